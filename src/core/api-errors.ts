@@ -1,0 +1,68 @@
+/**
+ * Turns a `VideoApiError` into a message code + params (DESIGN §6): 402 shows cost and balance,
+ * 403 forbidden_scope names the scope the endpoint needs, 429 says when, 404 says "not found in your team".
+ */
+import { say } from './messages.js';
+import { VideoApiError } from './video-api.js';
+
+/** Scope per endpoint (spec §4), so a 403 can name what is missing without reading the message. */
+const SCOPES: [method: string, path: RegExp, scope: string][] = [
+  ['GET', /^\/credits/, 'credits:read'],
+  ['GET', /^\/videos/, 'videos:read'],
+  ['GET', /^\/renders\//, 'videos:read'],
+  ['*', /^\/videos/, 'videos:write'],
+  ['GET', /^\/series/, 'series:read'],
+  ['*', /^\/series/, 'series:write'],
+  ['GET', /^\/calendar/, 'posts:read'],
+  ['*', /^\/posts/, 'posts:write'],
+  ['GET', /^\/accounts/, 'accounts:read'],
+  ['GET', /^\/(voices|options)/, 'catalog:read'],
+  ['*', /^\/assets/, 'assets:write'],
+  ['GET', /^\/analytics/, 'analytics:read'],
+];
+
+export function scopeFor(method: string | undefined, path: string | undefined): string | undefined {
+  if (!method || !path) return undefined;
+  const p = path.replace(/^.*\/api\/v1/, '').split('?')[0] as string;
+  return SCOPES.find(([m, re]) => (m === method.toUpperCase() || m === '*') && re.test(p))?.[2];
+}
+
+/** Context a handler knows that makes the message actionable. */
+export interface ErrorHints {
+  cost?: number;
+  balance?: number;
+  /** What was looked up, for 404: "Video `abc`". */
+  what?: string;
+}
+
+export function describeApiError(error: VideoApiError, hints: ErrorHints = {}): string {
+  const params: Record<string, string | number> = { message: error.message };
+  if (hints.cost !== undefined) params.cost = hints.cost;
+  if (hints.balance !== undefined) params.balance = hints.balance;
+  if (hints.what) params.what = hints.what;
+  if (error.details.retryAfter !== undefined) params.retryAfter = Math.ceil(error.details.retryAfter);
+  const scope = scopeFor(error.details.method, error.details.path);
+  if (scope) params.scope = scope;
+  const code = `api.${error.type}`;
+  return say(
+    [
+      'api.invalid_input',
+      'api.unauthorized',
+      'api.insufficient_credits',
+      'api.forbidden_scope',
+      'api.usage_limit_reached',
+      'api.not_found',
+      'api.conflict',
+      'api.rate_limited',
+      'api.internal_error',
+      'api.connection_error',
+      'api.timeout',
+      'api.invalid_response',
+    ].includes(code)
+      ? code
+      : 'api.unknown',
+    params,
+  );
+}
+
+export const isApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;

@@ -1,0 +1,157 @@
+/**
+ * Neutral cards and forms: what the core says, before any adapter turns it into Block Kit, Discord
+ * embeds/components or HTML. Text uses a small markdown subset every adapter translates:
+ * `**bold**`, `_italic_`, `` `code` ``, `[label](https://url)` and line breaks.
+ */
+
+export type Tone = 'neutral' | 'info' | 'progress' | 'success' | 'warning' | 'danger';
+
+export interface Field {
+  label: string;
+  value: string;
+  /** Short values sit side by side where the platform allows. */
+  short?: boolean;
+}
+
+export interface Image {
+  url: string;
+  alt: string;
+}
+
+export interface Confirm {
+  title: string;
+  text: string;
+  confirm: string;
+  deny: string;
+}
+
+/**
+ * A button. `action` names what the core does on click; `value` carries the opaque ids it acts on
+ * (DESIGN §8: a click is self-contained and re-authorised on arrival).
+ */
+export interface Button {
+  kind: 'button';
+  action: string;
+  value: string;
+  label: string;
+  style?: 'primary' | 'danger';
+  confirm?: Confirm;
+}
+
+/** A link button: opens a URL, the core is not called. */
+export interface LinkButton {
+  kind: 'link';
+  label: string;
+  url: string;
+}
+
+export interface SelectOption {
+  label: string;
+  value: string;
+  description?: string;
+}
+
+/** A menu; on choice the core receives `action` with the chosen option's value. */
+export interface Select {
+  kind: 'select';
+  action: string;
+  placeholder: string;
+  options: SelectOption[];
+  initial?: string;
+}
+
+export type Control = Button | LinkButton | Select;
+
+/** A block inside a card, e.g. one thumbnail variant with its own "Use this" button. */
+export interface Section {
+  text?: string;
+  fields?: Field[];
+  image?: Image;
+  controls?: Control[];
+}
+
+export interface Progress {
+  /** 0..100 */
+  percent: number;
+  label?: string;
+}
+
+export interface Card {
+  title: string;
+  tone?: Tone;
+  text?: string;
+  fields?: Field[];
+  image?: Image;
+  progress?: Progress;
+  sections?: Section[];
+  controls?: Control[];
+  /** Small footer line (ids, who did what, timestamps). */
+  context?: string;
+  /** A URL the title links to. */
+  url?: string;
+}
+
+export interface TextInput {
+  kind: 'text';
+  id: string;
+  label: string;
+  multiline?: boolean;
+  required?: boolean;
+  placeholder?: string;
+  initial?: string;
+  minLength?: number;
+  maxLength?: number;
+  hint?: string;
+}
+
+export interface SelectInput {
+  kind: 'select';
+  id: string;
+  label: string;
+  options: SelectOption[];
+  required?: boolean;
+  initial?: string;
+  hint?: string;
+}
+
+export type FormInput = TextInput | SelectInput;
+
+/** A modal. `id` routes the submission back to its command; `state` carries opaque context (ids). */
+export interface Form {
+  id: string;
+  title: string;
+  submitLabel: string;
+  state: string;
+  inputs: FormInput[];
+  /** Shown above the inputs. */
+  intro?: string;
+}
+
+/** Where a reply goes: only the caller sees `ephemeral`; `channel` is posted for everyone. */
+export type Visibility = 'ephemeral' | 'channel';
+
+/** What the core answers to a command, click, form submission or autocomplete. */
+export type Response =
+  | { kind: 'message'; visibility: Visibility; card: Card }
+  | { kind: 'form'; form: Form }
+  /** Inline errors for a submitted form, keyed by input id; the form stays open. */
+  | { kind: 'form-errors'; errors: Record<string, string> }
+  /** Replace the message carrying the clicked control (interaction messages only). */
+  | { kind: 'update'; card: Card }
+  | { kind: 'none' };
+
+export const message = (card: Card, visibility: Visibility = 'ephemeral'): Response => ({
+  kind: 'message',
+  visibility,
+  card,
+});
+
+/** Platform limits the core respects before an adapter has to truncate. */
+export const LIMITS = {
+  buttonLabel: 75,
+  selectOptions: 25,
+  formInputs: 5,
+  formTitle: 24,
+  inputLabel: 45,
+  actionValue: 90,
+} as const;

@@ -1,0 +1,132 @@
+/**
+ * Command metadata: one declaration per command drives the text parser, `help`, the Discord command
+ * registration (options, choices, autocomplete) and the typed arguments a handler receives.
+ */
+import type { Response } from './cards.js';
+import type { CommandContext } from './context.js';
+import type { Platform } from './video-api.js';
+
+/**
+ * How a value is read. References (`video`, `series`) accept an id, a unique name prefix or `last`;
+ * `voice`/`account` accept a name or id and get autocomplete on Discord.
+ */
+export type OptionKind =
+  | 'string'
+  | 'text'
+  | 'int'
+  | 'boolean'
+  | 'choice'
+  | 'video'
+  | 'series'
+  | 'voice'
+  | 'account'
+  | 'platform'
+  | 'platforms'
+  | 'when'
+  | 'date'
+  | 'url';
+
+export interface OptionSpec {
+  readonly name: string;
+  readonly kind: OptionKind;
+  readonly description: string;
+  /** Positional arguments come first in text, in declaration order; the rest are `--flags`. */
+  readonly positional?: boolean;
+  /** A positional that takes every remaining word (scripts, free text). */
+  readonly rest?: boolean;
+  readonly required?: boolean;
+  readonly choices?: readonly string[];
+  readonly min?: number;
+  readonly max?: number;
+  /** Max length of string values. */
+  readonly maxLength?: number;
+}
+
+type ValueOf<O extends OptionSpec> = O['kind'] extends 'int'
+  ? number
+  : O['kind'] extends 'boolean'
+    ? boolean
+    : O['kind'] extends 'platforms'
+      ? Platform[]
+      : O['kind'] extends 'platform'
+        ? Platform
+        : O['choices'] extends readonly (infer C extends string)[]
+          ? C
+          : string;
+
+/** The typed arguments of a command, inferred from its option declarations. */
+export type ArgsOf<Opts extends readonly OptionSpec[]> = {
+  [O in Opts[number] as O['name']]: O['required'] extends true ? ValueOf<O> : ValueOf<O> | undefined;
+};
+
+/** Loosely typed argument bag as adapters and the parser produce it (validated by `validateArgs`). */
+export type RawArgs = Record<string, string | number | boolean | string[] | undefined>;
+
+export interface CommandSpec<Opts extends readonly OptionSpec[] = readonly OptionSpec[]> {
+  /** `create`, or `series create` for grouped commands. */
+  readonly name: string;
+  readonly summary: string;
+  readonly options: Opts;
+  readonly examples: readonly string[];
+  /** Longer help shown by `help <command>`. */
+  readonly details?: string;
+  /** Opens this form instead of a usage error when a required argument is missing. */
+  readonly form?: (ctx: CommandContext, partial: RawArgs) => Promise<Response> | Response;
+  /** Replies visible only to the caller (default) or to the channel. */
+  run(ctx: CommandContext, args: ArgsOf<Opts>): Promise<Response>;
+}
+
+/** Declares a command with its option types inferred (`as const` not needed at the call site). */
+export function defineCommand<const Opts extends readonly OptionSpec[]>(spec: CommandSpec<Opts>): CommandSpec {
+  return spec as unknown as CommandSpec;
+}
+
+/** `series create` → { group: 'series', sub: 'create' } */
+export function splitName(name: string): { group?: string; sub: string } {
+  const [first, second] = name.split(' ');
+  return second ? { group: first as string, sub: second } : { sub: first as string };
+}
+
+export function usageOf(spec: CommandSpec): string {
+  const parts = [spec.name];
+  for (const o of spec.options) {
+    if (o.positional) {
+      const label = o.rest ? `${o.name}…` : o.name;
+      parts.push(o.required ? `<${label}>` : `[${label}]`);
+    }
+  }
+  for (const o of spec.options) {
+    if (o.positional) continue;
+    const value = o.kind === 'boolean' ? '' : ` ${o.choices ? o.choices.join('|') : o.name.toUpperCase()}`;
+    parts.push(o.required ? `--${o.name}${value}` : `[--${o.name}${value}]`);
+  }
+  return parts.join(' ');
+}
+
+/**
+ * A click handler. `value` is the control's value (opaque ids); `choice` the picked option of a select.
+ * Whoever clicks is re-authorised: the handler uses `ctx.api()`, the clicker's own key.
+ */
+export interface ActionSpec {
+  readonly action: string;
+  run(ctx: CommandContext, value: string, choice?: string): Promise<Response>;
+}
+
+/** A form submission handler; `state` is the form's opaque state, `values` keyed by input id. */
+export interface FormSpec {
+  readonly id: string;
+  submit(ctx: CommandContext, state: string, values: Record<string, string>): Promise<Response>;
+}
+
+/** Suggestions for a typed option while the user types (Discord autocomplete). */
+export type Suggest = (
+  ctx: CommandContext,
+  query: string,
+) => Promise<{ label: string; value: string }[]>;
+
+/** What one command module contributes. */
+export interface CommandModule {
+  commands?: readonly CommandSpec[];
+  actions?: readonly ActionSpec[];
+  forms?: readonly FormSpec[];
+}

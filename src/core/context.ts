@@ -1,0 +1,107 @@
+/**
+ * The environment a command, click or form handler runs in: who asked, where, and the core's dependencies.
+ */
+import { type CatalogCache, keyId } from './catalog-cache.js';
+import type {
+  ChannelSettings,
+  ChatPlatform,
+  Clock,
+  ConversationAddress,
+  Logger,
+  MessageAddress,
+  Store,
+  UserAddress,
+} from './ports.js';
+import type { VideoApi, VideoApiFactory } from './video-api.js';
+
+/** Who asked, and where. Built by the adapter from the platform payload. */
+export interface RequestInfo {
+  platform: ChatPlatform;
+  user: UserAddress;
+  /** Display name, for cards ("requested by …"). */
+  userName?: string;
+  conversation: ConversationAddress;
+  /** The user's zone as the platform reports it (Slack `users.info`); `tz` overrides it. */
+  platformTimeZone?: string;
+  /** Groups/roles the user holds, e.g. `slack-group:S1`, `discord-role:R1` (approvers, roles). */
+  memberOf?: string[];
+  /** The message carrying the clicked control, for actions. */
+  message?: MessageAddress;
+}
+
+/** Counters the core reports; `src/main.ts` wires them to Prometheus. */
+export interface CoreMetrics {
+  command(name: string, outcome: 'ok' | 'user_error' | 'api_error' | 'error'): void;
+}
+
+export interface CoreDeps {
+  store: Store;
+  apiFor: VideoApiFactory;
+  clock: Clock;
+  logger: Logger;
+  /** `VIDEO_API_KEY`: used by members who have not linked their own key. */
+  deploymentKey?: string;
+  catalog: CatalogCache;
+  metrics?: CoreMetrics;
+  /** Max age of a watch before the poller gives up (ms). */
+  watchMaxAgeMs?: number;
+}
+
+export interface CommandContext {
+  readonly req: RequestInfo;
+  readonly deps: CoreDeps;
+  /** The caller's API client; throws the `not-linked` user error when there is no key. */
+  api(): VideoApi;
+  /** A stable, non-secret id of the caller's key (cache keys). */
+  apiKeyId(): string;
+  /** The key owner to record on watches: the caller, or '' for the deployment key. */
+  keyOwner(): UserAddress;
+  /** The caller's IANA zone: `tz` setting, then the platform's, then the channel's, then UTC. */
+  timeZone(): string;
+  settings(): ChannelSettings;
+  now(): number;
+}
+
+export function createContext(req: RequestInfo, deps: CoreDeps): CommandContext {
+  let cachedApi: VideoApi | undefined;
+  const linked = () => deps.store.keys.get(req.user);
+  const apiKey = () => {
+    const key = linked()?.apiKey ?? deps.deploymentKey;
+    if (!key) throw userError('not-linked');
+    return key;
+  };
+  return {
+    req,
+    deps,
+    api() {
+      cachedApi ??= deps.apiFor(apiKey());
+      return cachedApi;
+    },
+    apiKeyId: () => keyId(apiKey()),
+    keyOwner: () => (linked() ? req.user : ''),
+    timeZone: () =>
+      deps.store.users.getTimeZone(req.user) ??
+      req.platformTimeZone ??
+      deps.store.settings.get(req.conversation).timeZone ??
+      'UTC',
+    settings: () => deps.store.settings.get(req.conversation),
+    now: () => deps.clock.now(),
+  };
+}
+
+/**
+ * An expected user mistake, with a stable code; only the dispatcher turns it into words (`messages.ts`).
+ * Handlers `throw userError(...)` from deep inside helpers, the dispatcher renders it.
+ */
+export class UserError extends Error {
+  override readonly name = 'UserError';
+  constructor(
+    readonly code: string,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(code);
+  }
+}
+
+export const userError = (code: string, params: Record<string, string | number> = {}): UserError =>
+  new UserError(code, params);

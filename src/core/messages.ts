@@ -1,0 +1,91 @@
+/**
+ * Every user-facing sentence for expected mistakes and API failures, keyed by a stable code.
+ * Adapters never word anything themselves; commands throw `userError(code, params)`.
+ */
+type Params = Record<string, string | number>;
+type Wording = (p: Params) => string;
+
+const MESSAGES: Record<string, Wording> = {
+  // Grammar and arguments
+  'unknown-command': (p) =>
+    `I don't know the command \`${p.command}\`.` +
+    (p.suggestion ? ` Did you mean \`/reel ${p.suggestion}\`?` : '') +
+    ' Type `/reel help` for the list.',
+  'unknown-subcommand': (p) => `\`${p.group} ${p.sub}\` isn't a command. Type \`/reel help ${p.group}\` for its commands.`,
+  'missing-subcommand': (p) => `\`${p.group}\` needs a subcommand. Type \`/reel help ${p.group}\` to see them.`,
+  'unknown-flag': (p) => `\`${p.command}\` has no option \`--${p.flag}\`.`,
+  'missing-flag-value': (p) => `\`--${p.flag}\` needs a value.`,
+  'missing-arg': (p) => `\`${p.command}\` needs \`${p.option}\`.`,
+  'extra-arg': (p) => `I didn't expect \`${p.value}\` there. Quote text that has spaces.`,
+  'unterminated-quote': (p) => `A quote opened at character ${p.at} is never closed.`,
+  'bad-int': (p) => `\`${p.option}\` must be a whole number, not \`${p.value}\`.`,
+  'int-range': (p) => `\`${p.option}\` must be between ${p.min} and ${p.max} (got ${p.value}).`,
+  'bad-boolean': (p) => `\`${p.option}\` must be yes or no, not \`${p.value}\`.`,
+  'bad-choice': (p) => `\`${p.value}\` isn't a valid \`${p.option}\`. Choose one of: ${p.allowed}.`,
+  'bad-platform': (p) =>
+    p.value ? `\`${p.value}\` isn't a platform. Use one of: ${p.allowed}.` : `Name a platform: ${p.allowed}.`,
+  'bad-url': (p) => `\`${p.value}\` isn't a public http(s) URL.`,
+  'too-long': (p) => `\`${p.option}\` is ${p.length} characters; the limit is ${p.max}.`,
+  'too-short': (p) => `\`${p.option}\` is ${p.length} characters; it needs at least ${p.min}.`,
+  'bad-date': (p) =>
+    `I couldn't read \`${p.value}\` as a date. Try \`2026-12-01\`, \`tomorrow\` or \`next friday\`.`,
+  'bad-when': (p) =>
+    `I couldn't read \`${p.value}\` as a time. Try \`tomorrow 9am\`, \`friday 18:00\` or \`2026-12-01 18:00\`.`,
+  'past-time': (p) => `${p.when} is in the past. Pick a time in the future.`,
+  'bad-timezone': (p) => `\`${p.value}\` isn't an IANA time zone. Try \`Europe/Paris\` or \`America/New_York\`.`,
+
+  // References
+  'not-found-video': (p) => `No video matches \`${p.ref}\` in your team. Try \`/reel videos\` to list them.`,
+  'not-found-series': (p) => `No series matches \`${p.ref}\` in your team. Try \`/reel series list\`.`,
+  'ambiguous-video': (p) => `\`${p.ref}\` matches several videos (${p.matches}). Use more of the name or the id.`,
+  'ambiguous-series': (p) => `\`${p.ref}\` matches several series (${p.matches}). Use more of the name or the id.`,
+  'no-last': (p) => `You have no recent ${p.kind} here yet. Give its name or id instead of \`last\`.`,
+  'not-found-voice': (p) => `No voice matches \`${p.ref}\`. Try \`/reel voices\` to list them.`,
+  'not-found-account': (p) => `No ${p.platform} account matches \`${p.ref}\`. Try \`/reel accounts\`.`,
+  'no-account': (p) => `Your team has no ${p.platform} account connected. Connect one in the dashboard first.`,
+
+  // Keys and people
+  'not-linked': () =>
+    'You have not linked an API key yet. Run `/reel link` to connect your team (the key goes in a private form).',
+  'key-in-channel': () =>
+    'Never paste an API key in a channel. Run `/reel link` with no arguments: a private form opens.',
+  'bad-key': () => 'That key was not accepted by the video service. Copy it again from the developer dashboard.',
+  'interaction-expired': () => 'This button is no longer valid. Run the command again.',
+  'not-allowed': (p) => `Only ${p.who} may ${p.what} in this channel.`,
+
+  // API failures (DESIGN §6), by error.type
+  'api.invalid_input': (p) => `The video service rejected the request: ${p.message}`,
+  'api.unauthorized': () =>
+    'The video service no longer accepts your API key (revoked or wrong). Run `/reel link` with a fresh key.',
+  'api.insufficient_credits': (p) =>
+    p.cost !== undefined && p.balance !== undefined
+      ? `Not enough credits: this costs ${p.cost} and your team has ${p.balance}. Top up in the dashboard, or pick a cheaper model (storyboard costs 20).`
+      : 'Your team does not have enough credits for this. Check `/reel credits` and top up in the dashboard.',
+  'api.forbidden_scope': (p) =>
+    p.scope
+      ? `Your API key lacks the \`${p.scope}\` scope. Create a key with it in the dashboard and run \`/reel link\`.`
+      : `Your API key lacks a scope this needs (${p.message}). Create a key with it and run \`/reel link\`.`,
+  'api.usage_limit_reached': () =>
+    "Your plan's cap on video projects is reached. Delete old videos with `/reel delete` or upgrade the plan.",
+  'api.not_found': (p) => `${p.what ?? 'That'} was not found in your team.`,
+  'api.conflict': (p) => `That changed meanwhile: ${p.message} I re-read it; check the current state and try again.`,
+  'api.rate_limited': (p) =>
+    p.retryAfter !== undefined
+      ? `The video service is busy for your team. Try again in ${p.retryAfter} s.`
+      : 'The video service is busy for your team. Try again in a minute.',
+  'api.internal_error': () =>
+    'The video service had an internal error and did not finish. Nothing was charged twice; try again in a moment.',
+  'api.connection_error': () => 'I could not reach the video service. Try again in a moment.',
+  'api.timeout': () => 'The video service took too long to answer. Try again in a moment.',
+  'api.invalid_response': () => 'The video service sent an answer I could not read. The team has been told in the logs.',
+  'api.unknown': (p) => `The video service refused: ${p.message}`,
+  internal: (p) => `Something went wrong on my side (ref \`${p.ref}\`). Nothing was half-done; try again.`,
+};
+
+/** Words for a code. An unknown code is a bug, but still answers the user. */
+export function say(code: string, params: Params = {}): string {
+  const wording = MESSAGES[code];
+  return wording ? wording(params) : `Something went wrong (${code}).`;
+}
+
+export const hasMessage = (code: string): boolean => code in MESSAGES;

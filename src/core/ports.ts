@@ -1,0 +1,291 @@
+/**
+ * Everything the core needs from the outside world, as small interfaces. Concrete classes live in
+ * `src/api`, `src/store`, `src/poller` and `adapters/*`; only `src/main.ts` knows them all.
+ */
+import type { Card } from './cards.js';
+
+/** Chat platforms reelbot speaks. */
+export type ChatPlatform = 'slack' | 'discord' | 'playground';
+
+/**
+ * Opaque addresses, encoded once by `./address.ts`:
+ * user `slack:T1:U1`, conversation `slack:T1:C1`, message `slack:T1:C1:1700000000.000100`.
+ */
+export type UserAddress = string;
+export type ConversationAddress = string;
+export type MessageAddress = string;
+
+/** Injected time, so the poller, approvals and tests never sleep for real. */
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const timer = setTimeout(resolve, ms);
+      timer.unref?.();
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    }),
+};
+
+/** The structured logger (pino-compatible subset). Never pass an API key, token or secret. */
+export interface Logger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+  child(bindings: object): Logger;
+}
+
+/** A chat delivery failed; `retryAfter` (seconds) when the platform rate-limited us. */
+export class ChatDeliveryError extends Error {
+  override readonly name = 'ChatDeliveryError';
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * What the outbox sender needs from a chat platform: post and edit long-lived cards with the bot token
+ * (DESIGN §4: interaction tokens expire). Implemented by each adapter.
+ */
+export interface ChatSender {
+  readonly platform: ChatPlatform;
+  /**
+   * Posts a card; returns its message address. `dedupeId` is stable across retries of the same outbox row,
+   * so an adapter that can (Discord nonce, Slack metadata lookup) avoids double posts after a crash.
+   */
+  post(
+    conversation: ConversationAddress,
+    card: Card,
+    options: { threadOf?: MessageAddress; dedupeId: string },
+  ): Promise<MessageAddress>;
+  update(message: MessageAddress, card: Card): Promise<void>;
+  /** A short private notice to one user (e.g. "your approval expired"); may fall back to a DM. */
+  notify?(user: UserAddress, conversation: ConversationAddress, card: Card): Promise<void>;
+}
+
+/**
+ * A linked key exists but cannot be decrypted: `REELBOT_SECRET_KEY` changed, or the row was altered or copied
+ * from another user. Never garbage: the user has to link again (`keys.put` overwrites it).
+ */
+export class StoredKeyUnreadableError extends Error {
+  override readonly name = 'StoredKeyUnreadableError';
+  readonly code = 'stored_key_unreadable';
+  constructor(
+    readonly user: UserAddress,
+    options?: { cause?: unknown },
+  ) {
+    super(`The API key linked by ${user} cannot be decrypted (secret key changed, or the stored row was altered)`, options);
+  }
+}
+
+/** A member's linked API key, decrypted only inside the store. */
+export interface LinkedKey {
+  apiKey: string;
+  keyPrefix: string;
+  teamId: string;
+  teamName: string;
+  linkedAt: number;
+}
+
+export interface ChannelSettings {
+  threading: boolean;
+  timeZone?: string;
+  approval: 'off' | 'publish' | 'spend';
+  /** User addresses, or group/role references such as `slack-group:S123` / `discord-role:R1`. */
+  approvers: string[];
+  selfApproval: boolean;
+  spendThreshold: number;
+  /** Who may run each class of action; empty = everyone. */
+  roles: { publish: string[]; spend: string[]; admin: string[] };
+}
+
+export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
+  threading: true,
+  approval: 'off',
+  approvers: [],
+  selfApproval: false,
+  spendThreshold: 50,
+  roles: { publish: [], spend: [], admin: [] },
+};
+
+export type SubscriptionKind = 'calendar' | 'series' | 'videos';
+export interface Subscription {
+  conversation: ConversationAddress;
+  kind: SubscriptionKind;
+  /** Series id for `series`; '' otherwise. */
+  target: string;
+  /** Whose key polls for it. */
+  owner: UserAddress;
+  createdAt: number;
+}
+
+export type WatchKind = 'generation' | 'render' | 'schedule' | 'series' | 'feed';
+export interface Watch {
+  id: string;
+  kind: WatchKind;
+  /** Video id, render id, video id (schedule), series id, or subscription id (feed). */
+  target: string;
+  /** Whose key to poll with; '' means the deployment-wide key. */
+  owner: UserAddress;
+  conversation: ConversationAddress;
+  /** The status card this watch edits, if any. */
+  cardKey: string | null;
+  /** Free-form progress memory (last status, percent samples, seen ids…). */
+  state: Record<string, unknown>;
+  nextCheckAt: number;
+  createdAt: number;
+  /** Give up (with a message) after this instant. */
+  expiresAt: number;
+  status: 'active' | 'done' | 'expired';
+}
+export type NewWatch = Omit<Watch, 'id' | 'status' | 'createdAt'> & { id?: string };
+
+/** A long-lived card: where it lives and the latest content the core wants shown. */
+export interface CardRecord {
+  key: string;
+  conversation: ConversationAddress;
+  /** Set once the outbox has posted it. */
+  message: MessageAddress | null;
+  card: Card;
+  /** The view-model the card was rendered from, so later changes merge into it (JSON). */
+  model: Record<string, unknown>;
+  updatedAt: number;
+}
+
+export type OutboxOp =
+  | { op: 'post-card'; cardKey: string; threadOfCard?: string }
+  | { op: 'update-card'; cardKey: string }
+  | { op: 'reply'; conversation: ConversationAddress; card: Card; threadOfCard?: string }
+  | { op: 'notify'; user: UserAddress; conversation: ConversationAddress; card: Card };
+
+export interface OutboxItem {
+  id: number;
+  platform: ChatPlatform;
+  item: OutboxOp;
+  /** Unique per state change: enqueueing the same key twice is a no-op (no doubled notifications). */
+  dedupeKey: string;
+  attempts: number;
+  notBefore: number;
+  createdAt: number;
+}
+
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'failed';
+export interface Approval {
+  id: string;
+  conversation: ConversationAddress;
+  requester: UserAddress;
+  /** The action to run on approval: a serialised command plus its idempotency key. */
+  action: { command: string; args: Record<string, unknown>; idempotencyKey: string; summary: string };
+  status: ApprovalStatus;
+  cardKey: string;
+  decidedBy?: UserAddress;
+  decidedAt?: number;
+  reason?: string;
+  createdAt: number;
+  expiresAt: number | null;
+}
+
+export interface AuditEntry {
+  at: number;
+  conversation: ConversationAddress;
+  actor: UserAddress;
+  action: string;
+  videoId?: string;
+  seriesId?: string;
+  credits?: number;
+  details?: Record<string, unknown>;
+}
+export interface AuditQuery {
+  workspacePrefix: string;
+  videoId?: string;
+  from?: number;
+  to?: number;
+  limit?: number;
+}
+
+/** Persistence. Every method is synchronous (SQLite); `transaction` makes state + outbox atomic. */
+export interface Store {
+  transaction<T>(fn: () => T): T;
+  keys: {
+    /** Throws `StoredKeyUnreadableError` when the stored key cannot be decrypted. */
+    get(user: UserAddress): LinkedKey | undefined;
+    put(user: UserAddress, key: Omit<LinkedKey, 'linkedAt'>): void;
+    delete(user: UserAddress): boolean;
+  };
+  users: {
+    getTimeZone(user: UserAddress): string | undefined;
+    setTimeZone(user: UserAddress, tz: string): void;
+    /** The caller's most recent video or series, for `last`. */
+    getLast(user: UserAddress, kind: 'video' | 'series'): string | undefined;
+    setLast(user: UserAddress, kind: 'video' | 'series', id: string): void;
+  };
+  settings: {
+    get(conversation: ConversationAddress): ChannelSettings;
+    put(conversation: ConversationAddress, settings: ChannelSettings): void;
+  };
+  subscriptions: {
+    add(sub: Omit<Subscription, 'createdAt'>): boolean;
+    remove(conversation: ConversationAddress, kind: SubscriptionKind, target: string): boolean;
+    list(conversation: ConversationAddress): Subscription[];
+  };
+  watches: {
+    add(watch: NewWatch): Watch;
+    get(id: string): Watch | undefined;
+    /** Active watches with nextCheckAt <= now, soonest first. */
+    due(now: number, limit: number): Watch[];
+    active(): Watch[];
+    findActive(kind: WatchKind, target: string): Watch | undefined;
+    update(id: string, patch: Partial<Pick<Watch, 'state' | 'nextCheckAt' | 'status' | 'cardKey'>>): void;
+  };
+  cards: {
+    get(key: string): CardRecord | undefined;
+    /** Creates or replaces the content and model; keeps the message address once set. */
+    put(key: string, conversation: ConversationAddress, card: Card, model?: Record<string, unknown>): CardRecord;
+    setMessage(key: string, message: MessageAddress): void;
+  };
+  outbox: {
+    /** Returns false when `dedupeKey` was already enqueued. */
+    enqueue(platform: ChatPlatform, item: OutboxOp, dedupeKey: string): boolean;
+    /** Ready items (notBefore <= now), oldest first; superseded card updates are skipped by the sender. */
+    ready(platform: ChatPlatform, now: number, limit: number): OutboxItem[];
+    done(id: number): void;
+    retry(id: number, notBefore: number): void;
+    /** Gives up on an item after too many attempts (kept for inspection). */
+    fail(id: number, error: string): void;
+    depth(platform?: ChatPlatform): number;
+  };
+  /** One idempotency key per logical user action, created once and reused on every retry and restart. */
+  idempotency: { keyFor(action: string): string };
+  approvals: {
+    create(approval: Omit<Approval, 'status' | 'createdAt'>): Approval;
+    get(id: string): Approval | undefined;
+    /** Atomically moves a pending approval; false if it was no longer pending (double click, race). */
+    decide(
+      id: string,
+      decision: { status: Exclude<ApprovalStatus, 'pending'>; by?: UserAddress; at: number; reason?: string },
+    ): boolean;
+    pendingExpiring(before: number): Approval[];
+  };
+  audit: {
+    record(entry: AuditEntry): void;
+    list(query: AuditQuery): AuditEntry[];
+  };
+  close(): void;
+}

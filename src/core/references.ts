@@ -1,0 +1,90 @@
+/**
+ * A video or series is named by id, a unique name prefix, or `last` (the caller's most recent).
+ * Resolution reads the team's lists with the caller's key, so another team's ids are simply not found.
+ */
+import { type CommandContext, userError } from './context.js';
+import { VideoApiError } from './video-api.js';
+
+export interface Ref {
+  id: string;
+  name: string;
+}
+
+const LIST_PAGES = 3;
+
+export async function resolveVideo(ctx: CommandContext, ref: string): Promise<Ref> {
+  const api = ctx.api();
+  const wanted = ref.trim();
+  if (wanted.toLowerCase() === 'last') {
+    const id = ctx.deps.store.users.getLast(ctx.req.user, 'video');
+    if (!id) throw userError('no-last', { kind: 'video' });
+    return byId(ctx, id, wanted);
+  }
+  const candidates: Ref[] = [];
+  for (let page = 1; page <= LIST_PAGES; page++) {
+    const { items, pagination } = await api.videos.list({ page, limit: 100 });
+    for (const v of items) {
+      if (v.id === wanted) return { id: v.id, name: v.name };
+      candidates.push({ id: v.id, name: v.name });
+    }
+    if (page * pagination.limit >= pagination.total) break;
+  }
+  const picked = pick(candidates, wanted, 'video');
+  return picked ?? byId(ctx, wanted, wanted);
+}
+
+export async function resolveSeries(ctx: CommandContext, ref: string): Promise<Ref> {
+  const api = ctx.api();
+  const wanted = ref.trim();
+  if (wanted.toLowerCase() === 'last') {
+    const id = ctx.deps.store.users.getLast(ctx.req.user, 'series');
+    if (!id) throw userError('no-last', { kind: 'series' });
+    return { id, name: (await getSeries(ctx, id, wanted)).name };
+  }
+  const all = await api.series.list();
+  const exact = all.find((s) => s.id === wanted);
+  if (exact) return { id: exact.id, name: exact.name };
+  const picked = pick(
+    all.map((s) => ({ id: s.id, name: s.name })),
+    wanted,
+    'series',
+  );
+  if (picked) return picked;
+  return { id: wanted, name: (await getSeries(ctx, wanted, wanted)).name };
+}
+
+/** Exact name (case-insensitive) wins; otherwise a unique prefix; several prefixes is ambiguous. */
+function pick(candidates: Ref[], wanted: string, kind: 'video' | 'series'): Ref | undefined {
+  const lower = wanted.toLowerCase();
+  const exact = candidates.filter((c) => c.name.toLowerCase() === lower);
+  if (exact.length === 1) return exact[0];
+  const prefixed = exact.length > 1 ? exact : candidates.filter((c) => c.name.toLowerCase().startsWith(lower));
+  if (prefixed.length === 1) return prefixed[0];
+  if (prefixed.length > 1) {
+    const matches = prefixed
+      .slice(0, 5)
+      .map((c) => `${c.name} (\`${c.id}\`)`)
+      .join(', ');
+    throw userError(`ambiguous-${kind}`, { ref: wanted, matches });
+  }
+  return undefined;
+}
+
+async function byId(ctx: CommandContext, id: string, ref: string): Promise<Ref> {
+  try {
+    const v = await ctx.api().videos.get(id);
+    return { id: v.id, name: v.name };
+  } catch (e) {
+    if (e instanceof VideoApiError && e.type === 'not_found') throw userError('not-found-video', { ref });
+    throw e;
+  }
+}
+
+async function getSeries(ctx: CommandContext, id: string, ref: string) {
+  try {
+    return await ctx.api().series.get(id);
+  } catch (e) {
+    if (e instanceof VideoApiError && e.type === 'not_found') throw userError('not-found-series', { ref });
+    throw e;
+  }
+}

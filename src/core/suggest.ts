@@ -1,0 +1,44 @@
+/**
+ * Autocomplete suggestions for typed options (Discord), from the caller's own team data.
+ */
+import type { SelectOption } from './cards.js';
+import type { OptionSpec } from './command-spec.js';
+import type { CommandContext } from './context.js';
+
+const matches = (label: string, query: string) => label.toLowerCase().includes(query.trim().toLowerCase());
+const clip = (s: string, n = 100) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+export async function suggestFor(ctx: CommandContext, option: OptionSpec, query: string): Promise<SelectOption[]> {
+  const api = ctx.api();
+  switch (option.kind) {
+    case 'video': {
+      const { items } = await api.videos.list({ page: 1, limit: 50 });
+      const out = items.filter((v) => matches(v.name, query) || v.id === query.trim());
+      return [
+        ...(ctx.deps.store.users.getLast(ctx.req.user, 'video') ? [{ label: 'last (your most recent)', value: 'last' }] : []),
+        ...out.map((v) => ({ label: clip(v.name), value: v.id })),
+      ];
+    }
+    case 'series': {
+      const all = await api.series.list();
+      return all.filter((s) => matches(s.name, query)).map((s) => ({ label: clip(s.name), value: s.id }));
+    }
+    case 'voice': {
+      const voices = await ctx.deps.catalog.voices(api, ctx.apiKeyId());
+      return voices
+        .filter((v) => matches(`${v.name} ${v.labels?.language ?? ''} ${v.labels?.accent ?? ''}`, query))
+        .map((v) => ({
+          label: clip([v.name, v.labels?.language, v.labels?.gender, v.isCustom ? 'custom' : ''].filter(Boolean).join(' · ')),
+          value: v.id,
+        }));
+    }
+    case 'account': {
+      const accounts = await ctx.deps.catalog.accounts(api, ctx.apiKeyId());
+      return Object.entries(accounts).flatMap(([platform, list]) =>
+        list.filter((a) => matches(`${platform} ${a.label}`, query)).map((a) => ({ label: clip(`${platform}: ${a.label}`), value: a.authId })),
+      );
+    }
+    default:
+      return (option.choices ?? []).filter((c) => matches(c, query)).map((c) => ({ label: c, value: c }));
+  }
+}
