@@ -91,7 +91,10 @@ export class StoredKeyUnreadableError extends Error {
     readonly user: UserAddress,
     options?: { cause?: unknown },
   ) {
-    super(`The API key linked by ${user} cannot be decrypted (secret key changed, or the stored row was altered)`, options);
+    super(
+      `The API key linked by ${user} cannot be decrypted (secret key changed, or the stored row was altered)`,
+      options,
+    );
   }
 }
 
@@ -257,7 +260,12 @@ export interface Store {
   cards: {
     get(key: string): CardRecord | undefined;
     /** Creates or replaces the content and model; keeps the message address once set. */
-    put(key: string, conversation: ConversationAddress, card: Card, model?: Record<string, unknown>): CardRecord;
+    put(
+      key: string,
+      conversation: ConversationAddress,
+      card: Card,
+      model?: Record<string, unknown>,
+    ): CardRecord;
     setMessage(key: string, message: MessageAddress): void;
   };
   outbox: {

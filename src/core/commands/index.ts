@@ -1,0 +1,10 @@
+/**
+ * Every command module, in the order `help` lists them. Each group folder holds one command per file.
+ */
+import type { CommandModule } from '../command-spec.js';
+import { accountModule } from './account/index.js';
+import { publishingModule } from './publishing/index.js';
+import { seriesModule } from './series/index.js';
+import { videosModule } from './videos/index.js';
+
+export const MODULES: readonly CommandModule[] = [videosModule, publishingModule, seriesModule, accountModule];

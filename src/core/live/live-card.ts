@@ -1,0 +1,101 @@
+/**
+ * Long-lived cards (DESIGN §4): one card per job, posted and edited through the outbox with the bot
+ * token. A state change and the message it causes are committed together: callers run these inside
+ * `store.transaction`, and every enqueue carries a dedupe key unique to the state change, so a crash or a
+ * retry never doubles a notification.
+ */
+import { createHash } from 'node:crypto';
+import type { Card } from '../cards.js';
+import { platformOf } from '../address.js';
+import type { ConversationAddress, Store, UserAddress } from '../ports.js';
+
+/** Creates (or re-uses) a card and queues its first post. Returns false if it was already posted. */
+export function postCard(
+  store: Store,
+  input: {
+    key: string;
+    conversation: ConversationAddress;
+    card: Card;
+    model?: Record<string, unknown>;
+    /** Posts the card as a reply in the thread of another card. */
+    threadOfCard?: string;
+  },
+): boolean {
+  const existing = store.cards.get(input.key);
+  store.cards.put(input.key, input.conversation, input.card, input.model ?? existing?.model ?? {});
+  if (existing) return editCard(store, input.key, input.card, `${input.key}:repost:${stamp(input.card)}`);
+  return store.outbox.enqueue(
+    platformOf(input.conversation),
+    { op: 'post-card', cardKey: input.key, ...(input.threadOfCard ? { threadOfCard: input.threadOfCard } : {}) },
+    `${input.key}:post`,
+  );
+}
+
+/** Replaces a card's content and queues an edit; the sender coalesces edits into the latest. */
+export function editCard(
+  store: Store,
+  key: string,
+  card: Card,
+  dedupeKey: string,
+  model?: Record<string, unknown>,
+): boolean {
+  const record = store.cards.get(key);
+  if (!record) return false;
+  store.cards.put(key, record.conversation, card, model ?? record.model);
+  return store.outbox.enqueue(platformOf(record.conversation), { op: 'update-card', cardKey: key }, dedupeKey);
+}
+
+/**
+ * A milestone: a reply in the card's thread when the channel has threading on, else in the channel.
+ * `dedupeKey` names the state change ("video X completed") so it is said once.
+ */
+export function replyToCard(
+  store: Store,
+  input: { key: string; card: Card; dedupeKey: string; threaded: boolean },
+): boolean {
+  const record = store.cards.get(input.key);
+  if (!record) return false;
+  return store.outbox.enqueue(
+    platformOf(record.conversation),
+    {
+      op: 'reply',
+      conversation: record.conversation,
+      card: input.card,
+      ...(input.threaded ? { threadOfCard: input.key } : {}),
+    },
+    input.dedupeKey,
+  );
+}
+
+/** A message in a channel that is not tied to a card (subscriptions). */
+export function postToChannel(
+  store: Store,
+  input: { conversation: ConversationAddress; card: Card; dedupeKey: string },
+): boolean {
+  return store.outbox.enqueue(
+    platformOf(input.conversation),
+    { op: 'reply', conversation: input.conversation, card: input.card },
+    input.dedupeKey,
+  );
+}
+
+/** A private notice to one user (approval expired, job gave up). */
+export function notifyUser(
+  store: Store,
+  input: { user: UserAddress; conversation: ConversationAddress; card: Card; dedupeKey: string },
+): boolean {
+  return store.outbox.enqueue(
+    platformOf(input.conversation),
+    { op: 'notify', user: input.user, conversation: input.conversation, card: input.card },
+    input.dedupeKey,
+  );
+}
+
+/** Card key of a video's status card in one conversation: one card per video per channel. */
+export const videoCardKey = (videoId: string, conversation: ConversationAddress): string =>
+  `video:${videoId}@${conversation}`;
+
+export const seriesCardKey = (seriesId: string, conversation: ConversationAddress): string =>
+  `series:${seriesId}@${conversation}`;
+
+const stamp = (card: Card): string => createHash('sha1').update(JSON.stringify(card)).digest('hex').slice(0, 12);

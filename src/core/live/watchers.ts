@@ -1,0 +1,7 @@
+/**
+ * Every watcher by kind; the poller looks them up here.
+ */
+import type { WatchKind } from '../ports.js';
+import type { Watcher } from './watcher.js';
+
+export const WATCHERS: Partial<Record<WatchKind, Watcher>> = {};
