@@ -1,0 +1,45 @@
+/**
+ * One idempotency key per logical user action (DESIGN §6), stored before the request so retries and restarts
+ * reuse it. Kept well past the API's 24 h replay window, then pruned.
+ */
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { Clock, Store } from '../core/ports.js';
+
+type IdempotencyStore = Store['idempotency'];
+
+export const IDEMPOTENCY_RETENTION_MS = 48 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
+export class SqliteIdempotency implements IdempotencyStore {
+  readonly #insert: Database.Statement<[string, string, number]>;
+  readonly #select: Database.Statement<[string], { key: string }>;
+  readonly #prune: Database.Statement<[number]>;
+  #lastPrune = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    db: Database.Database,
+    private readonly clock: Clock,
+  ) {
+    this.#insert = db.prepare(
+      'INSERT INTO idempotency_keys (action, key, created_at) VALUES (?, ?, ?) ON CONFLICT (action) DO NOTHING',
+    );
+    this.#select = db.prepare('SELECT key FROM idempotency_keys WHERE action = ?');
+    this.#prune = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
+  }
+
+  keyFor(action: string): string {
+    const now = this.clock.now();
+    this.#pruneOld(now);
+    // Insert-if-absent then read: the first key ever stored for the action wins.
+    this.#insert.run(action, randomUUID(), now);
+    return this.#select.get(action)!.key;
+  }
+
+  /** At most once an hour, piggybacked on `keyFor`. */
+  #pruneOld(now: number): void {
+    if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
+    this.#lastPrune = now;
+    this.#prune.run(now - IDEMPOTENCY_RETENTION_MS);
+  }
+}

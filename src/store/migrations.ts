@@ -1,0 +1,166 @@
+/**
+ * Versioned schema. `MIGRATIONS[i]` takes the database from `user_version` i to i + 1; entries are append-only
+ * (never edit a shipped step: add a new one). Each step runs in its own transaction together with the version bump.
+ * Tables are not STRICT on purpose: times are JS numbers and may be fractional (a computed poll delay); they
+ * must round-trip rather than be rejected.
+ */
+import type Database from 'better-sqlite3';
+import type { Logger } from '../core/ports.js';
+
+export interface Migration {
+  /** One line for the log. */
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'initial schema',
+    sql: `
+      -- A member's API key, AES-256-GCM encrypted with the user address as additional data;
+      -- secret_key_id fingerprints the secret key it was sealed with (to report a changed key clearly).
+      CREATE TABLE linked_keys (
+        user          TEXT PRIMARY KEY,
+        secret_key_id TEXT NOT NULL,
+        iv            BLOB NOT NULL,
+        tag        BLOB NOT NULL,
+        ciphertext BLOB NOT NULL,
+        key_prefix TEXT NOT NULL,
+        team_id    TEXT NOT NULL,
+        team_name  TEXT NOT NULL,
+        linked_at  INTEGER NOT NULL
+      );
+
+      CREATE TABLE user_prefs (
+        user        TEXT PRIMARY KEY,
+        time_zone   TEXT,
+        last_video  TEXT,
+        last_series TEXT
+      );
+
+      CREATE TABLE channel_settings (
+        conversation TEXT PRIMARY KEY,
+        settings     TEXT NOT NULL,
+        updated_at   INTEGER NOT NULL
+      );
+
+      CREATE TABLE subscriptions (
+        conversation TEXT NOT NULL,
+        kind         TEXT NOT NULL CHECK (kind IN ('calendar', 'series', 'videos')),
+        target       TEXT NOT NULL,
+        owner        TEXT NOT NULL,
+        created_at   INTEGER NOT NULL,
+        PRIMARY KEY (conversation, kind, target)
+      );
+
+      CREATE TABLE watches (
+        id            TEXT PRIMARY KEY,
+        kind          TEXT NOT NULL,
+        target        TEXT NOT NULL,
+        owner         TEXT NOT NULL,
+        conversation  TEXT NOT NULL,
+        card_key      TEXT,
+        state         TEXT NOT NULL,
+        next_check_at INTEGER NOT NULL,
+        created_at    INTEGER NOT NULL,
+        expires_at    INTEGER NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('active', 'done', 'expired'))
+      );
+      CREATE INDEX watches_due ON watches (status, next_check_at);
+      CREATE INDEX watches_target ON watches (kind, target, status);
+
+      CREATE TABLE cards (
+        key          TEXT PRIMARY KEY,
+        conversation TEXT NOT NULL,
+        message      TEXT,
+        card         TEXT NOT NULL,
+        model        TEXT NOT NULL DEFAULT '{}',
+        updated_at   INTEGER NOT NULL
+      );
+
+      -- item is NULL once delivered: the row only remembers its dedupe key until pruned.
+      CREATE TABLE outbox (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        platform     TEXT NOT NULL,
+        dedupe_key   TEXT NOT NULL UNIQUE,
+        item         TEXT,
+        status       TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts     INTEGER NOT NULL DEFAULT 0,
+        not_before   INTEGER NOT NULL,
+        created_at   INTEGER NOT NULL,
+        finished_at  INTEGER,
+        error        TEXT
+      );
+      CREATE INDEX outbox_pending ON outbox (platform, id) WHERE status = 'pending';
+      CREATE INDEX outbox_finished ON outbox (status, finished_at);
+
+      CREATE TABLE idempotency_keys (
+        action     TEXT PRIMARY KEY,
+        key        TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at);
+
+      CREATE TABLE approvals (
+        id           TEXT PRIMARY KEY,
+        conversation TEXT NOT NULL,
+        requester    TEXT NOT NULL,
+        action       TEXT NOT NULL,
+        status       TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected', 'expired', 'failed')),
+        card_key     TEXT NOT NULL,
+        decided_by   TEXT,
+        decided_at   INTEGER,
+        reason       TEXT,
+        created_at   INTEGER NOT NULL,
+        expires_at   INTEGER
+      );
+      CREATE INDEX approvals_expiring ON approvals (status, expires_at);
+
+      CREATE TABLE audit (
+        id           INTEGER PRIMARY KEY,
+        at           INTEGER NOT NULL,
+        conversation TEXT NOT NULL,
+        actor        TEXT NOT NULL,
+        action       TEXT NOT NULL,
+        video_id     TEXT,
+        series_id    TEXT,
+        credits      REAL,
+        details      TEXT
+      );
+      CREATE INDEX audit_at ON audit (at);
+      CREATE INDEX audit_video ON audit (video_id, at);
+    `,
+  },
+];
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Thrown when the database was written by a newer reelbot than this one. */
+export class SchemaTooNewError extends Error {
+  override readonly name = 'SchemaTooNewError';
+}
+
+/** Brings the database up to `SCHEMA_VERSION`; a no-op when it is already there. */
+export function migrate(
+  db: Database.Database,
+  options: { location: string; logger: Logger; migrations?: readonly Migration[] },
+): void {
+  const migrations = options.migrations ?? MIGRATIONS;
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new SchemaTooNewError(
+      `The database ${options.location} has schema version ${current}, but this reelbot only knows up to ` +
+        `${migrations.length}: it was created by a newer reelbot. Run that newer version, or restore a backup.`,
+    );
+  }
+  for (let version = current; version < migrations.length; version++) {
+    const step = migrations[version]!;
+    db.transaction(() => {
+      db.exec(step.sql);
+      // PRAGMA takes no bound parameters; `version` is a loop integer, not input.
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+    options.logger.info({ schemaVersion: version + 1, migration: step.name }, 'store migrated');
+  }
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Clock, Logger } from '../../src/core/ports.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+
+export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
+export const HOUR = 3600_000;
+
+/** A clock the test moves by hand. */
+export class FakeClock implements Clock {
+  constructor(public current = T0) {}
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+  async sleep(): Promise<void> {}
+}
+
+export interface LogLine {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  obj: object;
+  msg: string | undefined;
+}
+
+export function recordingLogger(lines: LogLine[] = []): Logger & { lines: LogLine[] } {
+  const at =
+    (level: LogLine['level']) =>
+    (obj: object, msg?: string): void => {
+      lines.push({ level, obj, msg });
+    };
+  const logger = {
+    lines,
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
+  return logger;
+}
+
+export function tempDir(): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'reelbot-store-'));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export const newSecretKey = (): Buffer => randomBytes(32);
+
+/** One way of opening a fresh store; the contract suite runs against each. */
+export interface StoreFixture {
+  name: string;
+  open(clock: FakeClock): { store: SqliteStore; cleanup: () => void };
+}
+
+export const FIXTURES: StoreFixture[] = [
+  {
+    name: ':memory:',
+    open: (clock) => {
+      const store = openStore({ path: ':memory:', secretKey: newSecretKey(), clock });
+      return { store, cleanup: () => store.close() };
+    },
+  },
+  {
+    name: 'temp file',
+    open: (clock) => {
+      const { dir, cleanup } = tempDir();
+      const store = openStore({ path: join(dir, 'reelbot.db'), secretKey: newSecretKey(), clock });
+      return {
+        store,
+        cleanup: () => {
+          store.close();
+          cleanup();
+        },
+      };
+    },
+  },
+];
