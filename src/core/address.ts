@@ -7,7 +7,8 @@ import type { ChatPlatform, ConversationAddress, MessageAddress, UserAddress } f
 const PLATFORMS: readonly ChatPlatform[] = ['slack', 'discord', 'playground'];
 
 const part = (value: string): string => {
-  if (value === '' || value.includes(':')) throw new Error(`address part must be non-empty without ':': ${value}`);
+  if (value === '' || value.includes(':'))
+    throw new Error(`address part must be non-empty without ':': ${value}`);
   return value;
 };
 

@@ -46,12 +46,18 @@ export interface Bot {
 
 export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bot {
   const commands = modules.flatMap((m) => m.commands ?? []);
-  const actions = new Map<string, ActionSpec>(modules.flatMap((m) => m.actions ?? []).map((a) => [a.action, a]));
+  const actions = new Map<string, ActionSpec>(
+    modules.flatMap((m) => m.actions ?? []).map((a) => [a.action, a]),
+  );
   const forms = new Map<string, FormSpec>(modules.flatMap((m) => m.forms ?? []).map((f) => [f.id, f]));
   const registry: CommandRegistry = createRegistry(commands);
   const log = deps.logger.child({ component: 'core' });
 
-  async function guarded(label: string, ctx: CommandContext, run: () => Promise<Response>): Promise<Response> {
+  async function guarded(
+    label: string,
+    ctx: CommandContext,
+    run: () => Promise<Response>,
+  ): Promise<Response> {
     try {
       const response = await run();
       deps.metrics?.command(label, 'ok');
@@ -118,7 +124,9 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
       const ctx = createContext(req, deps);
       const spec = forms.get(submission.formId);
       if (!spec) return errorCard(say('interaction-expired'));
-      return guarded(`form:${submission.formId}`, ctx, () => spec.submit(ctx, submission.state, submission.values));
+      return guarded(`form:${submission.formId}`, ctx, () =>
+        spec.submit(ctx, submission.state, submission.values),
+      );
     },
     async autocomplete(req, input) {
       const ctx = createContext(req, deps);

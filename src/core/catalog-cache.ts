@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Clock } from './ports.js';
-import type { Accounts, OptionCatalog, OptionKind, Voice, VideoApi } from './video-api.js';
+import type { Accounts, OptionCatalog, OptionKind, VideoApi, Voice } from './video-api.js';
 
 const TTL_MS = 5 * 60_000;
 
@@ -58,4 +58,5 @@ export class CatalogCache {
 }
 
 /** A stable, non-secret id for an API key (cache keys, metrics); the key itself is never kept. */
-export const keyId = (apiKey: string): string => createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+export const keyId = (apiKey: string): string =>
+  createHash('sha256').update(apiKey).digest('hex').slice(0, 16);

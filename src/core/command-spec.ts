@@ -77,7 +77,9 @@ export interface CommandSpec<Opts extends readonly OptionSpec[] = readonly Optio
 }
 
 /** Declares a command with its option types inferred (`as const` not needed at the call site). */
-export function defineCommand<const Opts extends readonly OptionSpec[]>(spec: CommandSpec<Opts>): CommandSpec {
+export function defineCommand<const Opts extends readonly OptionSpec[]>(
+  spec: CommandSpec<Opts>,
+): CommandSpec {
   return spec as unknown as CommandSpec;
 }
 
@@ -119,10 +121,7 @@ export interface FormSpec {
 }
 
 /** Suggestions for a typed option while the user types (Discord autocomplete). */
-export type Suggest = (
-  ctx: CommandContext,
-  query: string,
-) => Promise<{ label: string; value: string }[]>;
+export type Suggest = (ctx: CommandContext, query: string) => Promise<{ label: string; value: string }[]>;
 
 /** What one command module contributes. */
 export interface CommandModule {

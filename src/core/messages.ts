@@ -11,8 +11,10 @@ const MESSAGES: Record<string, Wording> = {
     `I don't know the command \`${p.command}\`.` +
     (p.suggestion ? ` Did you mean \`/reel ${p.suggestion}\`?` : '') +
     ' Type `/reel help` for the list.',
-  'unknown-subcommand': (p) => `\`${p.group} ${p.sub}\` isn't a command. Type \`/reel help ${p.group}\` for its commands.`,
-  'missing-subcommand': (p) => `\`${p.group}\` needs a subcommand. Type \`/reel help ${p.group}\` to see them.`,
+  'unknown-subcommand': (p) =>
+    `\`${p.group} ${p.sub}\` isn't a command. Type \`/reel help ${p.group}\` for its commands.`,
+  'missing-subcommand': (p) =>
+    `\`${p.group}\` needs a subcommand. Type \`/reel help ${p.group}\` to see them.`,
   'unknown-flag': (p) => `\`${p.command}\` has no option \`--${p.flag}\`.`,
   'missing-flag-value': (p) => `\`--${p.flag}\` needs a value.`,
   'missing-arg': (p) => `\`${p.command}\` needs \`${p.option}\`.`,
@@ -32,24 +34,29 @@ const MESSAGES: Record<string, Wording> = {
   'bad-when': (p) =>
     `I couldn't read \`${p.value}\` as a time. Try \`tomorrow 9am\`, \`friday 18:00\` or \`2026-12-01 18:00\`.`,
   'past-time': (p) => `${p.when} is in the past. Pick a time in the future.`,
-  'bad-timezone': (p) => `\`${p.value}\` isn't an IANA time zone. Try \`Europe/Paris\` or \`America/New_York\`.`,
+  'bad-timezone': (p) =>
+    `\`${p.value}\` isn't an IANA time zone. Try \`Europe/Paris\` or \`America/New_York\`.`,
 
   // References
   'not-found-video': (p) => `No video matches \`${p.ref}\` in your team. Try \`/reel videos\` to list them.`,
   'not-found-series': (p) => `No series matches \`${p.ref}\` in your team. Try \`/reel series list\`.`,
-  'ambiguous-video': (p) => `\`${p.ref}\` matches several videos (${p.matches}). Use more of the name or the id.`,
-  'ambiguous-series': (p) => `\`${p.ref}\` matches several series (${p.matches}). Use more of the name or the id.`,
+  'ambiguous-video': (p) =>
+    `\`${p.ref}\` matches several videos (${p.matches}). Use more of the name or the id.`,
+  'ambiguous-series': (p) =>
+    `\`${p.ref}\` matches several series (${p.matches}). Use more of the name or the id.`,
   'no-last': (p) => `You have no recent ${p.kind} here yet. Give its name or id instead of \`last\`.`,
   'not-found-voice': (p) => `No voice matches \`${p.ref}\`. Try \`/reel voices\` to list them.`,
   'not-found-account': (p) => `No ${p.platform} account matches \`${p.ref}\`. Try \`/reel accounts\`.`,
-  'no-account': (p) => `Your team has no ${p.platform} account connected. Connect one in the dashboard first.`,
+  'no-account': (p) =>
+    `Your team has no ${p.platform} account connected. Connect one in the dashboard first.`,
 
   // Keys and people
   'not-linked': () =>
     'You have not linked an API key yet. Run `/reel link` to connect your team (the key goes in a private form).',
   'key-in-channel': () =>
     'Never paste an API key in a channel. Run `/reel link` with no arguments: a private form opens.',
-  'bad-key': () => 'That key was not accepted by the video service. Copy it again from the developer dashboard.',
+  'bad-key': () =>
+    'That key was not accepted by the video service. Copy it again from the developer dashboard.',
   'interaction-expired': () => 'This button is no longer valid. Run the command again.',
   'not-allowed': (p) => `Only ${p.who} may ${p.what} in this channel.`,
 
@@ -68,7 +75,8 @@ const MESSAGES: Record<string, Wording> = {
   'api.usage_limit_reached': () =>
     "Your plan's cap on video projects is reached. Delete old videos with `/reel delete` or upgrade the plan.",
   'api.not_found': (p) => `${p.what ?? 'That'} was not found in your team.`,
-  'api.conflict': (p) => `That changed meanwhile: ${p.message} I re-read it; check the current state and try again.`,
+  'api.conflict': (p) =>
+    `That changed meanwhile: ${p.message} I re-read it; check the current state and try again.`,
   'api.rate_limited': (p) =>
     p.retryAfter !== undefined
       ? `The video service is busy for your team. Try again in ${p.retryAfter} s.`
@@ -77,7 +85,8 @@ const MESSAGES: Record<string, Wording> = {
     'The video service had an internal error and did not finish. Nothing was charged twice; try again in a moment.',
   'api.connection_error': () => 'I could not reach the video service. Try again in a moment.',
   'api.timeout': () => 'The video service took too long to answer. Try again in a moment.',
-  'api.invalid_response': () => 'The video service sent an answer I could not read. The team has been told in the logs.',
+  'api.invalid_response': () =>
+    'The video service sent an answer I could not read. The team has been told in the logs.',
   'api.unknown': (p) => `The video service refused: ${p.message}`,
   internal: (p) => `Something went wrong on my side (ref \`${p.ref}\`). Nothing was half-done; try again.`,
 };

@@ -58,7 +58,8 @@ function pick(candidates: Ref[], wanted: string, kind: 'video' | 'series'): Ref 
   const lower = wanted.toLowerCase();
   const exact = candidates.filter((c) => c.name.toLowerCase() === lower);
   if (exact.length === 1) return exact[0];
-  const prefixed = exact.length > 1 ? exact : candidates.filter((c) => c.name.toLowerCase().startsWith(lower));
+  const prefixed =
+    exact.length > 1 ? exact : candidates.filter((c) => c.name.toLowerCase().startsWith(lower));
   if (prefixed.length === 1) return prefixed[0];
   if (prefixed.length > 1) {
     const matches = prefixed

@@ -8,14 +8,20 @@ import type { CommandContext } from './context.js';
 const matches = (label: string, query: string) => label.toLowerCase().includes(query.trim().toLowerCase());
 const clip = (s: string, n = 100) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export async function suggestFor(ctx: CommandContext, option: OptionSpec, query: string): Promise<SelectOption[]> {
+export async function suggestFor(
+  ctx: CommandContext,
+  option: OptionSpec,
+  query: string,
+): Promise<SelectOption[]> {
   const api = ctx.api();
   switch (option.kind) {
     case 'video': {
       const { items } = await api.videos.list({ page: 1, limit: 50 });
       const out = items.filter((v) => matches(v.name, query) || v.id === query.trim());
       return [
-        ...(ctx.deps.store.users.getLast(ctx.req.user, 'video') ? [{ label: 'last (your most recent)', value: 'last' }] : []),
+        ...(ctx.deps.store.users.getLast(ctx.req.user, 'video')
+          ? [{ label: 'last (your most recent)', value: 'last' }]
+          : []),
         ...out.map((v) => ({ label: clip(v.name), value: v.id })),
       ];
     }
@@ -28,14 +34,20 @@ export async function suggestFor(ctx: CommandContext, option: OptionSpec, query:
       return voices
         .filter((v) => matches(`${v.name} ${v.labels?.language ?? ''} ${v.labels?.accent ?? ''}`, query))
         .map((v) => ({
-          label: clip([v.name, v.labels?.language, v.labels?.gender, v.isCustom ? 'custom' : ''].filter(Boolean).join(' · ')),
+          label: clip(
+            [v.name, v.labels?.language, v.labels?.gender, v.isCustom ? 'custom' : '']
+              .filter(Boolean)
+              .join(' · '),
+          ),
           value: v.id,
         }));
     }
     case 'account': {
       const accounts = await ctx.deps.catalog.accounts(api, ctx.apiKeyId());
       return Object.entries(accounts).flatMap(([platform, list]) =>
-        list.filter((a) => matches(`${platform} ${a.label}`, query)).map((a) => ({ label: clip(`${platform}: ${a.label}`), value: a.authId })),
+        list
+          .filter((a) => matches(`${platform} ${a.label}`, query))
+          .map((a) => ({ label: clip(`${platform}: ${a.label}`), value: a.authId })),
       );
     }
     default:

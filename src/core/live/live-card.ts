@@ -5,8 +5,8 @@
  * retry never doubles a notification.
  */
 import { createHash } from 'node:crypto';
-import type { Card } from '../cards.js';
 import { platformOf } from '../address.js';
+import type { Card } from '../cards.js';
 import type { ConversationAddress, Store, UserAddress } from '../ports.js';
 
 /** Creates (or re-uses) a card and queues its first post. Returns false if it was already posted. */
@@ -26,7 +26,11 @@ export function postCard(
   if (existing) return editCard(store, input.key, input.card, `${input.key}:repost:${stamp(input.card)}`);
   return store.outbox.enqueue(
     platformOf(input.conversation),
-    { op: 'post-card', cardKey: input.key, ...(input.threadOfCard ? { threadOfCard: input.threadOfCard } : {}) },
+    {
+      op: 'post-card',
+      cardKey: input.key,
+      ...(input.threadOfCard ? { threadOfCard: input.threadOfCard } : {}),
+    },
     `${input.key}:post`,
   );
 }
@@ -42,7 +46,11 @@ export function editCard(
   const record = store.cards.get(key);
   if (!record) return false;
   store.cards.put(key, record.conversation, card, model ?? record.model);
-  return store.outbox.enqueue(platformOf(record.conversation), { op: 'update-card', cardKey: key }, dedupeKey);
+  return store.outbox.enqueue(
+    platformOf(record.conversation),
+    { op: 'update-card', cardKey: key },
+    dedupeKey,
+  );
 }
 
 /**
@@ -98,4 +106,5 @@ export const videoCardKey = (videoId: string, conversation: ConversationAddress)
 export const seriesCardKey = (seriesId: string, conversation: ConversationAddress): string =>
   `series:${seriesId}@${conversation}`;
 
-const stamp = (card: Card): string => createHash('sha1').update(JSON.stringify(card)).digest('hex').slice(0, 12);
+const stamp = (card: Card): string =>
+  createHash('sha1').update(JSON.stringify(card)).digest('hex').slice(0, 12);

@@ -57,14 +57,22 @@ export function renderVideoCard(m: VideoCardModel): Card {
   const t = m.thumbnails;
   if (m.phase === 'completed' && t) {
     if (t.variants.length === 0) {
-      card.text += t.status === 'failed' ? '\nThumbnails could not be generated; the video is fine.' : '\nThumbnails are on the way…';
+      card.text +=
+        t.status === 'failed'
+          ? '\nThumbnails could not be generated; the video is fine.'
+          : '\nThumbnails are on the way…';
     }
     t.variants.forEach((v, i) => {
       const picked = v.id === t.selectedVariantId;
-      const facts = [v.grade && `grade ${v.grade}`, v.score !== undefined && `score ${v.score}`].filter(Boolean).join(' · ');
+      const facts = [v.grade && `grade ${v.grade}`, v.score !== undefined && `score ${v.score}`]
+        .filter(Boolean)
+        .join(' · ');
       sections.push({
         text: `**Option ${i + 1}**${picked ? (t.selectedBy === 'user' ? ' ✅ your pick' : ' ⭐ AI pick') : ''}\n${v.hookText ? `“${v.hookText}”\n` : ''}${facts}`,
-        image: { url: v.url, alt: v.hookText ? `Thumbnail option ${i + 1}: ${v.hookText}` : `Thumbnail option ${i + 1}` },
+        image: {
+          url: v.url,
+          alt: v.hookText ? `Thumbnail option ${i + 1}: ${v.hookText}` : `Thumbnail option ${i + 1}`,
+        },
         controls: picked && t.selectedBy === 'user' ? [] : [useThis(m.videoId, v.id)],
       });
     });
@@ -84,13 +92,23 @@ export function renderVideoCard(m: VideoCardModel): Card {
     fields.push({ label: 'Scheduled', value: `${m.schedule.at} ${m.schedule.zone} → ${list}` });
   }
   for (const p of m.posts ?? []) {
-    fields.push({ label: `Posted: ${p.platform}`, value: p.url ? `[View post](${p.url})` : p.status, short: true });
+    fields.push({
+      label: `Posted: ${p.platform}`,
+      value: p.url ? `[View post](${p.url})` : p.status,
+      short: true,
+    });
   }
 
   if (m.phase === 'completed') {
     const rendering = m.render && m.render.status === 'in-progress';
-    if (!rendering) controls.unshift(button('video.render', m.videoId, m.render?.status === 'done' ? 'Render again' : 'Render'));
-    controls.push(button('video.schedule', m.videoId, 'Schedule'), button('video.publish', m.videoId, 'Publish now'));
+    if (!rendering)
+      controls.unshift(
+        button('video.render', m.videoId, m.render?.status === 'done' ? 'Render again' : 'Render'),
+      );
+    controls.push(
+      button('video.schedule', m.videoId, 'Schedule'),
+      button('video.publish', m.videoId, 'Publish now'),
+    );
   }
   card.context = `${m.requestedBy ? `Requested by ${m.requestedBy} · ` : ''}id \`${m.videoId}\``;
   if (fields.length === 0) delete card.fields;

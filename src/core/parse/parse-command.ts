@@ -21,7 +21,9 @@ export interface CommandRegistry {
 
 export function createRegistry(commands: readonly CommandSpec[]): CommandRegistry {
   const byName = new Map(commands.map((c) => [c.name, c]));
-  const groups = new Set(commands.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0] as string));
+  const groups = new Set(
+    commands.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0] as string),
+  );
   return {
     find: (name) => byName.get(name),
     groups: () => groups,
@@ -46,7 +48,11 @@ function distance(a: string, b: string): number {
     row[0] = i;
     for (let j = 1; j <= b.length; j++) {
       const tmp = row[j] as number;
-      row[j] = Math.min((row[j] as number) + 1, (row[j - 1] as number) + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row[j] = Math.min(
+        (row[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        prev + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
       prev = tmp;
     }
   }
@@ -67,7 +73,9 @@ export function parseCommandText(input: string, registry: CommandRegistry): Resu
     const sub = tokens[1]?.text.toLowerCase();
     spec = sub ? registry.find(`${first} ${sub}`) : undefined;
     if (!spec) {
-      return err(userError(sub ? 'unknown-subcommand' : 'missing-subcommand', { group: first, sub: sub ?? '' }));
+      return err(
+        userError(sub ? 'unknown-subcommand' : 'missing-subcommand', { group: first, sub: sub ?? '' }),
+      );
     }
     at = 2;
   } else {
@@ -111,7 +119,11 @@ export function parseCommandText(input: string, registry: CommandRegistry): Resu
       for (let j = i + 1; j < tokens.length; j++) {
         const t = tokens[j] as Token;
         const name = t.text.slice(2).split('=')[0]?.toLowerCase();
-        if (!t.quoted && t.text.startsWith('--') && spec.options.some((o) => !o.positional && o.name === name)) {
+        if (
+          !t.quoted &&
+          t.text.startsWith('--') &&
+          spec.options.some((o) => !o.positional && o.name === name)
+        ) {
           stop = j;
           break;
         }

@@ -59,7 +59,8 @@ function validateOne(spec: CommandSpec, o: OptionSpec, raw: unknown): Result<unk
     case 'choice': {
       const choices = o.choices ?? [];
       const hit = choices.find((c) => c.toLowerCase() === text.trim().toLowerCase());
-      if (!hit) return err(userError('bad-choice', { option: name, value: text, allowed: choices.join(', ') }));
+      if (!hit)
+        return err(userError('bad-choice', { option: name, value: text, allowed: choices.join(', ') }));
       return ok(hit);
     }
     case 'platform': {

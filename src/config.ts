@@ -1,0 +1,114 @@
+/**
+ * Configuration: one zod schema over the environment (DESIGN §2). `.env` is read by `main.ts` first;
+ * an empty string counts as unset. A bad value stops start-up with one sentence naming the variable
+ * and the fix.
+ */
+import { z } from 'zod';
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const schema = z.object({
+  VIDEO_API_URL: optional.refine((v) => v === undefined || /^https?:\/\/.+\/api\/v1\/?$/.test(v), {
+    message: 'must be an http(s) URL ending in /api/v1, e.g. https://video.example.com/api/v1',
+  }),
+  VIDEO_API_KEY: optional,
+  REELBOT_DATA_DIR: optional.transform((v) => v ?? './data'),
+  REELBOT_SECRET_KEY: optional.refine((v) => v === undefined || Buffer.from(v, 'base64').length === 32, {
+    message: 'must be 32 bytes in base64; make one with `openssl rand -base64 32`',
+  }),
+  PORT: optional
+    .transform((v) => (v === undefined ? 3000 : Number(v)))
+    .refine((v) => Number.isInteger(v) && v >= 0 && v <= 65535, { message: 'must be a port number 0-65535' }),
+  HOST: optional.transform((v) => v ?? '127.0.0.1'),
+  PLAYGROUND: optional.transform((v) => v === '1' || v === 'true'),
+  SLACK_BOT_TOKEN: optional.refine((v) => v === undefined || v.startsWith('xoxb-'), {
+    message: 'must be a bot token starting with xoxb- (Slack app → OAuth & Permissions)',
+  }),
+  SLACK_SIGNING_SECRET: optional,
+  SLACK_APP_TOKEN: optional.refine((v) => v === undefined || v.startsWith('xapp-'), {
+    message:
+      'must be an app-level token starting with xapp- (Slack app → Basic Information → App-Level Tokens)',
+  }),
+  SLACK_API_URL: optional,
+  SLACK_CLIENT_ID: optional,
+  SLACK_CLIENT_SECRET: optional,
+  SLACK_STATE_SECRET: optional,
+  DISCORD_TOKEN: optional,
+  DISCORD_APPLICATION_ID: optional,
+  DISCORD_PUBLIC_KEY: optional.refine((v) => v === undefined || /^[0-9a-f]{64}$/i.test(v), {
+    message: 'must be the 64-hex-character public key from the Discord developer portal',
+  }),
+  DISCORD_API_URL: optional,
+  DISCORD_GUILD_ID: optional,
+  LOG_LEVEL: optional
+    .transform((v) => v ?? 'info')
+    .refine((v) => ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(v), {
+      message: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    }),
+  SIM_SPEED: optional
+    .transform((v) => (v === undefined ? 20 : Number(v)))
+    .refine((v) => Number.isFinite(v) && v > 0, { message: 'must be a positive number' }),
+});
+
+export type Config = z.infer<typeof schema> & {
+  slack?: { botToken: string; signingSecret: string; appToken?: string; apiUrl?: string };
+  discord?: { token: string; applicationId: string; publicKey?: string; apiUrl?: string; guildId?: string };
+  /** Demo mode: no VIDEO_API_URL, the embedded simulator serves the API. */
+  demo: boolean;
+  playground: boolean;
+};
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'configuration');
+    throw new ConfigError(`${variable} ${issue?.message ?? 'is invalid'}.`);
+  }
+  const c = parsed.data;
+  const config: Config = { ...c, demo: c.VIDEO_API_URL === undefined, playground: false };
+
+  const slackParts = [c.SLACK_BOT_TOKEN, c.SLACK_SIGNING_SECRET];
+  if (slackParts.some(Boolean) && !slackParts.every(Boolean)) {
+    throw new ConfigError(
+      `${c.SLACK_BOT_TOKEN ? 'SLACK_SIGNING_SECRET' : 'SLACK_BOT_TOKEN'} is missing: Slack needs both SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET.`,
+    );
+  }
+  if (c.SLACK_BOT_TOKEN && c.SLACK_SIGNING_SECRET) {
+    config.slack = {
+      botToken: c.SLACK_BOT_TOKEN,
+      signingSecret: c.SLACK_SIGNING_SECRET,
+      ...(c.SLACK_APP_TOKEN ? { appToken: c.SLACK_APP_TOKEN } : {}),
+      ...(c.SLACK_API_URL ? { apiUrl: c.SLACK_API_URL } : {}),
+    };
+  } else if (c.SLACK_APP_TOKEN) {
+    throw new ConfigError(
+      'SLACK_APP_TOKEN is set without SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET: set all three.',
+    );
+  }
+
+  if (Boolean(c.DISCORD_TOKEN) !== Boolean(c.DISCORD_APPLICATION_ID)) {
+    throw new ConfigError(
+      `${c.DISCORD_TOKEN ? 'DISCORD_APPLICATION_ID' : 'DISCORD_TOKEN'} is missing: Discord needs both DISCORD_TOKEN and DISCORD_APPLICATION_ID.`,
+    );
+  }
+  if (c.DISCORD_TOKEN && c.DISCORD_APPLICATION_ID) {
+    config.discord = {
+      token: c.DISCORD_TOKEN,
+      applicationId: c.DISCORD_APPLICATION_ID,
+      ...(c.DISCORD_PUBLIC_KEY ? { publicKey: c.DISCORD_PUBLIC_KEY } : {}),
+      ...(c.DISCORD_API_URL ? { apiUrl: c.DISCORD_API_URL } : {}),
+      ...(c.DISCORD_GUILD_ID ? { guildId: c.DISCORD_GUILD_ID } : {}),
+    };
+  }
+  // The playground is the default chat when no platform is configured (DESIGN §2).
+  config.playground = c.PLAYGROUND || (!config.slack && !config.discord);
+  return config;
+}
