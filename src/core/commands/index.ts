@@ -7,4 +7,9 @@ import { publishingModule } from './publishing/index.js';
 import { seriesModule } from './series/index.js';
 import { videosModule } from './videos/index.js';
 
-export const MODULES: readonly CommandModule[] = [videosModule, publishingModule, seriesModule, accountModule];
+export const MODULES: readonly CommandModule[] = [
+  videosModule,
+  publishingModule,
+  seriesModule,
+  accountModule,
+];

@@ -1,0 +1,86 @@
+/**
+ * The one HTTP server on `PORT`: `/healthz`, `/metrics`, and whatever the adapters mount (the playground,
+ * `POST /slack/events`, `POST /discord/interactions`). Routing is by exact path or path prefix.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../core/ports.js';
+
+export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export interface HttpServer {
+  /** Mounts a handler for a path (`/slack/events`) or a prefix (`/playground/` ends with '/'). */
+  mount(path: string, handler: Handler): void;
+  listen(port: number, host: string): Promise<{ url: string; port: number }>;
+  close(): Promise<void>;
+  readonly server: Server;
+}
+
+export function createHttpServer(options: {
+  logger: Logger;
+  health: () => boolean;
+  metrics: () => Promise<{ contentType: string; body: string }>;
+}): HttpServer {
+  const routes: { path: string; handler: Handler }[] = [];
+  const log = options.logger.child({ component: 'http' });
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0] as string;
+    if (path === '/healthz') {
+      const ok = options.health();
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok }));
+      return;
+    }
+    if (path === '/metrics') {
+      options
+        .metrics()
+        .then(({ contentType, body }) => {
+          res.writeHead(200, { 'content-type': contentType });
+          res.end(body);
+        })
+        .catch((err: unknown) => fail(res, err));
+      return;
+    }
+    // Longest match first, so `/` can be the playground while `/slack/events` stays Slack's.
+    const route = routes
+      .filter((r) => (r.path.endsWith('/') ? path.startsWith(r.path) : path === r.path))
+      .sort((a, b) => b.path.length - a.path.length)[0];
+    if (!route) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    Promise.resolve()
+      .then(() => route.handler(req, res))
+      .catch((err: unknown) => fail(res, err));
+  });
+
+  function fail(res: ServerResponse, err: unknown) {
+    log.error({ err }, 'http handler failed');
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+    res.end('internal error');
+  }
+
+  return {
+    server,
+    mount(path, handler) {
+      routes.push({ path, handler });
+    },
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          const address = server.address() as AddressInfo;
+          resolve({ url: `http://${host}:${address.port}`, port: address.port });
+        });
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
