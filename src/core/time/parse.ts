@@ -1,0 +1,84 @@
+/**
+ * Natural-language times and dates ("tomorrow 9am", "friday 18:00", "in 2 hours", "2026-12-01 18:00",
+ * ISO 8601) read in the caller's IANA zone, deterministically from an injected `now`.
+ *
+ * chrono only knows fixed offsets, so it reads the text with the zone's offset at `now`, and the wall-clock
+ * fields it found are then placed in the real zone: "tomorrow 9am" stays 9am across a DST change.
+ * Durations ("in 2 hours") and texts with their own offset ("…Z", "+02:00", "EST") are instants already.
+ */
+import * as chrono from 'chrono-node';
+import { userError } from '../context.js';
+import { err, ok, type Result } from '../result.js';
+import { formatBoth } from './format.js';
+import { dayKey, fromWallClock, isCalendarDate, offsetMinutes } from './zone.js';
+
+type Parsed = chrono.ParsedResult;
+
+// Words chrono leaves around a time that carry no meaning ("on friday at 9am").
+const FILLER = /^(?:\s|,|\.|\bat\b|\bon\b|\bthe\b|@)*$/i;
+
+/** The one result covering the whole text (bar filler words), or undefined. */
+function parseWhole(text: string, zone: string, now: number): Parsed | undefined {
+  const reference = { instant: new Date(now), timezone: offsetMinutes(zone, now) };
+  const results = chrono.parse(text, reference, { forwardDate: true });
+  if (results.length !== 1) return undefined;
+  const r = results[0] as Parsed;
+  const rest = text.slice(0, r.index) + text.slice(r.index + r.text.length);
+  return FILLER.test(rest) ? r : undefined;
+}
+
+const isRelative = (r: Parsed): boolean => r.tags().has('result/relativeDate');
+
+/**
+ * The instant `text` names in `zone`, which must be after `now`.
+ * Errors: `bad-when` (unreadable, or several times in one text), `past-time` (with the time echoed).
+ */
+export function parseWhen(text: string, zone: string, now: number): Result<number> {
+  const value = text.trim();
+  if (value === '') return err(userError('bad-when', { value: text }));
+  const r = parseWhole(value, zone, now);
+  if (!r || r.end) return err(userError('bad-when', { value }));
+  const c = r.start;
+  const instant =
+    isRelative(r) || c.isCertain('timezoneOffset')
+      ? c.date().getTime()
+      : fromWallClock(
+          {
+            year: c.get('year') as number,
+            month: c.get('month') as number,
+            day: c.get('day') as number,
+            hour: c.get('hour') ?? 0,
+            minute: c.get('minute') ?? 0,
+            second: c.get('second') ?? 0,
+          },
+          zone,
+        );
+  if (!Number.isFinite(instant)) return err(userError('bad-when', { value }));
+  if (instant <= now) return err(userError('past-time', { when: formatBoth(instant, zone) }));
+  return ok(instant);
+}
+
+/**
+ * A calendar day `YYYY-MM-DD` as the caller means it in `zone`: `2026-12-01`, `today`, `tomorrow`,
+ * `next monday`, `dec 24`. Past days are allowed (a calendar can look back). Error: `bad-date`.
+ */
+export function parseDate(text: string, zone: string, now: number): Result<string> {
+  const value = text.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return isCalendarDate(value) ? ok(value) : err(userError('bad-date', { value }));
+  }
+  const r = value === '' ? undefined : parseWhole(value, zone, now);
+  if (!r || r.end) return err(userError('bad-date', { value }));
+  const c = r.start;
+  // A relative day ("in 3 days") is counted from now in the caller's zone, like the named ones.
+  const day =
+    isRelative(r) || c.isCertain('timezoneOffset')
+      ? new Intl.DateTimeFormat('en-CA', {
+          timeZone: zone,
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+        }).format(c.date())
+      : `${String(c.get('year')).padStart(4, '0')}-${String(c.get('month')).padStart(2, '0')}-${String(c.get('day')).padStart(2, '0')}`;
+  return isCalendarDate(day) ? ok(day) : err(userError('bad-date', { value }));
+}
