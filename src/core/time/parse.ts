@@ -73,12 +73,7 @@ export function parseDate(text: string, zone: string, now: number): Result<strin
   // A relative day ("in 3 days") is counted from now in the caller's zone, like the named ones.
   const day =
     isRelative(r) || c.isCertain('timezoneOffset')
-      ? new Intl.DateTimeFormat('en-CA', {
-          timeZone: zone,
-          year: 'numeric',
-          month: '2-digit',
-          day: '2-digit',
-        }).format(c.date())
+      ? dayKey(c.date().getTime(), zone)
       : `${String(c.get('year')).padStart(4, '0')}-${String(c.get('month')).padStart(2, '0')}-${String(c.get('day')).padStart(2, '0')}`;
   return isCalendarDate(day) ? ok(day) : err(userError('bad-date', { value }));
 }
