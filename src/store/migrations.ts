@@ -141,26 +141,34 @@ export class SchemaTooNewError extends Error {
   override readonly name = 'SchemaTooNewError';
 }
 
-/** Brings the database up to `SCHEMA_VERSION`; a no-op when it is already there. */
+/**
+ * Brings the database up to the last migration; a no-op when it is already there. The version is read inside
+ * each step's IMMEDIATE transaction, so two processes opening a fresh file never apply a step twice.
+ */
 export function migrate(
   db: Database.Database,
   options: { location: string; logger: Logger; migrations?: readonly Migration[] },
 ): void {
   const migrations = options.migrations ?? MIGRATIONS;
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > migrations.length) {
-    throw new SchemaTooNewError(
-      `The database ${options.location} has schema version ${current}, but this reelbot only knows up to ` +
-        `${migrations.length}: it was created by a newer reelbot. Run that newer version, or restore a backup.`,
+  const applyNext = db.transaction((): number | undefined => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > migrations.length) {
+      throw new SchemaTooNewError(
+        `The database ${options.location} has schema version ${current}, but this reelbot only knows up to ` +
+          `${migrations.length}: it was created by a newer reelbot. Run that newer version, or restore a backup.`,
+      );
+    }
+    const step = migrations[current];
+    if (!step) return undefined;
+    db.exec(step.sql);
+    // PRAGMA takes no bound parameters; the version is an integer we computed, not input.
+    db.pragma(`user_version = ${current + 1}`);
+    return current + 1;
+  });
+  for (let applied = applyNext.immediate(); applied !== undefined; applied = applyNext.immediate()) {
+    options.logger.info(
+      { schemaVersion: applied, migration: migrations[applied - 1]!.name },
+      'store migrated',
     );
-  }
-  for (let version = current; version < migrations.length; version++) {
-    const step = migrations[version]!;
-    db.transaction(() => {
-      db.exec(step.sql);
-      // PRAGMA takes no bound parameters; `version` is a loop integer, not input.
-      db.pragma(`user_version = ${version + 1}`);
-    }).immediate();
-    options.logger.info({ schemaVersion: version + 1, migration: step.name }, 'store migrated');
   }
 }

@@ -86,7 +86,9 @@ export function openStore(options: StoreOptions): SqliteStore {
   if (!inMemory) mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
   try {
-    if (!inMemory) db.pragma('journal_mode = WAL');
+    if (!inMemory && db.pragma('journal_mode = WAL', { simple: true }) !== 'wal') {
+      logger.warn({ path: options.path }, 'SQLite could not switch to WAL here (network file system?)');
+    }
     // NORMAL is durable across application crashes in WAL mode; only an OS crash may lose the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Clock, Logger } from '../../src/core/ports.js';
+import type { Card } from '../../src/core/cards.js';
+import type { Clock, Logger, NewWatch, OutboxOp } from '../../src/core/ports.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -79,3 +80,24 @@ export const FIXTURES: StoreFixture[] = [
     },
   },
 ];
+
+// Shared test data for the contract suites.
+export const ALICE = 'slack:T1:U1';
+export const BOB = 'slack:T1:U2';
+export const CHANNEL = 'slack:T1:C1';
+export const OTHER_CHANNEL = 'discord:G1:C9';
+
+export const card = (title: string): Card => ({ title, tone: 'progress', progress: { percent: 40 } });
+export const reply = (title: string): OutboxOp => ({ op: 'reply', conversation: CHANNEL, card: card(title) });
+
+export const newWatch = (overrides: Partial<NewWatch> = {}): NewWatch => ({
+  kind: 'generation',
+  target: 'vid_1',
+  owner: ALICE,
+  conversation: CHANNEL,
+  cardKey: 'card:vid_1',
+  state: { percent: 0 },
+  nextCheckAt: T0 + 10_000,
+  expiresAt: T0 + 24 * HOUR,
+  ...overrides,
+});

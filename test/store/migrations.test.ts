@@ -1,0 +1,130 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MIGRATIONS, migrate, SCHEMA_VERSION, SchemaTooNewError } from '../../src/store/migrations.js';
+import { openStore } from '../../src/store/sqlite-store.js';
+import { FakeClock, newSecretKey, recordingLogger, tempDir } from './helpers.js';
+
+describe('migrations and opening', () => {
+  let dir: string;
+  let cleanup: () => void;
+  let path: string;
+  const secretKey = newSecretKey();
+  beforeEach(() => {
+    ({ dir, cleanup } = tempDir());
+    path = join(dir, 'db', 'reelbot.db');
+  });
+  afterEach(() => cleanup());
+
+  const inspect = <T>(fn: (db: Database.Database) => T): T => {
+    const db = new Database(path);
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  };
+
+  it('creates the schema once, then re-opens cleanly with the data intact', () => {
+    const logger = recordingLogger();
+    const store = openStore({ path, secretKey, clock: new FakeClock(), logger });
+    expect(logger.lines.filter((l) => l.msg === 'store migrated')).toHaveLength(SCHEMA_VERSION);
+    store.users.setTimeZone('slack:T1:U1', 'Europe/Berlin');
+    store.outbox.enqueue('slack', { op: 'update-card', cardKey: 'c' }, 'k');
+    store.close();
+
+    logger.lines.length = 0;
+    const reopened = openStore({ path, secretKey, clock: new FakeClock(), logger });
+    expect(logger.lines.filter((l) => l.msg === 'store migrated')).toEqual([]);
+    expect(reopened.users.getTimeZone('slack:T1:U1')).toBe('Europe/Berlin');
+    expect(reopened.outbox.enqueue('slack', { op: 'update-card', cardKey: 'c' }, 'k')).toBe(false);
+    reopened.close();
+
+    expect(inspect((db) => db.pragma('user_version', { simple: true }))).toBe(SCHEMA_VERSION);
+  });
+
+  it('uses WAL for files and waits busyTimeoutMs for another writer', () => {
+    openStore({ path, secretKey }).close();
+    expect(inspect((db) => db.pragma('journal_mode', { simple: true }))).toBe('wal');
+
+    const store = openStore({ path, secretKey, busyTimeoutMs: 300 });
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    const started = performance.now();
+    expect(() => store.users.setTimeZone('slack:T1:U1', 'UTC')).toThrow(/locked|busy/i);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+    other.exec('ROLLBACK');
+    store.users.setTimeZone('slack:T1:U1', 'UTC');
+    other.close();
+    store.close();
+  });
+
+  it('shares one file between two connections', () => {
+    const a = openStore({ path, secretKey });
+    const b = openStore({ path, secretKey });
+    a.users.setTimeZone('slack:T1:U1', 'UTC');
+    expect(b.users.getTimeZone('slack:T1:U1')).toBe('UTC');
+    a.close();
+    b.close();
+  });
+
+  it('refuses a database from a newer reelbot with a clear message, leaving it untouched', () => {
+    openStore({ path, secretKey }).close();
+    inspect((db) => db.pragma(`user_version = ${SCHEMA_VERSION + 3}`));
+    expect(() => openStore({ path, secretKey })).toThrow(SchemaTooNewError);
+    expect(() => openStore({ path, secretKey })).toThrow(
+      new RegExp(`schema version ${SCHEMA_VERSION + 3}.*only knows up to ${SCHEMA_VERSION}.*newer reelbot`),
+    );
+    expect(inspect((db) => db.pragma('user_version', { simple: true }))).toBe(SCHEMA_VERSION + 3);
+  });
+
+  it('applies only the steps a database lacks, each with its version bump, and stops at a failing one', () => {
+    const db = new Database(':memory:');
+    const logger = recordingLogger();
+    const steps = [
+      { name: 'one', sql: 'CREATE TABLE a (x INTEGER);' },
+      { name: 'two', sql: 'ALTER TABLE a ADD COLUMN y TEXT;' },
+    ];
+    migrate(db, { location: 'test', logger, migrations: steps.slice(0, 1) });
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    migrate(db, { location: 'test', logger, migrations: steps });
+    migrate(db, { location: 'test', logger, migrations: steps });
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(logger.lines.map((l) => (l.obj as { migration: string }).migration)).toEqual(['one', 'two']);
+
+    const broken = [...steps, { name: 'three', sql: 'CREATE TABLE b (x); CREATE TABLE a (x);' }];
+    expect(() => migrate(db, { location: 'test', logger, migrations: broken })).toThrow(/already exists/);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'b'").get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('has append-only, named steps', () => {
+    expect(MIGRATIONS.length).toBe(SCHEMA_VERSION);
+    for (const step of MIGRATIONS) expect(step.name).not.toBe('');
+  });
+
+  it('rejects a secret key of the wrong size', () => {
+    expect(() => openStore({ path: ':memory:', secretKey: Buffer.alloc(16) })).toThrow(/32 bytes/);
+  });
+
+  it('serves due watches and ready outbox items from their indexes', () => {
+    openStore({ path, secretKey }).close();
+    const plan = (sql: string) =>
+      inspect((db) =>
+        (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
+          .map((r) => r.detail)
+          .join('; '),
+      );
+    expect(
+      plan(
+        "SELECT * FROM watches WHERE status = 'active' AND next_check_at <= 5 ORDER BY next_check_at LIMIT 10",
+      ),
+    ).toMatch(/USING INDEX watches_due/);
+    expect(
+      plan(
+        "SELECT * FROM outbox WHERE platform = 'slack' AND status = 'pending' AND not_before <= 5 ORDER BY id",
+      ),
+    ).toMatch(/USING INDEX outbox_pending/);
+  });
+});

@@ -1,0 +1,297 @@
+/** The `Store` contract (delivery), run against a real SQLite database in memory and in a temp file. */
+
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import {
+  ALICE,
+  BOB,
+  CHANNEL,
+  FakeClock,
+  FIXTURES,
+  HOUR,
+  newSecretKey,
+  OTHER_CHANNEL,
+  reply,
+  T0,
+  tempDir,
+} from './helpers.js';
+
+describe.each(FIXTURES)('Store contract: delivery ($name)', (fixture) => {
+  let clock: FakeClock;
+  let store: SqliteStore;
+  let cleanup: () => void;
+
+  beforeEach(() => {
+    clock = new FakeClock();
+    ({ store, cleanup } = fixture.open(clock));
+  });
+  afterEach(() => cleanup());
+
+  describe('outbox', () => {
+    it('enqueues once per dedupe key and serves ready items oldest first per platform', () => {
+      expect(store.outbox.enqueue('slack', reply('one'), 'k1')).toBe(true);
+      expect(store.outbox.enqueue('slack', reply('one again'), 'k1')).toBe(false);
+      clock.advance(10);
+      expect(store.outbox.enqueue('discord', { op: 'update-card', cardKey: 'card:1' }, 'k2')).toBe(true);
+      expect(
+        store.outbox.enqueue('slack', { op: 'post-card', cardKey: 'card:1', threadOfCard: 'c0' }, 'k3'),
+      ).toBe(true);
+
+      const ready = store.outbox.ready('slack', clock.now(), 10);
+      expect(ready).toEqual([
+        {
+          id: expect.any(Number),
+          platform: 'slack',
+          item: reply('one'),
+          dedupeKey: 'k1',
+          attempts: 0,
+          notBefore: T0,
+          createdAt: T0,
+        },
+        {
+          id: expect.any(Number),
+          platform: 'slack',
+          item: { op: 'post-card', cardKey: 'card:1', threadOfCard: 'c0' },
+          dedupeKey: 'k3',
+          attempts: 0,
+          notBefore: T0 + 10,
+          createdAt: T0 + 10,
+        },
+      ]);
+      expect(store.outbox.ready('slack', T0, 10).map((i) => i.dedupeKey)).toEqual(['k1']);
+      expect(store.outbox.ready('slack', clock.now(), 1).map((i) => i.dedupeKey)).toEqual(['k1']);
+      expect(store.outbox.ready('discord', clock.now(), 10).map((i) => i.dedupeKey)).toEqual(['k2']);
+      expect(store.outbox.ready('playground', clock.now(), 10)).toEqual([]);
+      expect(store.outbox.depth()).toBe(3);
+      expect(store.outbox.depth('slack')).toBe(2);
+      expect(store.outbox.depth('playground')).toBe(0);
+    });
+
+    it('done removes an item and still remembers its dedupe key', () => {
+      store.outbox.enqueue('slack', reply('one'), 'k1');
+      const [item] = store.outbox.ready('slack', clock.now(), 10);
+      store.outbox.done(item!.id);
+      expect(store.outbox.ready('slack', clock.now(), 10)).toEqual([]);
+      expect(store.outbox.depth()).toBe(0);
+      expect(store.outbox.enqueue('slack', reply('one'), 'k1')).toBe(false);
+      expect(store.outbox.depth()).toBe(0);
+    });
+
+    it('retry counts the attempt and waits until notBefore', () => {
+      store.outbox.enqueue('slack', reply('one'), 'k1');
+      store.outbox.enqueue('slack', reply('two'), 'k2');
+      const [first] = store.outbox.ready('slack', clock.now(), 10);
+      store.outbox.retry(first!.id, T0 + 5000);
+      expect(store.outbox.ready('slack', T0 + 4999, 10).map((i) => i.dedupeKey)).toEqual(['k2']);
+      expect(store.outbox.ready('slack', T0 + 5000, 10)[0]).toMatchObject({
+        dedupeKey: 'k1',
+        attempts: 1,
+        notBefore: T0 + 5000,
+      });
+      store.outbox.retry(first!.id, T0 + 6000);
+      expect(store.outbox.ready('slack', T0 + 6000, 10)[0]?.attempts).toBe(2);
+      expect(store.outbox.depth()).toBe(2);
+    });
+
+    it('fail takes an item out of the queue but keeps it (and its key)', () => {
+      store.outbox.enqueue('discord', reply('one'), 'k1');
+      const [item] = store.outbox.ready('discord', clock.now(), 10);
+      store.outbox.fail(item!.id, 'channel not found');
+      expect(store.outbox.ready('discord', clock.now() + HOUR, 10)).toEqual([]);
+      expect(store.outbox.depth('discord')).toBe(0);
+      expect(store.outbox.enqueue('discord', reply('one'), 'k1')).toBe(false);
+      // A late done/retry on a failed item changes nothing.
+      store.outbox.retry(item!.id, T0);
+      store.outbox.done(item!.id);
+      expect(store.outbox.depth()).toBe(0);
+    });
+
+    it('forgets delivered dedupe keys only after a week', () => {
+      store.outbox.enqueue('slack', reply('one'), 'k1');
+      store.outbox.done(store.outbox.ready('slack', clock.now(), 1)[0]!.id);
+      clock.advance(6 * 24 * HOUR);
+      store.outbox.enqueue('slack', reply('two'), 'k2');
+      store.outbox.done(store.outbox.ready('slack', clock.now(), 1)[0]!.id);
+      expect(store.outbox.enqueue('slack', reply('one'), 'k1')).toBe(false);
+
+      clock.advance(2 * 24 * HOUR);
+      store.outbox.enqueue('slack', reply('three'), 'k3');
+      store.outbox.done(store.outbox.ready('slack', clock.now(), 1)[0]!.id);
+      expect(store.outbox.enqueue('slack', reply('one'), 'k1')).toBe(true);
+      expect(store.outbox.enqueue('slack', reply('two'), 'k2')).toBe(false);
+    });
+  });
+
+  describe('idempotency', () => {
+    it('creates one UUID per action and returns it on every later call', () => {
+      const key = store.idempotency.keyFor('create:slack:T1:U1:abc');
+      expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      clock.advance(23 * HOUR);
+      expect(store.idempotency.keyFor('create:slack:T1:U1:abc')).toBe(key);
+      expect(store.idempotency.keyFor('create:slack:T1:U1:def')).not.toBe(key);
+    });
+
+    it('purges keys once they are well past the 24 h replay window', () => {
+      const key = store.idempotency.keyFor('a');
+      clock.advance(47 * HOUR);
+      store.idempotency.keyFor('b');
+      expect(store.idempotency.keyFor('a')).toBe(key);
+      clock.advance(2 * HOUR);
+      store.idempotency.keyFor('c');
+      expect(store.idempotency.keyFor('a')).not.toBe(key);
+    });
+  });
+
+  describe('approvals', () => {
+    const request = {
+      id: 'apr_1',
+      conversation: CHANNEL,
+      requester: ALICE,
+      action: {
+        command: 'publish',
+        args: { video: 'vid_1', platform: 'youtube' },
+        idempotencyKey: '3b7e0c8e-1d1f-4a35-9a55-4b1a4b1c0f00',
+        summary: 'Publish vid_1 to YouTube',
+      },
+      cardKey: 'card:apr_1',
+      expiresAt: T0 + HOUR,
+    };
+
+    it('creates a pending approval and reads it back', () => {
+      const created = store.approvals.create(request);
+      expect(created).toStrictEqual({ ...request, status: 'pending', createdAt: T0 });
+      expect(store.approvals.get('apr_1')).toStrictEqual(created);
+      expect(store.approvals.get('apr_404')).toBeUndefined();
+    });
+
+    it('decides exactly once, whatever the second call says', () => {
+      store.approvals.create(request);
+      const decisions = [
+        store.approvals.decide('apr_1', { status: 'approved', by: BOB, at: T0 + 5 }),
+        store.approvals.decide('apr_1', { status: 'rejected', by: BOB, at: T0 + 6, reason: 'double click' }),
+        store.approvals.decide('apr_1', { status: 'expired', at: T0 + 7 }),
+      ];
+      expect(decisions).toEqual([true, false, false]);
+      expect(store.approvals.get('apr_1')).toStrictEqual({
+        ...request,
+        status: 'approved',
+        decidedBy: BOB,
+        decidedAt: T0 + 5,
+        createdAt: T0,
+      });
+      expect(store.approvals.decide('apr_404', { status: 'approved', at: T0 })).toBe(false);
+    });
+
+    it('records a rejection reason', () => {
+      store.approvals.create(request);
+      store.approvals.decide('apr_1', { status: 'rejected', by: BOB, at: T0 + 1, reason: 'wrong thumbnail' });
+      expect(store.approvals.get('apr_1')).toMatchObject({ status: 'rejected', reason: 'wrong thumbnail' });
+    });
+
+    it('lists pending approvals expiring by a time, soonest first', () => {
+      store.approvals.create({ ...request, id: 'late', expiresAt: T0 + 3 * HOUR });
+      store.approvals.create({ ...request, id: 'soon', expiresAt: T0 + HOUR });
+      store.approvals.create({ ...request, id: 'never', expiresAt: null });
+      store.approvals.create({ ...request, id: 'decided', expiresAt: T0 });
+      store.approvals.decide('decided', { status: 'approved', by: BOB, at: T0 });
+
+      expect(store.approvals.pendingExpiring(T0 + 3 * HOUR).map((a) => a.id)).toEqual(['soon', 'late']);
+      expect(store.approvals.pendingExpiring(T0 + HOUR).map((a) => a.id)).toEqual(['soon']);
+      expect(store.approvals.pendingExpiring(T0)).toEqual([]);
+      expect(store.approvals.get('never')?.expiresAt).toBeNull();
+    });
+  });
+
+  describe('audit', () => {
+    beforeEach(() => {
+      store.audit.record({
+        at: T0,
+        conversation: CHANNEL,
+        actor: ALICE,
+        action: 'approval.requested',
+        videoId: 'v1',
+      });
+      store.audit.record({
+        at: T0 + 10,
+        conversation: 'slack:T1:C2',
+        actor: BOB,
+        action: 'approval.approved',
+        videoId: 'v1',
+        credits: 12.5,
+        details: { platform: 'youtube', nested: { ok: true } },
+      });
+      store.audit.record({
+        at: T0 + 20,
+        conversation: 'slack:T10:C1',
+        actor: BOB,
+        action: 'video.created',
+        seriesId: 's1',
+      });
+      store.audit.record({
+        at: T0 + 30,
+        conversation: OTHER_CHANNEL,
+        actor: 'discord:G1:U1',
+        action: 'video.created',
+      });
+    });
+
+    it('lists one workspace newest first, with optional fields as recorded', () => {
+      expect(store.audit.list({ workspacePrefix: 'slack:T1:' })).toStrictEqual([
+        {
+          at: T0 + 10,
+          conversation: 'slack:T1:C2',
+          actor: BOB,
+          action: 'approval.approved',
+          videoId: 'v1',
+          credits: 12.5,
+          details: { platform: 'youtube', nested: { ok: true } },
+        },
+        { at: T0, conversation: CHANNEL, actor: ALICE, action: 'approval.requested', videoId: 'v1' },
+      ]);
+      expect(store.audit.list({ workspacePrefix: 'slack:T10:' }).map((e) => e.seriesId)).toEqual(['s1']);
+      expect(store.audit.list({ workspacePrefix: 'discord:G1:' })).toHaveLength(1);
+      expect(store.audit.list({ workspacePrefix: 'slack:T_:' })).toEqual([]);
+    });
+
+    it('filters by video and a [from, to) window, and limits', () => {
+      const actions = (query: Parameters<SqliteStore['audit']['list']>[0]) =>
+        store.audit.list(query).map((e) => e.at - T0);
+      expect(actions({ workspacePrefix: 'slack:', videoId: 'v1' })).toEqual([10, 0]);
+      expect(actions({ workspacePrefix: 'slack:', videoId: 'v2' })).toEqual([]);
+      expect(actions({ workspacePrefix: 'slack:', from: T0 + 10, to: T0 + 20 })).toEqual([10]);
+      expect(actions({ workspacePrefix: '', limit: 2 })).toEqual([30, 20]);
+      expect(actions({ workspacePrefix: '', limit: 0 })).toEqual([30]);
+    });
+  });
+});
+
+describe('approvals across connections', () => {
+  it('lets exactly one of two processes decide the same approval', () => {
+    const { dir, cleanup } = tempDir();
+    const path = join(dir, 'reelbot.db');
+    const secretKey = newSecretKey();
+    const first = openStore({ path, secretKey });
+    const second = openStore({ path, secretKey });
+    try {
+      first.approvals.create({
+        id: 'apr_1',
+        conversation: CHANNEL,
+        requester: ALICE,
+        action: { command: 'publish', args: {}, idempotencyKey: 'k', summary: 'Publish' },
+        cardKey: 'card:apr_1',
+        expiresAt: null,
+      });
+      const results = [
+        second.approvals.decide('apr_1', { status: 'approved', by: BOB, at: T0 }),
+        first.approvals.decide('apr_1', { status: 'rejected', by: ALICE, at: T0 }),
+      ];
+      expect(results).toEqual([true, false]);
+      expect(first.approvals.get('apr_1')).toMatchObject({ status: 'approved', decidedBy: BOB });
+    } finally {
+      first.close();
+      second.close();
+      cleanup();
+    }
+  });
+});

@@ -1,0 +1,206 @@
+/** The `Store` contract (state), run against a real SQLite database in memory and in a temp file. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_CHANNEL_SETTINGS } from '../../src/core/ports.js';
+import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import { ALICE, BOB, CHANNEL, card, FakeClock, FIXTURES, newWatch, OTHER_CHANNEL, T0 } from './helpers.js';
+
+describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
+  let clock: FakeClock;
+  let store: SqliteStore;
+  let cleanup: () => void;
+
+  beforeEach(() => {
+    clock = new FakeClock();
+    ({ store, cleanup } = fixture.open(clock));
+  });
+  afterEach(() => cleanup());
+
+  describe('keys', () => {
+    const key = { apiKey: 'fl_live_abc123', keyPrefix: 'fl_live_abc', teamId: 'team_1', teamName: 'Acme' };
+
+    it('stores, reads back, overwrites and deletes a linked key', () => {
+      expect(store.keys.get(ALICE)).toBeUndefined();
+      store.keys.put(ALICE, key);
+      expect(store.keys.get(ALICE)).toEqual({ ...key, linkedAt: T0 });
+
+      clock.advance(1000);
+      store.keys.put(ALICE, { ...key, apiKey: 'fl_live_xyz789', keyPrefix: 'fl_live_xyz' });
+      expect(store.keys.get(ALICE)).toMatchObject({ apiKey: 'fl_live_xyz789', linkedAt: T0 + 1000 });
+      expect(store.keys.get(BOB)).toBeUndefined();
+
+      expect(store.keys.delete(ALICE)).toBe(true);
+      expect(store.keys.delete(ALICE)).toBe(false);
+      expect(store.keys.get(ALICE)).toBeUndefined();
+    });
+  });
+
+  describe('users', () => {
+    it('keeps a time zone and the last video and series separately per user', () => {
+      expect(store.users.getTimeZone(ALICE)).toBeUndefined();
+      expect(store.users.getLast(ALICE, 'video')).toBeUndefined();
+
+      store.users.setLast(ALICE, 'video', 'vid_1');
+      store.users.setTimeZone(ALICE, 'Europe/Paris');
+      store.users.setLast(ALICE, 'series', 'ser_1');
+      store.users.setLast(ALICE, 'video', 'vid_2');
+      store.users.setTimeZone(BOB, 'America/New_York');
+
+      expect(store.users.getTimeZone(ALICE)).toBe('Europe/Paris');
+      expect(store.users.getLast(ALICE, 'video')).toBe('vid_2');
+      expect(store.users.getLast(ALICE, 'series')).toBe('ser_1');
+      expect(store.users.getTimeZone(BOB)).toBe('America/New_York');
+      expect(store.users.getLast(BOB, 'video')).toBeUndefined();
+    });
+  });
+
+  describe('settings', () => {
+    it('returns a fresh copy of the defaults for an unknown conversation', () => {
+      const settings = store.settings.get(CHANNEL);
+      expect(settings).toEqual(DEFAULT_CHANNEL_SETTINGS);
+      settings.approvers.push(BOB);
+      settings.roles.admin.push(BOB);
+      expect(DEFAULT_CHANNEL_SETTINGS.approvers).toEqual([]);
+      expect(store.settings.get(CHANNEL).roles.admin).toEqual([]);
+    });
+
+    it('round-trips settings per conversation', () => {
+      const settings = {
+        ...DEFAULT_CHANNEL_SETTINGS,
+        threading: false,
+        timeZone: 'Asia/Tokyo',
+        approval: 'publish' as const,
+        approvers: [BOB, 'slack-group:S1'],
+        roles: { publish: [ALICE], spend: [], admin: [BOB] },
+      };
+      store.settings.put(CHANNEL, settings);
+      expect(store.settings.get(CHANNEL)).toEqual(settings);
+      expect(store.settings.get(OTHER_CHANNEL)).toEqual(DEFAULT_CHANNEL_SETTINGS);
+      store.settings.put(CHANNEL, DEFAULT_CHANNEL_SETTINGS);
+      expect(store.settings.get(CHANNEL)).toEqual(DEFAULT_CHANNEL_SETTINGS);
+    });
+  });
+
+  describe('subscriptions', () => {
+    it('adds once, lists per conversation in creation order, removes', () => {
+      expect(
+        store.subscriptions.add({ conversation: CHANNEL, kind: 'calendar', target: '', owner: ALICE }),
+      ).toBe(true);
+      clock.advance(1);
+      expect(
+        store.subscriptions.add({ conversation: CHANNEL, kind: 'series', target: 'ser_1', owner: BOB }),
+      ).toBe(true);
+      expect(
+        store.subscriptions.add({ conversation: CHANNEL, kind: 'calendar', target: '', owner: BOB }),
+      ).toBe(false);
+      store.subscriptions.add({ conversation: OTHER_CHANNEL, kind: 'videos', target: '', owner: BOB });
+
+      expect(store.subscriptions.list(CHANNEL)).toEqual([
+        { conversation: CHANNEL, kind: 'calendar', target: '', owner: ALICE, createdAt: T0 },
+        { conversation: CHANNEL, kind: 'series', target: 'ser_1', owner: BOB, createdAt: T0 + 1 },
+      ]);
+      expect(store.subscriptions.remove(CHANNEL, 'series', 'ser_1')).toBe(true);
+      expect(store.subscriptions.remove(CHANNEL, 'series', 'ser_1')).toBe(false);
+      expect(store.subscriptions.list(CHANNEL).map((s) => s.kind)).toEqual(['calendar']);
+      expect(store.subscriptions.list(OTHER_CHANNEL)).toHaveLength(1);
+      expect(store.subscriptions.list('slack:T1:C404')).toEqual([]);
+    });
+  });
+
+  describe('watches', () => {
+    it('adds an active watch with a generated or given id and reads it back', () => {
+      const watch = store.watches.add(newWatch());
+      expect(watch).toEqual({ ...newWatch(), id: expect.any(String), status: 'active', createdAt: T0 });
+      expect(store.watches.get(watch.id)).toEqual(watch);
+      expect(store.watches.add(newWatch({ id: 'w-fixed', target: 'vid_2' })).id).toBe('w-fixed');
+      expect(store.watches.get('w-missing')).toBeUndefined();
+    });
+
+    it('returns due active watches soonest first, up to the limit', () => {
+      const late = store.watches.add(newWatch({ target: 'a', nextCheckAt: T0 + 30 }));
+      const early = store.watches.add(newWatch({ target: 'b', nextCheckAt: T0 + 10 }));
+      const middle = store.watches.add(newWatch({ target: 'c', nextCheckAt: T0 + 20 }));
+      store.watches.add(newWatch({ target: 'future', nextCheckAt: T0 + 1000 }));
+      const finished = store.watches.add(newWatch({ target: 'done', nextCheckAt: T0 }));
+      store.watches.update(finished.id, { status: 'done' });
+
+      expect(store.watches.due(T0 + 30, 10).map((w) => w.id)).toEqual([early.id, middle.id, late.id]);
+      expect(store.watches.due(T0 + 30, 2).map((w) => w.id)).toEqual([early.id, middle.id]);
+      expect(store.watches.due(T0 + 9, 10)).toEqual([]);
+      expect(store.watches.active().map((w) => w.target)).toEqual(['b', 'c', 'a', 'future']);
+    });
+
+    it('finds the active watch for a kind and target', () => {
+      const first = store.watches.add(newWatch({ kind: 'render', target: 'rnd_1' }));
+      expect(store.watches.findActive('render', 'rnd_1')?.id).toBe(first.id);
+      expect(store.watches.findActive('generation', 'rnd_1')).toBeUndefined();
+      store.watches.update(first.id, { status: 'expired' });
+      expect(store.watches.findActive('render', 'rnd_1')).toBeUndefined();
+    });
+
+    it('patches only the given fields; state is replaced, cardKey can be cleared', () => {
+      const watch = store.watches.add(newWatch({ state: { percent: 10, samples: [1, 2] } }));
+
+      store.watches.update(watch.id, { nextCheckAt: T0 + 99 });
+      expect(store.watches.get(watch.id)).toEqual({ ...watch, nextCheckAt: T0 + 99 });
+
+      store.watches.update(watch.id, { state: { percent: 50 } });
+      expect(store.watches.get(watch.id)?.state).toEqual({ percent: 50 });
+
+      store.watches.update(watch.id, { cardKey: null });
+      expect(store.watches.get(watch.id)?.cardKey).toBeNull();
+      store.watches.update(watch.id, { cardKey: 'card:new', status: 'done' });
+      expect(store.watches.get(watch.id)).toEqual({
+        ...watch,
+        nextCheckAt: T0 + 99,
+        state: { percent: 50 },
+        cardKey: 'card:new',
+        status: 'done',
+      });
+      // Nothing to patch, or an unknown id: no change, no error.
+      store.watches.update(watch.id, {});
+      store.watches.update('w-missing', { status: 'done' });
+      expect(store.watches.get(watch.id)?.cardKey).toBe('card:new');
+    });
+
+    it('keeps fractional times as given', () => {
+      const watch = store.watches.add(newWatch({ nextCheckAt: T0 + 12.5 }));
+      expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + 12.5);
+    });
+  });
+
+  describe('cards', () => {
+    it('creates, replaces content and model, and keeps the message once set', () => {
+      expect(store.cards.get('card:1')).toBeUndefined();
+      const created = store.cards.put('card:1', CHANNEL, card('Generating'));
+      expect(created).toEqual({
+        key: 'card:1',
+        conversation: CHANNEL,
+        message: null,
+        card: card('Generating'),
+        model: {},
+        updatedAt: T0,
+      });
+
+      store.cards.setMessage('card:1', `${CHANNEL}:1700000000.000100`);
+      clock.advance(500);
+      const updated = store.cards.put('card:1', OTHER_CHANNEL, card('Done'), { step: 'done', percent: 100 });
+      expect(updated).toEqual({
+        key: 'card:1',
+        conversation: CHANNEL,
+        message: `${CHANNEL}:1700000000.000100`,
+        card: card('Done'),
+        model: { step: 'done', percent: 100 },
+        updatedAt: T0 + 500,
+      });
+      expect(store.cards.get('card:1')).toEqual(updated);
+
+      // Without a model, the stored one is kept.
+      expect(store.cards.put('card:1', CHANNEL, card('Again')).model).toEqual({ step: 'done', percent: 100 });
+    });
+
+    it('follows the conversation until the card is posted', () => {
+      store.cards.put('card:2', CHANNEL, card('a'));
+      expect(store.cards.put('card:2', OTHER_CHANNEL, card('b')).conversation).toBe(OTHER_CHANNEL);
+    });
+  });
+});
