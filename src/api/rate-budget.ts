@@ -1,0 +1,259 @@
+import { createHash } from 'node:crypto';
+import { type Clock, systemClock } from '../core/ports.js';
+import type { Endpoint } from './routes.js';
+import { SlidingWindow } from './sliding-window.js';
+
+/** `interactive`: a person is waiting (default). `background`: the poller; capped and yields. */
+export type Lane = 'interactive' | 'background';
+
+export interface WindowLimit {
+  limit: number;
+  windowMs: number;
+}
+export interface RateLimits {
+  /** Every call made with the key. */
+  key: WindowLimit;
+  /** Share of `key.limit` the background lane may use in one window. */
+  backgroundShare: number;
+  /** Endpoints with a tighter limit of their own (applies on top of `key`). */
+  endpoints: Partial<Record<Endpoint, WindowLimit>>;
+}
+
+/** The service's documented limits (spec §8). */
+export const SPEC_RATE_LIMITS = {
+  key: { limit: 300, windowMs: 60_000 },
+  backgroundShare: 0.5,
+  endpoints: {
+    'POST /videos': { limit: 10, windowMs: 60_000 },
+    'POST /videos/captions': { limit: 10, windowMs: 300_000 },
+    'POST /videos/:id/render': { limit: 10, windowMs: 300_000 },
+    'POST /series': { limit: 5, windowMs: 300_000 },
+    'POST /series/:id/generate': { limit: 5, windowMs: 300_000 },
+    'POST /posts': { limit: 10, windowMs: 300_000 },
+    'POST /posts/schedule': { limit: 20, windowMs: 300_000 },
+  },
+} as const satisfies RateLimits;
+
+export interface WindowUsage {
+  used: number;
+  limit: number;
+  windowMs: number;
+}
+export interface BudgetUsage {
+  key: WindowUsage;
+  background: WindowUsage;
+  endpoints: Partial<Record<Endpoint, WindowUsage>>;
+  waiting: Record<Lane, number>;
+  /** Remaining pause after the service answered 429 for the whole key. */
+  blockedForMs: number;
+}
+
+interface Waiter {
+  endpoint: Endpoint;
+  resolve: () => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+/**
+ * The client-side rate budget of one API key, shared by every client of that key, mirroring the
+ * service's limits so calls wait here instead of provoking a 429. Sliding windows: the key-wide one,
+ * a background lane capped at `backgroundShare` of it, and one per limited endpoint. Waiters are
+ * admitted in arrival order, interactive before background; background waiters also hold back while
+ * an interactive one waits for key-wide room.
+ */
+export class RateBudget {
+  readonly #clock: Clock;
+  readonly #key: SlidingWindow;
+  readonly #background: SlidingWindow;
+  readonly #endpoints = new Map<Endpoint, SlidingWindow>();
+  readonly #blockedEndpoints = new Map<Endpoint, number>();
+  #blockedUntil = 0;
+  readonly #waiting: Record<Lane, Waiter[]> = { interactive: [], background: [] };
+  #timer: { at: number; controller: AbortController } | undefined;
+
+  constructor(options: { clock?: Clock; limits?: RateLimits } = {}) {
+    const limits = options.limits ?? SPEC_RATE_LIMITS;
+    this.#clock = options.clock ?? systemClock;
+    this.#key = new SlidingWindow(limits.key.limit, limits.key.windowMs);
+    const backgroundLimit = Math.max(1, Math.floor(limits.key.limit * limits.backgroundShare));
+    this.#background = new SlidingWindow(backgroundLimit, limits.key.windowMs);
+    for (const [endpoint, limit] of Object.entries(limits.endpoints) as [Endpoint, WindowLimit][]) {
+      this.#endpoints.set(endpoint, new SlidingWindow(limit.limit, limit.windowMs));
+    }
+  }
+
+  /**
+   * Milliseconds a call to `endpoint` on `lane` would wait if made now, counting the callers already
+   * queued ahead of it for key-wide room. 0 means it would go at once.
+   */
+  delayFor(endpoint: Endpoint, lane: Lane = 'interactive'): number {
+    const now = this.#clock.now();
+    const keyFull = this.#keyDelay(now) > 0;
+    const ahead = lane === 'interactive' ? this.#waiting.interactive.length : this.#queued();
+    const backgroundAhead = lane === 'background' ? this.#waiting.background.length : 0;
+    return Math.max(
+      this.#delay(endpoint, lane, now),
+      keyFull && ahead > 0 ? this.#key.delay(now, this.#key.limit - ahead) : 0,
+      backgroundAhead > 0 ? this.#background.delay(now, this.#background.limit - backgroundAhead) : 0,
+    );
+  }
+
+  /** Waits until the budget has room for one call to `endpoint`, then counts it. */
+  acquire(endpoint: Endpoint, lane: Lane = 'interactive', signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        endpoint,
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          const queue = this.#waiting[lane];
+          const at = queue.indexOf(waiter);
+          if (at >= 0) queue.splice(at, 1);
+          reject(signal?.reason);
+          this.#pump();
+        },
+      };
+      signal?.addEventListener('abort', waiter.onAbort, { once: true });
+      this.#waiting[lane].push(waiter);
+      this.#pump();
+    });
+  }
+
+  /**
+   * The service answered 429 despite the budget (another client of the key, clock skew): respect its
+   * `Retry-After`. A 429 on an endpoint with its own limit pauses that endpoint; on any other it can only
+   * be the key-wide limit, so the whole key pauses.
+   */
+  noteRateLimited(endpoint: Endpoint, retryAfterMs: number): void {
+    const until = this.#clock.now() + retryAfterMs;
+    if (this.#endpoints.has(endpoint)) {
+      this.#blockedEndpoints.set(endpoint, Math.max(until, this.#blockedEndpoints.get(endpoint) ?? 0));
+    } else {
+      this.#blockedUntil = Math.max(this.#blockedUntil, until);
+    }
+    this.#pump();
+  }
+
+  /** Current use of every window, for metrics and the poller. */
+  usage(): BudgetUsage {
+    const now = this.#clock.now();
+    const endpoints: Partial<Record<Endpoint, WindowUsage>> = {};
+    for (const [endpoint, window] of this.#endpoints) endpoints[endpoint] = windowUsage(window, now);
+    return {
+      key: windowUsage(this.#key, now),
+      background: windowUsage(this.#background, now),
+      endpoints,
+      waiting: { interactive: this.#waiting.interactive.length, background: this.#waiting.background.length },
+      blockedForMs: Math.max(0, this.#blockedUntil - now),
+    };
+  }
+
+  #queued(): number {
+    return this.#waiting.interactive.length + this.#waiting.background.length;
+  }
+
+  /** Key-wide wait: the 429 pause or a full key window. */
+  #keyDelay(now: number): number {
+    return Math.max(this.#blockedUntil - now, this.#key.delay(now));
+  }
+
+  /** This call's own wait, ignoring the queue. */
+  #delay(endpoint: Endpoint, lane: Lane, now: number): number {
+    return Math.max(
+      0,
+      this.#keyDelay(now),
+      lane === 'background' ? this.#background.delay(now) : 0,
+      this.#endpoints.get(endpoint)?.delay(now) ?? 0,
+      (this.#blockedEndpoints.get(endpoint) ?? 0) - now,
+    );
+  }
+
+  #admit(waiter: Waiter, lane: Lane, now: number): void {
+    this.#key.record(now);
+    if (lane === 'background') this.#background.record(now);
+    this.#endpoints.get(waiter.endpoint)?.record(now);
+    waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    waiter.resolve();
+  }
+
+  /** Admits every waiter that fits now, in order, then sleeps until the next one could. */
+  #pump(): void {
+    const now = this.#clock.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const lane of ['interactive', 'background'] as const) {
+      // Background yields while an interactive caller waits for key-wide room.
+      const yieldTo = lane === 'background' && this.#waiting.interactive.length > 0 ? this.#keyDelay(now) : 0;
+      const queue = this.#waiting[lane];
+      for (let i = 0; i < queue.length; ) {
+        const waiter = queue[i] as Waiter;
+        const delay = Math.max(yieldTo, this.#delay(waiter.endpoint, lane, now));
+        if (delay === 0) {
+          queue.splice(i, 1);
+          this.#admit(waiter, lane, now);
+        } else {
+          next = Math.min(next, delay);
+          i++;
+        }
+      }
+    }
+    this.#wakeIn(next, now);
+  }
+
+  #wakeIn(delay: number, now: number): void {
+    if (!Number.isFinite(delay)) {
+      this.#timer?.controller.abort();
+      this.#timer = undefined;
+      return;
+    }
+    const at = now + delay;
+    if (this.#timer && this.#timer.at <= at) return;
+    this.#timer?.controller.abort();
+    const controller = new AbortController();
+    this.#timer = { at, controller };
+    this.#clock.sleep(delay, controller.signal).then(
+      () => {
+        if (this.#timer?.controller === controller) this.#timer = undefined;
+        this.#pump();
+      },
+      () => {},
+    );
+  }
+}
+
+function windowUsage(window: SlidingWindow, now: number): WindowUsage {
+  return { used: window.count(now), limit: window.limit, windowMs: window.windowMs };
+}
+
+/** One `RateBudget` per API key, found by a hash of the key (the key itself is not kept). */
+export class RateBudgetRegistry {
+  readonly #budgets = new Map<string, RateBudget>();
+  readonly #options: { clock?: Clock; limits?: RateLimits };
+
+  constructor(options: { clock?: Clock; limits?: RateLimits } = {}) {
+    this.#options = options;
+  }
+
+  forKey(apiKey: string): RateBudget {
+    const id = keyId(apiKey);
+    let budget = this.#budgets.get(id);
+    if (!budget) {
+      budget = new RateBudget(this.#options);
+      this.#budgets.set(id, budget);
+    }
+    return budget;
+  }
+
+  /** Every budget by key id (a short hash, safe to log or label metrics with). */
+  entries(): IterableIterator<[string, RateBudget]> {
+    return this.#budgets.entries();
+  }
+}
+
+/** A stable, non-reversible id for a key: safe in logs and metric labels. */
+export function keyId(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
+}
