@@ -1,0 +1,46 @@
+/**
+ * The typed HTTP client of the video API (`video-api.md`), implementing the core's `VideoApi` port.
+ * The composition root builds one factory (one rate-budget registry) and asks it for a client per key.
+ */
+import type { VideoApiFactory } from '../core/video-api.js';
+import { VideoApiClient } from './client.js';
+import type { VideoApiClientOptions } from './options.js';
+import { RateBudgetRegistry } from './rate-budget.js';
+
+export { VideoApiClient } from './client.js';
+export {
+  ConflictError,
+  ConnectionError,
+  ForbiddenScopeError,
+  InsufficientCreditsError,
+  InternalServerError,
+  InvalidInputError,
+  NotFoundError,
+  RateLimitedError,
+  TimeoutError,
+  UnauthorizedError,
+  UsageLimitReachedError,
+  VideoApiError,
+} from './errors.js';
+export type { ClientTuning, ResponseEvent, VideoApiClientOptions } from './options.js';
+export { DEFAULTS } from './options.js';
+export type { BudgetUsage, Lane, RateLimits, WindowLimit, WindowUsage } from './rate-budget.js';
+export { keyId, RateBudget, RateBudgetRegistry, SPEC_RATE_LIMITS } from './rate-budget.js';
+export type { Endpoint, HttpMethod, Route } from './routes.js';
+
+/** A client for one key. Pass `budgets` to share rate budgets with other clients of the same key. */
+export function createVideoApiClient(options: VideoApiClientOptions): VideoApiClient {
+  return new VideoApiClient(options);
+}
+
+export type SharedClientOptions = Omit<VideoApiClientOptions, 'apiKey'>;
+
+/** Builds clients per key over one budget registry, so every caller of a key draws on one budget. */
+export function createVideoApiFactory(
+  shared: SharedClientOptions,
+): VideoApiFactory & { readonly budgets: RateBudgetRegistry } {
+  const budgets =
+    shared.budgets ?? new RateBudgetRegistry(shared.clock === undefined ? {} : { clock: shared.clock });
+  const factory = (apiKey: string): VideoApiClient => new VideoApiClient({ ...shared, apiKey, budgets });
+  return Object.assign(factory, { budgets });
+}

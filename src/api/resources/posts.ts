@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type {
+  CalendarEntry,
+  CalendarQuery,
+  CallOptions,
+  IdempotentCallOptions,
+  Published,
+  PublishInput,
+  Scheduled,
+  ScheduleInput,
+} from '../../core/video-api.js';
+import type { Requester } from '../request.js';
+import { envelope } from '../wire/common.js';
+import {
+  CalendarEntryWire,
+  CancelledWire,
+  PublishedWire,
+  ScheduledWire,
+  toCalendarEntry,
+  toPublished,
+  toScheduled,
+} from '../wire/posts.js';
+
+/** /posts and /calendar: publishing now, scheduling, cancelling, and the schedule. */
+export class PostsResource {
+  constructor(private readonly client: Requester) {}
+
+  async publish(body: PublishInput, o: IdempotentCallOptions): Promise<Published> {
+    const { data } = await this.client.request(
+      {
+        method: 'POST',
+        route: '/posts',
+        body,
+        idempotencyKey: o.idempotencyKey,
+        schema: envelope(PublishedWire),
+      },
+      o,
+    );
+    return toPublished(data);
+  }
+
+  async schedule(body: ScheduleInput, o: IdempotentCallOptions): Promise<Scheduled> {
+    const { data } = await this.client.request(
+      {
+        method: 'POST',
+        route: '/posts/schedule',
+        body,
+        idempotencyKey: o.idempotencyKey,
+        schema: envelope(ScheduledWire),
+      },
+      o,
+    );
+    return toScheduled(data);
+  }
+
+  /** DELETE /posts/{videoId}; a `ConflictError` (409) when nothing is scheduled any more. */
+  async cancel(videoId: string, o?: CallOptions): Promise<{ cancelled: boolean }> {
+    const { data } = await this.client.request(
+      { method: 'DELETE', route: '/posts/:id', params: { id: videoId }, schema: envelope(CancelledWire) },
+      o,
+    );
+    return { cancelled: data.cancelled };
+  }
+
+  async calendar(q: CalendarQuery, o?: CallOptions): Promise<CalendarEntry[]> {
+    const { data } = await this.client.request(
+      {
+        method: 'GET',
+        route: '/calendar',
+        query: { startDate: q.startDate, endDate: q.endDate, platform: q.platform, status: q.status },
+        schema: envelope(z.array(CalendarEntryWire)),
+      },
+      o,
+    );
+    return data.map(toCalendarEntry);
+  }
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import type { CallOptions, Voice } from '../../core/video-api.js';
+import type { Requester } from '../request.js';
+import { toVoice, VoiceWire } from '../wire/catalog.js';
+import { envelope } from '../wire/common.js';
+
+/** GET /voices: the voice catalog, the team's custom voices included. */
+export class VoicesResource {
+  constructor(private readonly client: Requester) {}
+
+  async list(o?: CallOptions): Promise<Voice[]> {
+    const { data } = await this.client.request(
+      { method: 'GET', route: '/voices', schema: envelope(z.array(VoiceWire)) },
+      o,
+    );
+    return data.map(toVoice);
+  }
+}
