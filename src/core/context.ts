@@ -12,6 +12,7 @@ import type {
   Store,
   UserAddress,
 } from './ports.js';
+import { StoredKeyUnreadableError } from './ports.js';
 import type { VideoApi, VideoApiFactory } from './video-api.js';
 
 /** Who asked, and where. Built by the adapter from the platform payload. */
@@ -64,7 +65,14 @@ export interface CommandContext {
 
 export function createContext(req: RequestInfo, deps: CoreDeps): CommandContext {
   let cachedApi: VideoApi | undefined;
-  const linked = () => deps.store.keys.get(req.user);
+  const linked = () => {
+    try {
+      return deps.store.keys.get(req.user);
+    } catch (error) {
+      if (error instanceof StoredKeyUnreadableError) throw userError('key-unreadable');
+      throw error;
+    }
+  };
   const apiKey = () => {
     const key = linked()?.apiKey ?? deps.deploymentKey;
     if (!key) throw userError('not-linked');

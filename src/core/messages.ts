@@ -50,15 +50,69 @@ const MESSAGES: Record<string, Wording> = {
   'no-account': (p) =>
     `Your team has no ${p.platform} account connected. Connect one in the dashboard first.`,
 
+  // Videos
+  'ambiguous-voice': (p) => `\`${p.ref}\` matches several voices (${p.matches}). Use more of the name or the id.`,
+  'voice-wrong-language': (p) =>
+    `No voice speaking \`${p.language}\` matches \`${p.ref}\`. Drop \`--language\` or pick a voice from \`/reel voices --language ${p.language}\`.`,
+  'no-voices': () => 'Your team has no voices available. Check `/reel voices` or the dashboard.',
+  'model-unavailable': (p) =>
+    `The model \`${p.model}\` is not offered to your team right now. Available: ${p.allowed}.`,
+  'not-your-request': (p) => `Only ${p.who} can answer this confirmation. Run the command yourself to get your own.`,
+  'request-expired': (p) =>
+    `This confirmation is more than ${p.minutes} minutes old, so prices and balance may have changed. Run \`/reel ${p.command}\` again.`,
+  'render-not-ready': (p) =>
+    `“${p.name}” can't be rendered yet: generation is ${p.status} (${p.percent}%). I'll show a Render button on its card when it completes; \`/reel status ${p.id}\` shows progress.`,
+  'render-of-failed': (p) =>
+    `“${p.name}” failed to generate, so there is nothing to render. See \`/reel status ${p.id}\` for the reasons, then create it again.`,
+  'spend-approval-unsupported': (p) =>
+    `This channel requires approval for spending over ${p.threshold} credits (this costs ${p.cost}), and I can't request spend approvals yet. Ask an admin to change \`/reel settings approval\`, pick a cheaper model, or create it in another channel.`,
+  'bad-button': () => 'This button is malformed or out of date. Run the command again.',
+
   // Keys and people
   'not-linked': () =>
     'You have not linked an API key yet. Run `/reel link` to connect your team (the key goes in a private form).',
   'key-in-channel': () =>
     'Never paste an API key in a channel. Run `/reel link` with no arguments: a private form opens.',
+  'key-unreadable': () =>
+    'Your linked API key can no longer be read here (the server’s encryption key changed). Run `/reel link` again.',
   'bad-key': () =>
     'That key was not accepted by the video service. Copy it again from the developer dashboard.',
   'interaction-expired': () => 'This button is no longer valid. Run the command again.',
   'not-allowed': (p) => `Only ${p.who} may ${p.what} in this channel.`,
+
+  // Account, catalog and channel commands
+  'key-empty': () => 'Paste the API key from the developer dashboard (API keys page).',
+  'key-malformed': () =>
+    'An API key is one word with no spaces. Copy it again from the developer dashboard (API keys page).',
+  'key-unreadable': () =>
+    'Your linked key can no longer be read (the bot was re-configured). Run `/reel link` to link it again.',
+  'key-check-failed': (p) => `I could not check the key with the video service: ${p.reason} Nothing was stored.`,
+  'bad-mime': (p) =>
+    `\`${p.value}\` isn't a MIME type. Use a form like \`video/mp4\`, \`image/png\` or \`audio/mpeg\`.`,
+  'page-out-of-range': (p) => `There is no page ${p.page}: the ${p.what} has ${p.pages}.`,
+  'unknown-setting': (p) => `\`${p.key}\` isn't a channel setting. Settings: ${p.allowed}.`,
+  'bad-setting-value': (p) => `\`${p.key}\` takes ${p.expected}, not \`${p.value}\`.`,
+  'setting-needs-value': (p) => `\`settings ${p.key}\` needs a value: ${p.expected}.`,
+  'bad-mention': (p) =>
+    `\`${p.value}\` isn't a mention I can read. Mention people` +
+    (p.platform === 'slack' ? ' or a user group' : p.platform === 'discord' ? ' or a role' : '') +
+    ' (type @ and pick from the list), or write `everyone`.',
+  'subscribe-needs-series': () =>
+    'Name the series to follow: `/reel subscribe series <name or id>` (`/reel series list` shows them).',
+  'subscribe-no-target': (p) => `\`${p.what}\` follows the whole team; drop \`${p.value}\`.`,
+  'not-subscribed': (p) =>
+    `This channel doesn't follow ${p.what}. \`/reel subscribe\` lists what it follows.`,
+
+  // Series (schedule, edits)
+  'series-bad-time': (p) =>
+    `\`${p.value}\` isn't a posting time. Use HH:mm on a 24-hour clock, e.g. \`09:00\` or \`18:30\` (or \`6pm\`).`,
+  'series-bad-days': (p) =>
+    `\`${p.value}\` isn't a weekday. Use \`daily\`, \`weekdays\`, \`weekends\` or names like \`mon,wed,fri\`.`,
+  'series-bad-schedule': (p) =>
+    `I couldn't read \`${p.value}\` as a schedule. Try \`daily 09:00 Europe/Paris\` or \`mon,wed,fri 18:00\`.`,
+  'series-unknown-value': (p) => `\`${p.value}\` isn't a known ${p.what}. Choose one of: ${p.allowed}.`,
+  'series-nothing-to-change': () =>
+    'Tell me what to change, e.g. `--time 18:00`, `--days mon,wed,fri`, `--model motion_lite` or `--paused`.',
 
   // API failures (DESIGN §6), by error.type
   'api.invalid_input': (p) => `The video service rejected the request: ${p.message}`,
