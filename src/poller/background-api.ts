@@ -1,0 +1,62 @@
+/**
+ * Polling runs on the `background` lane of the key's rate budget (DESIGN §4: polling may use at most half
+ * of it, so the bot never causes a 429 for its users). Watchers receive a client that adds
+ * `priority: 'background'` to every call, so no watcher can forget it.
+ */
+import type { CallOptions, VideoApi } from '../core/video-api.js';
+
+type OptionsIndex = { [G in keyof VideoApi]: { [M in keyof VideoApi[G]]: number } };
+
+/**
+ * Where each method takes its `CallOptions` (argument index). Typed against `VideoApi`, so a new endpoint
+ * fails to compile until it is listed here.
+ */
+const OPTIONS_AT = {
+  me: { get: 0 },
+  credits: { get: 1 },
+  videos: {
+    create: 1,
+    caption: 1,
+    list: 1,
+    get: 1,
+    update: 2,
+    delete: 1,
+    selectThumbnail: 2,
+    status: 1,
+    render: 2,
+  },
+  renders: { get: 1 },
+  series: { create: 1, list: 0, get: 1, update: 2, delete: 1, generate: 1, episodes: 2 },
+  posts: { publish: 1, schedule: 1, cancel: 1, calendar: 1 },
+  accounts: { list: 0 },
+  voices: { list: 0 },
+  options: { get: 1, kinds: 0 },
+  assets: { create: 1 },
+  analytics: { get: 1 },
+} as const satisfies OptionsIndex;
+
+type AnyMethod = (...args: unknown[]) => Promise<unknown>;
+
+/** A view of `api` whose every call is made with `priority: 'background'` (other options kept). */
+export function backgroundApi(api: VideoApi): VideoApi {
+  const wrapped: Record<string, Record<string, AnyMethod>> = {};
+  for (const [group, methods] of Object.entries(OPTIONS_AT)) {
+    const target = (api as unknown as Record<string, Record<string, AnyMethod>>)[group];
+    if (!target) continue;
+    const out: Record<string, AnyMethod> = {};
+    for (const [method, at] of Object.entries(methods as Record<string, number>)) {
+      const fn = target[method];
+      if (typeof fn !== 'function') continue;
+      out[method] = (...args: unknown[]) => {
+        const call = args.slice();
+        // Optional arguments before the options may be omitted: fill the gap so the options land in place.
+        while (call.length < at) call.push(undefined);
+        const given = call[at] as CallOptions | undefined;
+        call[at] = { ...given, priority: 'background' } satisfies CallOptions;
+        return fn.apply(target, call);
+      };
+    }
+    wrapped[group] = out;
+  }
+  return wrapped as unknown as VideoApi;
+}

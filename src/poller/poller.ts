@@ -1,0 +1,336 @@
+/**
+ * The durable poller (DESIGN §4). Watches live in SQLite; each pass picks the due ones, asks their watcher
+ * what the job's state means, and commits the new watch state together with its chat effects (outbox rows)
+ * in one transaction. Nothing is kept in memory that matters: a restarted process simply continues.
+ *
+ * The watchers adapt the interval (they return `nextCheckInMs`); the poller enforces each kind's bounds,
+ * defers checks the key's background budget cannot afford yet, and turns failures into backoff or, for
+ * errors that will not heal (revoked key, deleted video), a single give-up message.
+ */
+
+import type { Watcher, WatchResult } from '../core/live/watcher.js';
+import type { Clock, Logger, Store, UserAddress, Watch, WatchKind } from '../core/ports.js';
+import { type VideoApi, VideoApiError } from '../core/video-api.js';
+import { backgroundApi } from './background-api.js';
+import { clamp, exponential, jittered } from './delays.js';
+import { describeError } from './describe-error.js';
+import { Slots } from './slots.js';
+
+export type CheckOutcome =
+  /** Checked; the job goes on. */
+  | 'active'
+  | 'done'
+  | 'expired'
+  /** Gave up after repeated unauthorized / not_found / forbidden_scope. */
+  | 'gave_up'
+  /** Not checked: the key's background budget would have made the call wait. */
+  | 'deferred'
+  | 'rate_limited'
+  | 'error';
+
+/** What the poller reports; `src/main.ts` wires it to Prometheus. */
+export interface PollerMetrics {
+  checked(kind: WatchKind, outcome: CheckOutcome, durationMs: number): void;
+  /** How late a watch was picked up: now − nextCheckAt (ms). */
+  lag(kind: WatchKind, ms: number): void;
+}
+
+export interface PollerOptions {
+  store: Store;
+  watchers: Partial<Record<WatchKind, Watcher>>;
+  /** A client for the owner's linked key, or the deployment key for owner ''; undefined when there is none. */
+  apiFor(owner: UserAddress): VideoApi | undefined;
+  clock: Clock;
+  logger: Logger;
+  metrics?: PollerMetrics;
+  /** Checks running at once. */
+  concurrency: number;
+  /**
+   * How long a background call with the owner's key would wait on the client-side budget right now (ms);
+   * a positive value pushes the check later instead of holding a worker. Wired to `RateBudget.delayFor`.
+   */
+  budgetDelay?(owner: UserAddress, kind: WatchKind): number;
+  /** Called after a pass committed chat effects, so the outbox sender can deliver them at once. */
+  onCommit?(): void;
+  /** Period of the `start()` loop (default 1 s). */
+  intervalMs?: number;
+  /** Most watches claimed (running or waiting for a slot) at once (default 100). */
+  batchSize?: number;
+  /** ± share of an interval added at random (default 0.1). */
+  jitterRatio?: number;
+  /** In [0, 1); injected for deterministic tests. */
+  random?: () => number;
+  /** Consecutive unauthorized / not_found / forbidden_scope failures before giving up (default 3). */
+  maxPermanentFailures?: number;
+  /** Retry delay for a watch whose kind has no registered watcher (default 60 s). */
+  missingWatcherDelayMs?: number;
+}
+
+/** The poller's own bookkeeping inside `watch.state`; hidden from watchers, cleared by a good check. */
+export const POLLER_STATE_KEY = '__poller';
+interface FailureState {
+  /** Consecutive failed checks of any kind (drives the backoff). */
+  failures: number;
+  /** Consecutive failures that will not heal by waiting (drives giving up). */
+  permanent: number;
+}
+
+/** Errors that mean the owner can no longer see the job; waiting will not help. */
+const PERMANENT_ERRORS: ReadonlySet<string> = new Set(['unauthorized', 'not_found', 'forbidden_scope']);
+
+/** The owner has no usable key (unlinked, or unreadable after a secret-key change). */
+class NoClientError extends Error {
+  override readonly name = 'NoClientError';
+}
+
+export class Poller {
+  readonly #o: PollerOptions;
+  readonly #slots: Slots;
+  readonly #inFlight = new Set<string>();
+  readonly #running = new Set<Promise<void>>();
+  readonly #random: () => number;
+  readonly #jitterRatio: number;
+  readonly #batchSize: number;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(options: PollerOptions) {
+    this.#o = options;
+    this.#slots = new Slots(options.concurrency);
+    this.#random = options.random ?? Math.random;
+    this.#jitterRatio = options.jitterRatio ?? 0.1;
+    this.#batchSize = options.batchSize ?? 100;
+  }
+
+  /** Runs a pass now and then every `intervalMs`; passes overlap safely (a watch is never checked twice at once). */
+  start(): void {
+    if (this.#timer) return;
+    this.#stopped = false;
+    const pass = () => {
+      this.tick().catch((error: unknown) =>
+        this.#o.logger.error({ err: describeError(error) }, 'poller pass failed; will retry'),
+      );
+    };
+    this.#timer = setInterval(pass, this.#o.intervalMs ?? 1000);
+    this.#timer.unref();
+    pass();
+  }
+
+  /** Starts no new checks and resolves once the running ones have committed. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+  }
+
+  /** One pass: claims every due watch not already in flight and resolves when their checks are done. */
+  async tick(): Promise<void> {
+    if (this.#stopped) return;
+    const room = this.#batchSize - this.#inFlight.size;
+    if (room <= 0) return;
+    const now = this.#o.clock.now();
+    // In-flight watches are still due (their nextCheckAt moves only on commit): ask for enough to skip them.
+    const due = this.#o.store.watches
+      .due(now, room + this.#inFlight.size)
+      .filter((watch) => !this.#inFlight.has(watch.id))
+      .slice(0, room);
+    const committed = await Promise.all(due.map((watch) => this.#claim(watch)));
+    if (committed.some(Boolean)) this.#o.onCommit?.();
+  }
+
+  /** Watches claimed and not finished (running or waiting for a slot). */
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  #claim(watch: Watch): Promise<boolean> {
+    this.#inFlight.add(watch.id);
+    const run = (async () => {
+      await this.#slots.acquire();
+      try {
+        if (this.#stopped) return false;
+        return await this.#process(watch);
+      } finally {
+        this.#slots.release();
+        this.#inFlight.delete(watch.id);
+      }
+    })();
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    this.#running.add(settled);
+    void settled.then(() => this.#running.delete(settled));
+    return run.catch((error: unknown) => {
+      // #process handles its own failures; this is a last line so one bad watch never stops the loop.
+      this.#o.logger.error(
+        { watchId: watch.id, kind: watch.kind, err: describeError(error) },
+        'watch check crashed',
+      );
+      return false;
+    });
+  }
+
+  /** Checks one watch; true when something was committed (the outbox may have work). */
+  async #process(watch: Watch): Promise<boolean> {
+    const { clock, metrics } = this.#o;
+    const started = clock.now();
+    const log = this.#o.logger.child({ watchId: watch.id, kind: watch.kind });
+    const watcher = this.#o.watchers[watch.kind];
+    metrics?.lag(watch.kind, Math.max(0, started - watch.nextCheckAt));
+    const report = (outcome: CheckOutcome) => metrics?.checked(watch.kind, outcome, clock.now() - started);
+
+    if (started >= watch.expiresAt) {
+      this.#finish(watch, watcher, started, log);
+      log.info({}, 'watch expired');
+      report('expired');
+      return true;
+    }
+    if (!watcher) {
+      log.warn({}, 'no watcher registered for this kind; checking again later');
+      this.#o.store.watches.update(watch.id, {
+        nextCheckAt: started + (this.#o.missingWatcherDelayMs ?? 60_000),
+      });
+      report('error');
+      return false;
+    }
+    const budgetWait = this.#o.budgetDelay?.(watch.owner, watch.kind) ?? 0;
+    if (budgetWait > 0) {
+      // Holding a worker while the budget refills would starve other keys' watches; look again later.
+      const wait =
+        Math.ceil(budgetWait) + Math.round(this.#random() * watcher.minIntervalMs * this.#jitterRatio);
+      this.#o.store.watches.update(watch.id, { nextCheckAt: started + wait });
+      log.debug({ waitMs: wait }, 'background budget exhausted; check deferred');
+      report('deferred');
+      return false;
+    }
+
+    let result: WatchResult;
+    try {
+      const api = this.#clientFor(watch.owner);
+      result = await watcher.check(
+        { api, store: this.#o.store, now: started, logger: log },
+        forWatcher(watch),
+      );
+      const outcome = this.#commit(watch, watcher, result);
+      report(outcome ?? 'active');
+      return outcome !== undefined;
+    } catch (error) {
+      const outcome = this.#failed(watch, watcher, error, log);
+      report(outcome);
+      return outcome === 'gave_up';
+    }
+  }
+
+  #clientFor(owner: UserAddress): VideoApi {
+    let api: VideoApi | undefined;
+    try {
+      api = this.#o.apiFor(owner);
+    } catch (error) {
+      throw new NoClientError(`no usable key: ${describeError(error).name}`);
+    }
+    if (!api) throw new NoClientError('no key for this owner');
+    return backgroundApi(api);
+  }
+
+  /** Applies a check's result and the watch update atomically; undefined if the watch was closed meanwhile. */
+  #commit(watch: Watch, watcher: Watcher, result: WatchResult): CheckOutcome | undefined {
+    const { store, clock } = this.#o;
+    const requested = result.nextCheckInMs ?? watcher.maxIntervalMs;
+    const interval = jittered(clamp(requested, watcher.minIntervalMs, watcher.maxIntervalMs), {
+      ratio: this.#jitterRatio,
+      random: this.#random,
+      min: watcher.minIntervalMs,
+      max: watcher.maxIntervalMs,
+    });
+    const nextCheckAt = clock.now() + interval;
+    return store.transaction(() => {
+      // Cancelled or finished by someone else while we were checking: its effects would be stale.
+      if (store.watches.get(watch.id)?.status !== 'active') return undefined;
+      result.apply?.(store);
+      const state = { ...result.state };
+      delete state[POLLER_STATE_KEY];
+      store.watches.update(watch.id, { state, nextCheckAt, status: result.done ? 'done' : 'active' });
+      return result.done ? 'done' : 'active';
+    });
+  }
+
+  /** Says goodbye once (the watcher's expiry message) and closes the watch. */
+  #finish(watch: Watch, watcher: Watcher | undefined, now: number, log: Logger): void {
+    const { store } = this.#o;
+    const close = (withMessage: boolean) =>
+      store.transaction(() => {
+        if (store.watches.get(watch.id)?.status !== 'active') return;
+        if (withMessage) watcher?.expire(store, forWatcher(watch), now);
+        store.watches.update(watch.id, { status: 'expired' });
+      });
+    try {
+      close(true);
+    } catch (error) {
+      // A broken expiry message must not keep a dead watch alive forever.
+      log.error({ err: describeError(error) }, 'expiry message failed; closing the watch without it');
+      close(false);
+    }
+  }
+
+  #failed(watch: Watch, watcher: Watcher, error: unknown, log: Logger): CheckOutcome {
+    const now = this.#o.clock.now();
+    const type =
+      error instanceof VideoApiError
+        ? error.type
+        : error instanceof NoClientError
+          ? 'unauthorized'
+          : 'unknown';
+    const previous = failureState(watch);
+    const context = {
+      errorType: type,
+      ...(error instanceof VideoApiError
+        ? { status: error.status, requestId: error.details.requestId }
+        : { err: describeError(error) }),
+    };
+
+    if (type === 'rate_limited') {
+      const retryAfterMs = error instanceof VideoApiError ? (error.details.retryAfter ?? 0) * 1000 : 0;
+      const wait = Math.max(retryAfterMs, watcher.minIntervalMs);
+      this.#o.store.watches.update(watch.id, { nextCheckAt: now + wait });
+      log.warn({ ...context, waitMs: wait }, 'watch check rate limited');
+      return 'rate_limited';
+    }
+
+    const failures: FailureState = {
+      failures: previous.failures + 1,
+      permanent: PERMANENT_ERRORS.has(type) ? previous.permanent + 1 : 0,
+    };
+    if (failures.permanent >= (this.#o.maxPermanentFailures ?? 3)) {
+      log.warn({ ...context, failures: failures.permanent }, 'watch cannot be checked any more; giving up');
+      this.#finish(watch, watcher, now, log);
+      return 'gave_up';
+    }
+    const wait = jittered(exponential(failures.failures, watcher.minIntervalMs, watcher.maxIntervalMs), {
+      ratio: this.#jitterRatio,
+      random: this.#random,
+      min: watcher.minIntervalMs,
+      max: watcher.maxIntervalMs,
+    });
+    this.#o.store.watches.update(watch.id, {
+      state: { ...watch.state, [POLLER_STATE_KEY]: failures },
+      nextCheckAt: now + wait,
+    });
+    log.warn({ ...context, failures: failures.failures, waitMs: wait }, 'watch check failed; backing off');
+    return 'error';
+  }
+}
+
+function failureState(watch: Watch): FailureState {
+  const raw = watch.state[POLLER_STATE_KEY] as Partial<FailureState> | undefined;
+  return { failures: raw?.failures ?? 0, permanent: raw?.permanent ?? 0 };
+}
+
+/** The watch as its watcher sees it: without the poller's bookkeeping. */
+function forWatcher(watch: Watch): Watch {
+  if (!(POLLER_STATE_KEY in watch.state)) return watch;
+  const state = { ...watch.state };
+  delete state[POLLER_STATE_KEY];
+  return { ...watch, state };
+}
