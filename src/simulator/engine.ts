@@ -1,0 +1,66 @@
+import type { Logger } from 'pino';
+import type { Clock } from './clock.js';
+import type { Knobs } from './options.js';
+import { createStreams, objectId, type RandomStreams } from './random.js';
+import { type LedgerRec, Store, type TeamRec } from './records.js';
+import { Scheduler } from './scheduler.js';
+
+/** Everything the routes and jobs share: state, timeline, randomness, knobs and the clock. */
+export class Engine {
+  readonly store = new Store();
+  readonly scheduler = new Scheduler();
+  readonly rng: RandomStreams;
+
+  constructor(
+    readonly clock: Clock,
+    public knobs: Knobs,
+    seed: number,
+    readonly logger: Logger,
+  ) {
+    this.rng = createStreams(seed);
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  newId(at: number = this.now()): string {
+    return objectId(at, this.rng.ids);
+  }
+
+  /** Runs the timeline up to the clock. */
+  settle(): void {
+    this.scheduler.runDue(this.now());
+  }
+
+  /** A nominal duration (at speed 1) converted to simulated milliseconds at the current speed. */
+  scaled(ms: number): number {
+    return Math.max(1, Math.round(ms / this.knobs.speed));
+  }
+
+  addLedgerEntry(
+    team: TeamRec,
+    entry: { credits: number; type: string; description: string; at: number; videoId?: string },
+  ): LedgerRec {
+    const rec: LedgerRec = {
+      id: this.newId(entry.at),
+      teamId: team.id,
+      seq: this.store.nextSeq(),
+      credits: entry.credits,
+      type: entry.type,
+      description: entry.description,
+      createdAt: entry.at,
+      ...(entry.videoId === undefined ? {} : { videoId: entry.videoId }),
+    };
+    this.store.ledger.push(rec);
+    team.balance += entry.credits;
+    return rec;
+  }
+
+  /** Number of live (not deleted) video projects, the quantity the plan cap limits. */
+  projectCount(teamId: string): number {
+    let count = 0;
+    for (const video of this.store.videos.values()) if (video.teamId === teamId) count += 1;
+    return count;
+  }
+}

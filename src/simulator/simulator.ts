@@ -1,0 +1,282 @@
+import { randomInt } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pino from 'pino';
+import { type Clock, ManualClock, systemClock } from './clock.js';
+import { Dispatcher } from './dispatcher.js';
+import { Engine } from './engine.js';
+import { ApiError } from './errors.js';
+import { errorResponse, internalError, readBody, send } from './http-io.js';
+import { startThumbnails } from './jobs/thumbnails.js';
+import { serveMedia } from './media.js';
+import { DEFAULT_KNOBS, demoTeam, type Knobs, type SimulatorOptions } from './options.js';
+import type { TeamRec } from './records.js';
+import { addKey, seedTeams } from './seed.js';
+import { API_PREFIX, iso } from './views.js';
+import { PLATFORMS, type Platform } from './vocabulary.js';
+
+/** A ledger entry as the inspection helpers return it. */
+export interface LedgerEntry {
+  id: string;
+  credits: number;
+  type: string;
+  description: string;
+  createdAt: string;
+  videoId?: string;
+}
+
+/** A post the simulator published (now, on schedule, or for a series episode). */
+export interface PublishedPost {
+  team: string;
+  videoId: string;
+  platform: Platform;
+  at: string;
+  postUrl: string;
+  title: string;
+  authId: string;
+}
+
+const KNOB_NAMES = Object.keys(DEFAULT_KNOBS) as (keyof Knobs)[];
+
+function validateKnobs(knobs: Knobs): void {
+  if (!(knobs.speed > 0) || !Number.isFinite(knobs.speed)) throw new Error('speed must be a positive number');
+  if (!(knobs.latencyMs >= 0)) throw new Error('latencyMs must be 0 or more');
+  for (const name of [
+    'generationFailureRate',
+    'renderFailureRate',
+    'postFailureRate',
+    'thumbnailFailureRate',
+    'serverErrorRate',
+  ] as const) {
+    const rate = knobs[name];
+    if (!(rate >= 0 && rate <= 1)) throw new Error(`${name} must be between 0 and 1`);
+  }
+}
+
+/**
+ * The video API of video-api.md, in memory. `handle` serves HTTP (mount it on any node:http server);
+ * the other methods let tests and demos drive time and look inside.
+ */
+export class Simulator {
+  /** the seeded API keys, in seed order */
+  readonly keys: string[];
+  readonly #engine: Engine;
+  readonly #dispatcher: Dispatcher;
+  #publicBaseUrl: string | undefined;
+  #requests = 0;
+
+  constructor(opts: SimulatorOptions = {}) {
+    const knobs: Knobs = { ...DEFAULT_KNOBS };
+    for (const name of KNOB_NAMES) {
+      const value = opts[name];
+      if (value !== undefined) Object.assign(knobs, { [name]: value });
+    }
+    validateKnobs(knobs);
+    const clock: Clock = opts.clock ?? systemClock;
+    const logger = opts.logger ?? pino({ level: 'silent' });
+    this.#engine = new Engine(clock, knobs, opts.randomSeed ?? randomInt(2 ** 31), logger);
+    this.#dispatcher = new Dispatcher(this.#engine);
+    this.#publicBaseUrl = opts.publicBaseUrl?.replace(/\/+$/, '');
+    this.keys = seedTeams(this.#engine, opts.teams ?? [demoTeam()]);
+  }
+
+  /** node:http request listener. */
+  handle(req: IncomingMessage, res: ServerResponse): void {
+    this.#serve(req, res).catch((error: unknown) => {
+      this.#engine.logger.error({ err: error }, 'simulator request failed');
+      if (!res.headersSent) send(res, errorResponse(error instanceof ApiError ? error : internalError()));
+      else res.destroy();
+    });
+  }
+
+  async #serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname;
+    const method = req.method ?? 'GET';
+    if (path === '/healthz') {
+      send(res, { status: 200, headers: {}, body: JSON.stringify({ ok: true }) });
+      return;
+    }
+    if (path.startsWith('/media/')) {
+      this.#engine.settle();
+      const media = serveMedia(this.#engine, path);
+      send(res, {
+        status: media.status,
+        headers: { 'Cache-Control': 'no-cache' },
+        body: media.body,
+        contentType: media.contentType,
+      });
+      return;
+    }
+    this.#requests += 1;
+    const requestId = `sim-${this.#requests}`;
+    if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
+      send(res, errorResponse(new ApiError(404, 'not_found', `No such endpoint: ${method} ${path}`)));
+      return;
+    }
+    const rawBody = await readBody(req);
+    if (this.#engine.knobs.latencyMs > 0) await sleep(this.#engine.knobs.latencyMs);
+    const response = this.#dispatcher.process({
+      method,
+      path: path.slice(API_PREFIX.length) || '/',
+      query: url.searchParams,
+      headers: req.headers,
+      rawBody,
+      origin: this.#publicBaseUrl ?? `http://${req.headers.host ?? '127.0.0.1'}`,
+      requestId,
+    });
+    send(res, { ...response, headers: { ...response.headers, 'X-Request-Id': requestId } });
+  }
+
+  /** Origin used in media URLs (thumbnails, b-roll frames, renders); set by `startSimulator`. */
+  setPublicBaseUrl(origin: string): void {
+    this.#publicBaseUrl = origin.replace(/\/+$/, '');
+  }
+
+  get knobs(): Readonly<Knobs> {
+    return { ...this.#engine.knobs };
+  }
+
+  setKnobs(partial: Partial<Knobs>): void {
+    const next = { ...this.#engine.knobs };
+    for (const name of KNOB_NAMES) {
+      const value = partial[name];
+      if (value !== undefined) Object.assign(next, { [name]: value });
+    }
+    validateKnobs(next);
+    this.#engine.knobs = next;
+  }
+
+  /** Runs every job transition due at the clock's current time (requests do this on their own). */
+  settle(): void {
+    this.#engine.settle();
+  }
+
+  /** Moves an injected ManualClock forward and settles. */
+  advance(ms: number): void {
+    const clock = this.#engine.clock;
+    if (!(clock instanceof ManualClock)) throw new Error('advance() needs a ManualClock passed as `clock`');
+    clock.advance(ms);
+    this.settle();
+  }
+
+  now(): number {
+    return this.#engine.now();
+  }
+
+  // ---- inspection and test helpers ------------------------------------------------------------
+
+  /** A team by name, id, or one of its API keys. */
+  #team(teamOrKey: string): TeamRec {
+    const { store } = this.#engine;
+    const byKey = store.keys.get(teamOrKey);
+    if (byKey) return store.team(byKey.teamId);
+    const team = [...store.teams.values()].find((t) => t.name === teamOrKey || t.id === teamOrKey);
+    if (!team) throw new Error(`no team named '${teamOrKey}' and no such key`);
+    return team;
+  }
+
+  /** The team's ledger, oldest first. */
+  ledger(teamOrKey: string): LedgerEntry[] {
+    const team = this.#team(teamOrKey);
+    return this.#engine.store.ledger.filter((e) => e.teamId === team.id).map(toLedgerEntry);
+  }
+
+  balance(teamOrKey: string): number {
+    return this.#team(teamOrKey).balance;
+  }
+
+  /** Ledger entries charged for one video (one entry: charged once). */
+  chargesFor(videoId: string): LedgerEntry[] {
+    return this.#engine.store.ledger.filter((e) => e.videoId === videoId).map(toLedgerEntry);
+  }
+
+  publishedPosts(): PublishedPost[] {
+    const { store } = this.#engine;
+    return store.published.map((p) => ({
+      team: store.team(p.teamId).name,
+      videoId: p.videoId,
+      platform: p.platform,
+      at: iso(p.at),
+      postUrl: p.postUrl,
+      title: p.title,
+      authId: p.authId,
+    }));
+  }
+
+  /** Automatic series episodes that were not generated because the team could not pay or was at its cap. */
+  skippedEpisodes(): { seriesId: string; at: string; reason: string }[] {
+    return this.#engine.store.skippedEpisodes.map((s) => ({
+      seriesId: s.seriesId,
+      at: iso(s.at),
+      reason: s.reason,
+    }));
+  }
+
+  grantCredits(teamOrKey: string, credits: number, description = 'Credit purchase'): void {
+    const team = this.#team(teamOrKey);
+    this.#engine.addLedgerEntry(team, { credits, type: 'purchase', description, at: this.now() });
+  }
+
+  /** Adds an API key to a team (all scopes unless given). */
+  addKey(teamOrKey: string, key: string, scopes?: string[]): void {
+    addKey(this.#engine, this.#team(teamOrKey), key, scopes);
+  }
+
+  revokeKey(key: string): void {
+    const rec = this.#engine.store.keys.get(key);
+    if (!rec) throw new Error('no such key');
+    rec.revoked = true;
+  }
+
+  connectAccount(
+    teamOrKey: string,
+    platform: Platform,
+    account: { authId: string; label: string; isDefault?: boolean },
+  ): void {
+    if (!PLATFORMS.includes(platform)) throw new Error(`unknown platform ${platform}`);
+    const list = this.#team(teamOrKey).accounts[platform];
+    list.push({
+      authId: account.authId,
+      label: account.label,
+      isDefault: account.isDefault ?? list.length === 0,
+    });
+  }
+
+  /** The API has no archive operation; this stands in for the dashboard's. */
+  archiveVideo(videoId: string, archived = true): void {
+    this.#video(videoId).archived = archived;
+  }
+
+  /** Automatic thumbnail regeneration (as the service does on its own); a user's pick is kept. */
+  regenerateThumbnails(videoId: string): void {
+    const video = this.#video(videoId);
+    if (video.status !== 'completed') throw new Error('only a completed video has thumbnails');
+    this.settle();
+    startThumbnails(this.#engine, video, this.now());
+  }
+
+  #video(videoId: string) {
+    const video = this.#engine.store.videos.get(videoId);
+    if (!video) throw new Error(`no video ${videoId}`);
+    return video;
+  }
+}
+
+function toLedgerEntry(e: {
+  id: string;
+  credits: number;
+  type: string;
+  description: string;
+  createdAt: number;
+  videoId?: string;
+}): LedgerEntry {
+  return {
+    id: e.id,
+    credits: e.credits,
+    type: e.type,
+    description: e.description,
+    createdAt: iso(e.createdAt),
+    ...(e.videoId === undefined ? {} : { videoId: e.videoId }),
+  };
+}
