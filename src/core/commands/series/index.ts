@@ -1,4 +1,38 @@
 import type { CommandModule } from '../../command-spec.js';
+import { createCommand } from './create.js';
+import { createForm } from './create-form.js';
+import { deleteCancelAction, deleteCommand, deleteConfirmAction } from './delete.js';
+import { editCommand } from './edit.js';
+import { episodesCommand, episodesPageAction } from './episodes.js';
+import { generateAction, generateCancelAction, generateCommand, generateConfirmAction } from './generate.js';
+import { listCommand } from './list.js';
+import { pauseCommand } from './pause.js';
+import { resumeCommand } from './resume.js';
+import { pauseAction, resumeAction } from './set-paused.js';
+import { showCommand } from './show.js';
 
 /** The series commands, their buttons and forms. */
-export const seriesModule: CommandModule = { commands: [], actions: [], forms: [] };
+export const seriesModule: CommandModule = {
+  commands: [
+    createCommand,
+    listCommand,
+    showCommand,
+    editCommand,
+    pauseCommand,
+    resumeCommand,
+    generateCommand,
+    episodesCommand,
+    deleteCommand,
+  ],
+  actions: [
+    pauseAction,
+    resumeAction,
+    generateAction,
+    generateConfirmAction,
+    generateCancelAction,
+    episodesPageAction,
+    deleteConfirmAction,
+    deleteCancelAction,
+  ],
+  forms: [createForm],
+};

@@ -1,0 +1,194 @@
+/**
+ * The `series create` form. Modals hold at most five inputs (Slack and Discord), so it asks the five that
+ * define a series — name, source, niche, voice, schedule — and carries any flags typed with the command in
+ * its state. Submitting runs the same checks and the same create as the text command.
+ */
+import { describeApiError, isApiError } from '../../api-errors.js';
+import { errorCard } from '../../bot.js';
+import { type FormInput, LIMITS, type Response, type SelectOption } from '../../cards.js';
+import type { FormSpec, RawArgs } from '../../command-spec.js';
+import { type CommandContext, UserError, userError } from '../../context.js';
+import { say } from '../../messages.js';
+import { validateArgs } from '../../parse/validate-args.js';
+import { VideoApiError } from '../../video-api.js';
+import { createCommand, createSeries } from './create.js';
+import { type SeriesFieldArgs, seriesFieldsFrom } from './series-fields.js';
+
+export const CREATE_FORM_ID = 'series.create';
+
+/** Which input shows a check's message; anything else fails the whole submission. */
+const INPUT_OF: Record<string, string> = {
+  name: 'name',
+  source: 'source',
+  niche: 'niche',
+  voice: 'voice',
+  schedule: 'schedule',
+  time: 'schedule',
+  days: 'schedule',
+  timezone: 'schedule',
+};
+
+/**
+ * Opens the form, pre-filled with what was typed. Flags typed alongside are checked first: a bad
+ * `--duration` is answered now, not after the user filled in the form.
+ */
+export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Promise<Response> {
+  try {
+    const { name, source, ...flags } = partial;
+    const checked = validateArgs(createCommand, { ...flags, name: 'form', source: 'form' });
+    if (!checked.ok) return errorCard(say(checked.error.code, checked.error.params), createCommand);
+    const { name: _n, source: _s, ...typed } = checked.value;
+    const api = ctx.api();
+    const keyId = ctx.apiKeyId();
+    const [sources, niches, voices] = await Promise.all([
+      ctx.deps.catalog.options(api, keyId, 'sources').then((c) => c.items, emptyOnApiError),
+      ctx.deps.catalog.options(api, keyId, 'niches').then((c) => c.items, emptyOnApiError),
+      ctx.deps.catalog.voices(api, keyId).then((v) => v, emptyOnApiError),
+    ]);
+    const voiceOptions: SelectOption[] = [...voices]
+      .sort((a, b) => Number(b.isRecommended ?? false) - Number(a.isRecommended ?? false))
+      .map((v) => ({
+        label: [v.name, v.labels?.language, v.labels?.gender, v.isCustom ? 'custom' : '']
+          .filter(Boolean)
+          .join(' · '),
+        value: v.id,
+      }));
+    const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined);
+    const inputs: FormInput[] = [
+      text({
+        id: 'name',
+        label: 'Series name',
+        required: true,
+        maxLength: 120,
+        initial: str(name),
+        placeholder: 'Night Terrors',
+      }),
+      choose({
+        id: 'source',
+        label: 'Content source',
+        required: true,
+        options: sources.map((i) => ({ label: i.name, value: i.value })),
+        initial: str(source),
+        placeholder: 'ai_story',
+      }),
+      choose({
+        id: 'niche',
+        label: 'Niche (optional)',
+        required: false,
+        options: niches.map((i) => ({ label: i.name, value: i.value })),
+        initial: str(flags.niche),
+        placeholder: 'scary_stories',
+      }),
+      choose({
+        id: 'voice',
+        label: 'Voice (optional)',
+        required: false,
+        options: voiceOptions,
+        initial: str(flags.voice),
+        placeholder: 'Aria',
+      }),
+      text({
+        id: 'schedule',
+        label: 'Schedule (optional)',
+        required: false,
+        initial: str(flags.schedule),
+        placeholder: 'daily 09:00 Europe/Paris',
+        hint: `For example "mon,wed,fri 18:00" or "weekdays 8am". Times are in ${ctx.timeZone()} unless you name a zone.`,
+      }),
+    ];
+    return {
+      kind: 'form',
+      form: {
+        id: CREATE_FORM_ID,
+        title: 'New series',
+        submitLabel: 'Create series',
+        state: Object.keys(typed).length > 0 ? JSON.stringify(typed) : '',
+        inputs,
+        intro:
+          'The first episode starts generating as soon as you create the series, and each episode is charged.',
+      },
+    };
+  } catch (e) {
+    // The dispatcher does not guard form openers: answer in words here.
+    if (e instanceof UserError) return errorCard(say(e.code, e.params), createCommand);
+    if (isApiError(e)) return errorCard(describeApiError(e));
+    throw e;
+  }
+}
+
+const emptyOnApiError = (e: unknown): never[] => {
+  if (e instanceof VideoApiError) return [];
+  throw e;
+};
+
+function text(
+  i: Omit<Extract<FormInput, { kind: 'text' }>, 'kind' | 'initial'> & { initial?: string | undefined },
+) {
+  const { initial, ...rest } = i;
+  return { kind: 'text', ...rest, ...(initial ? { initial } : {}) } as FormInput;
+}
+
+/** A select when the catalog fits one (25 options), else a text input with an example. */
+function choose(i: {
+  id: string;
+  label: string;
+  required: boolean;
+  options: SelectOption[];
+  initial?: string | undefined;
+  placeholder: string;
+}): FormInput {
+  const initial = i.initial && i.options.some((o) => o.value === i.initial) ? i.initial : undefined;
+  if (i.options.length > 0 && i.options.length <= LIMITS.selectOptions) {
+    return {
+      kind: 'select',
+      id: i.id,
+      label: i.label,
+      required: i.required,
+      options: i.options,
+      ...(initial ? { initial } : {}),
+    };
+  }
+  return text({
+    id: i.id,
+    label: i.label,
+    required: i.required,
+    initial: i.initial,
+    placeholder: i.placeholder,
+  });
+}
+
+export const createForm: FormSpec = {
+  id: CREATE_FORM_ID,
+  async submit(ctx, state, values) {
+    let flags: SeriesFieldArgs;
+    try {
+      flags = state ? (JSON.parse(state) as SeriesFieldArgs) : {};
+    } catch {
+      throw userError('interaction-expired');
+    }
+    const value = (id: string) => values[id]?.trim() || undefined;
+    const name = value('name');
+    const source = value('source');
+    const errors: Record<string, string> = {};
+    if (!name) errors.name = say('missing-arg', { command: 'series create', option: 'name' });
+    else if (name.length > 120)
+      errors.name = say('too-long', { option: 'name', max: 120, length: name.length });
+    if (!source) errors.source = say('missing-arg', { command: 'series create', option: 'source' });
+    if (!name || !source || errors.name) return { kind: 'form-errors', errors };
+
+    const args: SeriesFieldArgs = { ...flags, source };
+    for (const id of ['niche', 'voice', 'schedule'] as const) {
+      const v = value(id);
+      if (v !== undefined) args[id] = v;
+    }
+    try {
+      const fields = await seriesFieldsFrom(ctx, args, 'create');
+      return await createSeries(ctx, { ...fields, name, source: fields.source ?? source });
+    } catch (e) {
+      const input = e instanceof UserError ? INPUT_OF[String(e.params.option ?? '')] : undefined;
+      if (e instanceof UserError && input)
+        return { kind: 'form-errors', errors: { [input]: say(e.code, e.params) } };
+      throw e;
+    }
+  },
+};

@@ -1,0 +1,151 @@
+/**
+ * `series create "Name" --source S …`: creates a series (POST /series), says what each episode will cost,
+ * and follows it in this conversation so every episode gets its own status card. Without a name or source
+ * it opens the create form (./create-form.ts).
+ */
+import type { Card, Response } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import { type CommandContext, userError } from '../../context.js';
+import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
+import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api.js';
+import { requiresApproval } from './approval.js';
+import { openCreateForm } from './create-form.js';
+import {
+  configFields,
+  DEFAULT_SERIES_MODEL,
+  episodeCost,
+  joinValue,
+  textActionName,
+  videoName,
+} from './series-common.js';
+import {
+  SERIES_FIELD_OPTIONS,
+  type SeriesFieldArgs,
+  SOURCE_DESCRIPTION,
+  seriesFieldsFrom,
+} from './series-fields.js';
+
+export const createCommand = defineCommand({
+  name: 'series create',
+  summary: 'Start an automated series: episodes are generated and posted on a schedule',
+  options: [
+    {
+      name: 'name',
+      kind: 'string',
+      positional: true,
+      required: true,
+      maxLength: 120,
+      description: 'Series name',
+    },
+    { name: 'source', kind: 'string', required: true, description: SOURCE_DESCRIPTION },
+    ...SERIES_FIELD_OPTIONS,
+  ],
+  examples: [
+    'series create "Night Terrors" --source ai_story --niche scary_stories --schedule "daily 21:00 Europe/Paris"',
+    'series create "Money Minute" --source news --niche personal_finance --days mon,wed,fri --time 08:30 --model motion_lite',
+    'series create',
+  ],
+  details:
+    'With no arguments a form opens. The first episode starts generating right away; every episode charges its ' +
+    "model's credits (storyboard 20, motion_lite 50, motion_pro 100). Schedules read like " +
+    '`daily 09:00 Europe/Paris`, `weekdays 6pm` or `mon,wed,fri 18:00` (your time zone unless you name one).',
+  form: (ctx, partial) => openCreateForm(ctx, partial),
+  async run(ctx, args) {
+    const fields = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'create');
+    return createSeries(ctx, { ...fields, name: args.name, source: fields.source ?? args.source });
+  },
+});
+
+/**
+ * The create itself, shared by the command and the form: POST once per user action, then follow the series
+ * here and give the episodes already there (the first one, usually) their cards.
+ */
+export async function createSeries(ctx: CommandContext, input: SeriesInput): Promise<Response> {
+  const api = ctx.api();
+  const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
+  const cost = await episodeCost(ctx, model);
+  if (requiresApproval(ctx, { action: 'series.create', ...(cost === undefined ? {} : { credits: cost }) })) {
+    throw userError('series-needs-approval');
+  }
+  const idempotencyKey = ctx.deps.store.idempotency.keyFor(textActionName(ctx, 'series.create', input));
+  const created = await api.series.create(input, { idempotencyKey });
+
+  // Both reads are niceties: the series exists either way, and the watcher catches up on episodes.
+  const series: Series = await api.series.get(created.id).catch((e: unknown) => {
+    if (e instanceof VideoApiError) return { ...input, ...created, extra: {} } as Series;
+    throw e;
+  });
+  const episodes: Episode[] = await api.series
+    .episodes(created.id, { page: 1, limit: 20 })
+    .then((p) => p.items)
+    .catch((e: unknown) => {
+      if (e instanceof VideoApiError) return [];
+      throw e;
+    });
+  const effectiveModel = series.brollModel ?? model;
+  const effectiveCost = effectiveModel === model ? cost : await episodeCost(ctx, effectiveModel);
+  const withVideo = episodes.filter((e): e is Episode & { projectId: string } => Boolean(e.projectId));
+  const names = new Map<string, string>();
+  for (const e of withVideo.slice(0, 3))
+    names.set(e.projectId, await videoName(ctx, e.projectId, `${created.name} — episode`));
+  const now = ctx.now();
+  const { store } = ctx.deps;
+  store.transaction(() => {
+    store.users.setLast(ctx.req.user, 'series', created.id);
+    watchSeries(store, {
+      seriesId: created.id,
+      conversation: ctx.req.conversation,
+      owner: ctx.keyOwner(),
+      now,
+      name: created.name,
+      primed: true,
+      seen: withVideo.map((e) => e.id),
+    });
+    for (const episode of [...withVideo].reverse()) {
+      startEpisodeCard(store, {
+        videoId: episode.projectId,
+        name: names.get(episode.projectId) ?? `${created.name} — episode`,
+        conversation: ctx.req.conversation,
+        owner: ctx.keyOwner(),
+        now,
+        model: effectiveModel,
+        ...(effectiveCost === undefined ? {} : { credits: effectiveCost }),
+        ...(ctx.req.userName ? { requestedBy: ctx.req.userName } : {}),
+      });
+    }
+  });
+  return {
+    kind: 'message',
+    visibility: 'channel',
+    card: await createdCard(ctx, series, effectiveCost, withVideo.length),
+  };
+}
+
+async function createdCard(
+  ctx: CommandContext,
+  series: Series,
+  cost: number | undefined,
+  cardsPosted: number,
+): Promise<Card> {
+  const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
+  const price = cost === undefined ? `the ${model} price` : `**${cost} credits** (${model})`;
+  return {
+    title: `Series created: ${series.name}`,
+    tone: 'success',
+    text:
+      `The first episode starts generating now${cardsPosted > 0 ? '; its status card follows' : ''}. ` +
+      `Each episode costs ${price}, charged when it is generated.\n` +
+      'I will post a status card here for every new episode.',
+    fields: await configFields(ctx, series, false),
+    controls: [
+      { kind: 'button', action: 'series.pause', value: series.id, label: 'Pause' },
+      {
+        kind: 'button',
+        action: 'series.generate',
+        value: joinValue(series.id),
+        label: 'Generate another now',
+      },
+    ],
+    context: `${ctx.req.userName ? `Created by ${ctx.req.userName} · ` : ''}id \`${series.id}\` · \`/reel series show ${series.id}\``,
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * `series delete <s>`: a danger confirmation first; the click deletes (DELETE /series/{id}), which stops
+ * every future episode and keeps the videos already generated, and stops following it here.
+ */
+import type { Response } from '../../cards.js';
+import { type ActionSpec, defineCommand } from '../../command-spec.js';
+import { unwatchSeries } from '../../live/series-watcher.js';
+import { resolveSeries } from '../../references.js';
+import { VideoApiError } from '../../video-api.js';
+import { getSeriesById } from './series-common.js';
+
+export const DELETE_CONFIRM = 'series.delete.confirm';
+export const DELETE_CANCEL = 'series.delete.cancel';
+
+export const deleteCommand = defineCommand({
+  name: 'series delete',
+  summary: 'Delete a series (asks first); videos it already generated are kept',
+  options: [
+    {
+      name: 'series',
+      kind: 'series',
+      positional: true,
+      required: true,
+      description: 'Series name, id or `last`',
+    },
+  ],
+  examples: ['series delete "Night Terrors"'],
+  async run(ctx, args) {
+    const ref = await resolveSeries(ctx, args.series);
+    // The count makes "kept" concrete; without it the question still stands.
+    const episodes = await ctx
+      .api()
+      .series.episodes(ref.id, { page: 1, limit: 1 })
+      .then((p) => p.pagination.total)
+      .catch((e: unknown) => {
+        if (e instanceof VideoApiError) return undefined;
+        throw e;
+      });
+    const kept =
+      episodes === undefined
+        ? 'Videos it already generated are kept'
+        : episodes === 0
+          ? 'It has no episodes yet'
+          : `The ${episodes} video${episodes === 1 ? '' : 's'} it already generated ${episodes === 1 ? 'is' : 'are'} kept`;
+    return {
+      kind: 'message',
+      visibility: 'ephemeral',
+      card: {
+        title: `Delete series “${ref.name}”?`,
+        tone: 'danger',
+        text: `This stops every future episode for good. ${kept}, with their scheduled posts. There is no undo.`,
+        controls: [
+          { kind: 'button', action: DELETE_CONFIRM, value: ref.id, label: 'Delete series', style: 'danger' },
+          { kind: 'button', action: DELETE_CANCEL, value: ref.id, label: 'Cancel' },
+        ],
+        context: `series \`${ref.id}\``,
+      },
+    };
+  },
+});
+
+export const deleteConfirmAction: ActionSpec = {
+  action: DELETE_CONFIRM,
+  async run(ctx, seriesId): Promise<Response> {
+    let name = seriesId;
+    try {
+      name = (await getSeriesById(ctx, seriesId)).name;
+      await ctx.api().series.delete(seriesId);
+    } catch (e) {
+      // A second click, or someone else was faster: the outcome is the one asked for.
+      const gone =
+        (e instanceof VideoApiError && e.type === 'not_found') ||
+        (e as { code?: string }).code === 'not-found-series';
+      if (!gone) throw e;
+      return {
+        kind: 'update',
+        card: {
+          title: 'Already deleted',
+          tone: 'neutral',
+          text: 'That series no longer exists.',
+          context: `series \`${seriesId}\``,
+        },
+      };
+    }
+    ctx.deps.store.transaction(() => unwatchSeries(ctx.deps.store, seriesId, ctx.req.conversation));
+    return {
+      kind: 'update',
+      card: {
+        title: `Deleted series “${name}”`,
+        tone: 'success',
+        text: 'No more episodes will be generated or charged. Videos it already generated are kept; find them with `/reel videos`.',
+        context: `${ctx.req.userName ? `Deleted by ${ctx.req.userName} · ` : ''}series \`${seriesId}\``,
+      },
+    };
+  },
+};
+
+export const deleteCancelAction: ActionSpec = {
+  action: DELETE_CANCEL,
+  async run() {
+    return {
+      kind: 'update',
+      card: { title: 'Not deleted', tone: 'neutral', text: 'The series keeps running.' },
+    };
+  },
+};

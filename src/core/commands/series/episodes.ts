@@ -1,0 +1,105 @@
+/**
+ * `series episodes <s> [--page N]`: the series' episodes, newest first, with their status, scheduled time in
+ * the caller's zone and video id; Older/Newer buttons page through them.
+ */
+import type { Card, Control } from '../../cards.js';
+import { type ActionSpec, defineCommand } from '../../command-spec.js';
+import { type CommandContext, userError } from '../../context.js';
+import { resolveSeries } from '../../references.js';
+import type { Episode } from '../../video-api.js';
+import { formatWhen } from './schedule.js';
+import { clip, getSeriesById, joinValue, splitValue } from './series-common.js';
+
+export const EPISODES_PAGE = 'series.episodes.page';
+const PAGE_SIZE = 10;
+
+const STATUS_ICON: Record<string, string> = {
+  posted: '✅',
+  scheduled: '🗓️',
+  generating: '⏳',
+  processing: '⏳',
+  pending: '⏳',
+  failed: '❌',
+  cancelled: '🚫',
+};
+
+export const episodesCommand = defineCommand({
+  name: 'series episodes',
+  summary: 'List the episodes of a series, newest first',
+  options: [
+    {
+      name: 'series',
+      kind: 'series',
+      positional: true,
+      required: true,
+      description: 'Series name, id or `last`',
+    },
+    { name: 'page', kind: 'int', min: 1, max: 10_000, description: 'Page number (10 per page)' },
+  ],
+  examples: ['series episodes "Night Terrors"', 'series episodes last --page 2'],
+  async run(ctx, args) {
+    const ref = await resolveSeries(ctx, args.series);
+    const card = await episodesCard(ctx, { id: ref.id, name: ref.name }, args.page ?? 1);
+    return { kind: 'message', visibility: 'ephemeral', card };
+  },
+});
+
+async function episodesCard(
+  ctx: CommandContext,
+  series: { id: string; name: string },
+  page: number,
+): Promise<Card> {
+  const { items, pagination } = await ctx.api().series.episodes(series.id, { page, limit: PAGE_SIZE });
+  const zone = ctx.timeZone();
+  const total = pagination.total;
+  const pages = Math.max(1, Math.ceil(total / (pagination.limit || PAGE_SIZE)));
+  const title = `Episodes of “${clip(series.name, 80)}”`;
+  if (items.length === 0) {
+    return {
+      title,
+      tone: 'info',
+      text:
+        total === 0
+          ? 'No episodes yet. The first one is generated right after the series is created, then one per posting ' +
+            `slot; run \`/reel series generate ${series.id}\` to make one now.`
+          : `There is no page ${page}: ${total} episode${total === 1 ? '' : 's'} fit on ${pages} page${pages === 1 ? '' : 's'}.`,
+      ...(total > 0 ? { controls: [pageButton(series.id, pages, 'Last page')] } : {}),
+    };
+  }
+  const controls: Control[] = [];
+  if (page > 1) controls.push(pageButton(series.id, Math.min(page - 1, pages), '← Newer'));
+  if (page < pages) controls.push(pageButton(series.id, page + 1, 'Older →'));
+  return {
+    title,
+    tone: 'neutral',
+    text: items.map((e) => line(e, zone)).join('\n'),
+    ...(controls.length ? { controls } : {}),
+    context: `Page ${page} of ${pages} · ${total} episode${total === 1 ? '' : 's'} · times in ${zone} · open one with \`/reel status <video id>\``,
+  };
+}
+
+function line(e: Episode, zone: string): string {
+  const icon = STATUS_ICON[e.status] ?? '•';
+  const when = e.scheduledTime ? formatWhen(e.scheduledTime, zone).replace(` (${zone})`, '') : 'no time yet';
+  const video = e.projectId ? `video \`${e.projectId}\`` : '_video not created yet_';
+  return `${icon} **${e.status}** · ${when} · ${video}`;
+}
+
+const pageButton = (seriesId: string, page: number, label: string): Control => ({
+  kind: 'button',
+  action: EPISODES_PAGE,
+  value: joinValue(seriesId, String(page)),
+  label,
+});
+
+/** Older/Newer (and the series card's Episodes button): re-reads with the clicker's key, replaces the card. */
+export const episodesPageAction: ActionSpec = {
+  action: EPISODES_PAGE,
+  async run(ctx, value) {
+    const [seriesId, pageText] = splitValue(value);
+    const page = Number(pageText);
+    if (!seriesId || !Number.isSafeInteger(page) || page < 1) throw userError('interaction-expired');
+    const series = await getSeriesById(ctx, seriesId);
+    return { kind: 'update', card: await episodesCard(ctx, { id: series.id, name: series.name }, page) };
+  },
+};

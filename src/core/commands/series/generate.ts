@@ -1,0 +1,180 @@
+/**
+ * `series generate <s>`: one extra episode now. A cost card comes first (the episode is charged at once);
+ * the Generate click POSTs with an idempotency key tied to that card, so a double click charges once, then
+ * posts the episode's video status card and watches its generation.
+ */
+import { randomUUID } from 'node:crypto';
+import { describeApiError } from '../../api-errors.js';
+import type { Card, Response } from '../../cards.js';
+import { type ActionSpec, defineCommand } from '../../command-spec.js';
+import { type CommandContext, userError } from '../../context.js';
+import { startEpisodeCard } from '../../live/series-watcher.js';
+import { resolveSeries } from '../../references.js';
+import { VideoApiError } from '../../video-api.js';
+import { requiresApproval } from './approval.js';
+import {
+  balance,
+  clickActionName,
+  DEFAULT_SERIES_MODEL,
+  episodeCost,
+  getSeriesById,
+  joinValue,
+  splitValue,
+  videoName,
+} from './series-common.js';
+
+export const GENERATE_CONFIRM = 'series.generate.confirm';
+export const GENERATE_CANCEL = 'series.generate.cancel';
+
+export const generateCommand = defineCommand({
+  name: 'series generate',
+  summary: 'Generate the next episode of a series now (charged at once)',
+  options: [
+    {
+      name: 'series',
+      kind: 'series',
+      positional: true,
+      required: true,
+      description: 'Series name, id or `last`',
+    },
+  ],
+  examples: ['series generate "Night Terrors"', 'series generate last'],
+  details:
+    "Shows the cost (the series model's credits) and your balance first; nothing is charged until you confirm.",
+  async run(ctx, args) {
+    const ref = await resolveSeries(ctx, args.series);
+    return confirmCard(ctx, ref.id);
+  },
+});
+
+/** The cost card. Its Generate button carries a nonce: each card is one user action, each click of it too. */
+async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Response> {
+  const series = await getSeriesById(ctx, seriesId);
+  const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
+  const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
+  const short = cost !== undefined && credits !== undefined && credits < cost;
+  const costText = cost === undefined ? `the ${model} price` : `**${cost} credits** (${model})`;
+  const card: Card = {
+    title: `Generate an episode of “${series.name}” now?`,
+    tone: short ? 'warning' : 'info',
+    text:
+      `This charges ${costText} now, on top of the scheduled episodes.` +
+      (credits === undefined ? '' : ` Your team has **${credits}** credits.`) +
+      (short
+        ? '\nThat is not enough: top up in the dashboard, or switch the series to a cheaper model with ' +
+          `\`/reel series edit ${series.id} --model storyboard\`.`
+        : ''),
+    fields: [
+      ...(cost === undefined ? [] : [{ label: 'Cost', value: String(cost), short: true }]),
+      ...(credits === undefined ? [] : [{ label: 'Balance', value: String(credits), short: true }]),
+      ...(cost !== undefined && credits !== undefined && !short
+        ? [{ label: 'After', value: String(credits - cost), short: true }]
+        : []),
+    ],
+    controls: [
+      ...(short
+        ? []
+        : [
+            {
+              kind: 'button' as const,
+              action: GENERATE_CONFIRM,
+              value: joinValue(series.id, randomUUID().slice(0, 8)),
+              label: cost === undefined ? 'Generate' : `Generate (${cost} credits)`,
+              style: 'primary' as const,
+            },
+          ]),
+      { kind: 'button', action: GENERATE_CANCEL, value: series.id, label: 'Cancel' },
+    ],
+    context: `series \`${series.id}\``,
+  };
+  return { kind: 'message', visibility: 'ephemeral', card };
+}
+
+export const generateConfirmAction: ActionSpec = {
+  action: GENERATE_CONFIRM,
+  async run(ctx, value) {
+    const [seriesId, nonce] = splitValue(value);
+    if (!seriesId || !nonce) throw userError('interaction-expired');
+    const api = ctx.api();
+    const series = await getSeriesById(ctx, seriesId);
+    const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
+    const cost = await episodeCost(ctx, model);
+    if (
+      requiresApproval(ctx, {
+        action: 'series.generate',
+        seriesId,
+        ...(cost === undefined ? {} : { credits: cost }),
+      })
+    ) {
+      throw userError('series-needs-approval');
+    }
+    const idempotencyKey = ctx.deps.store.idempotency.keyFor(clickActionName(ctx, GENERATE_CONFIRM, value));
+    let projectId: string;
+    try {
+      ({ projectId } = await api.series.generate(seriesId, { idempotencyKey }));
+    } catch (e) {
+      if (!(e instanceof VideoApiError) || e.type !== 'insufficient_credits') throw e;
+      const credits = await balance(ctx);
+      return {
+        kind: 'update',
+        card: {
+          title: `Not generated: “${series.name}”`,
+          tone: 'danger',
+          text: describeApiError(e, {
+            ...(cost === undefined ? {} : { cost }),
+            ...(credits === undefined ? {} : { balance: credits }),
+          }),
+          context: 'Nothing was charged.',
+        },
+      };
+    }
+    const name = await videoName(ctx, projectId, `${series.name} — new episode`);
+    const { store } = ctx.deps;
+    store.transaction(() => {
+      store.users.setLast(ctx.req.user, 'video', projectId);
+      startEpisodeCard(store, {
+        videoId: projectId,
+        name,
+        conversation: ctx.req.conversation,
+        owner: ctx.keyOwner(),
+        now: ctx.now(),
+        model,
+        ...(cost === undefined ? {} : { credits: cost }),
+        ...(ctx.req.userName ? { requestedBy: ctx.req.userName } : {}),
+      });
+    });
+    return {
+      kind: 'update',
+      card: {
+        title: `Generating “${name}”`,
+        tone: 'success',
+        text:
+          `${cost === undefined ? 'The episode was charged' : `**${cost} credits** were charged`}. ` +
+          'Its status card is posted in this channel and follows the generation.',
+        context: `video \`${projectId}\` · series \`${series.id}\``,
+      },
+    };
+  },
+};
+
+export const generateCancelAction: ActionSpec = {
+  action: GENERATE_CANCEL,
+  async run() {
+    return {
+      kind: 'update',
+      card: {
+        title: 'Cancelled',
+        tone: 'neutral',
+        text: 'No episode was generated and nothing was charged.',
+      },
+    };
+  },
+};
+
+/** The "Generate episode now" button on series cards: opens the same cost card. */
+export const generateAction: ActionSpec = {
+  action: 'series.generate',
+  async run(ctx, value) {
+    return confirmCard(ctx, value);
+  },
+};

@@ -1,0 +1,46 @@
+/** `series list`: every series of the team with its state, niche and source. */
+import type { Card } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import { clip } from './series-common.js';
+
+/** A chat message stays readable up to about this many lines; the rest is counted. */
+const MAX_LINES = 40;
+
+export const listCommand = defineCommand({
+  name: 'series list',
+  summary: 'List your series: active or paused, niche and source',
+  options: [],
+  examples: ['series list'],
+  async run(ctx) {
+    const all = await ctx.api().series.list();
+    if (all.length === 0) {
+      return {
+        kind: 'message',
+        visibility: 'ephemeral',
+        card: {
+          title: 'No series yet',
+          tone: 'info',
+          text:
+            'A series generates and posts an episode on a schedule, without anyone lifting a finger.\n' +
+            'Start one with `/reel series create` (a form opens) or ' +
+            '`/reel series create "Night Terrors" --source ai_story --schedule "daily 21:00"`.',
+        },
+      };
+    }
+    const active = all.filter((s) => !s.paused).length;
+    const lines = all.slice(0, MAX_LINES).map((s) => {
+      const facts = [s.paused ? '⏸️ paused' : '▶️ active', s.niche, s.source && `source ${s.source}`].filter(
+        Boolean,
+      );
+      return `• **${clip(s.name, 80)}** — ${facts.join(' · ')} · \`${s.id}\``;
+    });
+    if (all.length > MAX_LINES) lines.push(`…and ${all.length - MAX_LINES} more.`);
+    const card: Card = {
+      title: `Series (${all.length})`,
+      tone: 'neutral',
+      text: lines.join('\n'),
+      context: `${active} active · ${all.length - active} paused · details: \`/reel series show <name>\``,
+    };
+    return { kind: 'message', visibility: 'ephemeral', card };
+  },
+});

@@ -1,0 +1,22 @@
+/** `series pause <s>`: stops automatic episodes (and their charges) until resumed. */
+import { defineCommand } from '../../command-spec.js';
+import { resolveSeries } from '../../references.js';
+import { setPaused } from './set-paused.js';
+
+export const pauseCommand = defineCommand({
+  name: 'series pause',
+  summary: 'Pause a series: no new episodes are generated or charged',
+  options: [
+    {
+      name: 'series',
+      kind: 'series',
+      positional: true,
+      required: true,
+      description: 'Series name, id or `last`',
+    },
+  ],
+  examples: ['series pause "Night Terrors"'],
+  async run(ctx, args) {
+    return setPaused(ctx, await resolveSeries(ctx, args.series), true);
+  },
+});

@@ -1,0 +1,149 @@
+/**
+ * Small pieces the series commands share: idempotency action names, cost and voice look-ups, the
+ * configuration fields of a series card, and re-reading a series by id from a button.
+ */
+import { createHash } from 'node:crypto';
+import type { Field } from '../../cards.js';
+import { type CommandContext, userError } from '../../context.js';
+import { type Series, VideoApiError } from '../../video-api.js';
+import { type Cadence, daysOf, describeSchedule, formatWhen, nextPostTime } from './schedule.js';
+
+/** The service's default model for a series when none was chosen (spec §4: brollModel optional). */
+export const DEFAULT_SERIES_MODEL = 'storyboard';
+
+/**
+ * One idempotency action name per logical user action (DESIGN §6): the same request by the same user in
+ * the same minute is the same action (a retry, a double submit), so it reuses the key and charges once.
+ */
+export function textActionName(ctx: CommandContext, action: string, payload: unknown): string {
+  const digest = createHash('sha256').update(JSON.stringify(payload)).digest('hex').slice(0, 16);
+  return `${action}:${ctx.req.user}:${digest}:${Math.floor(ctx.now() / 60_000)}`;
+}
+
+/** A button's action name: user + action + the button's value (which carries a per-card nonce). */
+export const clickActionName = (ctx: CommandContext, action: string, value: string): string =>
+  `${action}:${ctx.req.user}:${value}`;
+
+/** Credits one episode costs with this model, from GET /options?kind=models; undefined if unreadable. */
+export async function episodeCost(ctx: CommandContext, model: string): Promise<number | undefined> {
+  try {
+    return await ctx.deps.catalog.modelCost(ctx.api(), ctx.apiKeyId(), model);
+  } catch (e) {
+    if (e instanceof VideoApiError) return undefined;
+    throw e;
+  }
+}
+
+/** A voice's display name; the id when the catalog cannot say. */
+export async function voiceName(ctx: CommandContext, id: string): Promise<string> {
+  try {
+    const voices = await ctx.deps.catalog.voices(ctx.api(), ctx.apiKeyId());
+    return voices.find((v) => v.id === id)?.name ?? id;
+  } catch (e) {
+    if (e instanceof VideoApiError) return id;
+    throw e;
+  }
+}
+
+/** A video's name (episodes are named by the service); `fallback` when it cannot be read. */
+export async function videoName(ctx: CommandContext, id: string, fallback: string): Promise<string> {
+  try {
+    return (await ctx.api().videos.get(id)).name || fallback;
+  } catch (e) {
+    if (e instanceof VideoApiError) return fallback;
+    throw e;
+  }
+}
+
+/** The team's balance from GET /me; undefined if unreadable (the message then omits it). */
+export async function balance(ctx: CommandContext): Promise<number | undefined> {
+  try {
+    return (await ctx.api().me.get()).team.credits;
+  } catch (e) {
+    if (e instanceof VideoApiError) return undefined;
+    throw e;
+  }
+}
+
+/** GET /series/{id} for a button's id; a deleted series reads as "not found" in words. */
+export async function getSeriesById(ctx: CommandContext, id: string): Promise<Series> {
+  try {
+    return await ctx.api().series.get(id);
+  } catch (e) {
+    if (e instanceof VideoApiError && e.type === 'not_found')
+      throw userError('not-found-series', { ref: id });
+    throw e;
+  }
+}
+
+export const cadenceOf = (s: Series): Cadence => {
+  const c: Cadence = { postingDays: daysOf(s.postingDays) };
+  if (s.autoPostTime) c.autoPostTime = s.autoPostTime;
+  if (s.timezone) c.timezone = s.timezone;
+  return c;
+};
+
+/** "Tue 3 Mar, 09:00 (Europe/Paris) · 08:00 your time": the series' zone, and the caller's when different. */
+export function nextPostText(ctx: CommandContext, s: Series): string | undefined {
+  if (s.paused) return undefined;
+  const at = nextPostTime(cadenceOf(s), ctx.now());
+  if (at === undefined) return undefined;
+  const zone = s.timezone ?? 'UTC';
+  const mine = ctx.timeZone();
+  return zone === mine ? formatWhen(at, zone) : `${formatWhen(at, zone)} · ${formatWhen(at, mine)} your time`;
+}
+
+const onOff = (v: boolean | undefined) => (v === undefined ? undefined : v ? 'on' : 'off');
+
+/** The configuration as card fields; `full` adds the less common settings (`series show`). */
+export async function configFields(ctx: CommandContext, s: Series, full: boolean): Promise<Field[]> {
+  const model = s.brollModel ?? DEFAULT_SERIES_MODEL;
+  const cost = await episodeCost(ctx, model);
+  const rows: [string, string | undefined, boolean][] = [
+    ['Status', s.paused ? '⏸️ Paused' : '▶️ Active', true],
+    ['Source', s.source, true],
+    ['Niche', s.niche, true],
+    ['Voice', s.voice ? await voiceName(ctx, s.voice) : undefined, true],
+    ['Model', cost === undefined ? model : `${model} · ${cost} credits per episode`, true],
+    ['Duration', s.duration ? `${s.duration} s` : undefined, true],
+    ['Schedule', describeSchedule(cadenceOf(s)), false],
+    ['Next post', nextPostText(ctx, s), false],
+    [
+      'Posts to',
+      s.destination
+        ? `${s.destination}${s.destinationAccounts?.length ? ` (${s.destinationAccounts.length} account${s.destinationAccounts.length === 1 ? '' : 's'})` : ''}`
+        : undefined,
+      true,
+    ],
+  ];
+  if (full) {
+    rows.push(
+      ['Style', s.style, true],
+      ['Language', s.language, true],
+      [
+        'Music',
+        [onOff(s.enableBackgroundMusic), s.backgroundMusicMood].filter(Boolean).join(' · ') || undefined,
+        true,
+      ],
+      ['Captions', s.captionStyle, true],
+      ['Thumbnails', onOff(s.generateThumbnails), true],
+      ['YouTube privacy', s.youtubePrivacyStatus, true],
+      ['Subreddit', s.subreddit, true],
+      ['Tone', s.tone, true],
+      ['Hashtags', s.hashtags, false],
+      ['Prompt', s.customPrompt ? clip(s.customPrompt, 300) : undefined, false],
+    );
+  }
+  return rows
+    .filter((r): r is [string, string, boolean] => typeof r[1] === 'string' && r[1] !== '')
+    .map(([label, value, short]) => (short ? { label, value, short } : { label, value }));
+}
+
+export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+/** Button values carry ids, never names; keep them inside the platforms' limit. */
+export const joinValue = (...parts: string[]): string => parts.join(':');
+export function splitValue(value: string): [string, string] {
+  const at = value.lastIndexOf(':');
+  return at === -1 ? [value, ''] : [value.slice(0, at), value.slice(at + 1)];
+}

@@ -1,0 +1,45 @@
+/** `series show <s>`: the full configuration, the voice by name, the schedule in words and the next post. */
+import type { Card, Control } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import type { CommandContext } from '../../context.js';
+import { resolveSeries } from '../../references.js';
+import type { Series } from '../../video-api.js';
+import { configFields, getSeriesById } from './series-common.js';
+
+export const showCommand = defineCommand({
+  name: 'series show',
+  summary: 'Show a series: settings, voice, schedule and next post time',
+  options: [
+    {
+      name: 'series',
+      kind: 'series',
+      positional: true,
+      required: true,
+      description: 'Series name, id or `last`',
+    },
+  ],
+  examples: ['series show "Night Terrors"', 'series show last'],
+  async run(ctx, args) {
+    const ref = await resolveSeries(ctx, args.series);
+    const series = await getSeriesById(ctx, ref.id);
+    return { kind: 'message', visibility: 'ephemeral', card: await seriesCard(ctx, series) };
+  },
+});
+
+export async function seriesCard(ctx: CommandContext, series: Series): Promise<Card> {
+  const controls: Control[] = [
+    series.paused
+      ? { kind: 'button', action: 'series.resume', value: series.id, label: 'Resume', style: 'primary' }
+      : { kind: 'button', action: 'series.pause', value: series.id, label: 'Pause' },
+    { kind: 'button', action: 'series.generate', value: series.id, label: 'Generate episode now' },
+    { kind: 'button', action: 'series.episodes.page', value: `${series.id}:1`, label: 'Episodes' },
+  ];
+  return {
+    title: series.name,
+    tone: series.paused ? 'warning' : 'info',
+    ...(series.paused ? { text: 'Paused: no new episodes are generated until it is resumed.' } : {}),
+    fields: await configFields(ctx, series, true),
+    controls,
+    context: `id \`${series.id}\`${series.createdAt ? ` · created ${series.createdAt.slice(0, 10)}` : ''} · change it with \`/reel series edit ${series.id} --time 18:00\``,
+  };
+}

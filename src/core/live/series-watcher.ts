@@ -1,0 +1,278 @@
+/**
+ * The `series` watch: follows one series for one conversation and gives each new episode its own video
+ * status card plus a `generation` watch (DESIGN §4 "each new episode gets its own status card").
+ * Episodes only appear on the series' cadence (or a manual generate), so it polls every few minutes and
+ * looks again just after the next posting slot. It never finishes while the series exists.
+ */
+import type { Card } from '../cards.js';
+import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../commands/series/schedule.js';
+import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
+import { type Episode, VideoApiError } from '../video-api.js';
+import { postCard, postToChannel, videoCardKey } from './live-card.js';
+import { renderVideoCard, type VideoCardModel } from './video-card.js';
+import type { WatchContext, Watcher, WatchResult } from './watcher.js';
+
+const MINUTE = 60_000;
+export const SERIES_MIN_INTERVAL_MS = MINUTE;
+export const SERIES_MAX_INTERVAL_MS = 15 * MINUTE;
+/** Between slots, a look every few minutes catches episodes generated from the dashboard. */
+const SERIES_DEFAULT_INTERVAL_MS = 5 * MINUTE;
+/** Episodes are generated at the slot; look a little after it. */
+const AFTER_SLOT_MS = 30_000;
+/** A series runs for months: the watch lives as long as it does. */
+export const SERIES_WATCH_TTL_MS = 365 * 24 * 60 * MINUTE;
+/** Re-read the configuration (time, days, zone, paused) this often to keep the cadence guess right. */
+const CONFIG_REFRESH_MS = 60 * MINUTE;
+/** Generation takes minutes; the generation watcher's own bounds take over after the first look. */
+const GENERATION_FIRST_CHECK_MS = 10_000;
+const GENERATION_WATCH_TTL_MS = 24 * 60 * MINUTE;
+/** Seen episode ids kept in state; page 1 holds 20, so this is plenty. */
+const SEEN_LIMIT = 200;
+
+interface SeriesWatchState {
+  /** false until the first look recorded what already existed (no flood of old episodes). */
+  primed: boolean;
+  seen: string[];
+  name?: string;
+  cadence?: Cadence;
+  paused?: boolean;
+  configAt?: number;
+}
+
+function readState(raw: Record<string, unknown>): SeriesWatchState {
+  const seen = Array.isArray(raw.seen) ? raw.seen.filter((s): s is string => typeof s === 'string') : [];
+  const state: SeriesWatchState = { primed: raw.primed === true, seen };
+  if (typeof raw.name === 'string') state.name = raw.name;
+  if (raw.cadence && typeof raw.cadence === 'object') state.cadence = raw.cadence as Cadence;
+  if (typeof raw.paused === 'boolean') state.paused = raw.paused;
+  if (typeof raw.configAt === 'number') state.configAt = raw.configAt;
+  return state;
+}
+
+/**
+ * Starts following a series in a conversation (one watch per series per conversation). `primed` with the
+ * episode ids already shown means "announce every other episode" — right for a series created here, whose
+ * episodes are all news; a subscription to an existing series starts unprimed.
+ */
+export function watchSeries(
+  store: Store,
+  input: {
+    seriesId: string;
+    conversation: ConversationAddress;
+    owner: UserAddress;
+    now: number;
+    name?: string;
+    primed: boolean;
+    seen?: string[];
+    firstCheckInMs?: number;
+  },
+): Watch {
+  const existing = store.watches
+    .active()
+    .find((w) => w.kind === 'series' && w.target === input.seriesId && w.conversation === input.conversation);
+  if (existing) {
+    if (input.seen?.length) {
+      const state = readState(existing.state);
+      store.watches.update(existing.id, { state: { ...state, seen: merge(input.seen, state.seen) } });
+    }
+    return existing;
+  }
+  const state: SeriesWatchState = { primed: input.primed, seen: input.seen ?? [] };
+  if (input.name) state.name = input.name;
+  return store.watches.add({
+    kind: 'series',
+    target: input.seriesId,
+    owner: input.owner,
+    conversation: input.conversation,
+    cardKey: null,
+    state: state as unknown as Record<string, unknown>,
+    nextCheckAt: input.now + (input.firstCheckInMs ?? SERIES_MIN_INTERVAL_MS),
+    expiresAt: input.now + SERIES_WATCH_TTL_MS,
+  });
+}
+
+/** Stops following a series in one conversation (after a deliberate delete); true if a watch was active. */
+export function unwatchSeries(store: Store, seriesId: string, conversation: ConversationAddress): boolean {
+  let stopped = false;
+  for (const w of store.watches.active()) {
+    if (w.kind === 'series' && w.target === seriesId && w.conversation === conversation) {
+      store.watches.update(w.id, { status: 'done' });
+      stopped = true;
+    }
+  }
+  return stopped;
+}
+
+/**
+ * The series changed from chat (paused, resumed, new schedule): every watch of it re-reads the configuration
+ * at its next look and looks soon, so the cadence guess follows at once.
+ */
+export function refreshSeriesWatches(store: Store, seriesId: string, now: number): void {
+  for (const w of store.watches.active()) {
+    if (w.kind !== 'series' || w.target !== seriesId) continue;
+    const { configAt: _stale, ...state } = readState(w.state);
+    store.watches.update(w.id, {
+      state: state as unknown as Record<string, unknown>,
+      nextCheckAt: Math.min(w.nextCheckAt, now + SERIES_MIN_INTERVAL_MS),
+    });
+  }
+}
+
+/**
+ * Posts a video status card for a new video (a series episode) and watches its generation, once per video
+ * per conversation: if the card already exists (the `series generate` click, or another watcher) nothing
+ * is added. Call inside a transaction. Returns whether a card was started.
+ */
+export function startEpisodeCard(
+  store: Store,
+  input: {
+    videoId: string;
+    name: string;
+    conversation: ConversationAddress;
+    owner: UserAddress;
+    now: number;
+    model?: string;
+    credits?: number;
+    requestedBy?: string;
+  },
+): boolean {
+  const key = videoCardKey(input.videoId, input.conversation);
+  if (store.cards.get(key)) return false;
+  const model: VideoCardModel = { videoId: input.videoId, name: input.name, phase: 'generating', percent: 0 };
+  if (input.model) model.model = input.model;
+  if (input.credits !== undefined) model.credits = input.credits;
+  if (input.requestedBy) model.requestedBy = input.requestedBy;
+  postCard(store, {
+    key,
+    conversation: input.conversation,
+    card: renderVideoCard(model),
+    model: model as unknown as Record<string, unknown>,
+  });
+  store.watches.add({
+    kind: 'generation',
+    target: input.videoId,
+    owner: input.owner,
+    conversation: input.conversation,
+    cardKey: key,
+    state: {},
+    nextCheckAt: input.now + GENERATION_FIRST_CHECK_MS,
+    expiresAt: input.now + GENERATION_WATCH_TTL_MS,
+  });
+  return true;
+}
+
+const merge = (fresh: string[], old: string[]): string[] =>
+  [...new Set([...fresh, ...old])].slice(0, SEEN_LIMIT);
+
+/** When to look again: just after the next slot when it is near, otherwise every few minutes. */
+export function nextSeriesCheckIn(state: Pick<SeriesWatchState, 'cadence' | 'paused'>, now: number): number {
+  if (state.paused) return SERIES_MAX_INTERVAL_MS;
+  const slot = state.cadence ? nextPostTime(state.cadence, now) : undefined;
+  if (slot !== undefined && slot - now <= SERIES_DEFAULT_INTERVAL_MS) {
+    return Math.max(SERIES_MIN_INTERVAL_MS, slot - now + AFTER_SLOT_MS);
+  }
+  return SERIES_DEFAULT_INTERVAL_MS;
+}
+
+const isNotFound = (e: unknown) => e instanceof VideoApiError && e.type === 'not_found';
+
+async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
+  const state = readState(watch.state);
+  const opts = { priority: 'background' } as const;
+  try {
+    if (state.configAt === undefined || ctx.now - state.configAt >= CONFIG_REFRESH_MS) {
+      const series = await ctx.api.series.get(watch.target, opts);
+      state.name = series.name;
+      state.paused = series.paused === true;
+      const cadence: Cadence = { postingDays: daysOf(series.postingDays) };
+      if (series.autoPostTime) cadence.autoPostTime = series.autoPostTime;
+      if (series.timezone) cadence.timezone = series.timezone;
+      state.cadence = cadence;
+      state.configAt = ctx.now;
+    }
+    const { items } = await ctx.api.series.episodes(watch.target, { page: 1, limit: 20 }, opts);
+    // An episode without its video yet is left unseen: it is picked up once it has one.
+    const withVideo = items.filter((e): e is Episode & { projectId: string } => Boolean(e.projectId));
+    const seen = new Set(state.seen);
+    const fresh = state.primed ? withVideo.filter((e) => !seen.has(e.id)).reverse() : [];
+    const names = new Map<string, string>();
+    for (const episode of fresh.slice(0, 5)) {
+      try {
+        names.set(episode.projectId, (await ctx.api.videos.get(episode.projectId, opts)).name);
+      } catch (e) {
+        // The name is a nicety; the card works with the series name.
+        ctx.logger.debug({ err: e, videoId: episode.projectId }, 'episode name lookup failed');
+      }
+    }
+    const next: SeriesWatchState = {
+      ...state,
+      primed: true,
+      seen: merge(
+        withVideo.map((e) => e.id),
+        state.seen,
+      ),
+    };
+    const label = state.name ?? 'Series';
+    return {
+      state: next as unknown as Record<string, unknown>,
+      done: false,
+      nextCheckInMs: nextSeriesCheckIn(next, ctx.now),
+      apply(store) {
+        for (const episode of fresh) {
+          startEpisodeCard(store, {
+            videoId: episode.projectId,
+            name: names.get(episode.projectId) ?? `${label} — new episode`,
+            conversation: watch.conversation,
+            owner: watch.owner,
+            now: ctx.now,
+            requestedBy: `series ${label}`,
+          });
+        }
+      },
+    };
+  } catch (e) {
+    if (!isNotFound(e)) throw e;
+    return {
+      state: watch.state,
+      done: true,
+      apply(store) {
+        postToChannel(store, {
+          conversation: watch.conversation,
+          card: goneCard(state.name, watch.target),
+          dedupeKey: `series-watch:${watch.id}:gone`,
+        });
+      },
+    };
+  }
+}
+
+function goneCard(name: string | undefined, seriesId: string): Card {
+  return {
+    title: `Series ${name ? `“${name}” ` : ''}was deleted`,
+    tone: 'warning',
+    text: 'No more episodes will be posted here. Videos it already generated are kept; find them with `/reel videos`.',
+    context: `series \`${seriesId}\``,
+  };
+}
+
+export const seriesWatcher: Watcher = {
+  kind: 'series',
+  minIntervalMs: SERIES_MIN_INTERVAL_MS,
+  maxIntervalMs: SERIES_MAX_INTERVAL_MS,
+  check,
+  expire(store, watch) {
+    const state = readState(watch.state);
+    postToChannel(store, {
+      conversation: watch.conversation,
+      card: {
+        title: `Stopped following ${state.name ? `“${state.name}”` : 'a series'}`,
+        tone: 'info',
+        text:
+          `I followed this series here for a year${state.cadence ? ` (${describeSchedule(state.cadence)})` : ''}. ` +
+          'Run `/reel subscribe series <name>` to keep getting a card for each new episode.',
+        context: `series \`${watch.target}\``,
+      },
+      dedupeKey: `series-watch:${watch.id}:expired`,
+    });
+  },
+};
