@@ -111,6 +111,8 @@ const MESSAGES: Record<string, Wording> = {
   'series-bad-schedule': (p) =>
     `I couldn't read \`${p.value}\` as a schedule. Try \`daily 09:00 Europe/Paris\` or \`mon,wed,fri 18:00\`.`,
   'series-unknown-value': (p) => `\`${p.value}\` isn't a known ${p.what}. Choose one of: ${p.allowed}.`,
+  'series-needs-approval': () =>
+    'Spending in this channel needs an approver, and series approvals are not available yet. Ask an admin to run it.',
   'series-nothing-to-change': () =>
     'Tell me what to change, e.g. `--time 18:00`, `--days mon,wed,fri`, `--model motion_lite` or `--paused`.',
 
