@@ -1,0 +1,88 @@
+/**
+ * A chat platform that records what the outbox sender delivers. Typed against the `ChatSender` port;
+ * failures can be scripted to exercise retries.
+ */
+import type { Card } from '../../src/core/cards.js';
+import {
+  ChatDeliveryError,
+  type ChatPlatform,
+  type ChatSender,
+  type ConversationAddress,
+  type MessageAddress,
+  type UserAddress,
+} from '../../src/core/ports.js';
+
+export interface PostedMessage {
+  message: MessageAddress;
+  conversation: ConversationAddress;
+  threadOf?: MessageAddress;
+  dedupeId: string;
+  /** Latest content (after edits). */
+  card: Card;
+  /** Every content the message had, first post included. */
+  history: Card[];
+}
+
+export class FakeChat implements ChatSender {
+  readonly posts: PostedMessage[] = [];
+  readonly updates: { message: MessageAddress; card: Card }[] = [];
+  readonly notices: { user: UserAddress; conversation: ConversationAddress; card: Card }[] = [];
+  /** Scripted failures, consumed one per call. */
+  readonly failures: ChatDeliveryError[] = [];
+  private counter = 0;
+
+  constructor(readonly platform: ChatPlatform) {}
+
+  async post(
+    conversation: ConversationAddress,
+    card: Card,
+    options: { threadOf?: MessageAddress; dedupeId: string },
+  ): Promise<MessageAddress> {
+    this.maybeFail();
+    const message = `${conversation}:m${++this.counter}`;
+    this.posts.push({
+      message,
+      conversation,
+      dedupeId: options.dedupeId,
+      card,
+      history: [card],
+      ...(options.threadOf ? { threadOf: options.threadOf } : {}),
+    });
+    return message;
+  }
+
+  async update(message: MessageAddress, card: Card): Promise<void> {
+    this.maybeFail();
+    const posted = this.posts.find((p) => p.message === message);
+    if (!posted) throw new ChatDeliveryError(`no message ${message}`, false);
+    posted.card = card;
+    posted.history.push(card);
+    this.updates.push({ message, card });
+  }
+
+  async notify(user: UserAddress, conversation: ConversationAddress, card: Card): Promise<void> {
+    this.maybeFail();
+    this.notices.push({ user, conversation, card });
+  }
+
+  /** Top-level messages (not thread replies). */
+  get channelMessages(): PostedMessage[] {
+    return this.posts.filter((p) => !p.threadOf);
+  }
+
+  repliesTo(message: MessageAddress): PostedMessage[] {
+    return this.posts.filter((p) => p.threadOf === message);
+  }
+
+  /** The first top-level message whose title matches. */
+  find(title: string | RegExp): PostedMessage | undefined {
+    return this.posts.find((p) =>
+      typeof title === 'string' ? p.card.title === title : title.test(p.card.title),
+    );
+  }
+
+  private maybeFail() {
+    const failure = this.failures.shift();
+    if (failure) throw failure;
+  }
+}

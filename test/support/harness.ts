@@ -1,0 +1,230 @@
+/**
+ * End-to-end harness: the real simulator over HTTP on 127.0.0.1, the real client, real SQLite, the real
+ * core, poller and outbox sender, and a fake chat platform recording what the bot posts. Time is virtual:
+ * one clock drives the simulator, the client's waits, the poller and the store.
+ */
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { createVideoApiFactory } from '../../src/api/index.js';
+import { userAddress } from '../../src/core/address.js';
+import { type Bot, createBot } from '../../src/core/bot.js';
+import type { Card, Response } from '../../src/core/cards.js';
+import { CatalogCache } from '../../src/core/catalog-cache.js';
+import { MODULES } from '../../src/core/commands/index.js';
+import type { CoreDeps, RequestInfo } from '../../src/core/context.js';
+import { WATCHERS } from '../../src/core/live/watchers.js';
+import type { ChatPlatform, Clock } from '../../src/core/ports.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { OutboxSender, Poller } from '../../src/poller/index.js';
+import {
+  demoTeam,
+  type RunningSimulator,
+  type SeedTeam,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../src/simulator/index.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { FakeChat } from './fake-chat.js';
+
+/** A Monday morning, so "tomorrow 9am" and weekday cadences are predictable. */
+export const HARNESS_START = Date.parse('2026-11-23T08:00:00Z');
+export const DEMO_KEY = 'fl_live_harness_demo_key_0123456789abcdef';
+
+/** Virtual time: `sleep` advances instead of waiting, so client back-offs cost nothing. */
+export class TestClock implements Clock {
+  constructor(private current = HARNESS_START) {}
+  now(): number {
+    return this.current;
+  }
+  async sleep(ms: number): Promise<void> {
+    this.current += Math.max(0, ms);
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export interface HarnessOptions {
+  simulator?: Omit<SimulatorOptions, 'clock' | 'teams'>;
+  /** Extra seeded teams (the demo team with `DEMO_KEY` is always first). */
+  teams?: SeedTeam[];
+  platform?: ChatPlatform;
+  /** `VIDEO_API_KEY` for members without a link. */
+  deploymentKey?: string;
+}
+
+export interface Harness {
+  sim: RunningSimulator;
+  clock: TestClock;
+  store: SqliteStore;
+  bot: Bot;
+  deps: CoreDeps;
+  chat: FakeChat;
+  logs: string[];
+  poller: Poller;
+  sender: OutboxSender;
+  conversation: string;
+  /** A chat user; linked to `key` (default the demo key) unless `key` is null. */
+  user(name: string, options?: { key?: string | null; timeZone?: string; memberOf?: string[] }): RequestInfo;
+  run(text: string, as?: RequestInfo): Promise<Response>;
+  click(action: string, value: string, as?: RequestInfo, choice?: string): Promise<Response>;
+  submit(formId: string, state: string, values: Record<string, string>, as?: RequestInfo): Promise<Response>;
+  /** Moves virtual time, then one poller pass and an outbox drain. */
+  advance(ms: number): Promise<void>;
+  /** Advances in steps until `done()` holds (or throws after `maxMs`). */
+  until(done: () => boolean, options?: { stepMs?: number; maxMs?: number }): Promise<void>;
+  /** Delivers whatever the outbox holds. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const clock = new TestClock();
+  const sim = await startSimulator({
+    port: 0,
+    clock,
+    randomSeed: 7,
+    teams: [demoTeam(DEMO_KEY), ...(options.teams ?? [])],
+    ...options.simulator,
+  });
+  const logs: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk, _enc, cb) {
+        logs.push(String(chunk));
+        cb();
+      },
+    }),
+  });
+  const apiFor = createVideoApiFactory({ baseUrl: sim.url, clock, random: () => 0.5, logger });
+  const store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock, logger });
+  const deps: CoreDeps = {
+    store,
+    apiFor,
+    clock,
+    logger,
+    catalog: new CatalogCache(clock),
+    ...(options.deploymentKey ? { deploymentKey: options.deploymentKey } : {}),
+  };
+  const bot = createBot(deps, MODULES);
+  const platform = options.platform ?? 'playground';
+  const chat = new FakeChat(platform);
+  const poller = new Poller({
+    store,
+    watchers: WATCHERS,
+    apiFor: (owner) => {
+      const key = owner ? store.keys.get(owner)?.apiKey : options.deploymentKey;
+      return key ? apiFor(key) : undefined;
+    },
+    clock,
+    logger,
+    concurrency: 4,
+    random: () => 0.5,
+  });
+  const sender = new OutboxSender({ store, senders: { [platform]: chat }, clock, logger, random: () => 0.5 });
+  const conversation = `${platform}:W1:C1`;
+  const users = new Map<string, RequestInfo>();
+
+  const harness: Harness = {
+    sim,
+    clock,
+    store,
+    bot,
+    deps,
+    chat,
+    logs,
+    poller,
+    sender,
+    conversation,
+    user(name, o = {}) {
+      const address = userAddress(platform, 'W1', name);
+      const key = o.key === undefined ? DEMO_KEY : o.key;
+      if (key)
+        store.keys.put(address, {
+          apiKey: key,
+          keyPrefix: key.slice(0, 12),
+          teamId: 'team',
+          teamName: 'Team',
+        });
+      if (o.timeZone) store.users.setTimeZone(address, o.timeZone);
+      const req: RequestInfo = {
+        platform,
+        user: address,
+        userName: name,
+        conversation,
+        ...(o.memberOf ? { memberOf: o.memberOf } : {}),
+      };
+      users.set(name, req);
+      return req;
+    },
+    async run(text, as) {
+      const response = await bot.handleText(as ?? defaultUser(), text);
+      await sender.drain();
+      return response;
+    },
+    async click(action, value, as, choice) {
+      const response = await bot.handleAction(as ?? defaultUser(), {
+        action,
+        value,
+        ...(choice !== undefined ? { choice } : {}),
+      });
+      await sender.drain();
+      return response;
+    },
+    async submit(formId, state, values, as) {
+      const response = await bot.handleForm(as ?? defaultUser(), { formId, state, values });
+      await sender.drain();
+      return response;
+    },
+    async advance(ms) {
+      clock.advance(ms);
+      await poller.tick();
+      await sender.drain();
+    },
+    async until(done, o = {}) {
+      const step = o.stepMs ?? 5_000;
+      const max = o.maxMs ?? 30 * 60_000;
+      for (let spent = 0; !done(); spent += step) {
+        if (spent > max) throw new Error(`condition not reached after ${max} ms of virtual time`);
+        await harness.advance(step);
+      }
+    },
+    flush: () => sender.drain(),
+    async close() {
+      await poller.stop();
+      await sender.stop();
+      store.close();
+      await sim.close();
+    },
+  };
+
+  function defaultUser(): RequestInfo {
+    return users.get('alice') ?? harness.user('alice');
+  }
+  return harness;
+}
+
+/** The text of a response card, for assertions. */
+export function textOf(response: Response): string {
+  if (response.kind === 'message' || response.kind === 'update') return cardText(response.card);
+  if (response.kind === 'form') return `${response.form.title}\n${response.form.intro ?? ''}`;
+  if (response.kind === 'form-errors') return Object.values(response.errors).join('\n');
+  return '';
+}
+
+export function cardText(card: Card): string {
+  return [
+    card.title,
+    card.text,
+    ...(card.fields ?? []).map((f) => `${f.label}: ${f.value}`),
+    ...(card.sections ?? []).flatMap((s) => [
+      s.text,
+      ...(s.fields ?? []).map((f) => `${f.label}: ${f.value}`),
+    ]),
+    card.progress?.label,
+    card.context,
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
