@@ -13,7 +13,13 @@ export {
   OutboxSender,
   type OutboxSenderOptions,
 } from './outbox-sender.js';
-export { type CheckOutcome, POLLER_STATE_KEY, Poller, type PollerMetrics, type PollerOptions } from './poller.js';
+export {
+  type CheckOutcome,
+  POLLER_STATE_KEY,
+  Poller,
+  type PollerMetrics,
+  type PollerOptions,
+} from './poller.js';
 
 export interface RunnerOptions {
   /** `onCommit` is wired to the sender's nudge (and then to yours, if given). */
