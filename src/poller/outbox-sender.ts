@@ -78,6 +78,8 @@ export class OutboxSender {
   readonly #lanes = new Map<ChatPlatform, Lane>();
   readonly #pausedUntil = new Map<ChatPlatform, number>();
   readonly #shown = new Map<string, string>();
+  /** Conversations whose item `id` backs off until `until`: their later items wait too, keeping order. */
+  readonly #holds = new Map<string, { id: number; until: number }>();
   readonly #random: () => number;
   #timer: NodeJS.Timeout | undefined;
   #nudge: NodeJS.Timeout | undefined;
@@ -174,21 +176,19 @@ export class OutboxSender {
       updatesByCard.set(item.item.cardKey, group);
     }
     const handled = new Set<number>();
-    // A conversation whose item is backing off keeps its later items for the next pass, preserving order.
-    const heldBack = new Set<string>();
     let moved = false;
     for (const item of items) {
-      if (this.#stopped || this.#paused(platform, this.#o.clock.now())) break;
+      const now = this.#o.clock.now();
+      if (this.#stopped || this.#paused(platform, now)) break;
       if (handled.has(item.id)) continue;
       const group =
         item.item.op === 'update-card' ? (updatesByCard.get(item.item.cardKey) ?? [item]) : [item];
       for (const member of group) handled.add(member.id);
       const conversation = this.#conversationOf(item.item);
-      if (conversation !== undefined && heldBack.has(conversation)) continue;
+      if (conversation !== undefined && this.#heldBack(conversation, item.id, now)) continue;
       const step = await this.#deliverGroup(platform, sender, group);
       if (step === 'waiting') continue;
       moved = true;
-      if (step === 'retry' && conversation !== undefined) heldBack.add(conversation);
       if (step === 'paused') break;
     }
     return moved;
@@ -328,6 +328,8 @@ export class OutboxSender {
       },
     );
     this.#retry(group, now + wait);
+    const conversation = this.#conversationOf(lead.item);
+    if (conversation !== undefined) this.#holds.set(conversation, { id: lead.id, until: now + wait });
     logger.warn({ ...context, attempts, waitMs: wait }, 'chat delivery failed; will retry');
     metrics?.delivery(platform, lead.item.op, 'retry');
     return 'retry';
@@ -338,6 +340,20 @@ export class OutboxSender {
     store.transaction(() => {
       for (const item of group) store.outbox.retry(item.id, notBefore);
     });
+  }
+
+  /**
+   * Memory only: after a restart, a later item may overtake one still backing off (the platform pause of a
+   * 429 is kept on the rows themselves).
+   */
+  #heldBack(conversation: string, id: number, now: number): boolean {
+    const hold = this.#holds.get(conversation);
+    if (!hold) return false;
+    if (hold.until <= now) {
+      this.#holds.delete(conversation);
+      return false;
+    }
+    return id > hold.id;
   }
 
   #paused(platform: ChatPlatform, now: number): boolean {

@@ -89,6 +89,7 @@ export class FakeChatSender implements ChatSender {
   readonly calls: SentCall[] = [];
   readonly attempts: SentCall[] = [];
   readonly #failures: unknown[] = [];
+  readonly #failuresByTitle = new Map<string, unknown[]>();
   #next = 1;
 
   constructor(
@@ -106,6 +107,12 @@ export class FakeChatSender implements ChatSender {
   /** Each call made while failures are queued takes (and throws) the next one. */
   failNext(...errors: unknown[]): this {
     this.#failures.push(...errors);
+    return this;
+  }
+
+  /** Like `failNext`, but only for calls showing a card with this title. */
+  failFor(title: string, ...errors: unknown[]): this {
+    this.#failuresByTitle.set(title, [...(this.#failuresByTitle.get(title) ?? []), ...errors]);
     return this;
   }
 
@@ -139,6 +146,8 @@ export class FakeChatSender implements ChatSender {
 
   #record(call: SentCall): void {
     this.attempts.push(call);
+    const byTitle = this.#failuresByTitle.get(call.card.title);
+    if (byTitle && byTitle.length > 0) throw byTitle.shift();
     if (this.#failures.length > 0) throw this.#failures.shift();
     this.calls.push(call);
     this.at.push(this.clock?.now() ?? 0);
