@@ -84,13 +84,10 @@ const MESSAGES: Record<string, Wording> = {
   'key-empty': () => 'Paste the API key from the developer dashboard (API keys page).',
   'key-malformed': () =>
     'An API key is one word with no spaces. Copy it again from the developer dashboard (API keys page).',
-  'key-unreadable': () =>
-    'Your linked key can no longer be read (the bot was re-configured). Run `/reel link` to link it again.',
   'key-check-failed': (p) => `I could not check the key with the video service: ${p.reason} Nothing was stored.`,
   'bad-mime': (p) =>
     `\`${p.value}\` isn't a MIME type. Use a form like \`video/mp4\`, \`image/png\` or \`audio/mpeg\`.`,
   'page-out-of-range': (p) => `There is no page ${p.page}: the ${p.what} has ${p.pages}.`,
-  'unknown-setting': (p) => `\`${p.key}\` isn't a channel setting. Settings: ${p.allowed}.`,
   'bad-setting-value': (p) => `\`${p.key}\` takes ${p.expected}, not \`${p.value}\`.`,
   'setting-needs-value': (p) => `\`settings ${p.key}\` needs a value: ${p.expected}.`,
   'bad-mention': (p) =>
@@ -100,6 +97,8 @@ const MESSAGES: Record<string, Wording> = {
   'subscribe-needs-series': () =>
     'Name the series to follow: `/reel subscribe series <name or id>` (`/reel series list` shows them).',
   'subscribe-no-target': (p) => `\`${p.what}\` follows the whole team; drop \`${p.value}\`.`,
+  'admin-lockout': () =>
+    'That admin list leaves you out, and only admins may change it back. Include yourself (or a group you are in).',
   'not-subscribed': (p) =>
     `This channel doesn't follow ${p.what}. \`/reel subscribe\` lists what it follows.`,
 

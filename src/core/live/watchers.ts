@@ -2,9 +2,11 @@
  * Every watcher by kind; the poller looks them up here.
  */
 import type { WatchKind } from '../ports.js';
+import { feedWatcher } from './feed-watcher.js';
 import { seriesWatcher } from './series-watcher.js';
 import type { Watcher } from './watcher.js';
 
 export const WATCHERS: Partial<Record<WatchKind, Watcher>> = {
+  feed: feedWatcher,
   series: seriesWatcher,
 };

@@ -1,4 +1,37 @@
 import type { CommandModule } from '../../command-spec.js';
+import { accountsCommand } from './accounts.js';
+import { analyticsCommand } from './analytics.js';
+import { assetCommand } from './asset.js';
+import { creditsCommand, creditsPageAction } from './credits.js';
+import { helpCommand } from './help.js';
+import { linkCommand, linkFormSpec } from './link.js';
+import { optionsCommand } from './options.js';
+import { settingsCommand } from './settings.js';
+import { subscribeCommand } from './subscribe.js';
+import { tzCommand } from './tz.js';
+import { unlinkCommand } from './unlink.js';
+import { unsubscribeCommand } from './unsubscribe.js';
+import { voicesCommand } from './voices.js';
+import { whoamiCommand } from './whoami.js';
 
-/** The account commands, their buttons and forms. */
-export const accountModule: CommandModule = { commands: [], actions: [], forms: [] };
+/** The account, catalog and channel commands, their buttons and forms (help lists them in this order). */
+export const accountModule: CommandModule = {
+  commands: [
+    linkCommand,
+    unlinkCommand,
+    whoamiCommand,
+    creditsCommand,
+    voicesCommand,
+    optionsCommand,
+    accountsCommand,
+    assetCommand,
+    analyticsCommand,
+    subscribeCommand,
+    unsubscribeCommand,
+    settingsCommand,
+    tzCommand,
+    helpCommand,
+  ],
+  actions: [creditsPageAction],
+  forms: [linkFormSpec],
+};

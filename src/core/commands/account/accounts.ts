@@ -1,0 +1,48 @@
+/**
+ * `accounts`: the social accounts connected to the team, per platform (cached a few minutes). Connecting
+ * happens in the dashboard (OAuth), so empty platforms say so.
+ */
+import type { Field } from '../../cards.js';
+import { message } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import { PLATFORMS } from '../../video-api.js';
+import { PLATFORM_NAMES } from './platform-names.js';
+
+export const accountsCommand = defineCommand({
+  name: 'accounts',
+  summary: 'List the social accounts connected to your team',
+  options: [],
+  examples: ['accounts'],
+  details:
+    'Accounts are connected in the dashboard. With several accounts on a platform, pick one with ' +
+    '`/reel publish <video> <platform> --account <name>`; ⭐ marks the default.',
+  async run(ctx) {
+    const accounts = await ctx.deps.catalog.accounts(ctx.api(), ctx.apiKeyId());
+    const platforms = [
+      ...PLATFORMS,
+      ...Object.keys(accounts).filter((p) => !(PLATFORMS as readonly string[]).includes(p)),
+    ];
+    const fields: Field[] = platforms.map((p) => {
+      const list = accounts[p] ?? [];
+      return {
+        label: PLATFORM_NAMES[p] ?? p,
+        value:
+          list.length === 0
+            ? '_not connected_'
+            : list.map((a) => `• ${a.label}${a.isDefault ? ' ⭐ default' : ''} · \`${a.authId}\``).join('\n'),
+        short: true,
+      };
+    });
+    const connected = platforms.filter((p) => (accounts[p] ?? []).length > 0).length;
+    return message({
+      title: 'Connected accounts',
+      tone: connected === 0 ? 'warning' : 'info',
+      text:
+        connected === 0
+          ? 'No social account is connected yet. Connect them in the dashboard, then publish with `/reel publish`.'
+          : `${connected} of ${platforms.length} platforms connected.`,
+      fields,
+      context: 'Connect or remove accounts in the dashboard.',
+    });
+  },
+});

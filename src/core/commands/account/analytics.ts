@@ -1,0 +1,85 @@
+/**
+ * `analytics [--platform P] [--range 7|28|90]`: views and posts over a trailing window (GET /analytics),
+ * per platform and the top posts. While the service is still syncing (`ready` false) the card says so
+ * instead of presenting partial numbers as final.
+ */
+import type { Field, Section } from '../../cards.js';
+import { message } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from '../../video-api.js';
+import { clip, count } from './format.js';
+import { platformName } from './platform-names.js';
+
+const RANGES = ['7', '28', '90'] as const;
+const TOP_POSTS = 5;
+
+export const analyticsCommand = defineCommand({
+  name: 'analytics',
+  summary: 'Views and posts over the last 7, 28 or 90 days, per platform, top posts',
+  options: [
+    { name: 'platform', kind: 'choice', choices: ANALYTICS_PLATFORMS, description: 'Only one platform' },
+    { name: 'range', kind: 'choice', choices: RANGES, description: 'Trailing window in days (default 28)' },
+  ],
+  examples: ['analytics', 'analytics --range 7', 'analytics --platform youtube --range 90'],
+  details: 'Analytics cover YouTube, TikTok, Instagram and Facebook. New posts take a while to sync.',
+  async run(ctx, args) {
+    const range = args.range ? (Number(args.range) as 7 | 28 | 90) : undefined;
+    const platform = args.platform as AnalyticsPlatform | undefined;
+    const a = await ctx
+      .api()
+      .analytics.get({ ...(platform ? { platform } : {}), ...(range ? { range } : {}) });
+
+    const fields: Field[] = [
+      { label: 'Total views', value: count(a.totalViews), short: true },
+      ...(a.viewsGained !== undefined
+        ? [{ label: `Views gained (${a.rangeDays} d)`, value: count(a.viewsGained), short: true }]
+        : []),
+      { label: 'Posts synced', value: String(a.postsSynced), short: true },
+      ...(a.posts7d !== undefined ? [{ label: 'Posts (7 d)', value: String(a.posts7d), short: true }] : []),
+      ...(a.likes !== undefined ? [{ label: 'Likes', value: count(a.likes), short: true }] : []),
+    ];
+
+    const sections: Section[] = [];
+    const perPlatform = Object.entries(a.byPlatform).sort(([, x], [, y]) => y.totalViews - x.totalViews);
+    if (perPlatform.length > 0 && !platform) {
+      sections.push({
+        text: `**By platform**\n${perPlatform
+          .map(
+            ([p, s]) =>
+              `• **${platformName(p)}** — ${count(s.totalViews)} views · ${s.postsSynced} posts` +
+              (s.viewsGained28d !== undefined ? ` · +${count(s.viewsGained28d)} in 28 d` : ''),
+          )
+          .join('\n')}`,
+      });
+    }
+    const top = [...a.topPosts].sort((x, y) => y.views - x.views).slice(0, TOP_POSTS);
+    if (top.length > 0) {
+      sections.push({
+        text: `**Top posts**\n${top
+          .map((p, i) => {
+            const title = clip(p.title || 'Untitled', 80);
+            return `${i + 1}. ${p.postUrl ? `[${title}](${p.postUrl})` : title} — ${platformName(p.platform)} · ${count(p.views)} views`;
+          })
+          .join('\n')}`,
+      });
+    }
+
+    const notes: string[] = [];
+    if (!a.ready)
+      notes.push(
+        '⏳ **Still syncing**: recent posts are not counted yet, so these numbers will grow. Check again in a few minutes.',
+      );
+    if (a.postsSynced === 0 && a.topPosts.length === 0) {
+      notes.push(
+        `No published posts in this window yet. Publish one with \`/reel publish <video> <platform>\`.`,
+      );
+    }
+    return message({
+      title: `Analytics · last ${a.rangeDays} days${platform ? ` · ${platformName(platform)}` : ''}`,
+      tone: a.ready ? 'info' : 'progress',
+      ...(notes.length > 0 ? { text: notes.join('\n') } : {}),
+      fields,
+      ...(sections.length > 0 ? { sections } : {}),
+    });
+  },
+});

@@ -1,0 +1,59 @@
+/**
+ * `asset <url> [--name N] [--type MIME]`: registers already-hosted media (POST /assets). One idempotency
+ * key per user action: the same user registering the same thing within the same minute (a double submit,
+ * a retry) reuses it, so the service replays instead of registering twice.
+ */
+import { createHash } from 'node:crypto';
+import { message, type Response } from '../../cards.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { badInput } from './bad-input.js';
+
+/** `type/subtype`, optionally with parameters (`video/mp4; codecs=avc1`). */
+const MIME = /^[a-z]+\/[a-z0-9][a-z0-9.+-]*(\s*;\s*[a-z0-9-]+=[^;\s]+)*$/i;
+
+export const assetCommand: CommandSpec = defineCommand({
+  name: 'asset',
+  summary: 'Register a hosted video, image or audio file by its public URL',
+  options: [
+    { name: 'url', kind: 'url', positional: true, required: true, description: 'Public URL of the file' },
+    { name: 'name', kind: 'string', description: 'A name to find it by', maxLength: 120 },
+    { name: 'type', kind: 'string', description: 'MIME type hint, e.g. video/mp4', maxLength: 100 },
+  ],
+  examples: [
+    'asset https://cdn.example.com/intro.mp4 --name "Intro clip" --type video/mp4',
+    'asset https://cdn.example.com/logo.png',
+  ],
+  details:
+    'The file stays where it is hosted; the service keeps a reference. No bytes are uploaded from chat.',
+  async run(ctx, args): Promise<Response> {
+    const type = args.type?.trim();
+    if (type !== undefined && !MIME.test(type)) return badInput(assetCommand, 'bad-mime', { value: type });
+    const fingerprint = createHash('sha256')
+      .update(JSON.stringify([args.url, args.name ?? null, type ?? null]))
+      .digest('hex')
+      .slice(0, 16);
+    const minute = Math.floor(ctx.now() / 60_000);
+    const idempotencyKey = ctx.deps.store.idempotency.keyFor(
+      `asset:${ctx.req.user}:${fingerprint}:${minute}`,
+    );
+    const asset = await ctx
+      .api()
+      .assets.create(
+        { url: args.url, ...(args.name ? { name: args.name } : {}), ...(type ? { fileType: type } : {}) },
+        { idempotencyKey },
+      );
+    const isMedia = type
+      ? /^(video|audio)\//i.test(type)
+      : /\.(mp4|mov|webm|mp3|wav|m4a)(\?|$)/i.test(args.url);
+    return message({
+      title: 'Asset registered',
+      tone: 'success',
+      fields: [
+        { label: 'Name', value: asset.name || args.name || '—', short: true },
+        { label: 'Id', value: `\`${asset.id}\``, short: true },
+        { label: 'URL', value: asset.url },
+      ],
+      ...(isMedia ? { context: `Caption it with \`/reel caption ${asset.url}\`.` } : {}),
+    });
+  },
+});

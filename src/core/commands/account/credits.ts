@@ -1,0 +1,82 @@
+/**
+ * `credits [--page N]`: the balance and the ledger (GET /credits), newest first, with Previous/Next
+ * buttons. A page button re-reads with the clicker's own key and replaces the message.
+ */
+
+import type { Button, Card, Control } from '../../cards.js';
+import { message } from '../../cards.js';
+import type { ActionSpec } from '../../command-spec.js';
+import { defineCommand } from '../../command-spec.js';
+import { type CommandContext, userError } from '../../context.js';
+import { clip, formatDateTime, plural, signed } from './format.js';
+
+const PAGE_SIZE = 10;
+export const CREDITS_PAGE_ACTION = 'credits.page';
+/** The cheapest model (spec §2 cost table), for the low-balance hint. */
+const CHEAPEST_VIDEO = 20;
+
+export const creditsCommand = defineCommand({
+  name: 'credits',
+  summary: 'Show the credit balance and recent transactions',
+  options: [
+    { name: 'page', kind: 'int', description: 'Ledger page (10 entries each)', min: 1, max: 100_000 },
+  ],
+  examples: ['credits', 'credits --page 2'],
+  details:
+    'Spends are negative, top-ups, grants and refunds positive. Times are in your time zone (`/reel tz`). ' +
+    'Costs per video: storyboard 20, motion_lite 50, motion_pro 100; rendering, publishing, captions and thumbnails are free.',
+  async run(ctx, args) {
+    return message(await creditsCard(ctx, args.page ?? 1));
+  },
+});
+
+export const creditsPageAction: ActionSpec = {
+  action: CREDITS_PAGE_ACTION,
+  async run(ctx, value) {
+    const page = Number(value);
+    if (!Number.isSafeInteger(page) || page < 1) throw userError('interaction-expired');
+    return { kind: 'update', card: await creditsCard(ctx, page) };
+  },
+};
+
+async function creditsCard(ctx: CommandContext, page: number): Promise<Card> {
+  const credits = await ctx.api().credits.get({ page, limit: PAGE_SIZE });
+  const { total, limit } = credits.pagination;
+  const pages = Math.max(1, Math.ceil(total / (limit || PAGE_SIZE)));
+  if (page > pages && total > 0) {
+    throw userError('page-out-of-range', { page, what: 'ledger', pages: plural(pages, 'page') });
+  }
+  const zone = ctx.timeZone();
+  const lines = credits.history.map(
+    (e) =>
+      `**${signed(e.credits)}** · ${e.type} · ${clip(e.description, 120)}\n_${formatDateTime(e.createdAt, zone)}_`,
+  );
+  const low =
+    credits.balance < CHEAPEST_VIDEO
+      ? `\n⚠️ That is less than the cheapest video (storyboard, ${CHEAPEST_VIDEO}). Top up in the dashboard.`
+      : '';
+  const card: Card = {
+    title: `Credits: ${credits.balance}`,
+    tone: credits.balance < CHEAPEST_VIDEO ? 'warning' : 'info',
+    text:
+      `Your team has **${credits.balance}** credits.${low}\n\n` +
+      (lines.length > 0
+        ? lines.join('\n')
+        : total === 0
+          ? '_No transactions yet._'
+          : '_Nothing on this page._'),
+    context: `${total > 0 ? `Page ${page} of ${pages} · ${plural(total, 'transaction')} · ` : ''}times in ${zone}`,
+  };
+  const controls: Control[] = [];
+  if (page > 1) controls.push(pageButton(page - 1, '← Newer'));
+  if (page < pages) controls.push(pageButton(page + 1, 'Older →'));
+  if (controls.length > 0) card.controls = controls;
+  return card;
+}
+
+const pageButton = (page: number, label: string): Button => ({
+  kind: 'button',
+  action: CREDITS_PAGE_ACTION,
+  value: String(page),
+  label,
+});

@@ -1,0 +1,35 @@
+/**
+ * Small display helpers shared by the account commands: dates in the caller's zone, signed amounts,
+ * counts. Numbers are shown plainly (DESIGN §8: a balance of 340 reads "340").
+ */
+
+/** `Jan 15, 14:30 CET` in `zone`; an unreadable timestamp is shown as given. */
+export function formatDateTime(at: string | number, zone: string): string {
+  const date = new Date(at);
+  if (Number.isNaN(date.getTime())) return String(at);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+  }).formatToParts(date);
+  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('month')} ${get('day')} ${get('year')}, ${get('hour')}:${get('minute')} ${get('timeZoneName')}`;
+}
+
+/** Credits with an explicit sign: `+100`, `−20` (a real minus sign reads better in chat). */
+export const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : '0');
+
+/** `1 video`, `3 videos`. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** Thousands separators for large view counts only; small numbers stay plain. */
+export const count = (n: number): string => (Math.abs(n) >= 10_000 ? n.toLocaleString('en-US') : String(n));
+
+/** Cuts a line for a card, keeping it readable. */
+export const clip = (text: string, max: number): string =>
+  text.length > max ? `${text.slice(0, max - 1)}…` : text;

@@ -1,0 +1,157 @@
+/**
+ * `help [command]`: the overview of every command, grouped the way a team thinks of them, or one command's
+ * usage, options and examples. The command list comes from `commands/index.ts`, imported when help runs:
+ * that module imports this one, so a static import would be a cycle evaluated before MODULES exists.
+ */
+import type { Card, Section } from '../../cards.js';
+import { message, type Response } from '../../cards.js';
+import {
+  type CommandModule,
+  type CommandSpec,
+  defineCommand,
+  type OptionSpec,
+  usageOf,
+} from '../../command-spec.js';
+import type { CommandContext } from '../../context.js';
+import { suggest } from '../../parse/parse-command.js';
+import { StoredKeyUnreadableError } from '../../ports.js';
+import { badInput } from './bad-input.js';
+
+/** Account-module commands about the channel rather than the team. */
+const CHANNEL_COMMANDS = new Set(['subscribe', 'unsubscribe', 'settings', 'tz', 'help']);
+
+interface HelpSection {
+  title: string;
+  commands: CommandSpec[];
+}
+
+export const helpCommand: CommandSpec = defineCommand({
+  name: 'help',
+  summary: 'List the commands, or show how to use one',
+  options: [
+    {
+      name: 'command',
+      kind: 'string',
+      positional: true,
+      rest: true,
+      description: 'A command or group, e.g. `schedule` or `series`',
+      maxLength: 60,
+    },
+  ],
+  examples: ['help', 'help schedule', 'help series'],
+  async run(ctx, args): Promise<Response> {
+    const sections = await helpSections();
+    const all = sections.flatMap((s) => s.commands);
+    if (!args.command) return message(overviewCard(ctx, sections));
+
+    const wanted = args.command
+      .trim()
+      .toLowerCase()
+      .replace(/^\/?reel\s+/, '')
+      .replace(/\s+/g, ' ');
+    const spec = all.find((c) => c.name === wanted);
+    if (spec) return message(commandCard(spec));
+    const group = all.filter((c) => c.name.startsWith(`${wanted} `));
+    if (group.length > 0) return message(groupCard(wanted, group));
+    const section = sections.find((s) => s.title.toLowerCase() === wanted);
+    if (section) return message(groupCard(section.title, section.commands));
+
+    const names = [...new Set(all.map((c) => c.name.split(' ')[0] as string))];
+    const guess = suggest(wanted.split(' ')[0] ?? wanted, names);
+    return badInput(helpCommand, 'unknown-command', {
+      command: wanted,
+      ...(guess ? { suggestion: `help ${guess}` } : {}),
+    });
+  },
+});
+
+async function helpSections(): Promise<HelpSection[]> {
+  const [{ MODULES }, videos, publishing, series, account] = await Promise.all([
+    import('../index.js'),
+    import('../videos/index.js'),
+    import('../publishing/index.js'),
+    import('../series/index.js'),
+    import('./index.js'),
+  ]);
+  const named = new Map<CommandModule, string>([
+    [videos.videosModule, 'Videos'],
+    [publishing.publishingModule, 'Publishing'],
+    [series.seriesModule, 'Series'],
+  ]);
+  const sections: HelpSection[] = ['Videos', 'Publishing', 'Series', 'Team & catalog', 'Channel', 'More'].map(
+    (title) => ({ title, commands: [] }),
+  );
+  const add = (title: string, spec: CommandSpec) =>
+    sections.find((s) => s.title === title)?.commands.push(spec);
+  for (const module of MODULES) {
+    for (const spec of module.commands ?? []) {
+      if (module === account.accountModule)
+        add(CHANNEL_COMMANDS.has(spec.name) ? 'Channel' : 'Team & catalog', spec);
+      else add(named.get(module) ?? 'More', spec);
+    }
+  }
+  return sections.filter((s) => s.commands.length > 0);
+}
+
+function overviewCard(ctx: CommandContext, sections: HelpSection[]): Card {
+  const body: Section[] = sections.map((s) => ({
+    text: `**${s.title}**\n${s.commands.map((c) => `• \`${c.name}\` — ${c.summary}`).join('\n')}`,
+  }));
+  return {
+    title: 'reelbot commands',
+    tone: 'info',
+    text: hasKey(ctx)
+      ? 'Write a script, watch it generate, pick a thumbnail, render, schedule — from this channel.'
+      : '**Start here:** `/reel link` connects your team (a private form opens for your API key).',
+    sections: body,
+    context:
+      '`/reel help <command>` shows usage and examples · videos and series take an id, a name prefix or `last`',
+  };
+}
+
+function commandCard(spec: CommandSpec): Card {
+  const fields = [{ label: 'Usage', value: `\`/reel ${usageOf(spec)}\`` }];
+  if (spec.options.length > 0) {
+    fields.push({ label: 'Options', value: spec.options.map(optionLine).join('\n') });
+  }
+  if (spec.examples.length > 0) {
+    fields.push({ label: 'Examples', value: spec.examples.map((e) => `\`/reel ${e}\``).join('\n') });
+  }
+  return {
+    title: `/reel ${spec.name}`,
+    tone: 'info',
+    text: spec.details ? `${spec.summary}.\n${spec.details}` : `${spec.summary}.`,
+    fields,
+  };
+}
+
+function optionLine(o: OptionSpec): string {
+  const name = o.positional ? `<${o.name}${o.rest ? '…' : ''}>` : `--${o.name}`;
+  const facts: string[] = [];
+  if (o.required) facts.push('required');
+  if (o.choices) facts.push(`one of ${o.choices.join(', ')}`);
+  if (o.kind === 'video' || o.kind === 'series') facts.push('id, name prefix or `last`');
+  if (o.kind === 'int' && (o.min !== undefined || o.max !== undefined))
+    facts.push(`${o.min ?? ''}–${o.max ?? ''}`);
+  if (o.maxLength !== undefined) facts.push(`max ${o.maxLength} characters`);
+  return `• \`${name}\` — ${o.description}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`;
+}
+
+function groupCard(group: string, commands: CommandSpec[]): Card {
+  return {
+    title: `/reel ${group} …`,
+    tone: 'info',
+    text: commands.map((c) => `• \`/reel ${usageOf(c)}\`\n  ${c.summary}`).join('\n'),
+    context: `\`/reel help ${commands[0]?.name ?? group}\` shows one command's options and examples.`,
+  };
+}
+
+function hasKey(ctx: CommandContext): boolean {
+  if (ctx.deps.deploymentKey) return true;
+  try {
+    return ctx.deps.store.keys.get(ctx.req.user) !== undefined;
+  } catch (error) {
+    if (error instanceof StoredKeyUnreadableError) return false;
+    throw error;
+  }
+}

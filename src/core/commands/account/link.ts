@@ -1,0 +1,148 @@
+/**
+ * `link`: a member links a team API key. The key only ever travels through the private form (DESIGN §5):
+ * text after `link` is refused without being stored, echoed or logged. The key is checked with GET /me under
+ * that very key before it is stored (encrypted by the store); replies show its prefix, never the key.
+ */
+import { describeApiError, isApiError } from '../../api-errors.js';
+import type { Card, Form, Response } from '../../cards.js';
+import { message } from '../../cards.js';
+import { keyId } from '../../catalog-cache.js';
+import { defineCommand, type FormSpec } from '../../command-spec.js';
+import { type CommandContext, userError } from '../../context.js';
+import { say } from '../../messages.js';
+import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
+import type { Me } from '../../video-api.js';
+import { formatScopes, missingScopes } from './scopes.js';
+
+export const LINK_FORM_ID = 'account.link';
+
+/** Keys are opaque; this only catches pastes that cannot be a key (spaces, a whole paragraph). */
+const MAX_KEY_LENGTH = 512;
+
+export const linkCommand = defineCommand({
+  name: 'link',
+  summary: 'Link your team API key (a private form opens; never paste a key in a channel)',
+  options: [
+    {
+      name: 'key',
+      kind: 'text',
+      positional: true,
+      rest: true,
+      description: 'Leave empty: the key goes in a private form, never in a chat message',
+    },
+  ],
+  examples: ['link'],
+  details:
+    'Opens a private form for your team API key (developer dashboard → API keys). The key is checked with ' +
+    'the video service, stored encrypted and never shown again, only its prefix. Every command and click of ' +
+    'yours then runs under it. Linking again replaces it; `unlink` removes it.',
+  async run(ctx, args) {
+    // Whatever was typed after `link` may be a key: refuse without repeating it anywhere.
+    if (args.key !== undefined) throw userError('key-in-channel');
+    return { kind: 'form', form: linkForm(ctx) };
+  },
+});
+
+function linkForm(ctx: CommandContext): Form {
+  const current = linkedKey(ctx);
+  const replacing = current
+    ? ` This replaces your current link to **${current.teamName}** (key \`${current.keyPrefix}…\`).`
+    : '';
+  return {
+    id: LINK_FORM_ID,
+    title: 'Link your API key',
+    submitLabel: 'Link',
+    state: '',
+    intro:
+      'Only you see this form. The key is checked with the video service, stored encrypted and never ' +
+      `shown again (only its prefix).${replacing}`,
+    inputs: [
+      {
+        kind: 'text',
+        id: 'key',
+        label: 'Team API key',
+        required: true,
+        placeholder: 'fl_live_…',
+        maxLength: MAX_KEY_LENGTH,
+        hint: 'Developer dashboard → API keys. Create one with the scopes your team needs.',
+      },
+    ],
+  };
+}
+
+export const linkFormSpec: FormSpec = {
+  id: LINK_FORM_ID,
+  async submit(ctx, _state, values) {
+    const key = (values.key ?? '').trim();
+    if (key === '') return formError(say('key-empty'));
+    if (/\s/.test(key) || key.length > MAX_KEY_LENGTH) return formError(say('key-malformed'));
+
+    let me: Me;
+    try {
+      me = await ctx.deps.apiFor(key).me.get();
+    } catch (error) {
+      if (isApiError(error) && error.type === 'unauthorized') return formError(say('bad-key'));
+      const reason = isApiError(error) ? describeApiError(error) : 'it did not answer.';
+      // Only the error's type: the key is never part of a log line.
+      ctx.deps.logger.warn(
+        { form: LINK_FORM_ID, errorType: isApiError(error) ? error.type : 'unexpected' },
+        'key check failed',
+      );
+      return formError(say('key-check-failed', { reason }));
+    }
+
+    const previous = linkedKey(ctx);
+    ctx.deps.store.keys.put(ctx.req.user, {
+      apiKey: key,
+      keyPrefix: safePrefix(key, me.auth.keyPrefix),
+      teamId: me.team.id,
+      teamName: me.team.name,
+    });
+    // Catalogs cached under the old key may belong to another team.
+    if (previous) ctx.deps.catalog.forget(keyId(previous.apiKey));
+    ctx.deps.logger.info({ user: ctx.req.user, teamId: me.team.id }, 'API key linked');
+    return message(linkedCard(me, safePrefix(key, me.auth.keyPrefix), previous));
+  },
+};
+
+function linkedCard(me: Me, prefix: string, previous: LinkedKey | undefined): Card {
+  const missing = missingScopes(me.auth.scopes);
+  const switched =
+    previous && previous.teamId !== me.team.id ? `\nYou switched from **${previous.teamName}**.` : '';
+  return {
+    title: `Linked to ${me.team.name}`,
+    tone: missing.length > 0 ? 'warning' : 'success',
+    text:
+      `Your commands and clicks now run under this key.${switched}` +
+      (missing.length > 0
+        ? `\n**This key lacks some scopes:**\n${missing.map((m) => `• ${m}`).join('\n')}`
+        : ''),
+    fields: [
+      { label: 'Team', value: me.team.name, short: true },
+      { label: 'Plan', value: me.plan, short: true },
+      { label: 'Credits', value: String(me.team.credits), short: true },
+      { label: 'Key', value: `\`${prefix}…\``, short: true },
+      { label: 'Scopes', value: formatScopes(me.auth.scopes) },
+    ],
+    context: 'Only the prefix is ever shown. `/reel whoami` to check, `/reel unlink` to remove it.',
+  };
+}
+
+/** The prefix to display: the service's, unless it would reveal most of the key. */
+export function safePrefix(key: string, reported: string | undefined): string {
+  if (reported && key.startsWith(reported) && reported.length <= Math.min(16, key.length / 2))
+    return reported;
+  return key.slice(0, Math.min(12, Math.floor(key.length / 3)));
+}
+
+/** The caller's link; an unreadable one counts as none here (linking again overwrites it). */
+function linkedKey(ctx: CommandContext): LinkedKey | undefined {
+  try {
+    return ctx.deps.store.keys.get(ctx.req.user);
+  } catch (error) {
+    if (error instanceof StoredKeyUnreadableError) return undefined;
+    throw error;
+  }
+}
+
+const formError = (text: string): Response => ({ kind: 'form-errors', errors: { key: text } });

@@ -1,0 +1,73 @@
+/**
+ * `options [kind]`: one catalog of values accepted by `create` and `series create` (cached a few minutes).
+ * Without a kind it lists the kinds, with no API call.
+ */
+import { message } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import { OPTION_KINDS, type OptionItem, type OptionKind } from '../../video-api.js';
+import { plural } from './format.js';
+
+/** Where each catalog's values go, so the list is actionable. */
+const USED_BY: Record<OptionKind, string> = {
+  sources: '`series create` (source)',
+  styles: '`create --style`, `series create` (style)',
+  niches: '`series create` (niche)',
+  languages: '`create --language`, `series create` (language)',
+  durations: '`series create` (duration, seconds)',
+  models: '`create --model`, `series create` (model)',
+  captionThemes: '`series create` (caption style)',
+  music: '`series create` (music mood)',
+  backgrounds: '`series create` (background video)',
+  subreddits: '`series create` (subreddit, with the Reddit source)',
+};
+
+const MAX_SHOWN = 50;
+
+export const optionsCommand = defineCommand({
+  name: 'options',
+  summary: 'List accepted values: styles, languages, models (with credits), sources…',
+  options: [
+    {
+      name: 'kind',
+      kind: 'choice',
+      positional: true,
+      choices: OPTION_KINDS,
+      description: 'Which catalog to list',
+    },
+  ],
+  examples: ['options models', 'options styles', 'options'],
+  async run(ctx, args) {
+    if (!args.kind) {
+      return message({
+        title: 'Option catalogs',
+        tone: 'info',
+        text: OPTION_KINDS.map((k) => `• \`${k}\` — for ${USED_BY[k]}`).join('\n'),
+        context: 'Show one with `/reel options <kind>`, e.g. `/reel options models`.',
+      });
+    }
+    const kind = args.kind as OptionKind;
+    const catalog = await ctx.deps.catalog.options(ctx.api(), ctx.apiKeyId(), kind);
+    const items = catalog.items;
+    if (items.length === 0) {
+      return message({
+        title: `Options: ${kind}`,
+        tone: 'info',
+        text: `The video service lists no ${kind} for your team.`,
+      });
+    }
+    const shown = items.slice(0, MAX_SHOWN);
+    const more = items.length > shown.length ? `\n…and ${items.length - shown.length} more.` : '';
+    return message({
+      title: `Options: ${kind}`,
+      tone: 'info',
+      text: `${shown.map(itemLine).join('\n')}${more}`,
+      context: `${plural(items.length, 'value')} · use the \`code\` value with ${USED_BY[kind]}`,
+    });
+  },
+});
+
+function itemLine(item: OptionItem): string {
+  const cost = item.credits !== undefined ? ` · ${plural(item.credits, 'credit')} per video` : '';
+  const label = item.name && item.name !== item.value ? `**${item.name}** — ` : '';
+  return `• ${label}\`${item.value}\`${cost}`;
+}

@@ -1,0 +1,177 @@
+/**
+ * `subscribe [calendar | videos | series <s>]`: the channel follows a feed of the team's activity. Each
+ * subscription is a store row plus a watch polled with the subscriber's key. The first read happens here,
+ * with the caller's key: it proves the key may read that feed (a missing scope is answered now, not
+ * silently later) and records what already exists, so only later changes are announced.
+ * `subscribe` alone lists what the channel follows.
+ */
+import type { Card, Response } from '../../cards.js';
+import { message } from '../../cards.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import type { CommandContext } from '../../context.js';
+import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
+import { watchSeries } from '../../live/series-watcher.js';
+import type { SubscriptionKind } from '../../ports.js';
+import { resolveSeries } from '../../references.js';
+import { requireAdmin } from './admin.js';
+import { badInput } from './bad-input.js';
+import { formatDateTime } from './format.js';
+import { formatMention } from './mentions.js';
+import {
+  describeSubscription,
+  FEED_KINDS,
+  seriesNameOf,
+  subscriptionWatch,
+  WHAT_IT_POSTS,
+} from './subscriptions.js';
+
+const MINUTE = 60_000;
+/** Subscriptions last until unsubscribed; the watch still needs an expiry, so it is far away. */
+const SUBSCRIPTION_LIFETIME_MS = 100 * 365 * 24 * 3600_000;
+
+export const subscribeCommand: CommandSpec = defineCommand({
+  name: 'subscribe',
+  summary: 'Follow posted/failed posts, new videos or a series in this channel (alone: list them)',
+  options: [
+    { name: 'what', kind: 'choice', positional: true, choices: FEED_KINDS, description: 'What to follow' },
+    { name: 'series', kind: 'series', positional: true, description: 'The series to follow (with `series`)' },
+  ],
+  examples: ['subscribe calendar', 'subscribe series "Daily facts"', 'subscribe videos', 'subscribe'],
+  details:
+    '`calendar`: a message when a scheduled post goes out or fails. `videos`: a short card for every new ' +
+    'video of the team. `series <s>`: each new episode gets its own status card. The feed is read with your ' +
+    'key; `/reel unsubscribe <what>` stops it.',
+  async run(ctx, args): Promise<Response> {
+    if (!args.what) return message(listCard(ctx));
+    const kind = args.what as SubscriptionKind;
+    if (kind === 'series' && !args.series) return badInput(subscribeCommand, 'subscribe-needs-series');
+    if (kind !== 'series' && args.series) {
+      return badInput(subscribeCommand, 'subscribe-no-target', { what: kind, value: args.series });
+    }
+    requireAdmin(ctx, 'change subscriptions');
+    return kind === 'series' ? subscribeSeries(ctx, args.series as string) : subscribeFeed(ctx, kind);
+  },
+});
+
+async function subscribeFeed(ctx: CommandContext, kind: 'calendar' | 'videos'): Promise<Response> {
+  const store = ctx.deps.store;
+  const conversation = ctx.req.conversation;
+  const sub = { kind, target: '', conversation };
+  if (isFollowing(ctx, sub)) return alreadyFollowing(describeSubscription(sub));
+
+  const now = ctx.now();
+  const baseline = await observeFeed(ctx.api(), kind, undefined, now);
+  const owner = ctx.keyOwner();
+  store.transaction(() => {
+    store.subscriptions.add({ conversation, kind, target: '', owner });
+    if (subscriptionWatch(store, sub)) return;
+    store.watches.add({
+      kind: 'feed',
+      target: feedTarget({ kind, conversation }),
+      owner,
+      conversation,
+      cardKey: null,
+      state: baseline.state as unknown as Record<string, unknown>,
+      nextCheckAt: now + Math.min(10 * MINUTE, Math.max(MINUTE, baseline.nextCheckInMs)),
+      expiresAt: now + SUBSCRIPTION_LIFETIME_MS,
+    });
+  });
+  return subscribed(ctx, sub, kind, owner);
+}
+
+async function subscribeSeries(ctx: CommandContext, ref: string): Promise<Response> {
+  const store = ctx.deps.store;
+  const conversation = ctx.req.conversation;
+  const series = await resolveSeries(ctx, ref);
+  const sub = { kind: 'series' as const, target: series.id, conversation };
+  if (isFollowing(ctx, sub)) return alreadyFollowing(describeSubscription(sub, series.name));
+
+  // The episodes that exist now are history; every later one gets its card here.
+  const { items } = await ctx.api().series.episodes(series.id, { page: 1, limit: 20 });
+  const owner = ctx.keyOwner();
+  const now = ctx.now();
+  store.transaction(() => {
+    store.subscriptions.add({ conversation, kind: 'series', target: series.id, owner });
+    watchSeries(store, {
+      seriesId: series.id,
+      conversation,
+      owner,
+      now,
+      name: series.name,
+      primed: true,
+      seen: items.map((e) => e.id),
+    });
+  });
+  store.users.setLast(ctx.req.user, 'series', series.id);
+  return subscribed(ctx, sub, series.name, owner);
+}
+
+function isFollowing(
+  ctx: CommandContext,
+  sub: { kind: SubscriptionKind; target: string; conversation: string },
+) {
+  const store = ctx.deps.store;
+  const row = store.subscriptions
+    .list(sub.conversation)
+    .some((s) => s.kind === sub.kind && s.target === sub.target);
+  return row && subscriptionWatch(store, sub) !== undefined;
+}
+
+const alreadyFollowing = (what: string): Response =>
+  message({ title: 'Already subscribed', tone: 'info', text: `This channel already follows ${what}.` });
+
+function subscribed(
+  ctx: CommandContext,
+  sub: { kind: SubscriptionKind; target: string; conversation: string },
+  title: string,
+  owner: string,
+): Response {
+  ctx.deps.logger.info(
+    { conversation: sub.conversation, kind: sub.kind, target: sub.target },
+    'channel subscribed',
+  );
+  const stop = sub.kind === 'series' ? `series ${sub.target}` : sub.kind;
+  return message(
+    {
+      title: `Subscribed: ${title}`,
+      tone: 'success',
+      text: `This channel now follows ${describeSubscription(sub, title)}: ${WHAT_IT_POSTS[sub.kind]} will show up here.`,
+      context:
+        `Set up by ${ctx.req.userName ?? formatMention(ctx.req.user)}` +
+        `${owner ? ' with their key' : " with the workspace's shared key"} · \`/reel unsubscribe ${stop}\` to stop`,
+    },
+    'channel',
+  );
+}
+
+/** What this channel follows, who set it up and since when. */
+function listCard(ctx: CommandContext): Card {
+  const store = ctx.deps.store;
+  const subs = store.subscriptions.list(ctx.req.conversation);
+  if (subs.length === 0) {
+    return {
+      title: 'No subscriptions here',
+      tone: 'info',
+      text:
+        'This channel follows nothing yet. Try:\n• `/reel subscribe calendar` — posted and failed posts\n' +
+        '• `/reel subscribe videos` — every new video\n• `/reel subscribe series <name>` — new episodes of a series',
+    };
+  }
+  const zone = ctx.timeZone();
+  const lines = subs.map((s) => {
+    const watch = subscriptionWatch(store, s);
+    const what =
+      s.kind === 'series'
+        ? `series **${seriesNameOf(watch) ?? s.target}** (\`${s.target}\`)`
+        : `**${s.kind}**`;
+    const by = s.owner ? formatMention(s.owner) : "the workspace's shared key";
+    const stalled = watch ? '' : ' · ⚠️ stopped: run `/reel subscribe` for it again, or unsubscribe';
+    return `• ${what} — ${WHAT_IT_POSTS[s.kind]} · since ${formatDateTime(s.createdAt, zone)} · by ${by}${stalled}`;
+  });
+  return {
+    title: `This channel follows ${subs.length === 1 ? '1 feed' : `${subs.length} feeds`}`,
+    tone: 'info',
+    text: lines.join('\n'),
+    context: 'Stop one with `/reel unsubscribe <what>`.',
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * What a channel subscription is made of, shared by `subscribe` and `unsubscribe`: the store row plus the
+ * watch that polls for it — a `feed` watch for `calendar` and `videos`, the series watcher for `series`.
+ */
+
+import { feedTarget } from '../../live/feed-watcher.js';
+import type { ConversationAddress, Store, Subscription, SubscriptionKind, Watch } from '../../ports.js';
+
+export const FEED_KINDS = ['calendar', 'videos', 'series'] as const;
+
+/** The active watch behind a subscription, if it still runs. */
+export function subscriptionWatch(
+  store: Store,
+  sub: { kind: SubscriptionKind; target: string; conversation: ConversationAddress },
+): Watch | undefined {
+  if (sub.kind === 'series') {
+    return store.watches
+      .active()
+      .find((w) => w.kind === 'series' && w.target === sub.target && w.conversation === sub.conversation);
+  }
+  return store.watches.findActive('feed', feedTarget({ kind: sub.kind, conversation: sub.conversation }));
+}
+
+/** The series' name as its watch remembers it. */
+export function seriesNameOf(watch: Watch | undefined): string | undefined {
+  const name = (watch?.state as { name?: unknown } | undefined)?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+export function describeSubscription(
+  sub: Pick<Subscription, 'kind' | 'target'>,
+  seriesName?: string,
+): string {
+  if (sub.kind === 'calendar') return 'the posting calendar';
+  if (sub.kind === 'videos') return 'new videos';
+  return seriesName ? `the series **${seriesName}**` : `the series \`${sub.target}\``;
+}
+
+export const WHAT_IT_POSTS: Record<SubscriptionKind, string> = {
+  calendar: 'every scheduled post that goes out or fails',
+  videos: 'every new video of the team',
+  series: 'each new episode, with its own status card',
+};

@@ -1,0 +1,49 @@
+/**
+ * `tz [zone]`: the caller's own time zone, for platforms that do not report one (Discord) or to override
+ * it. Dates in `calendar`, `credits`, `schedule` echoes and cards use it. Alone: the zone in force and why.
+ */
+import { message, type Response } from '../../cards.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { badInput } from './bad-input.js';
+import { localTime, normalizeTimeZone } from './time-zone.js';
+
+export const tzCommand: CommandSpec = defineCommand({
+  name: 'tz',
+  summary: 'Set your time zone (IANA name), or show the one in use',
+  options: [
+    { name: 'zone', kind: 'string', positional: true, description: 'e.g. Europe/Paris', maxLength: 64 },
+  ],
+  examples: ['tz Europe/Paris', 'tz America/New_York', 'tz'],
+  details:
+    'Times you type (`schedule … tomorrow 9am`) are read in this zone and times are shown in it. Without ' +
+    'one, your chat profile’s zone is used where the platform gives it, then the channel’s, then UTC.',
+  async run(ctx, args): Promise<Response> {
+    const now = ctx.now();
+    if (args.zone === undefined) {
+      const zone = ctx.timeZone();
+      const own = ctx.deps.store.users.getTimeZone(ctx.req.user);
+      const channel = ctx.settings().timeZone;
+      const source = own
+        ? 'you set it with `/reel tz`'
+        : ctx.req.platformTimeZone
+          ? 'from your chat profile'
+          : channel
+            ? 'the channel’s default (`/reel settings timezone`)'
+            : 'the default: nothing else is set';
+      return message({
+        title: `Your time zone: ${zone}`,
+        tone: 'info',
+        text: `It is ${localTime(now, zone)} there (${source}).`,
+        context: 'Change it with `/reel tz <zone>`, e.g. `/reel tz Europe/Paris`.',
+      });
+    }
+    const zone = normalizeTimeZone(args.zone);
+    if (!zone) return badInput(tzCommand, 'bad-timezone', { value: args.zone });
+    ctx.deps.store.users.setTimeZone(ctx.req.user, zone);
+    return message({
+      title: `Time zone set: ${zone}`,
+      tone: 'success',
+      text: `It is ${localTime(now, zone)} there. Times you type and times I show now use ${zone}.`,
+    });
+  },
+});

@@ -1,0 +1,86 @@
+/** `unsubscribe <calendar | videos | series <s>>`: the channel stops following a feed; its watch ends. */
+import type { Response } from '../../cards.js';
+import { message } from '../../cards.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import type { CommandContext } from '../../context.js';
+import { unwatchSeries } from '../../live/series-watcher.js';
+import type { SubscriptionKind } from '../../ports.js';
+import { resolveSeries } from '../../references.js';
+import { requireAdmin } from './admin.js';
+import { badInput } from './bad-input.js';
+import { formatMention } from './mentions.js';
+import { describeSubscription, FEED_KINDS, seriesNameOf, subscriptionWatch } from './subscriptions.js';
+
+export const unsubscribeCommand: CommandSpec = defineCommand({
+  name: 'unsubscribe',
+  summary: 'Stop following posts, new videos or a series in this channel',
+  options: [
+    {
+      name: 'what',
+      kind: 'choice',
+      positional: true,
+      required: true,
+      choices: FEED_KINDS,
+      description: 'What to stop following',
+    },
+    { name: 'series', kind: 'series', positional: true, description: 'The series (with `series`)' },
+  ],
+  examples: ['unsubscribe calendar', 'unsubscribe series "Daily facts"'],
+  async run(ctx, args): Promise<Response> {
+    const kind = args.what as SubscriptionKind;
+    if (kind === 'series' && !args.series) return badInput(unsubscribeCommand, 'subscribe-needs-series');
+    if (kind !== 'series' && args.series) {
+      return badInput(unsubscribeCommand, 'subscribe-no-target', { what: kind, value: args.series });
+    }
+    requireAdmin(ctx, 'change subscriptions');
+
+    const conversation = ctx.req.conversation;
+    const series = kind === 'series' ? await followedSeries(ctx, args.series as string) : undefined;
+    const sub = { kind, target: series?.id ?? '', conversation };
+    const label = describeSubscription(sub, series?.name);
+    const store = ctx.deps.store;
+    const removed = store.transaction(() => {
+      const row = store.subscriptions.remove(conversation, kind, sub.target);
+      let watching = false;
+      if (kind === 'series') watching = unwatchSeries(store, sub.target, conversation);
+      else {
+        const watch = subscriptionWatch(store, sub);
+        if (watch) store.watches.update(watch.id, { status: 'done' });
+        watching = watch !== undefined;
+      }
+      return row || watching;
+    });
+    if (!removed) return badInput(unsubscribeCommand, 'not-subscribed', { what: label });
+    ctx.deps.logger.info({ conversation, kind, target: sub.target }, 'channel unsubscribed');
+    return message(
+      {
+        title: 'Unsubscribed',
+        tone: 'success',
+        text: `This channel no longer follows ${label}.`,
+        context: `By ${ctx.req.userName ?? formatMention(ctx.req.user)}`,
+      },
+      'channel',
+    );
+  },
+});
+
+/**
+ * The series as this channel follows it: matched against its subscriptions first (id, or the name its watch
+ * remembers), so a deleted series can still be unfollowed; otherwise resolved like everywhere else.
+ */
+async function followedSeries(ctx: CommandContext, ref: string): Promise<{ id: string; name?: string }> {
+  const wanted = ref.trim().toLowerCase();
+  const store = ctx.deps.store;
+  const followed = store.subscriptions
+    .list(ctx.req.conversation)
+    .filter((s) => s.kind === 'series')
+    .map((s) => {
+      const name = seriesNameOf(subscriptionWatch(store, s));
+      return name ? { id: s.target, name } : { id: s.target };
+    });
+  const byId = followed.find((s) => s.id.toLowerCase() === wanted);
+  if (byId) return byId;
+  const byName = followed.filter((s) => s.name?.toLowerCase().startsWith(wanted));
+  if (byName.length === 1 && byName[0]) return byName[0];
+  return resolveSeries(ctx, ref);
+}

@@ -1,0 +1,101 @@
+/**
+ * `voices [--language L]`: the team's voice catalog (cached a few minutes), grouped by language, with the
+ * team's custom voices and the recommended ones marked and a preview link each.
+ */
+import type { Section } from '../../cards.js';
+import { message } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import type { CommandContext } from '../../context.js';
+import type { Voice } from '../../video-api.js';
+import { plural } from './format.js';
+
+/** Enough for a chat message; a long catalog asks to narrow down. */
+const MAX_SHOWN = 40;
+
+export const voicesCommand = defineCommand({
+  name: 'voices',
+  summary: 'List the voices your team can use (custom and recommended marked)',
+  options: [
+    {
+      name: 'language',
+      kind: 'string',
+      description: 'Only voices for a language (`en`, `es`, `French`…)',
+      maxLength: 40,
+    },
+  ],
+  examples: ['voices', 'voices --language es'],
+  details:
+    "⭐ marks recommended voices, 🧬 your team's cloned voices. Pass the id (or name) to `/reel create --voice`.",
+  async run(ctx, args) {
+    const api = ctx.api();
+    const all = await ctx.deps.catalog.voices(api, ctx.apiKeyId());
+    const wanted = args.language ? await languageCode(ctx, args.language) : undefined;
+    const voices = wanted ? all.filter((v) => speaks(v, wanted)) : all;
+
+    if (voices.length === 0) {
+      const known = [...new Set(all.map((v) => v.labels?.language).filter(Boolean))].sort().join(', ');
+      return message({
+        title: 'No voices found',
+        tone: 'info',
+        text: wanted
+          ? `No voice speaks \`${args.language}\`.${known ? ` Languages with voices: ${known}.` : ''}`
+          : 'Your team has no voices available.',
+      });
+    }
+
+    const sorted = [...voices].sort(
+      (a, b) =>
+        Number(b.isCustom) - Number(a.isCustom) ||
+        Number(b.isRecommended ?? false) - Number(a.isRecommended ?? false) ||
+        a.name.localeCompare(b.name),
+    );
+    const shown = sorted.slice(0, MAX_SHOWN);
+    const groups = new Map<string, Voice[]>();
+    for (const v of shown) {
+      const lang = v.labels?.language || 'other';
+      groups.set(lang, [...(groups.get(lang) ?? []), v]);
+    }
+    const sections: Section[] = [...groups.entries()]
+      .sort(([a], [b]) => (a === 'other' ? 1 : b === 'other' ? -1 : a.localeCompare(b)))
+      .map(([lang, list]) => ({ text: `**${lang}** (${list.length})\n${list.map(voiceLine).join('\n')}` }));
+    const more =
+      sorted.length > shown.length
+        ? ` Showing ${shown.length} of ${sorted.length}; narrow it with \`--language\`.`
+        : '';
+    return message({
+      title: wanted ? `Voices for ${args.language}` : 'Voices',
+      tone: 'info',
+      text: `${plural(voices.length, 'voice')}. ⭐ recommended · 🧬 your team's custom voice.${more}`,
+      sections,
+      context: 'Use one with `/reel create --voice <id or name>`.',
+    });
+  },
+});
+
+function voiceLine(v: Voice): string {
+  const marks = `${v.isCustom ? ' 🧬' : ''}${v.isRecommended ? ' ⭐' : ''}`;
+  const facts = [v.labels?.gender, v.labels?.accent, v.qualityTier].filter(Boolean).join(' · ');
+  const preview = v.previewUrl ? ` · [preview](${v.previewUrl})` : '';
+  return `• **${v.name}**${marks}${facts ? ` — ${facts}` : ''}${preview} · \`${v.id}\``;
+}
+
+function speaks(v: Voice, code: string): boolean {
+  const langs = [v.labels?.language, ...(v.targetLanguages ?? [])]
+    .filter(Boolean)
+    .map((l) => String(l).toLowerCase());
+  // `en` matches `en-US` too.
+  return langs.some((l) => l === code || l.startsWith(`${code}-`) || l.startsWith(`${code}_`));
+}
+
+/** `es`, `ES` or `Spanish` → `es`, using the languages catalog for names (cached; a failure keeps the word). */
+async function languageCode(ctx: CommandContext, input: string): Promise<string> {
+  const word = input.trim().toLowerCase();
+  if (word.length <= 3 || /^[a-z]{2,3}[-_]/.test(word)) return word;
+  try {
+    const catalog = await ctx.deps.catalog.options(ctx.api(), ctx.apiKeyId(), 'languages');
+    const hit = catalog.items.find((i) => i.name.toLowerCase() === word || i.value.toLowerCase() === word);
+    return hit ? hit.value.toLowerCase() : word;
+  } catch {
+    return word;
+  }
+}

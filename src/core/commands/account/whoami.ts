@@ -1,0 +1,48 @@
+/** `whoami`: which team and key the caller's commands run under (prefix only, never the key). */
+import type { Field } from '../../cards.js';
+import { message } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import { userError } from '../../context.js';
+import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
+import { formatDateTime } from './format.js';
+import { safePrefix } from './link.js';
+import { formatScopes, missingScopes } from './scopes.js';
+
+export const whoamiCommand = defineCommand({
+  name: 'whoami',
+  summary: 'Show the team, plan, credits and scopes your commands run under',
+  options: [],
+  examples: ['whoami'],
+  async run(ctx) {
+    let linked: LinkedKey | undefined;
+    try {
+      linked = ctx.deps.store.keys.get(ctx.req.user);
+    } catch (error) {
+      if (error instanceof StoredKeyUnreadableError) throw userError('key-unreadable');
+      throw error;
+    }
+    const me = await ctx.api().me.get();
+    const prefix = linked ? linked.keyPrefix : safePrefix(ctx.deps.deploymentKey ?? '', me.auth.keyPrefix);
+    const source = linked
+      ? `Your own link (since ${formatDateTime(linked.linkedAt, ctx.timeZone())})`
+      : "This workspace's shared key (`VIDEO_API_KEY`); `/reel link` to use your own";
+    const fields: Field[] = [
+      { label: 'Team', value: `${me.team.name} (\`${me.team.id}\`)`, short: true },
+      { label: 'Plan', value: me.plan, short: true },
+      { label: 'Credits', value: String(me.team.credits), short: true },
+      { label: 'Key', value: `\`${prefix}…\`${me.auth.legacy ? ' (legacy key)' : ''}`, short: true },
+      { label: 'Key source', value: source },
+      { label: 'Scopes', value: formatScopes(me.auth.scopes) },
+    ];
+    const missing = missingScopes(me.auth.scopes);
+    return message({
+      title: `You act as ${me.team.name}`,
+      tone: missing.length > 0 ? 'warning' : 'info',
+      ...(missing.length > 0
+        ? { text: `**Missing scopes:**\n${missing.map((m) => `• ${m}`).join('\n')}` }
+        : {}),
+      fields,
+      context: `Authenticated via ${me.auth.via}`,
+    });
+  },
+});

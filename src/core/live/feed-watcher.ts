@@ -1,0 +1,298 @@
+/**
+ * Channel subscriptions `subscribe calendar` and `subscribe videos` as `feed` watches. One watch per
+ * subscription; its target is a stable subscription id (`calendar@<conversation>`). Each check reads one
+ * page of the team's data, compares it with what the watch has already seen, and posts once per change:
+ * the outbox dedupe key names the change (entry id + status, video id) so a crash, a retry or a
+ * re-subscription never repeats a message. The first look only records what exists (no backlog flood).
+ * (`subscribe series <s>` uses the series watcher, which already gives each new episode its status card.)
+ */
+import type { Card, Field } from '../cards.js';
+import { formatDateTime } from '../commands/account/format.js';
+import { platformName } from '../commands/account/platform-names.js';
+import type { ConversationAddress, Store, Watch } from '../ports.js';
+import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } from '../video-api.js';
+import { postToChannel, videoCardKey } from './live-card.js';
+import type { WatchContext, Watcher, WatchResult } from './watcher.js';
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+/** Remembered video ids; a page holds 20, so this covers deletions shuffling older videos onto page 1. */
+const MAX_SEEN = 200;
+/** New videos posted one by one per check; beyond that one summary (a bulk import must not flood). */
+const MAX_CARDS_PER_CHECK = 5;
+/** Names looked up per check for calendar messages; the rest show the video id. */
+const MAX_NAME_LOOKUPS = 10;
+
+export type FeedKind = 'calendar' | 'videos';
+
+export interface FeedSubscription {
+  kind: FeedKind;
+  conversation: ConversationAddress;
+}
+
+/** The watch target of a subscription: one per conversation and kind. */
+export const feedTarget = (sub: FeedSubscription): string => `${sub.kind}@${sub.conversation}`;
+
+export function parseFeedTarget(target: string): FeedSubscription | undefined {
+  const at = target.indexOf('@');
+  const kind = target.slice(0, at);
+  const conversation = target.slice(at + 1);
+  if (at <= 0 || conversation === '' || (kind !== 'calendar' && kind !== 'videos')) return undefined;
+  return { kind, conversation };
+}
+
+/** What a feed watch remembers between checks. */
+export interface FeedState {
+  /** False until the first look has recorded what already exists. */
+  primed: boolean;
+  /** calendar: `<entry id>:<status>` of posted/failed entries; videos: ids already seen. */
+  seen: string[];
+  /** videos: newest `createdAt` seen, so an old video surfacing after a deletion is not "new". */
+  watermark?: string;
+}
+
+export interface FeedObservation {
+  state: FeedState;
+  /** Calendar entries that became posted or failed since the last look. */
+  calendar: CalendarEntry[];
+  /** Videos created since the last look, oldest first. */
+  videos: VideoListItem[];
+  nextCheckInMs: number;
+}
+
+const ymd = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const background = { priority: 'background' } as const;
+
+/**
+ * Reads the feed once and returns what is new since `previous` (nothing when not primed yet). `subscribe`
+ * calls it with the caller's key to record the baseline, which also proves the key may read the feed.
+ */
+export async function observeFeed(
+  api: VideoApi,
+  kind: FeedKind,
+  previous: FeedState | undefined,
+  now: number,
+): Promise<FeedObservation> {
+  const primed = previous?.primed === true;
+  const seen = new Set(previous?.seen ?? []);
+
+  if (kind === 'calendar') {
+    // Yesterday to tomorrow (UTC dates, inclusive) holds every post that can flip between two looks.
+    const entries = await api.posts.calendar(
+      { startDate: ymd(now - DAY), endDate: ymd(now + DAY) },
+      background,
+    );
+    const settled = entries.filter((e) => e.status === 'posted' || e.status === 'failed');
+    const fresh = primed ? settled.filter((e) => !seen.has(`${e.id}:${e.status}`)) : [];
+    // Entries leave the window only as time moves on, so remembering the current window is enough.
+    const state: FeedState = { primed: true, seen: settled.map((e) => `${e.id}:${e.status}`) };
+    return { state, calendar: fresh, videos: [], nextCheckInMs: calendarInterval(entries, now) };
+  }
+
+  const { items } = await api.videos.list({ page: 1, limit: 20 }, background);
+  const watermark = previous?.watermark;
+  const fresh = primed
+    ? items.filter((v) => !seen.has(v.id) && (!watermark || !v.createdAt || v.createdAt >= watermark))
+    : [];
+  const newest = items.reduce<string | undefined>(
+    (max, v) => (v.createdAt && (!max || v.createdAt > max) ? v.createdAt : max),
+    watermark,
+  );
+  const state: FeedState = {
+    primed: true,
+    seen: [...new Set([...items.map((v) => v.id), ...(previous?.seen ?? [])])].slice(0, MAX_SEEN),
+    ...(newest ? { watermark: newest } : {}),
+  };
+  // Newest first from the API; announced in creation order.
+  return { state, calendar: [], videos: fresh.reverse(), nextCheckInMs: 2 * MINUTE };
+}
+
+/** Look again shortly after the next scheduled post is due, else every ten minutes. */
+function calendarInterval(entries: CalendarEntry[], now: number): number {
+  let next = 10 * MINUTE;
+  for (const e of entries) {
+    if (e.status !== 'scheduled') continue;
+    const due = Date.parse(e.scheduledTime) - now;
+    if (Number.isNaN(due)) continue;
+    next = Math.min(next, due <= 0 ? MINUTE : due + 30_000);
+  }
+  return next;
+}
+
+export function feedLabel(kind: FeedKind): string {
+  return kind === 'calendar' ? 'the posting calendar' : 'new videos';
+}
+
+function calendarCard(entry: CalendarEntry, videoName: string, zone: string): Card {
+  const where = platformName(entry.platform);
+  const when = formatDateTime(entry.scheduledTime, zone);
+  const context = `video \`${entry.projectId}\` · calendar subscription`;
+  if (entry.status === 'posted') {
+    return {
+      title: `Posted to ${where}`,
+      tone: 'success',
+      text: `**${videoName}** went out on ${where} (scheduled for ${when}).`,
+      context,
+    };
+  }
+  return {
+    title: `Post to ${where} failed`,
+    tone: 'danger',
+    text:
+      `**${videoName}** could not be posted to ${where} (scheduled for ${when}).\n` +
+      `Check the ${where} connection in the dashboard, then schedule it again: ` +
+      `\`/reel schedule ${entry.projectId} ${entry.platform} <when>\`.`,
+    context,
+  };
+}
+
+function newVideoCard(v: VideoListItem, zone: string): Card {
+  const fields: Field[] = [];
+  if (v.model) fields.push({ label: 'Model', value: v.model, short: true });
+  if (v.createdAt) fields.push({ label: 'Created', value: formatDateTime(v.createdAt, zone), short: true });
+  return {
+    title: `New video: ${v.name}`,
+    tone: 'info',
+    text: `Follow it with \`/reel status ${v.id}\`.`,
+    ...(fields.length > 0 ? { fields } : {}),
+    context: `id \`${v.id}\` · videos subscription`,
+  };
+}
+
+/** Why a subscription cannot go on, in words for the channel; undefined when the error may pass. */
+function stopReason(error: unknown, kind: FeedKind): string | undefined {
+  if (!(error instanceof VideoApiError)) return undefined;
+  if (error.type === 'unauthorized') {
+    return `The API key that followed ${feedLabel(kind)} here no longer works (revoked or unlinked). Run \`/reel subscribe ${kind}\` again with a working key.`;
+  }
+  if (error.type === 'forbidden_scope') {
+    return `The API key that followed ${feedLabel(kind)} here lacks the scope it needs. Run \`/reel subscribe ${kind}\` again with a key that has it.`;
+  }
+  return undefined;
+}
+
+/** Polls a subscription's feed and posts what changed. */
+export const feedWatcher: Watcher = {
+  kind: 'feed',
+  minIntervalMs: MINUTE,
+  maxIntervalMs: 10 * MINUTE,
+
+  async check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
+    const sub = parseFeedTarget(watch.target);
+    // Unsubscribed meanwhile (or a malformed row): stop quietly.
+    if (!sub || !isSubscribed(ctx.store, sub)) return { state: watch.state, done: true };
+
+    let seen: FeedObservation;
+    try {
+      seen = await observeFeed(ctx.api, sub.kind, watch.state as unknown as FeedState, ctx.now);
+    } catch (error) {
+      const reason = stopReason(error, sub.kind);
+      if (!reason) throw error;
+      ctx.logger.warn(
+        { watch: watch.id, feed: sub.kind, errorType: (error as VideoApiError).type },
+        'feed subscription stopped',
+      );
+      return {
+        state: watch.state,
+        done: true,
+        apply(store) {
+          store.subscriptions.remove(sub.conversation, sub.kind, '');
+          postToChannel(store, {
+            conversation: sub.conversation,
+            card: { title: 'Subscription stopped', tone: 'warning', text: reason },
+            dedupeKey: `feed:${watch.target}:stopped:${watch.id}`,
+          });
+        },
+      };
+    }
+
+    const zone = ctx.store.settings.get(sub.conversation).timeZone ?? 'UTC';
+    const names = await videoNames(
+      ctx,
+      seen.calendar.map((e) => e.projectId),
+    );
+    return {
+      state: seen.state as unknown as Record<string, unknown>,
+      done: false,
+      nextCheckInMs: seen.nextCheckInMs,
+      apply(store) {
+        for (const entry of seen.calendar) {
+          postToChannel(store, {
+            conversation: sub.conversation,
+            card: calendarCard(entry, names.get(entry.projectId) ?? entry.projectId, zone),
+            dedupeKey: `feed:${watch.target}:${entry.id}:${entry.status}`,
+          });
+        }
+        announceVideos(store, watch, sub, seen.videos, zone);
+      },
+    };
+  },
+
+  expire(store: Store, watch: Watch): void {
+    const sub = parseFeedTarget(watch.target);
+    if (!sub) return;
+    store.subscriptions.remove(sub.conversation, sub.kind, '');
+    postToChannel(store, {
+      conversation: sub.conversation,
+      card: {
+        title: 'Subscription ended',
+        tone: 'warning',
+        text: `This channel no longer follows ${feedLabel(sub.kind)}. Run \`/reel subscribe ${sub.kind}\` to follow it again.`,
+      },
+      dedupeKey: `feed:${watch.target}:expired:${watch.id}`,
+    });
+  },
+};
+
+function isSubscribed(store: Store, sub: FeedSubscription): boolean {
+  return store.subscriptions.list(sub.conversation).some((s) => s.kind === sub.kind);
+}
+
+/** Names for the videos a message mentions; a failed lookup just shows the id. */
+async function videoNames(ctx: WatchContext, ids: string[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const id of [...new Set(ids)].slice(0, MAX_NAME_LOOKUPS)) {
+    try {
+      names.set(id, (await ctx.api.videos.get(id, background)).name);
+    } catch (error) {
+      ctx.logger.debug(
+        { videoId: id, errorType: (error as VideoApiError).type },
+        'feed: video name lookup failed',
+      );
+    }
+  }
+  return names;
+}
+
+function announceVideos(
+  store: Store,
+  watch: Watch,
+  sub: FeedSubscription,
+  videos: VideoListItem[],
+  zone: string,
+): void {
+  // A video created from this channel already has its live status card here.
+  const fresh = videos.filter((v) => !store.cards.get(videoCardKey(v.id, sub.conversation)));
+  for (const v of fresh.slice(0, MAX_CARDS_PER_CHECK)) {
+    postToChannel(store, {
+      conversation: sub.conversation,
+      card: newVideoCard(v, zone),
+      dedupeKey: `feed:${watch.target}:${v.id}`,
+    });
+  }
+  const rest = fresh.slice(MAX_CARDS_PER_CHECK);
+  if (rest.length === 0) return;
+  const listed = rest
+    .slice(0, 10)
+    .map((v) => `• ${v.name} (\`${v.id}\`)`)
+    .join('\n');
+  postToChannel(store, {
+    conversation: sub.conversation,
+    card: {
+      title: `${rest.length} more new videos`,
+      tone: 'info',
+      text: `${listed}${rest.length > 10 ? '\n…' : ''}\nSee them all with \`/reel videos\`.`,
+    },
+    dedupeKey: `feed:${watch.target}:more:${rest.map((v) => v.id).join(',')}`,
+  });
+}
