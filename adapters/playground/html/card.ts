@@ -1,0 +1,127 @@
+/**
+ * A neutral `Card` → HTML. Every interpolated value is escaped (text through `markdownToHtml`, which
+ * escapes first); URLs become links or image sources only when they are http(s). Controls carry their
+ * `action`/`value` in data attributes for the page script, and `data-testid`s for tests.
+ */
+import escapeHtml from 'escape-html';
+import type {
+  Button,
+  Card,
+  Control,
+  Field,
+  Image,
+  Progress,
+  Section,
+  Select,
+  Tone,
+} from '../../../src/core/cards.js';
+import { isWebUrl, markdownToHtml } from './markdown.js';
+
+const TONES: readonly Tone[] = ['neutral', 'info', 'progress', 'success', 'warning', 'danger'];
+
+export function renderCard(card: Card): string {
+  const tone = card.tone && TONES.includes(card.tone) ? card.tone : 'neutral';
+  const title = escapeHtml(card.title);
+  const heading =
+    card.url && isWebUrl(card.url)
+      ? `<a href="${escapeHtml(card.url)}" target="_blank" rel="noopener noreferrer">${title}</a>`
+      : title;
+  return [
+    `<section class="card tone-${tone}" data-testid="card" data-tone="${tone}">`,
+    `<h3 class="card-title" data-testid="card-title">${heading}</h3>`,
+    card.text ? `<div class="card-text">${markdownToHtml(card.text)}</div>` : '',
+    card.progress ? renderProgress(card.progress) : '',
+    card.fields?.length ? renderFields(card.fields) : '',
+    card.image ? renderImage(card.image, 'card-image') : '',
+    ...(card.sections ?? []).map(renderSection),
+    card.controls?.length ? renderControls(card.controls) : '',
+    card.context ? `<p class="card-context">${markdownToHtml(card.context)}</p>` : '',
+    '</section>',
+  ].join('');
+}
+
+function renderProgress(progress: Progress): string {
+  const percent = Number.isFinite(progress.percent)
+    ? Math.max(0, Math.min(100, Math.round(progress.percent)))
+    : 0;
+  const label = progress.label ?? `${percent}%`;
+  return (
+    '<div class="card-progress">' +
+    `<progress max="100" value="${percent}" data-testid="card-progress" aria-label="${escapeHtml(label)}">${percent}%</progress>` +
+    `<span class="progress-label">${markdownToHtml(label)}</span>` +
+    '</div>'
+  );
+}
+
+function renderFields(fields: Field[]): string {
+  const items = fields.map(
+    (f) =>
+      `<div class="field${f.short ? ' field-short' : ''}"><dt>${escapeHtml(f.label)}</dt>` +
+      `<dd>${markdownToHtml(f.value)}</dd></div>`,
+  );
+  return `<dl class="card-fields">${items.join('')}</dl>`;
+}
+
+/** Images only from http(s); anything else is shown as its alt text, never fetched. */
+function renderImage(image: Image, className: string): string {
+  if (!isWebUrl(image.url)) return `<p class="${className} image-missing">${escapeHtml(image.alt)}</p>`;
+  return (
+    `<img class="${className}" src="${escapeHtml(image.url)}" alt="${escapeHtml(image.alt)}" ` +
+    'loading="lazy" referrerpolicy="no-referrer" data-testid="card-image">'
+  );
+}
+
+function renderSection(section: Section): string {
+  const body = [
+    section.text ? `<div class="section-text">${markdownToHtml(section.text)}</div>` : '',
+    section.fields?.length ? renderFields(section.fields) : '',
+    section.controls?.length ? renderControls(section.controls) : '',
+  ].join('');
+  const image = section.image ? renderImage(section.image, 'section-image') : '';
+  return `<div class="card-section${image ? ' has-image' : ''}" data-testid="card-section"><div class="section-body">${body}</div>${image}</div>`;
+}
+
+function renderControls(controls: Control[]): string {
+  return `<div class="card-controls" role="group">${controls.map(renderControl).join('')}</div>`;
+}
+
+function renderControl(control: Control): string {
+  switch (control.kind) {
+    case 'button':
+      return renderButton(control);
+    case 'link':
+      return isWebUrl(control.url)
+        ? `<a class="btn btn-link" href="${escapeHtml(control.url)}" target="_blank" rel="noopener noreferrer" ` +
+            `data-testid="card-link">${escapeHtml(control.label)}</a>`
+        : `<span class="btn btn-disabled">${escapeHtml(control.label)}</span>`;
+    case 'select':
+      return renderSelect(control);
+  }
+}
+
+function renderButton(button: Button): string {
+  const style = button.style === 'primary' || button.style === 'danger' ? ` btn-${button.style}` : '';
+  const confirm = button.confirm
+    ? ` data-confirm-title="${escapeHtml(button.confirm.title)}" data-confirm-text="${escapeHtml(button.confirm.text)}"` +
+      ` data-confirm-yes="${escapeHtml(button.confirm.confirm)}" data-confirm-no="${escapeHtml(button.confirm.deny)}"`
+    : '';
+  return (
+    `<button type="button" class="btn${style}" data-testid="card-button" data-action="${escapeHtml(button.action)}" ` +
+    `data-value="${escapeHtml(button.value)}"${confirm}>${escapeHtml(button.label)}</button>`
+  );
+}
+
+function renderSelect(select: Select): string {
+  const hasInitial = select.options.some((o) => o.value === select.initial);
+  const options = select.options.map(
+    (o) =>
+      `<option value="${escapeHtml(o.value)}"${o.value === select.initial ? ' selected' : ''}` +
+      `${o.description ? ` title="${escapeHtml(o.description)}"` : ''}>${escapeHtml(o.label)}</option>`,
+  );
+  return (
+    `<select class="select" data-testid="card-select" data-action="${escapeHtml(select.action)}" ` +
+    `aria-label="${escapeHtml(select.placeholder)}">` +
+    `<option value="" disabled${hasInitial ? '' : ' selected'}>${escapeHtml(select.placeholder)}</option>` +
+    `${options.join('')}</select>`
+  );
+}

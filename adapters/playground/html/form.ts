@@ -1,0 +1,73 @@
+/**
+ * A neutral `Form` → the contents of a modal `<dialog>`. The page script opens it with `showModal()`
+ * (native focus trap and Escape), submits the values as JSON and shows `form-errors` in each input's
+ * error slot. Every interpolated value is escaped.
+ */
+import escapeHtml from 'escape-html';
+import type { Form, FormInput } from '../../../src/core/cards.js';
+import { markdownToHtml } from './markdown.js';
+
+export function renderForm(form: Form): string {
+  const titleId = `form-title-${slug(form.id)}`;
+  return [
+    `<form class="modal-form" method="dialog" data-testid="form" data-form-id="${escapeHtml(form.id)}" `,
+    `data-state="${escapeHtml(form.state)}" aria-labelledby="${titleId}">`,
+    '<header class="modal-header">',
+    `<h2 id="${titleId}" data-testid="form-title">${escapeHtml(form.title)}</h2>`,
+    '<button type="button" class="icon-button" data-close aria-label="Close" data-testid="form-close">×</button>',
+    '</header>',
+    '<div class="modal-body">',
+    form.intro ? `<div class="form-intro">${markdownToHtml(form.intro)}</div>` : '',
+    ...form.inputs.map(renderInput),
+    '<p class="form-error form-error-general" data-testid="form-error" data-input-id="" role="alert" hidden></p>',
+    '</div>',
+    '<footer class="modal-footer">',
+    '<button type="button" class="btn" data-close data-testid="form-cancel">Cancel</button>',
+    `<button type="submit" class="btn btn-primary" data-testid="form-submit">${escapeHtml(form.submitLabel)}</button>`,
+    '</footer>',
+    '</form>',
+  ].join('');
+}
+
+function renderInput(input: FormInput): string {
+  const id = `input-${slug(input.id)}`;
+  const name = escapeHtml(input.id);
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const described = `${input.hint ? `${hintId} ` : ''}${errorId}`;
+  const required = input.required ? ' required' : '';
+  const common = `id="${id}" name="${name}" data-testid="form-input" data-input-id="${name}" aria-describedby="${described}"${required}`;
+  let control: string;
+  if (input.kind === 'select') {
+    const hasInitial = input.options.some((o) => o.value === input.initial);
+    const options = input.options.map(
+      (o) =>
+        `<option value="${escapeHtml(o.value)}"${o.value === input.initial ? ' selected' : ''}>${escapeHtml(o.label)}` +
+        `${o.description ? ` — ${escapeHtml(o.description)}` : ''}</option>`,
+    );
+    // An empty first choice: nothing is silently pre-picked unless the core gave an initial value.
+    const blank =
+      hasInitial && input.required ? '' : `<option value=""${hasInitial ? '' : ' selected'}></option>`;
+    control = `<select class="input" ${common}>${blank}${options.join('')}</select>`;
+  } else {
+    const limits =
+      (input.maxLength !== undefined ? ` maxlength="${Math.floor(input.maxLength)}"` : '') +
+      (input.minLength !== undefined ? ` minlength="${Math.floor(input.minLength)}"` : '');
+    const placeholder = input.placeholder ? ` placeholder="${escapeHtml(input.placeholder)}"` : '';
+    const initial = input.initial ?? '';
+    control = input.multiline
+      ? `<textarea class="input" rows="4" ${common}${limits}${placeholder}>${escapeHtml(initial)}</textarea>`
+      : `<input class="input" type="text" autocomplete="off" ${common}${limits}${placeholder} value="${escapeHtml(initial)}">`;
+  }
+  return [
+    '<div class="form-field">',
+    `<label for="${id}">${escapeHtml(input.label)}${input.required ? '' : ' <span class="optional">(optional)</span>'}</label>`,
+    control,
+    input.hint ? `<p class="hint" id="${hintId}">${markdownToHtml(input.hint)}</p>` : '',
+    `<p class="form-error" id="${errorId}" data-testid="form-error" data-input-id="${name}" role="alert" hidden></p>`,
+    '</div>',
+  ].join('');
+}
+
+/** Element ids from core ids: only safe characters, so they work in `for=` and CSS selectors. */
+const slug = (id: string): string => id.replace(/[^A-Za-z0-9_-]/g, '_');

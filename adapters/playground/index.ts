@@ -1,0 +1,84 @@
+/**
+ * The playground adapter: a local web chat over the same core as Slack and Discord (DESIGN §2, demo
+ * mode). It mounts its page and routes on the shared HTTP server and gives the outbox a `ChatSender`;
+ * history lives in memory.
+ */
+import { conversationAddress, userAddress } from '../../src/core/address.js';
+import type { Bot } from '../../src/core/bot.js';
+import type { ChatSender, Clock, ConversationAddress, Logger, UserAddress } from '../../src/core/ports.js';
+import type { HttpServer } from '../../src/http/server.js';
+import { ChatRoom } from './chat-room.js';
+import { EventHub } from './event-hub.js';
+import { createRoutes } from './routes.js';
+import { createPlaygroundSender } from './sender.js';
+import { loadStaticFiles } from './static-files.js';
+
+export interface PlaygroundOptions {
+  bot: Bot;
+  http: HttpServer;
+  logger: Logger;
+  clock: Clock;
+  /** Default `local`. */
+  workspace?: string;
+  /** Default `['general']`; the first is where the page opens. */
+  channels?: string[];
+  /** Default alice, bob and carol: people to switch between (approvals need more than one). */
+  users?: { id: string; name: string }[];
+}
+
+export interface PlaygroundAdapter {
+  /** Platform `playground`: what the outbox posts and edits cards with. */
+  sender: ChatSender;
+  users: { id: string; name: string; address: UserAddress }[];
+  /** `playground:<workspace>:<channel>`; default the first channel. */
+  conversation(channel?: string): ConversationAddress;
+  /** Ends the open event streams (the HTTP server itself belongs to the caller). */
+  close(): void;
+}
+
+export const DEFAULT_PLAYGROUND_USERS = [
+  { id: 'alice', name: 'Alice' },
+  { id: 'bob', name: 'Bob' },
+  { id: 'carol', name: 'Carol' },
+] as const;
+
+const ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function createPlaygroundAdapter(options: PlaygroundOptions): PlaygroundAdapter {
+  const workspace = options.workspace ?? 'local';
+  const channels = options.channels ?? ['general'];
+  const people = options.users ?? DEFAULT_PLAYGROUND_USERS.map((u) => ({ ...u }));
+  // Ids become address parts and URL parameters: refuse odd ones at start-up, not at the first click.
+  for (const id of [workspace, ...channels, ...people.map((u) => u.id)]) {
+    if (!ID.test(id))
+      throw new Error(`playground: "${id}" is not a valid id (letters, digits, ".", "_", "-")`);
+  }
+  if (channels.length === 0 || people.length === 0) throw new Error('playground: needs a channel and a user');
+
+  const logger = options.logger.child({ component: 'playground' });
+  const hub = new EventHub();
+  const names = new Map(people.map((u) => [u.id, u.name]));
+  const room = new ChatRoom({ hub, clock: options.clock, channels, userName: (id) => names.get(id) ?? id });
+  const routes = createRoutes({
+    bot: options.bot,
+    room,
+    hub,
+    workspace,
+    channels,
+    users: people,
+    logger,
+    files: loadStaticFiles(),
+  });
+  options.http.mount('/', routes.page);
+  options.http.mount('/playground/', routes.playground);
+
+  return {
+    sender: createPlaygroundSender(room, workspace),
+    users: people.map((u) => ({ ...u, address: userAddress('playground', workspace, u.id) })),
+    conversation: (channel = channels[0] as string) => {
+      if (!room.hasChannel(channel)) throw new Error(`playground: no channel #${channel}`);
+      return conversationAddress('playground', workspace, channel);
+    },
+    close: () => hub.close(),
+  };
+}
