@@ -109,9 +109,6 @@ export class VideoApiClient implements VideoApi, Requester {
       });
       if (!outcome.error) return this.#parse(req, outcome.json, where, outcome.details);
       const failure = outcome.failure;
-      if (failure.kind === 'status' && failure.status === 429) {
-        this.budget.noteRateLimited(endpoint, failure.retryAfterMs ?? this.#tuning.backoffBaseMs);
-      }
       const delayMs = retryDelay({
         method: req.method,
         idempotent: req.idempotencyKey !== undefined,
@@ -120,6 +117,10 @@ export class VideoApiClient implements VideoApi, Requester {
         options: this.#tuning,
         random: this.#tuning.random,
       });
+      if (failure.kind === 'status' && failure.status === 429) {
+        // Every caller of this key waits too, not just this retry.
+        this.budget.noteRateLimited(endpoint, failure.retryAfterMs ?? delayMs ?? this.#tuning.backoffBaseMs);
+      }
       if (delayMs === undefined) throw outcome.error;
       this.#logger?.debug(
         { method: req.method, route: req.route, attempt, delayMs, errorType: outcome.error.type },

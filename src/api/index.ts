@@ -35,10 +35,14 @@ export function createVideoApiClient(options: VideoApiClientOptions): VideoApiCl
 
 export type SharedClientOptions = Omit<VideoApiClientOptions, 'apiKey'>;
 
+/** A `VideoApiFactory` that also exposes its budget registry (for the poller and metrics). */
+export interface VideoApiClientFactory extends VideoApiFactory {
+  (apiKey: string): VideoApiClient;
+  readonly budgets: RateBudgetRegistry;
+}
+
 /** Builds clients per key over one budget registry, so every caller of a key draws on one budget. */
-export function createVideoApiFactory(
-  shared: SharedClientOptions,
-): VideoApiFactory & { readonly budgets: RateBudgetRegistry } {
+export function createVideoApiFactory(shared: SharedClientOptions): VideoApiClientFactory {
   const budgets =
     shared.budgets ?? new RateBudgetRegistry(shared.clock === undefined ? {} : { clock: shared.clock });
   const factory = (apiKey: string): VideoApiClient => new VideoApiClient({ ...shared, apiKey, budgets });

@@ -26,7 +26,16 @@ export const VideoListItemWire = z.object({
 });
 
 export function toVideoListItem(wire: z.output<typeof VideoListItemWire>): VideoListItem {
-  return compact({ ...wire, renderedVideoUrl: wire.renderedVideoUrl ?? null });
+  const { id, name, platform, model, renderedVideoUrl, thumbnailUrl, createdAt } = wire;
+  return compact({
+    id,
+    name,
+    platform,
+    model,
+    renderedVideoUrl: renderedVideoUrl ?? null,
+    thumbnailUrl,
+    createdAt,
+  });
 }
 
 export const VideoWire = VideoListItemWire.extend({

@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { keyId, RateBudget, RateBudgetRegistry, type RateLimits } from '../../src/api/index.js';
+import { FakeClock, settle } from './fake-clock.js';
+
+/** Watches a promise without awaiting it. */
+function track(promise: Promise<unknown>) {
+  const state = { done: false, error: undefined as unknown };
+  promise.then(
+    () => {
+      state.done = true;
+    },
+    (error: unknown) => {
+      state.error = error;
+    },
+  );
+  return state;
+}
+
+async function acquireN(budget: RateBudget, n: number, ...args: Parameters<RateBudget['acquire']>) {
+  for (let i = 0; i < n; i++) await budget.acquire(...args);
+}
+
+const SMALL: RateLimits = {
+  key: { limit: 4, windowMs: 1000 },
+  backgroundShare: 0.5,
+  endpoints: { 'POST /videos': { limit: 2, windowMs: 10_000 } },
+};
+
+describe('RateBudget with the spec limits', () => {
+  it('POST /videos: 10 per 60 s, the 11th waits for the oldest to leave the window', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock });
+    for (let i = 0; i < 10; i++) {
+      await budget.acquire('POST /videos');
+      await clock.advance(1000);
+    }
+    expect(budget.delayFor('POST /videos')).toBe(50_000);
+    expect(budget.delayFor('GET /videos/:id')).toBe(0);
+    const eleventh = track(budget.acquire('POST /videos'));
+    await clock.advance(49_999);
+    expect(eleventh.done).toBe(false);
+    await clock.advance(1);
+    expect(eleventh.done).toBe(true);
+  });
+
+  it.each([
+    ['POST /videos/captions', 10],
+    ['POST /videos/:id/render', 10],
+    ['POST /series', 5],
+    ['POST /series/:id/generate', 5],
+    ['POST /posts', 10],
+    ['POST /posts/schedule', 20],
+  ] as const)('%s: %i per 300 s', async (endpoint, limit) => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock });
+    await acquireN(budget, limit, endpoint);
+    expect(budget.delayFor(endpoint)).toBe(300_000);
+    expect(budget.usage().endpoints[endpoint]).toEqual({ used: limit, limit, windowMs: 300_000 });
+  });
+
+  it('300 per 60 s for the key, across endpoints', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock });
+    await acquireN(budget, 299, 'GET /videos/:id/status');
+    await budget.acquire('POST /videos');
+    expect(budget.delayFor('GET /me')).toBe(60_000);
+    expect(budget.usage().key).toEqual({ used: 300, limit: 300, windowMs: 60_000 });
+    const next = track(budget.acquire('GET /me'));
+    await clock.advance(59_999);
+    expect(next.done).toBe(false);
+    await clock.advance(1);
+    expect(next.done).toBe(true);
+  });
+
+  it('background may use 150 of the 300; interactive still has the rest', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock });
+    await acquireN(budget, 150, 'GET /videos/:id/status', 'background');
+    expect(budget.delayFor('GET /videos/:id/status', 'background')).toBe(60_000);
+    expect(budget.delayFor('GET /me', 'interactive')).toBe(0);
+    const background = track(budget.acquire('GET /renders/:id', 'background'));
+    await acquireN(budget, 150, 'GET /me', 'interactive');
+    expect(budget.usage()).toMatchObject({
+      key: { used: 300 },
+      background: { used: 150, limit: 150 },
+      waiting: { background: 1, interactive: 0 },
+    });
+    await clock.advance(60_000);
+    expect(background.done).toBe(true);
+  });
+});
+
+describe('RateBudget lanes and waiting', () => {
+  it('background yields: a later interactive caller gets the freed slot first', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock, limits: SMALL });
+    await acquireN(budget, 4, 'GET /me');
+    const order: string[] = [];
+    budget.acquire('GET /videos/:id/status', 'background').then(() => order.push('background'));
+    await clock.advance(10);
+    budget.acquire('GET /me', 'interactive').then(() => order.push('interactive'));
+    expect(budget.delayFor('GET /renders/:id', 'background')).toBe(990);
+    await clock.advance(990);
+    expect(order).toEqual(['interactive', 'background']);
+  });
+
+  it('an interactive caller blocked only by its endpoint does not hold background back', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock, limits: SMALL });
+    await acquireN(budget, 2, 'POST /videos');
+    const create = track(budget.acquire('POST /videos'));
+    const poll = track(budget.acquire('GET /videos/:id/status', 'background'));
+    await settle();
+    expect(poll.done).toBe(true);
+    expect(create.done).toBe(false);
+  });
+
+  it('queued callers count in delayFor', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock, limits: SMALL });
+    await budget.acquire('GET /me');
+    await clock.advance(100);
+    await budget.acquire('GET /voices');
+    await clock.advance(100);
+    await acquireN(budget, 2, 'GET /accounts');
+    budget.acquire('GET /series').catch(() => {});
+    // One caller is ahead: this one goes when the second-oldest call leaves the window.
+    expect(budget.delayFor('GET /me')).toBe(900);
+  });
+
+  it('an aborted waiter leaves the queue with the signal reason', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock, limits: SMALL });
+    await acquireN(budget, 4, 'GET /me');
+    const controller = new AbortController();
+    const waiting = budget.acquire('GET /me', 'interactive', controller.signal);
+    expect(budget.usage().waiting.interactive).toBe(1);
+    controller.abort(new Error('user left'));
+    await expect(waiting).rejects.toThrow('user left');
+    expect(budget.usage().waiting.interactive).toBe(0);
+    expect(clock.pending()).toEqual([]);
+  });
+
+  it('a 429 on an unlimited route pauses the whole key', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock, limits: SMALL });
+    budget.noteRateLimited('GET /me', 5000);
+    expect(budget.delayFor('GET /voices')).toBe(5000);
+    expect(budget.delayFor('POST /videos', 'background')).toBe(5000);
+    expect(budget.usage().blockedForMs).toBe(5000);
+  });
+
+  it('a 429 on a route with its own limit pauses that route only', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock, limits: SMALL });
+    budget.noteRateLimited('POST /videos', 5000);
+    expect(budget.delayFor('POST /videos')).toBe(5000);
+    expect(budget.delayFor('GET /voices')).toBe(0);
+  });
+});
+
+describe('RateBudgetRegistry', () => {
+  it('one budget per key, found by a hash of the key', () => {
+    const registry = new RateBudgetRegistry({ clock: new FakeClock() });
+    const a = registry.forKey('sk_live_aaaaaaaaaaaa');
+    expect(registry.forKey('sk_live_aaaaaaaaaaaa')).toBe(a);
+    expect(registry.forKey('sk_live_bbbbbbbbbbbb')).not.toBe(a);
+    const ids = [...registry.entries()].map(([id]) => id);
+    expect(ids).toEqual([keyId('sk_live_aaaaaaaaaaaa'), keyId('sk_live_bbbbbbbbbbbb')]);
+    expect(ids.join()).not.toContain('sk_live');
+  });
+});
