@@ -115,6 +115,20 @@ const MESSAGES: Record<string, Wording> = {
   'series-nothing-to-change': () =>
     'Tell me what to change, e.g. `--time 18:00`, `--days mon,wed,fri`, `--model motion_lite` or `--paused`.',
 
+  // Publishing (meta, publish, schedule, unschedule, calendar)
+  'meta-required': (p) => `${p.platform} needs a ${String(p.field).toLowerCase()}.`,
+  'meta-too-long': (p) =>
+    `The ${p.platform} ${String(p.field).toLowerCase()} is ${p.length} characters; ${p.platform} allows ${p.max}. Nothing was saved.`,
+  'privacy-youtube-only': (p) => `\`--privacy\` applies to YouTube only, not ${p.platform}. Drop it.`,
+  'account-choose': (p) => `${p.count} ${p.platform} accounts are connected and none is the default: pick one.`,
+  'publish-video-failed': (p) => `**${p.name}** failed to generate, so there is nothing to publish. Create it again.`,
+  'schedule-video-failed': (p) => `**${p.name}** failed to generate, so it cannot be scheduled. Create it again.`,
+  'approval-unavailable': () =>
+    'This channel requires approval before publishing, and approvals are not available yet. Nothing was sent.',
+  'calendar-range-reversed': (p) => `\`--to\` (${p.to}) is before \`--from\` (${p.from}).`,
+  'calendar-range-too-long': (p) =>
+    `That range covers ${p.days} days; the calendar shows at most ${p.max}. Narrow \`--from\`/\`--to\`.`,
+
   // API failures (DESIGN §6), by error.type
   'api.invalid_input': (p) => `The video service rejected the request: ${p.message}`,
   'api.unauthorized': () =>

@@ -3,10 +3,12 @@
  */
 import type { WatchKind } from '../ports.js';
 import { feedWatcher } from './feed-watcher.js';
+import { scheduleWatcher } from './schedule-watcher.js';
 import { seriesWatcher } from './series-watcher.js';
 import type { Watcher } from './watcher.js';
 
 export const WATCHERS: Partial<Record<WatchKind, Watcher>> = {
   feed: feedWatcher,
+  schedule: scheduleWatcher,
   series: seriesWatcher,
 };

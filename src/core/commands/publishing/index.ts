@@ -1,4 +1,13 @@
 import type { CommandModule } from '../../command-spec.js';
+import { calendarCommand } from './calendar.js';
+import { metaBlockForm, metaCommand, metaEditAction, metaPickForm } from './meta.js';
+import { publishAccountAction, publishButton, publishCommand, publishFormSpec } from './publish.js';
+import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
+import { unscheduleCommand } from './unschedule.js';
 
 /** The publishing commands, their buttons and forms. */
-export const publishingModule: CommandModule = { commands: [], actions: [], forms: [] };
+export const publishingModule: CommandModule = {
+  commands: [metaCommand, publishCommand, scheduleCommand, unscheduleCommand, calendarCommand],
+  actions: [metaEditAction, publishButton, publishAccountAction, scheduleButton],
+  forms: [metaBlockForm, metaPickForm, publishFormSpec, scheduleFormSpec],
+};

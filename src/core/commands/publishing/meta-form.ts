@@ -1,0 +1,53 @@
+/**
+ * The metadata form of one platform (prefilled from the video), optionally carrying a schedule that waits
+ * for it. Its state is `<platform code>|<video id>` or `<platform code>|<pending schedule>`.
+ */
+import type { Form } from '../../cards.js';
+import type { Platform, Video } from '../../video-api.js';
+import {
+  decodePlatforms,
+  decodeSchedule,
+  encodePlatforms,
+  encodeSchedule,
+  type PendingSchedule,
+} from './action-state.js';
+import { BLOCKS, blockInputs, platformName } from './post-blocks.js';
+
+export const META_FORM_ID = 'meta.block';
+
+export function metaForm(
+  video: Video,
+  platform: Platform,
+  schedule?: { pending: PendingSchedule; missing: readonly Platform[] },
+): Form {
+  const code = encodePlatforms([platform]);
+  const form: Form = {
+    id: META_FORM_ID,
+    title: `${BLOCKS[platform].name} post details`,
+    submitLabel: schedule
+      ? schedule.missing.length > 1
+        ? 'Save and continue'
+        : 'Save and schedule'
+      : 'Save',
+    state: schedule ? `${code}|${encodeSchedule(schedule.pending)}` : `${code}|${video.id}`,
+    inputs: blockInputs(platform, video.posts, video.name),
+  };
+  if (schedule) {
+    const later = schedule.missing.filter((p) => p !== platform).map(platformName);
+    form.intro =
+      `To schedule **${video.name}**, ${platformName(platform)} needs its post details first` +
+      (later.length > 0 ? ` (then ${later.join(', ')}).` : '.');
+  } else form.intro = `Post details for **${video.name}** on ${platformName(platform)}.`;
+  return form;
+}
+
+export function decodeMetaState(
+  state: string,
+): { platform: Platform; videoId: string; pending?: PendingSchedule } | undefined {
+  const [code, ...rest] = state.split('|');
+  const platform = decodePlatforms(code ?? '')?.[0];
+  if (!platform || (code ?? '').length !== 1) return undefined;
+  if (rest.length === 1 && rest[0]) return { platform, videoId: rest[0] };
+  const pending = decodeSchedule(rest);
+  return pending ? { platform, videoId: pending.videoId, pending } : undefined;
+}

@@ -1,0 +1,200 @@
+/**
+ * `meta <video> <platform> [text…]`: a platform's post metadata (PATCH /videos/{id}). With text, sets the
+ * block's main field (YouTube: the title, keeping the stored description and visibility); without, opens
+ * the platform's form prefilled with what is stored. Limits are checked before anything is sent.
+ */
+import { type Card, type Form, message } from '../../cards.js';
+import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
+import { type CommandContext, UserError, userError } from '../../context.js';
+import { say } from '../../messages.js';
+import { parsePlatform } from '../../parse/validate-args.js';
+import { resolveVideo } from '../../references.js';
+import { PLATFORMS, type Platform, type PostMetadata, type Video } from '../../video-api.js';
+import { encodePlatforms } from './action-state.js';
+import { decodeMetaState, META_FORM_ID, metaForm } from './meta-form.js';
+import { BLOCKS, blockFrom, blockSummary, checkBlock, platformName, withMainText } from './post-blocks.js';
+import { getVideo, runSchedule } from './schedule-flow.js';
+
+const PICK_FORM_ID = 'meta.pick';
+const EDIT_ACTION = 'meta.edit';
+
+async function save(
+  ctx: CommandContext,
+  video: { id: string; name: string },
+  platform: Platform,
+  posts: PostMetadata,
+) {
+  const patched = await ctx.api().videos.update(video.id, { posts: { [platform]: posts[platform] } });
+  ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
+  return patched;
+}
+
+function savedCard(video: { id: string; name: string }, platform: Platform, posts: PostMetadata): Card {
+  return {
+    title: `${platformName(platform)} post details saved`,
+    tone: 'success',
+    text: `For **${video.name}**:\n${blockSummary(platform, posts)}`,
+    controls: [
+      {
+        kind: 'button',
+        action: EDIT_ACTION,
+        value: `${encodePlatforms([platform])}|${video.id}`,
+        label: 'Edit',
+      },
+      { kind: 'button', action: 'video.schedule', value: video.id, label: 'Schedule' },
+    ],
+    context: `id \`${video.id}\``,
+  };
+}
+
+/** The form asking which video and platform, when the command was given too little. */
+function pickForm(ctx: CommandContext, partial: RawArgs): Form {
+  const last = ctx.deps.store.users.getLast(ctx.req.user, 'video');
+  const video = typeof partial.video === 'string' ? partial.video : last ? 'last' : undefined;
+  const platform = typeof partial.platform === 'string' ? parsePlatform(partial.platform) : undefined;
+  return {
+    id: PICK_FORM_ID,
+    title: 'Post details',
+    submitLabel: 'Next',
+    state: '',
+    intro:
+      'Which video, and for which platform? The next step shows that platform’s fields with their limits.',
+    inputs: [
+      {
+        kind: 'text',
+        id: 'video',
+        label: 'Video (name, id or "last")',
+        required: true,
+        ...(video ? { initial: video } : {}),
+      },
+      {
+        kind: 'select',
+        id: 'platform',
+        label: 'Platform',
+        required: true,
+        options: PLATFORMS.map((p) => ({ label: platformName(p), value: p })),
+        ...(platform ? { initial: platform } : {}),
+      },
+    ],
+  };
+}
+
+export const metaCommand = defineCommand({
+  name: 'meta',
+  summary: "Set a video's post details for one platform (title, caption, text)",
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      description: 'Video name, id or `last`',
+      positional: true,
+      required: true,
+    },
+    {
+      name: 'platform',
+      kind: 'platform',
+      description: 'youtube, tiktok, instagram, x, facebook, linkedin or threads',
+      positional: true,
+      required: true,
+    },
+    {
+      name: 'text',
+      kind: 'text',
+      description: 'The title/caption/text; leave out to open the form',
+      positional: true,
+      rest: true,
+    },
+  ],
+  examples: [
+    'meta last youtube How we cut render time in half',
+    'meta last x',
+    'meta "Launch teaser" instagram New drop 🚀 #launch',
+  ],
+  details:
+    'Limits: YouTube title 100 and description 5000, TikTok and Instagram 2200, X 280, Threads 500, LinkedIn 3000, ' +
+    'Facebook 5000. With text, sets the main field (YouTube: the title; its description and visibility are kept). ' +
+    'Without text, a form shows every field of the platform with what is stored now.',
+  form: (ctx, partial) => ({ kind: 'form', form: pickForm(ctx, partial) }),
+  async run(ctx, args) {
+    const ref = await resolveVideo(ctx, args.video);
+    const platform = args.platform;
+    if (args.text === undefined) {
+      const video = await getVideo(ctx, ref.id);
+      return { kind: 'form', form: metaForm(video, platform) };
+    }
+    const text = args.text.trim();
+    const main = BLOCKS[platform].main;
+    if (text.length > main.max) {
+      throw userError('meta-too-long', {
+        field: main.label,
+        platform: platformName(platform),
+        length: text.length,
+        max: main.max,
+      });
+    }
+    // Only YouTube's block has more than one field; keep the rest of it as stored.
+    const current: PostMetadata = platform === 'youtube' ? (await getVideo(ctx, ref.id)).posts : {};
+    const posts: PostMetadata = { [platform]: withMainText(platform, current, text) };
+    const patched = await save(ctx, ref, platform, posts);
+    return message(savedCard(ref, platform, { ...posts, ...patched.posts }));
+  },
+});
+
+/** Submitting a platform's form: inline errors, or PATCH then (for a pending schedule) carry on. */
+export const metaBlockForm: FormSpec = {
+  id: META_FORM_ID,
+  async submit(ctx, state, values) {
+    const decoded = decodeMetaState(state);
+    if (!decoded) throw userError('interaction-expired');
+    const { platform, videoId, pending } = decoded;
+    const errors = checkBlock(platform, values);
+    if (Object.keys(errors).length > 0) return { kind: 'form-errors', errors };
+    const video = await getVideo(ctx, videoId);
+    const posts: PostMetadata = { [platform]: blockFrom(platform, values) };
+    const patched = await save(ctx, video, platform, posts);
+    if (pending) return runSchedule(ctx, pending);
+    return message(savedCard(video, platform, { ...posts, ...patched.posts }));
+  },
+};
+
+/** The first form: which video and platform. */
+export const metaPickForm: FormSpec = {
+  id: PICK_FORM_ID,
+  async submit(ctx, _state, values) {
+    const platform = parsePlatform(values.platform ?? '');
+    if (!platform) {
+      return {
+        kind: 'form-errors',
+        errors: {
+          platform: say('bad-platform', { value: values.platform ?? '', allowed: PLATFORMS.join(', ') }),
+        },
+      };
+    }
+    if ((values.video ?? '').trim() === '') {
+      return {
+        kind: 'form-errors',
+        errors: { video: say('missing-arg', { command: 'meta', option: 'video' }) },
+      };
+    }
+    let video: Video;
+    try {
+      video = await getVideo(ctx, (await resolveVideo(ctx, values.video ?? '')).id);
+    } catch (error) {
+      if (error instanceof UserError)
+        return { kind: 'form-errors', errors: { video: say(error.code, error.params) } };
+      throw error;
+    }
+    return { kind: 'form', form: metaForm(video, platform) };
+  },
+};
+
+/** "Edit" on a saved-details card: reopen the form. Value `<platform code>|<video id>`. */
+export const metaEditAction: ActionSpec = {
+  action: EDIT_ACTION,
+  async run(ctx, value) {
+    const decoded = decodeMetaState(value);
+    if (!decoded) throw userError('interaction-expired');
+    const video = await getVideo(ctx, decoded.videoId);
+    return { kind: 'form', form: metaForm(video, decoded.platform) };
+  },
+};

@@ -1,0 +1,250 @@
+/**
+ * `publish <video> <platform> [--account A] [--privacy P]` posts now (POST /posts), plus the card's
+ * "Publish now" button (a form: platform, account, visibility) and the account picker.
+ */
+import type { Form, FormInput, Response } from '../../cards.js';
+import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
+import { type CommandContext, UserError, userError } from '../../context.js';
+import { say } from '../../messages.js';
+import { parsePlatform } from '../../parse/validate-args.js';
+import { resolveVideo } from '../../references.js';
+import { type Accounts, PLATFORMS, PRIVACY, type Privacy, VideoApiError } from '../../video-api.js';
+import { decodePlatforms, decodeVideoAction, encodeVideoAction, minuteOf } from './action-state.js';
+import { platformName } from './post-blocks.js';
+import { ACCOUNT_ACTION, notPublishable, publishOrAsk, publishVideo } from './publish-flow.js';
+import { getVideo } from './schedule-flow.js';
+
+const FORM_ID = 'publish.form';
+
+async function accountsOrNone(ctx: CommandContext): Promise<Accounts | undefined> {
+  try {
+    return await ctx.deps.catalog.accounts(ctx.api(), ctx.apiKeyId());
+  } catch (error) {
+    // Without `accounts:read` the form simply has no account picker; the service uses the default.
+    if (error instanceof VideoApiError && error.type === 'forbidden_scope') return undefined;
+    throw error;
+  }
+}
+
+async function publishForm(
+  ctx: CommandContext,
+  input: { videoId?: string; videoName?: string; videoRef?: string; platform?: string },
+): Promise<Form> {
+  const started = minuteOf(ctx.now());
+  const accounts = await accountsOrNone(ctx);
+  const connected = PLATFORMS.filter((p) => (accounts?.[p]?.length ?? 0) > 0);
+  const choices = accounts ? connected : [...PLATFORMS];
+  const inputs: FormInput[] = [];
+  if (!input.videoId) {
+    inputs.push({
+      kind: 'text',
+      id: 'video',
+      label: 'Video (name, id or "last")',
+      required: true,
+      ...(input.videoRef ? { initial: input.videoRef } : {}),
+    });
+  }
+  const initialPlatform = input.platform
+    ? parsePlatform(input.platform)
+    : choices.length === 1
+      ? choices[0]
+      : undefined;
+  inputs.push({
+    kind: 'select',
+    id: 'platform',
+    label: 'Platform',
+    required: true,
+    options: (choices.length > 0 ? choices : [...PLATFORMS]).map((p) => ({
+      label: platformName(p),
+      value: p,
+    })),
+    ...(initialPlatform ? { initial: initialPlatform } : {}),
+  });
+  const all = accounts ? connected.flatMap((p) => (accounts[p] ?? []).map((a) => ({ p, a }))) : [];
+  if (all.length > 1 && all.length < 25) {
+    inputs.push({
+      kind: 'select',
+      id: 'account',
+      label: 'Account',
+      required: false,
+      hint: "Leave empty for the platform's default account.",
+      options: all.map(({ p, a }) => ({
+        label: `${platformName(p)} · ${a.label}${a.isDefault ? ' (default)' : ''}`,
+        value: a.authId,
+      })),
+    });
+  } else if (all.length >= 25) {
+    inputs.push({
+      kind: 'text',
+      id: 'account',
+      label: 'Account label or id',
+      required: false,
+      hint: 'Empty: the default account.',
+    });
+  }
+  inputs.push({
+    kind: 'select',
+    id: 'privacy',
+    label: 'YouTube visibility',
+    required: false,
+    initial: 'public',
+    options: PRIVACY.map((p) => ({ label: p[0]?.toUpperCase() + p.slice(1), value: p })),
+    hint: 'Used for YouTube only.',
+  });
+  const form: Form = {
+    id: FORM_ID,
+    title: 'Publish now',
+    submitLabel: 'Publish',
+    state: encodeVideoAction(input.videoId ?? '', started),
+    inputs,
+  };
+  if (input.videoName) form.intro = `Publish **${input.videoName}** now.`;
+  if (accounts && connected.length === 0) {
+    form.intro =
+      `${form.intro ?? ''} No social account is connected yet: connect one in the dashboard first.`.trim();
+  }
+  return form;
+}
+
+export const publishCommand = defineCommand({
+  name: 'publish',
+  summary: 'Publish a rendered video to one platform now',
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      description: 'Video name, id or `last`',
+      positional: true,
+      required: true,
+    },
+    {
+      name: 'platform',
+      kind: 'platform',
+      description: 'youtube, tiktok, instagram, x, facebook, linkedin or threads',
+      positional: true,
+      required: true,
+    },
+    { name: 'account', kind: 'account', description: 'Account label or id when several are connected' },
+    { name: 'privacy', kind: 'choice', choices: PRIVACY, description: 'YouTube visibility (default public)' },
+  ],
+  examples: [
+    'publish last youtube',
+    'publish "Launch teaser" tiktok --account "Brand EU"',
+    'publish last youtube --privacy unlisted',
+  ],
+  details:
+    'The video must be rendered (`/reel render`). Title and description come from the post details set with ' +
+    '`/reel meta`. With several accounts on a platform, the default one is used unless `--account` names another.',
+  form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
+    const ref = typeof partial.video === 'string' ? partial.video : undefined;
+    if (ref) {
+      const video = await resolveVideo(ctx, ref);
+      return { kind: 'form', form: await publishForm(ctx, { videoId: video.id, videoName: video.name }) };
+    }
+    const last = ctx.deps.store.users.getLast(ctx.req.user, 'video');
+    return {
+      kind: 'form',
+      form: await publishForm(ctx, {
+        ...(last ? { videoRef: 'last' } : {}),
+        ...(typeof partial.platform === 'string' ? { platform: partial.platform } : {}),
+      }),
+    };
+  },
+  async run(ctx, args) {
+    const video = await resolveVideo(ctx, args.video);
+    return publishOrAsk(ctx, {
+      videoId: video.id,
+      platform: args.platform,
+      started: minuteOf(ctx.now()),
+      ...(args.account ? { account: args.account } : {}),
+      ...(args.privacy ? { privacy: args.privacy } : {}),
+    });
+  },
+});
+
+/** The card's "Publish now": checks the video can go out, then asks where. Value: the video id. */
+export const publishButton: ActionSpec = {
+  action: 'video.publish',
+  async run(ctx, value) {
+    const video = await getVideo(ctx, value);
+    const blocked = notPublishable(video);
+    if (blocked) return blocked;
+    return { kind: 'form', form: await publishForm(ctx, { videoId: video.id, videoName: video.name }) };
+  },
+};
+
+export const publishFormSpec: FormSpec = {
+  id: FORM_ID,
+  async submit(ctx, state, values) {
+    const decoded = decodeVideoAction(state);
+    if (!decoded) throw userError('interaction-expired');
+    const platform = parsePlatform(values.platform ?? '');
+    if (!platform) {
+      return {
+        kind: 'form-errors',
+        errors: {
+          platform: say('bad-platform', { value: values.platform ?? '', allowed: PLATFORMS.join(', ') }),
+        },
+      };
+    }
+    let videoId = decoded.videoId;
+    try {
+      if (!videoId) {
+        if ((values.video ?? '').trim() === '')
+          throw userError('missing-arg', { command: 'publish', option: 'video' });
+        videoId = (await resolveVideo(ctx, values.video ?? '')).id;
+      }
+    } catch (error) {
+      if (error instanceof UserError)
+        return { kind: 'form-errors', errors: { video: say(error.code, error.params) } };
+      throw error;
+    }
+    const privacy = platform === 'youtube' && values.privacy ? (values.privacy as Privacy) : undefined;
+    const account = (values.account ?? '').trim();
+    try {
+      const outcome = await publishVideo(ctx, {
+        videoId,
+        platform,
+        started: decoded.started,
+        ...(account ? { account } : {}),
+        ...(privacy && (PRIVACY as readonly string[]).includes(privacy) ? { privacy } : {}),
+      });
+      if (outcome.kind === 'done') return outcome.response;
+      return {
+        kind: 'form-errors',
+        errors: {
+          account: say('account-choose', {
+            platform: platformName(platform),
+            count: outcome.accounts.length,
+          }),
+        },
+      };
+    } catch (error) {
+      if (error instanceof UserError && error.code === 'not-found-account') {
+        return { kind: 'form-errors', errors: { account: say(error.code, error.params) } };
+      }
+      if (error instanceof UserError && error.code === 'no-account') {
+        return { kind: 'form-errors', errors: { platform: say(error.code, error.params) } };
+      }
+      throw error;
+    }
+  },
+};
+
+/** The account picker: the option value carries the whole request (see `encodeAccountChoice`). */
+export const publishAccountAction: ActionSpec = {
+  action: ACCOUNT_ACTION,
+  async run(ctx, value, choice) {
+    const [videoId, code, privacy, started, authId] = (choice ?? value).split('|');
+    const platform = decodePlatforms(code ?? '')?.[0];
+    const minute = Number.parseInt(started ?? '', 36);
+    if (!videoId || !platform || !authId || !Number.isFinite(minute)) throw userError('interaction-expired');
+    return publishOrAsk(ctx, {
+      videoId,
+      platform,
+      account: authId,
+      started: minute,
+      ...(privacy && (PRIVACY as readonly string[]).includes(privacy) ? { privacy: privacy as Privacy } : {}),
+    });
+  },
+};

@@ -1,0 +1,103 @@
+/**
+ * Scheduling once the what/where/when are known, shared by `schedule`, the Schedule button's form and the
+ * metadata forms it opens: every platform needs its metadata block on the video, so a missing one opens
+ * that platform's form (carrying the pending schedule) instead of failing; the last form sent continues
+ * here and the schedule goes out with the key of the action that started it.
+ */
+import { type Card, message, type Response } from '../../cards.js';
+import { type CommandContext, userError } from '../../context.js';
+import { scheduleCardPart, watchSchedule } from '../../live/schedule-watcher.js';
+import { formatBoth } from '../../time/format.js';
+import { type Video, VideoApiError } from '../../video-api.js';
+import { type PendingSchedule, scheduleActionName } from './action-state.js';
+import { requiresApproval } from './approval.js';
+import { syncVideoCard } from './card-sync.js';
+import { metaForm } from './meta-form.js';
+import { platformName } from './post-blocks.js';
+
+/** Reads a video by id; a vanished one is the usual not-found message. */
+export async function getVideo(ctx: CommandContext, id: string): Promise<Video> {
+  try {
+    return await ctx.api().videos.get(id);
+  } catch (error) {
+    if (error instanceof VideoApiError && error.type === 'not_found')
+      throw userError('not-found-video', { ref: id });
+    throw error;
+  }
+}
+
+export const quoteRef = (name: string): string => (/\s/.test(name) ? `"${name}"` : name);
+
+export async function runSchedule(ctx: CommandContext, pending: PendingSchedule): Promise<Response> {
+  const video = await getVideo(ctx, pending.videoId);
+  if (video.status === 'failed') throw userError('schedule-video-failed', { name: video.name });
+  if (pending.at <= ctx.now()) throw userError('past-time', { when: formatBoth(pending.at, ctx.timeZone()) });
+
+  const missing = pending.platforms.filter((p) => video.posts[p] === undefined);
+  const first = missing[0];
+  if (first) return { kind: 'form', form: metaForm(video, first, { pending, missing }) };
+
+  if (
+    requiresApproval(ctx, {
+      kind: 'schedule',
+      videoId: video.id,
+      platforms: pending.platforms,
+      at: pending.at,
+    })
+  ) {
+    throw userError('approval-unavailable');
+  }
+
+  const idempotencyKey = ctx.deps.store.idempotency.keyFor(scheduleActionName(ctx.req.user, pending));
+  const scheduled = await ctx
+    .api()
+    .posts.schedule(
+      { videoId: video.id, platforms: pending.platforms, scheduledTime: new Date(pending.at).toISOString() },
+      { idempotencyKey },
+    );
+  // The service's echo is the truth (it may normalise the time).
+  const at = Number.isFinite(Date.parse(scheduled.scheduledTime))
+    ? Date.parse(scheduled.scheduledTime)
+    : pending.at;
+  const zone = ctx.timeZone();
+  const store = ctx.deps.store;
+  store.transaction(() => {
+    const { state, watch } = watchSchedule(store, {
+      videoId: video.id,
+      name: video.name,
+      platforms: pending.platforms,
+      at,
+      zone,
+      conversation: ctx.req.conversation,
+      owner: ctx.keyOwner(),
+      cardKey: null,
+      now: ctx.now(),
+    });
+    const cardKey = syncVideoCard(store, {
+      video,
+      conversation: ctx.req.conversation,
+      patch: { schedule: scheduleCardPart(state), notice: undefined },
+      dedupeKey: `schedule:${watch.id}:scheduled`,
+      ...(ctx.req.userName ? { requestedBy: ctx.req.userName } : {}),
+    });
+    store.watches.update(watch.id, { cardKey });
+  });
+  store.users.setLast(ctx.req.user, 'video', video.id);
+  return message(scheduledCard(video, pending, at, zone));
+}
+
+function scheduledCard(video: Video, pending: PendingSchedule, at: number, zone: string): Card {
+  const where = pending.platforms.map(platformName).join(', ');
+  const card: Card = {
+    title: 'Scheduled',
+    tone: 'success',
+    text: `**${video.name}** will post to ${where} on **${formatBoth(at, zone)}**.`,
+    context:
+      `The video card here shows each platform's status and I reply in its thread when it posts. ` +
+      `Cancel with \`/reel unschedule ${quoteRef(video.name)}\`.`,
+  };
+  if (!video.renderedVideoUrl) {
+    card.fields = [{ label: 'Render', value: 'Not rendered yet: the service renders it before posting.' }];
+  }
+  return card;
+}

@@ -1,0 +1,172 @@
+/**
+ * `schedule <video> <platforms> <when…>` (POST /posts/schedule) and the card's "Schedule" button. The time
+ * is read in the caller's zone and echoed in that zone and UTC; missing metadata opens its form first.
+ */
+import type { Form, FormInput, Response } from '../../cards.js';
+import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
+import { type CommandContext, UserError, userError } from '../../context.js';
+import { say } from '../../messages.js';
+import { parsePlatforms } from '../../parse/validate-args.js';
+import { resolveVideo } from '../../references.js';
+import { parseWhen } from '../../time/parse.js';
+import { PLATFORMS, type Platform, type Video } from '../../video-api.js';
+import { decodeVideoAction, encodeVideoAction, minuteOf } from './action-state.js';
+import { getVideo, runSchedule } from './schedule-flow.js';
+
+const FORM_ID = 'schedule.form';
+
+/** Whole seconds: the instant travels in form state as seconds and names the idempotent action. */
+const toSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
+
+function scheduleForm(
+  ctx: CommandContext,
+  input: { video?: Video; videoRef?: string; platforms?: string; when?: string },
+): Form {
+  const zone = ctx.timeZone();
+  const inputs: FormInput[] = [];
+  if (!input.video) {
+    inputs.push({
+      kind: 'text',
+      id: 'video',
+      label: 'Video (name, id or "last")',
+      required: true,
+      ...(input.videoRef ? { initial: input.videoRef } : {}),
+    });
+  }
+  const ready = input.video ? PLATFORMS.filter((p) => input.video?.posts[p] !== undefined) : [];
+  const platforms = input.platforms ?? (ready.length > 0 ? ready.join(', ') : undefined);
+  inputs.push(
+    {
+      kind: 'text',
+      id: 'platforms',
+      label: 'Platforms',
+      required: true,
+      placeholder: 'youtube, tiktok (or all)',
+      hint: `Any of ${PLATFORMS.join(', ')}, comma-separated, or \`all\`. Missing post details are asked next.`,
+      ...(platforms ? { initial: platforms } : {}),
+    },
+    {
+      kind: 'text',
+      id: 'when',
+      label: 'When',
+      required: true,
+      placeholder: 'tomorrow 9am',
+      hint: `In your time zone, ${zone} (change it with /reel tz). E.g. "friday 18:00", "2026-12-01 18:00", "in 2 hours".`,
+      ...(input.when ? { initial: input.when } : {}),
+    },
+  );
+  const form: Form = {
+    id: FORM_ID,
+    title: 'Schedule a post',
+    submitLabel: 'Schedule',
+    state: encodeVideoAction(input.video?.id ?? '', minuteOf(ctx.now())),
+    inputs,
+  };
+  if (input.video) form.intro = `Schedule **${input.video.name}**.`;
+  return form;
+}
+
+export const scheduleCommand = defineCommand({
+  name: 'schedule',
+  summary: 'Schedule a video on one or more platforms at a time in your zone',
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      description: 'Video name, id or `last`',
+      positional: true,
+      required: true,
+    },
+    {
+      name: 'platforms',
+      kind: 'platforms',
+      description: 'Comma-separated platforms, or `all`',
+      positional: true,
+      required: true,
+    },
+    {
+      name: 'when',
+      kind: 'when',
+      description: 'When, in your time zone: "tomorrow 9am", "friday 18:00", "2026-12-01 18:00"',
+      positional: true,
+      rest: true,
+      required: true,
+    },
+  ],
+  examples: [
+    'schedule last youtube tomorrow 9am',
+    'schedule "Launch teaser" youtube,tiktok friday 18:00',
+    'schedule last all 2026-12-01 18:00',
+  ],
+  details:
+    'The time is read in your time zone (`/reel tz` sets it) and shown back in your zone and UTC. Every platform ' +
+    'needs its post details: a missing one opens its form first. The video is rendered before posting if needed. ' +
+    'The video card shows each platform’s status and I reply in its thread when it posts.',
+  form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
+    const ref = typeof partial.video === 'string' ? partial.video : undefined;
+    const video = ref ? await getVideo(ctx, (await resolveVideo(ctx, ref)).id) : undefined;
+    const last = ctx.deps.store.users.getLast(ctx.req.user, 'video');
+    const platforms = Array.isArray(partial.platforms) ? partial.platforms.join(', ') : partial.platforms;
+    return {
+      kind: 'form',
+      form: scheduleForm(ctx, {
+        ...(video ? { video } : last ? { videoRef: 'last' } : {}),
+        ...(typeof platforms === 'string' ? { platforms } : {}),
+        ...(typeof partial.when === 'string' ? { when: partial.when } : {}),
+      }),
+    };
+  },
+  async run(ctx, args) {
+    // Read the time before anything else: a bad or past time is answered without a single API call.
+    const when = parseWhen(args.when, ctx.timeZone(), ctx.now());
+    if (!when.ok) throw when.error;
+    const video = await resolveVideo(ctx, args.video);
+    return runSchedule(ctx, {
+      videoId: video.id,
+      platforms: args.platforms,
+      at: toSecond(when.value),
+      started: minuteOf(ctx.now()),
+    });
+  },
+});
+
+/** The card's "Schedule" button. Value: the video id. */
+export const scheduleButton: ActionSpec = {
+  action: 'video.schedule',
+  async run(ctx, value) {
+    const video = await getVideo(ctx, value);
+    if (video.status === 'failed') throw userError('schedule-video-failed', { name: video.name });
+    return { kind: 'form', form: scheduleForm(ctx, { video }) };
+  },
+};
+
+export const scheduleFormSpec: FormSpec = {
+  id: FORM_ID,
+  async submit(ctx, state, values) {
+    const decoded = decodeVideoAction(state);
+    if (!decoded) throw userError('interaction-expired');
+    const errors: Record<string, string> = {};
+    const platforms = parsePlatforms(values.platforms ?? '');
+    if (!platforms.ok) errors.platforms = say(platforms.error.code, platforms.error.params);
+    const when = parseWhen(values.when ?? '', ctx.timeZone(), ctx.now());
+    if (!when.ok) errors.when = say(when.error.code, when.error.params);
+    let videoId = decoded.videoId;
+    if (!videoId) {
+      try {
+        if ((values.video ?? '').trim() === '')
+          throw userError('missing-arg', { command: 'schedule', option: 'video' });
+        videoId = (await resolveVideo(ctx, values.video ?? '')).id;
+      } catch (error) {
+        if (!(error instanceof UserError)) throw error;
+        errors.video = say(error.code, error.params);
+      }
+    }
+    if (Object.keys(errors).length > 0 || !platforms.ok || !when.ok) return { kind: 'form-errors', errors };
+    return runSchedule(ctx, {
+      videoId,
+      platforms: platforms.value as Platform[],
+      at: toSecond(when.value),
+      started: decoded.started,
+    });
+  },
+};

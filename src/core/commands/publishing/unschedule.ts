@@ -1,0 +1,139 @@
+/**
+ * `unschedule <video>` (DELETE /posts/{id}). A 409 means nothing is scheduled any more: the calendar is
+ * re-read and the answer says what happened (already posted, failed, or never scheduled); it is never
+ * retried blindly (spec §7).
+ */
+import { type Card, message } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import type { CommandContext } from '../../context.js';
+import { videoCardKey } from '../../live/live-card.js';
+import { readScheduleState, stopScheduleWatch } from '../../live/schedule-watcher.js';
+import { updateVideoCard } from '../../live/video-card.js';
+import { resolveVideo } from '../../references.js';
+import { formatBoth } from '../../time/format.js';
+import { dayKey } from '../../time/zone.js';
+import { type CalendarEntry, VideoApiError } from '../../video-api.js';
+import { platformName } from './post-blocks.js';
+import { quoteRef } from './schedule-flow.js';
+
+const DAY = 24 * 3600_000;
+/** The calendar window re-read after a 409: recent outcomes and anything still ahead. */
+const LOOK_BACK_MS = 7 * DAY;
+const LOOK_AHEAD_MS = 90 * DAY;
+
+async function cancel(ctx: CommandContext, videoId: string): Promise<boolean> {
+  try {
+    return (await ctx.api().posts.cancel(videoId)).cancelled;
+  } catch (error) {
+    if (error instanceof VideoApiError && error.type === 'conflict') return false;
+    throw error;
+  }
+}
+
+function activeWatch(ctx: CommandContext, videoId: string) {
+  return ctx.deps.store.watches
+    .active()
+    .find((w) => w.kind === 'schedule' && w.target === videoId && w.conversation === ctx.req.conversation);
+}
+
+/** After a 409: what the calendar says about this video, in words. */
+async function explain(ctx: CommandContext, video: { id: string; name: string }): Promise<Card> {
+  const now = ctx.now();
+  const zone = ctx.timeZone();
+  const entries = (
+    await ctx
+      .api()
+      .posts.calendar({
+        startDate: dayKey(now - LOOK_BACK_MS, 'UTC'),
+        endDate: dayKey(now + LOOK_AHEAD_MS, 'UTC'),
+      })
+  )
+    .filter((e) => e.projectId === video.id)
+    .sort((a, b) => Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime));
+  const line = (e: CalendarEntry) =>
+    `${platformName(e.platform)} at ${formatBoth(Date.parse(e.scheduledTime), zone)}`;
+  const posted = entries.filter((e) => e.status === 'posted');
+  const failed = entries.filter((e) => e.status === 'failed');
+  const still = entries.filter((e) => e.status === 'scheduled');
+  const lines: string[] = [];
+  if (posted.length > 0) lines.push(`Already posted: ${posted.map(line).join('; ')}.`);
+  if (failed.length > 0)
+    lines.push(
+      `Failed: ${failed.map(line).join('; ')}. Use \`/reel publish ${quoteRef(video.name)} <platform>\` to post it now.`,
+    );
+  if (still.length > 0) {
+    lines.push(
+      `The calendar still lists ${still.map(line).join('; ')} as scheduled, but the service says nothing is left to cancel: it is probably going out right now. Check \`/reel calendar\` in a minute.`,
+    );
+  }
+  if (lines.length === 0)
+    lines.push(`Nothing is scheduled for **${video.name}**, and it has no recent posts on the calendar.`);
+
+  const store = ctx.deps.store;
+  const watch = activeWatch(ctx, video.id);
+  store.transaction(() => {
+    if (!watch) return;
+    if (entries.length > 0) {
+      // The schedule watch reports the outcome on the card (once); let it look now.
+      store.watches.update(watch.id, { nextCheckAt: now });
+      return;
+    }
+    stopScheduleWatch(store, video.id, ctx.req.conversation);
+    const key = videoCardKey(video.id, ctx.req.conversation);
+    updateVideoCard(store, key, { schedule: undefined }, `unschedule:${watch.id}:nothing`);
+  });
+  return {
+    title: posted.length + failed.length > 0 ? 'Too late to cancel' : 'Nothing to cancel',
+    tone: 'info',
+    text: `**${video.name}**: ${lines.join('\n')}`,
+    context: `id \`${video.id}\``,
+  };
+}
+
+export const unscheduleCommand = defineCommand({
+  name: 'unschedule',
+  summary: "Cancel a video's scheduled posts",
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      description: 'Video name, id or `last`',
+      positional: true,
+      required: true,
+    },
+  ],
+  examples: ['unschedule last', 'unschedule "Launch teaser"'],
+  details: 'Cancels every platform still scheduled for the video. Posts already sent are not affected.',
+  async run(ctx, args) {
+    const video = await resolveVideo(ctx, args.video);
+    const cancelled = await cancel(ctx, video.id);
+    if (!cancelled) return message(await explain(ctx, video));
+
+    const store = ctx.deps.store;
+    const watch = activeWatch(ctx, video.id);
+    const state = watch ? readScheduleState(watch.state) : undefined;
+    const pending = state?.platforms.filter((p) => state.outcomes[p] === undefined) ?? [];
+    store.transaction(() => {
+      stopScheduleWatch(store, video.id, ctx.req.conversation);
+      const by = ctx.req.userName ? ` by ${ctx.req.userName}` : '';
+      updateVideoCard(
+        store,
+        videoCardKey(video.id, ctx.req.conversation),
+        { schedule: undefined, notice: `Schedule cancelled${by}.` },
+        `unschedule:${video.id}:${watch?.id ?? ctx.now()}`,
+      );
+    });
+    store.users.setLast(ctx.req.user, 'video', video.id);
+    const what =
+      state && pending.length > 0
+        ? ` on ${pending.map(platformName).join(', ')} (${formatBoth(Date.parse(state.times[pending[0] as string] ?? state.scheduledTime), ctx.timeZone())})`
+        : '';
+    return message({
+      title: 'Unscheduled',
+      tone: 'success',
+      text: `Cancelled the scheduled posts of **${video.name}**${what}. Posts already sent are not affected.`,
+      controls: [{ kind: 'button', action: 'video.schedule', value: video.id, label: 'Schedule again' }],
+      context: `id \`${video.id}\``,
+    });
+  },
+});
