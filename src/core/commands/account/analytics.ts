@@ -40,7 +40,10 @@ export const analyticsCommand = defineCommand({
     ];
 
     const sections: Section[] = [];
-    const perPlatform = Object.entries(a.byPlatform).sort(([, x], [, y]) => y.totalViews - x.totalViews);
+    // Platforms with nothing posted are noise in a per-platform breakdown.
+    const perPlatform = Object.entries(a.byPlatform)
+      .filter(([, p]) => p.postsSynced > 0 || p.totalViews > 0)
+      .sort(([, x], [, y]) => y.totalViews - x.totalViews);
     if (perPlatform.length > 0 && !platform) {
       sections.push({
         text: `**By platform**\n${perPlatform

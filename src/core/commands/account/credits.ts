@@ -49,7 +49,7 @@ async function creditsCard(ctx: CommandContext, page: number): Promise<Card> {
   const zone = ctx.timeZone();
   const lines = credits.history.map(
     (e) =>
-      `**${signed(e.credits)}** · ${e.type} · ${clip(e.description, 120)}\n_${formatDateTime(e.createdAt, zone)}_`,
+      `**${signed(e.credits)}** · ${e.type.replaceAll('_', ' ')} · ${clip(e.description, 120)}\n_${formatDateTime(e.createdAt, zone)}_`,
   );
   const low =
     credits.balance < CHEAPEST_VIDEO

@@ -50,14 +50,17 @@ export const voicesCommand = defineCommand({
         a.name.localeCompare(b.name),
     );
     const shown = sorted.slice(0, MAX_SHOWN);
+    // Filtered, one list: a multilingual voice of another language is as good a pick as a native one.
     const groups = new Map<string, Voice[]>();
     for (const v of shown) {
-      const lang = v.labels?.language || 'other';
+      const lang = wanted ?? (v.labels?.language || 'other');
       groups.set(lang, [...(groups.get(lang) ?? []), v]);
     }
     const sections: Section[] = [...groups.entries()]
       .sort(([a], [b]) => (a === 'other' ? 1 : b === 'other' ? -1 : a.localeCompare(b)))
-      .map(([lang, list]) => ({ text: `**${lang}** (${list.length})\n${list.map(voiceLine).join('\n')}` }));
+      .map(([lang, list]) => ({
+        text: `**${lang}** (${list.length})\n${list.map((v) => voiceLine(v, wanted)).join('\n')}`,
+      }));
     const more =
       sorted.length > shown.length
         ? ` Showing ${shown.length} of ${sorted.length}; narrow it with \`--language\`.`
@@ -72,11 +75,20 @@ export const voicesCommand = defineCommand({
   },
 });
 
-function voiceLine(v: Voice): string {
+function voiceLine(v: Voice, wanted: string | undefined): string {
   const marks = `${v.isCustom ? ' 🧬' : ''}${v.isRecommended ? ' ⭐' : ''}`;
-  const facts = [v.labels?.gender, v.labels?.accent, v.qualityTier].filter(Boolean).join(' · ');
+  const native = v.labels?.language;
+  const facts = [
+    v.labels?.gender,
+    v.labels?.accent,
+    // `standard` says nothing; a tier equal to the accent (`custom`) is said once.
+    v.qualityTier && v.qualityTier !== 'standard' ? v.qualityTier : undefined,
+    wanted && native && !native.toLowerCase().startsWith(wanted)
+      ? `multilingual, native ${native}`
+      : undefined,
+  ].filter((f, i, all): f is string => Boolean(f) && all.indexOf(f) === i);
   const preview = v.previewUrl ? ` · [preview](${v.previewUrl})` : '';
-  return `• **${v.name}**${marks}${facts ? ` — ${facts}` : ''}${preview} · \`${v.id}\``;
+  return `• **${v.name}**${marks}${facts.length > 0 ? ` — ${facts.join(' · ')}` : ''}${preview} · \`${v.id}\``;
 }
 
 function speaks(v: Voice, code: string): boolean {
