@@ -34,6 +34,8 @@ interface SeriesWatchState {
   primed: boolean;
   seen: string[];
   name?: string;
+  /** brollModel, for the episode cards. */
+  model?: string;
   cadence?: Cadence;
   paused?: boolean;
   configAt?: number;
@@ -43,6 +45,7 @@ function readState(raw: Record<string, unknown>): SeriesWatchState {
   const seen = Array.isArray(raw.seen) ? raw.seen.filter((s): s is string => typeof s === 'string') : [];
   const state: SeriesWatchState = { primed: raw.primed === true, seen };
   if (typeof raw.name === 'string') state.name = raw.name;
+  if (typeof raw.model === 'string') state.model = raw.model;
   if (raw.cadence && typeof raw.cadence === 'object') state.cadence = raw.cadence as Cadence;
   if (typeof raw.paused === 'boolean') state.paused = raw.paused;
   if (typeof raw.configAt === 'number') state.configAt = raw.configAt;
@@ -174,6 +177,17 @@ export function nextSeriesCheckIn(state: Pick<SeriesWatchState, 'cadence' | 'pau
   return SERIES_DEFAULT_INTERVAL_MS;
 }
 
+/** Credits per episode from the models catalog; the card simply omits them when it cannot be read. */
+async function modelCost(ctx: WatchContext, model: string): Promise<number | undefined> {
+  try {
+    const catalog = await ctx.api.options.get('models', { priority: 'background' });
+    return catalog.items.find((i) => i.value === model)?.credits;
+  } catch (e) {
+    ctx.logger.debug({ err: e }, 'models catalog unreadable');
+    return undefined;
+  }
+}
+
 const isNotFound = (e: unknown) => e instanceof VideoApiError && e.type === 'not_found';
 
 async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
@@ -184,6 +198,7 @@ async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
       const series = await ctx.api.series.get(watch.target, opts);
       state.name = series.name;
       state.paused = series.paused === true;
+      if (series.brollModel) state.model = series.brollModel;
       const cadence: Cadence = { postingDays: daysOf(series.postingDays) };
       if (series.autoPostTime) cadence.autoPostTime = series.autoPostTime;
       if (series.timezone) cadence.timezone = series.timezone;
@@ -196,6 +211,7 @@ async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
     const seen = new Set(state.seen);
     const fresh = state.primed ? withVideo.filter((e) => !seen.has(e.id)).reverse() : [];
     const names = new Map<string, string>();
+    const cost = fresh.length > 0 && state.model ? await modelCost(ctx, state.model) : undefined;
     for (const episode of fresh.slice(0, 5)) {
       try {
         names.set(episode.projectId, (await ctx.api.videos.get(episode.projectId, opts)).name);
@@ -225,7 +241,8 @@ async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
             conversation: watch.conversation,
             owner: watch.owner,
             now: ctx.now,
-            requestedBy: `series ${label}`,
+            ...(state.model ? { model: state.model } : {}),
+            ...(cost === undefined ? {} : { credits: cost }),
           });
         }
       },

@@ -4,13 +4,14 @@
  * it opens the create form (./create-form.ts).
  */
 import type { Card, Response } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
 import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api.js';
 import { requiresApproval } from './approval.js';
 import { openCreateForm } from './create-form.js';
 import {
+  checked,
   configFields,
   DEFAULT_SERIES_MODEL,
   episodeCost,
@@ -25,7 +26,7 @@ import {
   seriesFieldsFrom,
 } from './series-fields.js';
 
-export const createCommand = defineCommand({
+export const createCommand: CommandSpec = defineCommand({
   name: 'series create',
   summary: 'Start an automated series: episodes are generated and posted on a schedule',
   options: [
@@ -51,8 +52,15 @@ export const createCommand = defineCommand({
     '`daily 09:00 Europe/Paris`, `weekdays 6pm` or `mon,wed,fri 18:00` (your time zone unless you name one).',
   form: (ctx, partial) => openCreateForm(ctx, partial),
   async run(ctx, args) {
-    const fields = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'create');
-    return createSeries(ctx, { ...fields, name: args.name, source: fields.source ?? args.source });
+    const fields = await checked(createCommand, () =>
+      seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'create'),
+    );
+    if (!fields.ok) return fields.response;
+    return createSeries(ctx, {
+      ...fields.value,
+      name: args.name,
+      source: fields.value.source ?? args.source,
+    });
   },
 });
 

@@ -2,13 +2,13 @@
  * `series edit <s> --field value…`: changes only the fields given (PATCH). Every value is checked before
  * anything is sent; the reply lists what changed, in words.
  */
-import { defineCommand } from '../../command-spec.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import { resolveSeries } from '../../references.js';
 import type { SeriesPatch } from '../../video-api.js';
 import { describeDays, type Weekday } from './schedule.js';
-import { episodeCost, voiceName } from './series-common.js';
+import { checked, episodeCost, voiceName } from './series-common.js';
 import {
   FIELD_LABELS,
   SERIES_FIELD_OPTIONS,
@@ -20,7 +20,7 @@ import {
 /** Changing these moves the posting slots: the watcher re-reads them. */
 const CADENCE_FIELDS = ['autoPostTime', 'postingDays', 'timezone', 'paused'] as const;
 
-export const editCommand = defineCommand({
+export const editCommand: CommandSpec = defineCommand({
   name: 'series edit',
   summary: 'Change a series: only the options you give change',
   options: [
@@ -44,11 +44,16 @@ export const editCommand = defineCommand({
   details:
     'Options are those of `series create`, plus `--name` and `--paused yes|no`. `--days daily` posts every day.',
   async run(ctx, args) {
+    const fields = await checked(editCommand, async () => {
+      const patch: SeriesPatch = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'edit');
+      if (args.name !== undefined) patch.name = args.name;
+      if (args.paused !== undefined) patch.paused = args.paused;
+      if (Object.keys(patch).length === 0) throw userError('series-nothing-to-change');
+      return patch;
+    });
+    if (!fields.ok) return fields.response;
+    const patch = fields.value;
     const ref = await resolveSeries(ctx, args.series);
-    const patch: SeriesPatch = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'edit');
-    if (args.name !== undefined) patch.name = args.name;
-    if (args.paused !== undefined) patch.paused = args.paused;
-    if (Object.keys(patch).length === 0) throw userError('series-nothing-to-change');
 
     await ctx.api().series.update(ref.id, patch);
     if (CADENCE_FIELDS.some((f) => f in patch)) {

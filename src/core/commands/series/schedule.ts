@@ -137,7 +137,8 @@ export function parseSchedule(text: string): Result<Cadence> {
   }
   if (dayWords.length > 0) {
     const days = parseDays(dayWords.join(','));
-    if (!days.ok) return days;
+    // Nothing recognisable at all reads better as "not a schedule" than as "not a weekday".
+    if (!days.ok) return out.autoPostTime ? days : err(userError('series-bad-schedule', { value: text }));
     out.postingDays = days.value;
   }
   if (out.autoPostTime === undefined && out.postingDays === undefined && out.timezone === undefined) {

@@ -3,8 +3,11 @@
  * configuration fields of a series card, and re-reading a series by id from a button.
  */
 import { createHash } from 'node:crypto';
-import type { Field } from '../../cards.js';
-import { type CommandContext, userError } from '../../context.js';
+import { errorCard } from '../../bot.js';
+import type { Field, Response } from '../../cards.js';
+import type { CommandSpec } from '../../command-spec.js';
+import { type CommandContext, UserError, userError } from '../../context.js';
+import { say } from '../../messages.js';
 import { type Series, VideoApiError } from '../../video-api.js';
 import { type Cadence, daysOf, describeSchedule, formatWhen, nextPostTime } from './schedule.js';
 
@@ -23,6 +26,22 @@ export function textActionName(ctx: CommandContext, action: string, payload: unk
 /** A button's action name: user + action + the button's value (which carries a per-card nonce). */
 export const clickActionName = (ctx: CommandContext, action: string, value: string): string =>
   `${action}:${ctx.req.user}:${value}`;
+
+/**
+ * Runs a command's argument checks; a mistake there is answered like a parse error, with the command's
+ * usage and example (the dispatcher adds usage only to errors it finds itself).
+ */
+export async function checked<T>(
+  spec: CommandSpec,
+  check: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
+  try {
+    return { ok: true, value: await check() };
+  } catch (e) {
+    if (e instanceof UserError) return { ok: false, response: errorCard(say(e.code, e.params), spec) };
+    throw e;
+  }
+}
 
 /** Credits one episode costs with this model, from GET /options?kind=models; undefined if unreadable. */
 export async function episodeCost(ctx: CommandContext, model: string): Promise<number | undefined> {

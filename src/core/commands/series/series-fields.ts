@@ -139,12 +139,12 @@ export async function seriesFieldsFrom(
 
   const catalogFields: [keyof SeriesFieldArgs, OptionKind, keyof SeriesPatch, string, boolean][] = [
     ['source', 'sources', 'source', 'source', true],
-    // Niche is a list, but a team may describe its own niche in words: unknown text passes through.
-    ['niche', 'niches', 'niche', 'niche', false],
+    ['niche', 'niches', 'niche', 'niche', true],
     ['style', 'styles', 'style', 'style', true],
     ['language', 'languages', 'language', 'language', true],
     ['mood', 'music', 'backgroundMusicMood', 'music mood', true],
     ['captions', 'captionThemes', 'captionStyle', 'caption theme', true],
+    // The subreddit catalog lists suggestions; any subreddit name can be used.
     ['subreddit', 'subreddits', 'subreddit', 'subreddit', false],
   ];
   for (const [flag, kind, field, what, strict] of catalogFields) {

@@ -1,0 +1,101 @@
+/** Shared set-up for the series end-to-end tests: the harness plus a record of interactive API calls. */
+import type { Response } from '../../../src/core/cards.js';
+import type { VideoApi, VideoApiFactory } from '../../../src/core/video-api.js';
+import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../../support/harness.js';
+
+export const MINUTE = 60_000;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+/** Calls that change something on the service; validation failures must make none of them. */
+export const MUTATIONS = ['series.create', 'series.update', 'series.delete', 'series.generate'];
+
+export interface SeriesHarness extends Harness {
+  /** `group.method` of every call made by commands and clicks (the poller's own calls are not included). */
+  calls: string[];
+  /** A client with the demo key, for checking the service's side. */
+  api: VideoApi;
+}
+
+export async function seriesHarness(options: HarnessOptions = {}): Promise<SeriesHarness> {
+  const h = await createHarness(options);
+  patchClockTimers(h);
+  const calls: string[] = [];
+  const original: VideoApiFactory = h.deps.apiFor;
+  h.deps.apiFor = (key) => recording(original(key), calls);
+  return Object.assign(h, { calls, api: original(DEMO_KEY) });
+}
+
+/**
+ * The client times each request with \`clock.sleep(timeout, signal)\`; on a virtual clock that "sleeps"
+ * instantly, every request would time out (and move time by the timeout). Timers that can be cancelled
+ * (a signal is given) therefore wait for their cancellation; plain waits (retry back-offs) still pass
+ * instantly in virtual time.
+ */
+function patchClockTimers(h: Harness): void {
+  const instant = h.clock.sleep.bind(h.clock);
+  h.clock.sleep = (ms: number, signal?: AbortSignal) =>
+    signal
+      ? new Promise<void>((_resolve, reject) => {
+          if (signal.aborted) return reject(signal.reason);
+          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+        })
+      : instant(ms);
+}
+
+function recording(api: VideoApi, calls: string[]): VideoApi {
+  return new Proxy(api, {
+    get(target, group: string) {
+      const resource = (target as unknown as Record<string, Record<string, unknown>>)[group];
+      if (typeof resource !== 'object' || resource === null) return resource;
+      return new Proxy(resource, {
+        get(r, method: string) {
+          const fn = r[method];
+          if (typeof fn !== 'function') return fn;
+          return (...args: unknown[]) => {
+            calls.push(`${group}.${method}`);
+            return (fn as (...a: unknown[]) => unknown).apply(r, args);
+          };
+        },
+      });
+    },
+  });
+}
+
+export const mutations = (h: SeriesHarness): string[] => h.calls.filter((c) => MUTATIONS.includes(c));
+
+export function card(response: Response) {
+  if (response.kind !== 'message' && response.kind !== 'update') {
+    throw new Error(`expected a card, got ${response.kind}: ${JSON.stringify(response)}`);
+  }
+  return response.card;
+}
+
+/** The series id from a card's context line (`id \`…\``). */
+export function idFrom(response: Response): string {
+  const m = /(?:id|series) `([^`]+)`/.exec(card(response).context ?? '');
+  if (!m?.[1]) throw new Error(`no id in ${JSON.stringify(card(response))}`);
+  return m[1];
+}
+
+/** A button of a card by action. */
+export function button(response: Response, action: string) {
+  const c = card(response);
+  const controls = [...(c.controls ?? []), ...(c.sections ?? []).flatMap((s) => s.controls ?? [])];
+  const found = controls.find((x) => x.kind === 'button' && x.action === action);
+  if (found?.kind !== 'button') throw new Error(`no ${action} button in ${JSON.stringify(c)}`);
+  return found;
+}
+
+export const hasButton = (response: Response, action: string): boolean => {
+  try {
+    button(response, action);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Video status cards posted in the channel (one per video). */
+export const videoCards = (h: Harness) =>
+  h.chat.channelMessages.filter((p) => /id `[^`]+`/.test(p.card.context ?? '') && p.card.progress);
