@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { SeedTeam, SimulatorOptions } from './options.js';
+import { SCOPES } from './vocabulary.js';
 
 /** CLI flags; each also reads `SIM_<NAME>` from the environment (the flag wins). */
 const FLAGS = {
@@ -43,7 +44,7 @@ const seedFileSchema = z.strictObject({
         credits: z.number().int().min(0).optional(),
         projectCap: z.number().int().min(0).optional(),
         keys: z
-          .array(z.strictObject({ key: z.string().min(1), scopes: z.array(z.string()).optional() }))
+          .array(z.strictObject({ key: z.string().min(1), scopes: z.array(z.enum(SCOPES)).optional() }))
           .min(1),
         accounts: z
           .record(
@@ -148,5 +149,5 @@ export function readSeedFile(path: string): SeedTeam[] {
     throw new CliError(`--seed-file ${path}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
   }
   // Strip absent optionals so the result satisfies exactOptionalPropertyTypes.
-  return JSON.parse(JSON.stringify(parsed.data)) as SeedTeam[];
+  return JSON.parse(JSON.stringify(parsed.data.teams)) as SeedTeam[];
 }
