@@ -70,11 +70,17 @@ export async function readJson<T>(req: IncomingMessage, schema: z.ZodType<T>): P
   if (!/^application\/json\b/i.test(type)) throw new BadRequest(415, 'Send the body as application/json.');
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BadRequest(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) break;
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    // The client went away mid-body: nothing to run, and nobody left to answer.
+    throw new BadRequest(400, 'The request body was cut off.');
   }
+  if (size > MAX_BODY_BYTES) throw new BadRequest(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`);
   let json: unknown;
   try {
     json = JSON.parse(Buffer.concat(chunks).toString('utf8'));

@@ -1,0 +1,320 @@
+/**
+ * A small fake `Bot` for the playground tests: a few commands, clicks and a form that exercise every
+ * `Response` kind, recording what it was asked. The real core is wired by `src/main.ts`.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createPlaygroundAdapter, type PlaygroundAdapter } from '../../adapters/playground/index.js';
+import type { ActionInput, Bot, FormSubmission } from '../../src/core/bot.js';
+import type { Card, Response } from '../../src/core/cards.js';
+import type { CommandSpec } from '../../src/core/command-spec.js';
+import type { RequestInfo } from '../../src/core/context.js';
+import type { Clock, Logger } from '../../src/core/ports.js';
+import { createHttpServer, type HttpServer } from '../../src/http/server.js';
+
+export const silentLogger: Logger = {
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+  child: () => silentLogger,
+};
+
+export const fixedClock = (start = Date.UTC(2026, 4, 4, 9, 30)): Clock & { advance(ms: number): void } => {
+  let now = start;
+  return {
+    now: () => now,
+    sleep: async () => {},
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+};
+
+const spec = (name: string, summary: string): CommandSpec => ({
+  name,
+  summary,
+  options: [],
+  examples: [name],
+  run: async () => ({ kind: 'none' }),
+});
+
+/** A video card like the core's, with the controls the browser test clicks. */
+export function videoCard(percent: number, thumbnailUrl?: string): Card {
+  const done = percent >= 100;
+  const card: Card = {
+    title: 'Launch teaser',
+    tone: done ? 'success' : 'progress',
+    text: done
+      ? 'Generated. Pick a thumbnail, then **render** or schedule.'
+      : 'Generating voiceover, visuals and captions…',
+    fields: [
+      { label: 'Model', value: 'pro', short: true },
+      { label: 'Credits', value: '12', short: true },
+    ],
+    context: 'Requested by Alice · id `vid_123`',
+  };
+  if (!done) card.progress = { percent, label: `${percent}% · about 2 min left` };
+  if (done && thumbnailUrl) {
+    card.sections = [1, 2].map((n) => ({
+      text: `**Option ${n}**${n === 1 ? ' ⭐ AI pick, in use' : ''}\n“Hook ${n}”\ngrade A · score 9${n}`,
+      image: { url: `${thumbnailUrl}?n=${n}`, alt: `Thumbnail option ${n}` },
+      controls: [
+        {
+          kind: 'button',
+          action: 'thumbnail.pick',
+          value: `vid_123:t${n}`,
+          label: 'Use this',
+          style: 'primary',
+        },
+      ],
+    }));
+  }
+  if (done) {
+    card.controls = [
+      { kind: 'button', action: 'video.render', value: 'vid_123', label: 'Render', style: 'primary' },
+      { kind: 'button', action: 'video.schedule', value: 'vid_123', label: 'Schedule' },
+      {
+        kind: 'button',
+        action: 'video.delete',
+        value: 'vid_123',
+        label: 'Delete',
+        style: 'danger',
+        confirm: {
+          title: 'Delete this video?',
+          text: 'Credits are not refunded.',
+          confirm: 'Delete',
+          deny: 'Keep it',
+        },
+      },
+      { kind: 'link', label: 'Open in app', url: 'https://app.example/videos/vid_123' },
+    ];
+  }
+  return card;
+}
+
+export interface FakeBot extends Bot {
+  calls: { kind: 'text' | 'action' | 'form'; req: RequestInfo; input: unknown }[];
+  /** Makes the next call throw (a dispatcher bug), to check the adapter survives it. */
+  failNext: boolean;
+}
+
+export function createFakeBot(): FakeBot {
+  const calls: FakeBot['calls'] = [];
+  const bot: FakeBot = {
+    calls,
+    failNext: false,
+    commands: [
+      spec('help', 'Usage and examples'),
+      spec('create', 'Create a video'),
+      spec('whoami', 'Who you are'),
+    ],
+    async handleText(req, text) {
+      calls.push({ kind: 'text', req, input: text });
+      if (bot.failNext) {
+        bot.failNext = false;
+        throw new Error('dispatcher bug');
+      }
+      const [word, ...rest] = text.split(' ');
+      switch (word) {
+        case 'help':
+        case '':
+          return message({ title: 'reelbot help', tone: 'info', text: 'Try `/reel create`.' }, 'ephemeral');
+        case 'whoami':
+          return message({ title: `You are ${req.userName}`, text: req.user }, 'ephemeral');
+        case 'announce':
+          return message({ title: 'Announcement', text: rest.join(' ') }, 'channel');
+        case 'create':
+          return rest.length === 0
+            ? { kind: 'form', form: createForm() }
+            : message({ title: 'Queued' }, 'ephemeral');
+        case 'pick':
+          return message(
+            {
+              title: 'Pick a platform',
+              controls: [
+                {
+                  kind: 'select',
+                  action: 'platform.pick',
+                  placeholder: 'Choose a platform',
+                  options: [
+                    { label: 'YouTube', value: 'youtube' },
+                    { label: 'TikTok', value: 'tiktok' },
+                  ],
+                },
+              ],
+            },
+            'ephemeral',
+          );
+        case 'silent':
+          return { kind: 'none' };
+        default:
+          return message(
+            { title: 'Not done', tone: 'danger', text: `Unknown command \`${word}\`.` },
+            'ephemeral',
+          );
+      }
+    },
+    async handleCommand() {
+      return { kind: 'none' };
+    },
+    async handleAction(req, input: ActionInput) {
+      calls.push({ kind: 'action', req, input });
+      switch (input.action) {
+        case 'video.render':
+          return {
+            kind: 'update',
+            card: {
+              ...videoCard(100),
+              title: 'Launch teaser',
+              text: `Rendering, started by ${req.userName}…`,
+              tone: 'progress',
+            },
+          };
+        case 'video.schedule':
+          return { kind: 'form', form: scheduleForm(input.value) };
+        case 'video.delete':
+          return message(
+            { title: 'Deleted', tone: 'neutral', text: `🗑️ Deleted by ${req.userName}.` },
+            'channel',
+          );
+        case 'thumbnail.pick':
+          return message(
+            { title: 'Thumbnail set', tone: 'success', text: `Using ${input.value}.` },
+            'ephemeral',
+          );
+        case 'platform.pick':
+          return { kind: 'update', card: { title: `Platform: ${input.choice}` } };
+        default:
+          return { kind: 'none' };
+      }
+    },
+    async handleForm(req, submission: FormSubmission) {
+      calls.push({ kind: 'form', req, input: submission });
+      if (submission.formId === 'create') {
+        const script = submission.values.script ?? '';
+        if (script.trim().length < 10)
+          return { kind: 'form-errors', errors: { script: 'Write at least 10 characters.' } };
+        return message(
+          { title: submission.values.name || 'Untitled', tone: 'info', text: script },
+          'channel',
+        );
+      }
+      if (submission.formId === 'schedule') {
+        return {
+          kind: 'update',
+          card: { title: 'Launch teaser', tone: 'success', text: `Scheduled for ${submission.values.when}.` },
+        };
+      }
+      return { kind: 'none' };
+    },
+    async autocomplete() {
+      return [];
+    },
+  };
+  return bot satisfies Bot;
+}
+
+const message = (card: Card, visibility: 'ephemeral' | 'channel'): Response => ({
+  kind: 'message',
+  visibility,
+  card,
+});
+
+const createForm = () => ({
+  id: 'create',
+  title: 'Create a video',
+  submitLabel: 'Create',
+  state: 'state-1',
+  intro: 'Costs are shown **before** anything is charged.',
+  inputs: [
+    { kind: 'text' as const, id: 'name', label: 'Name', placeholder: 'Launch teaser' },
+    {
+      kind: 'text' as const,
+      id: 'script',
+      label: 'Script',
+      multiline: true,
+      required: true,
+      hint: 'What the voiceover says.',
+    },
+    {
+      kind: 'select' as const,
+      id: 'voice',
+      label: 'Voice',
+      options: [
+        { label: 'Nova', value: 'nova' },
+        { label: 'Atlas', value: 'atlas' },
+      ],
+    },
+  ],
+});
+
+const scheduleForm = (videoId: string) => ({
+  id: 'schedule',
+  title: 'Schedule',
+  submitLabel: 'Schedule',
+  state: videoId,
+  inputs: [{ kind: 'text' as const, id: 'when', label: 'When', required: true, placeholder: 'tomorrow 9am' }],
+});
+
+/** The adapter on a real `createHttpServer` on 127.0.0.1, port 0. */
+export async function startPlayground(options: { channels?: string[] } = {}): Promise<{
+  bot: FakeBot;
+  http: HttpServer;
+  adapter: PlaygroundAdapter;
+  url: string;
+  clock: ReturnType<typeof fixedClock>;
+  close(): Promise<void>;
+}> {
+  const bot = createFakeBot();
+  const clock = fixedClock();
+  const http = createHttpServer({
+    logger: silentLogger,
+    health: () => true,
+    metrics: async () => ({ contentType: 'text/plain', body: '' }),
+  });
+  const adapter = createPlaygroundAdapter({
+    bot,
+    http,
+    logger: silentLogger,
+    clock,
+    channels: options.channels ?? ['general', 'launches'],
+  });
+  const { url } = await http.listen(0, '127.0.0.1');
+  return {
+    bot,
+    http,
+    adapter,
+    url,
+    clock,
+    async close() {
+      adapter.close();
+      await http.close();
+    },
+  };
+}
+
+/** A tiny local image server, so the browser test shows real thumbnails without the internet. */
+export async function startImageServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const svg = (n: string) =>
+    `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="320" viewBox="0 0 180 320">` +
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${n === '1' ? '#611f69' : '#1264a3'}"/>` +
+    `<stop offset="1" stop-color="${n === '1' ? '#e01e5a' : '#2eb67d'}"/></linearGradient></defs>` +
+    `<rect width="180" height="320" fill="url(#g)"/><text x="90" y="170" font-family="sans-serif" font-size="28" ` +
+    `font-weight="700" fill="#fff" text-anchor="middle">Hook ${n}</text></svg>`;
+  const server = createServer((req, res) => {
+    const n = new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? '1';
+    res.writeHead(200, { 'content-type': 'image/svg+xml' });
+    res.end(svg(n));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/thumb.svg`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
