@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import { keyId } from '../core/catalog-cache.js';
 import type { Logger } from '../core/ports.js';
 import { type CallOptions, type VideoApi, VideoApiError } from '../core/video-api.js';
 import {
@@ -10,7 +11,7 @@ import {
   TimeoutError,
 } from './errors.js';
 import { type ClientTuning, DEFAULTS, type ResponseEvent, type VideoApiClientOptions } from './options.js';
-import { keyId, type Lane, type RateBudget, RateBudgetRegistry } from './rate-budget.js';
+import { type Lane, type RateBudget, RateBudgetRegistry } from './rate-budget.js';
 import type { ApiRequest, Query, Requester } from './request.js';
 import { AccountsResource } from './resources/accounts.js';
 import { AnalyticsResource } from './resources/analytics.js';

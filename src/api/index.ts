@@ -25,7 +25,7 @@ export {
 export type { ClientTuning, ResponseEvent, VideoApiClientOptions } from './options.js';
 export { DEFAULTS } from './options.js';
 export type { BudgetUsage, Lane, RateLimits, WindowLimit, WindowUsage } from './rate-budget.js';
-export { keyId, RateBudget, RateBudgetRegistry, SPEC_RATE_LIMITS } from './rate-budget.js';
+export { RateBudget, RateBudgetRegistry, SPEC_RATE_LIMITS } from './rate-budget.js';
 export type { Endpoint, HttpMethod, Route } from './routes.js';
 
 /** A client for one key. Pass `budgets` to share rate budgets with other clients of the same key. */

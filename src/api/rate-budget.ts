@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { keyId } from '../core/catalog-cache.js';
 import { type Clock, systemClock } from '../core/ports.js';
 import type { Endpoint } from './routes.js';
 import { SlidingWindow } from './sliding-window.js';
@@ -251,9 +251,4 @@ export class RateBudgetRegistry {
   entries(): IterableIterator<[string, RateBudget]> {
     return this.#budgets.entries();
   }
-}
-
-/** A stable, non-reversible id for a key: safe in logs and metric labels. */
-export function keyId(apiKey: string): string {
-  return createHash('sha256').update(apiKey).digest('hex').slice(0, 16);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keyId, RateBudget, RateBudgetRegistry, type RateLimits } from '../../src/api/index.js';
+import { RateBudget, RateBudgetRegistry, type RateLimits } from '../../src/api/index.js';
+import { keyId } from '../../src/core/catalog-cache.js';
 import { FakeClock, settle } from './fake-clock.js';
 
 /** Watches a promise without awaiting it. */
