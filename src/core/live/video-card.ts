@@ -3,88 +3,172 @@
  * (progress → thumbnails with "Use this" → render → schedule/posts). Built from a JSON view-model kept
  * with the card, so each job (generation, render, schedule) merges its part without re-reading the rest.
  */
-import type { Button, Card, Control, Section } from '../cards.js';
+import type { Button, Card, Control, Field, Section } from '../cards.js';
 import type { Store } from '../ports.js';
 import { editCard } from './live-card.js';
+
+export interface CardThumbnailVariant {
+  id: string;
+  url: string;
+  hookText?: string;
+  score?: number;
+  grade?: string;
+}
+
+export interface CardThumbnails {
+  status: string;
+  selectedVariantId?: string;
+  selectedBy?: string;
+  /** Display name of whoever picked in chat, when the pick came from a click here. */
+  pickedBy?: string;
+  variants: CardThumbnailVariant[];
+}
 
 export interface VideoCardModel {
   videoId: string;
   name: string;
+  /** `caption` for captioned media (POST /videos/captions); default `video`. */
+  kind?: 'video' | 'caption';
   requestedBy?: string;
   model?: string;
   credits?: number;
   phase: 'generating' | 'completed' | 'failed';
   percent?: number;
+  /** Estimated time left while generating (ms), from the watcher's progress rate. */
+  etaMs?: number;
   errorMessages?: string[];
-  thumbnails?: {
-    status: string;
-    selectedVariantId?: string;
-    selectedBy?: string;
-    variants: { id: string; url: string; hookText?: string; score?: number; grade?: string }[];
-  };
-  render?: { renderId: string; status: string; progress: number; url?: string };
+  thumbnails?: CardThumbnails;
+  render?: { renderId: string; status: string; progress: number; url?: string; codec?: string };
   schedule?: { platforms: string[]; at: string; zone: string; statuses?: Record<string, string> };
   posts?: { platform: string; url?: string; status: string }[];
+  /** A one-line note under the text (e.g. "Stopped watching after 6 h"). */
+  notice?: string;
+  /** Set when the video was deleted from chat: the card keeps only a tombstone. */
+  deletedBy?: string;
 }
 
-const bar = (percent: number): string => {
-  const filled = Math.round(Math.max(0, Math.min(100, percent)) / 10);
-  return `${'▓'.repeat(filled)}${'░'.repeat(10 - filled)} ${Math.round(percent)}%`;
+/** `▓▓▓▓░░░░░░ 42%` — readable on every platform, including ones without a native progress bar. */
+export const progressBar = (percent: number): string => {
+  const clamped = Math.max(0, Math.min(100, percent));
+  const filled = Math.round(clamped / 10);
+  return `${'▓'.repeat(filled)}${'░'.repeat(10 - filled)} ${Math.round(clamped)}%`;
 };
 
+/** "about 2 min left" / "under a minute left". */
+export const etaText = (ms: number): string => {
+  if (ms < 60_000) return 'under a minute left';
+  const minutes = Math.round(ms / 60_000);
+  return `about ${minutes} min left`;
+};
+
+const PENDING_THUMBNAILS = new Set(['idle', 'queued', 'generating']);
+
+/** True while thumbnails may still arrive (not generated yet, queued or generating). */
+export const thumbnailsPending = (status: string | undefined): boolean =>
+  status === undefined || PENDING_THUMBNAILS.has(status);
+
+function completedText(m: VideoCardModel): string {
+  const t = m.thumbnails;
+  const done = m.kind === 'caption' ? 'Captioned.' : 'Generated.';
+  if (!t || thumbnailsPending(t.status))
+    return `${done} Thumbnails are on the way… Meanwhile you can render or schedule.`;
+  if (t.status === 'failed' || t.variants.length === 0) {
+    return `${done} Thumbnails could not be made; the video is fine and keeps its default frame.`;
+  }
+  const partial =
+    t.status === 'partial'
+      ? ` Only ${t.variants.length} of 3 thumbnail options came out; they are still usable.`
+      : '';
+  const pick =
+    t.selectedBy === 'user'
+      ? ' Your thumbnail pick is marked ✅.'
+      : ' The ⭐ AI pick is used unless you choose another with **Use this**.';
+  return `${done}${partial}${pick} Then render or schedule.`;
+}
+
+/** One section per thumbnail variant, with a "Use this" button on every option not already in use. */
+export function thumbnailSections(videoId: string, t: CardThumbnails): Section[] {
+  return t.variants.map((v, i) => {
+    const selected = v.id === t.selectedVariantId;
+    let badge = '';
+    if (selected) {
+      badge =
+        t.selectedBy === 'user'
+          ? ` ✅ in use${t.pickedBy ? ` (picked by ${t.pickedBy})` : ' (your pick)'}`
+          : ' ⭐ AI pick, in use';
+    }
+    const facts = [v.grade && `grade ${v.grade}`, v.score !== undefined && `score ${v.score}`]
+      .filter(Boolean)
+      .join(' · ');
+    const lines = [`**Option ${i + 1}**${badge}`];
+    if (v.hookText) lines.push(`“${v.hookText}”`);
+    if (facts) lines.push(facts);
+    const section: Section = {
+      text: lines.join('\n'),
+      image: {
+        url: v.url,
+        alt: v.hookText ? `Thumbnail option ${i + 1}: ${v.hookText}` : `Thumbnail option ${i + 1}`,
+      },
+    };
+    if (!(selected && t.selectedBy === 'user')) section.controls = [useThis(videoId, v.id)];
+    return section;
+  });
+}
+
 export function renderVideoCard(m: VideoCardModel): Card {
-  const card: Card = { title: m.name, fields: [], sections: [], controls: [] };
-  const controls = card.controls as Control[];
-  const sections = card.sections as Section[];
-  const fields = card.fields as NonNullable<Card['fields']>;
+  const card: Card = { title: m.name };
+  const fields: Field[] = [];
+  const sections: Section[] = [];
+  const controls: Control[] = [];
   if (m.model) fields.push({ label: 'Model', value: m.model, short: true });
   if (m.credits !== undefined) fields.push({ label: 'Credits', value: String(m.credits), short: true });
 
+  if (m.deletedBy !== undefined) {
+    card.tone = 'neutral';
+    card.text = `🗑️ Deleted by ${m.deletedBy}. The video and its generated assets are gone (no refund).`;
+    card.context = `id \`${m.videoId}\``;
+    return card;
+  }
+
   if (m.phase === 'generating') {
+    const percent = m.percent ?? 0;
     card.tone = 'progress';
-    card.text = 'Generating voiceover, visuals and captions…';
-    card.progress = { percent: m.percent ?? 0, label: bar(m.percent ?? 0) };
+    card.text =
+      m.kind === 'caption'
+        ? 'Transcribing and captioning your media…'
+        : 'Generating voiceover, visuals and captions…';
+    const label =
+      m.etaMs !== undefined && percent > 0
+        ? `${progressBar(percent)} · ${etaText(m.etaMs)}`
+        : progressBar(percent);
+    card.progress = { percent, label };
   } else if (m.phase === 'failed') {
     card.tone = 'danger';
+    const reasons = (m.errorMessages ?? []).map((e) => `• ${e}`).join('\n') || '• No reason given.';
     card.text =
-      `**Generation failed.**\n${(m.errorMessages ?? []).map((e) => `• ${e}`).join('\n') || '• No reason given.'}\n` +
-      'Credits are not refunded automatically. Fix the script or voice and run `/reel create` again.';
+      m.kind === 'caption'
+        ? `**Captioning failed.**\n${reasons}\nCheck that the media URL is public and has speech, then run \`/reel caption\` again.`
+        : `**Generation failed.**\n${reasons}\nCredits are not refunded automatically. Adjust the script or voice and run \`/reel create\` again.`;
   } else {
     card.tone = 'success';
-    card.text = 'Generated. Pick a thumbnail, then render or schedule.';
+    card.text = completedText(m);
+    if (m.thumbnails) sections.push(...thumbnailSections(m.videoId, m.thumbnails));
   }
+  if (m.notice) card.text = `${card.text ?? ''}\n_${m.notice}_`;
 
-  const t = m.thumbnails;
-  if (m.phase === 'completed' && t) {
-    if (t.variants.length === 0) {
-      card.text +=
-        t.status === 'failed'
-          ? '\nThumbnails could not be generated; the video is fine.'
-          : '\nThumbnails are on the way…';
-    }
-    t.variants.forEach((v, i) => {
-      const picked = v.id === t.selectedVariantId;
-      const facts = [v.grade && `grade ${v.grade}`, v.score !== undefined && `score ${v.score}`]
-        .filter(Boolean)
-        .join(' · ');
-      sections.push({
-        text: `**Option ${i + 1}**${picked ? (t.selectedBy === 'user' ? ' ✅ your pick' : ' ⭐ AI pick') : ''}\n${v.hookText ? `“${v.hookText}”\n` : ''}${facts}`,
-        image: {
-          url: v.url,
-          alt: v.hookText ? `Thumbnail option ${i + 1}: ${v.hookText}` : `Thumbnail option ${i + 1}`,
-        },
-        controls: picked && t.selectedBy === 'user' ? [] : [useThis(m.videoId, v.id)],
-      });
-    });
-  }
-
-  if (m.render) {
-    const r = m.render;
+  const r = m.render;
+  if (r) {
     if (r.status === 'done' && r.url) {
       fields.push({ label: 'Render', value: `[Download MP4](${r.url})` });
       controls.push({ kind: 'link', label: 'Download MP4', url: r.url });
-    } else if (r.status === 'error') fields.push({ label: 'Render', value: 'Failed. Try `Render` again.' });
-    else fields.push({ label: 'Render', value: bar(r.progress * 100) });
+    } else if (r.status === 'error') {
+      fields.push({ label: 'Render', value: 'Failed. Press **Render again**; rendering is free.' });
+    } else {
+      fields.push({
+        label: 'Render',
+        value: `${progressBar(r.progress * 100)}${r.codec ? ` (${r.codec})` : ''}`,
+      });
+    }
   }
   if (m.schedule) {
     const statuses = m.schedule.statuses ?? {};
@@ -100,20 +184,22 @@ export function renderVideoCard(m: VideoCardModel): Card {
   }
 
   if (m.phase === 'completed') {
-    const rendering = m.render && m.render.status === 'in-progress';
-    if (!rendering)
+    const rendering = r?.status === 'in-progress';
+    if (!rendering) {
+      const again = r?.status === 'done' || r?.status === 'error';
       controls.unshift(
-        button('video.render', m.videoId, m.render?.status === 'done' ? 'Render again' : 'Render'),
+        button('video.render', m.videoId, again ? 'Render again' : 'Render', again ? undefined : 'primary'),
       );
+    }
     controls.push(
       button('video.schedule', m.videoId, 'Schedule'),
       button('video.publish', m.videoId, 'Publish now'),
     );
   }
   card.context = `${m.requestedBy ? `Requested by ${m.requestedBy} · ` : ''}id \`${m.videoId}\``;
-  if (fields.length === 0) delete card.fields;
-  if (sections.length === 0) delete card.sections;
-  if (controls.length === 0) delete card.controls;
+  if (fields.length > 0) card.fields = fields;
+  if (sections.length > 0) card.sections = sections;
+  if (controls.length > 0) card.controls = controls;
   return card;
 }
 
@@ -129,6 +215,13 @@ const useThis = (videoId: string, variantId: string): Button => ({
   style: 'primary',
 });
 
+/** Reads a card's stored view-model back (written only by this module and `postCard`). */
+export const videoCardModelOf = (model: Record<string, unknown>): VideoCardModel =>
+  model as unknown as VideoCardModel;
+
+/** A change to merge; an explicit `undefined` clears the field. */
+export type VideoCardPatch = { [K in keyof VideoCardModel]?: VideoCardModel[K] | undefined };
+
 /**
  * Merges a change into a video card's model, re-renders and queues the edit. Call inside a transaction
  * with the state change; `dedupeKey` names the change.
@@ -136,12 +229,14 @@ const useThis = (videoId: string, variantId: string): Button => ({
 export function updateVideoCard(
   store: Store,
   key: string,
-  patch: Partial<VideoCardModel>,
+  patch: VideoCardPatch,
   dedupeKey: string,
 ): VideoCardModel | undefined {
   const record = store.cards.get(key);
   if (!record) return undefined;
-  const model = { ...(record.model as unknown as VideoCardModel), ...patch };
+  const model = { ...videoCardModelOf(record.model), ...patch } as VideoCardModel;
+  // `undefined` in a patch clears a field (e.g. the ETA once generation is over) rather than storing null.
+  for (const k of Object.keys(model) as (keyof VideoCardModel)[]) if (model[k] === undefined) delete model[k];
   editCard(store, key, renderVideoCard(model), dedupeKey, model as unknown as Record<string, unknown>);
   return model;
 }

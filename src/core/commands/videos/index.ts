@@ -1,4 +1,40 @@
 import type { CommandModule } from '../../command-spec.js';
+import { captionCommand } from './caption.js';
+import { createCommand } from './create.js';
+import { createCancelAction, createConfirmAction } from './create-confirm.js';
+import { createFormSpec } from './create-form.js';
+import { deleteCancelAction, deleteCommand, deleteConfirmAction } from './delete.js';
+import { videosCommand, videosPageAction } from './list.js';
+import { renameCommand } from './rename.js';
+import { renderAction, renderCommand } from './render.js';
+import { showAction, showCommand } from './show.js';
+import { statusCommand } from './status.js';
+import { thumbnailPickAction } from './thumbnail-pick.js';
+import { thumbnailsAction, thumbnailsCommand } from './thumbnails.js';
 
 /** The videos commands, their buttons and forms. */
-export const videosModule: CommandModule = { commands: [], actions: [], forms: [] };
+export const videosModule: CommandModule = {
+  commands: [
+    createCommand,
+    captionCommand,
+    statusCommand,
+    videosCommand,
+    showCommand,
+    thumbnailsCommand,
+    renameCommand,
+    renderCommand,
+    deleteCommand,
+  ],
+  actions: [
+    createConfirmAction,
+    createCancelAction,
+    videosPageAction,
+    showAction,
+    thumbnailsAction,
+    thumbnailPickAction,
+    renderAction,
+    deleteConfirmAction,
+    deleteCancelAction,
+  ],
+  forms: [createFormSpec],
+};

@@ -1,0 +1,86 @@
+/**
+ * `caption <url> [--name N] [--language L]`: captions existing public media (free). Audio files go as
+ * `audioUrl` (they become a captioned video), anything else as `videoUrl`. Then the same live card and
+ * generation watch as `create`.
+ */
+import { message } from '../../cards.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { catalogValue } from './catalog-choices.js';
+import { NAME_MAX } from './create-request.js';
+import { displayName, minuteBucket } from './format.js';
+import { trackGeneration } from './tracking.js';
+import { withUsage } from './usage.js';
+
+const AUDIO_EXTENSIONS = ['.mp3', '.wav', '.m4a', '.aac', '.ogg'];
+
+/** Audio by file extension of the URL's path (query strings and fragments ignored). */
+export function isAudioUrl(url: string): boolean {
+  const path = new URL(url).pathname.toLowerCase();
+  return AUDIO_EXTENSIONS.some((ext) => path.endsWith(ext));
+}
+
+/** A readable default name from the media URL: its file name without extension. */
+export function nameFromUrl(url: string): string {
+  const last = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).pop() ?? '');
+  const base = last.replace(/\.[a-z0-9]{2,4}$/i, '').trim();
+  return base ? `Captions: ${base}`.slice(0, NAME_MAX) : 'Captioned media';
+}
+
+export const captionCommand: CommandSpec = defineCommand({
+  name: 'caption',
+  summary: 'Caption an existing public video or audio file (free)',
+  options: [
+    {
+      name: 'url',
+      kind: 'url',
+      positional: true,
+      required: true,
+      description: 'Public http(s) URL of the video or audio',
+    },
+    { name: 'name', kind: 'string', maxLength: NAME_MAX, description: 'Video name' },
+    { name: 'language', kind: 'string', description: 'Spoken language, see `/reel options languages`' },
+  ],
+  examples: [
+    'caption https://cdn.example.com/interview.mp4 --name "Founder interview"',
+    'caption https://cdn.example.com/podcast-ep12.mp3 --language en',
+  ],
+  details:
+    'Audio files (.mp3, .wav, .m4a, .aac, .ogg) become a captioned video. Captioning costs no credits.',
+  async run(ctx, args) {
+    return withUsage(
+      () => captionCommand,
+      async () => {
+        const url = args.url;
+        const language = args.language
+          ? await catalogValue(ctx, 'languages', 'language', args.language)
+          : undefined;
+        const audio = isAudioUrl(url);
+        const body = {
+          ...(audio ? { audioUrl: url } : { videoUrl: url }),
+          ...(args.name ? { name: args.name } : {}),
+          ...(language ? { language } : {}),
+        };
+        // One user action per typed command per minute: a retry or a re-sent slash command captions once.
+        const idempotencyKey = ctx.deps.store.idempotency.keyFor(
+          `caption:${ctx.req.user}:${JSON.stringify(body)}:${minuteBucket(ctx.now())}`,
+        );
+        const created = await ctx.api().videos.caption(body, { idempotencyKey });
+        const name = args.name ?? nameFromUrl(url);
+        trackGeneration(ctx, {
+          videoId: created.id,
+          name,
+          kind: 'caption',
+          requestedBy: displayName(ctx.req),
+          phase: 'generating',
+          percent: 0,
+        });
+        return message({
+          title: `Captioning “${name}”…`,
+          tone: 'progress',
+          text: `Sent as ${audio ? 'audio' : 'video'} (free). The status card in this channel follows it until it is ready.`,
+          context: `id \`${created.id}\``,
+        });
+      },
+    );
+  },
+});

@@ -1,0 +1,70 @@
+/**
+ * Building a video card model from API reads, for commands that post or show a card about an existing
+ * video (status, render, thumbnails) rather than one they just created.
+ */
+
+import { videoCardKey } from '../../live/live-card.js';
+import { type CardThumbnails, type VideoCardModel, videoCardModelOf } from '../../live/video-card.js';
+import type { ConversationAddress, Store } from '../../ports.js';
+import type { Thumbnails, Video, VideoStatus } from '../../video-api.js';
+
+/** The thumbnail part of a card model; variants the service sent as bare URLs keep the URL as id. */
+export function cardThumbnails(t: Thumbnails | undefined): CardThumbnails | undefined {
+  if (!t) return undefined;
+  const out: CardThumbnails = {
+    status: t.status,
+    variants: t.variants.map((v) => ({
+      id: v.id,
+      url: v.url,
+      ...(v.hookText !== undefined ? { hookText: v.hookText } : {}),
+      ...(v.score !== undefined ? { score: v.score } : {}),
+      ...(v.grade !== undefined ? { grade: v.grade } : {}),
+    })),
+  };
+  if (t.selectedVariantId) out.selectedVariantId = t.selectedVariantId;
+  if (t.selectedBy) out.selectedBy = t.selectedBy;
+  return out;
+}
+
+/** The phase a card shows for a generation status. */
+export function phaseOf(status: string | undefined): VideoCardModel['phase'] {
+  if (status === 'completed') return 'completed';
+  if (status === 'failed') return 'failed';
+  return 'generating';
+}
+
+/** A card model from GET /videos/{id} (and its status when known), merged over the card already here. */
+export function modelFromVideo(
+  store: Store,
+  conversation: ConversationAddress,
+  video: Video,
+  status?: VideoStatus,
+): VideoCardModel {
+  const existing = store.cards.get(videoCardKey(video.id, conversation));
+  const base: Partial<VideoCardModel> = existing ? videoCardModelOf(existing.model) : {};
+  const model: VideoCardModel = {
+    ...base,
+    videoId: video.id,
+    name: video.name,
+    phase: phaseOf(status?.status ?? video.status),
+  };
+  // A fresh read supersedes notes about an earlier watch and any stale estimate.
+  delete model.notice;
+  delete model.deletedBy;
+  delete model.etaMs;
+  if (video.model) model.model = video.model;
+  if (status) model.percent = status.percentCompleted;
+  if (status?.errorMessages.length) model.errorMessages = status.errorMessages;
+  const thumbnails = cardThumbnails(video.thumbnails);
+  if (thumbnails) {
+    // Who picked in chat is only known here; keep it while the pick is unchanged.
+    const pickedBy = base.thumbnails?.pickedBy;
+    if (pickedBy && base.thumbnails?.selectedVariantId === thumbnails.selectedVariantId)
+      thumbnails.pickedBy = pickedBy;
+    model.thumbnails = thumbnails;
+  }
+  if (!model.render && video.renderedVideoUrl) {
+    model.render = { renderId: '', status: 'done', progress: 1, url: video.renderedVideoUrl };
+  }
+  return model;
+}

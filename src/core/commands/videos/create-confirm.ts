@@ -1,0 +1,137 @@
+/**
+ * The Create / Cancel buttons of the create confirm card. Create charges through POST /videos with one
+ * idempotency key per request (a double click or a retry charges once), then posts the live status card and
+ * starts watching, in one transaction. Only the person who asked can answer.
+ */
+import type { Card, Response } from '../../cards.js';
+import type { ActionSpec } from '../../command-spec.js';
+import { type CommandContext, userError } from '../../context.js';
+import { VideoApiError } from '../../video-api.js';
+import { displayedName, type PendingCreate, REQUEST_TTL_MS, requestKey } from './create-request.js';
+import { displayName } from './format.js';
+import { requiresApproval } from './spend-approval.js';
+import { trackGeneration } from './tracking.js';
+
+function loadRequest(ctx: CommandContext, id: string): PendingCreate {
+  const record = ctx.deps.store.cards.get(requestKey(id));
+  const pending = record?.model as Partial<PendingCreate> | undefined;
+  if (pending?.type !== 'create-request') throw userError('interaction-expired');
+  if (pending.requester !== ctx.req.user) {
+    throw userError('not-your-request', { who: pending.requesterName ?? 'the person who asked' });
+  }
+  return pending as PendingCreate;
+}
+
+function saveRequest(ctx: CommandContext, id: string, pending: PendingCreate, card: Card): void {
+  ctx.deps.store.cards.put(
+    requestKey(id),
+    ctx.req.conversation,
+    card,
+    pending as unknown as Record<string, unknown>,
+  );
+}
+
+const creatingCard = (p: PendingCreate): Card => ({
+  title: `Creating “${p.videoName ?? displayedName(p.input)}”…`,
+  tone: 'progress',
+  text:
+    `Charged ${p.cost} credits. The status card is posted in this channel and follows the video: ` +
+    'progress, then thumbnails to pick from, then Render.',
+  context: `id \`${p.videoId}\``,
+});
+
+const cancelledCard = (p: PendingCreate): Card => ({
+  title: `Not created: “${displayedName(p.input)}”`,
+  tone: 'neutral',
+  text: 'Cancelled. Nothing was charged.',
+});
+
+/**
+ * Clicks on the same request that arrive while one is in flight share its outcome: with the idempotency key
+ * this is belt and braces, so even a service that raced two identical requests would see only one.
+ */
+const inFlight = new Map<string, Promise<Response>>();
+
+export const createConfirmAction: ActionSpec = {
+  action: 'video.create.confirm',
+  run(ctx, id): Promise<Response> {
+    const running = inFlight.get(id);
+    if (running) return running;
+    const attempt = confirm(ctx, id).finally(() => inFlight.delete(id));
+    inFlight.set(id, attempt);
+    return attempt;
+  },
+};
+
+async function confirm(ctx: CommandContext, id: string): Promise<Response> {
+  const pending = loadRequest(ctx, id);
+  if (pending.state === 'created') return { kind: 'update', card: creatingCard(pending) };
+  if (pending.state === 'cancelled') return { kind: 'update', card: cancelledCard(pending) };
+  if (ctx.now() - pending.createdAt > REQUEST_TTL_MS) {
+    throw userError('request-expired', { minutes: REQUEST_TTL_MS / 60_000, command: 'create' });
+  }
+  if (requiresApproval(ctx, 'video', pending.cost)) {
+    throw userError('spend-approval-unsupported', {
+      cost: pending.cost,
+      threshold: ctx.settings().spendThreshold,
+    });
+  }
+  const api = ctx.api();
+  const idempotencyKey = ctx.deps.store.idempotency.keyFor(`create:${id}`);
+  let created: Awaited<ReturnType<typeof api.videos.create>>;
+  try {
+    created = await api.videos.create(pending.input, { idempotencyKey });
+  } catch (error) {
+    if (error instanceof VideoApiError && error.type === 'insufficient_credits') {
+      // The balance moved since the confirm card; show the real one. Nothing was charged or created.
+      const balance = await api.me
+        .get()
+        .then((me) => me.team.credits)
+        .catch(() => undefined);
+      throw userError('api.insufficient_credits', {
+        cost: pending.cost,
+        ...(balance === undefined ? {} : { balance }),
+      });
+    }
+    throw error;
+  }
+
+  const done: PendingCreate = { ...pending, state: 'created', videoId: created.id, videoName: created.name };
+  const store = ctx.deps.store;
+  store.transaction(() => {
+    saveRequest(ctx, id, done, creatingCard(done));
+    const { started } = trackGeneration(ctx, {
+      videoId: created.id,
+      name: created.name || displayedName(pending.input),
+      kind: 'video',
+      requestedBy: displayName(ctx.req),
+      model: created.model ?? pending.input.model ?? 'storyboard',
+      credits: created.creditsUsed,
+      phase: 'generating',
+      percent: 0,
+    });
+    if (started) {
+      store.audit.record({
+        at: ctx.now(),
+        conversation: ctx.req.conversation,
+        actor: ctx.req.user,
+        action: 'video.create',
+        videoId: created.id,
+        credits: created.creditsUsed,
+        details: { model: pending.input.model ?? 'storyboard' },
+      });
+    }
+  });
+  return { kind: 'update', card: creatingCard(done) };
+}
+
+export const createCancelAction: ActionSpec = {
+  action: 'video.create.cancel',
+  async run(ctx, id): Promise<Response> {
+    const pending = loadRequest(ctx, id);
+    if (pending.state === 'created') return { kind: 'update', card: creatingCard(pending) };
+    const cancelled: PendingCreate = { ...pending, state: 'cancelled' };
+    saveRequest(ctx, id, cancelled, cancelledCard(cancelled));
+    return { kind: 'update', card: cancelledCard(cancelled) };
+  },
+};

@@ -1,0 +1,183 @@
+/**
+ * The create form (modal): script, name, voice, model with its cost, language. Opened by `create` without a
+ * script; its submission leads to the same confirm card as the command. Style and music, which the form
+ * has no room for (5 inputs at most), ride along in the form state when they were typed as flags.
+ */
+import { LIMITS, message, type Response, type SelectOption } from '../../cards.js';
+import type { FormSpec, RawArgs } from '../../command-spec.js';
+import { type CommandContext, UserError } from '../../context.js';
+import { say } from '../../messages.js';
+import type { Voice } from '../../video-api.js';
+import {
+  defaultVoice,
+  loadVoices,
+  modelCatalog,
+  modelWithCost,
+  pickVoice,
+  speaks,
+} from './catalog-choices.js';
+import { NAME_MAX, prepareCreate, SCRIPT_MAX, SCRIPT_MIN } from './create-request.js';
+import { voiceLabel } from './format.js';
+
+export const CREATE_FORM_ID = 'video.create';
+
+interface FormState {
+  style?: string;
+  music?: boolean;
+}
+
+const str = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+
+/** Recommended voices first, then the team's custom voices, then the rest; the language's speakers first. */
+function voiceOptions(voices: readonly Voice[], language: string | undefined): SelectOption[] {
+  const rank = (v: Voice) =>
+    (language && !speaks(v, language) ? 10 : 0) + (v.isRecommended ? 0 : v.isCustom ? 1 : 2);
+  return [...voices]
+    .sort((a, b) => rank(a) - rank(b))
+    .slice(0, LIMITS.selectOptions)
+    .map((v) => ({ label: voiceLabel(v).slice(0, LIMITS.buttonLabel), value: v.id }));
+}
+
+export async function createForm(
+  ctx: CommandContext,
+  partial: RawArgs | Record<string, unknown>,
+): Promise<Response> {
+  const api = ctx.api();
+  const language = str(partial.language);
+  const [voices, models, languages] = await Promise.all([
+    loadVoices(ctx),
+    modelCatalog(ctx),
+    ctx.deps.catalog
+      .options(api, ctx.apiKeyId(), 'languages')
+      .then((c) => c.items)
+      .catch(() => []),
+  ]);
+  let initialVoice: Voice | undefined;
+  try {
+    initialVoice = str(partial.voice) ? pickVoice(voices, str(partial.voice) as string, language) : undefined;
+  } catch {
+    // A voice typed wrongly is simply not preselected; the user picks from the list.
+  }
+  initialVoice ??= defaultVoice(voices, language);
+  const state: FormState = {};
+  if (str(partial.style)) state.style = str(partial.style) as string;
+  if (partial.music === true) state.music = true;
+
+  const script = str(partial.script);
+  const name = str(partial.name);
+  const model = str(partial.model) ?? 'storyboard';
+  const languageValue = languages.find(
+    (l) =>
+      l.value.toLowerCase() === language?.toLowerCase() || l.name.toLowerCase() === language?.toLowerCase(),
+  )?.value;
+  return {
+    kind: 'form',
+    form: {
+      id: CREATE_FORM_ID,
+      title: 'Create a video',
+      submitLabel: 'Check cost',
+      state: JSON.stringify(state),
+      intro: 'Nothing is charged yet: next you see the cost and your balance, and confirm.',
+      inputs: [
+        {
+          kind: 'text',
+          id: 'script',
+          label: 'Script',
+          multiline: true,
+          required: true,
+          minLength: SCRIPT_MIN,
+          maxLength: SCRIPT_MAX,
+          placeholder: 'The finished narration, 10 to 10000 characters',
+          ...(script ? { initial: script } : {}),
+        },
+        {
+          kind: 'text',
+          id: 'name',
+          label: 'Name',
+          maxLength: NAME_MAX,
+          placeholder: 'Default: the start of the script',
+          ...(name ? { initial: name } : {}),
+        },
+        {
+          kind: 'select',
+          id: 'voice',
+          label: 'Voice',
+          required: true,
+          options: voiceOptions(voices, language),
+          ...(initialVoice ? { initial: initialVoice.id } : {}),
+        },
+        {
+          kind: 'select',
+          id: 'model',
+          label: 'Model',
+          required: true,
+          options: models.map((m) => ({ label: modelWithCost(m), value: m.value })),
+          initial: model,
+        },
+        ...(languages.length > 0
+          ? [
+              {
+                kind: 'select' as const,
+                id: 'language',
+                label: 'Language',
+                options: languages
+                  .slice(0, LIMITS.selectOptions)
+                  .map((l) => ({ label: l.name, value: l.value })),
+                ...(languageValue ? { initial: languageValue } : {}),
+              },
+            ]
+          : []),
+      ],
+    },
+  };
+}
+
+/** Which form input an error belongs to, so it shows inline and the form stays open. */
+const ERROR_FIELD: Record<string, string> = {
+  'ambiguous-voice': 'voice',
+  'not-found-voice': 'voice',
+  'voice-wrong-language': 'voice',
+  'no-voices': 'voice',
+  'model-unavailable': 'model',
+  'api.insufficient_credits': 'model',
+  'spend-approval-unsupported': 'model',
+};
+
+function parseState(state: string): FormState {
+  try {
+    const parsed = JSON.parse(state) as unknown;
+    return parsed && typeof parsed === 'object' ? (parsed as FormState) : {};
+  } catch {
+    return {};
+  }
+}
+
+export const createFormSpec: FormSpec = {
+  id: CREATE_FORM_ID,
+  async submit(ctx, stateText, values) {
+    const state = parseState(stateText);
+    try {
+      const card = await prepareCreate(ctx, {
+        script: values.script ?? '',
+        voice: str(values.voice),
+        model: str(values.model),
+        language: str(values.language),
+        name: str(values.name),
+        style: state.style,
+        music: state.music,
+      });
+      return message(card);
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      const field =
+        error.code === 'too-short' || error.code === 'too-long' || error.code === 'bad-choice'
+          ? String(error.params.option)
+          : ERROR_FIELD[error.code];
+      if (field && ['script', 'name', 'voice', 'model', 'language'].includes(field)) {
+        return { kind: 'form-errors', errors: { [field]: say(error.code, error.params) } };
+      }
+      throw error;
+    }
+  },
+};

@@ -1,0 +1,163 @@
+/**
+ * The create flow up to the confirmation: checks the script, resolves voice, model, style and language
+ * against the catalogs, reads the cost and balance, and answers a confirm card. The pending request is kept
+ * in the store as the model of a card that is never posted (key `create-request:<id>`), so the Create
+ * button only carries that short id.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Card } from '../../cards.js';
+import { type CommandContext, userError } from '../../context.js';
+import type { CreateVideoInput, Model, Voice } from '../../video-api.js';
+import {
+  catalogValue,
+  defaultVoice,
+  loadVoices,
+  modelCatalog,
+  modelWithCost,
+  pickVoice,
+} from './catalog-choices.js';
+import { excerpt, voiceLabel } from './format.js';
+import { requiresApproval } from './spend-approval.js';
+
+export const SCRIPT_MIN = 10;
+export const SCRIPT_MAX = 10_000;
+export const NAME_MAX = 120;
+/** After this, prices or the balance may have moved: the user asks again. */
+export const REQUEST_TTL_MS = 30 * 60_000;
+
+/** What the user asked for, as typed (command flags or form fields). */
+export interface CreateDraft {
+  script: string;
+  voice?: string | undefined;
+  model?: string | undefined;
+  style?: string | undefined;
+  language?: string | undefined;
+  name?: string | undefined;
+  music?: boolean | undefined;
+}
+
+/** A create waiting for its Create/Cancel click. */
+export interface PendingCreate {
+  type: 'create-request';
+  requester: string;
+  requesterName?: string;
+  input: CreateVideoInput;
+  voiceLabel: string;
+  cost: number;
+  balance: number;
+  createdAt: number;
+  state: 'pending' | 'created' | 'cancelled';
+  videoId?: string;
+  videoName?: string;
+}
+
+export const requestKey = (id: string): string => `create-request:${id}`;
+
+/** Length checks done before anything is sent (spec §8: script 10–10000, name ≤ 120). */
+export function checkDraft(draft: CreateDraft): void {
+  const script = draft.script.trim();
+  if (script.length < SCRIPT_MIN)
+    throw userError('too-short', { option: 'script', length: script.length, min: SCRIPT_MIN });
+  if (script.length > SCRIPT_MAX)
+    throw userError('too-long', { option: 'script', length: script.length, max: SCRIPT_MAX });
+  const name = draft.name?.trim();
+  if (name && name.length > NAME_MAX)
+    throw userError('too-long', { option: 'name', length: name.length, max: NAME_MAX });
+}
+
+/** The name the service will use: the given one, else the start of the script. */
+export const displayedName = (input: CreateVideoInput): string => input.name ?? excerpt(input.script, 60);
+
+/** Validates and prices a draft, stores it pending, and returns the confirm card. */
+export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Promise<Card> {
+  checkDraft(draft);
+  const api = ctx.api();
+  const language = draft.language
+    ? await catalogValue(ctx, 'languages', 'language', draft.language)
+    : undefined;
+  const style = draft.style ? await catalogValue(ctx, 'styles', 'style', draft.style) : undefined;
+
+  const voices = await loadVoices(ctx);
+  let voice: Voice | undefined;
+  if (draft.voice) voice = pickVoice(voices, draft.voice, language);
+  else voice = defaultVoice(voices, language);
+  if (!voice) throw userError('no-voices');
+
+  const model = draft.model ?? 'storyboard';
+  const models = await modelCatalog(ctx);
+  const item = models.find((m) => m.value === model);
+  if (!item || item.credits === undefined) {
+    throw userError('model-unavailable', { model, allowed: models.map(modelWithCost).join(', ') || 'none' });
+  }
+  const cost = item.credits;
+  const balance = (await api.me.get()).team.credits;
+  // Said up front: a create the team cannot pay for is never sent (it would only come back as 402).
+  if (balance < cost) throw userError('api.insufficient_credits', { cost, balance });
+  if (requiresApproval(ctx, 'video', cost)) {
+    throw userError('spend-approval-unsupported', { cost, threshold: ctx.settings().spendThreshold });
+  }
+
+  const input: CreateVideoInput = {
+    script: draft.script.trim(),
+    voiceId: voice.id,
+    model: item.value as Model,
+  };
+  if (draft.name?.trim()) input.name = draft.name.trim();
+  if (style) input.style = style;
+  if (language) input.language = language;
+  if (draft.music) input.enableBackgroundMusic = true;
+
+  const id = randomBytes(9).toString('base64url');
+  const pending: PendingCreate = {
+    type: 'create-request',
+    requester: ctx.req.user,
+    ...(ctx.req.userName ? { requesterName: ctx.req.userName } : {}),
+    input,
+    voiceLabel: voiceLabel(voice),
+    cost,
+    balance,
+    createdAt: ctx.now(),
+    state: 'pending',
+  };
+  const card = confirmCard(id, pending);
+  ctx.deps.store.cards.put(
+    requestKey(id),
+    ctx.req.conversation,
+    card,
+    pending as unknown as Record<string, unknown>,
+  );
+  return card;
+}
+
+export function confirmCard(id: string, p: PendingCreate): Card {
+  const name = displayedName(p.input);
+  const fields = [
+    { label: 'Voice', value: p.voiceLabel, short: true },
+    { label: 'Model', value: p.input.model ?? 'storyboard', short: true },
+  ];
+  if (p.input.language) fields.push({ label: 'Language', value: p.input.language, short: true });
+  if (p.input.style) fields.push({ label: 'Style', value: p.input.style, short: true });
+  if (p.input.enableBackgroundMusic) fields.push({ label: 'Music', value: 'on', short: true });
+  fields.push({
+    label: `Script (${p.input.script.length} characters)`,
+    value: excerpt(p.input.script, 280),
+    short: false,
+  });
+  return {
+    title: `Create “${name}”?`,
+    tone: 'info',
+    text: `Create “${name}” with ${p.input.model}: **${p.cost} credits**, balance ${p.balance} → ${p.balance - p.cost}.`,
+    fields,
+    controls: [
+      {
+        kind: 'button',
+        action: 'video.create.confirm',
+        value: id,
+        label: `Create (${p.cost} credits)`,
+        style: 'primary',
+      },
+      { kind: 'button', action: 'video.create.cancel', value: id, label: 'Cancel' },
+    ],
+    context: 'Credits are charged when you press Create; a failed generation is not refunded automatically.',
+  };
+}

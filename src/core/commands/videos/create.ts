@@ -1,0 +1,70 @@
+/**
+ * `create [--voice V] [--model M] [--style S] [--language L] [--name N] [--music] [script…]`: prices the video
+ * and asks for confirmation (cost and balance) before anything is charged. No script opens the form.
+ */
+import { message } from '../../cards.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { MODELS } from '../../video-api.js';
+import { createForm } from './create-form.js';
+import { NAME_MAX, prepareCreate, SCRIPT_MAX } from './create-request.js';
+import { withUsage } from './usage.js';
+
+export const createCommand: CommandSpec = defineCommand({
+  name: 'create',
+  summary: 'Create a narrated AI video from a script (shows cost and balance first)',
+  options: [
+    {
+      name: 'script',
+      kind: 'text',
+      positional: true,
+      rest: true,
+      maxLength: SCRIPT_MAX,
+      description: 'The finished script, 10 to 10000 characters (leave it out to open a form)',
+    },
+    { name: 'voice', kind: 'voice', description: 'Voice name or id (default: the recommended voice)' },
+    {
+      name: 'model',
+      kind: 'choice',
+      choices: MODELS,
+      description: 'storyboard (20), motion_lite (50) or motion_pro (100 credits)',
+    },
+    { name: 'style', kind: 'string', description: 'Visual style, see `/reel options styles`' },
+    { name: 'language', kind: 'string', description: 'Spoken language, see `/reel options languages`' },
+    {
+      name: 'name',
+      kind: 'string',
+      maxLength: NAME_MAX,
+      description: 'Video name (default: the start of the script)',
+    },
+    { name: 'music', kind: 'boolean', description: 'Add background music' },
+  ],
+  examples: [
+    'create --model motion_lite --voice Aria Five facts about octopuses you never knew…',
+    'create --language es --name "Datos curiosos" Los pulpos tienen tres corazones…',
+    'create',
+  ],
+  details:
+    'I show the model’s cost and your team’s balance before charging; press **Create** to start. ' +
+    'The status card then follows the video in this channel: progress, thumbnails, render.',
+  form: (ctx, partial) => createForm(ctx, partial),
+  async run(ctx, args) {
+    if (!args.script?.trim()) {
+      return createForm(ctx, args);
+    }
+    return withUsage(
+      () => createCommand,
+      async () =>
+        message(
+          await prepareCreate(ctx, {
+            script: args.script as string,
+            voice: args.voice,
+            model: args.model,
+            style: args.style,
+            language: args.language,
+            name: args.name,
+            music: args.music,
+          }),
+        ),
+    );
+  },
+});

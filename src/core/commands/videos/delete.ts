@@ -1,0 +1,125 @@
+/**
+ * `delete <video>`: a confirm card first (danger button with a confirm dialog: no refund). Confirming deletes
+ * the video, stops every watch about it and turns its status cards into a tombstone, in one transaction.
+ */
+import { message, type Response } from '../../cards.js';
+import type { ActionSpec } from '../../command-spec.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { userError } from '../../context.js';
+import { videoCardKey } from '../../live/live-card.js';
+import { updateVideoCard } from '../../live/video-card.js';
+import { resolveVideo } from '../../references.js';
+import { VideoApiError } from '../../video-api.js';
+import { displayName } from './format.js';
+import { watchesOfVideo } from './tracking.js';
+
+export const deleteCommand: CommandSpec = defineCommand({
+  name: 'delete',
+  summary: 'Delete a video permanently (asks first; no credit refund)',
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      positional: true,
+      required: true,
+      description: 'Video id, name prefix or `last`',
+    },
+  ],
+  examples: ['delete "Octopus facts"', 'delete last'],
+  async run(ctx, args) {
+    const ref = await resolveVideo(ctx, args.video);
+    return message({
+      title: `Delete “${ref.name}”?`,
+      tone: 'danger',
+      text: 'This permanently deletes the video and its generated assets. **Credits are not refunded.** Scheduled posts of it will not go out.',
+      controls: [
+        {
+          kind: 'button',
+          action: 'video.delete.confirm',
+          value: ref.id,
+          label: 'Delete',
+          style: 'danger',
+          confirm: {
+            title: 'Delete this video?',
+            text: `“${ref.name}” and its assets will be gone for good. No credits are refunded.`,
+            confirm: 'Delete',
+            deny: 'Keep it',
+          },
+        },
+        { kind: 'button', action: 'video.delete.cancel', value: ref.id, label: 'Keep it' },
+      ],
+      context: `id \`${ref.id}\``,
+    });
+  },
+});
+
+export const deleteConfirmAction: ActionSpec = {
+  action: 'video.delete.confirm',
+  async run(ctx, videoId): Promise<Response> {
+    if (!videoId) throw userError('bad-button');
+    const api = ctx.api();
+    let name: string;
+    try {
+      name = (await api.videos.get(videoId)).name;
+      await api.videos.delete(videoId);
+    } catch (error) {
+      // A second click, or a video of another team (the clicker is re-authorised with their own key): nothing
+      // here is touched, since watches and cards may belong to a team this clicker cannot see.
+      if (error instanceof VideoApiError && error.type === 'not_found') {
+        return {
+          kind: 'update',
+          card: {
+            title: 'Nothing to delete',
+            tone: 'neutral',
+            text: 'That video no longer exists in your team (already deleted?).',
+            context: `id \`${videoId}\``,
+          },
+        };
+      }
+      throw error;
+    }
+    const store = ctx.deps.store;
+    const who = displayName(ctx.req);
+    store.transaction(() => {
+      const cardKeys = new Set<string>();
+      const here = videoCardKey(videoId, ctx.req.conversation);
+      if (store.cards.get(here)) cardKeys.add(here);
+      for (const watch of watchesOfVideo(store, videoId)) {
+        store.watches.update(watch.id, { status: 'done' });
+        if (watch.cardKey) cardKeys.add(watch.cardKey);
+      }
+      for (const key of cardKeys) updateVideoCard(store, key, { deletedBy: who }, `${key}:deleted`);
+      store.audit.record({
+        at: ctx.now(),
+        conversation: ctx.req.conversation,
+        actor: ctx.req.user,
+        action: 'video.delete',
+        videoId,
+      });
+    });
+    return {
+      kind: 'update',
+      card: {
+        title: `Deleted “${name}”`,
+        tone: 'neutral',
+        text: 'The video and its generated assets are gone. No credits were refunded.',
+        context: `id \`${videoId}\``,
+      },
+    };
+  },
+};
+
+export const deleteCancelAction: ActionSpec = {
+  action: 'video.delete.cancel',
+  async run(_ctx, videoId): Promise<Response> {
+    return {
+      kind: 'update',
+      card: {
+        title: 'Not deleted',
+        tone: 'neutral',
+        text: 'The video was kept.',
+        context: `id \`${videoId}\``,
+      },
+    };
+  },
+};

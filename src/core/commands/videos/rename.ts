@@ -1,0 +1,50 @@
+/**
+ * `rename <video> <name>`: PATCH the name (max 120), and retitle this channel's status card.
+ */
+import { message } from '../../cards.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { videoCardKey } from '../../live/live-card.js';
+import { updateVideoCard } from '../../live/video-card.js';
+import { resolveVideo } from '../../references.js';
+import { NAME_MAX } from './create-request.js';
+
+export const renameCommand: CommandSpec = defineCommand({
+  name: 'rename',
+  summary: 'Rename a video',
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      positional: true,
+      required: true,
+      description: 'Video id, name prefix or `last`',
+    },
+    {
+      name: 'name',
+      kind: 'string',
+      positional: true,
+      rest: true,
+      required: true,
+      maxLength: NAME_MAX,
+      description: 'The new name (up to 120 characters)',
+    },
+  ],
+  examples: ['rename last Octopus facts, part 2', 'rename "Octopus facts" "Eight arms, three hearts"'],
+  async run(ctx, args) {
+    const ref = await resolveVideo(ctx, args.video);
+    const updated = await ctx.api().videos.update(ref.id, { name: args.name });
+    const store = ctx.deps.store;
+    const key = videoCardKey(ref.id, ctx.req.conversation);
+    store.transaction(() => {
+      store.users.setLast(ctx.req.user, 'video', ref.id);
+      if (store.cards.get(key))
+        updateVideoCard(store, key, { name: updated.name }, `${key}:rename:${ctx.now()}`);
+    });
+    return message({
+      title: 'Renamed',
+      tone: 'success',
+      text: `“${ref.name}” is now “${updated.name}”.`,
+      context: `id \`${ref.id}\``,
+    });
+  },
+});

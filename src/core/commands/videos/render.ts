@@ -1,0 +1,114 @@
+/**
+ * `render <video> [--codec h264|vp8]` and the Render button: checks that generation completed, starts the
+ * render (free) with one idempotency key per user action, and watches it on the video's status card in
+ * this channel, which ends with the MP4 link.
+ */
+import { message, type Response } from '../../cards.js';
+import type { ActionSpec } from '../../command-spec.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { type CommandContext, userError } from '../../context.js';
+import { videoCardKey } from '../../live/live-card.js';
+import { videoCardModelOf } from '../../live/video-card.js';
+import { resolveVideo } from '../../references.js';
+import { CODECS, type Codec } from '../../video-api.js';
+import { modelFromVideo } from './card-model.js';
+import { minuteBucket } from './format.js';
+import { activeWatch, trackRender } from './tracking.js';
+
+/**
+ * Starts a render of `videoId`. `action` names the user action for its idempotency key; the card's last
+ * render id is appended so "Render again" after a finished or failed render is a new action, while a double
+ * click (same card state) replays the first request.
+ */
+export async function startRender(
+  ctx: CommandContext,
+  videoId: string,
+  codec: Codec,
+  action: string,
+): Promise<Response> {
+  const store = ctx.deps.store;
+  const conversation = ctx.req.conversation;
+  const key = videoCardKey(videoId, conversation);
+  const current = store.cards.get(key);
+  const currentRender = current ? videoCardModelOf(current.model).render : undefined;
+  if (
+    currentRender?.status === 'in-progress' &&
+    activeWatch(store, 'render', currentRender.renderId, conversation)
+  ) {
+    const name = videoCardModelOf((current as NonNullable<typeof current>).model).name;
+    return message({
+      title: `Already rendering “${name}”`,
+      tone: 'progress',
+      text: `${Math.round(currentRender.progress * 100)}% done. The MP4 link appears on its status card in this channel.`,
+    });
+  }
+
+  const api = ctx.api();
+  const status = await api.videos.status(videoId);
+  const video = await api.videos.get(videoId);
+  if (status.status === 'failed') throw userError('render-of-failed', { name: video.name, id: videoId });
+  if (status.status !== 'completed') {
+    throw userError('render-not-ready', {
+      name: video.name,
+      id: videoId,
+      status: status.status,
+      percent: status.percentCompleted,
+    });
+  }
+  const idempotencyKey = store.idempotency.keyFor(`${action}:after:${currentRender?.renderId || 'none'}`);
+  const started = await api.videos.render(videoId, { codec }, { idempotencyKey });
+  const model = modelFromVideo(store, conversation, video, status);
+  const tracked = trackRender(ctx, { model, renderId: started.renderId, codec });
+  if (tracked.started) {
+    store.audit.record({
+      at: ctx.now(),
+      conversation,
+      actor: ctx.req.user,
+      action: 'video.render',
+      videoId,
+      details: { renderId: started.renderId, codec },
+    });
+  }
+  return message({
+    title: `Rendering “${video.name}” (${codec})…`,
+    tone: 'progress',
+    text: 'Rendering is free and usually takes under two minutes. The MP4 link appears on its status card in this channel.',
+    context: `render \`${started.renderId}\``,
+  });
+}
+
+export const renderCommand: CommandSpec = defineCommand({
+  name: 'render',
+  summary: 'Render a generated video to MP4 (free) and post the link',
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      positional: true,
+      required: true,
+      description: 'Video id, name prefix or `last`',
+    },
+    { name: 'codec', kind: 'choice', choices: CODECS, description: 'h264 (default, MP4) or vp8' },
+  ],
+  examples: ['render last', 'render "Octopus facts" --codec vp8'],
+  async run(ctx, args) {
+    const ref = await resolveVideo(ctx, args.video);
+    const codec = args.codec ?? 'h264';
+    // A re-sent slash command within the minute is the same action (DESIGN §6).
+    return startRender(
+      ctx,
+      ref.id,
+      codec,
+      `render:${ctx.req.user}:${ref.id}:${codec}:${minuteBucket(ctx.now())}`,
+    );
+  },
+});
+
+/** The Render / Render again button (value: video id). */
+export const renderAction: ActionSpec = {
+  action: 'video.render',
+  async run(ctx, videoId) {
+    if (!videoId) throw userError('bad-button');
+    return startRender(ctx, videoId, 'h264', `render:${ctx.req.user}:${videoId}:h264`);
+  },
+};

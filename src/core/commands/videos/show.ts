@@ -1,0 +1,156 @@
+/**
+ * `show <video>`: everything stored about a video: status, model, voice, script excerpt, every post metadata
+ * block, thumbnails and the rendered MP4.
+ */
+import type { Card, Control, Field } from '../../cards.js';
+import { message } from '../../cards.js';
+import type { ActionSpec } from '../../command-spec.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import type { CommandContext } from '../../context.js';
+import { resolveVideo } from '../../references.js';
+import { PLATFORMS, type Platform, type PostMetadata, type Video, VideoApiError } from '../../video-api.js';
+import { loadVoices } from './catalog-choices.js';
+import { excerpt, formatTime, statusLabel, voiceLabel } from './format.js';
+
+const PLATFORM_NAMES: Record<Platform, string> = {
+  youtube: 'YouTube',
+  tiktok: 'TikTok',
+  instagram: 'Instagram',
+  x: 'X',
+  facebook: 'Facebook',
+  linkedin: 'LinkedIn',
+  threads: 'Threads',
+};
+
+/** One readable line per stored block field (spec §2 post metadata). */
+export function postBlockText(platform: Platform, posts: PostMetadata): string | undefined {
+  switch (platform) {
+    case 'youtube': {
+      const b = posts.youtube;
+      if (!b) return undefined;
+      return [
+        `**${b.title}**`,
+        b.description ? excerpt(b.description, 200) : undefined,
+        `privacy: ${b.privacyStatus ?? 'public'}`,
+      ]
+        .filter(Boolean)
+        .join('\n');
+    }
+    case 'tiktok':
+      return posts.tiktok && excerpt(posts.tiktok.title, 300);
+    case 'instagram':
+      return posts.instagram && excerpt(posts.instagram.caption, 300);
+    case 'x':
+      return posts.x?.text;
+    case 'facebook':
+      return posts.facebook && excerpt(posts.facebook.description, 300);
+    case 'linkedin':
+      return posts.linkedin && excerpt(posts.linkedin.description, 300);
+    case 'threads':
+      return posts.threads && excerpt(posts.threads.text, 300);
+  }
+}
+
+async function voiceName(ctx: CommandContext, voiceId: string | undefined): Promise<string> {
+  if (!voiceId) return 'unknown';
+  try {
+    const voice = (await loadVoices(ctx)).find((v) => v.id === voiceId);
+    return voice ? voiceLabel(voice) : `\`${voiceId}\``;
+  } catch (error) {
+    // The catalog is a nicety here: without `catalog:read` the id still identifies the voice.
+    if (error instanceof VideoApiError) return `\`${voiceId}\``;
+    throw error;
+  }
+}
+
+function thumbnailsText(video: Video): string {
+  const t = video.thumbnails;
+  if (!t) return 'none';
+  const index = t.variants.findIndex((v) => v.id === t.selectedVariantId);
+  const selected =
+    index >= 0
+      ? ` · option ${index + 1} in use (${t.selectedBy === 'user' ? 'picked by a person' : 'AI pick'})`
+      : '';
+  return `${t.status}, ${t.variants.length} option${t.variants.length === 1 ? '' : 's'}${selected}`;
+}
+
+export async function showCard(ctx: CommandContext, videoId: string): Promise<Card> {
+  const api = ctx.api();
+  const video = await api.videos.get(videoId);
+  const zone = ctx.timeZone();
+  const fields: Field[] = [
+    { label: 'Status', value: statusLabel(video.status), short: true },
+    { label: 'Model', value: video.model ?? 'unknown', short: true },
+    { label: 'Voice', value: await voiceName(ctx, video.voiceId), short: true },
+    { label: 'Created', value: `${formatTime(video.createdAt, zone)} (${zone})`, short: true },
+    { label: 'Thumbnails', value: thumbnailsText(video), short: true },
+    {
+      label: 'Rendered',
+      value: video.renderedVideoUrl ? `[Download MP4](${video.renderedVideoUrl})` : 'Not yet',
+      short: true,
+    },
+  ];
+  const blocks = PLATFORMS.map((p) => [p, postBlockText(p, video.posts)] as const).filter(([, text]) => text);
+  for (const [platform, text] of blocks)
+    fields.push({ label: `${PLATFORM_NAMES[platform]} post`, value: text as string });
+  if (blocks.length === 0) {
+    fields.push({ label: 'Post metadata', value: 'None yet. Set it with `/reel meta <video> <platform>`.' });
+  }
+
+  const controls: Control[] = [
+    { kind: 'button', action: 'video.thumbnails', value: video.id, label: 'Thumbnails' },
+  ];
+  if (video.status === 'completed') {
+    controls.push({
+      kind: 'button',
+      action: 'video.render',
+      value: video.id,
+      label: video.renderedVideoUrl ? 'Render again' : 'Render',
+    });
+  }
+  if (video.renderedVideoUrl)
+    controls.push({ kind: 'link', label: 'Download MP4', url: video.renderedVideoUrl });
+
+  const script = video.script
+    ? `**Script** (${video.script.length} characters)\n${excerpt(video.script, 400)}`
+    : 'No script (captioned media).';
+  const card: Card = {
+    title: video.name,
+    tone: video.status === 'failed' ? 'danger' : video.status === 'completed' ? 'success' : 'progress',
+    text: script,
+    fields,
+    controls,
+    context: `id \`${video.id}\`${video.platform ? ` · platform ${video.platform}` : ''}`,
+  };
+  if (video.thumbnailUrl) card.image = { url: video.thumbnailUrl, alt: `Thumbnail of ${video.name}` };
+  if (video.renderedVideoUrl) card.url = video.renderedVideoUrl;
+  ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
+  return card;
+}
+
+export const showCommand: CommandSpec = defineCommand({
+  name: 'show',
+  summary: 'Show a video’s details: script, voice, status, post metadata, thumbnails, MP4',
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      positional: true,
+      required: true,
+      description: 'Video id, name prefix or `last`',
+    },
+  ],
+  examples: ['show last', 'show "Octopus facts"'],
+  async run(ctx, args) {
+    const ref = await resolveVideo(ctx, args.video);
+    return message(await showCard(ctx, ref.id));
+  },
+});
+
+/** A "Details" button elsewhere (value: video id). */
+export const showAction: ActionSpec = {
+  action: 'video.show',
+  async run(ctx, videoId) {
+    return message(await showCard(ctx, videoId));
+  },
+};

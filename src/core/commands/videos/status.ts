@@ -1,0 +1,56 @@
+/**
+ * `status <video>`: where a video's generation is. A video still generating gets a live card in this channel
+ * (unless one is already being kept up to date here); a finished one shows its result.
+ */
+import { message } from '../../cards.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
+import { resolveVideo } from '../../references.js';
+import { modelFromVideo, phaseOf } from './card-model.js';
+import { isTerminal, statusLabel } from './format.js';
+import { activeWatch, trackGeneration } from './tracking.js';
+
+export const statusCommand: CommandSpec = defineCommand({
+  name: 'status',
+  summary: 'Show a video’s generation progress (and keep a live card while it runs)',
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      positional: true,
+      required: true,
+      description: 'Video id, name prefix or `last`',
+    },
+  ],
+  examples: ['status last', 'status "Octopus facts"'],
+  async run(ctx, args) {
+    const ref = await resolveVideo(ctx, args.video);
+    const api = ctx.api();
+    const status = await api.videos.status(ref.id);
+    const store = ctx.deps.store;
+
+    if (!isTerminal(status.status)) {
+      const model: VideoCardModel = {
+        videoId: ref.id,
+        name: ref.name,
+        phase: phaseOf(status.status),
+        percent: status.percentCompleted,
+      };
+      const watching = activeWatch(store, 'generation', ref.id, ctx.req.conversation);
+      if (!watching) trackGeneration(ctx, model);
+      else store.users.setLast(ctx.req.user, 'video', ref.id);
+      const card = renderVideoCard(model);
+      card.text = `${statusLabel(status.status)}: ${status.percentCompleted}% done. ${
+        watching
+          ? 'Its status card in this channel is being kept up to date.'
+          : 'I posted a status card in this channel that follows it until it is ready.'
+      }`;
+      return message(card);
+    }
+
+    // Finished: show the outcome with thumbnails and render state, as the live card would.
+    const video = await api.videos.get(ref.id);
+    store.users.setLast(ctx.req.user, 'video', ref.id);
+    return message(renderVideoCard(modelFromVideo(store, ctx.req.conversation, video, status)));
+  },
+});

@@ -1,0 +1,71 @@
+/**
+ * "Use this" on a thumbnail option (value `videoId:variantId`): selects it with the CLICKER's key (they are
+ * re-authorised; another team's video is simply not found), then marks the pick on this channel's status
+ * card. A user pick is never overwritten by automatic regeneration (spec §3).
+ */
+import { message, type Response } from '../../cards.js';
+import type { ActionSpec } from '../../command-spec.js';
+import { userError } from '../../context.js';
+import { videoCardKey } from '../../live/live-card.js';
+import { updateVideoCard } from '../../live/video-card.js';
+import { cardThumbnails } from './card-model.js';
+import { displayName } from './format.js';
+import { thumbnailsCard } from './thumbnails.js';
+
+/** `abc:def` → video `abc`, variant `def` (a variant id may itself contain ':' when it is a URL). */
+export function parsePickValue(value: string): { videoId: string; variantId: string } {
+  const at = value.indexOf(':');
+  const videoId = value.slice(0, at);
+  const variantId = value.slice(at + 1);
+  if (at <= 0 || variantId === '') throw userError('bad-button');
+  return { videoId, variantId };
+}
+
+export const thumbnailPickAction: ActionSpec = {
+  action: 'thumbnail.pick',
+  async run(ctx, value): Promise<Response> {
+    const { videoId, variantId } = parsePickValue(value);
+    const api = ctx.api();
+    const selection = await api.videos.selectThumbnail(videoId, variantId);
+    // The selection response may carry variants as bare URLs; re-read the video for the full options.
+    const video = await api.videos.get(videoId);
+    const who = displayName(ctx.req);
+    const store = ctx.deps.store;
+    const key = videoCardKey(videoId, ctx.req.conversation);
+    const record = store.cards.get(key);
+    const thumbnails = cardThumbnails(video.thumbnails);
+    if (thumbnails) {
+      thumbnails.selectedVariantId = selection.thumbnails.selectedVariantId ?? variantId;
+      thumbnails.selectedBy = 'user';
+      thumbnails.pickedBy = who;
+    }
+    store.transaction(() => {
+      store.users.setLast(ctx.req.user, 'video', videoId);
+      if (record && thumbnails)
+        updateVideoCard(store, key, { thumbnails }, `${key}:pick:${variantId}:${ctx.now()}`);
+    });
+    const index = (thumbnails?.variants ?? []).findIndex((v) => v.id === thumbnails?.selectedVariantId);
+    const option = index >= 0 ? `option ${index + 1}` : 'that option';
+    // Clicked on the live card: the outbox edits it for everyone; the clicker gets a short private receipt.
+    if (record?.message && record.message === ctx.req.message) {
+      return message({
+        title: 'Thumbnail picked',
+        tone: 'success',
+        text: `“${video.name}” now uses ${option}. It is kept if thumbnails are regenerated.`,
+      });
+    }
+    // Clicked elsewhere (the `thumbnails` card): redraw that card with the pick marked.
+    const picked =
+      video.thumbnails && thumbnails?.selectedVariantId
+        ? {
+            ...video,
+            thumbnails: {
+              ...video.thumbnails,
+              selectedVariantId: thumbnails.selectedVariantId,
+              selectedBy: 'user',
+            },
+          }
+        : video;
+    return { kind: 'update', card: thumbnailsCard(picked, who) };
+  },
+};

@@ -1,0 +1,103 @@
+/**
+ * `thumbnails <video>`: the AI thumbnail options with hook text, score and grade, each with "Use this"; the
+ * states where there is nothing to pick (still generating, queued, partial, failed) are explained.
+ */
+import type { Card, Tone } from '../../cards.js';
+import { message } from '../../cards.js';
+import type { ActionSpec } from '../../command-spec.js';
+import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import type { CommandContext } from '../../context.js';
+import { thumbnailSections } from '../../live/video-card.js';
+import { resolveVideo } from '../../references.js';
+import type { Video } from '../../video-api.js';
+import { cardThumbnails } from './card-model.js';
+
+function explain(video: Video): { text: string; tone: Tone } {
+  const t = video.thumbnails;
+  if (video.status !== 'completed') {
+    return video.status === 'failed'
+      ? { text: 'The video failed to generate, so it has no thumbnails.', tone: 'danger' }
+      : {
+          text: `Thumbnails are made once generation completes (it is ${video.status ?? 'running'} now). Follow it with \`/reel status ${video.id}\`.`,
+          tone: 'progress',
+        };
+  }
+  switch (t?.status) {
+    case undefined:
+    case 'idle':
+      return {
+        text: 'No thumbnails were generated for this video; it uses its default frame.',
+        tone: 'neutral',
+      };
+    case 'queued':
+    case 'generating':
+      return {
+        text: `Thumbnails are ${t.status === 'queued' ? 'queued' : 'being generated'}; they usually take under a minute. Run this again shortly (the status card shows them when they arrive).`,
+        tone: 'progress',
+      };
+    case 'failed':
+      return {
+        text: 'Thumbnail generation failed. The video is fine: it keeps its default frame and can still be rendered and published.',
+        tone: 'warning',
+      };
+    case 'partial':
+      return {
+        text: `Only ${t.variants.length} of 3 options came out; they are still usable. ⭐ marks the AI pick.`,
+        tone: 'success',
+      };
+    default:
+      return {
+        text:
+          t?.selectedBy === 'user'
+            ? 'Your pick is marked ✅. Choose another with **Use this**; a pick is kept even if thumbnails are regenerated.'
+            : 'The ⭐ AI pick is used unless you choose another with **Use this**. Your pick is kept even if thumbnails are regenerated.',
+        tone: 'success',
+      };
+  }
+}
+
+export function thumbnailsCard(video: Video, pickedBy?: string): Card {
+  const { text, tone } = explain(video);
+  const card: Card = { title: `Thumbnails · ${video.name}`, tone, text, context: `id \`${video.id}\`` };
+  const t = cardThumbnails(video.thumbnails);
+  if (t && t.variants.length > 0) {
+    if (pickedBy && t.selectedBy === 'user') t.pickedBy = pickedBy;
+    card.sections = thumbnailSections(video.id, t);
+  } else if (video.thumbnailUrl) {
+    card.image = { url: video.thumbnailUrl, alt: `Current thumbnail of ${video.name}` };
+  }
+  return card;
+}
+
+async function showThumbnails(ctx: CommandContext, videoId: string): Promise<Card> {
+  const video = await ctx.api().videos.get(videoId);
+  ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
+  return thumbnailsCard(video);
+}
+
+export const thumbnailsCommand: CommandSpec = defineCommand({
+  name: 'thumbnails',
+  summary: 'Show a video’s thumbnail options and pick one',
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      positional: true,
+      required: true,
+      description: 'Video id, name prefix or `last`',
+    },
+  ],
+  examples: ['thumbnails last', 'thumbnails "Octopus facts"'],
+  async run(ctx, args) {
+    const ref = await resolveVideo(ctx, args.video);
+    return message(await showThumbnails(ctx, ref.id));
+  },
+});
+
+/** The "Thumbnails" button of `show` (value: video id). */
+export const thumbnailsAction: ActionSpec = {
+  action: 'video.thumbnails',
+  async run(ctx, videoId) {
+    return message(await showThumbnails(ctx, videoId));
+  },
+};

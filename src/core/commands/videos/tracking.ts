@@ -1,0 +1,113 @@
+/**
+ * Starting and stopping the live status card of a video in a conversation: the card, its watch and the
+ * caller's `last` video are written in one transaction, so a crash never leaves a card nobody updates.
+ */
+import type { CommandContext } from '../../context.js';
+import { postCard, videoCardKey } from '../../live/live-card.js';
+import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
+import type { ConversationAddress, Store, Watch, WatchKind } from '../../ports.js';
+
+/** Generation watches give up after this long (DESIGN §4; the card then says how to look again). */
+export const GENERATION_WATCH_MS = 6 * 3600_000;
+/** Renders take under two minutes (spec §4); an hour covers a very slow service. */
+export const RENDER_WATCH_MS = 3600_000;
+/** First look at a new job: the API advises status every 10–30 s and renders every 5–15 s. */
+const FIRST_CHECK_MS: Record<'generation' | 'render', number> = { generation: 10_000, render: 5_000 };
+
+/** The active watch of one kind for one target in one conversation, if any. */
+export function activeWatch(
+  store: Store,
+  kind: WatchKind,
+  target: string,
+  conversation: ConversationAddress,
+): Watch | undefined {
+  return store.watches
+    .active()
+    .find((w) => w.kind === kind && w.target === target && w.conversation === conversation);
+}
+
+/**
+ * Posts (or re-uses) the video's card in the caller's conversation and watches its generation there.
+ * Idempotent: when a generation watch is already active here (a double click, a repeated `status`), only
+ * `last` is refreshed, so the card never regresses to an older snapshot.
+ */
+export function trackGeneration(
+  ctx: CommandContext,
+  model: VideoCardModel,
+): { cardKey: string; started: boolean } {
+  const store = ctx.deps.store;
+  const conversation = ctx.req.conversation;
+  const cardKey = videoCardKey(model.videoId, conversation);
+  const now = ctx.now();
+  const started = store.transaction(() => {
+    store.users.setLast(ctx.req.user, 'video', model.videoId);
+    if (activeWatch(store, 'generation', model.videoId, conversation)) return false;
+    postCard(store, { key: cardKey, conversation, card: renderVideoCard(model), model: asRecord(model) });
+    store.watches.add({
+      kind: 'generation',
+      target: model.videoId,
+      owner: ctx.keyOwner(),
+      conversation,
+      cardKey,
+      state: { name: model.name, samples: [], lastStep: -1, phase: 'generating' },
+      nextCheckAt: now + FIRST_CHECK_MS.generation,
+      expiresAt: now + (ctx.deps.watchMaxAgeMs ?? GENERATION_WATCH_MS),
+    });
+    return true;
+  });
+  return { cardKey, started };
+}
+
+/** Watches a render on the video's card in the caller's conversation (posting the card first if needed). */
+export function trackRender(
+  ctx: CommandContext,
+  input: { model: VideoCardModel; renderId: string; codec: string },
+): { cardKey: string; started: boolean } {
+  const store = ctx.deps.store;
+  const conversation = ctx.req.conversation;
+  const cardKey = videoCardKey(input.model.videoId, conversation);
+  const now = ctx.now();
+  const started = store.transaction(() => {
+    store.users.setLast(ctx.req.user, 'video', input.model.videoId);
+    // The same render replayed by its idempotency key (double click) is already being watched.
+    if (activeWatch(store, 'render', input.renderId, conversation)) return false;
+    const model: VideoCardModel = {
+      ...input.model,
+      render: { renderId: input.renderId, status: 'in-progress', progress: 0, codec: input.codec },
+    };
+    delete model.notice;
+    postCard(store, { key: cardKey, conversation, card: renderVideoCard(model), model: asRecord(model) });
+    store.watches.add({
+      kind: 'render',
+      target: input.renderId,
+      owner: ctx.keyOwner(),
+      conversation,
+      cardKey,
+      state: {
+        videoId: input.model.videoId,
+        name: input.model.name,
+        codec: input.codec,
+        samples: [],
+        lastStep: -1,
+      },
+      nextCheckAt: now + FIRST_CHECK_MS.render,
+      expiresAt: now + RENDER_WATCH_MS,
+    });
+    return true;
+  });
+  return { cardKey, started };
+}
+
+/** Every active watch about one video (its generation, renders, schedule), in any conversation. */
+export function watchesOfVideo(store: Store, videoId: string): Watch[] {
+  return store.watches
+    .active()
+    .filter(
+      (w) =>
+        (w.kind === 'generation' || w.kind === 'render' || w.kind === 'schedule') &&
+        (w.target === videoId || w.state.videoId === videoId),
+    );
+}
+
+export const asRecord = (model: VideoCardModel): Record<string, unknown> =>
+  model as unknown as Record<string, unknown>;
