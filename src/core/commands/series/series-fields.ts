@@ -20,8 +20,8 @@ import {
   parseDays,
   parseSchedule,
   parseTime,
+  sortDays,
   WEEKDAYS,
-  type Weekday,
 } from './schedule.js';
 
 export const DURATIONS = ['30', '60', '90'] as const;
@@ -102,7 +102,7 @@ export function scheduleFrom(args: SeriesFieldArgs, mode: 'create' | 'edit', def
   // A time without a zone means the caller's wall clock, not the service's default zone.
   if (mode === 'create' && cadence.autoPostTime && !cadence.timezone) cadence.timezone = defaultZone;
   if (cadence.postingDays?.length === 7 && mode === 'create') cadence.postingDays = [];
-  if (cadence.postingDays?.length === 0 && mode === 'edit') cadence.postingDays = [...WEEKDAYS] as Weekday[];
+  if (cadence.postingDays?.length === 0 && mode === 'edit') cadence.postingDays = sortDays([...WEEKDAYS]);
   return cadence;
 }
 
