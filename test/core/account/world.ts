@@ -68,6 +68,26 @@ export interface WorldOptions {
   wrapApi?: (api: VideoApi) => VideoApi;
 }
 
+/** Records `resource.method` of every call made through the client (to prove nothing was sent). */
+export function recordCalls(api: VideoApi, calls: string[]): VideoApi {
+  return new Proxy(api, {
+    get(target, resource: string) {
+      const value = Reflect.get(target, resource);
+      if (typeof value !== 'object' || value === null) return value;
+      return new Proxy(value, {
+        get(inner, method: string) {
+          const fn = Reflect.get(inner, method);
+          if (typeof fn !== 'function') return fn;
+          return (...args: unknown[]) => {
+            calls.push(`${resource}.${method}`);
+            return fn.apply(inner, args);
+          };
+        },
+      });
+    },
+  });
+}
+
 export interface World {
   sim: RunningSimulator;
   clock: WorldClock;
@@ -81,6 +101,8 @@ export interface World {
   poller: Poller;
   sender: OutboxSender;
   conversation: string;
+  /** Every API call the core made (`videos.list`…), in order. */
+  calls: string[];
   user(
     name: string,
     options?: { key?: string | null; memberOf?: string[]; platformTimeZone?: string },
@@ -114,7 +136,9 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     }),
   ) as unknown as Logger;
   const factory = createVideoApiFactory({ baseUrl: sim.url, clock, random: () => 0.5, logger });
-  const apiFor: VideoApiFactory = options.wrapApi ? (key) => options.wrapApi!(factory(key)) : factory;
+  const calls: string[] = [];
+  const wrap = options.wrapApi ?? ((api: VideoApi) => api);
+  const apiFor: VideoApiFactory = (key) => recordCalls(wrap(factory(key)), calls);
   const dir = options.fileStore ? mkdtempSync(join(tmpdir(), 'reelbot-account-')) : undefined;
   const storePath = dir ? join(dir, 'reelbot.db') : undefined;
   const store = openStore({ path: storePath ?? ':memory:', secretKey: randomBytes(32), clock, logger });
@@ -162,6 +186,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     poller,
     sender,
     conversation,
+    calls,
     user(name, o = {}) {
       const address = userAddress(platform, 'W1', ids[platform](name));
       const key = o.key === undefined ? DEMO_KEY : o.key;

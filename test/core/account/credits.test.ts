@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Button } from '../../../src/core/cards.js';
+import { CREDITS_PAGE_ACTION } from '../../../src/core/commands/account/credits.js';
+import { cardOf, createWorld, DEMO_KEY, textOf, type World } from './world.js';
+
+const buttons = (r: Awaited<ReturnType<World['run']>>): Button[] =>
+  (cardOf(r).controls ?? []).filter((c): c is Button => c.kind === 'button');
+
+describe('credits', () => {
+  let w: World;
+  beforeEach(async () => {
+    w = await createWorld();
+  });
+  afterEach(async () => w.close());
+
+  it('shows the balance and the ledger with signed amounts, types and dates in the caller’s zone', async () => {
+    await w
+      .api()
+      .videos.create(
+        {
+          script: 'A short script about the sea and the wind.',
+          voiceId: 'voice_aria_en',
+          model: 'motion_lite',
+        },
+        { idempotencyKey: 'credits-test-1' },
+      );
+    const alice = w.user('alice');
+    w.store.users.setTimeZone(alice.user, 'Asia/Tokyo');
+    const response = await w.run('credits', alice);
+    const card = cardOf(response);
+    expect(card.title).toBe('Credits: 450');
+    expect(card.text).toContain('Your team has **450** credits.');
+    expect(card.text).toMatch(/\*\*−50\*\* · spending · .+\n_Nov 23 2026, 17:00 GMT\+9_/);
+    expect(card.text).toMatch(/\*\*\+500\*\* · subscription grant/);
+    expect(card.context).toContain('Page 1 of 1 · 2 transactions · times in Asia/Tokyo');
+    expect(card.controls).toBeUndefined();
+  });
+
+  it('pages through a long ledger with buttons that re-read under the clicker’s key', async () => {
+    for (let i = 1; i <= 14; i++) w.sim.sim.grantCredits(DEMO_KEY, i, `Top-up #${i}`);
+    const first = await w.run('credits');
+    expect(cardOf(first).title).toBe(`Credits: ${500 + (14 * 15) / 2}`);
+    expect(cardOf(first).context).toContain('Page 1 of 2 · 15 transactions');
+    expect(buttons(first).map((b) => [b.label, b.value])).toEqual([['Older →', '2']]);
+    // Newest first.
+    expect(cardOf(first).text).toMatch(/\*\*\+14\*\* · purchase · Top-up #14/);
+
+    const second = await w.click(CREDITS_PAGE_ACTION, '2');
+    expect(second.kind).toBe('update');
+    expect(cardOf(second).context).toContain('Page 2 of 2');
+    expect(cardOf(second).text).toContain('Top-up #1');
+    expect(cardOf(second).text).toContain('subscription grant');
+    expect(buttons(second).map((b) => [b.label, b.value])).toEqual([['← Newer', '1']]);
+
+    expect(cardOf(await w.run('credits --page 2')).context).toContain('Page 2 of 2');
+  });
+
+  it('warns when the balance cannot pay for the cheapest video', async () => {
+    w.sim.sim.grantCredits(DEMO_KEY, -490, 'Refund to card');
+    const card = cardOf(await w.run('credits'));
+    expect(card.tone).toBe('warning');
+    expect(card.text).toContain('less than the cheapest video (storyboard, 20)');
+  });
+
+  it('answers a bad page with usage and example', async () => {
+    for (const [text, words] of [
+      ['credits --page 0', '`page` must be between 1 and 100000 (got 0)'],
+      ['credits --page two', '`page` must be a whole number, not `two`'],
+      ['credits --page 9', 'There is no page 9: the ledger has 1 page.'],
+    ] as const) {
+      const response = await w.run(text);
+      expect(textOf(response)).toContain(words);
+      expect(textOf(response)).toContain('Usage: `/reel credits [--page PAGE]`');
+    }
+  });
+});
