@@ -95,7 +95,7 @@ export class VideoApiClient implements VideoApi, Requester {
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
         dispatcher: this.#dispatcher,
         timeoutMs: this.#tuning.timeoutMs,
-        clock,
+        clock: this.#tuning.timeoutClock ?? clock,
         signal: call.signal,
       });
       const durationMs = clock.now() - started;

@@ -35,6 +35,11 @@ export interface ClientTuning {
   clock: Clock;
   /** In [0, 1); drives backoff jitter. */
   random: () => number;
+  /**
+   * Times the per-attempt network timeout; default `clock`. An end-to-end test whose `clock` is virtual
+   * (its sleeps advance time at once) passes the system clock here: a real socket needs real time.
+   */
+  timeoutClock: Clock | undefined;
 }
 
 export interface VideoApiClientOptions extends Partial<ClientTuning> {
@@ -59,4 +64,5 @@ export const DEFAULTS = {
   userAgent: `reelbot/${pkg.version}`,
   clock: systemClock,
   random: Math.random,
-} as const satisfies Required<ClientTuning>;
+  timeoutClock: undefined,
+} as const satisfies { [K in keyof ClientTuning]-?: ClientTuning[K] };

@@ -13,7 +13,7 @@ import { CatalogCache } from '../../src/core/catalog-cache.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import type { CoreDeps, RequestInfo } from '../../src/core/context.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
-import type { ChatPlatform, Clock } from '../../src/core/ports.js';
+import { type ChatPlatform, type Clock, systemClock } from '../../src/core/ports.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import {
@@ -97,7 +97,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       },
     }),
   });
-  const apiFor = createVideoApiFactory({ baseUrl: sim.url, clock, random: () => 0.5, logger });
+  const apiFor = createVideoApiFactory({
+    baseUrl: sim.url,
+    clock,
+    timeoutClock: systemClock,
+    random: () => 0.5,
+    logger,
+  });
   const store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock, logger });
   const deps: CoreDeps = {
     store,
