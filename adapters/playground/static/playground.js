@@ -107,7 +107,8 @@ function upsert(view) {
 function replaceBody(existing, fresh) {
   const oldBody = existing.querySelector(':scope > .msg-main > .msg-body');
   const newBody = fresh.querySelector(':scope > .msg-main > .msg-body');
-  if (!oldBody || !newBody) return;
+  // The same view often arrives twice (the POST's answer and the event stream): only a real edit flashes.
+  if (!oldBody || !newBody || oldBody.innerHTML === newBody.innerHTML) return;
   // Keep keyboard users where they were: refocus the same control if the edited card still has it.
   const focused = document.activeElement;
   const focusKey =

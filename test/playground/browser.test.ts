@@ -1,0 +1,232 @@
+/**
+ * The playground in a real headless Chromium (the system one; never downloaded), driven by playwright-core
+ * against the fake Bot: commands, cards, clicks with confirmation, forms with inline errors, live updates
+ * pushed by the "outbox", threads, selects, channels and the act-as switch. Screenshots land in
+ * `test-output/playground/` for a human look.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startImageServer, startPlayground, videoCard } from './fake-bot.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = 'test-output/playground';
+
+describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
+  let pg: Awaited<ReturnType<typeof startPlayground>>;
+  let images: Awaited<ReturnType<typeof startImageServer>>;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    pg = await startPlayground();
+    images = await startImageServer();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--headless',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    // Any script error or CSP violation fails the run.
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await pg?.close();
+    await images?.close();
+  });
+
+  const composer = () => page.getByTestId('composer-input');
+  const messages = () => page.getByTestId('messages').locator(':scope > [data-testid="message"]');
+  const send = async (text: string) => {
+    await composer().fill(text);
+    await composer().press('Enter');
+  };
+  /** The message whose own card (not a thread reply's) has this title. */
+  const cardTitled = (title: string) =>
+    page.locator('[data-testid="message"]', {
+      has: page.locator(':scope > .msg-main > .msg-body [data-testid="card-title"]', { hasText: title }),
+    });
+
+  it('runs the whole fake flow', { timeout: 120_000 }, async () => {
+    await page.goto(`${pg.url}/?user=alice`);
+    await expect.poll(() => page.getByTestId('connection').getAttribute('data-state')).toBe('live');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('composer-input');
+    await page.screenshot({ path: `${SHOTS}/01-empty.png` });
+
+    // A command: the echo and the ephemeral reply, marked private.
+    await send('/reel help');
+    await cardTitled('reelbot help').waitFor();
+    await expect.poll(() => composer().inputValue()).toBe('');
+    expect(await cardTitled('reelbot help').getAttribute('data-ephemeral')).toBe('true');
+    expect(await cardTitled('reelbot help').getByTestId('private-note').textContent()).toBe('Only visible to you');
+    expect(await messages().first().textContent()).toContain('/reel help');
+
+    // The outbox posts a live card and edits it: the page follows over SSE.
+    const conversation = pg.adapter.conversation();
+    const card = await pg.adapter.sender.post(conversation, videoCard(10), { dedupeId: 'outbox:1' });
+    const cardId = card.split(':')[3] as string;
+    const live = page.locator(`[data-message-id="${cardId}"]`);
+    const liveCard = live.locator(':scope > .msg-main > .msg-body > [data-testid="card"]');
+    await live.waitFor();
+    expect(await liveCard.getByTestId('card-progress').getAttribute('value')).toBe('10');
+    await pg.adapter.sender.update(card, videoCard(60));
+    await expect.poll(() => liveCard.getByTestId('card-progress').getAttribute('value')).toBe('60');
+    expect(await liveCard.getAttribute('data-tone')).toBe('progress');
+    await page.screenshot({ path: `${SHOTS}/02-progress.png` });
+
+    // A milestone reply threads under the card; the thread collapses and expands.
+    await pg.adapter.sender.post(conversation, { title: 'Generation finished', tone: 'success', text: 'Pick a thumbnail.' }, {
+      dedupeId: 'outbox:2',
+      threadOf: card,
+    });
+    const thread = live.getByTestId('thread');
+    await thread.getByTestId('thread-replies').locator('[data-testid="message"]').waitFor();
+    expect(await thread.getByTestId('thread-toggle').textContent()).toBe('1 reply');
+    await pg.adapter.sender.update(card, videoCard(100, images.url));
+    await expect.poll(() => liveCard.getAttribute('data-tone')).toBe('success');
+    // The edit swapped the card but kept the thread.
+    expect(await thread.getByTestId('thread-replies').locator('[data-testid="message"]').count()).toBe(1);
+    await liveCard.getByTestId('card-image').first().evaluate((img: HTMLImageElement) =>
+      img.complete ? undefined : new Promise((resolve) => img.addEventListener('load', resolve)),
+    );
+    expect(await liveCard.getByTestId('card-image').first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(180);
+    expect(await liveCard.getByTestId('card-image').first().getAttribute('alt')).toBe('Thumbnail option 1');
+    await page.getByTestId('messages').evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await page.screenshot({ path: `${SHOTS}/03-completed-card-thread.png` });
+    await thread.getByTestId('thread-toggle').click();
+    expect(await thread.getByTestId('thread-toggle').getAttribute('aria-expanded')).toBe('false');
+    expect(await thread.getByTestId('thread-replies').isHidden()).toBe(true);
+    await thread.getByTestId('thread-toggle').press('Enter');
+    expect(await thread.getByTestId('thread-replies').isVisible()).toBe(true);
+
+    // "Use this" on a thumbnail section: an ephemeral reply.
+    await liveCard.getByTestId('card-section').nth(1).getByRole('button', { name: 'Use this' }).click();
+    await cardTitled('Thumbnail set').waitFor();
+    expect(await cardTitled('Thumbnail set').textContent()).toContain('Using vid_123:t2.');
+
+    // A click: the core answers `update`, the card is replaced where it is.
+    await liveCard.getByRole('button', { name: 'Render' }).click();
+    await expect.poll(() => liveCard.textContent()).toContain('Rendering, started by Alice');
+    expect(pg.bot.calls.at(-1)).toMatchObject({ kind: 'action', req: { message: card } });
+
+    // A button with a confirmation: "Keep it" does nothing, "Delete" runs it.
+    const actions = pg.bot.calls.length;
+    await liveCard.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByTestId('confirm-dialog');
+    await confirm.waitFor();
+    expect(await confirm.locator('#confirm-title').textContent()).toBe('Delete this video?');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('confirm-deny');
+    await page.screenshot({ path: `${SHOTS}/04-confirm.png` });
+    await page.getByTestId('confirm-deny').click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect(pg.bot.calls.length).toBe(actions);
+    await liveCard.getByRole('button', { name: 'Delete' }).click();
+    await page.getByTestId('confirm-accept').click();
+    await cardTitled('Deleted').waitFor();
+    expect(await cardTitled('Deleted').getAttribute('data-ephemeral')).toBeNull();
+
+    // A form: inline errors from `form-errors`, then a channel message.
+    await send('/reel create');
+    const dialog = page.getByTestId('form-dialog');
+    await dialog.getByTestId('form').waitFor();
+    expect(await dialog.getByTestId('form-title').textContent()).toBe('Create a video');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name');
+    await dialog.getByLabel('Name').fill('Spring launch');
+    await dialog.getByLabel('Script').fill('Too short');
+    await dialog.getByTestId('form-submit').click();
+    const scriptError = dialog.locator('[data-testid="form-error"][data-input-id="script"]');
+    await scriptError.waitFor();
+    expect(await scriptError.textContent()).toBe('Write at least 10 characters.');
+    expect(await dialog.getByLabel('Script').getAttribute('aria-invalid')).toBe('true');
+    await page.screenshot({ path: `${SHOTS}/05-form-errors.png` });
+    await dialog.getByLabel('Script').fill('Spring is here: three new colours, one great price.');
+    await dialog.getByLabel('Voice').selectOption('atlas');
+    await dialog.getByTestId('form-submit').click();
+    await dialog.waitFor({ state: 'hidden' });
+    await cardTitled('Spring launch').waitFor();
+    expect(pg.bot.calls.at(-1)?.input).toMatchObject({
+      formId: 'create',
+      values: { name: 'Spring launch', voice: 'atlas' },
+    });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('composer-input');
+
+    // A form opened from a card: its `update` replaces that card.
+    await liveCard.getByRole('button', { name: 'Schedule' }).click();
+    await dialog.getByTestId('form').waitFor();
+    await dialog.getByLabel('When').fill('tomorrow 9am');
+    await dialog.getByLabel('When').press('Enter');
+    await expect.poll(() => liveCard.textContent()).toContain('Scheduled for tomorrow 9am.');
+
+    // A select: the choice goes to the core.
+    await send('pick');
+    await cardTitled('Pick a platform').waitFor();
+    const pickerId = await cardTitled('Pick a platform').getAttribute('data-message-id');
+    const picker = page.locator(`[data-message-id="${pickerId}"]`);
+    await picker.getByTestId('card-select').selectOption('tiktok');
+    await expect.poll(() => picker.getByTestId('card-title').textContent()).toBe('Platform: tiktok');
+
+    // Messages for another channel mark it unread; opening it shows them.
+    await pg.adapter.sender.post(pg.adapter.conversation('launches'), { title: 'Launch calendar', tone: 'info' }, {
+      dedupeId: 'outbox:3',
+    });
+    const launches = page.locator('[data-testid="channel-link"][data-channel="launches"]');
+    await launches.locator('.unread-dot').waitFor();
+    await page.screenshot({ path: `${SHOTS}/06-alice-channel.png` });
+    await launches.click();
+    await cardTitled('Launch calendar').waitFor();
+    expect(await page.getByTestId('channel-name').textContent()).toBe('#launches');
+    expect(await launches.locator('.unread-dot').isHidden()).toBe(true);
+    await page.locator('[data-testid="channel-link"][data-channel="general"]').click();
+    await cardTitled('Spring launch').waitFor();
+
+    // Acting as Bob: Alice's private messages are gone, the channel's stay.
+    await page.getByTestId('user-switch').selectOption('bob');
+    await expect.poll(() => page.locator('[data-ephemeral="true"]').count()).toBe(0);
+    await cardTitled('Spring launch').waitFor();
+    expect(page.url()).toContain('user=bob');
+    await send('whoami');
+    await cardTitled('You are Bob').waitFor();
+    await page.screenshot({ path: `${SHOTS}/07-bob.png`, fullPage: false });
+
+    // A reload keeps the person and the history.
+    await page.reload();
+    await cardTitled('You are Bob').waitFor();
+    expect(await page.getByTestId('user-switch').inputValue()).toBe('bob');
+
+    expect(problems).toEqual([]);
+
+    // A server error shows in the composer, not as a broken page (the browser logs the 500 itself).
+    pg.bot.failNext = true;
+    await send('help');
+    await page.getByTestId('composer-error').waitFor();
+    expect(await page.getByTestId('composer-error').textContent()).toContain('The playground server failed');
+    expect(problems.filter((p) => !p.includes('500 (Internal Server Error)'))).toEqual([]);
+  });
+
+  it('looks right on a narrow screen', { timeout: 30_000 }, async () => {
+    const phone = await browser.newPage({ viewport: { width: 420, height: 860 } });
+    await phone.goto(`${pg.url}/?user=alice`);
+    await phone.getByTestId('composer-input').waitFor();
+    await phone.screenshot({ path: `${SHOTS}/08-narrow.png` });
+    const overflow = await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+    expect(overflow).toBe(false);
+    await phone.close();
+  });
+});
