@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { authenticate, keyPrefix, requireScope } from './auth.js';
 import type { Engine } from './engine.js';
-import { ApiError, notFound } from './errors.js';
-import { errorResponse, internalError, parseJsonBody, type WireResponse } from './http-io.js';
+import { ApiError, internalError, notFound } from './errors.js';
+import { errorResponse, parseJsonBody, type WireResponse } from './http-io.js';
 import { IdempotencyStore } from './idempotency.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type Route, Router } from './router.js';

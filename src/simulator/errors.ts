@@ -26,3 +26,5 @@ export const invalidInput = (message: string): ApiError => new ApiError(400, 'in
 export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);
 export const conflict = (message: string): ApiError => new ApiError(409, 'conflict', message);
 export const unauthorized = (message: string): ApiError => new ApiError(401, 'unauthorized', message);
+export const internalError = (message = 'Internal server error'): ApiError =>
+  new ApiError(500, 'internal_error', message);

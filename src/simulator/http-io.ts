@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ApiError, invalidInput } from './errors.js';
+import { type ApiError, invalidInput } from './errors.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -56,6 +56,3 @@ export function send(res: ServerResponse, response: WireResponse): void {
   });
   res.end(body);
 }
-
-export const internalError = (message = 'Internal server error'): ApiError =>
-  new ApiError(500, 'internal_error', message);

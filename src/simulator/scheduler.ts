@@ -41,13 +41,4 @@ export class Scheduler {
       ran += 1;
     }
   }
-
-  get pending(): number {
-    return this.#queue.length;
-  }
-
-  /** Due time of the earliest queued event, if any. */
-  nextAt(): number | undefined {
-    return this.#queue[0]?.at;
-  }
 }

@@ -5,8 +5,8 @@ import pino from 'pino';
 import { type Clock, ManualClock, systemClock } from './clock.js';
 import { Dispatcher } from './dispatcher.js';
 import { Engine } from './engine.js';
-import { ApiError } from './errors.js';
-import { errorResponse, internalError, readBody, send } from './http-io.js';
+import { ApiError, internalError } from './errors.js';
+import { errorResponse, readBody, send } from './http-io.js';
 import { startThumbnails } from './jobs/thumbnails.js';
 import { serveMedia } from './media.js';
 import { DEFAULT_KNOBS, demoTeam, type Knobs, type SimulatorOptions } from './options.js';
@@ -38,6 +38,17 @@ export interface PublishedPost {
 
 const KNOB_NAMES = Object.keys(DEFAULT_KNOBS) as (keyof Knobs)[];
 
+/** `base` with the knobs set in `partial` (other option fields ignored), validated. */
+function mergeKnobs(base: Knobs, partial: Partial<Knobs>): Knobs {
+  const knobs = { ...base };
+  for (const name of KNOB_NAMES) {
+    const value = partial[name];
+    if (value !== undefined) Object.assign(knobs, { [name]: value });
+  }
+  validateKnobs(knobs);
+  return knobs;
+}
+
 function validateKnobs(knobs: Knobs): void {
   if (!(knobs.speed > 0) || !Number.isFinite(knobs.speed)) throw new Error('speed must be a positive number');
   if (!(knobs.latencyMs >= 0)) throw new Error('latencyMs must be 0 or more');
@@ -66,12 +77,7 @@ export class Simulator {
   #requests = 0;
 
   constructor(opts: SimulatorOptions = {}) {
-    const knobs: Knobs = { ...DEFAULT_KNOBS };
-    for (const name of KNOB_NAMES) {
-      const value = opts[name];
-      if (value !== undefined) Object.assign(knobs, { [name]: value });
-    }
-    validateKnobs(knobs);
+    const knobs = mergeKnobs(DEFAULT_KNOBS, opts);
     const clock: Clock = opts.clock ?? systemClock;
     const logger = opts.logger ?? pino({ level: 'silent' });
     this.#engine = new Engine(clock, knobs, opts.randomSeed ?? randomInt(2 ** 31), logger);
@@ -138,13 +144,7 @@ export class Simulator {
   }
 
   setKnobs(partial: Partial<Knobs>): void {
-    const next = { ...this.#engine.knobs };
-    for (const name of KNOB_NAMES) {
-      const value = partial[name];
-      if (value !== undefined) Object.assign(next, { [name]: value });
-    }
-    validateKnobs(next);
-    this.#engine.knobs = next;
+    this.#engine.knobs = mergeKnobs(this.#engine.knobs, partial);
   }
 
   /** Runs every job transition due at the clock's current time (requests do this on their own). */

@@ -1,6 +1,6 @@
 /** Wire shapes of the simulator's responses (video-api.md §2 and §4). */
 import { percentCompleted } from './jobs/generation.js';
-import { renderProgress } from './jobs/renders.js';
+import { renderMediaPath, renderProgress } from './jobs/renders.js';
 import type {
   CalendarRec,
   LedgerRec,
@@ -135,7 +135,7 @@ export function renderView(render: RenderRec, now: number, origin: string) {
     codec: render.codec,
     status: render.status,
     overallProgress: renderProgress(render, now),
-    ...(render.status === 'done' ? { url: `${origin}/media/render/${render.id}.mp4` } : {}),
+    ...(render.status === 'done' ? { url: origin + renderMediaPath(render) } : {}),
   };
 }
 

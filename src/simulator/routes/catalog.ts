@@ -5,7 +5,7 @@ import type { Route } from '../router.js';
 import { httpUrl } from '../schemas/common.js';
 import { iso } from '../views.js';
 import { defineRoute, ok } from './define.js';
-import { voicesFor } from './voices.js';
+import { voicesFor } from './team-voices.js';
 
 const assetBody = z.strictObject({
   url: httpUrl,

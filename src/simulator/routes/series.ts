@@ -15,7 +15,7 @@ import { iso, newestFirst, statusUrl } from '../views.js';
 import { MINUTE, PLATFORMS } from '../vocabulary.js';
 import { defineRoute, ok } from './define.js';
 import { ownSeries, pathId } from './lookup.js';
-import { requireVoice } from './voices.js';
+import { requireVoice } from './team-voices.js';
 
 /** Catalog-backed series fields and the team's accounts/voices they refer to. */
 function checkReferences(team: TeamRec, input: SeriesInput): void {

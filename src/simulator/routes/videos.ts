@@ -18,7 +18,7 @@ import {
 import { MINUTE, MODEL_CREDITS, PLATFORMS, POST_BLOCK_KEYS } from '../vocabulary.js';
 import { defineRoute, ok } from './define.js';
 import { ownVideo, pathId } from './lookup.js';
-import { requireVoice } from './voices.js';
+import { requireVoice } from './team-voices.js';
 
 /** Video projects: create (script or captions), list, read, edit, delete. */
 export const videoRoutes: Route[] = [
