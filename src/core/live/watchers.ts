@@ -3,12 +3,16 @@
  */
 import type { WatchKind } from '../ports.js';
 import { feedWatcher } from './feed-watcher.js';
+import { generationWatcher } from './generation-watcher.js';
+import { renderWatcher } from './render-watcher.js';
 import { scheduleWatcher } from './schedule-watcher.js';
 import { seriesWatcher } from './series-watcher.js';
 import type { Watcher } from './watcher.js';
 
 export const WATCHERS: Partial<Record<WatchKind, Watcher>> = {
   feed: feedWatcher,
+  generation: generationWatcher,
+  render: renderWatcher,
   schedule: scheduleWatcher,
   series: seriesWatcher,
 };

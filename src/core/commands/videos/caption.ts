@@ -19,11 +19,15 @@ export function isAudioUrl(url: string): boolean {
   return AUDIO_EXTENSIONS.some((ext) => path.endsWith(ext));
 }
 
-/** A readable default name from the media URL: its file name without extension. */
+/** The name the service gives captioned media without one: the URL's file name. */
 export function nameFromUrl(url: string): string {
-  const last = decodeURIComponent(new URL(url).pathname.split('/').filter(Boolean).pop() ?? '');
-  const base = last.replace(/\.[a-z0-9]{2,4}$/i, '').trim();
-  return base ? `Captions: ${base}`.slice(0, NAME_MAX) : 'Captioned media';
+  const last = new URL(url).pathname.split('/').filter(Boolean).pop();
+  if (!last) return 'Captioned video';
+  try {
+    return decodeURIComponent(last).slice(0, NAME_MAX);
+  } catch {
+    return last.slice(0, NAME_MAX);
+  }
 }
 
 export const captionCommand: CommandSpec = defineCommand({

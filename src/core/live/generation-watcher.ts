@@ -1,0 +1,324 @@
+/**
+ * The `generation` watch: follows one video from POST /videos (or /videos/captions) until it completes or
+ * fails, editing its status card in place. Percent changes edit the card once per 5 % step; completion
+ * fetches the video for its thumbnails and keeps watching them (5–15 s) while they are queued or generating;
+ * a milestone ("✅ … is ready" / "❌ … failed") goes once to the card's thread. The interval adapts: the
+ * percent rate over the last samples estimates the finish, and the next look lands near it (10–30 s, the
+ * API's advice for status polling).
+ */
+import type { Card } from '../cards.js';
+import type { Store, Watch } from '../ports.js';
+import { type Video, VideoApiError } from '../video-api.js';
+import { postToChannel, replyToCard } from './live-card.js';
+import {
+  type CardThumbnails,
+  thumbnailsPending,
+  updateVideoCard,
+  type VideoCardModel,
+  type VideoCardPatch,
+  videoCardModelOf,
+} from './video-card.js';
+import type { WatchContext, Watcher, WatchResult } from './watcher.js';
+
+const SECOND = 1000;
+/** Generation status: the API advises 10–30 s. */
+export const GENERATION_BOUNDS = { min: 10 * SECOND, max: 30 * SECOND } as const;
+/** Thumbnails come within seconds to a minute of completion: look more often. */
+export const THUMBNAIL_BOUNDS = { min: 5 * SECOND, max: 15 * SECOND } as const;
+/** Thumbnails that never settle stop being awaited after this. */
+export const THUMBNAIL_WAIT_MS = 10 * 60 * SECOND;
+/** `idle` means "never generated": after completion it should turn `queued` at once; if not, none are coming. */
+export const IDLE_WAIT_MS = 2 * 60 * SECOND;
+/** The card is edited once per this many percent. */
+export const PERCENT_STEP = 5;
+const SAMPLES_KEPT = 6;
+
+export interface ProgressSample {
+  at: number;
+  /** 0..100 */
+  percent: number;
+}
+
+/** Milliseconds left, from the progress rate across the samples; undefined without a usable rate. */
+export function estimateRemainingMs(samples: readonly ProgressSample[]): number | undefined {
+  if (samples.length < 2) return undefined;
+  const first = samples[0] as ProgressSample;
+  const last = samples[samples.length - 1] as ProgressSample;
+  const gained = last.percent - first.percent;
+  const elapsed = last.at - first.at;
+  if (gained <= 0 || elapsed <= 0) return undefined;
+  return Math.max(0, ((100 - last.percent) * elapsed) / gained);
+}
+
+/**
+ * When to look next: with no rate yet, soon (to get one); stalled, at the slowest; otherwise near the
+ * estimated finish when it is within reach, else one short interval before it, always within the bounds.
+ */
+export function nextCheckIn(
+  samples: readonly ProgressSample[],
+  bounds: { min: number; max: number } = GENERATION_BOUNDS,
+): number {
+  const remaining = estimateRemainingMs(samples);
+  if (remaining === undefined) return samples.length < 2 ? bounds.min : bounds.max;
+  // Within reach: just after the expected finish. Further: early enough that the next look is in reach.
+  const target = remaining <= bounds.max ? remaining + SECOND : remaining - bounds.min;
+  return Math.round(Math.max(bounds.min, Math.min(bounds.max, target)));
+}
+
+/** The percent step a card shows (0, 5, 10…). */
+export const percentStep = (percent: number): number =>
+  Math.floor(Math.max(0, Math.min(100, percent)) / PERCENT_STEP) * PERCENT_STEP;
+
+export interface GenerationState {
+  name: string;
+  phase: 'generating' | 'thumbnails';
+  samples: ProgressSample[];
+  lastStep: number;
+  completedAt?: number;
+  /** Last thumbnail status shown, so unchanged thumbnails do not re-edit the card. */
+  thumbnails?: string;
+}
+
+export function readGenerationState(raw: Record<string, unknown>): GenerationState {
+  const samples = Array.isArray(raw.samples)
+    ? raw.samples.filter(
+        (s): s is ProgressSample =>
+          typeof s === 'object' &&
+          s !== null &&
+          typeof (s as ProgressSample).at === 'number' &&
+          typeof (s as ProgressSample).percent === 'number',
+      )
+    : [];
+  const state: GenerationState = {
+    name: typeof raw.name === 'string' ? raw.name : '',
+    phase: raw.phase === 'thumbnails' ? 'thumbnails' : 'generating',
+    samples,
+    lastStep: typeof raw.lastStep === 'number' ? raw.lastStep : -1,
+  };
+  if (typeof raw.completedAt === 'number') state.completedAt = raw.completedAt;
+  if (typeof raw.thumbnails === 'string') state.thumbnails = raw.thumbnails;
+  return state;
+}
+
+const asRecord = (s: GenerationState): Record<string, unknown> => ({ ...s });
+
+/** The card's thumbnail part from the API's, keeping who picked in chat while the pick is unchanged. */
+function thumbnailsFor(video: Video, previous: CardThumbnails | undefined): CardThumbnails | undefined {
+  const t = video.thumbnails;
+  if (!t) return undefined;
+  const out: CardThumbnails = {
+    status: t.status,
+    variants: t.variants.map((v) => ({
+      id: v.id,
+      url: v.url,
+      ...(v.hookText !== undefined ? { hookText: v.hookText } : {}),
+      ...(v.score !== undefined ? { score: v.score } : {}),
+      ...(v.grade !== undefined ? { grade: v.grade } : {}),
+    })),
+  };
+  if (t.selectedVariantId) out.selectedVariantId = t.selectedVariantId;
+  if (t.selectedBy) out.selectedBy = t.selectedBy;
+  if (previous?.pickedBy && previous.selectedVariantId === out.selectedVariantId)
+    out.pickedBy = previous.pickedBy;
+  return out;
+}
+
+/** What the watch says about its video, applied in the poller's transaction. */
+interface Effects {
+  patch?: VideoCardPatch;
+  dedupe?: string;
+  reply?: { card: Card; dedupe: string };
+}
+
+function applyEffects(store: Store, watch: Watch, effects: Effects): void {
+  const key = watch.cardKey;
+  if (key && effects.patch && effects.dedupe) updateVideoCard(store, key, effects.patch, effects.dedupe);
+  if (effects.reply) {
+    const threaded = store.settings.get(watch.conversation).threading;
+    const posted = key && store.cards.get(key);
+    if (posted)
+      replyToCard(store, { key, card: effects.reply.card, dedupeKey: effects.reply.dedupe, threaded });
+    else
+      postToChannel(store, {
+        conversation: watch.conversation,
+        card: effects.reply.card,
+        dedupeKey: effects.reply.dedupe,
+      });
+  }
+}
+
+/** The name to speak of: the card's (renames land there), else the one remembered at the start. */
+function nameOf(store: Store, watch: Watch, state: GenerationState): string {
+  const record = watch.cardKey ? store.cards.get(watch.cardKey) : undefined;
+  return (record && videoCardModelOf(record.model).name) || state.name || watch.target;
+}
+
+function cardModel(store: Store, watch: Watch): VideoCardModel | undefined {
+  const record = watch.cardKey ? store.cards.get(watch.cardKey) : undefined;
+  return record ? videoCardModelOf(record.model) : undefined;
+}
+
+function result(
+  watch: Watch,
+  state: GenerationState,
+  done: boolean,
+  next: number | undefined,
+  effects: Effects,
+): WatchResult {
+  const out: WatchResult = {
+    state: asRecord(state),
+    done,
+    apply: (store) => applyEffects(store, watch, effects),
+  };
+  if (next !== undefined) out.nextCheckInMs = next;
+  return out;
+}
+
+const readyReply = (name: string, videoId: string, caption: boolean): Card => ({
+  title: `✅ ${name} is ready`,
+  tone: 'success',
+  text: `${caption ? 'Captions are done.' : 'Generation is done.'} Pick a thumbnail on the card, then **Render** or **Schedule**.`,
+  context: `id \`${videoId}\``,
+});
+
+const failedReply = (name: string, videoId: string, reasons: string[]): Card => ({
+  title: `❌ ${name} failed`,
+  tone: 'danger',
+  text:
+    `${reasons.map((r) => `• ${r}`).join('\n') || '• No reason given.'}\n` +
+    'Credits are not refunded automatically. Adjust the script or voice and run `/reel create` again.',
+  context: `id \`${videoId}\``,
+});
+
+async function checkGeneration(
+  ctx: WatchContext,
+  watch: Watch,
+  state: GenerationState,
+): Promise<WatchResult> {
+  const videoId = watch.target;
+  const key = watch.cardKey ?? `video:${videoId}`;
+  const status = await ctx.api.videos.status(videoId);
+  const name = nameOf(ctx.store, watch, state);
+  const caption = cardModel(ctx.store, watch)?.kind === 'caption';
+
+  if (status.status === 'failed') {
+    return result(watch, state, true, undefined, {
+      patch: {
+        phase: 'failed',
+        errorMessages: status.errorMessages,
+        percent: status.percentCompleted,
+        etaMs: undefined,
+      },
+      dedupe: `${key}:failed`,
+      reply: { card: failedReply(name, videoId, status.errorMessages), dedupe: `${key}:failed:reply` },
+    });
+  }
+
+  if (status.status === 'completed') {
+    const video = await ctx.api.videos.get(videoId);
+    const thumbnails = thumbnailsFor(video, cardModel(ctx.store, watch)?.thumbnails);
+    const pending = thumbnailsPending(thumbnails?.status);
+    const next: GenerationState = {
+      ...state,
+      phase: 'thumbnails',
+      completedAt: ctx.now,
+      ...(thumbnails ? { thumbnails: thumbnails.status } : {}),
+    };
+    const patch: VideoCardPatch = {
+      phase: 'completed',
+      percent: 100,
+      etaMs: undefined,
+      name: video.name || name,
+    };
+    if (thumbnails) patch.thumbnails = thumbnails;
+    if (status.renderedVideoUrl && !cardModel(ctx.store, watch)?.render) {
+      patch.render = { renderId: '', status: 'done', progress: 1, url: status.renderedVideoUrl };
+    }
+    return result(watch, next, !pending, pending ? THUMBNAIL_BOUNDS.min : undefined, {
+      patch,
+      dedupe: `${key}:completed`,
+      reply: { card: readyReply(video.name || name, videoId, caption), dedupe: `${key}:ready` },
+    });
+  }
+
+  const samples = [...state.samples, { at: ctx.now, percent: status.percentCompleted }].slice(-SAMPLES_KEPT);
+  const step = percentStep(status.percentCompleted);
+  const remaining = estimateRemainingMs(samples);
+  const next: GenerationState = { ...state, samples, lastStep: Math.max(step, state.lastStep) };
+  const effects: Effects = {};
+  if (step > state.lastStep) {
+    effects.patch = { phase: 'generating', percent: status.percentCompleted, etaMs: remaining };
+    effects.dedupe = `${key}:gen:${step}`;
+  }
+  return result(watch, next, false, nextCheckIn(samples, GENERATION_BOUNDS), effects);
+}
+
+async function checkThumbnails(
+  ctx: WatchContext,
+  watch: Watch,
+  state: GenerationState,
+): Promise<WatchResult> {
+  const videoId = watch.target;
+  const key = watch.cardKey ?? `video:${videoId}`;
+  const video = await ctx.api.videos.get(videoId);
+  const thumbnails = thumbnailsFor(video, cardModel(ctx.store, watch)?.thumbnails);
+  const status = thumbnails?.status ?? 'idle';
+  const pending = thumbnailsPending(status);
+  const waited = ctx.now - (state.completedAt ?? ctx.now);
+  const next: GenerationState = { ...state, thumbnails: status };
+  const effects: Effects = {};
+  if (status !== state.thumbnails && thumbnails) {
+    effects.patch = { thumbnails };
+    effects.dedupe = `${key}:thumbnails:${status}:${thumbnails.variants.length}`;
+  }
+  if (status === 'idle' && waited >= IDLE_WAIT_MS) {
+    // None were ever started: show the video as complete without thumbnails rather than "on the way".
+    effects.patch = { thumbnails: { status: 'none', variants: [] } };
+    effects.dedupe = `${key}:thumbnails:none`;
+    return result(watch, next, true, undefined, effects);
+  }
+  if (pending && waited >= THUMBNAIL_WAIT_MS) {
+    effects.patch = {
+      ...(effects.patch ?? {}),
+      notice: `Thumbnails are taking long; \`/reel thumbnails ${videoId}\` shows them once they are made.`,
+    };
+    effects.dedupe = `${key}:thumbnails:gave-up`;
+    return result(watch, next, true, undefined, effects);
+  }
+  return result(watch, next, !pending, pending ? THUMBNAIL_BOUNDS.max / 2 : undefined, effects);
+}
+
+export const generationWatcher: Watcher = {
+  kind: 'generation',
+  // The poller clamps to these; the watcher itself keeps generation at 10–30 s and thumbnails at 5–15 s.
+  minIntervalMs: THUMBNAIL_BOUNDS.min,
+  maxIntervalMs: GENERATION_BOUNDS.max,
+  async check(ctx, watch) {
+    const state = readGenerationState(watch.state);
+    try {
+      return state.phase === 'thumbnails'
+        ? await checkThumbnails(ctx, watch, state)
+        : await checkGeneration(ctx, watch, state);
+    } catch (error) {
+      // Deleted elsewhere (dashboard, another channel): say so on the card and stop.
+      if (error instanceof VideoApiError && error.type === 'not_found') {
+        const key = watch.cardKey ?? `video:${watch.target}`;
+        return result(watch, state, true, undefined, {
+          patch: { notice: 'This video no longer exists (deleted?); stopped watching it.', etaMs: undefined },
+          dedupe: `${key}:gone`,
+        });
+      }
+      throw error;
+    }
+  },
+  expire(store, watch) {
+    if (!watch.cardKey) return;
+    const hours = Math.max(1, Math.round((watch.expiresAt - watch.createdAt) / 3600_000));
+    updateVideoCard(
+      store,
+      watch.cardKey,
+      { notice: `Stopped watching after ${hours} h; run \`/reel status ${watch.target}\``, etaMs: undefined },
+      `${watch.cardKey}:expired:${watch.id}`,
+    );
+  },
+};

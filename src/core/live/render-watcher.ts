@@ -1,0 +1,169 @@
+/**
+ * The `render` watch: follows one render (target: render id; state: the video id) on the video's status
+ * card. Progress edits the card once per 10 % step; done shows the MP4 link and says "Rendered: <url>" once
+ * in the card's thread; error says so with a Render-again button. Looks every 5–15 s (the API's advice),
+ * near the estimated finish.
+ */
+import type { Card } from '../cards.js';
+import type { Store, Watch } from '../ports.js';
+import { VideoApiError } from '../video-api.js';
+import { nextCheckIn, type ProgressSample } from './generation-watcher.js';
+import { postToChannel, replyToCard } from './live-card.js';
+import { updateVideoCard, type VideoCardPatch, videoCardModelOf } from './video-card.js';
+import type { Watcher, WatchResult } from './watcher.js';
+
+export const RENDER_BOUNDS = { min: 5_000, max: 15_000 } as const;
+/** The card is edited once per this many percent. */
+export const RENDER_STEP = 10;
+const SAMPLES_KEPT = 6;
+
+export interface RenderState {
+  videoId: string;
+  name: string;
+  codec: string;
+  samples: ProgressSample[];
+  lastStep: number;
+}
+
+export function readRenderState(raw: Record<string, unknown>): RenderState {
+  return {
+    videoId: typeof raw.videoId === 'string' ? raw.videoId : '',
+    name: typeof raw.name === 'string' ? raw.name : '',
+    codec: typeof raw.codec === 'string' ? raw.codec : 'h264',
+    samples: Array.isArray(raw.samples) ? (raw.samples as ProgressSample[]) : [],
+    lastStep: typeof raw.lastStep === 'number' ? raw.lastStep : -1,
+  };
+}
+
+interface Effects {
+  patch?: VideoCardPatch;
+  dedupe?: string;
+  reply?: { card: Card; dedupe: string };
+}
+
+function nameOf(store: Store, watch: Watch, state: RenderState): string {
+  const record = watch.cardKey ? store.cards.get(watch.cardKey) : undefined;
+  return (record && videoCardModelOf(record.model).name) || state.name || state.videoId;
+}
+
+function finish(
+  watch: Watch,
+  state: RenderState,
+  done: boolean,
+  next: number | undefined,
+  effects: Effects,
+): WatchResult {
+  const out: WatchResult = {
+    state: { ...state },
+    done,
+    apply(store) {
+      const key = watch.cardKey;
+      if (key && effects.patch && effects.dedupe) updateVideoCard(store, key, effects.patch, effects.dedupe);
+      if (!effects.reply) return;
+      const threaded = store.settings.get(watch.conversation).threading;
+      if (key && store.cards.get(key)) {
+        replyToCard(store, { key, card: effects.reply.card, dedupeKey: effects.reply.dedupe, threaded });
+      } else {
+        postToChannel(store, {
+          conversation: watch.conversation,
+          card: effects.reply.card,
+          dedupeKey: effects.reply.dedupe,
+        });
+      }
+    },
+  };
+  if (next !== undefined) out.nextCheckInMs = next;
+  return out;
+}
+
+export const renderWatcher: Watcher = {
+  kind: 'render',
+  minIntervalMs: RENDER_BOUNDS.min,
+  maxIntervalMs: RENDER_BOUNDS.max,
+  async check(ctx, watch) {
+    const state = readRenderState(watch.state);
+    const renderId = watch.target;
+    const key = watch.cardKey ?? `render:${renderId}`;
+    let render: Awaited<ReturnType<typeof ctx.api.renders.get>>;
+    try {
+      render = await ctx.api.renders.get(renderId);
+    } catch (error) {
+      // The video (and its renders) was deleted elsewhere.
+      if (error instanceof VideoApiError && error.type === 'not_found') {
+        return finish(watch, state, true, undefined, {
+          patch: { render: { renderId, status: 'error', progress: 0, codec: state.codec } },
+          dedupe: `${key}:render:${renderId}:gone`,
+        });
+      }
+      throw error;
+    }
+    const name = nameOf(ctx.store, watch, state);
+
+    if (render.status === 'done' && render.url) {
+      return finish(watch, state, true, undefined, {
+        patch: { render: { renderId, status: 'done', progress: 1, url: render.url, codec: state.codec } },
+        dedupe: `${key}:render:${renderId}:done`,
+        reply: {
+          card: {
+            title: `🎞️ ${name}`,
+            tone: 'success',
+            text: `Rendered: ${render.url}`,
+            context: `render \`${renderId}\``,
+          },
+          dedupe: `${key}:render:${renderId}:done:reply`,
+        },
+      });
+    }
+    if (render.status === 'error') {
+      return finish(watch, state, true, undefined, {
+        patch: {
+          render: { renderId, status: 'error', progress: render.overallProgress, codec: state.codec },
+        },
+        dedupe: `${key}:render:${renderId}:error`,
+        reply: {
+          card: {
+            title: `⚠️ Render of ${name} failed`,
+            tone: 'warning',
+            text: 'The render stopped with an error. Rendering is free: press **Render again** to retry.',
+            controls: [
+              {
+                kind: 'button',
+                action: 'video.render',
+                value: state.videoId,
+                label: 'Render again',
+                style: 'primary',
+              },
+            ],
+            context: `render \`${renderId}\``,
+          },
+          dedupe: `${key}:render:${renderId}:error:reply`,
+        },
+      });
+    }
+
+    const percent = Math.round(render.overallProgress * 100);
+    const samples = [...state.samples, { at: ctx.now, percent }].slice(-SAMPLES_KEPT);
+    const step = Math.floor(percent / RENDER_STEP) * RENDER_STEP;
+    const next: RenderState = { ...state, samples, lastStep: Math.max(step, state.lastStep) };
+    const effects: Effects = {};
+    if (step > state.lastStep) {
+      effects.patch = {
+        render: { renderId, status: 'in-progress', progress: render.overallProgress, codec: state.codec },
+      };
+      effects.dedupe = `${key}:render:${renderId}:${step}`;
+    }
+    return finish(watch, next, false, nextCheckIn(samples, RENDER_BOUNDS), effects);
+  },
+  expire(store, watch) {
+    if (!watch.cardKey) return;
+    const state = readRenderState(watch.state);
+    updateVideoCard(
+      store,
+      watch.cardKey,
+      {
+        notice: `Stopped watching the render; \`/reel show ${state.videoId}\` shows the MP4 link once it is done.`,
+      },
+      `${watch.cardKey}:render:${watch.target}:expired`,
+    );
+  },
+};
