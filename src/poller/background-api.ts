@@ -37,8 +37,11 @@ const OPTIONS_AT = {
 
 type AnyMethod = (...args: unknown[]) => Promise<unknown>;
 
-/** A view of `api` whose every call is made with `priority: 'background'` (other options kept). */
-export function backgroundApi(api: VideoApi): VideoApi {
+/**
+ * A view of `api` whose every call is made with `priority: 'background'` (other options kept) and, when
+ * given, also aborts on `signal` (the poller stopping: a call waiting for budget must not hold up shutdown).
+ */
+export function backgroundApi(api: VideoApi, signal?: AbortSignal): VideoApi {
   const wrapped: Record<string, Record<string, AnyMethod>> = {};
   for (const [group, methods] of Object.entries(OPTIONS_AT)) {
     const target = (api as unknown as Record<string, Record<string, AnyMethod>>)[group];
@@ -52,7 +55,13 @@ export function backgroundApi(api: VideoApi): VideoApi {
         // Optional arguments before the options may be omitted: fill the gap so the options land in place.
         while (call.length < at) call.push(undefined);
         const given = call[at] as CallOptions | undefined;
-        call[at] = { ...given, priority: 'background' } satisfies CallOptions;
+        const abort =
+          signal && given?.signal ? AbortSignal.any([given.signal, signal]) : (signal ?? given?.signal);
+        call[at] = {
+          ...given,
+          priority: 'background',
+          ...(abort ? { signal: abort } : {}),
+        } satisfies CallOptions;
         return fn.apply(target, call);
       };
     }

@@ -26,7 +26,9 @@ export type CheckOutcome =
   /** Not checked: the key's background budget would have made the call wait. */
   | 'deferred'
   | 'rate_limited'
-  | 'error';
+  | 'error'
+  /** Cut short by `stop()`; the watch stays due and the next process checks it. */
+  | 'interrupted';
 
 /** What the poller reports; `src/main.ts` wires it to Prometheus. */
 export interface PollerMetrics {
@@ -93,6 +95,8 @@ export class Poller {
   readonly #batchSize: number;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
+  /** Aborts the API calls of running checks on `stop()`. */
+  #abort = new AbortController();
 
   constructor(options: PollerOptions) {
     this.#o = options;
@@ -106,6 +110,7 @@ export class Poller {
   start(): void {
     if (this.#timer) return;
     this.#stopped = false;
+    if (this.#abort.signal.aborted) this.#abort = new AbortController();
     const pass = () => {
       this.tick().catch((error: unknown) =>
         this.#o.logger.error({ err: describeError(error) }, 'poller pass failed; will retry'),
@@ -116,9 +121,13 @@ export class Poller {
     pass();
   }
 
-  /** Starts no new checks and resolves once the running ones have committed. */
+  /**
+   * Starts no new checks, cancels the API calls of running ones (a background call may be waiting for
+   * budget), and resolves once every running check has committed or given up.
+   */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#abort.abort(new Error('poller stopping'));
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
@@ -231,7 +240,7 @@ export class Poller {
       throw new NoClientError(`no usable key: ${describeError(error).name}`);
     }
     if (!api) throw new NoClientError('no key for this owner');
-    return backgroundApi(api);
+    return backgroundApi(api, this.#abort.signal);
   }
 
   /** Applies a check's result and the watch update atomically; undefined if the watch was closed meanwhile. */
@@ -275,6 +284,11 @@ export class Poller {
   }
 
   #failed(watch: Watch, watcher: Watcher, error: unknown, log: Logger): CheckOutcome {
+    if (this.#abort.signal.aborted) {
+      // Not the job's fault: leave the watch due, untouched, for the next process.
+      log.debug({ err: describeError(error) }, 'check interrupted by shutdown');
+      return 'interrupted';
+    }
     const now = this.#o.clock.now();
     const type =
       error instanceof VideoApiError

@@ -58,6 +58,23 @@ describe('backgroundApi', () => {
     ]);
   });
 
+  it('also aborts every call on the given signal, merged with the caller’s own', async () => {
+    const { api, calls } = recordingApi();
+    const stopping = new AbortController();
+    const own = new AbortController();
+    const bg = backgroundApi(api, stopping.signal);
+    await bg.me.get();
+    await bg.videos.get('v1', { signal: own.signal });
+    const [first, second] = calls.map(([, args]) => args.at(-1) as CallOptions);
+    expect(first?.signal).toBe(stopping.signal);
+    expect(second?.signal?.aborted).toBe(false);
+    own.abort();
+    expect(second?.signal?.aborted).toBe(true);
+    expect(first?.signal?.aborted).toBe(false);
+    stopping.abort();
+    expect(first?.signal?.aborted).toBe(true);
+  });
+
   describe('over the real client and simulator', () => {
     let sim: RunningSimulator;
     beforeAll(async () => {

@@ -3,32 +3,16 @@ import { editCard, notifyUser, postCard, postToChannel, replyToCard } from '../.
 import { ChatDeliveryError } from '../../src/core/ports.js';
 import { OutboxSender, type OutboxSenderOptions } from '../../src/poller/outbox-sender.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
-import {
-  ALICE,
-  CONV,
-  card,
-  FakeChatSender,
-  ManualClock,
-  memoryStore,
-  recordingLogger,
-  T0,
-} from './support.js';
+import { ALICE, CONV, card, FakeChatSender, ManualClock, recordingLogger, STORES, T0 } from './support.js';
 
 const CONV2 = 'slack:T1:C2';
 const DISCORD = 'discord:G1:C9';
 
 let clock: ManualClock;
 let store: SqliteStore;
+let opened: ReturnType<(typeof STORES)[number]['open']>;
 let logger: ReturnType<typeof recordingLogger>;
 let slack: FakeChatSender;
-
-beforeEach(() => {
-  clock = new ManualClock();
-  store = memoryStore(clock);
-  logger = recordingLogger();
-  slack = new FakeChatSender('slack', clock);
-});
-afterEach(() => store.close());
 
 function sender(options: Partial<OutboxSenderOptions> = {}): OutboxSender {
   return new OutboxSender({ store, senders: { slack }, clock, logger, random: () => 0.5, ...options });
@@ -48,295 +32,308 @@ const edit = (key: string, title: string, text: string) =>
 const reply = (key: string, title: string, dedupeKey = `${key}:${title}`) =>
   store.transaction(() => replyToCard(store, { key, card: card(title), dedupeKey, threaded: true }));
 
-describe('OutboxSender: order and content', () => {
-  it('delivers in enqueue order with a stable dedupe id per row', async () => {
-    post('a', 'A');
-    store.transaction(() =>
-      postToChannel(store, { conversation: CONV, card: card('note'), dedupeKey: 'n1' }),
-    );
-    post('b', 'B', CONV2);
-    await sender().drain();
-    expect(slack.titles()).toEqual(['post:A', 'post:note', 'post:B']);
-    const ids = slack.calls.map((c) => (c.kind === 'post' ? c.dedupeId : ''));
-    expect(ids).toEqual(['outbox:1', 'outbox:2', 'outbox:3']);
-    expect(store.cards.get('a')?.message).toBe(`${CONV}:1.000`);
-    expect(store.cards.get('b')?.message).toBe(`${CONV2}:3.000`);
-    expect(store.outbox.depth()).toBe(0);
+describe.each(STORES)('on the $name store', (fixture) => {
+  beforeEach(() => {
+    clock = new ManualClock();
+    opened = fixture.open(clock);
+    store = opened.store;
+    logger = recordingLogger();
+    slack = new FakeChatSender('slack', clock);
   });
+  afterEach(() => opened.close());
 
-  it("posts a card's current content, so edits made before the post are not sent again", async () => {
-    post('a', 'A');
-    edit('a', 'A', '10%');
-    edit('a', 'A', '50%');
-    await sender().drain();
-    expect(slack.calls).toHaveLength(1);
-    expect(slack.calls[0]).toMatchObject({ kind: 'post', card: { title: 'A', text: '50%' } });
-    expect(store.outbox.depth()).toBe(0);
-  });
-
-  it('coalesces several ready edits of one card into one update with the latest content', async () => {
-    post('a', 'A');
-    const s = sender();
-    await s.drain();
-    edit('a', 'A', '10%');
-    edit('a', 'A', '40%');
-    edit('a', 'A', '90%');
-    await s.drain();
-    expect(slack.calls.slice(1)).toEqual([
-      { kind: 'update', message: `${CONV}:1.000`, card: card('A', '90%') },
-    ]);
-    expect(store.outbox.depth()).toBe(0);
-  });
-
-  it('sends an edit again after a restart (memory of shown content is lost), but only once', async () => {
-    post('a', 'A');
-    await sender().drain();
-    edit('a', 'A', '10%');
-    edit('a', 'A', '20%');
-    await sender().drain(); // a new sender: it does not know what the card shows
-    expect(slack.titles()).toEqual(['post:A', 'update:A']);
-  });
-
-  it('sends one notification per state change even if the change is committed twice', async () => {
-    post('a', 'A');
-    expect(reply('a', 'done', 'v1:completed')).toBe(true);
-    expect(reply('a', 'done', 'v1:completed')).toBe(false);
-    await sender().drain();
-    await sender().drain();
-    expect(slack.titles()).toEqual(['post:A', 'post:done']);
-  });
-
-  it('notifies through sender.notify, or falls back to a channel post', async () => {
-    store.transaction(() =>
-      notifyUser(store, { user: ALICE, conversation: CONV, card: card('expired'), dedupeKey: 'x1' }),
-    );
-    await sender().drain();
-    expect(slack.calls).toEqual([{ kind: 'notify', user: ALICE, conversation: CONV, card: card('expired') }]);
-
-    const bare = new FakeChatSender('slack', clock, false);
-    store.transaction(() =>
-      notifyUser(store, { user: ALICE, conversation: CONV, card: card('expired 2'), dedupeKey: 'x2' }),
-    );
-    await sender({ senders: { slack: bare } }).drain();
-    expect(bare.calls).toEqual([
-      { kind: 'post', conversation: CONV, card: card('expired 2'), dedupeId: 'outbox:2' },
-    ]);
-  });
-
-  it('keeps platforms apart: each item goes to its own platform sender', async () => {
-    const discord = new FakeChatSender('discord', clock);
-    post('a', 'A');
-    post('d', 'D', DISCORD);
-    await sender({ senders: { slack, discord } }).drain();
-    expect(slack.titles()).toEqual(['post:A']);
-    expect(discord.titles()).toEqual(['post:D']);
-  });
-
-  it('leaves items of a platform without a sender in the outbox', async () => {
-    post('d', 'D', DISCORD);
-    await sender().drain();
-    expect(store.outbox.depth('discord')).toBe(1);
-  });
-});
-
-describe('OutboxSender: waiting for the card', () => {
-  it("holds threaded replies and edits until the card's post went out, then threads them under it", async () => {
-    post('a', 'A');
-    slack.failNext(FakeChatSender.serverError());
-    const s = sender();
-    await s.drain();
-    reply('a', 'milestone');
-    edit('a', 'A', '30%');
-    await s.drain(); // the post is backing off: nothing else for that card may go
-    expect(slack.calls).toEqual([]);
-    clock.advance(1_000);
-    await s.drain();
-    expect(slack.calls).toMatchObject([
-      { kind: 'post', card: { title: 'A', text: '30%' } },
-      { kind: 'post', card: { title: 'milestone' }, threadOf: `${CONV}:1.000` },
-    ]);
-    expect(store.outbox.depth()).toBe(0); // the edit was carried by the post
-  });
-
-  it('posts a card in the thread of another card once that one is posted', async () => {
-    post('parent', 'Series');
-    post('child', 'Episode 1', CONV, 'parent');
-    await sender().drain();
-    expect(slack.calls[1]).toMatchObject({
-      kind: 'post',
-      card: { title: 'Episode 1' },
-      threadOf: `${CONV}:1.000`,
+  describe('OutboxSender: order and content', () => {
+    it('delivers in enqueue order with a stable dedupe id per row', async () => {
+      post('a', 'A');
+      store.transaction(() =>
+        postToChannel(store, { conversation: CONV, card: card('note'), dedupeKey: 'n1' }),
+      );
+      post('b', 'B', CONV2);
+      await sender().drain();
+      expect(slack.titles()).toEqual(['post:A', 'post:note', 'post:B']);
+      const ids = slack.calls.map((c) => (c.kind === 'post' ? c.dedupeId : ''));
+      expect(ids).toEqual(['outbox:1', 'outbox:2', 'outbox:3']);
+      expect(store.cards.get('a')?.message).toBe(`${CONV}:1.000`);
+      expect(store.cards.get('b')?.message).toBe(`${CONV2}:3.000`);
+      expect(store.outbox.depth()).toBe(0);
     });
-  });
 
-  it('fails items whose card was never posted after the wait limit', async () => {
-    store.cards.put('ghost', CONV, card('never posted'));
-    store.transaction(() => editCard(store, 'ghost', card('g', '1'), 'g1'));
-    const s = sender({ maxWaitForCardMs: 60_000 });
-    await s.drain();
-    expect(store.outbox.depth()).toBe(1);
-    clock.advance(60_000);
-    await s.drain();
-    expect(store.outbox.depth()).toBe(0);
-    expect(slack.calls).toEqual([]);
-    expect(
-      logger.lines.some((l) => l.level === 'error' && String(l.obj.reason).includes('never posted')),
-    ).toBe(true);
-  });
-});
+    it("posts a card's current content, so edits made before the post are not sent again", async () => {
+      post('a', 'A');
+      edit('a', 'A', '10%');
+      edit('a', 'A', '50%');
+      await sender().drain();
+      expect(slack.calls).toHaveLength(1);
+      expect(slack.calls[0]).toMatchObject({ kind: 'post', card: { title: 'A', text: '50%' } });
+      expect(store.outbox.depth()).toBe(0);
+    });
 
-describe('OutboxSender: failures', () => {
-  it("honours a platform 429's Retry-After: nothing is sent to that platform before it", async () => {
-    const discord = new FakeChatSender('discord', clock);
-    post('a', 'A');
-    post('b', 'B', CONV2);
-    post('d', 'D', DISCORD);
-    slack.failNext(FakeChatSender.rateLimited(30));
-    const s = sender({ senders: { slack, discord } });
-    await s.drain();
-    expect(slack.attempts).toHaveLength(1); // B was not even tried
-    expect(discord.titles()).toEqual(['post:D']); // other platforms go on
-    clock.advance(29_999);
-    await s.drain();
-    expect(slack.calls).toEqual([]);
-    clock.advance(1);
-    await s.drain();
-    expect(slack.titles()).toEqual(['post:A', 'post:B']);
-    expect(slack.at).toEqual([T0 + 30_000, T0 + 30_000]);
-  });
-
-  it('a restarted sender still waits: the Retry-After is kept on the row', async () => {
-    post('a', 'A');
-    slack.failNext(FakeChatSender.rateLimited(30));
-    await sender().drain();
-    clock.advance(10_000);
-    await sender().drain();
-    expect(slack.calls).toEqual([]);
-    clock.advance(20_000);
-    await sender().drain();
-    expect(slack.titles()).toEqual(['post:A']);
-  });
-
-  it('retries 5xx with exponential backoff and the same dedupe id', async () => {
-    post('a', 'A');
-    slack.failNext(FakeChatSender.serverError(), FakeChatSender.serverError());
-    const s = sender();
-    await s.drain();
-    clock.advance(999);
-    await s.drain();
-    expect(slack.attempts).toHaveLength(1);
-    clock.advance(1);
-    await s.drain(); // second failure: next try 2 s later
-    clock.advance(1_999);
-    await s.drain();
-    expect(slack.attempts).toHaveLength(2);
-    clock.advance(1);
-    await s.drain();
-    expect(slack.titles()).toEqual(['post:A']);
-    expect(new Set(slack.attempts.map((c) => (c.kind === 'post' ? c.dedupeId : '')))).toEqual(
-      new Set(['outbox:1']),
-    );
-  });
-
-  it('treats unknown errors (network) as transient', async () => {
-    post('a', 'A');
-    slack.failNext(new Error('socket hang up'));
-    const s = sender();
-    await s.drain();
-    clock.advance(1_000);
-    await s.drain();
-    expect(slack.titles()).toEqual(['post:A']);
-  });
-
-  it('fails an item after 8 attempts and keeps going with the rest', async () => {
-    post('a', 'A');
-    post('b', 'B', CONV2);
-    slack.failFor('A', ...Array.from({ length: 8 }, () => FakeChatSender.serverError()));
-    const s = sender();
-    for (let i = 0; i < 12; i++) {
+    it('coalesces several ready edits of one card into one update with the latest content', async () => {
+      post('a', 'A');
+      const s = sender();
       await s.drain();
-      clock.advance(10 * 60_000);
-    }
-    expect(slack.attempts.filter((c) => c.card.title === 'A')).toHaveLength(8);
-    expect(slack.titles()).toEqual(['post:B']);
-    expect(store.outbox.depth()).toBe(0);
-    expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.obj.reason)).toEqual([
-      'ChatDeliveryError: 502 Bad Gateway (attempt 8)',
-    ]);
-  });
-
-  it('fails a non-retryable error at once', async () => {
-    post('a', 'A');
-    slack.failNext(FakeChatSender.permanent());
-    const outcomes: string[] = [];
-    await sender({ metrics: { delivery: (_p, op, outcome) => outcomes.push(`${op}:${outcome}`) } }).drain();
-    expect(slack.attempts).toHaveLength(1);
-    expect(store.outbox.depth()).toBe(0);
-    expect(outcomes).toEqual(['post-card:failed']);
-  });
-
-  it('keeps a conversation in order while one of its items backs off', async () => {
-    store.transaction(() => {
-      postToChannel(store, { conversation: CONV, card: card('first'), dedupeKey: '1' });
-      postToChannel(store, { conversation: CONV, card: card('second'), dedupeKey: '2' });
-      postToChannel(store, { conversation: CONV2, card: card('elsewhere'), dedupeKey: '3' });
+      edit('a', 'A', '10%');
+      edit('a', 'A', '40%');
+      edit('a', 'A', '90%');
+      await s.drain();
+      expect(slack.calls.slice(1)).toEqual([
+        { kind: 'update', message: `${CONV}:1.000`, card: card('A', '90%') },
+      ]);
+      expect(store.outbox.depth()).toBe(0);
     });
-    slack.failNext(FakeChatSender.serverError());
-    const s = sender();
-    await s.drain();
-    expect(slack.titles()).toEqual(['post:elsewhere']);
-    clock.advance(500);
-    await s.drain(); // 'second' is ready, but 'first' is still backing off
-    expect(slack.titles()).toEqual(['post:elsewhere']);
-    clock.advance(500);
-    await s.drain();
-    expect(slack.titles()).toEqual(['post:elsewhere', 'post:first', 'post:second']);
+
+    it('sends an edit again after a restart (memory of shown content is lost), but only once', async () => {
+      post('a', 'A');
+      await sender().drain();
+      edit('a', 'A', '10%');
+      edit('a', 'A', '20%');
+      await sender().drain(); // a new sender: it does not know what the card shows
+      expect(slack.titles()).toEqual(['post:A', 'update:A']);
+    });
+
+    it('sends one notification per state change even if the change is committed twice', async () => {
+      post('a', 'A');
+      expect(reply('a', 'done', 'v1:completed')).toBe(true);
+      expect(reply('a', 'done', 'v1:completed')).toBe(false);
+      await sender().drain();
+      await sender().drain();
+      expect(slack.titles()).toEqual(['post:A', 'post:done']);
+    });
+
+    it('notifies through sender.notify, or falls back to a channel post', async () => {
+      store.transaction(() =>
+        notifyUser(store, { user: ALICE, conversation: CONV, card: card('expired'), dedupeKey: 'x1' }),
+      );
+      await sender().drain();
+      expect(slack.calls).toEqual([
+        { kind: 'notify', user: ALICE, conversation: CONV, card: card('expired') },
+      ]);
+
+      const bare = new FakeChatSender('slack', clock, false);
+      store.transaction(() =>
+        notifyUser(store, { user: ALICE, conversation: CONV, card: card('expired 2'), dedupeKey: 'x2' }),
+      );
+      await sender({ senders: { slack: bare } }).drain();
+      expect(bare.calls).toEqual([
+        { kind: 'post', conversation: CONV, card: card('expired 2'), dedupeId: 'outbox:2' },
+      ]);
+    });
+
+    it('keeps platforms apart: each item goes to its own platform sender', async () => {
+      const discord = new FakeChatSender('discord', clock);
+      post('a', 'A');
+      post('d', 'D', DISCORD);
+      await sender({ senders: { slack, discord } }).drain();
+      expect(slack.titles()).toEqual(['post:A']);
+      expect(discord.titles()).toEqual(['post:D']);
+    });
+
+    it('leaves items of a platform without a sender in the outbox', async () => {
+      post('d', 'D', DISCORD);
+      await sender().drain();
+      expect(store.outbox.depth('discord')).toBe(1);
+    });
   });
 
-  it('retries a coalesced group together when the update fails', async () => {
-    post('a', 'A');
-    const s = sender();
-    await s.drain();
-    edit('a', 'A', '1');
-    edit('a', 'A', '2');
-    slack.failNext(new ChatDeliveryError('503', true));
-    await s.drain();
-    await s.drain();
-    expect(slack.attempts).toHaveLength(2); // one post, one failed update; the second edit waited too
-    clock.advance(1_000);
-    await s.drain();
-    expect(slack.calls.slice(1)).toEqual([
-      { kind: 'update', message: `${CONV}:1.000`, card: card('A', '2') },
-    ]);
-  });
-});
+  describe('OutboxSender: waiting for the card', () => {
+    it("holds threaded replies and edits until the card's post went out, then threads them under it", async () => {
+      post('a', 'A');
+      slack.failNext(FakeChatSender.serverError());
+      const s = sender();
+      await s.drain();
+      reply('a', 'milestone');
+      edit('a', 'A', '30%');
+      await s.drain(); // the post is backing off: nothing else for that card may go
+      expect(slack.calls).toEqual([]);
+      clock.advance(1_000);
+      await s.drain();
+      expect(slack.calls).toMatchObject([
+        { kind: 'post', card: { title: 'A', text: '30%' } },
+        { kind: 'post', card: { title: 'milestone' }, threadOf: `${CONV}:1.000` },
+      ]);
+      expect(store.outbox.depth()).toBe(0); // the edit was carried by the post
+    });
 
-describe('OutboxSender: lifecycle', () => {
-  it('start() delivers on its own, nudge() sooner, stop() waits for the current delivery', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
+    it('posts a card in the thread of another card once that one is posted', async () => {
+      post('parent', 'Series');
+      post('child', 'Episode 1', CONV, 'parent');
+      await sender().drain();
+      expect(slack.calls[1]).toMatchObject({
+        kind: 'post',
+        card: { title: 'Episode 1' },
+        threadOf: `${CONV}:1.000`,
+      });
     });
-    const slow = new FakeChatSender('slack', clock);
-    const original = slow.post.bind(slow);
-    slow.post = async (...args) => {
-      await gate;
-      return original(...args);
-    };
-    const s = sender({ senders: { slack: slow }, intervalMs: 60_000 });
-    s.start();
-    post('a', 'A');
-    s.nudge();
-    await expect.poll(() => slow.attempts.length).toBe(0);
-    let stopped = false;
-    const stopping = s.stop().then(() => {
-      stopped = true;
+
+    it('fails items whose card was never posted after the wait limit', async () => {
+      store.cards.put('ghost', CONV, card('never posted'));
+      store.transaction(() => editCard(store, 'ghost', card('g', '1'), 'g1'));
+      const s = sender({ maxWaitForCardMs: 60_000 });
+      await s.drain();
+      expect(store.outbox.depth()).toBe(1);
+      clock.advance(60_000);
+      await s.drain();
+      expect(store.outbox.depth()).toBe(0);
+      expect(slack.calls).toEqual([]);
+      expect(
+        logger.lines.some((l) => l.level === 'error' && String(l.obj.reason).includes('never posted')),
+      ).toBe(true);
     });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(stopped).toBe(false);
-    release();
-    await stopping;
-    expect(slow.titles()).toEqual(['post:A']);
-    expect(store.outbox.depth()).toBe(0);
+  });
+
+  describe('OutboxSender: failures', () => {
+    it("honours a platform 429's Retry-After: nothing is sent to that platform before it", async () => {
+      const discord = new FakeChatSender('discord', clock);
+      post('a', 'A');
+      post('b', 'B', CONV2);
+      post('d', 'D', DISCORD);
+      slack.failNext(FakeChatSender.rateLimited(30));
+      const s = sender({ senders: { slack, discord } });
+      await s.drain();
+      expect(slack.attempts).toHaveLength(1); // B was not even tried
+      expect(discord.titles()).toEqual(['post:D']); // other platforms go on
+      clock.advance(29_999);
+      await s.drain();
+      expect(slack.calls).toEqual([]);
+      clock.advance(1);
+      await s.drain();
+      expect(slack.titles()).toEqual(['post:A', 'post:B']);
+      expect(slack.at).toEqual([T0 + 30_000, T0 + 30_000]);
+    });
+
+    it('a restarted sender still waits: the Retry-After is kept on the row', async () => {
+      post('a', 'A');
+      slack.failNext(FakeChatSender.rateLimited(30));
+      await sender().drain();
+      clock.advance(10_000);
+      await sender().drain();
+      expect(slack.calls).toEqual([]);
+      clock.advance(20_000);
+      await sender().drain();
+      expect(slack.titles()).toEqual(['post:A']);
+    });
+
+    it('retries 5xx with exponential backoff and the same dedupe id', async () => {
+      post('a', 'A');
+      slack.failNext(FakeChatSender.serverError(), FakeChatSender.serverError());
+      const s = sender();
+      await s.drain();
+      clock.advance(999);
+      await s.drain();
+      expect(slack.attempts).toHaveLength(1);
+      clock.advance(1);
+      await s.drain(); // second failure: next try 2 s later
+      clock.advance(1_999);
+      await s.drain();
+      expect(slack.attempts).toHaveLength(2);
+      clock.advance(1);
+      await s.drain();
+      expect(slack.titles()).toEqual(['post:A']);
+      expect(new Set(slack.attempts.map((c) => (c.kind === 'post' ? c.dedupeId : '')))).toEqual(
+        new Set(['outbox:1']),
+      );
+    });
+
+    it('treats unknown errors (network) as transient', async () => {
+      post('a', 'A');
+      slack.failNext(new Error('socket hang up'));
+      const s = sender();
+      await s.drain();
+      clock.advance(1_000);
+      await s.drain();
+      expect(slack.titles()).toEqual(['post:A']);
+    });
+
+    it('fails an item after 8 attempts and keeps going with the rest', async () => {
+      post('a', 'A');
+      post('b', 'B', CONV2);
+      slack.failFor('A', ...Array.from({ length: 8 }, () => FakeChatSender.serverError()));
+      const s = sender();
+      for (let i = 0; i < 12; i++) {
+        await s.drain();
+        clock.advance(10 * 60_000);
+      }
+      expect(slack.attempts.filter((c) => c.card.title === 'A')).toHaveLength(8);
+      expect(slack.titles()).toEqual(['post:B']);
+      expect(store.outbox.depth()).toBe(0);
+      expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.obj.reason)).toEqual([
+        'ChatDeliveryError: 502 Bad Gateway (attempt 8)',
+      ]);
+    });
+
+    it('fails a non-retryable error at once', async () => {
+      post('a', 'A');
+      slack.failNext(FakeChatSender.permanent());
+      const outcomes: string[] = [];
+      await sender({ metrics: { delivery: (_p, op, outcome) => outcomes.push(`${op}:${outcome}`) } }).drain();
+      expect(slack.attempts).toHaveLength(1);
+      expect(store.outbox.depth()).toBe(0);
+      expect(outcomes).toEqual(['post-card:failed']);
+    });
+
+    it('keeps a conversation in order while one of its items backs off', async () => {
+      store.transaction(() => {
+        postToChannel(store, { conversation: CONV, card: card('first'), dedupeKey: '1' });
+        postToChannel(store, { conversation: CONV, card: card('second'), dedupeKey: '2' });
+        postToChannel(store, { conversation: CONV2, card: card('elsewhere'), dedupeKey: '3' });
+      });
+      slack.failNext(FakeChatSender.serverError());
+      const s = sender();
+      await s.drain();
+      expect(slack.titles()).toEqual(['post:elsewhere']);
+      clock.advance(500);
+      await s.drain(); // 'second' is ready, but 'first' is still backing off
+      expect(slack.titles()).toEqual(['post:elsewhere']);
+      clock.advance(500);
+      await s.drain();
+      expect(slack.titles()).toEqual(['post:elsewhere', 'post:first', 'post:second']);
+    });
+
+    it('retries a coalesced group together when the update fails', async () => {
+      post('a', 'A');
+      const s = sender();
+      await s.drain();
+      edit('a', 'A', '1');
+      edit('a', 'A', '2');
+      slack.failNext(new ChatDeliveryError('503', true));
+      await s.drain();
+      await s.drain();
+      expect(slack.attempts).toHaveLength(2); // one post, one failed update; the second edit waited too
+      clock.advance(1_000);
+      await s.drain();
+      expect(slack.calls.slice(1)).toEqual([
+        { kind: 'update', message: `${CONV}:1.000`, card: card('A', '2') },
+      ]);
+    });
+  });
+
+  describe('OutboxSender: lifecycle', () => {
+    it('start() delivers on its own, nudge() sooner, stop() waits for the current delivery', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const slow = new FakeChatSender('slack', clock);
+      const original = slow.post.bind(slow);
+      slow.post = async (...args) => {
+        await gate;
+        return original(...args);
+      };
+      const s = sender({ senders: { slack: slow }, intervalMs: 60_000 });
+      s.start();
+      post('a', 'A');
+      s.nudge();
+      await expect.poll(() => slow.attempts.length).toBe(0);
+      let stopped = false;
+      const stopping = s.stop().then(() => {
+        stopped = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(stopped).toBe(false);
+      release();
+      await stopping;
+      expect(slow.titles()).toEqual(['post:A']);
+      expect(store.outbox.depth()).toBe(0);
+    });
   });
 });

@@ -13,9 +13,9 @@ import {
   deferred,
   flush,
   ManualClock,
-  memoryStore,
   processing,
   recordingLogger,
+  STORES,
   scriptedApi,
   T0,
 } from './support.js';
@@ -24,14 +24,8 @@ const HOUR = 3600_000;
 
 let clock: ManualClock;
 let store: SqliteStore;
+let opened: ReturnType<(typeof STORES)[number]['open']>;
 let logger: ReturnType<typeof recordingLogger>;
-
-beforeEach(() => {
-  clock = new ManualClock();
-  store = memoryStore(clock);
-  logger = recordingLogger();
-});
-afterEach(() => store.close());
 
 function addWatch(patch: Partial<NewWatch> = {}): Watch {
   return store.watches.add({
@@ -88,271 +82,303 @@ function poller(options: Partial<PollerOptions> & Pick<PollerOptions, 'watchers'
 const apiError = (type: string, details: VideoApiError['details'] = {}) =>
   new VideoApiError(type, `${type} from the service`, details);
 
-describe('Poller: picking due watches', () => {
-  it('checks due watches soonest first and leaves the others alone', async () => {
-    const { watcher, checked } = fakeWatcher();
-    addWatch({ target: 'late', nextCheckAt: T0 - 1_000 });
-    addWatch({ target: 'early', nextCheckAt: T0 - 5_000 });
-    addWatch({ target: 'future', nextCheckAt: T0 + 5_000 });
-    addWatch({ target: 'middle', nextCheckAt: T0 - 3_000 });
-    await poller({ watchers: { generation: watcher }, concurrency: 1 }).tick();
-    expect(checked.map((w) => w.target)).toEqual(['early', 'middle', 'late']);
+describe.each(STORES)('on the $name store', (fixture) => {
+  beforeEach(() => {
+    clock = new ManualClock();
+    opened = fixture.open(clock);
+    store = opened.store;
+    logger = recordingLogger();
+  });
+  afterEach(() => opened.close());
+
+  describe('Poller: picking due watches', () => {
+    it('checks due watches soonest first and leaves the others alone', async () => {
+      const { watcher, checked } = fakeWatcher();
+      addWatch({ target: 'late', nextCheckAt: T0 - 1_000 });
+      addWatch({ target: 'early', nextCheckAt: T0 - 5_000 });
+      addWatch({ target: 'future', nextCheckAt: T0 + 5_000 });
+      addWatch({ target: 'middle', nextCheckAt: T0 - 3_000 });
+      await poller({ watchers: { generation: watcher }, concurrency: 1 }).tick();
+      expect(checked.map((w) => w.target)).toEqual(['early', 'middle', 'late']);
+    });
+
+    it('reports the lag between when a watch was due and when it was picked up', async () => {
+      const { watcher } = fakeWatcher();
+      addWatch({ nextCheckAt: T0 - 3_000 });
+      const lags: number[] = [];
+      await poller({
+        watchers: { generation: watcher },
+        metrics: { lag: (_kind, ms) => lags.push(ms), checked: () => {} },
+      }).tick();
+      expect(lags).toEqual([3_000]);
+    });
+
+    it('calls the API on the background lane, whatever the watcher passes', async () => {
+      const { api, calls } = scriptedApi((id) => processing(id, 20));
+      addWatch();
+      await poller({ watchers: { generation: progressWatcher() }, apiFor: () => api }).tick();
+      expect(calls).toEqual([
+        {
+          method: 'videos.status',
+          args: ['v1'],
+          options: { priority: 'background', signal: expect.any(AbortSignal) },
+        },
+      ]);
+    });
+
+    it('resolves the client for the watch owner ("" = the deployment key)', async () => {
+      const owners: string[] = [];
+      const { api } = scriptedApi((id) => processing(id, 20));
+      addWatch({ owner: '' });
+      addWatch({ owner: ALICE, target: 'v2' });
+      await poller({
+        watchers: { generation: progressWatcher() },
+        apiFor: (owner) => {
+          owners.push(owner);
+          return api;
+        },
+      }).tick();
+      expect(owners.sort()).toEqual(['', ALICE]);
+    });
   });
 
-  it('reports the lag between when a watch was due and when it was picked up', async () => {
-    const { watcher } = fakeWatcher();
-    addWatch({ nextCheckAt: T0 - 3_000 });
-    const lags: number[] = [];
-    await poller({
-      watchers: { generation: watcher },
-      metrics: { lag: (_kind, ms) => lags.push(ms), checked: () => {} },
-    }).tick();
-    expect(lags).toEqual([3_000]);
-  });
+  describe('Poller: intervals', () => {
+    it.each([
+      ['a too-eager request is raised to the minimum', 1, 10_000],
+      ['a too-lazy request is lowered to the maximum', HOUR, 30_000],
+      ['a request within bounds is kept', 17_000, 17_000],
+      ['no request means the maximum', undefined, 30_000],
+    ])('%s', async (_name, requested, expected) => {
+      const { watcher } = fakeWatcher((w) => ({
+        state: w.state,
+        done: false,
+        ...(requested === undefined ? {} : { nextCheckInMs: requested }),
+      }));
+      const watch = addWatch();
+      await poller({ watchers: { generation: watcher } }).tick();
+      expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + expected);
+    });
 
-  it('calls the API on the background lane, whatever the watcher passes', async () => {
-    const { api, calls } = scriptedApi((id) => processing(id, 20));
-    addWatch();
-    await poller({ watchers: { generation: progressWatcher() }, apiFor: () => api }).tick();
-    expect(calls).toEqual([{ method: 'videos.status', args: ['v1'], options: { priority: 'background' } }]);
-  });
-
-  it('resolves the client for the watch owner ("" = the deployment key)', async () => {
-    const owners: string[] = [];
-    const { api } = scriptedApi((id) => processing(id, 20));
-    addWatch({ owner: '' });
-    addWatch({ owner: ALICE, target: 'v2' });
-    await poller({
-      watchers: { generation: progressWatcher() },
-      apiFor: (owner) => {
-        owners.push(owner);
-        return api;
-      },
-    }).tick();
-    expect(owners.sort()).toEqual(['', ALICE]);
-  });
-});
-
-describe('Poller: intervals', () => {
-  it.each([
-    ['a too-eager request is raised to the minimum', 1, 10_000],
-    ['a too-lazy request is lowered to the maximum', HOUR, 30_000],
-    ['a request within bounds is kept', 17_000, 17_000],
-    ['no request means the maximum', undefined, 30_000],
-  ])('%s', async (_name, requested, expected) => {
-    const { watcher } = fakeWatcher((w) => ({
-      state: w.state,
-      done: false,
-      ...(requested === undefined ? {} : { nextCheckInMs: requested }),
-    }));
-    const watch = addWatch();
-    await poller({ watchers: { generation: watcher } }).tick();
-    expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + expected);
-  });
-
-  it('adds up to ±10 % jitter and never leaves the bounds', async () => {
-    const requests = [1, 12_000, 20_000, 29_000, HOUR];
-    for (const random of [0, 0.25, 0.75, 0.999]) {
-      for (const requested of requests) {
-        const { watcher } = fakeWatcher((w) => ({ state: w.state, done: false, nextCheckInMs: requested }));
-        const watch = addWatch({ target: `${random}:${requested}`, nextCheckAt: clock.now() });
+    it('adds up to ±10 % jitter and never leaves the bounds', async () => {
+      const requests = [1, 12_000, 20_000, 29_000, HOUR];
+      for (const random of [0, 0.25, 0.75, 0.999]) {
+        for (const requested of requests) {
+          const { watcher } = fakeWatcher((w) => ({ state: w.state, done: false, nextCheckInMs: requested }));
+          const watch = addWatch({ target: `${random}:${requested}`, nextCheckAt: clock.now() });
+          await poller({ watchers: { generation: watcher }, random: () => random }).tick();
+          const interval = store.watches.get(watch.id)!.nextCheckAt - clock.now();
+          const base = Math.min(30_000, Math.max(10_000, requested));
+          expect(interval).toBeGreaterThanOrEqual(Math.max(10_000, base * 0.9 - 1));
+          expect(interval).toBeLessThanOrEqual(Math.min(30_000, base * 1.1 + 1));
+          clock.advance(HOUR); // later passes must not pick this one up with the others
+          store.watches.update(watch.id, { status: 'done' });
+        }
+      }
+      // The spread is real: a mid-range request lands on different instants for different draws.
+      const spread = new Set<number>();
+      for (const random of [0, 0.5, 0.999]) {
+        const { watcher } = fakeWatcher((w) => ({ state: w.state, done: false, nextCheckInMs: 20_000 }));
+        const watch = addWatch({ target: `spread:${random}`, nextCheckAt: clock.now() });
         await poller({ watchers: { generation: watcher }, random: () => random }).tick();
-        const interval = store.watches.get(watch.id)!.nextCheckAt - clock.now();
-        const base = Math.min(30_000, Math.max(10_000, requested));
-        expect(interval).toBeGreaterThanOrEqual(Math.max(10_000, base * 0.9 - 1));
-        expect(interval).toBeLessThanOrEqual(Math.min(30_000, base * 1.1 + 1));
-        clock.advance(HOUR); // later passes must not pick this one up with the others
+        spread.add(store.watches.get(watch.id)!.nextCheckAt - clock.now());
         store.watches.update(watch.id, { status: 'done' });
       }
-    }
-    // The spread is real: a mid-range request lands on different instants for different draws.
-    const spread = new Set<number>();
-    for (const random of [0, 0.5, 0.999]) {
-      const { watcher } = fakeWatcher((w) => ({ state: w.state, done: false, nextCheckInMs: 20_000 }));
-      const watch = addWatch({ target: `spread:${random}`, nextCheckAt: clock.now() });
-      await poller({ watchers: { generation: watcher }, random: () => random }).tick();
-      spread.add(store.watches.get(watch.id)!.nextCheckAt - clock.now());
-      store.watches.update(watch.id, { status: 'done' });
-    }
-    expect(spread.size).toBe(3);
-  });
-
-  it('defers a check the background budget cannot afford, without calling the watcher', async () => {
-    const { watcher, checked } = fakeWatcher();
-    const watch = addWatch();
-    const outcomes: string[] = [];
-    await poller({
-      watchers: { generation: watcher },
-      budgetDelay: (owner, kind) => (owner === ALICE && kind === 'generation' ? 4_000 : 0),
-      random: () => 0,
-      metrics: { lag: () => {}, checked: (_k, outcome) => outcomes.push(outcome) },
-    }).tick();
-    expect(checked).toEqual([]);
-    expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + 4_000);
-    expect(outcomes).toEqual(['deferred']);
-  });
-});
-
-describe('Poller: results', () => {
-  it('commits the new state, the effects and the next check in one transaction', async () => {
-    const key = videoCardKey('v1', CONV);
-    postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
-    const { api } = scriptedApi((id) => processing(id, 40));
-    const watch = addWatch({ cardKey: key });
-    let commits = 0;
-    await poller({
-      watchers: { generation: progressWatcher() },
-      apiFor: () => api,
-      onCommit: () => commits++,
-    }).tick();
-    const after = store.watches.get(watch.id)!;
-    expect(after.state).toEqual({ checks: 1, percent: 40 });
-    expect(after.status).toBe('active');
-    expect(store.cards.get(key)?.card.progress).toEqual({ percent: 40 });
-    expect(store.outbox.depth('slack')).toBe(2); // the post and the progress edit
-    expect(commits).toBe(1);
-  });
-
-  it('a failing apply rolls back its effects and the watch is retried later', async () => {
-    const key = videoCardKey('v1', CONV);
-    postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
-    const { watcher } = fakeWatcher((w) => ({
-      state: { ...w.state, seen: true },
-      done: true,
-      apply(s) {
-        s.outbox.enqueue('slack', { op: 'update-card', cardKey: key }, 'half-done');
-        throw new Error('bug in apply');
-      },
-    }));
-    const watch = addWatch({ cardKey: key });
-    await poller({ watchers: { generation: watcher } }).tick();
-    const after = store.watches.get(watch.id)!;
-    expect(after.status).toBe('active');
-    expect(after.state.seen).toBeUndefined();
-    expect(after.nextCheckAt).toBe(T0 + 10_000);
-    expect(store.outbox.depth()).toBe(1); // only the post from before
-  });
-
-  it('marks a finished watch done and never checks it again', async () => {
-    const { api } = scriptedApi((id) => completed(id));
-    const { watcher, checked } = fakeWatcher((w) => ({ state: w.state, done: true }));
-    const watch = addWatch();
-    const p = poller({ watchers: { generation: watcher }, apiFor: () => api });
-    await p.tick();
-    clock.advance(HOUR);
-    await p.tick();
-    expect(checked).toHaveLength(1);
-    expect(store.watches.get(watch.id)?.status).toBe('done');
-  });
-
-  it('drops the result of a watch closed while it was being checked (cancelled)', async () => {
-    const gate = deferred();
-    const applied: string[] = [];
-    const { watcher } = fakeWatcher(async (w) => {
-      await gate.promise;
-      return { state: w.state, done: false, apply: () => void applied.push(w.id) };
+      expect(spread.size).toBe(3);
     });
-    const watch = addWatch();
-    const pass = poller({ watchers: { generation: watcher } }).tick();
-    await flush();
-    store.watches.update(watch.id, { status: 'done' });
-    gate.resolve();
-    await pass;
-    expect(applied).toEqual([]);
-    expect(store.watches.get(watch.id)?.status).toBe('done');
-  });
 
-  it('hides its own bookkeeping from watchers and clears it after a good check', async () => {
-    let fail = true;
-    const { watcher, checked } = fakeWatcher((w) => {
-      if (fail) throw apiError('internal_error', { status: 500 });
-      return { state: { ...w.state, ok: true }, done: false };
+    it('defers a check the background budget cannot afford, without calling the watcher', async () => {
+      const { watcher, checked } = fakeWatcher();
+      const watch = addWatch();
+      const outcomes: string[] = [];
+      await poller({
+        watchers: { generation: watcher },
+        budgetDelay: (owner, kind) => (owner === ALICE && kind === 'generation' ? 4_000 : 0),
+        random: () => 0,
+        metrics: { lag: () => {}, checked: (_k, outcome) => outcomes.push(outcome) },
+      }).tick();
+      expect(checked).toEqual([]);
+      expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + 4_000);
+      expect(outcomes).toEqual(['deferred']);
     });
-    const watch = addWatch({ state: { mine: 1 } });
-    const p = poller({ watchers: { generation: watcher } });
-    await p.tick();
-    expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toEqual({ failures: 1, permanent: 0 });
-    fail = false;
-    clock.advance(HOUR);
-    await p.tick();
-    expect(checked.map((w) => w.state)).toEqual([{ mine: 1 }, { mine: 1 }]);
-    expect(store.watches.get(watch.id)?.state).toEqual({ mine: 1, ok: true });
-  });
-});
-
-describe('Poller: expiry', () => {
-  it('says so once, through the watcher, and closes the watch', async () => {
-    const key = videoCardKey('v1', CONV);
-    postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
-    const { api, calls } = scriptedApi((id) => processing(id, 10));
-    const watch = addWatch({ cardKey: key, expiresAt: T0 - 1 });
-    const p = poller({ watchers: { generation: progressWatcher() }, apiFor: () => api });
-    await p.tick();
-    store.watches.update(watch.id, { status: 'active', nextCheckAt: clock.now() }); // as if picked up again
-    await p.tick();
-    expect(calls).toEqual([]); // an expired watch is not polled
-    expect(store.watches.get(watch.id)?.status).toBe('expired');
-    const ready = store.outbox.ready('slack', clock.now(), 10).map((item) => item.item.op);
-    expect(ready).toEqual(['post-card', 'reply']); // one expiry reply despite two passes
   });
 
-  it('closes the watch even when the expiry message itself fails', async () => {
-    const watch = addWatch({ expiresAt: T0 - 1 });
-    const broken = {
-      ...fakeWatcher().watcher,
-      expire: () => {
-        throw new Error('bug in expire');
-      },
-    } satisfies Watcher;
-    await poller({ watchers: { generation: broken } }).tick();
-    expect(store.watches.get(watch.id)?.status).toBe('expired');
-    expect(logger.lines.some((l) => l.level === 'error' && l.obj.watchId === watch.id)).toBe(true);
-  });
-});
-
-describe('Poller: failures', () => {
-  it('waits for Retry-After on rate_limited, without counting it as a failure', async () => {
-    const { watcher } = fakeWatcher(() => {
-      throw apiError('rate_limited', { status: 429, retryAfter: 120 });
+  describe('Poller: results', () => {
+    it('commits the new state, the effects and the next check in one transaction', async () => {
+      const key = videoCardKey('v1', CONV);
+      postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      const { api } = scriptedApi((id) => processing(id, 40));
+      const watch = addWatch({ cardKey: key });
+      let commits = 0;
+      await poller({
+        watchers: { generation: progressWatcher() },
+        apiFor: () => api,
+        onCommit: () => commits++,
+      }).tick();
+      const after = store.watches.get(watch.id)!;
+      expect(after.state).toEqual({ checks: 1, percent: 40 });
+      expect(after.status).toBe('active');
+      expect(store.cards.get(key)?.card.progress).toEqual({ percent: 40 });
+      expect(store.outbox.depth('slack')).toBe(2); // the post and the progress edit
+      expect(commits).toBe(1);
     });
-    const watch = addWatch();
-    await poller({ watchers: { generation: watcher } }).tick();
-    const after = store.watches.get(watch.id)!;
-    expect(after.nextCheckAt).toBe(T0 + 120_000);
-    expect(after.state[POLLER_STATE_KEY]).toBeUndefined();
-  });
 
-  it('never checks sooner than the minimum even when Retry-After is shorter', async () => {
-    const { watcher } = fakeWatcher(() => {
-      throw apiError('rate_limited', { status: 429, retryAfter: 1 });
+    it('a failing apply rolls back its effects and the watch is retried later', async () => {
+      const key = videoCardKey('v1', CONV);
+      postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      const { watcher } = fakeWatcher((w) => ({
+        state: { ...w.state, seen: true },
+        done: true,
+        apply(s) {
+          s.outbox.enqueue('slack', { op: 'update-card', cardKey: key }, 'half-done');
+          throw new Error('bug in apply');
+        },
+      }));
+      const watch = addWatch({ cardKey: key });
+      await poller({ watchers: { generation: watcher } }).tick();
+      const after = store.watches.get(watch.id)!;
+      expect(after.status).toBe('active');
+      expect(after.state.seen).toBeUndefined();
+      expect(after.nextCheckAt).toBe(T0 + 10_000);
+      expect(store.outbox.depth()).toBe(1); // only the post from before
     });
-    const watch = addWatch();
-    await poller({ watchers: { generation: watcher } }).tick();
-    expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + 10_000);
-  });
 
-  it('backs off exponentially on transient errors, up to the maximum interval', async () => {
-    const { watcher } = fakeWatcher(() => {
-      throw apiError('internal_error', { status: 500 });
-    });
-    const watch = addWatch();
-    const p = poller({ watchers: { generation: watcher } });
-    const waits: number[] = [];
-    for (let i = 0; i < 4; i++) {
+    it('marks a finished watch done and never checks it again', async () => {
+      const { api } = scriptedApi((id) => completed(id));
+      const { watcher, checked } = fakeWatcher((w) => ({ state: w.state, done: true }));
+      const watch = addWatch();
+      const p = poller({ watchers: { generation: watcher }, apiFor: () => api });
       await p.tick();
-      const next = store.watches.get(watch.id)!.nextCheckAt;
-      waits.push(next - clock.now());
-      clock.current = next;
-    }
-    expect(waits).toEqual([10_000, 20_000, 30_000, 30_000]);
-    expect(store.watches.get(watch.id)?.status).toBe('active');
+      clock.advance(HOUR);
+      await p.tick();
+      expect(checked).toHaveLength(1);
+      expect(store.watches.get(watch.id)?.status).toBe('done');
+    });
+
+    it('drops the result of a watch closed while it was being checked (cancelled)', async () => {
+      const gate = deferred();
+      const applied: string[] = [];
+      const { watcher } = fakeWatcher(async (w) => {
+        await gate.promise;
+        return { state: w.state, done: false, apply: () => void applied.push(w.id) };
+      });
+      const watch = addWatch();
+      const pass = poller({ watchers: { generation: watcher } }).tick();
+      await flush();
+      store.watches.update(watch.id, { status: 'done' });
+      gate.resolve();
+      await pass;
+      expect(applied).toEqual([]);
+      expect(store.watches.get(watch.id)?.status).toBe('done');
+    });
+
+    it('hides its own bookkeeping from watchers and clears it after a good check', async () => {
+      let fail = true;
+      const { watcher, checked } = fakeWatcher((w) => {
+        if (fail) throw apiError('internal_error', { status: 500 });
+        return { state: { ...w.state, ok: true }, done: false };
+      });
+      const watch = addWatch({ state: { mine: 1 } });
+      const p = poller({ watchers: { generation: watcher } });
+      await p.tick();
+      expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toEqual({ failures: 1, permanent: 0 });
+      fail = false;
+      clock.advance(HOUR);
+      await p.tick();
+      expect(checked.map((w) => w.state)).toEqual([{ mine: 1 }, { mine: 1 }]);
+      expect(store.watches.get(watch.id)?.state).toEqual({ mine: 1, ok: true });
+    });
   });
 
-  it.each(['unauthorized', 'not_found', 'forbidden_scope'])(
-    'gives up after 3 consecutive %s, with the expiry message once',
-    async (type) => {
-      const { watcher, checked, expired } = fakeWatcher(() => {
-        throw apiError(type, { status: 404 });
+  describe('Poller: expiry', () => {
+    it('says so once, through the watcher, and closes the watch', async () => {
+      const key = videoCardKey('v1', CONV);
+      postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      const { api, calls } = scriptedApi((id) => processing(id, 10));
+      const watch = addWatch({ cardKey: key, expiresAt: T0 - 1 });
+      const p = poller({ watchers: { generation: progressWatcher() }, apiFor: () => api });
+      await p.tick();
+      store.watches.update(watch.id, { status: 'active', nextCheckAt: clock.now() }); // as if picked up again
+      await p.tick();
+      expect(calls).toEqual([]); // an expired watch is not polled
+      expect(store.watches.get(watch.id)?.status).toBe('expired');
+      const ready = store.outbox.ready('slack', clock.now(), 10).map((item) => item.item.op);
+      expect(ready).toEqual(['post-card', 'reply']); // one expiry reply despite two passes
+    });
+
+    it('closes the watch even when the expiry message itself fails', async () => {
+      const watch = addWatch({ expiresAt: T0 - 1 });
+      const broken = {
+        ...fakeWatcher().watcher,
+        expire: () => {
+          throw new Error('bug in expire');
+        },
+      } satisfies Watcher;
+      await poller({ watchers: { generation: broken } }).tick();
+      expect(store.watches.get(watch.id)?.status).toBe('expired');
+      expect(logger.lines.some((l) => l.level === 'error' && l.obj.watchId === watch.id)).toBe(true);
+    });
+  });
+
+  describe('Poller: failures', () => {
+    it('waits for Retry-After on rate_limited, without counting it as a failure', async () => {
+      const { watcher } = fakeWatcher(() => {
+        throw apiError('rate_limited', { status: 429, retryAfter: 120 });
+      });
+      const watch = addWatch();
+      await poller({ watchers: { generation: watcher } }).tick();
+      const after = store.watches.get(watch.id)!;
+      expect(after.nextCheckAt).toBe(T0 + 120_000);
+      expect(after.state[POLLER_STATE_KEY]).toBeUndefined();
+    });
+
+    it('never checks sooner than the minimum even when Retry-After is shorter', async () => {
+      const { watcher } = fakeWatcher(() => {
+        throw apiError('rate_limited', { status: 429, retryAfter: 1 });
+      });
+      const watch = addWatch();
+      await poller({ watchers: { generation: watcher } }).tick();
+      expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + 10_000);
+    });
+
+    it('backs off exponentially on transient errors, up to the maximum interval', async () => {
+      const { watcher } = fakeWatcher(() => {
+        throw apiError('internal_error', { status: 500 });
+      });
+      const watch = addWatch();
+      const p = poller({ watchers: { generation: watcher } });
+      const waits: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        await p.tick();
+        const next = store.watches.get(watch.id)!.nextCheckAt;
+        waits.push(next - clock.now());
+        clock.current = next;
+      }
+      expect(waits).toEqual([10_000, 20_000, 30_000, 30_000]);
+      expect(store.watches.get(watch.id)?.status).toBe('active');
+    });
+
+    it.each(['unauthorized', 'not_found', 'forbidden_scope'])(
+      'gives up after 3 consecutive %s, with the expiry message once',
+      async (type) => {
+        const { watcher, checked, expired } = fakeWatcher(() => {
+          throw apiError(type, { status: 404 });
+        });
+        const watch = addWatch();
+        const p = poller({ watchers: { generation: watcher } });
+        for (let i = 0; i < 5; i++) {
+          await p.tick();
+          clock.advance(HOUR);
+        }
+        expect(checked).toHaveLength(3);
+        expect(expired.map((w) => w.id)).toEqual([watch.id]);
+        expect(store.watches.get(watch.id)?.status).toBe('expired');
+      },
+    );
+
+    it('only gives up on consecutive permanent errors', async () => {
+      const script = ['not_found', 'internal_error', 'not_found', 'not_found', 'timeout'];
+      const { watcher, expired } = fakeWatcher(() => {
+        throw apiError(script.shift() ?? 'internal_error');
       });
       const watch = addWatch();
       const p = poller({ watchers: { generation: watcher } });
@@ -360,193 +386,208 @@ describe('Poller: failures', () => {
         await p.tick();
         clock.advance(HOUR);
       }
-      expect(checked).toHaveLength(3);
-      expect(expired.map((w) => w.id)).toEqual([watch.id]);
-      expect(store.watches.get(watch.id)?.status).toBe('expired');
-    },
-  );
-
-  it('only gives up on consecutive permanent errors', async () => {
-    const script = ['not_found', 'internal_error', 'not_found', 'not_found', 'timeout'];
-    const { watcher, expired } = fakeWatcher(() => {
-      throw apiError(script.shift() ?? 'internal_error');
+      expect(expired).toEqual([]);
+      expect(store.watches.get(watch.id)?.status).toBe('active');
     });
-    const watch = addWatch();
-    const p = poller({ watchers: { generation: watcher } });
-    for (let i = 0; i < 5; i++) {
-      await p.tick();
-      clock.advance(HOUR);
-    }
-    expect(expired).toEqual([]);
-    expect(store.watches.get(watch.id)?.status).toBe('active');
-  });
 
-  it('treats an owner without a usable key like a revoked key', async () => {
-    const { watcher, checked, expired } = fakeWatcher();
-    addWatch();
-    const p = poller({
-      watchers: { generation: watcher },
-      apiFor: (owner) => {
-        if (owner === ALICE) throw new Error('stored key unreadable');
-        return undefined;
-      },
+    it('treats an owner without a usable key like a revoked key', async () => {
+      const { watcher, checked, expired } = fakeWatcher();
+      addWatch();
+      const p = poller({
+        watchers: { generation: watcher },
+        apiFor: (owner) => {
+          if (owner === ALICE) throw new Error('stored key unreadable');
+          return undefined;
+        },
+      });
+      for (let i = 0; i < 3; i++) {
+        await p.tick();
+        clock.advance(HOUR);
+      }
+      expect(checked).toEqual([]);
+      expect(expired).toHaveLength(1);
     });
-    for (let i = 0; i < 3; i++) {
-      await p.tick();
-      clock.advance(HOUR);
-    }
-    expect(checked).toEqual([]);
-    expect(expired).toHaveLength(1);
-  });
 
-  it('survives a watcher that throws anything, logging the type and the watch, never the key', async () => {
-    const secret = 'sk_live_0123456789abcdef';
-    const { api } = scriptedApi(() => {
-      throw new TypeError('boom');
+    it('survives a watcher that throws anything, logging the type and the watch, never the key', async () => {
+      const secret = 'sk_live_0123456789abcdef';
+      const { api } = scriptedApi(() => {
+        throw new TypeError('boom');
+      });
+      const good = addWatch({ target: 'good', kind: 'render' });
+      const bad = addWatch({ target: 'bad' });
+      const { watcher: renderWatcher, checked } = fakeWatcher(undefined, { kind: 'render' });
+      await poller({
+        watchers: { generation: progressWatcher(), render: renderWatcher },
+        apiFor: () => {
+          void secret; // the key the client was built with stays inside the client
+          return api;
+        },
+      }).tick();
+      expect(checked.map((w) => w.id)).toEqual([good.id]);
+      expect(store.watches.get(bad.id)?.status).toBe('active');
+      const warn = logger.lines.find((l) => l.obj.watchId === bad.id && l.level === 'warn');
+      expect(warn?.obj).toMatchObject({
+        errorType: 'unknown',
+        kind: 'generation',
+        err: { name: 'TypeError' },
+      });
+      expect(JSON.stringify(logger.lines)).not.toContain(secret);
     });
-    const good = addWatch({ target: 'good', kind: 'render' });
-    const bad = addWatch({ target: 'bad' });
-    const { watcher: renderWatcher, checked } = fakeWatcher(undefined, { kind: 'render' });
-    await poller({
-      watchers: { generation: progressWatcher(), render: renderWatcher },
-      apiFor: () => {
-        void secret; // the key the client was built with stays inside the client
-        return api;
-      },
-    }).tick();
-    expect(checked.map((w) => w.id)).toEqual([good.id]);
-    expect(store.watches.get(bad.id)?.status).toBe('active');
-    const warn = logger.lines.find((l) => l.obj.watchId === bad.id && l.level === 'warn');
-    expect(warn?.obj).toMatchObject({ errorType: 'unknown', kind: 'generation', err: { name: 'TypeError' } });
-    expect(JSON.stringify(logger.lines)).not.toContain(secret);
-  });
 
-  it('logs API failures with their type, status and request id', async () => {
-    const { watcher } = fakeWatcher(() => {
-      throw apiError('internal_error', { status: 503, requestId: 'req_1' });
+    it('logs API failures with their type, status and request id', async () => {
+      const { watcher } = fakeWatcher(() => {
+        throw apiError('internal_error', { status: 503, requestId: 'req_1' });
+      });
+      const watch = addWatch();
+      await poller({ watchers: { generation: watcher } }).tick();
+      expect(logger.lines.find((l) => l.level === 'warn')?.obj).toMatchObject({
+        watchId: watch.id,
+        errorType: 'internal_error',
+        status: 503,
+        requestId: 'req_1',
+        failures: 1,
+      });
     });
-    const watch = addWatch();
-    await poller({ watchers: { generation: watcher } }).tick();
-    expect(logger.lines.find((l) => l.level === 'warn')?.obj).toMatchObject({
-      watchId: watch.id,
-      errorType: 'internal_error',
-      status: 503,
-      requestId: 'req_1',
-      failures: 1,
+
+    it('reschedules watches of a kind with no watcher instead of failing', async () => {
+      const watch = addWatch({ kind: 'feed' });
+      await poller({ watchers: {} }).tick();
+      expect(store.watches.get(watch.id)).toMatchObject({ status: 'active', nextCheckAt: T0 + 60_000 });
     });
   });
 
-  it('reschedules watches of a kind with no watcher instead of failing', async () => {
-    const watch = addWatch({ kind: 'feed' });
-    await poller({ watchers: {} }).tick();
-    expect(store.watches.get(watch.id)).toMatchObject({ status: 'active', nextCheckAt: T0 + 60_000 });
-  });
-});
-
-describe('Poller: concurrency and lifecycle', () => {
-  it('never checks one watch twice at once, even across overlapping passes', async () => {
-    const gate = deferred();
-    const { watcher, checked } = fakeWatcher(async (w) => {
-      await gate.promise;
-      return { state: w.state, done: false };
-    });
-    addWatch();
-    const p = poller({ watchers: { generation: watcher } });
-    const first = p.tick();
-    await flush();
-    const second = p.tick();
-    await flush();
-    expect(checked).toHaveLength(1);
-    expect(p.inFlight).toBe(1);
-    gate.resolve();
-    await Promise.all([first, second]);
-    expect(checked).toHaveLength(1);
-    expect(p.inFlight).toBe(0);
-  });
-
-  it('runs at most `concurrency` checks at once', async () => {
-    let running = 0;
-    let peak = 0;
-    const { watcher, checked } = fakeWatcher(async (w) => {
-      running++;
-      peak = Math.max(peak, running);
+  describe('Poller: concurrency and lifecycle', () => {
+    it('never checks one watch twice at once, even across overlapping passes', async () => {
+      const gate = deferred();
+      const { watcher, checked } = fakeWatcher(async (w) => {
+        await gate.promise;
+        return { state: w.state, done: false };
+      });
+      addWatch();
+      const p = poller({ watchers: { generation: watcher } });
+      const first = p.tick();
       await flush();
-      running--;
-      return { state: w.state, done: false };
+      const second = p.tick();
+      await flush();
+      expect(checked).toHaveLength(1);
+      expect(p.inFlight).toBe(1);
+      gate.resolve();
+      await Promise.all([first, second]);
+      expect(checked).toHaveLength(1);
+      expect(p.inFlight).toBe(0);
     });
-    for (let i = 0; i < 7; i++) addWatch({ target: `v${i}` });
-    await poller({ watchers: { generation: watcher }, concurrency: 2 }).tick();
-    expect(checked).toHaveLength(7);
-    expect(peak).toBe(2);
-  });
 
-  it('stop() waits for the running checks to commit and starts no new ones', async () => {
-    const gate = deferred();
-    const { watcher, checked } = fakeWatcher(async (w) => {
-      await gate.promise;
-      return { state: { ...w.state, finished: true }, done: false };
+    it('runs at most `concurrency` checks at once', async () => {
+      let running = 0;
+      let peak = 0;
+      const { watcher, checked } = fakeWatcher(async (w) => {
+        running++;
+        peak = Math.max(peak, running);
+        await flush();
+        running--;
+        return { state: w.state, done: false };
+      });
+      for (let i = 0; i < 7; i++) addWatch({ target: `v${i}` });
+      await poller({ watchers: { generation: watcher }, concurrency: 2 }).tick();
+      expect(checked).toHaveLength(7);
+      expect(peak).toBe(2);
     });
-    const a = addWatch({ target: 'a' });
-    addWatch({ target: 'b', nextCheckAt: T0 + 1 });
-    const p = poller({ watchers: { generation: watcher }, concurrency: 1 });
-    void p.tick();
-    await flush();
-    let stopped = false;
-    const stopping = p.stop().then(() => {
-      stopped = true;
-    });
-    await flush();
-    expect(stopped).toBe(false);
-    gate.resolve();
-    await stopping;
-    expect(store.watches.get(a.id)?.state).toEqual({ finished: true });
-    clock.advance(HOUR);
-    await p.tick();
-    expect(checked.map((w) => w.target)).toEqual(['a']);
-  });
 
-  it('stop() drops checks still waiting for a slot', async () => {
-    const gate = deferred();
-    const { watcher, checked } = fakeWatcher(async (w) => {
-      await gate.promise;
-      return { state: w.state, done: false };
+    it('stop() waits for the running checks to commit and starts no new ones', async () => {
+      const gate = deferred();
+      const { watcher, checked } = fakeWatcher(async (w) => {
+        await gate.promise;
+        return { state: { ...w.state, finished: true }, done: false };
+      });
+      const a = addWatch({ target: 'a' });
+      addWatch({ target: 'b', nextCheckAt: T0 + 1 });
+      const p = poller({ watchers: { generation: watcher }, concurrency: 1 });
+      void p.tick();
+      await flush();
+      let stopped = false;
+      const stopping = p.stop().then(() => {
+        stopped = true;
+      });
+      await flush();
+      expect(stopped).toBe(false);
+      gate.resolve();
+      await stopping;
+      expect(store.watches.get(a.id)?.state).toEqual({ finished: true });
+      clock.advance(HOUR);
+      await p.tick();
+      expect(checked.map((w) => w.target)).toEqual(['a']);
     });
-    addWatch({ target: 'a' });
-    addWatch({ target: 'b' });
-    const p = poller({ watchers: { generation: watcher }, concurrency: 1 });
-    const pass = p.tick();
-    await flush();
-    const stopping = p.stop();
-    gate.resolve();
-    await Promise.all([pass, stopping]);
-    expect(checked.map((w) => w.target)).toEqual(['a']);
-  });
 
-  it('start() polls on its own until stop()', async () => {
-    const { watcher, checked } = fakeWatcher((w) => ({ state: w.state, done: true }));
-    addWatch();
-    const p = poller({ watchers: { generation: watcher }, intervalMs: 10 });
-    p.start();
-    await expect.poll(() => checked.length).toBe(1);
-    addWatch({ target: 'later' });
-    await expect.poll(() => checked.length).toBe(2);
-    await p.stop();
-  });
-
-  it('builds a fresh background client per check from apiFor (no cached clients)', async () => {
-    const { api } = scriptedApi((id) => processing(id, 1));
-    let built = 0;
-    addWatch();
-    const p = poller({
-      watchers: { generation: progressWatcher() },
-      apiFor: (): VideoApi => {
-        built++;
-        return api;
-      },
+    it('stop() cancels API calls still waiting and leaves their watch due for the next process', async () => {
+      const { api, calls } = scriptedApi(
+        (_id, options) =>
+          new Promise((_resolve, reject) => {
+            options?.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true });
+          }),
+      );
+      const watch = addWatch({ state: { checks: 2 } });
+      const outcomes: string[] = [];
+      const pass = poller({
+        watchers: { generation: progressWatcher() },
+        apiFor: () => api,
+        metrics: { lag: () => {}, checked: (_k, outcome) => outcomes.push(outcome) },
+      });
+      const ticking = pass.tick();
+      await flush();
+      expect(calls).toHaveLength(1);
+      await pass.stop();
+      await ticking;
+      expect(outcomes).toEqual(['interrupted']);
+      expect(store.watches.get(watch.id)).toMatchObject({
+        status: 'active',
+        nextCheckAt: T0,
+        state: { checks: 2 },
+      });
     });
-    await p.tick();
-    clock.advance(HOUR);
-    await p.tick();
-    expect(built).toBe(2);
+
+    it('stop() drops checks still waiting for a slot', async () => {
+      const gate = deferred();
+      const { watcher, checked } = fakeWatcher(async (w) => {
+        await gate.promise;
+        return { state: w.state, done: false };
+      });
+      addWatch({ target: 'a' });
+      addWatch({ target: 'b' });
+      const p = poller({ watchers: { generation: watcher }, concurrency: 1 });
+      const pass = p.tick();
+      await flush();
+      const stopping = p.stop();
+      gate.resolve();
+      await Promise.all([pass, stopping]);
+      expect(checked.map((w) => w.target)).toEqual(['a']);
+    });
+
+    it('start() polls on its own until stop()', async () => {
+      const { watcher, checked } = fakeWatcher((w) => ({ state: w.state, done: true }));
+      addWatch();
+      const p = poller({ watchers: { generation: watcher }, intervalMs: 10 });
+      p.start();
+      await expect.poll(() => checked.length).toBe(1);
+      addWatch({ target: 'later' });
+      await expect.poll(() => checked.length).toBe(2);
+      await p.stop();
+    });
+
+    it('builds a fresh background client per check from apiFor (no cached clients)', async () => {
+      const { api } = scriptedApi((id) => processing(id, 1));
+      let built = 0;
+      addWatch();
+      const p = poller({
+        watchers: { generation: progressWatcher() },
+        apiFor: (): VideoApi => {
+          built++;
+          return api;
+        },
+      });
+      await p.tick();
+      clock.advance(HOUR);
+      await p.tick();
+      expect(built).toBe(2);
+    });
   });
 });

@@ -65,6 +65,31 @@ export function memoryStore(clock: Clock): SqliteStore {
   return openStore({ path: ':memory:', secretKey: newSecretKey(), clock });
 }
 
+/** The real store both ways the product opens it; the poller and outbox suites run against each. */
+export const STORES: { name: string; open(clock: Clock): { store: SqliteStore; close(): void } }[] = [
+  {
+    name: ':memory:',
+    open(clock) {
+      const store = memoryStore(clock);
+      return { store, close: () => store.close() };
+    },
+  },
+  {
+    name: 'temp file',
+    open(clock) {
+      const { dir, cleanup } = tempDir();
+      const store = openStore({ path: join(dir, 'reelbot.db'), secretKey: newSecretKey(), clock });
+      return {
+        store,
+        close: () => {
+          store.close();
+          cleanup();
+        },
+      };
+    },
+  },
+];
+
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'reelbot-poller-'));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -174,7 +199,9 @@ export interface ApiCall {
  * A video API with just the reads the test watchers make; every call is recorded with its options so
  * tests can see the background priority.
  */
-export function scriptedApi(status: (id: string) => VideoStatus | Promise<VideoStatus>): {
+export function scriptedApi(
+  status: (id: string, options?: CallOptions) => VideoStatus | Promise<VideoStatus>,
+): {
   api: VideoApi;
   calls: ApiCall[];
 } {
@@ -183,7 +210,7 @@ export function scriptedApi(status: (id: string) => VideoStatus | Promise<VideoS
     videos: {
       async status(id: string, options?: CallOptions): Promise<VideoStatus> {
         calls.push({ method: 'videos.status', args: [id], options });
-        return status(id);
+        return status(id, options);
       },
     },
   } as unknown as VideoApi;
