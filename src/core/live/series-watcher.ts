@@ -25,7 +25,8 @@ export const SERIES_WATCH_TTL_MS = 365 * 24 * 60 * MINUTE;
 const CONFIG_REFRESH_MS = 60 * MINUTE;
 /** Generation takes minutes; the generation watcher's own bounds take over after the first look. */
 const GENERATION_FIRST_CHECK_MS = 10_000;
-const GENERATION_WATCH_TTL_MS = 24 * 60 * MINUTE;
+/** As long as a generation watch started by `create` (videos/tracking.ts). */
+const GENERATION_WATCH_TTL_MS = 6 * 60 * MINUTE;
 /** Seen episode ids kept in state; page 1 holds 20, so this is plenty. */
 const SEEN_LIMIT = 200;
 
@@ -140,6 +141,7 @@ export function startEpisodeCard(
   },
 ): boolean {
   const key = videoCardKey(input.videoId, input.conversation);
+  // Already shown here (a `series generate` click, `status`, another watcher): never a second card.
   if (store.cards.get(key)) return false;
   const model: VideoCardModel = { videoId: input.videoId, name: input.name, phase: 'generating', percent: 0 };
   if (input.model) model.model = input.model;
@@ -157,7 +159,8 @@ export function startEpisodeCard(
     owner: input.owner,
     conversation: input.conversation,
     cardKey: key,
-    state: {},
+    // The generation watcher's own state shape (see generation-watcher.ts `readGenerationState`).
+    state: { name: input.name, samples: [], lastStep: -1, phase: 'generating' },
     nextCheckAt: input.now + GENERATION_FIRST_CHECK_MS,
     expiresAt: input.now + GENERATION_WATCH_TTL_MS,
   });
