@@ -41,12 +41,10 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
   const now = ctx.now();
   const zone = ctx.timeZone();
   const entries = (
-    await ctx
-      .api()
-      .posts.calendar({
-        startDate: dayKey(now - LOOK_BACK_MS, 'UTC'),
-        endDate: dayKey(now + LOOK_AHEAD_MS, 'UTC'),
-      })
+    await ctx.api().posts.calendar({
+      startDate: dayKey(now - LOOK_BACK_MS, 'UTC'),
+      endDate: dayKey(now + LOOK_AHEAD_MS, 'UTC'),
+    })
   )
     .filter((e) => e.projectId === video.id)
     .sort((a, b) => Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime));

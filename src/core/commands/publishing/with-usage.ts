@@ -1,0 +1,34 @@
+/**
+ * Some argument mistakes can only be seen inside a handler (a caption too long for the chosen platform, a
+ * time in the past, a calendar range too wide). They are answered like parse errors: the message plus the
+ * command's usage and an example, and nothing sent.
+ */
+import { errorCard } from '../../bot.js';
+import type { CommandSpec } from '../../command-spec.js';
+import { UserError } from '../../context.js';
+import { say } from '../../messages.js';
+
+const INPUT_ERRORS: ReadonlySet<string> = new Set([
+  'meta-too-long',
+  'privacy-youtube-only',
+  'bad-when',
+  'past-time',
+  'bad-date',
+  'calendar-range-reversed',
+  'calendar-range-too-long',
+]);
+
+export function withUsage(spec: CommandSpec): CommandSpec {
+  return {
+    ...spec,
+    async run(ctx, args) {
+      try {
+        return await spec.run(ctx, args);
+      } catch (error) {
+        if (error instanceof UserError && INPUT_ERRORS.has(error.code))
+          return errorCard(say(error.code, error.params), spec);
+        throw error;
+      }
+    },
+  };
+}
