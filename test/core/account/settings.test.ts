@@ -1,0 +1,202 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { formatMention, parseMentions } from '../../../src/core/commands/account/mentions.js';
+import { normalizeTimeZone } from '../../../src/core/commands/account/time-zone.js';
+import { DEFAULT_CHANNEL_SETTINGS } from '../../../src/core/ports.js';
+import { cardOf, createWorld, textOf, type World } from './world.js';
+
+describe('settings', () => {
+  let w: World;
+  afterEach(async () => w.close());
+
+  it('shows every setting with its default', async () => {
+    w = await createWorld();
+    const response = await w.run('settings');
+    expect(response).toMatchObject({ kind: 'message', visibility: 'ephemeral' });
+    const fields = Object.fromEntries((cardOf(response).fields ?? []).map((f) => [f.label, f.value]));
+    expect(fields).toEqual({
+      Threading: 'on (milestones in the card’s thread)',
+      'Time zone': 'not set (members’ own zones, else UTC)',
+      Approval: 'off — publishing needs no approval',
+      Approvers: 'nobody yet',
+      'Self-approval': 'not allowed',
+      'Spend threshold': '50 credits',
+      Roles: 'publish: everyone\nspend credits: everyone\nchange settings and subscriptions: everyone',
+    });
+    expect(w.calls).toEqual([]);
+  });
+
+  it('sets threading and the channel time zone, announced in the channel', async () => {
+    w = await createWorld();
+    const off = await w.run('settings threading off');
+    expect(off).toMatchObject({ kind: 'message', visibility: 'channel' });
+    expect(cardOf(off).title).toBe('Channel settings updated');
+    expect(cardOf(off).text).toContain('Threading is **off**: milestones go to the channel.');
+    expect(w.store.settings.get(w.conversation).threading).toBe(false);
+
+    const tz = await w.run('settings timezone europe/paris');
+    expect(cardOf(tz).text).toContain('The channel time zone is **Europe/Paris**');
+    expect(w.store.settings.get(w.conversation).timeZone).toBe('Europe/Paris');
+    await w.run('settings timezone none');
+    expect(w.store.settings.get(w.conversation).timeZone).toBeUndefined();
+    expect(w.store.settings.get(w.conversation).threading).toBe(false);
+  });
+
+  it('stores the approval settings as plain values', async () => {
+    w = await createWorld();
+    await w.run('settings approval spend');
+    await w.run('settings approvers @alice @bob, @bob');
+    await w.run('settings self-approval on');
+    await w.run('settings spend-threshold 120');
+    await w.run('settings role publish @carol');
+    const s = w.store.settings.get(w.conversation);
+    expect(s).toMatchObject({
+      approval: 'spend',
+      approvers: ['playground:W1:alice', 'playground:W1:bob'],
+      selfApproval: true,
+      spendThreshold: 120,
+      roles: { publish: ['playground:W1:carol'], spend: [], admin: [] },
+    });
+    const card = cardOf(await w.run('settings'));
+    expect(card.fields?.find((f) => f.label === 'Approval')?.value).toBe(
+      'spend — publishing, scheduling and creations over 120 credits need an approver',
+    );
+    expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe('@alice, @bob');
+    await w.run('settings role publish everyone');
+    await w.run('settings approvers none');
+    expect(w.store.settings.get(w.conversation)).toMatchObject({ approvers: [], roles: { publish: [] } });
+  });
+
+  it('warns when approval is on without approvers', async () => {
+    w = await createWorld();
+    const response = await w.run('settings approval publish');
+    expect(cardOf(response).text).toContain('Approval is **publish**: publishing and scheduling need an approver');
+    expect(cardOf(response).text).toContain('⚠️ Approval is on but nobody is an approver');
+  });
+
+  it('answers bad values with usage and example and changes nothing', async () => {
+    w = await createWorld();
+    for (const [text, words] of [
+      ['settings threading maybe', '`threading` takes `on` or `off`, not `maybe`.'],
+      ['settings timezone Mars/Olympus', "`Mars/Olympus` isn't an IANA time zone."],
+      ['settings timezone CET', "`CET` isn't an IANA time zone."],
+      ['settings approval always', '`approval` takes `off`, `publish` or `spend`, not `always`.'],
+      ['settings spend-threshold lots', '`spend-threshold` takes a whole number of credits (0 or more), not `lots`.'],
+      ['settings spend-threshold -5', 'not `-5`'],
+      ['settings role owner @alice', '`role` takes `publish`, `spend` or `admin`, then mentions or `everyone`'],
+      ['settings role publish', 'not `publish`'],
+      ['settings approvers', '`settings approvers` needs a value: mentions of people or groups, or `none`.'],
+      ['settings colour blue', "`colour` isn't a valid `key`. Choose one of: threading, timezone, approval"],
+    ] as const) {
+      const response = await w.run(text);
+      expect(textOf(response), text).toContain(words);
+      expect(textOf(response), text).toContain('Usage: `/reel settings [key] [value…]`');
+      expect(textOf(response), text).toContain('Example: `/reel settings`');
+    }
+    expect(w.store.settings.get(w.conversation)).toEqual(DEFAULT_CHANNEL_SETTINGS);
+  });
+
+  it('once admins are set, only they may change settings, and they cannot lock themselves out', async () => {
+    w = await createWorld();
+    const alice = w.user('alice');
+    const bob = w.user('bob');
+    expect(textOf(await w.run('settings role admin @bob', alice))).toContain(
+      'That admin list leaves you out, and only admins may change it back.',
+    );
+    await w.run('settings role admin @alice', alice);
+    const refused = await w.run('settings threading off', bob);
+    expect(textOf(refused)).toContain('Only @alice may change settings in this channel.');
+    expect(w.store.settings.get(w.conversation).threading).toBe(true);
+    // Showing the settings stays open to everyone.
+    expect(cardOf(await w.run('settings', bob)).title).toBe('Channel settings');
+  });
+});
+
+describe('settings on Slack and Discord', () => {
+  let w: World;
+  afterEach(async () => w.close());
+
+  it('maps Slack user and user-group mentions', async () => {
+    w = await createWorld({ platform: 'slack' });
+    const alice = w.user('alice', { memberOf: ['slack-group:S0PUBLISH'] });
+    await w.run('settings approvers <@U0BOB|bob> <!subteam^S0PUBLISH|@publishers>', alice);
+    expect(w.store.settings.get(w.conversation).approvers).toEqual(['slack:W1:U0BOB', 'slack-group:S0PUBLISH']);
+    const card = cardOf(await w.run('settings', alice));
+    expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe('<@U0BOB>, <!subteam^S0PUBLISH>');
+    // A member of the admin group is an admin.
+    const ok = await w.run('settings role admin <!subteam^S0PUBLISH>', alice);
+    expect(cardOf(ok).title).toBe('Channel settings updated');
+    expect(textOf(await w.run('settings approvers @bob', alice))).toContain(
+      "`@bob` isn't a mention I can read. Mention people or a user group",
+    );
+  });
+
+  it('maps Discord user and role mentions', async () => {
+    w = await createWorld({ platform: 'discord' });
+    await w.run('settings approvers <@123456> <@!7890> <@&555>');
+    expect(w.store.settings.get(w.conversation).approvers).toEqual([
+      'discord:W1:123456',
+      'discord:W1:7890',
+      'discord-role:555',
+    ]);
+  });
+});
+
+describe('mention and time zone helpers', () => {
+  it('parses mentions per platform and formats them back', () => {
+    expect(parseMentions('<@U1> <!subteam^S2|@team>', 'slack:T1:U9')).toEqual({
+      ok: true,
+      value: ['slack:T1:U1', 'slack-group:S2'],
+    });
+    expect(parseMentions('<@&42>,<@43>', 'discord:G1:1')).toEqual({
+      ok: true,
+      value: ['discord-role:42', 'discord:G1:43'],
+    });
+    expect(parseMentions('@ann @bo', 'playground:W:x')).toEqual({
+      ok: true,
+      value: ['playground:W:ann', 'playground:W:bo'],
+    });
+    const bad = parseMentions('<@&42>', 'slack:T1:U9');
+    expect(bad.ok).toBe(false);
+    expect(formatMention('slack:T1:U1')).toBe('<@U1>');
+    expect(formatMention('discord-role:42')).toBe('<@&42>');
+    expect(formatMention('slack-group:S2')).toBe('<!subteam^S2>');
+    expect(formatMention('playground:W:ann')).toBe('@ann');
+  });
+
+  it('accepts IANA zones in any case, refuses abbreviations and offsets', () => {
+    expect(normalizeTimeZone('america/new_york')).toBe('America/New_York');
+    expect(normalizeTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
+    expect(normalizeTimeZone('utc')).toBe('UTC');
+    for (const bad of ['CET', '+02:00', 'Mars/Olympus', 'Europe', '']) expect(normalizeTimeZone(bad)).toBeUndefined();
+  });
+});
+
+describe('tz', () => {
+  let w: World;
+  afterEach(async () => w.close());
+
+  it('shows the zone in use and where it comes from', async () => {
+    w = await createWorld();
+    const plain = w.user('plain');
+    expect(textOf(await w.run('tz', plain))).toContain('Your time zone: UTC\nIt is Mon 08:00 there (the default: nothing else is set).');
+    const slacker = w.user('slacker', { platformTimeZone: 'America/Chicago' });
+    expect(textOf(await w.run('tz', slacker))).toContain('Your time zone: America/Chicago\nIt is Mon 02:00 there (from your chat profile).');
+    await w.run('settings timezone Asia/Tokyo', plain);
+    expect(textOf(await w.run('tz', plain))).toContain('Asia/Tokyo\nIt is Mon 17:00 there (the channel’s default');
+  });
+
+  it('sets the caller’s zone, validated, and dates follow it', async () => {
+    w = await createWorld();
+    const alice = w.user('alice', { platformTimeZone: 'America/Chicago' });
+    const set = await w.run('tz europe/berlin', alice);
+    expect(cardOf(set).title).toBe('Time zone set: Europe/Berlin');
+    expect(w.store.users.getTimeZone(alice.user)).toBe('Europe/Berlin');
+    expect(textOf(await w.run('tz', alice))).toContain('(you set it with `/reel tz`)');
+    expect(cardOf(await w.run('credits', alice)).text).toContain('Nov 23 2026, 09:00 GMT+1');
+
+    const bad = await w.run('tz Berlin', alice);
+    expect(textOf(bad)).toContain("`Berlin` isn't an IANA time zone. Try `Europe/Paris` or `America/New_York`.");
+    expect(textOf(bad)).toContain('Usage: `/reel tz [zone]`');
+    expect(w.store.users.getTimeZone(alice.user)).toBe('Europe/Berlin');
+  });
+});
