@@ -159,7 +159,10 @@ export class Poller {
       await this.#slots.acquire();
       try {
         if (this.#stopped) return false;
-        return await this.#process(watch);
+        // Re-read: while it waited for a slot, a command may have cancelled or changed it.
+        const fresh = this.#o.store.watches.get(watch.id);
+        if (fresh?.status !== 'active') return false;
+        return await this.#process(fresh);
       } finally {
         this.#slots.release();
         this.#inFlight.delete(watch.id);

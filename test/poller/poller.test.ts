@@ -545,6 +545,22 @@ describe.each(STORES)('on the $name store', (fixture) => {
       });
     });
 
+    it('skips a watch cancelled while it waited for a slot', async () => {
+      const gate = deferred();
+      const { watcher, checked } = fakeWatcher(async (w) => {
+        await gate.promise;
+        return { state: w.state, done: false };
+      });
+      addWatch({ target: 'a' });
+      const b = addWatch({ target: 'b' });
+      const pass = poller({ watchers: { generation: watcher }, concurrency: 1 }).tick();
+      await flush();
+      store.watches.update(b.id, { status: 'done' });
+      gate.resolve();
+      await pass;
+      expect(checked.map((w) => w.target)).toEqual(['a']);
+    });
+
     it('stop() drops checks still waiting for a slot', async () => {
       const gate = deferred();
       const { watcher, checked } = fakeWatcher(async (w) => {
