@@ -3,6 +3,7 @@
  * shows something (the outbox through `ChatSender`, and replies to clicks, commands and forms) goes
  * through here, so the history and the open pages never disagree.
  */
+import { randomBytes } from 'node:crypto';
 import type { Card } from '../../src/core/cards.js';
 import type { Clock } from '../../src/core/ports.js';
 import type { EventHub } from './event-hub.js';
@@ -29,7 +30,7 @@ export class ChatRoom {
     this.#clock = options.clock;
     this.#channels = new Set(options.channels);
     this.#userName = options.userName;
-    this.#prefix = options.clock.now().toString(36);
+    this.#prefix = `${options.clock.now().toString(36)}${randomBytes(2).toString('hex')}`;
   }
 
   hasChannel(channel: string): boolean {

@@ -60,8 +60,12 @@ export function createPlaygroundSender(room: ChatRoom, workspace: string): ChatS
 
     async notify(user: UserAddress, conversation: ConversationAddress, card: Card) {
       const { channel } = locate(conversation);
-      const decoded = decodeAddress(user);
-      room.postCard(channel, card, { visibleTo: decoded.id });
+      const prefix = `playground:${workspace}:`;
+      const userId = user.startsWith(prefix) ? user.slice(prefix.length) : '';
+      if (userId === '' || userId.includes(':')) {
+        throw new ChatDeliveryError(`not a playground user of workspace ${workspace}: ${user}`, false);
+      }
+      room.postCard(channel, card, { visibleTo: userId });
     },
   };
 }

@@ -390,6 +390,9 @@ describe('sender', () => {
     });
     expect(await history('alice')).toEqual([]);
     expect((await history('carol'))[0]?.html).toContain('Only visible to you');
+    await expect(
+      pg.adapter.sender.notify?.('slack:T1:U1', conversation(), { title: 'x' }),
+    ).rejects.toBeInstanceOf(ChatDeliveryError);
   });
 
   it('exposes users with their addresses and conversations', () => {

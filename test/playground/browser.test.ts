@@ -73,7 +73,9 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     await cardTitled('reelbot help').waitFor();
     await expect.poll(() => composer().inputValue()).toBe('');
     expect(await cardTitled('reelbot help').getAttribute('data-ephemeral')).toBe('true');
-    expect(await cardTitled('reelbot help').getByTestId('private-note').textContent()).toBe('Only visible to you');
+    expect(await cardTitled('reelbot help').getByTestId('private-note').textContent()).toBe(
+      'Only visible to you',
+    );
     expect(await messages().first().textContent()).toContain('/reel help');
 
     // The outbox posts a live card and edits it: the page follows over SSE.
@@ -90,10 +92,14 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     await page.screenshot({ path: `${SHOTS}/02-progress.png` });
 
     // A milestone reply threads under the card; the thread collapses and expands.
-    await pg.adapter.sender.post(conversation, { title: 'Generation finished', tone: 'success', text: 'Pick a thumbnail.' }, {
-      dedupeId: 'outbox:2',
-      threadOf: card,
-    });
+    await pg.adapter.sender.post(
+      conversation,
+      { title: 'Generation finished', tone: 'success', text: 'Pick a thumbnail.' },
+      {
+        dedupeId: 'outbox:2',
+        threadOf: card,
+      },
+    );
     const thread = live.getByTestId('thread');
     await thread.getByTestId('thread-replies').locator('[data-testid="message"]').waitFor();
     expect(await thread.getByTestId('thread-toggle').textContent()).toBe('1 reply');
@@ -101,10 +107,18 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     await expect.poll(() => liveCard.getAttribute('data-tone')).toBe('success');
     // The edit swapped the card but kept the thread.
     expect(await thread.getByTestId('thread-replies').locator('[data-testid="message"]').count()).toBe(1);
-    await liveCard.getByTestId('card-image').first().evaluate((img: HTMLImageElement) =>
-      img.complete ? undefined : new Promise((resolve) => img.addEventListener('load', resolve)),
-    );
-    expect(await liveCard.getByTestId('card-image').first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(180);
+    await liveCard
+      .getByTestId('card-image')
+      .first()
+      .evaluate((img: HTMLImageElement) =>
+        img.complete ? undefined : new Promise((resolve) => img.addEventListener('load', resolve)),
+      );
+    expect(
+      await liveCard
+        .getByTestId('card-image')
+        .first()
+        .evaluate((img: HTMLImageElement) => img.naturalWidth),
+    ).toBe(180);
     expect(await liveCard.getByTestId('card-image').first().getAttribute('alt')).toBe('Thumbnail option 1');
     await page.getByTestId('messages').evaluate((el) => {
       el.scrollTop = el.scrollHeight;
@@ -132,7 +146,9 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     const confirm = page.getByTestId('confirm-dialog');
     await confirm.waitFor();
     expect(await confirm.locator('#confirm-title').textContent()).toBe('Delete this video?');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('confirm-deny');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'confirm-deny',
+    );
     await page.screenshot({ path: `${SHOTS}/04-confirm.png` });
     await page.getByTestId('confirm-deny').click();
     await confirm.waitFor({ state: 'hidden' });
@@ -183,9 +199,13 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     await expect.poll(() => picker.getByTestId('card-title').textContent()).toBe('Platform: tiktok');
 
     // Messages for another channel mark it unread; opening it shows them.
-    await pg.adapter.sender.post(pg.adapter.conversation('launches'), { title: 'Launch calendar', tone: 'info' }, {
-      dedupeId: 'outbox:3',
-    });
+    await pg.adapter.sender.post(
+      pg.adapter.conversation('launches'),
+      { title: 'Launch calendar', tone: 'info' },
+      {
+        dedupeId: 'outbox:3',
+      },
+    );
     const launches = page.locator('[data-testid="channel-link"][data-channel="launches"]');
     await launches.locator('.unread-dot').waitFor();
     await page.screenshot({ path: `${SHOTS}/06-alice-channel.png` });

@@ -120,7 +120,10 @@ describe('renderCard', () => {
 
   it('shows progress as a native bar with the label, clamped to 0..100', () => {
     expect(html).toContain('<progress max="100" value="42" data-testid="card-progress"');
-    expect(html).toContain('about 2 min left');
+    expect(html).toContain('<span class="progress-label">42% · about 2 min left</span>');
+    expect(renderCard({ title: 't', progress: { percent: 7 } })).toContain(
+      '<span class="progress-label">7%</span>',
+    );
     expect(renderCard({ title: 't', progress: { percent: 250 } })).toContain('value="100"');
     expect(renderCard({ title: 't', progress: { percent: Number.NaN } })).toContain('value="0"');
   });

@@ -44,7 +44,8 @@ function renderProgress(progress: Progress): string {
   const percent = Number.isFinite(progress.percent)
     ? Math.max(0, Math.min(100, Math.round(progress.percent)))
     : 0;
-  const label = progress.label ?? `${percent}%`;
+  // The core's label starts with a text-art bar for platforms without a native one; this page has one.
+  const label = (progress.label ?? '').replace(/^[▓░█▒]+\s*/u, '') || `${percent}%`;
   return (
     '<div class="card-progress">' +
     `<progress max="100" value="${percent}" data-testid="card-progress" aria-label="${escapeHtml(label)}">${percent}%</progress>` +
