@@ -119,6 +119,8 @@ const MESSAGES: Record<string, Wording> = {
   'meta-required': (p) => `${p.platform} needs a ${String(p.field).toLowerCase()}.`,
   'meta-too-long': (p) =>
     `The ${p.platform} ${String(p.field).toLowerCase()} is ${p.length} characters; ${p.platform} allows ${p.max}. Nothing was saved.`,
+  'when-needs-time': (p) =>
+    `\`${p.value}\` has no time of day. Add one, e.g. \`${p.value} 9am\` or \`${p.value} 18:00\`.`,
   'privacy-youtube-only': (p) => `\`--privacy\` applies to YouTube only, not ${p.platform}. Drop it.`,
   'account-choose': (p) => `${p.count} ${p.platform} accounts are connected and none is the default: pick one.`,
   'publish-video-failed': (p) => `**${p.name}** failed to generate, so there is nothing to publish. Create it again.`,

@@ -31,7 +31,8 @@ const isRelative = (r: Parsed): boolean => r.tags().has('result/relativeDate');
 
 /**
  * The instant `text` names in `zone`, which must be after `now`.
- * Errors: `bad-when` (unreadable, or several times in one text), `past-time` (with the time echoed).
+ * Errors: `bad-when` (unreadable, or several times in one text), `when-needs-time` (a day without a time
+ * of day), `past-time` (with the time echoed).
  */
 export function parseWhen(text: string, zone: string, now: number): Result<number> {
   const value = text.trim();
@@ -39,6 +40,8 @@ export function parseWhen(text: string, zone: string, now: number): Result<numbe
   const r = parseWhole(value, zone, now);
   if (!r || r.end) return err(userError('bad-when', { value }));
   const c = r.start;
+  // "friday" alone would post at whatever hour chrono implies; a schedule needs a time of day.
+  if (!isRelative(r) && !c.isCertain('hour')) return err(userError('when-needs-time', { value }));
   const instant =
     isRelative(r) || c.isCertain('timezoneOffset')
       ? c.date().getTime()

@@ -35,6 +35,13 @@ describe('publish', () => {
       `[View post](${posts[0]?.postUrl})`,
     );
     expect(h.store.cards.get(videoCardKey(videoId, h.conversation))).toBeDefined();
+    expect(h.store.audit.list({ workspacePrefix: 'playground:W1', videoId })).toMatchObject([
+      {
+        action: 'video.publish',
+        actor: alice.user,
+        details: { platform: 'youtube', authId: 'acc_demo_youtube' },
+      },
+    ]);
   });
 
   it('sends one post for a repeated command within the same minute (one idempotency key)', async () => {

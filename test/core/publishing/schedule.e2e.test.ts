@@ -56,6 +56,27 @@ describe('schedule', () => {
     expect(watch?.state).toMatchObject({ platforms: ['youtube'], scheduledTime: '2026-11-24T08:00:00.000Z' });
     const entries = await apiOf(h).posts.calendar({ startDate: '2026-11-24', endDate: '2026-11-24' });
     expect(entries).toMatchObject([{ projectId: videoId, platform: 'youtube', status: 'scheduled' }]);
+    expect(h.store.audit.list({ workspacePrefix: 'playground:W1', videoId })).toMatchObject([
+      { action: 'video.schedule', actor: alice.user, details: { platforms: ['youtube'] } },
+    ]);
+  });
+
+  it('answers a missing-args form for an unknown video with the usual error', async () => {
+    const r = await h.run('/reel schedule "no such video"');
+    expect(textOf(r)).toContain('No video matches `no such video`');
+  });
+
+  it('folds a second schedule of the same video into one watch', async () => {
+    await withMetadata('youtube', 'x');
+    await h.run('/reel schedule last youtube tomorrow 9am');
+    await h.run('/reel schedule last x tomorrow 18:00');
+    const watches = h.store.watches.active().filter((w) => w.kind === 'schedule');
+    expect(watches).toHaveLength(1);
+    expect(watches[0]?.state).toMatchObject({ platforms: ['youtube', 'x'] });
+    expect(watches[0]?.expiresAt).toBe(Date.parse('2026-11-24T19:00:00Z'));
+    expect(scheduledField()).toBe(
+      'Tue 24 Nov 2026, 09:00 (youtube); Tue 24 Nov 2026, 18:00 (x) Europe/Paris → youtube, x',
+    );
   });
 
   it('checks rarely while far from due, then often once due', async () => {
@@ -145,6 +166,8 @@ describe('schedule', () => {
     expect(textOf(bad)).toContain('Usage');
     const past = await h.run('/reel schedule last youtube 2026-11-20 18:00');
     expect(textOf(past)).toContain('Fri 20 Nov 2026, 18:00 Europe/Paris (17:00 UTC) is in the past');
+    const dayOnly = await h.run('/reel schedule last youtube friday');
+    expect(textOf(dayOnly)).toContain('`friday` has no time of day');
     const platform = await h.run('/reel schedule last myspace tomorrow 9am');
     expect(textOf(platform)).toMatch(/`myspace` isn't a platform/);
     expect(calls.all).toEqual([]);

@@ -105,6 +105,14 @@ describe('parseWhen', () => {
     expect(code(parseWhen('2026-11-25T10:00:00Z', 'UTC', NOW))).toBe('past-time');
   });
 
+  it('asks for a time of day when only a day is given', () => {
+    for (const dayOnly of ['friday', 'tomorrow', '2026-12-01', 'next monday']) {
+      expect(code(parseWhen(dayOnly, 'Europe/Paris', NOW)), dayOnly).toBe('when-needs-time');
+    }
+    expect(iso(parseWhen('friday noon', 'Europe/Paris', NOW))).toBe('2026-11-27T11:00:00.000Z');
+    expect(iso(parseWhen('in 3 days', 'UTC', NOW))).toBe('2026-11-28T10:00:00.000Z');
+  });
+
   it('refuses unreadable text, leftovers and ranges', () => {
     for (const bad of ['', '   ', 'blah', 'tomorrow 9am blah', 'next tuesdy 9am', 'friday 9am to 10am']) {
       expect(code(parseWhen(bad, 'Europe/Paris', NOW)), bad).toBe('bad-when');

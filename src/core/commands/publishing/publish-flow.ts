@@ -130,6 +130,18 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
       dedupeKey: `publish:${video.id}:${r.platform}:${published.postUrl ?? idempotencyKey}`,
       ...(ctx.req.userName ? { requestedBy: ctx.req.userName } : {}),
     });
+    store.audit.record({
+      at: ctx.now(),
+      conversation: ctx.req.conversation,
+      actor: ctx.req.user,
+      action: 'video.publish',
+      videoId: video.id,
+      details: {
+        platform: r.platform,
+        ...(account ? { authId: account.authId } : {}),
+        ...(published.postUrl ? { postUrl: published.postUrl } : {}),
+      },
+    });
   });
   store.users.setLast(ctx.req.user, 'video', video.id);
 

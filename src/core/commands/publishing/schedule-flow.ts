@@ -81,6 +81,14 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
       ...(ctx.req.userName ? { requestedBy: ctx.req.userName } : {}),
     });
     store.watches.update(watch.id, { cardKey });
+    store.audit.record({
+      at: ctx.now(),
+      conversation: ctx.req.conversation,
+      actor: ctx.req.user,
+      action: 'video.schedule',
+      videoId: video.id,
+      details: { platforms: pending.platforms, scheduledTime: new Date(at).toISOString(), zone },
+    });
   });
   store.users.setLast(ctx.req.user, 'video', video.id);
   return message(scheduledCard(video, pending, at, zone));

@@ -120,6 +120,14 @@ export const unscheduleCommand = defineCommand({
         { schedule: undefined, notice: `Schedule cancelled${by}.` },
         `unschedule:${video.id}:${watch?.id ?? ctx.now()}`,
       );
+      store.audit.record({
+        at: ctx.now(),
+        conversation: ctx.req.conversation,
+        actor: ctx.req.user,
+        action: 'video.unschedule',
+        videoId: video.id,
+        ...(pending.length > 0 ? { details: { platforms: pending } } : {}),
+      });
     });
     store.users.setLast(ctx.req.user, 'video', video.id);
     const what =
