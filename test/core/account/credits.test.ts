@@ -14,16 +14,14 @@ describe('credits', () => {
   afterEach(async () => w.close());
 
   it('shows the balance and the ledger with signed amounts, types and dates in the caller’s zone', async () => {
-    await w
-      .api()
-      .videos.create(
-        {
-          script: 'A short script about the sea and the wind.',
-          voiceId: 'voice_aria_en',
-          model: 'motion_lite',
-        },
-        { idempotencyKey: 'credits-test-1' },
-      );
+    await w.api().videos.create(
+      {
+        script: 'A short script about the sea and the wind.',
+        voiceId: 'voice_aria_en',
+        model: 'motion_lite',
+      },
+      { idempotencyKey: 'credits-test-1' },
+    );
     const alice = w.user('alice');
     w.store.users.setTimeZone(alice.user, 'Asia/Tokyo');
     const response = await w.run('credits', alice);

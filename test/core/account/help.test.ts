@@ -18,7 +18,10 @@ describe('help', () => {
     const order = ['**Videos**', '**Publishing**', '**Series**', '**Team & catalog**', '**Channel**'];
     expect(headers).toEqual(order.filter((h) => headers.includes(h)));
     const listed = (card.sections ?? []).flatMap((s) =>
-      (s.text ?? '').split('\n').slice(1).map((l) => /^• `([^`]+)` — .+/.exec(l)?.[1]),
+      (s.text ?? '')
+        .split('\n')
+        .slice(1)
+        .map((l) => /^• `([^`]+)` — .+/.exec(l)?.[1]),
     );
     const all = MODULES.flatMap((m) => m.commands ?? []).map((c) => c.name);
     expect(listed.sort()).toEqual([...all].sort());
@@ -43,7 +46,9 @@ describe('help', () => {
     expect(text).toContain('• `<series>` — The series to follow (with `series`) (id, name prefix or `last`)');
     expect(text).toContain('`/reel subscribe series "Daily facts"`');
     expect(text).toContain('`calendar`: a message when a scheduled post goes out or fails.');
-    expect(textOf(await w.run('help /reel credits'))).toContain('• `--page` — Ledger page (10 entries each) (1–100000)');
+    expect(textOf(await w.run('help /reel credits'))).toContain(
+      '• `--page` — Ledger page (10 entries each) (1–100000)',
+    );
   });
 
   it('never suggests typing a key after link', async () => {
@@ -54,14 +59,18 @@ describe('help', () => {
   });
 
   it('shows a group’s subcommands, and answers an unknown name with a suggestion', async () => {
-    const seriesCommands = MODULES.flatMap((m) => m.commands ?? []).filter((c) => c.name.startsWith('series '));
+    const seriesCommands = MODULES.flatMap((m) => m.commands ?? []).filter((c) =>
+      c.name.startsWith('series '),
+    );
     if (seriesCommands.length > 0) {
       const group = await w.run('help series');
       expect(cardOf(group).title).toBe('/reel series …');
       for (const c of seriesCommands) expect(textOf(group)).toContain(`\`/reel ${c.name}`);
     }
     const unknown = await w.run('help subscirbe');
-    expect(textOf(unknown)).toContain("I don't know the command `subscirbe`. Did you mean `/reel help subscribe`?");
+    expect(textOf(unknown)).toContain(
+      "I don't know the command `subscirbe`. Did you mean `/reel help subscribe`?",
+    );
     expect(textOf(unknown)).toContain('Usage: `/reel help [command…]`');
   });
 });

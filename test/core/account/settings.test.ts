@@ -69,7 +69,9 @@ describe('settings', () => {
   it('warns when approval is on without approvers', async () => {
     w = await createWorld();
     const response = await w.run('settings approval publish');
-    expect(cardOf(response).text).toContain('Approval is **publish**: publishing and scheduling need an approver');
+    expect(cardOf(response).text).toContain(
+      'Approval is **publish**: publishing and scheduling need an approver',
+    );
     expect(cardOf(response).text).toContain('⚠️ Approval is on but nobody is an approver');
   });
 
@@ -80,9 +82,15 @@ describe('settings', () => {
       ['settings timezone Mars/Olympus', "`Mars/Olympus` isn't an IANA time zone."],
       ['settings timezone CET', "`CET` isn't an IANA time zone."],
       ['settings approval always', '`approval` takes `off`, `publish` or `spend`, not `always`.'],
-      ['settings spend-threshold lots', '`spend-threshold` takes a whole number of credits (0 or more), not `lots`.'],
+      [
+        'settings spend-threshold lots',
+        '`spend-threshold` takes a whole number of credits (0 or more), not `lots`.',
+      ],
       ['settings spend-threshold -5', 'not `-5`'],
-      ['settings role owner @alice', '`role` takes `publish`, `spend` or `admin`, then mentions or `everyone`'],
+      [
+        'settings role owner @alice',
+        '`role` takes `publish`, `spend` or `admin`, then mentions or `everyone`',
+      ],
       ['settings role publish', 'not `publish`'],
       ['settings approvers', '`settings approvers` needs a value: mentions of people or groups, or `none`.'],
       ['settings colour blue', "`colour` isn't a valid `key`. Choose one of: threading, timezone, approval"],
@@ -119,7 +127,10 @@ describe('settings on Slack and Discord', () => {
     w = await createWorld({ platform: 'slack' });
     const alice = w.user('alice', { memberOf: ['slack-group:S0PUBLISH'] });
     await w.run('settings approvers <@U0BOB|bob> <!subteam^S0PUBLISH|@publishers>', alice);
-    expect(w.store.settings.get(w.conversation).approvers).toEqual(['slack:W1:U0BOB', 'slack-group:S0PUBLISH']);
+    expect(w.store.settings.get(w.conversation).approvers).toEqual([
+      'slack:W1:U0BOB',
+      'slack-group:S0PUBLISH',
+    ]);
     const card = cardOf(await w.run('settings', alice));
     expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe('<@U0BOB>, <!subteam^S0PUBLISH>');
     // A member of the admin group is an admin.
@@ -167,7 +178,8 @@ describe('mention and time zone helpers', () => {
     expect(normalizeTimeZone('america/new_york')).toBe('America/New_York');
     expect(normalizeTimeZone('Asia/Kolkata')).toBe('Asia/Kolkata');
     expect(normalizeTimeZone('utc')).toBe('UTC');
-    for (const bad of ['CET', '+02:00', 'Mars/Olympus', 'Europe', '']) expect(normalizeTimeZone(bad)).toBeUndefined();
+    for (const bad of ['CET', '+02:00', 'Mars/Olympus', 'Europe', ''])
+      expect(normalizeTimeZone(bad)).toBeUndefined();
   });
 });
 
@@ -178,11 +190,17 @@ describe('tz', () => {
   it('shows the zone in use and where it comes from', async () => {
     w = await createWorld();
     const plain = w.user('plain');
-    expect(textOf(await w.run('tz', plain))).toContain('Your time zone: UTC\nIt is Mon 08:00 there (the default: nothing else is set).');
+    expect(textOf(await w.run('tz', plain))).toContain(
+      'Your time zone: UTC\nIt is Mon 08:00 there (the default: nothing else is set).',
+    );
     const slacker = w.user('slacker', { platformTimeZone: 'America/Chicago' });
-    expect(textOf(await w.run('tz', slacker))).toContain('Your time zone: America/Chicago\nIt is Mon 02:00 there (from your chat profile).');
+    expect(textOf(await w.run('tz', slacker))).toContain(
+      'Your time zone: America/Chicago\nIt is Mon 02:00 there (from your chat profile).',
+    );
     await w.run('settings timezone Asia/Tokyo', plain);
-    expect(textOf(await w.run('tz', plain))).toContain('Asia/Tokyo\nIt is Mon 17:00 there (the channel’s default');
+    expect(textOf(await w.run('tz', plain))).toContain(
+      'Asia/Tokyo\nIt is Mon 17:00 there (the channel’s default',
+    );
   });
 
   it('sets the caller’s zone, validated, and dates follow it', async () => {
@@ -195,7 +213,9 @@ describe('tz', () => {
     expect(cardOf(await w.run('credits', alice)).text).toContain('Nov 23 2026, 09:00 GMT+1');
 
     const bad = await w.run('tz Berlin', alice);
-    expect(textOf(bad)).toContain("`Berlin` isn't an IANA time zone. Try `Europe/Paris` or `America/New_York`.");
+    expect(textOf(bad)).toContain(
+      "`Berlin` isn't an IANA time zone. Try `Europe/Paris` or `America/New_York`.",
+    );
     expect(textOf(bad)).toContain('Usage: `/reel tz [zone]`');
     expect(w.store.users.getTimeZone(alice.user)).toBe('Europe/Berlin');
   });
