@@ -288,6 +288,13 @@ async function checkThumbnails(
   return result(watch, next, !pending, pending ? THUMBNAIL_BOUNDS.max / 2 : undefined, effects);
 }
 
+/** `6 h`, `90 min`, `30 s`: how long a watch ran, for the expiry note. */
+export function duration(ms: number): string {
+  if (ms >= 3600_000 && ms % 3600_000 === 0) return `${ms / 3600_000} h`;
+  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 1000)} s`;
+}
+
 export const generationWatcher: Watcher = {
   kind: 'generation',
   // The poller clamps to these; the watcher itself keeps generation at 10–30 s and thumbnails at 5–15 s.
@@ -313,11 +320,13 @@ export const generationWatcher: Watcher = {
   },
   expire(store, watch) {
     if (!watch.cardKey) return;
-    const hours = Math.max(1, Math.round((watch.expiresAt - watch.createdAt) / 3600_000));
     updateVideoCard(
       store,
       watch.cardKey,
-      { notice: `Stopped watching after ${hours} h; run \`/reel status ${watch.target}\``, etaMs: undefined },
+      {
+        notice: `Stopped watching after ${duration(watch.expiresAt - watch.createdAt)}; run \`/reel status ${watch.target}\``,
+        etaMs: undefined,
+      },
       `${watch.cardKey}:expired:${watch.id}`,
     );
   },
