@@ -19,28 +19,10 @@ export interface SeriesHarness extends Harness {
 
 export async function seriesHarness(options: HarnessOptions = {}): Promise<SeriesHarness> {
   const h = await createHarness(options);
-  patchClockTimers(h);
   const calls: string[] = [];
   const original: VideoApiFactory = h.deps.apiFor;
   h.deps.apiFor = (key) => recording(original(key), calls);
   return Object.assign(h, { calls, api: original(DEMO_KEY) });
-}
-
-/**
- * The client times each request with \`clock.sleep(timeout, signal)\`; on a virtual clock that "sleeps"
- * instantly, every request would time out (and move time by the timeout). Timers that can be cancelled
- * (a signal is given) therefore wait for their cancellation; plain waits (retry back-offs) still pass
- * instantly in virtual time.
- */
-function patchClockTimers(h: Harness): void {
-  const instant = h.clock.sleep.bind(h.clock);
-  h.clock.sleep = (ms: number, signal?: AbortSignal) =>
-    signal
-      ? new Promise<void>((_resolve, reject) => {
-          if (signal.aborted) return reject(signal.reason);
-          signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-        })
-      : instant(ms);
 }
 
 function recording(api: VideoApi, calls: string[]): VideoApi {

@@ -163,9 +163,14 @@ describe('series episodes', () => {
     const text = textOf(first);
     expect(text).toContain('Episodes of “Night Terrors”');
     expect(text).toContain('Page 1 of 2 · 13 episodes · times in Europe/Paris');
-    const lines = (card(first).text ?? '').split('\n');
+    const lines = (card(first).sections ?? []).map((s) => s.text ?? '');
     expect(lines).toHaveLength(10);
     expect(lines[0]).toContain(`video \`${items[0]?.projectId}\``);
+    const open = card(first).sections?.[0]?.controls?.[0];
+    expect(open).toEqual({ kind: 'button', action: 'video.show', value: items[0]?.projectId, label: 'Open' });
+    expect(textOf(await h.click('video.show', items[0]?.projectId as string))).toContain(
+      'Night Terrors — Episode 13',
+    );
     expect(lines.at(-1)).toContain('✅ **posted**');
     // 09:00 UTC is 10:00 in Paris.
     expect(lines[0]).toMatch(/10:00/);
@@ -177,7 +182,7 @@ describe('series episodes', () => {
     const older = await h.click('series.episodes.page', button(first, 'series.episodes.page').value);
     expect(older.kind).toBe('update');
     expect(textOf(older)).toContain('Page 2 of 2');
-    expect((card(older).text ?? '').split('\n')).toHaveLength(3);
+    expect(card(older).sections).toHaveLength(3);
     expect(card(older).controls?.map((c) => (c.kind === 'select' ? c.placeholder : c.label))).toEqual([
       '← Newer',
     ]);
@@ -192,7 +197,10 @@ describe('series episodes', () => {
   it('says how to get a first episode when there are none', async () => {
     // A team without credits: the first episode is skipped, nothing is charged.
     h.sim.sim.grantCredits(DEMO_KEY, -500, 'test drain');
-    const id = await create('Empty --source ai_story');
+    const created = await h.run('series create Empty --source ai_story');
+    expect(card(created).tone).toBe('warning');
+    expect(textOf(created)).toContain('Your team has **0** credits and an episode costs **20** (storyboard)');
+    const id = idFrom(created);
     expect(textOf(await h.run(`series episodes ${id}`))).toContain(`No episodes yet`);
     expect(textOf(await h.run(`series episodes ${id}`))).toContain(`/reel series generate ${id}`);
   });

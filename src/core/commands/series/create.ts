@@ -11,6 +11,7 @@ import { type Episode, type Series, type SeriesInput, VideoApiError } from '../.
 import { requiresApproval } from './approval.js';
 import { openCreateForm } from './create-form.js';
 import {
+  balance,
   checked,
   configFields,
   DEFAULT_SERIES_MODEL,
@@ -137,13 +138,18 @@ async function createdCard(
 ): Promise<Card> {
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const price = cost === undefined ? `the ${model} price` : `**${cost} credits** (${model})`;
+  // No episode yet: the service skips an episode the team cannot pay for; say so rather than "generating".
+  const credits = cardsPosted === 0 && cost !== undefined ? await balance(ctx) : undefined;
+  const short = credits !== undefined && cost !== undefined && credits < cost;
+  const start = short
+    ? `⚠️ Your team has **${credits}** credits and an episode costs **${cost}** (${model}), so the first episode ` +
+      'could not start. Top up in the dashboard; scheduled episodes start again once the balance covers them.'
+    : `The first episode starts generating now${cardsPosted > 0 ? '; its status card follows' : ''}. ` +
+      `Each episode costs ${price}, charged when it is generated.`;
   return {
     title: `Series created: ${series.name}`,
-    tone: 'success',
-    text:
-      `The first episode starts generating now${cardsPosted > 0 ? '; its status card follows' : ''}. ` +
-      `Each episode costs ${price}, charged when it is generated.\n` +
-      'I will post a status card here for every new episode.',
+    tone: short ? 'warning' : 'success',
+    text: `${start}\nI will post a status card here for every new episode.`,
     fields: await configFields(ctx, series, false),
     controls: [
       { kind: 'button', action: 'series.pause', value: series.id, label: 'Pause' },

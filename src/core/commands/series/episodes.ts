@@ -2,7 +2,7 @@
  * `series episodes <s> [--page N]`: the series' episodes, newest first, with their status, scheduled time in
  * the caller's zone and video id; Older/Newer buttons page through them.
  */
-import type { Card, Control } from '../../cards.js';
+import type { Card, Control, Section } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { resolveSeries } from '../../references.js';
@@ -69,12 +69,19 @@ async function episodesCard(
   const controls: Control[] = [];
   if (page > 1) controls.push(pageButton(series.id, Math.min(page - 1, pages), '← Newer'));
   if (page < pages) controls.push(pageButton(series.id, page + 1, 'Older →'));
+  // One section per episode, so each carries a button to its video's details (the videos group's `video.show`).
+  const sections: Section[] = items.map((e) => ({
+    text: line(e, zone),
+    ...(e.projectId
+      ? { controls: [{ kind: 'button', action: 'video.show', value: e.projectId, label: 'Open' }] }
+      : {}),
+  }));
   return {
     title,
     tone: 'neutral',
-    text: items.map((e) => line(e, zone)).join('\n'),
+    sections,
     ...(controls.length ? { controls } : {}),
-    context: `Page ${page} of ${pages} · ${total} episode${total === 1 ? '' : 's'} · times in ${zone} · open one with \`/reel status <video id>\``,
+    context: `Page ${page} of ${pages} · ${total} episode${total === 1 ? '' : 's'} · times in ${zone} · \`/reel status <video id>\` follows one`,
   };
 }
 
