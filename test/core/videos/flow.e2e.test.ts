@@ -77,7 +77,7 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     expect(h.store.watches.findActive('generation', id)).toBeUndefined();
 
     // Pick option 3 from the live card: selected with the clicker's key, the card marks it.
-    const third = (live.card.sections?.[2]?.controls?.[0] as { value: string }).value;
+    const third = button({ title: '', sections: [live.card.sections?.[2] ?? {}] }, 'thumbnail.pick').value;
     const picked = await h.click('thumbnail.pick', third, { ...h.user('alice'), message: live.message });
     expect(textOf(picked)).toContain('now uses option 3');
     const video = await h.api.videos.get(id);
