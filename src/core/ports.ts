@@ -215,6 +215,14 @@ export interface AuditEntry {
   credits?: number;
   details?: Record<string, unknown>;
 }
+/** A post an adapter started (see `Store.deliveries`). */
+export interface ChatDelivery {
+  conversation: ConversationAddress;
+  /** Set once the platform confirmed the post. */
+  message?: MessageAddress;
+  startedAt: number;
+}
+
 export interface AuditQuery {
   workspacePrefix: string;
   videoId?: string;
@@ -247,6 +255,8 @@ export interface Store {
     add(sub: Omit<Subscription, 'createdAt'>): boolean;
     remove(conversation: ConversationAddress, kind: SubscriptionKind, target: string): boolean;
     list(conversation: ConversationAddress): Subscription[];
+    /** Every subscription of one workspace (`slack:T1`), by conversation (App Home). */
+    inWorkspace(workspace: string): Subscription[];
   };
   watches: {
     add(watch: NewWatch): Watch;
@@ -294,6 +304,24 @@ export interface Store {
   audit: {
     record(entry: AuditEntry): void;
     list(query: AuditQuery): AuditEntry[];
+  };
+  /**
+   * Chat app installations (Slack OAuth, one per workspace or enterprise id): the SDK's opaque JSON, sealed at
+   * rest like linked keys because it holds the bot token. `get` throws when it cannot be decrypted.
+   */
+  installations: {
+    get(id: string): string | undefined;
+    put(id: string, data: string): void;
+    delete(id: string): boolean;
+  };
+  /**
+   * The posts an adapter started, by the outbox `dedupeId`. A row without `message` means an earlier attempt
+   * may or may not have reached the platform (crash, timeout): the adapter looks for it before posting again.
+   */
+  deliveries: {
+    get(dedupeId: string): ChatDelivery | undefined;
+    begin(dedupeId: string, conversation: ConversationAddress): void;
+    finish(dedupeId: string, message: MessageAddress): void;
   };
   close(): void;
 }

@@ -131,6 +131,31 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX audit_video ON audit (video_id, at);
     `,
   },
+  {
+    name: 'chat app installations and post journal',
+    sql: `
+      -- OAuth installations of a chat app (one per Slack workspace or enterprise), the SDK's JSON sealed with
+      -- AES-256-GCM like linked keys (the id is the additional data): they hold bot tokens.
+      CREATE TABLE installations (
+        id            TEXT PRIMARY KEY,
+        secret_key_id TEXT NOT NULL,
+        iv            BLOB NOT NULL,
+        tag           BLOB NOT NULL,
+        ciphertext    BLOB NOT NULL,
+        updated_at    INTEGER NOT NULL
+      );
+
+      -- Posts an adapter started, by the outbox dedupe id: after a crash between the platform accepting a post
+      -- and the outbox marking it done, the adapter looks for that message instead of posting it twice.
+      CREATE TABLE chat_deliveries (
+        dedupe_id    TEXT PRIMARY KEY,
+        conversation TEXT NOT NULL,
+        message      TEXT,
+        started_at   INTEGER NOT NULL
+      );
+      CREATE INDEX chat_deliveries_started ON chat_deliveries (started_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

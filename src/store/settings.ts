@@ -55,6 +55,7 @@ export class SqliteSubscriptions implements SubscriptionStore {
   readonly #insert: Database.Statement<[SubscriptionRow]>;
   readonly #delete: Database.Statement<[string, string, string]>;
   readonly #list: Database.Statement<[string], SubscriptionRow>;
+  readonly #inWorkspace: Database.Statement<[string, string], SubscriptionRow>;
 
   constructor(
     db: Database.Database,
@@ -69,6 +70,15 @@ export class SqliteSubscriptions implements SubscriptionStore {
     this.#list = db.prepare(
       'SELECT * FROM subscriptions WHERE conversation = ? ORDER BY created_at, kind, target',
     );
+    // A range over the primary key: every conversation of `workspace:` sorts between ':' and ';'.
+    this.#inWorkspace = db.prepare(
+      `SELECT * FROM subscriptions WHERE conversation > ? AND conversation < ?
+       ORDER BY conversation, created_at, kind, target`,
+    );
+  }
+
+  inWorkspace(workspace: string): Subscription[] {
+    return this.#inWorkspace.all(`${workspace}:`, `${workspace};`).map(fromRow);
   }
 
   /** False when the conversation already has this subscription (the first owner keeps it). */

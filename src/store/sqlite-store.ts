@@ -11,6 +11,7 @@ import { SqliteAudit } from './audit.js';
 import { SqliteCards } from './cards.js';
 import { assertSecretKey, secretKeyFingerprint } from './crypto.js';
 import { SqliteIdempotency } from './idempotency.js';
+import { SqliteDeliveries, SqliteInstallations } from './installations.js';
 import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { SqliteOutbox } from './outbox.js';
@@ -50,6 +51,8 @@ export class SqliteStore implements Store {
   readonly idempotency: SqliteIdempotency;
   readonly approvals: SqliteApprovals;
   readonly audit: SqliteAudit;
+  readonly installations: SqliteInstallations;
+  readonly deliveries: SqliteDeliveries;
 
   /** Wires the tables over an open, migrated connection; use `openStore`. */
   constructor(
@@ -67,6 +70,8 @@ export class SqliteStore implements Store {
     this.idempotency = new SqliteIdempotency(db, clock);
     this.approvals = new SqliteApprovals(db, clock);
     this.audit = new SqliteAudit(db);
+    this.installations = new SqliteInstallations(db, secretKey, clock);
+    this.deliveries = new SqliteDeliveries(db, clock);
   }
 
   /** Runs `fn` in one transaction (BEGIN IMMEDIATE); nested calls become savepoints. Throwing rolls back. */
