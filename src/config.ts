@@ -54,7 +54,15 @@ const schema = z.object({
 });
 
 export type Config = z.infer<typeof schema> & {
-  slack?: { botToken: string; signingSecret: string; appToken?: string; apiUrl?: string };
+  slack?: {
+    /** Single-workspace token; optional with `oauth` (each installation brings its own). */
+    botToken?: string;
+    signingSecret: string;
+    appToken?: string;
+    apiUrl?: string;
+    /** Multi-workspace install (`/slack/install`), installations stored encrypted in SQLite. */
+    oauth?: { clientId: string; clientSecret: string; stateSecret: string };
+  };
   discord?: { token: string; applicationId: string; publicKey?: string; apiUrl?: string; guildId?: string };
   /** Demo mode: no VIDEO_API_URL, the embedded simulator serves the API. */
   demo: boolean;
@@ -75,13 +83,44 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const c = parsed.data;
   const config: Config = { ...c, demo: c.VIDEO_API_URL === undefined, playground: false };
 
+  const oauthParts = {
+    SLACK_CLIENT_ID: c.SLACK_CLIENT_ID,
+    SLACK_CLIENT_SECRET: c.SLACK_CLIENT_SECRET,
+    SLACK_STATE_SECRET: c.SLACK_STATE_SECRET,
+  };
+  const oauthMissing = Object.entries(oauthParts).filter(([, v]) => !v);
+  if (oauthMissing.length > 0 && oauthMissing.length < 3) {
+    throw new ConfigError(
+      `${oauthMissing[0]?.[0]} is missing: a multi-workspace Slack install needs SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET.`,
+    );
+  }
+  if (oauthMissing.length === 0) {
+    if (!c.SLACK_SIGNING_SECRET) {
+      throw new ConfigError(
+        'SLACK_SIGNING_SECRET is missing: the Slack OAuth install needs it with SLACK_CLIENT_ID (Slack app → Basic Information).',
+      );
+    }
+    config.slack = {
+      signingSecret: c.SLACK_SIGNING_SECRET,
+      oauth: {
+        clientId: c.SLACK_CLIENT_ID as string,
+        clientSecret: c.SLACK_CLIENT_SECRET as string,
+        stateSecret: c.SLACK_STATE_SECRET as string,
+      },
+      ...(c.SLACK_BOT_TOKEN ? { botToken: c.SLACK_BOT_TOKEN } : {}),
+      ...(c.SLACK_APP_TOKEN ? { appToken: c.SLACK_APP_TOKEN } : {}),
+      ...(c.SLACK_API_URL ? { apiUrl: c.SLACK_API_URL } : {}),
+    };
+  }
+
   const slackParts = [c.SLACK_BOT_TOKEN, c.SLACK_SIGNING_SECRET];
-  if (slackParts.some(Boolean) && !slackParts.every(Boolean)) {
+  if (config.slack) {
+    // Configured above for the OAuth install; a bot token there is optional.
+  } else if (slackParts.some(Boolean) && !slackParts.every(Boolean)) {
     throw new ConfigError(
       `${c.SLACK_BOT_TOKEN ? 'SLACK_SIGNING_SECRET' : 'SLACK_BOT_TOKEN'} is missing: Slack needs both SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET.`,
     );
-  }
-  if (c.SLACK_BOT_TOKEN && c.SLACK_SIGNING_SECRET) {
+  } else if (c.SLACK_BOT_TOKEN && c.SLACK_SIGNING_SECRET) {
     config.slack = {
       botToken: c.SLACK_BOT_TOKEN,
       signingSecret: c.SLACK_SIGNING_SECRET,
