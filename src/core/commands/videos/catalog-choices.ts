@@ -17,15 +17,23 @@ export function speaks(voice: Voice, language: string): boolean {
   return spoken.includes(wanted);
 }
 
+/** Whether `language` is the voice's own (its label), not only one it can also read. */
+const native = (voice: Voice, language: string): boolean =>
+  norm(voice.labels?.language ?? '').split(/[-_]/)[0] === norm(language).split(/[-_]/)[0];
+
 /**
- * The default voice: the first recommended voice speaking `language` (or any recommended voice), then the
- * first voice speaking it, then the first voice at all.
+ * The default voice: the first recommended voice speaking `language` (native speakers before voices that
+ * merely list it), then the first voice speaking it, then the first recommended voice, then the first voice.
  */
 export function defaultVoice(voices: readonly Voice[], language?: string): Voice | undefined {
-  const inLanguage = language ? voices.filter((v) => speaks(v, language)) : [...voices];
+  if (!language) return voices.find((v) => v.isRecommended) ?? voices[0];
+  const speakers = voices.filter((v) => speaks(v, language));
+  const recommended = speakers.filter((v) => v.isRecommended);
   return (
-    inLanguage.find((v) => v.isRecommended) ??
-    inLanguage[0] ??
+    recommended.find((v) => native(v, language)) ??
+    recommended[0] ??
+    speakers.find((v) => native(v, language)) ??
+    speakers[0] ??
     voices.find((v) => v.isRecommended) ??
     voices[0]
   );

@@ -39,6 +39,14 @@ function voiceOptions(voices: readonly Voice[], language: string | undefined): S
     .map((v) => ({ label: voiceLabel(v).slice(0, LIMITS.buttonLabel), value: v.id }));
 }
 
+function tryPick(voices: readonly Voice[], ref: string, language: string | undefined): Voice | undefined {
+  try {
+    return pickVoice(voices, ref, language);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function createForm(
   ctx: CommandContext,
   partial: RawArgs | Record<string, unknown>,
@@ -53,12 +61,11 @@ export async function createForm(
       .then((c) => c.items)
       .catch(() => []),
   ]);
+  const typedVoice = str(partial.voice);
+  // A voice typed wrongly is simply not preselected; the user picks from the list.
   let initialVoice: Voice | undefined;
-  try {
-    initialVoice = str(partial.voice) ? pickVoice(voices, str(partial.voice) as string, language) : undefined;
-  } catch {
-    // A voice typed wrongly is simply not preselected; the user picks from the list.
-  }
+  if (typedVoice)
+    initialVoice = tryPick(voices, typedVoice, language) ?? tryPick(voices, typedVoice, undefined);
   initialVoice ??= defaultVoice(voices, language);
   const state: FormState = {};
   if (str(partial.style)) state.style = str(partial.style) as string;

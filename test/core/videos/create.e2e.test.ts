@@ -1,0 +1,225 @@
+/** `create`: pricing before charging, the form, every class of bad input (answered with usage, nothing sent). */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Form } from '../../../src/core/cards.js';
+import { CREATE_FORM_ID } from '../../../src/core/commands/videos/create-form.js';
+import { DEMO_KEY, textOf } from '../../support/harness.js';
+import { button, card, idFrom, MINUTE, type VideosHarness, videosHarness, writes } from './helpers.js';
+
+let h: VideosHarness;
+beforeEach(async () => {
+  h = await videosHarness({
+    teams: [{ name: 'Poor Team', credits: 30, keys: [{ key: 'fl_live_poor_team_key_0123456789abcdef' }] }],
+  });
+});
+afterEach(() => h.close());
+
+const spends = () => h.sim.sim.ledger(DEMO_KEY).filter((e) => e.credits < 0);
+const SCRIPT = 'Octopuses have three hearts and blue blood.';
+
+function formOf(response: Awaited<ReturnType<VideosHarness['run']>>): Form {
+  if (response.kind !== 'form') throw new Error(`expected a form, got ${JSON.stringify(response)}`);
+  return response.form;
+}
+
+describe('the confirm card', () => {
+  it('shows cost, balance, voice and options, and sends nothing before Create', async () => {
+    const c = card(
+      await h.run(`create --voice marcus --style Cinematic --language English --music --name Octo ${SCRIPT}`),
+    );
+    expect(c.title).toBe('Create “Octo”?');
+    expect(c.text).toBe('Create “Octo” with storyboard: **20 credits**, balance 500 → 480.');
+    const fields = Object.fromEntries((c.fields ?? []).map((f) => [f.label, f.value]));
+    expect(fields).toMatchObject({
+      Voice: 'Marcus · en · male',
+      Model: 'storyboard',
+      Language: 'en',
+      Style: 'cinematic',
+      Music: 'on',
+    });
+    expect(fields[`Script (${SCRIPT.length} characters)`]).toBe(SCRIPT);
+    expect(writes(h)).toEqual([]);
+
+    const id = idFrom(card(await h.click('video.create.confirm', button(c, 'video.create.confirm').value)));
+    const sent = h.calls.find((x) => x.name === 'videos.create')?.args[0];
+    expect(sent).toEqual({
+      script: SCRIPT,
+      voiceId: 'voice_marcus_en',
+      model: 'storyboard',
+      name: 'Octo',
+      style: 'cinematic',
+      language: 'en',
+      enableBackgroundMusic: true,
+    });
+    expect((await h.api.videos.get(id)).name).toBe('Octo');
+  });
+
+  it('picks the first recommended voice of the language by default', async () => {
+    const c = card(await h.run(`create --language es Los pulpos tienen tres corazones.`));
+    expect(c.fields?.find((f) => f.label === 'Voice')?.value).toBe('Lucía · es · female');
+    const d = card(await h.run(`create ${SCRIPT}`));
+    expect(d.fields?.find((f) => f.label === 'Voice')?.value).toBe('Aria · en · female');
+    // Without a name the card shows what the service will call it: the start of the script.
+    expect(d.title).toBe(`Create “${SCRIPT}”?`);
+  });
+
+  it('accepts a voice id, and a voice name within a language', async () => {
+    const c = card(await h.run(`create --voice voice_haruto_ja ${SCRIPT}`));
+    expect(c.fields?.find((f) => f.label === 'Voice')?.value).toBe('Haruto · ja · male');
+    const d = card(await h.run(`create --voice ARIA --language fr ${SCRIPT}`));
+    expect(d.fields?.find((f) => f.label === 'Voice')?.value).toBe('Aria · en · female');
+  });
+
+  it('Cancel charges nothing, and a later Create on the same card does nothing', async () => {
+    const c = card(await h.run(`create ${SCRIPT}`));
+    const value = button(c, 'video.create.cancel').value;
+    expect(textOf(await h.click('video.create.cancel', value))).toContain('Nothing was charged');
+    expect(textOf(await h.click('video.create.confirm', value))).toContain('Cancelled');
+    expect(writes(h)).toEqual([]);
+    expect(spends()).toEqual([]);
+  });
+
+  it('only the requester can press Create', async () => {
+    const c = card(await h.run(`create ${SCRIPT}`));
+    const bob = h.user('bob');
+    const r = await h.click('video.create.confirm', button(c, 'video.create.confirm').value, bob);
+    expect(textOf(r)).toContain('Only alice can answer this confirmation');
+    expect(writes(h)).toEqual([]);
+  });
+
+  it('a confirmation older than 30 minutes asks again', async () => {
+    const c = card(await h.run(`create ${SCRIPT}`));
+    h.clock.advance(31 * MINUTE);
+    const r = await h.click('video.create.confirm', button(c, 'video.create.confirm').value);
+    expect(textOf(r)).toContain('more than 30 minutes old');
+    expect(writes(h)).toEqual([]);
+  });
+
+  it('a stale or forged button value is answered, not crashed on', async () => {
+    expect(textOf(await h.click('video.create.confirm', 'nope'))).toContain('no longer valid');
+  });
+});
+
+describe('credits', () => {
+  it('says up front when the balance cannot pay, with cost and balance, and creates nothing', async () => {
+    const poor = h.user('pat', { key: 'fl_live_poor_team_key_0123456789abcdef' });
+    const r = await h.run(`create --model motion_lite ${SCRIPT}`, poor);
+    expect(textOf(r)).toContain('this costs 50 and your team has 30');
+    expect(writes(h)).toEqual([]);
+    expect(h.sim.sim.ledger('Poor Team').filter((e) => e.credits < 0)).toEqual([]);
+  });
+
+  it('a 402 at Create (balance spent meanwhile) shows cost and current balance; nothing is created', async () => {
+    const c = card(await h.run(`create --model motion_pro ${SCRIPT}`));
+    h.sim.sim.grantCredits(DEMO_KEY, -450, 'Spent elsewhere');
+    const r = await h.click('video.create.confirm', button(c, 'video.create.confirm').value);
+    expect(textOf(r)).toContain('this costs 100 and your team has 50');
+    expect(spends().map((e) => e.credits)).toEqual([-450]);
+    expect((await h.api.videos.list()).items).toEqual([]);
+    expect(h.chat.posts).toEqual([]);
+    expect(h.store.watches.active()).toEqual([]);
+  });
+
+  it('a spend-approval channel refuses expensive creates instead of bypassing its policy', async () => {
+    const settings = h.store.settings.get(h.conversation);
+    h.store.settings.put(h.conversation, { ...settings, approval: 'spend', spendThreshold: 50 });
+    expect(textOf(await h.run(`create --model motion_pro ${SCRIPT}`))).toContain(
+      'requires approval for spending over 50',
+    );
+    // At or under the threshold it goes ahead.
+    expect(textOf(await h.run(`create --model motion_lite ${SCRIPT}`))).toContain('50 credits');
+    expect(writes(h)).toEqual([]);
+  });
+});
+
+describe('the form', () => {
+  it('opens when the script is missing, prefilled from the flags', async () => {
+    const form = formOf(
+      await h.run('create --voice marcus --model motion_lite --language es --style anime --music'),
+    );
+    expect(form.id).toBe(CREATE_FORM_ID);
+    expect(form.inputs.map((i) => i.id)).toEqual(['script', 'name', 'voice', 'model', 'language']);
+    const voice = form.inputs.find((i) => i.id === 'voice');
+    expect(voice).toMatchObject({ kind: 'select', initial: 'voice_marcus_en' });
+    const model = form.inputs.find((i) => i.id === 'model');
+    expect(model).toMatchObject({ initial: 'motion_lite' });
+    expect(model?.kind === 'select' && model.options.map((o) => o.label)).toEqual([
+      'storyboard (20 credits)',
+      'motion_lite (50 credits)',
+      'motion_pro (100 credits)',
+    ]);
+    expect(form.inputs.find((i) => i.id === 'language')).toMatchObject({ initial: 'es' });
+    expect(JSON.parse(form.state)).toEqual({ style: 'anime', music: true });
+    expect(writes(h)).toEqual([]);
+
+    // Inline errors keep the form open.
+    const short = await h.submit(form.id, form.state, {
+      script: 'Too short',
+      voice: 'voice_marcus_en',
+      model: 'motion_lite',
+    });
+    expect(short).toEqual({
+      kind: 'form-errors',
+      errors: { script: expect.stringContaining('at least 10') },
+    });
+    const long = await h.submit(form.id, form.state, {
+      script: SCRIPT,
+      name: 'n'.repeat(121),
+      voice: 'voice_marcus_en',
+      model: 'motion_lite',
+    });
+    expect(long).toEqual({
+      kind: 'form-errors',
+      errors: { name: expect.stringContaining('the limit is 120') },
+    });
+
+    // A good submission leads to the same confirm card, style and music included.
+    const c = card(
+      await h.submit(form.id, form.state, {
+        script: SCRIPT,
+        voice: 'voice_marcus_en',
+        model: 'motion_lite',
+        language: 'es',
+      }),
+    );
+    expect(c.text).toContain('with motion_lite: **50 credits**, balance 500 → 450');
+    expect(c.fields?.find((f) => f.label === 'Style')?.value).toBe('anime');
+    expect(writes(h)).toEqual([]);
+  });
+
+  it('shows an unaffordable model inline on the model field', async () => {
+    const poor = h.user('pat', { key: 'fl_live_poor_team_key_0123456789abcdef' });
+    const form = formOf(await h.run('create', poor));
+    const r = await h.submit(
+      form.id,
+      form.state,
+      { script: SCRIPT, voice: 'voice_aria_en', model: 'motion_pro' },
+      poor,
+    );
+    expect(r).toEqual({ kind: 'form-errors', errors: { model: expect.stringContaining('costs 100') } });
+  });
+});
+
+describe('bad input: usage and example, nothing sent', () => {
+  const cases: [string, string][] = [
+    [`create --model motion_ultra ${SCRIPT}`, "`motion_ultra` isn't a valid `model`"],
+    ['create Too short', '`script` is 9 characters; it needs at least 10'],
+    [`create ${'x'.repeat(10_001)}`, 'the limit is 10000'],
+    [`create --name ${'n'.repeat(121)} ${SCRIPT}`, '`name` is 121 characters; the limit is 120'],
+    [`create --colour red ${SCRIPT}`, '`create` has no option `--colour`'],
+    [`create --voice Zelda ${SCRIPT}`, 'No voice matches `Zelda`'],
+    [`create --voice l ${SCRIPT}`, 'matches several voices'],
+    [`create --voice aria --language de ${SCRIPT}`, 'No voice speaking `de` matches `aria`'],
+    [`create --style vaporwave ${SCRIPT}`, "`vaporwave` isn't a valid `style`"],
+    [`create --language klingon ${SCRIPT}`, "`klingon` isn't a valid `language`"],
+  ];
+  for (const [text, expected] of cases) {
+    it(text.slice(0, 60), async () => {
+      const r = await h.run(text);
+      const c = card(r);
+      expect(c.tone).toBe('danger');
+      expect(c.text).toContain(expected);
+      expect(c.fields?.map((f) => f.label)).toEqual(['Usage', 'Example']);
+      expect(writes(h)).toEqual([]);
+    });
+  }
+});
