@@ -208,13 +208,16 @@ function outcomeCard(s: ScheduleWatchState, platform: string, outcome: 'posted' 
       };
 }
 
-/** Which calendar entry answers for a platform: the one at our time, else the latest one for it. */
+/**
+ * The calendar entry of a platform at our time (within a minute, should the service round it). An older
+ * entry of the same platform (last week's post) never answers for this one.
+ */
 function entryFor(entries: CalendarEntry[], platform: string, at: number): CalendarEntry | undefined {
-  const mine = entries.filter((e) => e.platform === platform);
-  return (
-    mine.find((e) => Date.parse(e.scheduledTime) === at) ??
-    mine.sort((a, b) => Date.parse(b.scheduledTime) - Date.parse(a.scheduledTime))[0]
-  );
+  return entries
+    .filter((e) => e.platform === platform && Math.abs(Date.parse(e.scheduledTime) - at) < 60_000)
+    .sort(
+      (a, b) => Math.abs(Date.parse(a.scheduledTime) - at) - Math.abs(Date.parse(b.scheduledTime) - at),
+    )[0];
 }
 
 export const scheduleWatcher: Watcher = {
@@ -226,8 +229,7 @@ export const scheduleWatcher: Watcher = {
     const s = readScheduleState(watch.state);
     const pending = pendingOf(s);
     if (pending.length === 0) return { state: watch.state, done: true };
-    const due = Math.min(...pending.map((p) => Date.parse(s.times[p] ?? s.scheduledTime)));
-    // Far from due nothing can have happened but a cancellation elsewhere; still look now and then.
+    // The window spans every pending time, and now: a post may go out late (the service renders first).
     const times = pending.map((p) => Date.parse(s.times[p] ?? s.scheduledTime));
     const startDate = dayKey(Math.min(...times) - DAY, 'UTC');
     const endDate = dayKey(Math.max(...times, ctx.now) + DAY, 'UTC');
@@ -250,7 +252,7 @@ export const scheduleWatcher: Watcher = {
     const next: ScheduleWatchState = { ...s, outcomes: { ...s.outcomes } };
     for (const x of settled) next.outcomes[x.platform] = x.outcome;
     const done = pendingOf(next).length === 0;
-    ctx.logger.debug({ videoId: watch.target, settled, due }, 'scheduled posts settled');
+    ctx.logger.debug({ videoId: watch.target, settled }, 'scheduled posts settled');
     return {
       state: next as unknown as Record<string, unknown>,
       done,

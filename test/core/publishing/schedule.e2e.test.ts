@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
+import { scheduleWatcher } from '../../../src/core/live/schedule-watcher.js';
 import { createHarness, type Harness, textOf } from '../../support/harness.js';
 import { apiOf, type CallLog, cardOf, completedVideo, formOf, HOUR, MINUTE, spyCalls } from './helpers.js';
 
@@ -123,6 +124,29 @@ describe('schedule', () => {
     await h.until(() => replies().length >= 1, { stepMs: 10 * MINUTE, maxMs: 6 * HOUR });
     expect(replies().map((r) => r.card.title)).toEqual(['Failed on X']);
     expect(scheduledField()).toContain('x (failed)');
+  });
+
+  it('marks a schedule cancelled outside chat on the card, without a reply', async () => {
+    await withMetadata('youtube');
+    await h.run('/reel schedule last youtube in 2 hours');
+    await apiOf(h).posts.cancel(videoId);
+    await h.until(() => h.store.watches.findActive('schedule', videoId) === undefined, {
+      stepMs: 10 * MINUTE,
+    });
+    expect(scheduledField()).toContain('youtube (cancelled)');
+    expect(replies()).toEqual([]);
+  });
+
+  it('says once that it stopped watching when the service never settles', async () => {
+    await withMetadata('youtube');
+    await h.run('/reel schedule last youtube tomorrow 9am');
+    const watch = h.store.watches.findActive('schedule', videoId);
+    if (!watch) throw new Error('no watch');
+    h.store.transaction(() => scheduleWatcher.expire(h.store, watch, h.clock.now()));
+    h.store.transaction(() => scheduleWatcher.expire(h.store, watch, h.clock.now()));
+    await h.flush();
+    expect(replies().map((r) => r.card.title)).toEqual(['Still waiting on the service']);
+    expect(cardMessage()?.card.text).toContain('Stopped watching the schedule on YouTube');
   });
 
   it('opens the metadata form for each missing platform, then schedules', async () => {
