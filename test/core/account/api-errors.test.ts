@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVideoApiClient } from '../../../src/api/index.js';
 import { describeApiError } from '../../../src/core/api-errors.js';
+import { systemClock } from '../../../src/core/ports.js';
 import { VideoApiError } from '../../../src/core/video-api.js';
 import { createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
@@ -153,6 +154,7 @@ describe('API errors in words', () => {
       baseUrl: w.sim.url,
       apiKey: DEMO_KEY,
       clock: w.clock,
+      timeoutClock: systemClock,
       maxRateLimitWaitMs: 0,
     });
     const error = await caught(
@@ -168,6 +170,7 @@ describe('API errors in words', () => {
       baseUrl: w.sim.url,
       apiKey: DEMO_KEY,
       clock: w.clock,
+      timeoutClock: systemClock,
       maxRateLimitWaitMs: 0,
     });
     for (let i = 0; i < 10; i++) {
@@ -202,6 +205,7 @@ describe('API errors in words', () => {
       baseUrl: 'http://127.0.0.1:9/api/v1',
       apiKey: DEMO_KEY,
       clock: w.clock,
+      timeoutClock: systemClock,
       maxAttempts: 1,
     });
     const error = await caught(dead.me.get());

@@ -61,12 +61,12 @@ describe('link, unlink, whoami', () => {
     expect(text).toContain('Plan: pro');
     expect(text).toContain('Credits: 500');
     expect(text).toContain('Scopes: all 11 scopes');
-    expect(text).toContain('`fl_live_acco…`');
+    expect(text).toContain('`fl_live_harn…`');
     expect(JSON.stringify(response)).not.toContain(DEMO_KEY);
     expect(w.store.keys.get(bob.user)).toMatchObject({
       apiKey: DEMO_KEY,
       teamName: 'Demo Team',
-      keyPrefix: 'fl_live_acco',
+      keyPrefix: 'fl_live_harn',
     });
   });
 
@@ -123,7 +123,7 @@ describe('link, unlink, whoami', () => {
     expect(cardOf(response).title).toBe('You act as Demo Team');
     expect(text).toContain('Plan: pro');
     expect(text).toContain('Credits: 500');
-    expect(text).toContain('Key: `fl_live_acco…`');
+    expect(text).toContain('Key: `fl_live_harn…`');
     expect(text).toMatch(/Key source: Your own link \(since Nov 23 2026, 08:00 UTC\)/);
     expect(text).toContain('all 11 scopes');
     expect(JSON.stringify(response)).not.toContain(DEMO_KEY);
@@ -162,7 +162,7 @@ describe('whoami with the deployment key', () => {
     const response = await w.run('whoami', dave);
     const text = textOf(response);
     expect(text).toContain("This workspace's shared key (`VIDEO_API_KEY`)");
-    expect(text).toContain('Key: `fl_live_acco…`');
+    expect(text).toContain('Key: `fl_live_harn…`');
     expect(JSON.stringify(response)).not.toContain(DEMO_KEY);
     const unlink = await w.run('unlink', dave);
     expect(textOf(unlink)).toContain("You use this workspace's shared key");
