@@ -8,12 +8,16 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import {
   createVideoApiClient,
   type ResponseEvent,
   type VideoApiClient,
   type VideoApiClientOptions,
+  VideoApiError,
 } from '../../src/api/index.js';
+import { describeApiError } from '../../src/core/api-errors.js';
+import { say } from '../../src/core/messages.js';
 import { type Clock, systemClock } from '../../src/core/ports.js';
 import type { CreatedVideo, Model } from '../../src/core/video-api.js';
 import {
@@ -202,6 +206,33 @@ export async function renderedVideo(
   const render = await api.renders.get(renderId);
   if (render.status !== 'done' || render.url === undefined) throw new Error(`render is ${render.status}`);
   return { id, renderUrl: render.url };
+}
+
+/** The `VideoApiError` a call rejects with (fails the test if it resolves or throws anything else). */
+export async function caught(promise: Promise<unknown>): Promise<VideoApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof VideoApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail with a VideoApiError');
+}
+
+type ErrorClass = abstract new (...args: never[]) => VideoApiError;
+
+/**
+ * Asserts the typed class, `type` and HTTP status, and that the core words it with its own message
+ * code (`api.<type>` in src/core/messages.ts) rather than the catch-all.
+ */
+export function expectApiError(error: VideoApiError, Class: ErrorClass, type: string, status: number): void {
+  expect(error).toBeInstanceOf(Class);
+  expect(error.type).toBe(type);
+  expect(error.status).toBe(status);
+  expect(error.details.method).toMatch(/^(GET|POST|PATCH|DELETE)$/);
+  expect(error.details.path).toMatch(/^\//);
+  expect(error.details.requestId).toMatch(/^sim-\d+$/);
+  expect(describeApiError(error)).not.toBe(say('api.unknown', { message: error.message }));
 }
 
 function pick<T extends object, K extends keyof T>(value: T, key: K): Partial<Pick<T, K>> {
