@@ -13,7 +13,7 @@ import { CatalogCache } from '../../src/core/catalog-cache.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import type { CoreDeps, RequestInfo } from '../../src/core/context.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
-import { type ChatPlatform, type Clock, systemClock } from '../../src/core/ports.js';
+import { type ChatPlatform, type ChatSender, type Clock, systemClock } from '../../src/core/ports.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import {
@@ -63,6 +63,8 @@ export interface Harness {
   logs: string[];
   poller: Poller;
   sender: OutboxSender;
+  /** The senders the outbox delivers with (`chat` by default); replace an entry to deliver through a real adapter. */
+  senders: Partial<Record<ChatPlatform, ChatSender>>;
   conversation: string;
   /** A chat user; linked to `key` (default the demo key) unless `key` is null. */
   user(name: string, options?: { key?: string | null; timeZone?: string; memberOf?: string[] }): RequestInfo;
@@ -128,7 +130,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     concurrency: 4,
     random: () => 0.5,
   });
-  const sender = new OutboxSender({ store, senders: { [platform]: chat }, clock, logger, random: () => 0.5 });
+  const senders: Partial<Record<ChatPlatform, ChatSender>> = { [platform]: chat };
+  const sender = new OutboxSender({ store, senders, clock, logger, random: () => 0.5 });
   const conversation = `${platform}:W1:C1`;
   const users = new Map<string, RequestInfo>();
 
@@ -142,6 +145,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logs,
     poller,
     sender,
+    senders,
     conversation,
     user(name, o = {}) {
       const address = userAddress(platform, 'W1', name);
