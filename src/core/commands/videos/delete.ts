@@ -21,11 +21,13 @@ export const deleteCommand: CommandSpec = defineCommand({
       name: 'video',
       kind: 'video',
       positional: true,
+      // The whole rest of the text, so a name with spaces needs no quotes (`show Octopus facts`).
+      rest: true,
       required: true,
-      description: 'Video id, name prefix or `last`',
+      description: 'Video id, name (or its start) or `last`',
     },
   ],
-  examples: ['delete "Octopus facts"', 'delete last'],
+  examples: ['delete Octopus facts', 'delete last'],
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);
     return message({

@@ -85,12 +85,14 @@ export const renderCommand: CommandSpec = defineCommand({
       name: 'video',
       kind: 'video',
       positional: true,
+      // The whole rest of the text, so a name with spaces needs no quotes (`show Octopus facts`).
+      rest: true,
       required: true,
-      description: 'Video id, name prefix or `last`',
+      description: 'Video id, name (or its start) or `last`',
     },
     { name: 'codec', kind: 'choice', choices: CODECS, description: 'h264 (default, MP4) or vp8' },
   ],
-  examples: ['render last', 'render "Octopus facts" --codec vp8'],
+  examples: ['render last', 'render Octopus facts --codec vp8'],
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);
     const codec = args.codec ?? 'h264';

@@ -136,11 +136,13 @@ export const showCommand: CommandSpec = defineCommand({
       name: 'video',
       kind: 'video',
       positional: true,
+      // The whole rest of the text, so a name with spaces needs no quotes (`show Octopus facts`).
+      rest: true,
       required: true,
-      description: 'Video id, name prefix or `last`',
+      description: 'Video id, name (or its start) or `last`',
     },
   ],
-  examples: ['show last', 'show "Octopus facts"'],
+  examples: ['show last', 'show Octopus facts'],
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);
     return message(await showCard(ctx, ref.id));

@@ -18,11 +18,13 @@ export const statusCommand: CommandSpec = defineCommand({
       name: 'video',
       kind: 'video',
       positional: true,
+      // The whole rest of the text, so a name with spaces needs no quotes (`show Octopus facts`).
+      rest: true,
       required: true,
-      description: 'Video id, name prefix or `last`',
+      description: 'Video id, name (or its start) or `last`',
     },
   ],
-  examples: ['status last', 'status "Octopus facts"'],
+  examples: ['status last', 'status Octopus facts'],
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);
     const api = ctx.api();

@@ -83,11 +83,13 @@ export const thumbnailsCommand: CommandSpec = defineCommand({
       name: 'video',
       kind: 'video',
       positional: true,
+      // The whole rest of the text, so a name with spaces needs no quotes (`show Octopus facts`).
+      rest: true,
       required: true,
-      description: 'Video id, name prefix or `last`',
+      description: 'Video id, name (or its start) or `last`',
     },
   ],
-  examples: ['thumbnails last', 'thumbnails "Octopus facts"'],
+  examples: ['thumbnails last', 'thumbnails Octopus facts'],
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);
     return message(await showThumbnails(ctx, ref.id));
