@@ -252,6 +252,7 @@ export interface SeenByProxy {
   /** The simulator's status, before any replacement. */
   upstreamStatus: number;
   upstreamHeaders: Headers;
+  upstreamBody: string;
 }
 
 /**
@@ -286,6 +287,7 @@ export async function startProxy(
         headers: req.headers,
         upstreamStatus: upstream.status,
         upstreamHeaders: upstream.headers,
+        upstreamBody: text,
       };
       seen.push(entry);
       const swap = replace(entry);
