@@ -9,7 +9,7 @@ import type { Card, Response, SelectOption } from './cards.js';
 import type { ActionSpec, CommandModule, CommandSpec, FormSpec, RawArgs } from './command-spec.js';
 import { usageOf } from './command-spec.js';
 import { type CommandContext, type CoreDeps, createContext, type RequestInfo, UserError } from './context.js';
-import { say } from './messages.js';
+import { isInputMistake, say } from './messages.js';
 import { type CommandRegistry, createRegistry, parseCommandText } from './parse/parse-command.js';
 import { validateArgs } from './parse/validate-args.js';
 import { suggestFor } from './suggest.js';
@@ -56,21 +56,23 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
   async function guarded(
     label: string,
     ctx: CommandContext,
-    run: () => Promise<Response>,
+    run: () => Promise<Response> | Response,
+    spec?: CommandSpec,
   ): Promise<Response> {
     try {
       const response = await run();
       deps.metrics?.command(label, 'ok');
       return response;
     } catch (error) {
-      return failure(label, ctx, error);
+      return failure(label, ctx, error, spec);
     }
   }
 
   function failure(label: string, ctx: CommandContext, error: unknown, spec?: CommandSpec): Response {
     if (error instanceof UserError) {
       deps.metrics?.command(label, 'user_error');
-      return errorCard(say(error.code, error.params), spec);
+      // Input mistakes found inside a command still get usage and an example; others (not found…) don't.
+      return errorCard(say(error.code, error.params), isInputMistake(error.code) ? spec : undefined);
     }
     if (isApiError(error)) {
       deps.metrics?.command(label, 'api_error');
@@ -89,11 +91,13 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
   async function run(ctx: CommandContext, spec: CommandSpec, raw: RawArgs): Promise<Response> {
     const checked = validateArgs(spec, raw);
     if (!checked.ok) {
-      if (checked.error.code === 'missing-arg' && spec.form) return spec.form(ctx, raw);
+      const form = spec.form;
+      if (checked.error.code === 'missing-arg' && form)
+        return guarded(spec.name, ctx, () => form(ctx, raw), spec);
       deps.metrics?.command(spec.name, 'user_error');
       return errorCard(say(checked.error.code, checked.error.params), spec);
     }
-    return guarded(spec.name, ctx, () => spec.run(ctx, checked.value as never));
+    return guarded(spec.name, ctx, () => spec.run(ctx, checked.value as never), spec);
   }
 
   return {

@@ -40,6 +40,11 @@ export interface OptionSpec {
   readonly max?: number;
   /** Max length of string values. */
   readonly maxLength?: number;
+  /**
+   * Accepted in text but never offered: not in help, not registered as a Discord option (e.g. `link`'s
+   * catch-all that exists only so a pasted key is refused rather than echoed).
+   */
+  readonly hidden?: boolean;
 }
 
 type ValueOf<O extends OptionSpec> = O['kind'] extends 'int'
@@ -92,13 +97,14 @@ export function splitName(name: string): { group?: string; sub: string } {
 export function usageOf(spec: CommandSpec): string {
   const parts = [spec.name];
   for (const o of spec.options) {
+    if (o.hidden) continue;
     if (o.positional) {
       const label = o.rest ? `${o.name}…` : o.name;
       parts.push(o.required ? `<${label}>` : `[${label}]`);
     }
   }
   for (const o of spec.options) {
-    if (o.positional) continue;
+    if (o.positional || o.hidden) continue;
     const value = o.kind === 'boolean' ? '' : ` ${o.choices ? o.choices.join('|') : o.name.toUpperCase()}`;
     parts.push(o.required ? `--${o.name}${value}` : `[--${o.name}${value}]`);
   }

@@ -51,13 +51,15 @@ const MESSAGES: Record<string, Wording> = {
     `Your team has no ${p.platform} account connected. Connect one in the dashboard first.`,
 
   // Videos
-  'ambiguous-voice': (p) => `\`${p.ref}\` matches several voices (${p.matches}). Use more of the name or the id.`,
+  'ambiguous-voice': (p) =>
+    `\`${p.ref}\` matches several voices (${p.matches}). Use more of the name or the id.`,
   'voice-wrong-language': (p) =>
     `No voice speaking \`${p.language}\` matches \`${p.ref}\`. Drop \`--language\` or pick a voice from \`/reel voices --language ${p.language}\`.`,
   'no-voices': () => 'Your team has no voices available. Check `/reel voices` or the dashboard.',
   'model-unavailable': (p) =>
     `The model \`${p.model}\` is not offered to your team right now. Available: ${p.allowed}.`,
-  'not-your-request': (p) => `Only ${p.who} can answer this confirmation. Run the command yourself to get your own.`,
+  'not-your-request': (p) =>
+    `Only ${p.who} can answer this confirmation. Run the command yourself to get your own.`,
   'request-expired': (p) =>
     `This confirmation is more than ${p.minutes} minutes old, so prices and balance may have changed. Run \`/reel ${p.command}\` again.`,
   'render-not-ready': (p) =>
@@ -78,13 +80,19 @@ const MESSAGES: Record<string, Wording> = {
   'bad-key': () =>
     'That key was not accepted by the video service. Copy it again from the developer dashboard.',
   'interaction-expired': () => 'This button is no longer valid. Run the command again.',
+  // Forms on platforms whose modals need a fresh click (Slack trigger ids last 3 s)
+  'form-cancel': () => 'Cancel',
+  'form-open-button': () => 'Open form',
+  'form-open-later': (p) => `**${p.title}** takes a few details in a form. Click the button to open it.`,
+  'form-not-saved': (p) => `The form was not saved:\n${p.errors}\nRun the command again to fix it.`,
   'not-allowed': (p) => `Only ${p.who} may ${p.what} in this channel.`,
 
   // Account, catalog and channel commands
   'key-empty': () => 'Paste the API key from the developer dashboard (API keys page).',
   'key-malformed': () =>
     'An API key is one word with no spaces. Copy it again from the developer dashboard (API keys page).',
-  'key-check-failed': (p) => `I could not check the key with the video service: ${p.reason} Nothing was stored.`,
+  'key-check-failed': (p) =>
+    `I could not check the key with the video service: ${p.reason} Nothing was stored.`,
   'bad-mime': (p) =>
     `\`${p.value}\` isn't a MIME type. Use a form like \`video/mp4\`, \`image/png\` or \`audio/mpeg\`.`,
   'page-out-of-range': (p) => `There is no page ${p.page}: the ${p.what} has ${p.pages}.`,
@@ -122,9 +130,12 @@ const MESSAGES: Record<string, Wording> = {
   'when-needs-time': (p) =>
     `\`${p.value}\` has no time of day. Add one, e.g. \`${p.value} 9am\` or \`${p.value} 18:00\`.`,
   'privacy-youtube-only': (p) => `\`--privacy\` applies to YouTube only, not ${p.platform}. Drop it.`,
-  'account-choose': (p) => `${p.count} ${p.platform} accounts are connected and none is the default: pick one.`,
-  'publish-video-failed': (p) => `**${p.name}** failed to generate, so there is nothing to publish. Create it again.`,
-  'schedule-video-failed': (p) => `**${p.name}** failed to generate, so it cannot be scheduled. Create it again.`,
+  'account-choose': (p) =>
+    `${p.count} ${p.platform} accounts are connected and none is the default: pick one.`,
+  'publish-video-failed': (p) =>
+    `**${p.name}** failed to generate, so there is nothing to publish. Create it again.`,
+  'schedule-video-failed': (p) =>
+    `**${p.name}** failed to generate, so it cannot be scheduled. Create it again.`,
   'approval-unavailable': () =>
     'This channel requires approval before publishing, and approvals are not available yet. Nothing was sent.',
   'calendar-range-reversed': (p) => `\`--to\` (${p.to}) is before \`--from\` (${p.from}).`,
@@ -169,3 +180,8 @@ export function say(code: string, params: Params = {}): string {
 }
 
 export const hasMessage = (code: string): boolean => code in MESSAGES;
+
+/** Codes about how a command was typed: their reply carries the command's usage and an example. */
+const INPUT_MISTAKE =
+  /^(bad-|too-|missing-|past-|extra-arg|unknown-flag|int-range|unterminated-quote|when-needs-time)/;
+export const isInputMistake = (code: string): boolean => INPUT_MISTAKE.test(code);

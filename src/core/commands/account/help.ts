@@ -109,16 +109,10 @@ function overviewCard(ctx: CommandContext, sections: HelpSection[]): Card {
   };
 }
 
-/**
- * Options that exist only to catch a mistake, not to be used: `link <text>` is captured so a pasted key is
- * refused without being echoed back by the parser; help must not suggest typing it.
- */
-const HIDDEN_OPTIONS = new Set(['link:key']);
-
 function commandCard(spec: CommandSpec): Card {
-  const options = spec.options.filter((o) => !HIDDEN_OPTIONS.has(`${spec.name}:${o.name}`));
-  const shown = { ...spec, options };
-  const fields = [{ label: 'Usage', value: `\`/reel ${usageOf(shown)}\`` }];
+  // Hidden options exist only to catch a mistake (`link <pasted key>`); help must not suggest them.
+  const options = spec.options.filter((o) => !o.hidden);
+  const fields = [{ label: 'Usage', value: `\`/reel ${usageOf(spec)}\`` }];
   if (options.length > 0) {
     fields.push({ label: 'Options', value: options.map(optionLine).join('\n') });
   }

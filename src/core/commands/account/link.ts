@@ -28,6 +28,7 @@ export const linkCommand = defineCommand({
       kind: 'text',
       positional: true,
       rest: true,
+      hidden: true,
       description: 'Leave empty: the key goes in a private form, never in a chat message',
     },
   ],
