@@ -73,6 +73,11 @@ describe('series create with flags', () => {
     expect(follow).toMatchObject({ conversation: h.conversation, owner: 'playground:W1:alice' });
     expect((follow?.expiresAt ?? 0) - h.clock.now()).toBeGreaterThan(300 * 24 * 3600_000);
     expect(h.store.users.getLast('playground:W1:alice', 'series')).toBe(id);
+    // Listed among the channel's subscriptions, so `unsubscribe series` can stop it.
+    expect(h.store.subscriptions.list(h.conversation).map((s) => [s.kind, s.target])).toEqual([
+      ['series', id],
+    ]);
+    expect(textOf(await h.run('subscribe'))).toContain(id);
   });
 
   it('reads a bare --time in the caller zone and keeps the service defaults for the rest', async () => {

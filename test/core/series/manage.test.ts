@@ -226,6 +226,7 @@ describe('series delete', () => {
     expect(textOf(done)).toContain('Videos it already generated are kept');
     expect(await h.api.series.list()).toEqual([]);
     expect(h.store.watches.findActive('series', id)).toBeUndefined();
+    expect(h.store.subscriptions.list(h.conversation)).toEqual([]);
     const { items } = await h.api.videos.list();
     expect(items).toHaveLength(1);
 

@@ -109,6 +109,14 @@ describe('series watch', () => {
     expect(await episodes()).toHaveLength(before + 1);
   });
 
+  it('stops posting here after `unsubscribe series`', async () => {
+    await h.run('unsubscribe series night');
+    expect(h.store.watches.findActive('series', seriesId)).toBeUndefined();
+    await h.advance(DAY);
+    expect(await episodes()).toHaveLength(2);
+    expect(episodeCards()).toHaveLength(1);
+  });
+
   it('ends with one message when the series is deleted elsewhere', async () => {
     await h.api.series.delete(seriesId);
     await h.advance(10 * MINUTE);

@@ -101,6 +101,13 @@ export async function createSeries(ctx: CommandContext, input: SeriesInput): Pro
   const { store } = ctx.deps;
   store.transaction(() => {
     store.users.setLast(ctx.req.user, 'series', created.id);
+    // The channel follows its new series like a `subscribe series` (listed, and `unsubscribe` stops it).
+    store.subscriptions.add({
+      conversation: ctx.req.conversation,
+      kind: 'series',
+      target: created.id,
+      owner: ctx.keyOwner(),
+    });
     watchSeries(store, {
       seriesId: created.id,
       conversation: ctx.req.conversation,

@@ -82,7 +82,11 @@ export const deleteConfirmAction: ActionSpec = {
         },
       };
     }
-    ctx.deps.store.transaction(() => unwatchSeries(ctx.deps.store, seriesId, ctx.req.conversation));
+    const { store } = ctx.deps;
+    store.transaction(() => {
+      unwatchSeries(store, seriesId, ctx.req.conversation);
+      store.subscriptions.remove(ctx.req.conversation, 'series', seriesId);
+    });
     return {
       kind: 'update',
       card: {
