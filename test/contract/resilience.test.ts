@@ -1,9 +1,11 @@
 /** rate_limited and internal_error end to end: the simulator's 429/5xx, the client's retries, idempotency. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  ConnectionError,
   createVideoApiFactory,
   InternalServerError,
   RateLimitedError,
+  TimeoutError,
   type VideoApiClient,
 } from '../../src/api/index.js';
 import { describeApiError } from '../../src/core/api-errors.js';
@@ -200,6 +202,26 @@ describe('internal_error (5xx)', () => {
     expect(raw.status).toBe(201);
     expect(raw.headers.get('idempotent-replayed')).toBe('true');
     expect(raw.json.data).toMatchObject({ id: created.id });
+  });
+});
+
+describe("the client's own failures against a real socket", () => {
+  it('timeout: the simulator answers later than timeoutMs (real time, kept tiny)', async () => {
+    c.run.sim.setKnobs({ latencyMs: 200 });
+    const api = c.client(DEMO_KEY, { timeoutMs: 20, maxAttempts: 1 });
+    const error = await caught(api.me.get());
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.type).toBe('timeout');
+    expect(describeApiError(error)).toContain('too long');
+  });
+
+  it('connection_error: nothing listens any more', async () => {
+    const api = c.client(DEMO_KEY, { maxAttempts: 1 });
+    await c.close();
+    const error = await caught(api.me.get());
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error.type).toBe('connection_error');
+    c = await startContract();
   });
 });
 
