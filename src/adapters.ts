@@ -4,6 +4,7 @@
  */
 
 import { createPlaygroundAdapter } from '../adapters/playground/index.js';
+import { createSlackAdapter } from '../adapters/slack/index.js';
 import type { Config } from './config.js';
 import type { Bot } from './core/bot.js';
 import type { ChatPlatform, ChatSender, Clock, Logger, Store } from './core/ports.js';
@@ -43,6 +44,20 @@ export async function startAdapters(deps: AdapterDeps): Promise<StartedAdapters>
     });
     deps.senders.playground = playground.sender;
     stops.push(() => playground.close());
+  }
+
+  if (deps.config.slack) {
+    const slack = createSlackAdapter({
+      config: deps.config.slack,
+      bot,
+      http: deps.http,
+      logger: deps.logger,
+      clock: deps.clock,
+      store: deps.store,
+    });
+    await slack.start();
+    deps.senders.slack = slack.sender;
+    stops.push(() => slack.stop());
   }
 
   return {

@@ -1,0 +1,23 @@
+/**
+ * The App Home tab: the core's dashboard cards stacked into one `home` view (at most 100 blocks), a divider
+ * between cards. Buttons are left out: the home tab is a dashboard, acting happens in channels (a click
+ * there has a channel to answer in and to run under its settings); link buttons stay.
+ */
+import type { types } from '@slack/bolt';
+import type { Card } from '../../src/core/cards.js';
+import { cardToBlocks, LIMITS } from './blocks.js';
+
+export function homeView(cards: Card[]): types.HomeView {
+  const blocks: types.KnownBlock[] = [];
+  cards.forEach((card, i) => {
+    const room = LIMITS.viewBlocks - blocks.length - (i > 0 ? 1 : 0);
+    // Leave each later card at least a title and a line.
+    const share = Math.max(2, Math.floor(room / (cards.length - i)));
+    if (room < 2) return;
+    if (i > 0) blocks.push({ type: 'divider' });
+    blocks.push(
+      ...cardToBlocks(card, { maxBlocks: Math.min(room, Math.max(share, 12)), withoutActions: true }),
+    );
+  });
+  return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
+}

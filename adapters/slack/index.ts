@@ -1,0 +1,173 @@
+/**
+ * The Slack adapter (DESIGN §2–§4): Bolt for the transport, the core for everything said.
+ *
+ * - Socket Mode when `SLACK_APP_TOKEN` is set (no public URL); otherwise HTTP mode: Bolt's `HTTPReceiver`
+ *   is mounted at `POST /slack/events` on the shared server and verifies every request with the signing
+ *   secret (HMAC `v0:timestamp:body`, requests older than 5 minutes refused) before anything runs.
+ * - `SLACK_API_URL` points every Web API call (Bolt's client, the sender, Socket Mode's
+ *   `apps.connections.open`, OAuth) at another base, e.g. a local fake in tests.
+ * - With `SLACK_CLIENT_ID/SECRET/STATE_SECRET`: multi-workspace install at `GET /slack/install` (callback
+ *   `GET /slack/oauth_redirect`), installations sealed in SQLite; each workspace's bot token comes from there.
+ */
+import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
+import type { Config } from '../../src/config.js';
+import type { Bot } from '../../src/core/bot.js';
+import type { ChatSender, Clock, Logger, Store } from '../../src/core/ports.js';
+import type { HttpServer } from '../../src/http/server.js';
+import { boltLogger } from './bolt-logger.js';
+import { createBotTokens, createInstallationStore, installationId } from './installations.js';
+import { registerListeners } from './listeners.js';
+import { SlackPeople } from './people.js';
+import { createPresenter } from './present.js';
+import { BOT_SCOPE_NAMES } from './scopes.js';
+import { createSlackSender } from './sender.js';
+
+export interface SlackAdapterOptions {
+  config: NonNullable<Config['slack']>;
+  bot: Bot;
+  http: HttpServer;
+  logger: Logger;
+  clock: Clock;
+  store: Store;
+}
+
+export interface SlackAdapter {
+  /** Platform `slack`: what the outbox posts and edits cards with. */
+  sender: ChatSender;
+  /** Verifies the token (`auth.test`) and, in Socket Mode, connects. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export const EVENTS_PATH = '/slack/events';
+export const INSTALL_PATH = '/slack/install';
+export const REDIRECT_PATH = '/slack/oauth_redirect';
+
+export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
+  const { config, store } = options;
+  const logger = options.logger.child({ component: 'slack' });
+  const log = boltLogger(logger);
+  const apiUrl = config.apiUrl ? { slackApiUrl: config.apiUrl } : {};
+  const installationStore = config.oauth ? createInstallationStore(store) : undefined;
+
+  // One receiver for the OAuth install routes (and, in HTTP mode, for events too).
+  const httpReceiver =
+    !config.appToken || config.oauth
+      ? new HTTPReceiver({
+          signingSecret: config.signingSecret,
+          endpoints: EVENTS_PATH,
+          logger: log,
+          // Acknowledge as soon as a listener calls ack(); the work goes on after the HTTP response.
+          processBeforeResponse: false,
+          ...(config.oauth
+            ? {
+                clientId: config.oauth.clientId,
+                clientSecret: config.oauth.clientSecret,
+                stateSecret: config.oauth.stateSecret,
+                installationStore,
+                scopes: BOT_SCOPE_NAMES,
+                installerOptions: {
+                  installPath: INSTALL_PATH,
+                  redirectUriPath: REDIRECT_PATH,
+                  clientOptions: apiUrl,
+                  directInstall: true,
+                },
+              }
+            : {}),
+        })
+      : undefined;
+
+  const receiver: Receiver = config.appToken
+    ? new SocketModeReceiver({
+        appToken: config.appToken,
+        logger: log,
+        // The Socket Mode client's own Web API calls (apps.connections.open) go to the same base.
+        installerOptions: { clientOptions: apiUrl },
+      })
+    : (httpReceiver as HTTPReceiver);
+
+  const installer = httpReceiver?.installer;
+  const authorization = config.oauth
+    ? receiver === httpReceiver
+      ? {} // Bolt takes the HTTP receiver's installer as its authorize.
+      : {
+          authorize: (source: Parameters<NonNullable<typeof installer>['authorize']>[0]) =>
+            installer!.authorize(source),
+        }
+    : { token: config.botToken as string };
+
+  const app = new App({
+    receiver,
+    ...authorization,
+    logger: log,
+    deferInitialization: true,
+    clientOptions: {
+      ...apiUrl,
+      // Interactive calls (views.open, users.info) must not sleep through a rate limit: the 3 s trigger would pass.
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 1, factor: 1, minTimeout: 200, maxTimeout: 200 },
+      timeout: 5_000,
+    },
+  });
+
+  registerListeners(app, {
+    bot: options.bot,
+    store,
+    people: new SlackPeople(options.clock, logger),
+    presenter: createPresenter({ logger }),
+    logger,
+    ...(config.oauth
+      ? {
+          async onUninstalled(team: string, enterprise?: string) {
+            store.installations.delete(installationId({ teamId: team }));
+            if (enterprise)
+              store.installations.delete(
+                installationId({ isEnterpriseInstall: true, enterpriseId: enterprise }),
+              );
+            logger.info({ team }, 'Slack app uninstalled; installation removed');
+          },
+        }
+      : {}),
+  });
+
+  app.error(async (error) => {
+    logger.error({ err: error }, 'unhandled error in a Slack listener');
+  });
+
+  if (httpReceiver) {
+    const listener = httpReceiver.requestListener;
+    if (!config.appToken) options.http.mount(EVENTS_PATH, (req, res) => listener(req, res));
+    if (config.oauth) {
+      options.http.mount(INSTALL_PATH, (req, res) => listener(req, res));
+      options.http.mount(REDIRECT_PATH, (req, res) => listener(req, res));
+    }
+  }
+
+  const sender = createSlackSender({
+    tokens: createBotTokens({
+      ...(config.botToken ? { botToken: config.botToken } : {}),
+      ...(config.oauth ? { store } : {}),
+    }),
+    store,
+    logger,
+    ...(config.apiUrl ? { apiUrl: config.apiUrl } : {}),
+  });
+
+  let started = false;
+  return {
+    sender,
+    async start() {
+      await app.init();
+      if (config.appToken) await app.start();
+      started = true;
+      logger.info(
+        { mode: config.appToken ? 'socket' : 'http', oauth: !!config.oauth },
+        config.appToken ? 'Slack connected (Socket Mode)' : `Slack listening at POST ${EVENTS_PATH}`,
+      );
+    },
+    async stop() {
+      if (started && config.appToken) await app.stop();
+      started = false;
+    },
+  };
+}

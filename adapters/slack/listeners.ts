@@ -1,0 +1,226 @@
+/**
+ * Bolt listeners: payload → core request → `present`. Every listener acknowledges first (Slack wants an
+ * answer within 3 s) and works after, except a modal submission, whose acknowledgement must carry the
+ * inline errors: it waits for the core up to a budget, then acknowledges and answers afterwards.
+ */
+import type {
+  App,
+  BlockAction,
+  ButtonAction,
+  StaticSelectAction,
+  ViewSubmitAction,
+  webApi,
+} from '@slack/bolt';
+import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
+import { type Bot, errorCard } from '../../src/core/bot.js';
+import type { Response } from '../../src/core/cards.js';
+import type { RequestInfo } from '../../src/core/context.js';
+import { homeCards } from '../../src/core/home.js';
+import { say } from '../../src/core/messages.js';
+import type { Logger, Store } from '../../src/core/ports.js';
+import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from './blocks.js';
+import { homeView } from './home.js';
+import { decodeMetadata, formToView, inlineErrors, viewValues } from './modal.js';
+import type { SlackPeople } from './people.js';
+import { type Presenter, type Replay, type Surface, TRIGGER_BUDGET_MS } from './present.js';
+
+export interface ListenerDeps {
+  bot: Bot;
+  store: Store;
+  people: SlackPeople;
+  presenter: Presenter;
+  logger: Logger;
+  /** Called when an uninstall or token revocation arrives (OAuth installs). */
+  onUninstalled?: (team: string, enterprise?: string) => Promise<void>;
+}
+
+/** Time a view submission may spend in the core before the modal is closed without inline errors. */
+export const VIEW_ACK_BUDGET_MS = TRIGGER_BUDGET_MS;
+
+export function registerListeners(app: App, deps: ListenerDeps): void {
+  const { bot, presenter } = deps;
+  const log = deps.logger.child({ component: 'slack' });
+
+  async function requestInfo(
+    client: webApi.WebClient,
+    where: { team: string; user: string; channel: string; userName?: string | undefined; messageTs?: string },
+  ): Promise<RequestInfo> {
+    const person = await deps.people.lookup(client, where.team, where.user);
+    const conversation = conversationAddress('slack', where.team, where.channel);
+    const userName = person.name ?? where.userName;
+    return {
+      platform: 'slack',
+      user: userAddress('slack', where.team, where.user),
+      conversation,
+      ...(userName ? { userName } : {}),
+      ...(person.timeZone ? { platformTimeZone: person.timeZone } : {}),
+      // Approvals by user group will need `usergroups.users.list` (scope usergroups:read); until then
+      // approvers are listed users and nobody is counted in a group.
+      memberOf: [],
+      ...(where.messageTs ? { message: messageAddress(conversation, where.messageTs) } : {}),
+    };
+  }
+
+  /** Shows a response; a failure to reach Slack is logged (the user sees nothing, so it must be visible). */
+  async function show(response: Response, surface: Surface, what: string): Promise<void> {
+    try {
+      await presenter.present(response, surface);
+    } catch (error) {
+      log.error({ err: error, what, kind: response.kind }, 'could not show the answer in Slack');
+    }
+  }
+
+  // `/reel …`: the one command (the manifest names it; any name the workspace gave it works the same).
+  app.command(/.*/, async ({ command, ack, client, context }) => {
+    const receivedAt = performance.now();
+    await ack();
+    const team = context.teamId ?? command.team_id;
+    const surface: Surface = {
+      client,
+      user: command.user_id,
+      channel: command.channel_id,
+      responseUrl: command.response_url,
+      trigger: { id: command.trigger_id, receivedAt },
+      replay: { t: command.text },
+    };
+    // The text may hold private input (a script): only the command word is logged.
+    log.debug({ team, user: command.user_id, command: command.text.trim().split(/\s+/)[0] }, 'slash command');
+    const req = await requestInfo(client, {
+      team,
+      user: command.user_id,
+      channel: command.channel_id,
+      userName: command.user_name,
+    });
+    await show(await bot.handleText(req, command.text), surface, 'command');
+  });
+
+  app.action<BlockAction>({ type: 'block_actions' }, async ({ ack, body, action, client, context }) => {
+    const receivedAt = performance.now();
+    await ack();
+    const element = action as ButtonAction | StaticSelectAction | { action_id: string; type: string };
+    const actionId = element.action_id;
+    if (actionId.startsWith(`${LINK_ACTION}|`)) return; // A URL button: Slack opened the link.
+    const team = context.teamId ?? body.team?.id ?? body.user.team_id ?? '';
+    const container = body.container as { type?: string; is_ephemeral?: boolean; message_ts?: string };
+    const ts = body.message?.ts ?? container.message_ts;
+    const channel = body.channel?.id;
+    const surface: Surface = {
+      client,
+      user: body.user.id,
+      ...(channel ? { channel } : {}),
+      ...(body.response_url ? { responseUrl: body.response_url } : {}),
+      trigger: { id: body.trigger_id, receivedAt },
+      ...(ts ? { message: { ts, ephemeral: container.is_ephemeral === true } } : {}),
+    };
+    const value =
+      element.type === 'static_select'
+        ? ((element as StaticSelectAction).selected_option?.value ?? '')
+        : ((element as ButtonAction).value ?? '');
+    const req = await requestInfo(client, {
+      team,
+      user: body.user.id,
+      channel: channel ?? body.user.id,
+      userName: body.user.name ?? body.user.username,
+      ...(ts && container.is_ephemeral !== true ? { messageTs: ts } : {}),
+    });
+
+    if (actionId.startsWith(`${OPEN_FORM_ACTION}|`)) {
+      const { form, replay } = presenter.pendingForm(value);
+      if (form && (await presenter.openModal(form, surface))) return;
+      if (!replay) return show(errorCard(say('interaction-expired')), surface, 'open-form');
+      return show(await runReplay(req, replay), { ...surface, replay }, 'open-form');
+    }
+
+    const core = decodeActionId(actionId);
+    const choice = element.type === 'static_select' ? value : undefined;
+    log.debug({ team, user: body.user.id, action: core }, 'block action');
+    const response = await bot.handleAction(req, {
+      action: core,
+      value,
+      ...(choice !== undefined ? { choice } : {}),
+    });
+    await show(
+      response,
+      { ...surface, replay: { a: core, v: value, ...(choice !== undefined ? { c: choice } : {}) } },
+      'action',
+    );
+  });
+
+  app.view<ViewSubmitAction>({ type: 'view_submission' }, async ({ ack, body, view, client, context }) => {
+    const meta = decodeMetadata(view.private_metadata);
+    const team = context.teamId ?? body.team?.id ?? body.user.team_id ?? '';
+    if (!meta) {
+      await ack();
+      return;
+    }
+    const { origin } = meta;
+    const surface: Surface = {
+      client,
+      user: body.user.id,
+      channel: origin.channel,
+      ...(origin.responseUrl ? { responseUrl: origin.responseUrl } : {}),
+      ...(origin.messageTs ? { message: { ts: origin.messageTs, ephemeral: false } } : {}),
+    };
+    const req = await requestInfo(client, {
+      team,
+      user: body.user.id,
+      channel: origin.channel,
+      userName: body.user.name,
+      ...(origin.messageTs ? { messageTs: origin.messageTs } : {}),
+    });
+    const work = bot.handleForm(req, {
+      formId: view.callback_id,
+      state: meta.state,
+      values: viewValues(view.state.values as never),
+    });
+    const early = await Promise.race([work, delay(VIEW_ACK_BUDGET_MS)]);
+    if (early === undefined) {
+      // The core is slow: close the modal now (Slack would show an error) and answer when it is done.
+      await ack();
+      return show(await work, surface, 'form');
+    }
+    if (early.kind === 'form-errors') {
+      await ack({ response_action: 'errors', errors: inlineErrors(view, early.errors) });
+      return;
+    }
+    if (early.kind === 'form') {
+      await ack({ response_action: 'update', view: formToView(early.form, origin, say('form-cancel')) });
+      return;
+    }
+    await ack();
+    await show(early, surface, 'form');
+  });
+
+  app.event('app_home_opened', async ({ event, client, context, body }) => {
+    if (event.tab !== 'home') return;
+    const team = context.teamId ?? (body as { team_id?: string }).team_id ?? '';
+    const req = await requestInfo(client, { team, user: event.user, channel: event.channel });
+    try {
+      const cards = await homeCards(bot, deps.store, req);
+      await client.views.publish({ user_id: event.user, view: homeView(cards) });
+    } catch (error) {
+      log.error({ err: error, team }, 'could not publish the App Home');
+    }
+  });
+
+  for (const name of ['app_uninstalled', 'tokens_revoked'] as const) {
+    app.event(name, async ({ context, body }) => {
+      const team = context.teamId ?? (body as { team_id?: string }).team_id;
+      if (team && deps.onUninstalled) await deps.onUninstalled(team, context.enterpriseId);
+    });
+  }
+
+  async function runReplay(req: RequestInfo, replay: Replay): Promise<Response> {
+    if ('t' in replay) return bot.handleText(req, replay.t);
+    return bot.handleAction(req, {
+      action: replay.a,
+      value: replay.v,
+      ...(replay.c !== undefined ? { choice: replay.c } : {}),
+    });
+  }
+}
+
+const delay = (ms: number) =>
+  new Promise<undefined>((resolve) => {
+    setTimeout(() => resolve(undefined), ms).unref();
+  });

@@ -1,0 +1,165 @@
+/**
+ * Neutral forms ↔ Slack modals (https://docs.slack.dev/surfaces/modals). The form id is the view's
+ * `callback_id`; `private_metadata` carries the form's opaque state plus where the form was opened (a
+ * view_submission payload names no channel), within Slack's 3000 characters.
+ */
+import type { types } from '@slack/bolt';
+import type { Form, FormInput } from '../../src/core/cards.js';
+import { option, plain } from './blocks.js';
+import { splitMrkdwn, toMrkdwn, toPlain, truncate } from './mrkdwn.js';
+
+export const MODAL_LIMITS = {
+  title: 24,
+  submit: 24,
+  callbackId: 255,
+  privateMetadata: 3000,
+  label: 2000,
+  hint: 2000,
+  placeholder: 150,
+  inputChars: 3000,
+  selectOptions: 100,
+} as const;
+
+/** Where a modal was opened, so its submission can answer in the right place. */
+export interface ModalOrigin {
+  /** Channel id (the conversation the command or click came from). */
+  channel: string;
+  /** The command's or click's `response_url` (valid 30 min), for an ephemeral answer after submit. */
+  responseUrl?: string;
+  /** The message carrying the clicked control, for an `update` answer. */
+  messageTs?: string;
+}
+
+interface Metadata {
+  /** The form's state. */
+  s: string;
+  c: string;
+  r?: string;
+  m?: string;
+}
+
+export function encodeMetadata(state: string, origin: ModalOrigin): string {
+  const full: Metadata = {
+    s: state,
+    c: origin.channel,
+    ...(origin.responseUrl ? { r: origin.responseUrl } : {}),
+    ...(origin.messageTs ? { m: origin.messageTs } : {}),
+  };
+  const json = JSON.stringify(full);
+  if (json.length <= MODAL_LIMITS.privateMetadata) return json;
+  // The form's state is what the submission cannot do without: the response URL is only a convenience.
+  return JSON.stringify({ s: state, c: origin.channel });
+}
+
+export function decodeMetadata(raw: string | undefined): { state: string; origin: ModalOrigin } | undefined {
+  if (!raw) return undefined;
+  try {
+    const m = JSON.parse(raw) as Partial<Metadata>;
+    if (typeof m.s !== 'string' || typeof m.c !== 'string') return undefined;
+    return {
+      state: m.s,
+      origin: {
+        channel: m.c,
+        ...(typeof m.r === 'string' ? { responseUrl: m.r } : {}),
+        ...(typeof m.m === 'string' ? { messageTs: m.m } : {}),
+      },
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The modal view for a form. Labels and titles are cut to Slack's limits, values never invented. */
+export function formToView(form: Form, origin: ModalOrigin, cancelLabel: string): types.ModalView {
+  const blocks: types.KnownBlock[] = [];
+  if (form.intro) {
+    for (const piece of splitMrkdwn(toMrkdwn(form.intro), 3000)) {
+      blocks.push({ type: 'section', text: { type: 'mrkdwn', text: piece } });
+    }
+  }
+  for (const input of form.inputs) blocks.push(inputBlock(input));
+  return {
+    type: 'modal',
+    callback_id: form.id.slice(0, MODAL_LIMITS.callbackId),
+    title: plain(form.title, MODAL_LIMITS.title),
+    submit: plain(form.submitLabel, MODAL_LIMITS.submit),
+    close: plain(cancelLabel, MODAL_LIMITS.submit),
+    private_metadata: encodeMetadata(form.state, origin),
+    blocks,
+  };
+}
+
+function inputBlock(input: FormInput): types.InputBlock {
+  const common = {
+    type: 'input' as const,
+    block_id: input.id,
+    label: plain(input.label, MODAL_LIMITS.label),
+    optional: !input.required,
+    ...(input.hint ? { hint: plain(input.hint, MODAL_LIMITS.hint) } : {}),
+  };
+  if (input.kind === 'select' && input.options.length > 0) {
+    const options = input.options
+      .slice(0, MODAL_LIMITS.selectOptions)
+      .map((o) => option(o.label, o.value, o.description));
+    const initial = options.find((o) => o.value === input.initial);
+    return {
+      ...common,
+      element: {
+        type: 'static_select',
+        action_id: input.id,
+        options,
+        ...(initial ? { initial_option: initial } : {}),
+      },
+    };
+  }
+  const text = input.kind === 'text' ? input : undefined;
+  // Slack caps text inputs at 3000 characters; a larger core limit is checked by the core on submit.
+  const max = Math.min(text?.maxLength ?? MODAL_LIMITS.inputChars, MODAL_LIMITS.inputChars);
+  const min = text?.minLength !== undefined ? Math.min(text.minLength, max) : undefined;
+  const initial = input.initial !== undefined ? truncate(input.initial, max) : undefined;
+  return {
+    ...common,
+    element: {
+      type: 'plain_text_input',
+      action_id: input.id,
+      multiline: text?.multiline ?? false,
+      max_length: max,
+      ...(min !== undefined && min > 0 ? { min_length: min } : {}),
+      ...(text?.placeholder ? { placeholder: plain(text.placeholder, MODAL_LIMITS.placeholder) } : {}),
+      ...(initial ? { initial_value: initial } : {}),
+    },
+  };
+}
+
+/** A submitted modal's values by input id (block id = action id = input id); empty inputs are ''. */
+export function viewValues(
+  values: Record<
+    string,
+    Record<string, { value?: string | null; selected_option?: { value?: string } | null }>
+  >,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [blockId, actions] of Object.entries(values)) {
+    const action = actions[blockId] ?? Object.values(actions)[0];
+    if (!action) continue;
+    out[blockId] = action.selected_option?.value ?? action.value ?? '';
+  }
+  return out;
+}
+
+/** Inline errors by block id: only ids the view has (Slack rejects unknown ones), messages cut to fit. */
+export function inlineErrors(form: { blocks: { block_id?: string }[] }, errors: Record<string, string>) {
+  const known = form.blocks.map((b) => b.block_id).filter((id): id is string => !!id);
+  const out: Record<string, string> = {};
+  const orphans: string[] = [];
+  for (const [id, message] of Object.entries(errors)) {
+    const text = truncate(toPlain(message), 2000);
+    if (known.includes(id)) out[id] = text;
+    else orphans.push(text);
+  }
+  // An error about the form as a whole still has to show: on the first input.
+  const first = known[0];
+  if (orphans.length > 0 && first)
+    out[first] = truncate([out[first], ...orphans].filter(Boolean).join(' '), 2000);
+  return out;
+}

@@ -1,0 +1,23 @@
+/**
+ * The bot scopes reelbot asks for, each for one reason; `manifest.yml` lists the same (a test compares them).
+ * Not asked: `im:write` (posting to a user id already lands in the app's DM), `usergroups:read` (until
+ * approvals by user group read `usergroups.users.list`), any user scope.
+ */
+export const BOT_SCOPES = {
+  /** The `/reel` slash command. */
+  commands: 'the /reel command',
+  /** Post and edit status cards, post ephemeral answers and notices. */
+  'chat:write': 'post and edit status cards, private answers and notices',
+  /** Post a status card in a public channel where /reel was used without inviting the bot first. */
+  'chat:write.public': 'post status cards in public channels the bot was not invited to',
+  /** `users.info`: the caller's time zone (`user.tz`) and display name. */
+  'users:read': "the caller's time zone and display name",
+  /** After a crash, find a card already posted (message metadata) instead of posting it twice. */
+  'channels:history': 'find an already-posted card after a restart (public channels)',
+  'groups:history': 'find an already-posted card after a restart (private channels)',
+} as const;
+
+export const BOT_SCOPE_NAMES = Object.keys(BOT_SCOPES);
+
+/** Events the app subscribes to (no scope needed for any of them). */
+export const BOT_EVENTS = ['app_home_opened', 'app_uninstalled', 'tokens_revoked'] as const;

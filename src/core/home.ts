@@ -1,0 +1,62 @@
+/**
+ * A member's dashboard (Slack App Home), built from the same cards the commands answer with: who they act
+ * as, credits, recent videos, the next 7 days of the calendar, and what this workspace's channels follow.
+ * Platform-neutral: the adapter only lays the cards out.
+ */
+import { workspaceOf } from './address.js';
+import type { Bot } from './bot.js';
+import type { Card } from './cards.js';
+import { formatMention } from './commands/account/mentions.js';
+import { WHAT_IT_POSTS } from './commands/account/subscriptions.js';
+import type { RequestInfo } from './context.js';
+import type { Store } from './ports.js';
+
+/** The commands whose cards make the dashboard, in order. */
+const SECTIONS = ['whoami', 'credits', 'videos', 'calendar'] as const;
+
+export async function homeCards(bot: Bot, store: Store, req: RequestInfo): Promise<Card[]> {
+  const cards: Card[] = [];
+  const first = await bot.handleText(req, SECTIONS[0]);
+  const cardOf = (r: Awaited<ReturnType<Bot['handleText']>>) =>
+    r.kind === 'message' || r.kind === 'update' ? r.card : undefined;
+  const whoami = cardOf(first);
+  if (whoami) cards.push(whoami);
+  // Not linked (or the key is refused): the other sections would repeat the same error.
+  if (whoami?.tone !== 'danger') {
+    const rest = await Promise.all(SECTIONS.slice(1).map((command) => bot.handleText(req, command)));
+    for (const response of rest) {
+      const card = cardOf(response);
+      if (card) cards.push(card);
+    }
+  }
+  cards.push(subscriptionsCard(store, workspaceOf(req.conversation)));
+  return cards;
+}
+
+/** Every channel subscription of the workspace, grouped by channel. */
+export function subscriptionsCard(store: Store, workspace: string): Card {
+  const subs = store.subscriptions.inWorkspace(workspace);
+  if (subs.length === 0) {
+    return {
+      title: 'Channel subscriptions',
+      tone: 'neutral',
+      text: 'No channel follows anything yet. In a channel, try `/reel subscribe calendar` or `/reel subscribe videos`.',
+    };
+  }
+  const lines = subs.map((s) => {
+    const channel = s.conversation.split(':')[2] ?? s.conversation;
+    const what = s.kind === 'series' ? `series \`${s.target}\`` : `**${s.kind}**`;
+    const by = s.owner ? ` · by ${formatMention(s.owner)}` : '';
+    return `• ${channelMention(s.conversation, channel)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${by}`;
+  });
+  return {
+    title: 'Channel subscriptions',
+    tone: 'info',
+    text: lines.join('\n'),
+    context: 'Change them with `/reel subscribe` and `/reel unsubscribe` in the channel.',
+  };
+}
+
+/** Slack links `<#C1>` to the channel; other platforms show the id. */
+const channelMention = (conversation: string, channel: string): string =>
+  conversation.startsWith('slack:') ? `<#${channel}>` : `\`#${channel}\``;
