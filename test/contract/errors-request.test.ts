@@ -1,5 +1,5 @@
 /** Error types a caller provokes with the request itself: invalid_input (400 and 405), not_found, conflict. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConflictError, InvalidInputError, NotFoundError, type VideoApiClient } from '../../src/api/index.js';
 import {
@@ -17,16 +17,33 @@ import {
 } from './support.js';
 
 let c: Contract;
-beforeEach(async () => {
-  c = await startContract();
-});
-afterEach(async () => {
-  await c.close();
-});
+/** A fresh simulator per test of the calling describe. */
+function freshContract(): void {
+  beforeEach(async () => {
+    c = await startContract();
+  });
+  afterEach(async () => {
+    await c.close();
+  });
+}
 
 const FUTURE = new Date(T0 + HOUR).toISOString();
 
 describe('invalid_input (400): the message names the field; nothing is created or retried', () => {
+  // One simulator for the whole table: each case checks only what it would have changed.
+  let ids: { done: string; busy: string };
+  beforeAll(async () => {
+    c = await startContract();
+    const api = c.client();
+    const done = (await completedVideo(c, api)).id;
+    await api.videos.update(done, { posts: { youtube: { title: 'Stored' } } });
+    const busy = (await api.videos.create({ script: SCRIPT, voiceId: 'voice_aria_en' }, idem())).id;
+    ids = { done, busy };
+  });
+  afterAll(async () => {
+    await c.close();
+  });
+
   it.each<[string, string, (api: VideoApiClient, ids: { done: string; busy: string }) => Promise<unknown>]>([
     [
       'script too short',
@@ -115,14 +132,11 @@ describe('invalid_input (400): the message names the field; nothing is created o
     ['analytics range 30', 'range', (api) => api.analytics.get({ range: 30 as 28 })],
   ])('%s → names %s', async (_name, field, call) => {
     const api = c.client();
-    const done = (await completedVideo(c, api)).id;
-    await api.videos.update(done, { posts: { youtube: { title: 'Stored' } } });
-    const busy = (await api.videos.create({ script: SCRIPT, voiceId: 'voice_aria_en' }, idem())).id;
     const ledger = c.run.sim.ledger(DEMO_KEY).length;
     const videos = (await api.videos.list()).pagination.total;
     const attempts = c.events.length;
 
-    const error = await caught(call(api, { done, busy }));
+    const error = await caught(call(api, ids));
     expectApiError(error, InvalidInputError, 'invalid_input', 400);
     expect(error.message).toContain(field);
     expect(c.events.length - attempts).toBe(1);
@@ -130,6 +144,10 @@ describe('invalid_input (400): the message names the field; nothing is created o
     expect((await api.videos.list()).pagination.total).toBe(videos);
     expect(await api.posts.calendar({ startDate: '2026-01-01', endDate: '2026-12-31' })).toEqual([]);
   });
+});
+
+describe('invalid_input (400): refusals that depend on state', () => {
+  freshContract();
 
   it('a failed video cannot be scheduled; a platform without an account cannot be published to', async () => {
     const other = c.client(OTHER_KEY);
@@ -155,6 +173,8 @@ describe('invalid_input (400): the message names the field; nothing is created o
 });
 
 describe('invalid_input (405): wrong method', () => {
+  freshContract();
+
   it('on the wire: 405, Allow, the documented envelope (raw fetch)', async () => {
     const res = await c.raw('PUT', '/videos');
     expect(res.status).toBe(405);
@@ -176,6 +196,8 @@ describe('invalid_input (405): wrong method', () => {
 });
 
 describe('not_found (404): unknown, malformed and other-team ids are all the same', () => {
+  freshContract();
+
   it('every id-taking endpoint', async () => {
     const other = c.client(OTHER_KEY);
     const theirs = await completedVideo(c, other);
@@ -237,6 +259,8 @@ describe('not_found (404): unknown, malformed and other-team ids are all the sam
 });
 
 describe('conflict (409)', () => {
+  freshContract();
+
   it('an Idempotency-Key reused with a different body: not retried, nothing created', async () => {
     const api = c.client();
     const key = idem();
