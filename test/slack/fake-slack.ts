@@ -1,0 +1,300 @@
+/**
+ * A local fake of the Slack Web API (https://docs.slack.dev/reference/methods) on 127.0.0.1, enough for
+ * reelbot: it records every call, keeps channel history (with message metadata), answers the methods the
+ * adapter uses with Slack's response shapes, can be told to fail a method (429 with Retry-After, or a
+ * platform error), receives `response_url` posts, and serves a Socket Mode WebSocket for
+ * `apps.connections.open`.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+
+export interface SlackCall {
+  method: string;
+  token: string | undefined;
+  args: Record<string, unknown>;
+}
+
+export interface FakeMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  blocks?: unknown[];
+  thread_ts?: string;
+  metadata?: { event_type: string; event_payload: Record<string, unknown> };
+  /** Every content the message had (first post included). */
+  history: { text: string; blocks?: unknown[] }[];
+}
+
+export interface ScriptedFailure {
+  /** HTTP 429 with this Retry-After (seconds). */
+  retryAfter?: number;
+  /** A platform error (`{ ok: false, error }`). */
+  error?: string;
+  /** Accept the call (the message is posted) but never answer: the caller times out. */
+  swallow?: boolean;
+}
+
+export interface FakeSlackOptions {
+  /** Milliseconds clock for message timestamps (tests with virtual time pass theirs). */
+  now?: () => number;
+  users?: Record<string, { name: string; realName?: string; tz?: string }>;
+  team?: { id: string; name: string };
+}
+
+/** Form-encoded Web API bodies carry objects as JSON strings. */
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view']);
+
+export class FakeSlack {
+  readonly calls: SlackCall[] = [];
+  readonly messages: FakeMessage[] = [];
+  /** Bodies posted to `response_url`s, by URL path id. */
+  readonly responses: { id: string; body: Record<string, unknown> }[] = [];
+  /** What the Socket Mode client sent back (acks), parsed. */
+  readonly socketReceived: Record<string, unknown>[] = [];
+  /** Trigger ids `views.open` refuses as `expired_trigger_id`. */
+  readonly expiredTriggers = new Set<string>();
+  url = '';
+  private server: Server;
+  private wss: WebSocketServer;
+  private sockets = new Set<WebSocket>();
+  private failures = new Map<string, ScriptedFailure[]>();
+  private counter = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: FakeSlackOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => {
+        res.writeHead(500);
+        res.end(String(error));
+      });
+    });
+    this.wss = new WebSocketServer({ server: this.server, path: '/socket' });
+    this.wss.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('message', (data) =>
+        this.socketReceived.push(JSON.parse(String(data)) as Record<string, unknown>),
+      );
+      socket.on('close', () => this.sockets.delete(socket));
+      // Slack's first frame on a Socket Mode connection.
+      socket.send(
+        JSON.stringify({
+          type: 'hello',
+          num_connections: 1,
+          debug_info: { host: 'fake-slack', build_number: 1, approximate_connection_time: 18060 },
+          connection_info: { app_id: 'A0REELBOT' },
+        }),
+      );
+    });
+  }
+
+  get apiUrl(): string {
+    return `${this.url}/api/`;
+  }
+
+  static async start(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+    const fake = new FakeSlack(options);
+    await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
+    fake.url = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+    return fake;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.terminate();
+    this.wss.close();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The next `times` calls of `method` fail as scripted. */
+  fail(method: string, failure: ScriptedFailure, times = 1): void {
+    const list = this.failures.get(method) ?? [];
+    for (let i = 0; i < times; i++) list.push(failure);
+    this.failures.set(method, list);
+  }
+
+  callsOf(method: string): SlackCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  /** A `response_url` that records what is posted to it. */
+  responseUrl(id = `r${++this.counter}`): string {
+    return `${this.url}/response/${id}`;
+  }
+
+  responsesTo(url: string): Record<string, unknown>[] {
+    const id = url.slice(url.lastIndexOf('/') + 1);
+    return this.responses.filter((r) => r.id === id).map((r) => r.body);
+  }
+
+  /** Sends a Socket Mode frame to every connected client. */
+  sendSocket(frame: Record<string, unknown>): void {
+    for (const socket of this.sockets) socket.send(JSON.stringify(frame));
+  }
+
+  get socketConnections(): number {
+    return this.sockets.size;
+  }
+
+  /** Polls (real time) until `check` returns something truthy. */
+  async waitFor<T>(check: () => T | undefined | false, what: string, timeoutMs = 5_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = check();
+      if (value) return value;
+      if (Date.now() > deadline) throw new Error(`fake Slack: timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    const raw = await readBody(req);
+    if (url.pathname.startsWith('/response/')) {
+      this.responses.push({ id: url.pathname.slice('/response/'.length), body: JSON.parse(raw) });
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+      return;
+    }
+    if (!url.pathname.startsWith('/api/')) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    const method = url.pathname.slice('/api/'.length);
+    const args = parseArgs(raw, req.headers['content-type'] ?? '');
+    const auth = req.headers.authorization;
+    const token = auth?.startsWith('Bearer ') ? auth.slice(7) : (args.token as string | undefined);
+    this.calls.push({ method, token, args });
+
+    const failure = this.failures.get(method)?.shift();
+    if (failure?.retryAfter !== undefined) {
+      res.writeHead(429, { 'retry-after': String(failure.retryAfter), 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      return;
+    }
+    if (failure?.error) return json(res, { ok: false, error: failure.error });
+    const answer = this.answer(method, args);
+    if (failure?.swallow) return; // The work is done; the answer never comes.
+    json(res, answer);
+  }
+
+  private answer(method: string, args: Record<string, unknown>): Record<string, unknown> {
+    const team = this.options.team ?? { id: 'T0001', name: 'Reel Team' };
+    switch (method) {
+      case 'auth.test':
+        return {
+          ok: true,
+          url: 'https://reel-team.slack.com/',
+          team: team.name,
+          user: 'reelbot',
+          team_id: team.id,
+          user_id: 'U0BOT',
+          bot_id: 'B0BOT',
+          is_enterprise_install: false,
+        };
+      case 'chat.postMessage': {
+        const channel = String(args.channel);
+        const ts = this.nextTs();
+        const message: FakeMessage = {
+          channel,
+          ts,
+          text: String(args.text ?? ''),
+          ...(args.blocks ? { blocks: args.blocks as unknown[] } : {}),
+          ...(args.thread_ts ? { thread_ts: String(args.thread_ts) } : {}),
+          ...(args.metadata ? { metadata: args.metadata as FakeMessage['metadata'] } : {}),
+          history: [],
+        };
+        message.history.push({ text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
+        this.messages.push(message);
+        return {
+          ok: true,
+          channel,
+          ts,
+          message: { type: 'message', text: message.text, ts, bot_id: 'B0BOT' },
+        };
+      }
+      case 'chat.update': {
+        const message = this.messages.find((m) => m.channel === args.channel && m.ts === args.ts);
+        if (!message) return { ok: false, error: 'message_not_found' };
+        message.text = String(args.text ?? '');
+        if (args.blocks) message.blocks = args.blocks as unknown[];
+        message.history.push({ text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
+        return { ok: true, channel: message.channel, ts: message.ts, text: message.text };
+      }
+      case 'chat.postEphemeral':
+        return { ok: true, message_ts: this.nextTs() };
+      case 'views.open':
+        if (this.expiredTriggers.has(String(args.trigger_id)))
+          return { ok: false, error: 'expired_trigger_id' };
+        return { ok: true, view: { id: `V${++this.counter}`, ...(args.view as object) } };
+      case 'views.publish':
+        return { ok: true, view: { id: `V${++this.counter}`, ...(args.view as object) } };
+      case 'users.info': {
+        const id = String(args.user);
+        const user = this.options.users?.[id];
+        if (!user) return { ok: false, error: 'user_not_found' };
+        return {
+          ok: true,
+          user: {
+            id,
+            team_id: team.id,
+            name: user.name,
+            real_name: user.realName ?? user.name,
+            tz: user.tz ?? 'America/Los_Angeles',
+            tz_offset: -28800,
+            profile: { display_name: user.name, real_name: user.realName ?? user.name },
+          },
+        };
+      }
+      case 'conversations.history':
+      case 'conversations.replies': {
+        const oldest = Number(args.oldest ?? 0);
+        const inThread = method === 'conversations.replies';
+        const messages = this.messages
+          .filter((m) => m.channel === args.channel && Number(m.ts) >= oldest)
+          .filter((m) => (inThread ? m.thread_ts === args.ts || m.ts === args.ts : !m.thread_ts))
+          .map((m) => ({
+            type: 'message',
+            ts: m.ts,
+            text: m.text,
+            bot_id: 'B0BOT',
+            ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}),
+            ...(args.include_all_metadata && m.metadata ? { metadata: m.metadata } : {}),
+          }));
+        return { ok: true, messages: inThread ? messages : messages.reverse(), has_more: false };
+      }
+      case 'apps.connections.open':
+        return { ok: true, url: `${this.url.replace('http', 'ws')}/socket?ticket=fake` };
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+
+  /** `1732348800.000123`: seconds, then a per-fake counter (unique, increasing). */
+  private nextTs(): string {
+    return `${Math.floor(this.now() / 1000)}.${String(++this.counter).padStart(6, '0')}`;
+  }
+}
+
+function parseArgs(raw: string, contentType: string): Record<string, unknown> {
+  if (raw === '') return {};
+  if (contentType.includes('application/json')) return JSON.parse(raw) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(raw)) {
+    out[key] = JSON_FIELDS.has(key) ? JSON.parse(value) : value === 'true' ? true : value;
+  }
+  return out;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function json(res: ServerResponse, body: Record<string, unknown>): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
