@@ -6,9 +6,13 @@ import { DEMO_KEY, textOf } from '../../support/harness.js';
 import { button, card, idFrom, MINUTE, type VideosHarness, videosHarness, writes } from './helpers.js';
 
 let h: VideosHarness;
+const NARROW_KEY = 'fl_live_narrow_team_key_0123456789abcd';
 beforeEach(async () => {
   h = await videosHarness({
-    teams: [{ name: 'Poor Team', credits: 30, keys: [{ key: 'fl_live_poor_team_key_0123456789abcdef' }] }],
+    teams: [
+      { name: 'Poor Team', credits: 30, keys: [{ key: 'fl_live_poor_team_key_0123456789abcdef' }] },
+      { name: 'Narrow Team', keys: [{ key: NARROW_KEY, scopes: ['videos:read', 'videos:write'] }] },
+    ],
   });
 });
 afterEach(() => h.close());
@@ -127,6 +131,26 @@ describe('credits', () => {
     );
     // At or under the threshold it goes ahead.
     expect(textOf(await h.run(`create --model motion_lite ${SCRIPT}`))).toContain('50 credits');
+    expect(writes(h)).toEqual([]);
+  });
+});
+
+describe('a key without catalog:read', () => {
+  it('still creates with a voice id, priced from the documented cost table', async () => {
+    const nat = h.user('nat', { key: NARROW_KEY });
+    const c = card(await h.run(`create --voice voice_marcus_en --model motion_lite ${SCRIPT}`, nat));
+    expect(c.text).toContain('with motion_lite: **50 credits**, balance 500 → 450');
+    const id = idFrom(
+      card(await h.click('video.create.confirm', button(c, 'video.create.confirm').value, nat)),
+    );
+    // Another team's video: the demo team does not see it.
+    expect((await h.api.videos.list()).items).toEqual([]);
+    expect(h.sim.sim.chargesFor(id).map((e) => e.credits)).toEqual([-50]);
+  });
+
+  it('names the missing scope when no voice is given', async () => {
+    const nat = h.user('nat', { key: NARROW_KEY });
+    expect(textOf(await h.run(`create ${SCRIPT}`, nat))).toContain('`catalog:read`');
     expect(writes(h)).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import {
   button,
   buttons,
   card,
+  completeVideo,
   idFrom,
   liveCard,
   liveCards,
@@ -166,5 +167,24 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     await h.until(() => live.card.tone === 'success', { maxMs: 10 * MINUTE });
     expect(live.card.text).not.toContain('Stopped watching');
     expect(liveCards(h, id)).toHaveLength(1);
+  });
+
+  it('status brings an abandoned card up to date once the video is finished', async () => {
+    h.deps.watchMaxAgeMs = 20_000;
+    const confirm = card(await h.run('create A video whose card nobody watches any more.'));
+    const id = idFrom(
+      card(await h.click('video.create.confirm', button(confirm, 'video.create.confirm').value)),
+    );
+    const live = liveCard(h, id);
+    await h.advance(30_000);
+    expect(live.card.text).toContain('Stopped watching');
+    await completeVideo(h, id);
+    const r = card(await h.run(`status ${id}`));
+    expect(r.tone).toBe('success');
+    await h.flush();
+    expect(live.card.tone).toBe('success');
+    expect(live.card.text).not.toContain('Stopped watching');
+    expect(live.card.sections).toHaveLength(3);
+    expect(h.store.watches.active()).toEqual([]);
   });
 });

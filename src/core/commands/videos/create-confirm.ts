@@ -3,20 +3,23 @@
  * idempotency key per request (a double click or a retry charges once), then posts the live status card and
  * starts watching, in one transaction. Only the person who asked can answer.
  */
+import { needsApproval } from '../../approvals/policy.js';
+import { requestApproval } from '../../approvals/request.js';
+import { checkRole } from '../../approvals/roles.js';
 import type { Card, Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { VideoApiError } from '../../video-api.js';
 import { displayedName, type PendingCreate, REQUEST_TTL_MS, requestKey } from './create-request.js';
-import { displayName } from './format.js';
-import { requiresApproval } from './spend-approval.js';
+import { displayName, excerpt } from './format.js';
 import { trackGeneration } from './tracking.js';
 
-function loadRequest(ctx: CommandContext, id: string): PendingCreate {
+function loadRequest(ctx: CommandContext, id: string, options: { anyone?: boolean } = {}): PendingCreate {
   const record = ctx.deps.store.cards.get(requestKey(id));
   const pending = record?.model as Partial<PendingCreate> | undefined;
-  if (pending?.type !== 'create-request') throw userError('interaction-expired');
-  if (pending.requester !== ctx.req.user) {
+  if (pending?.type !== 'create-request' || record?.conversation !== ctx.req.conversation)
+    throw userError('interaction-expired');
+  if (!options.anyone && pending.requester !== ctx.req.user) {
     throw userError('not-your-request', { who: pending.requesterName ?? 'the person who asked' });
   }
   return pending as PendingCreate;
@@ -70,14 +73,48 @@ async function confirm(ctx: CommandContext, id: string): Promise<Response> {
   if (ctx.now() - pending.createdAt > REQUEST_TTL_MS) {
     throw userError('request-expired', { minutes: REQUEST_TTL_MS / 60_000, command: 'create' });
   }
-  if (requiresApproval(ctx, 'video', pending.cost)) {
-    throw userError('spend-approval-unsupported', {
-      cost: pending.cost,
-      threshold: ctx.settings().spendThreshold,
-    });
-  }
-  const api = ctx.api();
+  checkRole(ctx, 'spend');
   const idempotencyKey = ctx.deps.store.idempotency.keyFor(`create:${id}`);
+  if (needsApproval(ctx, { kind: 'spend', credits: pending.cost })) {
+    const sent = requestApproval(ctx, {
+      command: 'create',
+      args: { requestId: id, cost: pending.cost },
+      idempotencyKey,
+      summary: `Create “${displayedName(pending.input)}” (${pending.cost} credits)`,
+      fields: [
+        { label: 'Cost', value: `${pending.cost} credits`, short: true },
+        { label: 'Balance', value: `${pending.balance} → ${pending.balance - pending.cost}`, short: true },
+        { label: 'Model', value: pending.input.model ?? 'storyboard', short: true },
+        { label: 'Voice', value: pending.voiceLabel, short: true },
+        { label: 'Script', value: excerpt(pending.input.script, 280) },
+      ],
+    });
+    return sent.kind === 'message' ? { kind: 'update', card: sent.card } : sent;
+  }
+  return charge(ctx, id, pending, idempotencyKey);
+}
+
+/**
+ * Runs a create someone asked for and an approver agreed to (DESIGN §5): the approver's key, the request's
+ * stored idempotency key, then the same card and watch as a direct create. A request already created answers
+ * its card again; a cancelled one is refused.
+ */
+export async function approveCreate(ctx: CommandContext, id: string, idempotencyKey: string): Promise<Card> {
+  const pending = loadRequest(ctx, id, { anyone: true });
+  if (pending.state === 'cancelled') throw userError('approval-create-cancelled');
+  if (pending.state === 'created') return creatingCard(pending);
+  const done = await charge(ctx, id, pending, idempotencyKey);
+  return done.kind === 'update' ? done.card : creatingCard(pending);
+}
+
+/** POST /videos, then the status card and its watch, in one transaction. */
+async function charge(
+  ctx: CommandContext,
+  id: string,
+  pending: PendingCreate,
+  idempotencyKey: string,
+): Promise<Response> {
+  const api = ctx.api();
   let created: Awaited<ReturnType<typeof api.videos.create>>;
   try {
     created = await api.videos.create(pending.input, { idempotencyKey });
@@ -104,7 +141,7 @@ async function confirm(ctx: CommandContext, id: string): Promise<Response> {
       videoId: created.id,
       name: created.name || displayedName(pending.input),
       kind: 'video',
-      requestedBy: displayName(ctx.req),
+      requestedBy: pending.requesterName ?? displayName(ctx.req),
       model: created.model ?? pending.input.model ?? 'storyboard',
       credits: created.creditsUsed,
       phase: 'generating',
@@ -118,7 +155,10 @@ async function confirm(ctx: CommandContext, id: string): Promise<Response> {
         action: 'video.create',
         videoId: created.id,
         credits: created.creditsUsed,
-        details: { model: pending.input.model ?? 'storyboard' },
+        details: {
+          model: pending.input.model ?? 'storyboard',
+          ...(pending.requester !== ctx.req.user ? { requester: pending.requester } : {}),
+        },
       });
     }
   });

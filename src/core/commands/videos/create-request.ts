@@ -5,9 +5,17 @@
  * button only carries that short id.
  */
 import { randomBytes } from 'node:crypto';
+import { needsApproval } from '../../approvals/policy.js';
+import { checkRole } from '../../approvals/roles.js';
 import type { Card } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
-import type { CreateVideoInput, Model, Voice } from '../../video-api.js';
+import {
+  type CreateVideoInput,
+  type Model,
+  type OptionItem,
+  VideoApiError,
+  type Voice,
+} from '../../video-api.js';
 import {
   catalogValue,
   defaultVoice,
@@ -17,7 +25,6 @@ import {
   pickVoice,
 } from './catalog-choices.js';
 import { excerpt, voiceLabel } from './format.js';
-import { requiresApproval } from './spend-approval.js';
 
 export const SCRIPT_MIN = 10;
 export const SCRIPT_MAX = 10_000;
@@ -68,23 +75,52 @@ export function checkDraft(draft: CreateDraft): void {
 /** The name the service will use: the given one, else the start of the script. */
 export const displayedName = (input: CreateVideoInput): string => input.name ?? excerpt(input.script, 60);
 
+/** Credits per model as documented (spec §2 "Credit costs per video"), for keys that cannot read the catalog. */
+const DOCUMENTED_MODELS: OptionItem[] = [
+  { value: 'storyboard', name: 'Storyboard', credits: 20 },
+  { value: 'motion_lite', name: 'Motion Lite', credits: 50 },
+  { value: 'motion_pro', name: 'Motion Pro', credits: 100 },
+];
+
+/**
+ * The voice to use. Without `catalog:read` the voice list cannot be read: a typed voice then goes through as
+ * an id (the service judges it), and without one the user is told what is missing.
+ */
+async function chooseVoice(
+  ctx: CommandContext,
+  typed: string | undefined,
+  language: string | undefined,
+): Promise<Voice> {
+  let voices: Voice[];
+  try {
+    voices = await loadVoices(ctx);
+  } catch (error) {
+    if (!(error instanceof VideoApiError && error.type === 'forbidden_scope' && typed)) throw error;
+    return { id: typed.trim(), name: typed.trim(), isCustom: false };
+  }
+  const voice = typed ? pickVoice(voices, typed, language) : defaultVoice(voices, language);
+  if (!voice) throw userError('no-voices');
+  return voice;
+}
+
 /** Validates and prices a draft, stores it pending, and returns the confirm card. */
 export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Promise<Card> {
   checkDraft(draft);
+  checkRole(ctx, 'spend');
   const api = ctx.api();
   const language = draft.language
     ? await catalogValue(ctx, 'languages', 'language', draft.language)
     : undefined;
   const style = draft.style ? await catalogValue(ctx, 'styles', 'style', draft.style) : undefined;
 
-  const voices = await loadVoices(ctx);
-  let voice: Voice | undefined;
-  if (draft.voice) voice = pickVoice(voices, draft.voice, language);
-  else voice = defaultVoice(voices, language);
-  if (!voice) throw userError('no-voices');
+  const voice = await chooseVoice(ctx, draft.voice, language);
 
   const model = draft.model ?? 'storyboard';
-  const models = await modelCatalog(ctx);
+  const models = await modelCatalog(ctx).catch((error: unknown) => {
+    // A key without `catalog:read` can still create: the spec's cost table stands in for the catalog.
+    if (error instanceof VideoApiError && error.type === 'forbidden_scope') return DOCUMENTED_MODELS;
+    throw error;
+  });
   const item = models.find((m) => m.value === model);
   if (!item || item.credits === undefined) {
     throw userError('model-unavailable', { model, allowed: models.map(modelWithCost).join(', ') || 'none' });
@@ -93,9 +129,6 @@ export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Pr
   const balance = (await api.me.get()).team.credits;
   // Said up front: a create the team cannot pay for is never sent (it would only come back as 402).
   if (balance < cost) throw userError('api.insufficient_credits', { cost, balance });
-  if (requiresApproval(ctx, 'video', cost)) {
-    throw userError('spend-approval-unsupported', { cost, threshold: ctx.settings().spendThreshold });
-  }
 
   const input: CreateVideoInput = {
     script: draft.script.trim(),
@@ -120,6 +153,7 @@ export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Pr
     state: 'pending',
   };
   const card = confirmCard(id, pending);
+  if (needsApproval(ctx, { kind: 'spend', credits: cost })) asksApproval(card, ctx.settings().spendThreshold);
   ctx.deps.store.cards.put(
     requestKey(id),
     ctx.req.conversation,
@@ -160,4 +194,11 @@ export function confirmCard(id: string, p: PendingCreate): Card {
     ],
     context: 'Credits are charged when you press Create; a failed generation is not refunded automatically.',
   };
+}
+
+/** Above the channel's spend threshold the Create button sends the request to an approver instead. */
+function asksApproval(card: Card, threshold: number): void {
+  const create = card.controls?.find((c) => c.kind === 'button' && c.action === 'video.create.confirm');
+  if (create?.kind === 'button') create.label = create.label.replace(/^Create/, 'Request approval');
+  card.context = `This channel needs an approver for spending over ${threshold} credits: nothing is charged until one approves.`;
 }

@@ -4,11 +4,12 @@
  */
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { editCard, videoCardKey } from '../../live/live-card.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
 import { modelFromVideo, phaseOf } from './card-model.js';
 import { isTerminal, statusLabel } from './format.js';
-import { activeWatch, trackGeneration } from './tracking.js';
+import { activeWatch, asRecord, trackGeneration } from './tracking.js';
 
 export const statusCommand: CommandSpec = defineCommand({
   name: 'status',
@@ -52,7 +53,15 @@ export const statusCommand: CommandSpec = defineCommand({
 
     // Finished: show the outcome with thumbnails and render state, as the live card would.
     const video = await api.videos.get(ref.id);
-    store.users.setLast(ctx.req.user, 'video', ref.id);
-    return message(renderVideoCard(modelFromVideo(store, ctx.req.conversation, video, status)));
+    const model = modelFromVideo(store, ctx.req.conversation, video, status);
+    const key = videoCardKey(ref.id, ctx.req.conversation);
+    store.transaction(() => {
+      store.users.setLast(ctx.req.user, 'video', ref.id);
+      // A card here that nobody updates any more (its watch expired) is brought up to date too.
+      if (store.cards.get(key) && !store.watches.active().some((w) => w.cardKey === key)) {
+        editCard(store, key, renderVideoCard(model), `${key}:status:${ctx.now()}`, asRecord(model));
+      }
+    });
+    return message(renderVideoCard(model));
   },
 });
