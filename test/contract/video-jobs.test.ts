@@ -216,3 +216,25 @@ describe('thumbnail failure never fails the video', () => {
     expect(error).toMatchObject({ type: 'invalid_input', status: 400 });
   });
 });
+
+describe('partial thumbnails are still usable', () => {
+  it('fewer than three variants survive: partial, the best survivor selected', async () => {
+    c.run.sim.setKnobs({ thumbnailFailureRate: 0.5 });
+    const api = c.client();
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      ids.push((await api.videos.create({ script: SCRIPT, voiceId: 'voice_aria_en' }, c.idem())).id);
+    }
+    c.advance(GENERATION_MS + THUMBNAILS_MS);
+    const videos = await Promise.all(ids.map((id) => api.videos.get(id)));
+    const partial = videos.find((v) => v.thumbnails?.status === 'partial');
+    expect(partial, 'the seed gives at least one partial run among six').toBeDefined();
+    const thumbs = partial?.thumbnails;
+    expect(thumbs?.variants.length).toBeGreaterThanOrEqual(1);
+    expect(thumbs?.variants.length).toBeLessThanOrEqual(2);
+    expect(thumbs?.selectedBy).toBe('ai');
+    expect(thumbs?.variants.map((v) => v.id)).toContain(thumbs?.selectedVariantId);
+    expect(partial?.status).toBe('completed');
+    expect(partial?.thumbnailUrl).toContain('/media/thumb/');
+  });
+});
