@@ -203,7 +203,7 @@ export class FakeSlack {
           text: String(args.text ?? ''),
           ...(args.blocks ? { blocks: args.blocks as unknown[] } : {}),
           ...(args.thread_ts ? { thread_ts: String(args.thread_ts) } : {}),
-          ...(args.metadata ? { metadata: args.metadata as FakeMessage['metadata'] } : {}),
+          ...(args.metadata ? { metadata: args.metadata as NonNullable<FakeMessage['metadata']> } : {}),
           history: [],
         };
         message.history.push({ text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) });
