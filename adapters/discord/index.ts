@@ -1,0 +1,141 @@
+/**
+ * The Discord adapter. Gateway mode by default: discord.js connects with the bot token and interactions
+ * arrive as `interactionCreate` events. With `DISCORD_PUBLIC_KEY`, HTTP interactions instead, at
+ * `POST /discord/interactions` on the shared server (Ed25519-verified); no gateway connection is needed.
+ * Both feed the same handler (`interactions.ts`). `/reel` is registered at start (idempotent). The outbox
+ * posts and edits long-lived cards through `sender` with the bot token.
+ */
+import { Client, Events, GatewayIntentBits, type Interaction, REST, Routes } from 'discord.js';
+import type { Config } from '../../src/config.js';
+import type { Bot } from '../../src/core/bot.js';
+import type { ChatSender, Clock, Logger } from '../../src/core/ports.js';
+import type { HttpServer } from '../../src/http/server.js';
+import { CommandRoutes } from './commands.js';
+import { createInteractionsEndpoint, INTERACTIONS_PATH } from './http-endpoint.js';
+import { fromGateway } from './inbound.js';
+import { createInteractionHandler, type Replier } from './interactions.js';
+import { AdapterMemory } from './memory.js';
+import { registerCommands } from './register.js';
+import { createDiscordSender } from './sender.js';
+
+export type DiscordConfig = NonNullable<Config['discord']>;
+
+export interface DiscordAdapterOptions {
+  config: DiscordConfig;
+  bot: Bot;
+  http: HttpServer;
+  logger: Logger;
+  clock: Clock;
+  /** How long the core may take before an interaction is deferred (default 1.5 s of Discord's 3 s). */
+  deferAfterMs?: number;
+  /** Register `/reel` at start (default true). */
+  registerOnStart?: boolean;
+}
+
+export interface DiscordAdapter {
+  sender: ChatSender;
+  /** Registers the commands, then connects to the gateway (gateway mode). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const DEFAULTS = { deferAfterMs: 1_500, registerOnStart: true } as const;
+
+/** A REST client for the configured API base (tests point `DISCORD_API_URL` at a local fake). */
+export function createRest(
+  config: DiscordConfig,
+  extra: { rejectOnRateLimit?: boolean; retries?: number } = {},
+): REST {
+  return new REST({
+    ...(config.apiUrl ? { api: config.apiUrl } : {}),
+    // The outbox has its own retry policy and honours Retry-After: its client must fail fast instead of waiting.
+    ...(extra.rejectOnRateLimit ? { rejectOnRateLimit: () => true } : {}),
+    ...(extra.retries !== undefined ? { retries: extra.retries } : {}),
+  }).setToken(config.token);
+}
+
+export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAdapter {
+  const { config, bot, logger, clock } = options;
+  const log = logger.child({ component: 'discord' });
+  const settings = { ...DEFAULTS, ...withoutUndefined(options) };
+  const memory = new AdapterMemory(clock);
+  const rest = createRest(config);
+  const senderRest = createRest(config, { rejectOnRateLimit: true, retries: 0 });
+  const handle = createInteractionHandler({
+    bot,
+    rest,
+    routes: new CommandRoutes(bot.commands),
+    memory,
+    logger,
+    deferAfterMs: settings.deferAfterMs,
+  });
+  const mode = config.publicKey ? 'http' : 'gateway';
+  let client: Client | undefined;
+
+  if (config.publicKey) {
+    options.http.mount(
+      INTERACTIONS_PATH,
+      createInteractionsEndpoint({ publicKey: config.publicKey, clock, logger, handle }),
+    );
+  }
+
+  return {
+    sender: createDiscordSender({ rest: senderRest, memory, logger }),
+
+    async start() {
+      if (settings.registerOnStart) {
+        try {
+          await registerCommands({
+            rest,
+            applicationId: config.applicationId,
+            guildId: config.guildId,
+            commands: bot.commands,
+            logger: log,
+          });
+        } catch (error) {
+          // The commands registered last time keep working; the operator can rerun `npm run register-commands`.
+          log.error({ err: error }, 'discord command registration failed');
+        }
+      }
+      if (mode === 'http') {
+        log.info({ path: INTERACTIONS_PATH }, 'discord HTTP interactions ready');
+        return;
+      }
+      client = new Client({
+        intents: [GatewayIntentBits.Guilds],
+        ...(config.apiUrl ? { rest: { api: config.apiUrl } } : {}),
+      });
+      client.on(Events.InteractionCreate, (interaction: Interaction) => {
+        const reply: Replier = {
+          async callback(response) {
+            await rest.post(Routes.interactionCallback(interaction.id, interaction.token), {
+              body: response,
+              auth: false,
+            });
+          },
+        };
+        void handle(fromGateway(interaction), reply);
+      });
+      client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
+      try {
+        await client.login(config.token);
+      } catch (error) {
+        await client.destroy();
+        client = undefined;
+        throw new Error(
+          `Discord login failed (${error instanceof Error ? error.message : String(error)}): check DISCORD_TOKEN.`,
+        );
+      }
+      log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord gateway connected');
+    },
+
+    async stop() {
+      await client?.destroy();
+      client = undefined;
+    },
+  };
+}
+
+function withoutUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,339 @@
+/**
+ * The one code path from an interaction (gateway or HTTP, see `inbound.ts`) to the core and back.
+ *
+ * Discord wants a first response within 3 seconds and allows a modal only as that first response. The core's
+ * answer is awaited for `deferAfterMs`; if it is ready, it is the first response (a modal for a form). If not,
+ * the interaction is deferred (a private "thinking…" for commands, a silent acknowledgement for clicks) and the
+ * answer follows through the interaction's webhook, its visibility following the core's: a channel answer
+ * after a private deferral goes out as a public follow-up; a form becomes a button that opens it.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type APIInteractionResponse,
+  type APIInteractionResponseCallbackData,
+  type APIModalInteractionResponseCallbackData,
+  InteractionResponseType,
+  MessageFlags,
+  type REST,
+  Routes,
+} from 'discord.js';
+import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
+import { type Bot, errorCard } from '../../src/core/bot.js';
+import type { Form, Response } from '../../src/core/cards.js';
+import type { RequestInfo } from '../../src/core/context.js';
+import { say } from '../../src/core/messages.js';
+import type { Logger } from '../../src/core/ports.js';
+import { type CommandRoutes, ROOT_COMMAND } from './commands.js';
+import { parseCustomId } from './custom-id.js';
+import type { Inbound, InboundBase } from './inbound.js';
+import { clip, DISCORD } from './limits.js';
+import type { AdapterMemory } from './memory.js';
+import { formLauncher, prefilled, readSubmission, renderModal } from './modal.js';
+import { confirmPayload, type MessagePayload, renderCard } from './render.js';
+
+/** How the first response leaves: a REST callback (gateway) or the HTTP answer (HTTP interactions). */
+export interface Replier {
+  callback(body: APIInteractionResponse): Promise<void>;
+}
+
+export interface InteractionHandlerOptions {
+  bot: Bot;
+  /** Sends follow-ups and edits through the interaction's webhook (no bot token needed). */
+  rest: REST;
+  routes: CommandRoutes;
+  memory: AdapterMemory;
+  logger: Logger;
+  /** How long to wait for the core before deferring (Discord's window is 3 s). */
+  deferAfterMs: number;
+  /** Autocomplete answers nothing after this long (default 2.5 s). */
+  autocompleteTimeoutMs?: number;
+}
+
+/** The workspace part of addresses in direct messages, which have no guild. */
+export const DM_WORKSPACE = '@me';
+
+const EPHEMERAL = MessageFlags.Ephemeral;
+/** Cards may mention members and roles (approvers), never @everyone. */
+const ALLOWED_MENTIONS = {
+  parse: ['users', 'roles'],
+} as APIInteractionResponseCallbackData['allowed_mentions'];
+
+export function requestInfoOf(i: InboundBase, messageId?: string): RequestInfo {
+  const workspace = i.guildId ?? DM_WORKSPACE;
+  const conversation = conversationAddress('discord', workspace, i.channelId);
+  return {
+    platform: 'discord',
+    user: userAddress('discord', workspace, i.user.id),
+    userName: i.user.name,
+    conversation,
+    ...(i.roles.length > 0 ? { memberOf: i.roles.map((id) => `discord-role:${id}`) } : {}),
+    ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
+  };
+}
+
+/** Where an answer can go: a new reply, or (for clicks on a message) an edit of that message. */
+type Source = 'reply' | 'message';
+
+export function createInteractionHandler(o: InteractionHandlerOptions) {
+  const log = o.logger.child({ component: 'discord' });
+  const { bot, memory } = o;
+
+  const body = (payload: MessagePayload, ephemeral: boolean): APIInteractionResponseCallbackData => ({
+    embeds: payload.embeds,
+    components: payload.components,
+    allowed_mentions: ALLOWED_MENTIONS,
+    ...(ephemeral ? { flags: EPHEMERAL } : {}),
+  });
+
+  const webhook = (i: InboundBase) => ({
+    edit: (data: APIInteractionResponseCallbackData) =>
+      o.rest.patch(Routes.webhookMessage(i.applicationId, i.token, '@original'), { body: data, auth: false }),
+    remove: () =>
+      o.rest.delete(Routes.webhookMessage(i.applicationId, i.token, '@original'), { auth: false }),
+    followUp: (data: APIInteractionResponseCallbackData) =>
+      o.rest.post(Routes.webhook(i.applicationId, i.token), { body: data, auth: false }),
+  });
+
+  function modalOf(form: Form, key = memory.forms.add(form)): APIModalInteractionResponseCallbackData {
+    memory.forms.set(key, form);
+    return renderModal(form, key, memory);
+  }
+
+  /** A core answer as a message body (a form here is the button that opens it). */
+  function messageOf(response: Response, errorsOf?: { form?: Form; values: Record<string, string> }) {
+    switch (response.kind) {
+      case 'message':
+        return body(renderCard(response.card, memory), response.visibility === 'ephemeral');
+      case 'update':
+        return body(renderCard(response.card, memory), true);
+      case 'form':
+        return body(formLauncher(response.form, memory.forms.add(response.form)), true);
+      case 'form-errors': {
+        const form = errorsOf?.form;
+        if (!form)
+          return body(renderCard(cardOf(errorCard(Object.values(response.errors).join('\n'))), memory), true);
+        const again = prefilled(form, errorsOf.values);
+        return body(formLauncher(again, memory.forms.add(again), response.errors), true);
+      }
+      case 'none':
+        return undefined;
+    }
+  }
+
+  /** The first response when the core answered in time. */
+  function initial(response: Response, source: Source, extra: Extra): APIInteractionResponse {
+    if (response.kind === 'form' && extra.canShowModal)
+      return { type: InteractionResponseType.Modal, data: modalOf(response.form) };
+    if (response.kind === 'update' && source === 'message') {
+      return {
+        type: InteractionResponseType.UpdateMessage,
+        data: body(renderCard(response.card, memory), false),
+      };
+    }
+    if (response.kind === 'none') {
+      return source === 'message'
+        ? { type: InteractionResponseType.DeferredMessageUpdate }
+        : { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: EPHEMERAL } };
+    }
+    const data = messageOf(response, extra.errorsOf) as APIInteractionResponseCallbackData;
+    return { type: InteractionResponseType.ChannelMessageWithSource, data };
+  }
+
+  interface Extra {
+    canShowModal: boolean;
+    errorsOf?: { form?: Form; values: Record<string, string> };
+  }
+
+  /** Answers with the core's response, deferring first when it takes longer than `deferAfterMs`. */
+  async function respond(
+    i: InboundBase,
+    reply: Replier,
+    work: Promise<Response>,
+    source: Source,
+    extra: Extra,
+  ) {
+    const safe = work.catch((error: unknown) => {
+      const ref = randomUUID().slice(0, 8);
+      log.error({ err: error, ref }, 'discord interaction failed');
+      return errorCard(say('internal', { ref }));
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), o.deferAfterMs);
+    });
+    const early = await Promise.race([safe.then((response) => ({ response })), late]);
+    clearTimeout(timer);
+    const hook = webhook(i);
+    if (early) {
+      const first = initial(early.response, source, extra);
+      await reply.callback(first);
+      // A command answered "nothing to say": the private placeholder goes away again.
+      if (early.response.kind === 'none' && source === 'reply') await hook.remove();
+      return;
+    }
+    await reply.callback(
+      source === 'message'
+        ? { type: InteractionResponseType.DeferredMessageUpdate }
+        : { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: EPHEMERAL } },
+    );
+    const response = await safe;
+    if (source === 'message') {
+      if (response.kind === 'update') await hook.edit(body(renderCard(response.card, memory), false));
+      else {
+        const data = messageOf(response, extra.errorsOf);
+        if (data) await hook.followUp(data);
+      }
+      return;
+    }
+    // Deferred privately: edit the placeholder, or replace it with a public follow-up for a channel answer.
+    if (response.kind === 'none') return void (await hook.remove());
+    if (response.kind === 'message' && response.visibility === 'channel') {
+      await hook.followUp(body(renderCard(response.card, memory), false));
+      await hook.remove();
+      return;
+    }
+    const data = messageOf(response, extra.errorsOf) as APIInteractionResponseCallbackData;
+    const { flags: _flags, ...edit } = data;
+    await hook.edit(edit);
+  }
+
+  const privately = (reply: Replier, payload: MessagePayload) =>
+    reply.callback({ type: InteractionResponseType.ChannelMessageWithSource, data: body(payload, true) });
+  const expired = (reply: Replier) =>
+    privately(reply, renderCard(cardOf(errorCard(say('interaction-expired'))), memory));
+
+  async function command(i: Extract<Inbound, { kind: 'command' }>, reply: Replier) {
+    const req = requestInfoOf(i);
+    const route =
+      i.path.command === ROOT_COMMAND && i.path.sub ? o.routes.find(i.path.group, i.path.sub) : undefined;
+    const name = route?.command ?? [i.path.group, i.path.sub].filter(Boolean).join(' ');
+    const raw: Record<string, string | number | boolean> = {};
+    for (const [option, value] of Object.entries(i.options))
+      raw[route?.options.get(option) ?? option] = value;
+    log.debug({ command: name, user: req.user }, 'discord command');
+    await respond(i, reply, bot.handleCommand(req, name, raw), 'reply', { canShowModal: true });
+  }
+
+  async function autocomplete(i: Extract<Inbound, { kind: 'autocomplete' }>, reply: Replier) {
+    const route = i.path.sub ? o.routes.find(i.path.group, i.path.sub) : undefined;
+    const option = route?.options.get(i.focused.name);
+    let choices: { name: string; value: string }[] = [];
+    if (route && option) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<[]>((resolve) => {
+        timer = setTimeout(() => resolve([]), o.autocompleteTimeoutMs ?? 2_500);
+      });
+      const suggestions = await Promise.race([
+        bot
+          .autocomplete(requestInfoOf(i), { command: route.command, option, query: i.focused.value })
+          .catch(() => []),
+        late,
+      ]);
+      clearTimeout(timer);
+      choices = suggestions
+        .filter((s) => s.value.length <= DISCORD.choiceValue && s.value !== '')
+        .slice(0, DISCORD.autocompleteChoices)
+        .map((s) => ({ name: clip(s.label, DISCORD.choiceName) || s.value, value: s.value }));
+    }
+    await reply.callback({
+      type: InteractionResponseType.ApplicationCommandAutocompleteResult,
+      data: { choices },
+    });
+  }
+
+  async function component(i: Extract<Inbound, { kind: 'component' }>, reply: Replier) {
+    const id = parseCustomId(i.customId);
+    const req = requestInfoOf(i, i.message.id);
+    let target:
+      | { action: string; value: string; confirm?: import('../../src/core/cards.js').Confirm }
+      | undefined;
+    if (id?.kind === 'action' || id?.kind === 'confirm') target = { action: id.action, value: id.value };
+    if (id?.kind === 'stashed') target = memory.action(id.key);
+    if (id?.kind === 'open-form') {
+      const form = memory.forms.get(id.key);
+      if (!form) return expired(reply);
+      return reply.callback({ type: InteractionResponseType.Modal, data: modalOf(form, id.key) });
+    }
+    if (id?.kind === 'dismiss') {
+      await reply.callback({ type: InteractionResponseType.DeferredMessageUpdate });
+      await webhook(i).remove();
+      return;
+    }
+    if (!target) return expired(reply);
+
+    const confirm =
+      id?.kind === 'confirm'
+        ? (memory.confirm(target.action, target.value) ?? {
+            // Not remembered (restart): ask with the clicked message's own words.
+            title: i.message.title ?? i.label ?? target.action,
+            text: '',
+            confirm: i.label ?? target.action,
+            deny: '',
+          })
+        : target.confirm;
+    if (confirm) return privately(reply, confirmPayload(confirm, target, memory));
+
+    const chosen = i.values?.[0] !== undefined ? memory.restoreValue(i.values[0]) : undefined;
+    // A select has no value of its own: the chosen option is both the value and the choice (as in the playground).
+    const input = chosen !== undefined ? { action: target.action, value: chosen, choice: chosen } : target;
+    log.debug({ action: target.action, user: req.user }, 'discord click');
+    await respond(i, reply, bot.handleAction(req, input), 'message', { canShowModal: true });
+  }
+
+  async function modal(i: Extract<Inbound, { kind: 'modal' }>, reply: Replier) {
+    const id = parseCustomId(i.customId);
+    if (id?.kind !== 'modal') return expired(reply);
+    const form = memory.forms.get(id.key);
+    const formId = form?.id ?? id.formId;
+    const state = form?.state ?? id.state ?? '';
+    if (!formId) return expired(reply);
+    const values = readSubmission(form, i.fields, (v) => memory.restoreValue(v));
+    const req = requestInfoOf(i, i.message?.id);
+    log.debug({ formId, user: req.user }, 'discord form');
+    await respond(i, reply, bot.handleForm(req, { formId, state, values }), i.message ? 'message' : 'reply', {
+      // Discord cannot answer a modal with another modal: a follow-up form comes as a button.
+      canShowModal: false,
+      errorsOf: { ...(form ? { form } : {}), values },
+    });
+  }
+
+  /** Handles one interaction; never throws (failures are logged and, when still possible, answered). */
+  return async function handle(inbound: Inbound, reply: Replier): Promise<void> {
+    let answered = false;
+    const once: Replier = {
+      async callback(response) {
+        answered = true;
+        await reply.callback(response);
+      },
+    };
+    try {
+      switch (inbound.kind) {
+        case 'ping':
+          return await once.callback({ type: InteractionResponseType.Pong });
+        case 'command':
+          return await command(inbound, once);
+        case 'autocomplete':
+          return await autocomplete(inbound, once);
+        case 'component':
+          return await component(inbound, once);
+        case 'modal':
+          return await modal(inbound, once);
+        case 'other':
+          return await expired(once);
+      }
+    } catch (error) {
+      const ref = randomUUID().slice(0, 8);
+      log.error({ err: error, ref, kind: inbound.kind }, 'discord interaction failed');
+      if (!answered && inbound.kind !== 'ping') {
+        await privately(reply, renderCard(cardOf(errorCard(say('internal', { ref }))), memory)).catch(
+          () => {},
+        );
+      }
+    }
+  };
+}
+
+function cardOf(response: Response) {
+  if (response.kind !== 'message') throw new Error('expected a message');
+  return response.card;
+}

@@ -1,0 +1,303 @@
+/**
+ * A neutral `Card` → Discord embeds and message components, inside Discord's limits (limits.ts): the card is
+ * the first embed (title, text, progress, fields, image, context as footer), each section an extra embed
+ * (thumbnail variants with their image), controls become buttons and select menus in at most five rows.
+ * Markdown needs no translation: the core's subset is Discord's. Text that does not fit is cut with "…".
+ */
+import {
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  type APIEmbedField,
+  type APIStringSelectComponent,
+  ButtonStyle,
+  ComponentType,
+} from 'discord.js';
+import type { Button, Card, Confirm, Control, Field, Select, Tone } from '../../src/core/cards.js';
+import { progressBar } from '../../src/core/live/video-card.js';
+import { actionId, dismissId, stashedId } from './custom-id.js';
+import { clip, DISCORD } from './limits.js';
+
+/** Discord's palette, by the core's tone. */
+export const TONE_COLORS: Readonly<Record<Tone, number>> = {
+  neutral: 0x99aab5,
+  info: 0x5865f2,
+  progress: 0xfee75c,
+  success: 0x57f287,
+  warning: 0xe67e22,
+  danger: 0xed4245,
+};
+
+export type ActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
+
+export interface MessagePayload {
+  embeds: APIEmbed[];
+  components: ActionRow[];
+}
+
+/** An action that did not fit a `custom_id`, kept in memory under a key. */
+export interface KeptAction {
+  action: string;
+  value: string;
+  confirm?: Confirm;
+}
+
+/** Where the renderer keeps what a `custom_id` cannot carry (see `memory.ts`). */
+export interface RenderMemory {
+  keepAction(entry: KeptAction): string;
+  keepConfirm(action: string, value: string, confirm: Confirm): void;
+  /** A select option value longer than Discord allows; returns a short stand-in. */
+  keepValue(value: string): string;
+}
+
+const EMPTY = '\u200b';
+const isWebUrl = (url: string) => /^https?:\/\/\S+$/i.test(url);
+
+/** Footers show plain text only: drop the markdown marks, keep link labels. */
+export function plainText(text: string): string {
+  return text
+    .replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '$1')
+    .replace(/\*\*([^*]+)\*\*/g, '$1')
+    .replace(/`([^`]+)`/g, '$1')
+    .replace(/(^|\W)_([^_]+)_(?=\W|$)/g, '$1$2');
+}
+
+function fieldOf(field: Field): APIEmbedField {
+  return {
+    name: clip(field.label.trim(), DISCORD.fieldName) || EMPTY,
+    value: clip(field.value.trim(), DISCORD.fieldValue) || EMPTY,
+    inline: field.short === true,
+  };
+}
+
+function progressLine(card: Card): string | undefined {
+  if (!card.progress) return undefined;
+  const percent = Number.isFinite(card.progress.percent) ? card.progress.percent : 0;
+  return card.progress.label?.trim() || progressBar(percent);
+}
+
+export function renderCard(card: Card, memory: RenderMemory): MessagePayload {
+  const color = TONE_COLORS[card.tone ?? 'neutral'] ?? TONE_COLORS.neutral;
+  const main: APIEmbed = { title: clip(card.title, DISCORD.embedTitle) || EMPTY, color };
+  if (card.url && isWebUrl(card.url)) main.url = card.url;
+  const description = [card.text?.trim(), progressLine(card)].filter(Boolean).join('\n\n');
+  if (description) main.description = description;
+  if (card.fields?.length) main.fields = card.fields.slice(0, DISCORD.embedFields).map(fieldOf);
+  if (card.image && isWebUrl(card.image.url)) main.image = { url: card.image.url };
+
+  const embeds: APIEmbed[] = [main];
+  const overflow: string[] = [];
+  for (const section of card.sections ?? []) {
+    const embed: APIEmbed = { color };
+    if (section.text?.trim()) embed.description = section.text.trim();
+    if (section.fields?.length) embed.fields = section.fields.slice(0, DISCORD.embedFields).map(fieldOf);
+    if (section.image && isWebUrl(section.image.url)) embed.image = { url: section.image.url };
+    if (!embed.description && !embed.fields && !embed.image) continue;
+    if (embeds.length < DISCORD.embedsPerMessage) embeds.push(embed);
+    else if (section.text?.trim()) overflow.push(section.text.trim());
+  }
+  // Sections beyond ten embeds still say what they say, at the end of the last one.
+  if (overflow.length > 0) {
+    const last = embeds[embeds.length - 1] as APIEmbed;
+    last.description = [last.description, ...overflow].filter(Boolean).join('\n\n');
+  }
+  if (card.context?.trim()) {
+    (embeds[embeds.length - 1] as APIEmbed).footer = {
+      text: clip(plainText(card.context.trim()), DISCORD.footerText),
+    };
+  }
+  for (const embed of embeds) {
+    if (embed.description) embed.description = clip(embed.description, DISCORD.embedDescription);
+  }
+  fitTotal(embeds);
+  return { embeds, components: renderControls(card, memory) };
+}
+
+/** Characters Discord counts against a message's 6000: titles, descriptions, fields, footers. */
+export function embedsSize(embeds: readonly APIEmbed[]): number {
+  return embeds.reduce(
+    (sum, e) =>
+      sum +
+      (e.title?.length ?? 0) +
+      (e.description?.length ?? 0) +
+      (e.footer?.text.length ?? 0) +
+      (e.author?.name.length ?? 0) +
+      (e.fields ?? []).reduce((s, f) => s + f.name.length + f.value.length, 0),
+    0,
+  );
+}
+
+/** Shortens the longest texts until the message fits (descriptions and field values, never below 64). */
+function fitTotal(embeds: APIEmbed[]): void {
+  while (embedsSize(embeds) > DISCORD.embedTotalChars) {
+    let longest: { get(): string; set(v: string): void } | undefined;
+    let length = 64;
+    for (const embed of embeds) {
+      if (embed.description && embed.description.length > length) {
+        length = embed.description.length;
+        longest = { get: () => embed.description ?? '', set: (v) => (embed.description = v) };
+      }
+      for (const field of embed.fields ?? []) {
+        if (field.value.length > length) {
+          length = field.value.length;
+          longest = { get: () => field.value, set: (v) => (field.value = v) };
+        }
+      }
+    }
+    if (!longest) return;
+    const excess = embedsSize(embeds) - DISCORD.embedTotalChars;
+    longest.set(clip(longest.get(), Math.max(64, length - excess)));
+  }
+}
+
+/**
+ * Controls → rows: each section's controls on their own row, then the card's. Buttons of several sections are
+ * numbered like the sections ("2 · Use this") since the rows sit below all the embeds. When that needs more
+ * than five rows, buttons are packed five to a row; what still does not fit is left out.
+ */
+function renderControls(card: Card, memory: RenderMemory): ActionRow[] {
+  const taken = new Set<string>();
+  const withControls = (card.sections ?? []).filter((s) => s.controls?.length);
+  const groups: { controls: Control[]; number?: number }[] = withControls.map((s, i) => ({
+    controls: s.controls ?? [],
+    ...(withControls.length > 1 ? { number: i + 1 } : {}),
+  }));
+  if (card.controls?.length) groups.push({ controls: card.controls });
+
+  const rendered = groups.map((g) =>
+    g.controls
+      .map((c) => renderControl(c, memory, taken, g.number))
+      .filter((c): c is APIButtonComponent | APIStringSelectComponent => c !== undefined),
+  );
+  let rows = rendered.flatMap(rowsOf);
+  if (rows.length > DISCORD.actionRows) rows = rowsOf(rendered.flat());
+  return rows.slice(0, DISCORD.actionRows);
+}
+
+function rowsOf(components: (APIButtonComponent | APIStringSelectComponent)[]): ActionRow[] {
+  const rows: ActionRow[] = [];
+  let buttons: APIButtonComponent[] = [];
+  const flush = () => {
+    if (buttons.length > 0) rows.push({ type: ComponentType.ActionRow, components: buttons });
+    buttons = [];
+  };
+  for (const component of components) {
+    if (component.type === ComponentType.StringSelect) {
+      flush();
+      rows.push({ type: ComponentType.ActionRow, components: [component] });
+      continue;
+    }
+    buttons.push(component);
+    if (buttons.length === DISCORD.buttonsPerRow) flush();
+  }
+  flush();
+  return rows;
+}
+
+function renderControl(
+  control: Control,
+  memory: RenderMemory,
+  taken: Set<string>,
+  number: number | undefined,
+): APIButtonComponent | APIStringSelectComponent | undefined {
+  const numbered = (label: string) =>
+    clip(number ? `${number} · ${label}` : label, DISCORD.buttonLabel) || EMPTY;
+  switch (control.kind) {
+    case 'link':
+      if (!isWebUrl(control.url)) return undefined;
+      return {
+        type: ComponentType.Button,
+        style: ButtonStyle.Link,
+        label: numbered(control.label),
+        url: control.url,
+      };
+    case 'button':
+      return renderButton(control, memory, taken, numbered(control.label));
+    case 'select':
+      return renderSelect(control, memory, taken);
+  }
+}
+
+const STYLES = { primary: ButtonStyle.Primary, danger: ButtonStyle.Danger } as const;
+
+function renderButton(
+  button: Button,
+  memory: RenderMemory,
+  taken: Set<string>,
+  label: string,
+): APIButtonComponent {
+  const kind = button.confirm ? 'confirm' : 'action';
+  if (button.confirm) memory.keepConfirm(button.action, button.value, button.confirm);
+  const customId =
+    actionId(kind, button.action, button.value, taken) ??
+    stashedId(
+      memory.keepAction({
+        action: button.action,
+        value: button.value,
+        ...(button.confirm ? { confirm: button.confirm } : {}),
+      }),
+    );
+  return {
+    type: ComponentType.Button,
+    style: button.style ? STYLES[button.style] : ButtonStyle.Secondary,
+    label,
+    custom_id: customId,
+  };
+}
+
+function renderSelect(select: Select, memory: RenderMemory, taken: Set<string>): APIStringSelectComponent {
+  const customId =
+    actionId('action', select.action, '', taken) ??
+    stashedId(memory.keepAction({ action: select.action, value: '' }));
+  const options = select.options.slice(0, DISCORD.selectOptions).map((o) => ({
+    label: clip(o.label, DISCORD.selectOptionLabel) || EMPTY,
+    value: o.value.length <= DISCORD.selectOptionValue ? o.value : memory.keepValue(o.value),
+    ...(o.description ? { description: clip(o.description, DISCORD.selectOptionDescription) } : {}),
+    ...(o.value === select.initial ? { default: true } : {}),
+  }));
+  return {
+    type: ComponentType.StringSelect,
+    custom_id: customId,
+    placeholder: clip(select.placeholder, DISCORD.selectPlaceholder),
+    min_values: 1,
+    max_values: 1,
+    options,
+  };
+}
+
+/**
+ * The "are you sure?" step of a destructive button: its confirm wording with the real action as a danger
+ * button, and the deny label dismissing the question.
+ */
+export function confirmPayload(
+  confirm: Confirm,
+  action: { action: string; value: string },
+  memory: RenderMemory,
+): MessagePayload {
+  const payload = renderCard(
+    {
+      title: confirm.title,
+      tone: 'danger',
+      text: confirm.text,
+      controls: [
+        {
+          kind: 'button',
+          action: action.action,
+          value: action.value,
+          label: confirm.confirm,
+          style: 'danger',
+        },
+      ],
+    },
+    memory,
+  );
+  const row = payload.components[0];
+  row?.components.push({
+    type: ComponentType.Button,
+    style: ButtonStyle.Secondary,
+    label: clip(confirm.deny, DISCORD.buttonLabel) || EMPTY,
+    custom_id: dismissId(),
+  });
+  return payload;
+}

@@ -1,0 +1,192 @@
+/**
+ * Discord's documented payload rules, written out independently of the adapter (which has its own
+ * `limits.ts`), so the fake server refuses what Discord would refuse and the tests catch a renderer that
+ * drifts. Each function lists the problems it finds; an empty list means Discord would accept it.
+ */
+
+type Json = Record<string, unknown>;
+const NAME = /^[-_\p{L}\p{N}]{1,32}$/u;
+const len = (v: unknown) => (typeof v === 'string' ? [...v].length : 0);
+const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
+
+// ---- application commands --------------------------------------------------------------------------------
+
+const SUBCOMMAND = 1;
+const GROUP = 2;
+const STRING = 3;
+const INTEGER = 4;
+const NUMBER = 10;
+
+export function commandProblems(command: Json): string[] {
+  const problems: string[] = [];
+  const at = (path: string, problem: string) => problems.push(`${path}: ${problem}`);
+  const checkNamed = (o: Json, path: string) => {
+    if (typeof o.name !== 'string' || !NAME.test(o.name) || o.name !== o.name.toLowerCase())
+      at(path, `bad name ${String(o.name)}`);
+    if (len(o.description) < 1 || len(o.description) > 100)
+      at(path, `description length ${len(o.description)}`);
+  };
+  const checkOptions = (options: Json[], path: string, level: 'root' | 'group' | 'sub') => {
+    if (options.length > 25) at(path, `${options.length} options (max 25)`);
+    const names = new Set<string>();
+    let optionalSeen = false;
+    const kinds = new Set<string>();
+    for (const o of options) {
+      const p = `${path}.${String(o.name)}`;
+      checkNamed(o, p);
+      if (names.has(String(o.name))) at(p, 'duplicate name');
+      names.add(String(o.name));
+      const type = Number(o.type);
+      if (type === SUBCOMMAND || type === GROUP) {
+        kinds.add('sub');
+        if (level === 'sub') at(p, 'subcommand inside a subcommand');
+        if (type === GROUP && level !== 'root') at(p, 'group below the top level');
+        if (type === GROUP) {
+          const children = arr(o.options);
+          if (children.length === 0) at(p, 'empty group');
+          if (children.some((c) => Number(c.type) !== SUBCOMMAND)) at(p, 'group holds a non-subcommand');
+          checkOptions(children, p, 'group');
+        } else checkOptions(arr(o.options), p, 'sub');
+        continue;
+      }
+      kinds.add('basic');
+      if (o.required === true && optionalSeen) at(p, 'required option after an optional one');
+      if (o.required !== true) optionalSeen = true;
+      const choices = arr(o.choices);
+      if (choices.length > 25) at(p, `${choices.length} choices (max 25)`);
+      if (choices.length > 0 && o.autocomplete === true) at(p, 'choices and autocomplete together');
+      for (const c of choices) {
+        if (len(c.name) < 1 || len(c.name) > 100) at(p, `choice name length ${len(c.name)}`);
+        if (typeof c.value === 'string' && len(c.value) > 100) at(p, 'choice value too long');
+      }
+      if (o.autocomplete === true && ![STRING, INTEGER, NUMBER].includes(type))
+        at(p, 'autocomplete on a non-text type');
+      if (o.max_length !== undefined && (Number(o.max_length) < 1 || Number(o.max_length) > 6000))
+        at(p, 'max_length out of range');
+    }
+    if (kinds.size > 1) at(path, 'subcommands mixed with options');
+  };
+  checkNamed(command, String(command.name));
+  checkOptions(arr(command.options), String(command.name), 'root');
+  const total = commandChars(command);
+  if (total > 8000) at(String(command.name), `${total} characters (max 8000)`);
+  return problems;
+}
+
+/** name + description + choice names and values, the whole tree (Discord's 8000-character rule). */
+export function commandChars(o: Json): number {
+  let total = len(o.name) + len(o.description);
+  for (const c of arr(o.choices)) total += len(c.name) + len(String(c.value));
+  for (const child of arr(o.options)) total += commandChars(child);
+  return total;
+}
+
+// ---- messages --------------------------------------------------------------------------------------------
+
+export function messageProblems(body: Json): string[] {
+  const problems: string[] = [];
+  if (len(body.content) > 2000) problems.push('content over 2000');
+  const embeds = arr(body.embeds);
+  if (embeds.length > 10) problems.push(`${embeds.length} embeds (max 10)`);
+  let total = 0;
+  embeds.forEach((e, i) => {
+    const p = `embeds[${i}]`;
+    if (len(e.title) > 256) problems.push(`${p}.title ${len(e.title)}`);
+    if (len(e.description) > 4096) problems.push(`${p}.description ${len(e.description)}`);
+    const fields = arr(e.fields);
+    if (fields.length > 25) problems.push(`${p}: ${fields.length} fields`);
+    for (const f of fields) {
+      if (len(f.name) < 1 || len(f.name) > 256) problems.push(`${p}.field name ${len(f.name)}`);
+      if (len(f.value) < 1 || len(f.value) > 1024) problems.push(`${p}.field value ${len(f.value)}`);
+      total += len(f.name) + len(f.value);
+    }
+    const footer = e.footer as Json | undefined;
+    if (footer && len(footer.text) > 2048) problems.push(`${p}.footer ${len(footer.text)}`);
+    for (const image of [e.image, e.thumbnail] as (Json | undefined)[]) {
+      if (image && !/^https?:\/\//.test(String(image.url)))
+        problems.push(`${p}: image url ${String(image.url)}`);
+    }
+    if (e.url !== undefined && !/^https?:\/\//.test(String(e.url))) problems.push(`${p}.url`);
+    total += len(e.title) + len(e.description) + (footer ? len(footer.text) : 0);
+  });
+  if (total > 6000) problems.push(`embeds total ${total} (max 6000)`);
+  const rows = arr(body.components);
+  if (rows.length > 5) problems.push(`${rows.length} action rows (max 5)`);
+  const ids = new Set<string>();
+  rows.forEach((row, r) => {
+    if (row.type !== 1) problems.push(`row ${r} is not an action row`);
+    const children = arr(row.components);
+    const selects = children.filter((c) => c.type === 3);
+    if (selects.length > 0 && children.length > 1) problems.push(`row ${r}: a select shares its row`);
+    if (children.length < 1 || children.length > 5) problems.push(`row ${r}: ${children.length} components`);
+    for (const c of children) {
+      if (c.type === 2) {
+        if (len(c.label) > 80) problems.push(`button label ${len(c.label)}`);
+        if (c.style === 5) {
+          if (c.custom_id !== undefined || !/^https?:\/\//.test(String(c.url)))
+            problems.push('bad link button');
+          continue;
+        }
+        if (![1, 2, 3, 4].includes(Number(c.style))) problems.push(`button style ${String(c.style)}`);
+      } else if (c.type === 3) {
+        const options = arr(c.options);
+        if (options.length < 1 || options.length > 25) problems.push(`select with ${options.length} options`);
+        for (const o of options) {
+          if (len(o.label) < 1 || len(o.label) > 100 || len(o.value) < 1 || len(o.value) > 100)
+            problems.push('select option size');
+        }
+        if (len(c.placeholder) > 150) problems.push('select placeholder');
+      } else problems.push(`unexpected component type ${String(c.type)} in a message`);
+      const id = String(c.custom_id ?? '');
+      if (len(id) < 1 || len(id) > 100) problems.push(`custom_id length ${len(id)}`);
+      if (ids.has(id)) problems.push(`duplicate custom_id ${id}`);
+      ids.add(id);
+    }
+  });
+  if (body.nonce !== undefined && len(String(body.nonce)) > 25) problems.push('nonce over 25');
+  return problems;
+}
+
+// ---- modals ----------------------------------------------------------------------------------------------
+
+export function modalProblems(data: Json): string[] {
+  const problems: string[] = [];
+  if (len(data.title) < 1 || len(data.title) > 45) problems.push(`title length ${len(data.title)}`);
+  if (len(data.custom_id) < 1 || len(data.custom_id) > 100)
+    problems.push(`custom_id length ${len(data.custom_id)}`);
+  const components = arr(data.components);
+  if (components.length < 1 || components.length > 5) problems.push(`${components.length} components (1-5)`);
+  const ids = new Set<string>();
+  for (const c of components) {
+    if (c.type === 10) {
+      if (len(c.content) < 1 || len(c.content) > 4000) problems.push('text display size');
+      continue;
+    }
+    if (c.type !== 18) {
+      problems.push(`top-level component type ${String(c.type)} (labels or text displays)`);
+      continue;
+    }
+    if (len(c.label) < 1 || len(c.label) > 45) problems.push(`label length ${len(c.label)}`);
+    if (len(c.description) > 100) problems.push(`label description ${len(c.description)}`);
+    const inner = (c.component ?? {}) as Json;
+    const id = String(inner.custom_id ?? '');
+    if (len(id) < 1 || len(id) > 100 || ids.has(id)) problems.push(`input custom_id ${id}`);
+    ids.add(id);
+    if (inner.type === 4) {
+      if (inner.label !== undefined) problems.push('a text input in a label has no label of its own');
+      if (![1, 2].includes(Number(inner.style))) problems.push('text input style');
+      if (len(inner.placeholder) > 100) problems.push('placeholder over 100');
+      if (len(inner.value) > 4000) problems.push('value over 4000');
+      if (inner.max_length !== undefined && (Number(inner.max_length) < 1 || Number(inner.max_length) > 4000))
+        problems.push('max_length');
+    } else if (inner.type === 3) {
+      const options = arr(inner.options);
+      if (options.length < 1 || options.length > 25) problems.push(`select with ${options.length} options`);
+      for (const o of options) {
+        if (len(o.label) < 1 || len(o.label) > 100 || len(o.value) < 1 || len(o.value) > 100)
+          problems.push('select option size');
+      }
+    } else problems.push(`label holds component type ${String(inner.type)}`);
+  }
+  return problems;
+}

@@ -1,0 +1,608 @@
+/**
+ * A local fake of Discord for end-to-end tests, on 127.0.0.1: the REST API reelbot and discord.js use
+ * (`/api/v10/...`: gateway bot info, users/@me, DMs, application commands, channel messages and threads,
+ * interaction callbacks and webhook follow-ups) and a gateway WebSocket speaking the real protocol
+ * (HELLO → IDENTIFY → READY → GUILD_CREATE, heartbeats ACKed, dispatched INTERACTION_CREATE).
+ *
+ * It refuses what Discord refuses (bad auth, payloads over the limits in `discord-rules.ts`, a second
+ * acknowledgement, an unknown message) with Discord's error shapes, and records everything for assertions.
+ * Failures can be scripted: a 429 with Retry-After, or a 5xx.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { commandProblems, messageProblems, modalProblems } from './discord-rules.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: the fake reads and writes loosely typed Discord JSON
+type Json = Record<string, any>;
+
+export interface FakeMessage {
+  id: string;
+  channel_id: string;
+  content: string;
+  embeds: Json[];
+  components: Json[];
+  flags: number;
+  nonce?: string;
+  author: Json;
+  /** Every body that changed it, the first post included. */
+  history: Json[];
+  deleted: boolean;
+  /** Set on messages made through an interaction. */
+  interaction?: string;
+}
+
+export interface FakeInteraction {
+  id: string;
+  token: string;
+  type: number;
+  channelId: string;
+  payload: Json;
+  sourceMessage?: string;
+  /** Callback bodies (normally one). */
+  callbacks: Json[];
+  original?: string | undefined;
+  followups: string[];
+  /** What happened, in order: `callback:4`, `edit`, `followup`, `delete`. */
+  events: string[];
+}
+
+interface ScriptedFailure {
+  method: string;
+  path: RegExp;
+  status: number;
+  retryAfter?: number;
+}
+
+const API = '/api/v10';
+const EPHEMERAL = 64;
+const LOADING = 128;
+
+let counter = 0;
+export const snowflake = (): string =>
+  ((BigInt(Date.now() - 1420070400000) << 22n) | BigInt(++counter % 4096)).toString();
+
+export interface FakeDiscordOptions {
+  token: string;
+  applicationId: string;
+  guildId: string;
+  channelId: string;
+  roles?: { id: string; name: string }[];
+  heartbeatIntervalMs?: number;
+}
+
+export class FakeDiscord {
+  readonly messages = new Map<string, FakeMessage>();
+  readonly interactions = new Map<string, FakeInteraction>();
+  readonly requests: { method: string; path: string; body?: Json | Json[] }[] = [];
+  readonly threads = new Map<string, { parent: string; name: string }>();
+  readonly commands = new Map<string, Json[]>();
+  readonly commandPuts: { scope: string; body: Json[] }[] = [];
+  readonly identifies: Json[] = [];
+  heartbeats = 0;
+  readonly failures: ScriptedFailure[] = [];
+  /** Users whose DMs are closed (POSTing to their DM channel fails with 50007). */
+  readonly closedDms = new Set<string>();
+  readonly botUser: Json;
+  url = '';
+  private readonly server: Server;
+  private readonly wss = new WebSocketServer({ noServer: true });
+  private readonly sockets = new Set<WebSocket>();
+  private seq = 0;
+  private readonly dmChannels = new Map<string, string>();
+  private readonly nonces = new Map<string, string>();
+
+  constructor(readonly options: FakeDiscordOptions) {
+    this.botUser = {
+      id: options.applicationId,
+      username: 'reelbot',
+      discriminator: '0',
+      global_name: null,
+      avatar: null,
+      bot: true,
+      public_flags: 0,
+      flags: 0,
+    };
+    this.server = createServer((req, res) => {
+      this.route(req, res).catch((error: unknown) => {
+        if (!res.headersSent) this.json(res, 500, { message: String(error), code: 0 });
+      });
+    });
+    this.server.on('upgrade', (req, socket, head) => {
+      if (!(req.url ?? '').startsWith('/gateway')) return socket.destroy();
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.gateway(ws));
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** What `DISCORD_API_URL` is set to. */
+  get apiUrl(): string {
+    return `${this.url}/api`;
+  }
+
+  async close(): Promise<void> {
+    for (const ws of this.sockets) ws.terminate();
+    this.wss.close();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  // ---- test helpers ----------------------------------------------------------------------------------------
+
+  /** Non-ephemeral, not deleted messages of a channel, oldest first. */
+  channelMessages(channelId = this.options.channelId): FakeMessage[] {
+    return [...this.messages.values()].filter(
+      (m) => m.channel_id === channelId && !m.deleted && !(m.flags & EPHEMERAL),
+    );
+  }
+
+  edits(messageId: string): Json[] {
+    return this.requests
+      .filter((r) => r.method === 'PATCH' && r.path.endsWith(`/messages/${messageId}`))
+      .map((r) => r.body as Json);
+  }
+
+  failNext(method: string, path: RegExp, status: number, retryAfter?: number): void {
+    this.failures.push({ method, path, status, ...(retryAfter !== undefined ? { retryAfter } : {}) });
+  }
+
+  async waitFor<T>(probe: () => T | undefined | false, timeoutMs = 5_000): Promise<T> {
+    const started = Date.now();
+    for (;;) {
+      const value = probe();
+      if (value) return value;
+      if (Date.now() - started > timeoutMs)
+        throw new Error(`fake discord: condition not met in ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  /** Registers an interaction (so callbacks and webhooks for it are accepted) without sending it. */
+  register(payload: Json): FakeInteraction {
+    const record: FakeInteraction = {
+      id: payload.id,
+      token: payload.token,
+      type: payload.type,
+      channelId: payload.channel_id,
+      payload,
+      callbacks: [],
+      followups: [],
+      events: [],
+      ...(payload.message ? { sourceMessage: payload.message.id } : {}),
+    };
+    this.interactions.set(record.id, record);
+    return record;
+  }
+
+  /** Sends INTERACTION_CREATE over the gateway, as Discord does when a member uses the app. */
+  dispatchInteraction(payload: Json): FakeInteraction {
+    const record = this.register(payload);
+    this.dispatch('INTERACTION_CREATE', payload);
+    return record;
+  }
+
+  dispatch(t: string, d: unknown): void {
+    for (const ws of this.sockets) ws.send(JSON.stringify({ op: 0, t, s: ++this.seq, d }));
+  }
+
+  /** The first response to an interaction (from the callback route, or an HTTP-mode answer). */
+  applyCallback(id: string, token: string, body: Json): { status: number; body?: Json } {
+    const record = this.interactions.get(id);
+    if (!record || record.token !== token)
+      return { status: 404, body: { message: 'Unknown interaction', code: 10062 } };
+    if (record.callbacks.length > 0) {
+      return { status: 400, body: { message: 'Interaction has already been acknowledged.', code: 40060 } };
+    }
+    const data = (body.data ?? {}) as Json;
+    const problems =
+      body.type === 9 ? modalProblems(data) : [4, 7].includes(body.type) ? messageProblems(data) : [];
+    if (body.type === 8 && (data.choices?.length ?? 0) > 25) problems.push('more than 25 choices');
+    if (body.type === 9 && ![2, 3, 4].includes(record.type) && record.type !== 3)
+      problems.push('a modal cannot answer this');
+    if (record.type === 5 && body.type === 9) problems.push('a modal cannot answer a modal');
+    if ([6, 7].includes(body.type) && !record.sourceMessage) problems.push('no message to update');
+    if (problems.length > 0)
+      return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors: problems } };
+    record.callbacks.push(body);
+    record.events.push(`callback:${body.type}`);
+    switch (body.type) {
+      case 4:
+      case 5: {
+        const flags = (data.flags ?? 0) | (body.type === 5 ? LOADING : 0);
+        record.original = this.create(record.channelId, data, { flags, interaction: id }).id;
+        break;
+      }
+      case 6:
+        record.original = record.sourceMessage;
+        break;
+      case 7:
+        record.original = record.sourceMessage;
+        this.edit(record.sourceMessage as string, data);
+        break;
+    }
+    return { status: 204 };
+  }
+
+  // ---- gateway ---------------------------------------------------------------------------------------------
+
+  private gateway(ws: WebSocket): void {
+    this.sockets.add(ws);
+    ws.on('close', () => this.sockets.delete(ws));
+    const send = (payload: Json) => ws.send(JSON.stringify(payload));
+    send({ op: 10, d: { heartbeat_interval: this.options.heartbeatIntervalMs ?? 41_250 }, s: null, t: null });
+    ws.on('message', (raw) => {
+      const packet = JSON.parse(String(raw)) as Json;
+      if (packet.op === 1) {
+        this.heartbeats++;
+        send({ op: 11, d: null, s: null, t: null });
+        return;
+      }
+      if (packet.op !== 2) return;
+      if (packet.d?.token !== this.options.token) {
+        ws.close(4004, 'Authentication failed.');
+        return;
+      }
+      this.identifies.push(packet.d);
+      const { guildId, applicationId } = this.options;
+      send({
+        op: 0,
+        t: 'READY',
+        s: ++this.seq,
+        d: {
+          v: 10,
+          user: this.botUser,
+          guilds: [{ id: guildId, unavailable: true }],
+          session_id: `session-${snowflake()}`,
+          resume_gateway_url: this.url.replace('http', 'ws') + '/gateway',
+          shard: [0, 1],
+          application: { id: applicationId, flags: 0 },
+          private_channels: [],
+          presences: [],
+          relationships: [],
+          geo_ordered_rtc_regions: [],
+          guild_join_requests: [],
+          user_settings: {},
+          _trace: ['fake-discord'],
+        },
+      });
+      send({ op: 0, t: 'GUILD_CREATE', s: ++this.seq, d: this.guild() });
+    });
+  }
+
+  private guild(): Json {
+    const { guildId, channelId } = this.options;
+    const role = (id: string, name: string, position: number) => ({
+      id,
+      name,
+      color: 0,
+      colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+      hoist: false,
+      icon: null,
+      unicode_emoji: null,
+      position,
+      permissions: '559623605571137',
+      managed: false,
+      mentionable: false,
+      flags: 0,
+    });
+    return {
+      id: guildId,
+      name: 'Video team',
+      icon: null,
+      description: null,
+      owner_id: '1300000000000000501',
+      afk_channel_id: null,
+      afk_timeout: 300,
+      verification_level: 0,
+      default_message_notifications: 0,
+      explicit_content_filter: 0,
+      features: [],
+      mfa_level: 0,
+      system_channel_id: channelId,
+      system_channel_flags: 0,
+      rules_channel_id: null,
+      vanity_url_code: null,
+      premium_tier: 0,
+      premium_subscription_count: 0,
+      preferred_locale: 'en-US',
+      public_updates_channel_id: null,
+      nsfw_level: 0,
+      premium_progress_bar_enabled: false,
+      joined_at: '2025-01-15T10:00:00.000000+00:00',
+      large: false,
+      unavailable: false,
+      member_count: 3,
+      roles: [
+        role(guildId, '@everyone', 0),
+        ...(this.options.roles ?? []).map((r, i) => role(r.id, r.name, i + 1)),
+      ],
+      emojis: [],
+      stickers: [],
+      channels: [
+        {
+          id: channelId,
+          type: 0,
+          name: 'video-team',
+          position: 0,
+          permission_overwrites: [],
+          parent_id: null,
+          topic: null,
+          nsfw: false,
+          last_message_id: null,
+          rate_limit_per_user: 0,
+          flags: 0,
+        },
+      ],
+      threads: [],
+      members: [],
+      voice_states: [],
+      presences: [],
+      stage_instances: [],
+      guild_scheduled_events: [],
+      soundboard_sounds: [],
+    };
+  }
+
+  // ---- REST ------------------------------------------------------------------------------------------------
+
+  private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', this.url);
+    if (!url.pathname.startsWith(API)) return this.json(res, 404, { message: '404: Not Found', code: 0 });
+    const path = url.pathname.slice(API.length);
+    const text = await new Promise<string>((resolve) => {
+      let data = '';
+      req.on('data', (c) => (data += c));
+      req.on('end', () => resolve(data));
+    });
+    const body = text ? (JSON.parse(text) as Json) : undefined;
+    this.requests.push({ method, path, ...(body !== undefined ? { body } : {}) });
+
+    const failure = this.failures.findIndex((f) => f.method === method && f.path.test(path));
+    if (failure >= 0) {
+      const f = this.failures.splice(failure, 1)[0] as ScriptedFailure;
+      if (f.status === 429) {
+        const after = f.retryAfter ?? 1;
+        res.writeHead(429, {
+          'content-type': 'application/json',
+          'retry-after': String(after),
+          'x-ratelimit-limit': '5',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset-after': String(after),
+          'x-ratelimit-bucket': 'fake-bucket',
+          'x-ratelimit-scope': 'user',
+        });
+        res.end(
+          JSON.stringify({ message: 'You are being rate limited.', retry_after: after, global: false }),
+        );
+        return;
+      }
+      return this.json(res, f.status, { message: `${f.status}: scripted failure`, code: 0 });
+    }
+
+    const interactionRoute = /^\/(interactions|webhooks)\//.test(path);
+    if (!interactionRoute && req.headers.authorization !== `Bot ${this.options.token}`) {
+      return this.json(res, 401, { message: '401: Unauthorized', code: 0 });
+    }
+    const m = (re: RegExp) => re.exec(path);
+    let match: RegExpExecArray | null;
+
+    if (method === 'GET' && path === '/gateway/bot') {
+      return this.json(res, 200, {
+        url: `${this.url.replace('http', 'ws')}/gateway`,
+        shards: 1,
+        session_start_limit: { total: 1000, remaining: 999, reset_after: 0, max_concurrency: 1 },
+      });
+    }
+    if (method === 'GET' && path === '/users/@me') return this.json(res, 200, this.botUser);
+    if (method === 'POST' && path === '/users/@me/channels') {
+      const recipient = String(body?.recipient_id);
+      const id = this.dmChannels.get(recipient) ?? snowflake();
+      this.dmChannels.set(recipient, id);
+      return this.json(res, 200, {
+        id,
+        type: 1,
+        recipients: [{ id: recipient }],
+        last_message_id: null,
+        flags: 0,
+      });
+    }
+    match = m(/^\/applications\/(\d+)(?:\/guilds\/(\d+))?\/commands$/);
+    if (match) {
+      if (match[1] !== this.options.applicationId)
+        return this.json(res, 403, { message: 'Missing Access', code: 50001 });
+      const scope = match[2] ? `guild:${match[2]}` : 'global';
+      if (method === 'GET') return this.json(res, 200, this.commands.get(scope) ?? []);
+      if (method === 'PUT') {
+        const list = (body as unknown as Json[]) ?? [];
+        const problems = list.flatMap((c) => commandProblems(c));
+        if (list.length > 100) problems.push('more than 100 commands');
+        if (problems.length > 0)
+          return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
+        this.commandPuts.push({ scope, body: list });
+        // Discord echoes the commands back with ids and its own defaults filled in.
+        const stored = list.map((c) => ({
+          ...c,
+          id: snowflake(),
+          application_id: this.options.applicationId,
+          version: snowflake(),
+          default_member_permissions: null,
+          nsfw: false,
+          integration_types: [0],
+          ...(match?.[2] ? { guild_id: match[2] } : {}),
+        }));
+        this.commands.set(scope, stored);
+        return this.json(res, 200, stored);
+      }
+    }
+    match = m(/^\/channels\/(\d+)\/messages$/);
+    if (match && method === 'POST') {
+      const channel = match[1] as string;
+      const dmOf = [...this.dmChannels.entries()].find(([, id]) => id === channel)?.[0];
+      if (dmOf && this.closedDms.has(dmOf)) {
+        return this.json(res, 403, { message: 'Cannot send messages to this user', code: 50007 });
+      }
+      const problems = messageProblems(body ?? {});
+      if (problems.length > 0)
+        return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
+      if (body?.enforce_nonce && body.nonce) {
+        const known = this.nonces.get(`${channel}:${body.nonce}`);
+        if (known) return this.json(res, 200, this.view(this.messages.get(known) as FakeMessage));
+      }
+      const message = this.create(channel, body ?? {}, {});
+      if (body?.nonce) this.nonces.set(`${channel}:${body.nonce}`, message.id);
+      return this.json(res, 200, this.view(message));
+    }
+    match = m(/^\/channels\/(\d+)\/messages\/(\d+)$/);
+    if (match) {
+      const message = this.messages.get(match[2] as string);
+      if (!message || message.deleted || message.channel_id !== match[1]) {
+        return this.json(res, 404, { message: 'Unknown Message', code: 10008 });
+      }
+      if (method === 'GET') return this.json(res, 200, this.view(message));
+      if (method === 'PATCH') {
+        const problems = messageProblems(body ?? {});
+        if (problems.length > 0)
+          return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
+        this.edit(message.id, body ?? {});
+        return this.json(res, 200, this.view(message));
+      }
+    }
+    match = m(/^\/channels\/(\d+)\/messages\/(\d+)\/threads$/);
+    if (match && method === 'POST') {
+      const [, channel, messageId] = match as unknown as [string, string, string];
+      if (!this.messages.has(messageId))
+        return this.json(res, 404, { message: 'Unknown Message', code: 10008 });
+      if (this.threads.has(messageId)) {
+        return this.json(res, 400, {
+          message: 'A thread has already been created for this message',
+          code: 160004,
+        });
+      }
+      const name = String(body?.name ?? '');
+      if (name.length < 1 || name.length > 100)
+        return this.json(res, 400, { message: 'Invalid Form Body', code: 50035 });
+      this.threads.set(messageId, { parent: channel, name });
+      return this.json(res, 201, {
+        id: messageId,
+        type: 11,
+        guild_id: this.options.guildId,
+        parent_id: channel,
+        name,
+      });
+    }
+    match = m(/^\/interactions\/(\d+)\/([^/]+)\/callback$/);
+    if (match && method === 'POST') {
+      const result = this.applyCallback(match[1] as string, match[2] as string, body ?? {});
+      if (result.status === 204) {
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+      return this.json(res, result.status, result.body ?? {});
+    }
+    match = m(/^\/webhooks\/(\d+)\/([^/]+)(?:\/messages\/([^/]+))?$/);
+    if (match) {
+      const [, app, token, which] = match as unknown as [string, string, string, string | undefined];
+      const record = [...this.interactions.values()].find((i) => i.token === token);
+      if (app !== this.options.applicationId || !record)
+        return this.json(res, 404, { message: 'Unknown Webhook', code: 10015 });
+      if (record.callbacks.length === 0)
+        return this.json(res, 404, { message: 'Unknown Webhook', code: 10015 });
+      if (!which && method === 'POST') {
+        const problems = messageProblems(body ?? {});
+        if (problems.length > 0)
+          return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
+        const message = this.create(record.channelId, body ?? {}, {
+          flags: body?.flags ?? 0,
+          interaction: record.id,
+        });
+        record.followups.push(message.id);
+        record.events.push('followup');
+        return this.json(res, 200, this.view(message));
+      }
+      const id = which === '@original' ? record.original : which;
+      const message = id ? this.messages.get(id) : undefined;
+      if (!message || message.deleted)
+        return this.json(res, 404, { message: 'Unknown Message', code: 10008 });
+      if (method === 'PATCH') {
+        const problems = messageProblems(body ?? {});
+        if (problems.length > 0)
+          return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
+        this.edit(message.id, body ?? {});
+        message.flags &= ~LOADING;
+        record.events.push('edit');
+        return this.json(res, 200, this.view(message));
+      }
+      if (method === 'DELETE') {
+        message.deleted = true;
+        record.events.push('delete');
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+    }
+    return this.json(res, 404, { message: `404: no fake route ${method} ${path}`, code: 0 });
+  }
+
+  private create(channel: string, body: Json, extra: { flags?: number; interaction?: string }): FakeMessage {
+    const message: FakeMessage = {
+      id: snowflake(),
+      channel_id: channel,
+      content: body.content ?? '',
+      embeds: body.embeds ?? [],
+      components: body.components ?? [],
+      flags: extra.flags ?? 0,
+      author: this.botUser,
+      history: [body],
+      deleted: false,
+      ...(body.nonce ? { nonce: String(body.nonce) } : {}),
+      ...(extra.interaction ? { interaction: extra.interaction } : {}),
+    };
+    this.messages.set(message.id, message);
+    return message;
+  }
+
+  private edit(id: string, body: Json): void {
+    const message = this.messages.get(id);
+    if (!message) return;
+    if (body.embeds !== undefined) message.embeds = body.embeds;
+    if (body.components !== undefined) message.components = body.components;
+    if (body.content !== undefined) message.content = body.content;
+    message.history.push(body);
+  }
+
+  /** A message as Discord returns it (and as it appears in a component interaction). */
+  view(message: FakeMessage): Json {
+    return {
+      id: message.id,
+      type: 0,
+      channel_id: message.channel_id,
+      content: message.content,
+      embeds: message.embeds,
+      components: message.components,
+      author: message.author,
+      attachments: [],
+      mentions: [],
+      mention_roles: [],
+      mention_everyone: false,
+      pinned: false,
+      tts: false,
+      flags: message.flags,
+      timestamp: new Date().toISOString(),
+      edited_timestamp: message.history.length > 1 ? new Date().toISOString() : null,
+      application_id: this.options.applicationId,
+      ...(message.nonce ? { nonce: message.nonce } : {}),
+    };
+  }
+
+  private json(res: ServerResponse, status: number, body: unknown): void {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  }
+}
