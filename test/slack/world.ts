@@ -56,7 +56,7 @@ export interface SlackWorld {
   ): Promise<{ status: number; text: string; responseUrl: string; triggerId: string }>;
   /** A block_actions payload for a button/select found in `blocks` by core action. */
   click(
-    message: { blocks?: unknown[]; ts: string; channel?: string; ephemeral?: boolean },
+    message: { blocks?: unknown[] | undefined; ts: string; channel?: string; ephemeral?: boolean },
     action: string,
     options?: SendOptions & { user?: string; nth?: number; choice?: string; triggerId?: string },
   ): Promise<{ status: number; responseUrl: string; triggerId: string; value: string }>;
