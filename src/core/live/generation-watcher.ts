@@ -65,6 +65,9 @@ export function nextCheckIn(
   return Math.round(Math.max(bounds.min, Math.min(bounds.max, target)));
 }
 
+/** Said on a card when the video cannot be read any more (404). */
+export const GONE_NOTICE = 'I can no longer find this video (deleted?); stopped following it.';
+
 /** The percent step a card shows (0, 5, 10…). */
 export const percentStep = (percent: number): number =>
   Math.floor(Math.max(0, Math.min(100, percent)) / PERCENT_STEP) * PERCENT_STEP;
@@ -307,11 +310,11 @@ export const generationWatcher: Watcher = {
         ? await checkThumbnails(ctx, watch, state)
         : await checkGeneration(ctx, watch, state);
     } catch (error) {
-      // Deleted elsewhere (dashboard, another channel): say so on the card and stop.
+      // Deleted elsewhere (dashboard, another channel), or the owner's key now belongs to another team.
       if (error instanceof VideoApiError && error.type === 'not_found') {
         const key = watch.cardKey ?? `video:${watch.target}`;
         return result(watch, state, true, undefined, {
-          patch: { notice: 'This video no longer exists (deleted?); stopped watching it.', etaMs: undefined },
+          patch: { notice: GONE_NOTICE, etaMs: undefined },
           dedupe: `${key}:gone`,
         });
       }

@@ -7,7 +7,7 @@
 import type { Card } from '../cards.js';
 import type { Store, Watch } from '../ports.js';
 import { VideoApiError } from '../video-api.js';
-import { nextCheckIn, type ProgressSample } from './generation-watcher.js';
+import { GONE_NOTICE, nextCheckIn, type ProgressSample } from './generation-watcher.js';
 import { postToChannel, replyToCard } from './live-card.js';
 import { updateVideoCard, type VideoCardPatch, videoCardModelOf } from './video-card.js';
 import type { Watcher, WatchResult } from './watcher.js';
@@ -91,7 +91,7 @@ export const renderWatcher: Watcher = {
       // The video (and its renders) was deleted elsewhere.
       if (error instanceof VideoApiError && error.type === 'not_found') {
         return finish(watch, state, true, undefined, {
-          patch: { render: { renderId, status: 'error', progress: 0, codec: state.codec } },
+          patch: { render: undefined, notice: GONE_NOTICE },
           dedupe: `${key}:render:${renderId}:gone`,
         });
       }

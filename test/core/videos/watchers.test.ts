@@ -1,0 +1,297 @@
+/**
+ * The generation and render watchers against a scripted API and a real SQLite store: what each check edits,
+ * says and asks for, including the edges the simulator rarely produces (thumbnails never started, a 404).
+ */
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Card } from '../../../src/core/cards.js';
+import { generationWatcher, IDLE_WAIT_MS } from '../../../src/core/live/generation-watcher.js';
+import { postCard, videoCardKey } from '../../../src/core/live/live-card.js';
+import { renderWatcher } from '../../../src/core/live/render-watcher.js';
+import { renderVideoCard, type VideoCardModel } from '../../../src/core/live/video-card.js';
+import type { WatchContext, WatchResult } from '../../../src/core/live/watcher.js';
+import type { Clock, Logger, Watch } from '../../../src/core/ports.js';
+import {
+  type Render,
+  type Thumbnails,
+  type Video,
+  type VideoApi,
+  VideoApiError,
+  type VideoStatus,
+} from '../../../src/core/video-api.js';
+import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
+
+const T0 = Date.parse('2026-11-23T08:00:00Z');
+const CONV = 'slack:T1:C1';
+const VIDEO = 'vid1';
+const KEY = videoCardKey(VIDEO, CONV);
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+
+/** Scripted answers: each read returns the next scripted value (the last one repeats). */
+class ScriptedApi {
+  statuses: (VideoStatus | VideoApiError)[] = [];
+  videos: (Video | VideoApiError)[] = [];
+  renders: (Render | VideoApiError)[] = [];
+  calls: string[] = [];
+  private next<T>(list: (T | VideoApiError)[], name: string): T {
+    this.calls.push(name);
+    const value = list.length > 1 ? list.shift() : list[0];
+    if (value instanceof VideoApiError) throw value;
+    if (value === undefined) throw new Error(`nothing scripted for ${name}`);
+    return value;
+  }
+  asApi(): VideoApi {
+    return {
+      videos: {
+        status: async () => this.next(this.statuses, 'status'),
+        get: async () => this.next(this.videos, 'get'),
+      },
+      renders: { get: async () => this.next(this.renders, 'render') },
+    } as unknown as VideoApi;
+  }
+}
+
+const status = (s: string, percent: number, errorMessages: string[] = []): VideoStatus => ({
+  id: VIDEO,
+  status: s,
+  percentCompleted: percent,
+  readyForEditing: s === 'completed',
+  errorMessages,
+  renderedVideoUrl: null,
+});
+const thumbs = (s: string, n = 0): Thumbnails => ({
+  status: s,
+  variants: Array.from({ length: n }, (_, i) => ({
+    id: `t${i}`,
+    url: `https://img/${i}.png`,
+    score: 80 + i,
+    grade: 'B',
+  })),
+  ...(n > 0 ? { selectedVariantId: 't0', selectedBy: 'ai' } : {}),
+});
+const video = (t: Thumbnails): Video => ({
+  id: VIDEO,
+  name: 'Octopus facts',
+  renderedVideoUrl: null,
+  posts: {},
+  status: 'completed',
+  thumbnails: t,
+});
+
+let store: SqliteStore;
+let api: ScriptedApi;
+let now: number;
+
+beforeEach(() => {
+  now = T0;
+  const clock: Clock = { now: () => now, sleep: async () => {} };
+  store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });
+  api = new ScriptedApi();
+  const model: VideoCardModel = { videoId: VIDEO, name: 'Octopus facts', phase: 'generating', percent: 0 };
+  store.transaction(() =>
+    postCard(store, {
+      key: KEY,
+      conversation: CONV,
+      card: renderVideoCard(model),
+      model: model as unknown as Record<string, unknown>,
+    }),
+  );
+});
+afterEach(() => store.close());
+
+function watch(kind: 'generation' | 'render', state: Record<string, unknown>, target = VIDEO): Watch {
+  return store.watches.add({
+    kind,
+    target,
+    owner: 'slack:T1:U1',
+    conversation: CONV,
+    cardKey: KEY,
+    state,
+    nextCheckAt: now,
+    expiresAt: now + 6 * 3600_000,
+  });
+}
+
+/** Runs a check like the poller: apply + state update in one transaction. */
+async function check(w: Watch, watcher = generationWatcher): Promise<WatchResult> {
+  const ctx: WatchContext = { api: api.asApi(), store, now, logger: silent };
+  const current = store.watches.get(w.id) as Watch;
+  const result = await watcher.check(ctx, current);
+  store.transaction(() => {
+    result.apply?.(store);
+    store.watches.update(w.id, { state: result.state, status: result.done ? 'done' : 'active' });
+  });
+  return result;
+}
+
+const shown = (): Card => store.cards.get(KEY)?.card as Card;
+const outbox = () => store.outbox.ready('slack', Number.MAX_SAFE_INTEGER, 100).map((i) => i.item);
+const replies = () =>
+  outbox()
+    .filter((i) => i.op === 'reply')
+    .map((i) => (i.op === 'reply' ? i.card.title : ''));
+const updates = () => outbox().filter((i) => i.op === 'update-card').length;
+
+describe('generation watcher', () => {
+  it('edits once per 5 % step, estimates the finish and adapts the interval', async () => {
+    const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: -1, phase: 'generating' });
+    api.statuses = [status('processing', 3)];
+    let r = await check(w);
+    expect(r.nextCheckInMs).toBe(10_000);
+    expect(shown().progress?.percent).toBe(3);
+    expect(updates()).toBe(1);
+
+    now += 10_000;
+    api.statuses = [status('processing', 4)];
+    r = await check(w);
+    expect(updates()).toBe(1); // same 0–5 % step: no edit
+    // 1 % per 10 s: 96 % left is far away, look at the slowest allowed.
+    expect(r.nextCheckInMs).toBe(30_000);
+
+    now += 30_000;
+    api.statuses = [status('processing', 60)];
+    r = await check(w);
+    expect(updates()).toBe(2);
+    expect(shown().progress?.label).toContain('60%');
+    expect(shown().progress?.label).toContain('left');
+    // 57 % in 40 s: about 28 s left, within reach: just after it.
+    expect(r.nextCheckInMs).toBe(Math.round((40 * 40_000) / 57) + 1000);
+  });
+
+  it('on completion shows the video, says it is ready once, and keeps watching queued thumbnails', async () => {
+    const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: 50, phase: 'generating' });
+    api.statuses = [status('completed', 100)];
+    api.videos = [video(thumbs('queued'))];
+    let r = await check(w);
+    expect(r.done).toBe(false);
+    expect(r.nextCheckInMs).toBe(5_000);
+    expect(shown().text).toContain('Thumbnails are on the way');
+    expect(replies()).toEqual(['✅ Octopus facts is ready']);
+
+    now += 5_000;
+    api.videos = [video(thumbs('generating'))];
+    r = await check(w);
+    expect(r.done).toBe(false);
+    now += 7_500;
+    api.videos = [video(thumbs('ready', 3))];
+    r = await check(w);
+    expect(r.done).toBe(true);
+    expect(shown().sections).toHaveLength(3);
+    expect(replies()).toEqual(['✅ Octopus facts is ready']);
+    expect(api.calls).toEqual(['status', 'get', 'get', 'get']);
+  });
+
+  it('stops waiting for thumbnails that were never started', async () => {
+    const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: 95, phase: 'generating' });
+    api.statuses = [status('completed', 100)];
+    api.videos = [video(thumbs('idle'))];
+    expect((await check(w)).done).toBe(false);
+    now += IDLE_WAIT_MS;
+    const r = await check(w);
+    expect(r.done).toBe(true);
+    expect(shown().text).toContain('Thumbnails could not be made');
+  });
+
+  it('a failure shows the reasons and is said once', async () => {
+    const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: 20, phase: 'generating' });
+    api.statuses = [status('failed', 42, ['Voiceover synthesis failed.'])];
+    const r = await check(w);
+    expect(r.done).toBe(true);
+    expect(shown().text).toContain('• Voiceover synthesis failed.');
+    // Even if the same result were applied again (a retried commit), nothing is said twice.
+    store.transaction(() => r.apply?.(store));
+    expect(replies()).toEqual(['❌ Octopus facts failed']);
+  });
+
+  it('a vanished video ends the watch with a note', async () => {
+    const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: 20, phase: 'generating' });
+    api.statuses = [new VideoApiError('not_found', 'gone', { status: 404 })];
+    const r = await check(w);
+    expect(r.done).toBe(true);
+    expect(shown().text).toContain('I can no longer find this video');
+  });
+
+  it('other errors are left to the poller (backoff)', async () => {
+    const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: 20, phase: 'generating' });
+    api.statuses = [new VideoApiError('internal_error', 'boom', { status: 500 })];
+    await expect(check(w)).rejects.toBeInstanceOf(VideoApiError);
+  });
+
+  it('expiry says how long and what to run', () => {
+    const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: 20, phase: 'generating' });
+    store.transaction(() => generationWatcher.expire(store, w, now));
+    expect(shown().text).toContain('Stopped watching after 6 h; run `/reel status vid1`');
+  });
+});
+
+describe('render watcher', () => {
+  beforeEach(() => {
+    const model: VideoCardModel = {
+      videoId: VIDEO,
+      name: 'Octopus facts',
+      phase: 'completed',
+      render: { renderId: 'r1', status: 'in-progress', progress: 0 },
+    };
+    store.transaction(() =>
+      postCard(store, {
+        key: KEY,
+        conversation: CONV,
+        card: renderVideoCard(model),
+        model: model as unknown as Record<string, unknown>,
+      }),
+    );
+  });
+  const rw = () =>
+    watch(
+      'render',
+      { videoId: VIDEO, name: 'Octopus facts', codec: 'h264', samples: [], lastStep: -1 },
+      'r1',
+    );
+
+  it('edits per 10 % step, then shows the MP4 and says "Rendered: <url>" once', async () => {
+    const w = rw();
+    const before = updates();
+    api.renders = [{ renderId: 'r1', status: 'in-progress', overallProgress: 0.12 }];
+    let r = await check(w, renderWatcher);
+    expect(r.nextCheckInMs).toBe(5_000);
+    expect(updates()).toBe(before + 1);
+    now += 5_000;
+    api.renders = [{ renderId: 'r1', status: 'in-progress', overallProgress: 0.18 }];
+    r = await check(w, renderWatcher);
+    expect(updates()).toBe(before + 1);
+    // 6 % per 5 s: 82 % left ≈ 68 s, so the slowest allowed interval.
+    expect(r.nextCheckInMs).toBe(15_000);
+    now += 15_000;
+    api.renders = [{ renderId: 'r1', status: 'done', overallProgress: 1, url: 'https://cdn/r1.mp4' }];
+    r = await check(w, renderWatcher);
+    expect(r.done).toBe(true);
+    expect(shown().fields?.find((f) => f.label === 'Render')?.value).toBe(
+      '[Download MP4](https://cdn/r1.mp4)',
+    );
+    const reply = outbox().find((i) => i.op === 'reply');
+    expect(reply?.op === 'reply' && reply.card.text).toBe('Rendered: https://cdn/r1.mp4');
+    expect(reply?.op === 'reply' && reply.threadOfCard).toBe(KEY);
+  });
+
+  it('an error offers Render again, in the thread and on the card', async () => {
+    api.renders = [{ renderId: 'r1', status: 'error', overallProgress: 0.4 }];
+    const r = await check(rw(), renderWatcher);
+    expect(r.done).toBe(true);
+    const reply = outbox().find((i) => i.op === 'reply');
+    expect(reply?.op === 'reply' && reply.card.controls?.[0]).toMatchObject({
+      action: 'video.render',
+      value: VIDEO,
+      label: 'Render again',
+    });
+    expect(shown().controls?.[0]).toMatchObject({ action: 'video.render', label: 'Render again' });
+  });
+
+  it('replies go to the channel, not a thread, when threading is off', async () => {
+    store.settings.put(CONV, { ...store.settings.get(CONV), threading: false });
+    api.renders = [{ renderId: 'r1', status: 'done', overallProgress: 1, url: 'https://cdn/r1.mp4' }];
+    await check(rw(), renderWatcher);
+    const reply = outbox().find((i) => i.op === 'reply');
+    expect(reply?.op === 'reply' && reply.threadOfCard).toBeUndefined();
+  });
+});
