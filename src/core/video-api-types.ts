@@ -2,7 +2,7 @@
  * Domain types of the video service (spec §2 and §4), as the core sees them: the shapes `VideoApi`
  * methods take and return. Values the spec leaves open are plain strings, not closed enums.
  */
-import type { AnalyticsPlatform, CalendarStatus, Codec, Model, Platform, Privacy } from './video-api.js';
+import type { AnalyticsPlatform, CalendarStatus, Model, Platform, Privacy } from './video-api.js';
 
 export interface Page {
   page: number;
