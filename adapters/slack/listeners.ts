@@ -19,6 +19,7 @@ import { homeCards } from '../../src/core/home.js';
 import { say } from '../../src/core/messages.js';
 import type { Logger, Store } from '../../src/core/ports.js';
 import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from './blocks.js';
+import { commandText } from './command-text.js';
 import { homeView } from './home.js';
 import { decodeMetadata, formToView, inlineErrors, viewValues } from './modal.js';
 import type { SlackPeople } from './people.js';
@@ -75,23 +76,24 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     const receivedAt = performance.now();
     await ack();
     const team = context.teamId ?? command.team_id;
+    const text = commandText(command.text);
     const surface: Surface = {
       client,
       user: command.user_id,
       channel: command.channel_id,
       responseUrl: command.response_url,
       trigger: { id: command.trigger_id, receivedAt },
-      replay: { t: command.text },
+      replay: { t: text },
     };
     // The text may hold private input (a script): only the command word is logged.
-    log.debug({ team, user: command.user_id, command: command.text.trim().split(/\s+/)[0] }, 'slash command');
+    log.debug({ team, user: command.user_id, command: text.trim().split(/\s+/)[0] }, 'slash command');
     const req = await requestInfo(client, {
       team,
       user: command.user_id,
       channel: command.channel_id,
       userName: command.user_name,
     });
-    await show(await bot.handleText(req, command.text), surface, 'command');
+    await show(await bot.handleText(req, text), surface, 'command');
   });
 
   app.action<BlockAction>({ type: 'block_actions' }, async ({ ack, body, action, client, context }) => {
