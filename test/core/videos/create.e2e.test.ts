@@ -123,15 +123,17 @@ describe('credits', () => {
     expect(h.store.watches.active()).toEqual([]);
   });
 
-  it('a spend-approval channel refuses expensive creates instead of bypassing its policy', async () => {
+  it('a spend-approval channel sends expensive creates to an approver instead of charging', async () => {
     const settings = h.store.settings.get(h.conversation);
     h.store.settings.put(h.conversation, { ...settings, approval: 'spend', spendThreshold: 50 });
-    expect(textOf(await h.run(`create --model motion_pro ${SCRIPT}`))).toContain(
-      'requires approval for spending over 50',
-    );
-    // At or under the threshold it goes ahead.
-    expect(textOf(await h.run(`create --model motion_lite ${SCRIPT}`))).toContain('50 credits');
+    const c = card(await h.run(`create --model motion_pro ${SCRIPT}`));
+    expect(c.context).toContain('needs an approver for spending over 50 credits');
+    await h.click('video.create.confirm', button(c, 'video.create.confirm').value);
     expect(writes(h)).toEqual([]);
+    expect(spends()).toEqual([]);
+    // At or under the threshold it goes ahead as usual.
+    const cheap = card(await h.run(`create --model motion_lite ${SCRIPT}`));
+    expect(button(cheap, 'video.create.confirm').label).toBe('Create (50 credits)');
   });
 });
 
