@@ -3,6 +3,7 @@
  * one's `ChatSender` for the outbox. Part of the composition root.
  */
 
+import { createDiscordAdapter } from '../adapters/discord/index.js';
 import { createPlaygroundAdapter } from '../adapters/playground/index.js';
 import { createSlackAdapter } from '../adapters/slack/index.js';
 import type { Config } from './config.js';
@@ -58,6 +59,19 @@ export async function startAdapters(deps: AdapterDeps): Promise<StartedAdapters>
     await slack.start();
     deps.senders.slack = slack.sender;
     stops.push(() => slack.stop());
+  }
+
+  if (deps.config.discord) {
+    const discord = createDiscordAdapter({
+      config: deps.config.discord,
+      bot,
+      http: deps.http,
+      logger: deps.logger,
+      clock: deps.clock,
+    });
+    await discord.start();
+    deps.senders.discord = discord.sender;
+    stops.push(() => discord.stop());
   }
 
   return {
