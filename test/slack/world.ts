@@ -52,7 +52,14 @@ export interface SlackWorld {
   /** `/reel <text>` as Slack sends it; resolves once Bolt acknowledged. */
   command(
     text: string,
-    options?: SendOptions & { user?: string; userName?: string; channel?: string; triggerId?: string },
+    options?: SendOptions & {
+      user?: string;
+      userName?: string;
+      channel?: string;
+      triggerId?: string;
+      /** Send `text` as is, not escaped the way Slack escapes what users type. */
+      raw?: boolean;
+    },
   ): Promise<{ status: number; text: string; responseUrl: string; triggerId: string }>;
   /** A block_actions payload for a button/select found in `blocks` by core action. */
   click(
@@ -138,7 +145,7 @@ export async function slackWorld(
       const responseUrl = fake.responseUrl();
       const triggerId = o.triggerId ?? trigger();
       Object.assign(payload, {
-        text,
+        text: o.raw ? text : slackEscape(text),
         response_url: responseUrl,
         trigger_id: triggerId,
         user_id: o.user ?? ALICE,
@@ -253,6 +260,18 @@ export async function slackWorld(
     },
   };
   return world;
+}
+
+/**
+ * What Slack sends for typed text with `should_escape`: `&`, `<`, `>` as entities and links wrapped in
+ * `<…>` (https://docs.slack.dev/messaging/formatting-message-text#escaping).
+ */
+export function slackEscape(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/https?:\/\/[^\s"]+/g, (url) => `<${url}>`);
 }
 
 /** A button or select in Block Kit `blocks` whose action id names the core action. */
