@@ -29,7 +29,11 @@ describe('forms as modals', () => {
       submit: { type: 'plain_text', text: 'Link' },
       close: { type: 'plain_text', text: 'Cancel' },
     });
-    expect(JSON.parse(view.private_metadata as string)).toEqual({ s: '', c: 'C0VIDEOS', r: sent.responseUrl });
+    expect(JSON.parse(view.private_metadata as string)).toEqual({
+      s: '',
+      c: 'C0VIDEOS',
+      r: sent.responseUrl,
+    });
     const input = (view.blocks as Record<string, unknown>[]).find((b) => b.type === 'input');
     expect(input).toMatchObject({
       block_id: 'key',
@@ -46,7 +50,10 @@ describe('forms as modals', () => {
       errors: { key: expect.stringContaining('one word with no spaces') },
     });
     const refused = await w.submit({ key: 'fl_live_this_key_does_not_exist_0000000000' }, { user: BOB });
-    expect(refused.ack).toEqual({ response_action: 'errors', errors: { key: expect.stringContaining('not accepted') } });
+    expect(refused.ack).toEqual({
+      response_action: 'errors',
+      errors: { key: expect.stringContaining('not accepted') },
+    });
     expect(w.h.store.keys.get(address.user(BOB))).toBeUndefined();
 
     const linked = await w.submit({ key: DEMO_KEY }, { user: BOB });
@@ -70,9 +77,16 @@ describe('forms as modals', () => {
     expect(String(button.action_id)).toMatch(/^-open-form\|/);
 
     const opens = w.fake.callsOf('views.open').length;
-    const click = await w.click({ blocks: offer.blocks as unknown[], ts: '1700000100.000100', ephemeral: true }, '-open-form');
+    const click = await w.click(
+      { blocks: offer.blocks as unknown[], ts: '1700000100.000100', ephemeral: true },
+      '-open-form',
+    );
     const open = await w.fake.waitFor(
-      () => w.fake.callsOf('views.open').slice(opens).find((c) => c.args.trigger_id === click.triggerId),
+      () =>
+        w.fake
+          .callsOf('views.open')
+          .slice(opens)
+          .find((c) => c.args.trigger_id === click.triggerId),
       'views.open from the button',
     );
     expect((open.args.view as { callback_id: string }).callback_id).toBe('schedule.form');
