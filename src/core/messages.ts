@@ -66,8 +66,6 @@ const MESSAGES: Record<string, Wording> = {
     `“${p.name}” can't be rendered yet: generation is ${p.status} (${p.percent}%). I'll show a Render button on its card when it completes; \`/reel status ${p.id}\` shows progress.`,
   'render-of-failed': (p) =>
     `“${p.name}” failed to generate, so there is nothing to render. See \`/reel status ${p.id}\` for the reasons, then create it again.`,
-  'spend-approval-unsupported': (p) =>
-    `This channel requires approval for spending over ${p.threshold} credits (this costs ${p.cost}), and I can't request spend approvals yet. Ask an admin to change \`/reel settings approval\`, pick a cheaper model, or create it in another channel.`,
   'bad-button': () => 'This button is malformed or out of date. Run the command again.',
 
   // Keys and people
@@ -118,8 +116,6 @@ const MESSAGES: Record<string, Wording> = {
   'series-bad-schedule': (p) =>
     `I couldn't read \`${p.value}\` as a schedule. Try \`daily 09:00 Europe/Paris\` or \`mon,wed,fri 18:00\`.`,
   'series-unknown-value': (p) => `\`${p.value}\` isn't a known ${p.what}. Choose one of: ${p.allowed}.`,
-  'series-needs-approval': () =>
-    'Spending in this channel needs an approver, and series approvals are not available yet. Ask an admin to run it.',
   'series-nothing-to-change': () =>
     'Tell me what to change, e.g. `--time 18:00`, `--days mon,wed,fri`, `--model motion_lite` or `--paused`.',
 
@@ -136,11 +132,26 @@ const MESSAGES: Record<string, Wording> = {
     `**${p.name}** failed to generate, so there is nothing to publish. Create it again.`,
   'schedule-video-failed': (p) =>
     `**${p.name}** failed to generate, so it cannot be scheduled. Create it again.`,
-  'approval-unavailable': () =>
-    'This channel requires approval before publishing, and approvals are not available yet. Nothing was sent.',
   'calendar-range-reversed': (p) => `\`--to\` (${p.to}) is before \`--from\` (${p.from}).`,
   'calendar-range-too-long': (p) =>
     `That range covers ${p.days} days; the calendar shows at most ${p.max}. Narrow \`--from\`/\`--to\`.`,
+
+  // Approvals, roles and audit (DESIGN §5)
+  'approval-no-approvers': () =>
+    'This channel needs an approver for this, but nobody is one yet. Ask an admin to run `/reel settings approvers @name`. Nothing was sent.',
+  'approval-only-you': () =>
+    'You are the only approver here and self-approval is off, so nobody could approve this. Ask an admin to add approvers (`/reel settings approvers`) or allow `/reel settings self-approval on`. Nothing was sent.',
+  'approval-elsewhere': () => 'This approval belongs to another channel. Decide it there.',
+  'approval-not-approver': (p) => `Only approvers can decide this: ${p.approvers}.`,
+  'approval-self': (p) =>
+    `You asked for this, and this channel does not allow approving your own requests. ${p.approvers} can decide it.`,
+  'approval-malformed': () => 'This approval is malformed, so I did not run it. Ask for it again.',
+  'approval-not-rendered': (p) => `**${p.name}** is no longer rendered; render it, then ask again.`,
+  'approval-too-late': (p) =>
+    `Its scheduled time (${p.when}) has passed. Use **Reschedule** to pick a new one.`,
+  'approval-not-charged': (p) => `${p.reason}`,
+  'approval-create-cancelled': () => 'The requester cancelled this create. Nothing was charged.',
+  'audit-range-reversed': (p) => `\`--to\` (${p.to}) is before \`--from\` (${p.from}).`,
 
   // API failures (DESIGN §6), by error.type
   'api.invalid_input': (p) => `The video service rejected the request: ${p.message}`,

@@ -139,11 +139,12 @@ export interface Subscription {
   createdAt: number;
 }
 
-export type WatchKind = 'generation' | 'render' | 'schedule' | 'series' | 'feed';
+/** `approval`: a pending approval that expires at its scheduled time (no API call; see src/core/approvals). */
+export type WatchKind = 'generation' | 'render' | 'schedule' | 'series' | 'feed' | 'approval';
 export interface Watch {
   id: string;
   kind: WatchKind;
-  /** Video id, render id, video id (schedule), series id, or subscription id (feed). */
+  /** Video id, render id, video id (schedule), series id, subscription id (feed), or approval id. */
   target: string;
   /** Whose key to poll with; '' means the deployment-wide key. */
   owner: UserAddress;

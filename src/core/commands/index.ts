@@ -1,6 +1,7 @@
 /**
  * Every command module, in the order `help` lists them. Each group folder holds one command per file.
  */
+import { approvalsModule } from '../approvals/index.js';
 import type { CommandModule } from '../command-spec.js';
 import { accountModule } from './account/index.js';
 import { publishingModule } from './publishing/index.js';
@@ -12,4 +13,5 @@ export const MODULES: readonly CommandModule[] = [
   publishingModule,
   seriesModule,
   accountModule,
+  approvalsModule,
 ];

@@ -1,6 +1,7 @@
 /**
  * Every watcher by kind; the poller looks them up here.
  */
+import { approvalWatcher } from '../approvals/expiry-watcher.js';
 import type { WatchKind } from '../ports.js';
 import { feedWatcher } from './feed-watcher.js';
 import { generationWatcher } from './generation-watcher.js';
@@ -10,6 +11,7 @@ import { seriesWatcher } from './series-watcher.js';
 import type { Watcher } from './watcher.js';
 
 export const WATCHERS: Partial<Record<WatchKind, Watcher>> = {
+  approval: approvalWatcher,
   feed: feedWatcher,
   generation: generationWatcher,
   render: renderWatcher,

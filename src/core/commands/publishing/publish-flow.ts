@@ -3,6 +3,10 @@
  * checks what can be checked before sending (privacy is YouTube-only, the video is rendered, an account is
  * connected and chosen), sends with the key of the user action, then updates the video card.
  */
+import { needsApproval } from '../../approvals/policy.js';
+import { videoPreview } from '../../approvals/preview.js';
+import { requestApproval } from '../../approvals/request.js';
+import { checkRole } from '../../approvals/roles.js';
 import { type Card, message, type Response } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
 import { videoCardKey } from '../../live/live-card.js';
@@ -10,7 +14,6 @@ import { type VideoCardModel, videoCardModelOf } from '../../live/video-card.js'
 import type { Account, Platform, Privacy, Video } from '../../video-api.js';
 import { chooseAccount } from './accounts.js';
 import { encodePlatforms, publishActionName } from './action-state.js';
-import { requiresApproval } from './approval.js';
 import { syncVideoCard } from './card-sync.js';
 import { platformName } from './post-blocks.js';
 import { getVideo, quoteRef } from './schedule-flow.js';
@@ -81,6 +84,7 @@ export type PublishOutcome =
 
 /** Runs the checks and the post; `ask` when the caller has to pick an account first. */
 export async function publishVideo(ctx: CommandContext, r: PublishRequest): Promise<PublishOutcome> {
+  checkRole(ctx, 'publish');
   if (r.privacy !== undefined && r.platform !== 'youtube') {
     throw userError('privacy-youtube-only', { platform: platformName(r.platform) });
   }
@@ -91,9 +95,6 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
   if (choice.kind === 'ask') return { kind: 'ask', accounts: choice.accounts, video };
   const account = choice.account;
 
-  if (requiresApproval(ctx, { kind: 'publish', videoId: video.id, platforms: [r.platform] })) {
-    throw userError('approval-unavailable');
-  }
   const idempotencyKey = ctx.deps.store.idempotency.keyFor(
     publishActionName(ctx.req.user, {
       videoId: video.id,
@@ -103,22 +104,78 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
       ...(r.privacy ? { privacy: r.privacy } : {}),
     }),
   );
+  const send: PublishSend = {
+    video,
+    platform: r.platform,
+    idempotencyKey,
+    ...(account ? { account: { authId: account.authId, label: account.label } } : {}),
+    ...(r.privacy ? { privacy: r.privacy } : {}),
+  };
+  if (needsApproval(ctx, { kind: 'publish' })) {
+    return { kind: 'done', response: requestApproval(ctx, publishApproval(send)) };
+  }
+  return { kind: 'done', response: message(await sendPublish(ctx, send), 'channel') };
+}
+
+/** A publish ready to send: every check done, the account chosen, the key of the user action fixed. */
+export interface PublishSend {
+  video: Video;
+  platform: Platform;
+  account?: { authId: string; label: string };
+  privacy?: Privacy;
+  idempotencyKey: string;
+  /** Set when an approver runs someone else's request. */
+  approval?: { id: string; requesterName: string };
+}
+
+const whereOf = (s: Pick<PublishSend, 'platform' | 'account'>): string =>
+  `${platformName(s.platform)}${s.account && s.account.label !== s.account.authId ? ` (${s.account.label})` : ''}`;
+
+function publishApproval(s: PublishSend): Parameters<typeof requestApproval>[1] {
+  const preview = videoPreview(s.video, [s.platform]);
+  return {
+    command: 'publish',
+    args: {
+      videoId: s.video.id,
+      platform: s.platform,
+      ...(s.account ? { authId: s.account.authId, accountLabel: s.account.label } : {}),
+      ...(s.privacy ? { privacy: s.privacy } : {}),
+    },
+    idempotencyKey: s.idempotencyKey,
+    summary: `Publish “${s.video.name}” to ${whereOf(s)} now`,
+    fields: [
+      ...preview.fields,
+      ...(s.privacy ? [{ label: 'YouTube visibility', value: s.privacy, short: true }] : []),
+    ],
+    sections: preview.sections,
+    ...(preview.image ? { image: preview.image } : {}),
+  };
+}
+
+/**
+ * Sends a checked publish (POST /posts) with the caller's key and the action's idempotency key, then puts
+ * the post on the video card and in the audit log, in one transaction. Used by the commands and by an
+ * approver's click (the approval's stored key, so a retry never posts twice).
+ */
+export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<Card> {
+  const { video, account } = s;
   const published = await ctx.api().posts.publish(
     {
       videoId: video.id,
-      platform: r.platform,
+      platform: s.platform,
       ...(account ? { authId: account.authId } : {}),
-      ...(r.privacy ? { privacyStatus: r.privacy } : {}),
+      ...(s.privacy ? { privacyStatus: s.privacy } : {}),
     },
-    { idempotencyKey },
+    { idempotencyKey: s.idempotencyKey },
   );
+  const requestedBy = s.approval?.requesterName ?? ctx.req.userName;
 
   const store = ctx.deps.store;
   store.transaction(() => {
     const existing = store.cards.get(videoCardKey(video.id, ctx.req.conversation));
     const before = existing ? (videoCardModelOf(existing.model).posts ?? []) : [];
     const post: NonNullable<VideoCardModel['posts']>[number] = {
-      platform: r.platform,
+      platform: s.platform,
       status: 'posted',
       ...(published.postUrl ? { url: published.postUrl } : {}),
     };
@@ -127,8 +184,8 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
       video,
       conversation: ctx.req.conversation,
       patch: { posts },
-      dedupeKey: `publish:${video.id}:${r.platform}:${published.postUrl ?? idempotencyKey}`,
-      ...(ctx.req.userName ? { requestedBy: ctx.req.userName } : {}),
+      dedupeKey: `publish:${video.id}:${s.platform}:${published.postUrl ?? s.idempotencyKey}`,
+      ...(requestedBy ? { requestedBy } : {}),
     });
     store.audit.record({
       at: ctx.now(),
@@ -137,25 +194,31 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
       action: 'video.publish',
       videoId: video.id,
       details: {
-        platform: r.platform,
+        platform: s.platform,
         ...(account ? { authId: account.authId } : {}),
         ...(published.postUrl ? { postUrl: published.postUrl } : {}),
+        ...(s.approval ? { approval: s.approval.id } : {}),
       },
     });
   });
   store.users.setLast(ctx.req.user, 'video', video.id);
 
-  const where = `${platformName(r.platform)}${account && account.label !== account.authId ? ` (${account.label})` : ''}`;
+  const where = whereOf(s);
+  const by = s.approval
+    ? `Asked by ${s.approval.requesterName}, approved by ${ctx.req.userName ?? 'an approver'} · `
+    : ctx.req.userName
+      ? `Published by ${ctx.req.userName} · `
+      : '';
   const card: Card = {
-    title: `Published to ${platformName(r.platform)}`,
+    title: `Published to ${platformName(s.platform)}`,
     tone: 'success',
     text: published.postUrl
       ? `**${video.name}** is live on ${where}: [View post](${published.postUrl})`
       : `**${video.name}** was sent to ${where}.`,
-    context: `${ctx.req.userName ? `Published by ${ctx.req.userName} · ` : ''}id \`${video.id}\``,
+    context: `${by}id \`${video.id}\``,
   };
   if (published.postUrl) card.controls = [{ kind: 'link', label: 'View post', url: published.postUrl }];
-  return { kind: 'done', response: message(card, 'channel') };
+  return card;
 }
 
 /** For commands and the picker: an account question becomes the picker card. */

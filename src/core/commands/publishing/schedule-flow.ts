@@ -4,13 +4,16 @@
  * that platform's form (carrying the pending schedule) instead of failing; the last form sent continues
  * here and the schedule goes out with the key of the action that started it.
  */
+import { needsApproval } from '../../approvals/policy.js';
+import { videoPreview } from '../../approvals/preview.js';
+import { requestApproval } from '../../approvals/request.js';
+import { checkRole } from '../../approvals/roles.js';
 import { type Card, message, type Response } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
 import { scheduleCardPart, watchSchedule } from '../../live/schedule-watcher.js';
 import { formatBoth } from '../../time/format.js';
-import { type Video, VideoApiError } from '../../video-api.js';
+import { type Platform, type Video, VideoApiError } from '../../video-api.js';
 import { type PendingSchedule, scheduleActionName } from './action-state.js';
-import { requiresApproval } from './approval.js';
 import { syncVideoCard } from './card-sync.js';
 import { metaForm } from './meta-form.js';
 import { platformName } from './post-blocks.js';
@@ -29,6 +32,7 @@ export async function getVideo(ctx: CommandContext, id: string): Promise<Video> 
 export const quoteRef = (name: string): string => (/\s/.test(name) ? `"${name}"` : name);
 
 export async function runSchedule(ctx: CommandContext, pending: PendingSchedule): Promise<Response> {
+  checkRole(ctx, 'publish');
   const video = await getVideo(ctx, pending.videoId);
   if (video.status === 'failed') throw userError('schedule-video-failed', { name: video.name });
   if (pending.at <= ctx.now()) throw userError('past-time', { when: formatBoth(pending.at, ctx.timeZone()) });
@@ -37,35 +41,59 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
   const first = missing[0];
   if (first) return { kind: 'form', form: metaForm(video, first, { pending, missing }) };
 
-  if (
-    requiresApproval(ctx, {
-      kind: 'schedule',
-      videoId: video.id,
-      platforms: pending.platforms,
-      at: pending.at,
-    })
-  ) {
-    throw userError('approval-unavailable');
-  }
-
   const idempotencyKey = ctx.deps.store.idempotency.keyFor(scheduleActionName(ctx.req.user, pending));
+  const send: ScheduleSend = { video, platforms: pending.platforms, at: pending.at, idempotencyKey };
+  if (needsApproval(ctx, { kind: 'publish' })) {
+    const preview = videoPreview(video, pending.platforms);
+    return requestApproval(ctx, {
+      command: 'schedule',
+      args: { videoId: video.id, platforms: pending.platforms, at: pending.at },
+      idempotencyKey,
+      summary: `Schedule “${video.name}” on ${pending.platforms.map(platformName).join(', ')}`,
+      fields: preview.fields,
+      sections: preview.sections,
+      ...(preview.image ? { image: preview.image } : {}),
+      at: pending.at,
+    });
+  }
+  return message(await sendSchedule(ctx, send));
+}
+
+/** A schedule ready to send: metadata present, time in the future, the key of the user action fixed. */
+export interface ScheduleSend {
+  video: Video;
+  platforms: Platform[];
+  at: number;
+  idempotencyKey: string;
+  /** Set when an approver runs someone else's request. */
+  approval?: { id: string; requesterName: string };
+}
+
+/**
+ * Sends a checked schedule (POST /posts/schedule) with the caller's key and the action's idempotency key,
+ * then watches it on the video card and records it, in one transaction. Used by the commands and by an
+ * approver's click (with the approval's stored key). Times on the answer are in the caller's zone.
+ */
+export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promise<Card> {
+  const { video } = s;
   const scheduled = await ctx
     .api()
     .posts.schedule(
-      { videoId: video.id, platforms: pending.platforms, scheduledTime: new Date(pending.at).toISOString() },
-      { idempotencyKey },
+      { videoId: video.id, platforms: s.platforms, scheduledTime: new Date(s.at).toISOString() },
+      { idempotencyKey: s.idempotencyKey },
     );
   // The service's echo is the truth (it may normalise the time).
   const at = Number.isFinite(Date.parse(scheduled.scheduledTime))
     ? Date.parse(scheduled.scheduledTime)
-    : pending.at;
+    : s.at;
   const zone = ctx.timeZone();
+  const requestedBy = s.approval?.requesterName ?? ctx.req.userName;
   const store = ctx.deps.store;
   store.transaction(() => {
     const { state, watch } = watchSchedule(store, {
       videoId: video.id,
       name: video.name,
-      platforms: pending.platforms,
+      platforms: s.platforms,
       at,
       zone,
       conversation: ctx.req.conversation,
@@ -78,7 +106,7 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
       conversation: ctx.req.conversation,
       patch: { schedule: scheduleCardPart(state), notice: undefined },
       dedupeKey: `schedule:${watch.id}:scheduled`,
-      ...(ctx.req.userName ? { requestedBy: ctx.req.userName } : {}),
+      ...(requestedBy ? { requestedBy } : {}),
     });
     store.watches.update(watch.id, { cardKey });
     store.audit.record({
@@ -87,15 +115,20 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
       actor: ctx.req.user,
       action: 'video.schedule',
       videoId: video.id,
-      details: { platforms: pending.platforms, scheduledTime: new Date(at).toISOString(), zone },
+      details: {
+        platforms: s.platforms,
+        scheduledTime: new Date(at).toISOString(),
+        zone,
+        ...(s.approval ? { approval: s.approval.id } : {}),
+      },
     });
   });
   store.users.setLast(ctx.req.user, 'video', video.id);
-  return message(scheduledCard(video, pending, at, zone));
+  return scheduledCard(video, s.platforms, at, zone);
 }
 
-function scheduledCard(video: Video, pending: PendingSchedule, at: number, zone: string): Card {
-  const where = pending.platforms.map(platformName).join(', ');
+function scheduledCard(video: Video, platforms: readonly Platform[], at: number, zone: string): Card {
+  const where = platforms.map(platformName).join(', ');
   const card: Card = {
     title: 'Scheduled',
     tone: 'success',

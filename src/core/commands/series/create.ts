@@ -3,12 +3,14 @@
  * and follows it in this conversation so every episode gets its own status card. Without a name or source
  * it opens the create form (./create-form.ts).
  */
+import { needsApproval } from '../../approvals/policy.js';
+import { requestApproval } from '../../approvals/request.js';
+import { checkRole } from '../../approvals/roles.js';
 import type { Card, Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
+import type { CommandContext } from '../../context.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
 import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api.js';
-import { requiresApproval } from './approval.js';
 import { openCreateForm } from './create-form.js';
 import {
   balance,
@@ -69,14 +71,32 @@ export const createCommand: CommandSpec = defineCommand({
  * The create itself, shared by the command and the form: POST once per user action, then follow the series
  * here and give the episodes already there (the first one, usually) their cards.
  */
-export async function createSeries(ctx: CommandContext, input: SeriesInput): Promise<Response> {
+export async function createSeries(
+  ctx: CommandContext,
+  input: SeriesInput,
+  /** Set when an approver runs someone else's request: its stored idempotency key. */
+  approved?: { id: string; idempotencyKey: string; requesterName: string },
+): Promise<Response> {
+  checkRole(ctx, 'spend');
   const api = ctx.api();
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);
-  if (requiresApproval(ctx, { action: 'series.create', ...(cost === undefined ? {} : { credits: cost }) })) {
-    throw userError('series-needs-approval');
+  const idempotencyKey =
+    approved?.idempotencyKey ??
+    ctx.deps.store.idempotency.keyFor(textActionName(ctx, 'series.create', input));
+  if (!approved && needsApproval(ctx, { kind: 'spend', credits: cost })) {
+    return requestApproval(ctx, {
+      command: 'series.create',
+      args: { input, ...(cost === undefined ? {} : { cost }) },
+      idempotencyKey,
+      summary: `Start the series “${input.name}”${cost === undefined ? '' : ` (${cost} credits per episode)`}`,
+      fields: [
+        { label: 'Model', value: model, short: true },
+        ...(cost === undefined ? [] : [{ label: 'Each episode', value: `${cost} credits`, short: true }]),
+        { label: 'Source', value: input.source, short: true },
+      ],
+    });
   }
-  const idempotencyKey = ctx.deps.store.idempotency.keyFor(textActionName(ctx, 'series.create', input));
   const created = await api.series.create(input, { idempotencyKey });
 
   // Both reads are niceties: the series exists either way, and the watcher catches up on episodes.
@@ -101,6 +121,19 @@ export async function createSeries(ctx: CommandContext, input: SeriesInput): Pro
   const { store } = ctx.deps;
   store.transaction(() => {
     store.users.setLast(ctx.req.user, 'series', created.id);
+    store.audit.record({
+      at: now,
+      conversation: ctx.req.conversation,
+      actor: ctx.req.user,
+      action: 'series.create',
+      seriesId: created.id,
+      details: {
+        name: created.name,
+        model: effectiveModel,
+        ...(effectiveCost === undefined ? {} : { costPerEpisode: effectiveCost }),
+        ...(approved ? { approval: approved.id } : {}),
+      },
+    });
     // The channel follows its new series like a `subscribe series` (listed, and `unsubscribe` stops it).
     store.subscriptions.add({
       conversation: ctx.req.conversation,
@@ -126,7 +159,9 @@ export async function createSeries(ctx: CommandContext, input: SeriesInput): Pro
         now,
         model: effectiveModel,
         ...(effectiveCost === undefined ? {} : { credits: effectiveCost }),
-        ...(ctx.req.userName ? { requestedBy: ctx.req.userName } : {}),
+        ...((approved?.requesterName ?? ctx.req.userName)
+          ? { requestedBy: approved?.requesterName ?? ctx.req.userName }
+          : {}),
       });
     }
   });

@@ -5,13 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describeApiError } from '../../api-errors.js';
+import { needsApproval } from '../../approvals/policy.js';
+import { requestApproval } from '../../approvals/request.js';
+import { checkRole } from '../../approvals/roles.js';
 import type { Card, Response } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
 import { resolveSeries } from '../../references.js';
 import { VideoApiError } from '../../video-api.js';
-import { requiresApproval } from './approval.js';
 import {
   balance,
   clickActionName,
@@ -49,10 +51,12 @@ export const generateCommand = defineCommand({
 
 /** The cost card. Its Generate button carries a nonce: each card is one user action, each click of it too. */
 async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Response> {
+  checkRole(ctx, 'spend');
   const series = await getSeriesById(ctx, seriesId);
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
   const short = cost !== undefined && credits !== undefined && credits < cost;
+  const approval = needsApproval(ctx, { kind: 'spend', credits: cost });
   const costText = cost === undefined ? `the ${model} price` : `**${cost} credits** (${model})`;
   const card: Card = {
     title: `Generate an episode of “${series.name}” now?`,
@@ -79,13 +83,15 @@ async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Respo
               kind: 'button' as const,
               action: GENERATE_CONFIRM,
               value: joinValue(series.id, randomUUID().slice(0, 8)),
-              label: cost === undefined ? 'Generate' : `Generate (${cost} credits)`,
+              label: `${approval ? 'Request approval' : 'Generate'}${cost === undefined ? '' : ` (${cost} credits)`}`,
               style: 'primary' as const,
             },
           ]),
       { kind: 'button', action: GENERATE_CANCEL, value: series.id, label: 'Cancel' },
     ],
-    context: `series \`${series.id}\``,
+    context: approval
+      ? `This channel needs an approver for spending over ${ctx.settings().spendThreshold} credits: nothing is charged until one approves. · series \`${series.id}\``
+      : `series \`${series.id}\``,
   };
   return { kind: 'message', visibility: 'ephemeral', card };
 }
@@ -95,67 +101,113 @@ export const generateConfirmAction: ActionSpec = {
   async run(ctx, value) {
     const [seriesId, nonce] = splitValue(value);
     if (!seriesId || !nonce) throw userError('interaction-expired');
-    const api = ctx.api();
+    checkRole(ctx, 'spend');
+    const idempotencyKey = ctx.deps.store.idempotency.keyFor(clickActionName(ctx, GENERATE_CONFIRM, value));
     const series = await getSeriesById(ctx, seriesId);
     const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
     const cost = await episodeCost(ctx, model);
-    if (
-      requiresApproval(ctx, {
-        action: 'series.generate',
-        seriesId,
-        ...(cost === undefined ? {} : { credits: cost }),
-      })
-    ) {
-      throw userError('series-needs-approval');
-    }
-    const idempotencyKey = ctx.deps.store.idempotency.keyFor(clickActionName(ctx, GENERATE_CONFIRM, value));
-    let projectId: string;
-    try {
-      ({ projectId } = await api.series.generate(seriesId, { idempotencyKey }));
-    } catch (e) {
-      if (!(e instanceof VideoApiError) || e.type !== 'insufficient_credits') throw e;
+    if (needsApproval(ctx, { kind: 'spend', credits: cost })) {
       const credits = await balance(ctx);
-      return {
-        kind: 'update',
-        card: {
-          title: `Not generated: “${series.name}”`,
-          tone: 'danger',
-          text: describeApiError(e, {
-            ...(cost === undefined ? {} : { cost }),
-            ...(credits === undefined ? {} : { balance: credits }),
-          }),
-          context: 'Nothing was charged.',
-        },
-      };
-    }
-    const name = await videoName(ctx, projectId, `${series.name} — new episode`);
-    const { store } = ctx.deps;
-    store.transaction(() => {
-      store.users.setLast(ctx.req.user, 'video', projectId);
-      startEpisodeCard(store, {
-        videoId: projectId,
-        name,
-        conversation: ctx.req.conversation,
-        owner: ctx.keyOwner(),
-        now: ctx.now(),
-        model,
-        ...(cost === undefined ? {} : { credits: cost }),
-        ...(ctx.req.userName ? { requestedBy: ctx.req.userName } : {}),
+      const sent = requestApproval(ctx, {
+        command: 'series.generate',
+        args: { seriesId, ...(cost === undefined ? {} : { cost }) },
+        idempotencyKey,
+        summary: `Generate an episode of “${series.name}” now${cost === undefined ? '' : ` (${cost} credits)`}`,
+        fields: [
+          { label: 'Series', value: `${series.name} (\`${series.id}\`)`, short: true },
+          { label: 'Model', value: model, short: true },
+          ...(cost === undefined ? [] : [{ label: 'Cost', value: `${cost} credits`, short: true }]),
+          ...(credits === undefined
+            ? []
+            : [
+                {
+                  label: 'Balance',
+                  value: cost === undefined ? String(credits) : `${credits} → ${credits - cost}`,
+                  short: true,
+                },
+              ]),
+        ],
       });
-    });
-    return {
-      kind: 'update',
-      card: {
-        title: `Generating “${name}”`,
-        tone: 'success',
-        text:
-          `${cost === undefined ? 'The episode was charged' : `**${cost} credits** were charged`}. ` +
-          'Its status card is posted in this channel and follows the generation.',
-        context: `video \`${projectId}\` · series \`${series.id}\``,
-      },
-    };
+      return sent.kind === 'message' ? { kind: 'update', card: sent.card } : sent;
+    }
+    const outcome = await generateEpisode(ctx, { seriesId, idempotencyKey });
+    return { kind: 'update', card: outcome.card };
   },
 };
+
+/**
+ * Charges one episode now (POST /series/{id}/generate) with the caller's key and the action's idempotency
+ * key, then posts its status card and watches it, and records the spend. Used by the Generate click and by
+ * an approver's click (with the approval's stored key). `charged: false` is a 402, answered in numbers.
+ */
+export async function generateEpisode(
+  ctx: CommandContext,
+  input: { seriesId: string; idempotencyKey: string; approval?: { id: string; requesterName: string } },
+): Promise<{ charged: boolean; card: Card }> {
+  const api = ctx.api();
+  const series = await getSeriesById(ctx, input.seriesId);
+  const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
+  const cost = await episodeCost(ctx, model);
+  let projectId: string;
+  try {
+    ({ projectId } = await api.series.generate(series.id, { idempotencyKey: input.idempotencyKey }));
+  } catch (e) {
+    if (!(e instanceof VideoApiError) || e.type !== 'insufficient_credits') throw e;
+    const credits = await balance(ctx);
+    return {
+      charged: false,
+      card: {
+        title: `Not generated: “${series.name}”`,
+        tone: 'danger',
+        text: describeApiError(e, {
+          ...(cost === undefined ? {} : { cost }),
+          ...(credits === undefined ? {} : { balance: credits }),
+        }),
+        context: 'Nothing was charged.',
+      },
+    };
+  }
+  const name = await videoName(ctx, projectId, `${series.name} — new episode`);
+  const requestedBy = input.approval?.requesterName ?? ctx.req.userName;
+  const { store } = ctx.deps;
+  store.transaction(() => {
+    store.users.setLast(ctx.req.user, 'video', projectId);
+    const started = startEpisodeCard(store, {
+      videoId: projectId,
+      name,
+      conversation: ctx.req.conversation,
+      owner: ctx.keyOwner(),
+      now: ctx.now(),
+      model,
+      ...(cost === undefined ? {} : { credits: cost }),
+      ...(requestedBy ? { requestedBy } : {}),
+    });
+    // A replayed click (same idempotency key) finds its card already there: the spend is recorded once.
+    if (started) {
+      store.audit.record({
+        at: ctx.now(),
+        conversation: ctx.req.conversation,
+        actor: ctx.req.user,
+        action: 'series.generate',
+        videoId: projectId,
+        seriesId: series.id,
+        ...(cost === undefined ? {} : { credits: cost }),
+        details: { model, ...(input.approval ? { approval: input.approval.id } : {}) },
+      });
+    }
+  });
+  return {
+    charged: true,
+    card: {
+      title: `Generating “${name}”`,
+      tone: 'success',
+      text:
+        `${cost === undefined ? 'The episode was charged' : `**${cost} credits** were charged`}. ` +
+        'Its status card is posted in this channel and follows the generation.',
+      context: `video \`${projectId}\` · series \`${series.id}\``,
+    },
+  };
+}
 
 export const generateCancelAction: ActionSpec = {
   action: GENERATE_CANCEL,

@@ -148,7 +148,6 @@ const ERROR_FIELD: Record<string, string> = {
   'no-voices': 'voice',
   'model-unavailable': 'model',
   'api.insufficient_credits': 'model',
-  'spend-approval-unsupported': 'model',
 };
 
 function parseState(state: string): FormState {

@@ -1,0 +1,103 @@
+/**
+ * The approval card: one long-lived channel message per request, edited in place as it is decided, runs,
+ * fails or expires. It is shared, so times read in the requester's zone with UTC beside them; each
+ * approver sees their own zone in the private confirmation after deciding.
+ */
+import type { Button, Card, Control, Field } from '../cards.js';
+import { formatMention, formatMentions } from '../commands/account/mentions.js';
+import { formatBoth } from '../time/format.js';
+import type { ApprovalCardModel } from './model.js';
+
+export const APPROVE_ACTION = 'approval.approve';
+export const REJECT_ACTION = 'approval.reject';
+export const RETRY_ACTION = 'approval.retry';
+export const RESCHEDULE_ACTION = 'approval.reschedule';
+
+const utc = (instant: number): string => formatBoth(instant, 'UTC');
+
+function button(action: string, id: string, label: string, style?: Button['style']): Button {
+  return { kind: 'button', action, value: id, label, ...(style ? { style } : {}) };
+}
+
+export function renderApprovalCard(m: ApprovalCardModel): Card {
+  const fields: Field[] = [...m.fields];
+  if (m.at !== undefined) fields.push({ label: 'When', value: formatBoth(m.at, m.requesterZone) });
+  fields.push({ label: 'Requested by', value: formatMention(m.requester), short: true });
+  fields.push({ label: 'Approvers', value: formatMentions(m.approvers, 'nobody'), short: true });
+
+  const card: Card = { title: titleOf(m), tone: toneOf(m), text: textOf(m), fields };
+  if (m.sections && m.sections.length > 0) card.sections = m.sections;
+  if (m.image) card.image = m.image;
+  const controls = controlsOf(m);
+  if (controls.length > 0) card.controls = controls;
+  card.context = `Approval \`${m.approvalId}\` · asked ${utc(m.requestedAt)}`;
+  return card;
+}
+
+function titleOf(m: ApprovalCardModel): string {
+  switch (m.status) {
+    case 'pending':
+      return `Approval needed: ${m.summary}`;
+    case 'approved':
+      return m.outcome?.state === 'failed' ? `Approved, not done: ${m.summary}` : `Approved: ${m.summary}`;
+    case 'rejected':
+      return `Rejected: ${m.summary}`;
+    case 'expired':
+      return m.rescheduledTo !== undefined ? `Replaced: ${m.summary}` : `Expired: ${m.summary}`;
+    case 'failed':
+      return `Not done: ${m.summary}`;
+  }
+}
+
+function toneOf(m: ApprovalCardModel): NonNullable<Card['tone']> {
+  if (m.status === 'pending') return 'warning';
+  if (m.status === 'rejected' || m.status === 'failed') return 'danger';
+  if (m.status === 'expired') return 'neutral';
+  if (m.outcome?.state === 'failed') return 'danger';
+  return m.outcome?.state === 'done' ? 'success' : 'progress';
+}
+
+function textOf(m: ApprovalCardModel): string {
+  const by = m.decidedByName ? `**${m.decidedByName}**` : 'an approver';
+  const when = m.decidedAt !== undefined ? ` on ${utc(m.decidedAt)}` : '';
+  switch (m.status) {
+    case 'pending': {
+      const lines = [`**${m.requesterName}** asks for approval. An approver decides with the buttons below.`];
+      if (m.at !== undefined) lines.push(`It expires at the scheduled time if nobody decides before.`);
+      return lines.join('\n');
+    }
+    case 'approved': {
+      const head = `Approved by ${by}${when}.`;
+      if (!m.outcome || m.outcome.state === 'running') return `${head} Running it now…`;
+      if (m.outcome.state === 'failed')
+        return `${head} It did not go through: ${m.outcome.text}\nAn approver can press **Retry**; it never runs twice.`;
+      return `${head}\n${m.outcome.text}`;
+    }
+    case 'rejected':
+      return `Rejected by ${by}${when}${m.reason ? `: “${m.reason}”` : '.'} Nothing was sent.`;
+    case 'expired':
+      if (m.rescheduledTo !== undefined)
+        return `Replaced by a new request for ${formatBoth(m.rescheduledTo, m.requesterZone)}${m.decidedByName ? ` (by ${by})` : ''}. Nothing was sent for this time.`;
+      return m.at !== undefined
+        ? `Nobody decided before the scheduled time, so nothing was sent. **Reschedule** asks again for a new time.`
+        : 'Nobody decided in time, so nothing was sent.';
+    case 'failed':
+      return `It did not go through${m.outcome ? `: ${m.outcome.text}` : '.'}`;
+  }
+}
+
+function controlsOf(m: ApprovalCardModel): Control[] {
+  const id = m.approvalId;
+  const reschedule = m.command === 'schedule' ? [button(RESCHEDULE_ACTION, id, 'Reschedule')] : [];
+  if (m.status === 'pending') {
+    return [
+      button(APPROVE_ACTION, id, 'Approve', 'primary'),
+      button(REJECT_ACTION, id, 'Reject', 'danger'),
+      ...reschedule,
+    ];
+  }
+  if (m.status === 'approved' && m.outcome?.state === 'failed')
+    return [button(RETRY_ACTION, id, 'Retry', 'primary')];
+  if (m.status === 'expired' && m.rescheduledTo === undefined) return reschedule;
+  return [];
+}

@@ -1,0 +1,258 @@
+/**
+ * Approve, Reject (with a reason form) and Retry on an approval card. The button value is only the
+ * approval id; each click is re-authorised: the approval must belong to the clicker's conversation, the
+ * clicker must be an approver now, and not the requester unless self-approval is on. `store.approvals.decide`
+ * is a compare-and-set, so of two concurrent clicks exactly one decides; the other hears who did.
+ */
+import { randomUUID } from 'node:crypto';
+import { describeApiError, isApiError } from '../api-errors.js';
+import { type Card, type Form, message, type Response } from '../cards.js';
+import type { ActionSpec, FormSpec } from '../command-spec.js';
+import { type CommandContext, UserError, userError } from '../context.js';
+import { say } from '../messages.js';
+import type { Approval } from '../ports.js';
+import { APPROVE_ACTION, REJECT_ACTION, RETRY_ACTION } from './card.js';
+import {
+  approvalModel,
+  auditApproval,
+  closeExpiryWatch,
+  notifyRequester,
+  updateApprovalCard,
+} from './effects.js';
+import { expireApproval } from './expire.js';
+import type { ApprovalCardModel } from './model.js';
+import { decisionRefusal } from './policy.js';
+import { runApproved } from './run-approved.js';
+import { alreadyDecided } from './wording.js';
+
+const REJECT_FORM = 'approval.reject.form';
+export const REASON_MAX = 500;
+
+/** The approval a button names, if the clicker may decide it; a refusal (thrown) otherwise. */
+function loadDecidable(ctx: CommandContext, id: string): { approval: Approval; model: ApprovalCardModel } {
+  const approval = id ? ctx.deps.store.approvals.get(id) : undefined;
+  if (!approval) throw userError('interaction-expired');
+  const refusal = decisionRefusal(ctx, approval);
+  if (refusal) throw refusal;
+  const model = approvalModel(ctx.deps.store, approval);
+  if (!model) throw userError('interaction-expired');
+  return { approval, model };
+}
+
+const info = (text: string, title = 'Nothing to do'): Response => message({ title, tone: 'info', text });
+
+const decider = (ctx: CommandContext): string => ctx.req.userName ?? 'An approver';
+
+/**
+ * A pending approval past its expiry (the poller has not looked yet) is expired now rather than decided:
+ * the scheduled time it was for has passed.
+ */
+function expiredMeanwhile(ctx: CommandContext, approval: Approval): Response | undefined {
+  if (approval.expiresAt === null || approval.expiresAt > ctx.now()) return undefined;
+  const store = ctx.deps.store;
+  store.transaction(() => expireApproval(store, approval, ctx.now()));
+  return info(alreadyDecided(store.approvals.get(approval.id) ?? approval));
+}
+
+export const approveAction: ActionSpec = {
+  action: APPROVE_ACTION,
+  async run(ctx, id) {
+    const { approval, model } = loadDecidable(ctx, id);
+    if (approval.status !== 'pending') return info(alreadyDecided(approval));
+    const late = expiredMeanwhile(ctx, approval);
+    if (late) return late;
+    // The approved action runs with the approver's key: without one, refuse before deciding anything.
+    ctx.api();
+    const store = ctx.deps.store;
+    const now = ctx.now();
+    const won = store.transaction(() => {
+      if (!store.approvals.decide(approval.id, { status: 'approved', by: ctx.req.user, at: now }))
+        return false;
+      closeExpiryWatch(store, approval.id);
+      updateApprovalCard(
+        store,
+        approval,
+        {
+          status: 'approved',
+          decidedByName: decider(ctx),
+          decidedAt: now,
+          outcome: { state: 'running', text: '' },
+        },
+        `approval:${approval.id}:approved`,
+      );
+      auditApproval(store, approval, { at: now, actor: ctx.req.user, action: 'approval.approve' });
+      return true;
+    });
+    const decided = store.approvals.get(approval.id) ?? approval;
+    if (!won) return info(alreadyDecided(decided));
+    return guardedRun(ctx, decided, { ...model, decidedByName: decider(ctx) });
+  },
+};
+
+/** Runs (or re-runs) the approved action once at a time per approval in this process. */
+const inFlight = new Map<string, Promise<Response>>();
+
+function guardedRun(ctx: CommandContext, approval: Approval, model: ApprovalCardModel): Promise<Response> {
+  if (inFlight.has(approval.id))
+    return Promise.resolve(info('It is running right now; its card shows the result.'));
+  const attempt = execute(ctx, approval, model).finally(() => inFlight.delete(approval.id));
+  inFlight.set(approval.id, attempt);
+  return attempt;
+}
+
+async function execute(ctx: CommandContext, approval: Approval, model: ApprovalCardModel): Promise<Response> {
+  const store = ctx.deps.store;
+  const by = model.decidedByName ?? decider(ctx);
+  try {
+    const result = await runApproved(ctx, approval, model);
+    store.transaction(() => {
+      updateApprovalCard(
+        store,
+        approval,
+        { outcome: { state: 'done', text: result.outcome } },
+        `approval:${approval.id}:done`,
+      );
+      notifyRequester(store, approval, 'done', {
+        title: 'Approved',
+        tone: 'success',
+        text: `**${by}** approved **${approval.action.summary}**.\n${result.outcome}`,
+        context: `Approval \`${approval.id}\``,
+      });
+    });
+    const card: Card = { ...result.card, title: `Approved · ${result.card.title}` };
+    return message(card);
+  } catch (error) {
+    const reason = describeFailure(ctx, error);
+    const now = ctx.now();
+    store.transaction(() => {
+      updateApprovalCard(
+        store,
+        approval,
+        { outcome: { state: 'failed', text: reason } },
+        `approval:${approval.id}:failed:${now}`,
+      );
+      auditApproval(store, approval, {
+        at: now,
+        actor: ctx.req.user,
+        action: 'approval.fail',
+        details: { error: reason },
+      });
+      notifyRequester(store, approval, 'failed', {
+        title: 'Approved, but not done',
+        tone: 'danger',
+        text: `**${by}** approved **${approval.action.summary}**, but it did not go through: ${reason}`,
+        context: `Approval \`${approval.id}\` · an approver can press Retry on its card`,
+      });
+    });
+    return message({
+      title: 'Approved, but it did not go through',
+      tone: 'danger',
+      text: `${reason}\nOnce that is fixed, press **Retry** on the approval card: it never runs twice.`,
+      context: `Approval \`${approval.id}\``,
+    });
+  }
+}
+
+/** Words for a failed run: user mistakes and API errors as usual; anything else is logged with a reference. */
+function describeFailure(ctx: CommandContext, error: unknown): string {
+  if (error instanceof UserError) return say(error.code, error.params);
+  if (isApiError(error)) return describeApiError(error);
+  const ref = randomUUID().slice(0, 8);
+  ctx.deps.logger.error({ ref, err: error, user: ctx.req.user }, 'approved action failed');
+  return say('internal', { ref });
+}
+
+export const retryAction: ActionSpec = {
+  action: RETRY_ACTION,
+  async run(ctx, id) {
+    const { approval, model } = loadDecidable(ctx, id);
+    if (approval.status !== 'approved') return info(alreadyDecided(approval));
+    if (model.outcome?.state === 'done') return info('It already went through; see the approval card.');
+    ctx.api();
+    auditApproval(ctx.deps.store, approval, { at: ctx.now(), actor: ctx.req.user, action: 'approval.retry' });
+    return guardedRun(ctx, approval, model);
+  },
+};
+
+/** Reject opens the reason form; the decision happens on submit. */
+export const rejectAction: ActionSpec = {
+  action: REJECT_ACTION,
+  async run(ctx, id) {
+    const { approval } = loadDecidable(ctx, id);
+    if (approval.status !== 'pending') return info(alreadyDecided(approval));
+    const form: Form = {
+      id: REJECT_FORM,
+      title: 'Reject the request',
+      submitLabel: 'Reject',
+      state: approval.id,
+      intro: `Reject **${approval.action.summary}**? The requester sees your reason.`,
+      inputs: [
+        {
+          kind: 'text',
+          id: 'reason',
+          label: 'Reason',
+          multiline: true,
+          required: false,
+          maxLength: REASON_MAX,
+          placeholder: 'e.g. The caption needs the launch date',
+        },
+      ],
+    };
+    return { kind: 'form', form };
+  },
+};
+
+export const rejectForm: FormSpec = {
+  id: REJECT_FORM,
+  async submit(ctx, state, values) {
+    const reason = (values.reason ?? '').trim();
+    if (reason.length > REASON_MAX) {
+      return {
+        kind: 'form-errors',
+        errors: { reason: say('too-long', { option: 'reason', length: reason.length, max: REASON_MAX }) },
+      };
+    }
+    const { approval } = loadDecidable(ctx, state);
+    if (approval.status !== 'pending') return info(alreadyDecided(approval));
+    const late = expiredMeanwhile(ctx, approval);
+    if (late) return late;
+    const store = ctx.deps.store;
+    const now = ctx.now();
+    const won = store.transaction(() => {
+      const decision = {
+        status: 'rejected' as const,
+        by: ctx.req.user,
+        at: now,
+        ...(reason ? { reason } : {}),
+      };
+      if (!store.approvals.decide(approval.id, decision)) return false;
+      closeExpiryWatch(store, approval.id);
+      updateApprovalCard(
+        store,
+        approval,
+        { status: 'rejected', decidedByName: decider(ctx), decidedAt: now, ...(reason ? { reason } : {}) },
+        `approval:${approval.id}:rejected`,
+      );
+      auditApproval(store, approval, {
+        at: now,
+        actor: ctx.req.user,
+        action: 'approval.reject',
+        ...(reason ? { details: { reason } } : {}),
+      });
+      notifyRequester(store, approval, 'rejected', {
+        title: 'Request rejected',
+        tone: 'danger',
+        text: `**${decider(ctx)}** rejected **${approval.action.summary}**${reason ? `: “${reason}”` : '.'} Nothing was sent.`,
+        context: `Approval \`${approval.id}\``,
+      });
+      return true;
+    });
+    if (!won) return info(alreadyDecided(store.approvals.get(approval.id) ?? approval));
+    return message({
+      title: 'Rejected',
+      tone: 'neutral',
+      text: `You rejected **${approval.action.summary}**${reason ? `: “${reason}”` : '.'} The requester has been told.`,
+      context: `Approval \`${approval.id}\``,
+    });
+  },
+};

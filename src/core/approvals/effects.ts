@@ -1,0 +1,72 @@
+/**
+ * The chat and store effects of an approval's state changes, each called inside `store.transaction` with
+ * the change itself: the card edit, the requester's notice, closing the expiry watch and the audit row.
+ * Dedupe keys name the approval and the state, so a retried transaction never says anything twice.
+ */
+import type { Card } from '../cards.js';
+import { editCard, notifyUser } from '../live/live-card.js';
+import type { Approval, AuditEntry, Store } from '../ports.js';
+import { renderApprovalCard } from './card.js';
+import { type ApprovalCardModel, asRecord, readApprovalModel } from './model.js';
+
+/** Merges `patch` into the card's model and queues the edit; false when the card is unknown. */
+export function updateApprovalCard(
+  store: Store,
+  approval: Approval,
+  patch: Partial<ApprovalCardModel>,
+  dedupeKey: string,
+): ApprovalCardModel | undefined {
+  const record = store.cards.get(approval.cardKey);
+  const model = readApprovalModel(record?.model);
+  if (!model) return undefined;
+  const next: ApprovalCardModel = { ...model, ...patch };
+  editCard(store, approval.cardKey, renderApprovalCard(next), dedupeKey, asRecord(next));
+  return next;
+}
+
+/** The approval's card model, for wording (summary, zone). */
+export function approvalModel(store: Store, approval: Approval): ApprovalCardModel | undefined {
+  return readApprovalModel(store.cards.get(approval.cardKey)?.model);
+}
+
+/** Stops the expiry watch of a decided approval. */
+export function closeExpiryWatch(store: Store, approvalId: string): void {
+  const watch = store.watches.findActive('approval', approvalId);
+  if (watch) store.watches.update(watch.id, { status: 'done' });
+}
+
+/** A private notice to the requester, once per `state`. */
+export function notifyRequester(store: Store, approval: Approval, state: string, card: Card): void {
+  notifyUser(store, {
+    user: approval.requester,
+    conversation: approval.conversation,
+    card,
+    dedupeKey: `approval:${approval.id}:notify:${state}`,
+  });
+}
+
+/** An audit row about an approval (request, decision, expiry, outcome). */
+export function auditApproval(
+  store: Store,
+  approval: Approval,
+  entry: Pick<AuditEntry, 'at' | 'actor' | 'action'> & { details?: Record<string, unknown> },
+): void {
+  const args = approval.action.args;
+  store.audit.record({
+    at: entry.at,
+    conversation: approval.conversation,
+    actor: entry.actor,
+    action: entry.action,
+    ...(typeof args.videoId === 'string' ? { videoId: args.videoId } : {}),
+    ...(typeof args.seriesId === 'string' ? { seriesId: args.seriesId } : {}),
+    // The cost goes in details: `credits` is what was actually spent, on the rows of the action itself.
+    details: {
+      ...(typeof args.cost === 'number' ? { cost: args.cost } : {}),
+      approval: approval.id,
+      command: approval.action.command,
+      summary: approval.action.summary,
+      ...(approval.requester !== entry.actor ? { requester: approval.requester } : {}),
+      ...entry.details,
+    },
+  });
+}

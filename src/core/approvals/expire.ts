@@ -1,0 +1,37 @@
+/**
+ * Expiry (DESIGN §5: an approval for a scheduled post expires at its scheduled time). Called inside a
+ * transaction by the expiry watcher at that time, or by a click that arrives after it but before the poller.
+ */
+import type { Approval, Store } from '../ports.js';
+import { formatBoth } from '../time/format.js';
+import {
+  approvalModel,
+  auditApproval,
+  closeExpiryWatch,
+  notifyRequester,
+  updateApprovalCard,
+} from './effects.js';
+
+/** Expires a still-pending approval once: card edited, requester told, audit row. False if it was decided. */
+export function expireApproval(store: Store, approval: Approval, now: number): boolean {
+  if (!store.approvals.decide(approval.id, { status: 'expired', at: now })) return false;
+  const model = approvalModel(store, approval);
+  updateApprovalCard(
+    store,
+    approval,
+    { status: 'expired', decidedAt: now },
+    `approval:${approval.id}:expired`,
+  );
+  closeExpiryWatch(store, approval.id);
+  auditApproval(store, approval, { at: now, actor: approval.requester, action: 'approval.expire' });
+  const at = approval.expiresAt ?? now;
+  notifyRequester(store, approval, 'expired', {
+    title: 'Approval expired',
+    tone: 'warning',
+    text:
+      `Nobody approved **${approval.action.summary}** before ${formatBoth(at, model?.requesterZone ?? 'UTC')}, ` +
+      'so nothing was sent. Press **Reschedule** on its card to ask again for a new time.',
+    context: `Approval \`${approval.id}\``,
+  });
+  return true;
+}

@@ -1,0 +1,68 @@
+/**
+ * What an approval card shows, kept as the card's model so every later state (decided, ran, failed,
+ * expired) is rendered from the same facts. The requesting command describes itself with neutral fields
+ * and sections; only times are formatted here, because the shared card shows the requester's zone and UTC.
+ */
+import { createHash } from 'node:crypto';
+import type { Field, Image, Section } from '../cards.js';
+import type { ApprovalStatus, UserAddress } from '../ports.js';
+
+/** The commands an approval can run, each dispatched by `run-approved.ts` to its group's function. */
+export const APPROVED_COMMANDS = [
+  'publish',
+  'schedule',
+  'create',
+  'series.generate',
+  'series.create',
+] as const;
+export type ApprovedCommand = (typeof APPROVED_COMMANDS)[number];
+
+/** After the decision: what running the approved action did. */
+export interface ApprovalOutcome {
+  state: 'running' | 'done' | 'failed';
+  /** Neutral words for the shared card (no viewer's zone). */
+  text: string;
+}
+
+export interface ApprovalCardModel {
+  type: 'approval';
+  approvalId: string;
+  command: ApprovedCommand;
+  /** `Publish “Launch teaser” to YouTube` */
+  summary: string;
+  requester: UserAddress;
+  requesterName: string;
+  /** The requester's zone when they asked: the card shows it beside UTC. */
+  requesterZone: string;
+  /** Approver references at request time (the current list decides; this is what the card said). */
+  approvers: string[];
+  requestedAt: number;
+  /** The scheduled instant, for `schedule`: shown, and the approval expires then. */
+  at?: number;
+  fields: Field[];
+  sections?: Section[];
+  image?: Image;
+  status: ApprovalStatus;
+  decidedByName?: string;
+  decidedAt?: number;
+  reason?: string;
+  outcome?: ApprovalOutcome;
+  /** A reschedule replaced this request with one for this instant. */
+  rescheduledTo?: number;
+}
+
+/**
+ * Approval ids derive from the request's idempotency key: the same user action asked twice (double click,
+ * retried command) finds the approval it already made instead of posting a second card.
+ */
+export const approvalIdFor = (idempotencyKey: string): string =>
+  `ap_${createHash('sha256').update(idempotencyKey).digest('base64url').slice(0, 16)}`;
+
+export const approvalCardKey = (approvalId: string): string => `approval:${approvalId}`;
+
+export function readApprovalModel(raw: Record<string, unknown> | undefined): ApprovalCardModel | undefined {
+  return raw?.type === 'approval' ? (raw as unknown as ApprovalCardModel) : undefined;
+}
+
+export const asRecord = (model: ApprovalCardModel): Record<string, unknown> =>
+  model as unknown as Record<string, unknown>;

@@ -1,0 +1,43 @@
+/**
+ * The channel's approval policy (DESIGN §5, `settings approval off|publish|spend`): which requests wait for
+ * an approver, and who may decide one.
+ */
+import { formatMention, formatMentions, isAmong } from '../commands/account/mentions.js';
+import { type CommandContext, type UserError, userError } from '../context.js';
+import type { Approval } from '../ports.js';
+
+/** What is asked: publishing (publish, schedule), or spending credits (unknown cost counts as above). */
+export type ApprovalNeed = { kind: 'publish' } | { kind: 'spend'; credits: number | undefined };
+
+/**
+ * Whether `need` waits for an approver in the caller's channel. `publish` and `spend` both cover
+ * publishing; `spend` also covers creations above the channel's threshold.
+ */
+export function needsApproval(ctx: CommandContext, need: ApprovalNeed): boolean {
+  const s = ctx.settings();
+  if (s.approval === 'off') return false;
+  if (need.kind === 'publish') return true;
+  return s.approval === 'spend' && (need.credits === undefined || need.credits > s.spendThreshold);
+}
+
+/**
+ * Why the caller may not decide `approval`, or undefined when they may. The approval must belong to the
+ * clicker's conversation (a forged button naming another channel's approval is refused), the clicker must
+ * be an approver now (listed, or in a listed group/role), and not the requester unless self-approval is on.
+ */
+export function decisionRefusal(ctx: CommandContext, approval: Approval): UserError | undefined {
+  if (approval.conversation !== ctx.req.conversation) return userError('approval-elsewhere');
+  const s = ctx.deps.store.settings.get(approval.conversation);
+  if (!isAmong(s.approvers, ctx.req.user, ctx.req.memberOf)) {
+    return userError('approval-not-approver', { approvers: formatMentions(s.approvers, 'nobody') });
+  }
+  if (approval.requester === ctx.req.user && !s.selfApproval) {
+    const others = s.approvers.filter((a) => a !== ctx.req.user);
+    return userError('approval-self', { approvers: formatMentions(others, 'another approver') });
+  }
+  return undefined;
+}
+
+/** The words for who decided, for "already approved by X". */
+export const deciderOf = (approval: Approval): string =>
+  approval.decidedBy ? formatMention(approval.decidedBy) : 'the scheduled time passing';

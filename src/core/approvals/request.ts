@@ -1,0 +1,139 @@
+/**
+ * Asking for an approval: the approval row, its card (through the outbox), its expiry watch and the audit
+ * row are written in one transaction; the requester gets a private "Sent for approval to …". Nothing is sent
+ * to the video API until an approver agrees (`decide.ts`).
+ */
+import { type Field, type Image, message, type Response, type Section } from '../cards.js';
+import { formatMentions } from '../commands/account/mentions.js';
+import { type CommandContext, userError } from '../context.js';
+import { postCard } from '../live/live-card.js';
+import { formatBoth } from '../time/format.js';
+import { renderApprovalCard } from './card.js';
+import { auditApproval } from './effects.js';
+import {
+  type ApprovalCardModel,
+  type ApprovedCommand,
+  approvalCardKey,
+  approvalIdFor,
+  asRecord,
+} from './model.js';
+import { alreadyDecided } from './wording.js';
+
+export interface ApprovalRequest {
+  command: ApprovedCommand;
+  /** What the approved action needs (ids, platforms, instant); stored as JSON. */
+  args: Record<string, unknown>;
+  /** The requester's key for this user action: the approved action is sent with it, so it never doubles. */
+  idempotencyKey: string;
+  /** `Publish “Launch teaser” to YouTube` */
+  summary: string;
+  fields?: Field[];
+  /** Previews (the platforms' post details). */
+  sections?: Section[];
+  image?: Image;
+  /** A scheduled instant: shown on the card, and the approval expires then. */
+  at?: number;
+}
+
+export function requestApproval(ctx: CommandContext, request: ApprovalRequest): Response {
+  const settings = ctx.settings();
+  const requester = ctx.req.user;
+  if (settings.approvers.length === 0) throw userError('approval-no-approvers');
+  if (!settings.selfApproval && settings.approvers.every((a) => a === requester)) {
+    throw userError('approval-only-you');
+  }
+  const store = ctx.deps.store;
+  const id = approvalIdFor(request.idempotencyKey);
+  const cardKey = approvalCardKey(id);
+  const now = ctx.now();
+  const zone = ctx.timeZone();
+
+  const existing = store.transaction(() => {
+    const found = store.approvals.get(id);
+    if (found) return found;
+    const approval = store.approvals.create({
+      id,
+      conversation: ctx.req.conversation,
+      requester,
+      action: {
+        command: request.command,
+        args: request.args,
+        idempotencyKey: request.idempotencyKey,
+        summary: request.summary,
+      },
+      cardKey,
+      expiresAt: request.at ?? null,
+    });
+    const model: ApprovalCardModel = {
+      type: 'approval',
+      approvalId: id,
+      command: request.command,
+      summary: request.summary,
+      requester,
+      requesterName: ctx.req.userName ?? 'A member',
+      requesterZone: zone,
+      approvers: settings.approvers,
+      requestedAt: now,
+      fields: request.fields ?? [],
+      status: 'pending',
+      ...(request.at !== undefined ? { at: request.at } : {}),
+      ...(request.sections ? { sections: request.sections } : {}),
+      ...(request.image ? { image: request.image } : {}),
+    };
+    postCard(store, {
+      key: cardKey,
+      conversation: ctx.req.conversation,
+      card: renderApprovalCard(model),
+      model: asRecord(model),
+    });
+    if (request.at !== undefined) {
+      // Due exactly at the scheduled time: the poller then expires it without any API call (expiry-watcher.ts).
+      store.watches.add({
+        kind: 'approval',
+        target: id,
+        owner: ctx.keyOwner(),
+        conversation: ctx.req.conversation,
+        cardKey,
+        state: {},
+        nextCheckAt: request.at,
+        expiresAt: request.at,
+      });
+    }
+    auditApproval(store, approval, {
+      at: now,
+      actor: requester,
+      action: 'approval.request',
+      ...(request.at !== undefined ? { details: { scheduledTime: new Date(request.at).toISOString() } } : {}),
+    });
+    return undefined;
+  });
+
+  if (existing) {
+    if (existing.status === 'pending') {
+      return message({
+        title: 'Already waiting for approval',
+        tone: 'info',
+        text: `**${existing.action.summary}** was already sent for approval; its card is in this channel.`,
+        context: `Approval \`${id}\``,
+      });
+    }
+    return message({
+      title: 'Already decided',
+      tone: 'info',
+      text: `${alreadyDecided(existing)} Change something, or ask again in a minute for a new request.`,
+      context: `Approval \`${id}\``,
+    });
+  }
+  const lines = [
+    `Sent for approval to ${formatMentions(settings.approvers, 'nobody')}: **${request.summary}**.`,
+    'Its card is in this channel; I tell you here when someone decides.',
+  ];
+  if (request.at !== undefined)
+    lines.push(`It must be approved before ${formatBoth(request.at, zone)}, or it expires.`);
+  return message({
+    title: 'Sent for approval',
+    tone: 'info',
+    text: lines.join('\n'),
+    context: `Approval \`${id}\``,
+  });
+}

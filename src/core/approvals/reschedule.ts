@@ -1,0 +1,121 @@
+/**
+ * "Reschedule" on a schedule's approval card (pending or expired): a form for a new time, read in the
+ * clicker's zone. The new time goes through the same flow as `schedule`, so it needs approval again (a new
+ * card); the old request is then marked replaced, and a pending one can no longer be approved.
+ */
+import { type Form, message, type Response } from '../cards.js';
+import type { ActionSpec, FormSpec } from '../command-spec.js';
+import { minuteOf } from '../commands/publishing/action-state.js';
+import { runSchedule } from '../commands/publishing/schedule-flow.js';
+import { type CommandContext, userError } from '../context.js';
+import { say } from '../messages.js';
+import type { Approval } from '../ports.js';
+import { parseWhen } from '../time/parse.js';
+import { PLATFORMS, type Platform } from '../video-api.js';
+import { RESCHEDULE_ACTION } from './card.js';
+import { approvalModel, auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
+import { checkRole } from './roles.js';
+import { alreadyDecided } from './wording.js';
+
+const RESCHEDULE_FORM = 'approval.reschedule.form';
+
+/** A schedule approval of this conversation that can still be moved; a refusal (thrown) otherwise. */
+function loadReschedulable(ctx: CommandContext, id: string): Approval {
+  const approval = id ? ctx.deps.store.approvals.get(id) : undefined;
+  if (approval?.action.command !== 'schedule') throw userError('interaction-expired');
+  if (approval.conversation !== ctx.req.conversation) throw userError('approval-elsewhere');
+  checkRole(ctx, 'publish');
+  return approval;
+}
+
+/** Pending, or expired by time (not already replaced). */
+const movable = (ctx: CommandContext, a: Approval): boolean =>
+  a.status === 'pending' ||
+  (a.status === 'expired' && approvalModel(ctx.deps.store, a)?.rescheduledTo === undefined);
+
+export const rescheduleAction: ActionSpec = {
+  action: RESCHEDULE_ACTION,
+  async run(ctx, id) {
+    const approval = loadReschedulable(ctx, id);
+    if (!movable(ctx, approval))
+      return message({ title: 'Nothing to do', tone: 'info', text: alreadyDecided(approval) });
+    const zone = ctx.timeZone();
+    const form: Form = {
+      id: RESCHEDULE_FORM,
+      title: 'Reschedule',
+      submitLabel: 'Ask for approval',
+      state: approval.id,
+      intro: `A new time for **${approval.action.summary}**. The new request needs approval again.`,
+      inputs: [
+        {
+          kind: 'text',
+          id: 'when',
+          label: 'When',
+          required: true,
+          placeholder: 'tomorrow 9am',
+          hint: `In your time zone, ${zone} (change it with /reel tz). E.g. "friday 18:00", "2026-12-01 18:00".`,
+        },
+      ],
+    };
+    return { kind: 'form', form };
+  },
+};
+
+export const rescheduleForm: FormSpec = {
+  id: RESCHEDULE_FORM,
+  async submit(ctx, state, values): Promise<Response> {
+    const approval = loadReschedulable(ctx, state);
+    if (!movable(ctx, approval))
+      return message({ title: 'Nothing to do', tone: 'info', text: alreadyDecided(approval) });
+    const when = parseWhen(values.when ?? '', ctx.timeZone(), ctx.now());
+    if (!when.ok) return { kind: 'form-errors', errors: { when: say(when.error.code, when.error.params) } };
+    const a = approval.action.args;
+    const platforms = Array.isArray(a.platforms)
+      ? a.platforms.filter((p): p is Platform => (PLATFORMS as readonly unknown[]).includes(p))
+      : [];
+    if (typeof a.videoId !== 'string' || platforms.length === 0) throw userError('approval-malformed');
+    const at = Math.floor(when.value / 1000) * 1000;
+
+    const response = await runSchedule(ctx, {
+      videoId: a.videoId,
+      platforms,
+      at,
+      started: minuteOf(ctx.now()),
+    });
+    // A form means post details went missing meanwhile: nothing new was asked yet, the old request stays.
+    if (response.kind !== 'message') return response;
+
+    const store = ctx.deps.store;
+    const now = ctx.now();
+    store.transaction(() => {
+      const fresh = store.approvals.get(approval.id);
+      if (fresh?.status === 'pending') {
+        store.approvals.decide(approval.id, {
+          status: 'expired',
+          by: ctx.req.user,
+          at: now,
+          reason: 'rescheduled',
+        });
+        closeExpiryWatch(store, approval.id);
+      } else if (fresh?.status !== 'expired') return;
+      updateApprovalCard(
+        store,
+        approval,
+        {
+          status: 'expired',
+          rescheduledTo: at,
+          decidedByName: ctx.req.userName ?? 'a member',
+          decidedAt: now,
+        },
+        `approval:${approval.id}:rescheduled`,
+      );
+      auditApproval(store, approval, {
+        at: now,
+        actor: ctx.req.user,
+        action: 'approval.reschedule',
+        details: { scheduledTime: new Date(at).toISOString() },
+      });
+    });
+    return response;
+  },
+};

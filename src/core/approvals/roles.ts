@@ -1,0 +1,30 @@
+/**
+ * Who may run each class of action in a channel (`settings role publish|spend|admin @who`). An empty list
+ * means everyone may. Approvals are separate: a role says who may ask, the approval policy who must agree.
+ */
+import { formatMentions, isAmong } from '../commands/account/mentions.js';
+import { type CommandContext, userError } from '../context.js';
+
+export type Role = 'publish' | 'spend' | 'admin';
+
+/** What each role allows, as the refusal names it ("Only @bob may <what> in this channel."). */
+export const ROLE_ACTIONS: Record<Role, string> = {
+  publish: 'publish, schedule, unschedule or delete videos',
+  spend: 'spend credits (create videos, generate or start series)',
+  admin: 'change settings and subscriptions',
+};
+
+/** Whether the caller holds `role` here (directly, or through a group/role they are in). */
+export function hasRole(ctx: CommandContext, role: Role): boolean {
+  const holders = ctx.settings().roles[role];
+  return holders.length === 0 || isAmong(holders, ctx.req.user, ctx.req.memberOf);
+}
+
+/** Throws the `not-allowed` refusal naming who may, before anything is sent to the API. */
+export function checkRole(ctx: CommandContext, role: Role): void {
+  if (hasRole(ctx, role)) return;
+  throw userError('not-allowed', {
+    who: formatMentions(ctx.settings().roles[role]),
+    what: ROLE_ACTIONS[role],
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * Runs an approved action: dispatch by `action.command` to the same functions the commands use, under the
+ * APPROVER's key (the clicker's context, DESIGN §5) and with the request's stored idempotency key, so a
+ * retry never doubles. A resource of another team is simply not found with the approver's key.
+ */
+import type { Card } from '../cards.js';
+import { sendPublish } from '../commands/publishing/publish-flow.js';
+import { getVideo, sendSchedule } from '../commands/publishing/schedule-flow.js';
+import { createSeries } from '../commands/series/create.js';
+import { generateEpisode } from '../commands/series/generate.js';
+import { approveCreate } from '../commands/videos/create-confirm.js';
+import { type CommandContext, userError } from '../context.js';
+import type { Approval } from '../ports.js';
+import { formatBoth } from '../time/format.js';
+import { PLATFORMS, type Platform, PRIVACY, type Privacy, type SeriesInput } from '../video-api.js';
+import type { ApprovalCardModel, ApprovedCommand } from './model.js';
+
+export interface ApprovedResult {
+  /** What the original command would have answered, in the approver's zone (their private confirmation). */
+  card: Card;
+  /** Neutral words for the shared approval card. */
+  outcome: string;
+}
+
+type Runner = (ctx: CommandContext, approval: Approval, model: ApprovalCardModel) => Promise<ApprovedResult>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const isPlatform = (v: unknown): v is Platform => (PLATFORMS as readonly unknown[]).includes(v);
+
+/** Arguments come from our own store, but a bad row must fail clearly rather than send something odd. */
+function malformed(): never {
+  throw userError('approval-malformed');
+}
+
+/** The links of a result card, as markdown for the shared card. */
+const linksOf = (card: Card): string =>
+  (card.controls ?? []).flatMap((c) => (c.kind === 'link' ? [`[${c.label}](${c.url})`] : [])).join(' · ');
+
+const RUNNERS: Record<ApprovedCommand, Runner> = {
+  async publish(ctx, approval, model) {
+    const a = approval.action.args;
+    const videoId = str(a.videoId);
+    if (!videoId || !isPlatform(a.platform)) malformed();
+    const video = await getVideo(ctx, videoId);
+    if (!video.renderedVideoUrl) throw userError('approval-not-rendered', { name: video.name });
+    const authId = str(a.authId);
+    const privacy = (PRIVACY as readonly unknown[]).includes(a.privacy) ? (a.privacy as Privacy) : undefined;
+    const card = await sendPublish(ctx, {
+      video,
+      platform: a.platform,
+      idempotencyKey: approval.action.idempotencyKey,
+      approval: { id: approval.id, requesterName: model.requesterName },
+      ...(authId ? { account: { authId, label: str(a.accountLabel) ?? authId } } : {}),
+      ...(privacy ? { privacy } : {}),
+    });
+    const links = linksOf(card);
+    return { card, outcome: `${card.title}${links ? `: ${links}` : '.'}` };
+  },
+
+  async schedule(ctx, approval, model) {
+    const a = approval.action.args;
+    const videoId = str(a.videoId);
+    const platforms = Array.isArray(a.platforms) ? a.platforms.filter(isPlatform) : [];
+    const at = typeof a.at === 'number' ? a.at : undefined;
+    if (!videoId || platforms.length === 0 || at === undefined) malformed();
+    if (at <= ctx.now()) throw userError('approval-too-late', { when: formatBoth(at, ctx.timeZone()) });
+    const video = await getVideo(ctx, videoId);
+    const card = await sendSchedule(ctx, {
+      video,
+      platforms,
+      at,
+      idempotencyKey: approval.action.idempotencyKey,
+      approval: { id: approval.id, requesterName: model.requesterName },
+    });
+    return {
+      card,
+      outcome: `Scheduled for ${formatBoth(at, model.requesterZone)}. The video card follows each platform’s post.`,
+    };
+  },
+
+  async create(ctx, approval) {
+    const requestId = str(approval.action.args.requestId);
+    if (!requestId) malformed();
+    const card = await approveCreate(ctx, requestId, approval.action.idempotencyKey);
+    return { card, outcome: `${card.title} Its status card is posted in this channel.` };
+  },
+
+  async 'series.generate'(ctx, approval, model) {
+    const seriesId = str(approval.action.args.seriesId);
+    if (!seriesId) malformed();
+    const { charged, card } = await generateEpisode(ctx, {
+      seriesId,
+      idempotencyKey: approval.action.idempotencyKey,
+      approval: { id: approval.id, requesterName: model.requesterName },
+    });
+    // A 402 comes back as words, not an error: the approval did not go through.
+    if (!charged) throw userError('approval-not-charged', { reason: card.text ?? '' });
+    return { card, outcome: `${card.title}. Its status card is posted in this channel.` };
+  },
+
+  async 'series.create'(ctx, approval, model) {
+    const input = approval.action.args.input as SeriesInput | undefined;
+    if (!input || typeof input !== 'object' || !str(input.name) || !str(input.source)) malformed();
+    const response = await createSeries(ctx, input, {
+      id: approval.id,
+      idempotencyKey: approval.action.idempotencyKey,
+      requesterName: model.requesterName,
+    });
+    if (response.kind !== 'message') malformed();
+    return { card: response.card, outcome: `${response.card.title}.` };
+  },
+};
+
+export function runApproved(
+  ctx: CommandContext,
+  approval: Approval,
+  model: ApprovalCardModel,
+): Promise<ApprovedResult> {
+  const runner = RUNNERS[approval.action.command as ApprovedCommand];
+  if (!runner) malformed();
+  return runner(ctx, approval, model);
+}

@@ -1,0 +1,24 @@
+/** Sentences about an approval's state, shared by the request, decision and retry handlers. */
+import { formatMention } from '../commands/account/mentions.js';
+import type { Approval } from '../ports.js';
+import { formatBoth } from '../time/format.js';
+
+/** "Already approved by @bob (Mon 23 Nov 2026, 09:00 UTC)." and the like. */
+export function alreadyDecided(approval: Approval): string {
+  const by = approval.decidedBy ? formatMention(approval.decidedBy) : undefined;
+  const when = approval.decidedAt !== undefined ? ` (${formatBoth(approval.decidedAt, 'UTC')})` : '';
+  switch (approval.status) {
+    case 'approved':
+      return `Already approved by ${by ?? 'an approver'}${when}.`;
+    case 'rejected':
+      return `Already rejected by ${by ?? 'an approver'}${when}${approval.reason ? `: “${approval.reason}”` : ''}.`;
+    case 'expired':
+      return by
+        ? `Already replaced by a new request from ${by}${when}.`
+        : `Already expired${when}: nobody decided before the scheduled time.`;
+    case 'failed':
+      return `Already tried${when}; it did not go through.`;
+    case 'pending':
+      return 'Still waiting for an approver.';
+  }
+}
