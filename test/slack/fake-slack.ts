@@ -265,6 +265,22 @@ export class FakeSlack {
           }));
         return { ok: true, messages: inThread ? messages : messages.reverse(), has_more: false };
       }
+      case 'oauth.v2.access': {
+        // The code a test got from the install redirect decides the workspace: `code-T0002` installs T0002.
+        const installed = String(args.code ?? '').replace(/^code-/, '') || 'T0002';
+        return {
+          ok: true,
+          access_token: `xoxb-${installed}-installed-bot-token`,
+          token_type: 'bot',
+          scope: 'commands,chat:write,chat:write.public,users:read,channels:history,groups:history',
+          bot_user_id: 'U0BOT2',
+          app_id: 'A0REELBOT',
+          team: { id: installed, name: `Team ${installed}` },
+          enterprise: null,
+          authed_user: { id: 'U0INSTALLER' },
+          is_enterprise_install: false,
+        };
+      }
       case 'apps.connections.open':
         return { ok: true, url: `${this.url.replace('http', 'ws')}/socket?ticket=fake` };
       default:

@@ -98,7 +98,13 @@ export async function slackWorld(
     metrics: async () => ({ contentType: 'text/plain', body: '' }),
   });
   const adapter = createSlackAdapter({
-    config: { botToken: BOT_TOKEN, signingSecret: SIGNING_SECRET, apiUrl: fake.apiUrl, ...options.slack },
+    // With OAuth, tokens come from installations: no single-workspace bot token unless the test gives one.
+    config: {
+      ...(options.slack?.oauth ? {} : { botToken: BOT_TOKEN }),
+      signingSecret: SIGNING_SECRET,
+      apiUrl: fake.apiUrl,
+      ...options.slack,
+    },
     bot: h.bot,
     http,
     logger: h.deps.logger,

@@ -1,0 +1,101 @@
+/**
+ * The store pieces the Slack adapter added (migration 2): installations sealed at rest (bot tokens never in
+ * clear, a row moved to another id or opened with another secret key fails), the post journal, and a
+ * workspace's subscriptions for App Home. On a file, so the bytes on disk can be read.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+
+let dir: string;
+let path: string;
+let store: SqliteStore;
+const secretKey = randomBytes(32);
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'reelbot-slack-store-'));
+  path = join(dir, 'reelbot.sqlite');
+  store = openStore({ path, secretKey });
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const installation = JSON.stringify({ team: { id: 'T0002' }, bot: { token: 'xoxb-secret-bot-token-123' } });
+
+describe('installations', () => {
+  it('round-trips, replaces and deletes, never storing the token in clear', () => {
+    expect(store.installations.get('slack-team:T0002')).toBeUndefined();
+    store.installations.put('slack-team:T0002', installation);
+    expect(store.installations.get('slack-team:T0002')).toBe(installation);
+    store.installations.put('slack-team:T0002', installation.replace('123', '456'));
+    expect(store.installations.get('slack-team:T0002')).toContain('456');
+    store.close();
+    const bytes = ['reelbot.sqlite', 'reelbot.sqlite-wal']
+      .map((f) => {
+        try {
+          return readFileSync(join(dir, f)).toString('latin1');
+        } catch {
+          return '';
+        }
+      })
+      .join('');
+    expect(bytes).not.toContain('xoxb-secret-bot-token');
+    store = openStore({ path, secretKey });
+    expect(store.installations.delete('slack-team:T0002')).toBe(true);
+    expect(store.installations.delete('slack-team:T0002')).toBe(false);
+  });
+
+  it('refuses a row moved to another id, or opened with another secret key', () => {
+    store.installations.put('slack-team:T0002', installation);
+    store.close();
+    const db = new Database(path);
+    db.prepare("UPDATE installations SET id = 'slack-team:T0003'").run();
+    db.close();
+    store = openStore({ path, secretKey });
+    expect(() => store.installations.get('slack-team:T0003')).toThrow(
+      /cannot be decrypted: the row was altered/,
+    );
+    store.installations.put('slack-team:T0004', installation);
+    store.close();
+    store = openStore({ path, secretKey: randomBytes(32) });
+    expect(() => store.installations.get('slack-team:T0004')).toThrow(/different secret key/);
+  });
+});
+
+describe('post journal and workspace subscriptions', () => {
+  it('records a post begun, then its message; a second begin keeps the first', () => {
+    store.deliveries.begin('outbox:1', 'slack:T1:C1');
+    expect(store.deliveries.get('outbox:1')).toEqual({
+      conversation: 'slack:T1:C1',
+      startedAt: expect.any(Number),
+    });
+    store.deliveries.begin('outbox:1', 'slack:T1:C2');
+    store.deliveries.finish('outbox:1', 'slack:T1:C1:1700000000.000100');
+    expect(store.deliveries.get('outbox:1')).toMatchObject({
+      conversation: 'slack:T1:C1',
+      message: 'slack:T1:C1:1700000000.000100',
+    });
+    expect(store.deliveries.get('outbox:2')).toBeUndefined();
+  });
+
+  it('lists a workspace’s subscriptions across its channels only', () => {
+    store.subscriptions.add({
+      conversation: 'slack:T1:C2',
+      kind: 'calendar',
+      target: '',
+      owner: 'slack:T1:U1',
+    });
+    store.subscriptions.add({ conversation: 'slack:T1:C1', kind: 'videos', target: '', owner: '' });
+    store.subscriptions.add({ conversation: 'slack:T10:C1', kind: 'videos', target: '', owner: '' });
+    store.subscriptions.add({ conversation: 'discord:T1:C1', kind: 'videos', target: '', owner: '' });
+    expect(store.subscriptions.inWorkspace('slack:T1').map((s) => `${s.conversation} ${s.kind}`)).toEqual([
+      'slack:T1:C1 videos',
+      'slack:T1:C2 calendar',
+    ]);
+  });
+});
