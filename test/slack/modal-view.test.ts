@@ -1,0 +1,136 @@
+/**
+ * Forms → modal views and back: inputs, Slack's limits, private_metadata within 3000 characters, submitted
+ * values, inline errors only on inputs the view has; and a stale trigger never reaches `views.open`.
+ */
+import type { webApi } from '@slack/bolt';
+import { describe, expect, it } from 'vitest';
+import {
+  decodeMetadata,
+  encodeMetadata,
+  formToView,
+  inlineErrors,
+  viewValues,
+} from '../../adapters/slack/modal.js';
+import { createPresenter, TRIGGER_BUDGET_MS } from '../../adapters/slack/present.js';
+import type { Form } from '../../src/core/cards.js';
+import type { Logger } from '../../src/core/ports.js';
+
+const form: Form = {
+  id: 'publish.form',
+  title: 'Publish now to every platform you have',
+  submitLabel: 'Publish',
+  state: 'vid_1:29000000',
+  intro: 'Publish **Octopus facts**.',
+  inputs: [
+    {
+      kind: 'text',
+      id: 'caption',
+      label: 'Caption',
+      required: true,
+      maxLength: 5000,
+      minLength: 2,
+      multiline: true,
+      initial: 'Hi',
+      hint: 'Max 5000',
+    },
+    {
+      kind: 'select',
+      id: 'privacy',
+      label: 'Visibility',
+      required: false,
+      initial: 'unlisted',
+      options: [
+        { label: 'Public', value: 'public' },
+        { label: 'Unlisted', value: 'unlisted', description: 'Link only' },
+      ],
+    },
+  ],
+};
+
+describe('form → modal', () => {
+  it('builds the view within Slack’s limits', () => {
+    const view = formToView(
+      form,
+      { channel: 'C0VIDEOS', responseUrl: 'https://hooks.slack.com/x' },
+      'Cancel',
+    );
+    expect(view.callback_id).toBe('publish.form');
+    expect(view.title.text.length).toBeLessThanOrEqual(24);
+    expect(view.title.text.endsWith('…')).toBe(true);
+    expect(view.blocks[0]).toEqual({
+      type: 'section',
+      text: { type: 'mrkdwn', text: 'Publish *Octopus facts*.' },
+    });
+    expect(view.blocks[1]).toMatchObject({
+      type: 'input',
+      block_id: 'caption',
+      optional: false,
+      hint: { text: 'Max 5000' },
+      element: {
+        type: 'plain_text_input',
+        action_id: 'caption',
+        multiline: true,
+        max_length: 3000,
+        min_length: 2,
+        initial_value: 'Hi',
+      },
+    });
+    expect(view.blocks[2]).toMatchObject({
+      type: 'input',
+      block_id: 'privacy',
+      optional: true,
+      element: {
+        type: 'static_select',
+        initial_option: { value: 'unlisted', description: { text: 'Link only' } },
+      },
+    });
+    expect(decodeMetadata(view.private_metadata)).toEqual({
+      state: 'vid_1:29000000',
+      origin: { channel: 'C0VIDEOS', responseUrl: 'https://hooks.slack.com/x' },
+    });
+  });
+
+  it('keeps the form state and drops the response URL when metadata would pass 3000 characters', () => {
+    const raw = encodeMetadata('s'.repeat(2900), {
+      channel: 'C1',
+      responseUrl: `https://hooks.slack.com/${'u'.repeat(200)}`,
+    });
+    expect(raw.length).toBeLessThanOrEqual(3000);
+    expect(decodeMetadata(raw)).toEqual({ state: 's'.repeat(2900), origin: { channel: 'C1' } });
+    expect(decodeMetadata('not json')).toBeUndefined();
+    expect(decodeMetadata(JSON.stringify({ s: 1 }))).toBeUndefined();
+  });
+
+  it('reads submitted values and places errors on known inputs only', () => {
+    expect(
+      viewValues({
+        caption: { caption: { value: 'Hello' } },
+        privacy: { privacy: { selected_option: { value: 'public' } } },
+        empty: { empty: { value: null } },
+      }),
+    ).toEqual({ caption: 'Hello', privacy: 'public', empty: '' });
+    const view = formToView(form, { channel: 'C1' }, 'Cancel');
+    expect(inlineErrors(view, { caption: '**Too** long', account: 'No such account' })).toEqual({
+      caption: 'Too long No such account',
+    });
+  });
+});
+
+describe('trigger budget', () => {
+  it('does not call views.open once the trigger is older than the budget', async () => {
+    let now = 0;
+    const opened: unknown[] = [];
+    const client = {
+      views: { open: async (args: unknown) => opened.push(args) },
+    } as unknown as webApi.WebClient;
+    const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+    const presenter = createPresenter({ logger: quiet, now: () => now });
+    const surface = { client, user: 'U1', channel: 'C1', trigger: { id: 't1', receivedAt: 0 } };
+    now = TRIGGER_BUDGET_MS + 1;
+    expect(await presenter.openModal(form, surface)).toBe(false);
+    expect(opened).toEqual([]);
+    now = 100;
+    expect(await presenter.openModal(form, surface)).toBe(true);
+    expect(opened).toHaveLength(1);
+  });
+});
