@@ -8,14 +8,15 @@
  */
 import type { Card } from '../cards.js';
 import type { Store, Watch } from '../ports.js';
-import { type Video, VideoApiError } from '../video-api.js';
-import { postToChannel, replyToCard } from './live-card.js';
+import { VideoApiError } from '../video-api.js';
 import {
-  type CardThumbnails,
+  applyVideoEffects,
+  cardThumbnailsOf,
   thumbnailsPending,
   updateVideoCard,
   type VideoCardModel,
   type VideoCardPatch,
+  type VideoEffects,
   videoCardModelOf,
 } from './video-card.js';
 import type { WatchContext, Watcher, WatchResult } from './watcher.js';
@@ -105,51 +106,6 @@ export function readGenerationState(raw: Record<string, unknown>): GenerationSta
 
 const asRecord = (s: GenerationState): Record<string, unknown> => ({ ...s });
 
-/** The card's thumbnail part from the API's, keeping who picked in chat while the pick is unchanged. */
-function thumbnailsFor(video: Video, previous: CardThumbnails | undefined): CardThumbnails | undefined {
-  const t = video.thumbnails;
-  if (!t) return undefined;
-  const out: CardThumbnails = {
-    status: t.status,
-    variants: t.variants.map((v) => ({
-      id: v.id,
-      url: v.url,
-      ...(v.hookText !== undefined ? { hookText: v.hookText } : {}),
-      ...(v.score !== undefined ? { score: v.score } : {}),
-      ...(v.grade !== undefined ? { grade: v.grade } : {}),
-    })),
-  };
-  if (t.selectedVariantId) out.selectedVariantId = t.selectedVariantId;
-  if (t.selectedBy) out.selectedBy = t.selectedBy;
-  if (previous?.pickedBy && previous.selectedVariantId === out.selectedVariantId)
-    out.pickedBy = previous.pickedBy;
-  return out;
-}
-
-/** What the watch says about its video, applied in the poller's transaction. */
-interface Effects {
-  patch?: VideoCardPatch;
-  dedupe?: string;
-  reply?: { card: Card; dedupe: string };
-}
-
-function applyEffects(store: Store, watch: Watch, effects: Effects): void {
-  const key = watch.cardKey;
-  if (key && effects.patch && effects.dedupe) updateVideoCard(store, key, effects.patch, effects.dedupe);
-  if (effects.reply) {
-    const threaded = store.settings.get(watch.conversation).threading;
-    const posted = key && store.cards.get(key);
-    if (posted)
-      replyToCard(store, { key, card: effects.reply.card, dedupeKey: effects.reply.dedupe, threaded });
-    else
-      postToChannel(store, {
-        conversation: watch.conversation,
-        card: effects.reply.card,
-        dedupeKey: effects.reply.dedupe,
-      });
-  }
-}
-
 /** The name to speak of: the card's (renames land there), else the one remembered at the start. */
 function nameOf(store: Store, watch: Watch, state: GenerationState): string {
   const record = watch.cardKey ? store.cards.get(watch.cardKey) : undefined;
@@ -166,12 +122,12 @@ function result(
   state: GenerationState,
   done: boolean,
   next: number | undefined,
-  effects: Effects,
+  effects: VideoEffects,
 ): WatchResult {
   const out: WatchResult = {
     state: asRecord(state),
     done,
-    apply: (store) => applyEffects(store, watch, effects),
+    apply: (store) => applyVideoEffects(store, watch, effects),
   };
   if (next !== undefined) out.nextCheckInMs = next;
   return out;
@@ -219,7 +175,7 @@ async function checkGeneration(
 
   if (status.status === 'completed') {
     const video = await ctx.api.videos.get(videoId);
-    const thumbnails = thumbnailsFor(video, cardModel(ctx.store, watch)?.thumbnails);
+    const thumbnails = cardThumbnailsOf(video.thumbnails, cardModel(ctx.store, watch)?.thumbnails);
     const pending = thumbnailsPending(thumbnails?.status);
     const next: GenerationState = {
       ...state,
@@ -248,7 +204,7 @@ async function checkGeneration(
   const step = percentStep(status.percentCompleted);
   const remaining = estimateRemainingMs(samples);
   const next: GenerationState = { ...state, samples, lastStep: Math.max(step, state.lastStep) };
-  const effects: Effects = {};
+  const effects: VideoEffects = {};
   if (step > state.lastStep) {
     effects.patch = { phase: 'generating', percent: status.percentCompleted, etaMs: remaining };
     effects.dedupe = `${key}:gen:${step}`;
@@ -264,12 +220,12 @@ async function checkThumbnails(
   const videoId = watch.target;
   const key = watch.cardKey ?? `video:${videoId}`;
   const video = await ctx.api.videos.get(videoId);
-  const thumbnails = thumbnailsFor(video, cardModel(ctx.store, watch)?.thumbnails);
+  const thumbnails = cardThumbnailsOf(video.thumbnails, cardModel(ctx.store, watch)?.thumbnails);
   const status = thumbnails?.status ?? 'idle';
   const pending = thumbnailsPending(status);
   const waited = ctx.now - (state.completedAt ?? ctx.now);
   const next: GenerationState = { ...state, thumbnails: status };
-  const effects: Effects = {};
+  const effects: VideoEffects = {};
   if (status !== state.thumbnails && thumbnails) {
     effects.patch = { thumbnails };
     effects.dedupe = `${key}:thumbnails:${status}:${thumbnails.variants.length}`;

@@ -1,15 +1,7 @@
-/**
- * The `render` watch: follows one render (target: render id; state: the video id) on the video's status
- * card. Progress edits the card once per 10 % step; done shows the MP4 link and says "Rendered: <url>" once
- * in the card's thread; error says so with a Render-again button. Looks every 5–15 s (the API's advice),
- * near the estimated finish.
- */
-import type { Card } from '../cards.js';
 import type { Store, Watch } from '../ports.js';
 import { VideoApiError } from '../video-api.js';
 import { GONE_NOTICE, nextCheckIn, type ProgressSample } from './generation-watcher.js';
-import { postToChannel, replyToCard } from './live-card.js';
-import { updateVideoCard, type VideoCardPatch, videoCardModelOf } from './video-card.js';
+import { applyVideoEffects, updateVideoCard, type VideoEffects, videoCardModelOf } from './video-card.js';
 import type { Watcher, WatchResult } from './watcher.js';
 
 export const RENDER_BOUNDS = { min: 5_000, max: 15_000 } as const;
@@ -35,12 +27,6 @@ export function readRenderState(raw: Record<string, unknown>): RenderState {
   };
 }
 
-interface Effects {
-  patch?: VideoCardPatch;
-  dedupe?: string;
-  reply?: { card: Card; dedupe: string };
-}
-
 function nameOf(store: Store, watch: Watch, state: RenderState): string {
   const record = watch.cardKey ? store.cards.get(watch.cardKey) : undefined;
   return (record && videoCardModelOf(record.model).name) || state.name || state.videoId;
@@ -51,26 +37,12 @@ function finish(
   state: RenderState,
   done: boolean,
   next: number | undefined,
-  effects: Effects,
+  effects: VideoEffects,
 ): WatchResult {
   const out: WatchResult = {
     state: { ...state },
     done,
-    apply(store) {
-      const key = watch.cardKey;
-      if (key && effects.patch && effects.dedupe) updateVideoCard(store, key, effects.patch, effects.dedupe);
-      if (!effects.reply) return;
-      const threaded = store.settings.get(watch.conversation).threading;
-      if (key && store.cards.get(key)) {
-        replyToCard(store, { key, card: effects.reply.card, dedupeKey: effects.reply.dedupe, threaded });
-      } else {
-        postToChannel(store, {
-          conversation: watch.conversation,
-          card: effects.reply.card,
-          dedupeKey: effects.reply.dedupe,
-        });
-      }
-    },
+    apply: (store) => applyVideoEffects(store, watch, effects),
   };
   if (next !== undefined) out.nextCheckInMs = next;
   return out;
@@ -145,7 +117,7 @@ export const renderWatcher: Watcher = {
     const samples = [...state.samples, { at: ctx.now, percent }].slice(-SAMPLES_KEPT);
     const step = Math.floor(percent / RENDER_STEP) * RENDER_STEP;
     const next: RenderState = { ...state, samples, lastStep: Math.max(step, state.lastStep) };
-    const effects: Effects = {};
+    const effects: VideoEffects = {};
     if (step > state.lastStep) {
       effects.patch = {
         render: { renderId, status: 'in-progress', progress: render.overallProgress, codec: state.codec },

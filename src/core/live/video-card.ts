@@ -4,8 +4,9 @@
  * with the card, so each job (generation, render, schedule) merges its part without re-reading the rest.
  */
 import type { Button, Card, Control, Field, Section } from '../cards.js';
-import type { Store } from '../ports.js';
-import { editCard } from './live-card.js';
+import type { Store, Watch } from '../ports.js';
+import type { Thumbnails } from '../video-api.js';
+import { editCard, postToChannel, replyToCard } from './live-card.js';
 
 export interface CardThumbnailVariant {
   id: string;
@@ -214,6 +215,59 @@ const useThis = (videoId: string, variantId: string): Button => ({
   label: 'Use this',
   style: 'primary',
 });
+
+/**
+ * The card's thumbnail part from the API's. Who picked in chat is only known to the card: it is kept while
+ * the pick is unchanged. Variants the service sent as bare URLs keep the URL as id.
+ */
+export function cardThumbnailsOf(
+  t: Thumbnails | undefined,
+  previous?: CardThumbnails,
+): CardThumbnails | undefined {
+  if (!t) return undefined;
+  const out: CardThumbnails = {
+    status: t.status,
+    variants: t.variants.map((v) => ({
+      id: v.id,
+      url: v.url,
+      ...(v.hookText !== undefined ? { hookText: v.hookText } : {}),
+      ...(v.score !== undefined ? { score: v.score } : {}),
+      ...(v.grade !== undefined ? { grade: v.grade } : {}),
+    })),
+  };
+  if (t.selectedVariantId) out.selectedVariantId = t.selectedVariantId;
+  if (t.selectedBy) out.selectedBy = t.selectedBy;
+  if (previous?.pickedBy && previous.selectedVariantId === out.selectedVariantId)
+    out.pickedBy = previous.pickedBy;
+  return out;
+}
+
+/** What a watcher's check says about its video: a card change and/or a milestone reply, each named once. */
+export interface VideoEffects {
+  patch?: VideoCardPatch;
+  /** Names the card change (outbox dedupe). */
+  dedupe?: string;
+  reply?: { card: Card; dedupe: string };
+}
+
+/**
+ * Applies a watcher's effects in the poller's transaction: edits the watch's card, and replies in its thread
+ * (threading on) or in the channel; with no card, the reply goes to the watch's conversation.
+ */
+export function applyVideoEffects(store: Store, watch: Watch, effects: VideoEffects): void {
+  const key = watch.cardKey;
+  const card = key ? store.cards.get(key) : undefined;
+  if (key && card && effects.patch && effects.dedupe)
+    updateVideoCard(store, key, effects.patch, effects.dedupe);
+  if (!effects.reply) return;
+  const { card: reply, dedupe } = effects.reply;
+  if (key && card) {
+    const threaded = store.settings.get(watch.conversation).threading;
+    replyToCard(store, { key, card: reply, dedupeKey: dedupe, threaded });
+  } else {
+    postToChannel(store, { conversation: watch.conversation, card: reply, dedupeKey: dedupe });
+  }
+}
 
 /** Reads a card's stored view-model back (written only by this module and `postCard`). */
 export const videoCardModelOf = (model: Record<string, unknown>): VideoCardModel =>

@@ -4,27 +4,17 @@
  */
 
 import { videoCardKey } from '../../live/live-card.js';
-import { type CardThumbnails, type VideoCardModel, videoCardModelOf } from '../../live/video-card.js';
+import {
+  type CardThumbnails,
+  cardThumbnailsOf,
+  type VideoCardModel,
+  videoCardModelOf,
+} from '../../live/video-card.js';
 import type { ConversationAddress, Store } from '../../ports.js';
 import type { Thumbnails, Video, VideoStatus } from '../../video-api.js';
 
-/** The thumbnail part of a card model; variants the service sent as bare URLs keep the URL as id. */
-export function cardThumbnails(t: Thumbnails | undefined): CardThumbnails | undefined {
-  if (!t) return undefined;
-  const out: CardThumbnails = {
-    status: t.status,
-    variants: t.variants.map((v) => ({
-      id: v.id,
-      url: v.url,
-      ...(v.hookText !== undefined ? { hookText: v.hookText } : {}),
-      ...(v.score !== undefined ? { score: v.score } : {}),
-      ...(v.grade !== undefined ? { grade: v.grade } : {}),
-    })),
-  };
-  if (t.selectedVariantId) out.selectedVariantId = t.selectedVariantId;
-  if (t.selectedBy) out.selectedBy = t.selectedBy;
-  return out;
-}
+/** The thumbnail part of a card model (see `cardThumbnailsOf`). */
+export const cardThumbnails = (t: Thumbnails | undefined): CardThumbnails | undefined => cardThumbnailsOf(t);
 
 /** The phase a card shows for a generation status. */
 export function phaseOf(status: string | undefined): VideoCardModel['phase'] {
@@ -55,14 +45,8 @@ export function modelFromVideo(
   if (video.model) model.model = video.model;
   if (status) model.percent = status.percentCompleted;
   if (status?.errorMessages.length) model.errorMessages = status.errorMessages;
-  const thumbnails = cardThumbnails(video.thumbnails);
-  if (thumbnails) {
-    // Who picked in chat is only known here; keep it while the pick is unchanged.
-    const pickedBy = base.thumbnails?.pickedBy;
-    if (pickedBy && base.thumbnails?.selectedVariantId === thumbnails.selectedVariantId)
-      thumbnails.pickedBy = pickedBy;
-    model.thumbnails = thumbnails;
-  }
+  const thumbnails = cardThumbnailsOf(video.thumbnails, base.thumbnails);
+  if (thumbnails) model.thumbnails = thumbnails;
   if (!model.render && video.renderedVideoUrl) {
     model.render = { renderId: '', status: 'done', progress: 1, url: video.renderedVideoUrl };
   }
