@@ -43,7 +43,7 @@ export interface InteractionHandlerOptions {
   routes: CommandRoutes;
   memory: AdapterMemory;
   logger: Logger;
-  /** How long to wait for the core before deferring (Discord's window is 3 s). */
+  /** How long to wait for the core before deferring (Discord's window is 3 s); 0 always defers. */
   deferAfterMs: number;
   /** Autocomplete answers nothing after this long (default 2.5 s). */
   autocompleteTimeoutMs?: number;
@@ -161,7 +161,9 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), o.deferAfterMs);
     });
-    const early = await Promise.race([safe.then((response) => ({ response })), late]);
+    // 0 means "always defer" (e.g. behind a slow network), not "race a zero timer".
+    const early =
+      o.deferAfterMs > 0 ? await Promise.race([safe.then((response) => ({ response })), late]) : undefined;
     clearTimeout(timer);
     const hook = webhook(i);
     if (early) {

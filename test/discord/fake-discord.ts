@@ -526,7 +526,8 @@ export class FakeDiscord {
         record.events.push('followup');
         return this.json(res, 200, this.view(message));
       }
-      const id = which === '@original' ? record.original : which;
+      // discord.js sends `%40original`; Discord reads it as `@original`.
+      const id = which && decodeURIComponent(which) === '@original' ? record.original : which;
       const message = id ? this.messages.get(id) : undefined;
       if (!message || message.deleted)
         return this.json(res, 404, { message: 'Unknown Message', code: 10008 });

@@ -21,7 +21,7 @@ import {
 } from './fake-discord.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read loosely typed Discord JSON
-type Json = Record<string, any>;
+export type Json = Record<string, any>;
 
 export const IDS = {
   app: '1300000000000000001',
