@@ -4,6 +4,7 @@
 import { approvalsModule } from '../approvals/index.js';
 import type { CommandModule } from '../command-spec.js';
 import { accountModule } from './account/index.js';
+import { auditModule } from './audit/index.js';
 import { publishingModule } from './publishing/index.js';
 import { seriesModule } from './series/index.js';
 import { videosModule } from './videos/index.js';
@@ -13,5 +14,6 @@ export const MODULES: readonly CommandModule[] = [
   publishingModule,
   seriesModule,
   accountModule,
+  auditModule,
   approvalsModule,
 ];

@@ -2,6 +2,7 @@
  * `publish <video> <platform> [--account A] [--privacy P]` posts now (POST /posts), plus the card's
  * "Publish now" button (a form: platform, account, visibility) and the account picker.
  */
+import { checkRole } from '../../approvals/roles.js';
 import type { Form, FormInput, Response } from '../../cards.js';
 import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
@@ -174,6 +175,7 @@ export const publishCommand = withUsage(
 export const publishButton: ActionSpec = {
   action: 'video.publish',
   async run(ctx, value) {
+    checkRole(ctx, 'publish');
     const video = await getVideo(ctx, value);
     const blocked = notPublishable(video);
     if (blocked) return blocked;

@@ -2,6 +2,7 @@
  * `schedule <video> <platforms> <when…>` (POST /posts/schedule) and the card's "Schedule" button. The time
  * is read in the caller's zone and echoed in that zone and UTC; missing metadata opens its form first.
  */
+import { checkRole } from '../../approvals/roles.js';
 import type { Form, FormInput, Response } from '../../cards.js';
 import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
@@ -137,6 +138,7 @@ export const scheduleCommand = withUsage(
 export const scheduleButton: ActionSpec = {
   action: 'video.schedule',
   async run(ctx, value) {
+    checkRole(ctx, 'publish');
     const video = await getVideo(ctx, value);
     if (video.status === 'failed') throw userError('schedule-video-failed', { name: video.name });
     return { kind: 'form', form: scheduleForm(ctx, { video }) };

@@ -3,6 +3,7 @@
  * re-read and the answer says what happened (already posted, failed, or never scheduled); it is never
  * retried blindly (spec §7).
  */
+import { checkRole } from '../../approvals/roles.js';
 import { type Card, message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
@@ -103,6 +104,7 @@ export const unscheduleCommand = defineCommand({
   examples: ['unschedule last', 'unschedule "Launch teaser"'],
   details: 'Cancels every platform still scheduled for the video. Posts already sent are not affected.',
   async run(ctx, args) {
+    checkRole(ctx, 'publish');
     const video = await resolveVideo(ctx, args.video);
     const cancelled = await cancel(ctx, video.id);
     if (!cancelled) return message(await explain(ctx, video));

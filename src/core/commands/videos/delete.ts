@@ -2,6 +2,7 @@
  * `delete <video>`: a confirm card first (danger button with a confirm dialog: no refund). Confirming deletes
  * the video, stops every watch about it and turns its status cards into a tombstone, in one transaction.
  */
+import { checkRole } from '../../approvals/roles.js';
 import { message, type Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
@@ -29,6 +30,7 @@ export const deleteCommand: CommandSpec = defineCommand({
   ],
   examples: ['delete Octopus facts', 'delete last'],
   async run(ctx, args) {
+    checkRole(ctx, 'publish');
     const ref = await resolveVideo(ctx, args.video);
     return message({
       title: `Delete “${ref.name}”?`,
@@ -59,6 +61,7 @@ export const deleteConfirmAction: ActionSpec = {
   action: 'video.delete.confirm',
   async run(ctx, videoId): Promise<Response> {
     if (!videoId) throw userError('bad-button');
+    checkRole(ctx, 'publish');
     const api = ctx.api();
     let name: string;
     try {

@@ -1,0 +1,102 @@
+/**
+ * Audit entries in words (one line each, for the card) and as CSV (for `--csv`). Times are in the caller's
+ * zone; CSV also carries UTC so a spreadsheet can sort and compare across zones.
+ */
+
+import { formatInTimeZone } from 'date-fns-tz';
+import type { AuditEntry } from '../../ports.js';
+import { formatBoth, formatDateTime } from '../../time/format.js';
+import { formatMention } from '../account/mentions.js';
+import { platformName } from '../publishing/post-blocks.js';
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+const list = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+
+/** `“Launch teaser”` when the name is known, else the id in code. */
+function videoRef(e: AuditEntry, names: ReadonlyMap<string, string>): string {
+  if (!e.videoId) return 'a video';
+  const name = names.get(e.videoId);
+  return name ? `“${name}”` : `\`${e.videoId}\``;
+}
+
+/** What happened, after the actor: `published “Launch teaser” to YouTube`. */
+export function describeEntry(e: AuditEntry, zone: string, names: ReadonlyMap<string, string>): string {
+  const d = e.details ?? {};
+  const summary = str(d.summary) ?? 'a request';
+  const credits = e.credits !== undefined ? ` (${e.credits} credits)` : '';
+  const via = str(d.approval) ? ' (approved request)' : '';
+  switch (e.action) {
+    case 'approval.request':
+      return `asked for approval: ${summary}`;
+    case 'approval.approve':
+      return `approved: ${summary}${str(d.requester) ? ` (asked by ${formatMention(d.requester as string)})` : ''}`;
+    case 'approval.reject':
+      return `rejected: ${summary}${str(d.reason) ? ` — “${d.reason}”` : ''}`;
+    case 'approval.expire':
+      return `approval expired unanswered: ${summary}`;
+    case 'approval.fail':
+      return `approved, but it failed: ${summary}${str(d.error) ? ` — ${d.error}` : ''}`;
+    case 'approval.retry':
+      return `retried: ${summary}`;
+    case 'approval.reschedule': {
+      const at = Date.parse(str(d.scheduledTime) ?? '');
+      return `rescheduled: ${summary}${Number.isFinite(at) ? ` → ${formatBoth(at, zone)}` : ''}`;
+    }
+    case 'video.publish': {
+      const url = str(d.postUrl);
+      return `published ${videoRef(e, names)} to ${platformName(str(d.platform) ?? 'a platform')}${via}${url ? ` — [post](${url})` : ''}`;
+    }
+    case 'video.schedule': {
+      const at = Date.parse(str(d.scheduledTime) ?? '');
+      const where = list(d.platforms).map(platformName).join(', ') || 'its platforms';
+      return `scheduled ${videoRef(e, names)} on ${where}${Number.isFinite(at) ? ` for ${formatBoth(at, zone)}` : ''}${via}`;
+    }
+    case 'video.unschedule': {
+      const where = list(d.platforms).map(platformName).join(', ');
+      return `cancelled the schedule of ${videoRef(e, names)}${where ? ` on ${where}` : ''}`;
+    }
+    case 'video.delete':
+      return `deleted ${videoRef(e, names)}`;
+    case 'video.create':
+      return `created ${videoRef(e, names)}${credits}${str(d.requester) ? ` for ${formatMention(d.requester as string)}` : ''}`;
+    case 'video.render':
+      return `rendered ${videoRef(e, names)}`;
+    case 'series.generate':
+      return `generated an episode (${videoRef(e, names)}) of series \`${e.seriesId ?? '?'}\`${credits}${via}`;
+    case 'series.create':
+      return `started the series “${str(d.name) ?? e.seriesId ?? '?'}”${via}`;
+    default:
+      return `${e.action}${e.videoId ? ` ${videoRef(e, names)}` : ''}${credits}`;
+  }
+}
+
+/** One line of the card: `09:05 · @alice published “Launch teaser” to YouTube`. */
+export const entryLine = (e: AuditEntry, zone: string, names: ReadonlyMap<string, string>): string =>
+  `${formatDateTime(e.at, zone).split(', ')[1] ?? ''} · ${formatMention(e.actor)} ${describeEntry(e, zone, names)}`;
+
+export const CSV_HEADER = ['time', 'time_utc', 'actor', 'action', 'video', 'series', 'credits', 'details'];
+
+/**
+ * One CSV cell: quoted when it holds a comma, quote or line break; a leading `=`, `+`, `-` or `@` is
+ * neutralised so a spreadsheet never runs it as a formula.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function csvRow(e: AuditEntry, zone: string): string {
+  return [
+    formatInTimeZone(new Date(e.at), zone, 'yyyy-MM-dd HH:mm:ss'),
+    new Date(e.at).toISOString(),
+    e.actor,
+    e.action,
+    e.videoId ?? '',
+    e.seriesId ?? '',
+    e.credits === undefined ? '' : String(e.credits),
+    e.details === undefined ? '' : JSON.stringify(e.details),
+  ]
+    .map(csvCell)
+    .join(',');
+}

@@ -1,0 +1,170 @@
+/**
+ * `audit [--video V] [--from D] [--to D] [--csv]`: this channel's record of who asked, approved, rejected,
+ * published, scheduled, cancelled, deleted and spent what, and when — newest first, in the caller's zone.
+ * `--csv` answers the rows as CSV in a code block. The log is local (the store), so it also covers deleted
+ * videos: `--video` takes a plain id when the video no longer exists.
+ */
+import { type Card, message, type Section } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import { type CommandContext, UserError, userError } from '../../context.js';
+import type { AuditEntry } from '../../ports.js';
+import { resolveVideo } from '../../references.js';
+import { formatDay } from '../../time/format.js';
+import { parseDate } from '../../time/parse.js';
+import { addDays, dayKey, startOfDay } from '../../time/zone.js';
+import { VideoApiError } from '../../video-api.js';
+import { withUsage } from '../publishing/with-usage.js';
+import { CSV_HEADER, csvRow, entryLine } from './audit-rows.js';
+
+/** Rows read from the store per query (its maximum). */
+const MAX_ROWS = 1000;
+/** Lines shown on the card; the rest are counted and offered as CSV. */
+const CARD_LINES = 25;
+/** The CSV code block stays inside every platform's message limits (Discord: 4096 per embed text). */
+const CSV_BUDGET = 3500;
+
+const ID_LIKE = /^[A-Za-z0-9_-]{6,}$/;
+
+/** The video to filter on: a reference the API resolves, or a plain id (a deleted video is still audited). */
+async function videoFilter(ctx: CommandContext, ref: string): Promise<string> {
+  try {
+    return (await resolveVideo(ctx, ref)).id;
+  } catch (error) {
+    const gone = error instanceof UserError && ['not-found-video', 'not-linked'].includes(error.code);
+    if (gone && ID_LIKE.test(ref.trim())) return ref.trim();
+    throw error;
+  }
+}
+
+function dayArg(ctx: CommandContext, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const r = parseDate(text, ctx.timeZone(), ctx.now());
+  if (!r.ok) throw r.error;
+  return r.value;
+}
+
+/** Video names for the lines, best effort: one list call; unknown (or deleted) ids stay ids. */
+async function videoNames(ctx: CommandContext, entries: AuditEntry[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (!entries.some((e) => e.videoId)) return names;
+  try {
+    const { items } = await ctx.api().videos.list({ page: 1, limit: 100 });
+    for (const v of items) names.set(v.id, v.name);
+  } catch (error) {
+    if (!(error instanceof VideoApiError || error instanceof UserError)) throw error;
+  }
+  return names;
+}
+
+export const auditCommand = withUsage(
+  defineCommand({
+    name: 'audit',
+    summary: 'Who asked, approved, published, scheduled, deleted and spent what in this channel',
+    options: [
+      {
+        name: 'video',
+        kind: 'video',
+        description: 'Only this video (name, id or `last`; a deleted one by id)',
+      },
+      { name: 'from', kind: 'date', description: 'First day: 2026-12-01, today, last monday' },
+      { name: 'to', kind: 'date', description: 'Last day (included)' },
+      { name: 'csv', kind: 'boolean', description: 'The rows as CSV text' },
+    ],
+    examples: ['audit', 'audit --video last', 'audit --from 2026-11-01 --to 2026-11-30 --csv'],
+    details:
+      'Lists this channel’s approval requests and decisions, publishes, schedules, cancellations, deletions and ' +
+      'credit spends, newest first, with times in your zone. `--csv` gives every row (up to 1000) as CSV.',
+    async run(ctx, args) {
+      const zone = ctx.timeZone();
+      const from = dayArg(ctx, args.from);
+      const to = dayArg(ctx, args.to);
+      if (from && to && to < from) throw userError('audit-range-reversed', { from, to });
+      const videoId = args.video ? await videoFilter(ctx, args.video) : undefined;
+      const conversation = ctx.req.conversation;
+      const entries = ctx.deps.store.audit
+        .list({
+          // The store matches a prefix: `slack:T1:C1` would also match `slack:T1:C12`, so filter exactly.
+          workspacePrefix: conversation,
+          ...(videoId ? { videoId } : {}),
+          ...(from ? { from: startOfDay(from, zone) } : {}),
+          ...(to ? { to: startOfDay(addDays(to, 1), zone) } : {}),
+          limit: MAX_ROWS,
+        })
+        .filter((e) => e.conversation === conversation);
+
+      const range = rangeText(from, to);
+      const what = `${videoId ? ` for video \`${videoId}\`` : ''}${range}`;
+      if (entries.length === 0) {
+        return message({
+          title: 'Audit log',
+          tone: 'info',
+          text: `Nothing recorded in this channel${what}. Approvals, publishes, schedules, deletions and credit spends appear here as they happen.`,
+        });
+      }
+      return message(args.csv ? csvCard(entries, zone, what) : await listCard(ctx, entries, zone, what));
+    },
+  }),
+);
+
+function rangeText(from: string | undefined, to: string | undefined): string {
+  if (from && to) return ` from ${formatDay(from)} to ${formatDay(to)}`;
+  if (from) return ` since ${formatDay(from)}`;
+  if (to) return ` until ${formatDay(to)}`;
+  return '';
+}
+
+const spentText = (entries: AuditEntry[]): string => {
+  const spent = entries.reduce((sum, e) => sum + (e.credits ?? 0), 0);
+  return spent > 0 ? ` · ${spent} credits spent` : '';
+};
+
+async function listCard(
+  ctx: CommandContext,
+  entries: AuditEntry[],
+  zone: string,
+  what: string,
+): Promise<Card> {
+  const shown = entries.slice(0, CARD_LINES);
+  const names = await videoNames(ctx, shown);
+  const today = dayKey(ctx.now(), zone);
+  const byDay = new Map<string, string[]>();
+  for (const e of shown) {
+    const day = dayKey(e.at, zone);
+    byDay.set(day, [...(byDay.get(day) ?? []), entryLine(e, zone, names)]);
+  }
+  const sections: Section[] = [...byDay].map(([day, lines]) => ({
+    text: `**${formatDay(day, today, addDays(today, 1))}**\n${lines.map((l) => `• ${l}`).join('\n')}`,
+  }));
+  const more =
+    entries.length > shown.length
+      ? `\nShowing the newest ${shown.length} of ${entries.length}${entries.length >= MAX_ROWS ? '+' : ''}. Narrow it with \`--from\`, \`--to\` or \`--video\`, or add \`--csv\`.`
+      : '';
+  return {
+    title: 'Audit log',
+    tone: 'info',
+    text: `${entries.length}${entries.length >= MAX_ROWS ? '+' : ''} entries in this channel${what}${spentText(entries)}. Times in ${zone}, newest first.${more}`,
+    sections,
+  };
+}
+
+function csvCard(entries: AuditEntry[], zone: string, what: string): Card {
+  const lines = [CSV_HEADER.join(',')];
+  let size = lines[0]?.length ?? 0;
+  for (const e of entries) {
+    // Code fences inside a cell would end the block early.
+    const row = csvRow(e, zone).replace(/```/g, "'''");
+    if (size + row.length + 1 > CSV_BUDGET) break;
+    lines.push(row);
+    size += row.length + 1;
+  }
+  const rows = lines.length - 1;
+  const cut = rows < entries.length;
+  return {
+    title: 'Audit log (CSV)',
+    tone: 'info',
+    text:
+      `${cut ? `The newest ${rows} of ${entries.length} rows` : `${rows} ${rows === 1 ? 'row' : 'rows'}`} in this channel${what}${spentText(entries)}, ` +
+      `newest first; \`time\` is in ${zone}.${cut ? ' A chat message cannot hold more: narrow it with `--from`/`--to`.' : ''}\n` +
+      `\`\`\`\n${lines.join('\n')}\n\`\`\``,
+  };
+}

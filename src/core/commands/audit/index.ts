@@ -1,0 +1,5 @@
+import type { CommandModule } from '../../command-spec.js';
+import { auditCommand } from './audit.js';
+
+/** The audit trail (DESIGN §5). */
+export const auditModule: CommandModule = { commands: [auditCommand] };

@@ -1,0 +1,117 @@
+/**
+ * The scenario driver on the core harness, as a Slack workspace would call the core (so group mentions and
+ * `memberOf` are exercised): requests go straight to `Bot`, cards are what the outbox delivered to the fake
+ * chat platform.
+ */
+import type { Card, Control, Response } from '../../../src/core/cards.js';
+import type { RequestInfo } from '../../../src/core/context.js';
+import type { PostedMessage } from '../../support/fake-chat.js';
+import { cardText, createHarness, DEMO_KEY } from '../../support/harness.js';
+import {
+  type As,
+  actorOf,
+  type ButtonRef,
+  type Channel,
+  type Person,
+  type Reply,
+  type ScenarioDriver,
+  type ShownCard,
+} from './driver.js';
+import { harnessFixtures, OTHER_KEY, otherTeam } from './fixtures.js';
+
+const PEOPLE: Person[] = ['alice', 'bob', 'carol', 'dave', 'erin', 'mallory'];
+const slackId = (p: Person): string => `U${p.toUpperCase()}`;
+const GROUP = 'SREVIEWERS';
+
+export function buttonsOf(card: Card, message?: string): ButtonRef[] {
+  const controls: Control[] = [
+    ...(card.controls ?? []),
+    ...(card.sections ?? []).flatMap((s) => s.controls ?? []),
+  ];
+  return controls.flatMap((c) =>
+    c.kind === 'button'
+      ? [{ action: c.action, value: c.value, label: c.label, ...(message ? { message } : {}) }]
+      : [],
+  );
+}
+
+export function shown(card: Card, message?: string): ShownCard {
+  return {
+    title: card.title,
+    text: cardText(card),
+    buttons: buttonsOf(card, message),
+    ...(card.image ? { image: card.image.url } : {}),
+    ...(message ? { message } : {}),
+  };
+}
+
+export function replyOf(r: Response): Reply {
+  switch (r.kind) {
+    case 'message':
+      return { kind: 'message', visibility: r.visibility, card: shown(r.card) };
+    case 'update':
+      return { kind: 'update', card: shown(r.card) };
+    case 'form':
+      return {
+        kind: 'form',
+        form: { id: r.form.id, state: r.form.state, inputs: r.form.inputs.map((i) => i.id) },
+      };
+    case 'form-errors':
+      return { kind: 'form-errors', errors: r.errors };
+    case 'none':
+      return { kind: 'none' };
+  }
+}
+
+export async function createCoreDriver(): Promise<ScenarioDriver> {
+  const h = await createHarness({ platform: 'slack', teams: [otherTeam()] });
+  const conversations: Record<Channel, string> = { main: h.conversation, other: 'slack:W1:C2' };
+  const addresses = new Map<Person, string>();
+  for (const person of PEOPLE) {
+    const address = `slack:W1:${slackId(person)}`;
+    addresses.set(person, address);
+    const key = person === 'mallory' ? OTHER_KEY : DEMO_KEY;
+    h.store.keys.put(address, { apiKey: key, keyPrefix: key.slice(0, 12), teamId: 't', teamName: 'Team' });
+  }
+  const req = (as: As): RequestInfo => {
+    const { user, channel } = actorOf(as);
+    return {
+      platform: 'slack',
+      user: addresses.get(user) as string,
+      userName: user[0]?.toUpperCase() + user.slice(1),
+      conversation: conversations[channel],
+      ...(user === 'erin' ? { memberOf: [`slack-group:${GROUP}`] } : {}),
+    };
+  };
+  const settle = async (r: Response): Promise<Reply> => {
+    await h.flush();
+    return replyOf(r);
+  };
+  const toShown = (p: PostedMessage): ShownCard => shown(p.card, p.message);
+
+  return {
+    name: 'core (Slack-shaped requests)',
+    mention: (p) => `<@${slackId(p)}>`,
+    groups: { mention: () => `<!subteam^${GROUP}|@reviewers>` },
+    run: async (as, text) => settle(await h.bot.handleText(req(as), text)),
+    click: async (as, b) =>
+      settle(
+        await h.bot.handleAction(
+          { ...req(as), ...(b.message ? { message: b.message } : {}) },
+          { action: b.action, value: b.value },
+        ),
+      ),
+    submit: async (as, form, values) =>
+      settle(await h.bot.handleForm(req(as), { formId: form.id, state: form.state, values })),
+    async cards(channel = 'main') {
+      return h.chat.channelMessages.filter((p) => p.conversation === conversations[channel]).map(toShown);
+    },
+    async notices(user) {
+      return h.chat.notices.filter((n) => n.user === addresses.get(user)).map((n) => shown(n.card));
+    },
+    advance: (ms) => h.advance(ms),
+    now: () => h.clock.now(),
+    fixtures: harnessFixtures(h),
+    close: () => h.close(),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The generic "driver" the approval scenarios run on: act as a person (command text, click, form), read
+ * what the channel shows, move time, and look at the video service's side. Each chat surface implements
+ * it — the core harness (`core-driver.ts`), the playground over HTTP (`playground-driver.ts`), and later
+ * the Slack and Discord suites through their fake platforms — so one table of scenarios proves them all.
+ *
+ * The cast every driver provides (each linked to an API key):
+ * - alice, bob, carol, dave: members of the main team (the demo key);
+ * - erin: main team too, and a member of the group `reviewers` (only when `groups` is implemented);
+ * - mallory: a member of ANOTHER team (her own key), in the same channels.
+ * Channels: `main` (the default) and `other`.
+ */
+
+export type Person = 'alice' | 'bob' | 'carol' | 'dave' | 'erin' | 'mallory';
+export type Channel = 'main' | 'other';
+/** Who acts, and where (default `main`). */
+export type As = Person | { user: Person; channel: Channel };
+
+/** A button as the platform shows it; `message` is the message carrying it, when the platform needs it. */
+export interface ButtonRef {
+  action: string;
+  value: string;
+  label: string;
+  message?: string;
+}
+
+/** A card as shown (latest content): plain text of title, body, fields, sections and footer. */
+export interface ShownCard {
+  title: string;
+  /** Everything readable on the card, flattened, markdown/markup removed as far as the surface allows. */
+  text: string;
+  buttons: ButtonRef[];
+  image?: string;
+  /** The message id/address on the surface. */
+  message?: string;
+}
+
+export interface ShownForm {
+  id: string;
+  state: string;
+  /** Input ids. */
+  inputs: string[];
+  message?: string;
+}
+
+/** What the actor saw in answer to a command, click or form submission. */
+export interface Reply {
+  kind: 'message' | 'update' | 'form' | 'form-errors' | 'none';
+  visibility?: 'ephemeral' | 'channel';
+  card?: ShownCard;
+  form?: ShownForm;
+  errors?: Record<string, string>;
+}
+
+export interface Fixtures {
+  /** A generated and rendered video of `team` (default main) with YouTube post details set; its id. */
+  renderedVideo(name: string, options?: { team?: 'main' | 'other' }): Promise<string>;
+  /** Every post the service published, all teams. */
+  publishedPosts(): { videoId: string; platform: string }[];
+  /** Scheduled posts of one video, as the service's calendar lists them (main team). */
+  scheduledPosts(videoId: string): Promise<{ platform: string; status: string; scheduledTime: string }[]>;
+  /** The main team's spends (negative ledger entries), oldest first. */
+  spends(): number[];
+}
+
+export interface ScenarioDriver {
+  readonly name: string;
+  /** Text that mentions a person in a command (`@bob`, `<@U123>`, `<@123>`). */
+  mention(user: Person): string;
+  /** Group/role support: the mention of group `reviewers`, of which erin (only) is a member. */
+  readonly groups?: { mention(group: 'reviewers'): string };
+  run(as: As, text: string): Promise<Reply>;
+  click(as: As, button: ButtonRef): Promise<Reply>;
+  submit(as: As, form: ShownForm, values: Record<string, string>): Promise<Reply>;
+  /** Top-level cards posted in a channel (not private ones, not thread replies), oldest first. */
+  cards(channel?: Channel): Promise<ShownCard[]>;
+  /** Private notices the bot sent `user` on its own (not answers to their commands/clicks), oldest first. */
+  notices(user: Person): Promise<ShownCard[]>;
+  /** Moves virtual time, runs the poller once and delivers the outbox. */
+  advance(ms: number): Promise<void>;
+  now(): number;
+  readonly fixtures: Fixtures;
+  close(): Promise<void>;
+}
+
+export const actorOf = (as: As): { user: Person; channel: Channel } =>
+  typeof as === 'string' ? { user: as, channel: 'main' } : as;

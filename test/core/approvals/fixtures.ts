@@ -1,0 +1,42 @@
+/**
+ * The video service's side of the scenarios, shared by the drivers built on the core harness: videos made
+ * through the real client against the simulator, and what the simulator recorded (posts, spends).
+ */
+import { demoTeam } from '../../../src/simulator/index.js';
+import { DEMO_KEY, type Harness } from '../../support/harness.js';
+import { completedVideo } from '../publishing/helpers.js';
+import type { Fixtures } from './driver.js';
+
+/** Mallory's team: same shape as the demo team, another key, another tenant. */
+export const OTHER_KEY = 'fl_live_other_team_key_0123456789abcdef';
+export const otherTeam = () => ({ ...demoTeam(OTHER_KEY), name: 'Other Team' });
+
+export function harnessFixtures(h: Harness): Fixtures {
+  return {
+    async renderedVideo(name, options = {}) {
+      const key = options.team === 'other' ? OTHER_KEY : DEMO_KEY;
+      const id = await completedVideo(h, name, { key, render: true });
+      await h.deps.apiFor(key).videos.update(id, {
+        posts: { youtube: { title: `${name} — launch`, privacyStatus: 'public' } },
+      });
+      return id;
+    },
+    publishedPosts: () =>
+      h.sim.sim.publishedPosts().map((p) => ({ videoId: p.videoId, platform: p.platform })),
+    async scheduledPosts(videoId) {
+      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const now = h.clock.now();
+      const entries = await h.deps
+        .apiFor(DEMO_KEY)
+        .posts.calendar({ startDate: day(now - 86_400_000), endDate: day(now + 30 * 86_400_000) });
+      return entries
+        .filter((e) => e.projectId === videoId)
+        .map((e) => ({ platform: e.platform, status: e.status, scheduledTime: e.scheduledTime }));
+    },
+    spends: () =>
+      h.sim.sim
+        .ledger(DEMO_KEY)
+        .filter((e) => e.credits < 0)
+        .map((e) => e.credits),
+  };
+}
