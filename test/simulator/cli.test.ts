@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,10 +8,19 @@ import { CliError, parseCli } from '../../src/simulator/cli-options.js';
 
 const CLI = join(import.meta.dirname, '../../src/simulator/cli.ts');
 const children: ChildProcess[] = [];
+const dirs: string[] = [];
 
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
+
+/** A temp folder removed after the test. */
+function tempDir(): string {
+  const dir = tempDir();
+  dirs.push(dir);
+  return dir;
+}
 
 function startCli(args: string[]): { child: ChildProcess; lines: string[]; next(): Promise<string> } {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
@@ -64,7 +73,7 @@ describe('npm run simulator (cli.ts)', () => {
   });
 
   it('with --seed-file: prints every seeded key verbatim on its own line; exits on SIGINT', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sim-seed-'));
+    const dir = tempDir();
     const file = join(dir, 'teams.json');
     writeFileSync(
       file,
@@ -106,7 +115,7 @@ describe('npm run simulator (cli.ts)', () => {
   });
 
   it('a bad seed file stops start-up with a message naming the problem', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sim-seed-'));
+    const dir = tempDir();
     const file = join(dir, 'bad.json');
     writeFileSync(
       file,
