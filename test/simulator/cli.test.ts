@@ -17,7 +17,7 @@ afterEach(() => {
 
 /** A temp folder removed after the test. */
 function tempDir(): string {
-  const dir = tempDir();
+  const dir = mkdtempSync(join(tmpdir(), 'sim-seed-'));
   dirs.push(dir);
   return dir;
 }
