@@ -128,27 +128,37 @@ export function embedsSize(embeds: readonly APIEmbed[]): number {
   );
 }
 
-/** Shortens the longest texts until the message fits (descriptions and field values, never below 64). */
+/**
+ * Fits the message into Discord's 6000 characters: shortens the longest texts first (descriptions, field
+ * values and names, footers; never below a readable floor), and only if that is not enough leaves out
+ * section embeds from the end, then fields from the end.
+ */
 function fitTotal(embeds: APIEmbed[]): void {
-  while (embedsSize(embeds) > DISCORD.embedTotalChars) {
-    let longest: { get(): string; set(v: string): void } | undefined;
-    let length = 64;
+  const over = () => embedsSize(embeds) - DISCORD.embedTotalChars;
+  while (over() > 0) {
+    let longest: { length: number; cut(max: number): void } | undefined;
+    const consider = (text: string | undefined, floor: number, cut: (max: number) => void) => {
+      if (text && text.length > floor && text.length > (longest?.length ?? 0)) {
+        longest = { length: text.length, cut: (max) => cut(Math.max(floor, max)) };
+      }
+    };
     for (const embed of embeds) {
-      if (embed.description && embed.description.length > length) {
-        length = embed.description.length;
-        longest = { get: () => embed.description ?? '', set: (v) => (embed.description = v) };
+      consider(embed.description, 64, (max) => (embed.description = clip(embed.description ?? '', max)));
+      if (embed.footer) {
+        const footer = embed.footer;
+        consider(footer.text, 64, (max) => (footer.text = clip(footer.text, max)));
       }
       for (const field of embed.fields ?? []) {
-        if (field.value.length > length) {
-          length = field.value.length;
-          longest = { get: () => field.value, set: (v) => (field.value = v) };
-        }
+        consider(field.value, 64, (max) => (field.value = clip(field.value, max)));
+        consider(field.name, 32, (max) => (field.name = clip(field.name, max)));
       }
     }
-    if (!longest) return;
-    const excess = embedsSize(embeds) - DISCORD.embedTotalChars;
-    longest.set(clip(longest.get(), Math.max(64, length - excess)));
+    if (!longest) break;
+    longest.cut(longest.length - Math.min(over(), Math.ceil(longest.length / 4)));
   }
+  while (over() > 0 && embeds.length > 1) embeds.pop();
+  const main = embeds[0];
+  while (over() > 0 && main?.fields?.length) main.fields.pop();
 }
 
 /**

@@ -1,0 +1,191 @@
+/**
+ * The Discord `ChatSender` against the fake: bot-token posts and edits, nonce de-duplication of retried posts,
+ * threads for milestones (created once, found again after a restart), private notices by DM with a channel
+ * fallback, and failures in the outbox's vocabulary (429 → retry after Retry-After without waiting in the
+ * REST client, 5xx retryable, other 4xx final), including a 429 recovered through the real outbox.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDiscordAdapter } from '../../adapters/discord/index.js';
+import type { Card } from '../../src/core/cards.js';
+import { ChatDeliveryError } from '../../src/core/ports.js';
+import { controlsOf, discordWorld, IDS, MEMBERS, TOKEN, textOfMessage, type World } from './world.js';
+
+let w: World;
+afterEach(() => w?.close());
+
+const card = (title: string, extra: Partial<Card> = {}): Card => ({ title, text: 'Some text', ...extra });
+const conversation = `discord:${IDS.guild}:${IDS.channel}`;
+
+describe('posting and editing cards', () => {
+  it('posts with the bot token and edits the same message', async () => {
+    w = await discordWorld();
+    const address = await w.adapter.sender.post(conversation, card('Status'), { dedupeId: 'outbox:1' });
+    const [message] = w.fake.channelMessages();
+    expect(address).toBe(`${conversation}:${message?.id}`);
+    await w.adapter.sender.update(address, card('Status', { text: 'Done', tone: 'success' }));
+    expect(message?.embeds[0]).toMatchObject({ title: 'Status', description: 'Done', color: 0x57f287 });
+    expect(w.fake.edits(message?.id as string)).toHaveLength(1);
+  });
+
+  it('does not post twice when a post is retried with the same dedupe id', async () => {
+    w = await discordWorld();
+    const first = await w.adapter.sender.post(conversation, card('Once'), { dedupeId: 'outbox:42' });
+    const again = await w.adapter.sender.post(conversation, card('Once'), { dedupeId: 'outbox:42' });
+    expect(again).toBe(first);
+    expect(w.fake.channelMessages()).toHaveLength(1);
+    const nonces = w.fake.requests
+      .filter((r) => r.method === 'POST' && r.path.endsWith('/messages'))
+      .map((r) => (r.body as { nonce: string }).nonce);
+    expect(nonces).toHaveLength(2);
+    expect(new Set(nonces).size).toBe(1);
+    await w.adapter.sender.post(conversation, card('Another'), { dedupeId: 'outbox:43' });
+    expect(w.fake.channelMessages()).toHaveLength(2);
+  });
+
+  it('keeps whatever it is given inside Discord’s limits', async () => {
+    w = await discordWorld();
+    const long = 'word '.repeat(2_000);
+    const big: Card = {
+      title: `A ${'very '.repeat(80)}long title`,
+      text: long,
+      tone: 'warning',
+      fields: Array.from({ length: 30 }, (_, i) => ({
+        label: `Field ${i} ${'x'.repeat(300)}`,
+        value: long,
+        short: i % 2 === 0,
+      })),
+      sections: Array.from({ length: 12 }, (_, i) => ({
+        text: `Section ${i} ${long}`,
+        image: { url: `https://img.example/${i}.png`, alt: '' },
+      })),
+      controls: Array.from({ length: 14 }, (_, i) => ({
+        kind: 'button' as const,
+        action: 'video.show',
+        value: `v${i}`,
+        label: `Button ${i}`,
+      })),
+      context: `Context ${long}`,
+    };
+    // The fake answers 400 to anything Discord would refuse.
+    const address = await w.adapter.sender.post(conversation, big, { dedupeId: 'outbox:big' });
+    const message = w.fake.channelMessages()[0];
+    expect(message?.embeds).toHaveLength(10);
+    expect(message?.components.length).toBeLessThanOrEqual(5);
+    await w.adapter.sender.update(address, { ...big, title: 'Edited' });
+  });
+});
+
+describe('milestones in threads', () => {
+  it('starts one thread on the card and posts replies into it, also after a restart', async () => {
+    w = await discordWorld();
+    const parent = await w.adapter.sender.post(conversation, card('Octopus facts'), { dedupeId: 'outbox:1' });
+    const parentId = parent.split(':').at(-1) as string;
+    const reply1 = await w.adapter.sender.post(conversation, card('✅ ready'), {
+      dedupeId: 'outbox:2',
+      threadOf: parent,
+    });
+    const reply2 = await w.adapter.sender.post(conversation, card('🎬 rendered'), {
+      dedupeId: 'outbox:3',
+      threadOf: parent,
+    });
+    expect(w.fake.threads.get(parentId)).toEqual({ parent: IDS.channel, name: 'Octopus facts' });
+    expect(w.fake.requests.filter((r) => r.path.endsWith('/threads'))).toHaveLength(1);
+    expect(reply1.startsWith(`discord:${IDS.guild}:${parentId}:`)).toBe(true);
+    expect(w.fake.channelMessages(parentId).map((m) => m.embeds[0]?.title)).toEqual([
+      '✅ ready',
+      '🎬 rendered',
+    ]);
+    expect(w.fake.channelMessages()).toHaveLength(1);
+    // A reply's address edits the reply, inside the thread.
+    await w.adapter.sender.update(reply2, card('🎬 rendered again'));
+    expect(w.fake.channelMessages(parentId)[1]?.embeds[0]?.title).toBe('🎬 rendered again');
+
+    // A new process does not know the thread exists: Discord says so (160004) and the reply still goes in.
+    const restarted = createDiscordAdapter({
+      config: { token: TOKEN, applicationId: IDS.app, apiUrl: w.fake.apiUrl },
+      bot: w.h.bot,
+      http: w.http,
+      logger: w.h.deps.logger,
+      clock: w.h.clock,
+      registerOnStart: false,
+    });
+    await restarted.sender.post(conversation, card('📅 scheduled'), {
+      dedupeId: 'outbox:4',
+      threadOf: parent,
+    });
+    expect(w.fake.channelMessages(parentId).map((m) => m.embeds[0]?.title)).toContain('📅 scheduled');
+  });
+});
+
+describe('private notices', () => {
+  it('go by direct message, or as a mention in the channel when DMs are closed', async () => {
+    w = await discordWorld();
+    const notify = w.adapter.sender.notify?.bind(w.adapter.sender);
+    if (!notify) throw new Error('the Discord sender notifies');
+    await notify(w.address('bob'), conversation, card('Your approval expired'));
+    const dm = w.fake.requests.find((r) => r.path === '/users/@me/channels');
+    expect(dm?.body).toEqual({ recipient_id: MEMBERS.bob.id });
+    expect(w.fake.channelMessages()).toEqual([]);
+
+    w.fake.closedDms.add(MEMBERS.carol.id);
+    await notify(w.address('carol'), conversation, card('Your approval expired'));
+    const [fallback] = w.fake.channelMessages();
+    expect(fallback?.content).toBe(`<@${MEMBERS.carol.id}>`);
+    expect(textOfMessage(fallback as never)).toContain('Your approval expired');
+  });
+});
+
+describe('failures', () => {
+  it('turns a 429 into a retryable error with Retry-After, without waiting it out', async () => {
+    w = await discordWorld();
+    w.fake.failNext('POST', /\/channels\/\d+\/messages$/, 429, 30);
+    const started = Date.now();
+    const error = await w.adapter.sender
+      .post(conversation, card('x'), { dedupeId: 'outbox:1' })
+      .catch((e: unknown) => e);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(error).toBeInstanceOf(ChatDeliveryError);
+    expect(error).toMatchObject({ retryable: true });
+    expect((error as ChatDeliveryError).retryAfter).toBeGreaterThanOrEqual(30);
+  });
+
+  it('calls 5xx retryable and other 4xx final', async () => {
+    w = await discordWorld();
+    w.fake.failNext('POST', /\/channels\/\d+\/messages$/, 502);
+    await expect(w.adapter.sender.post(conversation, card('x'), { dedupeId: 'a' })).rejects.toMatchObject({
+      retryable: true,
+    });
+    w.fake.failNext('POST', /\/channels\/\d+\/messages$/, 403);
+    await expect(w.adapter.sender.post(conversation, card('x'), { dedupeId: 'b' })).rejects.toMatchObject({
+      retryable: false,
+    });
+    await expect(
+      w.adapter.sender.update(`${conversation}:1300000000000000999`, card('x')),
+    ).rejects.toMatchObject({
+      retryable: false,
+    });
+    await expect(w.adapter.sender.post('slack:T1:C1', card('x'), { dedupeId: 'c' })).rejects.toMatchObject({
+      retryable: false,
+    });
+  });
+
+  it('lets the outbox deliver a rate-limited card once Retry-After has passed', async () => {
+    w = await discordWorld();
+    w.fake.failNext('POST', /\/channels\/\d+\/messages$/, 429, 0.2);
+    const confirm = await w.slash('create', {
+      script: 'Octopuses have three hearts and blue blood.',
+      name: 'Octopus facts',
+    });
+    await w.click(w.original(confirm), 'Create (20 credits)');
+    // The first delivery was refused; the card waits in the outbox.
+    expect(w.fake.channelMessages()).toEqual([]);
+    expect(w.h.store.outbox.depth('discord')).toBeGreaterThan(0);
+    await new Promise((r) => setTimeout(r, 400));
+    w.h.clock.advance(1_000);
+    await w.h.flush();
+    const [posted] = w.fake.channelMessages();
+    expect(posted?.embeds[0]?.title).toBe('Octopus facts');
+    await w.h.until(() => controlsOf(posted as never).includes('Render'), { maxMs: 20 * 60_000 });
+    expect(w.fake.channelMessages()).toHaveLength(1);
+  });
+});
