@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../src/main.js';
 import { FakeSlack } from './fake-slack.js';
-import { ALICE, BOT_TOKEN, blocksText, fixture, findElement, SIGNING_SECRET, sign, slackEscape } from './world.js';
+import {
+  ALICE,
+  BOT_TOKEN,
+  blocksText,
+  findElement,
+  fixture,
+  SIGNING_SECRET,
+  sign,
+  slackEscape,
+} from './world.js';
 
 let fake: FakeSlack;
 let app: RunningApp;
@@ -66,9 +75,23 @@ describe('npm start with Slack configured', () => {
     const click = fixture<Record<string, unknown>>('block-actions.json');
     const clickUrl = fake.responseUrl();
     Object.assign(click, {
-      container: { type: 'message', message_ts: '1700000001.000100', channel_id: 'C0VIDEOS', is_ephemeral: true },
+      container: {
+        type: 'message',
+        message_ts: '1700000001.000100',
+        channel_id: 'C0VIDEOS',
+        is_ephemeral: true,
+      },
       response_url: clickUrl,
-      actions: [{ type: 'button', action_id: button.action_id, block_id: 'b1', text: button.text, value: button.value, action_ts: '1700000012.345678' }],
+      actions: [
+        {
+          type: 'button',
+          action_id: button.action_id,
+          block_id: 'b1',
+          text: button.text,
+          value: button.value,
+          action_ts: '1700000012.345678',
+        },
+      ],
     });
     expect(await post(`payload=${encodeURIComponent(JSON.stringify(click))}`)).toBe(200);
     await fake.waitFor(() => fake.responsesTo(clickUrl)[0], 'the click answer');

@@ -5,6 +5,7 @@
  * expired: an ephemeral "Open form" button whose click opens the modal with its own fresh trigger.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VIEW_ACK_BUDGET_MS } from '../../adapters/slack/listeners.js';
 import { DEMO_KEY } from '../support/harness.js';
 import { address, BOB, blocksText, elements, type SlackWorld, slackWorld } from './world.js';
 
@@ -97,5 +98,34 @@ describe('forms as modals', () => {
     const res = await w.submit({}, { view });
     expect(res.status).toBe(200);
     expect(res.ack).toBeUndefined();
+  });
+});
+
+describe('a slow core behind a modal', () => {
+  it('closes the modal within Slack’s 3 s and answers when the core is done', async () => {
+    const slow = await slackWorld({
+      bot: (bot) => ({
+        ...bot,
+        handleForm: async (req, submission) => {
+          await new Promise((r) => setTimeout(r, VIEW_ACK_BUDGET_MS + 500));
+          return bot.handleForm(req, submission);
+        },
+      }),
+    });
+    try {
+      const sent = await slow.command('link', { user: BOB });
+      await slow.fake.waitFor(() => slow.modals()[0], 'the modal');
+      const started = performance.now();
+      const submitted = await slow.submit({ key: 'two words' }, { user: BOB });
+      expect(performance.now() - started).toBeLessThan(3_000);
+      expect(submitted.ack).toBeUndefined(); // closed: too late for inline errors
+      // The errors still reach the member, privately.
+      const reply = await slow.reply(sent.responseUrl);
+      expect(reply.response_type).toBe('ephemeral');
+      expect(blocksText(reply.blocks as unknown[])).toContain('The form was not saved');
+      expect(blocksText(reply.blocks as unknown[])).toContain('one word with no spaces');
+    } finally {
+      await slow.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../adapters/slack/index.js';
 import type { Config } from '../../src/config.js';
+import type { Bot } from '../../src/core/bot.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../support/harness.js';
 import { type FakeMessage, FakeSlack } from './fake-slack.js';
@@ -82,7 +83,12 @@ export interface SlackWorld {
 }
 
 export async function slackWorld(
-  options: { harness?: HarnessOptions; slack?: Partial<NonNullable<Config['slack']>> } = {},
+  options: {
+    harness?: HarnessOptions;
+    slack?: Partial<NonNullable<Config['slack']>>;
+    /** Wraps the core the adapter talks to (e.g. to make it slow). */
+    bot?: (bot: Bot) => Bot;
+  } = {},
 ): Promise<SlackWorld> {
   const h = await createHarness({ platform: 'slack', ...options.harness });
   const fake = await FakeSlack.start({
@@ -105,7 +111,7 @@ export async function slackWorld(
       apiUrl: fake.apiUrl,
       ...options.slack,
     },
-    bot: h.bot,
+    bot: options.bot ? options.bot(h.bot) : h.bot,
     http,
     logger: h.deps.logger,
     clock: h.clock,
