@@ -207,7 +207,7 @@ export class Poller {
       report('error');
       return false;
     }
-    const budgetWait = this.#o.budgetDelay?.(watch.owner, watch.kind) ?? 0;
+    const budgetWait = this.#budgetDelay(watch);
     if (budgetWait > 0) {
       // Holding a worker while the budget refills would starve other keys' watches; look again later.
       const wait =
@@ -232,6 +232,15 @@ export class Poller {
       const outcome = this.#failed(watch, watcher, error, log);
       report(outcome);
       return outcome === 'gave_up';
+    }
+  }
+
+  /** An owner whose key cannot be read has no budget to ask; the check then fails on `apiFor` and counts. */
+  #budgetDelay(watch: Watch): number {
+    try {
+      return this.#o.budgetDelay?.(watch.owner, watch.kind) ?? 0;
+    } catch {
+      return 0;
     }
   }
 

@@ -390,6 +390,22 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(store.watches.get(watch.id)?.status).toBe('active');
     });
 
+    it('counts an unreadable key as a failure even when the budget lookup throws on it', async () => {
+      const { watcher, expired } = fakeWatcher();
+      const watch = addWatch();
+      const unreadable = () => {
+        throw new Error('stored key unreadable');
+      };
+      const p = poller({ watchers: { generation: watcher }, apiFor: unreadable, budgetDelay: unreadable });
+      await p.tick();
+      expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toEqual({ failures: 1, permanent: 1 });
+      for (let i = 0; i < 2; i++) {
+        clock.advance(HOUR);
+        await p.tick();
+      }
+      expect(expired).toHaveLength(1);
+    });
+
     it('treats an owner without a usable key like a revoked key', async () => {
       const { watcher, checked, expired } = fakeWatcher();
       addWatch();
