@@ -151,6 +151,8 @@ const MESSAGES: Record<string, Wording> = {
     `Its scheduled time (${p.when}) has passed. Use **Reschedule** to pick a new one.`,
   'approval-not-charged': (p) => `${p.reason}`,
   'approval-create-cancelled': () => 'The requester cancelled this create. Nothing was charged.',
+  'approval-retry-approver': (p) =>
+    `Only ${p.who}, who approved it, can retry: a retry must use the same API key so it never runs twice.`,
   'audit-range-reversed': (p) => `\`--to\` (${p.to}) is before \`--from\` (${p.from}).`,
 
   // API failures (DESIGN §6), by error.type

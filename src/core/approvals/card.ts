@@ -68,9 +68,10 @@ function textOf(m: ApprovalCardModel): string {
     }
     case 'approved': {
       const head = `Approved by ${by}${when}.`;
-      if (!m.outcome || m.outcome.state === 'running') return `${head} Running it now…`;
+      if (!m.outcome || m.outcome.state === 'running')
+        return `${head} Running it now… (if this stays, press **Retry**: it never runs twice)`;
       if (m.outcome.state === 'failed')
-        return `${head} It did not go through: ${m.outcome.text}\nAn approver can press **Retry**; it never runs twice.`;
+        return `${head} It did not go through: ${m.outcome.text}\n${by} can press **Retry** once it is fixed; it never runs twice.`;
       return `${head}\n${m.outcome.text}`;
     }
     case 'rejected':
@@ -96,7 +97,8 @@ function controlsOf(m: ApprovalCardModel): Control[] {
       ...reschedule,
     ];
   }
-  if (m.status === 'approved' && m.outcome?.state === 'failed')
+  // Also while running: after a crash mid-run the card would otherwise wait forever (the key makes it safe).
+  if (m.status === 'approved' && m.outcome?.state !== 'done')
     return [button(RETRY_ACTION, id, 'Retry', 'primary')];
   if (m.status === 'expired' && m.rescheduledTo === undefined) return reschedule;
   return [];

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { describeApiError, isApiError } from '../api-errors.js';
 import { type Card, type Form, message, type Response } from '../cards.js';
 import type { ActionSpec, FormSpec } from '../command-spec.js';
+import { formatMention } from '../commands/account/mentions.js';
 import { type CommandContext, UserError, userError } from '../context.js';
 import { say } from '../messages.js';
 import type { Approval } from '../ports.js';
@@ -141,7 +142,7 @@ async function execute(ctx: CommandContext, approval: Approval, model: ApprovalC
         title: 'Approved, but not done',
         tone: 'danger',
         text: `**${by}** approved **${approval.action.summary}**, but it did not go through: ${reason}`,
-        context: `Approval \`${approval.id}\` · an approver can press Retry on its card`,
+        context: `Approval \`${approval.id}\` · ${by} can press Retry on its card`,
       });
     });
     return message({
@@ -168,6 +169,12 @@ export const retryAction: ActionSpec = {
     const { approval, model } = loadDecidable(ctx, id);
     if (approval.status !== 'approved') return info(alreadyDecided(approval));
     if (model.outcome?.state === 'done') return info('It already went through; see the approval card.');
+    // The service matches idempotency keys per API key: only the same key (the approver's) makes a retry safe.
+    if (approval.decidedBy !== ctx.req.user) {
+      throw userError('approval-retry-approver', {
+        who: approval.decidedBy ? formatMention(approval.decidedBy) : 'the approver',
+      });
+    }
     ctx.api();
     auditApproval(ctx.deps.store, approval, { at: ctx.now(), actor: ctx.req.user, action: 'approval.retry' });
     return guardedRun(ctx, approval, model);

@@ -1,0 +1,241 @@
+/**
+ * Approval paths beyond the shared scenarios, on the core harness: the approver's key and the stored
+ * idempotency key (a retry after a lost response posts once), spend approvals for series (402 then Retry,
+ * series create), the expiry watch closed early, refusals when nobody can approve, and audit details.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { approvalWatcher } from '../../../src/core/approvals/expiry-watcher.js';
+import type { Card, Control, Response } from '../../../src/core/cards.js';
+import type { RequestInfo } from '../../../src/core/context.js';
+import { type VideoApi, VideoApiError } from '../../../src/core/video-api.js';
+import { createHarness, DEMO_KEY, type Harness, textOf } from '../../support/harness.js';
+import { completedVideo } from '../publishing/helpers.js';
+
+const BOB_KEY = 'fl_live_bob_own_key_of_the_demo_team_0123';
+const HOUR = 3600_000;
+
+let h: Harness;
+let alice: RequestInfo;
+let bob: RequestInfo;
+let carol: RequestInfo;
+beforeEach(async () => {
+  h = await createHarness();
+  h.sim.sim.addKey(DEMO_KEY, BOB_KEY);
+  alice = h.user('alice');
+  bob = h.user('bob', { key: BOB_KEY });
+  carol = h.user('carol');
+});
+afterEach(() => h.close());
+
+async function settings(...lines: string[]) {
+  for (const line of lines) expect(textOf(await h.run(`settings ${line}`, alice))).toContain('updated');
+}
+
+const cardOf = (r: Response): Card => {
+  if (r.kind !== 'message' && r.kind !== 'update') throw new Error(`no card: ${JSON.stringify(r)}`);
+  return r.card;
+};
+const buttonOf = (card: Card | undefined, action: string) => {
+  const all: Control[] = [
+    ...(card?.controls ?? []),
+    ...(card?.sections ?? []).flatMap((s) => s.controls ?? []),
+  ];
+  const b = all.find((c) => c.kind === 'button' && c.action === action);
+  if (b?.kind !== 'button') throw new Error(`no ${action} on ${JSON.stringify(card)}`);
+  return b;
+};
+const approvalCard = () => {
+  const cards = h.chat.channelMessages.filter((m) =>
+    /^(Approval needed|Approved|Rejected|Expired)/.test(m.card.title),
+  );
+  return cards[cards.length - 1]?.card;
+};
+const approvalId = () => buttonOf(approvalCard(), 'approval.approve').value;
+
+async function rendered(name: string): Promise<string> {
+  const id = await completedVideo(h, name, { render: true });
+  await h.deps
+    .apiFor(DEMO_KEY)
+    .videos.update(id, { posts: { youtube: { title: name, privacyStatus: 'public' } } });
+  return id;
+}
+
+describe('running an approved action', () => {
+  it('uses the approver’s key and the request’s stored idempotency key; a retry after a lost response posts once', async () => {
+    const id = await rendered('Lost answer');
+    await settings('approval publish', 'approvers @bob @carol');
+    const calls: { key: string; idempotencyKey: string | undefined }[] = [];
+    const original = h.deps.apiFor;
+    h.deps.apiFor = (key) => {
+      const api = original(key);
+      const publish = api.posts.publish.bind(api.posts);
+      return {
+        ...api,
+        posts: {
+          ...api.posts,
+          publish: async (...args: Parameters<VideoApi['posts']['publish']>) => {
+            calls.push({ key, idempotencyKey: args[1]?.idempotencyKey });
+            const result = await publish(...args);
+            // The service published, but the answer never arrived.
+            if (calls.length === 1) throw new VideoApiError('connection_error', 'socket hang up');
+            return result;
+          },
+        },
+      } as VideoApi;
+    };
+    await h.run(`publish ${id} youtube`, alice);
+    const approval = h.store.approvals.get(approvalId());
+    const failed = await h.click('approval.approve', approval?.id ?? '', bob);
+    expect(cardOf(failed).title).toBe('Approved, but it did not go through');
+    expect(approvalCard()?.title).toMatch(/^Approved, not done: /);
+    expect(calls).toEqual([{ key: BOB_KEY, idempotencyKey: approval?.action.idempotencyKey }]);
+
+    // Another approver would send with another key, which the service does not match to the first attempt.
+    const other = await h.click('approval.retry', buttonOf(approvalCard(), 'approval.retry').value, carol);
+    expect(textOf(other)).toContain('Only @bob, who approved it, can retry');
+    expect(calls).toHaveLength(1);
+    const retried = await h.click('approval.retry', buttonOf(approvalCard(), 'approval.retry').value, bob);
+    expect(cardOf(retried).title).toBe('Approved · Published to YouTube');
+    expect(calls[1]).toEqual({ key: BOB_KEY, idempotencyKey: approval?.action.idempotencyKey });
+    expect(h.sim.sim.publishedPosts()).toHaveLength(1);
+    expect(approvalCard()?.title).toMatch(/^Approved: /);
+    expect(textOf(await h.click('approval.retry', approval?.id ?? '', bob))).toContain(
+      'already went through',
+    );
+    expect(h.chat.notices.map((n) => n.card.title)).toEqual(['Approved, but not done', 'Approved']);
+    const actions = h.store.audit
+      .list({ workspacePrefix: 'playground:W1', videoId: id })
+      .map((e) => e.action);
+    expect(actions.reverse()).toEqual([
+      'approval.request',
+      'approval.approve',
+      'approval.fail',
+      'approval.retry',
+      'video.publish',
+    ]);
+  });
+
+  it('series generate above the threshold: a 402 after approval leaves Retry, which then charges once', async () => {
+    await h.run('series create "Night Terrors" --source ai_story --model motion_lite --time 21:00', alice);
+    await settings('approval spend', 'spend-threshold 30', 'approvers @bob');
+    const ask = cardOf(await h.run('series generate night', alice));
+    const confirm = buttonOf(ask, 'series.generate.confirm');
+    expect(confirm.label).toBe('Request approval (50 credits)');
+    const sent = await h.click('series.generate.confirm', confirm.value, alice);
+    expect(sent.kind).toBe('update');
+    expect(cardOf(sent).title).toBe('Sent for approval');
+    expect(approvalCard()?.title).toBe(
+      'Approval needed: Generate an episode of “Night Terrors” now (50 credits)',
+    );
+    const spends = () =>
+      h.sim.sim.ledger(DEMO_KEY).filter((e) => e.credits < 0 && e.description !== 'drained');
+    const before = spends().length;
+
+    h.sim.sim.grantCredits(DEMO_KEY, -(h.sim.sim.balance(DEMO_KEY) - 10), 'drained');
+    const poor = await h.click('approval.approve', approvalId(), bob);
+    expect(textOf(poor)).toContain('Not enough credits: this costs 50 and your team has 10.');
+    expect(spends()).toHaveLength(before);
+
+    h.sim.sim.grantCredits(DEMO_KEY, 100);
+    const retry = buttonOf(approvalCard(), 'approval.retry');
+    const [a, b] = await Promise.all([
+      h.click('approval.retry', retry.value, bob),
+      h.click('approval.retry', retry.value, bob),
+    ]);
+    expect([cardOf(a).title, cardOf(b).title].sort()).toEqual([
+      expect.stringMatching(/^Approved · Generating “Night Terrors/),
+      'Nothing to do',
+    ]);
+    expect(spends()).toHaveLength(before + 1);
+    const generated = h.store.audit
+      .list({ workspacePrefix: 'playground:W1' })
+      .find((e) => e.action === 'series.generate');
+    expect(generated).toMatchObject({ actor: bob.user, credits: 50 });
+  });
+
+  it('series create above the threshold waits, then is created once by the approver', async () => {
+    await settings('approval spend', 'spend-threshold 30', 'approvers @bob');
+    const sent = await h.run(
+      'series create "Money Minute" --source news --niche personal_finance --days mon,wed,fri --time 08:30 --model motion_lite',
+      alice,
+    );
+    expect(cardOf(sent).title).toBe('Sent for approval');
+    expect(await h.deps.apiFor(DEMO_KEY).series.list()).toEqual([]);
+    const approved = await h.click('approval.approve', approvalId(), bob);
+    expect(cardOf(approved).title).toBe('Approved · Series created: Money Minute');
+    expect(await h.deps.apiFor(DEMO_KEY).series.list()).toHaveLength(1);
+    expect(h.store.audit.list({ workspacePrefix: 'playground:W1' }).map((e) => e.action)).toContain(
+      'series.create',
+    );
+  });
+});
+
+describe('who can approve', () => {
+  it('refuses to ask when nobody could approve', async () => {
+    const id = await rendered('Nobody');
+    await settings('approval publish');
+    expect(textOf(await h.run(`publish ${id} youtube`, alice))).toContain('nobody is one yet');
+    await settings('approvers @alice');
+    expect(textOf(await h.run(`publish ${id} youtube`, alice))).toContain('You are the only approver');
+    expect(h.chat.channelMessages).toEqual([]);
+    expect(h.sim.sim.publishedPosts()).toEqual([]);
+  });
+
+  it('asking twice for the same thing finds the pending request instead of posting a second card', async () => {
+    const id = await rendered('Twice');
+    await settings('approval publish', 'approvers @bob');
+    await h.run(`publish ${id} youtube`, alice);
+    expect(textOf(await h.run(`publish ${id} youtube`, alice))).toContain('Already waiting for approval');
+    expect(h.chat.channelMessages.filter((m) => m.card.title.startsWith('Approval needed'))).toHaveLength(1);
+  });
+});
+
+describe('the expiry watch', () => {
+  it('closed early (the poller gave up on the owner’s key) keeps a watch for the real time', async () => {
+    const id = await rendered('Early');
+    await settings('approval publish', 'approvers @bob');
+    await h.run(`schedule ${id} youtube in 3 hours`, alice);
+    const approval = h.store.approvals.get(approvalId());
+    const watch = h.store.watches.findActive('approval', approval?.id ?? '');
+    expect(watch).toMatchObject({ nextCheckAt: approval?.expiresAt, expiresAt: approval?.expiresAt });
+    h.store.transaction(() => {
+      approvalWatcher.expire(h.store, watch as NonNullable<typeof watch>, h.clock.now());
+      h.store.watches.update(watch?.id ?? '', { status: 'expired' });
+    });
+    expect(h.store.approvals.get(approval?.id ?? '')?.status).toBe('pending');
+    expect(h.store.watches.findActive('approval', approval?.id ?? '')?.id).not.toBe(watch?.id);
+
+    // Unlinking the key does not matter: expiry needs no API call.
+    h.store.keys.delete(alice.user);
+    await h.advance(3 * HOUR + 1000);
+    expect(h.store.approvals.get(approval?.id ?? '')?.status).toBe('expired');
+    expect(h.chat.notices.map((n) => n.card.title)).toEqual(['Approval expired']);
+  });
+
+  it('a click after the time but before the poller expires it instead of approving', async () => {
+    const id = await rendered('Between');
+    await settings('approval publish', 'approvers @bob');
+    await h.run(`schedule ${id} youtube in 1 hour`, alice);
+    const approval = approvalId();
+    h.clock.advance(HOUR + 1000);
+    expect(textOf(await h.click('approval.approve', approval, bob))).toContain('Already expired');
+    await h.flush();
+    expect(approvalCard()?.title).toMatch(/^Expired: /);
+    expect(h.chat.notices).toHaveLength(1);
+  });
+});
+
+describe('audit', () => {
+  it('lists a deleted video by id, refuses a reversed range, and keeps other channels out', async () => {
+    const id = await rendered('Gone');
+    await h.run(`publish ${id} youtube`, alice);
+    const confirm = buttonOf(cardOf(await h.run(`delete ${id}`, alice)), 'video.delete.confirm');
+    await h.click('video.delete.confirm', confirm.value, alice);
+    const log = textOf(await h.run(`audit --video ${id}`, alice));
+    expect(log).toContain('2 entries in this channel');
+    expect(log).toContain(`deleted \`${id}\``);
+    expect(textOf(await h.run('audit --from 2026-11-20 --to 2026-11-10', alice))).toContain('is before');
+    const elsewhere = { ...carol, conversation: 'playground:W1:C10' };
+    expect(textOf(await h.run('audit', elsewhere))).toContain('Nothing recorded in this channel');
+  });
+});
