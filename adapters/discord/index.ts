@@ -12,8 +12,9 @@ import type { ChatSender, Clock, Logger } from '../../src/core/ports.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { CommandRoutes } from './commands.js';
 import { createInteractionsEndpoint, INTERACTIONS_PATH } from './http-endpoint.js';
-import { fromGateway } from './inbound.js';
+import { fromGateway, type Inbound } from './inbound.js';
 import { createInteractionHandler, type Replier } from './interactions.js';
+import { loggable } from './log-error.js';
 import { AdapterMemory } from './memory.js';
 import { registerCommands } from './register.js';
 import { createDiscordSender } from './sender.js';
@@ -94,7 +95,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
           });
         } catch (error) {
           // The commands registered last time keep working; the operator can rerun `npm run register-commands`.
-          log.error({ err: error }, 'discord command registration failed');
+          log.error({ err: loggable(error) }, 'discord command registration failed');
         }
       }
       if (mode === 'http') {
@@ -114,9 +115,16 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
             });
           },
         };
-        void handle(fromGateway(interaction), reply);
+        let inbound: Inbound;
+        try {
+          inbound = fromGateway(interaction);
+        } catch (error) {
+          log.error({ err: loggable(error) }, 'discord interaction unreadable');
+          return;
+        }
+        void handle(inbound, reply);
       });
-      client.on(Events.Error, (error) => log.error({ err: error }, 'discord client error'));
+      client.on(Events.Error, (error) => log.error({ err: loggable(error) }, 'discord client error'));
       try {
         await client.login(config.token);
       } catch (error) {

@@ -27,6 +27,7 @@ import { type CommandRoutes, ROOT_COMMAND } from './commands.js';
 import { parseCustomId } from './custom-id.js';
 import type { Inbound, InboundBase } from './inbound.js';
 import { clip, DISCORD } from './limits.js';
+import { loggable } from './log-error.js';
 import type { AdapterMemory } from './memory.js';
 import { formLauncher, prefilled, readSubmission, renderModal } from './modal.js';
 import { confirmPayload, type MessagePayload, renderCard } from './render.js';
@@ -154,7 +155,7 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
   ) {
     const safe = work.catch((error: unknown) => {
       const ref = randomUUID().slice(0, 8);
-      log.error({ err: error, ref }, 'discord interaction failed');
+      log.error({ err: loggable(error), ref }, 'discord interaction failed');
       return errorCard(say('internal', { ref }));
     });
     let timer: NodeJS.Timeout | undefined;
@@ -325,7 +326,7 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
       }
     } catch (error) {
       const ref = randomUUID().slice(0, 8);
-      log.error({ err: error, ref, kind: inbound.kind }, 'discord interaction failed');
+      log.error({ err: loggable(error), ref, kind: inbound.kind }, 'discord interaction failed');
       if (!answered && inbound.kind !== 'ping') {
         await privately(reply, renderCard(cardOf(errorCard(say('internal', { ref }))), memory)).catch(
           () => {},

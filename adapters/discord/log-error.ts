@@ -1,0 +1,22 @@
+/**
+ * Errors as log fields without secrets: discord.js REST errors carry the request URL, and an interaction's
+ * webhook URL contains its token, so only the status, Discord's code, the method and the message are kept.
+ */
+import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
+
+export function loggable(error: unknown): Record<string, unknown> {
+  if (error instanceof DiscordAPIError) {
+    return {
+      type: error.name,
+      status: error.status,
+      code: error.code,
+      method: error.method,
+      message: error.message,
+    };
+  }
+  if (error instanceof HTTPError) return { type: error.name, status: error.status, method: error.method };
+  if (error instanceof RateLimitError)
+    return { type: error.name, route: error.route, retryAfterMs: error.retryAfter };
+  if (error instanceof Error) return { type: error.name, message: error.message, stack: error.stack };
+  return { type: 'unknown', message: String(error) };
+}

@@ -1,0 +1,183 @@
+/**
+ * The interaction handler alone, with a scripted core: Discord's time limits (a slow core is deferred, a slow
+ * autocomplete answers nothing in time), failures answered privately, and no token in any log line.
+ */
+import { Writable } from 'node:stream';
+import { DiscordAPIError, type REST } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { CommandRoutes } from '../../adapters/discord/commands.js';
+import type { Inbound } from '../../adapters/discord/inbound.js';
+import { createInteractionHandler } from '../../adapters/discord/interactions.js';
+import { AdapterMemory } from '../../adapters/discord/memory.js';
+import type { Bot } from '../../src/core/bot.js';
+import type { Response } from '../../src/core/cards.js';
+import { defineCommand } from '../../src/core/command-spec.js';
+import { createLogger } from '../../src/observability/logger.js';
+import type { Json } from './world.js';
+
+const TOKEN = 'aW50ZXJhY3Rpb246c2VjcmV0LXRva2Vu';
+const base = {
+  id: '1',
+  token: TOKEN,
+  applicationId: '10',
+  guildId: '20',
+  channelId: '30',
+  user: { id: '40', name: 'Alice' },
+  roles: [],
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const commands = [
+  defineCommand({
+    name: 'credits',
+    summary: 'Credits',
+    options: [],
+    examples: [],
+    run: async () => ({ kind: 'none' }),
+  }),
+  defineCommand({
+    name: 'show',
+    summary: 'Show',
+    options: [{ name: 'video', kind: 'video', description: 'Video' }],
+    examples: [],
+    run: async () => ({ kind: 'none' }),
+  }),
+];
+
+function setup(bot: Partial<Bot>, options: { deferAfterMs?: number; failRest?: boolean } = {}) {
+  const lines: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk, _e, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    }),
+  });
+  const calls: { method: string; route: string; body?: Json }[] = [];
+  const record =
+    (method: string) =>
+    async (route: string, o: { body?: Json } = {}) => {
+      calls.push({ method, route, ...(o.body ? { body: o.body } : {}) });
+      if (options.failRest) {
+        throw new DiscordAPIError(
+          { message: 'Unknown Webhook', code: 10015 },
+          10015,
+          404,
+          method,
+          `https://discord.com/api/v10/webhooks/10/${TOKEN}/messages/@original`,
+          {},
+        );
+      }
+    };
+  const rest = { post: record('POST'), patch: record('PATCH'), delete: record('DELETE') } as unknown as REST;
+  const handle = createInteractionHandler({
+    bot: { commands, ...bot } as Bot,
+    rest,
+    routes: new CommandRoutes(commands),
+    memory: new AdapterMemory({ now: () => 0, sleep: async () => {} }),
+    logger,
+    deferAfterMs: options.deferAfterMs ?? 1_000,
+    autocompleteTimeoutMs: 50,
+  });
+  const answers: Json[] = [];
+  const reply = { callback: async (body: Json) => void answers.push(body) };
+  return { handle: (i: Inbound) => handle(i, reply as never), answers, calls, lines };
+}
+
+const command: Inbound = { kind: 'command', ...base, path: { command: 'reel', sub: 'credits' }, options: {} };
+const card = (title: string, visibility: 'ephemeral' | 'channel' = 'ephemeral'): Response => ({
+  kind: 'message',
+  visibility,
+  card: { title },
+});
+
+describe('the interaction handler', () => {
+  it('defers a slow core privately and edits the answer in', async () => {
+    const t = setup(
+      {
+        handleCommand: async () => {
+          await sleep(80);
+          return card('Credits: 500');
+        },
+      },
+      { deferAfterMs: 20 },
+    );
+    await t.handle(command);
+    expect(t.answers).toEqual([{ type: 5, data: { flags: 64 } }]);
+    expect(t.calls).toEqual([
+      {
+        method: 'PATCH',
+        route: `/webhooks/10/${TOKEN}/messages/%40original`,
+        body: expect.objectContaining({ embeds: [expect.objectContaining({ title: 'Credits: 500' })] }),
+      },
+    ]);
+  });
+
+  it('answers a fast core directly, public when the core says channel', async () => {
+    const t = setup({ handleCommand: async () => card('Subscribed', 'channel') });
+    await t.handle(command);
+    expect(t.answers).toHaveLength(1);
+    expect(t.answers[0]).toMatchObject({ type: 4, data: { embeds: [{ title: 'Subscribed' }] } });
+    expect(t.answers[0]?.data.flags).toBeUndefined();
+    expect(t.calls).toEqual([]);
+  });
+
+  it('answers an unexpected failure privately with a reference', async () => {
+    const t = setup({
+      handleCommand: async () => {
+        throw new Error('boom');
+      },
+    });
+    await t.handle(command);
+    expect(t.answers[0]).toMatchObject({ type: 4, data: { flags: 64, embeds: [{ title: 'Not done' }] } });
+    expect(t.answers[0]?.data.embeds[0].description).toMatch(/Something went wrong on my side \(ref `\w+`\)/);
+  });
+
+  it('answers autocomplete with nothing when the core is too slow', async () => {
+    const t = setup({
+      autocomplete: async () => {
+        await sleep(500);
+        return [{ label: 'late', value: 'late' }];
+      },
+    });
+    const started = Date.now();
+    await t.handle({
+      kind: 'autocomplete',
+      ...base,
+      path: { command: 'reel', sub: 'show' },
+      focused: { name: 'video', value: 'o' },
+    });
+    expect(Date.now() - started).toBeLessThan(400);
+    expect(t.answers).toEqual([{ type: 8, data: { choices: [] } }]);
+  });
+
+  it('caps suggestions at 25 and 100 characters', async () => {
+    const t = setup({
+      autocomplete: async () =>
+        Array.from({ length: 40 }, (_, i) => ({
+          label: `${'n'.repeat(150)}${i}`,
+          value: i === 0 ? 'v'.repeat(101) : `v${i}`,
+        })),
+    });
+    await t.handle({
+      kind: 'autocomplete',
+      ...base,
+      path: { command: 'reel', sub: 'show' },
+      focused: { name: 'video', value: '' },
+    });
+    const choices = t.answers[0]?.data.choices as { name: string; value: string }[];
+    expect(choices).toHaveLength(25);
+    expect(choices.every((c) => c.name.length <= 100 && c.value.length <= 100)).toBe(true);
+    expect(choices[0]?.value).toBe('v1');
+  });
+
+  it('never logs an interaction token', async () => {
+    const t = setup({ handleCommand: async () => ({ kind: 'none' }) }, { failRest: true });
+    await t.handle(command);
+    const log = t.lines.join('\n');
+    expect(log).toContain('discord interaction failed');
+    expect(log).toContain('10015');
+    expect(log).not.toContain(TOKEN);
+  });
+});
