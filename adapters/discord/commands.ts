@@ -30,6 +30,7 @@ const GROUPED: Readonly<Record<string, string>> = {
   settings: 'channel',
   subscribe: 'channel',
   unsubscribe: 'channel',
+  audit: 'channel',
   voices: 'catalog',
   options: 'catalog',
   accounts: 'catalog',
@@ -39,7 +40,7 @@ const GROUPED: Readonly<Record<string, string>> = {
 /** Descriptions of the groups (the core's own groups have no summary of their own). */
 const GROUP_DESCRIPTIONS: Readonly<Record<string, string>> = {
   account: 'Your API key link, identity and time zone',
-  channel: "This channel's settings and subscriptions",
+  channel: "This channel's settings, subscriptions and audit log",
   catalog: 'Voices, accepted values, social accounts and media assets',
   series: 'Automated series: create, list, edit, pause, resume, generate, episodes',
 };
