@@ -125,6 +125,7 @@ const ROWS: Row[] = [
     text: /Analytics · last 7 days/,
   },
   { path: 'channel settings', type: 4, ephemeral: true, text: /Channel settings/ },
+  { path: 'channel audit', type: 4, ephemeral: true, text: /Audit log/ },
   {
     path: 'channel subscribe',
     options: () => ({ what: 'calendar' }),

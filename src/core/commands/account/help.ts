@@ -66,17 +66,19 @@ export const helpCommand: CommandSpec = defineCommand({
 });
 
 async function helpSections(): Promise<HelpSection[]> {
-  const [{ MODULES }, videos, publishing, series, account] = await Promise.all([
+  const [{ MODULES }, videos, publishing, series, account, audit] = await Promise.all([
     import('../index.js'),
     import('../videos/index.js'),
     import('../publishing/index.js'),
     import('../series/index.js'),
     import('./index.js'),
+    import('../audit/index.js'),
   ]);
   const named = new Map<CommandModule, string>([
     [videos.videosModule, 'Videos'],
     [publishing.publishingModule, 'Publishing'],
     [series.seriesModule, 'Series'],
+    [audit.auditModule, 'Channel'],
   ]);
   const sections: HelpSection[] = ['Videos', 'Publishing', 'Series', 'Team & catalog', 'Channel', 'More'].map(
     (title) => ({ title, commands: [] }),
