@@ -1,0 +1,312 @@
+/**
+ * One run of the poller-at-scale benchmark in a process of its own (so its CPU and RSS are the poller's):
+ * JOBS video jobs across KEYS keys, created over the first minute, watched until done, against the simulator
+ * in a child process. Virtual time (bench/lib/virtual-clock.ts) is shared by the simulator, the client's rate
+ * budgets, the poller and the store, so the results do not depend on how busy the machine is.
+ *
+ *   node --import tsx bench/poller-scale/worker.ts '<json options>'   → prints `RESULT <json>`
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createVideoApiFactory } from '../../src/api/index.js';
+import { videoCardKey } from '../../src/core/live/live-card.js';
+import { WATCHERS } from '../../src/core/live/watchers.js';
+import { type ChatSender, type Logger, systemClock } from '../../src/core/ports.js';
+import { OutboxSender, Poller } from '../../src/poller/index.js';
+import type { SeedTeam } from '../../src/simulator/index.js';
+import { openStore } from '../../src/store/sqlite-store.js';
+import { HttpMeter, settle } from '../lib/http-meter.js';
+import { createVideo, MODEL_MIX, MODEL_MS, type Model, watchGeneration } from '../lib/jobs.js';
+import { startSimulatorProcess } from '../lib/sim-child.js';
+import { cpuSince, percentile, rssSampler, seededRandom } from '../lib/stats.js';
+import { VirtualClock } from '../lib/virtual-clock.js';
+import { NaivePoller } from '../naive-poller.js';
+
+export interface WorkerOptions {
+  mode: 'smart' | 'naive';
+  jobs: number;
+  keys: number;
+  seed: number;
+  /** Poller batch size (product default 100). */
+  batchSize?: number;
+  /** Seconds over which the jobs are created. */
+  createSeconds: number;
+  maxVirtualMs: number;
+  maxRealMs: number;
+}
+
+export interface WorkerResult {
+  mode: string;
+  batchSize?: number;
+  jobs: number;
+  finished: number;
+  completed: number;
+  virtualMs: number;
+  realMs: number;
+  calls: number;
+  callsByRoute: Record<string, number>;
+  statuses: Record<string, number>;
+  delaysMs: { p50: number; p95: number; p99: number; max: number; n: number };
+  cpuMs: number;
+  cpuMsCreation: number;
+  rss: { peakMb: number; lastMb: number };
+  simCpuMs: number;
+  /** Wall time of each poller pass (smart) or round (naive), to check the virtual model holds in real time. */
+  passWallMs: { p50: number; p99: number; max: number };
+  outcomes: Record<string, number>;
+}
+
+const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+
+const keyOf = (i: number) => `fl_live_bench${String(i).padStart(20, '0')}`;
+const userOf = (i: number) => `slack:T${i}:U1`;
+const conversationOf = (i: number) => `slack:T${i}:C1`;
+
+async function main(o: WorkerOptions): Promise<WorkerResult> {
+  const perKey = Math.ceil(o.jobs / o.keys);
+  const teams: SeedTeam[] = Array.from({ length: o.keys }, (_, i) => ({
+    name: `Bench team ${i}`,
+    credits: 1_000_000,
+    projectCap: perKey + 10,
+    keys: [{ key: keyOf(i) }],
+  }));
+  const sim = await startSimulatorProcess({
+    start: T0,
+    teams,
+    randomSeed: o.seed,
+    knobs: { rateLimits: true },
+  });
+  const clock = new VirtualClock(T0);
+  const dir = mkdtempSync(join(tmpdir(), 'reelbot-bench-'));
+  const store = openStore({ path: join(dir, 'reelbot.sqlite'), secretKey: randomBytes(32), clock });
+  for (let i = 0; i < o.keys; i++) {
+    store.keys.put(userOf(i), {
+      apiKey: keyOf(i),
+      keyPrefix: keyOf(i).slice(0, 12),
+      teamId: `t${i}`,
+      teamName: `T${i}`,
+    });
+  }
+  const meter = new HttpMeter(64);
+  const apiFor = createVideoApiFactory({
+    baseUrl: sim.url,
+    clock,
+    timeoutClock: systemClock,
+    dispatcher: meter.dispatcher,
+    onResponse: meter.onResponse,
+    random: seededRandom(o.seed),
+  });
+  const keyFor = (owner: string) => store.keys.get(owner)?.apiKey;
+
+  // When each state change reached the outbox (virtual time), by dedupe key.
+  const enqueued = new Map<string, number>();
+  const enqueue = store.outbox.enqueue.bind(store.outbox);
+  store.outbox.enqueue = (platform, item, dedupeKey) => {
+    const fresh = enqueue(platform, item, dedupeKey);
+    if (fresh && (dedupeKey.endsWith(':completed') || dedupeKey.endsWith(':failed'))) {
+      enqueued.set(dedupeKey, clock.now());
+    }
+    return fresh;
+  };
+
+  let posted = 0;
+  const chat: ChatSender = {
+    platform: 'slack',
+    post: async (conversation) => `${conversation}:${++posted}.000`,
+    update: async () => {},
+  };
+  const sender = new OutboxSender({ store, senders: { slack: chat }, clock, logger: silent });
+  const outcomes: Record<string, number> = {};
+  const poller =
+    o.mode === 'smart'
+      ? new Poller({
+          store,
+          watchers: WATCHERS,
+          apiFor: (owner) => {
+            const key = keyFor(owner);
+            return key ? apiFor(key) : undefined;
+          },
+          budgetDelay: (owner) => {
+            const key = keyFor(owner);
+            return key ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background') : 0;
+          },
+          clock,
+          logger: silent,
+          concurrency: 8,
+          ...(o.batchSize ? { batchSize: o.batchSize } : {}),
+          random: seededRandom(o.seed + 1),
+          metrics: {
+            checked: (_kind, outcome) => {
+              outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+            },
+            lag: () => {},
+          },
+        })
+      : undefined;
+  const naive =
+    o.mode === 'naive'
+      ? new NaivePoller({
+          store,
+          watchers: WATCHERS,
+          apiFor: (owner) => {
+            const key = keyFor(owner);
+            return key ? apiFor(key) : undefined;
+          },
+          clock,
+          logger: silent,
+        })
+      : undefined;
+
+  // ---- job creation (its CPU is measured and subtracted: it is the benchmark's, not the poller's) ----
+  const random = seededRandom(o.seed + 2);
+  const jobs: { videoId: string; key: number; createdAt: number; model: Model }[] = [];
+  let creationCpu = 0;
+  async function createBatch(second: number): Promise<void> {
+    const cpu = process.cpuUsage();
+    const from = Math.floor((second * o.jobs) / o.createSeconds);
+    const to = Math.floor(((second + 1) * o.jobs) / o.createSeconds);
+    if (to <= from) return;
+    await sim.setKnobs({ rateLimits: false });
+    const batch = Array.from({ length: to - from }, (_, n) => from + n);
+    const created = await mapLimit(batch, 32, async (i) => {
+      const key = i % o.keys;
+      const model = MODEL_MIX[Math.floor(random() * MODEL_MIX.length)] as Model;
+      const videoId = await createVideo(sim.url, keyOf(key), { model, name: `Bench ${i}` });
+      return { videoId, key, model, name: `Bench ${i}` };
+    });
+    await sim.setKnobs({ rateLimits: true });
+    const now = clock.now();
+    store.transaction(() => {
+      for (const c of created) {
+        const conversation = conversationOf(c.key);
+        watchGeneration(store, { ...c, owner: userOf(c.key), conversation, now });
+        jobs.push({ videoId: c.videoId, key: c.key, createdAt: now, model: c.model });
+      }
+    });
+    creationCpu += cpuSince(cpu);
+  }
+
+  // ---- the virtual-time driver ----
+  const STEP = 250;
+  const realStart = performance.now();
+  const cpuStart = process.cpuUsage();
+  const simCpuStart = (await sim.usage()).cpuMs;
+  const rss = rssSampler();
+  const passWall: number[] = [];
+  let active = 0;
+  let t = T0;
+  for (;;) {
+    const elapsed = t - T0;
+    const onSecond = elapsed % 1000 === 0;
+    const timerDue = (clock.nextTimerAt() ?? Number.POSITIVE_INFINITY) <= t;
+    if (onSecond || timerDue) {
+      await sim.setTime(t);
+      clock.advanceTo(t);
+      const wall = performance.now();
+      let kicked = false;
+      if (onSecond) {
+        if (elapsed / 1000 < o.createSeconds) await createBatch(elapsed / 1000);
+        if (poller) {
+          void poller.tick();
+          kicked = true;
+        }
+        if (naive && elapsed % naive.intervalMs === 0) {
+          void naive.round();
+          kicked = true;
+        }
+        void sender.drain();
+      }
+      await settle(meter);
+      await sender.drain();
+      if (kicked) passWall.push(performance.now() - wall);
+    }
+    if (elapsed % 10_000 === 0 && elapsed / 1000 >= o.createSeconds) {
+      active = store.watches.active().length;
+      if (active === 0) break;
+    }
+    if (elapsed >= o.maxVirtualMs || performance.now() - realStart > o.maxRealMs) break;
+    t += STEP;
+  }
+  const realMs = performance.now() - realStart;
+  const cpuMs = cpuSince(cpuStart) - creationCpu;
+  const memory = rss.stop();
+  const simCpuMs = (await sim.usage()).cpuMs - simCpuStart;
+
+  // ---- results ----
+  const delays: number[] = [];
+  let completed = 0;
+  for (const job of jobs) {
+    const cardKey = videoCardKey(job.videoId, conversationOf(job.key));
+    const at = enqueued.get(`${cardKey}:completed`) ?? enqueued.get(`${cardKey}:failed`);
+    if (at === undefined) continue;
+    completed++;
+    delays.push(at - (job.createdAt + MODEL_MS[job.model]));
+  }
+  const finished = jobs.length - store.watches.active().length;
+  const result: WorkerResult = {
+    mode: o.mode,
+    ...(o.batchSize ? { batchSize: o.batchSize } : {}),
+    jobs: jobs.length,
+    finished,
+    completed,
+    virtualMs: t - T0,
+    realMs: Math.round(realMs),
+    calls: meter.ended,
+    callsByRoute: Object.fromEntries(meter.routes),
+    statuses: Object.fromEntries([...meter.statuses].map(([k, v]) => [String(k), v])),
+    delaysMs: {
+      p50: percentile(delays, 50),
+      p95: percentile(delays, 95),
+      p99: percentile(delays, 99),
+      max: percentile(delays, 100),
+      n: delays.length,
+    },
+    cpuMs: Math.round(cpuMs),
+    cpuMsCreation: Math.round(creationCpu),
+    rss: memory,
+    simCpuMs: Math.round(simCpuMs),
+    passWallMs: {
+      p50: Math.round(percentile(passWall, 50)),
+      p99: Math.round(percentile(passWall, 99)),
+      max: Math.round(percentile(passWall, 100)),
+    },
+    outcomes: naive ? { error: naive.errors } : outcomes,
+  };
+  store.close();
+  await meter.close();
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+  return result;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i] as T);
+      }
+    }),
+  );
+  return out;
+}
+
+const options = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
+main(options).then(
+  (result) => {
+    process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `poller-scale worker failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,61 @@
+/**
+ * `npm run bench` — measured speed and resilience (ISSUE 8). Every benchmark compares against a baseline
+ * measured in the same run (the machine is shared and noisy: ratios, not absolute numbers), prints one
+ * table, and writes bench/results/<name>.json. See docs/performance.md.
+ *
+ *   npm run bench                      all benchmarks, full size
+ *   npm run bench -- --only poller-scale,cold-start
+ *   npm run bench -- --quick           smaller sizes, for a fast look (results still written)
+ */
+import { join } from 'node:path';
+import { ackLatency } from './ack-latency/index.js';
+import { coldStart } from './cold-start.js';
+import { type BenchResult, table, writeResult } from './lib/result.js';
+import { pollerScale } from './poller-scale/index.js';
+import { rateBudget } from './rate-budget.js';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyAt = args.indexOf('--only');
+const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',').filter(Boolean)) : undefined;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const RESULTS = join(import.meta.dirname, 'results');
+
+const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
+  {
+    name: 'poller-scale',
+    run: () =>
+      pollerScale(
+        quick
+          ? { jobs: 1000, keys: 20, seed: 1, maxRealMs: 240_000, log }
+          : { jobs: 10_000, keys: 200, seed: 1, maxRealMs: 540_000, log },
+      ),
+  },
+  { name: 'rate-budget', run: () => rateBudget({ quick, log }) },
+  { name: 'cold-start', run: () => coldStart({ runs: quick ? 2 : 3, log }) },
+  { name: 'ack-latency', run: () => ackLatency({ requests: quick ? 50 : 200, log }) },
+];
+
+async function main() {
+  const results: BenchResult[] = [];
+  for (const bench of BENCHMARKS) {
+    if (only && !only.has(bench.name)) continue;
+    log(`\n== ${bench.name} ==`);
+    try {
+      const result = await bench.run();
+      results.push(result);
+      log(`wrote ${writeResult(RESULTS, result)}`);
+    } catch (error) {
+      log(`${bench.name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      process.exitCode = 1;
+    }
+  }
+  process.stdout.write(`\n${table(results)}\n`);
+  for (const r of results) {
+    if (r.notes.length === 0) continue;
+    process.stdout.write(`\n${r.name} (${r.measured ? `baseline: ${r.baseline}` : 'NOT MEASURED'}):\n`);
+    for (const note of r.notes) process.stdout.write(`  - ${note}\n`);
+  }
+}
+
+await main();

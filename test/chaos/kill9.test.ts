@@ -1,0 +1,42 @@
+/**
+ * Kill -9 at random points across create → render → schedule flows. The bot runs as a child process on a
+ * file-backed SQLite store; the simulator lives in this process so its ledger survives every kill. After
+ * the run: each flow ended with exactly one notification per state change, no video was charged twice, no
+ * post was published twice, nothing is stuck or failed in the outbox, and no API key is in the database,
+ * the logs or the chat. Short form in `npm test`; `npm run chaos` (CHAOS_LONG=1) runs 100 flows.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectEveryFlowExactlyOnce, expectNoSecrets, LONG, summary } from './support/checks.js';
+import { type RigResult, runFlows } from './support/rig.js';
+
+const FLOWS = LONG ? 100 : 10;
+const TIMEOUT_MS = LONG ? 480_000 : 50_000;
+
+describe('SIGKILL during create → render → schedule flows', () => {
+  let result: RigResult | undefined;
+  afterAll(() => result?.cleanup());
+
+  it(
+    `${FLOWS} flows survive random kill -9s with nothing lost or doubled`,
+    async () => {
+      result = await runFlows({
+        flows: FLOWS,
+        flowsPerKey: 5,
+        scale: 60,
+        speed: 2,
+        seed: 11,
+        kills: LONG
+          ? { minMs: 2000, maxMs: 8000, duringRequest: 0.15 }
+          : { minMs: 2000, maxMs: 5000, duringRequest: 0.15 },
+        staggerMs: LONG ? 1500 : 300,
+        timeoutMs: TIMEOUT_MS,
+        ...(process.env.CHAOS_VERBOSE ? { log: (line: string) => console.info(line) } : {}),
+      });
+      console.info(summary('kill -9', result));
+      expect(result.kills).toBeGreaterThanOrEqual(LONG ? 20 : 2);
+      expectEveryFlowExactlyOnce(result);
+      expectNoSecrets(result);
+    },
+    TIMEOUT_MS + 30_000,
+  );
+});
