@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { approvalWatcher } from '../../../src/core/approvals/expiry-watcher.js';
 import type { Card, Control, Response } from '../../../src/core/cards.js';
+import { csvCell } from '../../../src/core/commands/audit/audit-rows.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { type VideoApi, VideoApiError } from '../../../src/core/video-api.js';
 import { createHarness, DEMO_KEY, type Harness, textOf } from '../../support/harness.js';
@@ -171,6 +172,24 @@ describe('running an approved action', () => {
 });
 
 describe('who can approve', () => {
+  it('`settings` shows the approval policy, approvers, self-approval, threshold and roles', async () => {
+    await settings(
+      'approval spend',
+      'approvers @bob @carol',
+      'self-approval on',
+      'spend-threshold 80',
+      'role publish @alice @bob',
+    );
+    const shown = textOf(await h.run('settings', carol));
+    expect(shown).toContain(
+      'Approval: spend — publishing, scheduling and creations over 80 credits need an approver',
+    );
+    expect(shown).toContain('Approvers: @bob, @carol');
+    expect(shown).toContain('Self-approval: allowed');
+    expect(shown).toContain('Spend threshold: 80 credits');
+    expect(shown).toContain('publish: @alice, @bob');
+  });
+
   it('refuses to ask when nobody could approve', async () => {
     const id = await rendered('Nobody');
     await settings('approval publish');
@@ -226,6 +245,14 @@ describe('the expiry watch', () => {
 });
 
 describe('audit', () => {
+  it('CSV cells are quoted when needed and never start a formula', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+  });
+
   it('lists a deleted video by id, refuses a reversed range, and keeps other channels out', async () => {
     const id = await rendered('Gone');
     await h.run(`publish ${id} youtube`, alice);
