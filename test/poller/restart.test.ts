@@ -164,12 +164,25 @@ describe('restart', () => {
       killQuietly(child);
       await exited;
     });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     pid = await readyPid(child);
 
     // Let it make progress, then kill it in the middle of its polling.
     await expect
-      .poll(() => Number(setup.watches.get(id)?.state.checks ?? 0), { timeout: 20_000, interval: 20 })
-      .toBeGreaterThanOrEqual(5);
+      .poll(() => Number(setup.watches.get(id)?.state.checks ?? 0), {
+        timeout: 20_000,
+        interval: 20,
+        message: 'the poller process makes progress',
+      })
+      .toBeGreaterThanOrEqual(5)
+      .catch((error: unknown) => {
+        throw new Error(`${String(error)}\nchild stderr:\n${stderr}`);
+      });
+    // The child's poller logged no warning or error (npm's own notices aside).
+    expect(stderr.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'))).toEqual([]);
     process.kill(pid, 'SIGKILL');
     pid = undefined;
     await exited;
