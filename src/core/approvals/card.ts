@@ -43,6 +43,7 @@ function titleOf(m: ApprovalCardModel): string {
     case 'rejected':
       return `Rejected: ${m.summary}`;
     case 'expired':
+      if (m.withdrawnBy !== undefined) return `Withdrawn: ${m.summary}`;
       return m.rescheduledTo !== undefined ? `Replaced: ${m.summary}` : `Expired: ${m.summary}`;
     case 'failed':
       return `Not done: ${m.summary}`;
@@ -77,6 +78,8 @@ function textOf(m: ApprovalCardModel): string {
     case 'rejected':
       return `Rejected by ${by}${when}${m.reason ? `: “${m.reason}”` : '.'} Nothing was sent.`;
     case 'expired':
+      if (m.withdrawnBy !== undefined)
+        return `Withdrawn by **${m.withdrawnBy}** with \`unschedule\`${when}. Nothing was sent.`;
       if (m.rescheduledTo !== undefined)
         return `Replaced by a new request for ${formatBoth(m.rescheduledTo, m.requesterZone)}${m.decidedByName ? ` (by ${by})` : ''}. Nothing was sent for this time.`;
       return m.at !== undefined
@@ -100,6 +103,7 @@ function controlsOf(m: ApprovalCardModel): Control[] {
   // Also while running: after a crash mid-run the card would otherwise wait forever (the key makes it safe).
   if (m.status === 'approved' && m.outcome?.state !== 'done')
     return [button(RETRY_ACTION, id, 'Retry', 'primary')];
-  if (m.status === 'expired' && m.rescheduledTo === undefined) return reschedule;
+  if (m.status === 'expired' && m.rescheduledTo === undefined && m.withdrawnBy === undefined)
+    return reschedule;
   return [];
 }

@@ -49,6 +49,8 @@ export interface ApprovalCardModel {
   outcome?: ApprovalOutcome;
   /** A reschedule replaced this request with one for this instant. */
   rescheduledTo?: number;
+  /** `unschedule` withdrew it before anyone decided (name of who did). */
+  withdrawnBy?: string;
 }
 
 /**

@@ -31,7 +31,9 @@ function loadReschedulable(ctx: CommandContext, id: string): Approval {
 /** Pending, or expired by time (not already replaced). */
 const movable = (ctx: CommandContext, a: Approval): boolean =>
   a.status === 'pending' ||
-  (a.status === 'expired' && approvalModel(ctx.deps.store, a)?.rescheduledTo === undefined);
+  (a.status === 'expired' &&
+    a.reason !== 'withdrawn' &&
+    approvalModel(ctx.deps.store, a)?.rescheduledTo === undefined);
 
 export const rescheduleAction: ActionSpec = {
   action: RESCHEDULE_ACTION,

@@ -13,6 +13,7 @@ export function alreadyDecided(approval: Approval): string {
     case 'rejected':
       return `Already rejected by ${by ?? 'an approver'}${when}${approval.reason ? `: “${approval.reason}”` : ''}.`;
     case 'expired':
+      if (approval.reason === 'withdrawn') return `Already withdrawn by ${by ?? 'a member'}${when}.`;
       return by
         ? `Already replaced by a new request from ${by}${when}.`
         : `Already expired${when}: nobody decided before the scheduled time.`;

@@ -47,7 +47,7 @@ const buttonOf = (card: Card | undefined, action: string) => {
 };
 const approvalCard = () => {
   const cards = h.chat.channelMessages.filter((m) =>
-    /^(Approval needed|Approved|Rejected|Expired)/.test(m.card.title),
+    /^(Approval needed|Approved|Rejected|Expired|Withdrawn)/.test(m.card.title),
   );
   return cards[cards.length - 1]?.card;
 };
@@ -206,6 +206,27 @@ describe('who can approve', () => {
     await h.run(`publish ${id} youtube`, alice);
     expect(textOf(await h.run(`publish ${id} youtube`, alice))).toContain('Already waiting for approval');
     expect(h.chat.channelMessages.filter((m) => m.card.title.startsWith('Approval needed'))).toHaveLength(1);
+  });
+});
+
+describe('unschedule', () => {
+  it('withdraws a schedule still waiting for approval, so nobody can approve it afterwards', async () => {
+    const id = await rendered('Withdrawn');
+    await settings('approval publish', 'approvers @bob');
+    await h.run(`schedule ${id} youtube tomorrow 9am`, alice);
+    const approval = approvalId();
+    const r = await h.run(`unschedule ${id}`, alice);
+    expect(cardOf(r).title).toBe('Request withdrawn');
+    await h.flush();
+    expect(approvalCard()?.title).toBe('Withdrawn: Schedule “Withdrawn” on YouTube');
+    expect(approvalCard()?.controls).toBeUndefined();
+    expect(textOf(await h.click('approval.approve', approval, bob))).toContain('Already withdrawn by @alice');
+    expect(textOf(await h.click('approval.reschedule', approval, alice))).toContain('Already withdrawn');
+    const calendar = await h.deps
+      .apiFor(DEMO_KEY)
+      .posts.calendar({ startDate: '2026-11-23', endDate: '2026-11-30' });
+    expect(calendar).toEqual([]);
+    expect(h.store.watches.findActive('approval', approval)).toBeUndefined();
   });
 });
 

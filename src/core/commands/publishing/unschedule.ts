@@ -4,6 +4,7 @@
  * retried blindly (spec §7).
  */
 import { checkRole } from '../../approvals/roles.js';
+import { withdrawScheduleRequests } from '../../approvals/withdraw.js';
 import { type Card, message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
@@ -106,7 +107,16 @@ export const unscheduleCommand = defineCommand({
   async run(ctx, args) {
     checkRole(ctx, 'publish');
     const video = await resolveVideo(ctx, args.video);
+    const withdrawn = withdrawScheduleRequests(ctx, video.id);
     const cancelled = await cancel(ctx, video.id);
+    if (!cancelled && withdrawn > 0) {
+      return message({
+        title: 'Request withdrawn',
+        tone: 'success',
+        text: `Nothing of **${video.name}** was scheduled yet; its request waiting for approval is withdrawn, so it will not be scheduled.`,
+        context: `id \`${video.id}\``,
+      });
+    }
     if (!cancelled) return message(await explain(ctx, video));
 
     const store = ctx.deps.store;
