@@ -10,7 +10,8 @@ import type { ButtonRef, Channel, Person, Reply, ScenarioDriver, ShownCard } fro
 
 const MINUTE = 60_000;
 const SCRIPT = 'A short script about the launch of our new product, told in three beats.';
-const APPROVAL_TITLE = /^(Approval needed|Approved|Approved, not done|Rejected|Expired|Replaced|Withdrawn|Not done): /;
+const APPROVAL_TITLE =
+  /^(Approval needed|Approved|Approved, not done|Rejected|Expired|Replaced|Withdrawn|Not done): /;
 
 export interface ApprovalScenario {
   name: string;
