@@ -137,43 +137,9 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
     });
   }
 
-  const base = (kind: string, as: MemberName): Json => {
-    const payload = fixture(kind);
-    const member = MEMBERS[as];
-    payload.id = snowflake();
-    payload.token = `token-${payload.id}-${Math.random().toString(36).slice(2)}`;
-    payload.member.user = {
-      ...payload.member.user,
-      id: member.id,
-      username: member.username,
-      global_name: member.globalName,
-    };
-    payload.member.roles = [...member.roles];
-    return payload;
-  };
-
-  /** The registered option tree, so payloads carry the option types Discord would send. */
-  const optionTree = (path: string[], options: Record<string, unknown>, focused?: string): Json[] => {
-    const root = (fake.commands.get(`guild:${IDS.guild}`) ?? []).find((c) => c.name === 'reel');
-    if (!root) throw new Error('/reel is not registered');
-    let level: Json[] = root.options;
-    const chain: Json[] = [];
-    for (const name of path) {
-      const node = level.find((o) => o.name === name);
-      if (!node) throw new Error(`no /reel ${path.join(' ')}`);
-      chain.push(node);
-      level = node.options ?? [];
-    }
-    const leaves = Object.entries(options).map(([name, value]) => {
-      const spec = level.find((o) => o.name === name);
-      if (!spec) throw new Error(`/reel ${path.join(' ')} has no option ${name}`);
-      return { name, type: spec.type, value, ...(name === focused ? { focused: true } : {}) };
-    });
-    let tree: Json[] = leaves;
-    for (const node of chain.reverse())
-      tree = [{ name: node.name, type: node.type, ...(tree.length ? { options: tree } : {}) }];
-    return tree;
-  };
+  const base = (kind: string, as: MemberName) => interactionPayload(kind, as);
+  const optionTree = (path: string[], options: Record<string, unknown>, focused?: string) =>
+    commandOptions(fake, path, options, focused);
 
   async function send(payload: Json): Promise<FakeInteraction> {
     let record: FakeInteraction;
@@ -320,4 +286,48 @@ export function controlsOf(message: { components: Json[] }): string[] {
   return message.components.flatMap((row) =>
     (row.components as Json[]).map((c) => String(c.label ?? c.placeholder)),
   );
+}
+
+/** A fixture filled in as `as` sending it, with a fresh id and token. */
+export function interactionPayload(kind: string, as: MemberName): Json {
+  const payload = fixture(kind);
+  const member = MEMBERS[as];
+  payload.id = snowflake();
+  payload.token = `token-${payload.id}-${Math.random().toString(36).slice(2)}`;
+  payload.member.user = {
+    ...payload.member.user,
+    id: member.id,
+    username: member.username,
+    global_name: member.globalName,
+  };
+  payload.member.roles = [...member.roles];
+  return payload;
+}
+
+/** The option tree of `/reel <path>` as Discord sends it, typed from what the fake has registered. */
+export function commandOptions(
+  fake: Fake,
+  path: string[],
+  options: Record<string, unknown>,
+  focused?: string,
+): Json[] {
+  const root = (fake.commands.get(`guild:${IDS.guild}`) ?? []).find((c) => c.name === 'reel');
+  if (!root) throw new Error('/reel is not registered');
+  let level: Json[] = root.options;
+  const chain: Json[] = [];
+  for (const name of path) {
+    const node = level.find((o) => o.name === name);
+    if (!node) throw new Error(`no /reel ${path.join(' ')}`);
+    chain.push(node);
+    level = node.options ?? [];
+  }
+  const leaves = Object.entries(options).map(([name, value]) => {
+    const spec = level.find((o) => o.name === name);
+    if (!spec) throw new Error(`/reel ${path.join(' ')} has no option ${name}`);
+    return { name, type: spec.type, value, ...(name === focused ? { focused: true } : {}) };
+  });
+  let tree: Json[] = leaves;
+  for (const node of chain.reverse())
+    tree = [{ name: node.name, type: node.type, ...(tree.length ? { options: tree } : {}) }];
+  return tree;
 }
