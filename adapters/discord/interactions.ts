@@ -19,7 +19,7 @@ import {
 } from 'discord.js';
 import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
 import { type Bot, errorCard } from '../../src/core/bot.js';
-import type { Form, Response } from '../../src/core/cards.js';
+import type { Confirm, Form, Response } from '../../src/core/cards.js';
 import type { RequestInfo } from '../../src/core/context.js';
 import { say } from '../../src/core/messages.js';
 import type { Logger } from '../../src/core/ports.js';
@@ -247,9 +247,7 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
   async function component(i: Extract<Inbound, { kind: 'component' }>, reply: Replier) {
     const id = parseCustomId(i.customId);
     const req = requestInfoOf(i, i.message.id);
-    let target:
-      | { action: string; value: string; confirm?: import('../../src/core/cards.js').Confirm }
-      | undefined;
+    let target: { action: string; value: string; confirm?: Confirm } | undefined;
     if (id?.kind === 'action' || id?.kind === 'confirm') target = { action: id.action, value: id.value };
     if (id?.kind === 'stashed') target = memory.action(id.key);
     if (id?.kind === 'open-form') {

@@ -10,8 +10,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type WebSocket, WebSocketServer } from 'ws';
 import { commandProblems, messageProblems, modalProblems } from './discord-rules.js';
+import { FakeGateway } from './fake-gateway.js';
+import { snowflake } from './snowflake.js';
+
+export { snowflake };
 
 // biome-ignore lint/suspicious/noExplicitAny: the fake reads and writes loosely typed Discord JSON
 type Json = Record<string, any>;
@@ -58,10 +61,6 @@ const API = '/api/v10';
 const EPHEMERAL = 64;
 const LOADING = 128;
 
-let counter = 0;
-export const snowflake = (): string =>
-  ((BigInt(Date.now() - 1420070400000) << 22n) | BigInt(++counter % 4096)).toString();
-
 export interface FakeDiscordOptions {
   token: string;
   applicationId: string;
@@ -78,17 +77,13 @@ export class FakeDiscord {
   readonly threads = new Map<string, { parent: string; name: string }>();
   readonly commands = new Map<string, Json[]>();
   readonly commandPuts: { scope: string; body: Json[] }[] = [];
-  readonly identifies: Json[] = [];
-  heartbeats = 0;
   readonly failures: ScriptedFailure[] = [];
   /** Users whose DMs are closed (POSTing to their DM channel fails with 50007). */
   readonly closedDms = new Set<string>();
   readonly botUser: Json;
   url = '';
   private readonly server: Server;
-  private readonly wss = new WebSocketServer({ noServer: true });
-  private readonly sockets = new Set<WebSocket>();
-  private seq = 0;
+  private readonly gateway: FakeGateway;
   private readonly dmChannels = new Map<string, string>();
   private readonly nonces = new Map<string, string>();
 
@@ -108,10 +103,12 @@ export class FakeDiscord {
         if (!res.headersSent) this.json(res, 500, { message: String(error), code: 0 });
       });
     });
-    this.server.on('upgrade', (req, socket, head) => {
-      if (!(req.url ?? '').startsWith('/gateway')) return socket.destroy();
-      this.wss.handleUpgrade(req, socket, head, (ws) => this.gateway(ws));
+    this.gateway = new FakeGateway({
+      ...options,
+      botUser: this.botUser,
+      url: () => `${this.url.replace('http', 'ws')}/gateway`,
     });
+    this.server.on('upgrade', (req, socket, head) => this.gateway.upgrade(req, socket, head));
   }
 
   async start(): Promise<this> {
@@ -126,8 +123,7 @@ export class FakeDiscord {
   }
 
   async close(): Promise<void> {
-    for (const ws of this.sockets) ws.terminate();
-    this.wss.close();
+    this.gateway.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
@@ -187,7 +183,16 @@ export class FakeDiscord {
   }
 
   dispatch(t: string, d: unknown): void {
-    for (const ws of this.sockets) ws.send(JSON.stringify({ op: 0, t, s: ++this.seq, d }));
+    this.gateway.dispatch(t, d);
+  }
+
+  /** IDENTIFY payloads received (one per connection). */
+  get identifies(): Json[] {
+    return this.gateway.identifies;
+  }
+
+  get heartbeats(): number {
+    return this.gateway.heartbeats;
   }
 
   /** The first response to an interaction (from the callback route, or an HTTP-mode answer). */
@@ -226,126 +231,6 @@ export class FakeDiscord {
         break;
     }
     return { status: 204 };
-  }
-
-  // ---- gateway ---------------------------------------------------------------------------------------------
-
-  private gateway(ws: WebSocket): void {
-    this.sockets.add(ws);
-    ws.on('close', () => this.sockets.delete(ws));
-    const send = (payload: Json) => ws.send(JSON.stringify(payload));
-    send({ op: 10, d: { heartbeat_interval: this.options.heartbeatIntervalMs ?? 41_250 }, s: null, t: null });
-    ws.on('message', (raw) => {
-      const packet = JSON.parse(String(raw)) as Json;
-      if (packet.op === 1) {
-        this.heartbeats++;
-        send({ op: 11, d: null, s: null, t: null });
-        return;
-      }
-      if (packet.op !== 2) return;
-      if (packet.d?.token !== this.options.token) {
-        ws.close(4004, 'Authentication failed.');
-        return;
-      }
-      this.identifies.push(packet.d);
-      const { guildId, applicationId } = this.options;
-      send({
-        op: 0,
-        t: 'READY',
-        s: ++this.seq,
-        d: {
-          v: 10,
-          user: this.botUser,
-          guilds: [{ id: guildId, unavailable: true }],
-          session_id: `session-${snowflake()}`,
-          resume_gateway_url: this.url.replace('http', 'ws') + '/gateway',
-          shard: [0, 1],
-          application: { id: applicationId, flags: 0 },
-          private_channels: [],
-          presences: [],
-          relationships: [],
-          geo_ordered_rtc_regions: [],
-          guild_join_requests: [],
-          user_settings: {},
-          _trace: ['fake-discord'],
-        },
-      });
-      send({ op: 0, t: 'GUILD_CREATE', s: ++this.seq, d: this.guild() });
-    });
-  }
-
-  private guild(): Json {
-    const { guildId, channelId } = this.options;
-    const role = (id: string, name: string, position: number) => ({
-      id,
-      name,
-      color: 0,
-      colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
-      hoist: false,
-      icon: null,
-      unicode_emoji: null,
-      position,
-      permissions: '559623605571137',
-      managed: false,
-      mentionable: false,
-      flags: 0,
-    });
-    return {
-      id: guildId,
-      name: 'Video team',
-      icon: null,
-      description: null,
-      owner_id: '1300000000000000501',
-      afk_channel_id: null,
-      afk_timeout: 300,
-      verification_level: 0,
-      default_message_notifications: 0,
-      explicit_content_filter: 0,
-      features: [],
-      mfa_level: 0,
-      system_channel_id: channelId,
-      system_channel_flags: 0,
-      rules_channel_id: null,
-      vanity_url_code: null,
-      premium_tier: 0,
-      premium_subscription_count: 0,
-      preferred_locale: 'en-US',
-      public_updates_channel_id: null,
-      nsfw_level: 0,
-      premium_progress_bar_enabled: false,
-      joined_at: '2025-01-15T10:00:00.000000+00:00',
-      large: false,
-      unavailable: false,
-      member_count: 3,
-      roles: [
-        role(guildId, '@everyone', 0),
-        ...(this.options.roles ?? []).map((r, i) => role(r.id, r.name, i + 1)),
-      ],
-      emojis: [],
-      stickers: [],
-      channels: [
-        {
-          id: channelId,
-          type: 0,
-          name: 'video-team',
-          position: 0,
-          permission_overwrites: [],
-          parent_id: null,
-          topic: null,
-          nsfw: false,
-          last_message_id: null,
-          rate_limit_per_user: 0,
-          flags: 0,
-        },
-      ],
-      threads: [],
-      members: [],
-      voice_states: [],
-      presences: [],
-      stage_instances: [],
-      guild_scheduled_events: [],
-      soundboard_sounds: [],
-    };
   }
 
   // ---- REST ------------------------------------------------------------------------------------------------
