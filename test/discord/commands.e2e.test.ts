@@ -140,7 +140,6 @@ const ROWS: Row[] = [
     ephemeral: false,
     text: /Unsubscribed/,
   },
-  { path: 'channel audit', type: 4, ephemeral: true, text: /Audit/i },
   { path: 'series create', type: 9, text: /New series/ },
   {
     path: 'series create',
