@@ -10,7 +10,7 @@ import { expectEveryFlowExactlyOnce, expectNoSecrets, LONG, summary } from './su
 import { type RigResult, runFlows } from './support/rig.js';
 
 const FLOWS = LONG ? 100 : 10;
-const TIMEOUT_MS = LONG ? 480_000 : 50_000;
+const TIMEOUT_MS = LONG ? 480_000 : 90_000;
 
 describe('SIGKILL during create → render → schedule flows', () => {
   let result: RigResult | undefined;
@@ -27,7 +27,7 @@ describe('SIGKILL during create → render → schedule flows', () => {
         seed: 11,
         kills: LONG
           ? { minMs: 2000, maxMs: 8000, duringRequest: 0.15 }
-          : { minMs: 2000, maxMs: 5000, duringRequest: 0.15 },
+          : { minMs: 800, maxMs: 2500, duringRequest: 0.25 },
         staggerMs: LONG ? 1500 : 300,
         timeoutMs: TIMEOUT_MS,
         ...(process.env.CHAOS_VERBOSE ? { log: (line: string) => console.info(line) } : {}),

@@ -39,6 +39,8 @@ export interface RigOptions {
   chatFaults?: { rate429: number; rate5xx: number };
   /** Real ms between flow starts. */
   staggerMs?: number;
+  /** How far ahead users schedule the post, in clock minutes (default 10). */
+  scheduleLeadMin?: number;
   /** Real ms for the whole run. */
   timeoutMs: number;
   log?: (line: string) => void;
@@ -238,7 +240,6 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
     teams,
     randomSeed: seed,
     speed: o.speed ?? 2,
-    serverErrorRate: o.hostile?.serverErrorRate ?? 0,
   });
   const server = createServer((req, res) => sim.handle(req, res));
   server.keepAliveTimeout = 5_000;
@@ -248,8 +249,7 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
   let apiUrl = `${origin}/api/v1`;
   let proxy: HostileProxy | undefined;
   if (o.hostile) {
-    // The simulator's own knob injects the pre-request 500s; the proxy adds the rest.
-    proxy = await startHostileProxy(apiUrl, { ...o.hostile, serverErrorRate: 0 }, seed);
+    proxy = await startHostileProxy(apiUrl, o.hostile, seed);
     apiUrl = proxy.url;
   }
 
@@ -370,8 +370,9 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
       'meta',
       f,
     );
-    // Ten minutes ahead, on the minute; a retry types the very same time (one user action, one key).
-    const at = wallClock(Math.ceil((clock.now() + 10 * 60_000) / 60_000) * 60_000);
+    // Some minutes ahead, on the minute; a retry types the very same time (one user action, one key).
+    const lead = (o.scheduleLeadMin ?? 10) * 60_000;
+    const at = wallClock(Math.ceil((clock.now() + lead) / 60_000) * 60_000);
     must(
       await attempt(
         f,
