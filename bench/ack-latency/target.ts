@@ -1,0 +1,170 @@
+/**
+ * One server under load for the ack-latency benchmark, in a process of its own (the load generator and the
+ * fakes stay in the parent): the real Slack or Discord adapter over the real core, or the bare floor —
+ * Bolt acknowledging and nothing else, or an Ed25519-verifying HTTP handler answering at once (what the
+ * `discord-interactions` package's `verifyKeyMiddleware` does; the package itself is not installed).
+ *
+ *   node --import tsx bench/ack-latency/target.ts '<json TargetConfig>'   → prints `READY <url>`
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, HTTPReceiver } from '@slack/bolt';
+import nacl from 'tweetnacl';
+import { createDiscordAdapter } from '../../adapters/discord/index.js';
+import { createSlackAdapter } from '../../adapters/slack/index.js';
+import { createVideoApiFactory } from '../../src/api/index.js';
+import { createBot } from '../../src/core/bot.js';
+import { CatalogCache } from '../../src/core/catalog-cache.js';
+import { MODULES } from '../../src/core/commands/index.js';
+import { type Logger, systemClock } from '../../src/core/ports.js';
+import { createHttpServer } from '../../src/http/server.js';
+import { openStore } from '../../src/store/sqlite-store.js';
+
+export interface TargetConfig {
+  kind: 'slack-app' | 'slack-bare' | 'discord-app' | 'discord-bare';
+  signingSecret: string;
+  botToken: string;
+  slackApiUrl: string;
+  discord: { token: string; applicationId: string; publicKey: string; apiUrl: string; guildId: string };
+  apiUrl: string;
+  apiKey: string;
+  /** Users to link to the key: `slack:T:U` / `discord:G:U` addresses. */
+  users: string[];
+}
+
+const silent: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+const config = JSON.parse(process.argv[2] ?? '{}') as TargetConfig;
+
+async function start(): Promise<{ url: string; stop(): Promise<void> }> {
+  if (config.kind === 'slack-bare') {
+    const receiver = new HTTPReceiver({
+      signingSecret: config.signingSecret,
+      endpoints: '/slack/events',
+      processBeforeResponse: false,
+    });
+    const app = new App({
+      receiver,
+      token: config.botToken,
+      tokenVerificationEnabled: false,
+      clientOptions: { slackApiUrl: config.slackApiUrl },
+    });
+    app.command(/.*/, async ({ ack }) => {
+      await ack();
+    });
+    const server = (await app.start(0)) as Server;
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      stop: async () => {
+        await app.stop();
+      },
+    };
+  }
+  if (config.kind === 'discord-bare') {
+    const publicKey = Buffer.from(config.discord.publicKey, 'hex');
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const signature = String(req.headers['x-signature-ed25519'] ?? '');
+        const timestamp = String(req.headers['x-signature-timestamp'] ?? '');
+        const valid = nacl.sign.detached.verify(
+          new Uint8Array(Buffer.concat([Buffer.from(timestamp), body])),
+          new Uint8Array(Buffer.from(signature, 'hex')),
+          new Uint8Array(publicKey),
+        );
+        if (!valid) {
+          res.writeHead(401).end();
+          return;
+        }
+        const interaction = JSON.parse(body.toString()) as { type: number };
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            interaction.type === 1 ? { type: 1 } : { type: 4, data: { content: 'ok', flags: 64 } },
+          ),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  }
+
+  // The real thing: core, store and client as src/main.ts wires them, and the adapter on the shared server.
+  const dir = mkdtempSync(join(tmpdir(), 'reelbot-ack-'));
+  const store = openStore({
+    path: join(dir, 'reelbot.sqlite'),
+    secretKey: randomBytes(32),
+    clock: systemClock,
+  });
+  for (const user of config.users) {
+    store.keys.put(user, {
+      apiKey: config.apiKey,
+      keyPrefix: config.apiKey.slice(0, 12),
+      teamId: 't',
+      teamName: 'Team',
+    });
+  }
+  const apiFor = createVideoApiFactory({ baseUrl: config.apiUrl, logger: silent });
+  const bot = createBot(
+    { store, apiFor, clock: systemClock, logger: silent, catalog: new CatalogCache(systemClock) },
+    MODULES,
+  );
+  const http = createHttpServer({
+    logger: silent,
+    health: () => true,
+    metrics: async () => ({ contentType: 'text/plain', body: '' }),
+  });
+  const adapter =
+    config.kind === 'slack-app'
+      ? createSlackAdapter({
+          config: {
+            botToken: config.botToken,
+            signingSecret: config.signingSecret,
+            apiUrl: config.slackApiUrl,
+          },
+          bot,
+          http,
+          logger: silent,
+          clock: systemClock,
+          store,
+        })
+      : createDiscordAdapter({
+          config: {
+            token: config.discord.token,
+            applicationId: config.discord.applicationId,
+            publicKey: config.discord.publicKey,
+            apiUrl: config.discord.apiUrl,
+            guildId: config.discord.guildId,
+          },
+          bot,
+          http,
+          logger: silent,
+          clock: systemClock,
+          registerOnStart: false,
+        });
+  await adapter.start();
+  const listening = await http.listen(0, '127.0.0.1');
+  return {
+    url: listening.url,
+    stop: async () => {
+      await adapter.stop();
+      await http.close();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const running = await start();
+process.stdout.write(`READY ${running.url}\n`);
+process.on('SIGTERM', () => {
+  void running.stop().finally(() => process.exit(0));
+});
