@@ -15,6 +15,7 @@ import type { Bot } from '../../src/core/bot.js';
 import type { ChatSender, Clock, Logger, Store } from '../../src/core/ports.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { boltLogger } from './bolt-logger.js';
+import { SlackGroups } from './groups.js';
 import { createBotTokens, createInstallationStore, installationId } from './installations.js';
 import { registerListeners } from './listeners.js';
 import { SlackPeople } from './people.js';
@@ -114,6 +115,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     bot: options.bot,
     store,
     people: new SlackPeople(options.clock, logger),
+    groups: new SlackGroups(options.clock, logger),
     presenter: createPresenter({ logger }),
     logger,
     ...(config.oauth

@@ -20,6 +20,7 @@ import { say } from '../../src/core/messages.js';
 import type { Logger, Store } from '../../src/core/ports.js';
 import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from './blocks.js';
 import { commandText } from './command-text.js';
+import type { SlackGroups } from './groups.js';
 import { homeView } from './home.js';
 import { decodeMetadata, formToView, inlineErrors, viewValues } from './modal.js';
 import type { SlackPeople } from './people.js';
@@ -29,6 +30,8 @@ export interface ListenerDeps {
   bot: Bot;
   store: Store;
   people: SlackPeople;
+  /** User group membership (`usergroups.list`, cached per workspace). */
+  groups: SlackGroups;
   presenter: Presenter;
   logger: Logger;
   /** Called when an uninstall or token revocation arrives (OAuth installs). */
@@ -46,7 +49,11 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     client: webApi.WebClient,
     where: { team: string; user: string; channel: string; userName?: string | undefined; messageTs?: string },
   ): Promise<RequestInfo> {
-    const person = await deps.people.lookup(client, where.team, where.user);
+    // Both are cached; on a cold cache the two Web API calls run side by side.
+    const [person, memberOf] = await Promise.all([
+      deps.people.lookup(client, where.team, where.user),
+      deps.groups.memberOf(client, where.team, where.user),
+    ]);
     const conversation = conversationAddress('slack', where.team, where.channel);
     const userName = person.name ?? where.userName;
     return {
@@ -55,9 +62,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       conversation,
       ...(userName ? { userName } : {}),
       ...(person.timeZone ? { platformTimeZone: person.timeZone } : {}),
-      // Approvals by user group will need `usergroups.users.list` (scope usergroups:read); until then
-      // approvers are listed users and nobody is counted in a group.
-      memberOf: [],
+      memberOf,
       ...(where.messageTs ? { message: messageAddress(conversation, where.messageTs) } : {}),
     };
   }

@@ -1,7 +1,6 @@
 /**
  * The bot scopes reelbot asks for, each for one reason; `manifest.yml` lists the same (a test compares them).
- * Not asked: `im:write` (posting to a user id already lands in the app's DM), `usergroups:read` (until
- * approvals by user group read `usergroups.users.list`), any user scope.
+ * Not asked: `im:write` (posting to a user id already lands in the app's DM), any user scope.
  */
 export const BOT_SCOPES = {
   /** The `/reel` slash command. */
@@ -12,6 +11,8 @@ export const BOT_SCOPES = {
   'chat:write.public': 'post status cards in public channels the bot was not invited to',
   /** `users.info`: the caller's time zone (`user.tz`) and display name. */
   'users:read': "the caller's time zone and display name",
+  /** `usergroups.list`: which user groups the caller is in, when approvers or roles name a group. */
+  'usergroups:read': 'approvers and roles named by user group (who is in the group)',
   /** After a crash, find a card already posted (message metadata) instead of posting it twice. */
   'channels:history': 'find an already-posted card after a restart (public channels)',
   'groups:history': 'find an already-posted card after a restart (private channels)',

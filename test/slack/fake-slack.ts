@@ -40,6 +40,17 @@ export interface FakeSlackOptions {
   now?: () => number;
   users?: Record<string, { name: string; realName?: string; tz?: string }>;
   team?: { id: string; name: string };
+  /** User groups (`usergroups.list`); the list is `FakeSlack.usergroups`, editable while running. */
+  usergroups?: FakeUsergroup[];
+}
+
+export interface FakeUsergroup {
+  id: string;
+  handle: string;
+  name: string;
+  users: string[];
+  /** Disabled groups are listed only with `include_disabled`. */
+  disabled?: boolean;
 }
 
 /** Form-encoded Web API bodies carry objects as JSON strings. */
@@ -54,6 +65,8 @@ export class FakeSlack {
   readonly socketReceived: Record<string, unknown>[] = [];
   /** Trigger ids `views.open` refuses as `expired_trigger_id`. */
   readonly expiredTriggers = new Set<string>();
+  /** The workspace's user groups (edit to change membership). */
+  readonly usergroups: FakeUsergroup[];
   url = '';
   private server: Server;
   private wss: WebSocketServer;
@@ -64,6 +77,7 @@ export class FakeSlack {
 
   constructor(private readonly options: FakeSlackOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.usergroups = options.usergroups ?? [];
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         res.writeHead(500);
@@ -248,6 +262,33 @@ export class FakeSlack {
           },
         };
       }
+      case 'usergroups.list':
+        // https://docs.slack.dev/reference/methods/usergroups.list: `users` only with include_users.
+        return {
+          ok: true,
+          usergroups: this.usergroups
+            .filter((g) => !g.disabled || args.include_disabled === true)
+            .map((g) => ({
+              id: g.id,
+              team_id: team.id,
+              is_usergroup: true,
+              is_subteam: true,
+              name: g.name,
+              description: '',
+              handle: g.handle,
+              is_external: false,
+              date_create: 1_700_000_000,
+              date_update: 1_700_000_000,
+              date_delete: g.disabled ? 1_700_000_100 : 0,
+              auto_type: null,
+              created_by: 'U0ADMIN',
+              updated_by: 'U0ADMIN',
+              deleted_by: null,
+              prefs: { channels: [], groups: [] },
+              user_count: g.users.length,
+              ...(args.include_users === true ? { users: [...g.users] } : {}),
+            })),
+        };
       case 'conversations.history':
       case 'conversations.replies': {
         const oldest = Number(args.oldest ?? 0);
@@ -272,7 +313,8 @@ export class FakeSlack {
           ok: true,
           access_token: `xoxb-${installed}-installed-bot-token`,
           token_type: 'bot',
-          scope: 'commands,chat:write,chat:write.public,users:read,channels:history,groups:history',
+          scope:
+            'commands,chat:write,chat:write.public,users:read,usergroups:read,channels:history,groups:history',
           bot_user_id: 'U0BOT2',
           app_id: 'A0REELBOT',
           team: { id: installed, name: `Team ${installed}` },

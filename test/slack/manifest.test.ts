@@ -61,7 +61,8 @@ describe('manifest.yml', () => {
     expect([...scopes].sort()).toEqual([...BOT_SCOPE_NAMES].sort());
     expect(at('oauth_config.scopes.user')).toBeUndefined();
     expect(scopes).not.toContain('im:write');
-    expect(scopes).not.toContain('usergroups:read');
+    // Group approvers and roles: who is in a user group (read-only; membership is never changed).
+    expect(scopes).toContain('usergroups:read');
   });
 
   it('turns on interactivity, the Home tab with its event, and Socket Mode', () => {
