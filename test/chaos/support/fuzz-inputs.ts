@@ -27,6 +27,7 @@ const HOSTILE = [
   '>',
   '&',
   '<script>alert(1)</script>',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal template-injection probe
   '${process.env}',
   '{{7*7}}',
   "'; DROP TABLE watches; --",
