@@ -4,6 +4,7 @@
  * and the fix.
  */
 import { z } from 'zod';
+import { decodeSecretKey } from './store/secret-key.js';
 
 const optional = z
   .string()
@@ -16,9 +17,15 @@ const schema = z.object({
   }),
   VIDEO_API_KEY: optional,
   REELBOT_DATA_DIR: optional.transform((v) => v ?? './data'),
-  REELBOT_SECRET_KEY: optional.refine((v) => v === undefined || Buffer.from(v, 'base64').length === 32, {
+  REELBOT_SECRET_KEY: optional.refine((v) => v === undefined || decodeSecretKey(v) !== undefined, {
     message: 'must be 32 bytes in base64; make one with `openssl rand -base64 32`',
   }),
+  REELBOT_WORKSPACES: optional.transform((v) =>
+    v
+      ?.split(',')
+      .map((w) => w.trim())
+      .filter(Boolean),
+  ),
   PORT: optional
     .transform((v) => (v === undefined ? 3000 : Number(v)))
     .refine((v) => Number.isInteger(v) && v >= 0 && v <= 65535, { message: 'must be a port number 0-65535' }),
@@ -68,6 +75,8 @@ export type Config = z.infer<typeof schema> & {
   demo: boolean;
   playground: boolean;
 };
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -149,5 +158,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   // The playground is the default chat when no platform is configured (DESIGN §2).
   config.playground = c.PLAYGROUND || (!config.slack && !config.discord);
+  // The playground lets whoever reaches it act as any member: never on a public interface.
+  if (config.playground && !LOOPBACK.has(c.HOST)) {
+    throw new ConfigError(
+      `HOST=${c.HOST} would expose the playground (an unauthenticated local chat): keep HOST=127.0.0.1, or set PLAYGROUND=0 with Slack or Discord configured.`,
+    );
+  }
+  // A deployment-wide key serves every member of every workspace that can reach the bot: with a public
+  // multi-workspace install it must be limited to the team's own workspaces.
+  if (c.VIDEO_API_KEY && config.slack?.oauth && !c.REELBOT_WORKSPACES) {
+    throw new ConfigError(
+      'REELBOT_WORKSPACES is missing: with VIDEO_API_KEY and a multi-workspace Slack install, list the workspaces allowed to use the shared key, e.g. REELBOT_WORKSPACES=slack:T0123ABCD.',
+    );
+  }
   return config;
 }

@@ -22,6 +22,11 @@ import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from 
 import { loadSecretKey } from './store/secret-key.js';
 import { openStore } from './store/sqlite-store.js';
 
+/** A start-up failure with a sentence for the operator (port taken, platform unreachable…). */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
 export interface RunningApp {
   url: string;
   stop(): Promise<void>;
@@ -30,6 +35,31 @@ export interface RunningApp {
 export async function startApp(env: Record<string, string | undefined> = process.env): Promise<RunningApp> {
   const config = loadConfig(env);
   const logger = createLogger({ level: config.LOG_LEVEL });
+  // Everything started is stopped in reverse order, on Ctrl-C or when a later step of start-up fails.
+  const teardown: (() => Promise<void> | void)[] = [];
+  const stopAll = async () => {
+    for (const step of teardown.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        logger.warn({ err: error }, 'stopping a component failed');
+      }
+    }
+  };
+  try {
+    return await start(config, logger, teardown, stopAll);
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+async function start(
+  config: Config,
+  logger: Logger,
+  teardown: (() => Promise<void> | void)[],
+  stopAll: () => Promise<void>,
+): Promise<RunningApp> {
   const clock = systemClock;
   const metrics = createMetrics();
 
@@ -39,8 +69,10 @@ export async function startApp(env: Record<string, string | undefined> = process
   let deploymentKey = config.VIDEO_API_KEY;
   if (config.demo) {
     const demoKey = deploymentKey ?? generateApiKey();
-    simulator = await startSimulator({ port: 0, speed: config.SIM_SPEED, teams: [demoTeam(demoKey)] });
-    baseUrl = simulator.url;
+    const sim = await startSimulator({ port: 0, speed: config.SIM_SPEED, teams: [demoTeam(demoKey)] });
+    teardown.push(() => sim.close());
+    simulator = sim;
+    baseUrl = sim.url;
     deploymentKey = demoKey;
   }
 
@@ -58,6 +90,7 @@ export async function startApp(env: Record<string, string | undefined> = process
     clock,
     logger,
   });
+  teardown.push(() => store.close());
 
   const deps: CoreDeps = {
     store,
@@ -67,9 +100,11 @@ export async function startApp(env: Record<string, string | undefined> = process
     catalog: new CatalogCache(clock),
     metrics: { command: (command, outcome) => metrics.commands.inc({ command, outcome }) },
     ...(deploymentKey ? { deploymentKey } : {}),
+    ...(config.REELBOT_WORKSPACES ? { deploymentKeyWorkspaces: config.REELBOT_WORKSPACES } : {}),
   };
   const bot = createBot(deps, MODULES);
 
+  let running = false;
   const http = createHttpServer({
     logger,
     health: () => running,
@@ -81,6 +116,7 @@ export async function startApp(env: Record<string, string | undefined> = process
 
   const senders: Partial<Record<ChatPlatform, ChatSender>> = {};
   const adapters = await startAdapters({ config, bot, store, http, logger, clock, senders });
+  teardown.push(() => adapters.stop());
 
   const runner = new Runner({
     poller: {
@@ -115,9 +151,18 @@ export async function startApp(env: Record<string, string | undefined> = process
   });
   adapters.onEnqueue(() => runner.nudge());
   runner.start();
+  teardown.push(() => runner.stop());
 
-  const listening = await http.listen(config.PORT, config.HOST);
-  let running = true;
+  const listening = await http.listen(config.PORT, config.HOST).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw new StartupError(
+        `PORT ${config.PORT} is already in use: stop the other process or set PORT to a free port.`,
+      );
+    }
+    throw error;
+  });
+  teardown.push(() => http.close());
+  running = true;
   logger.info(
     {
       url: listening.url,
@@ -134,11 +179,7 @@ export async function startApp(env: Record<string, string | undefined> = process
     url: listening.url,
     async stop() {
       running = false;
-      await adapters.stop();
-      await runner.stop();
-      await http.close();
-      store.close();
-      await simulator?.close();
+      await stopAll();
     },
   };
 }
@@ -163,11 +204,11 @@ async function main() {
   try {
     app = await startApp();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`reelbot cannot start: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
+    // One sentence for the operator (DESIGN §2); the stack only when asked for with LOG_LEVEL=debug.
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`reelbot cannot start: ${message}\n`);
+    if (process.env.LOG_LEVEL === 'debug' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+    process.exit(error instanceof ConfigError ? 2 : 1);
   }
   let stopping = false;
   const stop = async (signal: string) => {

@@ -40,4 +40,35 @@ describe('loadConfig', () => {
   it('leaves demo mode when VIDEO_API_URL is set', () => {
     expect(loadConfig({ VIDEO_API_URL: 'https://api.example.com/api/v1' }).demo).toBe(false);
   });
+
+  it('refuses to expose the playground on a public interface', () => {
+    expect(() => loadConfig({ HOST: '0.0.0.0' })).toThrow(/HOST=0.0.0.0 would expose the playground/);
+    const slack = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
+    expect(loadConfig({ ...slack, HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(() => loadConfig({ ...slack, HOST: '0.0.0.0', PLAYGROUND: '1' })).toThrow(/expose the playground/);
+  });
+
+  it('rejects a secret key that is not standard base64 of 32 bytes (the store would refuse it too)', () => {
+    const urlSafe = Buffer.alloc(32, 0xfb).toString('base64url');
+    expect(() => loadConfig({ REELBOT_SECRET_KEY: urlSafe })).toThrow(/REELBOT_SECRET_KEY/);
+    expect(
+      loadConfig({ REELBOT_SECRET_KEY: Buffer.alloc(32, 0xfb).toString('base64') }).REELBOT_SECRET_KEY,
+    ).toBeDefined();
+  });
+
+  it('requires REELBOT_WORKSPACES when a shared key meets a multi-workspace Slack install', () => {
+    const oauth = {
+      SLACK_SIGNING_SECRET: 's',
+      SLACK_CLIENT_ID: 'id',
+      SLACK_CLIENT_SECRET: 'secret',
+      SLACK_STATE_SECRET: 'state',
+      VIDEO_API_URL: 'https://api.example.com/api/v1',
+      VIDEO_API_KEY: 'fl_live_shared',
+    };
+    expect(() => loadConfig(oauth)).toThrow(/REELBOT_WORKSPACES is missing/);
+    expect(loadConfig({ ...oauth, REELBOT_WORKSPACES: 'slack:T1, slack:T2' }).REELBOT_WORKSPACES).toEqual([
+      'slack:T1',
+      'slack:T2',
+    ]);
+  });
 });

@@ -130,8 +130,16 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
       } catch (error) {
         await client.destroy();
         client = undefined;
+        // A refused connection is the network or DISCORD_API_URL, not the token: say which to check.
+        const code = (error as { code?: string }).code ?? '';
+        const unreachable = ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'ECONNRESET'].includes(
+          code,
+        );
+        const detail = error instanceof Error ? error.message : String(error);
         throw new Error(
-          `Discord login failed (${error instanceof Error ? error.message : String(error)}): check DISCORD_TOKEN.`,
+          unreachable
+            ? `Discord is unreachable (${detail}): check the network${config.apiUrl ? ' and DISCORD_API_URL' : ''}.`
+            : `Discord login failed (${detail}): check DISCORD_TOKEN.`,
         );
       }
       log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord gateway connected');

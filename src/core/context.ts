@@ -1,6 +1,7 @@
 /**
  * The environment a command, click or form handler runs in: who asked, where, and the core's dependencies.
  */
+import { workspaceOf } from './address.js';
 import { type CatalogCache, keyId } from './catalog-cache.js';
 import type {
   ChannelSettings,
@@ -42,6 +43,11 @@ export interface CoreDeps {
   logger: Logger;
   /** `VIDEO_API_KEY`: used by members who have not linked their own key. */
   deploymentKey?: string;
+  /**
+   * Workspaces (`slack:T1`, `discord:G1`) allowed to use `deploymentKey`; unset = every workspace that can
+   * reach the bot (a single-workspace deployment).
+   */
+  deploymentKeyWorkspaces?: readonly string[];
   catalog: CatalogCache;
   metrics?: CoreMetrics;
   /** Max age of a watch before the poller gives up (ms). */
@@ -63,7 +69,16 @@ export interface CommandContext {
   now(): number;
 }
 
-export function createContext(req: RequestInfo, deps: CoreDeps): CommandContext {
+/** The deps as this request may use them: without the shared key outside its allowed workspaces. */
+function scopedDeps(req: RequestInfo, deps: CoreDeps): CoreDeps {
+  const allowed = deps.deploymentKeyWorkspaces;
+  if (!deps.deploymentKey || !allowed || allowed.includes(workspaceOf(req.user))) return deps;
+  const { deploymentKey: _hidden, ...rest } = deps;
+  return rest;
+}
+
+export function createContext(req: RequestInfo, allDeps: CoreDeps): CommandContext {
+  const deps = scopedDeps(req, allDeps);
   let cachedApi: VideoApi | undefined;
   const linked = () => {
     try {

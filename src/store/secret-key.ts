@@ -21,7 +21,7 @@ export interface LoadSecretKeyOptions {
 export function loadSecretKey({ env, dataDir }: LoadSecretKeyOptions): Buffer {
   const value = env?.trim();
   if (value) {
-    const key = decode(value);
+    const key = decodeSecretKey(value);
     if (!key) {
       throw new Error(`REELBOT_SECRET_KEY must be the base64 encoding of exactly 32 bytes; ${MAKE_ONE}.`);
     }
@@ -30,7 +30,8 @@ export function loadSecretKey({ env, dataDir }: LoadSecretKeyOptions): Buffer {
   return readOrCreateKeyFile(join(dataDir, SECRET_KEY_FILE), dataDir);
 }
 
-function decode(text: string): Buffer | undefined {
+/** The 32-byte key from its base64 text, or undefined when it is not exactly that (config checks it too). */
+export function decodeSecretKey(text: string): Buffer | undefined {
   if (!BASE64.test(text) || text.length % 4 !== 0) return undefined;
   const key = Buffer.from(text, 'base64');
   return key.length === SECRET_KEY_BYTES ? key : undefined;
@@ -60,7 +61,7 @@ function readKeyFile(file: string): Buffer | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const key = decode(text.trim());
+  const key = decodeSecretKey(text.trim());
   if (!key) {
     throw new Error(
       `The secret key file ${file} does not hold base64 of 32 bytes. Restore it from a backup, or set ` +
