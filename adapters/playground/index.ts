@@ -6,7 +6,7 @@
 import { conversationAddress, userAddress } from '../../src/core/address.js';
 import type { Bot } from '../../src/core/bot.js';
 import type { ChatSender, Clock, ConversationAddress, Logger, UserAddress } from '../../src/core/ports.js';
-import type { HttpServer } from '../../src/http/server.js';
+import type { Handler, HttpServer } from '../../src/http/server.js';
 import { ChatRoom } from './chat-room.js';
 import { EventHub } from './event-hub.js';
 import { createRoutes } from './routes.js';
@@ -69,8 +69,8 @@ export function createPlaygroundAdapter(options: PlaygroundOptions): PlaygroundA
     logger,
     files: loadStaticFiles(),
   });
-  options.http.mount('/', routes.page);
-  options.http.mount('/playground/', routes.playground);
+  options.http.mount('/', localOnly(routes.page));
+  options.http.mount('/playground/', localOnly(routes.playground));
 
   return {
     sender: createPlaygroundSender(room, workspace),
@@ -80,5 +80,22 @@ export function createPlaygroundAdapter(options: PlaygroundOptions): PlaygroundA
       return conversationAddress('playground', workspace, channel);
     },
     close: () => hub.close(),
+  };
+}
+
+/**
+ * The playground lets its visitor act as any member, so it answers only requests addressed to this
+ * machine by a loopback name: a web page on another site that rebinds its DNS to 127.0.0.1 still sends
+ * its own host name, and is refused.
+ */
+function localOnly(handler: Handler): Handler {
+  return (req, res) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+    if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
+      res.writeHead(403, { 'content-type': 'text/plain' });
+      res.end('The playground only answers on 127.0.0.1 / localhost.');
+      return;
+    }
+    return handler(req, res);
   };
 }

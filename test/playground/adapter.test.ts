@@ -525,3 +525,23 @@ describe('MessageLog', () => {
     expect(log.replaceCard('c', 'missing', { title: 'x' })).toBeUndefined();
   });
 });
+
+describe('only on this machine', () => {
+  const getWithHost = (host: string, path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const url = new URL(`${pg.url}${path}`);
+      const req = request({ hostname: url.hostname, port: url.port, path, headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+
+  it('refuses a request addressed to another host name (DNS rebinding), on the page and the API', async () => {
+    expect(await getWithHost('evil.example', '/')).toBe(403);
+    expect(await getWithHost('evil.example:80', '/playground/messages?user=alice&channel=general')).toBe(403);
+    expect(await getWithHost(`localhost:${new URL(pg.url).port}`, '/')).toBe(200);
+    expect(await getWithHost(`127.0.0.1:${new URL(pg.url).port}`, '/')).toBe(200);
+  });
+});
