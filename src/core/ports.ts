@@ -266,6 +266,8 @@ export interface Store {
     due(now: number, limit: number): Watch[];
     active(): Watch[];
     findActive(kind: WatchKind, target: string): Watch | undefined;
+    /** The active watch of one kind for one target in one conversation (a card's watch there), if any. */
+    findActiveIn(kind: WatchKind, target: string, conversation: ConversationAddress): Watch | undefined;
     update(id: string, patch: Partial<Pick<Watch, 'state' | 'nextCheckAt' | 'status' | 'cardKey'>>): void;
   };
   cards: {

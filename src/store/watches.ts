@@ -39,6 +39,7 @@ export class SqliteWatches implements WatchStore {
   readonly #due: Database.Statement<[number, number], WatchRow>;
   readonly #active: Database.Statement<[], WatchRow>;
   readonly #findActive: Database.Statement<[string, string], WatchRow>;
+  readonly #findActiveIn: Database.Statement<[string, string, string], WatchRow>;
   readonly #update: Database.Statement<[PatchParams]>;
   readonly #prune: Database.Statement<[number]>;
   #lastPrune = Number.NEGATIVE_INFINITY;
@@ -61,6 +62,11 @@ export class SqliteWatches implements WatchStore {
     this.#active = db.prepare("SELECT * FROM watches WHERE status = 'active' ORDER BY next_check_at");
     this.#findActive = db.prepare(
       "SELECT * FROM watches WHERE kind = ? AND target = ? AND status = 'active' ORDER BY created_at LIMIT 1",
+    );
+    // Served by watches_target (kind, target, status): a target has a handful of rows, one per conversation.
+    this.#findActiveIn = db.prepare(
+      `SELECT * FROM watches WHERE kind = ? AND target = ? AND status = 'active' AND conversation = ?
+       ORDER BY created_at LIMIT 1`,
     );
     this.#update = db.prepare(
       `UPDATE watches SET
@@ -108,6 +114,11 @@ export class SqliteWatches implements WatchStore {
 
   findActive(kind: WatchKind, target: string): Watch | undefined {
     const row = this.#findActive.get(kind, target);
+    return row && fromRow(row);
+  }
+
+  findActiveIn(kind: WatchKind, target: string, conversation: string): Watch | undefined {
+    const row = this.#findActiveIn.get(kind, target, conversation);
     return row && fromRow(row);
   }
 

@@ -137,6 +137,20 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
       expect(store.watches.findActive('render', 'rnd_1')).toBeUndefined();
     });
 
+    it('finds the active watch for a kind and target in one conversation', () => {
+      const here = store.watches.add(newWatch({ kind: 'schedule', target: 'vid_1', conversation: CHANNEL }));
+      const there = store.watches.add(
+        newWatch({ kind: 'schedule', target: 'vid_1', conversation: OTHER_CHANNEL }),
+      );
+      expect(store.watches.findActiveIn('schedule', 'vid_1', CHANNEL)?.id).toBe(here.id);
+      expect(store.watches.findActiveIn('schedule', 'vid_1', OTHER_CHANNEL)?.id).toBe(there.id);
+      expect(store.watches.findActiveIn('render', 'vid_1', CHANNEL)).toBeUndefined();
+      expect(store.watches.findActiveIn('schedule', 'vid_2', CHANNEL)).toBeUndefined();
+      store.watches.update(here.id, { status: 'done' });
+      expect(store.watches.findActiveIn('schedule', 'vid_1', CHANNEL)).toBeUndefined();
+      expect(store.watches.findActiveIn('schedule', 'vid_1', OTHER_CHANNEL)?.id).toBe(there.id);
+    });
+
     it('patches only the given fields; state is replaced, cardKey can be cleared', () => {
       const watch = store.watches.add(newWatch({ state: { percent: 10, samples: [1, 2] } }));
 

@@ -125,11 +125,7 @@ export function watchSchedule(
     now: number;
   },
 ): { watch: Watch; state: ScheduleWatchState } {
-  const existing = store.watches
-    .active()
-    .find(
-      (w) => w.kind === 'schedule' && w.target === input.videoId && w.conversation === input.conversation,
-    );
+  const existing = store.watches.findActiveIn('schedule', input.videoId, input.conversation);
   const previous = existing ? readScheduleState(existing.state) : undefined;
   const iso = new Date(input.at).toISOString();
   const times = { ...(previous?.times ?? {}) };
@@ -174,9 +170,7 @@ export function stopScheduleWatch(
   videoId: string,
   conversation: ConversationAddress,
 ): Watch | undefined {
-  const watch = store.watches
-    .active()
-    .find((w) => w.kind === 'schedule' && w.target === videoId && w.conversation === conversation);
+  const watch = store.watches.findActiveIn('schedule', videoId, conversation);
   if (watch) store.watches.update(watch.id, { status: 'done' });
   return watch;
 }

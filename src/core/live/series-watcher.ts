@@ -71,9 +71,7 @@ export function watchSeries(
     firstCheckInMs?: number;
   },
 ): Watch {
-  const existing = store.watches
-    .active()
-    .find((w) => w.kind === 'series' && w.target === input.seriesId && w.conversation === input.conversation);
+  const existing = store.watches.findActiveIn('series', input.seriesId, input.conversation);
   if (existing) {
     if (input.seen?.length) {
       const state = readState(existing.state);
@@ -98,11 +96,11 @@ export function watchSeries(
 /** Stops following a series in one conversation (after a deliberate delete); true if a watch was active. */
 export function unwatchSeries(store: Store, seriesId: string, conversation: ConversationAddress): boolean {
   let stopped = false;
-  for (const w of store.watches.active()) {
-    if (w.kind === 'series' && w.target === seriesId && w.conversation === conversation) {
-      store.watches.update(w.id, { status: 'done' });
-      stopped = true;
-    }
+  // Normally one; any duplicate is stopped too (each update removes it from the active set).
+  for (let w = store.watches.findActiveIn('series', seriesId, conversation); w; ) {
+    store.watches.update(w.id, { status: 'done' });
+    stopped = true;
+    w = store.watches.findActiveIn('series', seriesId, conversation);
   }
   return stopped;
 }

@@ -32,12 +32,6 @@ async function cancel(ctx: CommandContext, videoId: string): Promise<boolean> {
   }
 }
 
-function activeWatch(ctx: CommandContext, videoId: string) {
-  return ctx.deps.store.watches
-    .active()
-    .find((w) => w.kind === 'schedule' && w.target === videoId && w.conversation === ctx.req.conversation);
-}
-
 /** After a 409: what the calendar says about this video, in words. */
 async function explain(ctx: CommandContext, video: { id: string; name: string }): Promise<Card> {
   const now = ctx.now();
@@ -70,7 +64,7 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
     lines.push(`Nothing is scheduled for **${video.name}**, and it has no recent posts on the calendar.`);
 
   const store = ctx.deps.store;
-  const watch = activeWatch(ctx, video.id);
+  const watch = ctx.deps.store.watches.findActiveIn('schedule', video.id, ctx.req.conversation);
   store.transaction(() => {
     if (!watch) return;
     if (entries.length > 0) {
@@ -120,7 +114,7 @@ export const unscheduleCommand = defineCommand({
     if (!cancelled) return message(await explain(ctx, video));
 
     const store = ctx.deps.store;
-    const watch = activeWatch(ctx, video.id);
+    const watch = ctx.deps.store.watches.findActiveIn('schedule', video.id, ctx.req.conversation);
     const state = watch ? readScheduleState(watch.state) : undefined;
     const pending = state?.platforms.filter((p) => state.outcomes[p] === undefined) ?? [];
     store.transaction(() => {

@@ -13,7 +13,7 @@ import { resolveVideo } from '../../references.js';
 import { CODECS, type Codec } from '../../video-api.js';
 import { modelFromVideo } from './card-model.js';
 import { minuteBucket } from './format.js';
-import { activeWatch, trackRender } from './tracking.js';
+import { trackRender } from './tracking.js';
 
 /**
  * Starts a render of `videoId`. `action` names the user action for its idempotency key; the card's last
@@ -33,7 +33,7 @@ export async function startRender(
   const currentRender = current ? videoCardModelOf(current.model).render : undefined;
   if (
     currentRender?.status === 'in-progress' &&
-    activeWatch(store, 'render', currentRender.renderId, conversation)
+    store.watches.findActiveIn('render', currentRender.renderId, conversation)
   ) {
     const name = videoCardModelOf((current as NonNullable<typeof current>).model).name;
     return message({

@@ -9,7 +9,7 @@ import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
 import { modelFromVideo, phaseOf } from './card-model.js';
 import { isTerminal, statusLabel } from './format.js';
-import { activeWatch, asRecord, trackGeneration } from './tracking.js';
+import { asRecord, trackGeneration } from './tracking.js';
 
 export const statusCommand: CommandSpec = defineCommand({
   name: 'status',
@@ -39,7 +39,7 @@ export const statusCommand: CommandSpec = defineCommand({
         phase: phaseOf(status.status),
         percent: status.percentCompleted,
       };
-      const watching = activeWatch(store, 'generation', ref.id, ctx.req.conversation);
+      const watching = store.watches.findActiveIn('generation', ref.id, ctx.req.conversation);
       if (!watching) trackGeneration(ctx, model);
       else store.users.setLast(ctx.req.user, 'video', ref.id);
       const card = renderVideoCard(model);

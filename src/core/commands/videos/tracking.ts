@@ -5,7 +5,7 @@
 import type { CommandContext } from '../../context.js';
 import { postCard, videoCardKey } from '../../live/live-card.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
-import type { ConversationAddress, Store, Watch, WatchKind } from '../../ports.js';
+import type { Store, Watch } from '../../ports.js';
 
 /** Generation watches give up after this long (DESIGN §4; the card then says how to look again). */
 export const GENERATION_WATCH_MS = 6 * 3600_000;
@@ -13,18 +13,6 @@ export const GENERATION_WATCH_MS = 6 * 3600_000;
 export const RENDER_WATCH_MS = 3600_000;
 /** First look at a new job: the API advises status every 10–30 s and renders every 5–15 s. */
 const FIRST_CHECK_MS: Record<'generation' | 'render', number> = { generation: 10_000, render: 5_000 };
-
-/** The active watch of one kind for one target in one conversation, if any. */
-export function activeWatch(
-  store: Store,
-  kind: WatchKind,
-  target: string,
-  conversation: ConversationAddress,
-): Watch | undefined {
-  return store.watches
-    .active()
-    .find((w) => w.kind === kind && w.target === target && w.conversation === conversation);
-}
 
 /**
  * Posts (or re-uses) the video's card in the caller's conversation and watches its generation there.
@@ -41,7 +29,7 @@ export function trackGeneration(
   const now = ctx.now();
   const started = store.transaction(() => {
     store.users.setLast(ctx.req.user, 'video', model.videoId);
-    if (activeWatch(store, 'generation', model.videoId, conversation)) return false;
+    if (store.watches.findActiveIn('generation', model.videoId, conversation)) return false;
     postCard(store, { key: cardKey, conversation, card: renderVideoCard(model), model: asRecord(model) });
     store.watches.add({
       kind: 'generation',
@@ -70,7 +58,7 @@ export function trackRender(
   const started = store.transaction(() => {
     store.users.setLast(ctx.req.user, 'video', input.model.videoId);
     // The same render replayed by its idempotency key (double click) is already being watched.
-    if (activeWatch(store, 'render', input.renderId, conversation)) return false;
+    if (store.watches.findActiveIn('render', input.renderId, conversation)) return false;
     const model: VideoCardModel = {
       ...input.model,
       render: { renderId: input.renderId, status: 'in-progress', progress: 0, codec: input.codec },
