@@ -15,6 +15,7 @@
  * the role mention `<@&id>` and her member roles carry it.
  */
 import { Writable } from 'node:stream';
+import { parseCustomId } from '../../adapters/discord/custom-id.js';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { userAddress } from '../../src/core/address.js';
 import { createHttpServer } from '../../src/http/server.js';
@@ -181,19 +182,26 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
       // The button as the message carries it now; else the id it had (a stale view of the message, as a
       // member clicking before the edit arrived sends), else the id a forger would write.
       const customId = (live && currentCustomId(live, b)) ?? customIds.get(b) ?? `r|${b.action}|${b.value}`;
-      // Discord sends a click with the message it sits on. A forged click names none: it rides on the
-      // newest message of the actor's channel.
+      // Discord sends a click with the message it sits on, from the actor's channel. A button of another
+      // channel's message clicked "here", or a click naming no message, can only be a tampered payload: the
+      // former keeps its message, the latter rides on the newest message of the actor's channel.
       const on = live ?? fake.channelMessages(CHANNELS[actorOf(as).channel].id).at(-1);
       if (!on) throw new Error(`no message to click ${b.action} on`);
       const record = await clickOn(as, on, customId);
       // A destructive button first asks privately; the member confirms with its danger button.
-      if (customId.startsWith('c|') && (record.callbacks[0] as Json).type === 4) {
-        const ask = message(record.original);
-        const confirm = `r|${customId.slice(2)}`;
-        const again = ask?.components.some((row) =>
-          ((row.components ?? []) as Json[]).some((c) => c.custom_id === confirm),
-        );
-        if (ask && again) return replyOf(await clickOn(as, ask, confirm), as);
+      const clicked = parseCustomId(customId);
+      const ask = message(record.original);
+      if (clicked?.kind === 'confirm' && (record.callbacks[0] as Json).type === 4 && ask) {
+        const confirm = ask.components
+          .flatMap((row) => (row.components ?? []) as Json[])
+          .map((c) => String(c.custom_id ?? ''))
+          .find((id) => {
+            const parsed = parseCustomId(id);
+            return (
+              parsed?.kind === 'action' && parsed.action === clicked.action && parsed.value === clicked.value
+            );
+          });
+        if (confirm) return replyOf(await clickOn(as, ask, confirm), as);
       }
       return replyOf(record, as);
     },
