@@ -98,7 +98,14 @@ export function slackCommandText(text: string): string {
   return out.join('');
 }
 
-export async function createSlackDriver(): Promise<ScenarioDriver> {
+/** The scenario driver, plus the fake Slack for Slack-only checks (user groups changing, failures). */
+export interface SlackScenarioDriver extends ScenarioDriver {
+  readonly fake: FakeSlack;
+  /** Slack user ids of the cast. */
+  readonly ids: Record<Person, string>;
+}
+
+export async function createSlackDriver(): Promise<SlackScenarioDriver> {
   const h = await createHarness({ platform: 'slack', teams: [otherTeam()] });
   const fake = await FakeSlack.start({
     now: () => h.clock.now(),
@@ -388,6 +395,8 @@ export async function createSlackDriver(): Promise<ScenarioDriver> {
 
   return {
     name: 'Slack (real Bolt over signed HTTP, fake Web API)',
+    fake,
+    ids: Object.fromEntries(PEOPLE.map((p) => [p, CAST[p].id])) as Record<Person, string>,
     mention: (p) => `<@${CAST[p].id}>`,
     groups: { mention: () => `<!subteam^${REVIEWERS.id}>` },
 

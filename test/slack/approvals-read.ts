@@ -57,6 +57,8 @@ export function mrkdwnText(mrkdwn: string): string {
       .replace(/(^|[^\w*])\*([^*\n]+)\*(?=[^\w*]|$)/g, '$1$2')
       .replace(/(^|[^\w])_([^_\n]+)_(?=[^\w]|$)/g, '$1$2')
       .replace(/(^|[^\w~])~([^~\n]+)~(?=[^\w~]|$)/g, '$1$2')
+      // Zero-width spaces fence formatting characters a user typed: nobody sees them.
+      .replace(/\u200b/g, '')
       .replace(/&lt;/g, '<')
       .replace(/&gt;/g, '>')
       .replace(/&amp;/g, '&')
