@@ -21,8 +21,8 @@ describe('approvers named by a Slack user group', () => {
   });
   afterEach(() => d.close());
 
-  /** @reviewers approve publishing in #video-team; alice asks to publish; the card's Approve button. */
-  async function pending(extraApprover = ''): Promise<ButtonRef> {
+  /** @reviewers approve publishing in #video-team; alice asks to publish; the card's `action` button. */
+  async function pending(extraApprover = '', action = 'approval.approve'): Promise<ButtonRef> {
     const id = await d.fixtures.renderedVideo('Grouped');
     for (const line of [
       'settings approval publish',
@@ -35,9 +35,9 @@ describe('approvers named by a Slack user group', () => {
     expect(sent.card?.title, text(sent)).toBe('Sent for approval');
     expect(sent.card?.text).toContain('<!subteam^S0REVIEWERS>');
     const card = (await d.cards()).at(-1);
-    const approve = card?.buttons.find((b) => b.action === 'approval.approve');
-    if (!approve) throw new Error(`no Approve on ${JSON.stringify(card)}`);
-    return approve;
+    const button = card?.buttons.find((b) => b.action === action);
+    if (!button) throw new Error(`no ${action} on ${JSON.stringify(card)}`);
+    return button;
   }
 
   it('reads the groups once per 5 minutes, and a membership change counts once that has passed', async () => {
@@ -67,5 +67,21 @@ describe('approvers named by a Slack user group', () => {
     expect(text(refused)).toContain('Only approvers can decide this');
     const ok = await d.click('bob', approve);
     expect(ok.card?.title, text(ok)).toBe('Approved · Published to YouTube');
+  });
+
+  it('Reject when Slack refuses the trigger: “Open form” brings the reason modal and the rejection lands', async () => {
+    const reject = await pending(d.mention('bob'), 'approval.reject');
+    d.fake.fail('views.open', { error: 'expired_trigger_id' });
+    // The driver presses the ephemeral "Open form" button the adapter offers, as a person would.
+    const form = await d.click('bob', reject);
+    expect(form.kind).toBe('form');
+    expect(form.form?.inputs).toEqual(['reason']);
+    expect(d.fake.callsOf('views.open')).toHaveLength(2);
+    const done = await d.submit('bob', form.form as NonNullable<Reply['form']>, { reason: 'Wrong cut' });
+    expect(done.card?.title, text(done)).toBe('Rejected');
+    const card = (await d.cards()).at(-1);
+    expect(card?.title).toMatch(/^Rejected: Publish “Grouped”/);
+    expect(card?.text).toContain('Wrong cut');
+    expect(d.fixtures.publishedPosts()).toEqual([]);
   });
 });
