@@ -292,8 +292,12 @@ export interface Store {
     fail(id: number, error: string): void;
     depth(platform?: ChatPlatform): number;
   };
-  /** One idempotency key per logical user action, created once and reused on every retry and restart. */
-  idempotency: { keyFor(action: string): string };
+  /**
+   * One idempotency key per logical user action, created once and reused on every retry and restart. With
+   * `reuseForMs`, a key older than that is replaced by a new one: the same action name then names a new
+   * action (a typed command repeated well after the first; see src/core/request-id.ts).
+   */
+  idempotency: { keyFor(action: string, options?: { reuseForMs?: number }): string };
   approvals: {
     create(approval: Omit<Approval, 'status' | 'createdAt'>): Approval;
     get(id: string): Approval | undefined;

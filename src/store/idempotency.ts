@@ -13,6 +13,7 @@ const PRUNE_EVERY_MS = 3600_000;
 
 export class SqliteIdempotency implements IdempotencyStore {
   readonly #insert: Database.Statement<[string, string, number]>;
+  readonly #insertOrRenew: Database.Statement<[string, string, number, number]>;
   readonly #select: Database.Statement<[string], { key: string }>;
   readonly #prune: Database.Statement<[number]>;
   #lastPrune = Number.NEGATIVE_INFINITY;
@@ -24,15 +25,22 @@ export class SqliteIdempotency implements IdempotencyStore {
     this.#insert = db.prepare(
       'INSERT INTO idempotency_keys (action, key, created_at) VALUES (?, ?, ?) ON CONFLICT (action) DO NOTHING',
     );
+    // One statement, so two racing requests still agree on the key: only a row older than the window is renewed.
+    this.#insertOrRenew = db.prepare(
+      `INSERT INTO idempotency_keys (action, key, created_at) VALUES (?, ?, ?)
+       ON CONFLICT (action) DO UPDATE SET key = excluded.key, created_at = excluded.created_at
+       WHERE idempotency_keys.created_at <= ?`,
+    );
     this.#select = db.prepare('SELECT key FROM idempotency_keys WHERE action = ?');
     this.#prune = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
   }
 
-  keyFor(action: string): string {
+  keyFor(action: string, options: { reuseForMs?: number } = {}): string {
     const now = this.clock.now();
     this.#pruneOld(now);
-    // Insert-if-absent then read: the first key ever stored for the action wins.
-    this.#insert.run(action, randomUUID(), now);
+    // Insert-if-absent (or renew-if-stale) then read: the first key stored for the action wins.
+    if (options.reuseForMs === undefined) this.#insert.run(action, randomUUID(), now);
+    else this.#insertOrRenew.run(action, randomUUID(), now, now - options.reuseForMs);
     return this.#select.get(action)!.key;
   }
 

@@ -277,8 +277,9 @@ export async function createSlackDriver(): Promise<SlackScenarioDriver> {
     for (;;) {
       const response = o.responseUrl ? fake.responsesTo(o.responseUrl)[o.responsesBefore] : undefined;
       if (response) return settle(response, o);
+      // Only a modal Slack accepted is open; a refused trigger leads to the "Open form" offer instead.
       const modal = o.triggerId
-        ? fake.callsOf('views.open').find((c) => c.args.trigger_id === o.triggerId)
+        ? fake.callsOf('views.open').find((c) => c.args.trigger_id === o.triggerId && c.outcome?.ok)
         : undefined;
       if (modal) {
         await h.flush();

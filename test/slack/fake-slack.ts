@@ -13,6 +13,8 @@ export interface SlackCall {
   method: string;
   token: string | undefined;
   args: Record<string, unknown>;
+  /** How the fake answered: `ok`, or the error (`ratelimited` for a 429); unset while never answered. */
+  outcome?: { ok: true } | { ok: false; error: string };
 }
 
 export interface FakeMessage {
@@ -180,17 +182,23 @@ export class FakeSlack {
     const args = parseArgs(raw, req.headers['content-type'] ?? '');
     const auth = req.headers.authorization;
     const token = auth?.startsWith('Bearer ') ? auth.slice(7) : (args.token as string | undefined);
-    this.calls.push({ method, token, args });
+    const call: SlackCall = { method, token, args };
+    this.calls.push(call);
 
     const failure = this.failures.get(method)?.shift();
     if (failure?.retryAfter !== undefined) {
+      call.outcome = { ok: false, error: 'ratelimited' };
       res.writeHead(429, { 'retry-after': String(failure.retryAfter), 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
       return;
     }
-    if (failure?.error) return json(res, { ok: false, error: failure.error });
+    if (failure?.error) {
+      call.outcome = { ok: false, error: failure.error };
+      return json(res, { ok: false, error: failure.error });
+    }
     const answer = this.answer(method, args);
     if (failure?.swallow) return; // The work is done; the answer never comes.
+    call.outcome = answer.ok === true ? { ok: true } : { ok: false, error: String(answer.error) };
     json(res, answer);
   }
 

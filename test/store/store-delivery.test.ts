@@ -17,6 +17,8 @@ import {
   tempDir,
 } from './helpers.js';
 
+const MINUTE = 60_000;
+
 describe.each(FIXTURES)('Store contract: delivery ($name)', (fixture) => {
   let clock: FakeClock;
   let store: SqliteStore;
@@ -130,6 +132,19 @@ describe.each(FIXTURES)('Store contract: delivery ($name)', (fixture) => {
       clock.advance(23 * HOUR);
       expect(store.idempotency.keyFor('create:slack:T1:U1:abc')).toBe(key);
       expect(store.idempotency.keyFor('create:slack:T1:U1:def')).not.toBe(key);
+    });
+
+    it('with reuseForMs, reuses a key inside the window from its creation and mints a new one after', () => {
+      const key = store.idempotency.keyFor('typed:a', { reuseForMs: 10 * MINUTE });
+      clock.advance(9 * MINUTE);
+      expect(store.idempotency.keyFor('typed:a', { reuseForMs: 10 * MINUTE })).toBe(key);
+      clock.advance(2 * MINUTE);
+      const renewed = store.idempotency.keyFor('typed:a', { reuseForMs: 10 * MINUTE });
+      expect(renewed).not.toBe(key);
+      // The window now runs from the new key; without the option the stored key is simply reused.
+      clock.advance(5 * MINUTE);
+      expect(store.idempotency.keyFor('typed:a', { reuseForMs: 10 * MINUTE })).toBe(renewed);
+      expect(store.idempotency.keyFor('typed:a')).toBe(renewed);
     });
 
     it('purges keys once they are well past the 24 h replay window', () => {

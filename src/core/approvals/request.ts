@@ -7,6 +7,7 @@ import { type Field, type Image, message, type Response, type Section } from '..
 import { formatMentions } from '../commands/account/mentions.js';
 import { type CommandContext, userError } from '../context.js';
 import { postCard } from '../live/live-card.js';
+import { TYPED_RETRY_WINDOW_MS } from '../request-id.js';
 import { formatBoth } from '../time/format.js';
 import { renderApprovalCard } from './card.js';
 import { auditApproval } from './effects.js';
@@ -120,7 +121,8 @@ export function requestApproval(ctx: CommandContext, request: ApprovalRequest): 
     return message({
       title: 'Already decided',
       tone: 'info',
-      text: `${alreadyDecided(existing)} Change something, or ask again in a minute for a new request.`,
+      // The same typed request soon after counts as a retry of the decided one (src/core/request-id.ts).
+      text: `${alreadyDecided(existing)} Change something, or ask again in ${TYPED_RETRY_WINDOW_MS / 60_000} minutes for a new request.`,
       context: `Approval \`${id}\``,
     });
   }

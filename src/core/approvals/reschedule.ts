@@ -5,11 +5,11 @@
  */
 import { type Form, message, type Response } from '../cards.js';
 import type { ActionSpec, FormSpec } from '../command-spec.js';
-import { minuteOf } from '../commands/publishing/action-state.js';
 import { runSchedule } from '../commands/publishing/schedule-flow.js';
 import { type CommandContext, userError } from '../context.js';
 import { say } from '../messages.js';
 import type { Approval } from '../ports.js';
+import { isRequestId, newRequestId } from '../request-id.js';
 import { parseWhen } from '../time/parse.js';
 import { PLATFORMS, type Platform } from '../video-api.js';
 import { RESCHEDULE_ACTION } from './card.js';
@@ -46,7 +46,8 @@ export const rescheduleAction: ActionSpec = {
       id: RESCHEDULE_FORM,
       title: 'Reschedule',
       submitLabel: 'Ask for approval',
-      state: approval.id,
+      // `<approval id>|<request id>`: a double or retried submit of this form asks (and schedules) once.
+      state: `${approval.id}|${newRequestId()}`,
       intro: `A new time for **${approval.action.summary}**. The new request needs approval again.`,
       inputs: [
         {
@@ -66,7 +67,8 @@ export const rescheduleAction: ActionSpec = {
 export const rescheduleForm: FormSpec = {
   id: RESCHEDULE_FORM,
   async submit(ctx, state, values): Promise<Response> {
-    const approval = loadReschedulable(ctx, state);
+    const [approvalId = '', requestId] = state.split('|');
+    const approval = loadReschedulable(ctx, approvalId);
     if (!movable(ctx, approval))
       return message({ title: 'Nothing to do', tone: 'info', text: alreadyDecided(approval) });
     const when = parseWhen(values.when ?? '', ctx.timeZone(), ctx.now());
@@ -82,7 +84,7 @@ export const rescheduleForm: FormSpec = {
       videoId: a.videoId,
       platforms,
       at,
-      started: minuteOf(ctx.now()),
+      ...(isRequestId(requestId) ? { requestId } : {}),
     });
     // A form means post details went missing meanwhile: nothing new was asked yet, the old request stays.
     if (response.kind !== 'message') return response;

@@ -102,9 +102,11 @@ const RUNNERS: Record<ApprovedCommand, Runner> = {
     const input = approval.action.args.input as SeriesInput | undefined;
     if (!input || typeof input !== 'object' || !str(input.name) || !str(input.source)) malformed();
     const response = await createSeries(ctx, input, {
-      id: approval.id,
-      idempotencyKey: approval.action.idempotencyKey,
-      requesterName: model.requesterName,
+      approved: {
+        id: approval.id,
+        idempotencyKey: approval.action.idempotencyKey,
+        requesterName: model.requesterName,
+      },
     });
     if (response.kind !== 'message') malformed();
     return { card: response.card, outcome: `${response.card.title}.` };

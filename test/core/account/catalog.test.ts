@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { TYPED_RETRY_WINDOW_MS } from '../../../src/core/request-id.js';
 import type { VideoApi } from '../../../src/core/video-api.js';
 import { cardOf, createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
@@ -114,7 +115,7 @@ describe('asset', () => {
   let w: World;
   afterEach(async () => w.close());
 
-  it('registers a URL and answers with id, name and URL; a repeat in the same minute is replayed', async () => {
+  it('registers a URL and answers with id, name and URL; a repeat soon after is replayed', async () => {
     w = await createWorld();
     const text = 'asset https://cdn.example.com/intro.mp4 --name "Intro clip" --type video/mp4';
     const first = cardOf(await w.run(text));
@@ -126,7 +127,7 @@ describe('asset', () => {
     expect(id).toMatch(/^`.+`$/);
     const again = cardOf(await w.run(text));
     expect(again.fields?.find((f) => f.label === 'Id')?.value).toBe(id);
-    w.clock.advance(61_000);
+    w.clock.advance(TYPED_RETRY_WINDOW_MS + 1_000);
     const later = cardOf(await w.run(text));
     expect(later.fields?.find((f) => f.label === 'Id')?.value).not.toBe(id);
   });

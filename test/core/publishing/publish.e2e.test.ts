@@ -44,7 +44,7 @@ describe('publish', () => {
     ]);
   });
 
-  it('sends one post for a repeated command within the same minute (one idempotency key)', async () => {
+  it('sends one post for a repeated command soon after (one idempotency key)', async () => {
     await h.run('/reel publish last tiktok');
     await h.run('/reel publish last tiktok');
     expect(h.sim.sim.publishedPosts()).toHaveLength(1);
@@ -63,11 +63,12 @@ describe('publish', () => {
     expect(h.sim.sim.publishedPosts()).toHaveLength(1);
   });
 
-  it('refuses --privacy off YouTube and sends nothing', async () => {
+  it('refuses --privacy off YouTube before any API call', async () => {
     const r = await h.run('/reel publish last tiktok --privacy private');
     expect(textOf(r)).toContain('`--privacy` applies to YouTube only');
     expect(textOf(r)).toContain('Usage');
-    expect(calls.writes).toEqual([]);
+    // Not even the video is read: the arguments alone decide.
+    expect(calls.all).toEqual([]);
   });
 
   it('refuses an unknown platform with usage', async () => {

@@ -1,11 +1,11 @@
 /**
  * `asset <url> [--name N] [--type MIME]`: registers already-hosted media (POST /assets). One idempotency
- * key per user action: the same user registering the same thing within the same minute (a double submit,
- * a retry) reuses it, so the service replays instead of registering twice.
+ * key per user action: the same user registering the same thing again soon (a double submit, a retry after
+ * a timeout) reuses it, so the service replays instead of registering twice (src/core/request-id.ts).
  */
-import { createHash } from 'node:crypto';
 import { message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { actionKey } from '../../request-id.js';
 import { badInput } from './bad-input.js';
 
 /** `type/subtype`, optionally with parameters (`video/mp4; codecs=avc1`). */
@@ -28,14 +28,7 @@ export const assetCommand: CommandSpec = defineCommand({
   async run(ctx, args): Promise<Response> {
     const type = args.type?.trim();
     if (type !== undefined && !MIME.test(type)) return badInput(assetCommand, 'bad-mime', { value: type });
-    const fingerprint = createHash('sha256')
-      .update(JSON.stringify([args.url, args.name ?? null, type ?? null]))
-      .digest('hex')
-      .slice(0, 16);
-    const minute = Math.floor(ctx.now() / 60_000);
-    const idempotencyKey = ctx.deps.store.idempotency.keyFor(
-      `asset:${ctx.req.user}:${fingerprint}:${minute}`,
-    );
+    const idempotencyKey = actionKey(ctx, 'asset', [args.url, args.name ?? null, type ?? null]);
     const asset = await ctx
       .api()
       .assets.create(

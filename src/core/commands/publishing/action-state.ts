@@ -1,13 +1,12 @@
 /**
- * Compact, opaque state for the publishing forms and buttons, and the idempotency action names derived
- * from it. Discord limits a custom id to 100 characters, so state is a few `|`-separated fields (ids,
- * one letter per platform, base-36 numbers) rather than JSON.
+ * Compact, opaque state for the publishing forms and buttons. Discord limits a custom id to 100 characters,
+ * so state is a few `|`-separated fields (ids, one letter per platform, base-36 numbers) rather than JSON.
  *
- * Idempotency (DESIGN §6): one key per user action. The action is named by who, what, and the minute it
- * started (`bucket`); the bucket travels in form state so a multi-step flow (schedule → metadata form →
- * schedule) still sends the key it began with, and a double click or a retry reuses it, while the same
- * schedule made again later (after an `unschedule`) is a new action.
+ * Idempotency (DESIGN §6, src/core/request-id.ts): a form or picker carries the request id minted when it
+ * opened, so a multi-step flow (schedule → metadata form → schedule) still sends the key it began with and a
+ * double click or a retry reuses it. An empty request id means a typed command acting at once (content key).
  */
+import { isRequestId } from '../../request-id.js';
 import { PLATFORMS, type Platform } from '../../video-api.js';
 
 const CODE: Record<Platform, string> = {
@@ -36,52 +35,40 @@ export function decodePlatforms(codes: string): Platform[] | undefined {
 
 export const isPlatform = (v: string): v is Platform => (PLATFORMS as readonly string[]).includes(v);
 
-/** The minute a user action started. */
-export const minuteOf = (now: number): number => Math.floor(now / 60_000);
-
 /** A schedule waiting for missing metadata; everything needed to send it once the forms are filled. */
 export interface PendingSchedule {
   videoId: string;
   platforms: Platform[];
   /** The scheduled instant (ms, whole seconds). */
   at: number;
-  /** `minuteOf` when the user asked. */
-  started: number;
+  /** The request id of the form the user started from; none for a typed command. */
+  requestId?: string | undefined;
 }
+
+/** Old state carried a base-36 minute where the request id is now: read as none (a content key). */
+const requestIdOf = (field: string | undefined): string | undefined =>
+  isRequestId(field) ? field : undefined;
 
 export const encodeSchedule = (p: PendingSchedule): string =>
-  [
-    p.videoId,
-    encodePlatforms(p.platforms),
-    Math.floor(p.at / 1000).toString(36),
-    p.started.toString(36),
-  ].join('|');
+  [p.videoId, encodePlatforms(p.platforms), Math.floor(p.at / 1000).toString(36), p.requestId ?? ''].join(
+    '|',
+  );
 
 export function decodeSchedule(parts: readonly string[]): PendingSchedule | undefined {
-  const [videoId, codes, at, started] = parts;
-  if (!videoId || !codes || !at || !started) return undefined;
+  const [videoId, codes, at, requestId] = parts;
+  if (!videoId || !codes || !at || requestId === undefined) return undefined;
   const platforms = decodePlatforms(codes);
   const atSec = Number.parseInt(at, 36);
-  const minute = Number.parseInt(started, 36);
-  if (!platforms || !Number.isFinite(atSec) || !Number.isFinite(minute)) return undefined;
-  return { videoId, platforms, at: atSec * 1000, started: minute };
+  if (!platforms || !Number.isFinite(atSec)) return undefined;
+  return { videoId, platforms, at: atSec * 1000, requestId: requestIdOf(requestId) };
 }
 
-/** `<videoId>|<minute>` for forms and selects that act on one video. */
-export const encodeVideoAction = (videoId: string, started: number): string =>
-  `${videoId}|${started.toString(36)}`;
+/** `<videoId>|<request id>` for forms that act on one video (the video may be empty: asked in the form). */
+export const encodeVideoAction = (videoId: string, requestId: string): string => `${videoId}|${requestId}`;
 
-export function decodeVideoAction(state: string): { videoId: string; started: number } | undefined {
-  const [videoId, started] = state.split('|');
-  const minute = Number.parseInt(started ?? '', 36);
-  return videoId !== undefined && Number.isFinite(minute) ? { videoId, started: minute } : undefined;
+export function decodeVideoAction(state: string): { videoId: string; requestId?: string } | undefined {
+  const [videoId, requestId] = state.split('|');
+  if (videoId === undefined || requestId === undefined) return undefined;
+  const id = requestIdOf(requestId);
+  return id ? { videoId, requestId: id } : { videoId };
 }
-
-export const scheduleActionName = (user: string, p: PendingSchedule): string =>
-  `schedule:${user}:${p.videoId}:${p.platforms.join(',')}:${new Date(p.at).toISOString()}:${p.started}`;
-
-export const publishActionName = (
-  user: string,
-  input: { videoId: string; platform: Platform; authId?: string; privacy?: string; started: number },
-): string =>
-  `publish:${user}:${input.videoId}:${input.platform}:${input.authId ?? 'default'}:${input.privacy ?? ''}:${input.started}`;

@@ -11,9 +11,10 @@ import { type Card, message, type Response } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { type VideoCardModel, videoCardModelOf } from '../../live/video-card.js';
+import { actionKey, newRequestId } from '../../request-id.js';
 import type { Account, Platform, Privacy, Video } from '../../video-api.js';
 import { chooseAccount } from './accounts.js';
-import { encodePlatforms, publishActionName } from './action-state.js';
+import { encodePlatforms } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
 import { platformName } from './post-blocks.js';
 import { getVideo, quoteRef } from './schedule-flow.js';
@@ -26,13 +27,25 @@ export interface PublishRequest {
   /** Label or authId as typed, or an authId picked from a list. */
   account?: string;
   privacy?: Privacy;
-  /** `minuteOf` the user action. */
-  started: number;
+  /** The request id of the form or picker it came from; none for a typed command (content key). */
+  requestId?: string;
 }
 
-/** `videoId|p|privacy|minute|authId`: the account picker's option value (fits Discord's 100 characters). */
+/** `videoId|p|privacy|requestId|authId`: the account picker's option value (fits Discord's 100 characters). */
 export const encodeAccountChoice = (r: PublishRequest, authId: string): string =>
-  [r.videoId, encodePlatforms([r.platform]), r.privacy ?? '', r.started.toString(36), authId].join('|');
+  [r.videoId, encodePlatforms([r.platform]), r.privacy ?? '', r.requestId ?? '', authId].join('|');
+
+/** The checks the arguments alone decide (role, privacy on YouTube only): before any API call. */
+export function checkPublishArgs(
+  ctx: CommandContext,
+  platform: Platform,
+  privacy: Privacy | undefined,
+): void {
+  checkRole(ctx, 'publish');
+  if (privacy !== undefined && platform !== 'youtube') {
+    throw userError('privacy-youtube-only', { platform: platformName(platform) });
+  }
+}
 
 /** Why a video cannot be published now, with the button that fixes it; undefined when it can. */
 export function notPublishable(video: Video): Response | undefined {
@@ -84,10 +97,7 @@ export type PublishOutcome =
 
 /** Runs the checks and the post; `ask` when the caller has to pick an account first. */
 export async function publishVideo(ctx: CommandContext, r: PublishRequest): Promise<PublishOutcome> {
-  checkRole(ctx, 'publish');
-  if (r.privacy !== undefined && r.platform !== 'youtube') {
-    throw userError('privacy-youtube-only', { platform: platformName(r.platform) });
-  }
+  checkPublishArgs(ctx, r.platform, r.privacy);
   const video = await getVideo(ctx, r.videoId);
   const blocked = notPublishable(video);
   if (blocked) return { kind: 'done', response: blocked };
@@ -95,14 +105,11 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
   if (choice.kind === 'ask') return { kind: 'ask', accounts: choice.accounts, video };
   const account = choice.account;
 
-  const idempotencyKey = ctx.deps.store.idempotency.keyFor(
-    publishActionName(ctx.req.user, {
-      videoId: video.id,
-      platform: r.platform,
-      started: r.started,
-      ...(account ? { authId: account.authId } : {}),
-      ...(r.privacy ? { privacy: r.privacy } : {}),
-    }),
+  const idempotencyKey = actionKey(
+    ctx,
+    'publish',
+    { videoId: video.id, platform: r.platform, authId: account?.authId ?? null, privacy: r.privacy ?? null },
+    r.requestId,
   );
   const send: PublishSend = {
     video,
@@ -224,7 +231,8 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
 /** For commands and the picker: an account question becomes the picker card. */
 export async function publishOrAsk(ctx: CommandContext, r: PublishRequest): Promise<Response> {
   const outcome = await publishVideo(ctx, r);
-  return outcome.kind === 'done'
-    ? outcome.response
-    : message(pickAccountCard(outcome.video, r, outcome.accounts));
+  if (outcome.kind === 'done') return outcome.response;
+  // The picker is a card the user answers: it carries a request id (minted now for a typed command).
+  const picked = { ...r, requestId: r.requestId ?? newRequestId() };
+  return message(pickAccountCard(outcome.video, picked, outcome.accounts));
 }

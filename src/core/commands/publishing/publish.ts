@@ -9,10 +9,17 @@ import { type CommandContext, UserError, userError } from '../../context.js';
 import { say } from '../../messages.js';
 import { parsePlatform } from '../../parse/validate-args.js';
 import { resolveVideo } from '../../references.js';
+import { isRequestId, newRequestId } from '../../request-id.js';
 import { type Accounts, PLATFORMS, PRIVACY, type Privacy, VideoApiError } from '../../video-api.js';
-import { decodePlatforms, decodeVideoAction, encodeVideoAction, minuteOf } from './action-state.js';
+import { decodePlatforms, decodeVideoAction, encodeVideoAction } from './action-state.js';
 import { platformName } from './post-blocks.js';
-import { ACCOUNT_ACTION, notPublishable, publishOrAsk, publishVideo } from './publish-flow.js';
+import {
+  ACCOUNT_ACTION,
+  checkPublishArgs,
+  notPublishable,
+  publishOrAsk,
+  publishVideo,
+} from './publish-flow.js';
 import { getVideo } from './schedule-flow.js';
 import { withUsage } from './with-usage.js';
 
@@ -32,7 +39,8 @@ async function publishForm(
   ctx: CommandContext,
   input: { videoId?: string; videoName?: string; videoRef?: string; platform?: string },
 ): Promise<Form> {
-  const started = minuteOf(ctx.now());
+  // The form is one user action: its request id keys the publish, however often it is submitted.
+  const requestId = newRequestId();
   const accounts = await accountsOrNone(ctx);
   const connected = PLATFORMS.filter((p) => (accounts?.[p]?.length ?? 0) > 0);
   const choices = accounts ? connected : [...PLATFORMS];
@@ -97,7 +105,7 @@ async function publishForm(
     id: FORM_ID,
     title: 'Publish now',
     submitLabel: 'Publish',
-    state: encodeVideoAction(input.videoId ?? '', started),
+    state: encodeVideoAction(input.videoId ?? '', requestId),
     inputs,
   };
   if (input.videoName) form.intro = `Publish **${input.videoName}** now.`;
@@ -159,11 +167,12 @@ export const publishCommand = withUsage(
       };
     },
     async run(ctx, args) {
+      // Everything the arguments alone can refuse is refused before the first API call.
+      checkPublishArgs(ctx, args.platform, args.privacy);
       const video = await resolveVideo(ctx, args.video);
       return publishOrAsk(ctx, {
         videoId: video.id,
         platform: args.platform,
-        started: minuteOf(ctx.now()),
         ...(args.account ? { account: args.account } : {}),
         ...(args.privacy ? { privacy: args.privacy } : {}),
       });
@@ -215,7 +224,7 @@ export const publishFormSpec: FormSpec = {
       const outcome = await publishVideo(ctx, {
         videoId,
         platform,
-        started: decoded.started,
+        ...(decoded.requestId ? { requestId: decoded.requestId } : {}),
         ...(account ? { account } : {}),
         ...(privacy && (PRIVACY as readonly string[]).includes(privacy) ? { privacy } : {}),
       });
@@ -245,15 +254,14 @@ export const publishFormSpec: FormSpec = {
 export const publishAccountAction: ActionSpec = {
   action: ACCOUNT_ACTION,
   async run(ctx, value, choice) {
-    const [videoId, code, privacy, started, authId] = (choice ?? value).split('|');
+    const [videoId, code, privacy, requestId, authId] = (choice ?? value).split('|');
     const platform = decodePlatforms(code ?? '')?.[0];
-    const minute = Number.parseInt(started ?? '', 36);
-    if (!videoId || !platform || !authId || !Number.isFinite(minute)) throw userError('interaction-expired');
+    if (!videoId || !platform || !authId || requestId === undefined) throw userError('interaction-expired');
     return publishOrAsk(ctx, {
       videoId,
       platform,
       account: authId,
-      started: minute,
+      ...(isRequestId(requestId) ? { requestId } : {}),
       ...(privacy && (PRIVACY as readonly string[]).includes(privacy) ? { privacy: privacy as Privacy } : {}),
     });
   },

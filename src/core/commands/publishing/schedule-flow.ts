@@ -11,9 +11,10 @@ import { checkRole } from '../../approvals/roles.js';
 import { type Card, message, type Response } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
 import { scheduleCardPart, watchSchedule } from '../../live/schedule-watcher.js';
+import { actionKey, newRequestId } from '../../request-id.js';
 import { formatBoth } from '../../time/format.js';
 import { type Platform, type Video, VideoApiError } from '../../video-api.js';
-import { type PendingSchedule, scheduleActionName } from './action-state.js';
+import type { PendingSchedule } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
 import { metaForm } from './meta-form.js';
 import { platformName } from './post-blocks.js';
@@ -39,9 +40,19 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
 
   const missing = pending.platforms.filter((p) => video.posts[p] === undefined);
   const first = missing[0];
-  if (first) return { kind: 'form', form: metaForm(video, first, { pending, missing }) };
+  if (first) {
+    // The metadata forms are one user action with the schedule: they carry its request id (minted now for a
+    // typed command), and the schedule they lead to is sent with the key of that id.
+    const carried = { ...pending, requestId: pending.requestId ?? newRequestId() };
+    return { kind: 'form', form: metaForm(video, first, { pending: carried, missing }) };
+  }
 
-  const idempotencyKey = ctx.deps.store.idempotency.keyFor(scheduleActionName(ctx.req.user, pending));
+  const idempotencyKey = actionKey(
+    ctx,
+    'schedule',
+    { videoId: video.id, platforms: pending.platforms, at: pending.at },
+    pending.requestId,
+  );
   const send: ScheduleSend = { video, platforms: pending.platforms, at: pending.at, idempotencyKey };
   if (needsApproval(ctx, { kind: 'publish' })) {
     const preview = videoPreview(video, pending.platforms);

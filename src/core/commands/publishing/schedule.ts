@@ -9,9 +9,10 @@ import { type CommandContext, UserError, userError } from '../../context.js';
 import { say } from '../../messages.js';
 import { parsePlatforms } from '../../parse/validate-args.js';
 import { resolveVideo } from '../../references.js';
+import { newRequestId } from '../../request-id.js';
 import { parseWhen } from '../../time/parse.js';
 import { PLATFORMS, type Platform, type Video } from '../../video-api.js';
-import { decodeVideoAction, encodeVideoAction, minuteOf } from './action-state.js';
+import { decodeVideoAction, encodeVideoAction } from './action-state.js';
 import { getVideo, runSchedule } from './schedule-flow.js';
 import { withUsage } from './with-usage.js';
 
@@ -61,7 +62,8 @@ function scheduleForm(
     id: FORM_ID,
     title: 'Schedule a post',
     submitLabel: 'Schedule',
-    state: encodeVideoAction(input.video?.id ?? '', minuteOf(ctx.now())),
+    // One user action per opened form: its request id keys the schedule, however often it is submitted.
+    state: encodeVideoAction(input.video?.id ?? '', newRequestId()),
     inputs,
   };
   if (input.video) form.intro = `Schedule **${input.video.name}**.`;
@@ -128,7 +130,6 @@ export const scheduleCommand = withUsage(
         videoId: video.id,
         platforms: args.platforms,
         at: toSecond(when.value),
-        started: minuteOf(ctx.now()),
       });
     },
   }),
@@ -171,7 +172,7 @@ export const scheduleFormSpec: FormSpec = {
       videoId,
       platforms: platforms.value as Platform[],
       at: toSecond(when.value),
-      started: decoded.started,
+      ...(decoded.requestId ? { requestId: decoded.requestId } : {}),
     });
   },
 };

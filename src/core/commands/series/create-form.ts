@@ -1,7 +1,9 @@
 /**
  * The `series create` form. Modals hold at most five inputs (Slack and Discord), so it asks the five that
  * define a series — name, source, niche, voice, schedule — and carries any flags typed with the command in
- * its state. Submitting runs the same checks and the same create as the text command.
+ * its state, after the request id minted when it opened (`<request id>|<flags JSON>`): a double or retried
+ * submit of this form creates one series. Submitting runs the same checks and the same create as the text
+ * command.
  */
 import { describeApiError, isApiError } from '../../api-errors.js';
 import { errorCard } from '../../bot.js';
@@ -10,6 +12,7 @@ import type { FormSpec, RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
 import { say } from '../../messages.js';
 import { validateArgs } from '../../parse/validate-args.js';
+import { isRequestId, newRequestId } from '../../request-id.js';
 import { VideoApiError } from '../../video-api.js';
 import { createCommand, createSeries } from './create.js';
 import { type SeriesFieldArgs, seriesFieldsFrom } from './series-fields.js';
@@ -102,7 +105,7 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
         id: CREATE_FORM_ID,
         title: 'New series',
         submitLabel: 'Create series',
-        state: Object.keys(typed).length > 0 ? JSON.stringify(typed) : '',
+        state: Object.keys(typed).length > 0 ? `${newRequestId()}|${JSON.stringify(typed)}` : newRequestId(),
         inputs,
         intro:
           'The first episode starts generating as soon as you create the series, and each episode is charged.',
@@ -160,9 +163,14 @@ function choose(i: {
 export const createForm: FormSpec = {
   id: CREATE_FORM_ID,
   async submit(ctx, state, values) {
+    const bar = state.indexOf('|');
+    const head = bar < 0 ? state : state.slice(0, bar);
+    // A form opened before request ids carries only the flags JSON (or nothing).
+    const requestId = isRequestId(head) ? head : undefined;
+    const json = requestId ? state.slice(head.length + 1) : state;
     let flags: SeriesFieldArgs;
     try {
-      flags = state ? (JSON.parse(state) as SeriesFieldArgs) : {};
+      flags = json ? (JSON.parse(json) as SeriesFieldArgs) : {};
     } catch {
       throw userError('interaction-expired');
     }
@@ -183,7 +191,7 @@ export const createForm: FormSpec = {
     }
     try {
       const fields = await seriesFieldsFrom(ctx, args, 'create');
-      return await createSeries(ctx, { ...fields, name, source: fields.source ?? source });
+      return await createSeries(ctx, { ...fields, name, source: fields.source ?? source }, { requestId });
     } catch (e) {
       const input = e instanceof UserError ? INPUT_OF[String(e.params.option ?? '')] : undefined;
       if (e instanceof UserError && input)

@@ -10,6 +10,7 @@ import type { Card, Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
+import { actionKey } from '../../request-id.js';
 import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api.js';
 import { openCreateForm } from './create-form.js';
 import {
@@ -19,7 +20,6 @@ import {
   DEFAULT_SERIES_MODEL,
   episodeCost,
   joinValue,
-  textActionName,
   videoName,
 } from './series-common.js';
 import {
@@ -67,6 +67,13 @@ export const createCommand: CommandSpec = defineCommand({
   },
 });
 
+export interface CreateSeriesOptions {
+  /** Set when an approver runs someone else's request: its stored idempotency key. */
+  approved?: { id: string; idempotencyKey: string; requesterName: string };
+  /** The create form's request id; a typed command has none (its key is the command's content). */
+  requestId?: string | undefined;
+}
+
 /**
  * The create itself, shared by the command and the form: POST once per user action, then follow the series
  * here and give the episodes already there (the first one, usually) their cards.
@@ -74,16 +81,15 @@ export const createCommand: CommandSpec = defineCommand({
 export async function createSeries(
   ctx: CommandContext,
   input: SeriesInput,
-  /** Set when an approver runs someone else's request: its stored idempotency key. */
-  approved?: { id: string; idempotencyKey: string; requesterName: string },
+  options: CreateSeriesOptions = {},
 ): Promise<Response> {
+  const { approved } = options;
   checkRole(ctx, 'spend');
   const api = ctx.api();
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);
   const idempotencyKey =
-    approved?.idempotencyKey ??
-    ctx.deps.store.idempotency.keyFor(textActionName(ctx, 'series.create', input));
+    approved?.idempotencyKey ?? actionKey(ctx, 'series.create', input, options.requestId);
   if (!approved && needsApproval(ctx, { kind: 'spend', credits: cost })) {
     return requestApproval(ctx, {
       command: 'series.create',

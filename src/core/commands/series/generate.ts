@@ -3,7 +3,6 @@
  * the Generate click POSTs with an idempotency key tied to that card, so a double click charges once, then
  * posts the episode's video status card and watches its generation.
  */
-import { randomUUID } from 'node:crypto';
 import { describeApiError } from '../../api-errors.js';
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
@@ -13,10 +12,10 @@ import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
 import { resolveSeries } from '../../references.js';
+import { clickKey, newRequestId } from '../../request-id.js';
 import { VideoApiError } from '../../video-api.js';
 import {
   balance,
-  clickActionName,
   DEFAULT_SERIES_MODEL,
   episodeCost,
   getSeriesById,
@@ -49,7 +48,7 @@ export const generateCommand = defineCommand({
   },
 });
 
-/** The cost card. Its Generate button carries a nonce: each card is one user action, each click of it too. */
+/** The cost card. Its Generate button carries a request id: each card is one user action, however often clicked. */
 async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Response> {
   checkRole(ctx, 'spend');
   const series = await getSeriesById(ctx, seriesId);
@@ -82,7 +81,7 @@ async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Respo
             {
               kind: 'button' as const,
               action: GENERATE_CONFIRM,
-              value: joinValue(series.id, randomUUID().slice(0, 8)),
+              value: joinValue(series.id, newRequestId()),
               label: `${approval ? 'Request approval' : 'Generate'}${cost === undefined ? '' : ` (${cost} credits)`}`,
               style: 'primary' as const,
             },
@@ -102,7 +101,7 @@ export const generateConfirmAction: ActionSpec = {
     const [seriesId, nonce] = splitValue(value);
     if (!seriesId || !nonce) throw userError('interaction-expired');
     checkRole(ctx, 'spend');
-    const idempotencyKey = ctx.deps.store.idempotency.keyFor(clickActionName(ctx, GENERATE_CONFIRM, value));
+    const idempotencyKey = clickKey(ctx, GENERATE_CONFIRM, value);
     const series = await getSeriesById(ctx, seriesId);
     const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
     const cost = await episodeCost(ctx, model);

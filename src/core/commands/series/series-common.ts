@@ -1,8 +1,7 @@
 /**
- * Small pieces the series commands share: idempotency action names, cost and voice look-ups, the
- * configuration fields of a series card, and re-reading a series by id from a button.
+ * Small pieces the series commands share: cost and voice look-ups, the configuration fields of a series
+ * card, and re-reading a series by id from a button. (Idempotency keys: src/core/request-id.ts.)
  */
-import { createHash } from 'node:crypto';
 import { errorCard } from '../../bot.js';
 import type { Field, Response } from '../../cards.js';
 import type { CommandSpec } from '../../command-spec.js';
@@ -13,19 +12,6 @@ import { type Cadence, daysOf, describeSchedule, formatWhen, nextPostTime } from
 
 /** The service's default model for a series when none was chosen (spec §4: brollModel optional). */
 export const DEFAULT_SERIES_MODEL = 'storyboard';
-
-/**
- * One idempotency action name per logical user action (DESIGN §6): the same request by the same user in
- * the same minute is the same action (a retry, a double submit), so it reuses the key and charges once.
- */
-export function textActionName(ctx: CommandContext, action: string, payload: unknown): string {
-  const digest = createHash('sha256').update(JSON.stringify(payload)).digest('hex').slice(0, 16);
-  return `${action}:${ctx.req.user}:${digest}:${Math.floor(ctx.now() / 60_000)}`;
-}
-
-/** A button's action name: user + action + the button's value (which carries a per-card nonce). */
-export const clickActionName = (ctx: CommandContext, action: string, value: string): string =>
-  `${action}:${ctx.req.user}:${value}`;
 
 /**
  * Runs a command's argument checks; a mistake there is answered like a parse error, with the command's
@@ -114,7 +100,7 @@ export function nextPostText(ctx: CommandContext, s: Series): string | undefined
 
 const onOff = (v: boolean | undefined) => (v === undefined ? undefined : v ? 'on' : 'off');
 
-/** The configuration as card fields; `full` adds the less common settings (`series show`). */
+/** The configuration as card fields (values escaped); `full` adds the less common settings (`series show`). */
 export async function configFields(ctx: CommandContext, s: Series, full: boolean): Promise<Field[]> {
   const model = s.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);

@@ -5,9 +5,10 @@
  */
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { actionKey } from '../../request-id.js';
 import { catalogValue } from './catalog-choices.js';
 import { NAME_MAX } from './create-request.js';
-import { displayName, minuteBucket } from './format.js';
+import { displayName } from './format.js';
 import { trackGeneration } from './tracking.js';
 import { withUsage } from './usage.js';
 
@@ -64,10 +65,8 @@ export const captionCommand: CommandSpec = defineCommand({
           ...(args.name ? { name: args.name } : {}),
           ...(language ? { language } : {}),
         };
-        // One user action per typed command per minute: a retry or a re-sent slash command captions once.
-        const idempotencyKey = ctx.deps.store.idempotency.keyFor(
-          `caption:${ctx.req.user}:${JSON.stringify(body)}:${minuteBucket(ctx.now())}`,
-        );
+        // A typed command acting at once: the same command again soon is a retry and captions once.
+        const idempotencyKey = actionKey(ctx, 'caption', body);
         const created = await ctx.api().videos.caption(body, { idempotencyKey });
         const name = args.name ?? nameFromUrl(url);
         trackGeneration(ctx, {

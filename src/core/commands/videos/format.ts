@@ -40,8 +40,5 @@ export const statusLabel = (status: string | undefined): string =>
 export const isTerminal = (status: string | undefined): boolean =>
   status === 'completed' || status === 'failed';
 
-/** The minute a text command was typed in: a retyped command within it is the same user action (DESIGN §6). */
-export const minuteBucket = (now: number): number => Math.floor(now / 60_000);
-
 /** Display name of the caller for cards ("Requested by …"). */
 export const displayName = (req: { userName?: string; user: string }): string => req.userName ?? req.user;

@@ -10,21 +10,21 @@ import { type CommandContext, userError } from '../../context.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { videoCardModelOf } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
+import { actionKey, clickKey } from '../../request-id.js';
 import { CODECS, type Codec } from '../../video-api.js';
 import { modelFromVideo } from './card-model.js';
-import { minuteBucket } from './format.js';
 import { trackRender } from './tracking.js';
 
 /**
- * Starts a render of `videoId`. `action` names the user action for its idempotency key; the card's last
- * render id is appended so "Render again" after a finished or failed render is a new action, while a double
- * click (same card state) replays the first request.
+ * Starts a render of `videoId`, `typed` (the command) or clicked (the card's button). Its idempotency key
+ * names the card's last render id, so "Render again" after a finished or failed render is a new action while
+ * a double click (same card state) or a retried command replays the first request.
  */
 export async function startRender(
   ctx: CommandContext,
   videoId: string,
   codec: Codec,
-  action: string,
+  origin: 'typed' | 'click',
 ): Promise<Response> {
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
@@ -55,7 +55,11 @@ export async function startRender(
       percent: status.percentCompleted,
     });
   }
-  const idempotencyKey = store.idempotency.keyFor(`${action}:after:${currentRender?.renderId || 'none'}`);
+  const after = currentRender?.renderId || 'none';
+  const idempotencyKey =
+    origin === 'typed'
+      ? actionKey(ctx, 'render', { videoId, codec, after })
+      : clickKey(ctx, 'video.render', `${videoId}:${codec}:after:${after}`);
   const started = await api.videos.render(videoId, { codec }, { idempotencyKey });
   const model = modelFromVideo(store, conversation, video, status);
   const tracked = trackRender(ctx, { model, renderId: started.renderId, codec });
@@ -96,13 +100,7 @@ export const renderCommand: CommandSpec = defineCommand({
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);
     const codec = args.codec ?? 'h264';
-    // A re-sent slash command within the minute is the same action (DESIGN §6).
-    return startRender(
-      ctx,
-      ref.id,
-      codec,
-      `render:${ctx.req.user}:${ref.id}:${codec}:${minuteBucket(ctx.now())}`,
-    );
+    return startRender(ctx, ref.id, codec, 'typed');
   },
 });
 
@@ -111,6 +109,6 @@ export const renderAction: ActionSpec = {
   action: 'video.render',
   async run(ctx, videoId) {
     if (!videoId) throw userError('bad-button');
-    return startRender(ctx, videoId, 'h264', `render:${ctx.req.user}:${videoId}:h264`);
+    return startRender(ctx, videoId, 'h264', 'click');
   },
 };
