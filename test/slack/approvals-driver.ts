@@ -3,7 +3,8 @@
  * the real core, store, poller and outbox, and the fake Slack Web API. People act exactly as Slack would
  * send it — signed `/reel` slash commands, `block_actions` payloads for the buttons the fake recorded
  * (chat.postMessage / chat.update / response_url bodies), `view_submission` for the modal `views.open`
- * showed — and what they see is read back from the Block Kit the bot sent (`approvals-read.ts`).
+ * showed (payloads and cast in `approvals-payloads.ts`) — and what they see is read back from the Block
+ * Kit the bot sent (`approvals-read.ts`).
  *
  * The cast: alice…erin are members of workspace T0001; erin is in the user group @reviewers (S0REVIEWERS),
  * answered by the fake's `usergroups.list`; mallory is an external (Slack Connect) member from workspace
@@ -21,7 +22,6 @@ import { createHttpServer } from '../../src/http/server.js';
 import {
   actorOf,
   type ButtonRef,
-  type Channel,
   type Person,
   type Reply,
   type ScenarioDriver,
@@ -30,40 +30,22 @@ import {
 } from '../core/approvals/driver.js';
 import { harnessFixtures, OTHER_KEY, otherTeam } from '../core/approvals/fixtures.js';
 import { createHarness, DEMO_KEY } from '../support/harness.js';
+import {
+  blockActions,
+  CAST,
+  CHANNELS,
+  type Member,
+  PEOPLE,
+  REVIEWERS,
+  slashCommand,
+  TEAM,
+  viewSubmission,
+} from './approvals-payloads.js';
 import { readMessage, type SlackButton, shownCard } from './approvals-read.js';
 import { type FakeMessage, FakeSlack } from './fake-slack.js';
-import { fixture, SIGNING_SECRET, sign, slackEscape } from './world.js';
+import { SIGNING_SECRET, sign } from './world.js';
 
 const BOT_TOKEN = 'xoxb-17653672481-19874698323-approvalsDrv1';
-const TEAM = 'T0001';
-const CHANNELS: Record<Channel, { id: string; name: string }> = {
-  main: { id: 'C0VIDEOS', name: 'video-team' },
-  other: { id: 'C0LAUNCH', name: 'launches' },
-};
-const REVIEWERS = { id: 'S0REVIEWERS', handle: 'reviewers', name: 'Reviewers' };
-
-interface Member {
-  id: string;
-  /** The @handle (`user_name` in payloads). */
-  handle: string;
-  /** Display name (users.info), what cards say. */
-  name: string;
-  tz: string;
-  /** Home workspace: mallory's is another one (Slack Connect). */
-  team: string;
-}
-
-// Slack profile zones; bob and dave set their own with `tz` in the scenarios, which wins.
-const CAST: Record<Person, Member> = {
-  alice: { id: 'U01ALICE', handle: 'alice', name: 'Alice', tz: 'UTC', team: TEAM },
-  bob: { id: 'U02BOB', handle: 'bob', name: 'Bob', tz: 'Europe/Paris', team: TEAM },
-  carol: { id: 'U03CAROL', handle: 'carol', name: 'Carol', tz: 'UTC', team: TEAM },
-  dave: { id: 'U04DAVE', handle: 'dave', name: 'Dave', tz: 'Europe/Berlin', team: TEAM },
-  erin: { id: 'U05ERIN', handle: 'erin', name: 'Erin', tz: 'UTC', team: TEAM },
-  mallory: { id: 'U06MALLORY', handle: 'mallory', name: 'Mallory', tz: 'UTC', team: 'T0002' },
-};
-const PEOPLE = Object.keys(CAST) as Person[];
-const handleOf = new Map(Object.values(CAST).map((m) => [m.id, m.handle]));
 
 /** A message a button can be on: in a channel (the fake's history) or ephemeral (only its viewer has it). */
 type MessageRef = { kind: 'channel'; channel: string; ts: string } | { kind: 'ephemeral'; key: string };
@@ -79,23 +61,6 @@ interface OpenForm {
   view: Record<string, unknown>;
   viewId: string;
   clicked?: string;
-}
-
-/** Text as Slack sends it for `/reel` with should_escape: mentions `<@U1|handle>`, the rest escaped. */
-export function slackCommandText(text: string): string {
-  const out: string[] = [];
-  let last = 0;
-  for (const m of text.matchAll(/<@([UW][A-Z0-9]+)(?:\|[^>]*)?>|<!subteam\^([A-Z0-9]+)(?:\|[^>]*)?>/g)) {
-    out.push(slackEscape(text.slice(last, m.index)));
-    out.push(
-      m[1]
-        ? `<@${m[1]}|${handleOf.get(m[1]) ?? m[1].toLowerCase()}>`
-        : `<!subteam^${m[2]}|@${m[2] === REVIEWERS.id ? REVIEWERS.handle : 'group'}>`,
-    );
-    last = m.index + m[0].length;
-  }
-  out.push(slackEscape(text.slice(last)));
-  return out.join('');
 }
 
 /** The scenario driver, plus the fake Slack for Slack-only checks (user groups changing, failures). */
@@ -209,8 +174,6 @@ export async function createSlackDriver(): Promise<SlackScenarioDriver> {
   }
   const interaction = (payload: Record<string, unknown>) =>
     send(`payload=${encodeURIComponent(JSON.stringify(payload))}`, 'application/x-www-form-urlencoded');
-
-  const userObject = (m: Member) => ({ id: m.id, username: m.handle, name: m.handle, team_id: m.team });
 
   /** What Slack shows after a response_url body: an ephemeral, a channel message, or a replaced one. */
   function fromResponse(
@@ -339,47 +302,17 @@ export async function createSlackDriver(): Promise<SlackScenarioDriver> {
   ): Promise<Reply> {
     const responseUrl = fake.responseUrl();
     const triggerId = trigger();
-    const channelInfo = Object.values(CHANNELS).find((c) => c.id === channel) ?? { id: channel, name: '' };
-    let container: Record<string, unknown>;
-    let message: Record<string, unknown> | undefined;
-    if (ref?.kind === 'ephemeral') {
-      const e = ephemerals.get(ref.key);
-      container = { type: 'message', message_ts: e?.ts ?? ts(), channel_id: channel, is_ephemeral: true };
-    } else {
-      const messageTs = ref?.kind === 'channel' ? ref.ts : ts();
-      const m = channelMessage(channel, messageTs);
-      container = { type: 'message', message_ts: messageTs, channel_id: channel, is_ephemeral: false };
-      message = {
-        user: 'U0BOT',
-        type: 'message',
-        ts: messageTs,
-        bot_id: 'B0BOT',
-        app_id: 'A0REELBOT',
-        text: m?.text ?? button.label,
-        team: TEAM,
-        blocks: m?.blocks ?? [],
-      };
-    }
-    const payload = fixture<Record<string, unknown>>('block-actions.json');
-    delete payload.message;
-    Object.assign(payload, {
-      user: userObject(as),
-      container,
-      channel: channelInfo,
-      ...(message ? { message } : {}),
-      response_url: responseUrl,
-      trigger_id: triggerId,
-      actions: [
-        {
-          type: 'button',
-          action_id: button.actionId,
-          block_id: button.blockId ?? 'Wq8/d',
-          text: { type: 'plain_text', text: button.label, emoji: true },
-          value: button.value,
-          ...(button.style ? { style: button.style } : {}),
-          action_ts: `${Math.floor(Date.now() / 1000)}.${String(next()).padStart(6, '0')}`,
-        },
-      ],
+    const stored = ref?.kind === 'channel' ? channelMessage(channel, ref.ts) : undefined;
+    const payload = blockActions({
+      member: as,
+      channel,
+      messageTs: ref?.kind === 'ephemeral' ? (ephemerals.get(ref.key)?.ts ?? ts()) : (ref?.ts ?? ts()),
+      ...(stored ? { message: { text: stored.text, blocks: stored.blocks ?? [] } } : {}),
+      ephemeral: ref?.kind === 'ephemeral',
+      button,
+      responseUrl,
+      triggerId,
+      actionTs: `${Math.floor(Date.now() / 1000)}.${String(next()).padStart(6, '0')}`,
     });
     const before = { callsBefore: fake.calls.length, coreBefore: core.started };
     await interaction(payload);
@@ -406,19 +339,11 @@ export async function createSlackDriver(): Promise<SlackScenarioDriver> {
       const member = CAST[user];
       const responseUrl = fake.responseUrl();
       const triggerId = trigger();
-      const payload = fixture<Record<string, string>>('slash-command.json');
-      Object.assign(payload, {
-        team_id: TEAM,
-        channel_id: CHANNELS[channel].id,
-        channel_name: CHANNELS[channel].name,
-        user_id: member.id,
-        user_name: member.handle,
-        text: slackCommandText(text),
-        response_url: responseUrl,
-        trigger_id: triggerId,
-      });
       const before = { callsBefore: fake.calls.length, coreBefore: core.started };
-      await send(new URLSearchParams(payload).toString(), 'application/x-www-form-urlencoded');
+      await send(
+        slashCommand({ member, channel, text, responseUrl, triggerId }),
+        'application/x-www-form-urlencoded',
+      );
       return outcome({
         as: member,
         channel: CHANNELS[channel].id,
@@ -457,38 +382,12 @@ export async function createSlackDriver(): Promise<SlackScenarioDriver> {
       const open = forms.get(form.state);
       if (!open) throw new Error(`no modal open for ${form.id}`);
       const view = open.view;
-      const state: Record<string, Record<string, unknown>> = {};
-      for (const block of (view.blocks ?? []) as {
-        type: string;
-        block_id?: string;
-        element?: { type: string; action_id: string };
-      }[]) {
-        if (block.type !== 'input' || !block.block_id || !block.element) continue;
-        const value = values[block.block_id];
-        state[block.block_id] = {
-          [block.element.action_id]:
-            block.element.type === 'static_select'
-              ? {
-                  type: 'static_select',
-                  selected_option:
-                    value === undefined ? null : { text: { type: 'plain_text', text: value }, value },
-                }
-              : { type: 'plain_text_input', value: value ?? null },
-        };
-      }
-      const payload = fixture<Record<string, unknown> & { view: Record<string, unknown> }>(
-        'view-submission.json',
-      );
-      Object.assign(payload, {
-        user: userObject(member),
-        trigger_id: trigger(),
-        view: {
-          ...payload.view,
-          ...view,
-          id: open.viewId,
-          root_view_id: open.viewId,
-          state: { values: state },
-        },
+      const payload = viewSubmission({
+        member,
+        view,
+        viewId: open.viewId,
+        values,
+        triggerId: trigger(),
       });
       const origin = JSON.parse(String(view.private_metadata ?? '{}')) as {
         c?: string;
