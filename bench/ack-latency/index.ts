@@ -79,6 +79,7 @@ async function startTarget(config: TargetConfig): Promise<Target> {
 }
 
 let snowflakes = 1_400_000_000_000_000_000n;
+let triggers = 0;
 const snowflake = () => String(++snowflakes);
 
 interface Burst {
@@ -159,7 +160,8 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
       api_app_id: 'A0BENCH',
       is_enterprise_install: 'false',
       response_url: fakeSlack.responseUrl(),
-      trigger_id: `${7_000_000_000_000 + i}.1.${i.toString(16).padStart(32, 'a')}`,
+      // Unique per request: the adapter treats a repeated trigger id as Slack retrying the same command.
+      trigger_id: `${7_000_000_000_000 + ++triggers}.1.${triggers.toString(16).padStart(32, 'a')}`,
     }).toString();
     const timestamp = Math.floor(Date.now() / 1000);
     const signature = `v0=${createHmac('sha256', SIGNING_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
@@ -239,6 +241,7 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
       const pooled = { floor: [] as number[], app: [] as number[] };
       const statuses: Record<string, Record<string, number>> = { floor: {}, app: {} };
       let answered = 0;
+      const answerWaits: number[] = [];
       try {
         const sendTo = (t: Target, isApp: boolean) =>
           platform === 'slack' ? slackSend(t.url) : discordSend(t.url, isApp);
@@ -262,9 +265,11 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
               statuses[which]![s] = (statuses[which]![s] ?? 0) + n;
             if (platform === 'slack' && which === 'app') {
               // Every command is answered on its response_url after the ack; wait for them before the next burst.
-              for (let i = 0; i < 300 && fakeSlack.responses.length - responsesBefore < o.requests; i++)
+              const waitStarted = Date.now();
+              for (let i = 0; i < 600 && fakeSlack.responses.length - responsesBefore < o.requests; i++)
                 await sleep(100);
               answered += fakeSlack.responses.length - responsesBefore;
+              answerWaits.push(Date.now() - waitStarted);
             }
             await sleep(500);
           }
@@ -289,6 +294,9 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
       );
       details[platform] = { statuses, samples: pooled.app.length, floorSamples: pooled.floor.length };
       if (platform === 'slack') {
+        notes.push(
+          `Slack: the last response_url answer of each adapter burst came ${answerWaits.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} after the burst's last ack.`,
+        );
         metrics.push(
           metric('Slack: commands answered on response_url', answered, 'commands', {
             target: `${ROUNDS * o.requests}`,

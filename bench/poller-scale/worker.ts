@@ -14,6 +14,7 @@ import { createVideoApiFactory } from '../../src/api/index.js';
 import { videoCardKey } from '../../src/core/live/live-card.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
 import { type ChatSender, type Logger, systemClock } from '../../src/core/ports.js';
+import type { VideoApi } from '../../src/core/video-api.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import type { SeedTeam } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/sqlite-store.js';
@@ -46,6 +47,8 @@ export interface WorkerResult {
   virtualMs: number;
   realMs: number;
   calls: number;
+  /** Mean API calls made for each finished job (its own status/read calls). */
+  callsPerFinishedJob: number;
   callsByRoute: Record<string, number>;
   statuses: Record<string, number>;
   delaysMs: { p50: number; p95: number; p99: number; max: number; n: number };
@@ -101,6 +104,33 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     random: seededRandom(o.seed),
   });
   const keyFor = (owner: string) => store.keys.get(owner)?.apiKey;
+  // Calls per video (status and reads), so "calls per finished job" counts the finished jobs' own calls.
+  const callsFor = new Map<string, number>();
+  const counted = new Map<string, VideoApi>();
+  const clientFor = (owner: string): VideoApi | undefined => {
+    const key = keyFor(owner);
+    if (!key) return undefined;
+    let api = counted.get(key);
+    if (!api) {
+      const real = apiFor(key);
+      const count = (id: string) => callsFor.set(id, (callsFor.get(id) ?? 0) + 1);
+      const videos = new Proxy(real.videos, {
+        get(target, method: string) {
+          const fn = (target as unknown as Record<string, unknown>)[method];
+          if (typeof fn !== 'function') return fn;
+          return (...args: unknown[]) => {
+            if (typeof args[0] === 'string') count(args[0]);
+            return (fn as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      api = new Proxy(real, {
+        get: (target, group: string) => (group === 'videos' ? videos : Reflect.get(target, group)),
+      });
+      counted.set(key, api);
+    }
+    return api;
+  };
 
   // When each state change reached the outbox (virtual time), by dedupe key.
   const enqueued = new Map<string, number>();
@@ -126,10 +156,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
       ? new Poller({
           store,
           watchers: WATCHERS,
-          apiFor: (owner) => {
-            const key = keyFor(owner);
-            return key ? apiFor(key) : undefined;
-          },
+          apiFor: clientFor,
           budgetDelay: (owner) => {
             const key = keyFor(owner);
             return key ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background') : 0;
@@ -152,10 +179,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
       ? new NaivePoller({
           store,
           watchers: WATCHERS,
-          apiFor: (owner) => {
-            const key = keyFor(owner);
-            return key ? apiFor(key) : undefined;
-          },
+          apiFor: clientFor,
           clock,
           logger: silent,
         })
@@ -238,8 +262,11 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
 
   // ---- results ----
   const delays: number[] = [];
+  const finishedCalls: number[] = [];
   let completed = 0;
+  const stillActive = new Set(store.watches.active().map((w) => w.target));
   for (const job of jobs) {
+    if (!stillActive.has(job.videoId)) finishedCalls.push(callsFor.get(job.videoId) ?? 0);
     const cardKey = videoCardKey(job.videoId, conversationOf(job.key));
     const at = enqueued.get(`${cardKey}:completed`) ?? enqueued.get(`${cardKey}:failed`);
     if (at === undefined) continue;
@@ -256,6 +283,9 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     virtualMs: t - T0,
     realMs: Math.round(realMs),
     calls: meter.ended,
+    callsPerFinishedJob: finishedCalls.length
+      ? finishedCalls.reduce((a, b) => a + b, 0) / finishedCalls.length
+      : Number.NaN,
     callsByRoute: Object.fromEntries(meter.routes),
     statuses: Object.fromEntries([...meter.statuses].map(([k, v]) => [String(k), v])),
     delaysMs: {
