@@ -54,10 +54,6 @@ export interface InteractionHandlerOptions {
 export const DM_WORKSPACE = '@me';
 
 const EPHEMERAL = MessageFlags.Ephemeral;
-/** Cards may mention members and roles (approvers), never @everyone. */
-const ALLOWED_MENTIONS = {
-  parse: ['users', 'roles'],
-} as APIInteractionResponseCallbackData['allowed_mentions'];
 
 export function requestInfoOf(i: InboundBase, messageId?: string): RequestInfo {
   const workspace = i.guildId ?? DM_WORKSPACE;
@@ -79,10 +75,12 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
   const log = o.logger.child({ component: 'discord' });
   const { bot, memory } = o;
 
+  /** Only the card's `notify` list pings (render.ts); an answer without one clears earlier content on edits. */
   const body = (payload: MessagePayload, ephemeral: boolean): APIInteractionResponseCallbackData => ({
+    content: payload.content ?? '',
     embeds: payload.embeds,
     components: payload.components,
-    allowed_mentions: ALLOWED_MENTIONS,
+    allowed_mentions: payload.allowed_mentions,
     ...(ephemeral ? { flags: EPHEMERAL } : {}),
   });
 

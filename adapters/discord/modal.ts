@@ -13,8 +13,10 @@ import {
   TextInputStyle,
 } from 'discord.js';
 import type { Form, FormInput } from '../../src/core/cards.js';
+import { literal } from '../../src/core/text.js';
 import { modalId, openFormId } from './custom-id.js';
 import { clip, DISCORD } from './limits.js';
+import { NO_PINGS, toDiscord } from './markdown.js';
 import { type MessagePayload, type RenderMemory, TONE_COLORS } from './render.js';
 
 type ModalComponent = APIModalInteractionResponseCallbackData['components'][number];
@@ -29,7 +31,7 @@ export function renderModal(
   if (form.intro?.trim() && inputs.length < DISCORD.modalComponents) {
     components.push({
       type: ComponentType.TextDisplay,
-      content: clip(form.intro.trim(), DISCORD.textDisplay),
+      content: clip(toDiscord(form.intro.trim()), DISCORD.textDisplay),
     });
   }
   for (const input of inputs) components.push(labelOf(input, memory));
@@ -145,22 +147,23 @@ export function prefilled(form: Form, values: Record<string, string>): Form {
  */
 export function formLauncher(form: Form, key: string, errors?: Record<string, string>): MessagePayload {
   const embed: APIEmbed = {
-    title: clip(form.title, DISCORD.embedTitle),
+    title: clip(toDiscord(literal(form.title)), DISCORD.embedTitle),
     color: errors ? TONE_COLORS.danger : TONE_COLORS.info,
   };
   if (errors) {
     const label = (id: string) => form.inputs.find((i) => i.id === id)?.label ?? id;
     embed.description = clip(
       Object.entries(errors)
-        .map(([id, text]) => `**${label(id)}**: ${text}`)
+        .map(([id, text]) => `**${toDiscord(literal(label(id)))}**: ${toDiscord(text)}`)
         .join('\n'),
       DISCORD.embedDescription,
     );
   } else if (form.intro?.trim()) {
-    embed.description = clip(form.intro.trim(), DISCORD.embedDescription);
+    embed.description = clip(toDiscord(form.intro.trim()), DISCORD.embedDescription);
   }
   return {
     embeds: [embed],
+    allowed_mentions: NO_PINGS,
     components: [
       {
         type: ComponentType.ActionRow,

@@ -2,10 +2,13 @@
  * A neutral `Card` → Discord embeds and message components, inside Discord's limits (limits.ts): the card is
  * the first embed (title, text, progress, fields, image, context as footer), each section an extra embed
  * (thumbnail variants with their image), controls become buttons and select menus in at most five rows.
- * Markdown needs no translation: the core's subset is Discord's. Text that does not fit is cut with "…".
+ * Card markdown goes through `toDiscord` (markdown.ts: escapes, mention tokens). Text that does not fit is cut
+ * with "…". Only the card's `notify` list pings: it is the message content, and `allowed_mentions` names
+ * exactly those people.
  */
 import {
   type APIActionRowComponent,
+  type APIAllowedMentions,
   type APIButtonComponent,
   type APIComponentInMessageActionRow,
   type APIEmbed,
@@ -18,6 +21,7 @@ import type { Button, Card, Confirm, Control, Field, Select, Tone } from '../../
 import { progressBar } from '../../src/core/live/video-card.js';
 import { actionId, dismissId, stashedId } from './custom-id.js';
 import { clip, DISCORD } from './limits.js';
+import { allowedMentions, notifyContent, plainText, toDiscord } from './markdown.js';
 
 /** Discord's palette, by the core's tone. */
 export const TONE_COLORS: Readonly<Record<Tone, number>> = {
@@ -32,8 +36,12 @@ export const TONE_COLORS: Readonly<Record<Tone, number>> = {
 export type ActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
 
 export interface MessagePayload {
+  /** The mentions of the card's `notify` list: the only part of a message that pings. */
+  content?: string;
   embeds: APIEmbed[];
   components: ActionRow[];
+  /** Sent with every message: who `content` may ping, nobody else. */
+  allowed_mentions: APIAllowedMentions;
 }
 
 /** An action that did not fit a `custom_id`, kept in memory under a key. */
@@ -54,19 +62,10 @@ export interface RenderMemory {
 const EMPTY = '\u200b';
 const isWebUrl = (url: string) => /^https?:\/\/\S+$/i.test(url);
 
-/** Footers show plain text only: drop the markdown marks, keep link labels. */
-export function plainText(text: string): string {
-  return text
-    .replace(/\[([^\]]+)\]\((https?:[^)\s]+)\)/g, '$1')
-    .replace(/\*\*([^*]+)\*\*/g, '$1')
-    .replace(/`([^`]+)`/g, '$1')
-    .replace(/(^|\W)_([^_]+)_(?=\W|$)/g, '$1$2');
-}
-
 function fieldOf(field: Field): APIEmbedField {
   return {
-    name: clip(field.label.trim(), DISCORD.fieldName) || EMPTY,
-    value: clip(field.value.trim(), DISCORD.fieldValue) || EMPTY,
+    name: clip(toDiscord(field.label.trim()), DISCORD.fieldName) || EMPTY,
+    value: clip(toDiscord(field.value.trim()), DISCORD.fieldValue) || EMPTY,
     inline: field.short === true,
   };
 }
@@ -74,14 +73,15 @@ function fieldOf(field: Field): APIEmbedField {
 function progressLine(card: Card): string | undefined {
   if (!card.progress) return undefined;
   const percent = Number.isFinite(card.progress.percent) ? card.progress.percent : 0;
-  return card.progress.label?.trim() || progressBar(percent);
+  return card.progress.label?.trim() ? toDiscord(card.progress.label.trim()) : progressBar(percent);
 }
 
 export function renderCard(card: Card, memory: RenderMemory): MessagePayload {
   const color = TONE_COLORS[card.tone ?? 'neutral'] ?? TONE_COLORS.neutral;
-  const main: APIEmbed = { title: clip(card.title, DISCORD.embedTitle) || EMPTY, color };
+  const main: APIEmbed = { title: clip(toDiscord(card.title), DISCORD.embedTitle) || EMPTY, color };
   if (card.url && isWebUrl(card.url)) main.url = card.url;
-  const description = [card.text?.trim(), progressLine(card)].filter(Boolean).join('\n\n');
+  const text = card.text?.trim() ? toDiscord(card.text.trim()) : undefined;
+  const description = [text, progressLine(card)].filter(Boolean).join('\n\n');
   if (description) main.description = description;
   if (card.fields?.length) main.fields = card.fields.slice(0, DISCORD.embedFields).map(fieldOf);
   if (card.image && isWebUrl(card.image.url)) main.image = { url: card.image.url };
@@ -90,12 +90,13 @@ export function renderCard(card: Card, memory: RenderMemory): MessagePayload {
   const overflow: string[] = [];
   for (const section of card.sections ?? []) {
     const embed: APIEmbed = { color };
-    if (section.text?.trim()) embed.description = section.text.trim();
+    const sectionText = section.text?.trim() ? toDiscord(section.text.trim()) : undefined;
+    if (sectionText) embed.description = sectionText;
     if (section.fields?.length) embed.fields = section.fields.slice(0, DISCORD.embedFields).map(fieldOf);
     if (section.image && isWebUrl(section.image.url)) embed.image = { url: section.image.url };
     if (!embed.description && !embed.fields && !embed.image) continue;
     if (embeds.length < DISCORD.embedsPerMessage) embeds.push(embed);
-    else if (section.text?.trim()) overflow.push(section.text.trim());
+    else if (sectionText) overflow.push(sectionText);
   }
   // Sections beyond ten embeds still say what they say, at the end of the last one.
   if (overflow.length > 0) {
@@ -111,7 +112,13 @@ export function renderCard(card: Card, memory: RenderMemory): MessagePayload {
     if (embed.description) embed.description = clip(embed.description, DISCORD.embedDescription);
   }
   fitTotal(embeds);
-  return { embeds, components: renderControls(card, memory) };
+  const content = notifyContent(card.notify);
+  return {
+    ...(content ? { content } : {}),
+    embeds,
+    components: renderControls(card, memory),
+    allowed_mentions: allowedMentions(card.notify),
+  };
 }
 
 /** Characters Discord counts against a message's 6000: titles, descriptions, fields, footers. */

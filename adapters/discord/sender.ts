@@ -35,7 +35,6 @@ import { clip, DISCORD } from './limits.js';
 import type { AdapterMemory } from './memory.js';
 import { renderCard } from './render.js';
 
-const ALLOWED_MENTIONS = { parse: ['users', 'roles'] };
 /** Threads stay open a day after their last message (Discord archives them, a new reply reopens them). */
 const THREAD_ARCHIVE_MINUTES = 1440;
 const TITLES_KEPT = 2_000;
@@ -133,9 +132,10 @@ export function createDiscordSender(options: {
     return call<APIMessage>(() =>
       rest.post(Routes.channelMessages(channel), {
         body: {
+          ...(payload.content ? { content: payload.content } : {}),
           embeds: payload.embeds,
           components: payload.components,
-          allowed_mentions: ALLOWED_MENTIONS,
+          allowed_mentions: payload.allowed_mentions,
           ...extra,
         },
       }),
@@ -170,9 +170,11 @@ export function createDiscordSender(options: {
       await call(() =>
         rest.patch(Routes.channelMessage(target.channel, target.message as string), {
           body: {
+            // An edit that no longer pings (a decided approval) clears the mentions it carried.
+            content: payload.content ?? '',
             embeds: payload.embeds,
             components: payload.components,
-            allowed_mentions: ALLOWED_MENTIONS,
+            allowed_mentions: payload.allowed_mentions,
           },
         }),
       );
@@ -193,10 +195,9 @@ export function createDiscordSender(options: {
         if (!closed) throw error;
         log.info({ user }, 'direct message refused; mentioning in the channel instead');
       }
-      await send(locate(conversation).channel, card, {
-        content: `<@${who}>`,
-        allowed_mentions: { users: [who] },
-      });
+      // In the channel the member is pinged: first in the card's notify list, so content and allowed_mentions name them.
+      const notify = [user, ...(card.notify ?? []).filter((ref) => ref !== user)];
+      await send(locate(conversation).channel, { ...card, notify }, {});
     },
   };
 }

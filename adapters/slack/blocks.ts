@@ -16,7 +16,17 @@ import type {
   Section,
   Tone,
 } from '../../src/core/cards.js';
-import { splitMrkdwn, toMrkdwn, toPlain, truncate, truncateMrkdwn } from './mrkdwn.js';
+import { link } from '../../src/core/text.js';
+import {
+  notifyMentions,
+  splitMrkdwn,
+  toFallback,
+  toMrkdwn,
+  toPlain,
+  toPlainMrkdwn,
+  truncate,
+  truncateMrkdwn,
+} from './mrkdwn.js';
 
 type Block = types.KnownBlock;
 type ActionElement = types.Button | types.StaticSelect;
@@ -88,9 +98,15 @@ export function cardToMessage(card: Card, options: BlockOptions = {}): SlackMess
   return { text: fallbackText(card), blocks: cardToBlocks(card, options) };
 }
 
+/**
+ * The message's `text`: Slack parses it as mrkdwn, so it is escaped like the blocks. It starts with the
+ * card's `notify` mentions: they are what pings (the approvers of an approval card).
+ */
 export function fallbackText(card: Card): string {
-  const parts = [toPlain(card.title), card.text ? toPlain(card.text) : ''].filter(Boolean);
-  return truncate(parts.join('\n'), LIMITS.fallbackText);
+  const ping = card.notify?.length ? notifyMentions(card.notify) : '';
+  const parts = [toFallback(card.title), card.text ? toFallback(card.text) : ''].filter(Boolean);
+  const body = truncateMrkdwn(parts.join('\n'), LIMITS.fallbackText - ping.length - 1);
+  return ping ? `${ping} ${body}` : body;
 }
 
 export function cardToBlocks(card: Card, options: BlockOptions = {}): Block[] {
@@ -140,7 +156,7 @@ function titleBlock(card: Card): Block {
   const title = toPlain(card.title);
   if (card.url) {
     // A header cannot link: a bold section title can.
-    const text = `${emoji ? `${emoji} ` : ''}*${toMrkdwn(`[${title.replace(/[[\]]/g, '')}](${card.url})`)}*`;
+    const text = `${emoji ? `${emoji} ` : ''}*${toMrkdwn(link(title, card.url))}*`;
     return { type: 'section', text: { type: 'mrkdwn', text: truncateMrkdwn(text, LIMITS.sectionText) } };
   }
   return {
@@ -161,7 +177,7 @@ function textSections(text: string): Block[] {
 }
 
 const fieldText = (field: Field): string =>
-  truncateMrkdwn(`*${toMrkdwn(toPlain(field.label))}*\n${toMrkdwn(field.value)}`, LIMITS.fieldText);
+  truncateMrkdwn(`*${toPlainMrkdwn(field.label)}*\n${toMrkdwn(field.value)}`, LIMITS.fieldText);
 
 /**
  * Short fields sit two by two in `fields` (at most 10 per section); a long field gets a section of its own,
@@ -185,10 +201,7 @@ function fieldSections(fields: Field[]): Block[] {
       type: 'section',
       text: {
         type: 'mrkdwn',
-        text: truncateMrkdwn(
-          `*${toMrkdwn(toPlain(field.label))}*\n${toMrkdwn(field.value)}`,
-          LIMITS.sectionText,
-        ),
+        text: truncateMrkdwn(`*${toPlainMrkdwn(field.label)}*\n${toMrkdwn(field.value)}`, LIMITS.sectionText),
       },
     });
   }

@@ -1,12 +1,26 @@
 /**
- * The core's small markdown (`**bold**`, `_italic_`, `` `code` ``, `[label](url)`) to Slack mrkdwn
- * (`*bold*`, `_italic_`, `` `code` ``, `<url|label>`), and to plain text for `plain_text` objects.
- * `&`, `<` and `>` are escaped everywhere else, so names a user typed can never become `<!channel>` or a
- * link (https://docs.slack.dev/messaging/formatting-message-text#escaping).
+ * The core's small markdown (`**bold**`, `_italic_`, `` `code` ``, `[label](url)`, backslash escapes, mention
+ * tokens; see src/core/text.ts) to Slack mrkdwn (`*bold*`, `_italic_`, `` `code` ``, `<url|label>`, `<@U1>`),
+ * and to plain text for `plain_text` objects.
+ * `&`, `<` and `>` are escaped everywhere (https://docs.slack.dev/messaging/formatting-message-text#escaping):
+ * the only `<…>` this module writes are links and the mentions the core made with `mention()`, so nothing a
+ * user typed can become `<!channel>`, `<!subteam^…>` or a link.
  */
+import {
+  dropMarkup,
+  literal,
+  type MentionTarget,
+  mention,
+  type Piece,
+  plainPiece,
+  restore,
+  shield,
+  toPlainText,
+} from '../../src/core/text.js';
 
 const LINK = /\[([^\]\n]+)\]\((https?:\/\/[^\s)]+)\)/g;
-const CODE = /`([^`\n]+)`/g;
+/** A code block (```…```, may span lines) or an inline code span. */
+const CODE = /```([\s\S]*?)```|`([^`\n]+)`/g;
 
 export const escapeMrkdwn = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -17,59 +31,90 @@ const escapeUrl = (url: string): string => escapeMrkdwn(url).replace(/\|/g, '%7C
 /** Link labels cannot hold `|` or `>` either, nor (usefully) formatting. */
 const escapeLabel = (label: string): string => escapeMrkdwn(label.replace(/\*\*/g, '')).replace(/\|/g, '¦');
 
-/** Core markdown → Slack mrkdwn. Code spans are kept verbatim (escaped only), links become `<url|label>`. */
-export function toMrkdwn(text: string): string {
-  const out: string[] = [];
-  let last = 0;
-  // Code spans first: nothing inside them is formatting; links are found in the text between them.
-  for (const match of text.matchAll(CODE)) {
-    out.push(convertProse(text.slice(last, match.index)));
-    out.push(`\`${escapeMrkdwn(match[1] as string)}\``);
-    last = match.index + match[0].length;
-  }
-  out.push(convertProse(text.slice(last)));
-  return out.join('');
-}
-
-function convertProse(text: string): string {
-  const out: string[] = [];
-  let last = 0;
-  for (const match of text.matchAll(LINK)) {
-    out.push(convertInline(text.slice(last, match.index)));
-    out.push(`<${escapeUrl(match[2] as string)}|${escapeLabel(match[1] as string)}>`);
-    last = match.index + match[0].length;
-  }
-  out.push(convertInline(text.slice(last)));
-  return out.join('');
+/** Slack's own mention syntax for a token the core wrote; a mention of another platform reads as `@id`. */
+function slackMention(target: MentionTarget): string {
+  if (target.kind === 'group') return `<!subteam^${target.id}>`;
+  if (target.platform !== 'slack') return escapeMrkdwn(plainPiece({ kind: 'mention', target, ref: '' }));
+  return target.kind === 'channel' ? `<#${target.id}>` : `<@${target.id}>`;
 }
 
 /**
- * User, user-group and channel mentions the core writes (`<@U1>`, `<!subteam^S1>`, `<#C1>`) stay live; every other `<…>`,
- * `<!channel>` and `<!here>` included, is escaped.
+ * Mrkdwn has no escape character. A `*`, `_`, `~` or `` ` `` the user typed is fenced with zero-width spaces,
+ * which can neither open nor close formatting on either side; between two letters (`my_video`) it cannot
+ * format anyway and stays as typed. (The Slack command text strips zero-width spaces, so a copied name still
+ * resolves.)
  */
-const MENTION = /<@[UW][A-Z0-9]+>|<!subteam\^[A-Z0-9]+>|<#[CGD][A-Z0-9]+>/g;
+const FORMATTING = new Set(['*', '_', '~', '`']);
+const WORDY = /[\p{L}\p{N}]/u;
+const ZWSP = '\u200b';
 
-/** `**bold**` → `*bold*`; `_italic_` is the same in both. */
-function convertInline(text: string): string {
+/** How a held piece reads in mrkdwn, by where it landed. */
+function inProse(piece: Piece, at: { before: string; after: string }): string {
+  if (piece.kind === 'mention') return slackMention(piece.target);
+  const char = piece.char;
+  if (!FORMATTING.has(char)) return escapeMrkdwn(char);
+  return WORDY.test(at.before) && WORDY.test(at.after) ? char : `${ZWSP}${char}${ZWSP}`;
+}
+/** Inside a code span nothing formats, but a backtick would end it. */
+const inCode = (piece: Piece): string =>
+  piece.kind === 'char'
+    ? escapeMrkdwn(piece.char === '`' ? 'ˋ' : piece.char)
+    : escapeMrkdwn(plainPiece(piece));
+const inLabel = (piece: Piece): string =>
+  piece.kind === 'char' ? escapeMrkdwn(piece.char).replace(/\|/g, '¦') : escapeMrkdwn(plainPiece(piece));
+
+/** Core markdown → Slack mrkdwn. Code spans are kept verbatim (escaped only), links become `<url|label>`. */
+export function toMrkdwn(text: string): string {
+  const { text: held, pieces } = shield(text);
   const out: string[] = [];
   let last = 0;
-  for (const match of text.matchAll(MENTION)) {
-    out.push(formatPlain(text.slice(last, match.index)), match[0]);
+  // Code spans first: nothing inside them is formatting; links are found in the text between them.
+  for (const match of held.matchAll(CODE)) {
+    out.push(convertProse(held.slice(last, match.index), pieces));
+    const fence = match[1] !== undefined ? '```' : '`';
+    out.push(`${fence}${restore(escapeMrkdwn(match[1] ?? (match[2] as string)), pieces, inCode)}${fence}`);
+    last = match.index + match[0].length;
+  }
+  out.push(convertProse(held.slice(last), pieces));
+  return restore(out.join(''), pieces, inProse);
+}
+
+function convertProse(text: string, pieces: readonly Piece[]): string {
+  const out: string[] = [];
+  let last = 0;
+  for (const match of text.matchAll(LINK)) {
+    out.push(formatPlain(text.slice(last, match.index)));
+    const label = restore(escapeLabel(match[1] as string), pieces, inLabel);
+    out.push(`<${escapeUrl(match[2] as string)}|${label}>`);
     last = match.index + match[0].length;
   }
   out.push(formatPlain(text.slice(last)));
   return out.join('');
 }
 
+/** `**bold**` → `*bold*`; `_italic_` is the same in both. */
 const formatPlain = (text: string): string => escapeMrkdwn(text).replace(/\*\*(.+?)\*\*/g, '*$1*');
 
-/** Core markdown → plain text (headers, button labels, modal labels): markers dropped, links → label. */
-export function toPlain(text: string): string {
-  return text
-    .replace(LINK, '$1')
-    .replace(CODE, '$1')
-    .replace(/\*\*(.+?)\*\*/g, '$1');
+/**
+ * Core markdown → plain text (headers, button labels, modal labels): markers dropped, links → label,
+ * escapes undone, mentions → `@id`. Not for mrkdwn: pass it through `escapeMrkdwn` before Slack parses it.
+ */
+export const toPlain = (text: string): string => toPlainText(text);
+
+/** Core markdown shown without its formatting, as mrkdwn (field labels): nothing in it can format or link. */
+export const toPlainMrkdwn = (text: string): string => toMrkdwn(literal(toPlain(text)));
+
+/**
+ * Core markdown → the message's `text` (notifications, screen readers, clients without blocks). Slack parses
+ * it as mrkdwn, so it is escaped like any mrkdwn; markers are dropped, mentions the core wrote stay live.
+ */
+export function toFallback(text: string): string {
+  const { text: held, pieces } = shield(text);
+  return restore(escapeMrkdwn(dropMarkup(held)), pieces, inProse);
 }
+
+/** Slack mentions for a card's `notify` list (user addresses, `slack-group:…`), in the message text. */
+export const notifyMentions = (refs: readonly string[]): string => toMrkdwn(refs.map(mention).join(' '));
 
 /**
  * Cuts `text` to at most `max` characters, ending with `…` when cut. Cuts at a line or word boundary when

@@ -31,7 +31,7 @@ export function scopeFor(method: string | undefined, path: string | undefined): 
 export interface ErrorHints {
   cost?: number;
   balance?: number;
-  /** What was looked up, for 404: "Video `abc`". */
+  /** What was looked up, for 404, as card markdown: "Video `abc`" (build it with `code()` from text.ts). */
   what?: string;
 }
 

@@ -1,7 +1,11 @@
 /**
  * Neutral cards and forms: what the core says, before any adapter turns it into Block Kit, Discord
- * embeds/components or HTML. Text uses a small markdown subset every adapter translates:
- * `**bold**`, `_italic_`, `` `code` ``, `[label](https://url)` and line breaks.
+ * embeds/components or HTML. Card text (titles, text, field labels and values, section text, context,
+ * progress labels, confirm titles and texts, form intros) uses a small markdown subset every adapter
+ * translates: `**bold**`, `_italic_`, `` `code` ``, `[label](https://url)`, line breaks, backslash escapes
+ * (`\*` is a plain `*`) and mention tokens. Values the core does not control enter card text only through
+ * `literal`/`code`/`link`, and people only through `mention` (see `text.ts`).
+ * Button and option labels, placeholders, image alt text and form labels/hints are plain text, shown as given.
  */
 
 export type Tone = 'neutral' | 'info' | 'progress' | 'success' | 'warning' | 'danger';
@@ -89,6 +93,13 @@ export interface Card {
   context?: string;
   /** A URL the title links to. */
   url?: string;
+  /**
+   * People to ping with this message (user addresses, `slack-group:S1`, `discord-role:R1`), e.g. the
+   * approvers of an approval card. Mentions inside the card's text never ping on Discord (embeds don't) and
+   * are not meant to: only these are. Slack puts them in the message text, Discord in `content` with
+   * `allowed_mentions` naming exactly them, the playground shows them above the card.
+   */
+  notify?: string[];
 }
 
 export interface TextInput {

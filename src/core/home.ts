@@ -10,6 +10,7 @@ import { formatMention } from './commands/account/mentions.js';
 import { WHAT_IT_POSTS } from './commands/account/subscriptions.js';
 import type { RequestInfo } from './context.js';
 import type { Store } from './ports.js';
+import { channel as channelToken, code } from './text.js';
 
 /** The commands whose cards make the dashboard, in order. */
 const SECTIONS = ['whoami', 'credits', 'videos', 'calendar'] as const;
@@ -44,10 +45,10 @@ export function subscriptionsCard(store: Store, workspace: string): Card {
     };
   }
   const lines = subs.map((s) => {
-    const channel = s.conversation.split(':')[2] ?? s.conversation;
-    const what = s.kind === 'series' ? `series \`${s.target}\`` : `**${s.kind}**`;
+    const what = s.kind === 'series' ? `series ${code(s.target)}` : `**${s.kind}**`;
     const by = s.owner ? ` · by ${formatMention(s.owner)}` : '';
-    return `• ${channelMention(s.conversation, channel)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${by}`;
+    // A channel token: Slack and Discord link it to the channel, the playground shows its id.
+    return `• ${channelToken(s.conversation)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${by}`;
   });
   return {
     title: 'Channel subscriptions',
@@ -56,7 +57,3 @@ export function subscriptionsCard(store: Store, workspace: string): Card {
     context: 'Change them with `/reel subscribe` and `/reel unsubscribe` in the channel.',
   };
 }
-
-/** Slack links `<#C1>` to the channel; other platforms show the id. */
-const channelMention = (conversation: string, channel: string): string =>
-  conversation.startsWith('slack:') ? `<#${channel}>` : `\`#${channel}\``;

@@ -1,7 +1,11 @@
 /**
  * Every user-facing sentence for expected mistakes and API failures, keyed by a stable code.
  * Adapters never word anything themselves; commands throw `userError(code, params)`.
+ * Params are values as given (typed text, names, API messages): `say` escapes them for card text, except the
+ * few listed in MARKDOWN_PARAMS, which the core builds as card markdown (mentions, code spans).
  */
+import { literal } from './text.js';
+
 type Params = Record<string, string | number>;
 type Wording = (p: Params) => string;
 
@@ -186,10 +190,38 @@ const MESSAGES: Record<string, Wording> = {
   internal: (p) => `Something went wrong on my side (ref \`${p.ref}\`). Nothing was half-done; try again.`,
 };
 
-/** Words for a code. An unknown code is a bug, but still answers the user. */
+/**
+ * Params that hold card markdown the core built (mentions, lists of code spans, other messages); their
+ * user-given parts were escaped where they were built. Every other string param is escaped by `say`.
+ */
+const MARKDOWN_PARAMS: Readonly<Record<string, readonly string[]>> = {
+  'ambiguous-video': ['matches'],
+  'ambiguous-series': ['matches'],
+  'ambiguous-voice': ['matches'],
+  'form-not-saved': ['errors'],
+  'not-allowed': ['who'],
+  'key-check-failed': ['reason'],
+  'bad-setting-value': ['expected'],
+  'setting-needs-value': ['expected'],
+  'not-subscribed': ['what'],
+  'series-unknown-value': ['allowed'],
+  'approval-not-approver': ['approvers'],
+  'approval-self': ['approvers'],
+  'approval-retry-approver': ['who'],
+  'approval-not-charged': ['reason'],
+  'api.not_found': ['what'],
+};
+
+/** Words for a code, as card markdown. An unknown code is a bug, but still answers the user. */
 export function say(code: string, params: Params = {}): string {
   const wording = MESSAGES[code];
-  return wording ? wording(params) : `Something went wrong (${code}).`;
+  if (!wording) return `Something went wrong (${literal(code)}).`;
+  const markdown = MARKDOWN_PARAMS[code] ?? [];
+  const safe: Params = {};
+  for (const [key, value] of Object.entries(params)) {
+    safe[key] = typeof value === 'string' && !markdown.includes(key) ? literal(value) : value;
+  }
+  return wording(safe);
 }
 
 export const hasMessage = (code: string): boolean => code in MESSAGES;

@@ -15,6 +15,7 @@ import {
 import { commandText } from '../../adapters/slack/command-text.js';
 import { splitMrkdwn, toMrkdwn, toPlain, truncate, truncateMrkdwn } from '../../adapters/slack/mrkdwn.js';
 import type { Card, Control } from '../../src/core/cards.js';
+import { channel, code, literal, mention } from '../../src/core/text.js';
 import { blocksText, elements, expectValidBlocks } from './world.js';
 
 type B = Record<string, unknown>;
@@ -31,11 +32,31 @@ describe('core markdown → mrkdwn', () => {
     expect(toMrkdwn('`**not bold**` **bold**')).toBe('`**not bold**` *bold*');
   });
 
-  it('keeps user, group and channel mentions the core writes live', () => {
+  it('renders the mentions the core wrote with mention() natively, and escapes every <…> in the text', () => {
+    const text = `by ${mention('slack:T1:U01ALICE')} for ${mention('slack-group:S0GRP')} in ${channel('slack:T1:C0VIDEOS')}`;
+    expect(toMrkdwn(text)).toBe('by <@U01ALICE> for <!subteam^S0GRP> in <#C0VIDEOS>');
+    // Platform syntax in text is text, wherever it came from: it never pings or links.
     expect(toMrkdwn('by <@U01ALICE> for <!subteam^S0GRP> in <#C0VIDEOS>')).toBe(
-      'by <@U01ALICE> for <!subteam^S0GRP> in <#C0VIDEOS>',
+      'by &lt;@U01ALICE&gt; for &lt;!subteam^S0GRP&gt; in &lt;#C0VIDEOS&gt;',
     );
     expect(toMrkdwn('<!here> <@alice>')).toBe('&lt;!here&gt; &lt;@alice&gt;');
+  });
+
+  it('shows escaped values as typed: no formatting, link, mention token or entity from them', () => {
+    expect(toMrkdwn(`**${literal('[Approve](https://evil.example)')}**`)).toBe(
+      '*[Approve](https://evil.example)*',
+    );
+    expect(toMrkdwn(literal('<!channel> & <!subteam^S1>'))).toBe(
+      '&lt;!channel&gt; &amp; &lt;!subteam^S1&gt;',
+    );
+    // A forged token is text; formatting characters are fenced so they cannot open or close anything.
+    expect(toMrkdwn(literal('⟦@slack:T1:U1⟧'))).toBe('⟦@slack:T1:U1⟧');
+    expect(toMrkdwn(literal('**x**'))).toBe('\u200b*\u200b\u200b*\u200bx\u200b*\u200b\u200b*\u200b');
+    expect(toMrkdwn(literal('my_video_v2'))).toBe('my_video_v2');
+    expect(toMrkdwn(literal('back\\slash'))).toBe('back\\slash');
+    // In a code span the value is verbatim (a backtick could not stay: it would end the span).
+    expect(toMrkdwn(code('a*b `c` <d>'))).toBe('`a*b ˋcˋ &lt;d&gt;`');
+    expect(toPlain(`**${literal('**x** [a](https://e.example)')}**`)).toBe('**x** [a](https://e.example)');
   });
 
   it('does not let a link label or URL break out of the link', () => {
@@ -119,7 +140,7 @@ describe('cards → blocks', () => {
         initial: '2',
       },
     ],
-    context: 'Requested by <@U01ALICE> · id `v1`',
+    context: `Requested by ${mention('slack:T1:U01ALICE')} · id \`v1\``,
   };
 
   it('lays out header, text, fields, image, bar, sections, actions and context', () => {

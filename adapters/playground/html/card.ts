@@ -15,19 +15,21 @@ import type {
   Select,
   Tone,
 } from '../../../src/core/cards.js';
-import { isWebUrl, markdownToHtml } from './markdown.js';
+import { mention, toPlainText } from '../../../src/core/text.js';
+import { isWebUrl, markdownToHtml, plainToHtml } from './markdown.js';
 
 const TONES: readonly Tone[] = ['neutral', 'info', 'progress', 'success', 'warning', 'danger'];
 
 export function renderCard(card: Card): string {
   const tone = card.tone && TONES.includes(card.tone) ? card.tone : 'neutral';
-  const title = escapeHtml(card.title);
+  const title = plainToHtml(card.title);
   const heading =
     card.url && isWebUrl(card.url)
       ? `<a href="${escapeHtml(card.url)}" target="_blank" rel="noopener noreferrer">${title}</a>`
       : title;
   return [
     `<section class="card tone-${tone}" data-testid="card" data-tone="${tone}">`,
+    card.notify?.length ? renderNotify(card.notify) : '',
     `<h3 class="card-title" data-testid="card-title">${heading}</h3>`,
     card.text ? `<div class="card-text">${markdownToHtml(card.text)}</div>` : '',
     card.progress ? renderProgress(card.progress) : '',
@@ -40,6 +42,11 @@ export function renderCard(card: Card): string {
   ].join('');
 }
 
+/** Who the message pings on chat platforms (approvers of an approval card), shown above the card. */
+function renderNotify(refs: readonly string[]): string {
+  return `<p class="card-notify" data-testid="card-notify">${markdownToHtml(refs.map(mention).join(' '))}</p>`;
+}
+
 function renderProgress(progress: Progress): string {
   const percent = Number.isFinite(progress.percent)
     ? Math.max(0, Math.min(100, Math.round(progress.percent)))
@@ -48,7 +55,7 @@ function renderProgress(progress: Progress): string {
   const label = (progress.label ?? '').replace(/^[▓░█▒]+\s*/u, '') || `${percent}%`;
   return (
     '<div class="card-progress">' +
-    `<progress max="100" value="${percent}" data-testid="card-progress" aria-label="${escapeHtml(label)}">${percent}%</progress>` +
+    `<progress max="100" value="${percent}" data-testid="card-progress" aria-label="${escapeHtml(toPlainText(label))}">${percent}%</progress>` +
     `<span class="progress-label">${markdownToHtml(label)}</span>` +
     '</div>'
   );
@@ -57,7 +64,7 @@ function renderProgress(progress: Progress): string {
 function renderFields(fields: Field[]): string {
   const items = fields.map(
     (f) =>
-      `<div class="field${f.short ? ' field-short' : ''}"><dt>${escapeHtml(f.label)}</dt>` +
+      `<div class="field${f.short ? ' field-short' : ''}"><dt>${plainToHtml(f.label)}</dt>` +
       `<dd>${markdownToHtml(f.value)}</dd></div>`,
   );
   return `<dl class="card-fields">${items.join('')}</dl>`;

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createVideoApiClient } from '../../../src/api/index.js';
 import { describeApiError } from '../../../src/core/api-errors.js';
 import { systemClock } from '../../../src/core/ports.js';
+import { code } from '../../../src/core/text.js';
 import { VideoApiError } from '../../../src/core/video-api.js';
 import { createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
@@ -117,7 +118,7 @@ describe('API errors in words', () => {
     const error = await caught(w.api(POOR_KEY).videos.get(mine.id));
     expect(error.type).toBe('not_found');
     expect(error.status).toBe(404);
-    expect(describeApiError(error, { what: `Video \`${mine.id}\`` })).toBe(
+    expect(describeApiError(error, { what: `Video ${code(mine.id)}` })).toBe(
       `Video \`${mine.id}\` was not found in your team.`,
     );
     expect(describeApiError(error)).toBe('That was not found in your team.');

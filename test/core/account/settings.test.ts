@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatMention, parseMentions } from '../../../src/core/commands/account/mentions.js';
 import { normalizeTimeZone } from '../../../src/core/commands/account/time-zone.js';
 import { DEFAULT_CHANNEL_SETTINGS } from '../../../src/core/ports.js';
+import { mention } from '../../../src/core/text.js';
 import { cardOf, createWorld, textOf, type World } from './world.js';
 
 describe('settings', () => {
@@ -60,7 +61,10 @@ describe('settings', () => {
     expect(card.fields?.find((f) => f.label === 'Approval')?.value).toBe(
       'spend — publishing, scheduling and creations over 120 credits need an approver',
     );
-    expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe('@alice, @bob');
+    // Mentions are tokens the adapters render natively (src/core/text.ts).
+    expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe(
+      `${mention('playground:W1:alice')}, ${mention('playground:W1:bob')}`,
+    );
     await w.run('settings role publish everyone');
     await w.run('settings approvers none');
     expect(w.store.settings.get(w.conversation)).toMatchObject({ approvers: [], roles: { publish: [] } });
@@ -112,7 +116,9 @@ describe('settings', () => {
     );
     await w.run('settings role admin @alice', alice);
     const refused = await w.run('settings threading off', bob);
-    expect(textOf(refused)).toContain('Only @alice may change settings in this channel.');
+    expect(textOf(refused)).toContain(
+      `Only ${mention('playground:W1:alice')} may change settings in this channel.`,
+    );
     expect(w.store.settings.get(w.conversation).threading).toBe(true);
     // Showing the settings stays open to everyone.
     expect(cardOf(await w.run('settings', bob)).title).toBe('Channel settings');
@@ -132,7 +138,9 @@ describe('settings on Slack and Discord', () => {
       'slack-group:S0PUBLISH',
     ]);
     const card = cardOf(await w.run('settings', alice));
-    expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe('<@U0BOB>, <!subteam^S0PUBLISH>');
+    expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe(
+      `${mention('slack:W1:U0BOB')}, ${mention('slack-group:S0PUBLISH')}`,
+    );
     // A member of the admin group is an admin.
     const ok = await w.run('settings role admin <!subteam^S0PUBLISH>', alice);
     expect(cardOf(ok).title).toBe('Channel settings updated');
@@ -168,10 +176,12 @@ describe('mention and time zone helpers', () => {
     });
     const bad = parseMentions('<@&42>', 'slack:T1:U9');
     expect(bad.ok).toBe(false);
-    expect(formatMention('slack:T1:U1')).toBe('<@U1>');
-    expect(formatMention('discord-role:42')).toBe('<@&42>');
-    expect(formatMention('slack-group:S2')).toBe('<!subteam^S2>');
-    expect(formatMention('playground:W:ann')).toBe('@ann');
+    // The core writes mention tokens only; adapters render them (`<@U1>`, `<@&42>`, `<!subteam^S2>`, `@ann`).
+    expect(formatMention('slack:T1:U1')).toBe('⟦@slack:T1:U1⟧');
+    expect(formatMention('discord-role:42')).toBe('⟦@discord-role:42⟧');
+    expect(formatMention('slack-group:S2')).toBe('⟦@slack-group:S2⟧');
+    expect(formatMention('playground:W:ann')).toBe('⟦@playground:W:ann⟧');
+    expect(formatMention('not an address')).toBe('`not an address`');
   });
 
   it('accepts IANA zones in any case, refuses abbreviations and offsets', () => {

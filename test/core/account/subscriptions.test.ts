@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { feedTarget } from '../../../src/core/live/feed-watcher.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
+import { mention } from '../../../src/core/text.js';
 import type { VideoApi } from '../../../src/core/video-api.js';
 import { cardOf, cardText, createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
@@ -187,7 +188,7 @@ describe('subscribe videos', () => {
     const list = await w.run('subscribe');
     expect(cardOf(list).title).toBe('This channel follows 2 feeds');
     expect(cardOf(list).text).toContain(
-      '• **videos** — every new video of the team · since Nov 23 2026, 08:00 UTC · by @alice',
+      `• **videos** — every new video of the team · since Nov 23 2026, 08:00 UTC · by ${mention('playground:W1:alice')}`,
     );
     expect(cardOf(list).text).toContain('• **calendar** — every scheduled post that goes out or fails');
   });
@@ -262,7 +263,9 @@ describe('subscribe: bad input and permissions', () => {
     const bob = w.user('bob');
     await w.run('settings role admin @alice', alice);
     const refused = await w.run('subscribe videos', bob);
-    expect(textOf(refused)).toContain('Only @alice may change subscriptions in this channel.');
+    expect(textOf(refused)).toContain(
+      `Only ${mention('playground:W1:alice')} may change subscriptions in this channel.`,
+    );
     expect(cardOf(await w.run('subscribe videos', alice)).title).toBe('Subscribed: videos');
     expect(w.store.keys.get(bob.user)?.apiKey).toBe(DEMO_KEY);
   });

@@ -5,6 +5,7 @@
  */
 import type { Card, Control, Response } from '../../../src/core/cards.js';
 import type { RequestInfo } from '../../../src/core/context.js';
+import { restore, shield } from '../../../src/core/text.js';
 import type { PostedMessage } from '../../support/fake-chat.js';
 import { cardText, createHarness, DEMO_KEY } from '../../support/harness.js';
 import {
@@ -35,10 +36,22 @@ export function buttonsOf(card: Card, message?: string): ButtonRef[] {
   );
 }
 
+/**
+ * Card text as a Slack reader sees it: the core's mention tokens in Slack's syntax (`<@UBOB>`,
+ * `<!subteam^S1>`) and escaped characters as themselves; the markdown markers stay.
+ */
+function slackText(text: string): string {
+  const { text: held, pieces } = shield(text);
+  return restore(held, pieces, (piece) => {
+    if (piece.kind === 'char') return piece.char;
+    return piece.target.kind === 'group' ? `<!subteam^${piece.target.id}>` : `<@${piece.target.id}>`;
+  });
+}
+
 export function shown(card: Card, message?: string): ShownCard {
   return {
-    title: card.title,
-    text: cardText(card),
+    title: slackText(card.title),
+    text: slackText(cardText(card)),
     buttons: buttonsOf(card, message),
     ...(card.image ? { image: card.image.url } : {}),
     ...(message ? { message } : {}),

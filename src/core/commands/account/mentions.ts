@@ -8,6 +8,7 @@ import { decodeAddress, userAddress } from '../../address.js';
 import { userError } from '../../context.js';
 import type { ChatPlatform, UserAddress } from '../../ports.js';
 import { err, ok, type Result } from '../../result.js';
+import { code, mention, parseMention } from '../../text.js';
 
 const SLACK_USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
 const SLACK_GROUP = /^<!subteam\^([A-Z0-9]+)(?:\|[^>]*)?>$/;
@@ -51,16 +52,12 @@ function parseOne(word: string, platform: ChatPlatform, workspace: string): stri
   return undefined;
 }
 
-/** How a stored reference reads in a card on its platform (the adapter renders the mention). */
+/**
+ * How a stored reference reads in a card: a mention token (text.ts) that each adapter renders natively.
+ * The core never writes platform syntax itself, so adapters can tell its mentions from user text.
+ */
 export function formatMention(ref: string): string {
-  if (ref.startsWith('slack-group:')) return `<!subteam^${ref.slice('slack-group:'.length)}>`;
-  if (ref.startsWith('discord-role:')) return `<@&${ref.slice('discord-role:'.length)}>`;
-  try {
-    const { platform, id } = decodeAddress(ref);
-    return platform === 'playground' ? `@${id}` : `<@${id}>`;
-  } catch {
-    return `\`${ref}\``;
-  }
+  return parseMention(ref) ? mention(ref) : code(ref);
 }
 
 /** `everyone` for an empty list (no restriction), else the mentions. */

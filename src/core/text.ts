@@ -1,0 +1,165 @@
+/**
+ * Card text that is safe to build from values the core does not control, and the one way the core mentions
+ * someone.
+ *
+ * - `literal(value)` backslash-escapes the card markdown's metacharacters (ESCAPED), so a video name like
+ *   `[Approve](https://evil)`, `**x**` or `<!channel>` reads as those characters on every platform. Every value
+ *   the core did not write itself (names, hook text, descriptions, display names, API messages, typed
+ *   references) goes through it (or `code`/`link`) before it lands in card text, titles, fields or context.
+ * - `mention(ref)` is the only way to mention: a token `⟦@ref⟧` (`⟦#address⟧` for a channel) that adapters
+ *   render natively. `literal` escapes `⟦` and `⟧`, so user text can never forge one.
+ *
+ * The contract every adapter follows (see `shield`): a backslash followed by one of ESCAPED is that character,
+ * shown as itself; the adapter first applies its own escaping (Slack `&<>`, HTML) to everything, then renders
+ * the core's formatting, and shows escaped characters as plain characters that carry no meaning.
+ */
+
+/** Characters an adapter reads as themselves after a backslash (formatting, links, mention tokens, `<…>`). */
+export const ESCAPED = '\\*_`[]()<>~|⟦⟧';
+/** What `literal` escapes: ESCAPED but parentheses, which only make a link after `]` (escaped itself). */
+const ESCAPE_RE = /[\\*_`[\]<>~|⟦⟧]/g;
+const WORD = /[\p{L}\p{N}]/u;
+
+/**
+ * A value shown exactly as given inside card text. Two characters stay as they are, since they cannot
+ * start anything on their own and values full of them stay readable: `(`/`)` (a link needs `](`, and `]` is
+ * escaped) and an `_` between two letters or digits (`motion_lite`; no platform formats inside a word).
+ */
+export const literal = (value: string | number): string =>
+  String(value).replace(ESCAPE_RE, (char, at: number, all: string) =>
+    char === '_' && WORD.test(all.charAt(at - 1)) && WORD.test(all.charAt(at + 1)) ? char : `\\${char}`,
+  );
+
+/** A value shown as inline code (ids, typed references, commands containing user input). */
+export const code = (value: string | number): string => `\`${literal(value)}\``;
+
+/**
+ * A link with a label the core does not control. The URL is only made clickable when it is http(s); the
+ * characters that would end it early (`(`, `)`, whitespace, `<`, `>`, backslash) are percent-encoded.
+ */
+export function link(label: string, url: string): string {
+  if (!/^https?:\/\//i.test(url)) return literal(label);
+  const safe = url.replace(
+    /[()\s<>\\"]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+  return `[${literal(label) || literal(safe)}](${safe})`;
+}
+
+/**
+ * A URL shown bare (platforms make it clickable themselves), as the API gave it. One holding a character with
+ * a meaning in card text is escaped instead, so it can never format or forge anything.
+ */
+export const bareUrl = (url: string): string =>
+  /^https?:\/\/[^\s\\*`[\]()<>~|⟦⟧]+$/i.test(url) ? url : literal(url);
+
+/**
+ * A mention of a user address (`slack:T1:U1`), a Slack user group (`slack-group:S1`) or a Discord role
+ * (`discord-role:R1`). Adapters render it natively (`<@U1>`, `<!subteam^S1>`, `<@&R1>`, `@name`).
+ */
+export const mention = (ref: string): string => `⟦@${ref.replace(/[\s⟧]/g, '')}⟧`;
+
+/** A channel reference (`slack:T1:C1`), rendered as a channel link where the platform has one. */
+export const channel = (address: string): string => `⟦#${address.replace(/[\s⟧]/g, '')}⟧`;
+
+/** What a mention token names. */
+export type MentionTarget =
+  | { kind: 'user'; platform: string; workspace: string; id: string }
+  | { kind: 'group'; platform: 'slack'; id: string }
+  | { kind: 'role'; platform: 'discord'; id: string }
+  | { kind: 'channel'; platform: string; workspace: string; id: string };
+
+/** Reads the ref of a token; undefined for anything else. */
+export function parseMention(ref: string, kind: '@' | '#' = '@'): MentionTarget | undefined {
+  if (kind === '@' && ref.startsWith('slack-group:')) {
+    const id = ref.slice('slack-group:'.length);
+    return id ? { kind: 'group', platform: 'slack', id } : undefined;
+  }
+  if (kind === '@' && ref.startsWith('discord-role:')) {
+    const id = ref.slice('discord-role:'.length);
+    return id ? { kind: 'role', platform: 'discord', id } : undefined;
+  }
+  const [platform, workspace, id, ...rest] = ref.split(':');
+  if (!platform || !workspace || !id || rest.length > 0) return undefined;
+  return { kind: kind === '#' ? 'channel' : 'user', platform, workspace, id };
+}
+
+/** A protected piece of card text: an escaped character or a mention token. */
+export type Piece = { kind: 'char'; char: string } | { kind: 'mention'; target: MentionTarget; ref: string };
+
+/** Card text with its protected pieces held out (see `shield`). */
+export interface Shielded {
+  text: string;
+  pieces: Piece[];
+}
+
+/** Marks a held piece in shielded text; stripped from the input so it cannot be forged. */
+const HOLD = '\u0001';
+const TOKENS = /\\([\\*_`[\]()<>~|⟦⟧])|⟦([@#])([^⟧\s]+)⟧/gu;
+const HELD = /\u0001(\d+)\u0001/g;
+
+/**
+ * Replaces every escaped character and mention token of `text` by a placeholder (`\u0001n\u0001`, no markup
+ * character in it), scanning left to right so `\\⟦@x⟧` is an escaped backslash then a real token. An adapter
+ * converts the shielded text with its own rules, which then never see user characters as markup, and puts the
+ * pieces back with `restore`, rendering each for where it landed (prose, code span, link label).
+ */
+export function shield(text: string): Shielded {
+  const pieces: Piece[] = [];
+  const out = text
+    .replaceAll(HOLD, '')
+    .replace(TOKENS, (whole, char?: string, sigil?: string, ref?: string) => {
+      if (char !== undefined) pieces.push({ kind: 'char', char });
+      else {
+        const target = parseMention(ref as string, sigil as '@' | '#');
+        // An unreadable token is shown as text, never as a mention.
+        if (!target) return whole.replace(/[⟦⟧]/g, '');
+        pieces.push({ kind: 'mention', target, ref: ref as string });
+      }
+      return `${HOLD}${pieces.length - 1}${HOLD}`;
+    });
+  return { text: out, pieces };
+}
+
+/** Puts held pieces back, each rendered by `render` (which sees its neighbours through `at`/`within`). */
+export function restore(
+  text: string,
+  pieces: readonly Piece[],
+  render: (piece: Piece, at: { before: string; after: string }) => string,
+): string {
+  return text.replace(HELD, (_, n: string, offset: number, whole: string) => {
+    const piece = pieces[Number(n)];
+    if (!piece) return '';
+    const end = offset + `${HOLD}${n}${HOLD}`.length;
+    return render(piece, { before: whole.charAt(offset - 1), after: whole.charAt(end) });
+  });
+}
+
+/**
+ * Shielded card text with its markup dropped: links → label, code spans → their text, bold and italic
+ * markers removed. Held pieces stay held, for the caller to `restore`.
+ */
+export const dropMarkup = (held: string): string =>
+  held
+    .replace(/\[([^\]\n]+)\]\((https?:\/\/[^\s)]+)\)/g, '$1')
+    .replace(/```\n?([\s\S]*?)```/g, '$1')
+    .replace(/`([^`\n]+)`/g, '$1')
+    .replace(/\*\*(.+?)\*\*/g, '$1')
+    .replace(/(^|[^\p{L}\p{N}_])_([^_\n]+)_(?![\p{L}\p{N}_])/gu, '$1$2');
+
+/** Card text as plain words: markers dropped, links → label, escapes undone, mentions → `@id`. */
+export function toPlainText(text: string): string {
+  const { text: held, pieces } = shield(text);
+  return restore(dropMarkup(held), pieces, plainPiece);
+}
+
+/** How a piece reads where nothing is rendered (plain text, notifications). */
+export const plainPiece = (piece: Piece): string =>
+  piece.kind === 'char' ? piece.char : `${piece.target.kind === 'channel' ? '#' : '@'}${piece.target.id}`;
+
+/** The refs of every mention token in `text` (escaped ones are not tokens). */
+export function mentionsIn(text: string): string[] {
+  const refs: string[] = [];
+  for (const piece of shield(text).pieces) if (piece.kind === 'mention') refs.push(piece.ref);
+  return refs;
+}
