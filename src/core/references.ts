@@ -3,6 +3,7 @@
  * Resolution reads the team's lists with the caller's key, so another team's ids are simply not found.
  */
 import { type CommandContext, userError } from './context.js';
+import { code, literal } from './text.js';
 import { VideoApiError } from './video-api.js';
 
 export interface Ref {
@@ -64,7 +65,7 @@ function pick(candidates: Ref[], wanted: string, kind: 'video' | 'series'): Ref 
   if (prefixed.length > 1) {
     const matches = prefixed
       .slice(0, 5)
-      .map((c) => `${c.name} (\`${c.id}\`)`)
+      .map((c) => `${literal(c.name)} (${code(c.id)})`)
       .join(', ');
     throw userError(`ambiguous-${kind}`, { ref: wanted, matches });
   }

@@ -12,6 +12,7 @@ import { formatMention } from '../commands/account/mentions.js';
 import { type CommandContext, UserError, userError } from '../context.js';
 import { say } from '../messages.js';
 import type { Approval } from '../ports.js';
+import { literal } from '../text.js';
 import { APPROVE_ACTION, REJECT_ACTION, RETRY_ACTION } from './card.js';
 import {
   approvalModel,
@@ -116,7 +117,7 @@ async function execute(ctx: CommandContext, approval: Approval, model: ApprovalC
       notifyRequester(store, approval, 'done', {
         title: 'Approved',
         tone: 'success',
-        text: `**${by}** approved **${approval.action.summary}**.\n${result.outcome}`,
+        text: `**${literal(by)}** approved **${approval.action.summary}**.\n${result.outcome}`,
         context: `Approval \`${approval.id}\``,
       });
     });
@@ -141,8 +142,8 @@ async function execute(ctx: CommandContext, approval: Approval, model: ApprovalC
       notifyRequester(store, approval, 'failed', {
         title: 'Approved, but not done',
         tone: 'danger',
-        text: `**${by}** approved **${approval.action.summary}**, but it did not go through: ${reason}`,
-        context: `Approval \`${approval.id}\` · ${by} can press Retry on its card`,
+        text: `**${literal(by)}** approved **${approval.action.summary}**, but it did not go through: ${reason}`,
+        context: `Approval \`${approval.id}\` · ${literal(by)} can press Retry on its card`,
       });
     });
     return message({
@@ -249,7 +250,7 @@ export const rejectForm: FormSpec = {
       notifyRequester(store, approval, 'rejected', {
         title: 'Request rejected',
         tone: 'danger',
-        text: `**${decider(ctx)}** rejected **${approval.action.summary}**${reason ? `: “${reason}”` : '.'} Nothing was sent.`,
+        text: `**${literal(decider(ctx))}** rejected **${approval.action.summary}**${reason ? `: “${literal(reason)}”` : '.'} Nothing was sent.`,
         context: `Approval \`${approval.id}\``,
       });
       return true;
@@ -258,7 +259,7 @@ export const rejectForm: FormSpec = {
     return message({
       title: 'Rejected',
       tone: 'neutral',
-      text: `You rejected **${approval.action.summary}**${reason ? `: “${reason}”` : '.'} The requester has been told.`,
+      text: `You rejected **${approval.action.summary}**${reason ? `: “${literal(reason)}”` : '.'} The requester has been told.`,
       context: `Approval \`${approval.id}\``,
     });
   },

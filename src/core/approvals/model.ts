@@ -20,7 +20,7 @@ export type ApprovedCommand = (typeof APPROVED_COMMANDS)[number];
 /** After the decision: what running the approved action did. */
 export interface ApprovalOutcome {
   state: 'running' | 'done' | 'failed';
-  /** Neutral words for the shared card (no viewer's zone). */
+  /** Neutral words for the shared card (no viewer's zone), as card markdown. */
   text: string;
 }
 
@@ -28,7 +28,7 @@ export interface ApprovalCardModel {
   type: 'approval';
   approvalId: string;
   command: ApprovedCommand;
-  /** `Publish “Launch teaser” to YouTube` */
+  /** Card markdown, names escaped: `Publish “Launch teaser” to YouTube` */
   summary: string;
   requester: UserAddress;
   requesterName: string;
@@ -39,6 +39,7 @@ export interface ApprovalCardModel {
   requestedAt: number;
   /** The scheduled instant, for `schedule`: shown, and the approval expires then. */
   at?: number;
+  /** Card markdown (the requesting command escapes the names it shows). */
   fields: Field[];
   sections?: Section[];
   image?: Image;

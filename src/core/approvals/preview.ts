@@ -4,6 +4,7 @@
  */
 import type { Field, Image, Section } from '../cards.js';
 import { blockSummary, platformName } from '../commands/publishing/post-blocks.js';
+import { code, link, literal } from '../text.js';
 import type { Platform, Video } from '../video-api.js';
 
 export interface VideoPreview {
@@ -22,7 +23,7 @@ export function videoPreview(video: Video, platforms: readonly Platform[]): Vide
   const thumbnail = selectedThumbnail(video);
   return {
     fields: [
-      { label: 'Video', value: `${video.name} (\`${video.id}\`)`, short: true },
+      { label: 'Video', value: `${literal(video.name)} (${code(video.id)})`, short: true },
       {
         label: platforms.length > 1 ? 'Platforms' : 'Platform',
         value: platforms.map(platformName).join(', '),
@@ -31,7 +32,7 @@ export function videoPreview(video: Video, platforms: readonly Platform[]): Vide
       {
         label: 'Render',
         value: video.renderedVideoUrl
-          ? `[MP4](${video.renderedVideoUrl})`
+          ? link('MP4', video.renderedVideoUrl)
           : 'not rendered yet (rendered before posting)',
         short: true,
       },

@@ -11,6 +11,7 @@ import { generateEpisode } from '../commands/series/generate.js';
 import { approveCreate } from '../commands/videos/create-confirm.js';
 import { type CommandContext, userError } from '../context.js';
 import type { Approval } from '../ports.js';
+import { link } from '../text.js';
 import { formatBoth } from '../time/format.js';
 import { PLATFORMS, type Platform, PRIVACY, type Privacy, type SeriesInput } from '../video-api.js';
 import type { ApprovalCardModel, ApprovedCommand } from './model.js';
@@ -34,7 +35,7 @@ function malformed(): never {
 
 /** The links of a result card, as markdown for the shared card. */
 const linksOf = (card: Card): string =>
-  (card.controls ?? []).flatMap((c) => (c.kind === 'link' ? [`[${c.label}](${c.url})`] : [])).join(' · ');
+  (card.controls ?? []).flatMap((c) => (c.kind === 'link' ? [link(c.label, c.url)] : [])).join(' · ');
 
 const RUNNERS: Record<ApprovedCommand, Runner> = {
   async publish(ctx, approval, model) {

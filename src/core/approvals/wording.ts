@@ -1,6 +1,7 @@
 /** Sentences about an approval's state, shared by the request, decision and retry handlers. */
 import { formatMention } from '../commands/account/mentions.js';
 import type { Approval } from '../ports.js';
+import { literal } from '../text.js';
 import { formatBoth } from '../time/format.js';
 
 /** "Already approved by @bob (Mon 23 Nov 2026, 09:00 UTC)." and the like. */
@@ -11,7 +12,7 @@ export function alreadyDecided(approval: Approval): string {
     case 'approved':
       return `Already approved by ${by ?? 'an approver'}${when}.`;
     case 'rejected':
-      return `Already rejected by ${by ?? 'an approver'}${when}${approval.reason ? `: “${approval.reason}”` : ''}.`;
+      return `Already rejected by ${by ?? 'an approver'}${when}${approval.reason ? `: “${literal(approval.reason)}”` : ''}.`;
     case 'expired':
       if (approval.reason === 'withdrawn') return `Already withdrawn by ${by ?? 'a member'}${when}.`;
       return by

@@ -10,6 +10,7 @@ import type { Card, Field } from '../cards.js';
 import { formatDateTime } from '../commands/account/format.js';
 import { platformName } from '../commands/account/platform-names.js';
 import type { ConversationAddress, Store, Watch } from '../ports.js';
+import { code, literal } from '../text.js';
 import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } from '../video-api.js';
 import { postToChannel, videoCardKey } from './live-card.js';
 import type { WatchContext, Watcher, WatchResult } from './watcher.js';
@@ -124,14 +125,14 @@ export function feedLabel(kind: FeedKind): string {
 }
 
 function calendarCard(entry: CalendarEntry, videoName: string, zone: string): Card {
-  const where = platformName(entry.platform);
+  const where = literal(platformName(entry.platform));
   const when = formatDateTime(entry.scheduledTime, zone);
-  const context = `video \`${entry.projectId}\` · calendar subscription`;
+  const context = `video ${code(entry.projectId)} · calendar subscription`;
   if (entry.status === 'posted') {
     return {
       title: `Posted to ${where}`,
       tone: 'success',
-      text: `**${videoName}** went out on ${where} (scheduled for ${when}).`,
+      text: `**${literal(videoName)}** went out on ${where} (scheduled for ${when}).`,
       context,
     };
   }
@@ -139,23 +140,23 @@ function calendarCard(entry: CalendarEntry, videoName: string, zone: string): Ca
     title: `Post to ${where} failed`,
     tone: 'danger',
     text:
-      `**${videoName}** could not be posted to ${where} (scheduled for ${when}).\n` +
+      `**${literal(videoName)}** could not be posted to ${where} (scheduled for ${when}).\n` +
       `Check the ${where} connection in the dashboard, then schedule it again: ` +
-      `\`/reel schedule ${entry.projectId} ${entry.platform} <when>\`.`,
+      `\`/reel schedule ${literal(entry.projectId)} ${literal(entry.platform)} <when>\`.`,
     context,
   };
 }
 
 function newVideoCard(v: VideoListItem, zone: string): Card {
   const fields: Field[] = [];
-  if (v.model) fields.push({ label: 'Model', value: v.model, short: true });
+  if (v.model) fields.push({ label: 'Model', value: literal(v.model), short: true });
   if (v.createdAt) fields.push({ label: 'Created', value: formatDateTime(v.createdAt, zone), short: true });
   return {
-    title: `New video: ${v.name}`,
+    title: `New video: ${literal(v.name)}`,
     tone: 'info',
-    text: `Follow it with \`/reel status ${v.id}\`.`,
+    text: `Follow it with ${code(`/reel status ${v.id}`)}.`,
     ...(fields.length > 0 ? { fields } : {}),
-    context: `id \`${v.id}\` · videos subscription`,
+    context: `id ${code(v.id)} · videos subscription`,
   };
 }
 
@@ -284,7 +285,7 @@ function announceVideos(
   if (rest.length === 0) return;
   const listed = rest
     .slice(0, 10)
-    .map((v) => `• ${v.name} (\`${v.id}\`)`)
+    .map((v) => `• ${literal(v.name)} (${code(v.id)})`)
     .join('\n');
   postToChannel(store, {
     conversation: sub.conversation,

@@ -8,6 +8,7 @@
  */
 import type { Card } from '../cards.js';
 import type { Store, Watch } from '../ports.js';
+import { literal } from '../text.js';
 import { VideoApiError } from '../video-api.js';
 import {
   applyVideoEffects,
@@ -134,17 +135,17 @@ function result(
 }
 
 const readyReply = (name: string, videoId: string, caption: boolean): Card => ({
-  title: `✅ ${name} is ready`,
+  title: `✅ ${literal(name)} is ready`,
   tone: 'success',
   text: `${caption ? 'Captions are done.' : 'Generation is done.'} Pick a thumbnail on the card, then **Render** or **Schedule**.`,
   context: `id \`${videoId}\``,
 });
 
 const failedReply = (name: string, videoId: string, reasons: string[]): Card => ({
-  title: `❌ ${name} failed`,
+  title: `❌ ${literal(name)} failed`,
   tone: 'danger',
   text:
-    `${reasons.map((r) => `• ${r}`).join('\n') || '• No reason given.'}\n` +
+    `${reasons.map((r) => `• ${literal(r)}`).join('\n') || '• No reason given.'}\n` +
     'Credits are not refunded automatically. Adjust the script or voice and run `/reel create` again.',
   context: `id \`${videoId}\``,
 });

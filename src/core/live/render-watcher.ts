@@ -1,4 +1,5 @@
 import type { Store, Watch } from '../ports.js';
+import { bareUrl, literal } from '../text.js';
 import { VideoApiError } from '../video-api.js';
 import { GONE_NOTICE, nextCheckIn, type ProgressSample } from './generation-watcher.js';
 import { applyVideoEffects, updateVideoCard, type VideoEffects, videoCardModelOf } from './video-card.js';
@@ -77,9 +78,9 @@ export const renderWatcher: Watcher = {
         dedupe: `${key}:render:${renderId}:done`,
         reply: {
           card: {
-            title: `🎞️ ${name}`,
+            title: `🎞️ ${literal(name)}`,
             tone: 'success',
-            text: `Rendered: ${render.url}`,
+            text: `Rendered: ${bareUrl(render.url)}`,
             context: `render \`${renderId}\``,
           },
           dedupe: `${key}:render:${renderId}:done:reply`,
@@ -94,7 +95,7 @@ export const renderWatcher: Watcher = {
         dedupe: `${key}:render:${renderId}:error`,
         reply: {
           card: {
-            title: `⚠️ Render of ${name} failed`,
+            title: `⚠️ Render of ${literal(name)} failed`,
             tone: 'warning',
             text: 'The render stopped with an error. Rendering is free: press **Render again** to retry.',
             controls: [

@@ -8,6 +8,7 @@
  */
 import type { Card } from '../cards.js';
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
+import { code, literal } from '../text.js';
 import { formatBoth, formatDateTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
 import type { CalendarEntry } from '../video-api.js';
@@ -184,21 +185,21 @@ const PLATFORM_NAMES: Record<string, string> = {
   linkedin: 'LinkedIn',
   threads: 'Threads',
 };
-const nameOf = (p: string): string => PLATFORM_NAMES[p] ?? p;
+const nameOf = (p: string): string => literal(PLATFORM_NAMES[p] ?? p);
 
 function outcomeCard(s: ScheduleWatchState, platform: string, outcome: 'posted' | 'failed'): Card {
   return outcome === 'posted'
     ? {
         title: `Posted to ${nameOf(platform)}`,
         tone: 'success',
-        text: `**${s.name}** went out on ${nameOf(platform)}.`,
+        text: `**${literal(s.name)}** went out on ${nameOf(platform)}.`,
       }
     : {
         title: `Failed on ${nameOf(platform)}`,
         tone: 'danger',
         text:
-          `**${s.name}** could not be posted to ${nameOf(platform)}. Check the account connection in the dashboard, ` +
-          `then \`/reel publish ${s.name.includes(' ') ? `"${s.name}"` : s.name} ${platform}\` to post it now.`,
+          `**${literal(s.name)}** could not be posted to ${nameOf(platform)}. Check the account connection in the dashboard, ` +
+          `then ${code(`/reel publish ${s.name.includes(' ') ? `"${s.name}"` : s.name} ${platform}`)} to post it now.`,
       };
 }
 
@@ -282,7 +283,7 @@ export const scheduleWatcher: Watcher = {
       title: 'Still waiting on the service',
       tone: 'warning',
       text:
-        `**${s.name}** was due on ${pending.map(nameOf).join(', ')} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}, ` +
+        `**${literal(s.name)}** was due on ${pending.map(nameOf).join(', ')} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}, ` +
         'and the service has not reported it posted or failed after 2 hours. I stopped watching; `/reel calendar` shows its current status.',
     };
     const dedupeKey = `schedule:${watch.id}:expired`;

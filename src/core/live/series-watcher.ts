@@ -7,6 +7,7 @@
 import type { Card } from '../cards.js';
 import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../commands/series/schedule.js';
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
+import { literal } from '../text.js';
 import { type Episode, VideoApiError } from '../video-api.js';
 import { postCard, postToChannel, videoCardKey } from './live-card.js';
 import { renderVideoCard, type VideoCardModel } from './video-card.js';
@@ -266,7 +267,7 @@ async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
 
 function goneCard(name: string | undefined, seriesId: string): Card {
   return {
-    title: `Series ${name ? `“${name}” ` : ''}was deleted`,
+    title: `Series ${name ? `“${literal(name)}” ` : ''}was deleted`,
     tone: 'warning',
     text: 'No more episodes will be posted here. Videos it already generated are kept; find them with `/reel videos`.',
     context: `series \`${seriesId}\``,
@@ -283,10 +284,10 @@ export const seriesWatcher: Watcher = {
     postToChannel(store, {
       conversation: watch.conversation,
       card: {
-        title: `Stopped following ${state.name ? `“${state.name}”` : 'a series'}`,
+        title: `Stopped following ${state.name ? `“${literal(state.name)}”` : 'a series'}`,
         tone: 'info',
         text:
-          `I followed this series here for a year${state.cadence ? ` (${describeSchedule(state.cadence)})` : ''}. ` +
+          `I followed this series here for a year${state.cadence ? ` (${literal(describeSchedule(state.cadence))})` : ''}. ` +
           'Run `/reel subscribe series <name>` to keep getting a card for each new episode.',
         context: `series \`${watch.target}\``,
       },

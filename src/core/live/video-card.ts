@@ -5,6 +5,7 @@
  */
 import type { Button, Card, Control, Field, Section } from '../cards.js';
 import type { Store, Watch } from '../ports.js';
+import { code, link, literal } from '../text.js';
 import type { Thumbnails } from '../video-api.js';
 import { editCard, postToChannel, replyToCard } from './live-card.js';
 
@@ -25,6 +26,7 @@ export interface CardThumbnails {
   variants: CardThumbnailVariant[];
 }
 
+/** Values as given (names, API texts): `renderVideoCard` escapes them; only `notice` is card markdown. */
 export interface VideoCardModel {
   videoId: string;
   name: string;
@@ -42,7 +44,7 @@ export interface VideoCardModel {
   render?: { renderId: string; status: string; progress: number; url?: string; codec?: string };
   schedule?: { platforms: string[]; at: string; zone: string; statuses?: Record<string, string> };
   posts?: { platform: string; url?: string; status: string }[];
-  /** A one-line note under the text (e.g. "Stopped watching after 6 h"). */
+  /** A one-line note under the text, as card markdown (e.g. "Stopped watching after 6 h"). */
   notice?: string;
   /** Set when the video was deleted from chat: the card keeps only a tombstone. */
   deletedBy?: string;
@@ -95,14 +97,14 @@ export function thumbnailSections(videoId: string, t: CardThumbnails): Section[]
     if (selected) {
       badge =
         t.selectedBy === 'user'
-          ? ` ✅ in use${t.pickedBy ? ` (picked by ${t.pickedBy})` : ' (your pick)'}`
+          ? ` ✅ in use${t.pickedBy ? ` (picked by ${literal(t.pickedBy)})` : ' (your pick)'}`
           : ' ⭐ AI pick, in use';
     }
-    const facts = [v.grade && `grade ${v.grade}`, v.score !== undefined && `score ${v.score}`]
+    const facts = [v.grade && `grade ${literal(v.grade)}`, v.score !== undefined && `score ${v.score}`]
       .filter(Boolean)
       .join(' · ');
     const lines = [`**Option ${i + 1}**${badge}`];
-    if (v.hookText) lines.push(`“${v.hookText}”`);
+    if (v.hookText) lines.push(`“${literal(v.hookText)}”`);
     if (facts) lines.push(facts);
     const section: Section = {
       text: lines.join('\n'),
@@ -117,17 +119,17 @@ export function thumbnailSections(videoId: string, t: CardThumbnails): Section[]
 }
 
 export function renderVideoCard(m: VideoCardModel): Card {
-  const card: Card = { title: m.name };
+  const card: Card = { title: literal(m.name) };
   const fields: Field[] = [];
   const sections: Section[] = [];
   const controls: Control[] = [];
-  if (m.model) fields.push({ label: 'Model', value: m.model, short: true });
+  if (m.model) fields.push({ label: 'Model', value: literal(m.model), short: true });
   if (m.credits !== undefined) fields.push({ label: 'Credits', value: String(m.credits), short: true });
 
   if (m.deletedBy !== undefined) {
     card.tone = 'neutral';
-    card.text = `🗑️ Deleted by ${m.deletedBy}. The video and its generated assets are gone (no refund).`;
-    card.context = `id \`${m.videoId}\``;
+    card.text = `🗑️ Deleted by ${literal(m.deletedBy)}. The video and its generated assets are gone (no refund).`;
+    card.context = `id ${code(m.videoId)}`;
     return card;
   }
 
@@ -145,7 +147,7 @@ export function renderVideoCard(m: VideoCardModel): Card {
     card.progress = { percent, label };
   } else if (m.phase === 'failed') {
     card.tone = 'danger';
-    const reasons = (m.errorMessages ?? []).map((e) => `• ${e}`).join('\n') || '• No reason given.';
+    const reasons = (m.errorMessages ?? []).map((e) => `• ${literal(e)}`).join('\n') || '• No reason given.';
     card.text =
       m.kind === 'caption'
         ? `**Captioning failed.**\n${reasons}\nCheck that the media URL is public and has speech, then run \`/reel caption\` again.`
@@ -160,26 +162,26 @@ export function renderVideoCard(m: VideoCardModel): Card {
   const r = m.render;
   if (r) {
     if (r.status === 'done' && r.url) {
-      fields.push({ label: 'Render', value: `[Download MP4](${r.url})` });
+      fields.push({ label: 'Render', value: link('Download MP4', r.url) });
       controls.push({ kind: 'link', label: 'Download MP4', url: r.url });
     } else if (r.status === 'error') {
       fields.push({ label: 'Render', value: 'Failed. Press **Render again**; rendering is free.' });
     } else {
       fields.push({
         label: 'Render',
-        value: `${progressBar(r.progress * 100)}${r.codec ? ` (${r.codec})` : ''}`,
+        value: `${progressBar(r.progress * 100)}${r.codec ? ` (${literal(r.codec)})` : ''}`,
       });
     }
   }
   if (m.schedule) {
     const statuses = m.schedule.statuses ?? {};
     const list = m.schedule.platforms.map((p) => `${p}${statuses[p] ? ` (${statuses[p]})` : ''}`).join(', ');
-    fields.push({ label: 'Scheduled', value: `${m.schedule.at} ${m.schedule.zone} → ${list}` });
+    fields.push({ label: 'Scheduled', value: literal(`${m.schedule.at} ${m.schedule.zone} → ${list}`) });
   }
   for (const p of m.posts ?? []) {
     fields.push({
-      label: `Posted: ${p.platform}`,
-      value: p.url ? `[View post](${p.url})` : p.status,
+      label: `Posted: ${literal(p.platform)}`,
+      value: p.url ? link('View post', p.url) : literal(p.status),
       short: true,
     });
   }
@@ -197,7 +199,7 @@ export function renderVideoCard(m: VideoCardModel): Card {
       button('video.publish', m.videoId, 'Publish now'),
     );
   }
-  card.context = `${m.requestedBy ? `Requested by ${m.requestedBy} · ` : ''}id \`${m.videoId}\``;
+  card.context = `${m.requestedBy ? `Requested by ${literal(m.requestedBy)} · ` : ''}id ${code(m.videoId)}`;
   if (fields.length > 0) card.fields = fields;
   if (sections.length > 0) card.sections = sections;
   if (controls.length > 0) card.controls = controls;

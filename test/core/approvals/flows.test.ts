@@ -8,9 +8,13 @@ import { approvalWatcher } from '../../../src/core/approvals/expiry-watcher.js';
 import type { Card, Control, Response } from '../../../src/core/cards.js';
 import { csvCell } from '../../../src/core/commands/audit/audit-rows.js';
 import type { RequestInfo } from '../../../src/core/context.js';
+import { toPlainText } from '../../../src/core/text.js';
 import { type VideoApi, VideoApiError } from '../../../src/core/video-api.js';
 import { createHarness, DEMO_KEY, type Harness, textOf } from '../../support/harness.js';
 import { completedVideo } from '../publishing/helpers.js';
+
+/** A card's words as a member reads them: mention tokens as `@name`, escaped characters as themselves. */
+const plain = (r: Response): string => toPlainText(textOf(r));
 
 const BOB_KEY = 'fl_live_bob_own_key_of_the_demo_team_0123';
 const HOUR = 3600_000;
@@ -93,7 +97,7 @@ describe('running an approved action', () => {
 
     // Another approver would send with another key, which the service does not match to the first attempt.
     const other = await h.click('approval.retry', buttonOf(approvalCard(), 'approval.retry').value, carol);
-    expect(textOf(other)).toContain('Only @bob, who approved it, can retry');
+    expect(plain(other)).toContain('Only @bob, who approved it, can retry');
     expect(calls).toHaveLength(1);
     const retried = await h.click('approval.retry', buttonOf(approvalCard(), 'approval.retry').value, bob);
     expect(cardOf(retried).title).toBe('Approved · Published to YouTube');
@@ -180,7 +184,7 @@ describe('who can approve', () => {
       'spend-threshold 80',
       'role publish @alice @bob',
     );
-    const shown = textOf(await h.run('settings', carol));
+    const shown = plain(await h.run('settings', carol));
     expect(shown).toContain(
       'Approval: spend — publishing, scheduling and creations over 80 credits need an approver',
     );
@@ -220,7 +224,7 @@ describe('unschedule', () => {
     await h.flush();
     expect(approvalCard()?.title).toBe('Withdrawn: Schedule “Withdrawn” on YouTube');
     expect(approvalCard()?.controls).toBeUndefined();
-    expect(textOf(await h.click('approval.approve', approval, bob))).toContain('Already withdrawn by @alice');
+    expect(plain(await h.click('approval.approve', approval, bob))).toContain('Already withdrawn by @alice');
     expect(textOf(await h.click('approval.reschedule', approval, alice))).toContain('Already withdrawn');
     const calendar = await h.deps
       .apiFor(DEMO_KEY)

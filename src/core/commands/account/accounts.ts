@@ -5,6 +5,7 @@
 import type { Field } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import { code, literal } from '../../text.js';
 import { PLATFORMS } from '../../video-api.js';
 import { PLATFORM_NAMES } from './platform-names.js';
 
@@ -25,11 +26,13 @@ export const accountsCommand = defineCommand({
     const fields: Field[] = platforms.map((p) => {
       const list = accounts[p] ?? [];
       return {
-        label: PLATFORM_NAMES[p] ?? p,
+        label: literal(PLATFORM_NAMES[p] ?? p),
         value:
           list.length === 0
             ? '_not connected_'
-            : list.map((a) => `• ${a.label}${a.isDefault ? ' ⭐ default' : ''} · \`${a.authId}\``).join('\n'),
+            : list
+                .map((a) => `• ${literal(a.label)}${a.isDefault ? ' ⭐ default' : ''} · ${code(a.authId)}`)
+                .join('\n'),
         short: true,
       };
     });

@@ -6,6 +6,7 @@
 import type { Field, Section } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import { link, literal } from '../../text.js';
 import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from '../../video-api.js';
 import { clip, count } from './format.js';
 import { platformName } from './platform-names.js';
@@ -49,7 +50,7 @@ export const analyticsCommand = defineCommand({
         text: `**By platform**\n${perPlatform
           .map(
             ([p, s]) =>
-              `• **${platformName(p)}** — ${count(s.totalViews)} views · ${s.postsSynced} posts` +
+              `• **${literal(platformName(p))}** — ${count(s.totalViews)} views · ${s.postsSynced} posts` +
               (s.viewsGained28d !== undefined ? ` · +${count(s.viewsGained28d)} in 28 d` : ''),
           )
           .join('\n')}`,
@@ -61,7 +62,8 @@ export const analyticsCommand = defineCommand({
         text: `**Top posts**\n${top
           .map((p, i) => {
             const title = clip(p.title || 'Untitled', 80);
-            return `${i + 1}. ${p.postUrl ? `[${title}](${p.postUrl})` : title} — ${platformName(p.platform)} · ${count(p.views)} views`;
+            const shown = p.postUrl ? link(title, p.postUrl) : literal(title);
+            return `${i + 1}. ${shown} — ${literal(platformName(p.platform))} · ${count(p.views)} views`;
           })
           .join('\n')}`,
       });

@@ -6,6 +6,7 @@
 import { message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { actionKey } from '../../request-id.js';
+import { bareUrl, code, literal } from '../../text.js';
 import { badInput } from './bad-input.js';
 
 /** `type/subtype`, optionally with parameters (`video/mp4; codecs=avc1`). */
@@ -42,11 +43,11 @@ export const assetCommand: CommandSpec = defineCommand({
       title: 'Asset registered',
       tone: 'success',
       fields: [
-        { label: 'Name', value: asset.name || args.name || '—', short: true },
-        { label: 'Id', value: `\`${asset.id}\``, short: true },
-        { label: 'URL', value: asset.url },
+        { label: 'Name', value: literal(asset.name || args.name || '—'), short: true },
+        { label: 'Id', value: code(asset.id), short: true },
+        { label: 'URL', value: bareUrl(asset.url) },
       ],
-      ...(isMedia ? { context: `Caption it with \`/reel caption ${asset.url}\`.` } : {}),
+      ...(isMedia ? { context: `Caption it with \`/reel caption ${literal(asset.url)}\`.` } : {}),
     });
   },
 });

@@ -8,6 +8,7 @@ import { message, type Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
+import { literal } from '../../text.js';
 import { badInput } from './bad-input.js';
 import { clip, formatDateTime, plural, signed } from './format.js';
 
@@ -56,7 +57,7 @@ async function creditsCard(ctx: CommandContext, page: number): Promise<Card> {
   const zone = ctx.timeZone();
   const lines = credits.history.map(
     (e) =>
-      `**${signed(e.credits)}** · ${e.type.replaceAll('_', ' ')} · ${clip(e.description, 120)}\n_${formatDateTime(e.createdAt, zone)}_`,
+      `**${signed(e.credits)}** · ${literal(e.type.replaceAll('_', ' '))} · ${literal(clip(e.description, 120))}\n_${literal(formatDateTime(e.createdAt, zone))}_`,
   );
   const low =
     credits.balance < CHEAPEST_VIDEO

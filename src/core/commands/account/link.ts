@@ -11,6 +11,7 @@ import { defineCommand, type FormSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { say } from '../../messages.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
+import { literal } from '../../text.js';
 import type { Me } from '../../video-api.js';
 import { formatScopes, missingScopes } from './scopes.js';
 
@@ -47,7 +48,7 @@ export const linkCommand = defineCommand({
 function linkForm(ctx: CommandContext): Form {
   const current = linkedKey(ctx);
   const replacing = current
-    ? ` This replaces your current link to **${current.teamName}** (key \`${current.keyPrefix}…\`).`
+    ? ` This replaces your current link to **${literal(current.teamName)}** (key \`${literal(current.keyPrefix)}…\`).`
     : '';
   return {
     id: LINK_FORM_ID,
@@ -109,9 +110,11 @@ export const linkFormSpec: FormSpec = {
 function linkedCard(me: Me, prefix: string, previous: LinkedKey | undefined): Card {
   const missing = missingScopes(me.auth.scopes);
   const switched =
-    previous && previous.teamId !== me.team.id ? `\nYou switched from **${previous.teamName}**.` : '';
+    previous && previous.teamId !== me.team.id
+      ? `\nYou switched from **${literal(previous.teamName)}**.`
+      : '';
   return {
-    title: `Linked to ${me.team.name}`,
+    title: `Linked to ${literal(me.team.name)}`,
     tone: missing.length > 0 ? 'warning' : 'success',
     text:
       `Your commands and clicks now run under this key.${switched}` +
@@ -119,10 +122,10 @@ function linkedCard(me: Me, prefix: string, previous: LinkedKey | undefined): Ca
         ? `\n**This key lacks some scopes:**\n${missing.map((m) => `• ${m}`).join('\n')}`
         : ''),
     fields: [
-      { label: 'Team', value: me.team.name, short: true },
-      { label: 'Plan', value: me.plan, short: true },
+      { label: 'Team', value: literal(me.team.name), short: true },
+      { label: 'Plan', value: literal(me.plan), short: true },
       { label: 'Credits', value: String(me.team.credits), short: true },
-      { label: 'Key', value: `\`${prefix}…\``, short: true },
+      { label: 'Key', value: `\`${literal(prefix)}…\``, short: true },
       { label: 'Scopes', value: formatScopes(me.auth.scopes) },
     ],
     context: 'Only the prefix is ever shown. `/reel whoami` to check, `/reel unlink` to remove it.',

@@ -4,6 +4,7 @@
  */
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import { code, literal } from '../../text.js';
 import { OPTION_KINDS, type OptionItem, type OptionKind } from '../../video-api.js';
 import { plural } from './format.js';
 
@@ -68,6 +69,6 @@ export const optionsCommand = defineCommand({
 
 function itemLine(item: OptionItem): string {
   const cost = item.credits !== undefined ? ` · ${plural(item.credits, 'credit')} per video` : '';
-  const label = item.name && item.name !== item.value ? `**${item.name}** — ` : '';
-  return `• ${label}\`${item.value}\`${cost}`;
+  const label = item.name && item.name !== item.value ? `**${literal(item.name)}** — ` : '';
+  return `• ${label}${code(item.value)}${cost}`;
 }

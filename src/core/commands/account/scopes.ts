@@ -2,6 +2,8 @@
  * What each API scope lets the bot do, so `link` and `whoami` can say which commands a key cannot run
  * before the user meets a 403.
  */
+
+import { code } from '../../text.js';
 import { SCOPES } from '../../video-api.js';
 
 const USES: Record<string, string> = {
@@ -22,7 +24,7 @@ const USES: Record<string, string> = {
 export function formatScopes(scopes: readonly string[]): string {
   if (SCOPES.every((s) => scopes.includes(s))) return `all ${SCOPES.length} scopes`;
   if (scopes.length === 0) return 'none';
-  return scopes.map((s) => `\`${s}\``).join(', ');
+  return scopes.map((s) => code(s)).join(', ');
 }
 
 /** One line per documented scope the key lacks, naming the commands that will refuse. */

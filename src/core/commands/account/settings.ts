@@ -9,6 +9,7 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import type { ChannelSettings } from '../../ports.js';
 import { err, type Result } from '../../result.js';
+import { literal } from '../../text.js';
 import { requireAdmin } from './admin.js';
 import { badInput } from './bad-input.js';
 import { formatMentions, isAmong, parseMentions } from './mentions.js';
@@ -82,7 +83,7 @@ export const settingsCommand: CommandSpec = defineCommand({
     card.title = 'Channel settings updated';
     card.tone = 'success';
     card.text = `${next.value.summary}${card.text ? `\n${card.text}` : ''}`;
-    card.context = `Changed by ${ctx.req.userName ?? 'a member'} · ${card.context ?? ''}`;
+    card.context = `Changed by ${literal(ctx.req.userName ?? 'a member')} · ${card.context ?? ''}`;
     return message(card, 'channel');
   },
 });

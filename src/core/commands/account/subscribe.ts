@@ -13,6 +13,7 @@ import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
 import { watchSeries } from '../../live/series-watcher.js';
 import type { SubscriptionKind } from '../../ports.js';
 import { resolveSeries } from '../../references.js';
+import { code, literal } from '../../text.js';
 import { requireAdmin } from './admin.js';
 import { badInput } from './bad-input.js';
 import { formatDateTime } from './format.js';
@@ -133,12 +134,12 @@ function subscribed(
   const stop = sub.kind === 'series' ? `series ${sub.target}` : sub.kind;
   return message(
     {
-      title: `Subscribed: ${title}`,
+      title: `Subscribed: ${literal(title)}`,
       tone: 'success',
       text: `This channel now follows ${describeSubscription(sub, title)}: ${WHAT_IT_POSTS[sub.kind]} will show up here.`,
       context:
-        `Set up by ${ctx.req.userName ?? formatMention(ctx.req.user)}` +
-        `${owner ? ' with their key' : " with the workspace's shared key"} · \`/reel unsubscribe ${stop}\` to stop`,
+        `Set up by ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)}` +
+        `${owner ? ' with their key' : " with the workspace's shared key"} · \`/reel unsubscribe ${literal(stop)}\` to stop`,
     },
     'channel',
   );
@@ -162,7 +163,7 @@ function listCard(ctx: CommandContext): Card {
     const watch = subscriptionWatch(store, s);
     const what =
       s.kind === 'series'
-        ? `series **${seriesNameOf(watch) ?? s.target}** (\`${s.target}\`)`
+        ? `series **${literal(seriesNameOf(watch) ?? s.target)}** (${code(s.target)})`
         : `**${s.kind}**`;
     const by = s.owner ? formatMention(s.owner) : "the workspace's shared key";
     const stalled = watch ? '' : ' · ⚠️ stopped: run `/reel subscribe` for it again, or unsubscribe';

@@ -5,6 +5,7 @@
 
 import { feedTarget } from '../../live/feed-watcher.js';
 import type { ConversationAddress, Store, Subscription, SubscriptionKind, Watch } from '../../ports.js';
+import { code, literal } from '../../text.js';
 
 export const FEED_KINDS = ['calendar', 'videos', 'series'] as const;
 
@@ -33,7 +34,7 @@ export function describeSubscription(
 ): string {
   if (sub.kind === 'calendar') return 'the posting calendar';
   if (sub.kind === 'videos') return 'new videos';
-  return seriesName ? `the series **${seriesName}**` : `the series \`${sub.target}\``;
+  return seriesName ? `the series **${literal(seriesName)}**` : `the series ${code(sub.target)}`;
 }
 
 export const WHAT_IT_POSTS: Record<SubscriptionKind, string> = {

@@ -4,6 +4,7 @@ import { message } from '../../cards.js';
 import { keyId } from '../../catalog-cache.js';
 import { defineCommand } from '../../command-spec.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
+import { literal } from '../../text.js';
 
 export const unlinkCommand = defineCommand({
   name: 'unlink',
@@ -40,7 +41,7 @@ export const unlinkCommand = defineCommand({
       tone: 'success',
       text:
         (linked
-          ? `I no longer use your key for **${linked.teamName}** (\`${linked.keyPrefix}…\`). `
+          ? `I no longer use your key for **${literal(linked.teamName)}** (\`${literal(linked.keyPrefix)}…\`). `
           : 'Your stored key is removed. ') +
         `${fallback}\nThe key itself still works at the video service: revoke it in the dashboard if it leaked.`,
     });

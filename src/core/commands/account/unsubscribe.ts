@@ -6,6 +6,7 @@ import type { CommandContext } from '../../context.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
 import type { SubscriptionKind } from '../../ports.js';
 import { resolveSeries } from '../../references.js';
+import { literal } from '../../text.js';
 import { requireAdmin } from './admin.js';
 import { badInput } from './bad-input.js';
 import { formatMention } from './mentions.js';
@@ -57,7 +58,7 @@ export const unsubscribeCommand: CommandSpec = defineCommand({
         title: 'Unsubscribed',
         tone: 'success',
         text: `This channel no longer follows ${label}.`,
-        context: `By ${ctx.req.userName ?? formatMention(ctx.req.user)}`,
+        context: `By ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)}`,
       },
       'channel',
     );

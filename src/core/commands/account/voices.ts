@@ -6,6 +6,7 @@ import type { Section } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
+import { code, link, literal } from '../../text.js';
 import type { Voice } from '../../video-api.js';
 import { plural } from './format.js';
 
@@ -38,7 +39,7 @@ export const voicesCommand = defineCommand({
         title: 'No voices found',
         tone: 'info',
         text: wanted
-          ? `No voice speaks \`${args.language}\`.${known ? ` Languages with voices: ${known}.` : ''}`
+          ? `No voice speaks ${code(args.language ?? '')}.${known ? ` Languages with voices: ${literal(known)}.` : ''}`
           : 'Your team has no voices available.',
       });
     }
@@ -59,14 +60,14 @@ export const voicesCommand = defineCommand({
     const sections: Section[] = [...groups.entries()]
       .sort(([a], [b]) => (a === 'other' ? 1 : b === 'other' ? -1 : a.localeCompare(b)))
       .map(([lang, list]) => ({
-        text: `**${lang}** (${list.length})\n${list.map((v) => voiceLine(v, wanted)).join('\n')}`,
+        text: `**${literal(lang)}** (${list.length})\n${list.map((v) => voiceLine(v, wanted)).join('\n')}`,
       }));
     const more =
       sorted.length > shown.length
         ? ` Showing ${shown.length} of ${sorted.length}; narrow it with \`--language\`.`
         : '';
     return message({
-      title: wanted ? `Voices for ${args.language}` : 'Voices',
+      title: wanted ? `Voices for ${literal(args.language ?? wanted)}` : 'Voices',
       tone: 'info',
       text: `${plural(voices.length, 'voice')}. ⭐ recommended · 🧬 your team's custom voice.${more}`,
       sections,
@@ -87,8 +88,9 @@ function voiceLine(v: Voice, wanted: string | undefined): string {
       ? `multilingual, native ${native}`
       : undefined,
   ].filter((f, i, all): f is string => Boolean(f) && all.indexOf(f) === i);
-  const preview = v.previewUrl ? ` · [preview](${v.previewUrl})` : '';
-  return `• **${v.name}**${marks}${facts.length > 0 ? ` — ${facts.join(' · ')}` : ''}${preview} · \`${v.id}\``;
+  const preview = v.previewUrl ? ` · ${link('preview', v.previewUrl)}` : '';
+  const about = facts.length > 0 ? ` — ${literal(facts.join(' · '))}` : '';
+  return `• **${literal(v.name)}**${marks}${about}${preview} · ${code(v.id)}`;
 }
 
 function speaks(v: Voice, code: string): boolean {

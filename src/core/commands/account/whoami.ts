@@ -4,6 +4,7 @@ import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
+import { code, literal } from '../../text.js';
 import { formatDateTime } from './format.js';
 import { safePrefix } from './link.js';
 import { formatScopes, missingScopes } from './scopes.js';
@@ -27,22 +28,22 @@ export const whoamiCommand = defineCommand({
       ? `Your own link (since ${formatDateTime(linked.linkedAt, ctx.timeZone())})`
       : "This workspace's shared key (`VIDEO_API_KEY`); `/reel link` to use your own";
     const fields: Field[] = [
-      { label: 'Team', value: `${me.team.name} (\`${me.team.id}\`)`, short: true },
-      { label: 'Plan', value: me.plan, short: true },
+      { label: 'Team', value: `${literal(me.team.name)} (${code(me.team.id)})`, short: true },
+      { label: 'Plan', value: literal(me.plan), short: true },
       { label: 'Credits', value: String(me.team.credits), short: true },
-      { label: 'Key', value: `\`${prefix}…\`${me.auth.legacy ? ' (legacy key)' : ''}`, short: true },
+      { label: 'Key', value: `\`${literal(prefix)}…\`${me.auth.legacy ? ' (legacy key)' : ''}`, short: true },
       { label: 'Key source', value: source },
       { label: 'Scopes', value: formatScopes(me.auth.scopes) },
     ];
     const missing = missingScopes(me.auth.scopes);
     return message({
-      title: `You act as ${me.team.name}`,
+      title: `You act as ${literal(me.team.name)}`,
       tone: missing.length > 0 ? 'warning' : 'info',
       ...(missing.length > 0
         ? { text: `**Missing scopes:**\n${missing.map((m) => `• ${m}`).join('\n')}` }
         : {}),
       fields,
-      context: `Authenticated via ${me.auth.via}`,
+      context: `Authenticated via ${literal(me.auth.via)}`,
     });
   },
 });

@@ -5,6 +5,7 @@
 
 import { formatInTimeZone } from 'date-fns-tz';
 import type { AuditEntry } from '../../ports.js';
+import { code, link, literal, toPlainText } from '../../text.js';
 import { formatBoth, formatDateTime } from '../../time/format.js';
 import { formatMention } from '../account/mentions.js';
 import { platformName } from '../publishing/post-blocks.js';
@@ -17,13 +18,25 @@ const list = (v: unknown): string[] =>
 function videoRef(e: AuditEntry, names: ReadonlyMap<string, string>): string {
   if (!e.videoId) return 'a video';
   const name = names.get(e.videoId);
-  return name ? `“${name}”` : `\`${e.videoId}\``;
+  return name ? `“${literal(name)}”` : code(e.videoId);
 }
 
-/** What happened, after the actor: `published “Launch teaser” to YouTube`. */
+/** A setting's audited value: people and groups as mentions, anything else in code. */
+function settingShown(v: unknown): string {
+  const words = str(v)?.split(' ') ?? [];
+  if (words.length === 0) return 'nothing';
+  return words.every((w) => w.includes(':')) ? words.map(formatMention).join(' ') : code(words.join(' '));
+}
+
+/**
+ * What happened, after the actor: `published “Launch teaser” to YouTube`, as card markdown. `summary` and
+ * `error` details were stored as card markdown (approval summaries, failure messages); other details are
+ * values as given.
+ */
 export function describeEntry(e: AuditEntry, zone: string, names: ReadonlyMap<string, string>): string {
   const d = e.details ?? {};
   const summary = str(d.summary) ?? 'a request';
+  const platform = (p: string) => literal(platformName(p));
   const credits = e.credits !== undefined ? ` (${e.credits} credits)` : '';
   const via = str(d.approval) ? ' (approved request)' : '';
   switch (e.action) {
@@ -32,7 +45,7 @@ export function describeEntry(e: AuditEntry, zone: string, names: ReadonlyMap<st
     case 'approval.approve':
       return `approved: ${summary}${str(d.requester) ? ` (asked by ${formatMention(d.requester as string)})` : ''}`;
     case 'approval.reject':
-      return `rejected: ${summary}${str(d.reason) ? ` — “${d.reason}”` : ''}`;
+      return `rejected: ${summary}${str(d.reason) ? ` — “${literal(d.reason as string)}”` : ''}`;
     case 'approval.expire':
       return `approval expired unanswered: ${summary}`;
     case 'approval.fail':
@@ -45,15 +58,15 @@ export function describeEntry(e: AuditEntry, zone: string, names: ReadonlyMap<st
     }
     case 'video.publish': {
       const url = str(d.postUrl);
-      return `published ${videoRef(e, names)} to ${platformName(str(d.platform) ?? 'a platform')}${via}${url ? ` — [post](${url})` : ''}`;
+      return `published ${videoRef(e, names)} to ${platform(str(d.platform) ?? 'a platform')}${via}${url ? ` — ${link('post', url)}` : ''}`;
     }
     case 'video.schedule': {
       const at = Date.parse(str(d.scheduledTime) ?? '');
-      const where = list(d.platforms).map(platformName).join(', ') || 'its platforms';
+      const where = list(d.platforms).map(platform).join(', ') || 'its platforms';
       return `scheduled ${videoRef(e, names)} on ${where}${Number.isFinite(at) ? ` for ${formatBoth(at, zone)}` : ''}${via}`;
     }
     case 'video.unschedule': {
-      const where = list(d.platforms).map(platformName).join(', ');
+      const where = list(d.platforms).map(platform).join(', ');
       return `cancelled the schedule of ${videoRef(e, names)}${where ? ` on ${where}` : ''}`;
     }
     case 'video.delete':
@@ -63,11 +76,21 @@ export function describeEntry(e: AuditEntry, zone: string, names: ReadonlyMap<st
     case 'video.render':
       return `rendered ${videoRef(e, names)}`;
     case 'series.generate':
-      return `generated an episode (${videoRef(e, names)}) of series \`${e.seriesId ?? '?'}\`${credits}${via}`;
+      return `generated an episode (${videoRef(e, names)}) of series ${code(e.seriesId ?? '?')}${credits}${via}`;
     case 'series.create':
-      return `started the series “${str(d.name) ?? e.seriesId ?? '?'}”${via}`;
+      return `started the series “${literal(str(d.name) ?? e.seriesId ?? '?')}”${via}`;
+    case 'series.edit':
+      return `changed the series “${literal(str(d.name) ?? e.seriesId ?? '?')}” (${literal(list(d.fields).join(', ') || 'settings')})${via}`;
+    case 'series.pause':
+      return `paused the series “${literal(str(d.name) ?? e.seriesId ?? '?')}”`;
+    case 'series.resume':
+      return `resumed the series “${literal(str(d.name) ?? e.seriesId ?? '?')}”${via}`;
+    case 'series.delete':
+      return `deleted the series “${literal(str(d.name) ?? e.seriesId ?? '?')}”`;
+    case 'settings.change':
+      return `set ${code(str(d.setting) ?? '?')} to ${settingShown(d.to)} (was ${settingShown(d.from)})`;
     default:
-      return `${e.action}${e.videoId ? ` ${videoRef(e, names)}` : ''}${credits}`;
+      return `${literal(e.action)}${e.videoId ? ` ${videoRef(e, names)}` : ''}${credits}`;
   }
 }
 
@@ -86,6 +109,16 @@ export function csvCell(value: string): string {
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
+/** CSV is plain text: the card-markdown details (summary, error) are shown as words. */
+function plainDetails(details: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...details };
+  for (const key of ['summary', 'error'] as const) {
+    const value = out[key];
+    if (typeof value === 'string') out[key] = toPlainText(value);
+  }
+  return out;
+}
+
 export function csvRow(e: AuditEntry, zone: string): string {
   return [
     formatInTimeZone(new Date(e.at), zone, 'yyyy-MM-dd HH:mm:ss'),
@@ -95,7 +128,7 @@ export function csvRow(e: AuditEntry, zone: string): string {
     e.videoId ?? '',
     e.seriesId ?? '',
     e.credits === undefined ? '' : String(e.credits),
-    e.details === undefined ? '' : JSON.stringify(e.details),
+    e.details === undefined ? '' : JSON.stringify(plainDetails(e.details)),
   ]
     .map(csvCell)
     .join(',');

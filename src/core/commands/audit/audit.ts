@@ -9,6 +9,7 @@ import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
 import type { AuditEntry } from '../../ports.js';
 import { resolveVideo } from '../../references.js';
+import { code, literal } from '../../text.js';
 import { formatDay } from '../../time/format.js';
 import { parseDate } from '../../time/parse.js';
 import { addDays, dayKey, startOfDay } from '../../time/zone.js';
@@ -93,7 +94,7 @@ export const auditCommand = withUsage(
         .filter((e) => e.conversation === conversation);
 
       const range = rangeText(from, to);
-      const what = `${videoId ? ` for video \`${videoId}\`` : ''}${range}`;
+      const what = `${videoId ? ` for video ${code(videoId)}` : ''}${range}`;
       if (entries.length === 0) {
         return message({
           title: 'Audit log',
@@ -152,7 +153,8 @@ function csvCard(entries: AuditEntry[], zone: string, what: string): Card {
   let size = lines[0]?.length ?? 0;
   for (const e of entries) {
     // Code fences inside a cell would end the block early.
-    const row = csvRow(e, zone).replace(/```/g, "'''");
+    // Escaped for card text (a code block shows it verbatim): a name can neither end the block nor mention.
+    const row = literal(csvRow(e, zone).replace(/```/g, "'''"));
     if (size + row.length + 1 > CSV_BUDGET) break;
     lines.push(row);
     size += row.length + 1;

@@ -6,6 +6,7 @@
 import { type Card, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { code, literal } from '../../text.js';
 import { formatDay, formatTime } from '../../time/format.js';
 import { parseDate } from '../../time/parse.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
@@ -132,8 +133,9 @@ export const calendarCommand = withUsage(
         text: [
           `**${formatDay(day, today, tomorrow)}**`,
           ...items.map(({ e, at }) => {
-            const name = names.get(e.projectId) ?? `\`${e.projectId}\``;
-            return `${STATUS_ICON[e.status] ?? '•'} \`${formatTime(at, zone)}\` ${platformName(e.platform)} · ${e.status} · **${name}**`;
+            const known = names.get(e.projectId);
+            const name = known === undefined ? code(e.projectId) : literal(known);
+            return `${STATUS_ICON[e.status] ?? '•'} \`${formatTime(at, zone)}\` ${literal(platformName(e.platform))} · ${literal(e.status)} · **${name}**`;
           }),
         ].join('\n'),
       }));

@@ -3,6 +3,7 @@
  * for it. Its state is `<platform code>|<video id>` or `<platform code>|<pending schedule>`.
  */
 import type { Form } from '../../cards.js';
+import { literal } from '../../text.js';
 import type { Platform, Video } from '../../video-api.js';
 import {
   decodePlatforms,
@@ -35,9 +36,9 @@ export function metaForm(
   if (schedule) {
     const later = schedule.missing.filter((p) => p !== platform).map(platformName);
     form.intro =
-      `To schedule **${video.name}**, ${platformName(platform)} needs its post details first` +
+      `To schedule **${literal(video.name)}**, ${platformName(platform)} needs its post details first` +
       (later.length > 0 ? ` (then ${later.join(', ')}).` : '.');
-  } else form.intro = `Post details for **${video.name}** on ${platformName(platform)}.`;
+  } else form.intro = `Post details for **${literal(video.name)}** on ${platformName(platform)}.`;
   return form;
 }
 

@@ -9,6 +9,7 @@ import { type CommandContext, UserError, userError } from '../../context.js';
 import { say } from '../../messages.js';
 import { parsePlatform } from '../../parse/validate-args.js';
 import { resolveVideo } from '../../references.js';
+import { literal } from '../../text.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video } from '../../video-api.js';
 import { encodePlatforms } from './action-state.js';
 import { decodeMetaState, META_FORM_ID, metaForm } from './meta-form.js';
@@ -34,7 +35,7 @@ function savedCard(video: { id: string; name: string }, platform: Platform, post
   return {
     title: `${platformName(platform)} post details saved`,
     tone: 'success',
-    text: `For **${video.name}**:\n${blockSummary(platform, posts)}`,
+    text: `For **${literal(video.name)}**:\n${blockSummary(platform, posts)}`,
     controls: [
       {
         kind: 'button',

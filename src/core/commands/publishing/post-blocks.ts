@@ -5,6 +5,7 @@
  */
 import type { FormInput, SelectOption } from '../../cards.js';
 import { say } from '../../messages.js';
+import { literal } from '../../text.js';
 import { type Platform, type PostBlocks, type PostMetadata, PRIVACY, type Privacy } from '../../video-api.js';
 
 export interface BlockField {
@@ -159,16 +160,16 @@ export function withMainText<P extends Platform>(
   return { ...current, [BLOCKS[platform].main.key]: text } as PostBlocks[P];
 }
 
-/** A one-line preview of a block for confirmation cards. */
+/** A one-line preview of a block for confirmation cards (card markdown: the stored texts are escaped). */
 export function blockSummary(platform: Platform, posts: PostMetadata): string {
   const spec = BLOCKS[platform];
   const lines = [spec.main, ...spec.extra]
     .map((f) => {
       const v = stored(posts, platform, f.key);
-      return v ? `**${f.label}:** ${v.length > 300 ? `${v.slice(0, 299)}…` : v}` : undefined;
+      return v ? `**${f.label}:** ${literal(v.length > 300 ? `${v.slice(0, 299)}…` : v)}` : undefined;
     })
     .filter((l): l is string => l !== undefined);
   const privacy = stored(posts, platform, 'privacyStatus');
-  if (spec.privacy && privacy) lines.push(`**Visibility:** ${privacy}`);
+  if (spec.privacy && privacy) lines.push(`**Visibility:** ${literal(privacy)}`);
   return lines.join('\n');
 }

@@ -12,6 +12,7 @@ import { type CommandContext, userError } from '../../context.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { type VideoCardModel, videoCardModelOf } from '../../live/video-card.js';
 import { actionKey, newRequestId } from '../../request-id.js';
+import { code, link, literal } from '../../text.js';
 import type { Account, Platform, Privacy, Video } from '../../video-api.js';
 import { chooseAccount } from './accounts.js';
 import { encodePlatforms } from './action-state.js';
@@ -56,14 +57,14 @@ export function notPublishable(video: Video): Response | undefined {
     return message({
       title: 'Not ready yet',
       tone: 'warning',
-      text: `**${video.name}** is still generating. Once it is done, render it, then publish. Follow it with \`/reel status ${ref}\`.`,
+      text: `**${literal(video.name)}** is still generating. Once it is done, render it, then publish. Follow it with \`/reel status ${literal(ref)}\`.`,
     });
   }
   return message({
     title: 'Render it first',
     tone: 'warning',
     text:
-      `**${video.name}** has not been rendered yet, and publishing now needs the MP4. Rendering is free and ` +
+      `**${literal(video.name)}** has not been rendered yet, and publishing now needs the MP4. Rendering is free and ` +
       'usually takes under two minutes; its card gets the link when done. Scheduling does not wait: the service renders before posting.',
     controls: [
       { kind: 'button', action: 'video.render', value: video.id, label: 'Render', style: 'primary' },
@@ -74,9 +75,9 @@ export function notPublishable(video: Video): Response | undefined {
 
 function pickAccountCard(video: Video, r: PublishRequest, accounts: Account[]): Card {
   return {
-    title: `Which ${platformName(r.platform)} account?`,
+    title: `Which ${literal(platformName(r.platform))} account?`,
     tone: 'info',
-    text: `Your team has ${accounts.length} ${platformName(r.platform)} accounts and none is the default. Pick where **${video.name}** goes.`,
+    text: `Your team has ${accounts.length} ${literal(platformName(r.platform))} accounts and none is the default. Pick where **${literal(video.name)}** goes.`,
     controls: [
       {
         kind: 'select',
@@ -87,7 +88,7 @@ function pickAccountCard(video: Video, r: PublishRequest, accounts: Account[]): 
           .map((a) => ({ label: a.label, value: encodeAccountChoice(r, a.authId) })),
       },
     ],
-    context: `Next time: \`/reel publish ${quoteRef(video.name)} ${r.platform} --account "${accounts[0]?.label ?? ''}"\``,
+    context: `Next time: \`/reel publish ${literal(quoteRef(video.name))} ${literal(r.platform)} --account "${literal(accounts[0]?.label ?? '')}"\``,
   };
 }
 
@@ -135,8 +136,11 @@ export interface PublishSend {
   approval?: { id: string; requesterName: string };
 }
 
+/** `YouTube (Brand channel)`, as card markdown (the account label is escaped). */
 const whereOf = (s: Pick<PublishSend, 'platform' | 'account'>): string =>
-  `${platformName(s.platform)}${s.account && s.account.label !== s.account.authId ? ` (${s.account.label})` : ''}`;
+  literal(
+    `${platformName(s.platform)}${s.account && s.account.label !== s.account.authId ? ` (${s.account.label})` : ''}`,
+  );
 
 function publishApproval(s: PublishSend): Parameters<typeof requestApproval>[1] {
   const preview = videoPreview(s.video, [s.platform]);
@@ -149,10 +153,10 @@ function publishApproval(s: PublishSend): Parameters<typeof requestApproval>[1] 
       ...(s.privacy ? { privacy: s.privacy } : {}),
     },
     idempotencyKey: s.idempotencyKey,
-    summary: `Publish “${s.video.name}” to ${whereOf(s)} now`,
+    summary: `Publish “${literal(s.video.name)}” to ${whereOf(s)} now`,
     fields: [
       ...preview.fields,
-      ...(s.privacy ? [{ label: 'YouTube visibility', value: s.privacy, short: true }] : []),
+      ...(s.privacy ? [{ label: 'YouTube visibility', value: literal(s.privacy), short: true }] : []),
     ],
     sections: preview.sections,
     ...(preview.image ? { image: preview.image } : {}),
@@ -212,17 +216,17 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
 
   const where = whereOf(s);
   const by = s.approval
-    ? `Asked by ${s.approval.requesterName}, approved by ${ctx.req.userName ?? 'an approver'} · `
+    ? `Asked by ${literal(s.approval.requesterName)}, approved by ${literal(ctx.req.userName ?? 'an approver')} · `
     : ctx.req.userName
-      ? `Published by ${ctx.req.userName} · `
+      ? `Published by ${literal(ctx.req.userName)} · `
       : '';
   const card: Card = {
-    title: `Published to ${platformName(s.platform)}`,
+    title: `Published to ${literal(platformName(s.platform))}`,
     tone: 'success',
     text: published.postUrl
-      ? `**${video.name}** is live on ${where}: [View post](${published.postUrl})`
-      : `**${video.name}** was sent to ${where}.`,
-    context: `${by}id \`${video.id}\``,
+      ? `**${literal(video.name)}** is live on ${where}: ${link('View post', published.postUrl)}`
+      : `**${literal(video.name)}** was sent to ${where}.`,
+    context: `${by}id ${code(video.id)}`,
   };
   if (published.postUrl) card.controls = [{ kind: 'link', label: 'View post', url: published.postUrl }];
   return card;

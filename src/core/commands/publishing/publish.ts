@@ -10,6 +10,7 @@ import { say } from '../../messages.js';
 import { parsePlatform } from '../../parse/validate-args.js';
 import { resolveVideo } from '../../references.js';
 import { isRequestId, newRequestId } from '../../request-id.js';
+import { literal } from '../../text.js';
 import { type Accounts, PLATFORMS, PRIVACY, type Privacy, VideoApiError } from '../../video-api.js';
 import { decodePlatforms, decodeVideoAction, encodeVideoAction } from './action-state.js';
 import { platformName } from './post-blocks.js';
@@ -108,7 +109,7 @@ async function publishForm(
     state: encodeVideoAction(input.videoId ?? '', requestId),
     inputs,
   };
-  if (input.videoName) form.intro = `Publish **${input.videoName}** now.`;
+  if (input.videoName) form.intro = `Publish **${literal(input.videoName)}** now.`;
   if (accounts && connected.length === 0) {
     form.intro =
       `${form.intro ?? ''} No social account is connected yet: connect one in the dashboard first.`.trim();

@@ -12,6 +12,7 @@ import { type Card, message, type Response } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
 import { scheduleCardPart, watchSchedule } from '../../live/schedule-watcher.js';
 import { actionKey, newRequestId } from '../../request-id.js';
+import { literal } from '../../text.js';
 import { formatBoth } from '../../time/format.js';
 import { type Platform, type Video, VideoApiError } from '../../video-api.js';
 import type { PendingSchedule } from './action-state.js';
@@ -60,7 +61,7 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
       command: 'schedule',
       args: { videoId: video.id, platforms: pending.platforms, at: pending.at },
       idempotencyKey,
-      summary: `Schedule “${video.name}” on ${pending.platforms.map(platformName).join(', ')}`,
+      summary: `Schedule “${literal(video.name)}” on ${pending.platforms.map(platformName).join(', ')}`,
       fields: preview.fields,
       sections: preview.sections,
       ...(preview.image ? { image: preview.image } : {}),
@@ -143,10 +144,10 @@ function scheduledCard(video: Video, platforms: readonly Platform[], at: number,
   const card: Card = {
     title: 'Scheduled',
     tone: 'success',
-    text: `**${video.name}** will post to ${where} on **${formatBoth(at, zone)}**.`,
+    text: `**${literal(video.name)}** will post to ${where} on **${formatBoth(at, zone)}**.`,
     context:
       `The video card here shows each platform's status and I reply in its thread when it posts. ` +
-      `Cancel with \`/reel unschedule ${quoteRef(video.name)}\`.`,
+      `Cancel with \`/reel unschedule ${literal(quoteRef(video.name))}\`.`,
   };
   if (!video.renderedVideoUrl) {
     card.fields = [{ label: 'Render', value: 'Not rendered yet: the service renders it before posting.' }];

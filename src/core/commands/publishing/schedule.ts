@@ -10,6 +10,7 @@ import { say } from '../../messages.js';
 import { parsePlatforms } from '../../parse/validate-args.js';
 import { resolveVideo } from '../../references.js';
 import { newRequestId } from '../../request-id.js';
+import { literal } from '../../text.js';
 import { parseWhen } from '../../time/parse.js';
 import { PLATFORMS, type Platform, type Video } from '../../video-api.js';
 import { decodeVideoAction, encodeVideoAction } from './action-state.js';
@@ -66,7 +67,7 @@ function scheduleForm(
     state: encodeVideoAction(input.video?.id ?? '', newRequestId()),
     inputs,
   };
-  if (input.video) form.intro = `Schedule **${input.video.name}**.`;
+  if (input.video) form.intro = `Schedule **${literal(input.video.name)}**.`;
   return form;
 }
 

@@ -12,6 +12,7 @@ import { videoCardKey } from '../../live/live-card.js';
 import { readScheduleState, stopScheduleWatch } from '../../live/schedule-watcher.js';
 import { updateVideoCard } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
+import { literal } from '../../text.js';
 import { formatBoth } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
 import { type CalendarEntry, VideoApiError } from '../../video-api.js';
@@ -45,7 +46,7 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
     .filter((e) => e.projectId === video.id)
     .sort((a, b) => Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime));
   const line = (e: CalendarEntry) =>
-    `${platformName(e.platform)} at ${formatBoth(Date.parse(e.scheduledTime), zone)}`;
+    `${literal(platformName(e.platform))} at ${formatBoth(Date.parse(e.scheduledTime), zone)}`;
   const posted = entries.filter((e) => e.status === 'posted');
   const failed = entries.filter((e) => e.status === 'failed');
   const still = entries.filter((e) => e.status === 'scheduled');
@@ -53,7 +54,7 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
   if (posted.length > 0) lines.push(`Already posted: ${posted.map(line).join('; ')}.`);
   if (failed.length > 0)
     lines.push(
-      `Failed: ${failed.map(line).join('; ')}. Use \`/reel publish ${quoteRef(video.name)} <platform>\` to post it now.`,
+      `Failed: ${failed.map(line).join('; ')}. Use \`/reel publish ${literal(quoteRef(video.name))} <platform>\` to post it now.`,
     );
   if (still.length > 0) {
     lines.push(
@@ -61,7 +62,9 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
     );
   }
   if (lines.length === 0)
-    lines.push(`Nothing is scheduled for **${video.name}**, and it has no recent posts on the calendar.`);
+    lines.push(
+      `Nothing is scheduled for **${literal(video.name)}**, and it has no recent posts on the calendar.`,
+    );
 
   const store = ctx.deps.store;
   const watch = ctx.deps.store.watches.findActiveIn('schedule', video.id, ctx.req.conversation);
@@ -79,7 +82,7 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
   return {
     title: posted.length + failed.length > 0 ? 'Too late to cancel' : 'Nothing to cancel',
     tone: 'info',
-    text: `**${video.name}**: ${lines.join('\n')}`,
+    text: `**${literal(video.name)}**: ${lines.join('\n')}`,
     context: `id \`${video.id}\``,
   };
 }
@@ -107,7 +110,7 @@ export const unscheduleCommand = defineCommand({
       return message({
         title: 'Request withdrawn',
         tone: 'success',
-        text: `Nothing of **${video.name}** was scheduled yet; its request waiting for approval is withdrawn, so it will not be scheduled.`,
+        text: `Nothing of **${literal(video.name)}** was scheduled yet; its request waiting for approval is withdrawn, so it will not be scheduled.`,
         context: `id \`${video.id}\``,
       });
     }
@@ -119,7 +122,7 @@ export const unscheduleCommand = defineCommand({
     const pending = state?.platforms.filter((p) => state.outcomes[p] === undefined) ?? [];
     store.transaction(() => {
       stopScheduleWatch(store, video.id, ctx.req.conversation);
-      const by = ctx.req.userName ? ` by ${ctx.req.userName}` : '';
+      const by = ctx.req.userName ? ` by ${literal(ctx.req.userName)}` : '';
       updateVideoCard(
         store,
         videoCardKey(video.id, ctx.req.conversation),
@@ -143,7 +146,7 @@ export const unscheduleCommand = defineCommand({
     return message({
       title: 'Unscheduled',
       tone: 'success',
-      text: `Cancelled the scheduled posts of **${video.name}**${what}. Posts already sent are not affected.`,
+      text: `Cancelled the scheduled posts of **${literal(video.name)}**${what}. Posts already sent are not affected.`,
       controls: [{ kind: 'button', action: 'video.schedule', value: video.id, label: 'Schedule again' }],
       context: `id \`${video.id}\``,
     });

@@ -11,6 +11,7 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
 import { actionKey } from '../../request-id.js';
+import { literal } from '../../text.js';
 import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api.js';
 import { openCreateForm } from './create-form.js';
 import {
@@ -95,11 +96,11 @@ export async function createSeries(
       command: 'series.create',
       args: { input, ...(cost === undefined ? {} : { cost }) },
       idempotencyKey,
-      summary: `Start the series “${input.name}”${cost === undefined ? '' : ` (${cost} credits per episode)`}`,
+      summary: `Start the series “${literal(input.name)}”${cost === undefined ? '' : ` (${cost} credits per episode)`}`,
       fields: [
-        { label: 'Model', value: model, short: true },
+        { label: 'Model', value: literal(model), short: true },
         ...(cost === undefined ? [] : [{ label: 'Each episode', value: `${cost} credits`, short: true }]),
-        { label: 'Source', value: input.source, short: true },
+        { label: 'Source', value: literal(input.source), short: true },
       ],
     });
   }
@@ -184,7 +185,7 @@ async function createdCard(
   cost: number | undefined,
   cardsPosted: number,
 ): Promise<Card> {
-  const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
+  const model = literal(series.brollModel ?? DEFAULT_SERIES_MODEL);
   const price = cost === undefined ? `the ${model} price` : `**${cost} credits** (${model})`;
   // No episode yet: the service skips an episode the team cannot pay for; say so rather than "generating".
   const credits = cardsPosted === 0 && cost !== undefined ? await balance(ctx) : undefined;
@@ -195,7 +196,7 @@ async function createdCard(
     : `The first episode starts generating now${cardsPosted > 0 ? '; its status card follows' : ''}. ` +
       `Each episode costs ${price}, charged when it is generated.`;
   return {
-    title: `Series created: ${series.name}`,
+    title: `Series created: ${literal(series.name)}`,
     tone: short ? 'warning' : 'success',
     text: `${start}\nI will post a status card here for every new episode.`,
     fields: await configFields(ctx, series, false),
@@ -208,6 +209,6 @@ async function createdCard(
         label: 'Generate another now',
       },
     ],
-    context: `${ctx.req.userName ? `Created by ${ctx.req.userName} · ` : ''}id \`${series.id}\` · \`/reel series show ${series.id}\``,
+    context: `${ctx.req.userName ? `Created by ${literal(ctx.req.userName)} · ` : ''}id \`${series.id}\` · \`/reel series show ${series.id}\``,
   };
 }

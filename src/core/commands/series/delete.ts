@@ -6,6 +6,7 @@ import type { Response } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
 import { resolveSeries } from '../../references.js';
+import { code, literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import { getSeriesById } from './series-common.js';
 
@@ -46,7 +47,7 @@ export const deleteCommand = defineCommand({
       kind: 'message',
       visibility: 'ephemeral',
       card: {
-        title: `Delete series “${ref.name}”?`,
+        title: `Delete series “${literal(ref.name)}”?`,
         tone: 'danger',
         text: `This stops every future episode for good. ${kept}, with their scheduled posts. There is no undo.`,
         controls: [
@@ -90,10 +91,10 @@ export const deleteConfirmAction: ActionSpec = {
     return {
       kind: 'update',
       card: {
-        title: `Deleted series “${name}”`,
+        title: `Deleted series “${literal(name)}”`,
         tone: 'success',
         text: 'No more episodes will be generated or charged. Videos it already generated are kept; find them with `/reel videos`.',
-        context: `${ctx.req.userName ? `Deleted by ${ctx.req.userName} · ` : ''}series \`${seriesId}\``,
+        context: `${ctx.req.userName ? `Deleted by ${literal(ctx.req.userName)} · ` : ''}series ${code(seriesId)}`,
       },
     };
   },

@@ -6,6 +6,7 @@ import type { Card, Control, Section } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { resolveSeries } from '../../references.js';
+import { code, literal } from '../../text.js';
 import type { Episode } from '../../video-api.js';
 import { formatWhen } from './schedule.js';
 import { clip, getSeriesById, joinValue, splitValue } from './series-common.js';
@@ -53,7 +54,7 @@ async function episodesCard(
   const zone = ctx.timeZone();
   const total = pagination.total;
   const pages = Math.max(1, Math.ceil(total / (pagination.limit || PAGE_SIZE)));
-  const title = `Episodes of “${clip(series.name, 80)}”`;
+  const title = `Episodes of “${literal(clip(series.name, 80))}”`;
   if (items.length === 0) {
     return {
       title,
@@ -88,8 +89,8 @@ async function episodesCard(
 function line(e: Episode, zone: string): string {
   const icon = STATUS_ICON[e.status] ?? '•';
   const when = e.scheduledTime ? formatWhen(e.scheduledTime, zone).replace(` (${zone})`, '') : 'no time yet';
-  const video = e.projectId ? `video \`${e.projectId}\`` : '_video not created yet_';
-  return `${icon} **${e.status}** · ${when} · ${video}`;
+  const video = e.projectId ? `video ${code(e.projectId)}` : '_video not created yet_';
+  return `${icon} **${literal(e.status)}** · ${when} · ${video}`;
 }
 
 const pageButton = (seriesId: string, page: number, label: string): Control => ({

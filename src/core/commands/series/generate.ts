@@ -13,6 +13,7 @@ import { type CommandContext, userError } from '../../context.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
 import { resolveSeries } from '../../references.js';
 import { clickKey, newRequestId } from '../../request-id.js';
+import { code, literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import {
   balance,
@@ -56,9 +57,10 @@ async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Respo
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
   const short = cost !== undefined && credits !== undefined && credits < cost;
   const approval = needsApproval(ctx, { kind: 'spend', credits: cost });
-  const costText = cost === undefined ? `the ${model} price` : `**${cost} credits** (${model})`;
+  const costText =
+    cost === undefined ? `the ${literal(model)} price` : `**${cost} credits** (${literal(model)})`;
   const card: Card = {
-    title: `Generate an episode of “${series.name}” now?`,
+    title: `Generate an episode of “${literal(series.name)}” now?`,
     tone: short ? 'warning' : 'info',
     text:
       `This charges ${costText} now, on top of the scheduled episodes.` +
@@ -111,10 +113,10 @@ export const generateConfirmAction: ActionSpec = {
         command: 'series.generate',
         args: { seriesId, ...(cost === undefined ? {} : { cost }) },
         idempotencyKey,
-        summary: `Generate an episode of “${series.name}” now${cost === undefined ? '' : ` (${cost} credits)`}`,
+        summary: `Generate an episode of “${literal(series.name)}” now${cost === undefined ? '' : ` (${cost} credits)`}`,
         fields: [
-          { label: 'Series', value: `${series.name} (\`${series.id}\`)`, short: true },
-          { label: 'Model', value: model, short: true },
+          { label: 'Series', value: `${literal(series.name)} (${code(series.id)})`, short: true },
+          { label: 'Model', value: literal(model), short: true },
           ...(cost === undefined ? [] : [{ label: 'Cost', value: `${cost} credits`, short: true }]),
           ...(credits === undefined
             ? []
@@ -156,7 +158,7 @@ export async function generateEpisode(
     return {
       charged: false,
       card: {
-        title: `Not generated: “${series.name}”`,
+        title: `Not generated: “${literal(series.name)}”`,
         tone: 'danger',
         text: describeApiError(e, {
           ...(cost === undefined ? {} : { cost }),
@@ -198,7 +200,7 @@ export async function generateEpisode(
   return {
     charged: true,
     card: {
-      title: `Generating “${name}”`,
+      title: `Generating “${literal(name)}”`,
       tone: 'success',
       text:
         `${cost === undefined ? 'The episode was charged' : `**${cost} credits** were charged`}. ` +

@@ -1,6 +1,7 @@
 /** `series list`: every series of the team with its state, niche and source. */
 import type { Card } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import { code, literal } from '../../text.js';
 import { clip } from './series-common.js';
 
 /** A chat message stays readable up to about this many lines; the rest is counted. */
@@ -29,10 +30,12 @@ export const listCommand = defineCommand({
     }
     const active = all.filter((s) => !s.paused).length;
     const lines = all.slice(0, MAX_LINES).map((s) => {
-      const facts = [s.paused ? '⏸️ paused' : '▶️ active', s.niche, s.source && `source ${s.source}`].filter(
-        Boolean,
-      );
-      return `• **${clip(s.name, 80)}** — ${facts.join(' · ')} · \`${s.id}\``;
+      const facts = [
+        s.paused ? '⏸️ paused' : '▶️ active',
+        s.niche && literal(s.niche),
+        s.source && `source ${literal(s.source)}`,
+      ].filter(Boolean);
+      return `• **${literal(clip(s.name, 80))}** — ${facts.join(' · ')} · ${code(s.id)}`;
     });
     if (all.length > MAX_LINES) lines.push(`…and ${all.length - MAX_LINES} more.`);
     const card: Card = {

@@ -7,6 +7,7 @@ import type { Field, Response } from '../../cards.js';
 import type { CommandSpec } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
 import { say } from '../../messages.js';
+import { literal } from '../../text.js';
 import { type Series, VideoApiError } from '../../video-api.js';
 import { type Cadence, daysOf, describeSchedule, formatWhen, nextPostTime } from './schedule.js';
 
@@ -141,7 +142,10 @@ export async function configFields(ctx: CommandContext, s: Series, full: boolean
   }
   return rows
     .filter((r): r is [string, string, boolean] => typeof r[1] === 'string' && r[1] !== '')
-    .map(([label, value, short]) => (short ? { label, value, short } : { label, value }));
+    .map(([label, text, short]) => {
+      const value = literal(text);
+      return short ? { label, value, short } : { label, value };
+    });
 }
 
 export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

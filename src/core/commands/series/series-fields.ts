@@ -5,6 +5,7 @@
  */
 import type { OptionSpec } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
+import { code } from '../../text.js';
 import {
   MODELS,
   type Model,
@@ -206,7 +207,7 @@ export async function catalogValue(
     what: input.what,
     allowed: items
       .slice(0, 25)
-      .map((i) => `\`${i.value}\``)
+      .map((i) => code(i.value))
       .join(', '),
     option: input.option,
   });

@@ -3,6 +3,7 @@ import type { Card, Control } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { resolveSeries } from '../../references.js';
+import { code, literal } from '../../text.js';
 import type { Series } from '../../video-api.js';
 import { configFields, getSeriesById } from './series-common.js';
 
@@ -35,11 +36,11 @@ export async function seriesCard(ctx: CommandContext, series: Series): Promise<C
     { kind: 'button', action: 'series.episodes.page', value: `${series.id}:1`, label: 'Episodes' },
   ];
   return {
-    title: series.name,
+    title: literal(series.name),
     tone: series.paused ? 'warning' : 'info',
     ...(series.paused ? { text: 'Paused: no new episodes are generated until it is resumed.' } : {}),
     fields: await configFields(ctx, series, true),
     controls,
-    context: `id \`${series.id}\`${series.createdAt ? ` · created ${series.createdAt.slice(0, 10)}` : ''} · change it with \`/reel series edit ${series.id} --time 18:00\``,
+    context: `id ${code(series.id)}${series.createdAt ? ` · created ${literal(series.createdAt.slice(0, 10))}` : ''} · change it with \`/reel series edit ${literal(series.id)} --time 18:00\``,
   };
 }

@@ -6,6 +6,7 @@
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { actionKey } from '../../request-id.js';
+import { literal } from '../../text.js';
 import { catalogValue } from './catalog-choices.js';
 import { NAME_MAX } from './create-request.js';
 import { displayName } from './format.js';
@@ -78,7 +79,7 @@ export const captionCommand: CommandSpec = defineCommand({
           percent: 0,
         });
         return message({
-          title: `Captioning “${name}”…`,
+          title: `Captioning “${literal(name)}”…`,
           tone: 'progress',
           text: `Sent as ${audio ? 'audio' : 'video'} (free). The status card in this channel follows it until it is ready.`,
           context: `id \`${created.id}\``,

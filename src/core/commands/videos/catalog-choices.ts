@@ -4,6 +4,7 @@
  */
 import type { CommandContext } from '../../context.js';
 import { userError } from '../../context.js';
+import { code, literal } from '../../text.js';
 import { type OptionItem, type OptionKind, VideoApiError, type Voice } from '../../video-api.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();
@@ -52,7 +53,7 @@ export function pickVoice(voices: readonly Voice[], ref: string, language?: stri
   if (prefixed.length > 1) {
     const matches = prefixed
       .slice(0, 5)
-      .map((v) => `${v.name} (\`${v.id}\`)`)
+      .map((v) => `${literal(v.name)} (${code(v.id)})`)
       .join(', ');
     throw userError('ambiguous-voice', { ref, matches });
   }

@@ -9,6 +9,7 @@ import { checkRole } from '../../approvals/roles.js';
 import type { Card, Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import { displayedName, type PendingCreate, REQUEST_TTL_MS, requestKey } from './create-request.js';
 import { displayName, excerpt } from './format.js';
@@ -35,7 +36,7 @@ function saveRequest(ctx: CommandContext, id: string, pending: PendingCreate, ca
 }
 
 const creatingCard = (p: PendingCreate): Card => ({
-  title: `Creating “${p.videoName ?? displayedName(p.input)}”…`,
+  title: `Creating “${literal(p.videoName ?? displayedName(p.input))}”…`,
   tone: 'progress',
   text:
     `Charged ${p.cost} credits. The status card is posted in this channel and follows the video: ` +
@@ -44,7 +45,7 @@ const creatingCard = (p: PendingCreate): Card => ({
 });
 
 const cancelledCard = (p: PendingCreate): Card => ({
-  title: `Not created: “${displayedName(p.input)}”`,
+  title: `Not created: “${literal(displayedName(p.input))}”`,
   tone: 'neutral',
   text: 'Cancelled. Nothing was charged.',
 });
@@ -80,13 +81,13 @@ async function confirm(ctx: CommandContext, id: string): Promise<Response> {
       command: 'create',
       args: { requestId: id, cost: pending.cost },
       idempotencyKey,
-      summary: `Create “${displayedName(pending.input)}” (${pending.cost} credits)`,
+      summary: `Create “${literal(displayedName(pending.input))}” (${pending.cost} credits)`,
       fields: [
         { label: 'Cost', value: `${pending.cost} credits`, short: true },
         { label: 'Balance', value: `${pending.balance} → ${pending.balance - pending.cost}`, short: true },
-        { label: 'Model', value: pending.input.model ?? 'storyboard', short: true },
-        { label: 'Voice', value: pending.voiceLabel, short: true },
-        { label: 'Script', value: excerpt(pending.input.script, 280) },
+        { label: 'Model', value: literal(pending.input.model ?? 'storyboard'), short: true },
+        { label: 'Voice', value: literal(pending.voiceLabel), short: true },
+        { label: 'Script', value: literal(excerpt(pending.input.script, 280)) },
       ],
     });
     return sent.kind === 'message' ? { kind: 'update', card: sent.card } : sent;

@@ -9,6 +9,7 @@ import { needsApproval } from '../../approvals/policy.js';
 import { checkRole } from '../../approvals/roles.js';
 import type { Card } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
+import { literal } from '../../text.js';
 import {
   type CreateVideoInput,
   type Model,
@@ -166,21 +167,21 @@ export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Pr
 export function confirmCard(id: string, p: PendingCreate): Card {
   const name = displayedName(p.input);
   const fields = [
-    { label: 'Voice', value: p.voiceLabel, short: true },
-    { label: 'Model', value: p.input.model ?? 'storyboard', short: true },
+    { label: 'Voice', value: literal(p.voiceLabel), short: true },
+    { label: 'Model', value: literal(p.input.model ?? 'storyboard'), short: true },
   ];
-  if (p.input.language) fields.push({ label: 'Language', value: p.input.language, short: true });
-  if (p.input.style) fields.push({ label: 'Style', value: p.input.style, short: true });
+  if (p.input.language) fields.push({ label: 'Language', value: literal(p.input.language), short: true });
+  if (p.input.style) fields.push({ label: 'Style', value: literal(p.input.style), short: true });
   if (p.input.enableBackgroundMusic) fields.push({ label: 'Music', value: 'on', short: true });
   fields.push({
     label: `Script (${p.input.script.length} characters)`,
-    value: excerpt(p.input.script, 280),
+    value: literal(excerpt(p.input.script, 280)),
     short: false,
   });
   return {
-    title: `Create “${name}”?`,
+    title: `Create “${literal(name)}”?`,
     tone: 'info',
-    text: `Create “${name}” with ${p.input.model}: **${p.cost} credits**, balance ${p.balance} → ${p.balance - p.cost}.`,
+    text: `Create “${literal(name)}” with ${literal(p.input.model ?? 'storyboard')}: **${p.cost} credits**, balance ${p.balance} → ${p.balance - p.cost}.`,
     fields,
     controls: [
       {

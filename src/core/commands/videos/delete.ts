@@ -10,6 +10,7 @@ import { userError } from '../../context.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
+import { literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import { displayName } from './format.js';
 import { watchesOfVideo } from './tracking.js';
@@ -33,7 +34,7 @@ export const deleteCommand: CommandSpec = defineCommand({
     checkRole(ctx, 'publish');
     const ref = await resolveVideo(ctx, args.video);
     return message({
-      title: `Delete “${ref.name}”?`,
+      title: `Delete “${literal(ref.name)}”?`,
       tone: 'danger',
       text: 'This permanently deletes the video and its generated assets. **Credits are not refunded.** Scheduled posts of it will not go out.',
       controls: [
@@ -45,7 +46,7 @@ export const deleteCommand: CommandSpec = defineCommand({
           style: 'danger',
           confirm: {
             title: 'Delete this video?',
-            text: `“${ref.name}” and its assets will be gone for good. No credits are refunded.`,
+            text: `“${literal(ref.name)}” and its assets will be gone for good. No credits are refunded.`,
             confirm: 'Delete',
             deny: 'Keep it',
           },
@@ -105,7 +106,7 @@ export const deleteConfirmAction: ActionSpec = {
     return {
       kind: 'update',
       card: {
-        title: `Deleted “${name}”`,
+        title: `Deleted “${literal(name)}”`,
         tone: 'neutral',
         text: 'The video and its generated assets are gone. No credits were refunded.',
         context: `id \`${videoId}\``,

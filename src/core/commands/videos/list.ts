@@ -7,6 +7,7 @@ import { message } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { code, link, literal } from '../../text.js';
 import { formatTime } from './format.js';
 import { withUsage } from './usage.js';
 
@@ -35,13 +36,13 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
   const zone = ctx.timeZone();
   const sections: Section[] = items.map((v) => {
     const facts = [
-      v.model,
-      formatTime(v.createdAt, zone),
-      v.renderedVideoUrl ? `[MP4](${v.renderedVideoUrl})` : undefined,
+      v.model && literal(v.model),
+      literal(formatTime(v.createdAt, zone)),
+      v.renderedVideoUrl ? link('MP4', v.renderedVideoUrl) : undefined,
     ]
       .filter(Boolean)
       .join(' · ');
-    const section: Section = { text: `**${v.name}**\n${facts}\n\`${v.id}\`` };
+    const section: Section = { text: `**${literal(v.name)}**\n${facts}\n${code(v.id)}` };
     if (v.thumbnailUrl) section.image = { url: v.thumbnailUrl, alt: `Thumbnail of ${v.name}` };
     return section;
   });

@@ -6,6 +6,7 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
+import { code, literal } from '../../text.js';
 import { NAME_MAX } from './create-request.js';
 
 export const renameCommand: CommandSpec = defineCommand({
@@ -43,8 +44,8 @@ export const renameCommand: CommandSpec = defineCommand({
     return message({
       title: 'Renamed',
       tone: 'success',
-      text: `“${ref.name}” is now “${updated.name}”.`,
-      context: `id \`${ref.id}\``,
+      text: `“${literal(ref.name)}” is now “${literal(updated.name)}”.`,
+      context: `id ${code(ref.id)}`,
     });
   },
 });

@@ -11,6 +11,7 @@ import { videoCardKey } from '../../live/live-card.js';
 import { videoCardModelOf } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
 import { actionKey, clickKey } from '../../request-id.js';
+import { literal } from '../../text.js';
 import { CODECS, type Codec } from '../../video-api.js';
 import { modelFromVideo } from './card-model.js';
 import { trackRender } from './tracking.js';
@@ -37,7 +38,7 @@ export async function startRender(
   ) {
     const name = videoCardModelOf((current as NonNullable<typeof current>).model).name;
     return message({
-      title: `Already rendering “${name}”`,
+      title: `Already rendering “${literal(name)}”`,
       tone: 'progress',
       text: `${Math.round(currentRender.progress * 100)}% done. The MP4 link appears on its status card in this channel.`,
     });
@@ -74,7 +75,7 @@ export async function startRender(
     });
   }
   return message({
-    title: `Rendering “${video.name}” (${codec})…`,
+    title: `Rendering “${literal(video.name)}” (${codec})…`,
     tone: 'progress',
     text: 'Rendering is free and usually takes under two minutes. The MP4 link appears on its status card in this channel.',
     context: `render \`${started.renderId}\``,

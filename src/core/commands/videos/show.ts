@@ -8,6 +8,7 @@ import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { resolveVideo } from '../../references.js';
+import { code, link, literal } from '../../text.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video, VideoApiError } from '../../video-api.js';
 import { loadVoices } from './catalog-choices.js';
 import { excerpt, formatTime, statusLabel, voiceLabel } from './format.js';
@@ -22,32 +23,33 @@ const PLATFORM_NAMES: Record<Platform, string> = {
   threads: 'Threads',
 };
 
-/** One readable line per stored block field (spec §2 post metadata). */
+/** One readable line per stored block field (spec §2 post metadata), as card markdown. */
 export function postBlockText(platform: Platform, posts: PostMetadata): string | undefined {
+  const shown = (text: string | undefined, max: number) => (text ? literal(excerpt(text, max)) : undefined);
   switch (platform) {
     case 'youtube': {
       const b = posts.youtube;
       if (!b) return undefined;
       return [
-        `**${b.title}**`,
-        b.description ? excerpt(b.description, 200) : undefined,
-        `privacy: ${b.privacyStatus ?? 'public'}`,
+        `**${literal(b.title)}**`,
+        shown(b.description, 200),
+        `privacy: ${literal(b.privacyStatus ?? 'public')}`,
       ]
         .filter(Boolean)
         .join('\n');
     }
     case 'tiktok':
-      return posts.tiktok && excerpt(posts.tiktok.title, 300);
+      return shown(posts.tiktok?.title, 300);
     case 'instagram':
-      return posts.instagram && excerpt(posts.instagram.caption, 300);
+      return shown(posts.instagram?.caption, 300);
     case 'x':
-      return posts.x?.text;
+      return posts.x?.text === undefined ? undefined : literal(posts.x.text);
     case 'facebook':
-      return posts.facebook && excerpt(posts.facebook.description, 300);
+      return shown(posts.facebook?.description, 300);
     case 'linkedin':
-      return posts.linkedin && excerpt(posts.linkedin.description, 300);
+      return shown(posts.linkedin?.description, 300);
     case 'threads':
-      return posts.threads && excerpt(posts.threads.text, 300);
+      return shown(posts.threads?.text, 300);
   }
 }
 
@@ -55,10 +57,10 @@ async function voiceName(ctx: CommandContext, voiceId: string | undefined): Prom
   if (!voiceId) return 'unknown';
   try {
     const voice = (await loadVoices(ctx)).find((v) => v.id === voiceId);
-    return voice ? voiceLabel(voice) : `\`${voiceId}\``;
+    return voice ? literal(voiceLabel(voice)) : code(voiceId);
   } catch (error) {
     // The catalog is a nicety here: without `catalog:read` the id still identifies the voice.
-    if (error instanceof VideoApiError) return `\`${voiceId}\``;
+    if (error instanceof VideoApiError) return code(voiceId);
     throw error;
   }
 }
@@ -71,7 +73,7 @@ function thumbnailsText(video: Video): string {
     index >= 0
       ? ` · option ${index + 1} in use (${t.selectedBy === 'user' ? 'picked by a person' : 'AI pick'})`
       : '';
-  return `${t.status}, ${t.variants.length} option${t.variants.length === 1 ? '' : 's'}${selected}`;
+  return `${literal(t.status)}, ${t.variants.length} option${t.variants.length === 1 ? '' : 's'}${selected}`;
 }
 
 export async function showCard(ctx: CommandContext, videoId: string): Promise<Card> {
@@ -79,14 +81,14 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
   const video = await api.videos.get(videoId);
   const zone = ctx.timeZone();
   const fields: Field[] = [
-    { label: 'Status', value: statusLabel(video.status), short: true },
-    { label: 'Model', value: video.model ?? 'unknown', short: true },
+    { label: 'Status', value: literal(statusLabel(video.status)), short: true },
+    { label: 'Model', value: literal(video.model ?? 'unknown'), short: true },
     { label: 'Voice', value: await voiceName(ctx, video.voiceId), short: true },
     { label: 'Created', value: `${formatTime(video.createdAt, zone)} (${zone})`, short: true },
     { label: 'Thumbnails', value: thumbnailsText(video), short: true },
     {
       label: 'Rendered',
-      value: video.renderedVideoUrl ? `[Download MP4](${video.renderedVideoUrl})` : 'Not yet',
+      value: video.renderedVideoUrl ? link('Download MP4', video.renderedVideoUrl) : 'Not yet',
       short: true,
     },
   ];
@@ -112,15 +114,15 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
     controls.push({ kind: 'link', label: 'Download MP4', url: video.renderedVideoUrl });
 
   const script = video.script
-    ? `**Script** (${video.script.length} characters)\n${excerpt(video.script, 400)}`
+    ? `**Script** (${video.script.length} characters)\n${literal(excerpt(video.script, 400))}`
     : 'No script (captioned media).';
   const card: Card = {
-    title: video.name,
+    title: literal(video.name),
     tone: video.status === 'failed' ? 'danger' : video.status === 'completed' ? 'success' : 'progress',
     text: script,
     fields,
     controls,
-    context: `id \`${video.id}\`${video.platform ? ` · platform ${video.platform}` : ''}`,
+    context: `id ${code(video.id)}${video.platform ? ` · platform ${literal(video.platform)}` : ''}`,
   };
   if (video.thumbnailUrl) card.image = { url: video.thumbnailUrl, alt: `Thumbnail of ${video.name}` };
   if (video.renderedVideoUrl) card.url = video.renderedVideoUrl;

@@ -7,6 +7,7 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { editCard, videoCardKey } from '../../live/live-card.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
+import { literal } from '../../text.js';
 import { modelFromVideo, phaseOf } from './card-model.js';
 import { isTerminal, statusLabel } from './format.js';
 import { asRecord, trackGeneration } from './tracking.js';
@@ -43,7 +44,7 @@ export const statusCommand: CommandSpec = defineCommand({
       if (!watching) trackGeneration(ctx, model);
       else store.users.setLast(ctx.req.user, 'video', ref.id);
       const card = renderVideoCard(model);
-      card.text = `${statusLabel(status.status)}: ${status.percentCompleted}% done. ${
+      card.text = `${literal(statusLabel(status.status))}: ${status.percentCompleted}% done. ${
         watching
           ? 'Its status card in this channel is being kept up to date.'
           : 'I posted a status card in this channel that follows it until it is ready.'

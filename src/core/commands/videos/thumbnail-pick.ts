@@ -8,6 +8,7 @@ import type { ActionSpec } from '../../command-spec.js';
 import { userError } from '../../context.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/video-card.js';
+import { literal } from '../../text.js';
 import { cardThumbnails } from './card-model.js';
 import { displayName } from './format.js';
 import { thumbnailsCard } from './thumbnails.js';
@@ -51,7 +52,7 @@ export const thumbnailPickAction: ActionSpec = {
       return message({
         title: 'Thumbnail picked',
         tone: 'success',
-        text: `“${video.name}” now uses ${option}. It is kept if thumbnails are regenerated.`,
+        text: `“${literal(video.name)}” now uses ${option}. It is kept if thumbnails are regenerated.`,
       });
     }
     // Clicked elsewhere (the `thumbnails` card): redraw that card with the pick marked.

@@ -9,6 +9,7 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { thumbnailSections } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
+import { code, literal } from '../../text.js';
 import type { Video } from '../../video-api.js';
 import { cardThumbnails } from './card-model.js';
 
@@ -18,7 +19,7 @@ function explain(video: Video): { text: string; tone: Tone } {
     return video.status === 'failed'
       ? { text: 'The video failed to generate, so it has no thumbnails.', tone: 'danger' }
       : {
-          text: `Thumbnails are made once generation completes (it is ${video.status ?? 'running'} now). Follow it with \`/reel status ${video.id}\`.`,
+          text: `Thumbnails are made once generation completes (it is ${literal(video.status ?? 'running')} now). Follow it with ${code(`/reel status ${video.id}`)}.`,
           tone: 'progress',
         };
   }
@@ -58,7 +59,12 @@ function explain(video: Video): { text: string; tone: Tone } {
 
 export function thumbnailsCard(video: Video, pickedBy?: string): Card {
   const { text, tone } = explain(video);
-  const card: Card = { title: `Thumbnails · ${video.name}`, tone, text, context: `id \`${video.id}\`` };
+  const card: Card = {
+    title: `Thumbnails · ${literal(video.name)}`,
+    tone,
+    text,
+    context: `id ${code(video.id)}`,
+  };
   const t = cardThumbnails(video.thumbnails);
   if (t && t.variants.length > 0) {
     if (pickedBy && t.selectedBy === 'user') t.pickedBy = pickedBy;
