@@ -1,7 +1,8 @@
 /**
  * Bolt listeners: payload → core request → `present`. Every listener acknowledges first (Slack wants an
  * answer within 3 s) and works after, except a modal submission, whose acknowledgement must carry the
- * inline errors: it waits for the core up to a budget, then acknowledges and answers afterwards.
+ * inline errors: it waits for the core up to a budget counted from receipt (the `users.info` and
+ * `usergroups.list` lookups included), then acknowledges and answers afterwards.
  */
 import type {
   App,
@@ -38,7 +39,10 @@ export interface ListenerDeps {
   onUninstalled?: (team: string, enterprise?: string) => Promise<void>;
 }
 
-/** Time a view submission may spend in the core before the modal is closed without inline errors. */
+/**
+ * Time after receipt a view submission may spend (looking up who submitted, then in the core) before the
+ * modal is closed without inline errors.
+ */
 export const VIEW_ACK_BUDGET_MS = TRIGGER_BUDGET_MS;
 
 export function registerListeners(app: App, deps: ListenerDeps): void {
@@ -154,6 +158,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   });
 
   app.view<ViewSubmitAction>({ type: 'view_submission' }, async ({ ack, body, view, client, context }) => {
+    const receivedAt = performance.now();
     const meta = decodeMetadata(view.private_metadata);
     const team = context.teamId ?? body.team?.id ?? body.user.team_id ?? '';
     if (!meta) {
@@ -168,19 +173,21 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       ...(origin.responseUrl ? { responseUrl: origin.responseUrl } : {}),
       ...(origin.messageTs ? { message: { ts: origin.messageTs, ephemeral: false } } : {}),
     };
-    const req = await requestInfo(client, {
+    // The lookups (cached, but a cold cache costs Web API calls) race the budget together with the core.
+    const work = requestInfo(client, {
       team,
       user: body.user.id,
       channel: origin.channel,
       userName: body.user.name,
       ...(origin.messageTs ? { messageTs: origin.messageTs } : {}),
-    });
-    const work = bot.handleForm(req, {
-      formId: view.callback_id,
-      state: meta.state,
-      values: viewValues(view.state.values as never),
-    });
-    const early = await Promise.race([work, delay(VIEW_ACK_BUDGET_MS)]);
+    }).then((req) =>
+      bot.handleForm(req, {
+        formId: view.callback_id,
+        state: meta.state,
+        values: viewValues(view.state.values as never),
+      }),
+    );
+    const early = await Promise.race([work, delay(VIEW_ACK_BUDGET_MS - (performance.now() - receivedAt))]);
     if (early === undefined) {
       // The core is slow: close the modal now (Slack would show an error) and answer when it is done.
       await ack();
@@ -229,5 +236,5 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
 
 const delay = (ms: number) =>
   new Promise<undefined>((resolve) => {
-    setTimeout(() => resolve(undefined), ms).unref();
+    setTimeout(() => resolve(undefined), Math.max(0, ms)).unref();
   });

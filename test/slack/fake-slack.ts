@@ -69,6 +69,8 @@ export class FakeSlack {
   readonly expiredTriggers = new Set<string>();
   /** The workspace's user groups (edit to change membership). */
   readonly usergroups: FakeUsergroup[];
+  /** Methods answered this many milliseconds late (a slow Slack). */
+  readonly delays = new Map<string, number>();
   url = '';
   private server: Server;
   private wss: WebSocketServer;
@@ -196,6 +198,8 @@ export class FakeSlack {
       call.outcome = { ok: false, error: failure.error };
       return json(res, { ok: false, error: failure.error });
     }
+    const late = this.delays.get(method);
+    if (late) await new Promise((resolve) => setTimeout(resolve, late));
     const answer = this.answer(method, args);
     if (failure?.swallow) return; // The work is done; the answer never comes.
     call.outcome = answer.ok === true ? { ok: true } : { ok: false, error: String(answer.error) };

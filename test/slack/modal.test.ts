@@ -128,4 +128,27 @@ describe('a slow core behind a modal', () => {
       await slow.close();
     }
   });
+
+  it('counts the budget from receipt: a slow users.info (cold cache) still closes the modal within 3 s', async () => {
+    const sent = await w.command('link', { user: BOB });
+    await w.fake.waitFor(
+      () => w.fake.callsOf('views.open').find((c) => c.args.trigger_id === sent.triggerId),
+      'views.open',
+    );
+    // Someone the adapter has never looked up submits, and Slack takes longer than Slack's whole 3 s to say who.
+    w.fake.delays.set('users.info', 4_000);
+    try {
+      const started = performance.now();
+      const submitted = await w.submit({ key: 'two words' }, { user: 'U0CAROL' });
+      // The budget (2.5 s) runs from receipt; the rest is this test's HTTP round trip on a busy machine.
+      expect(performance.now() - started).toBeLessThan(VIEW_ACK_BUDGET_MS + 1_000);
+      expect(submitted.status).toBe(200);
+      expect(submitted.ack).toBeUndefined(); // closed in time; the answer follows privately
+      const reply = await w.reply(sent.responseUrl);
+      expect(reply.response_type).toBe('ephemeral');
+      expect(blocksText(reply.blocks as unknown[])).toContain('one word with no spaces');
+    } finally {
+      w.fake.delays.delete('users.info');
+    }
+  });
 });
