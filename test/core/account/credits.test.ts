@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Button } from '../../../src/core/cards.js';
 import { CREDITS_PAGE_ACTION } from '../../../src/core/commands/account/credits.js';
+import { count, signed } from '../../../src/core/commands/account/format.js';
 import { cardOf, createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
 const buttons = (r: Awaited<ReturnType<World['run']>>): Button[] =>
@@ -28,7 +29,7 @@ describe('credits', () => {
     const card = cardOf(response);
     expect(card.title).toBe('Credits: 450');
     expect(card.text).toContain('Your team has **450** credits.');
-    expect(card.text).toMatch(/\*\*−50\*\* · spending · .+\n_Nov 23 2026, 17:00 GMT\+9_/);
+    expect(card.text).toMatch(/\*\*-50\*\* · spending · .+\n_Nov 23 2026, 17:00 GMT\+9_/);
     expect(card.text).toMatch(/\*\*\+500\*\* · subscription grant/);
     expect(card.context).toContain('Page 1 of 1 · 2 transactions · times in Asia/Tokyo');
     expect(card.controls).toBeUndefined();
@@ -70,5 +71,16 @@ describe('credits', () => {
       expect(textOf(response)).toContain(words);
       expect(textOf(response)).toContain('Usage: `/reel credits [--page PAGE]`');
     }
+  });
+});
+
+describe('numbers read plainly (DESIGN §8: a balance of 340 reads "340")', () => {
+  it('counts have no thousands separators and signs are ASCII', () => {
+    expect(count(340)).toBe('340');
+    expect(count(12_000)).toBe('12000');
+    expect(count(1_234_567)).toBe('1234567');
+    expect(signed(500)).toBe('+500');
+    expect(signed(-20)).toBe('-20');
+    expect(signed(0)).toBe('0');
   });
 });

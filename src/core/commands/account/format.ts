@@ -21,14 +21,14 @@ export function formatDateTime(at: string | number, zone: string): string {
   return `${get('month')} ${get('day')} ${get('year')}, ${get('hour')}:${get('minute')} ${get('timeZoneName')}`;
 }
 
-/** Credits with an explicit sign: `+100`, `−20` (a real minus sign reads better in chat). */
-export const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? `−${Math.abs(n)}` : '0');
+/** Credits with an explicit sign: `+100`, `-20` (ASCII, as typed and as the API says it: DESIGN §8). */
+export const signed = (n: number): string => (n > 0 ? `+${n}` : String(n));
 
 /** `1 video`, `3 videos`. */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-/** Thousands separators for large view counts only; small numbers stay plain. */
-export const count = (n: number): string => (Math.abs(n) >= 10_000 ? n.toLocaleString('en-US') : String(n));
+/** A count shown plainly, as the API gave it (DESIGN §8: 12000 reads "12000", no separators). */
+export const count = (n: number): string => String(n);
 
 /** Cuts a line for a card, keeping it readable. */
 export const clip = (text: string, max: number): string =>
