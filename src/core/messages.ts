@@ -107,6 +107,9 @@ const MESSAGES: Record<string, Wording> = {
   'subscribe-needs-series': () =>
     'Name the series to follow: `/reel subscribe series <name or id>` (`/reel series list` shows them).',
   'subscribe-no-target': (p) => `\`${p.what}\` follows the whole team; drop \`${p.value}\`.`,
+  'approval-needs-admin': () =>
+    'Say who may change these settings first: run `/reel settings role admin @you` (add others as you like). ' +
+    'Otherwise anyone in the channel could turn approvals off again.',
   'admin-lockout': () =>
     'That admin list leaves you out, and only admins may change it back. Include yourself (or a group you are in).',
   'not-subscribed': (p) =>

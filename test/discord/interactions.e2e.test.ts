@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../support/harness.js';
 import type { FakeMessage } from './fake-discord.js';
-import { controlsOf, discordWorld, IDS, type Json, textOfMessage, type World } from './world.js';
+import { controlsOf, discordWorld, IDS, type Json, MEMBERS, textOfMessage, type World } from './world.js';
 
 let w: World;
 afterEach(() => w?.close());
@@ -56,6 +56,8 @@ describe('autocomplete', () => {
 describe('approvals by Discord role', () => {
   it('lets a member holding the approver role decide, and nobody else', async () => {
     w = await discordWorld();
+    // Approvals can be switched on only once an admin role is set.
+    await w.slash('channel settings', { key: 'role', value: `admin <@${MEMBERS.alice.id}>` });
     await w.slash('channel settings', { key: 'approval', value: 'spend' });
     await w.slash('channel settings', { key: 'spend-threshold', value: '10' });
     await w.slash('channel settings', { key: 'approvers', value: `<@&${IDS.approvers}>` });

@@ -25,6 +25,8 @@ describe('approvers named by a Slack user group', () => {
   async function pending(extraApprover = '', action = 'approval.approve'): Promise<ButtonRef> {
     const id = await d.fixtures.renderedVideo('Grouped');
     for (const line of [
+      // Approvals can be switched on only once an admin role is set.
+      `settings role admin ${d.mention('alice')}`,
       'settings approval publish',
       `settings approvers ${d.groups?.mention('reviewers')} ${extraApprover}`.trim(),
     ]) {

@@ -14,6 +14,8 @@ export const APPROVED_COMMANDS = [
   'create',
   'series.generate',
   'series.create',
+  'series.resume',
+  'series.edit',
 ] as const;
 export type ApprovedCommand = (typeof APPROVED_COMMANDS)[number];
 

@@ -7,13 +7,23 @@ import type { Card } from '../cards.js';
 import { sendPublish } from '../commands/publishing/publish-flow.js';
 import { getVideo, sendSchedule } from '../commands/publishing/schedule-flow.js';
 import { createSeries } from '../commands/series/create.js';
+import { applySeriesEdit } from '../commands/series/edit.js';
 import { generateEpisode } from '../commands/series/generate.js';
+import { getSeriesById } from '../commands/series/series-common.js';
+import { setPaused } from '../commands/series/set-paused.js';
 import { approveCreate } from '../commands/videos/create-confirm.js';
 import { type CommandContext, userError } from '../context.js';
 import type { Approval } from '../ports.js';
 import { link } from '../text.js';
 import { formatBoth } from '../time/format.js';
-import { PLATFORMS, type Platform, PRIVACY, type Privacy, type SeriesInput } from '../video-api.js';
+import {
+  PLATFORMS,
+  type Platform,
+  PRIVACY,
+  type Privacy,
+  type SeriesInput,
+  type SeriesPatch,
+} from '../video-api.js';
 import type { ApprovalCardModel, ApprovedCommand } from './model.js';
 
 export interface ApprovedResult {
@@ -108,6 +118,29 @@ const RUNNERS: Record<ApprovedCommand, Runner> = {
         idempotencyKey: approval.action.idempotencyKey,
         requesterName: model.requesterName,
       },
+    });
+    if (response.kind !== 'message') malformed();
+    return { card: response.card, outcome: `${response.card.title}.` };
+  },
+
+  async 'series.resume'(ctx, approval) {
+    const seriesId = str(approval.action.args.seriesId);
+    if (!seriesId) malformed();
+    const series = await getSeriesById(ctx, seriesId);
+    const response = await setPaused(ctx, { id: series.id, name: series.name }, false, {
+      approved: { id: approval.id },
+    });
+    if (response.kind !== 'message') malformed();
+    return { card: response.card, outcome: `${response.card.title}.` };
+  },
+
+  async 'series.edit'(ctx, approval) {
+    const seriesId = str(approval.action.args.seriesId);
+    const patch = approval.action.args.patch as SeriesPatch | undefined;
+    if (!seriesId || !patch || typeof patch !== 'object' || Array.isArray(patch)) malformed();
+    const series = await getSeriesById(ctx, seriesId);
+    const response = await applySeriesEdit(ctx, { id: series.id, name: series.name }, patch, {
+      id: approval.id,
     });
     if (response.kind !== 'message') malformed();
     return { card: response.card, outcome: `${response.card.title}.` };

@@ -44,6 +44,8 @@ describe('settings', () => {
 
   it('stores the approval settings as plain values', async () => {
     w = await createWorld();
+    // Approvals can be switched on only once someone is named admin (else anyone could switch them off).
+    await w.run('settings role admin @alice');
     await w.run('settings approval spend');
     await w.run('settings approvers @alice @bob, @bob');
     await w.run('settings self-approval on');
@@ -55,7 +57,7 @@ describe('settings', () => {
       approvers: ['playground:W1:alice', 'playground:W1:bob'],
       selfApproval: true,
       spendThreshold: 120,
-      roles: { publish: ['playground:W1:carol'], spend: [], admin: [] },
+      roles: { publish: ['playground:W1:carol'], spend: [], admin: ['playground:W1:alice'] },
     });
     const card = cardOf(await w.run('settings'));
     expect(card.fields?.find((f) => f.label === 'Approval')?.value).toBe(
@@ -72,6 +74,7 @@ describe('settings', () => {
 
   it('warns when approval is on without approvers', async () => {
     w = await createWorld();
+    await w.run('settings role admin @alice');
     const response = await w.run('settings approval publish');
     expect(cardOf(response).text).toContain(
       'Approval is **publish**: publishing and scheduling need an approver',

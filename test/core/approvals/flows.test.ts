@@ -33,6 +33,8 @@ beforeEach(async () => {
 afterEach(() => h.close());
 
 async function settings(...lines: string[]) {
+  // Approvals can be switched on only once an admin role is set: alice is the channel's admin.
+  if (h.store.settings.get(h.conversation).roles.admin.length === 0) lines.unshift('role admin @alice');
   for (const line of lines) expect(textOf(await h.run(`settings ${line}`, alice))).toContain('updated');
 }
 

@@ -77,7 +77,23 @@ export const settingsCommand: CommandSpec = defineCommand({
 
     const next = applySetting(ctx, current, key, value);
     if (!next.ok) return badInput(settingsCommand, next.error.code, next.error.params);
-    ctx.deps.store.settings.put(ctx.req.conversation, next.value.settings);
+    const { store } = ctx.deps;
+    // Who changed what, from what: approvals and roles are the channel's controls, so every change is audited.
+    const setting = key === 'role' ? `role ${value.split(/\s+/)[0]?.toLowerCase() ?? ''}` : key;
+    store.transaction(() => {
+      store.settings.put(ctx.req.conversation, next.value.settings);
+      store.audit.record({
+        at: ctx.now(),
+        conversation: ctx.req.conversation,
+        actor: ctx.req.user,
+        action: 'settings.change',
+        details: {
+          setting,
+          from: settingValue(current, key, value),
+          to: settingValue(next.value.settings, key, value),
+        },
+      });
+    });
     ctx.deps.logger.info({ conversation: ctx.req.conversation, setting: key }, 'channel setting changed');
     const card = settingsCard(next.value.settings);
     card.title = 'Channel settings updated';
@@ -120,6 +136,8 @@ function applySetting(ctx: CommandContext, s: ChannelSettings, key: SettingKey, 
     case 'approval': {
       const policy = value.toLowerCase();
       if (policy !== 'off' && policy !== 'publish' && policy !== 'spend') return bad();
+      // Without an admin role anyone could switch approvals off again: name the admins first.
+      if (policy !== 'off' && s.roles.admin.length === 0) return fail('approval-needs-admin', {});
       next.approval = policy;
       return done(next, `Approval is **${policy}**: ${approvalText(next)}`);
     }
@@ -156,6 +174,29 @@ function applySetting(ctx: CommandContext, s: ChannelSettings, key: SettingKey, 
       }
       next.roles[role] = refs.value;
       return done(next, `Only ${formatMentions(refs.value)} may **${roleVerb(role)}**.`);
+    }
+  }
+}
+
+/** A setting's value in plain words, for the audit trail (`role` is the role named in `value`). */
+function settingValue(s: ChannelSettings, key: SettingKey, value: string): string {
+  const onOrOff = (on: boolean) => (on ? 'on' : 'off');
+  switch (key) {
+    case 'threading':
+      return onOrOff(s.threading);
+    case 'timezone':
+      return s.timeZone ?? 'none';
+    case 'approval':
+      return s.approval;
+    case 'approvers':
+      return s.approvers.join(' ') || 'none';
+    case 'self-approval':
+      return onOrOff(s.selfApproval);
+    case 'spend-threshold':
+      return String(s.spendThreshold);
+    case 'role': {
+      const role = value.split(/\s+/)[0]?.toLowerCase() as Role;
+      return (ROLES.includes(role) ? s.roles[role] : []).join(' ') || 'everyone';
     }
   }
 }

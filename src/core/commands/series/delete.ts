@@ -1,7 +1,10 @@
 /**
  * `series delete <s>`: a danger confirmation first; the click deletes (DELETE /series/{id}), which stops
- * every future episode and keeps the videos already generated, and stops following it here.
+ * every future episode and keeps the videos already generated, and stops following it here. Deleting
+ * stops the series' posts for good, so it takes the `publish` role (asked again on the click: whoever clicks
+ * is re-authorised).
  */
+import { checkRole } from '../../approvals/roles.js';
 import type { Response } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
@@ -27,6 +30,7 @@ export const deleteCommand = defineCommand({
   ],
   examples: ['series delete "Night Terrors"'],
   async run(ctx, args) {
+    checkRole(ctx, 'publish');
     const ref = await resolveSeries(ctx, args.series);
     // The count makes "kept" concrete; without it the question still stands.
     const episodes = await ctx
@@ -63,6 +67,7 @@ export const deleteCommand = defineCommand({
 export const deleteConfirmAction: ActionSpec = {
   action: DELETE_CONFIRM,
   async run(ctx, seriesId): Promise<Response> {
+    checkRole(ctx, 'publish');
     let name = seriesId;
     try {
       name = (await getSeriesById(ctx, seriesId)).name;
@@ -87,6 +92,14 @@ export const deleteConfirmAction: ActionSpec = {
     store.transaction(() => {
       unwatchSeries(store, seriesId, ctx.req.conversation);
       store.subscriptions.remove(ctx.req.conversation, 'series', seriesId);
+      store.audit.record({
+        at: ctx.now(),
+        conversation: ctx.req.conversation,
+        actor: ctx.req.user,
+        action: 'series.delete',
+        seriesId,
+        details: { name },
+      });
     });
     return {
       kind: 'update',

@@ -1,14 +1,25 @@
 /**
  * `series edit <s> --field value…`: changes only the fields given (PATCH). Every value is checked before
  * anything is sent; the reply lists what changed, in words.
+ *
+ * Who may: changing what episodes cost (model, length) or resuming takes the `spend` role; changing where and
+ * how episodes are posted (destination, accounts, YouTube privacy, hashtags) the `publish` role. Under
+ * `settings approval spend`, an edit that raises the cost per episode of a running series above the
+ * threshold, or resumes a paused one, waits for an approver like `series generate` (src/core/approvals).
  */
+import { needsApproval } from '../../approvals/policy.js';
+import { requestApproval } from '../../approvals/request.js';
+import { checkRole, type Role } from '../../approvals/roles.js';
+import type { Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { userError } from '../../context.js';
+import { type CommandContext, userError } from '../../context.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
-import { resolveSeries } from '../../references.js';
+import { type Ref, resolveSeries } from '../../references.js';
+import { actionKey } from '../../request-id.js';
+import { literal } from '../../text.js';
 import type { SeriesPatch } from '../../video-api.js';
 import { describeDays, type Weekday } from './schedule.js';
-import { checked, episodeCost, voiceName } from './series-common.js';
+import { checked, DEFAULT_SERIES_MODEL, episodeCost, getSeriesById, voiceName } from './series-common.js';
 import {
   FIELD_LABELS,
   SERIES_FIELD_OPTIONS,
@@ -19,6 +30,15 @@ import {
 
 /** Changing these moves the posting slots: the watcher re-reads them. */
 const CADENCE_FIELDS = ['autoPostTime', 'postingDays', 'timezone', 'paused'] as const;
+
+/** The roles an edit takes, from its flags alone, so a refusal costs no API call. */
+export function rolesForEdit(args: SeriesFieldArgs & { paused?: boolean | undefined }): Role[] {
+  const roles: Role[] = [];
+  if (args.model !== undefined || args.duration !== undefined || args.paused === false) roles.push('spend');
+  const posting = [args.destination, args.accounts, args.privacy, args.hashtags];
+  if (posting.some((v) => v !== undefined)) roles.push('publish');
+  return roles;
+}
 
 export const editCommand: CommandSpec = defineCommand({
   name: 'series edit',
@@ -44,6 +64,7 @@ export const editCommand: CommandSpec = defineCommand({
   details:
     'Options are those of `series create`, plus `--name` and `--paused yes|no`. `--days daily` posts every day.',
   async run(ctx, args) {
+    for (const role of rolesForEdit(args as SeriesFieldArgs & { paused?: boolean })) checkRole(ctx, role);
     const fields = await checked(editCommand, async () => {
       const patch: SeriesPatch = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'edit');
       if (args.name !== undefined) patch.name = args.name;
@@ -54,43 +75,120 @@ export const editCommand: CommandSpec = defineCommand({
     if (!fields.ok) return fields.response;
     const patch = fields.value;
     const ref = await resolveSeries(ctx, args.series);
-
-    await ctx.api().series.update(ref.id, patch);
-    if (CADENCE_FIELDS.some((f) => f in patch)) {
-      ctx.deps.store.transaction(() => refreshSeriesWatches(ctx.deps.store, ref.id, ctx.now()));
-    }
-    const lines: string[] = [];
-    for (const [field, value] of Object.entries(patch)) {
-      if (field === 'postingDays' || field === 'timezone') continue;
-      lines.push(`• ${FIELD_LABELS[field] ?? field} → ${await shown(field, value)}`);
-    }
-    if (patch.postingDays || patch.timezone) {
-      const days = patch.postingDays as Weekday[] | undefined;
-      if (days) lines.push(`• posting days → ${describeDays(days)}`);
-      if (patch.timezone) lines.push(`• time zone → ${patch.timezone}`);
-    }
-    return {
-      kind: 'message',
-      visibility: 'channel',
-      card: {
-        title: `Updated “${patch.name ?? ref.name}”`,
-        tone: 'success',
-        text: lines.join('\n'),
-        context: `${ctx.req.userName ? `Changed by ${ctx.req.userName} · ` : ''}id \`${ref.id}\` · \`/reel series show ${ref.id}\``,
-      },
-    };
-
-    async function shown(field: string, value: unknown): Promise<string> {
-      if (field === 'voice' && typeof value === 'string') return voiceName(ctx, value);
-      if (field === 'brollModel' && typeof value === 'string') {
-        const cost = await episodeCost(ctx, value);
-        return cost === undefined ? value : `${value} (${cost} credits per episode from the next one)`;
-      }
-      if (field === 'paused') return value ? 'yes (no new episodes)' : 'no (episodes on schedule)';
-      if (field === 'duration') return `${String(value)} s`;
-      if (typeof value === 'boolean') return value ? 'on' : 'off';
-      if (Array.isArray(value)) return value.join(', ');
-      return String(value).length > 120 ? `${String(value).slice(0, 119)}…` : String(value);
-    }
+    return (await editApproval(ctx, ref, patch)) ?? applySeriesEdit(ctx, ref, patch);
   },
 });
+
+/**
+ * Under `approval spend`: an edit that makes a running series cost more per episode, or resumes a paused
+ * one, becomes an approval request when an episode then costs more than the threshold; undefined when it
+ * may go ahead now. An unreadable price counts as a raise (as unknown costs do for creations).
+ */
+async function editApproval(
+  ctx: CommandContext,
+  ref: Ref,
+  patch: SeriesPatch,
+): Promise<Response | undefined> {
+  if (ctx.settings().approval !== 'spend') return undefined;
+  if (patch.brollModel === undefined && patch.paused !== false) return undefined;
+  const series = await getSeriesById(ctx, ref.id);
+  const before = series.brollModel ?? DEFAULT_SERIES_MODEL;
+  const after = patch.brollModel ?? before;
+  const [oldCost, newCost] = await Promise.all([episodeCost(ctx, before), episodeCost(ctx, after)]);
+  const resumes = patch.paused === false && series.paused === true;
+  const running = patch.paused === false || (patch.paused === undefined && series.paused !== true);
+  const raises = after !== before && (oldCost === undefined || newCost === undefined || newCost > oldCost);
+  if (!resumes && !(raises && running)) return undefined;
+  if (!needsApproval(ctx, { kind: 'spend', credits: newCost })) return undefined;
+
+  const perEpisode = newCost === undefined ? `the ${after} price` : `${newCost} credits`;
+  const changes = [
+    ...(after !== before ? [`model ${before} → ${after}`] : []),
+    ...(resumes ? ['resume'] : []),
+  ];
+  const others = Object.keys(patch)
+    .filter((f) => f !== 'brollModel' && f !== 'paused')
+    .map((f) => FIELD_LABELS[f] ?? f);
+  return requestApproval(ctx, {
+    command: 'series.edit',
+    args: { seriesId: series.id, patch, ...(newCost === undefined ? {} : { cost: newCost }) },
+    idempotencyKey: actionKey(ctx, 'series.edit', { seriesId: series.id, patch }),
+    summary: `Change the series “${series.name}”: ${changes.join(', ')} (${perEpisode} per episode)`,
+    fields: [
+      { label: 'Series', value: `${series.name} (\`${series.id}\`)`, short: true },
+      { label: 'Model', value: after === before ? after : `${before} → ${after}`, short: true },
+      {
+        label: 'Each episode',
+        value:
+          oldCost !== undefined && newCost !== undefined && after !== before
+            ? `${oldCost} → ${newCost} credits`
+            : perEpisode,
+        short: true,
+      },
+      ...(others.length > 0 ? [{ label: 'Also changes', value: others.join(', ') }] : []),
+    ],
+  });
+}
+
+/**
+ * Sends a checked edit (PATCH) with the caller's key, follows the new cadence, records it, and answers in
+ * the channel with what changed. Used by the command and by an approver's click (`approved`).
+ */
+export async function applySeriesEdit(
+  ctx: CommandContext,
+  ref: Ref,
+  patch: SeriesPatch,
+  approved?: { id: string },
+): Promise<Response> {
+  await ctx.api().series.update(ref.id, patch);
+  const { store } = ctx.deps;
+  store.transaction(() => {
+    if (CADENCE_FIELDS.some((f) => f in patch)) refreshSeriesWatches(store, ref.id, ctx.now());
+    store.audit.record({
+      at: ctx.now(),
+      conversation: ctx.req.conversation,
+      actor: ctx.req.user,
+      action: 'series.edit',
+      seriesId: ref.id,
+      details: {
+        name: patch.name ?? ref.name,
+        fields: Object.keys(patch).map((f) => FIELD_LABELS[f] ?? f),
+        ...(patch.brollModel ? { model: patch.brollModel } : {}),
+        ...(approved ? { approval: approved.id } : {}),
+      },
+    });
+  });
+  const lines: string[] = [];
+  for (const [field, value] of Object.entries(patch)) {
+    if (field === 'postingDays' || field === 'timezone') continue;
+    lines.push(`• ${FIELD_LABELS[field] ?? field} → ${literal(await shown(ctx, field, value))}`);
+  }
+  if (patch.postingDays || patch.timezone) {
+    const days = patch.postingDays as Weekday[] | undefined;
+    if (days) lines.push(`• posting days → ${literal(describeDays(days))}`);
+    if (patch.timezone) lines.push(`• time zone → ${literal(patch.timezone)}`);
+  }
+  return {
+    kind: 'message',
+    visibility: 'channel',
+    card: {
+      title: `Updated “${literal(patch.name ?? ref.name)}”`,
+      tone: 'success',
+      text: lines.join('\n'),
+      context: `${ctx.req.userName ? `Changed by ${literal(ctx.req.userName)} · ` : ''}id \`${ref.id}\` · \`/reel series show ${ref.id}\``,
+    },
+  };
+}
+
+async function shown(ctx: CommandContext, field: string, value: unknown): Promise<string> {
+  if (field === 'voice' && typeof value === 'string') return voiceName(ctx, value);
+  if (field === 'brollModel' && typeof value === 'string') {
+    const cost = await episodeCost(ctx, value);
+    return cost === undefined ? value : `${value} (${cost} credits per episode from the next one)`;
+  }
+  if (field === 'paused') return value ? 'yes (no new episodes)' : 'no (episodes on schedule)';
+  if (field === 'duration') return `${String(value)} s`;
+  if (typeof value === 'boolean') return value ? 'on' : 'off';
+  if (Array.isArray(value)) return value.join(', ');
+  return String(value).length > 120 ? `${String(value).slice(0, 119)}…` : String(value);
+}

@@ -1,4 +1,5 @@
 /** `series resume <s>`: automatic episodes start again on the schedule. */
+import { checkRole } from '../../approvals/roles.js';
 import { defineCommand } from '../../command-spec.js';
 import { resolveSeries } from '../../references.js';
 import { setPaused } from './set-paused.js';
@@ -17,6 +18,8 @@ export const resumeCommand = defineCommand({
   ],
   examples: ['series resume "Night Terrors"'],
   async run(ctx, args) {
+    // Refused by role before the series is even looked up (setPaused checks again for the buttons).
+    checkRole(ctx, 'spend');
     return setPaused(ctx, await resolveSeries(ctx, args.series), false);
   },
 });

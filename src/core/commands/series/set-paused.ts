@@ -1,17 +1,51 @@
 /**
  * Pausing and resuming (PATCH paused), shared by `series pause|resume` and their buttons. The reply goes to
  * the channel: the whole team's series stops or restarts, so everyone should see who did it.
+ *
+ * Resuming commits the team to a charge per episode again: it takes the `spend` role and, under
+ * `settings approval spend`, an approver when an episode costs more than the threshold (like `series
+ * generate`). Pausing only stops spending, so anyone may (a runaway series must be stoppable at once).
  */
+import { needsApproval } from '../../approvals/policy.js';
+import { requestApproval } from '../../approvals/request.js';
+import { checkRole } from '../../approvals/roles.js';
 import type { Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import type { Ref } from '../../references.js';
+import { actionKey, isRequestId, newRequestId } from '../../request-id.js';
+import { literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import { describeSchedule } from './schedule.js';
-import { cadenceOf, getSeriesById, nextPostText } from './series-common.js';
+import {
+  cadenceOf,
+  DEFAULT_SERIES_MODEL,
+  episodeCost,
+  getSeriesById,
+  joinValue,
+  nextPostText,
+  splitValue,
+} from './series-common.js';
 
-export async function setPaused(ctx: CommandContext, ref: Ref, paused: boolean): Promise<Response> {
+export interface SetPausedOptions {
+  /** The Resume button's request id; a typed command has none (its key is the series id, for a while). */
+  requestId?: string | undefined;
+  /** Set when an approver runs someone else's resume: no role check, no second approval. */
+  approved?: { id: string };
+}
+
+export async function setPaused(
+  ctx: CommandContext,
+  ref: Ref,
+  paused: boolean,
+  options: SetPausedOptions = {},
+): Promise<Response> {
+  if (!paused && !options.approved) {
+    checkRole(ctx, 'spend');
+    const asked = await resumeApproval(ctx, ref, options.requestId);
+    if (asked) return asked;
+  }
   try {
     await ctx.api().series.update(ref.id, { paused });
   } catch (e) {
@@ -20,21 +54,30 @@ export async function setPaused(ctx: CommandContext, ref: Ref, paused: boolean):
     }
     throw e;
   }
-  ctx.deps.store.transaction(() => refreshSeriesWatches(ctx.deps.store, ref.id, ctx.now()));
-  const by = ctx.req.userName ? ` by ${ctx.req.userName}` : '';
+  const { store } = ctx.deps;
+  store.transaction(() => {
+    refreshSeriesWatches(store, ref.id, ctx.now());
+    store.audit.record({
+      at: ctx.now(),
+      conversation: ctx.req.conversation,
+      actor: ctx.req.user,
+      action: paused ? 'series.pause' : 'series.resume',
+      seriesId: ref.id,
+      details: { name: ref.name, ...(options.approved ? { approval: options.approved.id } : {}) },
+    });
+  });
+  const by = ctx.req.userName ? ` by ${literal(ctx.req.userName)}` : '';
   if (paused) {
     return {
       kind: 'message',
       visibility: 'channel',
       card: {
-        title: `⏸️ Paused “${ref.name}”`,
+        title: `⏸️ Paused “${literal(ref.name)}”`,
         tone: 'warning',
         text:
           'No new episodes will be generated or charged until it is resumed. ' +
           'Episodes already generated keep their scheduled posts.',
-        controls: [
-          { kind: 'button', action: 'series.resume', value: ref.id, label: 'Resume', style: 'primary' },
-        ],
+        controls: [resumeButton(ref.id)],
         context: `Paused${by} · id \`${ref.id}\``,
       },
     };
@@ -46,24 +89,72 @@ export async function setPaused(ctx: CommandContext, ref: Ref, paused: boolean):
     kind: 'message',
     visibility: 'channel',
     card: {
-      title: `▶️ Resumed “${ref.name}”`,
+      title: `▶️ Resumed “${literal(ref.name)}”`,
       tone: 'success',
       text:
         'Episodes are generated on schedule again, each charged when generated.' +
-        (series ? `\n**Schedule:** ${describeSchedule(cadenceOf(series))}` : '') +
-        (next ? `\n**Next post:** ${next}` : ''),
+        (series ? `\n**Schedule:** ${literal(describeSchedule(cadenceOf(series)))}` : '') +
+        (next ? `\n**Next post:** ${literal(next)}` : ''),
       controls: [{ kind: 'button', action: 'series.pause', value: ref.id, label: 'Pause' }],
       context: `Resumed${by} · id \`${ref.id}\``,
     },
   };
 }
 
-/** The Pause/Resume buttons carry the series id; the name is re-read with the clicker's key. */
+/**
+ * Under `approval spend`, a resume whose episodes cost more than the threshold becomes an approval request
+ * (nothing is sent until an approver agrees, with their key); undefined when it may go ahead now.
+ */
+async function resumeApproval(
+  ctx: CommandContext,
+  ref: Ref,
+  requestId: string | undefined,
+): Promise<Response | undefined> {
+  // Only this policy looks at costs: spare the two reads otherwise.
+  if (ctx.settings().approval !== 'spend') return undefined;
+  const series = await getSeriesById(ctx, ref.id);
+  if (!series.paused) return undefined;
+  const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
+  const cost = await episodeCost(ctx, model);
+  if (!needsApproval(ctx, { kind: 'spend', credits: cost })) return undefined;
+  const perEpisode = cost === undefined ? `the ${model} price` : `${cost} credits`;
+  return requestApproval(ctx, {
+    command: 'series.resume',
+    args: { seriesId: series.id, ...(cost === undefined ? {} : { cost }) },
+    idempotencyKey: actionKey(ctx, 'series.resume', { seriesId: series.id }, requestId),
+    summary: `Resume the series “${series.name}” (${perEpisode} per episode)`,
+    fields: [
+      { label: 'Series', value: `${series.name} (\`${series.id}\`)`, short: true },
+      { label: 'Model', value: model, short: true },
+      { label: 'Each episode', value: perEpisode, short: true },
+      { label: 'Schedule', value: describeSchedule(cadenceOf(series)) },
+    ],
+  });
+}
+
+/** A Resume button: its request id makes repeated clicks of one card one request (an approval, say). */
+export const resumeButton = (seriesId: string) =>
+  ({
+    kind: 'button',
+    action: 'series.resume',
+    value: joinValue(seriesId, newRequestId()),
+    label: 'Resume',
+    style: 'primary',
+  }) as const;
+
+/**
+ * The Pause/Resume buttons carry the series id (and Resume a request id); the name is re-read with the
+ * clicker's key. Older buttons carry the id alone.
+ */
 const pausedAction = (action: string, paused: boolean): ActionSpec => ({
   action,
   async run(ctx, value) {
-    const series = await getSeriesById(ctx, value);
-    return setPaused(ctx, { id: series.id, name: series.name }, paused);
+    const [head, tail] = splitValue(value);
+    const requestId = isRequestId(tail) ? tail : undefined;
+    // A resume is refused by role before anything is read.
+    if (!paused) checkRole(ctx, 'spend');
+    const series = await getSeriesById(ctx, requestId ? head : value);
+    return setPaused(ctx, { id: series.id, name: series.name }, paused, { requestId });
   },
 });
 

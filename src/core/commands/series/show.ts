@@ -6,6 +6,7 @@ import { resolveSeries } from '../../references.js';
 import { code, literal } from '../../text.js';
 import type { Series } from '../../video-api.js';
 import { configFields, getSeriesById } from './series-common.js';
+import { resumeButton } from './set-paused.js';
 
 export const showCommand = defineCommand({
   name: 'series show',
@@ -30,7 +31,7 @@ export const showCommand = defineCommand({
 export async function seriesCard(ctx: CommandContext, series: Series): Promise<Card> {
   const controls: Control[] = [
     series.paused
-      ? { kind: 'button', action: 'series.resume', value: series.id, label: 'Resume', style: 'primary' }
+      ? resumeButton(series.id)
       : { kind: 'button', action: 'series.pause', value: series.id, label: 'Pause' },
     { kind: 'button', action: 'series.generate', value: series.id, label: 'Generate episode now' },
     { kind: 'button', action: 'series.episodes.page', value: `${series.id}:1`, label: 'Episodes' },
