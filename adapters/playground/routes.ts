@@ -9,6 +9,7 @@ import type { Bot } from '../../src/core/bot.js';
 import type { Response as CoreResponse } from '../../src/core/cards.js';
 import type { RequestInfo } from '../../src/core/context.js';
 import type { Logger } from '../../src/core/ports.js';
+import { toPlainText } from '../../src/core/text.js';
 import type { Handler } from '../../src/http/server.js';
 import type { ChatRoom } from './chat-room.js';
 import type { EventHub } from './event-hub.js';
@@ -124,7 +125,14 @@ export function createRoutes(deps: RoutesDeps): { page: Handler; playground: Han
       case 'form':
         return { ok: true, kind: 'form', form: { id: response.form.id, html: renderForm(response.form) } };
       case 'form-errors':
-        return { ok: true, kind: 'form-errors', errors: response.errors };
+        // Shown as text next to each input: card markdown read as plain words (escapes undone).
+        return {
+          ok: true,
+          kind: 'form-errors',
+          errors: Object.fromEntries(
+            Object.entries(response.errors).map(([id, text]) => [id, toPlainText(text)]),
+          ),
+        };
       case 'none':
         return { ok: true, kind: 'none' };
     }

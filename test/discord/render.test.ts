@@ -8,6 +8,7 @@ import { AdapterMemory } from '../../adapters/discord/memory.js';
 import { formLauncher, prefilled, readSubmission, renderModal } from '../../adapters/discord/modal.js';
 import { confirmPayload, embedsSize, renderCard, TONE_COLORS } from '../../adapters/discord/render.js';
 import type { Card, Form } from '../../src/core/cards.js';
+import { code, literal, mention } from '../../src/core/text.js';
 import { messageProblems, modalProblems } from './discord-rules.js';
 import type { Json } from './world.js';
 
@@ -383,5 +384,33 @@ describe('custom ids', () => {
     expect(parseCustomId('x|1')).toEqual({ kind: 'dismiss' });
     for (const bad of ['', 'hello', 'r|', 'r|action-without-value', 'z|1', 'm|'])
       expect(parseCustomId(bad), bad).toBeUndefined();
+  });
+});
+
+describe('mentions, pings and escaped text', () => {
+  it('pings only the notify list: in content, with allowed_mentions naming exactly it', () => {
+    const payload = render({
+      title: 'Approval needed',
+      text: `Approvers: ${mention('discord:G1:111')}, ${mention('discord-role:222')}`,
+      notify: ['discord:G1:111', 'discord-role:222'],
+    });
+    expect(payload.content).toBe('<@111> <@&222>');
+    expect(payload.allowed_mentions).toEqual({ parse: [], users: ['111'], roles: ['222'] });
+    expect(payload.embeds[0]?.description).toBe('Approvers: <@111>, <@&222>');
+    const quiet = render({ title: 'Decided', text: `By ${mention('discord:G1:111')}` });
+    expect(quiet.content).toBeUndefined();
+    expect(quiet.allowed_mentions).toEqual({ parse: [] });
+  });
+
+  it('keeps escaped values as Discord escapes, and verbatim in code', () => {
+    const name = '<@333> @everyone [Approve](https://ev.il) **x** ⟦@discord:G1:333⟧';
+    const { embeds } = render({ title: literal(name), text: `Renamed to ${code('a*b `c`')}` });
+    expect(embeds[0]?.title).toBe(
+      '\\<@333\\> @everyone \\[Approve\\](https://ev.il) \\*\\*x\\*\\* ⟦@discord:G1:333⟧',
+    );
+    expect(embeds[0]?.description).toBe('Renamed to `` a*b `c` ``');
+    expect(
+      renderCard({ title: 'x', context: `by ${literal('**y**')}` }, memory()).embeds[0]?.footer?.text,
+    ).toBe('by **y**');
   });
 });

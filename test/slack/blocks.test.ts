@@ -260,3 +260,19 @@ describe('cards → blocks', () => {
     expect(cardToMessage(huge).text.length).toBeLessThanOrEqual(3000);
   });
 });
+
+describe('the fallback text', () => {
+  it('is escaped like the blocks and starts with the notify mentions (what pings)', () => {
+    const message = cardToMessage({
+      title: `Approval needed: ${literal('<!channel> Launch')}`,
+      text: `${literal('[Approve](https://ev.il) & <@U0X>')} for ${mention('slack:T1:U0BOB')}`,
+      notify: ['slack:T1:U0BOB', 'slack-group:S0GRP'],
+    });
+    expect(message.text).toBe(
+      '<@U0BOB> <!subteam^S0GRP> Approval needed: &lt;!channel&gt; Launch\n' +
+        '[Approve](https://ev.il) &amp; &lt;@U0X&gt; for <@U0BOB>',
+    );
+    // Without a notify list nothing is prepended, and a raw title from anywhere is escaped all the same.
+    expect(cardToMessage({ title: '<!channel> Launch' }).text).toBe('&lt;!channel&gt; Launch');
+  });
+});

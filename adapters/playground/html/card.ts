@@ -110,7 +110,7 @@ function renderControl(control: Control): string {
 function renderButton(button: Button): string {
   const style = button.style === 'primary' || button.style === 'danger' ? ` btn-${button.style}` : '';
   const confirm = button.confirm
-    ? ` data-confirm-title="${escapeHtml(button.confirm.title)}" data-confirm-text="${escapeHtml(button.confirm.text)}"` +
+    ? ` data-confirm-title="${escapeHtml(toPlainText(button.confirm.title))}" data-confirm-text="${escapeHtml(toPlainText(button.confirm.text))}"` +
       ` data-confirm-yes="${escapeHtml(button.confirm.confirm)}" data-confirm-no="${escapeHtml(button.confirm.deny)}"`
     : '';
   return (

@@ -5,6 +5,7 @@
  */
 import type { Button, Card, Control, Field } from '../cards.js';
 import { formatMention, formatMentions } from '../commands/account/mentions.js';
+import { code, literal } from '../text.js';
 import { formatBoth } from '../time/format.js';
 import type { ApprovalCardModel } from './model.js';
 
@@ -30,7 +31,9 @@ export function renderApprovalCard(m: ApprovalCardModel): Card {
   if (m.image) card.image = m.image;
   const controls = controlsOf(m);
   if (controls.length > 0) card.controls = controls;
-  card.context = `Approval \`${m.approvalId}\` · asked ${utc(m.requestedAt)}`;
+  card.context = `Approval ${code(m.approvalId)} · asked ${utc(m.requestedAt)}`;
+  // The approvers are pinged when the request is posted; a decided card names them without pinging again.
+  if (m.status === 'pending' && m.approvers.length > 0) card.notify = [...m.approvers];
   return card;
 }
 
@@ -59,11 +62,13 @@ function toneOf(m: ApprovalCardModel): NonNullable<Card['tone']> {
 }
 
 function textOf(m: ApprovalCardModel): string {
-  const by = m.decidedByName ? `**${m.decidedByName}**` : 'an approver';
+  const by = m.decidedByName ? `**${literal(m.decidedByName)}**` : 'an approver';
   const when = m.decidedAt !== undefined ? ` on ${utc(m.decidedAt)}` : '';
   switch (m.status) {
     case 'pending': {
-      const lines = [`**${m.requesterName}** asks for approval. An approver decides with the buttons below.`];
+      const lines = [
+        `**${literal(m.requesterName)}** asks for approval. An approver decides with the buttons below.`,
+      ];
       if (m.at !== undefined) lines.push(`It expires at the scheduled time if nobody decides before.`);
       return lines.join('\n');
     }
@@ -76,10 +81,10 @@ function textOf(m: ApprovalCardModel): string {
       return `${head}\n${m.outcome.text}`;
     }
     case 'rejected':
-      return `Rejected by ${by}${when}${m.reason ? `: “${m.reason}”` : '.'} Nothing was sent.`;
+      return `Rejected by ${by}${when}${m.reason ? `: “${literal(m.reason)}”` : '.'} Nothing was sent.`;
     case 'expired':
       if (m.withdrawnBy !== undefined)
-        return `Withdrawn by **${m.withdrawnBy}** with \`unschedule\`${when}. Nothing was sent.`;
+        return `Withdrawn by **${literal(m.withdrawnBy)}** with \`unschedule\`${when}. Nothing was sent.`;
       if (m.rescheduledTo !== undefined)
         return `Replaced by a new request for ${formatBoth(m.rescheduledTo, m.requesterZone)}${m.decidedByName ? ` (by ${by})` : ''}. Nothing was sent for this time.`;
       return m.at !== undefined

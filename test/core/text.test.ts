@@ -1,0 +1,85 @@
+/**
+ * Card text helpers: escaping values the core does not control, links, and mention tokens that user text can
+ * never forge. Adapters rely on `shield`/`restore` reading the text exactly as the core wrote it.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  bareUrl,
+  channel,
+  code,
+  link,
+  literal,
+  mention,
+  mentionsIn,
+  type Piece,
+  parseMention,
+  restore,
+  shield,
+  toPlainText,
+} from '../../src/core/text.js';
+
+const HOSTILE = '<!channel> <@U1> [Approve](https://ev.il) **x** _y_ `z` ~w~ a|b \\ ⟦@slack:T1:U1⟧';
+
+describe('literal', () => {
+  it('escapes every character that means something in card text, and reads back as typed', () => {
+    expect(literal('**x**')).toBe('\\*\\*x\\*\\*');
+    expect(literal('[a](https://e)')).toBe('\\[a\\](https://e)');
+    expect(literal('a\\b')).toBe('a\\\\b');
+    expect(literal('⟦@slack:T1:U1⟧')).toBe('\\⟦@slack:T1:U1\\⟧');
+    expect(toPlainText(literal(HOSTILE))).toBe(HOSTILE);
+    expect(toPlainText(`**${literal(HOSTILE)}**`)).toBe(HOSTILE);
+  });
+
+  it('leaves an underscore inside a word and parentheses alone (they format nothing)', () => {
+    expect(literal('motion_lite (storyboard)')).toBe('motion_lite (storyboard)');
+    expect(literal('_x_ a_ _b')).toBe('\\_x\\_ a\\_ \\_b');
+  });
+
+  it('makes no mention token out of user text', () => {
+    expect(mentionsIn(literal(HOSTILE))).toEqual([]);
+    expect(mentionsIn(`${literal('a\\')}${mention('slack:T1:U2')}`)).toEqual(['slack:T1:U2']);
+  });
+});
+
+describe('code, link and bare URLs', () => {
+  it('keeps a code span closed whatever the value holds', () => {
+    expect(code('a`b')).toBe('`a\\`b`');
+    expect(toPlainText(code('a`b **c**'))).toBe('a`b **c**');
+  });
+
+  it('links only http(s), with an escaped label and a URL that cannot end early', () => {
+    expect(link('[Open] **now**', 'https://x.example/a(b) c')).toBe(
+      '[\\[Open\\] \\*\\*now\\*\\*](https://x.example/a%28b%29%20c)',
+    );
+    expect(link('label', 'javascript:alert(1)')).toBe('label');
+    expect(bareUrl('https://cdn.example/v_1.mp4')).toBe('https://cdn.example/v_1.mp4');
+    expect(bareUrl('https://cdn.example/<!channel>')).toBe('https://cdn.example/\\<!channel\\>');
+  });
+});
+
+describe('mention tokens', () => {
+  it('name users, groups, roles and channels', () => {
+    expect(parseMention('slack:T1:U1')).toEqual({
+      kind: 'user',
+      platform: 'slack',
+      workspace: 'T1',
+      id: 'U1',
+    });
+    expect(parseMention('slack-group:S1')).toEqual({ kind: 'group', platform: 'slack', id: 'S1' });
+    expect(parseMention('discord-role:42')).toEqual({ kind: 'role', platform: 'discord', id: '42' });
+    expect(parseMention('nonsense')).toBeUndefined();
+    const { text, pieces } = shield(`${mention('slack:T1:U1')} in ${channel('slack:T1:C1')}`);
+    const render = (p: Piece) => (p.kind === 'mention' ? `[${p.target.kind}:${p.target.id}]` : p.char);
+    expect(restore(text, pieces, render)).toBe('[user:U1] in [channel:C1]');
+  });
+
+  it('read an escaped backslash before a token as a backslash, then the token', () => {
+    const { text, pieces } = shield(`\\\\${mention('slack:T1:U1')} \\⟦@slack:T1:U2\\⟧`);
+    expect(pieces.map((p) => (p.kind === 'char' ? p.char : p.ref))).toEqual(['\\', 'slack:T1:U1', '⟦', '⟧']);
+    expect(text).not.toContain('⟦');
+  });
+
+  it('cannot be smuggled through the placeholder character', () => {
+    expect(toPlainText('\u00010\u0001 text')).toBe('0 text');
+  });
+});
