@@ -8,7 +8,7 @@
  * errors that will not heal (revoked key, deleted video), a single give-up message.
  */
 
-import type { Watcher, WatchResult } from '../core/live/watcher.js';
+import type { StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
 import type { Clock, Logger, Store, UserAddress, Watch, WatchKind } from '../core/ports.js';
 import { type VideoApi, VideoApiError } from '../core/video-api.js';
 import { backgroundApi } from './background-api.js';
@@ -21,7 +21,7 @@ export type CheckOutcome =
   | 'active'
   | 'done'
   | 'expired'
-  /** Gave up after repeated unauthorized / not_found / forbidden_scope. */
+  /** Gave up after repeated unauthorized / not_found / forbidden_scope, or no usable key. */
   | 'gave_up'
   /** Not checked: the key's background budget would have made the call wait. */
   | 'deferred'
@@ -77,8 +77,13 @@ interface FailureState {
   permanent: number;
 }
 
-/** Errors that mean the owner can no longer see the job; waiting will not help. */
-const PERMANENT_ERRORS: ReadonlySet<string> = new Set(['unauthorized', 'not_found', 'forbidden_scope']);
+/** Errors that mean the owner can no longer see the job, and how the watcher is told why it stops. */
+const PERMANENT_ERRORS: ReadonlyMap<string, StopReason> = new Map([
+  ['unauthorized', 'revoked'],
+  ['not_found', 'not-found'],
+  ['forbidden_scope', 'forbidden'],
+  ['no_key', 'no-key'],
+]);
 
 /** The owner has no usable key (unlinked, or unreadable after a secret-key change). */
 class NoClientError extends Error {
@@ -194,7 +199,7 @@ export class Poller {
     const report = (outcome: CheckOutcome) => metrics?.checked(watch.kind, outcome, clock.now() - started);
 
     if (started >= watch.expiresAt) {
-      this.#finish(watch, watcher, started, log);
+      this.#finish(watch, watcher, { now: started, reason: 'expired' }, log);
       log.info({}, 'watch expired');
       report('expired');
       return true;
@@ -277,13 +282,18 @@ export class Poller {
     });
   }
 
-  /** Says goodbye once (the watcher's expiry message) and closes the watch. */
-  #finish(watch: Watch, watcher: Watcher | undefined, now: number, log: Logger): void {
+  /** Says goodbye once (the watcher's words for `reason`) and closes the watch. */
+  #finish(
+    watch: Watch,
+    watcher: Watcher | undefined,
+    end: { now: number; reason: StopReason },
+    log: Logger,
+  ): void {
     const { store } = this.#o;
     const close = (withMessage: boolean) =>
       store.transaction(() => {
         if (store.watches.get(watch.id)?.status !== 'active') return;
-        if (withMessage) watcher?.expire(store, forWatcher(watch), now);
+        if (withMessage) watcher?.expire(store, forWatcher(watch), end.now, end.reason);
         store.watches.update(watch.id, { status: 'expired' });
       });
     try {
@@ -303,11 +313,7 @@ export class Poller {
     }
     const now = this.#o.clock.now();
     const type =
-      error instanceof VideoApiError
-        ? error.type
-        : error instanceof NoClientError
-          ? 'unauthorized'
-          : 'unknown';
+      error instanceof VideoApiError ? error.type : error instanceof NoClientError ? 'no_key' : 'unknown';
     const previous = failureState(watch);
     const context = {
       errorType: type,
@@ -328,9 +334,11 @@ export class Poller {
       failures: previous.failures + 1,
       permanent: PERMANENT_ERRORS.has(type) ? previous.permanent + 1 : 0,
     };
-    if (failures.permanent >= (this.#o.maxPermanentFailures ?? 3)) {
+    const reason = PERMANENT_ERRORS.get(type);
+    if (reason && failures.permanent >= (this.#o.maxPermanentFailures ?? 3)) {
       log.warn({ ...context, failures: failures.permanent }, 'watch cannot be checked any more; giving up');
-      this.#finish(watch, watcher, now, log);
+      // The last failure names the reason: a key unlinked after a 404 was given up for the unlinking.
+      this.#finish(watch, watcher, { now, reason }, log);
       return 'gave_up';
     }
     const wait = jittered(exponential(failures.failures, watcher.minIntervalMs, watcher.maxIntervalMs), {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
-import type { Watcher, WatchResult } from '../../src/core/live/watcher.js';
+import type { StopReason, Watcher, WatchResult } from '../../src/core/live/watcher.js';
 import type { NewWatch, Watch, WatchKind } from '../../src/core/ports.js';
 import { type VideoApi, VideoApiError } from '../../src/core/video-api.js';
 import { POLLER_STATE_KEY, Poller, type PollerOptions } from '../../src/poller/poller.js';
@@ -51,6 +51,7 @@ function fakeWatcher(
 ) {
   const checked: Watch[] = [];
   const expired: Watch[] = [];
+  const reasons: StopReason[] = [];
   const watcher = {
     kind: bounds.kind ?? 'generation',
     minIntervalMs: bounds.min ?? 10_000,
@@ -59,11 +60,12 @@ function fakeWatcher(
       checked.push(watch);
       return check(watch);
     },
-    expire(_store, watch) {
+    expire(_store, watch, _now, reason) {
       expired.push(watch);
+      reasons.push(reason);
     },
   } satisfies Watcher;
-  return { watcher, checked, expired };
+  return { watcher, checked, expired, reasons };
 }
 
 function poller(options: Partial<PollerOptions> & Pick<PollerOptions, 'watchers'>): Poller {
@@ -357,23 +359,50 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(store.watches.get(watch.id)?.status).toBe('active');
     });
 
-    it.each(['unauthorized', 'not_found', 'forbidden_scope'])(
-      'gives up after 3 consecutive %s, with the expiry message once',
-      async (type) => {
-        const { watcher, checked, expired } = fakeWatcher(() => {
-          throw apiError(type, { status: 404 });
-        });
-        const watch = addWatch();
-        const p = poller({ watchers: { generation: watcher } });
-        for (let i = 0; i < 5; i++) {
-          await p.tick();
-          clock.advance(HOUR);
-        }
-        expect(checked).toHaveLength(3);
-        expect(expired.map((w) => w.id)).toEqual([watch.id]);
-        expect(store.watches.get(watch.id)?.status).toBe('expired');
-      },
-    );
+    it.each([
+      ['unauthorized', 'revoked'],
+      ['not_found', 'not-found'],
+      ['forbidden_scope', 'forbidden'],
+    ])('gives up after 3 consecutive %s, telling the watcher why (%s) once', async (type, reason) => {
+      const { watcher, checked, expired, reasons } = fakeWatcher(() => {
+        throw apiError(type, { status: 404 });
+      });
+      const watch = addWatch();
+      const p = poller({ watchers: { generation: watcher } });
+      for (let i = 0; i < 5; i++) {
+        await p.tick();
+        clock.advance(HOUR);
+      }
+      expect(checked).toHaveLength(3);
+      expect(expired.map((w) => w.id)).toEqual([watch.id]);
+      expect(reasons).toEqual([reason]);
+      expect(store.watches.get(watch.id)?.status).toBe('expired');
+    });
+
+    it('tells the watcher `expired` when the watch outlived its age limit', async () => {
+      const { watcher, reasons } = fakeWatcher();
+      addWatch({ expiresAt: T0 - 1 });
+      await poller({ watchers: { generation: watcher } }).tick();
+      expect(reasons).toEqual(['expired']);
+    });
+
+    it('names the last failure: a 404 then an unlinked key gives up for the unlinking', async () => {
+      let linked = true;
+      const { watcher, reasons } = fakeWatcher(() => {
+        throw apiError('not_found', { status: 404 });
+      });
+      addWatch();
+      const { api } = scriptedApi((id) => processing(id, 10));
+      const p = poller({ watchers: { generation: watcher }, apiFor: () => (linked ? api : undefined) });
+      await p.tick();
+      clock.advance(HOUR);
+      linked = false;
+      for (let i = 0; i < 3; i++) {
+        await p.tick();
+        clock.advance(HOUR);
+      }
+      expect(reasons).toEqual(['no-key']);
+    });
 
     it('only gives up on consecutive permanent errors', async () => {
       const script = ['not_found', 'internal_error', 'not_found', 'not_found', 'timeout'];
@@ -406,8 +435,8 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(expired).toHaveLength(1);
     });
 
-    it('treats an owner without a usable key like a revoked key', async () => {
-      const { watcher, checked, expired } = fakeWatcher();
+    it('gives up on an owner without a usable key as `no-key`', async () => {
+      const { watcher, checked, expired, reasons } = fakeWatcher();
       addWatch();
       const p = poller({
         watchers: { generation: watcher },
@@ -422,6 +451,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       }
       expect(checked).toEqual([]);
       expect(expired).toHaveLength(1);
+      expect(reasons).toEqual(['no-key']);
     });
 
     it('survives a watcher that throws anything, logging the type and the watch, never the key', async () => {

@@ -5,7 +5,7 @@
  * early (it never uses the owner's client): it stops once the approval is decided, else waits for expiry.
  */
 
-import type { Watcher } from '../live/watcher.js';
+import type { StopReason, Watcher } from '../live/watcher.js';
 import type { Store, Watch } from '../ports.js';
 import { expireApproval } from './expire.js';
 
@@ -21,11 +21,12 @@ export const approvalWatcher: Watcher = {
       return { state: watch.state, done: true };
     return { state: watch.state, done: false, nextCheckInMs: Math.max(0, approval.expiresAt - now) };
   },
-  expire(store: Store, watch: Watch, now: number) {
+  expire(store: Store, watch: Watch, now: number, _reason: StopReason) {
     const approval = store.approvals.get(watch.target);
     if (approval?.status !== 'pending') return;
     if (approval.expiresAt !== null && now < approval.expiresAt) {
-      // Closed early (the poller gave up on the owner's key): keep a watch for the real expiry time.
+      // Closed early (the poller gave up on the owner's key, whatever the reason): the approval needs no key
+      // until it is decided, so keep a watch for the real expiry time.
       store.watches.add({
         kind: 'approval',
         target: approval.id,

@@ -13,7 +13,7 @@ import type { ConversationAddress, Store, Watch } from '../ports.js';
 import { code, literal } from '../text.js';
 import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } from '../video-api.js';
 import { postToChannel, videoCardKey } from './live-card.js';
-import type { WatchContext, Watcher, WatchResult } from './watcher.js';
+import { keyTrouble, type StopReason, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -229,17 +229,27 @@ export const feedWatcher: Watcher = {
     };
   },
 
-  expire(store: Store, watch: Watch): void {
+  expire(store: Store, watch: Watch, _now: number, reason: StopReason): void {
     const sub = parseFeedTarget(watch.target);
     if (!sub) return;
     store.subscriptions.remove(sub.conversation, sub.kind, '');
+    const card: Card =
+      reason === 'expired'
+        ? {
+            title: 'Subscription ended',
+            tone: 'warning',
+            text: `This channel no longer follows ${feedLabel(sub.kind)}. Run \`/reel subscribe ${sub.kind}\` to follow it again.`,
+          }
+        : {
+            title: 'Subscription stopped',
+            tone: 'warning',
+            text:
+              `This channel no longer follows ${feedLabel(sub.kind)}: ${keyTrouble(reason, `followed ${feedLabel(sub.kind)} here`)}. ` +
+              `Run \`/reel subscribe ${sub.kind}\` to follow it with yours.`,
+          };
     postToChannel(store, {
       conversation: sub.conversation,
-      card: {
-        title: 'Subscription ended',
-        tone: 'warning',
-        text: `This channel no longer follows ${feedLabel(sub.kind)}. Run \`/reel subscribe ${sub.kind}\` to follow it again.`,
-      },
+      card,
       dedupeKey: `feed:${watch.target}:expired:${watch.id}`,
     });
   },

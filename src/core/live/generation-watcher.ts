@@ -20,7 +20,7 @@ import {
   type VideoEffects,
   videoCardModelOf,
 } from './video-card.js';
-import type { WatchContext, Watcher, WatchResult } from './watcher.js';
+import { keyTrouble, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
 const SECOND = 1000;
 /** Generation status: the API advises 10–30 s. */
@@ -278,13 +278,17 @@ export const generationWatcher: Watcher = {
       throw error;
     }
   },
-  expire(store, watch) {
+  expire(store, watch, _now, reason) {
     if (!watch.cardKey) return;
+    const status = `\`/reel status ${watch.target}\``;
     updateVideoCard(
       store,
       watch.cardKey,
       {
-        notice: `Stopped watching after ${duration(watch.expiresAt - watch.createdAt)}; run \`/reel status ${watch.target}\``,
+        notice:
+          reason === 'expired'
+            ? `Stopped watching after ${duration(watch.expiresAt - watch.createdAt)}; run ${status}`
+            : `Stopped: ${keyTrouble(reason)} — run ${status} to watch it with yours`,
         etaMs: undefined,
       },
       `${watch.cardKey}:expired:${watch.id}`,

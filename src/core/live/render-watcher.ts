@@ -3,7 +3,7 @@ import { bareUrl, literal } from '../text.js';
 import { VideoApiError } from '../video-api.js';
 import { GONE_NOTICE, nextCheckIn, type ProgressSample } from './generation-watcher.js';
 import { applyVideoEffects, updateVideoCard, type VideoEffects, videoCardModelOf } from './video-card.js';
-import type { Watcher, WatchResult } from './watcher.js';
+import { keyTrouble, type Watcher, type WatchResult } from './watcher.js';
 
 export const RENDER_BOUNDS = { min: 5_000, max: 15_000 } as const;
 /** The card is edited once per this many percent. */
@@ -127,14 +127,18 @@ export const renderWatcher: Watcher = {
     }
     return finish(watch, next, false, nextCheckIn(samples, RENDER_BOUNDS), effects);
   },
-  expire(store, watch) {
+  expire(store, watch, _now, reason) {
     if (!watch.cardKey) return;
     const state = readRenderState(watch.state);
+    const show = `\`/reel show ${state.videoId}\` shows the MP4 link once it is done`;
     updateVideoCard(
       store,
       watch.cardKey,
       {
-        notice: `Stopped watching the render; \`/reel show ${state.videoId}\` shows the MP4 link once it is done.`,
+        notice:
+          reason === 'expired'
+            ? `Stopped watching the render; ${show}.`
+            : `Stopped watching the render: ${keyTrouble(reason)} — ${show}.`,
       },
       `${watch.cardKey}:render:${watch.target}:expired`,
     );

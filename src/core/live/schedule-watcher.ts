@@ -14,7 +14,7 @@ import { dayKey } from '../time/zone.js';
 import type { CalendarEntry } from '../video-api.js';
 import { postToChannel, replyToCard } from './live-card.js';
 import { updateVideoCard, type VideoCardModel } from './video-card.js';
-import type { WatchContext, Watcher, WatchResult } from './watcher.js';
+import { keyTrouble, type StopReason, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -275,25 +275,33 @@ export const scheduleWatcher: Watcher = {
     };
   },
 
-  expire(store: Store, watch: Watch): void {
+  expire(store: Store, watch: Watch, _now: number, reason: StopReason): void {
     const s = readScheduleState(watch.state);
     const pending = pendingOf(s);
     if (pending.length === 0) return;
-    const card: Card = {
-      title: 'Still waiting on the service',
-      tone: 'warning',
-      text:
-        `**${literal(s.name)}** was due on ${pending.map(nameOf).join(', ')} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}, ` +
-        'and the service has not reported it posted or failed after 2 hours. I stopped watching; `/reel calendar` shows its current status.',
-    };
+    const where = pending.map(nameOf).join(', ');
+    const due = `**${literal(s.name)}** is due on ${where} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}`;
+    const card: Card =
+      reason === 'expired'
+        ? {
+            title: 'Still waiting on the service',
+            tone: 'warning',
+            text:
+              `**${literal(s.name)}** was due on ${where} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}, ` +
+              'and the service has not reported it posted or failed after 2 hours. I stopped watching; `/reel calendar` shows its current status.',
+          }
+        : {
+            title: 'Stopped watching the schedule',
+            tone: 'warning',
+            text: `${due}. I stopped watching it: ${keyTrouble(reason)}. The post itself is not affected; \`/reel calendar\` shows its status.`,
+          };
     const dedupeKey = `schedule:${watch.id}:expired`;
     if (watch.cardKey && store.cards.get(watch.cardKey)) {
-      updateVideoCard(
-        store,
-        watch.cardKey,
-        { notice: `Stopped watching the schedule on ${pending.map(nameOf).join(', ')}; see /reel calendar.` },
-        `${dedupeKey}:card`,
-      );
+      const notice =
+        reason === 'expired'
+          ? `Stopped watching the schedule on ${where}; see /reel calendar.`
+          : `Stopped watching the schedule on ${where}: ${keyTrouble(reason)}; see /reel calendar.`;
+      updateVideoCard(store, watch.cardKey, { notice }, `${dedupeKey}:card`);
       replyToCard(store, {
         key: watch.cardKey,
         card,

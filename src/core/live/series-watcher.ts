@@ -11,7 +11,7 @@ import { literal } from '../text.js';
 import { type Episode, VideoApiError } from '../video-api.js';
 import { postCard, postToChannel, videoCardKey } from './live-card.js';
 import { renderVideoCard, type VideoCardModel } from './video-card.js';
-import type { WatchContext, Watcher, WatchResult } from './watcher.js';
+import { keyTrouble, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
 const MINUTE = 60_000;
 export const SERIES_MIN_INTERVAL_MS = MINUTE;
@@ -279,16 +279,20 @@ export const seriesWatcher: Watcher = {
   minIntervalMs: SERIES_MIN_INTERVAL_MS,
   maxIntervalMs: SERIES_MAX_INTERVAL_MS,
   check,
-  expire(store, watch) {
+  expire(store, watch, _now, reason) {
     const state = readState(watch.state);
+    const text =
+      reason === 'expired'
+        ? `I followed this series here for a year${state.cadence ? ` (${literal(describeSchedule(state.cadence))})` : ''}. ` +
+          'Run `/reel subscribe series <name>` to keep getting a card for each new episode.'
+        : `Stopped: ${keyTrouble(reason, 'followed this series here')}. ` +
+          'Run `/reel subscribe series <name>` to follow it with yours: each new episode gets its card again.';
     postToChannel(store, {
       conversation: watch.conversation,
       card: {
         title: `Stopped following ${state.name ? `“${literal(state.name)}”` : 'a series'}`,
-        tone: 'info',
-        text:
-          `I followed this series here for a year${state.cadence ? ` (${literal(describeSchedule(state.cadence))})` : ''}. ` +
-          'Run `/reel subscribe series <name>` to keep getting a card for each new episode.',
+        tone: reason === 'expired' ? 'info' : 'warning',
+        text,
         context: `series \`${watch.target}\``,
       },
       dedupeKey: `series-watch:${watch.id}:expired`,

@@ -30,6 +30,33 @@ export interface Watcher {
   readonly minIntervalMs: number;
   readonly maxIntervalMs: number;
   check(ctx: WatchContext, watch: Watch): Promise<WatchResult>;
-  /** The watch is older than its `expiresAt`: say so once (applied in the poller's transaction). */
-  expire(store: Store, watch: Watch, now: number): void;
+  /**
+   * The watch stops before its job finished: older than its `expiresAt`, or the poller gave up on it for
+   * `reason`. Say so once, in words that fit the reason (applied in the poller's transaction).
+   */
+  expire(store: Store, watch: Watch, now: number, reason: StopReason): void;
+}
+
+/**
+ * Why a watch stops early: `expired` (its age limit); or the poller gave up after repeated failures of the
+ * owner's key: `no-key` (unlinked, or unreadable), `revoked` (401), `not-found` (404: deleted, or not the
+ * key's team), `forbidden` (403: a scope is missing).
+ */
+export type StopReason = 'expired' | 'no-key' | 'revoked' | 'not-found' | 'forbidden';
+
+/**
+ * Why the poller gave up, as a clause about the key that watched: "the key that watched this was unlinked".
+ * `did` says what the key did (`watched this`, `followed this series here`).
+ */
+export function keyTrouble(reason: Exclude<StopReason, 'expired'>, did = 'watched this'): string {
+  switch (reason) {
+    case 'no-key':
+      return `the key that ${did} was unlinked`;
+    case 'revoked':
+      return `the key that ${did} no longer works (revoked or expired)`;
+    case 'forbidden':
+      return `the key that ${did} lacks the scope to read it`;
+    case 'not-found':
+      return `the key that ${did} can no longer see it (deleted, or another team's)`;
+  }
 }

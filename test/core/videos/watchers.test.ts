@@ -220,7 +220,7 @@ describe('generation watcher', () => {
 
   it('expiry says how long and what to run', () => {
     const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: 20, phase: 'generating' });
-    store.transaction(() => generationWatcher.expire(store, w, now));
+    store.transaction(() => generationWatcher.expire(store, w, now, 'expired'));
     expect(shown().text).toContain('Stopped watching after 6 h; run `/reel status vid1`');
   });
 });

@@ -3,8 +3,41 @@
 import { message } from '../../cards.js';
 import { keyId } from '../../catalog-cache.js';
 import { defineCommand } from '../../command-spec.js';
-import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
+import { type LinkedKey, type Store, StoredKeyUnreadableError, type UserAddress } from '../../ports.js';
 import { literal } from '../../text.js';
+
+/**
+ * What the poller follows with this member's key: live status cards (generation, render, schedule) and
+ * channel subscriptions (feeds, series). Approval expiries need no key and are not counted.
+ */
+function watchedWith(store: Store, user: UserAddress): { cards: number; subscriptions: number } {
+  let cards = 0;
+  let subscriptions = 0;
+  for (const w of store.watches.active()) {
+    if (w.owner !== user) continue;
+    if (w.kind === 'feed' || w.kind === 'series') subscriptions++;
+    else if (w.kind !== 'approval') cards++;
+  }
+  return { cards, subscriptions };
+}
+
+const plural = (n: number, one: string, many: string): string => `**${n}** ${n === 1 ? one : many}`;
+
+/** "2 live status cards and 1 channel subscription follow your key: they stop…", or '' when none do. */
+function stoppingText(watched: { cards: number; subscriptions: number }): string {
+  const parts = [
+    ...(watched.cards > 0 ? [plural(watched.cards, 'live status card', 'live status cards')] : []),
+    ...(watched.subscriptions > 0
+      ? [plural(watched.subscriptions, 'channel subscription', 'channel subscriptions')]
+      : []),
+  ];
+  if (parts.length === 0) return '';
+  const n = watched.cards + watched.subscriptions;
+  return (
+    `\n${parts.join(' and ')} ${n === 1 ? 'was' : 'were'} followed with your key: ${n === 1 ? 'it stops' : 'they stop'} ` +
+    'within a few minutes, each saying so where it is, unless you `/reel link` again before.'
+  );
+}
 
 export const unlinkCommand = defineCommand({
   name: 'unlink',
@@ -23,6 +56,8 @@ export const unlinkCommand = defineCommand({
       // An unreadable row is still removed below.
       if (!(error instanceof StoredKeyUnreadableError)) throw error;
     }
+    // Counted before the key goes: the poller gives up on them once it finds no key (and says why).
+    const watched = watchedWith(store, ctx.req.user);
     const removed = store.keys.delete(ctx.req.user);
     if (linked) ctx.deps.catalog.forget(keyId(linked.apiKey));
     const fallback = ctx.deps.deploymentKey
@@ -43,7 +78,7 @@ export const unlinkCommand = defineCommand({
         (linked
           ? `I no longer use your key for **${literal(linked.teamName)}** (\`${literal(linked.keyPrefix)}…\`). `
           : 'Your stored key is removed. ') +
-        `${fallback}\nThe key itself still works at the video service: revoke it in the dashboard if it leaked.`,
+        `${fallback}${stoppingText(watched)}\nThe key itself still works at the video service: revoke it in the dashboard if it leaked.`,
     });
   },
 });
