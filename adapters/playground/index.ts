@@ -22,8 +22,11 @@ export interface PlaygroundOptions {
   workspace?: string;
   /** Default `['general']`; the first is where the page opens. */
   channels?: string[];
-  /** Default alice, bob and carol: people to switch between (approvals need more than one). */
-  users?: { id: string; name: string }[];
+  /**
+   * Default alice, bob and carol (bob and carol in the group `reviewers`): people to switch between;
+   * approvals need more than one, and `settings approvers @&reviewers` names the group.
+   */
+  users?: { id: string; name: string; groups?: string[] }[];
 }
 
 export interface PlaygroundAdapter {
@@ -36,18 +39,18 @@ export interface PlaygroundAdapter {
   close(): void;
 }
 
-export const DEFAULT_PLAYGROUND_USERS = [
-  { id: 'alice', name: 'Alice' },
-  { id: 'bob', name: 'Bob' },
-  { id: 'carol', name: 'Carol' },
-] as const;
+export const DEFAULT_PLAYGROUND_USERS: readonly { id: string; name: string; groups: string[] }[] = [
+  { id: 'alice', name: 'Alice', groups: [] },
+  { id: 'bob', name: 'Bob', groups: ['reviewers'] },
+  { id: 'carol', name: 'Carol', groups: ['reviewers'] },
+];
 
 const ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export function createPlaygroundAdapter(options: PlaygroundOptions): PlaygroundAdapter {
   const workspace = options.workspace ?? 'local';
   const channels = options.channels ?? ['general'];
-  const people = options.users ?? DEFAULT_PLAYGROUND_USERS.map((u) => ({ ...u }));
+  const people = options.users ?? DEFAULT_PLAYGROUND_USERS.map((u) => ({ ...u, groups: [...u.groups] }));
   // Ids become address parts and URL parameters: refuse odd ones at start-up, not at the first click.
   for (const id of [workspace, ...channels, ...people.map((u) => u.id)]) {
     if (!ID.test(id))

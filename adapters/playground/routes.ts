@@ -31,6 +31,8 @@ import type { StaticFiles } from './static-files.js';
 export interface PlaygroundUser {
   id: string;
   name: string;
+  /** Groups the person belongs to, mentioned as `@&name` (approvers, roles). */
+  groups?: readonly string[];
 }
 
 export interface RoutesDeps {
@@ -80,6 +82,7 @@ export function createRoutes(deps: RoutesDeps): { page: Handler; playground: Han
       user: userAddress('playground', deps.workspace, body.user),
       userName: userName(body.user),
       conversation,
+      memberOf: (userById.get(body.user)?.groups ?? []).map((g) => `playground-group:${g}`),
       ...(body.timeZone ? { platformTimeZone: body.timeZone } : {}),
       ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
     };

@@ -54,8 +54,8 @@ export const bareUrl = (url: string): string =>
   /^https?:\/\/[^\s\\*`[\]()<>~|⟦⟧]+$/i.test(url) ? url : literal(url);
 
 /**
- * A mention of a user address (`slack:T1:U1`), a Slack user group (`slack-group:S1`) or a Discord role
- * (`discord-role:R1`). Adapters render it natively (`<@U1>`, `<!subteam^S1>`, `<@&R1>`, `@name`).
+ * A mention of a user address (`slack:T1:U1`), a Slack user group (`slack-group:S1`), a playground group
+ * (`playground-group:reviewers`) or a Discord role (`discord-role:R1`). Adapters render it natively (`<@U1>`, `<!subteam^S1>`, `<@&R1>`, `@name`).
  */
 export const mention = (ref: string): string => `⟦@${ref.replace(/[\s⟧]/g, '')}⟧`;
 
@@ -65,7 +65,7 @@ export const channel = (address: string): string => `⟦#${address.replace(/[\s�
 /** What a mention token names. */
 export type MentionTarget =
   | { kind: 'user'; platform: string; workspace: string; id: string }
-  | { kind: 'group'; platform: 'slack'; id: string }
+  | { kind: 'group'; platform: 'slack' | 'playground'; id: string }
   | { kind: 'role'; platform: 'discord'; id: string }
   | { kind: 'channel'; platform: string; workspace: string; id: string };
 
@@ -74,6 +74,10 @@ export function parseMention(ref: string, kind: '@' | '#' = '@'): MentionTarget 
   if (kind === '@' && ref.startsWith('slack-group:')) {
     const id = ref.slice('slack-group:'.length);
     return id ? { kind: 'group', platform: 'slack', id } : undefined;
+  }
+  if (kind === '@' && ref.startsWith('playground-group:')) {
+    const id = ref.slice('playground-group:'.length);
+    return id ? { kind: 'group', platform: 'playground', id } : undefined;
   }
   if (kind === '@' && ref.startsWith('discord-role:')) {
     const id = ref.slice('discord-role:'.length);

@@ -121,11 +121,14 @@ describe('commands', () => {
       user: 'playground:local:alice',
       userName: 'Alice',
       conversation: 'playground:local:general',
+      memberOf: [],
     });
     expect(pg.bot.calls[1]?.req).toMatchObject({
       user: 'playground:local:bob',
       conversation: 'playground:local:launches',
       platformTimeZone: 'Europe/Paris',
+      // Bob is in the demo group `reviewers` (`settings approvers @&reviewers`).
+      memberOf: ['playground-group:reviewers'],
     });
   });
 

@@ -6,7 +6,7 @@
  *
  * The cast every driver provides (each linked to an API key):
  * - alice, bob, carol, dave: members of the main team (the demo key);
- * - erin: main team too, and a member of the group `reviewers` (only when `groups` is implemented);
+ * - erin: main team too, and a member of the group `reviewers`;
  * - mallory: a member of ANOTHER team (her own key), in the same channels.
  * Channels: `main` (the default) and `other`.
  */
@@ -68,7 +68,7 @@ export interface ScenarioDriver {
   /** Text that mentions a person in a command (`@bob`, `<@U123>`, `<@123>`). */
   mention(user: Person): string;
   /** Group/role support: the mention of group `reviewers`, of which erin (only) is a member. */
-  readonly groups?: { mention(group: 'reviewers'): string };
+  readonly groups: { mention(group: 'reviewers'): string };
   run(as: As, text: string): Promise<Reply>;
   click(as: As, button: ButtonRef): Promise<Reply>;
   submit(as: As, form: ShownForm, values: Record<string, string>): Promise<Reply>;

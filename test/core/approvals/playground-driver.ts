@@ -2,7 +2,7 @@
  * The scenario driver through the playground adapter: the real core, store, poller and outbox behind the
  * playground's HTTP routes on 127.0.0.1. People act with POSTs (`/playground/command|action|form`), and what
  * they see is read back from the HTML the playground serves (`/playground/messages`), so buttons are clicked
- * with the action and value the page carries. The playground has no groups, so group scenarios are skipped.
+ * with the action and value the page carries. erin is in the playground group `reviewers` (`@&reviewers`).
  */
 import { createPlaygroundAdapter } from '../../../adapters/playground/index.js';
 import { createHttpServer } from '../../../src/http/server.js';
@@ -100,7 +100,11 @@ export async function createPlaygroundDriver(): Promise<ScenarioDriver> {
     clock: h.clock,
     workspace: 'W1',
     channels: Object.values(CHANNELS),
-    users: PEOPLE.map((id) => ({ id, name: id[0]?.toUpperCase() + id.slice(1) })),
+    users: PEOPLE.map((id) => ({
+      id,
+      name: id[0]?.toUpperCase() + id.slice(1),
+      groups: id === 'erin' ? ['reviewers'] : [],
+    })),
   });
   // The outbox delivers through the playground's own sender, into the history the page serves.
   h.senders.playground = adapter.sender;
@@ -157,6 +161,7 @@ export async function createPlaygroundDriver(): Promise<ScenarioDriver> {
   return {
     name: 'the playground over HTTP',
     mention: (p) => `@${p}`,
+    groups: { mention: () => '@&reviewers' },
     run(as, text) {
       const { user, channel } = actorOf(as);
       return post('/playground/command', { user, channel: CHANNELS[channel], text: `/reel ${text}` });

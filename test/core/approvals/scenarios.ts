@@ -15,8 +15,6 @@ const APPROVAL_TITLE =
 
 export interface ApprovalScenario {
   name: string;
-  /** Driver capabilities the scenario needs; it is skipped on drivers without them. */
-  needs?: readonly 'groups'[];
   run(d: ScenarioDriver): Promise<void>;
 }
 
@@ -38,7 +36,7 @@ async function setup(
   const lines = [`settings role admin ${d.mention('alice')}`, `settings approval ${o.policy ?? 'publish'}`];
   const approvers = o.approvers ?? ['bob', 'carol'];
   lines.push(
-    `settings approvers ${approvers === 'reviewers' ? d.groups?.mention('reviewers') : approvers.map((p) => d.mention(p)).join(' ')}`,
+    `settings approvers ${approvers === 'reviewers' ? d.groups.mention('reviewers') : approvers.map((p) => d.mention(p)).join(' ')}`,
   );
   if (o.self) lines.push('settings self-approval on');
   if (o.threshold !== undefined) lines.push(`settings spend-threshold ${o.threshold}`);
@@ -418,7 +416,6 @@ export const APPROVAL_SCENARIOS: readonly ApprovalScenario[] = [
   },
   {
     name: 'approvers by group/role: a member decides, others are refused',
-    needs: ['groups'],
     async run(d) {
       const id = await d.fixtures.renderedVideo('Grouped');
       await setup(d, { approvers: 'reviewers' });
@@ -441,8 +438,7 @@ export function defineApprovalSuite(name: string, makeDriver: () => Promise<Scen
     });
     afterEach(async () => d.close());
     for (const scenario of APPROVAL_SCENARIOS) {
-      it(scenario.name, async (test) => {
-        if (scenario.needs?.includes('groups') && !d.groups) test.skip();
+      it(scenario.name, async () => {
         await scenario.run(d);
       });
     }

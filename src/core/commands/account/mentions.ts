@@ -1,8 +1,8 @@
 /**
  * Mentions in settings (`approvers`, `role`) mapped to the addresses the store keeps, and back.
  * Slack sends `<@U123>` / `<@U123|name>` and user groups as `<!subteam^S1|@name>`; Discord sends
- * `<@123>` / `<@!123>` and roles as `<@&R1>`; the playground has plain `@name`. Groups and roles are kept
- * as `slack-group:S1` / `discord-role:R1`, the same references `RequestInfo.memberOf` carries.
+ * `<@123>` / `<@!123>` and roles as `<@&R1>`; the playground has plain `@name` and groups as `@&name`.
+ * Groups and roles are kept as `slack-group:S1` / `discord-role:R1` / `playground-group:name`, the same references `RequestInfo.memberOf` carries.
  */
 import { decodeAddress, userAddress } from '../../address.js';
 import { userError } from '../../context.js';
@@ -15,6 +15,7 @@ const SLACK_GROUP = /^<!subteam\^([A-Z0-9]+)(?:\|[^>]*)?>$/;
 const DISCORD_USER = /^<@!?(\d+)>$/;
 const DISCORD_ROLE = /^<@&(\d+)>$/;
 const PLAYGROUND_USER = /^<?@([A-Za-z0-9._-]+)>?$/;
+const PLAYGROUND_GROUP = /^@&([A-Za-z0-9._-]+)$/;
 
 /**
  * Reads a list of mentions (spaces or commas between them) said by `caller` on its platform.
@@ -46,6 +47,8 @@ function parseOne(word: string, platform: ChatPlatform, workspace: string): stri
     const user = DISCORD_USER.exec(word)?.[1];
     if (user) return userAddress('discord', workspace, user);
   } else {
+    const group = PLAYGROUND_GROUP.exec(word)?.[1];
+    if (group) return `playground-group:${group}`;
     const user = PLAYGROUND_USER.exec(word)?.[1];
     if (user) return userAddress('playground', workspace, user);
   }
