@@ -14,21 +14,12 @@ import { literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import { displayName } from './format.js';
 import { watchesOfVideo } from './tracking.js';
+import { VIDEO_REST_OPTION } from './video-option.js';
 
 export const deleteCommand: CommandSpec = defineCommand({
   name: 'delete',
   summary: 'Delete a video permanently (asks first; no credit refund)',
-  options: [
-    {
-      name: 'video',
-      kind: 'video',
-      positional: true,
-      // The whole rest of the text, so a name with spaces needs no quotes (`show Octopus facts`).
-      rest: true,
-      required: true,
-      description: 'Video id, name (or its start) or `last`',
-    },
-  ],
+  options: [VIDEO_REST_OPTION],
   examples: ['delete Octopus facts', 'delete last'],
   async run(ctx, args) {
     checkRole(ctx, 'publish');

@@ -15,6 +15,7 @@ import { literal } from '../../text.js';
 import { CODECS, type Codec } from '../../video-api.js';
 import { modelFromVideo } from './card-model.js';
 import { trackRender } from './tracking.js';
+import { VIDEO_REST_OPTION } from './video-option.js';
 
 /**
  * Starts a render of `videoId`, `typed` (the command) or clicked (the card's button). Its idempotency key
@@ -86,15 +87,7 @@ export const renderCommand: CommandSpec = defineCommand({
   name: 'render',
   summary: 'Render a generated video to MP4 (free) and post the link',
   options: [
-    {
-      name: 'video',
-      kind: 'video',
-      positional: true,
-      // The whole rest of the text, so a name with spaces needs no quotes (`show Octopus facts`).
-      rest: true,
-      required: true,
-      description: 'Video id, name (or its start) or `last`',
-    },
+    VIDEO_REST_OPTION,
     { name: 'codec', kind: 'choice', choices: CODECS, description: 'h264 (default, MP4) or vp8' },
   ],
   examples: ['render last', 'render Octopus facts --codec vp8'],

@@ -12,6 +12,7 @@ import { code, link, literal } from '../../text.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video, VideoApiError } from '../../video-api.js';
 import { loadVoices } from './catalog-choices.js';
 import { excerpt, formatTime, statusLabel, voiceLabel } from './format.js';
+import { VIDEO_REST_OPTION } from './video-option.js';
 
 const PLATFORM_NAMES: Record<Platform, string> = {
   youtube: 'YouTube',
@@ -133,17 +134,7 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
 export const showCommand: CommandSpec = defineCommand({
   name: 'show',
   summary: 'Show a video’s details: script, voice, status, post metadata, thumbnails, MP4',
-  options: [
-    {
-      name: 'video',
-      kind: 'video',
-      positional: true,
-      // The whole rest of the text, so a name with spaces needs no quotes (`show Octopus facts`).
-      rest: true,
-      required: true,
-      description: 'Video id, name (or its start) or `last`',
-    },
-  ],
+  options: [VIDEO_REST_OPTION],
   examples: ['show last', 'show Octopus facts'],
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);

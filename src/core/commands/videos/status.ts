@@ -11,21 +11,12 @@ import { literal } from '../../text.js';
 import { modelFromVideo, phaseOf } from './card-model.js';
 import { isTerminal, statusLabel } from './format.js';
 import { asRecord, trackGeneration } from './tracking.js';
+import { VIDEO_REST_OPTION } from './video-option.js';
 
 export const statusCommand: CommandSpec = defineCommand({
   name: 'status',
   summary: 'Show a video’s generation progress (and keep a live card while it runs)',
-  options: [
-    {
-      name: 'video',
-      kind: 'video',
-      positional: true,
-      // The whole rest of the text, so a name with spaces needs no quotes (`show Octopus facts`).
-      rest: true,
-      required: true,
-      description: 'Video id, name (or its start) or `last`',
-    },
-  ],
+  options: [VIDEO_REST_OPTION],
   examples: ['status last', 'status Octopus facts'],
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);

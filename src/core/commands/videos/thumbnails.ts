@@ -12,6 +12,7 @@ import { resolveVideo } from '../../references.js';
 import { code, literal } from '../../text.js';
 import type { Video } from '../../video-api.js';
 import { cardThumbnails } from './card-model.js';
+import { VIDEO_REST_OPTION } from './video-option.js';
 
 function explain(video: Video): { text: string; tone: Tone } {
   const t = video.thumbnails;
@@ -84,17 +85,7 @@ async function showThumbnails(ctx: CommandContext, videoId: string): Promise<Car
 export const thumbnailsCommand: CommandSpec = defineCommand({
   name: 'thumbnails',
   summary: 'Show a video’s thumbnail options and pick one',
-  options: [
-    {
-      name: 'video',
-      kind: 'video',
-      positional: true,
-      // The whole rest of the text, so a name with spaces needs no quotes (`show Octopus facts`).
-      rest: true,
-      required: true,
-      description: 'Video id, name (or its start) or `last`',
-    },
-  ],
+  options: [VIDEO_REST_OPTION],
   examples: ['thumbnails last', 'thumbnails Octopus facts'],
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);
