@@ -23,7 +23,7 @@ import { type ChatSender, type Logger, systemClock } from '../src/core/ports.js'
 import { Runner } from '../src/poller/index.js';
 import { generateApiKey } from '../src/simulator/index.js';
 import { openStore, type SqliteStore } from '../src/store/sqlite-store.js';
-import { createVideo, MODEL_MIX, type Model, watchGeneration } from './lib/jobs.js';
+import { MODEL_MIX, type Model, watchGeneration } from './lib/jobs.js';
 import { type BenchResult, metric } from './lib/result.js';
 import { startSimulatorProcess } from './lib/sim-child.js';
 import { mean, percentile, seededRandom } from './lib/stats.js';
@@ -201,7 +201,7 @@ async function runPhase(
   const refs: string[] = [];
   for (let i = 0; i < 5; i++) {
     const key = factoryKeys[i % factoryKeys.length] as string;
-    refs.push(await createVideo(sim.url, key, { model: 'storyboard', name: `Reference ${i}` }));
+    refs.push(await sim.createVideo(key, { model: 'storyboard', name: `Reference ${i}` }));
   }
 
   const withJobs = phase !== 'no jobs (baseline)';
@@ -251,7 +251,7 @@ async function runPhase(
         const name = `Job ${++made}`;
         try {
           const key = factoryKeys[made % factoryKeys.length] as string;
-          const videoId = await createVideo(sim.url, key, { model, name });
+          const videoId = await sim.createVideo(key, { model, name });
           store.transaction(() =>
             watchGeneration(store, {
               videoId,

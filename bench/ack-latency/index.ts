@@ -17,11 +17,11 @@ import { FakeDiscord } from '../../test/discord/fake-discord.js';
 import { FakeSlack } from '../../test/slack/fake-slack.js';
 import { type BenchResult, type Metric, metric } from '../lib/result.js';
 import { startSimulatorProcess } from '../lib/sim-child.js';
-import { percentile } from '../lib/stats.js';
+import { median, percentile } from '../lib/stats.js';
 import type { TargetConfig } from './target.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-const ROUNDS = 3;
+const ROUNDS = 5;
 const COMMANDS = ['help', 'credits', 'videos'];
 const SIGNING_SECRET = 'b3f1c0ffee5ca1ab1e0ddba11deadbeef';
 const BOT_TOKEN = 'xoxb-100000000001-200000000002-benchbenchbenchbenchbenc';
@@ -111,12 +111,14 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
   if (!haveSlack) notes.push('Slack: NOT MEASURED — adapters/slack/index.ts does not exist yet.');
   if (!haveDiscord) notes.push('Discord: NOT MEASURED — adapters/discord/index.ts does not exist yet.');
 
-  const apiKey = generateApiKey();
+  // One team (key) per user, as in real use many people on many teams: no one key's rate budget is the
+  // bottleneck of the answers.
+  const apiKeys = Array.from({ length: USERS }, () => generateApiKey());
   const sim = await startSimulatorProcess({
     start: Date.now(),
     scaled: { realStart: Date.now(), scale: 1 },
     randomSeed: 9,
-    teams: [{ name: 'Bench team', keys: [{ key: apiKey }] }],
+    teams: apiKeys.map((key, i) => ({ name: `Bench team ${i}`, keys: [{ key }] })),
   });
   const slackUsers = Object.fromEntries(
     Array.from({ length: USERS }, (_, i) => [
@@ -138,10 +140,12 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
       apiUrl: fakeDiscord.apiUrl,
     },
     apiUrl: sim.url,
-    apiKey,
     users: [
-      ...Object.keys(slackUsers).map((u) => `slack:${TEAM}:${u}`),
-      ...Array.from({ length: USERS }, (_, i) => `discord:${DISCORD.guildId}:${discordUser(i)}`),
+      ...Object.keys(slackUsers).map((u, i) => ({
+        address: `slack:${TEAM}:${u}`,
+        apiKey: apiKeys[i] as string,
+      })),
+      ...apiKeys.map((apiKey, i) => ({ address: `discord:${DISCORD.guildId}:${discordUser(i)}`, apiKey })),
     ],
   };
 
@@ -239,6 +243,7 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
       const floor = await startTarget({ ...base, kind: `${platform}-bare` });
       const app = await startTarget({ ...base, kind: `${platform}-app` });
       const pooled = { floor: [] as number[], app: [] as number[] };
+      const perRound = { floor: [] as number[][], app: [] as number[][] };
       const statuses: Record<string, Record<string, number>> = { floor: {}, app: {} };
       let answered = 0;
       const answerWaits: number[] = [];
@@ -261,6 +266,7 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
             const responsesBefore = fakeSlack.responses.length;
             const result = await burst(sendTo(target, which === 'app'), o.requests);
             pooled[which].push(...result.latencies);
+            perRound[which].push(result.latencies);
             for (const [s, n] of Object.entries(result.statuses))
               statuses[which]![s] = (statuses[which]![s] ?? 0) + n;
             if (platform === 'slack' && which === 'app') {
@@ -280,17 +286,21 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
       }
       const p = (list: number[], q: number) => Math.round(percentile(list, q) * 10) / 10;
       const label = platform === 'slack' ? 'Slack' : 'Discord';
+      // A neighbour's burst of CPU can spoil one round: the target is judged on the median of the
+      // per-round ratios (each round's adapter burst against the floor burst next to it).
+      const roundRatio = (q: number) =>
+        median(perRound.app.map((app, i) => percentile(app, q) / percentile(perRound.floor[i] ?? [], q)));
+      const r50 = roundRatio(50);
+      const r99 = roundRatio(99);
       metrics.push(
-        metric(`${label}: ack p50`, p(pooled.app, 50), 'ms', {
-          baseline: p(pooled.floor, 50),
-          target: '≤ 1.2',
-          pass: p(pooled.app, 50) <= 1.2 * p(pooled.floor, 50),
-        }),
-        metric(`${label}: ack p99`, p(pooled.app, 99), 'ms', {
+        metric(`${label}: ack p50 (pooled)`, p(pooled.app, 50), 'ms', { baseline: p(pooled.floor, 50) }),
+        metric(`${label}: ack p99 (pooled)`, p(pooled.app, 99), 'ms', {
           baseline: p(pooled.floor, 99),
-          target: '≤ 1.2, ≪ 3000 ms',
-          pass: p(pooled.app, 99) <= 1.2 * p(pooled.floor, 99) && p(pooled.app, 99) < 3000,
+          target: '≪ 3000 ms',
+          pass: p(pooled.app, 99) < 3000,
         }),
+        metric(`${label}: p50 ratio, median of rounds`, r50, '×', { target: '≤ 1.2', pass: r50 <= 1.2 }),
+        metric(`${label}: p99 ratio, median of rounds`, r99, '×', { target: '≤ 1.2', pass: r99 <= 1.2 }),
       );
       details[platform] = { statuses, samples: pooled.app.length, floorSamples: pooled.floor.length };
       if (platform === 'slack') {

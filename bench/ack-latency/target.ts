@@ -31,9 +31,8 @@ export interface TargetConfig {
   slackApiUrl: string;
   discord: { token: string; applicationId: string; publicKey: string; apiUrl: string; guildId: string };
   apiUrl: string;
-  apiKey: string;
-  /** Users to link to the key: `slack:T:U` / `discord:G:U` addresses. */
-  users: string[];
+  /** Users to link (`slack:T:U` / `discord:G:U` addresses) and the key each one links. */
+  users: { address: string; apiKey: string }[];
 }
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
@@ -104,13 +103,8 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
     secretKey: randomBytes(32),
     clock: systemClock,
   });
-  for (const user of config.users) {
-    store.keys.put(user, {
-      apiKey: config.apiKey,
-      keyPrefix: config.apiKey.slice(0, 12),
-      teamId: 't',
-      teamName: 'Team',
-    });
+  for (const { address, apiKey } of config.users) {
+    store.keys.put(address, { apiKey, keyPrefix: apiKey.slice(0, 12), teamId: 't', teamName: 'Team' });
   }
   const apiFor = createVideoApiFactory({ baseUrl: config.apiUrl, logger: silent });
   const bot = createBot(

@@ -9,6 +9,8 @@ export interface SimulatorProcess {
   setTime(now: number): Promise<void>;
   setKnobs(knobs: Record<string, unknown>): Promise<void>;
   usage(): Promise<{ cpuMs: number; rssMb: number }>;
+  /** POST /videos made by the simulator's process (see sim-process.ts). */
+  createVideo(key: string, input: { model: string; name: string }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ export async function startSimulatorProcess(options: {
       const u = await call({ op: 'usage' });
       return { cpuMs: Number(u.cpuMs), rssMb: Number(u.rssMb) };
     },
+    createVideo: async (key, input) => String((await call({ op: 'create', key, ...input })).videoId),
     close: async () => {
       child.disconnect?.();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -6,6 +6,7 @@
  * `knobs`, `usage` (CPU/RSS of this process), `ledger`/`published` (inspection).
  */
 import { ManualClock, type SeedTeam, startSimulator } from '../../src/simulator/index.js';
+import { createVideo, type Model } from './jobs.js';
 import { ScaledClock } from './virtual-clock.js';
 
 export interface InitMessage {
@@ -22,7 +23,9 @@ export type Request =
   | { op: 'set'; now: number }
   | { op: 'knobs'; knobs: Record<string, unknown> }
   | { op: 'usage' }
-  | { op: 'stats' };
+  | { op: 'stats' }
+  /** POST /videos from this process, so the benchmark process does not pay for making its load. */
+  | { op: 'create'; key: string; model: Model; name: string };
 
 if (!process.send) {
   process.stderr.write('sim-process.ts must be started with an IPC channel\n');
@@ -70,5 +73,9 @@ async function handle(msg: Request): Promise<Record<string, unknown>> {
     }
     case 'stats':
       return { published: running?.sim.publishedPosts().length ?? 0 };
+    case 'create': {
+      if (!running) throw new Error('not started');
+      return { videoId: await createVideo(running.url, msg.key, { model: msg.model, name: msg.name }) };
+    }
   }
 }

@@ -32,6 +32,8 @@ export interface WorkerOptions {
   seed: number;
   /** Poller batch size (product default 100). */
   batchSize?: number;
+  /** Poller jitter ratio (product default 0.1), for experiments. */
+  jitterRatio?: number;
   /** Seconds over which the jobs are created. */
   createSeconds: number;
   maxVirtualMs: number;
@@ -165,6 +167,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
           logger: silent,
           concurrency: 8,
           ...(o.batchSize ? { batchSize: o.batchSize } : {}),
+          ...(o.jitterRatio !== undefined ? { jitterRatio: o.jitterRatio } : {}),
           random: seededRandom(o.seed + 1),
           metrics: {
             checked: (_kind, outcome) => {
