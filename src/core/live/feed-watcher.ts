@@ -13,6 +13,8 @@ import type { ConversationAddress, Store, Watch } from '../ports.js';
 import { code, literal } from '../text.js';
 import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } from '../video-api.js';
 import { postToChannel, videoCardKey } from './live-card.js';
+import { readScheduleState } from './schedule-watcher.js';
+import { videoCardModelOf } from './video-card.js';
 import { keyTrouble, type StopReason, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
 const MINUTE = 60_000;
@@ -218,6 +220,7 @@ export const feedWatcher: Watcher = {
       nextCheckInMs: seen.nextCheckInMs,
       apply(store) {
         for (const entry of seen.calendar) {
+          if (followedHere(store, sub.conversation, entry)) continue;
           postToChannel(store, {
             conversation: sub.conversation,
             card: calendarCard(entry, names.get(entry.projectId) ?? entry.projectId, zone),
@@ -254,6 +257,21 @@ export const feedWatcher: Watcher = {
     });
   },
 };
+
+/**
+ * Whether the video's status card in this conversation follows this post: its schedule watch here says
+ * "Posted to X" on the card (schedule-watcher.ts), so the calendar feed must not say it a second time. Either
+ * the watch still waits for the platform, or it already settled it (the card shows the outcome). A card
+ * that does not follow the post (scheduled from another channel) leaves the message to the feed.
+ */
+function followedHere(store: Store, conversation: ConversationAddress, entry: CalendarEntry): boolean {
+  const record = store.cards.get(videoCardKey(entry.projectId, conversation));
+  if (!record) return false;
+  const watch = store.watches.findActiveIn('schedule', entry.projectId, conversation);
+  if (watch && readScheduleState(watch.state).platforms.includes(entry.platform)) return true;
+  const status = videoCardModelOf(record.model).schedule?.statuses?.[entry.platform];
+  return status === 'posted' || status === 'failed';
+}
 
 function isSubscribed(store: Store, sub: FeedSubscription): boolean {
   return store.subscriptions.list(sub.conversation).some((s) => s.kind === sub.kind);

@@ -14,11 +14,7 @@ export function subscriptionWatch(
   store: Store,
   sub: { kind: SubscriptionKind; target: string; conversation: ConversationAddress },
 ): Watch | undefined {
-  if (sub.kind === 'series') {
-    return store.watches
-      .active()
-      .find((w) => w.kind === 'series' && w.target === sub.target && w.conversation === sub.conversation);
-  }
+  if (sub.kind === 'series') return store.watches.findActiveIn('series', sub.target, sub.conversation);
   return store.watches.findActive('feed', feedTarget({ kind: sub.kind, conversation: sub.conversation }));
 }
 
