@@ -1,10 +1,11 @@
 /**
  * A flaky chat platform: the bot's recording ChatSender fails at random with 429 + Retry-After and with
  * 5xx. The outbox must deliver every notification anyway (nothing lost: no failed or pending rows at the
- * end) and never twice. In the long form the bot is also SIGKILLed now and then, so retries straddle restarts.
+ * end) and never twice; no API key reaches the database, the logs or the chat. In the long form the bot
+ * is also SIGKILLed now and then, so retries straddle restarts.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectEveryFlowExactlyOnce, LONG, summary } from './support/checks.js';
+import { expectEveryFlowExactlyOnce, expectNoSecrets, LONG, summary } from './support/checks.js';
 import { type RigResult, runFlows } from './support/rig.js';
 
 const FLOWS = LONG ? 40 : 6;
@@ -35,6 +36,7 @@ describe('chat platform faults', () => {
       expect(faults.filter((f) => f.title === '429').length).toBeGreaterThan(0);
       expect(faults.filter((f) => f.title === '503').length).toBeGreaterThan(0);
       expectEveryFlowExactlyOnce(result);
+      expectNoSecrets(result);
     },
     TIMEOUT_MS + 30_000,
   );

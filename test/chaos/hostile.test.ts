@@ -2,10 +2,11 @@
  * A hostile video API: 20 % of requests answered 500 before anything happens, some responses lost AFTER
  * the service acted (the caller sees a 502 and must rely on its idempotency key), latency spikes, and
  * periodic bursts where every request gets 429 with Retry-After. Every flow must still complete, with
- * nothing charged, published or announced twice.
+ * nothing charged, published or announced twice, and no API key in the database, the logs or the chat
+ * (error paths log the most).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectEveryFlowExactlyOnce, LONG, summary } from './support/checks.js';
+import { expectEveryFlowExactlyOnce, expectNoSecrets, LONG, summary } from './support/checks.js';
 import { type RigResult, runFlows } from './support/rig.js';
 
 const FLOWS = LONG ? 40 : 6;
@@ -45,6 +46,7 @@ describe('hostile video API', () => {
       expect(counts?.burst429).toBeGreaterThan(0);
       expect(counts?.spikes).toBeGreaterThan(0);
       expectEveryFlowExactlyOnce(result);
+      expectNoSecrets(result);
     },
     TIMEOUT_MS + 30_000,
   );
