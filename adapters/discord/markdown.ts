@@ -25,7 +25,8 @@ const CODE = /```([\s\S]*?)```|`([^`\n]+)`/g;
 const MAX_ALLOWED = 100;
 
 function discordMention(target: MentionTarget): string | undefined {
-  if (target.platform !== 'discord') return undefined;
+  // Discord ids are snowflakes: anything else is shown as text, never sent as mention syntax.
+  if (target.platform !== 'discord' || !/^\d+$/.test(target.id)) return undefined;
   if (target.kind === 'role') return `<@&${target.id}>`;
   if (target.kind === 'channel') return `<#${target.id}>`;
   return target.kind === 'user' ? `<@${target.id}>` : undefined;
@@ -73,7 +74,7 @@ export function allowedMentions(refs: readonly string[] | undefined): APIAllowed
   const roles = new Set<string>();
   for (const ref of refs ?? []) {
     const target = parseMention(ref);
-    if (target?.platform !== 'discord') continue;
+    if (target?.platform !== 'discord' || !/^\d+$/.test(target.id)) continue;
     if (target.kind === 'user') users.add(target.id);
     if (target.kind === 'role') roles.add(target.id);
   }

@@ -33,8 +33,10 @@ const escapeLabel = (label: string): string => escapeMrkdwn(label.replace(/\*\*/
 
 /** Slack's own mention syntax for a token the core wrote; a mention of another platform reads as `@id`. */
 function slackMention(target: MentionTarget): string {
+  // Slack ids are upper-case letters and digits: anything else (a stored ref gone odd) is shown, not sent as syntax.
+  if (target.platform !== 'slack' || !/^[A-Z0-9]+$/.test(target.id))
+    return escapeMrkdwn(plainPiece({ kind: 'mention', target, ref: '' }));
   if (target.kind === 'group') return `<!subteam^${target.id}>`;
-  if (target.platform !== 'slack') return escapeMrkdwn(plainPiece({ kind: 'mention', target, ref: '' }));
   return target.kind === 'channel' ? `<#${target.id}>` : `<@${target.id}>`;
 }
 
