@@ -2,9 +2,9 @@
  * Neutral cards and forms: what the core says, before any adapter turns it into Block Kit, Discord
  * embeds/components or HTML. Card text (titles, text, field labels and values, section text, context,
  * progress labels, confirm titles and texts, form intros) uses a small markdown subset every adapter
- * translates: `**bold**`, `_italic_`, `` `code` ``, `[label](https://url)`, line breaks, backslash escapes
- * (`\*` is a plain `*`) and mention tokens. Values the core does not control enter card text only through
- * `literal`/`code`/`link`, and people only through `mention` (see `text.ts`).
+ * translates: `**bold**`, `_italic_`, `` `code` ``, ```` ```code blocks``` ````, `[label](https://url)`,
+ * line breaks, backslash escapes (`\*` is a plain `*`) and mention tokens. Values the core does not control
+ * enter card text only through `literal`/`code`/`link`, and people only through `mention` (see `text.ts`).
  * Button and option labels, placeholders, image alt text and form labels/hints are plain text, shown as given.
  */
 
