@@ -113,19 +113,19 @@ async function editApproval(
     command: 'series.edit',
     args: { seriesId: series.id, patch, ...(newCost === undefined ? {} : { cost: newCost }) },
     idempotencyKey: actionKey(ctx, 'series.edit', { seriesId: series.id, patch }),
-    summary: `Change the series “${series.name}”: ${changes.join(', ')} (${perEpisode} per episode)`,
+    summary: `Change the series “${literal(series.name)}”: ${literal(changes.join(', '))} (${literal(perEpisode)} per episode)`,
     fields: [
-      { label: 'Series', value: `${series.name} (\`${series.id}\`)`, short: true },
-      { label: 'Model', value: after === before ? after : `${before} → ${after}`, short: true },
+      { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
+      { label: 'Model', value: literal(after === before ? after : `${before} → ${after}`), short: true },
       {
         label: 'Each episode',
         value:
           oldCost !== undefined && newCost !== undefined && after !== before
             ? `${oldCost} → ${newCost} credits`
-            : perEpisode,
+            : literal(perEpisode),
         short: true,
       },
-      ...(others.length > 0 ? [{ label: 'Also changes', value: others.join(', ') }] : []),
+      ...(others.length > 0 ? [{ label: 'Also changes', value: literal(others.join(', ')) }] : []),
     ],
   });
 }

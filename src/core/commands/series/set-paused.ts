@@ -122,12 +122,12 @@ async function resumeApproval(
     command: 'series.resume',
     args: { seriesId: series.id, ...(cost === undefined ? {} : { cost }) },
     idempotencyKey: actionKey(ctx, 'series.resume', { seriesId: series.id }, requestId),
-    summary: `Resume the series “${series.name}” (${perEpisode} per episode)`,
+    summary: `Resume the series “${literal(series.name)}” (${literal(perEpisode)} per episode)`,
     fields: [
-      { label: 'Series', value: `${series.name} (\`${series.id}\`)`, short: true },
-      { label: 'Model', value: model, short: true },
-      { label: 'Each episode', value: perEpisode, short: true },
-      { label: 'Schedule', value: describeSchedule(cadenceOf(series)) },
+      { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
+      { label: 'Model', value: literal(model), short: true },
+      { label: 'Each episode', value: literal(perEpisode), short: true },
+      { label: 'Schedule', value: literal(describeSchedule(cadenceOf(series))) },
     ],
   });
 }
