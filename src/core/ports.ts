@@ -174,7 +174,16 @@ export interface CardRecord {
 }
 
 export type OutboxOp =
-  | { op: 'post-card'; cardKey: string; threadOfCard?: string }
+  | {
+      op: 'post-card';
+      cardKey: string;
+      threadOfCard?: string;
+      /**
+       * A private notice for whoever asked for the card, sent if the platform refuses the post for good
+       * (the bot is not in the channel): otherwise they would wait for a card that never comes.
+       */
+      onUnpostable?: { user: UserAddress; card: Card };
+    }
   | { op: 'update-card'; cardKey: string }
   | { op: 'reply'; conversation: ConversationAddress; card: Card; threadOfCard?: string }
   | { op: 'notify'; user: UserAddress; conversation: ConversationAddress; card: Card };
@@ -290,6 +299,11 @@ export interface Store {
     retry(id: number, notBefore: number): void;
     /** Gives up on an item after too many attempts (kept for inspection). */
     fail(id: number, error: string): void;
+    /**
+     * Gives up on every pending edit of a card and every item threaded under it, because the card itself
+     * could not be posted; returns how many.
+     */
+    failWaitingOn(cardKey: string, error: string): number;
     depth(platform?: ChatPlatform): number;
   };
   /**

@@ -80,6 +80,12 @@ export class OutboxSender {
   readonly #shown = new Map<string, string>();
   /** Conversations whose item `id` backs off until `until`: their later items wait too, keeping order. */
   readonly #holds = new Map<string, { id: number; until: number }>();
+  /**
+   * Cards the platform refused to post: edits and replies waiting for them fail at once instead of after
+   * `maxWaitForCardMs`. Memory only (the ones pending at the refusal are failed in the store); a later post
+   * of the card (`/reel status` after inviting the bot) clears it.
+   */
+  readonly #unpostable = new Set<string>();
   readonly #random: () => number;
   #timer: NodeJS.Timeout | undefined;
   #nudge: NodeJS.Timeout | undefined;
@@ -229,6 +235,7 @@ export class OutboxSender {
           store.cards.setMessage(record.key, message);
           store.outbox.done(lead.id);
         });
+        this.#unpostable.delete(record.key);
         this.#remember(record);
         return 'sent';
       }
@@ -277,15 +284,22 @@ export class OutboxSender {
 
   /** Leaves the items for a later pass; fails them once the card has been unposted for too long. */
   #waitForCard(group: OutboxItem[], cardKey: string | undefined): Step {
+    if (cardKey !== undefined && this.#unpostable.has(cardKey)) {
+      return this.#giveUp(group, `card ${cardKey} could not be posted`);
+    }
     const oldest = Math.min(...group.map((item) => item.createdAt));
     if (this.#o.clock.now() - oldest < (this.#o.maxWaitForCardMs ?? 3_600_000)) return 'waiting';
     return this.#giveUp(group, `card ${cardKey} was never posted`);
   }
 
-  #giveUp(group: OutboxItem[], reason: string): Step {
+  /** `refused`: the platform will never take this item (not a transient failure that ran out of attempts). */
+  #giveUp(group: OutboxItem[], reason: string, refused = false): Step {
     const { store, logger, metrics } = this.#o;
     store.transaction(() => {
-      for (const item of group) store.outbox.fail(item.id, reason);
+      for (const item of group) {
+        store.outbox.fail(item.id, reason);
+        if (refused) this.#cardRefused(item);
+      }
     });
     for (const item of group) {
       logger.error(
@@ -295,6 +309,30 @@ export class OutboxSender {
       metrics?.delivery(item.platform, item.item.op, 'failed');
     }
     return 'failed';
+  }
+
+  /**
+   * A card the platform refused to post (Slack `not_in_channel`, Discord 403): what waits for it fails now,
+   * and whoever asked for it hears why, privately, with what to do (in the same transaction).
+   */
+  #cardRefused(item: OutboxItem): void {
+    const op = item.item;
+    if (op.op !== 'post-card') return;
+    const { store, logger } = this.#o;
+    this.#unpostable.add(op.cardKey);
+    const failed = store.outbox.failWaitingOn(op.cardKey, `card ${op.cardKey} could not be posted`);
+    const conversation = store.cards.get(op.cardKey)?.conversation;
+    if (op.onUnpostable && conversation) {
+      store.outbox.enqueue(
+        item.platform,
+        { op: 'notify', user: op.onUnpostable.user, conversation, card: op.onUnpostable.card },
+        `${item.dedupeKey}:unpostable`,
+      );
+    }
+    logger.warn(
+      { outboxId: item.id, platform: item.platform, waitingFailed: failed, requesterTold: !!op.onUnpostable },
+      'card refused by the platform; its edits and replies failed',
+    );
   }
 
   #failed(platform: ChatPlatform, group: OutboxItem[], error: unknown): Step {
@@ -317,7 +355,11 @@ export class OutboxSender {
     const retryable = !(error instanceof ChatDeliveryError) || error.retryable;
     const attempts = lead.attempts + 1;
     if (!retryable || attempts >= (this.#o.maxAttempts ?? 8)) {
-      return this.#giveUp(group, `${context.err.name}: ${context.err.message} (attempt ${attempts})`);
+      return this.#giveUp(
+        group,
+        `${context.err.name}: ${context.err.message} (attempt ${attempts})`,
+        !retryable,
+      );
     }
     const wait = jittered(
       exponential(attempts, this.#o.backoffBaseMs ?? 1000, this.#o.backoffMaxMs ?? 300_000),

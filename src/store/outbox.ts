@@ -27,6 +27,7 @@ export class SqliteOutbox implements OutboxStore {
   readonly #done: Database.Statement<[number, number]>;
   readonly #retry: Database.Statement<[number, number]>;
   readonly #fail: Database.Statement<[string, number, number]>;
+  readonly #failWaitingOn: Database.Statement<[string, number, string, string]>;
   readonly #depth: Database.Statement<[], { n: number }>;
   readonly #depthOf: Database.Statement<[ChatPlatform], { n: number }>;
   readonly #prune: Database.Statement<[number]>;
@@ -55,6 +56,13 @@ export class SqliteOutbox implements OutboxStore {
     this.#fail = db.prepare(
       `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?, finished_at = ?
        WHERE id = ? AND status = 'pending'`,
+    );
+    // Pending rows are few (delivered ones keep no item), so reading their JSON is cheap.
+    this.#failWaitingOn = db.prepare(
+      `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?, finished_at = ?
+       WHERE status = 'pending' AND (
+         (json_extract(item, '$.op') = 'update-card' AND json_extract(item, '$.cardKey') = ?)
+         OR json_extract(item, '$.threadOfCard') = ?)`,
     );
     this.#depth = db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending'");
     this.#depthOf = db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending' AND platform = ?");
@@ -89,6 +97,10 @@ export class SqliteOutbox implements OutboxStore {
 
   fail(id: number, error: string): void {
     this.#fail.run(error, this.clock.now(), id);
+  }
+
+  failWaitingOn(cardKey: string, error: string): number {
+    return this.#failWaitingOn.run(error, this.clock.now(), cardKey, cardKey).changes;
   }
 
   depth(platform?: ChatPlatform): number {

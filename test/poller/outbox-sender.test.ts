@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { editCard, notifyUser, postCard, postToChannel, replyToCard } from '../../src/core/live/live-card.js';
+import {
+  editCard,
+  notifyUser,
+  postCard,
+  postToChannel,
+  replyToCard,
+  repostIfUnposted,
+  unpostableNotice,
+} from '../../src/core/live/live-card.js';
 import { ChatDeliveryError } from '../../src/core/ports.js';
 import { OutboxSender, type OutboxSenderOptions } from '../../src/poller/outbox-sender.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
@@ -259,6 +267,80 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.obj.reason)).toEqual([
         'ChatDeliveryError: 502 Bad Gateway (attempt 8)',
       ]);
+    });
+
+    describe('a card the platform refuses (the bot is not in the channel)', () => {
+      const postAsked = (key: string, title: string) =>
+        store.transaction(() =>
+          postCard(store, {
+            key,
+            conversation: CONV,
+            card: card(title),
+            onUnpostable: unpostableNotice(ALICE, 'run `/reel status v1`'),
+          }),
+        );
+
+      it('tells the requester privately what to do, and fails its edits and replies at once', async () => {
+        postAsked('a', 'A');
+        edit('a', 'A', '10%');
+        reply('a', 'milestone');
+        store.transaction(() =>
+          postToChannel(store, { conversation: CONV2, card: card('other'), dedupeKey: 'o' }),
+        );
+        slack.failFor('A', FakeChatSender.permanent());
+        const s = sender();
+        await s.drain();
+        expect(slack.calls).toEqual([
+          { kind: 'post', conversation: CONV2, card: card('other'), dedupeId: 'outbox:4' },
+          {
+            kind: 'notify',
+            user: ALICE,
+            conversation: CONV,
+            card: {
+              title: 'I can’t post in this channel',
+              tone: 'warning',
+              text: 'I can’t post in this channel — invite @reelbot (or /invite) and run `/reel status v1`.',
+            },
+          },
+        ]);
+        // Nothing waits an hour for a card that will not come: the edit and the reply failed with the post.
+        expect(store.outbox.depth()).toBe(0);
+        // An edit made afterwards (the job goes on) fails at once too.
+        edit('a', 'A', '50%');
+        await s.drain();
+        expect(store.outbox.depth()).toBe(0);
+        expect(slack.attempts.filter((c) => c.card.title === 'A')).toHaveLength(1);
+      });
+
+      it('is posted again on request once the bot is invited, and then follows its edits', async () => {
+        postAsked('a', 'A');
+        slack.failFor('A', FakeChatSender.permanent());
+        const s = sender();
+        await s.drain();
+        expect(store.transaction(() => repostIfUnposted(store, { key: 'a', dedupeKey: 'a:repost:1' }))).toBe(
+          true,
+        );
+        await s.drain();
+        expect(store.cards.get('a')?.message).toBeDefined();
+        edit('a', 'A', '70%');
+        await s.drain();
+        expect(slack.titles()).toEqual(['notify:I can’t post in this channel', 'post:A', 'update:A']);
+        // Posted: nothing to post again.
+        expect(store.transaction(() => repostIfUnposted(store, { key: 'a', dedupeKey: 'a:repost:2' }))).toBe(
+          false,
+        );
+      });
+
+      it('says nothing when the post only ran out of retries (an outage, not a refusal)', async () => {
+        postAsked('a', 'A');
+        const s = sender({ maxAttempts: 2, backoffBaseMs: 1 });
+        slack.failFor('A', FakeChatSender.serverError(), FakeChatSender.serverError());
+        await s.drain();
+        clock.advance(1_000);
+        await s.drain();
+        expect(slack.calls).toEqual([]);
+        expect(store.outbox.depth()).toBe(0);
+      });
     });
 
     it('fails a non-retryable error at once', async () => {

@@ -2,11 +2,13 @@
 
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OutboxOp } from '../../src/core/ports.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import {
   ALICE,
   BOB,
   CHANNEL,
+  card,
   FakeClock,
   FIXTURES,
   HOUR,
@@ -31,6 +33,29 @@ describe.each(FIXTURES)('Store contract: delivery ($name)', (fixture) => {
   afterEach(() => cleanup());
 
   describe('outbox', () => {
+    it('fails the pending edits of a card and the items threaded under it, nothing else', () => {
+      const edit = (key: string) => ({ op: 'update-card' as const, cardKey: key });
+      store.outbox.enqueue('slack', edit('card:1'), 'e1');
+      const threaded: OutboxOp = {
+        op: 'reply',
+        conversation: CHANNEL,
+        card: card('in'),
+        threadOfCard: 'card:1',
+      };
+      store.outbox.enqueue('slack', threaded, 'r1');
+      store.outbox.enqueue('slack', { op: 'post-card', cardKey: 'card:2', threadOfCard: 'card:1' }, 'p2');
+      store.outbox.enqueue('slack', edit('card:2'), 'e2');
+      store.outbox.enqueue('slack', reply('unrelated'), 'r2');
+      store.outbox.enqueue('slack', { op: 'post-card', cardKey: 'card:1' }, 'p1');
+      expect(store.outbox.failWaitingOn('card:1', 'card:1 could not be posted')).toBe(3);
+      expect(store.outbox.ready('slack', clock.now(), 10).map((i) => i.dedupeKey)).toEqual([
+        'e2',
+        'r2',
+        'p1',
+      ]);
+      expect(store.outbox.failWaitingOn('card:1', 'again')).toBe(0);
+    });
+
     it('enqueues once per dedupe key and serves ready items oldest first per platform', () => {
       expect(store.outbox.enqueue('slack', reply('one'), 'k1')).toBe(true);
       expect(store.outbox.enqueue('slack', reply('one again'), 'k1')).toBe(false);

@@ -6,7 +6,7 @@
 import { type Field, type Image, message, type Response, type Section } from '../cards.js';
 import { formatMentions } from '../commands/account/mentions.js';
 import { type CommandContext, userError } from '../context.js';
-import { postCard } from '../live/live-card.js';
+import { postCard, repostIfUnposted, unpostableNotice } from '../live/live-card.js';
 import { TYPED_RETRY_WINDOW_MS } from '../request-id.js';
 import { formatBoth } from '../time/format.js';
 import { renderApprovalCard } from './card.js';
@@ -35,6 +35,10 @@ export interface ApprovalRequest {
   /** A scheduled instant: shown on the card, and the approval expires then. */
   at?: number;
 }
+
+/** Approvers only see a request on its card: if the card cannot be posted, the requester must hear it. */
+const unpostable = (requester: string) =>
+  unpostableNotice(requester, 'ask again: approvers see your request only once its card is posted');
 
 export function requestApproval(ctx: CommandContext, request: ApprovalRequest): Response {
   const settings = ctx.settings();
@@ -86,6 +90,7 @@ export function requestApproval(ctx: CommandContext, request: ApprovalRequest): 
       conversation: ctx.req.conversation,
       card: renderApprovalCard(model),
       model: asRecord(model),
+      onUnpostable: unpostable(requester),
     });
     if (request.at !== undefined) {
       // Due exactly at the scheduled time: the poller then expires it without any API call (expiry-watcher.ts).
@@ -111,6 +116,14 @@ export function requestApproval(ctx: CommandContext, request: ApprovalRequest): 
 
   if (existing) {
     if (existing.status === 'pending') {
+      // Its card may never have reached the channel (the bot was not invited): asking again posts it.
+      store.transaction(() =>
+        repostIfUnposted(store, {
+          key: cardKey,
+          dedupeKey: `${cardKey}:repost:${now}`,
+          onUnpostable: unpostable(requester),
+        }),
+      );
       return message({
         title: 'Already waiting for approval',
         tone: 'info',

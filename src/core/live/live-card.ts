@@ -9,6 +9,25 @@ import { platformOf } from '../address.js';
 import type { Card } from '../cards.js';
 import type { ConversationAddress, Store, UserAddress } from '../ports.js';
 
+/** Who asked for a card, and what they are told privately if the platform refuses to post it. */
+export interface Unpostable {
+  user: UserAddress;
+  card: Card;
+}
+
+/**
+ * The private notice for a card the platform refused (the bot is not in the channel). `next` completes
+ * "invite @reelbot (or /invite) and …", e.g. "run `/reel status <id>`".
+ */
+export const unpostableNotice = (user: UserAddress, next: string): Unpostable => ({
+  user,
+  card: {
+    title: 'I can’t post in this channel',
+    tone: 'warning',
+    text: `I can’t post in this channel — invite @reelbot (or /invite) and ${next}.`,
+  },
+});
+
 /** Creates (or re-uses) a card and queues its first post. Returns false if it was already posted. */
 export function postCard(
   store: Store,
@@ -19,6 +38,8 @@ export function postCard(
     model?: Record<string, unknown>;
     /** Posts the card as a reply in the thread of another card. */
     threadOfCard?: string;
+    /** Whom to tell, privately, if the platform refuses the post (see `unpostableNotice`). */
+    onUnpostable?: Unpostable;
   },
 ): boolean {
   const existing = store.cards.get(input.key);
@@ -30,8 +51,31 @@ export function postCard(
       op: 'post-card',
       cardKey: input.key,
       ...(input.threadOfCard ? { threadOfCard: input.threadOfCard } : {}),
+      ...(input.onUnpostable ? { onUnpostable: input.onUnpostable } : {}),
     },
     `${input.key}:post`,
+  );
+}
+
+/**
+ * Posts again a card that never reached its channel (the platform refused it: the bot was not invited), with
+ * its current content; false when it is posted already. Safe while the first post is still on its way: the
+ * sender skips a post of a card that has its message. `dedupeKey` names the request (e.g. its instant).
+ */
+export function repostIfUnposted(
+  store: Store,
+  input: { key: string; dedupeKey: string; onUnpostable?: Unpostable },
+): boolean {
+  const record = store.cards.get(input.key);
+  if (!record || record.message) return false;
+  return store.outbox.enqueue(
+    platformOf(record.conversation),
+    {
+      op: 'post-card',
+      cardKey: input.key,
+      ...(input.onUnpostable ? { onUnpostable: input.onUnpostable } : {}),
+    },
+    input.dedupeKey,
   );
 }
 

@@ -9,7 +9,7 @@ import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../command
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
 import { literal } from '../text.js';
 import { type Episode, VideoApiError } from '../video-api.js';
-import { postCard, postToChannel, videoCardKey } from './live-card.js';
+import { postCard, postToChannel, unpostableNotice, videoCardKey } from './live-card.js';
 import { renderVideoCard, type VideoCardModel } from './video-card.js';
 import { keyTrouble, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
@@ -137,6 +137,8 @@ export function startEpisodeCard(
     model?: string;
     credits?: number;
     requestedBy?: string;
+    /** Who asked for it (a `series generate` click), told privately if the platform refuses the card. */
+    requester?: UserAddress;
   },
 ): boolean {
   const key = videoCardKey(input.videoId, input.conversation);
@@ -151,6 +153,9 @@ export function startEpisodeCard(
     conversation: input.conversation,
     card: renderVideoCard(model),
     model: model as unknown as Record<string, unknown>,
+    ...(input.requester
+      ? { onUnpostable: unpostableNotice(input.requester, `run \`/reel status ${input.videoId}\``) }
+      : {}),
   });
   store.watches.add({
     kind: 'generation',

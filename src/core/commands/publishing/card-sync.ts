@@ -3,14 +3,14 @@
  * otherwise posts one built from the video (a video created elsewhere still gets a card here once it is
  * scheduled or published). Call inside `store.transaction`, with the state change it reports.
  */
-import { postCard, videoCardKey } from '../../live/live-card.js';
+import { postCard, unpostableNotice, videoCardKey } from '../../live/live-card.js';
 import {
   renderVideoCard,
   updateVideoCard,
   type VideoCardModel,
   type VideoCardPatch,
 } from '../../live/video-card.js';
-import type { ConversationAddress, Store } from '../../ports.js';
+import type { ConversationAddress, Store, UserAddress } from '../../ports.js';
 import type { Video } from '../../video-api.js';
 
 export function syncVideoCard(
@@ -21,6 +21,8 @@ export function syncVideoCard(
     patch: VideoCardPatch;
     dedupeKey: string;
     requestedBy?: string;
+    /** Told privately if the platform refuses to post a new card (the bot is not in the channel). */
+    requester?: UserAddress;
   },
 ): string {
   const key = videoCardKey(input.video.id, input.conversation);
@@ -57,6 +59,9 @@ export function syncVideoCard(
     conversation: input.conversation,
     card: renderVideoCard(merged),
     model: merged as unknown as Record<string, unknown>,
+    ...(input.requester
+      ? { onUnpostable: unpostableNotice(input.requester, `run \`/reel status ${v.id}\``) }
+      : {}),
   });
   return key;
 }

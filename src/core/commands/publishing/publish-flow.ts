@@ -197,6 +197,7 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
       patch: { posts },
       dedupeKey: `publish:${video.id}:${s.platform}:${published.postUrl ?? s.idempotencyKey}`,
       ...(requestedBy ? { requestedBy } : {}),
+      requester: ctx.req.user,
     });
     store.audit.record({
       at: ctx.now(),

@@ -119,6 +119,7 @@ export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promis
       patch: { schedule: scheduleCardPart(state), notice: undefined },
       dedupeKey: `schedule:${watch.id}:scheduled`,
       ...(requestedBy ? { requestedBy } : {}),
+      requester: ctx.req.user,
     });
     store.watches.update(watch.id, { cardKey });
     store.audit.record({

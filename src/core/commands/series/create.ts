@@ -164,6 +164,7 @@ export async function createSeries(
         conversation: ctx.req.conversation,
         owner: ctx.keyOwner(),
         now,
+        requester: ctx.req.user,
         model: effectiveModel,
         ...(effectiveCost === undefined ? {} : { credits: effectiveCost }),
         ...((approved?.requesterName ?? ctx.req.userName)

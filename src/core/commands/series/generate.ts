@@ -182,6 +182,7 @@ export async function generateEpisode(
       model,
       ...(cost === undefined ? {} : { credits: cost }),
       ...(requestedBy ? { requestedBy } : {}),
+      requester: ctx.req.user,
     });
     // A replayed click (same idempotency key) finds its card already there: the spend is recorded once.
     if (started) {

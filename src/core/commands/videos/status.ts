@@ -4,7 +4,8 @@
  */
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { editCard, videoCardKey } from '../../live/live-card.js';
+import type { CommandContext } from '../../context.js';
+import { editCard, repostIfUnposted, unpostableNotice, videoCardKey } from '../../live/live-card.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
 import { literal } from '../../text.js';
@@ -12,6 +13,19 @@ import { modelFromVideo, phaseOf } from './card-model.js';
 import { isTerminal, statusLabel } from './format.js';
 import { asRecord, trackGeneration } from './tracking.js';
 import { VIDEO_REST_OPTION } from './video-option.js';
+
+/**
+ * The video's card here never reached the channel (the platform refused it: the bot was not invited, and the
+ * requester was told to invite it and run this command): post it now. Call inside a transaction.
+ */
+function repostUnposted(ctx: CommandContext, videoId: string): boolean {
+  const key = videoCardKey(videoId, ctx.req.conversation);
+  return repostIfUnposted(ctx.deps.store, {
+    key,
+    dedupeKey: `${key}:repost:${ctx.now()}`,
+    onUnpostable: unpostableNotice(ctx.req.user, `run \`/reel status ${videoId}\``),
+  });
+}
 
 export const statusCommand: CommandSpec = defineCommand({
   name: 'status',
@@ -32,11 +46,17 @@ export const statusCommand: CommandSpec = defineCommand({
         percent: status.percentCompleted,
       };
       const watching = store.watches.findActiveIn('generation', ref.id, ctx.req.conversation);
+      let reposted = false;
       if (!watching) trackGeneration(ctx, model);
-      else store.users.setLast(ctx.req.user, 'video', ref.id);
+      else {
+        store.transaction(() => {
+          store.users.setLast(ctx.req.user, 'video', ref.id);
+          reposted = repostUnposted(ctx, ref.id);
+        });
+      }
       const card = renderVideoCard(model);
       card.text = `${literal(statusLabel(status.status))}: ${status.percentCompleted}% done. ${
-        watching
+        watching && !reposted
           ? 'Its status card in this channel is being kept up to date.'
           : 'I posted a status card in this channel that follows it until it is ready.'
       }`;
@@ -53,6 +73,7 @@ export const statusCommand: CommandSpec = defineCommand({
       if (store.cards.get(key) && !store.watches.active().some((w) => w.cardKey === key)) {
         editCard(store, key, renderVideoCard(model), `${key}:status:${ctx.now()}`, asRecord(model));
       }
+      repostUnposted(ctx, ref.id);
     });
     return message(renderVideoCard(model));
   },

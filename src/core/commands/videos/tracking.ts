@@ -3,7 +3,7 @@
  * caller's `last` video are written in one transaction, so a crash never leaves a card nobody updates.
  */
 import type { CommandContext } from '../../context.js';
-import { postCard, videoCardKey } from '../../live/live-card.js';
+import { postCard, unpostableNotice, videoCardKey } from '../../live/live-card.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import type { Store, Watch } from '../../ports.js';
 
@@ -30,7 +30,13 @@ export function trackGeneration(
   const started = store.transaction(() => {
     store.users.setLast(ctx.req.user, 'video', model.videoId);
     if (store.watches.findActiveIn('generation', model.videoId, conversation)) return false;
-    postCard(store, { key: cardKey, conversation, card: renderVideoCard(model), model: asRecord(model) });
+    postCard(store, {
+      key: cardKey,
+      conversation,
+      card: renderVideoCard(model),
+      model: asRecord(model),
+      onUnpostable: unpostableNotice(ctx.req.user, `run \`/reel status ${model.videoId}\``),
+    });
     store.watches.add({
       kind: 'generation',
       target: model.videoId,
@@ -64,7 +70,13 @@ export function trackRender(
       render: { renderId: input.renderId, status: 'in-progress', progress: 0, codec: input.codec },
     };
     delete model.notice;
-    postCard(store, { key: cardKey, conversation, card: renderVideoCard(model), model: asRecord(model) });
+    postCard(store, {
+      key: cardKey,
+      conversation,
+      card: renderVideoCard(model),
+      model: asRecord(model),
+      onUnpostable: unpostableNotice(ctx.req.user, `run \`/reel status ${model.videoId}\``),
+    });
     store.watches.add({
       kind: 'render',
       target: input.renderId,
