@@ -42,14 +42,14 @@ describe('meta', () => {
     });
   });
 
-  it('refuses over-long text before sending anything', async () => {
-    const r = await h.run(`/reel meta last x ${'a'.repeat(281)}`);
+  it('refuses over-long text before any API call, even the look-up of the video by name', async () => {
+    const r = await h.run(`/reel meta launch x ${'a'.repeat(281)}`);
     expect(cardOf(r).tone).toBe('danger');
     expect(textOf(r)).toContain('281 characters; X allows 280');
     expect(textOf(r)).toContain('Usage');
-    const yt = await h.run(`/reel meta last youtube ${'t'.repeat(101)}`);
+    const yt = await h.run(`/reel meta "Launch teaser" youtube ${'t'.repeat(101)}`);
     expect(textOf(yt)).toContain('YouTube allows 100');
-    expect(calls.writes).toEqual([]);
+    expect(calls.all).toEqual([]);
     expect((await apiOf(h).videos.get(videoId)).posts).toEqual({});
   });
 

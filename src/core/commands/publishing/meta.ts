@@ -119,21 +119,22 @@ export const metaCommand = withUsage(
       'Without text, a form shows every field of the platform with what is stored now.',
     form: (ctx, partial) => ({ kind: 'form', form: pickForm(ctx, partial) }),
     async run(ctx, args) {
-      const ref = await resolveVideo(ctx, args.video);
       const platform = args.platform;
-      if (args.text === undefined) {
-        const video = await getVideo(ctx, ref.id);
-        return { kind: 'form', form: metaForm(video, platform) };
-      }
-      const text = args.text.trim();
+      // The length is checked before anything is sent: not even the video is looked up for a text too long.
+      const text = args.text?.trim();
       const main = BLOCKS[platform].main;
-      if (text.length > main.max) {
+      if (text !== undefined && text.length > main.max) {
         throw userError('meta-too-long', {
           field: main.label,
           platform: platformName(platform),
           length: text.length,
           max: main.max,
         });
+      }
+      const ref = await resolveVideo(ctx, args.video);
+      if (text === undefined) {
+        const video = await getVideo(ctx, ref.id);
+        return { kind: 'form', form: metaForm(video, platform) };
       }
       // Only YouTube's block has more than one field; keep the rest of it as stored.
       const current: PostMetadata = platform === 'youtube' ? (await getVideo(ctx, ref.id)).posts : {};
