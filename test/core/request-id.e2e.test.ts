@@ -67,6 +67,26 @@ describe('a typed command retried 90 s later is the same action', () => {
     expect(h.sim.sim.publishedPosts()).toHaveLength(1);
   });
 
+  it('schedule: one post; the same schedule typed again after an unschedule is a new one', async () => {
+    const videoId = await completedVideo(h, 'Again', { render: true });
+    await api().videos.update(videoId, { posts: { youtube: { title: 'Again' } } });
+    const text = `schedule ${videoId} youtube tomorrow 9am`;
+    const scheduled = async () =>
+      (await api().posts.calendar({ startDate: '2026-11-23', endDate: '2026-11-30' })).filter(
+        (e) => e.projectId === videoId && e.status === 'scheduled',
+      );
+    await h.run(text);
+    h.clock.advance(RETRY_AFTER_MS);
+    await h.run(text);
+    expect(await scheduled()).toHaveLength(1);
+
+    expect(card(await h.run(`unschedule ${videoId}`)).title).toBe('Unscheduled');
+    expect(await scheduled()).toHaveLength(0);
+    // Within the retry window, yet not a replay of the cancelled post.
+    expect(card(await h.run(text)).title).toBe('Scheduled');
+    expect(await scheduled()).toHaveLength(1);
+  });
+
   it('asset: one asset', async () => {
     const text = 'asset https://cdn.example.com/logo.png --name Logo';
     const id = (r: Response) => card(r).fields?.find((f) => f.label === 'Id')?.value;

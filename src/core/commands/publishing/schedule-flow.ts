@@ -4,6 +4,8 @@
  * that platform's form (carrying the pending schedule) instead of failing; the last form sent continues
  * here and the schedule goes out with the key of the action that started it.
  */
+
+import { workspaceOf } from '../../address.js';
 import { needsApproval } from '../../approvals/policy.js';
 import { videoPreview } from '../../approvals/preview.js';
 import { requestApproval } from '../../approvals/request.js';
@@ -11,7 +13,7 @@ import { checkRole } from '../../approvals/roles.js';
 import { type Card, message, type Response } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
 import { scheduleCardPart, watchSchedule } from '../../live/schedule-watcher.js';
-import { actionKey, newRequestId } from '../../request-id.js';
+import { actionKey, newRequestId, TYPED_RETRY_WINDOW_MS } from '../../request-id.js';
 import { literal } from '../../text.js';
 import { formatBoth } from '../../time/format.js';
 import { type Platform, type Video, VideoApiError } from '../../video-api.js';
@@ -51,7 +53,12 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
   const idempotencyKey = actionKey(
     ctx,
     'schedule',
-    { videoId: video.id, platforms: pending.platforms, at: pending.at },
+    {
+      videoId: video.id,
+      platforms: pending.platforms,
+      at: pending.at,
+      cancelledAt: lastCancelled(ctx, video.id),
+    },
     pending.requestId,
   );
   const send: ScheduleSend = { video, platforms: pending.platforms, at: pending.at, idempotencyKey };
@@ -69,6 +76,22 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     });
   }
   return message(await sendSchedule(ctx, send));
+}
+
+/**
+ * When this video's schedule was last cancelled (or its request withdrawn) here, within the typed-retry window;
+ * 0 if not. It is part of the schedule's key: the same schedule typed again right after an `unschedule` is a
+ * new action, never a replay of the cancelled post.
+ */
+function lastCancelled(ctx: CommandContext, videoId: string): number {
+  return ctx.deps.store.audit
+    .list({
+      workspacePrefix: workspaceOf(ctx.req.conversation),
+      videoId,
+      from: ctx.now() - TYPED_RETRY_WINDOW_MS,
+    })
+    .filter((e) => e.action === 'video.unschedule' || e.action === 'approval.withdraw')
+    .reduce((latest, e) => Math.max(latest, e.at), 0);
 }
 
 /** A schedule ready to send: metadata present, time in the future, the key of the user action fixed. */
