@@ -44,16 +44,14 @@ describe('calendar subscription and the video card', () => {
     const id = await withPostDetails('Elsewhere');
     // A card here (a publish now to TikTok), but the YouTube schedule was made outside this channel.
     await h.run(`publish ${id} tiktok`, alice);
-    await h.deps
-      .apiFor(DEMO_KEY)
-      .posts.schedule(
-        {
-          videoId: id,
-          platforms: ['youtube'],
-          scheduledTime: new Date(h.clock.now() + 30 * MINUTE).toISOString(),
-        },
-        { idempotencyKey: 'elsewhere' },
-      );
+    await h.deps.apiFor(DEMO_KEY).posts.schedule(
+      {
+        videoId: id,
+        platforms: ['youtube'],
+        scheduledTime: new Date(h.clock.now() + 30 * MINUTE).toISOString(),
+      },
+      { idempotencyKey: 'elsewhere' },
+    );
     await h.until(() => postedMessages().length > 0, { stepMs: MINUTE, maxMs: 3 * 3600_000 });
     for (let i = 0; i < 6; i++) await h.advance(10 * MINUTE);
     const posted = postedMessages();
