@@ -7,6 +7,7 @@
  *   npm run bench -- --only poller-scale,cold-start
  *   npm run bench -- --quick           smaller sizes, for a fast look (results still written)
  *   npm run bench -- --tuned           poller-scale also runs the poller with batchSize 1000
+ *   npm run bench -- --budget-scale 2  rate-budget with less time compression (closer to production)
  */
 import { join } from 'node:path';
 import { ackLatency } from './ack-latency/index.js';
@@ -19,6 +20,9 @@ const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 /** Adds the product poller with batchSize 1000 to poller-scale (a third worker: longer run). */
 const tuned = args.includes('--tuned');
+const scaleAt = args.indexOf('--budget-scale');
+/** Clock acceleration of rate-budget (default 6; 2 is closer to production, three times longer). */
+const budgetScale = scaleAt >= 0 ? Number(args[scaleAt + 1]) : undefined;
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',').filter(Boolean)) : undefined;
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -34,7 +38,10 @@ const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
           : { jobs: 10_000, keys: 200, seed: 1, maxRealMs: 480_000, tuned, log },
       ),
   },
-  { name: 'rate-budget', run: () => rateBudget({ quick, log }) },
+  {
+    name: 'rate-budget',
+    run: () => rateBudget({ quick, log, ...(budgetScale ? { scale: budgetScale } : {}) }),
+  },
   { name: 'cold-start', run: () => coldStart({ runs: quick ? 2 : 3, log }) },
   { name: 'ack-latency', run: () => ackLatency({ requests: quick ? 50 : 200, log }) },
 ];

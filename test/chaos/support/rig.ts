@@ -184,165 +184,184 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
   });
   const realStart = Date.now();
   const deadline = realStart + o.timeoutMs;
-  await host.start();
-
-  // ---- the people ----
-  const chatNow = () => readJsonLines(paths.chat);
-  async function waitChat(f: FlowOutcome, what: string, match: (r: ChatRecord) => boolean): Promise<void> {
-    while (Date.now() < deadline) {
-      if (chatNow().some((r) => r.conversation === f.conversation && match(r))) return;
-      await sleep(100);
-    }
-    throw new Error(`flow ${f.n}: never saw ${what}`);
-  }
-  /** Asks until `accept` finds what it needs in the answer, like a person retrying the same thing. */
-  async function attempt<T>(
-    f: FlowOutcome,
-    what: string,
-    msg: () => Omit<BotRequest, 'id'>,
-    accept: (r: Response | undefined) => T | undefined,
-    options: { giveUp?: (r: Response | undefined) => boolean; max?: number } = {},
-  ): Promise<T | undefined> {
-    for (let i = 0; Date.now() < deadline && i < (options.max ?? 1000); i++) {
-      const answer = await host.ask(msg(), 20_000);
-      const got = accept(answer);
-      if (got !== undefined) return got;
-      f.retries++;
-      const why = `${what}: ${cardOf(answer)?.title ?? answer?.kind ?? 'no answer'} ${cardOf(answer)?.text ?? ''}`;
-      f.trace.push(why.slice(0, 200));
-      log(`flow ${f.n}: retry ${why.slice(0, 160)}`);
-      if (options.giveUp?.(answer)) return undefined;
-      await sleep(150 + random() * 350);
-    }
-    if (Date.now() >= deadline)
-      throw new Error(`flow ${f.n}: ${what} never succeeded; ${f.trace.slice(-5).join(' | ')}`);
-    return undefined;
-  }
-  const must = <T>(value: T | undefined, what: string, f: FlowOutcome): T => {
-    if (value === undefined)
-      throw new Error(`flow ${f.n}: ${what} never succeeded; ${f.trace.slice(-5).join(' | ')}`);
-    return value;
+  const closeServers = async () => {
+    await proxy?.close();
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   };
-  /** The confirm card's request went stale (the bot was down too long): the user starts over. */
-  const expired = (r: Response | undefined) => /expired|no longer valid/i.test(cardOf(r)?.text ?? '');
+  // Whatever goes wrong, no bot process and no server outlives the run.
+  let kills = 0;
+  try {
+    await host.start();
 
-  async function runFlow(f: FlowOutcome): Promise<void> {
-    const who = { user: f.user, conversation: f.conversation };
-    while (f.videoId === undefined) {
-      const confirm = must(
+    // ---- the people ----
+    const chatNow = () => readJsonLines(paths.chat);
+    async function waitChat(f: FlowOutcome, what: string, match: (r: ChatRecord) => boolean): Promise<void> {
+      while (Date.now() < deadline) {
+        if (chatNow().some((r) => r.conversation === f.conversation && match(r))) return;
+        await sleep(100);
+      }
+      throw new Error(`flow ${f.n}: never saw ${what}`);
+    }
+    /** Asks until `accept` finds what it needs in the answer, like a person retrying the same thing. */
+    async function attempt<T>(
+      f: FlowOutcome,
+      what: string,
+      msg: () => Omit<BotRequest, 'id'>,
+      accept: (r: Response | undefined) => T | undefined,
+      options: { giveUp?: (r: Response | undefined) => boolean; max?: number } = {},
+    ): Promise<T | undefined> {
+      for (let i = 0; Date.now() < deadline && i < (options.max ?? 1000); i++) {
+        const answer = await host.ask(msg(), 20_000);
+        const got = accept(answer);
+        if (got !== undefined) return got;
+        f.retries++;
+        const why = `${what}: ${cardOf(answer)?.title ?? answer?.kind ?? 'no answer'} ${cardOf(answer)?.text ?? ''}`;
+        f.trace.push(why.slice(0, 200));
+        log(`flow ${f.n}: retry ${why.slice(0, 160)}`);
+        if (options.giveUp?.(answer)) return undefined;
+        await sleep(150 + random() * 350);
+      }
+      if (Date.now() >= deadline)
+        throw new Error(`flow ${f.n}: ${what} never succeeded; ${f.trace.slice(-5).join(' | ')}`);
+      return undefined;
+    }
+    const must = <T>(value: T | undefined, what: string, f: FlowOutcome): T => {
+      if (value === undefined)
+        throw new Error(`flow ${f.n}: ${what} never succeeded; ${f.trace.slice(-5).join(' | ')}`);
+      return value;
+    };
+    /** The confirm card's request went stale (the bot was down too long): the user starts over. */
+    const expired = (r: Response | undefined) => /expired|no longer valid/i.test(cardOf(r)?.text ?? '');
+
+    async function runFlow(f: FlowOutcome): Promise<void> {
+      const who = { user: f.user, conversation: f.conversation };
+      while (f.videoId === undefined) {
+        const confirm = must(
+          await attempt(
+            f,
+            'create',
+            () => ({
+              ...who,
+              kind: 'text',
+              text: `create --name "Flow ${f.n}" --model storyboard ${SCRIPT}`,
+            }),
+            (r) => buttonValue(cardOf(r), 'video.create.confirm'),
+          ),
+          'create',
+          f,
+        );
+        const created = await attempt(
+          f,
+          'confirm',
+          () => ({ ...who, kind: 'action', action: 'video.create.confirm', value: confirm }),
+          (r) => idFrom(cardOf(r)),
+          { giveUp: expired },
+        );
+        if (created !== undefined) f.videoId = created;
+      }
+      const videoId = f.videoId;
+      await waitChat(f, 'ready', (r) => r.op === 'post' && r.title.startsWith('✅'));
+      must(
         await attempt(
           f,
-          'create',
-          () => ({ ...who, kind: 'text', text: `create --name "Flow ${f.n}" --model storyboard ${SCRIPT}` }),
-          (r) => buttonValue(cardOf(r), 'video.create.confirm'),
+          'render',
+          () => ({ ...who, kind: 'action', action: 'video.render', value: videoId }),
+          (r) => (/Rendering|Already rendering/.test(cardOf(r)?.title ?? '') ? true : undefined),
         ),
-        'create',
-        f,
-      );
-      const created = await attempt(
-        f,
-        'confirm',
-        () => ({ ...who, kind: 'action', action: 'video.create.confirm', value: confirm }),
-        (r) => idFrom(cardOf(r)),
-        { giveUp: expired },
-      );
-      if (created !== undefined) f.videoId = created;
-    }
-    const videoId = f.videoId;
-    await waitChat(f, 'ready', (r) => r.op === 'post' && r.title.startsWith('✅'));
-    must(
-      await attempt(
-        f,
         'render',
-        () => ({ ...who, kind: 'action', action: 'video.render', value: videoId }),
-        (r) => (/Rendering|Already rendering/.test(cardOf(r)?.title ?? '') ? true : undefined),
-      ),
-      'render',
-      f,
-    );
-    await waitChat(f, 'rendered', (r) => r.op === 'post' && r.title.startsWith('🎞️'));
-    must(
-      await attempt(
         f,
+      );
+      await waitChat(f, 'rendered', (r) => r.op === 'post' && r.title.startsWith('🎞️'));
+      must(
+        await attempt(
+          f,
+          'meta',
+          () => ({ ...who, kind: 'text', text: `meta ${videoId} x Flow ${f.n} is out now` }),
+          (r) => (/post details saved/.test(cardOf(r)?.title ?? '') ? true : undefined),
+        ),
         'meta',
-        () => ({ ...who, kind: 'text', text: `meta ${videoId} x Flow ${f.n} is out now` }),
-        (r) => (/post details saved/.test(cardOf(r)?.title ?? '') ? true : undefined),
-      ),
-      'meta',
-      f,
-    );
-    // Some minutes ahead, on the minute; a retry types the very same time (one user action, one key).
-    const lead = (o.scheduleLeadMin ?? 10) * 60_000;
-    const at = wallClock(Math.ceil((clock.now() + lead) / 60_000) * 60_000);
-    must(
-      await attempt(
         f,
+      );
+      // Some minutes ahead, on the minute; a retry types the very same time (one user action, one key).
+      const lead = (o.scheduleLeadMin ?? 10) * 60_000;
+      const at = wallClock(Math.ceil((clock.now() + lead) / 60_000) * 60_000);
+      must(
+        await attempt(
+          f,
+          'schedule',
+          () => ({ ...who, kind: 'text', text: `schedule ${videoId} x ${at}` }),
+          (r) => (cardOf(r)?.title === 'Scheduled' ? true : undefined),
+        ),
         'schedule',
-        () => ({ ...who, kind: 'text', text: `schedule ${videoId} x ${at}` }),
-        (r) => (cardOf(r)?.title === 'Scheduled' ? true : undefined),
-      ),
-      'schedule',
-      f,
-    );
-    await waitChat(f, 'posted', (r) => r.op === 'post' && r.title === 'Posted to X');
-    f.done = true;
-  }
-
-  // ---- the killer ----
-  let kills = 0;
-  let running = true;
-  let restarting: Promise<void> | undefined;
-  const killAndRestart = (why: string): Promise<void> => {
-    restarting ??= (async () => {
-      await host.kill();
-      kills++;
-      log(`kill ${kills} (${why})`);
-      await host.start();
-    })().finally(() => {
-      restarting = undefined;
-    });
-    return restarting;
-  };
-  const duringRequest = o.kills?.duringRequest ?? 0;
-  if (duringRequest > 0) {
-    host.onSend = () => {
-      // Not in the first seconds of a process: a kill storm would only test restarts, not requests.
-      if (running && Date.now() - host.readyAt > 2000 && !restarting && random() < duringRequest) {
-        setTimeout(() => void killAndRestart('mid-request'), random() * 60);
-      }
-    };
-  }
-  const killer = (async () => {
-    if (!o.kills) return;
-    while (running && Date.now() < deadline) {
-      await sleep(o.kills.minMs + random() * (o.kills.maxMs - o.kills.minMs));
-      if (!running) break;
-      await killAndRestart('timer');
+        f,
+      );
+      await waitChat(f, 'posted', (r) => r.op === 'post' && r.title === 'Posted to X');
+      f.done = true;
     }
-  })();
 
-  const stagger = o.staggerMs ?? 200;
-  await Promise.all(
-    flows.map(async (f, i) => {
-      await sleep(i * stagger);
-      try {
-        await runFlow(f);
-      } catch (error) {
-        f.error = String(error);
+    // ---- the killer ----
+    let running = true;
+    let restarting: Promise<void> | undefined;
+    const killAndRestart = (why: string): Promise<void> => {
+      restarting ??= (async () => {
+        await host.kill();
+        kills++;
+        log(`kill ${kills} (${why})`);
+        await host.start();
+      })().finally(() => {
+        restarting = undefined;
+      });
+      return restarting;
+    };
+    const duringRequest = o.kills?.duringRequest ?? 0;
+    if (duringRequest > 0) {
+      host.onSend = () => {
+        // Not in the first seconds of a process: a kill storm would only test restarts, not requests.
+        if (running && Date.now() - host.readyAt > 2000 && !restarting && random() < duringRequest) {
+          setTimeout(() => void killAndRestart('mid-request'), random() * 60);
+        }
+      };
+    }
+    const killer = (async () => {
+      if (!o.kills) return;
+      while (running && Date.now() < deadline) {
+        await sleep(o.kills.minMs + random() * (o.kills.maxMs - o.kills.minMs));
+        if (!running) break;
+        await killAndRestart('timer');
       }
-    }),
-  );
-  running = false;
-  await killer;
-  await restarting;
+    })();
 
-  // Let the bot finish the deliveries still queued (card edits after the last notification), then stop it.
-  const db = new Database(paths.db, { readonly: true, fileMustExist: true });
-  const pendingNow = () =>
-    (db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending'").get() as { n: number }).n;
-  for (let i = 0; i < 100 && pendingNow() > 0 && Date.now() < deadline + 10_000; i++) await sleep(100);
-  db.close();
-  await host.stop();
+    const stagger = o.staggerMs ?? 200;
+    await Promise.all(
+      flows.map(async (f, i) => {
+        await sleep(i * stagger);
+        try {
+          await runFlow(f);
+        } catch (error) {
+          f.error = String(error);
+        }
+      }),
+    );
+    running = false;
+    await killer;
+    await restarting;
+
+    // Let the bot finish the deliveries still queued (card edits after the last notification), then stop it.
+    const db = new Database(paths.db, { readonly: true, fileMustExist: true });
+    const pendingNow = () =>
+      (db.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending'").get() as { n: number }).n;
+    for (let i = 0; i < 100 && pendingNow() > 0 && Date.now() < deadline + 10_000; i++) await sleep(100);
+    db.close();
+    await host.stop();
+  } catch (error) {
+    await host.kill();
+    await closeServers();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   const after = new Database(paths.db, { readonly: true, fileMustExist: true });
   const pending = (
     after.prepare("SELECT count(*) AS n FROM outbox WHERE status = 'pending'").get() as { n: number }
@@ -352,11 +371,7 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
   }[];
   after.close();
 
-  await proxy?.close();
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  await closeServers();
   return {
     flows,
     kills,
