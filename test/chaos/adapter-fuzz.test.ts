@@ -123,7 +123,9 @@ describe('Slack payload fuzz', () => {
             },
           },
         };
-        if (random() < 0.1) delete payload[pick(Object.keys(payload))];
+        // As for clicks, `user` and `view` stay: without them Bolt itself answers 500.
+        if (random() < 0.1)
+          delete payload[pick(Object.keys(payload).filter((k) => k !== 'user' && k !== 'view'))];
         body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
       } else {
         body = pick([
