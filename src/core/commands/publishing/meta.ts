@@ -11,6 +11,7 @@ import { parsePlatform } from '../../parse/validate-args.js';
 import { resolveVideo } from '../../references.js';
 import { literal } from '../../text.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video } from '../../video-api.js';
+import { PLATFORM_OPTION, VIDEO_OPTION } from '../options.js';
 import { encodePlatforms } from './action-state.js';
 import { decodeMetaState, META_FORM_ID, metaForm } from './meta-form.js';
 import { BLOCKS, blockFrom, blockSummary, checkBlock, platformName, withMainText } from './post-blocks.js';
@@ -86,20 +87,8 @@ export const metaCommand = withUsage(
     name: 'meta',
     summary: "Set a video's post details for one platform (title, caption, text)",
     options: [
-      {
-        name: 'video',
-        kind: 'video',
-        description: 'Video name, id or `last`',
-        positional: true,
-        required: true,
-      },
-      {
-        name: 'platform',
-        kind: 'platform',
-        description: 'youtube, tiktok, instagram, x, facebook, linkedin or threads',
-        positional: true,
-        required: true,
-      },
+      VIDEO_OPTION,
+      PLATFORM_OPTION,
       {
         name: 'text',
         kind: 'text',

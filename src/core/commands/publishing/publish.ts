@@ -12,6 +12,7 @@ import { resolveVideo } from '../../references.js';
 import { isRequestId, newRequestId } from '../../request-id.js';
 import { literal } from '../../text.js';
 import { type Accounts, PLATFORMS, PRIVACY, type Privacy, VideoApiError } from '../../video-api.js';
+import { PLATFORM_OPTION, VIDEO_OPTION } from '../options.js';
 import { decodePlatforms, decodeVideoAction, encodeVideoAction } from './action-state.js';
 import { platformName } from './post-blocks.js';
 import {
@@ -122,20 +123,8 @@ export const publishCommand = withUsage(
     name: 'publish',
     summary: 'Publish a rendered video to one platform now',
     options: [
-      {
-        name: 'video',
-        kind: 'video',
-        description: 'Video name, id or `last`',
-        positional: true,
-        required: true,
-      },
-      {
-        name: 'platform',
-        kind: 'platform',
-        description: 'youtube, tiktok, instagram, x, facebook, linkedin or threads',
-        positional: true,
-        required: true,
-      },
+      VIDEO_OPTION,
+      PLATFORM_OPTION,
       { name: 'account', kind: 'account', description: 'Account label or id when several are connected' },
       {
         name: 'privacy',

@@ -12,9 +12,9 @@ import { updateVideoCard } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
 import { literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
+import { VIDEO_REST_OPTION } from '../options.js';
 import { displayName } from './format.js';
 import { watchesOfVideo } from './tracking.js';
-import { VIDEO_REST_OPTION } from './video-option.js';
 
 export const deleteCommand: CommandSpec = defineCommand({
   name: 'delete',

@@ -13,9 +13,9 @@ import { resolveVideo } from '../../references.js';
 import { actionKey, clickKey } from '../../request-id.js';
 import { literal } from '../../text.js';
 import { CODECS, type Codec } from '../../video-api.js';
+import { VIDEO_REST_OPTION } from '../options.js';
 import { modelFromVideo } from './card-model.js';
 import { trackRender } from './tracking.js';
-import { VIDEO_REST_OPTION } from './video-option.js';
 
 /**
  * Starts a render of `videoId`, `typed` (the command) or clicked (the card's button). Its idempotency key

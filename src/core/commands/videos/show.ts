@@ -10,9 +10,9 @@ import type { CommandContext } from '../../context.js';
 import { resolveVideo } from '../../references.js';
 import { code, link, literal } from '../../text.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video, VideoApiError } from '../../video-api.js';
+import { VIDEO_REST_OPTION } from '../options.js';
 import { loadVoices } from './catalog-choices.js';
 import { excerpt, formatTime, statusLabel, voiceLabel } from './format.js';
-import { VIDEO_REST_OPTION } from './video-option.js';
 
 const PLATFORM_NAMES: Record<Platform, string> = {
   youtube: 'YouTube',

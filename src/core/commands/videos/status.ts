@@ -9,10 +9,10 @@ import { editCard, repostIfUnposted, unpostableNotice, videoCardKey } from '../.
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
 import { literal } from '../../text.js';
+import { VIDEO_REST_OPTION } from '../options.js';
 import { modelFromVideo, phaseOf } from './card-model.js';
 import { isTerminal, statusLabel } from './format.js';
 import { asRecord, trackGeneration } from './tracking.js';
-import { VIDEO_REST_OPTION } from './video-option.js';
 
 /**
  * The video's card here never reached the channel (the platform refused it: the bot was not invited, and the

@@ -11,8 +11,8 @@ import { thumbnailSections } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
 import { code, literal } from '../../text.js';
 import type { Video } from '../../video-api.js';
+import { VIDEO_REST_OPTION } from '../options.js';
 import { cardThumbnails } from './card-model.js';
-import { VIDEO_REST_OPTION } from './video-option.js';
 
 function explain(video: Video): { text: string; tone: Tone } {
   const t = video.thumbnails;
