@@ -4,9 +4,9 @@
  * before it is parsed; a bad signature or a timestamp more than five minutes off is answered 401. The first
  * response to an interaction is the HTTP answer itself; follow-ups go through the REST webhook as usual.
  */
+import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { APIInteractionResponse } from 'discord.js';
-import nacl from 'tweetnacl';
 import type { Clock, Logger } from '../../src/core/ports.js';
 import type { Handler } from '../../src/http/server.js';
 import { BadInteraction, fromRaw, type Inbound } from './inbound.js';
@@ -16,11 +16,25 @@ export const INTERACTIONS_PATH = '/discord/interactions';
 const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_SKEW_MS = 5 * 60_000;
 
+/**
+ * The application's public key (64 hex characters, as the Developer Portal shows it) as a key object, parsed
+ * once: node:crypto verifies with OpenSSL in ~0.1 ms, where a pure-JS Ed25519 took ~10 ms of the event loop
+ * per request and queued a burst of interactions behind it (docs/performance.md).
+ */
+export function discordPublicKey(hex: string): KeyObject {
+  if (!/^[0-9a-f]{64}$/i.test(hex))
+    throw new Error('The Discord public key must be 64 hexadecimal characters.');
+  return createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(hex, 'hex').toString('base64url') },
+    format: 'jwk',
+  });
+}
+
 export type VerifyResult = { ok: true } | { ok: false; reason: string };
 
-/** Checks Discord's signature of a request; `publicKey` is the application's hex key. */
+/** Checks Discord's signature of a request against the application's public key. */
 export function verifySignature(options: {
-  publicKey: string;
+  publicKey: KeyObject;
   signature: string | undefined;
   timestamp: string | undefined;
   body: Buffer;
@@ -34,11 +48,12 @@ export function verifySignature(options: {
   if (Math.abs(options.now - Number(timestamp) * 1000) > MAX_SKEW_MS)
     return { ok: false, reason: 'stale timestamp' };
   const message = Buffer.concat([Buffer.from(timestamp, 'utf8'), options.body]);
-  const valid = nacl.sign.detached.verify(
-    new Uint8Array(message),
-    new Uint8Array(Buffer.from(signature, 'hex')),
-    new Uint8Array(Buffer.from(options.publicKey, 'hex')),
-  );
+  let valid = false;
+  try {
+    valid = verify(null, message, options.publicKey, Buffer.from(signature, 'hex'));
+  } catch {
+    // OpenSSL refuses some malformed signatures outright rather than answering false.
+  }
   return valid ? { ok: true } : { ok: false, reason: 'bad signature' };
 }
 
@@ -66,6 +81,7 @@ export function createInteractionsEndpoint(options: {
   handle: (inbound: Inbound, reply: Replier) => Promise<void>;
 }): Handler {
   const log = options.logger.child({ component: 'discord-http' });
+  const publicKey = discordPublicKey(options.publicKey);
   return async (req, res) => {
     if (req.method !== 'POST') {
       res.writeHead(405, { allow: 'POST', 'content-type': 'text/plain' });
@@ -79,7 +95,7 @@ export function createInteractionsEndpoint(options: {
       return Array.isArray(v) ? v[0] : v;
     };
     const verified = verifySignature({
-      publicKey: options.publicKey,
+      publicKey,
       signature: header('x-signature-ed25519'),
       timestamp: header('x-signature-timestamp'),
       body,

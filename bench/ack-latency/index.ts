@@ -10,11 +10,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import nacl from 'tweetnacl';
 import { Agent } from 'undici';
 import { generateApiKey } from '../../src/simulator/index.js';
 import { FakeDiscord } from '../../test/discord/fake-discord.js';
 import { FakeSlack } from '../../test/slack/fake-slack.js';
+import { discordSigner } from '../../test/support/ed25519.js';
 import { type BenchResult, type Metric, metric } from '../lib/result.js';
 import { startSimulatorProcess } from '../lib/sim-child.js';
 import { median, percentile } from '../lib/stats.js';
@@ -128,7 +128,7 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
   );
   const fakeSlack = await FakeSlack.start({ users: slackUsers, team: { id: TEAM, name: 'Bench' } });
   const fakeDiscord = await new FakeDiscord({ ...DISCORD, roles: [] }).start();
-  const keys = nacl.sign.keyPair();
+  const keys = discordSigner();
   const dispatcher = new Agent({ connections: o.requests + 10 });
   const base: Omit<TargetConfig, 'kind'> = {
     signingSecret: SIGNING_SECRET,
@@ -136,7 +136,7 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
     slackApiUrl: fakeSlack.apiUrl,
     discord: {
       ...DISCORD,
-      publicKey: Buffer.from(keys.publicKey).toString('hex'),
+      publicKey: keys.publicKeyHex,
       apiUrl: fakeDiscord.apiUrl,
     },
     apiUrl: sim.url,
@@ -216,9 +216,7 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
     fakeDiscord.register(payload);
     const body = JSON.stringify(payload);
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = Buffer.from(nacl.sign.detached(Buffer.from(timestamp + body), keys.secretKey)).toString(
-      'hex',
-    );
+    const signature = keys.sign(timestamp, body);
     const res = await fetch(`${url}/discord/interactions`, {
       method: 'POST',
       headers: {

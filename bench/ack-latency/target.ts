@@ -2,18 +2,17 @@
  * One server under load for the ack-latency benchmark, in a process of its own (the load generator and the
  * fakes stay in the parent): the real Slack or Discord adapter over the real core, or the bare floor —
  * Bolt acknowledging and nothing else, or an Ed25519-verifying HTTP handler answering at once (what the
- * `discord-interactions` package's `verifyKeyMiddleware` does; the package itself is not installed).
+ * `discord-interactions` package's `verifyKeyMiddleware` does with WebCrypto; the package is not installed).
  *
  *   node --import tsx bench/ack-latency/target.ts '<json TargetConfig>'   → prints `READY <url>`
  */
-import { randomBytes } from 'node:crypto';
+import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, HTTPReceiver } from '@slack/bolt';
-import nacl from 'tweetnacl';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import { createVideoApiFactory } from '../../src/api/index.js';
@@ -63,7 +62,14 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
     };
   }
   if (config.kind === 'discord-bare') {
-    const publicKey = Buffer.from(config.discord.publicKey, 'hex');
+    const publicKey = createPublicKey({
+      key: {
+        kty: 'OKP',
+        crv: 'Ed25519',
+        x: Buffer.from(config.discord.publicKey, 'hex').toString('base64url'),
+      },
+      format: 'jwk',
+    });
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -71,10 +77,11 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
         const body = Buffer.concat(chunks);
         const signature = String(req.headers['x-signature-ed25519'] ?? '');
         const timestamp = String(req.headers['x-signature-timestamp'] ?? '');
-        const valid = nacl.sign.detached.verify(
-          new Uint8Array(Buffer.concat([Buffer.from(timestamp), body])),
-          new Uint8Array(Buffer.from(signature, 'hex')),
-          new Uint8Array(publicKey),
+        const valid = verify(
+          null,
+          Buffer.concat([Buffer.from(timestamp), body]),
+          publicKey,
+          Buffer.from(signature, 'hex'),
         );
         if (!valid) {
           res.writeHead(401).end();

@@ -6,12 +6,12 @@
  * answer itself). Short form 200 payloads per platform; CHAOS_LONG=1 runs 1,000.
  */
 
-import nacl from 'tweetnacl';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../bench/lib/stats.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import { commandOptions, discordWorld, interactionPayload, type Json, type World } from '../discord/world.js';
 import { ALICE, BOB, CHANNEL, fixture, type SlackWorld, slackWorld, TEAM } from '../slack/world.js';
+import type { DiscordSigner } from '../support/ed25519.js';
 import { LONG } from './support/checks.js';
 import { fuzzInputs } from './support/fuzz-inputs.js';
 
@@ -180,7 +180,7 @@ describe('Discord payload fuzz (HTTP interactions)', () => {
   it(`${PAYLOADS} random, mutated and malformed Discord interactions`, async () => {
     w = await discordWorld({ mode: 'http' });
     const endpoint = w.endpoint as string;
-    const keys = w.keys as nacl.SignKeyPair;
+    const keys = w.keys as DiscordSigner;
     const random = seededRandom(81);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
     const texts = fuzzInputs({ commands, ids: [] }, PAYLOADS, 82);
@@ -247,9 +247,7 @@ describe('Discord payload fuzz (HTTP interactions)', () => {
       w.fake.register(payload);
       const badSignature = random() < 0.04;
       const timestamp = String(Math.floor(w.h.clock.now() / 1000));
-      const signature = Buffer.from(
-        nacl.sign.detached(Buffer.from(timestamp + (badSignature ? `${body} ` : body)), keys.secretKey),
-      ).toString('hex');
+      const signature = keys.sign(timestamp, badSignature ? `${body} ` : body);
       const res = await fetch(endpoint, {
         method: 'POST',
         headers: {

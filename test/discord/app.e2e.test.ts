@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import nacl from 'tweetnacl';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../src/main.js';
+import { discordSigner } from '../support/ed25519.js';
 import { FakeDiscord } from './fake-discord.js';
 import {
   commandOptions,
@@ -89,14 +89,12 @@ describe('startApp with Discord', () => {
   }, 90_000);
 
   it('serves signed HTTP interactions on the shared port with DISCORD_PUBLIC_KEY', async () => {
-    const keys = nacl.sign.keyPair();
-    const f = await start({ DISCORD_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('hex') });
+    const keys = discordSigner();
+    const f = await start({ DISCORD_PUBLIC_KEY: keys.publicKeyHex });
     expect(f.identifies).toEqual([]);
     const body = JSON.stringify({ type: 1, id: '1', application_id: IDS.app, token: 't', version: 1 });
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = Buffer.from(nacl.sign.detached(Buffer.from(timestamp + body), keys.secretKey)).toString(
-      'hex',
-    );
+    const signature = keys.sign(timestamp, body);
     const res = await fetch(`${app?.url}/discord/interactions`, {
       method: 'POST',
       headers: {

@@ -1,12 +1,12 @@
 /**
  * HTTP interactions mode (`DISCORD_PUBLIC_KEY` set): Discord POSTs interactions to `/discord/interactions` on
- * the shared server, signed with Ed25519 over `timestamp + body`. Real signatures from a tweetnacl key pair made
+ * the shared server, signed with Ed25519 over `timestamp + body`. Real signatures from an Ed25519 key pair made
  * here; forged, tampered and stale requests get 401 before anything is parsed. The first response is the HTTP
  * answer; follow-ups go through the webhook as in gateway mode.
  */
 import { readFileSync } from 'node:fs';
-import nacl from 'tweetnacl';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type DiscordSigner, discordSigner } from '../support/ed25519.js';
 import { DEMO_KEY } from '../support/harness.js';
 import { controlsOf, discordWorld, textOfMessage, type World } from './world.js';
 
@@ -15,8 +15,8 @@ afterEach(() => w?.close());
 
 const ping = readFileSync(new URL('./fixtures/ping.json', import.meta.url), 'utf8');
 
-function sign(body: string, timestamp: string, secretKey: Uint8Array): string {
-  return Buffer.from(nacl.sign.detached(Buffer.from(timestamp + body), secretKey)).toString('hex');
+function sign(body: string, timestamp: string, signer: DiscordSigner): string {
+  return signer.sign(timestamp, body);
 }
 
 async function post(body: string, headers: Record<string, string>): Promise<Response> {
@@ -34,7 +34,7 @@ describe('HTTP interactions', () => {
     w = await discordWorld({ mode: 'http' });
     const timestamp = now();
     const res = await post(ping, {
-      'x-signature-ed25519': sign(ping, timestamp, w.keys?.secretKey as Uint8Array),
+      'x-signature-ed25519': sign(ping, timestamp, w.keys as DiscordSigner),
       'x-signature-timestamp': timestamp,
     });
     expect(res.status).toBe(200);
@@ -47,15 +47,11 @@ describe('HTTP interactions', () => {
 
   it('refuses forged, tampered, stale and unsigned requests with 401', async () => {
     w = await discordWorld({ mode: 'http' });
-    const secret = w.keys?.secretKey as Uint8Array;
-    const stranger = nacl.sign.keyPair();
+    const secret = w.keys as DiscordSigner;
+    const stranger = discordSigner();
     const t = now();
     const cases: [string, string, Record<string, string>][] = [
-      [
-        'another key',
-        ping,
-        { 'x-signature-ed25519': sign(ping, t, stranger.secretKey), 'x-signature-timestamp': t },
-      ],
+      ['another key', ping, { 'x-signature-ed25519': sign(ping, t, stranger), 'x-signature-timestamp': t }],
       [
         'tampered body',
         ping.replace('"type": 1', '"type": 2'),
@@ -105,7 +101,7 @@ describe('HTTP interactions', () => {
     const body = JSON.stringify({ hello: 'world' });
     const t = now();
     const res = await post(body, {
-      'x-signature-ed25519': sign(body, t, w.keys?.secretKey as Uint8Array),
+      'x-signature-ed25519': sign(body, t, w.keys as DiscordSigner),
       'x-signature-timestamp': t,
     });
     expect(res.status).toBe(400);

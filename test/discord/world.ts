@@ -1,16 +1,16 @@
 /**
  * A Discord test world: the end-to-end harness (simulator over HTTP, client, SQLite, core, poller, outbox)
  * with the REAL Discord adapter delivering through the REAL discord.js (gateway mode) or the HTTP endpoint
- * (signed with a tweetnacl key pair), against the local fake Discord. Helpers act like a member would:
+ * (signed with an Ed25519 key pair made here), against the local fake Discord. Helpers act like a member would:
  * run a slash command, click a button on a message, submit a modal, type into an autocompleted option.
  */
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
-import nacl from 'tweetnacl';
 import { createDiscordAdapter, type DiscordAdapter } from '../../adapters/discord/index.js';
 import { userAddress } from '../../src/core/address.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { type DiscordSigner, discordSigner } from '../support/ed25519.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../support/harness.js';
 import {
   type FakeDiscord as Fake,
@@ -57,7 +57,7 @@ export interface World {
   http: HttpServer;
   /** `http://127.0.0.1:port/discord/interactions` in HTTP mode. */
   endpoint?: string;
-  keys?: nacl.SignKeyPair;
+  keys?: DiscordSigner;
   address(member: MemberName): string;
   conversation: string;
   /** `/reel <path> option:value…`, e.g. `slash('series show', { series: 'x' })`. */
@@ -107,14 +107,14 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
     health: () => true,
     metrics: async () => ({ contentType: 'text/plain', body: '' }),
   });
-  const keys = mode === 'http' ? nacl.sign.keyPair() : undefined;
+  const keys = mode === 'http' ? discordSigner() : undefined;
   const adapter = createDiscordAdapter({
     config: {
       token: TOKEN,
       applicationId: IDS.app,
       apiUrl: fake.apiUrl,
       guildId: IDS.guild,
-      ...(keys ? { publicKey: Buffer.from(keys.publicKey).toString('hex') } : {}),
+      ...(keys ? { publicKey: keys.publicKeyHex } : {}),
     },
     bot: h.bot,
     http,
@@ -148,9 +148,7 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
       record = fake.register(payload);
       const body = JSON.stringify(payload);
       const timestamp = String(Math.floor(h.clock.now() / 1000));
-      const signature = Buffer.from(
-        nacl.sign.detached(Buffer.from(timestamp + body), (keys as nacl.SignKeyPair).secretKey),
-      ).toString('hex');
+      const signature = (keys as DiscordSigner).sign(timestamp, body);
       const res = await fetch(endpoint as string, {
         method: 'POST',
         headers: {
