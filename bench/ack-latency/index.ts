@@ -46,7 +46,14 @@ interface Target {
 async function startTarget(config: TargetConfig): Promise<Target> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'bench/ack-latency/target.ts', JSON.stringify(config)],
+    [
+      // BENCH_CPU_PROF=<dir> profiles each target (see docs/performance.md, "Profiling").
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      '--import',
+      'tsx',
+      'bench/ack-latency/target.ts',
+      JSON.stringify(config),
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -150,6 +150,7 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
           logger: silent,
           clock: systemClock,
           registerOnStart: false,
+          ...(process.env.BENCH_DEFER_MS ? { deferAfterMs: Number(process.env.BENCH_DEFER_MS) } : {}),
         });
   await adapter.start();
   const listening = await http.listen(0, '127.0.0.1');
