@@ -133,7 +133,7 @@ async function start(
       },
       clock,
       logger,
-      concurrency: 8,
+      concurrency: 64,
       metrics: {
         checked: () => {},
         lag: (_kind, ms) => metrics.pollLag.observe(ms / 1000),

@@ -3,14 +3,16 @@
 export const clamp = (value: number, min: number, max: number): number => Math.min(max, Math.max(min, value));
 
 /**
- * Spreads `ms` by ±`ratio` so watches created together do not stay in lock-step, then keeps it in bounds.
- * `random` is injected (in [0, 1)) so tests are deterministic.
+ * Spreads `ms` by ±`ratio` (or by 0…+`ratio` with `upwardOnly`, when `ms` is the earliest useful moment) so
+ * watches created together do not stay in lock-step, then keeps it in bounds. `random` is injected (in
+ * [0, 1)) so tests are deterministic.
  */
 export function jittered(
   ms: number,
-  options: { ratio: number; random: () => number; min?: number; max?: number },
+  options: { ratio: number; random: () => number; min?: number; max?: number; upwardOnly?: boolean },
 ): number {
-  const spread = ms * options.ratio * (options.random() * 2 - 1);
+  const draw = options.random();
+  const spread = ms * options.ratio * (options.upwardOnly ? draw : draw * 2 - 1);
   return Math.round(clamp(ms + spread, options.min ?? 0, options.max ?? Number.POSITIVE_INFINITY));
 }
 

@@ -56,9 +56,12 @@ export interface PollerOptions {
   onCommit?(): void;
   /** Period of the `start()` loop (default 1 s). */
   intervalMs?: number;
-  /** Most watches claimed (running or waiting for a slot) at once (default 100). */
+  /** Most watches claimed (running or waiting for a slot) at once (default 500). */
   batchSize?: number;
-  /** ± share of an interval added at random (default 0.1). */
+  /**
+   * Share of an interval added at random (default 0.1): upwards only for a watcher's requested interval
+   * (it is the earliest useful moment, e.g. just after an expected finish), both ways for failure backoff.
+   */
   jitterRatio?: number;
   /** In [0, 1); injected for deterministic tests. */
   random?: () => number;
@@ -67,6 +70,9 @@ export interface PollerOptions {
   /** Retry delay for a watch whose kind has no registered watcher (default 60 s). */
   missingWatcherDelayMs?: number;
 }
+
+/** Batches one pass works through before leaving the rest to the next pass (every check moves its watch on). */
+const MAX_BATCHES_PER_PASS = 50;
 
 /** The poller's own bookkeeping inside `watch.state`; hidden from watchers, cleared by a good check. */
 export const POLLER_STATE_KEY = '__poller';
@@ -108,7 +114,7 @@ export class Poller {
     this.#slots = new Slots(options.concurrency);
     this.#random = options.random ?? Math.random;
     this.#jitterRatio = options.jitterRatio ?? 0.1;
-    this.#batchSize = options.batchSize ?? 100;
+    this.#batchSize = options.batchSize ?? 500;
   }
 
   /** Runs a pass now and then every `intervalMs`; passes overlap safely (a watch is never checked twice at once). */
@@ -138,19 +144,27 @@ export class Poller {
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
   }
 
-  /** One pass: claims every due watch not already in flight and resolves when their checks are done. */
+  /**
+   * One pass: claims the due watches not already in flight (up to the batch) and resolves when their checks
+   * are done. A full batch means a backlog: the pass goes on with the next batch at once instead of leaving
+   * it for the next interval, so throughput is bounded by `concurrency` and the keys' budgets, not by the
+   * batch size per interval (which capped 10,000 jobs at 100 checks a second: docs/performance.md).
+   */
   async tick(): Promise<void> {
-    if (this.#stopped) return;
-    const room = this.#batchSize - this.#inFlight.size;
-    if (room <= 0) return;
-    const now = this.#o.clock.now();
-    // In-flight watches are still due (their nextCheckAt moves only on commit): ask for enough to skip them.
-    const due = this.#o.store.watches
-      .due(now, room + this.#inFlight.size)
-      .filter((watch) => !this.#inFlight.has(watch.id))
-      .slice(0, room);
-    const committed = await Promise.all(due.map((watch) => this.#claim(watch)));
-    if (committed.some(Boolean)) this.#o.onCommit?.();
+    for (let batch = 0; batch < MAX_BATCHES_PER_PASS && !this.#stopped; batch++) {
+      const room = this.#batchSize - this.#inFlight.size;
+      if (room <= 0) return;
+      const now = this.#o.clock.now();
+      // In-flight watches are still due (their nextCheckAt moves only on commit): ask for enough to skip them.
+      const due = this.#o.store.watches
+        .due(now, room + this.#inFlight.size)
+        .filter((watch) => !this.#inFlight.has(watch.id))
+        .slice(0, room);
+      if (due.length === 0) return;
+      const committed = await Promise.all(due.map((watch) => this.#claim(watch)));
+      if (committed.some(Boolean)) this.#o.onCommit?.();
+      if (due.length < room) return;
+    }
   }
 
   /** Watches claimed and not finished (running or waiting for a slot). */
@@ -266,6 +280,7 @@ export class Poller {
     const requested = result.nextCheckInMs ?? watcher.maxIntervalMs;
     const interval = jittered(clamp(requested, watcher.minIntervalMs, watcher.maxIntervalMs), {
       ratio: this.#jitterRatio,
+      upwardOnly: true,
       random: this.#random,
       min: watcher.minIntervalMs,
       max: watcher.maxIntervalMs,

@@ -1,15 +1,18 @@
 /**
  * The `generation` watch: follows one video from POST /videos (or /videos/captions) until it completes or
  * fails, editing its status card in place. Percent changes edit the card once per 5 % step; completion
- * fetches the video for its thumbnails and keeps watching them (5–15 s) while they are queued or generating;
- * a milestone ("✅ … is ready" / "❌ … failed") goes once to the card's thread. The interval adapts: the
- * percent rate over the last samples estimates the finish, and the next look lands near it (10–30 s, the
- * API's advice for status polling).
+ * fetches the video for its thumbnails and keeps watching them while they are queued or generating; a
+ * milestone ("✅ … is ready" / "❌ … failed") goes once to the card's thread.
+ *
+ * The interval adapts (10–30 s, the API's advice for status polling): the percent rate estimates the finish
+ * and the next look lands just after it. That look reads the video itself (GET /videos/{id}) rather than its
+ * status: when the estimate was right, one call says "completed" and carries the name and thumbnails the
+ * card needs. Measured in bench/poller-scale (docs/performance.md).
  */
 import type { Card } from '../cards.js';
 import type { Store, Watch } from '../ports.js';
 import { literal } from '../text.js';
-import { VideoApiError } from '../video-api.js';
+import { type Video, VideoApiError } from '../video-api.js';
 import {
   applyVideoEffects,
   cardThumbnailsOf,
@@ -52,19 +55,56 @@ export function estimateRemainingMs(samples: readonly ProgressSample[]): number 
   return Math.max(0, ((100 - last.percent) * elapsed) / gained);
 }
 
+/** Milliseconds one percent takes at the current rate; undefined without a usable rate. */
+function msPerPercent(samples: readonly ProgressSample[]): number | undefined {
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  if (!first || !last || last.percent <= first.percent) return undefined;
+  return (last.at - first.at) / (last.percent - first.percent);
+}
+
+export interface NextLook {
+  inMs: number;
+  /** The look is meant to land after the expected finish. */
+  finishing: boolean;
+}
+
 /**
- * When to look next: with no rate yet, soon (to get one); stalled, at the slowest; otherwise near the
- * estimated finish when it is within reach, else one short interval before it, always within the bounds.
+ * When to look next: with no rate yet, soon (to get one); stalled, at the slowest; otherwise just after the
+ * estimated finish when that is within reach, else one short interval before it, always within the bounds.
+ * "Just after" is a second or one percent's worth, whichever is longer: percents are whole numbers, so the
+ * job may be up to a percent further along than it says.
  */
-export function nextCheckIn(
+export function planNextLook(
   samples: readonly ProgressSample[],
   bounds: { min: number; max: number } = GENERATION_BOUNDS,
-): number {
+): NextLook {
   const remaining = estimateRemainingMs(samples);
-  if (remaining === undefined) return samples.length < 2 ? bounds.min : bounds.max;
-  // Within reach: just after the expected finish. Further: early enough that the next look is in reach.
-  const target = remaining <= bounds.max ? remaining + SECOND : remaining - bounds.min;
-  return Math.round(Math.max(bounds.min, Math.min(bounds.max, target)));
+  if (remaining === undefined)
+    return { inMs: samples.length < 2 ? bounds.min : bounds.max, finishing: false };
+  const after = remaining + Math.max(SECOND, msPerPercent(samples) ?? 0);
+  if (after <= bounds.max) return { inMs: Math.round(Math.max(bounds.min, after)), finishing: true };
+  // Further: early enough that the next look is in reach of the finish.
+  return {
+    inMs: Math.round(Math.max(bounds.min, Math.min(bounds.max, remaining - bounds.min))),
+    finishing: false,
+  };
+}
+
+export const nextCheckIn = (
+  samples: readonly ProgressSample[],
+  bounds: { min: number; max: number } = GENERATION_BOUNDS,
+): number => planNextLook(samples, bounds).inMs;
+
+/**
+ * The samples a rate is drawn from. With a single reading, the moment generation started (known when this
+ * bot created the video) stands in as 0 %, so the first look already gives a rate and the second can land
+ * near the finish; once a second real reading exists, only real ones count.
+ */
+function rateSamples(samples: readonly ProgressSample[], startedAt: number | undefined): ProgressSample[] {
+  const only = samples.length === 1 ? samples[0] : undefined;
+  if (!only || startedAt === undefined || only.at <= startedAt || only.percent <= 0) return [...samples];
+  return [{ at: startedAt, percent: 0 }, only];
 }
 
 /** Said on a card when the video cannot be read any more (404). */
@@ -82,6 +122,10 @@ export interface GenerationState {
   completedAt?: number;
   /** Last thumbnail status shown, so unchanged thumbnails do not re-edit the card. */
   thumbnails?: string;
+  /** When generation started, if this bot created the video (absent for series episodes found later). */
+  startedAt?: number;
+  /** The next look is the expected finish: it reads the video rather than its status. */
+  finishing?: boolean;
 }
 
 export function readGenerationState(raw: Record<string, unknown>): GenerationState {
@@ -102,6 +146,8 @@ export function readGenerationState(raw: Record<string, unknown>): GenerationSta
   };
   if (typeof raw.completedAt === 'number') state.completedAt = raw.completedAt;
   if (typeof raw.thumbnails === 'string') state.thumbnails = raw.thumbnails;
+  if (typeof raw.startedAt === 'number') state.startedAt = raw.startedAt;
+  if (raw.finishing === true) state.finishing = true;
   return state;
 }
 
@@ -150,6 +196,44 @@ const failedReply = (name: string, videoId: string, reasons: string[]): Card => 
   context: `id \`${videoId}\``,
 });
 
+/** The video finished: show it with its thumbnails (if any yet), say so once, and wait for pending ones. */
+function completed(
+  ctx: WatchContext,
+  watch: Watch,
+  state: GenerationState,
+  video: Video,
+  renderedVideoUrl: string | null,
+): WatchResult {
+  const videoId = watch.target;
+  const key = watch.cardKey ?? `video:${videoId}`;
+  const name = video.name || nameOf(ctx.store, watch, state);
+  const model = cardModel(ctx.store, watch);
+  const thumbnails = cardThumbnailsOf(video.thumbnails, model?.thumbnails);
+  const pending = thumbnailsPending(thumbnails?.status);
+  const next: GenerationState = {
+    ...withoutFinishing(state),
+    phase: 'thumbnails',
+    completedAt: ctx.now,
+    ...(thumbnails ? { thumbnails: thumbnails.status } : {}),
+  };
+  const patch: VideoCardPatch = { phase: 'completed', percent: 100, etaMs: undefined, name };
+  if (thumbnails) patch.thumbnails = thumbnails;
+  if (renderedVideoUrl && !model?.render) {
+    patch.render = { renderId: '', status: 'done', progress: 1, url: renderedVideoUrl };
+  }
+  // Thumbnails take seconds after completion: the first look waits the longest thumbnail interval.
+  return result(watch, next, !pending, pending ? THUMBNAIL_BOUNDS.max : undefined, {
+    patch,
+    dedupe: `${key}:completed`,
+    reply: { card: readyReply(name, videoId, model?.kind === 'caption'), dedupe: `${key}:ready` },
+  });
+}
+
+function withoutFinishing(state: GenerationState): GenerationState {
+  const { finishing: _finishing, ...rest } = state;
+  return rest;
+}
+
 async function checkGeneration(
   ctx: WatchContext,
   watch: Watch,
@@ -157,12 +241,20 @@ async function checkGeneration(
 ): Promise<WatchResult> {
   const videoId = watch.target;
   const key = watch.cardKey ?? `video:${videoId}`;
+  if (state.finishing) {
+    // Expected to be done: one read of the video settles it (and carries what the finished card shows).
+    const video = await ctx.api.videos.get(videoId);
+    if (video.status === 'completed') return completed(ctx, watch, state, video, video.renderedVideoUrl);
+    // Slower than its rate said: back to status checks, which measure the rate again.
+    if (video.status !== 'failed')
+      return result(watch, withoutFinishing(state), false, GENERATION_BOUNDS.min, {});
+    // Failed: the reasons are on the status.
+  }
   const status = await ctx.api.videos.status(videoId);
-  const name = nameOf(ctx.store, watch, state);
-  const caption = cardModel(ctx.store, watch)?.kind === 'caption';
 
   if (status.status === 'failed') {
-    return result(watch, state, true, undefined, {
+    const name = nameOf(ctx.store, watch, state);
+    return result(watch, withoutFinishing(state), true, undefined, {
       patch: {
         phase: 'failed',
         errorMessages: status.errorMessages,
@@ -176,41 +268,29 @@ async function checkGeneration(
 
   if (status.status === 'completed') {
     const video = await ctx.api.videos.get(videoId);
-    const thumbnails = cardThumbnailsOf(video.thumbnails, cardModel(ctx.store, watch)?.thumbnails);
-    const pending = thumbnailsPending(thumbnails?.status);
-    const next: GenerationState = {
-      ...state,
-      phase: 'thumbnails',
-      completedAt: ctx.now,
-      ...(thumbnails ? { thumbnails: thumbnails.status } : {}),
-    };
-    const patch: VideoCardPatch = {
-      phase: 'completed',
-      percent: 100,
-      etaMs: undefined,
-      name: video.name || name,
-    };
-    if (thumbnails) patch.thumbnails = thumbnails;
-    if (status.renderedVideoUrl && !cardModel(ctx.store, watch)?.render) {
-      patch.render = { renderId: '', status: 'done', progress: 1, url: status.renderedVideoUrl };
-    }
-    return result(watch, next, !pending, pending ? THUMBNAIL_BOUNDS.min : undefined, {
-      patch,
-      dedupe: `${key}:completed`,
-      reply: { card: readyReply(video.name || name, videoId, caption), dedupe: `${key}:ready` },
-    });
+    return completed(ctx, watch, state, video, status.renderedVideoUrl);
   }
 
   const samples = [...state.samples, { at: ctx.now, percent: status.percentCompleted }].slice(-SAMPLES_KEPT);
+  const rated = rateSamples(samples, state.startedAt);
   const step = percentStep(status.percentCompleted);
-  const remaining = estimateRemainingMs(samples);
-  const next: GenerationState = { ...state, samples, lastStep: Math.max(step, state.lastStep) };
+  const look = planNextLook(rated, GENERATION_BOUNDS);
+  const next: GenerationState = {
+    ...withoutFinishing(state),
+    samples,
+    lastStep: Math.max(step, state.lastStep),
+    ...(look.finishing ? { finishing: true } : {}),
+  };
   const effects: VideoEffects = {};
   if (step > state.lastStep) {
-    effects.patch = { phase: 'generating', percent: status.percentCompleted, etaMs: remaining };
+    effects.patch = {
+      phase: 'generating',
+      percent: status.percentCompleted,
+      etaMs: estimateRemainingMs(rated),
+    };
     effects.dedupe = `${key}:gen:${step}`;
   }
-  return result(watch, next, false, nextCheckIn(samples, GENERATION_BOUNDS), effects);
+  return result(watch, next, false, look.inMs, effects);
 }
 
 async function checkThumbnails(

@@ -11,6 +11,7 @@ import {
   GENERATION_BOUNDS,
   nextCheckIn,
   percentStep,
+  planNextLook,
   readGenerationState,
 } from '../../../src/core/live/generation-watcher.js';
 import { RENDER_BOUNDS } from '../../../src/core/live/render-watcher.js';
@@ -260,6 +261,31 @@ describe('ETA and adaptive intervals', () => {
         RENDER_BOUNDS,
       ),
     ).toBe(RENDER_BOUNDS.min);
+  });
+
+  it('plans the finish look a second or one percent after the expected finish, only when in reach', () => {
+    // A slow job: 4.8 s per percent, 9.6 s left; percents are floored, so look one percent's worth after.
+    expect(
+      planNextLook([
+        { at: 0, percent: 88 },
+        { at: 48_000, percent: 98 },
+      ]),
+    ).toEqual({ inMs: 14_400, finishing: true });
+    // 29 s left + 1 s is still in reach (30 s); 29.5 s + 1 s is not: look 10 s before the finish instead.
+    expect(
+      planNextLook([
+        { at: 0, percent: 0 },
+        { at: 29_000, percent: 50 },
+      ]),
+    ).toEqual({ inMs: 30_000, finishing: true });
+    expect(
+      planNextLook([
+        { at: 0, percent: 0 },
+        { at: 29_500, percent: 50 },
+      ]),
+    ).toEqual({ inMs: 19_500, finishing: false });
+    // No rate: not a finish look.
+    expect(planNextLook([{ at: 0, percent: 5 }])).toEqual({ inMs: 10_000, finishing: false });
   });
 
   it('steps, durations and tolerant state', () => {

@@ -70,12 +70,12 @@ const thumbs = (s: string, n = 0): Thumbnails => ({
   })),
   ...(n > 0 ? { selectedVariantId: 't0', selectedBy: 'ai' } : {}),
 });
-const video = (t: Thumbnails): Video => ({
+const video = (t: Thumbnails, videoStatus = 'completed'): Video => ({
   id: VIDEO,
   name: 'Octopus facts',
   renderedVideoUrl: null,
   posts: {},
-  status: 'completed',
+  status: videoStatus,
   thumbnails: t,
 });
 
@@ -157,6 +157,82 @@ describe('generation watcher', () => {
     expect(shown().progress?.label).toContain('left');
     // 57 % in 40 s: about 28 s left, within reach: just after it.
     expect(r.nextCheckInMs).toBe(Math.round((40 * 40_000) / 57) + 1000);
+    expect(api.calls).toEqual(['status', 'status', 'status']);
+  });
+
+  it('gets a rate from its first look at a video it created, and the finish look reads the video once', async () => {
+    // A 60 s generation the bot started at `now`.
+    const w = watch('generation', {
+      name: 'Octopus facts',
+      samples: [],
+      lastStep: -1,
+      phase: 'generating',
+      startedAt: now,
+    });
+    now += 10_000;
+    api.statuses = [status('processing', 16)];
+    let r = await check(w);
+    // 16 % in the 10 s since it started: ~52 s left, so the slowest allowed interval.
+    expect(r.nextCheckInMs).toBe(30_000);
+    expect(r.state.finishing).toBeUndefined();
+
+    now += 30_000;
+    api.statuses = [status('processing', 66)];
+    r = await check(w);
+    // 50 % in 30 s (real readings only now): 20.4 s left; a second after it (one percent is only 0.6 s).
+    expect(r.nextCheckInMs).toBe(21_400);
+    expect(r.state.finishing).toBe(true);
+
+    now += 21_400;
+    api.videos = [video(thumbs('queued'))];
+    r = await check(w);
+    expect(r.done).toBe(false);
+    expect(shown().text).toContain('Thumbnails are on the way');
+    expect(replies()).toEqual(['✅ Octopus facts is ready']);
+    // Thumbnails take seconds: the first look at them waits the longest thumbnail interval.
+    expect(r.nextCheckInMs).toBe(15_000);
+    expect(api.calls).toEqual(['status', 'status', 'get']);
+  });
+
+  it('a finish look that finds it still running goes back to status checks', async () => {
+    const w = watch('generation', {
+      name: 'Octopus facts',
+      samples: [
+        { at: now - 20_000, percent: 40 },
+        { at: now - 10_000, percent: 70 },
+      ],
+      lastStep: 70,
+      phase: 'generating',
+      finishing: true,
+    });
+    api.videos = [video(thumbs('idle'), 'processing')];
+    let r = await check(w);
+    expect(r.done).toBe(false);
+    expect(r.nextCheckInMs).toBe(10_000);
+    expect(r.state.finishing).toBeUndefined();
+    expect(replies()).toEqual([]);
+    now += 10_000;
+    api.statuses = [status('processing', 97)];
+    r = await check(w);
+    expect(api.calls).toEqual(['get', 'status']);
+    expect(r.state.finishing).toBe(true);
+  });
+
+  it('a finish look that finds it failed reads the reasons from its status', async () => {
+    const w = watch('generation', {
+      name: 'Octopus facts',
+      samples: [{ at: now - 10_000, percent: 80 }],
+      lastStep: 80,
+      phase: 'generating',
+      finishing: true,
+    });
+    api.videos = [video(thumbs('idle'), 'failed')];
+    api.statuses = [status('failed', 88, ['Rendering the b-roll failed.'])];
+    const r = await check(w);
+    expect(r.done).toBe(true);
+    expect(shown().text).toContain('• Rendering the b-roll failed.');
+    expect(replies()).toEqual(['❌ Octopus facts failed']);
+    expect(api.calls).toEqual(['get', 'status']);
   });
 
   it('on completion shows the video, says it is ready once, and keeps watching queued thumbnails', async () => {
@@ -165,11 +241,11 @@ describe('generation watcher', () => {
     api.videos = [video(thumbs('queued'))];
     let r = await check(w);
     expect(r.done).toBe(false);
-    expect(r.nextCheckInMs).toBe(5_000);
+    expect(r.nextCheckInMs).toBe(15_000);
     expect(shown().text).toContain('Thumbnails are on the way');
     expect(replies()).toEqual(['✅ Octopus facts is ready']);
 
-    now += 5_000;
+    now += 15_000;
     api.videos = [video(thumbs('generating'))];
     r = await check(w);
     expect(r.done).toBe(false);

@@ -70,14 +70,18 @@ export const captionCommand: CommandSpec = defineCommand({
         const idempotencyKey = actionKey(ctx, 'caption', body);
         const created = await ctx.api().videos.caption(body, { idempotencyKey });
         const name = args.name ?? nameFromUrl(url);
-        trackGeneration(ctx, {
-          videoId: created.id,
-          name,
-          kind: 'caption',
-          requestedBy: displayName(ctx.req),
-          phase: 'generating',
-          percent: 0,
-        });
+        trackGeneration(
+          ctx,
+          {
+            videoId: created.id,
+            name,
+            kind: 'caption',
+            requestedBy: displayName(ctx.req),
+            phase: 'generating',
+            percent: 0,
+          },
+          { justCreated: true },
+        );
         return message({
           title: `Captioning “${literal(name)}”…`,
           tone: 'progress',

@@ -138,16 +138,20 @@ async function charge(
   const store = ctx.deps.store;
   store.transaction(() => {
     saveRequest(ctx, id, done, creatingCard(done));
-    const { started } = trackGeneration(ctx, {
-      videoId: created.id,
-      name: created.name || displayedName(pending.input),
-      kind: 'video',
-      requestedBy: pending.requesterName ?? displayName(ctx.req),
-      model: created.model ?? pending.input.model ?? 'storyboard',
-      credits: created.creditsUsed,
-      phase: 'generating',
-      percent: 0,
-    });
+    const { started } = trackGeneration(
+      ctx,
+      {
+        videoId: created.id,
+        name: created.name || displayedName(pending.input),
+        kind: 'video',
+        requestedBy: pending.requesterName ?? displayName(ctx.req),
+        model: created.model ?? pending.input.model ?? 'storyboard',
+        credits: created.creditsUsed,
+        phase: 'generating',
+        percent: 0,
+      },
+      { justCreated: true },
+    );
     if (started) {
       store.audit.record({
         at: ctx.now(),

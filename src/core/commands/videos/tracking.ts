@@ -22,6 +22,7 @@ const FIRST_CHECK_MS: Record<'generation' | 'render', number> = { generation: 10
 export function trackGeneration(
   ctx: CommandContext,
   model: VideoCardModel,
+  options: { justCreated?: boolean } = {},
 ): { cardKey: string; started: boolean } {
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
@@ -43,7 +44,14 @@ export function trackGeneration(
       owner: ctx.keyOwner(),
       conversation,
       cardKey,
-      state: { name: model.name, samples: [], lastStep: -1, phase: 'generating' },
+      state: {
+        name: model.name,
+        samples: [],
+        lastStep: -1,
+        phase: 'generating',
+        // Created just now by this bot: generation started now, which gives the first look a rate.
+        ...(options.justCreated ? { startedAt: now } : {}),
+      },
       nextCheckAt: now + FIRST_CHECK_MS.generation,
       expiresAt: now + (ctx.deps.watchMaxAgeMs ?? GENERATION_WATCH_MS),
     });
