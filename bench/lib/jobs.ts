@@ -70,7 +70,7 @@ export function watchGeneration(
     owner: input.owner,
     conversation: input.conversation,
     cardKey,
-    state: { name: input.name, samples: [], lastStep: -1, phase: 'generating' },
+    state: { name: input.name, samples: [], lastStep: -1, phase: 'generating', startedAt: input.now },
     nextCheckAt: input.now + 10_000,
     expiresAt: input.now + 6 * 3600_000,
   });

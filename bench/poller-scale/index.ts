@@ -96,7 +96,7 @@ export async function pollerScale(o: PollerScaleOptions): Promise<BenchResult> {
   const notes = [
     `${o.jobs} generation jobs (storyboard/motion_lite/motion_pro 3:2:1, 90/150/240 s) on ${o.keys} keys, created over the first minute; simulator rate limits on; virtual time shared by the simulator, client budgets, poller and store.`,
     'Baseline: a naive poller checking every active job every 10 s with the same client, watchers, store and outbox (no adaptive interval, no background lane, no deferral).',
-    `"smart (product)" is the poller exactly as src/main.ts configures it (concurrency 8, batch 100, 1 s passes)${o.tuned ? '; "smart (batch 1000)" changes only batchSize' : ''}.`,
+    `"smart (product)" is the poller exactly as src/main.ts configures it (concurrency 64, batch 500, 1 s passes that go on while batches come back full)${o.tuned ? '; "smart (batch 1000)" changes only batchSize' : ''}.`,
     'API calls per finished job: the calls made for each job that finished (status and reads of its video), averaged; total calls also include the jobs still running when a worker stopped.',
     'Detection delay: virtual time from the job reaching its final state in the simulator to the completion outbox row. CPU and RSS: the poller process only (the simulator runs in its own process); CPU excludes creating the jobs.',
     `Wall time per pass/round (real ms, p50/p99/max): smart ${fmtWall(smart)}${tuned ? `, batch 1000 ${fmtWall(tuned)}` : ''}, naive ${fmtWall(naive)} — a pass slower than its interval (1 s; naive 10 s) means the machine could not have kept that pace in real time.`,
