@@ -296,7 +296,10 @@ export interface Store {
     /** Ready items (notBefore <= now), oldest first; superseded card updates are skipped by the sender. */
     ready(platform: ChatPlatform, now: number, limit: number): OutboxItem[];
     done(id: number): void;
+    /** Counts a failed attempt and sets when to try again. */
     retry(id: number, notBefore: number): void;
+    /** Sets when to try again without counting an attempt: the platform asked us to wait (429). */
+    postpone(id: number, notBefore: number): void;
     /** Gives up on an item after too many attempts (kept for inspection). */
     fail(id: number, error: string): void;
     /**

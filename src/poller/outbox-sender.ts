@@ -344,7 +344,8 @@ export class OutboxSender {
       // The platform's rate limit covers every call we make to it: hold the whole platform, not just this row.
       const until = now + Math.max(0, error.retryAfter) * 1000;
       this.#pausedUntil.set(platform, Math.max(until, this.#pausedUntil.get(platform) ?? 0));
-      this.#retry(group, until);
+      // Waiting as asked is not a failed attempt: only real failures count towards giving up.
+      this.#retry(group, until, { countAttempt: false });
       logger.warn(
         { ...context, retryAfterS: error.retryAfter },
         'chat platform rate limited; pausing deliveries',
@@ -377,10 +378,13 @@ export class OutboxSender {
     return 'retry';
   }
 
-  #retry(group: OutboxItem[], notBefore: number): void {
+  #retry(group: OutboxItem[], notBefore: number, options: { countAttempt?: boolean } = {}): void {
     const { store } = this.#o;
     store.transaction(() => {
-      for (const item of group) store.outbox.retry(item.id, notBefore);
+      for (const item of group) {
+        if (options.countAttempt === false) store.outbox.postpone(item.id, notBefore);
+        else store.outbox.retry(item.id, notBefore);
+      }
     });
   }
 

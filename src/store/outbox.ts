@@ -26,6 +26,7 @@ export class SqliteOutbox implements OutboxStore {
   readonly #ready: Database.Statement<[ChatPlatform, number, number], OutboxRow>;
   readonly #done: Database.Statement<[number, number]>;
   readonly #retry: Database.Statement<[number, number]>;
+  readonly #postpone: Database.Statement<[number, number]>;
   readonly #fail: Database.Statement<[string, number, number]>;
   readonly #failWaitingOn: Database.Statement<[string, number, string, string]>;
   readonly #depth: Database.Statement<[], { n: number }>;
@@ -53,6 +54,7 @@ export class SqliteOutbox implements OutboxStore {
     this.#retry = db.prepare(
       "UPDATE outbox SET attempts = attempts + 1, not_before = ? WHERE id = ? AND status = 'pending'",
     );
+    this.#postpone = db.prepare("UPDATE outbox SET not_before = ? WHERE id = ? AND status = 'pending'");
     this.#fail = db.prepare(
       `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = ?, finished_at = ?
        WHERE id = ? AND status = 'pending'`,
@@ -93,6 +95,10 @@ export class SqliteOutbox implements OutboxStore {
 
   retry(id: number, notBefore: number): void {
     this.#retry.run(notBefore, id);
+  }
+
+  postpone(id: number, notBefore: number): void {
+    this.#postpone.run(notBefore, id);
   }
 
   fail(id: number, error: string): void {

@@ -221,6 +221,24 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(slack.titles()).toEqual(['post:A']);
     });
 
+    it('429s do not count towards giving up: many waits, then a few 5xx, and it is still delivered', async () => {
+      post('a', 'A');
+      slack.failFor(
+        'A',
+        ...Array.from({ length: 10 }, () => FakeChatSender.rateLimited(1)),
+        FakeChatSender.serverError(),
+        FakeChatSender.serverError(),
+      );
+      const s = sender({ maxAttempts: 3, backoffBaseMs: 1_000 });
+      for (let i = 0; i < 20 && slack.titles().length === 0; i++) {
+        await s.drain();
+        clock.advance(5_000);
+      }
+      expect(slack.attempts).toHaveLength(13);
+      expect(slack.titles()).toEqual(['post:A']);
+      expect(store.outbox.depth()).toBe(0);
+    });
+
     it('retries 5xx with exponential backoff and the same dedupe id', async () => {
       post('a', 'A');
       slack.failNext(FakeChatSender.serverError(), FakeChatSender.serverError());
