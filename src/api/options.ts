@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import pkg from '../../package.json' with { type: 'json' };
 import type { Logger } from '../core/ports.js';
 import { type Clock, systemClock } from '../core/ports.js';
-import type { RateBudgetRegistry } from './rate-budget.js';
+import { type RateBudgetRegistry, TRANSIT_MARGIN_MS } from './rate-budget.js';
 import type { HttpMethod, Route } from './routes.js';
 
 /** One finished attempt, for metrics: the route is a template (`/videos/:id`), never a raw path. */
@@ -60,7 +60,8 @@ export const DEFAULTS = {
   maxAttempts: 4,
   backoffBaseMs: 500,
   backoffMaxMs: 8_000,
-  maxRateLimitWaitMs: 60_000,
+  // A full one-minute window (and the budget's transit margin): one minute's wait is still worth making.
+  maxRateLimitWaitMs: 60_000 + TRANSIT_MARGIN_MS,
   userAgent: `reelbot/${pkg.version}`,
   clock: systemClock,
   random: Math.random,

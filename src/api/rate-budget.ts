@@ -19,6 +19,9 @@ export interface RateLimits {
   endpoints: Partial<Record<Endpoint, WindowLimit>>;
 }
 
+/** How much longer than the service we keep each call in a window (covers differences in transit time). */
+export const TRANSIT_MARGIN_MS = 1_000;
+
 /** The service's documented limits (spec §8). */
 export const SPEC_RATE_LIMITS = {
   key: { limit: 300, windowMs: 60_000 },
@@ -65,6 +68,7 @@ interface Waiter {
  */
 export class RateBudget {
   readonly #clock: Clock;
+  readonly #margin: number;
   readonly #key: SlidingWindow;
   readonly #background: SlidingWindow;
   readonly #endpoints = new Map<Endpoint, SlidingWindow>();
@@ -73,14 +77,21 @@ export class RateBudget {
   readonly #waiting: Record<Lane, Waiter[]> = { interactive: [], background: [] };
   #timer: { at: number; controller: AbortController } | undefined;
 
-  constructor(options: { clock?: Clock; limits?: RateLimits } = {}) {
+  constructor(options: { clock?: Clock; limits?: RateLimits; transitMarginMs?: number } = {}) {
     const limits = options.limits ?? SPEC_RATE_LIMITS;
     this.#clock = options.clock ?? systemClock;
-    this.#key = new SlidingWindow(limits.key.limit, limits.key.windowMs);
+    // The service counts a call when it arrives, we when we send it: a call that spends longer in transit
+    // than a later one is still in the service's window when ours says it has left. Keeping every call in
+    // our windows a little longer absorbs that difference (without it, a key driven at its limit met 429s:
+    // docs/performance.md).
+    const margin = options.transitMarginMs ?? TRANSIT_MARGIN_MS;
+    this.#margin = margin;
+    const window = (limit: number, windowMs: number) => new SlidingWindow(limit, windowMs + margin);
+    this.#key = window(limits.key.limit, limits.key.windowMs);
     const backgroundLimit = Math.max(1, Math.floor(limits.key.limit * limits.backgroundShare));
-    this.#background = new SlidingWindow(backgroundLimit, limits.key.windowMs);
+    this.#background = window(backgroundLimit, limits.key.windowMs);
     for (const [endpoint, limit] of Object.entries(limits.endpoints) as [Endpoint, WindowLimit][]) {
-      this.#endpoints.set(endpoint, new SlidingWindow(limit.limit, limit.windowMs));
+      this.#endpoints.set(endpoint, window(limit.limit, limit.windowMs));
     }
   }
 
@@ -142,10 +153,11 @@ export class RateBudget {
   usage(): BudgetUsage {
     const now = this.#clock.now();
     const endpoints: Partial<Record<Endpoint, WindowUsage>> = {};
-    for (const [endpoint, window] of this.#endpoints) endpoints[endpoint] = windowUsage(window, now);
+    for (const [endpoint, window] of this.#endpoints)
+      endpoints[endpoint] = windowUsage(window, now, this.#margin);
     return {
-      key: windowUsage(this.#key, now),
-      background: windowUsage(this.#background, now),
+      key: windowUsage(this.#key, now, this.#margin),
+      background: windowUsage(this.#background, now, this.#margin),
       endpoints,
       waiting: { interactive: this.#waiting.interactive.length, background: this.#waiting.background.length },
       blockedForMs: Math.max(0, this.#blockedUntil - now),
@@ -224,16 +236,17 @@ export class RateBudget {
   }
 }
 
-function windowUsage(window: SlidingWindow, now: number): WindowUsage {
-  return { used: window.count(now), limit: window.limit, windowMs: window.windowMs };
+/** Usage against the service's own window (without our transit margin). */
+function windowUsage(window: SlidingWindow, now: number, marginMs: number): WindowUsage {
+  return { used: window.count(now), limit: window.limit, windowMs: window.windowMs - marginMs };
 }
 
 /** One `RateBudget` per API key, found by a hash of the key (the key itself is not kept). */
 export class RateBudgetRegistry {
   readonly #budgets = new Map<string, RateBudget>();
-  readonly #options: { clock?: Clock; limits?: RateLimits };
+  readonly #options: { clock?: Clock; limits?: RateLimits; transitMarginMs?: number };
 
-  constructor(options: { clock?: Clock; limits?: RateLimits } = {}) {
+  constructor(options: { clock?: Clock; limits?: RateLimits; transitMarginMs?: number } = {}) {
     this.#options = options;
   }
 

@@ -6,6 +6,7 @@ import {
   RateLimitedError,
   type VideoApiClient,
 } from '../../src/api/index.js';
+import { TRANSIT_MARGIN_MS } from '../../src/api/rate-budget.js';
 import { FakeClock } from './fake-clock.js';
 import { API_KEY, BASE_URL, fail, harness, ORIGIN, ok } from './harness.js';
 
@@ -19,7 +20,8 @@ describe('the client waits for its budget instead of provoking a 429', () => {
     h.reply('POST', '/videos', 201, CREATED, { times: 11 });
     const start = h.clock.now();
     await h.clock.run(Promise.all(Array.from({ length: 11 }, (_, i) => create(h.client, i))));
-    expect(h.seen.map((s) => s.at - start)).toEqual([...Array(10).fill(0), 60_000]);
+    // The window plus the transit margin (see rate-budget.ts).
+    expect(h.seen.map((s) => s.at - start)).toEqual([...Array(10).fill(0), 60_000 + TRANSIT_MARGIN_MS]);
   });
 
   it('a wait longer than maxRateLimitWaitMs fails at once with retryAfter, sending nothing', async () => {
@@ -34,7 +36,7 @@ describe('the client waits for its budget instead of provoking a 429', () => {
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({
       type: 'rate_limited',
-      details: { retryAfter: 300, method: 'POST', path: '/series' },
+      details: { retryAfter: 301, method: 'POST', path: '/series' },
     });
     expect((error as RateLimitedError).status).toBeUndefined();
     expect(h.seen).toHaveLength(5);
@@ -82,6 +84,7 @@ describe('one budget per key across clients', () => {
     const budgets = new RateBudgetRegistry({
       clock,
       limits: { key: { limit: 4, windowMs: 1000 }, backgroundShare: 0.5, endpoints: {} },
+      transitMarginMs: 0,
     });
     const factory = createVideoApiFactory({ baseUrl: BASE_URL, dispatcher: agent, clock, budgets });
     const arrivals: { path: string; at: number }[] = [];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RateBudget, RateBudgetRegistry, type RateLimits } from '../../src/api/index.js';
+import { TRANSIT_MARGIN_MS } from '../../src/api/rate-budget.js';
 import { keyId } from '../../src/core/catalog-cache.js';
 import { FakeClock, settle } from './fake-clock.js';
 
@@ -27,6 +28,9 @@ const SMALL: RateLimits = {
   endpoints: { 'POST /videos': { limit: 2, windowMs: 10_000 } },
 };
 
+/** A call stays in our window this much longer than in the service's (see `TRANSIT_MARGIN_MS`). */
+const M = TRANSIT_MARGIN_MS;
+
 describe('RateBudget with the spec limits', () => {
   it('POST /videos: 10 per 60 s, the 11th waits for the oldest to leave the window', async () => {
     const clock = new FakeClock();
@@ -35,10 +39,10 @@ describe('RateBudget with the spec limits', () => {
       await budget.acquire('POST /videos');
       await clock.advance(1000);
     }
-    expect(budget.delayFor('POST /videos')).toBe(50_000);
+    expect(budget.delayFor('POST /videos')).toBe(50_000 + M);
     expect(budget.delayFor('GET /videos/:id')).toBe(0);
     const eleventh = track(budget.acquire('POST /videos'));
-    await clock.advance(49_999);
+    await clock.advance(50_000 + M - 1);
     expect(eleventh.done).toBe(false);
     await clock.advance(1);
     expect(eleventh.done).toBe(true);
@@ -55,7 +59,7 @@ describe('RateBudget with the spec limits', () => {
     const clock = new FakeClock();
     const budget = new RateBudget({ clock });
     await acquireN(budget, limit, endpoint);
-    expect(budget.delayFor(endpoint)).toBe(300_000);
+    expect(budget.delayFor(endpoint)).toBe(300_000 + M);
     expect(budget.usage().endpoints[endpoint]).toEqual({ used: limit, limit, windowMs: 300_000 });
   });
 
@@ -64,10 +68,10 @@ describe('RateBudget with the spec limits', () => {
     const budget = new RateBudget({ clock });
     await acquireN(budget, 299, 'GET /videos/:id/status');
     await budget.acquire('POST /videos');
-    expect(budget.delayFor('GET /me')).toBe(60_000);
+    expect(budget.delayFor('GET /me')).toBe(60_000 + M);
     expect(budget.usage().key).toEqual({ used: 300, limit: 300, windowMs: 60_000 });
     const next = track(budget.acquire('GET /me'));
-    await clock.advance(59_999);
+    await clock.advance(60_000 + M - 1);
     expect(next.done).toBe(false);
     await clock.advance(1);
     expect(next.done).toBe(true);
@@ -77,7 +81,7 @@ describe('RateBudget with the spec limits', () => {
     const clock = new FakeClock();
     const budget = new RateBudget({ clock });
     await acquireN(budget, 150, 'GET /videos/:id/status', 'background');
-    expect(budget.delayFor('GET /videos/:id/status', 'background')).toBe(60_000);
+    expect(budget.delayFor('GET /videos/:id/status', 'background')).toBe(60_000 + M);
     expect(budget.delayFor('GET /me', 'interactive')).toBe(0);
     const background = track(budget.acquire('GET /renders/:id', 'background'));
     await acquireN(budget, 150, 'GET /me', 'interactive');
@@ -86,15 +90,29 @@ describe('RateBudget with the spec limits', () => {
       background: { used: 150, limit: 150 },
       waiting: { background: 1, interactive: 0 },
     });
-    await clock.advance(60_000);
+    await clock.advance(60_000 + M);
     expect(background.done).toBe(true);
+  });
+
+  it('keeps each call in its window a little longer than the service does, against differences in transit', async () => {
+    // The service counts a call when it arrives: one sent at 0 that took 300 ms in transit is still in its
+    // window at 60.1 s, when a call sent at 60 s with 50 ms of transit arrives.
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock });
+    await acquireN(budget, 300, 'GET /me');
+    await clock.advance(60_000);
+    expect(budget.delayFor('GET /me')).toBe(M);
+    const zero = new RateBudget({ clock, transitMarginMs: 0 });
+    await acquireN(zero, 300, 'GET /me');
+    await clock.advance(60_000);
+    expect(zero.delayFor('GET /me')).toBe(0);
   });
 });
 
 describe('RateBudget lanes and waiting', () => {
   it('background yields: a later interactive caller gets the freed slot first', async () => {
     const clock = new FakeClock();
-    const budget = new RateBudget({ clock, limits: SMALL });
+    const budget = new RateBudget({ clock, limits: SMALL, transitMarginMs: 0 });
     await acquireN(budget, 4, 'GET /me');
     const order: string[] = [];
     budget.acquire('GET /videos/:id/status', 'background').then(() => order.push('background'));
@@ -107,7 +125,7 @@ describe('RateBudget lanes and waiting', () => {
 
   it('an interactive caller blocked only by its endpoint does not hold background back', async () => {
     const clock = new FakeClock();
-    const budget = new RateBudget({ clock, limits: SMALL });
+    const budget = new RateBudget({ clock, limits: SMALL, transitMarginMs: 0 });
     await acquireN(budget, 2, 'POST /videos');
     const create = track(budget.acquire('POST /videos'));
     const poll = track(budget.acquire('GET /videos/:id/status', 'background'));
@@ -118,7 +136,7 @@ describe('RateBudget lanes and waiting', () => {
 
   it('queued callers count in delayFor', async () => {
     const clock = new FakeClock();
-    const budget = new RateBudget({ clock, limits: SMALL });
+    const budget = new RateBudget({ clock, limits: SMALL, transitMarginMs: 0 });
     await budget.acquire('GET /me');
     await clock.advance(100);
     await budget.acquire('GET /voices');
@@ -131,7 +149,7 @@ describe('RateBudget lanes and waiting', () => {
 
   it('an aborted waiter leaves the queue with the signal reason', async () => {
     const clock = new FakeClock();
-    const budget = new RateBudget({ clock, limits: SMALL });
+    const budget = new RateBudget({ clock, limits: SMALL, transitMarginMs: 0 });
     await acquireN(budget, 4, 'GET /me');
     const controller = new AbortController();
     const waiting = budget.acquire('GET /me', 'interactive', controller.signal);
@@ -144,7 +162,7 @@ describe('RateBudget lanes and waiting', () => {
 
   it('a 429 on an unlimited route pauses the whole key', async () => {
     const clock = new FakeClock();
-    const budget = new RateBudget({ clock, limits: SMALL });
+    const budget = new RateBudget({ clock, limits: SMALL, transitMarginMs: 0 });
     budget.noteRateLimited('GET /me', 5000);
     expect(budget.delayFor('GET /voices')).toBe(5000);
     expect(budget.delayFor('POST /videos', 'background')).toBe(5000);
@@ -153,7 +171,7 @@ describe('RateBudget lanes and waiting', () => {
 
   it('a 429 on a route with its own limit pauses that route only', async () => {
     const clock = new FakeClock();
-    const budget = new RateBudget({ clock, limits: SMALL });
+    const budget = new RateBudget({ clock, limits: SMALL, transitMarginMs: 0 });
     budget.noteRateLimited('POST /videos', 5000);
     expect(budget.delayFor('POST /videos')).toBe(5000);
     expect(budget.delayFor('GET /voices')).toBe(0);
