@@ -1,11 +1,11 @@
 /**
  * Starts the chat adapters the configuration asks for, on the shared HTTP server, and registers each
- * one's `ChatSender` for the outbox. Part of the composition root.
+ * one's `ChatSender` for the outbox. Part of the composition root. Slack and Discord are imported only
+ * when configured: Bolt and discord.js cost about half a second and tens of MB at start-up
+ * (docs/performance.md, cold start), which the demo playground does not need.
  */
 
-import { createDiscordAdapter } from '../adapters/discord/index.js';
 import { createPlaygroundAdapter } from '../adapters/playground/index.js';
-import { createSlackAdapter } from '../adapters/slack/index.js';
 import type { Config } from './config.js';
 import type { Bot } from './core/bot.js';
 import type { ChatPlatform, ChatSender, Clock, Logger, Store } from './core/ports.js';
@@ -48,6 +48,7 @@ export async function startAdapters(deps: AdapterDeps): Promise<StartedAdapters>
   }
 
   if (deps.config.slack) {
+    const { createSlackAdapter } = await import('../adapters/slack/index.js');
     const slack = createSlackAdapter({
       config: deps.config.slack,
       bot,
@@ -62,6 +63,7 @@ export async function startAdapters(deps: AdapterDeps): Promise<StartedAdapters>
   }
 
   if (deps.config.discord) {
+    const { createDiscordAdapter } = await import('../adapters/discord/index.js');
     const discord = createDiscordAdapter({
       config: deps.config.discord,
       bot,
