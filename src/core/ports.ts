@@ -161,6 +161,9 @@ export interface Watch {
 }
 export type NewWatch = Omit<Watch, 'id' | 'status' | 'createdAt'> & { id?: string };
 
+/** Fields to look active watches up by (`watches.activeWhere`). */
+export type WatchFilter = Partial<Pick<Watch, 'kind' | 'target' | 'owner' | 'conversation' | 'cardKey'>>;
+
 /** A long-lived card: where it lives and the latest content the core wants shown. */
 export interface CardRecord {
   key: string;
@@ -273,7 +276,10 @@ export interface Store {
     get(id: string): Watch | undefined;
     /** Active watches with nextCheckAt <= now, soonest first. */
     due(now: number, limit: number): Watch[];
+    /** Every active watch: for tests and tools; commands use an indexed lookup (`activeWhere`). */
     active(): Watch[];
+    /** Active watches matching every given field (at least one), oldest first; served by an index. */
+    activeWhere(filter: WatchFilter): Watch[];
     findActive(kind: WatchKind, target: string): Watch | undefined;
     /** The active watch of one kind for one target in one conversation (a card's watch there), if any. */
     findActiveIn(kind: WatchKind, target: string, conversation: ConversationAddress): Watch | undefined;

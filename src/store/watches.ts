@@ -1,7 +1,7 @@
 /** Durable watches for the poller: they survive restarts and are picked by `due` through (status, next_check_at). */
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Clock, NewWatch, Store, Watch, WatchKind } from '../core/ports.js';
+import type { Clock, NewWatch, Store, Watch, WatchFilter, WatchKind } from '../core/ports.js';
 
 type WatchStore = Store['watches'];
 
@@ -29,6 +29,15 @@ interface PatchParams {
   card_key: string | null;
 }
 
+/** `activeWhere` fields and their columns (each lookup is served by an index starting with one of them). */
+const COLUMNS: Record<keyof WatchFilter, string> = {
+  kind: 'kind',
+  target: 'target',
+  owner: 'owner',
+  conversation: 'conversation',
+  cardKey: 'card_key',
+};
+
 /** Finished watches are kept this long after they would have expired, then pruned. */
 const FINISHED_RETENTION_MS = 30 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
@@ -43,11 +52,15 @@ export class SqliteWatches implements WatchStore {
   readonly #update: Database.Statement<[PatchParams]>;
   readonly #prune: Database.Statement<[number]>;
   #lastPrune = Number.NEGATIVE_INFINITY;
+  readonly #db: Database.Database;
+  /** Prepared `activeWhere` statements, one per combination of fields. */
+  readonly #where = new Map<string, Database.Statement<unknown[], WatchRow>>();
 
   constructor(
     db: Database.Database,
     private readonly clock: Clock,
   ) {
+    this.#db = db;
     this.#insert = db.prepare(
       `INSERT INTO watches (id, kind, target, owner, conversation, card_key, state, next_check_at, created_at,
          expires_at, status)
@@ -110,6 +123,18 @@ export class SqliteWatches implements WatchStore {
 
   active(): Watch[] {
     return this.#active.all().map(fromRow);
+  }
+
+  activeWhere(filter: WatchFilter): Watch[] {
+    const fields = (Object.keys(COLUMNS) as (keyof WatchFilter)[]).filter((f) => filter[f] !== undefined);
+    if (fields.length === 0) throw new Error('activeWhere needs at least one field (use active() for all)');
+    const sql = `SELECT * FROM watches WHERE status = 'active' AND ${fields.map((f) => `${COLUMNS[f]} = ?`).join(' AND ')} ORDER BY created_at`;
+    let statement = this.#where.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare<unknown[], WatchRow>(sql);
+      this.#where.set(sql, statement);
+    }
+    return statement.all(...fields.map((f) => filter[f])).map(fromRow);
   }
 
   findActive(kind: WatchKind, target: string): Watch | undefined {

@@ -151,6 +151,45 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
       expect(store.watches.findActiveIn('schedule', 'vid_1', OTHER_CHANNEL)?.id).toBe(there.id);
     });
 
+    it('looks active watches up by any of kind, target, owner, conversation and card, through an index', () => {
+      const a = store.watches.add(
+        newWatch({ kind: 'series', target: 's1', owner: ALICE, cardKey: 'card:1' }),
+      );
+      const b = store.watches.add(
+        newWatch({ kind: 'approval', target: 'ap1', owner: BOB, conversation: OTHER_CHANNEL }),
+      );
+      const c = store.watches.add(
+        newWatch({ kind: 'series', target: 's1', owner: BOB, conversation: OTHER_CHANNEL }),
+      );
+      const ids = (filter: Parameters<typeof store.watches.activeWhere>[0]) =>
+        store.watches.activeWhere(filter).map((w) => w.id);
+      expect(ids({ kind: 'series', target: 's1' })).toEqual([a.id, c.id]);
+      expect(ids({ owner: BOB })).toEqual([b.id, c.id]);
+      expect(ids({ kind: 'approval', conversation: OTHER_CHANNEL })).toEqual([b.id]);
+      expect(ids({ cardKey: 'card:1' })).toEqual([a.id]);
+      expect(ids({ cardKey: 'card:2' })).toEqual([]);
+      store.watches.update(c.id, { status: 'done' });
+      expect(ids({ owner: BOB })).toEqual([b.id]);
+      expect(() => store.watches.activeWhere({})).toThrow(/at least one field/);
+      // Each lookup uses an index rather than reading every active watch.
+      const db = (store as unknown as { db: { prepare(sql: string): { all(): { detail: string }[] } } }).db;
+      for (const [where, index] of [
+        ["owner = 'u'", 'watches_owner'],
+        ["card_key = 'c'", 'watches_card'],
+        ["kind = 'series' AND target = 's1'", 'watches_target'],
+      ]) {
+        const plan = db.prepare(
+          `EXPLAIN QUERY PLAN SELECT * FROM watches WHERE status = 'active' AND ${where}`,
+        );
+        expect(
+          plan
+            .all()
+            .map((row) => row.detail)
+            .join(' '),
+        ).toContain(`USING INDEX ${index}`);
+      }
+    });
+
     it('patches only the given fields; state is replaced, cardKey can be cleared', () => {
       const watch = store.watches.add(newWatch({ state: { percent: 10, samples: [1, 2] } }));
 

@@ -12,8 +12,7 @@ export function withdrawScheduleRequests(ctx: CommandContext, videoId: string): 
   const now = ctx.now();
   return store.transaction(() => {
     let count = 0;
-    for (const watch of store.watches.active()) {
-      if (watch.kind !== 'approval' || watch.conversation !== ctx.req.conversation) continue;
+    for (const watch of store.watches.activeWhere({ kind: 'approval', conversation: ctx.req.conversation })) {
       const approval = store.approvals.get(watch.target);
       if (approval?.status !== 'pending' || approval.action.command !== 'schedule') continue;
       if (approval.action.args.videoId !== videoId) continue;

@@ -111,8 +111,7 @@ export function unwatchSeries(store: Store, seriesId: string, conversation: Conv
  * at its next look and looks soon, so the cadence guess follows at once.
  */
 export function refreshSeriesWatches(store: Store, seriesId: string, now: number): void {
-  for (const w of store.watches.active()) {
-    if (w.kind !== 'series' || w.target !== seriesId) continue;
+  for (const w of store.watches.activeWhere({ kind: 'series', target: seriesId })) {
     const { configAt: _stale, ...state } = readState(w.state);
     store.watches.update(w.id, {
       state: state as unknown as Record<string, unknown>,

@@ -13,8 +13,7 @@ import { literal } from '../../text.js';
 function watchedWith(store: Store, user: UserAddress): { cards: number; subscriptions: number } {
   let cards = 0;
   let subscriptions = 0;
-  for (const w of store.watches.active()) {
-    if (w.owner !== user) continue;
+  for (const w of store.watches.activeWhere({ owner: user })) {
     if (w.kind === 'feed' || w.kind === 'series') subscriptions++;
     else if (w.kind !== 'approval') cards++;
   }

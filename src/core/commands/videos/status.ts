@@ -70,7 +70,7 @@ export const statusCommand: CommandSpec = defineCommand({
     store.transaction(() => {
       store.users.setLast(ctx.req.user, 'video', ref.id);
       // A card here that nobody updates any more (its watch expired) is brought up to date too.
-      if (store.cards.get(key) && !store.watches.active().some((w) => w.cardKey === key)) {
+      if (store.cards.get(key) && store.watches.activeWhere({ cardKey: key }).length === 0) {
         editCard(store, key, renderVideoCard(model), `${key}:status:${ctx.now()}`, asRecord(model));
       }
       repostUnposted(ctx, ref.id);
