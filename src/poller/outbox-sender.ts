@@ -5,39 +5,28 @@
  * - A card is posted with its CURRENT content (`store.cards`), not the content at enqueue time, so several
  *   ready edits of one card collapse into a single update, and edits the post already showed are dropped.
  * - Edits and threaded replies wait for their card's first post.
- * - A platform's 429 pauses that platform until its Retry-After; other transient errors back off
- *   exponentially per item; permanent errors, or too many attempts, fail the item (kept for inspection).
+ * - Failures (429 pauses, backoff, giving up, refused cards, waiting for a card) are decided in
+ *   delivery-failures.ts.
  *
  * Delivery is at-least-once: a crash after the platform accepted a post and before the row is marked done
  * re-sends it on restart. Every post carries `dedupeId = 'outbox:<row id>'`, stable across those retries, so
  * an adapter that can (Discord nonce, a Slack metadata lookup) drops the duplicate.
  */
-import {
-  type CardRecord,
-  ChatDeliveryError,
-  type ChatPlatform,
-  type ChatSender,
-  type Clock,
-  type Logger,
-  type MessageAddress,
-  type OutboxItem,
-  type OutboxOp,
-  type Store,
+import type {
+  CardRecord,
+  ChatPlatform,
+  ChatSender,
+  Clock,
+  Logger,
+  MessageAddress,
+  OutboxItem,
+  OutboxOp,
+  Store,
 } from '../core/ports.js';
-import { exponential, jittered } from './delays.js';
+import { DeliveryFailures, type OutboxMetrics, type Step } from './delivery-failures.js';
 import { describeError } from './describe-error.js';
 
-export type DeliveryOutcome =
-  | 'sent'
-  /** Nothing to send: coalesced into another update, or already shown. */
-  | 'skipped'
-  | 'retry'
-  | 'failed';
-
-/** What the sender reports; `src/main.ts` wires it to Prometheus. */
-export interface OutboxMetrics {
-  delivery(platform: ChatPlatform, op: OutboxOp['op'], outcome: DeliveryOutcome): void;
-}
+export type { DeliveryOutcome, OutboxMetrics } from './delivery-failures.js';
 
 export interface OutboxSenderOptions {
   store: Store;
@@ -49,7 +38,7 @@ export interface OutboxSenderOptions {
   intervalMs?: number;
   /** Ready rows read per pass and platform (default 200). */
   batchSize?: number;
-  /** Attempts before an item fails (default 8). A platform 429 is retried whatever the count. */
+  /** Failed attempts before an item fails (default 8). A platform 429 is not a failed attempt. */
   maxAttempts?: number;
   /** Backoff for transient errors: base · 2^(attempt−1), capped (defaults 1 s, 5 min). */
   backoffBaseMs?: number;
@@ -59,9 +48,6 @@ export interface OutboxSenderOptions {
   /** In [0, 1); injected for deterministic tests. */
   random?: () => number;
 }
-
-/** What happened to one item (or one group of coalesced updates). */
-type Step = DeliveryOutcome | 'waiting' | 'paused';
 
 /** Content last shown per card, to drop edits a post or update already carried. Memory only: after a
  * restart an edit may be re-sent once, which is harmless. */
@@ -76,24 +62,26 @@ interface Lane {
 export class OutboxSender {
   readonly #o: OutboxSenderOptions;
   readonly #lanes = new Map<ChatPlatform, Lane>();
-  readonly #pausedUntil = new Map<ChatPlatform, number>();
   readonly #shown = new Map<string, string>();
-  /** Conversations whose item `id` backs off until `until`: their later items wait too, keeping order. */
-  readonly #holds = new Map<string, { id: number; until: number }>();
-  /**
-   * Cards the platform refused to post: edits and replies waiting for them fail at once instead of after
-   * `maxWaitForCardMs`. Memory only (the ones pending at the refusal are failed in the store); a later post
-   * of the card (`/reel status` after inviting the bot) clears it.
-   */
-  readonly #unpostable = new Set<string>();
-  readonly #random: () => number;
+  readonly #failures: DeliveryFailures;
   #timer: NodeJS.Timeout | undefined;
   #nudge: NodeJS.Timeout | undefined;
   #stopped = false;
 
   constructor(options: OutboxSenderOptions) {
     this.#o = options;
-    this.#random = options.random ?? Math.random;
+    this.#failures = new DeliveryFailures({
+      store: options.store,
+      clock: options.clock,
+      logger: options.logger,
+      metrics: options.metrics,
+      maxAttempts: options.maxAttempts,
+      backoffBaseMs: options.backoffBaseMs,
+      backoffMaxMs: options.backoffMaxMs,
+      maxWaitForCardMs: options.maxWaitForCardMs,
+      random: options.random ?? Math.random,
+      conversationOf: (op) => this.#conversationOf(op),
+    });
   }
 
   start(): void {
@@ -165,7 +153,7 @@ export class OutboxSender {
     // Rows retried with no delay come straight back; the bound keeps a misbehaving platform from spinning.
     for (let pass = 0; pass < 20 && !this.#stopped; pass++) {
       const now = this.#o.clock.now();
-      if (this.#paused(platform, now)) return;
+      if (this.#failures.paused(platform, now)) return;
       const items = this.#o.store.outbox.ready(platform, now, batchSize);
       if (items.length === 0) return;
       if (!(await this.#deliverBatch(platform, sender, items))) return;
@@ -185,13 +173,13 @@ export class OutboxSender {
     let moved = false;
     for (const item of items) {
       const now = this.#o.clock.now();
-      if (this.#stopped || this.#paused(platform, now)) break;
+      if (this.#stopped || this.#failures.paused(platform, now)) break;
       if (handled.has(item.id)) continue;
       const group =
         item.item.op === 'update-card' ? (updatesByCard.get(item.item.cardKey) ?? [item]) : [item];
       for (const member of group) handled.add(member.id);
       const conversation = this.#conversationOf(item.item);
-      if (conversation !== undefined && this.#heldBack(conversation, item.id, now)) continue;
+      if (conversation !== undefined && this.#failures.heldBack(conversation, item.id, now)) continue;
       const step = await this.#deliverGroup(platform, sender, group);
       if (step === 'waiting') continue;
       moved = true;
@@ -210,7 +198,7 @@ export class OutboxSender {
       }
       return step;
     } catch (error) {
-      return this.#failed(platform, group, error);
+      return this.#failures.failed(platform, group, error);
     }
   }
 
@@ -222,11 +210,11 @@ export class OutboxSender {
     switch (op.op) {
       case 'post-card': {
         const record = store.cards.get(op.cardKey);
-        if (!record) return this.#giveUp(group, `card ${op.cardKey} does not exist`);
+        if (!record) return this.#failures.giveUp(group, `card ${op.cardKey} does not exist`);
         // Posted already (an earlier row of the same card, or a restart after setMessage): nothing to do.
         if (record.message) return this.#complete(group, 'skipped');
         const parent = this.#threadOf(op.threadOfCard);
-        if (parent === 'waiting') return this.#waitForCard(group, op.threadOfCard);
+        if (parent === 'waiting') return this.#failures.waitForCard(group, op.threadOfCard);
         const message = await sender.post(record.conversation, record.card, {
           dedupeId,
           ...(parent ? { threadOf: parent } : {}),
@@ -235,14 +223,14 @@ export class OutboxSender {
           store.cards.setMessage(record.key, message);
           store.outbox.done(lead.id);
         });
-        this.#unpostable.delete(record.key);
+        this.#failures.posted(record.key);
         this.#remember(record);
         return 'sent';
       }
       case 'update-card': {
         const record = store.cards.get(op.cardKey);
-        if (!record) return this.#giveUp(group, `card ${op.cardKey} does not exist`);
-        if (!record.message) return this.#waitForCard(group, op.cardKey);
+        if (!record) return this.#failures.giveUp(group, `card ${op.cardKey} does not exist`);
+        if (!record.message) return this.#failures.waitForCard(group, op.cardKey);
         if (this.#shown.get(record.key) === JSON.stringify(record.card))
           return this.#complete(group, 'skipped');
         await sender.update(record.message, record.card);
@@ -251,7 +239,7 @@ export class OutboxSender {
       }
       case 'reply': {
         const parent = this.#threadOf(op.threadOfCard);
-        if (parent === 'waiting') return this.#waitForCard(group, op.threadOfCard);
+        if (parent === 'waiting') return this.#failures.waitForCard(group, op.threadOfCard);
         await sender.post(op.conversation, op.card, { dedupeId, ...(parent ? { threadOf: parent } : {}) });
         return this.#complete(group, 'sent');
       }
@@ -280,130 +268,6 @@ export class OutboxSender {
       for (const item of group) store.outbox.done(item.id);
     });
     return step;
-  }
-
-  /** Leaves the items for a later pass; fails them once the card has been unposted for too long. */
-  #waitForCard(group: OutboxItem[], cardKey: string | undefined): Step {
-    if (cardKey !== undefined && this.#unpostable.has(cardKey)) {
-      return this.#giveUp(group, `card ${cardKey} could not be posted`);
-    }
-    const oldest = Math.min(...group.map((item) => item.createdAt));
-    if (this.#o.clock.now() - oldest < (this.#o.maxWaitForCardMs ?? 3_600_000)) return 'waiting';
-    return this.#giveUp(group, `card ${cardKey} was never posted`);
-  }
-
-  /** `refused`: the platform will never take this item (not a transient failure that ran out of attempts). */
-  #giveUp(group: OutboxItem[], reason: string, refused = false): Step {
-    const { store, logger, metrics } = this.#o;
-    store.transaction(() => {
-      for (const item of group) {
-        store.outbox.fail(item.id, reason);
-        if (refused) this.#cardRefused(item);
-      }
-    });
-    for (const item of group) {
-      logger.error(
-        { outboxId: item.id, platform: item.platform, op: item.item.op, reason },
-        'outbox item failed',
-      );
-      metrics?.delivery(item.platform, item.item.op, 'failed');
-    }
-    return 'failed';
-  }
-
-  /**
-   * A card the platform refused to post (Slack `not_in_channel`, Discord 403): what waits for it fails now,
-   * and whoever asked for it hears why, privately, with what to do (in the same transaction).
-   */
-  #cardRefused(item: OutboxItem): void {
-    const op = item.item;
-    if (op.op !== 'post-card') return;
-    const { store, logger } = this.#o;
-    this.#unpostable.add(op.cardKey);
-    const failed = store.outbox.failWaitingOn(op.cardKey, `card ${op.cardKey} could not be posted`);
-    const conversation = store.cards.get(op.cardKey)?.conversation;
-    if (op.onUnpostable && conversation) {
-      store.outbox.enqueue(
-        item.platform,
-        { op: 'notify', user: op.onUnpostable.user, conversation, card: op.onUnpostable.card },
-        `${item.dedupeKey}:unpostable`,
-      );
-    }
-    logger.warn(
-      { outboxId: item.id, platform: item.platform, waitingFailed: failed, requesterTold: !!op.onUnpostable },
-      'card refused by the platform; its edits and replies failed',
-    );
-  }
-
-  #failed(platform: ChatPlatform, group: OutboxItem[], error: unknown): Step {
-    const { clock, logger, metrics } = this.#o;
-    const lead = group[0]!;
-    const now = clock.now();
-    const context = { platform, outboxId: lead.id, op: lead.item.op, err: describeError(error) };
-    if (error instanceof ChatDeliveryError && error.retryable && error.retryAfter !== undefined) {
-      // The platform's rate limit covers every call we make to it: hold the whole platform, not just this row.
-      const until = now + Math.max(0, error.retryAfter) * 1000;
-      this.#pausedUntil.set(platform, Math.max(until, this.#pausedUntil.get(platform) ?? 0));
-      // Waiting as asked is not a failed attempt: only real failures count towards giving up.
-      this.#retry(group, until, { countAttempt: false });
-      logger.warn(
-        { ...context, retryAfterS: error.retryAfter },
-        'chat platform rate limited; pausing deliveries',
-      );
-      metrics?.delivery(platform, lead.item.op, 'retry');
-      return 'paused';
-    }
-    const retryable = !(error instanceof ChatDeliveryError) || error.retryable;
-    const attempts = lead.attempts + 1;
-    if (!retryable || attempts >= (this.#o.maxAttempts ?? 8)) {
-      return this.#giveUp(
-        group,
-        `${context.err.name}: ${context.err.message} (attempt ${attempts})`,
-        !retryable,
-      );
-    }
-    const wait = jittered(
-      exponential(attempts, this.#o.backoffBaseMs ?? 1000, this.#o.backoffMaxMs ?? 300_000),
-      {
-        ratio: 0.1,
-        random: this.#random,
-        min: 0,
-      },
-    );
-    this.#retry(group, now + wait);
-    const conversation = this.#conversationOf(lead.item);
-    if (conversation !== undefined) this.#holds.set(conversation, { id: lead.id, until: now + wait });
-    logger.warn({ ...context, attempts, waitMs: wait }, 'chat delivery failed; will retry');
-    metrics?.delivery(platform, lead.item.op, 'retry');
-    return 'retry';
-  }
-
-  #retry(group: OutboxItem[], notBefore: number, options: { countAttempt?: boolean } = {}): void {
-    const { store } = this.#o;
-    store.transaction(() => {
-      for (const item of group) {
-        if (options.countAttempt === false) store.outbox.postpone(item.id, notBefore);
-        else store.outbox.retry(item.id, notBefore);
-      }
-    });
-  }
-
-  /**
-   * Memory only: after a restart, a later item may overtake one still backing off (the platform pause of a
-   * 429 is kept on the rows themselves).
-   */
-  #heldBack(conversation: string, id: number, now: number): boolean {
-    const hold = this.#holds.get(conversation);
-    if (!hold) return false;
-    if (hold.until <= now) {
-      this.#holds.delete(conversation);
-      return false;
-    }
-    return id > hold.id;
-  }
-
-  #paused(platform: ChatPlatform, now: number): boolean {
-    return (this.#pausedUntil.get(platform) ?? 0) > now;
   }
 
   #conversationOf(op: OutboxOp): string | undefined {
