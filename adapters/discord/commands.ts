@@ -97,6 +97,11 @@ export class CommandRoutes {
     }
   }
 
+  /** Every route, in the core's order. */
+  all(): readonly CommandRoute[] {
+    return [...this.#byCommand.values()];
+  }
+
   find(group: string | undefined, sub: string): CommandRoute | undefined {
     return this.#byPath.get(`${group ?? ''} ${sub}`);
   }

@@ -17,6 +17,7 @@ import { createInteractionHandler, type Replier } from './interactions.js';
 import { loggable } from './log-error.js';
 import { AdapterMemory } from './memory.js';
 import { registerCommands } from './register.js';
+import { DiscordRenderer } from './renderer.js';
 import { createDiscordSender } from './sender.js';
 
 export type DiscordConfig = NonNullable<Config['discord']>;
@@ -60,12 +61,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   const log = logger.child({ component: 'discord' });
   const settings = { ...DEFAULTS, ...withoutUndefined(options) };
   const memory = new AdapterMemory(clock);
+  const routes = new CommandRoutes(bot.commands);
   const rest = createRest(config);
   const senderRest = createRest(config, { rejectOnRateLimit: true, retries: 0 });
   const handle = createInteractionHandler({
     bot,
     rest,
-    routes: new CommandRoutes(bot.commands),
+    routes,
     memory,
     logger,
     deferAfterMs: settings.deferAfterMs,
@@ -81,7 +83,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   }
 
   return {
-    sender: createDiscordSender({ rest: senderRest, memory, logger }),
+    sender: createDiscordSender({ rest: senderRest, render: new DiscordRenderer(memory, routes), logger }),
 
     async start() {
       if (settings.registerOnStart) {

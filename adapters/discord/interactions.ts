@@ -23,14 +23,16 @@ import type { Confirm, Form, Response } from '../../src/core/cards.js';
 import type { RequestInfo } from '../../src/core/context.js';
 import { say } from '../../src/core/messages.js';
 import type { Logger } from '../../src/core/ports.js';
+import { COMMAND_ARGUMENTS } from './command-names.js';
 import { type CommandRoutes, ROOT_COMMAND } from './commands.js';
 import { parseCustomId } from './custom-id.js';
 import type { Inbound, InboundBase } from './inbound.js';
 import { clip, DISCORD } from './limits.js';
 import { loggable } from './log-error.js';
 import type { AdapterMemory } from './memory.js';
-import { formLauncher, prefilled, readSubmission, renderModal } from './modal.js';
-import { confirmPayload, type MessagePayload, renderCard } from './render.js';
+import { prefilled, readSubmission } from './modal.js';
+import type { MessagePayload } from './render.js';
+import { DiscordRenderer } from './renderer.js';
 
 /** How the first response leaves: a REST callback (gateway) or the HTTP answer (HTTP interactions). */
 export interface Replier {
@@ -74,6 +76,8 @@ type Source = 'reply' | 'message';
 export function createInteractionHandler(o: InteractionHandlerOptions) {
   const log = o.logger.child({ component: 'discord' });
   const { bot, memory } = o;
+  /** Every payload below is rendered here, commands named as on Discord (renderer.ts). */
+  const render = new DiscordRenderer(memory, o.routes);
 
   /** Only the card's `notify` list pings (render.ts); an answer without one clears earlier content on edits. */
   const body = (payload: MessagePayload, ephemeral: boolean): APIInteractionResponseCallbackData => ({
@@ -95,24 +99,24 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
 
   function modalOf(form: Form, key = memory.forms.add(form)): APIModalInteractionResponseCallbackData {
     memory.forms.set(key, form);
-    return renderModal(form, key, memory);
+    return render.modal(form, key);
   }
 
   /** A core answer as a message body (a form here is the button that opens it). */
   function messageOf(response: Response, errorsOf?: { form?: Form; values: Record<string, string> }) {
     switch (response.kind) {
       case 'message':
-        return body(renderCard(response.card, memory), response.visibility === 'ephemeral');
+        return body(render.card(response.card), response.visibility === 'ephemeral');
       case 'update':
-        return body(renderCard(response.card, memory), true);
+        return body(render.card(response.card), true);
       case 'form':
-        return body(formLauncher(response.form, memory.forms.add(response.form)), true);
+        return body(render.launcher(response.form, memory.forms.add(response.form)), true);
       case 'form-errors': {
         const form = errorsOf?.form;
         if (!form)
-          return body(renderCard(cardOf(errorCard(Object.values(response.errors).join('\n'))), memory), true);
+          return body(render.card(cardOf(errorCard(Object.values(response.errors).join('\n')))), true);
         const again = prefilled(form, errorsOf.values);
-        return body(formLauncher(again, memory.forms.add(again), response.errors), true);
+        return body(render.launcher(again, memory.forms.add(again), response.errors), true);
       }
       case 'none':
         return undefined;
@@ -126,7 +130,7 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     if (response.kind === 'update' && source === 'message') {
       return {
         type: InteractionResponseType.UpdateMessage,
-        data: body(renderCard(response.card, memory), false),
+        data: body(render.card(response.card), false),
       };
     }
     if (response.kind === 'none') {
@@ -179,7 +183,7 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     );
     const response = await safe;
     if (source === 'message') {
-      if (response.kind === 'update') await hook.edit(body(renderCard(response.card, memory), false));
+      if (response.kind === 'update') await hook.edit(body(render.card(response.card), false));
       else {
         const data = messageOf(response, extra.errorsOf);
         if (data) await hook.followUp(data);
@@ -189,7 +193,7 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     // Deferred privately: edit the placeholder, or replace it with a public follow-up for a channel answer.
     if (response.kind === 'none') return void (await hook.remove());
     if (response.kind === 'message' && response.visibility === 'channel') {
-      await hook.followUp(body(renderCard(response.card, memory), false));
+      await hook.followUp(body(render.card(response.card), false));
       await hook.remove();
       return;
     }
@@ -201,7 +205,7 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
   const privately = (reply: Replier, payload: MessagePayload) =>
     reply.callback({ type: InteractionResponseType.ChannelMessageWithSource, data: body(payload, true) });
   const expired = (reply: Replier) =>
-    privately(reply, renderCard(cardOf(errorCard(say('interaction-expired'))), memory));
+    privately(reply, render.card(cardOf(errorCard(say('interaction-expired')))));
 
   async function command(i: Extract<Inbound, { kind: 'command' }>, reply: Replier) {
     const req = requestInfoOf(i);
@@ -211,6 +215,10 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     const raw: Record<string, string | number | boolean> = {};
     for (const [option, value] of Object.entries(i.options))
       raw[route?.options.get(option) ?? option] = value;
+    // `/reel help command:account link`: the name help showed on Discord, turned back into the core's.
+    const naming = route && COMMAND_ARGUMENTS[route.command];
+    const typed = naming ? raw[naming] : undefined;
+    if (naming && typeof typed === 'string') raw[naming] = render.names.coreName(typed);
     log.debug({ command: name, user: req.user }, 'discord command');
     await respond(i, reply, bot.handleCommand(req, name, raw), 'reply', { canShowModal: true });
   }
@@ -270,7 +278,7 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
             deny: '',
           })
         : target.confirm;
-    if (confirm) return privately(reply, confirmPayload(confirm, target, memory));
+    if (confirm) return privately(reply, render.confirm(confirm, target));
 
     const chosen = i.values?.[0] !== undefined ? memory.restoreValue(i.values[0]) : undefined;
     // A select has no value of its own: the chosen option is both the value and the choice (as in the playground).
@@ -324,9 +332,7 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
       const ref = randomUUID().slice(0, 8);
       log.error({ err: loggable(error), ref, kind: inbound.kind }, 'discord interaction failed');
       if (!answered && inbound.kind !== 'ping') {
-        await privately(reply, renderCard(cardOf(errorCard(say('internal', { ref }))), memory)).catch(
-          () => {},
-        );
+        await privately(reply, render.card(cardOf(errorCard(say('internal', { ref }))))).catch(() => {});
       }
     }
   };

@@ -32,8 +32,7 @@ import {
 } from '../../src/core/ports.js';
 import { DM_WORKSPACE } from './interactions.js';
 import { clip, DISCORD } from './limits.js';
-import type { AdapterMemory } from './memory.js';
-import { renderCard } from './render.js';
+import type { DiscordRenderer } from './renderer.js';
 
 /** Threads stay open a day after their last message (Discord archives them, a new reply reopens them). */
 const THREAD_ARCHIVE_MINUTES = 1440;
@@ -81,10 +80,11 @@ function locate(address: string): { workspace: string; channel: string; message?
 
 export function createDiscordSender(options: {
   rest: REST;
-  memory: AdapterMemory;
+  /** Renders cards and notices with commands named as on Discord, like interaction answers. */
+  render: DiscordRenderer;
   logger: Logger;
 }): ChatSender {
-  const { rest, memory } = options;
+  const { rest, render } = options;
   const log = options.logger.child({ component: 'discord-sender' });
   /** Card titles by message id, to name the thread of a card's milestones. */
   const titles = new Map<string, string>();
@@ -128,7 +128,7 @@ export function createDiscordSender(options: {
   }
 
   async function send(channel: string, card: Card, extra: Record<string, unknown>): Promise<APIMessage> {
-    const payload = renderCard(card, memory);
+    const payload = render.card(card);
     return call<APIMessage>(() =>
       rest.post(Routes.channelMessages(channel), {
         body: {
@@ -166,7 +166,7 @@ export function createDiscordSender(options: {
     async update(message: MessageAddress, card: Card): Promise<void> {
       const target = locate(message);
       if (!target.message) throw new ChatDeliveryError(`not a message address: ${message}`, false);
-      const payload = renderCard(card, memory);
+      const payload = render.card(card);
       await call(() =>
         rest.patch(Routes.channelMessage(target.channel, target.message as string), {
           body: {

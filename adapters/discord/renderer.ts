@@ -1,0 +1,40 @@
+/**
+ * The one way the adapter turns the core's cards, confirmations and forms into Discord payloads: interaction
+ * answers, follow-ups, modals and the outbox sender's cards and notices all go through here. Commands are
+ * named the way members type them on Discord first (command-names.ts), then rendered (render.ts, modal.ts);
+ * a test checks that no other module calls the render functions directly, so no path can skip the naming.
+ */
+import type { Card, Confirm, Form } from '../../src/core/cards.js';
+import { CommandNames } from './command-names.js';
+import type { CommandRoutes } from './commands.js';
+import { formLauncher, renderModal } from './modal.js';
+import { confirmPayload, type MessagePayload, type RenderMemory, renderCard } from './render.js';
+
+export class DiscordRenderer {
+  readonly names: CommandNames;
+
+  constructor(
+    readonly memory: RenderMemory,
+    routes: CommandRoutes,
+  ) {
+    this.names = new CommandNames(routes);
+  }
+
+  card(card: Card): MessagePayload {
+    return renderCard(this.names.card(card), this.memory);
+  }
+
+  confirm(confirm: Confirm, action: { action: string; value: string }): MessagePayload {
+    return confirmPayload(this.names.confirm(confirm), action, this.memory);
+  }
+
+  /** The form as a modal; the stored form (for reading the submission) stays the core's own. */
+  modal(form: Form, key: string) {
+    return renderModal(this.names.form(form), key, this.memory);
+  }
+
+  /** A message whose button opens the form (after a deferral, or listing a submission's errors). */
+  launcher(form: Form, key: string, errors?: Record<string, string>): MessagePayload {
+    return formLauncher(this.names.form(form), key, errors && this.names.errors(errors));
+  }
+}
