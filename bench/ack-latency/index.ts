@@ -1,112 +1,28 @@
 /**
  * Benchmark 1, ack latency: `requests` concurrent signed Slack slash commands against the Slack adapter's
- * HTTP endpoint, and as many Discord HTTP interactions (Ed25519-signed) against the Discord adapter's —
- * p50/p99 time from sending to the HTTP answer, against the framework's floor measured in the same run:
- * Bolt acknowledging and doing nothing else, and a bare Ed25519-verifying handler answering at once.
+ * HTTP endpoint, and as many Discord interactions — p50/p99 time to ack against the framework's floor measured
+ * in the same run: Bolt acknowledging and doing nothing else; for Discord (discord.ts) a bare discord.js client
+ * on the gateway (judged, what the issue names) and, informational, a bare Ed25519-verifying HTTP handler.
  * Targets and floors run in their own processes; the load generator, the simulator (its own process too)
  * and the fake Slack/Discord APIs are outside them. Rounds alternate floor and adapter.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent } from 'undici';
 import { generateApiKey } from '../../src/simulator/index.js';
-import { FakeDiscord } from '../../test/discord/fake-discord.js';
 import { FakeSlack } from '../../test/slack/fake-slack.js';
-import { discordSigner } from '../../test/support/ed25519.js';
 import { type BenchResult, type Metric, metric } from '../lib/result.js';
 import { startSimulatorProcess } from '../lib/sim-child.js';
-import { median, percentile } from '../lib/stats.js';
+import { alternate, COMMANDS, latencyMetrics, ROOT, ROUNDS, sleep, startTarget, USERS } from './common.js';
+import { DISCORD, discordGateway, discordHttp, discordUser } from './discord.js';
 import type { TargetConfig } from './target.js';
 
-const ROOT = join(import.meta.dirname, '../..');
-const ROUNDS = 5;
-const COMMANDS = ['help', 'credits', 'videos'];
 const SIGNING_SECRET = 'b3f1c0ffee5ca1ab1e0ddba11deadbeef';
 const BOT_TOKEN = 'xoxb-100000000001-200000000002-benchbenchbenchbenchbenc';
 const TEAM = 'T0BENCH';
-const DISCORD = {
-  token: 'MTMwMDAwMDAwMDAwMDAwMDAwMQ.bench.token',
-  applicationId: '1300000000000000001',
-  guildId: '1300000000000000100',
-  channelId: '1300000000000000200',
-};
-const USERS = 20;
-/** Member ids (snowflakes) as strings: they exceed a double's precision. */
-const discordUser = (i: number) => `13000000000000006${String(i).padStart(2, '0')}`;
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-interface Target {
-  url: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function startTarget(config: TargetConfig): Promise<Target> {
-  const child = spawn(
-    process.execPath,
-    [
-      // BENCH_CPU_PROF=<dir> profiles each target (see docs/performance.md, "Profiling").
-      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
-      '--import',
-      'tsx',
-      'bench/ack-latency/target.ts',
-      JSON.stringify(config),
-    ],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let err = '';
-  child.stderr?.on('data', (c: Buffer) => {
-    err = (err + c.toString()).slice(-3000);
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`${config.kind} exited (${code}): ${err}`)));
-  });
-  return {
-    url,
-    child,
-    stop: async () => {
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
-
-let snowflakes = 1_400_000_000_000_000_000n;
 let triggers = 0;
-const snowflake = () => String(++snowflakes);
-
-interface Burst {
-  latencies: number[];
-  statuses: Record<string, number>;
-}
-
-async function burst(send: (i: number) => Promise<number>, count: number): Promise<Burst> {
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  await Promise.all(
-    Array.from({ length: count }, async (_, i) => {
-      const t0 = performance.now();
-      const status = await send(i).catch(() => 0);
-      latencies.push(performance.now() - t0);
-      statuses[status] = (statuses[status] ?? 0) + 1;
-    }),
-  );
-  return { latencies, statuses };
-}
 
 export async function ackLatency(o: { requests: number; log(line: string): void }): Promise<BenchResult> {
   const started = Date.now();
@@ -134,18 +50,13 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
     ]),
   );
   const fakeSlack = await FakeSlack.start({ users: slackUsers, team: { id: TEAM, name: 'Bench' } });
-  const fakeDiscord = await new FakeDiscord({ ...DISCORD, roles: [] }).start();
-  const keys = discordSigner();
   const dispatcher = new Agent({ connections: o.requests + 10 });
   const base: Omit<TargetConfig, 'kind'> = {
     signingSecret: SIGNING_SECRET,
     botToken: BOT_TOKEN,
     slackApiUrl: fakeSlack.apiUrl,
-    discord: {
-      ...DISCORD,
-      publicKey: keys.publicKeyHex,
-      apiUrl: fakeDiscord.apiUrl,
-    },
+    // Each Discord measurement points `apiUrl` at a fake of its own (and adds the public key for HTTP mode).
+    discord: { ...DISCORD, apiUrl: '' },
     apiUrl: sim.url,
     users: [
       ...Object.keys(slackUsers).map((u, i) => ({
@@ -189,160 +100,89 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
     await res.arrayBuffer();
     return res.status;
   };
-  const discordAnswers: Record<string, number> = {};
-  const discordSend = (url: string, record: boolean) => async (i: number) => {
-    const id = snowflake();
-    const payload = {
-      app_permissions: '562949953421311',
-      application_id: DISCORD.applicationId,
-      channel: { id: DISCORD.channelId, guild_id: DISCORD.guildId, name: 'bench', type: 0 },
-      channel_id: DISCORD.channelId,
-      data: {
-        id: '1300000000000000300',
-        name: 'reel',
-        type: 1,
-        options: [{ name: COMMANDS[i % COMMANDS.length], type: 1 }],
-      },
-      guild_id: DISCORD.guildId,
-      id,
-      locale: 'en-US',
-      member: {
-        permissions: '562949953421311',
-        roles: [],
-        user: {
-          id: discordUser(i % USERS),
-          username: `user${i % USERS}`,
-          global_name: null,
-          discriminator: '0',
-        },
-      },
-      token: `token-${id}`,
-      type: 2,
-      version: 1,
-    };
-    fakeDiscord.register(payload);
-    const body = JSON.stringify(payload);
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = keys.sign(timestamp, body);
-    const res = await fetch(`${url}/discord/interactions`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-signature-ed25519': signature,
-        'x-signature-timestamp': timestamp,
-      },
-      body,
-      dispatcher,
-    } as RequestInit);
-    const answer = (await res.json().catch(() => ({}))) as { type?: number };
-    if (record) discordAnswers[String(answer.type)] = (discordAnswers[String(answer.type)] ?? 0) + 1;
-    return res.status;
-  };
 
   try {
-    for (const platform of ['slack', 'discord'] as const) {
-      if (platform === 'slack' ? !haveSlack : !haveDiscord) continue;
+    if (haveSlack) {
       o.log(
-        `ack-latency: ${platform}, ${ROUNDS} rounds of ${o.requests} concurrent requests, floor and adapter alternating…`,
+        `ack-latency: slack, ${ROUNDS} rounds of ${o.requests} concurrent requests, floor and adapter alternating…`,
       );
-      const floor = await startTarget({ ...base, kind: `${platform}-bare` });
-      const app = await startTarget({ ...base, kind: `${platform}-app` });
-      const pooled = { floor: [] as number[], app: [] as number[] };
-      const perRound = { floor: [] as number[][], app: [] as number[][] };
+      const floor = await startTarget({ ...base, kind: 'slack-bare' });
+      const app = await startTarget({ ...base, kind: 'slack-app' });
       const statuses: Record<string, Record<string, number>> = { floor: {}, app: {} };
       let answered = 0;
       const answerWaits: number[] = [];
+      let rounds: Awaited<ReturnType<typeof alternate>>;
       try {
-        const sendTo = (t: Target, isApp: boolean) =>
-          platform === 'slack' ? slackSend(t.url) : discordSend(t.url, isApp);
         // Warm both: connections, JIT, the core's first commands.
-        for (const [t, isApp] of [
-          [floor, false],
-          [app, true],
-        ] as const) {
-          for (let i = 0; i < 10; i++) await sendTo(t, false)(i);
-          void isApp;
-        }
+        for (const t of [floor, app]) for (let i = 0; i < 10; i++) await slackSend(t.url)(i);
         await sleep(500);
-        for (let round = 0; round < ROUNDS; round++) {
-          const order = round % 2 === 0 ? (['floor', 'app'] as const) : (['app', 'floor'] as const);
-          for (const which of order) {
-            const target = which === 'app' ? app : floor;
-            const responsesBefore = fakeSlack.responses.length;
-            const result = await burst(sendTo(target, which === 'app'), o.requests);
-            pooled[which].push(...result.latencies);
-            perRound[which].push(result.latencies);
-            for (const [s, n] of Object.entries(result.statuses))
-              statuses[which]![s] = (statuses[which]![s] ?? 0) + n;
-            if (platform === 'slack' && which === 'app') {
-              // Every command is answered on its response_url after the ack; wait for them before the next burst.
-              const waitStarted = Date.now();
-              for (let i = 0; i < 600 && fakeSlack.responses.length - responsesBefore < o.requests; i++)
-                await sleep(100);
-              answered += fakeSlack.responses.length - responsesBefore;
-              answerWaits.push(Date.now() - waitStarted);
-            }
-            await sleep(500);
+        rounds = await alternate(ROUNDS, async (which) => {
+          const responsesBefore = fakeSlack.responses.length;
+          const send = slackSend(which === 'app' ? app.url : floor.url);
+          const latencies: number[] = [];
+          await Promise.all(
+            Array.from({ length: o.requests }, async (_, i) => {
+              const t0 = performance.now();
+              const status = await send(i).catch(() => 0);
+              latencies.push(performance.now() - t0);
+              statuses[which]![status] = (statuses[which]![status] ?? 0) + 1;
+            }),
+          );
+          if (which === 'app') {
+            // Every command is answered on its response_url after the ack; wait for them before the next burst.
+            const waitStarted = Date.now();
+            for (let i = 0; i < 600 && fakeSlack.responses.length - responsesBefore < o.requests; i++)
+              await sleep(100);
+            answered += fakeSlack.responses.length - responsesBefore;
+            answerWaits.push(Date.now() - waitStarted);
           }
-        }
+          return latencies;
+        });
       } finally {
         await floor.stop();
         await app.stop();
       }
-      const p = (list: number[], q: number) => Math.round(percentile(list, q) * 10) / 10;
-      const label = platform === 'slack' ? 'Slack' : 'Discord';
-      // A neighbour's burst of CPU can spoil one round: the target is judged on the median of the
-      // per-round ratios (each round's adapter burst against the floor burst next to it).
-      const roundRatio = (q: number) =>
-        median(perRound.app.map((app, i) => percentile(app, q) / percentile(perRound.floor[i] ?? [], q)));
-      const r50 = roundRatio(50);
-      const r99 = roundRatio(99);
       metrics.push(
-        metric(`${label}: ack p50 (pooled)`, p(pooled.app, 50), 'ms', { baseline: p(pooled.floor, 50) }),
-        metric(`${label}: ack p99 (pooled)`, p(pooled.app, 99), 'ms', {
-          baseline: p(pooled.floor, 99),
-          target: '≪ 3000 ms',
-          pass: p(pooled.app, 99) < 3000,
+        ...latencyMetrics('Slack', rounds, true),
+        metric('Slack: commands answered on response_url', answered, 'commands', {
+          target: `${ROUNDS * o.requests}`,
+          pass: answered === ROUNDS * o.requests,
         }),
-        metric(`${label}: p50 ratio, median of rounds`, r50, '×', { target: '≤ 1.2', pass: r50 <= 1.2 }),
-        metric(`${label}: p99 ratio, median of rounds`, r99, '×', { target: '≤ 1.2', pass: r99 <= 1.2 }),
       );
-      details[platform] = { statuses, samples: pooled.app.length, floorSamples: pooled.floor.length };
-      if (platform === 'slack') {
-        notes.push(
-          `Slack: the last response_url answer of each adapter burst came ${answerWaits.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} after the burst's last ack.`,
-        );
-        metrics.push(
-          metric('Slack: commands answered on response_url', answered, 'commands', {
-            target: `${ROUNDS * o.requests}`,
-            pass: answered === ROUNDS * o.requests,
-          }),
-        );
-      } else {
-        details.discordAnswers = discordAnswers;
-        notes.push(
-          `Discord answers by interaction response type (4 = message, 5 = deferred): ${JSON.stringify(discordAnswers)}.`,
-        );
-      }
+      details.slack = {
+        statuses,
+        samples: rounds.pooled.app.length,
+        floorSamples: rounds.pooled.floor.length,
+      };
       notes.push(
-        `${label} HTTP statuses: adapter ${JSON.stringify(statuses.app)}, floor ${JSON.stringify(statuses.floor)}.`,
+        `Slack: the last response_url answer of each adapter burst came ${answerWaits.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(', ')} after the burst's last ack.`,
+        `Slack HTTP statuses: adapter ${JSON.stringify(statuses.app)}, floor ${JSON.stringify(statuses.floor)}.`,
       );
+    }
+    if (haveDiscord) {
+      const gateway = await discordGateway({ requests: o.requests, base, log: o.log });
+      const http = await discordHttp({ requests: o.requests, base, dispatcher, log: o.log });
+      for (const part of [gateway, http]) {
+        metrics.push(...part.metrics);
+        notes.push(...part.notes);
+      }
+      details.discordGateway = gateway.details;
+      details.discordHttp = http.details;
     }
   } finally {
     await dispatcher.close();
     await fakeSlack.close();
-    await fakeDiscord.close();
     await sim.close();
   }
   notes.unshift(
-    `${ROUNDS} rounds × ${o.requests} concurrent requests per target (commands ${COMMANDS.join(', ')} in turn, ${USERS} users), floor and adapter alternating; latency = send → HTTP answer, pooled over the rounds.`,
-    "Slack: Bolt acknowledges (empty 200) before the core runs; the answer follows on response_url. Discord (HTTP interactions): the first answer IS the HTTP response, so it carries the core's work, deferred (type 5) when the core takes longer than the adapter's budget.",
+    `${ROUNDS} rounds × ${o.requests} concurrent requests per target (commands ${COMMANDS.join(', ')} in turn, ${USERS} users), floor and adapter alternating; ratios are the median of per-round ratios (each adapter burst against the floor burst next to it), p50/p99 pooled over the rounds.`,
+    'Slack: Bolt acknowledges (empty 200) before the core runs; the answer follows on response_url. Discord: the first answer carries the core\'s work (type 4), or is a deferral (type 5) when the core takes longer than the adapter\'s budget; the floors answer "ok" at once.',
   );
   return {
     name: 'ack-latency',
     title: 'Ack latency: Slack slash commands and Discord interactions',
     measured: haveSlack || haveDiscord,
-    baseline: 'bare Bolt acking / bare Ed25519 handler answering at once, same run',
+    baseline: 'bare Bolt acking / bare discord.js Client replying at once (gateway), same run',
     metrics,
     notes,
     durationMs: Date.now() - started,

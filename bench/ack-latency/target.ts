@@ -1,10 +1,14 @@
 /**
  * One server under load for the ack-latency benchmark, in a process of its own (the load generator and the
  * fakes stay in the parent): the real Slack or Discord adapter over the real core, or the bare floor —
- * Bolt acknowledging and nothing else, or an Ed25519-verifying HTTP handler answering at once (what the
+ * Bolt acknowledging and nothing else; a bare discord.js `Client` on the gateway replying `ok` at once (what
+ * the issue names as Discord's floor); or an Ed25519-verifying HTTP handler answering at once (what the
  * `discord-interactions` package's `verifyKeyMiddleware` does with WebCrypto; the package is not installed).
  *
  *   node --import tsx bench/ack-latency/target.ts '<json TargetConfig>'   → prints `READY <url>`
+ *
+ * Gateway targets have no URL of their own (interactions come over their WebSocket to the fake Discord): they
+ * print `READY gateway` once connected.
  */
 import { createPublicKey, randomBytes, verify } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, HTTPReceiver } from '@slack/bolt';
+import { Client, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import { createVideoApiFactory } from '../../src/api/index.js';
@@ -24,11 +29,18 @@ import { createHttpServer } from '../../src/http/server.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 
 export interface TargetConfig {
-  kind: 'slack-app' | 'slack-bare' | 'discord-app' | 'discord-bare';
+  kind:
+    | 'slack-app'
+    | 'slack-bare'
+    | 'discord-app'
+    | 'discord-bare'
+    | 'discord-gateway-app'
+    | 'discord-gateway-bare';
   signingSecret: string;
   botToken: string;
   slackApiUrl: string;
-  discord: { token: string; applicationId: string; publicKey: string; apiUrl: string; guildId: string };
+  /** Without `publicKey` the Discord adapter runs in gateway mode. */
+  discord: { token: string; applicationId: string; publicKey?: string; apiUrl: string; guildId: string };
   apiUrl: string;
   /** Users to link (`slack:T:U` / `discord:G:U` addresses) and the key each one links. */
   users: { address: string; apiKey: string }[];
@@ -61,12 +73,23 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
       },
     };
   }
+  if (config.kind === 'discord-gateway-bare') {
+    // The floor the issue names: a bare discord.js client answering every slash command at once.
+    const client = new Client({ intents: [GatewayIntentBits.Guilds], rest: { api: config.discord.apiUrl } });
+    client.on(Events.InteractionCreate, (i) => {
+      if (i.isChatInputCommand()) void i.reply({ content: 'ok', flags: MessageFlags.Ephemeral });
+    });
+    const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
+    await client.login(config.discord.token);
+    await ready;
+    return { url: 'gateway', stop: () => client.destroy() };
+  }
   if (config.kind === 'discord-bare') {
     const publicKey = createPublicKey({
       key: {
         kty: 'OKP',
         crv: 'Ed25519',
-        x: Buffer.from(config.discord.publicKey, 'hex').toString('base64url'),
+        x: Buffer.from(config.discord.publicKey ?? '', 'hex').toString('base64url'),
       },
       format: 'jwk',
     });
@@ -141,7 +164,10 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
           config: {
             token: config.discord.token,
             applicationId: config.discord.applicationId,
-            publicKey: config.discord.publicKey,
+            // Gateway mode when absent: the adapter's start() resolves once discord.js has logged in.
+            ...(config.kind === 'discord-app' && config.discord.publicKey
+              ? { publicKey: config.discord.publicKey }
+              : {}),
             apiUrl: config.discord.apiUrl,
             guildId: config.discord.guildId,
           },
@@ -153,12 +179,12 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
           ...(process.env.BENCH_DEFER_MS ? { deferAfterMs: Number(process.env.BENCH_DEFER_MS) } : {}),
         });
   await adapter.start();
-  const listening = await http.listen(0, '127.0.0.1');
+  const listening = config.kind === 'discord-gateway-app' ? undefined : await http.listen(0, '127.0.0.1');
   return {
-    url: listening.url,
+    url: listening?.url ?? 'gateway',
     stop: async () => {
       await adapter.stop();
-      await http.close();
+      if (listening) await http.close();
       store.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -48,6 +48,8 @@ export interface FakeInteraction {
   followups: string[];
   /** What happened, in order: `callback:4`, `edit`, `followup`, `delete`. */
   events: string[];
+  /** `performance.now()` when the first callback was accepted (the ack-latency benchmark reads it). */
+  firstCallbackAt?: number;
 }
 
 interface ScriptedFailure {
@@ -213,6 +215,7 @@ export class FakeDiscord {
     if ([6, 7].includes(body.type) && !record.sourceMessage) problems.push('no message to update');
     if (problems.length > 0)
       return { status: 400, body: { message: 'Invalid Form Body', code: 50035, errors: problems } };
+    record.firstCallbackAt = performance.now();
     record.callbacks.push(body);
     record.events.push(`callback:${body.type}`);
     switch (body.type) {
