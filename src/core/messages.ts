@@ -229,7 +229,37 @@ export function say(code: string, params: Params = {}): string {
 
 export const hasMessage = (code: string): boolean => code in MESSAGES;
 
-/** Codes about how a command was typed: their reply carries the command's usage and an example. */
-const INPUT_MISTAKE =
+/**
+ * Codes about how a command was typed: the dispatcher answers them with the command's usage and an example,
+ * whether the parser or a handler found them. Codes about the state of things (no such video or series, no
+ * account connected, not allowed, not linked, not followed, nothing to publish) get no usage: the command was
+ * typed right. The prefixes cover the parser's and the common argument codes; the set names the rest.
+ */
+const INPUT_MISTAKE_PREFIX =
   /^(bad-|too-|missing-|past-|extra-arg|unknown-flag|int-range|unterminated-quote|when-needs-time)/;
-export const isInputMistake = (code: string): boolean => INPUT_MISTAKE.test(code);
+export const INPUT_MISTAKES: ReadonlySet<string> = new Set([
+  'unknown-command', // `help <name>` for a command that does not exist
+  'page-out-of-range',
+  // Voices and accounts are catalog values typed as options, like a style (`bad-choice`); videos and
+  // series are the team's own things, and one not found is not a typing mistake.
+  'ambiguous-voice',
+  'not-found-voice',
+  'voice-wrong-language',
+  'not-found-account',
+  'setting-needs-value',
+  'admin-lockout', // the admin list typed leaves its author out
+  'subscribe-needs-series',
+  'subscribe-no-target',
+  'series-bad-time',
+  'series-bad-days',
+  'series-bad-schedule',
+  'series-unknown-value',
+  'series-nothing-to-change',
+  'meta-too-long',
+  'privacy-youtube-only',
+  'calendar-range-reversed',
+  'calendar-range-too-long',
+  'audit-range-reversed',
+]);
+export const isInputMistake = (code: string): boolean =>
+  INPUT_MISTAKES.has(code) || INPUT_MISTAKE_PREFIX.test(code);

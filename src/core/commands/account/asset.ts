@@ -5,9 +5,9 @@
  */
 import { message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { userError } from '../../context.js';
 import { actionKey } from '../../request-id.js';
 import { bareUrl, code, literal } from '../../text.js';
-import { badInput } from './bad-input.js';
 
 /** `type/subtype`, optionally with parameters (`video/mp4; codecs=avc1`). */
 const MIME = /^[a-z]+\/[a-z0-9][a-z0-9.+-]*(\s*;\s*[a-z0-9-]+=[^;\s]+)*$/i;
@@ -28,7 +28,7 @@ export const assetCommand: CommandSpec = defineCommand({
     'The file stays where it is hosted; the service keeps a reference. No bytes are uploaded from chat.',
   async run(ctx, args): Promise<Response> {
     const type = args.type?.trim();
-    if (type !== undefined && !MIME.test(type)) return badInput(assetCommand, 'bad-mime', { value: type });
+    if (type !== undefined && !MIME.test(type)) throw userError('bad-mime', { value: type });
     const idempotencyKey = actionKey(ctx, 'asset', [args.url, args.name ?? null, type ?? null]);
     const asset = await ctx
       .api()

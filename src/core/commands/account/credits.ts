@@ -7,9 +7,8 @@ import type { Button, Card, Control } from '../../cards.js';
 import { message, type Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, UserError, userError } from '../../context.js';
+import { type CommandContext, userError } from '../../context.js';
 import { literal } from '../../text.js';
-import { badInput } from './bad-input.js';
 import { clip, formatDateTime, plural, signed } from './format.js';
 
 const PAGE_SIZE = 10;
@@ -28,13 +27,7 @@ export const creditsCommand: CommandSpec = defineCommand({
     'Spends are negative, top-ups, grants and refunds positive. Times are in your time zone (`/reel tz`). ' +
     'Costs per video: storyboard 20, motion_lite 50, motion_pro 100; rendering, publishing, captions and thumbnails are free.',
   async run(ctx, args): Promise<Response> {
-    try {
-      return message(await creditsCard(ctx, args.page ?? 1));
-    } catch (error) {
-      // A page past the end is bad input like any other: words, usage, example.
-      if (error instanceof UserError) return badInput(creditsCommand, error.code, error.params);
-      throw error;
-    }
+    return message(await creditsCard(ctx, args.page ?? 1));
   },
 });
 

@@ -12,10 +12,9 @@ import {
   type OptionSpec,
   usageOf,
 } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+import { type CommandContext, userError } from '../../context.js';
 import { suggest } from '../../parse/parse-command.js';
 import { StoredKeyUnreadableError } from '../../ports.js';
-import { badInput } from './bad-input.js';
 
 /** Account-module commands about the channel rather than the team. */
 const CHANNEL_COMMANDS = new Set(['subscribe', 'unsubscribe', 'settings', 'tz', 'help']);
@@ -58,7 +57,7 @@ export const helpCommand: CommandSpec = defineCommand({
 
     const names = [...new Set(all.map((c) => c.name.split(' ')[0] as string))];
     const guess = suggest(wanted.split(' ')[0] ?? wanted, names);
-    return badInput(helpCommand, 'unknown-command', {
+    throw userError('unknown-command', {
       command: wanted,
       ...(guess ? { suggestion: `help ${guess}` } : {}),
     });

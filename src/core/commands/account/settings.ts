@@ -11,7 +11,6 @@ import type { ChannelSettings } from '../../ports.js';
 import { err, type Result } from '../../result.js';
 import { literal } from '../../text.js';
 import { requireAdmin } from './admin.js';
-import { badInput } from './bad-input.js';
 import { formatMentions, isAmong, parseMentions } from './mentions.js';
 import { normalizeTimeZone } from './time-zone.js';
 
@@ -71,12 +70,11 @@ export const settingsCommand: CommandSpec = defineCommand({
     if (!args.key) return message(settingsCard(current));
     const key = args.key as SettingKey;
     const value = args.value?.trim() ?? '';
-    if (value === '')
-      return badInput(settingsCommand, 'setting-needs-value', { key, expected: EXPECTED[key] });
+    if (value === '') throw userError('setting-needs-value', { key, expected: EXPECTED[key] });
     requireAdmin(ctx, 'change settings');
 
     const next = applySetting(ctx, current, key, value);
-    if (!next.ok) return badInput(settingsCommand, next.error.code, next.error.params);
+    if (!next.ok) throw next.error;
     const { store } = ctx.deps;
     // Who changed what, from what: approvals and roles are the channel's controls, so every change is audited.
     const setting = key === 'role' ? `role ${value.split(/\s+/)[0]?.toLowerCase() ?? ''}` : key;

@@ -8,14 +8,13 @@
 import type { Card, Response } from '../../cards.js';
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+import { type CommandContext, userError } from '../../context.js';
 import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
 import { watchSeries } from '../../live/series-watcher.js';
 import type { SubscriptionKind } from '../../ports.js';
 import { resolveSeries } from '../../references.js';
 import { code, literal } from '../../text.js';
 import { requireAdmin } from './admin.js';
-import { badInput } from './bad-input.js';
 import { formatDateTime } from './format.js';
 import { formatMention } from './mentions.js';
 import {
@@ -45,9 +44,9 @@ export const subscribeCommand: CommandSpec = defineCommand({
   async run(ctx, args): Promise<Response> {
     if (!args.what) return message(listCard(ctx));
     const kind = args.what as SubscriptionKind;
-    if (kind === 'series' && !args.series) return badInput(subscribeCommand, 'subscribe-needs-series');
+    if (kind === 'series' && !args.series) throw userError('subscribe-needs-series');
     if (kind !== 'series' && args.series) {
-      return badInput(subscribeCommand, 'subscribe-no-target', { what: kind, value: args.series });
+      throw userError('subscribe-no-target', { what: kind, value: args.series });
     }
     requireAdmin(ctx, 'change subscriptions');
     return kind === 'series' ? subscribeSeries(ctx, args.series as string) : subscribeFeed(ctx, kind);

@@ -4,7 +4,7 @@
  */
 import { message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { badInput } from './bad-input.js';
+import { userError } from '../../context.js';
 import { localTime, normalizeTimeZone } from './time-zone.js';
 
 export const tzCommand: CommandSpec = defineCommand({
@@ -38,7 +38,7 @@ export const tzCommand: CommandSpec = defineCommand({
       });
     }
     const zone = normalizeTimeZone(args.zone);
-    if (!zone) return badInput(tzCommand, 'bad-timezone', { value: args.zone });
+    if (!zone) throw userError('bad-timezone', { value: args.zone });
     ctx.deps.store.users.setTimeZone(ctx.req.user, zone);
     return message({
       title: `Time zone set: ${zone}`,

@@ -2,13 +2,12 @@
 import type { Response } from '../../cards.js';
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+import { type CommandContext, userError } from '../../context.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
 import type { SubscriptionKind } from '../../ports.js';
 import { resolveSeries } from '../../references.js';
 import { literal } from '../../text.js';
 import { requireAdmin } from './admin.js';
-import { badInput } from './bad-input.js';
 import { formatMention } from './mentions.js';
 import { describeSubscription, FEED_KINDS, seriesNameOf, subscriptionWatch } from './subscriptions.js';
 
@@ -29,9 +28,9 @@ export const unsubscribeCommand: CommandSpec = defineCommand({
   examples: ['unsubscribe calendar', 'unsubscribe series "Daily facts"'],
   async run(ctx, args): Promise<Response> {
     const kind = args.what as SubscriptionKind;
-    if (kind === 'series' && !args.series) return badInput(unsubscribeCommand, 'subscribe-needs-series');
+    if (kind === 'series' && !args.series) throw userError('subscribe-needs-series');
     if (kind !== 'series' && args.series) {
-      return badInput(unsubscribeCommand, 'subscribe-no-target', { what: kind, value: args.series });
+      throw userError('subscribe-no-target', { what: kind, value: args.series });
     }
     requireAdmin(ctx, 'change subscriptions');
 
@@ -51,7 +50,7 @@ export const unsubscribeCommand: CommandSpec = defineCommand({
       }
       return row || watching;
     });
-    if (!removed) return badInput(unsubscribeCommand, 'not-subscribed', { what: label });
+    if (!removed) throw userError('not-subscribed', { what: label });
     ctx.deps.logger.info({ conversation, kind, target: sub.target }, 'channel unsubscribed');
     return message(
       {

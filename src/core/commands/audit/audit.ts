@@ -14,7 +14,6 @@ import { formatDay } from '../../time/format.js';
 import { parseDate } from '../../time/parse.js';
 import { addDays, dayKey, startOfDay } from '../../time/zone.js';
 import { VideoApiError } from '../../video-api.js';
-import { withUsage } from '../publishing/with-usage.js';
 import { CSV_HEADER, csvRow, entryLine } from './audit-rows.js';
 
 /** Rows read from the store per query (its maximum). */
@@ -57,55 +56,53 @@ async function videoNames(ctx: CommandContext, entries: AuditEntry[]): Promise<M
   return names;
 }
 
-export const auditCommand = withUsage(
-  defineCommand({
-    name: 'audit',
-    summary: 'Who asked, approved, published, scheduled, deleted and spent what in this channel',
-    options: [
-      {
-        name: 'video',
-        kind: 'video',
-        description: 'Only this video (name, id or `last`; a deleted one by id)',
-      },
-      { name: 'from', kind: 'date', description: 'First day: 2026-12-01, today, last monday' },
-      { name: 'to', kind: 'date', description: 'Last day (included)' },
-      { name: 'csv', kind: 'boolean', description: 'The rows as CSV text' },
-    ],
-    examples: ['audit', 'audit --video last', 'audit --from 2026-11-01 --to 2026-11-30 --csv'],
-    details:
-      'Lists this channel’s approval requests and decisions, publishes, schedules, cancellations, deletions and ' +
-      'credit spends, newest first, with times in your zone. `--csv` gives every row (up to 1000) as CSV.',
-    async run(ctx, args) {
-      const zone = ctx.timeZone();
-      const from = dayArg(ctx, args.from);
-      const to = dayArg(ctx, args.to);
-      if (from && to && to < from) throw userError('audit-range-reversed', { from, to });
-      const videoId = args.video ? await videoFilter(ctx, args.video) : undefined;
-      const conversation = ctx.req.conversation;
-      const entries = ctx.deps.store.audit
-        .list({
-          // The store matches a prefix: `slack:T1:C1` would also match `slack:T1:C12`, so filter exactly.
-          workspacePrefix: conversation,
-          ...(videoId ? { videoId } : {}),
-          ...(from ? { from: startOfDay(from, zone) } : {}),
-          ...(to ? { to: startOfDay(addDays(to, 1), zone) } : {}),
-          limit: MAX_ROWS,
-        })
-        .filter((e) => e.conversation === conversation);
-
-      const range = rangeText(from, to);
-      const what = `${videoId ? ` for video ${code(videoId)}` : ''}${range}`;
-      if (entries.length === 0) {
-        return message({
-          title: 'Audit log',
-          tone: 'info',
-          text: `Nothing recorded in this channel${what}. Approvals, publishes, schedules, deletions and credit spends appear here as they happen.`,
-        });
-      }
-      return message(args.csv ? csvCard(entries, zone, what) : await listCard(ctx, entries, zone, what));
+export const auditCommand = defineCommand({
+  name: 'audit',
+  summary: 'Who asked, approved, published, scheduled, deleted and spent what in this channel',
+  options: [
+    {
+      name: 'video',
+      kind: 'video',
+      description: 'Only this video (name, id or `last`; a deleted one by id)',
     },
-  }),
-);
+    { name: 'from', kind: 'date', description: 'First day: 2026-12-01, today, last monday' },
+    { name: 'to', kind: 'date', description: 'Last day (included)' },
+    { name: 'csv', kind: 'boolean', description: 'The rows as CSV text' },
+  ],
+  examples: ['audit', 'audit --video last', 'audit --from 2026-11-01 --to 2026-11-30 --csv'],
+  details:
+    'Lists this channel’s approval requests and decisions, publishes, schedules, cancellations, deletions and ' +
+    'credit spends, newest first, with times in your zone. `--csv` gives every row (up to 1000) as CSV.',
+  async run(ctx, args) {
+    const zone = ctx.timeZone();
+    const from = dayArg(ctx, args.from);
+    const to = dayArg(ctx, args.to);
+    if (from && to && to < from) throw userError('audit-range-reversed', { from, to });
+    const videoId = args.video ? await videoFilter(ctx, args.video) : undefined;
+    const conversation = ctx.req.conversation;
+    const entries = ctx.deps.store.audit
+      .list({
+        // The store matches a prefix: `slack:T1:C1` would also match `slack:T1:C12`, so filter exactly.
+        workspacePrefix: conversation,
+        ...(videoId ? { videoId } : {}),
+        ...(from ? { from: startOfDay(from, zone) } : {}),
+        ...(to ? { to: startOfDay(addDays(to, 1), zone) } : {}),
+        limit: MAX_ROWS,
+      })
+      .filter((e) => e.conversation === conversation);
+
+    const range = rangeText(from, to);
+    const what = `${videoId ? ` for video ${code(videoId)}` : ''}${range}`;
+    if (entries.length === 0) {
+      return message({
+        title: 'Audit log',
+        tone: 'info',
+        text: `Nothing recorded in this channel${what}. Approvals, publishes, schedules, deletions and credit spends appear here as they happen.`,
+      });
+    }
+    return message(args.csv ? csvCard(entries, zone, what) : await listCard(ctx, entries, zone, what));
+  },
+});
 
 function rangeText(from: string | undefined, to: string | undefined): string {
   if (from && to) return ` from ${formatDay(from)} to ${formatDay(to)}`;

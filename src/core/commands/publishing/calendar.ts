@@ -12,7 +12,6 @@ import { parseDate } from '../../time/parse.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
 import { CALENDAR_STATUSES, type CalendarEntry, VideoApiError } from '../../video-api.js';
 import { platformName } from './post-blocks.js';
-import { withUsage } from './with-usage.js';
 
 const DEFAULT_DAYS = 7;
 export const MAX_RANGE_DAYS = 90;
@@ -54,102 +53,100 @@ function dateArg(ctx: CommandContext, text: string | undefined, fallback: string
   return r.value;
 }
 
-export const calendarCommand = withUsage(
-  defineCommand({
-    name: 'calendar',
-    summary: 'Scheduled and recent posts, by day in your time zone',
-    options: [
-      {
-        name: 'from',
-        kind: 'date',
-        description: 'First day: 2026-12-01, today, next monday (default today)',
-      },
-      { name: 'to', kind: 'date', description: 'Last day (default 6 days after --from)' },
-      { name: 'platform', kind: 'platform', description: 'Only this platform' },
-      {
-        name: 'status',
-        kind: 'choice',
-        choices: CALENDAR_STATUSES,
-        description: 'Only scheduled, posted or failed',
-      },
-    ],
-    examples: [
-      'calendar',
-      'calendar --from monday --to friday',
-      'calendar --platform youtube --status failed --from 2026-11-01',
-    ],
-    details: `Days and times are in your time zone (\`/reel tz\` sets it). A range covers at most ${MAX_RANGE_DAYS} days.`,
-    async run(ctx, args) {
-      const zone = ctx.timeZone();
-      const now = ctx.now();
-      const today = dayKey(now, zone);
-      const from = dateArg(ctx, args.from, today);
-      const to = dateArg(ctx, args.to, addDays(from, DEFAULT_DAYS - 1));
-      if (to < from) throw userError('calendar-range-reversed', { from, to });
-      const days = daysBetween(from, to) + 1;
-      if (days > MAX_RANGE_DAYS) throw userError('calendar-range-too-long', { days, max: MAX_RANGE_DAYS });
-
-      const entries = (
-        await ctx.api().posts.calendar({
-          startDate: dayKey(startOfDay(from, zone), 'UTC'),
-          endDate: dayKey(startOfDay(addDays(to, 1), zone) - 1, 'UTC'),
-          ...(args.platform ? { platform: args.platform } : {}),
-          ...(args.status ? { status: args.status } : {}),
-        })
-      )
-        .map((e) => ({ e, at: Date.parse(e.scheduledTime) }))
-        .filter(({ at }) => Number.isFinite(at) && dayKey(at, zone) >= from && dayKey(at, zone) <= to)
-        .sort((a, b) => a.at - b.at);
-
-      const defaultRange = args.from === undefined && args.to === undefined;
-      const range = defaultRange ? `the next ${DEFAULT_DAYS} days` : `${formatDay(from)} – ${formatDay(to)}`;
-      const filters = [args.status, args.platform && `on ${platformName(args.platform)}`]
-        .filter(Boolean)
-        .join(' ');
-      if (entries.length === 0) {
-        const what =
-          args.status || args.platform
-            ? ['No', args.status, 'posts', args.platform && `on ${platformName(args.platform)}`]
-                .filter(Boolean)
-                .join(' ')
-            : 'Nothing scheduled';
-        return message({
-          title: 'Calendar',
-          tone: 'info',
-          text: `${what} in ${range}. Try \`/reel schedule last youtube tomorrow 9am\`.`,
-          context: `Times in ${zone}`,
-        });
-      }
-
-      const shown = entries.slice(0, MAX_ENTRIES);
-      const names = await videoNames(ctx, new Set(shown.map(({ e }) => e.projectId)));
-      const byDay = new Map<string, { e: CalendarEntry; at: number }[]>();
-      for (const item of shown) {
-        const day = dayKey(item.at, zone);
-        byDay.set(day, [...(byDay.get(day) ?? []), item]);
-      }
-      const tomorrow = addDays(today, 1);
-      const sections: Section[] = [...byDay.entries()].slice(0, MAX_DAY_SECTIONS).map(([day, items]) => ({
-        text: [
-          `**${formatDay(day, today, tomorrow)}**`,
-          ...items.map(({ e, at }) => {
-            const known = names.get(e.projectId);
-            const name = known === undefined ? code(e.projectId) : literal(known);
-            return `${STATUS_ICON[e.status] ?? '•'} \`${formatTime(at, zone)}\` ${literal(platformName(e.platform))} · ${literal(e.status)} · **${name}**`;
-          }),
-        ].join('\n'),
-      }));
-      const listed = [...byDay.values()].slice(0, MAX_DAY_SECTIONS).reduce((n, items) => n + items.length, 0);
-      const card: Card = {
-        title: `Calendar · ${range}`,
-        tone: 'info',
-        sections,
-        context: `Times in ${zone}${filters ? ` · ${filters}` : ''} · ${entries.length} post${entries.length === 1 ? '' : 's'}`,
-      };
-      if (listed < entries.length) {
-        card.text = `Showing the first ${listed} of ${entries.length}. Narrow it with \`--to\`, \`--platform\` or \`--status\`.`;
-      }
-      return message(card);
+export const calendarCommand = defineCommand({
+  name: 'calendar',
+  summary: 'Scheduled and recent posts, by day in your time zone',
+  options: [
+    {
+      name: 'from',
+      kind: 'date',
+      description: 'First day: 2026-12-01, today, next monday (default today)',
     },
-  }),
-);
+    { name: 'to', kind: 'date', description: 'Last day (default 6 days after --from)' },
+    { name: 'platform', kind: 'platform', description: 'Only this platform' },
+    {
+      name: 'status',
+      kind: 'choice',
+      choices: CALENDAR_STATUSES,
+      description: 'Only scheduled, posted or failed',
+    },
+  ],
+  examples: [
+    'calendar',
+    'calendar --from monday --to friday',
+    'calendar --platform youtube --status failed --from 2026-11-01',
+  ],
+  details: `Days and times are in your time zone (\`/reel tz\` sets it). A range covers at most ${MAX_RANGE_DAYS} days.`,
+  async run(ctx, args) {
+    const zone = ctx.timeZone();
+    const now = ctx.now();
+    const today = dayKey(now, zone);
+    const from = dateArg(ctx, args.from, today);
+    const to = dateArg(ctx, args.to, addDays(from, DEFAULT_DAYS - 1));
+    if (to < from) throw userError('calendar-range-reversed', { from, to });
+    const days = daysBetween(from, to) + 1;
+    if (days > MAX_RANGE_DAYS) throw userError('calendar-range-too-long', { days, max: MAX_RANGE_DAYS });
+
+    const entries = (
+      await ctx.api().posts.calendar({
+        startDate: dayKey(startOfDay(from, zone), 'UTC'),
+        endDate: dayKey(startOfDay(addDays(to, 1), zone) - 1, 'UTC'),
+        ...(args.platform ? { platform: args.platform } : {}),
+        ...(args.status ? { status: args.status } : {}),
+      })
+    )
+      .map((e) => ({ e, at: Date.parse(e.scheduledTime) }))
+      .filter(({ at }) => Number.isFinite(at) && dayKey(at, zone) >= from && dayKey(at, zone) <= to)
+      .sort((a, b) => a.at - b.at);
+
+    const defaultRange = args.from === undefined && args.to === undefined;
+    const range = defaultRange ? `the next ${DEFAULT_DAYS} days` : `${formatDay(from)} – ${formatDay(to)}`;
+    const filters = [args.status, args.platform && `on ${platformName(args.platform)}`]
+      .filter(Boolean)
+      .join(' ');
+    if (entries.length === 0) {
+      const what =
+        args.status || args.platform
+          ? ['No', args.status, 'posts', args.platform && `on ${platformName(args.platform)}`]
+              .filter(Boolean)
+              .join(' ')
+          : 'Nothing scheduled';
+      return message({
+        title: 'Calendar',
+        tone: 'info',
+        text: `${what} in ${range}. Try \`/reel schedule last youtube tomorrow 9am\`.`,
+        context: `Times in ${zone}`,
+      });
+    }
+
+    const shown = entries.slice(0, MAX_ENTRIES);
+    const names = await videoNames(ctx, new Set(shown.map(({ e }) => e.projectId)));
+    const byDay = new Map<string, { e: CalendarEntry; at: number }[]>();
+    for (const item of shown) {
+      const day = dayKey(item.at, zone);
+      byDay.set(day, [...(byDay.get(day) ?? []), item]);
+    }
+    const tomorrow = addDays(today, 1);
+    const sections: Section[] = [...byDay.entries()].slice(0, MAX_DAY_SECTIONS).map(([day, items]) => ({
+      text: [
+        `**${formatDay(day, today, tomorrow)}**`,
+        ...items.map(({ e, at }) => {
+          const known = names.get(e.projectId);
+          const name = known === undefined ? code(e.projectId) : literal(known);
+          return `${STATUS_ICON[e.status] ?? '•'} \`${formatTime(at, zone)}\` ${literal(platformName(e.platform))} · ${literal(e.status)} · **${name}**`;
+        }),
+      ].join('\n'),
+    }));
+    const listed = [...byDay.values()].slice(0, MAX_DAY_SECTIONS).reduce((n, items) => n + items.length, 0);
+    const card: Card = {
+      title: `Calendar · ${range}`,
+      tone: 'info',
+      sections,
+      context: `Times in ${zone}${filters ? ` · ${filters}` : ''} · ${entries.length} post${entries.length === 1 ? '' : 's'}`,
+    };
+    if (listed < entries.length) {
+      card.text = `Showing the first ${listed} of ${entries.length}. Narrow it with \`--to\`, \`--platform\` or \`--status\`.`;
+    }
+    return message(card);
+  },
+});

@@ -16,7 +16,6 @@ import { encodePlatforms } from './action-state.js';
 import { decodeMetaState, META_FORM_ID, metaForm } from './meta-form.js';
 import { BLOCKS, blockFrom, blockSummary, checkBlock, platformName, withMainText } from './post-blocks.js';
 import { getVideo, runSchedule } from './schedule-flow.js';
-import { withUsage } from './with-usage.js';
 
 const PICK_FORM_ID = 'meta.pick';
 const EDIT_ACTION = 'meta.edit';
@@ -82,57 +81,55 @@ function pickForm(ctx: CommandContext, partial: RawArgs): Form {
   };
 }
 
-export const metaCommand = withUsage(
-  defineCommand({
-    name: 'meta',
-    summary: "Set a video's post details for one platform (title, caption, text)",
-    options: [
-      VIDEO_OPTION,
-      PLATFORM_OPTION,
-      {
-        name: 'text',
-        kind: 'text',
-        description: 'The title/caption/text; leave out to open the form',
-        positional: true,
-        rest: true,
-      },
-    ],
-    examples: [
-      'meta last youtube How we cut render time in half',
-      'meta last x',
-      'meta "Launch teaser" instagram New drop 🚀 #launch',
-    ],
-    details:
-      'Limits: YouTube title 100 and description 5000, TikTok and Instagram 2200, X 280, Threads 500, LinkedIn 3000, ' +
-      'Facebook 5000. With text, sets the main field (YouTube: the title; its description and visibility are kept). ' +
-      'Without text, a form shows every field of the platform with what is stored now.',
-    form: (ctx, partial) => ({ kind: 'form', form: pickForm(ctx, partial) }),
-    async run(ctx, args) {
-      const platform = args.platform;
-      // The length is checked before anything is sent: not even the video is looked up for a text too long.
-      const text = args.text?.trim();
-      const main = BLOCKS[platform].main;
-      if (text !== undefined && text.length > main.max) {
-        throw userError('meta-too-long', {
-          field: main.label,
-          platform: platformName(platform),
-          length: text.length,
-          max: main.max,
-        });
-      }
-      const ref = await resolveVideo(ctx, args.video);
-      if (text === undefined) {
-        const video = await getVideo(ctx, ref.id);
-        return { kind: 'form', form: metaForm(video, platform) };
-      }
-      // Only YouTube's block has more than one field; keep the rest of it as stored.
-      const current: PostMetadata = platform === 'youtube' ? (await getVideo(ctx, ref.id)).posts : {};
-      const posts: PostMetadata = { [platform]: withMainText(platform, current, text) };
-      const patched = await save(ctx, ref, platform, posts);
-      return message(savedCard(ref, platform, { ...posts, ...patched.posts }));
+export const metaCommand = defineCommand({
+  name: 'meta',
+  summary: "Set a video's post details for one platform (title, caption, text)",
+  options: [
+    VIDEO_OPTION,
+    PLATFORM_OPTION,
+    {
+      name: 'text',
+      kind: 'text',
+      description: 'The title/caption/text; leave out to open the form',
+      positional: true,
+      rest: true,
     },
-  }),
-);
+  ],
+  examples: [
+    'meta last youtube How we cut render time in half',
+    'meta last x',
+    'meta "Launch teaser" instagram New drop 🚀 #launch',
+  ],
+  details:
+    'Limits: YouTube title 100 and description 5000, TikTok and Instagram 2200, X 280, Threads 500, LinkedIn 3000, ' +
+    'Facebook 5000. With text, sets the main field (YouTube: the title; its description and visibility are kept). ' +
+    'Without text, a form shows every field of the platform with what is stored now.',
+  form: (ctx, partial) => ({ kind: 'form', form: pickForm(ctx, partial) }),
+  async run(ctx, args) {
+    const platform = args.platform;
+    // The length is checked before anything is sent: not even the video is looked up for a text too long.
+    const text = args.text?.trim();
+    const main = BLOCKS[platform].main;
+    if (text !== undefined && text.length > main.max) {
+      throw userError('meta-too-long', {
+        field: main.label,
+        platform: platformName(platform),
+        length: text.length,
+        max: main.max,
+      });
+    }
+    const ref = await resolveVideo(ctx, args.video);
+    if (text === undefined) {
+      const video = await getVideo(ctx, ref.id);
+      return { kind: 'form', form: metaForm(video, platform) };
+    }
+    // Only YouTube's block has more than one field; keep the rest of it as stored.
+    const current: PostMetadata = platform === 'youtube' ? (await getVideo(ctx, ref.id)).posts : {};
+    const posts: PostMetadata = { [platform]: withMainText(platform, current, text) };
+    const patched = await save(ctx, ref, platform, posts);
+    return message(savedCard(ref, platform, { ...posts, ...patched.posts }));
+  },
+});
 
 /** Submitting a platform's form: inline errors, or PATCH then (for a pending schedule) carry on. */
 export const metaBlockForm: FormSpec = {

@@ -23,7 +23,6 @@ import {
   publishVideo,
 } from './publish-flow.js';
 import { getVideo } from './schedule-flow.js';
-import { withUsage } from './with-usage.js';
 
 const FORM_ID = 'publish.form';
 
@@ -118,57 +117,55 @@ async function publishForm(
   return form;
 }
 
-export const publishCommand = withUsage(
-  defineCommand({
-    name: 'publish',
-    summary: 'Publish a rendered video to one platform now',
-    options: [
-      VIDEO_OPTION,
-      PLATFORM_OPTION,
-      { name: 'account', kind: 'account', description: 'Account label or id when several are connected' },
-      {
-        name: 'privacy',
-        kind: 'choice',
-        choices: PRIVACY,
-        description: 'YouTube visibility (default public)',
-      },
-    ],
-    examples: [
-      'publish last youtube',
-      'publish "Launch teaser" tiktok --account "Brand EU"',
-      'publish last youtube --privacy unlisted',
-    ],
-    details:
-      'The video must be rendered (`/reel render`). Title and description come from the post details set with ' +
-      '`/reel meta`. With several accounts on a platform, the default one is used unless `--account` names another.',
-    form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
-      const ref = typeof partial.video === 'string' ? partial.video : undefined;
-      if (ref) {
-        const video = await resolveVideo(ctx, ref);
-        return { kind: 'form', form: await publishForm(ctx, { videoId: video.id, videoName: video.name }) };
-      }
-      const last = ctx.deps.store.users.getLast(ctx.req.user, 'video');
-      return {
-        kind: 'form',
-        form: await publishForm(ctx, {
-          ...(last ? { videoRef: 'last' } : {}),
-          ...(typeof partial.platform === 'string' ? { platform: partial.platform } : {}),
-        }),
-      };
+export const publishCommand = defineCommand({
+  name: 'publish',
+  summary: 'Publish a rendered video to one platform now',
+  options: [
+    VIDEO_OPTION,
+    PLATFORM_OPTION,
+    { name: 'account', kind: 'account', description: 'Account label or id when several are connected' },
+    {
+      name: 'privacy',
+      kind: 'choice',
+      choices: PRIVACY,
+      description: 'YouTube visibility (default public)',
     },
-    async run(ctx, args) {
-      // Everything the arguments alone can refuse is refused before the first API call.
-      checkPublishArgs(ctx, args.platform, args.privacy);
-      const video = await resolveVideo(ctx, args.video);
-      return publishOrAsk(ctx, {
-        videoId: video.id,
-        platform: args.platform,
-        ...(args.account ? { account: args.account } : {}),
-        ...(args.privacy ? { privacy: args.privacy } : {}),
-      });
-    },
-  }),
-);
+  ],
+  examples: [
+    'publish last youtube',
+    'publish "Launch teaser" tiktok --account "Brand EU"',
+    'publish last youtube --privacy unlisted',
+  ],
+  details:
+    'The video must be rendered (`/reel render`). Title and description come from the post details set with ' +
+    '`/reel meta`. With several accounts on a platform, the default one is used unless `--account` names another.',
+  form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
+    const ref = typeof partial.video === 'string' ? partial.video : undefined;
+    if (ref) {
+      const video = await resolveVideo(ctx, ref);
+      return { kind: 'form', form: await publishForm(ctx, { videoId: video.id, videoName: video.name }) };
+    }
+    const last = ctx.deps.store.users.getLast(ctx.req.user, 'video');
+    return {
+      kind: 'form',
+      form: await publishForm(ctx, {
+        ...(last ? { videoRef: 'last' } : {}),
+        ...(typeof partial.platform === 'string' ? { platform: partial.platform } : {}),
+      }),
+    };
+  },
+  async run(ctx, args) {
+    // Everything the arguments alone can refuse is refused before the first API call.
+    checkPublishArgs(ctx, args.platform, args.privacy);
+    const video = await resolveVideo(ctx, args.video);
+    return publishOrAsk(ctx, {
+      videoId: video.id,
+      platform: args.platform,
+      ...(args.account ? { account: args.account } : {}),
+      ...(args.privacy ? { privacy: args.privacy } : {}),
+    });
+  },
+});
 
 /** The card's "Publish now": checks the video can go out, then asks where. Value: the video id. */
 export const publishButton: ActionSpec = {

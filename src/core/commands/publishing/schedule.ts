@@ -13,9 +13,9 @@ import { newRequestId } from '../../request-id.js';
 import { literal } from '../../text.js';
 import { parseWhen } from '../../time/parse.js';
 import { PLATFORMS, type Platform, type Video } from '../../video-api.js';
+import { VIDEO_OPTION } from '../options.js';
 import { decodeVideoAction, encodeVideoAction } from './action-state.js';
 import { getVideo, runSchedule } from './schedule-flow.js';
-import { withUsage } from './with-usage.js';
 
 const FORM_ID = 'schedule.form';
 
@@ -71,70 +71,62 @@ function scheduleForm(
   return form;
 }
 
-export const scheduleCommand = withUsage(
-  defineCommand({
-    name: 'schedule',
-    summary: 'Schedule a video on one or more platforms at a time in your zone',
-    options: [
-      {
-        name: 'video',
-        kind: 'video',
-        description: 'Video name, id or `last`',
-        positional: true,
-        required: true,
-      },
-      {
-        name: 'platforms',
-        kind: 'platforms',
-        description: 'Comma-separated platforms, or `all`',
-        positional: true,
-        required: true,
-      },
-      {
-        name: 'when',
-        kind: 'when',
-        description: 'When, in your time zone: "tomorrow 9am", "friday 18:00", "2026-12-01 18:00"',
-        positional: true,
-        rest: true,
-        required: true,
-      },
-    ],
-    examples: [
-      'schedule last youtube tomorrow 9am',
-      'schedule "Launch teaser" youtube,tiktok friday 18:00',
-      'schedule last all 2026-12-01 18:00',
-    ],
-    details:
-      'The time is read in your time zone (`/reel tz` sets it) and shown back in your zone and UTC. Every platform ' +
-      'needs its post details: a missing one opens its form first. The video is rendered before posting if needed. ' +
-      'The video card shows each platform’s status and I reply in its thread when it posts.',
-    form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
-      const ref = typeof partial.video === 'string' ? partial.video : undefined;
-      const video = ref ? await getVideo(ctx, (await resolveVideo(ctx, ref)).id) : undefined;
-      const last = ctx.deps.store.users.getLast(ctx.req.user, 'video');
-      const platforms = Array.isArray(partial.platforms) ? partial.platforms.join(', ') : partial.platforms;
-      return {
-        kind: 'form',
-        form: scheduleForm(ctx, {
-          ...(video ? { video } : last ? { videoRef: 'last' } : {}),
-          ...(typeof platforms === 'string' ? { platforms } : {}),
-          ...(typeof partial.when === 'string' ? { when: partial.when } : {}),
-        }),
-      };
+export const scheduleCommand = defineCommand({
+  name: 'schedule',
+  summary: 'Schedule a video on one or more platforms at a time in your zone',
+  options: [
+    VIDEO_OPTION,
+    {
+      name: 'platforms',
+      kind: 'platforms',
+      description: 'Comma-separated platforms, or `all`',
+      positional: true,
+      required: true,
     },
-    async run(ctx, args) {
-      // Read the time before anything else: a bad or past time is answered without a single API call.
-      const when = parseWhen(args.when, ctx.timeZone(), ctx.now());
-      if (!when.ok) throw when.error;
-      const video = await resolveVideo(ctx, args.video);
-      return runSchedule(ctx, {
-        videoId: video.id,
-        platforms: args.platforms,
-        at: toSecond(when.value),
-      });
+    {
+      name: 'when',
+      kind: 'when',
+      description: 'When, in your time zone: "tomorrow 9am", "friday 18:00", "2026-12-01 18:00"',
+      positional: true,
+      rest: true,
+      required: true,
     },
-  }),
-);
+  ],
+  examples: [
+    'schedule last youtube tomorrow 9am',
+    'schedule "Launch teaser" youtube,tiktok friday 18:00',
+    'schedule last all 2026-12-01 18:00',
+  ],
+  details:
+    'The time is read in your time zone (`/reel tz` sets it) and shown back in your zone and UTC. Every platform ' +
+    'needs its post details: a missing one opens its form first. The video is rendered before posting if needed. ' +
+    'The video card shows each platform’s status and I reply in its thread when it posts.',
+  form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
+    const ref = typeof partial.video === 'string' ? partial.video : undefined;
+    const video = ref ? await getVideo(ctx, (await resolveVideo(ctx, ref)).id) : undefined;
+    const last = ctx.deps.store.users.getLast(ctx.req.user, 'video');
+    const platforms = Array.isArray(partial.platforms) ? partial.platforms.join(', ') : partial.platforms;
+    return {
+      kind: 'form',
+      form: scheduleForm(ctx, {
+        ...(video ? { video } : last ? { videoRef: 'last' } : {}),
+        ...(typeof platforms === 'string' ? { platforms } : {}),
+        ...(typeof partial.when === 'string' ? { when: partial.when } : {}),
+      }),
+    };
+  },
+  async run(ctx, args) {
+    // Read the time before anything else: a bad or past time is answered without a single API call.
+    const when = parseWhen(args.when, ctx.timeZone(), ctx.now());
+    if (!when.ok) throw when.error;
+    const video = await resolveVideo(ctx, args.video);
+    return runSchedule(ctx, {
+      videoId: video.id,
+      platforms: args.platforms,
+      at: toSecond(when.value),
+    });
+  },
+});
 
 /** The card's "Schedule" button. Value: the video id. */
 export const scheduleButton: ActionSpec = {

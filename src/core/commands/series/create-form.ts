@@ -5,8 +5,6 @@
  * submit of this form creates one series. Submitting runs the same checks and the same create as the text
  * command.
  */
-import { describeApiError, isApiError } from '../../api-errors.js';
-import { errorCard } from '../../bot.js';
 import { type FormInput, LIMITS, type Response, type SelectOption } from '../../cards.js';
 import type { FormSpec, RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
@@ -36,87 +34,81 @@ const INPUT_OF: Record<string, string> = {
  * `--duration` is answered now, not after the user filled in the form.
  */
 export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Promise<Response> {
-  try {
-    const { name, source, ...flags } = partial;
-    const checked = validateArgs(createCommand, { ...flags, name: 'form', source: 'form' });
-    if (!checked.ok) return errorCard(say(checked.error.code, checked.error.params), createCommand);
-    const { name: _n, source: _s, ...typed } = checked.value;
-    const api = ctx.api();
-    const keyId = ctx.apiKeyId();
-    const [sources, niches, voices] = await Promise.all([
-      ctx.deps.catalog.options(api, keyId, 'sources').then((c) => c.items, emptyOnApiError),
-      ctx.deps.catalog.options(api, keyId, 'niches').then((c) => c.items, emptyOnApiError),
-      ctx.deps.catalog.voices(api, keyId).then((v) => v, emptyOnApiError),
-    ]);
-    const voiceOptions: SelectOption[] = [...voices]
-      .sort((a, b) => Number(b.isRecommended ?? false) - Number(a.isRecommended ?? false))
-      .map((v) => ({
-        label: [v.name, v.labels?.language, v.labels?.gender, v.isCustom ? 'custom' : '']
-          .filter(Boolean)
-          .join(' · '),
-        value: v.id,
-      }));
-    const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined);
-    const inputs: FormInput[] = [
-      text({
-        id: 'name',
-        label: 'Series name',
-        required: true,
-        maxLength: 120,
-        initial: str(name),
-        placeholder: 'Night Terrors',
-      }),
-      choose({
-        id: 'source',
-        label: 'Content source',
-        required: true,
-        options: sources.map((i) => ({ label: i.name, value: i.value })),
-        initial: str(source),
-        placeholder: 'ai_story',
-      }),
-      choose({
-        id: 'niche',
-        label: 'Niche (optional)',
-        required: false,
-        options: niches.map((i) => ({ label: i.name, value: i.value })),
-        initial: str(flags.niche),
-        placeholder: 'scary_stories',
-      }),
-      choose({
-        id: 'voice',
-        label: 'Voice (optional)',
-        required: false,
-        options: voiceOptions,
-        initial: str(flags.voice),
-        placeholder: 'Aria',
-      }),
-      text({
-        id: 'schedule',
-        label: 'Schedule (optional)',
-        required: false,
-        initial: str(flags.schedule),
-        placeholder: 'daily 09:00 Europe/Paris',
-        hint: `For example "mon,wed,fri 18:00" or "weekdays 8am". Times are in ${ctx.timeZone()} unless you name a zone.`,
-      }),
-    ];
-    return {
-      kind: 'form',
-      form: {
-        id: CREATE_FORM_ID,
-        title: 'New series',
-        submitLabel: 'Create series',
-        state: Object.keys(typed).length > 0 ? `${newRequestId()}|${JSON.stringify(typed)}` : newRequestId(),
-        inputs,
-        intro:
-          'The first episode starts generating as soon as you create the series, and each episode is charged.',
-      },
-    };
-  } catch (e) {
-    // The dispatcher does not guard form openers: answer in words here.
-    if (e instanceof UserError) return errorCard(say(e.code, e.params), createCommand);
-    if (isApiError(e)) return errorCard(describeApiError(e));
-    throw e;
-  }
+  const { name, source, ...flags } = partial;
+  const checked = validateArgs(createCommand, { ...flags, name: 'form', source: 'form' });
+  // The dispatcher answers these (all input mistakes) with the command's usage, as for the text command.
+  if (!checked.ok) throw checked.error;
+  const { name: _n, source: _s, ...typed } = checked.value;
+  const api = ctx.api();
+  const keyId = ctx.apiKeyId();
+  const [sources, niches, voices] = await Promise.all([
+    ctx.deps.catalog.options(api, keyId, 'sources').then((c) => c.items, emptyOnApiError),
+    ctx.deps.catalog.options(api, keyId, 'niches').then((c) => c.items, emptyOnApiError),
+    ctx.deps.catalog.voices(api, keyId).then((v) => v, emptyOnApiError),
+  ]);
+  const voiceOptions: SelectOption[] = [...voices]
+    .sort((a, b) => Number(b.isRecommended ?? false) - Number(a.isRecommended ?? false))
+    .map((v) => ({
+      label: [v.name, v.labels?.language, v.labels?.gender, v.isCustom ? 'custom' : '']
+        .filter(Boolean)
+        .join(' · '),
+      value: v.id,
+    }));
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined);
+  const inputs: FormInput[] = [
+    text({
+      id: 'name',
+      label: 'Series name',
+      required: true,
+      maxLength: 120,
+      initial: str(name),
+      placeholder: 'Night Terrors',
+    }),
+    choose({
+      id: 'source',
+      label: 'Content source',
+      required: true,
+      options: sources.map((i) => ({ label: i.name, value: i.value })),
+      initial: str(source),
+      placeholder: 'ai_story',
+    }),
+    choose({
+      id: 'niche',
+      label: 'Niche (optional)',
+      required: false,
+      options: niches.map((i) => ({ label: i.name, value: i.value })),
+      initial: str(flags.niche),
+      placeholder: 'scary_stories',
+    }),
+    choose({
+      id: 'voice',
+      label: 'Voice (optional)',
+      required: false,
+      options: voiceOptions,
+      initial: str(flags.voice),
+      placeholder: 'Aria',
+    }),
+    text({
+      id: 'schedule',
+      label: 'Schedule (optional)',
+      required: false,
+      initial: str(flags.schedule),
+      placeholder: 'daily 09:00 Europe/Paris',
+      hint: `For example "mon,wed,fri 18:00" or "weekdays 8am". Times are in ${ctx.timeZone()} unless you name a zone.`,
+    }),
+  ];
+  return {
+    kind: 'form',
+    form: {
+      id: CREATE_FORM_ID,
+      title: 'New series',
+      submitLabel: 'Create series',
+      state: Object.keys(typed).length > 0 ? `${newRequestId()}|${JSON.stringify(typed)}` : newRequestId(),
+      inputs,
+      intro:
+        'The first episode starts generating as soon as you create the series, and each episode is charged.',
+    },
+  };
 }
 
 const emptyOnApiError = (e: unknown): never[] => {

@@ -16,7 +16,6 @@ import { type Episode, type Series, type SeriesInput, VideoApiError } from '../.
 import { openCreateForm } from './create-form.js';
 import {
   balance,
-  checked,
   configFields,
   DEFAULT_SERIES_MODEL,
   episodeCost,
@@ -56,15 +55,8 @@ export const createCommand: CommandSpec = defineCommand({
     '`daily 09:00 Europe/Paris`, `weekdays 6pm` or `mon,wed,fri 18:00` (your time zone unless you name one).',
   form: (ctx, partial) => openCreateForm(ctx, partial),
   async run(ctx, args) {
-    const fields = await checked(createCommand, () =>
-      seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'create'),
-    );
-    if (!fields.ok) return fields.response;
-    return createSeries(ctx, {
-      ...fields.value,
-      name: args.name,
-      source: fields.value.source ?? args.source,
-    });
+    const fields = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'create');
+    return createSeries(ctx, { ...fields, name: args.name, source: fields.source ?? args.source });
   },
 });
 

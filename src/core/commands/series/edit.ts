@@ -19,7 +19,7 @@ import { actionKey } from '../../request-id.js';
 import { literal } from '../../text.js';
 import type { SeriesPatch } from '../../video-api.js';
 import { describeDays, type Weekday } from './schedule.js';
-import { checked, DEFAULT_SERIES_MODEL, episodeCost, getSeriesById, voiceName } from './series-common.js';
+import { DEFAULT_SERIES_MODEL, episodeCost, getSeriesById, voiceName } from './series-common.js';
 import {
   FIELD_LABELS,
   SERIES_FIELD_OPTIONS,
@@ -65,15 +65,10 @@ export const editCommand: CommandSpec = defineCommand({
     'Options are those of `series create`, plus `--name` and `--paused yes|no`. `--days daily` posts every day.',
   async run(ctx, args) {
     for (const role of rolesForEdit(args as SeriesFieldArgs & { paused?: boolean })) checkRole(ctx, role);
-    const fields = await checked(editCommand, async () => {
-      const patch: SeriesPatch = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'edit');
-      if (args.name !== undefined) patch.name = args.name;
-      if (args.paused !== undefined) patch.paused = args.paused;
-      if (Object.keys(patch).length === 0) throw userError('series-nothing-to-change');
-      return patch;
-    });
-    if (!fields.ok) return fields.response;
-    const patch = fields.value;
+    const patch: SeriesPatch = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'edit');
+    if (args.name !== undefined) patch.name = args.name;
+    if (args.paused !== undefined) patch.paused = args.paused;
+    if (Object.keys(patch).length === 0) throw userError('series-nothing-to-change');
     const ref = await resolveSeries(ctx, args.series);
     return (await editApproval(ctx, ref, patch)) ?? applySeriesEdit(ctx, ref, patch);
   },

@@ -2,33 +2,14 @@
  * Small pieces the series commands share: cost and voice look-ups, the configuration fields of a series
  * card, and re-reading a series by id from a button. (Idempotency keys: src/core/request-id.ts.)
  */
-import { errorCard } from '../../bot.js';
-import type { Field, Response } from '../../cards.js';
-import type { CommandSpec } from '../../command-spec.js';
-import { type CommandContext, UserError, userError } from '../../context.js';
-import { say } from '../../messages.js';
+import type { Field } from '../../cards.js';
+import { type CommandContext, userError } from '../../context.js';
 import { literal } from '../../text.js';
 import { type Series, VideoApiError } from '../../video-api.js';
 import { type Cadence, daysOf, describeSchedule, formatWhen, nextPostTime } from './schedule.js';
 
 /** The service's default model for a series when none was chosen (spec §4: brollModel optional). */
 export const DEFAULT_SERIES_MODEL = 'storyboard';
-
-/**
- * Runs a command's argument checks; a mistake there is answered like a parse error, with the command's
- * usage and example (the dispatcher adds usage only to errors it finds itself).
- */
-export async function checked<T>(
-  spec: CommandSpec,
-  check: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; response: Response }> {
-  try {
-    return { ok: true, value: await check() };
-  } catch (e) {
-    if (e instanceof UserError) return { ok: false, response: errorCard(say(e.code, e.params), spec) };
-    throw e;
-  }
-}
 
 /** Credits one episode costs with this model, from GET /options?kind=models; undefined if unreadable. */
 export async function episodeCost(ctx: CommandContext, model: string): Promise<number | undefined> {

@@ -11,7 +11,6 @@ import { catalogValue } from './catalog-choices.js';
 import { NAME_MAX } from './create-request.js';
 import { displayName } from './format.js';
 import { trackGeneration } from './tracking.js';
-import { withUsage } from './usage.js';
 
 const AUDIO_EXTENSIONS = ['.mp3', '.wav', '.m4a', '.aac', '.ogg'];
 
@@ -53,42 +52,37 @@ export const captionCommand: CommandSpec = defineCommand({
   details:
     'Audio files (.mp3, .wav, .m4a, .aac, .ogg) become a captioned video. Captioning costs no credits.',
   async run(ctx, args) {
-    return withUsage(
-      () => captionCommand,
-      async () => {
-        const url = args.url;
-        const language = args.language
-          ? await catalogValue(ctx, 'languages', 'language', args.language)
-          : undefined;
-        const audio = isAudioUrl(url);
-        const body = {
-          ...(audio ? { audioUrl: url } : { videoUrl: url }),
-          ...(args.name ? { name: args.name } : {}),
-          ...(language ? { language } : {}),
-        };
-        // A typed command acting at once: the same command again soon is a retry and captions once.
-        const idempotencyKey = actionKey(ctx, 'caption', body);
-        const created = await ctx.api().videos.caption(body, { idempotencyKey });
-        const name = args.name ?? nameFromUrl(url);
-        trackGeneration(
-          ctx,
-          {
-            videoId: created.id,
-            name,
-            kind: 'caption',
-            requestedBy: displayName(ctx.req),
-            phase: 'generating',
-            percent: 0,
-          },
-          { justCreated: true },
-        );
-        return message({
-          title: `Captioning “${literal(name)}”…`,
-          tone: 'progress',
-          text: `Sent as ${audio ? 'audio' : 'video'} (free). The status card in this channel follows it until it is ready.`,
-          context: `id \`${created.id}\``,
-        });
+    const url = args.url;
+    const language = args.language
+      ? await catalogValue(ctx, 'languages', 'language', args.language)
+      : undefined;
+    const audio = isAudioUrl(url);
+    const body = {
+      ...(audio ? { audioUrl: url } : { videoUrl: url }),
+      ...(args.name ? { name: args.name } : {}),
+      ...(language ? { language } : {}),
+    };
+    // A typed command acting at once: the same command again soon is a retry and captions once.
+    const idempotencyKey = actionKey(ctx, 'caption', body);
+    const created = await ctx.api().videos.caption(body, { idempotencyKey });
+    const name = args.name ?? nameFromUrl(url);
+    trackGeneration(
+      ctx,
+      {
+        videoId: created.id,
+        name,
+        kind: 'caption',
+        requestedBy: displayName(ctx.req),
+        phase: 'generating',
+        percent: 0,
       },
+      { justCreated: true },
     );
+    return message({
+      title: `Captioning “${literal(name)}”…`,
+      tone: 'progress',
+      text: `Sent as ${audio ? 'audio' : 'video'} (free). The status card in this channel follows it until it is ready.`,
+      context: `id \`${created.id}\``,
+    });
   },
 });

@@ -7,7 +7,6 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { MODELS } from '../../video-api.js';
 import { createForm } from './create-form.js';
 import { NAME_MAX, prepareCreate, SCRIPT_MAX } from './create-request.js';
-import { withUsage } from './usage.js';
 
 export const createCommand: CommandSpec = defineCommand({
   name: 'create',
@@ -51,20 +50,16 @@ export const createCommand: CommandSpec = defineCommand({
     if (!args.script?.trim()) {
       return createForm(ctx, args);
     }
-    return withUsage(
-      () => createCommand,
-      async () =>
-        message(
-          await prepareCreate(ctx, {
-            script: args.script as string,
-            voice: args.voice,
-            model: args.model,
-            style: args.style,
-            language: args.language,
-            name: args.name,
-            music: args.music,
-          }),
-        ),
+    return message(
+      await prepareCreate(ctx, {
+        script: args.script,
+        voice: args.voice,
+        model: args.model,
+        style: args.style,
+        language: args.language,
+        name: args.name,
+        music: args.music,
+      }),
     );
   },
 });

@@ -9,7 +9,6 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { code, link, literal } from '../../text.js';
 import { formatTime } from './format.js';
-import { withUsage } from './usage.js';
 
 export const PAGE_SIZE = 10;
 
@@ -73,10 +72,7 @@ export const videosCommand: CommandSpec = defineCommand({
   ],
   examples: ['videos', 'videos --page 2', 'videos --archived'],
   async run(ctx, args) {
-    return withUsage(
-      () => videosCommand,
-      async () => message(await listPage(ctx, args.page ?? 1, args.archived ?? false)),
-    );
+    return message(await listPage(ctx, args.page ?? 1, args.archived ?? false));
   },
 });
 
