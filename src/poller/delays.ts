@@ -9,10 +9,20 @@ export const clamp = (value: number, min: number, max: number): number => Math.m
  */
 export function jittered(
   ms: number,
-  options: { ratio: number; random: () => number; min?: number; max?: number; upwardOnly?: boolean },
+  options: {
+    ratio: number;
+    random: () => number;
+    min?: number;
+    max?: number;
+    upwardOnly?: boolean;
+    /** Largest spread in ms, whatever the ratio gives (a long interval aimed at a moment stays near it). */
+    maxSpreadMs?: number;
+  },
 ): number {
   const draw = options.random();
-  const spread = ms * options.ratio * (options.upwardOnly ? draw : draw * 2 - 1);
+  const spread =
+    Math.min(ms * options.ratio, options.maxSpreadMs ?? Number.POSITIVE_INFINITY) *
+    (options.upwardOnly ? draw : draw * 2 - 1);
   return Math.round(clamp(ms + spread, options.min ?? 0, options.max ?? Number.POSITIVE_INFINITY));
 }
 

@@ -71,6 +71,9 @@ export interface PollerOptions {
   missingWatcherDelayMs?: number;
 }
 
+/** Most jitter added to a requested interval. */
+const MAX_SPREAD_MS = 5_000;
+
 /** Batches one pass works through before leaving the rest to the next pass (every check moves its watch on). */
 const MAX_BATCHES_PER_PASS = 50;
 
@@ -281,6 +284,8 @@ export class Poller {
     const interval = jittered(clamp(requested, watcher.minIntervalMs, watcher.maxIntervalMs), {
       ratio: this.#jitterRatio,
       upwardOnly: true,
+      // A schedule watch asks for "just after it is due" ten minutes ahead: 10 % would be a minute late.
+      maxSpreadMs: MAX_SPREAD_MS,
       random: this.#random,
       min: watcher.minIntervalMs,
       max: watcher.maxIntervalMs,

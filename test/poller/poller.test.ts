@@ -162,6 +162,18 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + expected);
     });
 
+    it('caps the jitter at 5 s: a look aimed ten minutes ahead stays near its moment', async () => {
+      const { watcher } = fakeWatcher((w) => ({ state: w.state, done: false, nextCheckInMs: 10 * 60_000 }));
+      const watch = addWatch();
+      await poller({
+        watchers: { generation: { ...watcher, maxIntervalMs: HOUR } },
+        random: () => 0.999,
+      }).tick();
+      const interval = store.watches.get(watch.id)!.nextCheckAt - T0;
+      expect(interval).toBeGreaterThan(10 * 60_000 + 4_900);
+      expect(interval).toBeLessThanOrEqual(10 * 60_000 + 5_000);
+    });
+
     it('adds up to +10 % jitter, never earlier than requested, and never leaves the bounds', async () => {
       const requests = [1, 12_000, 20_000, 29_000, HOUR];
       for (const random of [0, 0.25, 0.75, 0.999]) {
