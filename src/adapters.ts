@@ -99,6 +99,7 @@ function withNudge(bot: Bot, nudge: () => void): Bot {
     commands: bot.commands,
     handleText: after(bot.handleText),
     handleCommand: after(bot.handleCommand),
+    mayAnswerWithForm: (name) => bot.mayAnswerWithForm(name),
     handleAction: after(bot.handleAction),
     handleForm: after(bot.handleForm),
     autocomplete: bot.autocomplete,

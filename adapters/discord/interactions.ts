@@ -147,19 +147,35 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     errorsOf?: { form?: Form; values: Record<string, string> };
   }
 
-  /** Answers with the core's response, deferring first when it takes longer than `deferAfterMs`. */
+  const deferral = (source: Source): APIInteractionResponse =>
+    source === 'message'
+      ? { type: InteractionResponseType.DeferredMessageUpdate }
+      : { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: EPHEMERAL } };
+
+  /**
+   * Answers with the core's response. With `ackFirst` the interaction is acknowledged before the core
+   * starts (and the core does not start if Discord refused the acknowledgement); otherwise the core's
+   * answer is awaited for `deferAfterMs` so that it can be the first response (a modal must be).
+   */
   async function respond(
     i: InboundBase,
     reply: Replier,
-    work: Promise<Response>,
+    work: () => Promise<Response>,
     source: Source,
     extra: Extra,
+    ackFirst = false,
   ) {
-    const safe = work.catch((error: unknown) => {
-      const ref = randomUUID().slice(0, 8);
-      log.error({ err: loggable(error), ref }, 'discord interaction failed');
-      return errorCard(say('internal', { ref }));
-    });
+    const guard = (running: Promise<Response>) =>
+      running.catch((error: unknown) => {
+        const ref = randomUUID().slice(0, 8);
+        log.error({ err: loggable(error), ref }, 'discord interaction failed');
+        return errorCard(say('internal', { ref }));
+      });
+    if (ackFirst) {
+      await reply.callback(deferral(source));
+      return deferred(i, await guard(work()), source, extra);
+    }
+    const safe = guard(work());
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(() => resolve(undefined), o.deferAfterMs);
@@ -176,12 +192,13 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
       if (early.response.kind === 'none' && source === 'reply') await hook.remove();
       return;
     }
-    await reply.callback(
-      source === 'message'
-        ? { type: InteractionResponseType.DeferredMessageUpdate }
-        : { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: EPHEMERAL } },
-    );
-    const response = await safe;
+    await reply.callback(deferral(source));
+    return deferred(i, await safe, source, extra);
+  }
+
+  /** The answer to an interaction already acknowledged with a deferral, through its webhook. */
+  async function deferred(i: InboundBase, response: Response, source: Source, extra: Extra) {
+    const hook = webhook(i);
     if (source === 'message') {
       if (response.kind === 'update') await hook.edit(body(render.card(response.card), false));
       else {
@@ -220,7 +237,17 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     const typed = naming ? raw[naming] : undefined;
     if (naming && typeof typed === 'string') raw[naming] = render.names.coreName(typed);
     log.debug({ command: name, user: req.user }, 'discord command');
-    await respond(i, reply, bot.handleCommand(req, name, raw), 'reply', { canShowModal: true });
+    // A command that cannot answer with a form is acknowledged at once ("thinking…"), then answered: the
+    // acknowledgement never waits behind the video API or other members' commands (docs/performance.md,
+    // ack latency). One that may answer with a form waits for it, since only a first response can be a modal.
+    await respond(
+      i,
+      reply,
+      () => bot.handleCommand(req, name, raw),
+      'reply',
+      { canShowModal: true },
+      !bot.mayAnswerWithForm(name),
+    );
   }
 
   async function autocomplete(i: Extract<Inbound, { kind: 'autocomplete' }>, reply: Replier) {
@@ -284,7 +311,7 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     // A select has no value of its own: the chosen option is both the value and the choice (as in the playground).
     const input = chosen !== undefined ? { action: target.action, value: chosen, choice: chosen } : target;
     log.debug({ action: target.action, user: req.user }, 'discord click');
-    await respond(i, reply, bot.handleAction(req, input), 'message', { canShowModal: true });
+    await respond(i, reply, () => bot.handleAction(req, input), 'message', { canShowModal: true });
   }
 
   async function modal(i: Extract<Inbound, { kind: 'modal' }>, reply: Replier) {
@@ -297,11 +324,17 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     const values = readSubmission(form, i.fields, (v) => memory.restoreValue(v));
     const req = requestInfoOf(i, i.message?.id);
     log.debug({ formId, user: req.user }, 'discord form');
-    await respond(i, reply, bot.handleForm(req, { formId, state, values }), i.message ? 'message' : 'reply', {
-      // Discord cannot answer a modal with another modal: a follow-up form comes as a button.
-      canShowModal: false,
-      errorsOf: { ...(form ? { form } : {}), values },
-    });
+    await respond(
+      i,
+      reply,
+      () => bot.handleForm(req, { formId, state, values }),
+      i.message ? 'message' : 'reply',
+      {
+        // Discord cannot answer a modal with another modal: a follow-up form comes as a button.
+        canShowModal: false,
+        errorsOf: { ...(form ? { form } : {}), values },
+      },
+    );
   }
 
   /** Handles one interaction; never throws (failures are logged and, when still possible, answered). */

@@ -39,6 +39,8 @@ export interface Bot {
   handleText(req: RequestInfo, text: string): Promise<Response>;
   /** A command whose arguments came as typed options (Discord). */
   handleCommand(req: RequestInfo, name: string, raw: RawArgs): Promise<Response>;
+  /** Whether `name` may answer with a form (its `form`, or `answersWithForm`): see `CommandSpec`. */
+  mayAnswerWithForm(name: string): boolean;
   handleAction(req: RequestInfo, input: ActionInput): Promise<Response>;
   handleForm(req: RequestInfo, submission: FormSubmission): Promise<Response>;
   autocomplete(req: RequestInfo, input: AutocompleteInput): Promise<SelectOption[]>;
@@ -117,6 +119,10 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
       const spec = registry.find(name);
       if (!spec) return errorCard(say('unknown-command', { command: name }));
       return run(ctx, spec, raw);
+    },
+    mayAnswerWithForm(name) {
+      const spec = registry.find(name);
+      return spec !== undefined && (spec.form !== undefined || spec.answersWithForm === true);
     },
     async handleAction(req, input) {
       const ctx = createContext(req, deps);

@@ -77,6 +77,11 @@ export interface CommandSpec<Opts extends readonly OptionSpec[] = readonly Optio
   readonly details?: string;
   /** Opens this form instead of a usage error when a required argument is missing. */
   readonly form?: (ctx: CommandContext, partial: RawArgs) => Promise<Response> | Response;
+  /**
+   * `run` itself may answer with a form (not only `form` above). Discord can show a form only as its very
+   * first answer, so its adapter waits for the core's answer on these instead of acknowledging first.
+   */
+  readonly answersWithForm?: boolean;
   /** Replies visible only to the caller (default) or to the channel. */
   run(ctx: CommandContext, args: ArgsOf<Opts>): Promise<Response>;
 }

@@ -43,7 +43,10 @@ const commands = [
   }),
 ];
 
-function setup(bot: Partial<Bot>, options: { deferAfterMs?: number; failRest?: boolean } = {}) {
+function setup(
+  bot: Partial<Bot>,
+  options: { deferAfterMs?: number; failRest?: boolean; refuseAnswers?: boolean } = {},
+) {
   const lines: string[] = [];
   const logger = createLogger({
     level: 'debug',
@@ -72,7 +75,8 @@ function setup(bot: Partial<Bot>, options: { deferAfterMs?: number; failRest?: b
     };
   const rest = { post: record('POST'), patch: record('PATCH'), delete: record('DELETE') } as unknown as REST;
   const handle = createInteractionHandler({
-    bot: { commands, ...bot } as Bot,
+    // Answer-first unless a test says otherwise (acknowledging first is tested on its own below).
+    bot: { commands, mayAnswerWithForm: () => true, ...bot } as Bot,
     rest,
     routes: new CommandRoutes(commands),
     memory: new AdapterMemory({ now: () => 0, sleep: async () => {} }),
@@ -81,7 +85,12 @@ function setup(bot: Partial<Bot>, options: { deferAfterMs?: number; failRest?: b
     autocompleteTimeoutMs: 50,
   });
   const answers: Json[] = [];
-  const reply = { callback: async (body: Json) => void answers.push(body) };
+  const reply = {
+    callback: async (body: Json) => {
+      if (options.refuseAnswers) throw new Error('Unknown interaction');
+      answers.push(body);
+    },
+  };
   return { handle: (i: Inbound) => handle(i, reply as never), answers, calls, lines };
 }
 
@@ -112,6 +121,59 @@ describe('the interaction handler', () => {
         body: expect.objectContaining({ embeds: [expect.objectContaining({ title: 'Credits: 500' })] }),
       },
     ]);
+  });
+
+  it('acknowledges a command that cannot answer with a form before the core starts, then edits the answer in', async () => {
+    const order: string[] = [];
+    const t = setup({
+      mayAnswerWithForm: () => false,
+      handleCommand: async () => {
+        order.push(`core started after ${t.answers.length} answer(s)`);
+        return card('Credits: 500');
+      },
+    });
+    await t.handle(command);
+    expect(t.answers).toEqual([{ type: 5, data: { flags: 64 } }]);
+    expect(order).toEqual(['core started after 1 answer(s)']);
+    expect(t.calls).toEqual([
+      {
+        method: 'PATCH',
+        route: `/webhooks/10/${TOKEN}/messages/%40original`,
+        body: expect.objectContaining({ embeds: [expect.objectContaining({ title: 'Credits: 500' })] }),
+      },
+    ]);
+  });
+
+  it('acknowledged first, a channel answer is a public follow-up and the private placeholder goes', async () => {
+    const t = setup({
+      mayAnswerWithForm: () => false,
+      handleCommand: async () => card('Subscribed', 'channel'),
+    });
+    await t.handle(command);
+    expect(t.answers).toEqual([{ type: 5, data: { flags: 64 } }]);
+    expect(t.calls.map((c) => `${c.method} ${c.route}`)).toEqual([
+      `POST /webhooks/10/${TOKEN}`,
+      `DELETE /webhooks/10/${TOKEN}/messages/%40original`,
+    ]);
+    expect((t.calls[0]?.body as Json).flags).toBeUndefined();
+  });
+
+  it('does not run the core when Discord refused the acknowledgement (the interaction is gone)', async () => {
+    let ran = false;
+    const t = setup(
+      {
+        mayAnswerWithForm: () => false,
+        handleCommand: async () => {
+          ran = true;
+          return card('Credits: 500');
+        },
+      },
+      { refuseAnswers: true },
+    );
+    await t.handle(command);
+    expect(ran).toBe(false);
+    expect(t.lines.some((l) => l.includes('Unknown interaction'))).toBe(true);
+    expect(t.calls).toEqual([]);
   });
 
   it('answers a fast core directly, public when the core says channel', async () => {

@@ -110,7 +110,9 @@ describe('HTTP interactions', () => {
   it('runs commands, buttons and modals, with the first response as the HTTP answer', async () => {
     w = await discordWorld({ mode: 'http', linked: ['alice'] });
     const whoami = await w.slash('account whoami');
-    expect(whoami.callbacks[0]).toMatchObject({ type: 4, data: { flags: 64 } });
+    // Acknowledged in the HTTP answer ("thinking…", private), answered by an edit through the webhook.
+    expect(whoami.callbacks[0]).toEqual({ type: 5, data: { flags: 64 } });
+    expect(whoami.events).toContain('edit');
     expect(textOfMessage(w.original(whoami))).toContain('You act as Demo Team');
 
     const link = await w.slash('account link', {}, 'bob');

@@ -87,6 +87,8 @@ export interface World {
   send(payload: Json): Promise<FakeInteraction>;
   /** The message an interaction's first response made or changed. */
   original(record: FakeInteraction): FakeMessage;
+  /** The answer as the member sees it: the original message, or the public follow-up that replaced it. */
+  answer(record: FakeInteraction): FakeMessage;
   close(): Promise<void>;
 }
 
@@ -164,6 +166,10 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
         throw new Error(`fake refused the HTTP answer: ${JSON.stringify(result.body)}`);
     }
     await fake.waitFor(() => record.callbacks.length > 0, 10_000);
+    // Acknowledged first ("thinking…"): the answer is edited into the placeholder, or the placeholder goes
+    // (after a public follow-up, or when there is nothing to say).
+    if ((record.callbacks[0] as Json).type === 5)
+      await fake.waitFor(() => record.events.some((e) => e === 'edit' || e === 'delete'), 10_000);
     // The core has answered: deliver what it queued for the channel.
     await h.flush();
     return record;
@@ -253,6 +259,13 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
       if (!message)
         throw new Error(`interaction ${record.id} has no original message (${record.events.join(', ')})`);
       return message;
+    },
+    answer(record) {
+      const original = record.original ? fake.messages.get(record.original) : undefined;
+      const last = record.followups.at(-1);
+      const followUp = last ? fake.messages.get(last) : undefined;
+      if (original?.deleted && followUp) return followUp;
+      return world.original(record);
     },
     async close() {
       await adapter.stop();

@@ -109,6 +109,7 @@ export function createFakeBot(): FakeBot {
       spec('create', 'Create a video'),
       spec('whoami', 'Who you are'),
     ],
+    mayAnswerWithForm: () => false,
     async handleText(req, text) {
       calls.push({ kind: 'text', req, input: text });
       if (bot.failNext) {

@@ -101,6 +101,7 @@ export async function createSlackDriver(): Promise<SlackScenarioDriver> {
     commands: h.bot.commands,
     handleText: (req, text) => track(() => h.bot.handleText(req, text)),
     handleCommand: (req, name, raw) => track(() => h.bot.handleCommand(req, name, raw)),
+    mayAnswerWithForm: (name) => h.bot.mayAnswerWithForm(name),
     handleAction: (req, input) => track(() => h.bot.handleAction(req, input)),
     handleForm: (req, submission) => track(() => h.bot.handleForm(req, submission)),
     autocomplete: (req, input) => h.bot.autocomplete(req, input),

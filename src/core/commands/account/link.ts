@@ -22,6 +22,7 @@ const MAX_KEY_LENGTH = 512;
 
 export const linkCommand = defineCommand({
   name: 'link',
+  answersWithForm: true,
   summary: 'Link your team API key (a private form opens; never paste a key in a channel)',
   options: [
     {
