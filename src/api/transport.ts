@@ -2,6 +2,9 @@ import { type Dispatcher, request } from 'undici';
 import type { Clock } from '../core/ports.js';
 import type { HttpMethod } from './routes.js';
 
+/** The reason a finished request's timer is aborted with (nothing listens any more). */
+const DONE = 'request finished';
+
 export interface SendInput {
   url: string;
   method: HttpMethod;
@@ -58,7 +61,8 @@ export async function send(input: SendInput): Promise<SendResult> {
       detail: error instanceof Error ? error.message : String(error),
     };
   } finally {
-    timer.abort();
+    // With a reason: abort() without one builds a DOMException (and its stack) on every request.
+    timer.abort(DONE);
     signal?.removeEventListener('abort', onAbort);
   }
 }
