@@ -71,6 +71,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     memory,
     logger,
     deferAfterMs: settings.deferAfterMs,
+    // In HTTP mode the shared server counts interactions from their arrival, before they are even read.
+    acks: options.http.acks,
   });
   const mode = config.publicKey ? 'http' : 'gateway';
   let client: Client | undefined;
@@ -79,6 +81,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     options.http.mount(
       INTERACTIONS_PATH,
       createInteractionsEndpoint({ publicKey: config.publicKey, clock, logger, handle }),
+      { interactive: true },
     );
   }
 

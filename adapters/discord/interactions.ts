@@ -23,6 +23,7 @@ import type { Confirm, Form, Response } from '../../src/core/cards.js';
 import type { RequestInfo } from '../../src/core/context.js';
 import { say } from '../../src/core/messages.js';
 import type { Logger } from '../../src/core/ports.js';
+import { AckGate } from '../../src/http/ack-gate.js';
 import { COMMAND_ARGUMENTS } from './command-names.js';
 import { type CommandRoutes, ROOT_COMMAND } from './commands.js';
 import { parseCustomId } from './custom-id.js';
@@ -50,6 +51,8 @@ export interface InteractionHandlerOptions {
   deferAfterMs: number;
   /** Autocomplete answers nothing after this long (default 2.5 s). */
   autocompleteTimeoutMs?: number;
+  /** Acknowledgements pending (shared with the HTTP server in HTTP mode); a private one by default. */
+  acks?: AckGate;
 }
 
 /** The workspace part of addresses in direct messages, which have no guild. */
@@ -76,6 +79,7 @@ type Source = 'reply' | 'message';
 export function createInteractionHandler(o: InteractionHandlerOptions) {
   const log = o.logger.child({ component: 'discord' });
   const { bot, memory } = o;
+  const acks = o.acks ?? new AckGate();
   /** Every payload below is rendered here, commands named as on Discord (renderer.ts). */
   const render = new DiscordRenderer(memory, o.routes);
 
@@ -173,6 +177,8 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
       });
     if (ackFirst) {
       await reply.callback(deferral(source));
+      // Other members' interactions that arrived meanwhile are acknowledged before this one's work starts.
+      await acks.clear();
       return deferred(i, await guard(work()), source, extra);
     }
     const safe = guard(work());
@@ -340,10 +346,15 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
   /** Handles one interaction; never throws (failures are logged and, when still possible, answered). */
   return async function handle(inbound: Inbound, reply: Replier): Promise<void> {
     let answered = false;
+    const acknowledged = acks.arrived();
     const once: Replier = {
       async callback(response) {
         answered = true;
-        await reply.callback(response);
+        try {
+          await reply.callback(response);
+        } finally {
+          acknowledged();
+        }
       },
     };
     try {
@@ -367,6 +378,8 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
       if (!answered && inbound.kind !== 'ping') {
         await privately(reply, render.card(cardOf(errorCard(say('internal', { ref }))))).catch(() => {});
       }
+    } finally {
+      acknowledged();
     }
   };
 }

@@ -118,6 +118,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     groups: new SlackGroups(options.clock, logger),
     presenter: createPresenter({ logger }),
     logger,
+    acks: options.http.acks,
     ...(config.oauth
       ? {
           async onUninstalled(team: string, enterprise?: string) {
@@ -138,7 +139,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 
   if (httpReceiver) {
     const listener = httpReceiver.requestListener;
-    if (!config.appToken) options.http.mount(EVENTS_PATH, (req, res) => listener(req, res));
+    if (!config.appToken)
+      options.http.mount(EVENTS_PATH, (req, res) => listener(req, res), { interactive: true });
     if (config.oauth) {
       options.http.mount(INSTALL_PATH, (req, res) => listener(req, res));
       options.http.mount(REDIRECT_PATH, (req, res) => listener(req, res));

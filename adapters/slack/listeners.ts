@@ -19,6 +19,7 @@ import type { RequestInfo } from '../../src/core/context.js';
 import { homeCards } from '../../src/core/home.js';
 import { say } from '../../src/core/messages.js';
 import type { Logger, Store } from '../../src/core/ports.js';
+import type { AckGate } from '../../src/http/ack-gate.js';
 import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from './blocks.js';
 import { commandText } from './command-text.js';
 import type { SlackGroups } from './groups.js';
@@ -37,6 +38,8 @@ export interface ListenerDeps {
   logger: Logger;
   /** Called when an uninstall or token revocation arrives (OAuth installs). */
   onUninstalled?: (team: string, enterprise?: string) => Promise<void>;
+  /** Requests not acknowledged yet (the shared HTTP server's count): work starts once they are. */
+  acks?: AckGate;
 }
 
 /**
@@ -84,6 +87,8 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.command(/.*/, async ({ command, ack, client, context }) => {
     const receivedAt = performance.now();
     await ack();
+    // Other requests of a burst are acknowledged before this one's work starts (src/http/ack-gate.ts).
+    await deps.acks?.clear();
     const team = context.teamId ?? command.team_id;
     const text = commandText(command.text);
     const surface: Surface = {
@@ -108,6 +113,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   app.action<BlockAction>({ type: 'block_actions' }, async ({ ack, body, action, client, context }) => {
     const receivedAt = performance.now();
     await ack();
+    await deps.acks?.clear();
     const element = action as ButtonAction | StaticSelectAction | { action_id: string; type: string };
     const actionId = element.action_id;
     if (actionId.startsWith(`${LINK_ACTION}|`)) return; // A URL button: Slack opened the link.

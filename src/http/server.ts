@@ -5,12 +5,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/ports.js';
+import { AckGate } from './ack-gate.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface HttpServer {
-  /** Mounts a handler for a path (`/slack/events`) or a prefix (`/playground/` ends with '/'). */
-  mount(path: string, handler: Handler): void;
+  /**
+   * Mounts a handler for a path (`/slack/events`) or a prefix (`/playground/` ends with '/'). An
+   * `interactive` route's requests count in `acks` from arrival until answered.
+   */
+  mount(path: string, handler: Handler, options?: { interactive?: boolean }): void;
+  /** Chat requests not answered yet: adapters start their work once these are acknowledged. */
+  readonly acks: AckGate;
   listen(port: number, host: string): Promise<{ url: string; port: number }>;
   close(): Promise<void>;
   readonly server: Server;
@@ -21,7 +27,8 @@ export function createHttpServer(options: {
   health: () => boolean;
   metrics: () => Promise<{ contentType: string; body: string }>;
 }): HttpServer {
-  const routes: { path: string; handler: Handler }[] = [];
+  const routes: { path: string; handler: Handler; interactive: boolean }[] = [];
+  const acks = new AckGate();
   const log = options.logger.child({ component: 'http' });
 
   const server = createServer((req, res) => {
@@ -51,6 +58,11 @@ export function createHttpServer(options: {
       res.end('not found');
       return;
     }
+    if (route.interactive) {
+      const answered = acks.arrived();
+      res.once('finish', answered);
+      res.once('close', answered);
+    }
     Promise.resolve()
       .then(() => route.handler(req, res))
       .catch((err: unknown) => fail(res, err));
@@ -64,8 +76,9 @@ export function createHttpServer(options: {
 
   return {
     server,
-    mount(path, handler) {
-      routes.push({ path, handler });
+    acks,
+    mount(path, handler, mountOptions = {}) {
+      routes.push({ path, handler, interactive: mountOptions.interactive === true });
     },
     listen(port, host) {
       return new Promise((resolve, reject) => {

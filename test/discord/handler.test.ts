@@ -158,6 +158,23 @@ describe('the interaction handler', () => {
     expect((t.calls[0]?.body as Json).flags).toBeUndefined();
   });
 
+  it("starts a command's work only once the other members' interactions of a burst are acknowledged", async () => {
+    const log: string[] = [];
+    const t = setup({
+      mayAnswerWithForm: (name) => name === 'show',
+      handleCommand: async (_req, name) => {
+        log.push(`${name} starts with ${t.answers.length} answer(s) sent`);
+        if (name === 'show') await sleep(60);
+        return card(name);
+      },
+    });
+    const show: Inbound = { ...command, path: { command: 'reel', sub: 'show' } } as Inbound;
+    // `show` answers in its first response (it may open a form) and takes 60 ms; `credits` is acknowledged
+    // at once, but its work waits for `show`'s answer.
+    await Promise.all([t.handle(show), t.handle(command)]);
+    expect(log).toEqual(['show starts with 0 answer(s) sent', 'credits starts with 2 answer(s) sent']);
+  });
+
   it('does not run the core when Discord refused the acknowledgement (the interaction is gone)', async () => {
     let ran = false;
     const t = setup(

@@ -1,0 +1,52 @@
+/**
+ * Acknowledgements before work. Slack and Discord drop an interaction that is not acknowledged within 3 s.
+ * When a burst arrives, the work of the first ones (API calls, rendering, follow-ups) would otherwise run
+ * between the later ones' acknowledgements and delay them (docs/performance.md, ack latency). A request is
+ * pending from its arrival until it is acknowledged; work that may wait does so until none is pending, or
+ * `maxWaitMs` at most, so one stuck acknowledgement never holds the work back for long.
+ */
+export class AckGate {
+  #pending = 0;
+  #waiters: (() => void)[] = [];
+
+  constructor(private readonly maxWaitMs = 500) {}
+
+  /** A request arrived; call the returned function once it is acknowledged (extra calls are ignored). */
+  arrived(): () => void {
+    this.#pending++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#pending--;
+      if (this.#pending === 0) this.#release();
+    };
+  }
+
+  get pending(): number {
+    return this.#pending;
+  }
+
+  /** Resolves when no acknowledgement is pending (at once if none is), or after `maxWaitMs`. */
+  clear(): Promise<void> {
+    if (this.#pending === 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const release = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.#waiters = this.#waiters.filter((w) => w !== release);
+        resolve();
+      }, this.maxWaitMs);
+      timer.unref();
+      this.#waiters.push(release);
+    });
+  }
+
+  #release(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const release of waiters) release();
+  }
+}
