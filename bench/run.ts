@@ -6,7 +6,6 @@
  *   npm run bench                      all benchmarks, full size
  *   npm run bench -- --only poller-scale,cold-start
  *   npm run bench -- --quick           smaller sizes, for a fast look (results still written)
- *   npm run bench -- --tuned           poller-scale also runs the poller with batchSize 1000
  *   npm run bench -- --budget-scale 2  rate-budget with less time compression (closer to production)
  */
 import { join } from 'node:path';
@@ -18,8 +17,6 @@ import { rateBudget } from './rate-budget.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-/** Adds the product poller with batchSize 1000 to poller-scale (a third worker: longer run). */
-const tuned = args.includes('--tuned');
 const scaleAt = args.indexOf('--budget-scale');
 /** Clock acceleration of rate-budget (default 6; 2 is closer to production, three times longer). */
 const budgetScale = scaleAt >= 0 ? Number(args[scaleAt + 1]) : undefined;
@@ -34,8 +31,8 @@ const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
     run: () =>
       pollerScale(
         quick
-          ? { jobs: 1000, keys: 20, seed: 1, maxRealMs: 240_000, tuned, log }
-          : { jobs: 10_000, keys: 200, seed: 1, maxRealMs: 480_000, tuned, log },
+          ? { jobs: 1000, keys: 20, seed: 1, maxRealMs: 240_000, log }
+          : { jobs: 10_000, keys: 200, seed: 1, maxRealMs: 480_000, log },
       ),
   },
   {

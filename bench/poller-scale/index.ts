@@ -36,8 +36,6 @@ function runWorker(options: WorkerOptions): Promise<WorkerResult> {
 }
 
 export interface PollerScaleOptions {
-  /** Also run the product poller with batchSize 1000 (a third worker). */
-  tuned: boolean;
   jobs: number;
   keys: number;
   seed: number;
@@ -59,10 +57,9 @@ export async function pollerScale(o: PollerScaleOptions): Promise<BenchResult> {
     maxRealMs: o.maxRealMs,
   };
   o.log(`poller-scale: ${o.jobs} jobs / ${o.keys} keys, pollers side by side…`);
-  const [smart, naive, tuned] = await Promise.all([
+  const [smart, naive] = await Promise.all([
     runWorker({ ...base, mode: 'smart' }),
     runWorker({ ...base, mode: 'naive' }),
-    ...(o.tuned ? [runWorker({ ...base, mode: 'smart', batchSize: 1000 })] : []),
   ]);
   if (!smart || !naive) throw new Error('poller-scale: a worker returned nothing');
   const rows = (label: string, r: WorkerResult) => {
@@ -96,12 +93,12 @@ export async function pollerScale(o: PollerScaleOptions): Promise<BenchResult> {
   const notes = [
     `${o.jobs} generation jobs (storyboard/motion_lite/motion_pro 3:2:1, 90/150/240 s) on ${o.keys} keys, created over the first minute; simulator rate limits on; virtual time shared by the simulator, client budgets, poller and store.`,
     'Baseline: a naive poller checking every active job every 10 s with the same client, watchers, store and outbox (no adaptive interval, no background lane, no deferral).',
-    `"smart (product)" is the poller exactly as src/main.ts configures it (concurrency 64, batch 500, 1 s passes that go on while batches come back full)${o.tuned ? '; "smart (batch 1000)" changes only batchSize' : ''}.`,
+    `"smart (product)" is the poller exactly as src/main.ts configures it (concurrency 64, batch 500, 1 s passes that go on while batches come back full).`,
     'API calls per finished job: the calls made for each job that finished (status and reads of its video), averaged; total calls also include the jobs still running when a worker stopped.',
     'Detection delay: virtual time from the job reaching its final state in the simulator to the completion outbox row. CPU and RSS: the poller process only (the simulator runs in its own process); CPU excludes creating the jobs.',
-    `Wall time per pass/round (real ms, p50/p99/max): smart ${fmtWall(smart)}${tuned ? `, batch 1000 ${fmtWall(tuned)}` : ''}, naive ${fmtWall(naive)} — a pass slower than its interval (1 s; naive 10 s) means the machine could not have kept that pace in real time.`,
+    `Wall time per pass/round (real ms, p50/p99/max): smart ${fmtWall(smart)}, naive ${fmtWall(naive)} — a pass slower than its interval (1 s; naive 10 s) means the machine could not have kept that pace in real time.`,
   ];
-  for (const r of [smart, ...(tuned ? [tuned] : []), naive]) {
+  for (const r of [smart, naive]) {
     if (!complete(r))
       notes.push(
         `${label(r)} did not finish every job within the wall-clock cap (${r.finished}/${r.jobs}); its figures cover what it finished.`,
@@ -112,10 +109,10 @@ export async function pollerScale(o: PollerScaleOptions): Promise<BenchResult> {
     title: 'Poller at scale: detection delay, API calls, CPU, RSS',
     measured: true,
     baseline: 'naive fixed-10 s poller, same client/watchers/store, same run',
-    metrics: [...rows('smart (product)', smart), ...(tuned ? rows('smart (batch 1000)', tuned) : [])],
+    metrics: rows('smart (product)', smart),
     notes,
     durationMs: Date.now() - started,
-    details: { smart, tuned, naive },
+    details: { smart, naive },
   };
 }
 
