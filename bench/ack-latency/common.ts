@@ -9,7 +9,8 @@ import { median, percentile } from '../lib/stats.js';
 import type { TargetConfig } from './target.js';
 
 export const ROOT = join(import.meta.dirname, '../..');
-export const ROUNDS = 5;
+/** Rounds per target: the target is judged on the median of per-round ratios (9 keeps one bad round out). */
+export const ROUNDS = 9;
 export const COMMANDS = ['help', 'credits', 'videos'];
 export const USERS = 20;
 /** Pause after each burst, so what one target left running (follow-ups) does not overlap the next burst. */

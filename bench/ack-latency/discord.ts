@@ -207,7 +207,7 @@ export async function discordGateway(o: {
     // The fake sends every dispatch of a burst in one synchronous loop (JSON.stringify + ws.send each): if
     // that loop were a large part of the floor's latency, the ratio would compare the fake, not the targets.
     `Discord gateway: the fake sends a burst's ${o.requests} dispatches in one synchronous loop of ws.send — median ${round(sendMs, 1)} ms (max ${round(Math.max(...dispatchMs), 1)} ms) per burst against a floor p50 of ${round(floorP50, 1)} ms, ${sendMs > floorP50 / 2 ? "so the fake's sending DOMINATES the latency (the floor sees the same, so the ratio stays fair, but the absolute numbers say little)" : 'so the sending does not dominate: the latency is discord.js reading the frames one by one and the REST callbacks, the same work in both targets'}.`,
-    `Discord gateway: p50 by subcommand, adapter ${json(p50s('app'))} vs floor ${json(p50s('floor'))} — help answers from memory; credits and videos call the video API first, so an answer given in-line (type 4) waits for it.`,
+    `Discord gateway: p50 by subcommand, adapter ${json(p50s('app'))} vs floor ${json(p50s('floor'))} — the adapter acknowledges first (type 5), so the API calls of credits and videos come after the acknowledgement.`,
     `Discord gateway answers by callback type (4 = message, 5 = deferred): adapter ${json(answers.app)}, floor ${json(answers.floor)}; not acknowledged in ${ACK_TIMEOUT_MS / 1000} s: adapter ${missing.app}, floor ${missing.floor}.`,
   ];
   return {
@@ -303,7 +303,7 @@ export async function discordHttp(o: {
   return {
     metrics: latencyMetrics(label, rounds, false),
     notes: [
-      `Discord HTTP interactions (informational): ${ROUNDS} rounds × ${o.requests} concurrent Ed25519-signed POSTs to /discord/interactions; latency = send → HTTP answer. Its ratios have no target: the first answer IS the HTTP response, so the adapter's carries the core's work (or the deferral after the adapter's budget), while the floor — a bare node:http handler verifying the signature — does no work at all. Only "p99 ≪ 3000 ms" is judged.`,
+      `Discord HTTP interactions (informational): ${ROUNDS} rounds × ${o.requests} concurrent Ed25519-signed POSTs to /discord/interactions; latency = send → HTTP answer. Its ratios have no target: the floor — a bare node:http handler verifying the signature and answering — does nothing else, while the adapter reads the body through the shared server's routing, verifies, validates the payload and routes it before its acknowledgement (type 5). Only "p99 ≪ 3000 ms" is judged.`,
       `Discord HTTP answers by interaction response type (4 = message, 5 = deferred): adapter ${json(answers.app)}, floor ${json(answers.floor)}.`,
       `Discord HTTP statuses: adapter ${json(statuses.app)}, floor ${json(statuses.floor)}.`,
     ],

@@ -176,7 +176,7 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
   }
   notes.unshift(
     `${ROUNDS} rounds × ${o.requests} concurrent requests per target (commands ${COMMANDS.join(', ')} in turn, ${USERS} users), floor and adapter alternating; ratios are the median of per-round ratios (each adapter burst against the floor burst next to it), p50/p99 pooled over the rounds.`,
-    'Slack: Bolt acknowledges (empty 200) before the core runs; the answer follows on response_url. Discord: the first answer carries the core\'s work (type 4), or is a deferral (type 5) when the core takes longer than the adapter\'s budget; the floors answer "ok" at once.',
+    'Slack: Bolt acknowledges (empty 200) before the core runs; the answer follows on response_url. Discord: a command that cannot open a form is acknowledged first (type 5, private "thinking…") and answered by an edit; the floors answer "ok" at once. Both adapters start a command\'s work once the requests of the burst around it are acknowledged (src/http/ack-gate.ts).',
   );
   return {
     name: 'ack-latency',
