@@ -15,6 +15,11 @@ export interface RateLimits {
   key: WindowLimit;
   /** Share of `key.limit` the background lane may use in one window. */
   backgroundShare: number;
+  /**
+   * Share of `key.limit` background calls never take, whatever the background lane has left: when people
+   * use more than their half, the poller waits rather than them (default 0.2).
+   */
+  interactiveReserve?: number;
   /** Endpoints with a tighter limit of their own (applies on top of `key`). */
   endpoints: Partial<Record<Endpoint, WindowLimit>>;
 }
@@ -69,6 +74,7 @@ interface Waiter {
 export class RateBudget {
   readonly #clock: Clock;
   readonly #margin: number;
+  readonly #reserve: number;
   readonly #key: SlidingWindow;
   readonly #background: SlidingWindow;
   readonly #endpoints = new Map<Endpoint, SlidingWindow>();
@@ -78,7 +84,7 @@ export class RateBudget {
   #timer: { at: number; controller: AbortController } | undefined;
 
   constructor(options: { clock?: Clock; limits?: RateLimits; transitMarginMs?: number } = {}) {
-    const limits = options.limits ?? SPEC_RATE_LIMITS;
+    const limits: RateLimits = options.limits ?? SPEC_RATE_LIMITS;
     this.#clock = options.clock ?? systemClock;
     // The service counts a call when it arrives, we when we send it: a call that spends longer in transit
     // than a later one is still in the service's window when ours says it has left. Keeping every call in
@@ -88,6 +94,7 @@ export class RateBudget {
     this.#margin = margin;
     const window = (limit: number, windowMs: number) => new SlidingWindow(limit, windowMs + margin);
     this.#key = window(limits.key.limit, limits.key.windowMs);
+    this.#reserve = Math.ceil(limits.key.limit * (limits.interactiveReserve ?? 0.2));
     const backgroundLimit = Math.max(1, Math.floor(limits.key.limit * limits.backgroundShare));
     this.#background = window(backgroundLimit, limits.key.windowMs);
     for (const [endpoint, limit] of Object.entries(limits.endpoints) as [Endpoint, WindowLimit][]) {
@@ -179,6 +186,9 @@ export class RateBudget {
       0,
       this.#keyDelay(now),
       lane === 'background' ? this.#background.delay(now) : 0,
+      // Background calls also leave the last `interactiveReserve` of the key to people: a busy member's
+      // commands never wait behind the poller, whose checks are deferred instead.
+      lane === 'background' ? this.#key.delay(now, this.#key.limit - this.#reserve) : 0,
       this.#endpoints.get(endpoint)?.delay(now) ?? 0,
       (this.#blockedEndpoints.get(endpoint) ?? 0) - now,
     );

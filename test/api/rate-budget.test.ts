@@ -94,6 +94,22 @@ describe('RateBudget with the spec limits', () => {
     expect(background.done).toBe(true);
   });
 
+  it('background leaves the last fifth of the key to people, even with room left in its own lane', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock });
+    await acquireN(budget, 200, 'GET /me', 'interactive');
+    // The background lane (150) is untouched, but only 40 more calls fit before the key's reserve (60).
+    await acquireN(budget, 40, 'GET /videos/:id/status', 'background');
+    expect(budget.delayFor('GET /videos/:id/status', 'background')).toBeGreaterThan(0);
+    const poll = track(budget.acquire('GET /videos/:id/status', 'background'));
+    // People still have the reserve, at once.
+    expect(budget.delayFor('GET /me', 'interactive')).toBe(0);
+    await acquireN(budget, 60, 'GET /me', 'interactive');
+    expect(budget.usage().key.used).toBe(300);
+    await settle();
+    expect(poll.done).toBe(false);
+  });
+
   it('keeps each call in its window a little longer than the service does, against differences in transit', async () => {
     // The service counts a call when it arrives: one sent at 0 that took 300 ms in transit is still in its
     // window at 60.1 s, when a call sent at 60 s with 50 ms of transit arrives.
