@@ -22,6 +22,7 @@ export async function resolveVideo(ctx: CommandContext, ref: string): Promise<Re
     return byId(ctx, id, wanted);
   }
   const candidates: Ref[] = [];
+  let readById = false;
   for (let page = 1; page <= LIST_PAGES; page++) {
     const { items, pagination } = await api.videos.list({ page, limit: 100 });
     for (const v of items) {
@@ -29,9 +30,17 @@ export async function resolveVideo(ctx: CommandContext, ref: string): Promise<Re
       candidates.push({ id: v.id, name: v.name });
     }
     if (page * pagination.limit >= pagination.total) break;
+    // Not on the newest page: an id (never with spaces) is one read away, instead of two more pages.
+    if (page === 1 && !/\s/.test(wanted)) {
+      const found = await byIdOrUndefined(ctx, wanted);
+      if (found) return found;
+      readById = true;
+    }
   }
   const picked = pick(candidates, wanted, 'video');
-  return picked ?? byId(ctx, wanted, wanted);
+  if (picked) return picked;
+  if (readById) throw userError('not-found-video', { ref: wanted });
+  return byId(ctx, wanted, wanted);
 }
 
 export async function resolveSeries(ctx: CommandContext, ref: string): Promise<Ref> {
@@ -70,6 +79,16 @@ function pick(candidates: Ref[], wanted: string, kind: 'video' | 'series'): Ref 
     throw userError(`ambiguous-${kind}`, { ref: wanted, matches });
   }
   return undefined;
+}
+
+async function byIdOrUndefined(ctx: CommandContext, id: string): Promise<Ref | undefined> {
+  try {
+    const v = await ctx.api().videos.get(id);
+    return { id: v.id, name: v.name };
+  } catch (e) {
+    if (e instanceof VideoApiError && e.type === 'not_found') return undefined;
+    throw e;
+  }
 }
 
 async function byId(ctx: CommandContext, id: string, ref: string): Promise<Ref> {
