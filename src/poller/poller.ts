@@ -8,6 +8,7 @@
  * errors that will not heal (revoked key, deleted video), a single give-up message.
  */
 
+import { setMaxListeners } from 'node:events';
 import type { StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
 import type { Clock, Logger, Store, UserAddress, Watch, WatchKind } from '../core/ports.js';
 import { type VideoApi, VideoApiError } from '../core/video-api.js';
@@ -110,7 +111,7 @@ export class Poller {
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   /** Aborts the API calls of running checks on `stop()`. */
-  #abort = new AbortController();
+  #abort: AbortController;
 
   constructor(options: PollerOptions) {
     this.#o = options;
@@ -118,13 +119,24 @@ export class Poller {
     this.#random = options.random ?? Math.random;
     this.#jitterRatio = options.jitterRatio ?? 0.1;
     this.#batchSize = options.batchSize ?? 500;
+    this.#abort = this.#newAbort();
+  }
+
+  /**
+   * One signal for every running check: each of their calls listens to it (the transport, and the rate
+   * budget while waiting), so up to two listeners per check are expected, not a leak.
+   */
+  #newAbort(): AbortController {
+    const controller = new AbortController();
+    setMaxListeners(this.#o.concurrency * 2 + 10, controller.signal);
+    return controller;
   }
 
   /** Runs a pass now and then every `intervalMs`; passes overlap safely (a watch is never checked twice at once). */
   start(): void {
     if (this.#timer) return;
     this.#stopped = false;
-    if (this.#abort.signal.aborted) this.#abort = new AbortController();
+    if (this.#abort.signal.aborted) this.#abort = this.#newAbort();
     const pass = () => {
       this.tick().catch((error: unknown) =>
         this.#o.logger.error({ err: describeError(error) }, 'poller pass failed; will retry'),

@@ -93,6 +93,40 @@ describe.each(STORES)('on the $name store', (fixture) => {
   });
   afterEach(() => opened.close());
 
+  describe('Poller: many checks at once', () => {
+    it('64 checks in flight listen to its one stop signal without a listener-leak warning', async () => {
+      const warnings: string[] = [];
+      const onWarning = (w: Error) => warnings.push(w.name);
+      process.on('warning', onWarning);
+      let release: () => void = () => {};
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      let inFlight = 0;
+      // Like the real client: the transport and the rate budget each listen to the call's signal.
+      const { api } = scriptedApi(async (id, options) => {
+        const noop = () => {};
+        options?.signal?.addEventListener('abort', noop);
+        options?.signal?.addEventListener('abort', noop);
+        inFlight++;
+        await gate;
+        options?.signal?.removeEventListener('abort', noop);
+        options?.signal?.removeEventListener('abort', noop);
+        return processing(id, 10);
+      });
+      for (let i = 0; i < 64; i++) addWatch({ target: `v${i}` });
+      const p = poller({ watchers: { generation: progressWatcher() }, apiFor: () => api, concurrency: 64 });
+      const pass = p.tick();
+      for (let i = 0; i < 400 && inFlight < 64; i++) await new Promise((r) => setTimeout(r, 5));
+      expect(inFlight).toBe(64);
+      release();
+      await pass;
+      await new Promise((r) => setImmediate(r));
+      process.off('warning', onWarning);
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    });
+  });
+
   describe('Poller: picking due watches', () => {
     it('checks due watches soonest first and leaves the others alone', async () => {
       const { watcher, checked } = fakeWatcher();
