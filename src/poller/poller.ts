@@ -60,6 +60,11 @@ export interface PollerOptions {
   /** Most watches claimed (running or waiting for a slot) at once (default 500). */
   batchSize?: number;
   /**
+   * Most checks of one owner (one key) running at once (default 4): its budget paces them anyway, and a
+   * burst of one key's checks would hold up that team's own commands in the same process.
+   */
+  perOwnerConcurrency?: number;
+  /**
    * Share of an interval added at random (default 0.1): upwards only for a watcher's requested interval
    * (it is the earliest useful moment, e.g. just after an expected finish), both ways for failure backoff.
    */
@@ -104,6 +109,8 @@ export class Poller {
   readonly #o: PollerOptions;
   readonly #slots: Slots;
   readonly #inFlight = new Set<string>();
+  readonly #ownerInFlight = new Map<UserAddress, number>();
+  readonly #perOwner: number;
   readonly #running = new Set<Promise<void>>();
   readonly #random: () => number;
   readonly #jitterRatio: number;
@@ -119,6 +126,7 @@ export class Poller {
     this.#random = options.random ?? Math.random;
     this.#jitterRatio = options.jitterRatio ?? 0.1;
     this.#batchSize = options.batchSize ?? 500;
+    this.#perOwner = options.perOwnerConcurrency ?? 4;
     this.#abort = this.#newAbort();
   }
 
@@ -170,15 +178,29 @@ export class Poller {
       const room = this.#batchSize - this.#inFlight.size;
       if (room <= 0) return;
       const now = this.#o.clock.now();
-      // In-flight watches are still due (their nextCheckAt moves only on commit): ask for enough to skip them.
+      // In-flight watches are still due (their nextCheckAt moves only on commit): ask for enough to skip
+      // them, and for more than the room so that one owner's backlog does not hide the others'.
       const due = this.#o.store.watches
-        .due(now, room + this.#inFlight.size)
-        .filter((watch) => !this.#inFlight.has(watch.id))
-        .slice(0, room);
-      if (due.length === 0) return;
-      const committed = await Promise.all(due.map((watch) => this.#claim(watch)));
+        .due(now, room * 2 + this.#inFlight.size)
+        .filter((watch) => !this.#inFlight.has(watch.id));
+      const picked: Watch[] = [];
+      const perOwner = new Map(this.#ownerInFlight);
+      let held = 0;
+      for (const watch of due) {
+        if (picked.length >= room) break;
+        const running = perOwner.get(watch.owner) ?? 0;
+        if (running >= this.#perOwner) {
+          held++;
+          continue;
+        }
+        perOwner.set(watch.owner, running + 1);
+        picked.push(watch);
+      }
+      if (picked.length === 0) return;
+      const committed = await Promise.all(picked.map((watch) => this.#claim(watch)));
       if (committed.some(Boolean)) this.#o.onCommit?.();
-      if (due.length < room) return;
+      // Held back for their owner's limit: their turn comes now that this batch is done.
+      if (picked.length < room && held === 0) return;
     }
   }
 
@@ -189,6 +211,7 @@ export class Poller {
 
   #claim(watch: Watch): Promise<boolean> {
     this.#inFlight.add(watch.id);
+    this.#ownerInFlight.set(watch.owner, (this.#ownerInFlight.get(watch.owner) ?? 0) + 1);
     const run = (async () => {
       await this.#slots.acquire();
       try {
@@ -200,6 +223,9 @@ export class Poller {
       } finally {
         this.#slots.release();
         this.#inFlight.delete(watch.id);
+        const left = (this.#ownerInFlight.get(watch.owner) ?? 1) - 1;
+        if (left > 0) this.#ownerInFlight.set(watch.owner, left);
+        else this.#ownerInFlight.delete(watch.owner);
       }
     })();
     const settled = run.then(

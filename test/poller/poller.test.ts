@@ -115,7 +115,12 @@ describe.each(STORES)('on the $name store', (fixture) => {
         return processing(id, 10);
       });
       for (let i = 0; i < 64; i++) addWatch({ target: `v${i}` });
-      const p = poller({ watchers: { generation: progressWatcher() }, apiFor: () => api, concurrency: 64 });
+      const p = poller({
+        watchers: { generation: progressWatcher() },
+        apiFor: () => api,
+        concurrency: 64,
+        perOwnerConcurrency: 64,
+      });
       const pass = p.tick();
       for (let i = 0; i < 400 && inFlight < 64; i++) await new Promise((r) => setTimeout(r, 5));
       expect(inFlight).toBe(64);
@@ -124,6 +129,29 @@ describe.each(STORES)('on the $name store', (fixture) => {
       await new Promise((r) => setImmediate(r));
       process.off('warning', onWarning);
       expect(warnings).not.toContain('MaxListenersExceededWarning');
+    });
+  });
+
+  describe('Poller: one owner at a time', () => {
+    it("runs at most perOwnerConcurrency of one owner's checks at once, others alongside, all in one pass", async () => {
+      const running = new Map<string, number>();
+      const peak = new Map<string, number>();
+      const { watcher, checked } = fakeWatcher(async (w) => {
+        const n = (running.get(w.owner) ?? 0) + 1;
+        running.set(w.owner, n);
+        peak.set(w.owner, Math.max(peak.get(w.owner) ?? 0, n));
+        await new Promise((r) => setTimeout(r, 5));
+        running.set(w.owner, (running.get(w.owner) ?? 1) - 1);
+        return { state: w.state, done: false };
+      });
+      for (let i = 0; i < 10; i++) addWatch({ target: `a${i}`, owner: ALICE });
+      for (let i = 0; i < 3; i++) addWatch({ target: `b${i}`, owner: 'slack:T1:UBOB' });
+      await poller({ watchers: { generation: watcher }, concurrency: 16, perOwnerConcurrency: 2 }).tick();
+      expect(checked).toHaveLength(13);
+      expect(peak.get(ALICE)).toBe(2);
+      expect(peak.get('slack:T1:UBOB')).toBe(2);
+      // Bob's checks ran in the first batch, not after Alice's backlog.
+      expect(checked.slice(0, 4).map((w) => w.owner)).toContain('slack:T1:UBOB');
     });
   });
 
