@@ -9,7 +9,11 @@ export class AckGate {
   #pending = 0;
   #waiters: (() => void)[] = [];
 
-  constructor(private readonly maxWaitMs = 500) {}
+  /**
+   * 1.5 s: long enough for a burst of a few hundred acknowledgements on a busy machine, short enough to leave
+   * half of Slack's 3 s trigger window to a command that opens a modal.
+   */
+  constructor(private readonly maxWaitMs = 1_500) {}
 
   /** A request arrived; call the returned function once it is acknowledged (extra calls are ignored). */
   arrived(): () => void {
