@@ -10,72 +10,15 @@
 
 import { setMaxListeners } from 'node:events';
 import type { StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
-import type { Clock, Logger, Store, UserAddress, Watch, WatchKind } from '../core/ports.js';
+import type { Logger, UserAddress, Watch } from '../core/ports.js';
 import { type VideoApi, VideoApiError } from '../core/video-api.js';
 import { backgroundApi } from './background-api.js';
 import { clamp, exponential, jittered } from './delays.js';
 import { describeError } from './describe-error.js';
+import type { CheckOutcome, PollerOptions } from './poller-options.js';
 import { Slots } from './slots.js';
 
-export type CheckOutcome =
-  /** Checked; the job goes on. */
-  | 'active'
-  | 'done'
-  | 'expired'
-  /** Gave up after repeated unauthorized / not_found / forbidden_scope, or no usable key. */
-  | 'gave_up'
-  /** Not checked: the key's background budget would have made the call wait. */
-  | 'deferred'
-  | 'rate_limited'
-  | 'error'
-  /** Cut short by `stop()`; the watch stays due and the next process checks it. */
-  | 'interrupted';
-
-/** What the poller reports; `src/main.ts` wires it to Prometheus. */
-export interface PollerMetrics {
-  checked(kind: WatchKind, outcome: CheckOutcome, durationMs: number): void;
-  /** How late a watch was picked up: now − nextCheckAt (ms). */
-  lag(kind: WatchKind, ms: number): void;
-}
-
-export interface PollerOptions {
-  store: Store;
-  watchers: Partial<Record<WatchKind, Watcher>>;
-  /** A client for the owner's linked key, or the deployment key for owner ''; undefined when there is none. */
-  apiFor(owner: UserAddress): VideoApi | undefined;
-  clock: Clock;
-  logger: Logger;
-  metrics?: PollerMetrics;
-  /** Checks running at once. */
-  concurrency: number;
-  /**
-   * How long a background call with the owner's key would wait on the client-side budget right now (ms);
-   * a positive value pushes the check later instead of holding a worker. Wired to `RateBudget.delayFor`.
-   */
-  budgetDelay?(owner: UserAddress, kind: WatchKind): number;
-  /** Called after a pass committed chat effects, so the outbox sender can deliver them at once. */
-  onCommit?(): void;
-  /** Period of the `start()` loop (default 1 s). */
-  intervalMs?: number;
-  /** Most watches claimed (running or waiting for a slot) at once (default 500). */
-  batchSize?: number;
-  /**
-   * Most checks of one owner (one key) running at once (default 4): its budget paces them anyway, and a
-   * burst of one key's checks would hold up that team's own commands in the same process.
-   */
-  perOwnerConcurrency?: number;
-  /**
-   * Share of an interval added at random (default 0.1): upwards only for a watcher's requested interval
-   * (it is the earliest useful moment, e.g. just after an expected finish), both ways for failure backoff.
-   */
-  jitterRatio?: number;
-  /** In [0, 1); injected for deterministic tests. */
-  random?: () => number;
-  /** Consecutive unauthorized / not_found / forbidden_scope failures before giving up (default 3). */
-  maxPermanentFailures?: number;
-  /** Retry delay for a watch whose kind has no registered watcher (default 60 s). */
-  missingWatcherDelayMs?: number;
-}
+export type { CheckOutcome, PollerMetrics, PollerOptions } from './poller-options.js';
 
 /** Most jitter added to a requested interval. */
 const MAX_SPREAD_MS = 5_000;
