@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createVideoApiFactory, type ResponseEvent } from '../src/api/index.js';
 import { createBot } from '../src/core/bot.js';
 import type { Response } from '../src/core/cards.js';
@@ -49,6 +50,8 @@ interface PhaseResult extends Latencies {
   phase: string;
   /** Smart phase: the same measurements in the slices with the poller paused (the baseline). */
   paused?: Latencies;
+  /** The bench process's event-loop delay (ms) in the measured slices: is the bot's own process the cause? */
+  loopDelayMs?: Record<'running' | 'paused', { p99: number }>;
   errors: number;
   calls: number;
   callsByLane: { interactive: number; background: number };
@@ -118,7 +121,7 @@ export async function rateBudget(o: {
     notes: [
       `Real time sped up ${scale}× for the simulator, the client's rate budgets, the poller and the store; ${JOBS} generation jobs kept running on the key (a finished one is replaced; the replacements are created with other keys of the same team, so only the bot's calls count against its key); ${warmupMs / 1000} s warm-up, then (smart) ${SLICE_MS / 1000} s slices alternating poller running / paused, each measured after ${SETTLE_MS / 1000} s, ${windowMs / 1000} s measured of each (clock time); the naive phase is measured for ${windowMs / 1000} s in one go.`,
       "Interactive load: one command every clock second from one user (credits, videos, show, status, thumbnails), latency measured in real ms. The budget rows count the user's calls the client held back for the key's budget (its own prediction, in clock ms): the part of any slowdown the rate budget is responsible for; the rest of a latency ratio is CPU shared with the poller in one process.",
-      `Calls on the key in the measured slices with the poller running — ${smart.calls} (interactive ${smart.callsByLane.interactive}, background ${smart.callsByLane.background}); naive ${naive.calls}; jobs completed: smart ${smart.jobsCompleted}, naive ${naive.jobsCompleted}. Paused slices: ${base.commands} commands, p50 ${base.latencyMs.p50} ms, p99 ${base.latencyMs.p99} ms.`,
+      `Calls on the key in the measured slices with the poller running — ${smart.calls} (interactive ${smart.callsByLane.interactive}, background ${smart.callsByLane.background}); naive ${naive.calls}; jobs completed: smart ${smart.jobsCompleted}, naive ${naive.jobsCompleted}. Paused slices: ${base.commands} commands, p50 ${base.latencyMs.p50} ms, p99 ${base.latencyMs.p99} ms. Event-loop delay p99 of this (the bot's) process: ${smart.loopDelayMs?.running.p99} ms with the poller running, ${smart.loopDelayMs?.paused.p99} ms paused.`,
       'The naive phase shows what the budget protects from: a fixed 10 s poller makes its calls as an ordinary caller, so the user waits behind it.',
     ],
     durationMs: Date.now() - started,
@@ -301,9 +304,14 @@ async function runPhase(
   let errors = 0;
   let sent = 0;
   const running: Promise<void>[] = [];
+  const loop = {
+    running: monitorEventLoopDelay({ resolution: 5 }),
+    paused: monitorEventLoopDelay({ resolution: 5 }),
+  };
   const measure = async (into: 'running' | 'paused', clockMs: number) => {
     currentSlice = into;
     measuring = true;
+    loop[into].enable();
     for (let i = 0; i < Math.round(clockMs / 1000); i++, sent++) {
       const name = commands[sent % commands.length] as string;
       const text = name === 'credits' || name === 'videos' ? name : `${name} ${refs[sent % refs.length]}`;
@@ -317,6 +325,7 @@ async function runPhase(
       );
       await sleep(1000 / o.scale);
     }
+    loop[into].disable();
     measuring = false;
   };
   if (runner) {
@@ -347,6 +356,14 @@ async function runPhase(
     phase,
     ...latencyStats(latencies.running, waits),
     ...(runner ? { paused: latencyStats(latencies.paused, waitsIn.paused) } : {}),
+    ...(runner
+      ? {
+          loopDelayMs: {
+            running: { p99: round(loop.running.percentile(99) / 1e6) },
+            paused: { p99: round(loop.paused.percentile(99) / 1e6) },
+          },
+        }
+      : {}),
     errors,
     calls: counts.interactive + counts.poller,
     callsByLane: { interactive: counts.interactive, background: counts.poller },
