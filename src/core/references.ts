@@ -92,13 +92,9 @@ async function byIdOrUndefined(ctx: CommandContext, id: string): Promise<Ref | u
 }
 
 async function byId(ctx: CommandContext, id: string, ref: string): Promise<Ref> {
-  try {
-    const v = await ctx.api().videos.get(id);
-    return { id: v.id, name: v.name };
-  } catch (e) {
-    if (e instanceof VideoApiError && e.type === 'not_found') throw userError('not-found-video', { ref });
-    throw e;
-  }
+  const found = await byIdOrUndefined(ctx, id);
+  if (!found) throw userError('not-found-video', { ref });
+  return found;
 }
 
 async function getSeries(ctx: CommandContext, id: string, ref: string) {
