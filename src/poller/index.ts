@@ -7,6 +7,7 @@ import { OutboxSender, type OutboxSenderOptions } from './outbox-sender.js';
 import { Poller, type PollerOptions } from './poller.js';
 
 export { backgroundApi } from './background-api.js';
+export { POLLER_STATE_KEY } from './failure-state.js';
 export {
   type DeliveryOutcome,
   type OutboxMetrics,
@@ -15,7 +16,6 @@ export {
 } from './outbox-sender.js';
 export {
   type CheckOutcome,
-  POLLER_STATE_KEY,
   Poller,
   type PollerMetrics,
   type PollerOptions,

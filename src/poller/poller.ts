@@ -9,12 +9,19 @@
  */
 
 import { setMaxListeners } from 'node:events';
-import type { StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
+import type { LookTrouble, StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
 import type { Logger, UserAddress, Watch } from '../core/ports.js';
 import { type VideoApi, VideoApiError } from '../core/video-api.js';
 import { backgroundApi } from './background-api.js';
 import { clamp, exponential, jittered } from './delays.js';
 import { describeError } from './describe-error.js';
+import {
+  afterFailedLook,
+  type FailureState,
+  failureState,
+  PERMANENT_ERRORS,
+  POLLER_STATE_KEY,
+} from './failure-state.js';
 import type { CheckOutcome, PollerOptions } from './poller-options.js';
 import { Slots } from './slots.js';
 
@@ -25,23 +32,6 @@ const MAX_SPREAD_MS = 5_000;
 
 /** Batches one pass works through before leaving the rest to the next pass (every check moves its watch on). */
 const MAX_BATCHES_PER_PASS = 50;
-
-/** The poller's own bookkeeping inside `watch.state`; hidden from watchers, cleared by a good check. */
-export const POLLER_STATE_KEY = '__poller';
-interface FailureState {
-  /** Consecutive failed checks of any kind (drives the backoff). */
-  failures: number;
-  /** Consecutive failures that will not heal by waiting (drives giving up). */
-  permanent: number;
-}
-
-/** Errors that mean the owner can no longer see the job, and how the watcher is told why it stops. */
-const PERMANENT_ERRORS: ReadonlyMap<string, StopReason> = new Map([
-  ['unauthorized', 'revoked'],
-  ['not_found', 'not-found'],
-  ['forbidden_scope', 'forbidden'],
-  ['no_key', 'no-key'],
-]);
 
 /** The owner has no usable key (unlinked, or unreadable after a secret-key change). */
 class NoClientError extends Error {
@@ -228,11 +218,11 @@ export class Poller {
         { api, store: this.#o.store, now: started, logger: log },
         forWatcher(watch),
       );
-      const outcome = this.#commit(watch, watcher, result);
+      const outcome = this.#commit(watch, watcher, result, started);
       report(outcome ?? 'active');
       return outcome !== undefined;
     } catch (error) {
-      const outcome = this.#failed(watch, watcher, error, log);
+      const outcome = this.#failed(watch, watcher, error, { log, started });
       report(outcome);
       return outcome === 'gave_up';
     }
@@ -259,8 +249,9 @@ export class Poller {
   }
 
   /** Applies a check's result and the watch update atomically; undefined if the watch was closed meanwhile. */
-  #commit(watch: Watch, watcher: Watcher, result: WatchResult): CheckOutcome | undefined {
+  #commit(watch: Watch, watcher: Watcher, result: WatchResult, started: number): CheckOutcome | undefined {
     const { store, clock } = this.#o;
+    const previous = failureState(watch);
     const requested = result.nextCheckInMs ?? watcher.maxIntervalMs;
     const interval = jittered(clamp(requested, watcher.minIntervalMs, watcher.maxIntervalMs), {
       ratio: this.#jitterRatio,
@@ -271,15 +262,56 @@ export class Poller {
       min: watcher.minIntervalMs,
       max: watcher.maxIntervalMs,
     });
-    const nextCheckAt = clock.now() + interval;
+    const now = clock.now();
+    const nextCheckAt = this.#capped(now + interval, started, watcher);
     return store.transaction(() => {
       // Cancelled or finished by someone else while we were checking: its effects would be stale.
       if (store.watches.get(watch.id)?.status !== 'active') return undefined;
+      if (previous.noticed && previous.since !== undefined) {
+        this.#trouble(watcher, watch, { kind: 'recovered', since: previous.since, now });
+      }
       result.apply?.(store);
       const state = { ...result.state };
       delete state[POLLER_STATE_KEY];
       store.watches.update(watch.id, { state, nextCheckAt, status: result.done ? 'done' : 'active' });
       return result.done ? 'done' : 'active';
+    });
+  }
+
+  /**
+   * No look lands later than the kind's longest interval after the previous one began (DESIGN §4: a running
+   * job is looked at every 30 s at most), whatever the check took: the next pass may pick it up one pass
+   * period late, so that period is kept in hand.
+   */
+  #capped(nextCheckAt: number, started: number, watcher: Watcher): number {
+    const pass = this.#o.intervalMs ?? 1000;
+    const latest = started + Math.max(watcher.minIntervalMs, watcher.maxIntervalMs - pass);
+    return Math.min(nextCheckAt, latest);
+  }
+
+  /** Tells the watcher about a streak of failed looks; its words must never break the poller. */
+  #trouble(watcher: Watcher, watch: Watch, event: LookTrouble): void {
+    try {
+      watcher.trouble?.(this.#o.store, forWatcher(watch), event);
+    } catch (error) {
+      this.#o.logger.error(
+        { watchId: watch.id, kind: watch.kind, err: describeError(error) },
+        'trouble notice failed; the watch goes on',
+      );
+    }
+  }
+
+  /** Records a failed look (and its words, if the streak calls for them) and when to look again. */
+  #recordFailure(watch: Watch, watcher: Watcher, failures: FailureState, nextCheckAt: number): void {
+    const { store, clock } = this.#o;
+    store.transaction(() => {
+      if (store.watches.get(watch.id)?.status !== 'active') return;
+      const { recorded, events } = afterFailedLook(failures, clock.now());
+      for (const event of events) this.#trouble(watcher, watch, event);
+      store.watches.update(watch.id, {
+        state: { ...watch.state, [POLLER_STATE_KEY]: recorded },
+        nextCheckAt,
+      });
     });
   }
 
@@ -306,7 +338,12 @@ export class Poller {
     }
   }
 
-  #failed(watch: Watch, watcher: Watcher, error: unknown, log: Logger): CheckOutcome {
+  #failed(
+    watch: Watch,
+    watcher: Watcher,
+    error: unknown,
+    { log, started }: { log: Logger; started: number },
+  ): CheckOutcome {
     if (this.#abort.signal.aborted) {
       // Not the job's fault: leave the watch due, untouched, for the next process.
       log.debug({ err: describeError(error) }, 'check interrupted by shutdown');
@@ -316,6 +353,7 @@ export class Poller {
     const type =
       error instanceof VideoApiError ? error.type : error instanceof NoClientError ? 'no_key' : 'unknown';
     const previous = failureState(watch);
+    const streak = { streak: previous.streak + 1, since: previous.since ?? now };
     const context = {
       errorType: type,
       ...(error instanceof VideoApiError
@@ -326,12 +364,15 @@ export class Poller {
     if (type === 'rate_limited') {
       const retryAfterMs = error instanceof VideoApiError ? (error.details.retryAfter ?? 0) * 1000 : 0;
       const wait = Math.max(retryAfterMs, watcher.minIntervalMs);
-      this.#o.store.watches.update(watch.id, { nextCheckAt: now + wait });
+      // The service asked for the wait: it is kept even past the kind's longest interval.
+      this.#recordFailure(watch, watcher, { ...previous, ...streak }, now + wait);
       log.warn({ ...context, waitMs: wait }, 'watch check rate limited');
       return 'rate_limited';
     }
 
     const failures: FailureState = {
+      ...previous,
+      ...streak,
       failures: previous.failures + 1,
       permanent: PERMANENT_ERRORS.has(type) ? previous.permanent + 1 : 0,
     };
@@ -348,18 +389,10 @@ export class Poller {
       min: watcher.minIntervalMs,
       max: watcher.maxIntervalMs,
     });
-    this.#o.store.watches.update(watch.id, {
-      state: { ...watch.state, [POLLER_STATE_KEY]: failures },
-      nextCheckAt: now + wait,
-    });
+    this.#recordFailure(watch, watcher, failures, this.#capped(now + wait, started, watcher));
     log.warn({ ...context, failures: failures.failures, waitMs: wait }, 'watch check failed; backing off');
     return 'error';
   }
-}
-
-function failureState(watch: Watch): FailureState {
-  const raw = watch.state[POLLER_STATE_KEY] as Partial<FailureState> | undefined;
-  return { failures: raw?.failures ?? 0, permanent: raw?.permanent ?? 0 };
 }
 
 /** The watch as its watcher sees it: without the poller's bookkeeping. */

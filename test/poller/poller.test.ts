@@ -3,7 +3,8 @@ import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
 import type { StopReason, Watcher, WatchResult } from '../../src/core/live/watcher.js';
 import type { NewWatch, Watch, WatchKind } from '../../src/core/ports.js';
 import { type VideoApi, VideoApiError } from '../../src/core/video-api.js';
-import { POLLER_STATE_KEY, Poller, type PollerOptions } from '../../src/poller/poller.js';
+import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
+import { Poller, type PollerOptions } from '../../src/poller/poller.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { progressWatcher } from './fixtures/progress-watcher.js';
 import {
@@ -21,6 +22,8 @@ import {
 } from './support.js';
 
 const HOUR = 3600_000;
+/** The fake watcher's longest interval (30 s) less the pass period the poller keeps in hand (1 s). */
+const LATEST = 29_000;
 
 let clock: ManualClock;
 let store: SqliteStore;
@@ -209,9 +212,9 @@ describe.each(STORES)('on the $name store', (fixture) => {
   describe('Poller: intervals', () => {
     it.each([
       ['a too-eager request is raised to the minimum', 1, 10_000],
-      ['a too-lazy request is lowered to the maximum', HOUR, 30_000],
+      ['a too-lazy request is lowered to the latest look', HOUR, LATEST],
       ['a request within bounds is kept', 17_000, 17_000],
-      ['no request means the maximum', undefined, 30_000],
+      ['no request means the latest look', undefined, LATEST],
     ])('%s', async (_name, requested, expected) => {
       const { watcher } = fakeWatcher((w) => ({
         state: w.state,
@@ -244,10 +247,10 @@ describe.each(STORES)('on the $name store', (fixture) => {
           const watch = addWatch({ target: `${random}:${requested}`, nextCheckAt: clock.now() });
           await poller({ watchers: { generation: watcher }, random: () => random }).tick();
           const interval = store.watches.get(watch.id)!.nextCheckAt - clock.now();
-          const base = Math.min(30_000, Math.max(10_000, requested));
+          const base = Math.min(LATEST, Math.max(10_000, requested));
           // The requested interval is the earliest useful moment (e.g. just after an expected finish).
           expect(interval).toBeGreaterThanOrEqual(base);
-          expect(interval).toBeLessThanOrEqual(Math.min(30_000, base * 1.1 + 1));
+          expect(interval).toBeLessThanOrEqual(Math.min(LATEST, base * 1.1 + 1));
           clock.advance(HOUR); // later passes must not pick this one up with the others
           store.watches.update(watch.id, { status: 'done' });
         }
@@ -358,7 +361,12 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const watch = addWatch({ state: { mine: 1 } });
       const p = poller({ watchers: { generation: watcher } });
       await p.tick();
-      expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toEqual({ failures: 1, permanent: 0 });
+      expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toEqual({
+        failures: 1,
+        permanent: 0,
+        streak: 1,
+        since: T0,
+      });
       fail = false;
       clock.advance(HOUR);
       await p.tick();
@@ -398,7 +406,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
   });
 
   describe('Poller: failures', () => {
-    it('waits for Retry-After on rate_limited, without counting it as a failure', async () => {
+    it('waits for Retry-After on rate_limited, without counting it toward backoff or giving up', async () => {
       const { watcher } = fakeWatcher(() => {
         throw apiError('rate_limited', { status: 429, retryAfter: 120 });
       });
@@ -406,7 +414,8 @@ describe.each(STORES)('on the $name store', (fixture) => {
       await poller({ watchers: { generation: watcher } }).tick();
       const after = store.watches.get(watch.id)!;
       expect(after.nextCheckAt).toBe(T0 + 120_000);
-      expect(after.state[POLLER_STATE_KEY]).toBeUndefined();
+      // Only the streak of failed looks counts it (what the card says), not the backoff.
+      expect(after.state[POLLER_STATE_KEY]).toEqual({ failures: 0, permanent: 0, streak: 1, since: T0 });
     });
 
     it('never checks sooner than the minimum even when Retry-After is shorter', async () => {
@@ -431,7 +440,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
         waits.push(next - clock.now());
         clock.current = next;
       }
-      expect(waits).toEqual([10_000, 20_000, 30_000, 30_000]);
+      expect(waits).toEqual([10_000, 20_000, LATEST, LATEST]);
       expect(store.watches.get(watch.id)?.status).toBe('active');
     });
 
@@ -503,7 +512,10 @@ describe.each(STORES)('on the $name store', (fixture) => {
       };
       const p = poller({ watchers: { generation: watcher }, apiFor: unreadable, budgetDelay: unreadable });
       await p.tick();
-      expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toEqual({ failures: 1, permanent: 1 });
+      expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toMatchObject({
+        failures: 1,
+        permanent: 1,
+      });
       for (let i = 0; i < 2; i++) {
         clock.advance(HOUR);
         await p.tick();

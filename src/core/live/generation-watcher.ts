@@ -12,7 +12,15 @@
 import type { Card } from '../cards.js';
 import type { Store, Watch } from '../ports.js';
 import { literal } from '../text.js';
-import { type Video, VideoApiError } from '../video-api.js';
+import { type Video, VideoApiError, type VideoStatus } from '../video-api.js';
+import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
+import {
+  estimateRemainingMs,
+  GENERATION_BOUNDS,
+  type ProgressSample,
+  planNextLook,
+  rateSamples,
+} from './progress-estimate.js';
 import {
   applyVideoEffects,
   cardThumbnailsOf,
@@ -23,11 +31,9 @@ import {
   type VideoEffects,
   videoCardModelOf,
 } from './video-card.js';
-import { keyTrouble, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
+import { keyTrouble, readOrUnusable, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
 const SECOND = 1000;
-/** Generation status: the API advises 10–30 s. */
-export const GENERATION_BOUNDS = { min: 10 * SECOND, max: 30 * SECOND } as const;
 /** Thumbnails come within seconds to a minute of completion: look more often. */
 export const THUMBNAIL_BOUNDS = { min: 5 * SECOND, max: 15 * SECOND } as const;
 /** Thumbnails that never settle stop being awaited after this. */
@@ -37,75 +43,6 @@ export const IDLE_WAIT_MS = 2 * 60 * SECOND;
 /** The card is edited once per this many percent. */
 export const PERCENT_STEP = 5;
 const SAMPLES_KEPT = 6;
-
-export interface ProgressSample {
-  at: number;
-  /** 0..100 */
-  percent: number;
-}
-
-/** Milliseconds left, from the progress rate across the samples; undefined without a usable rate. */
-export function estimateRemainingMs(samples: readonly ProgressSample[]): number | undefined {
-  if (samples.length < 2) return undefined;
-  const first = samples[0] as ProgressSample;
-  const last = samples[samples.length - 1] as ProgressSample;
-  const gained = last.percent - first.percent;
-  const elapsed = last.at - first.at;
-  if (gained <= 0 || elapsed <= 0) return undefined;
-  return Math.max(0, ((100 - last.percent) * elapsed) / gained);
-}
-
-/** Milliseconds one percent takes at the current rate; undefined without a usable rate. */
-function msPerPercent(samples: readonly ProgressSample[]): number | undefined {
-  const first = samples[0];
-  const last = samples[samples.length - 1];
-  if (!first || !last || last.percent <= first.percent) return undefined;
-  return (last.at - first.at) / (last.percent - first.percent);
-}
-
-export interface NextLook {
-  inMs: number;
-  /** The look is meant to land after the expected finish. */
-  finishing: boolean;
-}
-
-/**
- * When to look next: with no rate yet, soon (to get one); stalled, at the slowest; otherwise just after the
- * estimated finish when that is within reach, else one short interval before it, always within the bounds.
- * "Just after" is a second or one percent's worth, whichever is longer: percents are whole numbers, so the
- * job may be up to a percent further along than it says.
- */
-export function planNextLook(
-  samples: readonly ProgressSample[],
-  bounds: { min: number; max: number } = GENERATION_BOUNDS,
-): NextLook {
-  const remaining = estimateRemainingMs(samples);
-  if (remaining === undefined)
-    return { inMs: samples.length < 2 ? bounds.min : bounds.max, finishing: false };
-  const after = remaining + Math.max(SECOND, msPerPercent(samples) ?? 0);
-  if (after <= bounds.max) return { inMs: Math.round(Math.max(bounds.min, after)), finishing: true };
-  // Further: early enough that the next look is in reach of the finish.
-  return {
-    inMs: Math.round(Math.max(bounds.min, Math.min(bounds.max, remaining - bounds.min))),
-    finishing: false,
-  };
-}
-
-export const nextCheckIn = (
-  samples: readonly ProgressSample[],
-  bounds: { min: number; max: number } = GENERATION_BOUNDS,
-): number => planNextLook(samples, bounds).inMs;
-
-/**
- * The samples a rate is drawn from. With a single reading, the moment generation started (known when this
- * bot created the video) stands in as 0 %, so the first look already gives a rate and the second can land
- * near the finish; once a second real reading exists, only real ones count.
- */
-function rateSamples(samples: readonly ProgressSample[], startedAt: number | undefined): ProgressSample[] {
-  const only = samples.length === 1 ? samples[0] : undefined;
-  if (!only || startedAt === undefined || only.at <= startedAt || only.percent <= 0) return [...samples];
-  return [{ at: startedAt, percent: 0 }, only];
-}
 
 /** Said on a card when the video cannot be read any more (404). */
 export const GONE_NOTICE = 'I can no longer find this video (deleted?); stopped following it.';
@@ -126,7 +63,15 @@ export interface GenerationState {
   startedAt?: number;
   /** The next look is the expected finish: it reads the video rather than its status. */
   finishing?: boolean;
+  /** Warnings last shown (`errorMessages` while processing), so unchanged ones do not re-edit the card. */
+  warnings?: string[];
+  /** Who asked for the video here: told privately when its looks fail for long. */
+  requester?: string;
 }
+
+/** Warnings a card shows at most, each cut to a readable length. */
+const MAX_WARNINGS = 3;
+const MAX_WARNING_CHARS = 300;
 
 export function readGenerationState(raw: Record<string, unknown>): GenerationState {
   const samples = Array.isArray(raw.samples)
@@ -148,6 +93,8 @@ export function readGenerationState(raw: Record<string, unknown>): GenerationSta
   if (typeof raw.thumbnails === 'string') state.thumbnails = raw.thumbnails;
   if (typeof raw.startedAt === 'number') state.startedAt = raw.startedAt;
   if (raw.finishing === true) state.finishing = true;
+  if (typeof raw.requester === 'string') state.requester = raw.requester;
+  if (Array.isArray(raw.warnings)) state.warnings = raw.warnings.filter((w) => typeof w === 'string');
   return state;
 }
 
@@ -196,19 +143,23 @@ const failedReply = (name: string, videoId: string, reasons: string[]): Card => 
   context: `id \`${videoId}\``,
 });
 
-/** The video finished: show it with its thumbnails (if any yet), say so once, and wait for pending ones. */
+/**
+ * The video finished: show it with its thumbnails (if any yet), say so once, and wait for pending ones.
+ * Without `video` (its read was unusable) the thumbnails are looked for again in the thumbnail phase.
+ */
 function completed(
   ctx: WatchContext,
   watch: Watch,
   state: GenerationState,
-  video: Video,
-  renderedVideoUrl: string | null,
+  video: Video | undefined,
 ): WatchResult {
   const videoId = watch.target;
   const key = watch.cardKey ?? `video:${videoId}`;
-  const name = video.name || nameOf(ctx.store, watch, state);
+  const name = video?.name || nameOf(ctx.store, watch, state);
   const model = cardModel(ctx.store, watch);
-  const thumbnails = cardThumbnailsOf(video.thumbnails, model?.thumbnails);
+  const thumbnails = cardThumbnailsOf(video?.thumbnails, model?.thumbnails);
+  // From the video, not its status: the real service fills the status's URL while still processing.
+  const renderedVideoUrl = video?.renderedVideoUrl ?? null;
   const pending = thumbnailsPending(thumbnails?.status);
   const next: GenerationState = {
     ...withoutFinishing(state),
@@ -216,7 +167,13 @@ function completed(
     completedAt: ctx.now,
     ...(thumbnails ? { thumbnails: thumbnails.status } : {}),
   };
-  const patch: VideoCardPatch = { phase: 'completed', percent: 100, etaMs: undefined, name };
+  const patch: VideoCardPatch = {
+    phase: 'completed',
+    percent: 100,
+    etaMs: undefined,
+    name,
+    warnings: undefined,
+  };
   if (thumbnails) patch.thumbnails = thumbnails;
   if (renderedVideoUrl && !model?.render) {
     patch.render = { renderId: '', status: 'done', progress: 1, url: renderedVideoUrl };
@@ -234,63 +191,103 @@ function withoutFinishing(state: GenerationState): GenerationState {
   return rest;
 }
 
+/** The video's generation failed: the reasons on the card and once in its thread. */
+function failed(ctx: WatchContext, watch: Watch, state: GenerationState, status: VideoStatus): WatchResult {
+  const videoId = watch.target;
+  const key = watch.cardKey ?? `video:${videoId}`;
+  const name = nameOf(ctx.store, watch, state);
+  return result(watch, withoutFinishing(state), true, undefined, {
+    patch: {
+      phase: 'failed',
+      errorMessages: status.errorMessages,
+      percent: status.percentCompleted,
+      etaMs: undefined,
+      warnings: undefined,
+    },
+    dedupe: `${key}:failed`,
+    reply: { card: failedReply(name, videoId, status.errorMessages), dedupe: `${key}:failed:reply` },
+  });
+}
+
+/** Still running: a new progress reading, the next look planned from the rate, warnings shown as notes. */
+function progressed(
+  ctx: WatchContext,
+  watch: Watch,
+  state: GenerationState,
+  status: VideoStatus,
+): WatchResult {
+  const key = watch.cardKey ?? `video:${watch.target}`;
+  const samples = [...state.samples, { at: ctx.now, percent: status.percentCompleted }].slice(-SAMPLES_KEPT);
+  const rated = rateSamples(samples, state.startedAt);
+  const step = percentStep(status.percentCompleted);
+  const look = planNextLook(rated, GENERATION_BOUNDS);
+  const warnings = status.errorMessages.slice(0, MAX_WARNINGS).map((w) => w.slice(0, MAX_WARNING_CHARS));
+  const warned = warnings.join('\n') !== (state.warnings ?? []).join('\n');
+  const next: GenerationState = {
+    ...withoutFinishing(state),
+    samples,
+    lastStep: Math.max(step, state.lastStep),
+    ...(look.finishing ? { finishing: true } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+  if (warnings.length === 0) delete next.warnings;
+  const effects: VideoEffects = {};
+  if (step > state.lastStep || warned) {
+    effects.patch = {
+      phase: 'generating',
+      percent: status.percentCompleted,
+      etaMs: estimateRemainingMs(rated),
+      warnings: warnings.length > 0 ? warnings : undefined,
+    };
+    effects.dedupe = `${key}:gen:${step}${warned ? `:warn:${warnings.length}:${ctx.now}` : ''}`;
+  }
+  return result(watch, next, false, look.inMs, effects);
+}
+
+/**
+ * The status read was unusable: the video itself says whether it is done (the card moves on) or still
+ * running (looked at again soon; the percent waits for a status read that works).
+ */
+async function fromVideoRead(ctx: WatchContext, watch: Watch, state: GenerationState): Promise<WatchResult> {
+  const video = await ctx.api.videos.get(watch.target);
+  if (video.status === 'completed') return completed(ctx, watch, state, video);
+  if (video.status === 'failed') {
+    return failed(ctx, watch, state, {
+      id: watch.target,
+      status: 'failed',
+      percentCompleted: lastSeenOf(state.samples)?.percent ?? 0,
+      readyForEditing: false,
+      errorMessages: [],
+      renderedVideoUrl: null,
+    });
+  }
+  return result(watch, withoutFinishing(state), false, GENERATION_BOUNDS.min, {});
+}
+
 async function checkGeneration(
   ctx: WatchContext,
   watch: Watch,
   state: GenerationState,
 ): Promise<WatchResult> {
   const videoId = watch.target;
-  const key = watch.cardKey ?? `video:${videoId}`;
   if (state.finishing) {
     // Expected to be done: one read of the video settles it (and carries what the finished card shows).
-    const video = await ctx.api.videos.get(videoId);
-    if (video.status === 'completed') return completed(ctx, watch, state, video, video.renderedVideoUrl);
+    const video = await readOrUnusable(() => ctx.api.videos.get(videoId));
+    if (video?.status === 'completed') return completed(ctx, watch, state, video);
     // Slower than its rate said: back to status checks, which measure the rate again.
-    if (video.status !== 'failed')
+    if (video && video.status !== 'failed')
       return result(watch, withoutFinishing(state), false, GENERATION_BOUNDS.min, {});
-    // Failed: the reasons are on the status.
+    // Failed (the reasons are on the status), or the video's read was unusable: the status says.
   }
-  const status = await ctx.api.videos.status(videoId);
-
-  if (status.status === 'failed') {
-    const name = nameOf(ctx.store, watch, state);
-    return result(watch, withoutFinishing(state), true, undefined, {
-      patch: {
-        phase: 'failed',
-        errorMessages: status.errorMessages,
-        percent: status.percentCompleted,
-        etaMs: undefined,
-      },
-      dedupe: `${key}:failed`,
-      reply: { card: failedReply(name, videoId, status.errorMessages), dedupe: `${key}:failed:reply` },
-    });
-  }
-
+  const status = await readOrUnusable(() => ctx.api.videos.status(videoId));
+  if (!status) return fromVideoRead(ctx, watch, state);
+  if (status.status === 'failed') return failed(ctx, watch, state, status);
   if (status.status === 'completed') {
-    const video = await ctx.api.videos.get(videoId);
-    return completed(ctx, watch, state, video, status.renderedVideoUrl);
+    // The thumbnails are on the video; an unusable read of it leaves them to the thumbnail phase.
+    const video = await readOrUnusable(() => ctx.api.videos.get(videoId));
+    return completed(ctx, watch, state, video);
   }
-
-  const samples = [...state.samples, { at: ctx.now, percent: status.percentCompleted }].slice(-SAMPLES_KEPT);
-  const rated = rateSamples(samples, state.startedAt);
-  const step = percentStep(status.percentCompleted);
-  const look = planNextLook(rated, GENERATION_BOUNDS);
-  const next: GenerationState = {
-    ...withoutFinishing(state),
-    samples,
-    lastStep: Math.max(step, state.lastStep),
-    ...(look.finishing ? { finishing: true } : {}),
-  };
-  const effects: VideoEffects = {};
-  if (step > state.lastStep) {
-    effects.patch = {
-      phase: 'generating',
-      percent: status.percentCompleted,
-      etaMs: estimateRemainingMs(rated),
-    };
-    effects.dedupe = `${key}:gen:${step}`;
-  }
-  return result(watch, next, false, look.inMs, effects);
+  return progressed(ctx, watch, state, status);
 }
 
 async function checkThumbnails(
@@ -357,6 +354,14 @@ export const generationWatcher: Watcher = {
       }
       throw error;
     }
+  },
+  trouble(store, watch, event) {
+    const state = readGenerationState(watch.state);
+    videoCardTrouble(store, watch, event, {
+      videoId: watch.target,
+      what: '',
+      seen: state.phase === 'generating' ? lastSeenOf(state.samples) : undefined,
+    });
   },
   expire(store, watch, _now, reason) {
     if (!watch.cardKey) return;

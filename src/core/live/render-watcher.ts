@@ -1,9 +1,17 @@
 import type { Store, Watch } from '../ports.js';
 import { bareUrl, literal } from '../text.js';
-import { VideoApiError } from '../video-api.js';
-import { GONE_NOTICE, nextCheckIn, type ProgressSample } from './generation-watcher.js';
+import { type Render, VideoApiError } from '../video-api.js';
+import { GONE_NOTICE } from './generation-watcher.js';
+import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
+import { nextCheckIn, type ProgressSample } from './progress-estimate.js';
 import { applyVideoEffects, updateVideoCard, type VideoEffects, videoCardModelOf } from './video-card.js';
-import { keyTrouble, type Watcher, type WatchResult } from './watcher.js';
+import {
+  isUnusableAnswer,
+  keyTrouble,
+  type WatchContext,
+  type Watcher,
+  type WatchResult,
+} from './watcher.js';
 
 export const RENDER_BOUNDS = { min: 5_000, max: 15_000 } as const;
 /** The card is edited once per this many percent. */
@@ -16,6 +24,10 @@ export interface RenderState {
   codec: string;
   samples: ProgressSample[];
   lastStep: number;
+  /** The video's MP4 URL before this render (a re-render), so the fallback read can tell a new one. */
+  previousUrl?: string;
+  /** Who started the render: told privately when its looks fail for long. */
+  requester?: string;
 }
 
 export function readRenderState(raw: Record<string, unknown>): RenderState {
@@ -25,7 +37,24 @@ export function readRenderState(raw: Record<string, unknown>): RenderState {
     codec: typeof raw.codec === 'string' ? raw.codec : 'h264',
     samples: Array.isArray(raw.samples) ? (raw.samples as ProgressSample[]) : [],
     lastStep: typeof raw.lastStep === 'number' ? raw.lastStep : -1,
+    ...(typeof raw.previousUrl === 'string' ? { previousUrl: raw.previousUrl } : {}),
+    ...(typeof raw.requester === 'string' ? { requester: raw.requester } : {}),
   };
+}
+
+/**
+ * The render's own read was unusable: the video says whether it has a new MP4 (the render is done);
+ * undefined while it has none.
+ */
+async function renderFromVideo(
+  ctx: WatchContext,
+  state: RenderState,
+  renderId: string,
+): Promise<Render | undefined> {
+  const video = await ctx.api.videos.get(state.videoId);
+  const url = video.renderedVideoUrl;
+  if (url && url !== state.previousUrl) return { renderId, status: 'done', overallProgress: 1, url };
+  return undefined;
 }
 
 function nameOf(store: Store, watch: Watch, state: RenderState): string {
@@ -57,7 +86,7 @@ export const renderWatcher: Watcher = {
     const state = readRenderState(watch.state);
     const renderId = watch.target;
     const key = watch.cardKey ?? `render:${renderId}`;
-    let render: Awaited<ReturnType<typeof ctx.api.renders.get>>;
+    let render: Render;
     try {
       render = await ctx.api.renders.get(renderId);
     } catch (error) {
@@ -68,7 +97,11 @@ export const renderWatcher: Watcher = {
           dedupe: `${key}:render:${renderId}:gone`,
         });
       }
-      throw error;
+      if (!isUnusableAnswer(error)) throw error;
+      const done = await renderFromVideo(ctx, state, renderId);
+      // Still running as far as the video tells: the progress waits for a render read that works.
+      if (!done) return finish(watch, state, false, RENDER_BOUNDS.min, {});
+      render = done;
     }
     const name = nameOf(ctx.store, watch, state);
 
@@ -126,6 +159,14 @@ export const renderWatcher: Watcher = {
       effects.dedupe = `${key}:render:${renderId}:${step}`;
     }
     return finish(watch, next, false, nextCheckIn(samples, RENDER_BOUNDS), effects);
+  },
+  trouble(store, watch, event) {
+    const state = readRenderState(watch.state);
+    videoCardTrouble(store, watch, event, {
+      videoId: state.videoId,
+      what: 'render ',
+      seen: lastSeenOf(state.samples),
+    });
   },
   expire(store, watch, _now, reason) {
     if (!watch.cardKey) return;

@@ -46,6 +46,10 @@ export interface VideoCardModel {
   posts?: { platform: string; url?: string; status: string }[];
   /** A one-line note under the text, as card markdown (e.g. "Stopped watching after 6 h"). */
   notice?: string;
+  /** Warnings the service gave while the job still runs (`errorMessages` while processing): notes, not failure. */
+  warnings?: string[];
+  /** Set while looks at the job keep failing ("Can't read the video service's answer right now…"). */
+  trouble?: string;
   /** Set when the video was deleted from chat: the card keeps only a tombstone. */
   deletedBy?: string;
 }
@@ -157,6 +161,10 @@ export function renderVideoCard(m: VideoCardModel): Card {
     card.text = completedText(m);
     if (m.thumbnails) sections.push(...thumbnailSections(m.videoId, m.thumbnails));
   }
+  if (m.warnings?.length && m.phase !== 'failed') {
+    card.text = `${card.text ?? ''}\n${m.warnings.map((w) => `⚠️ ${literal(w)}`).join('\n')}`;
+  }
+  if (m.trouble) card.text = `${card.text ?? ''}\n_${literal(m.trouble)}_`;
   if (m.notice) card.text = `${card.text ?? ''}\n_${m.notice}_`;
 
   const r = m.render;

@@ -4,7 +4,7 @@
  * transaction with the watch update, so the state change and its notifications commit together.
  */
 import type { Logger, Store, Watch, WatchKind } from '../ports.js';
-import type { VideoApi } from '../video-api.js';
+import { type VideoApi, VideoApiError } from '../video-api.js';
 
 export interface WatchContext {
   /** A client for the watch owner's key; calls are made with `priority: 'background'`. */
@@ -35,7 +35,22 @@ export interface Watcher {
    * `reason`. Say so once, in words that fit the reason (applied in the poller's transaction).
    */
   expire(store: Store, watch: Watch, now: number, reason: StopReason): void;
+  /**
+   * Looks keep failing, or work again after failing (see `LookTrouble`); a watcher with a card says so in
+   * words there. Applied in the poller's transaction with the watch update.
+   */
+  trouble?(store: Store, watch: Watch, event: LookTrouble): void;
 }
+
+/**
+ * A streak of failed looks, as the poller reports it to the watcher: `failing` once after 3 consecutive
+ * failures (the card says it cannot read the service), `long` once when the streak has lasted 15 minutes
+ * (the requester is told privately), `recovered` on the first good look after `failing`.
+ */
+export type LookTrouble =
+  | { kind: 'failing'; since: number; now: number }
+  | { kind: 'long'; since: number; now: number }
+  | { kind: 'recovered'; since: number; now: number };
 
 /**
  * Why a watch stops early: `expired` (its age limit); or the poller gave up after repeated failures of the
@@ -58,5 +73,19 @@ export function keyTrouble(reason: Exclude<StopReason, 'expired'>, did = 'watche
       return `the key that ${did} lacks the scope to read it`;
     case 'not-found':
       return `the key that ${did} can no longer see it (deleted, or another team's)`;
+  }
+}
+
+/** The service answered, but not in a shape the bot can use: worth trying the other read of the same job. */
+export const isUnusableAnswer = (error: unknown): boolean =>
+  error instanceof VideoApiError && error.type === 'invalid_response';
+
+/** `read()`, or undefined when its answer is unusable (any other failure still throws). */
+export async function readOrUnusable<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isUnusableAnswer(error)) return undefined;
+    throw error;
   }
 }

@@ -5,15 +5,13 @@ import { defaultVoice, pickVoice, speaks } from '../../../src/core/commands/vide
 import { excerpt } from '../../../src/core/commands/videos/format.js';
 import { parsePickValue } from '../../../src/core/commands/videos/thumbnail-pick.js';
 import { UserError } from '../../../src/core/context.js';
+import { duration, percentStep, readGenerationState } from '../../../src/core/live/generation-watcher.js';
 import {
-  duration,
   estimateRemainingMs,
   GENERATION_BOUNDS,
   nextCheckIn,
-  percentStep,
   planNextLook,
-  readGenerationState,
-} from '../../../src/core/live/generation-watcher.js';
+} from '../../../src/core/live/progress-estimate.js';
 import { RENDER_BOUNDS } from '../../../src/core/live/render-watcher.js';
 import {
   etaText,

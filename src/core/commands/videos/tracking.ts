@@ -46,6 +46,7 @@ export function trackGeneration(
       cardKey,
       state: {
         name: model.name,
+        requester: ctx.req.user,
         samples: [],
         lastStep: -1,
         phase: 'generating',
@@ -95,8 +96,10 @@ export function trackRender(
         videoId: input.model.videoId,
         name: input.model.name,
         codec: input.codec,
+        requester: ctx.req.user,
         samples: [],
         lastStep: -1,
+        ...(input.model.render?.url ? { previousUrl: input.model.render.url } : {}),
       },
       nextCheckAt: now + FIRST_CHECK_MS.render,
       expiresAt: now + RENDER_WATCH_MS,
