@@ -1,7 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import type { SeedTeam, SimulatorOptions } from './options.js';
+import {
+  type SeedTeam,
+  SIMULATOR_PROFILES,
+  type SimulatorOptions,
+  type SimulatorProfile,
+} from './options.js';
 import { SCOPES } from './vocabulary.js';
 
 /** CLI flags; each also reads `SIM_<NAME>` from the environment (the flag wins). */
@@ -18,6 +23,8 @@ const FLAGS = {
   'latency-ms': { type: 'string' },
   'random-seed': { type: 'string' },
   'public-base-url': { type: 'string' },
+  'payment-failure-rate': { type: 'string' },
+  profile: { type: 'string' },
   'disable-rate-limits': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -29,6 +36,9 @@ export const USAGE = `Usage: npm run simulator -- [options]
   --speed X                      time acceleration of jobs and rate-limit windows (default 1 = real time)
   --generation-failure-rate R    0..1 (likewise --render-, --post-, --thumbnail-failure-rate)
   --server-error-rate R          0..1 share of API requests answered with 500
+  --payment-failure-rate R       0..1 share of charged creations answered 402 payment_failed
+  --profile spec|real            spec: the shapes of video-api.md (default); real: what the real product's
+                                 published references show (older shapes, opaque ids, extra fields…)
   --latency-ms N                 added latency per API request
   --random-seed N                deterministic ids and failures
   --public-base-url URL          origin used in media URLs (default http://<host>:<port>)
@@ -116,12 +126,22 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   set('postFailureRate', rate('post-failure-rate'));
   set('thumbnailFailureRate', rate('thumbnail-failure-rate'));
   set('serverErrorRate', rate('server-error-rate'));
+  set('paymentFailureRate', rate('payment-failure-rate'));
   set(
     'latencyMs',
     number('latency-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more'),
   );
   set('randomSeed', number('random-seed', Number.isInteger, 'an integer'));
   set('publicBaseUrl', get('public-base-url'));
+  const profile = get('profile');
+  if (profile !== undefined) {
+    if (!(SIMULATOR_PROFILES as readonly string[]).includes(profile)) {
+      throw new CliError(
+        `--profile (or SIM_PROFILE) must be ${SIMULATOR_PROFILES.join(' or ')}; got '${profile}'`,
+      );
+    }
+    options.profile = profile as SimulatorProfile;
+  }
   const disable =
     values['disable-rate-limits'] === true || ['1', 'true'].includes(env.SIM_DISABLE_RATE_LIMITS ?? '');
   if (disable) options.rateLimits = false;

@@ -22,7 +22,10 @@ async function main(): Promise<void> {
     host: config.host,
   });
   process.stdout.write(`${running.url}\n${running.keys.map((k) => `${k}\n`).join('')}`);
-  logger.info({ url: running.url, keys: running.keys.length, knobs: running.sim.knobs }, 'simulator ready');
+  logger.info(
+    { url: running.url, keys: running.keys.length, profile: running.sim.profile, knobs: running.sim.knobs },
+    'simulator ready',
+  );
 
   let closing = false;
   const stop = (signal: string) => {

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { authenticate, keyPrefix, requireScope } from './auth.js';
 import type { Engine } from './engine.js';
 import { ApiError, internalError, notFound } from './errors.js';
-import { errorResponse, parseJsonBody, type WireResponse } from './http-io.js';
+import { parseJsonBody, type WireResponse } from './http-io.js';
 import { IdempotencyStore } from './idempotency.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type Route, Router } from './router.js';
@@ -46,11 +46,13 @@ export interface ApiRequest {
  * idempotent replay (or 409) → the handler (400/402/403/404/409 or success).
  */
 export class Dispatcher {
-  readonly #router = new Router(ALL_ROUTES);
+  readonly #router: Router;
   readonly #rateLimiter = new RateLimiter();
   readonly #idempotency = new IdempotencyStore();
 
-  constructor(private readonly engine: Engine) {}
+  constructor(private readonly engine: Engine) {
+    this.#router = new Router(ALL_ROUTES.map((route) => engine.profile.wrapRoute(route)));
+  }
 
   process(req: ApiRequest): WireResponse {
     const log = this.engine.logger.child({
@@ -67,10 +69,10 @@ export class Dispatcher {
     } catch (error) {
       if (error instanceof ApiError) {
         log.info({ status: error.status, errorType: error.type, ...caller }, 'request refused');
-        return errorResponse(error);
+        return this.engine.profile.errorResponse(error, req.requestId);
       }
       log.error({ err: error, ...caller }, 'simulator handler crashed');
-      return errorResponse(internalError());
+      return this.engine.profile.errorResponse(internalError(), req.requestId);
     }
   }
 
@@ -120,11 +122,12 @@ export class Dispatcher {
       now,
       origin: req.origin,
     });
-    const json = JSON.stringify({
-      success: true,
-      data: reply.data,
-      ...(reply.pagination ? { pagination: reply.pagination } : {}),
-    });
+    const json = JSON.stringify(
+      engine.profile.successEnvelope(
+        { success: true, data: reply.data, ...(reply.pagination ? { pagination: reply.pagination } : {}) },
+        req.requestId,
+      ),
+    );
     if (idemKey !== undefined && reply.status < 300) {
       this.#idempotency.store(key.key, idemKey, fingerprint, { status: reply.status, body: json }, now);
     }

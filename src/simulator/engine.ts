@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
 import type { Knobs } from './options.js';
+import { type ApiProfile, specProfile } from './profiles/profile.js';
 import { createStreams, objectId, type RandomStreams } from './random.js';
 import { type LedgerRec, Store, type TeamRec } from './records.js';
 import { Scheduler } from './scheduler.js';
@@ -16,6 +17,8 @@ export class Engine {
     public knobs: Knobs,
     seed: number,
     readonly logger: Logger,
+    /** what is served on the wire (spec or real shapes) */
+    readonly profile: ApiProfile = specProfile,
   ) {
     this.rng = createStreams(seed);
   }

@@ -3,6 +3,8 @@ export type ErrorType =
   | 'invalid_input'
   | 'unauthorized'
   | 'insufficient_credits'
+  /** not in the spec's table; the real service answers it when a charge is declined (`paymentFailureRate`) */
+  | 'payment_failed'
   | 'forbidden_scope'
   | 'usage_limit_reached'
   | 'not_found'

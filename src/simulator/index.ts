@@ -8,6 +8,7 @@ export {
   type SeedAccount,
   type SeedTeam,
   type SimulatorOptions,
+  type SimulatorProfile,
 } from './options.js';
 export { type RunningSimulator, startSimulator } from './server.js';
 export { type LedgerEntry, type PublishedPost, Simulator } from './simulator.js';

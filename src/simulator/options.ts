@@ -37,6 +37,8 @@ export interface Knobs {
   latencyMs: number;
   /** false turns the §8 rate limits off (handy for load-free development) */
   rateLimits: boolean;
+  /** probability that a charged creation (POST /videos, POST /series/{id}/generate) answers 402 payment_failed */
+  paymentFailureRate: number;
 }
 
 export const DEFAULT_KNOBS = {
@@ -48,9 +50,20 @@ export const DEFAULT_KNOBS = {
   serverErrorRate: 0,
   latencyMs: 0,
   rateLimits: true,
+  paymentFailureRate: 0,
 } as const satisfies Knobs;
 
+/**
+ * What the simulator serves: `spec` the shapes of video-api.md; `real` what the real product's published
+ * references show (older shapes, opaque ids, extra fields, odd types, progress that stalls and jumps).
+ */
+export type SimulatorProfile = 'spec' | 'real';
+
+export const SIMULATOR_PROFILES = ['spec', 'real'] as const satisfies readonly SimulatorProfile[];
+
 export interface SimulatorOptions extends Partial<Knobs> {
+  /** default `spec` */
+  profile?: SimulatorProfile;
   teams?: SeedTeam[];
   /** fixes ids, failures and generated content; random when omitted */
   randomSeed?: number;

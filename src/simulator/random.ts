@@ -49,10 +49,17 @@ export interface RandomStreams {
   failures: Prng;
   /** cosmetic content: scores, view counts, hook texts */
   content: Prng;
+  /** the `real` profile's noise (progress stalls, warnings, thumbnail delays) and payment failures */
+  noise: Prng;
 }
 
 export function createStreams(seed: number): RandomStreams {
-  return { ids: new Prng(seed), failures: new Prng(seed ^ 0x5bd1e995), content: new Prng(seed ^ 0x27d4eb2f) };
+  return {
+    ids: new Prng(seed),
+    failures: new Prng(seed ^ 0x5bd1e995),
+    content: new Prng(seed ^ 0x27d4eb2f),
+    noise: new Prng(seed ^ 0x165667b1),
+  };
 }
 
 /** Mongo-like object id: 8 hex chars of seconds since the epoch + 16 random hex chars. */

@@ -90,6 +90,8 @@ export interface VideoRec {
   posts: Partial<Record<PostBlockKey, PostBlock>>;
   archived: boolean;
   seriesId?: string;
+  /** seed of this video's cosmetic noise in the `real` profile (its progress stall, warnings) */
+  noiseSeed: number;
 }
 
 export type RenderStatus = 'in-progress' | 'done' | 'error';

@@ -9,7 +9,14 @@ import { ApiError, internalError } from './errors.js';
 import { errorResponse, readBody, send } from './http-io.js';
 import { startThumbnails } from './jobs/thumbnails.js';
 import { serveMedia } from './media.js';
-import { DEFAULT_KNOBS, demoTeam, type Knobs, type SimulatorOptions } from './options.js';
+import {
+  DEFAULT_KNOBS,
+  demoTeam,
+  type Knobs,
+  type SimulatorOptions,
+  type SimulatorProfile,
+} from './options.js';
+import { profileNamed } from './profiles/index.js';
 import type { TeamRec } from './records.js';
 import { addKey, seedTeams } from './seed.js';
 import { API_PREFIX, iso } from './views.js';
@@ -58,6 +65,7 @@ function validateKnobs(knobs: Knobs): void {
     'postFailureRate',
     'thumbnailFailureRate',
     'serverErrorRate',
+    'paymentFailureRate',
   ] as const) {
     const rate = knobs[name];
     if (!(rate >= 0 && rate <= 1)) throw new Error(`${name} must be between 0 and 1`);
@@ -80,7 +88,8 @@ export class Simulator {
     const knobs = mergeKnobs(DEFAULT_KNOBS, opts);
     const clock: Clock = opts.clock ?? systemClock;
     const logger = opts.logger ?? pino({ level: 'silent' });
-    this.#engine = new Engine(clock, knobs, opts.randomSeed ?? randomInt(2 ** 31), logger);
+    const profile = profileNamed(opts.profile ?? 'spec');
+    this.#engine = new Engine(clock, knobs, opts.randomSeed ?? randomInt(2 ** 31), logger, profile);
     this.#dispatcher = new Dispatcher(this.#engine);
     this.#publicBaseUrl = opts.publicBaseUrl?.replace(/\/+$/, '');
     this.keys = seedTeams(this.#engine, opts.teams ?? [demoTeam()]);
@@ -105,7 +114,7 @@ export class Simulator {
     }
     if (path.startsWith('/media/')) {
       this.#engine.settle();
-      const media = serveMedia(this.#engine, path);
+      const media = this.#engine.profile.media(this.#engine, path) ?? serveMedia(this.#engine, path);
       send(res, {
         status: media.status,
         headers: { 'Cache-Control': 'no-cache' },
@@ -117,7 +126,8 @@ export class Simulator {
     this.#requests += 1;
     const requestId = `sim-${this.#requests}`;
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
-      send(res, errorResponse(new ApiError(404, 'not_found', `No such endpoint: ${method} ${path}`)));
+      const error = new ApiError(404, 'not_found', `No such endpoint: ${method} ${path}`);
+      send(res, this.#engine.profile.errorResponse(error, requestId));
       return;
     }
     const rawBody = await readBody(req);
@@ -137,6 +147,11 @@ export class Simulator {
   /** Origin used in media URLs (thumbnails, b-roll frames, renders); set by `startSimulator`. */
   setPublicBaseUrl(origin: string): void {
     this.#publicBaseUrl = origin.replace(/\/+$/, '');
+  }
+
+  /** `spec` or `real` (fixed for the simulator's lifetime). */
+  get profile(): SimulatorProfile {
+    return this.#engine.profile.name;
   }
 
   get knobs(): Readonly<Knobs> {

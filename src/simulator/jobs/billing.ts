@@ -25,6 +25,20 @@ export function refusalFor(engine: Engine, team: TeamRec, cost: number): ApiErro
   return undefined;
 }
 
+/**
+ * A declined charge (knob `paymentFailureRate`): 402 payment_failed, nothing charged or created. Draws from
+ * the noise stream every time, so the ids and failure draws of the other streams never shift.
+ */
+export function paymentRefusal(engine: Engine, cost: number): ApiError | undefined {
+  const declined = engine.rng.noise.chance(engine.knobs.paymentFailureRate);
+  if (!declined || cost === 0) return undefined;
+  return new ApiError(
+    402,
+    'payment_failed',
+    `Payment failed: the charge of ${cost} credits was declined; nothing was charged or created`,
+  );
+}
+
 /** Records a spend (negative ledger entry of type `spending`) against a video. */
 export function chargeForVideo(
   engine: Engine,

@@ -61,6 +61,7 @@ export function createVideo(engine: Engine, team: TeamRec, spec: NewVideo, at: n
     generateThumbnails: spec.generateThumbnails,
     posts: {},
     archived: false,
+    noiseSeed: engine.rng.noise.int(0, 0x7fffffff),
     ...(failPercent === undefined ? {} : { failedAtPercent: failPercent }),
     ...(spec.seriesId === undefined ? {} : { seriesId: spec.seriesId }),
   };

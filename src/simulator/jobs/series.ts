@@ -4,7 +4,7 @@ import type { Engine } from '../engine.js';
 import type { ApiError } from '../errors.js';
 import type { CalendarRec, EpisodeRec, SeriesRec, VideoRec } from '../records.js';
 import { MODEL_CREDITS, type Model, type Platform } from '../vocabulary.js';
-import { chargeForVideo, refusalFor } from './billing.js';
+import { chargeForVideo, paymentRefusal, refusalFor } from './billing.js';
 import { createVideo } from './generation.js';
 import { queueScheduledPost } from './posting.js';
 
@@ -92,7 +92,8 @@ export function generateEpisode(
   const team = engine.store.team(series.teamId);
   const settings = settingsOf(series);
   const cost = MODEL_CREDITS[settings.brollModel];
-  const refusal = refusalFor(engine, team, cost);
+  const refusal =
+    refusalFor(engine, team, cost) ?? (mode === 'manual' ? paymentRefusal(engine, cost) : undefined);
   if (refusal) {
     if (mode === 'auto') {
       const reason = refusal.type === 'insufficient_credits' ? 'insufficient_credits' : 'usage_limit_reached';

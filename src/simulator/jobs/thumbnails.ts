@@ -13,7 +13,8 @@ export function startThumbnails(engine: Engine, video: VideoRec, at: number): vo
   thumbs.status = 'queued';
   const run = thumbs.generation + 1;
   const generatingAt = at + engine.scaled(QUEUED_TO_GENERATING_MS);
-  const doneAt = generatingAt + engine.scaled(GENERATING_TO_DONE_MS);
+  const doneAt =
+    generatingAt + engine.scaled(engine.profile.thumbnailGeneratingMs(engine, GENERATING_TO_DONE_MS));
   // A run superseded by a newer one (or a deleted video) does nothing when its events come due.
   const stillCurrent = () => engine.store.videos.get(video.id) === video && thumbs.generation + 1 === run;
   engine.scheduler.at(generatingAt, 'thumbnails:generating', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { invalidInput } from '../errors.js';
-import { chargeForVideo, refusalFor } from '../jobs/billing.js';
+import { chargeForVideo, paymentRefusal, refusalFor } from '../jobs/billing.js';
 import { createVideo, nameFromScript } from '../jobs/generation.js';
 import { cancelScheduled } from '../jobs/posting.js';
 import type { Route } from '../router.js';
@@ -34,7 +34,7 @@ export const videoRoutes: Route[] = [
       requireOption('styles', 'style', body.style);
       requireOption('languages', 'language', body.language);
       const cost = MODEL_CREDITS[body.model];
-      const refusal = refusalFor(engine, team, cost);
+      const refusal = refusalFor(engine, team, cost) ?? paymentRefusal(engine, cost);
       if (refusal) throw refusal;
       const { script, voiceId, model, name, ...options } = body;
       const video = createVideo(
