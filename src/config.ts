@@ -58,6 +58,10 @@ const schema = z.object({
   SIM_SPEED: optional
     .transform((v) => (v === undefined ? 20 : Number(v)))
     .refine((v) => Number.isFinite(v) && v > 0, { message: 'must be a positive number' }),
+  SIM_PROFILE: optional
+    .transform((v) => v ?? 'spec')
+    .refine((v) => v === 'spec' || v === 'real', { message: 'must be spec or real' })
+    .transform((v) => v as 'spec' | 'real'),
 });
 
 export type Config = z.infer<typeof schema> & {

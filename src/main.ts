@@ -69,7 +69,12 @@ async function start(
   let deploymentKey = config.VIDEO_API_KEY;
   if (config.demo) {
     const demoKey = deploymentKey ?? generateApiKey();
-    const sim = await startSimulator({ port: 0, speed: config.SIM_SPEED, teams: [demoTeam(demoKey)] });
+    const sim = await startSimulator({
+      port: 0,
+      speed: config.SIM_SPEED,
+      profile: config.SIM_PROFILE,
+      teams: [demoTeam(demoKey)],
+    });
     teardown.push(() => sim.close());
     simulator = sim;
     baseUrl = sim.url;
