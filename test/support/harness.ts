@@ -24,6 +24,7 @@ import {
   startSimulator,
 } from '../../src/simulator/index.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { type ApiProxy, startApiProxy } from './api-proxy.js';
 import { FakeChat } from './fake-chat.js';
 
 /** A Monday morning, so "tomorrow 9am" and weekday cadences are predictable. */
@@ -51,10 +52,14 @@ export interface HarnessOptions {
   platform?: ChatPlatform;
   /** `VIDEO_API_KEY` for members without a link. */
   deploymentKey?: string;
+  /** Puts a recording proxy between the bot and the simulator (`h.proxy`), to break answers on purpose. */
+  proxy?: boolean;
 }
 
 export interface Harness {
   sim: RunningSimulator;
+  /** Set with `proxy: true`: every call the bot makes passes (and is recorded) here. */
+  proxy?: ApiProxy;
   clock: TestClock;
   store: SqliteStore;
   bot: Bot;
@@ -99,8 +104,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       },
     }),
   });
+  const proxy = options.proxy ? await startApiProxy(sim.url, clock) : undefined;
   const apiFor = createVideoApiFactory({
-    baseUrl: sim.url,
+    baseUrl: proxy?.url ?? sim.url,
     clock,
     timeoutClock: systemClock,
     random: () => 0.5,
@@ -137,6 +143,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 
   const harness: Harness = {
     sim,
+    ...(proxy ? { proxy } : {}),
     clock,
     store,
     bot,
@@ -205,6 +212,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       await poller.stop();
       await sender.stop();
       store.close();
+      await proxy?.close();
       await sim.close();
     },
   };
