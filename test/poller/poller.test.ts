@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
-import type { StopReason, Watcher, WatchResult } from '../../src/core/live/watcher.js';
+import type { LookTrouble, StopReason, Watcher, WatchResult } from '../../src/core/live/watcher.js';
 import type { NewWatch, Watch, WatchKind } from '../../src/core/ports.js';
 import { type VideoApi, VideoApiError } from '../../src/core/video-api.js';
 import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
@@ -55,6 +55,7 @@ function fakeWatcher(
   const checked: Watch[] = [];
   const expired: Watch[] = [];
   const reasons: StopReason[] = [];
+  const troubles: LookTrouble[] = [];
   const watcher = {
     kind: bounds.kind ?? 'generation',
     minIntervalMs: bounds.min ?? 10_000,
@@ -67,8 +68,11 @@ function fakeWatcher(
       expired.push(watch);
       reasons.push(reason);
     },
+    trouble(_store, _watch, event) {
+      troubles.push(event);
+    },
   } satisfies Watcher;
-  return { watcher, checked, expired, reasons };
+  return { watcher, checked, expired, reasons, troubles };
 }
 
 function poller(options: Partial<PollerOptions> & Pick<PollerOptions, 'watchers'>): Poller {
@@ -425,6 +429,94 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const watch = addWatch();
       await poller({ watchers: { generation: watcher } }).tick();
       expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + 10_000);
+    });
+
+    it('tells the watcher once after 3 failed looks of any kind, and once on the next good look', async () => {
+      const script = [
+        'rate_limited',
+        'internal_error',
+        'invalid_response',
+        'timeout',
+        'ok',
+        'internal_error',
+      ];
+      const { watcher, troubles } = fakeWatcher((w) => {
+        const next = script.shift();
+        if (next && next !== 'ok') throw apiError(next, { status: 500 });
+        return { state: w.state, done: false };
+      });
+      const watch = addWatch();
+      const p = poller({ watchers: { generation: watcher } });
+      const kinds = () => troubles.map((t) => t.kind);
+      for (let i = 0; i < 2; i++) {
+        await p.tick();
+        clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      }
+      expect(kinds()).toEqual([]);
+      await p.tick(); // the third failed look in a row (a rate limit counted among them)
+      expect(troubles).toEqual([{ kind: 'failing', since: T0, now: clock.now() }]);
+      clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      await p.tick(); // a fourth: said already
+      expect(kinds()).toEqual(['failing']);
+      clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      await p.tick(); // good again
+      expect(kinds()).toEqual(['failing', 'recovered']);
+      expect(troubles[1]).toMatchObject({ since: T0 });
+      clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      await p.tick(); // one failure after recovery starts a new streak: nothing said
+      expect(kinds()).toEqual(['failing', 'recovered']);
+    });
+
+    it('tells the watcher `long` once when a streak has lasted 15 minutes, and nothing on recovery before `failing`', async () => {
+      let failing = true;
+      const { watcher, troubles } = fakeWatcher((w) => {
+        if (failing) throw apiError('internal_error', { status: 500 });
+        return { state: w.state, done: false };
+      });
+      const watch = addWatch();
+      const p = poller({ watchers: { generation: watcher } });
+      while (clock.now() < T0 + 20 * 60_000) {
+        await p.tick();
+        clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      }
+      expect(troubles.map((t) => t.kind)).toEqual(['failing', 'long']);
+      expect(troubles[1]?.now).toBeGreaterThanOrEqual(T0 + 15 * 60_000);
+      expect(troubles[1]?.now).toBeLessThan(T0 + 15 * 60_000 + LATEST);
+      failing = false;
+      await p.tick();
+      expect(troubles.map((t) => t.kind)).toEqual(['failing', 'long', 'recovered']);
+      // Two failures, then good: the card never said anything, so there is nothing to clear.
+      troubles.length = 0;
+      failing = true;
+      for (let i = 0; i < 2; i++) {
+        clock.current = store.watches.get(watch.id)!.nextCheckAt;
+        await p.tick();
+      }
+      failing = false;
+      clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      await p.tick();
+      expect(troubles).toEqual([]);
+    });
+
+    it('keeps the watch going when the watcher’s trouble words throw', async () => {
+      const { watcher } = fakeWatcher(() => {
+        throw apiError('internal_error', { status: 500 });
+      });
+      const broken = {
+        ...watcher,
+        trouble: () => {
+          throw new Error('bug in trouble');
+        },
+      } satisfies Watcher;
+      const watch = addWatch();
+      const p = poller({ watchers: { generation: broken } });
+      for (let i = 0; i < 4; i++) {
+        await p.tick();
+        clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      }
+      expect(store.watches.get(watch.id)?.status).toBe('active');
+      expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toMatchObject({ streak: 4 });
+      expect(logger.lines.some((l) => l.level === 'error' && l.obj.watchId === watch.id)).toBe(true);
     });
 
     it('backs off exponentially on transient errors, up to the maximum interval', async () => {

@@ -13,6 +13,7 @@ import { formatBoth, formatDateTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
 import type { CalendarEntry } from '../video-api.js';
 import { postToChannel, replyToCard } from './live-card.js';
+import { videoCardTrouble } from './look-trouble.js';
 import { updateVideoCard, type VideoCardModel } from './video-card.js';
 import { keyTrouble, type StopReason, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
@@ -275,6 +276,9 @@ export const scheduleWatcher: Watcher = {
     };
   },
 
+  trouble(store, watch, event) {
+    videoCardTrouble(store, watch, event, { videoId: watch.target, what: '', seen: undefined });
+  },
   expire(store: Store, watch: Watch, _now: number, reason: StopReason): void {
     const s = readScheduleState(watch.state);
     const pending = pendingOf(s);

@@ -134,6 +134,36 @@ const replies = () =>
 const updates = () => outbox().filter((i) => i.op === 'update-card').length;
 
 describe('generation watcher', () => {
+  it('shows errorMessages while processing as notes on the card, not as failure, and drops them when gone', async () => {
+    const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: -1, phase: 'generating' });
+    api.statuses = [status('processing', 10, ['b-roll fetch timed out, retried'])];
+    let r = await check(w);
+    expect(r.done).toBe(false);
+    expect(shown().tone).toBe('progress');
+    expect(shown().text).toContain('⚠️ b-roll fetch timed out, retried');
+    expect(shown().text).not.toContain('failed');
+    expect(replies()).toEqual([]);
+    const edits = updates();
+
+    now += 10_000;
+    api.statuses = [status('processing', 11, ['b-roll fetch timed out, retried'])];
+    await check(w);
+    expect(updates()).toBe(edits); // same warning, same step: no edit
+
+    now += 10_000;
+    api.statuses = [status('processing', 12)];
+    r = await check(w);
+    expect(shown().text).not.toContain('⚠️');
+    expect(r.done).toBe(false);
+
+    // Only `failed` is failure, with its reasons.
+    now += 10_000;
+    api.statuses = [status('failed', 12, ['Voiceover synthesis failed for the selected voice.'])];
+    r = await check(w);
+    expect(r.done).toBe(true);
+    expect(shown().text).toContain('Generation failed');
+  });
+
   it('edits once per 5 % step, estimates the finish and adapts the interval', async () => {
     const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: -1, phase: 'generating' });
     api.statuses = [status('processing', 3)];
