@@ -2,7 +2,8 @@
  * HTTP interactions mode (`DISCORD_PUBLIC_KEY` set): Discord POSTs interactions to `/discord/interactions` on
  * the shared server, signed with Ed25519 over `timestamp + body`. Real signatures from an Ed25519 key pair made
  * here; forged, tampered and stale requests get 401 before anything is parsed. The first response is the HTTP
- * answer; follow-ups go through the webhook as in gateway mode.
+ * answer; follow-ups go through the webhook as in gateway mode. The flows (commands, buttons, modals, deferred
+ * answers) run on both simulator profiles.
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -106,9 +107,13 @@ describe('HTTP interactions', () => {
     });
     expect(res.status).toBe(400);
   });
+});
+
+describe.each(['spec', 'real'] as const)('HTTP interactions on the %s profile', (profile) => {
+  const harness = { simulator: { profile } };
 
   it('runs commands, buttons and modals, with the first response as the HTTP answer', async () => {
-    w = await discordWorld({ mode: 'http', linked: ['alice'] });
+    w = await discordWorld({ mode: 'http', linked: ['alice'], harness });
     const whoami = await w.slash('account whoami');
     // Acknowledged in the HTTP answer ("thinking…", private), answered by an edit through the webhook.
     expect(whoami.callbacks[0]).toEqual({ type: 5, data: { flags: 64 } });
@@ -135,7 +140,7 @@ describe('HTTP interactions', () => {
   });
 
   it('defers over HTTP and follows up through the webhook', async () => {
-    w = await discordWorld({ mode: 'http', deferAfterMs: 0 });
+    w = await discordWorld({ mode: 'http', deferAfterMs: 0, harness });
     const r = await w.slash('credits');
     expect(r.callbacks[0]).toEqual({ type: 5, data: { flags: 64 } });
     await w.fake.waitFor(() => r.events.includes('edit'));
