@@ -10,7 +10,14 @@ import {
   RateLimitedError,
   TimeoutError,
 } from './errors.js';
-import { type ClientTuning, DEFAULTS, type ResponseEvent, type VideoApiClientOptions } from './options.js';
+import {
+  type ClientTuning,
+  DEFAULTS,
+  type DriftEvent,
+  type InvalidResponseEvent,
+  type ResponseEvent,
+  type VideoApiClientOptions,
+} from './options.js';
 import { type Lane, type RateBudget, RateBudgetRegistry } from './rate-budget.js';
 import type { ApiRequest, Query, Requester } from './request.js';
 import { AccountsResource } from './resources/accounts.js';
@@ -27,7 +34,7 @@ import { VoicesResource } from './resources/voices.js';
 import { type AttemptFailure, parseRetryAfter, retryDelay } from './retry.js';
 import { buildPath, type Endpoint, type Route } from './routes.js';
 import { type SendResult, send } from './transport.js';
-import { ErrorBodyWire } from './wire/common.js';
+import { ErrorBodyWire, readTolerantly } from './wire/common.js';
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id'] as const;
 
@@ -53,6 +60,9 @@ export class VideoApiClient implements VideoApi, Requester {
   readonly #dispatcher: Dispatcher | undefined;
   readonly #logger: Logger | undefined;
   readonly #onResponse: ((event: ResponseEvent) => void) | undefined;
+  readonly #onDrift: ((event: DriftEvent) => void) | undefined;
+  readonly #onInvalid: ((event: InvalidResponseEvent) => void) | undefined;
+  readonly #loggedFields: Set<string>;
 
   constructor(options: VideoApiClientOptions) {
     // Neither message quotes the value: the key is secret, and a URL may carry credentials.
@@ -63,11 +73,25 @@ export class VideoApiClient implements VideoApi, Requester {
       throw new TypeError('baseUrl must be an absolute URL ending in /api/v1');
     this.#apiKey = options.apiKey;
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
-    const { baseUrl, apiKey, dispatcher, budgets, logger, onResponse, ...tuning } = options;
+    const {
+      baseUrl,
+      apiKey,
+      dispatcher,
+      budgets,
+      logger,
+      onResponse,
+      onDrift,
+      onInvalid,
+      loggedFields,
+      ...tuning
+    } = options;
     this.#tuning = { ...DEFAULTS, ...definedOnly(tuning) };
     this.#dispatcher = dispatcher;
     this.#logger = logger?.child({ component: 'video-api', keyId: keyId(apiKey) });
     this.#onResponse = onResponse;
+    this.#onDrift = onDrift;
+    this.#onInvalid = onInvalid;
+    this.#loggedFields = loggedFields ?? new Set();
     this.budget = (budgets ?? new RateBudgetRegistry({ clock: this.#tuning.clock })).forKey(apiKey);
   }
 
@@ -108,7 +132,7 @@ export class VideoApiClient implements VideoApi, Requester {
         attempt,
         ...(outcome.error ? { errorType: outcome.error.type } : {}),
       });
-      if (!outcome.error) return this.#parse(req, outcome.json, where, outcome.details);
+      if (!outcome.error) return this.#parse(req, outcome.json, outcome.details);
       const failure = outcome.failure;
       const delayMs = retryDelay({
         method: req.method,
@@ -197,34 +221,81 @@ export class VideoApiClient implements VideoApi, Requester {
     return { error, failure };
   }
 
-  /** Validates a success body once, here; a mismatch is `invalid_response`, never a crash deeper in. */
+  /**
+   * Reads a success body once, here, tolerantly (DESIGN §6): drift is counted and the call goes on; only a
+   * field the operation needs, missing or unusable, is `invalid_response` naming the endpoint and field.
+   */
   #parse<S extends z.ZodType>(
-    req: { route: Route; schema: S },
+    req: { method: ApiRequest<Route, S>['method']; route: Route; schema: S },
     json: unknown,
-    where: ApiErrorDetails,
     details: ApiErrorDetails,
   ): z.output<S> {
-    const parsed = req.schema.safeParse(json);
-    if (parsed.success) return parsed.data;
-    const issues = parsed.error.issues
-      .slice(0, 3)
-      .map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`)
-      .join('; ');
+    const endpoint: Endpoint = `${req.method} ${req.route}`;
+    const read = readTolerantly(req.schema, json);
+    if (read.ok) {
+      for (const [field, count] of read.drift) {
+        this.#hook(this.#onDrift, { endpoint, field, count }, 'onDrift');
+        if (this.#firstTime(endpoint, field)) {
+          this.#logger?.info({ endpoint, field }, 'video api response drift: field dropped or coerced');
+        }
+      }
+      return read.data;
+    }
+    for (const field of read.fields) {
+      this.#hook(this.#onInvalid, { endpoint, field }, 'onInvalid');
+      if (this.#firstTime(endpoint, field)) {
+        // Names only: values may be anything, secrets included.
+        this.#logger?.warn(
+          { endpoint, field, ...this.#shapeOf(json) },
+          'video api response unusable: a needed field is missing or of another type',
+        );
+      }
+    }
+    const named = read.fields.slice(0, 3).join(', ');
     throw new VideoApiError(
       'invalid_response',
-      this.#redact(`${where.method} ${where.path}: the response does not match the API contract (${issues})`),
+      this.#redact(`${endpoint}: the response has no usable ${named}, which this operation needs`),
       details,
     );
   }
 
+  /** Whether `endpoint field` is logged for the first time (then remembered). */
+  #firstTime(endpoint: Endpoint, field: string): boolean {
+    const key = `${endpoint} ${field}`;
+    if (this.#loggedFields.has(key)) return false;
+    this.#loggedFields.add(key);
+    return true;
+  }
+
+  /** The body's top-level keys and `data`'s keys (or kind), for a log line: never a value. */
+  #shapeOf(json: unknown): { keys: string[] | string; dataKeys?: string[] | string } {
+    const keysOf = (value: unknown): string[] | string =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? Object.keys(value)
+            .slice(0, 40)
+            .map((key) => this.#redact(key.slice(0, 64)))
+        : Array.isArray(value)
+          ? 'array'
+          : value === null
+            ? 'null'
+            : typeof value;
+    const keys = keysOf(json);
+    if (typeof json !== 'object' || json === null || !('data' in json)) return { keys };
+    return { keys, dataKeys: keysOf((json as { data: unknown }).data) };
+  }
+
+  /** A metrics hook must never fail the call it observes. */
+  #hook<E>(hook: ((event: E) => void) | undefined, event: E, name: string): void {
+    try {
+      hook?.(event);
+    } catch (error) {
+      this.#logger?.warn({ err: error }, `video api ${name} hook threw`);
+    }
+  }
+
   #report(event: ResponseEvent): void {
     this.#logger?.debug(event, 'video api response');
-    try {
-      this.#onResponse?.(event);
-    } catch (error) {
-      // A metrics hook must never fail the call it observes.
-      this.#logger?.warn({ err: error }, 'video api onResponse hook threw');
-    }
+    this.#hook(this.#onResponse, event, 'onResponse');
   }
 
   /** Keys never reach an error message, even when a server or transport echoes one. */

@@ -22,7 +22,13 @@ export {
   UsageLimitReachedError,
   VideoApiError,
 } from './errors.js';
-export type { ClientTuning, ResponseEvent, VideoApiClientOptions } from './options.js';
+export type {
+  ClientTuning,
+  DriftEvent,
+  InvalidResponseEvent,
+  ResponseEvent,
+  VideoApiClientOptions,
+} from './options.js';
 export { DEFAULTS } from './options.js';
 export type { BudgetUsage, Lane, RateLimits, WindowLimit, WindowUsage } from './rate-budget.js';
 export { RateBudget, RateBudgetRegistry, SPEC_RATE_LIMITS } from './rate-budget.js';
@@ -41,10 +47,15 @@ export interface VideoApiClientFactory extends VideoApiFactory {
   readonly budgets: RateBudgetRegistry;
 }
 
-/** Builds clients per key over one budget registry, so every caller of a key draws on one budget. */
+/**
+ * Builds clients per key over one budget registry, so every caller of a key draws on one budget; they
+ * also share which drifting or unusable response fields were logged, so each is logged once.
+ */
 export function createVideoApiFactory(shared: SharedClientOptions): VideoApiClientFactory {
   const budgets =
     shared.budgets ?? new RateBudgetRegistry(shared.clock === undefined ? {} : { clock: shared.clock });
-  const factory = (apiKey: string): VideoApiClient => new VideoApiClient({ ...shared, apiKey, budgets });
+  const loggedFields = shared.loggedFields ?? new Set<string>();
+  const factory = (apiKey: string): VideoApiClient =>
+    new VideoApiClient({ ...shared, apiKey, budgets, loggedFields });
   return Object.assign(factory, { budgets });
 }

@@ -3,7 +3,7 @@ import pkg from '../../package.json' with { type: 'json' };
 import type { Logger } from '../core/ports.js';
 import { type Clock, systemClock } from '../core/ports.js';
 import { type RateBudgetRegistry, TRANSIT_MARGIN_MS } from './rate-budget.js';
-import type { HttpMethod, Route } from './routes.js';
+import type { Endpoint, HttpMethod, Route } from './routes.js';
 
 /** One finished attempt, for metrics: the route is a template (`/videos/:id`), never a raw path. */
 export interface ResponseEvent {
@@ -16,6 +16,25 @@ export interface ResponseEvent {
   attempt: number;
   /** `error.type` of a failed attempt (`connection_error`, `timeout` without a response). */
   errorType?: string;
+}
+
+/**
+ * A tolerant read dropped or coerced a value (DESIGN §6), e.g. a number sent as `"60"` or an object where
+ * text was expected. One event per field per response; `count` values in it (list items add up).
+ */
+export interface DriftEvent {
+  /** `METHOD /route` with the route as a template (`GET /videos/:id`). */
+  endpoint: Endpoint;
+  /** Dotted path, list indexes as `[]`, open keys as `*`: `data.thumbnails.variants[].score`. */
+  field: string;
+  count: number;
+}
+
+/** A response lacked a field the operation needs; the call failed with `invalid_response`. One per field. */
+export interface InvalidResponseEvent {
+  endpoint: Endpoint;
+  /** As in `DriftEvent`; `body` when the body itself is unusable (not JSON, not an object). */
+  field: string;
 }
 
 /** Options with a default (see `DEFAULTS`). */
@@ -53,6 +72,15 @@ export interface VideoApiClientOptions extends Partial<ClientTuning> {
   budgets?: RateBudgetRegistry;
   logger?: Logger;
   onResponse?: (event: ResponseEvent) => void;
+  /** Each dropped or coerced response field (for `reelbot_api_response_drift_total`). */
+  onDrift?: (event: DriftEvent) => void;
+  /** Each needed field that was missing or unusable (for `reelbot_api_invalid_responses_total`). */
+  onInvalid?: (event: InvalidResponseEvent) => void;
+  /**
+   * `endpoint field` pairs already logged: a drifting or unusable field is logged once, not per call.
+   * The factory shares one between its clients; default: the client's own.
+   */
+  loggedFields?: Set<string>;
 }
 
 export const DEFAULTS = {

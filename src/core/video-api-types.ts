@@ -18,14 +18,17 @@ export interface PageQuery {
   limit?: number;
 }
 
+/**
+ * GET /me. The newer reference drops `team.id`, `auth.keyPrefix` and `auth.legacy`; tell teams apart with
+ * `teamIdentity` (team-identity.ts). `scopes` is absent when the service did not list them.
+ */
 export interface Me {
-  team: { id: string; name: string; credits: number };
-  plan: string;
-  auth: { via: string; keyPrefix: string; scopes: string[]; legacy: boolean };
+  team: { id?: string; name: string; credits: number };
+  plan?: string;
+  auth: { via?: string; keyPrefix?: string; scopes?: string[]; legacy?: boolean };
 }
 
 export interface LedgerEntry {
-  id: string;
   credits: number;
   /** `spending` for spends; other values are left open by the spec. */
   type: string;
@@ -54,15 +57,12 @@ export interface ThumbnailVariant {
   id: string;
   url: string;
   hookText?: string;
-  source?: string;
   score?: number;
   grade?: string;
 }
 export interface Thumbnails {
   /** idle, queued, generating, ready, partial, failed (open). */
   status: string;
-  generation?: number;
-  aspect?: string;
   selectedVariantId?: string;
   /** `ai` or `user`. */
   selectedBy?: string;
@@ -75,7 +75,6 @@ export type GenerationStatus = 'pending' | 'processing' | 'completed' | 'failed'
 export interface VideoListItem {
   id: string;
   name: string;
-  platform?: string;
   model?: string;
   renderedVideoUrl: string | null;
   thumbnailUrl?: string;
@@ -83,6 +82,7 @@ export interface VideoListItem {
 }
 
 export interface Video extends VideoListItem {
+  platform?: string;
   script?: string;
   voiceId?: string;
   status?: GenerationStatus;
@@ -103,11 +103,10 @@ export interface CreateVideoInput {
 }
 export interface CreatedVideo {
   id: string;
+  /** '' when the service did not say and none was sent. */
   name: string;
   model?: string;
-  status: GenerationStatus;
-  creditsUsed: number;
-  statusUrl?: string;
+  creditsUsed?: number;
 }
 export interface CaptionInput {
   videoUrl?: string;
@@ -117,8 +116,6 @@ export interface CaptionInput {
 }
 export interface CreatedCaption {
   id: string;
-  status: GenerationStatus;
-  statusUrl?: string;
 }
 export interface VideoPatch {
   name?: string;
@@ -128,25 +125,22 @@ export interface PatchedVideo {
   id: string;
   name: string;
   posts: PostMetadata;
-  thumbnailUrl?: string;
-  thumbnails?: Thumbnails;
 }
 export interface VideoStatus {
   id: string;
   status: GenerationStatus;
   percentCompleted: number;
-  readyForEditing: boolean;
   errorMessages: string[];
-  renderedVideoUrl: string | null;
+  /** Not read from the service (nothing uses them); kept optional for code that builds a status itself. */
+  readyForEditing?: boolean;
+  renderedVideoUrl?: string | null;
 }
 export interface ThumbnailSelection {
   id: string;
-  thumbnailUrl?: string;
-  thumbnails: Thumbnails;
+  thumbnails?: Thumbnails;
 }
 export interface RenderStarted {
   renderId: string;
-  statusUrl?: string;
 }
 export interface Render {
   renderId: string;
@@ -194,9 +188,35 @@ export interface SeriesSummary {
   paused?: boolean;
   createdAt?: string;
 }
-/** GET /series/{id}: the configuration; fields beyond these are kept as-is in `extra`. */
-export interface Series extends SeriesSummary, Partial<Omit<SeriesInput, 'name' | 'source' | 'niche'>> {
-  extra: Record<string, unknown>;
+/** GET /series/{id}: the configuration fields the bot shows and edits, in one form whichever the service sent. */
+export interface Series
+  extends SeriesSummary,
+    Partial<
+      Pick<
+        SeriesInput,
+        | 'customPrompt'
+        | 'voice'
+        | 'style'
+        | 'language'
+        | 'destination'
+        | 'destinationAccounts'
+        | 'generateThumbnails'
+        | 'autoPostTime'
+        | 'timezone'
+        | 'captionStyle'
+        | 'subreddit'
+        | 'brollModel'
+        | 'enableBackgroundMusic'
+        | 'backgroundMusicMood'
+        | 'hashtags'
+        | 'tone'
+        | 'youtubePrivacyStatus'
+      >
+    > {
+  /** Seconds. */
+  duration?: number;
+  /** Lower-case weekday names (the service may send numbers 0–6, 0 = Sunday). */
+  postingDays?: string[];
 }
 export interface Episode {
   id: string;
@@ -207,7 +227,6 @@ export interface Episode {
 }
 export interface GeneratedEpisode {
   projectId: string;
-  statusUrl?: string;
 }
 
 export interface PublishInput {
@@ -219,8 +238,6 @@ export interface PublishInput {
   authId?: string;
 }
 export interface Published {
-  platform: string;
-  videoId: string;
   postUrl?: string;
 }
 export interface ScheduleInput {
@@ -230,8 +247,6 @@ export interface ScheduleInput {
   scheduledTime: string;
 }
 export interface Scheduled {
-  taskId?: string;
-  platforms: string[];
   scheduledTime: string;
 }
 export interface CalendarQuery {
@@ -261,19 +276,15 @@ export interface Voice {
   name: string;
   previewUrl?: string;
   isCustom: boolean;
-  baseVoiceId?: string;
   labels?: { language?: string; gender?: string; accent?: string };
   isRecommended?: boolean;
   qualityTier?: string;
-  modelPolicy?: string;
   targetLanguages?: string[];
 }
 export interface OptionItem {
   value: string;
   name: string;
   credits?: number;
-  /** Every other field the service sent, kept for display. */
-  extra?: Record<string, unknown>;
 }
 export interface OptionCatalog {
   kind: string;

@@ -28,14 +28,7 @@ describe('GET /videos/{id}/status', () => {
     const { id } = await api.videos.create({ script: SCRIPT, voiceId: 'voice_aria_en' }, c.idem());
     const seen: number[] = [];
     let status = await api.videos.status(id);
-    expect(status).toEqual({
-      id,
-      status: 'processing',
-      percentCompleted: 0,
-      readyForEditing: false,
-      errorMessages: [],
-      renderedVideoUrl: null,
-    });
+    expect(status).toEqual({ id, status: 'processing', percentCompleted: 0, errorMessages: [] });
     while (status.status === 'processing') {
       seen.push(status.percentCompleted);
       c.advance(20 * SECOND);
@@ -44,14 +37,7 @@ describe('GET /videos/{id}/status', () => {
     expect(seen.length).toBeGreaterThanOrEqual(4);
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(new Set(seen).size).toBe(seen.length);
-    expect(status).toEqual({
-      id,
-      status: 'completed',
-      percentCompleted: 100,
-      readyForEditing: true,
-      errorMessages: [],
-      renderedVideoUrl: null,
-    });
+    expect(status).toEqual({ id, status: 'completed', percentCompleted: 100, errorMessages: [] });
     expect((await api.videos.get(id)).status).toBe('completed');
   });
 
@@ -64,7 +50,6 @@ describe('GET /videos/{id}/status', () => {
     expect(status.status).toBe('failed');
     expect(status.percentCompleted).toBeGreaterThan(0);
     expect(status.percentCompleted).toBeLessThan(100);
-    expect(status.readyForEditing).toBe(false);
     expect(status.errorMessages.length).toBeGreaterThan(0);
     expect(status.errorMessages.join(' ')).toMatch(/refund/i);
     expect(c.run.sim.balance(DEMO_KEY)).toBe(480);
@@ -78,25 +63,19 @@ describe('POST /videos/{id}/thumbnail', () => {
   it('three AI variants after completion; a user pick is kept through regeneration', async () => {
     const api = c.client();
     const { id } = await api.videos.create({ script: SCRIPT, voiceId: 'voice_aria_en' }, c.idem());
-    expect((await api.videos.get(id)).thumbnails).toEqual({
-      status: 'idle',
-      generation: 0,
-      aspect: '9:16',
-      variants: [],
-    });
+    expect((await api.videos.get(id)).thumbnails).toEqual({ status: 'idle', variants: [] });
     c.advance(GENERATION_MS);
     expect((await api.videos.get(id)).thumbnails?.status).toBe('queued');
     c.advance(THUMBNAILS_MS);
     const ready = await api.videos.get(id);
     const thumbs = ready.thumbnails;
-    expect(thumbs).toMatchObject({ status: 'ready', generation: 1, aspect: '9:16', selectedBy: 'ai' });
+    expect(thumbs).toMatchObject({ status: 'ready', selectedBy: 'ai' });
     expect(thumbs?.variants).toHaveLength(3);
     for (const v of thumbs?.variants ?? []) {
       expect(v).toEqual({
         id: expect.any(String),
         url: expect.stringContaining(`/media/thumb/${id}/`),
         hookText: expect.any(String),
-        source: 'ai',
         score: expect.any(Number),
         grade: expect.stringMatching(/^[A-D]$/),
       });
@@ -109,7 +88,6 @@ describe('POST /videos/{id}/thumbnail', () => {
     const selection = await api.videos.selectThumbnail(id, pick?.id ?? '');
     expect(selection).toEqual({
       id,
-      thumbnailUrl: pick?.url,
       thumbnails: {
         status: 'ready',
         selectedVariantId: pick?.id,
@@ -122,7 +100,8 @@ describe('POST /videos/{id}/thumbnail', () => {
     c.run.sim.regenerateThumbnails(id);
     c.advance(THUMBNAILS_MS);
     const regenerated = (await api.videos.get(id)).thumbnails;
-    expect(regenerated?.generation).toBe(2);
+    const raw = await c.raw('GET', `/videos/${id}`);
+    expect((raw.json.data as { thumbnails: { generation: number } }).thumbnails.generation).toBe(2);
     expect(regenerated?.selectedBy).toBe('user');
     expect(regenerated?.selectedVariantId).toBe(pick?.id);
     expect(regenerated?.variants.map((v) => v.id)).toContain(pick?.id);
@@ -147,10 +126,7 @@ describe('POST /videos/{id}/render and GET /renders/{id}', () => {
     const api = c.client();
     const { id } = await completedVideo(c, api);
     const started = await api.videos.render(id, { codec: 'vp8' }, c.idem('render'));
-    expect(started).toEqual({
-      renderId: expect.any(String),
-      statusUrl: `/api/v1/renders/${started.renderId}`,
-    });
+    expect(started).toEqual({ renderId: expect.any(String) });
     const first = await api.renders.get(started.renderId);
     expect(first).toEqual({ renderId: started.renderId, status: 'in-progress', overallProgress: 0 });
     c.advance(RENDER_MS / 2);
@@ -167,7 +143,6 @@ describe('POST /videos/{id}/render and GET /renders/{id}', () => {
       url: expect.stringMatching(/\.mp4$/),
     });
     expect((await api.videos.get(id)).renderedVideoUrl).toBe(done.url);
-    expect((await api.videos.status(id)).renderedVideoUrl).toBe(done.url);
     expect((await api.videos.list()).items[0]?.renderedVideoUrl).toBe(done.url);
     // The URL is served (by the simulator's media route).
     const media = await fetch(done.url ?? '');
@@ -209,7 +184,7 @@ describe('thumbnail failure never fails the video', () => {
     c.advance(THUMBNAILS_MS);
     const video = await api.videos.get(id);
     expect(video.status).toBe('completed');
-    expect(video.thumbnails).toEqual({ status: 'failed', generation: 1, aspect: '9:16', variants: [] });
+    expect(video.thumbnails).toEqual({ status: 'failed', variants: [] });
     expect(video.thumbnailUrl).toContain(`/media/broll/${id}/`);
     expect((await api.videos.list()).items[0]?.thumbnailUrl).toBe(video.thumbnailUrl);
     const error = await api.videos.selectThumbnail(id, 'any').catch((e: unknown) => e);

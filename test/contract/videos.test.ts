@@ -41,10 +41,9 @@ describe('POST /videos', () => {
       id: expect.stringMatching(/^[0-9a-f]{24}$/),
       name: 'Octopus facts',
       model: 'motion_lite',
-      status: 'processing',
       creditsUsed: 50,
-      statusUrl: `/api/v1/videos/${created.id}/status`,
     });
+    expect((await api.videos.status(created.id)).status).toBe('processing');
     expect(c.run.sim.balance(DEMO_KEY)).toBe(450);
     const ledger = c.run.sim.ledger(DEMO_KEY);
     expect(ledger).toHaveLength(before + 1);
@@ -79,11 +78,8 @@ describe('POST /videos/captions', () => {
       { videoUrl: 'https://cdn.example.com/raw/interview.mp4', language: 'en' },
       c.idem('caption'),
     );
-    expect(created).toEqual({
-      id: expect.any(String),
-      status: 'processing',
-      statusUrl: `/api/v1/videos/${created.id}/status`,
-    });
+    expect(created).toEqual({ id: expect.any(String) });
+    expect((await api.videos.status(created.id)).status).toBe('processing');
     expect(c.run.sim.balance(DEMO_KEY)).toBe(balance);
     expect(c.run.sim.ledger(DEMO_KEY)).toHaveLength(ledger);
     expect((await api.videos.get(created.id)).name).toBe('interview.mp4');
@@ -111,7 +107,6 @@ describe('GET /videos', () => {
     expect(page1.items[0]).toEqual({
       id: ids[2],
       name: 'third',
-      platform: expect.any(String),
       model: 'storyboard',
       renderedVideoUrl: null,
       thumbnailUrl: expect.stringContaining(`/media/broll/${ids[2]}/`),
@@ -173,8 +168,6 @@ describe('GET, PATCH, DELETE /videos/{id}', () => {
         x: { text: 'Octopuses have three hearts' },
         instagram: { caption: 'Cephalopods!' },
       },
-      thumbnailUrl: expect.any(String),
-      thumbnails: { status: expect.any(String), variants: expect.any(Array) },
     });
     // Only what is sent changes; a block is replaced as a whole.
     const again = await api.videos.update(id, {

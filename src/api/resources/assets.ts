@@ -18,6 +18,6 @@ export class AssetsResource {
       },
       o,
     );
-    return toAsset(data);
+    return toAsset(data, body);
   }
 }

@@ -1,6 +1,6 @@
 import type { CallOptions, Credits, PageQuery } from '../../core/video-api.js';
 import type { Requester } from '../request.js';
-import { pagedEnvelope } from '../wire/common.js';
+import { pagedEnvelope, toPage } from '../wire/common.js';
 import { CreditsWire, toLedgerEntry } from '../wire/credits.js';
 
 /** GET /credits: balance and ledger. */
@@ -17,6 +17,10 @@ export class CreditsResource {
       },
       o,
     );
-    return { balance: data.balance, history: data.history.map(toLedgerEntry), pagination: { ...pagination } };
+    return {
+      balance: data.balance,
+      history: (data.history ?? []).map(toLedgerEntry),
+      pagination: toPage(pagination, q ?? {}),
+    };
   }
 }

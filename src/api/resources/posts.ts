@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type {
   CalendarEntry,
   CalendarQuery,
@@ -10,7 +9,7 @@ import type {
   ScheduleInput,
 } from '../../core/video-api.js';
 import type { Requester } from '../request.js';
-import { envelope } from '../wire/common.js';
+import { envelope, reqList } from '../wire/common.js';
 import {
   CalendarEntryWire,
   CancelledWire,
@@ -50,7 +49,7 @@ export class PostsResource {
       },
       o,
     );
-    return toScheduled(data);
+    return toScheduled(data, body.scheduledTime);
   }
 
   /** DELETE /posts/{videoId}; a `ConflictError` (409) when nothing is scheduled any more. */
@@ -59,7 +58,7 @@ export class PostsResource {
       { method: 'DELETE', route: '/posts/:id', params: { id: videoId }, schema: envelope(CancelledWire) },
       o,
     );
-    return { cancelled: data.cancelled };
+    return { cancelled: data.cancelled ?? true };
   }
 
   async calendar(q: CalendarQuery, o?: CallOptions): Promise<CalendarEntry[]> {
@@ -68,7 +67,7 @@ export class PostsResource {
         method: 'GET',
         route: '/calendar',
         query: { startDate: q.startDate, endDate: q.endDate, platform: q.platform, status: q.status },
-        schema: envelope(z.array(CalendarEntryWire)),
+        schema: envelope(reqList(CalendarEntryWire)),
       },
       o,
     );

@@ -12,6 +12,6 @@ export class RendersResource {
       { method: 'GET', route: '/renders/:id', params: { id: renderId }, schema: envelope(RenderWire) },
       o,
     );
-    return toRender(data);
+    return toRender(data, renderId);
   }
 }

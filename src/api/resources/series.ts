@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type {
   CallOptions,
   Episode,
@@ -12,7 +11,7 @@ import type {
   SeriesSummary,
 } from '../../core/video-api.js';
 import type { Requester } from '../request.js';
-import { compact, DeletedWire, envelope, pagedEnvelope } from '../wire/common.js';
+import { DeletedWire, envelope, pagedEnvelope, reqList, toPage } from '../wire/common.js';
 import {
   EpisodeWire,
   GeneratedEpisodeWire,
@@ -38,15 +37,15 @@ export class SeriesResource {
       },
       o,
     );
-    return toSeriesSummary(data);
+    return toSeriesSummary(data, body.name);
   }
 
   async list(o?: CallOptions): Promise<SeriesSummary[]> {
     const { data } = await this.client.request(
-      { method: 'GET', route: '/series', schema: envelope(z.array(SeriesSummaryWire)) },
+      { method: 'GET', route: '/series', schema: envelope(reqList(SeriesSummaryWire)) },
       o,
     );
-    return data.map(toSeriesSummary);
+    return data.map((item) => toSeriesSummary(item));
   }
 
   async get(id: string, o?: CallOptions): Promise<Series> {
@@ -71,7 +70,7 @@ export class SeriesResource {
       { method: 'DELETE', route: '/series/:id', params: { id }, schema: envelope(DeletedWire) },
       o,
     );
-    return { deleted: data.deleted };
+    return { deleted: data.deleted ?? true };
   }
 
   /** Generates the next episode now and charges its cost; no body. */
@@ -86,7 +85,7 @@ export class SeriesResource {
       },
       o,
     );
-    return compact(data);
+    return { projectId: data.projectId };
   }
 
   async episodes(id: string, q?: PageQuery, o?: CallOptions): Promise<Paged<Episode>> {
@@ -96,10 +95,10 @@ export class SeriesResource {
         route: '/series/:id/episodes',
         params: { id },
         query: { page: q?.page, limit: q?.limit },
-        schema: pagedEnvelope(z.array(EpisodeWire)),
+        schema: pagedEnvelope(reqList(EpisodeWire)),
       },
       o,
     );
-    return { items: data.map(toEpisode), pagination: { ...pagination } };
+    return { items: data.map(toEpisode), pagination: toPage(pagination, q ?? {}) };
   }
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type {
   CallOptions,
   CaptionInput,
@@ -18,7 +17,7 @@ import type {
   VideoStatus,
 } from '../../core/video-api.js';
 import type { Requester } from '../request.js';
-import { DeletedWire, envelope, pagedEnvelope } from '../wire/common.js';
+import { DeletedWire, envelope, pagedEnvelope, reqList, toPage } from '../wire/common.js';
 import { toWireBlocks } from '../wire/post-blocks.js';
 import {
   CreatedCaptionWire,
@@ -55,7 +54,7 @@ export class VideosResource {
       },
       o,
     );
-    return toCreatedVideo(data);
+    return toCreatedVideo(data, body.name);
   }
 
   async caption(body: CaptionInput, o: IdempotentCallOptions): Promise<CreatedCaption> {
@@ -78,11 +77,11 @@ export class VideosResource {
         method: 'GET',
         route: '/videos',
         query: { page: q?.page, limit: q?.limit, archived: q?.archived },
-        schema: pagedEnvelope(z.array(VideoListItemWire)),
+        schema: pagedEnvelope(reqList(VideoListItemWire)),
       },
       o,
     );
-    return { items: data.map(toVideoListItem), pagination: { ...pagination } };
+    return { items: data.map(toVideoListItem), pagination: toPage(pagination, q ?? {}) };
   }
 
   async get(id: string, o?: CallOptions): Promise<Video> {
@@ -100,7 +99,7 @@ export class VideosResource {
       { method: 'PATCH', route: '/videos/:id', params: { id }, body, schema: envelope(PatchedVideoWire) },
       o,
     );
-    return toPatchedVideo(data);
+    return toPatchedVideo(data, { id, name: patch.name });
   }
 
   async delete(id: string, o?: CallOptions): Promise<{ deleted: boolean }> {
@@ -108,7 +107,7 @@ export class VideosResource {
       { method: 'DELETE', route: '/videos/:id', params: { id }, schema: envelope(DeletedWire) },
       o,
     );
-    return { deleted: data.deleted };
+    return { deleted: data.deleted ?? true };
   }
 
   async selectThumbnail(id: string, variantId: string, o?: CallOptions): Promise<ThumbnailSelection> {
@@ -122,7 +121,7 @@ export class VideosResource {
       },
       o,
     );
-    return toThumbnailSelection(data);
+    return toThumbnailSelection(data, id);
   }
 
   async status(id: string, o?: CallOptions): Promise<VideoStatus> {
@@ -130,7 +129,7 @@ export class VideosResource {
       { method: 'GET', route: '/videos/:id/status', params: { id }, schema: envelope(VideoStatusWire) },
       o,
     );
-    return toVideoStatus(data);
+    return toVideoStatus(data, id);
   }
 
   async render(id: string, body: { codec?: Codec }, o: IdempotentCallOptions): Promise<RenderStarted> {

@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import type { CallOptions, Voice } from '../../core/video-api.js';
 import type { Requester } from '../request.js';
 import { toVoice, VoiceWire } from '../wire/catalog.js';
-import { envelope } from '../wire/common.js';
+import { envelope, reqList } from '../wire/common.js';
 
 /** GET /voices: the voice catalog, the team's custom voices included. */
 export class VoicesResource {
@@ -10,7 +9,7 @@ export class VoicesResource {
 
   async list(o?: CallOptions): Promise<Voice[]> {
     const { data } = await this.client.request(
-      { method: 'GET', route: '/voices', schema: envelope(z.array(VoiceWire)) },
+      { method: 'GET', route: '/voices', schema: envelope(reqList(VoiceWire)) },
       o,
     );
     return data.map(toVoice);

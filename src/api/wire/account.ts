@@ -1,37 +1,59 @@
 import { z } from 'zod';
 import type { Account, Accounts, Me } from '../../core/video-api.js';
-import { opt } from './common.js';
+import {
+  compact,
+  optBoolean,
+  optId,
+  optList,
+  optPart,
+  optText,
+  reqNumber,
+  reqRecord,
+  reqText,
+} from './common.js';
 
+/**
+ * GET /me. The team's name and credits are needed (balance checks); the rest is forgiving. The newer
+ * reference drops `team.id`, `auth.keyPrefix` and `auth.legacy` (see `teamIdentity` in the core).
+ */
 export const MeWire = z.object({
-  team: z.object({ id: z.string(), name: z.string(), credits: z.number() }),
-  plan: z.string(),
-  auth: z.object({
-    via: z.string(),
-    keyPrefix: z.string(),
-    scopes: z.array(z.string()),
-    legacy: z.boolean(),
-  }),
+  team: z.object({ id: optId(), name: reqText(), credits: reqNumber() }),
+  plan: optText(),
+  auth: optPart(
+    z.object({ via: optText(), keyPrefix: optText(), scopes: optList(z.string()), legacy: optBoolean() }),
+  ),
 });
 
 export function toMe(wire: z.output<typeof MeWire>): Me {
-  return { team: { ...wire.team }, plan: wire.plan, auth: { ...wire.auth, scopes: [...wire.auth.scopes] } };
+  const auth = wire.auth ?? {};
+  return compact({
+    team: compact({ id: wire.team.id, name: wire.team.name, credits: wire.team.credits }),
+    plan: wire.plan,
+    auth: compact({
+      via: auth.via,
+      keyPrefix: auth.keyPrefix,
+      scopes: auth.scopes ? [...auth.scopes] : undefined,
+      legacy: auth.legacy,
+    }),
+  });
 }
 
 /** Newer entries carry `authId/label/isDefault`, older ones `id/channelName` (spec §2); either is accepted. */
-const AccountEntryWire = z
+export const AccountEntryWire = z
   .object({
-    authId: opt(z.string()),
-    id: opt(z.string()),
-    label: opt(z.string()),
-    channelName: opt(z.string()),
-    isDefault: opt(z.boolean()),
+    authId: optId(),
+    id: optId(),
+    label: optText(),
+    channelName: optText(),
+    isDefault: optBoolean(),
   })
   .refine((entry) => entry.authId !== undefined || entry.id !== undefined, {
     message: 'an account entry needs authId (or id in the older shape)',
+    path: ['authId'],
   });
 
-/** Keyed by platform value; a platform with no accounts may be an empty array or absent. */
-export const AccountsWire = z.record(z.string(), opt(z.array(AccountEntryWire)));
+/** Keyed by platform value; a platform with no accounts may be an empty array, null or absent. */
+export const AccountsWire = reqRecord(optList(AccountEntryWire));
 
 function toAccount(wire: z.output<typeof AccountEntryWire>): Account {
   const authId = wire.authId ?? wire.id ?? '';

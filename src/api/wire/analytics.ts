@@ -1,66 +1,79 @@
 import { z } from 'zod';
 import type { Analytics } from '../../core/video-api.js';
-import { compact, opt } from './common.js';
+import {
+  compact,
+  optBoolean,
+  optList,
+  optNumber,
+  optPart,
+  optRecord,
+  optText,
+  reqNumber,
+  reqText,
+  shapeOf,
+} from './common.js';
 
-const Window = z.object({ viewsGained: opt(z.number()), ready: opt(z.boolean()) });
+const WindowWire = z.object({ viewsGained: optNumber(), ready: optBoolean() });
 
-/** `{ rollup, windows, byPlatform, topPosts, totals, timeseriesReady }` (spec §4). */
+/** `{ rollup, windows, byPlatform, topPosts, totals }` (spec §4); total views from `totals` or `rollup`. */
 const NewerAnalyticsWire = z
   .object({
-    rangeDays: opt(z.number()),
-    rollup: opt(
+    rangeDays: optNumber(),
+    rollup: optPart(
       z.object({
-        rangeDays: opt(z.number()),
-        viewsGained: opt(z.number()),
-        totalViews: opt(z.number()),
-        postsSynced: opt(z.number()),
-        ready: opt(z.boolean()),
+        rangeDays: optNumber(),
+        viewsGained: optNumber(),
+        totalViews: optNumber(),
+        postsSynced: optNumber(),
+        ready: optBoolean(),
       }),
     ),
-    windows: opt(z.object({ d7: opt(Window), d28: opt(Window) })),
-    byPlatform: opt(
-      z.record(
-        z.string(),
-        z.object({ totalViews: z.number(), postsSynced: z.number(), viewsGained28d: opt(z.number()) }),
-      ),
+    windows: optPart(z.object({ d7: optPart(WindowWire), d28: optPart(WindowWire) })),
+    byPlatform: optRecord(
+      z.object({ totalViews: reqNumber(), postsSynced: optNumber(), viewsGained28d: optNumber() }),
     ),
-    topPosts: opt(
-      z.array(
-        z.object({ platform: z.string(), title: z.string(), views: z.number(), postUrl: opt(z.string()) }),
-      ),
+    topPosts: optList(
+      z.object({ platform: reqText(), title: optText(), views: reqNumber(), postUrl: optText() }),
     ),
-    totals: opt(
-      z.object({ totalViews: opt(z.number()), postsSynced: opt(z.number()), posts7d: opt(z.number()) }),
-    ),
-    timeseriesReady: opt(z.boolean()),
+    totals: optPart(z.object({ totalViews: optNumber(), postsSynced: optNumber(), posts7d: optNumber() })),
   })
-  .refine((d) => d.rollup !== undefined || d.totals?.totalViews !== undefined, {
-    message: 'expected rollup or totals.totalViews (newer analytics shape)',
+  .refine((d) => d.totals?.totalViews !== undefined || d.rollup?.totalViews !== undefined, {
+    message: 'expected totals.totalViews or rollup.totalViews',
+    path: ['totals', 'totalViews'],
   })
   .transform((d) => ({ shape: 'newer' as const, ...d }));
 
 /** The earlier shape: `{ totals{posts, views, likes}, platforms{<p>{posts, views}} }`. */
 const OlderAnalyticsWire = z
   .object({
-    rangeDays: opt(z.number()),
-    totals: z.object({ posts: z.number(), views: z.number(), likes: opt(z.number()) }),
-    platforms: opt(z.record(z.string(), z.object({ posts: z.number(), views: z.number() }))),
+    rangeDays: optNumber(),
+    totals: z.object({ posts: optNumber(), views: reqNumber(), likes: optNumber() }),
+    platforms: optRecord(z.object({ posts: optNumber(), views: reqNumber() })),
   })
   .transform((d) => ({ shape: 'older' as const, ...d }));
 
-export const AnalyticsWire = z.union([NewerAnalyticsWire, OlderAnalyticsWire]);
+/** The older shape names its totals `views`/`posts`; anything else is read as the newer one. */
+function isOlder(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { totals, platforms, rollup } = value as Record<string, unknown>;
+  if (rollup !== undefined && rollup !== null) return false;
+  if (typeof totals === 'object' && totals !== null) return 'views' in totals && !('totalViews' in totals);
+  return platforms !== undefined && platforms !== null;
+}
+
+export const AnalyticsWire = shapeOf((value) => (isOlder(value) ? OlderAnalyticsWire : NewerAnalyticsWire));
 
 /** Both shapes into the one domain type; `requestedRange` fills a missing `rangeDays`. */
 export function toAnalytics(wire: z.output<typeof AnalyticsWire>, requestedRange?: number): Analytics {
   if (wire.shape === 'older') {
     const byPlatform: Analytics['byPlatform'] = {};
     for (const [platform, p] of Object.entries(wire.platforms ?? {})) {
-      byPlatform[platform] = { totalViews: p.views, postsSynced: p.posts };
+      byPlatform[platform] = { totalViews: p.views, postsSynced: p.posts ?? 0 };
     }
     return compact({
       rangeDays: wire.rangeDays ?? requestedRange ?? 30,
       totalViews: wire.totals.views,
-      postsSynced: wire.totals.posts,
+      postsSynced: wire.totals.posts ?? 0,
       likes: wire.totals.likes,
       ready: true,
       byPlatform,
@@ -70,7 +83,9 @@ export function toAnalytics(wire: z.output<typeof AnalyticsWire>, requestedRange
   const rangeDays = wire.rangeDays ?? wire.rollup?.rangeDays ?? requestedRange ?? 28;
   const window = rangeDays === 7 ? wire.windows?.d7 : rangeDays === 28 ? wire.windows?.d28 : undefined;
   const byPlatform: Analytics['byPlatform'] = {};
-  for (const [platform, p] of Object.entries(wire.byPlatform ?? {})) byPlatform[platform] = compact(p);
+  for (const [platform, p] of Object.entries(wire.byPlatform ?? {})) {
+    byPlatform[platform] = compact({ ...p, postsSynced: p.postsSynced ?? 0 });
+  }
   return compact({
     rangeDays,
     totalViews: wire.totals?.totalViews ?? wire.rollup?.totalViews ?? 0,
@@ -79,6 +94,8 @@ export function toAnalytics(wire: z.output<typeof AnalyticsWire>, requestedRange
     posts7d: wire.totals?.posts7d,
     ready: wire.rollup?.ready ?? window?.ready ?? true,
     byPlatform,
-    topPosts: (wire.topPosts ?? []).map((post) => compact(post)),
+    topPosts: (wire.topPosts ?? []).map((post) =>
+      compact({ ...post, title: post.title ?? post.postUrl ?? '' }),
+    ),
   });
 }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import type { Asset } from '../../core/video-api.js';
-import { compact, opt } from './common.js';
+import type { Asset, AssetInput } from '../../core/video-api.js';
+import { compact, optText, reqId } from './common.js';
 
-export const AssetWire = z.object({ id: z.string(), url: z.string(), name: opt(z.string()) });
-export const toAsset = (wire: z.output<typeof AssetWire>): Asset => compact(wire);
+export const AssetWire = z.object({ id: reqId(), url: optText(), name: optText() });
+
+/** A url or name the service left out is the one sent. */
+export const toAsset = (wire: z.output<typeof AssetWire>, sent: AssetInput): Asset =>
+  compact({ id: wire.id, url: wire.url ?? sent.url, name: wire.name ?? sent.name });

@@ -1,68 +1,73 @@
 import { z } from 'zod';
 import type { OptionCatalog, OptionItem, Voice } from '../../core/video-api.js';
-import { compact, opt } from './common.js';
+import {
+  compact,
+  optBoolean,
+  optId,
+  optList,
+  optNumber,
+  optPart,
+  optText,
+  reqId,
+  reqList,
+} from './common.js';
 
 /** The full shape; the older one carries only id, name, previewUrl and isCustom (spec §2). */
 export const VoiceWire = z.object({
-  id: z.string(),
-  name: z.string(),
-  previewUrl: opt(z.string()),
-  isCustom: opt(z.boolean()),
-  baseVoiceId: opt(z.string()),
-  labels: opt(z.object({ language: opt(z.string()), gender: opt(z.string()), accent: opt(z.string()) })),
-  isRecommended: opt(z.boolean()),
-  qualityTier: opt(z.string()),
-  modelPolicy: opt(z.string()),
-  targetLanguages: opt(z.array(z.string())),
+  id: reqId(),
+  name: optText(),
+  previewUrl: optText(),
+  isCustom: optBoolean(),
+  labels: optPart(z.object({ language: optText(), gender: optText(), accent: optText() })),
+  isRecommended: optBoolean(),
+  qualityTier: optText(),
+  targetLanguages: optList(z.string()),
 });
 
 export function toVoice(wire: z.output<typeof VoiceWire>): Voice {
   return compact({
     ...wire,
+    name: wire.name ?? wire.id,
     isCustom: wire.isCustom ?? false,
     labels: wire.labels ? compact(wire.labels) : undefined,
   });
 }
 
-const Scalar = z.union([z.string(), z.number()]);
-const ItemObject = z.looseObject({
-  value: opt(Scalar),
-  id: opt(Scalar),
-  name: opt(z.string()),
-  label: opt(z.string()),
-  credits: opt(z.number()),
-});
-
 /**
  * Only `models` items have a documented shape ({ value, name, credits }); other catalogs are "not shown",
  * so an item may be a bare value or an object naming itself by value, id, name or label.
  */
-const OptionItemWire = z
-  .union([Scalar, ItemObject])
-  .refine(
-    (item) =>
-      typeof item !== 'object' || [item.value, item.id, item.name, item.label].some((v) => v !== undefined),
-    { message: 'an option item needs a value, id, name or label' },
-  );
+export const OptionItemWire = z.preprocess(
+  (item) =>
+    typeof item === 'string' || typeof item === 'number' ? { value: String(item) } : numbersAsText(item),
+  z
+    .object({ value: optId(), id: optId(), name: optText(), label: optText(), credits: optNumber() })
+    .refine((item) => [item.value, item.id, item.name, item.label].some((v) => v !== undefined), {
+      message: 'an option item needs a value, id, name or label',
+      path: ['value'],
+    }),
+);
 
-const ITEM_KEYS: ReadonlySet<string> = new Set(['value', 'name', 'credits']);
-
-function toOptionItem(wire: z.output<typeof OptionItemWire>): OptionItem {
-  if (typeof wire !== 'object') return { value: String(wire), name: String(wire) };
-  const value = String(wire.value ?? wire.id ?? wire.name ?? wire.label);
-  const extra = Object.fromEntries(Object.entries(wire).filter(([key]) => !ITEM_KEYS.has(key)));
-  return compact({
-    value,
-    name: wire.name ?? wire.label ?? value,
-    credits: wire.credits,
-    extra: Object.keys(extra).length > 0 ? extra : undefined,
-  });
+/** A catalog value may well be a number (a duration in seconds): not drift, just its text. */
+function numbersAsText(item: unknown): unknown {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
+  const { value, id } = item as Record<string, unknown>;
+  return {
+    ...item,
+    ...(typeof value === 'number' ? { value: String(value) } : {}),
+    ...(typeof id === 'number' ? { id: String(id) } : {}),
+  };
 }
 
-export const OptionCatalogWire = z.object({ kind: opt(z.string()), items: z.array(OptionItemWire) });
+function toOptionItem(wire: z.output<typeof OptionItemWire>): OptionItem {
+  const value = (wire.value ?? wire.id ?? wire.name ?? wire.label) as string;
+  return compact({ value, name: wire.name ?? wire.label ?? value, credits: wire.credits });
+}
+
+export const OptionCatalogWire = z.object({ items: reqList(OptionItemWire) });
 
 export function toOptionCatalog(wire: z.output<typeof OptionCatalogWire>, requested: string): OptionCatalog {
-  return { kind: wire.kind ?? requested, items: wire.items.map(toOptionItem) };
+  return { kind: requested, items: wire.items.map(toOptionItem) };
 }
 
 /** GET /options without `kind`: the listing's shape is "not shown"; a list, `{ kinds: [...] }` or an object keyed by kind. */

@@ -1,18 +1,280 @@
 import { z } from 'zod';
 
 /**
- * Wire-level helpers. Response schemas are never `.strict()`: unknown fields are dropped, and values the
- * spec leaves open stay plain strings.
+ * Wire-level helpers: a tolerant reader (DESIGN §6). Response schemas hold only what the bot reads; unknown
+ * fields are dropped. A field the bot can live without is *forgiving*: missing or null reads as absent, an
+ * unambiguous other type is coerced (`"60"` → 60, `"true"` → true, a numeric id → `"42"`), anything else
+ * is dropped — counted as drift, never a failure. A list item without what it needs is dropped the same way.
+ * Only a *required* field that is missing or unusable fails the parse.
+ *
+ * Drift is found without slowing the common case: `readTolerantly` parses once, forgivingly, while the
+ * helpers count what they drop or coerce. Only when that count is not zero does it parse a second time in
+ * strict mode, where the same helpers report each drop as an issue: zod gives the issue its full path.
  */
 
-/** An optional field that may also arrive as `null`; both read as absent. */
-export function opt<T extends z.ZodType>(schema: T) {
-  return schema.nullish().transform((value) => value ?? undefined);
+/** Module state for the parse in progress (parsing is synchronous, so one parse at a time). */
+const state = { strict: false, drift: 0 };
+
+/** How a forgiving read went: usable as is, usable after a coercion, or unusable. */
+type Read<T> = { ok: true; value: T; coerced?: true } | { ok: false };
+
+const usable = <T>(value: T): Read<T> => ({ ok: true, value });
+const coerced = <T>(value: T): Read<T> => ({ ok: true, value, coerced: true });
+const UNUSABLE: Read<never> = { ok: false };
+
+const DROPPED = 'dropped: unexpected type or shape';
+const COERCED = 'coerced from another JSON type';
+
+/** A value the service left out: absent or null. */
+const isAbsent = (value: unknown): value is null | undefined => value === undefined || value === null;
+
+function readString(value: unknown): Read<string> {
+  return typeof value === 'string' ? usable(value) : UNUSABLE;
 }
 
-/** An optional field whose unexpected values are dropped instead of failing the whole response. */
-export function lenient<T extends z.ZodType>(schema: T) {
-  return schema.optional().catch(undefined);
+/** Ids and labels: a finite number is unambiguous as text (`42` → `"42"`). */
+function readId(value: unknown): Read<string> {
+  if (typeof value === 'string') return usable(value);
+  if (typeof value === 'number' && Number.isFinite(value)) return coerced(String(value));
+  return UNUSABLE;
+}
+
+const NUMERIC = /^\s*-?\d+(\.\d+)?\s*$/;
+
+function readNumber(value: unknown): Read<number> {
+  if (typeof value === 'number') return Number.isFinite(value) ? usable(value) : UNUSABLE;
+  if (typeof value === 'string' && NUMERIC.test(value)) return coerced(Number(value));
+  return UNUSABLE;
+}
+
+function readBoolean(value: unknown): Read<boolean> {
+  if (typeof value === 'boolean') return usable(value);
+  if (value === 'true' || value === 'false') return coerced(value === 'true');
+  return UNUSABLE;
+}
+
+/** In strict mode, reports a drop or coercion as an issue (zod adds the path); otherwise counts it. */
+function drift(ctx: z.core.$RefinementCtx, message: string): boolean {
+  if (state.strict) {
+    ctx.addIssue({ code: 'custom', message });
+    return true;
+  }
+  state.drift++;
+  return false;
+}
+
+function forgiving<T>(read: (value: unknown) => Read<T>) {
+  return z
+    .unknown()
+    .transform((value, ctx): T | undefined => {
+      if (isAbsent(value)) return undefined;
+      const result = read(value);
+      if (result.ok && !result.coerced) return result.value;
+      if (drift(ctx, result.ok ? COERCED : DROPPED)) return z.NEVER;
+      return result.ok ? result.value : undefined;
+    })
+    .optional();
+}
+
+function required<T>(read: (value: unknown) => Read<T>, expected: string) {
+  return z.unknown().transform((value, ctx): T => {
+    const result = isAbsent(value) ? UNUSABLE : read(value);
+    if (!result.ok) {
+      ctx.addIssue({ code: 'custom', message: isAbsent(value) ? 'missing' : `not ${expected}` });
+      return z.NEVER;
+    }
+    if (result.coerced && drift(ctx, COERCED)) return z.NEVER;
+    return result.value;
+  });
+}
+
+/** Optional text; anything but a string is dropped. */
+export const optText = () => forgiving(readString);
+/** Optional id or label; a number becomes its text. */
+export const optId = () => forgiving(readId);
+/** Optional number; a numeric string becomes the number. */
+export const optNumber = () => forgiving(readNumber);
+/** Optional boolean; `"true"`/`"false"` become booleans. */
+export const optBoolean = () => forgiving(readBoolean);
+/** Optional closed set of values (what the bot sends back, e.g. privacy); anything else is dropped. */
+export function optEnum<const T extends readonly string[]>(values: T) {
+  return forgiving(
+    (value): Read<T[number]> =>
+      typeof value === 'string' && values.includes(value) ? usable(value as T[number]) : UNUSABLE,
+  );
+}
+
+/** Required text (an open value such as a status stays a plain string). */
+export const reqText = () => required(readString, 'a string');
+/** Required id; a number becomes its text. */
+export const reqId = () => required(readId, 'an id');
+/** Required number; a numeric string becomes the number. */
+export const reqNumber = () => required(readNumber, 'a number');
+
+/** Issues of a nested parse, re-added under `prefix` so zod completes their paths. */
+function reissue(ctx: z.core.$RefinementCtx, issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]) {
+  for (const issue of issues) {
+    ctx.addIssue({ code: 'custom', message: issue.message, path: [...prefix, ...issue.path] });
+  }
+}
+
+/** An optional part (an object, usually): dropped whole when it does not parse. */
+export function optPart<T extends z.ZodType>(schema: T) {
+  return z
+    .unknown()
+    .transform((value, ctx): z.output<T> | undefined => {
+      if (isAbsent(value)) return undefined;
+      const parsed = schema.safeParse(value);
+      if (parsed.success) return parsed.data;
+      if (state.strict) {
+        reissue(ctx, parsed.error.issues, []);
+        return z.NEVER;
+      }
+      state.drift++;
+      return undefined;
+    })
+    .optional();
+}
+
+/** Parses each element; an element that does not parse is dropped. `undefined` when not an array. */
+function readItems<T extends z.ZodType>(
+  schema: T,
+  value: unknown[],
+  ctx: z.core.$RefinementCtx,
+): z.output<T>[] | typeof z.NEVER {
+  const out: z.output<T>[] = [];
+  let failed = false;
+  for (let i = 0; i < value.length; i++) {
+    const parsed = schema.safeParse(value[i]);
+    if (parsed.success) out.push(parsed.data);
+    else if (state.strict) {
+      reissue(ctx, parsed.error.issues, [i]);
+      failed = true;
+    } else state.drift++;
+  }
+  return failed ? z.NEVER : out;
+}
+
+/** An optional list: not an array → dropped; an item that does not parse → dropped. */
+export function optList<T extends z.ZodType>(item: T) {
+  return z
+    .unknown()
+    .transform((value, ctx): z.output<T>[] | undefined => {
+      if (isAbsent(value)) return undefined;
+      if (!Array.isArray(value)) return drift(ctx, DROPPED) ? z.NEVER : undefined;
+      return readItems(item, value, ctx);
+    })
+    .optional();
+}
+
+/** A list the operation needs (e.g. `data` of GET /videos): not an array fails; bad items are dropped. */
+export function reqList<T extends z.ZodType>(item: T) {
+  return z.unknown().transform((value, ctx): z.output<T>[] => {
+    if (!Array.isArray(value)) {
+      ctx.addIssue({ code: 'custom', message: isAbsent(value) ? 'missing' : 'not a list' });
+      return z.NEVER;
+    }
+    return readItems(item, value, ctx);
+  });
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Parses each value of an object keyed by open values; a value that does not parse is dropped. */
+function readEntries<T extends z.ZodType>(
+  schema: T,
+  value: Record<string, unknown>,
+  ctx: z.core.$RefinementCtx,
+): Record<string, z.output<T>> | typeof z.NEVER {
+  const out: Record<string, z.output<T>> = {};
+  let failed = false;
+  for (const [key, entry] of Object.entries(value)) {
+    const parsed = schema.safeParse(entry);
+    if (parsed.success) out[key] = parsed.data;
+    else if (state.strict) {
+      // `*` for the key: a metric label never carries a value the service chose.
+      reissue(ctx, parsed.error.issues, ['*']);
+      failed = true;
+    } else state.drift++;
+  }
+  return failed ? z.NEVER : out;
+}
+
+/** An optional object keyed by open values (platforms): not an object → dropped; a bad value → dropped. */
+export function optRecord<T extends z.ZodType>(schema: T) {
+  return z
+    .unknown()
+    .transform((value, ctx): Record<string, z.output<T>> | undefined => {
+      if (isAbsent(value)) return undefined;
+      if (!isObject(value)) return drift(ctx, DROPPED) ? z.NEVER : undefined;
+      return readEntries(schema, value, ctx);
+    })
+    .optional();
+}
+
+/** An object keyed by open values that the operation needs (`data` of GET /accounts). */
+export function reqRecord<T extends z.ZodType>(schema: T) {
+  return z.unknown().transform((value, ctx): Record<string, z.output<T>> => {
+    if (!isObject(value)) {
+      ctx.addIssue({ code: 'custom', message: isAbsent(value) ? 'missing' : 'not an object' });
+      return z.NEVER;
+    }
+    return readEntries(schema, value, ctx);
+  });
+}
+
+/** Picks the schema for a value (one of two documented shapes); its issues keep their paths. */
+export function shapeOf<T extends z.ZodType>(pick: (value: unknown) => T) {
+  return z.unknown().transform((value, ctx): z.output<T> => {
+    const parsed = pick(value).safeParse(value);
+    if (parsed.success) return parsed.data;
+    reissue(ctx, parsed.error.issues, []);
+    return z.NEVER;
+  });
+}
+
+/** The outcome of `readTolerantly`. `drift` counts dropped or coerced values by field path. */
+export type TolerantRead<T> =
+  | { ok: true; data: T; drift: Map<string, number> }
+  | { ok: false; fields: string[] };
+
+/**
+ * `data.thumbnails.variants[].score`: dotted, with list indexes as `[]` (`*` stands for an open key);
+ * `body` when the body itself is unusable.
+ */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += '[]';
+    else out += out === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return out || 'body';
+}
+
+/** Parses `json` forgivingly (see the top of this file); on drift, a second strict parse names the fields. */
+export function readTolerantly<S extends z.ZodType>(schema: S, json: unknown): TolerantRead<z.output<S>> {
+  state.strict = false;
+  state.drift = 0;
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const fields = [...new Set(parsed.error.issues.map((issue) => fieldPath(issue.path)))];
+    return { ok: false, fields };
+  }
+  const drift = new Map<string, number>();
+  if (state.drift > 0) {
+    state.strict = true;
+    try {
+      const strict = schema.safeParse(json);
+      for (const issue of strict.error?.issues ?? []) {
+        const field = fieldPath(issue.path);
+        drift.set(field, (drift.get(field) ?? 0) + 1);
+      }
+    } finally {
+      state.strict = false;
+    }
+  }
+  return { ok: true, data: parsed.data, drift };
 }
 
 type Compact<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
@@ -26,7 +288,8 @@ export function compact<T extends object>(value: T): Compact<T> {
   return out as Compact<T>;
 }
 
-export const PageWire = z.object({ page: z.number(), limit: z.number(), total: z.number() });
+/** `pagination` of a paginated list: the total is needed to page; page and limit default to the query's. */
+export const PageWire = z.object({ page: optNumber(), limit: optNumber(), total: reqNumber() });
 
 /** `{ success: true, data }`. */
 export function envelope<T extends z.ZodType>(data: T) {
@@ -40,7 +303,16 @@ export function pagedEnvelope<T extends z.ZodType>(data: T) {
 
 /** `{ success: false, error: { type, message } }`, read tolerantly: any part may be missing. */
 export const ErrorBodyWire = z.object({
-  error: z.object({ type: lenient(z.string()), message: lenient(z.string()) }),
+  error: z.object({ type: optText(), message: optText() }),
 });
 
-export const DeletedWire = z.object({ deleted: z.boolean() });
+/** DELETE responses: `deleted` / `cancelled`; a 200 without it means it was done. */
+export const DeletedWire = z.object({ deleted: optBoolean() });
+
+/** Domain pagination; a page or limit the service left out is the one asked for. */
+export function toPage(
+  wire: z.output<typeof PageWire>,
+  query: { page?: number | undefined; limit?: number | undefined },
+): { page: number; limit: number; total: number } {
+  return { page: wire.page ?? query.page ?? 1, limit: wire.limit ?? query.limit ?? 20, total: wire.total };
+}

@@ -1,17 +1,23 @@
 import { z } from 'zod';
 import type { LedgerEntry } from '../../core/video-api.js';
+import { optList, optText, reqNumber, reqText } from './common.js';
 
+/** An entry without its amount, kind or time is dropped from the page (counted), never failing it. */
 export const LedgerEntryWire = z.object({
-  id: z.string(),
-  credits: z.number(),
+  credits: reqNumber(),
   /** Open: `spending` and kinds the spec does not list. */
-  type: z.string(),
-  description: z.string(),
-  createdAt: z.string(),
+  type: reqText(),
+  description: optText(),
+  createdAt: reqText(),
 });
 
-export const CreditsWire = z.object({ balance: z.number(), history: z.array(LedgerEntryWire) });
+export const CreditsWire = z.object({ balance: reqNumber(), history: optList(LedgerEntryWire) });
 
 export function toLedgerEntry(wire: z.output<typeof LedgerEntryWire>): LedgerEntry {
-  return { ...wire };
+  return {
+    credits: wire.credits,
+    type: wire.type,
+    description: wire.description ?? '',
+    createdAt: wire.createdAt,
+  };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type PostMetadata, PRIVACY } from '../../core/video-api.js';
-import { compact, lenient, opt } from './common.js';
+import { compact, optEnum, optPart, optText, reqText } from './common.js';
 
 /** The seven post metadata blocks (spec §2) under their wire names, `posts.youtube` ⇄ `youtubePost`. */
 export const BLOCK_FIELDS = {
@@ -15,27 +15,25 @@ export const BLOCK_FIELDS = {
 
 type BlockField = (typeof BLOCK_FIELDS)[keyof typeof BLOCK_FIELDS];
 
-/** A block not set yet may come as absent, `null` or `{}`; all read as absent. */
+/** A block not set yet may come as absent, `null` or `{}`; all read as absent. One without its text is dropped. */
 function block<T extends z.ZodType>(schema: T) {
   return z.preprocess(
     (value) =>
       value === null || (typeof value === 'object' && Object.keys(value as object).length === 0)
         ? undefined
         : value,
-    schema.optional(),
+    optPart(schema),
   );
 }
 
 export const PostBlocksWire = z.object({
-  youtubePost: block(
-    z.object({ title: z.string(), description: opt(z.string()), privacyStatus: lenient(z.enum(PRIVACY)) }),
-  ),
-  tiktokPost: block(z.object({ title: z.string() })),
-  instagramPost: block(z.object({ caption: z.string() })),
-  xPost: block(z.object({ text: z.string() })),
-  facebookPost: block(z.object({ description: z.string() })),
-  linkedinPost: block(z.object({ description: z.string() })),
-  threadsPost: block(z.object({ text: z.string() })),
+  youtubePost: block(z.object({ title: reqText(), description: optText(), privacyStatus: optEnum(PRIVACY) })),
+  tiktokPost: block(z.object({ title: reqText() })),
+  instagramPost: block(z.object({ caption: reqText() })),
+  xPost: block(z.object({ text: reqText() })),
+  facebookPost: block(z.object({ description: reqText() })),
+  linkedinPost: block(z.object({ description: reqText() })),
+  threadsPost: block(z.object({ text: reqText() })),
 });
 
 export function toPostMetadata(wire: z.output<typeof PostBlocksWire>): PostMetadata {

@@ -1,30 +1,28 @@
 import { z } from 'zod';
 import type { CalendarEntry, Published, Scheduled } from '../../core/video-api.js';
-import { compact, opt } from './common.js';
+import { compact, optBoolean, optText, reqId, reqText } from './common.js';
 
-export const PublishedWire = z.object({
-  platform: z.string(),
-  videoId: z.string(),
-  postUrl: opt(z.string()),
-});
+/** POST /posts: it was published; the post's URL is shown when the service gives one. */
+export const PublishedWire = z.object({ postUrl: optText() });
 export const toPublished = (wire: z.output<typeof PublishedWire>): Published => compact(wire);
 
-export const ScheduledWire = z.object({
-  taskId: opt(z.string()),
-  platforms: z.array(z.string()),
-  scheduledTime: z.string(),
+/** POST /posts/schedule: it was scheduled; a time the service left out is the one asked for. */
+export const ScheduledWire = z.object({ scheduledTime: optText() });
+export const toScheduled = (wire: z.output<typeof ScheduledWire>, asked: string): Scheduled => ({
+  scheduledTime: wire.scheduledTime ?? asked,
 });
-export const toScheduled = (wire: z.output<typeof ScheduledWire>): Scheduled => compact(wire);
 
-export const CancelledWire = z.object({ cancelled: z.boolean() });
+/** DELETE /posts/{id}: a 200 without `cancelled` means it was cancelled (nothing scheduled is a 409). */
+export const CancelledWire = z.object({ cancelled: optBoolean() });
 
+/** An entry without any of these is dropped from the calendar (counted). */
 export const CalendarEntryWire = z.object({
-  id: z.string(),
-  projectId: z.string(),
+  id: reqId(),
+  projectId: reqId(),
   /** Open: a platform value. */
-  platform: z.string(),
+  platform: reqText(),
   /** Open: scheduled, posted, failed. */
-  status: z.string(),
-  scheduledTime: z.string(),
+  status: reqText(),
+  scheduledTime: reqText(),
 });
 export const toCalendarEntry = (wire: z.output<typeof CalendarEntryWire>): CalendarEntry => ({ ...wire });

@@ -1,75 +1,91 @@
 import { z } from 'zod';
 import { type Episode, MODELS, PRIVACY, type Series, type SeriesSummary } from '../../core/video-api.js';
-import { compact, opt } from './common.js';
+import {
+  compact,
+  optBoolean,
+  optEnum,
+  optId,
+  optList,
+  optNumber,
+  optText,
+  reqId,
+  reqText,
+} from './common.js';
 
+/** POST /series, GET /series items: an item without an id is dropped from the list. */
 export const SeriesSummaryWire = z.object({
-  id: z.string(),
-  name: z.string(),
-  source: opt(z.string()),
-  niche: opt(z.string()),
-  paused: opt(z.boolean()),
-  createdAt: opt(z.string()),
+  id: reqId(),
+  name: optText(),
+  source: optText(),
+  niche: optText(),
+  paused: optBoolean(),
+  createdAt: optText(),
 });
-export const toSeriesSummary = (wire: z.output<typeof SeriesSummaryWire>): SeriesSummary => compact(wire);
 
-/** The configuration fields of a series record (spec §4, POST /series), each read on its own. */
-const CONFIG_FIELDS = {
-  customPrompt: z.string(),
-  voice: z.string(),
-  style: z.string(),
-  language: z.string(),
-  duration: z.union([z.literal(30), z.literal(60), z.literal(90)]),
-  destination: z.string(),
-  destinationAccounts: z.array(z.string()),
-  generateThumbnails: z.boolean(),
-  thumbnailSettings: z.record(z.string(), z.unknown()),
-  autoPostTime: z.string(),
-  postingDays: z.array(z.string()),
-  timezone: z.string(),
-  captionStyle: z.string(),
-  subreddit: z.string(),
-  backgroundVideo: z.string(),
-  useRandomBackgroundVideo: z.boolean(),
-  layout: z.string(),
-  brollModel: z.enum(MODELS),
-  showEmojis: z.boolean(),
-  enableBackgroundMusic: z.boolean(),
-  backgroundMusicMood: z.string(),
-  hashtags: z.string(),
-  tone: z.string(),
-  youtubePrivacyStatus: z.enum(PRIVACY),
-} as const;
+/** A name the service left out reads as the id (or as the name that was sent, on create). */
+export const toSeriesSummary = (wire: z.output<typeof SeriesSummaryWire>, sentName?: string): SeriesSummary =>
+  compact({ ...wire, name: wire.name ?? sentName ?? wire.id });
 
-type Config = { -readonly [K in keyof typeof CONFIG_FIELDS]?: z.output<(typeof CONFIG_FIELDS)[K]> };
+/** Index = `Date#getDay()` (0 = Sunday), the newer form of `postingDays`. */
+const WEEKDAY_NAMES = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
-/**
- * GET and PATCH /series/{id}: the record's exact fields are "not shown" beyond the create body, so every
- * field is kept: known ones typed, anything else — including a known field with an unexpected value — in `extra`.
- */
-export const SeriesWire = z.looseObject(SeriesSummaryWire.shape);
-
-export function toSeries(wire: z.output<typeof SeriesWire>): Series {
-  const summaryKeys: ReadonlySet<string> = new Set(Object.keys(SeriesSummaryWire.shape));
-  const config: Config = {};
-  const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(wire)) {
-    if (summaryKeys.has(key) || value === undefined || value === null) continue;
-    const schema = Object.hasOwn(CONFIG_FIELDS, key) ? CONFIG_FIELDS[key as keyof Config] : undefined;
-    const parsed = schema?.safeParse(value);
-    if (parsed?.success) (config as Record<string, unknown>)[key] = parsed.data;
-    else extra[key] = value;
-  }
-  const { id, name, source, niche, paused, createdAt } = wire;
-  return { ...toSeriesSummary({ id, name, source, niche, paused, createdAt }), ...config, extra };
+/** Weekday names (older), their three-letter forms, or numbers 0–6 (newer) → lower-case full names. */
+function weekdayName(day: unknown): unknown {
+  const n = typeof day === 'string' && /^\s*\d\s*$/.test(day) ? Number(day) : day;
+  if (typeof n === 'number') return Number.isInteger(n) ? (WEEKDAY_NAMES[n] ?? day) : day;
+  if (typeof n !== 'string') return day;
+  const word = n.trim().toLowerCase();
+  return WEEKDAY_NAMES.find((name) => name === word || name.slice(0, 3) === word) ?? day;
 }
 
+/** `destinationAccounts`: an array of ids (older) or ids per platform, `{ "youtube": ["authId"] }` (newer). */
+function accountIds(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.values(value).flatMap((ids) => (Array.isArray(ids) ? ids : [ids]));
+}
+
+/**
+ * GET and PATCH /series/{id}: the summary plus the configuration the bot shows and edits (spec §4,
+ * POST /series). `duration` may come as a numeric string, `postingDays` as numbers, and
+ * `destinationAccounts` per platform; all are normalised to one form.
+ */
+export const SeriesWire = SeriesSummaryWire.extend({
+  customPrompt: optText(),
+  voice: optId(),
+  style: optText(),
+  language: optText(),
+  duration: optNumber(),
+  destination: optText(),
+  destinationAccounts: z.preprocess(accountIds, optList(z.string())),
+  generateThumbnails: optBoolean(),
+  autoPostTime: optText(),
+  postingDays: z.preprocess(
+    (days) => (Array.isArray(days) ? days.map(weekdayName) : days),
+    optList(z.enum(WEEKDAY_NAMES)),
+  ),
+  timezone: optText(),
+  captionStyle: optText(),
+  subreddit: optText(),
+  brollModel: optEnum(MODELS),
+  enableBackgroundMusic: optBoolean(),
+  backgroundMusicMood: optText(),
+  hashtags: optText(),
+  tone: optText(),
+  youtubePrivacyStatus: optEnum(PRIVACY),
+});
+
+export function toSeries(wire: z.output<typeof SeriesWire>): Series {
+  return compact({ ...wire, name: wire.name ?? wire.id });
+}
+
+/** An episode without an id or status is dropped from the page. */
 export const EpisodeWire = z.object({
-  id: z.string(),
-  projectId: opt(z.string()),
+  id: reqId(),
+  projectId: optId(),
   /** Open; a posted episode shows `posted`. */
-  status: z.string(),
-  scheduledTime: opt(z.string()),
+  status: reqText(),
+  scheduledTime: optText(),
 });
 export const toEpisode = (wire: z.output<typeof EpisodeWire>): Episode => compact(wire);
 
-export const GeneratedEpisodeWire = z.object({ projectId: z.string(), statusUrl: opt(z.string()) });
+export const GeneratedEpisodeWire = z.object({ projectId: reqId() });

@@ -1,33 +1,27 @@
 import { z } from 'zod';
 import type { Thumbnails, ThumbnailVariant } from '../../core/video-api.js';
-import { compact, opt } from './common.js';
+import { compact, optId, optList, optNumber, optText, reqId, reqText } from './common.js';
 
-const VariantObjectWire = z.object({
-  id: z.string(),
-  url: z.string(),
-  hookText: opt(z.string()),
-  source: opt(z.string()),
-  score: opt(z.number()),
-  grade: opt(z.string()),
-});
+/**
+ * Full objects on GET /videos/{id}; bare URL strings on PATCH and thumbnail-select responses (spec §2).
+ * A bare URL is its own id: it is what the service gave to tell variants apart. A variant without an id
+ * or url is dropped.
+ */
+export const VariantWire = z.preprocess(
+  (variant) => (typeof variant === 'string' ? { id: variant, url: variant } : variant),
+  z.object({ id: reqId(), url: reqText(), hookText: optText(), score: optNumber(), grade: optText() }),
+);
 
-/** Full objects on GET /videos/{id}; bare URL strings on PATCH and thumbnail-select responses (spec §2). */
-const VariantWire = z.union([z.string(), VariantObjectWire]);
-
+/** Dropped whole (counted) when it has no status. */
 export const ThumbnailsWire = z.object({
   /** Open: idle, queued, generating, ready, partial, failed. */
-  status: z.string(),
-  generation: opt(z.number()),
-  aspect: opt(z.string()),
-  selectedVariantId: opt(z.string()),
-  selectedBy: opt(z.string()),
-  variants: opt(z.array(VariantWire)),
+  status: reqText(),
+  selectedVariantId: optId(),
+  selectedBy: optText(),
+  variants: optList(VariantWire),
 });
 
-function toVariant(wire: z.output<typeof VariantWire>): ThumbnailVariant {
-  // A bare URL is its own id: it is what the service gave to tell variants apart.
-  return typeof wire === 'string' ? { id: wire, url: wire } : compact(wire);
-}
+const toVariant = (wire: z.output<typeof VariantWire>): ThumbnailVariant => compact(wire);
 
 export function toThumbnails(wire: z.output<typeof ThumbnailsWire>): Thumbnails {
   return compact({ ...wire, variants: (wire.variants ?? []).map(toVariant) });

@@ -10,27 +10,25 @@ import type {
   VideoListItem,
   VideoStatus,
 } from '../../core/video-api.js';
-import { compact, opt } from './common.js';
+import { compact, optId, optList, optNumber, optPart, optText, reqId, reqText } from './common.js';
 import { PostBlocksWire, toPostMetadata } from './post-blocks.js';
 import { ThumbnailsWire, toThumbnails } from './thumbnails.js';
 
+/** GET /videos items: one without an id is dropped from the page; a missing name reads as the id. */
 export const VideoListItemWire = z.object({
-  id: z.string(),
-  name: z.string(),
-  /** Open: the spec gives no values. */
-  platform: opt(z.string()),
-  model: opt(z.string()),
-  renderedVideoUrl: opt(z.string()),
-  thumbnailUrl: opt(z.string()),
-  createdAt: opt(z.string()),
+  id: reqId(),
+  name: optText(),
+  model: optText(),
+  renderedVideoUrl: optText(),
+  thumbnailUrl: optText(),
+  createdAt: optText(),
 });
 
 export function toVideoListItem(wire: z.output<typeof VideoListItemWire>): VideoListItem {
-  const { id, name, platform, model, renderedVideoUrl, thumbnailUrl, createdAt } = wire;
+  const { id, name, model, renderedVideoUrl, thumbnailUrl, createdAt } = wire;
   return compact({
     id,
-    name,
-    platform,
+    name: name ?? id,
     model,
     renderedVideoUrl: renderedVideoUrl ?? null,
     thumbnailUrl,
@@ -38,18 +36,22 @@ export function toVideoListItem(wire: z.output<typeof VideoListItemWire>): Video
   });
 }
 
+/** GET /videos/{id}. */
 export const VideoWire = VideoListItemWire.extend({
-  script: opt(z.string()),
-  voiceId: opt(z.string()),
+  /** Open: the spec gives no values. */
+  platform: optText(),
+  script: optText(),
+  voiceId: optId(),
   /** §4 lists the field as "voice" once; accepted as a fallback for `voiceId`. */
-  voice: opt(z.string()),
-  status: opt(z.string()),
-  thumbnails: opt(ThumbnailsWire),
+  voice: optId(),
+  status: optText(),
+  thumbnails: optPart(ThumbnailsWire),
 }).extend(PostBlocksWire.shape);
 
 export function toVideo(wire: z.output<typeof VideoWire>): Video {
   return compact({
     ...toVideoListItem(wire),
+    platform: wire.platform,
     script: wire.script,
     voiceId: wire.voiceId ?? wire.voice,
     status: wire.status,
@@ -58,81 +60,75 @@ export function toVideo(wire: z.output<typeof VideoWire>): Video {
   });
 }
 
+/** POST /videos: the video exists and was charged once this answers; only its id is needed. */
 export const CreatedVideoWire = z.object({
-  id: z.string(),
-  name: z.string(),
-  model: opt(z.string()),
-  status: z.string(),
-  creditsUsed: z.number(),
-  statusUrl: opt(z.string()),
+  id: reqId(),
+  name: optText(),
+  model: optText(),
+  creditsUsed: optNumber(),
 });
-export const toCreatedVideo = (wire: z.output<typeof CreatedVideoWire>): CreatedVideo => compact(wire);
+/** A name the service left out is the one sent (or '' when none was: the caller names it). */
+export const toCreatedVideo = (wire: z.output<typeof CreatedVideoWire>, sentName?: string): CreatedVideo =>
+  compact({ ...wire, name: wire.name ?? sentName ?? '' });
 
-export const CreatedCaptionWire = z.object({
-  id: z.string(),
-  status: z.string(),
-  statusUrl: opt(z.string()),
+export const CreatedCaptionWire = z.object({ id: reqId() });
+export const toCreatedCaption = (wire: z.output<typeof CreatedCaptionWire>): CreatedCaption => ({
+  id: wire.id,
 });
-export const toCreatedCaption = (wire: z.output<typeof CreatedCaptionWire>): CreatedCaption => compact(wire);
 
-export const PatchedVideoWire = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    thumbnailUrl: opt(z.string()),
-    thumbnails: opt(ThumbnailsWire),
-  })
-  .extend(PostBlocksWire.shape);
+/** PATCH /videos/{id}: the change is made once this answers; what it left out is what was sent. */
+export const PatchedVideoWire = z.object({ id: optId(), name: optText() }).extend(PostBlocksWire.shape);
 
-export function toPatchedVideo(wire: z.output<typeof PatchedVideoWire>): PatchedVideo {
-  return compact({
-    id: wire.id,
-    name: wire.name,
-    posts: toPostMetadata(wire),
-    thumbnailUrl: wire.thumbnailUrl,
-    thumbnails: wire.thumbnails ? toThumbnails(wire.thumbnails) : undefined,
-  });
+export function toPatchedVideo(
+  wire: z.output<typeof PatchedVideoWire>,
+  sent: { id: string; name?: string | undefined },
+): PatchedVideo {
+  return { id: wire.id ?? sent.id, name: wire.name ?? sent.name ?? '', posts: toPostMetadata(wire) };
 }
 
-export const ThumbnailSelectionWire = z.object({
-  id: z.string(),
-  thumbnailUrl: opt(z.string()),
-  thumbnails: ThumbnailsWire,
-});
-export function toThumbnailSelection(wire: z.output<typeof ThumbnailSelectionWire>): ThumbnailSelection {
-  return compact({ ...wire, thumbnails: toThumbnails(wire.thumbnails) });
+/** POST /videos/{id}/thumbnail: the pick is made once this answers. */
+export const ThumbnailSelectionWire = z.object({ thumbnails: optPart(ThumbnailsWire) });
+export function toThumbnailSelection(
+  wire: z.output<typeof ThumbnailSelectionWire>,
+  id: string,
+): ThumbnailSelection {
+  return compact({ id, thumbnails: wire.thumbnails ? toThumbnails(wire.thumbnails) : undefined });
 }
 
-/** GET /videos/{id}/status; its per-step events have no documented shape and are ignored. */
+/** GET /videos/{id}/status: `status` is needed; its per-step events have no documented shape and are ignored. */
 export const VideoStatusWire = z.object({
-  id: z.string(),
-  status: z.string(),
-  percentCompleted: z.number(),
-  readyForEditing: opt(z.boolean()),
-  errorMessages: opt(z.array(z.string())),
-  renderedVideoUrl: opt(z.string()),
+  id: optId(),
+  status: reqText(),
+  percentCompleted: optNumber(),
+  errorMessages: optList(z.string()),
 });
-export function toVideoStatus(wire: z.output<typeof VideoStatusWire>): VideoStatus {
+export function toVideoStatus(wire: z.output<typeof VideoStatusWire>, id: string): VideoStatus {
   return {
-    id: wire.id,
+    id: wire.id ?? id,
     status: wire.status,
-    percentCompleted: wire.percentCompleted,
-    readyForEditing: wire.readyForEditing ?? false,
+    percentCompleted: wire.percentCompleted ?? (wire.status === 'completed' ? 100 : 0),
     errorMessages: wire.errorMessages ?? [],
-    renderedVideoUrl: wire.renderedVideoUrl ?? null,
   };
 }
 
-export const RenderStartedWire = z.object({ renderId: z.string(), statusUrl: opt(z.string()) });
-export const toRenderStarted = (wire: z.output<typeof RenderStartedWire>): RenderStarted => compact(wire);
-
-export const RenderWire = z.object({
-  renderId: z.string(),
-  /** Open: in-progress, done, error. */
-  status: z.string(),
-  overallProgress: opt(z.number()),
-  url: opt(z.string()),
+export const RenderStartedWire = z.object({ renderId: reqId() });
+export const toRenderStarted = (wire: z.output<typeof RenderStartedWire>): RenderStarted => ({
+  renderId: wire.renderId,
 });
-export function toRender(wire: z.output<typeof RenderWire>): Render {
-  return compact({ ...wire, overallProgress: wire.overallProgress ?? (wire.status === 'done' ? 1 : 0) });
+
+/** GET /renders/{id}: `status` is needed. */
+export const RenderWire = z.object({
+  renderId: optId(),
+  /** Open: in-progress, done, error. */
+  status: reqText(),
+  overallProgress: optNumber(),
+  url: optText(),
+});
+export function toRender(wire: z.output<typeof RenderWire>, renderId: string): Render {
+  return compact({
+    renderId: wire.renderId ?? renderId,
+    status: wire.status,
+    overallProgress: wire.overallProgress ?? (wire.status === 'done' ? 1 : 0),
+    url: wire.url,
+  });
 }

@@ -11,6 +11,7 @@ import { defineCommand, type FormSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { say } from '../../messages.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
+import { sameTeam, teamIdentity } from '../../team-identity.js';
 import { literal } from '../../text.js';
 import type { Me } from '../../video-api.js';
 import { formatScopes, missingScopes } from './scopes.js';
@@ -95,25 +96,25 @@ export const linkFormSpec: FormSpec = {
     }
 
     const previous = linkedKey(ctx);
+    const teamId = teamIdentity(me, key);
     ctx.deps.store.keys.put(ctx.req.user, {
       apiKey: key,
       keyPrefix: safePrefix(key, me.auth.keyPrefix),
-      teamId: me.team.id,
+      teamId,
       teamName: me.team.name,
     });
     // Catalogs cached under the old key may belong to another team.
     if (previous) ctx.deps.catalog.forget(keyId(previous.apiKey));
-    ctx.deps.logger.info({ user: ctx.req.user, teamId: me.team.id }, 'API key linked');
-    return message(linkedCard(me, safePrefix(key, me.auth.keyPrefix), previous));
+    ctx.deps.logger.info({ user: ctx.req.user, teamId }, 'API key linked');
+    const switched = previous !== undefined && !sameTeam(previous, { teamId, teamName: me.team.name });
+    return message(linkedCard(me, safePrefix(key, me.auth.keyPrefix), switched ? previous : undefined));
   },
 };
 
-function linkedCard(me: Me, prefix: string, previous: LinkedKey | undefined): Card {
-  const missing = missingScopes(me.auth.scopes);
-  const switched =
-    previous && previous.teamId !== me.team.id
-      ? `\nYou switched from **${literal(previous.teamName)}**.`
-      : '';
+/** `switchedFrom`: the link this one replaces, when it was to another team. */
+function linkedCard(me: Me, prefix: string, switchedFrom: LinkedKey | undefined): Card {
+  const missing = me.auth.scopes ? missingScopes(me.auth.scopes) : [];
+  const switched = switchedFrom ? `\nYou switched from **${literal(switchedFrom.teamName)}**.` : '';
   return {
     title: `Linked to ${literal(me.team.name)}`,
     tone: missing.length > 0 ? 'warning' : 'success',
@@ -124,10 +125,10 @@ function linkedCard(me: Me, prefix: string, previous: LinkedKey | undefined): Ca
         : ''),
     fields: [
       { label: 'Team', value: literal(me.team.name), short: true },
-      { label: 'Plan', value: literal(me.plan), short: true },
+      ...(me.plan !== undefined ? [{ label: 'Plan', value: literal(me.plan), short: true }] : []),
       { label: 'Credits', value: String(me.team.credits), short: true },
       { label: 'Key', value: `\`${literal(prefix)}…\``, short: true },
-      { label: 'Scopes', value: formatScopes(me.auth.scopes) },
+      { label: 'Scopes', value: me.auth.scopes ? formatScopes(me.auth.scopes) : 'not reported' },
     ],
     context: 'Only the prefix is ever shown. `/reel whoami` to check, `/reel unlink` to remove it.',
   };

@@ -27,15 +27,21 @@ export const whoamiCommand = defineCommand({
     const source = linked
       ? `Your own link (since ${formatDateTime(linked.linkedAt, ctx.timeZone())})`
       : "This workspace's shared key (`VIDEO_API_KEY`); `/reel link` to use your own";
+    // The service's team id when it gives one; a key fingerprint is no team id, so it is not shown.
+    const teamId = me.team.id;
     const fields: Field[] = [
-      { label: 'Team', value: `${literal(me.team.name)} (${code(me.team.id)})`, short: true },
-      { label: 'Plan', value: literal(me.plan), short: true },
+      {
+        label: 'Team',
+        value: teamId ? `${literal(me.team.name)} (${code(teamId)})` : literal(me.team.name),
+        short: true,
+      },
+      ...(me.plan !== undefined ? [{ label: 'Plan', value: literal(me.plan), short: true }] : []),
       { label: 'Credits', value: String(me.team.credits), short: true },
       { label: 'Key', value: `\`${literal(prefix)}…\`${me.auth.legacy ? ' (legacy key)' : ''}`, short: true },
       { label: 'Key source', value: source },
-      { label: 'Scopes', value: formatScopes(me.auth.scopes) },
+      { label: 'Scopes', value: me.auth.scopes ? formatScopes(me.auth.scopes) : 'not reported' },
     ];
-    const missing = missingScopes(me.auth.scopes);
+    const missing = me.auth.scopes ? missingScopes(me.auth.scopes) : [];
     return message({
       title: `You act as ${literal(me.team.name)}`,
       tone: missing.length > 0 ? 'warning' : 'info',
@@ -43,7 +49,7 @@ export const whoamiCommand = defineCommand({
         ? { text: `**Missing scopes:**\n${missing.map((m) => `• ${m}`).join('\n')}` }
         : {}),
       fields,
-      context: `Authenticated via ${literal(me.auth.via)}`,
+      ...(me.auth.via !== undefined ? { context: `Authenticated via ${literal(me.auth.via)}` } : {}),
     });
   },
 });

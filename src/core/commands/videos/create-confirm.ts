@@ -146,7 +146,7 @@ async function charge(
         kind: 'video',
         requestedBy: pending.requesterName ?? displayName(ctx.req),
         model: created.model ?? pending.input.model ?? 'storyboard',
-        credits: created.creditsUsed,
+        credits: created.creditsUsed ?? pending.cost,
         phase: 'generating',
         percent: 0,
       },
@@ -159,7 +159,7 @@ async function charge(
         actor: ctx.req.user,
         action: 'video.create',
         videoId: created.id,
-        credits: created.creditsUsed,
+        credits: created.creditsUsed ?? pending.cost,
         details: {
           model: pending.input.model ?? 'storyboard',
           ...(pending.requester !== ctx.req.user ? { requester: pending.requester } : {}),

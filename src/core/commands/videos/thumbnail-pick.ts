@@ -36,7 +36,7 @@ export const thumbnailPickAction: ActionSpec = {
     const record = store.cards.get(key);
     const thumbnails = cardThumbnails(video.thumbnails);
     if (thumbnails) {
-      thumbnails.selectedVariantId = selection.thumbnails.selectedVariantId ?? variantId;
+      thumbnails.selectedVariantId = selection.thumbnails?.selectedVariantId ?? variantId;
       thumbnails.selectedBy = 'user';
       thumbnails.pickedBy = who;
     }
