@@ -16,7 +16,7 @@ import { WATCHERS } from './core/live/watchers.js';
 import { type ChatPlatform, type ChatSender, type Logger, systemClock } from './core/ports.js';
 import { createHttpServer } from './http/server.js';
 import { createLogger } from './observability/logger.js';
-import { createMetrics } from './observability/metrics.js';
+import { createMetrics, videoApiHooks } from './observability/metrics.js';
 import { Runner } from './poller/index.js';
 import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from './simulator/index.js';
 import { loadSecretKey } from './store/secret-key.js';
@@ -81,14 +81,7 @@ async function start(
     deploymentKey = demoKey;
   }
 
-  const apiFor = createVideoApiFactory({
-    baseUrl: baseUrl as string,
-    logger,
-    onResponse: (e) => {
-      metrics.apiCalls.inc({ method: e.method, route: e.route, status: String(e.status) });
-      metrics.apiLatency.observe({ route: e.route }, e.durationMs / 1000);
-    },
-  });
+  const apiFor = createVideoApiFactory({ baseUrl: baseUrl as string, logger, ...videoApiHooks(metrics) });
   const store = openStore({
     path: join(config.REELBOT_DATA_DIR, 'reelbot.sqlite'),
     secretKey: loadSecretKey({ env: config.REELBOT_SECRET_KEY, dataDir: config.REELBOT_DATA_DIR }),

@@ -1,14 +1,17 @@
 /**
  * Prometheus metrics (prom-client), served at `/metrics`: commands, API calls by endpoint and status,
- * poll lag, outbox depth.
+ * responses read tolerantly (drift) or unusable, poll lag, outbox depth.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { VideoApiClientOptions } from '../api/options.js';
 
 export interface Metrics {
   registry: Registry;
   commands: Counter<'command' | 'outcome'>;
   apiCalls: Counter<'method' | 'route' | 'status'>;
   apiLatency: Histogram<'route'>;
+  apiResponseDrift: Counter<'endpoint' | 'field'>;
+  apiInvalidResponses: Counter<'endpoint' | 'field'>;
   pollLag: Histogram;
   outboxDepth: Gauge;
   chatDeliveries: Counter<'platform' | 'op' | 'outcome'>;
@@ -38,6 +41,18 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
+    apiResponseDrift: new Counter({
+      name: 'reelbot_api_response_drift_total',
+      help: 'Video API response values dropped or coerced by the tolerant reader, by endpoint and field path',
+      labelNames: ['endpoint', 'field'],
+      registers: [registry],
+    }),
+    apiInvalidResponses: new Counter({
+      name: 'reelbot_api_invalid_responses_total',
+      help: 'Video API responses failed as invalid_response: a needed field missing or unusable',
+      labelNames: ['endpoint', 'field'],
+      registers: [registry],
+    }),
     pollLag: new Histogram({
       name: 'reelbot_poll_lag_seconds',
       help: 'How late a watch was checked after it became due',
@@ -55,5 +70,19 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
       labelNames: ['platform', 'op', 'outcome'],
       registers: [registry],
     }),
+  };
+}
+
+/** The video API client's hooks, feeding these metrics: pass them to `createVideoApiFactory`. */
+export function videoApiHooks(
+  metrics: Metrics,
+): Required<Pick<VideoApiClientOptions, 'onResponse' | 'onDrift' | 'onInvalid'>> {
+  return {
+    onResponse: (e) => {
+      metrics.apiCalls.inc({ method: e.method, route: e.route, status: String(e.status) });
+      metrics.apiLatency.observe({ route: e.route }, e.durationMs / 1000);
+    },
+    onDrift: (e) => metrics.apiResponseDrift.inc({ endpoint: e.endpoint, field: e.field }, e.count),
+    onInvalid: (e) => metrics.apiInvalidResponses.inc({ endpoint: e.endpoint, field: e.field }),
   };
 }
