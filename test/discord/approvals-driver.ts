@@ -24,6 +24,7 @@ import {
   type As,
   actorOf,
   type ButtonRef,
+  type DriverOptions,
   type Person,
   type Reply,
   type ScenarioDriver,
@@ -46,7 +47,7 @@ import { IDS, type Json, TOKEN } from './world.js';
 const PEOPLE = Object.keys(CAST) as Person[];
 const EPHEMERAL = 64;
 
-export interface DiscordDriverOptions {
+export interface DiscordDriverOptions extends DriverOptions {
   /**
    * How long the adapter waits for the core before deferring (Discord's window is 3 s). The default lets the
    * core answer first; 0 defers every answer, so it arrives through the interaction's webhook instead.
@@ -56,7 +57,11 @@ export interface DiscordDriverOptions {
 
 export async function createDiscordDriver(options: DiscordDriverOptions = {}): Promise<ScenarioDriver> {
   const deferAfterMs = options.deferAfterMs ?? 5_000;
-  const h = await createHarness({ platform: 'discord', teams: [otherTeam()] });
+  const h = await createHarness({
+    platform: 'discord',
+    teams: [otherTeam()],
+    simulator: { profile: options.profile ?? 'spec' },
+  });
   const fake = await new FakeDiscord({
     token: TOKEN,
     applicationId: IDS.app,

@@ -22,6 +22,7 @@ import { createHttpServer } from '../../src/http/server.js';
 import {
   actorOf,
   type ButtonRef,
+  type DriverOptions,
   type Person,
   type Reply,
   type ScenarioDriver,
@@ -70,8 +71,12 @@ export interface SlackScenarioDriver extends ScenarioDriver {
   readonly ids: Record<Person, string>;
 }
 
-export async function createSlackDriver(): Promise<SlackScenarioDriver> {
-  const h = await createHarness({ platform: 'slack', teams: [otherTeam()] });
+export async function createSlackDriver(options: DriverOptions = {}): Promise<SlackScenarioDriver> {
+  const h = await createHarness({
+    platform: 'slack',
+    teams: [otherTeam()],
+    simulator: { profile: options.profile ?? 'spec' },
+  });
   const fake = await FakeSlack.start({
     now: () => h.clock.now(),
     team: { id: TEAM, name: 'Reel Team' },

@@ -9,7 +9,7 @@ import type { ButtonRef, Reply } from '../core/approvals/driver.js';
 import { defineApprovalSuite } from '../core/approvals/scenarios.js';
 import { createSlackDriver, type SlackScenarioDriver } from './approvals-driver.js';
 
-defineApprovalSuite('Slack (real Bolt, signed HTTP)', createSlackDriver);
+defineApprovalSuite('Slack (real Bolt, signed HTTP)', (profile) => createSlackDriver({ profile }));
 
 const MINUTE = 60_000;
 const text = (r: Reply): string => `${r.card?.title ?? ''}\n${r.card?.text ?? ''}`;

@@ -2,4 +2,4 @@
 import { createCoreDriver } from './core-driver.js';
 import { defineApprovalSuite } from './scenarios.js';
 
-defineApprovalSuite('the core harness', createCoreDriver);
+defineApprovalSuite('the core harness', (profile) => createCoreDriver({ profile }));

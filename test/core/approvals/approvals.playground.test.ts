@@ -2,4 +2,4 @@
 import { createPlaygroundDriver } from './playground-driver.js';
 import { defineApprovalSuite } from './scenarios.js';
 
-defineApprovalSuite('the playground (HTTP)', createPlaygroundDriver);
+defineApprovalSuite('the playground (HTTP)', (profile) => createPlaygroundDriver({ profile }));

@@ -13,6 +13,7 @@ import {
   actorOf,
   type ButtonRef,
   type Channel,
+  type DriverOptions,
   type Person,
   type Reply,
   type ScenarioDriver,
@@ -76,8 +77,12 @@ export function replyOf(r: Response): Reply {
   }
 }
 
-export async function createCoreDriver(): Promise<ScenarioDriver> {
-  const h = await createHarness({ platform: 'slack', teams: [otherTeam()] });
+export async function createCoreDriver(options: DriverOptions = {}): Promise<ScenarioDriver> {
+  const h = await createHarness({
+    platform: 'slack',
+    teams: [otherTeam()],
+    simulator: { profile: options.profile ?? 'spec' },
+  });
   const conversations: Record<Channel, string> = { main: h.conversation, other: 'slack:W1:C2' };
   const addresses = new Map<Person, string>();
   for (const person of PEOPLE) {

@@ -10,6 +10,7 @@
  * - mallory: a member of ANOTHER team (her own key), in the same channels.
  * Channels: `main` (the default) and `other`.
  */
+import type { SimulatorProfile } from '../../../src/simulator/index.js';
 
 export type Person = 'alice' | 'bob' | 'carol' | 'dave' | 'erin' | 'mallory';
 export type Channel = 'main' | 'other';
@@ -81,6 +82,11 @@ export interface ScenarioDriver {
   now(): number;
   readonly fixtures: Fixtures;
   close(): Promise<void>;
+}
+
+/** How a driver is built: the simulator profile its harness serves (default `spec`). */
+export interface DriverOptions {
+  profile?: SimulatorProfile;
 }
 
 export const actorOf = (as: As): { user: Person; channel: Channel } =>

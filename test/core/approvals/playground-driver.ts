@@ -11,6 +11,7 @@ import {
   actorOf,
   type ButtonRef,
   type Channel,
+  type DriverOptions,
   type Person,
   type Reply,
   type ScenarioDriver,
@@ -85,8 +86,12 @@ const isBotCard = (v: View): boolean =>
   /data-author="reelbot"/.test(v.html) && /data-testid="card"/.test(v.html);
 const isEphemeral = (v: View): boolean => /data-ephemeral="true"/.test(v.html);
 
-export async function createPlaygroundDriver(): Promise<ScenarioDriver> {
-  const h = await createHarness({ platform: 'playground', teams: [otherTeam()] });
+export async function createPlaygroundDriver(options: DriverOptions = {}): Promise<ScenarioDriver> {
+  const h = await createHarness({
+    platform: 'playground',
+    teams: [otherTeam()],
+    simulator: { profile: options.profile ?? 'spec' },
+  });
   for (const person of PEOPLE) h.user(person, { key: person === 'mallory' ? OTHER_KEY : DEMO_KEY });
   const http = createHttpServer({
     logger: h.deps.logger,

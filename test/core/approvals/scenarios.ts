@@ -3,9 +3,13 @@
  * harness, the playground and the Slack/Discord suites replay the same stories through their own surface.
  *
  *   import { defineApprovalSuite } from '../core/approvals/scenarios.js';
- *   defineApprovalSuite('slack', () => createSlackDriver());
+ *   defineApprovalSuite('slack', (profile) => createSlackDriver({ profile }));
+ *
+ * Every suite runs once per simulator profile: `spec` (video-api.md as written) and `real` (the real product's
+ * shapes: opaque voice ids, older account entries, `platform: "tts"`, progress that jumps and stalls…).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SimulatorProfile } from '../../../src/simulator/index.js';
 import type { ButtonRef, Channel, Person, Reply, ScenarioDriver, ShownCard } from './driver.js';
 
 const MINUTE = 60_000;
@@ -429,12 +433,18 @@ export const APPROVAL_SCENARIOS: readonly ApprovalScenario[] = [
   },
 ];
 
-/** Registers the whole table as a vitest suite on a fresh driver per scenario. */
-export function defineApprovalSuite(name: string, makeDriver: () => Promise<ScenarioDriver>): void {
-  describe(`approvals on ${name}`, () => {
+export const PROFILES = ['spec', 'real'] as const satisfies readonly SimulatorProfile[];
+
+/** Registers the whole table as a vitest suite on a fresh driver per scenario, once per simulator profile. */
+export function defineApprovalSuite(
+  name: string,
+  makeDriver: (profile: SimulatorProfile) => Promise<ScenarioDriver>,
+  profiles: readonly SimulatorProfile[] = PROFILES,
+): void {
+  describe.each(profiles)(`approvals on ${name}, %s profile`, (profile) => {
     let d: ScenarioDriver;
     beforeEach(async () => {
-      d = await makeDriver();
+      d = await makeDriver(profile);
     });
     afterEach(async () => d.close());
     for (const scenario of APPROVAL_SCENARIOS) {
