@@ -35,34 +35,32 @@ export interface ErrorHints {
   what?: string;
 }
 
+/** Error types with words of their own; any other type (the service may add some) gets `api.unknown`. */
+const KNOWN_TYPES: ReadonlySet<string> = new Set([
+  'invalid_input',
+  'unauthorized',
+  'insufficient_credits',
+  'payment_failed',
+  'forbidden_scope',
+  'usage_limit_reached',
+  'not_found',
+  'conflict',
+  'rate_limited',
+  'internal_error',
+  'connection_error',
+  'timeout',
+  'invalid_response',
+]);
+
 export function describeApiError(error: VideoApiError, hints: ErrorHints = {}): string {
-  const params: Record<string, string | number> = { message: error.message };
+  const params: Record<string, string | number> = { message: error.message, type: error.type };
   if (hints.cost !== undefined) params.cost = hints.cost;
   if (hints.balance !== undefined) params.balance = hints.balance;
   if (hints.what) params.what = hints.what;
   if (error.details.retryAfter !== undefined) params.retryAfter = Math.ceil(error.details.retryAfter);
   const scope = scopeFor(error.details.method, error.details.path);
   if (scope) params.scope = scope;
-  const code = `api.${error.type}`;
-  return say(
-    [
-      'api.invalid_input',
-      'api.unauthorized',
-      'api.insufficient_credits',
-      'api.forbidden_scope',
-      'api.usage_limit_reached',
-      'api.not_found',
-      'api.conflict',
-      'api.rate_limited',
-      'api.internal_error',
-      'api.connection_error',
-      'api.timeout',
-      'api.invalid_response',
-    ].includes(code)
-      ? code
-      : 'api.unknown',
-    params,
-  );
+  return say(KNOWN_TYPES.has(error.type) ? `api.${error.type}` : 'api.unknown', params);
 }
 
 export const isApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;

@@ -170,6 +170,8 @@ const MESSAGES: Record<string, Wording> = {
     p.cost !== undefined && p.balance !== undefined
       ? `Not enough credits: this costs ${p.cost} and your team has ${p.balance}. Top up in the dashboard, or pick a cheaper model (storyboard costs 20).`
       : 'Your team does not have enough credits for this. Check `/reel credits` and top up in the dashboard.',
+  'api.payment_failed': () =>
+    'The payment failed at the video service, so nothing was charged or created. Update the payment method in the dashboard, then try again.',
   'api.forbidden_scope': (p) =>
     p.scope
       ? `Your API key lacks the \`${p.scope}\` scope. Create a key with it in the dashboard and run \`/reel link\`.`
@@ -189,7 +191,8 @@ const MESSAGES: Record<string, Wording> = {
   'api.timeout': () => 'The video service took too long to answer. Try again in a moment.',
   'api.invalid_response': () =>
     'The video service sent an answer I could not read. The team has been told in the logs.',
-  'api.unknown': (p) => `The video service refused: ${p.message}`,
+  'api.unknown': (p) =>
+    `The video service refused this (${p.type}): ${p.message}\nNothing was changed on my side. Try again later; if it keeps happening, check the dashboard or tell your admin.`,
   internal: (p) => `Something went wrong on my side (ref \`${p.ref}\`). Nothing was half-done; try again.`,
 };
 

@@ -142,6 +142,8 @@ export type ApiErrorType =
   | 'invalid_input'
   | 'unauthorized'
   | 'insufficient_credits'
+  /** 402 seen from the real service (not in the spec): the payment failed; nothing charged or created. */
+  | 'payment_failed'
   | 'forbidden_scope'
   | 'usage_limit_reached'
   | 'not_found'

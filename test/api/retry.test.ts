@@ -53,6 +53,36 @@ describe('429', () => {
     await h.clock.run(h.client.me.get());
     expect(gaps(h.seen)).toEqual([250]);
   });
+
+  it('without Retry-After, repeated: exponential with jitter, bounded by backoffMaxMs', async () => {
+    const h = harness({ backoffBaseMs: 1_000, backoffMaxMs: 3_000, maxAttempts: 5, random: () => 0.9 });
+    h.reply('GET', '/me', 429, fail('rate_limited'), { times: 4 });
+    h.reply('GET', '/me', 200, ok(ME));
+    await h.clock.run(h.client.me.get());
+    // 0.9 of a ceiling doubling from 1 s, capped at 3 s.
+    expect(gaps(h.seen)).toEqual([900, 1800, 2700, 2700]);
+    expect(h.seen.every((s) => s.headers['retry-after'] === undefined)).toBe(true);
+  });
+
+  it('without Retry-After, every wait stays within the bounds whatever the jitter', () => {
+    const options = { ...DEFAULTS, maxRateLimitWaitMs: 60_000 };
+    for (const r of [0, 0.25, 0.5, 0.999]) {
+      for (let attempt = 1; attempt < DEFAULTS.maxAttempts; attempt++) {
+        const failure = { kind: 'status', status: 429 } as const;
+        const wait = retryDelay({
+          method: 'POST',
+          idempotent: false,
+          attempt,
+          failure,
+          options,
+          random: () => r,
+        });
+        const ceiling = Math.min(DEFAULTS.backoffMaxMs, DEFAULTS.backoffBaseMs * 2 ** (attempt - 1));
+        expect(wait).toBeGreaterThanOrEqual(0);
+        expect(wait).toBeLessThan(ceiling);
+      }
+    }
+  });
 });
 
 describe('5xx, connection errors and timeouts', () => {
