@@ -15,7 +15,12 @@ import Database from 'better-sqlite3';
 import { seededRandom } from '../../../bench/lib/stats.js';
 import { ScaledClock } from '../../../bench/lib/virtual-clock.js';
 import type { Card, Response } from '../../../src/core/cards.js';
-import { generateApiKey, type SeedTeam, Simulator } from '../../../src/simulator/index.js';
+import {
+  generateApiKey,
+  type SeedTeam,
+  Simulator,
+  type SimulatorProfile,
+} from '../../../src/simulator/index.js';
 import { openStore } from '../../../src/store/sqlite-store.js';
 import type { BotRequest, ChatRecord } from '../fixtures/bot-process.js';
 import { BotHost } from './bot-host.js';
@@ -29,6 +34,8 @@ export interface RigOptions {
   scale?: number;
   /** Simulator speed on top of it (job durations ÷ speed). */
   speed?: number;
+  /** What the simulator serves (default `spec`; `real`: the real product's shapes). */
+  profile?: SimulatorProfile;
   seed?: number;
   /**
    * SIGKILL the bot every minMs..maxMs (real) while flows run, and with `duringRequest` probability also
@@ -137,6 +144,7 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
     accounts: { x: [{ authId: `acc_x_${i}`, label: `@chaos${i}`, isDefault: true }] },
   }));
   const sim = new Simulator({
+    profile: o.profile ?? 'spec',
     clock,
     teams,
     randomSeed: seed,
