@@ -52,12 +52,16 @@ const OlderAnalyticsWire = z
   })
   .transform((d) => ({ shape: 'older' as const, ...d }));
 
-/** The older shape names its totals `views`/`posts`; anything else is read as the newer one. */
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The older shape names its totals `views`/`posts`/`likes` and has no rollup; anything else is the newer one. */
 function isOlder(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const { totals, platforms, rollup } = value as Record<string, unknown>;
+  if (!isObject(value)) return false;
+  const { totals, platforms, rollup } = value;
   if (rollup !== undefined && rollup !== null) return false;
-  if (typeof totals === 'object' && totals !== null) return 'views' in totals && !('totalViews' in totals);
+  if (isObject(totals))
+    return !('totalViews' in totals) && ['views', 'posts', 'likes'].some((k) => k in totals);
   return platforms !== undefined && platforms !== null;
 }
 
