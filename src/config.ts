@@ -170,6 +170,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   // A deployment-wide key serves every member of every workspace that can reach the bot: with a public
   // multi-workspace install it must be limited to the team's own workspaces.
+  // Discord applications are public by default: anyone could add the bot to their server, or DM it, and act
+  // under the team's key. One server configured is the scope when nothing else is said.
+  if (c.VIDEO_API_KEY && config.discord && !c.REELBOT_WORKSPACES) {
+    if (!c.DISCORD_GUILD_ID) {
+      throw new ConfigError(
+        'REELBOT_WORKSPACES is missing: with VIDEO_API_KEY and Discord, list the servers allowed to use the shared key, e.g. REELBOT_WORKSPACES=discord:123456789012345678 (add discord:@me to serve DMs), or set DISCORD_GUILD_ID.',
+      );
+    }
+    config.REELBOT_WORKSPACES = [`discord:${c.DISCORD_GUILD_ID}`];
+  }
   if (c.VIDEO_API_KEY && config.slack?.oauth && !c.REELBOT_WORKSPACES) {
     throw new ConfigError(
       'REELBOT_WORKSPACES is missing: with VIDEO_API_KEY and a multi-workspace Slack install, list the workspaces allowed to use the shared key, e.g. REELBOT_WORKSPACES=slack:T0123ABCD.',

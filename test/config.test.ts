@@ -71,4 +71,24 @@ describe('loadConfig', () => {
       'slack:T2',
     ]);
   });
+
+  it('scopes the shared key with Discord: one server by default, else REELBOT_WORKSPACES is required', () => {
+    const discord = {
+      DISCORD_TOKEN: 't',
+      DISCORD_APPLICATION_ID: '1',
+      VIDEO_API_URL: 'https://api.example.com/api/v1',
+      VIDEO_API_KEY: 'fl_live_shared',
+    };
+    expect(() => loadConfig(discord)).toThrow(
+      /^REELBOT_WORKSPACES is missing: with VIDEO_API_KEY and Discord, .*or set DISCORD_GUILD_ID\.$/,
+    );
+    expect(loadConfig({ ...discord, DISCORD_GUILD_ID: '42' }).REELBOT_WORKSPACES).toEqual(['discord:42']);
+    expect(
+      loadConfig({ ...discord, DISCORD_GUILD_ID: '42', REELBOT_WORKSPACES: 'discord:42,discord:@me' })
+        .REELBOT_WORKSPACES,
+    ).toEqual(['discord:42', 'discord:@me']);
+    // Without a shared key nobody acts under the team's key: members link their own.
+    const { VIDEO_API_KEY: _shared, ...linkedOnly } = discord;
+    expect(loadConfig(linkedOnly).REELBOT_WORKSPACES).toBeUndefined();
+  });
 });
