@@ -131,9 +131,6 @@ export interface VideoStatus {
   status: GenerationStatus;
   percentCompleted: number;
   errorMessages: string[];
-  /** Not read from the service (nothing uses them); kept optional for code that builds a status itself. */
-  readyForEditing?: boolean;
-  renderedVideoUrl?: string | null;
 }
 export interface ThumbnailSelection {
   id: string;

@@ -221,18 +221,14 @@ export const processing = (id: string, percent: number): VideoStatus => ({
   id,
   status: 'processing',
   percentCompleted: percent,
-  readyForEditing: false,
   errorMessages: [],
-  renderedVideoUrl: null,
 });
 
 export const completed = (id: string): VideoStatus => ({
   id,
   status: 'completed',
   percentCompleted: 100,
-  readyForEditing: true,
   errorMessages: [],
-  renderedVideoUrl: null,
 });
 
 /** A promise the test resolves by hand. */

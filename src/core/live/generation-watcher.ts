@@ -256,9 +256,7 @@ async function fromVideoRead(ctx: WatchContext, watch: Watch, state: GenerationS
       id: watch.target,
       status: 'failed',
       percentCompleted: lastSeenOf(state.samples)?.percent ?? 0,
-      readyForEditing: false,
       errorMessages: [],
-      renderedVideoUrl: null,
     });
   }
   return result(watch, withoutFinishing(state), false, GENERATION_BOUNDS.min, {});

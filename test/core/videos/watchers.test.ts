@@ -56,9 +56,7 @@ const status = (s: string, percent: number, errorMessages: string[] = []): Video
   id: VIDEO,
   status: s,
   percentCompleted: percent,
-  readyForEditing: s === 'completed',
   errorMessages,
-  renderedVideoUrl: null,
 });
 const thumbs = (s: string, n = 0): Thumbnails => ({
   status: s,
