@@ -7,8 +7,10 @@
  *   npm run bench -- --only poller-scale,cold-start
  *   npm run bench -- --quick           smaller sizes, for a fast look (results still written)
  *   npm run bench -- --budget-scale 2  rate-budget with less time compression (closer to production)
+ *   npm run bench -- --profiles real   poller-scale on the simulator's real curves only (default: real,spec)
  */
 import { join } from 'node:path';
+import type { SimulatorProfile } from '../src/simulator/index.js';
 import { ackLatency } from './ack-latency/index.js';
 import { coldStart } from './cold-start.js';
 import { type BenchResult, table, writeResult } from './lib/result.js';
@@ -22,6 +24,9 @@ const scaleAt = args.indexOf('--budget-scale');
 const budgetScale = scaleAt >= 0 ? Number(args[scaleAt + 1]) : undefined;
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? new Set((args[onlyAt + 1] ?? '').split(',').filter(Boolean)) : undefined;
+const profilesAt = args.indexOf('--profiles');
+/** Simulator profiles poller-scale runs on, in order (default real, then spec). */
+const profiles = profilesAt >= 0 ? parseProfiles(args[profilesAt + 1] ?? '') : undefined;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const RESULTS = join(import.meta.dirname, 'results');
 
@@ -31,8 +36,8 @@ const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
     run: () =>
       pollerScale(
         quick
-          ? { jobs: 1000, keys: 20, seed: 1, maxRealMs: 240_000, log }
-          : { jobs: 10_000, keys: 200, seed: 1, maxRealMs: 480_000, log },
+          ? { jobs: 1000, keys: 20, seed: 1, maxRealMs: 240_000, log, ...(profiles ? { profiles } : {}) }
+          : { jobs: 10_000, keys: 200, seed: 1, maxRealMs: 480_000, log, ...(profiles ? { profiles } : {}) },
       ),
   },
   {
@@ -42,6 +47,15 @@ const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
   { name: 'cold-start', run: () => coldStart({ runs: quick ? 2 : 3, log }) },
   { name: 'ack-latency', run: () => ackLatency({ requests: quick ? 50 : 200, log }) },
 ];
+
+function parseProfiles(list: string): SimulatorProfile[] {
+  const names = list.split(',').filter(Boolean);
+  const bad = names.filter((n) => n !== 'spec' && n !== 'real');
+  if (names.length === 0 || bad.length > 0) {
+    throw new Error(`--profiles takes spec and/or real, comma-separated (got "${list}")`);
+  }
+  return names as SimulatorProfile[];
+}
 
 async function main() {
   const results: BenchResult[] = [];

@@ -1,7 +1,7 @@
 /** Starts ./sim-process.ts as a child and talks to it (see there). */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { SeedTeam } from '../../src/simulator/index.js';
+import type { SeedTeam, SimulatorProfile } from '../../src/simulator/index.js';
 
 export interface SimulatorProcess {
   url: string;
@@ -21,6 +21,7 @@ export async function startSimulatorProcess(options: {
   teams: SeedTeam[];
   randomSeed: number;
   knobs?: Record<string, unknown>;
+  profile?: SimulatorProfile;
   scaled?: { realStart: number; scale: number };
 }): Promise<SimulatorProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bench/lib/sim-process.ts'], {

@@ -5,7 +5,12 @@
  * Started by `startSimulatorProcess` (./sim-child.ts). Messages: `init` → `{ url }`, `set` (clock),
  * `knobs`, `usage` (CPU/RSS of this process), `ledger`/`published` (inspection).
  */
-import { ManualClock, type SeedTeam, startSimulator } from '../../src/simulator/index.js';
+import {
+  ManualClock,
+  type SeedTeam,
+  type SimulatorProfile,
+  startSimulator,
+} from '../../src/simulator/index.js';
 import { createVideo, type Model } from './jobs.js';
 import { ScaledClock } from './virtual-clock.js';
 
@@ -15,6 +20,8 @@ export interface InitMessage {
   teams: SeedTeam[];
   randomSeed: number;
   knobs?: Record<string, unknown>;
+  /** What the simulator serves (default `spec`; `real`: the real product's shapes and step-curve progress). */
+  profile?: SimulatorProfile;
   /** Real time sped up and shared with the parent, instead of a clock the parent sets. */
   scaled?: { realStart: number; scale: number };
 }
@@ -56,6 +63,7 @@ async function handle(msg: Request): Promise<Record<string, unknown>> {
         clock: scaled ?? clock,
         randomSeed: msg.randomSeed,
         teams: msg.teams,
+        ...(msg.profile ? { profile: msg.profile } : {}),
         ...(msg.knobs ?? {}),
       });
       return { url: running.url };

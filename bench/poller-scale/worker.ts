@@ -16,7 +16,7 @@ import { WATCHERS } from '../../src/core/live/watchers.js';
 import { type ChatSender, type Logger, systemClock } from '../../src/core/ports.js';
 import type { VideoApi } from '../../src/core/video-api.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
-import type { SeedTeam } from '../../src/simulator/index.js';
+import type { SeedTeam, SimulatorProfile } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import { HttpMeter, settle } from '../lib/http-meter.js';
 import { createVideo, MODEL_MIX, MODEL_MS, type Model, watchGeneration } from '../lib/jobs.js';
@@ -27,6 +27,8 @@ import { NaivePoller } from '../naive-poller.js';
 
 export interface WorkerOptions {
   mode: 'smart' | 'naive';
+  /** The simulator's profile: `spec` (linear progress) or `real` (step curves that stall and jump). */
+  profile?: SimulatorProfile;
   jobs: number;
   keys: number;
   seed: number;
@@ -42,6 +44,7 @@ export interface WorkerOptions {
 
 export interface WorkerResult {
   mode: string;
+  profile: SimulatorProfile;
   batchSize?: number;
   jobs: number;
   finished: number;
@@ -54,6 +57,26 @@ export interface WorkerResult {
   callsByRoute: Record<string, number>;
   statuses: Record<string, number>;
   delaysMs: { p50: number; p95: number; p99: number; max: number; n: number };
+  /** Detection delay by model (p50/p95/max, ms). */
+  delaysByModel: Record<string, { p50: number; p95: number; max: number; n: number }>;
+  /**
+   * Gaps between two looks at a job (a look: the calls made about it at one virtual instant) where the
+   * earlier look saw it running (before its nominal finish): what DESIGN §4's "every 30 s at most" bounds.
+   */
+  lookGapsMs: {
+    p50: number;
+    p95: number;
+    max: number;
+    n: number;
+    /** Gaps longer than 30 s. */
+    over30s: number;
+    /** The job with the largest gap, and the looks around it (ms after its creation). */
+    worst?: { model: string; looksMs: number[]; finishMs: number };
+  };
+  /** Most calls one key made in any 60 s (its background lane allows 150). */
+  peakKeyCallsPer60s: number;
+  /** Looks per finished job at a running job, and after (thumbnails). */
+  looksPerJob: { running: number; after: number };
   cpuMs: number;
   cpuMsCreation: number;
   rss: { peakMb: number; lastMb: number };
@@ -84,6 +107,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     teams,
     randomSeed: o.seed,
     knobs: { rateLimits: true },
+    ...(o.profile ? { profile: o.profile } : {}),
   });
   const clock = new VirtualClock(T0);
   const dir = mkdtempSync(join(tmpdir(), 'reelbot-bench-'));
@@ -108,6 +132,10 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   const keyFor = (owner: string) => store.keys.get(owner)?.apiKey;
   // Calls per video (status and reads), so "calls per finished job" counts the finished jobs' own calls.
   const callsFor = new Map<string, number>();
+  // The virtual instants at which each video was looked at (one entry per instant, however many calls).
+  const looksFor = new Map<string, number[]>();
+  // The virtual time of every call, by key: the busiest 60 s of a key (its background lane has 150).
+  const callTimes = new Map<string, number[]>();
   const counted = new Map<string, VideoApi>();
   const clientFor = (owner: string): VideoApi | undefined => {
     const key = keyFor(owner);
@@ -115,7 +143,16 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     let api = counted.get(key);
     if (!api) {
       const real = apiFor(key);
-      const count = (id: string) => callsFor.set(id, (callsFor.get(id) ?? 0) + 1);
+      const times: number[] = [];
+      callTimes.set(key, times);
+      const count = (id: string) => {
+        callsFor.set(id, (callsFor.get(id) ?? 0) + 1);
+        times.push(clock.now());
+        const looks = looksFor.get(id) ?? [];
+        const now = clock.now();
+        if (looks[looks.length - 1] !== now) looks.push(now);
+        looksFor.set(id, looks);
+      };
       const videos = new Proxy(real.videos, {
         get(target, method: string) {
           const fn = (target as unknown as Record<string, unknown>)[method];
@@ -275,20 +312,50 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
 
   // ---- results ----
   const delays: number[] = [];
+  const delaysByModel = new Map<string, number[]>();
   const finishedCalls: number[] = [];
+  const gaps: number[] = [];
+  let worst: WorkerResult['lookGapsMs']['worst'];
+  let worstGap = -1;
+  let runningLooks = 0;
+  let afterLooks = 0;
   let completed = 0;
   const stillActive = new Set(store.watches.active().map((w) => w.target));
   for (const job of jobs) {
-    if (!stillActive.has(job.videoId)) finishedCalls.push(callsFor.get(job.videoId) ?? 0);
+    const finishAt = job.createdAt + MODEL_MS[job.model];
+    if (!stillActive.has(job.videoId)) {
+      finishedCalls.push(callsFor.get(job.videoId) ?? 0);
+      const looks = looksFor.get(job.videoId) ?? [];
+      for (const [i, at] of looks.entries()) {
+        if (at < finishAt) runningLooks++;
+        else afterLooks++;
+        const previous = looks[i - 1];
+        if (previous === undefined || previous >= finishAt) continue;
+        const gap = at - previous;
+        gaps.push(gap);
+        if (gap > worstGap) {
+          worstGap = gap;
+          worst = {
+            model: job.model,
+            looksMs: looks.map((l) => l - job.createdAt),
+            finishMs: MODEL_MS[job.model],
+          };
+        }
+      }
+    }
     const cardKey = videoCardKey(job.videoId, conversationOf(job.key));
     const at = enqueued.get(`${cardKey}:completed`) ?? enqueued.get(`${cardKey}:failed`);
     if (at === undefined) continue;
     completed++;
-    delays.push(at - (job.createdAt + MODEL_MS[job.model]));
+    delays.push(at - finishAt);
+    const byModel = delaysByModel.get(job.model) ?? [];
+    byModel.push(at - finishAt);
+    delaysByModel.set(job.model, byModel);
   }
   const finished = jobs.length - store.watches.active().length;
   const result: WorkerResult = {
     mode: o.mode,
+    profile: o.profile ?? 'spec',
     ...(o.batchSize ? { batchSize: o.batchSize } : {}),
     jobs: jobs.length,
     finished,
@@ -308,6 +375,25 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
       max: percentile(delays, 100),
       n: delays.length,
     },
+    delaysByModel: Object.fromEntries(
+      [...delaysByModel].map(([model, d]) => [
+        model,
+        { p50: percentile(d, 50), p95: percentile(d, 95), max: percentile(d, 100), n: d.length },
+      ]),
+    ),
+    lookGapsMs: {
+      p50: percentile(gaps, 50),
+      p95: percentile(gaps, 95),
+      max: percentile(gaps, 100),
+      n: gaps.length,
+      over30s: gaps.filter((g) => g > 30_000).length,
+      ...(worst ? { worst } : {}),
+    },
+    peakKeyCallsPer60s: Math.max(0, ...[...callTimes.values()].map(busiest60s)),
+    looksPerJob: {
+      running: finishedCalls.length ? runningLooks / finishedCalls.length : Number.NaN,
+      after: finishedCalls.length ? afterLooks / finishedCalls.length : Number.NaN,
+    },
     cpuMs: Math.round(cpuMs),
     cpuMsCreation: Math.round(creationCpu),
     rss: memory,
@@ -324,6 +410,17 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   await sim.close();
   rmSync(dir, { recursive: true, force: true });
   return result;
+}
+
+/** Most entries of the sorted `times` within any 60 s. */
+function busiest60s(times: number[]): number {
+  let most = 0;
+  let from = 0;
+  for (let to = 0; to < times.length; to++) {
+    while ((times[to] as number) - (times[from] as number) >= 60_000) from++;
+    most = Math.max(most, to - from + 1);
+  }
+  return most;
 }
 
 async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
