@@ -188,6 +188,17 @@ describe('show', () => {
     await apiVideo(h, 'Bare');
     expect(cardText(card(await h.run('show Bare')))).toContain('Post metadata: None yet');
   });
+
+  it('leaves out the creation time when the real service’s detail has none the bot can read', async () => {
+    await h.close();
+    // The real profile's detail carries `createdAt` as epoch milliseconds: not a timestamp string.
+    h = await videosHarness({ simulator: { profile: 'real' } });
+    await apiVideo(h, 'Undated', { complete: true });
+    const shown = card(await h.run('show Undated'));
+    expect(shown.fields?.map((f) => f.label)).not.toContain('Created');
+    expect(cardText(shown)).not.toContain('unknown');
+    expect(shown.fields?.find((f) => f.label === 'Status')?.value).toBe('✅ completed');
+  });
 });
 
 describe('thumbnails', () => {

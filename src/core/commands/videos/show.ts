@@ -85,7 +85,10 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
     { label: 'Status', value: literal(statusLabel(video.status)), short: true },
     { label: 'Model', value: literal(video.model ?? 'unknown'), short: true },
     { label: 'Voice', value: await voiceName(ctx, video.voiceId), short: true },
-    { label: 'Created', value: `${formatTime(video.createdAt, zone)} (${zone})`, short: true },
+    // The real service's detail may carry no usable `createdAt` (the reader drops it): say nothing then.
+    ...(video.createdAt
+      ? [{ label: 'Created', value: `${formatTime(video.createdAt, zone)} (${zone})`, short: true }]
+      : []),
     { label: 'Thumbnails', value: thumbnailsText(video), short: true },
     {
       label: 'Rendered',
