@@ -26,6 +26,8 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       const ask = w.original(confirm);
       expect(ask.flags & 64).toBe(64);
       expect(textOfMessage(ask)).toContain('**20 credits**');
+      // The default voice by its catalog name, whatever shape its id has (`eleven_quality:…` on the real service).
+      expect(textOfMessage(ask)).toContain('Voice: Aria · en · female');
       expect(controlsOf(ask)).toEqual(['Create (20 credits)', 'Cancel']);
       expect(fake.channelMessages()).toEqual([]);
 

@@ -46,6 +46,8 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       const confirm = await w.reply(sent.responseUrl);
       expect(confirm.response_type).toBe('ephemeral');
       expect(blocksText(confirm.blocks as unknown[])).toContain('*100 credits*');
+      // The default voice by its catalog name, whatever shape its id has (`eleven_quality:…` on the real service).
+      expect(blocksText(confirm.blocks as unknown[])).toContain('Aria · en · female');
       expectValidBlocks(confirm.blocks as unknown[]);
 
       // The confirm card is ephemeral: the click carries its response_url, and the card is replaced.
