@@ -9,6 +9,7 @@ import { createPlaygroundAdapter } from '../adapters/playground/index.js';
 import type { Config } from './config.js';
 import type { Bot } from './core/bot.js';
 import type { ChatPlatform, ChatSender, Clock, Logger, Store } from './core/ports.js';
+import { WorkspaceGate } from './core/workspace-gate.js';
 import type { HttpServer } from './http/server.js';
 
 export interface AdapterDeps {
@@ -47,6 +48,8 @@ export async function startAdapters(deps: AdapterDeps): Promise<StartedAdapters>
     stops.push(() => playground.close());
   }
 
+  // One gate for every platform: REELBOT_WORKSPACES names the workspaces the bot serves.
+  const gate = new WorkspaceGate({ workspaces: deps.config.REELBOT_WORKSPACES, logger: deps.logger });
   if (deps.config.slack) {
     const { createSlackAdapter } = await import('../adapters/slack/index.js');
     const slack = createSlackAdapter({
@@ -56,6 +59,7 @@ export async function startAdapters(deps: AdapterDeps): Promise<StartedAdapters>
       logger: deps.logger,
       clock: deps.clock,
       store: deps.store,
+      gate,
     });
     await slack.start();
     deps.senders.slack = slack.sender;
@@ -70,6 +74,7 @@ export async function startAdapters(deps: AdapterDeps): Promise<StartedAdapters>
       http: deps.http,
       logger: deps.logger,
       clock: deps.clock,
+      gate,
     });
     await discord.start();
     deps.senders.discord = discord.sender;

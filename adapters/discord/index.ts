@@ -9,6 +9,7 @@ import { Client, Events, GatewayIntentBits, type Interaction, REST, Routes } fro
 import type { Config } from '../../src/config.js';
 import type { Bot } from '../../src/core/bot.js';
 import type { ChatSender, Clock, Logger } from '../../src/core/ports.js';
+import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { CommandRoutes } from './commands.js';
 import { createInteractionsEndpoint, INTERACTIONS_PATH } from './http-endpoint.js';
@@ -32,6 +33,8 @@ export interface DiscordAdapterOptions {
   deferAfterMs?: number;
   /** Register `/reel` at start (default true). */
   registerOnStart?: boolean;
+  /** Servers (and DMs) the bot serves; an interaction from any other is refused before the core runs. */
+  gate?: WorkspaceGate;
 }
 
 export interface DiscordAdapter {
@@ -73,6 +76,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     deferAfterMs: settings.deferAfterMs,
     // In HTTP mode the shared server counts interactions from their arrival, before they are even read.
     acks: options.http.acks,
+    ...(options.gate ? { gate: options.gate } : {}),
   });
   const mode = config.publicKey ? 'http' : 'gateway';
   let client: Client | undefined;

@@ -23,6 +23,7 @@ import type { Confirm, Form, Response } from '../../src/core/cards.js';
 import type { RequestInfo } from '../../src/core/context.js';
 import { say } from '../../src/core/messages.js';
 import type { Logger } from '../../src/core/ports.js';
+import { refusedWhere, type WorkspaceGate } from '../../src/core/workspace-gate.js';
 import { AckGate } from '../../src/http/ack-gate.js';
 import { COMMAND_ARGUMENTS } from './command-names.js';
 import { type CommandRoutes, ROOT_COMMAND } from './commands.js';
@@ -53,6 +54,8 @@ export interface InteractionHandlerOptions {
   autocompleteTimeoutMs?: number;
   /** Acknowledgements pending (shared with the HTTP server in HTTP mode); a private one by default. */
   acks?: AckGate;
+  /** Servers (and DMs) the bot serves (`REELBOT_WORKSPACES`); others are refused before the core runs. */
+  gate?: WorkspaceGate;
 }
 
 /** The workspace part of addresses in direct messages, which have no guild. */
@@ -230,6 +233,24 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
   const expired = (reply: Replier) =>
     privately(reply, render.card(cardOf(errorCard(say('interaction-expired')))));
 
+  /** An interaction from a server (or DM) the bot does not serve: one private sentence, nothing else. */
+  async function refuse(i: Exclude<Inbound, { kind: 'ping' }>, reply: Replier): Promise<void> {
+    if (i.kind === 'autocomplete') {
+      await reply.callback({
+        type: InteractionResponseType.ApplicationCommandAutocompleteResult,
+        data: { choices: [] },
+      });
+      return;
+    }
+    const workspace = i.guildId ?? DM_WORKSPACE;
+    await privately(
+      reply,
+      render.card(
+        cardOf(errorCard(say('workspace-not-allowed', { where: refusedWhere('discord', workspace) }))),
+      ),
+    );
+  }
+
   async function command(i: Extract<Inbound, { kind: 'command' }>, reply: Replier) {
     const req = requestInfoOf(i);
     const route =
@@ -343,6 +364,8 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     );
   }
 
+  const allowed = (i: InboundBase): boolean => o.gate?.allows('discord', i.guildId ?? DM_WORKSPACE) ?? true;
+
   /** Handles one interaction; never throws (failures are logged and, when still possible, answered). */
   return async function handle(inbound: Inbound, reply: Replier): Promise<void> {
     let answered = false;
@@ -358,6 +381,9 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
       },
     };
     try {
+      if (inbound.kind !== 'ping' && !allowed(inbound)) {
+        return await refuse(inbound, once);
+      }
       switch (inbound.kind) {
         case 'ping':
           return await once.callback({ type: InteractionResponseType.Pong });

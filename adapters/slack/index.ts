@@ -13,6 +13,7 @@ import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bol
 import type { Config } from '../../src/config.js';
 import type { Bot } from '../../src/core/bot.js';
 import type { ChatSender, Clock, Logger, Store } from '../../src/core/ports.js';
+import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { boltLogger } from './bolt-logger.js';
 import { SlackGroups } from './groups.js';
@@ -22,6 +23,7 @@ import { SlackPeople } from './people.js';
 import { createPresenter } from './present.js';
 import { BOT_SCOPE_NAMES } from './scopes.js';
 import { createSlackSender } from './sender.js';
+import { useWorkspaceGate } from './workspace-gate.js';
 
 export interface SlackAdapterOptions {
   config: NonNullable<Config['slack']>;
@@ -30,6 +32,8 @@ export interface SlackAdapterOptions {
   logger: Logger;
   clock: Clock;
   store: Store;
+  /** Workspaces the bot serves; a request from any other is refused before the core runs. */
+  gate?: WorkspaceGate;
 }
 
 export interface SlackAdapter {
@@ -111,6 +115,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     },
   });
 
+  // Before any listener: a workspace the bot does not serve never reaches the core.
+  if (options.gate) useWorkspaceGate(app, options.gate);
   registerListeners(app, {
     bot: options.bot,
     store,

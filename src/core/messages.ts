@@ -73,6 +73,8 @@ const MESSAGES: Record<string, Wording> = {
   'bad-button': () => 'This button is malformed or out of date. Run the command again.',
 
   // Keys and people
+  'workspace-not-allowed': (p) =>
+    `This ${p.where} isn't set up for reelbot — ask the team that runs it to add it.`,
   'not-linked': () =>
     'You have not linked an API key yet. Run `/reel link` to connect your team (the key goes in a private form).',
   'key-in-channel': () =>
@@ -112,6 +114,14 @@ const MESSAGES: Record<string, Wording> = {
     'Otherwise anyone in the channel could turn approvals off again.',
   'admin-lockout': () =>
     'That admin list leaves you out, and only admins may change it back. Include yourself (or a group you are in).',
+  'policy-admins-only': (p) =>
+    `The team's rules (approval, approvers, roles, threshold, self-approval, lifetime) are set for the whole workspace by ${p.who}.`,
+  'policy-loosen': (p) =>
+    `The workspace policy requires ${p.requires}, and a channel can only make it stricter. ${p.who} can change the workspace policy (\`/reel settings <key> <value>\` without \`--here\`).`,
+  'audit-workspace-admins': () =>
+    "Only the workspace's admins can see the whole workspace's audit log; `/reel audit` shows this channel's.",
+  'policy-in-dm': () =>
+    "A direct message follows the servers' rules: change the team's rules from a server channel.",
   'not-subscribed': (p) =>
     `This channel doesn't follow ${p.what}. \`/reel subscribe\` lists what it follows.`,
 
@@ -150,6 +160,8 @@ const MESSAGES: Record<string, Wording> = {
     'You are the only approver here and self-approval is off, so nobody could approve this. Ask an admin to add approvers (`/reel settings approvers`) or allow `/reel settings self-approval on`. Nothing was sent.',
   'approval-elsewhere': () => 'This approval belongs to another channel. Decide it there.',
   'approval-not-approver': (p) => `Only approvers can decide this: ${p.approvers}.`,
+  'approval-unverifiable': () =>
+    "I can't verify that you are an approver right now (your group membership could not be checked). Try again in a minute; nothing was decided.",
   'approval-self': (p) =>
     `You asked for this, and this channel does not allow approving your own requests. ${p.approvers} can decide it.`,
   'approval-malformed': () => 'This approval is malformed, so I did not run it. Ask for it again.',
@@ -160,6 +172,8 @@ const MESSAGES: Record<string, Wording> = {
   'approval-create-cancelled': () => 'The requester cancelled this create. Nothing was charged.',
   'approval-retry-approver': (p) =>
     `Only ${p.who}, who approved it, can retry: a retry must use the same API key so it never runs twice.`,
+  'approval-withdraw-not-yours': (p) =>
+    `Only ${p.who}, who asked for it, can withdraw this request. An approver can Approve or Reject it instead.`,
   'audit-range-reversed': (p) => `\`--to\` (${p.to}) is before \`--from\` (${p.from}).`,
 
   // API failures (DESIGN §6), by error.type
@@ -213,7 +227,10 @@ const MARKDOWN_PARAMS: Readonly<Record<string, readonly string[]>> = {
   'series-unknown-value': ['allowed'],
   'approval-not-approver': ['approvers'],
   'approval-self': ['approvers'],
+  'policy-admins-only': ['who'],
+  'policy-loosen': ['requires', 'who'],
   'approval-retry-approver': ['who'],
+  'approval-withdraw-not-yours': ['who'],
   'approval-not-charged': ['reason'],
   'api.not_found': ['what'],
 };

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { createDiscordAdapter, type DiscordAdapter } from '../../adapters/discord/index.js';
 import { userAddress } from '../../src/core/address.js';
+import { WorkspaceGate } from '../../src/core/workspace-gate.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { type DiscordSigner, discordSigner } from '../support/ed25519.js';
@@ -48,6 +49,8 @@ export interface WorldOptions {
   /** Members linked to the demo key (default all). */
   linked?: MemberName[];
   heartbeatIntervalMs?: number;
+  /** `REELBOT_WORKSPACES`: the servers (and `discord:@me`) the adapter serves; unset serves every one. */
+  workspaces?: string[];
 }
 
 export interface World {
@@ -123,6 +126,9 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
     logger: h.deps.logger,
     clock: h.clock,
     deferAfterMs: options.deferAfterMs ?? 5_000,
+    ...(options.workspaces
+      ? { gate: new WorkspaceGate({ workspaces: options.workspaces, logger: h.deps.logger }) }
+      : {}),
   });
   h.senders.discord = adapter.sender;
   await adapter.start();

@@ -1,0 +1,47 @@
+/**
+ * Which workspaces the bot serves (`REELBOT_WORKSPACES`: `slack:T…`, `discord:<guild>`, `discord:@me` for
+ * DMs). An adapter asks before the core runs and refuses anything else with one polite private sentence,
+ * so a stranger who added a public bot to their own server, or DMs it, never reaches the team's key.
+ * A platform with no entry in the list is not limited here (the core still keeps the shared key to the
+ * listed workspaces).
+ */
+import type { ChatPlatform, Logger } from './ports.js';
+
+export class WorkspaceGate {
+  readonly #allowed: ReadonlySet<string>;
+  readonly #limited: ReadonlySet<string>;
+  readonly #logged = new Set<string>();
+  readonly #logger: Logger | undefined;
+
+  constructor(options: { workspaces?: readonly string[] | undefined; logger?: Logger } = {}) {
+    const entries = options.workspaces ?? [];
+    this.#allowed = new Set(entries);
+    this.#limited = new Set(entries.map((entry) => entry.split(':')[0] ?? ''));
+    this.#logger = options.logger;
+  }
+
+  /** Whether an interaction from `workspace` (a guild id, a team id, `@me`) may reach the core. */
+  allows(platform: ChatPlatform, workspace: string): boolean {
+    if (!this.#limited.has(platform)) return true;
+    const allowed = this.#allowed.has(`${platform}:${workspace}`);
+    if (!allowed) this.#noteRefused(platform, workspace);
+    return allowed;
+  }
+
+  /** Logged once per workspace: a stranger's server sends many interactions, the operator needs one line. */
+  #noteRefused(platform: ChatPlatform, workspace: string): void {
+    const key = `${platform}:${workspace}`;
+    if (this.#logged.has(key)) return;
+    this.#logged.add(key);
+    this.#logger?.warn(
+      { platform, workspace },
+      'interaction from a workspace not in REELBOT_WORKSPACES refused (logged once per workspace)',
+    );
+  }
+}
+
+/** The words a refused member sees, privately: "server" on Discord, "workspace" elsewhere. */
+export const refusedWhere = (platform: ChatPlatform, workspace: string): string => {
+  if (platform !== 'discord') return 'workspace';
+  return workspace === '@me' ? 'direct message' : 'server';
+};
