@@ -8,9 +8,12 @@ import { refusedWhere, type WorkspaceGate } from '../../src/core/workspace-gate.
 
 type Loose = Record<string, unknown> & { team?: { id?: string }; team_id?: string; type?: string };
 
-/** The workspace a request comes from: the installation's team, as the listeners address it. */
+/**
+ * The workspace a request comes from. The payload's team first: in a Slack Connect channel it is the acting
+ * member's organisation, which must be allowed itself; then the installation's.
+ */
 const teamOf = (context: Context, body: Loose): string | undefined =>
-  context.teamId ?? body.team?.id ?? body.team_id;
+  body.team_id ?? body.team?.id ?? context.teamId;
 
 export function useWorkspaceGate(app: App, gate: WorkspaceGate): void {
   app.use(async (args) => {

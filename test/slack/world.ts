@@ -10,6 +10,7 @@ import { expect } from 'vitest';
 import { createSlackAdapter, type SlackAdapter } from '../../adapters/slack/index.js';
 import type { Config } from '../../src/config.js';
 import type { Bot } from '../../src/core/bot.js';
+import { WorkspaceGate } from '../../src/core/workspace-gate.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../support/harness.js';
 import { type FakeMessage, FakeSlack } from './fake-slack.js';
@@ -60,6 +61,8 @@ export interface SlackWorld {
       triggerId?: string;
       /** Send `text` as is, not escaped the way Slack escapes what users type. */
       raw?: boolean;
+      /** The workspace the command comes from (default the test team). */
+      team?: string;
     },
   ): Promise<{ status: number; text: string; responseUrl: string; triggerId: string }>;
   /** A block_actions payload for a button/select found in `blocks` by core action. */
@@ -88,6 +91,8 @@ export async function slackWorld(
     slack?: Partial<NonNullable<Config['slack']>>;
     /** Wraps the core the adapter talks to (e.g. to make it slow). */
     bot?: (bot: Bot) => Bot;
+    /** `REELBOT_WORKSPACES`: the workspaces the adapter serves; unset serves every one. */
+    workspaces?: string[];
   } = {},
 ): Promise<SlackWorld> {
   const h = await createHarness({ platform: 'slack', ...options.harness });
@@ -116,6 +121,9 @@ export async function slackWorld(
     logger: h.deps.logger,
     clock: h.clock,
     store: h.store,
+    ...(options.workspaces
+      ? { gate: new WorkspaceGate({ workspaces: options.workspaces, logger: h.deps.logger }) }
+      : {}),
   });
   await adapter.start();
   const listening = await http.listen(0, '127.0.0.1');
@@ -163,6 +171,7 @@ export async function slackWorld(
         user_id: o.user ?? ALICE,
         user_name: o.userName ?? (o.user === BOB ? 'bob' : 'alice'),
         channel_id: o.channel ?? CHANNEL,
+        ...(o.team ? { team_id: o.team } : {}),
       });
       const body = new URLSearchParams(payload).toString();
       const sent = await world.send(body, 'application/x-www-form-urlencoded', o);
