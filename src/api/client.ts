@@ -191,6 +191,15 @@ export class VideoApiClient implements VideoApi, Requester {
       const error = new TimeoutError(`${prefix}: no response within ${this.#tuning.timeoutMs} ms`, where);
       return { error, failure: { kind: 'timeout' } };
     }
+    if (result.kind === 'too-large') {
+      const mb = Math.round(result.limit / (1024 * 1024));
+      const error = new VideoApiError(
+        'invalid_response',
+        `${prefix}: the response is larger than ${mb} MB; not read`,
+        { ...where, status: result.status },
+      );
+      return { error, failure: { kind: 'unreadable' } };
+    }
     if (result.kind === 'connection') {
       const detail = this.#redact(`${result.code}: ${result.detail}`);
       return {

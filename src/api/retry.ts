@@ -4,7 +4,9 @@ import type { HttpMethod } from './routes.js';
 export type AttemptFailure =
   | { kind: 'status'; status: number; retryAfterMs?: number }
   | { kind: 'connection' }
-  | { kind: 'timeout' };
+  | { kind: 'timeout' }
+  /** An answer the client will not read (larger than its cap): asking again gets the same. */
+  | { kind: 'unreadable' };
 
 export interface RetryPolicyOptions {
   /** Attempts in all, the first included. */
@@ -49,6 +51,7 @@ export function retryDelay(ctx: RetryContext): number | undefined {
     const wait = retryAfterMs ?? backoffDelay(ctx.attempt, options, ctx.random);
     return wait <= options.maxRateLimitWaitMs ? wait : undefined;
   }
+  if (failure.kind === 'unreadable') return undefined;
   const transient = failure.kind !== 'status' || failure.status >= 500;
   if (!transient) return undefined;
   const safeToRepeat = ctx.method === 'GET' || (ctx.method === 'POST' && ctx.idempotent);

@@ -5,6 +5,13 @@ import type { HttpMethod } from './routes.js';
 /** The reason a finished request's timer is aborted with (nothing listens any more). */
 const DONE = 'request finished';
 
+/**
+ * The largest response body read (bytes), counted while reading: a hostile or broken service, or anyone on
+ * the path, could otherwise stream hundreds of MB into memory (and into the store). The API's largest
+ * answers (a page of 100 videos, a voice catalog) are a few hundred KB.
+ */
+export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+
 export interface SendInput {
   url: string;
   method: HttpMethod;
@@ -14,12 +21,15 @@ export interface SendInput {
   timeoutMs: number;
   clock: Clock;
   signal: AbortSignal | undefined;
+  /** Default `MAX_RESPONSE_BYTES`. */
+  maxResponseBytes?: number;
 }
 
 /** The outcome of one HTTP attempt. A caller's abort is thrown (its `reason`), not returned. */
 export type SendResult =
   | { kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; text: string }
   | { kind: 'timeout' }
+  | { kind: 'too-large'; status: number; limit: number }
   | { kind: 'connection'; code: string; detail: string };
 
 /**
@@ -49,7 +59,14 @@ export async function send(input: SendInput): Promise<SendResult> {
       signal: controller.signal,
       ...(input.dispatcher ? { dispatcher: input.dispatcher } : {}),
     });
-    const text = await response.body.text();
+    const limit = input.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+    const declared = Number(response.headers['content-length']);
+    if (declared > limit) {
+      controller.abort(new Error('response too large'));
+      return { kind: 'too-large', status: response.statusCode, limit };
+    }
+    const text = await readCapped(response.body, limit, controller);
+    if (text === undefined) return { kind: 'too-large', status: response.statusCode, limit };
     return { kind: 'response', status: response.statusCode, headers: response.headers, text };
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
@@ -65,4 +82,23 @@ export async function send(input: SendInput): Promise<SendResult> {
     timer.abort(DONE);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The body as text, or undefined (and the request aborted) once it passes `limit` bytes. */
+async function readCapped(
+  body: AsyncIterable<Uint8Array>,
+  limit: number,
+  controller: AbortController,
+): Promise<string | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > limit) {
+      controller.abort(new Error('response too large'));
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
