@@ -58,6 +58,7 @@ const schema = z.object({
   SIM_SPEED: optional
     .transform((v) => (v === undefined ? 20 : Number(v)))
     .refine((v) => Number.isFinite(v) && v > 0, { message: 'must be a positive number' }),
+  ALLOW_INSECURE_API: optional.transform((v) => v === '1' || v === 'true'),
   SIM_PROFILE: optional
     .transform((v) => v ?? 'spec')
     .refine((v) => v === 'spec' || v === 'real', { message: 'must be spec or real' })
@@ -78,9 +79,18 @@ export type Config = z.infer<typeof schema> & {
   /** Demo mode: no VIDEO_API_URL, the embedded simulator serves the API. */
   demo: boolean;
   playground: boolean;
+  /** Things an operator should hear about at start-up, though they do not stop it. */
+  warnings: string[];
 };
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
+const hostOf = (url: string): string => (URL.canParse(url) ? new URL(url).hostname : url);
+const isLoopbackUrl = (url: string): boolean => {
+  const host = hostOf(url);
+  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+};
+const isPlainRemote = (url: string): boolean => url.startsWith('http://') && !isLoopbackUrl(url);
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -94,7 +104,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`${variable} ${issue?.message ?? 'is invalid'}.`);
   }
   const c = parsed.data;
-  const config: Config = { ...c, demo: c.VIDEO_API_URL === undefined, playground: false };
+  const config: Config = { ...c, demo: c.VIDEO_API_URL === undefined, playground: false, warnings: [] };
+  // Every team key travels in the Authorization header: never over plain HTTP beyond this machine.
+  if (c.VIDEO_API_URL && !c.ALLOW_INSECURE_API && isPlainRemote(c.VIDEO_API_URL)) {
+    throw new ConfigError(
+      'VIDEO_API_URL uses plain http:// to another host, which would send every API key in clear text: use https://, or set ALLOW_INSECURE_API=1 if the network is private.',
+    );
+  }
+  for (const name of ['SLACK_API_URL', 'DISCORD_API_URL'] as const) {
+    const url = c[name];
+    if (url && !isLoopbackUrl(url)) {
+      config.warnings.push(
+        `${name} points the bot's token at ${hostOf(url)} instead of the platform: only for testing.`,
+      );
+    }
+  }
 
   const oauthParts = {
     SLACK_CLIENT_ID: c.SLACK_CLIENT_ID,

@@ -35,6 +35,7 @@ export interface RunningApp {
 export async function startApp(env: Record<string, string | undefined> = process.env): Promise<RunningApp> {
   const config = loadConfig(env);
   const logger = createLogger({ level: config.LOG_LEVEL });
+  for (const warning of config.warnings) logger.warn({}, warning);
   // Everything started is stopped in reverse order, on Ctrl-C or when a later step of start-up fails.
   const teardown: (() => Promise<void> | void)[] = [];
   const stopAll = async () => {

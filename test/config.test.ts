@@ -91,4 +91,31 @@ describe('loadConfig', () => {
     const { VIDEO_API_KEY: _shared, ...linkedOnly } = discord;
     expect(loadConfig(linkedOnly).REELBOT_WORKSPACES).toBeUndefined();
   });
+
+  it('refuses a plain-http VIDEO_API_URL beyond this machine unless ALLOW_INSECURE_API=1', () => {
+    expect(() => loadConfig({ VIDEO_API_URL: 'http://video.example.com/api/v1' })).toThrow(
+      /^VIDEO_API_URL uses plain http:\/\/ to another host, .* set ALLOW_INSECURE_API=1 if the network is private\.$/,
+    );
+    expect(
+      loadConfig({ VIDEO_API_URL: 'http://video.example.com/api/v1', ALLOW_INSECURE_API: '1' }).demo,
+    ).toBe(false);
+    for (const local of [
+      'http://127.0.0.1:4010/api/v1',
+      'http://localhost:4010/api/v1',
+      'http://[::1]:4010/api/v1',
+    ]) {
+      expect(loadConfig({ VIDEO_API_URL: local }).demo, local).toBe(false);
+    }
+    expect(loadConfig({ VIDEO_API_URL: 'https://video.example.com/api/v1' }).warnings).toEqual([]);
+  });
+
+  it('warns when a platform API override points beyond this machine', () => {
+    const c = loadConfig({
+      SLACK_API_URL: 'https://slack.example.net/api/',
+      DISCORD_API_URL: 'http://127.0.0.1:9/api',
+    });
+    expect(c.warnings).toEqual([
+      "SLACK_API_URL points the bot's token at slack.example.net instead of the platform: only for testing.",
+    ]);
+  });
 });
