@@ -330,6 +330,8 @@ export interface Store {
       decision: { status: Exclude<ApprovalStatus, 'pending'>; by?: UserAddress; at: number; reason?: string },
     ): boolean;
     pendingExpiring(before: number): Approval[];
+    /** Pending approvals of one workspace (`slack:T1`), oldest first (the approvals inbox). */
+    pendingIn(workspace: string): Approval[];
   };
   audit: {
     record(entry: AuditEntry): void;

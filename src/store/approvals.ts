@@ -31,6 +31,7 @@ export class SqliteApprovals implements ApprovalStore {
   readonly #get: Database.Statement<[string], ApprovalRow>;
   readonly #decide: Database.Statement<[DecideParams]>;
   readonly #pendingExpiring: Database.Statement<[number], ApprovalRow>;
+  readonly #pendingIn: Database.Statement<[string], ApprovalRow>;
 
   constructor(
     db: Database.Database,
@@ -50,6 +51,11 @@ export class SqliteApprovals implements ApprovalStore {
     this.#pendingExpiring = db.prepare(
       `SELECT * FROM approvals WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= ?
        ORDER BY expires_at, created_at`,
+    );
+    // `slack:T1:%`: the workspace's conversations (a `:` ends the workspace part, so T1 never matches T10).
+    this.#pendingIn = db.prepare(
+      `SELECT * FROM approvals WHERE status = 'pending' AND conversation LIKE ? ESCAPE '\\'
+       ORDER BY created_at, id`,
     );
   }
 
@@ -81,6 +87,11 @@ export class SqliteApprovals implements ApprovalStore {
   /** Pending approvals whose expiry is at or before `before`, soonest first. */
   pendingExpiring(before: number): Approval[] {
     return this.#pendingExpiring.all(before).map(fromRow);
+  }
+
+  pendingIn(workspace: string): Approval[] {
+    const prefix = workspace.replace(/[\\%_]/g, (c) => `\\${c}`);
+    return this.#pendingIn.all(`${prefix}:%`).map(fromRow);
   }
 }
 

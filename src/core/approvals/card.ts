@@ -13,6 +13,8 @@ export const APPROVE_ACTION = 'approval.approve';
 export const REJECT_ACTION = 'approval.reject';
 export const RETRY_ACTION = 'approval.retry';
 export const RESCHEDULE_ACTION = 'approval.reschedule';
+/** Only the requester may use it; anyone else is refused (withdraw.ts). */
+export const WITHDRAW_ACTION = 'approval.withdraw';
 
 const utc = (instant: number): string => formatBoth(instant, 'UTC');
 
@@ -70,6 +72,9 @@ function textOf(m: ApprovalCardModel): string {
         `**${literal(m.requesterName)}** asks for approval. An approver decides with the buttons below.`,
       ];
       if (m.at !== undefined) lines.push(`It expires at the scheduled time if nobody decides before.`);
+      else if (m.expiresAt !== undefined)
+        lines.push(`It expires on ${utc(m.expiresAt)} if nobody decides before.`);
+      lines.push('The requester can **Withdraw** it until then.');
       return lines.join('\n');
     }
     case 'approved': {
@@ -83,13 +88,15 @@ function textOf(m: ApprovalCardModel): string {
     case 'rejected':
       return `Rejected by ${by}${when}${m.reason ? `: “${literal(m.reason)}”` : '.'} Nothing was sent.`;
     case 'expired':
-      if (m.withdrawnBy !== undefined)
-        return `Withdrawn by **${literal(m.withdrawnBy)}** with \`unschedule\`${when}. Nothing was sent.`;
+      if (m.withdrawnBy !== undefined) {
+        const how = m.withdrawnWith === 'button' ? '' : ' with `unschedule`';
+        return `Withdrawn by **${literal(m.withdrawnBy)}**${how}${when}. Nothing was sent.`;
+      }
       if (m.rescheduledTo !== undefined)
         return `Replaced by a new request for ${formatBoth(m.rescheduledTo, m.requesterZone)}${m.decidedByName ? ` (by ${by})` : ''}. Nothing was sent for this time.`;
       return m.at !== undefined
         ? `Nobody decided before the scheduled time, so nothing was sent. **Reschedule** asks again for a new time.`
-        : 'Nobody decided in time, so nothing was sent.';
+        : 'Nobody decided before the request expired, so nothing was sent. Ask again if it is still wanted.';
     case 'failed':
       return `It did not go through${m.outcome ? `: ${m.outcome.text}` : '.'}`;
   }
@@ -103,6 +110,7 @@ function controlsOf(m: ApprovalCardModel): Control[] {
       button(APPROVE_ACTION, id, 'Approve', 'primary'),
       button(REJECT_ACTION, id, 'Reject', 'danger'),
       ...reschedule,
+      button(WITHDRAW_ACTION, id, 'Withdraw'),
     ];
   }
   // Also while running: after a crash mid-run the card would otherwise wait forever (the key makes it safe).

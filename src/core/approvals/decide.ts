@@ -24,6 +24,7 @@ import {
 import { expireApproval } from './expire.js';
 import type { ApprovalCardModel } from './model.js';
 import { decisionRefusal } from './policy.js';
+import { clickedApproval } from './reach.js';
 import { runApproved } from './run-approved.js';
 import { alreadyDecided } from './wording.js';
 
@@ -58,7 +59,9 @@ function expiredMeanwhile(ctx: CommandContext, approval: Approval): Response | u
 
 export const approveAction: ActionSpec = {
   action: APPROVE_ACTION,
-  async run(ctx, id) {
+  async run(clickCtx, value) {
+    // From the inbox, the decision runs as if clicked where the request is (reach.ts).
+    const { ctx, id } = clickedApproval(clickCtx, value);
     const { approval, model } = loadDecidable(ctx, id);
     if (approval.status !== 'pending') return info(alreadyDecided(approval));
     const late = expiredMeanwhile(ctx, approval);
@@ -185,14 +188,16 @@ export const retryAction: ActionSpec = {
 /** Reject opens the reason form; the decision happens on submit. */
 export const rejectAction: ActionSpec = {
   action: REJECT_ACTION,
-  async run(ctx, id) {
+  async run(clickCtx, value) {
+    const { ctx, id } = clickedApproval(clickCtx, value);
     const { approval } = loadDecidable(ctx, id);
     if (approval.status !== 'pending') return info(alreadyDecided(approval));
     const form: Form = {
       id: REJECT_FORM,
       title: 'Reject the request',
       submitLabel: 'Reject',
-      state: approval.id,
+      // The button's value: an inbox mark carries over to the submission.
+      state: value,
       intro: `Reject **${approval.action.summary}**? The requester sees your reason.`,
       inputs: [
         {
@@ -212,7 +217,7 @@ export const rejectAction: ActionSpec = {
 
 export const rejectForm: FormSpec = {
   id: REJECT_FORM,
-  async submit(ctx, state, values) {
+  async submit(submitCtx, state, values) {
     const reason = (values.reason ?? '').trim();
     if (reason.length > REASON_MAX) {
       return {
@@ -220,7 +225,8 @@ export const rejectForm: FormSpec = {
         errors: { reason: say('too-long', { option: 'reason', length: reason.length, max: REASON_MAX }) },
       };
     }
-    const { approval } = loadDecidable(ctx, state);
+    const { ctx, id } = clickedApproval(submitCtx, state);
+    const { approval } = loadDecidable(ctx, id);
     if (approval.status !== 'pending') return info(alreadyDecided(approval));
     const late = expiredMeanwhile(ctx, approval);
     if (late) return late;

@@ -1,6 +1,7 @@
 /**
- * Expiry (DESIGN §5: an approval for a scheduled post expires at its scheduled time). Called inside a
- * transaction by the expiry watcher at that time, or by a click that arrives after it but before the poller.
+ * Expiry (DESIGN §5: an approval for a scheduled post expires at its scheduled time, any other after the
+ * request lifetime). Called inside a transaction by the expiry watcher at that time, or by a click that
+ * arrives after it but before the poller.
  */
 import type { Approval, Store } from '../ports.js';
 import { formatBoth } from '../time/format.js';
@@ -24,13 +25,15 @@ export function expireApproval(store: Store, approval: Approval, now: number): b
   );
   closeExpiryWatch(store, approval.id);
   auditApproval(store, approval, { at: now, actor: approval.requester, action: 'approval.expire' });
-  const at = approval.expiresAt ?? now;
+  const at = formatBoth(approval.expiresAt ?? now, model?.requesterZone ?? 'UTC');
+  const next =
+    approval.action.command === 'schedule'
+      ? 'Press **Reschedule** on its card to ask again for a new time.'
+      : 'Nothing was charged or published; ask again if it is still wanted.';
   notifyRequester(store, approval, 'expired', {
     title: 'Approval expired',
     tone: 'warning',
-    text:
-      `Nobody approved **${approval.action.summary}** before ${formatBoth(at, model?.requesterZone ?? 'UTC')}, ` +
-      'so nothing was sent. Press **Reschedule** on its card to ask again for a new time.',
+    text: `Nobody approved **${approval.action.summary}** before ${at}, so nothing was sent. ${next}`,
     context: `Approval \`${approval.id}\``,
   });
   return true;

@@ -6,6 +6,7 @@
 import type { CommandModule } from '../command-spec.js';
 import { approveAction, rejectAction, rejectForm, retryAction } from './decide.js';
 import { rescheduleAction, rescheduleForm } from './reschedule.js';
+import { withdrawAction } from './withdraw.js';
 
 export { approvalWatcher } from './expiry-watcher.js';
 export { type ApprovalNeed, needsApproval } from './policy.js';
@@ -14,6 +15,6 @@ export { checkRole, hasRole, type Role } from './roles.js';
 
 /** The approval card's buttons and forms. */
 export const approvalsModule: CommandModule = {
-  actions: [approveAction, rejectAction, retryAction, rescheduleAction],
+  actions: [approveAction, rejectAction, retryAction, rescheduleAction, withdrawAction],
   forms: [rejectForm, rescheduleForm],
 };

@@ -52,8 +52,12 @@ export interface ApprovalCardModel {
   outcome?: ApprovalOutcome;
   /** A reschedule replaced this request with one for this instant. */
   rescheduledTo?: number;
-  /** `unschedule` withdrew it before anyone decided (name of who did). */
+  /** The requester withdrew it before anyone decided (name of who did). */
   withdrawnBy?: string;
+  /** How: `unschedule` of its video, or the Withdraw button (card or inbox). */
+  withdrawnWith?: 'unschedule' | 'button';
+  /** When a request without a scheduled time expires (the request lifetime), for the card's words. */
+  expiresAt?: number;
 }
 
 /**

@@ -11,6 +11,7 @@ import { TYPED_RETRY_WINDOW_MS } from '../request-id.js';
 import { formatBoth } from '../time/format.js';
 import { renderApprovalCard } from './card.js';
 import { auditApproval } from './effects.js';
+import { requestLifetimeMs } from './lifetime.js';
 import {
   type ApprovalCardModel,
   type ApprovedCommand,
@@ -52,6 +53,8 @@ export function requestApproval(ctx: CommandContext, request: ApprovalRequest): 
   const cardKey = approvalCardKey(id);
   const now = ctx.now();
   const zone = ctx.timeZone();
+  // A schedule request expires at its time; any other after the workspace's request lifetime.
+  const expiresAt = request.at ?? now + requestLifetimeMs(settings);
 
   const existing = store.transaction(() => {
     const found = store.approvals.get(id);
@@ -67,7 +70,7 @@ export function requestApproval(ctx: CommandContext, request: ApprovalRequest): 
         summary: request.summary,
       },
       cardKey,
-      expiresAt: request.at ?? null,
+      expiresAt,
     });
     const model: ApprovalCardModel = {
       type: 'approval',
@@ -81,7 +84,7 @@ export function requestApproval(ctx: CommandContext, request: ApprovalRequest): 
       requestedAt: now,
       fields: request.fields ?? [],
       status: 'pending',
-      ...(request.at !== undefined ? { at: request.at } : {}),
+      ...(request.at !== undefined ? { at: request.at } : { expiresAt }),
       ...(request.sections ? { sections: request.sections } : {}),
       ...(request.image ? { image: request.image } : {}),
     };
@@ -92,19 +95,17 @@ export function requestApproval(ctx: CommandContext, request: ApprovalRequest): 
       model: asRecord(model),
       onUnpostable: unpostable(requester),
     });
-    if (request.at !== undefined) {
-      // Due exactly at the scheduled time: the poller then expires it without any API call (expiry-watcher.ts).
-      store.watches.add({
-        kind: 'approval',
-        target: id,
-        owner: ctx.keyOwner(),
-        conversation: ctx.req.conversation,
-        cardKey,
-        state: {},
-        nextCheckAt: request.at,
-        expiresAt: request.at,
-      });
-    }
+    // Due exactly at expiry: the poller then expires it without any API call (expiry-watcher.ts).
+    store.watches.add({
+      kind: 'approval',
+      target: id,
+      owner: ctx.keyOwner(),
+      conversation: ctx.req.conversation,
+      cardKey,
+      state: {},
+      nextCheckAt: expiresAt,
+      expiresAt,
+    });
     auditApproval(store, approval, {
       at: now,
       actor: requester,
@@ -143,8 +144,9 @@ export function requestApproval(ctx: CommandContext, request: ApprovalRequest): 
     `Sent for approval to ${formatMentions(settings.approvers, 'nobody')}: **${request.summary}**.`,
     'Its card is in this channel; I tell you here when someone decides.',
   ];
-  if (request.at !== undefined)
-    lines.push(`It must be approved before ${formatBoth(request.at, zone)}, or it expires.`);
+  lines.push(
+    `It must be approved before ${formatBoth(expiresAt, zone)}, or it expires; **Withdraw** on its card takes it back.`,
+  );
   return message({
     title: 'Sent for approval',
     tone: 'info',

@@ -1,33 +1,97 @@
 /**
- * `unschedule` on a video whose schedule still waits for approval: the request is withdrawn, so an approver
- * cannot later schedule what the team meant to cancel. Pending schedule requests are found through their
- * expiry watches (every schedule request has one).
+ * Withdrawing a pending request before anyone decides: by its requester with the Withdraw button (on the
+ * request card or in the inbox), or by `unschedule` on a video whose schedule still waits for approval, so
+ * an approver cannot later schedule what the team meant to cancel. The card is edited to "Withdrawn".
  */
-import type { CommandContext } from '../context.js';
+import { workspaceOf } from '../address.js';
+import { message, type Response } from '../cards.js';
+import type { ActionSpec } from '../command-spec.js';
+import { formatMention } from '../commands/account/mentions.js';
+import { type CommandContext, userError } from '../context.js';
+import type { Approval, Store } from '../ports.js';
+import { WITHDRAW_ACTION } from './card.js';
 import { auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
+import { clickedApproval } from './reach.js';
+import { alreadyDecided } from './wording.js';
+
+interface Withdrawal {
+  by: string;
+  byName: string;
+  how: 'unschedule' | 'button';
+  now: number;
+}
+
+/** Withdraws a pending approval once (inside a transaction): false when it was decided meanwhile. */
+function withdrawApproval(store: Store, approval: Approval, w: Withdrawal): boolean {
+  const decision = { status: 'expired' as const, by: w.by, at: w.now, reason: 'withdrawn' };
+  if (!store.approvals.decide(approval.id, decision)) return false;
+  closeExpiryWatch(store, approval.id);
+  updateApprovalCard(
+    store,
+    approval,
+    { status: 'expired', withdrawnBy: w.byName, withdrawnWith: w.how, decidedAt: w.now },
+    `approval:${approval.id}:withdrawn`,
+  );
+  auditApproval(store, approval, {
+    at: w.now,
+    actor: w.by,
+    action: 'approval.withdraw',
+    details: { via: w.how },
+  });
+  return true;
+}
 
 /** Withdraws this conversation's pending schedule requests for `videoId`; how many there were. */
 export function withdrawScheduleRequests(ctx: CommandContext, videoId: string): number {
   const store = ctx.deps.store;
-  const now = ctx.now();
+  const w: Withdrawal = {
+    by: ctx.req.user,
+    byName: ctx.req.userName ?? 'a member',
+    how: 'unschedule',
+    now: ctx.now(),
+  };
   return store.transaction(() => {
     let count = 0;
+    // Every pending request has an expiry watch: they are found through it.
     for (const watch of store.watches.activeWhere({ kind: 'approval', conversation: ctx.req.conversation })) {
       const approval = store.approvals.get(watch.target);
       if (approval?.status !== 'pending' || approval.action.command !== 'schedule') continue;
       if (approval.action.args.videoId !== videoId) continue;
-      const decision = { status: 'expired' as const, by: ctx.req.user, at: now, reason: 'withdrawn' };
-      if (!store.approvals.decide(approval.id, decision)) continue;
-      closeExpiryWatch(store, approval.id);
-      updateApprovalCard(
-        store,
-        approval,
-        { status: 'expired', withdrawnBy: ctx.req.userName ?? 'a member', decidedAt: now },
-        `approval:${approval.id}:withdrawn`,
-      );
-      auditApproval(store, approval, { at: now, actor: ctx.req.user, action: 'approval.withdraw' });
-      count++;
+      if (withdrawApproval(store, approval, w)) count++;
     }
     return count;
   });
 }
+
+const inWorkspace = (approval: Approval, ctx: CommandContext): boolean =>
+  workspaceOf(approval.conversation) === workspaceOf(ctx.req.conversation);
+
+/** The Withdraw button: only the requester may; anyone else hears who can. */
+export const withdrawAction: ActionSpec = {
+  action: WITHDRAW_ACTION,
+  async run(ctx, value): Promise<Response> {
+    const { id } = clickedApproval(ctx, value);
+    const store = ctx.deps.store;
+    const approval = id ? store.approvals.get(id) : undefined;
+    if (!approval || !inWorkspace(approval, ctx)) throw userError('interaction-expired');
+    if (approval.requester !== ctx.req.user) {
+      throw userError('approval-withdraw-not-yours', { who: formatMention(approval.requester) });
+    }
+    const answer = (text: string) => message({ title: 'Nothing to do', tone: 'info', text });
+    if (approval.status !== 'pending') return answer(alreadyDecided(approval));
+    const w: Withdrawal = {
+      by: ctx.req.user,
+      byName: ctx.req.userName ?? 'the requester',
+      how: 'button',
+      now: ctx.now(),
+    };
+    if (!store.transaction(() => withdrawApproval(store, approval, w)))
+      return answer(alreadyDecided(store.approvals.get(approval.id) ?? approval));
+    return message({
+      title: 'Withdrawn',
+      tone: 'neutral',
+      text: `You withdrew **${approval.action.summary}**. Nothing was sent, and approvers can no longer approve it.`,
+      context: `Approval \`${approval.id}\``,
+    });
+  },
+};

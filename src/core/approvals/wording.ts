@@ -17,7 +17,7 @@ export function alreadyDecided(approval: Approval): string {
       if (approval.reason === 'withdrawn') return `Already withdrawn by ${by ?? 'a member'}${when}.`;
       return by
         ? `Already replaced by a new request from ${by}${when}.`
-        : `Already expired${when}: nobody decided before the scheduled time.`;
+        : `Already expired${when}: nobody decided before ${approval.action.command === 'schedule' ? 'the scheduled time' : 'the request expired'}.`;
     case 'failed':
       return `Already tried${when}; it did not go through.`;
     case 'pending':

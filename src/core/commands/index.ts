@@ -4,6 +4,7 @@
 import { approvalsModule } from '../approvals/index.js';
 import type { CommandModule } from '../command-spec.js';
 import { accountModule } from './account/index.js';
+import { inboxModule } from './approvals/index.js';
 import { auditModule } from './audit/index.js';
 import { publishingModule } from './publishing/index.js';
 import { seriesModule } from './series/index.js';
@@ -16,4 +17,5 @@ export const MODULES: readonly CommandModule[] = [
   accountModule,
   auditModule,
   approvalsModule,
+  inboxModule,
 ];

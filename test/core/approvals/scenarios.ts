@@ -48,7 +48,7 @@ export const APPROVAL_SCENARIOS: readonly ApprovalScenario[] = [
       expect(card.text).toContain('Launch teaser — launch'); // the YouTube block, previewed
       expect(card.text).toContain(d.mention('alice'));
       expect(card.image).toBeTruthy();
-      expect(card.buttons.map((b) => b.label)).toEqual(['Approve', 'Reject']);
+      expect(card.buttons.map((b) => b.label)).toEqual(['Approve', 'Reject', 'Withdraw']);
 
       const approved = await d.click('bob', button(card, 'approval.approve'));
       expect(approved.visibility).toBe('ephemeral');
@@ -75,7 +75,7 @@ export const APPROVAL_SCENARIOS: readonly ApprovalScenario[] = [
       const card = await lastApproval(d);
       expect(card.title).toMatch(/^Approval needed: Schedule “Teaser two” on YouTube/);
       expect(card.text).toContain('Tue 24 Nov 2026, 09:00 UTC');
-      expect(card.buttons.map((b) => b.label)).toEqual(['Approve', 'Reject', 'Reschedule']);
+      expect(card.buttons.map((b) => b.label)).toEqual(['Approve', 'Reject', 'Reschedule', 'Withdraw']);
       expect(await d.fixtures.scheduledPosts(id)).toEqual([]);
 
       const approved = await d.click('bob', button(card, 'approval.approve'));

@@ -1,0 +1,123 @@
+/**
+ * `approvals`: the approvals inbox (DESIGN §5). The workspace's pending requests the caller may decide, and
+ * their own pending ones, each with the approval card's buttons. Inbox buttons carry `id:inbox`, so a click
+ * here is re-authorised as if it came from the request's own conversation (src/core/approvals/reach.ts).
+ * The same card is the approvals part of the Slack App Home (src/core/home.ts).
+ */
+import { workspaceOf } from '../../address.js';
+import { APPROVE_ACTION, REJECT_ACTION, WITHDRAW_ACTION } from '../../approvals/card.js';
+import { approvalModel } from '../../approvals/effects.js';
+import { decisionRefusal } from '../../approvals/policy.js';
+import { clickedApproval, inboxValue } from '../../approvals/reach.js';
+import { type Card, type Control, message, type Section } from '../../cards.js';
+import { defineCommand } from '../../command-spec.js';
+import type { CommandContext } from '../../context.js';
+import type { Approval } from '../../ports.js';
+import { channel, code, literal } from '../../text.js';
+import { formatBoth } from '../../time/format.js';
+import { formatMention } from '../account/mentions.js';
+
+/** Requests shown with their buttons; Discord allows five rows of buttons under a message. */
+const SHOWN = 5;
+
+export const approvalsCommand = defineCommand({
+  name: 'approvals',
+  summary: 'Pending approval requests: the ones you may decide, and your own',
+  options: [],
+  examples: ['approvals'],
+  details:
+    'Lists every pending request of this workspace you may approve or reject, and the requests you asked for, ' +
+    'with their buttons. You can withdraw your own requests before anyone decides.',
+  async run(ctx) {
+    return message(approvalsInbox(ctx));
+  },
+});
+
+/** Whether the caller may decide `approval` now, by the same rules as a click (nothing is recorded). */
+function mayDecide(ctx: CommandContext, approval: Approval): boolean {
+  const where = clickedApproval(ctx, inboxValue(approval.id)).ctx;
+  const store = ctx.deps.store;
+  let allowed = false;
+  // A listing is not a click: a refusal the policy would audit for a real click is rolled back.
+  try {
+    store.transaction(() => {
+      allowed = decisionRefusal(where, approval) === undefined;
+      throw ROLLBACK;
+    });
+  } catch (error) {
+    if (error !== ROLLBACK) throw error;
+  }
+  return allowed;
+}
+const ROLLBACK = new Error('inbox: roll back the decision check');
+
+interface InboxEntry {
+  approval: Approval;
+  decide: boolean;
+  mine: boolean;
+}
+
+/** The caller's inbox: what they may decide, then what they asked for (a request in both shows once). */
+export function inboxEntries(ctx: CommandContext): InboxEntry[] {
+  const now = ctx.now();
+  const pending = ctx.deps.store.approvals
+    .pendingIn(workspaceOf(ctx.req.conversation))
+    // Past its expiry, the poller is about to expire it: not worth a click.
+    .filter((a) => a.expiresAt === null || a.expiresAt > now);
+  const entries: InboxEntry[] = [];
+  for (const approval of pending) {
+    const mine = approval.requester === ctx.req.user;
+    const decide = mayDecide(ctx, approval);
+    if (mine || decide) entries.push({ approval, decide, mine });
+  }
+  return entries;
+}
+
+/** The inbox card: one section per request with its buttons, at most `SHOWN`, oldest first. */
+export function approvalsInbox(ctx: CommandContext): Card {
+  const entries = inboxEntries(ctx);
+  if (entries.length === 0) {
+    return {
+      title: 'Approvals',
+      tone: 'neutral',
+      text:
+        'Nothing is waiting for you: no pending request you can decide, and none of yours. ' +
+        'Requests appear here when someone publishes, schedules or spends under an approval policy (`/reel settings`).',
+    };
+  }
+  const toDecide = entries.filter((e) => e.decide).length;
+  const own = entries.filter((e) => e.mine).length;
+  const shown = entries.slice(0, SHOWN);
+  const more = entries.length - shown.length;
+  return {
+    title: `Approvals: ${entries.length} pending`,
+    tone: toDecide > 0 ? 'warning' : 'info',
+    text: `${toDecide} for you to decide · ${own} of yours waiting.`,
+    sections: shown.map((e) => entrySection(ctx, e)),
+    context:
+      more > 0
+        ? `${more} more not shown (oldest first): decide these, then run \`/reel approvals\` again.`
+        : 'Buttons here act like those on the request cards.',
+  };
+}
+
+function entrySection(ctx: CommandContext, e: InboxEntry): Section {
+  const { approval } = e;
+  const model = approvalModel(ctx.deps.store, approval);
+  const value = inboxValue(approval.id);
+  const lines = [`**${approval.action.summary}**`];
+  const asked = `asked by ${e.mine ? 'you' : formatMention(approval.requester)} in ${channel(approval.conversation)}`;
+  lines.push(`${asked} · ${formatBoth(approval.createdAt, ctx.timeZone())}`);
+  if (approval.expiresAt !== null) lines.push(`Expires ${formatBoth(approval.expiresAt, ctx.timeZone())}`);
+  if (model?.fields.length) {
+    lines.push(model.fields.map((f) => `${literal(f.label)}: ${f.value}`).join(' · '));
+  }
+  const controls: Control[] = [];
+  if (e.decide) {
+    controls.push({ kind: 'button', action: APPROVE_ACTION, value, label: 'Approve', style: 'primary' });
+    controls.push({ kind: 'button', action: REJECT_ACTION, value, label: 'Reject', style: 'danger' });
+  }
+  if (e.mine) controls.push({ kind: 'button', action: WITHDRAW_ACTION, value, label: 'Withdraw' });
+  lines.push(`Approval ${code(approval.id)}`);
+  return { text: lines.join('\n'), controls };
+}
