@@ -5,15 +5,15 @@
  * response to an interaction is the HTTP answer itself; follow-ups go through the REST webhook as usual.
  */
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import type { APIInteractionResponse } from 'discord.js';
 import type { Clock, Logger } from '../../src/core/ports.js';
+import { MAX_CHAT_BODY_BYTES, readBounded } from '../../src/http/bounded-body.js';
 import type { Handler } from '../../src/http/server.js';
 import { BadInteraction, fromRaw, type Inbound } from './inbound.js';
 import type { Replier } from './interactions.js';
 
 export const INTERACTIONS_PATH = '/discord/interactions';
-const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_SKEW_MS = 5 * 60_000;
 
 /**
@@ -57,17 +57,6 @@ export function verifySignature(options: {
   return valid ? { ok: true } : { ok: false, reason: 'bad signature' };
 }
 
-async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 function send(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -88,7 +77,7 @@ export function createInteractionsEndpoint(options: {
       res.end('Use POST.');
       return;
     }
-    const body = await readBody(req);
+    const body = await readBounded(req, MAX_CHAT_BODY_BYTES);
     if (!body) return send(res, 413, { error: 'body too large' });
     const header = (name: string) => {
       const v = req.headers[name];

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
+import { readBounded } from '../../src/http/bounded-body.js';
 
 /** Bodies are small (a command line, a form); anything bigger is refused before parsing. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -68,22 +69,17 @@ export class BadRequest extends Error {
 export async function readJson<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/json\b/i.test(type)) throw new BadRequest(415, 'Send the body as application/json.');
-  const chunks: Buffer[] = [];
-  let size = 0;
+  let body: Buffer | undefined;
   try {
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) break;
-      chunks.push(chunk as Buffer);
-    }
+    body = await readBounded(req, MAX_BODY_BYTES);
   } catch {
     // The client went away mid-body: nothing to run, and nobody left to answer.
     throw new BadRequest(400, 'The request body was cut off.');
   }
-  if (size > MAX_BODY_BYTES) throw new BadRequest(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`);
+  if (!body) throw new BadRequest(413, `The body is larger than ${MAX_BODY_BYTES} bytes.`);
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    json = JSON.parse(body.toString('utf8'));
   } catch {
     throw new BadRequest(400, 'The body is not valid JSON.');
   }
