@@ -24,6 +24,10 @@ export interface InboundBase {
   user: { id: string; name: string };
   /** Role ids of the member (guilds only). */
   roles: string[];
+  /** False in a guild interaction that came without its member (roles unknown: approvals by role refused). */
+  rolesKnown?: boolean;
+  /** The member's permission bitfield in the channel, as Discord sends it (guilds only). */
+  permissions?: string;
 }
 
 /** `/reel [group] sub` with its options, by Discord option name. */
@@ -134,7 +138,12 @@ const rawInteraction = z.object({
   channel_id: z.string().optional(),
   channel: z.object({ id: z.string() }).loose().optional(),
   member: z
-    .object({ user: rawUser, roles: z.array(z.string()), nick: z.string().nullish() })
+    .object({
+      user: rawUser,
+      roles: z.array(z.string()),
+      nick: z.string().nullish(),
+      permissions: z.string().optional(),
+    })
     .loose()
     .optional(),
   user: rawUser.optional(),
@@ -172,6 +181,8 @@ export function fromRaw(json: unknown): Inbound {
     channelId,
     user: { id: who.id, name: i.member?.nick || who.global_name || who.username },
     roles: i.member?.roles ?? [],
+    rolesKnown: !i.guild_id || i.member !== undefined,
+    ...(i.member?.permissions ? { permissions: i.member.permissions } : {}),
   };
   const data = i.data ?? {};
   switch (i.type) {
@@ -257,6 +268,10 @@ export function fromGateway(interaction: Interaction): Inbound {
     channelId: interaction.channelId ?? '',
     user: { id: interaction.user.id, name: nick || interaction.user.globalName || interaction.user.username },
     roles,
+    rolesKnown: !interaction.guildId || Boolean(member),
+    ...(interaction.memberPermissions
+      ? { permissions: interaction.memberPermissions.bitfield.toString() }
+      : {}),
   };
   if (interaction.isChatInputCommand()) {
     const walked = walkOptions(

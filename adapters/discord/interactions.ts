@@ -63,6 +63,13 @@ export const DM_WORKSPACE = '@me';
 
 const EPHEMERAL = MessageFlags.Ephemeral;
 
+/** Manage Server (0x20) or Administrator (0x8): a guild admin, who sets the team policy. */
+const GUILD_ADMIN_BITS = 0x20n | 0x8n;
+const isGuildManager = (permissions: string | undefined): boolean => {
+  if (!permissions || !/^\d+$/.test(permissions)) return false;
+  return (BigInt(permissions) & GUILD_ADMIN_BITS) !== 0n;
+};
+
 export function requestInfoOf(i: InboundBase, messageId?: string): RequestInfo {
   const workspace = i.guildId ?? DM_WORKSPACE;
   const conversation = conversationAddress('discord', workspace, i.channelId);
@@ -72,6 +79,8 @@ export function requestInfoOf(i: InboundBase, messageId?: string): RequestInfo {
     userName: i.user.name,
     conversation,
     ...(i.roles.length > 0 ? { memberOf: i.roles.map((id) => `discord-role:${id}`) } : {}),
+    ...(i.rolesKnown === false ? { membershipUnverified: true } : {}),
+    ...(isGuildManager(i.permissions) ? { isWorkspaceAdmin: true } : {}),
     ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
   };
 }

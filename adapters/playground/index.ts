@@ -26,7 +26,7 @@ export interface PlaygroundOptions {
    * Default alice, bob and carol (bob and carol in the group `reviewers`): people to switch between;
    * approvals need more than one, and `settings approvers @&reviewers` names the group.
    */
-  users?: { id: string; name: string; groups?: string[] }[];
+  users?: { id: string; name: string; groups?: readonly string[]; groupsUnknown?: boolean }[];
 }
 
 export interface PlaygroundAdapter {

@@ -33,6 +33,8 @@ export interface PlaygroundUser {
   name: string;
   /** Groups the person belongs to, mentioned as `@&name` (approvers, roles). */
   groups?: readonly string[];
+  /** The demo's stand-in for a failed group lookup: membership unknown, decisions by group refused. */
+  groupsUnknown?: boolean;
 }
 
 export interface RoutesDeps {
@@ -82,7 +84,12 @@ export function createRoutes(deps: RoutesDeps): { page: Handler; playground: Han
       user: userAddress('playground', deps.workspace, body.user),
       userName: userName(body.user),
       conversation,
-      memberOf: (userById.get(body.user)?.groups ?? []).map((g) => `playground-group:${g}`),
+      memberOf: userById.get(body.user)?.groupsUnknown
+        ? []
+        : (userById.get(body.user)?.groups ?? []).map((g) => `playground-group:${g}`),
+      ...(userById.get(body.user)?.groupsUnknown ? { membershipUnverified: true } : {}),
+      // The demo's first member (Alice) plays the workspace admin who sets the team policy.
+      ...(deps.users[0]?.id === body.user ? { isWorkspaceAdmin: true } : {}),
       ...(body.timeZone ? { platformTimeZone: body.timeZone } : {}),
       ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
     };

@@ -8,7 +8,8 @@
  * requests share one call. The price is that a membership change counts within those minutes, not at once.
  *
  * Failures never block a command: the user simply counts in no group (or the last map read, when there is
- * one), and the lookup is tried again a minute later. Workspaces without user groups (free plan:
+ * one), and the lookup is tried again a minute later. `membership` says whether the answer is verified: read
+ * within the last 5 minutes. A stale map is never trusted to decide an approval (the core refuses instead). Workspaces without user groups (free plan:
  * `plan_upgrade_required`) or installs from before the scope was asked (`missing_scope`: reinstall) are
  * logged once.
  */
@@ -37,6 +38,14 @@ interface Entry {
   /** User id → group refs. */
   byUser: Map<string, string[]>;
   until: number;
+  /** When `byUser` was read from Slack (a failed refresh keeps the older map and its time). */
+  readAt: number;
+}
+
+/** A user's groups, and whether they were read from Slack within `GROUPS_TTL_MS`. */
+export interface Membership {
+  groups: string[];
+  verified: boolean;
 }
 
 export class SlackGroups {
@@ -51,9 +60,17 @@ export class SlackGroups {
 
   /** The group refs of `user` in workspace `team` (empty when it has none, or they cannot be read). */
   async memberOf(client: UsergroupsClient, team: string, user: string): Promise<string[]> {
+    return (await this.membership(client, team, user)).groups;
+  }
+
+  /** The group refs of `user`, and whether they are fresh enough to decide an approval on. */
+  async membership(client: UsergroupsClient, team: string, user: string): Promise<Membership> {
     const cached = this.#cache.get(team);
     const entry = cached && cached.until > this.clock.now() ? cached : await this.#load(client, team, cached);
-    return [...(entry.byUser.get(user) ?? [])];
+    return {
+      groups: [...(entry.byUser.get(user) ?? [])],
+      verified: this.clock.now() - entry.readAt < GROUPS_TTL_MS,
+    };
   }
 
   #load(client: UsergroupsClient, team: string, stale: Entry | undefined): Promise<Entry> {
@@ -78,12 +95,18 @@ export class SlackGroups {
           byUser.set(user, refs);
         }
       }
-      entry = { byUser, until: this.clock.now() + GROUPS_TTL_MS };
+      entry = { byUser, until: this.clock.now() + GROUPS_TTL_MS, readAt: this.clock.now() };
     } catch (error) {
       const { code } = describeSlackError(error);
       this.#warn(team, code);
       // A known map, even a few minutes old, beats counting everybody out while Slack is busy.
-      entry = { byUser: stale?.byUser ?? new Map(), until: this.clock.now() + GROUPS_FAILURE_TTL_MS };
+      // A free plan has no user groups at all: nobody is in one, which is a verified answer.
+      const none = code === 'plan_upgrade_required';
+      entry = {
+        byUser: none ? new Map() : (stale?.byUser ?? new Map()),
+        until: this.clock.now() + GROUPS_FAILURE_TTL_MS,
+        readAt: none ? this.clock.now() : (stale?.readAt ?? Number.NEGATIVE_INFINITY),
+      };
     }
     this.#cache.delete(team);
     this.#cache.set(team, entry);

@@ -57,9 +57,9 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     where: { team: string; user: string; channel: string; userName?: string | undefined; messageTs?: string },
   ): Promise<RequestInfo> {
     // Both are cached; on a cold cache the two Web API calls run side by side.
-    const [person, memberOf] = await Promise.all([
+    const [person, membership] = await Promise.all([
       deps.people.lookup(client, where.team, where.user),
-      deps.groups.memberOf(client, where.team, where.user),
+      deps.groups.membership(client, where.team, where.user),
     ]);
     const conversation = conversationAddress('slack', where.team, where.channel);
     const userName = person.name ?? where.userName;
@@ -69,7 +69,10 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       conversation,
       ...(userName ? { userName } : {}),
       ...(person.timeZone ? { platformTimeZone: person.timeZone } : {}),
-      memberOf,
+      // A membership Slack could not confirm lately counts for nothing; the core refuses what needs it.
+      memberOf: membership.verified ? membership.groups : [],
+      ...(membership.verified ? {} : { membershipUnverified: true }),
+      ...(person.isAdmin ? { isWorkspaceAdmin: true } : {}),
       ...(where.messageTs ? { message: messageAddress(conversation, where.messageTs) } : {}),
     };
   }

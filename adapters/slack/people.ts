@@ -1,5 +1,6 @@
 /**
- * Who a Slack user is, for `RequestInfo`: display name and IANA time zone from `users.info` (`user.tz`),
+ * Who a Slack user is, for `RequestInfo`: display name, IANA time zone (`user.tz`) and whether they are a
+ * workspace admin/owner (`is_admin`, `is_owner`: they set the team policy) from `users.info`,
  * cached for an hour so a busy channel costs one lookup per person, not one per command. A failed lookup
  * (rate limit, missing scope) is remembered briefly and the command runs without them.
  */
@@ -9,6 +10,8 @@ import type { Clock, Logger } from '../../src/core/ports.js';
 export interface Person {
   name?: string;
   timeZone?: string;
+  /** A workspace admin or owner (`is_admin` / `is_owner`): sets the team policy. */
+  isAdmin?: boolean;
 }
 
 const TTL_MS = 3600_000;
@@ -37,6 +40,7 @@ export class SlackPeople {
       person = {
         ...(name ? { name } : {}),
         ...(u?.tz && isZone(u.tz) ? { timeZone: u.tz } : {}),
+        ...(u?.is_admin || u?.is_owner || u?.is_primary_owner ? { isAdmin: true } : {}),
       };
     } catch (error) {
       ttl = FAILURE_TTL_MS;

@@ -2,6 +2,7 @@
  * The environment a command, click or form handler runs in: who asked, where, and the core's dependencies.
  */
 import { workspaceOf } from './address.js';
+import { effectiveSettings } from './approvals/workspace-policy.js';
 import { type CatalogCache, keyId } from './catalog-cache.js';
 import type {
   ChannelSettings,
@@ -27,6 +28,13 @@ export interface RequestInfo {
   platformTimeZone?: string;
   /** Groups/roles the user holds, e.g. `slack-group:S1`, `discord-role:R1` (approvers, roles). */
   memberOf?: string[];
+  /**
+   * The platform could not tell which groups/roles the user holds right now (lookup failing, only a stale
+   * answer): `memberOf` is then empty, and a decision that needs a group is refused, never guessed.
+   */
+  membershipUnverified?: boolean;
+  /** A workspace admin by the platform's own account (Slack admin/owner, Discord Manage Server, demo Alice). */
+  isWorkspaceAdmin?: boolean;
   /** The message carrying the clicked control, for actions. */
   message?: MessageAddress;
 }
@@ -107,7 +115,8 @@ export function createContext(req: RequestInfo, allDeps: CoreDeps): CommandConte
       req.platformTimeZone ??
       deps.store.settings.get(req.conversation).timeZone ??
       'UTC',
-    settings: () => deps.store.settings.get(req.conversation),
+    settings: () =>
+      effectiveSettings(deps.store, req.conversation, { knownWorkspaces: deps.deploymentKeyWorkspaces }),
     now: () => deps.clock.now(),
   };
 }

@@ -107,9 +107,11 @@ export interface LinkedKey {
   linkedAt: number;
 }
 
-export interface ChannelSettings {
-  threading: boolean;
-  timeZone?: string;
+/**
+ * The governance rules (DESIGN §5): set for a whole workspace by its admins, inherited by every conversation
+ * of it, and only tightened by a channel (`PolicyTightening`).
+ */
+export interface WorkspacePolicy {
   approval: 'off' | 'publish' | 'spend';
   /** User addresses, or group/role references such as `slack-group:S123` / `discord-role:R1`. */
   approvers: string[];
@@ -117,6 +119,24 @@ export interface ChannelSettings {
   spendThreshold: number;
   /** Who may run each class of action; empty = everyone. */
   roles: { publish: string[]; spend: string[]; admin: string[] };
+  /** How long a publish-now or spend request waits for an approver (ms); unset = 24 h. */
+  requestLifetimeMs?: number;
+}
+
+/** A channel's own rules over its workspace's (`settings … --here`): only the rules it sets, each stricter. */
+export type PolicyTightening = Partial<Omit<WorkspacePolicy, 'roles'>> & {
+  roles?: Partial<WorkspacePolicy['roles']>;
+};
+
+/**
+ * A conversation's settings. As the store keeps them: its presentation keys plus `here` (its tightening;
+ * the governance fields of rows written before workspace policies are read as one). As `ctx.settings()`
+ * returns them: the governance fields are the effective policy (workspace ⊕ channel).
+ */
+export interface ChannelSettings extends WorkspacePolicy {
+  threading: boolean;
+  timeZone?: string;
+  here?: PolicyTightening;
 }
 
 export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
@@ -263,6 +283,13 @@ export interface Store {
   settings: {
     get(conversation: ConversationAddress): ChannelSettings;
     put(conversation: ConversationAddress, settings: ChannelSettings): void;
+  };
+  /** Workspace policies, by workspace (`slack:T1`, `discord:G1`, `playground:W1`). */
+  policies: {
+    get(workspace: string): WorkspacePolicy | undefined;
+    put(workspace: string, policy: WorkspacePolicy): void;
+    /** Every stored policy whose workspace starts with `prefix` (`discord:`), by workspace. */
+    list(prefix: string): { workspace: string; policy: WorkspacePolicy }[];
   };
   subscriptions: {
     add(sub: Omit<Subscription, 'createdAt'>): boolean;

@@ -165,6 +165,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX watches_card ON watches (card_key, status);
     `,
   },
+  {
+    name: 'workspace policies',
+    sql: `
+      -- One governance policy per workspace (slack:T1, discord:G1): every conversation of it inherits it,
+      -- channels only tighten it (their channel_settings row). JSON written by the store only.
+      CREATE TABLE workspace_policies (
+        workspace  TEXT PRIMARY KEY,
+        policy     TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

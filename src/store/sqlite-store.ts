@@ -15,6 +15,7 @@ import { SqliteDeliveries, SqliteInstallations } from './installations.js';
 import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { SqliteOutbox } from './outbox.js';
+import { SqlitePolicies } from './policies.js';
 import { SqliteSettings, SqliteSubscriptions } from './settings.js';
 import { SqliteUsers } from './users.js';
 import { SqliteWatches } from './watches.js';
@@ -44,6 +45,7 @@ export class SqliteStore implements Store {
   readonly keys: SqliteKeys;
   readonly users: SqliteUsers;
   readonly settings: SqliteSettings;
+  readonly policies: SqlitePolicies;
   readonly subscriptions: SqliteSubscriptions;
   readonly watches: SqliteWatches;
   readonly cards: SqliteCards;
@@ -63,6 +65,7 @@ export class SqliteStore implements Store {
     this.keys = new SqliteKeys(db, secretKey, clock);
     this.users = new SqliteUsers(db);
     this.settings = new SqliteSettings(db, clock);
+    this.policies = new SqlitePolicies(db, clock);
     this.subscriptions = new SqliteSubscriptions(db, clock);
     this.watches = new SqliteWatches(db, clock);
     this.cards = new SqliteCards(db, clock);

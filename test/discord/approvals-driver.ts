@@ -24,6 +24,7 @@ import {
   type As,
   actorOf,
   type ButtonRef,
+  type Channel,
   type DriverOptions,
   type Person,
   type Reply,
@@ -39,6 +40,7 @@ import {
   modalComponents,
   payloadOf,
   REVIEWERS_ROLE,
+  withoutMember,
 } from './approvals-payloads.js';
 import { currentCustomId, customIds, errorsOf, formOfModal, launcherOf, shownOf } from './approvals-read.js';
 import { FakeDiscord, type FakeInteraction, type FakeMessage } from './fake-discord.js';
@@ -89,13 +91,22 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
 
   for (const person of PEOPLE) {
     const key = person === 'mallory' ? OTHER_KEY : DEMO_KEY;
-    h.store.keys.put(userAddress('discord', IDS.guild, CAST[person].id), {
-      apiKey: key,
-      keyPrefix: key.slice(0, 12),
-      teamId: person === 'mallory' ? 'other' : 'team',
-      teamName: person === 'mallory' ? 'Other Team' : 'Team',
-    });
+    // Linked in the guild and in DMs (a DM has no guild: its addresses are under `@me`).
+    for (const workspace of [IDS.guild, '@me'])
+      h.store.keys.put(userAddress('discord', workspace, CAST[person].id), {
+        apiKey: key,
+        keyPrefix: key.slice(0, 12),
+        teamId: person === 'mallory' ? 'other' : 'team',
+        teamName: person === 'mallory' ? 'Other Team' : 'Team',
+      });
   }
+  /** Set by `groups.breakLookup()`: guild interactions arrive without their member (roles unknown). */
+  let lookupBroken = false;
+  const payloadFor = (kind: string, user: Person, channel: Channel): Json => {
+    const payload = payloadOf(kind, user, channel);
+    if (lookupBroken) withoutMember(payload);
+    return payload;
+  };
 
   /** Modals by the form read from them, for `submit`. */
   const modals = new WeakMap<ShownForm, FakeInteraction>();
@@ -163,7 +174,7 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
   /** A MESSAGE_COMPONENT interaction: `customId` clicked on `on` by the actor, from the actor's channel. */
   function clickOn(as: As, on: FakeMessage, customId: string): Promise<FakeInteraction> {
     const { user, channel } = actorOf(as);
-    const payload = payloadOf('button', user, channel);
+    const payload = payloadFor('button', user, channel);
     payload.message = fake.view(on);
     payload.data = { component_type: 2, custom_id: customId, id: 1 };
     return send(payload);
@@ -172,11 +183,16 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
   return {
     name: 'Discord (discord.js over the fake gateway)',
     mention: (p) => `<@${CAST[p].id}>`,
-    groups: { mention: () => `<@&${REVIEWERS_ROLE}>` },
+    groups: {
+      mention: () => `<@&${REVIEWERS_ROLE}>`,
+      async breakLookup() {
+        lookupBroken = true;
+      },
+    },
 
     async run(as, text) {
       const { user, channel } = actorOf(as);
-      const payload = payloadOf('chat-input', user, channel);
+      const payload = payloadFor('chat-input', user, channel);
       payload.data = commandData(fake, h.bot.commands, text);
       return replyOf(await send(payload), as);
     },
@@ -223,7 +239,7 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
       if (!opened) throw new Error(`no modal of form ${form.id} was opened`);
       const modal = (opened.callbacks[0] as Json).data as Json;
       const { user, channel } = actorOf(as);
-      const payload = payloadOf('modal-submit', user, channel);
+      const payload = payloadFor('modal-submit', user, channel);
       // A modal opened from a button comes back with that button's message.
       const source = message(opened.sourceMessage);
       if (source) payload.message = fake.view(source);

@@ -14,10 +14,15 @@ import { IDS, type Json } from './world.js';
 
 export const OTHER_CHANNEL = '1300000000000000210';
 export const REVIEWERS_ROLE = '1300000000000000410';
+export const DM_CHANNEL = '1300000000000000290';
 export const CHANNELS: Record<Channel, { id: string; name: string }> = {
   main: { id: IDS.channel, name: 'video-team' },
   other: { id: OTHER_CHANNEL, name: 'launches' },
+  // A direct message with the app: no guild.
+  dm: { id: DM_CHANNEL, name: '' },
 };
+/** Permissions of a plain member (View Channel, Send Messages): no Manage Server. */
+const MEMBER_PERMISSIONS = String(0x400 | 0x800);
 
 interface Member {
   id: string;
@@ -62,9 +67,30 @@ export function payloadOf(kind: string, person: Person, channel: Channel): Json 
     global_name: who.globalName,
   };
   payload.member.roles = [...who.roles];
+  // alice manages the server (the fixture's member has every permission); the others are plain members.
+  if (person !== 'alice') payload.member.permissions = MEMBER_PERMISSIONS;
   payload.channel_id = CHANNELS[channel].id;
   payload.channel = { ...payload.channel, ...CHANNELS[channel] };
+  if (channel === 'dm') asDirectMessage(payload);
   return payload;
+}
+
+/** A DM interaction, as Discord sends it: `user` instead of `member`, no guild, a DM channel, context 1. */
+function asDirectMessage(payload: Json): void {
+  payload.user = payload.member.user;
+  delete payload.member;
+  delete payload.guild_id;
+  delete payload.guild;
+  delete payload.guild_locale;
+  payload.context = 1;
+  payload.channel = { id: DM_CHANNEL, type: 1, flags: 0, last_message_id: null, recipients: [payload.user] };
+}
+
+/** A guild interaction without its member (roles unknown), the user given instead. */
+export function withoutMember(payload: Json): void {
+  if (!payload.member) return;
+  payload.user = payload.member.user;
+  delete payload.member;
 }
 
 // Discord's option types.

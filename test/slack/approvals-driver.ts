@@ -16,6 +16,7 @@
  * the message the clicked button was on.
  */
 import { randomBytes } from 'node:crypto';
+import { GROUPS_TTL_MS } from '../../adapters/slack/groups.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import type { Bot } from '../../src/core/bot.js';
 import { createHttpServer } from '../../src/http/server.js';
@@ -81,7 +82,10 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
     now: () => h.clock.now(),
     team: { id: TEAM, name: 'Reel Team' },
     users: Object.fromEntries(
-      Object.values(CAST).map((m) => [m.id, { name: m.name, realName: `${m.name} Example`, tz: m.tz }]),
+      Object.values(CAST).map((m) => [
+        m.id,
+        { name: m.name, realName: `${m.name} Example`, tz: m.tz, isAdmin: m.admin === true },
+      ]),
     ),
     usergroups: [{ ...REVIEWERS, users: [CAST.erin.id] }],
   });
@@ -338,7 +342,14 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
     fake,
     ids: Object.fromEntries(PEOPLE.map((p) => [p, CAST[p].id])) as Record<Person, string>,
     mention: (p) => `<@${CAST[p].id}>`,
-    groups: { mention: () => `<!subteam^${REVIEWERS.id}>` },
+    groups: {
+      mention: () => `<!subteam^${REVIEWERS.id}>`,
+      async breakLookup() {
+        // Slack stops answering usergroups.list, and the map read before ages past its 5 minutes.
+        fake.fail('usergroups.list', { error: 'internal_error' }, 10_000);
+        await h.advance(GROUPS_TTL_MS + 1);
+      },
+    },
 
     async run(as, text) {
       const { user, channel } = actorOf(as);

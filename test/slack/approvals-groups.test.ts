@@ -115,6 +115,21 @@ describe('Slack user groups of a user', () => {
     expect(line).toContain('reinstall the app to grant usergroups:read');
   });
 
+  it('membership read within 5 minutes is verified; a failing refresh leaves it unverified, never trusted', async () => {
+    expect(await groups.membership(client, 'T0001', 'U05ERIN')).toEqual({
+      groups: ['slack-group:S0REVIEW'],
+      verified: true,
+    });
+    clock.advance(GROUPS_TTL_MS);
+    fake.fail('usergroups.list', { error: 'internal_error' }, 2);
+    expect((await groups.membership(client, 'T0001', 'U05ERIN')).verified).toBe(false);
+    // Never read at all: unverified too.
+    expect((await groups.membership(client, 'T0003', 'U05ERIN')).verified).toBe(false);
+    // A free plan has no groups: "in none" is a verified answer.
+    fake.fail('usergroups.list', { error: 'plan_upgrade_required' });
+    expect(await groups.membership(client, 'T0004', 'U05ERIN')).toEqual({ groups: [], verified: true });
+  });
+
   it('keeps the last map while Slack rate-limits the refresh, and tries again a minute later', async () => {
     expect(await groups.memberOf(client, 'T0001', 'U05ERIN')).toEqual(['slack-group:S0REVIEW']);
     clock.advance(GROUPS_TTL_MS);

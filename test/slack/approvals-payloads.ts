@@ -11,6 +11,8 @@ export const TEAM = 'T0001';
 export const CHANNELS: Record<Channel, { id: string; name: string }> = {
   main: { id: 'C0VIDEOS', name: 'video-team' },
   other: { id: 'C0LAUNCH', name: 'launches' },
+  // alice's direct message with the app, in the same workspace (Slack names it `directmessage`).
+  dm: { id: 'D0ALICEDM', name: 'directmessage' },
 };
 export const REVIEWERS = { id: 'S0REVIEWERS', handle: 'reviewers', name: 'Reviewers' };
 
@@ -23,11 +25,13 @@ export interface Member {
   tz: string;
   /** Home workspace: mallory's is another one (Slack Connect). */
   team: string;
+  /** A workspace admin (`users.info` is_admin). */
+  admin?: boolean;
 }
 
 // Slack profile zones; bob and dave set their own with `tz` in the scenarios, which wins.
 export const CAST: Record<Person, Member> = {
-  alice: { id: 'U01ALICE', handle: 'alice', name: 'Alice', tz: 'UTC', team: TEAM },
+  alice: { id: 'U01ALICE', handle: 'alice', name: 'Alice', tz: 'UTC', team: TEAM, admin: true },
   bob: { id: 'U02BOB', handle: 'bob', name: 'Bob', tz: 'Europe/Paris', team: TEAM },
   carol: { id: 'U03CAROL', handle: 'carol', name: 'Carol', tz: 'UTC', team: TEAM },
   dave: { id: 'U04DAVE', handle: 'dave', name: 'Dave', tz: 'Europe/Berlin', team: TEAM },

@@ -25,13 +25,12 @@ describe('approvers named by a Slack user group', () => {
   async function pending(extraApprover = '', action = 'approval.approve'): Promise<ButtonRef> {
     const id = await d.fixtures.renderedVideo('Grouped');
     for (const line of [
-      // Approvals can be switched on only once an admin role is set.
       `settings role admin ${d.mention('alice')}`,
       'settings approval publish',
       `settings approvers ${d.groups?.mention('reviewers')} ${extraApprover}`.trim(),
     ]) {
       const r = await d.run('alice', line);
-      expect(r.card?.title, text(r)).toBe('Channel settings updated');
+      expect(r.card?.title, text(r)).toBe('Workspace settings updated');
     }
     const sent = await d.run('alice', `publish ${id} youtube`);
     expect(sent.card?.title, text(sent)).toBe('Sent for approval');

@@ -40,7 +40,7 @@ export interface ScriptedFailure {
 export interface FakeSlackOptions {
   /** Milliseconds clock for message timestamps (tests with virtual time pass theirs). */
   now?: () => number;
-  users?: Record<string, { name: string; realName?: string; tz?: string }>;
+  users?: Record<string, { name: string; realName?: string; tz?: string; isAdmin?: boolean }>;
   team?: { id: string; name: string };
   /** User groups (`usergroups.list`); the list is `FakeSlack.usergroups`, editable while running. */
   usergroups?: FakeUsergroup[];
@@ -270,6 +270,8 @@ export class FakeSlack {
             real_name: user.realName ?? user.name,
             tz: user.tz ?? 'America/Los_Angeles',
             tz_offset: -28800,
+            is_admin: user.isAdmin === true,
+            is_owner: false,
             profile: { display_name: user.name, real_name: user.realName ?? user.name },
           },
         };

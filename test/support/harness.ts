@@ -72,7 +72,11 @@ export interface Harness {
   senders: Partial<Record<ChatPlatform, ChatSender>>;
   conversation: string;
   /** A chat user; linked to `key` (default the demo key) unless `key` is null. */
-  user(name: string, options?: { key?: string | null; timeZone?: string; memberOf?: string[] }): RequestInfo;
+  /** `admin`: a workspace admin by the platform's account (default: alice only, like the demo). */
+  user(
+    name: string,
+    options?: { key?: string | null; timeZone?: string; memberOf?: string[]; admin?: boolean },
+  ): RequestInfo;
   run(text: string, as?: RequestInfo): Promise<Response>;
   click(action: string, value: string, as?: RequestInfo, choice?: string): Promise<Response>;
   submit(formId: string, state: string, values: Record<string, string>, as?: RequestInfo): Promise<Response>;
@@ -171,6 +175,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         userName: name,
         conversation,
         ...(o.memberOf ? { memberOf: o.memberOf } : {}),
+        ...((o.admin ?? name === 'alice') ? { isWorkspaceAdmin: true } : {}),
       };
       users.set(name, req);
       return req;

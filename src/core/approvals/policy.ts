@@ -1,16 +1,18 @@
 /**
- * The channel's approval policy (DESIGN §5, `settings approval off|publish|spend`): which requests wait for
+ * The approval policy (the conversation's effective one: workspace ⊕ channel; DESIGN §5, `settings approval off|publish|spend`): which requests wait for
  * an approver, and who may decide one.
  */
 import { formatMention, formatMentions, isAmong } from '../commands/account/mentions.js';
 import { type CommandContext, type UserError, userError } from '../context.js';
 import type { Approval } from '../ports.js';
+import { isGroupRef, recordRefusal } from './refusals.js';
+import { effectiveSettings } from './workspace-policy.js';
 
 /** What is asked: publishing (publish, schedule), or spending credits (unknown cost counts as above). */
 export type ApprovalNeed = { kind: 'publish' } | { kind: 'spend'; credits: number | undefined };
 
 /**
- * Whether `need` waits for an approver in the caller's channel. `publish` and `spend` both cover
+ * Whether `need` waits for an approver in the caller's conversation. `publish` and `spend` both cover
  * publishing; `spend` also covers creations above the channel's threshold.
  */
 export function needsApproval(ctx: CommandContext, need: ApprovalNeed): boolean {
@@ -27,8 +29,20 @@ export function needsApproval(ctx: CommandContext, need: ApprovalNeed): boolean 
  */
 export function decisionRefusal(ctx: CommandContext, approval: Approval): UserError | undefined {
   if (approval.conversation !== ctx.req.conversation) return userError('approval-elsewhere');
-  const s = ctx.deps.store.settings.get(approval.conversation);
+  const refusal = approverRefusal(ctx, approval);
+  if (refusal) recordRefusal(ctx, { why: refusal.code, approval });
+  return refusal;
+}
+
+/** Whether the clicker is an approver of the request's conversation now (its effective policy). */
+function approverRefusal(ctx: CommandContext, approval: Approval): UserError | undefined {
+  const s = effectiveSettings(ctx.deps.store, approval.conversation, {
+    knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
+  });
   if (!isAmong(s.approvers, ctx.req.user, ctx.req.memberOf)) {
+    // Named through a group we cannot check right now: refused, never trusted from an old answer.
+    if (ctx.req.membershipUnverified && s.approvers.some(isGroupRef))
+      return userError('approval-unverifiable');
     return userError('approval-not-approver', { approvers: formatMentions(s.approvers, 'nobody') });
   }
   if (approval.requester === ctx.req.user && !s.selfApproval) {

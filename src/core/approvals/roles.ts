@@ -1,9 +1,11 @@
 /**
- * Who may run each class of action in a channel (`settings role publish|spend|admin @who`). An empty list
+ * Who may run each class of action (`settings role publish|spend|admin @who`: the workspace's, tightened by
+ * the channel's). An empty list
  * means everyone may. Approvals are separate: a role says who may ask, the approval policy who must agree.
  */
 import { formatMentions, isAmong } from '../commands/account/mentions.js';
 import { type CommandContext, userError } from '../context.js';
+import { recordRefusal } from './refusals.js';
 
 export type Role = 'publish' | 'spend' | 'admin';
 
@@ -23,6 +25,7 @@ export function hasRole(ctx: CommandContext, role: Role): boolean {
 /** Throws the `not-allowed` refusal naming who may, before anything is sent to the API. */
 export function checkRole(ctx: CommandContext, role: Role): void {
   if (hasRole(ctx, role)) return;
+  recordRefusal(ctx, { why: 'not-allowed', role });
   throw userError('not-allowed', {
     who: formatMentions(ctx.settings().roles[role]),
     what: ROLE_ACTIONS[role],

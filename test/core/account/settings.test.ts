@@ -17,11 +17,14 @@ describe('settings', () => {
     expect(fields).toEqual({
       Threading: 'on (milestones in the card’s thread)',
       'Time zone': 'not set (members’ own zones, else UTC)',
-      Approval: 'off — publishing needs no approval',
-      Approvers: 'nobody yet',
-      'Self-approval': 'not allowed',
-      'Spend threshold': '50 credits',
-      Roles: 'publish: everyone\nspend credits: everyone\nchange settings and subscriptions: everyone',
+      Approval: 'off — publishing needs no approval · from the workspace policy',
+      Approvers: 'nobody yet · from the workspace policy',
+      'Self-approval': 'not allowed · from the workspace policy',
+      'Spend threshold': '50 credits · from the workspace policy',
+      'Request lifetime': '1 day · from the workspace policy',
+      Roles:
+        'publish: everyone · from the workspace policy\nspend credits: everyone · from the workspace policy\n' +
+        'change settings and subscriptions: everyone · from the workspace policy',
     });
     expect(w.calls).toEqual([]);
   });
@@ -42,17 +45,18 @@ describe('settings', () => {
     expect(w.store.settings.get(w.conversation).threading).toBe(false);
   });
 
-  it('stores the approval settings as plain values', async () => {
+  it('stores the approval settings as plain values, for the workspace', async () => {
     w = await createWorld();
-    // Approvals can be switched on only once someone is named admin (else anyone could switch them off).
     await w.run('settings role admin @alice');
     await w.run('settings approval spend');
     await w.run('settings approvers @alice @bob, @bob');
     await w.run('settings self-approval on');
     await w.run('settings spend-threshold 120');
     await w.run('settings role publish @carol');
-    const s = w.store.settings.get(w.conversation);
+    await w.run('settings lifetime 12h');
+    const s = w.store.policies.get('playground:W1');
     expect(s).toMatchObject({
+      requestLifetimeMs: 12 * 60 * 60_000,
       approval: 'spend',
       approvers: ['playground:W1:alice', 'playground:W1:bob'],
       selfApproval: true,
@@ -61,15 +65,17 @@ describe('settings', () => {
     });
     const card = cardOf(await w.run('settings'));
     expect(card.fields?.find((f) => f.label === 'Approval')?.value).toBe(
-      'spend — publishing, scheduling and creations over 120 credits need an approver',
+      'spend — publishing, scheduling and creations over 120 credits need an approver · from the workspace policy',
     );
     // Mentions are tokens the adapters render natively (src/core/text.ts).
     expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe(
-      `${mention('playground:W1:alice')}, ${mention('playground:W1:bob')}`,
+      `${mention('playground:W1:alice')}, ${mention('playground:W1:bob')} · from the workspace policy`,
     );
     await w.run('settings role publish everyone');
     await w.run('settings approvers none');
-    expect(w.store.settings.get(w.conversation)).toMatchObject({ approvers: [], roles: { publish: [] } });
+    expect(w.store.policies.get('playground:W1')).toMatchObject({ approvers: [], roles: { publish: [] } });
+    // The channel itself keeps only its presentation settings.
+    expect(w.store.settings.get(w.conversation)).toEqual(DEFAULT_CHANNEL_SETTINGS);
   });
 
   it('warns when approval is on without approvers', async () => {
@@ -104,7 +110,7 @@ describe('settings', () => {
     ] as const) {
       const response = await w.run(text);
       expect(textOf(response), text).toContain(words);
-      expect(textOf(response), text).toContain('Usage: `/reel settings [key] [value…]`');
+      expect(textOf(response), text).toContain('Usage: `/reel settings [key] [value…]');
       expect(textOf(response), text).toContain('Example: `/reel settings`');
     }
     expect(w.store.settings.get(w.conversation)).toEqual(DEFAULT_CHANNEL_SETTINGS);
@@ -112,19 +118,62 @@ describe('settings', () => {
 
   it('once admins are set, only they may change settings, and they cannot lock themselves out', async () => {
     w = await createWorld();
+    // alice is a workspace admin by the platform's account; bob becomes one through the `admin` role.
     const alice = w.user('alice');
     const bob = w.user('bob');
-    expect(textOf(await w.run('settings role admin @bob', alice))).toContain(
+    const dave = w.user('dave');
+    expect(textOf(await w.run('settings approval publish', bob))).toContain(
+      'are set for the whole workspace by the workspace',
+    );
+    await w.run('settings role admin @bob', alice);
+    expect(textOf(await w.run('settings role admin @carol', bob))).toContain(
       'That admin list leaves you out, and only admins may change it back.',
     );
-    await w.run('settings role admin @alice', alice);
-    const refused = await w.run('settings threading off', bob);
+    expect(cardOf(await w.run('settings approval publish', bob)).title).toBe('Workspace settings updated');
+    const refused = await w.run('settings threading off', dave);
     expect(textOf(refused)).toContain(
-      `Only ${mention('playground:W1:alice')} may change settings in this channel.`,
+      `Only ${mention('playground:W1:bob')} may change settings in this channel.`,
     );
     expect(w.store.settings.get(w.conversation).threading).toBe(true);
     // Showing the settings stays open to everyone.
-    expect(cardOf(await w.run('settings', bob)).title).toBe('Channel settings');
+    expect(cardOf(await w.run('settings', dave)).title).toBe('Channel settings');
+  });
+
+  it('a channel tightens the workspace policy with --here, never loosens it; legacy channel rules stay', async () => {
+    w = await createWorld();
+    await w.run('settings approval publish');
+    await w.run('settings approvers @bob @carol');
+    await w.run('settings spend-threshold 100');
+    const loosen = await w.run('settings approval off --here');
+    expect(textOf(loosen)).toContain('The workspace policy requires approval `publish`');
+    expect(textOf(loosen)).toContain('the workspace’s admins');
+    expect(textOf(await w.run('settings spend-threshold 200 --here'))).toContain(
+      'a spend threshold of 100 credits or less',
+    );
+    expect(textOf(await w.run('settings self-approval on --here'))).toContain('requires no self-approval');
+    expect(textOf(await w.run('settings lifetime 2d --here'))).toContain('requires requests to expire');
+    await w.run('settings approval spend --here');
+    await w.run('settings approvers @bob --here');
+    expect(w.store.settings.get(w.conversation).here).toEqual({
+      approval: 'spend',
+      approvers: ['playground:W1:bob'],
+    });
+    const card = cardOf(await w.run('settings'));
+    expect(card.fields?.find((f) => f.label === 'Approval')?.value).toContain('spend — ');
+    expect(card.fields?.find((f) => f.label === 'Approval')?.value).toContain('· from this channel');
+    // The workspace loosening later never loosens the channel: its tightening still applies.
+    await w.run('settings approval off');
+    expect(cardOf(await w.run('settings')).fields?.find((f) => f.label === 'Approval')?.value).toMatch(
+      /^spend — /,
+    );
+    // A row written before workspace policies keeps its governance as this channel's tightening.
+    const legacy = 'playground:W1:old';
+    w.store.settings.put(legacy, { ...DEFAULT_CHANNEL_SETTINGS, approval: 'publish', approvers: ['x:y:z'] });
+    const old = w.user('eve');
+    const there = cardOf(await w.run('settings', { ...old, conversation: legacy }));
+    expect(there.fields?.find((f) => f.label === 'Approval')?.value).toMatch(
+      /^publish — .* · from this channel$/,
+    );
   });
 });
 
@@ -136,17 +185,14 @@ describe('settings on Slack and Discord', () => {
     w = await createWorld({ platform: 'slack' });
     const alice = w.user('alice', { memberOf: ['slack-group:S0PUBLISH'] });
     await w.run('settings approvers <@U0BOB|bob> <!subteam^S0PUBLISH|@publishers>', alice);
-    expect(w.store.settings.get(w.conversation).approvers).toEqual([
-      'slack:W1:U0BOB',
-      'slack-group:S0PUBLISH',
-    ]);
+    expect(w.store.policies.get('slack:W1')?.approvers).toEqual(['slack:W1:U0BOB', 'slack-group:S0PUBLISH']);
     const card = cardOf(await w.run('settings', alice));
     expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe(
-      `${mention('slack:W1:U0BOB')}, ${mention('slack-group:S0PUBLISH')}`,
+      `${mention('slack:W1:U0BOB')}, ${mention('slack-group:S0PUBLISH')} · from the workspace policy`,
     );
     // A member of the admin group is an admin.
     const ok = await w.run('settings role admin <!subteam^S0PUBLISH>', alice);
-    expect(cardOf(ok).title).toBe('Channel settings updated');
+    expect(cardOf(ok).title).toBe('Workspace settings updated');
     expect(textOf(await w.run('settings approvers @bob', alice))).toContain(
       "`@bob` isn't a mention I can read. Mention people or a user group",
     );
@@ -155,7 +201,7 @@ describe('settings on Slack and Discord', () => {
   it('maps Discord user and role mentions', async () => {
     w = await createWorld({ platform: 'discord' });
     await w.run('settings approvers <@123456> <@!7890> <@&555>');
-    expect(w.store.settings.get(w.conversation).approvers).toEqual([
+    expect(w.store.policies.get('discord:W1')?.approvers).toEqual([
       'discord:W1:123456',
       'discord:W1:7890',
       'discord-role:555',

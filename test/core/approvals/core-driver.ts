@@ -83,7 +83,13 @@ export async function createCoreDriver(options: DriverOptions = {}): Promise<Sce
     teams: [otherTeam()],
     simulator: { profile: options.profile ?? 'spec' },
   });
-  const conversations: Record<Channel, string> = { main: h.conversation, other: 'slack:W1:C2' };
+  const conversations: Record<Channel, string> = {
+    main: h.conversation,
+    other: 'slack:W1:C2',
+    dm: 'slack:W1:D1',
+  };
+  /** Set by `groups.breakLookup()`: the adapter can no longer tell group membership. */
+  let lookupBroken = false;
   const addresses = new Map<Person, string>();
   for (const person of PEOPLE) {
     const address = `slack:W1:${slackId(person)}`;
@@ -98,7 +104,9 @@ export async function createCoreDriver(options: DriverOptions = {}): Promise<Sce
       user: addresses.get(user) as string,
       userName: user[0]?.toUpperCase() + user.slice(1),
       conversation: conversations[channel],
-      ...(user === 'erin' ? { memberOf: [`slack-group:${GROUP}`] } : {}),
+      ...(user === 'erin' && !lookupBroken ? { memberOf: [`slack-group:${GROUP}`] } : {}),
+      ...(lookupBroken ? { membershipUnverified: true } : {}),
+      ...(user === 'alice' ? { isWorkspaceAdmin: true } : {}),
     };
   };
   const settle = async (r: Response): Promise<Reply> => {
@@ -110,7 +118,12 @@ export async function createCoreDriver(options: DriverOptions = {}): Promise<Sce
   return {
     name: 'core (Slack-shaped requests)',
     mention: (p) => `<@${slackId(p)}>`,
-    groups: { mention: () => `<!subteam^${GROUP}|@reviewers>` },
+    groups: {
+      mention: () => `<!subteam^${GROUP}|@reviewers>`,
+      async breakLookup() {
+        lookupBroken = true;
+      },
+    },
     run: async (as, text) => settle(await h.bot.handleText(req(as), text)),
     click: async (as, b) =>
       settle(

@@ -8,12 +8,15 @@
  * - alice, bob, carol, dave: members of the main team (the demo key);
  * - erin: main team too, and a member of the group `reviewers`;
  * - mallory: a member of ANOTHER team (her own key), in the same channels.
- * Channels: `main` (the default) and `other`.
+ * Channels: `main` (the default) and `other`, two channels of the one workspace, and `dm`: a direct message
+ * with the app in the same workspace (alice's in the scenarios; on Discord a DM has no guild).
+ * alice is a workspace admin by the platform's own account (Slack admin, Discord Manage Server, the demo's
+ * first member); nobody else is.
  */
 import type { SimulatorProfile } from '../../../src/simulator/index.js';
 
 export type Person = 'alice' | 'bob' | 'carol' | 'dave' | 'erin' | 'mallory';
-export type Channel = 'main' | 'other';
+export type Channel = 'main' | 'other' | 'dm';
 /** Who acts, and where (default `main`). */
 export type As = Person | { user: Person; channel: Channel };
 
@@ -68,8 +71,12 @@ export interface ScenarioDriver {
   readonly name: string;
   /** Text that mentions a person in a command (`@bob`, `<@U123>`, `<@123>`). */
   mention(user: Person): string;
-  /** Group/role support: the mention of group `reviewers`, of which erin (only) is a member. */
-  readonly groups: { mention(group: 'reviewers'): string };
+  /**
+   * Group/role support: the mention of group `reviewers`, of which erin (only) is a member. `breakLookup`
+   * makes membership unverifiable from now on (Slack: `usergroups.list` fails and the cached map ages past
+   * 5 minutes; Discord: interactions arrive without their member; core/playground: the adapter says so).
+   */
+  readonly groups: { mention(group: 'reviewers'): string; breakLookup(): Promise<void> };
   run(as: As, text: string): Promise<Reply>;
   click(as: As, button: ButtonRef): Promise<Reply>;
   submit(as: As, form: ShownForm, values: Record<string, string>): Promise<Reply>;

@@ -5,6 +5,7 @@
  * with the action and value the page carries. erin is in the playground group `reviewers` (`@&reviewers`).
  */
 import { createPlaygroundAdapter } from '../../../adapters/playground/index.js';
+import type { PlaygroundUser } from '../../../adapters/playground/routes.js';
 import { createHttpServer } from '../../../src/http/server.js';
 import { createHarness, DEMO_KEY } from '../../support/harness.js';
 import {
@@ -20,7 +21,8 @@ import {
 import { harnessFixtures, OTHER_KEY, otherTeam } from './fixtures.js';
 
 const PEOPLE: Person[] = ['alice', 'bob', 'carol', 'dave', 'erin', 'mallory'];
-const CHANNELS: Record<Channel, string> = { main: 'C1', other: 'C2' };
+/** `dm`: the playground has no DMs; a conversation of its own in the same workspace stands for one. */
+const CHANNELS: Record<Channel, string> = { main: 'C1', other: 'C2', dm: 'D1' };
 
 interface View {
   id: string;
@@ -93,6 +95,12 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
     simulator: { profile: options.profile ?? 'spec' },
   });
   for (const person of PEOPLE) h.user(person, { key: person === 'mallory' ? OTHER_KEY : DEMO_KEY });
+  // The demo's first member (alice) is its workspace admin; the adapter reads groups from this list.
+  const users: PlaygroundUser[] = PEOPLE.map((id) => ({
+    id,
+    name: id[0]?.toUpperCase() + id.slice(1),
+    groups: id === 'erin' ? ['reviewers'] : [],
+  }));
   const http = createHttpServer({
     logger: h.deps.logger,
     health: () => true,
@@ -105,11 +113,7 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
     clock: h.clock,
     workspace: 'W1',
     channels: Object.values(CHANNELS),
-    users: PEOPLE.map((id) => ({
-      id,
-      name: id[0]?.toUpperCase() + id.slice(1),
-      groups: id === 'erin' ? ['reviewers'] : [],
-    })),
+    users,
   });
   // The outbox delivers through the playground's own sender, into the history the page serves.
   h.senders.playground = adapter.sender;
@@ -166,7 +170,13 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
   return {
     name: 'the playground over HTTP',
     mention: (p) => `@${p}`,
-    groups: { mention: () => '@&reviewers' },
+    groups: {
+      mention: () => '@&reviewers',
+      async breakLookup() {
+        // The playground's membership source is its member list: marked unknown, as a failed lookup.
+        for (const u of users) u.groupsUnknown = true;
+      },
+    },
     run(as, text) {
       const { user, channel } = actorOf(as);
       return post('/playground/command', { user, channel: CHANNELS[channel], text: `/reel ${text}` });

@@ -17,7 +17,10 @@ export interface ApprovalScenario {
 
 // ——— helpers ———
 
-/** Channel policy, set through the `settings` command like a team would. */
+/**
+ * The team policy, set through the `settings` command by alice (a workspace admin) like a team would: for the
+ * whole workspace, or with `here` as a tightening of one channel.
+ */
 export async function setup(
   d: ScenarioDriver,
   o: {
@@ -26,10 +29,10 @@ export async function setup(
     self?: boolean;
     threshold?: number;
     channel?: Channel;
+    here?: boolean;
   } = {},
 ): Promise<void> {
   const as = { user: 'alice' as const, channel: o.channel ?? 'main' };
-  // Approvals can be switched on only once an admin role is set (or anyone could switch them off again).
   const lines = [`settings role admin ${d.mention('alice')}`, `settings approval ${o.policy ?? 'publish'}`];
   const approvers = o.approvers ?? ['bob', 'carol'];
   lines.push(
@@ -38,8 +41,10 @@ export async function setup(
   if (o.self) lines.push('settings self-approval on');
   if (o.threshold !== undefined) lines.push(`settings spend-threshold ${o.threshold}`);
   for (const line of lines) {
-    const r = await d.run(as, line);
-    expect(r.card?.title, `${line}: ${r.card?.text}`).toBe('Channel settings updated');
+    const r = await d.run(as, o.here ? `${line} --here` : line);
+    expect(r.card?.title, `${line}: ${r.card?.text}`).toBe(
+      o.here ? 'Channel settings updated' : 'Workspace settings updated',
+    );
   }
 }
 

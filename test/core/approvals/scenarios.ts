@@ -302,7 +302,7 @@ export const APPROVAL_SCENARIOS: readonly ApprovalScenario[] = [
     async run(d) {
       const id = await d.fixtures.renderedVideo('Roles');
       expect((await d.run('alice', `settings role publish ${d.mention('bob')}`)).card?.title).toBe(
-        'Channel settings updated',
+        'Workspace settings updated',
       );
       for (const line of [
         `publish ${id} youtube`,

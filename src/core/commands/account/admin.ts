@@ -1,11 +1,37 @@
 /**
- * Channel configuration (settings, subscriptions) is limited to the channel's `admin` role when one is
- * set; an empty role means everyone may (ChannelSettings.roles).
+ * Who may configure what. The workspace policy (governance keys) is set by workspace admins: the platform's
+ * own (Slack admins/owners, Discord Manage Server, the demo's Alice; `RequestInfo.isWorkspaceAdmin`) and
+ * anyone the workspace's `admin` role names. A channel's other configuration (presentation settings,
+ * subscriptions) is limited to the effective `admin` role when one is set; an empty role means everyone.
  */
+import { policyWorkspace, workspacePolicy } from '../../approvals/workspace-policy.js';
 import { type CommandContext, userError } from '../../context.js';
 import { formatMentions, isAmong } from './mentions.js';
 
+/** The workspace's `admin` role holders (its policy, not a channel's). */
+export const workspaceAdmins = (ctx: CommandContext): string[] =>
+  workspacePolicy(ctx.deps.store, policyWorkspace(ctx.req.conversation), {
+    knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
+  }).roles.admin;
+
+/** A workspace admin: by the platform's account, or named by the workspace's `admin` role. */
+export function isWorkspaceAdmin(ctx: CommandContext): boolean {
+  if (ctx.req.isWorkspaceAdmin) return true;
+  const admins = workspaceAdmins(ctx);
+  return admins.length > 0 && isAmong(admins, ctx.req.user, ctx.req.memberOf);
+}
+
+/** Throws the refusal naming who sets the team policy. */
+export function requireWorkspaceAdmin(ctx: CommandContext): void {
+  if (isWorkspaceAdmin(ctx)) return;
+  const admins = workspaceAdmins(ctx);
+  throw userError('policy-admins-only', {
+    who: admins.length > 0 ? `${formatMentions(admins)} or the workspace’s admins` : 'the workspace’s admins',
+  });
+}
+
 export function requireAdmin(ctx: CommandContext, what: string): void {
+  if (isWorkspaceAdmin(ctx)) return;
   const admins = ctx.settings().roles.admin;
   if (admins.length === 0 || isAmong(admins, ctx.req.user, ctx.req.memberOf)) return;
   throw userError('not-allowed', { who: formatMentions(admins), what });

@@ -1,47 +1,41 @@
 /**
- * `settings [key value]`: the channel's settings card, and one setting changed at a time. Threading and the
- * channel time zone act now; the approval keys (`approval`, `approvers`, `self-approval`, `spend-threshold`,
- * `role`) are stored here and enforced by the approval flow.
+ * `settings [key value] [--here]`: the effective settings (and where each rule comes from), and one setting
+ * changed at a time. Threading and the time zone are the channel's own. The governance keys (`approval`,
+ * `approvers`, `self-approval`, `spend-threshold`, `role`, `lifetime`) are the workspace policy, set by its
+ * admins; with `--here` an admin makes one stricter for this channel only (never looser: policy-edit.ts).
  */
-import type { Card } from '../../cards.js';
-import { message, type Response } from '../../cards.js';
+
+import { recordRefusal } from '../../approvals/refusals.js';
+import {
+  defaultPolicy,
+  policyWorkspace,
+  tighteningOf,
+  workspacePolicy,
+} from '../../approvals/workspace-policy.js';
+import { type Card, message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
-import type { ChannelSettings } from '../../ports.js';
-import { err, type Result } from '../../result.js';
+import { type CommandContext, UserError, userError } from '../../context.js';
+import type { PolicyTightening, WorkspacePolicy } from '../../ports.js';
 import { literal } from '../../text.js';
-import { requireAdmin } from './admin.js';
-import { formatMentions, isAmong, parseMentions } from './mentions.js';
-import { normalizeTimeZone } from './time-zone.js';
+import { requireAdmin, requireWorkspaceAdmin, workspaceAdmins } from './admin.js';
+import { formatMentions, isAmong } from './mentions.js';
+import { applyToPolicy, applyToTightening } from './policy-edit.js';
+import {
+  EXPECTED,
+  parseSetting,
+  SETTING_KEYS,
+  type SettingChange,
+  type SettingKey,
+} from './setting-change.js';
+import { approvalText, formatDuration, roleVerb, settingsCard } from './settings-card.js';
 
-export const SETTING_KEYS = [
-  'threading',
-  'timezone',
-  'approval',
-  'approvers',
-  'self-approval',
-  'spend-threshold',
-  'role',
-] as const;
-type SettingKey = (typeof SETTING_KEYS)[number];
-const ROLES = ['publish', 'spend', 'admin'] as const;
-type Role = (typeof ROLES)[number];
+export { SETTING_KEYS } from './setting-change.js';
 
-const EXPECTED: Record<SettingKey, string> = {
-  threading: '`on` or `off`',
-  timezone: 'an IANA zone like `Europe/Paris`, or `none`',
-  approval: '`off`, `publish` or `spend`',
-  approvers: 'mentions of people or groups, or `none`',
-  'self-approval': '`on` or `off`',
-  'spend-threshold': 'a whole number of credits (0 or more)',
-  role: '`publish`, `spend` or `admin`, then mentions or `everyone`',
-};
-
-const MAX_THRESHOLD = 1_000_000;
+type GovernanceChange = Exclude<SettingChange, { key: 'threading' } | { key: 'timezone' }>;
 
 export const settingsCommand: CommandSpec = defineCommand({
   name: 'settings',
-  summary: 'Show or change this channel’s settings (threading, time zone, approvals, roles)',
+  summary: 'Show or change settings: this channel’s threading and time zone, the team’s approvals and roles',
   options: [
     {
       name: 'key',
@@ -51,6 +45,11 @@ export const settingsCommand: CommandSpec = defineCommand({
       description: 'The setting to change',
     },
     { name: 'value', kind: 'text', positional: true, rest: true, description: 'Its new value' },
+    {
+      name: 'here',
+      kind: 'boolean',
+      description: 'A team rule made stricter for this channel only (admins)',
+    },
   ],
   examples: [
     'settings',
@@ -59,199 +58,188 @@ export const settingsCommand: CommandSpec = defineCommand({
     'settings approval publish',
     'settings approvers @alice @bob',
     'settings role admin @alice',
+    'settings approval spend --here',
+    'settings lifetime 12h',
   ],
   details:
     '`threading on|off`: milestones of a card as thread replies. `timezone <zone>|none`: the default zone ' +
-    'for members who set none. `approval off|publish|spend`: publishing (and with `spend`, costly creations) ' +
-    'needs an approver. `approvers <mentions>|none`. `self-approval on|off`. `spend-threshold <credits>`. ' +
-    '`role publish|spend|admin <mentions>|everyone`: who may publish, spend or change this channel’s setup.',
+    'for members who set none. Team rules, for the whole workspace (its admins): `approval off|publish|spend`, ' +
+    '`approvers <mentions>|none`, `self-approval on|off`, `spend-threshold <credits>`, ' +
+    '`role publish|spend|admin <mentions>|everyone`, `lifetime <duration>` (how long a request waits). ' +
+    'Add `--here` to make a team rule stricter in this channel only.',
   async run(ctx, args): Promise<Response> {
-    const current = ctx.settings();
-    if (!args.key) return message(settingsCard(current));
+    if (!args.key) return message(cardFor(ctx));
     const key = args.key as SettingKey;
     const value = args.value?.trim() ?? '';
     if (value === '') throw userError('setting-needs-value', { key, expected: EXPECTED[key] });
-    requireAdmin(ctx, 'change settings');
-
-    const next = applySetting(ctx, current, key, value);
-    if (!next.ok) throw next.error;
-    const { store } = ctx.deps;
-    // Who changed what, from what: approvals and roles are the channel's controls, so every change is audited.
-    const setting = key === 'role' ? `role ${value.split(/\s+/)[0]?.toLowerCase() ?? ''}` : key;
-    store.transaction(() => {
-      store.settings.put(ctx.req.conversation, next.value.settings);
-      store.audit.record({
-        at: ctx.now(),
-        conversation: ctx.req.conversation,
-        actor: ctx.req.user,
-        action: 'settings.change',
-        details: {
-          setting,
-          from: settingValue(current, key, value),
-          to: settingValue(next.value.settings, key, value),
-        },
-      });
-    });
-    ctx.deps.logger.info({ conversation: ctx.req.conversation, setting: key }, 'channel setting changed');
-    const card = settingsCard(next.value.settings);
-    card.title = 'Channel settings updated';
-    card.tone = 'success';
-    card.text = `${next.value.summary}${card.text ? `\n${card.text}` : ''}`;
-    card.context = `Changed by ${literal(ctx.req.userName ?? 'a member')} · ${card.context ?? ''}`;
-    return message(card, 'channel');
+    const change = parseSetting(ctx, key, value);
+    if (!change.ok) throw change.error;
+    const c = change.value;
+    if (c.key === 'threading' || c.key === 'timezone') return changeChannel(ctx, c);
+    return args.here ? tightenHere(ctx, c) : changeWorkspace(ctx, c);
   },
 });
 
-type Applied = Result<{ settings: ChannelSettings; summary: string }>;
-
-function applySetting(ctx: CommandContext, s: ChannelSettings, key: SettingKey, value: string): Applied {
-  const next: ChannelSettings = structuredClone(s);
-  const bad = (): Applied => fail('bad-setting-value', { key, value, expected: EXPECTED[key] });
-  switch (key) {
-    case 'threading':
-    case 'self-approval': {
-      const on = onOff(value);
-      if (on === undefined) return bad();
-      if (key === 'threading') next.threading = on;
-      else next.selfApproval = on;
-      return done(
-        next,
-        key === 'threading'
-          ? `Threading is **${on ? 'on' : 'off'}**: milestones go ${on ? 'in the card’s thread' : 'to the channel'}.`
-          : `Self-approval is **${on ? 'allowed' : 'not allowed'}**.`,
-      );
-    }
-    case 'timezone': {
-      if (/^(none|off|clear|unset)$/i.test(value)) {
-        delete next.timeZone;
-        return done(next, 'The channel has **no time zone**: members see their own, else UTC.');
-      }
-      const zone = normalizeTimeZone(value);
-      if (!zone) return fail('bad-timezone', { value });
-      next.timeZone = zone;
-      return done(next, `The channel time zone is **${zone}** (for members who did not set their own).`);
-    }
-    case 'approval': {
-      const policy = value.toLowerCase();
-      if (policy !== 'off' && policy !== 'publish' && policy !== 'spend') return bad();
-      // Without an admin role anyone could switch approvals off again: name the admins first.
-      if (policy !== 'off' && s.roles.admin.length === 0) return fail('approval-needs-admin', {});
-      next.approval = policy;
-      return done(next, `Approval is **${policy}**: ${approvalText(next)}`);
-    }
-    case 'approvers': {
-      if (/^(none|nobody|clear)$/i.test(value)) {
-        next.approvers = [];
-        return done(next, 'The approver list is **empty**.');
-      }
-      const refs = parseMentions(value, ctx.req.user);
-      if (!refs.ok) return refs;
-      next.approvers = refs.value;
-      return done(next, `Approvers: ${formatMentions(refs.value)}.`);
-    }
-    case 'spend-threshold': {
-      const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-      if (!Number.isSafeInteger(n) || n > MAX_THRESHOLD) return bad();
-      next.spendThreshold = n;
-      return done(next, `Spend threshold: **${n} credits**.`);
-    }
-    case 'role': {
-      const [roleWord, ...rest] = value.split(/\s+/);
-      const role = roleWord?.toLowerCase() as Role;
-      const who = rest.join(' ').trim();
-      if (!ROLES.includes(role) || who === '') return bad();
-      if (/^(everyone|anyone|all)$/i.test(who)) {
-        next.roles[role] = [];
-        return done(next, `Everyone may **${roleVerb(role)}**.`);
-      }
-      const refs = parseMentions(who, ctx.req.user);
-      if (!refs.ok) return refs;
-      // Whoever restricts admin must stay an admin, or the channel's setup is locked for good.
-      if (role === 'admin' && !isAmong(refs.value, ctx.req.user, ctx.req.memberOf)) {
-        return fail('admin-lockout', {});
-      }
-      next.roles[role] = refs.value;
-      return done(next, `Only ${formatMentions(refs.value)} may **${roleVerb(role)}**.`);
-    }
-  }
+function cardFor(ctx: CommandContext): Card {
+  const settings = ctx.settings();
+  const dm = policyWorkspace(ctx.req.conversation) === 'discord:@me';
+  return settingsCard({
+    settings,
+    here: settings.here ?? {},
+    inherited: dm ? 'servers’ policies' : 'workspace policy',
+  });
 }
 
-/** A setting's value in plain words, for the audit trail (`role` is the role named in `value`). */
-function settingValue(s: ChannelSettings, key: SettingKey, value: string): string {
-  const onOrOff = (on: boolean) => (on ? 'on' : 'off');
-  switch (key) {
-    case 'threading':
-      return onOrOff(s.threading);
-    case 'timezone':
-      return s.timeZone ?? 'none';
+function changeChannel(ctx: CommandContext, c: Extract<SettingChange, { key: 'threading' | 'timezone' }>) {
+  requireAdmin(ctx, 'change settings');
+  const { store } = ctx.deps;
+  const raw = store.settings.get(ctx.req.conversation);
+  // Rows from before workspace policies keep their governance as this channel's tightening.
+  const next = { ...raw, here: tighteningOf(raw) };
+  let summary: string;
+  if (c.key === 'threading') {
+    next.threading = c.on;
+    summary = `Threading is **${c.on ? 'on' : 'off'}**: milestones go ${c.on ? 'in the card’s thread' : 'to the channel'}.`;
+  } else if (c.zone) {
+    next.timeZone = c.zone;
+    summary = `The channel time zone is **${c.zone}** (for members who did not set their own).`;
+  } else {
+    delete next.timeZone;
+    summary = 'The channel has **no time zone**: members see their own, else UTC.';
+  }
+  const shown = (s: { threading: boolean; timeZone?: string }) =>
+    c.key === 'threading' ? (s.threading ? 'on' : 'off') : (s.timeZone ?? 'none');
+  store.transaction(() => {
+    store.settings.put(ctx.req.conversation, next);
+    audit(ctx, { setting: c.key, from: shown(raw), to: shown(next), scope: 'channel' });
+  });
+  return updated(ctx, 'Channel settings updated', summary);
+}
+
+function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Response {
+  const workspace = policyWorkspace(ctx.req.conversation);
+  // A Discord DM belongs to no server: its rules are the servers' (workspace-policy.ts).
+  if (workspace === 'discord:@me') throw userError('policy-in-dm');
+  requireWorkspaceAdmin(ctx);
+  const { store } = ctx.deps;
+  const current = store.policies.get(workspace) ?? defaultPolicy();
+  // Whoever restricts admin must stay an admin (unless the platform makes them one), or nobody can undo it.
+  if (
+    c.key === 'role' &&
+    c.role === 'admin' &&
+    c.refs.length > 0 &&
+    !ctx.req.isWorkspaceAdmin &&
+    !isAmong(c.refs, ctx.req.user, ctx.req.memberOf)
+  ) {
+    throw userError('admin-lockout');
+  }
+  const next = applyToPolicy(current, c);
+  store.transaction(() => {
+    store.policies.put(workspace, next);
+    audit(ctx, {
+      setting: settingName(c),
+      from: ruleValue(current, c),
+      to: ruleValue(next, c),
+      scope: 'workspace',
+    });
+  });
+  ctx.deps.logger.info({ workspace, setting: c.key }, 'workspace policy changed');
+  return updated(ctx, 'Workspace settings updated', `${summaryOf(c, ctx.settings())} (the whole workspace)`);
+}
+
+function tightenHere(ctx: CommandContext, c: GovernanceChange): Response {
+  requireWorkspaceAdmin(ctx);
+  const { store } = ctx.deps;
+  const conversation = ctx.req.conversation;
+  const ws = workspacePolicy(store, policyWorkspace(conversation), {
+    knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
+  });
+  const raw = store.settings.get(conversation);
+  const here = tighteningOf(raw);
+  const next = applyToTightening(ws, here, c);
+  if (!next.ok) {
+    recordRefusal(ctx, { why: 'policy-loosen', setting: settingName(c) });
+    throw withWho(ctx, next.error);
+  }
+  store.transaction(() => {
+    store.settings.put(conversation, { ...raw, here: next.value });
+    audit(ctx, {
+      setting: settingName(c),
+      from: ruleValue(here, c),
+      to: ruleValue(next.value, c),
+      scope: 'channel',
+    });
+  });
+  return updated(ctx, 'Channel settings updated', `${summaryOf(c, ctx.settings())} (this channel only)`);
+}
+
+/** The loosening refusal names who can change the workspace's rule. */
+function withWho(ctx: CommandContext, error: UserError): UserError {
+  const admins = workspaceAdmins(ctx);
+  const who =
+    admins.length > 0 ? `${formatMentions(admins)} or the workspace’s admins` : 'the workspace’s admins';
+  return new UserError(error.code, { ...error.params, who });
+}
+
+function updated(ctx: CommandContext, title: string, summary: string): Response {
+  const card = cardFor(ctx);
+  card.title = title;
+  card.tone = 'success';
+  card.text = `${summary}${card.text ? `\n${card.text}` : ''}`;
+  card.context = `Changed by ${literal(ctx.req.userName ?? 'a member')} · ${card.context ?? ''}`;
+  return message(card, 'channel');
+}
+
+/** Who changed what, from what, for the workspace or this channel: every policy change is audited. */
+function audit(ctx: CommandContext, details: { setting: string; from: string; to: string; scope: string }) {
+  ctx.deps.store.audit.record({
+    at: ctx.now(),
+    conversation: ctx.req.conversation,
+    actor: ctx.req.user,
+    action: 'settings.change',
+    details,
+  });
+}
+
+const settingName = (c: GovernanceChange): string => (c.key === 'role' ? `role ${c.role}` : c.key);
+
+/** A rule's value in plain words for the audit trail; `inherited` where a tightening leaves it unset. */
+function ruleValue(p: WorkspacePolicy | PolicyTightening, c: GovernanceChange): string {
+  const list = (refs: string[] | undefined, empty: string) =>
+    refs === undefined ? 'inherited' : refs.join(' ') || empty;
+  switch (c.key) {
     case 'approval':
-      return s.approval;
+      return p.approval ?? 'inherited';
     case 'approvers':
-      return s.approvers.join(' ') || 'none';
+      return list(p.approvers, 'none');
     case 'self-approval':
-      return onOrOff(s.selfApproval);
+      return p.selfApproval === undefined ? 'inherited' : p.selfApproval ? 'on' : 'off';
     case 'spend-threshold':
-      return String(s.spendThreshold);
-    case 'role': {
-      const role = value.split(/\s+/)[0]?.toLowerCase() as Role;
-      return (ROLES.includes(role) ? s.roles[role] : []).join(' ') || 'everyone';
-    }
+      return p.spendThreshold === undefined ? 'inherited' : String(p.spendThreshold);
+    case 'lifetime':
+      return p.requestLifetimeMs === undefined ? 'default' : formatDuration(p.requestLifetimeMs);
+    case 'role':
+      return list(p.roles?.[c.role], 'everyone');
   }
 }
 
-function settingsCard(s: ChannelSettings): Card {
-  const warnings: string[] = [];
-  if (s.approval !== 'off' && s.approvers.length === 0) {
-    warnings.push(
-      '⚠️ Approval is on but nobody is an approver: set them with `/reel settings approvers @name`.',
-    );
+function summaryOf(c: GovernanceChange, effective: WorkspacePolicy): string {
+  switch (c.key) {
+    case 'approval':
+      return `Approval is **${effective.approval}**: ${approvalText(effective)}`;
+    case 'approvers':
+      return c.refs.length === 0
+        ? `Approvers: ${formatMentions(effective.approvers, '**nobody**')}`
+        : `Approvers: ${formatMentions(c.refs)}.`;
+    case 'self-approval':
+      return `Self-approval is **${effective.selfApproval ? 'allowed' : 'not allowed'}**.`;
+    case 'spend-threshold':
+      return `Spend threshold: **${effective.spendThreshold} credits**.`;
+    case 'lifetime':
+      return `Requests wait **${formatDuration(c.ms)}** for an approver, then expire.`;
+    case 'role':
+      return c.refs.length === 0
+        ? `Everyone may **${roleVerb(c.role)}**${effective.roles[c.role].length > 0 ? ` that the workspace allows (${formatMentions(effective.roles[c.role])})` : ''}.`
+        : `Only ${formatMentions(c.refs)} may **${roleVerb(c.role)}**.`;
   }
-  return {
-    title: 'Channel settings',
-    tone: 'info',
-    ...(warnings.length > 0 ? { text: warnings.join('\n') } : {}),
-    fields: [
-      {
-        label: 'Threading',
-        value: s.threading ? 'on (milestones in the card’s thread)' : 'off',
-        short: true,
-      },
-      {
-        label: 'Time zone',
-        value: s.timeZone ?? 'not set (members’ own zones, else UTC)',
-        short: true,
-      },
-      { label: 'Approval', value: `${s.approval} — ${approvalText(s)}` },
-      { label: 'Approvers', value: formatMentions(s.approvers, 'nobody yet'), short: true },
-      { label: 'Self-approval', value: s.selfApproval ? 'allowed' : 'not allowed', short: true },
-      { label: 'Spend threshold', value: `${s.spendThreshold} credits`, short: true },
-      {
-        label: 'Roles',
-        value: ROLES.map((r) => `${roleVerb(r)}: ${formatMentions(s.roles[r])}`).join('\n'),
-      },
-    ],
-    context: 'Change one with `/reel settings <key> <value>`, e.g. `/reel settings threading off`.',
-  };
 }
-
-function approvalText(s: ChannelSettings): string {
-  if (s.approval === 'off') return 'publishing needs no approval';
-  if (s.approval === 'publish') return 'publishing and scheduling need an approver';
-  return `publishing, scheduling and creations over ${s.spendThreshold} credits need an approver`;
-}
-
-const roleVerb = (r: Role): string =>
-  r === 'publish' ? 'publish' : r === 'spend' ? 'spend credits' : 'change settings and subscriptions';
-
-function onOff(value: string): boolean | undefined {
-  const v = value.toLowerCase();
-  if (['on', 'yes', 'true', 'enable', 'enabled'].includes(v)) return true;
-  if (['off', 'no', 'false', 'disable', 'disabled'].includes(v)) return false;
-  return undefined;
-}
-
-const done = (settings: ChannelSettings, summary: string): Applied => ({
-  ok: true,
-  value: { settings, summary },
-});
-const fail = (code: string, params: Record<string, string | number>): Applied => err(userError(code, params));

@@ -21,6 +21,22 @@ function videoRef(e: AuditEntry, names: ReadonlyMap<string, string>): string {
   return name ? `“${literal(name)}”` : code(e.videoId);
 }
 
+/** Why the policy refused, in words (`policy.refuse` entries). */
+const REFUSALS: Record<string, string> = {
+  'not-allowed': 'not in the role for it',
+  'approval-not-approver': 'not an approver',
+  'approval-self': 'approving their own request',
+  'approval-unverifiable': 'approver membership could not be verified',
+  'policy-loosen': 'a channel rule looser than the workspace policy',
+};
+
+/** What was refused: the request's summary, the setting, or the action's role. */
+function refusedWhat(d: Record<string, unknown>): string {
+  if (str(d.summary)) return ` — ${d.summary as string}`;
+  if (str(d.setting)) return ` — ${code(d.setting as string)}`;
+  return str(d.role) ? ` — needs the ${literal(d.role as string)} role` : '';
+}
+
 /** A setting's audited value: people and groups as mentions, anything else in code. */
 function settingShown(v: unknown): string {
   const words = str(v)?.split(' ') ?? [];
@@ -87,8 +103,13 @@ export function describeEntry(e: AuditEntry, zone: string, names: ReadonlyMap<st
       return `resumed the series “${literal(str(d.name) ?? e.seriesId ?? '?')}”${via}`;
     case 'series.delete':
       return `deleted the series “${literal(str(d.name) ?? e.seriesId ?? '?')}”`;
-    case 'settings.change':
-      return `set ${code(str(d.setting) ?? '?')} to ${settingShown(d.to)} (was ${settingShown(d.from)})`;
+    case 'settings.change': {
+      const scope =
+        d.scope === 'workspace' ? ' for the workspace' : d.scope === 'channel' ? ' in this channel' : '';
+      return `set ${code(str(d.setting) ?? '?')} to ${settingShown(d.to)} (was ${settingShown(d.from)})${scope}`;
+    }
+    case 'policy.refuse':
+      return `was refused: ${REFUSALS[str(d.why) ?? ''] ?? 'not allowed by the policy'}${refusedWhat(d)}`;
     default:
       return `${literal(e.action)}${e.videoId ? ` ${videoRef(e, names)}` : ''}${credits}`;
   }

@@ -4,16 +4,19 @@
  * `--csv` answers the rows as CSV in a code block. The log is local (the store), so it also covers deleted
  * videos: `--video` takes a plain id when the video no longer exists.
  */
+
+import { policyWorkspace } from '../../approvals/workspace-policy.js';
 import { type Card, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
 import type { AuditEntry } from '../../ports.js';
 import { resolveVideo } from '../../references.js';
-import { code, literal } from '../../text.js';
+import { channel, code, literal } from '../../text.js';
 import { formatDay } from '../../time/format.js';
 import { parseDate } from '../../time/parse.js';
 import { addDays, dayKey, startOfDay } from '../../time/zone.js';
 import { VideoApiError } from '../../video-api.js';
+import { isWorkspaceAdmin } from '../account/admin.js';
 import { CSV_HEADER, csvRow, entryLine } from './audit-rows.js';
 
 /** Rows read from the store per query (its maximum). */
@@ -68,11 +71,18 @@ export const auditCommand = defineCommand({
     { name: 'from', kind: 'date', description: 'First day: 2026-12-01, today, last monday' },
     { name: 'to', kind: 'date', description: 'Last day (included)' },
     { name: 'csv', kind: 'boolean', description: 'The rows as CSV text' },
+    { name: 'workspace', kind: 'boolean', description: 'Every conversation of the workspace (admins)' },
   ],
-  examples: ['audit', 'audit --video last', 'audit --from 2026-11-01 --to 2026-11-30 --csv'],
+  examples: [
+    'audit',
+    'audit --video last',
+    'audit --from 2026-11-01 --to 2026-11-30 --csv',
+    'audit --workspace',
+  ],
   details:
     'Lists this channel’s approval requests and decisions, publishes, schedules, cancellations, deletions and ' +
-    'credit spends, newest first, with times in your zone. `--csv` gives every row (up to 1000) as CSV.',
+    'credit spends, newest first, with times in your zone. `--csv` gives every row (up to 1000) as CSV. ' +
+    '`--workspace` (workspace admins): every conversation of the workspace, DMs included, with policy changes and refusals.',
   async run(ctx, args) {
     const zone = ctx.timeZone();
     const from = dayArg(ctx, args.from);
@@ -80,16 +90,20 @@ export const auditCommand = defineCommand({
     if (from && to && to < from) throw userError('audit-range-reversed', { from, to });
     const videoId = args.video ? await videoFilter(ctx, args.video) : undefined;
     const conversation = ctx.req.conversation;
+    const wide = args.workspace === true;
+    if (wide && !isWorkspaceAdmin(ctx)) throw userError('audit-workspace-admins');
+    const workspace = `${policyWorkspace(conversation)}:`;
     const entries = ctx.deps.store.audit
       .list({
         // The store matches a prefix: `slack:T1:C1` would also match `slack:T1:C12`, so filter exactly.
-        workspacePrefix: conversation,
+        workspacePrefix: wide ? workspace : conversation,
         ...(videoId ? { videoId } : {}),
         ...(from ? { from: startOfDay(from, zone) } : {}),
         ...(to ? { to: startOfDay(addDays(to, 1), zone) } : {}),
         limit: MAX_ROWS,
       })
-      .filter((e) => e.conversation === conversation);
+      .filter((e) => wide || e.conversation === conversation);
+    const where = wide ? 'in this workspace' : 'in this channel';
 
     const range = rangeText(from, to);
     const what = `${videoId ? ` for video ${code(videoId)}` : ''}${range}`;
@@ -97,12 +111,20 @@ export const auditCommand = defineCommand({
       return message({
         title: 'Audit log',
         tone: 'info',
-        text: `Nothing recorded in this channel${what}. Approvals, publishes, schedules, deletions and credit spends appear here as they happen.`,
+        text: `Nothing recorded ${where}${what}. Approvals, publishes, schedules, deletions and credit spends appear here as they happen.`,
       });
     }
-    return message(args.csv ? csvCard(entries, zone, what) : await listCard(ctx, entries, zone, what));
+    const scope = { what, where, wide };
+    return message(args.csv ? csvCard(entries, zone, scope) : await listCard(ctx, entries, zone, scope));
   },
 });
+
+interface Scope {
+  what: string;
+  where: string;
+  /** The whole workspace: each line names its conversation. */
+  wide: boolean;
+}
 
 function rangeText(from: string | undefined, to: string | undefined): string {
   if (from && to) return ` from ${formatDay(from)} to ${formatDay(to)}`;
@@ -120,7 +142,7 @@ async function listCard(
   ctx: CommandContext,
   entries: AuditEntry[],
   zone: string,
-  what: string,
+  { what, where, wide }: Scope,
 ): Promise<Card> {
   const shown = entries.slice(0, CARD_LINES);
   const names = await videoNames(ctx, shown);
@@ -128,7 +150,8 @@ async function listCard(
   const byDay = new Map<string, string[]>();
   for (const e of shown) {
     const day = dayKey(e.at, zone);
-    byDay.set(day, [...(byDay.get(day) ?? []), entryLine(e, zone, names)]);
+    const line = `${entryLine(e, zone, names)}${wide ? ` · ${channel(e.conversation)}` : ''}`;
+    byDay.set(day, [...(byDay.get(day) ?? []), line]);
   }
   const sections: Section[] = [...byDay].map(([day, lines]) => ({
     text: `**${formatDay(day, today, addDays(today, 1))}**\n${lines.map((l) => `• ${l}`).join('\n')}`,
@@ -140,12 +163,12 @@ async function listCard(
   return {
     title: 'Audit log',
     tone: 'info',
-    text: `${entries.length}${entries.length >= MAX_ROWS ? '+' : ''} entries in this channel${what}${spentText(entries)}. Times in ${zone}, newest first.${more}`,
+    text: `${entries.length}${entries.length >= MAX_ROWS ? '+' : ''} entries ${where}${what}${spentText(entries)}. Times in ${zone}, newest first.${more}`,
     sections,
   };
 }
 
-function csvCard(entries: AuditEntry[], zone: string, what: string): Card {
+function csvCard(entries: AuditEntry[], zone: string, { what, where }: Scope): Card {
   const lines = [CSV_HEADER.join(',')];
   let size = lines[0]?.length ?? 0;
   for (const e of entries) {
@@ -162,7 +185,7 @@ function csvCard(entries: AuditEntry[], zone: string, what: string): Card {
     title: 'Audit log (CSV)',
     tone: 'info',
     text:
-      `${cut ? `The newest ${rows} of ${entries.length} rows` : `${rows} ${rows === 1 ? 'row' : 'rows'}`} in this channel${what}${spentText(entries)}, ` +
+      `${cut ? `The newest ${rows} of ${entries.length} rows` : `${rows} ${rows === 1 ? 'row' : 'rows'}`} ${where}${what}${spentText(entries)}, ` +
       `newest first; \`time\` is in ${zone}.${cut ? ' A chat message cannot hold more: narrow it with `--from`/`--to`.' : ''}\n` +
       `\`\`\`\n${lines.join('\n')}\n\`\`\``,
   };

@@ -1,0 +1,27 @@
+/**
+ * Refusals by the policy are audited (DESIGN §5: every decision, refusal and policy change), so an admin's
+ * `audit --workspace` shows who tried what and was stopped.
+ */
+import type { CommandContext } from '../context.js';
+import type { Approval } from '../ports.js';
+
+/** A group/role reference (`slack-group:S1`, `discord-role:R1`, `playground-group:x`), not a person. */
+export const isGroupRef = (ref: string): boolean => /^(slack-group|discord-role|playground-group):/.test(ref);
+
+export function recordRefusal(
+  ctx: CommandContext,
+  o: { why: string; approval?: Approval; role?: string; setting?: string },
+): void {
+  ctx.deps.store.audit.record({
+    at: ctx.now(),
+    conversation: ctx.req.conversation,
+    actor: ctx.req.user,
+    action: 'policy.refuse',
+    details: {
+      why: o.why,
+      ...(o.approval ? { approval: o.approval.id, summary: o.approval.action.summary } : {}),
+      ...(o.role ? { role: o.role } : {}),
+      ...(o.setting ? { setting: o.setting } : {}),
+    },
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * A governance change applied to the workspace policy, or to a channel's tightening (`--here`), where it
+ * may only make the workspace's rules stricter:
+ * - approval: `spend` ⊇ `publish` ⊇ `off`;
+ * - roles: a channel list must be a subset of the workspace's when that one names anyone;
+ * - approvers: the safe reading — a channel may name FEWER approvers (a subset of the workspace's list),
+ *   never others (naming someone else would let a person the admins did not choose decide). Only where the
+ *   workspace has no approval and names no approvers may a channel name its own, with its own approval;
+ * - self-approval: a channel may forbid it, never allow it; threshold and request lifetime: only lower.
+ * `none`/`everyone` for a channel list means "as the workspace says" (the tightening is removed).
+ */
+
+import { APPROVAL_ORDER } from '../../approvals/workspace-policy.js';
+import { userError } from '../../context.js';
+import type { PolicyTightening, WorkspacePolicy } from '../../ports.js';
+import { err, ok, type Result } from '../../result.js';
+import { formatMentions } from './mentions.js';
+import type { SettingChange } from './setting-change.js';
+
+type GovernanceChange = Exclude<SettingChange, { key: 'threading' } | { key: 'timezone' }>;
+
+export function applyToPolicy(policy: WorkspacePolicy, change: GovernanceChange): WorkspacePolicy {
+  const next = structuredClone(policy);
+  switch (change.key) {
+    case 'approval':
+      next.approval = change.mode;
+      break;
+    case 'approvers':
+      next.approvers = change.refs;
+      break;
+    case 'self-approval':
+      next.selfApproval = change.on;
+      break;
+    case 'spend-threshold':
+      next.spendThreshold = change.credits;
+      break;
+    case 'role':
+      next.roles[change.role] = change.refs;
+      break;
+    case 'lifetime':
+      next.requestLifetimeMs = change.ms;
+      break;
+  }
+  return next;
+}
+
+/** The request lifetime when the workspace sets none (as `approvals/lifetime.ts`). */
+const DEFAULT_LIFETIME_MS = 24 * 60 * 60_000;
+
+const subset = (list: readonly string[], of: readonly string[]) => list.every((x) => of.includes(x));
+
+/** `here` with the change, or the refusal saying what the workspace requires. */
+export function applyToTightening(
+  ws: WorkspacePolicy,
+  here: PolicyTightening,
+  change: GovernanceChange,
+): Result<PolicyTightening> {
+  const next: PolicyTightening = structuredClone(here);
+  const looser = (requires: string) => err(userError('policy-loosen', { requires }));
+  switch (change.key) {
+    case 'approval':
+      if (APPROVAL_ORDER.indexOf(change.mode) < APPROVAL_ORDER.indexOf(ws.approval))
+        return looser(`approval \`${ws.approval}\``);
+      if (change.mode === ws.approval) delete next.approval;
+      else next.approval = change.mode;
+      return ok(next);
+    case 'approvers': {
+      if (change.refs.length === 0) {
+        delete next.approvers;
+        return ok(next);
+      }
+      const open = ws.approval === 'off' && ws.approvers.length === 0;
+      if (!open && !subset(change.refs, ws.approvers))
+        return looser(`approvers among ${formatMentions(ws.approvers, 'nobody yet')}`);
+      next.approvers = change.refs;
+      return ok(next);
+    }
+    case 'self-approval':
+      if (change.on && !ws.selfApproval) return looser('no self-approval');
+      if (change.on) delete next.selfApproval;
+      else next.selfApproval = false;
+      return ok(next);
+    case 'spend-threshold':
+      if (change.credits > ws.spendThreshold)
+        return looser(`a spend threshold of ${ws.spendThreshold} credits or less`);
+      next.spendThreshold = change.credits;
+      return ok(next);
+    case 'lifetime': {
+      const limit = ws.requestLifetimeMs ?? DEFAULT_LIFETIME_MS;
+      if (change.ms > limit) return looser(`requests to expire within ${Math.round(limit / 60_000)} minutes`);
+      next.requestLifetimeMs = change.ms;
+      return ok(next);
+    }
+    case 'role': {
+      const roles = { ...next.roles };
+      if (change.refs.length === 0) delete roles[change.role];
+      else if (ws.roles[change.role].length > 0 && !subset(change.refs, ws.roles[change.role]))
+        return looser(`the ${change.role} role among ${formatMentions(ws.roles[change.role])}`);
+      else roles[change.role] = change.refs;
+      if (Object.keys(roles).length > 0) next.roles = roles;
+      else delete next.roles;
+      return ok(next);
+    }
+  }
+}

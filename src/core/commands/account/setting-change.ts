@@ -1,0 +1,113 @@
+/**
+ * `settings <key> <value>` read into one typed change, before anyone decides where it applies (the channel's
+ * presentation, the workspace policy, or a channel's tightening with `--here`).
+ */
+import { type CommandContext, userError } from '../../context.js';
+import type { WorkspacePolicy } from '../../ports.js';
+import { err, ok, type Result } from '../../result.js';
+import { parseMentions } from './mentions.js';
+import { normalizeTimeZone } from './time-zone.js';
+
+export const SETTING_KEYS = [
+  'threading',
+  'timezone',
+  'approval',
+  'approvers',
+  'self-approval',
+  'spend-threshold',
+  'role',
+  'lifetime',
+] as const;
+export type SettingKey = (typeof SETTING_KEYS)[number];
+export const ROLES = ['publish', 'spend', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Keys of the team policy (workspace-wide, tightened per channel); the others are the channel's own. */
+export const GOVERNANCE_KEYS: ReadonlySet<SettingKey> = new Set([
+  'approval',
+  'approvers',
+  'self-approval',
+  'spend-threshold',
+  'role',
+  'lifetime',
+]);
+
+export const EXPECTED: Record<SettingKey, string> = {
+  threading: '`on` or `off`',
+  timezone: 'an IANA zone like `Europe/Paris`, or `none`',
+  approval: '`off`, `publish` or `spend`',
+  approvers: 'mentions of people or groups, or `none`',
+  'self-approval': '`on` or `off`',
+  'spend-threshold': 'a whole number of credits (0 or more)',
+  role: '`publish`, `spend` or `admin`, then mentions or `everyone`',
+  lifetime: 'a duration from `10m` to `30d`, like `12h`',
+};
+
+export type SettingChange =
+  | { key: 'threading'; on: boolean }
+  | { key: 'timezone'; zone: string | undefined }
+  | { key: 'approval'; mode: WorkspacePolicy['approval'] }
+  /** An empty list: `none`. */
+  | { key: 'approvers'; refs: string[] }
+  | { key: 'self-approval'; on: boolean }
+  | { key: 'spend-threshold'; credits: number }
+  /** An empty list: `everyone`. */
+  | { key: 'role'; role: Role; refs: string[] }
+  | { key: 'lifetime'; ms: number };
+
+const MAX_THRESHOLD = 1_000_000;
+const MIN_LIFETIME_MS = 10 * 60_000;
+const MAX_LIFETIME_MS = 30 * 24 * 60 * 60_000;
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 60 * 60_000, d: 24 * 60 * 60_000 };
+
+export function parseSetting(ctx: CommandContext, key: SettingKey, value: string): Result<SettingChange> {
+  const bad = () => err(userError('bad-setting-value', { key, value, expected: EXPECTED[key] }));
+  switch (key) {
+    case 'threading':
+    case 'self-approval': {
+      const on = onOff(value);
+      return on === undefined ? bad() : ok({ key, on });
+    }
+    case 'timezone': {
+      if (/^(none|off|clear|unset)$/i.test(value)) return ok({ key, zone: undefined });
+      const zone = normalizeTimeZone(value);
+      return zone ? ok({ key, zone }) : err(userError('bad-timezone', { value }));
+    }
+    case 'approval': {
+      const mode = value.toLowerCase();
+      return mode === 'off' || mode === 'publish' || mode === 'spend' ? ok({ key, mode }) : bad();
+    }
+    case 'approvers': {
+      if (/^(none|nobody|clear)$/i.test(value)) return ok({ key, refs: [] });
+      const refs = parseMentions(value, ctx.req.user);
+      return refs.ok ? ok({ key, refs: refs.value }) : refs;
+    }
+    case 'spend-threshold': {
+      const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+      return Number.isSafeInteger(n) && n <= MAX_THRESHOLD ? ok({ key, credits: n }) : bad();
+    }
+    case 'role': {
+      const [roleWord, ...rest] = value.split(/\s+/);
+      const role = roleWord?.toLowerCase() as Role;
+      const who = rest.join(' ').trim();
+      if (!ROLES.includes(role) || who === '') return bad();
+      if (/^(everyone|anyone|all)$/i.test(who)) return ok({ key, role, refs: [] });
+      const refs = parseMentions(who, ctx.req.user);
+      return refs.ok ? ok({ key, role, refs: refs.value }) : refs;
+    }
+    case 'lifetime': {
+      const m = /^(\d+)\s*(m|min|mins|minutes?|h|hours?|d|days?)$/i.exec(value);
+      const ms = m
+        ? Number(m[1]) * (UNIT_MS[(m[2] ?? '').charAt(0).toLowerCase()] ?? Number.NaN)
+        : Number.NaN;
+      return ms >= MIN_LIFETIME_MS && ms <= MAX_LIFETIME_MS ? ok({ key, ms }) : bad();
+    }
+  }
+}
+
+function onOff(value: string): boolean | undefined {
+  const v = value.toLowerCase();
+  if (['on', 'yes', 'true', 'enable', 'enabled'].includes(v)) return true;
+  if (['off', 'no', 'false', 'disable', 'disabled'].includes(v)) return false;
+  return undefined;
+}

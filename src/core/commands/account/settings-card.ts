@@ -1,0 +1,95 @@
+/**
+ * The settings card: the channel's own presentation settings and the effective policy, each governance rule
+ * marked with where it comes from (the workspace policy, or this channel's tightening).
+ */
+import type { Card } from '../../cards.js';
+import type { ChannelSettings, PolicyTightening } from '../../ports.js';
+import { formatMentions } from './mentions.js';
+import { ROLES, type Role } from './setting-change.js';
+
+export interface SettingsView {
+  /** Effective settings (`ctx.settings()`). */
+  settings: ChannelSettings;
+  /** This channel's tightening. */
+  here: PolicyTightening;
+  /** How the inherited policy is named: "workspace policy", or for Discord DMs "servers' policies". */
+  inherited: string;
+}
+
+export function settingsCard(view: SettingsView): Card {
+  const { settings: s, here } = view;
+  const from = (tightened: boolean) => ` · from ${tightened ? 'this channel' : `the ${view.inherited}`}`;
+  const warnings: string[] = [];
+  if (s.approval !== 'off' && s.approvers.length === 0) {
+    warnings.push(
+      '⚠️ Approval is on but nobody is an approver: set them with `/reel settings approvers @name`.',
+    );
+  }
+  const lifetime = s.requestLifetimeMs ?? 24 * 60 * 60_000;
+  return {
+    title: 'Channel settings',
+    tone: 'info',
+    ...(warnings.length > 0 ? { text: warnings.join('\n') } : {}),
+    fields: [
+      {
+        label: 'Threading',
+        value: s.threading ? 'on (milestones in the card’s thread)' : 'off',
+        short: true,
+      },
+      {
+        label: 'Time zone',
+        value: s.timeZone ?? 'not set (members’ own zones, else UTC)',
+        short: true,
+      },
+      { label: 'Approval', value: `${s.approval} — ${approvalText(s)}${from(here.approval !== undefined)}` },
+      {
+        label: 'Approvers',
+        value: `${formatMentions(s.approvers, 'nobody yet')}${from(here.approvers !== undefined)}`,
+        short: true,
+      },
+      {
+        label: 'Self-approval',
+        value: `${s.selfApproval ? 'allowed' : 'not allowed'}${from(here.selfApproval !== undefined)}`,
+        short: true,
+      },
+      {
+        label: 'Spend threshold',
+        value: `${s.spendThreshold} credits${from(here.spendThreshold !== undefined)}`,
+        short: true,
+      },
+      {
+        label: 'Request lifetime',
+        value: `${formatDuration(lifetime)}${from(here.requestLifetimeMs !== undefined)}`,
+        short: true,
+      },
+      {
+        label: 'Roles',
+        value: ROLES.map(
+          (r) => `${roleVerb(r)}: ${formatMentions(s.roles[r])}${from(here.roles?.[r] !== undefined)}`,
+        ).join('\n'),
+      },
+    ],
+    context:
+      'Team rules (approval, approvers, roles, threshold, self-approval, lifetime) are set for the whole ' +
+      'workspace by its admins; add `--here` to make one stricter in this channel only. ' +
+      'Change one with `/reel settings <key> <value>`.',
+  };
+}
+
+export function approvalText(s: Pick<ChannelSettings, 'approval' | 'spendThreshold'>): string {
+  if (s.approval === 'off') return 'publishing needs no approval';
+  if (s.approval === 'publish') return 'publishing and scheduling need an approver';
+  return `publishing, scheduling and creations over ${s.spendThreshold} credits need an approver`;
+}
+
+export const roleVerb = (r: Role): string =>
+  r === 'publish' ? 'publish' : r === 'spend' ? 'spend credits' : 'change settings and subscriptions';
+
+/** "12 hours", "90 minutes", "2 days". */
+export function formatDuration(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (minutes % (24 * 60) === 0) return unit(minutes / (24 * 60), 'day');
+  if (minutes % 60 === 0) return unit(minutes / 60, 'hour');
+  return unit(minutes, 'minute');
+}
