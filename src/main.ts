@@ -85,7 +85,11 @@ async function start(
   const apiFor = createVideoApiFactory({ baseUrl: baseUrl as string, logger, ...videoApiHooks(metrics) });
   const store = openStore({
     path: join(config.REELBOT_DATA_DIR, 'reelbot.sqlite'),
-    secretKey: loadSecretKey({ env: config.REELBOT_SECRET_KEY, dataDir: config.REELBOT_DATA_DIR }),
+    secretKey: loadSecretKey({
+      env: config.REELBOT_SECRET_KEY,
+      dataDir: config.REELBOT_DATA_DIR,
+      warn: (message) => logger.warn({}, message),
+    }),
     clock,
     logger,
   });

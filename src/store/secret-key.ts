@@ -3,7 +3,7 @@
  * `<dataDir>/secret.key`, generated once with mode 0600.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SECRET_KEY_BYTES } from './crypto.js';
 
@@ -16,9 +16,11 @@ export interface LoadSecretKeyOptions {
   env: string | undefined;
   /** Where `secret.key` is read from or generated into. */
   dataDir: string;
+  /** Told when the key file can be read by other users of the machine. */
+  warn?: (message: string) => void;
 }
 
-export function loadSecretKey({ env, dataDir }: LoadSecretKeyOptions): Buffer {
+export function loadSecretKey({ env, dataDir, warn }: LoadSecretKeyOptions): Buffer {
   const value = env?.trim();
   if (value) {
     const key = decodeSecretKey(value);
@@ -27,7 +29,15 @@ export function loadSecretKey({ env, dataDir }: LoadSecretKeyOptions): Buffer {
     }
     return key;
   }
-  return readOrCreateKeyFile(join(dataDir, SECRET_KEY_FILE), dataDir);
+  const file = join(dataDir, SECRET_KEY_FILE);
+  const key = readOrCreateKeyFile(file, dataDir);
+  if (warn && (statSync(file).mode & 0o077) !== 0) {
+    warn(
+      `${file} can be read by other users of this machine (mode ${(statSync(file).mode & 0o777).toString(8)}): ` +
+        `run \`chmod 600 ${file}\`, or keep the key in a secret store as REELBOT_SECRET_KEY.`,
+    );
+  }
+  return key;
 }
 
 /** The 32-byte key from its base64 text, or undefined when it is not exactly that (config checks it too). */
@@ -40,7 +50,7 @@ export function decodeSecretKey(text: string): Buffer | undefined {
 function readOrCreateKeyFile(file: string, dataDir: string): Buffer {
   const existing = readKeyFile(file);
   if (existing) return existing;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   try {
     // 'wx' fails if another process created it meanwhile; then that key wins and is read below.
     writeFileSync(file, `${randomBytes(SECRET_KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });

@@ -2,7 +2,7 @@
  * The SQLite `Store` (DESIGN §1): one better-sqlite3 connection, WAL for files, migrations applied at open.
  * Each table group lives in its own file; this one opens, wires and closes them.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Clock, type Logger, type Store, systemClock } from '../core/ports.js';
@@ -91,9 +91,11 @@ export function openStore(options: StoreOptions): SqliteStore {
   assertSecretKey(options.secretKey);
   const logger = (options.logger ?? silentLogger).child({ component: 'store' });
   const inMemory = options.path === MEMORY;
-  if (!inMemory) mkdirSync(dirname(options.path), { recursive: true });
+  if (!inMemory) mkdirSync(dirname(options.path), { recursive: true, mode: 0o700 });
   const db = new Database(options.path);
   try {
+    // Before WAL is switched on: SQLite gives the -wal and -shm files the database file's mode.
+    if (!inMemory) chmodSync(options.path, 0o600);
     if (!inMemory && db.pragma('journal_mode = WAL', { simple: true }) !== 'wal') {
       logger.warn({ path: options.path }, 'SQLite could not switch to WAL here (network file system?)');
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSecretKey, SECRET_KEY_FILE } from '../../src/store/secret-key.js';
@@ -30,6 +30,19 @@ describe('loadSecretKey', () => {
     expect(() => loadSecretKey({ env: value, dataDir: dir })).toThrow(
       /REELBOT_SECRET_KEY.*32 bytes.*openssl rand -base64 32/,
     );
+  });
+
+  it('creates the data dir 0700, and warns when the key file can be read by others', () => {
+    const dataDir = join(dir, 'fresh');
+    const warnings: string[] = [];
+    loadSecretKey({ env: undefined, dataDir, warn: (m) => warnings.push(m) });
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+    expect(warnings).toEqual([]);
+    chmodSync(join(dataDir, SECRET_KEY_FILE), 0o644);
+    loadSecretKey({ env: undefined, dataDir, warn: (m) => warnings.push(m) });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`chmod 600 ${join(dataDir, SECRET_KEY_FILE)}`);
+    expect(warnings[0]).not.toMatch(/[A-Za-z0-9+/]{40,}={0,2}/); // the key itself is never in it
   });
 
   it('generates the key file once with mode 0600 (creating the data dir) and reuses it', () => {
