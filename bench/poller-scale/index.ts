@@ -75,10 +75,14 @@ export async function pollerScale(o: PollerScaleOptions): Promise<BenchResult> {
   const details: Record<string, unknown> = {};
   for (const profile of profiles) {
     o.log(`poller-scale (${profile} curves): ${o.jobs} jobs / ${o.keys} keys, pollers side by side…`);
-    const [smart, naive] = await Promise.all([
-      runWorker({ ...base, profile, mode: 'smart' }),
-      runWorker({ ...base, profile, mode: 'naive' }),
-    ]);
+    const worker = async (mode: 'smart' | 'naive') => {
+      const r = await runWorker({ ...base, profile, mode });
+      o.log(
+        `  ${profile}/${mode}: ${r.finished}/${r.jobs} finished in ${Math.round(r.realMs / 1000)} s (${r.virtualMs / 1000} s virtual), ${fixed2(r.callsPerFinishedJob)} calls/job, detection p95 ${r.delaysMs.p95 / 1000} s, largest gap ${r.lookGapsMs.max / 1000} s`,
+      );
+      return r;
+    };
+    const [smart, naive] = await Promise.all([worker('smart'), worker('naive')]);
     if (!smart || !naive) throw new Error('poller-scale: a worker returned nothing');
     metrics.push(...rows(`smart, ${profile} curve`, smart, naive));
     notes.push(
@@ -141,8 +145,9 @@ function rows(label: string, r: WorkerResult, naive: WorkerResult): Metric[] {
 const label = (r: WorkerResult) =>
   r.mode === 'naive' ? 'naive' : r.batchSize ? `smart (batch ${r.batchSize})` : 'smart (product)';
 const fmtWall = (r: WorkerResult) => `${r.passWallMs.p50}/${r.passWallMs.p99}/${r.passWallMs.max}`;
-const fmtLooks = (r: WorkerResult) =>
-  `${r.looksPerJob.running.toFixed(2)} / ${r.looksPerJob.after.toFixed(2)}`;
+/** Two decimals; JSON turns a NaN (nothing finished) into null. */
+const fixed2 = (v: number | null) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : 'n/a');
+const fmtLooks = (r: WorkerResult) => `${fixed2(r.looksPerJob.running)} / ${fixed2(r.looksPerJob.after)}`;
 const byModel = (smart: WorkerResult, naive: WorkerResult) =>
   Object.keys(smart.delaysByModel)
     .sort()
