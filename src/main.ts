@@ -19,6 +19,7 @@ import { createLogger } from './observability/logger.js';
 import { createMetrics, videoApiHooks } from './observability/metrics.js';
 import { Runner } from './poller/index.js';
 import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from './simulator/index.js';
+import { lockDataDir } from './store/data-dir-lock.js';
 import { loadSecretKey } from './store/secret-key.js';
 import { openStore } from './store/sqlite-store.js';
 
@@ -83,6 +84,8 @@ async function start(
   }
 
   const apiFor = createVideoApiFactory({ baseUrl: baseUrl as string, logger, ...videoApiHooks(metrics) });
+  const lock = lockDataDir(config.REELBOT_DATA_DIR);
+  teardown.push(() => lock.release());
   const store = openStore({
     path: join(config.REELBOT_DATA_DIR, 'reelbot.sqlite'),
     secretKey: loadSecretKey({
