@@ -134,7 +134,8 @@ export function prefilled(form: Form, values: Record<string, string>): Form {
   return {
     ...form,
     inputs: form.inputs.map((input) =>
-      values[input.id] !== undefined && values[input.id] !== ''
+      // A secret is typed again: the form (with its values) waits in memory until the member reopens it.
+      values[input.id] !== undefined && values[input.id] !== '' && !(input.kind === 'text' && input.secret)
         ? { ...input, initial: values[input.id] as string }
         : input,
     ),

@@ -113,6 +113,8 @@ export interface TextInput {
   minLength?: number;
   maxLength?: number;
   hint?: string;
+  /** A secret (an API key): never prefilled again after a rejected submission, never kept by an adapter. */
+  secret?: boolean;
 }
 
 export interface SelectInput {

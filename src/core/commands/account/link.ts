@@ -69,6 +69,7 @@ function linkForm(ctx: CommandContext): Form {
         placeholder: 'fl_live_…',
         maxLength: MAX_KEY_LENGTH,
         hint: 'Developer dashboard → API keys. Create one with the scopes your team needs.',
+        secret: true,
       },
     ],
   };
