@@ -19,6 +19,9 @@ const base = {
   channelId: '1300000000000000200',
   user: { id: '1300000000000000501', name: 'Alice' },
   roles: ['1300000000000000400'],
+  rolesKnown: true,
+  // The fixture member has every permission (Manage Server included).
+  permissions: '562949953421311',
 };
 
 describe('raw interactions', () => {
@@ -115,8 +118,23 @@ describe('raw interactions', () => {
       userName: 'Alice',
       conversation: 'discord:1300000000000000100:1300000000000000200',
       memberOf: ['discord-role:1300000000000000400'],
+      isWorkspaceAdmin: true,
       message: 'discord:1300000000000000100:1300000000000000200:1300000000000000700',
     });
+  });
+
+  it('a member without Manage Server is no workspace admin; a guild click without its member has unknown roles', () => {
+    const plain = fixture('button');
+    plain.member.permissions = String(0x400 | 0x800);
+    const inbound = fromRaw(plain);
+    expect(requestInfoOf(inbound).isWorkspaceAdmin).toBeUndefined();
+    expect(requestInfoOf(inbound).membershipUnverified).toBeUndefined();
+    const memberless = fixture('button');
+    memberless.user = memberless.member.user;
+    delete memberless.member;
+    const unknown = requestInfoOf(fromRaw(memberless));
+    expect(unknown.membershipUnverified).toBe(true);
+    expect(unknown.memberOf).toBeUndefined();
   });
 
   it('refuses what is not an interaction', () => {
