@@ -58,6 +58,7 @@ const schema = z.object({
   SIM_SPEED: optional
     .transform((v) => (v === undefined ? 20 : Number(v)))
     .refine((v) => Number.isFinite(v) && v > 0, { message: 'must be a positive number' }),
+  METRICS_TOKEN: optional,
   ALLOW_INSECURE_API: optional.transform((v) => v === '1' || v === 'true'),
   SIM_PROFILE: optional
     .transform((v) => v ?? 'spec')

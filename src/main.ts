@@ -113,6 +113,8 @@ async function start(
   let running = false;
   const http = createHttpServer({
     logger,
+    host: config.HOST,
+    ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
     health: () => running,
     metrics: async () => {
       metrics.outboxDepth.set(store.outbox.depth());

@@ -6,7 +6,7 @@
 import { conversationAddress, userAddress } from '../../src/core/address.js';
 import type { Bot } from '../../src/core/bot.js';
 import type { ChatSender, Clock, ConversationAddress, Logger, UserAddress } from '../../src/core/ports.js';
-import type { Handler, HttpServer } from '../../src/http/server.js';
+import { type Handler, type HttpServer, hostName, isLoopbackHost } from '../../src/http/server.js';
 import { ChatRoom } from './chat-room.js';
 import { EventHub } from './event-hub.js';
 import { createRoutes } from './routes.js';
@@ -93,8 +93,7 @@ export function createPlaygroundAdapter(options: PlaygroundOptions): PlaygroundA
  */
 function localOnly(handler: Handler): Handler {
   return (req, res) => {
-    const host = (req.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
-    if (!['127.0.0.1', 'localhost', '::1'].includes(host)) {
+    if (!isLoopbackHost(hostName(req))) {
       res.writeHead(403, { 'content-type': 'text/plain' });
       res.end('The playground only answers on 127.0.0.1 / localhost.');
       return;

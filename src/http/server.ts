@@ -2,6 +2,7 @@
  * The one HTTP server on `PORT`: `/healthz`, `/metrics`, and whatever the adapters mount (the playground,
  * `POST /slack/events`, `POST /discord/interactions`). Routing is by exact path or path prefix.
  */
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/ports.js';
@@ -22,17 +23,53 @@ export interface HttpServer {
   readonly server: Server;
 }
 
-export function createHttpServer(options: {
+/** Host names that mean "this machine" in a Host header. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** The Host header's name without port or IPv6 brackets. */
+export const hostName = (req: IncomingMessage): string =>
+  (req.headers.host ?? '').replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+
+export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.has(host) || /^127\./.test(host);
+
+export interface HttpServerOptions {
   logger: Logger;
   health: () => boolean;
   metrics: () => Promise<{ contentType: string; body: string }>;
-}): HttpServer {
+  /**
+   * The interface the server listens on (default loopback). On loopback, `/healthz` and `/metrics` answer only
+   * requests addressed to a loopback name (a page on another site cannot reach them through DNS rebinding);
+   * beyond it, `/metrics` needs `Authorization: Bearer <metricsToken>`.
+   */
+  host?: string;
+  metricsToken?: string;
+}
+
+export function createHttpServer(options: HttpServerOptions): HttpServer {
   const routes: { path: string; handler: Handler; interactive: boolean }[] = [];
   const acks = new AckGate();
   const log = options.logger.child({ component: 'http' });
 
+  const onLoopback = isLoopbackHost(options.host ?? '127.0.0.1');
+  /** Why an operational endpoint refuses this request (status and words), or undefined. */
+  const refusal = (req: IncomingMessage, path: string): [number, string] | undefined => {
+    if (onLoopback) return isLoopbackHost(hostName(req)) ? undefined : [421, 'Use 127.0.0.1 or localhost.'];
+    if (path !== '/metrics') return undefined;
+    if (!options.metricsToken) return [403, 'Set METRICS_TOKEN to read /metrics from beyond this machine.'];
+    const given = req.headers.authorization ?? '';
+    return safeEqual(given, `Bearer ${options.metricsToken}`) ? undefined : [401, 'Bearer token required.'];
+  };
+
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string;
+    if (path === '/healthz' || path === '/metrics') {
+      const refused = refusal(req, path);
+      if (refused) {
+        res.writeHead(refused[0], { 'content-type': 'text/plain' });
+        res.end(refused[1]);
+        return;
+      }
+    }
     if (path === '/healthz') {
       const ok = options.health();
       res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
@@ -96,4 +133,11 @@ export function createHttpServer(options: {
       });
     },
   };
+}
+
+/** Compares a secret without leaking how much of it matched through timing. */
+function safeEqual(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }

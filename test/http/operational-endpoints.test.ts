@@ -1,0 +1,73 @@
+/**
+ * `/healthz` and `/metrics` (issue 14): on loopback they answer only requests addressed to a loopback name
+ * (DNS rebinding); bound beyond loopback, `/metrics` needs the METRICS_TOKEN bearer and `/healthz` stays open
+ * for load balancers. A real server on 127.0.0.1, requests with chosen Host headers.
+ */
+import { request } from 'node:http';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpServer, type HttpServer, type HttpServerOptions } from '../../src/http/server.js';
+import { createLogger } from '../../src/observability/logger.js';
+
+const quiet = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+let server: HttpServer | undefined;
+afterEach(() => server?.close());
+
+async function serve(o: Partial<HttpServerOptions> = {}): Promise<number> {
+  server = createHttpServer({
+    logger: quiet,
+    health: () => true,
+    metrics: async () => ({ contentType: 'text/plain', body: 'reelbot_up 1\n' }),
+    ...o,
+  });
+  return (await server.listen(0, '127.0.0.1')).port;
+}
+
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, headers }, (res) => {
+      let body = '';
+      res.on('data', (c) => {
+        body += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('on loopback', () => {
+  it.each(['/healthz', '/metrics'])('%s answers loopback names only', async (path) => {
+    const port = await serve();
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+      expect((await get(port, path, { host })).status, host).toBe(200);
+    }
+    const rebound = await get(port, path, { host: `evil.example:${port}` });
+    expect(rebound.status).toBe(421);
+    expect(rebound.body).not.toContain('reelbot_up');
+  });
+});
+
+describe('beyond loopback', () => {
+  it('serves /metrics only with the METRICS_TOKEN bearer; /healthz stays open', async () => {
+    const port = await serve({ host: '0.0.0.0', metricsToken: 'metrics-secret-token' });
+    const host = 'reelbot.internal:3000';
+    expect((await get(port, '/healthz', { host })).status).toBe(200);
+    expect((await get(port, '/metrics', { host })).status).toBe(401);
+    expect((await get(port, '/metrics', { host, authorization: 'Bearer wrong' })).status).toBe(401);
+    const ok = await get(port, '/metrics', { host, authorization: 'Bearer metrics-secret-token' });
+    expect(ok).toEqual({ status: 200, body: 'reelbot_up 1\n' });
+  });
+
+  it('refuses /metrics when no METRICS_TOKEN is set', async () => {
+    const port = await serve({ host: '0.0.0.0' });
+    const refused = await get(port, '/metrics', { host: 'reelbot.internal' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain('METRICS_TOKEN');
+  });
+});
