@@ -122,7 +122,10 @@ describe('commands', () => {
       userName: 'Alice',
       conversation: 'playground:local:general',
       memberOf: [],
+      // The demo's first member is its workspace admin (sets the team policy).
+      isWorkspaceAdmin: true,
     });
+    expect(pg.bot.calls[1]?.req.isWorkspaceAdmin).toBeUndefined();
     expect(pg.bot.calls[1]?.req).toMatchObject({
       user: 'playground:local:bob',
       conversation: 'playground:local:launches',

@@ -99,7 +99,7 @@ export async function slackWorld(
   const fake = await FakeSlack.start({
     now: () => h.clock.now(),
     users: {
-      [ALICE]: { name: 'alice', realName: 'Alice Martin', tz: 'Europe/Paris' },
+      [ALICE]: { name: 'alice', realName: 'Alice Martin', tz: 'Europe/Paris', isAdmin: true },
       [BOB]: { name: 'bob', tz: 'America/New_York' },
     },
   });

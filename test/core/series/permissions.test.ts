@@ -8,7 +8,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Response } from '../../../src/core/cards.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { textOf } from '../../support/harness.js';
-import { button, card, idFrom, mutations, type SeriesHarness, seriesHarness } from './helpers.js';
+import {
+  button,
+  card,
+  confirmButton,
+  confirmed,
+  idFrom,
+  mutations,
+  type SeriesHarness,
+  seriesHarness,
+} from './helpers.js';
 
 let h: SeriesHarness;
 let alice: RequestInfo;
@@ -25,10 +34,12 @@ afterEach(() => h.close());
 async function settings(...lines: string[]): Promise<void> {
   for (const line of lines) {
     const r = await h.run(`settings ${line}`, alice);
-    expect(card(r).title, textOf(r)).toBe('Channel settings updated');
+    // Governance keys are the workspace's since the workspace policy; `--here` ones the channel's.
+    expect(card(r).title, textOf(r)).toMatch(/^(Channel|Workspace) settings updated$/);
   }
 }
-const create = async (rest: string) => idFrom(await h.run(`series create ${rest}`, alice));
+const create = async (rest: string) =>
+  idFrom(await confirmed(h, h.run(`series create ${rest}`, alice), alice));
 const approvalId = (r: Response) => /Approval `([^`]+)`/.exec(card(r).context ?? '')?.[1] ?? '';
 const audited = () => h.store.audit.list({ workspacePrefix: 'playground:W1' });
 
@@ -111,13 +122,17 @@ describe('under `approval spend`', () => {
     await h.api.series.update(id, { paused: true });
     await settings('approval spend');
     h.calls.length = 0;
-    const sent = await h.run(`series resume ${id}`, bob);
+    const ask = await h.run(`series resume ${id}`, bob);
+    expect(confirmButton(ask).label).toBe('Request approval');
+    const sent = await h.click(confirmButton(ask).action, confirmButton(ask).value, bob);
     expect(card(sent).title).toBe('Sent for approval');
     expect(textOf(sent)).toContain('Resume the series “Pro” (100 credits per episode)');
     expect(mutations(h)).toEqual([]);
     expect((await h.api.series.get(id)).paused).toBe(true);
-    // The same request again (a retry) finds the pending approval.
-    expect(card(await h.run(`series resume ${id}`, bob)).title).toBe('Already waiting for approval');
+    // The same request again (a retry of the click) finds the pending approval.
+    expect(card(await h.click(confirmButton(ask).action, confirmButton(ask).value, bob)).title).toBe(
+      'Already waiting for approval',
+    );
 
     const approved = await h.click('approval.approve', approvalId(sent), carol);
     expect(card(approved).title).toBe('Approved · ▶️ Resumed “Pro”');
@@ -132,7 +147,7 @@ describe('under `approval spend`', () => {
     const id = await create('Cheap --source ai_story');
     await settings('approval spend');
     h.calls.length = 0;
-    const sent = await h.run(`series edit ${id} --model motion_pro --tone eerie`, bob);
+    const sent = await confirmed(h, h.run(`series edit ${id} --model motion_pro --tone eerie`, bob), bob);
     expect(card(sent).title).toBe('Sent for approval');
     expect(textOf(sent)).toContain(
       'Change the series “Cheap”: model storyboard → motion_pro (100 credits per episode)',
@@ -144,7 +159,9 @@ describe('under `approval spend`', () => {
     expect(await h.api.series.get(id)).toMatchObject({ brollModel: 'motion_pro', tone: 'eerie' });
 
     // Down to a model under the threshold: no approval needed.
-    expect(card(await h.run(`series edit ${id} --model storyboard`, bob)).title).toBe('Updated “Cheap”');
+    const cheaper = await h.run(`series edit ${id} --model storyboard`, bob);
+    expect(confirmButton(cheaper).label).toBe('Apply change');
+    expect(card(await confirmed(h, cheaper, bob)).title).toBe('Updated “Cheap”');
     expect((await h.api.series.get(id)).brollModel).toBe('storyboard');
   });
 
@@ -152,17 +169,17 @@ describe('under `approval spend`', () => {
     const id = await create('Small --source ai_story');
     await h.api.series.update(id, { paused: true });
     await settings('approval spend');
-    expect(card(await h.run(`series resume ${id}`, bob)).title).toBe('▶️ Resumed “Small”');
+    expect(card(await confirmed(h, h.run(`series resume ${id}`, bob), bob)).title).toBe('▶️ Resumed “Small”');
   });
 });
 
 describe('settings', () => {
-  it('refuses to turn approvals on before an admin role is set, saying how', async () => {
-    const r = await h.run('settings approval spend', alice);
-    expect(textOf(r)).toContain('/reel settings role admin @you');
-    expect(h.store.settings.get(h.conversation).approval).toBe('off');
-    // Turning approvals off needs no admin list.
-    expect(card(await h.run('settings approval off', alice)).title).toBe('Channel settings updated');
+  it('only workspace admins change the team policy; approvals on need no admin role first', async () => {
+    const bob = h.user('bob', { admin: false });
+    const refused = await h.run('settings approval spend', bob);
+    expect(textOf(refused)).toContain('are set for the whole workspace by');
+    expect(card(await h.run('settings approval spend', alice)).title).toBe('Workspace settings updated');
+    expect(card(await h.run('settings approval off', alice)).title).toBe('Workspace settings updated');
   });
 
   it('audits every change with who, what, from and to', async () => {
@@ -171,10 +188,16 @@ describe('settings', () => {
       .filter((e) => e.action === 'settings.change')
       .map((e) => ({ actor: e.actor, ...e.details }));
     expect(rows.reverse()).toEqual([
-      { actor: alice.user, setting: 'role admin', from: 'everyone', to: alice.user },
-      { actor: alice.user, setting: 'approval', from: 'off', to: 'publish' },
-      { actor: alice.user, setting: 'approvers', from: 'none', to: `${bob.user} ${carol.user}` },
-      { actor: alice.user, setting: 'threading', from: 'on', to: 'off' },
+      { actor: alice.user, setting: 'role admin', from: 'everyone', to: alice.user, scope: 'workspace' },
+      { actor: alice.user, setting: 'approval', from: 'off', to: 'publish', scope: 'workspace' },
+      {
+        actor: alice.user,
+        setting: 'approvers',
+        from: 'none',
+        to: `${bob.user} ${carol.user}`,
+        scope: 'workspace',
+      },
+      { actor: alice.user, setting: 'threading', from: 'on', to: 'off', scope: 'channel' },
     ]);
     const shown = textOf(await h.run('audit', alice));
     expect(shown).toContain('set `approval` to `publish` (was `off`)');
