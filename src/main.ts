@@ -15,7 +15,7 @@ import type { CoreDeps } from './core/context.js';
 import { WATCHERS } from './core/live/watchers.js';
 import { type ChatPlatform, type ChatSender, type Logger, systemClock } from './core/ports.js';
 import { createHttpServer } from './http/server.js';
-import { createLogger } from './observability/logger.js';
+import { createLogger, maskVerbatim } from './observability/logger.js';
 import { createMetrics, videoApiHooks } from './observability/metrics.js';
 import { Runner } from './poller/index.js';
 import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from './simulator/index.js';
@@ -28,6 +28,19 @@ export class StartupError extends Error {
   override readonly name = 'StartupError';
 }
 
+/** Configuration values that are secrets: every log line masks them verbatim, whatever their shape. */
+const SECRET_VARIABLES = [
+  'VIDEO_API_KEY',
+  'REELBOT_SECRET_KEY',
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+  'SLACK_CLIENT_SECRET',
+  'SLACK_STATE_SECRET',
+  'DISCORD_TOKEN',
+  'METRICS_TOKEN',
+] as const satisfies readonly (keyof Config)[];
+
 export interface RunningApp {
   url: string;
   stop(): Promise<void>;
@@ -35,6 +48,7 @@ export interface RunningApp {
 
 export async function startApp(env: Record<string, string | undefined> = process.env): Promise<RunningApp> {
   const config = loadConfig(env);
+  for (const secret of SECRET_VARIABLES) maskVerbatim(config[secret]);
   const logger = createLogger({ level: config.LOG_LEVEL });
   for (const warning of config.warnings) logger.warn({}, warning);
   // Everything started is stopped in reverse order, on Ctrl-C or when a later step of start-up fails.
@@ -83,7 +97,12 @@ async function start(
     deploymentKey = demoKey;
   }
 
-  const apiFor = createVideoApiFactory({ baseUrl: baseUrl as string, logger, ...videoApiHooks(metrics) });
+  const apiFor = createVideoApiFactory({
+    baseUrl: baseUrl as string,
+    logger,
+    onKey: maskVerbatim,
+    ...videoApiHooks(metrics),
+  });
   const lock = lockDataDir(config.REELBOT_DATA_DIR);
   teardown.push(() => lock.release());
   const store = openStore({

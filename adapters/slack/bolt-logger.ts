@@ -2,20 +2,24 @@
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
 import type { Logger } from '../../src/core/ports.js';
 
+/**
+ * Capped at info whatever reelbot's own level: at debug, Bolt and the Web API client log whole payloads —
+ * a `link` form's submission carries the API key being linked, before reelbot could know to mask it.
+ */
 export function boltLogger(logger: Logger): BoltLogger {
-  const log = logger.child({ component: 'slack' });
-  let level: LogLevel = LogLevel.DEBUG;
+  const log = logger.child({ sdk: 'slack' });
+  let level: LogLevel = LogLevel.INFO;
   const text = (msgs: unknown[]) =>
     msgs
       .map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m)))
       .join(' ');
   return {
-    debug: (...msgs) => log.debug({}, text(msgs)),
+    debug: () => {},
     info: (...msgs) => log.info({}, text(msgs)),
     warn: (...msgs) => log.warn({}, text(msgs)),
     error: (...msgs) => log.error({}, text(msgs)),
     setLevel: (l) => {
-      level = l;
+      if (l !== LogLevel.DEBUG) level = l;
     },
     getLevel: () => level,
     setName: () => {},

@@ -39,7 +39,10 @@ export function createVideoApiClient(options: VideoApiClientOptions): VideoApiCl
   return new VideoApiClient(options);
 }
 
-export type SharedClientOptions = Omit<VideoApiClientOptions, 'apiKey'>;
+export type SharedClientOptions = Omit<VideoApiClientOptions, 'apiKey'> & {
+  /** Told every key a client is built for, before any call (the logs mask each one verbatim). */
+  onKey?: (apiKey: string) => void;
+};
 
 /** A `VideoApiFactory` that also exposes its budget registry (for the poller and metrics). */
 export interface VideoApiClientFactory extends VideoApiFactory {
@@ -55,7 +58,10 @@ export function createVideoApiFactory(shared: SharedClientOptions): VideoApiClie
   const budgets =
     shared.budgets ?? new RateBudgetRegistry(shared.clock === undefined ? {} : { clock: shared.clock });
   const loggedFields = shared.loggedFields ?? new Set<string>();
-  const factory = (apiKey: string): VideoApiClient =>
-    new VideoApiClient({ ...shared, apiKey, budgets, loggedFields });
+  const { onKey, ...options } = shared;
+  const factory = (apiKey: string): VideoApiClient => {
+    onKey?.(apiKey);
+    return new VideoApiClient({ ...options, apiKey, budgets, loggedFields });
+  };
   return Object.assign(factory, { budgets });
 }

@@ -31,8 +31,22 @@ const REDACT_PATHS = [
 const SECRET_PATTERN =
   /\b(fl_(?:live|test)_[A-Za-z0-9_]+|xox[abprs]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+|Bearer\s+\S+)/g;
 
-export const maskSecrets = (text: string): string =>
-  text.replace(SECRET_PATTERN, (m) => `${m.slice(0, 8)}…[redacted]`);
+/**
+ * Secrets known by value — the deployment's tokens, every team key a client was built for — masked wherever
+ * they appear, whatever their shape (a real service's keys need not look like `fl_live_…`).
+ */
+const verbatim = new Set<string>();
+
+/** Masks `secret` in every log line from now on (too short a value would mangle ordinary text). */
+export function maskVerbatim(secret: string | undefined): void {
+  if (secret && secret.length >= 8) verbatim.add(secret);
+}
+
+export function maskSecrets(text: string): string {
+  let out = text;
+  for (const secret of verbatim) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+  return out.replace(SECRET_PATTERN, (m) => `${m.slice(0, 8)}…[redacted]`);
+}
 
 export function createLogger(
   options: { level?: string; destination?: NodeJS.WritableStream; name?: string } = {},

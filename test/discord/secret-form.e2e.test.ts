@@ -3,7 +3,8 @@
  * errors, and reopened, the key input is empty — the rejected key is neither re-sent to Discord nor kept in
  * the reopened form. Through the real discord.js Client against the fake Discord.
  */
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { demoTeam } from '../../src/simulator/index.js';
 import { launcherOf } from './approvals-read.js';
 import { discordWorld, type Json, type World } from './world.js';
 
@@ -33,4 +34,20 @@ it('reopens a rejected link form without the key filled in', async () => {
   expect(JSON.stringify([...w.fake.messages.values()])).not.toContain(REJECTED_KEY);
   expect(JSON.stringify(reopened.callbacks)).not.toContain(REJECTED_KEY);
   expect(w.h.store.keys.get(w.address('bob'))).toBeUndefined();
+});
+
+describe.each(['gateway', 'http'] as const)('no key in the log at debug level (%s)', (mode) => {
+  it('links a key of an unknown shape without it reaching a log line', async () => {
+    const key = 'Dq7vR2mX9kLp4TnW8sYb3HcJ6fGz5Ae';
+    w = await discordWorld({
+      mode,
+      linked: ['alice'],
+      harness: { teams: [{ ...demoTeam(key), name: 'Other' }] },
+    });
+    const link = await w.slash('account link', {}, 'bob');
+    await w.submit(link, { key }, 'bob');
+    expect(w.h.store.keys.get(w.address('bob'))?.teamName).toBe('Other');
+    expect(w.h.logs.some((l) => l.includes('"level":20'))).toBe(true);
+    expect(w.h.logs.join('')).not.toContain(key);
+  });
 });

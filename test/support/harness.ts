@@ -14,7 +14,7 @@ import { MODULES } from '../../src/core/commands/index.js';
 import type { CoreDeps, RequestInfo } from '../../src/core/context.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
 import { type ChatPlatform, type ChatSender, type Clock, systemClock } from '../../src/core/ports.js';
-import { createLogger } from '../../src/observability/logger.js';
+import { createLogger, maskVerbatim } from '../../src/observability/logger.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import {
   demoTeam,
@@ -110,6 +110,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   });
   const proxy = options.proxy ? await startApiProxy(sim.url, clock) : undefined;
   const apiFor = createVideoApiFactory({
+    // As in production (src/main.ts): every key a client is built for is masked in the logs verbatim.
+    onKey: maskVerbatim,
     baseUrl: proxy?.url ?? sim.url,
     clock,
     timeoutClock: systemClock,
