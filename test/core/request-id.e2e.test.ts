@@ -39,16 +39,21 @@ function buttonValue(r: Response, action: string): string {
   return b.value;
 }
 
+/** Presses Confirm on a `series create` cost card (the key was minted when the card opened). */
+async function confirmCreate(r: Response | Promise<Response>): Promise<Response> {
+  return h.click('series.create.confirm', buttonValue(await r, 'series.create.confirm'));
+}
+
 describe('a typed command retried 90 s later is the same action', () => {
   it('series create: one series, one charge; after the window it is a new series', async () => {
-    await h.run('series create Retried --source ai_story');
+    await confirmCreate(h.run('series create Retried --source ai_story'));
     h.clock.advance(RETRY_AFTER_MS);
-    await h.run('series create Retried --source ai_story');
+    await confirmCreate(h.run('series create Retried --source ai_story'));
     expect(await api().series.list()).toHaveLength(1);
     expect(spends()).toHaveLength(1);
 
     h.clock.advance(TYPED_RETRY_WINDOW_MS);
-    await h.run('series create Retried --source ai_story');
+    await confirmCreate(h.run('series create Retried --source ai_story'));
     expect(await api().series.list()).toHaveLength(2);
   });
 
@@ -101,20 +106,20 @@ describe('a form or confirm card keys on the request id it opened with', () => {
     const opened = form(await h.run('series create --model motion_lite'));
     expect(opened.id).toBe(CREATE_FORM_ID);
     const values = { name: 'Form Series', source: 'ai_story' };
-    await h.submit(CREATE_FORM_ID, opened.state, values);
+    await confirmCreate(h.submit(CREATE_FORM_ID, opened.state, values));
     h.clock.advance(RETRY_AFTER_MS);
-    await h.submit(CREATE_FORM_ID, opened.state, values);
+    await confirmCreate(h.submit(CREATE_FORM_ID, opened.state, values));
     expect(await api().series.list()).toHaveLength(1);
     expect(spends()).toHaveLength(1);
 
     const again = form(await h.run('series create --model motion_lite'));
     expect(again.state).not.toBe(opened.state);
-    await h.submit(CREATE_FORM_ID, again.state, values);
+    await confirmCreate(h.submit(CREATE_FORM_ID, again.state, values));
     expect(await api().series.list()).toHaveLength(2);
   });
 
   it('series generate: a Generate click retried 90 s later charges once', async () => {
-    await h.run('series create Gen --source ai_story');
+    await confirmCreate(h.run('series create Gen --source ai_story'));
     const before = spends().length;
     const ask = await h.run('series generate Gen');
     const value = buttonValue(ask, 'series.generate.confirm');

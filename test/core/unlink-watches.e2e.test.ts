@@ -34,7 +34,8 @@ describe('unlink', () => {
     const videoId = /id `([^`]+)`/.exec(textOf(created))?.[1] ?? '';
     expect(videoId).not.toBe('');
     await h.run('subscribe calendar', alice);
-    await h.run('series create Nightly --source ai_story --time 21:00', alice);
+    const cost = await h.run('series create Nightly --source ai_story --time 21:00', alice);
+    await h.click('series.create.confirm', buttonValue(cost, 'series.create.confirm'), alice);
     const cards = activeOf(alice.user).filter((w) => w.kind === 'generation').length;
 
     const unlinked = await h.run('unlink', alice);

@@ -34,6 +34,8 @@ interface Row {
   type: 4 | 9;
   ephemeral?: boolean;
   text?: RegExp;
+  /** A cost card's Confirm button to press next, and what its outcome says. */
+  confirm?: { label: RegExp; text: RegExp };
 }
 
 /** In order: later rows rely on earlier ones (a series exists, a subscription exists, the video is deleted last). */
@@ -145,8 +147,9 @@ const ROWS: Row[] = [
     path: 'series create',
     options: () => ({ name: 'Night facts', source: 'ai_story', niche: 'fun_facts' }),
     type: 4,
-    ephemeral: false,
-    text: /Series created: Night facts/,
+    ephemeral: true,
+    text: /Start the series “Night facts”\?/,
+    confirm: { label: /^Create series/, text: /Series created: Night facts/ },
   },
   { path: 'series list', type: 4, ephemeral: true, text: /Series \(1\)/ },
   {
@@ -173,8 +176,9 @@ const ROWS: Row[] = [
     path: 'series resume',
     options: () => ({ series: 'Night' }),
     type: 4,
-    ephemeral: false,
-    text: /Resumed “Night facts”/,
+    ephemeral: true,
+    text: /Resume “Night facts”\?/,
+    confirm: { label: /^Resume/, text: /Resumed “Night facts”/ },
   },
   {
     path: 'series generate',
@@ -228,6 +232,10 @@ describe('every /reel command over the gateway', () => {
       expect(text).toMatch(row.text ?? /./);
       expect(text).not.toMatch(/^Not done/);
       if (row.ephemeral !== undefined) expect(Boolean(message.flags & 64)).toBe(row.ephemeral);
+      if (row.confirm) {
+        const done = await w.click(message, row.confirm.label);
+        expect(textOfMessage(w.answer(done))).toMatch(row.confirm.text);
+      }
     });
   }
 

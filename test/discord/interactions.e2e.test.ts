@@ -38,7 +38,8 @@ describe('autocomplete', () => {
     ]);
     const voices = await w.autocomplete('create', 'voice', 'aria');
     expect(voices.map((v) => v.name)).toEqual([expect.stringMatching(/^Aria · en/)]);
-    await w.slash('series create', { name: 'Night facts', source: 'ai_story' });
+    const cost = await w.slash('series create', { name: 'Night facts', source: 'ai_story' });
+    await w.click(w.original(cost), /^Create series/);
     const series = await w.autocomplete('series show', 'series', 'night');
     expect(series).toEqual([{ name: 'Night facts', value: expect.any(String) }]);
     for (const list of [videos, voices, series]) {

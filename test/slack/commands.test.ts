@@ -16,7 +16,13 @@ beforeAll(async () => {
   const created = await w.command(
     'series create "Night Terrors" --source ai_story --niche scary_stories --schedule "daily 21:00 Europe/Paris"',
   );
-  await w.reply(created.responseUrl);
+  // Its cost card first (ephemeral); Confirm creates it.
+  const cost = await w.reply(created.responseUrl);
+  const confirm = await w.click(
+    { blocks: cost.blocks as unknown[], ts: '1700000001.000100', ephemeral: true },
+    'series.create.confirm',
+  );
+  await w.reply(confirm.responseUrl);
 }, 60_000);
 afterAll(() => w.close());
 

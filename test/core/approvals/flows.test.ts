@@ -123,7 +123,10 @@ describe('running an approved action', () => {
   });
 
   it('series generate above the threshold: a 402 after approval leaves Retry, which then charges once', async () => {
-    await h.run('series create "Night Terrors" --source ai_story --model motion_lite --time 21:00', alice);
+    const cost = cardOf(
+      await h.run('series create "Night Terrors" --source ai_story --model motion_lite --time 21:00', alice),
+    );
+    await h.click('series.create.confirm', buttonOf(cost, 'series.create.confirm').value, alice);
     await settings('approval spend', 'spend-threshold 30', 'approvers @bob');
     const ask = cardOf(await h.run('series generate night', alice));
     const confirm = buttonOf(ask, 'series.generate.confirm');
@@ -162,10 +165,16 @@ describe('running an approved action', () => {
 
   it('series create above the threshold waits, then is created once by the approver', async () => {
     await settings('approval spend', 'spend-threshold 30', 'approvers @bob');
-    const sent = await h.run(
-      'series create "Money Minute" --source news --niche personal_finance --days mon,wed,fri --time 08:30 --model motion_lite',
-      alice,
+    const ask = cardOf(
+      await h.run(
+        'series create "Money Minute" --source news --niche personal_finance --days mon,wed,fri --time 08:30 --model motion_lite',
+        alice,
+      ),
     );
+    const confirm = buttonOf(ask, 'series.create.confirm');
+    expect(confirm.label).toBe('Request approval (50 credits)');
+    expect(await h.deps.apiFor(DEMO_KEY).series.list()).toEqual([]);
+    const sent = await h.click('series.create.confirm', confirm.value, alice);
     expect(cardOf(sent).title).toBe('Sent for approval');
     expect(await h.deps.apiFor(DEMO_KEY).series.list()).toEqual([]);
     const approved = await h.click('approval.approve', approvalId(), bob);

@@ -4,7 +4,7 @@ import { CREATE_FORM_ID } from '../../../src/core/commands/series/create-form.js
 import { videoCardKey } from '../../../src/core/live/live-card.js';
 import { TYPED_RETRY_WINDOW_MS } from '../../../src/core/request-id.js';
 import { DEMO_KEY, textOf } from '../../support/harness.js';
-import { card, idFrom, mutations, type SeriesHarness, seriesHarness } from './helpers.js';
+import { card, confirmed, idFrom, mutations, type SeriesHarness, seriesHarness } from './helpers.js';
 
 let h: SeriesHarness;
 beforeEach(async () => {
@@ -16,11 +16,14 @@ const spends = () => h.sim.sim.ledger(DEMO_KEY).filter((e) => e.credits < 0);
 
 describe('series create with flags', () => {
   it('sends every flag as its API field, posts the first episode card and follows the series here', async () => {
-    const response = await h.run(
-      'series create "Night Terrors" --source ai_story --niche "Scary stories" --voice marcus ' +
-        '--schedule "mon,wed,fri 21:00 Europe/Paris" --model motion_lite --duration 90 --destination tiktok ' +
-        '--accounts "@demo.reels" --music --mood suspense --captions karaoke --style cinematic --language en ' +
-        '--hashtags "#scary #story" --tone eerie --privacy unlisted --prompt "Urban legends from Europe" --thumbnails no',
+    const response = await confirmed(
+      h,
+      h.run(
+        'series create "Night Terrors" --source ai_story --niche "Scary stories" --voice marcus ' +
+          '--schedule "mon,wed,fri 21:00 Europe/Paris" --model motion_lite --duration 90 --destination tiktok ' +
+          '--accounts "@demo.reels" --music --mood suspense --captions karaoke --style cinematic --language en ' +
+          '--hashtags "#scary #story" --tone eerie --privacy unlisted --prompt "Urban legends from Europe" --thumbnails no',
+      ),
     );
     expect(response.kind).toBe('message');
     if (response.kind !== 'message') return;
@@ -83,7 +86,9 @@ describe('series create with flags', () => {
 
   it('reads a bare --time in the caller zone and keeps the service defaults for the rest', async () => {
     h.user('alice', { timeZone: 'America/New_York' });
-    const id = idFrom(await h.run('series create Facts --source wikipedia --time 7am --days weekdays'));
+    const id = idFrom(
+      await confirmed(h, h.run('series create Facts --source wikipedia --time 7am --days weekdays')),
+    );
     expect(await h.api.series.get(id)).toMatchObject({
       autoPostTime: '07:00',
       timezone: 'America/New_York',
@@ -92,8 +97,8 @@ describe('series create with flags', () => {
   });
 
   it('is one action: the same command again soon after creates and charges nothing more', async () => {
-    const first = idFrom(await h.run('series create Twice --source ai_story'));
-    const second = idFrom(await h.run('series create Twice --source ai_story'));
+    const first = idFrom(await confirmed(h, h.run('series create Twice --source ai_story')));
+    const second = idFrom(await confirmed(h, h.run('series create Twice --source ai_story')));
     expect(second).toBe(first);
     expect(await h.api.series.list()).toHaveLength(1);
     expect(spends()).toHaveLength(1);
@@ -101,7 +106,7 @@ describe('series create with flags', () => {
     expect(h.chat.channelMessages.filter((p) => p.card.title === 'Twice — Episode 1')).toHaveLength(1);
     // After the retry window it is a new request, deliberately.
     h.clock.advance(TYPED_RETRY_WINDOW_MS + 1_000);
-    expect(idFrom(await h.run('series create Twice --source ai_story'))).not.toBe(first);
+    expect(idFrom(await confirmed(h, h.run('series create Twice --source ai_story')))).not.toBe(first);
   });
 
   it.each([
@@ -153,13 +158,16 @@ describe('series create form', () => {
   });
 
   it('creates from the submitted form, schedule included', async () => {
-    const response = await h.submit(CREATE_FORM_ID, '', {
-      name: 'Money Minute',
-      source: 'news',
-      niche: 'personal_finance',
-      voice: 'voice_lucia_es',
-      schedule: 'weekdays 08:30 Europe/Madrid',
-    });
+    const response = await confirmed(
+      h,
+      h.submit(CREATE_FORM_ID, '', {
+        name: 'Money Minute',
+        source: 'news',
+        niche: 'personal_finance',
+        voice: 'voice_lucia_es',
+        schedule: 'weekdays 08:30 Europe/Madrid',
+      }),
+    );
     expect(textOf(response)).toContain('Series created: Money Minute');
     expect(await h.api.series.get(idFrom(response))).toMatchObject({
       source: 'news',
@@ -176,7 +184,10 @@ describe('series create form', () => {
     if (opened.kind !== 'form') return;
     const source = opened.form.inputs.find((i) => i.id === 'source');
     expect(source && 'initial' in source ? source.initial : undefined).toBe('news');
-    const response = await h.submit(CREATE_FORM_ID, opened.form.state, { name: 'Pro', source: 'news' });
+    const response = await confirmed(
+      h,
+      h.submit(CREATE_FORM_ID, opened.form.state, { name: 'Pro', source: 'news' }),
+    );
     expect(await h.api.series.get(idFrom(response))).toMatchObject({
       brollModel: 'motion_pro',
       duration: 30,

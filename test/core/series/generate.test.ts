@@ -5,6 +5,7 @@ import { DEMO_KEY, textOf } from '../../support/harness.js';
 import {
   button,
   card,
+  confirmed,
   hasButton,
   idFrom,
   MINUTE,
@@ -18,7 +19,10 @@ let seriesId: string;
 beforeEach(async () => {
   h = await seriesHarness();
   seriesId = idFrom(
-    await h.run('series create "Night Terrors" --source ai_story --model motion_lite --time 21:00'),
+    await confirmed(
+      h,
+      h.run('series create "Night Terrors" --source ai_story --model motion_lite --time 21:00'),
+    ),
   );
   h.calls.length = 0;
 });

@@ -81,3 +81,23 @@ export const hasButton = (response: Response, action: string): boolean => {
 /** Video status cards posted in the channel (one per video). */
 export const videoCards = (h: Harness) =>
   h.chat.channelMessages.filter((p) => /id `[^`]+`/.test(p.card.context ?? '') && p.card.progress);
+
+/** The Confirm button of a series spend's cost card (create, resume or a model change). */
+export function confirmButton(response: Response) {
+  const c = card(response);
+  const found = (c.controls ?? []).find(
+    (x) => x.kind === 'button' && /^series\.(create|resume|edit)\.confirm$/.test(x.action),
+  );
+  if (found?.kind !== 'button') throw new Error(`no confirm button in ${JSON.stringify(c)}`);
+  return found;
+}
+
+/** Runs a command that spends and presses Confirm on its cost card: the outcome, as before cost cards. */
+export async function confirmed(
+  h: Harness,
+  asked: Response | Promise<Response>,
+  as?: Parameters<Harness['click']>[2],
+): Promise<Response> {
+  const b = confirmButton(await asked);
+  return h.click(b.action, b.value, as);
+}

@@ -4,6 +4,7 @@ import { DEMO_KEY, textOf } from '../../support/harness.js';
 import {
   button,
   card,
+  confirmed,
   DAY,
   hasButton,
   idFrom,
@@ -18,7 +19,7 @@ beforeEach(async () => {
 });
 afterEach(() => h.close());
 
-const create = async (rest: string) => idFrom(await h.run(`series create ${rest}`));
+const create = async (rest: string) => idFrom(await confirmed(h, h.run(`series create ${rest}`)));
 
 describe('series list', () => {
   it('has a helpful empty state', async () => {
@@ -78,8 +79,9 @@ describe('series edit', () => {
       '"Night Terrors" --source ai_story --niche scary_stories --schedule "daily 21:00 Europe/Paris"',
     );
     const before = await h.api.series.get(id);
-    const response = await h.run(
-      'series edit "Night Terrors" --time 18:00 --model motion_lite --voice Oliver',
+    const response = await confirmed(
+      h,
+      h.run('series edit "Night Terrors" --time 18:00 --model motion_lite --voice Oliver'),
     );
     expect(response.kind === 'message' && response.visibility).toBe('channel');
     const text = textOf(response);
@@ -135,14 +137,14 @@ describe('series pause / resume', () => {
     expect((await h.api.series.get(id)).paused).toBe(true);
     expect(textOf(await h.run('series show night'))).toContain('Status: ⏸️ Paused');
 
-    const resumed = await h.click('series.resume', button(paused, 'series.resume').value);
+    const resumed = await confirmed(h, h.click('series.resume', button(paused, 'series.resume').value));
     expect(textOf(resumed)).toContain('▶️ Resumed “Night Terrors”');
     expect(textOf(resumed)).toContain('Next post:** Mon 23 Nov, 21:00 (UTC)');
     expect((await h.api.series.get(id)).paused).toBe(false);
 
     await h.click('series.pause', id);
     expect((await h.api.series.get(id)).paused).toBe(true);
-    await h.run(`series resume ${id}`);
+    await confirmed(h, h.run(`series resume ${id}`));
     expect((await h.api.series.get(id)).paused).toBe(false);
   });
 });
@@ -197,7 +199,7 @@ describe('series episodes', () => {
   it('says how to get a first episode when there are none', async () => {
     // A team without credits: the first episode is skipped, nothing is charged.
     h.sim.sim.grantCredits(DEMO_KEY, -500, 'test drain');
-    const created = await h.run('series create Empty --source ai_story');
+    const created = await confirmed(h, h.run('series create Empty --source ai_story'));
     expect(card(created).tone).toBe('warning');
     expect(textOf(created)).toContain('Your team has **0** credits and an episode costs **20** (storyboard)');
     const id = idFrom(created);

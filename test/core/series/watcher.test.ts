@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seriesWatcher, watchSeries } from '../../../src/core/live/series-watcher.js';
 import { DEMO_KEY } from '../../support/harness.js';
-import { DAY, HOUR, idFrom, MINUTE, type SeriesHarness, seriesHarness } from './helpers.js';
+import { confirmed, DAY, HOUR, idFrom, MINUTE, type SeriesHarness, seriesHarness } from './helpers.js';
 
 let h: SeriesHarness;
 let seriesId: string;
@@ -15,7 +15,7 @@ const SLOT = Date.parse('2026-11-23T09:00:00Z');
 beforeEach(async () => {
   h = await seriesHarness();
   seriesId = idFrom(
-    await h.run('series create "Night Terrors" --source ai_story --schedule "daily 09:00 UTC"'),
+    await confirmed(h, h.run('series create "Night Terrors" --source ai_story --schedule "daily 09:00 UTC"')),
   );
 });
 afterEach(() => h.close());
@@ -104,7 +104,7 @@ describe('series watch', () => {
     const watch = h.store.watches.findActive('series', seriesId);
     expect((watch?.nextCheckAt ?? 0) - h.clock.now()).toBeGreaterThan(5 * MINUTE);
 
-    await h.run('series resume night');
+    await confirmed(h, h.run('series resume night'));
     await h.until(() => episodeCards().length === 2, { stepMs: 10 * MINUTE, maxMs: 2 * DAY });
     expect(await episodes()).toHaveLength(before + 1);
   });

@@ -2,8 +2,8 @@
  * The `series create` form. Modals hold at most five inputs (Slack and Discord), so it asks the five that
  * define a series — name, source, niche, voice, schedule — and carries any flags typed with the command in
  * its state, after the request id minted when it opened (`<request id>|<flags JSON>`): a double or retried
- * submit of this form creates one series. Submitting runs the same checks and the same create as the text
- * command.
+ * submit of this form is one request, and its cost card's Confirm creates one series. Submitting runs the
+ * same checks as the text command and answers the same cost card; nothing is created before Confirm.
  */
 import { type FormInput, LIMITS, type Response, type SelectOption } from '../../cards.js';
 import type { FormSpec, RawArgs } from '../../command-spec.js';
@@ -12,7 +12,7 @@ import { say } from '../../messages.js';
 import { validateArgs } from '../../parse/validate-args.js';
 import { isRequestId, newRequestId } from '../../request-id.js';
 import { VideoApiError } from '../../video-api.js';
-import { createCommand, createSeries } from './create.js';
+import { confirmCreate, createCommand } from './create.js';
 import { type SeriesFieldArgs, seriesFieldsFrom } from './series-fields.js';
 
 export const CREATE_FORM_ID = 'series.create';
@@ -183,7 +183,7 @@ export const createForm: FormSpec = {
     }
     try {
       const fields = await seriesFieldsFrom(ctx, args, 'create');
-      return await createSeries(ctx, { ...fields, name, source: fields.source ?? source }, { requestId });
+      return await confirmCreate(ctx, { ...fields, name, source: fields.source ?? source }, { requestId });
     } catch (e) {
       const input = e instanceof UserError ? INPUT_OF[String(e.params.option ?? '')] : undefined;
       if (e instanceof UserError && input)

@@ -1,14 +1,15 @@
 /**
- * `series create "Name" --source S …`: creates a series (POST /series), says what each episode will cost,
- * and follows it in this conversation so every episode gets its own status card. Without a name or source
- * it opens the create form (./create-form.ts).
+ * `series create "Name" --source S …`: shows what the first episode (charged at once) and each later one
+ * cost, and the balance; Confirm creates the series (POST /series) and follows it in this conversation so
+ * every episode gets its own status card. Without a name or source it opens the create form
+ * (./create-form.ts), whose submission leads to the same cost card.
  */
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
 import type { Card, Response } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-spec.js';
+import { type CommandContext, userError } from '../../context.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
 import { actionKey } from '../../request-id.js';
 import { literal } from '../../text.js';
@@ -28,6 +29,8 @@ import {
   SOURCE_DESCRIPTION,
   seriesFieldsFrom,
 } from './series-fields.js';
+import { priceText, spendCard } from './spend-confirm.js';
+import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
 export const createCommand: CommandSpec = defineCommand({
   name: 'series create',
@@ -50,26 +53,99 @@ export const createCommand: CommandSpec = defineCommand({
     'series create',
   ],
   details:
-    'With no arguments a form opens. The first episode starts generating right away; every episode charges its ' +
+    'With no arguments a form opens. The cost and your balance come first: nothing is created until you ' +
+    'confirm. The first episode then starts generating right away; every episode charges its ' +
     "model's credits (storyboard 20, motion_lite 50, motion_pro 100). Schedules read like " +
     '`daily 09:00 Europe/Paris`, `weekdays 6pm` or `mon,wed,fri 18:00` (your time zone unless you name one).',
   form: (ctx, partial) => openCreateForm(ctx, partial),
   async run(ctx, args) {
     const fields = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'create');
-    return createSeries(ctx, { ...fields, name: args.name, source: fields.source ?? args.source });
+    return confirmCreate(ctx, { ...fields, name: args.name, source: fields.source ?? args.source });
   },
 });
 
 export interface CreateSeriesOptions {
   /** Set when an approver runs someone else's request: its stored idempotency key. */
   approved?: { id: string; idempotencyKey: string; requesterName: string };
-  /** The create form's request id; a typed command has none (its key is the command's content). */
-  requestId?: string | undefined;
+  /** The key minted when the confirm card opened. */
+  idempotencyKey?: string;
 }
 
 /**
- * The create itself, shared by the command and the form: POST once per user action, then follow the series
- * here and give the episodes already there (the first one, usually) their cards.
+ * The cost card before anything is created (DESIGN §5): the first episode is charged at once, then each
+ * episode as it is generated. The key is minted now: from the form's request id when the form led here, else
+ * from the typed command (the same command again soon is the same request).
+ */
+export async function confirmCreate(
+  ctx: CommandContext,
+  input: SeriesInput,
+  options: { requestId?: string | undefined } = {},
+): Promise<Response> {
+  checkRole(ctx, 'spend');
+  const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
+  const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
+  const idempotencyKey = actionKey(ctx, 'series.create', input, options.requestId);
+  const draft = { op: 'create' as const, input, ...(cost === undefined ? {} : { cost }) };
+  const card = savePendingSpend(ctx, draft, idempotencyKey, (id) =>
+    spendCard(ctx, {
+      title: `Start the series “${literal(input.name)}”?`,
+      text:
+        `Its first episode starts generating at once and is charged now: ${priceText(cost, model)}. ` +
+        'Every later episode costs the same, charged when it is generated.',
+      chargedNow: cost,
+      perEpisode: cost,
+      credits,
+      approval: needsApproval(ctx, { kind: 'spend', credits: cost }),
+      confirm: { action: confirmAction('create'), value: id, label: 'Create series' },
+      cancel: { action: cancelAction('create'), value: id },
+      short: {
+        advice:
+          'That does not cover the first episode: the series would be created, but no episode starts until ' +
+          'you top up in the dashboard.',
+        withholdConfirm: false,
+      },
+      context: `Nothing is charged until you confirm. · source ${literal(input.source)}`,
+    }),
+  );
+  return { kind: 'message', visibility: 'ephemeral', card };
+}
+
+/** Under `approval spend` above the threshold: the request an approver sees (with the card's key). */
+function createApproval(
+  ctx: CommandContext,
+  input: SeriesInput,
+  cost: number | undefined,
+  idempotencyKey: string,
+): Response {
+  const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
+  return requestApproval(ctx, {
+    command: 'series.create',
+    args: { input, ...(cost === undefined ? {} : { cost }) },
+    idempotencyKey,
+    summary: `Start the series “${literal(input.name)}”${cost === undefined ? '' : ` (${cost} credits per episode)`}`,
+    fields: [
+      { label: 'Model', value: literal(model), short: true },
+      ...(cost === undefined ? [] : [{ label: 'Each episode', value: `${cost} credits`, short: true }]),
+      { label: 'Source', value: literal(input.source), short: true },
+    ],
+  });
+}
+
+/** Confirm: the approval request when the policy wants one, else the create. */
+export const [createConfirmAction, createCancelAction] = spendActions('create', async (ctx, pending) => {
+  if (pending.op !== 'create') throw userError('interaction-expired');
+  checkRole(ctx, 'spend');
+  const cost = await episodeCost(ctx, pending.input.brollModel ?? DEFAULT_SERIES_MODEL);
+  if (needsApproval(ctx, { kind: 'spend', credits: cost })) {
+    return { response: createApproval(ctx, pending.input, cost, pending.idempotencyKey), done: false };
+  }
+  const response = await createSeries(ctx, pending.input, { idempotencyKey: pending.idempotencyKey });
+  return { response, done: true };
+}) as [ActionSpec, ActionSpec];
+
+/**
+ * The create itself, once confirmed (or approved): POST once per user action, then follow the series here
+ * and give the episodes already there (the first one, usually) their cards.
  */
 export async function createSeries(
   ctx: CommandContext,
@@ -77,25 +153,12 @@ export async function createSeries(
   options: CreateSeriesOptions = {},
 ): Promise<Response> {
   const { approved } = options;
-  checkRole(ctx, 'spend');
+  if (!approved) checkRole(ctx, 'spend');
   const api = ctx.api();
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);
   const idempotencyKey =
-    approved?.idempotencyKey ?? actionKey(ctx, 'series.create', input, options.requestId);
-  if (!approved && needsApproval(ctx, { kind: 'spend', credits: cost })) {
-    return requestApproval(ctx, {
-      command: 'series.create',
-      args: { input, ...(cost === undefined ? {} : { cost }) },
-      idempotencyKey,
-      summary: `Start the series “${literal(input.name)}”${cost === undefined ? '' : ` (${cost} credits per episode)`}`,
-      fields: [
-        { label: 'Model', value: literal(model), short: true },
-        ...(cost === undefined ? [] : [{ label: 'Each episode', value: `${cost} credits`, short: true }]),
-        { label: 'Source', value: literal(input.source), short: true },
-      ],
-    });
-  }
+    approved?.idempotencyKey ?? options.idempotencyKey ?? actionKey(ctx, 'series.create', input);
   const created = await api.series.create(input, { idempotencyKey });
 
   // Both reads are niceties: the series exists either way, and the watcher catches up on episodes.

@@ -3,23 +3,25 @@
  * anything is sent; the reply lists what changed, in words.
  *
  * Who may: changing what episodes cost (model, length) or resuming takes the `spend` role; changing where and
- * how episodes are posted (destination, accounts, YouTube privacy, hashtags) the `publish` role. Under
- * `settings approval spend`, an edit that raises the cost per episode of a running series above the
- * threshold, or resumes a paused one, waits for an approver like `series generate` (src/core/approvals).
+ * how episodes are posted (destination, accounts, YouTube privacy, hashtags) the `publish` role. An edit that
+ * changes the model or resumes a paused series shows the cost per episode and the balance first, with
+ * Confirm / Cancel (./spend-confirm.ts); under `settings approval spend`, Confirm of one that raises the cost
+ * per episode of a running series above the threshold, or resumes a paused one, asks an approver like
+ * `series generate` (src/core/approvals).
  */
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole, type Role } from '../../approvals/roles.js';
 import type { Response } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import { type Ref, resolveSeries } from '../../references.js';
 import { actionKey } from '../../request-id.js';
 import { literal } from '../../text.js';
-import type { SeriesPatch } from '../../video-api.js';
+import type { Series, SeriesPatch } from '../../video-api.js';
 import { describeDays, type Weekday } from './schedule.js';
-import { DEFAULT_SERIES_MODEL, episodeCost, getSeriesById, voiceName } from './series-common.js';
+import { balance, DEFAULT_SERIES_MODEL, episodeCost, getSeriesById, voiceName } from './series-common.js';
 import {
   FIELD_LABELS,
   SERIES_FIELD_OPTIONS,
@@ -27,6 +29,8 @@ import {
   SOURCE_DESCRIPTION,
   seriesFieldsFrom,
 } from './series-fields.js';
+import { priceText, spendCard } from './spend-confirm.js';
+import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
 /** Changing these moves the posting slots: the watcher re-reads them. */
 const CADENCE_FIELDS = ['autoPostTime', 'postingDays', 'timezone', 'paused'] as const;
@@ -70,19 +74,98 @@ export const editCommand: CommandSpec = defineCommand({
     if (args.paused !== undefined) patch.paused = args.paused;
     if (Object.keys(patch).length === 0) throw userError('series-nothing-to-change');
     const ref = await resolveSeries(ctx, args.series);
-    return (await editApproval(ctx, ref, patch)) ?? applySeriesEdit(ctx, ref, patch);
+    // Only a change of model or a resume changes what the series spends: read the series for those alone.
+    if (patch.brollModel !== undefined || patch.paused === false) {
+      const series = await getSeriesById(ctx, ref.id);
+      const modelChanges =
+        patch.brollModel !== undefined && patch.brollModel !== (series.brollModel ?? DEFAULT_SERIES_MODEL);
+      if (modelChanges || (patch.paused === false && series.paused === true))
+        return confirmEdit(ctx, series, patch);
+    }
+    return applySeriesEdit(ctx, ref, patch);
   },
 });
 
+/** The cost card of a model change or a resume: nothing is charged now, every episode from the next one is. */
+async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPatch): Promise<Response> {
+  const before = series.brollModel ?? DEFAULT_SERIES_MODEL;
+  const after = patch.brollModel ?? before;
+  const [oldCost, newCost, credits] = await Promise.all([
+    episodeCost(ctx, before),
+    episodeCost(ctx, after),
+    balance(ctx),
+  ]);
+  const resumes = patch.paused === false && series.paused === true;
+  const change =
+    after === before
+      ? `Each episode costs ${priceText(newCost, after)}, charged when generated.`
+      : `Each episode will cost ${priceText(newCost, after)} instead of ${priceText(oldCost, before)}, ` +
+        'from the next one, charged when generated.';
+  const others = Object.keys(patch)
+    .filter((f) => f !== 'brollModel' && f !== 'paused')
+    .map((f) => FIELD_LABELS[f] ?? f);
+  const draft = { op: 'edit' as const, seriesId: series.id, name: series.name, patch };
+  const card = savePendingSpend(
+    ctx,
+    draft,
+    (id) => actionKey(ctx, 'series.edit', { seriesId: series.id, patch }, id),
+    (id) =>
+      spendCard(ctx, {
+        title: `Change “${literal(series.name)}”?`,
+        text:
+          (resumes ? 'This resumes the series: episodes are generated on schedule again. ' : '') +
+          `${change} Nothing is charged now.` +
+          (others.length > 0 ? `\nAlso changes: ${literal(others.join(', '))}.` : ''),
+        chargedNow: 0,
+        perEpisode: newCost,
+        credits,
+        approval: editNeedsApproval(ctx, series, patch, { oldCost, newCost }),
+        confirm: { action: confirmAction('edit'), value: id, label: 'Apply change' },
+        cancel: { action: cancelAction('edit'), value: id },
+        context: `series \`${series.id}\``,
+      }),
+  );
+  return { kind: 'message', visibility: 'ephemeral', card };
+}
+
+/** Confirm: the approval request when the policy wants one, else the edit. */
+export const [editConfirmAction, editCancelAction] = spendActions('edit', async (ctx, pending) => {
+  if (pending.op !== 'edit') throw userError('interaction-expired');
+  checkRole(ctx, 'spend');
+  const ref = { id: pending.seriesId, name: pending.name };
+  const asked = await editApproval(ctx, ref, pending.patch, pending.idempotencyKey);
+  if (asked) return { response: asked, done: false };
+  return { response: await applySeriesEdit(ctx, ref, pending.patch), done: true };
+}) as [ActionSpec, ActionSpec];
+
 /**
- * Under `approval spend`: an edit that makes a running series cost more per episode, or resumes a paused
- * one, becomes an approval request when an episode then costs more than the threshold; undefined when it
- * may go ahead now. An unreadable price counts as a raise (as unknown costs do for creations).
+ * Under `approval spend`: whether an edit makes a running series cost more per episode, or resumes a paused
+ * one, with an episode then above the threshold. An unreadable price counts as a raise (as unknown costs do
+ * for creations).
  */
+function editNeedsApproval(
+  ctx: CommandContext,
+  series: Series,
+  patch: SeriesPatch,
+  costs: { oldCost: number | undefined; newCost: number | undefined },
+): boolean {
+  if (ctx.settings().approval !== 'spend') return false;
+  const before = series.brollModel ?? DEFAULT_SERIES_MODEL;
+  const after = patch.brollModel ?? before;
+  const { oldCost, newCost } = costs;
+  const resumes = patch.paused === false && series.paused === true;
+  const running = patch.paused === false || (patch.paused === undefined && series.paused !== true);
+  const raises = after !== before && (oldCost === undefined || newCost === undefined || newCost > oldCost);
+  if (!resumes && !(raises && running)) return false;
+  return needsApproval(ctx, { kind: 'spend', credits: newCost });
+}
+
+/** The approval request of an edit that needs one (see above); undefined when it may go ahead now. */
 async function editApproval(
   ctx: CommandContext,
   ref: Ref,
   patch: SeriesPatch,
+  idempotencyKey: string,
 ): Promise<Response | undefined> {
   if (ctx.settings().approval !== 'spend') return undefined;
   if (patch.brollModel === undefined && patch.paused !== false) return undefined;
@@ -90,11 +173,8 @@ async function editApproval(
   const before = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const after = patch.brollModel ?? before;
   const [oldCost, newCost] = await Promise.all([episodeCost(ctx, before), episodeCost(ctx, after)]);
+  if (!editNeedsApproval(ctx, series, patch, { oldCost, newCost })) return undefined;
   const resumes = patch.paused === false && series.paused === true;
-  const running = patch.paused === false || (patch.paused === undefined && series.paused !== true);
-  const raises = after !== before && (oldCost === undefined || newCost === undefined || newCost > oldCost);
-  if (!resumes && !(raises && running)) return undefined;
-  if (!needsApproval(ctx, { kind: 'spend', credits: newCost })) return undefined;
 
   const perEpisode = newCost === undefined ? `the ${after} price` : `${newCost} credits`;
   const changes = [
@@ -107,7 +187,7 @@ async function editApproval(
   return requestApproval(ctx, {
     command: 'series.edit',
     args: { seriesId: series.id, patch, ...(newCost === undefined ? {} : { cost: newCost }) },
-    idempotencyKey: actionKey(ctx, 'series.edit', { seriesId: series.id, patch }),
+    idempotencyKey,
     summary: `Change the series “${literal(series.name)}”: ${literal(changes.join(', '))} (${literal(perEpisode)} per episode)`,
     fields: [
       { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },

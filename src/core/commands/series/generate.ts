@@ -24,6 +24,7 @@ import {
   splitValue,
   videoName,
 } from './series-common.js';
+import { cancelledCard, priceText, spendCard } from './spend-confirm.js';
 
 export const GENERATE_CONFIRM = 'series.generate.confirm';
 export const GENERATE_CANCEL = 'series.generate.cancel';
@@ -55,45 +56,23 @@ async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Respo
   const series = await getSeriesById(ctx, seriesId);
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
-  const short = cost !== undefined && credits !== undefined && credits < cost;
   const approval = needsApproval(ctx, { kind: 'spend', credits: cost });
-  const costText =
-    cost === undefined ? `the ${literal(model)} price` : `**${cost} credits** (${literal(model)})`;
-  const card: Card = {
+  const card = spendCard(ctx, {
     title: `Generate an episode of “${literal(series.name)}” now?`,
-    tone: short ? 'warning' : 'info',
-    text:
-      `This charges ${costText} now, on top of the scheduled episodes.` +
-      (credits === undefined ? '' : ` Your team has **${credits}** credits.`) +
-      (short
-        ? '\nThat is not enough: top up in the dashboard, or switch the series to a cheaper model with ' +
-          `\`/reel series edit ${series.id} --model storyboard\`.`
-        : ''),
-    fields: [
-      ...(cost === undefined ? [] : [{ label: 'Cost', value: String(cost), short: true }]),
-      ...(credits === undefined ? [] : [{ label: 'Balance', value: String(credits), short: true }]),
-      ...(cost !== undefined && credits !== undefined && !short
-        ? [{ label: 'After', value: String(credits - cost), short: true }]
-        : []),
-    ],
-    controls: [
-      ...(short
-        ? []
-        : [
-            {
-              kind: 'button' as const,
-              action: GENERATE_CONFIRM,
-              value: joinValue(series.id, newRequestId()),
-              label: `${approval ? 'Request approval' : 'Generate'}${cost === undefined ? '' : ` (${cost} credits)`}`,
-              style: 'primary' as const,
-            },
-          ]),
-      { kind: 'button', action: GENERATE_CANCEL, value: series.id, label: 'Cancel' },
-    ],
-    context: approval
-      ? `This channel needs an approver for spending over ${ctx.settings().spendThreshold} credits: nothing is charged until one approves. · series \`${series.id}\``
-      : `series \`${series.id}\``,
-  };
+    text: `This charges ${priceText(cost, model)} now, on top of the scheduled episodes.`,
+    chargedNow: cost,
+    credits,
+    approval,
+    confirm: { action: GENERATE_CONFIRM, value: joinValue(series.id, newRequestId()), label: 'Generate' },
+    cancel: { action: GENERATE_CANCEL, value: series.id },
+    short: {
+      advice:
+        'That is not enough: top up in the dashboard, or switch the series to a cheaper model with ' +
+        `\`/reel series edit ${series.id} --model storyboard\`.`,
+      withholdConfirm: true,
+    },
+    context: `series \`${series.id}\``,
+  });
   return { kind: 'message', visibility: 'ephemeral', card };
 }
 
@@ -214,14 +193,7 @@ export async function generateEpisode(
 export const generateCancelAction: ActionSpec = {
   action: GENERATE_CANCEL,
   async run() {
-    return {
-      kind: 'update',
-      card: {
-        title: 'Cancelled',
-        tone: 'neutral',
-        text: 'No episode was generated and nothing was charged.',
-      },
-    };
+    return { kind: 'update', card: cancelledCard('No episode was generated') };
   },
 };
 

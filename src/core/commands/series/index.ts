@@ -1,14 +1,14 @@
 import type { CommandModule } from '../../command-spec.js';
-import { createCommand } from './create.js';
+import { createCancelAction, createCommand, createConfirmAction } from './create.js';
 import { createForm } from './create-form.js';
 import { deleteCancelAction, deleteCommand, deleteConfirmAction } from './delete.js';
-import { editCommand } from './edit.js';
+import { editCancelAction, editCommand, editConfirmAction } from './edit.js';
 import { episodesCommand, episodesPageAction } from './episodes.js';
 import { generateAction, generateCancelAction, generateCommand, generateConfirmAction } from './generate.js';
 import { listCommand } from './list.js';
 import { pauseCommand } from './pause.js';
 import { resumeCommand } from './resume.js';
-import { pauseAction, resumeAction } from './set-paused.js';
+import { pauseAction, resumeAction, resumeCancelAction, resumeConfirmAction } from './set-paused.js';
 import { showCommand } from './show.js';
 
 /** The series commands, their buttons and forms. */
@@ -25,8 +25,14 @@ export const seriesModule: CommandModule = {
     deleteCommand,
   ],
   actions: [
+    createConfirmAction,
+    createCancelAction,
+    editConfirmAction,
+    editCancelAction,
     pauseAction,
     resumeAction,
+    resumeConfirmAction,
+    resumeCancelAction,
     generateAction,
     generateConfirmAction,
     generateCancelAction,

@@ -1,8 +1,8 @@
-/** `series resume <s>`: automatic episodes start again on the schedule. */
+/** `series resume <s>`: the cost per episode and the balance first; Confirm restarts the schedule. */
 import { checkRole } from '../../approvals/roles.js';
 import { defineCommand } from '../../command-spec.js';
 import { resolveSeries } from '../../references.js';
-import { setPaused } from './set-paused.js';
+import { confirmResume } from './set-paused.js';
 
 export const resumeCommand = defineCommand({
   name: 'series resume',
@@ -17,9 +17,11 @@ export const resumeCommand = defineCommand({
     },
   ],
   examples: ['series resume "Night Terrors"'],
+  details:
+    "Shows the series model's credits per episode and your balance first; episodes start again once you confirm.",
   async run(ctx, args) {
-    // Refused by role before the series is even looked up (setPaused checks again for the buttons).
+    // Refused by role before the series is even looked up (the cost card checks again for the buttons).
     checkRole(ctx, 'spend');
-    return setPaused(ctx, await resolveSeries(ctx, args.series), false);
+    return confirmResume(ctx, await resolveSeries(ctx, args.series));
   },
 });

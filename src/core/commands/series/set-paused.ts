@@ -2,9 +2,10 @@
  * Pausing and resuming (PATCH paused), shared by `series pause|resume` and their buttons. The reply goes to
  * the channel: the whole team's series stops or restarts, so everyone should see who did it.
  *
- * Resuming commits the team to a charge per episode again: it takes the `spend` role and, under
- * `settings approval spend`, an approver when an episode costs more than the threshold (like `series
- * generate`). Pausing only stops spending, so anyone may (a runaway series must be stoppable at once).
+ * Resuming commits the team to a charge per episode again: it takes the `spend` role, shows the cost per
+ * episode and the balance first (Confirm / Cancel, ./spend-confirm.ts), and under `settings approval spend`
+ * Confirm asks an approver when an episode costs more than the threshold (like `series generate`). Pausing
+ * only stops spending, so anyone may at once (a runaway series must be stoppable).
  */
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
@@ -19,6 +20,7 @@ import { literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import { describeSchedule } from './schedule.js';
 import {
+  balance,
   cadenceOf,
   DEFAULT_SERIES_MODEL,
   episodeCost,
@@ -27,25 +29,22 @@ import {
   nextPostText,
   splitValue,
 } from './series-common.js';
+import { priceText, spendCard } from './spend-confirm.js';
+import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
 export interface SetPausedOptions {
-  /** The Resume button's request id; a typed command has none (its key is the series id, for a while). */
-  requestId?: string | undefined;
-  /** Set when an approver runs someone else's resume: no role check, no second approval. */
+  /** Set when an approver runs someone else's resume: no role check. */
   approved?: { id: string };
 }
 
+/** The PATCH itself; a resume reaches it only confirmed (and approved when the policy wants it). */
 export async function setPaused(
   ctx: CommandContext,
   ref: Ref,
   paused: boolean,
   options: SetPausedOptions = {},
 ): Promise<Response> {
-  if (!paused && !options.approved) {
-    checkRole(ctx, 'spend');
-    const asked = await resumeApproval(ctx, ref, options.requestId);
-    if (asked) return asked;
-  }
+  if (!paused && !options.approved) checkRole(ctx, 'spend');
   try {
     await ctx.api().series.update(ref.id, { paused });
   } catch (e) {
@@ -102,17 +101,51 @@ export async function setPaused(
 }
 
 /**
+ * The cost card of a resume: nothing is charged now, every episode from the next one is. A series that is
+ * not paused has nothing to resume: it is answered at once, as before.
+ */
+export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Response> {
+  checkRole(ctx, 'spend');
+  const series = await getSeriesById(ctx, ref.id);
+  if (!series.paused) return setPaused(ctx, { id: series.id, name: series.name }, false);
+  const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
+  const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
+  const next = nextPostText(ctx, { ...series, paused: false });
+  const draft = { op: 'resume' as const, seriesId: series.id, name: series.name };
+  const card = savePendingSpend(
+    ctx,
+    draft,
+    (id) => actionKey(ctx, 'series.resume', { seriesId: series.id }, id),
+    (id) =>
+      spendCard(ctx, {
+        title: `Resume “${literal(series.name)}”?`,
+        text:
+          `Episodes are generated on schedule again, each charged when generated: ${priceText(cost, model)}. ` +
+          `Nothing is charged now${next ? `; the next episode is due ${literal(next)}` : ''}.`,
+        chargedNow: 0,
+        perEpisode: cost,
+        credits,
+        approval: needsApproval(ctx, { kind: 'spend', credits: cost }),
+        confirm: { action: confirmAction('resume'), value: id, label: 'Resume' },
+        cancel: { action: cancelAction('resume'), value: id },
+        context: `series \`${series.id}\``,
+      }),
+  );
+  return { kind: 'message', visibility: 'ephemeral', card };
+}
+
+/**
  * Under `approval spend`, a resume whose episodes cost more than the threshold becomes an approval request
  * (nothing is sent until an approver agrees, with their key); undefined when it may go ahead now.
  */
 async function resumeApproval(
   ctx: CommandContext,
-  ref: Ref,
-  requestId: string | undefined,
+  seriesId: string,
+  idempotencyKey: string,
 ): Promise<Response | undefined> {
   // Only this policy looks at costs: spare the two reads otherwise.
   if (ctx.settings().approval !== 'spend') return undefined;
-  const series = await getSeriesById(ctx, ref.id);
+  const series = await getSeriesById(ctx, seriesId);
   if (!series.paused) return undefined;
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);
@@ -121,7 +154,7 @@ async function resumeApproval(
   return requestApproval(ctx, {
     command: 'series.resume',
     args: { seriesId: series.id, ...(cost === undefined ? {} : { cost }) },
-    idempotencyKey: actionKey(ctx, 'series.resume', { seriesId: series.id }, requestId),
+    idempotencyKey,
     summary: `Resume the series “${literal(series.name)}” (${literal(perEpisode)} per episode)`,
     fields: [
       { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
@@ -132,7 +165,17 @@ async function resumeApproval(
   });
 }
 
-/** A Resume button: its request id makes repeated clicks of one card one request (an approval, say). */
+/** Confirm: the approval request when the policy wants one, else the resume. */
+export const [resumeConfirmAction, resumeCancelAction] = spendActions('resume', async (ctx, pending) => {
+  if (pending.op !== 'resume') throw userError('interaction-expired');
+  checkRole(ctx, 'spend');
+  const asked = await resumeApproval(ctx, pending.seriesId, pending.idempotencyKey);
+  if (asked) return { response: asked, done: false };
+  const response = await setPaused(ctx, { id: pending.seriesId, name: pending.name }, false);
+  return { response, done: true };
+}) as [ActionSpec, ActionSpec];
+
+/** A Resume button: it opens the cost card (its request id is from older cards and no longer needed). */
 export const resumeButton = (seriesId: string) =>
   ({
     kind: 'button',
@@ -143,18 +186,19 @@ export const resumeButton = (seriesId: string) =>
   }) as const;
 
 /**
- * The Pause/Resume buttons carry the series id (and Resume a request id); the name is re-read with the
- * clicker's key. Older buttons carry the id alone.
+ * The Pause/Resume buttons carry the series id (Resume also a request id); the name is re-read with the
+ * clicker's key. Pause acts at once; Resume opens the cost card.
  */
 const pausedAction = (action: string, paused: boolean): ActionSpec => ({
   action,
   async run(ctx, value) {
     const [head, tail] = splitValue(value);
-    const requestId = isRequestId(tail) ? tail : undefined;
+    const id = isRequestId(tail) ? head : value;
     // A resume is refused by role before anything is read.
     if (!paused) checkRole(ctx, 'spend');
-    const series = await getSeriesById(ctx, requestId ? head : value);
-    return setPaused(ctx, { id: series.id, name: series.name }, paused, { requestId });
+    const series = await getSeriesById(ctx, id);
+    const ref = { id: series.id, name: series.name };
+    return paused ? setPaused(ctx, ref, true) : confirmResume(ctx, ref);
   },
 });
 

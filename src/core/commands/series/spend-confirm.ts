@@ -1,0 +1,89 @@
+/**
+ * The cost card every series command that spends shows before it acts (DESIGN §5: create, resume, generate,
+ * a model change): what is charged now, what each episode costs, the team's balance, and Confirm / Cancel.
+ * Under `settings approval spend` above the threshold, Confirm sends the request to an approver instead.
+ */
+import type { Card, Field } from '../../cards.js';
+import type { CommandContext } from '../../context.js';
+import { literal } from '../../text.js';
+
+export interface SpendCardOptions {
+  title: string;
+  /** What happens, in words: the command's own sentence (prices already in it). */
+  text: string;
+  /** Credits charged at once by Confirm: 0 when nothing is, undefined when the price cannot be read. */
+  chargedNow: number | undefined;
+  /** Credits per episode, shown as its own field (left out when it is the charge itself, as for generate). */
+  perEpisode?: number | undefined;
+  /** The team's balance; undefined when it cannot be read (the card then leaves it out). */
+  credits: number | undefined;
+  /** Whether Confirm leads to an approval request rather than the action. */
+  approval: boolean;
+  confirm: { action: string; value: string; label: string };
+  cancel: { action: string; value: string };
+  /** When the balance does not cover the charge: the advice, and whether Confirm is withheld. */
+  short?: { advice: string; withholdConfirm: boolean };
+  /** The card's own context (ids), after the approval note when there is one. */
+  context: string;
+}
+
+/** Whether a balance is known to be below a charge. */
+export const isShort = (chargedNow: number | undefined, credits: number | undefined): boolean =>
+  chargedNow !== undefined && chargedNow > 0 && credits !== undefined && credits < chargedNow;
+
+/** `**50 credits** (motion_lite)`, or the model's price in words when it cannot be read. */
+export const priceText = (cost: number | undefined, model: string): string =>
+  cost === undefined ? `the ${literal(model)} price` : `**${cost} credits** (${literal(model)})`;
+
+export function spendCard(ctx: CommandContext, o: SpendCardOptions): Card {
+  const short = isShort(o.chargedNow, o.credits);
+  const charged = o.chargedNow;
+  const fields: Field[] = [
+    ...(charged === undefined || charged === 0
+      ? []
+      : [{ label: 'Cost', value: String(charged), short: true }]),
+    ...(o.perEpisode === undefined
+      ? []
+      : [{ label: 'Each episode', value: `${o.perEpisode} credits`, short: true }]),
+    ...(o.credits === undefined ? [] : [{ label: 'Balance', value: String(o.credits), short: true }]),
+    ...(charged !== undefined && charged > 0 && o.credits !== undefined && !short
+      ? [{ label: 'After', value: String(o.credits - charged), short: true }]
+      : []),
+  ];
+  const withhold = short && (o.short?.withholdConfirm ?? true);
+  const label = o.approval ? 'Request approval' : o.confirm.label;
+  const priced = charged === undefined || charged === 0 ? '' : ` (${charged} credits)`;
+  return {
+    title: o.title,
+    tone: short ? 'warning' : 'info',
+    text:
+      o.text +
+      (o.credits === undefined ? '' : ` Your team has **${o.credits}** credits.`) +
+      (short && o.short ? `\n${o.short.advice}` : ''),
+    fields,
+    controls: [
+      ...(withhold
+        ? []
+        : [
+            {
+              kind: 'button' as const,
+              action: o.confirm.action,
+              value: o.confirm.value,
+              label: `${label}${priced}`,
+              style: 'primary' as const,
+            },
+          ]),
+      { kind: 'button', action: o.cancel.action, value: o.cancel.value, label: 'Cancel' },
+    ],
+    context: o.approval
+      ? `This channel needs an approver for spending over ${ctx.settings().spendThreshold} credits: nothing is charged until one approves. · ${o.context}`
+      : o.context,
+  };
+}
+
+/** What a Cancel click leaves on the card: `what` did not happen ("No episode was generated"). */
+export const cancelledCard = (what: string): Card => ({
+  title: 'Cancelled',
+  tone: 'neutral',
+  text: `${what} and nothing was charged.`,
+});

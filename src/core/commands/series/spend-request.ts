@@ -1,0 +1,141 @@
+/**
+ * A series spend waiting for its Confirm / Cancel click (`series create`, `series resume`, a model change in
+ * `series edit`). The request is kept in the store as the model of a card that is never posted (key
+ * `series-spend:<id>`), with the idempotency key minted when the card opened, so the buttons carry only the
+ * short id and a double click, a retry or an approver's run sends one key. Only the person who asked answers.
+ */
+import type { Card, Response } from '../../cards.js';
+import type { ActionSpec } from '../../command-spec.js';
+import { type CommandContext, userError } from '../../context.js';
+import { newRequestId } from '../../request-id.js';
+import type { SeriesInput, SeriesPatch } from '../../video-api.js';
+import { cancelledCard } from './spend-confirm.js';
+
+export type SpendOp = 'create' | 'resume' | 'edit';
+
+/** After this, prices or the balance may have moved: the user asks again (as for `create`). */
+export const SPEND_REQUEST_TTL_MS = 30 * 60_000;
+
+/** What each operation does once confirmed, as stored. */
+export type SpendDraft =
+  | { op: 'create'; input: SeriesInput; cost?: number }
+  | { op: 'resume'; seriesId: string; name: string }
+  | { op: 'edit'; seriesId: string; name: string; patch: SeriesPatch };
+
+export type PendingSpend = SpendDraft & {
+  type: 'series-spend';
+  requester: string;
+  requesterName?: string;
+  idempotencyKey: string;
+  createdAt: number;
+  state: 'pending' | 'done' | 'cancelled';
+  /** The outcome's card, answered again to a later click of the same card. */
+  result?: Card;
+};
+
+/** How a confirmed request turned out: `done` once acted on, else an approval was asked for. */
+export interface SpendOutcome {
+  response: Response;
+  done: boolean;
+}
+
+const KEY = (id: string) => `series-spend:${id}`;
+export const confirmAction = (op: SpendOp) => `series.${op}.confirm`;
+export const cancelAction = (op: SpendOp) => `series.${op}.cancel`;
+const COMMAND: Record<SpendOp, string> = {
+  create: 'series create',
+  resume: 'series resume',
+  edit: 'series edit',
+};
+const NOT_DONE: Record<SpendOp, string> = {
+  create: 'No series was created',
+  resume: 'The series stays paused',
+  edit: 'The series was not changed',
+};
+
+/**
+ * Mints the request id the confirm card's buttons carry and keeps the request under it, with its key (given,
+ * or derived from that id).
+ */
+export function savePendingSpend(
+  ctx: CommandContext,
+  draft: SpendDraft,
+  idempotencyKey: string | ((id: string) => string),
+  card: (id: string) => Card,
+): Card {
+  const id = newRequestId();
+  const pending = {
+    ...draft,
+    type: 'series-spend',
+    requester: ctx.req.user,
+    ...(ctx.req.userName ? { requesterName: ctx.req.userName } : {}),
+    idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : idempotencyKey(id),
+    createdAt: ctx.now(),
+    state: 'pending',
+  } satisfies PendingSpend;
+  const shown = card(id);
+  ctx.deps.store.cards.put(KEY(id), ctx.req.conversation, shown, pending as Record<string, unknown>);
+  return shown;
+}
+
+function load(ctx: CommandContext, op: SpendOp, id: string): PendingSpend {
+  const record = ctx.deps.store.cards.get(KEY(id));
+  const pending = record?.model as Partial<PendingSpend> | undefined;
+  if (pending?.type !== 'series-spend' || pending.op !== op || record?.conversation !== ctx.req.conversation)
+    throw userError('interaction-expired');
+  if (pending.requester !== ctx.req.user)
+    throw userError('not-your-request', { who: pending.requesterName ?? 'the person who asked' });
+  return pending as PendingSpend;
+}
+
+function save(ctx: CommandContext, id: string, pending: PendingSpend, card: Card): void {
+  ctx.deps.store.cards.put(KEY(id), ctx.req.conversation, card, pending as Record<string, unknown>);
+}
+
+/** Clicks on one card while its first is in flight share that click's outcome (with the key: one charge). */
+const inFlight = new Map<string, Promise<Response>>();
+
+/** The Confirm / Cancel buttons of one operation; `run` acts on a confirmed request (or asks approval). */
+export function spendActions(
+  op: SpendOp,
+  run: (ctx: CommandContext, pending: PendingSpend) => Promise<SpendOutcome>,
+): ActionSpec[] {
+  const confirm = async (ctx: CommandContext, id: string): Promise<Response> => {
+    const pending = load(ctx, op, id);
+    if (pending.state === 'done' && pending.result) return { kind: 'update', card: pending.result };
+    if (pending.state === 'cancelled') return { kind: 'update', card: cancelledCard(NOT_DONE[op]) };
+    if (ctx.now() - pending.createdAt > SPEND_REQUEST_TTL_MS) {
+      throw userError('request-expired', { minutes: SPEND_REQUEST_TTL_MS / 60_000, command: COMMAND[op] });
+    }
+    const { response, done } = await run(ctx, pending);
+    // An approval request replaces the cost card; its own key makes a second click "already waiting".
+    if (!done) return response.kind === 'message' ? { kind: 'update', card: response.card } : response;
+    if (response.kind === 'message' || response.kind === 'update') {
+      save(ctx, id, { ...pending, state: 'done', result: response.card }, response.card);
+    }
+    return response;
+  };
+  return [
+    {
+      action: confirmAction(op),
+      run(ctx, id) {
+        const key = `${op}:${id}`;
+        const running = inFlight.get(key);
+        if (running) return running;
+        const attempt = confirm(ctx, id).finally(() => inFlight.delete(key));
+        inFlight.set(key, attempt);
+        return attempt;
+      },
+    },
+    {
+      action: cancelAction(op),
+      async run(ctx, id): Promise<Response> {
+        const pending = load(ctx, op, id);
+        if (pending.state === 'done' && pending.result) return { kind: 'update', card: pending.result };
+        const card = cancelledCard(NOT_DONE[op]);
+        save(ctx, id, { ...pending, state: 'cancelled' }, card);
+        return { kind: 'update', card };
+      },
+    },
+  ];
+}
