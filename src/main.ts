@@ -154,9 +154,9 @@ async function start(
         return key ? apiFor(key) : undefined;
       },
       // Every background check is one GET: ask the key's shared budget what one would wait now.
-      budgetDelay: (owner) => {
+      budgetDelay: (owner, _kind, urgency) => {
         const key = owner ? store.keys.get(owner)?.apiKey : deploymentKey;
-        return key ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background') : 0;
+        return key ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background', urgency) : 0;
       },
       clock,
       logger,

@@ -196,9 +196,11 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
           store,
           watchers: WATCHERS,
           apiFor: clientFor,
-          budgetDelay: (owner) => {
+          budgetDelay: (owner, _kind, urgency) => {
             const key = keyFor(owner);
-            return key ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background') : 0;
+            return key
+              ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background', urgency)
+              : 0;
           },
           clock,
           logger: silent,

@@ -24,6 +24,9 @@ export interface RateLimits {
   endpoints: Partial<Record<Endpoint, WindowLimit>>;
 }
 
+/** Share of the background lane that deferrable background calls leave to the others. */
+export const DEFERRABLE_HEADROOM = 0.25;
+
 /** How much longer than the service we keep each call in a window (covers differences in transit time). */
 export const TRANSIT_MARGIN_MS = 1_000;
 
@@ -75,6 +78,8 @@ export class RateBudget {
   readonly #clock: Clock;
   readonly #margin: number;
   readonly #reserve: number;
+  /** Background calls per window kept from deferrable looks (see `delayFor`). */
+  readonly #deferrableHeadroom: number;
   readonly #key: SlidingWindow;
   readonly #background: SlidingWindow;
   readonly #endpoints = new Map<Endpoint, SlidingWindow>();
@@ -97,6 +102,7 @@ export class RateBudget {
     this.#reserve = Math.ceil(limits.key.limit * (limits.interactiveReserve ?? 0.2));
     const backgroundLimit = Math.max(1, Math.floor(limits.key.limit * limits.backgroundShare));
     this.#background = window(backgroundLimit, limits.key.windowMs);
+    this.#deferrableHeadroom = Math.floor(backgroundLimit * DEFERRABLE_HEADROOM);
     for (const [endpoint, limit] of Object.entries(limits.endpoints) as [Endpoint, WindowLimit][]) {
       this.#endpoints.set(endpoint, window(limit.limit, limit.windowMs));
     }
@@ -106,15 +112,20 @@ export class RateBudget {
    * Milliseconds a call to `endpoint` on `lane` would wait if made now, counting the callers already
    * queued ahead of it for key-wide room. 0 means it would go at once.
    */
-  delayFor(endpoint: Endpoint, lane: Lane = 'interactive'): number {
+  delayFor(endpoint: Endpoint, lane: Lane = 'interactive', options: { deferrable?: boolean } = {}): number {
     const now = this.#clock.now();
     const keyFull = this.#keyDelay(now) > 0;
     const ahead = lane === 'interactive' ? this.#waiting.interactive.length : this.#queued();
     const backgroundAhead = lane === 'background' ? this.#waiting.background.length : 0;
+    // A background call that can wait (thumbnails, calendars) leaves the lane's last part to looks at
+    // running jobs, which must come every 30 s: when the lane is nearly full, those go first.
+    const headroom = lane === 'background' && options.deferrable ? this.#deferrableHeadroom : 0;
     return Math.max(
       this.#delay(endpoint, lane, now),
       keyFull && ahead > 0 ? this.#key.delay(now, this.#key.limit - ahead) : 0,
-      backgroundAhead > 0 ? this.#background.delay(now, this.#background.limit - backgroundAhead) : 0,
+      backgroundAhead + headroom > 0
+        ? this.#background.delay(now, this.#background.limit - backgroundAhead - headroom)
+        : 0,
     );
   }
 

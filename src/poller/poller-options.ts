@@ -41,7 +41,7 @@ export interface PollerOptions {
    * How long a background call with the owner's key would wait on the client-side budget right now (ms);
    * a positive value pushes the check later instead of holding a worker. Wired to `RateBudget.delayFor`.
    */
-  budgetDelay?(owner: UserAddress, kind: WatchKind): number;
+  budgetDelay?(owner: UserAddress, kind: WatchKind, options: { deferrable: boolean }): number;
   /** Called after a pass committed chat effects, so the outbox sender can deliver them at once. */
   onCommit?(): void;
   /** Period of the `start()` loop (default 1 s). */

@@ -200,7 +200,7 @@ export class Poller {
       report('error');
       return false;
     }
-    const budgetWait = this.#budgetDelay(watch);
+    const budgetWait = this.#budgetDelay(watch, watcher);
     if (budgetWait > 0) {
       // Holding a worker while the budget refills would starve other keys' watches; look again later.
       const wait =
@@ -229,9 +229,10 @@ export class Poller {
   }
 
   /** An owner whose key cannot be read has no budget to ask; the check then fails on `apiFor` and counts. */
-  #budgetDelay(watch: Watch): number {
+  #budgetDelay(watch: Watch, watcher: Watcher): number {
     try {
-      return this.#o.budgetDelay?.(watch.owner, watch.kind) ?? 0;
+      const deferrable = watcher.deferrable?.(forWatcher(watch)) ?? false;
+      return this.#o.budgetDelay?.(watch.owner, watch.kind, { deferrable }) ?? 0;
     } catch {
       return 0;
     }

@@ -94,6 +94,21 @@ describe('RateBudget with the spec limits', () => {
     expect(background.done).toBe(true);
   });
 
+  it('a deferrable background look leaves the lane’s last quarter to looks at running jobs', async () => {
+    const clock = new FakeClock();
+    const budget = new RateBudget({ clock });
+    // 150 in the background lane; deferrable looks stop at 150 − 37, the others go on to 150.
+    await acquireN(budget, 112, 'GET /videos/:id', 'background');
+    expect(budget.delayFor('GET /videos/:id', 'background', { deferrable: true })).toBe(0);
+    await budget.acquire('GET /videos/:id', 'background');
+    expect(budget.delayFor('GET /videos/:id', 'background', { deferrable: true })).toBe(60_000 + M);
+    expect(budget.delayFor('GET /videos/:id/status', 'background')).toBe(0);
+    await acquireN(budget, 37, 'GET /videos/:id/status', 'background');
+    expect(budget.delayFor('GET /videos/:id/status', 'background')).toBe(60_000 + M);
+    // People are never held back by either.
+    expect(budget.delayFor('GET /me', 'interactive', { deferrable: true })).toBe(0);
+  });
+
   it('background leaves the last fifth of the key to people, even with room left in its own lane', async () => {
     const clock = new FakeClock();
     const budget = new RateBudget({ clock });

@@ -271,6 +271,22 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(spread.size).toBe(3);
     });
 
+    it('asks the budget as a deferrable look only when the watcher says the look can wait', async () => {
+      const asked: { kind: string; deferrable: boolean }[] = [];
+      const { watcher } = fakeWatcher();
+      const waiting = { ...watcher, deferrable: (w: Watch) => w.state.phase === 'thumbnails' };
+      addWatch({ target: 'running', state: { phase: 'generating' } });
+      addWatch({ target: 'finished', state: { phase: 'thumbnails' } });
+      await poller({
+        watchers: { generation: waiting },
+        budgetDelay: (_owner, kind, o) => {
+          asked.push({ kind, deferrable: o.deferrable });
+          return 0;
+        },
+      }).tick();
+      expect(asked.map((a) => a.deferrable).sort()).toEqual([false, true]);
+    });
+
     it('defers a check the background budget cannot afford, without calling the watcher', async () => {
       const { watcher, checked } = fakeWatcher();
       const watch = addWatch();

@@ -179,6 +179,8 @@ export const feedWatcher: Watcher = {
   kind: 'feed',
   minIntervalMs: MINUTE,
   maxIntervalMs: 10 * MINUTE,
+  // A channel's feed can wait for looks at running jobs when the key's budget runs short.
+  deferrable: () => true,
 
   async check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
     const sub = parseFeedTarget(watch.target);

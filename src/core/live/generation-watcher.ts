@@ -335,6 +335,8 @@ export const generationWatcher: Watcher = {
   // The poller clamps to these; the watcher itself keeps generation at 10–30 s and thumbnails at 5–15 s.
   minIntervalMs: THUMBNAIL_BOUNDS.min,
   maxIntervalMs: GENERATION_BOUNDS.max,
+  // Generation is looked at every 30 s at most; a finished video's thumbnails can wait their turn.
+  deferrable: (watch) => readGenerationState(watch.state).phase === 'thumbnails',
   async check(ctx, watch) {
     const state = readGenerationState(watch.state);
     try {

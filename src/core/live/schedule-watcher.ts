@@ -220,6 +220,8 @@ export const scheduleWatcher: Watcher = {
   kind: 'schedule',
   minIntervalMs: SCHEDULE_MIN_INTERVAL_MS,
   maxIntervalMs: SCHEDULE_MAX_INTERVAL_MS,
+  // Posts settle over minutes: a calendar look can wait for looks at running jobs.
+  deferrable: () => true,
 
   async check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
     const s = readScheduleState(watch.state);

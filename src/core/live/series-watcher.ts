@@ -282,6 +282,7 @@ export const seriesWatcher: Watcher = {
   kind: 'series',
   minIntervalMs: SERIES_MIN_INTERVAL_MS,
   maxIntervalMs: SERIES_MAX_INTERVAL_MS,
+  deferrable: () => true,
   check,
   expire(store, watch, _now, reason) {
     const state = readState(watch.state);

@@ -40,6 +40,11 @@ export interface Watcher {
    * words there. Applied in the poller's transaction with the watch update.
    */
   trouble?(store: Store, watch: Watch, event: LookTrouble): void;
+  /**
+   * Whether this look can wait when the key's background budget runs short (thumbnails of a finished video,
+   * a calendar): it then leaves the budget's last part to looks at running jobs. Default: it cannot.
+   */
+  deferrable?(watch: Watch): boolean;
 }
 
 /**

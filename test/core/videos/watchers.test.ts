@@ -132,6 +132,14 @@ const replies = () =>
 const updates = () => outbox().filter((i) => i.op === 'update-card').length;
 
 describe('generation watcher', () => {
+  it('lets only a finished video’s thumbnail looks wait when the budget is short; renders never', () => {
+    const running = watch('generation', { name: 'x', samples: [], lastStep: -1, phase: 'generating' });
+    const finished = watch('generation', { name: 'x', samples: [], lastStep: -1, phase: 'thumbnails' }, 'v2');
+    expect(generationWatcher.deferrable?.(running)).toBe(false);
+    expect(generationWatcher.deferrable?.(finished)).toBe(true);
+    expect(renderWatcher.deferrable).toBeUndefined();
+  });
+
   it('shows errorMessages while processing as notes on the card, not as failure, and drops them when gone', async () => {
     const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: -1, phase: 'generating' });
     api.statuses = [status('processing', 10, ['b-roll fetch timed out, retried'])];
