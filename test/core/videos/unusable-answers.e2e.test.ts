@@ -8,8 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SimulatorProfile } from '../../../src/simulator/index.js';
 import type { ProxiedCall } from '../../support/api-proxy.js';
 import { cardText } from '../../support/harness.js';
+import { apiOf, completedVideo } from '../publishing/helpers.js';
 import {
   button,
+  card,
   createThroughChat,
   liveCard,
   MINUTE,
@@ -171,3 +173,34 @@ describe.each(PROFILES)(
     );
   },
 );
+
+describe.each(PROFILES)('schedule on the %s profile', (profile) => {
+  it('says on the card it cannot read the calendar after 3 failed looks, and clears it on recovery', async () => {
+    h = await videosHarness({ proxy: true, simulator: { profile } });
+    const alice = h.user('alice', { timeZone: 'Europe/Paris' });
+    const videoId = await completedVideo(h, 'Launch teaser', { render: true });
+    await apiOf(h).videos.update(videoId, { posts: { youtube: { title: 'Teaser' } } });
+    h.store.users.setLast(alice.user, 'video', videoId);
+    const scheduled = await h.run('/reel schedule last youtube in 20 minutes', alice);
+    expect(cardText(card(scheduled))).toContain('Scheduled');
+    const live = h.chat.channelMessages.find((m) => m.card.title === 'Launch teaser');
+    if (!live) throw new Error('no video card');
+
+    h.proxy?.breakMatching((c) => c.method === 'GET' && c.path === '/calendar');
+    const before = h.proxy?.calls.filter((c) => c.path === '/calendar').length ?? 0;
+    await h.until(() => cardText(live.card).includes(CANT_READ), { stepMs: 15 * SECOND, maxMs: 90 * MINUTE });
+    expect(
+      (h.proxy?.calls.filter((c) => c.path === '/calendar').length ?? 0) - before,
+    ).toBeGreaterThanOrEqual(3);
+
+    h.proxy?.heal();
+    await h.until(() => !cardText(live.card).includes(CANT_READ), {
+      stepMs: 15 * SECOND,
+      maxMs: 10 * MINUTE,
+    });
+    await h.until(() => /youtube \(posted\)|Posted/.test(cardText(live.card)), {
+      stepMs: 15 * SECOND,
+      maxMs: 30 * MINUTE,
+    });
+  });
+});
