@@ -72,19 +72,22 @@ function helpSections(): Promise<HelpSection[]> {
 }
 
 async function buildSections(): Promise<HelpSection[]> {
-  const [{ MODULES }, videos, publishing, series, account, audit] = await Promise.all([
+  const [{ MODULES }, videos, publishing, series, account, audit, approvals] = await Promise.all([
     import('../index.js'),
     import('../videos/index.js'),
     import('../publishing/index.js'),
     import('../series/index.js'),
     import('./index.js'),
     import('../audit/index.js'),
+    import('../approvals/index.js'),
   ]);
   const named = new Map<CommandModule, string>([
     [videos.videosModule, 'Videos'],
     [publishing.publishingModule, 'Publishing'],
     [series.seriesModule, 'Series'],
     [audit.auditModule, 'Channel'],
+    // Approving is part of publishing: the inbox sits beside publish and schedule.
+    [approvals.inboxModule, 'Publishing'],
   ]);
   const sections: HelpSection[] = ['Videos', 'Publishing', 'Series', 'Team & catalog', 'Channel', 'More'].map(
     (title) => ({ title, commands: [] }),
