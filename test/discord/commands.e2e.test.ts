@@ -128,6 +128,7 @@ const ROWS: Row[] = [
   },
   { path: 'channel settings', type: 4, ephemeral: true, text: /Channel settings/ },
   { path: 'channel audit', type: 4, ephemeral: true, text: /Audit log/ },
+  { path: 'approvals', type: 4, ephemeral: true, text: /approval/i },
   {
     path: 'channel subscribe',
     options: () => ({ what: 'calendar' }),
