@@ -127,12 +127,15 @@ describe('raw interactions', () => {
     const plain = fixture('button');
     plain.member.permissions = String(0x400 | 0x800);
     const inbound = fromRaw(plain);
+    if (inbound.kind !== 'component') throw new Error('expected a click');
     expect(requestInfoOf(inbound).isWorkspaceAdmin).toBeUndefined();
     expect(requestInfoOf(inbound).membershipUnverified).toBeUndefined();
     const memberless = fixture('button');
     memberless.user = memberless.member.user;
     delete memberless.member;
-    const unknown = requestInfoOf(fromRaw(memberless));
+    const click = fromRaw(memberless);
+    if (click.kind !== 'component') throw new Error('expected a click');
+    const unknown = requestInfoOf(click);
     expect(unknown.membershipUnverified).toBe(true);
     expect(unknown.memberOf).toBeUndefined();
   });
