@@ -1,14 +1,19 @@
 /**
  * The App Home tab: the core's dashboard cards stacked into one `home` view (at most 100 blocks), a divider
  * between cards. Buttons are left out: the home tab is a dashboard, acting happens in channels (a click
- * there has a channel to answer in and to run under its settings); link buttons stay.
+ * there has a channel to answer in and to run under its settings); link buttons stay. The approvals inbox
+ * keeps its buttons (`actionableOnHome`): each is decided in the request's own conversation, and the click's
+ * answer comes back on the Home (listeners.ts). An optional `notice` (the answer to a click made here)
+ * leads the view, buttonless.
  */
 import type { types } from '@slack/bolt';
 import type { Card } from '../../src/core/cards.js';
+import { actionableOnHome } from '../../src/core/home.js';
 import { cardToBlocks, LIMITS } from './blocks.js';
 
-export function homeView(cards: Card[]): types.HomeView {
+export function homeView(dashboard: Card[], notice?: Card): types.HomeView {
   const blocks: types.KnownBlock[] = [];
+  const cards = notice ? [notice, ...dashboard] : dashboard;
   cards.forEach((card, i) => {
     const room = LIMITS.viewBlocks - blocks.length - (i > 0 ? 1 : 0);
     // Leave each later card at least a title and a line.
@@ -16,7 +21,10 @@ export function homeView(cards: Card[]): types.HomeView {
     if (room < 2) return;
     if (i > 0) blocks.push({ type: 'divider' });
     blocks.push(
-      ...cardToBlocks(card, { maxBlocks: Math.min(room, Math.max(share, 12)), withoutActions: true }),
+      ...cardToBlocks(card, {
+        maxBlocks: Math.min(room, Math.max(share, 12)),
+        withoutActions: !actionableOnHome(card),
+      }),
     );
   });
   return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };

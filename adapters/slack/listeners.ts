@@ -14,7 +14,7 @@ import type {
 } from '@slack/bolt';
 import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
 import { type Bot, errorCard } from '../../src/core/bot.js';
-import type { Response } from '../../src/core/cards.js';
+import type { Card, Response } from '../../src/core/cards.js';
 import type { RequestInfo } from '../../src/core/context.js';
 import { homeCards } from '../../src/core/home.js';
 import { say } from '../../src/core/messages.js';
@@ -159,6 +159,14 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       value,
       ...(choice !== undefined ? { choice } : {}),
     });
+    // A click in the App Home (the approvals inbox): no channel, message or response_url to answer in. The
+    // answer leads the member's refreshed Home; a form still opens as a modal; if the Home cannot be
+    // published, the answer goes to the member's DM with the app (the presenter's fallback).
+    const fromHome = !channel && (body.view?.type === 'home' || container.type === 'view');
+    if (fromHome && response.kind !== 'form' && response.kind !== 'form-errors') {
+      const notice = response.kind === 'none' ? undefined : response.card;
+      if (await publishHome(client, req, body.user.id, notice)) return;
+    }
     await show(
       response,
       { ...surface, replay: { a: core, v: value, ...(choice !== undefined ? { c: choice } : {}) } },
@@ -214,16 +222,28 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     await show(early, surface, 'form');
   });
 
+  /** Publishes `user`'s App Home (led by `notice`, the answer to a click made there); false if it failed. */
+  async function publishHome(
+    client: webApi.WebClient,
+    req: RequestInfo,
+    user: string,
+    notice?: Card,
+  ): Promise<boolean> {
+    try {
+      const cards = await homeCards(bot, deps.store, req);
+      await client.views.publish({ user_id: user, view: homeView(cards, notice) });
+      return true;
+    } catch (error) {
+      log.error({ err: error, user: req.user }, 'could not publish the App Home');
+      return false;
+    }
+  }
+
   app.event('app_home_opened', async ({ event, client, context, body }) => {
     if (event.tab !== 'home') return;
     const team = context.teamId ?? (body as { team_id?: string }).team_id ?? '';
     const req = await requestInfo(client, { team, user: event.user, channel: event.channel });
-    try {
-      const cards = await homeCards(bot, deps.store, req);
-      await client.views.publish({ user_id: event.user, view: homeView(cards) });
-    } catch (error) {
-      log.error({ err: error, team }, 'could not publish the App Home');
-    }
+    await publishHome(client, req, event.user);
   });
 
   for (const name of ['app_uninstalled', 'tokens_revoked'] as const) {

@@ -1,7 +1,7 @@
 /**
  * A member's dashboard (Slack App Home), built from the same cards the commands answer with: who they act
- * as, credits, recent videos, the next 7 days of the calendar, and what this workspace's channels follow.
- * Platform-neutral: the adapter only lays the cards out.
+ * as, credits, recent videos, the next 7 days of the calendar, their approvals inbox, and what this
+ * workspace's channels follow. Platform-neutral: the adapter only lays the cards out.
  */
 import { workspaceOf } from './address.js';
 import type { Bot } from './bot.js';
@@ -13,7 +13,18 @@ import type { Store } from './ports.js';
 import { channel as channelToken, code } from './text.js';
 
 /** The commands whose cards make the dashboard, in order. */
-const SECTIONS = ['whoami', 'credits', 'videos', 'calendar'] as const;
+const SECTIONS = ['whoami', 'credits', 'videos', 'calendar', 'approvals'] as const;
+
+/**
+ * Dashboard cards whose buttons work from the dashboard: the approvals inbox, whose clicks are decided in the
+ * request's own conversation (src/core/approvals/reach.ts). Every other card's buttons need a channel to
+ * answer in and to run under, so the adapter leaves them out.
+ */
+const ACTIONABLE = new WeakSet<Card>();
+const ACTIONABLE_SECTIONS: ReadonlySet<string> = new Set(['approvals']);
+
+/** Whether `card` (from `homeCards`) keeps its buttons on the dashboard. */
+export const actionableOnHome = (card: Card): boolean => ACTIONABLE.has(card);
 
 export async function homeCards(bot: Bot, store: Store, req: RequestInfo): Promise<Card[]> {
   const cards: Card[] = [];
@@ -25,10 +36,12 @@ export async function homeCards(bot: Bot, store: Store, req: RequestInfo): Promi
   // Not linked (or the key is refused): the other sections would repeat the same error.
   if (whoami?.tone !== 'danger') {
     const rest = await Promise.all(SECTIONS.slice(1).map((command) => bot.handleText(req, command)));
-    for (const response of rest) {
+    rest.forEach((response, i) => {
       const card = cardOf(response);
-      if (card) cards.push(card);
-    }
+      if (!card) return;
+      if (ACTIONABLE_SECTIONS.has(SECTIONS[i + 1] ?? '')) ACTIONABLE.add(card);
+      cards.push(card);
+    });
   }
   cards.push(subscriptionsCard(store, workspaceOf(req.conversation)));
   return cards;

@@ -1,19 +1,25 @@
 /**
  * App Home: `app_home_opened` (an Events API callback, signed) publishes the member's dashboard with
- * `views.publish`: who they act as, credits, recent videos, the next 7 days, this workspace's channel
- * subscriptions. No core buttons on the dashboard; within the home view's 100 blocks.
+ * `views.publish`: who they act as, credits, recent videos, the next 7 days, their approvals inbox, this
+ * workspace's channel subscriptions. No core buttons on the dashboard except the inbox's, whose clicks are
+ * decided in the request's own channel and answered on a refreshed Home; within the home view's 100 blocks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { harnessFixtures } from '../core/approvals/fixtures.js';
 import { completedVideo } from '../core/publishing/helpers.js';
+import { DEMO_KEY } from '../support/harness.js';
 import {
   ALICE,
+  address,
   BOB,
   blocksText,
   elements,
   expectValidBlocks,
+  findElement,
   fixture,
   type SlackWorld,
   slackWorld,
+  TEAM,
 } from './world.js';
 
 let w: SlackWorld;
@@ -32,6 +38,39 @@ async function openHome(user: string) {
   const res = await w.send(JSON.stringify(event), 'application/json');
   expect(res.status).toBe(200);
   return w.fake.waitFor(() => w.fake.callsOf('views.publish')[before], 'views.publish');
+}
+
+const viewBlocks = (publish: { args: Record<string, unknown> }) =>
+  (publish.args.view as { blocks: Record<string, unknown>[] }).blocks;
+
+/** `user` clicks the control of core `action` in their App Home: no channel, no message, no response_url. */
+async function clickInHome(user: string, blocks: unknown[], action: string) {
+  const element = findElement(blocks, action);
+  const payload = fixture<Record<string, unknown>>('block-actions.json');
+  for (const key of ['channel', 'message', 'response_url']) delete payload[key];
+  const name = user === BOB ? 'bob' : 'alice';
+  Object.assign(payload, {
+    user: { id: user, username: name, name, team_id: TEAM },
+    container: { type: 'view', view_id: 'V0HOME' },
+    view: { id: 'V0HOME', type: 'home', blocks, hash: '1700000040.abcdef' },
+    actions: [
+      {
+        type: 'button',
+        action_id: element.action_id,
+        block_id: 'b1',
+        text: element.text,
+        value: element.value,
+        action_ts: '1700000040.345678',
+      },
+    ],
+  });
+  const before = w.fake.callsOf('views.publish').length;
+  const res = await w.send(
+    `payload=${encodeURIComponent(JSON.stringify(payload))}`,
+    'application/x-www-form-urlencoded',
+  );
+  expect(res.status).toBe(200);
+  return w.fake.waitFor(() => w.fake.callsOf('views.publish')[before], 'views.publish after the click');
 }
 
 describe('App Home', () => {
@@ -70,5 +109,60 @@ describe('App Home', () => {
     expect((await w.send(JSON.stringify(event), 'application/json')).status).toBe(200);
     await new Promise((r) => setTimeout(r, 150));
     expect(w.fake.callsOf('views.publish')).toHaveLength(before);
+  });
+
+  it('shows bob’s approvals inbox with its buttons; Approve from Home decides in the channel and refreshes it', async () => {
+    const fixtures = harnessFixtures(w.h);
+    const id = await fixtures.renderedVideo('Approve me');
+    // The team policy, set the workspace way by alice (a Slack admin): bob approves, no self-approval.
+    for (const line of [
+      `settings role admin <@${ALICE}>`,
+      'settings approval publish',
+      `settings approvers <@${BOB}>`,
+    ]) {
+      const set = await w.command(line, { raw: true });
+      expect(JSON.stringify(await w.reply(set.responseUrl)), line).toContain('Workspace settings updated');
+    }
+    const asked = await w.command(`publish ${id} youtube`);
+    expect(JSON.stringify(await w.reply(asked.responseUrl))).toContain('Sent for approval');
+    await w.h.flush();
+    const request = await w.fake.waitFor(
+      () => w.cards().find((m) => blocksText(m.blocks).includes('Approval needed')),
+      'the approval card in the channel',
+    );
+
+    // bob links a key (the approved action runs under it), then opens his Home.
+    w.h.store.keys.put(address.user(BOB), {
+      apiKey: DEMO_KEY,
+      keyPrefix: DEMO_KEY.slice(0, 12),
+      teamId: 'team',
+      teamName: 'Team',
+    });
+    const home = viewBlocks(await openHome(BOB));
+    expectValidBlocks(home, 100);
+    expect(blocksText(home)).toContain('Approvals: 1 pending');
+    expect(blocksText(home)).toContain('Publish “Approve me” to YouTube');
+    // Only the inbox keeps buttons: bob may decide, it is not his to withdraw.
+    const labels = elements(home).flatMap((e) => (e.url ? [] : [(e.text as { text: string }).text]));
+    expect(labels).toEqual(['Approve', 'Reject']);
+
+    const refreshed = viewBlocks(await clickInHome(BOB, home, 'approval.approve'));
+    expectValidBlocks(refreshed, 100);
+    const after = blocksText(refreshed);
+    expect(after.startsWith(':white_check_mark: Approved · Published to YouTube')).toBe(true); // the answer leads
+    expect(after).toContain('Nothing is waiting for you'); // the inbox, refreshed
+    expect(elements(refreshed).filter((e) => !e.url)).toEqual([]);
+    // The request card in the channel says who approved it, and the post went out.
+    await w.h.flush();
+    await w.fake.waitFor(
+      () => w.cards().find((m) => m.ts === request.ts && /Approved by \*bob\*/.test(blocksText(m.blocks))),
+      'the approval card edited to Approved',
+    );
+    expect(fixtures.publishedPosts()).toEqual([{ videoId: id, platform: 'youtube' }]);
+
+    // A second click on the Home as it was (a stale view) does nothing harmful and says so there.
+    const stale = blocksText(viewBlocks(await clickInHome(BOB, home, 'approval.approve')));
+    expect(stale).toMatch(/^:information_source: Nothing to do\n.*[Aa]lready approved/);
+    expect(fixtures.publishedPosts()).toHaveLength(1);
   });
 });
