@@ -158,6 +158,8 @@ const MESSAGES: Record<string, Wording> = {
     'This channel needs an approver for this, but nobody is one yet. Ask an admin to run `/reel settings approvers @name`. Nothing was sent.',
   'approval-only-you': () =>
     'You are the only approver here and self-approval is off, so nobody could approve this. Ask an admin to add approvers (`/reel settings approvers`) or allow `/reel settings self-approval on`. Nothing was sent.',
+  'content-locked': (p) =>
+    `**${p.what}** ${p.state}, and the service posts the name, post details and thumbnail as they are at post time. Only ${p.who} may change them now (a change then goes back to the approvers). Nothing was changed.`,
   'approval-elsewhere': () => 'This approval belongs to another channel. Decide it there.',
   'approval-not-approver': (p) => `Only approvers can decide this: ${p.approvers}.`,
   'approval-unverifiable': () =>
@@ -227,6 +229,7 @@ const MARKDOWN_PARAMS: Readonly<Record<string, readonly string[]>> = {
   'series-unknown-value': ['allowed'],
   'approval-not-approver': ['approvers'],
   'approval-self': ['approvers'],
+  'content-locked': ['what', 'who'],
   'policy-admins-only': ['who'],
   'policy-loosen': ['requires', 'who'],
   'approval-retry-approver': ['who'],

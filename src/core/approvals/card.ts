@@ -40,6 +40,7 @@ export function renderApprovalCard(m: ApprovalCardModel): Card {
 }
 
 function titleOf(m: ApprovalCardModel): string {
+  if (m.replacedBecause !== undefined) return `Replaced: ${m.summary}`;
   switch (m.status) {
     case 'pending':
       return `Approval needed: ${m.summary}`;
@@ -66,6 +67,7 @@ function toneOf(m: ApprovalCardModel): NonNullable<Card['tone']> {
 function textOf(m: ApprovalCardModel): string {
   const by = m.decidedByName ? `**${literal(m.decidedByName)}**` : 'an approver';
   const when = m.decidedAt !== undefined ? ` on ${utc(m.decidedAt)}` : '';
+  if (m.replacedBecause !== undefined) return replacedText(m);
   switch (m.status) {
     case 'pending': {
       const lines = [
@@ -102,8 +104,19 @@ function textOf(m: ApprovalCardModel): string {
   }
 }
 
+/** Someone with the publish role changed what it would publish: a new request asks again. */
+function replacedText(m: ApprovalCardModel): string {
+  const who = `**${literal(m.replacedByName ?? 'A member')}**`;
+  const at = m.replacedAt !== undefined ? ` on ${utc(m.replacedAt)}` : '';
+  const head = `Replaced because the content changed: ${who} changed what it would publish${at}, so a new request shows the approvers what changed.`;
+  return m.status === 'approved'
+    ? `${head}\nIt had been approved; its scheduled post was cancelled, so nothing goes out for this request.`
+    : `${head}\nNothing was sent for this request.`;
+}
+
 function controlsOf(m: ApprovalCardModel): Control[] {
   const id = m.approvalId;
+  if (m.replacedBecause !== undefined) return [];
   const reschedule = m.command === 'schedule' ? [button(RESCHEDULE_ACTION, id, 'Reschedule')] : [];
   if (m.status === 'pending') {
     return [

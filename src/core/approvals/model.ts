@@ -56,6 +56,11 @@ export interface ApprovalCardModel {
   withdrawnBy?: string;
   /** How: `unschedule` of its video, or the Withdraw button (card or inbox). */
   withdrawnWith?: 'unschedule' | 'button';
+  /** Replaced by a new request because someone changed what it would publish (content-guard.ts). */
+  replacedBecause?: 'content';
+  /** Who changed it, and when. */
+  replacedByName?: string;
+  replacedAt?: number;
   /** When a request without a scheduled time expires (the request lifetime), for the card's words. */
   expiresAt?: number;
 }

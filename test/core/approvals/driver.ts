@@ -61,6 +61,8 @@ export interface Fixtures {
   renderedVideo(name: string, options?: { team?: 'main' | 'other' }): Promise<string>;
   /** Every post the service published, all teams. */
   publishedPosts(): { videoId: string; platform: string }[];
+  /** Every post the service published, with the title it went out with (read from the metadata at post time). */
+  publishedTitles(): { videoId: string; platform: string; title: string }[];
   /** Scheduled posts of one video, as the service's calendar lists them (main team). */
   scheduledPosts(videoId: string): Promise<{ platform: string; status: string; scheduledTime: string }[]>;
   /** The main team's spends (negative ledger entries), oldest first. */

@@ -23,6 +23,8 @@ export function harnessFixtures(h: Harness): Fixtures {
     },
     publishedPosts: () =>
       h.sim.sim.publishedPosts().map((p) => ({ videoId: p.videoId, platform: p.platform })),
+    publishedTitles: () =>
+      h.sim.sim.publishedPosts().map((p) => ({ videoId: p.videoId, platform: p.platform, title: p.title })),
     async scheduledPosts(videoId) {
       const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
       const now = h.clock.now();

@@ -1,4 +1,118 @@
 /** Approval scenarios: what is published is what was approved (edits after approval), and the shared key's scope. Registered on every driver by `scenarios.ts`. */
-import type { ApprovalScenario } from './scenario-kit.js';
+import { expect } from 'vitest';
+import type { ScenarioDriver, ShownCard } from './driver.js';
+import {
+  type ApprovalScenario,
+  approvalCards,
+  button,
+  lastApproval,
+  MINUTE,
+  setup,
+  text,
+} from './scenario-kit.js';
 
-export const CONTENT_SCENARIOS: readonly ApprovalScenario[] = [];
+/** alice and bob may publish; dave may not. Approvers bob and carol. */
+async function publishers(d: ScenarioDriver): Promise<void> {
+  await setup(d);
+  const r = await d.run('alice', `settings role publish ${d.mention('alice')} ${d.mention('bob')}`);
+  expect(r.card?.title, text(r)).toBe('Workspace settings updated');
+}
+
+/** alice schedules `id` on YouTube in 2 hours and bob approves it; the approved card. */
+async function approvedSchedule(d: ScenarioDriver, id: string): Promise<ShownCard> {
+  const sent = await d.run('alice', `schedule ${id} youtube in 2 hours`);
+  expect(sent.card?.title, text(sent)).toBe('Sent for approval');
+  const approved = await d.click('bob', button(await lastApproval(d), 'approval.approve'));
+  expect(approved.card?.title, text(approved)).toBe('Approved · Scheduled');
+  expect(await d.fixtures.scheduledPosts(id)).toMatchObject([{ platform: 'youtube', status: 'scheduled' }]);
+  return lastApproval(d);
+}
+
+/** Past the scheduled moment: what went out for `id`, once the service was asked (its calendar). */
+async function afterTheMoment(d: ScenarioDriver, id: string) {
+  await d.advance(3 * 60 * MINUTE);
+  await d.fixtures.scheduledPosts(id);
+  return d.fixtures.publishedTitles().filter((p) => p.videoId === id);
+}
+
+export const CONTENT_SCENARIOS: readonly ApprovalScenario[] = [
+  {
+    name: 'edit after approval by a non-publisher: meta, rename and the thumbnail pick refused; the approved title goes out',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Launch');
+      await publishers(d);
+      await approvedSchedule(d, id);
+
+      for (const line of [`meta ${id} youtube Launch v2`, `rename ${id} Launch v2`]) {
+        const refused = await d.run('dave', line);
+        expect(text(refused), line).toContain('was approved and is scheduled');
+        expect(text(refused), line).toContain(`Only ${d.mention('alice')}`);
+        expect(text(refused), line).toContain('Nothing was changed');
+      }
+      const options = await d.run('alice', `thumbnails ${id}`);
+      const pick = options.card?.buttons.filter((b) => b.action === 'thumbnail.pick') ?? [];
+      expect(pick.length, text(options)).toBeGreaterThan(1);
+      const refusedPick = await d.click('dave', pick[pick.length - 1] as NonNullable<(typeof pick)[number]>);
+      expect(text(refusedPick)).toContain('Nothing was changed');
+      expect((await approvalCards(d)).map((c) => c.title.split(':')[0])).toEqual(['Approved']);
+      expect(await d.fixtures.scheduledPosts(id)).toMatchObject([
+        { platform: 'youtube', status: 'scheduled' },
+      ]);
+
+      expect(await afterTheMoment(d, id)).toEqual([
+        { videoId: id, platform: 'youtube', title: 'Launch — launch' },
+      ]);
+    },
+  },
+  {
+    name: 'edit after approval by a publisher: the scheduled post is cancelled and a new request shows the diff',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Launch');
+      await publishers(d);
+      await approvedSchedule(d, id);
+
+      const changed = await d.run('bob', `meta ${id} youtube Launch v2`);
+      expect(changed.card?.title, text(changed)).toBe('YouTube post details saved');
+      expect(text(changed)).toContain('its scheduled post is cancelled');
+      expect(await d.fixtures.scheduledPosts(id)).not.toContainEqual(
+        expect.objectContaining({ status: 'scheduled' }),
+      );
+      const cards = await approvalCards(d);
+      expect(cards.map((c) => c.title.split(':')[0])).toEqual(['Replaced', 'Approval needed']);
+      expect(cards[0]?.text).toContain('Replaced because the content changed');
+      expect(cards[0]?.buttons).toEqual([]);
+      const fresh = cards[1] as ShownCard;
+      expect(fresh.title).toMatch(/^Approval needed: Schedule “Launch” on YouTube/);
+      expect(fresh.text).toContain('YouTube title: “Launch — launch” → “Launch v2”');
+
+      // Nothing goes out unless the new request is approved.
+      expect(await afterTheMoment(d, id)).toEqual([]);
+    },
+  },
+  {
+    name: 'the published post carries the approved content: re-approved title goes out; a thumbnail pick asks again',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Launch');
+      await publishers(d);
+      await approvedSchedule(d, id);
+      const changed = await d.run('alice', `meta ${id} youtube Launch v2`);
+      expect(changed.card?.title, text(changed)).toBe('YouTube post details saved');
+      const fresh = await lastApproval(d);
+      expect(fresh.text).toContain('“Launch — launch” → “Launch v2”');
+
+      const options = await d.run('alice', `thumbnails ${id}`);
+      const pick = options.card?.buttons.filter((b) => b.action === 'thumbnail.pick') ?? [];
+      expect(pick.length, text(options)).toBeGreaterThan(1);
+      const picked = await d.click('alice', pick[pick.length - 1] as NonNullable<(typeof pick)[number]>);
+      expect(text(picked)).toContain('a new request shows the approvers what changed');
+      const request = await lastApproval(d);
+      expect(request.text).toMatch(/Thumbnail: .+ → option \d+/);
+      const titles = (await approvalCards(d)).map((c) => c.title.split(':')[0]);
+      expect(titles).toEqual(['Replaced', 'Replaced', 'Approval needed']);
+      const approved = await d.click('bob', button(request, 'approval.approve'));
+      expect(approved.card?.title, text(approved)).toBe('Approved · Scheduled');
+
+      expect(await afterTheMoment(d, id)).toEqual([{ videoId: id, platform: 'youtube', title: 'Launch v2' }]);
+    },
+  },
+];

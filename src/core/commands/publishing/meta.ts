@@ -3,6 +3,7 @@
  * block's main field (YouTube: the title, keeping the stored description and visibility); without, opens
  * the platform's form prefilled with what is stored. Limits are checked before anything is sent.
  */
+import { guardContentChange, withContentNote } from '../../approvals/content-guard.js';
 import { type Card, type Form, message } from '../../cards.js';
 import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
@@ -31,11 +32,16 @@ async function save(
   return patched;
 }
 
-function savedCard(video: { id: string; name: string }, platform: Platform, posts: PostMetadata): Card {
+function savedCard(
+  video: { id: string; name: string },
+  platform: Platform,
+  posts: PostMetadata,
+  note?: string,
+): Card {
   return {
     title: `${platformName(platform)} post details saved`,
     tone: 'success',
-    text: `For **${literal(video.name)}**:\n${blockSummary(platform, posts)}`,
+    text: withContentNote(`For **${literal(video.name)}**:\n${blockSummary(platform, posts)}`, note) ?? '',
     controls: [
       {
         kind: 'button',
@@ -123,11 +129,13 @@ export const metaCommand = defineCommand({
       const video = await getVideo(ctx, ref.id);
       return { kind: 'form', form: metaForm(video, platform) };
     }
+    // Under approval, changing what a pending or scheduled post carries is itself checked (content-guard.ts).
+    const guard = await guardContentChange(ctx, { videoId: ref.id, change: { kind: 'meta', platform } });
     // Only YouTube's block has more than one field; keep the rest of it as stored.
     const current: PostMetadata = platform === 'youtube' ? (await getVideo(ctx, ref.id)).posts : {};
     const posts: PostMetadata = { [platform]: withMainText(platform, current, text) };
     const patched = await save(ctx, ref, platform, posts);
-    return message(savedCard(ref, platform, { ...posts, ...patched.posts }));
+    return message(savedCard(ref, platform, { ...posts, ...patched.posts }, await guard.settle()));
   },
 });
 
@@ -140,11 +148,13 @@ export const metaBlockForm: FormSpec = {
     const { platform, videoId, pending } = decoded;
     const errors = checkBlock(platform, values);
     if (Object.keys(errors).length > 0) return { kind: 'form-errors', errors };
+    const guard = await guardContentChange(ctx, { videoId, change: { kind: 'meta', platform } });
     const video = await getVideo(ctx, videoId);
     const posts: PostMetadata = { [platform]: blockFrom(platform, values) };
     const patched = await save(ctx, video, platform, posts);
+    const note = await guard.settle();
     if (pending) return runSchedule(ctx, pending);
-    return message(savedCard(video, platform, { ...posts, ...patched.posts }));
+    return message(savedCard(video, platform, { ...posts, ...patched.posts }, note));
   },
 };
 

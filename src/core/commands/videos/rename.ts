@@ -1,6 +1,7 @@
 /**
  * `rename <video> <name>`: PATCH the name (max 120), and retitle this channel's status card.
  */
+import { guardContentChange, withContentNote } from '../../approvals/content-guard.js';
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { videoCardKey } from '../../live/live-card.js';
@@ -33,6 +34,8 @@ export const renameCommand: CommandSpec = defineCommand({
   examples: ['rename last Octopus facts, part 2', 'rename "Octopus facts" "Eight arms, three hearts"'],
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);
+    // Under approval, renaming a video whose post waits (or is scheduled) is itself checked.
+    const guard = await guardContentChange(ctx, { videoId: ref.id, change: { kind: 'name' } });
     const updated = await ctx.api().videos.update(ref.id, { name: args.name });
     const store = ctx.deps.store;
     const key = videoCardKey(ref.id, ctx.req.conversation);
@@ -41,10 +44,11 @@ export const renameCommand: CommandSpec = defineCommand({
       if (store.cards.get(key))
         updateVideoCard(store, key, { name: updated.name }, `${key}:rename:${ctx.now()}`);
     });
+    const note = await guard.settle();
     return message({
       title: 'Renamed',
       tone: 'success',
-      text: `“${literal(ref.name)}” is now “${literal(updated.name)}”.`,
+      text: withContentNote(`“${literal(ref.name)}” is now “${literal(updated.name)}”.`, note) ?? '',
       context: `id ${code(ref.id)}`,
     });
   },

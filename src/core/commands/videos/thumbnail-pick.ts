@@ -3,6 +3,7 @@
  * re-authorised; another team's video is simply not found), then marks the pick on this channel's status
  * card. A user pick is never overwritten by automatic regeneration (spec §3).
  */
+import { guardContentChange, withContentNote } from '../../approvals/content-guard.js';
 import { message, type Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { userError } from '../../context.js';
@@ -27,6 +28,8 @@ export const thumbnailPickAction: ActionSpec = {
   async run(ctx, value): Promise<Response> {
     const { videoId, variantId } = parsePickValue(value);
     const api = ctx.api();
+    // Under approval, changing the thumbnail of a video whose post waits (or is scheduled) is itself checked.
+    const guard = await guardContentChange(ctx, { videoId, change: { kind: 'thumbnail' } });
     const selection = await api.videos.selectThumbnail(videoId, variantId);
     // The selection response may carry variants as bare URLs; re-read the video for the full options.
     const video = await api.videos.get(videoId);
@@ -47,12 +50,17 @@ export const thumbnailPickAction: ActionSpec = {
     });
     const index = (thumbnails?.variants ?? []).findIndex((v) => v.id === thumbnails?.selectedVariantId);
     const option = index >= 0 ? `option ${index + 1}` : 'that option';
+    const note = await guard.settle();
     // Clicked on the live card: the outbox edits it for everyone; the clicker gets a short private receipt.
     if (record?.message && record.message === ctx.req.message) {
       return message({
         title: 'Thumbnail picked',
         tone: 'success',
-        text: `“${literal(video.name)}” now uses ${option}. It is kept if thumbnails are regenerated.`,
+        text:
+          withContentNote(
+            `“${literal(video.name)}” now uses ${option}. It is kept if thumbnails are regenerated.`,
+            note,
+          ) ?? '',
       });
     }
     // Clicked elsewhere (the `thumbnails` card): redraw that card with the pick marked.
@@ -67,6 +75,7 @@ export const thumbnailPickAction: ActionSpec = {
             },
           }
         : video;
+    if (note) return message({ title: 'Thumbnail picked', tone: 'success', text: note });
     return { kind: 'update', card: thumbnailsCard(picked, who) };
   },
 };
