@@ -17,10 +17,8 @@ import {
   type REST,
   Routes,
 } from 'discord.js';
-import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
 import { type Bot, errorCard } from '../../src/core/bot.js';
 import type { Confirm, Form, Response } from '../../src/core/cards.js';
-import type { RequestInfo } from '../../src/core/context.js';
 import { say } from '../../src/core/messages.js';
 import type { Logger } from '../../src/core/ports.js';
 import { refusedWhere, type WorkspaceGate } from '../../src/core/workspace-gate.js';
@@ -35,6 +33,7 @@ import type { AdapterMemory } from './memory.js';
 import { prefilled, readSubmission } from './modal.js';
 import type { MessagePayload } from './render.js';
 import { DiscordRenderer } from './renderer.js';
+import { DM_WORKSPACE, requestInfoOf } from './request-info.js';
 
 /** How the first response leaves: a REST callback (gateway) or the HTTP answer (HTTP interactions). */
 export interface Replier {
@@ -58,32 +57,8 @@ export interface InteractionHandlerOptions {
   gate?: WorkspaceGate;
 }
 
-/** The workspace part of addresses in direct messages, which have no guild. */
-export const DM_WORKSPACE = '@me';
-
 const EPHEMERAL = MessageFlags.Ephemeral;
-
-/** Manage Server (0x20) or Administrator (0x8): a guild admin, who sets the team policy. */
-const GUILD_ADMIN_BITS = 0x20n | 0x8n;
-const isGuildManager = (permissions: string | undefined): boolean => {
-  if (!permissions || !/^\d+$/.test(permissions)) return false;
-  return (BigInt(permissions) & GUILD_ADMIN_BITS) !== 0n;
-};
-
-export function requestInfoOf(i: InboundBase, messageId?: string): RequestInfo {
-  const workspace = i.guildId ?? DM_WORKSPACE;
-  const conversation = conversationAddress('discord', workspace, i.channelId);
-  return {
-    platform: 'discord',
-    user: userAddress('discord', workspace, i.user.id),
-    userName: i.user.name,
-    conversation,
-    ...(i.roles.length > 0 ? { memberOf: i.roles.map((id) => `discord-role:${id}`) } : {}),
-    ...(i.rolesKnown === false ? { membershipUnverified: true } : {}),
-    ...(isGuildManager(i.permissions) ? { isWorkspaceAdmin: true } : {}),
-    ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
-  };
-}
+const AUTOCOMPLETE = InteractionResponseType.ApplicationCommandAutocompleteResult;
 
 /** Where an answer can go: a new reply, or (for clicks on a message) an edit of that message. */
 type Source = 'reply' | 'message';
@@ -242,23 +217,12 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
   const expired = (reply: Replier) =>
     privately(reply, render.card(cardOf(errorCard(say('interaction-expired')))));
 
-  /** An interaction from a server (or DM) the bot does not serve: one private sentence, nothing else. */
-  async function refuse(i: Exclude<Inbound, { kind: 'ping' }>, reply: Replier): Promise<void> {
-    if (i.kind === 'autocomplete') {
-      await reply.callback({
-        type: InteractionResponseType.ApplicationCommandAutocompleteResult,
-        data: { choices: [] },
-      });
-      return;
-    }
-    const workspace = i.guildId ?? DM_WORKSPACE;
-    await privately(
-      reply,
-      render.card(
-        cardOf(errorCard(say('workspace-not-allowed', { where: refusedWhere('discord', workspace) }))),
-      ),
-    );
-  }
+  /** An interaction from a server (or DM) the bot does not serve: one private sentence (autocomplete: none). */
+  const refuse = (i: Exclude<Inbound, { kind: 'ping' }>, reply: Replier) => {
+    if (i.kind === 'autocomplete') return reply.callback({ type: AUTOCOMPLETE, data: { choices: [] } });
+    const where = refusedWhere('discord', i.guildId ?? DM_WORKSPACE);
+    return privately(reply, render.card(cardOf(errorCard(say('workspace-not-allowed', { where })))));
+  };
 
   async function command(i: Extract<Inbound, { kind: 'command' }>, reply: Replier) {
     const req = requestInfoOf(i);

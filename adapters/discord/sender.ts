@@ -30,9 +30,9 @@ import {
   type MessageAddress,
   type UserAddress,
 } from '../../src/core/ports.js';
-import { DM_WORKSPACE } from './interactions.js';
 import { clip, DISCORD } from './limits.js';
 import type { DiscordRenderer } from './renderer.js';
+import { DM_WORKSPACE } from './request-info.js';
 
 /** Threads stay open a day after their last message (Discord archives them, a new reply reopens them). */
 const THREAD_ARCHIVE_MINUTES = 1440;

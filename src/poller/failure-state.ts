@@ -70,3 +70,11 @@ export function afterFailedLook(
   }
   return { recorded, events };
 }
+
+/** The watch as its watcher sees it: without the poller's bookkeeping. */
+export function forWatcher(watch: Watch): Watch {
+  if (!(POLLER_STATE_KEY in watch.state)) return watch;
+  const state = { ...watch.state };
+  delete state[POLLER_STATE_KEY];
+  return { ...watch, state };
+}

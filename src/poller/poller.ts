@@ -19,6 +19,7 @@ import {
   afterFailedLook,
   type FailureState,
   failureState,
+  forWatcher,
   PERMANENT_ERRORS,
   POLLER_STATE_KEY,
 } from './failure-state.js';
@@ -394,12 +395,4 @@ export class Poller {
     log.warn({ ...context, failures: failures.failures, waitMs: wait }, 'watch check failed; backing off');
     return 'error';
   }
-}
-
-/** The watch as its watcher sees it: without the poller's bookkeeping. */
-function forWatcher(watch: Watch): Watch {
-  if (!(POLLER_STATE_KEY in watch.state)) return watch;
-  const state = { ...watch.state };
-  delete state[POLLER_STATE_KEY];
-  return { ...watch, state };
 }

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BadInteraction, fromRaw } from '../../adapters/discord/inbound.js';
-import { requestInfoOf } from '../../adapters/discord/interactions.js';
+import { requestInfoOf } from '../../adapters/discord/request-info.js';
 import type { Json } from './world.js';
 
 const fixture = (name: string): Json =>
