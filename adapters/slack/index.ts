@@ -118,7 +118,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
 
   // Before any listener: a workspace the bot does not serve never reaches the core.
   if (options.gate) useWorkspaceGate(app, options.gate);
+  // A single bot token serves one workspace: learnt once at start, it tells guests of shared channels apart.
+  let homeTeam: string | undefined;
   registerListeners(app, {
+    homeTeam: () => homeTeam,
     bot: options.bot,
     store,
     people: new SlackPeople(options.clock, logger),
@@ -173,6 +176,10 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     sender,
     async start() {
       await app.init();
+      if (config.botToken && !config.oauth) {
+        const who = await app.client.auth.test({ token: config.botToken }).catch(() => undefined);
+        homeTeam = typeof who?.team_id === 'string' ? who.team_id : undefined;
+      }
       if (config.appToken) await app.start();
       started = true;
       logger.info(

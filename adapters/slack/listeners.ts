@@ -40,6 +40,11 @@ export interface ListenerDeps {
   onUninstalled?: (team: string, enterprise?: string) => Promise<void>;
   /** Requests not acknowledged yet (the shared HTTP server's count): work starts once they are. */
   acks?: AckGate;
+  /**
+   * The workspace the app is installed in, when it is one (a single bot token): a payload from any other team
+   * is a member of another organisation in a shared channel (Slack Connect).
+   */
+  homeTeam?: () => string | undefined;
 }
 
 /**
@@ -54,7 +59,15 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
 
   async function requestInfo(
     client: webApi.WebClient,
-    where: { team: string; user: string; channel: string; userName?: string | undefined; messageTs?: string },
+    where: {
+      team: string;
+      user: string;
+      channel: string;
+      userName?: string | undefined;
+      messageTs?: string;
+      /** The member's own workspace as the payload names it (another organisation's in a Slack Connect channel). */
+      userTeam?: string | undefined;
+    },
   ): Promise<RequestInfo> {
     // Both are cached; on a cold cache the two Web API calls run side by side.
     const [person, membership] = await Promise.all([
@@ -73,8 +86,16 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       memberOf: membership.verified ? membership.groups : [],
       ...(membership.verified ? {} : { membershipUnverified: true }),
       ...(person.isAdmin ? { isWorkspaceAdmin: true } : {}),
+      ...externalOrg(where),
       ...(where.messageTs ? { message: messageAddress(conversation, where.messageTs) } : {}),
     };
+  }
+
+  /** A member whose own workspace is not the one the app serves here: a guest from another organisation. */
+  function externalOrg(where: { team: string; userTeam?: string | undefined }): { externalOrg?: string } {
+    const own = where.userTeam ?? where.team;
+    const home = deps.homeTeam?.() ?? where.team;
+    return own === home ? {} : { externalOrg: `slack:${own}` };
   }
 
   /** Shows a response; a failure to reach Slack is logged (the user sees nothing, so it must be visible). */
@@ -109,6 +130,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       user: command.user_id,
       channel: command.channel_id,
       userName: command.user_name,
+      userTeam: command.team_id,
     });
     await show(await bot.handleText(req, text), surface, 'command');
   });
@@ -141,6 +163,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       user: body.user.id,
       channel: channel ?? body.user.id,
       userName: body.user.name ?? body.user.username,
+      userTeam: body.user.team_id,
       ...(ts && container.is_ephemeral !== true ? { messageTs: ts } : {}),
     });
 
@@ -196,6 +219,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       user: body.user.id,
       channel: origin.channel,
       userName: body.user.name,
+      userTeam: body.user.team_id,
       ...(origin.messageTs ? { messageTs: origin.messageTs } : {}),
     }).then((req) =>
       bot.handleForm(req, {

@@ -35,6 +35,11 @@ export interface RequestInfo {
   membershipUnverified?: boolean;
   /** A workspace admin by the platform's own account (Slack admin/owner, Discord Manage Server, demo Alice). */
   isWorkspaceAdmin?: boolean;
+  /**
+   * The workspace (`slack:T…`) of a member of ANOTHER organisation acting in a shared channel (Slack Connect):
+   * they never act under the shared key nor decide approvals unless `REELBOT_WORKSPACES` lists it.
+   */
+  externalOrg?: string;
   /** The message carrying the clicked control, for actions. */
   message?: MessageAddress;
 }
@@ -80,10 +85,15 @@ export interface CommandContext {
 /** The deps as this request may use them: without the shared key outside its allowed workspaces. */
 function scopedDeps(req: RequestInfo, deps: CoreDeps): CoreDeps {
   const allowed = deps.deploymentKeyWorkspaces;
-  if (!deps.deploymentKey || !allowed || allowed.includes(workspaceOf(req.user))) return deps;
+  const guest = req.externalOrg !== undefined && !isAllowedOrg(req, deps);
+  if (!deps.deploymentKey || (!guest && (!allowed || allowed.includes(workspaceOf(req.user))))) return deps;
   const { deploymentKey: _hidden, ...rest } = deps;
   return rest;
 }
+
+/** Whether a member of another organisation (Slack Connect) is one an admin allowed (`REELBOT_WORKSPACES`). */
+export const isAllowedOrg = (req: RequestInfo, deps: Pick<CoreDeps, 'deploymentKeyWorkspaces'>): boolean =>
+  req.externalOrg === undefined || (deps.deploymentKeyWorkspaces ?? []).includes(req.externalOrg);
 
 export function createContext(req: RequestInfo, allDeps: CoreDeps): CommandContext {
   const deps = scopedDeps(req, allDeps);

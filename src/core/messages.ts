@@ -73,6 +73,8 @@ const MESSAGES: Record<string, Wording> = {
   'bad-button': () => 'This button is malformed or out of date. Run the command again.',
 
   // Keys and people
+  'approval-external-org': () =>
+    'Only members of this workspace decide its approval requests; your organisation is a guest in this shared channel.',
   'workspace-not-allowed': (p) =>
     `This ${p.where} isn't set up for reelbot — ask the team that runs it to add it.`,
   'not-linked': () =>

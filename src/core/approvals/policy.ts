@@ -3,7 +3,7 @@
  * an approver, and who may decide one.
  */
 import { formatMention, formatMentions, isAmong } from '../commands/account/mentions.js';
-import { type CommandContext, type UserError, userError } from '../context.js';
+import { type CommandContext, isAllowedOrg, type UserError, userError } from '../context.js';
 import type { Approval } from '../ports.js';
 import { isGroupRef, recordRefusal } from './refusals.js';
 import { effectiveSettings } from './workspace-policy.js';
@@ -36,6 +36,8 @@ export function decisionRefusal(ctx: CommandContext, approval: Approval): UserEr
 
 /** Whether the clicker is an approver of the request's conversation now (its effective policy). */
 function approverRefusal(ctx: CommandContext, approval: Approval): UserError | undefined {
+  // A member of another organisation in a shared channel decides nothing here unless their org is allowed.
+  if (!isAllowedOrg(ctx.req, ctx.deps)) return userError('approval-external-org');
   const s = effectiveSettings(ctx.deps.store, approval.conversation, {
     knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
   });

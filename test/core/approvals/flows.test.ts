@@ -5,8 +5,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { approvalWatcher } from '../../../src/core/approvals/expiry-watcher.js';
+import { createBot } from '../../../src/core/bot.js';
 import type { Card, Control, Response } from '../../../src/core/cards.js';
 import { csvCell } from '../../../src/core/commands/audit/audit-rows.js';
+import { MODULES } from '../../../src/core/commands/index.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { toPlainText } from '../../../src/core/text.js';
 import { type VideoApi, VideoApiError } from '../../../src/core/video-api.js';
@@ -300,5 +302,28 @@ describe('audit', () => {
     expect(textOf(await h.run('audit --from 2026-11-20 --to 2026-11-10', alice))).toContain('is before');
     const elsewhere = { ...carol, conversation: 'playground:W1:C10' };
     expect(textOf(await h.run('audit', elsewhere))).toContain('Nothing recorded in this channel');
+  });
+});
+
+describe('a member of another organisation in a shared channel (Slack Connect)', () => {
+  it('decides nothing unless REELBOT_WORKSPACES allows their organisation', async () => {
+    const id = await rendered('Guest decision');
+    await settings('approval publish', 'approvers @bob @carol');
+    expect(textOf(await h.run(`publish ${id} youtube`, alice))).toContain('Sent for approval');
+    const guest = { ...bob, externalOrg: 'slack:T0GUEST' };
+    const refused = await h.click('approval.approve', approvalId(), guest);
+    expect(textOf(refused)).toContain('your organisation is a guest in this shared channel');
+    expect(h.sim.sim.publishedPosts()).toEqual([]);
+    expect(approvalCard()?.title).toMatch(/^Approval needed/);
+
+    // Allowed by the deployment: the same member decides.
+    const allowed = createBot(
+      { ...h.deps, deploymentKeyWorkspaces: ['playground:W1', 'slack:T0GUEST'] },
+      MODULES,
+    );
+    const approved = await allowed.handleAction(guest, { action: 'approval.approve', value: approvalId() });
+    await h.flush();
+    expect(textOf(approved)).not.toContain('guest');
+    expect(approvalCard()?.title).toMatch(/^Approved/);
   });
 });
