@@ -8,6 +8,7 @@ import {
   optPart,
   optRecord,
   optText,
+  optUrl,
   reqNumber,
   reqText,
   shapeOf,
@@ -33,7 +34,7 @@ const NewerAnalyticsWire = z
       z.object({ totalViews: reqNumber(), postsSynced: optNumber(), viewsGained28d: optNumber() }),
     ),
     topPosts: optList(
-      z.object({ platform: reqText(), title: optText(), views: reqNumber(), postUrl: optText() }),
+      z.object({ platform: reqText(), title: optText(), views: reqNumber(), postUrl: optUrl() }),
     ),
     totals: optPart(z.object({ totalViews: optNumber(), postsSynced: optNumber(), posts7d: optNumber() })),
   })

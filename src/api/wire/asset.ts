@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Asset, AssetInput } from '../../core/video-api.js';
-import { compact, optText, reqId } from './common.js';
+import { compact, optText, optUrl, reqId } from './common.js';
 
-export const AssetWire = z.object({ id: reqId(), url: optText(), name: optText() });
+export const AssetWire = z.object({ id: reqId(), url: optUrl(), name: optText() });
 
 /** A url or name the service left out is the one sent. */
 export const toAsset = (wire: z.output<typeof AssetWire>, sent: AssetInput): Asset =>

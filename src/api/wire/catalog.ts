@@ -8,6 +8,7 @@ import {
   optNumber,
   optPart,
   optText,
+  optUrl,
   reqId,
   reqList,
 } from './common.js';
@@ -16,7 +17,7 @@ import {
 export const VoiceWire = z.object({
   id: reqId(),
   name: optText(),
-  previewUrl: optText(),
+  previewUrl: optUrl(),
   isCustom: optBoolean(),
   labels: optPart(z.object({ language: optText(), gender: optText(), accent: optText() })),
   isRecommended: optBoolean(),

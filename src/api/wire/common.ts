@@ -88,8 +88,25 @@ function required<T>(read: (value: unknown) => Read<T>, expected: string) {
   });
 }
 
+/** Longest URL kept: signed media URLs run to a few hundred characters; anything far longer is not one. */
+export const MAX_URL_LENGTH = 2048;
+
+/**
+ * Only `http(s)` URLs of a sane length: a URL from the service ends up in chat blocks, buttons and embeds,
+ * where a `javascript:` or `data:` one (a hostile or broken service) would be refused or worse.
+ */
+function readUrl(value: unknown): Read<string> {
+  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH || !URL.canParse(value)) return UNUSABLE;
+  const { protocol } = new URL(value);
+  return protocol === 'https:' || protocol === 'http:' ? usable(value) : UNUSABLE;
+}
+
 /** Optional text; anything but a string is dropped. */
 export const optText = () => forgiving(readString);
+/** Optional http(s) URL (at most `MAX_URL_LENGTH`); anything else is dropped. */
+export const optUrl = () => forgiving(readUrl);
+/** Required http(s) URL. */
+export const reqUrl = () => required(readUrl, 'an http(s) URL');
 /** Optional id or label; a number becomes its text. */
 export const optId = () => forgiving(readId);
 /** Optional number; a numeric string becomes the number. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { CalendarEntry, Published, Scheduled } from '../../core/video-api.js';
-import { compact, optBoolean, optText, reqId, reqText } from './common.js';
+import { compact, optBoolean, optText, optUrl, reqId, reqText } from './common.js';
 
 /** POST /posts: it was published; the post's URL is shown when the service gives one. */
-export const PublishedWire = z.object({ postUrl: optText() });
+export const PublishedWire = z.object({ postUrl: optUrl() });
 export const toPublished = (wire: z.output<typeof PublishedWire>): Published => compact(wire);
 
 /** POST /posts/schedule: it was scheduled; a time the service left out is the one asked for. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Thumbnails, ThumbnailVariant } from '../../core/video-api.js';
-import { compact, optId, optList, optNumber, optText, reqId, reqText } from './common.js';
+import { compact, optId, optList, optNumber, optText, reqId, reqText, reqUrl } from './common.js';
 
 /**
  * Full objects on GET /videos/{id}; bare URL strings on PATCH and thumbnail-select responses (spec §2).
@@ -9,7 +9,7 @@ import { compact, optId, optList, optNumber, optText, reqId, reqText } from './c
  */
 export const VariantWire = z.preprocess(
   (variant) => (typeof variant === 'string' ? { id: variant, url: variant } : variant),
-  z.object({ id: reqId(), url: reqText(), hookText: optText(), score: optNumber(), grade: optText() }),
+  z.object({ id: reqId(), url: reqUrl(), hookText: optText(), score: optNumber(), grade: optText() }),
 );
 
 /** Dropped whole (counted) when it has no status. */

@@ -10,7 +10,7 @@ import type {
   VideoListItem,
   VideoStatus,
 } from '../../core/video-api.js';
-import { compact, optId, optList, optNumber, optPart, optText, reqId, reqText } from './common.js';
+import { compact, optId, optList, optNumber, optPart, optText, optUrl, reqId, reqText } from './common.js';
 import { PostBlocksWire, toPostMetadata } from './post-blocks.js';
 import { ThumbnailsWire, toThumbnails } from './thumbnails.js';
 
@@ -19,8 +19,8 @@ export const VideoListItemWire = z.object({
   id: reqId(),
   name: optText(),
   model: optText(),
-  renderedVideoUrl: optText(),
-  thumbnailUrl: optText(),
+  renderedVideoUrl: optUrl(),
+  thumbnailUrl: optUrl(),
   createdAt: optText(),
 });
 
@@ -122,7 +122,7 @@ export const RenderWire = z.object({
   /** Open: in-progress, done, error. */
   status: reqText(),
   overallProgress: optNumber(),
-  url: optText(),
+  url: optUrl(),
 });
 export function toRender(wire: z.output<typeof RenderWire>, renderId: string): Render {
   return compact({
