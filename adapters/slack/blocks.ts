@@ -93,6 +93,13 @@ export interface BlockOptions {
   withoutActions?: boolean;
 }
 
+/** The card without its images (a Slack refusal of the blocks is most often an image it cannot fetch). */
+export function withoutImages(card: Card): Card {
+  const { image: _image, ...rest } = card;
+  if (!rest.sections) return rest;
+  return { ...rest, sections: rest.sections.map(({ image: _i, ...section }) => section) };
+}
+
 /** A card as a message: blocks plus the plain fallback `text`. */
 export function cardToMessage(card: Card, options: BlockOptions = {}): SlackMessage {
   return { text: fallbackText(card), blocks: cardToBlocks(card, options) };

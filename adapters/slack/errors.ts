@@ -58,3 +58,9 @@ export const platformErrorCode = (error: unknown): string | undefined =>
   (error as { code?: string })?.code === webApi.ErrorCode.PlatformError
     ? (error as { data?: { error?: string } }).data?.error
     : undefined;
+
+/** Slack refused the blocks themselves (an image it cannot fetch, a rendering bug): worth sending simpler. */
+export const refusedBlocks = (error: unknown): boolean => {
+  const code = platformErrorCode(error);
+  return code === 'invalid_blocks' || code === 'invalid_blocks_format';
+};

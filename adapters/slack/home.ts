@@ -9,9 +9,13 @@
 import type { types } from '@slack/bolt';
 import type { Card } from '../../src/core/cards.js';
 import { actionableOnHome } from '../../src/core/home.js';
-import { cardToBlocks, LIMITS } from './blocks.js';
+import { cardToBlocks, fallbackText, LIMITS, withoutImages } from './blocks.js';
 
-export function homeView(dashboard: Card[], notice?: Card): types.HomeView {
+export function homeView(
+  dashboard: Card[],
+  notice?: Card,
+  options: { images?: boolean } = {},
+): types.HomeView {
   const blocks: types.KnownBlock[] = [];
   const cards = notice ? [notice, ...dashboard] : dashboard;
   cards.forEach((card, i) => {
@@ -21,11 +25,21 @@ export function homeView(dashboard: Card[], notice?: Card): types.HomeView {
     if (room < 2) return;
     if (i > 0) blocks.push({ type: 'divider' });
     blocks.push(
-      ...cardToBlocks(card, {
+      ...cardToBlocks(options.images === false ? withoutImages(card) : card, {
         maxBlocks: Math.min(room, Math.max(share, 12)),
         withoutActions: !actionableOnHome(card),
       }),
     );
   });
   return { type: 'home', blocks: blocks.slice(0, LIMITS.viewBlocks) };
+}
+
+/** The dashboard as plain text, when Slack refuses even its image-free blocks. */
+export function textOnlyHomeView(dashboard: Card[], notice?: Card): types.HomeView {
+  const cards = notice ? [notice, ...dashboard] : dashboard;
+  const blocks: types.KnownBlock[] = cards.slice(0, LIMITS.viewBlocks).map((card) => ({
+    type: 'section',
+    text: { type: 'mrkdwn', text: fallbackText(card).slice(0, 3000) || ' ' },
+  }));
+  return { type: 'home', blocks };
 }

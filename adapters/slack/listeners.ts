@@ -22,8 +22,9 @@ import type { Logger, Store } from '../../src/core/ports.js';
 import type { AckGate } from '../../src/http/ack-gate.js';
 import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from './blocks.js';
 import { commandText } from './command-text.js';
+import { refusedBlocks } from './errors.js';
 import type { SlackGroups } from './groups.js';
-import { homeView } from './home.js';
+import { homeView, textOnlyHomeView } from './home.js';
 import { decodeMetadata, formToView, inlineErrors, viewValues } from './modal.js';
 import type { SlackPeople } from './people.js';
 import { type Presenter, type Replay, type Surface, TRIGGER_BUDGET_MS } from './present.js';
@@ -255,7 +256,21 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   ): Promise<boolean> {
     try {
       const cards = await homeCards(bot, deps.store, req);
-      await client.views.publish({ user_id: user, view: homeView(cards, notice) });
+      // As with cards in channels: while Slack refuses the blocks, again without images, then as text.
+      const views = [
+        () => homeView(cards, notice),
+        () => homeView(cards, notice, { images: false }),
+        () => textOnlyHomeView(cards, notice),
+      ];
+      for (const [i, view] of views.entries()) {
+        try {
+          await client.views.publish({ user_id: user, view: view() });
+          return true;
+        } catch (error) {
+          if (i === views.length - 1 || !refusedBlocks(error)) throw error;
+          log.error({ user: req.user, step: i }, 'Slack refused the App Home blocks; sending them simpler');
+        }
+      }
       return true;
     } catch (error) {
       log.error({ err: error, user: req.user }, 'could not publish the App Home');

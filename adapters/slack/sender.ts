@@ -23,8 +23,8 @@ import {
   type Store,
   type UserAddress,
 } from '../../src/core/ports.js';
-import { cardToMessage, type SlackMessage } from './blocks.js';
-import { describeSlackError, platformErrorCode, toDeliveryError } from './errors.js';
+import { cardToMessage, fallbackText, type SlackMessage, withoutImages } from './blocks.js';
+import { describeSlackError, platformErrorCode, refusedBlocks, toDeliveryError } from './errors.js';
 import type { BotTokens } from './installations.js';
 
 export const CARD_EVENT_TYPE = 'reelbot_card';
@@ -32,8 +32,6 @@ export const CARD_EVENT_TYPE = 'reelbot_card';
 const LOOKUP_SLACK_S = 120;
 /** A notice that cannot be shown in the channel goes to the user's DM instead. */
 const DM_FALLBACK = new Set(['user_not_in_channel', 'channel_not_found', 'not_in_channel', 'is_archived']);
-/** Blocks Slack refused (a rendering bug): the card still goes out, as text. */
-const BAD_BLOCKS = new Set(['invalid_blocks', 'invalid_blocks_format']);
 
 export interface SlackSenderOptions {
   tokens: BotTokens;
@@ -86,7 +84,7 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
 
   async function postMessage(
     client: webApi.WebClient,
-    args: { channel: string; threadTs?: string; message: SlackMessage; dedupeId: string },
+    args: { channel: string; threadTs?: string; card: Card; dedupeId: string },
   ): Promise<{ channel: string; ts: string }> {
     const base = {
       channel: args.channel,
@@ -95,23 +93,43 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       unfurl_media: false,
       metadata: { event_type: CARD_EVENT_TYPE, event_payload: { dedupeId: args.dedupeId } },
     };
-    let result: webApi.ChatPostMessageResponse;
-    try {
-      result = await client.chat.postMessage({
+    const result = await degrading(args.card, { what: 'post', channel: args.channel }, (message) =>
+      client.chat.postMessage({
         ...base,
-        text: args.message.text,
-        blocks: args.message.blocks,
-      });
-    } catch (error) {
-      const code = platformErrorCode(error);
-      if (!code || !BAD_BLOCKS.has(code)) throw error;
-      log.error(
-        { slackError: code, channel: args.channel },
-        'Slack refused the card blocks; posting text only',
-      );
-      result = await client.chat.postMessage({ ...base, text: args.message.text });
-    }
+        text: message.text,
+        ...(message.blocks?.length ? { blocks: message.blocks } : {}),
+      }),
+    );
     return { channel: result.channel ?? args.channel, ts: result.ts as string };
+  }
+
+  /**
+   * Sends the card as blocks; while Slack refuses the blocks (`invalid_blocks`: an image it cannot fetch, an
+   * expired signed URL), again without images, then as text alone — so a card never freezes on one bad image.
+   */
+  async function degrading<T>(
+    card: Card,
+    where: { what: string; channel: string },
+    send: (message: { text: string; blocks?: SlackMessage['blocks'] }) => Promise<T>,
+  ): Promise<T> {
+    const steps = [
+      cardToMessage(card),
+      cardToMessage(withoutImages(card)),
+      { text: fallbackText(card), blocks: [] },
+    ];
+    for (let i = 0; ; i++) {
+      try {
+        return await send(steps[i] as SlackMessage);
+      } catch (error) {
+        if (i === steps.length - 1 || !refusedBlocks(error)) throw error;
+        log.error(
+          { slackError: platformErrorCode(error), channel: where.channel, what: where.what },
+          i === 0
+            ? 'Slack refused the card blocks; trying without images'
+            : 'Slack refused the card blocks again; sending text only',
+        );
+      }
+    }
   }
 
   /** The message an earlier attempt of this row posted, if Slack has it. */
@@ -173,7 +191,7 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
         () =>
           postMessage(client, {
             channel,
-            message: cardToMessage(card),
+            card,
             dedupeId,
             ...(threadTs ? { threadTs } : {}),
           }),
@@ -189,8 +207,11 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       const { workspace, id: channel, message: ts } = slackAddress(message);
       if (!ts) throw new ChatDeliveryError(`not a Slack message address: ${message}`, false);
       const client = await clientFor(workspace);
-      const { text, blocks } = cardToMessage(card);
-      await call('chat.update', () => client.chat.update({ channel, ts, text, blocks }));
+      await call('chat.update', () =>
+        degrading(card, { what: 'update', channel }, (message) =>
+          client.chat.update({ channel, ts, ...message }),
+        ),
+      );
     },
 
     async notify(user: UserAddress, conversation: ConversationAddress, card: Card) {

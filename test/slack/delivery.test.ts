@@ -169,3 +169,39 @@ describe('Slack errors as delivery errors', () => {
     });
   });
 });
+
+describe('blocks Slack refuses (invalid_blocks)', () => {
+  const withImages: Card = {
+    title: 'Octopus facts',
+    text: 'Generated.',
+    image: { url: 'https://cdn.example.com/expired-signature.png', alt: 'cover' },
+    sections: [{ text: '**Option 1**', image: { url: 'https://cdn.example.com/t1.png', alt: 'Option 1' } }],
+  };
+  const hasImage = (blocks: unknown) => JSON.stringify(blocks ?? []).includes('"type":"image"');
+  const updates = () => w.fake.callsOf('chat.update').map((c) => c.args);
+
+  it('edits again without images, then as text alone, so the card never freezes', async () => {
+    const sender = freshSender();
+    const posted = await sender.post(address.channel(), card, { dedupeId: 'outbox:refused' });
+
+    w.fake.fail('chat.update', { error: 'invalid_blocks' });
+    await sender.update(posted, withImages);
+    expect(updates().map((a) => hasImage(a.blocks))).toEqual([true, false]);
+    expect(blocksText(w.fake.messages[0]?.blocks ?? [])).toContain('Option 1');
+
+    w.fake.fail('chat.update', { error: 'invalid_blocks' }, 2);
+    await sender.update(posted, { ...withImages, text: 'Rendered.' });
+    const last = updates().at(-1);
+    expect(last?.blocks).toEqual([]);
+    expect(String(last?.text)).toContain('Rendered.');
+  });
+
+  it('posts without images first, then as text, when a new card is refused', async () => {
+    const sender = freshSender();
+    w.fake.fail('chat.postMessage', { error: 'invalid_blocks' });
+    await sender.post(address.channel(), withImages, { dedupeId: 'outbox:refused-post' });
+    const posts = w.fake.callsOf('chat.postMessage').map((c) => c.args);
+    expect(posts.map((a) => hasImage(a.blocks))).toEqual([true, false]);
+    expect(w.fake.messages).toHaveLength(1);
+  });
+});

@@ -74,6 +74,22 @@ async function clickInHome(user: string, blocks: unknown[], action: string) {
 }
 
 describe('App Home', () => {
+  it('publishes the Home again without images, then as text, when Slack refuses its blocks', async () => {
+    w.fake.fail('views.publish', { error: 'invalid_blocks' }, 2);
+    const before = w.fake.callsOf('views.publish').length;
+    await openHome(ALICE);
+    const published = await w.fake.waitFor(
+      () => w.fake.callsOf('views.publish')[before + 2],
+      'the third publish',
+    );
+    const blocks = viewBlocks(published);
+    expect(blocks.every((b) => b.type === 'section')).toBe(true);
+    expect(JSON.stringify(blocks)).toContain('Credits');
+    expect(JSON.stringify(viewBlocks(w.fake.callsOf('views.publish')[before + 1] as never))).not.toContain(
+      '"type":"image"',
+    );
+  });
+
   it('publishes the dashboard for the member who opened it', async () => {
     const publish = await openHome(ALICE);
     expect(publish.args.user_id).toBe(ALICE);
