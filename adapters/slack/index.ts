@@ -14,7 +14,6 @@ import type { Config } from '../../src/config.js';
 import type { Bot } from '../../src/core/bot.js';
 import type { ChatSender, Clock, Logger, Store } from '../../src/core/ports.js';
 import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
-import { withBoundedBody } from '../../src/http/bounded-body.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { boltLogger } from './bolt-logger.js';
 import { SlackGroups } from './groups.js';
@@ -150,11 +149,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   if (httpReceiver) {
     const listener = httpReceiver.requestListener;
     if (!config.appToken)
-      options.http.mount(
-        EVENTS_PATH,
-        withBoundedBody((req, res) => listener(req, res)),
-        { interactive: true },
-      );
+      // A chat route: the shared server reads the body (bounded) before Bolt does.
+      options.http.mount(EVENTS_PATH, (req, res) => listener(req, res), { interactive: true });
     if (config.oauth) {
       options.http.mount(INSTALL_PATH, (req, res) => listener(req, res));
       options.http.mount(REDIRECT_PATH, (req, res) => listener(req, res));

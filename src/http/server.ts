@@ -7,13 +7,18 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/ports.js';
 import { AckGate } from './ack-gate.js';
+import { MAX_CHAT_BODY_BYTES, readBounded } from './bounded-body.js';
+
+/** Longest a chat request may take to arrive whole (headers and body). */
+const CHAT_REQUEST_TIMEOUT_MS = 10_000;
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface HttpServer {
   /**
    * Mounts a handler for a path (`/slack/events`) or a prefix (`/playground/` ends with '/'). An
-   * `interactive` route's requests count in `acks` from arrival until answered.
+   * `interactive` route's requests are chat requests: read whole and bounded first, then counted in `acks`
+   * until answered.
    */
   mount(path: string, handler: Handler, options?: { interactive?: boolean }): void;
   /** Chat requests not answered yet: adapters start their work once these are acknowledged. */
@@ -96,14 +101,36 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       return;
     }
     if (route.interactive) {
-      const answered = acks.arrived();
-      res.once('finish', answered);
-      res.once('close', answered);
+      chatRequest(req, res, route.handler).catch((err: unknown) => fail(res, err));
+      return;
     }
     Promise.resolve()
       .then(() => route.handler(req, res))
       .catch((err: unknown) => fail(res, err));
   });
+  // A client that opens a connection and trickles bytes is cut off: chat platforms send whole requests at once.
+  server.headersTimeout = CHAT_REQUEST_TIMEOUT_MS;
+  server.requestTimeout = CHAT_REQUEST_TIMEOUT_MS;
+
+  /**
+   * A chat request (Slack events, Discord interactions): its body is read here, bounded, before any framework
+   * sees it (413 beyond), and it counts in `acks` only once whole — a slow client that sent one byte holds
+   * up nobody's commands. The body is handed on as `rawBody` (Bolt and the Discord endpoint read it there).
+   */
+  async function chatRequest(req: IncomingMessage, res: ServerResponse, handler: Handler): Promise<void> {
+    const body = await readBounded(req, MAX_CHAT_BODY_BYTES);
+    if (body === undefined) {
+      res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' });
+      res.end(`request body larger than ${MAX_CHAT_BODY_BYTES} bytes`);
+      req.destroy();
+      return;
+    }
+    Object.assign(req, { rawBody: body });
+    const answered = acks.arrived();
+    res.once('finish', answered);
+    res.once('close', answered);
+    await handler(req, res);
+  }
 
   function fail(res: ServerResponse, err: unknown) {
     log.error({ err }, 'http handler failed');

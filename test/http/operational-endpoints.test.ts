@@ -71,3 +71,56 @@ describe('beyond loopback', () => {
     expect(refused.body).toContain('METRICS_TOKEN');
   });
 });
+
+describe('chat routes', () => {
+  it('count a request in the acknowledgement gate only once its body is whole; a trickling client holds up nobody', async () => {
+    const port = await serve();
+    const seen: { body: string; pending: number }[] = [];
+    server?.mount(
+      '/chat',
+      (req, res) => {
+        const body = String((req as typeof req & { rawBody?: Buffer }).rawBody);
+        seen.push({ body, pending: server?.acks.pending ?? -1 });
+        res.end('ok');
+      },
+      { interactive: true },
+    );
+    const slowArrived = new Promise((resolve) => server?.server.once('request', resolve));
+    // A client that sent headers and one byte of a 100-byte body, then went quiet.
+    const slow = request({
+      host: '127.0.0.1',
+      port,
+      path: '/chat',
+      method: 'POST',
+      headers: { 'content-length': '100' },
+    });
+    slow.on('error', () => {});
+    slow.write('x');
+    await slowArrived;
+    expect(server?.acks.pending).toBe(0);
+    // A whole request goes through at once, its body handed on.
+    const whole = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/chat', method: 'POST' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end('{"type":1}');
+    });
+    expect(whole).toBe(200);
+    // While it was handled, only it was pending: the trickling one never counted.
+    expect(seen).toEqual([{ body: '{"type":1}', pending: 1 }]);
+    expect(server?.acks.pending).toBe(0);
+    slow.destroy();
+  });
+
+  it('cut off a client that never finishes its request (10 s)', () => {
+    const s = createHttpServer({
+      logger: quiet,
+      health: () => true,
+      metrics: async () => ({ contentType: 'text/plain', body: '' }),
+    });
+    expect(s.server.requestTimeout).toBe(10_000);
+    expect(s.server.headersTimeout).toBe(10_000);
+  });
+});
