@@ -17,7 +17,7 @@ import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { boltLogger } from './bolt-logger.js';
 import { SlackGroups } from './groups.js';
-import { createBotTokens, createInstallationStore, installationId } from './installations.js';
+import { createBotTokens, createInstallationStore, forgetRevoked } from './installations.js';
 import { registerListeners } from './listeners.js';
 import { SlackPeople } from './people.js';
 import { createPresenter } from './present.js';
@@ -128,18 +128,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     presenter: createPresenter({ logger }),
     logger,
     acks: options.http.acks,
-    ...(config.oauth
-      ? {
-          async onUninstalled(team: string, enterprise?: string) {
-            store.installations.delete(installationId({ teamId: team }));
-            if (enterprise)
-              store.installations.delete(
-                installationId({ isEnterpriseInstall: true, enterpriseId: enterprise }),
-              );
-            logger.info({ team }, 'Slack app uninstalled; installation removed');
-          },
-        }
-      : {}),
+    onRevoked: (revoked) => forgetRevoked(store, revoked, { oauth: !!config.oauth, logger }),
   });
 
   app.error(async (error) => {

@@ -8,6 +8,7 @@ import type {
   App,
   BlockAction,
   ButtonAction,
+  Context,
   StaticSelectAction,
   ViewSubmitAction,
   webApi,
@@ -25,6 +26,7 @@ import { commandText } from './command-text.js';
 import { refusedBlocks } from './errors.js';
 import type { SlackGroups } from './groups.js';
 import { homeView, textOnlyHomeView } from './home.js';
+import type { SlackRevocation } from './installations.js';
 import { decodeMetadata, formToView, inlineErrors, viewValues } from './modal.js';
 import type { SlackPeople } from './people.js';
 import { type Presenter, type Replay, type Surface, TRIGGER_BUDGET_MS } from './present.js';
@@ -37,8 +39,8 @@ export interface ListenerDeps {
   groups: SlackGroups;
   presenter: Presenter;
   logger: Logger;
-  /** Called when an uninstall or token revocation arrives (OAuth installs). */
-  onUninstalled?: (team: string, enterprise?: string) => Promise<void>;
+  /** Called when the app is uninstalled or some of its tokens are revoked. */
+  onRevoked?: (revoked: SlackRevocation) => void | Promise<void>;
   /** Requests not acknowledged yet (the shared HTTP server's count): work starts once they are. */
   acks?: AckGate;
   /**
@@ -285,12 +287,26 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
     await publishHome(client, req, event.user);
   });
 
-  for (const name of ['app_uninstalled', 'tokens_revoked'] as const) {
-    app.event(name, async ({ context, body }) => {
-      const team = context.teamId ?? (body as { team_id?: string }).team_id;
-      if (team && deps.onUninstalled) await deps.onUninstalled(team, context.enterpriseId);
+  // Slack names revoked tokens by their users' ids: `bot` lists the bot user (the installation is dead),
+  // `oauth` members who revoked their own token (the bot still works there).
+  app.event('app_uninstalled', async ({ context, body }) => {
+    await deps.onRevoked?.({
+      ...revokedWhere(context, body),
+      event: 'app_uninstalled',
+      bot: true,
+      users: [],
     });
-  }
+  });
+  app.event('tokens_revoked', async ({ event, context, body }) => {
+    const tokens = (event as { tokens?: { oauth?: unknown; bot?: unknown } }).tokens;
+    const ids = (list: unknown) => (Array.isArray(list) ? list.filter((u) => typeof u === 'string') : []);
+    await deps.onRevoked?.({
+      ...revokedWhere(context, body),
+      event: 'tokens_revoked',
+      bot: ids(tokens?.bot).length > 0,
+      users: ids(tokens?.oauth),
+    });
+  });
 
   async function runReplay(req: RequestInfo, replay: Replay): Promise<Response> {
     if ('t' in replay) return bot.handleText(req, replay.t);
@@ -300,6 +316,18 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
       ...(replay.c !== undefined ? { choice: replay.c } : {}),
     });
   }
+}
+
+/** The workspace (and enterprise, for an org-wide install) an uninstall or revocation is about. */
+function revokedWhere(
+  context: Context,
+  body: unknown,
+): Pick<SlackRevocation, 'team' | 'enterprise' | 'enterpriseInstall'> {
+  return {
+    team: context.teamId ?? (body as { team_id?: string }).team_id,
+    enterprise: context.enterpriseId,
+    enterpriseInstall: context.isEnterpriseInstall === true,
+  };
 }
 
 const delay = (ms: number) =>
