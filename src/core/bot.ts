@@ -9,10 +9,19 @@ import type { Card, Response, SelectOption } from './cards.js';
 import type { ActionSpec, CommandModule, CommandSpec, FormSpec, RawArgs } from './command-spec.js';
 import { usageOf } from './command-spec.js';
 import { type CommandContext, type CoreDeps, createContext, type RequestInfo, UserError } from './context.js';
+import { isDatabaseBusy, retryWhileBusy } from './database-busy.js';
 import { isInputMistake, say } from './messages.js';
 import { type CommandRegistry, createRegistry, parseCommandText } from './parse/parse-command.js';
 import { validateArgs } from './parse/validate-args.js';
+import { trackRemoteWrites } from './remote-writes.js';
 import { suggestFor } from './suggest.js';
+import type { VideoApiFactory } from './video-api.js';
+
+/**
+ * How long a handler is tried again while the database is locked (issue 14). Slack and Discord are
+ * acknowledged apart from the work (adapters), so this only bounds how long the member waits for an answer.
+ */
+const BUSY_BUDGET_MS = 2_500;
 
 export interface ActionInput {
   action: string;
@@ -54,6 +63,21 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
   const forms = new Map<string, FormSpec>(modules.flatMap((m) => m.forms ?? []).map((f) => [f.id, f]));
   const registry: CommandRegistry = createRegistry(commands);
   const log = deps.logger.child({ component: 'core' });
+  /** Per request: whether a call that changes something at the video service was sent. */
+  const remoteWrites = new WeakMap<CommandContext, { sent: boolean }>();
+  const sentRemoteWrite = (ctx: CommandContext) => remoteWrites.get(ctx)?.sent === true;
+
+  /** A request's context whose API clients report their writes (see `remote-writes.ts`). */
+  function open(req: RequestInfo): CommandContext {
+    const writes = { sent: false };
+    const apiFor: VideoApiFactory = (key) =>
+      trackRemoteWrites(deps.apiFor(key), () => {
+        writes.sent = true;
+      });
+    const ctx = createContext(req, { ...deps, apiFor });
+    remoteWrites.set(ctx, writes);
+    return ctx;
+  }
 
   async function guarded(
     label: string,
@@ -62,7 +86,13 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
     spec?: CommandSpec,
   ): Promise<Response> {
     try {
-      const response = await run();
+      // A locked database: run the whole handler again a little later, unless it already changed something
+      // remotely (running it again could act twice; that case is left to the pending-effects record).
+      const response = await retryWhileBusy(run, {
+        clock: deps.clock,
+        budgetMs: BUSY_BUDGET_MS,
+        mayRetry: () => !sentRemoteWrite(ctx),
+      });
       deps.metrics?.command(label, 'ok');
       return response;
     } catch (error) {
@@ -86,6 +116,10 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
     }
     const ref = randomUUID().slice(0, 8);
     deps.metrics?.command(label, 'error');
+    if (isDatabaseBusy(error) && !sentRemoteWrite(ctx)) {
+      log.warn({ command: label, ref, code: (error as { code?: string }).code }, 'database locked; gave up');
+      return errorCard(say('database-busy', { ref }));
+    }
     log.error({ command: label, ref, err: error, user: ctx.req.user }, 'unexpected failure');
     return errorCard(say('internal', { ref }));
   }
@@ -105,7 +139,7 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
   return {
     commands,
     async handleText(req, text) {
-      const ctx = createContext(req, deps);
+      const ctx = open(req);
       const parsed = parseCommandText(text, registry);
       if (!parsed.ok) {
         deps.metrics?.command('parse', 'user_error');
@@ -115,7 +149,7 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
       return run(ctx, parsed.value.spec, parsed.value.raw);
     },
     async handleCommand(req, name, raw) {
-      const ctx = createContext(req, deps);
+      const ctx = open(req);
       const spec = registry.find(name);
       if (!spec) return errorCard(say('unknown-command', { command: name }));
       return run(ctx, spec, raw);
@@ -125,13 +159,13 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
       return spec !== undefined && (spec.form !== undefined || spec.answersWithForm === true);
     },
     async handleAction(req, input) {
-      const ctx = createContext(req, deps);
+      const ctx = open(req);
       const spec = actions.get(input.action);
       if (!spec) return errorCard(say('interaction-expired'));
       return guarded(`action:${input.action}`, ctx, () => spec.run(ctx, input.value, input.choice));
     },
     async handleForm(req, submission) {
-      const ctx = createContext(req, deps);
+      const ctx = open(req);
       const spec = forms.get(submission.formId);
       if (!spec) return errorCard(say('interaction-expired'));
       return guarded(`form:${submission.formId}`, ctx, () =>
@@ -139,7 +173,7 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
       );
     },
     async autocomplete(req, input) {
-      const ctx = createContext(req, deps);
+      const ctx = open(req);
       const option = registry.find(input.command)?.options.find((o) => o.name === input.option);
       if (!option) return [];
       try {

@@ -23,6 +23,7 @@ import {
   PERMANENT_ERRORS,
   POLLER_STATE_KEY,
 } from './failure-state.js';
+import { LockedDatabase } from './locked-database.js';
 import type { CheckOutcome, PollerOptions } from './poller-options.js';
 import { Slots } from './slots.js';
 
@@ -42,6 +43,7 @@ class NoClientError extends Error {
 export class Poller {
   readonly #o: PollerOptions;
   readonly #slots: Slots;
+  readonly #locked = new LockedDatabase(() => this.#o);
   readonly #inFlight = new Set<string>();
   readonly #ownerInFlight = new Map<UserAddress, number>();
   readonly #perOwner: number;
@@ -219,7 +221,7 @@ export class Poller {
         { api, store: this.#o.store, now: started, logger: log },
         forWatcher(watch),
       );
-      const outcome = this.#commit(watch, watcher, result, started);
+      const outcome = this.#locked.commit(() => this.#commit(watch, watcher, result, started));
       report(outcome ?? 'active');
       return outcome !== undefined;
     } catch (error) {
@@ -351,6 +353,7 @@ export class Poller {
       log.debug({ err: describeError(error) }, 'check interrupted by shutdown');
       return 'interrupted';
     }
+    if (this.#locked.seen(error, log)) return 'deferred'; // nothing committed; the watch stays due
     const now = this.#o.clock.now();
     const type =
       error instanceof VideoApiError ? error.type : error instanceof NoClientError ? 'no_key' : 'unknown';

@@ -27,9 +27,17 @@ export interface StoreOptions {
   secretKey: Buffer;
   clock?: Clock;
   logger?: Logger;
-  /** How long a write waits for another connection's lock before failing (ms). */
+  /**
+   * How long a write waits for another connection's lock before failing with SQLITE_BUSY (ms). The driver is
+   * synchronous: this wait blocks the event loop, so it stays short and callers retry asynchronously
+   * (src/core/database-busy.ts). Default 100.
+   */
   busyTimeoutMs?: number;
 }
+
+const BUSY_TIMEOUT_MS = 100;
+/** Opening (migrations) may wait longer for a lock: nothing is being served yet. */
+const OPEN_BUSY_TIMEOUT_MS = 5_000;
 
 const MEMORY = ':memory:';
 
@@ -102,9 +110,10 @@ export function openStore(options: StoreOptions): SqliteStore {
     // NORMAL is durable across application crashes in WAL mode; only an OS crash may lose the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+    db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
     migrate(db, { location: inMemory ? 'in memory' : options.path, logger });
     checkSecretKey(db, options.secretKey, logger);
+    db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? BUSY_TIMEOUT_MS))}`);
     return new SqliteStore(db, { secretKey: options.secretKey, clock: options.clock ?? systemClock });
   } catch (error) {
     db.close();

@@ -54,6 +54,10 @@ export interface HarnessOptions {
   deploymentKey?: string;
   /** Puts a recording proxy between the bot and the simulator (`h.proxy`), to break answers on purpose. */
   proxy?: boolean;
+  /** A database file instead of `:memory:` (e.g. to lock it from a second connection). */
+  storePath?: string;
+  /** The one clock of the harness (a `TestClock` whose `sleep` also waits for real, say). */
+  clock?: TestClock;
 }
 
 export interface Harness {
@@ -90,7 +94,7 @@ export interface Harness {
 }
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const clock = new TestClock();
+  const clock = options.clock ?? new TestClock();
   const sim = await startSimulator({
     port: 0,
     clock,
@@ -118,7 +122,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     random: () => 0.5,
     logger,
   });
-  const store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock, logger });
+  const store = openStore({
+    path: options.storePath ?? ':memory:',
+    secretKey: randomBytes(32),
+    clock,
+    logger,
+  });
   const deps: CoreDeps = {
     store,
     apiFor,

@@ -1,0 +1,108 @@
+/**
+ * A poller pass while another connection holds the database's write lock (issue 14): the pass neither
+ * throws nor records a failed look; the spell is logged once as a warning; the other checks of the pass do
+ * not each block the loop on the lock; the next pass after the release commits as usual.
+ */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Watcher } from '../../src/core/live/watcher.js';
+import type { Watch } from '../../src/core/ports.js';
+import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
+import { Poller } from '../../src/poller/poller.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import {
+  ALICE,
+  CONV,
+  ManualClock,
+  newSecretKey,
+  processing,
+  recordingLogger,
+  scriptedApi,
+  tempDir,
+} from './support.js';
+
+describe('Poller: a locked database', () => {
+  let clock: ManualClock;
+  let store: SqliteStore;
+  let path: string;
+  let cleanup: () => void;
+
+  beforeEach(() => {
+    clock = new ManualClock();
+    const dir = tempDir();
+    cleanup = dir.cleanup;
+    path = join(dir.dir, 'reelbot.db');
+    store = openStore({ path, secretKey: newSecretKey(), clock });
+  });
+  afterEach(() => {
+    store.close();
+    cleanup();
+  });
+
+  const addWatch = (target: string): Watch =>
+    store.watches.add({
+      kind: 'generation',
+      target,
+      owner: ALICE,
+      conversation: CONV,
+      cardKey: null,
+      state: {},
+      nextCheckAt: clock.now(),
+      expiresAt: clock.now() + 3_600_000,
+    });
+
+  it('does not throw, records no failure, warns once, and commits on the pass after the release', async () => {
+    const checked: string[] = [];
+    const watcher = {
+      kind: 'generation',
+      minIntervalMs: 10_000,
+      maxIntervalMs: 30_000,
+      async check(_ctx, watch) {
+        checked.push(watch.target);
+        return { state: { seen: true }, done: false };
+      },
+      expire() {},
+    } satisfies Watcher;
+    const logger = recordingLogger();
+    const { api } = scriptedApi((id) => processing(id, 10));
+    const poller = new Poller({
+      store,
+      watchers: { generation: watcher } as never,
+      apiFor: () => api,
+      clock,
+      logger,
+      concurrency: 1,
+      random: () => 0.5,
+    });
+    const watches = ['v1', 'v2', 'v3'].map(addWatch);
+
+    const other = new Database(path);
+    other.exec('BEGIN IMMEDIATE');
+    other.prepare('INSERT INTO user_prefs (user, time_zone) VALUES (?, ?)').run('slack:T1:OPS', 'UTC');
+    const started = performance.now();
+    await expect(poller.tick()).resolves.toBeUndefined();
+    const elapsed = performance.now() - started;
+    other.exec('ROLLBACK');
+    other.close();
+
+    expect(checked).toEqual(['v1', 'v2', 'v3']);
+    // Only the first commit waited for the lock (~100 ms busy timeout); the others did not even try.
+    expect(elapsed).toBeLessThan(250);
+    for (const watch of watches) {
+      const now = store.watches.get(watch.id)!;
+      expect(now.state).toEqual({});
+      expect(now.state[POLLER_STATE_KEY]).toBeUndefined();
+      expect(now.nextCheckAt).toBe(watch.nextCheckAt);
+    }
+    expect(logger.lines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(logger.lines.filter((l) => l.level === 'warn').map((l) => l.msg)).toEqual([
+      'database locked by another connection; checks are retried on later passes',
+    ]);
+
+    clock.advance(1_000); // the next pass
+    await poller.tick();
+    for (const watch of watches) expect(store.watches.get(watch.id)!.state).toEqual({ seen: true });
+    expect(logger.lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+  });
+});
