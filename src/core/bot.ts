@@ -121,7 +121,8 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
       return errorCard(say('database-busy', { ref }));
     }
     log.error({ command: label, ref, err: error, user: ctx.req.user }, 'unexpected failure');
-    return errorCard(say('internal', { ref }));
+    // After a remote write "nothing was half-done" may be false: say what is known.
+    return errorCard(say(sentRemoteWrite(ctx) ? 'internal-after-write' : 'internal', { ref }));
   }
 
   async function run(ctx: CommandContext, spec: CommandSpec, raw: RawArgs): Promise<Response> {

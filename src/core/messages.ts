@@ -212,6 +212,14 @@ const MESSAGES: Record<string, Wording> = {
   'api.unknown': (p) =>
     `The video service refused this (${p.type}): ${p.message}\nNothing was changed on my side. Try again later; if it keeps happening, check the dashboard or tell your admin.`,
   internal: (p) => `Something went wrong on my side (ref \`${p.ref}\`). Nothing was half-done; try again.`,
+  'internal-after-write': (p) =>
+    `Something went wrong on my side (ref \`${p.ref}\`) after I had asked the video service for the change: it ` +
+    'may have gone through. `/reel status` shows where things stand; pressing again never charges or posts twice.',
+  'effect-unsaved': (p) =>
+    `The video service took ${p.what}, but I couldn't record it on my side (ref \`${p.ref}\`). It may have gone ` +
+    'through: pressing again will not charge or post twice, and I will finish it here by myself within a few minutes.',
+  'database-busy': (p) =>
+    `I couldn't save that: my database is busy (ref \`${p.ref}\`). Nothing was changed; try again in a moment.`,
 };
 
 /**
@@ -219,6 +227,7 @@ const MESSAGES: Record<string, Wording> = {
  * user-given parts were escaped where they were built. Every other string param is escaped by `say`.
  */
 const MARKDOWN_PARAMS: Readonly<Record<string, readonly string[]>> = {
+  'effect-unsaved': ['what'],
   'ambiguous-video': ['matches'],
   'ambiguous-series': ['matches'],
   'ambiguous-voice': ['matches'],

@@ -264,6 +264,36 @@ export interface AuditQuery {
   limit?: number;
 }
 
+/** How many rows of each kind `Store.purgeWorkspace` deleted. */
+export interface WorkspacePurge {
+  linkedKeys: number;
+  userPrefs: number;
+  channelSettings: number;
+  policies: number;
+  subscriptions: number;
+  watches: number;
+  approvals: number;
+  outbox: number;
+  cards: number;
+  deliveries: number;
+  effects: number;
+  installations: number;
+}
+
+/** A remote write whose local record may be missing (see `Store['effects']`). */
+export interface PendingEffect {
+  idempotencyKey: string;
+  /** Which replay runs it (`create`, `publish`, `schedule`, `series.generate`). */
+  command: string;
+  args: Record<string, unknown>;
+  /** The request it ran for (who, where): plain JSON, no secret. */
+  request: Record<string, unknown>;
+  attempts: number;
+  lastError?: string;
+  createdAt: number;
+  nextAt: number;
+}
+
 /** Persistence. Every method is synchronous (SQLite); `transaction` makes state + outbox atomic. */
 export interface Store {
   transaction<T>(fn: () => T): T;
@@ -348,6 +378,22 @@ export interface Store {
    * action (a typed command repeated well after the first; see src/core/request-id.ts).
    */
   idempotency: { keyFor(action: string, options?: { reuseForMs?: number }): string };
+  /**
+   * Remote writes between their request and the local commit recording them (issue 14): `begin` before the
+   * request, `settle` in the commit's transaction; rows left over are replayed by `reconcileEffects`.
+   */
+  effects: {
+    /** Records (or, pressed again, re-arms) the effect; `nextAt` is when a replay may first try it. */
+    begin(effect: Omit<PendingEffect, 'attempts' | 'createdAt' | 'lastError'>): void;
+    settle(idempotencyKey: string): boolean;
+    /** Effects with nextAt <= now, oldest first. */
+    due(now: number, limit: number): PendingEffect[];
+    /** Takes a due effect until `until` (false when another replayer moved it first). */
+    claim(idempotencyKey: string, claim: { from: number; until: number }): boolean;
+    /** Counts a failed replay and keeps its reason. */
+    failed(idempotencyKey: string, error: string): void;
+    count(): number;
+  };
   approvals: {
     create(approval: Omit<Approval, 'status' | 'createdAt'>): Approval;
     get(id: string): Approval | undefined;
@@ -382,5 +428,10 @@ export interface Store {
     begin(dedupeId: string, conversation: ConversationAddress): void;
     finish(dedupeId: string, message: MessageAddress): void;
   };
+  /**
+   * Forgets workspaces (`slack:T1`) in one transaction: every row addressed in them (linked keys, prefs,
+   * settings, policy, subscriptions, watches, approvals, cards, posts not made) and the named installations.
+   */
+  purgeWorkspace(purge: { workspaces: readonly string[]; installations: readonly string[] }): WorkspacePurge;
   close(): void;
 }

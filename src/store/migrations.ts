@@ -177,6 +177,26 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    name: 'pending remote effects',
+    sql: `
+      -- A remote write (create, publish, schedule, series generate) between its request and the local commit
+      -- that records it: written before the request, deleted by that commit. A row that outlives both (a failed
+      -- commit, a crash) is replayed later with the same idempotency key, so the service answers the stored
+      -- response and the card and watch are attached after all. JSON written by the core only.
+      CREATE TABLE pending_effects (
+        idempotency_key TEXT PRIMARY KEY,
+        command         TEXT NOT NULL,
+        args            TEXT NOT NULL,
+        request         TEXT NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        last_error      TEXT,
+        created_at      INTEGER NOT NULL,
+        next_at         INTEGER NOT NULL
+      );
+      CREATE INDEX pending_effects_due ON pending_effects (next_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -10,6 +10,7 @@ import { SqliteApprovals } from './approvals.js';
 import { SqliteAudit } from './audit.js';
 import { SqliteCards } from './cards.js';
 import { assertSecretKey, secretKeyFingerprint } from './crypto.js';
+import { SqliteEffects } from './effects.js';
 import { SqliteIdempotency } from './idempotency.js';
 import { SqliteDeliveries, SqliteInstallations } from './installations.js';
 import { SqliteKeys } from './keys.js';
@@ -19,6 +20,7 @@ import { SqlitePolicies } from './policies.js';
 import { SqliteSettings, SqliteSubscriptions } from './settings.js';
 import { SqliteUsers } from './users.js';
 import { SqliteWatches } from './watches.js';
+import { purgeWorkspace } from './workspace-purge.js';
 
 export interface StoreOptions {
   /** A file path, or `':memory:'` for a private in-memory database. */
@@ -59,6 +61,7 @@ export class SqliteStore implements Store {
   readonly cards: SqliteCards;
   readonly outbox: SqliteOutbox;
   readonly idempotency: SqliteIdempotency;
+  readonly effects: SqliteEffects;
   readonly approvals: SqliteApprovals;
   readonly audit: SqliteAudit;
   readonly installations: SqliteInstallations;
@@ -79,6 +82,7 @@ export class SqliteStore implements Store {
     this.cards = new SqliteCards(db, clock);
     this.outbox = new SqliteOutbox(db, clock);
     this.idempotency = new SqliteIdempotency(db, clock);
+    this.effects = new SqliteEffects(db, clock);
     this.approvals = new SqliteApprovals(db, clock);
     this.audit = new SqliteAudit(db);
     this.installations = new SqliteInstallations(db, secretKey, clock);
@@ -88,6 +92,10 @@ export class SqliteStore implements Store {
   /** Runs `fn` in one transaction (BEGIN IMMEDIATE); nested calls become savepoints. Throwing rolls back. */
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn).immediate();
+  }
+
+  purgeWorkspace(purge: Parameters<Store['purgeWorkspace']>[0]): ReturnType<Store['purgeWorkspace']> {
+    return purgeWorkspace(this.db, purge);
   }
 
   close(): void {

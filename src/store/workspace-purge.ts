@@ -29,6 +29,8 @@ const STATEMENTS: Record<Exclude<keyof WorkspacePurge, 'installations'>, string>
       OR json_extract(item, '$.cardKey') IN (SELECT key FROM cards WHERE ${inWorkspace('conversation')}))`,
   cards: `DELETE FROM cards WHERE ${inWorkspace('conversation')}`,
   deliveries: `DELETE FROM chat_deliveries WHERE ${inWorkspace('conversation')}`,
+  // A write never recorded here is not replayed into a workspace that removed the bot.
+  effects: `DELETE FROM pending_effects WHERE ${inWorkspace("json_extract(request, '$.conversation')")}`,
 };
 
 /**

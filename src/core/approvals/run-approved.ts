@@ -4,8 +4,9 @@
  * retry never doubles. A resource of another team is simply not found with the approver's key.
  */
 import type { Card } from '../cards.js';
+import { malformed, publishSendOf, scheduleSendOf, str } from '../commands/effect-runners.js';
 import { sendPublish } from '../commands/publishing/publish-flow.js';
-import { getVideo, sendSchedule } from '../commands/publishing/schedule-flow.js';
+import { sendSchedule } from '../commands/publishing/schedule-flow.js';
 import { createSeries } from '../commands/series/create.js';
 import { applySeriesEdit } from '../commands/series/edit.js';
 import { generateEpisode } from '../commands/series/generate.js';
@@ -16,14 +17,7 @@ import { type CommandContext, userError } from '../context.js';
 import type { Approval } from '../ports.js';
 import { link } from '../text.js';
 import { formatBoth } from '../time/format.js';
-import {
-  PLATFORMS,
-  type Platform,
-  PRIVACY,
-  type Privacy,
-  type SeriesInput,
-  type SeriesPatch,
-} from '../video-api.js';
+import type { SeriesInput, SeriesPatch } from '../video-api.js';
 import type { ApprovalCardModel, ApprovedCommand } from './model.js';
 
 export interface ApprovedResult {
@@ -35,13 +29,10 @@ export interface ApprovedResult {
 
 type Runner = (ctx: CommandContext, approval: Approval, model: ApprovalCardModel) => Promise<ApprovedResult>;
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const isPlatform = (v: unknown): v is Platform => (PLATFORMS as readonly unknown[]).includes(v);
-
-/** Arguments come from our own store, but a bad row must fail clearly rather than send something odd. */
-function malformed(): never {
-  throw userError('approval-malformed');
-}
+const approvedBy = (approval: Approval, model: ApprovalCardModel) => ({
+  id: approval.id,
+  requesterName: model.requesterName,
+});
 
 /** The links of a result card, as markdown for the shared card. */
 const linksOf = (card: Card): string =>
@@ -49,43 +40,22 @@ const linksOf = (card: Card): string =>
 
 const RUNNERS: Record<ApprovedCommand, Runner> = {
   async publish(ctx, approval, model) {
-    const a = approval.action.args;
-    const videoId = str(a.videoId);
-    if (!videoId || !isPlatform(a.platform)) malformed();
-    const video = await getVideo(ctx, videoId);
-    if (!video.renderedVideoUrl) throw userError('approval-not-rendered', { name: video.name });
-    const authId = str(a.authId);
-    const privacy = (PRIVACY as readonly unknown[]).includes(a.privacy) ? (a.privacy as Privacy) : undefined;
-    const card = await sendPublish(ctx, {
-      video,
-      platform: a.platform,
-      idempotencyKey: approval.action.idempotencyKey,
-      approval: { id: approval.id, requesterName: model.requesterName },
-      ...(authId ? { account: { authId, label: str(a.accountLabel) ?? authId } } : {}),
-      ...(privacy ? { privacy } : {}),
-    });
+    const send = await publishSendOf(ctx, { ...approval.action, approval: approvedBy(approval, model) });
+    if (!send.video.renderedVideoUrl) throw userError('approval-not-rendered', { name: send.video.name });
+    const card = await sendPublish(ctx, send);
     const links = linksOf(card);
     return { card, outcome: `${card.title}${links ? `: ${links}` : '.'}` };
   },
 
   async schedule(ctx, approval, model) {
-    const a = approval.action.args;
-    const videoId = str(a.videoId);
-    const platforms = Array.isArray(a.platforms) ? a.platforms.filter(isPlatform) : [];
-    const at = typeof a.at === 'number' ? a.at : undefined;
-    if (!videoId || platforms.length === 0 || at === undefined) malformed();
-    if (at <= ctx.now()) throw userError('approval-too-late', { when: formatBoth(at, ctx.timeZone()) });
-    const video = await getVideo(ctx, videoId);
-    const card = await sendSchedule(ctx, {
-      video,
-      platforms,
-      at,
-      idempotencyKey: approval.action.idempotencyKey,
-      approval: { id: approval.id, requesterName: model.requesterName },
-    });
+    const at = approval.action.args.at;
+    if (typeof at === 'number' && at <= ctx.now())
+      throw userError('approval-too-late', { when: formatBoth(at, ctx.timeZone()) });
+    const send = await scheduleSendOf(ctx, { ...approval.action, approval: approvedBy(approval, model) });
+    const card = await sendSchedule(ctx, send);
     return {
       card,
-      outcome: `Scheduled for ${formatBoth(at, model.requesterZone)}. The video card follows each platform’s post.`,
+      outcome: `Scheduled for ${formatBoth(send.at, model.requesterZone)}. The video card follows each platform’s post.`,
     };
   },
 

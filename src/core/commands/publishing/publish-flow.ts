@@ -9,6 +9,7 @@ import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
 import { type Card, message, type Response } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
+import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { type VideoCardModel, videoCardModelOf } from '../../live/video-card.js';
 import { actionKey, newRequestId } from '../../request-id.js';
@@ -142,16 +143,19 @@ const whereOf = (s: Pick<PublishSend, 'platform' | 'account'>): string =>
     `${platformName(s.platform)}${s.account && s.account.label !== s.account.authId ? ` (${s.account.label})` : ''}`,
   );
 
+/** What an approval or a replay stores of a publish (`effect-runners.ts` reads it back). */
+const publishArgs = (s: PublishSend): Record<string, unknown> => ({
+  videoId: s.video.id,
+  platform: s.platform,
+  ...(s.account ? { authId: s.account.authId, accountLabel: s.account.label } : {}),
+  ...(s.privacy ? { privacy: s.privacy } : {}),
+});
+
 function publishApproval(s: PublishSend): Parameters<typeof requestApproval>[1] {
   const preview = videoPreview(s.video, [s.platform]);
   return {
     command: 'publish',
-    args: {
-      videoId: s.video.id,
-      platform: s.platform,
-      ...(s.account ? { authId: s.account.authId, accountLabel: s.account.label } : {}),
-      ...(s.privacy ? { privacy: s.privacy } : {}),
-    },
+    args: publishArgs(s),
     idempotencyKey: s.idempotencyKey,
     summary: `Publish “${literal(s.video.name)}” to ${whereOf(s)} now`,
     fields: [
@@ -170,51 +174,28 @@ function publishApproval(s: PublishSend): Parameters<typeof requestApproval>[1] 
  */
 export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<Card> {
   const { video, account } = s;
-  const published = await ctx.api().posts.publish(
-    {
-      videoId: video.id,
-      platform: s.platform,
-      ...(account ? { authId: account.authId } : {}),
-      ...(s.privacy ? { privacyStatus: s.privacy } : {}),
+  const effect: RemoteEffect = {
+    command: 'publish',
+    args: { ...publishArgs(s), ...(s.approval ? { approval: s.approval } : {}) },
+    idempotencyKey: s.idempotencyKey,
+    what: `the post of “${literal(video.name)}” to ${whereOf(s)}`,
+  };
+  const published = await remoteEffect(ctx, effect, {
+    send: () =>
+      ctx.api().posts.publish(
+        {
+          videoId: video.id,
+          platform: s.platform,
+          ...(account ? { authId: account.authId } : {}),
+          ...(s.privacy ? { privacyStatus: s.privacy } : {}),
+        },
+        { idempotencyKey: s.idempotencyKey },
+      ),
+    commit: (published) => {
+      recordPublish(ctx, s, published.postUrl);
+      return published;
     },
-    { idempotencyKey: s.idempotencyKey },
-  );
-  const requestedBy = s.approval?.requesterName ?? ctx.req.userName;
-
-  const store = ctx.deps.store;
-  store.transaction(() => {
-    const existing = store.cards.get(videoCardKey(video.id, ctx.req.conversation));
-    const before = existing ? (videoCardModelOf(existing.model).posts ?? []) : [];
-    const post: NonNullable<VideoCardModel['posts']>[number] = {
-      platform: s.platform,
-      status: 'posted',
-      ...(published.postUrl ? { url: published.postUrl } : {}),
-    };
-    const posts = [...before.filter((p) => !(p.url && p.url === post.url)), post];
-    syncVideoCard(store, {
-      video,
-      conversation: ctx.req.conversation,
-      patch: { posts },
-      dedupeKey: `publish:${video.id}:${s.platform}:${published.postUrl ?? s.idempotencyKey}`,
-      ...(requestedBy ? { requestedBy } : {}),
-      requester: ctx.req.user,
-    });
-    store.audit.record({
-      at: ctx.now(),
-      conversation: ctx.req.conversation,
-      actor: ctx.req.user,
-      action: 'video.publish',
-      videoId: video.id,
-      details: {
-        platform: s.platform,
-        ...(account ? { authId: account.authId } : {}),
-        ...(published.postUrl ? { postUrl: published.postUrl } : {}),
-        ...(s.approval ? { approval: s.approval.id } : {}),
-      },
-    });
   });
-  store.users.setLast(ctx.req.user, 'video', video.id);
-
   const where = whereOf(s);
   const by = s.approval
     ? `Asked by ${literal(s.approval.requesterName)}, approved by ${literal(ctx.req.userName ?? 'an approver')} · `
@@ -231,6 +212,45 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
   };
   if (published.postUrl) card.controls = [{ kind: 'link', label: 'View post', url: published.postUrl }];
   return card;
+}
+
+/** The post on the video card, the audit entry and `last`: the local record of a publish. */
+function recordPublish(ctx: CommandContext, s: PublishSend, postUrl: string | undefined): void {
+  const { video, account } = s;
+  const requestedBy = s.approval?.requesterName ?? ctx.req.userName;
+  const store = ctx.deps.store;
+  store.transaction(() => {
+    const existing = store.cards.get(videoCardKey(video.id, ctx.req.conversation));
+    const before = existing ? (videoCardModelOf(existing.model).posts ?? []) : [];
+    const post: NonNullable<VideoCardModel['posts']>[number] = {
+      platform: s.platform,
+      status: 'posted',
+      ...(postUrl ? { url: postUrl } : {}),
+    };
+    const posts = [...before.filter((p) => !(p.url && p.url === post.url)), post];
+    syncVideoCard(store, {
+      video,
+      conversation: ctx.req.conversation,
+      patch: { posts },
+      dedupeKey: `publish:${video.id}:${s.platform}:${postUrl ?? s.idempotencyKey}`,
+      ...(requestedBy ? { requestedBy } : {}),
+      requester: ctx.req.user,
+    });
+    store.audit.record({
+      at: ctx.now(),
+      conversation: ctx.req.conversation,
+      actor: ctx.req.user,
+      action: 'video.publish',
+      videoId: video.id,
+      details: {
+        platform: s.platform,
+        ...(account ? { authId: account.authId } : {}),
+        ...(postUrl ? { postUrl } : {}),
+        ...(s.approval ? { approval: s.approval.id } : {}),
+      },
+    });
+    store.users.setLast(ctx.req.user, 'video', video.id);
+  });
 }
 
 /** For commands and the picker: an account question becomes the picker card. */

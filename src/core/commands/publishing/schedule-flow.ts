@@ -12,6 +12,7 @@ import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
 import { type Card, message, type Response } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
+import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { scheduleCardPart, watchSchedule } from '../../live/schedule-watcher.js';
 import { actionKey, newRequestId, TYPED_RETRY_WINDOW_MS } from '../../request-id.js';
 import { literal } from '../../text.js';
@@ -66,7 +67,7 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     const preview = videoPreview(video, pending.platforms);
     return requestApproval(ctx, {
       command: 'schedule',
-      args: { videoId: video.id, platforms: pending.platforms, at: pending.at },
+      args: scheduleArgs(send),
       idempotencyKey,
       summary: `Schedule “${literal(video.name)}” on ${pending.platforms.map(platformName).join(', ')}`,
       fields: preview.fields,
@@ -111,17 +112,44 @@ export interface ScheduleSend {
  */
 export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promise<Card> {
   const { video } = s;
-  const scheduled = await ctx
-    .api()
-    .posts.schedule(
-      { videoId: video.id, platforms: s.platforms, scheduledTime: new Date(s.at).toISOString() },
-      { idempotencyKey: s.idempotencyKey },
-    );
-  // The service's echo is the truth (it may normalise the time).
-  const at = Number.isFinite(Date.parse(scheduled.scheduledTime))
-    ? Date.parse(scheduled.scheduledTime)
-    : s.at;
   const zone = ctx.timeZone();
+  const effect: RemoteEffect = {
+    command: 'schedule',
+    args: scheduleArgs(s),
+    idempotencyKey: s.idempotencyKey,
+    what: `the schedule of “${literal(video.name)}”`,
+  };
+  const at = await remoteEffect(ctx, effect, {
+    send: () =>
+      ctx
+        .api()
+        .posts.schedule(
+          { videoId: video.id, platforms: s.platforms, scheduledTime: new Date(s.at).toISOString() },
+          { idempotencyKey: s.idempotencyKey },
+        ),
+    commit: (scheduled) => {
+      // The service's echo is the truth (it may normalise the time).
+      const echoed = Date.parse(scheduled.scheduledTime);
+      const at = Number.isFinite(echoed) ? echoed : s.at;
+      recordSchedule(ctx, { send: s, at, zone });
+      return at;
+    },
+  });
+  return scheduledCard(video, s.platforms, at, zone);
+}
+
+/** What an approval or a replay stores of a schedule (`effect-runners.ts` reads it back). */
+export const scheduleArgs = (s: Omit<ScheduleSend, 'idempotencyKey'>): Record<string, unknown> => ({
+  videoId: s.video.id,
+  platforms: s.platforms,
+  at: s.at,
+  ...(s.approval ? { approval: s.approval } : {}),
+});
+
+/** The watch, the video card, the audit entry and `last`: the local record of a schedule. */
+function recordSchedule(ctx: CommandContext, r: { send: ScheduleSend; at: number; zone: string }): void {
+  const { send: s, at, zone } = r;
+  const { video } = s;
   const requestedBy = s.approval?.requesterName ?? ctx.req.userName;
   const store = ctx.deps.store;
   store.transaction(() => {
@@ -158,9 +186,8 @@ export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promis
         ...(s.approval ? { approval: s.approval.id } : {}),
       },
     });
+    store.users.setLast(ctx.req.user, 'video', video.id);
   });
-  store.users.setLast(ctx.req.user, 'video', video.id);
-  return scheduledCard(video, s.platforms, at, zone);
 }
 
 function scheduledCard(video: Video, platforms: readonly Platform[], at: number, zone: string): Card {

@@ -10,6 +10,7 @@ import { checkRole } from '../../approvals/roles.js';
 import type { Card, Response } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
 import { resolveSeries } from '../../references.js';
 import { clickKey, newRequestId } from '../../request-id.js';
@@ -128,9 +129,24 @@ export async function generateEpisode(
   const series = await getSeriesById(ctx, input.seriesId);
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);
-  let projectId: string;
+  const effect: RemoteEffect = {
+    command: 'series.generate',
+    args: { seriesId: series.id, ...(input.approval ? { approval: input.approval } : {}) },
+    idempotencyKey: input.idempotencyKey,
+    what: `the new episode of “${literal(series.name)}”`,
+  };
+  let episode: { projectId: string; name: string };
   try {
-    ({ projectId } = await api.series.generate(series.id, { idempotencyKey: input.idempotencyKey }));
+    episode = await remoteEffect(ctx, effect, {
+      send: async () => {
+        const { projectId } = await api.series.generate(series.id, { idempotencyKey: input.idempotencyKey });
+        return { projectId, name: await videoName(ctx, projectId, `${series.name} — new episode`) };
+      },
+      commit: (generated) => {
+        recordEpisode(ctx, { ...generated, series, model, cost, approval: input.approval });
+        return generated;
+      },
+    });
   } catch (e) {
     if (!(e instanceof VideoApiError) || e.type !== 'insufficient_credits') throw e;
     const credits = await balance(ctx);
@@ -147,36 +163,7 @@ export async function generateEpisode(
       },
     };
   }
-  const name = await videoName(ctx, projectId, `${series.name} — new episode`);
-  const requestedBy = input.approval?.requesterName ?? ctx.req.userName;
-  const { store } = ctx.deps;
-  store.transaction(() => {
-    store.users.setLast(ctx.req.user, 'video', projectId);
-    const started = startEpisodeCard(store, {
-      videoId: projectId,
-      name,
-      conversation: ctx.req.conversation,
-      owner: ctx.keyOwner(),
-      now: ctx.now(),
-      model,
-      ...(cost === undefined ? {} : { credits: cost }),
-      ...(requestedBy ? { requestedBy } : {}),
-      requester: ctx.req.user,
-    });
-    // A replayed click (same idempotency key) finds its card already there: the spend is recorded once.
-    if (started) {
-      store.audit.record({
-        at: ctx.now(),
-        conversation: ctx.req.conversation,
-        actor: ctx.req.user,
-        action: 'series.generate',
-        videoId: projectId,
-        seriesId: series.id,
-        ...(cost === undefined ? {} : { credits: cost }),
-        details: { model, ...(input.approval ? { approval: input.approval.id } : {}) },
-      });
-    }
-  });
+  const { projectId, name } = episode;
   return {
     charged: true,
     card: {
@@ -188,6 +175,48 @@ export async function generateEpisode(
       context: `video \`${projectId}\` · series \`${series.id}\``,
     },
   };
+}
+
+/** The episode's status card, its watch, `last` and the audit entry: the local record of a generate. */
+function recordEpisode(
+  ctx: CommandContext,
+  r: {
+    projectId: string;
+    name: string;
+    series: { id: string };
+    model: string;
+    cost: number | undefined;
+    approval: { id: string; requesterName: string } | undefined;
+  },
+): void {
+  const { projectId, name, series, model, cost } = r;
+  const requestedBy = r.approval?.requesterName ?? ctx.req.userName;
+  const { store } = ctx.deps;
+  store.users.setLast(ctx.req.user, 'video', projectId);
+  const started = startEpisodeCard(store, {
+    videoId: projectId,
+    name,
+    conversation: ctx.req.conversation,
+    owner: ctx.keyOwner(),
+    now: ctx.now(),
+    model,
+    ...(cost === undefined ? {} : { credits: cost }),
+    ...(requestedBy ? { requestedBy } : {}),
+    requester: ctx.req.user,
+  });
+  // A replayed click (same idempotency key) finds its card already there: the spend is recorded once.
+  if (started) {
+    store.audit.record({
+      at: ctx.now(),
+      conversation: ctx.req.conversation,
+      actor: ctx.req.user,
+      action: 'series.generate',
+      videoId: projectId,
+      seriesId: series.id,
+      ...(cost === undefined ? {} : { credits: cost }),
+      details: { model, ...(r.approval ? { approval: r.approval.id } : {}) },
+    });
+  }
 }
 
 export const generateCancelAction: ActionSpec = {

@@ -9,6 +9,7 @@ import { checkRole } from '../../approvals/roles.js';
 import type { Card, Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import { displayedName, type PendingCreate, REQUEST_TTL_MS, requestKey } from './create-request.js';
@@ -108,7 +109,7 @@ export async function approveCreate(ctx: CommandContext, id: string, idempotency
   return done.kind === 'update' ? done.card : creatingCard(pending);
 }
 
-/** POST /videos, then the status card and its watch, in one transaction. */
+/** POST /videos, then the status card and its watch, as one pending effect (a failed commit is replayed). */
 async function charge(
   ctx: CommandContext,
   id: string,
@@ -116,58 +117,77 @@ async function charge(
   idempotencyKey: string,
 ): Promise<Response> {
   const api = ctx.api();
-  let created: Awaited<ReturnType<typeof api.videos.create>>;
-  try {
-    created = await api.videos.create(pending.input, { idempotencyKey });
-  } catch (error) {
-    if (error instanceof VideoApiError && error.type === 'insufficient_credits') {
-      // The balance moved since the confirm card; show the real one. Nothing was charged or created.
-      const balance = await api.me
-        .get()
-        .then((me) => me.team.credits)
-        .catch(() => undefined);
-      throw userError('api.insufficient_credits', {
-        cost: pending.cost,
-        ...(balance === undefined ? {} : { balance }),
-      });
-    }
-    throw error;
-  }
-
-  const done: PendingCreate = { ...pending, state: 'created', videoId: created.id, videoName: created.name };
-  const store = ctx.deps.store;
-  store.transaction(() => {
-    saveRequest(ctx, id, done, creatingCard(done));
-    const { started } = trackGeneration(
-      ctx,
-      {
-        videoId: created.id,
-        name: created.name || displayedName(pending.input),
-        kind: 'video',
-        requestedBy: pending.requesterName ?? displayName(ctx.req),
-        model: created.model ?? pending.input.model ?? 'storyboard',
-        credits: created.creditsUsed ?? pending.cost,
-        phase: 'generating',
-        percent: 0,
-      },
-      { justCreated: true },
-    );
-    if (started) {
-      store.audit.record({
-        at: ctx.now(),
-        conversation: ctx.req.conversation,
-        actor: ctx.req.user,
-        action: 'video.create',
-        videoId: created.id,
-        credits: created.creditsUsed ?? pending.cost,
-        details: {
-          model: pending.input.model ?? 'storyboard',
-          ...(pending.requester !== ctx.req.user ? { requester: pending.requester } : {}),
-        },
-      });
-    }
+  const effect: RemoteEffect = {
+    command: 'create',
+    args: { requestId: id },
+    idempotencyKey,
+    what: `the new video “${literal(displayedName(pending.input))}”`,
+  };
+  const done = await remoteEffect(ctx, effect, {
+    send: async () => {
+      try {
+        return await api.videos.create(pending.input, { idempotencyKey });
+      } catch (error) {
+        if (error instanceof VideoApiError && error.type === 'insufficient_credits') {
+          // The balance moved since the confirm card; show the real one. Nothing was charged or created.
+          const balance = await api.me
+            .get()
+            .then((me) => me.team.credits)
+            .catch(() => undefined);
+          throw userError('api.insufficient_credits', {
+            cost: pending.cost,
+            ...(balance === undefined ? {} : { balance }),
+          });
+        }
+        throw error;
+      }
+    },
+    commit: (created) => recordCreate(ctx, { id, pending, created }),
   });
   return { kind: 'update', card: creatingCard(done) };
+}
+
+/** The request marked created, the status card, its watch and the audit entry: the local record of a create. */
+function recordCreate(
+  ctx: CommandContext,
+  r: {
+    id: string;
+    pending: PendingCreate;
+    created: { id: string; name: string; model?: string; creditsUsed?: number };
+  },
+): PendingCreate {
+  const { id, pending, created } = r;
+  const done: PendingCreate = { ...pending, state: 'created', videoId: created.id, videoName: created.name };
+  saveRequest(ctx, id, done, creatingCard(done));
+  const { started } = trackGeneration(
+    ctx,
+    {
+      videoId: created.id,
+      name: created.name || displayedName(pending.input),
+      kind: 'video',
+      requestedBy: pending.requesterName ?? displayName(ctx.req),
+      model: created.model ?? pending.input.model ?? 'storyboard',
+      credits: created.creditsUsed ?? pending.cost,
+      phase: 'generating',
+      percent: 0,
+    },
+    { justCreated: true },
+  );
+  if (started) {
+    ctx.deps.store.audit.record({
+      at: ctx.now(),
+      conversation: ctx.req.conversation,
+      actor: ctx.req.user,
+      action: 'video.create',
+      videoId: created.id,
+      credits: created.creditsUsed ?? pending.cost,
+      details: {
+        model: pending.input.model ?? 'storyboard',
+        ...(pending.requester !== ctx.req.user ? { requester: pending.requester } : {}),
+      },
+    });
+  }
+  return done;
 }
 
 export const createCancelAction: ActionSpec = {
