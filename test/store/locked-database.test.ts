@@ -13,69 +13,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, HARNESS_START, type Harness, TestClock, textOf } from '../support/harness.js';
-
-/** Virtual start, real pace: `now` follows the wall clock, `sleep` waits for real. */
-class WallTestClock extends TestClock {
-  readonly #origin = performance.now();
-  #offset = 0;
-  override now(): number {
-    return HARNESS_START + Math.round(performance.now() - this.#origin) + this.#offset;
-  }
-  override async sleep(ms: number): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
-  }
-  override advance(ms: number): void {
-    this.#offset += ms;
-  }
-}
-
-/**
- * Takes the database's write lock from a second connection, as `sqlite3 reelbot.sqlite` and `BEGIN IMMEDIATE`
- * would, with a write pending; a timer rolls it back after `holdMs`. Resolves when the lock is released.
- */
-function holdWriteLock(path: string, holdMs: number): Promise<void> {
-  const other = new Database(path);
-  other.exec('BEGIN IMMEDIATE');
-  other
-    .prepare('INSERT INTO user_prefs (user, time_zone) VALUES (?, ?)')
-    .run('playground:W1:operator', 'UTC');
-  return new Promise((resolve) =>
-    setTimeout(() => {
-      other.exec('ROLLBACK');
-      other.close();
-      resolve();
-    }, holdMs),
-  );
-}
-
-/**
- * Runs `work` while measuring the event loop's longest stall (ms): Node's delay histogram, and the gaps of a
- * 10 ms interval timer as a second witness. Both only see a stall once the loop turns again, so the
- * measurement ends a few timer turns after `work` (a stall at its very end would otherwise go unseen).
- */
-async function measuringStalls<T>(work: () => Promise<T>): Promise<{ result: T; maxStallMs: number }> {
-  const monitor = monitorEventLoopDelay({ resolution: 10 });
-  let last = performance.now();
-  let maxGap = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    maxGap = Math.max(maxGap, now - last - 10);
-    last = now;
-  }, 10);
-  monitor.enable();
-  try {
-    const result = await work();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    return { result, maxStallMs: Math.max(monitor.max / 1e6, maxGap) };
-  } finally {
-    monitor.disable();
-    clearInterval(ticker);
-  }
-}
+import { holdWriteLock, measuringStalls, WallTestClock } from '../support/db-faults.js';
+import { createHarness, type Harness, textOf } from '../support/harness.js';
 
 describe('a database locked by another connection', () => {
   let dir: string;
