@@ -358,6 +358,12 @@ export interface Store {
     enqueue(platform: ChatPlatform, item: OutboxOp, dedupeKey: string): boolean;
     /** Ready items (notBefore <= now), oldest first; superseded card updates are skipped by the sender. */
     ready(platform: ChatPlatform, now: number, limit: number): OutboxItem[];
+    /**
+     * Takes a ready item for one sender just before it sends: moves notBefore to now + leaseMs, so no other
+     * sender on the database sends it too; false when it is no longer ready (done, failed, or claimed). An
+     * item whose sender died while sending is ready again once the lease has run out.
+     */
+    claim(id: number, now: number, leaseMs: number): boolean;
     done(id: number): void;
     /** Counts a failed attempt and sets when to try again. */
     retry(id: number, notBefore: number): void;

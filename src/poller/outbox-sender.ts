@@ -8,8 +8,13 @@
  * - Failures (429 pauses, backoff, giving up, refused cards, waiting for a card) are decided in
  *   delivery-failures.ts.
  *
+ * - Senders sharing one database (two processes, replicas) never send the same row twice: each claims a row
+ *   just before sending it (`store.outbox.claim`), which hides it from the others for `leaseMs`. A row whose
+ *   sender died mid-send goes out again once that lease has run out. Order is kept per sender; across senders
+ *   an item may overtake one of its conversation that another sender has in flight.
+ *
  * Delivery is at-least-once: a crash after the platform accepted a post and before the row is marked done
- * re-sends it on restart. Every post carries `dedupeId = 'outbox:<row id>'`, stable across those retries, so
+ * re-sends it on restart (after the lease). Every post carries `dedupeId = 'outbox:<row id>'`, stable across those retries, so
  * an adapter that can (Discord nonce, a Slack metadata lookup) drops the duplicate.
  */
 import type {
@@ -47,11 +52,26 @@ export interface OutboxSenderOptions {
   maxWaitForCardMs?: number;
   /** In [0, 1); injected for deterministic tests. */
   random?: () => number;
+  /** How long a claimed row stays this sender's alone (default 2 min); see DEFAULT_LEASE_MS. */
+  leaseMs?: number;
 }
+
+/**
+ * Longer than any one send with its timeouts and fallbacks (Slack: token, history lookup and three
+ * degrading posts at 10 s each; Discord: thread or DM channel, then the post, at 15 s each), so a live
+ * sender never loses its row to another; short enough that a crashed sender's row soon goes out.
+ */
+export const DEFAULT_LEASE_MS = 120_000;
 
 /** Content last shown per card, to drop edits a post or update already carried. Memory only: after a
  * restart an edit may be re-sent once, which is harmless. */
 const SHOWN_LIMIT = 10_000;
+
+/** One delivery: a lone item, or the coalesced updates of one card; narrowed to the rows this sender claimed. */
+interface Delivery {
+  lead: OutboxItem;
+  group: OutboxItem[];
+}
 
 interface Lane {
   tail: Promise<void>;
@@ -189,24 +209,28 @@ export class OutboxSender {
   }
 
   async #deliverGroup(platform: ChatPlatform, sender: ChatSender, group: OutboxItem[]): Promise<Step> {
-    const lead = group[0]!;
+    const delivery: Delivery = { lead: group[0]!, group };
+    const op = delivery.lead.item.op;
     try {
-      const step = await this.#deliver(sender, lead, group);
+      const step = await this.#deliver(sender, delivery);
       if (step === 'sent' || step === 'skipped') {
-        this.#o.metrics?.delivery(platform, lead.item.op, step);
-        for (let i = 1; i < group.length; i++) this.#o.metrics?.delivery(platform, lead.item.op, 'skipped');
+        this.#o.metrics?.delivery(platform, op, step);
+        for (let i = 1; i < delivery.group.length; i++) this.#o.metrics?.delivery(platform, op, 'skipped');
       }
       return step;
     } catch (error) {
-      return this.#failures.failed(platform, group, error);
+      return this.#failures.failed(platform, delivery.group, error);
     }
   }
 
-  /** Sends one item (or one coalesced update) and marks it done; throws what the platform threw. */
-  async #deliver(sender: ChatSender, lead: OutboxItem, group: OutboxItem[]): Promise<Step> {
+  /**
+   * Sends one item (or one coalesced update) and marks it done; throws what the platform threw. Claims the
+   * rows right before the platform call; 'waiting' when another sender has them.
+   */
+  async #deliver(sender: ChatSender, delivery: Delivery): Promise<Step> {
     const { store } = this.#o;
-    const op = lead.item;
-    const dedupeId = `outbox:${lead.id}`;
+    const { group } = delivery;
+    const op = delivery.lead.item;
     switch (op.op) {
       case 'post-card': {
         const record = store.cards.get(op.cardKey);
@@ -215,13 +239,14 @@ export class OutboxSender {
         if (record.message) return this.#complete(group, 'skipped');
         const parent = this.#threadOf(op.threadOfCard);
         if (parent === 'waiting') return this.#failures.waitForCard(group, op.threadOfCard);
+        if (!this.#claim(delivery)) return 'waiting';
         const message = await sender.post(record.conversation, record.card, {
-          dedupeId,
+          dedupeId: dedupeIdOf(delivery),
           ...(parent ? { threadOf: parent } : {}),
         });
         store.transaction(() => {
           store.cards.setMessage(record.key, message);
-          store.outbox.done(lead.id);
+          store.outbox.done(delivery.lead.id);
         });
         this.#failures.posted(record.key);
         this.#remember(record);
@@ -233,20 +258,26 @@ export class OutboxSender {
         if (!record.message) return this.#failures.waitForCard(group, op.cardKey);
         if (this.#shown.get(record.key) === JSON.stringify(record.card))
           return this.#complete(group, 'skipped');
+        if (!this.#claim(delivery)) return 'waiting';
         await sender.update(record.message, record.card);
         this.#remember(record);
-        return this.#complete(group, 'sent');
+        return this.#complete(delivery.group, 'sent');
       }
       case 'reply': {
         const parent = this.#threadOf(op.threadOfCard);
         if (parent === 'waiting') return this.#failures.waitForCard(group, op.threadOfCard);
-        await sender.post(op.conversation, op.card, { dedupeId, ...(parent ? { threadOf: parent } : {}) });
-        return this.#complete(group, 'sent');
+        if (!this.#claim(delivery)) return 'waiting';
+        await sender.post(op.conversation, op.card, {
+          dedupeId: dedupeIdOf(delivery),
+          ...(parent ? { threadOf: parent } : {}),
+        });
+        return this.#complete(delivery.group, 'sent');
       }
       case 'notify': {
+        if (!this.#claim(delivery)) return 'waiting';
         if (sender.notify) await sender.notify(op.user, op.conversation, op.card);
-        else await sender.post(op.conversation, op.card, { dedupeId });
-        return this.#complete(group, 'sent');
+        else await sender.post(op.conversation, op.card, { dedupeId: dedupeIdOf(delivery) });
+        return this.#complete(delivery.group, 'sent');
       }
     }
   }
@@ -260,6 +291,24 @@ export class OutboxSender {
     const parent = this.#o.store.cards.get(cardKey);
     if (!parent) return undefined;
     return parent.message ?? 'waiting';
+  }
+
+  /**
+   * Claims the delivery's rows (one transaction), keeping only those no other sender holds; false when
+   * none is left. Called right before the platform call, so an item that waits or is skipped is never held.
+   */
+  #claim(delivery: Delivery): boolean {
+    const { store, clock } = this.#o;
+    const now = clock.now();
+    const lease = this.#o.leaseMs ?? DEFAULT_LEASE_MS;
+    const claimed = store.transaction(() =>
+      delivery.group.filter((item) => store.outbox.claim(item.id, now, lease)),
+    );
+    const lead = claimed[0];
+    if (!lead) return false;
+    delivery.lead = lead;
+    delivery.group = claimed;
+    return true;
   }
 
   #complete(group: OutboxItem[], step: 'sent' | 'skipped'): Step {
@@ -284,3 +333,6 @@ export class OutboxSender {
     }
   }
 }
+
+/** Stable across retries of the same row, so an adapter can drop a duplicate post. */
+const dedupeIdOf = (delivery: Delivery): string => `outbox:${delivery.lead.id}`;

@@ -24,6 +24,7 @@ const PRUNE_EVERY_MS = 3600_000;
 export class SqliteOutbox implements OutboxStore {
   readonly #insert: Database.Statement<[Omit<OutboxRow, 'id' | 'attempts'>]>;
   readonly #ready: Database.Statement<[ChatPlatform, number, number], OutboxRow>;
+  readonly #claim: Database.Statement<[number, number, number]>;
   readonly #done: Database.Statement<[number, number]>;
   readonly #retry: Database.Statement<[number, number]>;
   readonly #postpone: Database.Statement<[number, number]>;
@@ -47,6 +48,10 @@ export class SqliteOutbox implements OutboxStore {
     this.#ready = db.prepare(
       `SELECT id, platform, dedupe_key, item, attempts, not_before, created_at FROM outbox
        WHERE platform = ? AND status = 'pending' AND not_before <= ? ORDER BY id LIMIT ?`,
+    );
+    // One statement, so SQLite's write lock makes it atomic across connections and processes.
+    this.#claim = db.prepare(
+      "UPDATE outbox SET not_before = ? WHERE id = ? AND status = 'pending' AND not_before <= ?",
     );
     this.#done = db.prepare(
       "UPDATE outbox SET status = 'delivered', item = NULL, finished_at = ? WHERE id = ? AND status = 'pending'",
@@ -85,6 +90,10 @@ export class SqliteOutbox implements OutboxStore {
 
   ready(platform: ChatPlatform, now: number, limit: number): OutboxItem[] {
     return this.#ready.all(platform, now, limit).map(fromRow);
+  }
+
+  claim(id: number, now: number, leaseMs: number): boolean {
+    return this.#claim.run(now + leaseMs, id, now).changes === 1;
   }
 
   done(id: number): void {

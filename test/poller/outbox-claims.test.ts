@@ -1,0 +1,199 @@
+/**
+ * Two outbox senders on one database (two processes on one data directory, or replicas sharing a database)
+ * deliver every row once: each claims a row just before sending it (issue 14). Real SQLite, one file, two
+ * connections, as two processes would have.
+ */
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { editCard, notifyUser, postCard, replyToCard } from '../../src/core/live/live-card.js';
+import type { ChatSender, MessageAddress } from '../../src/core/ports.js';
+import { DEFAULT_LEASE_MS, OutboxSender } from '../../src/poller/outbox-sender.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import {
+  ALICE,
+  card,
+  FakeChatSender,
+  ManualClock,
+  newSecretKey,
+  recordingLogger,
+  tempDir,
+} from './support.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+let clock: ManualClock;
+let first: SqliteStore;
+let second: SqliteStore;
+
+beforeEach(() => {
+  clock = new ManualClock();
+  const { dir, cleanup } = tempDir();
+  cleanups.push(cleanup);
+  const path = join(dir, 'reelbot.sqlite');
+  const secretKey = newSecretKey();
+  first = openStore({ path, secretKey, clock });
+  second = openStore({ path, secretKey, clock });
+  cleanups.push(
+    () => first.close(),
+    () => second.close(),
+  );
+});
+
+/**
+ * The platform as one sender reaches it: one recorder shared by both, each call answered after a few
+ * milliseconds; `made` counts this sender's calls.
+ */
+function slowly(platform: FakeChatSender): ChatSender & { made: number } {
+  let n = 0;
+  const pause = () => {
+    n++;
+    return new Promise((resolve) => setTimeout(resolve, (n * 7) % 4));
+  };
+  return {
+    platform: 'slack',
+    get made() {
+      return n;
+    },
+    post: async (...args) => {
+      await pause();
+      return platform.post(...args);
+    },
+    update: async (...args) => {
+      await pause();
+      return platform.update(...args);
+    },
+    notify: async (...args) => {
+      await pause();
+      return platform.notify?.(...args);
+    },
+  };
+}
+
+/** A sender that died in the middle of a call: the call never returns. */
+function hung(): ChatSender & { calls: number } {
+  const sender = {
+    platform: 'slack' as const,
+    calls: 0,
+    post: () => {
+      sender.calls++;
+      return new Promise<MessageAddress>(() => {});
+    },
+    update: () => new Promise<void>(() => {}),
+  };
+  return sender;
+}
+
+function outboxSender(store: SqliteStore, chat: ChatSender): OutboxSender {
+  return new OutboxSender({
+    store,
+    senders: { slack: chat },
+    clock,
+    logger: recordingLogger(),
+    random: () => 0.5,
+  });
+}
+
+const count = (list: string[], item: string) => list.filter((x) => x === item).length;
+
+describe('two outbox senders on one database', () => {
+  it('deliver every row exactly once, replies threaded under their card', async () => {
+    const cards = 24;
+    first.transaction(() => {
+      for (let i = 0; i < cards; i++) {
+        const key = `c${i}`;
+        const conversation = `slack:T1:C${i % 5}`;
+        postCard(first, { key, conversation, card: card(`card ${i}`) });
+        editCard(first, key, card(`card ${i}`, 'edited'), `${key}:edit`);
+        replyToCard(first, { key, card: card(`reply ${i}`), dedupeKey: `${key}:reply`, threaded: true });
+        notifyUser(first, {
+          user: ALICE,
+          conversation,
+          card: card(`notice ${i}`),
+          dedupeKey: `${key}:notice`,
+        });
+      }
+    });
+    const platform = new FakeChatSender('slack', clock);
+    const [toA, toB] = [slowly(platform), slowly(platform)];
+    const a = outboxSender(first, toA);
+    const b = outboxSender(second, toB);
+
+    for (let round = 0; round < 10 && first.outbox.depth() > 0; round++) {
+      await Promise.all([a.drain(), b.drain(), b.drain(), a.drain()]);
+    }
+
+    expect(first.outbox.depth()).toBe(0);
+    const sent = platform.titles();
+    for (let i = 0; i < cards; i++) {
+      expect(count(sent, `post:card ${i}`), `card ${i}`).toBe(1);
+      expect(count(sent, `post:reply ${i}`), `reply ${i}`).toBe(1);
+      expect(count(sent, `notify:notice ${i}`), `notice ${i}`).toBe(1);
+      const reply = platform.calls.find((c) => c.card.title === `reply ${i}`);
+      expect(reply?.kind === 'post' && reply.threadOf).toBe(second.cards.get(`c${i}`)?.message);
+    }
+    const posts = platform.calls.flatMap((c) => (c.kind === 'post' ? [c.dedupeId] : []));
+    expect(new Set(posts).size).toBe(posts.length);
+    // Both took part: the claims split the work rather than one sender doing it all.
+    expect(toA.made).toBeGreaterThan(0);
+    expect(toB.made).toBeGreaterThan(0);
+    expect(first.outbox.ready('slack', clock.now() + DEFAULT_LEASE_MS, 10)).toEqual([]);
+  });
+
+  it('a row whose sender died mid-send goes out once the lease has run out, with the same dedupe id', async () => {
+    first.transaction(() => {
+      postCard(first, { key: 'a', conversation: 'slack:T1:C1', card: card('A') });
+      editCard(first, 'a', card('A', 'later'), 'a:later');
+    });
+    const dead = hung();
+    void outboxSender(first, dead).drain();
+    await expect.poll(() => dead.calls).toBe(1);
+
+    const platform = new FakeChatSender('slack', clock);
+    const survivor = outboxSender(second, platform);
+    await survivor.drain();
+    expect(platform.titles()).toEqual([]);
+    // The edit waits for the post; waiting claims nothing, so it is still ready as it was.
+    expect(second.outbox.ready('slack', clock.now(), 10).map((item) => item.item.op)).toEqual([
+      'update-card',
+    ]);
+
+    clock.advance(DEFAULT_LEASE_MS - 1);
+    await survivor.drain();
+    expect(platform.titles()).toEqual([]);
+
+    clock.advance(1);
+    await survivor.drain();
+    expect(platform.titles()).toEqual(['post:A']);
+    expect(platform.calls[0]?.kind === 'post' && platform.calls[0].dedupeId).toBe('outbox:1');
+    expect(second.outbox.depth()).toBe(0);
+  });
+});
+
+describe('SqliteOutbox.claim', () => {
+  it('takes a ready row once, gives it back after the lease, never a finished or later row', () => {
+    first.transaction(() => {
+      notifyUser(first, { user: ALICE, conversation: 'slack:T1:C1', card: card('one'), dedupeKey: 'one' });
+      notifyUser(first, { user: ALICE, conversation: 'slack:T1:C1', card: card('two'), dedupeKey: 'two' });
+      notifyUser(first, {
+        user: ALICE,
+        conversation: 'slack:T1:C1',
+        card: card('three'),
+        dedupeKey: 'three',
+      });
+    });
+    const now = clock.now();
+    expect(first.outbox.claim(1, now, 1000)).toBe(true);
+    expect(second.outbox.claim(1, now, 1000)).toBe(false);
+    expect(second.outbox.claim(1, now + 999, 1000)).toBe(false);
+    expect(second.outbox.claim(1, now + 1000, 1000)).toBe(true);
+
+    first.outbox.done(2);
+    expect(second.outbox.claim(2, now, 1000)).toBe(false);
+    first.outbox.retry(3, now + 5000);
+    expect(second.outbox.claim(3, now, 1000)).toBe(false);
+    expect(second.outbox.claim(3, now + 5000, 1000)).toBe(true);
+  });
+});
