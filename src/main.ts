@@ -5,13 +5,15 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { startAdapters } from './adapters.js';
+import { createAdapters } from './adapters.js';
 import { createVideoApiFactory } from './api/index.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createBot } from './core/bot.js';
 import { CatalogCache, keyId } from './core/catalog-cache.js';
+import { EFFECT_RUNNERS } from './core/commands/effect-runners.js';
 import { MODULES } from './core/commands/index.js';
 import type { CoreDeps } from './core/context.js';
+import { reconcileEffects } from './core/effects/reconcile.js';
 import { WATCHERS } from './core/live/watchers.js';
 import { type ChatPlatform, type ChatSender, type Logger, systemClock } from './core/ports.js';
 import { createHttpServer } from './http/server.js';
@@ -40,6 +42,9 @@ const SECRET_VARIABLES = [
   'DISCORD_TOKEN',
   'METRICS_TOKEN',
 ] as const satisfies readonly (keyof Config)[];
+
+/** How often remote writes whose local record failed are looked for (also once at start-up). */
+const EFFECT_SWEEP_MS = 30_000;
 
 export interface RunningApp {
   url: string;
@@ -129,12 +134,12 @@ async function start(
   };
   const bot = createBot(deps, MODULES);
 
-  let running = false;
+  let phase: 'starting' | 'running' | 'stopped' = 'starting';
   const http = createHttpServer({
     logger,
     host: config.HOST,
     ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
-    health: () => running,
+    health: () => (phase === 'starting' ? 'starting' : phase === 'running'),
     metrics: async () => {
       metrics.outboxDepth.set(store.outbox.depth());
       return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
@@ -142,7 +147,7 @@ async function start(
   });
 
   const senders: Partial<Record<ChatPlatform, ChatSender>> = {};
-  const adapters = await startAdapters({ config, bot, store, http, logger, clock, senders });
+  const adapters = await createAdapters({ config, bot, store, http, logger, clock, senders });
   teardown.push(() => adapters.stop());
 
   const runner = new Runner({
@@ -175,10 +180,11 @@ async function start(
         delivery: (platform, op, outcome) => metrics.chatDeliveries.inc({ platform, op, outcome }),
       },
     },
+    sweeps: [
+      { name: 'effects', intervalMs: EFFECT_SWEEP_MS, run: () => reconcileEffects(deps, EFFECT_RUNNERS) },
+    ],
   });
   adapters.onEnqueue(() => runner.nudge());
-  runner.start();
-  teardown.push(() => runner.stop());
 
   const listening = await http.listen(config.PORT, config.HOST).catch((error: unknown) => {
     if ((error as { code?: string }).code === 'EADDRINUSE') {
@@ -189,7 +195,12 @@ async function start(
     throw error;
   });
   teardown.push(() => http.close());
-  running = true;
+  // Reachable first: a slow Slack or Discord connection leaves /healthz answering "starting", and nothing is
+  // delivered before the bot can be reached.
+  await adapters.start();
+  runner.start();
+  teardown.push(() => runner.stop());
+  phase = 'running';
   logger.info(
     {
       url: listening.url,
@@ -205,7 +216,7 @@ async function start(
   return {
     url: listening.url,
     async stop() {
-      running = false;
+      phase = 'stopped';
       await stopAll();
     },
   };

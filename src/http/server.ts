@@ -39,7 +39,8 @@ export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.has(host
 
 export interface HttpServerOptions {
   logger: Logger;
-  health: () => boolean;
+  /** true: 200; 'starting' (listening, chat platforms still connecting) or false: 503. */
+  health: () => boolean | 'starting';
   metrics: () => Promise<{ contentType: string; body: string }>;
   /**
    * The interface the server listens on (default loopback). On loopback, `/healthz` and `/metrics` answer only
@@ -76,9 +77,10 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       }
     }
     if (path === '/healthz') {
-      const ok = options.health();
+      const health = options.health();
+      const ok = health === true;
       res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok }));
+      res.end(JSON.stringify(health === 'starting' ? { ok, status: 'starting' } : { ok }));
       return;
     }
     if (path === '/metrics') {
