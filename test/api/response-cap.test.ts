@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VideoApiClient, VideoApiError } from '../../src/api/index.js';
 import { MAX_RESPONSE_BYTES } from '../../src/api/transport.js';
+import { MAX_MESSAGE_LENGTH, MAX_NAME_LENGTH } from '../../src/api/wire/common.js';
 
 let server: Server | undefined;
 afterEach(
@@ -82,5 +83,28 @@ describe('response size cap', () => {
     });
     const me = await client.me.get();
     expect(me.team.credits).toBe(1);
+    // A name that large is not stored whole: names are kept to the spec's 120 characters.
+    expect(me.team.name).toHaveLength(MAX_NAME_LENGTH);
+    expect(me.team.name.endsWith('…')).toBe(true);
+  });
+
+  it('bounds the strings it keeps: names at 120 characters, error messages at 2,000', async () => {
+    const { client } = await serve(async (res) => {
+      const path = res.req.url ?? '';
+      res.writeHead(path.includes('/videos/') ? 200 : 400, { 'content-type': 'application/json' });
+      if (path.includes('/videos/')) {
+        const video = { id: 'v1', name: 'n'.repeat(10_000), status: 'completed' };
+        res.end(JSON.stringify({ success: true, data: video }));
+      } else {
+        res.end(
+          JSON.stringify({ success: false, error: { type: 'invalid_input', message: 'm'.repeat(90_000) } }),
+        );
+      }
+    });
+    const video = await client.videos.get('v1');
+    expect(video.name).toHaveLength(MAX_NAME_LENGTH);
+    const error = await client.me.get().catch((e: unknown) => e);
+    expect(error).toMatchObject({ type: 'invalid_input' });
+    expect((error as Error).message.length).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH + 20);
   });
 });

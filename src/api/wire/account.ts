@@ -5,8 +5,10 @@ import {
   optBoolean,
   optId,
   optList,
+  optName,
   optPart,
   optText,
+  reqName,
   reqNumber,
   reqRecord,
   reqText,
@@ -17,7 +19,7 @@ import {
  * reference drops `team.id`, `auth.keyPrefix` and `auth.legacy` (see `teamIdentity` in the core).
  */
 export const MeWire = z.object({
-  team: z.object({ id: optId(), name: reqText(), credits: reqNumber() }),
+  team: z.object({ id: optId(), name: reqName(), credits: reqNumber() }),
   plan: optText(),
   auth: optPart(
     z.object({ via: optText(), keyPrefix: optText(), scopes: optList(z.string()), legacy: optBoolean() }),
@@ -43,7 +45,7 @@ export const AccountEntryWire = z
   .object({
     authId: optId(),
     id: optId(),
-    label: optText(),
+    label: optName(),
     channelName: optText(),
     isDefault: optBoolean(),
   })

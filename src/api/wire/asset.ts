@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Asset, AssetInput } from '../../core/video-api.js';
-import { compact, optText, optUrl, reqId } from './common.js';
+import { compact, optName, optText, optUrl, reqId } from './common.js';
 
-export const AssetWire = z.object({ id: reqId(), url: optUrl(), name: optText() });
+export const AssetWire = z.object({ id: reqId(), url: optUrl(), name: optName() });
 
 /** A url or name the service left out is the one sent. */
 export const toAsset = (wire: z.output<typeof AssetWire>, sent: AssetInput): Asset =>

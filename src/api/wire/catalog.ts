@@ -5,6 +5,7 @@ import {
   optBoolean,
   optId,
   optList,
+  optName,
   optNumber,
   optPart,
   optText,
@@ -16,7 +17,7 @@ import {
 /** The full shape; the older one carries only id, name, previewUrl and isCustom (spec §2). */
 export const VoiceWire = z.object({
   id: reqId(),
-  name: optText(),
+  name: optName(),
   previewUrl: optUrl(),
   isCustom: optBoolean(),
   labels: optPart(z.object({ language: optText(), gender: optText(), accent: optText() })),
@@ -42,7 +43,7 @@ export const OptionItemWire = z.preprocess(
   (item) =>
     typeof item === 'string' || typeof item === 'number' ? { value: String(item) } : numbersAsText(item),
   z
-    .object({ value: optId(), id: optId(), name: optText(), label: optText(), credits: optNumber() })
+    .object({ value: optId(), id: optId(), name: optName(), label: optName(), credits: optNumber() })
     .refine((item) => [item.value, item.id, item.name, item.label].some((v) => v !== undefined), {
       message: 'an option item needs a value, id, name or label',
       path: ['value'],

@@ -28,13 +28,27 @@ const COERCED = 'coerced from another JSON type';
 /** A value the service left out: absent or null. */
 const isAbsent = (value: unknown): value is null | undefined => value === undefined || value === null;
 
-function readString(value: unknown): Read<string> {
-  return typeof value === 'string' ? usable(value) : UNUSABLE;
+/**
+ * Bounds on what is kept of a string (issue 14: a hostile service's 400 MB `team.name` must not be stored).
+ * Longer text is cut (counted as drift); an overlong id is no id.
+ */
+export const MAX_TEXT_LENGTH = 16_000;
+/** Names of teams, videos, series, voices and accounts (spec §8: names are at most 120 characters). */
+export const MAX_NAME_LENGTH = 120;
+/** An error message from the service, shown to the member. */
+export const MAX_MESSAGE_LENGTH = 2_000;
+const MAX_ID_LENGTH = 256;
+
+function readString(max: number) {
+  return (value: unknown): Read<string> => {
+    if (typeof value !== 'string') return UNUSABLE;
+    return value.length <= max ? usable(value) : coerced(`${value.slice(0, max - 1)}…`);
+  };
 }
 
 /** Ids and labels: a finite number is unambiguous as text (`42` → `"42"`). */
 function readId(value: unknown): Read<string> {
-  if (typeof value === 'string') return usable(value);
+  if (typeof value === 'string') return value.length <= MAX_ID_LENGTH ? usable(value) : UNUSABLE;
   if (typeof value === 'number' && Number.isFinite(value)) return coerced(String(value));
   return UNUSABLE;
 }
@@ -101,8 +115,10 @@ function readUrl(value: unknown): Read<string> {
   return protocol === 'https:' || protocol === 'http:' ? usable(value) : UNUSABLE;
 }
 
-/** Optional text; anything but a string is dropped. */
-export const optText = () => forgiving(readString);
+/** Optional text of at most `max` characters (cut beyond); anything but a string is dropped. */
+export const optText = (max = MAX_TEXT_LENGTH) => forgiving(readString(max));
+/** An optional name (cut at 120 characters). */
+export const optName = () => optText(MAX_NAME_LENGTH);
 /** Optional http(s) URL (at most `MAX_URL_LENGTH`); anything else is dropped. */
 export const optUrl = () => forgiving(readUrl);
 /** Required http(s) URL. */
@@ -122,7 +138,9 @@ export function optEnum<const T extends readonly string[]>(values: T) {
 }
 
 /** Required text (an open value such as a status stays a plain string). */
-export const reqText = () => required(readString, 'a string');
+export const reqText = (max = MAX_TEXT_LENGTH) => required(readString(max), 'a string');
+/** A required name (cut at 120 characters). */
+export const reqName = () => reqText(MAX_NAME_LENGTH);
 /** Required id; a number becomes its text. */
 export const reqId = () => required(readId, 'an id');
 /** Required number; a numeric string becomes the number. */
@@ -320,7 +338,7 @@ export function pagedEnvelope<T extends z.ZodType>(data: T) {
 
 /** `{ success: false, error: { type, message } }`, read tolerantly: any part may be missing. */
 export const ErrorBodyWire = z.object({
-  error: z.object({ type: optText(), message: optText() }),
+  error: z.object({ type: optText(MAX_NAME_LENGTH), message: optText(MAX_MESSAGE_LENGTH) }),
 });
 
 /** DELETE responses: `deleted` / `cancelled`; a 200 without it means it was done. */

@@ -6,6 +6,7 @@ import {
   optEnum,
   optId,
   optList,
+  optName,
   optNumber,
   optText,
   reqId,
@@ -15,7 +16,7 @@ import {
 /** POST /series, GET /series items: an item without an id is dropped from the list. */
 export const SeriesSummaryWire = z.object({
   id: reqId(),
-  name: optText(),
+  name: optName(),
   source: optText(),
   niche: optText(),
   paused: optBoolean(),

@@ -10,14 +10,25 @@ import type {
   VideoListItem,
   VideoStatus,
 } from '../../core/video-api.js';
-import { compact, optId, optList, optNumber, optPart, optText, optUrl, reqId, reqText } from './common.js';
+import {
+  compact,
+  optId,
+  optList,
+  optName,
+  optNumber,
+  optPart,
+  optText,
+  optUrl,
+  reqId,
+  reqText,
+} from './common.js';
 import { PostBlocksWire, toPostMetadata } from './post-blocks.js';
 import { ThumbnailsWire, toThumbnails } from './thumbnails.js';
 
 /** GET /videos items: one without an id is dropped from the page; a missing name reads as the id. */
 export const VideoListItemWire = z.object({
   id: reqId(),
-  name: optText(),
+  name: optName(),
   model: optText(),
   renderedVideoUrl: optUrl(),
   thumbnailUrl: optUrl(),
@@ -63,7 +74,7 @@ export function toVideo(wire: z.output<typeof VideoWire>): Video {
 /** POST /videos: the video exists and was charged once this answers; only its id is needed. */
 export const CreatedVideoWire = z.object({
   id: reqId(),
-  name: optText(),
+  name: optName(),
   model: optText(),
   creditsUsed: optNumber(),
 });
@@ -77,7 +88,7 @@ export const toCreatedCaption = (wire: z.output<typeof CreatedCaptionWire>): Cre
 });
 
 /** PATCH /videos/{id}: the change is made once this answers; what it left out is what was sent. */
-export const PatchedVideoWire = z.object({ id: optId(), name: optText() }).extend(PostBlocksWire.shape);
+export const PatchedVideoWire = z.object({ id: optId(), name: optName() }).extend(PostBlocksWire.shape);
 
 export function toPatchedVideo(
   wire: z.output<typeof PatchedVideoWire>,
