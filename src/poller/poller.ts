@@ -7,7 +7,6 @@
  * defers checks the key's background budget cannot afford yet, and turns failures into backoff or, for
  * errors that will not heal (revoked key, deleted video), a single give-up message.
  */
-
 import { setMaxListeners } from 'node:events';
 import type { LookTrouble, StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
 import type { Logger, UserAddress, Watch } from '../core/ports.js';
