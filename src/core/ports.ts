@@ -81,6 +81,44 @@ export interface ChatSender {
 }
 
 /**
+ * What a chat platform can show, so the core and the adapters' renderers read one declaration instead of
+ * testing the platform's name (vercel/chat's adapter capabilities, in spirit).
+ */
+export interface ChatCapabilities {
+  /** Forms open as a dialog (Slack views, Discord modals, the playground's form). */
+  modals: boolean;
+  /** Answers only the asker sees. */
+  ephemeral: boolean;
+  /** Replies grouped under a message. */
+  threads: boolean;
+  /** Files can be uploaded with a message. */
+  files: boolean;
+  /** Option values are suggested while typing (Discord autocomplete). */
+  autocomplete: boolean;
+  /** Several images in one message as a gallery (Discord Components V2). */
+  mediaGallery: boolean;
+  /** Longest value a text input of a form takes (characters). */
+  maxInputLength: number;
+}
+
+/**
+ * One chat platform behind the core (issue 15): Slack, Discord and the playground implement it, each in an
+ * adapter folder with the same files (index.ts factory, inbound.ts, render.ts, text.ts, sender.ts).
+ * `src/adapters.ts` creates the configured ones, mounts their routes, then starts them and hands their
+ * senders to the outbox.
+ */
+export interface ChatAdapter {
+  readonly name: ChatPlatform;
+  readonly capabilities: ChatCapabilities;
+  /** What the outbox posts and edits long-lived cards with. */
+  readonly sender: ChatSender;
+  /** Opens outbound connections (Socket Mode, gateway, command registration); after the server listens. */
+  start(): Promise<void>;
+  /** Stops what `start` opened; safe without a `start`. */
+  stop(): Promise<void>;
+}
+
+/**
  * A linked key exists but cannot be decrypted: `REELBOT_SECRET_KEY` changed, or the row was altered or copied
  * from another user. Never garbage: the user has to link again (`keys.put` overwrites it).
  */
