@@ -2,7 +2,7 @@
  * Turns a `VideoApiError` into a message code + params (DESIGN §6): 402 shows cost and balance,
  * 403 forbidden_scope names the scope the endpoint needs, 429 says when, 404 says "not found in your team".
  */
-import { say } from './messages.js';
+import { hasMessage, type MessageCode, say } from './messages.js';
 import { VideoApiError } from './video-api.js';
 
 /** Scope per endpoint (spec §4), so a 403 can name what is missing without reading the message. */
@@ -35,22 +35,11 @@ export interface ErrorHints {
   what?: string;
 }
 
-/** Error types with words of their own; any other type (the service may add some) gets `api.unknown`. */
-const KNOWN_TYPES: ReadonlySet<string> = new Set([
-  'invalid_input',
-  'unauthorized',
-  'insufficient_credits',
-  'payment_failed',
-  'forbidden_scope',
-  'usage_limit_reached',
-  'not_found',
-  'conflict',
-  'rate_limited',
-  'internal_error',
-  'connection_error',
-  'timeout',
-  'invalid_response',
-]);
+/** The message code for an error type: `api.<type>`, or `api.unknown` for a type the service added since. */
+export const apiMessageCode = (type: string): MessageCode => {
+  const code = `api.${type}`;
+  return hasMessage(code) ? code : 'api.unknown';
+};
 
 export function describeApiError(error: VideoApiError, hints: ErrorHints = {}): string {
   const params: Record<string, string | number> = { message: error.message, type: error.type };
@@ -60,7 +49,7 @@ export function describeApiError(error: VideoApiError, hints: ErrorHints = {}): 
   if (error.details.retryAfter !== undefined) params.retryAfter = Math.ceil(error.details.retryAfter);
   const scope = scopeFor(error.details.method, error.details.path);
   if (scope) params.scope = scope;
-  return say(KNOWN_TYPES.has(error.type) ? `api.${error.type}` : 'api.unknown', params);
+  return say(apiMessageCode(error.type), params);
 }
 
 export const isApiError = (e: unknown): e is VideoApiError => e instanceof VideoApiError;

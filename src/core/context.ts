@@ -4,6 +4,7 @@
 import { workspaceOf } from './address.js';
 import { effectiveSettings } from './approvals/workspace-policy.js';
 import { type CatalogCache, keyId } from './catalog-cache.js';
+import type { MessageCode } from './messages.js';
 import type {
   ChannelSettings,
   ChatPlatform,
@@ -138,12 +139,12 @@ export function createContext(req: RequestInfo, allDeps: CoreDeps): CommandConte
 export class UserError extends Error {
   override readonly name = 'UserError';
   constructor(
-    readonly code: string,
+    readonly code: MessageCode,
     readonly params: Record<string, string | number> = {},
   ) {
     super(code);
   }
 }
 
-export const userError = (code: string, params: Record<string, string | number> = {}): UserError =>
+export const userError = (code: MessageCode, params: Record<string, string | number> = {}): UserError =>
   new UserError(code, params);

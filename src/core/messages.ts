@@ -4,12 +4,13 @@
  * Params are values as given (typed text, names, API messages): `say` escapes them for card text, except the
  * few listed in MARKDOWN_PARAMS, which the core builds as card markdown (mentions, code spans).
  */
+import { MESSAGE_KINDS } from './message-kinds.js';
 import { literal } from './text.js';
 
 type Params = Record<string, string | number>;
 type Wording = (p: Params) => string;
 
-const MESSAGES: Record<string, Wording> = {
+const MESSAGES = {
   // Grammar and arguments
   'unknown-command': (p) =>
     `I don't know the command \`${p.command}\`.` +
@@ -220,13 +221,16 @@ const MESSAGES: Record<string, Wording> = {
     'through: pressing again will not charge or post twice, and I will finish it here by myself within a few minutes.',
   'database-busy': (p) =>
     `I couldn't save that: my database is busy (ref \`${p.ref}\`). Nothing was changed; try again in a moment.`,
-};
+} satisfies Record<string, Wording>;
+
+/** Every code the bot can word; `userError` and `say` take only these. */
+export type MessageCode = keyof typeof MESSAGES;
 
 /**
  * Params that hold card markdown the core built (mentions, lists of code spans, other messages); their
  * user-given parts were escaped where they were built. Every other string param is escaped by `say`.
  */
-const MARKDOWN_PARAMS: Readonly<Record<string, readonly string[]>> = {
+const MARKDOWN_PARAMS: Readonly<Partial<Record<MessageCode, readonly string[]>>> = {
   'effect-unsaved': ['what'],
   'ambiguous-video': ['matches'],
   'ambiguous-series': ['matches'],
@@ -250,8 +254,8 @@ const MARKDOWN_PARAMS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Words for a code, as card markdown. An unknown code is a bug, but still answers the user. */
-export function say(code: string, params: Params = {}): string {
-  const wording = MESSAGES[code];
+export function say(code: MessageCode, params: Params = {}): string {
+  const wording: Wording | undefined = MESSAGES[code];
   if (!wording) return `Something went wrong (${literal(code)}).`;
   const markdown = MARKDOWN_PARAMS[code] ?? [];
   const safe: Params = {};
@@ -261,39 +265,11 @@ export function say(code: string, params: Params = {}): string {
   return wording(safe);
 }
 
-export const hasMessage = (code: string): boolean => code in MESSAGES;
+export const hasMessage = (code: string): code is MessageCode => Object.hasOwn(MESSAGES, code);
 
 /**
  * Codes about how a command was typed: the dispatcher answers them with the command's usage and an example,
- * whether the parser or a handler found them. Codes about the state of things (no such video or series, no
- * account connected, not allowed, not linked, not followed, nothing to publish) get no usage: the command was
- * typed right. The prefixes cover the parser's and the common argument codes; the set names the rest.
+ * whether the parser or a handler found them. Codes about the state of things get no usage: the command was
+ * typed right. Each code's kind is in `message-kinds.ts`.
  */
-const INPUT_MISTAKE_PREFIX =
-  /^(bad-|too-|missing-|past-|extra-arg|unknown-flag|int-range|unterminated-quote|when-needs-time)/;
-export const INPUT_MISTAKES: ReadonlySet<string> = new Set([
-  'unknown-command', // `help <name>` for a command that does not exist
-  'page-out-of-range',
-  // Voices and accounts are catalog values typed as options, like a style (`bad-choice`); videos and
-  // series are the team's own things, and one not found is not a typing mistake.
-  'ambiguous-voice',
-  'not-found-voice',
-  'voice-wrong-language',
-  'not-found-account',
-  'setting-needs-value',
-  'admin-lockout', // the admin list typed leaves its author out
-  'subscribe-needs-series',
-  'subscribe-no-target',
-  'series-bad-time',
-  'series-bad-days',
-  'series-bad-schedule',
-  'series-unknown-value',
-  'series-nothing-to-change',
-  'meta-too-long',
-  'privacy-youtube-only',
-  'calendar-range-reversed',
-  'calendar-range-too-long',
-  'audit-range-reversed',
-]);
-export const isInputMistake = (code: string): boolean =>
-  INPUT_MISTAKES.has(code) || INPUT_MISTAKE_PREFIX.test(code);
+export const isInputMistake = (code: MessageCode): boolean => MESSAGE_KINDS[code] === 'input';
