@@ -13,6 +13,7 @@ import { CatalogCache, keyId } from './core/catalog-cache.js';
 import { EFFECT_RUNNERS } from './core/commands/effect-runners.js';
 import { MODULES } from './core/commands/index.js';
 import type { CoreDeps } from './core/context.js';
+import { errorMessage } from './core/describe-error.js';
 import { reconcileEffects } from './core/effects/reconcile.js';
 import { WATCHERS } from './core/live/watchers.js';
 import { type ChatPlatform, type ChatSender, type Logger, systemClock } from './core/ports.js';
@@ -243,7 +244,7 @@ async function main() {
     app = await startApp();
   } catch (error) {
     // One sentence for the operator (DESIGN §2); the stack only when asked for with LOG_LEVEL=debug.
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     process.stderr.write(`reelbot cannot start: ${message}\n`);
     if (process.env.LOG_LEVEL === 'debug' && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     process.exit(error instanceof ConfigError ? 2 : 1);

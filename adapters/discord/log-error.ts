@@ -3,6 +3,7 @@
  * webhook URL contains its token, so only the status, Discord's code, the method and the message are kept.
  */
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
+import { describeError } from '../../src/core/describe-error.js';
 
 export function loggable(error: unknown): Record<string, unknown> {
   if (error instanceof DiscordAPIError) {
@@ -17,6 +18,6 @@ export function loggable(error: unknown): Record<string, unknown> {
   if (error instanceof HTTPError) return { type: error.name, status: error.status, method: error.method };
   if (error instanceof RateLimitError)
     return { type: error.name, route: error.route, retryAfterMs: error.retryAfter };
-  if (error instanceof Error) return { type: error.name, message: error.message, stack: error.stack };
-  return { type: 'unknown', message: String(error) };
+  const { name, ...rest } = describeError(error, { stack: true });
+  return { type: name, ...rest };
 }

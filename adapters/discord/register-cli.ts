@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { MODULES } from '../../src/core/commands/index.js';
+import { errorMessage } from '../../src/core/describe-error.js';
 import { buildCommandPayload, commandSize } from './commands.js';
 import { createRest } from './index.js';
 import { registerCommands } from './register.js';
@@ -56,7 +57,7 @@ export async function runRegisterCommands(
       write('Global commands can take up to an hour to appear.');
     return 0;
   } catch (error) {
-    write(`Registering commands failed: ${error instanceof Error ? error.message : String(error)}`);
+    write(`Registering commands failed: ${errorMessage(error)}`);
     return 1;
   }
 }

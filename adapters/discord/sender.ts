@@ -22,6 +22,7 @@ import {
 } from 'discord.js';
 import { conversationAddress, decodeAddress, messageAddress } from '../../src/core/address.js';
 import type { Card } from '../../src/core/cards.js';
+import { errorMessage } from '../../src/core/describe-error.js';
 import {
   ChatDeliveryError,
   type ChatSender,
@@ -60,7 +61,7 @@ export function deliveryError(error: unknown): ChatDeliveryError {
     return new ChatDeliveryError(`Discord HTTP ${error.status}`, error.status >= 500 || error.status === 429);
   }
   // Timeouts and connection failures: the request may not have arrived; the nonce makes a retry safe.
-  return new ChatDeliveryError(error instanceof Error ? error.message : String(error), true);
+  return new ChatDeliveryError(errorMessage(error), true);
 }
 
 function locate(address: string): { workspace: string; channel: string; message?: string } {

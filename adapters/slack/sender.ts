@@ -14,6 +14,7 @@
 import { webApi } from '@slack/bolt';
 import { conversationAddress, decodeAddress, messageAddress } from '../../src/core/address.js';
 import type { Card } from '../../src/core/cards.js';
+import { errorMessage } from '../../src/core/describe-error.js';
 import {
   ChatDeliveryError,
   type ChatSender,
@@ -51,7 +52,7 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
 
   async function clientFor(team: string): Promise<webApi.WebClient> {
     const token = await options.tokens.forTeam(team).catch((error: unknown) => {
-      throw new ChatDeliveryError(error instanceof Error ? error.message : String(error), false);
+      throw new ChatDeliveryError(errorMessage(error), false);
     });
     let client = clients.get(token);
     if (!client) {

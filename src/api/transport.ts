@@ -1,4 +1,5 @@
 import { type Dispatcher, request } from 'undici';
+import { errorMessage } from '../core/describe-error.js';
 import type { Clock } from '../core/ports.js';
 import type { HttpMethod } from './routes.js';
 
@@ -75,7 +76,7 @@ export async function send(input: SendInput): Promise<SendResult> {
     return {
       kind: 'connection',
       code: typeof code === 'string' ? code : 'UNKNOWN',
-      detail: error instanceof Error ? error.message : String(error),
+      detail: errorMessage(error),
     };
   } finally {
     // With a reason: abort() without one builds a DOMException (and its stack) on every request.

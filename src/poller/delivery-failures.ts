@@ -9,6 +9,7 @@
  *   tells the requester privately.
  * - Edits and threaded replies wait for their card's first post, up to `maxWaitForCardMs`.
  */
+import { describeError } from '../core/describe-error.js';
 import {
   ChatDeliveryError,
   type ChatPlatform,
@@ -19,7 +20,6 @@ import {
   type Store,
 } from '../core/ports.js';
 import { exponential, jittered } from './delays.js';
-import { describeError } from './describe-error.js';
 
 export type DeliveryOutcome =
   | 'sent'

@@ -17,6 +17,7 @@
  * re-sends it on restart (after the lease). Every post carries `dedupeId = 'outbox:<row id>'`, stable across those retries, so
  * an adapter that can (Discord nonce, a Slack metadata lookup) drops the duplicate.
  */
+import { describeError } from '../core/describe-error.js';
 import type {
   CardRecord,
   ChatPlatform,
@@ -29,7 +30,6 @@ import type {
   Store,
 } from '../core/ports.js';
 import { DeliveryFailures, type OutboxMetrics, type Step } from './delivery-failures.js';
-import { describeError } from './describe-error.js';
 
 export type { DeliveryOutcome, OutboxMetrics } from './delivery-failures.js';
 

@@ -8,12 +8,12 @@
  * errors that will not heal (revoked key, deleted video), a single give-up message.
  */
 import { setMaxListeners } from 'node:events';
+import { describeError } from '../core/describe-error.js';
 import type { LookTrouble, StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
 import type { Logger, UserAddress, Watch } from '../core/ports.js';
 import { type VideoApi, VideoApiError } from '../core/video-api.js';
 import { backgroundApi } from './background-api.js';
 import { clamp, exponential, jittered } from './delays.js';
-import { describeError } from './describe-error.js';
 import {
   afterFailedLook,
   type FailureState,

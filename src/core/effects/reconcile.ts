@@ -11,6 +11,7 @@ import {
   type RequestInfo,
   UserError,
 } from '../context.js';
+import { errorMessage } from '../describe-error.js';
 import type { PendingEffect } from '../ports.js';
 import { VideoApiError } from '../video-api.js';
 
@@ -88,7 +89,7 @@ async function replay(
       return 'dropped';
     }
     log.warn({ err: error, retryAt }, 'replaying a pending remote write failed; will try again');
-    deps.store.effects.failed(effect.idempotencyKey, error instanceof Error ? error.message : String(error));
+    deps.store.effects.failed(effect.idempotencyKey, errorMessage(error));
     return 'retrying';
   }
 }
