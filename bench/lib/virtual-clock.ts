@@ -44,6 +44,11 @@ export class VirtualClock implements Clock {
     });
   }
 
+  /** As `sleep`: both fire when the driver advances past them. */
+  timer(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.sleep(ms, signal);
+  }
+
   /** When the earliest timer fires, if any. */
   nextTimerAt(): number | undefined {
     return this.#timers[0]?.at;
@@ -78,6 +83,10 @@ export class ScaledClock implements Clock {
 
   now(): number {
     return this.start + Math.round((Date.now() - this.realStart) * this.scale);
+  }
+
+  timer(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.sleep(ms, signal);
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {

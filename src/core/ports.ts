@@ -18,26 +18,31 @@ export type MessageAddress = string;
 /** Injected time, so the poller, approvals and tests never sleep for real. */
 export interface Clock {
   now(): number;
+  /** Waits `ms` (a virtual clock may jump ahead instead); rejects with the signal's reason on abort. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves once `ms` have passed while other work runs: a deadline to race, not a wait of one's own, so a
+   * virtual clock fires it only when its time moves. Rejects with the signal's reason on abort.
+   */
+  timer(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(resolve, ms);
-      timer.unref?.();
-      signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          reject(signal.reason);
-        },
-        { once: true },
-      );
-    }),
-};
+const realWait = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
+export const systemClock: Clock = { now: () => Date.now(), sleep: realWait, timer: realWait };
 
 /** The structured logger (pino-compatible subset). Never pass an API key, token or secret. */
 export interface Logger {

@@ -45,6 +45,11 @@ export class FakeClock implements Clock {
     });
   }
 
+  /** As `sleep`: both wait for `advance` or `run`. */
+  timer(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.sleep(ms, signal);
+  }
+
   /** Milliseconds from now of each pending timer, soonest first. */
   pending(): number[] {
     return this.#sorted().map((t) => t.at - this.#now);

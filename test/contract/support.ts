@@ -27,6 +27,7 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from '../../src/simulator/index.js';
+import { untilAborted } from '../support/test-clock.js';
 
 /** Monday 2026-01-05 08:00 UTC. */
 export const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
@@ -75,6 +76,8 @@ export class SimulatedClock implements Clock {
     this.manual.advance(Math.max(0, ms));
     this.onSleep?.(ms);
   }
+
+  timer = untilAborted;
 }
 
 export interface RawResult {

@@ -14,6 +14,7 @@ import type { Card, Form } from '../../src/core/cards.js';
 import { type CommandSpec, defineCommand, type OptionSpec } from '../../src/core/command-spec.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import { code, literal, mention } from '../../src/core/text.js';
+import { untilAborted } from '../support/test-clock.js';
 import { type Json, textOfMessage } from './world.js';
 
 const COMMANDS = MODULES.flatMap((m) => m.commands ?? []);
@@ -139,7 +140,7 @@ describe('the rewrite of card markdown', () => {
 });
 
 describe('the renderer', () => {
-  const memory = () => new AdapterMemory({ now: () => 0, sleep: async () => {} });
+  const memory = () => new AdapterMemory({ now: () => 0, sleep: async () => {}, timer: untilAborted });
 
   it('names commands in every text of a card, its controls and its confirmation', () => {
     const m = memory();

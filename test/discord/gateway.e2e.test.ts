@@ -12,6 +12,7 @@ import { registerCommands } from '../../adapters/discord/register.js';
 import { runRegisterCommands } from '../../adapters/discord/register-cli.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import type { Logger } from '../../src/core/ports.js';
+import { untilAborted } from '../support/test-clock.js';
 import { FakeDiscord } from './fake-discord.js';
 import { discordWorld, IDS, TOKEN, type World } from './world.js';
 
@@ -52,7 +53,7 @@ describe('gateway', () => {
       bot: { commands: COMMANDS } as never,
       http: { mount: () => {} } as never,
       logger: silent(),
-      clock: { now: () => Date.now(), sleep: async () => {} },
+      clock: { now: () => Date.now(), sleep: async () => {}, timer: untilAborted },
       registerOnStart: false,
     });
     await expect(adapter.start()).rejects.toThrow(/check DISCORD_TOKEN/);

@@ -13,6 +13,7 @@ import type { Bot } from '../../src/core/bot.js';
 import type { Response } from '../../src/core/cards.js';
 import { defineCommand } from '../../src/core/command-spec.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { untilAborted } from '../support/test-clock.js';
 import type { Json } from './world.js';
 
 const TOKEN = 'aW50ZXJhY3Rpb246c2VjcmV0LXRva2Vu';
@@ -79,7 +80,7 @@ function setup(
     bot: { commands, mayAnswerWithForm: () => true, ...bot } as Bot,
     rest,
     routes: new CommandRoutes(commands),
-    memory: new AdapterMemory({ now: () => 0, sleep: async () => {} }),
+    memory: new AdapterMemory({ now: () => 0, sleep: async () => {}, timer: untilAborted }),
     logger,
     deferAfterMs: options.deferAfterMs ?? 1_000,
     autocompleteTimeoutMs: 50,

@@ -9,10 +9,11 @@ import { formLauncher, prefilled, readSubmission, renderModal } from '../../adap
 import { confirmPayload, embedsSize, renderCard, TONE_COLORS } from '../../adapters/discord/render.js';
 import type { Card, Form } from '../../src/core/cards.js';
 import { code, literal, mention } from '../../src/core/text.js';
+import { untilAborted } from '../support/test-clock.js';
 import { messageProblems, modalProblems } from './discord-rules.js';
 import type { Json } from './world.js';
 
-const clock = { now: () => 1_000_000, sleep: async () => {} };
+const clock = { now: () => 1_000_000, sleep: async () => {}, timer: untilAborted };
 const memory = () => new AdapterMemory(clock);
 const render = (card: Card, m = memory()) => {
   const payload = renderCard(card, m);

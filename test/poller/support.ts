@@ -16,6 +16,7 @@ import {
 } from '../../src/core/ports.js';
 import type { CallOptions, VideoApi, VideoStatus } from '../../src/core/video-api.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { untilAborted } from '../support/test-clock.js';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 export const CONV = 'slack:T1:C1';
@@ -31,6 +32,7 @@ export class ManualClock implements Clock {
     this.current += ms;
   }
   async sleep(): Promise<void> {}
+  timer = untilAborted;
 }
 
 export interface LogLine {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Card } from '../../src/core/cards.js';
 import type { Clock, Logger, NewWatch, OutboxOp } from '../../src/core/ports.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { untilAborted } from '../support/test-clock.js';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 export const HOUR = 3600_000;
@@ -19,6 +20,7 @@ export class FakeClock implements Clock {
     this.current += ms;
   }
   async sleep(): Promise<void> {}
+  timer = untilAborted;
 }
 
 export interface LogLine {

@@ -8,6 +8,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
+import { systemClock } from '../../src/core/ports.js';
 import type { VideoApi, VideoApiFactory } from '../../src/core/video-api.js';
 import { HARNESS_START, type Harness, TestClock } from './harness.js';
 
@@ -102,6 +103,9 @@ export class WallTestClock extends TestClock {
   }
   override async sleep(ms: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+  }
+  override timer(ms: number, signal?: AbortSignal): Promise<void> {
+    return systemClock.timer(ms, signal);
   }
   override advance(ms: number): void {
     this.#offset += ms;

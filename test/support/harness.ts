@@ -13,7 +13,7 @@ import { CatalogCache } from '../../src/core/catalog-cache.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import type { CoreDeps, RequestInfo } from '../../src/core/context.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
-import { type ChatPlatform, type ChatSender, type Clock, systemClock } from '../../src/core/ports.js';
+import { type ChatPlatform, type ChatSender, systemClock } from '../../src/core/ports.js';
 import { createLogger, maskVerbatim } from '../../src/observability/logger.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import {
@@ -26,24 +26,11 @@ import {
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { type ApiProxy, startApiProxy } from './api-proxy.js';
 import { FakeChat } from './fake-chat.js';
+import { HARNESS_START, TestClock } from './test-clock.js';
 
-/** A Monday morning, so "tomorrow 9am" and weekday cadences are predictable. */
-export const HARNESS_START = Date.parse('2026-11-23T08:00:00Z');
+export { HARNESS_START, TestClock };
+
 export const DEMO_KEY = 'fl_live_harness_demo_key_0123456789abcdef';
-
-/** Virtual time: `sleep` advances instead of waiting, so client back-offs cost nothing. */
-export class TestClock implements Clock {
-  constructor(private current = HARNESS_START) {}
-  now(): number {
-    return this.current;
-  }
-  async sleep(ms: number): Promise<void> {
-    this.current += Math.max(0, ms);
-  }
-  advance(ms: number): void {
-    this.current += ms;
-  }
-}
 
 export interface HarnessOptions {
   simulator?: Omit<SimulatorOptions, 'clock' | 'teams'>;

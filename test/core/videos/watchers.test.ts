@@ -20,6 +20,7 @@ import {
   type VideoStatus,
 } from '../../../src/core/video-api.js';
 import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
+import { untilAborted } from '../../support/test-clock.js';
 
 const T0 = Date.parse('2026-11-23T08:00:00Z');
 const CONV = 'slack:T1:C1';
@@ -83,7 +84,7 @@ let now: number;
 
 beforeEach(() => {
   now = T0;
-  const clock: Clock = { now: () => now, sleep: async () => {} };
+  const clock: Clock = { now: () => now, sleep: async () => {}, timer: untilAborted };
   store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });
   api = new ScriptedApi();
   const model: VideoCardModel = { videoId: VIDEO, name: 'Octopus facts', phase: 'generating', percent: 0 };
