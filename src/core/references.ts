@@ -3,8 +3,8 @@
  * Resolution reads the team's lists with the caller's key, so another team's ids are simply not found.
  */
 import { type CommandContext, userError } from './context.js';
+import { isNotFound, readOrNotFound } from './not-found.js';
 import { code, literal } from './text.js';
-import { VideoApiError } from './video-api.js';
 
 export interface Ref {
   id: string;
@@ -86,7 +86,7 @@ async function byIdOrUndefined(ctx: CommandContext, id: string): Promise<Ref | u
     const v = await ctx.api().videos.get(id);
     return { id: v.id, name: v.name };
   } catch (e) {
-    if (e instanceof VideoApiError && e.type === 'not_found') return undefined;
+    if (isNotFound(e)) return undefined;
     throw e;
   }
 }
@@ -97,11 +97,5 @@ async function byId(ctx: CommandContext, id: string, ref: string): Promise<Ref> 
   return found;
 }
 
-async function getSeries(ctx: CommandContext, id: string, ref: string) {
-  try {
-    return await ctx.api().series.get(id);
-  } catch (e) {
-    if (e instanceof VideoApiError && e.type === 'not_found') throw userError('not-found-series', { ref });
-    throw e;
-  }
-}
+const getSeries = (ctx: CommandContext, id: string, ref: string) =>
+  readOrNotFound(() => ctx.api().series.get(id), 'not-found-series', ref);

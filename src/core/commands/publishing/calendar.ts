@@ -6,11 +6,12 @@
 import { type Card, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { isNotFound } from '../../not-found.js';
 import { code, literal } from '../../text.js';
 import { formatDay, formatTime } from '../../time/format.js';
 import { parseDate } from '../../time/parse.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
-import { CALENDAR_STATUSES, type CalendarEntry, VideoApiError } from '../../video-api.js';
+import { CALENDAR_STATUSES, type CalendarEntry } from '../../video-api.js';
 import { platformName } from './post-blocks.js';
 
 const DEFAULT_DAYS = 7;
@@ -39,7 +40,7 @@ async function videoNames(ctx: CommandContext, ids: Set<string>): Promise<Map<st
         names.set(id, (await api.videos.get(id)).name);
       } catch (error) {
         // A deleted video still has calendar history; it is shown by id.
-        if (!(error instanceof VideoApiError && error.type === 'not_found')) throw error;
+        if (!isNotFound(error)) throw error;
       }
     }),
   );

@@ -14,25 +14,19 @@ import { type Card, message, type Response } from '../../cards.js';
 import { type CommandContext, userError } from '../../context.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { scheduleCardPart, watchSchedule } from '../../live/schedule-watcher.js';
+import { readOrNotFound } from '../../not-found.js';
 import { actionKey, newRequestId, TYPED_RETRY_WINDOW_MS } from '../../request-id.js';
 import { literal } from '../../text.js';
 import { formatBoth } from '../../time/format.js';
-import { type Platform, type Video, VideoApiError } from '../../video-api.js';
+import type { Platform, Video } from '../../video-api.js';
 import type { PendingSchedule } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
 import { metaForm } from './meta-form.js';
 import { platformName } from './post-blocks.js';
 
 /** Reads a video by id; a vanished one is the usual not-found message. */
-export async function getVideo(ctx: CommandContext, id: string): Promise<Video> {
-  try {
-    return await ctx.api().videos.get(id);
-  } catch (error) {
-    if (error instanceof VideoApiError && error.type === 'not_found')
-      throw userError('not-found-video', { ref: id });
-    throw error;
-  }
-}
+export const getVideo = (ctx: CommandContext, id: string): Promise<Video> =>
+  readOrNotFound(() => ctx.api().videos.get(id), 'not-found-video', id);
 
 export const quoteRef = (name: string): string => (/\s/.test(name) ? `"${name}"` : name);
 

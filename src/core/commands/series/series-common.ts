@@ -3,7 +3,8 @@
  * card, and re-reading a series by id from a button. (Idempotency keys: src/core/request-id.ts.)
  */
 import type { Field } from '../../cards.js';
-import { type CommandContext, userError } from '../../context.js';
+import type { CommandContext } from '../../context.js';
+import { readOrNotFound } from '../../not-found.js';
 import { literal } from '../../text.js';
 import { type Series, VideoApiError } from '../../video-api.js';
 import { type Cadence, daysOf, describeSchedule, formatWhen, nextPostTime } from './schedule.js';
@@ -53,15 +54,8 @@ export async function balance(ctx: CommandContext): Promise<number | undefined> 
 }
 
 /** GET /series/{id} for a button's id; a deleted series reads as "not found" in words. */
-export async function getSeriesById(ctx: CommandContext, id: string): Promise<Series> {
-  try {
-    return await ctx.api().series.get(id);
-  } catch (e) {
-    if (e instanceof VideoApiError && e.type === 'not_found')
-      throw userError('not-found-series', { ref: id });
-    throw e;
-  }
-}
+export const getSeriesById = (ctx: CommandContext, id: string): Promise<Series> =>
+  readOrNotFound(() => ctx.api().series.get(id), 'not-found-series', id);
 
 export const cadenceOf = (s: Series): Cadence => {
   const c: Cadence = { postingDays: daysOf(s.postingDays) };

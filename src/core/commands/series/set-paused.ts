@@ -14,10 +14,10 @@ import type { Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
+import { readOrNotFound } from '../../not-found.js';
 import type { Ref } from '../../references.js';
 import { actionKey, isRequestId, newRequestId } from '../../request-id.js';
 import { literal } from '../../text.js';
-import { VideoApiError } from '../../video-api.js';
 import { describeSchedule } from './schedule.js';
 import {
   balance,
@@ -45,14 +45,7 @@ export async function setPaused(
   options: SetPausedOptions = {},
 ): Promise<Response> {
   if (!paused && !options.approved) checkRole(ctx, 'spend');
-  try {
-    await ctx.api().series.update(ref.id, { paused });
-  } catch (e) {
-    if (e instanceof VideoApiError && e.type === 'not_found') {
-      throw userError('not-found-series', { ref: ref.name });
-    }
-    throw e;
-  }
+  await readOrNotFound(() => ctx.api().series.update(ref.id, { paused }), 'not-found-series', ref.name);
   const { store } = ctx.deps;
   store.transaction(() => {
     refreshSeriesWatches(store, ref.id, ctx.now());

@@ -9,9 +9,9 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/video-card.js';
+import { isNotFound } from '../../not-found.js';
 import { resolveVideo } from '../../references.js';
 import { literal } from '../../text.js';
-import { VideoApiError } from '../../video-api.js';
 import { VIDEO_REST_OPTION } from '../options.js';
 import { displayName } from './format.js';
 import { watchesOfVideo } from './tracking.js';
@@ -62,7 +62,7 @@ export const deleteConfirmAction: ActionSpec = {
     } catch (error) {
       // A second click, or a video of another team (the clicker is re-authorised with their own key): nothing
       // here is touched, since watches and cards may belong to a team this clicker cannot see.
-      if (error instanceof VideoApiError && error.type === 'not_found') {
+      if (isNotFound(error)) {
         return {
           kind: 'update',
           card: {
