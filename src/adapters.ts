@@ -6,14 +6,11 @@
  * when configured: Bolt and discord.js cost about half a second and tens of MB at start-up
  * (docs/performance.md, cold start), which the demo playground does not need.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
-
-import { createPlaygroundAdapter } from '../adapters/playground/index.js';
 import type { Config } from './config.js';
 import type { Bot } from './core/bot.js';
-import type { ChatPlatform, ChatSender, Clock, Logger, Store } from './core/ports.js';
+import type { ChatAdapter, ChatPlatform, ChatSender, Clock, Logger, Store } from './core/ports.js';
 import { WorkspaceGate } from './core/workspace-gate.js';
-import type { Handler, HttpServer } from './http/server.js';
+import type { HttpServer } from './http/server.js';
 
 export interface AdapterDeps {
   config: Config;
@@ -35,95 +32,76 @@ export interface ChatAdapters {
   stop(): Promise<void>;
 }
 
-export async function createAdapters(deps: AdapterDeps): Promise<ChatAdapters> {
-  const starts: (() => Promise<void>)[] = [];
-  const stops: (() => Promise<void> | void)[] = [];
-  const listeners: (() => void)[] = [];
-  const nudge = () => {
-    for (const l of listeners) l();
-  };
-  const bot = withNudge(deps.bot, nudge);
+/** What every adapter factory is given: the deps, the bot that nudges the outbox, the one workspace gate. */
+type FactoryDeps = Omit<AdapterDeps, 'senders'> & { gate: WorkspaceGate };
 
-  if (deps.config.playground) {
-    const playground = createPlaygroundAdapter({
-      bot,
-      http: deps.http,
-      logger: deps.logger,
-      clock: deps.clock,
-    });
-    deps.senders.playground = playground.sender;
-    stops.push(() => playground.close());
-  }
+/** A platform: its part of the configuration (absent: not configured) and how to create its adapter. */
+interface AdapterEntry {
+  create(deps: FactoryDeps): Promise<ChatAdapter> | undefined;
+}
 
-  // One gate for every platform: REELBOT_WORKSPACES names the workspaces the bot serves.
-  const gate = new WorkspaceGate({ workspaces: deps.config.REELBOT_WORKSPACES, logger: deps.logger });
-  if (deps.config.slack) {
-    const { createSlackAdapter } = await import('../adapters/slack/index.js');
-    let ready = false;
-    const slack = createSlackAdapter({
-      config: deps.config.slack,
-      bot,
-      // Bolt takes no event before its init (in start): until then Slack is asked to retry.
-      http: untilReady(deps.http, () => ready),
-      logger: deps.logger,
-      clock: deps.clock,
-      store: deps.store,
-      gate,
-    });
-    starts.push(async () => {
-      stops.push(() => slack.stop());
-      await slack.start();
-      ready = true;
-      deps.senders.slack = slack.sender;
-    });
-  }
-
-  if (deps.config.discord) {
-    const { createDiscordAdapter } = await import('../adapters/discord/index.js');
-    const discord = createDiscordAdapter({
-      config: deps.config.discord,
-      bot,
-      http: deps.http,
-      logger: deps.logger,
-      clock: deps.clock,
-      gate,
-    });
-    starts.push(async () => {
-      stops.push(() => discord.stop());
-      await discord.start();
-      deps.senders.discord = discord.sender;
-    });
-  }
-
+/** Typed per entry: `create` gets the configuration part `configOf` found, and runs only when there is one. */
+function entry<T>(
+  configOf: (config: Config) => T | undefined,
+  create: (part: T, deps: FactoryDeps) => Promise<ChatAdapter>,
+): AdapterEntry {
   return {
-    async start() {
-      for (const start of starts.splice(0)) await start();
-    },
-    onEnqueue: (listener) => listeners.push(listener),
-    async stop() {
-      for (const stop of stops.splice(0).reverse()) await stop();
+    create(deps) {
+      const part = configOf(deps.config);
+      return part === undefined ? undefined : create(part, deps);
     },
   };
 }
 
-/** The server as one adapter mounts on it: its routes answer 503 (Retry-After 1) until `ready()`. */
-function untilReady(http: HttpServer, ready: () => boolean): HttpServer {
-  const gated =
-    (handler: Handler): Handler =>
-    (req: IncomingMessage, res: ServerResponse) => {
-      if (ready()) return handler(req, res);
-      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' });
-      res.end('starting');
-    };
+/** Every platform; each adapter module is imported only when configured. */
+const ADAPTERS: readonly AdapterEntry[] = [
+  entry(
+    (config) => (config.playground ? {} : undefined),
+    async (_, { bot, http, logger, clock }) =>
+      (await import('../adapters/playground/index.js')).createPlaygroundAdapter({ bot, http, logger, clock }),
+  ),
+  entry(
+    (config) => config.slack,
+    async (slack, { bot, http, logger, clock, store, gate }) =>
+      (await import('../adapters/slack/index.js')).createSlackAdapter({
+        config: slack,
+        ...{ bot, http, logger, clock, store, gate },
+      }),
+  ),
+  entry(
+    (config) => config.discord,
+    async (discord, { bot, http, logger, clock, gate }) =>
+      (await import('../adapters/discord/index.js')).createDiscordAdapter({
+        config: discord,
+        ...{ bot, http, logger, clock, gate },
+      }),
+  ),
+];
+
+export async function createAdapters(deps: AdapterDeps): Promise<ChatAdapters> {
+  const listeners: (() => void)[] = [];
+  const bot = withNudge(deps.bot, () => {
+    for (const listener of listeners) listener();
+  });
+  // One gate for every platform: REELBOT_WORKSPACES names the workspaces the bot serves.
+  const gate = new WorkspaceGate({ workspaces: deps.config.REELBOT_WORKSPACES, logger: deps.logger });
+  const adapters: ChatAdapter[] = [];
+  for (const platform of ADAPTERS) {
+    const adapter = await platform.create({ ...deps, bot, gate });
+    if (adapter) adapters.push(adapter);
+  }
+  const started: ChatAdapter[] = [];
   return {
-    mount: (path, handler, options) => http.mount(path, gated(handler), options),
-    get acks() {
-      return http.acks;
+    async start() {
+      for (const adapter of adapters) {
+        started.push(adapter);
+        await adapter.start();
+        deps.senders[adapter.name] = adapter.sender;
+      }
     },
-    listen: (port, host) => http.listen(port, host),
-    close: () => http.close(),
-    get server() {
-      return http.server;
+    onEnqueue: (listener) => listeners.push(listener),
+    async stop() {
+      for (const adapter of started.splice(0).reverse()) await adapter.stop();
     },
   };
 }

@@ -8,13 +8,14 @@
 import { Client, Events, GatewayIntentBits, type Interaction, REST, Routes } from 'discord.js';
 import type { Config } from '../../src/config.js';
 import type { Bot } from '../../src/core/bot.js';
-import type { ChatSender, Clock, Logger } from '../../src/core/ports.js';
+import type { ChatAdapter, ChatCapabilities, Clock, Logger } from '../../src/core/ports.js';
 import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { CommandRoutes } from './commands.js';
 import { createInteractionsEndpoint, INTERACTIONS_PATH } from './http-endpoint.js';
 import { fromGateway, type Inbound } from './inbound.js';
 import { createInteractionHandler, type Replier } from './interactions.js';
+import { DISCORD } from './limits.js';
 import { loggable } from './log-error.js';
 import { AdapterMemory } from './memory.js';
 import { registerCommands } from './register.js';
@@ -37,12 +38,19 @@ export interface DiscordAdapterOptions {
   gate?: WorkspaceGate;
 }
 
-export interface DiscordAdapter {
-  sender: ChatSender;
-  /** Registers the commands, then connects to the gateway (gateway mode). */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
+/** `start` registers the commands, then connects to the gateway (gateway mode). */
+export type DiscordAdapter = ChatAdapter;
+
+/** Modals, ephemeral answers, threads, uploads, autocomplete and (Components V2) media galleries. */
+export const DISCORD_CAPABILITIES: ChatCapabilities = {
+  modals: true,
+  ephemeral: true,
+  threads: true,
+  files: true,
+  autocomplete: true,
+  mediaGallery: true,
+  maxInputLength: DISCORD.textInputValue,
+};
 
 const DEFAULTS = { deferAfterMs: 1_500, registerOnStart: true } as const;
 
@@ -90,6 +98,8 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   }
 
   return {
+    name: 'discord',
+    capabilities: DISCORD_CAPABILITIES,
     sender: createDiscordSender({ rest: senderRest, render: new DiscordRenderer(memory, routes), logger }),
 
     async start() {

@@ -5,7 +5,14 @@
  */
 import { conversationAddress, userAddress } from '../../src/core/address.js';
 import type { Bot } from '../../src/core/bot.js';
-import type { ChatSender, Clock, ConversationAddress, Logger, UserAddress } from '../../src/core/ports.js';
+import type {
+  ChatAdapter,
+  ChatCapabilities,
+  Clock,
+  ConversationAddress,
+  Logger,
+  UserAddress,
+} from '../../src/core/ports.js';
 import { type Handler, type HttpServer, hostName, isLoopbackHost } from '../../src/http/server.js';
 import { ChatRoom } from './chat-room.js';
 import { EventHub } from './event-hub.js';
@@ -29,15 +36,22 @@ export interface PlaygroundOptions {
   users?: { id: string; name: string; groups?: readonly string[]; groupsUnknown?: boolean }[];
 }
 
-export interface PlaygroundAdapter {
-  /** Platform `playground`: what the outbox posts and edits cards with. */
-  sender: ChatSender;
+export interface PlaygroundAdapter extends ChatAdapter {
   users: { id: string; name: string; address: UserAddress }[];
   /** `playground:<workspace>:<channel>`; default the first channel. */
   conversation(channel?: string): ConversationAddress;
-  /** Ends the open event streams (the HTTP server itself belongs to the caller). */
-  close(): void;
 }
+
+/** A local web page: forms, private answers and threads like Slack; no uploads, galleries or autocomplete. */
+export const PLAYGROUND_CAPABILITIES: ChatCapabilities = {
+  modals: true,
+  ephemeral: true,
+  threads: true,
+  files: false,
+  autocomplete: false,
+  mediaGallery: false,
+  maxInputLength: 10_000,
+};
 
 export const DEFAULT_PLAYGROUND_USERS: readonly { id: string; name: string; groups: string[] }[] = [
   { id: 'alice', name: 'Alice', groups: [] },
@@ -76,13 +90,18 @@ export function createPlaygroundAdapter(options: PlaygroundOptions): PlaygroundA
   options.http.mount('/playground/', localOnly(routes.playground));
 
   return {
+    name: 'playground',
+    capabilities: PLAYGROUND_CAPABILITIES,
     sender: createPlaygroundSender(room, workspace),
+    // Nothing to connect: its routes are mounted, and the page opens event streams on its own.
+    start: async () => {},
     users: people.map((u) => ({ ...u, address: userAddress('playground', workspace, u.id) })),
     conversation: (channel = channels[0] as string) => {
       if (!room.hasChannel(channel)) throw new Error(`playground: no channel #${channel}`);
       return conversationAddress('playground', workspace, channel);
     },
-    close: () => hub.close(),
+    // Ends the open event streams (the HTTP server itself belongs to the caller).
+    stop: async () => hub.close(),
   };
 }
 

@@ -12,9 +12,9 @@
 import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from '../../src/config.js';
 import type { Bot } from '../../src/core/bot.js';
-import type { ChatSender, Clock, Logger, Store } from '../../src/core/ports.js';
+import type { ChatAdapter, ChatCapabilities, Clock, Logger, Store } from '../../src/core/ports.js';
 import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
-import type { HttpServer } from '../../src/http/server.js';
+import type { Handler, HttpServer } from '../../src/http/server.js';
 import { boltLogger } from './bolt-logger.js';
 import { SlackGroups } from './groups.js';
 import { createBotTokens, createInstallationStore, forgetRevoked } from './installations.js';
@@ -36,13 +36,20 @@ export interface SlackAdapterOptions {
   gate?: WorkspaceGate;
 }
 
-export interface SlackAdapter {
-  /** Platform `slack`: what the outbox posts and edits cards with. */
-  sender: ChatSender;
-  /** Verifies the token (`auth.test`) and, in Socket Mode, connects. */
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
+/** `start` verifies the token (`auth.test`) and, in Socket Mode, connects. */
+export type SlackAdapter = ChatAdapter;
+
+/** Block Kit: modals, ephemeral answers and threads; files by upload; no gallery, no typed suggestions. */
+export const SLACK_CAPABILITIES: ChatCapabilities = {
+  modals: true,
+  ephemeral: true,
+  threads: true,
+  files: true,
+  autocomplete: false,
+  mediaGallery: false,
+  // plain_text_input max_length.
+  maxInputLength: 3_000,
+};
 
 export const EVENTS_PATH = '/slack/events';
 export const INSTALL_PATH = '/slack/install';
@@ -135,14 +142,20 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
   });
 
+  let started = false;
   if (httpReceiver) {
-    const listener = httpReceiver.requestListener;
+    // Bolt takes no request before its init (in `start`): until then Slack is asked to retry.
+    const bolt = httpReceiver.requestListener;
+    const listener = untilStarted(
+      (req, res) => bolt(req, res),
+      () => started,
+    );
     if (!config.appToken)
       // A chat route: the shared server reads the body (bounded) before Bolt does.
-      options.http.mount(EVENTS_PATH, (req, res) => listener(req, res), { interactive: true });
+      options.http.mount(EVENTS_PATH, listener, { interactive: true });
     if (config.oauth) {
-      options.http.mount(INSTALL_PATH, (req, res) => listener(req, res));
-      options.http.mount(REDIRECT_PATH, (req, res) => listener(req, res));
+      options.http.mount(INSTALL_PATH, listener);
+      options.http.mount(REDIRECT_PATH, listener);
     }
   }
 
@@ -156,8 +169,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     ...(config.apiUrl ? { apiUrl: config.apiUrl } : {}),
   });
 
-  let started = false;
   return {
+    name: 'slack',
+    capabilities: SLACK_CAPABILITIES,
     sender,
     async start() {
       await app.init();
@@ -176,5 +190,14 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       if (started && config.appToken) await app.stop();
       started = false;
     },
+  };
+}
+
+/** A route that answers 503 (Retry-After 1) until the adapter has started. */
+function untilStarted(listener: Handler, started: () => boolean): Handler {
+  return (req, res) => {
+    if (started()) return listener(req, res);
+    res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' });
+    res.end('starting');
   };
 }

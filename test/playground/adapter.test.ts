@@ -334,9 +334,9 @@ describe('live updates (server-sent events)', () => {
     bob.close();
   });
 
-  it('close() ends the open streams', async () => {
+  it('stop() ends the open streams', async () => {
     const stream = await sse('alice');
-    pg.adapter.close();
+    await pg.adapter.stop();
     expect(await stream.next(() => false)).toBeUndefined();
   });
 });

@@ -11,6 +11,7 @@ import type { CommandSpec } from '../../src/core/command-spec.js';
 import type { RequestInfo } from '../../src/core/context.js';
 import type { Clock, Logger } from '../../src/core/ports.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
+import { untilAborted } from '../support/test-clock.js';
 
 export const silentLogger: Logger = {
   debug: () => {},
@@ -25,6 +26,7 @@ export const fixedClock = (start = Date.UTC(2026, 4, 4, 9, 30)): Clock & { advan
   return {
     now: () => now,
     sleep: async () => {},
+    timer: untilAborted,
     advance: (ms) => {
       now += ms;
     },
@@ -289,7 +291,7 @@ export async function startPlayground(options: { channels?: string[] } = {}): Pr
     url,
     clock,
     async close() {
-      adapter.close();
+      await adapter.stop();
       await http.close();
     },
   };

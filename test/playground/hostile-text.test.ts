@@ -20,7 +20,7 @@ interface View {
 let h: Harness;
 let http: HttpServer;
 let url = '';
-let close: () => void;
+let close: () => Promise<void>;
 
 beforeEach(async () => {
   h = await createHarness({ platform: 'playground' });
@@ -43,11 +43,11 @@ beforeEach(async () => {
     ],
   });
   h.senders.playground = adapter.sender;
-  close = () => adapter.close();
+  close = () => adapter.stop();
   url = (await http.listen(0, '127.0.0.1')).url;
 });
 afterEach(async () => {
-  close();
+  await close();
   await http.close();
   await h.close();
 });

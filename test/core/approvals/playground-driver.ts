@@ -216,7 +216,7 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
     now: () => h.clock.now(),
     fixtures: harnessFixtures(h),
     async close() {
-      adapter.close();
+      await adapter.stop();
       await http.close();
       await h.close();
     },
