@@ -6,7 +6,7 @@
 import { LIMITS, message, type Response, type SelectOption } from '../../cards.js';
 import type { FormSpec, RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError } from '../../context.js';
-import { say } from '../../messages.js';
+import { type MessageCode, say } from '../../messages.js';
 import type { Voice } from '../../video-api.js';
 import {
   defaultVoice,
@@ -141,7 +141,7 @@ export async function createForm(
 }
 
 /** Which form input an error belongs to, so it shows inline and the form stays open. */
-const ERROR_FIELD: Record<string, string> = {
+const ERROR_FIELD: Partial<Record<MessageCode, string>> = {
   'ambiguous-voice': 'voice',
   'not-found-voice': 'voice',
   'voice-wrong-language': 'voice',
