@@ -1,3 +1,5 @@
+import type { Clock } from '../core/ports.js';
+
 /**
  * Acknowledgements before work. Slack and Discord drop an interaction that is not acknowledged within 3 s.
  * When a burst arrives, the work of the first ones (API calls, rendering, follow-ups) would otherwise run
@@ -13,7 +15,10 @@ export class AckGate {
    * 1.5 s: long enough for a burst of a few hundred acknowledgements on a busy machine, short enough to leave
    * half of Slack's 3 s trigger window to a command that opens a modal.
    */
-  constructor(private readonly maxWaitMs = 1_500) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly maxWaitMs = 1_500,
+  ) {}
 
   /** A request arrived; call the returned function once it is acknowledged (extra calls are ignored). */
   arrived(): () => void {
@@ -35,15 +40,18 @@ export class AckGate {
   clear(): Promise<void> {
     if (this.#pending === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
+      const stop = new AbortController();
       const release = () => {
-        clearTimeout(timer);
+        stop.abort();
         resolve();
       };
-      const timer = setTimeout(() => {
-        this.#waiters = this.#waiters.filter((w) => w !== release);
-        resolve();
-      }, this.maxWaitMs);
-      timer.unref();
+      this.clock.timer(this.maxWaitMs, stop.signal).then(
+        () => {
+          this.#waiters = this.#waiters.filter((w) => w !== release);
+          resolve();
+        },
+        () => {},
+      );
       this.#waiters.push(release);
     });
   }

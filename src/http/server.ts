@@ -5,7 +5,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../core/ports.js';
+import { type Clock, type Logger, systemClock } from '../core/ports.js';
 import { AckGate } from './ack-gate.js';
 import { MAX_CHAT_BODY_BYTES, readBounded } from './bounded-body.js';
 
@@ -39,6 +39,8 @@ export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.has(host
 
 export interface HttpServerOptions {
   logger: Logger;
+  /** Times the acknowledgement gate's longest wait (default the system clock). */
+  clock?: Clock;
   /** true: 200; 'starting' (listening, chat platforms still connecting) or false: 503. */
   health: () => boolean | 'starting';
   metrics: () => Promise<{ contentType: string; body: string }>;
@@ -53,7 +55,7 @@ export interface HttpServerOptions {
 
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const routes: { path: string; handler: Handler; interactive: boolean }[] = [];
-  const acks = new AckGate();
+  const acks = new AckGate(options.clock ?? systemClock);
   const log = options.logger.child({ component: 'http' });
 
   const onLoopback = isLoopbackHost(options.host ?? '127.0.0.1');
