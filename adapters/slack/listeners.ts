@@ -17,9 +17,10 @@ import { conversationAddress, messageAddress, userAddress } from '../../src/core
 import { type Bot, errorCard } from '../../src/core/bot.js';
 import type { Card, Response } from '../../src/core/cards.js';
 import type { RequestInfo } from '../../src/core/context.js';
+import { within } from '../../src/core/deadline.js';
 import { homeCards } from '../../src/core/home.js';
 import { say } from '../../src/core/messages.js';
-import type { Logger, Store } from '../../src/core/ports.js';
+import type { Clock, Logger, Store } from '../../src/core/ports.js';
 import type { AckGate } from '../../src/http/ack-gate.js';
 import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from './blocks.js';
 import { commandText } from './command-text.js';
@@ -39,6 +40,8 @@ export interface ListenerDeps {
   groups: SlackGroups;
   presenter: Presenter;
   logger: Logger;
+  /** Times the acknowledgement budgets (the presenter's clock too: receipt times are compared across). */
+  clock: Clock;
   /** Called when the app is uninstalled or some of its tokens are revoked. */
   onRevoked?: (revoked: SlackRevocation) => void | Promise<void>;
   /** Requests not acknowledged yet (the shared HTTP server's count): work starts once they are. */
@@ -112,7 +115,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
 
   // `/reel …`: the one command (the manifest names it; any name the workspace gave it works the same).
   app.command(/.*/, async ({ command, ack, client, context }) => {
-    const receivedAt = performance.now();
+    const receivedAt = deps.clock.now();
     await ack();
     // Other requests of a burst are acknowledged before this one's work starts (src/http/ack-gate.ts).
     await deps.acks?.clear();
@@ -139,7 +142,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   });
 
   app.action<BlockAction>({ type: 'block_actions' }, async ({ ack, body, action, client, context }) => {
-    const receivedAt = performance.now();
+    const receivedAt = deps.clock.now();
     await ack();
     await deps.acks?.clear();
     const element = action as ButtonAction | StaticSelectAction | { action_id: string; type: string };
@@ -201,7 +204,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
   });
 
   app.view<ViewSubmitAction>({ type: 'view_submission' }, async ({ ack, body, view, client, context }) => {
-    const receivedAt = performance.now();
+    const receivedAt = deps.clock.now();
     const meta = decodeMetadata(view.private_metadata);
     const team = context.teamId ?? body.team?.id ?? body.user.team_id ?? '';
     if (!meta) {
@@ -231,7 +234,7 @@ export function registerListeners(app: App, deps: ListenerDeps): void {
         values: viewValues(view.state.values as never),
       }),
     );
-    const early = await Promise.race([work, delay(VIEW_ACK_BUDGET_MS - (performance.now() - receivedAt))]);
+    const early = await within(deps.clock, VIEW_ACK_BUDGET_MS - (deps.clock.now() - receivedAt), work);
     if (early === undefined) {
       // The core is slow: close the modal now (Slack would show an error) and answer when it is done.
       await ack();
@@ -329,8 +332,3 @@ function revokedWhere(
     enterpriseInstall: context.isEnterpriseInstall === true,
   };
 }
-
-const delay = (ms: number) =>
-  new Promise<undefined>((resolve) => {
-    setTimeout(() => resolve(undefined), Math.max(0, ms)).unref();
-  });

@@ -11,8 +11,9 @@ import { randomUUID } from 'node:crypto';
 import type { webApi } from '@slack/bolt';
 import { errorCard } from '../../src/core/bot.js';
 import type { Card, Form, Response } from '../../src/core/cards.js';
+import { abortAfter } from '../../src/core/deadline.js';
 import { say } from '../../src/core/messages.js';
-import type { Logger } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/ports.js';
 import { cardToMessage, OPEN_FORM_ACTION, type SlackMessage } from './blocks.js';
 import { describeSlackError } from './errors.js';
 import { formToView, type ModalOrigin } from './modal.js';
@@ -50,20 +51,28 @@ export interface Presenter {
 const PENDING_TTL_MS = 30 * 60_000;
 const PENDING_MAX = 1_000;
 
-export function createPresenter(options: { logger: Logger; now?: () => number }): Presenter {
+/** A response_url that does not answer in time is given up (the caller logs it). */
+const RESPONSE_URL_TIMEOUT_MS = 10_000;
+
+export function createPresenter(options: { logger: Logger; clock: Clock }): Presenter {
   const log = options.logger.child({ component: 'slack' });
-  const now = options.now ?? (() => performance.now());
+  const now = () => options.clock.now();
   const pending = new Map<string, { form: Form; until: number }>();
 
   async function respond(url: string, body: Record<string, unknown>): Promise<void> {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    if (!res.ok) throw new Error(`response_url answered ${res.status}`);
-    await res.body?.cancel();
+    const timeout = abortAfter(options.clock, RESPONSE_URL_TIMEOUT_MS);
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify(body),
+        signal: timeout.signal,
+      });
+      if (!res.ok) throw new Error(`response_url answered ${res.status}`);
+      await res.body?.cancel();
+    } finally {
+      timeout.clear();
+    }
   }
 
   async function ephemeral(surface: Surface, message: SlackMessage): Promise<void> {
@@ -123,9 +132,9 @@ export function createPresenter(options: { logger: Logger; now?: () => number })
   /** The late path: an ephemeral card with an "Open form" button (its click has a fresh trigger id). */
   async function offerForm(form: Form, surface: Surface): Promise<void> {
     const id = randomUUID();
-    pending.set(id, { form, until: Date.now() + PENDING_TTL_MS });
+    pending.set(id, { form, until: now() + PENDING_TTL_MS });
     for (const [key, entry] of pending) {
-      if (pending.size <= PENDING_MAX && entry.until > Date.now()) break;
+      if (pending.size <= PENDING_MAX && entry.until > now()) break;
       pending.delete(key);
     }
     const replay = surface.replay ? JSON.stringify(surface.replay) : undefined;
@@ -178,7 +187,7 @@ export function createPresenter(options: { logger: Logger; now?: () => number })
         const parsed = JSON.parse(value) as { f?: string; r?: Replay };
         const entry = parsed.f ? pending.get(parsed.f) : undefined;
         return {
-          ...(entry && entry.until > Date.now() ? { form: entry.form } : {}),
+          ...(entry && entry.until > now() ? { form: entry.form } : {}),
           ...(parsed.r ? { replay: parsed.r } : {}),
         };
       } catch {

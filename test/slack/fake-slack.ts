@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { type Latch, latch } from '../support/latch.js';
 
 export interface SlackCall {
   method: string;
@@ -69,8 +70,8 @@ export class FakeSlack {
   readonly expiredTriggers = new Set<string>();
   /** The workspace's user groups (edit to change membership). */
   readonly usergroups: FakeUsergroup[];
-  /** Methods answered this many milliseconds late (a slow Slack). */
-  readonly delays = new Map<string, number>();
+  /** Methods answered only once the test releases them (a slow Slack), see `hold`. */
+  private readonly holds = new Map<string, { reached: Latch; released: Latch }>();
   url = '';
   private server: Server;
   private wss: WebSocketServer;
@@ -119,6 +120,7 @@ export class FakeSlack {
   }
 
   async close(): Promise<void> {
+    for (const { released } of this.holds.values()) released.open();
     for (const socket of this.sockets) socket.terminate();
     this.wss.close();
     this.server.closeAllConnections();
@@ -153,6 +155,22 @@ export class FakeSlack {
 
   get socketConnections(): number {
     return this.sockets.size;
+  }
+
+  /**
+   * Holds the answers to `method` (a slow Slack) until `release()`; `reached` resolves when a call arrived.
+   * Released on `close()` too.
+   */
+  hold(method: string): { reached: Promise<void>; release(): void } {
+    const entry = { reached: latch(), released: latch() };
+    this.holds.set(method, entry);
+    return {
+      reached: entry.reached.promise,
+      release: () => {
+        if (this.holds.get(method) === entry) this.holds.delete(method);
+        entry.released.open();
+      },
+    };
   }
 
   /** Polls (real time) until `check` returns something truthy. */
@@ -198,8 +216,11 @@ export class FakeSlack {
       call.outcome = { ok: false, error: failure.error };
       return json(res, { ok: false, error: failure.error });
     }
-    const late = this.delays.get(method);
-    if (late) await new Promise((resolve) => setTimeout(resolve, late));
+    const held = this.holds.get(method);
+    if (held) {
+      held.reached.open();
+      await held.released.promise;
+    }
     const answer = this.answer(method, args);
     if (failure?.swallow) return; // The work is done; the answer never comes.
     call.outcome = answer.ok === true ? { ok: true } : { ok: false, error: String(answer.error) };

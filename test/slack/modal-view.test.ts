@@ -14,6 +14,7 @@ import {
 import { createPresenter, TRIGGER_BUDGET_MS } from '../../adapters/slack/present.js';
 import type { Form } from '../../src/core/cards.js';
 import type { Logger } from '../../src/core/ports.js';
+import { TestClock } from '../support/test-clock.js';
 
 const form: Form = {
   id: 'publish.form',
@@ -118,19 +119,39 @@ describe('form → modal', () => {
 
 describe('trigger budget', () => {
   it('does not call views.open once the trigger is older than the budget', async () => {
-    let now = 0;
+    const clock = new TestClock(0);
     const opened: unknown[] = [];
     const client = {
       views: { open: async (args: unknown) => opened.push(args) },
     } as unknown as webApi.WebClient;
     const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
-    const presenter = createPresenter({ logger: quiet, now: () => now });
+    const presenter = createPresenter({ logger: quiet, clock });
     const surface = { client, user: 'U1', channel: 'C1', trigger: { id: 't1', receivedAt: 0 } };
-    now = TRIGGER_BUDGET_MS + 1;
-    expect(await presenter.openModal(form, surface)).toBe(false);
-    expect(opened).toEqual([]);
-    now = 100;
+    clock.advance(100);
     expect(await presenter.openModal(form, surface)).toBe(true);
     expect(opened).toHaveLength(1);
+    clock.advance(TRIGGER_BUDGET_MS - 99);
+    expect(await presenter.openModal(form, surface)).toBe(false);
+    expect(opened).toHaveLength(1);
+  });
+
+  it('keeps a late form behind its "Open form" button for 30 minutes of the adapter clock', async () => {
+    const clock = new TestClock(0);
+    const posted: { blocks?: { elements?: { value?: string }[] }[] }[] = [];
+    const client = {
+      views: { open: async () => ({}) },
+      chat: { postEphemeral: async (message: (typeof posted)[number]) => posted.push(message) },
+    } as unknown as webApi.WebClient;
+    const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+    const presenter = createPresenter({ logger: quiet, clock });
+    const surface = { client, user: 'U1', channel: 'C1', trigger: { id: 't1', receivedAt: 0 } };
+    clock.advance(TRIGGER_BUDGET_MS + 1);
+    await presenter.present({ kind: 'form', form }, surface);
+    const value = posted[0]?.blocks?.flatMap((b) => b.elements ?? []).find((e) => e.value)?.value ?? '';
+    expect(presenter.pendingForm(value).form?.id).toBe(form.id);
+    clock.advance(30 * 60_000 - 1);
+    expect(presenter.pendingForm(value).form?.id).toBe(form.id);
+    clock.advance(1);
+    expect(presenter.pendingForm(value).form).toBeUndefined();
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_ACK_BUDGET_MS } from '../../adapters/slack/listeners.js';
 import { DEMO_KEY } from '../support/harness.js';
 import { address, BOB, blocksText, elements, type SlackWorld, slackWorld } from './world.js';
+import { latch } from '../support/latch.js';
 
 let w: SlackWorld;
 beforeAll(async () => {
@@ -103,11 +104,14 @@ describe('forms as modals', () => {
 
 describe('a slow core behind a modal', () => {
   it('closes the modal within Slack’s 3 s and answers when the core is done', async () => {
+    const reached = latch();
+    const core = latch();
     const slow = await slackWorld({
       bot: (bot) => ({
         ...bot,
         handleForm: async (req, submission) => {
-          await new Promise((r) => setTimeout(r, VIEW_ACK_BUDGET_MS + 500));
+          reached.open();
+          await core.promise;
           return bot.handleForm(req, submission);
         },
       }),
@@ -115,9 +119,11 @@ describe('a slow core behind a modal', () => {
     try {
       const sent = await slow.command('link', { user: BOB });
       await slow.fake.waitFor(() => slow.modals()[0], 'the modal');
-      const started = performance.now();
-      const submitted = await slow.submit({ key: 'two words' }, { user: BOB });
-      expect(performance.now() - started).toBeLessThan(3_000);
+      const submitting = slow.submit({ key: 'two words' }, { user: BOB });
+      await reached.promise; // the budget runs from receipt; the core holds on
+      slow.h.clock.advance(VIEW_ACK_BUDGET_MS);
+      const submitted = await submitting; // acknowledged while the core is still working
+      core.open();
       expect(submitted.ack).toBeUndefined(); // closed: too late for inline errors
       // The errors still reach the member, privately.
       const reply = await slow.reply(sent.responseUrl);
@@ -136,19 +142,20 @@ describe('a slow core behind a modal', () => {
       'views.open',
     );
     // Someone the adapter has never looked up submits, and Slack takes longer than Slack's whole 3 s to say who.
-    w.fake.delays.set('users.info', 4_000);
+    const usersInfo = w.fake.hold('users.info');
     try {
-      const started = performance.now();
-      const submitted = await w.submit({ key: 'two words' }, { user: 'U0CAROL' });
-      // The budget (2.5 s) runs from receipt; the rest is this test's HTTP round trip on a busy machine.
-      expect(performance.now() - started).toBeLessThan(VIEW_ACK_BUDGET_MS + 1_000);
+      const submitting = w.submit({ key: 'two words' }, { user: 'U0CAROL' });
+      await usersInfo.reached; // the budget is armed at receipt, before the lookup
+      w.h.clock.advance(VIEW_ACK_BUDGET_MS);
+      const submitted = await submitting; // while users.info still has not answered
+      usersInfo.release();
       expect(submitted.status).toBe(200);
       expect(submitted.ack).toBeUndefined(); // closed in time; the answer follows privately
       const reply = await w.reply(sent.responseUrl);
       expect(reply.response_type).toBe('ephemeral');
       expect(blocksText(reply.blocks as unknown[])).toContain('one word with no spaces');
     } finally {
-      w.fake.delays.delete('users.info');
+      usersInfo.release();
     }
   });
 });
