@@ -19,8 +19,9 @@ import {
 } from 'discord.js';
 import { type Bot, errorCard } from '../../src/core/bot.js';
 import type { Confirm, Form, Response } from '../../src/core/cards.js';
+import { within } from '../../src/core/deadline.js';
 import { say } from '../../src/core/messages.js';
-import type { Logger } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/ports.js';
 import { refusedWhere, type WorkspaceGate } from '../../src/core/workspace-gate.js';
 import { AckGate } from '../../src/http/ack-gate.js';
 import { COMMAND_ARGUMENTS } from './command-names.js';
@@ -47,6 +48,8 @@ export interface InteractionHandlerOptions {
   routes: CommandRoutes;
   memory: AdapterMemory;
   logger: Logger;
+  /** Times the deferral and autocomplete deadlines. */
+  clock: Clock;
   /** How long to wait for the core before deferring (Discord's window is 3 s); 0 always defers. */
   deferAfterMs: number;
   /** Autocomplete answers nothing after this long (default 2.5 s). */
@@ -66,7 +69,7 @@ type Source = 'reply' | 'message';
 export function createInteractionHandler(o: InteractionHandlerOptions) {
   const log = o.logger.child({ component: 'discord' });
   const { bot, memory } = o;
-  const acks = o.acks ?? new AckGate();
+  const acks = o.acks ?? new AckGate(o.clock);
   /** Every payload below is rendered here, commands named as on Discord (renderer.ts). */
   const render = new DiscordRenderer(memory, o.routes);
 
@@ -169,14 +172,15 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
       return deferred(i, await guard(work()), source, extra);
     }
     const safe = guard(work());
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), o.deferAfterMs);
-    });
     // 0 means "always defer" (e.g. behind a slow network), not "race a zero timer".
     const early =
-      o.deferAfterMs > 0 ? await Promise.race([safe.then((response) => ({ response })), late]) : undefined;
-    clearTimeout(timer);
+      o.deferAfterMs > 0
+        ? await within(
+            o.clock,
+            o.deferAfterMs,
+            safe.then((response) => ({ response })),
+          )
+        : undefined;
     const hook = webhook(i);
     if (early) {
       const first = initial(early.response, source, extra);
@@ -255,18 +259,14 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
     const option = route?.options.get(i.focused.name);
     let choices: { name: string; value: string }[] = [];
     if (route && option) {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<[]>((resolve) => {
-        timer = setTimeout(() => resolve([]), o.autocompleteTimeoutMs ?? 2_500);
-      });
-      const suggestions = await Promise.race([
+      const suggestions = await within(
+        o.clock,
+        o.autocompleteTimeoutMs ?? 2_500,
         bot
           .autocomplete(requestInfoOf(i), { command: route.command, option, query: i.focused.value })
           .catch(() => []),
-        late,
-      ]);
-      clearTimeout(timer);
-      choices = suggestions
+      );
+      choices = (suggestions ?? [])
         .filter((s) => s.value.length <= DISCORD.choiceValue && s.value !== '')
         .slice(0, DISCORD.autocompleteChoices)
         .map((s) => ({ name: clip(s.label, DISCORD.choiceName) || s.value, value: s.value }));

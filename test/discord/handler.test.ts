@@ -13,7 +13,8 @@ import type { Bot } from '../../src/core/bot.js';
 import type { Response } from '../../src/core/cards.js';
 import { defineCommand } from '../../src/core/command-spec.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { untilAborted } from '../support/test-clock.js';
+import { latch, Watch } from '../support/latch.js';
+import { TestClock } from '../support/test-clock.js';
 import type { Json } from './world.js';
 
 const TOKEN = 'aW50ZXJhY3Rpb246c2VjcmV0LXRva2Vu';
@@ -26,7 +27,6 @@ const base = {
   user: { id: '40', name: 'Alice' },
   roles: [],
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const commands = [
   defineCommand({
     name: 'credits',
@@ -75,24 +75,36 @@ function setup(
       }
     };
   const rest = { post: record('POST'), patch: record('PATCH'), delete: record('DELETE') } as unknown as REST;
+  const clock = new TestClock();
   const handle = createInteractionHandler({
     // Answer-first unless a test says otherwise (acknowledging first is tested on its own below).
     bot: { commands, mayAnswerWithForm: () => true, ...bot } as Bot,
     rest,
     routes: new CommandRoutes(commands),
-    memory: new AdapterMemory({ now: () => 0, sleep: async () => {}, timer: untilAborted }),
+    memory: new AdapterMemory(clock),
     logger,
+    clock,
     deferAfterMs: options.deferAfterMs ?? 1_000,
     autocompleteTimeoutMs: 50,
   });
   const answers: Json[] = [];
+  const answered = new Watch();
   const reply = {
     callback: async (body: Json) => {
       if (options.refuseAnswers) throw new Error('Unknown interaction');
       answers.push(body);
+      answered.notify();
     },
   };
-  return { handle: (i: Inbound) => handle(i, reply as never), answers, calls, lines };
+  return {
+    handle: (i: Inbound) => handle(i, reply as never),
+    answers,
+    /** Resolves once `n` first responses went out. */
+    answered: (n: number) => answered.until(() => answers.length >= n),
+    calls,
+    lines,
+    clock,
+  };
 }
 
 const command: Inbound = { kind: 'command', ...base, path: { command: 'reel', sub: 'credits' }, options: {} };
@@ -104,16 +116,22 @@ const card = (title: string, visibility: 'ephemeral' | 'channel' = 'ephemeral'):
 
 describe('the interaction handler', () => {
   it('defers a slow core privately and edits the answer in', async () => {
+    const core = latch();
     const t = setup(
       {
         handleCommand: async () => {
-          await sleep(80);
+          await core.promise;
           return card('Credits: 500');
         },
       },
       { deferAfterMs: 20 },
     );
-    await t.handle(command);
+    const handling = t.handle(command);
+    await t.clock.armed();
+    t.clock.advance(20);
+    await t.answered(1);
+    core.open();
+    await handling;
     expect(t.answers).toEqual([{ type: 5, data: { flags: 64 } }]);
     expect(t.calls).toEqual([
       {
@@ -162,18 +180,22 @@ describe('the interaction handler', () => {
 
   it("starts a command's work only once the other members' interactions of a burst are acknowledged", async () => {
     const log: string[] = [];
+    const showDone = latch();
     const t = setup({
       mayAnswerWithForm: (name) => name === 'show',
       handleCommand: async (_req, name) => {
         log.push(`${name} starts with ${t.answers.length} answer(s) sent`);
-        if (name === 'show') await sleep(60);
+        if (name === 'show') await showDone.promise;
         return card(name);
       },
     });
     const show: Inbound = { ...command, path: { command: 'reel', sub: 'show' } } as Inbound;
-    // `show` answers in its first response (it may open a form) and takes 60 ms; `credits` is acknowledged
-    // at once, but its work waits for `show`'s answer.
-    await Promise.all([t.handle(show), t.handle(command)]);
+    // `show` answers in its first response (it may open a form) and is still working when `credits` is
+    // acknowledged; `credits`'s work waits for `show`'s answer.
+    const both = Promise.all([t.handle(show), t.handle(command)]);
+    await t.answered(1);
+    showDone.open();
+    await both;
     expect(log).toEqual(['show starts with 0 answer(s) sent', 'credits starts with 2 answer(s) sent']);
   });
 
@@ -216,21 +238,27 @@ describe('the interaction handler', () => {
   });
 
   it('answers autocomplete with nothing when the core is too slow', async () => {
+    const core = latch();
     const t = setup({
       autocomplete: async () => {
-        await sleep(500);
+        await core.promise;
         return [{ label: 'late', value: 'late' }];
       },
     });
-    const started = Date.now();
-    await t.handle({
+    const handling = t.handle({
       kind: 'autocomplete',
       ...base,
       path: { command: 'reel', sub: 'show' },
       focused: { name: 'video', value: 'o' },
     });
-    expect(Date.now() - started).toBeLessThan(400);
+    await t.clock.armed();
+    t.clock.advance(49);
+    await Promise.resolve();
+    expect(t.answers).toEqual([]);
+    t.clock.advance(1);
+    await handling; // answered while the core is still working
     expect(t.answers).toEqual([{ type: 8, data: { choices: [] } }]);
+    core.open();
   });
 
   it('caps suggestions at 25 and 100 characters', async () => {
