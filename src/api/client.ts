@@ -110,7 +110,7 @@ export class VideoApiClient implements VideoApi, Requester {
     const where = { method: req.method, path };
     const { clock } = this.#tuning;
     for (let attempt = 1; ; attempt++) {
-      await this.#takeBudget(endpoint, lane, where, call.signal);
+      await this.#takeBudget(where, { endpoint, lane, signal: call.signal });
       const started = clock.now();
       const result = await send({
         url: this.#baseUrl + path + queryString(req.query),
@@ -156,7 +156,10 @@ export class VideoApiClient implements VideoApi, Requester {
   }
 
   /** Waits for room in the key's budget, or fails at once when the wait would exceed the cap. */
-  async #takeBudget(endpoint: Endpoint, lane: Lane, where: ApiErrorDetails, signal?: AbortSignal) {
+  async #takeBudget(
+    where: ApiErrorDetails,
+    { endpoint, lane, signal }: { endpoint: Endpoint; lane: Lane; signal: AbortSignal | undefined },
+  ) {
     const waitMs = this.budget.delayFor(endpoint, lane);
     if (waitMs > this.#tuning.maxRateLimitWaitMs) {
       const retryAfter = Math.ceil(waitMs / 1000);

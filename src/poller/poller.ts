@@ -39,6 +39,14 @@ class NoClientError extends Error {
   override readonly name = 'NoClientError';
 }
 
+/** One look at a watch: what is looked at, by which watcher, when it began, and where it logs. */
+interface Look {
+  watch: Watch;
+  watcher: Watcher;
+  started: number;
+  log: Logger;
+}
+
 export class Poller {
   readonly #o: PollerOptions;
   readonly #slots: Slots;
@@ -189,7 +197,7 @@ export class Poller {
     const report = (outcome: CheckOutcome) => metrics?.checked(watch.kind, outcome, clock.now() - started);
 
     if (started >= watch.expiresAt) {
-      this.#finish(watch, watcher, { now: started, reason: 'expired' }, log);
+      this.#finish({ watch, watcher, log }, { now: started, reason: 'expired' });
       log.info({}, 'watch expired');
       report('expired');
       return true;
@@ -213,6 +221,7 @@ export class Poller {
       return false;
     }
 
+    const look: Look = { watch, watcher, started, log };
     let result: WatchResult;
     try {
       const api = this.#clientFor(watch.owner);
@@ -220,11 +229,11 @@ export class Poller {
         { api, store: this.#o.store, now: started, logger: log },
         forWatcher(watch),
       );
-      const outcome = this.#locked.commit(() => this.#commit(watch, watcher, result, started));
+      const outcome = this.#locked.commit(() => this.#commit(look, result));
       report(outcome ?? 'active');
       return outcome !== undefined;
     } catch (error) {
-      const outcome = this.#failed(watch, watcher, error, { log, started });
+      const outcome = this.#failed(look, error);
       report(outcome);
       return outcome === 'gave_up';
     }
@@ -252,7 +261,7 @@ export class Poller {
   }
 
   /** Applies a check's result and the watch update atomically; undefined if the watch was closed meanwhile. */
-  #commit(watch: Watch, watcher: Watcher, result: WatchResult, started: number): CheckOutcome | undefined {
+  #commit({ watch, watcher, started }: Look, result: WatchResult): CheckOutcome | undefined {
     const { store, clock } = this.#o;
     const previous = failureState(watch);
     const requested = result.nextCheckInMs ?? watcher.maxIntervalMs;
@@ -305,7 +314,7 @@ export class Poller {
   }
 
   /** Records a failed look (and its words, if the streak calls for them) and when to look again. */
-  #recordFailure(watch: Watch, watcher: Watcher, failures: FailureState, nextCheckAt: number): void {
+  #recordFailure({ watch, watcher }: Look, failures: FailureState, nextCheckAt: number): void {
     const { store, clock } = this.#o;
     store.transaction(() => {
       if (store.watches.get(watch.id)?.status !== 'active') return;
@@ -320,10 +329,8 @@ export class Poller {
 
   /** Says goodbye once (the watcher's words for `reason`) and closes the watch. */
   #finish(
-    watch: Watch,
-    watcher: Watcher | undefined,
+    { watch, watcher, log }: { watch: Watch; watcher: Watcher | undefined; log: Logger },
     end: { now: number; reason: StopReason },
-    log: Logger,
   ): void {
     const { store } = this.#o;
     const close = (withMessage: boolean) =>
@@ -341,12 +348,8 @@ export class Poller {
     }
   }
 
-  #failed(
-    watch: Watch,
-    watcher: Watcher,
-    error: unknown,
-    { log, started }: { log: Logger; started: number },
-  ): CheckOutcome {
+  #failed(look: Look, error: unknown): CheckOutcome {
+    const { watch, watcher, started, log } = look;
     if (this.#abort.signal.aborted) {
       // Not the job's fault: leave the watch due, untouched, for the next process.
       log.debug({ err: describeError(error) }, 'check interrupted by shutdown');
@@ -369,7 +372,7 @@ export class Poller {
       const retryAfterMs = error instanceof VideoApiError ? (error.details.retryAfter ?? 0) * 1000 : 0;
       const wait = Math.max(retryAfterMs, watcher.minIntervalMs);
       // The service asked for the wait: it is kept even past the kind's longest interval.
-      this.#recordFailure(watch, watcher, { ...previous, ...streak }, now + wait);
+      this.#recordFailure(look, { ...previous, ...streak }, now + wait);
       log.warn({ ...context, waitMs: wait }, 'watch check rate limited');
       return 'rate_limited';
     }
@@ -384,7 +387,7 @@ export class Poller {
     if (reason && failures.permanent >= (this.#o.maxPermanentFailures ?? 3)) {
       log.warn({ ...context, failures: failures.permanent }, 'watch cannot be checked any more; giving up');
       // The last failure names the reason: a key unlinked after a 404 was given up for the unlinking.
-      this.#finish(watch, watcher, { now, reason }, log);
+      this.#finish(look, { now, reason });
       return 'gave_up';
     }
     const wait = jittered(exponential(failures.failures, watcher.minIntervalMs, watcher.maxIntervalMs), {
@@ -393,7 +396,7 @@ export class Poller {
       min: watcher.minIntervalMs,
       max: watcher.maxIntervalMs,
     });
-    this.#recordFailure(watch, watcher, failures, this.#capped(now + wait, started, watcher));
+    this.#recordFailure(look, failures, this.#capped(now + wait, started, watcher));
     log.warn({ ...context, failures: failures.failures, waitMs: wait }, 'watch check failed; backing off');
     return 'error';
   }
