@@ -16,15 +16,17 @@ import type { CoreDeps } from './core/context.js';
 import { errorMessage } from './core/describe-error.js';
 import { reconcileEffects } from './core/effects/reconcile.js';
 import { WATCHERS } from './core/live/watchers.js';
-import { type ChatPlatform, type ChatSender, type Logger, systemClock } from './core/ports.js';
-import { createHttpServer } from './http/server.js';
+import { type ChatPlatform, type ChatSender, type Clock, type Logger, systemClock } from './core/ports.js';
+import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, maskVerbatim } from './observability/logger.js';
-import { createMetrics, videoApiHooks } from './observability/metrics.js';
+import { createMetrics, type Metrics, videoApiHooks } from './observability/metrics.js';
 import { Runner } from './poller/index.js';
 import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from './simulator/index.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { loadSecretKey } from './store/secret-key.js';
 import { openStore } from './store/sqlite-store.js';
+
+type ApiFactory = ReturnType<typeof createVideoApiFactory>;
 
 /** A start-up failure with a sentence for the operator (port taken, platform unreachable…). */
 export class StartupError extends Error {
@@ -69,68 +71,35 @@ export async function startApp(env: Record<string, string | undefined> = process
     }
   };
   try {
-    return await start(config, logger, teardown, stopAll);
+    return await start({ config, logger, teardown, stopAll, clock: systemClock, metrics: createMetrics() });
   } catch (error) {
     await stopAll();
     throw error;
   }
 }
 
-async function start(
-  config: Config,
-  logger: Logger,
-  teardown: (() => Promise<void> | void)[],
-  stopAll: () => Promise<void>,
-): Promise<RunningApp> {
-  const clock = systemClock;
-  const metrics = createMetrics();
+/** What every start-up step shares: `teardown` collects what to stop, in reverse order. */
+interface Startup {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  metrics: Metrics;
+  teardown: (() => Promise<void> | void)[];
+  stopAll: () => Promise<void>;
+}
 
-  // Demo mode: the simulator serves the API in-process with a fresh team key.
-  let simulator: RunningSimulator | undefined;
-  let baseUrl = config.VIDEO_API_URL;
-  let deploymentKey = config.VIDEO_API_KEY;
-  if (config.demo) {
-    const demoKey = deploymentKey ?? generateApiKey();
-    const sim = await startSimulator({
-      port: 0,
-      speed: config.SIM_SPEED,
-      profile: config.SIM_PROFILE,
-      teams: [demoTeam(demoKey)],
-    });
-    teardown.push(() => sim.close());
-    simulator = sim;
-    baseUrl = sim.url;
-    deploymentKey = demoKey;
-  }
-
-  const apiFor = createVideoApiFactory({
-    baseUrl: baseUrl as string,
-    logger,
-    onKey: maskVerbatim,
-    ...videoApiHooks(metrics),
-  });
-  const lock = lockDataDir(config.REELBOT_DATA_DIR);
-  teardown.push(() => lock.release());
-  const store = openStore({
-    path: join(config.REELBOT_DATA_DIR, 'reelbot.sqlite'),
-    secretKey: loadSecretKey({
-      env: config.REELBOT_SECRET_KEY,
-      dataDir: config.REELBOT_DATA_DIR,
-      warn: (message) => logger.warn({}, message),
-    }),
-    clock,
-    logger,
-  });
-  teardown.push(() => store.close());
-
+async function start(s: Startup): Promise<RunningApp> {
+  const { config, logger, teardown } = s;
+  const api = await videoApi(s);
+  const store = openData(s);
   const deps: CoreDeps = {
     store,
-    apiFor,
-    clock,
+    apiFor: api.apiFor,
+    clock: s.clock,
     logger,
-    catalog: new CatalogCache(clock),
-    metrics: { command: (command, outcome) => metrics.commands.inc({ command, outcome }) },
-    ...(deploymentKey ? { deploymentKey } : {}),
+    catalog: new CatalogCache(s.clock),
+    metrics: { command: (command, outcome) => s.metrics.commands.inc({ command, outcome }) },
+    ...(api.deploymentKey ? { deploymentKey: api.deploymentKey } : {}),
     ...(config.REELBOT_WORKSPACES ? { deploymentKeyWorkspaces: config.REELBOT_WORKSPACES } : {}),
   };
   const bot = createBot(deps, MODULES);
@@ -142,59 +111,17 @@ async function start(
     ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
     health: () => (phase === 'starting' ? 'starting' : phase === 'running'),
     metrics: async () => {
-      metrics.outboxDepth.set(store.outbox.depth());
-      return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
+      s.metrics.outboxDepth.set(store.outbox.depth());
+      return { contentType: s.metrics.registry.contentType, body: await s.metrics.registry.metrics() };
     },
   });
-
   const senders: Partial<Record<ChatPlatform, ChatSender>> = {};
-  const adapters = await createAdapters({ config, bot, store, http, logger, clock, senders });
+  const adapters = await createAdapters({ config, bot, store, http, logger, clock: s.clock, senders });
   teardown.push(() => adapters.stop());
-
-  const runner = new Runner({
-    poller: {
-      store,
-      watchers: WATCHERS,
-      apiFor: (owner) => {
-        const key = owner ? store.keys.get(owner)?.apiKey : deploymentKey;
-        return key ? apiFor(key) : undefined;
-      },
-      // Every background check is one GET: ask the key's shared budget what one would wait now.
-      budgetDelay: (owner, _kind, urgency) => {
-        const key = owner ? store.keys.get(owner)?.apiKey : deploymentKey;
-        return key ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background', urgency) : 0;
-      },
-      clock,
-      logger,
-      concurrency: 64,
-      metrics: {
-        checked: () => {},
-        lag: (_kind, ms) => metrics.pollLag.observe(ms / 1000),
-      },
-    },
-    sender: {
-      store,
-      senders,
-      clock,
-      logger,
-      metrics: {
-        delivery: (platform, op, outcome) => metrics.chatDeliveries.inc({ platform, op, outcome }),
-      },
-    },
-    sweeps: [
-      { name: 'effects', intervalMs: EFFECT_SWEEP_MS, run: () => reconcileEffects(deps, EFFECT_RUNNERS) },
-    ],
-  });
+  const runner = backgroundRunner(s, { deps, senders, apiFor: api.apiFor });
   adapters.onEnqueue(() => runner.nudge());
 
-  const listening = await http.listen(config.PORT, config.HOST).catch((error: unknown) => {
-    if ((error as { code?: string }).code === 'EADDRINUSE') {
-      throw new StartupError(
-        `PORT ${config.PORT} is already in use: stop the other process or set PORT to a free port.`,
-      );
-    }
-    throw error;
-  });
+  const listening = await listen(http, config);
   teardown.push(() => http.close());
   // Reachable first: a slow Slack or Discord connection leaves /healthz answering "starting", and nothing is
   // delivered before the bot can be reached.
@@ -202,28 +129,131 @@ async function start(
   runner.start();
   teardown.push(() => runner.stop());
   phase = 'running';
+  const { demo, playground } = config;
   logger.info(
-    {
-      url: listening.url,
-      demo: config.demo,
-      playground: config.playground,
-      slack: !!config.slack,
-      discord: !!config.discord,
-    },
+    { url: listening.url, demo, playground, slack: !!config.slack, discord: !!config.discord },
     'reelbot is ready',
   );
-  banner(config, listening.url, simulator, logger);
-
+  banner({ config, url: listening.url, simulator: api.simulator, logger });
   return {
     url: listening.url,
     async stop() {
       phase = 'stopped';
-      await stopAll();
+      await s.stopAll();
     },
   };
 }
 
-function banner(config: Config, url: string, simulator: RunningSimulator | undefined, logger: Logger) {
+/** The video API: in demo mode the simulator serves it in-process with a fresh team key. */
+async function videoApi(s: Startup) {
+  const { config } = s;
+  let simulator: RunningSimulator | undefined;
+  let baseUrl = config.VIDEO_API_URL;
+  let deploymentKey = config.VIDEO_API_KEY;
+  if (config.demo) {
+    const demoKey = deploymentKey ?? generateApiKey();
+    simulator = await startSimulator({
+      port: 0,
+      speed: config.SIM_SPEED,
+      profile: config.SIM_PROFILE,
+      teams: [demoTeam(demoKey)],
+    });
+    s.teardown.push(() => simulator?.close());
+    baseUrl = simulator.url;
+    deploymentKey = demoKey;
+  }
+  const apiFor = createVideoApiFactory({
+    baseUrl: baseUrl as string,
+    logger: s.logger,
+    onKey: maskVerbatim,
+    ...videoApiHooks(s.metrics),
+  });
+  return { apiFor, deploymentKey, simulator };
+}
+
+/** The data directory, locked for this process, and the store in it. */
+function openData(s: Startup) {
+  const dir = s.config.REELBOT_DATA_DIR;
+  const lock = lockDataDir(dir);
+  s.teardown.push(() => lock.release());
+  const store = openStore({
+    path: join(dir, 'reelbot.sqlite'),
+    secretKey: loadSecretKey({
+      env: s.config.REELBOT_SECRET_KEY,
+      dataDir: dir,
+      warn: (message) => s.logger.warn({}, message),
+    }),
+    clock: s.clock,
+    logger: s.logger,
+  });
+  s.teardown.push(() => store.close());
+  return store;
+}
+
+/** The poller, the outbox sender and the pending-effects sweep, on the deps' store and keys. */
+function backgroundRunner(
+  s: Startup,
+  wiring: { deps: CoreDeps; senders: Partial<Record<ChatPlatform, ChatSender>>; apiFor: ApiFactory },
+): Runner {
+  const { store, deploymentKey } = wiring.deps;
+  const { apiFor } = wiring;
+  const { clock, logger, metrics } = s;
+  const keyOf = (owner: string) => (owner ? store.keys.get(owner)?.apiKey : deploymentKey);
+  return new Runner({
+    poller: {
+      store,
+      watchers: WATCHERS,
+      apiFor: (owner) => {
+        const key = keyOf(owner);
+        return key ? apiFor(key) : undefined;
+      },
+      // Every background check is one GET: ask the key's shared budget what one would wait now.
+      budgetDelay: (owner, _kind, urgency) => {
+        const key = keyOf(owner);
+        return key ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background', urgency) : 0;
+      },
+      clock,
+      logger,
+      concurrency: 64,
+      metrics: { checked: () => {}, lag: (_kind, ms) => metrics.pollLag.observe(ms / 1000) },
+    },
+    sender: {
+      store,
+      senders: wiring.senders,
+      clock,
+      logger,
+      metrics: {
+        delivery: (platform, op, outcome) => metrics.chatDeliveries.inc({ platform, op, outcome }),
+      },
+    },
+    sweeps: [
+      {
+        name: 'effects',
+        intervalMs: EFFECT_SWEEP_MS,
+        run: () => reconcileEffects(wiring.deps, EFFECT_RUNNERS),
+      },
+    ],
+  });
+}
+
+async function listen(http: HttpServer, config: Config) {
+  return http.listen(config.PORT, config.HOST).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'EADDRINUSE') {
+      throw new StartupError(
+        `PORT ${config.PORT} is already in use: stop the other process or set PORT to a free port.`,
+      );
+    }
+    throw error;
+  });
+}
+
+function banner(shown: {
+  config: Config;
+  url: string;
+  simulator: RunningSimulator | undefined;
+  logger: Logger;
+}) {
+  const { config, url, simulator, logger } = shown;
   const lines = [
     '',
     `  reelbot is running${config.demo ? ' in demo mode (embedded video API simulator)' : ''}.`,
