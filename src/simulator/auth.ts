@@ -29,7 +29,7 @@ export function authenticate(store: Store, headers: IncomingHttpHeaders): KeyRec
 
 export function requireScope(key: KeyRec, scope: Scope | null): void {
   if (scope === null || key.scopes.includes(scope)) return;
-  throw new ApiError(403, 'forbidden_scope', `This API key lacks the required scope '${scope}'`);
+  throw new ApiError('forbidden_scope', `This API key lacks the required scope '${scope}'`);
 }
 
 /** What logs may show of a key. */

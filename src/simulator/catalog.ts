@@ -16,12 +16,13 @@ export interface VoiceRec {
 
 const PREVIEW_BASE = 'https://cdn.sim.reelbot.invalid/voices';
 
+/** A stock voice from its labels; recommended, tier and target languages only where not the default. */
 function stockVoice(
   id: string,
   name: string,
-  labels: VoiceRec['labels'],
-  extra: { recommended?: boolean; tier?: string; targets?: string[] } = {},
+  profile: VoiceRec['labels'] & { recommended?: boolean; tier?: string; targets?: string[] },
 ): VoiceRec {
+  const { recommended, tier, targets, ...labels } = profile;
   return {
     id,
     baseVoiceId: `base_${id}`,
@@ -29,34 +30,37 @@ function stockVoice(
     previewUrl: `${PREVIEW_BASE}/${id}.mp3`,
     labels,
     isCustom: false,
-    isRecommended: extra.recommended ?? false,
-    qualityTier: extra.tier ?? 'standard',
+    isRecommended: recommended ?? false,
+    qualityTier: tier ?? 'standard',
     modelPolicy: 'multilingual_v2',
-    targetLanguages: extra.targets ?? [labels.language],
+    targetLanguages: targets ?? [labels.language],
   };
 }
 
 export const STOCK_VOICES: readonly VoiceRec[] = [
-  stockVoice(
-    'voice_aria_en',
-    'Aria',
-    { language: 'en', gender: 'female', accent: 'american' },
-    { recommended: true, tier: 'premium', targets: ['en', 'es', 'fr'] },
-  ),
-  stockVoice(
-    'voice_marcus_en',
-    'Marcus',
-    { language: 'en', gender: 'male', accent: 'american' },
-    { recommended: true, tier: 'premium' },
-  ),
+  stockVoice('voice_aria_en', 'Aria', {
+    language: 'en',
+    gender: 'female',
+    accent: 'american',
+    recommended: true,
+    tier: 'premium',
+    targets: ['en', 'es', 'fr'],
+  }),
+  stockVoice('voice_marcus_en', 'Marcus', {
+    language: 'en',
+    gender: 'male',
+    accent: 'american',
+    recommended: true,
+    tier: 'premium',
+  }),
   stockVoice('voice_oliver_en', 'Oliver', { language: 'en', gender: 'male', accent: 'british' }),
   stockVoice('voice_isla_en', 'Isla', { language: 'en', gender: 'female', accent: 'australian' }),
-  stockVoice(
-    'voice_lucia_es',
-    'Lucía',
-    { language: 'es', gender: 'female', accent: 'castilian' },
-    { recommended: true },
-  ),
+  stockVoice('voice_lucia_es', 'Lucía', {
+    language: 'es',
+    gender: 'female',
+    accent: 'castilian',
+    recommended: true,
+  }),
   stockVoice('voice_diego_es', 'Diego', { language: 'es', gender: 'male', accent: 'mexican' }),
   stockVoice('voice_camille_fr', 'Camille', { language: 'fr', gender: 'female', accent: 'parisian' }),
   stockVoice('voice_lukas_de', 'Lukas', { language: 'de', gender: 'male', accent: 'standard' }),

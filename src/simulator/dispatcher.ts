@@ -85,10 +85,9 @@ export class Dispatcher {
       throw notFound(`No such endpoint: ${req.method} ${API_PREFIX}${req.path}`);
     if (match.kind === 'method_not_allowed') {
       throw new ApiError(
-        405,
         'invalid_input',
         `method: ${req.method} is not allowed on ${API_PREFIX}${req.path}; allowed: ${match.allowed.join(', ')}`,
-        { Allow: match.allowed.join(', ') },
+        { status: 405, headers: { Allow: match.allowed.join(', ') } },
       );
     }
     const { route, params } = match;
@@ -105,8 +104,9 @@ export class Dispatcher {
       ? IdempotencyStore.validateKey(req.headers['idempotency-key'])
       : undefined;
     const fingerprint = IdempotencyStore.fingerprint(req.method, req.path, body ?? {});
-    if (idemKey !== undefined) {
-      const stored = this.#idempotency.lookup(key.key, idemKey, fingerprint, now);
+    const idempotent = idemKey === undefined ? undefined : { apiKey: key.key, idemKey, fingerprint };
+    if (idempotent) {
+      const stored = this.#idempotency.lookup(idempotent, now);
       if (stored)
         return { status: stored.status, headers: { 'Idempotent-Replayed': 'true' }, body: stored.body };
     }
@@ -128,8 +128,8 @@ export class Dispatcher {
         req.requestId,
       ),
     );
-    if (idemKey !== undefined && reply.status < 300) {
-      this.#idempotency.store(key.key, idemKey, fingerprint, { status: reply.status, body: json }, now);
+    if (idempotent && reply.status < 300) {
+      this.#idempotency.store(idempotent, { status: reply.status, body: json }, now);
     }
     return { status: reply.status, headers: {}, body: json };
   }

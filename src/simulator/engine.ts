@@ -6,21 +6,32 @@ import { createStreams, objectId, type RandomStreams } from './random.js';
 import { type LedgerRec, Store, type TeamRec } from './records.js';
 import { Scheduler } from './scheduler.js';
 
+export interface EngineOptions {
+  clock: Clock;
+  knobs: Knobs;
+  /** seeds every random stream */
+  seed: number;
+  logger: Logger;
+  /** what is served on the wire (spec or real shapes); default the spec's */
+  profile?: ApiProfile;
+}
+
 /** Everything the routes and jobs share: state, timeline, randomness, knobs and the clock. */
 export class Engine {
   readonly store = new Store();
   readonly scheduler = new Scheduler();
   readonly rng: RandomStreams;
+  readonly clock: Clock;
+  knobs: Knobs;
+  readonly logger: Logger;
+  readonly profile: ApiProfile;
 
-  constructor(
-    readonly clock: Clock,
-    public knobs: Knobs,
-    seed: number,
-    readonly logger: Logger,
-    /** what is served on the wire (spec or real shapes) */
-    readonly profile: ApiProfile = specProfile,
-  ) {
-    this.rng = createStreams(seed);
+  constructor(options: EngineOptions) {
+    this.clock = options.clock;
+    this.knobs = options.knobs;
+    this.logger = options.logger;
+    this.profile = options.profile ?? specProfile;
+    this.rng = createStreams(options.seed);
   }
 
   now(): number {

@@ -12,6 +12,14 @@ interface Entry {
   storedAt: number;
 }
 
+/** What a replay is matched on: the caller's API key, its Idempotency-Key, and the request's fingerprint. */
+export interface IdempotentRequest {
+  apiKey: string;
+  idemKey: string;
+  /** from `IdempotencyStore.fingerprint` */
+  fingerprint: string;
+}
+
 /** Replay window of spec §7/§8 (clock time, not accelerated: it is about client retries, not job speed). */
 const REPLAY_WINDOW_MS = DAY;
 
@@ -35,8 +43,8 @@ export class IdempotencyStore {
   }
 
   /** The stored response to replay, undefined to run the operation, or 409 when the key was used differently. */
-  lookup(apiKey: string, idemKey: string, fingerprint: string, now: number): StoredResponse | undefined {
-    const id = `${apiKey}\u0000${idemKey}`;
+  lookup({ apiKey, idemKey, fingerprint }: IdempotentRequest, now: number): StoredResponse | undefined {
+    const id = entryId(apiKey, idemKey);
     const entry = this.#entries.get(id);
     if (!entry) return undefined;
     if (now - entry.storedAt >= REPLAY_WINDOW_MS) {
@@ -49,10 +57,13 @@ export class IdempotencyStore {
     return entry.response;
   }
 
-  store(apiKey: string, idemKey: string, fingerprint: string, response: StoredResponse, now: number): void {
-    this.#entries.set(`${apiKey}\u0000${idemKey}`, { fingerprint, response, storedAt: now });
+  store({ apiKey, idemKey, fingerprint }: IdempotentRequest, response: StoredResponse, now: number): void {
+    this.#entries.set(entryId(apiKey, idemKey), { fingerprint, response, storedAt: now });
   }
 }
+
+/** Keys are scoped per API key: the same Idempotency-Key from two keys is two entries. */
+const entryId = (apiKey: string, idemKey: string): string => `${apiKey}\u0000${idemKey}`;
 
 /** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
 function canonicalJson(value: unknown): string {

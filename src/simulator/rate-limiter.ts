@@ -31,8 +31,8 @@ export class RateLimiter {
     }
     if (exceeded !== undefined) {
       const retryAfter = Math.max(1, Math.ceil(waitMs / 1000));
-      throw new ApiError(429, 'rate_limited', `Rate limit exceeded (${exceeded}); retry in ${retryAfter} s`, {
-        'Retry-After': String(retryAfter),
+      throw new ApiError('rate_limited', `Rate limit exceeded (${exceeded}); retry in ${retryAfter} s`, {
+        headers: { 'Retry-After': String(retryAfter) },
       });
     }
     for (const hits of windows) hits.push(now);

@@ -43,13 +43,18 @@ export function seedTeams(engine: Engine, teams: readonly SeedTeam[]): string[] 
         at: now,
       });
     }
-    for (const { key, scopes } of seed.keys) addKey(engine, team, key, scopes);
+    for (const seeded of seed.keys) addKey(engine, team, seeded);
     keys.push(...seed.keys.map((k) => k.key));
   }
   return keys;
 }
 
-export function addKey(engine: Engine, team: TeamRec, key: string, scopes: readonly string[] = SCOPES): void {
+/** Gives `team` the API key `key`, with every scope unless `scopes` are named. */
+export function addKey(
+  engine: Engine,
+  team: TeamRec,
+  { key, scopes = SCOPES }: { key: string; scopes?: readonly string[] | undefined },
+): void {
   if (key === '' || /\s/.test(key)) throw new Error('an API key must be non-empty without whitespace');
   if (engine.store.keys.has(key)) throw new Error(`API key ${key.slice(0, 12)}… is seeded twice`);
   const unknown = scopes.filter((s) => !isScope(s));

@@ -89,7 +89,8 @@ export class Simulator {
     const clock: Clock = opts.clock ?? systemClock;
     const logger = opts.logger ?? pino({ level: 'silent' });
     const profile = profileNamed(opts.profile ?? 'spec');
-    this.#engine = new Engine(clock, knobs, opts.randomSeed ?? randomInt(2 ** 31), logger, profile);
+    const seed = opts.randomSeed ?? randomInt(2 ** 31);
+    this.#engine = new Engine({ clock, knobs, seed, logger, profile });
     this.#dispatcher = new Dispatcher(this.#engine);
     this.#publicBaseUrl = opts.publicBaseUrl?.replace(/\/+$/, '');
     this.keys = seedTeams(this.#engine, opts.teams ?? [demoTeam()]);
@@ -126,7 +127,7 @@ export class Simulator {
     this.#requests += 1;
     const requestId = `sim-${this.#requests}`;
     if (path !== API_PREFIX && !path.startsWith(`${API_PREFIX}/`)) {
-      const error = new ApiError(404, 'not_found', `No such endpoint: ${method} ${path}`);
+      const error = new ApiError('not_found', `No such endpoint: ${method} ${path}`);
       send(res, this.#engine.profile.errorResponse(error, requestId));
       return;
     }
@@ -235,7 +236,7 @@ export class Simulator {
 
   /** Adds an API key to a team (all scopes unless given). */
   addKey(teamOrKey: string, key: string, scopes?: string[]): void {
-    addKey(this.#engine, this.#team(teamOrKey), key, scopes);
+    addKey(this.#engine, this.#team(teamOrKey), { key, scopes });
   }
 
   revokeKey(key: string): void {

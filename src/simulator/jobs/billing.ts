@@ -10,14 +10,12 @@ export function refusalFor(engine: Engine, team: TeamRec, cost: number): ApiErro
   const projects = engine.projectCount(team.id);
   if (projects >= team.projectCap) {
     return new ApiError(
-      403,
       'usage_limit_reached',
       `Plan cap reached: the team has ${projects} of ${team.projectCap} video projects allowed on plan '${team.plan}'; delete videos or upgrade`,
     );
   }
   if (team.balance < cost) {
     return new ApiError(
-      402,
       'insufficient_credits',
       `Insufficient credits: this costs ${cost} credits and the balance is ${team.balance}`,
     );
@@ -33,7 +31,6 @@ export function paymentRefusal(engine: Engine, cost: number): ApiError | undefin
   const declined = engine.rng.noise.chance(engine.knobs.paymentFailureRate);
   if (!declined || cost === 0) return undefined;
   return new ApiError(
-    402,
     'payment_failed',
     `Payment failed: the charge of ${cost} credits was declined; nothing was charged or created`,
   );

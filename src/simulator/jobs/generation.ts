@@ -31,10 +31,13 @@ export interface NewVideo {
   options: VideoRec['options'];
   generateThumbnails: boolean;
   seriesId?: string;
+  /** when it is created; generation starts at once */
+  at: number;
 }
 
 /** Stores a video in `processing` and queues its completion (or failure) on the timeline. */
-export function createVideo(engine: Engine, team: TeamRec, spec: NewVideo, at: number): VideoRec {
+export function createVideo(engine: Engine, team: TeamRec, spec: NewVideo): VideoRec {
+  const { at } = spec;
   const durationMs = engine.scaled(spec.kind === 'captions' ? CAPTIONS_MS : GENERATION_MS[spec.model]);
   const willFail = engine.rng.failures.chance(engine.knobs.generationFailureRate);
   // A failing job stops part-way, with percentCompleted frozen where it broke.
@@ -83,7 +86,7 @@ function finishGeneration(engine: Engine, video: VideoRec, at: number): void {
   video.status = 'completed';
   if (video.generateThumbnails) startThumbnails(engine, video, at);
   // Series episodes post themselves, so they are rendered as soon as they exist.
-  if (video.seriesId !== undefined) startRender(engine, video, 'h264', at);
+  if (video.seriesId !== undefined) startRender(engine, video, { codec: 'h264', at });
 }
 
 export function percentCompleted(video: VideoRec, now: number): number {

@@ -70,12 +70,11 @@ function readiness(engine: Engine, video: VideoRec, at: number): Readiness {
   if (render?.status === 'in-progress') return { state: 'wait', until: render.endsAt };
   if (render?.status === 'error') return { state: 'failed', reason: 'render failed' };
   // "Renders the video first if needed" (spec §4): render now and come back when it is done.
-  return { state: 'wait', until: startRender(engine, video, 'h264', at).endsAt };
+  return { state: 'wait', until: startRender(engine, video, { codec: 'h264', at }).endsAt };
 }
 
-type Outcome =
-  | { state: 'wait'; until: number }
-  | { state: 'done'; status: 'posted' | 'failed'; reason?: string };
+type Settled = { state: 'done'; status: 'posted' | 'failed'; reason?: string };
+type Outcome = { state: 'wait'; until: number } | Settled;
 
 function attemptScheduledPost(engine: Engine, entry: CalendarRec, at: number): void {
   if (entry.status !== 'scheduled') return; // cancelled meanwhile
@@ -87,7 +86,7 @@ function attemptScheduledPost(engine: Engine, entry: CalendarRec, at: number): v
     );
     return;
   }
-  settle(engine, entry, outcome.status, outcome.reason);
+  settle(engine, entry, outcome);
 }
 
 function tryPost(engine: Engine, entry: CalendarRec, at: number): Outcome {
@@ -106,7 +105,7 @@ function tryPost(engine: Engine, entry: CalendarRec, at: number): Outcome {
   return { state: 'done', status: 'posted' };
 }
 
-function settle(engine: Engine, entry: CalendarRec, status: 'posted' | 'failed', reason?: string): void {
+function settle(engine: Engine, entry: CalendarRec, { status, reason }: Settled): void {
   entry.status = status;
   if (reason !== undefined) entry.reason = reason;
   if (entry.episodeId !== undefined) {

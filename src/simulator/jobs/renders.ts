@@ -5,7 +5,12 @@ import { SECOND } from '../vocabulary.js';
 /** Nominal render time at speed 1 (spec: "renders typically take under two minutes"). */
 const RENDER_MS = 45 * SECOND;
 
-export function startRender(engine: Engine, video: VideoRec, codec: string, at: number): RenderRec {
+/** Starts rendering `video` with `codec` at `at`; when it is done the video has a rendered file. */
+export function startRender(
+  engine: Engine,
+  video: VideoRec,
+  { codec, at }: { codec: string; at: number },
+): RenderRec {
   const durationMs = engine.scaled(RENDER_MS);
   const willFail = engine.rng.failures.chance(engine.knobs.renderFailureRate);
   const failFraction = willFail ? engine.rng.content.int(20, 90) / 100 : 1;

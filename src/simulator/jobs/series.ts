@@ -41,23 +41,25 @@ function settingsOf(series: SeriesRec): SeriesSettings {
 
 /** First episode right away (spec: "starts generating right after creation"), then one per posting slot. */
 export function startSeries(engine: Engine, series: SeriesRec, at: number): void {
-  generateEpisode(engine, series, at, 'auto');
+  generateEpisode(engine, series, { at, mode: 'auto' });
   startCadence(engine, series, at);
 }
 
 /** (Re)starts the slot ticks from `from`; an older chain notices the version change and stops. */
 export function startCadence(engine: Engine, series: SeriesRec, from: number): void {
   series.cadenceVersion += 1;
-  scheduleTick(engine, series, series.cadenceVersion, nextSlot(from, settingsOf(series)));
+  const version = series.cadenceVersion;
+  scheduleTick(engine, series, { version, slot: nextSlot(from, settingsOf(series)) });
 }
 
-function scheduleTick(engine: Engine, series: SeriesRec, version: number, slot: number): void {
-  engine.scheduler.at(slot, 'series:tick', (at) => {
-    if (series.deleted || series.cadenceVersion !== version) return;
+/** `version` is the cadence this tick belongs to: a restarted cadence leaves the old chain to stop. */
+function scheduleTick(engine: Engine, series: SeriesRec, tick: { version: number; slot: number }): void {
+  engine.scheduler.at(tick.slot, 'series:tick', (at) => {
+    if (series.deleted || series.cadenceVersion !== tick.version) return;
     // At each slot the episode for the next slot is generated, unless paused or one is already queued.
     if (!series.paused && !hasQueuedEpisodeAfter(engine, series, at))
-      generateEpisode(engine, series, at, 'auto');
-    scheduleTick(engine, series, version, nextSlot(at, settingsOf(series)));
+      generateEpisode(engine, series, { at, mode: 'auto' });
+    scheduleTick(engine, series, { version: tick.version, slot: nextSlot(at, settingsOf(series)) });
   });
 }
 
@@ -86,8 +88,7 @@ function lastQueuedSlot(engine: Engine, series: SeriesRec): number | undefined {
 export function generateEpisode(
   engine: Engine,
   series: SeriesRec,
-  at: number,
-  mode: 'auto' | 'manual',
+  { at, mode }: { at: number; mode: 'auto' | 'manual' },
 ): { episode: EpisodeRec; video: VideoRec } | ApiError {
   const team = engine.store.team(series.teamId);
   const settings = settingsOf(series);
@@ -105,22 +106,18 @@ export function generateEpisode(
   const scheduledAt = nextSlot(Math.max(at, lastQueuedSlot(engine, series) ?? at), settings);
   series.episodeCount += 1;
   const name = String(series.config.name);
-  const video = createVideo(
-    engine,
-    team,
-    {
-      kind: 'script',
-      name: `${name} — Episode ${series.episodeCount}`.slice(0, 120),
-      platform: settings.destination,
-      model: settings.brollModel,
-      script: episodeScript(series, series.episodeCount),
-      voiceId: settings.voice,
-      options: {},
-      generateThumbnails: settings.generateThumbnails,
-      seriesId: series.id,
-    },
+  const video = createVideo(engine, team, {
+    kind: 'script',
+    name: `${name} — Episode ${series.episodeCount}`.slice(0, 120),
+    platform: settings.destination,
+    model: settings.brollModel,
+    script: episodeScript(series, series.episodeCount),
+    voiceId: settings.voice,
+    options: {},
+    generateThumbnails: settings.generateThumbnails,
+    seriesId: series.id,
     at,
-  );
+  });
   chargeForVideo(engine, team, {
     credits: cost,
     description: `Series episode (${settings.brollModel}): ${name}`,

@@ -80,7 +80,7 @@ export const postRoutes: Route[] = [
       // "Renders the video first if needed"; a video still generating is rendered when it completes.
       const render = latestRender(engine, video.id);
       if (video.status === 'completed' && video.renderedPath === null && render?.status !== 'in-progress') {
-        startRender(engine, video, 'h264', now);
+        startRender(engine, video, { codec: 'h264', at: now });
       }
       const taskId = engine.newId(now);
       for (const platform of body.platforms) {

@@ -137,7 +137,7 @@ export const seriesRoutes: Route[] = [
     limit: { max: 5, windowMs: 5 * MINUTE },
     handle: (ctx) => {
       const series = ownSeries(ctx, pathId(ctx));
-      const result = generateEpisode(ctx.engine, series, ctx.now, 'manual');
+      const result = generateEpisode(ctx.engine, series, { at: ctx.now, mode: 'manual' });
       if (result instanceof ApiError) throw result;
       return ok({ projectId: result.video.id, statusUrl: statusUrl(result.video.id) });
     },

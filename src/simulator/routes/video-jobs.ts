@@ -73,7 +73,7 @@ export const videoJobRoutes: Route[] = [
           `status: the video's generation status is '${video.status}'; rendering requires 'completed'`,
         );
       }
-      const render = startRender(ctx.engine, video, body.codec, ctx.now);
+      const render = startRender(ctx.engine, video, { codec: body.codec, at: ctx.now });
       return ok({ renderId: render.id, statusUrl: `${API_PREFIX}/renders/${render.id}` }, 202);
     },
   }),

@@ -37,21 +37,17 @@ export const videoRoutes: Route[] = [
       const refusal = refusalFor(engine, team, cost) ?? paymentRefusal(engine, cost);
       if (refusal) throw refusal;
       const { script, voiceId, model, name, ...options } = body;
-      const video = createVideo(
-        engine,
-        team,
-        {
-          kind: 'script',
-          name: name ?? nameFromScript(script),
-          platform: 'youtube',
-          model,
-          script,
-          voiceId,
-          options,
-          generateThumbnails: true,
-        },
-        now,
-      );
+      const video = createVideo(engine, team, {
+        kind: 'script',
+        name: name ?? nameFromScript(script),
+        platform: 'youtube',
+        model,
+        script,
+        voiceId,
+        options,
+        generateThumbnails: true,
+        at: now,
+      });
       chargeForVideo(engine, team, {
         credits: cost,
         description: `Video generation (${model}): ${video.name}`,
@@ -86,21 +82,17 @@ export const videoRoutes: Route[] = [
       const refusal = refusalFor(engine, team, 0);
       if (refusal) throw refusal;
       const { name, ...options } = body;
-      const video = createVideo(
-        engine,
-        team,
-        {
-          kind: 'captions',
-          name: name ?? fileNameOf(source),
-          platform: 'youtube',
-          model: 'storyboard',
-          script: '',
-          voiceId: '',
-          options,
-          generateThumbnails: true,
-        },
-        now,
-      );
+      const video = createVideo(engine, team, {
+        kind: 'captions',
+        name: name ?? fileNameOf(source),
+        platform: 'youtube',
+        model: 'storyboard',
+        script: '',
+        voiceId: '',
+        options,
+        generateThumbnails: true,
+        at: now,
+      });
       return ok({ id: video.id, status: video.status, statusUrl: statusUrl(video.id) }, 201);
     },
   }),
