@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describeApiError, isApiError } from './api-errors.js';
+import type { ApprovedRunners } from './approvals/runner-port.js';
 import type { Card, Response, SelectOption } from './cards.js';
 import type { ActionSpec, CommandModule, CommandSpec, FormSpec, RawArgs } from './command-spec.js';
 import { usageOf } from './command-spec.js';
@@ -62,6 +63,7 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
   );
   const forms = new Map<string, FormSpec>(modules.flatMap((m) => m.forms ?? []).map((f) => [f.id, f]));
   const registry: CommandRegistry = createRegistry(commands);
+  const approved: ApprovedRunners = Object.assign({}, ...modules.map((m) => m.approved ?? {}));
   const log = deps.logger.child({ component: 'core' });
   /** Per request: whether a call that changes something at the video service was sent. */
   const remoteWrites = new WeakMap<CommandContext, { sent: boolean }>();
@@ -74,7 +76,7 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
       trackRemoteWrites(deps.apiFor(key), () => {
         writes.sent = true;
       });
-    const ctx = createContext(req, { ...deps, apiFor });
+    const ctx = createContext(req, { ...deps, apiFor, approved });
     remoteWrites.set(ctx, writes);
     return ctx;
   }

@@ -2,8 +2,10 @@
  * Command metadata: one declaration per command drives the text parser, `help`, the Discord command
  * registration (options, choices, autocomplete) and the typed arguments a handler receives.
  */
+import type { ApprovedRunners } from './approvals/runner-port.js';
 import type { Response } from './cards.js';
 import type { CommandContext } from './context.js';
+import type { EffectRunners } from './effects/reconcile.js';
 import type { Platform } from './video-api.js';
 
 /**
@@ -139,4 +141,8 @@ export interface CommandModule {
   commands?: readonly CommandSpec[];
   actions?: readonly ActionSpec[];
   forms?: readonly FormSpec[];
+  /** How an approver's click runs this group's approvable commands (the approvals port). */
+  approved?: ApprovedRunners;
+  /** How a write of this group whose local record failed is finished later (see `effects/reconcile.ts`). */
+  effects?: EffectRunners;
 }

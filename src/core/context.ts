@@ -2,6 +2,7 @@
  * The environment a command, click or form handler runs in: who asked, where, and the core's dependencies.
  */
 import { workspaceOf } from './address.js';
+import type { ApprovedRunners } from './approvals/runner-port.js';
 import { effectiveSettings } from './approvals/workspace-policy.js';
 import { type CatalogCache, keyId } from './catalog-cache.js';
 import type { MessageCode } from './messages.js';
@@ -66,6 +67,8 @@ export interface CoreDeps {
   metrics?: CoreMetrics;
   /** Max age of a watch before the poller gives up (ms). */
   watchMaxAgeMs?: number;
+  /** How approved requests run, by command: filled by `createBot` from the command modules. */
+  approved?: ApprovedRunners;
 }
 
 export interface CommandContext {

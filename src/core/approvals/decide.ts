@@ -25,7 +25,7 @@ import { expireApproval } from './expire.js';
 import type { ApprovalCardModel } from './model.js';
 import { decisionRefusal } from './policy.js';
 import { clickedApproval } from './reach.js';
-import { runApproved } from './run-approved.js';
+import { runApproved } from './runner-port.js';
 import { alreadyDecided } from './wording.js';
 
 const REJECT_FORM = 'approval.reject.form';
@@ -109,7 +109,7 @@ async function execute(ctx: CommandContext, approval: Approval, model: ApprovalC
   const store = ctx.deps.store;
   const by = model.decidedByName ?? decider(ctx);
   try {
-    const result = await runApproved(ctx, approval, model);
+    const result = await runApproved(ctx, { approval, model });
     store.transaction(() => {
       updateApprovalCard(
         store,

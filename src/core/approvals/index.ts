@@ -1,6 +1,6 @@
 /**
  * Team publishing (DESIGN §5): approvals, roles and the audit trail. Commands ask through `policy.ts` and
- * `request.ts`; approvers decide on the card (`decide.ts`), which runs the action through `run-approved.ts`;
+ * `request.ts`; approvers decide on the card (`decide.ts`), which runs the action through the runner its command group registered (`runner-port.ts`);
  * scheduled requests expire through `expiry-watcher.ts`; `roles.ts` limits who may run each class of action.
  */
 import type { CommandModule } from '../command-spec.js';

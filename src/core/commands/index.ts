@@ -3,6 +3,7 @@
  */
 import { approvalsModule } from '../approvals/index.js';
 import type { CommandModule } from '../command-spec.js';
+import type { EffectRunners } from '../effects/reconcile.js';
 import { accountModule } from './account/index.js';
 import { inboxModule } from './approvals/index.js';
 import { auditModule } from './audit/index.js';
@@ -19,3 +20,6 @@ export const MODULES: readonly CommandModule[] = [
   approvalsModule,
   inboxModule,
 ];
+
+/** How each group finishes a write whose local record failed (`effects/reconcile.ts`), by command. */
+export const EFFECT_RUNNERS: EffectRunners = Object.assign({}, ...MODULES.map((m) => m.effects ?? {}));

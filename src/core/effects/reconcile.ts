@@ -94,6 +94,14 @@ async function replay(
   }
 }
 
+/** A stored `approval` argument (the replay of an approved write), when well formed. */
+export function approvalOf(args: Record<string, unknown>): { id: string; requesterName: string } | undefined {
+  const a = args.approval as { id?: unknown; requesterName?: unknown } | undefined;
+  return typeof a?.id === 'string' && a.id !== '' && typeof a.requesterName === 'string'
+    ? { id: a.id, requesterName: a.requesterName }
+    : undefined;
+}
+
 /** The request said no for good (a user mistake, 4xx); a commit failing again is worth another try. */
 function isFinal(error: unknown): boolean {
   if (error instanceof UserError) return error.code !== 'effect-unsaved';

@@ -11,7 +11,7 @@ import { type CommandContext, userError } from '../context.js';
 /** How long a request may still be in flight (its retries included) before a replay may try its effect. */
 export const EFFECT_GRACE_MS = 2 * 60_000;
 
-/** The remote writes that can be replayed; `src/core/commands/effect-runners.ts` runs each. */
+/** The remote writes that can be replayed; each command group registers how (`CommandModule.effects`). */
 export type EffectCommand = 'create' | 'publish' | 'schedule' | 'series.generate';
 
 export interface RemoteEffect {

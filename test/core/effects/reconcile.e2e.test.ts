@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Response } from '../../../src/core/cards.js';
-import { EFFECT_RUNNERS } from '../../../src/core/commands/effect-runners.js';
+import { EFFECT_RUNNERS } from '../../../src/core/commands/index.js';
 import { reconcileEffects } from '../../../src/core/effects/reconcile.js';
 import { EFFECT_GRACE_MS } from '../../../src/core/effects/remote-effect.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';

@@ -2,6 +2,7 @@ import type { CommandModule } from '../../command-spec.js';
 import { calendarCommand } from './calendar.js';
 import { metaBlockForm, metaCommand, metaEditAction, metaPickForm } from './meta.js';
 import { publishAccountAction, publishButton, publishCommand, publishFormSpec } from './publish.js';
+import { approved, effects } from './replays.js';
 import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
 import { unscheduleCommand } from './unschedule.js';
 
@@ -10,4 +11,6 @@ export const publishingModule: CommandModule = {
   commands: [metaCommand, publishCommand, scheduleCommand, unscheduleCommand, calendarCommand],
   actions: [metaEditAction, publishButton, publishAccountAction, scheduleButton],
   forms: [metaBlockForm, metaPickForm, publishFormSpec, scheduleFormSpec],
+  approved,
+  effects,
 };

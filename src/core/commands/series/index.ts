@@ -7,6 +7,7 @@ import { episodesCommand, episodesPageAction } from './episodes.js';
 import { generateAction, generateCancelAction, generateCommand, generateConfirmAction } from './generate.js';
 import { listCommand } from './list.js';
 import { pauseCommand } from './pause.js';
+import { approved, effects } from './replays.js';
 import { resumeCommand } from './resume.js';
 import { pauseAction, resumeAction, resumeCancelAction, resumeConfirmAction } from './set-paused.js';
 import { showCommand } from './show.js';
@@ -41,4 +42,6 @@ export const seriesModule: CommandModule = {
     deleteCancelAction,
   ],
   forms: [createForm],
+  approved,
+  effects,
 };

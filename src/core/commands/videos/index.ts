@@ -7,6 +7,7 @@ import { deleteCancelAction, deleteCommand, deleteConfirmAction } from './delete
 import { videosCommand, videosPageAction } from './list.js';
 import { renameCommand } from './rename.js';
 import { renderAction, renderCommand } from './render.js';
+import { approved, effects } from './replays.js';
 import { showAction, showCommand } from './show.js';
 import { statusCommand } from './status.js';
 import { thumbnailPickAction } from './thumbnail-pick.js';
@@ -37,4 +38,6 @@ export const videosModule: CommandModule = {
     deleteCancelAction,
   ],
   forms: [createFormSpec],
+  approved,
+  effects,
 };
