@@ -3,6 +3,7 @@
  * A message goes to every stream of the channel's users, or only to its owner's streams when private.
  */
 import type { ServerResponse } from 'node:http';
+import type { Clock } from '../../src/core/ports.js';
 import type { MessageView } from './html/message.js';
 
 /** Comment lines keep idle connections open through proxies and reveal dead ones. */
@@ -15,7 +16,10 @@ interface Stream {
 
 export class EventHub {
   readonly #streams = new Set<Stream>();
-  #heartbeat: NodeJS.Timeout | undefined;
+  /** Stops the heartbeat loop; set while any stream is open. */
+  #heartbeat: AbortController | undefined;
+
+  constructor(private readonly clock: Clock) {}
 
   /** Takes over `res` as an event stream until the client goes away or `close()` runs. */
   open(user: string, res: ServerResponse): void {
@@ -57,13 +61,22 @@ export class EventHub {
 
   #schedule(): void {
     if (this.#streams.size > 0 && !this.#heartbeat) {
-      this.#heartbeat = setInterval(() => {
-        for (const stream of this.#streams) stream.res.write(': ping\n\n');
-      }, HEARTBEAT_MS);
-      this.#heartbeat.unref();
+      this.#heartbeat = new AbortController();
+      void this.#beat(this.#heartbeat.signal);
     } else if (this.#streams.size === 0 && this.#heartbeat) {
-      clearInterval(this.#heartbeat);
+      this.#heartbeat.abort();
       this.#heartbeat = undefined;
+    }
+  }
+
+  async #beat(signal: AbortSignal): Promise<void> {
+    try {
+      for (;;) {
+        await this.clock.timer(HEARTBEAT_MS, signal);
+        for (const stream of this.#streams) stream.res.write(': ping\n\n');
+      }
+    } catch {
+      // Aborted: the last stream went away.
     }
   }
 }
