@@ -156,7 +156,7 @@ export class FakeDiscord {
       if (value) return value;
       if (Date.now() - started > timeoutMs)
         throw new Error(`fake discord: condition not met in ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 5)); // real-time-ok: polls real HTTP/WebSocket traffic until the probe holds
     }
   }
 

@@ -13,7 +13,7 @@ import type { Bot } from '../../src/core/bot.js';
 import type { Response } from '../../src/core/cards.js';
 import { defineCommand } from '../../src/core/command-spec.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { latch, Watch } from '../support/latch.js';
+import { latch, Notifier } from '../support/latch.js';
 import { TestClock } from '../support/test-clock.js';
 import type { Json } from './world.js';
 
@@ -88,7 +88,7 @@ function setup(
     autocompleteTimeoutMs: 50,
   });
   const answers: Json[] = [];
-  const answered = new Watch();
+  const answered = new Notifier();
   const reply = {
     callback: async (body: Json) => {
       if (options.refuseAnswers) throw new Error('Unknown interaction');

@@ -43,14 +43,14 @@ beforeEach(() => {
 });
 
 /**
- * The platform as one sender reaches it: one recorder shared by both, each call answered after a few
- * milliseconds; `made` counts this sender's calls.
+ * The platform as one sender reaches it: one recorder shared by both, each call answered after a few turns
+ * of the event loop (varying, so the two senders interleave); `made` counts this sender's calls.
  */
 function slowly(platform: FakeChatSender): ChatSender & { made: number } {
   let n = 0;
-  const pause = () => {
+  const pause = async () => {
     n++;
-    return new Promise((resolve) => setTimeout(resolve, (n * 7) % 4));
+    for (let turn = 0; turn <= (n * 7) % 4; turn++) await new Promise((resolve) => setImmediate(resolve));
   };
   return {
     platform: 'slack',

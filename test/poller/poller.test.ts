@@ -6,6 +6,7 @@ import { type VideoApi, VideoApiError } from '../../src/core/video-api.js';
 import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
 import { Poller, type PollerOptions } from '../../src/poller/poller.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import { Notifier } from '../support/latch.js';
 import { progressWatcher } from './fixtures/progress-watcher.js';
 import {
   ALICE,
@@ -110,12 +111,14 @@ describe.each(STORES)('on the $name store', (fixture) => {
         release = r;
       });
       let inFlight = 0;
+      const started = new Notifier();
       // Like the real client: the transport and the rate budget each listen to the call's signal.
       const { api } = scriptedApi(async (id, options) => {
         const noop = () => {};
         options?.signal?.addEventListener('abort', noop);
         options?.signal?.addEventListener('abort', noop);
         inFlight++;
+        started.notify();
         await gate;
         options?.signal?.removeEventListener('abort', noop);
         options?.signal?.removeEventListener('abort', noop);
@@ -129,7 +132,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
         perOwnerConcurrency: 64,
       });
       const pass = p.tick();
-      for (let i = 0; i < 400 && inFlight < 64; i++) await new Promise((r) => setTimeout(r, 5));
+      await started.until(() => inFlight >= 64);
       expect(inFlight).toBe(64);
       release();
       await pass;
@@ -147,7 +150,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
         const n = (running.get(w.owner) ?? 0) + 1;
         running.set(w.owner, n);
         peak.set(w.owner, Math.max(peak.get(w.owner) ?? 0, n));
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setImmediate(r)); // checks started in one turn overlap
         running.set(w.owner, (running.get(w.owner) ?? 1) - 1);
         return { state: w.state, done: false };
       });

@@ -279,6 +279,7 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
         }
       } else idleSince = undefined;
       if (Date.now() > deadline) throw new Error('Slack: no answer to the interaction within 15 s');
+      // real-time-ok: polls real HTTP traffic until an answer arrives ("none" once the core has been idle 200 ms)
       await new Promise((r) => setTimeout(r, 5));
     }
   }

@@ -180,7 +180,7 @@ export class FakeSlack {
       const value = check();
       if (value) return value;
       if (Date.now() > deadline) throw new Error(`fake Slack: timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 10)); // real-time-ok: polls real HTTP traffic until the check holds
     }
   }
 

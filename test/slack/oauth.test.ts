@@ -66,8 +66,6 @@ describe('OAuth install', () => {
     // T0001 (the fixture's team) never installed the app: Bolt acknowledges and runs no listener.
     const sent = await w.command('help', { raw: true });
     expect(sent.status).toBe(200);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(w.fake.responsesTo(sent.responseUrl)).toEqual([]);
     const payload = fixture<Record<string, string>>('slash-command.json');
     const responseUrl = w.fake.responseUrl();
     Object.assign(payload, {
@@ -80,6 +78,8 @@ describe('OAuth install', () => {
     expect(res.status).toBe(200);
     await w.reply(responseUrl);
     expect(w.fake.callsOf('users.info').at(-1)?.token).toBe('xoxb-T0002-installed-bot-token');
+    // T0002's command, sent later, has been answered: T0001's got nothing.
+    expect(w.fake.responsesTo(sent.responseUrl)).toEqual([]);
 
     // Deliveries pick the workspace's token; a workspace without an installation is a permanent failure.
     await w.adapter.sender.post('slack:T0002:C0TWO', { title: 'Hello' }, { dedupeId: 'outbox:1' });

@@ -16,7 +16,7 @@ export function latch(): Latch {
 }
 
 /** Resolves once `check()` holds, re-checked each time `notify` is called (no timer). */
-export class Watch {
+export class Notifier {
   #waiters: { check: () => boolean; resolve: () => void }[] = [];
 
   until(check: () => boolean): Promise<void> {
