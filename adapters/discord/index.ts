@@ -81,6 +81,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     routes,
     memory,
     logger,
+    clock,
     deferAfterMs: settings.deferAfterMs,
     // In HTTP mode the shared server counts interactions from their arrival, before they are even read.
     acks: options.http.acks,

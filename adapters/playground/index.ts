@@ -73,7 +73,7 @@ export function createPlaygroundAdapter(options: PlaygroundOptions): PlaygroundA
   if (channels.length === 0 || people.length === 0) throw new Error('playground: needs a channel and a user');
 
   const logger = options.logger.child({ component: 'playground' });
-  const hub = new EventHub();
+  const hub = new EventHub(options.clock);
   const names = new Map(people.map((u) => [u.id, u.name]));
   const room = new ChatRoom({ hub, clock: options.clock, channels, userName: (id) => names.get(id) ?? id });
   const routes = createRoutes({

@@ -132,8 +132,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     store,
     people: new SlackPeople(options.clock, logger),
     groups: new SlackGroups(options.clock, logger),
-    presenter: createPresenter({ logger }),
+    presenter: createPresenter({ logger, clock: options.clock }),
     logger,
+    clock: options.clock,
     acks: options.http.acks,
     onRevoked: (revoked) => forgetRevoked(store, revoked, { oauth: !!config.oauth, logger }),
   });

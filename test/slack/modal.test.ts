@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEW_ACK_BUDGET_MS } from '../../adapters/slack/listeners.js';
 import { DEMO_KEY } from '../support/harness.js';
-import { address, BOB, blocksText, elements, type SlackWorld, slackWorld } from './world.js';
 import { latch } from '../support/latch.js';
+import { address, BOB, blocksText, elements, type SlackWorld, slackWorld } from './world.js';
 
 let w: SlackWorld;
 beforeAll(async () => {
