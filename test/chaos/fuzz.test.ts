@@ -13,8 +13,8 @@ import type { Response } from '../../src/core/cards.js';
 import type { CommandModule } from '../../src/core/command-spec.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import type { RequestInfo } from '../../src/core/context.js';
-import type { VideoApi, VideoApiFactory } from '../../src/core/video-api.js';
 import { createHttpServer } from '../../src/http/server.js';
+import { spyOnHarness } from '../support/api-spy.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
 import { LONG } from './support/checks.js';
 import { fuzzInputs } from './support/fuzz-inputs.js';
@@ -41,25 +41,6 @@ interface Call {
   write: boolean;
 }
 
-function recording(api: VideoApi, calls: Call[]): VideoApi {
-  return new Proxy(api, {
-    get(target, group: string) {
-      const resource = (target as unknown as Record<string, Record<string, unknown>>)[group];
-      if (typeof resource !== 'object' || resource === null) return resource;
-      return new Proxy(resource, {
-        get(r, method: string) {
-          const fn = r[method];
-          if (typeof fn !== 'function') return fn;
-          return (...args: unknown[]) => {
-            calls.push({ name: `${group}.${method}`, write: WRITES.has(method) });
-            return (fn as (...a: unknown[]) => unknown).apply(r, args);
-          };
-        },
-      });
-    },
-  });
-}
-
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
 
@@ -75,8 +56,9 @@ describe('fuzz', () => {
     process.on('unhandledRejection', onUnhandled);
     h = await createHarness();
     alice = h.user('alice');
-    const original: VideoApiFactory = h.deps.apiFor;
-    h.deps.apiFor = (key) => recording(original(key), calls);
+    const original = spyOnHarness(h, {
+      before: ({ name }) => calls.push({ name, write: WRITES.has(name.split('.')[1] ?? '') }),
+    });
     h.deps.metrics = { command: (_label, outcome) => outcomes.push(outcome) };
     // The same modules, with every command handler (and form builder) marking that it ran: parsing and the
     // argument checks let the input through.

@@ -9,7 +9,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { systemClock } from '../../src/core/ports.js';
-import type { VideoApi, VideoApiFactory } from '../../src/core/video-api.js';
+import { spyOnHarness } from './api-spy.js';
 import { HARNESS_START, type Harness, TestClock } from './harness.js';
 
 const MESSAGES = { SQLITE_FULL: 'database or disk is full', SQLITE_BUSY: 'database is locked' } as const;
@@ -71,27 +71,7 @@ export function commitFaults(h: Harness, code: keyof typeof MESSAGES = 'SQLITE_F
 
 /** Calls `then(method)` each time a call of the bot's API clients (`videos.create`…) has answered. */
 export function afterCalls(h: Harness, then: (method: string) => void): void {
-  const original: VideoApiFactory = h.deps.apiFor;
-  h.deps.apiFor = Object.assign((key: string) => watching(original(key)), original);
-  function watching(api: VideoApi): VideoApi {
-    return new Proxy(api, {
-      get(target, group: string) {
-        const resource = (target as unknown as Record<string, Record<string, unknown>>)[group];
-        if (typeof resource !== 'object' || resource === null) return resource;
-        return new Proxy(resource, {
-          get(r, method: string) {
-            const fn = r[method];
-            if (typeof fn !== 'function') return fn;
-            return async (...args: unknown[]) => {
-              const result = await (fn as (...a: unknown[]) => Promise<unknown>).apply(r, args);
-              then(`${group}.${method}`);
-              return result;
-            };
-          },
-        });
-      },
-    });
-  }
+  spyOnHarness(h, { after: (call) => then(call.name) });
 }
 
 /** Virtual start, real pace: `now` follows the wall clock, `sleep` waits for real. */

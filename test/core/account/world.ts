@@ -9,6 +9,7 @@ import type { Card, Response } from '../../../src/core/cards.js';
 import { MODULES } from '../../../src/core/commands/index.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import type { VideoApi } from '../../../src/core/video-api.js';
+import { spyOnApi } from '../../support/api-spy.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../../support/harness.js';
 
 export { DEMO_KEY };
@@ -30,24 +31,8 @@ export interface World extends Harness {
 }
 
 /** Records `resource.method` of every call made through the client. */
-export function recordCalls(api: VideoApi, calls: string[]): VideoApi {
-  return new Proxy(api, {
-    get(target, resource: string) {
-      const value = Reflect.get(target, resource);
-      if (typeof value !== 'object' || value === null) return value;
-      return new Proxy(value, {
-        get(inner, method: string) {
-          const fn = Reflect.get(inner, method);
-          if (typeof fn !== 'function') return fn;
-          return (...args: unknown[]) => {
-            calls.push(`${resource}.${method}`);
-            return fn.apply(inner, args);
-          };
-        },
-      });
-    },
-  });
-}
+export const recordCalls = (api: VideoApi, calls: string[]): VideoApi =>
+  spyOnApi(api, { before: (call) => calls.push(call.name) });
 
 export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const { wrapApi, ...harnessOptions } = options;

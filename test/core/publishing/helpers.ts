@@ -4,6 +4,7 @@
  */
 import type { Response } from '../../../src/core/cards.js';
 import type { VideoApi } from '../../../src/core/video-api.js';
+import { spyOnHarness } from '../../support/api-spy.js';
 import { DEMO_KEY, type Harness } from '../../support/harness.js';
 
 export const MINUTE = 60_000;
@@ -70,28 +71,12 @@ const WRITES = new Set([
 /** Wraps the bot's client factory so the test sees which calls a command made. */
 export function spyCalls(h: Harness): CallLog {
   const log: CallLog = { writes: [], all: [] };
-  const original = h.deps.apiFor;
-  h.deps.apiFor = (key: string) => {
-    const api = original(key);
-    return new Proxy(api, {
-      get(target, resource: string) {
-        const group = (target as unknown as Record<string, Record<string, unknown>>)[resource];
-        if (!group || typeof group !== 'object') return group;
-        return new Proxy(group, {
-          get(g, method: string) {
-            const fn = g[method];
-            if (typeof fn !== 'function') return fn;
-            return (...args: unknown[]) => {
-              const name = `${resource}.${method}`;
-              log.all.push(name);
-              if (WRITES.has(name)) log.writes.push(name);
-              return (fn as (...a: unknown[]) => unknown).apply(g, args);
-            };
-          },
-        });
-      },
-    });
-  };
+  spyOnHarness(h, {
+    before: ({ name }) => {
+      log.all.push(name);
+      if (WRITES.has(name)) log.writes.push(name);
+    },
+  });
   return log;
 }
 

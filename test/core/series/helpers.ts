@@ -1,6 +1,7 @@
 /** Shared set-up for the series end-to-end tests: the harness plus a record of interactive API calls. */
 import type { Response } from '../../../src/core/cards.js';
-import type { VideoApi, VideoApiFactory } from '../../../src/core/video-api.js';
+import type { VideoApi } from '../../../src/core/video-api.js';
+import { spyOnHarness } from '../../support/api-spy.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../../support/harness.js';
 
 export const MINUTE = 60_000;
@@ -20,28 +21,8 @@ export interface SeriesHarness extends Harness {
 export async function seriesHarness(options: HarnessOptions = {}): Promise<SeriesHarness> {
   const h = await createHarness(options);
   const calls: string[] = [];
-  const original: VideoApiFactory = h.deps.apiFor;
-  h.deps.apiFor = (key) => recording(original(key), calls);
+  const original = spyOnHarness(h, { before: (call) => calls.push(call.name) });
   return Object.assign(h, { calls, api: original(DEMO_KEY) });
-}
-
-function recording(api: VideoApi, calls: string[]): VideoApi {
-  return new Proxy(api, {
-    get(target, group: string) {
-      const resource = (target as unknown as Record<string, Record<string, unknown>>)[group];
-      if (typeof resource !== 'object' || resource === null) return resource;
-      return new Proxy(resource, {
-        get(r, method: string) {
-          const fn = r[method];
-          if (typeof fn !== 'function') return fn;
-          return (...args: unknown[]) => {
-            calls.push(`${group}.${method}`);
-            return (fn as (...a: unknown[]) => unknown).apply(r, args);
-          };
-        },
-      });
-    },
-  });
 }
 
 export const mutations = (h: SeriesHarness): string[] => h.calls.filter((c) => MUTATIONS.includes(c));

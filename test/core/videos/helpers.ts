@@ -4,7 +4,8 @@
  * prove that bad input sent nothing.
  */
 import type { Card, Control, Response } from '../../../src/core/cards.js';
-import type { VideoApi, VideoApiFactory } from '../../../src/core/video-api.js';
+import type { VideoApi } from '../../../src/core/video-api.js';
+import { spyOnHarness } from '../../support/api-spy.js';
 import type { PostedMessage } from '../../support/fake-chat.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../../support/harness.js';
 
@@ -37,28 +38,8 @@ const WRITES = new Set([
 export async function videosHarness(options: HarnessOptions = {}): Promise<VideosHarness> {
   const h = await createHarness(options);
   const calls: Call[] = [];
-  const original: VideoApiFactory = h.deps.apiFor;
-  h.deps.apiFor = (key) => recording(original(key), calls);
+  const original = spyOnHarness(h, { before: (call) => calls.push(call) });
   return Object.assign(h, { calls, api: original(DEMO_KEY) });
-}
-
-function recording(api: VideoApi, calls: Call[]): VideoApi {
-  return new Proxy(api, {
-    get(target, group: string) {
-      const resource = (target as unknown as Record<string, Record<string, unknown>>)[group];
-      if (typeof resource !== 'object' || resource === null) return resource;
-      return new Proxy(resource, {
-        get(r, method: string) {
-          const fn = r[method];
-          if (typeof fn !== 'function') return fn;
-          return (...args: unknown[]) => {
-            calls.push({ name: `${group}.${method}`, args });
-            return (fn as (...a: unknown[]) => unknown).apply(r, args);
-          };
-        },
-      });
-    },
-  });
 }
 
 export const writes = (h: VideosHarness): string[] => h.calls.map((c) => c.name).filter((n) => WRITES.has(n));
