@@ -184,7 +184,7 @@ function renderControls(card: Card, memory: RenderMemory): ActionRow[] {
 
   const rendered = groups.map((g) =>
     g.controls
-      .map((c) => renderControl(c, memory, taken, g.number))
+      .map((c) => renderControl(c, { memory, taken }, g.number))
       .filter((c): c is APIButtonComponent | APIStringSelectComponent => c !== undefined),
   );
   let rows = rendered.flatMap(rowsOf);
@@ -212,10 +212,15 @@ function rowsOf(components: (APIButtonComponent | APIStringSelectComponent)[]): 
   return rows;
 }
 
+/** What rendering a card's controls shares: the memory of long values, and the custom ids already used. */
+interface ControlContext {
+  memory: RenderMemory;
+  taken: Set<string>;
+}
+
 function renderControl(
   control: Control,
-  memory: RenderMemory,
-  taken: Set<string>,
+  { memory, taken }: ControlContext,
   number: number | undefined,
 ): APIButtonComponent | APIStringSelectComponent | undefined {
   const numbered = (label: string) =>
@@ -230,20 +235,15 @@ function renderControl(
         url: control.url,
       };
     case 'button':
-      return renderButton(control, memory, taken, numbered(control.label));
+      return renderButton(control, { memory, taken }, numbered(control.label));
     case 'select':
-      return renderSelect(control, memory, taken);
+      return renderSelect(control, { memory, taken });
   }
 }
 
 const STYLES = { primary: ButtonStyle.Primary, danger: ButtonStyle.Danger } as const;
 
-function renderButton(
-  button: Button,
-  memory: RenderMemory,
-  taken: Set<string>,
-  label: string,
-): APIButtonComponent {
+function renderButton(button: Button, { memory, taken }: ControlContext, label: string): APIButtonComponent {
   const kind = button.confirm ? 'confirm' : 'action';
   if (button.confirm) memory.keepConfirm(button.action, button.value, button.confirm);
   const customId =
@@ -263,7 +263,7 @@ function renderButton(
   };
 }
 
-function renderSelect(select: Select, memory: RenderMemory, taken: Set<string>): APIStringSelectComponent {
+function renderSelect(select: Select, { memory, taken }: ControlContext): APIStringSelectComponent {
   const customId =
     actionId('action', select.action, '', taken) ??
     stashedId(memory.keepAction({ action: select.action, value: '' }));

@@ -132,14 +132,21 @@ export function cardToBlocks(card: Card, options: BlockOptions = {}): Block[] {
   tail.push(...controls);
   if (card.context) tail.push(contextBlock(card.context));
 
-  return fitToBudget(head, groups, tail, max);
+  return fitToBudget({ head, groups, tail, max });
+}
+
+/** A card's blocks: the head (title to progress), one group per section, the tail (controls and context). */
+interface CardParts {
+  head: Block[];
+  groups: Block[][];
+  tail: Block[];
 }
 
 /**
  * Keeps the title, text and the card's own buttons; when over budget, later sections go first (with an
  * ellipsis line saying something was left out), then the end of the head.
  */
-function fitToBudget(head: Block[], groups: Block[][], tail: Block[], max: number): Block[] {
+function fitToBudget({ head, groups, tail, max }: CardParts & { max: number }): Block[] {
   const total = head.length + groups.reduce((n, g) => n + g.length, 0) + tail.length;
   if (total <= max) return [...head, ...groups.flat(), ...tail];
   const kept: Block[] = [];
