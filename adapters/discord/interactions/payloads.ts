@@ -1,0 +1,78 @@
+/** The bodies every interaction answer is made of: messages, modals, and the interaction's webhook. */
+import {
+  type APIInteractionResponseCallbackData,
+  type APIModalInteractionResponseCallbackData,
+  InteractionResponseType,
+  MessageFlags,
+  type REST,
+  Routes,
+} from 'discord.js';
+import { errorCard } from '../../../src/core/bot.js';
+import type { Form, Response } from '../../../src/core/cards.js';
+import { say } from '../../../src/core/messages.js';
+import type { InboundBase } from '../inbound.js';
+import type { Replier } from '../interactions.js';
+import { prefilled } from '../modal.js';
+import type { MessagePayload } from '../render.js';
+import type { InteractionContext, Submitted } from './context.js';
+
+export const EPHEMERAL = MessageFlags.Ephemeral;
+
+/** Only the card's `notify` list pings (render.ts); an answer without one clears earlier content on edits. */
+export const body = (payload: MessagePayload, ephemeral: boolean): APIInteractionResponseCallbackData => ({
+  content: payload.content ?? '',
+  embeds: payload.embeds,
+  components: payload.components,
+  allowed_mentions: payload.allowed_mentions,
+  ...(ephemeral ? { flags: EPHEMERAL } : {}),
+});
+
+/** The interaction's own webhook: its original answer (edit, remove) and follow-ups. */
+export const webhook = (rest: REST, i: InboundBase) => ({
+  edit: (data: APIInteractionResponseCallbackData) =>
+    rest.patch(Routes.webhookMessage(i.applicationId, i.token, '@original'), { body: data, auth: false }),
+  remove: () => rest.delete(Routes.webhookMessage(i.applicationId, i.token, '@original'), { auth: false }),
+  followUp: (data: APIInteractionResponseCallbackData) =>
+    rest.post(Routes.webhook(i.applicationId, i.token), { body: data, auth: false }),
+});
+
+export function modalOf(
+  ctx: InteractionContext,
+  form: Form,
+  key = ctx.memory.forms.add(form),
+): APIModalInteractionResponseCallbackData {
+  ctx.memory.forms.set(key, form);
+  return ctx.render.modal(form, key);
+}
+
+/** A core answer as a message body (a form here is the button that opens it). */
+export function messageOf(ctx: InteractionContext, response: Response, errorsOf?: Submitted) {
+  const { render, memory } = ctx;
+  switch (response.kind) {
+    case 'message':
+      return body(render.card(response.card), response.visibility === 'ephemeral');
+    case 'update':
+      return body(render.card(response.card), true);
+    case 'form':
+      return body(render.launcher(response.form, memory.forms.add(response.form)), true);
+    case 'form-errors': {
+      const form = errorsOf?.form;
+      if (!form) return body(render.card(cardOf(errorCard(Object.values(response.errors).join('\n')))), true);
+      const again = prefilled(form, errorsOf.values);
+      return body(render.launcher(again, memory.forms.add(again), response.errors), true);
+    }
+    case 'none':
+      return undefined;
+  }
+}
+
+export const privately = (reply: Replier, payload: MessagePayload) =>
+  reply.callback({ type: InteractionResponseType.ChannelMessageWithSource, data: body(payload, true) });
+
+export const expired = (ctx: InteractionContext, reply: Replier) =>
+  privately(reply, ctx.render.card(cardOf(errorCard(say('interaction-expired')))));
+
+export function cardOf(response: Response) {
+  if (response.kind !== 'message') throw new Error('expected a message');
+  return response.card;
+}

@@ -1,0 +1,115 @@
+/**
+ * Answers an interaction with the core's response: as the first response when the core answers within
+ * `deferAfterMs`, else after a deferral through the interaction's webhook (see `../interactions.ts`).
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type APIInteractionResponse,
+  type APIInteractionResponseCallbackData,
+  InteractionResponseType,
+} from 'discord.js';
+import { errorCard } from '../../../src/core/bot.js';
+import type { Response } from '../../../src/core/cards.js';
+import { within } from '../../../src/core/deadline.js';
+import { say } from '../../../src/core/messages.js';
+import type { InboundBase } from '../inbound.js';
+import type { Replier } from '../interactions.js';
+import { loggable } from '../log-error.js';
+import type { Answering, InteractionContext, Source } from './context.js';
+import { body, EPHEMERAL, messageOf, modalOf, webhook } from './payloads.js';
+
+/** One interaction being answered, and how it may be. */
+export interface Exchange {
+  interaction: InboundBase;
+  reply: Replier;
+  answering: Answering;
+  /**
+   * Acknowledge before the core starts (and do not start it if Discord refused the acknowledgement), instead of
+   * awaiting its answer for `deferAfterMs` so that it can be the first response (a modal must be).
+   */
+  ackFirst?: boolean;
+}
+
+/** Answers with the core's response, `work`; a failure of the core is answered with an error card. */
+export async function respond(ctx: InteractionContext, exchange: Exchange, work: () => Promise<Response>) {
+  const { reply, answering } = exchange;
+  const { source } = answering;
+  if (exchange.ackFirst) {
+    await reply.callback(deferral(source));
+    // Other members' interactions that arrived meanwhile are acknowledged before this one's work starts.
+    await ctx.acks.clear();
+    return deferred(ctx, exchange, await guard(ctx, work()));
+  }
+  const safe = guard(ctx, work());
+  // 0 means "always defer" (e.g. behind a slow network), not "race a zero timer".
+  const early =
+    ctx.deferAfterMs > 0
+      ? await within(
+          ctx.clock,
+          ctx.deferAfterMs,
+          safe.then((response) => ({ response })),
+        )
+      : undefined;
+  const hook = webhook(ctx.rest, exchange.interaction);
+  if (early) {
+    const first = initial(ctx, early.response, answering);
+    await reply.callback(first);
+    // A command answered "nothing to say": the private placeholder goes away again.
+    if (early.response.kind === 'none' && source === 'reply') await hook.remove();
+    return;
+  }
+  await reply.callback(deferral(source));
+  return deferred(ctx, exchange, await safe);
+}
+
+/** The core's answer, or (when it failed) an error card with a reference to the logged failure. */
+const guard = (ctx: InteractionContext, running: Promise<Response>) =>
+  running.catch((error: unknown) => {
+    const ref = randomUUID().slice(0, 8);
+    ctx.log.error({ err: loggable(error), ref }, 'discord interaction failed');
+    return errorCard(say('internal', { ref }));
+  });
+
+const deferral = (source: Source): APIInteractionResponse =>
+  source === 'message'
+    ? { type: InteractionResponseType.DeferredMessageUpdate }
+    : { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: EPHEMERAL } };
+
+/** The first response when the core answered in time. */
+function initial(ctx: InteractionContext, response: Response, answering: Answering): APIInteractionResponse {
+  if (response.kind === 'form' && answering.canShowModal)
+    return { type: InteractionResponseType.Modal, data: modalOf(ctx, response.form) };
+  if (response.kind === 'update' && answering.source === 'message') {
+    return {
+      type: InteractionResponseType.UpdateMessage,
+      data: body(ctx.render.card(response.card), false),
+    };
+  }
+  if (response.kind === 'none') return deferral(answering.source);
+  const data = messageOf(ctx, response, answering.errorsOf) as APIInteractionResponseCallbackData;
+  return { type: InteractionResponseType.ChannelMessageWithSource, data };
+}
+
+/** The answer to an interaction already acknowledged with a deferral, through its webhook. */
+async function deferred(ctx: InteractionContext, exchange: Exchange, response: Response) {
+  const { errorsOf } = exchange.answering;
+  const hook = webhook(ctx.rest, exchange.interaction);
+  if (exchange.answering.source === 'message') {
+    if (response.kind === 'update') await hook.edit(body(ctx.render.card(response.card), false));
+    else {
+      const data = messageOf(ctx, response, errorsOf);
+      if (data) await hook.followUp(data);
+    }
+    return;
+  }
+  // Deferred privately: edit the placeholder, or replace it with a public follow-up for a channel answer.
+  if (response.kind === 'none') return void (await hook.remove());
+  if (response.kind === 'message' && response.visibility === 'channel') {
+    await hook.followUp(body(ctx.render.card(response.card), false));
+    await hook.remove();
+    return;
+  }
+  const data = messageOf(ctx, response, errorsOf) as APIInteractionResponseCallbackData;
+  const { flags: _flags, ...edit } = data;
+  await hook.edit(edit);
+}
