@@ -5,16 +5,16 @@
  * Both feed the same handler (`interactions.ts`). `/reel` is registered at start (idempotent). The outbox
  * posts and edits long-lived cards through `sender` with the bot token.
  */
-import { Client, Events, GatewayIntentBits, type Interaction, REST, Routes } from 'discord.js';
+import { type Client, REST } from 'discord.js';
 import type { Config } from '../../src/config.js';
 import type { Bot } from '../../src/core/bot.js';
 import type { ChatAdapter, ChatCapabilities, Clock, Logger } from '../../src/core/ports.js';
 import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { CommandRoutes } from './commands.js';
+import { createGatewayClient, loginError } from './gateway.js';
 import { createInteractionsEndpoint, INTERACTIONS_PATH } from './http-endpoint.js';
-import { fromGateway, type Inbound } from './inbound.js';
-import { createInteractionHandler, type Replier } from './interactions.js';
+import { createInteractionHandler } from './interactions.js';
 import { DISCORD } from './limits.js';
 import { loggable } from './log-error.js';
 import { AdapterMemory } from './memory.js';
@@ -122,45 +122,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         log.info({ path: INTERACTIONS_PATH }, 'discord HTTP interactions ready');
         return;
       }
-      client = new Client({
-        intents: [GatewayIntentBits.Guilds],
-        ...(config.apiUrl ? { rest: { api: config.apiUrl } } : {}),
-      });
-      client.on(Events.InteractionCreate, (interaction: Interaction) => {
-        const reply: Replier = {
-          async callback(response) {
-            await rest.post(Routes.interactionCallback(interaction.id, interaction.token), {
-              body: response,
-              auth: false,
-            });
-          },
-        };
-        let inbound: Inbound;
-        try {
-          inbound = fromGateway(interaction);
-        } catch (error) {
-          log.error({ err: loggable(error) }, 'discord interaction unreadable');
-          return;
-        }
-        void handle(inbound, reply);
-      });
-      client.on(Events.Error, (error) => log.error({ err: loggable(error) }, 'discord client error'));
+      client = createGatewayClient({ config, rest, handle, log });
       try {
         await client.login(config.token);
       } catch (error) {
         await client.destroy();
         client = undefined;
-        // A refused connection is the network or DISCORD_API_URL, not the token: say which to check.
-        const code = (error as { code?: string }).code ?? '';
-        const unreachable = ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EAI_AGAIN', 'ECONNRESET'].includes(
-          code,
-        );
-        const detail = error instanceof Error ? error.message : String(error);
-        throw new Error(
-          unreachable
-            ? `Discord is unreachable (${detail}): check the network${config.apiUrl ? ' and DISCORD_API_URL' : ''}.`
-            : `Discord login failed (${detail}): check DISCORD_TOKEN.`,
-        );
+        throw loginError(error, config);
       }
       log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord gateway connected');
     },
