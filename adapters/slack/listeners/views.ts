@@ -1,0 +1,75 @@
+/**
+ * Modal submissions (`view_submission`). The acknowledgement must carry the inline errors, so the core is
+ * awaited up to a budget counted from receipt (the member lookups included); a slower core gets the modal
+ * closed and answers afterwards.
+ */
+import type { AllMiddlewareArgs, App, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import { within } from '../../../src/core/deadline.js';
+import { say } from '../../../src/core/messages.js';
+import { decodeMetadata, formToView, inlineErrors, viewValues } from '../modal.js';
+import { type Surface, TRIGGER_BUDGET_MS } from '../present.js';
+import type { ListenerContext } from './context.js';
+import { requestInfo } from './request-info.js';
+import { show } from './show.js';
+
+/**
+ * Time after receipt a view submission may spend (looking up who submitted, then in the core) before the
+ * modal is closed without inline errors.
+ */
+export const VIEW_ACK_BUDGET_MS = TRIGGER_BUDGET_MS;
+
+type ViewSubmissionArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+export function registerViews(app: App, ctx: ListenerContext): void {
+  app.view<ViewSubmitAction>({ type: 'view_submission' }, (args) => onViewSubmission(ctx, args));
+}
+
+async function onViewSubmission(ctx: ListenerContext, args: ViewSubmissionArgs): Promise<void> {
+  const { ack, body, view, client, context } = args;
+  const receivedAt = ctx.clock.now();
+  const meta = decodeMetadata(view.private_metadata);
+  const team = context.teamId ?? body.team?.id ?? body.user.team_id ?? '';
+  if (!meta) {
+    await ack();
+    return;
+  }
+  const { origin } = meta;
+  const surface: Surface = {
+    client,
+    user: body.user.id,
+    channel: origin.channel,
+    ...(origin.responseUrl ? { responseUrl: origin.responseUrl } : {}),
+    ...(origin.messageTs ? { message: { ts: origin.messageTs, ephemeral: false } } : {}),
+  };
+  // The lookups (cached, but a cold cache costs Web API calls) race the budget together with the core.
+  const work = requestInfo(ctx, client, {
+    team,
+    user: body.user.id,
+    channel: origin.channel,
+    userName: body.user.name,
+    userTeam: body.user.team_id,
+    ...(origin.messageTs ? { messageTs: origin.messageTs } : {}),
+  }).then((req) =>
+    ctx.bot.handleForm(req, {
+      formId: view.callback_id,
+      state: meta.state,
+      values: viewValues(view.state.values as never),
+    }),
+  );
+  const early = await within(ctx.clock, VIEW_ACK_BUDGET_MS - (ctx.clock.now() - receivedAt), work);
+  if (early === undefined) {
+    // The core is slow: close the modal now (Slack would show an error) and answer when it is done.
+    await ack();
+    return show(ctx, { response: await work, surface, what: 'form' });
+  }
+  if (early.kind === 'form-errors') {
+    await ack({ response_action: 'errors', errors: inlineErrors(view, early.errors) });
+    return;
+  }
+  if (early.kind === 'form') {
+    await ack({ response_action: 'update', view: formToView(early.form, origin, say('form-cancel')) });
+    return;
+  }
+  await ack();
+  await show(ctx, { response: early, surface, what: 'form' });
+}
