@@ -1,0 +1,47 @@
+/**
+ * Messages where an interaction came from: through its `response_url` when it has one (works in channels the
+ * bot is not in), else through the Web API; an App Home interaction's private answers go to the app's DM.
+ */
+import type { Card } from '../../src/core/cards.js';
+import type { Clock } from '../../src/core/ports.js';
+import { cardToMessage, type SlackMessage } from './blocks.js';
+import type { Surface } from './present.js';
+import { postToResponseUrl } from './response-url.js';
+
+export async function replyEphemeral(clock: Clock, surface: Surface, message: SlackMessage): Promise<void> {
+  if (surface.responseUrl) {
+    await postToResponseUrl(clock, surface.responseUrl, {
+      response_type: 'ephemeral',
+      replace_original: false,
+      ...message,
+    });
+  } else if (surface.channel) {
+    await surface.client.chat.postEphemeral({ channel: surface.channel, user: surface.user, ...message });
+  } else {
+    await surface.client.chat.postMessage({ channel: surface.user, ...message });
+  }
+}
+
+export async function replyInChannel(clock: Clock, surface: Surface, message: SlackMessage): Promise<void> {
+  if (surface.responseUrl) {
+    await postToResponseUrl(clock, surface.responseUrl, {
+      response_type: 'in_channel',
+      replace_original: false,
+      ...message,
+    });
+  } else {
+    await surface.client.chat.postMessage({ channel: surface.channel ?? surface.user, ...message });
+  }
+}
+
+/** Replaces the clicked message; a private one without a response_url gets a new private answer instead. */
+export async function replaceMessage(clock: Clock, surface: Surface, card: Card): Promise<void> {
+  const message = cardToMessage(card);
+  if (surface.message && surface.responseUrl) {
+    await postToResponseUrl(clock, surface.responseUrl, { replace_original: true, ...message });
+  } else if (surface.message && !surface.message.ephemeral && surface.channel) {
+    await surface.client.chat.update({ channel: surface.channel, ts: surface.message.ts, ...message });
+  } else {
+    await replyEphemeral(clock, surface, message);
+  }
+}
