@@ -9,21 +9,23 @@
  * - With `SLACK_CLIENT_ID/SECRET/STATE_SECRET`: multi-workspace install at `GET /slack/install` (callback
  *   `GET /slack/oauth_redirect`), installations sealed in SQLite; each workspace's bot token comes from there.
  */
-import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
+import type { HTTPReceiver } from '@slack/bolt';
 import type { Config } from '../../src/config.js';
 import type { Bot } from '../../src/core/bot.js';
 import type { ChatAdapter, ChatCapabilities, Clock, Logger, Store } from '../../src/core/ports.js';
 import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
 import type { Handler, HttpServer } from '../../src/http/server.js';
-import { boltLogger } from './bolt-logger.js';
+import { createBoltApp } from './bolt-app.js';
 import { SlackGroups } from './groups.js';
-import { createBotTokens, createInstallationStore, forgetRevoked } from './installations.js';
+import { createBotTokens, forgetRevoked } from './installations.js';
 import { registerListeners } from './listeners.js';
 import { SlackPeople } from './people.js';
 import { createPresenter } from './present.js';
-import { BOT_SCOPE_NAMES } from './scopes.js';
+import { EVENTS_PATH, INSTALL_PATH, REDIRECT_PATH } from './routes.js';
 import { createSlackSender } from './sender.js';
 import { useWorkspaceGate } from './workspace-gate.js';
+
+export { EVENTS_PATH, INSTALL_PATH, REDIRECT_PATH } from './routes.js';
 
 export interface SlackAdapterOptions {
   config: NonNullable<Config['slack']>;
@@ -51,76 +53,10 @@ export const SLACK_CAPABILITIES: ChatCapabilities = {
   maxInputLength: 3_000,
 };
 
-export const EVENTS_PATH = '/slack/events';
-export const INSTALL_PATH = '/slack/install';
-export const REDIRECT_PATH = '/slack/oauth_redirect';
-
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const { config, store } = options;
   const logger = options.logger.child({ component: 'slack' });
-  const log = boltLogger(logger);
-  const apiUrl = config.apiUrl ? { slackApiUrl: config.apiUrl } : {};
-  const installationStore = config.oauth ? createInstallationStore(store) : undefined;
-
-  // One receiver for the OAuth install routes (and, in HTTP mode, for events too).
-  const httpReceiver =
-    !config.appToken || config.oauth
-      ? new HTTPReceiver({
-          signingSecret: config.signingSecret,
-          endpoints: EVENTS_PATH,
-          logger: log,
-          // Acknowledge as soon as a listener calls ack(); the work goes on after the HTTP response.
-          processBeforeResponse: false,
-          ...(config.oauth
-            ? {
-                clientId: config.oauth.clientId,
-                clientSecret: config.oauth.clientSecret,
-                stateSecret: config.oauth.stateSecret,
-                installationStore,
-                scopes: BOT_SCOPE_NAMES,
-                installerOptions: {
-                  installPath: INSTALL_PATH,
-                  redirectUriPath: REDIRECT_PATH,
-                  clientOptions: apiUrl,
-                  directInstall: true,
-                },
-              }
-            : {}),
-        })
-      : undefined;
-
-  const receiver: Receiver = config.appToken
-    ? new SocketModeReceiver({
-        appToken: config.appToken,
-        logger: log,
-        // The Socket Mode client's own Web API calls (apps.connections.open) go to the same base.
-        installerOptions: { clientOptions: apiUrl },
-      })
-    : (httpReceiver as HTTPReceiver);
-
-  const installer = httpReceiver?.installer;
-  const authorization = config.oauth
-    ? receiver === httpReceiver
-      ? {} // Bolt takes the HTTP receiver's installer as its authorize.
-      : {
-          authorize: (source: Parameters<NonNullable<typeof installer>['authorize']>[0]) =>
-            installer!.authorize(source),
-        }
-    : { token: config.botToken as string };
-
-  const app = new App({
-    receiver,
-    ...authorization,
-    logger: log,
-    deferInitialization: true,
-    clientOptions: {
-      ...apiUrl,
-      // Interactive calls (views.open, users.info) must not sleep through a rate limit: the 3 s trigger would pass.
-      rejectRateLimitedCalls: true,
-      retryConfig: { retries: 1, factor: 1, minTimeout: 200, maxTimeout: 200 },
-      timeout: 5_000,
-    },
-  });
+  const { app, httpReceiver } = createBoltApp({ config, store, logger });
 
   // Before any listener: a workspace the bot does not serve never reaches the core.
   if (options.gate) useWorkspaceGate(app, options.gate);
@@ -144,21 +80,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   });
 
   let started = false;
-  if (httpReceiver) {
-    // Bolt takes no request before its init (in `start`): until then Slack is asked to retry.
-    const bolt = httpReceiver.requestListener;
-    const listener = untilStarted(
-      (req, res) => bolt(req, res),
-      () => started,
-    );
-    if (!config.appToken)
-      // A chat route: the shared server reads the body (bounded) before Bolt does.
-      options.http.mount(EVENTS_PATH, listener, { interactive: true });
-    if (config.oauth) {
-      options.http.mount(INSTALL_PATH, listener);
-      options.http.mount(REDIRECT_PATH, listener);
-    }
-  }
+  if (httpReceiver) mountRoutes({ options, httpReceiver, started: () => started });
 
   const sender = createSlackSender({
     tokens: createBotTokens({
@@ -192,6 +114,25 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       started = false;
     },
   };
+}
+
+/** Mounts Bolt's HTTP receiver: events in HTTP mode, the install routes with OAuth. */
+function mountRoutes(mount: {
+  options: SlackAdapterOptions;
+  httpReceiver: HTTPReceiver;
+  started: () => boolean;
+}): void {
+  const { config, http } = mount.options;
+  // Bolt takes no request before its init (in `start`): until then Slack is asked to retry.
+  const bolt = mount.httpReceiver.requestListener;
+  const listener = untilStarted((req, res) => bolt(req, res), mount.started);
+  if (!config.appToken)
+    // A chat route: the shared server reads the body (bounded) before Bolt does.
+    http.mount(EVENTS_PATH, listener, { interactive: true });
+  if (config.oauth) {
+    http.mount(INSTALL_PATH, listener);
+    http.mount(REDIRECT_PATH, listener);
+  }
 }
 
 /** A route that answers 503 (Retry-After 1) until the adapter has started. */
