@@ -1,24 +1,12 @@
 /**
- * The core names its commands the way Slack and the playground type them (`/reel link`), but Discord's limit
- * of 25 subcommands puts some of them in Discord-only groups (`/reel account link`, commands.ts). Everything
- * the adapter sends goes through `DiscordRenderer` (renderer.ts), which passes the core's texts through
- * `CommandNames` first, so a member reads commands they can actually type. The table comes from
- * `CommandRoutes`, the one that registers `/reel`, so the two cannot drift apart.
- *
- * Only command references change, and only where the core marks them as commands:
- * - inside code spans and code blocks of card markdown, `/reel <command words>`, longest name first
- *   (`` `/reel link --x` `` → `` `/reel account link --x` ``; arguments and flags stay as written), and a span
- *   that is exactly a regrouped command's name, as help and the scope lists name them (`` `link` `` →
- *   `` `account link` ``);
- * - a title that starts with `/reel ` (help's card for one command);
- * - in plain text (form labels and hints, button and option labels), which has no code spans,
- *   `/reel <command words>` wherever it stands.
- * Prose outside code is left as written: the core puts command references in code, and prose carries user text.
- *
- * The registration payload keeps the core's option descriptions ("see `/reel options styles`"): `/reel` sits
- * close to Discord's 8000 characters, and the longer paths made the size fitting cut some 30 descriptions
- * mid-word, these references included.
+ * Commands as a Discord member types them. The core names commands with command tokens (`command('link')`,
+ * src/core/command-ref.ts); Discord's limit of 25 subcommands puts some of them in Discord-only groups
+ * (`/reel account link`, commands.ts), and Discord's client takes options by name (`video:abc`), not `--flags`.
+ * `DiscordRenderer` (renderer.ts) passes everything the adapter sends through `CommandNames` first, which
+ * writes each token in that syntax: as inline code in card markdown, as plain words in labels, hints and
+ * titles. The table comes from `CommandRoutes`, the one that registers `/reel`, so the two cannot drift apart.
  */
+
 import type {
   Card,
   Confirm,
@@ -29,85 +17,105 @@ import type {
   Section,
   SelectOption,
 } from '../../src/core/cards.js';
-import { type Piece, restore, shield } from '../../src/core/text.js';
-import type { CommandRoutes } from './commands.js';
+import type { CommandArg, CommandRef, UsageOption } from '../../src/core/command-ref.js';
+import { literal, type Piece, restore, shield } from '../../src/core/text.js';
+import { type CommandRoute, type CommandRoutes, discordName } from './commands.js';
 
-/** A code block (```…```, may span lines) or an inline code span, in shielded text. */
-const CODE = /```([\s\S]*?)```|`([^`\n]+)`/g;
-
-/** A held piece as the core wrote it, so text goes back unchanged around a rewritten span. */
+/** A held piece as the core wrote it, so text goes back unchanged around a rendered command. */
 function source(piece: Piece): string {
   if (piece.kind === 'char') return `\\${piece.char}`;
+  if (piece.kind === 'command') return '';
   return `⟦${piece.target.kind === 'channel' ? '#' : '@'}${piece.ref}⟧`;
 }
 
 /** Options whose value names a command (core command → option): read back with `coreName`. */
 export const COMMAND_ARGUMENTS: Readonly<Record<string, string>> = { help: 'command' };
 
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** How a command token lands: as inline code (card markdown), escaped words (titles) or raw words (labels). */
+type Place = 'code' | 'words' | 'raw';
+
+const argText = (arg: CommandArg): string => (arg.hole ? `<${arg.value}>` : arg.value);
 
 export class CommandNames {
-  /** Core name → Discord path (`link` → `account link`), only for commands whose path differs. */
-  readonly #moved = new Map<string, string>();
+  readonly #routes: CommandRoutes;
   /** Discord path → core name, for every command. */
   readonly #core = new Map<string, string>();
-  /** `/reel <any core name>`, longest name first so `series create` wins over a shorter name. */
-  readonly #slash: RegExp | undefined;
 
   constructor(routes: CommandRoutes) {
-    const names: string[] = [];
-    for (const route of routes.all()) {
-      const path = [route.group, route.sub].filter(Boolean).join(' ');
-      this.#core.set(path, route.command);
-      names.push(route.command);
-      if (path !== route.command) this.#moved.set(route.command, path);
+    this.#routes = routes;
+    for (const route of routes.all()) this.#core.set(pathOf(route), route.command);
+  }
+
+  /** `account link` for `link`: the command's words after `/reel` on Discord. */
+  path(command: string): string {
+    const route = this.#routes.of(command);
+    return route ? pathOf(route) : command;
+  }
+
+  /** A command reference in Discord's syntax: `/reel account link`, `/reel publish video:x platform:youtube`. */
+  render(ref: CommandRef): string {
+    const route = this.#routes.of(ref.name);
+    const slash = `/reel ${this.path(ref.name)}`;
+    switch (ref.kind) {
+      case 'name':
+        return this.path(ref.name);
+      case 'option':
+        return `${discordName(ref.option.name)}:`;
+      case 'usage':
+        return [slash, ...usageWords(ref.options, route)].join(' ');
+      case 'run':
+        return [slash, ...this.#runWords(ref, route)].join(' ');
     }
-    if (this.#moved.size === 0) return;
-    names.sort((a, b) => b.length - a.length);
-    const alternatives = names.map((n) => escapeRe(n).replace(/ /g, '\\s+')).join('|');
-    // Not inside a longer word or path on either side (`/reel linked`, `x/reel link`).
-    this.#slash = new RegExp(`(?<![\\w/-])(/reel\\s+)(${alternatives})(?![\\w-])`, 'g');
   }
 
-  /** `/reel link` → `/reel account link` anywhere in `text` (code span contents, plain text, titles). */
-  #inCommandText(text: string): string {
-    const slash = this.#slash;
-    if (!slash) return text;
-    return text.replace(slash, (whole, prefix: string, name: string) => {
-      const moved = this.#moved.get(name.replace(/\s+/g, ' '));
-      return moved ? `${prefix}${moved}` : whole;
+  #runWords(ref: Extract<CommandRef, { kind: 'run' }>, route: CommandRoute | undefined): string[] {
+    const named: [string, string][] = [];
+    const positional = route?.positional ?? [];
+    ref.positional.forEach((arg, i) => {
+      // Words past the last positional belong to it (a `rest` option takes them all).
+      const option = positional[Math.min(i, positional.length - 1)];
+      if (option === undefined) return;
+      const value =
+        COMMAND_ARGUMENTS[ref.name] === option && !arg.hole ? this.#named(arg.value) : argText(arg);
+      const last = named.at(-1);
+      if (last && last[0] === option) last[1] = `${last[1]} ${value}`;
+      else named.push([option, value]);
     });
+    for (const flag of ref.flags) named.push([flag.name, flag.value ? argText(flag.value) : 'True']);
+    return named.map(([option, value]) => `${discordName(option)}:${value}`);
   }
 
-  /** Card markdown: command references inside code spans and blocks; prose untouched. */
-  markdown(text: string): string {
-    if (!this.#slash || !text.includes('`')) return text;
+  /** A command named as a value (`help link`) → its Discord path (`account link`). */
+  #named(value: string): string {
+    const route = this.#routes.of(value.trim().toLowerCase());
+    return route ? pathOf(route) : value;
+  }
+
+  /** Card text with every command token written in Discord's syntax, placed as `place` says. */
+  #resolve(text: string, place: Place): string {
+    if (!text.includes('⟦/')) return text;
     const { text: held, pieces } = shield(text);
-    let changed = false;
-    const rewritten = held.replace(CODE, (whole, block: string | undefined, inline: string | undefined) => {
-      let next: string;
-      if (block !== undefined) next = `\`\`\`${this.#inCommandText(block)}\`\`\``;
-      else {
-        const span = inline as string;
-        // A span holding just a regrouped command's name (help's list, "`unlink` removes it").
-        const bare = this.#moved.get(span.trim());
-        next = `\`${bare !== undefined ? span.replace(span.trim(), bare) : this.#inCommandText(span)}\``;
-      }
-      if (next !== whole) changed = true;
-      return next;
+    return restore(held, pieces, (piece) => {
+      if (piece.kind !== 'command') return source(piece);
+      const rendered = this.render(piece.command);
+      if (place === 'raw') return rendered;
+      return place === 'words' ? literal(rendered) : `\`${literal(rendered)}\``;
     });
-    // Nothing to rename: the text goes on exactly as the core wrote it.
-    return changed ? restore(rewritten, pieces, source) : text;
   }
 
-  /** Plain text (labels, hints, placeholders): it has no code spans, so `/reel ` alone marks a command. */
+  /** Card markdown (texts, fields, context): commands as inline code. */
+  markdown(text: string): string {
+    return this.#resolve(text, 'code');
+  }
+
+  /** Plain text (labels, hints, placeholders), shown as written: commands as words. */
   plain(text: string): string {
-    return this.#inCommandText(text);
+    return this.#resolve(text, 'raw');
   }
 
-  /** A title: a command when it starts with `/reel ` (help's card for one command), else markdown. */
+  /** A title (help's card for one command): commands as words, escaped as card markdown. */
   title(text: string): string {
-    return text.startsWith('/reel ') ? this.#inCommandText(text) : this.markdown(text);
+    return this.#resolve(text, 'words');
   }
 
   /**
@@ -215,4 +223,19 @@ export class CommandNames {
       ...(input.placeholder !== undefined ? { placeholder: this.plain(input.placeholder) } : {}),
     };
   }
+}
+
+const pathOf = (route: CommandRoute): string => [route.group, route.sub].filter(Boolean).join(' ');
+
+/** A usage line's options, as Discord's client shows them: `script:<script>`, `[voice:<voice>]`. */
+function usageWords(options: readonly UsageOption[], route: CommandRoute | undefined): string[] {
+  // Options Discord does not register (link's key) cannot be typed there.
+  const known = new Set(route?.options.values() ?? options.map((o) => o.name));
+  const shown = options.filter((o) => known.has(o.name));
+  // Discord lists required options first, whatever the core's order.
+  shown.sort((a, b) => Number(b.required) - Number(a.required));
+  return shown.map((o) => {
+    const word = `${discordName(o.name)}:${o.boolean ? 'True' : `<${o.name}>`}`;
+    return o.required ? word : `[${word}]`;
+  });
 }

@@ -16,6 +16,7 @@ import {
 } from 'discord.js';
 import type { CommandSpec, OptionSpec } from '../../src/core/command-spec.js';
 import { splitName } from '../../src/core/command-spec.js';
+import { CommandNames } from './command-names.js';
 import { clip, DISCORD } from './limits.js';
 
 export const ROOT_COMMAND = 'reel';
@@ -58,6 +59,8 @@ export interface CommandRoute {
   sub: string;
   /** Discord option name → core option name. */
   options: Map<string, string>;
+  /** The core's positional options (their core names) in order, as text reads them. */
+  positional: readonly string[];
 }
 
 /** Discord wants lowercase names of letters, digits, `-` and `_`. */
@@ -81,6 +84,7 @@ export function routeOf(spec: CommandSpec): CommandRoute {
     ...(discordGroup ? { group: discordName(discordGroup) } : {}),
     sub: discordName(sub),
     options,
+    positional: spec.options.filter((o) => o.positional && !hidden.includes(o.name)).map((o) => o.name),
   };
 }
 
@@ -102,6 +106,11 @@ export class CommandRoutes {
     return [...this.#byCommand.values()];
   }
 
+  /** Where a core command lives on Discord. */
+  of(command: string): CommandRoute | undefined {
+    return this.#byCommand.get(command);
+  }
+
   find(group: string | undefined, sub: string): CommandRoute | undefined {
     return this.#byPath.get(`${group ?? ''} ${sub}`);
   }
@@ -113,10 +122,13 @@ export class CommandRoutes {
   }
 }
 
-function optionOf(o: OptionSpec): APIApplicationCommandBasicOption {
+/** Writes the command references of a description (`see /reel catalog options kind:styles`). */
+type Describe = (text: string) => string;
+
+function optionOf(o: OptionSpec, describe: Describe): APIApplicationCommandBasicOption {
   const base = {
     name: discordName(o.name),
-    description: clip(o.description.trim() || o.name, DISCORD.commandDescription),
+    description: clip(describe(o.description).trim() || o.name, DISCORD.commandDescription),
     required: o.required === true,
   };
   switch (o.kind) {
@@ -160,8 +172,14 @@ function optionOf(o: OptionSpec): APIApplicationCommandBasicOption {
   }
 }
 
-function subcommandOf(spec: CommandSpec, route: CommandRoute): APIApplicationCommandSubcommandOption {
-  const options = spec.options.filter((o) => [...route.options.values()].includes(o.name)).map(optionOf);
+function subcommandOf(
+  spec: CommandSpec,
+  route: CommandRoute,
+  describe: Describe,
+): APIApplicationCommandSubcommandOption {
+  const options = spec.options
+    .filter((o) => [...route.options.values()].includes(o.name))
+    .map((o) => optionOf(o, describe));
   // Discord refuses an optional option before a required one; the stable sort keeps the core's order otherwise.
   options.sort((a, b) => Number(b.required === true) - Number(a.required === true));
   return {
@@ -178,9 +196,11 @@ export function buildCommandPayload(
 ): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
   const top: (APIApplicationCommandSubcommandOption | APIApplicationCommandSubcommandGroupOption)[] = [];
   const groups = new Map<string, APIApplicationCommandSubcommandGroupOption>();
+  const names = new CommandNames(new CommandRoutes(commands));
+  const describe: Describe = (text) => names.plain(text);
   for (const spec of commands) {
     const route = routeOf(spec);
-    const sub = subcommandOf(spec, route);
+    const sub = subcommandOf(spec, route, describe);
     if (!route.group) {
       top.push(sub);
       continue;

@@ -35,6 +35,8 @@ function discordMention(target: MentionTarget): string | undefined {
 /** Outside code: keep the backslash (Discord's own escape); mentions of another platform read as `@id`. */
 function inProse(piece: Piece): string {
   if (piece.kind === 'mention') return discordMention(piece.target) ?? `\\${plainPiece(piece)}`;
+  // Commands are written in Discord's syntax before this (command-names.ts); the grammar is the fallback.
+  if (piece.kind === 'command') return codeSpan(plainPiece(piece));
   // ⟦ and ⟧ mean nothing to Discord: no backslash needed.
   return piece.char === '⟦' || piece.char === '⟧' ? piece.char : `\\${piece.char}`;
 }

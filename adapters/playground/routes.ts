@@ -9,11 +9,11 @@ import type { Bot } from '../../src/core/bot.js';
 import type { Response as CoreResponse } from '../../src/core/cards.js';
 import type { RequestInfo } from '../../src/core/context.js';
 import type { Logger } from '../../src/core/ports.js';
-import { toPlainText } from '../../src/core/text.js';
 import type { Handler } from '../../src/http/server.js';
 import type { ChatRoom } from './chat-room.js';
 import type { EventHub } from './event-hub.js';
 import { renderForm } from './html/form.js';
+import { plainText } from './html/markdown.js';
 import { type MessageView, renderHistory } from './html/message.js';
 import { renderPage } from './html/page.js';
 import {
@@ -140,7 +140,7 @@ export function createRoutes(deps: RoutesDeps): { page: Handler; playground: Han
           ok: true,
           kind: 'form-errors',
           errors: Object.fromEntries(
-            Object.entries(response.errors).map(([id, text]) => [id, toPlainText(text)]),
+            Object.entries(response.errors).map(([id, text]) => [id, plainText(text)]),
           ),
         };
       case 'none':

@@ -6,7 +6,9 @@
  * the only `<…>` this module writes are links and the mentions the core made with `mention()`, so nothing a
  * user typed can become `<!channel>`, `<!subteam^…>` or a link.
  */
+import { typedCommand } from '../../src/core/command-ref.js';
 import {
+  type CommandRef,
   dropMarkup,
   literal,
   type MentionTarget,
@@ -40,6 +42,16 @@ function slackMention(target: MentionTarget): string {
   return target.kind === 'channel' ? `<#${target.id}>` : `<@${target.id}>`;
 }
 
+/** A command as a member types it in Slack (and the playground): `/reel publish "Launch teaser" youtube`. */
+export const slackCommand = (command: CommandRef): string => typedCommand(command, '/reel');
+
+/** A command reference in prose: inline code, where a backtick the user typed would end the span. */
+const commandCode = (command: CommandRef): string =>
+  `\`${escapeMrkdwn(slackCommand(command).replace(/`/g, 'ˋ'))}\``;
+
+/** A piece with no formatting around it (code spans, link labels, plain text). */
+const asText = (piece: Piece): string => escapeMrkdwn(plainPiece(piece, slackCommand));
+
 /**
  * Mrkdwn has no escape character. A `*`, `_`, `~` or `` ` `` the user typed is fenced with zero-width spaces,
  * which can neither open nor close formatting on either side; between two letters (`my_video`) it cannot
@@ -53,6 +65,7 @@ const ZWSP = '\u200b';
 /** How a held piece reads in mrkdwn, by where it landed. */
 function inProse(piece: Piece, at: { before: string; after: string }): string {
   if (piece.kind === 'mention') return slackMention(piece.target);
+  if (piece.kind === 'command') return commandCode(piece.command);
   const char = piece.char;
   if (!FORMATTING.has(char)) return escapeMrkdwn(char);
   return WORDY.test(at.before) && WORDY.test(at.after) ? char : `${ZWSP}${char}${ZWSP}`;
@@ -61,9 +74,8 @@ function inProse(piece: Piece, at: { before: string; after: string }): string {
 const inCode = (piece: Piece): string =>
   piece.kind === 'char'
     ? escapeMrkdwn(piece.char === '`' ? 'ˋ' : piece.char)
-    : escapeMrkdwn(plainPiece(piece));
-const inLabel = (piece: Piece): string =>
-  piece.kind === 'char' ? escapeMrkdwn(piece.char).replace(/\|/g, '¦') : escapeMrkdwn(plainPiece(piece));
+    : asText(piece).replace(/`/g, 'ˋ');
+const inLabel = (piece: Piece): string => asText(piece).replace(/\|/g, '¦');
 
 /** Core markdown → Slack mrkdwn. Code spans are kept verbatim (escaped only), links become `<url|label>`. */
 export function toMrkdwn(text: string): string {
@@ -101,7 +113,7 @@ const formatPlain = (text: string): string => escapeMrkdwn(text).replace(/\*\*(.
  * Core markdown → plain text (headers, button labels, modal labels): markers dropped, links → label,
  * escapes undone, mentions → `@id`. Not for mrkdwn: pass it through `escapeMrkdwn` before Slack parses it.
  */
-export const toPlain = (text: string): string => toPlainText(text);
+export const toPlain = (text: string): string => toPlainText(text, slackCommand);
 
 /** Core markdown shown without its formatting, as mrkdwn (field labels): nothing in it can format or link. */
 export const toPlainMrkdwn = (text: string): string => toMrkdwn(literal(toPlain(text)));

@@ -8,7 +8,7 @@ import { describeApiError, isApiError } from './api-errors.js';
 import type { ApprovedRunners } from './approvals/runner-port.js';
 import type { Card, Response, SelectOption } from './cards.js';
 import type { ActionSpec, CommandModule, CommandSpec, FormSpec, RawArgs } from './command-spec.js';
-import { usageOf } from './command-spec.js';
+import { example, usage } from './command-usage.js';
 import { type CommandContext, type CoreDeps, createContext, type RequestInfo, UserError } from './context.js';
 import { isDatabaseBusy, retryWhileBusy } from './database-busy.js';
 import { isInputMistake, say } from './messages.js';
@@ -194,9 +194,9 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
 export function errorCard(text: string, spec?: CommandSpec): Response {
   const card: Card = { title: 'Not done', tone: 'danger', text };
   if (spec) {
-    card.fields = [{ label: 'Usage', value: `\`/reel ${usageOf(spec)}\`` }];
-    const example = spec.examples[0];
-    if (example) card.fields.push({ label: 'Example', value: `\`/reel ${example}\`` });
+    card.fields = [{ label: 'Usage', value: usage(spec) }];
+    const first = spec.examples[0];
+    if (first) card.fields.push({ label: 'Example', value: example(spec, first) });
   }
   return { kind: 'message', visibility: 'ephemeral', card };
 }

@@ -101,23 +101,6 @@ export function splitName(name: string): { group?: string; sub: string } {
   return second ? { group: first as string, sub: second } : { sub: first as string };
 }
 
-export function usageOf(spec: CommandSpec): string {
-  const parts = [spec.name];
-  for (const o of spec.options) {
-    if (o.hidden) continue;
-    if (o.positional) {
-      const label = o.rest ? `${o.name}…` : o.name;
-      parts.push(o.required ? `<${label}>` : `[${label}]`);
-    }
-  }
-  for (const o of spec.options) {
-    if (o.positional || o.hidden) continue;
-    const value = o.kind === 'boolean' ? '' : ` ${o.choices ? o.choices.join('|') : o.name.toUpperCase()}`;
-    parts.push(o.required ? `--${o.name}${value}` : `[--${o.name}${value}]`);
-  }
-  return parts.join(' ');
-}
-
 /**
  * A click handler. `value` is the control's value (opaque ids); `choice` the picked option of a select.
  * Whoever clicks is re-authorised: the handler uses `ctx.api()`, the clicker's own key.

@@ -10,7 +10,7 @@ import { formatMention } from './commands/account/mentions.js';
 import { WHAT_IT_POSTS } from './commands/account/subscriptions.js';
 import type { RequestInfo } from './context.js';
 import type { Store } from './ports.js';
-import { channel as channelToken, code } from './text.js';
+import { channel as channelToken, code, command } from './text.js';
 
 /** The commands whose cards make the dashboard, in order. */
 const SECTIONS = ['whoami', 'credits', 'videos', 'calendar', 'approvals'] as const;
@@ -54,7 +54,7 @@ export function subscriptionsCard(store: Store, workspace: string): Card {
     return {
       title: 'Channel subscriptions',
       tone: 'neutral',
-      text: 'No channel follows anything yet. In a channel, try `/reel subscribe calendar` or `/reel subscribe videos`.',
+      text: `No channel follows anything yet. In a channel, try ${command('subscribe', ['calendar'])} or ${command('subscribe', ['videos'])}.`,
     };
   }
   const lines = subs.map((s) => {
@@ -67,6 +67,6 @@ export function subscriptionsCard(store: Store, workspace: string): Card {
     title: 'Channel subscriptions',
     tone: 'info',
     text: lines.join('\n'),
-    context: 'Change them with `/reel subscribe` and `/reel unsubscribe` in the channel.',
+    context: `Change them with ${command('subscribe')} and ${command('unsubscribe')} in the channel.`,
   };
 }

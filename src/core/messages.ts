@@ -5,7 +5,7 @@
  * few listed in MARKDOWN_PARAMS, which the core builds as card markdown (mentions, code spans).
  */
 import { MESSAGE_KINDS } from './message-kinds.js';
-import { literal } from './text.js';
+import { command, flag, hole, literal } from './text.js';
 
 type Params = Record<string, string | number>;
 type Wording = (p: Params) => string;
@@ -14,12 +14,12 @@ const MESSAGES = {
   // Grammar and arguments
   'unknown-command': (p) =>
     `I don't know the command \`${p.command}\`.` +
-    (p.suggestion ? ` Did you mean \`/reel ${p.suggestion}\`?` : '') +
-    ' Type `/reel help` for the list.',
+    (p.suggestion ? ` Did you mean ${command(String(p.suggestion))}?` : '') +
+    ` Type ${command('help')} for the list.`,
   'unknown-subcommand': (p) =>
-    `\`${p.group} ${p.sub}\` isn't a command. Type \`/reel help ${p.group}\` for its commands.`,
+    `\`${p.group} ${p.sub}\` isn't a command. Type ${command('help', [String(p.group)])} for its commands.`,
   'missing-subcommand': (p) =>
-    `\`${p.group}\` needs a subcommand. Type \`/reel help ${p.group}\` to see them.`,
+    `\`${p.group}\` needs a subcommand. Type ${command('help', [String(p.group)])} to see them.`,
   'unknown-flag': (p) => `\`${p.command}\` has no option \`--${p.flag}\`.`,
   'missing-flag-value': (p) => `\`--${p.flag}\` needs a value.`,
   'missing-arg': (p) => `\`${p.command}\` needs \`${p.option}\`.`,
@@ -43,15 +43,16 @@ const MESSAGES = {
     `\`${p.value}\` isn't an IANA time zone. Try \`Europe/Paris\` or \`America/New_York\`.`,
 
   // References
-  'not-found-video': (p) => `No video matches \`${p.ref}\` in your team. Try \`/reel videos\` to list them.`,
-  'not-found-series': (p) => `No series matches \`${p.ref}\` in your team. Try \`/reel series list\`.`,
+  'not-found-video': (p) =>
+    `No video matches \`${p.ref}\` in your team. Try ${command('videos')} to list them.`,
+  'not-found-series': (p) => `No series matches \`${p.ref}\` in your team. Try ${command('series list')}.`,
   'ambiguous-video': (p) =>
     `\`${p.ref}\` matches several videos (${p.matches}). Use more of the name or the id.`,
   'ambiguous-series': (p) =>
     `\`${p.ref}\` matches several series (${p.matches}). Use more of the name or the id.`,
   'no-last': (p) => `You have no recent ${p.kind} here yet. Give its name or id instead of \`last\`.`,
-  'not-found-voice': (p) => `No voice matches \`${p.ref}\`. Try \`/reel voices\` to list them.`,
-  'not-found-account': (p) => `No ${p.platform} account matches \`${p.ref}\`. Try \`/reel accounts\`.`,
+  'not-found-voice': (p) => `No voice matches \`${p.ref}\`. Try ${command('voices')} to list them.`,
+  'not-found-account': (p) => `No ${p.platform} account matches \`${p.ref}\`. Try ${command('accounts')}.`,
   'no-account': (p) =>
     `Your team has no ${p.platform} account connected. Connect one in the dashboard first.`,
 
@@ -59,18 +60,18 @@ const MESSAGES = {
   'ambiguous-voice': (p) =>
     `\`${p.ref}\` matches several voices (${p.matches}). Use more of the name or the id.`,
   'voice-wrong-language': (p) =>
-    `No voice speaking \`${p.language}\` matches \`${p.ref}\`. Drop \`--language\` or pick a voice from \`/reel voices --language ${p.language}\`.`,
-  'no-voices': () => 'Your team has no voices available. Check `/reel voices` or the dashboard.',
+    `No voice speaking \`${p.language}\` matches \`${p.ref}\`. Drop ${flag('voices', 'language')} or pick a voice from ${command('voices', [], { language: String(p.language) })}.`,
+  'no-voices': () => `Your team has no voices available. Check ${command('voices')} or the dashboard.`,
   'model-unavailable': (p) =>
     `The model \`${p.model}\` is not offered to your team right now. Available: ${p.allowed}.`,
   'not-your-request': (p) =>
     `Only ${p.who} can answer this confirmation. Run the command yourself to get your own.`,
   'request-expired': (p) =>
-    `This confirmation is more than ${p.minutes} minutes old, so prices and balance may have changed. Run \`/reel ${p.command}\` again.`,
+    `This confirmation is more than ${p.minutes} minutes old, so prices and balance may have changed. Run ${command(String(p.command))} again.`,
   'render-not-ready': (p) =>
-    `“${p.name}” can't be rendered yet: generation is ${p.status} (${p.percent}%). I'll show a Render button on its card when it completes; \`/reel status ${p.id}\` shows progress.`,
+    `“${p.name}” can't be rendered yet: generation is ${p.status} (${p.percent}%). I'll show a Render button on its card when it completes; ${command('status', [String(p.id)])} shows progress.`,
   'render-of-failed': (p) =>
-    `“${p.name}” failed to generate, so there is nothing to render. See \`/reel status ${p.id}\` for the reasons, then create it again.`,
+    `“${p.name}” failed to generate, so there is nothing to render. See ${command('status', [String(p.id)])} for the reasons, then create it again.`,
   'bad-button': () => 'This button is malformed or out of date. Run the command again.',
 
   // Keys and people
@@ -79,11 +80,11 @@ const MESSAGES = {
   'workspace-not-allowed': (p) =>
     `This ${p.where} isn't set up for reelbot — ask the team that runs it to add it.`,
   'not-linked': () =>
-    'You have not linked an API key yet. Run `/reel link` to connect your team (the key goes in a private form).',
+    `You have not linked an API key yet. Run ${command('link')} to connect your team (the key goes in a private form).`,
   'key-in-channel': () =>
-    'Never paste an API key in a channel. Run `/reel link` with no arguments: a private form opens.',
+    `Never paste an API key in a channel. Run ${command('link')} with no arguments: a private form opens.`,
   'key-unreadable': () =>
-    'Your linked API key can no longer be read here (the server’s encryption key changed). Run `/reel link` again.',
+    `Your linked API key can no longer be read here (the server’s encryption key changed). Run ${command('link')} again.`,
   'bad-key': () =>
     'That key was not accepted by the video service. Copy it again from the developer dashboard.',
   'interaction-expired': () => 'This button is no longer valid. Run the command again.',
@@ -110,23 +111,23 @@ const MESSAGES = {
     (p.platform === 'slack' ? ' or a user group' : p.platform === 'discord' ? ' or a role' : '') +
     ' (type @ and pick from the list), or write `everyone`.',
   'subscribe-needs-series': () =>
-    'Name the series to follow: `/reel subscribe series <name or id>` (`/reel series list` shows them).',
+    `Name the series to follow: ${command('subscribe', ['series', hole('name or id')])} (${command('series list')} shows them).`,
   'subscribe-no-target': (p) => `\`${p.what}\` follows the whole team; drop \`${p.value}\`.`,
   'approval-needs-admin': () =>
-    'Say who may change these settings first: run `/reel settings role admin @you` (add others as you like). ' +
+    `Say who may change these settings first: run ${command('settings', ['role', 'admin', '@you'])} (add others as you like). ` +
     'Otherwise anyone in the channel could turn approvals off again.',
   'admin-lockout': () =>
     'That admin list leaves you out, and only admins may change it back. Include yourself (or a group you are in).',
   'policy-admins-only': (p) =>
     `The team's rules (approval, approvers, roles, threshold, self-approval, lifetime) are set for the whole workspace by ${p.who}.`,
   'policy-loosen': (p) =>
-    `The workspace policy requires ${p.requires}, and a channel can only make it stricter. ${p.who} can change the workspace policy (\`/reel settings <key> <value>\` without \`--here\`).`,
+    `The workspace policy requires ${p.requires}, and a channel can only make it stricter. ${p.who} can change the workspace policy (${command('settings', [hole('key'), hole('value')])} without ${flag('settings', 'here')}).`,
   'audit-workspace-admins': () =>
-    "Only the workspace's admins can see the whole workspace's audit log; `/reel audit` shows this channel's.",
+    `Only the workspace's admins can see the whole workspace's audit log; ${command('audit')} shows this channel's.`,
   'policy-in-dm': () =>
     "A direct message follows the servers' rules: change the team's rules from a server channel.",
   'not-subscribed': (p) =>
-    `This channel doesn't follow ${p.what}. \`/reel subscribe\` lists what it follows.`,
+    `This channel doesn't follow ${p.what}. ${command('subscribe')} lists what it follows.`,
 
   // Series (schedule, edits)
   'series-bad-time': (p) =>
@@ -158,9 +159,9 @@ const MESSAGES = {
 
   // Approvals, roles and audit (DESIGN §5)
   'approval-no-approvers': () =>
-    'This channel needs an approver for this, but nobody is one yet. Ask an admin to run `/reel settings approvers @name`. Nothing was sent.',
+    `This channel needs an approver for this, but nobody is one yet. Ask an admin to run ${command('settings', ['approvers', '@name'])}. Nothing was sent.`,
   'approval-only-you': () =>
-    'You are the only approver here and self-approval is off, so nobody could approve this. Ask an admin to add approvers (`/reel settings approvers`) or allow `/reel settings self-approval on`. Nothing was sent.',
+    `You are the only approver here and self-approval is off, so nobody could approve this. Ask an admin to add approvers (${command('settings', ['approvers'])}) or allow ${command('settings', ['self-approval', 'on'])}. Nothing was sent.`,
   'content-locked': (p) =>
     `**${p.what}** ${p.state}, and the service posts the name, post details and thumbnail as they are at post time. Only ${p.who} may change them now (a change then goes back to the approvers). Nothing was changed.`,
   'approval-elsewhere': () => 'This approval belongs to another channel. Decide it there.',
@@ -184,19 +185,19 @@ const MESSAGES = {
   // API failures (DESIGN §6), by error.type
   'api.invalid_input': (p) => `The video service rejected the request: ${p.message}`,
   'api.unauthorized': () =>
-    'The video service no longer accepts your API key (revoked or wrong). Run `/reel link` with a fresh key.',
+    `The video service no longer accepts your API key (revoked or wrong). Run ${command('link')} with a fresh key.`,
   'api.insufficient_credits': (p) =>
     p.cost !== undefined && p.balance !== undefined
       ? `Not enough credits: this costs ${p.cost} and your team has ${p.balance}. Top up in the dashboard, or pick a cheaper model (storyboard costs 20).`
-      : 'Your team does not have enough credits for this. Check `/reel credits` and top up in the dashboard.',
+      : `Your team does not have enough credits for this. Check ${command('credits')} and top up in the dashboard.`,
   'api.payment_failed': () =>
     'The payment failed at the video service, so nothing was charged or created. Update the payment method in the dashboard, then try again.',
   'api.forbidden_scope': (p) =>
     p.scope
-      ? `Your API key lacks the \`${p.scope}\` scope. Create a key with it in the dashboard and run \`/reel link\`.`
-      : `Your API key lacks a scope this needs (${p.message}). Create a key with it and run \`/reel link\`.`,
+      ? `Your API key lacks the \`${p.scope}\` scope. Create a key with it in the dashboard and run ${command('link')}.`
+      : `Your API key lacks a scope this needs (${p.message}). Create a key with it and run ${command('link')}.`,
   'api.usage_limit_reached': () =>
-    "Your plan's cap on video projects is reached. Delete old videos with `/reel delete` or upgrade the plan.",
+    `Your plan's cap on video projects is reached. Delete old videos with ${command('delete')} or upgrade the plan.`,
   'api.not_found': (p) => `${p.what ?? 'That'} was not found in your team.`,
   'api.conflict': (p) =>
     `That changed meanwhile: ${p.message} I re-read it; check the current state and try again.`,
@@ -215,7 +216,7 @@ const MESSAGES = {
   internal: (p) => `Something went wrong on my side (ref \`${p.ref}\`). Nothing was half-done; try again.`,
   'internal-after-write': (p) =>
     `Something went wrong on my side (ref \`${p.ref}\`) after I had asked the video service for the change: it ` +
-    'may have gone through. `/reel status` shows where things stand; pressing again never charges or posts twice.',
+    `may have gone through. ${command('status')} shows where things stand; pressing again never charges or posts twice.`,
   'effect-unsaved': (p) =>
     `The video service took ${p.what}, but I couldn't record it on my side (ref \`${p.ref}\`). It may have gone ` +
     'through: pressing again will not charge or post twice, and I will finish it here by myself within a few minutes.',

@@ -8,11 +8,17 @@
  *   references) goes through it (or `code`/`link`) before it lands in card text, titles, fields or context.
  * - `mention(ref)` is the only way to mention: a token `⟦@ref⟧` (`⟦#address⟧` for a channel) that adapters
  *   render natively. `literal` escapes `⟦` and `⟧`, so user text can never forge one.
+ * - `command(name, positional, flags)` is the only way to name a command (`⟦/…⟧`, command-ref.ts): each
+ *   adapter renders it as its members type it, as inline code.
  *
  * The contract every adapter follows (see `shield`): a backslash followed by one of ESCAPED is that character,
  * shown as itself; the adapter first applies its own escaping (Slack `&<>`, HTML) to everything, then renders
  * the core's formatting, and shows escaped characters as plain characters that carry no meaning.
  */
+
+import { type CommandRef, commandText, decodeCommand } from './command-ref.js';
+
+export { type CommandArg, type CommandRef, command, commandName, flag, hole } from './command-ref.js';
 
 /** Characters an adapter reads as themselves after a backslash (formatting, links, mention tokens, `<…>`). */
 export const ESCAPED = '\\*_`[]()<>~|⟦⟧';
@@ -88,8 +94,11 @@ export function parseMention(ref: string, kind: '@' | '#' = '@'): MentionTarget 
   return { kind: kind === '#' ? 'channel' : 'user', platform, workspace, id };
 }
 
-/** A protected piece of card text: an escaped character or a mention token. */
-export type Piece = { kind: 'char'; char: string } | { kind: 'mention'; target: MentionTarget; ref: string };
+/** A protected piece of card text: an escaped character, a mention token or a command reference. */
+export type Piece =
+  | { kind: 'char'; char: string }
+  | { kind: 'mention'; target: MentionTarget; ref: string }
+  | { kind: 'command'; command: CommandRef };
 
 /** Card text with its protected pieces held out (see `shield`). */
 export interface Shielded {
@@ -99,7 +108,7 @@ export interface Shielded {
 
 /** Marks a held piece in shielded text; stripped from the input so it cannot be forged. */
 const HOLD = '\u0001';
-const TOKENS = /\\([\\*_`[\]()<>~|⟦⟧])|⟦([@#])([^⟧\s]+)⟧/gu;
+const TOKENS = /\\([\\*_`[\]()<>~|⟦⟧])|⟦([@#/])([^⟧\s]+)⟧/gu;
 const HELD = /\u0001(\d+)\u0001/g;
 
 /**
@@ -114,7 +123,11 @@ export function shield(text: string): Shielded {
     .replaceAll(HOLD, '')
     .replace(TOKENS, (whole, char?: string, sigil?: string, ref?: string) => {
       if (char !== undefined) pieces.push({ kind: 'char', char });
-      else {
+      else if (sigil === '/') {
+        const command = decodeCommand(ref as string);
+        if (!command) return '';
+        pieces.push({ kind: 'command', command });
+      } else {
         const target = parseMention(ref as string, sigil as '@' | '#');
         // An unreadable token is shown as text, never as a mention.
         if (!target) return whole.replace(/[⟦⟧]/g, '');
@@ -151,15 +164,24 @@ export const dropMarkup = (held: string): string =>
     .replace(/\*\*(.+?)\*\*/g, '$1')
     .replace(/(^|[^\p{L}\p{N}_])_([^_\n]+)_(?![\p{L}\p{N}_])/gu, '$1$2');
 
-/** Card text as plain words: markers dropped, links → label, escapes undone, mentions → `@id`. */
-export function toPlainText(text: string): string {
+/** How an adapter writes a command reference as plain text (`/reel status abc`). */
+export type CommandSyntax = (command: CommandRef) => string;
+
+/**
+ * Card text as plain words: markers dropped, links → label, escapes undone, mentions → `@id`, commands as
+ * `syntax` writes them (by default the core's text grammar without a platform's invocation).
+ */
+export function toPlainText(text: string, syntax: CommandSyntax = commandText): string {
   const { text: held, pieces } = shield(text);
-  return restore(dropMarkup(held), pieces, plainPiece);
+  return restore(dropMarkup(held), pieces, (piece) => plainPiece(piece, syntax));
 }
 
 /** How a piece reads where nothing is rendered (plain text, notifications). */
-export const plainPiece = (piece: Piece): string =>
-  piece.kind === 'char' ? piece.char : `${piece.target.kind === 'channel' ? '#' : '@'}${piece.target.id}`;
+export function plainPiece(piece: Piece, syntax: CommandSyntax = commandText): string {
+  if (piece.kind === 'char') return piece.char;
+  if (piece.kind === 'command') return syntax(piece.command);
+  return `${piece.target.kind === 'channel' ? '#' : '@'}${piece.target.id}`;
+}
 
 /** The refs of every mention token in `text` (escaped ones are not tokens). */
 export function mentionsIn(text: string): string[] {

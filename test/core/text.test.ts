@@ -7,6 +7,9 @@ import {
   bareUrl,
   channel,
   code,
+  command,
+  commandName,
+  hole,
   link,
   literal,
   mention,
@@ -69,17 +72,58 @@ describe('mention tokens', () => {
     expect(parseMention('discord-role:42')).toEqual({ kind: 'role', platform: 'discord', id: '42' });
     expect(parseMention('nonsense')).toBeUndefined();
     const { text, pieces } = shield(`${mention('slack:T1:U1')} in ${channel('slack:T1:C1')}`);
-    const render = (p: Piece) => (p.kind === 'mention' ? `[${p.target.kind}:${p.target.id}]` : p.char);
+    const render = (p: Piece) =>
+      p.kind === 'mention' ? `[${p.target.kind}:${p.target.id}]` : p.kind === 'char' ? p.char : '';
     expect(restore(text, pieces, render)).toBe('[user:U1] in [channel:C1]');
   });
 
   it('read an escaped backslash before a token as a backslash, then the token', () => {
     const { text, pieces } = shield(`\\\\${mention('slack:T1:U1')} \\⟦@slack:T1:U2\\⟧`);
-    expect(pieces.map((p) => (p.kind === 'char' ? p.char : p.ref))).toEqual(['\\', 'slack:T1:U1', '⟦', '⟧']);
+    expect(pieces.map((p) => (p.kind === 'char' ? p.char : p.kind === 'mention' ? p.ref : ''))).toEqual([
+      '\\',
+      'slack:T1:U1',
+      '⟦',
+      '⟧',
+    ]);
     expect(text).not.toContain('⟦');
   });
 
   it('cannot be smuggled through the placeholder character', () => {
     expect(toPlainText('\u00010\u0001 text')).toBe('0 text');
+  });
+});
+
+describe('command references', () => {
+  it('travel as a token that reads back exactly, whatever the values hold', () => {
+    const nasty = 'a "b" ⟧ ⟦/>x⟧ `c` \\ ; = < %';
+    const token = command('publish', [nasty, 'youtube'], { account: 'Brand X', here: true });
+    expect(token).toMatch(/^⟦\/[^\s⟧]+⟧$/);
+    const { text, pieces } = shield(`Run ${token} now`);
+    expect(text).not.toContain('⟦');
+    expect(pieces).toEqual([
+      {
+        kind: 'command',
+        command: {
+          kind: 'run',
+          name: 'publish',
+          positional: [{ value: nasty }, { value: 'youtube' }],
+          flags: [{ name: 'account', value: { value: 'Brand X' } }, { name: 'here' }],
+        },
+      },
+    ]);
+  });
+
+  it('read as the core’s text grammar in plain text, quoted as the parser reads them back', () => {
+    expect(
+      toPlainText(`Run ${command('publish', ['Launch teaser', 'youtube'], { account: 'Brand' })}.`),
+    ).toBe('Run publish "Launch teaser" youtube --account Brand.');
+    expect(toPlainText(command('status', [hole('video id')]))).toBe('status <video id>');
+    expect(toPlainText(commandName('series create'))).toBe('series create');
+  });
+
+  it('cannot be forged by user text, and a malformed token is never a command', () => {
+    expect(shield(literal(command('link'))).pieces.every((p) => p.kind === 'char')).toBe(true);
+    expect(shield('⟦/>%E0%A4%A⟧').pieces).toEqual([]);
+    expect(shield('⟦/>not a name⟧').pieces).toEqual([]);
   });
 });

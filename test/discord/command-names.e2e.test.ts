@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommandRoutes } from '../../adapters/discord/commands.js';
 import { notifyUser } from '../../src/core/live/live-card.js';
+import { command } from '../../src/core/text.js';
 import type { FakeInteraction, FakeMessage } from './fake-discord.js';
 import { discordWorld, IDS, type Json, textOfMessage, type World } from './world.js';
 
@@ -80,9 +81,28 @@ describe('answers to slash commands', () => {
     w = await discordWorld({ linked: ['alice'] });
     const r = await w.slash('account tz', { zone: 'Mars/Olympus' });
     const text = textOfMessage(w.original(r));
-    expect(text).toContain('Usage: `/reel account tz [zone]`');
-    expect(text).toContain('Example: `/reel account tz Europe/Paris`');
+    expect(text).toContain('Usage: `/reel account tz [zone:<zone>]`');
+    expect(text).toContain('Example: `/reel account tz zone:Europe/Paris`');
+    expect(text).not.toContain('--');
     expect(seen(w, r)).not.toMatch(coreOnlyNames(w));
+  });
+
+  it('write usage, examples and usage errors in Discord option syntax, never text flags', async () => {
+    w = await discordWorld({ linked: ['alice'] });
+    const help = textOfMessage(w.original(await w.slash('help', { command: 'create' })));
+    expect(help).toContain('Usage: `/reel create [script:<script>] [voice:<voice>]');
+    expect(help).toMatch(/`\/reel create script:[^`]+ voice:[^`]+`/);
+    expect(help).not.toMatch(/--voice|<script…>/);
+
+    // A usage error: a value the command refuses, answered with its usage and an example.
+    const bad = textOfMessage(w.original(await w.slash('credits', { page: 0 })));
+    expect(bad).toContain('Usage: `/reel credits [page:<page>]`');
+    expect(bad).not.toContain('--page');
+
+    // A card naming a regrouped command with arguments.
+    const none = textOfMessage(w.original(await w.slash('channel subscribe', {})));
+    expect(none).toContain('`/reel channel subscribe what:calendar`');
+    expect(none).toContain('`/reel channel subscribe what:series series:<name>`');
   });
 
   it('name commands in deferred answers: the edited placeholder and a public follow-up (HTTP mode)', async () => {
@@ -97,7 +117,7 @@ describe('answers to slash commands', () => {
     await w.fake.waitFor(() => subscribe.events.includes('delete'));
     const followUp = w.fake.messages.get(subscribe.followups[0] as string) as FakeMessage;
     expect(followUp.flags & 64).toBe(0);
-    expect(followUp.embeds[0]?.footer?.text).toContain('/reel channel unsubscribe calendar to stop');
+    expect(followUp.embeds[0]?.footer?.text).toContain('/reel channel unsubscribe what:calendar to stop');
     expect(JSON.stringify(followUp)).not.toMatch(core);
   });
 });
@@ -115,7 +135,9 @@ describe('cards and notices the outbox delivers', () => {
     await w.h.until(() => stopped() !== undefined, { maxMs: 3 * HOUR });
     const card = stopped() as FakeMessage;
     expect(card.interaction).toBeUndefined();
-    expect(textOfMessage(card)).toContain('Run `/reel channel subscribe videos` to follow it with yours.');
+    expect(textOfMessage(card)).toContain(
+      'Run `/reel channel subscribe what:videos` to follow it with yours.',
+    );
     for (const message of w.fake.channelMessages()) expect(JSON.stringify(message)).not.toMatch(core);
   });
 
@@ -127,8 +149,8 @@ describe('cards and notices the outbox delivers', () => {
       card: {
         title: 'Approval needs an approver',
         tone: 'warning',
-        text: 'Ask an admin to run `/reel settings approvers @name`, or allow `/reel settings self-approval on`.',
-        context: 'Your zone: UTC · `/reel tz` changes it',
+        text: `Ask an admin to run ${command('settings', ['approvers', '@name'])}, or allow ${command('settings', ['self-approval', 'on'])}.`,
+        context: `Your zone: UTC · ${command('tz')} changes it`,
       },
       dedupeKey: 'test:notice:1',
     });
@@ -139,7 +161,7 @@ describe('cards and notices the outbox delivers', () => {
     expect(posts).toHaveLength(1);
     const embed = (posts[0]?.body as Json | undefined)?.embeds[0] as Json;
     expect(embed.description).toBe(
-      'Ask an admin to run `/reel channel settings approvers @name`, or allow `/reel channel settings self-approval on`.',
+      'Ask an admin to run `/reel channel settings key:approvers value:@name`, or allow `/reel channel settings key:self-approval value:on`.',
     );
     expect(embed.footer.text).toBe('Your zone: UTC · /reel account tz changes it');
   });

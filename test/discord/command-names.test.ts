@@ -1,8 +1,8 @@
 /**
- * Commands named as Discord members type them (`/reel account link`, not the core's `/reel link`): the
- * rewrite itself (code spans only, longest name first, arguments kept, prose and user values untouched), its
- * reach over cards, confirmations and forms, and the structure that keeps every payload going through the one
- * renderer that applies it.
+ * Commands named as Discord members type them (`/reel account link video:x`, not the core's `/reel link x`):
+ * command tokens written in Discord's syntax (paths, option names, usage lines; escapes and mentions kept),
+ * their reach over cards, confirmations and forms, and the structure that keeps every payload going through
+ * the one renderer that applies it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -11,9 +11,10 @@ import { CommandRoutes } from '../../adapters/discord/commands.js';
 import { AdapterMemory } from '../../adapters/discord/memory.js';
 import { DiscordRenderer } from '../../adapters/discord/renderer.js';
 import type { Card, Form } from '../../src/core/cards.js';
-import { type CommandSpec, defineCommand, type OptionSpec } from '../../src/core/command-spec.js';
+import type { CommandSpec } from '../../src/core/command-spec.js';
+import { example, usage } from '../../src/core/command-usage.js';
 import { MODULES } from '../../src/core/commands/index.js';
-import { code, literal, mention } from '../../src/core/text.js';
+import { command, commandName, flag, hole, literal, mention, toPlainText } from '../../src/core/text.js';
 import { untilAborted } from '../support/test-clock.js';
 import { type Json, textOfMessage } from './world.js';
 
@@ -21,109 +22,58 @@ const COMMANDS = MODULES.flatMap((m) => m.commands ?? []);
 const routes = new CommandRoutes(COMMANDS);
 const names = new CommandNames(routes);
 
-const spec = (name: string, options: OptionSpec[] = []): CommandSpec =>
-  defineCommand({
-    name,
-    summary: `Does ${name}`,
-    options,
-    examples: [],
-    run: async () => ({ kind: 'none' }),
-  });
-
-describe('the rewrite of card markdown', () => {
-  it('names every regrouped command by its Discord path, from the routes that register it', () => {
+describe('command tokens in Discord syntax', () => {
+  it('names every command by its Discord path, from the routes that register it', () => {
     for (const route of routes.all()) {
       const slash = routes.slashOf(route.command) as string;
-      expect(names.markdown(`Run \`/reel ${route.command}\`.`)).toBe(`Run \`${slash}\`.`);
+      expect(names.markdown(`Run ${command(route.command)}.`)).toBe(`Run \`${slash}\`.`);
     }
-    expect(names.markdown('Run `/reel link` to connect.')).toBe('Run `/reel account link` to connect.');
-    expect(names.markdown('`/reel settings`, `/reel voices`, `/reel tz`')).toBe(
-      '`/reel channel settings`, `/reel catalog voices`, `/reel account tz`',
+    expect(names.markdown(`Run ${command('link')} to connect.`)).toBe('Run `/reel account link` to connect.');
+    expect(names.markdown(`${commandName('link')}, ${commandName('series create')}`)).toBe(
+      '`account link`, `series create`',
     );
   });
 
-  it('changes only the command path: arguments and flags stay as written', () => {
-    expect(names.markdown('`/reel voices --language es`')).toBe('`/reel catalog voices --language es`');
-    expect(names.markdown('`/reel settings approvers @name`')).toBe(
-      '`/reel channel settings approvers @name`',
+  it('writes arguments as Discord options: positional values by their option name, flags by theirs', () => {
+    expect(names.markdown(command('voices', [], { language: 'es' }))).toBe(
+      '`/reel catalog voices language:es`',
     );
-    expect(names.markdown('`/reel subscribe series <name>`')).toBe('`/reel channel subscribe series <name>`');
-    // `help`'s argument is a core name, which help on Discord accepts too (see the e2e test).
-    expect(names.markdown('`/reel help link`')).toBe('`/reel help link`');
-  });
-
-  it('leaves the core’s own groups alone: `series create` and the other series commands', () => {
-    const text = '`/reel series create "Night Terrors" --source ai_story` then `/reel series list`';
-    expect(names.markdown(text)).toBe(text);
-    expect(names.markdown('`series create`')).toBe('`series create`');
-  });
-
-  it('takes the longest name first: a longer unmoved name wins over a shorter moved one', () => {
-    // `settings` alone moves to `channel settings`; a core group `settings role` stays where it is.
-    const own = new CommandNames(
-      new CommandRoutes([spec('settings'), spec('settings role'), spec('credits')]),
+    expect(names.markdown(command('publish', ['Launch teaser', 'youtube'], { account: 'Brand' }))).toBe(
+      '`/reel publish video:Launch teaser platform:youtube account:Brand`',
     );
-    expect(own.markdown('`/reel settings role admin @x`')).toBe('`/reel settings role admin @x`');
-    expect(own.markdown('`/reel settings threading off`')).toBe('`/reel channel settings threading off`');
-    expect(own.markdown('`/reel settings`')).toBe('`/reel channel settings`');
-  });
-
-  it('rewrites inside code spans and blocks only; prose outside code is untouched', () => {
-    expect(names.markdown('Type /reel link here, or `/reel link`.')).toBe(
-      'Type /reel link here, or `/reel account link`.',
+    expect(names.markdown(command('subscribe', ['series', hole('name')]))).toBe(
+      `\`/reel channel subscribe what:series series:${literal('<name>')}\``,
     );
-    expect(names.markdown('```\n/reel link\n/reel voices --language es\n```')).toBe(
-      '```\n/reel account link\n/reel catalog voices --language es\n```',
+    // Words past the last positional belong to it (a `rest` option).
+    expect(names.markdown(command('settings', ['approvers', '@a', '@b']))).toBe(
+      '`/reel channel settings key:approvers value:@a @b`',
     );
-    const prose = 'Run /reel link, /reel settings and /reel voices.';
-    expect(names.markdown(prose)).toBe(prose);
+    // `help`'s argument names a command: its Discord path, which help reads back (coreName).
+    expect(names.markdown(command('help', ['link']))).toBe('`/reel help command:account link`');
   });
 
-  it('matches whole words and whole paths only', () => {
-    for (const text of [
-      '`/reel linked`',
-      '`/reel link-it`',
-      '`x/reel link`',
-      '`/reelx link`',
-      '`/reel accounts2`',
-      '`/reel account link`',
-    ]) {
-      expect(names.markdown(text)).toBe(text);
-    }
-    expect(names.markdown('`/reel accounts`')).toBe('`/reel catalog accounts`');
-  });
-
-  it('names a span holding just a regrouped command, as help and the scope lists do', () => {
-    expect(names.markdown('• `link` — Link your team API key')).toBe(
-      '• `account link` — Link your team API key',
+  it('writes usage lines and options the way Discord’s client lists them', () => {
+    const create = COMMANDS.find((c) => c.name === 'create') as CommandSpec;
+    const rendered = names.markdown(usage(create));
+    // `script` is optional: without it a form opens.
+    expect(toPlainText(rendered)).toMatch(/^\/reel create \[script:<script>\] \[voice:<voice>\]/);
+    expect(rendered).not.toContain('--');
+    expect(names.markdown(flag('publish', 'account'))).toBe('`account:`');
+    expect(names.markdown(example(create, 'create "A fox at dawn" --voice Aria'))).toBe(
+      '`/reel create script:A fox at dawn voice:Aria`',
     );
-    expect(names.markdown('`voices`, `options`')).toBe('`catalog voices`, `catalog options`');
-    // Only an exact name: a span that merely starts with one may be anything (a video named "link building").
-    expect(names.markdown('No video matches `link building`.')).toBe('No video matches `link building`.');
-    expect(names.markdown('`create`, `series list`')).toBe('`create`, `series list`');
   });
 
-  it('keeps escapes, escaped backticks and mention tokens exactly as the core wrote them', () => {
-    const user = mention('discord:G1:1300000000000000501');
-    const text = `${literal('a `b` *c*')} ${user} ran \`/reel link\` on ${code('x_`y`')}`;
-    const out = names.markdown(text);
-    expect(out).toBe(text.replace('`/reel link`', '`/reel account link`'));
-    // An escaped backtick starts no span: `\`/reel link\`` is prose.
-    const escaped = '\\`/reel link\\` is prose';
-    expect(names.markdown(escaped)).toBe(escaped);
+  it('keeps escapes and mention tokens exactly as the core wrote them; values cannot break out', () => {
+    const text = `${literal('**x**')} ${mention('discord:G1:U1')} ${command('status', ['a`b ⟧ ⟦/>x⟧'])}`;
+    expect(names.markdown(text)).toBe(
+      `${literal('**x**')} ${mention('discord:G1:U1')} \`${literal('/reel status video:a`b ⟧ ⟦/>x⟧')}\``,
+    );
   });
 
-  it('is stable: naming twice changes nothing more', () => {
-    const text = 'Run `/reel link`, `/reel settings role admin @x`, `voices` and `/reel series create`.';
-    const once = names.markdown(text);
-    expect(names.markdown(once)).toBe(once);
-  });
-
-  it('names titles that are a command, and `/reel` in plain text', () => {
-    expect(names.title('/reel link')).toBe('/reel account link');
-    expect(names.title('/reel series …')).toBe('/reel series …');
-    expect(names.title('Link /reel link')).toBe('Link /reel link');
-    expect(names.plain('In your time zone (change it with /reel tz).')).toBe(
+  it('writes commands as words in titles and plain text (labels, hints)', () => {
+    expect(names.title(command('link'))).toBe('/reel account link');
+    expect(names.plain(`In your time zone (change it with ${command('tz')}).`)).toBe(
       'In your time zone (change it with /reel account tz).',
     );
   });
@@ -145,27 +95,29 @@ describe('the renderer', () => {
   it('names commands in every text of a card, its controls and its confirmation', () => {
     const m = memory();
     const render = new DiscordRenderer(m, routes);
-    const confirm = { title: 'Sure?', text: 'Then run `/reel unlink`.', confirm: 'Yes', deny: 'No' };
+    const confirm = { title: 'Sure?', text: `Then run ${command('unlink')}.`, confirm: 'Yes', deny: 'No' };
     const card: Card = {
-      title: '/reel link',
-      text: 'Run `/reel link` first.',
-      progress: { percent: 10, label: 'see `/reel tz`' },
-      fields: [{ label: '`/reel voices`', value: '`/reel voices --language es`' }],
-      sections: [{ text: 'Try `/reel options`.', fields: [{ label: 'x', value: '`/reel accounts`' }] }],
-      context: 'change it with `/reel settings threading off`',
+      title: command('link'),
+      text: `Run ${command('link')} first.`,
+      progress: { percent: 10, label: `see ${command('tz')}` },
+      fields: [{ label: command('voices'), value: command('voices', [], { language: 'es' }) }],
+      sections: [
+        { text: `Try ${command('options')}.`, fields: [{ label: 'x', value: command('accounts') }] },
+      ],
+      context: `change it with ${command('settings', ['threading', 'off'])}`,
       controls: [
         {
           kind: 'button',
           action: 'x.go',
           value: 'v1',
-          label: 'Open /reel settings',
+          label: `Open ${command('settings')}`,
           confirm,
         },
         {
           kind: 'select',
           action: 'x.pick',
-          placeholder: 'Pick (/reel voices)',
-          options: [{ label: '/reel tz', value: '/reel tz', description: 'see /reel tz' }],
+          placeholder: `Pick (${command('voices')})`,
+          options: [{ label: command('tz'), value: '/reel tz', description: `see ${command('tz')}` }],
         },
       ],
     };
@@ -175,11 +127,11 @@ describe('the renderer', () => {
       [
         '/reel account link',
         'Run `/reel account link` first.\n\nsee `/reel account tz`',
-        '`/reel catalog voices`: `/reel catalog voices --language es`',
+        '`/reel catalog voices`: `/reel catalog voices language:es`',
         'Try `/reel catalog options`.',
         'x: `/reel catalog accounts`',
         // The footer is plain text: code markers dropped, the command still named.
-        'change it with /reel channel settings threading off',
+        'change it with /reel channel settings key:threading value:off',
       ].join('\n'),
     );
     expect(all).toContain('"label":"Open /reel channel settings"');
@@ -200,13 +152,13 @@ describe('the renderer', () => {
       title: 'Reschedule',
       submitLabel: 'Save',
       state: '',
-      intro: 'Times are in your zone (`/reel tz`).',
+      intro: `Times are in your zone (${command('tz')}).`,
       inputs: [
         {
           kind: 'text',
           id: 'when',
           label: 'When',
-          hint: 'In your time zone, UTC (change it with /reel tz).',
+          hint: `In your time zone, UTC (change it with ${command('tz')}).`,
           placeholder: 'e.g. friday 18:00',
           initial: 'run `/reel link` at /reel tz',
         },
@@ -217,9 +169,11 @@ describe('the renderer', () => {
     expect(text).toContain('Times are in your zone (`/reel account tz`).');
     expect(text).toContain('(change it with /reel account tz).');
     expect(modal.components[1].component.value).toBe('run `/reel link` at /reel tz');
-    const launcher = render.launcher(form, 'k2', { when: 'Set a zone first: `/reel tz Europe/Paris`.' });
+    const launcher = render.launcher(form, 'k2', {
+      when: `Set a zone first: ${command('tz', ['Europe/Paris'])}.`,
+    });
     expect(launcher.embeds[0]?.description).toBe(
-      '**When**: Set a zone first: `/reel account tz Europe/Paris`.',
+      '**When**: Set a zone first: `/reel account tz zone:Europe/Paris`.',
     );
   });
 

@@ -5,6 +5,7 @@ import { markdownToHtml } from '../../adapters/playground/html/markdown.js';
 import { renderHistory, renderMessage } from '../../adapters/playground/html/message.js';
 import type { PlaygroundMessage } from '../../adapters/playground/message-log.js';
 import type { Card, Form } from '../../src/core/cards.js';
+import { command } from '../../src/core/text.js';
 
 const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)>'"&`;
 
@@ -364,6 +365,17 @@ describe('renderMessage', () => {
     expect(html).toContain('data-testid="thread-toggle">1 reply</button>');
     expect(html.indexOf('data-message-id="k-3"')).toBeGreaterThan(
       html.indexOf('data-testid="thread-replies"'),
+    );
+  });
+});
+
+describe('command references', () => {
+  it('read as typed in the composer (`/reel link`), as inline code, escaped', () => {
+    expect(markdownToHtml(`Run ${command('link')} first.`)).toBe(
+      'Run <code class="command" data-testid="command">/reel link</code> first.',
+    );
+    expect(markdownToHtml(command('status', ['<b>x</b>']))).toBe(
+      '<code class="command" data-testid="command">/reel status &lt;b&gt;x&lt;/b&gt;</code>',
     );
   });
 });

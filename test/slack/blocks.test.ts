@@ -15,7 +15,7 @@ import {
 import { commandText } from '../../adapters/slack/command-text.js';
 import { splitMrkdwn, toMrkdwn, toPlain, truncate, truncateMrkdwn } from '../../adapters/slack/mrkdwn.js';
 import type { Card, Control } from '../../src/core/cards.js';
-import { channel, code, literal, mention } from '../../src/core/text.js';
+import { channel, code, command, commandName, literal, mention } from '../../src/core/text.js';
 import { blocksText, elements, expectValidBlocks } from './world.js';
 
 type B = Record<string, unknown>;
@@ -274,5 +274,17 @@ describe('the fallback text', () => {
     );
     // Without a notify list nothing is prepended, and a raw title from anywhere is escaped all the same.
     expect(cardToMessage({ title: '<!channel> Launch' }).text).toBe('&lt;!channel&gt; Launch');
+  });
+});
+
+describe('command references', () => {
+  it('read as typed in Slack: `/reel link`, values quoted as the parser reads them, usage with --flags', () => {
+    expect(toMrkdwn(`Run ${command('link')} first.`)).toBe('Run `/reel link` first.');
+    expect(toMrkdwn(command('publish', ['Launch teaser', 'youtube'], { account: 'Brand' }))).toBe(
+      '`/reel publish "Launch teaser" youtube --account Brand`',
+    );
+    expect(toMrkdwn(command('status', ['<!channel> `x`']))).toBe('`/reel status "&lt;!channel&gt; ˋxˋ"`');
+    expect(toPlain(`change it with ${command('tz')}`)).toBe('change it with /reel tz');
+    expect(toMrkdwn(commandName('link'))).toBe('`link`');
   });
 });

@@ -11,6 +11,7 @@ import {
   type MessageAddress,
   type UserAddress,
 } from '../../src/core/ports.js';
+import { asTyped } from './commands-as-typed.js';
 
 export interface PostedMessage {
   message: MessageAddress;
@@ -39,6 +40,8 @@ export class FakeChat implements ChatSender {
     options: { threadOf?: MessageAddress; dedupeId: string },
   ): Promise<MessageAddress> {
     this.maybeFail();
+    // Shown as a Slack-like platform shows it: commands as typed there.
+    card = asTyped(card);
     const message = `${conversation}:m${++this.counter}`;
     this.posts.push({
       message,
@@ -55,14 +58,15 @@ export class FakeChat implements ChatSender {
     this.maybeFail();
     const posted = this.posts.find((p) => p.message === message);
     if (!posted) throw new ChatDeliveryError(`no message ${message}`, false);
-    posted.card = card;
-    posted.history.push(card);
-    this.updates.push({ message, card });
+    const shown = asTyped(card);
+    posted.card = shown;
+    posted.history.push(shown);
+    this.updates.push({ message, card: shown });
   }
 
   async notify(user: UserAddress, conversation: ConversationAddress, card: Card): Promise<void> {
     this.maybeFail();
-    this.notices.push({ user, conversation, card });
+    this.notices.push({ user, conversation, card: asTyped(card) });
   }
 
   /** Top-level messages (not thread replies). */

@@ -25,6 +25,7 @@ import {
 } from '../../src/simulator/index.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { type ApiProxy, startApiProxy } from './api-proxy.js';
+import { asTyped, commandsAsTyped } from './commands-as-typed.js';
 import { FakeChat } from './fake-chat.js';
 import { HARNESS_START, TestClock } from './test-clock.js';
 
@@ -179,21 +180,23 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       return req;
     },
     async run(text, as) {
-      const response = await bot.handleText(as ?? defaultUser(), text);
+      const response = asTyped(await bot.handleText(as ?? defaultUser(), text));
       await sender.drain();
       return response;
     },
     async click(action, value, as, choice) {
-      const response = await bot.handleAction(as ?? defaultUser(), {
-        action,
-        value,
-        ...(choice !== undefined ? { choice } : {}),
-      });
+      const response = asTyped(
+        await bot.handleAction(as ?? defaultUser(), {
+          action,
+          value,
+          ...(choice !== undefined ? { choice } : {}),
+        }),
+      );
       await sender.drain();
       return response;
     },
     async submit(formId, state, values, as) {
-      const response = await bot.handleForm(as ?? defaultUser(), { formId, state, values });
+      const response = asTyped(await bot.handleForm(as ?? defaultUser(), { formId, state, values }));
       await sender.drain();
       return response;
     },
@@ -229,14 +232,15 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 /** The text of a response card, for assertions. */
 export function textOf(response: Response): string {
   if (response.kind === 'message' || response.kind === 'update') return cardText(response.card);
-  if (response.kind === 'form') return `${response.form.title}\n${response.form.intro ?? ''}`;
-  if (response.kind === 'form-errors') return Object.values(response.errors).join('\n');
+  if (response.kind === 'form')
+    return commandsAsTyped(`${response.form.title}\n${response.form.intro ?? ''}`);
+  if (response.kind === 'form-errors') return commandsAsTyped(Object.values(response.errors).join('\n'));
   return '';
 }
 
 export function cardText(card: Card): string {
-  return [
-    card.title,
+  const text = [
+    commandsAsTyped(card.title, false),
     card.text,
     ...(card.fields ?? []).map((f) => `${f.label}: ${f.value}`),
     ...(card.sections ?? []).flatMap((s) => [
@@ -248,4 +252,5 @@ export function cardText(card: Card): string {
   ]
     .filter(Boolean)
     .join('\n');
+  return commandsAsTyped(text);
 }

@@ -15,8 +15,8 @@ import type {
   Select,
   Tone,
 } from '../../../src/core/cards.js';
-import { mention, toPlainText } from '../../../src/core/text.js';
-import { isWebUrl, markdownToHtml, plainToHtml } from './markdown.js';
+import { mention } from '../../../src/core/text.js';
+import { isWebUrl, markdownToHtml, plainText, plainToHtml } from './markdown.js';
 
 const TONES: readonly Tone[] = ['neutral', 'info', 'progress', 'success', 'warning', 'danger'];
 
@@ -55,7 +55,7 @@ function renderProgress(progress: Progress): string {
   const label = (progress.label ?? '').replace(/^[▓░█▒]+\s*/u, '') || `${percent}%`;
   return (
     '<div class="card-progress">' +
-    `<progress max="100" value="${percent}" data-testid="card-progress" aria-label="${escapeHtml(toPlainText(label))}">${percent}%</progress>` +
+    `<progress max="100" value="${percent}" data-testid="card-progress" aria-label="${escapeHtml(plainText(label))}">${percent}%</progress>` +
     `<span class="progress-label">${markdownToHtml(label)}</span>` +
     '</div>'
   );
@@ -110,7 +110,7 @@ function renderControl(control: Control): string {
 function renderButton(button: Button): string {
   const style = button.style === 'primary' || button.style === 'danger' ? ` btn-${button.style}` : '';
   const confirm = button.confirm
-    ? ` data-confirm-title="${escapeHtml(toPlainText(button.confirm.title))}" data-confirm-text="${escapeHtml(toPlainText(button.confirm.text))}"` +
+    ? ` data-confirm-title="${escapeHtml(plainText(button.confirm.title))}" data-confirm-text="${escapeHtml(plainText(button.confirm.text))}"` +
       ` data-confirm-yes="${escapeHtml(button.confirm.confirm)}" data-confirm-no="${escapeHtml(button.confirm.deny)}"`
     : '';
   return (

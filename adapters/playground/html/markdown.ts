@@ -6,7 +6,15 @@
  * held out of the conversion (`shield`), so a name like `**x**` or `[Approve](https://evil)` shows as typed.
  */
 import escapeHtml from 'escape-html';
-import { type Piece, plainPiece, restore, shield, toPlainText } from '../../../src/core/text.js';
+import { typedCommand } from '../../../src/core/command-ref.js';
+import {
+  type CommandRef,
+  type Piece,
+  plainPiece,
+  restore,
+  shield,
+  toPlainText,
+} from '../../../src/core/text.js';
 
 /** `http:`/`https:` only: anything else (javascript:, data:, relative) is never made clickable. */
 export const isWebUrl = (url: string): boolean => {
@@ -26,12 +34,22 @@ const SLOT = '\u0000';
 export const mentionHtml = (piece: Piece): string =>
   `<span class="mention" data-testid="mention">${escapeHtml(plainPiece(piece))}</span>`;
 
-const inProse = (piece: Piece): string =>
-  piece.kind === 'char' ? escapeHtml(piece.char) : mentionHtml(piece);
-const asText = (piece: Piece): string => escapeHtml(plainPiece(piece));
+/** A command as typed in the playground's composer, which reads Slack's text: `/reel status abc`. */
+export const playgroundCommand = (command: CommandRef): string => typedCommand(command, '/reel');
+
+function inProse(piece: Piece): string {
+  if (piece.kind === 'char') return escapeHtml(piece.char);
+  if (piece.kind === 'command')
+    return `<code class="command" data-testid="command">${escapeHtml(playgroundCommand(piece.command))}</code>`;
+  return mentionHtml(piece);
+}
+const asText = (piece: Piece): string => escapeHtml(plainPiece(piece, playgroundCommand));
+
+/** Card markdown as plain words (attributes, error lists): commands as typed in the composer. */
+export const plainText = (text: string): string => toPlainText(text, playgroundCommand);
 
 /** Card markdown shown as plain text (titles, field labels): markers dropped, then HTML-escaped. */
-export const plainToHtml = (text: string): string => escapeHtml(toPlainText(text));
+export const plainToHtml = (text: string): string => escapeHtml(plainText(text));
 
 export function markdownToHtml(text: string): string {
   const slots: string[] = [];

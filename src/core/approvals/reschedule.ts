@@ -10,6 +10,7 @@ import { type CommandContext, userError } from '../context.js';
 import { say } from '../messages.js';
 import type { Approval } from '../ports.js';
 import { isRequestId, newRequestId } from '../request-id.js';
+import { command } from '../text.js';
 import { parseWhen } from '../time/parse.js';
 import { PLATFORMS, type Platform } from '../video-api.js';
 import { RESCHEDULE_ACTION } from './card.js';
@@ -56,7 +57,7 @@ export const rescheduleAction: ActionSpec = {
           label: 'When',
           required: true,
           placeholder: 'tomorrow 9am',
-          hint: `In your time zone, ${zone} (change it with /reel tz). E.g. "friday 18:00", "2026-12-01 18:00".`,
+          hint: `In your time zone, ${zone} (change it with ${command('tz')}). E.g. "friday 18:00", "2026-12-01 18:00".`,
         },
       ],
     };

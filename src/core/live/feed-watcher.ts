@@ -10,7 +10,7 @@ import type { Card, Field } from '../cards.js';
 import { formatDateTime } from '../commands/account/format.js';
 import { platformName } from '../commands/account/platform-names.js';
 import type { ConversationAddress, Store, Watch } from '../ports.js';
-import { code, literal } from '../text.js';
+import { code, command, hole, literal } from '../text.js';
 import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } from '../video-api.js';
 import { postToChannel, videoCardKey } from './live-card.js';
 import { readScheduleState } from './schedule-watcher.js';
@@ -144,7 +144,7 @@ function calendarCard(entry: CalendarEntry, videoName: string, zone: string): Ca
     text:
       `**${literal(videoName)}** could not be posted to ${where} (scheduled for ${when}).\n` +
       `Check the ${where} connection in the dashboard, then schedule it again: ` +
-      `\`/reel schedule ${literal(entry.projectId)} ${literal(entry.platform)} <when>\`.`,
+      `${command('schedule', [entry.projectId, entry.platform, hole('when')])}.`,
     context,
   };
 }
@@ -156,7 +156,7 @@ function newVideoCard(v: VideoListItem, zone: string): Card {
   return {
     title: `New video: ${literal(v.name)}`,
     tone: 'info',
-    text: `Follow it with ${code(`/reel status ${v.id}`)}.`,
+    text: `Follow it with ${command('status', [v.id])}.`,
     ...(fields.length > 0 ? { fields } : {}),
     context: `id ${code(v.id)} · videos subscription`,
   };
@@ -166,10 +166,10 @@ function newVideoCard(v: VideoListItem, zone: string): Card {
 function stopReason(error: unknown, kind: FeedKind): string | undefined {
   if (!(error instanceof VideoApiError)) return undefined;
   if (error.type === 'unauthorized') {
-    return `The API key that followed ${feedLabel(kind)} here no longer works (revoked or unlinked). Run \`/reel subscribe ${kind}\` again with a working key.`;
+    return `The API key that followed ${feedLabel(kind)} here no longer works (revoked or unlinked). Run ${command('subscribe', [kind])} again with a working key.`;
   }
   if (error.type === 'forbidden_scope') {
-    return `The API key that followed ${feedLabel(kind)} here lacks the scope it needs. Run \`/reel subscribe ${kind}\` again with a key that has it.`;
+    return `The API key that followed ${feedLabel(kind)} here lacks the scope it needs. Run ${command('subscribe', [kind])} again with a key that has it.`;
   }
   return undefined;
 }
@@ -243,14 +243,14 @@ export const feedWatcher: Watcher = {
         ? {
             title: 'Subscription ended',
             tone: 'warning',
-            text: `This channel no longer follows ${feedLabel(sub.kind)}. Run \`/reel subscribe ${sub.kind}\` to follow it again.`,
+            text: `This channel no longer follows ${feedLabel(sub.kind)}. Run ${command('subscribe', [sub.kind])} to follow it again.`,
           }
         : {
             title: 'Subscription stopped',
             tone: 'warning',
             text:
               `This channel no longer follows ${feedLabel(sub.kind)}: ${keyTrouble(reason, `followed ${feedLabel(sub.kind)} here`)}. ` +
-              `Run \`/reel subscribe ${sub.kind}\` to follow it with yours.`,
+              `Run ${command('subscribe', [sub.kind])} to follow it with yours.`,
           };
     postToChannel(store, {
       conversation: sub.conversation,
@@ -322,7 +322,7 @@ function announceVideos(
     card: {
       title: `${rest.length} more new videos`,
       tone: 'info',
-      text: `${listed}${rest.length > 10 ? '\n…' : ''}\nSee them all with \`/reel videos\`.`,
+      text: `${listed}${rest.length > 10 ? '\n…' : ''}\nSee them all with ${command('videos')}.`,
     },
     dedupeKey: `feed:${watch.target}:more:${rest.map((v) => v.id).join(',')}`,
   });

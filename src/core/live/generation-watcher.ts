@@ -11,7 +11,7 @@
  */
 import type { Card } from '../cards.js';
 import type { Store, Watch } from '../ports.js';
-import { literal } from '../text.js';
+import { command, literal } from '../text.js';
 import { type Video, VideoApiError, type VideoStatus } from '../video-api.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
 import {
@@ -139,7 +139,7 @@ const failedReply = (name: string, videoId: string, reasons: string[]): Card => 
   tone: 'danger',
   text:
     `${reasons.map((r) => `• ${literal(r)}`).join('\n') || '• No reason given.'}\n` +
-    'Credits are not refunded automatically. Adjust the script or voice and run `/reel create` again.',
+    `Credits are not refunded automatically. Adjust the script or voice and run ${command('create')} again.`,
   context: `id \`${videoId}\``,
 });
 
@@ -315,7 +315,7 @@ async function checkThumbnails(
   if (pending && waited >= THUMBNAIL_WAIT_MS) {
     effects.patch = {
       ...(effects.patch ?? {}),
-      notice: `Thumbnails are taking long; \`/reel thumbnails ${videoId}\` shows them once they are made.`,
+      notice: `Thumbnails are taking long; ${command('thumbnails', [videoId])} shows them once they are made.`,
     };
     effects.dedupe = `${key}:thumbnails:gave-up`;
     return result(watch, next, true, undefined, effects);
@@ -365,7 +365,7 @@ export const generationWatcher: Watcher = {
   },
   expire(store, watch, _now, reason) {
     if (!watch.cardKey) return;
-    const status = `\`/reel status ${watch.target}\``;
+    const status = command('status', [watch.target]);
     updateVideoCard(
       store,
       watch.cardKey,

@@ -17,7 +17,7 @@ export interface Unpostable {
 
 /**
  * The private notice for a card the platform refused (the bot is not in the channel). `next` completes
- * "invite @reelbot (or /invite) and …", e.g. "run `/reel status <id>`".
+ * "invite @reelbot (or /invite) and …", e.g. "run " and a `command(`status`, [id])` reference.
  */
 export const unpostableNotice = (user: UserAddress, next: string): Unpostable => ({
   user,

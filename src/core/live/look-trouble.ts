@@ -5,7 +5,7 @@
  */
 import type { Card } from '../cards.js';
 import type { Store, UserAddress, Watch } from '../ports.js';
-import { code } from '../text.js';
+import { code, command } from '../text.js';
 import { formatTime } from '../time/format.js';
 import { notifyUser } from './live-card.js';
 import { updateVideoCard } from './video-card.js';
@@ -43,7 +43,7 @@ const toldCard = (videoId: string, since: number, now: number): Card => ({
   text:
     `For ${Math.round((now - since) / 60_000)} min the video service has not given a usable answer about ` +
     `video ${code(videoId)}. I keep looking and its card moves again as soon as it answers; ` +
-    `\`/reel status ${videoId}\` shows it meanwhile.`,
+    `${command('status', [videoId])} shows it meanwhile.`,
 });
 
 /**

@@ -1,5 +1,5 @@
 import type { Store, Watch } from '../ports.js';
-import { bareUrl, literal } from '../text.js';
+import { bareUrl, command, literal } from '../text.js';
 import { type Render, VideoApiError } from '../video-api.js';
 import { GONE_NOTICE } from './generation-watcher.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
@@ -171,7 +171,7 @@ export const renderWatcher: Watcher = {
   expire(store, watch, _now, reason) {
     if (!watch.cardKey) return;
     const state = readRenderState(watch.state);
-    const show = `\`/reel show ${state.videoId}\` shows the MP4 link once it is done`;
+    const show = `${command('show', [state.videoId])} shows the MP4 link once it is done`;
     updateVideoCard(
       store,
       watch.cardKey,

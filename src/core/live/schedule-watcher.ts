@@ -8,7 +8,7 @@
  */
 import type { Card } from '../cards.js';
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
-import { code, literal } from '../text.js';
+import { command, literal } from '../text.js';
 import { formatBoth, formatDateTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
 import type { CalendarEntry } from '../video-api.js';
@@ -200,7 +200,7 @@ function outcomeCard(s: ScheduleWatchState, platform: string, outcome: 'posted' 
         tone: 'danger',
         text:
           `**${literal(s.name)}** could not be posted to ${nameOf(platform)}. Check the account connection in the dashboard, ` +
-          `then ${code(`/reel publish ${s.name.includes(' ') ? `"${s.name}"` : s.name} ${platform}`)} to post it now.`,
+          `then ${command('publish', [s.name, platform])} to post it now.`,
       };
 }
 
@@ -294,19 +294,19 @@ export const scheduleWatcher: Watcher = {
             tone: 'warning',
             text:
               `**${literal(s.name)}** was due on ${where} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}, ` +
-              'and the service has not reported it posted or failed after 2 hours. I stopped watching; `/reel calendar` shows its current status.',
+              `and the service has not reported it posted or failed after 2 hours. I stopped watching; ${command('calendar')} shows its current status.`,
           }
         : {
             title: 'Stopped watching the schedule',
             tone: 'warning',
-            text: `${due}. I stopped watching it: ${keyTrouble(reason)}. The post itself is not affected; \`/reel calendar\` shows its status.`,
+            text: `${due}. I stopped watching it: ${keyTrouble(reason)}. The post itself is not affected; ${command('calendar')} shows its status.`,
           };
     const dedupeKey = `schedule:${watch.id}:expired`;
     if (watch.cardKey && store.cards.get(watch.cardKey)) {
       const notice =
         reason === 'expired'
-          ? `Stopped watching the schedule on ${where}; see /reel calendar.`
-          : `Stopped watching the schedule on ${where}: ${keyTrouble(reason)}; see /reel calendar.`;
+          ? `Stopped watching the schedule on ${where}; see ${command('calendar')}.`
+          : `Stopped watching the schedule on ${where}: ${keyTrouble(reason)}; see ${command('calendar')}.`;
       updateVideoCard(store, watch.cardKey, { notice }, `${dedupeKey}:card`);
       replyToCard(store, {
         key: watch.cardKey,

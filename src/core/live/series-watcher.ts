@@ -7,7 +7,7 @@
 import type { Card } from '../cards.js';
 import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../commands/series/schedule.js';
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
-import { literal } from '../text.js';
+import { command, hole, literal } from '../text.js';
 import { type Episode, VideoApiError } from '../video-api.js';
 import { postCard, postToChannel, unpostableNotice, videoCardKey } from './live-card.js';
 import { renderVideoCard, type VideoCardModel } from './video-card.js';
@@ -153,7 +153,7 @@ export function startEpisodeCard(
     card: renderVideoCard(model),
     model: model as unknown as Record<string, unknown>,
     ...(input.requester
-      ? { onUnpostable: unpostableNotice(input.requester, `run \`/reel status ${input.videoId}\``) }
+      ? { onUnpostable: unpostableNotice(input.requester, `run ${command('status', [input.videoId])}`) }
       : {}),
   });
   store.watches.add({
@@ -273,7 +273,7 @@ function goneCard(name: string | undefined, seriesId: string): Card {
   return {
     title: `Series ${name ? `“${literal(name)}” ` : ''}was deleted`,
     tone: 'warning',
-    text: 'No more episodes will be posted here. Videos it already generated are kept; find them with `/reel videos`.',
+    text: `No more episodes will be posted here. Videos it already generated are kept; find them with ${command('videos')}.`,
     context: `series \`${seriesId}\``,
   };
 }
@@ -289,9 +289,9 @@ export const seriesWatcher: Watcher = {
     const text =
       reason === 'expired'
         ? `I followed this series here for a year${state.cadence ? ` (${literal(describeSchedule(state.cadence))})` : ''}. ` +
-          'Run `/reel subscribe series <name>` to keep getting a card for each new episode.'
+          `Run ${command('subscribe', ['series', hole('name')])} to keep getting a card for each new episode.`
         : `Stopped: ${keyTrouble(reason, 'followed this series here')}. ` +
-          'Run `/reel subscribe series <name>` to follow it with yours: each new episode gets its card again.';
+          `Run ${command('subscribe', ['series', hole('name')])} to follow it with yours: each new episode gets its card again.`;
     postToChannel(store, {
       conversation: watch.conversation,
       card: {

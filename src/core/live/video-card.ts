@@ -5,7 +5,7 @@
  */
 import type { Button, Card, Control, Field, Section } from '../cards.js';
 import type { Store, Watch } from '../ports.js';
-import { code, link, literal } from '../text.js';
+import { code, command, link, literal } from '../text.js';
 import type { Thumbnails } from '../video-api.js';
 import { editCard, postToChannel, replyToCard } from './live-card.js';
 
@@ -154,8 +154,8 @@ export function renderVideoCard(m: VideoCardModel): Card {
     const reasons = (m.errorMessages ?? []).map((e) => `• ${literal(e)}`).join('\n') || '• No reason given.';
     card.text =
       m.kind === 'caption'
-        ? `**Captioning failed.**\n${reasons}\nCheck that the media URL is public and has speech, then run \`/reel caption\` again.`
-        : `**Generation failed.**\n${reasons}\nCredits are not refunded automatically. Adjust the script or voice and run \`/reel create\` again.`;
+        ? `**Captioning failed.**\n${reasons}\nCheck that the media URL is public and has speech, then run ${command('caption')} again.`
+        : `**Generation failed.**\n${reasons}\nCredits are not refunded automatically. Adjust the script or voice and run ${command('create')} again.`;
   } else {
     card.tone = 'success';
     card.text = completedText(m);

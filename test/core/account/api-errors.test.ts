@@ -9,6 +9,7 @@ import { describeApiError } from '../../../src/core/api-errors.js';
 import { systemClock } from '../../../src/core/ports.js';
 import { code } from '../../../src/core/text.js';
 import { VideoApiError } from '../../../src/core/video-api.js';
+import { commandsAsTyped } from '../../support/commands-as-typed.js';
 import { createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
 const POOR_KEY = 'fl_live_poor_team_key_5555555555555555';
@@ -76,7 +77,9 @@ describe('API errors in words', () => {
     expect(describeApiError(error, { cost: 20, balance: 10 })).toBe(
       'Not enough credits: this costs 20 and your team has 10. Top up in the dashboard, or pick a cheaper model (storyboard costs 20).',
     );
-    expect(describeApiError(error)).toContain('Check `/reel credits` and top up in the dashboard.');
+    expect(commandsAsTyped(describeApiError(error))).toContain(
+      'Check `/reel credits` and top up in the dashboard.',
+    );
     expect(w.sim.sim.balance(POOR_KEY)).toBe(10);
     const credits = await w.run('credits', w.user('poor', { key: POOR_KEY }));
     expect(textOf(credits)).toContain('Credits: 10');
@@ -105,7 +108,7 @@ describe('API errors in words', () => {
     );
     expect(error.type).toBe('usage_limit_reached');
     expect(error.status).toBe(403);
-    expect(describeApiError(error)).toBe(
+    expect(commandsAsTyped(describeApiError(error))).toBe(
       "Your plan's cap on video projects is reached. Delete old videos with `/reel delete` or upgrade the plan.",
     );
   });

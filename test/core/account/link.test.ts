@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LINK_FORM_ID } from '../../../src/core/commands/account/link.js';
 import { say } from '../../../src/core/messages.js';
+import { commandsAsTyped } from '../../support/commands-as-typed.js';
 import { cardOf, createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
 const NARROW_KEY = 'fl_live_narrow_scopes_key_00000000000000';
@@ -38,7 +39,7 @@ describe('link, unlink, whoami', () => {
     const bob = w.user('bob', { key: null });
     const response = await w.run(`/reel link ${DEMO_KEY}`, bob);
     expect(response).toMatchObject({ kind: 'message', visibility: 'ephemeral' });
-    expect(textOf(response)).toContain(say('key-in-channel'));
+    expect(textOf(response)).toContain(commandsAsTyped(say('key-in-channel')));
     expect(JSON.stringify(response)).not.toContain(DEMO_KEY);
     expect(JSON.stringify(response)).not.toContain('0123456789abcdef');
     expect(w.store.keys.get(bob.user)).toBeUndefined();
@@ -137,7 +138,7 @@ describe('link, unlink, whoami', () => {
     expect(textOf(unlinked)).toContain('Demo Team');
     expect(textOf(unlinked)).toContain('revoke it in the dashboard');
     expect(w.store.keys.get(bob.user)).toBeUndefined();
-    expect(textOf(await w.run('whoami', bob))).toContain(say('not-linked'));
+    expect(textOf(await w.run('whoami', bob))).toContain(commandsAsTyped(say('not-linked')));
     expect(cardOf(await w.run('unlink', bob)).title).toBe('Nothing to unlink');
   });
 

@@ -10,6 +10,7 @@ import { MODULES } from '../../../src/core/commands/index.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import type { VideoApi } from '../../../src/core/video-api.js';
 import { spyOnApi } from '../../support/api-spy.js';
+import { asTyped } from '../../support/commands-as-typed.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../../support/harness.js';
 
 export { DEMO_KEY };
@@ -62,21 +63,23 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     },
     api: (key = DEMO_KEY) => h.deps.apiFor(key),
     async run(text, who) {
-      const response = await bot.handleText(as(who), text);
+      const response = asTyped(await bot.handleText(as(who), text));
       await h.sender.drain();
       return response;
     },
     async click(action, value, who, choice) {
-      const response = await bot.handleAction(as(who), {
-        action,
-        value,
-        ...(choice !== undefined ? { choice } : {}),
-      });
+      const response = asTyped(
+        await bot.handleAction(as(who), {
+          action,
+          value,
+          ...(choice !== undefined ? { choice } : {}),
+        }),
+      );
       await h.sender.drain();
       return response;
     },
     async submit(formId, state, values, who) {
-      const response = await bot.handleForm(as(who), { formId, state, values });
+      const response = asTyped(await bot.handleForm(as(who), { formId, state, values }));
       await h.sender.drain();
       return response;
     },

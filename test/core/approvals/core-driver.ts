@@ -4,6 +4,7 @@
  * chat platform.
  */
 import type { Card, Control, Response } from '../../../src/core/cards.js';
+import { typedCommand } from '../../../src/core/command-ref.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { restore, shield } from '../../../src/core/text.js';
 import type { PostedMessage } from '../../support/fake-chat.js';
@@ -45,6 +46,7 @@ function slackText(text: string): string {
   const { text: held, pieces } = shield(text);
   return restore(held, pieces, (piece) => {
     if (piece.kind === 'char') return piece.char;
+    if (piece.kind === 'command') return `\`${typedCommand(piece.command, '/reel')}\``;
     return piece.target.kind === 'group' ? `<!subteam^${piece.target.id}>` : `<@${piece.target.id}>`;
   });
 }

@@ -20,6 +20,7 @@ import {
   type VideoCardModel,
 } from '../../../src/core/live/video-card.js';
 import type { Voice } from '../../../src/core/video-api.js';
+import { commandsAsTyped } from '../../support/commands-as-typed.js';
 
 const base: VideoCardModel = {
   videoId: 'v1',
@@ -157,7 +158,7 @@ describe('renderVideoCard', () => {
     const failed = renderVideoCard({ ...base, phase: 'failed', errorMessages: ['Scene 3 timed out.'] });
     expect(failed.tone).toBe('danger');
     expect(failed.text).toContain('• Scene 3 timed out.');
-    expect(failed.text).toContain('run `/reel create` again');
+    expect(commandsAsTyped(failed.text ?? '')).toContain('run `/reel create` again');
     const deleted = renderVideoCard({
       ...base,
       phase: 'completed',

@@ -20,6 +20,7 @@ import {
   type VideoStatus,
 } from '../../../src/core/video-api.js';
 import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
+import { asTyped } from '../../support/commands-as-typed.js';
 import { untilAborted } from '../../support/test-clock.js';
 
 const T0 = Date.parse('2026-11-23T08:00:00Z');
@@ -124,7 +125,7 @@ async function check(w: Watch, watcher = generationWatcher): Promise<WatchResult
   return result;
 }
 
-const shown = (): Card => store.cards.get(KEY)?.card as Card;
+const shown = (): Card => asTyped(store.cards.get(KEY)?.card as Card);
 const outbox = () => store.outbox.ready('slack', Number.MAX_SAFE_INTEGER, 100).map((i) => i.item);
 const replies = () =>
   outbox()

@@ -5,7 +5,7 @@
 import type { Field } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
-import { code, literal } from '../../text.js';
+import { code, command, hole, literal } from '../../text.js';
 import { PLATFORMS } from '../../video-api.js';
 import { PLATFORM_NAMES } from './platform-names.js';
 
@@ -16,7 +16,7 @@ export const accountsCommand = defineCommand({
   examples: ['accounts'],
   details:
     'Accounts are connected in the dashboard. With several accounts on a platform, pick one with ' +
-    '`/reel publish <video> <platform> --account <name>`; ⭐ marks the default.',
+    `${command('publish', [hole('video'), hole('platform')], { account: hole('name') })}; ⭐ marks the default.`,
   async run(ctx) {
     const accounts = await ctx.deps.catalog.accounts(ctx.api(), ctx.apiKeyId());
     const platforms = [
@@ -42,7 +42,7 @@ export const accountsCommand = defineCommand({
       tone: connected === 0 ? 'warning' : 'info',
       text:
         connected === 0
-          ? 'No social account is connected yet. Connect them in the dashboard, then publish with `/reel publish`.'
+          ? `No social account is connected yet. Connect them in the dashboard, then publish with ${command('publish')}.`
           : `${connected} of ${platforms.length} platforms connected.`,
       fields,
       context: 'Connect or remove accounts in the dashboard.',

@@ -6,7 +6,7 @@
 import type { Field, Section } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
-import { link, literal } from '../../text.js';
+import { command, hole, link, literal } from '../../text.js';
 import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from '../../video-api.js';
 import { clip, count } from './format.js';
 import { platformName } from './platform-names.js';
@@ -76,7 +76,7 @@ export const analyticsCommand = defineCommand({
       );
     if (a.postsSynced === 0 && a.topPosts.length === 0) {
       notes.push(
-        `No published posts in this window yet. Publish one with \`/reel publish <video> <platform>\`.`,
+        `No published posts in this window yet. Publish one with ${command('publish', [hole('video'), hole('platform')])}.`,
       );
     }
     return message({

@@ -7,7 +7,7 @@ import { message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
 import { actionKey } from '../../request-id.js';
-import { bareUrl, code, literal } from '../../text.js';
+import { bareUrl, code, command, literal } from '../../text.js';
 
 /** `type/subtype`, optionally with parameters (`video/mp4; codecs=avc1`). */
 const MIME = /^[a-z]+\/[a-z0-9][a-z0-9.+-]*(\s*;\s*[a-z0-9-]+=[^;\s]+)*$/i;
@@ -47,7 +47,7 @@ export const assetCommand: CommandSpec = defineCommand({
         { label: 'Id', value: code(asset.id), short: true },
         { label: 'URL', value: bareUrl(asset.url) },
       ],
-      ...(isMedia ? { context: `Caption it with \`/reel caption ${literal(asset.url)}\`.` } : {}),
+      ...(isMedia ? { context: `Caption it with ${command('caption', [asset.url])}.` } : {}),
     });
   },
 });

@@ -8,7 +8,7 @@ import { message, type Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
-import { literal } from '../../text.js';
+import { command, literal } from '../../text.js';
 import { clip, formatDateTime, plural, signed } from './format.js';
 
 const PAGE_SIZE = 10;
@@ -24,7 +24,7 @@ export const creditsCommand: CommandSpec = defineCommand({
   ],
   examples: ['credits', 'credits --page 2'],
   details:
-    'Spends are negative, top-ups, grants and refunds positive. Times are in your time zone (`/reel tz`). ' +
+    `Spends are negative, top-ups, grants and refunds positive. Times are in your time zone (${command('tz')}). ` +
     'Costs per video: storyboard 20, motion_lite 50, motion_pro 100; rendering, publishing, captions and thumbnails are free.',
   async run(ctx, args): Promise<Response> {
     return message(await creditsCard(ctx, args.page ?? 1));

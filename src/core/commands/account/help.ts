@@ -5,16 +5,12 @@
  */
 import type { Card, Section } from '../../cards.js';
 import { message, type Response } from '../../cards.js';
-import {
-  type CommandModule,
-  type CommandSpec,
-  defineCommand,
-  type OptionSpec,
-  usageOf,
-} from '../../command-spec.js';
+import { type CommandModule, type CommandSpec, defineCommand, type OptionSpec } from '../../command-spec.js';
+import { example, optionRef, usage } from '../../command-usage.js';
 import { type CommandContext, userError } from '../../context.js';
 import { suggest } from '../../parse/parse-command.js';
 import { StoredKeyUnreadableError } from '../../ports.js';
+import { command, commandName, hole, literal } from '../../text.js';
 
 /** Account-module commands about the channel rather than the team. */
 const CHANNEL_COMMANDS = new Set(['subscribe', 'unsubscribe', 'settings', 'tz', 'help']);
@@ -106,40 +102,38 @@ async function buildSections(): Promise<HelpSection[]> {
 
 function overviewCard(ctx: CommandContext, sections: HelpSection[]): Card {
   const body: Section[] = sections.map((s) => ({
-    text: `**${s.title}**\n${s.commands.map((c) => `• \`${c.name}\` — ${c.summary}`).join('\n')}`,
+    text: `**${s.title}**\n${s.commands.map((c) => `• ${commandName(c.name)} — ${c.summary}`).join('\n')}`,
   }));
   return {
     title: 'reelbot commands',
     tone: 'info',
     text: hasKey(ctx)
       ? 'Write a script, watch it generate, pick a thumbnail, render, schedule — from this channel.'
-      : '**Start here:** `/reel link` connects your team (a private form opens for your API key).',
+      : `**Start here:** ${command('link')} connects your team (a private form opens for your API key).`,
     sections: body,
-    context:
-      '`/reel help <command>` shows usage and examples · videos and series take an id, a name prefix or `last`',
+    context: `${command('help', [hole('command')])} shows usage and examples · videos and series take an id, a name prefix or \`last\``,
   };
 }
 
 function commandCard(spec: CommandSpec): Card {
   // Hidden options exist only to catch a mistake (`link <pasted key>`); help must not suggest them.
   const options = spec.options.filter((o) => !o.hidden);
-  const fields = [{ label: 'Usage', value: `\`/reel ${usageOf(spec)}\`` }];
+  const fields = [{ label: 'Usage', value: usage(spec) }];
   if (options.length > 0) {
-    fields.push({ label: 'Options', value: options.map(optionLine).join('\n') });
+    fields.push({ label: 'Options', value: options.map((o) => optionLine(spec, o)).join('\n') });
   }
   if (spec.examples.length > 0) {
-    fields.push({ label: 'Examples', value: spec.examples.map((e) => `\`/reel ${e}\``).join('\n') });
+    fields.push({ label: 'Examples', value: spec.examples.map((e) => example(spec, e)).join('\n') });
   }
   return {
-    title: `/reel ${spec.name}`,
+    title: command(spec.name),
     tone: 'info',
     text: spec.details ? `${spec.summary}.\n${spec.details}` : `${spec.summary}.`,
     fields,
   };
 }
 
-function optionLine(o: OptionSpec): string {
-  const name = o.positional ? `<${o.name}${o.rest ? '…' : ''}>` : `--${o.name}`;
+function optionLine(spec: CommandSpec, o: OptionSpec): string {
   const facts: string[] = [];
   if (o.required) facts.push('required');
   if (o.choices) facts.push(`one of ${o.choices.join(', ')}`);
@@ -147,15 +141,18 @@ function optionLine(o: OptionSpec): string {
   if (o.kind === 'int' && (o.min !== undefined || o.max !== undefined))
     facts.push(`${o.min ?? ''}–${o.max ?? ''}`);
   if (o.maxLength !== undefined) facts.push(`max ${o.maxLength} characters`);
-  return `• \`${name}\` — ${o.description}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`;
+  return `• ${optionRef(spec, o)} — ${o.description}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`;
 }
 
 function groupCard(group: string, commands: CommandSpec[]): Card {
   return {
-    title: `/reel ${group} …`,
+    // A group of commands (`series`), or one of the overview's sections (`Team & catalog`).
+    title: commands.every((c) => c.name.startsWith(`${group} `))
+      ? `${command(group)} …`
+      : `${literal(group)} …`,
     tone: 'info',
-    text: commands.map((c) => `• \`/reel ${usageOf(c)}\`\n  ${c.summary}`).join('\n'),
-    context: `\`/reel help ${commands[0]?.name ?? group}\` shows one command's options and examples.`,
+    text: commands.map((c) => `• ${usage(c)}\n  ${c.summary}`).join('\n'),
+    context: `${command('help', [commands[0]?.name ?? group])} shows one command's options and examples.`,
   };
 }
 

@@ -12,7 +12,7 @@ import { type CommandContext, userError } from '../../context.js';
 import { say } from '../../messages.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
 import { sameTeam, teamIdentity } from '../../team-identity.js';
-import { literal } from '../../text.js';
+import { command, commandName, literal } from '../../text.js';
 import type { Me } from '../../video-api.js';
 import { formatScopes, missingScopes } from './scopes.js';
 
@@ -39,7 +39,7 @@ export const linkCommand = defineCommand({
   details:
     'Opens a private form for your team API key (developer dashboard → API keys). The key is checked with ' +
     'the video service, stored encrypted and never shown again, only its prefix. Every command and click of ' +
-    'yours then runs under it. Linking again replaces it; `unlink` removes it.',
+    `yours then runs under it. Linking again replaces it; ${commandName('unlink')} removes it.`,
   async run(ctx, args) {
     // Whatever was typed after `link` may be a key: refuse without repeating it anywhere.
     if (args.key !== undefined) throw userError('key-in-channel');
@@ -131,7 +131,7 @@ function linkedCard(me: Me, prefix: string, switchedFrom: LinkedKey | undefined)
       { label: 'Key', value: `\`${literal(prefix)}…\``, short: true },
       { label: 'Scopes', value: me.auth.scopes ? formatScopes(me.auth.scopes) : 'not reported' },
     ],
-    context: 'Only the prefix is ever shown. `/reel whoami` to check, `/reel unlink` to remove it.',
+    context: `Only the prefix is ever shown. ${command('whoami')} to check, ${command('unlink')} to remove it.`,
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
-import { code, literal } from '../../text.js';
+import { code, command, hole, literal } from '../../text.js';
 import { OPTION_KINDS, type OptionItem, type OptionKind } from '../../video-api.js';
 import { plural } from './format.js';
 
@@ -43,7 +43,7 @@ export const optionsCommand = defineCommand({
         title: 'Option catalogs',
         tone: 'info',
         text: OPTION_KINDS.map((k) => `• \`${k}\` — for ${USED_BY[k]}`).join('\n'),
-        context: 'Show one with `/reel options <kind>`, e.g. `/reel options models`.',
+        context: `Show one with ${command('options', [hole('kind')])}, e.g. ${command('options', ['models'])}.`,
       });
     }
     const kind = args.kind as OptionKind;

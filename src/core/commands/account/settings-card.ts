@@ -4,6 +4,7 @@
  */
 import type { Card } from '../../cards.js';
 import type { ChannelSettings, PolicyTightening } from '../../ports.js';
+import { command, hole } from '../../text.js';
 import { formatMentions } from './mentions.js';
 import { ROLES, type Role } from './setting-change.js';
 
@@ -22,7 +23,7 @@ export function settingsCard(view: SettingsView): Card {
   const warnings: string[] = [];
   if (s.approval !== 'off' && s.approvers.length === 0) {
     warnings.push(
-      '⚠️ Approval is on but nobody is an approver: set them with `/reel settings approvers @name`.',
+      `⚠️ Approval is on but nobody is an approver: set them with ${command('settings', ['approvers', '@name'])}.`,
     );
   }
   const lifetime = s.requestLifetimeMs ?? 24 * 60 * 60_000;
@@ -72,7 +73,7 @@ export function settingsCard(view: SettingsView): Card {
     context:
       'Team rules (approval, approvers, roles, threshold, self-approval, lifetime) are set for the whole ' +
       'workspace by its admins; add `--here` to make one stricter in this channel only. ' +
-      'Change one with `/reel settings <key> <value>`.',
+      `Change one with ${command('settings', [hole('key'), hole('value')])}.`,
   };
 }
 

@@ -13,7 +13,7 @@ import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
 import { watchSeries } from '../../live/series-watcher.js';
 import type { SubscriptionKind } from '../../ports.js';
 import { resolveSeries } from '../../references.js';
-import { code, literal } from '../../text.js';
+import { code, command, hole, literal } from '../../text.js';
 import { requireAdmin } from './admin.js';
 import { formatDateTime } from './format.js';
 import { formatMention } from './mentions.js';
@@ -40,7 +40,7 @@ export const subscribeCommand: CommandSpec = defineCommand({
   details:
     '`calendar`: a message when a scheduled post goes out or fails. `videos`: a short card for every new ' +
     'video of the team. `series <s>`: each new episode gets its own status card. The feed is read with your ' +
-    'key; `/reel unsubscribe <what>` stops it.',
+    `key; ${command('unsubscribe', [hole('what')])} stops it.`,
   async run(ctx, args): Promise<Response> {
     if (!args.what) return message(listCard(ctx));
     const kind = args.what as SubscriptionKind;
@@ -130,7 +130,7 @@ function subscribed(
     { conversation: sub.conversation, kind: sub.kind, target: sub.target },
     'channel subscribed',
   );
-  const stop = sub.kind === 'series' ? `series ${sub.target}` : sub.kind;
+  const stop = sub.kind === 'series' ? ['series', sub.target] : [sub.kind];
   return message(
     {
       title: `Subscribed: ${literal(title)}`,
@@ -138,7 +138,7 @@ function subscribed(
       text: `This channel now follows ${describeSubscription(sub, title)}: ${WHAT_IT_POSTS[sub.kind]} will show up here.`,
       context:
         `Set up by ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)}` +
-        `${owner ? ' with their key' : " with the workspace's shared key"} · \`/reel unsubscribe ${literal(stop)}\` to stop`,
+        `${owner ? ' with their key' : " with the workspace's shared key"} · ${command('unsubscribe', stop)} to stop`,
     },
     'channel',
   );
@@ -153,8 +153,8 @@ function listCard(ctx: CommandContext): Card {
       title: 'No subscriptions here',
       tone: 'info',
       text:
-        'This channel follows nothing yet. Try:\n• `/reel subscribe calendar` — posted and failed posts\n' +
-        '• `/reel subscribe videos` — every new video\n• `/reel subscribe series <name>` — new episodes of a series',
+        `This channel follows nothing yet. Try:\n• ${command('subscribe', ['calendar'])} — posted and failed posts\n` +
+        `• ${command('subscribe', ['videos'])} — every new video\n• ${command('subscribe', ['series', hole('name')])} — new episodes of a series`,
     };
   }
   const zone = ctx.timeZone();
@@ -165,13 +165,13 @@ function listCard(ctx: CommandContext): Card {
         ? `series **${literal(seriesNameOf(watch) ?? s.target)}** (${code(s.target)})`
         : `**${s.kind}**`;
     const by = s.owner ? formatMention(s.owner) : "the workspace's shared key";
-    const stalled = watch ? '' : ' · ⚠️ stopped: run `/reel subscribe` for it again, or unsubscribe';
+    const stalled = watch ? '' : ` · ⚠️ stopped: run ${command('subscribe')} for it again, or unsubscribe`;
     return `• ${what} — ${WHAT_IT_POSTS[s.kind]} · since ${formatDateTime(s.createdAt, zone)} · by ${by}${stalled}`;
   });
   return {
     title: `This channel follows ${subs.length === 1 ? '1 feed' : `${subs.length} feeds`}`,
     tone: 'info',
     text: lines.join('\n'),
-    context: 'Stop one with `/reel unsubscribe <what>`.',
+    context: `Stop one with ${command('unsubscribe', [hole('what')])}.`,
   };
 }

@@ -5,6 +5,7 @@
 import { message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
+import { command, hole } from '../../text.js';
 import { localTime, normalizeTimeZone } from './time-zone.js';
 
 export const tzCommand: CommandSpec = defineCommand({
@@ -24,17 +25,17 @@ export const tzCommand: CommandSpec = defineCommand({
       const own = ctx.deps.store.users.getTimeZone(ctx.req.user);
       const channel = ctx.settings().timeZone;
       const source = own
-        ? 'you set it with `/reel tz`'
+        ? `you set it with ${command('tz')}`
         : ctx.req.platformTimeZone
           ? 'from your chat profile'
           : channel
-            ? 'the channel’s default (`/reel settings timezone`)'
+            ? `the channel’s default (${command('settings', ['timezone'])})`
             : 'the default: nothing else is set';
       return message({
         title: `Your time zone: ${zone}`,
         tone: 'info',
         text: `It is ${localTime(now, zone)} there (${source}).`,
-        context: 'Change it with `/reel tz <zone>`, e.g. `/reel tz Europe/Paris`.',
+        context: `Change it with ${command('tz', [hole('zone')])}, e.g. ${command('tz', ['Europe/Paris'])}.`,
       });
     }
     const zone = normalizeTimeZone(args.zone);

@@ -4,7 +4,7 @@ import { message } from '../../cards.js';
 import { keyId } from '../../catalog-cache.js';
 import { defineCommand } from '../../command-spec.js';
 import { type LinkedKey, type Store, StoredKeyUnreadableError, type UserAddress } from '../../ports.js';
-import { literal } from '../../text.js';
+import { command, commandName, literal } from '../../text.js';
 
 /**
  * What the poller follows with this member's key: live status cards (generation, render, schedule) and
@@ -34,7 +34,7 @@ function stoppingText(watched: { cards: number; subscriptions: number }): string
   const n = watched.cards + watched.subscriptions;
   return (
     `\n${parts.join(' and ')} ${n === 1 ? 'was' : 'were'} followed with your key: ${n === 1 ? 'it stops' : 'they stop'} ` +
-    'within a few minutes, each saying so where it is, unless you `/reel link` again before.'
+    `within a few minutes, each saying so where it is, unless you ${command('link')} again before.`
   );
 }
 
@@ -45,7 +45,7 @@ export const unlinkCommand = defineCommand({
   examples: ['unlink'],
   details:
     'Deletes your stored key. Your commands then use the deployment key if one is configured, otherwise ' +
-    'you need to `link` again. The key stays valid at the video service: revoke it in the dashboard if it leaked.',
+    `you need to ${commandName('link')} again. The key stays valid at the video service: revoke it in the dashboard if it leaked.`,
   async run(ctx) {
     const store = ctx.deps.store;
     let linked: LinkedKey | undefined;
@@ -61,12 +61,12 @@ export const unlinkCommand = defineCommand({
     if (linked) ctx.deps.catalog.forget(keyId(linked.apiKey));
     const fallback = ctx.deps.deploymentKey
       ? "Your commands now use this workspace's shared key."
-      : 'Run `/reel link` to link a key again.';
+      : `Run ${command('link')} to link a key again.`;
     if (!removed) {
       return message({
         title: 'Nothing to unlink',
         tone: 'info',
-        text: `You have no linked key. ${ctx.deps.deploymentKey ? "You use this workspace's shared key." : 'Run `/reel link` to link one.'}`,
+        text: `You have no linked key. ${ctx.deps.deploymentKey ? "You use this workspace's shared key." : `Run ${command('link')} to link one.`}`,
       });
     }
     ctx.deps.logger.info({ user: ctx.req.user }, 'API key unlinked');

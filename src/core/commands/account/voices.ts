@@ -6,7 +6,7 @@ import type { Section } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
-import { code, link, literal } from '../../text.js';
+import { code, command, hole, link, literal } from '../../text.js';
 import type { Voice } from '../../video-api.js';
 import { plural } from './format.js';
 
@@ -25,8 +25,7 @@ export const voicesCommand = defineCommand({
     },
   ],
   examples: ['voices', 'voices --language es'],
-  details:
-    "⭐ marks recommended voices, 🧬 your team's cloned voices. Pass the id (or name) to `/reel create --voice`.",
+  details: `⭐ marks recommended voices, 🧬 your team's cloned voices. Pass the id (or name) to ${command('create', [], { voice: hole('id') })}.`,
   async run(ctx, args) {
     const api = ctx.api();
     const all = await ctx.deps.catalog.voices(api, ctx.apiKeyId());
@@ -71,7 +70,7 @@ export const voicesCommand = defineCommand({
       tone: 'info',
       text: `${plural(voices.length, 'voice')}. ⭐ recommended · 🧬 your team's custom voice.${more}`,
       sections,
-      context: 'Use one with `/reel create --voice <id or name>`.',
+      context: `Use one with ${command('create', [], { voice: hole('id or name') })}.`,
     });
   },
 });

@@ -4,7 +4,7 @@ import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
-import { code, literal } from '../../text.js';
+import { code, command, literal } from '../../text.js';
 import { formatDateTime } from './format.js';
 import { safePrefix } from './link.js';
 import { formatScopes, missingScopes } from './scopes.js';
@@ -26,7 +26,7 @@ export const whoamiCommand = defineCommand({
     const prefix = linked ? linked.keyPrefix : safePrefix(ctx.deps.deploymentKey ?? '', me.auth.keyPrefix);
     const source = linked
       ? `Your own link (since ${formatDateTime(linked.linkedAt, ctx.timeZone())})`
-      : "This workspace's shared key (`VIDEO_API_KEY`); `/reel link` to use your own";
+      : `This workspace's shared key (\`VIDEO_API_KEY\`); ${command('link')} to use your own`;
     // The service's team id when it gives one; a key fingerprint is no team id, so it is not shown.
     const teamId = me.team.id;
     const fields: Field[] = [

@@ -13,7 +13,7 @@ import { type Card, type Control, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import type { Approval } from '../../ports.js';
-import { channel, code, literal } from '../../text.js';
+import { channel, code, command, literal } from '../../text.js';
 import { formatBoth } from '../../time/format.js';
 import { formatMention } from '../account/mentions.js';
 
@@ -82,7 +82,7 @@ export function approvalsInbox(ctx: CommandContext): Card {
       tone: 'neutral',
       text:
         'Nothing is waiting for you: no pending request you can decide, and none of yours. ' +
-        'Requests appear here when someone publishes, schedules or spends under an approval policy (`/reel settings`).',
+        `Requests appear here when someone publishes, schedules or spends under an approval policy (${command('settings')}).`,
     };
   }
   const toDecide = entries.filter((e) => e.decide).length;
@@ -96,7 +96,7 @@ export function approvalsInbox(ctx: CommandContext): Card {
     sections: shown.map((e) => entrySection(ctx, e)),
     context:
       more > 0
-        ? `${more} more not shown (oldest first): decide these, then run \`/reel approvals\` again.`
+        ? `${more} more not shown (oldest first): decide these, then run ${command('approvals')} again.`
         : 'Buttons here act like those on the request cards.',
   };
 }

@@ -7,7 +7,7 @@ import { type Card, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { isNotFound } from '../../not-found.js';
-import { code, literal } from '../../text.js';
+import { code, command, literal } from '../../text.js';
 import { formatDay, formatTime } from '../../time/format.js';
 import { parseDate } from '../../time/parse.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
@@ -77,7 +77,7 @@ export const calendarCommand = defineCommand({
     'calendar --from monday --to friday',
     'calendar --platform youtube --status failed --from 2026-11-01',
   ],
-  details: `Days and times are in your time zone (\`/reel tz\` sets it). A range covers at most ${MAX_RANGE_DAYS} days.`,
+  details: `Days and times are in your time zone (${command('tz')} sets it). A range covers at most ${MAX_RANGE_DAYS} days.`,
   async run(ctx, args) {
     const zone = ctx.timeZone();
     const now = ctx.now();
@@ -115,7 +115,7 @@ export const calendarCommand = defineCommand({
       return message({
         title: 'Calendar',
         tone: 'info',
-        text: `${what} in ${range}. Try \`/reel schedule last youtube tomorrow 9am\`.`,
+        text: `${what} in ${range}. Try ${command('schedule', ['last', 'youtube', 'tomorrow', '9am'])}.`,
         context: `Times in ${zone}`,
       });
     }

@@ -11,6 +11,7 @@ import {
   type VideoCardPatch,
 } from '../../live/video-card.js';
 import type { ConversationAddress, Store, UserAddress } from '../../ports.js';
+import { command } from '../../text.js';
 import type { Video } from '../../video-api.js';
 
 export function syncVideoCard(
@@ -60,7 +61,7 @@ export function syncVideoCard(
     card: renderVideoCard(merged),
     model: merged as unknown as Record<string, unknown>,
     ...(input.requester
-      ? { onUnpostable: unpostableNotice(input.requester, `run \`/reel status ${v.id}\``) }
+      ? { onUnpostable: unpostableNotice(input.requester, `run ${command('status', [v.id])}`) }
       : {}),
   });
   return key;

@@ -13,13 +13,13 @@ import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js'
 import { videoCardKey } from '../../live/live-card.js';
 import { type VideoCardModel, videoCardModelOf } from '../../live/video-card.js';
 import { actionKey, newRequestId } from '../../request-id.js';
-import { code, link, literal } from '../../text.js';
+import { code, command, link, literal } from '../../text.js';
 import type { Account, Platform, Privacy, Video } from '../../video-api.js';
 import { chooseAccount } from './accounts.js';
 import { encodePlatforms } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
 import { platformName } from './post-blocks.js';
-import { getVideo, quoteRef } from './schedule-flow.js';
+import { getVideo } from './schedule-flow.js';
 
 export const ACCOUNT_ACTION = 'publish.account';
 
@@ -53,12 +53,11 @@ export function checkPublishArgs(
 export function notPublishable(video: Video): Response | undefined {
   if (video.renderedVideoUrl) return undefined;
   if (video.status === 'failed') throw userError('publish-video-failed', { name: video.name });
-  const ref = quoteRef(video.name);
   if (video.status !== 'completed') {
     return message({
       title: 'Not ready yet',
       tone: 'warning',
-      text: `**${literal(video.name)}** is still generating. Once it is done, render it, then publish. Follow it with \`/reel status ${literal(ref)}\`.`,
+      text: `**${literal(video.name)}** is still generating. Once it is done, render it, then publish. Follow it with ${command('status', [video.name])}.`,
     });
   }
   return message({
@@ -89,7 +88,7 @@ function pickAccountCard(video: Video, r: PublishRequest, accounts: Account[]): 
           .map((a) => ({ label: a.label, value: encodeAccountChoice(r, a.authId) })),
       },
     ],
-    context: `Next time: \`/reel publish ${literal(quoteRef(video.name))} ${literal(r.platform)} --account "${literal(accounts[0]?.label ?? '')}"\``,
+    context: `Next time: ${command('publish', [video.name, r.platform], { account: accounts[0]?.label ?? '' })}`,
   };
 }
 
@@ -143,7 +142,7 @@ const whereOf = (s: Pick<PublishSend, 'platform' | 'account'>): string =>
     `${platformName(s.platform)}${s.account && s.account.label !== s.account.authId ? ` (${s.account.label})` : ''}`,
   );
 
-/** What an approval or a replay stores of a publish (`effect-runners.ts` reads it back). */
+/** What an approval or a replay stores of a publish (`replays.ts` reads it back). */
 const publishArgs = (s: PublishSend): Record<string, unknown> => ({
   videoId: s.video.id,
   platform: s.platform,

@@ -10,7 +10,7 @@ import { say } from '../../messages.js';
 import { parsePlatform } from '../../parse/validate-args.js';
 import { resolveVideo } from '../../references.js';
 import { isRequestId, newRequestId } from '../../request-id.js';
-import { literal } from '../../text.js';
+import { command, flag, literal } from '../../text.js';
 import { type Accounts, PLATFORMS, PRIVACY, type Privacy, VideoApiError } from '../../video-api.js';
 import { PLATFORM_OPTION, VIDEO_OPTION } from '../options.js';
 import { decodePlatforms, decodeVideoAction, encodeVideoAction } from './action-state.js';
@@ -137,8 +137,8 @@ export const publishCommand = defineCommand({
     'publish last youtube --privacy unlisted',
   ],
   details:
-    'The video must be rendered (`/reel render`). Title and description come from the post details set with ' +
-    '`/reel meta`. With several accounts on a platform, the default one is used unless `--account` names another.',
+    `The video must be rendered (${command('render')}). Title and description come from the post details set with ` +
+    `${command('meta')}. With several accounts on a platform, the default one is used unless ${flag('publish', 'account')} names another.`,
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
     const ref = typeof partial.video === 'string' ? partial.video : undefined;
     if (ref) {

@@ -16,7 +16,7 @@ import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js'
 import { scheduleCardPart, watchSchedule } from '../../live/schedule-watcher.js';
 import { readOrNotFound } from '../../not-found.js';
 import { actionKey, newRequestId, TYPED_RETRY_WINDOW_MS } from '../../request-id.js';
-import { literal } from '../../text.js';
+import { command, literal } from '../../text.js';
 import { formatBoth } from '../../time/format.js';
 import type { Platform, Video } from '../../video-api.js';
 import type { PendingSchedule } from './action-state.js';
@@ -27,8 +27,6 @@ import { platformName } from './post-blocks.js';
 /** Reads a video by id; a vanished one is the usual not-found message. */
 export const getVideo = (ctx: CommandContext, id: string): Promise<Video> =>
   readOrNotFound(() => ctx.api().videos.get(id), 'not-found-video', id);
-
-export const quoteRef = (name: string): string => (/\s/.test(name) ? `"${name}"` : name);
 
 export async function runSchedule(ctx: CommandContext, pending: PendingSchedule): Promise<Response> {
   checkRole(ctx, 'publish');
@@ -132,7 +130,7 @@ export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promis
   return scheduledCard(video, s.platforms, at, zone);
 }
 
-/** What an approval or a replay stores of a schedule (`effect-runners.ts` reads it back). */
+/** What an approval or a replay stores of a schedule (`replays.ts` reads it back). */
 export const scheduleArgs = (s: Omit<ScheduleSend, 'idempotencyKey'>): Record<string, unknown> => ({
   videoId: s.video.id,
   platforms: s.platforms,
@@ -192,7 +190,7 @@ function scheduledCard(video: Video, platforms: readonly Platform[], at: number,
     text: `**${literal(video.name)}** will post to ${where} on **${formatBoth(at, zone)}**.`,
     context:
       `The video card here shows each platform's status and I reply in its thread when it posts. ` +
-      `Cancel with \`/reel unschedule ${literal(quoteRef(video.name))}\`.`,
+      `Cancel with ${command('unschedule', [video.name])}.`,
   };
   if (!video.renderedVideoUrl) {
     card.fields = [{ label: 'Render', value: 'Not rendered yet: the service renders it before posting.' }];

@@ -10,7 +10,7 @@ import { say } from '../../messages.js';
 import { parsePlatforms } from '../../parse/validate-args.js';
 import { resolveVideo } from '../../references.js';
 import { newRequestId } from '../../request-id.js';
-import { literal } from '../../text.js';
+import { command, literal } from '../../text.js';
 import { parseWhen } from '../../time/parse.js';
 import { PLATFORMS, type Platform, type Video } from '../../video-api.js';
 import { VIDEO_OPTION } from '../options.js';
@@ -55,7 +55,7 @@ function scheduleForm(
       label: 'When',
       required: true,
       placeholder: 'tomorrow 9am',
-      hint: `In your time zone, ${zone} (change it with /reel tz). E.g. "friday 18:00", "2026-12-01 18:00", "in 2 hours".`,
+      hint: `In your time zone, ${zone} (change it with ${command('tz')}). E.g. "friday 18:00", "2026-12-01 18:00", "in 2 hours".`,
       ...(input.when ? { initial: input.when } : {}),
     },
   );
@@ -98,7 +98,7 @@ export const scheduleCommand = defineCommand({
     'schedule last all 2026-12-01 18:00',
   ],
   details:
-    'The time is read in your time zone (`/reel tz` sets it) and shown back in your zone and UTC. Every platform ' +
+    `The time is read in your time zone (${command('tz')} sets it) and shown back in your zone and UTC. Every platform ` +
     'needs its post details: a missing one opens its form first. The video is rendered before posting if needed. ' +
     'The video card shows each platform’s status and I reply in its thread when it posts.',
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {

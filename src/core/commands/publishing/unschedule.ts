@@ -12,12 +12,11 @@ import { videoCardKey } from '../../live/live-card.js';
 import { readScheduleState, stopScheduleWatch } from '../../live/schedule-watcher.js';
 import { updateVideoCard } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
-import { literal } from '../../text.js';
+import { command, hole, literal } from '../../text.js';
 import { formatBoth } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
 import { type CalendarEntry, VideoApiError } from '../../video-api.js';
 import { platformName } from './post-blocks.js';
-import { quoteRef } from './schedule-flow.js';
 
 const DAY = 24 * 3600_000;
 /** The calendar window re-read after a 409: recent outcomes and anything still ahead. */
@@ -54,11 +53,11 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
   if (posted.length > 0) lines.push(`Already posted: ${posted.map(line).join('; ')}.`);
   if (failed.length > 0)
     lines.push(
-      `Failed: ${failed.map(line).join('; ')}. Use \`/reel publish ${literal(quoteRef(video.name))} <platform>\` to post it now.`,
+      `Failed: ${failed.map(line).join('; ')}. Use ${command('publish', [video.name, hole('platform')])} to post it now.`,
     );
   if (still.length > 0) {
     lines.push(
-      `The calendar still lists ${still.map(line).join('; ')} as scheduled, but the service says nothing is left to cancel: it is probably going out right now. Check \`/reel calendar\` in a minute.`,
+      `The calendar still lists ${still.map(line).join('; ')} as scheduled, but the service says nothing is left to cancel: it is probably going out right now. Check ${command('calendar')} in a minute.`,
     );
   }
   if (lines.length === 0)

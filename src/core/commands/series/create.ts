@@ -12,7 +12,7 @@ import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-
 import { type CommandContext, userError } from '../../context.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
 import { actionKey } from '../../request-id.js';
-import { literal } from '../../text.js';
+import { command, literal } from '../../text.js';
 import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api.js';
 import { openCreateForm } from './create-form.js';
 import {
@@ -265,6 +265,6 @@ async function createdCard(
         label: 'Generate another now',
       },
     ],
-    context: `${ctx.req.userName ? `Created by ${literal(ctx.req.userName)} · ` : ''}id \`${series.id}\` · \`/reel series show ${series.id}\``,
+    context: `${ctx.req.userName ? `Created by ${literal(ctx.req.userName)} · ` : ''}id \`${series.id}\` · ${command('series show', [series.id])}`,
   };
 }

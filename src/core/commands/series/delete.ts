@@ -9,7 +9,7 @@ import type { Response } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
 import { resolveSeries } from '../../references.js';
-import { code, literal } from '../../text.js';
+import { code, command, literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import { getSeriesById } from './series-common.js';
 
@@ -106,7 +106,7 @@ export const deleteConfirmAction: ActionSpec = {
       card: {
         title: `Deleted series “${literal(name)}”`,
         tone: 'success',
-        text: 'No more episodes will be generated or charged. Videos it already generated are kept; find them with `/reel videos`.',
+        text: `No more episodes will be generated or charged. Videos it already generated are kept; find them with ${command('videos')}.`,
         context: `${ctx.req.userName ? `Deleted by ${literal(ctx.req.userName)} · ` : ''}series ${code(seriesId)}`,
       },
     };

@@ -18,7 +18,7 @@ import { type CommandContext, userError } from '../../context.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import { type Ref, resolveSeries } from '../../references.js';
 import { actionKey } from '../../request-id.js';
-import { literal } from '../../text.js';
+import { command, literal } from '../../text.js';
 import type { Series, SeriesPatch } from '../../video-api.js';
 import { describeDays, type Weekday } from './schedule.js';
 import { balance, DEFAULT_SERIES_MODEL, episodeCost, getSeriesById, voiceName } from './series-common.js';
@@ -250,7 +250,7 @@ export async function applySeriesEdit(
       title: `Updated “${literal(patch.name ?? ref.name)}”`,
       tone: 'success',
       text: lines.join('\n'),
-      context: `${ctx.req.userName ? `Changed by ${literal(ctx.req.userName)} · ` : ''}id \`${ref.id}\` · \`/reel series show ${ref.id}\``,
+      context: `${ctx.req.userName ? `Changed by ${literal(ctx.req.userName)} · ` : ''}id \`${ref.id}\` · ${command('series show', [ref.id])}`,
     },
   };
 }

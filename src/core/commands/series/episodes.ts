@@ -6,7 +6,7 @@ import type { Card, Control, Section } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { resolveSeries } from '../../references.js';
-import { code, literal } from '../../text.js';
+import { code, command, hole, literal } from '../../text.js';
 import type { Episode } from '../../video-api.js';
 import { formatWhen } from './schedule.js';
 import { clip, getSeriesById, joinValue, splitValue } from './series-common.js';
@@ -62,7 +62,7 @@ async function episodesCard(
       text:
         total === 0
           ? 'No episodes yet. The first one is generated right after the series is created, then one per posting ' +
-            `slot; run \`/reel series generate ${series.id}\` to make one now.`
+            `slot; run ${command('series generate', [series.id])} to make one now.`
           : `There is no page ${page}: ${total} episode${total === 1 ? '' : 's'} fit on ${pages} page${pages === 1 ? '' : 's'}.`,
       ...(total > 0 ? { controls: [pageButton(series.id, pages, 'Last page')] } : {}),
     };
@@ -82,7 +82,7 @@ async function episodesCard(
     tone: 'neutral',
     sections,
     ...(controls.length ? { controls } : {}),
-    context: `Page ${page} of ${pages} · ${total} episode${total === 1 ? '' : 's'} · times in ${zone} · \`/reel status <video id>\` follows one`,
+    context: `Page ${page} of ${pages} · ${total} episode${total === 1 ? '' : 's'} · times in ${zone} · ${command('status', [hole('video id')])} follows one`,
   };
 }
 

@@ -14,7 +14,7 @@ import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js'
 import { startEpisodeCard } from '../../live/series-watcher.js';
 import { resolveSeries } from '../../references.js';
 import { clickKey, newRequestId } from '../../request-id.js';
-import { code, literal } from '../../text.js';
+import { code, command, literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import {
   balance,
@@ -69,7 +69,7 @@ async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Respo
     short: {
       advice:
         'That is not enough: top up in the dashboard, or switch the series to a cheaper model with ' +
-        `\`/reel series edit ${series.id} --model storyboard\`.`,
+        `${command('series edit', [series.id], { model: 'storyboard' })}.`,
       withholdConfirm: true,
     },
     context: `series \`${series.id}\``,

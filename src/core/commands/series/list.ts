@@ -1,7 +1,7 @@
 /** `series list`: every series of the team with its state, niche and source. */
 import type { Card } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
-import { code, literal } from '../../text.js';
+import { code, command, hole, literal } from '../../text.js';
 import { clip } from './series-common.js';
 
 /** A chat message stays readable up to about this many lines; the rest is counted. */
@@ -23,8 +23,8 @@ export const listCommand = defineCommand({
           tone: 'info',
           text:
             'A series generates and posts an episode on a schedule, without anyone lifting a finger.\n' +
-            'Start one with `/reel series create` (a form opens) or ' +
-            '`/reel series create "Night Terrors" --source ai_story --schedule "daily 21:00"`.',
+            `Start one with ${command('series create')} (a form opens) or ` +
+            `${command('series create', ['Night Terrors'], { source: 'ai_story', schedule: 'daily 21:00' })}.`,
         },
       };
     }
@@ -42,7 +42,7 @@ export const listCommand = defineCommand({
       title: `Series (${all.length})`,
       tone: 'neutral',
       text: lines.join('\n'),
-      context: `${active} active · ${all.length - active} paused · details: \`/reel series show <name>\``,
+      context: `${active} active · ${all.length - active} paused · details: ${command('series show', [hole('name')])}`,
     };
     return { kind: 'message', visibility: 'ephemeral', card };
   },

@@ -5,7 +5,7 @@
  */
 import type { OptionSpec } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
-import { code } from '../../text.js';
+import { code, command } from '../../text.js';
 import {
   MODELS,
   type Model,
@@ -27,14 +27,14 @@ import {
 
 export const DURATIONS = ['30', '60', '90'] as const;
 
-export const SOURCE_DESCRIPTION = 'Content source (see `/reel options sources`)';
+export const SOURCE_DESCRIPTION = `Content source (see ${command('options', ['sources'])})`;
 
 /** Flags for every series setting but the name and source (required on create, optional on edit). */
 export const SERIES_FIELD_OPTIONS = [
-  { name: 'niche', kind: 'string', description: 'Niche (see `/reel options niches`)' },
+  { name: 'niche', kind: 'string', description: `Niche (see ${command('options', ['niches'])})` },
   { name: 'voice', kind: 'voice', description: 'Narrator voice, by name or id' },
-  { name: 'style', kind: 'string', description: 'Visual style (see `/reel options styles`)' },
-  { name: 'language', kind: 'string', description: 'Language (see `/reel options languages`)' },
+  { name: 'style', kind: 'string', description: `Visual style (see ${command('options', ['styles'])})` },
+  { name: 'language', kind: 'string', description: `Language (see ${command('options', ['languages'])})` },
   { name: 'duration', kind: 'choice', choices: DURATIONS, description: 'Episode length in seconds' },
   {
     name: 'model',
@@ -49,8 +49,16 @@ export const SERIES_FIELD_OPTIONS = [
   { name: 'days', kind: 'string', description: 'Posting days: daily, weekdays or mon,wed,fri' },
   { name: 'timezone', kind: 'string', description: 'IANA time zone of the schedule, e.g. Europe/Paris' },
   { name: 'music', kind: 'boolean', description: 'Background music on or off' },
-  { name: 'mood', kind: 'string', description: 'Background music mood (see `/reel options music`)' },
-  { name: 'captions', kind: 'string', description: 'Caption theme (see `/reel options captionThemes`)' },
+  {
+    name: 'mood',
+    kind: 'string',
+    description: `Background music mood (see ${command('options', ['music'])})`,
+  },
+  {
+    name: 'captions',
+    kind: 'string',
+    description: `Caption theme (see ${command('options', ['captionThemes'])})`,
+  },
   { name: 'hashtags', kind: 'string', description: 'Hashtags appended to post captions' },
   { name: 'tone', kind: 'string', description: 'Tone of the narration, e.g. "playful"' },
   { name: 'privacy', kind: 'choice', choices: PRIVACY, description: 'YouTube privacy of posted episodes' },

@@ -3,7 +3,7 @@ import type { Card, Control } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { resolveSeries } from '../../references.js';
-import { code, literal } from '../../text.js';
+import { code, command, literal } from '../../text.js';
 import type { Series } from '../../video-api.js';
 import { configFields, getSeriesById } from './series-common.js';
 import { resumeButton } from './set-paused.js';
@@ -42,6 +42,6 @@ export async function seriesCard(ctx: CommandContext, series: Series): Promise<C
     ...(series.paused ? { text: 'Paused: no new episodes are generated until it is resumed.' } : {}),
     fields: await configFields(ctx, series, true),
     controls,
-    context: `id ${code(series.id)}${series.createdAt ? ` · created ${literal(series.createdAt.slice(0, 10))}` : ''} · change it with \`/reel series edit ${literal(series.id)} --time 18:00\``,
+    context: `id ${code(series.id)}${series.createdAt ? ` · created ${literal(series.createdAt.slice(0, 10))}` : ''} · change it with ${command('series edit', [series.id], { time: '18:00' })}`,
   };
 }

@@ -6,7 +6,7 @@
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { actionKey } from '../../request-id.js';
-import { literal } from '../../text.js';
+import { command, literal } from '../../text.js';
 import { catalogValue } from './catalog-choices.js';
 import { NAME_MAX } from './create-request.js';
 import { displayName } from './format.js';
@@ -43,7 +43,11 @@ export const captionCommand: CommandSpec = defineCommand({
       description: 'Public http(s) URL of the video or audio',
     },
     { name: 'name', kind: 'string', maxLength: NAME_MAX, description: 'Video name' },
-    { name: 'language', kind: 'string', description: 'Spoken language, see `/reel options languages`' },
+    {
+      name: 'language',
+      kind: 'string',
+      description: `Spoken language, see ${command('options', ['languages'])}`,
+    },
   ],
   examples: [
     'caption https://cdn.example.com/interview.mp4 --name "Founder interview"',

@@ -4,6 +4,7 @@
  */
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { command } from '../../text.js';
 import { MODELS } from '../../video-api.js';
 import { createForm } from './create-form.js';
 import { NAME_MAX, prepareCreate, SCRIPT_MAX } from './create-request.js';
@@ -27,8 +28,12 @@ export const createCommand: CommandSpec = defineCommand({
       choices: MODELS,
       description: 'storyboard (20), motion_lite (50) or motion_pro (100 credits)',
     },
-    { name: 'style', kind: 'string', description: 'Visual style, see `/reel options styles`' },
-    { name: 'language', kind: 'string', description: 'Spoken language, see `/reel options languages`' },
+    { name: 'style', kind: 'string', description: `Visual style, see ${command('options', ['styles'])}` },
+    {
+      name: 'language',
+      kind: 'string',
+      description: `Spoken language, see ${command('options', ['languages'])}`,
+    },
     {
       name: 'name',
       kind: 'string',

@@ -7,7 +7,7 @@ import { message } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
-import { code, link, literal } from '../../text.js';
+import { code, command, hole, link, literal } from '../../text.js';
 import { formatTime } from './format.js';
 
 export const PAGE_SIZE = 10;
@@ -28,8 +28,8 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
       title: archived ? 'No archived videos' : 'No videos yet',
       tone: 'info',
       text: archived
-        ? 'Nothing is archived. `/reel videos` lists the current ones.'
-        : 'Create the first one with `/reel create <script>` (or just `/reel create` for a form), or caption existing media with `/reel caption <url>`.',
+        ? `Nothing is archived. ${command('videos')} lists the current ones.`
+        : `Create the first one with ${command('create', [hole('script')])} (or just ${command('create')} for a form), or caption existing media with ${command('caption', [hole('url')])}.`,
     };
   }
   const zone = ctx.timeZone();
@@ -55,7 +55,7 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
   const card: Card = {
     title: archived ? 'Archived videos' : 'Videos',
     tone: 'info',
-    text: `${first}–${first + items.length - 1} of ${pagination.total} ${what}, newest first. \`/reel show <id>\` for details.`,
+    text: `${first}–${first + items.length - 1} of ${pagination.total} ${what}, newest first. ${command('show', [hole('id')])} for details.`,
     sections,
     context: `Page ${page} of ${pages} · times in ${zone}`,
   };

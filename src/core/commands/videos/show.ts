@@ -8,7 +8,7 @@ import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { resolveVideo } from '../../references.js';
-import { code, link, literal } from '../../text.js';
+import { code, command, hole, link, literal } from '../../text.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video, VideoApiError } from '../../video-api.js';
 import { VIDEO_REST_OPTION } from '../options.js';
 import { loadVoices } from './catalog-choices.js';
@@ -100,7 +100,10 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
   for (const [platform, text] of blocks)
     fields.push({ label: `${PLATFORM_NAMES[platform]} post`, value: text as string });
   if (blocks.length === 0) {
-    fields.push({ label: 'Post metadata', value: 'None yet. Set it with `/reel meta <video> <platform>`.' });
+    fields.push({
+      label: 'Post metadata',
+      value: `None yet. Set it with ${command('meta', [hole('video'), hole('platform')])}.`,
+    });
   }
 
   const controls: Control[] = [

@@ -8,7 +8,7 @@ import type { CommandContext } from '../../context.js';
 import { editCard, repostIfUnposted, unpostableNotice, videoCardKey } from '../../live/live-card.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
-import { literal } from '../../text.js';
+import { command, literal } from '../../text.js';
 import { VIDEO_REST_OPTION } from '../options.js';
 import { modelFromVideo, phaseOf } from './card-model.js';
 import { isTerminal, statusLabel } from './format.js';
@@ -23,7 +23,7 @@ function repostUnposted(ctx: CommandContext, videoId: string): boolean {
   return repostIfUnposted(ctx.deps.store, {
     key,
     dedupeKey: `${key}:repost:${ctx.now()}`,
-    onUnpostable: unpostableNotice(ctx.req.user, `run \`/reel status ${videoId}\``),
+    onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [videoId])}`),
   });
 }
 

@@ -9,7 +9,7 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { thumbnailSections } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
-import { code, literal } from '../../text.js';
+import { code, command, literal } from '../../text.js';
 import type { Video } from '../../video-api.js';
 import { VIDEO_REST_OPTION } from '../options.js';
 import { cardThumbnails } from './card-model.js';
@@ -20,7 +20,7 @@ function explain(video: Video): { text: string; tone: Tone } {
     return video.status === 'failed'
       ? { text: 'The video failed to generate, so it has no thumbnails.', tone: 'danger' }
       : {
-          text: `Thumbnails are made once generation completes (it is ${literal(video.status ?? 'running')} now). Follow it with ${code(`/reel status ${video.id}`)}.`,
+          text: `Thumbnails are made once generation completes (it is ${literal(video.status ?? 'running')} now). Follow it with ${command('status', [video.id])}.`,
           tone: 'progress',
         };
   }

@@ -6,6 +6,7 @@ import type { CommandContext } from '../../context.js';
 import { postCard, unpostableNotice, videoCardKey } from '../../live/live-card.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import type { Store, Watch } from '../../ports.js';
+import { command } from '../../text.js';
 
 /** Generation watches give up after this long (DESIGN §4; the card then says how to look again). */
 export const GENERATION_WATCH_MS = 6 * 3600_000;
@@ -36,7 +37,7 @@ export function trackGeneration(
       conversation,
       card: renderVideoCard(model),
       model: asRecord(model),
-      onUnpostable: unpostableNotice(ctx.req.user, `run \`/reel status ${model.videoId}\``),
+      onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [model.videoId])}`),
     });
     store.watches.add({
       kind: 'generation',
@@ -84,7 +85,7 @@ export function trackRender(
       conversation,
       card: renderVideoCard(model),
       model: asRecord(model),
-      onUnpostable: unpostableNotice(ctx.req.user, `run \`/reel status ${model.videoId}\``),
+      onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [model.videoId])}`),
     });
     store.watches.add({
       kind: 'render',
