@@ -3,21 +3,21 @@
  * before the user meets a 403.
  */
 
-import { code } from '../../text.js';
+import { code, command, commandName } from '../../text.js';
 import { SCOPES } from '../../video-api.js';
 
 const USES: Record<string, string> = {
-  'credits:read': '`credits`',
-  'videos:read': '`videos`, `show`, `status`',
-  'videos:write': '`create`, `caption`, `render`, `meta`, `rename`, `delete`',
-  'series:read': '`series list`, `series show`, `series episodes`',
-  'series:write': '`series create`, `series edit`, `series generate`',
-  'posts:read': '`calendar`, `subscribe calendar`',
-  'posts:write': '`publish`, `schedule`, `unschedule`',
-  'accounts:read': '`accounts`',
-  'catalog:read': '`voices`, `options`',
-  'assets:write': '`asset`',
-  'analytics:read': '`analytics`',
+  'credits:read': commandName('credits'),
+  'videos:read': `${commandName('videos')}, ${commandName('show')}, ${commandName('status')}`,
+  'videos:write': `${commandName('create')}, ${commandName('caption')}, ${commandName('render')}, ${commandName('meta')}, ${commandName('rename')}, ${commandName('delete')}`,
+  'series:read': `${commandName('series list')}, ${commandName('series show')}, ${commandName('series episodes')}`,
+  'series:write': `${commandName('series create')}, ${commandName('series edit')}, ${commandName('series generate')}`,
+  'posts:read': `${commandName('calendar')}, ${command('subscribe', ['calendar'])}`,
+  'posts:write': `${commandName('publish')}, ${commandName('schedule')}, ${commandName('unschedule')}`,
+  'accounts:read': commandName('accounts'),
+  'catalog:read': `${commandName('voices')}, ${commandName('options')}`,
+  'assets:write': commandName('asset'),
+  'analytics:read': commandName('analytics'),
 };
 
 /** `all 11 scopes` or the list, in the spec's order. */
