@@ -18,15 +18,8 @@ import type {
   SelectOption,
 } from '../../src/core/cards.js';
 import type { CommandArg, CommandRef, UsageOption } from '../../src/core/command-ref.js';
-import { literal, type Piece, restore, shield } from '../../src/core/text.js';
+import { literal, pieceSource, restore, shield } from '../../src/core/text.js';
 import { type CommandRoute, type CommandRoutes, discordName } from './commands.js';
-
-/** A held piece as the core wrote it, so text goes back unchanged around a rendered command. */
-function source(piece: Piece): string {
-  if (piece.kind === 'char') return `\\${piece.char}`;
-  if (piece.kind === 'command') return '';
-  return `⟦${piece.target.kind === 'channel' ? '#' : '@'}${piece.ref}⟧`;
-}
 
 /** Options whose value names a command (core command → option): read back with `coreName`. */
 export const COMMAND_ARGUMENTS: Readonly<Record<string, string>> = { help: 'command' };
@@ -96,7 +89,7 @@ export class CommandNames {
     if (!text.includes('⟦/')) return text;
     const { text: held, pieces } = shield(text);
     return restore(held, pieces, (piece) => {
-      if (piece.kind !== 'command') return source(piece);
+      if (piece.kind !== 'command') return pieceSource(piece);
       const rendered = this.render(piece.command);
       if (place === 'raw') return rendered;
       return place === 'words' ? literal(rendered) : `\`${literal(rendered)}\``;

@@ -16,7 +16,7 @@
  * the core's formatting, and shows escaped characters as plain characters that carry no meaning.
  */
 
-import { type CommandRef, commandText, decodeCommand } from './command-ref.js';
+import { type CommandRef, commandText, decodeCommand, encodeCommand } from './command-ref.js';
 
 export { type CommandArg, type CommandRef, command, commandName, flag, hole } from './command-ref.js';
 
@@ -136,6 +136,13 @@ export function shield(text: string): Shielded {
       return `${HOLD}${pieces.length - 1}${HOLD}`;
     });
   return { text: out, pieces };
+}
+
+/** A held piece as the core wrote it, for an adapter that rewrites some pieces and keeps the others. */
+export function pieceSource(piece: Piece): string {
+  if (piece.kind === 'char') return `\\${piece.char}`;
+  if (piece.kind === 'command') return encodeCommand(piece.command);
+  return `⟦${piece.target.kind === 'channel' ? '#' : '@'}${piece.ref}⟧`;
 }
 
 /** Puts held pieces back, each rendered by `render` (which sees its neighbours through `at`/`within`). */

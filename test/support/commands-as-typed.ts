@@ -4,11 +4,10 @@
  * wrote it (escapes, mention tokens).
  */
 import { typedCommand } from '../../src/core/command-ref.js';
-import { type Piece, restore, shield } from '../../src/core/text.js';
+import { type Piece, pieceSource, restore, shield } from '../../src/core/text.js';
 
 function source(piece: Piece, code: boolean): string {
-  if (piece.kind === 'char') return `\\${piece.char}`;
-  if (piece.kind === 'mention') return `⟦${piece.target.kind === 'channel' ? '#' : '@'}${piece.ref}⟧`;
+  if (piece.kind !== 'command') return pieceSource(piece);
   const typed = typedCommand(piece.command, '/reel');
   return code ? `\`${typed}\`` : typed;
 }
