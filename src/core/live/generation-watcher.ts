@@ -10,9 +10,10 @@
  * card needs. Measured in bench/poller-scale (docs/performance.md).
  */
 import type { Card } from '../cards.js';
+import { isNotFound } from '../not-found.js';
 import type { Store, Watch } from '../ports.js';
 import { command, literal } from '../text.js';
-import { type Video, VideoApiError, type VideoStatus } from '../video-api.js';
+import type { Video, VideoStatus } from '../video-api.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
 import {
   estimateRemainingMs,
@@ -345,7 +346,7 @@ export const generationWatcher: Watcher = {
         : await checkGeneration(ctx, watch, state);
     } catch (error) {
       // Deleted elsewhere (dashboard, another channel), or the owner's key now belongs to another team.
-      if (error instanceof VideoApiError && error.type === 'not_found') {
+      if (isNotFound(error)) {
         const key = watch.cardKey ?? `video:${watch.target}`;
         return result(watch, state, true, undefined, {
           patch: { notice: GONE_NOTICE, etaMs: undefined },

@@ -1,6 +1,7 @@
+import { isNotFound } from '../not-found.js';
 import type { Store, Watch } from '../ports.js';
 import { bareUrl, command, literal } from '../text.js';
-import { type Render, VideoApiError } from '../video-api.js';
+import type { Render } from '../video-api.js';
 import { GONE_NOTICE } from './generation-watcher.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
 import { nextCheckIn, type ProgressSample } from './progress-estimate.js';
@@ -91,7 +92,7 @@ export const renderWatcher: Watcher = {
       render = await ctx.api.renders.get(renderId);
     } catch (error) {
       // The video (and its renders) was deleted elsewhere.
-      if (error instanceof VideoApiError && error.type === 'not_found') {
+      if (isNotFound(error)) {
         return finish(watch, state, true, undefined, {
           patch: { render: undefined, notice: GONE_NOTICE },
           dedupe: `${key}:render:${renderId}:gone`,

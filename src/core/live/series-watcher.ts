@@ -6,9 +6,10 @@
  */
 import type { Card } from '../cards.js';
 import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../commands/series/schedule.js';
+import { isNotFound } from '../not-found.js';
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
 import { command, hole, literal } from '../text.js';
-import { type Episode, VideoApiError } from '../video-api.js';
+import type { Episode } from '../video-api.js';
 import { postCard, postToChannel, unpostableNotice, videoCardKey } from './live-card.js';
 import { renderVideoCard, type VideoCardModel } from './video-card.js';
 import { keyTrouble, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
@@ -193,8 +194,6 @@ async function modelCost(ctx: WatchContext, model: string): Promise<number | und
     return undefined;
   }
 }
-
-const isNotFound = (e: unknown) => e instanceof VideoApiError && e.type === 'not_found';
 
 async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
   const state = readState(watch.state);

@@ -7,7 +7,9 @@
 import { checkRole } from '../../approvals/roles.js';
 import type { Response } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
+import { UserError } from '../../context.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
+import { isNotFound } from '../../not-found.js';
 import { resolveSeries } from '../../references.js';
 import { code, command, literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
@@ -74,9 +76,7 @@ export const deleteConfirmAction: ActionSpec = {
       await ctx.api().series.delete(seriesId);
     } catch (e) {
       // A second click, or someone else was faster: the outcome is the one asked for.
-      const gone =
-        (e instanceof VideoApiError && e.type === 'not_found') ||
-        (e as { code?: string }).code === 'not-found-series';
+      const gone = isNotFound(e) || (e instanceof UserError && e.code === 'not-found-series');
       if (!gone) throw e;
       return {
         kind: 'update',
