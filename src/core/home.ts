@@ -6,10 +6,10 @@
 import { workspaceOf } from './address.js';
 import type { Bot } from './bot.js';
 import type { Card } from './cards.js';
-import { formatMention } from './commands/account/mentions.js';
-import { WHAT_IT_POSTS } from './commands/account/subscriptions.js';
 import type { RequestInfo } from './context.js';
+import { formatMention } from './people/mentions.js';
 import type { Store } from './ports.js';
+import { WHAT_IT_POSTS } from './settings/subscriptions.js';
 import { channel as channelToken, code, command } from './text.js';
 
 /** The commands whose cards make the dashboard, in order. */

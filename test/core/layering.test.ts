@@ -1,7 +1,8 @@
 /**
  * The whiteboard's boundaries (DESIGN §1, issue 15), checked on the source: the core never imports an adapter
- * (nor the API client, store, poller or composition root); an adapter never imports another adapter; the API
- * client, store and poller never import an adapter. Imports are resolved against the importing file, so a
+ * (nor the API client, store, poller or composition root); inside the core, only commands import commands
+ * (`commands/` holds commands and their registrations; their helpers live in folders named for what they are);
+ * an adapter never imports another adapter; the API client, store and poller never import an adapter. Imports are resolved against the importing file, so a
  * path written any way (`../../adapters/x`, `./../adapters`) is caught.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -44,6 +45,15 @@ describe('layering', () => {
           !relative('src/core', to)
             .split('/')
             .every((p) => p !== '..'),
+      ),
+    ).toEqual([]);
+  });
+
+  it('commands sit on top of the core: nothing else in it imports a command (approvals use their port)', () => {
+    expect(
+      offenders(
+        ['src/core'],
+        (from, to) => !from.startsWith('src/core/commands/') && to.startsWith('src/core/commands/'),
       ),
     ).toEqual([]);
   });

@@ -36,7 +36,7 @@ function files(dir: string): string[] {
 }
 
 /** `file:line: text` for each real wait in `source` not marked on its line or the line before. */
-export function realWaits(file: string, source: string): string[] {
+function realWaits(file: string, source: string): string[] {
   const lines = source.split('\n');
   return lines.flatMap((text, i) => {
     if (!REAL_WAIT.some((pattern) => pattern.test(text))) return [];

@@ -4,7 +4,7 @@
  * approver sees their own zone in the private confirmation after deciding.
  */
 import type { Button, Card, Control, Field } from '../cards.js';
-import { formatMention, formatMentions } from '../commands/account/mentions.js';
+import { formatMention, formatMentions } from '../people/mentions.js';
 import { code, literal } from '../text.js';
 import { formatBoth } from '../time/format.js';
 import type { ApprovalCardModel } from './model.js';

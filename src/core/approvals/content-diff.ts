@@ -3,7 +3,7 @@
  * “Launch v2”`, `Thumbnail: option 1 → option 3`): only what a post carries (the name, the listed
  * platforms' post details, the thumbnail pick). Used by `content-guard.ts` on the new request's card.
  */
-import { BLOCKS, platformName } from '../commands/publishing/post-blocks.js';
+import { BLOCKS, platformName } from '../platforms/post-blocks.js';
 import { literal } from '../text.js';
 import type { Platform, Video } from '../video-api.js';
 

@@ -8,13 +8,13 @@
  * `settle` after it. With approvals off nothing is guarded.
  */
 import { workspaceOf } from '../address.js';
-import { formatMentions } from '../commands/account/mentions.js';
-import { getVideo } from '../commands/publishing/schedule-flow.js';
 import { type CommandContext, userError } from '../context.js';
 import { videoCardKey } from '../live/live-card.js';
 import { stopScheduleWatch } from '../live/schedule-watcher.js';
 import { updateVideoCard } from '../live/video-card.js';
+import { formatMentions } from '../people/mentions.js';
 import type { Approval } from '../ports.js';
+import { getVideo } from '../publishing/schedule-flow.js';
 import { literal } from '../text.js';
 import { PLATFORMS, type Platform, type Video, VideoApiError } from '../video-api.js';
 import { contentChanges } from './content-diff.js';

@@ -2,8 +2,9 @@
  * The approval policy (the conversation's effective one: workspace ⊕ channel; DESIGN §5, `settings approval off|publish|spend`): which requests wait for
  * an approver, and who may decide one.
  */
-import { formatMention, formatMentions, isAmong } from '../commands/account/mentions.js';
+
 import { type CommandContext, isAllowedOrg, type UserError, userError } from '../context.js';
+import { formatMention, formatMentions, isAmong } from '../people/mentions.js';
 import type { Approval } from '../ports.js';
 import { isGroupRef, recordRefusal } from './refusals.js';
 import { effectiveSettings } from './workspace-policy.js';

@@ -3,7 +3,7 @@
  * each platform will use (the metadata blocks) and the thumbnail.
  */
 import type { Field, Image, Section } from '../cards.js';
-import { blockSummary, platformName } from '../commands/publishing/post-blocks.js';
+import { blockSummary, platformName } from '../platforms/post-blocks.js';
 import { code, link, literal } from '../text.js';
 import type { Platform, Video } from '../video-api.js';
 

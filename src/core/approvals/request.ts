@@ -4,9 +4,9 @@
  * to the video API until an approver agrees (`decide.ts`).
  */
 import { type Field, type Image, message, type Response, type Section } from '../cards.js';
-import { formatMentions } from '../commands/account/mentions.js';
 import { type CommandContext, userError } from '../context.js';
 import { postCard, repostIfUnposted, unpostableNotice } from '../live/live-card.js';
+import { formatMentions } from '../people/mentions.js';
 import { TYPED_RETRY_WINDOW_MS } from '../request-id.js';
 import { formatBoth } from '../time/format.js';
 import { renderApprovalCard } from './card.js';

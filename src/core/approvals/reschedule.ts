@@ -5,10 +5,10 @@
  */
 import { type Form, message, type Response } from '../cards.js';
 import type { ActionSpec, FormSpec } from '../command-spec.js';
-import { runSchedule } from '../commands/publishing/schedule-flow.js';
 import { type CommandContext, userError } from '../context.js';
 import { say } from '../messages.js';
 import type { Approval } from '../ports.js';
+import { runSchedule } from '../publishing/schedule-flow.js';
 import { isRequestId, newRequestId } from '../request-id.js';
 import { command } from '../text.js';
 import { parseWhen } from '../time/parse.js';

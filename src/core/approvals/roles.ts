@@ -3,8 +3,9 @@
  * the channel's). An empty list
  * means everyone may. Approvals are separate: a role says who may ask, the approval policy who must agree.
  */
-import { formatMentions, isAmong } from '../commands/account/mentions.js';
+
 import { type CommandContext, userError } from '../context.js';
+import { formatMentions, isAmong } from '../people/mentions.js';
 import { recordRefusal } from './refusals.js';
 
 export type Role = 'publish' | 'spend' | 'admin';

@@ -6,8 +6,8 @@
 import { workspaceOf } from '../address.js';
 import { message, type Response } from '../cards.js';
 import type { ActionSpec } from '../command-spec.js';
-import { formatMention } from '../commands/account/mentions.js';
 import { type CommandContext, userError } from '../context.js';
+import { formatMention } from '../people/mentions.js';
 import type { Approval, Store } from '../ports.js';
 import { WITHDRAW_ACTION } from './card.js';
 import { auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';

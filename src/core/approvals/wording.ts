@@ -1,5 +1,5 @@
 /** Sentences about an approval's state, shared by the request, decision and retry handlers. */
-import { formatMention } from '../commands/account/mentions.js';
+import { formatMention } from '../people/mentions.js';
 import type { Approval } from '../ports.js';
 import { literal } from '../text.js';
 import { formatBoth } from '../time/format.js';

@@ -7,8 +7,8 @@
  * (`subscribe series <s>` uses the series watcher, which already gives each new episode its status card.)
  */
 import type { Card, Field } from '../cards.js';
-import { formatDateTime } from '../commands/account/format.js';
-import { platformName } from '../commands/account/platform-names.js';
+import { formatDateTime } from '../format/account.js';
+import { platformName } from '../platforms/names.js';
 import type { ConversationAddress, Store, Watch } from '../ports.js';
 import { code, command, hole, literal } from '../text.js';
 import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } from '../video-api.js';

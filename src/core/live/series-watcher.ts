@@ -5,9 +5,9 @@
  * looks again just after the next posting slot. It never finishes while the series exists.
  */
 import type { Card } from '../cards.js';
-import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../commands/series/schedule.js';
 import { isNotFound } from '../not-found.js';
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
+import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../series/cadence.js';
 import { command, hole, literal } from '../text.js';
 import type { Episode } from '../video-api.js';
 import { postCard, postToChannel, unpostableNotice, videoCardKey } from './live-card.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatMention, parseMentions } from '../../../src/core/commands/account/mentions.js';
-import { normalizeTimeZone } from '../../../src/core/commands/account/time-zone.js';
+import { formatMention, parseMentions } from '../../../src/core/people/mentions.js';
 import { DEFAULT_CHANNEL_SETTINGS } from '../../../src/core/ports.js';
+import { normalizeTimeZone } from '../../../src/core/settings/time-zone.js';
 import { mention } from '../../../src/core/text.js';
 import { cardOf, createWorld, textOf, type World } from './world.js';
 

@@ -5,9 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { approvalWatcher } from '../../../src/core/approvals/expiry-watcher.js';
+import { csvCell } from '../../../src/core/audit/rows.js';
 import { createBot } from '../../../src/core/bot.js';
 import type { Card, Control, Response } from '../../../src/core/cards.js';
-import { csvCell } from '../../../src/core/commands/audit/audit-rows.js';
 import { MODULES } from '../../../src/core/commands/index.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { toPlainText } from '../../../src/core/text.js';

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { nextSeriesCheckIn } from '../../../src/core/live/series-watcher.js';
+import type { Result } from '../../../src/core/result.js';
 import {
   type Cadence,
   canonicalZone,
@@ -7,10 +9,8 @@ import {
   parseDays,
   parseSchedule,
   parseTime,
-} from '../../../src/core/commands/series/schedule.js';
-import { scheduleFrom } from '../../../src/core/commands/series/series-fields.js';
-import { nextSeriesCheckIn } from '../../../src/core/live/series-watcher.js';
-import type { Result } from '../../../src/core/result.js';
+} from '../../../src/core/series/cadence.js';
+import { scheduleFrom } from '../../../src/core/series/series-fields.js';
 
 const value = <T>(r: Result<T>): T => {
   if (!r.ok) throw new Error(`expected ok, got ${r.error.code} ${JSON.stringify(r.error.params)}`);

@@ -1,10 +1,9 @@
 /** Pure pieces: the video card, the ETA estimate and intervals, voice choice, argument helpers. */
 import { describe, expect, it } from 'vitest';
 import { isAudioUrl, nameFromUrl } from '../../../src/core/commands/videos/caption.js';
-import { defaultVoice, pickVoice, speaks } from '../../../src/core/commands/videos/catalog-choices.js';
-import { excerpt } from '../../../src/core/commands/videos/format.js';
 import { parsePickValue } from '../../../src/core/commands/videos/thumbnail-pick.js';
 import { UserError } from '../../../src/core/context.js';
+import { excerpt } from '../../../src/core/format/video.js';
 import { duration, percentStep, readGenerationState } from '../../../src/core/live/generation-watcher.js';
 import {
   estimateRemainingMs,
@@ -20,6 +19,7 @@ import {
   type VideoCardModel,
 } from '../../../src/core/live/video-card.js';
 import type { Voice } from '../../../src/core/video-api.js';
+import { defaultVoice, pickVoice, speaks } from '../../../src/core/videos/catalog-choices.js';
 import { commandsAsTyped } from '../../support/commands-as-typed.js';
 
 const base: VideoCardModel = {

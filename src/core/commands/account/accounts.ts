@@ -5,9 +5,9 @@
 import type { Field } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import { PLATFORM_NAMES } from '../../platforms/names.js';
 import { code, command, hole, literal } from '../../text.js';
 import { PLATFORMS } from '../../video-api.js';
-import { PLATFORM_NAMES } from './platform-names.js';
 
 export const accountsCommand = defineCommand({
   name: 'accounts',

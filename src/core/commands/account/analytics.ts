@@ -6,10 +6,10 @@
 import type { Field, Section } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import { clip, count } from '../../format/account.js';
+import { platformName } from '../../platforms/names.js';
 import { command, hole, link, literal } from '../../text.js';
 import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from '../../video-api.js';
-import { clip, count } from './format.js';
-import { platformName } from './platform-names.js';
 
 const RANGES = ['7', '28', '90'] as const;
 const TOP_POSTS = 5;

@@ -9,12 +9,12 @@ import { message } from '../../cards.js';
 import { keyId } from '../../catalog-cache.js';
 import { defineCommand, type FormSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { formatScopes, missingScopes } from '../../format/scopes.js';
 import { say } from '../../messages.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
 import { sameTeam, teamIdentity } from '../../team-identity.js';
 import { command, commandName, literal } from '../../text.js';
 import type { Me } from '../../video-api.js';
-import { formatScopes, missingScopes } from './scopes.js';
 
 export const LINK_FORM_ID = 'account.link';
 

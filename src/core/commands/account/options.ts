@@ -4,9 +4,9 @@
  */
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import { plural } from '../../format/account.js';
 import { code, command, hole, literal } from '../../text.js';
 import { OPTION_KINDS, type OptionItem, type OptionKind } from '../../video-api.js';
-import { plural } from './format.js';
 
 /** Where each catalog's values go, so the list is actionable. */
 const USED_BY: Record<OptionKind, string> = {

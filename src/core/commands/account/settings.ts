@@ -15,21 +15,21 @@ import {
 import { type Card, message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
+import { requireAdmin, requireWorkspaceAdmin, workspaceAdmins } from '../../people/admin.js';
+import { formatMentions, isAmong } from '../../people/mentions.js';
 import type { PolicyTightening, WorkspacePolicy } from '../../ports.js';
-import { literal } from '../../text.js';
-import { requireAdmin, requireWorkspaceAdmin, workspaceAdmins } from './admin.js';
-import { formatMentions, isAmong } from './mentions.js';
-import { applyToPolicy, applyToTightening } from './policy-edit.js';
+import { applyToPolicy, applyToTightening } from '../../settings/policy-edit.js';
 import {
   EXPECTED,
   parseSetting,
   SETTING_KEYS,
   type SettingChange,
   type SettingKey,
-} from './setting-change.js';
-import { approvalText, formatDuration, roleVerb, settingsCard } from './settings-card.js';
+} from '../../settings/setting-change.js';
+import { approvalText, formatDuration, roleVerb, settingsCard } from '../../settings/settings-card.js';
+import { literal } from '../../text.js';
 
-export { SETTING_KEYS } from './setting-change.js';
+export { SETTING_KEYS } from '../../settings/setting-change.js';
 
 type GovernanceChange = Exclude<SettingChange, { key: 'threading' } | { key: 'timezone' }>;
 

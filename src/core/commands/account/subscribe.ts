@@ -9,21 +9,21 @@ import type { Card, Response } from '../../cards.js';
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { formatDateTime } from '../../format/account.js';
 import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
 import { watchSeries } from '../../live/series-watcher.js';
+import { requireAdmin } from '../../people/admin.js';
+import { formatMention } from '../../people/mentions.js';
 import type { SubscriptionKind } from '../../ports.js';
 import { resolveSeries } from '../../references.js';
-import { code, command, hole, literal } from '../../text.js';
-import { requireAdmin } from './admin.js';
-import { formatDateTime } from './format.js';
-import { formatMention } from './mentions.js';
 import {
   describeSubscription,
   FEED_KINDS,
   seriesNameOf,
   subscriptionWatch,
   WHAT_IT_POSTS,
-} from './subscriptions.js';
+} from '../../settings/subscriptions.js';
+import { code, command, hole, literal } from '../../text.js';
 
 const MINUTE = 60_000;
 /** Subscriptions last until unsubscribed; the watch still needs an expiry, so it is far away. */

@@ -5,8 +5,8 @@
 import { message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
+import { localTime, normalizeTimeZone } from '../../settings/time-zone.js';
 import { command, hole } from '../../text.js';
-import { localTime, normalizeTimeZone } from './time-zone.js';
 
 export const tzCommand: CommandSpec = defineCommand({
   name: 'tz',

@@ -4,12 +4,17 @@ import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
+import { requireAdmin } from '../../people/admin.js';
+import { formatMention } from '../../people/mentions.js';
 import type { SubscriptionKind } from '../../ports.js';
 import { resolveSeries } from '../../references.js';
+import {
+  describeSubscription,
+  FEED_KINDS,
+  seriesNameOf,
+  subscriptionWatch,
+} from '../../settings/subscriptions.js';
 import { literal } from '../../text.js';
-import { requireAdmin } from './admin.js';
-import { formatMention } from './mentions.js';
-import { describeSubscription, FEED_KINDS, seriesNameOf, subscriptionWatch } from './subscriptions.js';
 
 export const unsubscribeCommand: CommandSpec = defineCommand({
   name: 'unsubscribe',

@@ -6,9 +6,9 @@ import type { Section } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
+import { plural } from '../../format/account.js';
 import { code, command, hole, link, literal } from '../../text.js';
 import type { Voice } from '../../video-api.js';
-import { plural } from './format.js';
 
 /** Enough for a chat message; a long catalog asks to narrow down. */
 const MAX_SHOWN = 40;

@@ -12,10 +12,10 @@ import { clickedApproval, inboxValue } from '../../approvals/reach.js';
 import { type Card, type Control, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
+import { formatMention } from '../../people/mentions.js';
 import type { Approval } from '../../ports.js';
 import { channel, code, command, literal } from '../../text.js';
 import { formatBoth } from '../../time/format.js';
-import { formatMention } from '../account/mentions.js';
 
 /** Requests shown with their buttons; Discord allows five rows of buttons under a message. */
 const SHOWN = 5;

@@ -6,9 +6,11 @@
  */
 
 import { policyWorkspace } from '../../approvals/workspace-policy.js';
+import { CSV_HEADER, csvRow, entryLine } from '../../audit/rows.js';
 import { type Card, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
+import { isWorkspaceAdmin } from '../../people/admin.js';
 import type { AuditEntry } from '../../ports.js';
 import { resolveVideo } from '../../references.js';
 import { channel, code, literal } from '../../text.js';
@@ -16,8 +18,6 @@ import { formatDay } from '../../time/format.js';
 import { parseDate } from '../../time/parse.js';
 import { addDays, dayKey, startOfDay } from '../../time/zone.js';
 import { VideoApiError } from '../../video-api.js';
-import { isWorkspaceAdmin } from '../account/admin.js';
-import { CSV_HEADER, csvRow, entryLine } from './audit-rows.js';
 
 /** Rows read from the store per query (its maximum). */
 const MAX_ROWS = 1000;

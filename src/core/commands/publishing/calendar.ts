@@ -7,12 +7,12 @@ import { type Card, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { isNotFound } from '../../not-found.js';
+import { platformName } from '../../platforms/post-blocks.js';
 import { code, command, literal } from '../../text.js';
 import { formatDay, formatTime } from '../../time/format.js';
 import { parseDate } from '../../time/parse.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
 import { CALENDAR_STATUSES, type CalendarEntry } from '../../video-api.js';
-import { platformName } from './post-blocks.js';
 
 const DEFAULT_DAYS = 7;
 export const MAX_RANGE_DAYS = 90;

@@ -8,15 +8,22 @@ import { type Card, type Form, message } from '../../cards.js';
 import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
 import { say } from '../../messages.js';
+import { PLATFORM_OPTION, VIDEO_OPTION } from '../../parse/shared-options.js';
 import { parsePlatform } from '../../parse/validate-args.js';
+import {
+  BLOCKS,
+  blockFrom,
+  blockSummary,
+  checkBlock,
+  platformName,
+  withMainText,
+} from '../../platforms/post-blocks.js';
+import { encodePlatforms } from '../../publishing/action-state.js';
+import { decodeMetaState, META_FORM_ID, metaForm } from '../../publishing/meta-form.js';
+import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
 import { resolveVideo } from '../../references.js';
 import { literal } from '../../text.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video } from '../../video-api.js';
-import { PLATFORM_OPTION, VIDEO_OPTION } from '../options.js';
-import { encodePlatforms } from './action-state.js';
-import { decodeMetaState, META_FORM_ID, metaForm } from './meta-form.js';
-import { BLOCKS, blockFrom, blockSummary, checkBlock, platformName, withMainText } from './post-blocks.js';
-import { getVideo, runSchedule } from './schedule-flow.js';
 
 const PICK_FORM_ID = 'meta.pick';
 const EDIT_ACTION = 'meta.edit';

@@ -7,22 +7,22 @@ import type { Form, FormInput, Response } from '../../cards.js';
 import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
 import { say } from '../../messages.js';
+import { PLATFORM_OPTION, VIDEO_OPTION } from '../../parse/shared-options.js';
 import { parsePlatform } from '../../parse/validate-args.js';
-import { resolveVideo } from '../../references.js';
-import { isRequestId, newRequestId } from '../../request-id.js';
-import { command, flag, literal } from '../../text.js';
-import { type Accounts, PLATFORMS, PRIVACY, type Privacy, VideoApiError } from '../../video-api.js';
-import { PLATFORM_OPTION, VIDEO_OPTION } from '../options.js';
-import { decodePlatforms, decodeVideoAction, encodeVideoAction } from './action-state.js';
-import { platformName } from './post-blocks.js';
+import { platformName } from '../../platforms/post-blocks.js';
+import { decodePlatforms, decodeVideoAction, encodeVideoAction } from '../../publishing/action-state.js';
 import {
   ACCOUNT_ACTION,
   checkPublishArgs,
   notPublishable,
   publishOrAsk,
   publishVideo,
-} from './publish-flow.js';
-import { getVideo } from './schedule-flow.js';
+} from '../../publishing/publish-flow.js';
+import { getVideo } from '../../publishing/schedule-flow.js';
+import { resolveVideo } from '../../references.js';
+import { isRequestId, newRequestId } from '../../request-id.js';
+import { command, flag, literal } from '../../text.js';
+import { type Accounts, PLATFORMS, PRIVACY, type Privacy, VideoApiError } from '../../video-api.js';
 
 const FORM_ID = 'publish.form';
 

@@ -6,10 +6,10 @@ import { type ApprovedRunners, approvedBy, linksOf, malformed, str } from '../..
 import type { CommandContext } from '../../context.js';
 import { userError } from '../../context.js';
 import { approvalOf, type EffectRunners } from '../../effects/reconcile.js';
+import { type PublishSend, sendPublish } from '../../publishing/publish-flow.js';
+import { getVideo, type ScheduleSend, sendSchedule } from '../../publishing/schedule-flow.js';
 import { formatBoth } from '../../time/format.js';
 import { PLATFORMS, type Platform, PRIVACY, type Privacy } from '../../video-api.js';
-import { type PublishSend, sendPublish } from './publish-flow.js';
-import { getVideo, type ScheduleSend, sendSchedule } from './schedule-flow.js';
 
 type Args = Record<string, unknown>;
 type Stored = {

@@ -7,15 +7,15 @@ import type { Form, FormInput, Response } from '../../cards.js';
 import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
 import { say } from '../../messages.js';
+import { VIDEO_OPTION } from '../../parse/shared-options.js';
 import { parsePlatforms } from '../../parse/validate-args.js';
+import { decodeVideoAction, encodeVideoAction } from '../../publishing/action-state.js';
+import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
 import { resolveVideo } from '../../references.js';
 import { newRequestId } from '../../request-id.js';
 import { command, literal } from '../../text.js';
 import { parseWhen } from '../../time/parse.js';
 import { PLATFORMS, type Platform, type Video } from '../../video-api.js';
-import { VIDEO_OPTION } from '../options.js';
-import { decodeVideoAction, encodeVideoAction } from './action-state.js';
-import { getVideo, runSchedule } from './schedule-flow.js';
 
 const FORM_ID = 'schedule.form';
 

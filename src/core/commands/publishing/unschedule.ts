@@ -11,12 +11,12 @@ import type { CommandContext } from '../../context.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { readScheduleState, stopScheduleWatch } from '../../live/schedule-watcher.js';
 import { updateVideoCard } from '../../live/video-card.js';
+import { platformName } from '../../platforms/post-blocks.js';
 import { resolveVideo } from '../../references.js';
 import { command, hole, literal } from '../../text.js';
 import { formatBoth } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
 import { type CalendarEntry, VideoApiError } from '../../video-api.js';
-import { platformName } from './post-blocks.js';
 
 const DAY = 24 * 3600_000;
 /** The calendar window re-read after a 409: recent outcomes and anything still ahead. */

@@ -11,9 +11,9 @@ import { type CommandContext, UserError, userError } from '../../context.js';
 import { say } from '../../messages.js';
 import { validateArgs } from '../../parse/validate-args.js';
 import { isRequestId, newRequestId } from '../../request-id.js';
+import { type SeriesFieldArgs, seriesFieldsFrom } from '../../series/series-fields.js';
 import { VideoApiError } from '../../video-api.js';
 import { confirmCreate, createCommand } from './create.js';
-import { type SeriesFieldArgs, seriesFieldsFrom } from './series-fields.js';
 
 export const CREATE_FORM_ID = 'series.create';
 

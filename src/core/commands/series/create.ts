@@ -12,9 +12,6 @@ import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-
 import { type CommandContext, userError } from '../../context.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
 import { actionKey } from '../../request-id.js';
-import { command, literal } from '../../text.js';
-import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api.js';
-import { openCreateForm } from './create-form.js';
 import {
   balance,
   configFields,
@@ -22,14 +19,17 @@ import {
   episodeCost,
   joinValue,
   videoName,
-} from './series-common.js';
+} from '../../series/series-common.js';
 import {
   SERIES_FIELD_OPTIONS,
   type SeriesFieldArgs,
   SOURCE_DESCRIPTION,
   seriesFieldsFrom,
-} from './series-fields.js';
-import { priceText, spendCard } from './spend-confirm.js';
+} from '../../series/series-fields.js';
+import { priceText, spendCard } from '../../series/spend-confirm.js';
+import { command, literal } from '../../text.js';
+import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api.js';
+import { openCreateForm } from './create-form.js';
 import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
 export const createCommand: CommandSpec = defineCommand({

@@ -11,9 +11,9 @@ import { UserError } from '../../context.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
 import { isNotFound } from '../../not-found.js';
 import { resolveSeries } from '../../references.js';
+import { getSeriesById } from '../../series/series-common.js';
 import { code, command, literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
-import { getSeriesById } from './series-common.js';
 
 export const DELETE_CONFIRM = 'series.delete.confirm';
 export const DELETE_CANCEL = 'series.delete.cancel';

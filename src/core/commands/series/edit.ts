@@ -18,18 +18,24 @@ import { type CommandContext, userError } from '../../context.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import { type Ref, resolveSeries } from '../../references.js';
 import { actionKey } from '../../request-id.js';
-import { command, literal } from '../../text.js';
-import type { Series, SeriesPatch } from '../../video-api.js';
-import { describeDays, type Weekday } from './schedule.js';
-import { balance, DEFAULT_SERIES_MODEL, episodeCost, getSeriesById, voiceName } from './series-common.js';
+import { describeDays, type Weekday } from '../../series/cadence.js';
+import {
+  balance,
+  DEFAULT_SERIES_MODEL,
+  episodeCost,
+  getSeriesById,
+  voiceName,
+} from '../../series/series-common.js';
 import {
   FIELD_LABELS,
   SERIES_FIELD_OPTIONS,
   type SeriesFieldArgs,
   SOURCE_DESCRIPTION,
   seriesFieldsFrom,
-} from './series-fields.js';
-import { priceText, spendCard } from './spend-confirm.js';
+} from '../../series/series-fields.js';
+import { priceText, spendCard } from '../../series/spend-confirm.js';
+import { command, literal } from '../../text.js';
+import type { Series, SeriesPatch } from '../../video-api.js';
 import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
 /** Changing these moves the posting slots: the watcher re-reads them. */

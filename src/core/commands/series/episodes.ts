@@ -6,10 +6,10 @@ import type { Card, Control, Section } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { resolveSeries } from '../../references.js';
+import { formatWhen } from '../../series/cadence.js';
+import { clip, getSeriesById, joinValue, splitValue } from '../../series/series-common.js';
 import { code, command, hole, literal } from '../../text.js';
 import type { Episode } from '../../video-api.js';
-import { formatWhen } from './schedule.js';
-import { clip, getSeriesById, joinValue, splitValue } from './series-common.js';
 
 export const EPISODES_PAGE = 'series.episodes.page';
 const PAGE_SIZE = 10;

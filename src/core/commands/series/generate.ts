@@ -14,8 +14,6 @@ import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js'
 import { startEpisodeCard } from '../../live/series-watcher.js';
 import { resolveSeries } from '../../references.js';
 import { clickKey, newRequestId } from '../../request-id.js';
-import { code, command, literal } from '../../text.js';
-import { VideoApiError } from '../../video-api.js';
 import {
   balance,
   DEFAULT_SERIES_MODEL,
@@ -24,8 +22,10 @@ import {
   joinValue,
   splitValue,
   videoName,
-} from './series-common.js';
-import { cancelledCard, priceText, spendCard } from './spend-confirm.js';
+} from '../../series/series-common.js';
+import { cancelledCard, priceText, spendCard } from '../../series/spend-confirm.js';
+import { code, command, literal } from '../../text.js';
+import { VideoApiError } from '../../video-api.js';
 
 export const GENERATE_CONFIRM = 'series.generate.confirm';
 export const GENERATE_CANCEL = 'series.generate.cancel';

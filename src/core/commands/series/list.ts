@@ -1,8 +1,8 @@
 /** `series list`: every series of the team with its state, niche and source. */
 import type { Card } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import { clip } from '../../series/series-common.js';
 import { code, command, hole, literal } from '../../text.js';
-import { clip } from './series-common.js';
 
 /** A chat message stays readable up to about this many lines; the rest is counted. */
 const MAX_LINES = 40;

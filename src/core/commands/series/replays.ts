@@ -5,11 +5,11 @@
 import { type ApprovedRunners, approvedBy, malformed, str } from '../../approvals/runner-port.js';
 import { userError } from '../../context.js';
 import { approvalOf, type EffectRunners } from '../../effects/reconcile.js';
+import { getSeriesById } from '../../series/series-common.js';
 import type { SeriesInput, SeriesPatch } from '../../video-api.js';
 import { createSeries } from './create.js';
 import { applySeriesEdit } from './edit.js';
 import { generateEpisode } from './generate.js';
-import { getSeriesById } from './series-common.js';
 import { setPaused } from './set-paused.js';
 
 export const approved: ApprovedRunners = {

@@ -17,8 +17,7 @@ import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import { readOrNotFound } from '../../not-found.js';
 import type { Ref } from '../../references.js';
 import { actionKey, isRequestId, newRequestId } from '../../request-id.js';
-import { literal } from '../../text.js';
-import { describeSchedule } from './schedule.js';
+import { describeSchedule } from '../../series/cadence.js';
 import {
   balance,
   cadenceOf,
@@ -28,8 +27,9 @@ import {
   joinValue,
   nextPostText,
   splitValue,
-} from './series-common.js';
-import { priceText, spendCard } from './spend-confirm.js';
+} from '../../series/series-common.js';
+import { priceText, spendCard } from '../../series/spend-confirm.js';
+import { literal } from '../../text.js';
 import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
 export interface SetPausedOptions {

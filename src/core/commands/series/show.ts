@@ -3,9 +3,9 @@ import type { Card, Control } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { resolveSeries } from '../../references.js';
+import { configFields, getSeriesById } from '../../series/series-common.js';
 import { code, command, literal } from '../../text.js';
 import type { Series } from '../../video-api.js';
-import { configFields, getSeriesById } from './series-common.js';
 import { resumeButton } from './set-paused.js';
 
 export const showCommand = defineCommand({

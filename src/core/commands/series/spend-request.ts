@@ -8,8 +8,8 @@ import type { Card, Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { newRequestId } from '../../request-id.js';
+import { cancelledCard } from '../../series/spend-confirm.js';
 import type { SeriesInput, SeriesPatch } from '../../video-api.js';
-import { cancelledCard } from './spend-confirm.js';
 
 export type SpendOp = 'create' | 'resume' | 'edit';
 

@@ -5,12 +5,12 @@
  */
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { displayName } from '../../format/video.js';
 import { actionKey } from '../../request-id.js';
 import { command, literal } from '../../text.js';
-import { catalogValue } from './catalog-choices.js';
-import { NAME_MAX } from './create-request.js';
-import { displayName } from './format.js';
-import { trackGeneration } from './tracking.js';
+import { catalogValue } from '../../videos/catalog-choices.js';
+import { NAME_MAX } from '../../videos/create-request.js';
+import { trackGeneration } from '../../videos/tracking.js';
 
 const AUDIO_EXTENSIONS = ['.mp3', '.wav', '.m4a', '.aac', '.ogg'];
 

@@ -10,11 +10,16 @@ import type { Card, Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
+import { displayName, excerpt } from '../../format/video.js';
 import { literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
-import { displayedName, type PendingCreate, REQUEST_TTL_MS, requestKey } from './create-request.js';
-import { displayName, excerpt } from './format.js';
-import { trackGeneration } from './tracking.js';
+import {
+  displayedName,
+  type PendingCreate,
+  REQUEST_TTL_MS,
+  requestKey,
+} from '../../videos/create-request.js';
+import { trackGeneration } from '../../videos/tracking.js';
 
 function loadRequest(ctx: CommandContext, id: string, options: { anyone?: boolean } = {}): PendingCreate {
   const record = ctx.deps.store.cards.get(requestKey(id));

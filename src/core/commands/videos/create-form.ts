@@ -6,6 +6,7 @@
 import { LIMITS, message, type Response, type SelectOption } from '../../cards.js';
 import type { FormSpec, RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError } from '../../context.js';
+import { voiceLabel } from '../../format/video.js';
 import { type MessageCode, say } from '../../messages.js';
 import type { Voice } from '../../video-api.js';
 import {
@@ -15,9 +16,8 @@ import {
   modelWithCost,
   pickVoice,
   speaks,
-} from './catalog-choices.js';
-import { NAME_MAX, prepareCreate, SCRIPT_MAX, SCRIPT_MIN } from './create-request.js';
-import { voiceLabel } from './format.js';
+} from '../../videos/catalog-choices.js';
+import { NAME_MAX, prepareCreate, SCRIPT_MAX, SCRIPT_MIN } from '../../videos/create-request.js';
 
 export const CREATE_FORM_ID = 'video.create';
 

@@ -6,8 +6,8 @@ import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { command } from '../../text.js';
 import { MODELS } from '../../video-api.js';
+import { NAME_MAX, prepareCreate, SCRIPT_MAX } from '../../videos/create-request.js';
 import { createForm } from './create-form.js';
-import { NAME_MAX, prepareCreate, SCRIPT_MAX } from './create-request.js';
 
 export const createCommand: CommandSpec = defineCommand({
   name: 'create',

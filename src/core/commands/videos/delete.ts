@@ -7,14 +7,14 @@ import { message, type Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
+import { displayName } from '../../format/video.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/video-card.js';
 import { isNotFound } from '../../not-found.js';
+import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { resolveVideo } from '../../references.js';
 import { literal } from '../../text.js';
-import { VIDEO_REST_OPTION } from '../options.js';
-import { displayName } from './format.js';
-import { watchesOfVideo } from './tracking.js';
+import { watchesOfVideo } from '../../videos/tracking.js';
 
 export const deleteCommand: CommandSpec = defineCommand({
   name: 'delete',

@@ -7,8 +7,8 @@ import { message } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { formatTime } from '../../format/video.js';
 import { code, command, hole, link, literal } from '../../text.js';
-import { formatTime } from './format.js';
 
 export const PAGE_SIZE = 10;
 

@@ -8,7 +8,7 @@ import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/video-card.js';
 import { resolveVideo } from '../../references.js';
 import { code, literal } from '../../text.js';
-import { NAME_MAX } from './create-request.js';
+import { NAME_MAX } from '../../videos/create-request.js';
 
 export const renameCommand: CommandSpec = defineCommand({
   name: 'rename',

@@ -9,13 +9,13 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { videoCardModelOf } from '../../live/video-card.js';
+import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { resolveVideo } from '../../references.js';
 import { actionKey, clickKey } from '../../request-id.js';
 import { literal } from '../../text.js';
 import { CODECS, type Codec } from '../../video-api.js';
-import { VIDEO_REST_OPTION } from '../options.js';
-import { modelFromVideo } from './card-model.js';
-import { trackRender } from './tracking.js';
+import { modelFromVideo } from '../../videos/card-model.js';
+import { trackRender } from '../../videos/tracking.js';
 
 /**
  * Starts a render of `videoId`, `typed` (the command) or clicked (the card's button). Its idempotency key

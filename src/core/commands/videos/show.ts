@@ -7,12 +7,12 @@ import { message } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
+import { excerpt, formatTime, statusLabel, voiceLabel } from '../../format/video.js';
+import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { resolveVideo } from '../../references.js';
 import { code, command, hole, link, literal } from '../../text.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video, VideoApiError } from '../../video-api.js';
-import { VIDEO_REST_OPTION } from '../options.js';
-import { loadVoices } from './catalog-choices.js';
-import { excerpt, formatTime, statusLabel, voiceLabel } from './format.js';
+import { loadVoices } from '../../videos/catalog-choices.js';
 
 const PLATFORM_NAMES: Record<Platform, string> = {
   youtube: 'YouTube',

@@ -5,14 +5,14 @@
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
+import { isTerminal, statusLabel } from '../../format/video.js';
 import { editCard, repostIfUnposted, unpostableNotice, videoCardKey } from '../../live/live-card.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
+import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { resolveVideo } from '../../references.js';
 import { command, literal } from '../../text.js';
-import { VIDEO_REST_OPTION } from '../options.js';
-import { modelFromVideo, phaseOf } from './card-model.js';
-import { isTerminal, statusLabel } from './format.js';
-import { asRecord, trackGeneration } from './tracking.js';
+import { modelFromVideo, phaseOf } from '../../videos/card-model.js';
+import { asRecord, trackGeneration } from '../../videos/tracking.js';
 
 /**
  * The video's card here never reached the channel (the platform refused it: the bot was not invited, and the

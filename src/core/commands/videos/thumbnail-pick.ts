@@ -7,11 +7,11 @@ import { guardContentChange, withContentNote } from '../../approvals/content-gua
 import { message, type Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { userError } from '../../context.js';
+import { displayName } from '../../format/video.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/video-card.js';
 import { literal } from '../../text.js';
-import { cardThumbnails } from './card-model.js';
-import { displayName } from './format.js';
+import { cardThumbnails } from '../../videos/card-model.js';
 import { thumbnailsCard } from './thumbnails.js';
 
 /** `abc:def` → video `abc`, variant `def` (a variant id may itself contain ':' when it is a URL). */

@@ -8,11 +8,11 @@ import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { thumbnailSections } from '../../live/video-card.js';
+import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { resolveVideo } from '../../references.js';
 import { code, command, literal } from '../../text.js';
 import type { Video } from '../../video-api.js';
-import { VIDEO_REST_OPTION } from '../options.js';
-import { cardThumbnails } from './card-model.js';
+import { cardThumbnails } from '../../videos/card-model.js';
 
 function explain(video: Video): { text: string; tone: Tone } {
   const t = video.thumbnails;

@@ -3,22 +3,22 @@
  * checks what can be checked before sending (privacy is YouTube-only, the video is rendered, an account is
  * connected and chosen), sends with the key of the user action, then updates the video card.
  */
-import { needsApproval } from '../../approvals/policy.js';
-import { videoPreview } from '../../approvals/preview.js';
-import { requestApproval } from '../../approvals/request.js';
-import { checkRole } from '../../approvals/roles.js';
-import { type Card, message, type Response } from '../../cards.js';
-import { type CommandContext, userError } from '../../context.js';
-import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
-import { videoCardKey } from '../../live/live-card.js';
-import { type VideoCardModel, videoCardModelOf } from '../../live/video-card.js';
-import { actionKey, newRequestId } from '../../request-id.js';
-import { code, command, link, literal } from '../../text.js';
-import type { Account, Platform, Privacy, Video } from '../../video-api.js';
+import { needsApproval } from '../approvals/policy.js';
+import { videoPreview } from '../approvals/preview.js';
+import { requestApproval } from '../approvals/request.js';
+import { checkRole } from '../approvals/roles.js';
+import { type Card, message, type Response } from '../cards.js';
+import { type CommandContext, userError } from '../context.js';
+import { type RemoteEffect, remoteEffect } from '../effects/remote-effect.js';
+import { videoCardKey } from '../live/live-card.js';
+import { type VideoCardModel, videoCardModelOf } from '../live/video-card.js';
+import { platformName } from '../platforms/post-blocks.js';
+import { actionKey, newRequestId } from '../request-id.js';
+import { code, command, link, literal } from '../text.js';
+import type { Account, Platform, Privacy, Video } from '../video-api.js';
 import { chooseAccount } from './accounts.js';
 import { encodePlatforms } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
-import { platformName } from './post-blocks.js';
 import { getVideo } from './schedule-flow.js';
 
 export const ACCOUNT_ACTION = 'publish.account';

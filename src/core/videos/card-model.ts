@@ -3,15 +3,15 @@
  * video (status, render, thumbnails) rather than one they just created.
  */
 
-import { videoCardKey } from '../../live/live-card.js';
+import { videoCardKey } from '../live/live-card.js';
 import {
   type CardThumbnails,
   cardThumbnailsOf,
   type VideoCardModel,
   videoCardModelOf,
-} from '../../live/video-card.js';
-import type { ConversationAddress, Store } from '../../ports.js';
-import type { Thumbnails, Video, VideoStatus } from '../../video-api.js';
+} from '../live/video-card.js';
+import type { ConversationAddress, Store } from '../ports.js';
+import type { Thumbnails, Video, VideoStatus } from '../video-api.js';
 
 /** The thumbnail part of a card model (see `cardThumbnailsOf`). */
 export const cardThumbnails = (t: Thumbnails | undefined): CardThumbnails | undefined => cardThumbnailsOf(t);

@@ -3,16 +3,16 @@
  * otherwise posts one built from the video (a video created elsewhere still gets a card here once it is
  * scheduled or published). Call inside `store.transaction`, with the state change it reports.
  */
-import { postCard, unpostableNotice, videoCardKey } from '../../live/live-card.js';
+import { postCard, unpostableNotice, videoCardKey } from '../live/live-card.js';
 import {
   renderVideoCard,
   updateVideoCard,
   type VideoCardModel,
   type VideoCardPatch,
-} from '../../live/video-card.js';
-import type { ConversationAddress, Store, UserAddress } from '../../ports.js';
-import { command } from '../../text.js';
-import type { Video } from '../../video-api.js';
+} from '../live/video-card.js';
+import type { ConversationAddress, Store, UserAddress } from '../ports.js';
+import { command } from '../text.js';
+import type { Video } from '../video-api.js';
 
 export function syncVideoCard(
   store: Store,

@@ -5,18 +5,19 @@
  * button only carries that short id.
  */
 import { randomBytes } from 'node:crypto';
-import { needsApproval } from '../../approvals/policy.js';
-import { checkRole } from '../../approvals/roles.js';
-import type { Card } from '../../cards.js';
-import { type CommandContext, userError } from '../../context.js';
-import { literal } from '../../text.js';
+import { needsApproval } from '../approvals/policy.js';
+import { checkRole } from '../approvals/roles.js';
+import type { Card } from '../cards.js';
+import { type CommandContext, userError } from '../context.js';
+import { excerpt, voiceLabel } from '../format/video.js';
+import { literal } from '../text.js';
 import {
   type CreateVideoInput,
   type Model,
   type OptionItem,
   VideoApiError,
   type Voice,
-} from '../../video-api.js';
+} from '../video-api.js';
 import {
   catalogValue,
   defaultVoice,
@@ -25,7 +26,6 @@ import {
   modelWithCost,
   pickVoice,
 } from './catalog-choices.js';
-import { excerpt, voiceLabel } from './format.js';
 
 export const SCRIPT_MIN = 10;
 export const SCRIPT_MAX = 10_000;

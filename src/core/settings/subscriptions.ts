@@ -3,9 +3,9 @@
  * watch that polls for it — a `feed` watch for `calendar` and `videos`, the series watcher for `series`.
  */
 
-import { feedTarget } from '../../live/feed-watcher.js';
-import type { ConversationAddress, Store, Subscription, SubscriptionKind, Watch } from '../../ports.js';
-import { code, literal } from '../../text.js';
+import { feedTarget } from '../live/feed-watcher.js';
+import type { ConversationAddress, Store, Subscription, SubscriptionKind, Watch } from '../ports.js';
+import { code, literal } from '../text.js';
 
 export const FEED_KINDS = ['calendar', 'videos', 'series'] as const;
 

@@ -2,9 +2,10 @@
  * The metadata form of one platform (prefilled from the video), optionally carrying a schedule that waits
  * for it. Its state is `<platform code>|<video id>` or `<platform code>|<pending schedule>`.
  */
-import type { Form } from '../../cards.js';
-import { literal } from '../../text.js';
-import type { Platform, Video } from '../../video-api.js';
+import type { Form } from '../cards.js';
+import { BLOCKS, blockInputs, platformName } from '../platforms/post-blocks.js';
+import { literal } from '../text.js';
+import type { Platform, Video } from '../video-api.js';
 import {
   decodePlatforms,
   decodeSchedule,
@@ -12,7 +13,6 @@ import {
   encodeSchedule,
   type PendingSchedule,
 } from './action-state.js';
-import { BLOCKS, blockInputs, platformName } from './post-blocks.js';
 
 export const META_FORM_ID = 'meta.block';
 

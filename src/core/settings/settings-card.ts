@@ -2,10 +2,10 @@
  * The settings card: the channel's own presentation settings and the effective policy, each governance rule
  * marked with where it comes from (the workspace policy, or this channel's tightening).
  */
-import type { Card } from '../../cards.js';
-import type { ChannelSettings, PolicyTightening } from '../../ports.js';
-import { command, hole } from '../../text.js';
-import { formatMentions } from './mentions.js';
+import type { Card } from '../cards.js';
+import { formatMentions } from '../people/mentions.js';
+import type { ChannelSettings, PolicyTightening } from '../ports.js';
+import { command, hole } from '../text.js';
 import { ROLES, type Role } from './setting-change.js';
 
 export interface SettingsView {

@@ -3,8 +3,8 @@
  * API stores it (autoPostTime HH:mm, postingDays weekday names, timezone IANA); plus its words and next slot.
  */
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
-import { userError } from '../../context.js';
-import { err, ok, type Result } from '../../result.js';
+import { userError } from '../context.js';
+import { err, ok, type Result } from '../result.js';
 
 /** Index = `Date#getUTCDay()`; the API takes lower-case full names. */
 export const WEEKDAYS = [

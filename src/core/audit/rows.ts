@@ -4,11 +4,11 @@
  */
 
 import { formatInTimeZone } from 'date-fns-tz';
-import type { AuditEntry } from '../../ports.js';
-import { code, link, literal, toPlainText } from '../../text.js';
-import { formatBoth, formatDateTime } from '../../time/format.js';
-import { formatMention } from '../account/mentions.js';
-import { platformName } from '../publishing/post-blocks.js';
+import { formatMention } from '../people/mentions.js';
+import { platformName } from '../platforms/post-blocks.js';
+import type { AuditEntry } from '../ports.js';
+import { code, link, literal, toPlainText } from '../text.js';
+import { formatBoth, formatDateTime } from '../time/format.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const list = (v: unknown): string[] =>

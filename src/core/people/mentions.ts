@@ -4,11 +4,11 @@
  * `<@123>` / `<@!123>` and roles as `<@&R1>`; the playground has plain `@name` and groups as `@&name`.
  * Groups and roles are kept as `slack-group:S1` / `discord-role:R1` / `playground-group:name`, the same references `RequestInfo.memberOf` carries.
  */
-import { decodeAddress, userAddress } from '../../address.js';
-import { userError } from '../../context.js';
-import type { ChatPlatform, UserAddress } from '../../ports.js';
-import { err, ok, type Result } from '../../result.js';
-import { code, mention, parseMention } from '../../text.js';
+import { decodeAddress, userAddress } from '../address.js';
+import { userError } from '../context.js';
+import type { ChatPlatform, UserAddress } from '../ports.js';
+import { err, ok, type Result } from '../result.js';
+import { code, mention, parseMention } from '../text.js';
 
 const SLACK_USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
 const SLACK_GROUP = /^<!subteam\^([A-Z0-9]+)(?:\|[^>]*)?>$/;

@@ -2,7 +2,7 @@
  * Small formatting helpers shared by the video commands (excerpts, times in the caller's zone, labels).
  */
 import { formatInTimeZone } from 'date-fns-tz';
-import type { Voice } from '../../video-api.js';
+import type { Voice } from '../video-api.js';
 
 /** The first `max` characters on one line, cut at a word boundary when one is near. */
 export function excerpt(text: string, max: number): string {

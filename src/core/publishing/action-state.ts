@@ -6,8 +6,8 @@
  * opened, so a multi-step flow (schedule → metadata form → schedule) still sends the key it began with and a
  * double click or a retry reuses it. An empty request id means a typed command acting at once (content key).
  */
-import { isRequestId } from '../../request-id.js';
-import { PLATFORMS, type Platform } from '../../video-api.js';
+import { isRequestId } from '../request-id.js';
+import { PLATFORMS, type Platform } from '../video-api.js';
 
 const CODE: Record<Platform, string> = {
   youtube: 'y',

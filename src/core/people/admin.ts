@@ -4,8 +4,8 @@
  * anyone the workspace's `admin` role names. A channel's other configuration (presentation settings,
  * subscriptions) is limited to the effective `admin` role when one is set; an empty role means everyone.
  */
-import { policyWorkspace, workspacePolicy } from '../../approvals/workspace-policy.js';
-import { type CommandContext, userError } from '../../context.js';
+import { policyWorkspace, workspacePolicy } from '../approvals/workspace-policy.js';
+import { type CommandContext, userError } from '../context.js';
 import { formatMentions, isAmong } from './mentions.js';
 
 /** The workspace's `admin` role holders (its policy, not a channel's). */

@@ -10,11 +10,11 @@
  * `none`/`everyone` for a channel list means "as the workspace says" (the tightening is removed).
  */
 
-import { APPROVAL_ORDER } from '../../approvals/workspace-policy.js';
-import { userError } from '../../context.js';
-import type { PolicyTightening, WorkspacePolicy } from '../../ports.js';
-import { err, ok, type Result } from '../../result.js';
-import { formatMentions } from './mentions.js';
+import { APPROVAL_ORDER } from '../approvals/workspace-policy.js';
+import { userError } from '../context.js';
+import { formatMentions } from '../people/mentions.js';
+import type { PolicyTightening, WorkspacePolicy } from '../ports.js';
+import { err, ok, type Result } from '../result.js';
 import type { SettingChange } from './setting-change.js';
 
 type GovernanceChange = Exclude<SettingChange, { key: 'threading' } | { key: 'timezone' }>;
