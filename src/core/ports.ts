@@ -228,6 +228,14 @@ export type NewWatch = Omit<Watch, 'id' | 'status' | 'createdAt'> & { id?: strin
 export type WatchFilter = Partial<Pick<Watch, 'kind' | 'target' | 'owner' | 'conversation' | 'cardKey'>>;
 
 /** A long-lived card: where it lives and the latest content the core wants shown. */
+/** What `cards.put` writes: the card, where it goes, and (optionally) the model it was rendered from. */
+export interface CardContent {
+  conversation: ConversationAddress;
+  card: Card;
+  /** Omitted: an existing card keeps its stored model. */
+  model?: Record<string, unknown>;
+}
+
 export interface CardRecord {
   key: string;
   conversation: ConversationAddress;
@@ -388,12 +396,7 @@ export interface Store {
   cards: {
     get(key: string): CardRecord | undefined;
     /** Creates or replaces the content and model; keeps the message address once set. */
-    put(
-      key: string,
-      conversation: ConversationAddress,
-      card: Card,
-      model?: Record<string, unknown>,
-    ): CardRecord;
+    put(key: string, content: CardContent): CardRecord;
     setMessage(key: string, message: MessageAddress): void;
   };
   outbox: {

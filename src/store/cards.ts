@@ -1,7 +1,7 @@
 /** Long-lived cards: the latest content the core wants shown, and the message that shows it once posted. */
 import type Database from 'better-sqlite3';
 import type { Card } from '../core/cards.js';
-import type { CardRecord, Clock, ConversationAddress, MessageAddress, Store } from '../core/ports.js';
+import type { CardContent, CardRecord, Clock, MessageAddress, Store } from '../core/ports.js';
 
 type CardStore = Store['cards'];
 
@@ -53,12 +53,7 @@ export class SqliteCards implements CardStore {
   }
 
   /** Without `model`, an existing card keeps its stored model. */
-  put(
-    key: string,
-    conversation: ConversationAddress,
-    card: Card,
-    model?: Record<string, unknown>,
-  ): CardRecord {
+  put(key: string, { conversation, card, model }: CardContent): CardRecord {
     const row = this.#upsert.get({
       key,
       conversation,

@@ -174,7 +174,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
     });
 
     it('fails items whose card was never posted after the wait limit', async () => {
-      store.cards.put('ghost', CONV, card('never posted'));
+      store.cards.put('ghost', { conversation: CONV, card: card('never posted') });
       store.transaction(() => editCard(store, 'ghost', card('g', '1'), 'g1'));
       const s = sender({ maxWaitForCardMs: 60_000 });
       await s.drain();

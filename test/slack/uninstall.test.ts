@@ -129,7 +129,10 @@ describe('app_uninstalled', () => {
     // A card still to post in each workspace: the uninstalled one's goes with it.
     const { store } = w.h;
     for (const team of ['T0001', OTHER]) {
-      store.cards.put(`card@${team}`, `slack:${team}:${CHANNEL}`, { title: 'Octopus facts' });
+      store.cards.put(`card@${team}`, {
+        conversation: `slack:${team}:${CHANNEL}`,
+        card: { title: 'Octopus facts' },
+      });
       store.outbox.enqueue('slack', { op: 'post-card', cardKey: `card@${team}` }, `post:${team}`);
     }
 

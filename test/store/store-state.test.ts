@@ -224,7 +224,7 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
   describe('cards', () => {
     it('creates, replaces content and model, and keeps the message once set', () => {
       expect(store.cards.get('card:1')).toBeUndefined();
-      const created = store.cards.put('card:1', CHANNEL, card('Generating'));
+      const created = store.cards.put('card:1', { conversation: CHANNEL, card: card('Generating') });
       expect(created).toEqual({
         key: 'card:1',
         conversation: CHANNEL,
@@ -236,7 +236,11 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
 
       store.cards.setMessage('card:1', `${CHANNEL}:1700000000.000100`);
       clock.advance(500);
-      const updated = store.cards.put('card:1', OTHER_CHANNEL, card('Done'), { step: 'done', percent: 100 });
+      const updated = store.cards.put('card:1', {
+        conversation: OTHER_CHANNEL,
+        card: card('Done'),
+        model: { step: 'done', percent: 100 },
+      });
       expect(updated).toEqual({
         key: 'card:1',
         conversation: CHANNEL,
@@ -248,12 +252,17 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
       expect(store.cards.get('card:1')).toEqual(updated);
 
       // Without a model, the stored one is kept.
-      expect(store.cards.put('card:1', CHANNEL, card('Again')).model).toEqual({ step: 'done', percent: 100 });
+      expect(store.cards.put('card:1', { conversation: CHANNEL, card: card('Again') }).model).toEqual({
+        step: 'done',
+        percent: 100,
+      });
     });
 
     it('follows the conversation until the card is posted', () => {
-      store.cards.put('card:2', CHANNEL, card('a'));
-      expect(store.cards.put('card:2', OTHER_CHANNEL, card('b')).conversation).toBe(OTHER_CHANNEL);
+      store.cards.put('card:2', { conversation: CHANNEL, card: card('a') });
+      expect(store.cards.put('card:2', { conversation: OTHER_CHANNEL, card: card('b') }).conversation).toBe(
+        OTHER_CHANNEL,
+      );
     });
   });
 });

@@ -17,7 +17,7 @@ describe.each(FIXTURES)('Store contract: transactions ($name)', (fixture) => {
   describe('transaction', () => {
     it('commits state and outbox together and returns the result', () => {
       const result = store.transaction(() => {
-        store.cards.put('card:1', CHANNEL, card('one'));
+        store.cards.put('card:1', { conversation: CHANNEL, card: card('one') });
         store.outbox.enqueue('slack', { op: 'post-card', cardKey: 'card:1' }, 'card:1:post');
         return 42;
       });
@@ -27,10 +27,10 @@ describe.each(FIXTURES)('Store contract: transactions ($name)', (fixture) => {
     });
 
     it('rolls back state and outbox together when the function throws', () => {
-      store.cards.put('card:1', CHANNEL, card('before'));
+      store.cards.put('card:1', { conversation: CHANNEL, card: card('before') });
       expect(() =>
         store.transaction(() => {
-          store.cards.put('card:1', CHANNEL, card('after'));
+          store.cards.put('card:1', { conversation: CHANNEL, card: card('after') });
           store.watches.add(newWatch({ id: 'w1' }));
           store.approvals.create({
             id: 'apr_1',

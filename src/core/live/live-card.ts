@@ -43,7 +43,11 @@ export function postCard(
   },
 ): boolean {
   const existing = store.cards.get(input.key);
-  store.cards.put(input.key, input.conversation, input.card, input.model ?? existing?.model ?? {});
+  store.cards.put(input.key, {
+    conversation: input.conversation,
+    card: input.card,
+    model: input.model ?? existing?.model ?? {},
+  });
   if (existing) return editCard(store, input.key, input.card, `${input.key}:repost:${stamp(input.card)}`);
   return store.outbox.enqueue(
     platformOf(input.conversation),
@@ -89,7 +93,7 @@ export function editCard(
 ): boolean {
   const record = store.cards.get(key);
   if (!record) return false;
-  store.cards.put(key, record.conversation, card, model ?? record.model);
+  store.cards.put(key, { conversation: record.conversation, card, model: model ?? record.model });
   return store.outbox.enqueue(
     platformOf(record.conversation),
     { op: 'update-card', cardKey: key },

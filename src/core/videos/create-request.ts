@@ -155,12 +155,11 @@ export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Pr
   };
   const card = confirmCard(id, pending);
   if (needsApproval(ctx, { kind: 'spend', credits: cost })) asksApproval(card, ctx.settings().spendThreshold);
-  ctx.deps.store.cards.put(
-    requestKey(id),
-    ctx.req.conversation,
+  ctx.deps.store.cards.put(requestKey(id), {
+    conversation: ctx.req.conversation,
     card,
-    pending as unknown as Record<string, unknown>,
-  );
+    model: pending as unknown as Record<string, unknown>,
+  });
   return card;
 }
 

@@ -150,7 +150,10 @@ describe('subscribe videos', () => {
     const second = await newVideo(api, 'Second news');
     // A video made from this channel already has its status card here.
     const own = await newVideo(api, 'Made here');
-    w.store.cards.put(videoCardKey(own, w.conversation), w.conversation, { title: 'Made here' });
+    w.store.cards.put(videoCardKey(own, w.conversation), {
+      conversation: w.conversation,
+      card: { title: 'Made here' },
+    });
 
     await pass(w, 3 * MINUTE);
     expect(titles(w)).toEqual(['New video: First news', 'New video: Second news']);

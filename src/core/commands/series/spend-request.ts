@@ -74,7 +74,11 @@ export function savePendingSpend(
     state: 'pending',
   } satisfies PendingSpend;
   const shown = card(id);
-  ctx.deps.store.cards.put(KEY(id), ctx.req.conversation, shown, pending as Record<string, unknown>);
+  ctx.deps.store.cards.put(KEY(id), {
+    conversation: ctx.req.conversation,
+    card: shown,
+    model: pending as Record<string, unknown>,
+  });
   return shown;
 }
 
@@ -89,7 +93,11 @@ function load(ctx: CommandContext, op: SpendOp, id: string): PendingSpend {
 }
 
 function save(ctx: CommandContext, id: string, pending: PendingSpend, card: Card): void {
-  ctx.deps.store.cards.put(KEY(id), ctx.req.conversation, card, pending as Record<string, unknown>);
+  ctx.deps.store.cards.put(KEY(id), {
+    conversation: ctx.req.conversation,
+    card,
+    model: pending as Record<string, unknown>,
+  });
 }
 
 /** Clicks on one card while its first is in flight share that click's outcome (with the key: one charge). */

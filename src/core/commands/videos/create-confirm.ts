@@ -33,12 +33,11 @@ function loadRequest(ctx: CommandContext, id: string, options: { anyone?: boolea
 }
 
 function saveRequest(ctx: CommandContext, id: string, pending: PendingCreate, card: Card): void {
-  ctx.deps.store.cards.put(
-    requestKey(id),
-    ctx.req.conversation,
+  ctx.deps.store.cards.put(requestKey(id), {
+    conversation: ctx.req.conversation,
     card,
-    pending as unknown as Record<string, unknown>,
-  );
+    model: pending as unknown as Record<string, unknown>,
+  });
 }
 
 const creatingCard = (p: PendingCreate): Card => ({
