@@ -304,7 +304,7 @@ export class Poller {
   /** Tells the watcher about a streak of failed looks; its words must never break the poller. */
   #trouble(watcher: Watcher, watch: Watch, event: LookTrouble): void {
     try {
-      watcher.trouble?.(this.#o.store, forWatcher(watch), event);
+      watcher.trouble?.({ store: this.#o.store, watch: forWatcher(watch), event });
     } catch (error) {
       this.#o.logger.error(
         { watchId: watch.id, kind: watch.kind, err: describeError(error) },
@@ -336,7 +336,8 @@ export class Poller {
     const close = (withMessage: boolean) =>
       store.transaction(() => {
         if (store.watches.get(watch.id)?.status !== 'active') return;
-        if (withMessage) watcher?.expire(store, forWatcher(watch), end.now, end.reason);
+        if (withMessage)
+          watcher?.expire({ store, watch: forWatcher(watch), now: end.now, reason: end.reason });
         store.watches.update(watch.id, { status: 'expired' });
       });
     try {

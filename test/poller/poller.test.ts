@@ -65,11 +65,11 @@ function fakeWatcher(
       checked.push(watch);
       return check(watch);
     },
-    expire(_store, watch, _now, reason) {
+    expire({ watch, reason }) {
       expired.push(watch);
       reasons.push(reason);
     },
-    trouble(_store, _watch, event) {
+    trouble({ event }) {
       troubles.push(event);
     },
   } satisfies Watcher;

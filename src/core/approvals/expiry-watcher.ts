@@ -5,8 +5,7 @@
  * early (it never uses the owner's client): it stops once the approval is decided, else waits for expiry.
  */
 
-import type { StopReason, Watcher } from '../live/watcher.js';
-import type { Store, Watch } from '../ports.js';
+import type { Watcher, WatchStop } from '../live/watcher.js';
 import { expireApproval } from './expire.js';
 
 const MINUTE = 60_000;
@@ -21,7 +20,7 @@ export const approvalWatcher: Watcher = {
       return { state: watch.state, done: true };
     return { state: watch.state, done: false, nextCheckInMs: Math.max(0, approval.expiresAt - now) };
   },
-  expire(store: Store, watch: Watch, now: number, _reason: StopReason) {
+  expire({ store, watch, now }: WatchStop) {
     const approval = store.approvals.get(watch.target);
     if (approval?.status !== 'pending') return;
     if (approval.expiresAt !== null && now < approval.expiresAt) {

@@ -15,7 +15,7 @@ import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } 
 import { postToChannel, videoCardKey } from './live-card.js';
 import { readScheduleState } from './schedule-watcher.js';
 import { videoCardModelOf } from './video-card.js';
-import { keyTrouble, type StopReason, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
+import { keyTrouble, type WatchContext, type Watcher, type WatchResult, type WatchStop } from './watcher.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -234,7 +234,7 @@ export const feedWatcher: Watcher = {
     };
   },
 
-  expire(store: Store, watch: Watch, _now: number, reason: StopReason): void {
+  expire({ store, watch, reason }: WatchStop): void {
     const sub = parseFeedTarget(watch.target);
     if (!sub) return;
     store.subscriptions.remove(sub.conversation, sub.kind, '');

@@ -356,7 +356,7 @@ export const generationWatcher: Watcher = {
       throw error;
     }
   },
-  trouble(store, watch, event) {
+  trouble({ store, watch, event }) {
     const state = readGenerationState(watch.state);
     videoCardTrouble(store, watch, event, {
       videoId: watch.target,
@@ -364,7 +364,7 @@ export const generationWatcher: Watcher = {
       seen: state.phase === 'generating' ? lastSeenOf(state.samples) : undefined,
     });
   },
-  expire(store, watch, _now, reason) {
+  expire({ store, watch, reason }) {
     if (!watch.cardKey) return;
     const status = command('status', [watch.target]);
     updateVideoCard(

@@ -161,7 +161,7 @@ export const renderWatcher: Watcher = {
     }
     return finish(watch, next, false, nextCheckIn(samples, RENDER_BOUNDS), effects);
   },
-  trouble(store, watch, event) {
+  trouble({ store, watch, event }) {
     const state = readRenderState(watch.state);
     videoCardTrouble(store, watch, event, {
       videoId: state.videoId,
@@ -169,7 +169,7 @@ export const renderWatcher: Watcher = {
       seen: lastSeenOf(state.samples),
     });
   },
-  expire(store, watch, _now, reason) {
+  expire({ store, watch, reason }) {
     if (!watch.cardKey) return;
     const state = readRenderState(watch.state);
     const show = `${command('show', [state.videoId])} shows the MP4 link once it is done`;

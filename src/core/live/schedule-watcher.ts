@@ -15,7 +15,7 @@ import type { CalendarEntry } from '../video-api.js';
 import { postToChannel, replyToCard } from './live-card.js';
 import { videoCardTrouble } from './look-trouble.js';
 import { updateVideoCard, type VideoCardModel } from './video-card.js';
-import { keyTrouble, type StopReason, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
+import { keyTrouble, type WatchContext, type Watcher, type WatchResult, type WatchStop } from './watcher.js';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -278,10 +278,10 @@ export const scheduleWatcher: Watcher = {
     };
   },
 
-  trouble(store, watch, event) {
+  trouble({ store, watch, event }) {
     videoCardTrouble(store, watch, event, { videoId: watch.target, what: '', seen: undefined });
   },
-  expire(store: Store, watch: Watch, _now: number, reason: StopReason): void {
+  expire({ store, watch, reason }: WatchStop): void {
     const s = readScheduleState(watch.state);
     const pending = pendingOf(s);
     if (pending.length === 0) return;

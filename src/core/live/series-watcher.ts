@@ -283,7 +283,7 @@ export const seriesWatcher: Watcher = {
   maxIntervalMs: SERIES_MAX_INTERVAL_MS,
   deferrable: () => true,
   check,
-  expire(store, watch, _now, reason) {
+  expire({ store, watch, reason }) {
     const state = readState(watch.state);
     const text =
       reason === 'expired'

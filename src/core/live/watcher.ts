@@ -34,17 +34,32 @@ export interface Watcher {
    * The watch stops before its job finished: older than its `expiresAt`, or the poller gave up on it for
    * `reason`. Say so once, in words that fit the reason (applied in the poller's transaction).
    */
-  expire(store: Store, watch: Watch, now: number, reason: StopReason): void;
+  expire(stop: WatchStop): void;
   /**
    * Looks keep failing, or work again after failing (see `LookTrouble`); a watcher with a card says so in
    * words there. Applied in the poller's transaction with the watch update.
    */
-  trouble?(store: Store, watch: Watch, event: LookTrouble): void;
+  trouble?(report: WatchTrouble): void;
   /**
    * Whether this look can wait when the key's background budget runs short (thumbnails of a finished video,
    * a calendar): it then leaves the budget's last part to looks at running jobs. Default: it cannot.
    */
   deferrable?(watch: Watch): boolean;
+}
+
+/** A watch that stops before its job finished: where to say so, which watch, when, and why. */
+export interface WatchStop {
+  store: Store;
+  watch: Watch;
+  now: number;
+  reason: StopReason;
+}
+
+/** A streak of failed looks on one watch, with the store its words go to. */
+export interface WatchTrouble {
+  store: Store;
+  watch: Watch;
+  event: LookTrouble;
 }
 
 /**

@@ -256,7 +256,12 @@ describe('the expiry watch', () => {
     const watch = h.store.watches.findActive('approval', approval?.id ?? '');
     expect(watch).toMatchObject({ nextCheckAt: approval?.expiresAt, expiresAt: approval?.expiresAt });
     h.store.transaction(() => {
-      approvalWatcher.expire(h.store, watch as NonNullable<typeof watch>, h.clock.now(), 'revoked');
+      approvalWatcher.expire({
+        store: h.store,
+        watch: watch as NonNullable<typeof watch>,
+        now: h.clock.now(),
+        reason: 'revoked',
+      });
       h.store.watches.update(watch?.id ?? '', { status: 'expired' });
     });
     expect(h.store.approvals.get(approval?.id ?? '')?.status).toBe('pending');

@@ -142,8 +142,12 @@ describe('schedule', () => {
     await h.run('/reel schedule last youtube tomorrow 9am');
     const watch = h.store.watches.findActive('schedule', videoId);
     if (!watch) throw new Error('no watch');
-    h.store.transaction(() => scheduleWatcher.expire(h.store, watch, h.clock.now(), 'expired'));
-    h.store.transaction(() => scheduleWatcher.expire(h.store, watch, h.clock.now(), 'expired'));
+    h.store.transaction(() =>
+      scheduleWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' }),
+    );
+    h.store.transaction(() =>
+      scheduleWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' }),
+    );
     await h.flush();
     expect(replies().map((r) => r.card.title)).toEqual(['Still waiting on the service']);
     expect(cardMessage()?.card.text).toContain('Stopped watching the schedule on YouTube');

@@ -132,8 +132,8 @@ describe('series watch', () => {
     const watch = h.store.watches.findActive('series', seriesId);
     if (!watch) throw new Error('no series watch');
     h.store.transaction(() => {
-      seriesWatcher.expire(h.store, watch, h.clock.now(), 'expired');
-      seriesWatcher.expire(h.store, watch, h.clock.now(), 'expired');
+      seriesWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' });
+      seriesWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' });
     });
     await h.flush();
     const bye = h.chat.channelMessages.filter((p) => p.card.title.startsWith('Stopped following'));

@@ -334,7 +334,9 @@ describe('generation watcher', () => {
 
   it('expiry says how long and what to run', () => {
     const w = watch('generation', { name: 'Octopus facts', samples: [], lastStep: 20, phase: 'generating' });
-    store.transaction(() => generationWatcher.expire(store, w, now, 'expired'));
+    store.transaction(() =>
+      generationWatcher.expire({ store: store, watch: w, now: now, reason: 'expired' }),
+    );
     expect(shown().text).toContain('Stopped watching after 6 h; run `/reel status vid1`');
   });
 });
