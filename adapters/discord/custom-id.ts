@@ -34,9 +34,7 @@ const PREFIX = {
  * `taken` holds the ids already used on the message.
  */
 export function actionId(
-  kind: 'action' | 'confirm',
-  action: string,
-  value: string,
+  { kind, action, value }: { kind: 'action' | 'confirm'; action: string; value: string },
   taken: Set<string>,
 ): string | undefined {
   for (let n = 1; n < 10; n++) {

@@ -247,7 +247,7 @@ function renderButton(button: Button, { memory, taken }: ControlContext, label: 
   const kind = button.confirm ? 'confirm' : 'action';
   if (button.confirm) memory.keepConfirm(button.action, button.value, button.confirm);
   const customId =
-    actionId(kind, button.action, button.value, taken) ??
+    actionId({ kind, action: button.action, value: button.value }, taken) ??
     stashedId(
       memory.keepAction({
         action: button.action,
@@ -265,7 +265,7 @@ function renderButton(button: Button, { memory, taken }: ControlContext, label: 
 
 function renderSelect(select: Select, { memory, taken }: ControlContext): APIStringSelectComponent {
   const customId =
-    actionId('action', select.action, '', taken) ??
+    actionId({ kind: 'action', action: select.action, value: '' }, taken) ??
     stashedId(memory.keepAction({ action: select.action, value: '' }));
   const options = select.options.slice(0, DISCORD.selectOptions).map((o) => ({
     label: clip(o.label, DISCORD.selectOptionLabel) || EMPTY,

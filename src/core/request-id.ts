@@ -30,18 +30,20 @@ const digest = (payload: unknown): string =>
 
 type KeyContext = Pick<CommandContext, 'req' | 'deps'>;
 
+/** What one user action is: its name, the request as it will be sent, and the form or card it came from. */
+export interface ActionKeyOptions {
+  action: string;
+  payload: unknown;
+  requestId?: string | undefined;
+}
+
 /**
  * The key of one user action: `action` names what is done (`publish`, `series.create`), `payload` the request
  * as it will be sent (a changed request is a different action, never a 409 for reusing a key). With the
  * `requestId` of the form or card it came from, the key is that request's for good; without one (a typed
  * command acting at once), it is reused for `TYPED_RETRY_WINDOW_MS`.
  */
-export function actionKey(
-  ctx: KeyContext,
-  action: string,
-  payload: unknown,
-  requestId?: string | undefined,
-): string {
+export function actionKey(ctx: KeyContext, { action, payload, requestId }: ActionKeyOptions): string {
   const name = `${action}:${ctx.req.user}:${digest(payload)}`;
   const { idempotency } = ctx.deps.store;
   if (requestId) return idempotency.keyFor(`${name}:request:${requestId}`);

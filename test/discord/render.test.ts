@@ -364,17 +364,23 @@ describe('forms → modals', () => {
 describe('custom ids', () => {
   it('round-trip, and refuse what is not theirs', () => {
     const taken = new Set<string>();
-    expect(parseCustomId(actionId('action', 'meta.pick', 'v|yt|1', taken) as string)).toEqual({
+    expect(
+      parseCustomId(actionId({ kind: 'action', action: 'meta.pick', value: 'v|yt|1' }, taken) as string),
+    ).toEqual({
       kind: 'action',
       action: 'meta.pick',
       value: 'v|yt|1',
     });
-    expect(parseCustomId(actionId('confirm', 'series.delete.confirm', 's1', taken) as string)).toEqual({
+    expect(
+      parseCustomId(
+        actionId({ kind: 'confirm', action: 'series.delete.confirm', value: 's1' }, taken) as string,
+      ),
+    ).toEqual({
       kind: 'confirm',
       action: 'series.delete.confirm',
       value: 's1',
     });
-    expect(actionId('action', 'a', 'x'.repeat(100), taken)).toBeUndefined();
+    expect(actionId({ kind: 'action', action: 'a', value: 'x'.repeat(100) }, taken)).toBeUndefined();
     expect(parseCustomId(modalId('k', 'account.link', ''))).toEqual({
       kind: 'modal',
       key: 'k',

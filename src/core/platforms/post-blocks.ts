@@ -27,19 +27,20 @@ interface BlockSpec {
   privacy: boolean;
 }
 
-const field = (key: string, label: string, max: number, required = true, multiline = true): BlockField => ({
+/** A required, multi-line field; the exceptions spread over it (`{ ...field(…), required: false }`). */
+const field = (key: string, label: string, max: number): BlockField => ({
   key,
   label,
   max,
-  required,
-  multiline,
+  required: true,
+  multiline: true,
 });
 
 export const BLOCKS: Record<Platform, BlockSpec> = {
   youtube: {
     name: 'YouTube',
-    main: field('title', 'Title', 100, true, false),
-    extra: [field('description', 'Description', 5000, false)],
+    main: { ...field('title', 'Title', 100), multiline: false },
+    extra: [{ ...field('description', 'Description', 5000), required: false }],
     privacy: true,
   },
   tiktok: { name: 'TikTok', main: field('title', 'Caption', 2200), extra: [], privacy: false },

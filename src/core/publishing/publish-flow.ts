@@ -106,12 +106,16 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
   if (choice.kind === 'ask') return { kind: 'ask', accounts: choice.accounts, video };
   const account = choice.account;
 
-  const idempotencyKey = actionKey(
-    ctx,
-    'publish',
-    { videoId: video.id, platform: r.platform, authId: account?.authId ?? null, privacy: r.privacy ?? null },
-    r.requestId,
-  );
+  const idempotencyKey = actionKey(ctx, {
+    action: 'publish',
+    payload: {
+      videoId: video.id,
+      platform: r.platform,
+      authId: account?.authId ?? null,
+      privacy: r.privacy ?? null,
+    },
+    requestId: r.requestId,
+  });
   const send: PublishSend = {
     video,
     platform: r.platform,

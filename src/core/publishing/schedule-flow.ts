@@ -43,17 +43,16 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     return { kind: 'form', form: metaForm(video, first, { pending: carried, missing }) };
   }
 
-  const idempotencyKey = actionKey(
-    ctx,
-    'schedule',
-    {
+  const idempotencyKey = actionKey(ctx, {
+    action: 'schedule',
+    payload: {
       videoId: video.id,
       platforms: pending.platforms,
       at: pending.at,
       cancelledAt: lastCancelled(ctx, video.id),
     },
-    pending.requestId,
-  );
+    requestId: pending.requestId,
+  });
   const send: ScheduleSend = { video, platforms: pending.platforms, at: pending.at, idempotencyKey };
   if (needsApproval(ctx, { kind: 'publish' })) {
     const preview = videoPreview(video, pending.platforms);
@@ -127,7 +126,7 @@ export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promis
       return at;
     },
   });
-  return scheduledCard(video, s.platforms, at, zone);
+  return scheduledCard(video, { platforms: s.platforms, at, zone });
 }
 
 /** What an approval or a replay stores of a schedule (`replays.ts` reads it back). */
@@ -182,7 +181,10 @@ function recordSchedule(ctx: CommandContext, r: { send: ScheduleSend; at: number
   });
 }
 
-function scheduledCard(video: Video, platforms: readonly Platform[], at: number, zone: string): Card {
+function scheduledCard(
+  video: Video,
+  { platforms, at, zone }: { platforms: readonly Platform[]; at: number; zone: string },
+): Card {
   const where = platforms.map(platformName).join(', ');
   const card: Card = {
     title: 'Scheduled',

@@ -26,9 +26,11 @@ export function phaseOf(status: string | undefined): VideoCardModel['phase'] {
 /** A card model from GET /videos/{id} (and its status when known), merged over the card already here. */
 export function modelFromVideo(
   store: Store,
-  conversation: ConversationAddress,
-  video: Video,
-  status?: VideoStatus,
+  {
+    conversation,
+    video,
+    status,
+  }: { conversation: ConversationAddress; video: Video; status?: VideoStatus | undefined },
 ): VideoCardModel {
   const existing = store.cards.get(videoCardKey(video.id, conversation));
   const base: Partial<VideoCardModel> = existing ? videoCardModelOf(existing.model) : {};

@@ -29,7 +29,10 @@ export const assetCommand: CommandSpec = defineCommand({
   async run(ctx, args): Promise<Response> {
     const type = args.type?.trim();
     if (type !== undefined && !MIME.test(type)) throw userError('bad-mime', { value: type });
-    const idempotencyKey = actionKey(ctx, 'asset', [args.url, args.name ?? null, type ?? null]);
+    const idempotencyKey = actionKey(ctx, {
+      action: 'asset',
+      payload: [args.url, args.name ?? null, type ?? null],
+    });
     const asset = await ctx
       .api()
       .assets.create(

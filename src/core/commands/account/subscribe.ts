@@ -76,7 +76,7 @@ async function subscribeFeed(ctx: CommandContext, kind: 'calendar' | 'videos'): 
       expiresAt: now + SUBSCRIPTION_LIFETIME_MS,
     });
   });
-  return subscribed(ctx, sub, kind, owner);
+  return subscribed(ctx, { sub, title: kind, owner });
 }
 
 async function subscribeSeries(ctx: CommandContext, ref: string): Promise<Response> {
@@ -103,7 +103,7 @@ async function subscribeSeries(ctx: CommandContext, ref: string): Promise<Respon
     });
   });
   store.users.setLast(ctx.req.user, 'series', series.id);
-  return subscribed(ctx, sub, series.name, owner);
+  return subscribed(ctx, { sub, title: series.name, owner });
 }
 
 function isFollowing(
@@ -122,9 +122,11 @@ const alreadyFollowing = (what: string): Response =>
 
 function subscribed(
   ctx: CommandContext,
-  sub: { kind: SubscriptionKind; target: string; conversation: string },
-  title: string,
-  owner: string,
+  {
+    sub,
+    title,
+    owner,
+  }: { sub: { kind: SubscriptionKind; target: string; conversation: string }; title: string; owner: string },
 ): Response {
   ctx.deps.logger.info(
     { conversation: sub.conversation, kind: sub.kind, target: sub.target },

@@ -115,7 +115,7 @@ export const auditCommand = defineCommand({
       });
     }
     const scope = { what, where, wide };
-    return message(args.csv ? csvCard(entries, zone, scope) : await listCard(ctx, entries, zone, scope));
+    return message(args.csv ? csvCard(entries, zone, scope) : await listCard(ctx, { entries, zone, scope }));
   },
 });
 
@@ -140,10 +140,9 @@ const spentText = (entries: AuditEntry[]): string => {
 
 async function listCard(
   ctx: CommandContext,
-  entries: AuditEntry[],
-  zone: string,
-  { what, where, wide }: Scope,
+  { entries, zone, scope }: { entries: AuditEntry[]; zone: string; scope: Scope },
 ): Promise<Card> {
+  const { what, where, wide } = scope;
   const shown = entries.slice(0, CARD_LINES);
   const names = await videoNames(ctx, shown);
   const today = dayKey(ctx.now(), zone);

@@ -28,23 +28,20 @@ import { PLATFORMS, type Platform, type PostMetadata, type Video } from '../../v
 const PICK_FORM_ID = 'meta.pick';
 const EDIT_ACTION = 'meta.edit';
 
-async function save(
-  ctx: CommandContext,
-  video: { id: string; name: string },
-  platform: Platform,
-  posts: PostMetadata,
-) {
+/** One platform's post details of one video. */
+interface VideoPosts {
+  video: { id: string; name: string };
+  platform: Platform;
+  posts: PostMetadata;
+}
+
+async function save(ctx: CommandContext, { video, platform, posts }: VideoPosts) {
   const patched = await ctx.api().videos.update(video.id, { posts: { [platform]: posts[platform] } });
   ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
   return patched;
 }
 
-function savedCard(
-  video: { id: string; name: string },
-  platform: Platform,
-  posts: PostMetadata,
-  note?: string,
-): Card {
+function savedCard({ video, platform, posts, note }: VideoPosts & { note?: string | undefined }): Card {
   return {
     title: `${platformName(platform)} post details saved`,
     tone: 'success',
@@ -141,8 +138,10 @@ export const metaCommand = defineCommand({
     // Only YouTube's block has more than one field; keep the rest of it as stored.
     const current: PostMetadata = platform === 'youtube' ? (await getVideo(ctx, ref.id)).posts : {};
     const posts: PostMetadata = { [platform]: withMainText(platform, current, text) };
-    const patched = await save(ctx, ref, platform, posts);
-    return message(savedCard(ref, platform, { ...posts, ...patched.posts }, await guard.settle()));
+    const patched = await save(ctx, { video: ref, platform, posts });
+    return message(
+      savedCard({ video: ref, platform, posts: { ...posts, ...patched.posts }, note: await guard.settle() }),
+    );
   },
 });
 
@@ -158,10 +157,10 @@ export const metaBlockForm: FormSpec = {
     const guard = await guardContentChange(ctx, { videoId, change: { kind: 'meta', platform } });
     const video = await getVideo(ctx, videoId);
     const posts: PostMetadata = { [platform]: blockFrom(platform, values) };
-    const patched = await save(ctx, video, platform, posts);
+    const patched = await save(ctx, { video, platform, posts });
     const note = await guard.settle();
     if (pending) return runSchedule(ctx, pending);
-    return message(savedCard(video, platform, { ...posts, ...patched.posts }, note));
+    return message(savedCard({ video, platform, posts: { ...posts, ...patched.posts }, note }));
   },
 };
 

@@ -84,7 +84,11 @@ export async function confirmCreate(
   checkRole(ctx, 'spend');
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
-  const idempotencyKey = actionKey(ctx, 'series.create', input, options.requestId);
+  const idempotencyKey = actionKey(ctx, {
+    action: 'series.create',
+    payload: input,
+    requestId: options.requestId,
+  });
   const draft = { op: 'create' as const, input, ...(cost === undefined ? {} : { cost }) };
   const card = savePendingSpend(ctx, draft, idempotencyKey, (id) =>
     spendCard(ctx, {
@@ -113,9 +117,7 @@ export async function confirmCreate(
 /** Under `approval spend` above the threshold: the request an approver sees (with the card's key). */
 function createApproval(
   ctx: CommandContext,
-  input: SeriesInput,
-  cost: number | undefined,
-  idempotencyKey: string,
+  { input, cost, idempotencyKey }: { input: SeriesInput; cost: number | undefined; idempotencyKey: string },
 ): Response {
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
   return requestApproval(ctx, {
@@ -137,7 +139,10 @@ export const [createConfirmAction, createCancelAction] = spendActions('create', 
   checkRole(ctx, 'spend');
   const cost = await episodeCost(ctx, pending.input.brollModel ?? DEFAULT_SERIES_MODEL);
   if (needsApproval(ctx, { kind: 'spend', credits: cost })) {
-    return { response: createApproval(ctx, pending.input, cost, pending.idempotencyKey), done: false };
+    return {
+      response: createApproval(ctx, { input: pending.input, cost, idempotencyKey: pending.idempotencyKey }),
+      done: false,
+    };
   }
   const response = await createSeries(ctx, pending.input, { idempotencyKey: pending.idempotencyKey });
   return { response, done: true };
@@ -158,7 +163,9 @@ export async function createSeries(
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);
   const idempotencyKey =
-    approved?.idempotencyKey ?? options.idempotencyKey ?? actionKey(ctx, 'series.create', input);
+    approved?.idempotencyKey ??
+    options.idempotencyKey ??
+    actionKey(ctx, { action: 'series.create', payload: input });
   const created = await api.series.create(input, { idempotencyKey });
 
   // Both reads are niceties: the series exists either way, and the watcher catches up on episodes.
@@ -231,15 +238,13 @@ export async function createSeries(
   return {
     kind: 'message',
     visibility: 'channel',
-    card: await createdCard(ctx, series, effectiveCost, withVideo.length),
+    card: await createdCard(ctx, { series, cost: effectiveCost, cardsPosted: withVideo.length }),
   };
 }
 
 async function createdCard(
   ctx: CommandContext,
-  series: Series,
-  cost: number | undefined,
-  cardsPosted: number,
+  { series, cost, cardsPosted }: { series: Series; cost: number | undefined; cardsPosted: number },
 ): Promise<Card> {
   const model = literal(series.brollModel ?? DEFAULT_SERIES_MODEL);
   const price = cost === undefined ? `the ${model} price` : `**${cost} credits** (${model})`;

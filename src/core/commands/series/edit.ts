@@ -88,7 +88,7 @@ export const editCommand: CommandSpec = defineCommand({
       if (modelChanges || (patch.paused === false && series.paused === true))
         return confirmEdit(ctx, series, patch);
     }
-    return applySeriesEdit(ctx, ref, patch);
+    return applySeriesEdit(ctx, { ref, patch });
   },
 });
 
@@ -114,7 +114,7 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
   const card = savePendingSpend(
     ctx,
     draft,
-    (id) => actionKey(ctx, 'series.edit', { seriesId: series.id, patch }, id),
+    (id) => actionKey(ctx, { action: 'series.edit', payload: { seriesId: series.id, patch }, requestId: id }),
     (id) =>
       spendCard(ctx, {
         title: `Change “${literal(series.name)}”?`,
@@ -125,7 +125,7 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
         chargedNow: 0,
         perEpisode: newCost,
         credits,
-        approval: editNeedsApproval(ctx, series, patch, { oldCost, newCost }),
+        approval: editNeedsApproval(ctx, { series, patch, oldCost, newCost }),
         confirm: { action: confirmAction('edit'), value: id, label: 'Apply change' },
         cancel: { action: cancelAction('edit'), value: id },
         context: `series \`${series.id}\``,
@@ -139,9 +139,13 @@ export const [editConfirmAction, editCancelAction] = spendActions('edit', async 
   if (pending.op !== 'edit') throw userError('interaction-expired');
   checkRole(ctx, 'spend');
   const ref = { id: pending.seriesId, name: pending.name };
-  const asked = await editApproval(ctx, ref, pending.patch, pending.idempotencyKey);
+  const asked = await editApproval(ctx, {
+    ref,
+    patch: pending.patch,
+    idempotencyKey: pending.idempotencyKey,
+  });
   if (asked) return { response: asked, done: false };
-  return { response: await applySeriesEdit(ctx, ref, pending.patch), done: true };
+  return { response: await applySeriesEdit(ctx, { ref, patch: pending.patch }), done: true };
 }) as [ActionSpec, ActionSpec];
 
 /**
@@ -151,14 +155,16 @@ export const [editConfirmAction, editCancelAction] = spendActions('edit', async 
  */
 function editNeedsApproval(
   ctx: CommandContext,
-  series: Series,
-  patch: SeriesPatch,
-  costs: { oldCost: number | undefined; newCost: number | undefined },
+  {
+    series,
+    patch,
+    oldCost,
+    newCost,
+  }: { series: Series; patch: SeriesPatch; oldCost: number | undefined; newCost: number | undefined },
 ): boolean {
   if (ctx.settings().approval !== 'spend') return false;
   const before = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const after = patch.brollModel ?? before;
-  const { oldCost, newCost } = costs;
   const resumes = patch.paused === false && series.paused === true;
   const running = patch.paused === false || (patch.paused === undefined && series.paused !== true);
   const raises = after !== before && (oldCost === undefined || newCost === undefined || newCost > oldCost);
@@ -169,9 +175,7 @@ function editNeedsApproval(
 /** The approval request of an edit that needs one (see above); undefined when it may go ahead now. */
 async function editApproval(
   ctx: CommandContext,
-  ref: Ref,
-  patch: SeriesPatch,
-  idempotencyKey: string,
+  { ref, patch, idempotencyKey }: { ref: Ref; patch: SeriesPatch; idempotencyKey: string },
 ): Promise<Response | undefined> {
   if (ctx.settings().approval !== 'spend') return undefined;
   if (patch.brollModel === undefined && patch.paused !== false) return undefined;
@@ -179,7 +183,7 @@ async function editApproval(
   const before = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const after = patch.brollModel ?? before;
   const [oldCost, newCost] = await Promise.all([episodeCost(ctx, before), episodeCost(ctx, after)]);
-  if (!editNeedsApproval(ctx, series, patch, { oldCost, newCost })) return undefined;
+  if (!editNeedsApproval(ctx, { series, patch, oldCost, newCost })) return undefined;
   const resumes = patch.paused === false && series.paused === true;
 
   const perEpisode = newCost === undefined ? `the ${after} price` : `${newCost} credits`;
@@ -217,9 +221,7 @@ async function editApproval(
  */
 export async function applySeriesEdit(
   ctx: CommandContext,
-  ref: Ref,
-  patch: SeriesPatch,
-  approved?: { id: string },
+  { ref, patch, approved }: { ref: Ref; patch: SeriesPatch; approved?: { id: string } },
 ): Promise<Response> {
   await ctx.api().series.update(ref.id, patch);
   const { store } = ctx.deps;

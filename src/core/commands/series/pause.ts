@@ -17,6 +17,6 @@ export const pauseCommand = defineCommand({
   ],
   examples: ['series pause "Night Terrors"'],
   async run(ctx, args) {
-    return setPaused(ctx, await resolveSeries(ctx, args.series), true);
+    return setPaused(ctx, await resolveSeries(ctx, args.series), { paused: true });
   },
 });

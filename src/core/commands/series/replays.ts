@@ -42,9 +42,14 @@ export const approved: ApprovedRunners = {
     const seriesId = str(approval.action.args.seriesId);
     if (!seriesId) malformed();
     const series = await getSeriesById(ctx, seriesId);
-    const response = await setPaused(ctx, { id: series.id, name: series.name }, false, {
-      approved: { id: approval.id },
-    });
+    const response = await setPaused(
+      ctx,
+      { id: series.id, name: series.name },
+      {
+        paused: false,
+        approved: { id: approval.id },
+      },
+    );
     if (response.kind !== 'message') malformed();
     return { card: response.card, outcome: `${response.card.title}.` };
   },
@@ -54,8 +59,10 @@ export const approved: ApprovedRunners = {
     const patch = approval.action.args.patch as SeriesPatch | undefined;
     if (!seriesId || !patch || typeof patch !== 'object' || Array.isArray(patch)) malformed();
     const series = await getSeriesById(ctx, seriesId);
-    const response = await applySeriesEdit(ctx, { id: series.id, name: series.name }, patch, {
-      id: approval.id,
+    const response = await applySeriesEdit(ctx, {
+      ref: { id: series.id, name: series.name },
+      patch,
+      approved: { id: approval.id },
     });
     if (response.kind !== 'message') malformed();
     return { card: response.card, outcome: `${response.card.title}.` };

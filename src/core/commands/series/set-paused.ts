@@ -33,17 +33,15 @@ import { literal } from '../../text.js';
 import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
 export interface SetPausedOptions {
+  /** Pause (true) or resume (false). */
+  paused: boolean;
   /** Set when an approver runs someone else's resume: no role check. */
   approved?: { id: string };
 }
 
 /** The PATCH itself; a resume reaches it only confirmed (and approved when the policy wants it). */
-export async function setPaused(
-  ctx: CommandContext,
-  ref: Ref,
-  paused: boolean,
-  options: SetPausedOptions = {},
-): Promise<Response> {
+export async function setPaused(ctx: CommandContext, ref: Ref, options: SetPausedOptions): Promise<Response> {
+  const { paused } = options;
   if (!paused && !options.approved) checkRole(ctx, 'spend');
   await readOrNotFound(() => ctx.api().series.update(ref.id, { paused }), 'not-found-series', ref.name);
   const { store } = ctx.deps;
@@ -100,7 +98,7 @@ export async function setPaused(
 export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Response> {
   checkRole(ctx, 'spend');
   const series = await getSeriesById(ctx, ref.id);
-  if (!series.paused) return setPaused(ctx, { id: series.id, name: series.name }, false);
+  if (!series.paused) return setPaused(ctx, { id: series.id, name: series.name }, { paused: false });
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
   const next = nextPostText(ctx, { ...series, paused: false });
@@ -108,7 +106,7 @@ export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Resp
   const card = savePendingSpend(
     ctx,
     draft,
-    (id) => actionKey(ctx, 'series.resume', { seriesId: series.id }, id),
+    (id) => actionKey(ctx, { action: 'series.resume', payload: { seriesId: series.id }, requestId: id }),
     (id) =>
       spendCard(ctx, {
         title: `Resume “${literal(series.name)}”?`,
@@ -164,7 +162,7 @@ export const [resumeConfirmAction, resumeCancelAction] = spendActions('resume', 
   checkRole(ctx, 'spend');
   const asked = await resumeApproval(ctx, pending.seriesId, pending.idempotencyKey);
   if (asked) return { response: asked, done: false };
-  const response = await setPaused(ctx, { id: pending.seriesId, name: pending.name }, false);
+  const response = await setPaused(ctx, { id: pending.seriesId, name: pending.name }, { paused: false });
   return { response, done: true };
 }) as [ActionSpec, ActionSpec];
 
@@ -191,7 +189,7 @@ const pausedAction = (action: string, paused: boolean): ActionSpec => ({
     if (!paused) checkRole(ctx, 'spend');
     const series = await getSeriesById(ctx, id);
     const ref = { id: series.id, name: series.name };
-    return paused ? setPaused(ctx, ref, true) : confirmResume(ctx, ref);
+    return paused ? setPaused(ctx, ref, { paused: true }) : confirmResume(ctx, ref);
   },
 });
 

@@ -67,7 +67,7 @@ export const captionCommand: CommandSpec = defineCommand({
       ...(language ? { language } : {}),
     };
     // A typed command acting at once: the same command again soon is a retry and captions once.
-    const idempotencyKey = actionKey(ctx, 'caption', body);
+    const idempotencyKey = actionKey(ctx, { action: 'caption', payload: body });
     const created = await ctx.api().videos.caption(body, { idempotencyKey });
     const name = args.name ?? nameFromUrl(url);
     trackGeneration(

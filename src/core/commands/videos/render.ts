@@ -24,9 +24,7 @@ import { trackRender } from '../../videos/tracking.js';
  */
 export async function startRender(
   ctx: CommandContext,
-  videoId: string,
-  codec: Codec,
-  origin: 'typed' | 'click',
+  { videoId, codec, origin }: { videoId: string; codec: Codec; origin: 'typed' | 'click' },
 ): Promise<Response> {
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
@@ -60,10 +58,10 @@ export async function startRender(
   const after = currentRender?.renderId || 'none';
   const idempotencyKey =
     origin === 'typed'
-      ? actionKey(ctx, 'render', { videoId, codec, after })
+      ? actionKey(ctx, { action: 'render', payload: { videoId, codec, after } })
       : clickKey(ctx, 'video.render', `${videoId}:${codec}:after:${after}`);
   const started = await api.videos.render(videoId, { codec }, { idempotencyKey });
-  const model = modelFromVideo(store, conversation, video, status);
+  const model = modelFromVideo(store, { conversation, video, status });
   const tracked = trackRender(ctx, { model, renderId: started.renderId, codec });
   if (tracked.started) {
     store.audit.record({
@@ -94,7 +92,7 @@ export const renderCommand: CommandSpec = defineCommand({
   async run(ctx, args) {
     const ref = await resolveVideo(ctx, args.video);
     const codec = args.codec ?? 'h264';
-    return startRender(ctx, ref.id, codec, 'typed');
+    return startRender(ctx, { videoId: ref.id, codec, origin: 'typed' });
   },
 });
 
@@ -103,6 +101,6 @@ export const renderAction: ActionSpec = {
   action: 'video.render',
   async run(ctx, videoId) {
     if (!videoId) throw userError('bad-button');
-    return startRender(ctx, videoId, 'h264', 'click');
+    return startRender(ctx, { videoId, codec: 'h264', origin: 'click' });
   },
 };

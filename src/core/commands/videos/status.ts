@@ -65,7 +65,7 @@ export const statusCommand: CommandSpec = defineCommand({
 
     // Finished: show the outcome with thumbnails and render state, as the live card would.
     const video = await api.videos.get(ref.id);
-    const model = modelFromVideo(store, ctx.req.conversation, video, status);
+    const model = modelFromVideo(store, { conversation: ctx.req.conversation, video, status });
     const key = videoCardKey(ref.id, ctx.req.conversation);
     store.transaction(() => {
       store.users.setLast(ctx.req.user, 'video', ref.id);
