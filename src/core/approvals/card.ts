@@ -18,7 +18,17 @@ export const WITHDRAW_ACTION = 'approval.withdraw';
 
 const utc = (instant: number): string => formatBoth(instant, 'UTC');
 
-function button(action: string, id: string, label: string, style?: Button['style']): Button {
+function button({
+  action,
+  id,
+  label,
+  style,
+}: {
+  action: string;
+  id: string;
+  label: string;
+  style?: Button['style'];
+}): Button {
   return { kind: 'button', action, value: id, label, ...(style ? { style } : {}) };
 }
 
@@ -117,18 +127,19 @@ function replacedText(m: ApprovalCardModel): string {
 function controlsOf(m: ApprovalCardModel): Control[] {
   const id = m.approvalId;
   if (m.replacedBecause !== undefined) return [];
-  const reschedule = m.command === 'schedule' ? [button(RESCHEDULE_ACTION, id, 'Reschedule')] : [];
+  const reschedule =
+    m.command === 'schedule' ? [button({ action: RESCHEDULE_ACTION, id, label: 'Reschedule' })] : [];
   if (m.status === 'pending') {
     return [
-      button(APPROVE_ACTION, id, 'Approve', 'primary'),
-      button(REJECT_ACTION, id, 'Reject', 'danger'),
+      button({ action: APPROVE_ACTION, id, label: 'Approve', style: 'primary' }),
+      button({ action: REJECT_ACTION, id, label: 'Reject', style: 'danger' }),
       ...reschedule,
-      button(WITHDRAW_ACTION, id, 'Withdraw'),
+      button({ action: WITHDRAW_ACTION, id, label: 'Withdraw' }),
     ];
   }
   // Also while running: after a crash mid-run the card would otherwise wait forever (the key makes it safe).
   if (m.status === 'approved' && m.outcome?.state !== 'done')
-    return [button(RETRY_ACTION, id, 'Retry', 'primary')];
+    return [button({ action: RETRY_ACTION, id, label: 'Retry', style: 'primary' })];
   if (m.status === 'expired' && m.rescheduledTo === undefined && m.withdrawnBy === undefined)
     return reschedule;
   return [];

@@ -168,12 +168,10 @@ function retire(ctx: CommandContext, g: Guarded, changes: string[]): void {
       );
     }
     const patch = { replacedBecause: 'content' as const, replacedByName: byName, replacedAt: now };
-    updateApprovalCard(
-      store,
-      approval,
-      g.state === 'pending' ? { ...patch, status: 'expired' } : patch,
-      `approval:${approval.id}:content-changed`,
-    );
+    updateApprovalCard(store, approval, {
+      patch: g.state === 'pending' ? { ...patch, status: 'expired' } : patch,
+      dedupeKey: `approval:${approval.id}:content-changed`,
+    });
     auditApproval(store, approval, {
       at: now,
       actor: ctx.req.user,

@@ -74,17 +74,15 @@ export const approveAction: ActionSpec = {
       if (!store.approvals.decide(approval.id, { status: 'approved', by: ctx.req.user, at: now }))
         return false;
       closeExpiryWatch(store, approval.id);
-      updateApprovalCard(
-        store,
-        approval,
-        {
+      updateApprovalCard(store, approval, {
+        patch: {
           status: 'approved',
           decidedByName: decider(ctx),
           decidedAt: now,
           outcome: { state: 'running', text: '' },
         },
-        `approval:${approval.id}:approved`,
-      );
+        dedupeKey: `approval:${approval.id}:approved`,
+      });
       auditApproval(store, approval, { at: now, actor: ctx.req.user, action: 'approval.approve' });
       return true;
     });
@@ -111,17 +109,18 @@ async function execute(ctx: CommandContext, approval: Approval, model: ApprovalC
   try {
     const result = await runApproved(ctx, { approval, model });
     store.transaction(() => {
-      updateApprovalCard(
-        store,
-        approval,
-        { outcome: { state: 'done', text: result.outcome } },
-        `approval:${approval.id}:done`,
-      );
-      notifyRequester(store, approval, 'done', {
-        title: 'Approved',
-        tone: 'success',
-        text: `**${literal(by)}** approved **${approval.action.summary}**.\n${result.outcome}`,
-        context: `Approval \`${approval.id}\``,
+      updateApprovalCard(store, approval, {
+        patch: { outcome: { state: 'done', text: result.outcome } },
+        dedupeKey: `approval:${approval.id}:done`,
+      });
+      notifyRequester(store, approval, {
+        state: 'done',
+        card: {
+          title: 'Approved',
+          tone: 'success',
+          text: `**${literal(by)}** approved **${approval.action.summary}**.\n${result.outcome}`,
+          context: `Approval \`${approval.id}\``,
+        },
       });
     });
     const card: Card = { ...result.card, title: `Approved · ${result.card.title}` };
@@ -130,23 +129,24 @@ async function execute(ctx: CommandContext, approval: Approval, model: ApprovalC
     const reason = describeFailure(ctx, error);
     const now = ctx.now();
     store.transaction(() => {
-      updateApprovalCard(
-        store,
-        approval,
-        { outcome: { state: 'failed', text: reason } },
-        `approval:${approval.id}:failed:${now}`,
-      );
+      updateApprovalCard(store, approval, {
+        patch: { outcome: { state: 'failed', text: reason } },
+        dedupeKey: `approval:${approval.id}:failed:${now}`,
+      });
       auditApproval(store, approval, {
         at: now,
         actor: ctx.req.user,
         action: 'approval.fail',
         details: { error: reason },
       });
-      notifyRequester(store, approval, 'failed', {
-        title: 'Approved, but not done',
-        tone: 'danger',
-        text: `**${literal(by)}** approved **${approval.action.summary}**, but it did not go through: ${reason}`,
-        context: `Approval \`${approval.id}\` · ${literal(by)} can press Retry on its card`,
+      notifyRequester(store, approval, {
+        state: 'failed',
+        card: {
+          title: 'Approved, but not done',
+          tone: 'danger',
+          text: `**${literal(by)}** approved **${approval.action.summary}**, but it did not go through: ${reason}`,
+          context: `Approval \`${approval.id}\` · ${literal(by)} can press Retry on its card`,
+        },
       });
     });
     return message({
@@ -241,23 +241,29 @@ export const rejectForm: FormSpec = {
       };
       if (!store.approvals.decide(approval.id, decision)) return false;
       closeExpiryWatch(store, approval.id);
-      updateApprovalCard(
-        store,
-        approval,
-        { status: 'rejected', decidedByName: decider(ctx), decidedAt: now, ...(reason ? { reason } : {}) },
-        `approval:${approval.id}:rejected`,
-      );
+      updateApprovalCard(store, approval, {
+        patch: {
+          status: 'rejected',
+          decidedByName: decider(ctx),
+          decidedAt: now,
+          ...(reason ? { reason } : {}),
+        },
+        dedupeKey: `approval:${approval.id}:rejected`,
+      });
       auditApproval(store, approval, {
         at: now,
         actor: ctx.req.user,
         action: 'approval.reject',
         ...(reason ? { details: { reason } } : {}),
       });
-      notifyRequester(store, approval, 'rejected', {
-        title: 'Request rejected',
-        tone: 'danger',
-        text: `**${literal(decider(ctx))}** rejected **${approval.action.summary}**${reason ? `: “${literal(reason)}”` : '.'} Nothing was sent.`,
-        context: `Approval \`${approval.id}\``,
+      notifyRequester(store, approval, {
+        state: 'rejected',
+        card: {
+          title: 'Request rejected',
+          tone: 'danger',
+          text: `**${literal(decider(ctx))}** rejected **${approval.action.summary}**${reason ? `: “${literal(reason)}”` : '.'} Nothing was sent.`,
+          context: `Approval \`${approval.id}\``,
+        },
       });
       return true;
     });

@@ -13,8 +13,7 @@ import { type ApprovalCardModel, asRecord, readApprovalModel } from './model.js'
 export function updateApprovalCard(
   store: Store,
   approval: Approval,
-  patch: Partial<ApprovalCardModel>,
-  dedupeKey: string,
+  { patch, dedupeKey }: { patch: Partial<ApprovalCardModel>; dedupeKey: string },
 ): ApprovalCardModel | undefined {
   const record = store.cards.get(approval.cardKey);
   const model = readApprovalModel(record?.model);
@@ -36,7 +35,11 @@ export function closeExpiryWatch(store: Store, approvalId: string): void {
 }
 
 /** A private notice to the requester, once per `state`. */
-export function notifyRequester(store: Store, approval: Approval, state: string, card: Card): void {
+export function notifyRequester(
+  store: Store,
+  approval: Approval,
+  { state, card }: { state: string; card: Card },
+): void {
   notifyUser(store, {
     user: approval.requester,
     conversation: approval.conversation,

@@ -17,12 +17,10 @@ import {
 export function expireApproval(store: Store, approval: Approval, now: number): boolean {
   if (!store.approvals.decide(approval.id, { status: 'expired', at: now })) return false;
   const model = approvalModel(store, approval);
-  updateApprovalCard(
-    store,
-    approval,
-    { status: 'expired', decidedAt: now },
-    `approval:${approval.id}:expired`,
-  );
+  updateApprovalCard(store, approval, {
+    patch: { status: 'expired', decidedAt: now },
+    dedupeKey: `approval:${approval.id}:expired`,
+  });
   closeExpiryWatch(store, approval.id);
   auditApproval(store, approval, { at: now, actor: approval.requester, action: 'approval.expire' });
   const at = formatBoth(approval.expiresAt ?? now, model?.requesterZone ?? 'UTC');
@@ -30,11 +28,14 @@ export function expireApproval(store: Store, approval: Approval, now: number): b
     approval.action.command === 'schedule'
       ? 'Press **Reschedule** on its card to ask again for a new time.'
       : 'Nothing was charged or published; ask again if it is still wanted.';
-  notifyRequester(store, approval, 'expired', {
-    title: 'Approval expired',
-    tone: 'warning',
-    text: `Nobody approved **${approval.action.summary}** before ${at}, so nothing was sent. ${next}`,
-    context: `Approval \`${approval.id}\``,
+  notifyRequester(store, approval, {
+    state: 'expired',
+    card: {
+      title: 'Approval expired',
+      tone: 'warning',
+      text: `Nobody approved **${approval.action.summary}** before ${at}, so nothing was sent. ${next}`,
+      context: `Approval \`${approval.id}\``,
+    },
   });
   return true;
 }

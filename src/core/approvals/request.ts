@@ -7,6 +7,7 @@ import { type Field, type Image, message, type Response, type Section } from '..
 import { type CommandContext, userError } from '../context.js';
 import { postCard, repostIfUnposted, unpostableNotice } from '../live/live-card.js';
 import { formatMentions } from '../people/mentions.js';
+import type { Approval } from '../ports.js';
 import { TYPED_RETRY_WINDOW_MS } from '../request-id.js';
 import { formatBoth } from '../time/format.js';
 import { renderApprovalCard } from './card.js';
@@ -41,6 +42,18 @@ export interface ApprovalRequest {
 const unpostable = (requester: string) =>
   unpostableNotice(requester, 'ask again: approvers see your request only once its card is posted');
 
+/** One request being asked for: what was asked, and the facts fixed when it was asked. */
+interface Asking {
+  request: ApprovalRequest;
+  id: string;
+  cardKey: string;
+  requester: string;
+  approvers: string[];
+  now: number;
+  zone: string;
+  expiresAt: number;
+}
+
 export function requestApproval(ctx: CommandContext, request: ApprovalRequest): Response {
   const settings = ctx.settings();
   const requester = ctx.req.user;
@@ -50,98 +63,119 @@ export function requestApproval(ctx: CommandContext, request: ApprovalRequest): 
   }
   const store = ctx.deps.store;
   const id = approvalIdFor(request.idempotencyKey);
-  const cardKey = approvalCardKey(id);
   const now = ctx.now();
-  const zone = ctx.timeZone();
-  // A schedule request expires at its time; any other after the workspace's request lifetime.
-  const expiresAt = request.at ?? now + requestLifetimeMs(settings);
+  const asking: Asking = {
+    request,
+    id,
+    cardKey: approvalCardKey(id),
+    requester,
+    approvers: settings.approvers,
+    now,
+    zone: ctx.timeZone(),
+    // A schedule request expires at its time; any other after the workspace's request lifetime.
+    expiresAt: request.at ?? now + requestLifetimeMs(settings),
+  };
+  const existing = store.transaction(() => store.approvals.get(id) ?? createApproval(ctx, asking));
+  return existing ? askedBefore(ctx, asking, existing) : sentForApproval(asking);
+}
 
-  const existing = store.transaction(() => {
-    const found = store.approvals.get(id);
-    if (found) return found;
-    const approval = store.approvals.create({
-      id,
-      conversation: ctx.req.conversation,
-      requester,
-      action: {
-        command: request.command,
-        args: request.args,
-        idempotencyKey: request.idempotencyKey,
-        summary: request.summary,
-      },
-      cardKey,
-      expiresAt,
-    });
-    const model: ApprovalCardModel = {
-      type: 'approval',
-      approvalId: id,
+/** Writes the approval, its card, its expiry watch and the audit row (inside the caller's transaction). */
+function createApproval(ctx: CommandContext, asking: Asking): undefined {
+  const store = ctx.deps.store;
+  const { request, id, cardKey, requester, now, expiresAt } = asking;
+  const approval = store.approvals.create({
+    id,
+    conversation: ctx.req.conversation,
+    requester,
+    action: {
       command: request.command,
+      args: request.args,
+      idempotencyKey: request.idempotencyKey,
       summary: request.summary,
-      requester,
-      requesterName: ctx.req.userName ?? 'A member',
-      requesterZone: zone,
-      approvers: settings.approvers,
-      requestedAt: now,
-      fields: request.fields ?? [],
-      status: 'pending',
-      ...(request.at !== undefined ? { at: request.at } : { expiresAt }),
-      ...(request.sections ? { sections: request.sections } : {}),
-      ...(request.image ? { image: request.image } : {}),
-    };
-    postCard(store, {
-      key: cardKey,
-      conversation: ctx.req.conversation,
-      card: renderApprovalCard(model),
-      model: asRecord(model),
-      onUnpostable: unpostable(requester),
-    });
-    // Due exactly at expiry: the poller then expires it without any API call (expiry-watcher.ts).
-    store.watches.add({
-      kind: 'approval',
-      target: id,
-      owner: ctx.keyOwner(),
-      conversation: ctx.req.conversation,
-      cardKey,
-      state: {},
-      nextCheckAt: expiresAt,
-      expiresAt,
-    });
-    auditApproval(store, approval, {
-      at: now,
-      actor: requester,
-      action: 'approval.request',
-      ...(request.at !== undefined ? { details: { scheduledTime: new Date(request.at).toISOString() } } : {}),
-    });
-    return undefined;
+    },
+    cardKey,
+    expiresAt,
   });
+  const model = cardModel(ctx, asking);
+  postCard(store, {
+    key: cardKey,
+    conversation: ctx.req.conversation,
+    card: renderApprovalCard(model),
+    model: asRecord(model),
+    onUnpostable: unpostable(requester),
+  });
+  // Due exactly at expiry: the poller then expires it without any API call (expiry-watcher.ts).
+  store.watches.add({
+    kind: 'approval',
+    target: id,
+    owner: ctx.keyOwner(),
+    conversation: ctx.req.conversation,
+    cardKey,
+    state: {},
+    nextCheckAt: expiresAt,
+    expiresAt,
+  });
+  auditApproval(store, approval, {
+    at: now,
+    actor: requester,
+    action: 'approval.request',
+    ...(request.at !== undefined ? { details: { scheduledTime: new Date(request.at).toISOString() } } : {}),
+  });
+  return undefined;
+}
 
-  if (existing) {
-    if (existing.status === 'pending') {
-      // Its card may never have reached the channel (the bot was not invited): asking again posts it.
-      store.transaction(() =>
-        repostIfUnposted(store, {
-          key: cardKey,
-          dedupeKey: `${cardKey}:repost:${now}`,
-          onUnpostable: unpostable(requester),
-        }),
-      );
-      return message({
-        title: 'Already waiting for approval',
-        tone: 'info',
-        text: `**${existing.action.summary}** was already sent for approval; its card is in this channel.`,
-        context: `Approval \`${id}\``,
-      });
-    }
+function cardModel(ctx: CommandContext, asking: Asking): ApprovalCardModel {
+  const { request, id, requester, approvers, now, zone, expiresAt } = asking;
+  return {
+    type: 'approval',
+    approvalId: id,
+    command: request.command,
+    summary: request.summary,
+    requester,
+    requesterName: ctx.req.userName ?? 'A member',
+    requesterZone: zone,
+    approvers,
+    requestedAt: now,
+    fields: request.fields ?? [],
+    status: 'pending',
+    ...(request.at !== undefined ? { at: request.at } : { expiresAt }),
+    ...(request.sections ? { sections: request.sections } : {}),
+    ...(request.image ? { image: request.image } : {}),
+  };
+}
+
+/** The same request was asked before: still waiting (its card is posted again if it never was), or decided. */
+function askedBefore(ctx: CommandContext, asking: Asking, existing: Approval): Response {
+  const store = ctx.deps.store;
+  const { id, cardKey, requester, now } = asking;
+  if (existing.status === 'pending') {
+    // Its card may never have reached the channel (the bot was not invited): asking again posts it.
+    store.transaction(() =>
+      repostIfUnposted(store, {
+        key: cardKey,
+        dedupeKey: `${cardKey}:repost:${now}`,
+        onUnpostable: unpostable(requester),
+      }),
+    );
     return message({
-      title: 'Already decided',
+      title: 'Already waiting for approval',
       tone: 'info',
-      // The same typed request soon after counts as a retry of the decided one (src/core/request-id.ts).
-      text: `${alreadyDecided(existing)} Change something, or ask again in ${TYPED_RETRY_WINDOW_MS / 60_000} minutes for a new request.`,
+      text: `**${existing.action.summary}** was already sent for approval; its card is in this channel.`,
       context: `Approval \`${id}\``,
     });
   }
+  return message({
+    title: 'Already decided',
+    tone: 'info',
+    // The same typed request soon after counts as a retry of the decided one (src/core/request-id.ts).
+    text: `${alreadyDecided(existing)} Change something, or ask again in ${TYPED_RETRY_WINDOW_MS / 60_000} minutes for a new request.`,
+    context: `Approval \`${id}\``,
+  });
+}
+
+function sentForApproval({ request, id, approvers, zone, expiresAt }: Asking): Response {
   const lines = [
-    `Sent for approval to ${formatMentions(settings.approvers, 'nobody')}: **${request.summary}**.`,
+    `Sent for approval to ${formatMentions(approvers, 'nobody')}: **${request.summary}**.`,
     'Its card is in this channel; I tell you here when someone decides.',
   ];
   lines.push(

@@ -103,17 +103,15 @@ export const rescheduleForm: FormSpec = {
         });
         closeExpiryWatch(store, approval.id);
       } else if (fresh?.status !== 'expired') return;
-      updateApprovalCard(
-        store,
-        approval,
-        {
+      updateApprovalCard(store, approval, {
+        patch: {
           status: 'expired',
           rescheduledTo: at,
           decidedByName: ctx.req.userName ?? 'a member',
           decidedAt: now,
         },
-        `approval:${approval.id}:rescheduled`,
-      );
+        dedupeKey: `approval:${approval.id}:rescheduled`,
+      });
       auditApproval(store, approval, {
         at: now,
         actor: ctx.req.user,

@@ -26,12 +26,10 @@ function withdrawApproval(store: Store, approval: Approval, w: Withdrawal): bool
   const decision = { status: 'expired' as const, by: w.by, at: w.now, reason: 'withdrawn' };
   if (!store.approvals.decide(approval.id, decision)) return false;
   closeExpiryWatch(store, approval.id);
-  updateApprovalCard(
-    store,
-    approval,
-    { status: 'expired', withdrawnBy: w.byName, withdrawnWith: w.how, decidedAt: w.now },
-    `approval:${approval.id}:withdrawn`,
-  );
+  updateApprovalCard(store, approval, {
+    patch: { status: 'expired', withdrawnBy: w.byName, withdrawnWith: w.how, decidedAt: w.now },
+    dedupeKey: `approval:${approval.id}:withdrawn`,
+  });
   auditApproval(store, approval, {
     at: w.now,
     actor: w.by,
