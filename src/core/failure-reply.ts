@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { describeApiError, isApiError } from './api-errors.js';
+import type { Response } from './cards.js';
+import type { CommandSpec } from './command-spec.js';
+import { type CoreDeps, UserError } from './context.js';
+import { isDatabaseBusy } from './database-busy.js';
+import { errorCard } from './error-card.js';
+import { isInputMistake, say } from './messages.js';
+import type { Logger } from './ports.js';
+
+/** One failed handler run, as the dispatcher saw it. */
+export interface Failure {
+  /** The command, `action:…` or `form:…` that ran (metrics and logs). */
+  label: string;
+  error: unknown;
+  /** The command that ran, for usage and an example under an input mistake. */
+  spec?: CommandSpec | undefined;
+  user: string;
+  /** Whether a call that changes something at the video service was sent before the failure. */
+  afterWrite: boolean;
+}
+
+/**
+ * The dispatcher's words for a failure: user mistakes via the message table, API errors via
+ * `describeApiError`, anything else logged once with a reference the member can quote.
+ */
+export function failureReply(
+  { metrics, log }: { metrics: CoreDeps['metrics']; log: Logger },
+  { label, error, spec, user, afterWrite }: Failure,
+): Response {
+  if (error instanceof UserError) {
+    metrics?.command(label, 'user_error');
+    // Input mistakes found inside a command still get usage and an example; others (not found…) don't.
+    return errorCard(say(error.code, error.params), isInputMistake(error.code) ? spec : undefined);
+  }
+  if (isApiError(error)) {
+    metrics?.command(label, 'api_error');
+    log.warn(
+      { command: label, errorType: error.type, status: error.status, requestId: error.details.requestId },
+      'video API error',
+    );
+    return errorCard(describeApiError(error));
+  }
+  const ref = randomUUID().slice(0, 8);
+  metrics?.command(label, 'error');
+  if (isDatabaseBusy(error) && !afterWrite) {
+    log.warn({ command: label, ref, code: (error as { code?: string }).code }, 'database locked; gave up');
+    return errorCard(say('database-busy', { ref }));
+  }
+  log.error({ command: label, ref, err: error, user }, 'unexpected failure');
+  // After a remote write "nothing was half-done" may be false: say what is known.
+  return errorCard(say(afterWrite ? 'internal-after-write' : 'internal', { ref }));
+}
