@@ -106,7 +106,7 @@ describe('two outbox senders on one database', () => {
         const key = `c${i}`;
         const conversation = `slack:T1:C${i % 5}`;
         postCard(first, { key, conversation, card: card(`card ${i}`) });
-        editCard(first, key, card(`card ${i}`, 'edited'), `${key}:edit`);
+        editCard(first, key, { card: card(`card ${i}`, 'edited'), dedupeKey: `${key}:edit` });
         replyToCard(first, { key, card: card(`reply ${i}`), dedupeKey: `${key}:reply`, threaded: true });
         notifyUser(first, {
           user: ALICE,
@@ -145,7 +145,7 @@ describe('two outbox senders on one database', () => {
   it('a row whose sender died mid-send goes out once the lease has run out, with the same dedupe id', async () => {
     first.transaction(() => {
       postCard(first, { key: 'a', conversation: 'slack:T1:C1', card: card('A') });
-      editCard(first, 'a', card('A', 'later'), 'a:later');
+      editCard(first, 'a', { card: card('A', 'later'), dedupeKey: 'a:later' });
     });
     const dead = hung();
     void outboxSender(first, dead).drain();

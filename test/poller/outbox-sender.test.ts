@@ -36,7 +36,7 @@ const post = (key: string, title: string, conversation = CONV, threadOfCard?: st
     }),
   );
 const edit = (key: string, title: string, text: string) =>
-  store.transaction(() => editCard(store, key, card(title, text), `${key}:${text}`));
+  store.transaction(() => editCard(store, key, { card: card(title, text), dedupeKey: `${key}:${text}` }));
 const reply = (key: string, title: string, dedupeKey = `${key}:${title}`) =>
   store.transaction(() => replyToCard(store, { key, card: card(title), dedupeKey, threaded: true }));
 
@@ -175,7 +175,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
 
     it('fails items whose card was never posted after the wait limit', async () => {
       store.cards.put('ghost', { conversation: CONV, card: card('never posted') });
-      store.transaction(() => editCard(store, 'ghost', card('g', '1'), 'g1'));
+      store.transaction(() => editCard(store, 'ghost', { card: card('g', '1'), dedupeKey: 'g1' }));
       const s = sender({ maxWaitForCardMs: 60_000 });
       await s.drain();
       expect(store.outbox.depth()).toBe(1);

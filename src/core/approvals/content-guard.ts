@@ -160,12 +160,13 @@ function retire(ctx: CommandContext, g: Guarded, changes: string[]): void {
     } else {
       const videoId = String(approval.action.args.videoId);
       stopScheduleWatch(store, videoId, approval.conversation);
-      updateVideoCard(
-        store,
-        videoCardKey(videoId, approval.conversation),
-        { schedule: undefined, notice: `Schedule cancelled: ${literal(byName)} changed what it would post.` },
-        `approval:${approval.id}:content-changed:video`,
-      );
+      updateVideoCard(store, videoCardKey(videoId, approval.conversation), {
+        patch: {
+          schedule: undefined,
+          notice: `Schedule cancelled: ${literal(byName)} changed what it would post.`,
+        },
+        dedupeKey: `approval:${approval.id}:content-changed:video`,
+      });
     }
     const patch = { replacedBecause: 'content' as const, replacedByName: byName, replacedAt: now };
     updateApprovalCard(store, approval, {

@@ -19,7 +19,7 @@ export function updateApprovalCard(
   const model = readApprovalModel(record?.model);
   if (!model) return undefined;
   const next: ApprovalCardModel = { ...model, ...patch };
-  editCard(store, approval.cardKey, renderApprovalCard(next), dedupeKey, asRecord(next));
+  editCard(store, approval.cardKey, { card: renderApprovalCard(next), dedupeKey, model: asRecord(next) });
   return next;
 }
 

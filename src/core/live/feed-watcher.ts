@@ -72,9 +72,7 @@ const background = { priority: 'background' } as const;
  */
 export async function observeFeed(
   api: VideoApi,
-  kind: FeedKind,
-  previous: FeedState | undefined,
-  now: number,
+  { kind, previous, now }: { kind: FeedKind; previous?: FeedState | undefined; now: number },
 ): Promise<FeedObservation> {
   const primed = previous?.primed === true;
   const seen = new Set(previous?.seen ?? []);
@@ -189,7 +187,11 @@ export const feedWatcher: Watcher = {
 
     let seen: FeedObservation;
     try {
-      seen = await observeFeed(ctx.api, sub.kind, watch.state as unknown as FeedState, ctx.now);
+      seen = await observeFeed(ctx.api, {
+        kind: sub.kind,
+        previous: watch.state as unknown as FeedState,
+        now: ctx.now,
+      });
     } catch (error) {
       const reason = stopReason(error, sub.kind);
       if (!reason) throw error;
@@ -229,7 +231,7 @@ export const feedWatcher: Watcher = {
             dedupeKey: `feed:${watch.target}:${entry.id}:${entry.status}`,
           });
         }
-        announceVideos(store, watch, sub, seen.videos, zone);
+        announceVideos(store, { watch, sub, videos: seen.videos, zone });
       },
     };
   },
@@ -297,10 +299,12 @@ async function videoNames(ctx: WatchContext, ids: string[]): Promise<Map<string,
 
 function announceVideos(
   store: Store,
-  watch: Watch,
-  sub: FeedSubscription,
-  videos: VideoListItem[],
-  zone: string,
+  {
+    watch,
+    sub,
+    videos,
+    zone,
+  }: { watch: Watch; sub: FeedSubscription; videos: VideoListItem[]; zone: string },
 ): void {
   // A video created from this channel already has its live status card here.
   const fresh = videos.filter((v) => !store.cards.get(videoCardKey(v.id, sub.conversation)));

@@ -102,6 +102,13 @@ export function readGenerationState(raw: Record<string, unknown>): GenerationSta
 const asRecord = (s: GenerationState): Record<string, unknown> => ({ ...s });
 
 /** The name to speak of: the card's (renames land there), else the one remembered at the start. */
+/** One look at a generating video: the poller's context, the watch and its state. */
+interface Look {
+  ctx: WatchContext;
+  watch: Watch;
+  state: GenerationState;
+}
+
 function nameOf(store: Store, watch: Watch, state: GenerationState): string {
   const record = watch.cardKey ? store.cards.get(watch.cardKey) : undefined;
   return (record && videoCardModelOf(record.model).name) || state.name || watch.target;
@@ -112,13 +119,16 @@ function cardModel(store: Store, watch: Watch): VideoCardModel | undefined {
   return record ? videoCardModelOf(record.model) : undefined;
 }
 
-function result(
-  watch: Watch,
-  state: GenerationState,
-  done: boolean,
-  next: number | undefined,
-  effects: VideoEffects,
-): WatchResult {
+/** A look's outcome: the new state, whether the watch is done, when to look again, and the card's changes. */
+interface Outcome {
+  state: GenerationState;
+  done: boolean;
+  /** Omitted: the poller's own interval. */
+  next?: number | undefined;
+  effects: VideoEffects;
+}
+
+function result(watch: Watch, { state, done, next, effects }: Outcome): WatchResult {
   const out: WatchResult = {
     state: asRecord(state),
     done,
@@ -148,12 +158,7 @@ const failedReply = (name: string, videoId: string, reasons: string[]): Card => 
  * The video finished: show it with its thumbnails (if any yet), say so once, and wait for pending ones.
  * Without `video` (its read was unusable) the thumbnails are looked for again in the thumbnail phase.
  */
-function completed(
-  ctx: WatchContext,
-  watch: Watch,
-  state: GenerationState,
-  video: Video | undefined,
-): WatchResult {
+function completed({ ctx, watch, state }: Look, video: Video | undefined): WatchResult {
   const videoId = watch.target;
   const key = watch.cardKey ?? `video:${videoId}`;
   const name = video?.name || nameOf(ctx.store, watch, state);
@@ -180,10 +185,15 @@ function completed(
     patch.render = { renderId: '', status: 'done', progress: 1, url: renderedVideoUrl };
   }
   // Thumbnails take seconds after completion: the first look waits the longest thumbnail interval.
-  return result(watch, next, !pending, pending ? THUMBNAIL_BOUNDS.max : undefined, {
-    patch,
-    dedupe: `${key}:completed`,
-    reply: { card: readyReply(name, videoId, model?.kind === 'caption'), dedupe: `${key}:ready` },
+  return result(watch, {
+    state: next,
+    done: !pending,
+    next: pending ? THUMBNAIL_BOUNDS.max : undefined,
+    effects: {
+      patch,
+      dedupe: `${key}:completed`,
+      reply: { card: readyReply(name, videoId, model?.kind === 'caption'), dedupe: `${key}:ready` },
+    },
   });
 }
 
@@ -193,30 +203,29 @@ function withoutFinishing(state: GenerationState): GenerationState {
 }
 
 /** The video's generation failed: the reasons on the card and once in its thread. */
-function failed(ctx: WatchContext, watch: Watch, state: GenerationState, status: VideoStatus): WatchResult {
+function failed({ ctx, watch, state }: Look, status: VideoStatus): WatchResult {
   const videoId = watch.target;
   const key = watch.cardKey ?? `video:${videoId}`;
   const name = nameOf(ctx.store, watch, state);
-  return result(watch, withoutFinishing(state), true, undefined, {
-    patch: {
-      phase: 'failed',
-      errorMessages: status.errorMessages,
-      percent: status.percentCompleted,
-      etaMs: undefined,
-      warnings: undefined,
+  return result(watch, {
+    state: withoutFinishing(state),
+    done: true,
+    effects: {
+      patch: {
+        phase: 'failed',
+        errorMessages: status.errorMessages,
+        percent: status.percentCompleted,
+        etaMs: undefined,
+        warnings: undefined,
+      },
+      dedupe: `${key}:failed`,
+      reply: { card: failedReply(name, videoId, status.errorMessages), dedupe: `${key}:failed:reply` },
     },
-    dedupe: `${key}:failed`,
-    reply: { card: failedReply(name, videoId, status.errorMessages), dedupe: `${key}:failed:reply` },
   });
 }
 
 /** Still running: a new progress reading, the next look planned from the rate, warnings shown as notes. */
-function progressed(
-  ctx: WatchContext,
-  watch: Watch,
-  state: GenerationState,
-  status: VideoStatus,
-): WatchResult {
+function progressed({ ctx, watch, state }: Look, status: VideoStatus): WatchResult {
   const key = watch.cardKey ?? `video:${watch.target}`;
   const samples = [...state.samples, { at: ctx.now, percent: status.percentCompleted }].slice(-SAMPLES_KEPT);
   const rated = rateSamples(samples, state.startedAt);
@@ -242,7 +251,7 @@ function progressed(
     };
     effects.dedupe = `${key}:gen:${step}${warned ? `:warn:${warnings.length}:${ctx.now}` : ''}`;
   }
-  return result(watch, next, false, look.inMs, effects);
+  return result(watch, { state: next, done: false, next: look.inMs, effects });
 }
 
 /**
@@ -251,16 +260,24 @@ function progressed(
  */
 async function fromVideoRead(ctx: WatchContext, watch: Watch, state: GenerationState): Promise<WatchResult> {
   const video = await ctx.api.videos.get(watch.target);
-  if (video.status === 'completed') return completed(ctx, watch, state, video);
+  if (video.status === 'completed') return completed({ ctx, watch, state }, video);
   if (video.status === 'failed') {
-    return failed(ctx, watch, state, {
-      id: watch.target,
-      status: 'failed',
-      percentCompleted: lastSeenOf(state.samples)?.percent ?? 0,
-      errorMessages: [],
-    });
+    return failed(
+      { ctx, watch, state },
+      {
+        id: watch.target,
+        status: 'failed',
+        percentCompleted: lastSeenOf(state.samples)?.percent ?? 0,
+        errorMessages: [],
+      },
+    );
   }
-  return result(watch, withoutFinishing(state), false, GENERATION_BOUNDS.min, {});
+  return result(watch, {
+    state: withoutFinishing(state),
+    done: false,
+    next: GENERATION_BOUNDS.min,
+    effects: {},
+  });
 }
 
 async function checkGeneration(
@@ -272,21 +289,26 @@ async function checkGeneration(
   if (state.finishing) {
     // Expected to be done: one read of the video settles it (and carries what the finished card shows).
     const video = await readOrUnusable(() => ctx.api.videos.get(videoId));
-    if (video?.status === 'completed') return completed(ctx, watch, state, video);
+    if (video?.status === 'completed') return completed({ ctx, watch, state }, video);
     // Slower than its rate said: back to status checks, which measure the rate again.
     if (video && video.status !== 'failed')
-      return result(watch, withoutFinishing(state), false, GENERATION_BOUNDS.min, {});
+      return result(watch, {
+        state: withoutFinishing(state),
+        done: false,
+        next: GENERATION_BOUNDS.min,
+        effects: {},
+      });
     // Failed (the reasons are on the status), or the video's read was unusable: the status says.
   }
   const status = await readOrUnusable(() => ctx.api.videos.status(videoId));
   if (!status) return fromVideoRead(ctx, watch, state);
-  if (status.status === 'failed') return failed(ctx, watch, state, status);
+  if (status.status === 'failed') return failed({ ctx, watch, state }, status);
   if (status.status === 'completed') {
     // The thumbnails are on the video; an unusable read of it leaves them to the thumbnail phase.
     const video = await readOrUnusable(() => ctx.api.videos.get(videoId));
-    return completed(ctx, watch, state, video);
+    return completed({ ctx, watch, state }, video);
   }
-  return progressed(ctx, watch, state, status);
+  return progressed({ ctx, watch, state }, status);
 }
 
 async function checkThumbnails(
@@ -311,7 +333,7 @@ async function checkThumbnails(
     // None were ever started: show the video as complete without thumbnails rather than "on the way".
     effects.patch = { thumbnails: { status: 'none', variants: [] } };
     effects.dedupe = `${key}:thumbnails:none`;
-    return result(watch, next, true, undefined, effects);
+    return result(watch, { state: next, done: true, effects });
   }
   if (pending && waited >= THUMBNAIL_WAIT_MS) {
     effects.patch = {
@@ -319,9 +341,14 @@ async function checkThumbnails(
       notice: `Thumbnails are taking long; ${command('thumbnails', [videoId])} shows them once they are made.`,
     };
     effects.dedupe = `${key}:thumbnails:gave-up`;
-    return result(watch, next, true, undefined, effects);
+    return result(watch, { state: next, done: true, effects });
   }
-  return result(watch, next, !pending, pending ? THUMBNAIL_BOUNDS.max / 2 : undefined, effects);
+  return result(watch, {
+    state: next,
+    done: !pending,
+    next: pending ? THUMBNAIL_BOUNDS.max / 2 : undefined,
+    effects,
+  });
 }
 
 /** `6 h`, `90 min`, `30 s`: how long a watch ran, for the expiry note. */
@@ -348,9 +375,13 @@ export const generationWatcher: Watcher = {
       // Deleted elsewhere (dashboard, another channel), or the owner's key now belongs to another team.
       if (isNotFound(error)) {
         const key = watch.cardKey ?? `video:${watch.target}`;
-        return result(watch, state, true, undefined, {
-          patch: { notice: GONE_NOTICE, etaMs: undefined },
-          dedupe: `${key}:gone`,
+        return result(watch, {
+          state,
+          done: true,
+          effects: {
+            patch: { notice: GONE_NOTICE, etaMs: undefined },
+            dedupe: `${key}:gone`,
+          },
         });
       }
       throw error;
@@ -358,26 +389,27 @@ export const generationWatcher: Watcher = {
   },
   trouble({ store, watch, event }) {
     const state = readGenerationState(watch.state);
-    videoCardTrouble(store, watch, event, {
-      videoId: watch.target,
-      what: '',
-      seen: state.phase === 'generating' ? lastSeenOf(state.samples) : undefined,
-    });
+    videoCardTrouble(
+      { store, watch, event },
+      {
+        videoId: watch.target,
+        what: '',
+        seen: state.phase === 'generating' ? lastSeenOf(state.samples) : undefined,
+      },
+    );
   },
   expire({ store, watch, reason }) {
     if (!watch.cardKey) return;
     const status = command('status', [watch.target]);
-    updateVideoCard(
-      store,
-      watch.cardKey,
-      {
+    updateVideoCard(store, watch.cardKey, {
+      patch: {
         notice:
           reason === 'expired'
             ? `Stopped watching after ${duration(watch.expiresAt - watch.createdAt)}; run ${status}`
             : `Stopped: ${keyTrouble(reason)} — run ${status} to watch it with yours`,
         etaMs: undefined,
       },
-      `${watch.cardKey}:expired:${watch.id}`,
-    );
+      dedupeKey: `${watch.cardKey}:expired:${watch.id}`,
+    });
   },
 };

@@ -48,7 +48,11 @@ export function postCard(
     card: input.card,
     model: input.model ?? existing?.model ?? {},
   });
-  if (existing) return editCard(store, input.key, input.card, `${input.key}:repost:${stamp(input.card)}`);
+  if (existing)
+    return editCard(store, input.key, {
+      card: input.card,
+      dedupeKey: `${input.key}:repost:${stamp(input.card)}`,
+    });
   return store.outbox.enqueue(
     platformOf(input.conversation),
     {
@@ -87,9 +91,7 @@ export function repostIfUnposted(
 export function editCard(
   store: Store,
   key: string,
-  card: Card,
-  dedupeKey: string,
-  model?: Record<string, unknown>,
+  { card, dedupeKey, model }: { card: Card; dedupeKey: string; model?: Record<string, unknown> },
 ): boolean {
   const record = store.cards.get(key);
   if (!record) return false;

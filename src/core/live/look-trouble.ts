@@ -9,7 +9,7 @@ import { code, command } from '../text.js';
 import { formatTime } from '../time/format.js';
 import { notifyUser } from './live-card.js';
 import { updateVideoCard } from './video-card.js';
-import type { LookTrouble } from './watcher.js';
+import type { WatchTrouble } from './watcher.js';
 
 export interface LastSeen {
   /** 0..100 */
@@ -29,7 +29,11 @@ export function requesterOf(watch: Watch): UserAddress | undefined {
   return watch.owner || undefined;
 }
 
-function troubleLine(store: Store, watch: Watch, what: string, seen: LastSeen | undefined): string {
+function troubleLine(
+  store: Store,
+  watch: Watch,
+  { what, seen }: { what: string; seen: LastSeen | undefined },
+): string {
   const head = 'Can’t read the video service’s answer right now — still trying';
   if (!seen) return `${head}.`;
   const zone = store.settings.get(watch.conversation).timeZone ?? 'UTC';
@@ -51,9 +55,7 @@ const toldCard = (videoId: string, since: number, now: number): Card => ({
  * `render ` for a render), `seen` is the last good reading.
  */
 export function videoCardTrouble(
-  store: Store,
-  watch: Watch,
-  event: LookTrouble,
+  { store, watch, event }: WatchTrouble,
   input: { videoId: string; what: string; seen: LastSeen | undefined },
 ): void {
   const key = watch.cardKey;
@@ -71,8 +73,8 @@ export function videoCardTrouble(
   }
   if (!key || !store.cards.get(key)) return;
   if (event.kind === 'failing') {
-    updateVideoCard(store, key, { trouble: troubleLine(store, watch, input.what, input.seen) }, dedupe);
+    updateVideoCard(store, key, { patch: { trouble: troubleLine(store, watch, input) }, dedupeKey: dedupe });
   } else {
-    updateVideoCard(store, key, { trouble: undefined }, `${dedupe}:cleared`);
+    updateVideoCard(store, key, { patch: { trouble: undefined }, dedupeKey: `${dedupe}:cleared` });
   }
 }

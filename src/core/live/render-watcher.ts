@@ -63,13 +63,16 @@ function nameOf(store: Store, watch: Watch, state: RenderState): string {
   return (record && videoCardModelOf(record.model).name) || state.name || state.videoId;
 }
 
-function finish(
-  watch: Watch,
-  state: RenderState,
-  done: boolean,
-  next: number | undefined,
-  effects: VideoEffects,
-): WatchResult {
+/** A look's outcome: the new state, whether the watch is done, when to look again, and the card's changes. */
+interface Outcome {
+  state: RenderState;
+  done: boolean;
+  /** Omitted: the poller's own interval. */
+  next?: number | undefined;
+  effects: VideoEffects;
+}
+
+function finish(watch: Watch, { state, done, next, effects }: Outcome): WatchResult {
   const out: WatchResult = {
     state: { ...state },
     done,
@@ -93,57 +96,69 @@ export const renderWatcher: Watcher = {
     } catch (error) {
       // The video (and its renders) was deleted elsewhere.
       if (isNotFound(error)) {
-        return finish(watch, state, true, undefined, {
-          patch: { render: undefined, notice: GONE_NOTICE },
-          dedupe: `${key}:render:${renderId}:gone`,
+        return finish(watch, {
+          state,
+          done: true,
+          effects: {
+            patch: { render: undefined, notice: GONE_NOTICE },
+            dedupe: `${key}:render:${renderId}:gone`,
+          },
         });
       }
       if (!isUnusableAnswer(error)) throw error;
       const done = await renderFromVideo(ctx, state, renderId);
       // Still running as far as the video tells: the progress waits for a render read that works.
-      if (!done) return finish(watch, state, false, RENDER_BOUNDS.min, {});
+      if (!done) return finish(watch, { state, done: false, next: RENDER_BOUNDS.min, effects: {} });
       render = done;
     }
     const name = nameOf(ctx.store, watch, state);
 
     if (render.status === 'done' && render.url) {
-      return finish(watch, state, true, undefined, {
-        patch: { render: { renderId, status: 'done', progress: 1, url: render.url, codec: state.codec } },
-        dedupe: `${key}:render:${renderId}:done`,
-        reply: {
-          card: {
-            title: `🎞️ ${literal(name)}`,
-            tone: 'success',
-            text: `Rendered: ${bareUrl(render.url)}`,
-            context: `render \`${renderId}\``,
+      return finish(watch, {
+        state,
+        done: true,
+        effects: {
+          patch: { render: { renderId, status: 'done', progress: 1, url: render.url, codec: state.codec } },
+          dedupe: `${key}:render:${renderId}:done`,
+          reply: {
+            card: {
+              title: `🎞️ ${literal(name)}`,
+              tone: 'success',
+              text: `Rendered: ${bareUrl(render.url)}`,
+              context: `render \`${renderId}\``,
+            },
+            dedupe: `${key}:render:${renderId}:done:reply`,
           },
-          dedupe: `${key}:render:${renderId}:done:reply`,
         },
       });
     }
     if (render.status === 'error') {
-      return finish(watch, state, true, undefined, {
-        patch: {
-          render: { renderId, status: 'error', progress: render.overallProgress, codec: state.codec },
-        },
-        dedupe: `${key}:render:${renderId}:error`,
-        reply: {
-          card: {
-            title: `⚠️ Render of ${literal(name)} failed`,
-            tone: 'warning',
-            text: 'The render stopped with an error. Rendering is free: press **Render again** to retry.',
-            controls: [
-              {
-                kind: 'button',
-                action: 'video.render',
-                value: state.videoId,
-                label: 'Render again',
-                style: 'primary',
-              },
-            ],
-            context: `render \`${renderId}\``,
+      return finish(watch, {
+        state,
+        done: true,
+        effects: {
+          patch: {
+            render: { renderId, status: 'error', progress: render.overallProgress, codec: state.codec },
           },
-          dedupe: `${key}:render:${renderId}:error:reply`,
+          dedupe: `${key}:render:${renderId}:error`,
+          reply: {
+            card: {
+              title: `⚠️ Render of ${literal(name)} failed`,
+              tone: 'warning',
+              text: 'The render stopped with an error. Rendering is free: press **Render again** to retry.',
+              controls: [
+                {
+                  kind: 'button',
+                  action: 'video.render',
+                  value: state.videoId,
+                  label: 'Render again',
+                  style: 'primary',
+                },
+              ],
+              context: `render \`${renderId}\``,
+            },
+            dedupe: `${key}:render:${renderId}:error:reply`,
+          },
         },
       });
     }
@@ -159,30 +174,31 @@ export const renderWatcher: Watcher = {
       };
       effects.dedupe = `${key}:render:${renderId}:${step}`;
     }
-    return finish(watch, next, false, nextCheckIn(samples, RENDER_BOUNDS), effects);
+    return finish(watch, { state: next, done: false, next: nextCheckIn(samples, RENDER_BOUNDS), effects });
   },
   trouble({ store, watch, event }) {
     const state = readRenderState(watch.state);
-    videoCardTrouble(store, watch, event, {
-      videoId: state.videoId,
-      what: 'render ',
-      seen: lastSeenOf(state.samples),
-    });
+    videoCardTrouble(
+      { store, watch, event },
+      {
+        videoId: state.videoId,
+        what: 'render ',
+        seen: lastSeenOf(state.samples),
+      },
+    );
   },
   expire({ store, watch, reason }) {
     if (!watch.cardKey) return;
     const state = readRenderState(watch.state);
     const show = `${command('show', [state.videoId])} shows the MP4 link once it is done`;
-    updateVideoCard(
-      store,
-      watch.cardKey,
-      {
+    updateVideoCard(store, watch.cardKey, {
+      patch: {
         notice:
           reason === 'expired'
             ? `Stopped watching the render; ${show}.`
             : `Stopped watching the render: ${keyTrouble(reason)} — ${show}.`,
       },
-      `${watch.cardKey}:render:${watch.target}:expired`,
-    );
+      dedupeKey: `${watch.cardKey}:render:${watch.target}:expired`,
+    });
   },
 };

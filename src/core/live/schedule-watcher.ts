@@ -259,12 +259,10 @@ export const scheduleWatcher: Watcher = {
         const threaded = store.settings.get(watch.conversation).threading;
         const stamp = settled.map((x) => `${x.platform}=${x.outcome}`).join(',');
         if (watch.cardKey) {
-          updateVideoCard(
-            store,
-            watch.cardKey,
-            { schedule: scheduleCardPart(next) },
-            `schedule:${watch.id}:${stamp}`,
-          );
+          updateVideoCard(store, watch.cardKey, {
+            patch: { schedule: scheduleCardPart(next) },
+            dedupeKey: `schedule:${watch.id}:${stamp}`,
+          });
         }
         for (const x of settled) {
           if (x.outcome === 'cancelled') continue;
@@ -279,7 +277,7 @@ export const scheduleWatcher: Watcher = {
   },
 
   trouble({ store, watch, event }) {
-    videoCardTrouble(store, watch, event, { videoId: watch.target, what: '', seen: undefined });
+    videoCardTrouble({ store, watch, event }, { videoId: watch.target, what: '', seen: undefined });
   },
   expire({ store, watch, reason }: WatchStop): void {
     const s = readScheduleState(watch.state);
@@ -307,7 +305,7 @@ export const scheduleWatcher: Watcher = {
         reason === 'expired'
           ? `Stopped watching the schedule on ${where}; see ${command('calendar')}.`
           : `Stopped watching the schedule on ${where}: ${keyTrouble(reason)}; see ${command('calendar')}.`;
-      updateVideoCard(store, watch.cardKey, { notice }, `${dedupeKey}:card`);
+      updateVideoCard(store, watch.cardKey, { patch: { notice }, dedupeKey: `${dedupeKey}:card` });
       replyToCard(store, {
         key: watch.cardKey,
         card,

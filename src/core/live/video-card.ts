@@ -199,12 +199,17 @@ export function renderVideoCard(m: VideoCardModel): Card {
     if (!rendering) {
       const again = r?.status === 'done' || r?.status === 'error';
       controls.unshift(
-        button('video.render', m.videoId, again ? 'Render again' : 'Render', again ? undefined : 'primary'),
+        button({
+          action: 'video.render',
+          value: m.videoId,
+          label: again ? 'Render again' : 'Render',
+          style: again ? undefined : 'primary',
+        }),
       );
     }
     controls.push(
-      button('video.schedule', m.videoId, 'Schedule'),
-      button('video.publish', m.videoId, 'Publish now'),
+      button({ action: 'video.schedule', value: m.videoId, label: 'Schedule' }),
+      button({ action: 'video.publish', value: m.videoId, label: 'Publish now' }),
     );
   }
   card.context = `${m.requestedBy ? `Requested by ${literal(m.requestedBy)} · ` : ''}id ${code(m.videoId)}`;
@@ -214,7 +219,17 @@ export function renderVideoCard(m: VideoCardModel): Card {
   return card;
 }
 
-const button = (action: string, value: string, label: string, style?: 'primary'): Button =>
+const button = ({
+  action,
+  value,
+  label,
+  style,
+}: {
+  action: string;
+  value: string;
+  label: string;
+  style?: 'primary' | undefined;
+}): Button =>
   style ? { kind: 'button', action, value, label, style } : { kind: 'button', action, value, label };
 
 /** "Use this" carries `<videoId>:<variantId>`; the click is re-authorised with the clicker's key. */
@@ -268,7 +283,7 @@ export function applyVideoEffects(store: Store, watch: Watch, effects: VideoEffe
   const key = watch.cardKey;
   const card = key ? store.cards.get(key) : undefined;
   if (key && card && effects.patch && effects.dedupe)
-    updateVideoCard(store, key, effects.patch, effects.dedupe);
+    updateVideoCard(store, key, { patch: effects.patch, dedupeKey: effects.dedupe });
   if (!effects.reply) return;
   const { card: reply, dedupe } = effects.reply;
   if (key && card) {
@@ -293,14 +308,17 @@ export type VideoCardPatch = { [K in keyof VideoCardModel]?: VideoCardModel[K] |
 export function updateVideoCard(
   store: Store,
   key: string,
-  patch: VideoCardPatch,
-  dedupeKey: string,
+  { patch, dedupeKey }: { patch: VideoCardPatch; dedupeKey: string },
 ): VideoCardModel | undefined {
   const record = store.cards.get(key);
   if (!record) return undefined;
   const model = { ...videoCardModelOf(record.model), ...patch } as VideoCardModel;
   // `undefined` in a patch clears a field (e.g. the ETA once generation is over) rather than storing null.
   for (const k of Object.keys(model) as (keyof VideoCardModel)[]) if (model[k] === undefined) delete model[k];
-  editCard(store, key, renderVideoCard(model), dedupeKey, model as unknown as Record<string, unknown>);
+  editCard(store, key, {
+    card: renderVideoCard(model),
+    dedupeKey,
+    model: model as unknown as Record<string, unknown>,
+  });
   return model;
 }

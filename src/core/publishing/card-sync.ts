@@ -28,7 +28,7 @@ export function syncVideoCard(
 ): string {
   const key = videoCardKey(input.video.id, input.conversation);
   if (store.cards.get(key)) {
-    updateVideoCard(store, key, input.patch, input.dedupeKey);
+    updateVideoCard(store, key, { patch: input.patch, dedupeKey: input.dedupeKey });
     return key;
   }
   const v = input.video;

@@ -60,7 +60,7 @@ async function subscribeFeed(ctx: CommandContext, kind: 'calendar' | 'videos'): 
   if (isFollowing(ctx, sub)) return alreadyFollowing(describeSubscription(sub));
 
   const now = ctx.now();
-  const baseline = await observeFeed(ctx.api(), kind, undefined, now);
+  const baseline = await observeFeed(ctx.api(), { kind, now });
   const owner = ctx.keyOwner();
   store.transaction(() => {
     store.subscriptions.add({ conversation, kind, target: '', owner });

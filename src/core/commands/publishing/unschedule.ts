@@ -76,7 +76,10 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
     }
     stopScheduleWatch(store, video.id, ctx.req.conversation);
     const key = videoCardKey(video.id, ctx.req.conversation);
-    updateVideoCard(store, key, { schedule: undefined }, `unschedule:${watch.id}:nothing`);
+    updateVideoCard(store, key, {
+      patch: { schedule: undefined },
+      dedupeKey: `unschedule:${watch.id}:nothing`,
+    });
   });
   return {
     title: posted.length + failed.length > 0 ? 'Too late to cancel' : 'Nothing to cancel',
@@ -122,12 +125,10 @@ export const unscheduleCommand = defineCommand({
     store.transaction(() => {
       stopScheduleWatch(store, video.id, ctx.req.conversation);
       const by = ctx.req.userName ? ` by ${literal(ctx.req.userName)}` : '';
-      updateVideoCard(
-        store,
-        videoCardKey(video.id, ctx.req.conversation),
-        { schedule: undefined, notice: `Schedule cancelled${by}.` },
-        `unschedule:${video.id}:${watch?.id ?? ctx.now()}`,
-      );
+      updateVideoCard(store, videoCardKey(video.id, ctx.req.conversation), {
+        patch: { schedule: undefined, notice: `Schedule cancelled${by}.` },
+        dedupeKey: `unschedule:${video.id}:${watch?.id ?? ctx.now()}`,
+      });
       store.audit.record({
         at: ctx.now(),
         conversation: ctx.req.conversation,

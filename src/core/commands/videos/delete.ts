@@ -85,7 +85,8 @@ export const deleteConfirmAction: ActionSpec = {
         store.watches.update(watch.id, { status: 'done' });
         if (watch.cardKey) cardKeys.add(watch.cardKey);
       }
-      for (const key of cardKeys) updateVideoCard(store, key, { deletedBy: who }, `${key}:deleted`);
+      for (const key of cardKeys)
+        updateVideoCard(store, key, { patch: { deletedBy: who }, dedupeKey: `${key}:deleted` });
       store.audit.record({
         at: ctx.now(),
         conversation: ctx.req.conversation,

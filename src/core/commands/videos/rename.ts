@@ -42,7 +42,10 @@ export const renameCommand: CommandSpec = defineCommand({
     store.transaction(() => {
       store.users.setLast(ctx.req.user, 'video', ref.id);
       if (store.cards.get(key))
-        updateVideoCard(store, key, { name: updated.name }, `${key}:rename:${ctx.now()}`);
+        updateVideoCard(store, key, {
+          patch: { name: updated.name },
+          dedupeKey: `${key}:rename:${ctx.now()}`,
+        });
     });
     const note = await guard.settle();
     return message({

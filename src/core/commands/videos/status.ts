@@ -71,7 +71,11 @@ export const statusCommand: CommandSpec = defineCommand({
       store.users.setLast(ctx.req.user, 'video', ref.id);
       // A card here that nobody updates any more (its watch expired) is brought up to date too.
       if (store.cards.get(key) && store.watches.activeWhere({ cardKey: key }).length === 0) {
-        editCard(store, key, renderVideoCard(model), `${key}:status:${ctx.now()}`, asRecord(model));
+        editCard(store, key, {
+          card: renderVideoCard(model),
+          dedupeKey: `${key}:status:${ctx.now()}`,
+          model: asRecord(model),
+        });
       }
       repostUnposted(ctx, ref.id);
     });

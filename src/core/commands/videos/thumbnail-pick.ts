@@ -46,7 +46,10 @@ export const thumbnailPickAction: ActionSpec = {
     store.transaction(() => {
       store.users.setLast(ctx.req.user, 'video', videoId);
       if (record && thumbnails)
-        updateVideoCard(store, key, { thumbnails }, `${key}:pick:${variantId}:${ctx.now()}`);
+        updateVideoCard(store, key, {
+          patch: { thumbnails },
+          dedupeKey: `${key}:pick:${variantId}:${ctx.now()}`,
+        });
     });
     const index = (thumbnails?.variants ?? []).findIndex((v) => v.id === thumbnails?.selectedVariantId);
     const option = index >= 0 ? `option ${index + 1}` : 'that option';
