@@ -74,9 +74,7 @@ export async function loadVoices(ctx: CommandContext): Promise<Voice[]> {
  */
 export async function catalogValue(
   ctx: CommandContext,
-  kind: OptionKind,
-  option: string,
-  typed: string,
+  { kind, option, typed }: { kind: OptionKind; option: string; typed: string },
 ): Promise<string> {
   let items: OptionItem[];
   try {

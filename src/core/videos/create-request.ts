@@ -110,9 +110,11 @@ export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Pr
   checkRole(ctx, 'spend');
   const api = ctx.api();
   const language = draft.language
-    ? await catalogValue(ctx, 'languages', 'language', draft.language)
+    ? await catalogValue(ctx, { kind: 'languages', option: 'language', typed: draft.language })
     : undefined;
-  const style = draft.style ? await catalogValue(ctx, 'styles', 'style', draft.style) : undefined;
+  const style = draft.style
+    ? await catalogValue(ctx, { kind: 'styles', option: 'style', typed: draft.style })
+    : undefined;
 
   const voice = await chooseVoice(ctx, draft.voice, language);
 

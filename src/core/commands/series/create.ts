@@ -90,27 +90,30 @@ export async function confirmCreate(
     requestId: options.requestId,
   });
   const draft = { op: 'create' as const, input, ...(cost === undefined ? {} : { cost }) };
-  const card = savePendingSpend(ctx, draft, idempotencyKey, (id) =>
-    spendCard(ctx, {
-      title: `Start the series “${literal(input.name)}”?`,
-      text:
-        `Its first episode starts generating at once and is charged now: ${priceText(cost, model)}. ` +
-        'Every later episode costs the same, charged when it is generated.',
-      chargedNow: cost,
-      perEpisode: cost,
-      credits,
-      approval: needsApproval(ctx, { kind: 'spend', credits: cost }),
-      confirm: { action: confirmAction('create'), value: id, label: 'Create series' },
-      cancel: { action: cancelAction('create'), value: id },
-      short: {
-        advice:
-          'That does not cover the first episode: the series would be created, but no episode starts until ' +
-          'you top up in the dashboard.',
-        withholdConfirm: false,
-      },
-      context: `Nothing is charged until you confirm. · source ${literal(input.source)}`,
-    }),
-  );
+  const card = savePendingSpend(ctx, {
+    draft,
+    idempotencyKey,
+    card: (id) =>
+      spendCard(ctx, {
+        title: `Start the series “${literal(input.name)}”?`,
+        text:
+          `Its first episode starts generating at once and is charged now: ${priceText(cost, model)}. ` +
+          'Every later episode costs the same, charged when it is generated.',
+        chargedNow: cost,
+        perEpisode: cost,
+        credits,
+        approval: needsApproval(ctx, { kind: 'spend', credits: cost }),
+        confirm: { action: confirmAction('create'), value: id, label: 'Create series' },
+        cancel: { action: cancelAction('create'), value: id },
+        short: {
+          advice:
+            'That does not cover the first episode: the series would be created, but no episode starts until ' +
+            'you top up in the dashboard.',
+          withholdConfirm: false,
+        },
+        context: `Nothing is charged until you confirm. · source ${literal(input.source)}`,
+      }),
+  });
   return { kind: 'message', visibility: 'ephemeral', card };
 }
 

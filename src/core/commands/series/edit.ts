@@ -111,11 +111,11 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
     .filter((f) => f !== 'brollModel' && f !== 'paused')
     .map((f) => FIELD_LABELS[f] ?? f);
   const draft = { op: 'edit' as const, seriesId: series.id, name: series.name, patch };
-  const card = savePendingSpend(
-    ctx,
+  const card = savePendingSpend(ctx, {
     draft,
-    (id) => actionKey(ctx, { action: 'series.edit', payload: { seriesId: series.id, patch }, requestId: id }),
-    (id) =>
+    idempotencyKey: (id) =>
+      actionKey(ctx, { action: 'series.edit', payload: { seriesId: series.id, patch }, requestId: id }),
+    card: (id) =>
       spendCard(ctx, {
         title: `Change “${literal(series.name)}”?`,
         text:
@@ -130,7 +130,7 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
         cancel: { action: cancelAction('edit'), value: id },
         context: `series \`${series.id}\``,
       }),
-  );
+  });
   return { kind: 'message', visibility: 'ephemeral', card };
 }
 

@@ -103,11 +103,11 @@ export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Resp
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
   const next = nextPostText(ctx, { ...series, paused: false });
   const draft = { op: 'resume' as const, seriesId: series.id, name: series.name };
-  const card = savePendingSpend(
-    ctx,
+  const card = savePendingSpend(ctx, {
     draft,
-    (id) => actionKey(ctx, { action: 'series.resume', payload: { seriesId: series.id }, requestId: id }),
-    (id) =>
+    idempotencyKey: (id) =>
+      actionKey(ctx, { action: 'series.resume', payload: { seriesId: series.id }, requestId: id }),
+    card: (id) =>
       spendCard(ctx, {
         title: `Resume “${literal(series.name)}”?`,
         text:
@@ -121,7 +121,7 @@ export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Resp
         cancel: { action: cancelAction('resume'), value: id },
         context: `series \`${series.id}\``,
       }),
-  );
+  });
   return { kind: 'message', visibility: 'ephemeral', card };
 }
 

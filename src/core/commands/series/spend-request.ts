@@ -59,9 +59,16 @@ const NOT_DONE: Record<SpendOp, string> = {
  */
 export function savePendingSpend(
   ctx: CommandContext,
-  draft: SpendDraft,
-  idempotencyKey: string | ((id: string) => string),
-  card: (id: string) => Card,
+  {
+    draft,
+    idempotencyKey,
+    card,
+  }: {
+    draft: SpendDraft;
+    idempotencyKey: string | ((id: string) => string);
+    /** The confirm card, given the request id its buttons carry. */
+    card: (id: string) => Card;
+  },
 ): Card {
   const id = newRequestId();
   const pending = {
@@ -92,7 +99,11 @@ function load(ctx: CommandContext, op: SpendOp, id: string): PendingSpend {
   return pending as PendingSpend;
 }
 
-function save(ctx: CommandContext, id: string, pending: PendingSpend, card: Card): void {
+function save(
+  ctx: CommandContext,
+  id: string,
+  { pending, card }: { pending: PendingSpend; card: Card },
+): void {
   ctx.deps.store.cards.put(KEY(id), {
     conversation: ctx.req.conversation,
     card,
@@ -119,7 +130,7 @@ export function spendActions(
     // An approval request replaces the cost card; its own key makes a second click "already waiting".
     if (!done) return response.kind === 'message' ? { kind: 'update', card: response.card } : response;
     if (response.kind === 'message' || response.kind === 'update') {
-      save(ctx, id, { ...pending, state: 'done', result: response.card }, response.card);
+      save(ctx, id, { pending: { ...pending, state: 'done', result: response.card }, card: response.card });
     }
     return response;
   };
@@ -141,7 +152,7 @@ export function spendActions(
         const pending = load(ctx, op, id);
         if (pending.state === 'done' && pending.result) return { kind: 'update', card: pending.result };
         const card = cancelledCard(NOT_DONE[op]);
-        save(ctx, id, { ...pending, state: 'cancelled' }, card);
+        save(ctx, id, { pending: { ...pending, state: 'cancelled' }, card });
         return { kind: 'update', card };
       },
     },

@@ -58,7 +58,7 @@ export const captionCommand: CommandSpec = defineCommand({
   async run(ctx, args) {
     const url = args.url;
     const language = args.language
-      ? await catalogValue(ctx, 'languages', 'language', args.language)
+      ? await catalogValue(ctx, { kind: 'languages', option: 'language', typed: args.language })
       : undefined;
     const audio = isAudioUrl(url);
     const body = {

@@ -32,7 +32,11 @@ function loadRequest(ctx: CommandContext, id: string, options: { anyone?: boolea
   return pending as PendingCreate;
 }
 
-function saveRequest(ctx: CommandContext, id: string, pending: PendingCreate, card: Card): void {
+function saveRequest(
+  ctx: CommandContext,
+  id: string,
+  { pending, card }: { pending: PendingCreate; card: Card },
+): void {
   ctx.deps.store.cards.put(requestKey(id), {
     conversation: ctx.req.conversation,
     card,
@@ -97,7 +101,7 @@ async function confirm(ctx: CommandContext, id: string): Promise<Response> {
     });
     return sent.kind === 'message' ? { kind: 'update', card: sent.card } : sent;
   }
-  return charge(ctx, id, pending, idempotencyKey);
+  return charge(ctx, { id, pending, idempotencyKey });
 }
 
 /**
@@ -109,16 +113,14 @@ export async function approveCreate(ctx: CommandContext, id: string, idempotency
   const pending = loadRequest(ctx, id, { anyone: true });
   if (pending.state === 'cancelled') throw userError('approval-create-cancelled');
   if (pending.state === 'created') return creatingCard(pending);
-  const done = await charge(ctx, id, pending, idempotencyKey);
+  const done = await charge(ctx, { id, pending, idempotencyKey });
   return done.kind === 'update' ? done.card : creatingCard(pending);
 }
 
 /** POST /videos, then the status card and its watch, as one pending effect (a failed commit is replayed). */
 async function charge(
   ctx: CommandContext,
-  id: string,
-  pending: PendingCreate,
-  idempotencyKey: string,
+  { id, pending, idempotencyKey }: { id: string; pending: PendingCreate; idempotencyKey: string },
 ): Promise<Response> {
   const api = ctx.api();
   const effect: RemoteEffect = {
@@ -162,7 +164,7 @@ function recordCreate(
 ): PendingCreate {
   const { id, pending, created } = r;
   const done: PendingCreate = { ...pending, state: 'created', videoId: created.id, videoName: created.name };
-  saveRequest(ctx, id, done, creatingCard(done));
+  saveRequest(ctx, id, { pending: done, card: creatingCard(done) });
   const { started } = trackGeneration(
     ctx,
     {
@@ -200,7 +202,7 @@ export const createCancelAction: ActionSpec = {
     const pending = loadRequest(ctx, id);
     if (pending.state === 'created') return { kind: 'update', card: creatingCard(pending) };
     const cancelled: PendingCreate = { ...pending, state: 'cancelled' };
-    saveRequest(ctx, id, cancelled, cancelledCard(cancelled));
+    saveRequest(ctx, id, { pending: cancelled, card: cancelledCard(cancelled) });
     return { kind: 'update', card: cancelledCard(cancelled) };
   },
 };
