@@ -119,23 +119,36 @@ const HELD = /\u0001(\d+)\u0001/g;
  */
 export function shield(text: string): Shielded {
   const pieces: Piece[] = [];
-  const out = text
-    .replaceAll(HOLD, '')
-    .replace(TOKENS, (whole, char?: string, sigil?: string, ref?: string) => {
-      if (char !== undefined) pieces.push({ kind: 'char', char });
-      else if (sigil === '/') {
-        const command = decodeCommand(ref as string);
-        if (!command) return '';
-        pieces.push({ kind: 'command', command });
-      } else {
-        const target = parseMention(ref as string, sigil as '@' | '#');
-        // An unreadable token is shown as text, never as a mention.
-        if (!target) return whole.replace(/[⟦⟧]/g, '');
-        pieces.push({ kind: 'mention', target, ref: ref as string });
-      }
-      return `${HOLD}${pieces.length - 1}${HOLD}`;
-    });
+  const out = replaceEach(text.replaceAll(HOLD, ''), TOKENS, (match) => {
+    const [whole, char, sigil, ref] = match;
+    if (char !== undefined) pieces.push({ kind: 'char', char });
+    else if (sigil === '/') {
+      const command = decodeCommand(ref as string);
+      if (!command) return '';
+      pieces.push({ kind: 'command', command });
+    } else {
+      const target = parseMention(ref as string, sigil as '@' | '#');
+      // An unreadable token is shown as text, never as a mention.
+      if (!target) return whole.replace(/[⟦⟧]/g, '');
+      pieces.push({ kind: 'mention', target, ref: ref as string });
+    }
+    return `${HOLD}${pieces.length - 1}${HOLD}`;
+  });
   return { text: out, pieces };
+}
+
+/**
+ * `text.replace(pattern, fn)` for a global `pattern`, with `fn` given the match itself (its groups, `index`
+ * and `input`) rather than String.replace's positional arguments.
+ */
+function replaceEach(text: string, pattern: RegExp, fn: (match: RegExpExecArray) => string): string {
+  let out = '';
+  let last = 0;
+  for (const match of text.matchAll(pattern) as IterableIterator<RegExpExecArray>) {
+    out += text.slice(last, match.index) + fn(match);
+    last = match.index + match[0].length;
+  }
+  return out + text.slice(last);
 }
 
 /** A held piece as the core wrote it, for an adapter that rewrites some pieces and keeps the others. */
@@ -151,11 +164,11 @@ export function restore(
   pieces: readonly Piece[],
   render: (piece: Piece, at: { before: string; after: string }) => string,
 ): string {
-  return text.replace(HELD, (_, n: string, offset: number, whole: string) => {
+  return replaceEach(text, HELD, ({ 0: held, 1: n, index, input }) => {
     const piece = pieces[Number(n)];
     if (!piece) return '';
-    const end = offset + `${HOLD}${n}${HOLD}`.length;
-    return render(piece, { before: whole.charAt(offset - 1), after: whole.charAt(end) });
+    const end = index + held.length;
+    return render(piece, { before: input.charAt(index - 1), after: input.charAt(end) });
   });
 }
 
