@@ -1,0 +1,62 @@
+import { conversationAddress, messageAddress, userAddress } from '../../../src/core/address.js';
+import type { RequestInfo } from '../../../src/core/context.js';
+import type { ChatRoom } from '../chat-room.js';
+import { BadRequest } from '../requests.js';
+import type { RoutesDeps } from '../routes.js';
+
+/** Who may use the playground and where: the demo's people and channels, and the core request of each. */
+export interface Members {
+  has(user: string): boolean;
+  userName(id: string): string;
+  /** The core's request for a POST by `body.user` in `body.channel` (on `messageId` for a click or form). */
+  requestInfo(
+    body: { user: string; channel: string; timeZone?: string | undefined },
+    messageId?: string,
+  ): RequestInfo;
+  /** Known user and channel, or a 400 naming the choices. */
+  check(body: { user: string; channel: string }): void;
+}
+
+export function createMembers(
+  deps: Pick<RoutesDeps, 'workspace' | 'channels' | 'users'>,
+  room: ChatRoom,
+): Members {
+  const userById = new Map(deps.users.map((u) => [u.id, u]));
+  const userName = (id: string) => userById.get(id)?.name ?? id;
+  return {
+    has: (user) => userById.has(user),
+    userName,
+    requestInfo(body, messageId) {
+      const conversation = conversationAddress('playground', deps.workspace, body.channel);
+      const req: RequestInfo = {
+        platform: 'playground',
+        user: userAddress('playground', deps.workspace, body.user),
+        userName: userName(body.user),
+        conversation,
+        memberOf: userById.get(body.user)?.groupsUnknown
+          ? []
+          : (userById.get(body.user)?.groups ?? []).map((g) => `playground-group:${g}`),
+        ...(userById.get(body.user)?.groupsUnknown ? { membershipUnverified: true } : {}),
+        // The demo's first member (Alice) plays the workspace admin who sets the team policy.
+        ...(deps.users[0]?.id === body.user ? { isWorkspaceAdmin: true } : {}),
+        ...(body.timeZone ? { platformTimeZone: body.timeZone } : {}),
+        ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
+      };
+      return req;
+    },
+    check(body) {
+      if (!userById.has(body.user)) {
+        throw new BadRequest(
+          400,
+          `Unknown user "${body.user}"; use one of: ${[...userById.keys()].join(', ')}.`,
+        );
+      }
+      if (!room.hasChannel(body.channel)) {
+        throw new BadRequest(
+          400,
+          `Unknown channel "${body.channel}"; use one of: ${deps.channels.join(', ')}.`,
+        );
+      }
+    },
+  };
+}

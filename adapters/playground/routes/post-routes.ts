@@ -1,0 +1,78 @@
+import type { IncomingMessage } from 'node:http';
+import type { Response as CoreResponse } from '../../../src/core/cards.js';
+import {
+  type ActionBody,
+  actionBody,
+  type CommandBody,
+  commandBody,
+  type FormBody,
+  formBody,
+  readJson,
+} from '../requests.js';
+import type { ClientReply, RoutesDeps } from '../routes.js';
+import type { Members } from './members.js';
+import { showResponse } from './show-response.js';
+
+export type PostRoute = (req: IncomingMessage) => Promise<ClientReply>;
+
+/** The three POSTs that become core requests: command text, a click, a form submission. */
+export function createPostRoutes(
+  { bot, room, logger }: Pick<RoutesDeps, 'bot' | 'room' | 'logger'>,
+  members: Members,
+): Record<string, PostRoute> {
+  const show = (response: CoreResponse, at: { user: string; channel: string; messageId?: string }) =>
+    showResponse(room, response, at);
+
+  async function command(req: IncomingMessage): Promise<ClientReply> {
+    const body: CommandBody = await readJson(req, commandBody);
+    members.check(body);
+    // The composer takes the text exactly as typed on Slack; the `/reel` prefix is optional.
+    const text = body.text
+      .trim()
+      .replace(/^\/reel(?=\s|$)/i, '')
+      .trim();
+    const echo = room.echoCommand(body.channel, body.user, text);
+    // The text may carry private input, so only the command word is logged.
+    logger.debug(
+      { user: body.user, channel: body.channel, command: text.split(/\s+/)[0] },
+      'playground command',
+    );
+    const response = await bot.handleText(members.requestInfo(body), text);
+    const reply = show(response, body);
+    return { ...reply, messages: [room.view(echo), ...(reply.messages ?? [])] };
+  }
+
+  async function action(req: IncomingMessage): Promise<ClientReply> {
+    const body: ActionBody = await readJson(req, actionBody);
+    members.check(body);
+    logger.debug({ user: body.user, channel: body.channel, action: body.action }, 'playground action');
+    const response = await bot.handleAction(members.requestInfo(body, body.messageId), {
+      action: body.action,
+      value: body.value,
+      ...(body.choice !== undefined ? { choice: body.choice } : {}),
+    });
+    return show(response, body);
+  }
+
+  async function form(req: IncomingMessage): Promise<ClientReply> {
+    const body: FormBody = await readJson(req, formBody);
+    members.check(body);
+    logger.debug({ user: body.user, channel: body.channel, formId: body.formId }, 'playground form');
+    const response = await bot.handleForm(members.requestInfo(body, body.messageId), {
+      formId: body.formId,
+      state: body.state,
+      values: body.values,
+    });
+    return show(response, {
+      user: body.user,
+      channel: body.channel,
+      ...(body.messageId ? { messageId: body.messageId } : {}),
+    });
+  }
+
+  return {
+    '/playground/command': command,
+    '/playground/action': action,
+    '/playground/form': form,
+  };
+}
