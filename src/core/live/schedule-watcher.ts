@@ -6,7 +6,9 @@
  * outbox dedupe key names the calendar entry and its status). Channel subscribers to `calendar` are told by
  * the feed watcher, not here.
  */
+
 import type { Card } from '../cards.js';
+import { platformName } from '../platforms/names.js';
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
 import { command, literal } from '../text.js';
 import { formatBoth, formatDateTime } from '../time/format.js';
@@ -177,16 +179,7 @@ export function stopScheduleWatch(
   return watch;
 }
 
-const PLATFORM_NAMES: Record<string, string> = {
-  youtube: 'YouTube',
-  tiktok: 'TikTok',
-  instagram: 'Instagram',
-  x: 'X',
-  facebook: 'Facebook',
-  linkedin: 'LinkedIn',
-  threads: 'Threads',
-};
-const nameOf = (p: string): string => literal(PLATFORM_NAMES[p] ?? p);
+const nameOf = (p: string): string => literal(platformName(p));
 
 function outcomeCard(s: ScheduleWatchState, platform: string, outcome: 'posted' | 'failed'): Card {
   return outcome === 'posted'

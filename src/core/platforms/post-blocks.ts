@@ -51,7 +51,8 @@ export const BLOCKS: Record<Platform, BlockSpec> = {
   threads: { name: 'Threads', main: field('text', 'Post text', 500), extra: [], privacy: false },
 };
 
-export const platformName = (p: Platform | string): string => BLOCKS[p as Platform]?.name ?? p;
+/** Display names live in one table (names.ts); re-exported for the callers of the post blocks. */
+export { platformName } from './names.js';
 
 /** The stored text of a block's field, if any. */
 function stored(posts: PostMetadata, platform: Platform, key: string): string | undefined {

@@ -9,20 +9,11 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { excerpt, formatTime, statusLabel, voiceLabel } from '../../format/video.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
+import { platformName } from '../../platforms/names.js';
 import { resolveVideo } from '../../references.js';
 import { code, command, hole, link, literal } from '../../text.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video, VideoApiError } from '../../video-api.js';
 import { loadVoices } from '../../videos/catalog-choices.js';
-
-const PLATFORM_NAMES: Record<Platform, string> = {
-  youtube: 'YouTube',
-  tiktok: 'TikTok',
-  instagram: 'Instagram',
-  x: 'X',
-  facebook: 'Facebook',
-  linkedin: 'LinkedIn',
-  threads: 'Threads',
-};
 
 /** One readable line per stored block field (spec §2 post metadata), as card markdown. */
 export function postBlockText(platform: Platform, posts: PostMetadata): string | undefined {
@@ -98,7 +89,7 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
   ];
   const blocks = PLATFORMS.map((p) => [p, postBlockText(p, video.posts)] as const).filter(([, text]) => text);
   for (const [platform, text] of blocks)
-    fields.push({ label: `${PLATFORM_NAMES[platform]} post`, value: text as string });
+    fields.push({ label: `${platformName(platform)} post`, value: text as string });
   if (blocks.length === 0) {
     fields.push({
       label: 'Post metadata',
