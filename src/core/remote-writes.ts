@@ -3,9 +3,8 @@
  * on a local failure (it would act twice, or at least charge the member's attention twice); one that only
  * read may be.
  */
+import { type ApiIndex, mapApi } from './api-methods.js';
 import type { VideoApi } from './video-api.js';
-
-type WritesIndex = { [G in keyof VideoApi]: { [M in keyof VideoApi[G]]: boolean } };
 
 /** True for the calls that change state (POST, PATCH, DELETE). Typed: a new endpoint must be listed. */
 const WRITES = {
@@ -38,31 +37,19 @@ const WRITES = {
   options: { get: false, kinds: false },
   assets: { create: true },
   analytics: { get: false },
-} as const satisfies WritesIndex;
-
-type AnyMethod = (...args: unknown[]) => unknown;
+} as const satisfies ApiIndex<boolean>;
 
 /**
  * A view of `api` that calls `onWrite` as each state-changing call is sent (before its answer: a call that
  * fails may still have reached the service). Reads pass through untouched.
  */
 export function trackRemoteWrites(api: VideoApi, onWrite: () => void): VideoApi {
-  const wrapped: Record<string, Record<string, AnyMethod>> = {};
-  for (const [group, methods] of Object.entries(WRITES)) {
-    const target = (api as unknown as Record<string, Record<string, AnyMethod>>)[group];
-    if (!target) continue;
-    const out: Record<string, AnyMethod> = {};
-    for (const [method, writes] of Object.entries(methods as Record<string, boolean>)) {
-      const fn = target[method];
-      if (typeof fn !== 'function') continue;
-      out[method] = writes
-        ? (...args: unknown[]) => {
-            onWrite();
-            return fn.apply(target, args);
-          }
-        : fn.bind(target);
-    }
-    wrapped[group] = out;
-  }
-  return wrapped as unknown as VideoApi;
+  return mapApi(api, WRITES, (call, writes) =>
+    writes
+      ? (...args) => {
+          onWrite();
+          return call(...args);
+        }
+      : call,
+  );
 }

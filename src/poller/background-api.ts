@@ -3,9 +3,8 @@
  * of it, so the bot never causes a 429 for its users). Watchers receive a client that adds
  * `priority: 'background'` to every call, so no watcher can forget it.
  */
+import { type ApiIndex, mapApi } from '../core/api-methods.js';
 import type { CallOptions, VideoApi } from '../core/video-api.js';
-
-type OptionsIndex = { [G in keyof VideoApi]: { [M in keyof VideoApi[G]]: number } };
 
 /**
  * Where each method takes its `CallOptions` (argument index). Typed against `VideoApi`, so a new endpoint
@@ -33,39 +32,24 @@ const OPTIONS_AT = {
   options: { get: 1, kinds: 0 },
   assets: { create: 1 },
   analytics: { get: 1 },
-} as const satisfies OptionsIndex;
-
-type AnyMethod = (...args: unknown[]) => Promise<unknown>;
+} as const satisfies ApiIndex<number>;
 
 /**
  * A view of `api` whose every call is made with `priority: 'background'` (other options kept) and, when
  * given, also aborts on `signal` (the poller stopping: a call waiting for budget must not hold up shutdown).
  */
 export function backgroundApi(api: VideoApi, signal?: AbortSignal): VideoApi {
-  const wrapped: Record<string, Record<string, AnyMethod>> = {};
-  for (const [group, methods] of Object.entries(OPTIONS_AT)) {
-    const target = (api as unknown as Record<string, Record<string, AnyMethod>>)[group];
-    if (!target) continue;
-    const out: Record<string, AnyMethod> = {};
-    for (const [method, at] of Object.entries(methods as Record<string, number>)) {
-      const fn = target[method];
-      if (typeof fn !== 'function') continue;
-      out[method] = (...args: unknown[]) => {
-        const call = args.slice();
-        // Optional arguments before the options may be omitted: fill the gap so the options land in place.
-        while (call.length < at) call.push(undefined);
-        const given = call[at] as CallOptions | undefined;
-        const abort =
-          signal && given?.signal ? AbortSignal.any([given.signal, signal]) : (signal ?? given?.signal);
-        call[at] = {
-          ...given,
-          priority: 'background',
-          ...(abort ? { signal: abort } : {}),
-        } satisfies CallOptions;
-        return fn.apply(target, call);
-      };
-    }
-    wrapped[group] = out;
-  }
-  return wrapped as unknown as VideoApi;
+  return mapApi(api, OPTIONS_AT, (call, at) => (...args) => {
+    const given = args[at] as CallOptions | undefined;
+    // Optional arguments before the options may be omitted: fill the gap so the options land in place.
+    const padded = [...args, ...Array<undefined>(Math.max(0, at - args.length))];
+    const abort =
+      signal && given?.signal ? AbortSignal.any([given.signal, signal]) : (signal ?? given?.signal);
+    padded[at] = {
+      ...given,
+      priority: 'background',
+      ...(abort ? { signal: abort } : {}),
+    } satisfies CallOptions;
+    return call(...padded);
+  });
 }
