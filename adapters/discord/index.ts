@@ -19,7 +19,7 @@ import { DISCORD } from './limits.js';
 import { loggable } from './log-error.js';
 import { AdapterMemory } from './memory.js';
 import { registerCommands } from './register.js';
-import { DiscordRenderer } from './renderer.js';
+import { DiscordRenderer } from './render.js';
 import { createDiscordSender } from './sender.js';
 
 export type DiscordConfig = NonNullable<Config['discord']>;

@@ -27,7 +27,7 @@ import { answerModal } from './interactions/modal.js';
 import { cardOf, expired, privately } from './interactions/payloads.js';
 import { loggable } from './log-error.js';
 import type { AdapterMemory } from './memory.js';
-import { DiscordRenderer } from './renderer.js';
+import { DiscordRenderer } from './render.js';
 import { DM_WORKSPACE } from './request-info.js';
 
 /** How the first response leaves: a REST callback (gateway) or the HTTP answer (HTTP interactions). */

@@ -6,7 +6,7 @@
  */
 import type { Confirm, Form } from '../../src/core/cards.js';
 import type { Clock } from '../../src/core/ports.js';
-import type { KeptAction, RenderMemory } from './render.js';
+import type { KeptAction, RenderMemory } from './components.js';
 import { Stash } from './stash.js';
 
 const HOUR = 3_600_000;

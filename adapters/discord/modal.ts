@@ -14,10 +14,10 @@ import {
 } from 'discord.js';
 import type { Form, FormInput } from '../../src/core/cards.js';
 import { literal } from '../../src/core/text.js';
+import { type MessagePayload, type RenderMemory, TONE_COLORS } from './components.js';
 import { modalId, openFormId } from './custom-id.js';
 import { clip, DISCORD } from './limits.js';
-import { NO_PINGS, toDiscord } from './markdown.js';
-import { type MessagePayload, type RenderMemory, TONE_COLORS } from './render.js';
+import { NO_PINGS, toDiscord } from './text.js';
 
 type ModalComponent = APIModalInteractionResponseCallbackData['components'][number];
 

@@ -32,7 +32,7 @@ import {
   type UserAddress,
 } from '../../src/core/ports.js';
 import { clip, DISCORD } from './limits.js';
-import type { DiscordRenderer } from './renderer.js';
+import type { DiscordRenderer } from './render.js';
 import { DM_WORKSPACE } from './request-info.js';
 
 /** Threads stay open a day after their last message (Discord archives them, a new reply reopens them). */

@@ -11,7 +11,7 @@ import type { Handler } from '../../src/http/server.js';
 import type { ChatRoom } from './chat-room.js';
 import type { EventHub } from './event-hub.js';
 import type { MessageView } from './html/message.js';
-import { BadRequest } from './requests.js';
+import { BadRequest } from './inbound.js';
 import { createMembers, type Members } from './routes/members.js';
 import { createPageRoute } from './routes/page-route.js';
 import { createPostRoutes } from './routes/post-routes.js';

@@ -4,7 +4,7 @@
  * `<https://…|label>`, and escapes `&`, `<`, `>` as HTML entities
  * (https://docs.slack.dev/messaging/formatting-message-text#escaping). Links and entities are undone here, so
  * the core sees `caption https://cdn.example.com/a.mp4`, not `<https://cdn.example.com/a.mp4>`.
- * Zero-width spaces go too: cards fence formatting characters of names with them (mrkdwn.ts), so a name
+ * Zero-width spaces go too: cards fence formatting characters of names with them (text.ts), so a name
  * copied from a card still resolves.
  */
 export function commandText(raw: string): string {

@@ -1,7 +1,7 @@
 import type { Card } from '../../src/core/cards.js';
 import type { Logger } from '../../src/core/ports.js';
-import { cardToMessage, fallbackText, type SlackMessage, withoutImages } from './blocks.js';
 import { platformErrorCode, refusedBlocks } from './errors.js';
+import { cardToMessage, fallbackText, type SlackMessage, withoutImages } from './render.js';
 
 /** What is being sent where, for the log line when Slack refuses the blocks. */
 export interface DegradingSend {

@@ -9,7 +9,7 @@
 import type { types } from '@slack/bolt';
 import type { Card } from '../../src/core/cards.js';
 import { actionableOnHome } from '../../src/core/home.js';
-import { cardToBlocks, fallbackText, LIMITS, withoutImages } from './blocks.js';
+import { cardToBlocks, fallbackText, LIMITS, withoutImages } from './render.js';
 
 export function homeView(
   dashboard: Card[],

@@ -5,8 +5,8 @@
  */
 import type { types } from '@slack/bolt';
 import type { Form, FormInput } from '../../src/core/cards.js';
-import { option, plain } from './blocks.js';
-import { splitMrkdwn, toMrkdwn, toPlain, truncate } from './mrkdwn.js';
+import { option, plain } from './render.js';
+import { splitMrkdwn, toMrkdwn, toPlain, truncate } from './text.js';
 
 export const MODAL_LIMITS = {
   title: 24,

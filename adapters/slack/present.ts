@@ -12,12 +12,12 @@ import { errorCard } from '../../src/core/bot.js';
 import type { Card, Form, Response } from '../../src/core/cards.js';
 import { say } from '../../src/core/messages.js';
 import type { Clock, Logger } from '../../src/core/ports.js';
-import { cardToMessage, OPEN_FORM_ACTION, type SlackMessage } from './blocks.js';
 import { describeSlackError } from './errors.js';
 import { formToView, type ModalOrigin } from './modal.js';
-import { toPlain } from './mrkdwn.js';
 import { PendingForms } from './pending-forms.js';
+import { cardToMessage, OPEN_FORM_ACTION, type SlackMessage } from './render.js';
 import { replaceMessage, replyEphemeral, replyInChannel } from './replies.js';
+import { toPlain } from './text.js';
 
 /** How long after receipt a trigger id is still worth trying (Slack allows 3 s; network takes its share). */
 export const TRIGGER_BUDGET_MS = 2_500;

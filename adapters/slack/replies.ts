@@ -4,8 +4,8 @@
  */
 import type { Card } from '../../src/core/cards.js';
 import type { Clock } from '../../src/core/ports.js';
-import { cardToMessage, type SlackMessage } from './blocks.js';
 import type { Surface } from './present.js';
+import { cardToMessage, type SlackMessage } from './render.js';
 import { postToResponseUrl } from './response-url.js';
 
 export async function replyEphemeral(clock: Clock, surface: Surface, message: SlackMessage): Promise<void> {

@@ -23,12 +23,12 @@ import {
   type Store,
   type UserAddress,
 } from '../../src/core/ports.js';
-import { cardToMessage, type SlackMessage } from './blocks.js';
 import { findPosted, postCard } from './card-posts.js';
 import { sendDegrading } from './degrading.js';
 import { createDeliveryClients } from './delivery-clients.js';
 import { platformErrorCode, toDeliveryError } from './errors.js';
 import type { BotTokens } from './installations.js';
+import { cardToMessage, type SlackMessage } from './render.js';
 
 export { CARD_EVENT_TYPE } from './card-posts.js';
 

@@ -25,6 +25,8 @@ function importsOf(file: string, source = readFileSync(file, 'utf8')): string[] 
 }
 
 const ADAPTERS = ['playground', 'slack', 'discord'] as const;
+/** index: the factory (a ChatAdapter); inbound: payload → request; render: card/form → platform; text: tokens → markup; sender: delivery. */
+const SAME_FILES = ['inbound.ts', 'index.ts', 'render.ts', 'sender.ts', 'text.ts'];
 const adapterOf = (path: string): string | undefined =>
   ADAPTERS.find((name) => path.startsWith(`adapters/${name}/`) || path === `adapters/${name}`);
 
@@ -65,6 +67,16 @@ describe('layering', () => {
         return target !== undefined && target !== adapterOf(from);
       }),
     ).toEqual([]);
+  });
+
+  it('every adapter folder has the same files by the same names', () => {
+    for (const name of ADAPTERS) {
+      const present = readdirSync(`adapters/${name}`);
+      expect({ name, files: SAME_FILES.filter((f) => present.includes(f)) }).toEqual({
+        name,
+        files: SAME_FILES,
+      });
+    }
   });
 
   it('the API client, store, poller and HTTP server import no adapter', () => {

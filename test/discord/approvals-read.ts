@@ -3,8 +3,9 @@
  * into the driver's neutral shapes — a card's title, readable text, buttons (action and value from their
  * `custom_id`), image; a modal's form id, state and inputs; a form launcher's errors by input id.
  */
+
+import { TONE_COLORS } from '../../adapters/discord/components.js';
 import { parseCustomId } from '../../adapters/discord/custom-id.js';
-import { TONE_COLORS } from '../../adapters/discord/render.js';
 import type { ButtonRef, ShownCard, ShownForm } from '../core/approvals/driver.js';
 import type { FakeMessage } from './fake-discord.js';
 import { type Json, textOfMessage } from './world.js';

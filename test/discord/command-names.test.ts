@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { CommandNames } from '../../adapters/discord/command-names.js';
 import { CommandRoutes } from '../../adapters/discord/commands.js';
 import { AdapterMemory } from '../../adapters/discord/memory.js';
-import { DiscordRenderer } from '../../adapters/discord/renderer.js';
+import { DiscordRenderer } from '../../adapters/discord/render.js';
 import type { Card, Form } from '../../src/core/cards.js';
 import type { CommandSpec } from '../../src/core/command-spec.js';
 import { example, usage } from '../../src/core/command-usage.js';
@@ -186,7 +186,7 @@ describe('the renderer', () => {
           readFileSync(new URL(f, dir), 'utf8').replace(/export function \w+\(/g, ''),
         ),
       );
-    // render.ts and modal.ts define them (confirmPayload renders its card with renderCard).
-    expect(callers.sort()).toEqual(['render.ts', 'renderer.ts']);
+    // components.ts and modal.ts define them (confirmPayload renders its card with renderCard).
+    expect(callers.sort()).toEqual(['components.ts', 'render.ts']);
   });
 });

@@ -3,10 +3,10 @@
  * (`discord-rules.ts`) whatever the core hands over.
  */
 import { describe, expect, it } from 'vitest';
+import { confirmPayload, embedsSize, renderCard, TONE_COLORS } from '../../adapters/discord/components.js';
 import { actionId, modalId, parseCustomId } from '../../adapters/discord/custom-id.js';
 import { AdapterMemory } from '../../adapters/discord/memory.js';
 import { formLauncher, prefilled, readSubmission, renderModal } from '../../adapters/discord/modal.js';
-import { confirmPayload, embedsSize, renderCard, TONE_COLORS } from '../../adapters/discord/render.js';
 import type { Card, Form } from '../../src/core/cards.js';
 import { code, literal, mention } from '../../src/core/text.js';
 import { untilAborted } from '../support/test-clock.js';

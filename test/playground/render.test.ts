@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { renderCard } from '../../adapters/playground/html/card.js';
 import { renderForm } from '../../adapters/playground/html/form.js';
-import { markdownToHtml } from '../../adapters/playground/html/markdown.js';
 import { renderHistory, renderMessage } from '../../adapters/playground/html/message.js';
 import type { PlaygroundMessage } from '../../adapters/playground/message-log.js';
+import { renderCard } from '../../adapters/playground/render.js';
+import { markdownToHtml } from '../../adapters/playground/text.js';
 import type { Card, Form } from '../../src/core/cards.js';
 import { command } from '../../src/core/text.js';
 

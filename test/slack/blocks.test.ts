@@ -4,6 +4,7 @@
  * cut gracefully rather than refused by Slack.
  */
 import { describe, expect, it } from 'vitest';
+import { commandText } from '../../adapters/slack/command-text.js';
 import {
   cardToBlocks,
   cardToMessage,
@@ -11,9 +12,8 @@ import {
   encodeActionId,
   LIMITS,
   progressText,
-} from '../../adapters/slack/blocks.js';
-import { commandText } from '../../adapters/slack/command-text.js';
-import { splitMrkdwn, toMrkdwn, toPlain, truncate, truncateMrkdwn } from '../../adapters/slack/mrkdwn.js';
+} from '../../adapters/slack/render.js';
+import { splitMrkdwn, toMrkdwn, toPlain, truncate, truncateMrkdwn } from '../../adapters/slack/text.js';
 import type { Card, Control } from '../../src/core/cards.js';
 import { channel, code, command, commandName, literal, mention } from '../../src/core/text.js';
 import { blocksText, elements, expectValidBlocks } from './world.js';

@@ -7,7 +7,7 @@ import type { AckGate } from '../../../src/http/ack-gate.js';
 import type { CommandRoutes } from '../commands.js';
 import type { Inbound } from '../inbound.js';
 import type { AdapterMemory } from '../memory.js';
-import type { DiscordRenderer } from '../renderer.js';
+import type { DiscordRenderer } from '../render.js';
 
 export interface InteractionContext {
   bot: Bot;
@@ -20,7 +20,7 @@ export interface InteractionContext {
   log: Logger;
   /** Acknowledgements pending: work that acknowledges first starts once the others are acknowledged. */
   acks: AckGate;
-  /** Every payload is rendered here, commands named as on Discord (renderer.ts). */
+  /** Every payload is rendered here, commands named as on Discord (render.ts). */
   render: DiscordRenderer;
   /** How long to wait for the core before deferring; 0 always defers. */
   deferAfterMs: number;

@@ -10,15 +10,15 @@ import {
 import { errorCard } from '../../../src/core/bot.js';
 import type { Form, Response } from '../../../src/core/cards.js';
 import { say } from '../../../src/core/messages.js';
+import type { MessagePayload } from '../components.js';
 import type { InboundBase } from '../inbound.js';
 import type { Replier } from '../interactions.js';
 import { prefilled } from '../modal.js';
-import type { MessagePayload } from '../render.js';
 import type { InteractionContext, Submitted } from './context.js';
 
 export const EPHEMERAL = MessageFlags.Ephemeral;
 
-/** Only the card's `notify` list pings (render.ts); an answer without one clears earlier content on edits. */
+/** Only the card's `notify` list pings (components.ts); an answer without one clears earlier content on edits. */
 export const body = (payload: MessagePayload, ephemeral: boolean): APIInteractionResponseCallbackData => ({
   content: payload.content ?? '',
   embeds: payload.embeds,

@@ -5,7 +5,7 @@
  */
 import escapeHtml from 'escape-html';
 import type { Form, FormInput } from '../../../src/core/cards.js';
-import { markdownToHtml } from './markdown.js';
+import { markdownToHtml } from '../text.js';
 
 export function renderForm(form: Form): string {
   const titleId = `form-title-${slug(form.id)}`;

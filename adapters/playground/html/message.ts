@@ -5,7 +5,7 @@
  */
 import escapeHtml from 'escape-html';
 import type { PlaygroundMessage } from '../message-log.js';
-import { renderCard } from './card.js';
+import { renderCard } from '../render.js';
 
 export const BOT_NAME = 'reelbot';
 

@@ -1,7 +1,7 @@
 import { conversationAddress, messageAddress, userAddress } from '../../../src/core/address.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import type { ChatRoom } from '../chat-room.js';
-import { BadRequest } from '../requests.js';
+import { BadRequest } from '../inbound.js';
 import type { RoutesDeps } from '../routes.js';
 
 /** Who may use the playground and where: the demo's people and channels, and the core request of each. */

@@ -8,7 +8,7 @@ import {
   type FormBody,
   formBody,
   readJson,
-} from '../requests.js';
+} from '../inbound.js';
 import type { ClientReply, RoutesDeps } from '../routes.js';
 import type { Members } from './members.js';
 import { showResponse } from './show-response.js';

@@ -1,8 +1,8 @@
 import type { Response as CoreResponse } from '../../../src/core/cards.js';
 import type { ChatRoom } from '../chat-room.js';
 import { renderForm } from '../html/form.js';
-import { plainText } from '../html/markdown.js';
 import type { ClientReply } from '../routes.js';
+import { plainText } from '../text.js';
 
 /** Shows the core's response; `messageId` is the message an `update` replaces. */
 export function showResponse(

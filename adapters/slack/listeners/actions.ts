@@ -14,11 +14,11 @@ import { type Bot, errorCard } from '../../../src/core/bot.js';
 import type { Response } from '../../../src/core/cards.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { say } from '../../../src/core/messages.js';
-import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from '../blocks.js';
+import { requestInfo } from '../inbound.js';
 import type { Replay, Surface } from '../present.js';
+import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from '../render.js';
 import type { ListenerContext } from './context.js';
 import { publishHome } from './publish-home.js';
-import { requestInfo } from './request-info.js';
 import { show } from './show.js';
 
 type BlockActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;

@@ -1,9 +1,9 @@
 /** `/reel …`: the one command (the manifest names it; any name the workspace gave it works the same). */
 import type { App } from '@slack/bolt';
 import { commandText } from '../command-text.js';
+import { requestInfo } from '../inbound.js';
 import type { Surface } from '../present.js';
 import type { ListenerContext } from './context.js';
-import { requestInfo } from './request-info.js';
 import { show } from './show.js';
 
 export function registerCommands(app: App, ctx: ListenerContext): void {

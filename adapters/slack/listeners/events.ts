@@ -1,9 +1,9 @@
 /** Events: the App Home opened, and the app uninstalled or some of its tokens revoked. */
 import type { App, Context } from '@slack/bolt';
+import { requestInfo } from '../inbound.js';
 import type { SlackRevocation } from '../installations.js';
 import type { ListenerContext } from './context.js';
 import { publishHome } from './publish-home.js';
-import { requestInfo } from './request-info.js';
 
 export function registerEvents(app: App, ctx: ListenerContext): void {
   app.event('app_home_opened', async ({ event, client, context, body }) => {

@@ -6,10 +6,10 @@
 import type { AllMiddlewareArgs, App, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { within } from '../../../src/core/deadline.js';
 import { say } from '../../../src/core/messages.js';
+import { requestInfo } from '../inbound.js';
 import { decodeMetadata, formToView, inlineErrors, viewValues } from '../modal.js';
 import { type Surface, TRIGGER_BUDGET_MS } from '../present.js';
 import type { ListenerContext } from './context.js';
-import { requestInfo } from './request-info.js';
 import { show } from './show.js';
 
 /**

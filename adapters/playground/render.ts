@@ -14,9 +14,9 @@ import type {
   Section,
   Select,
   Tone,
-} from '../../../src/core/cards.js';
-import { mention } from '../../../src/core/text.js';
-import { isWebUrl, markdownToHtml, plainText, plainToHtml } from './markdown.js';
+} from '../../src/core/cards.js';
+import { mention } from '../../src/core/text.js';
+import { isWebUrl, markdownToHtml, plainText, plainToHtml } from './text.js';
 
 const TONES: readonly Tone[] = ['neutral', 'info', 'progress', 'success', 'warning', 'danger'];
 

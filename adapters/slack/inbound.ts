@@ -1,8 +1,8 @@
 /** Who acts where, as the core wants it: the Slack payload's ids plus the member's profile and groups. */
 import type { webApi } from '@slack/bolt';
-import { conversationAddress, messageAddress, userAddress } from '../../../src/core/address.js';
-import type { RequestInfo } from '../../../src/core/context.js';
-import type { ListenerContext } from './context.js';
+import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
+import type { RequestInfo } from '../../src/core/context.js';
+import type { ListenerContext } from './listeners/context.js';
 
 export interface Where {
   team: string;

@@ -6,7 +6,7 @@
  * held out of the conversion (`shield`), so a name like `**x**` or `[Approve](https://evil)` shows as typed.
  */
 import escapeHtml from 'escape-html';
-import { typedCommand } from '../../../src/core/command-ref.js';
+import { typedCommand } from '../../src/core/command-ref.js';
 import {
   type CommandRef,
   type Piece,
@@ -14,7 +14,7 @@ import {
   restore,
   shield,
   toPlainText,
-} from '../../../src/core/text.js';
+} from '../../src/core/text.js';
 
 /** `http:`/`https:` only: anything else (javascript:, data:, relative) is never made clickable. */
 export const isWebUrl = (url: string): boolean => {

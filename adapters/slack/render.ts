@@ -26,7 +26,7 @@ import {
   toPlainMrkdwn,
   truncate,
   truncateMrkdwn,
-} from './mrkdwn.js';
+} from './text.js';
 
 type Block = types.KnownBlock;
 type ActionElement = types.Button | types.StaticSelect;
