@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { VideoApiError } from '../../src/api/index.js';
 import { describeApiError } from '../../src/core/api-errors.js';
 import { say } from '../../src/core/messages.js';
+import { commandsAsTyped } from '../support/commands-as-typed.js';
 import { API_KEY, fail, harness } from './harness.js';
 
 const ONE_ATTEMPT = { maxAttempts: 1 };
@@ -35,7 +36,8 @@ describe('every error type has words of its own', () => {
       ...(status === undefined ? {} : { status }),
       ...(type === 'rate_limited' ? { retryAfter: 7 } : {}),
     });
-    const words = describeApiError(error);
+    // As a Slack member reads it: command references written as typed there.
+    const words = commandsAsTyped(describeApiError(error));
     expect(words).toMatch(phrase);
     expect(words).not.toMatch(/^The video service refused this/);
   });
