@@ -1,6 +1,6 @@
 /** An interaction as the core's request: who, where (guild or DM), roles and whether they are known. */
 import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
-import type { RequestInfo } from '../../src/core/context.js';
+import { type Mentioned, mentionsOf, type RequestInfo } from '../../src/core/context.js';
 import type { InboundBase } from './inbound.js';
 
 /** The workspace part of addresses in direct messages, which have no guild. */
@@ -13,7 +13,29 @@ const isGuildManager = (permissions: string | undefined): boolean => {
   return (BigInt(permissions) & GUILD_ADMIN_BITS) !== 0n;
 };
 
-export function requestInfoOf(i: InboundBase, messageId?: string): RequestInfo {
+/** A member `<@1>` / `<@!1>` or a role `<@&1>`, as Discord writes them in a string option. */
+const DISCORD_MENTION = /<@(&|!)?(\d+)>/g;
+
+/** The mentions in the command's string options, with the neutral reference of each. */
+export function mentionsIn(texts: readonly unknown[], workspace: string): Mentioned[] {
+  const out: Mentioned[] = [];
+  for (const text of texts) {
+    if (typeof text !== 'string') continue;
+    for (const m of text.matchAll(DISCORD_MENTION)) {
+      const id = m[2] as string;
+      out.push({
+        text: m[0],
+        ref: m[1] === '&' ? `discord-role:${id}` : userAddress('discord', workspace, id),
+      });
+    }
+  }
+  return out;
+}
+
+export function requestInfoOf(
+  i: InboundBase & { options?: Record<string, unknown> },
+  messageId?: string,
+): RequestInfo {
   const workspace = i.guildId ?? DM_WORKSPACE;
   const conversation = conversationAddress('discord', workspace, i.channelId);
   return {
@@ -25,5 +47,6 @@ export function requestInfoOf(i: InboundBase, messageId?: string): RequestInfo {
     ...(i.rolesKnown === false ? { membershipUnverified: true } : {}),
     ...(isGuildManager(i.permissions) ? { isWorkspaceAdmin: true } : {}),
     ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
+    ...mentionsOf(mentionsIn(Object.values(i.options ?? {}), workspace)),
   };
 }

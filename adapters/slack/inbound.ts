@@ -1,7 +1,7 @@
 /** Who acts where, as the core wants it: the Slack payload's ids plus the member's profile and groups. */
 import type { webApi } from '@slack/bolt';
 import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
-import type { RequestInfo } from '../../src/core/context.js';
+import { type Mentioned, mentionsOf, type RequestInfo } from '../../src/core/context.js';
 import type { ListenerContext } from './listeners/context.js';
 
 export interface Where {
@@ -12,7 +12,19 @@ export interface Where {
   messageTs?: string;
   /** The member's own workspace as the payload names it (another organisation's in a Slack Connect channel). */
   userTeam?: string | undefined;
+  /** What the member typed (a command's text), for the mentions in it. */
+  text?: string;
 }
+
+/** A member `<@U1>` / `<@U1|name>` or a user group `<!subteam^S1|@name>`, as Slack writes them. */
+const SLACK_MENTION = /<@([UW][A-Z0-9]+)(?:\|[^>]*)?>|<!subteam\^([A-Z0-9]+)(?:\|[^>]*)?>/g;
+
+/** The mentions in `text` with the neutral reference of each (`slack:T1:U1`, `slack-group:S1`). */
+export const mentionsIn = (text: string, team: string): Mentioned[] =>
+  [...text.matchAll(SLACK_MENTION)].map((m) => ({
+    text: m[0],
+    ref: m[1] ? userAddress('slack', team, m[1]) : `slack-group:${m[2]}`,
+  }));
 
 export async function requestInfo(
   ctx: ListenerContext,
@@ -38,6 +50,7 @@ export async function requestInfo(
     ...(person.isAdmin ? { isWorkspaceAdmin: true } : {}),
     ...externalOrg(ctx, where),
     ...(where.messageTs ? { message: messageAddress(conversation, where.messageTs) } : {}),
+    ...mentionsOf(mentionsIn(where.text ?? '', where.team)),
   };
 }
 

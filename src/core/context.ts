@@ -44,6 +44,22 @@ export interface RequestInfo {
   externalOrg?: string;
   /** The message carrying the clicked control, for actions. */
   message?: MessageAddress;
+  /**
+   * The mentions in what the member typed, found by the adapter (which alone reads its platform's syntax):
+   * each as written and as the neutral reference it names (`slack:T1:U1`, `discord-role:R1`,
+   * `playground-group:reviewers`). The core reads mentions only through this list (people/mentions.ts).
+   */
+  mentions?: readonly Mentioned[];
+}
+
+/** `{ mentions }` when there are any, for an adapter building a request (no empty list on the request). */
+export const mentionsOf = (mentions: readonly Mentioned[]): { mentions?: readonly Mentioned[] } =>
+  mentions.length > 0 ? { mentions } : {};
+
+/** One mention as the member wrote it (`text`, the platform's own syntax) and what it names (`ref`). */
+export interface Mentioned {
+  text: string;
+  ref: string;
 }
 
 /** Counters the core reports; `src/main.ts` wires them to Prometheus. */

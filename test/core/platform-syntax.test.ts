@@ -1,8 +1,9 @@
 /**
  * The core writes no platform syntax (issue 15): commands are named with `command()` tokens and mentions with
  * `mention()`, which each adapter renders its own way. This reads every string and template literal under
- * src/core (comments and regular expressions are not text the core sends) and fails on Slack or Discord
- * mention syntax or a typed `/reel ` command.
+ * src/core (comments are not text the core sends) and fails on Slack or Discord mention syntax or a typed
+ * `/reel ` command. Regular expressions count too: the core reads no platform syntax either (adapters find
+ * mentions in what a member typed and hand them over as `RequestInfo.mentions`).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +29,8 @@ function stringsOf(file: string, source: string): { text: string; line: number }
       ts.isNoSubstitutionTemplateLiteral(node) ||
       ts.isTemplateHead(node) ||
       ts.isTemplateMiddle(node) ||
-      ts.isTemplateTail(node)
+      ts.isTemplateTail(node) ||
+      ts.isRegularExpressionLiteral(node)
     ) {
       out.push({ text: node.text, line: sf.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
     }
@@ -60,7 +62,8 @@ describe('core text', () => {
       'const c = "<#C1>";',
       // biome-ignore lint/suspicious/noTemplateCurlyInString: TypeScript source to scan
       'const d = `x ${y} <!channel>`;',
+      'const e = /^<@([UW][A-Z0-9]+)>$/;',
     ].join('\n');
-    expect(offending('sample.ts', sample).map((s) => s.split(':')[1])).toEqual(['2', '3', '4', '5']);
+    expect(offending('sample.ts', sample).map((s) => s.split(':')[1])).toEqual(['2', '3', '4', '5', '6']);
   });
 });

@@ -3,6 +3,7 @@
  * core, poller and outbox sender, and a fake chat platform recording what the bot posts. Time is virtual:
  * one clock drives the simulator, the client's waits, the poller and the store.
  */
+
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createVideoApiFactory } from '../../src/api/index.js';
@@ -27,6 +28,7 @@ import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { type ApiProxy, startApiProxy } from './api-proxy.js';
 import { asTyped, commandsAsTyped } from './commands-as-typed.js';
 import { FakeChat } from './fake-chat.js';
+import { typedBy } from './mentions-as-typed.js';
 import { HARNESS_START, TestClock } from './test-clock.js';
 
 export { HARNESS_START, TestClock };
@@ -180,7 +182,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       return req;
     },
     async run(text, as) {
-      const response = asTyped(await bot.handleText(as ?? defaultUser(), text));
+      const response = asTyped(await bot.handleText(typedBy(as ?? defaultUser(), text), text));
       await sender.drain();
       return response;
     },

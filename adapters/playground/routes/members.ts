@@ -1,5 +1,5 @@
 import { conversationAddress, messageAddress, userAddress } from '../../../src/core/address.js';
-import type { RequestInfo } from '../../../src/core/context.js';
+import { type Mentioned, mentionsOf, type RequestInfo } from '../../../src/core/context.js';
 import type { ChatRoom } from '../chat-room.js';
 import { BadRequest } from '../inbound.js';
 import type { RoutesDeps } from '../routes.js';
@@ -10,12 +10,22 @@ export interface Members {
   userName(id: string): string;
   /** The core's request for a POST by `body.user` in `body.channel` (on `messageId` for a click or form). */
   requestInfo(
-    body: { user: string; channel: string; timeZone?: string | undefined },
+    body: { user: string; channel: string; timeZone?: string | undefined; text?: string },
     messageId?: string,
   ): RequestInfo;
   /** Known user and channel, or a 400 naming the choices. */
   check(body: { user: string; channel: string }): void;
 }
+
+/** A member `@ann` (or `<@ann>`) or a group `@&reviewers`, as the playground's composer writes them. */
+const PLAYGROUND_MENTION = /(?<![\w.@])<?@(&?)([A-Za-z0-9._-]+)>?/g;
+
+/** The mentions in `text`, with the neutral reference of each. */
+export const mentionsIn = (text: string, workspace: string): Mentioned[] =>
+  [...text.matchAll(PLAYGROUND_MENTION)].map((m) => ({
+    text: m[0],
+    ref: m[1] === '&' ? `playground-group:${m[2]}` : userAddress('playground', workspace, m[2] as string),
+  }));
 
 export function createMembers(
   deps: Pick<RoutesDeps, 'workspace' | 'channels' | 'users'>,
@@ -41,6 +51,7 @@ export function createMembers(
         ...(deps.users[0]?.id === body.user ? { isWorkspaceAdmin: true } : {}),
         ...(body.timeZone ? { platformTimeZone: body.timeZone } : {}),
         ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
+        ...mentionsOf(mentionsIn(body.text ?? '', deps.workspace)),
       };
       return req;
     },

@@ -10,11 +10,12 @@ import type {
   SlackActionMiddlewareArgs,
   StaticSelectAction,
 } from '@slack/bolt';
+import { decodeAddress } from '../../../src/core/address.js';
 import { type Bot, errorCard } from '../../../src/core/bot.js';
 import type { Response } from '../../../src/core/cards.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { say } from '../../../src/core/messages.js';
-import { requestInfo } from '../inbound.js';
+import { mentionsIn, requestInfo } from '../inbound.js';
 import type { Replay, Surface } from '../present.js';
 import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from '../render.js';
 import type { ListenerContext } from './context.js';
@@ -97,7 +98,10 @@ async function openForm(
 }
 
 async function runReplay(bot: Bot, req: RequestInfo, replay: Replay): Promise<Response> {
-  if ('t' in replay) return bot.handleText(req, replay.t);
+  if ('t' in replay) {
+    const mentions = mentionsIn(replay.t, decodeAddress(req.user).workspace);
+    return bot.handleText({ ...req, mentions }, replay.t);
+  }
   return bot.handleAction(req, {
     action: replay.a,
     value: replay.v,

@@ -30,6 +30,7 @@ export function registerCommands(app: App, ctx: ListenerContext): void {
       channel: command.channel_id,
       userName: command.user_name,
       userTeam: command.team_id,
+      text,
     });
     await show(ctx, { response: await ctx.bot.handleText(req, text), surface, what: 'command' });
   });

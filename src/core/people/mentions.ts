@@ -1,58 +1,39 @@
 /**
  * Mentions in settings (`approvers`, `role`) mapped to the addresses the store keeps, and back.
- * Slack sends `<@U123>` / `<@U123|name>` and user groups as `<!subteam^S1|@name>`; Discord sends
- * `<@123>` / `<@!123>` and roles as `<@&R1>`; the playground has plain `@name` and groups as `@&name`.
- * Groups and roles are kept as `slack-group:S1` / `discord-role:R1` / `playground-group:name`, the same references `RequestInfo.memberOf` carries.
+ * The adapter finds the mentions in what the member typed (`RequestInfo.mentions`: Slack's `<@U1>`, Discord's
+ * role syntax, the playground's `@&group`) and gives each with its neutral reference; the core reads no
+ * platform syntax. Groups and roles are kept as `slack-group:S1` / `discord-role:R1` / `playground-group:name`,
+ * the same references `RequestInfo.memberOf` carries.
  */
-import { decodeAddress, userAddress } from '../address.js';
-import { userError } from '../context.js';
+import { type Mentioned, userError } from '../context.js';
 import type { ChatPlatform, UserAddress } from '../ports.js';
 import { err, ok, type Result } from '../result.js';
 import { code, mention, parseMention } from '../text.js';
 
-const SLACK_USER = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
-const SLACK_GROUP = /^<!subteam\^([A-Z0-9]+)(?:\|[^>]*)?>$/;
-const DISCORD_USER = /^<@!?(\d+)>$/;
-const DISCORD_ROLE = /^<@&(\d+)>$/;
-const PLAYGROUND_USER = /^<?@([A-Za-z0-9._-]+)>?$/;
-const PLAYGROUND_GROUP = /^@&([A-Za-z0-9._-]+)$/;
-
 /**
- * Reads a list of mentions (spaces or commas between them) said by `caller` on its platform.
- * An unreadable word is a user error naming it, so nothing is half-stored.
+ * Reads a list of mentions (spaces or commas between them) out of `text`, which the member typed on
+ * `platform` with `mentioned` found in it by the adapter. A word that is no mention is a user error naming it,
+ * so nothing is half-stored.
  */
-export function parseMentions(text: string, caller: UserAddress): Result<string[]> {
-  const { platform, workspace } = decodeAddress(caller);
-  const out: string[] = [];
-  // Slack group mentions carry a display name after `|` that may contain spaces: split outside <…> only.
-  const words = text.match(/<[^>]*>|[^\s,]+/g) ?? [];
-  for (const word of words) {
-    const ref = parseOne(word, platform, workspace);
-    if (!ref) return err(userError('bad-mention', { value: word, platform }));
-    if (!out.includes(ref)) out.push(ref);
+export function parseMentions(
+  text: string,
+  { mentioned = [], platform }: { mentioned?: readonly Mentioned[] | undefined; platform: ChatPlatform },
+): Result<string[]> {
+  const found: { at: number; ref: string }[] = [];
+  let rest = text;
+  // Longest first, so a mention is never read as a shorter one inside it; each found one is blanked out.
+  for (const m of [...mentioned].sort((a, b) => b.text.length - a.text.length)) {
+    if (m.text === '') continue;
+    for (let at = rest.indexOf(m.text); at >= 0; at = rest.indexOf(m.text)) {
+      found.push({ at, ref: m.ref });
+      rest = rest.slice(0, at) + ' '.repeat(m.text.length) + rest.slice(at + m.text.length);
+    }
   }
-  if (out.length === 0) return err(userError('bad-mention', { value: text.trim(), platform }));
-  return ok(out);
-}
-
-function parseOne(word: string, platform: ChatPlatform, workspace: string): string | undefined {
-  if (platform === 'slack') {
-    const user = SLACK_USER.exec(word)?.[1];
-    if (user) return userAddress('slack', workspace, user);
-    const group = SLACK_GROUP.exec(word)?.[1];
-    if (group) return `slack-group:${group}`;
-  } else if (platform === 'discord') {
-    const role = DISCORD_ROLE.exec(word)?.[1];
-    if (role) return `discord-role:${role}`;
-    const user = DISCORD_USER.exec(word)?.[1];
-    if (user) return userAddress('discord', workspace, user);
-  } else {
-    const group = PLAYGROUND_GROUP.exec(word)?.[1];
-    if (group) return `playground-group:${group}`;
-    const user = PLAYGROUND_USER.exec(word)?.[1];
-    if (user) return userAddress('playground', workspace, user);
-  }
-  return undefined;
+  const stray = rest.split(/[\s,]+/).find((word) => word !== '');
+  if (stray !== undefined) return err(userError('bad-mention', { value: stray, platform }));
+  if (found.length === 0) return err(userError('bad-mention', { value: text.trim(), platform }));
+  const refs = found.sort((a, b) => a.at - b.at).map((f) => f.ref);
+  return ok([...new Set(refs)]);
 }
 
 /**

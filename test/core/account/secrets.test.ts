@@ -3,6 +3,7 @@
  * the client's debug lines included), not in a chat message or response, not in the SQLite file's bytes.
  * The key deliberately does not look like `fl_live_…`, so the logger's masking cannot hide a leak.
  */
+
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ import { type RunningSimulator, startSimulator } from '../../../src/simulator/in
 import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
 import { FakeChat } from '../../support/fake-chat.js';
 import { TestClock } from '../../support/harness.js';
+import { typedBy } from '../../support/mentions-as-typed.js';
 
 const SECRET = 'sk_team_4f9c2e7a1b8d3f6e0a5c9b2d7e4f1a8c';
 /** The part after the displayed prefix: must not appear anywhere either. */
@@ -97,7 +99,7 @@ async function secretWorld() {
     user,
     api: () => apiFor(SECRET),
     async run(text: string, as: RequestInfo) {
-      const response = await bot.handleText(as, text);
+      const response = await bot.handleText(typedBy(as, text), text);
       await sender.drain();
       return response;
     },

@@ -3,6 +3,7 @@ import { formatMention, parseMentions } from '../../../src/core/people/mentions.
 import { DEFAULT_CHANNEL_SETTINGS } from '../../../src/core/ports.js';
 import { normalizeTimeZone } from '../../../src/core/settings/time-zone.js';
 import { mention } from '../../../src/core/text.js';
+import { mentionsAsTyped } from '../../support/mentions-as-typed.js';
 import { cardOf, createWorld, textOf, type World } from './world.js';
 
 describe('settings', () => {
@@ -211,20 +212,33 @@ describe('settings on Slack and Discord', () => {
 
 describe('mention and time zone helpers', () => {
   it('parses mentions per platform and formats them back', () => {
-    expect(parseMentions('<@U1> <!subteam^S2|@team>', 'slack:T1:U9')).toEqual({
+    // Each adapter finds its platform's mentions (mentionsAsTyped uses the adapters' own functions); the core
+    // reads only what they found.
+    const read = (text: string, user: string) =>
+      parseMentions(text, {
+        mentioned: mentionsAsTyped(text, user),
+        platform: user.split(':')[0] as 'slack' | 'discord' | 'playground',
+      });
+    expect(read('<@U1> <!subteam^S2|@the team>', 'slack:T1:U9')).toEqual({
       ok: true,
       value: ['slack:T1:U1', 'slack-group:S2'],
     });
-    expect(parseMentions('<@&42>,<@43>', 'discord:G1:1')).toEqual({
+    expect(read('<@&42>,<@43> <@!43>', 'discord:G1:1')).toEqual({
       ok: true,
       value: ['discord-role:42', 'discord:G1:43'],
     });
-    expect(parseMentions('@ann @bo', 'playground:W:x')).toEqual({
+    expect(read('@ann @bo @&reviewers', 'playground:W:x')).toEqual({
       ok: true,
-      value: ['playground:W:ann', 'playground:W:bo'],
+      value: ['playground:W:ann', 'playground:W:bo', 'playground-group:reviewers'],
     });
-    const bad = parseMentions('<@&42>', 'slack:T1:U9');
-    expect(bad.ok).toBe(false);
+    // Another platform's syntax is no mention here, and a stray word is named in the answer.
+    expect(read('<@&42>', 'slack:T1:U9')).toMatchObject({ ok: false, error: { code: 'bad-mention' } });
+    expect(read('<@U1> bob', 'slack:T1:U9')).toMatchObject({
+      ok: false,
+      error: { code: 'bad-mention', params: { value: 'bob' } },
+    });
+    // Text that only looks like a mention, with no mention found by the adapter, is refused.
+    expect(parseMentions('<@U1>', { platform: 'slack' })).toMatchObject({ ok: false });
     // The core writes mention tokens only; adapters render them (`<@U1>`, `<@&42>`, `<!subteam^S2>`, `@ann`).
     expect(formatMention('slack:T1:U1')).toBe('⟦@slack:T1:U1⟧');
     expect(formatMention('discord-role:42')).toBe('⟦@discord-role:42⟧');

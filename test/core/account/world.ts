@@ -4,6 +4,7 @@
  * simulator never does, e.g. analytics `ready: false`), and a member's platform time zone.
  * Commands go through a bot built on the harness's own dependencies, so everything else is the real thing.
  */
+
 import { createBot } from '../../../src/core/bot.js';
 import type { Card, Response } from '../../../src/core/cards.js';
 import { MODULES } from '../../../src/core/commands/index.js';
@@ -12,6 +13,7 @@ import type { VideoApi } from '../../../src/core/video-api.js';
 import { spyOnApi } from '../../support/api-spy.js';
 import { asTyped } from '../../support/commands-as-typed.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../../support/harness.js';
+import { typedBy } from '../../support/mentions-as-typed.js';
 
 export { DEMO_KEY };
 
@@ -63,7 +65,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     },
     api: (key = DEMO_KEY) => h.deps.apiFor(key),
     async run(text, who) {
-      const response = asTyped(await bot.handleText(as(who), text));
+      const response = asTyped(await bot.handleText(typedBy(as(who), text), text));
       await h.sender.drain();
       return response;
     },

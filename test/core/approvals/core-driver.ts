@@ -3,12 +3,14 @@
  * `memberOf` are exercised): requests go straight to `Bot`, cards are what the outbox delivered to the fake
  * chat platform.
  */
+
 import type { Card, Control, Response } from '../../../src/core/cards.js';
 import { typedCommand } from '../../../src/core/command-ref.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { restore, shield } from '../../../src/core/text.js';
 import type { PostedMessage } from '../../support/fake-chat.js';
 import { cardText, createHarness, DEMO_KEY } from '../../support/harness.js';
+import { typedBy } from '../../support/mentions-as-typed.js';
 import {
   type As,
   actorOf,
@@ -126,7 +128,7 @@ export async function createCoreDriver(options: DriverOptions = {}): Promise<Sce
         lookupBroken = true;
       },
     },
-    run: async (as, text) => settle(await h.bot.handleText(req(as), text)),
+    run: async (as, text) => settle(await h.bot.handleText(typedBy(req(as), text), text)),
     click: async (as, b) =>
       settle(
         await h.bot.handleAction(

@@ -1,0 +1,23 @@
+/**
+ * A core request carrying the mentions of `text` as its platform's adapter finds them, so core tests can type
+ * `settings approvers <@U1>` (Slack), `<@&42>` (Discord) or `@&reviewers` (playground) as a member would.
+ */
+
+import { mentionsIn as discordMentions } from '../../adapters/discord/request-info.js';
+import { mentionsIn as playgroundMentions } from '../../adapters/playground/routes/members.js';
+import { mentionsIn as slackMentions } from '../../adapters/slack/inbound.js';
+import { decodeAddress } from '../../src/core/address.js';
+import type { Mentioned, RequestInfo } from '../../src/core/context.js';
+
+export function mentionsAsTyped(text: string, user: string): Mentioned[] {
+  const { platform, workspace } = decodeAddress(user);
+  if (platform === 'slack') return slackMentions(text, workspace);
+  if (platform === 'discord') return discordMentions([text], workspace);
+  return playgroundMentions(text, workspace);
+}
+
+/** `req` as its adapter would build it for a command whose text is `text`. */
+export const typedBy = (req: RequestInfo, text: string): RequestInfo => ({
+  ...req,
+  mentions: mentionsAsTyped(text, req.user),
+});
