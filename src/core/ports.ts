@@ -398,6 +398,13 @@ export interface Store {
     /** Creates or replaces the content and model; keeps the message address once set. */
     put(key: string, content: CardContent): CardRecord;
     setMessage(key: string, message: MessageAddress): void;
+    /** Every card whose key starts with `prefix` (a subject's projections: `video:<id>@`), by key. */
+    withPrefix(prefix: string): CardRecord[];
+  };
+  /** The one state of a subject's card (`video:<id>`), which each of its projections renders. */
+  cardStates: {
+    get(subject: string): Record<string, unknown> | undefined;
+    put(subject: string, model: Record<string, unknown>): void;
   };
   outbox: {
     /** Returns false when `dedupeKey` was already enqueued. */

@@ -27,6 +27,7 @@ export class SqliteCards implements CardStore {
   readonly #get: Database.Statement<[string], CardRow>;
   readonly #upsert: Database.Statement<[PutParams], CardRow>;
   readonly #setMessage: Database.Statement<[string, string]>;
+  readonly #withPrefix: Database.Statement<[string, string], CardRow>;
 
   constructor(
     db: Database.Database,
@@ -45,6 +46,8 @@ export class SqliteCards implements CardStore {
        RETURNING *`,
     );
     this.#setMessage = db.prepare('UPDATE cards SET message = ? WHERE key = ?');
+    // A range over the primary key: served by its index, whatever the number of cards.
+    this.#withPrefix = db.prepare('SELECT * FROM cards WHERE key >= ? AND key < ? ORDER BY key');
   }
 
   get(key: string): CardRecord | undefined {
@@ -66,6 +69,41 @@ export class SqliteCards implements CardStore {
 
   setMessage(key: string, message: MessageAddress): void {
     this.#setMessage.run(message, key);
+  }
+
+  withPrefix(prefix: string): CardRecord[] {
+    return this.#withPrefix.all(prefix, `${prefix}\u{10ffff}`).map(fromRow);
+  }
+}
+
+interface StateRow {
+  model: string;
+}
+
+/** The one state of each subject's card (see `Store['cardStates']`). */
+export class SqliteCardStates {
+  readonly #get: Database.Statement<[string], StateRow>;
+  readonly #put: Database.Statement<[string, string, number]>;
+
+  constructor(
+    db: Database.Database,
+    private readonly clock: Clock,
+  ) {
+    this.#get = db.prepare('SELECT model FROM card_states WHERE subject = ?');
+    this.#put = db.prepare(
+      `INSERT INTO card_states (subject, model, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (subject) DO UPDATE SET model = excluded.model, updated_at = excluded.updated_at`,
+    );
+  }
+
+  get(subject: string): Record<string, unknown> | undefined {
+    const row = this.#get.get(subject);
+    // Written only by put(), from a Record.
+    return row && (JSON.parse(row.model) as Record<string, unknown>);
+  }
+
+  put(subject: string, model: Record<string, unknown>): void {
+    this.#put.run(subject, JSON.stringify(model), this.clock.now());
   }
 }
 

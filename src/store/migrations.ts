@@ -197,6 +197,22 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX pending_effects_due ON pending_effects (next_at);
     `,
   },
+  {
+    name: 'one card state per video',
+    sql: `
+      -- The one state of a subject's card (a video: progress, thumbnails and the pick, render, posts), which
+      -- every conversation showing it renders (its cards rows, keyed 'video:<id>@<conversation>'). Existing
+      -- video cards seed it with the newest of their models.
+      CREATE TABLE card_states (
+        subject    TEXT PRIMARY KEY,
+        model      TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      INSERT OR IGNORE INTO card_states (subject, model, updated_at)
+        SELECT substr(key, 1, instr(key, '@') - 1), model, updated_at FROM cards
+        WHERE key LIKE 'video:%@%' ORDER BY updated_at DESC;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

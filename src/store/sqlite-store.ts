@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { type Clock, type Logger, type Store, systemClock } from '../core/ports.js';
 import { SqliteApprovals } from './approvals.js';
 import { SqliteAudit } from './audit.js';
-import { SqliteCards } from './cards.js';
+import { SqliteCardStates, SqliteCards } from './cards.js';
 import { assertSecretKey, secretKeyFingerprint } from './crypto.js';
 import { SqliteEffects } from './effects.js';
 import { SqliteIdempotency } from './idempotency.js';
@@ -59,6 +59,7 @@ export class SqliteStore implements Store {
   readonly subscriptions: SqliteSubscriptions;
   readonly watches: SqliteWatches;
   readonly cards: SqliteCards;
+  readonly cardStates: SqliteCardStates;
   readonly outbox: SqliteOutbox;
   readonly idempotency: SqliteIdempotency;
   readonly effects: SqliteEffects;
@@ -80,6 +81,7 @@ export class SqliteStore implements Store {
     this.subscriptions = new SqliteSubscriptions(db, clock);
     this.watches = new SqliteWatches(db, clock);
     this.cards = new SqliteCards(db, clock);
+    this.cardStates = new SqliteCardStates(db, clock);
     this.outbox = new SqliteOutbox(db, clock);
     this.idempotency = new SqliteIdempotency(db, clock);
     this.effects = new SqliteEffects(db, clock);

@@ -9,9 +9,8 @@
  */
 import { workspaceOf } from '../address.js';
 import { type CommandContext, userError } from '../context.js';
-import { videoCardKey } from '../live/live-card.js';
+import { updateVideoCard } from '../live/projections.js';
 import { stopScheduleWatch } from '../live/schedule-watcher.js';
-import { updateVideoCard } from '../live/video-card.js';
 import { formatMentions } from '../people/mentions.js';
 import type { Approval } from '../ports.js';
 import { getVideo } from '../publishing/schedule-flow.js';
@@ -159,8 +158,8 @@ function retire(ctx: CommandContext, g: Guarded, changes: string[]): void {
       closeExpiryWatch(store, approval.id);
     } else {
       const videoId = String(approval.action.args.videoId);
-      stopScheduleWatch(store, videoId, approval.conversation);
-      updateVideoCard(store, videoCardKey(videoId, approval.conversation), {
+      stopScheduleWatch(store, videoId);
+      updateVideoCard(store, videoId, {
         patch: {
           schedule: undefined,
           notice: `Schedule cancelled: ${literal(byName)} changed what it would post.`,

@@ -13,8 +13,8 @@ import type { ConversationAddress, Store, Watch } from '../ports.js';
 import { code, command, hole, literal } from '../text.js';
 import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } from '../video-api.js';
 import { postToChannel, videoCardKey } from './live-card.js';
+import { projectionsOf, videoState } from './projections.js';
 import { readScheduleState } from './schedule-watcher.js';
-import { videoCardModelOf } from './video-card.js';
 import { keyTrouble, type WatchContext, type Watcher, type WatchResult, type WatchStop } from './watcher.js';
 
 const MINUTE = 60_000;
@@ -269,11 +269,11 @@ export const feedWatcher: Watcher = {
  * that does not follow the post (scheduled from another channel) leaves the message to the feed.
  */
 function followedHere(store: Store, conversation: ConversationAddress, entry: CalendarEntry): boolean {
-  const record = store.cards.get(videoCardKey(entry.projectId, conversation));
-  if (!record) return false;
-  const watch = store.watches.findActiveIn('schedule', entry.projectId, conversation);
+  const here = videoCardKey(entry.projectId, conversation);
+  if (!projectionsOf(store, entry.projectId).some((p) => p.key === here)) return false;
+  const watch = store.watches.findActive('schedule', entry.projectId);
   if (watch && readScheduleState(watch.state).platforms.includes(entry.platform)) return true;
-  const status = videoCardModelOf(record.model).schedule?.statuses?.[entry.platform];
+  const status = videoState(store, entry.projectId)?.schedule?.statuses?.[entry.platform];
   return status === 'posted' || status === 'failed';
 }
 

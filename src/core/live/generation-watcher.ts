@@ -22,15 +22,13 @@ import {
   planNextLook,
   rateSamples,
 } from './progress-estimate.js';
+import { applyVideoEffects, updateVideoCard, watchedVideoState } from './projections.js';
 import {
-  applyVideoEffects,
   cardThumbnailsOf,
   thumbnailsPending,
-  updateVideoCard,
   type VideoCardModel,
   type VideoCardPatch,
   type VideoEffects,
-  videoCardModelOf,
 } from './video-card.js';
 import { keyTrouble, readOrUnusable, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
@@ -110,14 +108,10 @@ interface Look {
 }
 
 function nameOf(store: Store, watch: Watch, state: GenerationState): string {
-  const record = watch.cardKey ? store.cards.get(watch.cardKey) : undefined;
-  return (record && videoCardModelOf(record.model).name) || state.name || watch.target;
+  return watchedVideoState(store, watch)?.name || state.name || watch.target;
 }
 
-function cardModel(store: Store, watch: Watch): VideoCardModel | undefined {
-  const record = watch.cardKey ? store.cards.get(watch.cardKey) : undefined;
-  return record ? videoCardModelOf(record.model) : undefined;
-}
+const cardModel = (store: Store, watch: Watch): VideoCardModel | undefined => watchedVideoState(store, watch);
 
 /** A look's outcome: the new state, whether the watch is done, when to look again, and the card's changes. */
 interface Outcome {

@@ -8,7 +8,7 @@ import type { Store, UserAddress, Watch } from '../ports.js';
 import { code, command } from '../text.js';
 import { formatTime } from '../time/format.js';
 import { notifyUser } from './live-card.js';
-import { updateVideoCard } from './video-card.js';
+import { updateVideoCard } from './projections.js';
 import type { WatchTrouble } from './watcher.js';
 
 export interface LastSeen {
@@ -71,7 +71,7 @@ export function videoCardTrouble(
     });
     return;
   }
-  if (!key || !store.cards.get(key)) return;
+  if (!key) return;
   if (event.kind === 'failing') {
     updateVideoCard(store, key, { patch: { trouble: troubleLine(store, watch, input) }, dedupeKey: dedupe });
   } else {

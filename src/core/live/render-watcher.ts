@@ -5,7 +5,8 @@ import type { Render } from '../video-api.js';
 import { GONE_NOTICE } from './generation-watcher.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
 import { nextCheckIn, type ProgressSample } from './progress-estimate.js';
-import { applyVideoEffects, updateVideoCard, type VideoEffects, videoCardModelOf } from './video-card.js';
+import { applyVideoEffects, updateVideoCard, watchedVideoState } from './projections.js';
+import type { VideoEffects } from './video-card.js';
 import {
   isUnusableAnswer,
   keyTrouble,
@@ -59,8 +60,7 @@ async function renderFromVideo(
 }
 
 function nameOf(store: Store, watch: Watch, state: RenderState): string {
-  const record = watch.cardKey ? store.cards.get(watch.cardKey) : undefined;
-  return (record && videoCardModelOf(record.model).name) || state.name || state.videoId;
+  return watchedVideoState(store, watch)?.name || state.name || state.videoId;
 }
 
 /** A look's outcome: the new state, whether the watch is done, when to look again, and the card's changes. */

@@ -14,9 +14,10 @@ import { command, literal } from '../text.js';
 import { formatBoth, formatDateTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
 import type { CalendarEntry } from '../video-api.js';
-import { postToChannel, replyToCard } from './live-card.js';
+import { postToChannel } from './live-card.js';
 import { videoCardTrouble } from './look-trouble.js';
-import { updateVideoCard, type VideoCardModel } from './video-card.js';
+import { replyToVideo, updateVideoCard } from './projections.js';
+import type { VideoCardModel } from './video-card.js';
 import { keyTrouble, type WatchContext, type Watcher, type WatchResult, type WatchStop } from './watcher.js';
 
 const SECOND = 1000;
@@ -129,7 +130,8 @@ export function watchSchedule(
     now: number;
   },
 ): { watch: Watch; state: ScheduleWatchState } {
-  const existing = store.watches.findActiveIn('schedule', input.videoId, input.conversation);
+  // One schedule watch per video, whichever conversation scheduled which platform.
+  const existing = store.watches.findActive('schedule', input.videoId);
   const previous = existing ? readScheduleState(existing.state) : undefined;
   const iso = new Date(input.at).toISOString();
   const times = { ...(previous?.times ?? {}) };
@@ -168,13 +170,9 @@ export function watchSchedule(
   return { watch, state };
 }
 
-/** Stops following a video's schedule in a conversation (after `unschedule`). Returns the stopped watch. */
-export function stopScheduleWatch(
-  store: Store,
-  videoId: string,
-  conversation: ConversationAddress,
-): Watch | undefined {
-  const watch = store.watches.findActiveIn('schedule', videoId, conversation);
+/** Stops following a video's schedule (after `unschedule`). Returns the stopped watch. */
+export function stopScheduleWatch(store: Store, videoId: string): Watch | undefined {
+  const watch = store.watches.findActive('schedule', videoId);
   if (watch) store.watches.update(watch.id, { status: 'done' });
   return watch;
 }
@@ -249,7 +247,6 @@ export const scheduleWatcher: Watcher = {
       done,
       nextCheckInMs: nextScheduleCheck(next, ctx.now),
       apply(store) {
-        const threaded = store.settings.get(watch.conversation).threading;
         const stamp = settled.map((x) => `${x.platform}=${x.outcome}`).join(',');
         if (watch.cardKey) {
           updateVideoCard(store, watch.cardKey, {
@@ -260,10 +257,10 @@ export const scheduleWatcher: Watcher = {
         for (const x of settled) {
           if (x.outcome === 'cancelled') continue;
           const card = outcomeCard(next, x.platform, x.outcome);
-          const dedupeKey = `schedule:${watch.target}:${x.entryId}:${x.outcome}@${watch.conversation}`;
-          if (watch.cardKey && store.cards.get(watch.cardKey)) {
-            replyToCard(store, { key: watch.cardKey, card, dedupeKey, threaded });
-          } else postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
+          const dedupeKey = `schedule:${watch.target}:${x.entryId}:${x.outcome}`;
+          // Said in every conversation showing the video, in its thread there; else where it was scheduled.
+          if (!replyToVideo(store, watch.target, { card, dedupeKey }))
+            postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
         }
       },
     };
@@ -293,18 +290,12 @@ export const scheduleWatcher: Watcher = {
             text: `${due}. I stopped watching it: ${keyTrouble(reason)}. The post itself is not affected; ${command('calendar')} shows its status.`,
           };
     const dedupeKey = `schedule:${watch.id}:expired`;
-    if (watch.cardKey && store.cards.get(watch.cardKey)) {
-      const notice =
-        reason === 'expired'
-          ? `Stopped watching the schedule on ${where}; see ${command('calendar')}.`
-          : `Stopped watching the schedule on ${where}: ${keyTrouble(reason)}; see ${command('calendar')}.`;
-      updateVideoCard(store, watch.cardKey, { patch: { notice }, dedupeKey: `${dedupeKey}:card` });
-      replyToCard(store, {
-        key: watch.cardKey,
-        card,
-        dedupeKey: `${dedupeKey}:reply`,
-        threaded: store.settings.get(watch.conversation).threading,
-      });
-    } else postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
+    const notice =
+      reason === 'expired'
+        ? `Stopped watching the schedule on ${where}; see ${command('calendar')}.`
+        : `Stopped watching the schedule on ${where}: ${keyTrouble(reason)}; see ${command('calendar')}.`;
+    updateVideoCard(store, watch.target, { patch: { notice }, dedupeKey: `${dedupeKey}:card` });
+    if (!replyToVideo(store, watch.target, { card, dedupeKey: `${dedupeKey}:reply` }))
+      postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
   },
 };

@@ -10,8 +10,9 @@ import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js
 import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../series/cadence.js';
 import { command, hole, literal } from '../text.js';
 import type { Episode } from '../video-api.js';
-import { postCard, postToChannel, unpostableNotice, videoCardKey } from './live-card.js';
-import { renderVideoCard, type VideoCardModel } from './video-card.js';
+import { postToChannel, unpostableNotice, videoCardKey } from './live-card.js';
+import { showVideo } from './projections.js';
+import type { VideoCardModel } from './video-card.js';
 import { keyTrouble, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
 const MINUTE = 60_000;
@@ -148,15 +149,18 @@ export function startEpisodeCard(
   if (input.model) model.model = input.model;
   if (input.credits !== undefined) model.credits = input.credits;
   if (input.requestedBy) model.requestedBy = input.requestedBy;
-  postCard(store, {
-    key,
+  const watching = store.watches.findActive('generation', input.videoId);
+  showVideo(store, {
+    model,
     conversation: input.conversation,
-    card: renderVideoCard(model),
-    model: model as unknown as Record<string, unknown>,
+    now: input.now,
+    keepState: watching !== undefined,
     ...(input.requester
       ? { onUnpostable: unpostableNotice(input.requester, `run ${command('status', [input.videoId])}`) }
       : {}),
   });
+  // One watch per video: another conversation's watch already keeps this card up to date too.
+  if (watching) return true;
   store.watches.add({
     kind: 'generation',
     target: input.videoId,

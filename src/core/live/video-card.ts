@@ -4,10 +4,8 @@
  * with the card, so each job (generation, render, schedule) merges its part without re-reading the rest.
  */
 import type { Button, Card, Control, Field, Section } from '../cards.js';
-import type { Store, Watch } from '../ports.js';
 import { code, command, link, literal } from '../text.js';
 import type { Thumbnails } from '../video-api.js';
-import { editCard, postToChannel, replyToCard } from './live-card.js';
 
 export interface CardThumbnailVariant {
   id: string;
@@ -275,50 +273,9 @@ export interface VideoEffects {
   reply?: { card: Card; dedupe: string };
 }
 
-/**
- * Applies a watcher's effects in the poller's transaction: edits the watch's card, and replies in its thread
- * (threading on) or in the channel; with no card, the reply goes to the watch's conversation.
- */
-export function applyVideoEffects(store: Store, watch: Watch, effects: VideoEffects): void {
-  const key = watch.cardKey;
-  const card = key ? store.cards.get(key) : undefined;
-  if (key && card && effects.patch && effects.dedupe)
-    updateVideoCard(store, key, { patch: effects.patch, dedupeKey: effects.dedupe });
-  if (!effects.reply) return;
-  const { card: reply, dedupe } = effects.reply;
-  if (key && card) {
-    const threaded = store.settings.get(watch.conversation).threading;
-    replyToCard(store, { key, card: reply, dedupeKey: dedupe, threaded });
-  } else {
-    postToChannel(store, { conversation: watch.conversation, card: reply, dedupeKey: dedupe });
-  }
-}
-
 /** Reads a card's stored view-model back (written only by this module and `postCard`). */
 export const videoCardModelOf = (model: Record<string, unknown>): VideoCardModel =>
   model as unknown as VideoCardModel;
 
 /** A change to merge; an explicit `undefined` clears the field. */
 export type VideoCardPatch = { [K in keyof VideoCardModel]?: VideoCardModel[K] | undefined };
-
-/**
- * Merges a change into a video card's model, re-renders and queues the edit. Call inside a transaction
- * with the state change; `dedupeKey` names the change.
- */
-export function updateVideoCard(
-  store: Store,
-  key: string,
-  { patch, dedupeKey }: { patch: VideoCardPatch; dedupeKey: string },
-): VideoCardModel | undefined {
-  const record = store.cards.get(key);
-  if (!record) return undefined;
-  const model = { ...videoCardModelOf(record.model), ...patch } as VideoCardModel;
-  // `undefined` in a patch clears a field (e.g. the ETA once generation is over) rather than storing null.
-  for (const k of Object.keys(model) as (keyof VideoCardModel)[]) if (model[k] === undefined) delete model[k];
-  editCard(store, key, {
-    card: renderVideoCard(model),
-    dedupeKey,
-    model: model as unknown as Record<string, unknown>,
-  });
-  return model;
-}

@@ -1,15 +1,11 @@
 /**
- * Keeps the video's status card in this conversation in step with publishing: edits it when it exists,
- * otherwise posts one built from the video (a video created elsewhere still gets a card here once it is
- * scheduled or published). Call inside `store.transaction`, with the state change it reports.
+ * Keeps the video's live card in step with publishing: the change goes to every conversation showing it, and
+ * the card is shown here too (a video created elsewhere gets a card here once it is scheduled or published).
+ * Call inside `store.transaction`, with the state change it reports.
  */
-import { postCard, unpostableNotice, videoCardKey } from '../live/live-card.js';
-import {
-  renderVideoCard,
-  updateVideoCard,
-  type VideoCardModel,
-  type VideoCardPatch,
-} from '../live/video-card.js';
+import { unpostableNotice } from '../live/live-card.js';
+import { showVideo, updateVideoCard } from '../live/projections.js';
+import type { VideoCardModel, VideoCardPatch } from '../live/video-card.js';
 import type { ConversationAddress, Store, UserAddress } from '../ports.js';
 import { command } from '../text.js';
 import type { Video } from '../video-api.js';
@@ -21,17 +17,27 @@ export function syncVideoCard(
     conversation: ConversationAddress;
     patch: VideoCardPatch;
     dedupeKey: string;
+    now: number;
     requestedBy?: string;
     /** Told privately if the platform refuses to post a new card (the bot is not in the channel). */
     requester?: UserAddress;
   },
 ): string {
-  const key = videoCardKey(input.video.id, input.conversation);
-  if (store.cards.get(key)) {
-    updateVideoCard(store, key, { patch: input.patch, dedupeKey: input.dedupeKey });
-    return key;
-  }
   const v = input.video;
+  const onUnpostable = input.requester
+    ? { onUnpostable: unpostableNotice(input.requester, `run ${command('status', [v.id])}`) }
+    : {};
+  // The change reaches every conversation showing the video; the card comes to life here too.
+  const updated = updateVideoCard(store, v.id, { patch: input.patch, dedupeKey: input.dedupeKey });
+  if (updated) {
+    return showVideo(store, {
+      model: updated,
+      conversation: input.conversation,
+      now: input.now,
+      keepState: true,
+      ...onUnpostable,
+    }).key;
+  }
   const model: VideoCardModel = {
     videoId: v.id,
     name: v.name,
@@ -53,16 +59,10 @@ export function syncVideoCard(
       : {}),
   };
   const merged = { ...model, ...input.patch } as VideoCardModel;
-  for (const k of Object.keys(merged) as (keyof VideoCardModel)[])
-    if (merged[k] === undefined) delete merged[k];
-  postCard(store, {
-    key,
+  return showVideo(store, {
+    model: merged,
     conversation: input.conversation,
-    card: renderVideoCard(merged),
-    model: merged as unknown as Record<string, unknown>,
-    ...(input.requester
-      ? { onUnpostable: unpostableNotice(input.requester, `run ${command('status', [v.id])}`) }
-      : {}),
-  });
-  return key;
+    now: input.now,
+    ...onUnpostable,
+  }).key;
 }

@@ -10,8 +10,8 @@ import { checkRole } from '../approvals/roles.js';
 import { type Card, message, type Response } from '../cards.js';
 import { type CommandContext, userError } from '../context.js';
 import { type RemoteEffect, remoteEffect } from '../effects/remote-effect.js';
-import { videoCardKey } from '../live/live-card.js';
-import { type VideoCardModel, videoCardModelOf } from '../live/video-card.js';
+import { videoState } from '../live/projections.js';
+import type { VideoCardModel } from '../live/video-card.js';
 import { platformName } from '../platforms/post-blocks.js';
 import { actionKey, newRequestId } from '../request-id.js';
 import { code, command, link, literal } from '../text.js';
@@ -223,8 +223,7 @@ function recordPublish(ctx: CommandContext, s: PublishSend, postUrl: string | un
   const requestedBy = s.approval?.requesterName ?? ctx.req.userName;
   const store = ctx.deps.store;
   store.transaction(() => {
-    const existing = store.cards.get(videoCardKey(video.id, ctx.req.conversation));
-    const before = existing ? (videoCardModelOf(existing.model).posts ?? []) : [];
+    const before = videoState(store, video.id)?.posts ?? [];
     const post: NonNullable<VideoCardModel['posts']>[number] = {
       platform: s.platform,
       status: 'posted',
@@ -236,6 +235,7 @@ function recordPublish(ctx: CommandContext, s: PublishSend, postUrl: string | un
       conversation: ctx.req.conversation,
       patch: { posts },
       dedupeKey: `publish:${video.id}:${s.platform}:${postUrl ?? s.idempotencyKey}`,
+      now: ctx.now(),
       ...(requestedBy ? { requestedBy } : {}),
       requester: ctx.req.user,
     });

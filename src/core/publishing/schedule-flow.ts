@@ -160,6 +160,7 @@ function recordSchedule(ctx: CommandContext, r: { send: ScheduleSend; at: number
       conversation: ctx.req.conversation,
       patch: { schedule: scheduleCardPart(state), notice: undefined },
       dedupeKey: `schedule:${watch.id}:scheduled`,
+      now: ctx.now(),
       ...(requestedBy ? { requestedBy } : {}),
       requester: ctx.req.user,
     });

@@ -3,14 +3,9 @@
  * video (status, render, thumbnails) rather than one they just created.
  */
 
-import { videoCardKey } from '../live/live-card.js';
-import {
-  type CardThumbnails,
-  cardThumbnailsOf,
-  type VideoCardModel,
-  videoCardModelOf,
-} from '../live/video-card.js';
-import type { ConversationAddress, Store } from '../ports.js';
+import { videoState } from '../live/projections.js';
+import { type CardThumbnails, cardThumbnailsOf, type VideoCardModel } from '../live/video-card.js';
+import type { Store } from '../ports.js';
 import type { Thumbnails, Video, VideoStatus } from '../video-api.js';
 
 /** The thumbnail part of a card model (see `cardThumbnailsOf`). */
@@ -23,17 +18,12 @@ export function phaseOf(status: string | undefined): VideoCardModel['phase'] {
   return 'generating';
 }
 
-/** A card model from GET /videos/{id} (and its status when known), merged over the card already here. */
+/** A card model from GET /videos/{id} (and its status when known), merged over the video's card state. */
 export function modelFromVideo(
   store: Store,
-  {
-    conversation,
-    video,
-    status,
-  }: { conversation: ConversationAddress; video: Video; status?: VideoStatus | undefined },
+  { video, status }: { video: Video; status?: VideoStatus | undefined },
 ): VideoCardModel {
-  const existing = store.cards.get(videoCardKey(video.id, conversation));
-  const base: Partial<VideoCardModel> = existing ? videoCardModelOf(existing.model) : {};
+  const base: Partial<VideoCardModel> = videoState(store, video.id) ?? {};
   const model: VideoCardModel = {
     ...base,
     videoId: video.id,

@@ -3,8 +3,9 @@
  * caller's `last` video are written in one transaction, so a crash never leaves a card nobody updates.
  */
 import type { CommandContext } from '../context.js';
-import { postCard, unpostableNotice, videoCardKey } from '../live/live-card.js';
-import { renderVideoCard, type VideoCardModel } from '../live/video-card.js';
+import { unpostableNotice, videoCardKey } from '../live/live-card.js';
+import { showVideo } from '../live/projections.js';
+import type { VideoCardModel } from '../live/video-card.js';
 import type { Store, Watch } from '../ports.js';
 import { command } from '../text.js';
 
@@ -16,9 +17,10 @@ export const RENDER_WATCH_MS = 3600_000;
 const FIRST_CHECK_MS: Record<'generation' | 'render', number> = { generation: 10_000, render: 5_000 };
 
 /**
- * Posts (or re-uses) the video's card in the caller's conversation and watches its generation there.
- * Idempotent: when a generation watch is already active here (a double click, a repeated `status`), only
- * `last` is refreshed, so the card never regresses to an older snapshot.
+ * Shows the video's live card in the caller's conversation (projections.ts) and watches its generation: one
+ * watch per video, whatever the number of conversations showing it. Idempotent: when the generation is
+ * already watched (a double click, a repeated `status`, another channel), the card is shown here on the state
+ * the watch keeps, so it never regresses to an older snapshot.
  */
 export function trackGeneration(
   ctx: CommandContext,
@@ -31,14 +33,16 @@ export function trackGeneration(
   const now = ctx.now();
   const started = store.transaction(() => {
     store.users.setLast(ctx.req.user, 'video', model.videoId);
-    if (store.watches.findActiveIn('generation', model.videoId, conversation)) return false;
-    postCard(store, {
-      key: cardKey,
+    const watching = store.watches.findActive('generation', model.videoId);
+    // Already followed (here or elsewhere): the card comes to life here too, on the state the watch keeps.
+    showVideo(store, {
+      model,
       conversation,
-      card: renderVideoCard(model),
-      model: asRecord(model),
+      now,
+      keepState: watching !== undefined,
       onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [model.videoId])}`),
     });
+    if (watching) return false;
     store.watches.add({
       kind: 'generation',
       target: model.videoId,
@@ -62,7 +66,7 @@ export function trackGeneration(
   return { cardKey, started };
 }
 
-/** Watches a render on the video's card in the caller's conversation (posting the card first if needed). */
+/** Watches a render (one watch per render) and shows the video's live card in the caller's conversation. */
 export function trackRender(
   ctx: CommandContext,
   input: { model: VideoCardModel; renderId: string; codec: string },
@@ -74,19 +78,20 @@ export function trackRender(
   const started = store.transaction(() => {
     store.users.setLast(ctx.req.user, 'video', input.model.videoId);
     // The same render replayed by its idempotency key (double click) is already being watched.
-    if (store.watches.findActiveIn('render', input.renderId, conversation)) return false;
+    const watching = store.watches.findActive('render', input.renderId);
     const model: VideoCardModel = {
       ...input.model,
       render: { renderId: input.renderId, status: 'in-progress', progress: 0, codec: input.codec },
     };
     delete model.notice;
-    postCard(store, {
-      key: cardKey,
+    showVideo(store, {
+      model,
       conversation,
-      card: renderVideoCard(model),
-      model: asRecord(model),
+      now,
+      keepState: watching !== undefined,
       onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [model.videoId])}`),
     });
+    if (watching) return false;
     store.watches.add({
       kind: 'render',
       target: input.renderId,

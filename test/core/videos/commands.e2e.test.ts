@@ -94,7 +94,8 @@ describe('status', () => {
     const c = card(await h.run(`status ${id}`));
     expect(c.tone).toBe('danger');
     expect(c.text).toContain('Generation failed');
-    expect(liveCards(h, id)).toHaveLength(0);
+    // The video's card is live here now (issue 16), showing the failure too.
+    expect(liveCards(h, id)).toHaveLength(1);
   });
 
   it('answers unknown and ambiguous references, and no argument, without guessing', async () => {

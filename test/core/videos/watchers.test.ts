@@ -6,9 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Card } from '../../../src/core/cards.js';
 import { generationWatcher, IDLE_WAIT_MS } from '../../../src/core/live/generation-watcher.js';
-import { postCard, videoCardKey } from '../../../src/core/live/live-card.js';
+import { videoCardKey } from '../../../src/core/live/live-card.js';
+import { showVideo } from '../../../src/core/live/projections.js';
 import { renderWatcher } from '../../../src/core/live/render-watcher.js';
-import { renderVideoCard, type VideoCardModel } from '../../../src/core/live/video-card.js';
+import type { VideoCardModel } from '../../../src/core/live/video-card.js';
 import type { WatchContext, WatchResult } from '../../../src/core/live/watcher.js';
 import type { Clock, Logger, Watch } from '../../../src/core/ports.js';
 import {
@@ -89,14 +90,7 @@ beforeEach(() => {
   store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });
   api = new ScriptedApi();
   const model: VideoCardModel = { videoId: VIDEO, name: 'Octopus facts', phase: 'generating', percent: 0 };
-  store.transaction(() =>
-    postCard(store, {
-      key: KEY,
-      conversation: CONV,
-      card: renderVideoCard(model),
-      model: model as unknown as Record<string, unknown>,
-    }),
-  );
+  store.transaction(() => showVideo(store, { model, conversation: CONV, now }));
 });
 afterEach(() => store.close());
 
@@ -349,14 +343,7 @@ describe('render watcher', () => {
       phase: 'completed',
       render: { renderId: 'r1', status: 'in-progress', progress: 0 },
     };
-    store.transaction(() =>
-      postCard(store, {
-        key: KEY,
-        conversation: CONV,
-        card: renderVideoCard(model),
-        model: model as unknown as Record<string, unknown>,
-      }),
-    );
+    store.transaction(() => showVideo(store, { model, conversation: CONV, now }));
   });
   const rw = () =>
     watch(

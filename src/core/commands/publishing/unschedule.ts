@@ -8,9 +8,8 @@ import { withdrawScheduleRequests } from '../../approvals/withdraw.js';
 import { type Card, message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
-import { videoCardKey } from '../../live/live-card.js';
+import { updateVideoCard } from '../../live/projections.js';
 import { readScheduleState, stopScheduleWatch } from '../../live/schedule-watcher.js';
-import { updateVideoCard } from '../../live/video-card.js';
 import { platformName } from '../../platforms/post-blocks.js';
 import { resolveVideo } from '../../references.js';
 import { command, hole, literal } from '../../text.js';
@@ -66,7 +65,7 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
     );
 
   const store = ctx.deps.store;
-  const watch = ctx.deps.store.watches.findActiveIn('schedule', video.id, ctx.req.conversation);
+  const watch = ctx.deps.store.watches.findActive('schedule', video.id);
   store.transaction(() => {
     if (!watch) return;
     if (entries.length > 0) {
@@ -74,9 +73,8 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
       store.watches.update(watch.id, { nextCheckAt: now });
       return;
     }
-    stopScheduleWatch(store, video.id, ctx.req.conversation);
-    const key = videoCardKey(video.id, ctx.req.conversation);
-    updateVideoCard(store, key, {
+    stopScheduleWatch(store, video.id);
+    updateVideoCard(store, video.id, {
       patch: { schedule: undefined },
       dedupeKey: `unschedule:${watch.id}:nothing`,
     });
@@ -119,13 +117,13 @@ export const unscheduleCommand = defineCommand({
     if (!cancelled) return message(await explain(ctx, video));
 
     const store = ctx.deps.store;
-    const watch = ctx.deps.store.watches.findActiveIn('schedule', video.id, ctx.req.conversation);
+    const watch = ctx.deps.store.watches.findActive('schedule', video.id);
     const state = watch ? readScheduleState(watch.state) : undefined;
     const pending = state?.platforms.filter((p) => state.outcomes[p] === undefined) ?? [];
     store.transaction(() => {
-      stopScheduleWatch(store, video.id, ctx.req.conversation);
+      stopScheduleWatch(store, video.id);
       const by = ctx.req.userName ? ` by ${literal(ctx.req.userName)}` : '';
-      updateVideoCard(store, videoCardKey(video.id, ctx.req.conversation), {
+      updateVideoCard(store, video.id, {
         patch: { schedule: undefined, notice: `Schedule cancelled${by}.` },
         dedupeKey: `unschedule:${video.id}:${watch?.id ?? ctx.now()}`,
       });

@@ -8,8 +8,7 @@ import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
 import { displayName } from '../../format/video.js';
-import { videoCardKey } from '../../live/live-card.js';
-import { updateVideoCard } from '../../live/video-card.js';
+import { updateVideoCard } from '../../live/projections.js';
 import { isNotFound } from '../../not-found.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { resolveVideo } from '../../references.js';
@@ -78,15 +77,9 @@ export const deleteConfirmAction: ActionSpec = {
     const store = ctx.deps.store;
     const who = displayName(ctx.req);
     store.transaction(() => {
-      const cardKeys = new Set<string>();
-      const here = videoCardKey(videoId, ctx.req.conversation);
-      if (store.cards.get(here)) cardKeys.add(here);
-      for (const watch of watchesOfVideo(store, videoId)) {
-        store.watches.update(watch.id, { status: 'done' });
-        if (watch.cardKey) cardKeys.add(watch.cardKey);
-      }
-      for (const key of cardKeys)
-        updateVideoCard(store, key, { patch: { deletedBy: who }, dedupeKey: `${key}:deleted` });
+      for (const watch of watchesOfVideo(store, videoId)) store.watches.update(watch.id, { status: 'done' });
+      // Every conversation showing the video gets the tombstone.
+      updateVideoCard(store, videoId, { patch: { deletedBy: who }, dedupeKey: `video:${videoId}:deleted` });
       store.audit.record({
         at: ctx.now(),
         conversation: ctx.req.conversation,

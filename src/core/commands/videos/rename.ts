@@ -5,7 +5,7 @@ import { guardContentChange, withContentNote } from '../../approvals/content-gua
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { videoCardKey } from '../../live/live-card.js';
-import { updateVideoCard } from '../../live/video-card.js';
+import { updateVideoCard } from '../../live/projections.js';
 import { resolveVideo } from '../../references.js';
 import { code, literal } from '../../text.js';
 import { NAME_MAX } from '../../videos/create-request.js';
@@ -41,11 +41,10 @@ export const renameCommand: CommandSpec = defineCommand({
     const key = videoCardKey(ref.id, ctx.req.conversation);
     store.transaction(() => {
       store.users.setLast(ctx.req.user, 'video', ref.id);
-      if (store.cards.get(key))
-        updateVideoCard(store, key, {
-          patch: { name: updated.name },
-          dedupeKey: `${key}:rename:${ctx.now()}`,
-        });
+      updateVideoCard(store, ref.id, {
+        patch: { name: updated.name },
+        dedupeKey: `${key}:rename:${ctx.now()}`,
+      });
     });
     const note = await guard.settle();
     return message({

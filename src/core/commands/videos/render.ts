@@ -7,8 +7,7 @@ import { message, type Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
-import { videoCardKey } from '../../live/live-card.js';
-import { videoCardModelOf } from '../../live/video-card.js';
+import { videoState } from '../../live/projections.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { resolveVideo } from '../../references.js';
 import { actionKey, clickKey } from '../../request-id.js';
@@ -28,18 +27,13 @@ export async function startRender(
 ): Promise<Response> {
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
-  const key = videoCardKey(videoId, conversation);
-  const current = store.cards.get(key);
-  const currentRender = current ? videoCardModelOf(current.model).render : undefined;
-  if (
-    currentRender?.status === 'in-progress' &&
-    store.watches.findActiveIn('render', currentRender.renderId, conversation)
-  ) {
-    const name = videoCardModelOf((current as NonNullable<typeof current>).model).name;
+  const current = videoState(store, videoId);
+  const currentRender = current?.render;
+  if (currentRender?.status === 'in-progress' && store.watches.findActive('render', currentRender.renderId)) {
     return message({
-      title: `Already rendering “${literal(name)}”`,
+      title: `Already rendering “${literal(current?.name ?? videoId)}”`,
       tone: 'progress',
-      text: `${Math.round(currentRender.progress * 100)}% done. The MP4 link appears on its status card in this channel.`,
+      text: `${Math.round(currentRender.progress * 100)}% done. The MP4 link appears on its live card.`,
     });
   }
 
@@ -61,7 +55,7 @@ export async function startRender(
       ? actionKey(ctx, { action: 'render', payload: { videoId, codec, after } })
       : clickKey(ctx, 'video.render', `${videoId}:${codec}:after:${after}`);
   const started = await api.videos.render(videoId, { codec }, { idempotencyKey });
-  const model = modelFromVideo(store, { conversation, video, status });
+  const model = modelFromVideo(store, { video, status });
   const tracked = trackRender(ctx, { model, renderId: started.renderId, codec });
   if (tracked.started) {
     store.audit.record({

@@ -1,18 +1,20 @@
 /**
- * `status <video>`: where a video's generation is. A video still generating gets a live card in this channel
- * (unless one is already being kept up to date here); a finished one shows its result.
+ * `status <video>`: where a video is, and its live card brought here (issue 16, like Midjourney's `/show`): the
+ * caller's key must resolve the video (another team's id is "not found" and nothing is shown), then the
+ * video's one card state is shown in this conversation too, kept current by every change from anywhere.
  */
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { isTerminal, statusLabel } from '../../format/video.js';
-import { editCard, repostIfUnposted, unpostableNotice, videoCardKey } from '../../live/live-card.js';
+import { repostIfUnposted, unpostableNotice, videoCardKey } from '../../live/live-card.js';
+import { projectionsOf, showVideo } from '../../live/projections.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { resolveVideo } from '../../references.js';
 import { command, literal } from '../../text.js';
 import { modelFromVideo, phaseOf } from '../../videos/card-model.js';
-import { asRecord, trackGeneration } from '../../videos/tracking.js';
+import { trackGeneration } from '../../videos/tracking.js';
 
 /**
  * The video's card here never reached the channel (the platform refused it: the bot was not invited, and the
@@ -38,6 +40,8 @@ export const statusCommand: CommandSpec = defineCommand({
     const status = await api.videos.status(ref.id);
     const store = ctx.deps.store;
 
+    const here = videoCardKey(ref.id, ctx.req.conversation);
+    const liveHere = projectionsOf(store, ref.id).some((p) => p.key === here);
     if (!isTerminal(status.status)) {
       const model: VideoCardModel = {
         videoId: ref.id,
@@ -45,40 +49,33 @@ export const statusCommand: CommandSpec = defineCommand({
         phase: phaseOf(status.status),
         percent: status.percentCompleted,
       };
-      const watching = store.watches.findActiveIn('generation', ref.id, ctx.req.conversation);
       let reposted = false;
-      if (!watching) trackGeneration(ctx, model);
-      else {
-        store.transaction(() => {
-          store.users.setLast(ctx.req.user, 'video', ref.id);
-          reposted = repostUnposted(ctx, ref.id);
-        });
-      }
+      const { started } = trackGeneration(ctx, model);
+      if (liveHere) store.transaction(() => (reposted = repostUnposted(ctx, ref.id)));
       const card = renderVideoCard(model);
       card.text = `${literal(statusLabel(status.status))}: ${status.percentCompleted}% done. ${
-        watching && !reposted
+        liveHere && !reposted && !started
           ? 'Its status card in this channel is being kept up to date.'
-          : 'I posted a status card in this channel that follows it until it is ready.'
+          : 'I posted a status card in this channel that follows it until it is ready, whoever acts on it and wherever.'
       }`;
       return message(card);
     }
 
-    // Finished: show the outcome with thumbnails and render state, as the live card would.
+    // Finished: the card shows the fresh read everywhere it is live, and comes to life here if it was not.
     const video = await api.videos.get(ref.id);
-    const model = modelFromVideo(store, { conversation: ctx.req.conversation, video, status });
-    const key = videoCardKey(ref.id, ctx.req.conversation);
+    const model = modelFromVideo(store, { video, status });
     store.transaction(() => {
       store.users.setLast(ctx.req.user, 'video', ref.id);
-      // A card here that nobody updates any more (its watch expired) is brought up to date too.
-      if (store.cards.get(key) && store.watches.activeWhere({ cardKey: key }).length === 0) {
-        editCard(store, key, {
-          card: renderVideoCard(model),
-          dedupeKey: `${key}:status:${ctx.now()}`,
-          model: asRecord(model),
-        });
-      }
-      repostUnposted(ctx, ref.id);
+      showVideo(store, {
+        model,
+        conversation: ctx.req.conversation,
+        now: ctx.now(),
+        onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [ref.id])}`),
+      });
+      if (liveHere) repostUnposted(ctx, ref.id);
     });
-    return message(renderVideoCard(model));
+    const card = renderVideoCard(model);
+    if (!liveHere) card.context = `${card.context ?? ''} · its live card is posted in this channel now`;
+    return message(card);
   },
 });

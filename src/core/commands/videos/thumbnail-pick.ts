@@ -9,7 +9,7 @@ import type { ActionSpec } from '../../command-spec.js';
 import { userError } from '../../context.js';
 import { displayName } from '../../format/video.js';
 import { videoCardKey } from '../../live/live-card.js';
-import { updateVideoCard } from '../../live/video-card.js';
+import { updateVideoCard } from '../../live/projections.js';
 import { literal } from '../../text.js';
 import { cardThumbnails } from '../../videos/card-model.js';
 import { thumbnailsCard } from './thumbnails.js';
@@ -45,8 +45,9 @@ export const thumbnailPickAction: ActionSpec = {
     }
     store.transaction(() => {
       store.users.setLast(ctx.req.user, 'video', videoId);
-      if (record && thumbnails)
-        updateVideoCard(store, key, {
+      // The pick shows, with who made it, on the video's card wherever it is live.
+      if (thumbnails)
+        updateVideoCard(store, videoId, {
           patch: { thumbnails },
           dedupeKey: `${key}:pick:${variantId}:${ctx.now()}`,
         });

@@ -1,0 +1,244 @@
+/**
+ * One living card per video (issue 16): the video has ONE card state (`Store['cardStates']`, `video:<id>`),
+ * and each conversation showing it holds a projection: a card row `video:<id>@<conversation>` with its own
+ * message on its own platform. Every change merges into the state and is queued to every projection in the
+ * same transaction (the sender coalesces edits per card), so a pick on Discord shows on the Slack card too.
+ * Milestones go into each projection's thread (per its channel's threading), once per projection.
+ *
+ * Projections are bounded (`MAX_PROJECTIONS`): showing the video in one conversation too many edits the
+ * oldest to say where the live card went, and it stops following.
+ */
+import { decodeAddress, platformOf } from '../address.js';
+import type { Card } from '../cards.js';
+import type { CardRecord, ConversationAddress, Store, Watch } from '../ports.js';
+import { channel, code, command } from '../text.js';
+import { postToChannel, type Unpostable, videoCardKey } from './live-card.js';
+import {
+  renderVideoCard,
+  type VideoCardModel,
+  type VideoCardPatch,
+  type VideoEffects,
+  videoCardModelOf,
+} from './video-card.js';
+
+/** Most conversations one video's card is live in at once. */
+export const MAX_PROJECTIONS = 20;
+
+/** What a projection row keeps as its model: which video, since when, and where it went if it stopped. */
+interface ProjectionModel {
+  projectionOf: string;
+  since: number;
+  movedTo?: ConversationAddress;
+}
+
+const subjectOf = (videoId: string): string => `video:${videoId}`;
+const prefixOf = (videoId: string): string => `video:${videoId}@`;
+
+/** The video a card key belongs to (`video:<id>@<conversation>`), if it is a video card. */
+export function videoOfCardKey(key: string): string | undefined {
+  const m = /^video:([^@]+)@/.exec(key);
+  return m?.[1];
+}
+
+const projectionOf = (record: CardRecord): Partial<ProjectionModel> =>
+  record.model as Partial<ProjectionModel>;
+const sinceOf = (record: CardRecord): number => projectionOf(record).since ?? record.updatedAt;
+
+/** The conversations showing the video live, oldest first. */
+export function projectionsOf(store: Store, videoId: string): CardRecord[] {
+  return store.cards
+    .withPrefix(prefixOf(videoId))
+    .filter((r) => projectionOf(r).movedTo === undefined)
+    .sort((a, b) => sinceOf(a) - sinceOf(b) || a.key.localeCompare(b.key));
+}
+
+/** The video's one card state, if it was ever shown. */
+export function videoState(store: Store, videoId: string): VideoCardModel | undefined {
+  const state = store.cardStates.get(subjectOf(videoId));
+  return state ? videoCardModelOf(state) : undefined;
+}
+
+/** The card state of the video a watch follows (through its card key), if shown. */
+export function watchedVideoState(store: Store, watch: Watch): VideoCardModel | undefined {
+  const videoId = watch.cardKey ? videoOfCardKey(watch.cardKey) : undefined;
+  return videoId ? videoState(store, videoId) : undefined;
+}
+
+/** Same team: the same workspace of the same platform, and not Discord's shared direct-message space. */
+function sameTeam(a: ConversationAddress, b: ConversationAddress): boolean {
+  const x = decodeAddress(a);
+  const y = decodeAddress(b);
+  return x.platform === y.platform && x.workspace === y.workspace && x.workspace !== '@me';
+}
+
+/** The card as one projection shows it: the state, plus where else it is live for this team. */
+function projectionCard(model: VideoCardModel, self: ConversationAddress, live: CardRecord[]): Card {
+  const card = renderVideoCard(model);
+  const elsewhere = live
+    .filter((p) => p.conversation !== self && sameTeam(p.conversation, self))
+    .map((p) => channel(p.conversation));
+  if (elsewhere.length > 0) card.context = `${card.context ?? ''} · also live in ${elsewhere.join(', ')}`;
+  return card;
+}
+
+/** Re-renders every live projection from `model` and queues its edit, named by `dedupeKey` per projection. */
+function refresh(store: Store, model: VideoCardModel, options: { dedupeKey: string; skip?: string }): void {
+  const live = projectionsOf(store, model.videoId);
+  for (const p of live) {
+    store.cards.put(p.key, {
+      conversation: p.conversation,
+      card: projectionCard(model, p.conversation, live),
+    });
+    if (p.key === options.skip) continue;
+    store.outbox.enqueue(
+      platformOf(p.conversation),
+      { op: 'update-card', cardKey: p.key },
+      `${p.key}|${options.dedupeKey}`,
+    );
+  }
+}
+
+const asRecord = (model: VideoCardModel): Record<string, unknown> =>
+  model as unknown as Record<string, unknown>;
+
+/** `model` with every `undefined` field dropped (a patch's `undefined` clears a field). */
+function cleaned(model: VideoCardModel): VideoCardModel {
+  for (const k of Object.keys(model) as (keyof VideoCardModel)[]) if (model[k] === undefined) delete model[k];
+  return model;
+}
+
+/**
+ * The oldest projection, when one too many would be live, stops following: its card is edited to say where
+ * the live card went (named only for the same team) and how to bring it back.
+ */
+function retireOldest(store: Store, input: { videoId: string; to: ConversationAddress; now: number }) {
+  const live = projectionsOf(store, input.videoId);
+  for (const old of live.slice(0, Math.max(0, live.length - MAX_PROJECTIONS))) {
+    const where = sameTeam(old.conversation, input.to) ? channel(input.to) : 'another conversation';
+    const card: Card = {
+      title: old.card.title,
+      tone: 'neutral',
+      text: `This card stopped following: the video is live in ${where} now. Run ${command('status', [input.videoId])} to bring it back here.`,
+      context: `id ${code(input.videoId)}`,
+    };
+    const model: ProjectionModel = { projectionOf: input.videoId, since: sinceOf(old), movedTo: input.to };
+    store.cards.put(old.key, { conversation: old.conversation, card, model: { ...model } });
+    store.outbox.enqueue(
+      platformOf(old.conversation),
+      { op: 'update-card', cardKey: old.key },
+      `${old.key}|moved:${input.now}`,
+    );
+  }
+}
+
+/**
+ * Shows the video's live card in `conversation`: writes the state (`model`, or keeps the stored one when
+ * `keepState` and it exists), adds a projection here when there is none (posting it, or bringing back a card
+ * that had stopped following), retires the oldest beyond the limit, and refreshes every projection. Call
+ * inside `store.transaction`. Returns the projection's key and whether a post was queued.
+ */
+export function showVideo(
+  store: Store,
+  input: {
+    model: VideoCardModel;
+    conversation: ConversationAddress;
+    now: number;
+    keepState?: boolean;
+    onUnpostable?: Unpostable;
+  },
+): { key: string; posted: boolean; model: VideoCardModel } {
+  const videoId = input.model.videoId;
+  const stored = input.keepState ? videoState(store, videoId) : undefined;
+  const model = stored ?? cleaned({ ...input.model });
+  store.cardStates.put(subjectOf(videoId), asRecord(model));
+  const key = videoCardKey(videoId, input.conversation);
+  const existing = store.cards.get(key);
+  const live = existing !== undefined && projectionOf(existing).movedTo === undefined;
+  let posted = false;
+  if (!live) {
+    const own: ProjectionModel = { projectionOf: videoId, since: input.now };
+    store.cards.put(key, {
+      conversation: input.conversation,
+      card: renderVideoCard(model),
+      model: { ...own },
+    });
+    if (!existing?.message) {
+      posted = store.outbox.enqueue(
+        platformOf(input.conversation),
+        {
+          op: 'post-card',
+          cardKey: key,
+          ...(input.onUnpostable ? { onUnpostable: input.onUnpostable } : {}),
+        },
+        existing ? `${key}:post:${input.now}` : `${key}:post`,
+      );
+    }
+    retireOldest(store, { videoId, to: input.conversation, now: input.now });
+  }
+  refresh(store, model, {
+    dedupeKey: `shown:${input.conversation}:${input.now}`,
+    ...(posted ? { skip: key } : {}),
+  });
+  return { key, posted, model };
+}
+
+/**
+ * Merges a change into the video's one state and queues it to every projection. `key` is any card key of the
+ * video (`video:<id>@…`) or its id. Call inside a transaction with the state change; `dedupeKey` names the
+ * change. Undefined when the video was never shown.
+ */
+export function updateVideoCard(
+  store: Store,
+  keyOrId: string,
+  { patch, dedupeKey }: { patch: VideoCardPatch; dedupeKey: string },
+): VideoCardModel | undefined {
+  const videoId = videoOfCardKey(keyOrId) ?? keyOrId;
+  const state = videoState(store, videoId);
+  if (!state) return undefined;
+  const model = cleaned({ ...state, ...patch } as VideoCardModel);
+  store.cardStates.put(subjectOf(videoId), asRecord(model));
+  refresh(store, model, { dedupeKey });
+  return model;
+}
+
+/**
+ * A milestone said in every conversation showing the video: a reply in each projection's thread when that
+ * channel has threading on, else in the channel; once per projection (`dedupeKey` names the milestone).
+ * False when no conversation shows the video.
+ */
+export function replyToVideo(
+  store: Store,
+  keyOrId: string,
+  input: { card: Card; dedupeKey: string },
+): boolean {
+  const videoId = videoOfCardKey(keyOrId) ?? keyOrId;
+  const live = projectionsOf(store, videoId);
+  for (const p of live) {
+    const threaded = store.settings.get(p.conversation).threading;
+    store.outbox.enqueue(
+      platformOf(p.conversation),
+      {
+        op: 'reply',
+        conversation: p.conversation,
+        card: input.card,
+        ...(threaded ? { threadOfCard: p.key } : {}),
+      },
+      `${input.dedupeKey}@${p.key}`,
+    );
+  }
+  return live.length > 0;
+}
+
+/**
+ * Applies a watcher's effects in the poller's transaction: the change to the video's one state (all its
+ * projections), and the milestone in each; with no projection, the milestone goes to the watch's conversation.
+ */
+export function applyVideoEffects(store: Store, watch: Watch, effects: VideoEffects): void {
+  const videoId = watch.cardKey ? videoOfCardKey(watch.cardKey) : undefined;
+  if (videoId && effects.patch && effects.dedupe)
+    updateVideoCard(store, videoId, { patch: effects.patch, dedupeKey: effects.dedupe });
+  if (!effects.reply) return;
+  const { card, dedupe } = effects.reply;
+  if (videoId && replyToVideo(store, videoId, { card, dedupeKey: dedupe })) return;
+  postToChannel(store, { conversation: watch.conversation, card, dedupeKey: dedupe });
+}
