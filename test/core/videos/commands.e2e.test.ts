@@ -175,7 +175,7 @@ describe('show', () => {
     expect(fields.Thumbnails).toMatch(/^ready, 3 options · option \d in use \(AI pick\)$/);
     expect(before.text).toContain('A short script about Showcase');
     expect(before.image?.url).toBeTruthy();
-    expect(buttons(before).map((b) => b.action)).toEqual(['video.thumbnails', 'video.render']);
+    expect(buttons(before).map((b) => b.action)).toEqual(['video.thumbnails', 'video.show-here', 'video.render']);
 
     await h.click('video.render', id);
     await h.until(() => h.store.watches.active().length === 0, { maxMs: 5 * MINUTE });

@@ -9,7 +9,7 @@ import { renameCommand } from './rename.js';
 import { renderAction, renderCommand } from './render.js';
 import { approved, effects } from './replays.js';
 import { showAction, showCommand } from './show.js';
-import { statusCommand } from './status.js';
+import { showHereAction, statusCommand } from './status.js';
 import { thumbnailPickAction } from './thumbnail-pick.js';
 import { thumbnailsAction, thumbnailsCommand } from './thumbnails.js';
 
@@ -31,6 +31,7 @@ export const videosModule: CommandModule = {
     createCancelAction,
     videosPageAction,
     showAction,
+    showHereAction,
     thumbnailsAction,
     thumbnailPickAction,
     renderAction,

@@ -7,8 +7,9 @@ import { message } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
-import { formatTime } from '../../format/video.js';
+import { excerpt, formatTime } from '../../format/video.js';
 import { code, command, hole, link, literal } from '../../text.js';
+import { SHOW_HERE_ACTION } from './status.js';
 
 export const PAGE_SIZE = 10;
 
@@ -45,7 +46,15 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
     if (v.thumbnailUrl) section.image = { url: v.thumbnailUrl, alt: `Thumbnail of ${v.name}` };
     return section;
   });
-  const controls: Control[] = [];
+  // One menu for the page (a button per video would overflow Discord's rows): the live card, here.
+  const controls: Control[] = [
+    {
+      kind: 'select',
+      action: SHOW_HERE_ACTION,
+      placeholder: 'Show a live card here…',
+      options: items.map((v) => ({ label: excerpt(v.name, 75), value: v.id })),
+    },
+  ];
   const flag = archived ? 'archived' : 'all';
   if (page > 1)
     controls.push({ kind: 'button', action: 'videos.page', value: `${page - 1}:${flag}`, label: '← Prev' });
@@ -59,7 +68,7 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
     sections,
     context: `Page ${page} of ${pages} · times in ${zone}`,
   };
-  if (controls.length > 0) card.controls = controls;
+  card.controls = controls;
   return card;
 }
 

@@ -14,6 +14,7 @@ import { resolveVideo } from '../../references.js';
 import { code, command, hole, link, literal } from '../../text.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video, VideoApiError } from '../../video-api.js';
 import { loadVoices } from '../../videos/catalog-choices.js';
+import { SHOW_HERE_ACTION } from './status.js';
 
 /** One readable line per stored block field (spec §2 post metadata), as card markdown. */
 export function postBlockText(platform: Platform, posts: PostMetadata): string | undefined {
@@ -99,6 +100,8 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
 
   const controls: Control[] = [
     { kind: 'button', action: 'video.thumbnails', value: video.id, label: 'Thumbnails' },
+    // Brings the video's live card into this conversation (as `status`), kept current from anywhere.
+    { kind: 'button', action: SHOW_HERE_ACTION, value: video.id, label: 'Show here' },
   ];
   if (video.status === 'completed') {
     controls.push({

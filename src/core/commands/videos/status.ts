@@ -3,15 +3,15 @@
  * caller's key must resolve the video (another team's id is "not found" and nothing is shown), then the
  * video's one card state is shown in this conversation too, kept current by every change from anywhere.
  */
-import { message } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { message, type Response } from '../../cards.js';
+import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { isTerminal, statusLabel } from '../../format/video.js';
 import { repostIfUnposted, unpostableNotice, videoCardKey } from '../../live/live-card.js';
 import { projectionsOf, showVideo } from '../../live/projections.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
-import { resolveVideo } from '../../references.js';
+import { type Ref, resolveVideo } from '../../references.js';
 import { command, literal } from '../../text.js';
 import { modelFromVideo, phaseOf } from '../../videos/card-model.js';
 import { trackGeneration } from '../../videos/tracking.js';
@@ -29,53 +29,71 @@ function repostUnposted(ctx: CommandContext, videoId: string): boolean {
   });
 }
 
+/** The "Show here" control's action (videos/show.ts, videos/list.ts). */
+export const SHOW_HERE_ACTION = 'video.show-here';
+
 export const statusCommand: CommandSpec = defineCommand({
   name: 'status',
   summary: 'Show a video’s generation progress (and keep a live card while it runs)',
   options: [VIDEO_REST_OPTION],
   examples: ['status last', 'status Octopus facts'],
   async run(ctx, args) {
-    const ref = await resolveVideo(ctx, args.video);
-    const api = ctx.api();
-    const status = await api.videos.status(ref.id);
-    const store = ctx.deps.store;
-
-    const here = videoCardKey(ref.id, ctx.req.conversation);
-    const liveHere = projectionsOf(store, ref.id).some((p) => p.key === here);
-    if (!isTerminal(status.status)) {
-      const model: VideoCardModel = {
-        videoId: ref.id,
-        name: ref.name,
-        phase: phaseOf(status.status),
-        percent: status.percentCompleted,
-      };
-      let reposted = false;
-      const { started } = trackGeneration(ctx, model);
-      if (liveHere) store.transaction(() => (reposted = repostUnposted(ctx, ref.id)));
-      const card = renderVideoCard(model);
-      card.text = `${literal(statusLabel(status.status))}: ${status.percentCompleted}% done. ${
-        liveHere && !reposted && !started
-          ? 'Its status card in this channel is being kept up to date.'
-          : 'I posted a status card in this channel that follows it until it is ready, whoever acts on it and wherever.'
-      }`;
-      return message(card);
-    }
-
-    // Finished: the card shows the fresh read everywhere it is live, and comes to life here if it was not.
-    const video = await api.videos.get(ref.id);
-    const model = modelFromVideo(store, { video, status });
-    store.transaction(() => {
-      store.users.setLast(ctx.req.user, 'video', ref.id);
-      showVideo(store, {
-        model,
-        conversation: ctx.req.conversation,
-        now: ctx.now(),
-        onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [ref.id])}`),
-      });
-      if (liveHere) repostUnposted(ctx, ref.id);
-    });
-    const card = renderVideoCard(model);
-    if (!liveHere) card.context = `${card.context ?? ''} · its live card is posted in this channel now`;
-    return message(card);
+    return showHere(ctx, await resolveVideo(ctx, args.video));
   },
 });
+
+/**
+ * "Show here" on `videos` and `show` (value or menu choice: the video id): the same as `status <id>`, the
+ * video resolved again with the clicker's own key.
+ */
+export const showHereAction: ActionSpec = {
+  action: SHOW_HERE_ACTION,
+  async run(ctx, value, choice) {
+    return showHere(ctx, await resolveVideo(ctx, choice ?? value));
+  },
+};
+
+/** The video's status, and its live card brought into this conversation. */
+async function showHere(ctx: CommandContext, ref: Ref): Promise<Response> {
+  const api = ctx.api();
+  const status = await api.videos.status(ref.id);
+  const store = ctx.deps.store;
+
+  const here = videoCardKey(ref.id, ctx.req.conversation);
+  const liveHere = projectionsOf(store, ref.id).some((p) => p.key === here);
+  if (!isTerminal(status.status)) {
+    const model: VideoCardModel = {
+      videoId: ref.id,
+      name: ref.name,
+      phase: phaseOf(status.status),
+      percent: status.percentCompleted,
+    };
+    let reposted = false;
+    const { started } = trackGeneration(ctx, model);
+    if (liveHere) store.transaction(() => (reposted = repostUnposted(ctx, ref.id)));
+    const card = renderVideoCard(model);
+    card.text = `${literal(statusLabel(status.status))}: ${status.percentCompleted}% done. ${
+      liveHere && !reposted && !started
+        ? 'Its status card in this channel is being kept up to date.'
+        : 'I posted a status card in this channel that follows it until it is ready, whoever acts on it and wherever.'
+    }`;
+    return message(card);
+  }
+
+  // Finished: the card shows the fresh read everywhere it is live, and comes to life here if it was not.
+  const video = await api.videos.get(ref.id);
+  const model = modelFromVideo(store, { video, status });
+  store.transaction(() => {
+    store.users.setLast(ctx.req.user, 'video', ref.id);
+    showVideo(store, {
+      model,
+      conversation: ctx.req.conversation,
+      now: ctx.now(),
+      onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [ref.id])}`),
+    });
+    if (liveHere) repostUnposted(ctx, ref.id);
+  });
+  const card = renderVideoCard(model);
+  if (!liveHere) card.context = `${card.context ?? ''} · its live card is posted in this channel now`;
+  return message(card);
+}
