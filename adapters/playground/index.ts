@@ -27,7 +27,11 @@ export interface PlaygroundOptions {
   clock: Clock;
   /** Default `local`. */
   workspace?: string;
-  /** Default `['general']`; the first is where the page opens. */
+  /**
+   * Default `general` and `review` (`DEFAULT_PLAYGROUND_CHANNELS`); the first is where the page opens. Two, so
+   * the demo shows one living card per video (issue 16): `/reel status last` in the other channel brings the
+   * same card there, and a click in either updates both.
+   */
   channels?: string[];
   /**
    * Default alice, bob and carol (bob and carol in the group `reviewers`): people to switch between;
@@ -59,11 +63,13 @@ export const DEFAULT_PLAYGROUND_USERS: readonly { id: string; name: string; grou
   { id: 'carol', name: 'Carol', groups: ['reviewers'] },
 ];
 
+export const DEFAULT_PLAYGROUND_CHANNELS: readonly string[] = ['general', 'review'];
+
 const ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export function createPlaygroundAdapter(options: PlaygroundOptions): PlaygroundAdapter {
   const workspace = options.workspace ?? 'local';
-  const channels = options.channels ?? ['general'];
+  const channels = options.channels ?? [...DEFAULT_PLAYGROUND_CHANNELS];
   const people = options.users ?? DEFAULT_PLAYGROUND_USERS.map((u) => ({ ...u, groups: [...u.groups] }));
   // Ids become address parts and URL parameters: refuse odd ones at start-up, not at the first click.
   for (const id of [workspace, ...channels, ...people.map((u) => u.id)]) {

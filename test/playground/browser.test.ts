@@ -3,14 +3,33 @@
  * against the fake Bot: commands, cards, clicks with confirmation, forms with inline errors, live updates
  * pushed by the "outbox", threads, selects, channels and the act-as switch. Screenshots land in
  * `test-output/playground/` for a human look.
+ *
+ * Then the demo itself (`startApp` as `npm start` runs it: embedded simulator, real core, poller) with its two
+ * channels: one living card per video (issue 16), shown in #general and #review, a pick in one seen in both.
+ * Its screenshots land in `test-output/playground/` too; `DOC_SCREENSHOTS=1` also writes them over
+ * `docs/screenshots/playground-living-card-*.png` (the README's), so a plain test run leaves docs alone.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningApp, startApp } from '../../src/main.js';
 import { startImageServer, startPlayground, videoCard } from './fake-bot.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = 'test-output/playground';
+const DOC_SHOTS = 'docs/screenshots';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
   let pg: Awaited<ReturnType<typeof startPlayground>>;
@@ -23,19 +42,7 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     mkdirSync(SHOTS, { recursive: true });
     pg = await startPlayground();
     images = await startImageServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--headless',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     // Any script error or CSP violation fails the run.
     page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
@@ -248,5 +255,134 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     const overflow = await phone.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     expect(overflow).toBe(false);
     await phone.close();
+  });
+});
+
+describe.skipIf(!existsSync(CHROMIUM))('the demo in a browser: one living card in two channels', () => {
+  let app: RunningApp;
+  let dataDir: string;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    if (process.env.DOC_SCREENSHOTS === '1') mkdirSync(DOC_SHOTS, { recursive: true });
+    dataDir = mkdtempSync(join(tmpdir(), 'reelbot-living-card-'));
+    // The demo's defaults (no chat platform configured: the playground with its default channels), on a free
+    // port, with the simulator sped up so a generation takes seconds.
+    app = await startApp({
+      REELBOT_DATA_DIR: dataDir,
+      PORT: '0',
+      SIM_SPEED: '60',
+      LOG_LEVEL: 'warn',
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const send = async (text: string) => {
+    await page.getByTestId('composer-input').fill(text);
+    await page.getByTestId('composer-input').press('Enter');
+  };
+  const channelLink = (name: string) => page.locator(`[data-testid="channel-link"][data-channel="${name}"]`);
+  const openChannel = async (name: string) => {
+    await channelLink(name).click();
+    await expect.poll(() => page.getByTestId('channel-name').textContent()).toBe(`#${name}`);
+  };
+  /**
+   * The channel's live card of the video: a top-level message seen by everyone (not a thread reply, nor the
+   * private answer to `status`), titled with the video's name and offering Render.
+   */
+  const liveCards = () =>
+    page
+      .getByTestId('messages')
+      .locator(':scope > [data-testid="message"]:not([data-ephemeral])')
+      .filter({
+        has: page.locator(':scope > .msg-main > .msg-body [data-testid="card-title"]', {
+          hasText: /^Phone tips$/,
+        }),
+      })
+      .filter({ has: page.getByRole('button', { name: 'Render' }) });
+  const liveCard = () => liveCards().locator(':scope > .msg-main > .msg-body > [data-testid="card"]');
+  /** What a card shows, without the time stamps that localize differently per render. */
+  const cardText = async () => (await liveCard().innerText()).replace(/\s+/g, ' ').trim();
+  const shot = async (name: string) => {
+    await page.getByTestId('messages').evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    // Once an edited card's highlight has faded, and with no hover on a card.
+    await page.mouse.move(0, 0);
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    await page.screenshot({ path: `${SHOTS}/living-card-${name}.png` });
+    if (process.env.DOC_SCREENSHOTS === '1') {
+      await page.screenshot({ path: `${DOC_SHOTS}/playground-living-card-${name}.png` });
+    }
+  };
+
+  it('shows the same video card in #general and #review, a pick in one seen in both', {
+    timeout: 180_000,
+  }, async () => {
+    await page.goto(`${app.url}/?user=alice`);
+    await expect.poll(() => page.getByTestId('connection').getAttribute('data-state')).toBe('live');
+    // The sidebar lists both channels; the page opens on the first.
+    expect(await page.getByTestId('channel-link').allTextContents()).toEqual(['# general', '# review']);
+    expect(await page.getByTestId('channel-name').textContent()).toBe('#general');
+
+    // #general: create a video, confirm the cost, wait for the thumbnails.
+    await send('/reel create --name "Phone tips" Five tips for filming on a phone, in sixty seconds flat.');
+    const confirm = page
+      .getByTestId('card-button')
+      .filter({ hasText: /^Create/ })
+      .last();
+    await confirm.waitFor({ timeout: 15_000 });
+    await confirm.click();
+    await liveCard().getByRole('button', { name: 'Use this' }).first().waitFor({ timeout: 60_000 });
+    expect(await liveCards().count()).toBe(1);
+
+    // #review: empty of the video until `/reel status last` brings its live card here.
+    await openChannel('review');
+    expect(await liveCards().count()).toBe(0);
+    await send('/reel status last');
+    await liveCard().getByRole('button', { name: 'Use this' }).first().waitFor({ timeout: 15_000 });
+    expect(await liveCards().count()).toBe(1);
+    // The video's thumbnails, as in #general: the AI pick in use, none picked by a person yet.
+    expect(await liveCard().getByTestId('card-image').count()).toBeGreaterThanOrEqual(1);
+    expect(await cardText()).not.toMatch(/picked by/);
+
+    // A pick in #review: this card shows it at once, #general's through the outbox while #general is not open
+    // (its sidebar entry marked: its card changed).
+    const pick = liveCard().getByRole('button', { name: 'Use this' }).last();
+    await pick.click();
+    await expect.poll(cardText, { timeout: 15_000 }).toMatch(/picked by Alice/);
+    const inReview = await cardText();
+    await expect
+      .poll(() => channelLink('general').locator('.unread-dot').isVisible(), { timeout: 15_000 })
+      .toBe(true);
+    await shot('review');
+
+    // #general: the same card, the same state (each names where else it is live).
+    await openChannel('general');
+    await expect.poll(cardText, { timeout: 15_000 }).toMatch(/picked by Alice/);
+    expect(await liveCards().count()).toBe(1);
+    expect(await channelLink('general').locator('.unread-dot').isHidden()).toBe(true);
+    const inGeneral = await cardText();
+    const sameState = (text: string) => text.replace(/also live in \S+/, 'also live in …');
+    expect(sameState(inGeneral)).toBe(sameState(inReview));
+    expect(inGeneral).toMatch(/also live in \S*review/);
+    expect(inReview).toMatch(/also live in \S*general/);
+    await shot('general');
+
+    expect(problems).toEqual([]);
   });
 });

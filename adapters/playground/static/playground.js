@@ -8,6 +8,8 @@ const page = document.body;
 const state = {
   user: page.dataset.user ?? '',
   channel: page.dataset.channel ?? '',
+  /** The channel whose history the message list holds: behind `channel` while a switch loads. */
+  shown: page.dataset.channel ?? '',
   /** @type {EventSource | null} */
   source: null,
   /** Views that arrive while history is loading, re-applied on top of it. */
@@ -78,12 +80,18 @@ function refreshThread(thread) {
 
 /**
  * Puts a message view in place: a new message is appended (to its thread, if it has one); an edited
- * one keeps its position and thread, only its body is swapped.
+ * one keeps its position and thread, only its body is swapped. A view of another channel (a new message
+ * there, or an edit of a card it shows, such as a video's card live in several channels) marks that
+ * channel unread: opening it re-reads its history, which holds the card's current state.
  * @param {{ id: string; channel: string; threadOf?: string; html: string }} view
  */
 function upsert(view) {
   if (view.channel !== state.channel) return markUnread(view.channel);
-  if (state.pending) state.pending.push(view);
+  if (state.pending) {
+    state.pending.push(view);
+    // A channel switch is loading: the list still holds the previous channel, which this view is not for.
+    if (state.shown !== state.channel) return;
+  }
   const element = fromHtml(view.html);
   localizeTimes(element);
   const existing = document.getElementById(element.id);
@@ -135,9 +143,10 @@ function markUnread(channel) {
 /** Re-reads the channel's history for the current user (after a reconnect, a user or channel switch). */
 async function reload() {
   const token = ++state.loadToken;
+  const channel = state.channel;
   state.pending = [];
   try {
-    const query = new URLSearchParams({ user: state.user, channel: state.channel });
+    const query = new URLSearchParams({ user: state.user, channel });
     const response = await fetch(`/playground/messages?${query}`);
     const data = await response.json();
     if (token !== state.loadToken) return;
@@ -145,6 +154,7 @@ async function reload() {
     const during = state.pending ?? [];
     state.pending = null;
     for (const old of messages.querySelectorAll(':scope > .msg')) old.remove();
+    state.shown = channel;
     for (const view of data.messages) upsert(view);
     for (const view of during) upsert(view);
     scrollToBottom();
