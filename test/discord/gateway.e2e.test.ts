@@ -37,7 +37,8 @@ const rest = (f: FakeDiscord) => new REST({ api: f.apiUrl }).setToken(TOKEN);
 
 describe('gateway', () => {
   it('identifies with the bot token and the Guilds intent, and keeps the heartbeat', async () => {
-    w = await discordWorld({ heartbeatIntervalMs: 50 });
+    // Short enough to see heartbeats quickly, long enough that a loaded machine acks each before the next.
+    w = await discordWorld({ heartbeatIntervalMs: 250 });
     expect(w.fake.identifies).toHaveLength(1);
     expect(w.fake.identifies[0]).toMatchObject({ token: TOKEN, intents: 1, shard: [0, 1] });
     await w.fake.waitFor(() => w?.fake.heartbeats !== undefined && w.fake.heartbeats >= 2, 3_000);

@@ -5,6 +5,7 @@
  */
 import type { Card } from '../cards.js';
 import { editCard, notifyUser } from '../live/live-card.js';
+import { updateVideoCard } from '../live/projections.js';
 import type { Approval, AuditEntry, Store } from '../ports.js';
 import { renderApprovalCard } from './card.js';
 import { type ApprovalCardModel, asRecord, readApprovalModel } from './model.js';
@@ -20,7 +21,29 @@ export function updateApprovalCard(
   if (!model) return undefined;
   const next: ApprovalCardModel = { ...model, ...patch };
   editCard(store, approval.cardKey, { card: renderApprovalCard(next), dedupeKey, model: asRecord(next) });
+  showOnVideoCard(store, approval, { model: next, dedupeKey });
   return next;
+}
+
+/**
+ * The request's state on its video's living card too (when it is about a video that is shown anywhere): a
+ * decision made on one platform shows on the video's cards on every platform.
+ */
+export function showOnVideoCard(
+  store: Store,
+  approval: Approval,
+  { model, dedupeKey }: { model: ApprovalCardModel; dedupeKey: string },
+): void {
+  const videoId = approval.action.args.videoId;
+  if (typeof videoId !== 'string' || videoId === '') return;
+  const status = model.withdrawnBy ? 'withdrawn' : model.status;
+  const by = model.withdrawnBy ?? model.decidedByName;
+  updateVideoCard(store, videoId, {
+    patch: {
+      approval: { id: approval.id, status, summary: model.summary, ...(by ? { by } : {}) },
+    },
+    dedupeKey: `${dedupeKey}:video`,
+  });
 }
 
 /** The approval's card model, for wording (summary, zone). */

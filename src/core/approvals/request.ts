@@ -11,7 +11,7 @@ import type { Approval } from '../ports.js';
 import { TYPED_RETRY_WINDOW_MS } from '../request-id.js';
 import { formatBoth } from '../time/format.js';
 import { renderApprovalCard } from './card.js';
-import { auditApproval } from './effects.js';
+import { auditApproval, showOnVideoCard } from './effects.js';
 import { requestLifetimeMs } from './lifetime.js';
 import {
   type ApprovalCardModel,
@@ -104,6 +104,7 @@ function createApproval(ctx: CommandContext, asking: Asking): undefined {
     model: asRecord(model),
     onUnpostable: unpostable(requester),
   });
+  showOnVideoCard(store, approval, { model, dedupeKey: `${cardKey}:requested` });
   // Due exactly at expiry: the poller then expires it without any API call (expiry-watcher.ts).
   store.watches.add({
     kind: 'approval',

@@ -50,7 +50,30 @@ export interface VideoCardModel {
   trouble?: string;
   /** Set when the video was deleted from chat: the card keeps only a tombstone. */
   deletedBy?: string;
+  /** The latest approval request about this video (approvals/effects.ts), decided anywhere. */
+  approval?: VideoApproval;
 }
+
+/** An approval request's state as the video's card shows it; `summary` is card markdown. */
+export interface VideoApproval {
+  id: string;
+  status: 'pending' | 'approved' | 'rejected' | 'expired' | 'failed' | 'withdrawn';
+  summary: string;
+  by?: string;
+}
+
+const APPROVAL_LINE: Record<VideoApproval['status'], string> = {
+  pending: '⏳ Waiting for approval',
+  approved: '✅ Approved',
+  rejected: '❌ Rejected',
+  expired: '⌛ Approval expired',
+  failed: '⚠️ Approved, but it failed',
+  withdrawn: '↩️ Request withdrawn',
+};
+
+/** "⏳ Waiting for approval: Publish “X” to YouTube" / "✅ Approved by Bo: …". */
+export const approvalLine = (a: VideoApproval): string =>
+  `${APPROVAL_LINE[a.status]}${a.by && a.status !== 'pending' ? ` by ${literal(a.by)}` : ''}: ${a.summary}`;
 
 /** `▓▓▓▓░░░░░░ 42%` — readable on every platform, including ones without a native progress bar. */
 export const progressBar = (percent: number): string => {
@@ -162,6 +185,7 @@ export function renderVideoCard(m: VideoCardModel): Card {
   if (m.warnings?.length && m.phase !== 'failed') {
     card.text = `${card.text ?? ''}\n${m.warnings.map((w) => `⚠️ ${literal(w)}`).join('\n')}`;
   }
+  if (m.approval) card.text = `${card.text ?? ''}\n${approvalLine(m.approval)}`;
   if (m.trouble) card.text = `${card.text ?? ''}\n_${literal(m.trouble)}_`;
   if (m.notice) card.text = `${card.text ?? ''}\n_${m.notice}_`;
 

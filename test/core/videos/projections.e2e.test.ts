@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
 import { MAX_PROJECTIONS, projectionsOf, videoState } from '../../../src/core/live/projections.js';
-import { textOf } from '../../support/harness.js';
+import { DEMO_KEY, textOf } from '../../support/harness.js';
+import { completedVideo } from '../publishing/helpers.js';
 import {
   apiVideo,
   button,
@@ -110,6 +111,35 @@ describe('one living card per video', () => {
     const refused = await h.click('video.show-here', here.value, inChannel(outsider, 4));
     expect(textOf(refused)).toMatch(/No video matches|not found|no longer exists/i);
     expect(h.store.cards.get(videoCardKey(id, channelN(4)))).toBeUndefined();
+  });
+
+  it('an approval decided where it was asked shows on every card of the video, in every conversation', async () => {
+    const BOB_KEY = 'fl_live_bob_own_key_of_the_demo_team_0123';
+    h.sim.sim.addKey(DEMO_KEY, BOB_KEY);
+    const alice = h.user('alice');
+    const bob = h.user('bob', { key: BOB_KEY });
+    const id = await completedVideo(h, 'Launch teaser', { render: true });
+    await h.api.videos.update(id, { posts: { youtube: { title: 'Launch', privacyStatus: 'public' } } });
+    await h.run(`status ${id}`, alice);
+    await h.run(`status ${id}`, inChannel(bob, 2));
+    for (const line of ['role admin @alice', 'approval publish', 'approvers @bob'])
+      expect(textOf(await h.run(`settings ${line}`, alice))).toContain('updated');
+
+    await h.run(`publish ${id} youtube`, alice);
+    await h.sender.drain();
+    for (const n of [1, 2]) expect(cardIn(id, n).card.text).toContain('⏳ Waiting for approval: Publish');
+    const workspace = h.conversation.split(':').slice(0, 2).join(':');
+    const approvalId = h.store.approvals.pendingIn(workspace)[0]?.id ?? '';
+    expect(approvalId).not.toBe('');
+
+    // Bob decides on the request in channel 1 (an approval belongs to its channel); the card in channel 2,
+    // which he watches, follows.
+    expect(textOf(await h.click('approval.approve', approvalId, bob))).toContain('Approved');
+    await h.sender.drain();
+    for (const n of [1, 2]) {
+      expect(cardIn(id, n).card.text).toContain('✅ Approved by bob: Publish');
+      expect(JSON.stringify(cardIn(id, n).card.fields)).toContain('View post');
+    }
   });
 
   it('a member of another team gets "not found" and no card is made', async () => {

@@ -94,6 +94,12 @@ async function showHere(ctx: CommandContext, ref: Ref): Promise<Response> {
     if (liveHere) repostUnposted(ctx, ref.id);
   });
   const card = renderVideoCard(model);
-  if (!liveHere) card.context = `${card.context ?? ''} · its live card is posted in this channel now`;
-  return message(card);
+  if (liveHere) return message(card);
+  // The live card itself is posted here: the answer is only a receipt, without a second set of buttons.
+  return message({
+    title: card.title,
+    ...(card.tone ? { tone: card.tone } : {}),
+    ...(card.text ? { text: card.text } : {}),
+    context: `${card.context ?? ''} · its live card is posted in this channel now`,
+  });
 }
