@@ -326,6 +326,8 @@ export interface WorkspacePurge {
   approvals: number;
   outbox: number;
   cards: number;
+  /** Video card states no conversation shows any more once this workspace's cards went. */
+  cardStates: number;
   deliveries: number;
   effects: number;
   installations: number;

@@ -28,6 +28,9 @@ const STATEMENTS: Record<Exclude<keyof WorkspacePurge, 'installations'>, string>
       OR ${inWorkspace("json_extract(item, '$.user')")}
       OR json_extract(item, '$.cardKey') IN (SELECT key FROM cards WHERE ${inWorkspace('conversation')}))`,
   cards: `DELETE FROM cards WHERE ${inWorkspace('conversation')}`,
+  // After cards: a video's state goes with its last card ('video:<id>@…' sorts between '…@' and '…A').
+  cardStates: `DELETE FROM card_states WHERE NOT EXISTS (SELECT 1 FROM cards
+      WHERE cards.key > card_states.subject || '@' AND cards.key < card_states.subject || 'A')`,
   deliveries: `DELETE FROM chat_deliveries WHERE ${inWorkspace('conversation')}`,
   // A write never recorded here is not replayed into a workspace that removed the bot.
   effects: `DELETE FROM pending_effects WHERE ${inWorkspace("json_extract(request, '$.conversation')")}`,

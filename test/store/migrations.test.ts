@@ -99,6 +99,24 @@ describe('migrations and opening', () => {
     db.close();
   });
 
+  it('seeds each video card state from the newest of its cards when moving to one card per video', () => {
+    const db = new Database(':memory:');
+    const logger = recordingLogger();
+    const before = MIGRATIONS.findIndex((m) => m.name === 'one card state per video');
+    expect(before).toBeGreaterThan(0);
+    migrate(db, { location: 'test', logger, migrations: MIGRATIONS.slice(0, before) });
+    const card = db.prepare(
+      "INSERT INTO cards (key, conversation, message, card, model, updated_at) VALUES (?, ?, NULL, '{}', ?, ?)",
+    );
+    card.run('video:v1@slack:T1:C1', 'slack:T1:C1', JSON.stringify({ videoId: 'v1', name: 'old' }), 1);
+    card.run('video:v1@slack:T1:C2', 'slack:T1:C2', JSON.stringify({ videoId: 'v1', name: 'new' }), 2);
+    card.run('series:s1@slack:T1:C1', 'slack:T1:C1', JSON.stringify({ seriesId: 's1' }), 3);
+    migrate(db, { location: 'test', logger });
+    const states = db.prepare('SELECT subject, model FROM card_states ORDER BY subject').all();
+    expect(states).toEqual([{ subject: 'video:v1', model: JSON.stringify({ videoId: 'v1', name: 'new' }) }]);
+    db.close();
+  });
+
   it('has append-only, named steps', () => {
     expect(MIGRATIONS.length).toBe(SCHEMA_VERSION);
     for (const step of MIGRATIONS) expect(step.name).not.toBe('');

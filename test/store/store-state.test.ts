@@ -1,5 +1,6 @@
 /** The `Store` contract (state), run against a real SQLite database in memory and in a temp file. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { projectionsOf, showVideo } from '../../src/core/live/projections.js';
 import { DEFAULT_CHANNEL_SETTINGS } from '../../src/core/ports.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { ALICE, BOB, CHANNEL, card, FakeClock, FIXTURES, newWatch, OTHER_CHANNEL, T0 } from './helpers.js';
@@ -263,6 +264,30 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
       expect(store.cards.put('card:2', { conversation: OTHER_CHANNEL, card: card('b') }).conversation).toBe(
         OTHER_CHANNEL,
       );
+    });
+  });
+
+  describe('card states and projections', () => {
+    const model = (videoId: string) => ({ videoId, name: videoId, phase: 'completed' as const });
+
+    it('keeps one state per video; projections are found by prefix; a purge takes a state with its last card', () => {
+      store.transaction(() => {
+        showVideo(store, { model: model('v1'), conversation: 'slack:T1:C1', now: T0 });
+        showVideo(store, { model: model('v1'), conversation: 'slack:T2:C1', now: T0 + 1 });
+        showVideo(store, { model: model('v2'), conversation: 'slack:T1:C2', now: T0 + 2 });
+        // A key that only starts the same way is not a projection of v1.
+        showVideo(store, { model: model('v10'), conversation: 'slack:T2:C9', now: T0 + 3 });
+      });
+      expect(projectionsOf(store, 'v1').map((p) => p.conversation)).toEqual(['slack:T1:C1', 'slack:T2:C1']);
+      expect(store.cards.withPrefix('video:v1@')).toHaveLength(2);
+      expect(store.cardStates.get('video:v1')).toMatchObject({ name: 'v1' });
+
+      const purged = store.purgeWorkspace({ workspaces: ['slack:T1'], installations: [] });
+      expect(purged.cardStates).toBe(1);
+      expect(store.cardStates.get('video:v2')).toBeUndefined();
+      expect(store.cardStates.get('video:v1')).toBeDefined();
+      expect(store.cardStates.get('video:v10')).toBeDefined();
+      expect(projectionsOf(store, 'v1').map((p) => p.conversation)).toEqual(['slack:T2:C1']);
     });
   });
 });
