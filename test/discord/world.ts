@@ -51,6 +51,11 @@ export interface WorldOptions {
   heartbeatIntervalMs?: number;
   /** `REELBOT_WORKSPACES`: the servers (and `discord:@me`) the adapter serves; unset serves every one. */
   workspaces?: string[];
+  /**
+   * A harness shared with other worlds (one simulator, one store, one poller and outbox for several
+   * platforms): used instead of a new one (`harness` is then ignored), and left open by `close()`.
+   */
+  shared?: Harness;
 }
 
 export interface World {
@@ -97,7 +102,7 @@ export interface World {
 
 export async function discordWorld(options: WorldOptions = {}): Promise<World> {
   const mode = options.mode ?? 'gateway';
-  const h = await createHarness({ platform: 'discord', ...options.harness });
+  const h = options.shared ?? (await createHarness({ platform: 'discord', ...options.harness }));
   const fake = await new FakeDiscord({
     token: TOKEN,
     applicationId: IDS.app,
@@ -277,7 +282,7 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
       await adapter.stop();
       await http.close();
       await fake.close();
-      await h.close();
+      if (!options.shared) await h.close();
     },
   };
   return world;

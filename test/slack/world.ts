@@ -93,9 +93,14 @@ export async function slackWorld(
     bot?: (bot: Bot) => Bot;
     /** `REELBOT_WORKSPACES`: the workspaces the adapter serves; unset serves every one. */
     workspaces?: string[];
+    /**
+     * A harness shared with other worlds (one simulator, one store, one poller and outbox for several
+     * platforms): used instead of a new one (`harness` is then ignored), and left open by `close()`.
+     */
+    shared?: Harness;
   } = {},
 ): Promise<SlackWorld> {
-  const h = await createHarness({ platform: 'slack', ...options.harness });
+  const h = options.shared ?? (await createHarness({ platform: 'slack', ...options.harness }));
   const fake = await FakeSlack.start({
     now: () => h.clock.now(),
     users: {
@@ -276,7 +281,7 @@ export async function slackWorld(
     async close() {
       await adapter.stop();
       await http.close();
-      await h.close();
+      if (!options.shared) await h.close();
       await fake.close();
     },
   };

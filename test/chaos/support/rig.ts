@@ -89,7 +89,7 @@ const SCRIPT =
   'Three surprising facts about octopuses: they have three hearts, blue blood and taste with their arms.';
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-function readJsonLines(path: string): ChatRecord[] {
+export function readJsonLines(path: string): ChatRecord[] {
   if (!existsSync(path)) return [];
   const out: ChatRecord[] = [];
   for (const line of readFileSync(path, 'utf8').split('\n')) {
