@@ -12,15 +12,16 @@ import {
   liveCard,
   liveCards,
   MINUTE,
+  OTHER_KEY,
+  twoTeamsHarness,
   type VideosHarness,
   videosHarness,
   writes,
 } from './helpers.js';
 
 let h: VideosHarness;
-const OTHER_KEY = 'fl_live_other_team_key_0123456789abcdef';
 beforeEach(async () => {
-  h = await videosHarness({ teams: [{ name: 'Other Team', keys: [{ key: OTHER_KEY }] }] });
+  h = await twoTeamsHarness();
 });
 afterEach(() => h.close());
 
@@ -175,7 +176,11 @@ describe('show', () => {
     expect(fields.Thumbnails).toMatch(/^ready, 3 options · option \d in use \(AI pick\)$/);
     expect(before.text).toContain('A short script about Showcase');
     expect(before.image?.url).toBeTruthy();
-    expect(buttons(before).map((b) => b.action)).toEqual(['video.thumbnails', 'video.show-here', 'video.render']);
+    expect(buttons(before).map((b) => b.action)).toEqual([
+      'video.thumbnails',
+      'video.show-here',
+      'video.render',
+    ]);
 
     await h.click('video.render', id);
     await h.until(() => h.store.watches.active().length === 0, { maxMs: 5 * MINUTE });

@@ -42,6 +42,13 @@ export async function videosHarness(options: HarnessOptions = {}): Promise<Video
   return Object.assign(h, { calls, api: original(DEMO_KEY) });
 }
 
+/** The key of a second team of the simulator ("Other Team"), for checks that one team cannot see another's. */
+export const OTHER_KEY = 'fl_live_other_team_key_0123456789abcdef';
+
+/** A videos harness whose simulator also has "Other Team" (key `OTHER_KEY`). */
+export const twoTeamsHarness = (): Promise<VideosHarness> =>
+  videosHarness({ teams: [{ name: 'Other Team', keys: [{ key: OTHER_KEY }] }] });
+
 export const writes = (h: VideosHarness): string[] => h.calls.map((c) => c.name).filter((n) => WRITES.has(n));
 
 export function card(response: Response): Card {

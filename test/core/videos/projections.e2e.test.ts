@@ -18,14 +18,14 @@ import {
   completeVideo,
   liveCards,
   MINUTE,
+  OTHER_KEY,
+  twoTeamsHarness,
   type VideosHarness,
-  videosHarness,
 } from './helpers.js';
 
 let h: VideosHarness;
-const OTHER_KEY = 'fl_live_other_team_key_0123456789abcdef';
 beforeEach(async () => {
-  h = await videosHarness({ teams: [{ name: 'Other Team', keys: [{ key: OTHER_KEY }] }] });
+  h = await twoTeamsHarness();
 });
 afterEach(() => h.close());
 
@@ -48,7 +48,11 @@ describe('one living card per video', () => {
     expect(textOf(await h.run(`status ${id}`, alice))).toContain('I posted a status card');
     expect(textOf(await h.run(`status ${id}`, inChannel(bob, 2)))).toContain('I posted a status card');
     // Two cards, one state, one watch, whatever the number of conversations.
-    expect(liveCards(h, id).map((p) => p.conversation).sort()).toEqual([channelN(1), channelN(2)]);
+    expect(
+      liveCards(h, id)
+        .map((p) => p.conversation)
+        .sort(),
+    ).toEqual([channelN(1), channelN(2)]);
     expect(activeWatches(id, 'generation')).toHaveLength(1);
     expect(projectionsOf(h.store, id)).toHaveLength(2);
     // Each card names the other conversation of the same team.
@@ -59,7 +63,9 @@ describe('one living card per video', () => {
       maxMs: 10 * MINUTE,
     });
     await completeVideo(h, id);
-    await h.until(() => (videoState(h.store, id)?.thumbnails?.variants.length ?? 0) > 0, { maxMs: 5 * MINUTE });
+    await h.until(() => (videoState(h.store, id)?.thumbnails?.variants.length ?? 0) > 0, {
+      maxMs: 5 * MINUTE,
+    });
     // The "ready" milestone: said once in each card's place, never twice.
     for (const n of [1, 2]) {
       const said = h.chat.posts.filter(
@@ -71,10 +77,21 @@ describe('one living card per video', () => {
     // Bob picks on his card (channel 2): alice's card in channel 1 shows the pick and who made it.
     const pick = buttons(cardIn(id, 2).card).find((b) => b.action === 'thumbnail.pick');
     expect(pick).toBeDefined();
-    await h.click('thumbnail.pick', pick?.value ?? '', { ...inChannel(bob, 2), message: cardIn(id, 2).message });
+    await h.click('thumbnail.pick', pick?.value ?? '', {
+      ...inChannel(bob, 2),
+      message: cardIn(id, 2).message,
+    });
     await h.sender.drain();
-    expect(cardIn(id, 1).card.sections?.map((s) => s.text).join('\n')).toContain('picked by bob');
-    expect(cardIn(id, 2).card.sections?.map((s) => s.text).join('\n')).toContain('picked by bob');
+    expect(
+      cardIn(id, 1)
+        .card.sections?.map((s) => s.text)
+        .join('\n'),
+    ).toContain('picked by bob');
+    expect(
+      cardIn(id, 2)
+        .card.sections?.map((s) => s.text)
+        .join('\n'),
+    ).toContain('picked by bob');
 
     // A render started from channel 1 ends with the MP4 link on both cards, and one render watch.
     const render = button(cardIn(id, 1).card, 'video.render');
@@ -104,7 +121,11 @@ describe('one living card per video', () => {
     const menu = list.controls?.find((c) => c.kind === 'select' && c.action === 'video.show-here');
     expect(menu?.kind === 'select' && menu.options.map((o) => o.value)).toContain(id);
     await h.click('video.show-here', '', inChannel(alice, 3), id);
-    expect(liveCards(h, id).map((p) => p.conversation).sort()).toEqual([channelN(2), channelN(3)]);
+    expect(
+      liveCards(h, id)
+        .map((p) => p.conversation)
+        .sort(),
+    ).toEqual([channelN(2), channelN(3)]);
 
     // A click is re-authorised with the clicker's own key: another team's member shows nothing.
     const outsider = h.user('mallory', { key: OTHER_KEY });
@@ -169,7 +190,9 @@ describe('one living card per video', () => {
     const live = projectionsOf(h.store, id).map((p) => p.conversation);
     expect(live).toHaveLength(MAX_PROJECTIONS);
     expect(live).not.toContain(channelN(1));
-    expect(first.card.text).toContain(`stopped following: the video is live in ⟦#${channelN(MAX_PROJECTIONS + 1)}⟧`);
+    expect(first.card.text).toContain(
+      `stopped following: the video is live in ⟦#${channelN(MAX_PROJECTIONS + 1)}⟧`,
+    );
     expect(first.card.controls ?? []).toEqual([]);
 
     // A later change reaches the live cards, not the retired one.
@@ -182,7 +205,9 @@ describe('one living card per video', () => {
     const postsBefore = h.chat.posts.length;
     await h.run(`status ${id}`, inChannel(alice, 1));
     await h.sender.drain();
-    expect(h.chat.posts.filter((p) => p.conversation === channelN(1) && p.card.context?.includes(id))).toHaveLength(1);
+    expect(
+      h.chat.posts.filter((p) => p.conversation === channelN(1) && p.card.context?.includes(id)),
+    ).toHaveLength(1);
     expect(first.card.title).toContain('Everywhere at once');
     expect(h.chat.posts.length).toBe(postsBefore);
     const after = projectionsOf(h.store, id).map((p) => p.conversation);
