@@ -1,0 +1,317 @@
+/**
+ * The PostgreSQL schema (issue 17): the same tables, keys, unique constraints and indexes as the SQLite schema
+ * (src/store/migrations.ts), in PostgreSQL's types. Versioned and forward-only like SQLite's: `MIGRATIONS[i]`
+ * takes the database from version i to i + 1, entries are append-only (never edit a shipped step: add one),
+ * and each applied step is recorded as a row of `schema_version`. Step 1 is the whole SQLite schema as of its
+ * version 6 ('one card state per video'): no PostgreSQL database predates it, so SQLite's history is not
+ * replayed (its card_states backfill has no cards to read on a new database). A later SQLite step gets its
+ * PostgreSQL twin appended here; the two version numbers are independent.
+ *
+ * Types, and why:
+ * - Times (epoch milliseconds) are DOUBLE PRECISION, not BIGINT: they are JS numbers and may be fractional (a
+ *   computed poll delay; the Store contract "keeps fractional times as given"). A float8 holds every JS number
+ *   exactly and the driver returns it as a number; BIGINT rejects 1700000000000.5 and comes back as a string.
+ * - JSON is `json`, not `jsonb` nor TEXT: `json` keeps the text the store wrote byte for byte, like SQLite's TEXT
+ *   (key order preserved, so a hash of a stored card stays the same after a round trip), and accepts the
+ *   `\u0000` escape that JSON.stringify writes for a NUL typed by a user, which jsonb rejects (an enqueue would
+ *   fail its whole transaction); unlike TEXT it is validated on write and has the `->>` operators the outbox and
+ *   purge queries need (`item ->> 'cardKey'`). It has no equality operator: never DISTINCT/UNION rows with it.
+ * - Row ids (outbox, audit) are BIGINT identities (SQLite's 64-bit rowids), never reused. The driver returns
+ *   int8 as a string: the store reads them as numbers (safe up to 2^53) with a type parser or a cast.
+ * - Secrets are BYTEA (SQLite BLOB); counters INTEGER; credits DOUBLE PRECISION (SQLite REAL).
+ * - The column SQLite calls `user` is `user_address` here: USER is a reserved word in PostgreSQL, and an
+ *   unquoted `WHERE user = $1` compiles to `current_user = $1` and silently matches nothing.
+ *
+ * Collation: every column holding an address (`slack:T1:C1`, `discord:G1:U1`) or a key built from addresses
+ * (cards' `video:<id>@<conversation>`) is COLLATE "C". The store finds a workspace's rows by the range
+ * `> 'slack:T1:' AND < 'slack:T1;'` and a video's cards by `key >= prefix AND key < prefix || U+10FFFF`, which
+ * is right only in byte (code point) order, SQLite's BINARY order. A database's default collation is usually a
+ * language's (en_US, ICU en-US): it sorts case-insensitively first ('slack:t1:C1' falls inside the range of
+ * 'slack:T1') or ignores punctuation, and a B-tree in that collation cannot serve a range in byte order. With
+ * "C" on the column, the comparison, the ORDER BY and the primary key index all use byte order, whatever the
+ * database's default. Columns only ever compared by equality keep the default.
+ */
+import type pg from 'pg';
+import type { Logger } from '../../core/ports.js';
+import { SchemaTooNewError } from '../migrations.js';
+
+export interface PostgresMigration {
+  /** One line for the log. */
+  name: string;
+  sql: string;
+}
+
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    name: 'initial schema (SQLite schema version 6)',
+    sql: `
+      -- A member's API key, AES-256-GCM encrypted with the user address as additional data;
+      -- secret_key_id fingerprints the secret key it was sealed with (to report a changed key clearly).
+      CREATE TABLE linked_keys (
+        user_address  TEXT COLLATE "C" PRIMARY KEY,
+        secret_key_id TEXT NOT NULL,
+        iv            BYTEA NOT NULL,
+        tag           BYTEA NOT NULL,
+        ciphertext    BYTEA NOT NULL,
+        key_prefix    TEXT NOT NULL,
+        team_id       TEXT NOT NULL,
+        team_name     TEXT NOT NULL,
+        linked_at     DOUBLE PRECISION NOT NULL
+      );
+
+      CREATE TABLE user_prefs (
+        user_address TEXT COLLATE "C" PRIMARY KEY,
+        time_zone    TEXT,
+        last_video   TEXT,
+        last_series  TEXT
+      );
+
+      CREATE TABLE channel_settings (
+        conversation TEXT COLLATE "C" PRIMARY KEY,
+        settings     JSON NOT NULL,
+        updated_at   DOUBLE PRECISION NOT NULL
+      );
+
+      -- A workspace's subscriptions: a range on the primary key's first column.
+      CREATE TABLE subscriptions (
+        conversation TEXT COLLATE "C" NOT NULL,
+        kind         TEXT NOT NULL CHECK (kind IN ('calendar', 'series', 'videos')),
+        target       TEXT NOT NULL,
+        owner        TEXT COLLATE "C" NOT NULL,
+        created_at   DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (conversation, kind, target)
+      );
+
+      CREATE TABLE watches (
+        id            TEXT PRIMARY KEY,
+        kind          TEXT NOT NULL,
+        target        TEXT NOT NULL,
+        owner         TEXT COLLATE "C" NOT NULL,
+        conversation  TEXT COLLATE "C" NOT NULL,
+        card_key      TEXT COLLATE "C",
+        state         JSON NOT NULL,
+        next_check_at DOUBLE PRECISION NOT NULL,
+        created_at    DOUBLE PRECISION NOT NULL,
+        expires_at    DOUBLE PRECISION NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('active', 'done', 'expired'))
+      );
+      -- due(): active watches by next_check_at (and the leased claims that will replace it).
+      CREATE INDEX watches_due ON watches (status, next_check_at);
+      -- findActive / findActiveIn / activeWhere({kind, target}).
+      CREATE INDEX watches_target ON watches (kind, target, status);
+      -- Unlinking a key counts what follows with it (and a workspace purge's owner range);
+      -- a status command asks whether a card still has a watch.
+      CREATE INDEX watches_owner ON watches (owner, status);
+      CREATE INDEX watches_card ON watches (card_key, status);
+
+      -- withPrefix(): a range on the primary key (see Collation above).
+      CREATE TABLE cards (
+        key          TEXT COLLATE "C" PRIMARY KEY,
+        conversation TEXT COLLATE "C" NOT NULL,
+        message      TEXT,
+        card         JSON NOT NULL,
+        model        JSON NOT NULL DEFAULT '{}',
+        updated_at   DOUBLE PRECISION NOT NULL
+      );
+
+      -- The one state of a subject's card (a video), which every cards row 'video:<id>@<conversation>' renders;
+      -- a purge drops it with the subject's last card (cards.key between subject || '@' and subject || 'A').
+      CREATE TABLE card_states (
+        subject    TEXT COLLATE "C" PRIMARY KEY,
+        model      JSON NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+      );
+
+      -- item is NULL once delivered: the row only remembers its dedupe key until pruned. The dedupe key is
+      -- unique in the database, so a retried enqueue (from any replica) never doubles a delivery.
+      CREATE TABLE outbox (
+        id          BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        platform    TEXT NOT NULL,
+        dedupe_key  TEXT NOT NULL CONSTRAINT outbox_dedupe_key UNIQUE,
+        item        JSON,
+        status      TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+        attempts    INTEGER NOT NULL DEFAULT 0,
+        not_before  DOUBLE PRECISION NOT NULL,
+        created_at  DOUBLE PRECISION NOT NULL,
+        finished_at DOUBLE PRECISION,
+        error       TEXT
+      );
+      -- ready(): a platform's pending rows in enqueue order.
+      CREATE INDEX outbox_pending ON outbox (platform, id) WHERE status = 'pending';
+      -- The prune of delivered rows by age.
+      CREATE INDEX outbox_finished ON outbox (status, finished_at);
+
+      CREATE TABLE idempotency_keys (
+        action     TEXT PRIMARY KEY,
+        key        TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL
+      );
+      CREATE INDEX idempotency_keys_age ON idempotency_keys (created_at);
+
+      CREATE TABLE approvals (
+        id           TEXT PRIMARY KEY,
+        conversation TEXT COLLATE "C" NOT NULL,
+        requester    TEXT COLLATE "C" NOT NULL,
+        action       JSON NOT NULL,
+        status       TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'rejected', 'expired', 'failed')),
+        card_key     TEXT COLLATE "C" NOT NULL,
+        decided_by   TEXT,
+        decided_at   DOUBLE PRECISION,
+        reason       TEXT,
+        created_at   DOUBLE PRECISION NOT NULL,
+        expires_at   DOUBLE PRECISION
+      );
+      -- Pending approvals expiring by a time.
+      CREATE INDEX approvals_expiring ON approvals (status, expires_at);
+
+      CREATE TABLE audit (
+        id           BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+        at           DOUBLE PRECISION NOT NULL,
+        conversation TEXT COLLATE "C" NOT NULL,
+        actor        TEXT COLLATE "C" NOT NULL,
+        action       TEXT NOT NULL,
+        video_id     TEXT,
+        series_id    TEXT,
+        credits      DOUBLE PRECISION,
+        details      JSON
+      );
+      -- A workspace's log, newest first; and one video's.
+      CREATE INDEX audit_at ON audit (at);
+      CREATE INDEX audit_video ON audit (video_id, at);
+
+      -- OAuth installations of a chat app (one per Slack workspace or enterprise), the SDK's JSON sealed with
+      -- AES-256-GCM like linked keys (the id is the additional data): they hold bot tokens.
+      CREATE TABLE installations (
+        id            TEXT PRIMARY KEY,
+        secret_key_id TEXT NOT NULL,
+        iv            BYTEA NOT NULL,
+        tag           BYTEA NOT NULL,
+        ciphertext    BYTEA NOT NULL,
+        updated_at    DOUBLE PRECISION NOT NULL
+      );
+
+      -- Posts an adapter started, by the outbox dedupe id: after a crash between the platform accepting a post
+      -- and the outbox marking it done, the adapter looks for that message instead of posting it twice.
+      CREATE TABLE chat_deliveries (
+        dedupe_id    TEXT PRIMARY KEY,
+        conversation TEXT COLLATE "C" NOT NULL,
+        message      TEXT,
+        started_at   DOUBLE PRECISION NOT NULL
+      );
+      CREATE INDEX chat_deliveries_started ON chat_deliveries (started_at);
+
+      -- One governance policy per workspace (slack:T1, discord:G1); channels only tighten it.
+      CREATE TABLE workspace_policies (
+        workspace  TEXT COLLATE "C" PRIMARY KEY,
+        policy     JSON NOT NULL,
+        updated_at DOUBLE PRECISION NOT NULL
+      );
+
+      -- A remote write between its request and the local commit that records it (replayed with the same
+      -- idempotency key if it outlives both).
+      CREATE TABLE pending_effects (
+        idempotency_key TEXT PRIMARY KEY,
+        command         TEXT NOT NULL,
+        args            JSON NOT NULL,
+        request         JSON NOT NULL,
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        last_error      TEXT,
+        created_at      DOUBLE PRECISION NOT NULL,
+        next_at         DOUBLE PRECISION NOT NULL
+      );
+      CREATE INDEX pending_effects_due ON pending_effects (next_at);
+    `,
+  },
+];
+
+/** The schema version this build writes on PostgreSQL. */
+export const POSTGRES_SCHEMA_VERSION = POSTGRES_MIGRATIONS.length;
+
+/**
+ * The advisory lock key every replica's migration takes ('reelbot' in ASCII): one migrates, the others wait
+ * for its commit and then find nothing to do.
+ */
+export const MIGRATION_LOCK_KEY = '32199633629507444';
+
+const CREATE_VERSION_TABLE = `
+  CREATE TABLE IF NOT EXISTS schema_version (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+  )`;
+
+export interface MigratePostgresOptions {
+  logger: Logger;
+  /** Names the database in the too-new error; default `postgres://<host>:<port>/<database>` (no credentials). */
+  location?: string;
+  /** Tests only: another list of steps. */
+  migrations?: readonly PostgresMigration[];
+}
+
+/**
+ * Brings the database up to the last migration; a no-op when it is already there. All pending steps and their
+ * `schema_version` rows commit in one transaction (PostgreSQL's DDL is transactional: all or nothing) that first
+ * takes `pg_advisory_xact_lock`, so replicas starting together migrate exactly once. Throws SchemaTooNewError,
+ * changing nothing, when the database records a version this build does not know. Returns the version.
+ */
+export async function migratePostgres(pool: pg.Pool, options: MigratePostgresOptions): Promise<number> {
+  const migrations = options.migrations ?? POSTGRES_MIGRATIONS;
+  const applied: number[] = [];
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+    // Under the lock: two sessions racing on CREATE TABLE IF NOT EXISTS can both try to create it.
+    await client.query(CREATE_VERSION_TABLE);
+    const { rows } = await client.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM schema_version',
+    );
+    const current = rows[0]?.version ?? 0;
+    if (current > migrations.length) {
+      throw new SchemaTooNewError(
+        `The PostgreSQL database ${options.location ?? describe(pool)} has schema version ${current}, but this ` +
+          `reelbot only knows up to ${migrations.length}: it was migrated by a newer reelbot, so run that newer ` +
+          'version (or restore a backup).',
+      );
+    }
+    for (let version = current + 1; version <= migrations.length; version++) {
+      const step = migrations[version - 1]!;
+      await client.query(step.sql);
+      await client.query('INSERT INTO schema_version (version, name) VALUES ($1, $2)', [version, step.name]);
+      applied.push(version);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    try {
+      await client.query('ROLLBACK');
+    } catch (rollbackError) {
+      // The connection is unusable: the pool must not hand it out again.
+      broken = rollbackError as Error;
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+  for (const version of applied) {
+    options.logger.info(
+      { schemaVersion: version, migration: migrations[version - 1]!.name },
+      'store migrated',
+    );
+  }
+  return migrations.length;
+}
+
+/** Where the pool connects, without user or password. */
+function describe(pool: pg.Pool): string {
+  const { host, port, database, connectionString } = pool.options;
+  if (connectionString) {
+    try {
+      const url = new URL(connectionString);
+      return `postgres://${url.host}${url.pathname}`;
+    } catch {
+      return 'configured by DATABASE_URL';
+    }
+  }
+  return `postgres://${host ?? 'localhost'}:${port ?? 5432}/${database ?? ''}`;
+}
