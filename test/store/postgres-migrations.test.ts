@@ -189,37 +189,36 @@ describe('PostgreSQL migrations', () => {
   });
 
   it('makes the second replica wait for the first one’s migration, then find nothing to do', async () => {
-    // A slow step that cannot run twice: without the lock the second replica would fail on CREATE TABLE.
-    const slow: PostgresMigration[] = [
-      { name: 'slow step', sql: 'SELECT pg_sleep(0.4); CREATE TABLE made_once (n INTEGER)' },
-      { name: 'second step', sql: 'INSERT INTO made_once VALUES (1)' },
+    // The first step holds its transaction open until the other replica is seen waiting for the advisory lock
+    // (at most 10 s), and cannot run twice: without the lock the second replica would fail on CREATE TABLE.
+    const waiting = `EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+      AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`;
+    const steps: PostgresMigration[] = [
+      {
+        name: 'step held open',
+        sql: `DO $$ BEGIN
+                FOR i IN 1..500 LOOP EXIT WHEN ${waiting}; PERFORM pg_sleep(0.02); END LOOP;
+              END $$;
+              CREATE TABLE made_once AS SELECT ${waiting} AS other_replica_waited`,
+      },
+      { name: 'second step', sql: 'ALTER TABLE made_once ADD COLUMN n INTEGER NOT NULL DEFAULT 1' },
     ];
     const url = await server.createDatabase();
-    const [a, b, watcher] = [await newPool(url), await newPool(url), await newPool(url)];
+    const [a, b] = [await newPool(url), await newPool(url)];
     const logger = recordingLogger();
-    const first = migratePostgres(a, { logger, migrations: slow });
-    const second = migratePostgres(b, { logger, migrations: slow });
-    // While the first sleeps in its transaction, the second one waits on the advisory lock.
-    await expect
-      .poll(
-        async () =>
-          (
-            await watcher.query(
-              `SELECT count(*)::int AS n FROM pg_locks
-               WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database
-                 WHERE datname = current_database())`,
-            )
-          ).rows[0].n,
-        { timeout: 3000, interval: 20 },
-      )
-      .toBe(1);
-    expect(await Promise.all([first, second])).toEqual([2, 2]);
+    const results = await Promise.all([
+      migratePostgres(a, { logger, migrations: steps }),
+      migratePostgres(b, { logger, migrations: steps }),
+    ]);
+    expect(results).toEqual([2, 2]);
     expect(migrated(logger.lines).map((l) => (l.obj as { schemaVersion: number }).schemaVersion)).toEqual([
       1, 2,
     ]);
-    expect((await a.query('SELECT n FROM made_once')).rows).toEqual([{ n: 1 }]);
+    expect((await a.query('SELECT other_replica_waited, n FROM made_once')).rows).toEqual([
+      { other_replica_waited: true, n: 1 },
+    ]);
     expect(await versions(a)).toEqual([
-      { version: 1, name: 'slow step' },
+      { version: 1, name: 'step held open' },
       { version: 2, name: 'second step' },
     ]);
     expect(MIGRATION_LOCK_KEY).toBe(String(BigInt(`0x${Buffer.from('reelbot').toString('hex')}`)));
