@@ -293,19 +293,21 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
         'meta',
         f,
       );
-      // Some minutes ahead, on the minute; a retry types the very same time (one user action, one key).
+      // Some minutes ahead, on the minute; a retry types the very same time (one user action, one key). When
+      // the bot was down so long that the time has passed, the member picks a new one: a new action.
       const lead = (o.scheduleLeadMin ?? 10) * 60_000;
-      const at = wallClock(Math.ceil((clock.now() + lead) / 60_000) * 60_000);
-      must(
-        await attempt(
+      const inThePast = (r: Response | undefined) => /is in the past/.test(cardOf(r)?.text ?? '');
+      let scheduled: true | undefined;
+      while (scheduled === undefined) {
+        const at = wallClock(Math.ceil((clock.now() + lead) / 60_000) * 60_000);
+        scheduled = await attempt(
           f,
           'schedule',
           () => ({ ...who, kind: 'text', text: `schedule ${videoId} x ${at}` }),
           (r) => (cardOf(r)?.title === 'Scheduled' ? true : undefined),
-        ),
-        'schedule',
-        f,
-      );
+          { giveUp: inThePast },
+        );
+      }
       await waitChat(f, 'posted', (r) => r.op === 'post' && r.title === 'Posted to X');
       f.done = true;
     }
