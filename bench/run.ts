@@ -90,6 +90,16 @@ async function main() {
     process.stdout.write(`\n${r.name} (${r.measured ? `baseline: ${r.baseline}` : 'NOT MEASURED'}):\n`);
     for (const note of r.notes) process.stdout.write(`  - ${note}\n`);
   }
+  // Invariants (e.g. poller-scale's "3 projections cost no more API calls than 1") fail the run.
+  for (const r of results) {
+    for (const m of r.metrics) {
+      if (!m.required || m.pass !== false) continue;
+      process.stdout.write(
+        `\nFAIL ${r.name}: ${m.name} = ${m.value} ${m.unit} (target ${m.target ?? '?'})\n`,
+      );
+      process.exitCode = 1;
+    }
+  }
 }
 
 await main();

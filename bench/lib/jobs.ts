@@ -1,6 +1,7 @@
 /** Video jobs for the benchmarks: created straight on the simulator, then watched as the create command does. */
-import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
-import { renderVideoCard, type VideoCardModel } from '../../src/core/live/video-card.js';
+import { videoCardKey } from '../../src/core/live/live-card.js';
+import { showVideo } from '../../src/core/live/projections.js';
+import type { VideoCardModel } from '../../src/core/live/video-card.js';
 import type { Store } from '../../src/core/ports.js';
 
 export type Model = 'storyboard' | 'motion_lite' | 'motion_pro';
@@ -42,13 +43,23 @@ export async function createVideo(
 }
 
 /**
- * What the create command does once the video exists (src/core/commands/videos/tracking.ts): the status
- * card queued for posting and a generation watch, first look in 10 s — minus its scan of every active
- * watch, which is the command's cost, not the poller's.
+ * What the create command does once the video exists (src/core/videos/tracking.ts): the video's one card
+ * state and its live card in `conversation` (`showVideo`), then ONE generation watch, first look in 10 s —
+ * minus the command's own reads. `alsoShownIn` adds a projection per further conversation, as `/reel status`
+ * elsewhere does (issue 16): the same video live in several conversations, still one watch. Call inside
+ * `store.transaction`. Returns the card key of the watch's conversation.
  */
 export function watchGeneration(
   store: Store,
-  input: { videoId: string; name: string; model: Model; owner: string; conversation: string; now: number },
+  input: {
+    videoId: string;
+    name: string;
+    model: Model;
+    owner: string;
+    conversation: string;
+    now: number;
+    alsoShownIn?: readonly string[];
+  },
 ): string {
   const cardKey = videoCardKey(input.videoId, input.conversation);
   const model: VideoCardModel = {
@@ -58,12 +69,11 @@ export function watchGeneration(
     phase: 'generating',
     percent: 0,
   };
-  postCard(store, {
-    key: cardKey,
-    conversation: input.conversation,
-    card: renderVideoCard(model),
-    model: { ...model },
-  });
+  showVideo(store, { model, conversation: input.conversation, now: input.now });
+  // The other conversations: the card comes to life there on the stored state, as `status` does.
+  for (const conversation of input.alsoShownIn ?? []) {
+    showVideo(store, { model, conversation, now: input.now, keepState: true });
+  }
   store.watches.add({
     kind: 'generation',
     target: input.videoId,

@@ -14,6 +14,8 @@ export interface Metric {
   /** The target, in words ("≤ 1.2"). */
   target?: string;
   pass?: boolean;
+  /** An invariant, not a performance target: `npm run bench` prints FAIL and exits non-zero when it is missed. */
+  required?: boolean;
 }
 
 export interface BenchResult {
@@ -34,7 +36,7 @@ export function metric(
   name: string,
   value: number,
   unit: string,
-  extra: { baseline?: number; target?: string; pass?: boolean } = {},
+  extra: { baseline?: number; target?: string; pass?: boolean; required?: boolean } = {},
 ): Metric {
   const out: Metric = { name, value: tidy(value), unit };
   if (extra.baseline !== undefined) {
@@ -46,6 +48,7 @@ export function metric(
   }
   if (extra.target !== undefined) out.target = extra.target;
   if (extra.pass !== undefined) out.pass = extra.pass;
+  if (extra.required) out.required = true;
   return out;
 }
 

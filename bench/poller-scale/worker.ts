@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createVideoApiFactory } from '../../src/api/index.js';
-import { videoCardKey } from '../../src/core/live/live-card.js';
+import { videoOfCardKey } from '../../src/core/live/projections.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
-import { type ChatSender, type Logger, systemClock } from '../../src/core/ports.js';
+import { type ChatPlatform, type ChatSender, type Logger, systemClock } from '../../src/core/ports.js';
 import type { VideoApi } from '../../src/core/video-api.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import type { SeedTeam, SimulatorProfile } from '../../src/simulator/index.js';
@@ -40,12 +40,34 @@ export interface WorkerOptions {
   createSeconds: number;
   maxVirtualMs: number;
   maxRealMs: number;
+  /**
+   * Conversations each video is live in (issue 16), 1–3: its Slack channel, then a Discord channel of the
+   * same team, then the playground's `#general`. Still one watch per video. Default 1.
+   */
+  projections?: number;
+}
+
+/** What the outbox carried in a run (counted at `store.outbox.enqueue` and at the fake chat senders). */
+export interface OutboxCounts {
+  /** Rows enqueued, by op (fresh rows only: a dedupe key seen before adds nothing). */
+  rows: Record<string, number>;
+  /** Card changes the watchers made (`updateVideoCard`, one name per change), and the update rows they queued. */
+  changes: number;
+  changeRows: number;
+  /** Milestones said (ready, failed, …) and the reply rows they queued. */
+  milestones: number;
+  milestoneRows: number;
+  /** Platform calls the fake senders received (posts, edits), by platform. */
+  delivered: Record<string, number>;
+  /** Rows still pending when the run stopped. */
+  pending: number;
 }
 
 export interface WorkerResult {
   mode: string;
   profile: SimulatorProfile;
   batchSize?: number;
+  projections: number;
   jobs: number;
   finished: number;
   completed: number;
@@ -84,6 +106,7 @@ export interface WorkerResult {
   /** Wall time of each poller pass (smart) or round (naive), to check the virtual model holds in real time. */
   passWallMs: { p50: number; p99: number; max: number };
   outcomes: Record<string, number>;
+  outbox: OutboxCounts;
 }
 
 const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
@@ -93,6 +116,9 @@ const silent: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: ()
 const keyOf = (i: number) => `fl_live_bench${String(i).padStart(20, '0')}`;
 const userOf = (i: number) => `slack:T${i}:U1`;
 const conversationOf = (i: number) => `slack:T${i}:C1`;
+/** Where else a video of key `i` is live (issue 16): a Discord channel of the team, and the playground. */
+const alsoShownIn = (i: number, projections: number) =>
+  [`discord:G${i}:${900_000_000 + i}`, 'playground:demo:general'].slice(0, projections - 1);
 
 async function main(o: WorkerOptions): Promise<WorkerResult> {
   const perKey = Math.ceil(o.jobs / o.keys);
@@ -171,24 +197,60 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     return api;
   };
 
-  // When each state change reached the outbox (virtual time), by dedupe key.
+  // When each video's final state reached the outbox (virtual time; every projection's row is queued in the
+  // same transaction). Card edits are named `<projection key>|<change>` (projections.ts), milestones
+  // `<milestone>@<projection key>`; showing a card (`shown:…`) is seeding, not a change.
   const enqueued = new Map<string, number>();
+  const rows: Record<string, number> = {};
+  const changes = new Set<string>();
+  const milestones = new Set<string>();
+  let changeRows = 0;
+  let milestoneRows = 0;
   const enqueue = store.outbox.enqueue.bind(store.outbox);
   store.outbox.enqueue = (platform, item, dedupeKey) => {
     const fresh = enqueue(platform, item, dedupeKey);
-    if (fresh && (dedupeKey.endsWith(':completed') || dedupeKey.endsWith(':failed'))) {
-      enqueued.set(dedupeKey, clock.now());
+    if (!fresh) return fresh;
+    rows[item.op] = (rows[item.op] ?? 0) + 1;
+    if (item.op === 'update-card') {
+      const bar = dedupeKey.indexOf('|');
+      const change = dedupeKey.slice(bar + 1);
+      const videoId = videoOfCardKey(item.cardKey);
+      if (bar >= 0 && videoId && !change.startsWith('shown:')) {
+        changeRows++;
+        changes.add(`${videoId}|${change}`);
+        if ((change.endsWith(':completed') || change.endsWith(':failed')) && !enqueued.has(videoId))
+          enqueued.set(videoId, clock.now());
+      }
+    } else if (item.op === 'reply') {
+      const at = dedupeKey.lastIndexOf('@video:');
+      milestoneRows++;
+      milestones.add(at >= 0 ? dedupeKey.slice(0, at) : dedupeKey);
     }
     return fresh;
   };
 
-  let posted = 0;
-  const chat: ChatSender = {
-    platform: 'slack',
-    post: async (conversation) => `${conversation}:${++posted}.000`,
-    update: async () => {},
+  // In-process fake platforms: each call answers at once, so the outbox's own cost is what is measured.
+  const delivered: Record<string, number> = {};
+  const fakeChat = (platform: ChatPlatform): ChatSender => {
+    let posted = 0;
+    return {
+      platform,
+      post: async (conversation) => {
+        delivered[platform] = (delivered[platform] ?? 0) + 1;
+        return `${conversation}:${++posted}.000`;
+      },
+      update: async () => {
+        delivered[platform] = (delivered[platform] ?? 0) + 1;
+      },
+    };
   };
-  const sender = new OutboxSender({ store, senders: { slack: chat }, clock, logger: silent });
+  const sender = new OutboxSender({
+    store,
+    senders: { slack: fakeChat('slack'), discord: fakeChat('discord'), playground: fakeChat('playground') },
+    clock,
+    logger: silent,
+  });
+  const projections = Math.max(1, Math.min(3, o.projections ?? 1));
   const outcomes: Record<string, number> = {};
   const poller =
     o.mode === 'smart'
@@ -249,7 +311,13 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     store.transaction(() => {
       for (const c of created) {
         const conversation = conversationOf(c.key);
-        watchGeneration(store, { ...c, owner: userOf(c.key), conversation, now });
+        watchGeneration(store, {
+          ...c,
+          owner: userOf(c.key),
+          conversation,
+          now,
+          alsoShownIn: alsoShownIn(c.key, projections),
+        });
         jobs.push({ videoId: c.videoId, key: c.key, createdAt: now, model: c.model });
       }
     });
@@ -345,8 +413,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
         }
       }
     }
-    const cardKey = videoCardKey(job.videoId, conversationOf(job.key));
-    const at = enqueued.get(`${cardKey}:completed`) ?? enqueued.get(`${cardKey}:failed`);
+    const at = enqueued.get(job.videoId);
     if (at === undefined) continue;
     completed++;
     delays.push(at - finishAt);
@@ -359,6 +426,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     mode: o.mode,
     profile: o.profile ?? 'spec',
     ...(o.batchSize ? { batchSize: o.batchSize } : {}),
+    projections,
     jobs: jobs.length,
     finished,
     completed,
@@ -406,6 +474,15 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
       max: Math.round(percentile(passWall, 100)),
     },
     outcomes: naive ? { error: naive.errors } : outcomes,
+    outbox: {
+      rows,
+      changes: changes.size,
+      changeRows,
+      milestones: milestones.size,
+      milestoneRows,
+      delivered,
+      pending: store.outbox.depth(),
+    },
   };
   store.close();
   await meter.close();
