@@ -270,6 +270,21 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
   describe('card states and projections', () => {
     const model = (videoId: string) => ({ videoId, name: videoId, phase: 'completed' as const });
 
+    it("edits only the cards a new projection changes: another team's conversation leaves them as they were", () => {
+      store.transaction(() => showVideo(store, { model: model('v1'), conversation: 'slack:T1:C1', now: T0 }));
+      const slack = store.outbox.depth('slack');
+      store.transaction(() =>
+        showVideo(store, { model: model('v1'), conversation: 'discord:G1:7', now: T0 + 1 }),
+      );
+      expect(store.outbox.depth('slack')).toBe(slack);
+      expect(store.outbox.depth('discord')).toBe(1);
+      // The same team's second channel changes the first card ("also live in"): one edit for it.
+      store.transaction(() =>
+        showVideo(store, { model: model('v1'), conversation: 'slack:T1:C2', now: T0 + 2 }),
+      );
+      expect(store.outbox.depth('slack')).toBe(slack + 2);
+    });
+
     it('keeps one state per video; projections are found by prefix; a purge takes a state with its last card', () => {
       store.transaction(() => {
         showVideo(store, { model: model('v1'), conversation: 'slack:T1:C1', now: T0 });

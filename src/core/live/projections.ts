@@ -85,10 +85,10 @@ function projectionCard(model: VideoCardModel, self: ConversationAddress, live: 
 function refresh(store: Store, model: VideoCardModel, options: { dedupeKey: string; skip?: string }): void {
   const live = projectionsOf(store, model.videoId);
   for (const p of live) {
-    store.cards.put(p.key, {
-      conversation: p.conversation,
-      card: projectionCard(model, p.conversation, live),
-    });
+    const card = projectionCard(model, p.conversation, live);
+    // A card this change leaves as it was (another team's conversation was added) is not edited at all.
+    if (p.key !== options.skip && JSON.stringify(card) === JSON.stringify(p.card)) continue;
+    store.cards.put(p.key, { conversation: p.conversation, card });
     if (p.key === options.skip) continue;
     store.outbox.enqueue(
       platformOf(p.conversation),
