@@ -222,6 +222,26 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX pending_effects_due ON pending_effects (next_at);
     `,
   },
+  {
+    name: 'leader leases (PostgreSQL only)',
+    sql: `
+      -- Named leader leases (src/store/postgres/leader-lease.ts): the Discord gateway session is held by the one
+      -- replica whose lease has not expired. PostgreSQL only: one SQLite process is always its own leader.
+      -- expires_at is TIMESTAMPTZ, not epoch ms in DOUBLE PRECISION like the store's times: it is written and
+      -- compared only by the database's clock (now() + the TTL, expires_at < now()), never by a replica's, so
+      -- replicas whose clocks disagree still agree on when a lease lapses; and '-infinity' marks a released one.
+      -- holder is NULL once released. term is the fencing token: it grows by one whenever a tenure starts (a
+      -- takeover, or an acquisition after a release or a lapse), never on a renewal; the row is kept on
+      -- release so the term never goes back. acquired_at: when the current tenure started.
+      CREATE TABLE leases (
+        name        TEXT COLLATE "C" PRIMARY KEY,
+        holder      TEXT COLLATE "C",
+        term        BIGINT NOT NULL,
+        expires_at  TIMESTAMPTZ NOT NULL,
+        acquired_at TIMESTAMPTZ NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The schema version this build writes on PostgreSQL. */
