@@ -202,15 +202,27 @@ export const MIGRATIONS: readonly Migration[] = [
     sql: `
       -- The one state of a subject's card (a video: progress, thumbnails and the pick, render, posts), which
       -- every conversation showing it renders (its cards rows, keyed 'video:<id>@<conversation>'). Existing
-      -- video cards seed it with the newest of their models.
+      -- video cards seed it with the newest of their models (the id is the key less '@<conversation>': an
+      -- id may hold an '@'); each card then keeps only what a projection keeps (which video, since when).
       CREATE TABLE card_states (
         subject    TEXT PRIMARY KEY,
         model      TEXT NOT NULL,
         updated_at INTEGER NOT NULL
       );
       INSERT OR IGNORE INTO card_states (subject, model, updated_at)
-        SELECT substr(key, 1, instr(key, '@') - 1), model, updated_at FROM cards
-        WHERE key LIKE 'video:%@%' ORDER BY updated_at DESC;
+        SELECT substr(key, 1, length(key) - length(conversation) - 1), model, updated_at FROM cards
+        WHERE key LIKE 'video:%' AND substr(key, length(key) - length(conversation)) = '@' || conversation
+        ORDER BY updated_at DESC;
+      UPDATE cards SET model = json_object(
+          'projectionOf', substr(key, 7, length(key) - length(conversation) - 7), 'since', updated_at)
+        WHERE key LIKE 'video:%' AND substr(key, length(key) - length(conversation)) = '@' || conversation;
+      -- One watch per video from now on: of the generation and render watches kept per conversation, the
+      -- oldest goes on (it finds the video's one state through its card); the others stop.
+      UPDATE watches SET status = 'done'
+        WHERE status = 'active' AND kind IN ('generation', 'render') AND EXISTS (
+          SELECT 1 FROM watches AS w WHERE w.status = 'active' AND w.kind = watches.kind
+            AND w.target = watches.target
+            AND (w.created_at < watches.created_at OR (w.created_at = watches.created_at AND w.id < watches.id)));
     `,
   },
 ];

@@ -111,9 +111,33 @@ describe('migrations and opening', () => {
     card.run('video:v1@slack:T1:C1', 'slack:T1:C1', JSON.stringify({ videoId: 'v1', name: 'old' }), 1);
     card.run('video:v1@slack:T1:C2', 'slack:T1:C2', JSON.stringify({ videoId: 'v1', name: 'new' }), 2);
     card.run('series:s1@slack:T1:C1', 'slack:T1:C1', JSON.stringify({ seriesId: 's1' }), 3);
+    // An id the service made with an '@' in it is cut where the conversation starts, not at its '@'.
+    card.run('video:x@y@discord:@me:9', 'discord:@me:9', JSON.stringify({ videoId: 'x@y', name: 'at' }), 4);
+    const watch = db.prepare(
+      `INSERT INTO watches (id, kind, target, owner, conversation, card_key, state, next_check_at, created_at,
+         expires_at, status) VALUES (?, 'generation', 'v1', 'slack:T1:U1', ?, ?, '{}', 0, ?, 99, 'active')`,
+    );
+    watch.run('w-old', 'slack:T1:C1', 'video:v1@slack:T1:C1', 1);
+    watch.run('w-new', 'slack:T1:C2', 'video:v1@slack:T1:C2', 2);
     migrate(db, { location: 'test', logger });
     const states = db.prepare('SELECT subject, model FROM card_states ORDER BY subject').all();
-    expect(states).toEqual([{ subject: 'video:v1', model: JSON.stringify({ videoId: 'v1', name: 'new' }) }]);
+    expect(states).toEqual([
+      { subject: 'video:v1', model: JSON.stringify({ videoId: 'v1', name: 'new' }) },
+      { subject: 'video:x@y', model: JSON.stringify({ videoId: 'x@y', name: 'at' }) },
+    ]);
+    // Each card keeps only what a projection keeps; a series card is left alone.
+    const models = db.prepare('SELECT key, model FROM cards ORDER BY key').all();
+    expect(models).toEqual([
+      { key: 'series:s1@slack:T1:C1', model: JSON.stringify({ seriesId: 's1' }) },
+      { key: 'video:v1@slack:T1:C1', model: JSON.stringify({ projectionOf: 'v1', since: 1 }) },
+      { key: 'video:v1@slack:T1:C2', model: JSON.stringify({ projectionOf: 'v1', since: 2 }) },
+      { key: 'video:x@y@discord:@me:9', model: JSON.stringify({ projectionOf: 'x@y', since: 4 }) },
+    ]);
+    // One watch per video: the oldest of the per-conversation watches goes on.
+    expect(db.prepare('SELECT id, status FROM watches ORDER BY id').all()).toEqual([
+      { id: 'w-new', status: 'done' },
+      { id: 'w-old', status: 'active' },
+    ]);
     db.close();
   });
 

@@ -5,7 +5,7 @@
  */
 import type { Card } from '../cards.js';
 import { editCard, notifyUser } from '../live/live-card.js';
-import { updateVideoCard } from '../live/projections.js';
+import { updateVideoCard, videoState } from '../live/projections.js';
 import type { Approval, AuditEntry, Store } from '../ports.js';
 import { renderApprovalCard } from './card.js';
 import { type ApprovalCardModel, asRecord, readApprovalModel } from './model.js';
@@ -36,11 +36,20 @@ export function showOnVideoCard(
 ): void {
   const videoId = approval.action.args.videoId;
   if (typeof videoId !== 'string' || videoId === '') return;
+  // A reschedule asks again, then retires the old request: the card keeps showing the newer one.
+  const shown = videoState(store, videoId)?.approval;
+  if (shown && shown.id !== approval.id && (shown.requestedAt ?? 0) > model.requestedAt) return;
   const status = model.withdrawnBy ? 'withdrawn' : model.status;
   const by = model.withdrawnBy ?? model.decidedByName;
   updateVideoCard(store, videoId, {
     patch: {
-      approval: { id: approval.id, status, summary: model.summary, ...(by ? { by } : {}) },
+      approval: {
+        id: approval.id,
+        requestedAt: model.requestedAt,
+        status,
+        summary: model.summary,
+        ...(by ? { by } : {}),
+      },
     },
     dedupeKey: `${dedupeKey}:video`,
   });

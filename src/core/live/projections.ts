@@ -34,9 +34,12 @@ interface ProjectionModel {
 const subjectOf = (videoId: string): string => `video:${videoId}`;
 const prefixOf = (videoId: string): string => `video:${videoId}@`;
 
-/** The video a card key belongs to (`video:<id>@<conversation>`), if it is a video card. */
+/**
+ * The video a card key belongs to (`video:<id>@<conversation>`), if it is a video card. The id is what lies
+ * before the LAST `@<platform>:` (an id the service made may hold an `@`; a conversation holds `@me`).
+ */
 export function videoOfCardKey(key: string): string | undefined {
-  const m = /^video:([^@]+)@/.exec(key);
+  const m = /^video:(.+)@(?:slack|discord|playground):/.exec(key);
   return m?.[1];
 }
 
@@ -46,10 +49,13 @@ const sinceOf = (record: CardRecord): number => projectionOf(record).since ?? re
 
 /** The conversations showing the video live, oldest first. */
 export function projectionsOf(store: Store, videoId: string): CardRecord[] {
-  return store.cards
-    .withPrefix(prefixOf(videoId))
-    .filter((r) => projectionOf(r).movedTo === undefined)
-    .sort((a, b) => sinceOf(a) - sinceOf(b) || a.key.localeCompare(b.key));
+  return (
+    store.cards
+      .withPrefix(prefixOf(videoId))
+      // Exactly this video's: the prefix of `x` also starts the keys of a video `x@y`.
+      .filter((r) => r.key === prefixOf(videoId) + r.conversation && projectionOf(r).movedTo === undefined)
+      .sort((a, b) => sinceOf(a) - sinceOf(b) || a.key.localeCompare(b.key))
+  );
 }
 
 /** The video's one card state, if it was ever shown. */
@@ -77,7 +83,8 @@ function projectionCard(model: VideoCardModel, self: ConversationAddress, live: 
   const elsewhere = live
     .filter((p) => p.conversation !== self && sameTeam(p.conversation, self))
     .map((p) => channel(p.conversation));
-  if (elsewhere.length > 0) card.context = `${card.context ?? ''} · also live in ${elsewhere.join(', ')}`;
+  if (elsewhere.length > 0 && model.deletedBy === undefined)
+    card.context = `${card.context ?? ''} · also live in ${elsewhere.join(', ')}`;
   return card;
 }
 
@@ -162,7 +169,14 @@ export function showVideo(
       card: renderVideoCard(model),
       model: { ...own },
     });
-    if (!existing?.message) {
+    if (existing?.message) {
+      // A card that had stopped following comes back to life in place: its message is edited.
+      store.outbox.enqueue(
+        platformOf(input.conversation),
+        { op: 'update-card', cardKey: key },
+        `${key}|back:${input.now}`,
+      );
+    } else {
       posted = store.outbox.enqueue(
         platformOf(input.conversation),
         {
@@ -177,7 +191,7 @@ export function showVideo(
   }
   refresh(store, model, {
     dedupeKey: `shown:${input.conversation}:${input.now}`,
-    ...(posted ? { skip: key } : {}),
+    ...(live ? {} : { skip: key }),
   });
   return { key, posted, model };
 }

@@ -57,6 +57,8 @@ export interface VideoCardModel {
 /** An approval request's state as the video's card shows it; `summary` is card markdown. */
 export interface VideoApproval {
   id: string;
+  /** When it was asked: a later change to an older request never replaces a newer one on the card. */
+  requestedAt?: number;
   status: 'pending' | 'approved' | 'rejected' | 'expired' | 'failed' | 'withdrawn';
   summary: string;
   by?: string;

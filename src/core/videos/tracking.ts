@@ -4,7 +4,7 @@
  */
 import type { CommandContext } from '../context.js';
 import { unpostableNotice, videoCardKey } from '../live/live-card.js';
-import { showVideo } from '../live/projections.js';
+import { showVideo, videoState } from '../live/projections.js';
 import type { VideoCardModel } from '../live/video-card.js';
 import type { Store, Watch } from '../ports.js';
 import { command } from '../text.js';
@@ -35,8 +35,12 @@ export function trackGeneration(
     store.users.setLast(ctx.req.user, 'video', model.videoId);
     const watching = store.watches.findActive('generation', model.videoId);
     // Already followed (here or elsewhere): the card comes to life here too, on the state the watch keeps.
+    // Otherwise this read goes over what every card shows (its kind, credits, approval…), a stale note off.
+    const stored = videoState(store, model.videoId);
+    const fresh: VideoCardModel = stored ? { ...stored, ...model } : model;
+    delete fresh.notice;
     showVideo(store, {
-      model,
+      model: fresh,
       conversation,
       now,
       keepState: watching !== undefined,

@@ -162,7 +162,7 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     // `status` picks it up again on the same card (with the normal watch age).
     delete h.deps.watchMaxAgeMs;
     const status = await h.run(`status ${id}`);
-    expect(textOf(status)).toContain('I posted a status card');
+    expect(textOf(status)).toContain('Its status card in this channel follows it again');
     expect(h.store.watches.findActive('generation', id)).toBeDefined();
     await h.until(() => live.card.tone === 'success', { maxMs: 10 * MINUTE });
     expect(live.card.text).not.toContain('Stopped watching');

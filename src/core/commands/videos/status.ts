@@ -72,11 +72,13 @@ async function showHere(ctx: CommandContext, ref: Ref): Promise<Response> {
     const { started } = trackGeneration(ctx, model);
     if (liveHere) store.transaction(() => (reposted = repostUnposted(ctx, ref.id)));
     const card = renderVideoCard(model);
-    card.text = `${literal(statusLabel(status.status))}: ${status.percentCompleted}% done. ${
-      liveHere && !reposted && !started
-        ? 'Its status card in this channel is being kept up to date.'
-        : 'I posted a status card in this channel that follows it until it is ready, whoever acts on it and wherever.'
-    }`;
+    const followed =
+      !liveHere || reposted
+        ? 'I posted a status card in this channel that follows it until it is ready, whoever acts on it and wherever.'
+        : started
+          ? 'Its status card in this channel follows it again until it is ready.'
+          : 'Its status card in this channel is being kept up to date.';
+    card.text = `${literal(statusLabel(status.status))}: ${status.percentCompleted}% done. ${followed}`;
     return message(card);
   }
 

@@ -1,0 +1,83 @@
+/** The living card's edges, on a real in-memory SQLite store: what the e2e suites would not catch. */
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { showOnVideoCard } from '../../../src/core/approvals/effects.js';
+import type { ApprovalCardModel } from '../../../src/core/approvals/model.js';
+import { videoCardKey } from '../../../src/core/live/live-card.js';
+import {
+  MAX_PROJECTIONS,
+  projectionsOf,
+  showVideo,
+  updateVideoCard,
+  videoOfCardKey,
+  videoState,
+} from '../../../src/core/live/projections.js';
+import type { Approval, Clock } from '../../../src/core/ports.js';
+import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
+import { untilAborted } from '../../support/test-clock.js';
+
+const T0 = Date.UTC(2026, 10, 26, 9);
+let now = T0;
+let store: SqliteStore;
+beforeEach(() => {
+  now = T0;
+  const clock: Clock = { now: () => now, sleep: async () => {}, timer: untilAborted };
+  store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });
+});
+afterEach(() => store.close());
+
+const model = (videoId: string, name = videoId) => ({ videoId, name, phase: 'completed' as const });
+const show = (videoId: string, conversation: string) =>
+  store.transaction(() => showVideo(store, { model: model(videoId), conversation, now: now++ }));
+const edits = (key: string) =>
+  store.outbox.ready('slack', now + 1, 1000).filter((i) => 'cardKey' in i.item && i.item.cardKey === key);
+
+describe('projections', () => {
+  it('brings back a card that stopped following with an edit, even when nothing else changed', () => {
+    const slack = 'slack:T1:C1';
+    const key = videoCardKey('v1', slack);
+    show('v1', slack);
+    store.cards.setMessage(key, `${slack}:111.1`);
+    for (let n = 1; n <= MAX_PROJECTIONS; n++) show('v1', `discord:G1:${n}`);
+    expect(projectionsOf(store, 'v1').map((p) => p.conversation)).not.toContain(slack);
+    expect(store.cards.get(key)?.card.text).toContain('stopped following');
+    const before = edits(key).length;
+
+    show('v1', slack);
+    expect(projectionsOf(store, 'v1').map((p) => p.conversation)).toContain(slack);
+    expect(store.cards.get(key)?.card.text).not.toContain('stopped following');
+    expect(edits(key).length).toBe(before + 1);
+  });
+
+  it('keeps videos apart when an id holds an @', () => {
+    show('x', 'slack:T1:C1');
+    show('x@y', 'slack:T1:C2');
+    show('x@y', 'discord:@me:7');
+    expect(projectionsOf(store, 'x').map((p) => p.conversation)).toEqual(['slack:T1:C1']);
+    expect(projectionsOf(store, 'x@y').map((p) => p.conversation)).toEqual(['slack:T1:C2', 'discord:@me:7']);
+    expect(videoOfCardKey(videoCardKey('x@y', 'discord:@me:7'))).toBe('x@y');
+    store.transaction(() => updateVideoCard(store, 'x', { patch: { name: 'renamed' }, dedupeKey: 'r' }));
+    expect(store.cards.get(videoCardKey('x@y', 'slack:T1:C2'))?.card.title).toBe('x@y');
+  });
+
+  it('shows the newest approval request: a later change to an older one does not replace it', () => {
+    show('v1', 'slack:T1:C1');
+    const approval = (id: string): Approval =>
+      ({ id, action: { command: 'schedule', args: { videoId: 'v1' } } }) as unknown as Approval;
+    const card = (status: ApprovalCardModel['status'], requestedAt: number) =>
+      ({ summary: 'Schedule “v1”', status, requestedAt }) as ApprovalCardModel;
+    const said = (id: string, m: ApprovalCardModel) =>
+      store.transaction(() =>
+        showOnVideoCard(store, approval(id), { model: m, dedupeKey: `${id}:${m.status}` }),
+      );
+    said('old', card('pending', T0));
+    said('new', card('pending', T0 + 60_000));
+    said('old', card('expired', T0));
+    expect(videoState(store, 'v1')?.approval).toMatchObject({ id: 'new', status: 'pending' });
+    expect(store.cards.get(videoCardKey('v1', 'slack:T1:C1'))?.card.text).toContain(
+      '⏳ Waiting for approval',
+    );
+    said('new', card('approved', T0 + 60_000));
+    expect(videoState(store, 'v1')?.approval).toMatchObject({ id: 'new', status: 'approved' });
+  });
+});
