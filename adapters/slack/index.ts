@@ -72,7 +72,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     logger,
     clock: options.clock,
     acks: options.http.acks,
-    onRevoked: (revoked) => forgetRevoked(store, revoked, { oauth: !!config.oauth, logger }),
+    onRevoked: (revoked) =>
+      forgetRevoked(store, revoked, { oauth: !!config.oauth, logger, now: options.clock.now() }),
   });
 
   app.error(async (error) => {

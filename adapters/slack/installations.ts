@@ -3,6 +3,7 @@
  * installation holds a bot token), and the bot token for a workspace as the sender needs it.
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
+import { forgetWorkspace } from '../../src/core/forget-workspace.js';
 import type { Logger, Store } from '../../src/core/ports.js';
 
 /** `slack-team:T1`, or `slack-enterprise:E1` for an org-wide install. */
@@ -75,7 +76,7 @@ export interface SlackRevocation {
 export function forgetRevoked(
   store: Store,
   revoked: SlackRevocation,
-  options: { oauth: boolean; logger: Logger },
+  options: { oauth: boolean; logger: Logger; now: number },
 ): void {
   const id = installationId({
     isEnterpriseInstall: revoked.enterpriseInstall,
@@ -97,7 +98,7 @@ export function forgetRevoked(
     ...(revoked.enterpriseInstall && revoked.enterprise ? [`slack:${revoked.enterprise}`] : []),
   ];
   const installations = options.oauth && (revoked.team || revoked.enterprise) ? [id] : [];
-  const counts = store.purgeWorkspace({ workspaces, installations });
+  const counts = forgetWorkspace(store, { workspaces, installations, now: options.now });
   options.logger.info({ ...where, ...counts }, 'Slack app removed from a workspace; its data purged');
 }
 

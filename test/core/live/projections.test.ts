@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { showOnVideoCard } from '../../../src/core/approvals/effects.js';
 import type { ApprovalCardModel } from '../../../src/core/approvals/model.js';
+import { forgetWorkspace } from '../../../src/core/forget-workspace.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
 import {
   MAX_PROJECTIONS,
@@ -79,5 +80,32 @@ describe('projections', () => {
     );
     said('new', card('approved', T0 + 60_000));
     expect(videoState(store, 'v1')?.approval).toMatchObject({ id: 'new', status: 'approved' });
+  });
+
+  it('a workspace that removes the bot leaves the cards elsewhere saying how to follow the video again', () => {
+    const watch = (videoId: string, conversation: string) =>
+      store.watches.add({
+        kind: 'generation',
+        target: videoId,
+        owner: 'slack:T1:U1',
+        conversation,
+        cardKey: videoCardKey(videoId, conversation),
+        state: { name: videoId, samples: [], lastStep: -1, phase: 'generating' },
+        nextCheckAt: now,
+        expiresAt: now + 3_600_000,
+      });
+    show('shared', 'slack:T1:C1');
+    show('shared', 'discord:G1:5');
+    show('private', 'slack:T1:C1');
+    watch('shared', 'slack:T1:C1');
+    watch('private', 'slack:T1:C1');
+
+    const counts = forgetWorkspace(store, { workspaces: ['slack:T1'], installations: [], now });
+    expect(store.watches.active()).toEqual([]);
+    expect(counts.cardStates).toBe(1);
+    const discord = store.cards.get(videoCardKey('shared', 'discord:G1:5'));
+    expect(discord?.card.text).toContain('Stopped: the key that watched this was unlinked');
+    expect(store.outbox.depth('discord')).toBeGreaterThan(0);
+    expect(videoState(store, 'private')).toBeUndefined();
   });
 });

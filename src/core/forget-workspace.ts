@@ -1,0 +1,38 @@
+/**
+ * Forgetting a chat workspace (its app removed): every row addressed in it goes (`Store.purgeWorkspace`).
+ * A video followed with a key of that workspace but also shown elsewhere (another workspace or platform,
+ * issue 16) is not left frozen there: its watch stops first, as when its key is unlinked, so the cards that
+ * remain say so and how to follow it again (`status` with a key of their own).
+ */
+import { decodeAddress } from './address.js';
+import { projectionsOf, videoOfCardKey } from './live/projections.js';
+import { WATCHERS } from './live/watchers.js';
+import type { Store, Watch, WorkspacePurge } from './ports.js';
+
+const inWorkspace = (address: string, workspace: string): boolean => {
+  const { platform, workspace: id } = decodeAddress(address);
+  return `${platform}:${id}` === workspace;
+};
+
+/** Whether the watch's video is shown in a conversation outside `workspaces`. */
+function shownElsewhere(store: Store, watch: Watch, workspaces: readonly string[]): boolean {
+  const videoId = watch.cardKey ? videoOfCardKey(watch.cardKey) : undefined;
+  if (!videoId) return false;
+  return projectionsOf(store, videoId).some((p) => !workspaces.some((w) => inWorkspace(p.conversation, w)));
+}
+
+export function forgetWorkspace(
+  store: Store,
+  purge: { workspaces: readonly string[]; installations: readonly string[]; now: number },
+): WorkspacePurge {
+  const { workspaces, installations, now } = purge;
+  store.transaction(() => {
+    for (const watch of store.watches.active()) {
+      const ours = workspaces.some((w) => inWorkspace(watch.owner, w) || inWorkspace(watch.conversation, w));
+      if (!ours || !shownElsewhere(store, watch, workspaces)) continue;
+      WATCHERS[watch.kind]?.expire({ store, watch, now, reason: 'no-key' });
+      store.watches.update(watch.id, { status: 'done' });
+    }
+  });
+  return store.purgeWorkspace({ workspaces, installations });
+}
