@@ -16,10 +16,11 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/ports.js';
+import { type Clock, type Logger, systemClock } from '../../src/core/ports.js';
 import { LeaderLease, type LeaseRole, STEP_DOWN_AT } from '../../src/store/postgres/leader-lease.js';
 import { migratePostgres } from '../../src/store/postgres/migrations.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { TestClock } from '../support/test-clock.js';
 import { recordingLogger } from './helpers.js';
 
 const TTL = 1200;
@@ -139,7 +140,9 @@ class Contest {
     return contest;
   }
 
-  async add(): Promise<Contender> {
+  async add(
+    options: { clock?: Clock; ttlMs?: number; attemptTimeoutMs?: number; logger?: Logger } = {},
+  ): Promise<Contender> {
     const holder = `replica-${++this.#next}`;
     const proxy = await CuttableProxy.start(server.port);
     const pool = new pg.Pool({ connectionString: proxy.url(this.database), max: 3 });
@@ -148,10 +151,11 @@ class Contest {
       pool,
       name: NAME,
       holder,
-      ttlMs: TTL,
-      renewEveryMs: RENEW,
-      clock: systemClock,
-      logger: this.logger,
+      ttlMs: options.ttlMs ?? TTL,
+      renewEveryMs: options.ttlMs ? options.ttlMs / 3 : RENEW,
+      ...(options.attemptTimeoutMs ? { attemptTimeoutMs: options.attemptTimeoutMs } : {}),
+      clock: options.clock ?? systemClock,
+      logger: options.logger ?? this.logger,
       onChange: (role, term) =>
         this.#changed({ holder, role, term, at: performance.now(), wall: Date.now() }),
     });
@@ -241,7 +245,10 @@ const ms = (n: number) => Math.round(n);
 describe('the leader lease on PostgreSQL', () => {
   it('gives the lease to exactly one of three contenders starting together, and keeps it there', async () => {
     const contest = await Contest.open();
-    const all = [await contest.add(), await contest.add(), await contest.add()];
+    // Attempts may take up to the step-down (not one renewal period): with a load average of 14, statements
+    // took over 300 ms three times in a row and the leader stepped down and came back (safe, but not stable).
+    const patient = { attemptTimeoutMs: TTL * STEP_DOWN_AT };
+    const all = [await contest.add(patient), await contest.add(patient), await contest.add(patient)];
     await Promise.all(all.map((c) => c.lease.start()));
     const leader = await contest.leader();
     expect(contest.leaders()).toEqual([leader]);
@@ -411,6 +418,56 @@ describe('the leader lease on PostgreSQL', () => {
     }
   });
 
+  it('steps down by its own Clock at 80 % of the TTL after its last successful attempt, not before', async () => {
+    // The lease's timers run on the Clock port: a TestClock moves them without waiting (the database's expiry,
+    // 15 s of real time here, is never reached). Each attempt ends with a debug line, awaited as its event.
+    const contest = await Contest.open();
+    const clock = new TestClock();
+    const outcomes: string[] = [];
+    let attempted: (() => void) | undefined;
+    const logger: Logger = {
+      ...recordingLogger(),
+      debug: (obj, msg) => {
+        if (msg !== 'leader lease attempt') return;
+        outcomes.push((obj as { outcome: string }).outcome);
+        attempted?.();
+      },
+      child: () => logger,
+    };
+    /** Moves the clock onto the next attempt and waits for it to end. */
+    const nextAttempt = async (ms: number) => {
+      const done = new Promise<void>((resolve) => {
+        attempted = resolve;
+      });
+      clock.advance(ms);
+      await Promise.race([
+        done,
+        systemClock.timer(5_000).then(() => Promise.reject(new Error('no attempt within 5 s'))),
+      ]);
+    };
+    const ttl = 15_000;
+    const c = await contest.add({ clock, ttlMs: ttl, logger });
+    const start = clock.now();
+    await c.lease.start();
+    expect([c.lease.isLeader(), c.lease.term(), outcomes]).toEqual([true, 1, ['held']]);
+
+    await nextAttempt(ttl / 3); // renewed at start + 5 s: leads until start + 5 s + 12 s
+    c.proxy.cut('refuse');
+    // This attempt runs before the pooled client has seen its connection end: it checks that client out, and
+    // the drop must fail the attempt, not crash the process with an unheard 'error' event.
+    await nextAttempt(ttl / 3);
+    await nextAttempt(ttl / 3);
+    expect(outcomes).toEqual(['held', 'held', 'failed', 'failed']);
+    clock.advance(start + ttl / 3 + ttl * STEP_DOWN_AT - 1 - clock.now());
+    expect(c.lease.isLeader()).toBe(true);
+    expect(contest.changes.map((x) => x.role)).toEqual(['leader']);
+
+    const stepDown = contest.next((x) => x.role === 'follower', 5_000, 'the step-down');
+    clock.advance(1);
+    expect(c.lease.isLeader()).toBe(false); // at once, before the step-down timer's callback has run
+    expect(await stepDown).toMatchObject({ holder: c.holder, term: 1 });
+  });
+
   it('refuses a renewal period that leaves no room before the step-down', () => {
     const options = {
       pool: new pg.Pool(),
@@ -422,6 +479,9 @@ describe('the leader lease on PostgreSQL', () => {
     expect(() => new LeaderLease({ ...options, ttlMs: 1000, renewEveryMs: 1000 * STEP_DOWN_AT })).toThrow(
       RangeError,
     );
+    expect(
+      () => new LeaderLease({ ...options, ttlMs: 1000, attemptTimeoutMs: 1000 * STEP_DOWN_AT + 1 }),
+    ).toThrow(RangeError);
     const lease = new LeaderLease({ ...options, ttlMs: 15_000 });
     expect([lease.renewEveryMs, lease.attemptTimeoutMs, lease.isLeader(), lease.term()]).toEqual([
       5000,

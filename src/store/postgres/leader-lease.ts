@@ -48,8 +48,9 @@ export interface LeaderLeaseOptions {
   /** How often the holder renews and followers try to take over. Default ttlMs / 3. */
   renewEveryMs?: number;
   /**
-   * An attempt (a connection and the statement) not done by then counts as failed; at most renewEveryMs, so
-   * attempts never overlap. Default renewEveryMs.
+   * An attempt (a connection and the statement) not done by then counts as failed and its connection is
+   * destroyed. Default renewEveryMs, so a hung connection is replaced in time for another try; at most 80 % of
+   * ttlMs. Attempts never overlap: the next starts renewEveryMs after the last started, or when it ended.
    */
   attemptTimeoutMs?: number;
   clock: Clock;
@@ -112,9 +113,9 @@ export class LeaderLease {
         `renewEveryMs (${this.renewEveryMs}) must be above 0 and below ${STEP_DOWN_AT * 100} % of ttlMs (${this.ttlMs})`,
       );
     }
-    if (!(this.attemptTimeoutMs > 0 && this.attemptTimeoutMs <= this.renewEveryMs)) {
+    if (!(this.attemptTimeoutMs > 0 && this.attemptTimeoutMs <= this.ttlMs * STEP_DOWN_AT)) {
       throw new RangeError(
-        `attemptTimeoutMs (${this.attemptTimeoutMs}) must be above 0 and at most renewEveryMs (${this.renewEveryMs})`,
+        `attemptTimeoutMs (${this.attemptTimeoutMs}) must be above 0 and at most ${STEP_DOWN_AT * 100} % of ttlMs (${this.ttlMs})`,
       );
     }
     this.#clock = options.clock;
@@ -163,7 +164,7 @@ export class LeaderLease {
     this.#loop = undefined;
   }
 
-  /** An attempt every renewEveryMs from the start of the last one (a slow attempt does not push the next). */
+  /** An attempt renewEveryMs after the start of the last one, or at once if that one took longer. */
   async #run(signal: AbortSignal, lastStarted: number): Promise<void> {
     let started = lastStarted;
     for (;;) {
@@ -177,7 +178,13 @@ export class LeaderLease {
     }
   }
 
+  /** One attempt to take or renew the lease, logged at debug level with its outcome. */
   async #attempt(started: number): Promise<void> {
+    const outcome = await this.#tryOnce(started);
+    this.#logger.debug({ outcome, leader: this.#leader, term: this.#term }, 'leader lease attempt');
+  }
+
+  async #tryOnce(started: number): Promise<'held' | 'refused' | 'failed' | 'late'> {
     let term: number | undefined;
     try {
       const result = await this.#withTimeout((client) =>
@@ -194,7 +201,7 @@ export class LeaderLease {
             : 'leader lease attempt failed',
         );
       }
-      return;
+      return 'failed';
     }
     if (this.#failing) {
       this.#failing = false;
@@ -204,12 +211,12 @@ export class LeaderLease {
     if (term === undefined) {
       // Another replica holds it (it took over while this one could not renew, or never let go).
       this.#stepDown('held by another replica');
-      return;
+      return 'refused';
     }
     if (this.#clock.now() >= deadline) {
       // The answer came too late to act on (a stalled event loop): the next attempt decides.
       this.#stepDown('renewal answered after its deadline');
-      return;
+      return 'late';
     }
     if (this.#leader && term !== this.#term) this.#stepDown('new term');
     this.#deadline = deadline;
@@ -220,6 +227,7 @@ export class LeaderLease {
       this.#logger.info({ term }, 'leader lease acquired');
       this.#onChange('leader', term);
     }
+    return 'held';
   }
 
   #armStepDown(deadline: number): void {
@@ -254,6 +262,15 @@ export class LeaderLease {
     const expired = new AbortController();
     let client: pg.PoolClient | undefined;
     let timedOut = false;
+    // A checked-out client whose connection drops emits 'error' besides failing its query (the pool listens
+    // only to idle ones): unheard, that would crash the process. The pool's listener is back once released.
+    const onError = (error: Error) => this.#logger.debug({ err: error }, 'leader lease connection lost');
+    const giveBack = (error?: Error) => {
+      const held = client;
+      client = undefined;
+      held?.release(error);
+      held?.off('error', onError);
+    };
     const work = (async () => {
       const connected = await this.#pool.connect();
       if (timedOut) {
@@ -261,6 +278,7 @@ export class LeaderLease {
         throw new AttemptTimeout('connected after the attempt timed out');
       }
       client = connected;
+      connected.on('error', onError);
       return await query(connected);
     })();
     const deadline = this.#clock.timer(this.attemptTimeoutMs, expired.signal).then(
@@ -274,12 +292,11 @@ export class LeaderLease {
     try {
       return await Promise.race([work, deadline]);
     } catch (error) {
-      client?.release(error instanceof Error ? error : new Error(String(error)));
-      client = undefined;
+      giveBack(error instanceof Error ? error : new Error(String(error)));
       throw error;
     } finally {
       expired.abort();
-      client?.release();
+      giveBack();
     }
   }
 }
