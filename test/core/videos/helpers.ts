@@ -46,8 +46,8 @@ export async function videosHarness(options: HarnessOptions = {}): Promise<Video
 export const OTHER_KEY = 'fl_live_other_team_key_0123456789abcdef';
 
 /** A videos harness whose simulator also has "Other Team" (key `OTHER_KEY`). */
-export const twoTeamsHarness = (): Promise<VideosHarness> =>
-  videosHarness({ teams: [{ name: 'Other Team', keys: [{ key: OTHER_KEY }] }] });
+export const twoTeamsHarness = (profile: 'spec' | 'real' = 'spec'): Promise<VideosHarness> =>
+  videosHarness({ simulator: { profile }, teams: [{ name: 'Other Team', keys: [{ key: OTHER_KEY }] }] });
 
 export const writes = (h: VideosHarness): string[] => h.calls.map((c) => c.name).filter((n) => WRITES.has(n));
 

@@ -24,10 +24,6 @@ import {
 } from './helpers.js';
 
 let h: VideosHarness;
-beforeEach(async () => {
-  h = await twoTeamsHarness();
-});
-afterEach(() => h.close());
 
 /** Channel `n` of the harness's workspace (`C1` is the harness's own). */
 const channelN = (n: number): string => h.conversation.replace(/C1$/, `C${n}`);
@@ -40,7 +36,13 @@ const cardIn = (videoId: string, n: number) => {
 const activeWatches = (videoId: string, kind: string) =>
   h.store.watches.activeWhere({ target: videoId }).filter((w) => w.kind === kind);
 
-describe('one living card per video', () => {
+// On the seed spec's shapes and on the real service's (DESIGN §7).
+describe.each(['spec', 'real'] as const)('one living card per video (%s profile)', (profile) => {
+  beforeEach(async () => {
+    h = await twoTeamsHarness(profile);
+  });
+  afterEach(() => h.close());
+
   it('status elsewhere adds a card; a pick there shows on both, with who made it; one watch; milestones once per card', async () => {
     const alice = h.user('alice');
     const bob = h.user('bob');
