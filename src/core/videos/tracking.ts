@@ -39,13 +39,7 @@ export function trackGeneration(
     const stored = videoState(store, model.videoId);
     const fresh: VideoCardModel = stored ? { ...stored, ...model } : model;
     delete fresh.notice;
-    showVideo(store, {
-      model: fresh,
-      conversation,
-      now,
-      keepState: watching !== undefined,
-      onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [model.videoId])}`),
-    });
+    showHere(ctx, { model: fresh, watching: watching !== undefined, now });
     if (watching) return false;
     store.watches.add({
       kind: 'generation',
@@ -88,13 +82,7 @@ export function trackRender(
       render: { renderId: input.renderId, status: 'in-progress', progress: 0, codec: input.codec },
     };
     delete model.notice;
-    showVideo(store, {
-      model,
-      conversation,
-      now,
-      keepState: watching !== undefined,
-      onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [model.videoId])}`),
-    });
+    showHere(ctx, { model, watching: watching !== undefined, now });
     if (watching) return false;
     store.watches.add({
       kind: 'render',
@@ -117,6 +105,23 @@ export function trackRender(
     return true;
   });
   return { cardKey, started };
+}
+
+/**
+ * Shows the video's live card in the caller's conversation: on the state a running watch keeps (`watching`),
+ * else on `model`. The caller is told privately if the platform refuses the post.
+ */
+function showHere(
+  ctx: CommandContext,
+  input: { model: VideoCardModel; watching: boolean; now: number },
+): void {
+  showVideo(ctx.deps.store, {
+    model: input.model,
+    conversation: ctx.req.conversation,
+    now: input.now,
+    keepState: input.watching,
+    onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [input.model.videoId])}`),
+  });
 }
 
 /** Every active watch about one video (its generation, renders, schedule), in any conversation. */
