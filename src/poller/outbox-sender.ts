@@ -17,6 +17,7 @@
  * re-sends it on restart (after the lease). Every post carries `dedupeId = 'outbox:<row id>'`, stable across those retries, so
  * an adapter that can (Discord nonce, a Slack metadata lookup) drops the duplicate.
  */
+import { createHash } from 'node:crypto';
 import { describeError } from '../core/describe-error.js';
 import type {
   CardRecord,
@@ -63,9 +64,13 @@ export interface OutboxSenderOptions {
  */
 export const DEFAULT_LEASE_MS = 120_000;
 
-/** Content last shown per card, to drop edits a post or update already carried. Memory only: after a
- * restart an edit may be re-sent once, which is harmless. */
-const SHOWN_LIMIT = 10_000;
+/** Content last shown per card (a digest), to drop edits a post or update already carried. Memory only:
+ * after a restart an edit may be re-sent once, which is harmless. Sized for 10,000 videos live in 5
+ * conversations each (issue 16's projections), at about 100 bytes an entry. */
+const SHOWN_LIMIT = 50_000;
+
+const digest = (card: CardRecord['card']): string =>
+  createHash('sha1').update(JSON.stringify(card)).digest('base64');
 
 /** One delivery: a lone item, or the coalesced updates of one card; narrowed to the rows this sender claimed. */
 interface Delivery {
@@ -256,8 +261,7 @@ export class OutboxSender {
         const record = store.cards.get(op.cardKey);
         if (!record) return this.#failures.giveUp(group, `card ${op.cardKey} does not exist`);
         if (!record.message) return this.#failures.waitForCard(group, op.cardKey);
-        if (this.#shown.get(record.key) === JSON.stringify(record.card))
-          return this.#complete(group, 'skipped');
+        if (this.#shown.get(record.key) === digest(record.card)) return this.#complete(group, 'skipped');
         if (!this.#claim(delivery)) return 'waiting';
         await sender.update(record.message, record.card);
         this.#remember(record);
@@ -326,7 +330,7 @@ export class OutboxSender {
 
   #remember(record: CardRecord): void {
     this.#shown.delete(record.key);
-    this.#shown.set(record.key, JSON.stringify(record.card));
+    this.#shown.set(record.key, digest(record.card));
     if (this.#shown.size > SHOWN_LIMIT) {
       const oldest = this.#shown.keys().next().value;
       if (oldest !== undefined) this.#shown.delete(oldest);
