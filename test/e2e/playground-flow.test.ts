@@ -8,21 +8,12 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../src/main.js';
+import { launchChromium } from '../support/browser.js';
 
 const SHOTS = 'test-output/playground-flow';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 // The two profiles run side by side: the flow mostly waits on the poller's real-time looks, so this halves
 // the file's wall time at little CPU cost.
@@ -46,7 +37,7 @@ describe.concurrent.each(['spec', 'real'] as const)(
         SIM_PROFILE: profile,
         LOG_LEVEL: 'warn',
       });
-      browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+      browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     }, 60_000);
 

@@ -12,24 +12,14 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../src/main.js';
+import { CHROMIUM, collectPageProblems, launchChromium } from '../support/browser.js';
 import { startImageServer, startPlayground, videoCard } from './fake-bot.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = 'test-output/playground';
 const DOC_SHOTS = 'docs/screenshots';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
   let pg: Awaited<ReturnType<typeof startPlayground>>;
@@ -42,13 +32,10 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     mkdirSync(SHOTS, { recursive: true });
     pg = await startPlayground();
     images = await startImageServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     // Any script error or CSP violation fails the run.
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
+    collectPageProblems(page, problems);
   }, 60_000);
 
   afterAll(async () => {
@@ -277,12 +264,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the demo in a browser: one living card i
       SIM_SPEED: '60',
       LOG_LEVEL: 'warn',
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console: ${msg.text()}`);
-    });
+    collectPageProblems(page, problems);
   }, 60_000);
 
   afterAll(async () => {
