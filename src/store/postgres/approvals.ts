@@ -1,0 +1,119 @@
+/** Approval requests (DESIGN §5). `decide` is a compare-and-set on status, so only one decision ever wins. */
+import type { Approval, ApprovalStatus, Clock, Store, UserAddress } from '../../core/ports.js';
+import { json, type Sql } from './sql.js';
+
+type ApprovalStore = Store['approvals'];
+
+interface ApprovalRow {
+  id: string;
+  conversation: string;
+  requester: string;
+  action: Approval['action'];
+  status: ApprovalStatus;
+  card_key: string;
+  decided_by: string | null;
+  decided_at: number | null;
+  reason: string | null;
+  created_at: number;
+  expires_at: number | null;
+}
+
+export class PostgresApprovals implements ApprovalStore {
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(approval: Omit<Approval, 'status' | 'createdAt'>): Promise<Approval> {
+    const created: Approval = { ...approval, status: 'pending', createdAt: this.clock.now() };
+    const action = json(created.action);
+    await this.sql.count(
+      `INSERT INTO approvals (id, conversation, requester, action, status, card_key, decided_by, decided_at,
+         reason, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        created.id,
+        created.conversation,
+        created.requester,
+        action,
+        created.status,
+        created.cardKey,
+        created.decidedBy ?? null,
+        created.decidedAt ?? null,
+        created.reason ?? null,
+        created.createdAt,
+        created.expiresAt,
+      ],
+    );
+    // As get() will read it back: the action through JSON, absent optional fields left out.
+    return fromRow({
+      id: created.id,
+      conversation: created.conversation,
+      requester: created.requester,
+      action: JSON.parse(action) as Approval['action'],
+      status: created.status,
+      card_key: created.cardKey,
+      decided_by: created.decidedBy ?? null,
+      decided_at: created.decidedAt ?? null,
+      reason: created.reason ?? null,
+      created_at: created.createdAt,
+      expires_at: created.expiresAt,
+    });
+  }
+
+  async get(id: string): Promise<Approval | undefined> {
+    const row = await this.sql.row<ApprovalRow>('SELECT * FROM approvals WHERE id = $1', [id]);
+    return row && fromRow(row);
+  }
+
+  async decide(
+    id: string,
+    decision: { status: Exclude<ApprovalStatus, 'pending'>; by?: UserAddress; at: number; reason?: string },
+  ): Promise<boolean> {
+    // One statement: a racing decision waits for this row's lock, then finds it no longer pending.
+    const decided = await this.sql.count(
+      `UPDATE approvals SET status = $2, decided_by = $3, decided_at = $4, reason = $5
+       WHERE id = $1 AND status = 'pending'`,
+      [id, decision.status, decision.by ?? null, decision.at, decision.reason ?? null],
+    );
+    return decided === 1;
+  }
+
+  /** Pending approvals whose expiry is at or before `before`, soonest first. */
+  async pendingExpiring(before: number): Promise<Approval[]> {
+    const rows = await this.sql.rows<ApprovalRow>(
+      `SELECT * FROM approvals WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= $1
+       ORDER BY expires_at, created_at`,
+      [before],
+    );
+    return rows.map(fromRow);
+  }
+
+  async pendingIn(workspace: string): Promise<Approval[]> {
+    // `slack:T1:%`: the workspace's conversations (a `:` ends the workspace part, so T1 never matches T10).
+    const prefix = workspace.replace(/[\\%_]/g, (c) => `\\${c}`);
+    const rows = await this.sql.rows<ApprovalRow>(
+      `SELECT * FROM approvals WHERE status = 'pending' AND conversation LIKE $1 ESCAPE '\\'
+       ORDER BY created_at, id COLLATE "C"`,
+      [`${prefix}:%`],
+    );
+    return rows.map(fromRow);
+  }
+}
+
+function fromRow(row: ApprovalRow): Approval {
+  return {
+    id: row.id,
+    conversation: row.conversation,
+    requester: row.requester,
+    // Written only by create(), from Approval['action']; the driver parses json.
+    action: row.action,
+    status: row.status,
+    cardKey: row.card_key,
+    ...(row.decided_by !== null && { decidedBy: row.decided_by }),
+    ...(row.decided_at !== null && { decidedAt: row.decided_at }),
+    ...(row.reason !== null && { reason: row.reason }),
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+  };
+}

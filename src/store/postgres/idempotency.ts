@@ -1,0 +1,56 @@
+/**
+ * One idempotency key per logical user action (DESIGN §6), stored before the request so retries and restarts
+ * reuse it. Kept well past the API's 24 h replay window, then pruned.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Clock, Store } from '../../core/ports.js';
+import { IDEMPOTENCY_RETENTION_MS } from '../idempotency.js';
+import type { Sql } from './sql.js';
+
+type IdempotencyStore = Store['idempotency'];
+
+const PRUNE_EVERY_MS = 3600_000;
+
+export class PostgresIdempotency implements IdempotencyStore {
+  #lastPrune = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+  ) {}
+
+  async keyFor(action: string, options: { reuseForMs?: number } = {}): Promise<string> {
+    const now = this.clock.now();
+    await this.#pruneOld(now);
+    // Insert-if-absent (or renew-if-stale), then read in a statement of its own: a racing insert that won the
+    // conflict committed before this one went on, and only a later statement's snapshot sees its key.
+    if (options.reuseForMs === undefined) {
+      await this.sql.count(
+        `INSERT INTO idempotency_keys (action, key, created_at) VALUES ($1, $2, $3)
+         ON CONFLICT (action) DO NOTHING`,
+        [action, randomUUID(), now],
+      );
+    } else {
+      // Only a row older than the window is renewed, so two racing requests still agree on the key.
+      await this.sql.count(
+        `INSERT INTO idempotency_keys AS k (action, key, created_at) VALUES ($1, $2, $3)
+         ON CONFLICT (action) DO UPDATE SET key = excluded.key, created_at = excluded.created_at
+         WHERE k.created_at <= $4`,
+        [action, randomUUID(), now, now - options.reuseForMs],
+      );
+    }
+    const row = await this.sql.row<{ key: string }>('SELECT key FROM idempotency_keys WHERE action = $1', [
+      action,
+    ]);
+    return row!.key;
+  }
+
+  /** At most once an hour, piggybacked on `keyFor`. */
+  async #pruneOld(now: number): Promise<void> {
+    if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
+    this.#lastPrune = now;
+    await this.sql.count('DELETE FROM idempotency_keys WHERE created_at < $1', [
+      now - IDEMPOTENCY_RETENTION_MS,
+    ]);
+  }
+}

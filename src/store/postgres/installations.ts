@@ -1,0 +1,113 @@
+/**
+ * Chat app installations (Slack OAuth) and the adapters' post journal. Installations carry bot tokens, so
+ * they are sealed like linked keys, with the installation id as additional data (a row moved to another id
+ * fails to open).
+ */
+import type { ChatDelivery, Clock, ConversationAddress, MessageAddress, Store } from '../../core/ports.js';
+import { seal, secretKeyFingerprint, UnsealError, unseal } from '../crypto.js';
+import { DELIVERY_RETENTION_MS } from '../installations.js';
+import type { Sql } from './sql.js';
+
+type InstallationStore = Store['installations'];
+type DeliveryJournal = Store['deliveries'];
+
+interface InstallationRow {
+  id: string;
+  secret_key_id: string;
+  iv: Buffer;
+  tag: Buffer;
+  ciphertext: Buffer;
+}
+
+export class PostgresInstallations implements InstallationStore {
+  readonly #secretKeyId: string;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly secretKey: Buffer,
+    private readonly clock: Clock,
+  ) {
+    this.#secretKeyId = secretKeyFingerprint(secretKey);
+  }
+
+  async get(id: string): Promise<string | undefined> {
+    const row = await this.sql.row<InstallationRow>(
+      'SELECT id, secret_key_id, iv, tag, ciphertext FROM installations WHERE id = $1',
+      [id],
+    );
+    if (!row) return undefined;
+    try {
+      return unseal(this.secretKey, row, row.id);
+    } catch (cause) {
+      const reason =
+        row.secret_key_id === this.#secretKeyId
+          ? 'the row was altered or copied from another installation'
+          : 'it was stored under a different secret key; install the app to the workspace again';
+      throw new UnsealError(`The installation ${id} cannot be decrypted: ${reason}`, { cause });
+    }
+  }
+
+  async put(id: string, data: string): Promise<void> {
+    const { iv, tag, ciphertext } = seal(this.secretKey, data, id);
+    await this.sql.count(
+      `INSERT INTO installations (id, secret_key_id, iv, tag, ciphertext, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (id) DO UPDATE SET secret_key_id = excluded.secret_key_id, iv = excluded.iv,
+         tag = excluded.tag, ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
+      [id, this.#secretKeyId, iv, tag, ciphertext, this.clock.now()],
+    );
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.sql.count('DELETE FROM installations WHERE id = $1', [id])) === 1;
+  }
+}
+
+interface DeliveryRow {
+  conversation: string;
+  message: string | null;
+  started_at: number;
+}
+
+const PRUNE_EVERY_MS = 3600_000;
+
+export class PostgresDeliveries implements DeliveryJournal {
+  #lastPrune = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+  ) {}
+
+  async get(dedupeId: string): Promise<ChatDelivery | undefined> {
+    const row = await this.sql.row<DeliveryRow>(
+      'SELECT conversation, message, started_at FROM chat_deliveries WHERE dedupe_id = $1',
+      [dedupeId],
+    );
+    if (!row) return undefined;
+    return {
+      conversation: row.conversation,
+      startedAt: row.started_at,
+      ...(row.message ? { message: row.message } : {}),
+    };
+  }
+
+  async begin(dedupeId: string, conversation: ConversationAddress): Promise<void> {
+    const now = this.clock.now();
+    await this.sql.count(
+      `INSERT INTO chat_deliveries (dedupe_id, conversation, message, started_at) VALUES ($1, $2, NULL, $3)
+       ON CONFLICT (dedupe_id) DO NOTHING`,
+      [dedupeId, conversation, now],
+    );
+    if (now - this.#lastPrune >= PRUNE_EVERY_MS) {
+      this.#lastPrune = now;
+      await this.sql.count('DELETE FROM chat_deliveries WHERE started_at < $1', [
+        now - DELIVERY_RETENTION_MS,
+      ]);
+    }
+  }
+
+  async finish(dedupeId: string, message: MessageAddress): Promise<void> {
+    await this.sql.count('UPDATE chat_deliveries SET message = $1 WHERE dedupe_id = $2', [message, dedupeId]);
+  }
+}

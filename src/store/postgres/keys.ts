@@ -1,0 +1,88 @@
+/** Linked API keys, encrypted at rest; only prefix and team are stored in clear (for display). */
+import {
+  type Clock,
+  type LinkedKey,
+  type Store,
+  StoredKeyUnreadableError,
+  type UserAddress,
+} from '../../core/ports.js';
+import { seal, secretKeyFingerprint, UnsealError, unseal } from '../crypto.js';
+import type { Sql } from './sql.js';
+
+type KeyStore = Store['keys'];
+
+interface KeyRow {
+  user_address: string;
+  secret_key_id: string;
+  iv: Buffer;
+  tag: Buffer;
+  ciphertext: Buffer;
+  key_prefix: string;
+  team_id: string;
+  team_name: string;
+  linked_at: number;
+}
+
+export class PostgresKeys implements KeyStore {
+  readonly #secretKeyId: string;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly secretKey: Buffer,
+    private readonly clock: Clock,
+  ) {
+    this.#secretKeyId = secretKeyFingerprint(secretKey);
+  }
+
+  async get(user: UserAddress): Promise<LinkedKey | undefined> {
+    const row = await this.sql.row<KeyRow>('SELECT * FROM linked_keys WHERE user_address = $1', [user]);
+    return row && this.#fromRow(row);
+  }
+
+  async put(user: UserAddress, key: Omit<LinkedKey, 'linkedAt'>): Promise<void> {
+    const { iv, tag, ciphertext } = seal(this.secretKey, key.apiKey, user);
+    await this.sql.count(
+      `INSERT INTO linked_keys (user_address, secret_key_id, iv, tag, ciphertext, key_prefix, team_id, team_name,
+         linked_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       ON CONFLICT (user_address) DO UPDATE SET secret_key_id = excluded.secret_key_id, iv = excluded.iv,
+         tag = excluded.tag, ciphertext = excluded.ciphertext, key_prefix = excluded.key_prefix,
+         team_id = excluded.team_id, team_name = excluded.team_name, linked_at = excluded.linked_at`,
+      [
+        user,
+        this.#secretKeyId,
+        iv,
+        tag,
+        ciphertext,
+        key.keyPrefix,
+        key.teamId,
+        key.teamName,
+        this.clock.now(),
+      ],
+    );
+  }
+
+  async delete(user: UserAddress): Promise<boolean> {
+    return (await this.sql.count('DELETE FROM linked_keys WHERE user_address = $1', [user])) === 1;
+  }
+
+  #fromRow(row: KeyRow): LinkedKey {
+    let apiKey: string;
+    try {
+      apiKey = unseal(this.secretKey, row, row.user_address);
+    } catch (cause) {
+      const reason =
+        row.secret_key_id === this.#secretKeyId
+          ? 'the row was altered or copied from another user'
+          : 'it was stored under a different secret key';
+      throw new StoredKeyUnreadableError(row.user_address, { cause: new UnsealError(reason, { cause }) });
+    }
+    return {
+      apiKey,
+      keyPrefix: row.key_prefix,
+      teamId: row.team_id,
+      teamName: row.team_name,
+      linkedAt: row.linked_at,
+    };
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The outbox (DESIGN §4): chat deliveries committed with the state change that caused them. A delivered row
+ * keeps only its dedupe key (item NULL) so re-enqueueing the same state change stays a no-op, until pruned.
+ * The dedupe key is unique in the database, so a retried enqueue from any replica never doubles a delivery.
+ */
+import type { ChatPlatform, Clock, OutboxItem, OutboxOp, Store } from '../../core/ports.js';
+import { DELIVERED_RETENTION_MS } from '../outbox.js';
+import { json, type Sql } from './sql.js';
+
+type OutboxStore = Store['outbox'];
+
+interface OutboxRow {
+  id: number;
+  platform: ChatPlatform;
+  dedupe_key: string;
+  item: OutboxOp;
+  attempts: number;
+  not_before: number;
+  created_at: number;
+}
+
+const PRUNE_EVERY_MS = 3600_000;
+
+export class PostgresOutbox implements OutboxStore {
+  #lastPrune = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+  ) {}
+
+  async enqueue(platform: ChatPlatform, item: OutboxOp, dedupeKey: string): Promise<boolean> {
+    const now = this.clock.now();
+    const added = await this.sql.count(
+      `INSERT INTO outbox (platform, dedupe_key, item, not_before, created_at) VALUES ($1, $2, $3, $4, $4)
+       ON CONFLICT (dedupe_key) DO NOTHING`,
+      [platform, dedupeKey, json(item), now],
+    );
+    return added === 1;
+  }
+
+  async ready(platform: ChatPlatform, now: number, limit: number): Promise<OutboxItem[]> {
+    // Served by the partial index outbox_pending (platform, id): pending rows in enqueue order.
+    const rows = await this.sql.rows<OutboxRow>(
+      `SELECT id, platform, dedupe_key, item, attempts, not_before, created_at FROM outbox
+       WHERE platform = $1 AND status = 'pending' AND not_before <= $2 ORDER BY id LIMIT $3`,
+      [platform, now, limit],
+    );
+    return rows.map(fromRow);
+  }
+
+  async claim(id: number, now: number, leaseMs: number): Promise<boolean> {
+    // One statement: a racing claim waits for this row's lock, then finds not_before moved and changes nothing.
+    const claimed = await this.sql.count(
+      "UPDATE outbox SET not_before = $1 WHERE id = $2 AND status = 'pending' AND not_before <= $3",
+      [now + leaseMs, id, now],
+    );
+    return claimed === 1;
+  }
+
+  async done(id: number): Promise<void> {
+    const now = this.clock.now();
+    await this.sql.count(
+      "UPDATE outbox SET status = 'delivered', item = NULL, finished_at = $1 WHERE id = $2 AND status = 'pending'",
+      [now, id],
+    );
+    await this.#pruneDelivered(now);
+  }
+
+  async retry(id: number, notBefore: number): Promise<void> {
+    await this.sql.count(
+      "UPDATE outbox SET attempts = attempts + 1, not_before = $1 WHERE id = $2 AND status = 'pending'",
+      [notBefore, id],
+    );
+  }
+
+  async postpone(id: number, notBefore: number): Promise<void> {
+    await this.sql.count("UPDATE outbox SET not_before = $1 WHERE id = $2 AND status = 'pending'", [
+      notBefore,
+      id,
+    ]);
+  }
+
+  async fail(id: number, error: string): Promise<void> {
+    await this.sql.count(
+      `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = $1, finished_at = $2
+       WHERE id = $3 AND status = 'pending'`,
+      [error, this.clock.now(), id],
+    );
+  }
+
+  async failWaitingOn(cardKey: string, error: string): Promise<number> {
+    // Pending rows are few (delivered ones keep no item), so reading their JSON is cheap.
+    return this.sql.count(
+      `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = $1, finished_at = $2
+       WHERE status = 'pending' AND (
+         (item ->> 'op' = 'update-card' AND item ->> 'cardKey' = $3) OR item ->> 'threadOfCard' = $3)`,
+      [error, this.clock.now(), cardKey],
+    );
+  }
+
+  async depth(platform?: ChatPlatform): Promise<number> {
+    const row =
+      platform === undefined
+        ? await this.sql.row<{ n: number }>("SELECT count(*) AS n FROM outbox WHERE status = 'pending'")
+        : await this.sql.row<{ n: number }>(
+            "SELECT count(*) AS n FROM outbox WHERE status = 'pending' AND platform = $1",
+            [platform],
+          );
+    return row?.n ?? 0;
+  }
+
+  /** At most once an hour, piggybacked on `done`. Failed rows are kept for inspection. */
+  async #pruneDelivered(now: number): Promise<void> {
+    if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
+    this.#lastPrune = now;
+    await this.sql.count("DELETE FROM outbox WHERE status = 'delivered' AND finished_at < $1", [
+      now - DELIVERED_RETENTION_MS,
+    ]);
+  }
+}
+
+function fromRow(row: OutboxRow): OutboxItem {
+  return {
+    id: row.id,
+    platform: row.platform,
+    // Written only by enqueue(), from an OutboxOp; pending rows always carry it. The driver parses json.
+    item: row.item,
+    dedupeKey: row.dedupe_key,
+    attempts: row.attempts,
+    notBefore: row.not_before,
+    createdAt: row.created_at,
+  };
+}

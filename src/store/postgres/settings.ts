@@ -1,0 +1,104 @@
+/** Channel settings (one JSON document per conversation) and channel subscriptions. */
+import {
+  type ChannelSettings,
+  type Clock,
+  type ConversationAddress,
+  DEFAULT_CHANNEL_SETTINGS,
+  type Store,
+  type Subscription,
+  type SubscriptionKind,
+} from '../../core/ports.js';
+import { json, type Sql } from './sql.js';
+
+type SettingsStore = Store['settings'];
+type SubscriptionStore = Store['subscriptions'];
+
+export class PostgresSettings implements SettingsStore {
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Stored settings over the defaults, so a field added later gets its default; always a fresh object. */
+  async get(conversation: ConversationAddress): Promise<ChannelSettings> {
+    const row = await this.sql.row<{ settings: Partial<ChannelSettings> }>(
+      'SELECT settings FROM channel_settings WHERE conversation = $1',
+      [conversation],
+    );
+    const defaults = structuredClone(DEFAULT_CHANNEL_SETTINGS);
+    if (!row) return defaults;
+    // Written only by put() below, so the shape is ours; merging covers fields added since.
+    const stored = row.settings;
+    return { ...defaults, ...stored, roles: { ...defaults.roles, ...stored.roles } };
+  }
+
+  async put(conversation: ConversationAddress, settings: ChannelSettings): Promise<void> {
+    await this.sql.count(
+      `INSERT INTO channel_settings (conversation, settings, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (conversation) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at`,
+      [conversation, json(settings), this.clock.now()],
+    );
+  }
+}
+
+interface SubscriptionRow {
+  conversation: string;
+  kind: SubscriptionKind;
+  target: string;
+  owner: string;
+  created_at: number;
+}
+
+export class PostgresSubscriptions implements SubscriptionStore {
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+  ) {}
+
+  async inWorkspace(workspace: string): Promise<Subscription[]> {
+    // A range over the primary key (COLLATE "C"): every conversation of `workspace:` sorts between ':' and ';'.
+    const rows = await this.sql.rows<SubscriptionRow>(
+      `SELECT * FROM subscriptions WHERE conversation > $1 AND conversation < $2
+       ORDER BY conversation, created_at, kind COLLATE "C", target COLLATE "C"`,
+      [`${workspace}:`, `${workspace};`],
+    );
+    return rows.map(fromRow);
+  }
+
+  /** False when the conversation already has this subscription (the first owner keeps it). */
+  async add(sub: Omit<Subscription, 'createdAt'>): Promise<boolean> {
+    const added = await this.sql.count(
+      `INSERT INTO subscriptions (conversation, kind, target, owner, created_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (conversation, kind, target) DO NOTHING`,
+      [sub.conversation, sub.kind, sub.target, sub.owner, this.clock.now()],
+    );
+    return added === 1;
+  }
+
+  async remove(conversation: ConversationAddress, kind: SubscriptionKind, target: string): Promise<boolean> {
+    const removed = await this.sql.count(
+      'DELETE FROM subscriptions WHERE conversation = $1 AND kind = $2 AND target = $3',
+      [conversation, kind, target],
+    );
+    return removed === 1;
+  }
+
+  async list(conversation: ConversationAddress): Promise<Subscription[]> {
+    const rows = await this.sql.rows<SubscriptionRow>(
+      // Byte order on every key, as SQLite's BINARY: kind and target keep the database's collation.
+      'SELECT * FROM subscriptions WHERE conversation = $1 ORDER BY created_at, kind COLLATE "C", target COLLATE "C"',
+      [conversation],
+    );
+    return rows.map(fromRow);
+  }
+}
+
+function fromRow(row: SubscriptionRow): Subscription {
+  return {
+    conversation: row.conversation,
+    kind: row.kind,
+    target: row.target,
+    owner: row.owner,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,180 @@
+/** Durable watches for the poller: they survive restarts and are picked by `due` through (status, next_check_at). */
+import { randomUUID } from 'node:crypto';
+import type { Clock, NewWatch, Store, Watch, WatchFilter, WatchKind } from '../../core/ports.js';
+import { json, type Sql } from './sql.js';
+
+type WatchStore = Store['watches'];
+
+interface WatchRow {
+  id: string;
+  kind: WatchKind;
+  target: string;
+  owner: string;
+  conversation: string;
+  card_key: string | null;
+  state: Record<string, unknown>;
+  next_check_at: number;
+  created_at: number;
+  expires_at: number;
+  status: Watch['status'];
+}
+
+/** `activeWhere` fields and their columns (each lookup is served by an index starting with one of them). */
+const COLUMNS: Record<keyof WatchFilter, string> = {
+  kind: 'kind',
+  target: 'target',
+  owner: 'owner',
+  conversation: 'conversation',
+  cardKey: 'card_key',
+};
+
+/** Finished watches are kept this long after they would have expired, then pruned (as the SQLite twin). */
+const FINISHED_RETENTION_MS = 30 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
+export class PostgresWatches implements WatchStore {
+  #lastPrune = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock,
+  ) {}
+
+  async add(watch: NewWatch): Promise<Watch> {
+    await this.#pruneNow();
+    const created: Watch = {
+      id: watch.id ?? randomUUID(),
+      kind: watch.kind,
+      target: watch.target,
+      owner: watch.owner,
+      conversation: watch.conversation,
+      cardKey: watch.cardKey,
+      state: watch.state,
+      nextCheckAt: watch.nextCheckAt,
+      createdAt: this.clock.now(),
+      expiresAt: watch.expiresAt,
+      status: 'active',
+    };
+    const state = json(created.state);
+    await this.sql.count(
+      `INSERT INTO watches (id, kind, target, owner, conversation, card_key, state, next_check_at, created_at,
+         expires_at, status)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        created.id,
+        created.kind,
+        created.target,
+        created.owner,
+        created.conversation,
+        created.cardKey,
+        state,
+        created.nextCheckAt,
+        created.createdAt,
+        created.expiresAt,
+        created.status,
+      ],
+    );
+    // The state as stored (a JSON round trip), as get() will return it.
+    return { ...created, state: JSON.parse(state) as Record<string, unknown> };
+  }
+
+  async get(id: string): Promise<Watch | undefined> {
+    const row = await this.sql.row<WatchRow>('SELECT * FROM watches WHERE id = $1', [id]);
+    return row && fromRow(row);
+  }
+
+  async due(now: number, limit: number): Promise<Watch[]> {
+    const rows = await this.sql.rows<WatchRow>(
+      `SELECT * FROM watches WHERE status = 'active' AND next_check_at <= $1
+       ORDER BY next_check_at, created_at LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map(fromRow);
+  }
+
+  async active(): Promise<Watch[]> {
+    const rows = await this.sql.rows<WatchRow>(
+      "SELECT * FROM watches WHERE status = 'active' ORDER BY next_check_at",
+    );
+    return rows.map(fromRow);
+  }
+
+  async activeWhere(filter: WatchFilter): Promise<Watch[]> {
+    const fields = (Object.keys(COLUMNS) as (keyof WatchFilter)[]).filter((f) => filter[f] !== undefined);
+    if (fields.length === 0) throw new Error('activeWhere needs at least one field (use active() for all)');
+    const where = fields.map((f, i) => `${COLUMNS[f]} = $${i + 1}`).join(' AND ');
+    const rows = await this.sql.rows<WatchRow>(
+      `SELECT * FROM watches WHERE status = 'active' AND ${where} ORDER BY created_at`,
+      fields.map((f) => filter[f]),
+    );
+    return rows.map(fromRow);
+  }
+
+  async findActive(kind: WatchKind, target: string): Promise<Watch | undefined> {
+    const row = await this.sql.row<WatchRow>(
+      "SELECT * FROM watches WHERE kind = $1 AND target = $2 AND status = 'active' ORDER BY created_at LIMIT 1",
+      [kind, target],
+    );
+    return row && fromRow(row);
+  }
+
+  async findActiveIn(kind: WatchKind, target: string, conversation: string): Promise<Watch | undefined> {
+    // Served by watches_target (kind, target, status): a target has a handful of rows, one per conversation.
+    const row = await this.sql.row<WatchRow>(
+      `SELECT * FROM watches WHERE kind = $1 AND target = $2 AND status = 'active' AND conversation = $3
+       ORDER BY created_at LIMIT 1`,
+      [kind, target, conversation],
+    );
+    return row && fromRow(row);
+  }
+
+  /** One statement for every patch shape: a NULL parameter means "leave the column as it is". */
+  async update(
+    id: string,
+    patch: Partial<Pick<Watch, 'state' | 'nextCheckAt' | 'status' | 'cardKey'>>,
+  ): Promise<void> {
+    await this.sql.count(
+      `UPDATE watches SET
+         state = coalesce($2::json, state),
+         next_check_at = coalesce($3::double precision, next_check_at),
+         status = coalesce($4::text, status),
+         card_key = CASE WHEN $5::boolean THEN $6::text ELSE card_key END
+       WHERE id = $1`,
+      [
+        id,
+        patch.state === undefined ? null : json(patch.state),
+        patch.nextCheckAt ?? null,
+        patch.status ?? null,
+        patch.cardKey !== undefined,
+        patch.cardKey ?? null,
+      ],
+    );
+  }
+
+  /** Drops finished watches long past their expiry; at most once an hour, piggybacked on `add`. */
+  async #pruneNow(): Promise<void> {
+    const now = this.clock.now();
+    if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
+    this.#lastPrune = now;
+    await this.sql.count("DELETE FROM watches WHERE status != 'active' AND expires_at < $1", [
+      now - FINISHED_RETENTION_MS,
+    ]);
+  }
+}
+
+function fromRow(row: WatchRow): Watch {
+  return {
+    id: row.id,
+    kind: row.kind,
+    target: row.target,
+    owner: row.owner,
+    conversation: row.conversation,
+    cardKey: row.card_key,
+    // Written only by add/update, from a Record; the driver parses json.
+    state: row.state,
+    nextCheckAt: row.next_check_at,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    status: row.status,
+  };
+}
