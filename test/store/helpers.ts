@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type Database from 'better-sqlite3';
 import type { Card } from '../../src/core/cards.js';
-import type { Clock, Logger, NewWatch, OutboxOp } from '../../src/core/ports.js';
+import type { Clock, Logger, NewWatch, OutboxOp, Store } from '../../src/core/ports.js';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { startPostgres, type TestPostgres, withClient } from '../support/postgres.js';
 import { untilAborted } from '../support/test-clock.js';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -53,34 +56,98 @@ export function tempDir(): { dir: string; cleanup: () => void } {
 
 export const newSecretKey = (): Buffer => randomBytes(32);
 
-/** One way of opening a fresh store; the contract suite runs against each. */
-export interface StoreFixture {
-  name: string;
-  open(clock: FakeClock): { store: SqliteStore; cleanup: () => void };
+/** A store opened for one test, and how to drop it. */
+export interface OpenedStore {
+  store: Store;
+  cleanup: () => Promise<void>;
+  /** The query plan of a read-only statement, as one line of text (to check which index serves it). */
+  explain(sql: string): Promise<string>;
 }
 
-export const FIXTURES: StoreFixture[] = [
-  {
-    name: ':memory:',
-    open: (clock) => {
-      const store = openStore({ path: ':memory:', secretKey: newSecretKey(), clock });
-      return { store, cleanup: () => store.close() };
-    },
-  },
-  {
-    name: 'temp file',
-    open: (clock) => {
-      const { dir, cleanup } = tempDir();
-      const store = openStore({ path: join(dir, 'reelbot.db'), secretKey: newSecretKey(), clock });
+/** One way of opening a fresh store; the contract suites run against each. */
+export interface StoreFixture {
+  name: string;
+  /** Before the suite's tests (beforeAll): a PostgreSQL server, one per test file. */
+  setup?(): Promise<void>;
+  /** After them (afterAll). */
+  teardown?(): Promise<void>;
+  open(clock: FakeClock): Promise<OpenedStore>;
+}
+
+/** The plan of `sql` on a better-sqlite3 connection (SQLite internals, reached only by this helper). */
+function explainSqlite(store: SqliteStore): (sql: string) => Promise<string> {
+  const db = (store as unknown as { db: Database.Database }).db;
+  return async (sql) =>
+    db
+      .prepare<[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)
+      .all()
+      .map((row) => row.detail)
+      .join(' ');
+}
+
+function sqliteFixture(name: string, path: () => { path: string; cleanup: () => void }): StoreFixture {
+  return {
+    name,
+    open: async (clock) => {
+      const where = path();
+      const store = openStore({ path: where.path, secretKey: newSecretKey(), clock });
       return {
         store,
-        cleanup: () => {
-          store.close();
-          cleanup();
+        explain: explainSqlite(store),
+        cleanup: async () => {
+          await store.close();
+          where.cleanup();
         },
       };
     },
-  },
+  };
+}
+
+/**
+ * PostgreSQL: one throwaway server per test file (setup/teardown), a fresh database per test, created with an
+ * ICU collation (see `createDatabase`) so a range that relies on byte order without COLLATE "C" fails here.
+ */
+export function postgresFixture(): StoreFixture & { server(): TestPostgres } {
+  let server: TestPostgres | undefined;
+  const running = (): TestPostgres => {
+    if (!server) throw new Error('the PostgreSQL fixture was not set up (beforeAll)');
+    return server;
+  };
+  return {
+    name: 'PostgreSQL',
+    server: running,
+    setup: async () => {
+      server = await startPostgres();
+    },
+    teardown: async () => {
+      await server?.stop();
+      server = undefined;
+    },
+    open: async (clock) => {
+      const url = await running().createDatabase();
+      const store = await openPostgresStore({ url, secretKey: newSecretKey(), clock, poolSize: 4 });
+      return {
+        store,
+        // Tables of a few rows are read sequentially: forbid that, to see which index the planner would use.
+        explain: (sql) =>
+          withClient(url, async (client) => {
+            await client.query('SET enable_seqscan = off');
+            const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`);
+            return rows.map((row) => row['QUERY PLAN']).join(' ');
+          }),
+        cleanup: () => store.close(),
+      };
+    },
+  };
+}
+
+export const FIXTURES: StoreFixture[] = [
+  sqliteFixture(':memory:', () => ({ path: ':memory:', cleanup: () => {} })),
+  sqliteFixture('temp file', () => {
+    const { dir, cleanup } = tempDir();
+    return { path: join(dir, 'reelbot.db'), cleanup };
+  }),
+  postgresFixture(),
 ];
 
 // Shared test data for the contract suites.

@@ -1,70 +1,72 @@
-/** The `Store` contract (state), run against a real SQLite database in memory and in a temp file. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+/** The `Store` contract (state), run against real SQLite (in memory, in a temp file) and a real PostgreSQL. */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { projectionsOf, showVideo } from '../../src/core/live/projections.js';
-import { DEFAULT_CHANNEL_SETTINGS } from '../../src/core/ports.js';
-import type { SqliteStore } from '../../src/store/sqlite-store.js';
+import { DEFAULT_CHANNEL_SETTINGS, type Store } from '../../src/core/ports.js';
 import { ALICE, BOB, CHANNEL, card, FakeClock, FIXTURES, newWatch, OTHER_CHANNEL, T0 } from './helpers.js';
 
 describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
   let clock: FakeClock;
-  let store: SqliteStore;
-  let cleanup: () => void;
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  let explain: (sql: string) => Promise<string>;
 
-  beforeEach(() => {
+  beforeAll(async () => await fixture.setup?.());
+  afterAll(async () => await fixture.teardown?.());
+  beforeEach(async () => {
     clock = new FakeClock();
-    ({ store, cleanup } = fixture.open(clock));
+    ({ store, cleanup, explain } = await fixture.open(clock));
   });
-  afterEach(() => cleanup());
+  afterEach(async () => await cleanup());
 
   describe('keys', () => {
     const key = { apiKey: 'fl_live_abc123', keyPrefix: 'fl_live_abc', teamId: 'team_1', teamName: 'Acme' };
 
-    it('stores, reads back, overwrites and deletes a linked key', () => {
-      expect(store.keys.get(ALICE)).toBeUndefined();
-      store.keys.put(ALICE, key);
-      expect(store.keys.get(ALICE)).toEqual({ ...key, linkedAt: T0 });
+    it('stores, reads back, overwrites and deletes a linked key', async () => {
+      expect(await store.keys.get(ALICE)).toBeUndefined();
+      await store.keys.put(ALICE, key);
+      expect(await store.keys.get(ALICE)).toEqual({ ...key, linkedAt: T0 });
 
       clock.advance(1000);
-      store.keys.put(ALICE, { ...key, apiKey: 'fl_live_xyz789', keyPrefix: 'fl_live_xyz' });
-      expect(store.keys.get(ALICE)).toMatchObject({ apiKey: 'fl_live_xyz789', linkedAt: T0 + 1000 });
-      expect(store.keys.get(BOB)).toBeUndefined();
+      await store.keys.put(ALICE, { ...key, apiKey: 'fl_live_xyz789', keyPrefix: 'fl_live_xyz' });
+      expect(await store.keys.get(ALICE)).toMatchObject({ apiKey: 'fl_live_xyz789', linkedAt: T0 + 1000 });
+      expect(await store.keys.get(BOB)).toBeUndefined();
 
-      expect(store.keys.delete(ALICE)).toBe(true);
-      expect(store.keys.delete(ALICE)).toBe(false);
-      expect(store.keys.get(ALICE)).toBeUndefined();
+      expect(await store.keys.delete(ALICE)).toBe(true);
+      expect(await store.keys.delete(ALICE)).toBe(false);
+      expect(await store.keys.get(ALICE)).toBeUndefined();
     });
   });
 
   describe('users', () => {
-    it('keeps a time zone and the last video and series separately per user', () => {
-      expect(store.users.getTimeZone(ALICE)).toBeUndefined();
-      expect(store.users.getLast(ALICE, 'video')).toBeUndefined();
+    it('keeps a time zone and the last video and series separately per user', async () => {
+      expect(await store.users.getTimeZone(ALICE)).toBeUndefined();
+      expect(await store.users.getLast(ALICE, 'video')).toBeUndefined();
 
-      store.users.setLast(ALICE, 'video', 'vid_1');
-      store.users.setTimeZone(ALICE, 'Europe/Paris');
-      store.users.setLast(ALICE, 'series', 'ser_1');
-      store.users.setLast(ALICE, 'video', 'vid_2');
-      store.users.setTimeZone(BOB, 'America/New_York');
+      await store.users.setLast(ALICE, 'video', 'vid_1');
+      await store.users.setTimeZone(ALICE, 'Europe/Paris');
+      await store.users.setLast(ALICE, 'series', 'ser_1');
+      await store.users.setLast(ALICE, 'video', 'vid_2');
+      await store.users.setTimeZone(BOB, 'America/New_York');
 
-      expect(store.users.getTimeZone(ALICE)).toBe('Europe/Paris');
-      expect(store.users.getLast(ALICE, 'video')).toBe('vid_2');
-      expect(store.users.getLast(ALICE, 'series')).toBe('ser_1');
-      expect(store.users.getTimeZone(BOB)).toBe('America/New_York');
-      expect(store.users.getLast(BOB, 'video')).toBeUndefined();
+      expect(await store.users.getTimeZone(ALICE)).toBe('Europe/Paris');
+      expect(await store.users.getLast(ALICE, 'video')).toBe('vid_2');
+      expect(await store.users.getLast(ALICE, 'series')).toBe('ser_1');
+      expect(await store.users.getTimeZone(BOB)).toBe('America/New_York');
+      expect(await store.users.getLast(BOB, 'video')).toBeUndefined();
     });
   });
 
   describe('settings', () => {
-    it('returns a fresh copy of the defaults for an unknown conversation', () => {
-      const settings = store.settings.get(CHANNEL);
+    it('returns a fresh copy of the defaults for an unknown conversation', async () => {
+      const settings = await store.settings.get(CHANNEL);
       expect(settings).toEqual(DEFAULT_CHANNEL_SETTINGS);
       settings.approvers.push(BOB);
       settings.roles.admin.push(BOB);
       expect(DEFAULT_CHANNEL_SETTINGS.approvers).toEqual([]);
-      expect(store.settings.get(CHANNEL).roles.admin).toEqual([]);
+      expect((await store.settings.get(CHANNEL)).roles.admin).toEqual([]);
     });
 
-    it('round-trips settings per conversation', () => {
+    it('round-trips settings per conversation', async () => {
       const settings = {
         ...DEFAULT_CHANNEL_SETTINGS,
         threading: false,
@@ -73,137 +75,133 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
         approvers: [BOB, 'slack-group:S1'],
         roles: { publish: [ALICE], spend: [], admin: [BOB] },
       };
-      store.settings.put(CHANNEL, settings);
-      expect(store.settings.get(CHANNEL)).toEqual(settings);
-      expect(store.settings.get(OTHER_CHANNEL)).toEqual(DEFAULT_CHANNEL_SETTINGS);
-      store.settings.put(CHANNEL, DEFAULT_CHANNEL_SETTINGS);
-      expect(store.settings.get(CHANNEL)).toEqual(DEFAULT_CHANNEL_SETTINGS);
+      await store.settings.put(CHANNEL, settings);
+      expect(await store.settings.get(CHANNEL)).toEqual(settings);
+      expect(await store.settings.get(OTHER_CHANNEL)).toEqual(DEFAULT_CHANNEL_SETTINGS);
+      await store.settings.put(CHANNEL, DEFAULT_CHANNEL_SETTINGS);
+      expect(await store.settings.get(CHANNEL)).toEqual(DEFAULT_CHANNEL_SETTINGS);
     });
   });
 
   describe('subscriptions', () => {
-    it('adds once, lists per conversation in creation order, removes', () => {
+    it('adds once, lists per conversation in creation order, removes', async () => {
       expect(
-        store.subscriptions.add({ conversation: CHANNEL, kind: 'calendar', target: '', owner: ALICE }),
+        await store.subscriptions.add({ conversation: CHANNEL, kind: 'calendar', target: '', owner: ALICE }),
       ).toBe(true);
       clock.advance(1);
       expect(
-        store.subscriptions.add({ conversation: CHANNEL, kind: 'series', target: 'ser_1', owner: BOB }),
+        await store.subscriptions.add({ conversation: CHANNEL, kind: 'series', target: 'ser_1', owner: BOB }),
       ).toBe(true);
       expect(
-        store.subscriptions.add({ conversation: CHANNEL, kind: 'calendar', target: '', owner: BOB }),
+        await store.subscriptions.add({ conversation: CHANNEL, kind: 'calendar', target: '', owner: BOB }),
       ).toBe(false);
-      store.subscriptions.add({ conversation: OTHER_CHANNEL, kind: 'videos', target: '', owner: BOB });
+      await store.subscriptions.add({ conversation: OTHER_CHANNEL, kind: 'videos', target: '', owner: BOB });
 
-      expect(store.subscriptions.list(CHANNEL)).toEqual([
+      expect(await store.subscriptions.list(CHANNEL)).toEqual([
         { conversation: CHANNEL, kind: 'calendar', target: '', owner: ALICE, createdAt: T0 },
         { conversation: CHANNEL, kind: 'series', target: 'ser_1', owner: BOB, createdAt: T0 + 1 },
       ]);
-      expect(store.subscriptions.remove(CHANNEL, 'series', 'ser_1')).toBe(true);
-      expect(store.subscriptions.remove(CHANNEL, 'series', 'ser_1')).toBe(false);
-      expect(store.subscriptions.list(CHANNEL).map((s) => s.kind)).toEqual(['calendar']);
-      expect(store.subscriptions.list(OTHER_CHANNEL)).toHaveLength(1);
-      expect(store.subscriptions.list('slack:T1:C404')).toEqual([]);
+      expect(await store.subscriptions.remove(CHANNEL, 'series', 'ser_1')).toBe(true);
+      expect(await store.subscriptions.remove(CHANNEL, 'series', 'ser_1')).toBe(false);
+      expect((await store.subscriptions.list(CHANNEL)).map((s) => s.kind)).toEqual(['calendar']);
+      expect(await store.subscriptions.list(OTHER_CHANNEL)).toHaveLength(1);
+      expect(await store.subscriptions.list('slack:T1:C404')).toEqual([]);
     });
   });
 
   describe('watches', () => {
-    it('adds an active watch with a generated or given id and reads it back', () => {
-      const watch = store.watches.add(newWatch());
+    it('adds an active watch with a generated or given id and reads it back', async () => {
+      const watch = await store.watches.add(newWatch());
       expect(watch).toEqual({ ...newWatch(), id: expect.any(String), status: 'active', createdAt: T0 });
-      expect(store.watches.get(watch.id)).toEqual(watch);
-      expect(store.watches.add(newWatch({ id: 'w-fixed', target: 'vid_2' })).id).toBe('w-fixed');
-      expect(store.watches.get('w-missing')).toBeUndefined();
+      expect(await store.watches.get(watch.id)).toEqual(watch);
+      expect((await store.watches.add(newWatch({ id: 'w-fixed', target: 'vid_2' }))).id).toBe('w-fixed');
+      expect(await store.watches.get('w-missing')).toBeUndefined();
     });
 
-    it('returns due active watches soonest first, up to the limit', () => {
-      const late = store.watches.add(newWatch({ target: 'a', nextCheckAt: T0 + 30 }));
-      const early = store.watches.add(newWatch({ target: 'b', nextCheckAt: T0 + 10 }));
-      const middle = store.watches.add(newWatch({ target: 'c', nextCheckAt: T0 + 20 }));
-      store.watches.add(newWatch({ target: 'future', nextCheckAt: T0 + 1000 }));
-      const finished = store.watches.add(newWatch({ target: 'done', nextCheckAt: T0 }));
-      store.watches.update(finished.id, { status: 'done' });
+    it('returns due active watches soonest first, up to the limit', async () => {
+      const late = await store.watches.add(newWatch({ target: 'a', nextCheckAt: T0 + 30 }));
+      const early = await store.watches.add(newWatch({ target: 'b', nextCheckAt: T0 + 10 }));
+      const middle = await store.watches.add(newWatch({ target: 'c', nextCheckAt: T0 + 20 }));
+      await store.watches.add(newWatch({ target: 'future', nextCheckAt: T0 + 1000 }));
+      const finished = await store.watches.add(newWatch({ target: 'done', nextCheckAt: T0 }));
+      await store.watches.update(finished.id, { status: 'done' });
 
-      expect(store.watches.due(T0 + 30, 10).map((w) => w.id)).toEqual([early.id, middle.id, late.id]);
-      expect(store.watches.due(T0 + 30, 2).map((w) => w.id)).toEqual([early.id, middle.id]);
-      expect(store.watches.due(T0 + 9, 10)).toEqual([]);
-      expect(store.watches.active().map((w) => w.target)).toEqual(['b', 'c', 'a', 'future']);
+      expect((await store.watches.due(T0 + 30, 10)).map((w) => w.id)).toEqual([early.id, middle.id, late.id]);
+      expect((await store.watches.due(T0 + 30, 2)).map((w) => w.id)).toEqual([early.id, middle.id]);
+      expect(await store.watches.due(T0 + 9, 10)).toEqual([]);
+      expect((await store.watches.active()).map((w) => w.target)).toEqual(['b', 'c', 'a', 'future']);
     });
 
-    it('finds the active watch for a kind and target', () => {
-      const first = store.watches.add(newWatch({ kind: 'render', target: 'rnd_1' }));
-      expect(store.watches.findActive('render', 'rnd_1')?.id).toBe(first.id);
-      expect(store.watches.findActive('generation', 'rnd_1')).toBeUndefined();
-      store.watches.update(first.id, { status: 'expired' });
-      expect(store.watches.findActive('render', 'rnd_1')).toBeUndefined();
+    it('finds the active watch for a kind and target', async () => {
+      const first = await store.watches.add(newWatch({ kind: 'render', target: 'rnd_1' }));
+      expect((await store.watches.findActive('render', 'rnd_1'))?.id).toBe(first.id);
+      expect(await store.watches.findActive('generation', 'rnd_1')).toBeUndefined();
+      await store.watches.update(first.id, { status: 'expired' });
+      expect(await store.watches.findActive('render', 'rnd_1')).toBeUndefined();
     });
 
-    it('finds the active watch for a kind and target in one conversation', () => {
-      const here = store.watches.add(newWatch({ kind: 'schedule', target: 'vid_1', conversation: CHANNEL }));
-      const there = store.watches.add(
+    it('finds the active watch for a kind and target in one conversation', async () => {
+      const here = await store.watches.add(
+        newWatch({ kind: 'schedule', target: 'vid_1', conversation: CHANNEL }),
+      );
+      const there = await store.watches.add(
         newWatch({ kind: 'schedule', target: 'vid_1', conversation: OTHER_CHANNEL }),
       );
-      expect(store.watches.findActiveIn('schedule', 'vid_1', CHANNEL)?.id).toBe(here.id);
-      expect(store.watches.findActiveIn('schedule', 'vid_1', OTHER_CHANNEL)?.id).toBe(there.id);
-      expect(store.watches.findActiveIn('render', 'vid_1', CHANNEL)).toBeUndefined();
-      expect(store.watches.findActiveIn('schedule', 'vid_2', CHANNEL)).toBeUndefined();
-      store.watches.update(here.id, { status: 'done' });
-      expect(store.watches.findActiveIn('schedule', 'vid_1', CHANNEL)).toBeUndefined();
-      expect(store.watches.findActiveIn('schedule', 'vid_1', OTHER_CHANNEL)?.id).toBe(there.id);
+      expect((await store.watches.findActiveIn('schedule', 'vid_1', CHANNEL))?.id).toBe(here.id);
+      expect((await store.watches.findActiveIn('schedule', 'vid_1', OTHER_CHANNEL))?.id).toBe(there.id);
+      expect(await store.watches.findActiveIn('render', 'vid_1', CHANNEL)).toBeUndefined();
+      expect(await store.watches.findActiveIn('schedule', 'vid_2', CHANNEL)).toBeUndefined();
+      await store.watches.update(here.id, { status: 'done' });
+      expect(await store.watches.findActiveIn('schedule', 'vid_1', CHANNEL)).toBeUndefined();
+      expect((await store.watches.findActiveIn('schedule', 'vid_1', OTHER_CHANNEL))?.id).toBe(there.id);
     });
 
-    it('looks active watches up by any of kind, target, owner, conversation and card, through an index', () => {
-      const a = store.watches.add(
+    it('looks active watches up by any of kind, target, owner, conversation and card, through an index', async () => {
+      const a = await store.watches.add(
         newWatch({ kind: 'series', target: 's1', owner: ALICE, cardKey: 'card:1' }),
       );
-      const b = store.watches.add(
+      const b = await store.watches.add(
         newWatch({ kind: 'approval', target: 'ap1', owner: BOB, conversation: OTHER_CHANNEL }),
       );
-      const c = store.watches.add(
+      const c = await store.watches.add(
         newWatch({ kind: 'series', target: 's1', owner: BOB, conversation: OTHER_CHANNEL }),
       );
-      const ids = (filter: Parameters<typeof store.watches.activeWhere>[0]) =>
-        store.watches.activeWhere(filter).map((w) => w.id);
-      expect(ids({ kind: 'series', target: 's1' })).toEqual([a.id, c.id]);
-      expect(ids({ owner: BOB })).toEqual([b.id, c.id]);
-      expect(ids({ kind: 'approval', conversation: OTHER_CHANNEL })).toEqual([b.id]);
-      expect(ids({ cardKey: 'card:1' })).toEqual([a.id]);
-      expect(ids({ cardKey: 'card:2' })).toEqual([]);
-      store.watches.update(c.id, { status: 'done' });
-      expect(ids({ owner: BOB })).toEqual([b.id]);
-      expect(() => store.watches.activeWhere({})).toThrow(/at least one field/);
+      const ids = async (filter: Parameters<typeof store.watches.activeWhere>[0]) =>
+        (await store.watches.activeWhere(filter)).map((w) => w.id);
+      expect(await ids({ kind: 'series', target: 's1' })).toEqual([a.id, c.id]);
+      expect(await ids({ owner: BOB })).toEqual([b.id, c.id]);
+      expect(await ids({ kind: 'approval', conversation: OTHER_CHANNEL })).toEqual([b.id]);
+      expect(await ids({ cardKey: 'card:1' })).toEqual([a.id]);
+      expect(await ids({ cardKey: 'card:2' })).toEqual([]);
+      await store.watches.update(c.id, { status: 'done' });
+      expect(await ids({ owner: BOB })).toEqual([b.id]);
+      await expect(store.watches.activeWhere({})).rejects.toThrow(/at least one field/);
       // Each lookup uses an index rather than reading every active watch.
-      const db = (store as unknown as { db: { prepare(sql: string): { all(): { detail: string }[] } } }).db;
       for (const [where, index] of [
         ["owner = 'u'", 'watches_owner'],
         ["card_key = 'c'", 'watches_card'],
         ["kind = 'series' AND target = 's1'", 'watches_target'],
       ]) {
-        const plan = db.prepare(
-          `EXPLAIN QUERY PLAN SELECT * FROM watches WHERE status = 'active' AND ${where}`,
-        );
-        expect(
-          plan
-            .all()
-            .map((row) => row.detail)
-            .join(' '),
-        ).toContain(`USING INDEX ${index}`);
+        const plan = await explain(`SELECT * FROM watches WHERE status = 'active' AND ${where}`);
+        // SQLite: 'SEARCH watches USING INDEX watches_owner (…)'; PostgreSQL: 'Index Scan using watches_owner on
+        // watches' or 'Bitmap Index Scan on watches_owner'.
+        expect(plan).toMatch(new RegExp(`(using index|using|index scan on) ${index}\\b`, 'i'));
       }
     });
 
-    it('patches only the given fields; state is replaced, cardKey can be cleared', () => {
-      const watch = store.watches.add(newWatch({ state: { percent: 10, samples: [1, 2] } }));
+    it('patches only the given fields; state is replaced, cardKey can be cleared', async () => {
+      const watch = await store.watches.add(newWatch({ state: { percent: 10, samples: [1, 2] } }));
 
-      store.watches.update(watch.id, { nextCheckAt: T0 + 99 });
-      expect(store.watches.get(watch.id)).toEqual({ ...watch, nextCheckAt: T0 + 99 });
+      await store.watches.update(watch.id, { nextCheckAt: T0 + 99 });
+      expect(await store.watches.get(watch.id)).toEqual({ ...watch, nextCheckAt: T0 + 99 });
 
-      store.watches.update(watch.id, { state: { percent: 50 } });
-      expect(store.watches.get(watch.id)?.state).toEqual({ percent: 50 });
+      await store.watches.update(watch.id, { state: { percent: 50 } });
+      expect((await store.watches.get(watch.id))?.state).toEqual({ percent: 50 });
 
-      store.watches.update(watch.id, { cardKey: null });
-      expect(store.watches.get(watch.id)?.cardKey).toBeNull();
-      store.watches.update(watch.id, { cardKey: 'card:new', status: 'done' });
-      expect(store.watches.get(watch.id)).toEqual({
+      await store.watches.update(watch.id, { cardKey: null });
+      expect((await store.watches.get(watch.id))?.cardKey).toBeNull();
+      await store.watches.update(watch.id, { cardKey: 'card:new', status: 'done' });
+      expect(await store.watches.get(watch.id)).toEqual({
         ...watch,
         nextCheckAt: T0 + 99,
         state: { percent: 50 },
@@ -211,21 +209,21 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
         status: 'done',
       });
       // Nothing to patch, or an unknown id: no change, no error.
-      store.watches.update(watch.id, {});
-      store.watches.update('w-missing', { status: 'done' });
-      expect(store.watches.get(watch.id)?.cardKey).toBe('card:new');
+      await store.watches.update(watch.id, {});
+      await store.watches.update('w-missing', { status: 'done' });
+      expect((await store.watches.get(watch.id))?.cardKey).toBe('card:new');
     });
 
-    it('keeps fractional times as given', () => {
-      const watch = store.watches.add(newWatch({ nextCheckAt: T0 + 12.5 }));
-      expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + 12.5);
+    it('keeps fractional times as given', async () => {
+      const watch = await store.watches.add(newWatch({ nextCheckAt: T0 + 12.5 }));
+      expect((await store.watches.get(watch.id))?.nextCheckAt).toBe(T0 + 12.5);
     });
   });
 
   describe('cards', () => {
-    it('creates, replaces content and model, and keeps the message once set', () => {
-      expect(store.cards.get('card:1')).toBeUndefined();
-      const created = store.cards.put('card:1', { conversation: CHANNEL, card: card('Generating') });
+    it('creates, replaces content and model, and keeps the message once set', async () => {
+      expect(await store.cards.get('card:1')).toBeUndefined();
+      const created = await store.cards.put('card:1', { conversation: CHANNEL, card: card('Generating') });
       expect(created).toEqual({
         key: 'card:1',
         conversation: CHANNEL,
@@ -235,9 +233,9 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
         updatedAt: T0,
       });
 
-      store.cards.setMessage('card:1', `${CHANNEL}:1700000000.000100`);
+      await store.cards.setMessage('card:1', `${CHANNEL}:1700000000.000100`);
       clock.advance(500);
-      const updated = store.cards.put('card:1', {
+      const updated = await store.cards.put('card:1', {
         conversation: OTHER_CHANNEL,
         card: card('Done'),
         model: { step: 'done', percent: 100 },
@@ -250,59 +248,66 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
         model: { step: 'done', percent: 100 },
         updatedAt: T0 + 500,
       });
-      expect(store.cards.get('card:1')).toEqual(updated);
+      expect(await store.cards.get('card:1')).toEqual(updated);
 
       // Without a model, the stored one is kept.
-      expect(store.cards.put('card:1', { conversation: CHANNEL, card: card('Again') }).model).toEqual({
-        step: 'done',
-        percent: 100,
-      });
+      expect((await store.cards.put('card:1', { conversation: CHANNEL, card: card('Again') })).model).toEqual(
+        {
+          step: 'done',
+          percent: 100,
+        },
+      );
     });
 
-    it('follows the conversation until the card is posted', () => {
-      store.cards.put('card:2', { conversation: CHANNEL, card: card('a') });
-      expect(store.cards.put('card:2', { conversation: OTHER_CHANNEL, card: card('b') }).conversation).toBe(
-        OTHER_CHANNEL,
-      );
+    it('follows the conversation until the card is posted', async () => {
+      await store.cards.put('card:2', { conversation: CHANNEL, card: card('a') });
+      expect(
+        (await store.cards.put('card:2', { conversation: OTHER_CHANNEL, card: card('b') })).conversation,
+      ).toBe(OTHER_CHANNEL);
     });
   });
 
   describe('card states and projections', () => {
     const model = (videoId: string) => ({ videoId, name: videoId, phase: 'completed' as const });
 
-    it("edits only the cards a new projection changes: another team's conversation leaves them as they were", () => {
-      store.transaction(() => showVideo(store, { model: model('v1'), conversation: 'slack:T1:C1', now: T0 }));
-      const slack = store.outbox.depth('slack');
-      store.transaction(() =>
-        showVideo(store, { model: model('v1'), conversation: 'discord:G1:7', now: T0 + 1 }),
+    it("edits only the cards a new projection changes: another team's conversation leaves them as they were", async () => {
+      await store.transaction(
+        async () => await showVideo(store, { model: model('v1'), conversation: 'slack:T1:C1', now: T0 }),
       );
-      expect(store.outbox.depth('slack')).toBe(slack);
-      expect(store.outbox.depth('discord')).toBe(1);
+      const slack = await store.outbox.depth('slack');
+      await store.transaction(
+        async () => await showVideo(store, { model: model('v1'), conversation: 'discord:G1:7', now: T0 + 1 }),
+      );
+      expect(await store.outbox.depth('slack')).toBe(slack);
+      expect(await store.outbox.depth('discord')).toBe(1);
       // The same team's second channel changes the first card ("also live in"): one edit for it.
-      store.transaction(() =>
-        showVideo(store, { model: model('v1'), conversation: 'slack:T1:C2', now: T0 + 2 }),
+      await store.transaction(
+        async () => await showVideo(store, { model: model('v1'), conversation: 'slack:T1:C2', now: T0 + 2 }),
       );
-      expect(store.outbox.depth('slack')).toBe(slack + 2);
+      expect(await store.outbox.depth('slack')).toBe(slack + 2);
     });
 
-    it('keeps one state per video; projections are found by prefix; a purge takes a state with its last card', () => {
-      store.transaction(() => {
-        showVideo(store, { model: model('v1'), conversation: 'slack:T1:C1', now: T0 });
-        showVideo(store, { model: model('v1'), conversation: 'slack:T2:C1', now: T0 + 1 });
-        showVideo(store, { model: model('v2'), conversation: 'slack:T1:C2', now: T0 + 2 });
+    it('keeps one state per video; projections are found by prefix; a purge takes a state with its last card', async () => {
+      await store.transaction(async () => {
+        await showVideo(store, { model: model('v1'), conversation: 'slack:T1:C1', now: T0 });
+        await showVideo(store, { model: model('v1'), conversation: 'slack:T2:C1', now: T0 + 1 });
+        await showVideo(store, { model: model('v2'), conversation: 'slack:T1:C2', now: T0 + 2 });
         // A key that only starts the same way is not a projection of v1.
-        showVideo(store, { model: model('v10'), conversation: 'slack:T2:C9', now: T0 + 3 });
+        await showVideo(store, { model: model('v10'), conversation: 'slack:T2:C9', now: T0 + 3 });
       });
-      expect(projectionsOf(store, 'v1').map((p) => p.conversation)).toEqual(['slack:T1:C1', 'slack:T2:C1']);
-      expect(store.cards.withPrefix('video:v1@')).toHaveLength(2);
-      expect(store.cardStates.get('video:v1')).toMatchObject({ name: 'v1' });
+      expect((await projectionsOf(store, 'v1')).map((p) => p.conversation)).toEqual([
+        'slack:T1:C1',
+        'slack:T2:C1',
+      ]);
+      expect(await store.cards.withPrefix('video:v1@')).toHaveLength(2);
+      expect(await store.cardStates.get('video:v1')).toMatchObject({ name: 'v1' });
 
-      const purged = store.purgeWorkspace({ workspaces: ['slack:T1'], installations: [] });
+      const purged = await store.purgeWorkspace({ workspaces: ['slack:T1'], installations: [] });
       expect(purged.cardStates).toBe(1);
-      expect(store.cardStates.get('video:v2')).toBeUndefined();
-      expect(store.cardStates.get('video:v1')).toBeDefined();
-      expect(store.cardStates.get('video:v10')).toBeDefined();
-      expect(projectionsOf(store, 'v1').map((p) => p.conversation)).toEqual(['slack:T2:C1']);
+      expect(await store.cardStates.get('video:v2')).toBeUndefined();
+      expect(await store.cardStates.get('video:v1')).toBeDefined();
+      expect(await store.cardStates.get('video:v10')).toBeDefined();
+      expect((await projectionsOf(store, 'v1')).map((p) => p.conversation)).toEqual(['slack:T2:C1']);
     });
   });
 });

@@ -1,38 +1,40 @@
-/** The `Store` contract (transactions), run against a real SQLite database in memory and in a temp file. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { SqliteStore } from '../../src/store/sqlite-store.js';
+/** The `Store` contract (transactions), run against real SQLite (in memory, in a temp file) and a real PostgreSQL. */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Store } from '../../src/core/ports.js';
 import { ALICE, CHANNEL, card, FakeClock, FIXTURES, newWatch, reply } from './helpers.js';
 
 describe.each(FIXTURES)('Store contract: transactions ($name)', (fixture) => {
   let clock: FakeClock;
-  let store: SqliteStore;
-  let cleanup: () => void;
+  let store: Store;
+  let cleanup: () => Promise<void>;
 
-  beforeEach(() => {
+  beforeAll(async () => await fixture.setup?.());
+  afterAll(async () => await fixture.teardown?.());
+  beforeEach(async () => {
     clock = new FakeClock();
-    ({ store, cleanup } = fixture.open(clock));
+    ({ store, cleanup } = await fixture.open(clock));
   });
-  afterEach(() => cleanup());
+  afterEach(async () => await cleanup());
 
   describe('transaction', () => {
-    it('commits state and outbox together and returns the result', () => {
-      const result = store.transaction(() => {
-        store.cards.put('card:1', { conversation: CHANNEL, card: card('one') });
-        store.outbox.enqueue('slack', { op: 'post-card', cardKey: 'card:1' }, 'card:1:post');
+    it('commits state and outbox together and returns the result', async () => {
+      const result = await store.transaction(async () => {
+        await store.cards.put('card:1', { conversation: CHANNEL, card: card('one') });
+        await store.outbox.enqueue('slack', { op: 'post-card', cardKey: 'card:1' }, 'card:1:post');
         return 42;
       });
       expect(result).toBe(42);
-      expect(store.cards.get('card:1')).toBeDefined();
-      expect(store.outbox.depth()).toBe(1);
+      expect(await store.cards.get('card:1')).toBeDefined();
+      expect(await store.outbox.depth()).toBe(1);
     });
 
-    it('rolls back state and outbox together when the function throws', () => {
-      store.cards.put('card:1', { conversation: CHANNEL, card: card('before') });
-      expect(() =>
-        store.transaction(() => {
-          store.cards.put('card:1', { conversation: CHANNEL, card: card('after') });
-          store.watches.add(newWatch({ id: 'w1' }));
-          store.approvals.create({
+    it('rolls back state and outbox together when the function throws', async () => {
+      await store.cards.put('card:1', { conversation: CHANNEL, card: card('before') });
+      await expect(
+        store.transaction(async () => {
+          await store.cards.put('card:1', { conversation: CHANNEL, card: card('after') });
+          await store.watches.add(newWatch({ id: 'w1' }));
+          await store.approvals.create({
             id: 'apr_1',
             conversation: CHANNEL,
             requester: ALICE,
@@ -40,50 +42,93 @@ describe.each(FIXTURES)('Store contract: transactions ($name)', (fixture) => {
             cardKey: 'card:1',
             expiresAt: null,
           });
-          store.outbox.enqueue('slack', { op: 'update-card', cardKey: 'card:1' }, 'card:1:v2');
+          await store.outbox.enqueue('slack', { op: 'update-card', cardKey: 'card:1' }, 'card:1:v2');
           throw new Error('boom');
         }),
-      ).toThrow('boom');
+      ).rejects.toThrow('boom');
 
-      expect(store.cards.get('card:1')?.card.title).toBe('before');
-      expect(store.watches.get('w1')).toBeUndefined();
-      expect(store.approvals.get('apr_1')).toBeUndefined();
-      expect(store.outbox.depth()).toBe(0);
+      expect((await store.cards.get('card:1'))?.card.title).toBe('before');
+      expect(await store.watches.get('w1')).toBeUndefined();
+      expect(await store.approvals.get('apr_1')).toBeUndefined();
+      expect(await store.outbox.depth()).toBe(0);
       // The rolled-back dedupe key was never remembered.
-      expect(store.outbox.enqueue('slack', { op: 'update-card', cardKey: 'card:1' }, 'card:1:v2')).toBe(true);
+      expect(await store.outbox.enqueue('slack', { op: 'update-card', cardKey: 'card:1' }, 'card:1:v2')).toBe(
+        true,
+      );
     });
 
-    it('nests as a savepoint: an inner failure caught inside keeps the outer work', () => {
-      store.transaction(() => {
-        store.outbox.enqueue('slack', reply('outer'), 'outer');
-        expect(() =>
-          store.transaction(() => {
-            store.outbox.enqueue('slack', reply('inner'), 'inner');
+    it('nests as a savepoint: an inner failure caught inside keeps the outer work', async () => {
+      await store.transaction(async () => {
+        await store.outbox.enqueue('slack', reply('outer'), 'outer');
+        await expect(
+          store.transaction(async () => {
+            await store.outbox.enqueue('slack', reply('inner'), 'inner');
             throw new Error('inner failed');
           }),
-        ).toThrow('inner failed');
-        store.users.setTimeZone(ALICE, 'UTC');
+        ).rejects.toThrow('inner failed');
+        await store.users.setTimeZone(ALICE, 'UTC');
       });
-      expect(store.outbox.ready('slack', clock.now(), 10).map((i) => i.dedupeKey)).toEqual(['outer']);
-      expect(store.users.getTimeZone(ALICE)).toBe('UTC');
+      expect((await store.outbox.ready('slack', clock.now(), 10)).map((i) => i.dedupeKey)).toEqual(['outer']);
+      expect(await store.users.getTimeZone(ALICE)).toBe('UTC');
     });
 
-    it('refuses an async function instead of committing half of it', () => {
-      expect(() =>
-        store.transaction(() => {
-          store.outbox.enqueue('slack', reply('x'), 'x');
-          return Promise.resolve();
+    it('rolls back a committed savepoint with the transaction around it', async () => {
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.transaction(async (inner) => {
+            await inner.outbox.enqueue('slack', reply('inner'), 'inner');
+          });
+          throw new Error('outer failed');
         }),
-      ).toThrow(/promise/);
-      expect(store.outbox.depth()).toBe(0);
+      ).rejects.toThrow('outer failed');
+      expect(await store.outbox.depth()).toBe(0);
+    });
+
+    it('runs calls through tx and through the store itself in the same transaction', async () => {
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.outbox.enqueue('slack', reply('through tx'), 'a');
+          await store.outbox.enqueue('slack', reply('through the store'), 'b');
+          expect(await tx.outbox.depth()).toBe(2);
+          throw new Error('undo both');
+        }),
+      ).rejects.toThrow('undo both');
+      expect(await store.outbox.depth()).toBe(0);
+    });
+
+    it('never shows another async flow a transaction half done', async () => {
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      let committed = false;
+      const transaction = store
+        .transaction(async () => {
+          await store.cards.put('card:1', { conversation: CHANNEL, card: card('one') });
+          wrote();
+          await gate;
+          await store.cards.put('card:2', { conversation: CHANNEL, card: card('two') });
+        })
+        .then(() => {
+          committed = true;
+        });
+      await written;
+      // From outside: SQLite makes this wait for the transaction's end; PostgreSQL reads what is committed.
+      const read = store.cards.get('card:1').then((found) => ({ found, committed }));
+      open();
+      await transaction;
+      const { found, committed: committedBeforeRead } = await read;
+      if (committedBeforeRead) expect(found?.card.title).toBe('one');
+      else expect(found).toBeUndefined();
+      expect(await store.cards.get('card:2')).toBeDefined();
     });
   });
 
   describe('close', () => {
-    it('closes once; later calls are harmless to close and fail loudly otherwise', () => {
-      store.close();
-      store.close();
-      expect(() => store.outbox.depth()).toThrow(/not open/);
+    it('closes once; later calls are harmless to close and fail loudly otherwise', async () => {
+      await store.close();
+      await store.close();
+      await expect(store.outbox.depth()).rejects.toThrow();
     });
   });
 });
