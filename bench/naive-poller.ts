@@ -13,7 +13,7 @@ import type { VideoApi } from '../src/core/video-api.js';
 export interface NaivePollerOptions {
   store: Store;
   watchers: Partial<Record<WatchKind, Watcher>>;
-  apiFor(owner: UserAddress): VideoApi | undefined;
+  apiFor(owner: UserAddress): VideoApi | undefined | Promise<VideoApi | undefined>;
   clock: Clock;
   logger: Logger;
   intervalMs?: number;
@@ -38,7 +38,7 @@ export class NaivePoller {
   /** One round: checks every active watch not still being checked; resolves when all are done. */
   async round(): Promise<void> {
     const byOwner = new Map<string, Watch[]>();
-    for (const w of this.#o.store.watches.active()) {
+    for (const w of await this.#o.store.watches.active()) {
       if (this.#inFlight.has(w.id)) continue;
       this.#inFlight.add(w.id);
       const list = byOwner.get(w.owner) ?? [];
@@ -56,14 +56,14 @@ export class NaivePoller {
   async #check(watch: Watch): Promise<void> {
     const { store, clock, logger } = this.#o;
     const watcher = this.#o.watchers[watch.kind];
-    const api = this.#o.apiFor(watch.owner);
+    const api = await this.#o.apiFor(watch.owner);
     try {
       if (!watcher || !api) return;
       const result = await watcher.check({ api, store, now: clock.now(), logger }, watch);
-      store.transaction(() => {
-        if (store.watches.get(watch.id)?.status !== 'active') return;
-        result.apply?.(store);
-        store.watches.update(watch.id, {
+      await store.transaction(async () => {
+        if ((await store.watches.get(watch.id))?.status !== 'active') return;
+        await result.apply?.(store);
+        await store.watches.update(watch.id, {
           state: result.state,
           nextCheckAt: clock.now() + this.intervalMs,
           status: result.done ? 'done' : 'active',

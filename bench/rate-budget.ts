@@ -160,7 +160,7 @@ async function runPhase(
     secretKey: randomBytes(32),
     clock,
   });
-  store.keys.put(USER, {
+  await store.keys.put(USER, {
     apiKey: botKey,
     keyPrefix: botKey.slice(0, 12),
     teamId: 't',
@@ -208,8 +208,8 @@ async function runPhase(
     onResponse: count('poller'),
   });
   const enqueue = store.outbox.enqueue.bind(store.outbox);
-  store.outbox.enqueue = (platform, item, dedupeKey) => {
-    const fresh = enqueue(platform, item, dedupeKey);
+  store.outbox.enqueue = async (platform, item, dedupeKey) => {
+    const fresh = await enqueue(platform, item, dedupeKey);
     if (fresh && measuring && dedupeKey.endsWith(':completed')) counts.completed++;
     return fresh;
   };
@@ -269,22 +269,23 @@ async function runPhase(
   let factoryRunning = true;
   const factory = (async () => {
     while (factoryRunning) {
-      const active = store.watches.active().filter((w) => w.kind === 'generation').length;
+      const active = (await store.watches.active()).filter((w) => w.kind === 'generation').length;
       for (let i = active; i < JOBS && factoryRunning; i++) {
         const model = MODEL_MIX[Math.floor(random() * MODEL_MIX.length)] as Model;
         const name = `Job ${++made}`;
         try {
           const key = factoryKeys[made % factoryKeys.length] as string;
           const videoId = await sim.createVideo(key, { model, name });
-          store.transaction(() =>
-            watchGeneration(store, {
-              videoId,
-              name,
-              model,
-              owner: USER,
-              conversation: CONVERSATION,
-              now: clock.now(),
-            }),
+          await store.transaction(
+            async () =>
+              await watchGeneration(store, {
+                videoId,
+                name,
+                model,
+                owner: USER,
+                conversation: CONVERSATION,
+                now: clock.now(),
+              }),
           );
         } catch {
           break; // a factory key at its own POST /videos limit: top up next round
@@ -349,7 +350,7 @@ async function runPhase(
   await factory;
   if (naiveTimer) clearInterval(naiveTimer);
   await runner?.stop();
-  store.close();
+  await store.close();
   await sim.close();
   rmSync(dir, { recursive: true, force: true });
   return {

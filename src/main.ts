@@ -110,7 +110,7 @@ async function start(s: Startup): Promise<RunningApp> {
     ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
     health: () => (phase === 'starting' ? 'starting' : phase === 'running'),
     metrics: async () => {
-      s.metrics.outboxDepth.set(store.outbox.depth());
+      s.metrics.outboxDepth.set(await store.outbox.depth());
       return { contentType: s.metrics.registry.contentType, body: await s.metrics.registry.metrics() };
     },
   });
@@ -197,18 +197,18 @@ function backgroundRunner(
   const { store, deploymentKey } = wiring.deps;
   const { apiFor } = wiring;
   const { clock, logger, metrics } = s;
-  const keyOf = (owner: string) => (owner ? store.keys.get(owner)?.apiKey : deploymentKey);
+  const keyOf = async (owner: string) => (owner ? (await store.keys.get(owner))?.apiKey : deploymentKey);
   return new Runner({
     poller: {
       store,
       watchers: WATCHERS,
-      apiFor: (owner) => {
-        const key = keyOf(owner);
+      apiFor: async (owner) => {
+        const key = await keyOf(owner);
         return key ? apiFor(key) : undefined;
       },
       // Every background check is one GET: ask the key's shared budget what one would wait now.
-      budgetDelay: (owner, _kind, urgency) => {
-        const key = keyOf(owner);
+      budgetDelay: async (owner, _kind, urgency) => {
+        const key = await keyOf(owner);
         return key ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background', urgency) : 0;
       },
       clock,

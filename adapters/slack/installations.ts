@@ -24,15 +24,15 @@ export function createInstallationStore(store: Store): InstallationStore {
         enterpriseId: installation.enterprise?.id,
         teamId: installation.team?.id,
       });
-      store.installations.put(id, JSON.stringify(installation));
+      await store.installations.put(id, JSON.stringify(installation));
     },
     async fetchInstallation(query: InstallationQuery<boolean>) {
-      const data = store.installations.get(installationId(query));
+      const data = await store.installations.get(installationId(query));
       if (!data) throw new Error(`No Slack installation for ${installationId(query)}`);
       return JSON.parse(data) as Installation;
     },
     async deleteInstallation(query: InstallationQuery<boolean>) {
-      store.installations.delete(installationId(query));
+      await store.installations.delete(installationId(query));
     },
   };
 }
@@ -46,7 +46,7 @@ export interface BotTokens {
 export function createBotTokens(options: { botToken?: string; store?: Store }): BotTokens {
   return {
     async forTeam(team) {
-      const data = options.store?.installations.get(installationId({ teamId: team }));
+      const data = await options.store?.installations.get(installationId({ teamId: team }));
       const token = data ? (JSON.parse(data) as Installation).bot?.token : undefined;
       const chosen = token ?? options.botToken;
       if (!chosen) throw new Error(`No Slack bot token for workspace ${team}: install the app there`);
@@ -73,11 +73,11 @@ export interface SlackRevocation {
  * settings, policy, subscriptions, watches, approvals and the installation, in one store transaction.
  * A revoked user token removes that token from the installation, if it holds one, and nothing else.
  */
-export function forgetRevoked(
+export async function forgetRevoked(
   store: Store,
   revoked: SlackRevocation,
   options: { oauth: boolean; logger: Logger; now: number },
-): void {
+): Promise<void> {
   const id = installationId({
     isEnterpriseInstall: revoked.enterpriseInstall,
     enterpriseId: revoked.enterprise,
@@ -85,7 +85,7 @@ export function forgetRevoked(
   });
   const where = { event: revoked.event, team: revoked.team, enterprise: revoked.enterprise };
   if (!revoked.bot) {
-    const forgotten = options.oauth ? forgetUserTokens(store, id, revoked.users) : 0;
+    const forgotten = options.oauth ? await forgetUserTokens(store, id, revoked.users) : 0;
     options.logger.info(
       { ...where, users: revoked.users.length, userTokensRemoved: forgotten },
       'Slack user tokens revoked; the installation and workspace data stay',
@@ -98,18 +98,18 @@ export function forgetRevoked(
     ...(revoked.enterpriseInstall && revoked.enterprise ? [`slack:${revoked.enterprise}`] : []),
   ];
   const installations = options.oauth && (revoked.team || revoked.enterprise) ? [id] : [];
-  const counts = forgetWorkspace(store, { workspaces, installations, now: options.now });
+  const counts = await forgetWorkspace(store, { workspaces, installations, now: options.now });
   options.logger.info({ ...where, ...counts }, 'Slack app removed from a workspace; its data purged');
 }
 
 /** Removes the user token from an installation when its installer is one of `users`; how many went (0 or 1). */
-function forgetUserTokens(store: Store, id: string, users: readonly string[]): number {
-  const data = store.installations.get(id);
+async function forgetUserTokens(store: Store, id: string, users: readonly string[]): Promise<number> {
+  const data = await store.installations.get(id);
   if (!data) return 0;
   const installation = JSON.parse(data) as Installation;
   const user = installation.user as Partial<Installation['user']> | undefined;
   if (!user?.token || !user.id || !users.includes(user.id)) return 0;
   const { token: _t, refreshToken: _r, expiresAt: _e, ...rest } = user;
-  store.installations.put(id, JSON.stringify({ ...installation, user: rest }));
+  await store.installations.put(id, JSON.stringify({ ...installation, user: rest }));
   return 1;
 }

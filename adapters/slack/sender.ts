@@ -70,7 +70,7 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       const threadTs = thread?.message;
       const { dedupeId } = postOptions;
       const journal = options.store.deliveries;
-      const prior = journal.get(dedupeId);
+      const prior = await journal.get(dedupeId);
       if (prior?.message) return prior.message;
       const client = await clientFor(workspace);
       const where = { channel, dedupeId, ...(threadTs ? { threadTs } : {}) };
@@ -78,12 +78,12 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
         const ts = await findPosted(client, { ...where, startedAt: prior.startedAt }, log);
         if (ts) {
           const address = messageAddress(conversation, ts);
-          journal.finish(dedupeId, address);
+          await journal.finish(dedupeId, address);
           log.info({ dedupeId, channel }, 'found the card an earlier attempt posted; not posting again');
           return address;
         }
       }
-      if (!prior) journal.begin(dedupeId, conversation);
+      if (!prior) await journal.begin(dedupeId, conversation);
       const posted = await call(
         'chat.postMessage',
         () => postCard(client, { ...where, card }, log),
@@ -91,7 +91,7 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       );
       rejected.delete(dedupeId);
       const address = messageAddress(conversationAddress('slack', workspace, posted.channel), posted.ts);
-      journal.finish(dedupeId, address);
+      await journal.finish(dedupeId, address);
       return address;
     },
 

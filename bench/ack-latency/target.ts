@@ -134,7 +134,7 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
     clock: systemClock,
   });
   for (const { address, apiKey } of config.users) {
-    store.keys.put(address, { apiKey, keyPrefix: apiKey.slice(0, 12), teamId: 't', teamName: 'Team' });
+    await store.keys.put(address, { apiKey, keyPrefix: apiKey.slice(0, 12), teamId: 't', teamName: 'Team' });
   }
   const apiFor = createVideoApiFactory({ baseUrl: config.apiUrl, logger: silent });
   const bot = createBot(
@@ -185,7 +185,7 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
     stop: async () => {
       await adapter.stop();
       if (listening) await http.close();
-      store.close();
+      await store.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

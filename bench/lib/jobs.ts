@@ -49,7 +49,7 @@ export async function createVideo(
  * elsewhere does (issue 16): the same video live in several conversations, still one watch. Call inside
  * `store.transaction`. Returns the card key of the watch's conversation.
  */
-export function watchGeneration(
+export async function watchGeneration(
   store: Store,
   input: {
     videoId: string;
@@ -60,7 +60,7 @@ export function watchGeneration(
     now: number;
     alsoShownIn?: readonly string[];
   },
-): string {
+): Promise<string> {
   const cardKey = videoCardKey(input.videoId, input.conversation);
   const model: VideoCardModel = {
     videoId: input.videoId,
@@ -69,12 +69,12 @@ export function watchGeneration(
     phase: 'generating',
     percent: 0,
   };
-  showVideo(store, { model, conversation: input.conversation, now: input.now });
+  await showVideo(store, { model, conversation: input.conversation, now: input.now });
   // The other conversations: the card comes to life there on the stored state, as `status` does.
   for (const conversation of input.alsoShownIn ?? []) {
-    showVideo(store, { model, conversation, now: input.now, keepState: true });
+    await showVideo(store, { model, conversation, now: input.now, keepState: true });
   }
-  store.watches.add({
+  await store.watches.add({
     kind: 'generation',
     target: input.videoId,
     owner: input.owner,

@@ -63,7 +63,7 @@ interface Variant {
   result: OutboxVariantResult;
 }
 
-function variant(projections: number, videos: number): Variant {
+async function variant(projections: number, videos: number): Promise<Variant> {
   const clock = new VirtualClock(T0);
   const dir = mkdtempSync(join(tmpdir(), 'reelbot-bench-outbox-'));
   const store = openStore({ path: join(dir, 'reelbot.sqlite'), secretKey: randomBytes(32), clock });
@@ -88,12 +88,12 @@ function variant(projections: number, videos: number): Variant {
     logger: silent,
   });
   const videoIds: string[] = [];
-  store.transaction(() => {
+  await store.transaction(async () => {
     for (let i = 0; i < videos; i++) {
       const key = Math.floor(i / KEYS_PER);
       const videoId = `vid_bench${String(i).padStart(8, '0')}`;
       videoIds.push(videoId);
-      watchGeneration(store, {
+      await watchGeneration(store, {
         videoId,
         name: `Bench ${i}`,
         model: MODEL_MIX[i % MODEL_MIX.length] as Model,
@@ -130,19 +130,19 @@ function variant(projections: number, videos: number): Variant {
 
 /** Drains until the outbox is empty (one `drain()` moves at most 20 batches of 200 per platform). */
 async function drainAll(v: Variant): Promise<void> {
-  for (let guard = 0; guard < 10_000 && v.store.outbox.depth() > 0; guard++) {
-    const before = v.store.outbox.depth();
+  for (let guard = 0; guard < 10_000 && (await v.store.outbox.depth()) > 0; guard++) {
+    const before = await v.store.outbox.depth();
     await v.sender.drain();
-    if (v.store.outbox.depth() === before) break;
+    if ((await v.store.outbox.depth()) === before) break;
   }
 }
 
 async function round(v: Variant, n: number): Promise<void> {
   v.clock.advanceTo(T0 + n * 60_000);
-  const depth = v.store.outbox.depth();
+  const depth = await v.store.outbox.depth();
   let t = performance.now();
   for (const videoId of v.videoIds) {
-    v.store.transaction(() =>
+    await v.store.transaction(async () =>
       updateVideoCard(v.store, videoId, {
         patch: { percent: (n * 7) % 100 },
         dedupeKey: `video:${videoId}:bench:${n}`,
@@ -150,7 +150,7 @@ async function round(v: Variant, n: number): Promise<void> {
     );
   }
   const enqueueMs = performance.now() - t;
-  const rows = v.store.outbox.depth() - depth;
+  const rows = (await v.store.outbox.depth()) - depth;
   const delivered = v.delivered.n;
   const cpu = process.cpuUsage();
   t = performance.now();
@@ -165,9 +165,9 @@ async function round(v: Variant, n: number): Promise<void> {
 }
 
 async function main(o: OutboxBenchOptions): Promise<OutboxBenchResult> {
-  const variants = [1, 3].map((p) => variant(p, o.videos));
+  const variants = [await variant(1, o.videos), await variant(3, o.videos)];
   for (const v of variants) {
-    const rows = v.store.outbox.depth();
+    const rows = await v.store.outbox.depth();
     const t = performance.now();
     await drainAll(v);
     v.result.seed = { rows, ms: Math.round(performance.now() - t) };
@@ -182,8 +182,8 @@ async function main(o: OutboxBenchOptions): Promise<OutboxBenchResult> {
     r.rowsPerChange = median(r.rounds.map((x) => x.rows / o.videos));
     r.itemsPerSecond = Math.round(median(r.rounds.map((x) => (x.delivered / x.drainMs) * 1000)));
     r.enqueueUsPerChange = Math.round(median(r.rounds.map((x) => (x.enqueueMs * 1000) / o.videos)));
-    r.pending = v.store.outbox.depth();
-    v.store.close();
+    r.pending = await v.store.outbox.depth();
+    await v.store.close();
     rmSync(v.dir, { recursive: true, force: true });
   }
   const [one, three] = variants as [Variant, Variant];

@@ -139,7 +139,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   const dir = mkdtempSync(join(tmpdir(), 'reelbot-bench-'));
   const store = openStore({ path: join(dir, 'reelbot.sqlite'), secretKey: randomBytes(32), clock });
   for (let i = 0; i < o.keys; i++) {
-    store.keys.put(userOf(i), {
+    await store.keys.put(userOf(i), {
       apiKey: keyOf(i),
       keyPrefix: keyOf(i).slice(0, 12),
       teamId: `t${i}`,
@@ -155,7 +155,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     onResponse: meter.onResponse,
     random: seededRandom(o.seed),
   });
-  const keyFor = (owner: string) => store.keys.get(owner)?.apiKey;
+  const keyFor = async (owner: string) => (await store.keys.get(owner))?.apiKey;
   // Calls per video (status and reads), so "calls per finished job" counts the finished jobs' own calls.
   const callsFor = new Map<string, number>();
   // The virtual instants at which each video was looked at (one entry per instant, however many calls).
@@ -163,8 +163,8 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   // The virtual time of every call, by key: the busiest 60 s of a key (its background lane has 150).
   const callTimes = new Map<string, number[]>();
   const counted = new Map<string, VideoApi>();
-  const clientFor = (owner: string): VideoApi | undefined => {
-    const key = keyFor(owner);
+  const clientFor = async (owner: string): Promise<VideoApi | undefined> => {
+    const key = await keyFor(owner);
     if (!key) return undefined;
     let api = counted.get(key);
     if (!api) {
@@ -207,8 +207,8 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   let changeRows = 0;
   let milestoneRows = 0;
   const enqueue = store.outbox.enqueue.bind(store.outbox);
-  store.outbox.enqueue = (platform, item, dedupeKey) => {
-    const fresh = enqueue(platform, item, dedupeKey);
+  store.outbox.enqueue = async (platform, item, dedupeKey) => {
+    const fresh = await enqueue(platform, item, dedupeKey);
     if (!fresh) return fresh;
     rows[item.op] = (rows[item.op] ?? 0) + 1;
     if (item.op === 'update-card') {
@@ -258,8 +258,8 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
           store,
           watchers: WATCHERS,
           apiFor: clientFor,
-          budgetDelay: (owner, _kind, urgency) => {
-            const key = keyFor(owner);
+          budgetDelay: async (owner, _kind, urgency) => {
+            const key = await keyFor(owner);
             return key
               ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background', urgency)
               : 0;
@@ -308,10 +308,10 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     });
     await sim.setKnobs({ rateLimits: true });
     const now = clock.now();
-    store.transaction(() => {
+    await store.transaction(async () => {
       for (const c of created) {
         const conversation = conversationOf(c.key);
-        watchGeneration(store, {
+        await watchGeneration(store, {
           ...c,
           owner: userOf(c.key),
           conversation,
@@ -369,7 +369,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
       if (kicked) passWall.push(performance.now() - wall);
     }
     if (elapsed % 10_000 === 0 && elapsed / 1000 >= o.createSeconds) {
-      active = store.watches.active().length;
+      active = (await store.watches.active()).length;
       if (active === 0) break;
     }
     if (elapsed >= o.maxVirtualMs || performance.now() - realStart > o.maxRealMs) break;
@@ -390,7 +390,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   let runningLooks = 0;
   let afterLooks = 0;
   let completed = 0;
-  const stillActive = new Set(store.watches.active().map((w) => w.target));
+  const stillActive = new Set((await store.watches.active()).map((w) => w.target));
   for (const job of jobs) {
     const finishAt = job.createdAt + MODEL_MS[job.model];
     if (!stillActive.has(job.videoId)) {
@@ -421,7 +421,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     byModel.push(at - finishAt);
     delaysByModel.set(job.model, byModel);
   }
-  const finished = jobs.length - store.watches.active().length;
+  const finished = jobs.length - (await store.watches.active()).length;
   const result: WorkerResult = {
     mode: o.mode,
     profile: o.profile ?? 'spec',
@@ -481,10 +481,10 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
       milestones: milestones.size,
       milestoneRows,
       delivered,
-      pending: store.outbox.depth(),
+      pending: await store.outbox.depth(),
     },
   };
-  store.close();
+  await store.close();
   await meter.close();
   await sim.close();
   rmSync(dir, { recursive: true, force: true });

@@ -91,14 +91,14 @@ export interface CommandContext {
   readonly req: RequestInfo;
   readonly deps: CoreDeps;
   /** The caller's API client; throws the `not-linked` user error when there is no key. */
-  api(): VideoApi;
+  api(): Promise<VideoApi>;
   /** A stable, non-secret id of the caller's key (cache keys). */
-  apiKeyId(): string;
+  apiKeyId(): Promise<string>;
   /** The key owner to record on watches: the caller, or '' for the deployment key. */
-  keyOwner(): UserAddress;
+  keyOwner(): Promise<UserAddress>;
   /** The caller's IANA zone: `tz` setting, then the platform's, then the channel's, then UTC. */
-  timeZone(): string;
-  settings(): ChannelSettings;
+  timeZone(): Promise<string>;
+  settings(): Promise<ChannelSettings>;
   now(): number;
 }
 
@@ -118,35 +118,37 @@ export const isAllowedOrg = (req: RequestInfo, deps: Pick<CoreDeps, 'deploymentK
 export function createContext(req: RequestInfo, allDeps: CoreDeps): CommandContext {
   const deps = scopedDeps(req, allDeps);
   let cachedApi: VideoApi | undefined;
-  const linked = () => {
+  const linked = async () => {
     try {
-      return deps.store.keys.get(req.user);
+      return await deps.store.keys.get(req.user);
     } catch (error) {
       if (error instanceof StoredKeyUnreadableError) throw userError('key-unreadable');
       throw error;
     }
   };
-  const apiKey = () => {
-    const key = linked()?.apiKey ?? deps.deploymentKey;
+  const apiKey = async () => {
+    const key = (await linked())?.apiKey ?? deps.deploymentKey;
     if (!key) throw userError('not-linked');
     return key;
   };
   return {
     req,
     deps,
-    api() {
-      cachedApi ??= deps.apiFor(apiKey());
+    async api() {
+      cachedApi ??= deps.apiFor(await apiKey());
       return cachedApi;
     },
-    apiKeyId: () => keyId(apiKey()),
-    keyOwner: () => (linked() ? req.user : ''),
-    timeZone: () =>
-      deps.store.users.getTimeZone(req.user) ??
+    apiKeyId: async () => keyId(await apiKey()),
+    keyOwner: async () => ((await linked()) ? req.user : ''),
+    timeZone: async () =>
+      (await deps.store.users.getTimeZone(req.user)) ??
       req.platformTimeZone ??
-      deps.store.settings.get(req.conversation).timeZone ??
+      (await deps.store.settings.get(req.conversation)).timeZone ??
       'UTC',
-    settings: () =>
-      effectiveSettings(deps.store, req.conversation, { knownWorkspaces: deps.deploymentKeyWorkspaces }),
+    settings: async () =>
+      await effectiveSettings(deps.store, req.conversation, {
+        knownWorkspaces: deps.deploymentKeyWorkspaces,
+      }),
     now: () => deps.clock.now(),
   };
 }

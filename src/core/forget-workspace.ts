@@ -15,24 +15,26 @@ const inWorkspace = (address: string, workspace: string): boolean => {
 };
 
 /** Whether the watch's video is shown in a conversation outside `workspaces`. */
-function shownElsewhere(store: Store, watch: Watch, workspaces: readonly string[]): boolean {
+async function shownElsewhere(store: Store, watch: Watch, workspaces: readonly string[]): Promise<boolean> {
   const videoId = watch.cardKey ? videoOfCardKey(watch.cardKey) : undefined;
   if (!videoId) return false;
-  return projectionsOf(store, videoId).some((p) => !workspaces.some((w) => inWorkspace(p.conversation, w)));
+  return (await projectionsOf(store, videoId)).some(
+    (p) => !workspaces.some((w) => inWorkspace(p.conversation, w)),
+  );
 }
 
-export function forgetWorkspace(
+export async function forgetWorkspace(
   store: Store,
   purge: { workspaces: readonly string[]; installations: readonly string[]; now: number },
-): WorkspacePurge {
+): Promise<WorkspacePurge> {
   const { workspaces, installations, now } = purge;
-  store.transaction(() => {
-    for (const watch of store.watches.active()) {
+  await store.transaction(async () => {
+    for (const watch of await store.watches.active()) {
       const ours = workspaces.some((w) => inWorkspace(watch.owner, w) || inWorkspace(watch.conversation, w));
-      if (!ours || !shownElsewhere(store, watch, workspaces)) continue;
-      WATCHERS[watch.kind]?.expire({ store, watch, now, reason: 'no-key' });
-      store.watches.update(watch.id, { status: 'done' });
+      if (!ours || !(await shownElsewhere(store, watch, workspaces))) continue;
+      await WATCHERS[watch.kind]?.expire({ store, watch, now, reason: 'no-key' });
+      await store.watches.update(watch.id, { status: 'done' });
     }
   });
-  return store.purgeWorkspace({ workspaces, installations });
+  return await store.purgeWorkspace({ workspaces, installations });
 }

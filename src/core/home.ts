@@ -43,13 +43,13 @@ export async function homeCards(bot: Bot, store: Store, req: RequestInfo): Promi
       cards.push(card);
     });
   }
-  cards.push(subscriptionsCard(store, workspaceOf(req.conversation)));
+  cards.push(await subscriptionsCard(store, workspaceOf(req.conversation)));
   return cards;
 }
 
 /** Every channel subscription of the workspace, grouped by channel. */
-export function subscriptionsCard(store: Store, workspace: string): Card {
-  const subs = store.subscriptions.inWorkspace(workspace);
+export async function subscriptionsCard(store: Store, workspace: string): Promise<Card> {
+  const subs = await store.subscriptions.inWorkspace(workspace);
   if (subs.length === 0) {
     return {
       title: 'Channel subscriptions',

@@ -347,152 +347,167 @@ export interface PendingEffect {
   nextAt: number;
 }
 
-/** Persistence. Every method is synchronous (SQLite); `transaction` makes state + outbox atomic. */
+/**
+ * Persistence, asynchronous so SQLite (embedded) and PostgreSQL (several replicas) serve it alike.
+ * `transaction(fn)` makes state + outbox atomic: `fn` gets `tx`, the same store bound to the transaction (the
+ * store itself also routes calls made inside `fn`'s async context there); a transaction awaits only store
+ * calls, never the network, because on SQLite it holds the one connection until it ends.
+ */
 export interface Store {
-  transaction<T>(fn: () => T): T;
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;
   keys: {
     /** Throws `StoredKeyUnreadableError` when the stored key cannot be decrypted. */
-    get(user: UserAddress): LinkedKey | undefined;
-    put(user: UserAddress, key: Omit<LinkedKey, 'linkedAt'>): void;
-    delete(user: UserAddress): boolean;
+    get(user: UserAddress): Promise<LinkedKey | undefined>;
+    put(user: UserAddress, key: Omit<LinkedKey, 'linkedAt'>): Promise<void>;
+    delete(user: UserAddress): Promise<boolean>;
   };
   users: {
-    getTimeZone(user: UserAddress): string | undefined;
-    setTimeZone(user: UserAddress, tz: string): void;
+    getTimeZone(user: UserAddress): Promise<string | undefined>;
+    setTimeZone(user: UserAddress, tz: string): Promise<void>;
     /** The caller's most recent video or series, for `last`. */
-    getLast(user: UserAddress, kind: 'video' | 'series'): string | undefined;
-    setLast(user: UserAddress, kind: 'video' | 'series', id: string): void;
+    getLast(user: UserAddress, kind: 'video' | 'series'): Promise<string | undefined>;
+    setLast(user: UserAddress, kind: 'video' | 'series', id: string): Promise<void>;
   };
   settings: {
-    get(conversation: ConversationAddress): ChannelSettings;
-    put(conversation: ConversationAddress, settings: ChannelSettings): void;
+    get(conversation: ConversationAddress): Promise<ChannelSettings>;
+    put(conversation: ConversationAddress, settings: ChannelSettings): Promise<void>;
   };
   /** Workspace policies, by workspace (`slack:T1`, `discord:G1`, `playground:W1`). */
   policies: {
-    get(workspace: string): WorkspacePolicy | undefined;
-    put(workspace: string, policy: WorkspacePolicy): void;
+    get(workspace: string): Promise<WorkspacePolicy | undefined>;
+    put(workspace: string, policy: WorkspacePolicy): Promise<void>;
     /** Every stored policy whose workspace starts with `prefix` (`discord:`), by workspace. */
-    list(prefix: string): { workspace: string; policy: WorkspacePolicy }[];
+    list(prefix: string): Promise<{ workspace: string; policy: WorkspacePolicy }[]>;
   };
   subscriptions: {
-    add(sub: Omit<Subscription, 'createdAt'>): boolean;
-    remove(conversation: ConversationAddress, kind: SubscriptionKind, target: string): boolean;
-    list(conversation: ConversationAddress): Subscription[];
+    add(sub: Omit<Subscription, 'createdAt'>): Promise<boolean>;
+    remove(conversation: ConversationAddress, kind: SubscriptionKind, target: string): Promise<boolean>;
+    list(conversation: ConversationAddress): Promise<Subscription[]>;
     /** Every subscription of one workspace (`slack:T1`), by conversation (App Home). */
-    inWorkspace(workspace: string): Subscription[];
+    inWorkspace(workspace: string): Promise<Subscription[]>;
   };
   watches: {
-    add(watch: NewWatch): Watch;
-    get(id: string): Watch | undefined;
+    add(watch: NewWatch): Promise<Watch>;
+    get(id: string): Promise<Watch | undefined>;
     /** Active watches with nextCheckAt <= now, soonest first. */
-    due(now: number, limit: number): Watch[];
+    due(now: number, limit: number): Promise<Watch[]>;
     /** Every active watch: for tests and tools; commands use an indexed lookup (`activeWhere`). */
-    active(): Watch[];
+    active(): Promise<Watch[]>;
     /** Active watches matching every given field (at least one), oldest first; served by an index. */
-    activeWhere(filter: WatchFilter): Watch[];
-    findActive(kind: WatchKind, target: string): Watch | undefined;
+    activeWhere(filter: WatchFilter): Promise<Watch[]>;
+    findActive(kind: WatchKind, target: string): Promise<Watch | undefined>;
     /** The active watch of one kind for one target in one conversation (a card's watch there), if any. */
-    findActiveIn(kind: WatchKind, target: string, conversation: ConversationAddress): Watch | undefined;
-    update(id: string, patch: Partial<Pick<Watch, 'state' | 'nextCheckAt' | 'status' | 'cardKey'>>): void;
+    findActiveIn(
+      kind: WatchKind,
+      target: string,
+      conversation: ConversationAddress,
+    ): Promise<Watch | undefined>;
+    update(
+      id: string,
+      patch: Partial<Pick<Watch, 'state' | 'nextCheckAt' | 'status' | 'cardKey'>>,
+    ): Promise<void>;
   };
   cards: {
-    get(key: string): CardRecord | undefined;
+    get(key: string): Promise<CardRecord | undefined>;
     /** Creates or replaces the content and model; keeps the message address once set. */
-    put(key: string, content: CardContent): CardRecord;
-    setMessage(key: string, message: MessageAddress): void;
+    put(key: string, content: CardContent): Promise<CardRecord>;
+    setMessage(key: string, message: MessageAddress): Promise<void>;
     /** Every card whose key starts with `prefix` (a subject's projections: `video:<id>@`), by key. */
-    withPrefix(prefix: string): CardRecord[];
+    withPrefix(prefix: string): Promise<CardRecord[]>;
   };
   /** The one state of a subject's card (`video:<id>`), which each of its projections renders. */
   cardStates: {
-    get(subject: string): Record<string, unknown> | undefined;
-    put(subject: string, model: Record<string, unknown>): void;
+    get(subject: string): Promise<Record<string, unknown> | undefined>;
+    put(subject: string, model: Record<string, unknown>): Promise<void>;
   };
   outbox: {
     /** Returns false when `dedupeKey` was already enqueued. */
-    enqueue(platform: ChatPlatform, item: OutboxOp, dedupeKey: string): boolean;
+    enqueue(platform: ChatPlatform, item: OutboxOp, dedupeKey: string): Promise<boolean>;
     /** Ready items (notBefore <= now), oldest first; superseded card updates are skipped by the sender. */
-    ready(platform: ChatPlatform, now: number, limit: number): OutboxItem[];
+    ready(platform: ChatPlatform, now: number, limit: number): Promise<OutboxItem[]>;
     /**
      * Takes a ready item for one sender just before it sends: moves notBefore to now + leaseMs, so no other
      * sender on the database sends it too; false when it is no longer ready (done, failed, or claimed). An
      * item whose sender died while sending is ready again once the lease has run out.
      */
-    claim(id: number, now: number, leaseMs: number): boolean;
-    done(id: number): void;
+    claim(id: number, now: number, leaseMs: number): Promise<boolean>;
+    done(id: number): Promise<void>;
     /** Counts a failed attempt and sets when to try again. */
-    retry(id: number, notBefore: number): void;
+    retry(id: number, notBefore: number): Promise<void>;
     /** Sets when to try again without counting an attempt: the platform asked us to wait (429). */
-    postpone(id: number, notBefore: number): void;
+    postpone(id: number, notBefore: number): Promise<void>;
     /** Gives up on an item after too many attempts (kept for inspection). */
-    fail(id: number, error: string): void;
+    fail(id: number, error: string): Promise<void>;
     /**
      * Gives up on every pending edit of a card and every item threaded under it, because the card itself
      * could not be posted; returns how many.
      */
-    failWaitingOn(cardKey: string, error: string): number;
-    depth(platform?: ChatPlatform): number;
+    failWaitingOn(cardKey: string, error: string): Promise<number>;
+    depth(platform?: ChatPlatform): Promise<number>;
   };
   /**
    * One idempotency key per logical user action, created once and reused on every retry and restart. With
    * `reuseForMs`, a key older than that is replaced by a new one: the same action name then names a new
    * action (a typed command repeated well after the first; see src/core/request-id.ts).
    */
-  idempotency: { keyFor(action: string, options?: { reuseForMs?: number }): string };
+  idempotency: { keyFor(action: string, options?: { reuseForMs?: number }): Promise<string> };
   /**
    * Remote writes between their request and the local commit recording them (issue 14): `begin` before the
    * request, `settle` in the commit's transaction; rows left over are replayed by `reconcileEffects`.
    */
   effects: {
     /** Records (or, pressed again, re-arms) the effect; `nextAt` is when a replay may first try it. */
-    begin(effect: Omit<PendingEffect, 'attempts' | 'createdAt' | 'lastError'>): void;
-    settle(idempotencyKey: string): boolean;
+    begin(effect: Omit<PendingEffect, 'attempts' | 'createdAt' | 'lastError'>): Promise<void>;
+    settle(idempotencyKey: string): Promise<boolean>;
     /** Effects with nextAt <= now, oldest first. */
-    due(now: number, limit: number): PendingEffect[];
+    due(now: number, limit: number): Promise<PendingEffect[]>;
     /** Takes a due effect until `until` (false when another replayer moved it first). */
-    claim(idempotencyKey: string, claim: { from: number; until: number }): boolean;
+    claim(idempotencyKey: string, claim: { from: number; until: number }): Promise<boolean>;
     /** Counts a failed replay and keeps its reason. */
-    failed(idempotencyKey: string, error: string): void;
-    count(): number;
+    failed(idempotencyKey: string, error: string): Promise<void>;
+    count(): Promise<number>;
   };
   approvals: {
-    create(approval: Omit<Approval, 'status' | 'createdAt'>): Approval;
-    get(id: string): Approval | undefined;
+    create(approval: Omit<Approval, 'status' | 'createdAt'>): Promise<Approval>;
+    get(id: string): Promise<Approval | undefined>;
     /** Atomically moves a pending approval; false if it was no longer pending (double click, race). */
     decide(
       id: string,
       decision: { status: Exclude<ApprovalStatus, 'pending'>; by?: UserAddress; at: number; reason?: string },
-    ): boolean;
-    pendingExpiring(before: number): Approval[];
+    ): Promise<boolean>;
+    pendingExpiring(before: number): Promise<Approval[]>;
     /** Pending approvals of one workspace (`slack:T1`), oldest first (the approvals inbox). */
-    pendingIn(workspace: string): Approval[];
+    pendingIn(workspace: string): Promise<Approval[]>;
   };
   audit: {
-    record(entry: AuditEntry): void;
-    list(query: AuditQuery): AuditEntry[];
+    record(entry: AuditEntry): Promise<void>;
+    list(query: AuditQuery): Promise<AuditEntry[]>;
   };
   /**
    * Chat app installations (Slack OAuth, one per workspace or enterprise id): the SDK's opaque JSON, sealed at
    * rest like linked keys because it holds the bot token. `get` throws when it cannot be decrypted.
    */
   installations: {
-    get(id: string): string | undefined;
-    put(id: string, data: string): void;
-    delete(id: string): boolean;
+    get(id: string): Promise<string | undefined>;
+    put(id: string, data: string): Promise<void>;
+    delete(id: string): Promise<boolean>;
   };
   /**
    * The posts an adapter started, by the outbox `dedupeId`. A row without `message` means an earlier attempt
    * may or may not have reached the platform (crash, timeout): the adapter looks for it before posting again.
    */
   deliveries: {
-    get(dedupeId: string): ChatDelivery | undefined;
-    begin(dedupeId: string, conversation: ConversationAddress): void;
-    finish(dedupeId: string, message: MessageAddress): void;
+    get(dedupeId: string): Promise<ChatDelivery | undefined>;
+    begin(dedupeId: string, conversation: ConversationAddress): Promise<void>;
+    finish(dedupeId: string, message: MessageAddress): Promise<void>;
   };
   /**
    * Forgets workspaces (`slack:T1`) in one transaction: every row addressed in them (linked keys, prefs,
    * settings, policy, subscriptions, watches, approvals, cards, posts not made) and the named installations.
    */
-  purgeWorkspace(purge: { workspaces: readonly string[]; installations: readonly string[] }): WorkspacePurge;
-  close(): void;
+  purgeWorkspace(purge: {
+    workspaces: readonly string[];
+    installations: readonly string[];
+  }): Promise<WorkspacePurge>;
+  close(): Promise<void>;
 }

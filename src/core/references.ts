@@ -14,10 +14,10 @@ export interface Ref {
 const LIST_PAGES = 3;
 
 export async function resolveVideo(ctx: CommandContext, ref: string): Promise<Ref> {
-  const api = ctx.api();
+  const api = await ctx.api();
   const wanted = ref.trim();
   if (wanted.toLowerCase() === 'last') {
-    const id = ctx.deps.store.users.getLast(ctx.req.user, 'video');
+    const id = await ctx.deps.store.users.getLast(ctx.req.user, 'video');
     if (!id) throw userError('no-last', { kind: 'video' });
     return byId(ctx, id, wanted);
   }
@@ -44,10 +44,10 @@ export async function resolveVideo(ctx: CommandContext, ref: string): Promise<Re
 }
 
 export async function resolveSeries(ctx: CommandContext, ref: string): Promise<Ref> {
-  const api = ctx.api();
+  const api = await ctx.api();
   const wanted = ref.trim();
   if (wanted.toLowerCase() === 'last') {
-    const id = ctx.deps.store.users.getLast(ctx.req.user, 'series');
+    const id = await ctx.deps.store.users.getLast(ctx.req.user, 'series');
     if (!id) throw userError('no-last', { kind: 'series' });
     return { id, name: (await getSeries(ctx, id, wanted)).name };
   }
@@ -83,7 +83,7 @@ function pick(candidates: Ref[], wanted: string, kind: 'video' | 'series'): Ref 
 
 async function byIdOrUndefined(ctx: CommandContext, id: string): Promise<Ref | undefined> {
   try {
-    const v = await ctx.api().videos.get(id);
+    const v = await (await ctx.api()).videos.get(id);
     return { id: v.id, name: v.name };
   } catch (e) {
     if (isNotFound(e)) return undefined;
@@ -98,4 +98,4 @@ async function byId(ctx: CommandContext, id: string, ref: string): Promise<Ref> 
 }
 
 const getSeries = (ctx: CommandContext, id: string, ref: string) =>
-  readOrNotFound(() => ctx.api().series.get(id), 'not-found-series', ref);
+  readOrNotFound(async () => (await ctx.api()).series.get(id), 'not-found-series', ref);

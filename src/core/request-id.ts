@@ -43,13 +43,16 @@ export interface ActionKeyOptions {
  * `requestId` of the form or card it came from, the key is that request's for good; without one (a typed
  * command acting at once), it is reused for `TYPED_RETRY_WINDOW_MS`.
  */
-export function actionKey(ctx: KeyContext, { action, payload, requestId }: ActionKeyOptions): string {
+export async function actionKey(
+  ctx: KeyContext,
+  { action, payload, requestId }: ActionKeyOptions,
+): Promise<string> {
   const name = `${action}:${ctx.req.user}:${digest(payload)}`;
   const { idempotency } = ctx.deps.store;
-  if (requestId) return idempotency.keyFor(`${name}:request:${requestId}`);
-  return idempotency.keyFor(`${name}:typed`, { reuseForMs: TYPED_RETRY_WINDOW_MS });
+  if (requestId) return await idempotency.keyFor(`${name}:request:${requestId}`);
+  return await idempotency.keyFor(`${name}:typed`, { reuseForMs: TYPED_RETRY_WINDOW_MS });
 }
 
 /** The key of a button click: clicker + action + the button's value (its request id or card state). */
-export const clickKey = (ctx: KeyContext, action: string, value: string): string =>
-  ctx.deps.store.idempotency.keyFor(`${action}:${ctx.req.user}:${value}`);
+export const clickKey = async (ctx: KeyContext, action: string, value: string): Promise<string> =>
+  await ctx.deps.store.idempotency.keyFor(`${action}:${ctx.req.user}:${value}`);

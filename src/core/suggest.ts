@@ -13,13 +13,13 @@ export async function suggestFor(
   option: OptionSpec,
   query: string,
 ): Promise<SelectOption[]> {
-  const api = ctx.api();
+  const api = await ctx.api();
   switch (option.kind) {
     case 'video': {
       const { items } = await api.videos.list({ page: 1, limit: 50 });
       const out = items.filter((v) => matches(v.name, query) || v.id === query.trim());
       return [
-        ...(ctx.deps.store.users.getLast(ctx.req.user, 'video')
+        ...((await ctx.deps.store.users.getLast(ctx.req.user, 'video'))
           ? [{ label: 'last (your most recent)', value: 'last' }]
           : []),
         ...out.map((v) => ({ label: clip(v.name), value: v.id })),
@@ -30,7 +30,7 @@ export async function suggestFor(
       return all.filter((s) => matches(s.name, query)).map((s) => ({ label: clip(s.name), value: s.id }));
     }
     case 'voice': {
-      const voices = await ctx.deps.catalog.voices(api, ctx.apiKeyId());
+      const voices = await ctx.deps.catalog.voices(api, await ctx.apiKeyId());
       return voices
         .filter((v) => matches(`${v.name} ${v.labels?.language ?? ''} ${v.labels?.accent ?? ''}`, query))
         .map((v) => ({
@@ -43,7 +43,7 @@ export async function suggestFor(
         }));
     }
     case 'account': {
-      const accounts = await ctx.deps.catalog.accounts(api, ctx.apiKeyId());
+      const accounts = await ctx.deps.catalog.accounts(api, await ctx.apiKeyId());
       return Object.entries(accounts).flatMap(([platform, list]) =>
         list
           .filter((a) => matches(`${platform} ${a.label}`, query))

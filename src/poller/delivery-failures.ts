@@ -47,7 +47,7 @@ export interface DeliveryFailureOptions {
   maxWaitForCardMs?: number | undefined;
   random: () => number;
   /** The conversation an item goes to (for keeping it in order while one of its items backs off). */
-  conversationOf(op: OutboxOp): string | undefined;
+  conversationOf(op: OutboxOp): Promise<string | undefined>;
 }
 
 export class DeliveryFailures {
@@ -72,22 +72,22 @@ export class DeliveryFailures {
   }
 
   /** Leaves the items for a later pass; fails them once the card has been unposted for too long. */
-  waitForCard(group: OutboxItem[], cardKey: string | undefined): Step {
+  async waitForCard(group: OutboxItem[], cardKey: string | undefined): Promise<Step> {
     if (cardKey !== undefined && this.#unpostable.has(cardKey)) {
-      return this.giveUp(group, `card ${cardKey} could not be posted`);
+      return await this.giveUp(group, `card ${cardKey} could not be posted`);
     }
     const oldest = Math.min(...group.map((item) => item.createdAt));
     if (this.#o.clock.now() - oldest < (this.#o.maxWaitForCardMs ?? 3_600_000)) return 'waiting';
-    return this.giveUp(group, `card ${cardKey} was never posted`);
+    return await this.giveUp(group, `card ${cardKey} was never posted`);
   }
 
   /** `refused`: the platform will never take this item (not a transient failure that ran out of attempts). */
-  giveUp(group: OutboxItem[], reason: string, refused = false): Step {
+  async giveUp(group: OutboxItem[], reason: string, refused = false): Promise<Step> {
     const { store, logger, metrics } = this.#o;
-    store.transaction(() => {
+    await store.transaction(async () => {
       for (const item of group) {
-        store.outbox.fail(item.id, reason);
-        if (refused) this.#cardRefused(item);
+        await store.outbox.fail(item.id, reason);
+        if (refused) await this.#cardRefused(item);
       }
     });
     for (const item of group) {
@@ -104,15 +104,15 @@ export class DeliveryFailures {
    * A card the platform refused to post (Slack `not_in_channel`, Discord 403): what waits for it fails now,
    * and whoever asked for it hears why, privately, with what to do (in the same transaction).
    */
-  #cardRefused(item: OutboxItem): void {
+  async #cardRefused(item: OutboxItem): Promise<void> {
     const op = item.item;
     if (op.op !== 'post-card') return;
     const { store, logger } = this.#o;
     this.#unpostable.add(op.cardKey);
-    const failed = store.outbox.failWaitingOn(op.cardKey, `card ${op.cardKey} could not be posted`);
-    const conversation = store.cards.get(op.cardKey)?.conversation;
+    const failed = await store.outbox.failWaitingOn(op.cardKey, `card ${op.cardKey} could not be posted`);
+    const conversation = (await store.cards.get(op.cardKey))?.conversation;
     if (op.onUnpostable && conversation) {
-      store.outbox.enqueue(
+      await store.outbox.enqueue(
         item.platform,
         { op: 'notify', user: op.onUnpostable.user, conversation, card: op.onUnpostable.card },
         `${item.dedupeKey}:unpostable`,
@@ -124,7 +124,7 @@ export class DeliveryFailures {
     );
   }
 
-  failed(platform: ChatPlatform, group: OutboxItem[], error: unknown): Step {
+  async failed(platform: ChatPlatform, group: OutboxItem[], error: unknown): Promise<Step> {
     const { clock, logger, metrics } = this.#o;
     const lead = group[0]!;
     const now = clock.now();
@@ -134,7 +134,7 @@ export class DeliveryFailures {
       const until = now + Math.max(0, error.retryAfter) * 1000;
       this.#pausedUntil.set(platform, Math.max(until, this.#pausedUntil.get(platform) ?? 0));
       // Waiting as asked is not a failed attempt: only real failures count towards giving up.
-      this.#retry(group, until, { countAttempt: false });
+      await this.#retry(group, until, { countAttempt: false });
       logger.warn(
         { ...context, retryAfterS: error.retryAfter },
         'chat platform rate limited; pausing deliveries',
@@ -145,7 +145,7 @@ export class DeliveryFailures {
     const retryable = !(error instanceof ChatDeliveryError) || error.retryable;
     const attempts = lead.attempts + 1;
     if (!retryable || attempts >= (this.#o.maxAttempts ?? 8)) {
-      return this.giveUp(
+      return await this.giveUp(
         group,
         `${context.err.name}: ${context.err.message} (attempt ${attempts})`,
         !retryable,
@@ -159,20 +159,24 @@ export class DeliveryFailures {
         min: 0,
       },
     );
-    this.#retry(group, now + wait);
-    const conversation = this.#o.conversationOf(lead.item);
+    await this.#retry(group, now + wait);
+    const conversation = await this.#o.conversationOf(lead.item);
     if (conversation !== undefined) this.#holds.set(conversation, { id: lead.id, until: now + wait });
     logger.warn({ ...context, attempts, waitMs: wait }, 'chat delivery failed; will retry');
     metrics?.delivery(platform, lead.item.op, 'retry');
     return 'retry';
   }
 
-  #retry(group: OutboxItem[], notBefore: number, options: { countAttempt?: boolean } = {}): void {
+  async #retry(
+    group: OutboxItem[],
+    notBefore: number,
+    options: { countAttempt?: boolean } = {},
+  ): Promise<void> {
     const { store } = this.#o;
-    store.transaction(() => {
+    await store.transaction(async () => {
       for (const item of group) {
-        if (options.countAttempt === false) store.outbox.postpone(item.id, notBefore);
-        else store.outbox.retry(item.id, notBefore);
+        if (options.countAttempt === false) await store.outbox.postpone(item.id, notBefore);
+        else await store.outbox.retry(item.id, notBefore);
       }
     });
   }

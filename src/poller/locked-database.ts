@@ -24,12 +24,12 @@ export class LockedDatabase {
   }
 
   /** Runs a commit, unless the database was locked a moment ago (then throws, as the commit would). */
-  commit<T>(fn: () => T): T {
+  async commit<T>(fn: () => Promise<T>): Promise<T> {
     if (this.#lockedAt !== undefined && this.now() - this.#lockedAt < (this.loop().intervalMs ?? 1000)) {
       throw new StillLockedError('the database was locked a moment ago');
     }
     try {
-      const result = fn();
+      const result = await fn();
       this.#lockedAt = undefined;
       this.#warned = false;
       return result;

@@ -105,7 +105,7 @@ export class OutboxSender {
       backoffMaxMs: options.backoffMaxMs,
       maxWaitForCardMs: options.maxWaitForCardMs,
       random: options.random ?? Math.random,
-      conversationOf: (op) => this.#conversationOf(op),
+      conversationOf: async (op) => await this.#conversationOf(op),
     });
   }
 
@@ -179,7 +179,7 @@ export class OutboxSender {
     for (let pass = 0; pass < 20 && !this.#stopped; pass++) {
       const now = this.#o.clock.now();
       if (this.#failures.paused(platform, now)) return;
-      const items = this.#o.store.outbox.ready(platform, now, batchSize);
+      const items = await this.#o.store.outbox.ready(platform, now, batchSize);
       if (items.length === 0) return;
       if (!(await this.#deliverBatch(platform, sender, items))) return;
     }
@@ -203,7 +203,7 @@ export class OutboxSender {
       const group =
         item.item.op === 'update-card' ? (updatesByCard.get(item.item.cardKey) ?? [item]) : [item];
       for (const member of group) handled.add(member.id);
-      const conversation = this.#conversationOf(item.item);
+      const conversation = await this.#conversationOf(item.item);
       if (conversation !== undefined && this.#failures.heldBack(conversation, item.id, now)) continue;
       const step = await this.#deliverGroup(platform, sender, group);
       if (step === 'waiting') continue;
@@ -238,39 +238,39 @@ export class OutboxSender {
     const op = delivery.lead.item;
     switch (op.op) {
       case 'post-card': {
-        const record = store.cards.get(op.cardKey);
+        const record = await store.cards.get(op.cardKey);
         if (!record) return this.#failures.giveUp(group, `card ${op.cardKey} does not exist`);
         // Posted already (an earlier row of the same card, or a restart after setMessage): nothing to do.
         if (record.message) return this.#complete(group, 'skipped');
-        const parent = this.#threadOf(op.threadOfCard);
+        const parent = await this.#threadOf(op.threadOfCard);
         if (parent === 'waiting') return this.#failures.waitForCard(group, op.threadOfCard);
-        if (!this.#claim(delivery)) return 'waiting';
+        if (!(await this.#claim(delivery))) return 'waiting';
         const message = await sender.post(record.conversation, record.card, {
           dedupeId: dedupeIdOf(delivery),
           ...(parent ? { threadOf: parent } : {}),
         });
-        store.transaction(() => {
-          store.cards.setMessage(record.key, message);
-          store.outbox.done(delivery.lead.id);
+        await store.transaction(async () => {
+          await store.cards.setMessage(record.key, message);
+          await store.outbox.done(delivery.lead.id);
         });
         this.#failures.posted(record.key);
         this.#remember(record);
         return 'sent';
       }
       case 'update-card': {
-        const record = store.cards.get(op.cardKey);
+        const record = await store.cards.get(op.cardKey);
         if (!record) return this.#failures.giveUp(group, `card ${op.cardKey} does not exist`);
         if (!record.message) return this.#failures.waitForCard(group, op.cardKey);
         if (this.#shown.get(record.key) === digest(record.card)) return this.#complete(group, 'skipped');
-        if (!this.#claim(delivery)) return 'waiting';
+        if (!(await this.#claim(delivery))) return 'waiting';
         await sender.update(record.message, record.card);
         this.#remember(record);
         return this.#complete(delivery.group, 'sent');
       }
       case 'reply': {
-        const parent = this.#threadOf(op.threadOfCard);
+        const parent = await this.#threadOf(op.threadOfCard);
         if (parent === 'waiting') return this.#failures.waitForCard(group, op.threadOfCard);
-        if (!this.#claim(delivery)) return 'waiting';
+        if (!(await this.#claim(delivery))) return 'waiting';
         await sender.post(op.conversation, op.card, {
           dedupeId: dedupeIdOf(delivery),
           ...(parent ? { threadOf: parent } : {}),
@@ -278,7 +278,7 @@ export class OutboxSender {
         return this.#complete(delivery.group, 'sent');
       }
       case 'notify': {
-        if (!this.#claim(delivery)) return 'waiting';
+        if (!(await this.#claim(delivery))) return 'waiting';
         if (sender.notify) await sender.notify(op.user, op.conversation, op.card);
         else await sender.post(op.conversation, op.card, { dedupeId: dedupeIdOf(delivery) });
         return this.#complete(delivery.group, 'sent');
@@ -290,9 +290,9 @@ export class OutboxSender {
    * The message to thread under: undefined when not threaded (or the parent card is gone, so the reply
    * still goes out, in the channel), 'waiting' while the parent card is not posted yet.
    */
-  #threadOf(cardKey: string | undefined): MessageAddress | undefined | 'waiting' {
+  async #threadOf(cardKey: string | undefined): Promise<MessageAddress | undefined | 'waiting'> {
     if (cardKey === undefined) return undefined;
-    const parent = this.#o.store.cards.get(cardKey);
+    const parent = await this.#o.store.cards.get(cardKey);
     if (!parent) return undefined;
     return parent.message ?? 'waiting';
   }
@@ -301,13 +301,15 @@ export class OutboxSender {
    * Claims the delivery's rows (one transaction), keeping only those no other sender holds; false when
    * none is left. Called right before the platform call, so an item that waits or is skipped is never held.
    */
-  #claim(delivery: Delivery): boolean {
+  async #claim(delivery: Delivery): Promise<boolean> {
     const { store, clock } = this.#o;
     const now = clock.now();
     const lease = this.#o.leaseMs ?? DEFAULT_LEASE_MS;
-    const claimed = store.transaction(() =>
-      delivery.group.filter((item) => store.outbox.claim(item.id, now, lease)),
-    );
+    const claimed = await store.transaction(async (tx) => {
+      const mine: OutboxItem[] = [];
+      for (const item of delivery.group) if (await tx.outbox.claim(item.id, now, lease)) mine.push(item);
+      return mine;
+    });
     const lead = claimed[0];
     if (!lead) return false;
     delivery.lead = lead;
@@ -315,17 +317,17 @@ export class OutboxSender {
     return true;
   }
 
-  #complete(group: OutboxItem[], step: 'sent' | 'skipped'): Step {
+  async #complete(group: OutboxItem[], step: 'sent' | 'skipped'): Promise<Step> {
     const { store } = this.#o;
-    store.transaction(() => {
-      for (const item of group) store.outbox.done(item.id);
+    await store.transaction(async () => {
+      for (const item of group) await store.outbox.done(item.id);
     });
     return step;
   }
 
-  #conversationOf(op: OutboxOp): string | undefined {
+  async #conversationOf(op: OutboxOp): Promise<string | undefined> {
     if (op.op === 'reply' || op.op === 'notify') return op.conversation;
-    return this.#o.store.cards.get(op.cardKey)?.conversation;
+    return (await this.#o.store.cards.get(op.cardKey))?.conversation;
   }
 
   #remember(record: CardRecord): void {

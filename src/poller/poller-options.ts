@@ -31,7 +31,7 @@ export interface PollerOptions {
   store: Store;
   watchers: Partial<Record<WatchKind, Watcher>>;
   /** A client for the owner's linked key, or the deployment key for owner ''; undefined when there is none. */
-  apiFor(owner: UserAddress): VideoApi | undefined;
+  apiFor(owner: UserAddress): VideoApi | undefined | Promise<VideoApi | undefined>;
   clock: Clock;
   logger: Logger;
   metrics?: PollerMetrics;
@@ -41,7 +41,11 @@ export interface PollerOptions {
    * How long a background call with the owner's key would wait on the client-side budget right now (ms);
    * a positive value pushes the check later instead of holding a worker. Wired to `RateBudget.delayFor`.
    */
-  budgetDelay?(owner: UserAddress, kind: WatchKind, options: { deferrable: boolean }): number;
+  budgetDelay?(
+    owner: UserAddress,
+    kind: WatchKind,
+    options: { deferrable: boolean },
+  ): number | Promise<number>;
   /** Called after a pass committed chat effects, so the outbox sender can deliver them at once. */
   onCommit?(): void;
   /** Period of the `start()` loop (default 1 s). */

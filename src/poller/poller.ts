@@ -123,9 +123,9 @@ export class Poller {
       const now = this.#o.clock.now();
       // In-flight watches are still due (their nextCheckAt moves only on commit): ask for enough to skip
       // them, and for more than the room so that one owner's backlog does not hide the others'.
-      const due = this.#o.store.watches
-        .due(now, room * 2 + this.#inFlight.size)
-        .filter((watch) => !this.#inFlight.has(watch.id));
+      const due = (await this.#o.store.watches.due(now, room * 2 + this.#inFlight.size)).filter(
+        (watch) => !this.#inFlight.has(watch.id),
+      );
       const picked: Watch[] = [];
       const perOwner = new Map(this.#ownerInFlight);
       let held = 0;
@@ -160,7 +160,7 @@ export class Poller {
       try {
         if (this.#stopped) return false;
         // Re-read: while it waited for a slot, a command may have cancelled or changed it.
-        const fresh = this.#o.store.watches.get(watch.id);
+        const fresh = await this.#o.store.watches.get(watch.id);
         if (fresh?.status !== 'active') return false;
         return await this.#process(fresh);
       } finally {
@@ -197,25 +197,25 @@ export class Poller {
     const report = (outcome: CheckOutcome) => metrics?.checked(watch.kind, outcome, clock.now() - started);
 
     if (started >= watch.expiresAt) {
-      this.#finish({ watch, watcher, log }, { now: started, reason: 'expired' });
+      await this.#finish({ watch, watcher, log }, { now: started, reason: 'expired' });
       log.info({}, 'watch expired');
       report('expired');
       return true;
     }
     if (!watcher) {
       log.warn({}, 'no watcher registered for this kind; checking again later');
-      this.#o.store.watches.update(watch.id, {
+      await this.#o.store.watches.update(watch.id, {
         nextCheckAt: started + (this.#o.missingWatcherDelayMs ?? 60_000),
       });
       report('error');
       return false;
     }
-    const budgetWait = this.#budgetDelay(watch, watcher);
+    const budgetWait = await this.#budgetDelay(watch, watcher);
     if (budgetWait > 0) {
       // Holding a worker while the budget refills would starve other keys' watches; look again later.
       const wait =
         Math.ceil(budgetWait) + Math.round(this.#random() * watcher.minIntervalMs * this.#jitterRatio);
-      this.#o.store.watches.update(watch.id, { nextCheckAt: started + wait });
+      await this.#o.store.watches.update(watch.id, { nextCheckAt: started + wait });
       log.debug({ waitMs: wait }, 'background budget exhausted; check deferred');
       report('deferred');
       return false;
@@ -224,35 +224,35 @@ export class Poller {
     const look: Look = { watch, watcher, started, log };
     let result: WatchResult;
     try {
-      const api = this.#clientFor(watch.owner);
+      const api = await this.#clientFor(watch.owner);
       result = await watcher.check(
         { api, store: this.#o.store, now: started, logger: log },
         forWatcher(watch),
       );
-      const outcome = this.#locked.commit(() => this.#commit(look, result));
+      const outcome = await this.#locked.commit(() => this.#commit(look, result));
       report(outcome ?? 'active');
       return outcome !== undefined;
     } catch (error) {
-      const outcome = this.#failed(look, error);
+      const outcome = await this.#failed(look, error);
       report(outcome);
       return outcome === 'gave_up';
     }
   }
 
   /** An owner whose key cannot be read has no budget to ask; the check then fails on `apiFor` and counts. */
-  #budgetDelay(watch: Watch, watcher: Watcher): number {
+  async #budgetDelay(watch: Watch, watcher: Watcher): Promise<number> {
     try {
       const deferrable = watcher.deferrable?.(forWatcher(watch)) ?? false;
-      return this.#o.budgetDelay?.(watch.owner, watch.kind, { deferrable }) ?? 0;
+      return (await this.#o.budgetDelay?.(watch.owner, watch.kind, { deferrable })) ?? 0;
     } catch {
       return 0;
     }
   }
 
-  #clientFor(owner: UserAddress): VideoApi {
+  async #clientFor(owner: UserAddress): Promise<VideoApi> {
     let api: VideoApi | undefined;
     try {
-      api = this.#o.apiFor(owner);
+      api = await this.#o.apiFor(owner);
     } catch (error) {
       throw new NoClientError(`no usable key: ${describeError(error).name}`);
     }
@@ -261,7 +261,7 @@ export class Poller {
   }
 
   /** Applies a check's result and the watch update atomically; undefined if the watch was closed meanwhile. */
-  #commit({ watch, watcher, started }: Look, result: WatchResult): CheckOutcome | undefined {
+  async #commit({ watch, watcher, started }: Look, result: WatchResult): Promise<CheckOutcome | undefined> {
     const { store, clock } = this.#o;
     const previous = failureState(watch);
     const requested = result.nextCheckInMs ?? watcher.maxIntervalMs;
@@ -276,16 +276,16 @@ export class Poller {
     });
     const now = clock.now();
     const nextCheckAt = this.#capped(now + interval, started, watcher);
-    return store.transaction(() => {
+    return await store.transaction(async () => {
       // Cancelled or finished by someone else while we were checking: its effects would be stale.
-      if (store.watches.get(watch.id)?.status !== 'active') return undefined;
+      if ((await store.watches.get(watch.id))?.status !== 'active') return undefined;
       if (previous.noticed && previous.since !== undefined) {
-        this.#trouble(watcher, watch, { kind: 'recovered', since: previous.since, now });
+        await this.#trouble(watcher, watch, { kind: 'recovered', since: previous.since, now });
       }
-      result.apply?.(store);
+      await result.apply?.(store);
       const state = { ...result.state };
       delete state[POLLER_STATE_KEY];
-      store.watches.update(watch.id, { state, nextCheckAt, status: result.done ? 'done' : 'active' });
+      await store.watches.update(watch.id, { state, nextCheckAt, status: result.done ? 'done' : 'active' });
       return result.done ? 'done' : 'active';
     });
   }
@@ -302,9 +302,9 @@ export class Poller {
   }
 
   /** Tells the watcher about a streak of failed looks; its words must never break the poller. */
-  #trouble(watcher: Watcher, watch: Watch, event: LookTrouble): void {
+  async #trouble(watcher: Watcher, watch: Watch, event: LookTrouble): Promise<void> {
     try {
-      watcher.trouble?.({ store: this.#o.store, watch: forWatcher(watch), event });
+      await watcher.trouble?.({ store: this.#o.store, watch: forWatcher(watch), event });
     } catch (error) {
       this.#o.logger.error(
         { watchId: watch.id, kind: watch.kind, err: describeError(error) },
@@ -314,13 +314,13 @@ export class Poller {
   }
 
   /** Records a failed look (and its words, if the streak calls for them) and when to look again. */
-  #recordFailure({ watch, watcher }: Look, failures: FailureState, nextCheckAt: number): void {
+  async #recordFailure({ watch, watcher }: Look, failures: FailureState, nextCheckAt: number): Promise<void> {
     const { store, clock } = this.#o;
-    store.transaction(() => {
-      if (store.watches.get(watch.id)?.status !== 'active') return;
+    await store.transaction(async () => {
+      if ((await store.watches.get(watch.id))?.status !== 'active') return;
       const { recorded, events } = afterFailedLook(failures, clock.now());
-      for (const event of events) this.#trouble(watcher, watch, event);
-      store.watches.update(watch.id, {
+      for (const event of events) await this.#trouble(watcher, watch, event);
+      await store.watches.update(watch.id, {
         state: { ...watch.state, [POLLER_STATE_KEY]: recorded },
         nextCheckAt,
       });
@@ -328,28 +328,28 @@ export class Poller {
   }
 
   /** Says goodbye once (the watcher's words for `reason`) and closes the watch. */
-  #finish(
+  async #finish(
     { watch, watcher, log }: { watch: Watch; watcher: Watcher | undefined; log: Logger },
     end: { now: number; reason: StopReason },
-  ): void {
+  ): Promise<void> {
     const { store } = this.#o;
-    const close = (withMessage: boolean) =>
-      store.transaction(() => {
-        if (store.watches.get(watch.id)?.status !== 'active') return;
+    const close = async (withMessage: boolean) =>
+      await store.transaction(async () => {
+        if ((await store.watches.get(watch.id))?.status !== 'active') return;
         if (withMessage)
-          watcher?.expire({ store, watch: forWatcher(watch), now: end.now, reason: end.reason });
-        store.watches.update(watch.id, { status: 'expired' });
+          await watcher?.expire({ store, watch: forWatcher(watch), now: end.now, reason: end.reason });
+        await store.watches.update(watch.id, { status: 'expired' });
       });
     try {
-      close(true);
+      await close(true);
     } catch (error) {
       // A broken expiry message must not keep a dead watch alive forever.
       log.error({ err: describeError(error) }, 'expiry message failed; closing the watch without it');
-      close(false);
+      await close(false);
     }
   }
 
-  #failed(look: Look, error: unknown): CheckOutcome {
+  async #failed(look: Look, error: unknown): Promise<CheckOutcome> {
     const { watch, watcher, started, log } = look;
     if (this.#abort.signal.aborted) {
       // Not the job's fault: leave the watch due, untouched, for the next process.
@@ -373,7 +373,7 @@ export class Poller {
       const retryAfterMs = error instanceof VideoApiError ? (error.details.retryAfter ?? 0) * 1000 : 0;
       const wait = Math.max(retryAfterMs, watcher.minIntervalMs);
       // The service asked for the wait: it is kept even past the kind's longest interval.
-      this.#recordFailure(look, { ...previous, ...streak }, now + wait);
+      await this.#recordFailure(look, { ...previous, ...streak }, now + wait);
       log.warn({ ...context, waitMs: wait }, 'watch check rate limited');
       return 'rate_limited';
     }
@@ -388,7 +388,7 @@ export class Poller {
     if (reason && failures.permanent >= (this.#o.maxPermanentFailures ?? 3)) {
       log.warn({ ...context, failures: failures.permanent }, 'watch cannot be checked any more; giving up');
       // The last failure names the reason: a key unlinked after a 404 was given up for the unlinking.
-      this.#finish(look, { now, reason });
+      await this.#finish(look, { now, reason });
       return 'gave_up';
     }
     const wait = jittered(exponential(failures.failures, watcher.minIntervalMs, watcher.maxIntervalMs), {
@@ -397,7 +397,7 @@ export class Poller {
       min: watcher.minIntervalMs,
       max: watcher.maxIntervalMs,
     });
-    this.#recordFailure(look, failures, this.#capped(now + wait, started, watcher));
+    await this.#recordFailure(look, failures, this.#capped(now + wait, started, watcher));
     log.warn({ ...context, failures: failures.failures, waitMs: wait }, 'watch check failed; backing off');
     return 'error';
   }

@@ -1,8 +1,9 @@
 /** Approval requests (DESIGN §5). `decide` is a compare-and-set on status, so only one decision ever wins. */
 import type Database from 'better-sqlite3';
 import type { Approval, ApprovalStatus, Clock, Store, UserAddress } from '../core/ports.js';
+import type { Synchronous } from './synchronous.js';
 
-type ApprovalStore = Store['approvals'];
+type ApprovalStore = Synchronous<Store['approvals']>;
 
 interface ApprovalRow {
   id: string;

@@ -1,8 +1,9 @@
 /** The audit log (DESIGN §5): every approval request and decision, spend and publish, queried per workspace. */
 import type Database from 'better-sqlite3';
 import type { AuditEntry, AuditQuery, Store } from '../core/ports.js';
+import type { Synchronous } from './synchronous.js';
 
-type AuditStore = Store['audit'];
+type AuditStore = Synchronous<Store['audit']>;
 
 interface AuditRow {
   at: number;

@@ -2,8 +2,9 @@
 import type Database from 'better-sqlite3';
 import type { Card } from '../core/cards.js';
 import type { CardContent, CardRecord, Clock, MessageAddress, Store } from '../core/ports.js';
+import type { Synchronous } from './synchronous.js';
 
-type CardStore = Store['cards'];
+type CardStore = Synchronous<Store['cards']>;
 
 interface CardRow {
   key: string;

@@ -5,8 +5,9 @@
  */
 import type Database from 'better-sqlite3';
 import type { Clock, PendingEffect, Store } from '../core/ports.js';
+import type { Synchronous } from './synchronous.js';
 
-type EffectsStore = Store['effects'];
+type EffectsStore = Synchronous<Store['effects']>;
 
 interface EffectRow {
   idempotency_key: string;

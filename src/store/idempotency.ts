@@ -5,8 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Clock, Store } from '../core/ports.js';
+import type { Synchronous } from './synchronous.js';
 
-type IdempotencyStore = Store['idempotency'];
+type IdempotencyStore = Synchronous<Store['idempotency']>;
 
 export const IDEMPOTENCY_RETENTION_MS = 48 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;

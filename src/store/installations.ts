@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { ChatDelivery, Clock, ConversationAddress, MessageAddress, Store } from '../core/ports.js';
 import { seal, secretKeyFingerprint, UnsealError, unseal } from './crypto.js';
+import type { Synchronous } from './synchronous.js';
 
 interface InstallationRow {
   id: string;
@@ -16,8 +17,8 @@ interface InstallationRow {
   updated_at: number;
 }
 
-type InstallationStore = Store['installations'];
-type DeliveryJournal = Store['deliveries'];
+type InstallationStore = Synchronous<Store['installations']>;
+type DeliveryJournal = Synchronous<Store['deliveries']>;
 
 export class SqliteInstallations implements InstallationStore {
   readonly #select: Database.Statement<[string], InstallationRow>;

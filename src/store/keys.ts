@@ -8,8 +8,9 @@ import {
   type UserAddress,
 } from '../core/ports.js';
 import { seal, secretKeyFingerprint, UnsealError, unseal } from './crypto.js';
+import type { Synchronous } from './synchronous.js';
 
-type KeyStore = Store['keys'];
+type KeyStore = Synchronous<Store['keys']>;
 
 interface KeyRow {
   user: string;

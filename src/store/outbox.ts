@@ -4,8 +4,9 @@
  */
 import type Database from 'better-sqlite3';
 import type { ChatPlatform, Clock, OutboxItem, OutboxOp, Store } from '../core/ports.js';
+import type { Synchronous } from './synchronous.js';
 
-type OutboxStore = Store['outbox'];
+type OutboxStore = Synchronous<Store['outbox']>;
 
 interface OutboxRow {
   id: number;

@@ -1,8 +1,9 @@
 /** Workspace policies (one JSON document per workspace): the governance every conversation inherits. */
 import type Database from 'better-sqlite3';
 import { type Clock, DEFAULT_CHANNEL_SETTINGS, type Store, type WorkspacePolicy } from '../core/ports.js';
+import type { Synchronous } from './synchronous.js';
 
-type PolicyStore = Store['policies'];
+type PolicyStore = Synchronous<Store['policies']>;
 
 export class SqlitePolicies implements PolicyStore {
   readonly #select: Database.Statement<[string], { policy: string }>;

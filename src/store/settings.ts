@@ -9,9 +9,10 @@ import {
   type Subscription,
   type SubscriptionKind,
 } from '../core/ports.js';
+import type { Synchronous } from './synchronous.js';
 
-type SettingsStore = Store['settings'];
-type SubscriptionStore = Store['subscriptions'];
+type SettingsStore = Synchronous<Store['settings']>;
+type SubscriptionStore = Synchronous<Store['subscriptions']>;
 
 export class SqliteSettings implements SettingsStore {
   readonly #select: Database.Statement<[string], { settings: string }>;

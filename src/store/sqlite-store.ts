@@ -2,6 +2,7 @@
  * The SQLite `Store` (DESIGN §1): one better-sqlite3 connection, WAL for files, migrations applied at open.
  * Each table group lives in its own file; this one opens, wires and closes them.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -18,6 +19,7 @@ import { migrate } from './migrations.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqlitePolicies } from './policies.js';
 import { SqliteSettings, SqliteSubscriptions } from './settings.js';
+import type { Synchronous } from './synchronous.js';
 import { SqliteUsers } from './users.js';
 import { SqliteWatches } from './watches.js';
 import { purgeWorkspace } from './workspace-purge.js';
@@ -51,22 +53,57 @@ const silentLogger: Logger = {
   child: () => silentLogger,
 };
 
+/** The synchronous tables behind the port, by the port's names. */
+interface SqliteTables {
+  keys: SqliteKeys;
+  users: SqliteUsers;
+  settings: SqliteSettings;
+  policies: SqlitePolicies;
+  subscriptions: SqliteSubscriptions;
+  watches: SqliteWatches;
+  cards: SqliteCards;
+  cardStates: SqliteCardStates;
+  outbox: SqliteOutbox;
+  idempotency: SqliteIdempotency;
+  effects: SqliteEffects;
+  approvals: SqliteApprovals;
+  audit: SqliteAudit;
+  installations: SqliteInstallations;
+  deliveries: SqliteDeliveries;
+}
+
+/** A transaction in progress: the async context that opened it, and its savepoint depth. */
+interface OpenTransaction {
+  depth: number;
+  ended: Promise<void>;
+}
+
+/**
+ * better-sqlite3 is synchronous and has one connection, so the asynchronous port runs each call at once, except
+ * while a transaction is open: its `BEGIN IMMEDIATE … COMMIT` spans the awaited callback, so calls from
+ * other async flows wait for it to end (they would otherwise land inside it), and calls from the callback's
+ * own async context (found with `AsyncLocalStorage`) go straight through. Transactions thus run one at a time,
+ * as they did when they were synchronous; nested ones become savepoints.
+ */
 export class SqliteStore implements Store {
-  readonly keys: SqliteKeys;
-  readonly users: SqliteUsers;
-  readonly settings: SqliteSettings;
-  readonly policies: SqlitePolicies;
-  readonly subscriptions: SqliteSubscriptions;
-  readonly watches: SqliteWatches;
-  readonly cards: SqliteCards;
-  readonly cardStates: SqliteCardStates;
-  readonly outbox: SqliteOutbox;
-  readonly idempotency: SqliteIdempotency;
-  readonly effects: SqliteEffects;
-  readonly approvals: SqliteApprovals;
-  readonly audit: SqliteAudit;
-  readonly installations: SqliteInstallations;
-  readonly deliveries: SqliteDeliveries;
+  readonly keys: Store['keys'];
+  readonly users: Store['users'];
+  readonly settings: Store['settings'];
+  readonly policies: Store['policies'];
+  readonly subscriptions: Store['subscriptions'];
+  readonly watches: Store['watches'];
+  readonly cards: Store['cards'];
+  readonly cardStates: Store['cardStates'];
+  readonly outbox: Store['outbox'];
+  readonly idempotency: Store['idempotency'];
+  readonly effects: Store['effects'];
+  readonly approvals: Store['approvals'];
+  readonly audit: Store['audit'];
+  readonly installations: Store['installations'];
+  readonly deliveries: Store['deliveries'];
+
+  readonly #context = new AsyncLocalStorage<OpenTransaction>();
+  #open: OpenTransaction | null = null;
 
   /** Wires the tables over an open, migrated connection; use `openStore`. */
   constructor(
@@ -74,35 +111,119 @@ export class SqliteStore implements Store {
     options: { secretKey: Buffer; clock: Clock },
   ) {
     const { secretKey, clock } = options;
-    this.keys = new SqliteKeys(db, secretKey, clock);
-    this.users = new SqliteUsers(db);
-    this.settings = new SqliteSettings(db, clock);
-    this.policies = new SqlitePolicies(db, clock);
-    this.subscriptions = new SqliteSubscriptions(db, clock);
-    this.watches = new SqliteWatches(db, clock);
-    this.cards = new SqliteCards(db, clock);
-    this.cardStates = new SqliteCardStates(db, clock);
-    this.outbox = new SqliteOutbox(db, clock);
-    this.idempotency = new SqliteIdempotency(db, clock);
-    this.effects = new SqliteEffects(db, clock);
-    this.approvals = new SqliteApprovals(db, clock);
-    this.audit = new SqliteAudit(db);
-    this.installations = new SqliteInstallations(db, secretKey, clock);
-    this.deliveries = new SqliteDeliveries(db, clock);
+    const tables: SqliteTables = {
+      keys: new SqliteKeys(db, secretKey, clock),
+      users: new SqliteUsers(db),
+      settings: new SqliteSettings(db, clock),
+      policies: new SqlitePolicies(db, clock),
+      subscriptions: new SqliteSubscriptions(db, clock),
+      watches: new SqliteWatches(db, clock),
+      cards: new SqliteCards(db, clock),
+      cardStates: new SqliteCardStates(db, clock),
+      outbox: new SqliteOutbox(db, clock),
+      idempotency: new SqliteIdempotency(db, clock),
+      effects: new SqliteEffects(db, clock),
+      approvals: new SqliteApprovals(db, clock),
+      audit: new SqliteAudit(db),
+      installations: new SqliteInstallations(db, secretKey, clock),
+      deliveries: new SqliteDeliveries(db, clock),
+    };
+    const run = <R>(op: () => R) => this.#run(op);
+    this.keys = liftTable<Store['keys']>(tables.keys, run);
+    this.users = liftTable<Store['users']>(tables.users, run);
+    this.settings = liftTable<Store['settings']>(tables.settings, run);
+    this.policies = liftTable<Store['policies']>(tables.policies, run);
+    this.subscriptions = liftTable<Store['subscriptions']>(tables.subscriptions, run);
+    this.watches = liftTable<Store['watches']>(tables.watches, run);
+    this.cards = liftTable<Store['cards']>(tables.cards, run);
+    this.cardStates = liftTable<Store['cardStates']>(tables.cardStates, run);
+    this.outbox = liftTable<Store['outbox']>(tables.outbox, run);
+    this.idempotency = liftTable<Store['idempotency']>(tables.idempotency, run);
+    this.effects = liftTable<Store['effects']>(tables.effects, run);
+    this.approvals = liftTable<Store['approvals']>(tables.approvals, run);
+    this.audit = liftTable<Store['audit']>(tables.audit, run);
+    this.installations = liftTable<Store['installations']>(tables.installations, run);
+    this.deliveries = liftTable<Store['deliveries']>(tables.deliveries, run);
   }
 
-  /** Runs `fn` in one transaction (BEGIN IMMEDIATE); nested calls become savepoints. Throwing rolls back. */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+  /**
+   * Runs `fn` in one transaction (BEGIN IMMEDIATE); nested calls become savepoints. Throwing rolls back.
+   * `fn` must await only this store: the connection is held until it returns.
+   */
+  async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    const open = this.#open;
+    if (open !== null && this.#context.getStore() === open) return this.#savepoint(open, fn);
+    while (this.#open !== null) await this.#open.ended;
+    let end!: () => void;
+    const mine: OpenTransaction = { depth: 0, ended: new Promise((resolve) => (end = resolve)) };
+    this.db.exec('BEGIN IMMEDIATE');
+    this.#open = mine;
+    try {
+      const result = await this.#context.run(mine, () => fn(this));
+      this.db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw error;
+    } finally {
+      this.#open = null;
+      end();
+    }
+  }
+
+  async #savepoint<T>(open: OpenTransaction, fn: (tx: Store) => Promise<T>): Promise<T> {
+    const name = `nested_${++open.depth}`;
+    this.db.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = await fn(this);
+      this.db.exec(`RELEASE ${name}`);
+      return result;
+    } catch (error) {
+      this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+      throw error;
+    } finally {
+      open.depth--;
+    }
+  }
+
+  /** Runs one synchronous table call now, or once another flow's open transaction has ended. */
+  #run<R>(op: () => R): Promise<R> {
+    const open = this.#open;
+    if (open === null || this.#context.getStore() === open) {
+      try {
+        return Promise.resolve(op());
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    return open.ended.then(() => this.#run(op));
   }
 
   purgeWorkspace(purge: Parameters<Store['purgeWorkspace']>[0]): ReturnType<Store['purgeWorkspace']> {
-    return purgeWorkspace(this.db, purge);
+    return this.#run(() => purgeWorkspace(this.db, purge));
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    while (this.#open !== null) await this.#open.ended;
     if (this.db.open) this.db.close();
   }
+}
+
+/** The asynchronous face of one synchronous table: each method runs through `run`. */
+function liftTable<T extends object>(table: Synchronous<T>, run: <R>(op: () => R) => Promise<R>): T {
+  const lifted: Record<string, unknown> = {};
+  for (
+    let proto = Object.getPrototypeOf(table);
+    proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const method = (table as Record<string, unknown>)[name];
+      if (name === 'constructor' || name in lifted || typeof method !== 'function') continue;
+      lifted[name] = (...args: unknown[]) => run(() => method.apply(table, args));
+    }
+  }
+  return lifted as T;
 }
 
 export function openStore(options: StoreOptions): SqliteStore {

@@ -1,8 +1,9 @@
 /** Per-user preferences: time zone and the most recent video/series (for `last`). */
 import type Database from 'better-sqlite3';
 import type { Store, UserAddress } from '../core/ports.js';
+import type { Synchronous } from './synchronous.js';
 
-type UserStore = Store['users'];
+type UserStore = Synchronous<Store['users']>;
 
 interface PrefsRow {
   time_zone: string | null;

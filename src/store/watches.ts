@@ -2,8 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { Clock, NewWatch, Store, Watch, WatchFilter, WatchKind } from '../core/ports.js';
+import type { Synchronous } from './synchronous.js';
 
-type WatchStore = Store['watches'];
+type WatchStore = Synchronous<Store['watches']>;
 
 interface WatchRow {
   id: string;

@@ -66,7 +66,7 @@ describe('chat platform faults through the real adapters', () => {
       const replies = w.fake.messages.filter((m) => m.thread_ts === card.ts && m.text.includes('is ready'));
       expect(replies, `ready replies under ${card.text}`).toHaveLength(1);
     }
-    expect(w.h.store.outbox.depth()).toBe(0);
+    expect(await w.h.store.outbox.depth()).toBe(0);
     if (process.env.CHAOS_VERBOSE) {
       const failed = failedItems(w.h.logs).map((l) => (JSON.parse(l) as { outboxId: number }).outboxId);
       for (const id of failed.slice(0, 1)) {
@@ -130,7 +130,7 @@ describe('chat platform faults through the real adapters', () => {
     console.info(`adapter faults: Discord, ${injected} injected failures`);
     expect(cards()).toHaveLength(VIDEOS);
     for (const card of cards()) expect(readyIn(card.id), `ready replies under ${card.id}`).toHaveLength(1);
-    expect(w.h.store.outbox.depth()).toBe(0);
+    expect(await w.h.store.outbox.depth()).toBe(0);
     expect(failedItems(w.h.logs)).toEqual([]);
   }, 120_000);
 });

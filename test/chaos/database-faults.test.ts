@@ -37,7 +37,7 @@ async function harness(profile: 'spec' | 'real', clock?: WallTestClock) {
   dir = mkdtempSync(join(tmpdir(), 'reelbot-dbfaults-'));
   const path = join(dir, 'reelbot.sqlite');
   h = await createHarness({ simulator: { profile }, storePath: path, ...(clock ? { clock } : {}) });
-  h.user('alice');
+  await h.user('alice');
   return path;
 }
 
@@ -68,22 +68,22 @@ describe.each(['spec', 'real'] as const)('database faults during a flow (%s prof
     faults.heal();
     await h.advance(10 * 60_000);
     await reconcileEffects(h.deps, EFFECT_RUNNERS);
-    const generating = () => h.store.watches.active().filter((w) => w.kind === 'generation');
-    expect(generating()).toHaveLength(1);
-    await h.until(() => generating().length === 0, { stepMs: 15_000, maxMs: 30 * 60_000 });
-    expect(h.store.effects.count()).toBe(0);
+    const generating = async () => (await h.store.watches.active()).filter((w) => w.kind === 'generation');
+    expect(await generating()).toHaveLength(1);
+    await h.until(async () => (await generating()).length === 0, { stepMs: 15_000, maxMs: 30 * 60_000 });
+    expect(await h.store.effects.count()).toBe(0);
     expect(charges()).toHaveLength(1);
     expect(cardsTitled('Octo')).toHaveLength(1);
     // It followed the generation to its end: generated, thumbnails offered.
     expect(cardsTitled('Octo')[0]?.card.text).toMatch(/^Generated\./);
-    expect(h.store.outbox.depth()).toBe(0);
+    expect(await h.store.outbox.depth()).toBe(0);
   }, 60_000);
 
   it('disk full at a publish: told the truth twice, posted once, on the card once it clears', async () => {
     await harness(profile);
     const faults = commitFaults(h, 'SQLITE_FULL');
     const videoId = await completedVideo(h, 'Launch teaser', { render: true });
-    h.store.users.setLast(h.user('alice').user, 'video', videoId);
+    await h.store.users.setLast((await h.user('alice')).user, 'video', videoId);
     faults.after('posts.publish', Number.POSITIVE_INFINITY);
     expect(textOf(await h.run('publish last youtube'))).toContain(MAY_HAVE);
     expect(textOf(await h.run('publish last youtube'))).toContain(MAY_HAVE);
@@ -125,6 +125,6 @@ describe.each(['spec', 'real'] as const)('database faults during a flow (%s prof
     await h.flush();
     expect(charges()).toHaveLength(2);
     expect(cardsTitled('Squid')).toHaveLength(1);
-    expect(h.store.watches.active().filter((w) => w.kind === 'generation')).toHaveLength(2);
+    expect((await h.store.watches.active()).filter((w) => w.kind === 'generation')).toHaveLength(2);
   }, 30_000);
 });

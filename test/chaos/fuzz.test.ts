@@ -55,7 +55,7 @@ describe('fuzz', () => {
   beforeAll(async () => {
     process.on('unhandledRejection', onUnhandled);
     h = await createHarness();
-    alice = h.user('alice');
+    alice = await h.user('alice');
     const original = spyOnHarness(h, {
       before: ({ name }) => calls.push({ name, write: WRITES.has(name.split('.')[1] ?? '') }),
     });
@@ -101,7 +101,7 @@ describe('fuzz', () => {
     );
     for (let i = 0; i < 40 && (await api.videos.status(video.id)).status !== 'completed'; i++)
       h.clock.advance(15_000);
-    h.store.users.setLast(alice.user, 'video', video.id);
+    await h.store.users.setLast(alice.user, 'video', video.id);
     ids.push(video.id);
   }, 60_000);
 
@@ -124,7 +124,7 @@ describe('fuzz', () => {
         outcomes.length = 0;
         ran = false;
         // `unlink` is a valid input too: link again so later inputs reach the API.
-        if (!h.store.keys.get(alice.user)) h.user('alice');
+        if (!(await h.store.keys.get(alice.user))) await h.user('alice');
         let response: Response;
         try {
           response = await bot.handleText(alice, text);

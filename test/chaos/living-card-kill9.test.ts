@@ -99,8 +99,13 @@ describe.concurrent.each(['spec', 'real'] as const)(
         const secret = randomBytes(32);
         const setup = openStore({ path: paths.db, secretKey: secret });
         for (const p of Object.values(PEOPLE))
-          setup.keys.put(p.user, { apiKey: key, keyPrefix: key.slice(0, 12), teamId: team, teamName: team });
-        setup.close();
+          await setup.keys.put(p.user, {
+            apiKey: key,
+            keyPrefix: key.slice(0, 12),
+            teamId: team,
+            teamName: team,
+          });
+        await setup.close();
 
         const host = new BotHost({
           dbPath: paths.db,
@@ -264,9 +269,9 @@ describe.concurrent.each(['spec', 'real'] as const)(
 
           // ---- what the database and the platforms hold ----
           const store = openStore({ path: paths.db, secretKey: secret });
-          const state = videoState(store, videoId);
-          const projections = projectionsOf(store, videoId);
-          store.close();
+          const state = await videoState(store, videoId);
+          const projections = await projectionsOf(store, videoId);
+          await store.close();
           expect(state?.render?.url).toMatch(/\.mp4$/);
           expect(state?.thumbnails?.pickedBy).toBe('Dana');
           expect(state?.schedule?.statuses).toEqual({ x: 'posted' });

@@ -14,7 +14,7 @@ let h: Harness;
 let alice: RequestInfo;
 beforeEach(async () => {
   h = await createHarness();
-  alice = h.user('alice');
+  alice = await h.user('alice');
   await h.run('subscribe calendar', alice);
 });
 afterEach(() => h.close());

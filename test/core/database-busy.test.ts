@@ -32,8 +32,8 @@ const req: RequestInfo = {
 };
 
 let store: SqliteStore | undefined;
-afterEach(() => {
-  store?.close();
+afterEach(async () => {
+  await store?.close();
   store = undefined;
 });
 
@@ -80,7 +80,7 @@ describe('a handler failing on a locked database', () => {
 
   it('is run again after pauses through the clock when it only read, and succeeds', async () => {
     const t = botWith(async (ctx, attempt) => {
-      await ctx.api().me.get();
+      await (await ctx.api()).me.get();
       if (attempt < 4) throw busy();
       return 'done';
     });
@@ -92,7 +92,7 @@ describe('a handler failing on a locked database', () => {
 
   it('is not run again once it sent a remote write: the failure is rethrown as an internal error', async () => {
     const t = botWith(async (ctx) => {
-      await ctx.api().videos.update('v1', {});
+      await (await ctx.api()).videos.update('v1', {});
       throw busy();
     });
     const response = await t.bot.handleText(req, 'try');

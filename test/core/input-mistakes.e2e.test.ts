@@ -79,7 +79,7 @@ describe('input mistakes found by handlers carry usage and an example, and send 
 describe('a state of things is not a typing mistake: no usage', () => {
   it('answers "not followed", "not linked" and "no such video" without usage', async () => {
     expect(withoutUsage(await h.run('unsubscribe calendar'))).toContain("This channel doesn't follow");
-    const stranger = h.user('sam', { key: null });
+    const stranger = await h.user('sam', { key: null });
     // credits used to add usage to any error, `not-linked` included.
     expect(withoutUsage(await h.run('credits', stranger))).toContain('You have not linked an API key');
     // The publish form opener used to add usage to any error; the dispatcher guards it now.

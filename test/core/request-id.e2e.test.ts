@@ -16,7 +16,7 @@ const RETRY_AFTER_MS = 90_000;
 let h: Harness;
 beforeEach(async () => {
   h = await createHarness();
-  h.user('alice');
+  await h.user('alice');
   // 08:00:30: the retry 90 s later lands in another minute (the old minute buckets gave it a new key).
   h.clock.advance(30_000);
 });

@@ -13,7 +13,7 @@ let h: Harness;
 let alice: RequestInfo;
 beforeEach(async () => {
   h = await createHarness();
-  alice = h.user('alice');
+  alice = await h.user('alice');
 });
 afterEach(() => h.close());
 
@@ -24,8 +24,8 @@ function buttonValue(r: Response, action: string): string {
   return b.value;
 }
 
-const activeOf = (user: string) =>
-  h.store.watches.active().filter((w) => w.owner === user && w.kind !== 'approval');
+const activeOf = async (user: string) =>
+  (await h.store.watches.active()).filter((w) => w.owner === user && w.kind !== 'approval');
 
 describe('unlink', () => {
   it('says how many watches stop; each then says the key was unlinked', async () => {
@@ -36,7 +36,7 @@ describe('unlink', () => {
     await h.run('subscribe calendar', alice);
     const cost = await h.run('series create Nightly --source ai_story --time 21:00', alice);
     await h.click('series.create.confirm', buttonValue(cost, 'series.create.confirm'), alice);
-    const cards = activeOf(alice.user).filter((w) => w.kind === 'generation').length;
+    const cards = (await activeOf(alice.user)).filter((w) => w.kind === 'generation').length;
 
     const unlinked = await h.run('unlink', alice);
     const said = textOf(unlinked);
@@ -45,9 +45,12 @@ describe('unlink', () => {
     );
     expect(said).toContain('unless you `/reel link` again before');
 
-    await h.until(() => activeOf(alice.user).length === 0, { stepMs: 30_000, maxMs: 3 * 3600_000 });
+    await h.until(async () => (await activeOf(alice.user)).length === 0, {
+      stepMs: 30_000,
+      maxMs: 3 * 3600_000,
+    });
 
-    const card = h.store.cards.get(videoCardKey(videoId, h.conversation))?.card;
+    const card = (await h.store.cards.get(videoCardKey(videoId, h.conversation)))?.card;
     expect(cardText(card ?? { title: '' })).toContain(
       `Stopped: the key that watched this was unlinked — run \`/reel status ${videoId}\` to watch it with yours`,
     );

@@ -13,7 +13,7 @@ let h: Harness;
 let alice: RequestInfo;
 beforeEach(async () => {
   h = await createHarness();
-  alice = h.user('alice');
+  alice = await h.user('alice');
 });
 afterEach(() => h.close());
 
@@ -44,14 +44,15 @@ describe('a status card the channel refuses', () => {
     ]);
     // Progress goes on meanwhile; its edits are dropped at once rather than waiting for a card that never comes.
     await h.advance(60_000);
-    expect(h.store.outbox.depth()).toBe(0);
+    expect(await h.store.outbox.depth()).toBe(0);
 
     // Invited now: `status` posts the card, which the watch keeps up to date from then on.
     const status = await h.run(`status ${videoId}`, alice);
     expect(textOf(status)).toContain('I posted a status card in this channel');
-    expect(h.store.cards.get(key)?.message).toBeTruthy();
+    expect((await h.store.cards.get(key))?.message).toBeTruthy();
     expect(h.chat.channelMessages.map((m) => m.card.title)).toEqual(['Octopus']);
     await h.until(() => h.chat.updates.length > 0, { stepMs: 15_000 });
-    expect(h.chat.updates.every((u) => u.message === h.store.cards.get(key)?.message)).toBe(true);
+    const message = (await h.store.cards.get(key))?.message;
+    expect(h.chat.updates.every((u) => u.message === message)).toBe(true);
   });
 });

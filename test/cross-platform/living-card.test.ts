@@ -55,14 +55,14 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     await discord.slash('status', { video: videoId }, 'bob');
     await w.playgroundCommand(`status ${videoId}`, 'carol');
     await h.flush();
-    expect(
-      projectionsOf(h.store, videoId)
-        .map((p) => p.conversation)
-        .sort(),
-    ).toEqual([w.conversations.discord, w.conversations.playground, w.conversations.slack]);
-    const watches = () =>
-      h.store.watches.active().filter((x) => x.target === videoId || x.state.videoId === videoId);
-    expect(watches().map((x) => x.kind)).toEqual(['generation']);
+    expect((await projectionsOf(h.store, videoId)).map((p) => p.conversation).sort()).toEqual([
+      w.conversations.discord,
+      w.conversations.playground,
+      w.conversations.slack,
+    ]);
+    const watches = async () =>
+      (await h.store.watches.active()).filter((x) => x.target === videoId || x.state.videoId === videoId);
+    expect((await watches()).map((x) => x.kind)).toEqual(['generation']);
     for (const p of PLATFORMS) expect((await w.shown(p, videoId))?.text).toContain('Octopus facts');
     // The status answers were private; each channel shows the one live card.
     const publicCards = async () => ({
@@ -86,30 +86,32 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       const calls = proxy.calls.slice(before).filter((c) => c.path === statusPath).length;
       if (calls > 0) perLook.push(calls);
     };
-    const discordCard = () => {
-      const id = h.store.cards.get(`video:${videoId}@${world.conversations.discord}`)?.message?.split(':')[3];
+    const discordCard = async () => {
+      const id = (await h.store.cards.get(`video:${videoId}@${world.conversations.discord}`))?.message?.split(
+        ':',
+      )[3];
       const message = id ? discord.fake.messages.get(id) : undefined;
       if (!message) throw new Error('no Discord card');
       return message;
     };
-    for (let spent = 0; !controlsOf(discordCard()).includes('3 · Use this'); spent += 5_000) {
+    for (let spent = 0; !controlsOf(await discordCard()).includes('3 · Use this'); spent += 5_000) {
       if (spent > 20 * MINUTE) throw new Error('generation never showed thumbnails');
       await advanceCounting(5_000);
     }
     expect(perLook.length).toBeGreaterThan(2);
     expect(Math.max(...perLook)).toBe(1);
-    expect(watches().filter((x) => x.kind === 'generation').length).toBeLessThanOrEqual(1);
+    expect((await watches()).filter((x) => x.kind === 'generation').length).toBeLessThanOrEqual(1);
     // …and each look reached every projection: the Slack card (chat.update) and the Discord card (PATCH) moved.
     expect(
       slack.fake.callsOf('chat.update').filter((c) => c.args.ts === slackCard.ts).length,
     ).toBeGreaterThan(2);
-    expect(discord.fake.edits(discordCard().id).length).toBeGreaterThan(2);
+    expect(discord.fake.edits((await discordCard()).id).length).toBeGreaterThan(2);
     const generated = await shownAll(videoId);
     for (const p of PLATFORMS) expect(generated[p].text, p).toMatch(/Use this|option 3/);
 
     // ---- pick a thumbnail on the Discord card: the Slack card shows the pick and who made it (Bob is the
     // Discord member's display name; the Slack member of that name is `bob`) ----
-    const pick = await discord.click(discordCard(), '3 · Use this', 'bob');
+    const pick = await discord.click(await discordCard(), '3 · Use this', 'bob');
     expect(pick.callbacks[0]).toMatchObject({ type: 4 });
     await h.flush();
     const picked = await shownAll(videoId);
@@ -118,14 +120,14 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(picked.playground.text).toContain('in use (picked by Bob)');
 
     // ---- render from the playground: all three cards show the MP4 link ----
-    const pgCardId = h.store.cards
-      .get(`video:${videoId}@${w.conversations.playground}`)
-      ?.message?.split(':')[3];
+    const pgCardId = (
+      await h.store.cards.get(`video:${videoId}@${w.conversations.playground}`)
+    )?.message?.split(':')[3];
     const pgCard = (await w.playgroundHistory()).find((m) => m.id === pgCardId);
     if (!pgCard) throw new Error('no playground card');
     const render = await w.playgroundClick(pgCard, 'video.render');
     expect(render.status).toBe(200);
-    expect(watches().filter((x) => x.kind === 'render')).toHaveLength(1);
+    expect((await watches()).filter((x) => x.kind === 'render')).toHaveLength(1);
     const mp4 = async () => {
       const all = await shownAll(videoId);
       return PLATFORMS.every((p) => all[p].links.some((l) => l.endsWith('.mp4')));
@@ -134,7 +136,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       if (spent > 10 * MINUTE) throw new Error('the render never reached all three cards');
       await advanceCounting(5_000);
     }
-    const url = videoState(h.store, videoId)?.render?.url;
+    const url = (await videoState(h.store, videoId))?.render?.url;
     expect(url).toMatch(/\.mp4$/);
     const rendered = await shownAll(videoId);
     for (const p of PLATFORMS) expect(rendered[p].links, p).toContain(url);
@@ -196,7 +198,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     for (const p of PLATFORMS) expect(threads[p], p).toEqual({ ready: 1, rendered: 1, posted: 1, total: 3 });
     expect(Math.max(...perLook)).toBe(1);
     // Every card ends on the same state: the pick, the MP4, the post done.
-    expect(videoState(h.store, videoId)?.schedule?.statuses).toEqual({ youtube: 'posted' });
+    expect((await videoState(h.store, videoId))?.schedule?.statuses).toEqual({ youtube: 'posted' });
     for (const p of PLATFORMS) {
       expect(end[p].text, p).toMatch(/18:00 Europe\/Paris \(17:00 UTC\) → youtube \(posted\)/);
       expect(end[p].text, p).toContain('in use (picked by Bob)');

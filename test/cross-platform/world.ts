@@ -85,7 +85,7 @@ export async function crossWorld(profile: SimulatorProfile): Promise<CrossWorld>
   const { url: playgroundUrl } = await http.listen(0, '127.0.0.1');
   // The playground's members act with the same team's key as the Slack and Discord members.
   for (const user of playground.users)
-    h.store.keys.put(user.address, {
+    await h.store.keys.put(user.address, {
       apiKey: DEMO_KEY,
       keyPrefix: DEMO_KEY.slice(0, 12),
       teamId: 'team',
@@ -115,8 +115,8 @@ export async function crossWorld(profile: SimulatorProfile): Promise<CrossWorld>
   }
 
   /** The message id of the video's projection in `conversation` (from the store's card row). */
-  const messageOf = (videoId: string, conversation: string): string | undefined => {
-    const message = h.store.cards.get(videoCardKey(videoId, conversation))?.message;
+  const messageOf = async (videoId: string, conversation: string): Promise<string | undefined> => {
+    const message = (await h.store.cards.get(videoCardKey(videoId, conversation)))?.message;
     return message?.slice(conversation.length + 1);
   };
 
@@ -149,7 +149,7 @@ export async function crossWorld(profile: SimulatorProfile): Promise<CrossWorld>
     },
     playgroundHistory,
     async shown(platform, videoId) {
-      const id = messageOf(videoId, conversations[platform]);
+      const id = await messageOf(videoId, conversations[platform]);
       if (!id) return undefined;
       if (platform === 'slack') {
         const card = slack.fake.messages.find((m) => m.ts === id && !m.thread_ts);

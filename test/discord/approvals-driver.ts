@@ -93,7 +93,7 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
     const key = person === 'mallory' ? OTHER_KEY : DEMO_KEY;
     // Linked in the guild and in DMs (a DM has no guild: its addresses are under `@me`).
     for (const workspace of [IDS.guild, '@me'])
-      h.store.keys.put(userAddress('discord', workspace, CAST[person].id), {
+      await h.store.keys.put(userAddress('discord', workspace, CAST[person].id), {
         apiKey: key,
         keyPrefix: key.slice(0, 12),
         teamId: person === 'mallory' ? 'other' : 'team',

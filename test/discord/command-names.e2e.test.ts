@@ -143,7 +143,7 @@ describe('cards and notices the outbox delivers', () => {
 
   it('name commands in a private notice sent by direct message', async () => {
     w = await discordWorld({ linked: ['alice'] });
-    notifyUser(w.h.store, {
+    await notifyUser(w.h.store, {
       user: w.address('bob'),
       conversation: w.conversation,
       card: {

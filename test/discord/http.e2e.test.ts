@@ -123,7 +123,7 @@ describe.each(['spec', 'real'] as const)('HTTP interactions on the %s profile', 
     const link = await w.slash('account link', {}, 'bob');
     expect(link.callbacks[0]).toMatchObject({ type: 9 });
     await w.submit(link, { key: DEMO_KEY }, 'bob');
-    expect(w.h.store.keys.get(w.address('bob'))?.keyPrefix).toBe(DEMO_KEY.slice(0, 12));
+    expect((await w.h.store.keys.get(w.address('bob')))?.keyPrefix).toBe(DEMO_KEY.slice(0, 12));
 
     const confirm = await w.slash(
       'create',

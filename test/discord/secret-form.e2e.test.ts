@@ -33,7 +33,7 @@ it('reopens a rejected link form without the key filled in', async () => {
   // Nowhere in what the bot sent Discord.
   expect(JSON.stringify([...w.fake.messages.values()])).not.toContain(REJECTED_KEY);
   expect(JSON.stringify(reopened.callbacks)).not.toContain(REJECTED_KEY);
-  expect(w.h.store.keys.get(w.address('bob'))).toBeUndefined();
+  expect(await w.h.store.keys.get(w.address('bob'))).toBeUndefined();
 });
 
 describe.each(['gateway', 'http'] as const)('no key in the log at debug level (%s)', (mode) => {
@@ -46,7 +46,7 @@ describe.each(['gateway', 'http'] as const)('no key in the log at debug level (%
     });
     const link = await w.slash('account link', {}, 'bob');
     await w.submit(link, { key }, 'bob');
-    expect(w.h.store.keys.get(w.address('bob'))?.teamName).toBe('Other');
+    expect((await w.h.store.keys.get(w.address('bob')))?.teamName).toBe('Other');
     expect(w.h.logs.some((l) => l.includes('"level":20'))).toBe(true);
     expect(w.h.logs.join('')).not.toContain(key);
   });

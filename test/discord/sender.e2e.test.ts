@@ -179,7 +179,7 @@ describe('failures', () => {
     await w.click(w.original(confirm), 'Create (20 credits)');
     // The first delivery was refused; the card waits in the outbox.
     expect(w.fake.channelMessages()).toEqual([]);
-    expect(w.h.store.outbox.depth('discord')).toBeGreaterThan(0);
+    expect(await w.h.store.outbox.depth('discord')).toBeGreaterThan(0);
     // discord.js keeps its rate-limit bucket on the real clock (Retry-After 0.2 s): let it run out.
     // real-time-ok: discord.js's own bucket, not ours (no clock to inject there)
     await new Promise((r) => setTimeout(r, 400));

@@ -74,7 +74,7 @@ describe.each(['gateway', 'http'] as const)('Discord workspaces (%s)', (mode) =>
 
   it('answers autocomplete from another server with nothing, even for a member with a key there', async () => {
     w = await discordWorld({ mode, workspaces: [`discord:${IDS.guild}`], harness: { proxy: true } });
-    w.h.store.keys.put(userAddress('discord', STRANGER_GUILD, MEMBERS.alice.id), {
+    await w.h.store.keys.put(userAddress('discord', STRANGER_GUILD, MEMBERS.alice.id), {
       apiKey: DEMO_KEY,
       keyPrefix: DEMO_KEY.slice(0, 12),
       teamId: 'team',

@@ -142,7 +142,7 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
 
   const address = (member: MemberName) => userAddress('discord', IDS.guild, MEMBERS[member].id);
   for (const member of options.linked ?? (Object.keys(MEMBERS) as MemberName[])) {
-    h.store.keys.put(address(member), {
+    await h.store.keys.put(address(member), {
       apiKey: DEMO_KEY,
       keyPrefix: DEMO_KEY.slice(0, 12),
       teamId: 'team',

@@ -17,8 +17,8 @@ describe('end-to-end harness', () => {
   });
 
   it('reaches the simulator through the real client with the linked key', async () => {
-    const alice = h.user('alice');
-    const me = await h.deps.apiFor(h.store.keys.get(alice.user)?.apiKey as string).me.get();
+    const alice = await h.user('alice');
+    const me = await h.deps.apiFor((await h.store.keys.get(alice.user))?.apiKey as string).me.get();
     expect(me.team.credits).toBe(500);
   });
 });

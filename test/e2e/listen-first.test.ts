@@ -87,14 +87,15 @@ it('answers /healthz "starting" while the Discord gateway is slow, and delivers 
   // A notice left queued by an earlier run: the outbox must not send it before the bot is up.
   const secret = randomBytes(32);
   const seed = openStore({ path: join(dir, 'reelbot.sqlite'), secretKey: secret });
-  seed.transaction(() =>
-    postToChannel(seed, {
-      conversation: `discord:${IDS.guild}:${IDS.channel}`,
-      card: { title: 'Left from the last run' },
-      dedupeKey: 'earlier',
-    }),
+  await seed.transaction(
+    async () =>
+      await postToChannel(seed, {
+        conversation: `discord:${IDS.guild}:${IDS.channel}`,
+        card: { title: 'Left from the last run' },
+        dedupeKey: 'earlier',
+      }),
   );
-  seed.close();
+  await seed.close();
 
   const port = await freePort();
   const starting = startApp({

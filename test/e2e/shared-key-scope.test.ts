@@ -9,7 +9,7 @@ describe('the deployment-wide key (VIDEO_API_KEY)', () => {
 
   it('serves members without a link, only in the workspaces it is allowed for', async () => {
     h = await createHarness({ deploymentKey: DEMO_KEY });
-    const member = { ...h.user('dave', { key: null }) };
+    const member = { ...(await h.user('dave', { key: null })) };
     expect(textOf(await h.run('whoami', member))).toMatch(/credits/i);
 
     // Same bot, but the shared key is limited to another workspace: this member must link their own.

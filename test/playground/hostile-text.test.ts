@@ -24,7 +24,7 @@ let close: () => Promise<void>;
 
 beforeEach(async () => {
   h = await createHarness({ platform: 'playground' });
-  for (const person of ['alice', 'bob']) h.user(person, { key: DEMO_KEY });
+  for (const person of ['alice', 'bob']) await h.user(person, { key: DEMO_KEY });
   http = createHttpServer({
     logger: h.deps.logger,
     health: () => true,

@@ -35,13 +35,13 @@ describe('Poller: a locked database', () => {
     path = join(dir.dir, 'reelbot.db');
     store = openStore({ path, secretKey: newSecretKey(), clock });
   });
-  afterEach(() => {
-    store.close();
+  afterEach(async () => {
+    await store.close();
     cleanup();
   });
 
-  const addWatch = (target: string): Watch =>
-    store.watches.add({
+  const addWatch = async (target: string): Promise<Watch> =>
+    await store.watches.add({
       kind: 'generation',
       target,
       owner: ALICE,
@@ -62,7 +62,7 @@ describe('Poller: a locked database', () => {
         checked.push(watch.target);
         return { state: { seen: true }, done: false };
       },
-      expire() {},
+      async expire() {},
     } satisfies Watcher;
     const logger = recordingLogger();
     const { api } = scriptedApi((id) => processing(id, 10));
@@ -75,7 +75,7 @@ describe('Poller: a locked database', () => {
       concurrency: 1,
       random: () => 0.5,
     });
-    const watches = ['v1', 'v2', 'v3'].map(addWatch);
+    const watches = [await addWatch('v1'), await addWatch('v2'), await addWatch('v3')];
 
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
@@ -90,7 +90,7 @@ describe('Poller: a locked database', () => {
     // Only the first commit waited for the lock (~100 ms busy timeout); the others did not even try.
     expect(elapsed).toBeLessThan(250);
     for (const watch of watches) {
-      const now = store.watches.get(watch.id)!;
+      const now = (await store.watches.get(watch.id))!;
       expect(now.state).toEqual({});
       expect(now.state[POLLER_STATE_KEY]).toBeUndefined();
       expect(now.nextCheckAt).toBe(watch.nextCheckAt);
@@ -102,7 +102,7 @@ describe('Poller: a locked database', () => {
 
     clock.advance(1_000); // the next pass
     await poller.tick();
-    for (const watch of watches) expect(store.watches.get(watch.id)!.state).toEqual({ seen: true });
+    for (const watch of watches) expect((await store.watches.get(watch.id))!.state).toEqual({ seen: true });
     expect(logger.lines.filter((l) => l.level === 'warn')).toHaveLength(1);
   });
 });

@@ -19,9 +19,9 @@ import {
   tempDir,
 } from './support.js';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+const cleanups: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 let clock: ManualClock;
@@ -37,8 +37,8 @@ beforeEach(() => {
   first = openStore({ path, secretKey, clock });
   second = openStore({ path, secretKey, clock });
   cleanups.push(
-    () => first.close(),
-    () => second.close(),
+    async () => await first.close(),
+    async () => await second.close(),
   );
 });
 
@@ -101,14 +101,19 @@ const count = (list: string[], item: string) => list.filter((x) => x === item).l
 describe('two outbox senders on one database', () => {
   it('deliver every row exactly once, replies threaded under their card', async () => {
     const cards = 24;
-    first.transaction(() => {
+    await first.transaction(async () => {
       for (let i = 0; i < cards; i++) {
         const key = `c${i}`;
         const conversation = `slack:T1:C${i % 5}`;
-        postCard(first, { key, conversation, card: card(`card ${i}`) });
-        editCard(first, key, { card: card(`card ${i}`, 'edited'), dedupeKey: `${key}:edit` });
-        replyToCard(first, { key, card: card(`reply ${i}`), dedupeKey: `${key}:reply`, threaded: true });
-        notifyUser(first, {
+        await postCard(first, { key, conversation, card: card(`card ${i}`) });
+        await editCard(first, key, { card: card(`card ${i}`, 'edited'), dedupeKey: `${key}:edit` });
+        await replyToCard(first, {
+          key,
+          card: card(`reply ${i}`),
+          dedupeKey: `${key}:reply`,
+          threaded: true,
+        });
+        await notifyUser(first, {
           user: ALICE,
           conversation,
           card: card(`notice ${i}`),
@@ -121,31 +126,31 @@ describe('two outbox senders on one database', () => {
     const a = outboxSender(first, toA);
     const b = outboxSender(second, toB);
 
-    for (let round = 0; round < 10 && first.outbox.depth() > 0; round++) {
+    for (let round = 0; round < 10 && (await first.outbox.depth()) > 0; round++) {
       await Promise.all([a.drain(), b.drain(), b.drain(), a.drain()]);
     }
 
-    expect(first.outbox.depth()).toBe(0);
+    expect(await first.outbox.depth()).toBe(0);
     const sent = platform.titles();
     for (let i = 0; i < cards; i++) {
       expect(count(sent, `post:card ${i}`), `card ${i}`).toBe(1);
       expect(count(sent, `post:reply ${i}`), `reply ${i}`).toBe(1);
       expect(count(sent, `notify:notice ${i}`), `notice ${i}`).toBe(1);
       const reply = platform.calls.find((c) => c.card.title === `reply ${i}`);
-      expect(reply?.kind === 'post' && reply.threadOf).toBe(second.cards.get(`c${i}`)?.message);
+      expect(reply?.kind === 'post' && reply.threadOf).toBe((await second.cards.get(`c${i}`))?.message);
     }
     const posts = platform.calls.flatMap((c) => (c.kind === 'post' ? [c.dedupeId] : []));
     expect(new Set(posts).size).toBe(posts.length);
     // Both took part: the claims split the work rather than one sender doing it all.
     expect(toA.made).toBeGreaterThan(0);
     expect(toB.made).toBeGreaterThan(0);
-    expect(first.outbox.ready('slack', clock.now() + DEFAULT_LEASE_MS, 10)).toEqual([]);
+    expect(await first.outbox.ready('slack', clock.now() + DEFAULT_LEASE_MS, 10)).toEqual([]);
   });
 
   it('a row whose sender died mid-send goes out once the lease has run out, with the same dedupe id', async () => {
-    first.transaction(() => {
-      postCard(first, { key: 'a', conversation: 'slack:T1:C1', card: card('A') });
-      editCard(first, 'a', { card: card('A', 'later'), dedupeKey: 'a:later' });
+    await first.transaction(async () => {
+      await postCard(first, { key: 'a', conversation: 'slack:T1:C1', card: card('A') });
+      await editCard(first, 'a', { card: card('A', 'later'), dedupeKey: 'a:later' });
     });
     const dead = hung();
     void outboxSender(first, dead).drain();
@@ -156,7 +161,7 @@ describe('two outbox senders on one database', () => {
     await survivor.drain();
     expect(platform.titles()).toEqual([]);
     // The edit waits for the post; waiting claims nothing, so it is still ready as it was.
-    expect(second.outbox.ready('slack', clock.now(), 10).map((item) => item.item.op)).toEqual([
+    expect((await second.outbox.ready('slack', clock.now(), 10)).map((item) => item.item.op)).toEqual([
       'update-card',
     ]);
 
@@ -168,16 +173,26 @@ describe('two outbox senders on one database', () => {
     await survivor.drain();
     expect(platform.titles()).toEqual(['post:A']);
     expect(platform.calls[0]?.kind === 'post' && platform.calls[0].dedupeId).toBe('outbox:1');
-    expect(second.outbox.depth()).toBe(0);
+    expect(await second.outbox.depth()).toBe(0);
   });
 });
 
 describe('SqliteOutbox.claim', () => {
-  it('takes a ready row once, gives it back after the lease, never a finished or later row', () => {
-    first.transaction(() => {
-      notifyUser(first, { user: ALICE, conversation: 'slack:T1:C1', card: card('one'), dedupeKey: 'one' });
-      notifyUser(first, { user: ALICE, conversation: 'slack:T1:C1', card: card('two'), dedupeKey: 'two' });
-      notifyUser(first, {
+  it('takes a ready row once, gives it back after the lease, never a finished or later row', async () => {
+    await first.transaction(async () => {
+      await notifyUser(first, {
+        user: ALICE,
+        conversation: 'slack:T1:C1',
+        card: card('one'),
+        dedupeKey: 'one',
+      });
+      await notifyUser(first, {
+        user: ALICE,
+        conversation: 'slack:T1:C1',
+        card: card('two'),
+        dedupeKey: 'two',
+      });
+      await notifyUser(first, {
         user: ALICE,
         conversation: 'slack:T1:C1',
         card: card('three'),
@@ -185,15 +200,15 @@ describe('SqliteOutbox.claim', () => {
       });
     });
     const now = clock.now();
-    expect(first.outbox.claim(1, now, 1000)).toBe(true);
-    expect(second.outbox.claim(1, now, 1000)).toBe(false);
-    expect(second.outbox.claim(1, now + 999, 1000)).toBe(false);
-    expect(second.outbox.claim(1, now + 1000, 1000)).toBe(true);
+    expect(await first.outbox.claim(1, now, 1000)).toBe(true);
+    expect(await second.outbox.claim(1, now, 1000)).toBe(false);
+    expect(await second.outbox.claim(1, now + 999, 1000)).toBe(false);
+    expect(await second.outbox.claim(1, now + 1000, 1000)).toBe(true);
 
-    first.outbox.done(2);
-    expect(second.outbox.claim(2, now, 1000)).toBe(false);
-    first.outbox.retry(3, now + 5000);
-    expect(second.outbox.claim(3, now, 1000)).toBe(false);
-    expect(second.outbox.claim(3, now + 5000, 1000)).toBe(true);
+    await first.outbox.done(2);
+    expect(await second.outbox.claim(2, now, 1000)).toBe(false);
+    await first.outbox.retry(3, now + 5000);
+    expect(await second.outbox.claim(3, now, 1000)).toBe(false);
+    expect(await second.outbox.claim(3, now + 5000, 1000)).toBe(true);
   });
 });

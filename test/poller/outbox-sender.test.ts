@@ -26,19 +26,24 @@ function sender(options: Partial<OutboxSenderOptions> = {}): OutboxSender {
   return new OutboxSender({ store, senders: { slack }, clock, logger, random: () => 0.5, ...options });
 }
 
-const post = (key: string, title: string, conversation = CONV, threadOfCard?: string) =>
-  store.transaction(() =>
-    postCard(store, {
-      key,
-      conversation,
-      card: card(title),
-      ...(threadOfCard === undefined ? {} : { threadOfCard }),
-    }),
+const post = async (key: string, title: string, conversation = CONV, threadOfCard?: string) =>
+  await store.transaction(
+    async () =>
+      await postCard(store, {
+        key,
+        conversation,
+        card: card(title),
+        ...(threadOfCard === undefined ? {} : { threadOfCard }),
+      }),
   );
-const edit = (key: string, title: string, text: string) =>
-  store.transaction(() => editCard(store, key, { card: card(title, text), dedupeKey: `${key}:${text}` }));
-const reply = (key: string, title: string, dedupeKey = `${key}:${title}`) =>
-  store.transaction(() => replyToCard(store, { key, card: card(title), dedupeKey, threaded: true }));
+const edit = async (key: string, title: string, text: string) =>
+  await store.transaction(
+    async () => await editCard(store, key, { card: card(title, text), dedupeKey: `${key}:${text}` }),
+  );
+const reply = async (key: string, title: string, dedupeKey = `${key}:${title}`) =>
+  await store.transaction(
+    async () => await replyToCard(store, { key, card: card(title), dedupeKey, threaded: true }),
+  );
 
 describe.each(STORES)('on the $name store', (fixture) => {
   beforeEach(() => {
@@ -48,69 +53,75 @@ describe.each(STORES)('on the $name store', (fixture) => {
     logger = recordingLogger();
     slack = new FakeChatSender('slack', clock);
   });
-  afterEach(() => opened.close());
+  afterEach(async () => await opened.close());
 
   describe('OutboxSender: order and content', () => {
     it('delivers in enqueue order with a stable dedupe id per row', async () => {
-      post('a', 'A');
-      store.transaction(() =>
-        postToChannel(store, { conversation: CONV, card: card('note'), dedupeKey: 'n1' }),
+      await post('a', 'A');
+      await store.transaction(
+        async () => await postToChannel(store, { conversation: CONV, card: card('note'), dedupeKey: 'n1' }),
       );
-      post('b', 'B', CONV2);
+      await post('b', 'B', CONV2);
       await sender().drain();
       expect(slack.titles()).toEqual(['post:A', 'post:note', 'post:B']);
       const ids = slack.calls.map((c) => (c.kind === 'post' ? c.dedupeId : ''));
       expect(ids).toEqual(['outbox:1', 'outbox:2', 'outbox:3']);
-      expect(store.cards.get('a')?.message).toBe(`${CONV}:1.000`);
-      expect(store.cards.get('b')?.message).toBe(`${CONV2}:3.000`);
-      expect(store.outbox.depth()).toBe(0);
+      expect((await store.cards.get('a'))?.message).toBe(`${CONV}:1.000`);
+      expect((await store.cards.get('b'))?.message).toBe(`${CONV2}:3.000`);
+      expect(await store.outbox.depth()).toBe(0);
     });
 
     it("posts a card's current content, so edits made before the post are not sent again", async () => {
-      post('a', 'A');
-      edit('a', 'A', '10%');
-      edit('a', 'A', '50%');
+      await post('a', 'A');
+      await edit('a', 'A', '10%');
+      await edit('a', 'A', '50%');
       await sender().drain();
       expect(slack.calls).toHaveLength(1);
       expect(slack.calls[0]).toMatchObject({ kind: 'post', card: { title: 'A', text: '50%' } });
-      expect(store.outbox.depth()).toBe(0);
+      expect(await store.outbox.depth()).toBe(0);
     });
 
     it('coalesces several ready edits of one card into one update with the latest content', async () => {
-      post('a', 'A');
+      await post('a', 'A');
       const s = sender();
       await s.drain();
-      edit('a', 'A', '10%');
-      edit('a', 'A', '40%');
-      edit('a', 'A', '90%');
+      await edit('a', 'A', '10%');
+      await edit('a', 'A', '40%');
+      await edit('a', 'A', '90%');
       await s.drain();
       expect(slack.calls.slice(1)).toEqual([
         { kind: 'update', message: `${CONV}:1.000`, card: card('A', '90%') },
       ]);
-      expect(store.outbox.depth()).toBe(0);
+      expect(await store.outbox.depth()).toBe(0);
     });
 
     it('sends an edit again after a restart (memory of shown content is lost), but only once', async () => {
-      post('a', 'A');
+      await post('a', 'A');
       await sender().drain();
-      edit('a', 'A', '10%');
-      edit('a', 'A', '20%');
+      await edit('a', 'A', '10%');
+      await edit('a', 'A', '20%');
       await sender().drain(); // a new sender: it does not know what the card shows
       expect(slack.titles()).toEqual(['post:A', 'update:A']);
     });
 
     it('sends one notification per state change even if the change is committed twice', async () => {
-      post('a', 'A');
-      expect(reply('a', 'done', 'v1:completed')).toBe(true);
-      expect(reply('a', 'done', 'v1:completed')).toBe(false);
+      await post('a', 'A');
+      expect(await reply('a', 'done', 'v1:completed')).toBe(true);
+      expect(await reply('a', 'done', 'v1:completed')).toBe(false);
       await sender().drain();
       await sender().drain();
       expect(slack.titles()).toEqual(['post:A', 'post:done']);
     });
 
     it('notifies through sender.notify, or falls back to a channel post', async () => {
-      store.transaction(() =>
-        notifyUser(store, { user: ALICE, conversation: CONV, card: card('expired'), dedupeKey: 'x1' }),
+      await store.transaction(
+        async () =>
+          await notifyUser(store, {
+            user: ALICE,
+            conversation: CONV,
+            card: card('expired'),
+            dedupeKey: 'x1',
+          }),
       );
       await sender().drain();
       expect(slack.calls).toEqual([
@@ -118,8 +129,14 @@ describe.each(STORES)('on the $name store', (fixture) => {
       ]);
 
       const bare = new FakeChatSender('slack', clock, false);
-      store.transaction(() =>
-        notifyUser(store, { user: ALICE, conversation: CONV, card: card('expired 2'), dedupeKey: 'x2' }),
+      await store.transaction(
+        async () =>
+          await notifyUser(store, {
+            user: ALICE,
+            conversation: CONV,
+            card: card('expired 2'),
+            dedupeKey: 'x2',
+          }),
       );
       await sender({ senders: { slack: bare } }).drain();
       expect(bare.calls).toEqual([
@@ -129,28 +146,28 @@ describe.each(STORES)('on the $name store', (fixture) => {
 
     it('keeps platforms apart: each item goes to its own platform sender', async () => {
       const discord = new FakeChatSender('discord', clock);
-      post('a', 'A');
-      post('d', 'D', DISCORD);
+      await post('a', 'A');
+      await post('d', 'D', DISCORD);
       await sender({ senders: { slack, discord } }).drain();
       expect(slack.titles()).toEqual(['post:A']);
       expect(discord.titles()).toEqual(['post:D']);
     });
 
     it('leaves items of a platform without a sender in the outbox', async () => {
-      post('d', 'D', DISCORD);
+      await post('d', 'D', DISCORD);
       await sender().drain();
-      expect(store.outbox.depth('discord')).toBe(1);
+      expect(await store.outbox.depth('discord')).toBe(1);
     });
   });
 
   describe('OutboxSender: waiting for the card', () => {
     it("holds threaded replies and edits until the card's post went out, then threads them under it", async () => {
-      post('a', 'A');
+      await post('a', 'A');
       slack.failNext(FakeChatSender.serverError());
       const s = sender();
       await s.drain();
-      reply('a', 'milestone');
-      edit('a', 'A', '30%');
+      await reply('a', 'milestone');
+      await edit('a', 'A', '30%');
       await s.drain(); // the post is backing off: nothing else for that card may go
       expect(slack.calls).toEqual([]);
       clock.advance(1_000);
@@ -159,12 +176,12 @@ describe.each(STORES)('on the $name store', (fixture) => {
         { kind: 'post', card: { title: 'A', text: '30%' } },
         { kind: 'post', card: { title: 'milestone' }, threadOf: `${CONV}:1.000` },
       ]);
-      expect(store.outbox.depth()).toBe(0); // the edit was carried by the post
+      expect(await store.outbox.depth()).toBe(0); // the edit was carried by the post
     });
 
     it('posts a card in the thread of another card once that one is posted', async () => {
-      post('parent', 'Series');
-      post('child', 'Episode 1', CONV, 'parent');
+      await post('parent', 'Series');
+      await post('child', 'Episode 1', CONV, 'parent');
       await sender().drain();
       expect(slack.calls[1]).toMatchObject({
         kind: 'post',
@@ -174,14 +191,16 @@ describe.each(STORES)('on the $name store', (fixture) => {
     });
 
     it('fails items whose card was never posted after the wait limit', async () => {
-      store.cards.put('ghost', { conversation: CONV, card: card('never posted') });
-      store.transaction(() => editCard(store, 'ghost', { card: card('g', '1'), dedupeKey: 'g1' }));
+      await store.cards.put('ghost', { conversation: CONV, card: card('never posted') });
+      await store.transaction(
+        async () => await editCard(store, 'ghost', { card: card('g', '1'), dedupeKey: 'g1' }),
+      );
       const s = sender({ maxWaitForCardMs: 60_000 });
       await s.drain();
-      expect(store.outbox.depth()).toBe(1);
+      expect(await store.outbox.depth()).toBe(1);
       clock.advance(60_000);
       await s.drain();
-      expect(store.outbox.depth()).toBe(0);
+      expect(await store.outbox.depth()).toBe(0);
       expect(slack.calls).toEqual([]);
       expect(
         logger.lines.some((l) => l.level === 'error' && String(l.obj.reason).includes('never posted')),
@@ -192,9 +211,9 @@ describe.each(STORES)('on the $name store', (fixture) => {
   describe('OutboxSender: failures', () => {
     it("honours a platform 429's Retry-After: nothing is sent to that platform before it", async () => {
       const discord = new FakeChatSender('discord', clock);
-      post('a', 'A');
-      post('b', 'B', CONV2);
-      post('d', 'D', DISCORD);
+      await post('a', 'A');
+      await post('b', 'B', CONV2);
+      await post('d', 'D', DISCORD);
       slack.failNext(FakeChatSender.rateLimited(30));
       const s = sender({ senders: { slack, discord } });
       await s.drain();
@@ -210,7 +229,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
     });
 
     it('a restarted sender still waits: the Retry-After is kept on the row', async () => {
-      post('a', 'A');
+      await post('a', 'A');
       slack.failNext(FakeChatSender.rateLimited(30));
       await sender().drain();
       clock.advance(10_000);
@@ -222,7 +241,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
     });
 
     it('429s do not count towards giving up: many waits, then a few 5xx, and it is still delivered', async () => {
-      post('a', 'A');
+      await post('a', 'A');
       slack.failFor(
         'A',
         ...Array.from({ length: 10 }, () => FakeChatSender.rateLimited(1)),
@@ -236,11 +255,11 @@ describe.each(STORES)('on the $name store', (fixture) => {
       }
       expect(slack.attempts).toHaveLength(13);
       expect(slack.titles()).toEqual(['post:A']);
-      expect(store.outbox.depth()).toBe(0);
+      expect(await store.outbox.depth()).toBe(0);
     });
 
     it('retries 5xx with exponential backoff and the same dedupe id', async () => {
-      post('a', 'A');
+      await post('a', 'A');
       slack.failNext(FakeChatSender.serverError(), FakeChatSender.serverError());
       const s = sender();
       await s.drain();
@@ -261,7 +280,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
     });
 
     it('treats unknown errors (network) as transient', async () => {
-      post('a', 'A');
+      await post('a', 'A');
       slack.failNext(new Error('socket hang up'));
       const s = sender();
       await s.drain();
@@ -271,8 +290,8 @@ describe.each(STORES)('on the $name store', (fixture) => {
     });
 
     it('fails an item after 8 attempts and keeps going with the rest', async () => {
-      post('a', 'A');
-      post('b', 'B', CONV2);
+      await post('a', 'A');
+      await post('b', 'B', CONV2);
       slack.failFor('A', ...Array.from({ length: 8 }, () => FakeChatSender.serverError()));
       const s = sender();
       for (let i = 0; i < 12; i++) {
@@ -281,29 +300,31 @@ describe.each(STORES)('on the $name store', (fixture) => {
       }
       expect(slack.attempts.filter((c) => c.card.title === 'A')).toHaveLength(8);
       expect(slack.titles()).toEqual(['post:B']);
-      expect(store.outbox.depth()).toBe(0);
+      expect(await store.outbox.depth()).toBe(0);
       expect(logger.lines.filter((l) => l.level === 'error').map((l) => l.obj.reason)).toEqual([
         'ChatDeliveryError: 502 Bad Gateway (attempt 8)',
       ]);
     });
 
     describe('a card the platform refuses (the bot is not in the channel)', () => {
-      const postAsked = (key: string, title: string) =>
-        store.transaction(() =>
-          postCard(store, {
-            key,
-            conversation: CONV,
-            card: card(title),
-            onUnpostable: unpostableNotice(ALICE, 'run `/reel status v1`'),
-          }),
+      const postAsked = async (key: string, title: string) =>
+        await store.transaction(
+          async () =>
+            await postCard(store, {
+              key,
+              conversation: CONV,
+              card: card(title),
+              onUnpostable: unpostableNotice(ALICE, 'run `/reel status v1`'),
+            }),
         );
 
       it('tells the requester privately what to do, and fails its edits and replies at once', async () => {
-        postAsked('a', 'A');
-        edit('a', 'A', '10%');
-        reply('a', 'milestone');
-        store.transaction(() =>
-          postToChannel(store, { conversation: CONV2, card: card('other'), dedupeKey: 'o' }),
+        await postAsked('a', 'A');
+        await edit('a', 'A', '10%');
+        await reply('a', 'milestone');
+        await store.transaction(
+          async () =>
+            await postToChannel(store, { conversation: CONV2, card: card('other'), dedupeKey: 'o' }),
         );
         slack.failFor('A', FakeChatSender.permanent());
         const s = sender();
@@ -322,60 +343,64 @@ describe.each(STORES)('on the $name store', (fixture) => {
           },
         ]);
         // Nothing waits an hour for a card that will not come: the edit and the reply failed with the post.
-        expect(store.outbox.depth()).toBe(0);
+        expect(await store.outbox.depth()).toBe(0);
         // An edit made afterwards (the job goes on) fails at once too.
-        edit('a', 'A', '50%');
+        await edit('a', 'A', '50%');
         await s.drain();
-        expect(store.outbox.depth()).toBe(0);
+        expect(await store.outbox.depth()).toBe(0);
         expect(slack.attempts.filter((c) => c.card.title === 'A')).toHaveLength(1);
       });
 
       it('is posted again on request once the bot is invited, and then follows its edits', async () => {
-        postAsked('a', 'A');
+        await postAsked('a', 'A');
         slack.failFor('A', FakeChatSender.permanent());
         const s = sender();
         await s.drain();
-        expect(store.transaction(() => repostIfUnposted(store, { key: 'a', dedupeKey: 'a:repost:1' }))).toBe(
-          true,
-        );
+        expect(
+          await store.transaction(
+            async () => await repostIfUnposted(store, { key: 'a', dedupeKey: 'a:repost:1' }),
+          ),
+        ).toBe(true);
         await s.drain();
-        expect(store.cards.get('a')?.message).toBeDefined();
-        edit('a', 'A', '70%');
+        expect((await store.cards.get('a'))?.message).toBeDefined();
+        await edit('a', 'A', '70%');
         await s.drain();
         expect(slack.titles()).toEqual(['notify:I can’t post in this channel', 'post:A', 'update:A']);
         // Posted: nothing to post again.
-        expect(store.transaction(() => repostIfUnposted(store, { key: 'a', dedupeKey: 'a:repost:2' }))).toBe(
-          false,
-        );
+        expect(
+          await store.transaction(
+            async () => await repostIfUnposted(store, { key: 'a', dedupeKey: 'a:repost:2' }),
+          ),
+        ).toBe(false);
       });
 
       it('says nothing when the post only ran out of retries (an outage, not a refusal)', async () => {
-        postAsked('a', 'A');
+        await postAsked('a', 'A');
         const s = sender({ maxAttempts: 2, backoffBaseMs: 1 });
         slack.failFor('A', FakeChatSender.serverError(), FakeChatSender.serverError());
         await s.drain();
         clock.advance(1_000);
         await s.drain();
         expect(slack.calls).toEqual([]);
-        expect(store.outbox.depth()).toBe(0);
+        expect(await store.outbox.depth()).toBe(0);
       });
     });
 
     it('fails a non-retryable error at once', async () => {
-      post('a', 'A');
+      await post('a', 'A');
       slack.failNext(FakeChatSender.permanent());
       const outcomes: string[] = [];
       await sender({ metrics: { delivery: (_p, op, outcome) => outcomes.push(`${op}:${outcome}`) } }).drain();
       expect(slack.attempts).toHaveLength(1);
-      expect(store.outbox.depth()).toBe(0);
+      expect(await store.outbox.depth()).toBe(0);
       expect(outcomes).toEqual(['post-card:failed']);
     });
 
     it('keeps a conversation in order while one of its items backs off', async () => {
-      store.transaction(() => {
-        postToChannel(store, { conversation: CONV, card: card('first'), dedupeKey: '1' });
-        postToChannel(store, { conversation: CONV, card: card('second'), dedupeKey: '2' });
-        postToChannel(store, { conversation: CONV2, card: card('elsewhere'), dedupeKey: '3' });
+      await store.transaction(async () => {
+        await postToChannel(store, { conversation: CONV, card: card('first'), dedupeKey: '1' });
+        await postToChannel(store, { conversation: CONV, card: card('second'), dedupeKey: '2' });
+        await postToChannel(store, { conversation: CONV2, card: card('elsewhere'), dedupeKey: '3' });
       });
       slack.failNext(FakeChatSender.serverError());
       const s = sender();
@@ -390,11 +415,11 @@ describe.each(STORES)('on the $name store', (fixture) => {
     });
 
     it('retries a coalesced group together when the update fails', async () => {
-      post('a', 'A');
+      await post('a', 'A');
       const s = sender();
       await s.drain();
-      edit('a', 'A', '1');
-      edit('a', 'A', '2');
+      await edit('a', 'A', '1');
+      await edit('a', 'A', '2');
       slack.failNext(new ChatDeliveryError('503', true));
       await s.drain();
       await s.drain();
@@ -421,7 +446,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       };
       const s = sender({ senders: { slack: slow }, intervalMs: 60_000 });
       s.start();
-      post('a', 'A');
+      await post('a', 'A');
       s.nudge();
       await expect.poll(() => slow.attempts.length).toBe(0);
       let stopped = false;
@@ -433,7 +458,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       release();
       await stopping;
       expect(slow.titles()).toEqual(['post:A']);
-      expect(store.outbox.depth()).toBe(0);
+      expect(await store.outbox.depth()).toBe(0);
     });
   });
 });

@@ -31,8 +31,8 @@ let store: SqliteStore;
 let opened: ReturnType<(typeof STORES)[number]['open']>;
 let logger: ReturnType<typeof recordingLogger>;
 
-function addWatch(patch: Partial<NewWatch> = {}): Watch {
-  return store.watches.add({
+async function addWatch(patch: Partial<NewWatch> = {}): Promise<Watch> {
+  return await store.watches.add({
     kind: 'generation',
     target: 'v1',
     owner: ALICE,
@@ -65,11 +65,11 @@ function fakeWatcher(
       checked.push(watch);
       return check(watch);
     },
-    expire({ watch, reason }) {
+    async expire({ watch, reason }) {
       expired.push(watch);
       reasons.push(reason);
     },
-    trouble({ event }) {
+    async trouble({ event }) {
       troubles.push(event);
     },
   } satisfies Watcher;
@@ -99,7 +99,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
     store = opened.store;
     logger = recordingLogger();
   });
-  afterEach(() => opened.close());
+  afterEach(async () => await opened.close());
 
   describe('Poller: many checks at once', () => {
     it('64 checks in flight listen to its one stop signal without a listener-leak warning', async () => {
@@ -124,7 +124,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
         options?.signal?.removeEventListener('abort', noop);
         return processing(id, 10);
       });
-      for (let i = 0; i < 64; i++) addWatch({ target: `v${i}` });
+      for (let i = 0; i < 64; i++) await addWatch({ target: `v${i}` });
       const p = poller({
         watchers: { generation: progressWatcher() },
         apiFor: () => api,
@@ -154,8 +154,8 @@ describe.each(STORES)('on the $name store', (fixture) => {
         running.set(w.owner, (running.get(w.owner) ?? 1) - 1);
         return { state: w.state, done: false };
       });
-      for (let i = 0; i < 10; i++) addWatch({ target: `a${i}`, owner: ALICE });
-      for (let i = 0; i < 3; i++) addWatch({ target: `b${i}`, owner: 'slack:T1:UBOB' });
+      for (let i = 0; i < 10; i++) await addWatch({ target: `a${i}`, owner: ALICE });
+      for (let i = 0; i < 3; i++) await addWatch({ target: `b${i}`, owner: 'slack:T1:UBOB' });
       await poller({ watchers: { generation: watcher }, concurrency: 16, perOwnerConcurrency: 2 }).tick();
       expect(checked).toHaveLength(13);
       expect(peak.get(ALICE)).toBe(2);
@@ -168,17 +168,17 @@ describe.each(STORES)('on the $name store', (fixture) => {
   describe('Poller: picking due watches', () => {
     it('checks due watches soonest first and leaves the others alone', async () => {
       const { watcher, checked } = fakeWatcher();
-      addWatch({ target: 'late', nextCheckAt: T0 - 1_000 });
-      addWatch({ target: 'early', nextCheckAt: T0 - 5_000 });
-      addWatch({ target: 'future', nextCheckAt: T0 + 5_000 });
-      addWatch({ target: 'middle', nextCheckAt: T0 - 3_000 });
+      await addWatch({ target: 'late', nextCheckAt: T0 - 1_000 });
+      await addWatch({ target: 'early', nextCheckAt: T0 - 5_000 });
+      await addWatch({ target: 'future', nextCheckAt: T0 + 5_000 });
+      await addWatch({ target: 'middle', nextCheckAt: T0 - 3_000 });
       await poller({ watchers: { generation: watcher }, concurrency: 1 }).tick();
       expect(checked.map((w) => w.target)).toEqual(['early', 'middle', 'late']);
     });
 
     it('reports the lag between when a watch was due and when it was picked up', async () => {
       const { watcher } = fakeWatcher();
-      addWatch({ nextCheckAt: T0 - 3_000 });
+      await addWatch({ nextCheckAt: T0 - 3_000 });
       const lags: number[] = [];
       await poller({
         watchers: { generation: watcher },
@@ -189,7 +189,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
 
     it('calls the API on the background lane, whatever the watcher passes', async () => {
       const { api, calls } = scriptedApi((id) => processing(id, 20));
-      addWatch();
+      await addWatch();
       await poller({ watchers: { generation: progressWatcher() }, apiFor: () => api }).tick();
       expect(calls).toEqual([
         {
@@ -203,8 +203,8 @@ describe.each(STORES)('on the $name store', (fixture) => {
     it('resolves the client for the watch owner ("" = the deployment key)', async () => {
       const owners: string[] = [];
       const { api } = scriptedApi((id) => processing(id, 20));
-      addWatch({ owner: '' });
-      addWatch({ owner: ALICE, target: 'v2' });
+      await addWatch({ owner: '' });
+      await addWatch({ owner: ALICE, target: 'v2' });
       await poller({
         watchers: { generation: progressWatcher() },
         apiFor: (owner) => {
@@ -228,20 +228,20 @@ describe.each(STORES)('on the $name store', (fixture) => {
         done: false,
         ...(requested === undefined ? {} : { nextCheckInMs: requested }),
       }));
-      const watch = addWatch();
+      const watch = await addWatch();
       // A draw of 0 adds no jitter to a requested interval (jitter only ever delays it).
       await poller({ watchers: { generation: watcher }, random: () => 0 }).tick();
-      expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + expected);
+      expect((await store.watches.get(watch.id))?.nextCheckAt).toBe(T0 + expected);
     });
 
     it('caps the jitter at 5 s: a look aimed ten minutes ahead stays near its moment', async () => {
       const { watcher } = fakeWatcher((w) => ({ state: w.state, done: false, nextCheckInMs: 10 * 60_000 }));
-      const watch = addWatch();
+      const watch = await addWatch();
       await poller({
         watchers: { generation: { ...watcher, maxIntervalMs: HOUR } },
         random: () => 0.999,
       }).tick();
-      const interval = store.watches.get(watch.id)!.nextCheckAt - T0;
+      const interval = (await store.watches.get(watch.id))!.nextCheckAt - T0;
       expect(interval).toBeGreaterThan(10 * 60_000 + 4_900);
       expect(interval).toBeLessThanOrEqual(10 * 60_000 + 5_000);
     });
@@ -251,25 +251,25 @@ describe.each(STORES)('on the $name store', (fixture) => {
       for (const random of [0, 0.25, 0.75, 0.999]) {
         for (const requested of requests) {
           const { watcher } = fakeWatcher((w) => ({ state: w.state, done: false, nextCheckInMs: requested }));
-          const watch = addWatch({ target: `${random}:${requested}`, nextCheckAt: clock.now() });
+          const watch = await addWatch({ target: `${random}:${requested}`, nextCheckAt: clock.now() });
           await poller({ watchers: { generation: watcher }, random: () => random }).tick();
-          const interval = store.watches.get(watch.id)!.nextCheckAt - clock.now();
+          const interval = (await store.watches.get(watch.id))!.nextCheckAt - clock.now();
           const base = Math.min(LATEST, Math.max(10_000, requested));
           // The requested interval is the earliest useful moment (e.g. just after an expected finish).
           expect(interval).toBeGreaterThanOrEqual(base);
           expect(interval).toBeLessThanOrEqual(Math.min(LATEST, base * 1.1 + 1));
           clock.advance(HOUR); // later passes must not pick this one up with the others
-          store.watches.update(watch.id, { status: 'done' });
+          await store.watches.update(watch.id, { status: 'done' });
         }
       }
       // The spread is real: a mid-range request lands on different instants for different draws.
       const spread = new Set<number>();
       for (const random of [0, 0.5, 0.999]) {
         const { watcher } = fakeWatcher((w) => ({ state: w.state, done: false, nextCheckInMs: 20_000 }));
-        const watch = addWatch({ target: `spread:${random}`, nextCheckAt: clock.now() });
+        const watch = await addWatch({ target: `spread:${random}`, nextCheckAt: clock.now() });
         await poller({ watchers: { generation: watcher }, random: () => random }).tick();
-        spread.add(store.watches.get(watch.id)!.nextCheckAt - clock.now());
-        store.watches.update(watch.id, { status: 'done' });
+        spread.add((await store.watches.get(watch.id))!.nextCheckAt - clock.now());
+        await store.watches.update(watch.id, { status: 'done' });
       }
       expect(spread.size).toBe(3);
     });
@@ -278,8 +278,8 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const asked: { kind: string; deferrable: boolean }[] = [];
       const { watcher } = fakeWatcher();
       const waiting = { ...watcher, deferrable: (w: Watch) => w.state.phase === 'thumbnails' };
-      addWatch({ target: 'running', state: { phase: 'generating' } });
-      addWatch({ target: 'finished', state: { phase: 'thumbnails' } });
+      await addWatch({ target: 'running', state: { phase: 'generating' } });
+      await addWatch({ target: 'finished', state: { phase: 'thumbnails' } });
       await poller({
         watchers: { generation: waiting },
         budgetDelay: (_owner, kind, o) => {
@@ -292,7 +292,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
 
     it('defers a check the background budget cannot afford, without calling the watcher', async () => {
       const { watcher, checked } = fakeWatcher();
-      const watch = addWatch();
+      const watch = await addWatch();
       const outcomes: string[] = [];
       await poller({
         watchers: { generation: watcher },
@@ -301,7 +301,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
         metrics: { lag: () => {}, checked: (_k, outcome) => outcomes.push(outcome) },
       }).tick();
       expect(checked).toEqual([]);
-      expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + 4_000);
+      expect((await store.watches.get(watch.id))?.nextCheckAt).toBe(T0 + 4_000);
       expect(outcomes).toEqual(['deferred']);
     });
   });
@@ -309,53 +309,53 @@ describe.each(STORES)('on the $name store', (fixture) => {
   describe('Poller: results', () => {
     it('commits the new state, the effects and the next check in one transaction', async () => {
       const key = videoCardKey('v1', CONV);
-      postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
       const { api } = scriptedApi((id) => processing(id, 40));
-      const watch = addWatch({ cardKey: key });
+      const watch = await addWatch({ cardKey: key });
       let commits = 0;
       await poller({
         watchers: { generation: progressWatcher() },
         apiFor: () => api,
         onCommit: () => commits++,
       }).tick();
-      const after = store.watches.get(watch.id)!;
+      const after = (await store.watches.get(watch.id))!;
       expect(after.state).toEqual({ checks: 1, percent: 40 });
       expect(after.status).toBe('active');
-      expect(store.cards.get(key)?.card.progress).toEqual({ percent: 40 });
-      expect(store.outbox.depth('slack')).toBe(2); // the post and the progress edit
+      expect((await store.cards.get(key))?.card.progress).toEqual({ percent: 40 });
+      expect(await store.outbox.depth('slack')).toBe(2); // the post and the progress edit
       expect(commits).toBe(1);
     });
 
     it('a failing apply rolls back its effects and the watch is retried later', async () => {
       const key = videoCardKey('v1', CONV);
-      postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
       const { watcher } = fakeWatcher((w) => ({
         state: { ...w.state, seen: true },
         done: true,
-        apply(s) {
-          s.outbox.enqueue('slack', { op: 'update-card', cardKey: key }, 'half-done');
+        async apply(s) {
+          await s.outbox.enqueue('slack', { op: 'update-card', cardKey: key }, 'half-done');
           throw new Error('bug in apply');
         },
       }));
-      const watch = addWatch({ cardKey: key });
+      const watch = await addWatch({ cardKey: key });
       await poller({ watchers: { generation: watcher } }).tick();
-      const after = store.watches.get(watch.id)!;
+      const after = (await store.watches.get(watch.id))!;
       expect(after.status).toBe('active');
       expect(after.state.seen).toBeUndefined();
       expect(after.nextCheckAt).toBe(T0 + 10_000);
-      expect(store.outbox.depth()).toBe(1); // only the post from before
+      expect(await store.outbox.depth()).toBe(1); // only the post from before
     });
 
     it('marks a finished watch done and never checks it again', async () => {
       const { api } = scriptedApi((id) => completed(id));
       const { watcher, checked } = fakeWatcher((w) => ({ state: w.state, done: true }));
-      const watch = addWatch();
+      const watch = await addWatch();
       const p = poller({ watchers: { generation: watcher }, apiFor: () => api });
       await p.tick();
       clock.advance(HOUR);
       await p.tick();
       expect(checked).toHaveLength(1);
-      expect(store.watches.get(watch.id)?.status).toBe('done');
+      expect((await store.watches.get(watch.id))?.status).toBe('done');
     });
 
     it('drops the result of a watch closed while it was being checked (cancelled)', async () => {
@@ -363,16 +363,16 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const applied: string[] = [];
       const { watcher } = fakeWatcher(async (w) => {
         await gate.promise;
-        return { state: w.state, done: false, apply: () => void applied.push(w.id) };
+        return { state: w.state, done: false, apply: async () => void applied.push(w.id) };
       });
-      const watch = addWatch();
+      const watch = await addWatch();
       const pass = poller({ watchers: { generation: watcher } }).tick();
       await flush();
-      store.watches.update(watch.id, { status: 'done' });
+      await store.watches.update(watch.id, { status: 'done' });
       gate.resolve();
       await pass;
       expect(applied).toEqual([]);
-      expect(store.watches.get(watch.id)?.status).toBe('done');
+      expect((await store.watches.get(watch.id))?.status).toBe('done');
     });
 
     it('hides its own bookkeeping from watchers and clears it after a good check', async () => {
@@ -381,10 +381,10 @@ describe.each(STORES)('on the $name store', (fixture) => {
         if (fail) throw apiError('internal_error', { status: 500 });
         return { state: { ...w.state, ok: true }, done: false };
       });
-      const watch = addWatch({ state: { mine: 1 } });
+      const watch = await addWatch({ state: { mine: 1 } });
       const p = poller({ watchers: { generation: watcher } });
       await p.tick();
-      expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toEqual({
+      expect((await store.watches.get(watch.id))?.state[POLLER_STATE_KEY]).toEqual({
         failures: 1,
         permanent: 0,
         streak: 1,
@@ -394,36 +394,36 @@ describe.each(STORES)('on the $name store', (fixture) => {
       clock.advance(HOUR);
       await p.tick();
       expect(checked.map((w) => w.state)).toEqual([{ mine: 1 }, { mine: 1 }]);
-      expect(store.watches.get(watch.id)?.state).toEqual({ mine: 1, ok: true });
+      expect((await store.watches.get(watch.id))?.state).toEqual({ mine: 1, ok: true });
     });
   });
 
   describe('Poller: expiry', () => {
     it('says so once, through the watcher, and closes the watch', async () => {
       const key = videoCardKey('v1', CONV);
-      postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
       const { api, calls } = scriptedApi((id) => processing(id, 10));
-      const watch = addWatch({ cardKey: key, expiresAt: T0 - 1 });
+      const watch = await addWatch({ cardKey: key, expiresAt: T0 - 1 });
       const p = poller({ watchers: { generation: progressWatcher() }, apiFor: () => api });
       await p.tick();
-      store.watches.update(watch.id, { status: 'active', nextCheckAt: clock.now() }); // as if picked up again
+      await store.watches.update(watch.id, { status: 'active', nextCheckAt: clock.now() }); // as if picked up again
       await p.tick();
       expect(calls).toEqual([]); // an expired watch is not polled
-      expect(store.watches.get(watch.id)?.status).toBe('expired');
-      const ready = store.outbox.ready('slack', clock.now(), 10).map((item) => item.item.op);
+      expect((await store.watches.get(watch.id))?.status).toBe('expired');
+      const ready = (await store.outbox.ready('slack', clock.now(), 10)).map((item) => item.item.op);
       expect(ready).toEqual(['post-card', 'reply']); // one expiry reply despite two passes
     });
 
     it('closes the watch even when the expiry message itself fails', async () => {
-      const watch = addWatch({ expiresAt: T0 - 1 });
+      const watch = await addWatch({ expiresAt: T0 - 1 });
       const broken = {
         ...fakeWatcher().watcher,
-        expire: () => {
+        expire: async () => {
           throw new Error('bug in expire');
         },
       } satisfies Watcher;
       await poller({ watchers: { generation: broken } }).tick();
-      expect(store.watches.get(watch.id)?.status).toBe('expired');
+      expect((await store.watches.get(watch.id))?.status).toBe('expired');
       expect(logger.lines.some((l) => l.level === 'error' && l.obj.watchId === watch.id)).toBe(true);
     });
   });
@@ -433,9 +433,9 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const { watcher } = fakeWatcher(() => {
         throw apiError('rate_limited', { status: 429, retryAfter: 120 });
       });
-      const watch = addWatch();
+      const watch = await addWatch();
       await poller({ watchers: { generation: watcher } }).tick();
-      const after = store.watches.get(watch.id)!;
+      const after = (await store.watches.get(watch.id))!;
       expect(after.nextCheckAt).toBe(T0 + 120_000);
       // Only the streak of failed looks counts it (what the card says), not the backoff.
       expect(after.state[POLLER_STATE_KEY]).toEqual({ failures: 0, permanent: 0, streak: 1, since: T0 });
@@ -445,9 +445,9 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const { watcher } = fakeWatcher(() => {
         throw apiError('rate_limited', { status: 429, retryAfter: 1 });
       });
-      const watch = addWatch();
+      const watch = await addWatch();
       await poller({ watchers: { generation: watcher } }).tick();
-      expect(store.watches.get(watch.id)?.nextCheckAt).toBe(T0 + 10_000);
+      expect((await store.watches.get(watch.id))?.nextCheckAt).toBe(T0 + 10_000);
     });
 
     it('tells the watcher once after 3 failed looks of any kind, and once on the next good look', async () => {
@@ -464,24 +464,24 @@ describe.each(STORES)('on the $name store', (fixture) => {
         if (next && next !== 'ok') throw apiError(next, { status: 500 });
         return { state: w.state, done: false };
       });
-      const watch = addWatch();
+      const watch = await addWatch();
       const p = poller({ watchers: { generation: watcher } });
       const kinds = () => troubles.map((t) => t.kind);
       for (let i = 0; i < 2; i++) {
         await p.tick();
-        clock.current = store.watches.get(watch.id)!.nextCheckAt;
+        clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
       }
       expect(kinds()).toEqual([]);
       await p.tick(); // the third failed look in a row (a rate limit counted among them)
       expect(troubles).toEqual([{ kind: 'failing', since: T0, now: clock.now() }]);
-      clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
       await p.tick(); // a fourth: said already
       expect(kinds()).toEqual(['failing']);
-      clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
       await p.tick(); // good again
       expect(kinds()).toEqual(['failing', 'recovered']);
       expect(troubles[1]).toMatchObject({ since: T0 });
-      clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
       await p.tick(); // one failure after recovery starts a new streak: nothing said
       expect(kinds()).toEqual(['failing', 'recovered']);
     });
@@ -492,11 +492,11 @@ describe.each(STORES)('on the $name store', (fixture) => {
         if (failing) throw apiError('internal_error', { status: 500 });
         return { state: w.state, done: false };
       });
-      const watch = addWatch();
+      const watch = await addWatch();
       const p = poller({ watchers: { generation: watcher } });
       while (clock.now() < T0 + 20 * 60_000) {
         await p.tick();
-        clock.current = store.watches.get(watch.id)!.nextCheckAt;
+        clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
       }
       expect(troubles.map((t) => t.kind)).toEqual(['failing', 'long']);
       expect(troubles[1]?.now).toBeGreaterThanOrEqual(T0 + 15 * 60_000);
@@ -508,11 +508,11 @@ describe.each(STORES)('on the $name store', (fixture) => {
       troubles.length = 0;
       failing = true;
       for (let i = 0; i < 2; i++) {
-        clock.current = store.watches.get(watch.id)!.nextCheckAt;
+        clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
         await p.tick();
       }
       failing = false;
-      clock.current = store.watches.get(watch.id)!.nextCheckAt;
+      clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
       await p.tick();
       expect(troubles).toEqual([]);
     });
@@ -523,18 +523,18 @@ describe.each(STORES)('on the $name store', (fixture) => {
       });
       const broken = {
         ...watcher,
-        trouble: () => {
+        trouble: async () => {
           throw new Error('bug in trouble');
         },
       } satisfies Watcher;
-      const watch = addWatch();
+      const watch = await addWatch();
       const p = poller({ watchers: { generation: broken } });
       for (let i = 0; i < 4; i++) {
         await p.tick();
-        clock.current = store.watches.get(watch.id)!.nextCheckAt;
+        clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
       }
-      expect(store.watches.get(watch.id)?.status).toBe('active');
-      expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toMatchObject({ streak: 4 });
+      expect((await store.watches.get(watch.id))?.status).toBe('active');
+      expect((await store.watches.get(watch.id))?.state[POLLER_STATE_KEY]).toMatchObject({ streak: 4 });
       expect(logger.lines.some((l) => l.level === 'error' && l.obj.watchId === watch.id)).toBe(true);
     });
 
@@ -542,17 +542,17 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const { watcher } = fakeWatcher(() => {
         throw apiError('internal_error', { status: 500 });
       });
-      const watch = addWatch();
+      const watch = await addWatch();
       const p = poller({ watchers: { generation: watcher } });
       const waits: number[] = [];
       for (let i = 0; i < 4; i++) {
         await p.tick();
-        const next = store.watches.get(watch.id)!.nextCheckAt;
+        const next = (await store.watches.get(watch.id))!.nextCheckAt;
         waits.push(next - clock.now());
         clock.current = next;
       }
       expect(waits).toEqual([10_000, 20_000, LATEST, LATEST]);
-      expect(store.watches.get(watch.id)?.status).toBe('active');
+      expect((await store.watches.get(watch.id))?.status).toBe('active');
     });
 
     it.each([
@@ -563,7 +563,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const { watcher, checked, expired, reasons } = fakeWatcher(() => {
         throw apiError(type, { status: 404 });
       });
-      const watch = addWatch();
+      const watch = await addWatch();
       const p = poller({ watchers: { generation: watcher } });
       for (let i = 0; i < 5; i++) {
         await p.tick();
@@ -572,12 +572,12 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(checked).toHaveLength(3);
       expect(expired.map((w) => w.id)).toEqual([watch.id]);
       expect(reasons).toEqual([reason]);
-      expect(store.watches.get(watch.id)?.status).toBe('expired');
+      expect((await store.watches.get(watch.id))?.status).toBe('expired');
     });
 
     it('tells the watcher `expired` when the watch outlived its age limit', async () => {
       const { watcher, reasons } = fakeWatcher();
-      addWatch({ expiresAt: T0 - 1 });
+      await addWatch({ expiresAt: T0 - 1 });
       await poller({ watchers: { generation: watcher } }).tick();
       expect(reasons).toEqual(['expired']);
     });
@@ -587,7 +587,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const { watcher, reasons } = fakeWatcher(() => {
         throw apiError('not_found', { status: 404 });
       });
-      addWatch();
+      await addWatch();
       const { api } = scriptedApi((id) => processing(id, 10));
       const p = poller({ watchers: { generation: watcher }, apiFor: () => (linked ? api : undefined) });
       await p.tick();
@@ -605,25 +605,25 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const { watcher, expired } = fakeWatcher(() => {
         throw apiError(script.shift() ?? 'internal_error');
       });
-      const watch = addWatch();
+      const watch = await addWatch();
       const p = poller({ watchers: { generation: watcher } });
       for (let i = 0; i < 5; i++) {
         await p.tick();
         clock.advance(HOUR);
       }
       expect(expired).toEqual([]);
-      expect(store.watches.get(watch.id)?.status).toBe('active');
+      expect((await store.watches.get(watch.id))?.status).toBe('active');
     });
 
     it('counts an unreadable key as a failure even when the budget lookup throws on it', async () => {
       const { watcher, expired } = fakeWatcher();
-      const watch = addWatch();
+      const watch = await addWatch();
       const unreadable = () => {
         throw new Error('stored key unreadable');
       };
       const p = poller({ watchers: { generation: watcher }, apiFor: unreadable, budgetDelay: unreadable });
       await p.tick();
-      expect(store.watches.get(watch.id)?.state[POLLER_STATE_KEY]).toMatchObject({
+      expect((await store.watches.get(watch.id))?.state[POLLER_STATE_KEY]).toMatchObject({
         failures: 1,
         permanent: 1,
       });
@@ -636,7 +636,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
 
     it('gives up on an owner without a usable key as `no-key`', async () => {
       const { watcher, checked, expired, reasons } = fakeWatcher();
-      addWatch();
+      await addWatch();
       const p = poller({
         watchers: { generation: watcher },
         apiFor: (owner) => {
@@ -658,8 +658,8 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const { api } = scriptedApi(() => {
         throw new TypeError('boom');
       });
-      const good = addWatch({ target: 'good', kind: 'render' });
-      const bad = addWatch({ target: 'bad' });
+      const good = await addWatch({ target: 'good', kind: 'render' });
+      const bad = await addWatch({ target: 'bad' });
       const { watcher: renderWatcher, checked } = fakeWatcher(undefined, { kind: 'render' });
       await poller({
         watchers: { generation: progressWatcher(), render: renderWatcher },
@@ -669,7 +669,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
         },
       }).tick();
       expect(checked.map((w) => w.id)).toEqual([good.id]);
-      expect(store.watches.get(bad.id)?.status).toBe('active');
+      expect((await store.watches.get(bad.id))?.status).toBe('active');
       const warn = logger.lines.find((l) => l.obj.watchId === bad.id && l.level === 'warn');
       expect(warn?.obj).toMatchObject({
         errorType: 'unknown',
@@ -683,7 +683,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const { watcher } = fakeWatcher(() => {
         throw apiError('internal_error', { status: 503, requestId: 'req_1' });
       });
-      const watch = addWatch();
+      const watch = await addWatch();
       await poller({ watchers: { generation: watcher } }).tick();
       expect(logger.lines.find((l) => l.level === 'warn')?.obj).toMatchObject({
         watchId: watch.id,
@@ -695,9 +695,9 @@ describe.each(STORES)('on the $name store', (fixture) => {
     });
 
     it('reschedules watches of a kind with no watcher instead of failing', async () => {
-      const watch = addWatch({ kind: 'feed' });
+      const watch = await addWatch({ kind: 'feed' });
       await poller({ watchers: {} }).tick();
-      expect(store.watches.get(watch.id)).toMatchObject({ status: 'active', nextCheckAt: T0 + 60_000 });
+      expect(await store.watches.get(watch.id)).toMatchObject({ status: 'active', nextCheckAt: T0 + 60_000 });
     });
   });
 
@@ -708,7 +708,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
         await gate.promise;
         return { state: w.state, done: false };
       });
-      addWatch();
+      await addWatch();
       const p = poller({ watchers: { generation: watcher } });
       const first = p.tick();
       await flush();
@@ -732,7 +732,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
         running--;
         return { state: w.state, done: false };
       });
-      for (let i = 0; i < 7; i++) addWatch({ target: `v${i}` });
+      for (let i = 0; i < 7; i++) await addWatch({ target: `v${i}` });
       await poller({ watchers: { generation: watcher }, concurrency: 2 }).tick();
       expect(checked).toHaveLength(7);
       expect(peak).toBe(2);
@@ -744,8 +744,8 @@ describe.each(STORES)('on the $name store', (fixture) => {
         await gate.promise;
         return { state: { ...w.state, finished: true }, done: false };
       });
-      const a = addWatch({ target: 'a' });
-      addWatch({ target: 'b', nextCheckAt: T0 + 1 });
+      const a = await addWatch({ target: 'a' });
+      await addWatch({ target: 'b', nextCheckAt: T0 + 1 });
       const p = poller({ watchers: { generation: watcher }, concurrency: 1 });
       void p.tick();
       await flush();
@@ -757,7 +757,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(stopped).toBe(false);
       gate.resolve();
       await stopping;
-      expect(store.watches.get(a.id)?.state).toEqual({ finished: true });
+      expect((await store.watches.get(a.id))?.state).toEqual({ finished: true });
       clock.advance(HOUR);
       await p.tick();
       expect(checked.map((w) => w.target)).toEqual(['a']);
@@ -770,7 +770,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
             options?.signal?.addEventListener('abort', () => reject(options.signal?.reason), { once: true });
           }),
       );
-      const watch = addWatch({ state: { checks: 2 } });
+      const watch = await addWatch({ state: { checks: 2 } });
       const outcomes: string[] = [];
       const pass = poller({
         watchers: { generation: progressWatcher() },
@@ -783,7 +783,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       await pass.stop();
       await ticking;
       expect(outcomes).toEqual(['interrupted']);
-      expect(store.watches.get(watch.id)).toMatchObject({
+      expect(await store.watches.get(watch.id)).toMatchObject({
         status: 'active',
         nextCheckAt: T0,
         state: { checks: 2 },
@@ -796,11 +796,11 @@ describe.each(STORES)('on the $name store', (fixture) => {
         await gate.promise;
         return { state: w.state, done: false };
       });
-      addWatch({ target: 'a' });
-      const b = addWatch({ target: 'b' });
+      await addWatch({ target: 'a' });
+      const b = await addWatch({ target: 'b' });
       const pass = poller({ watchers: { generation: watcher }, concurrency: 1 }).tick();
       await flush();
-      store.watches.update(b.id, { status: 'done' });
+      await store.watches.update(b.id, { status: 'done' });
       gate.resolve();
       await pass;
       expect(checked.map((w) => w.target)).toEqual(['a']);
@@ -812,8 +812,8 @@ describe.each(STORES)('on the $name store', (fixture) => {
         await gate.promise;
         return { state: w.state, done: false };
       });
-      addWatch({ target: 'a' });
-      addWatch({ target: 'b' });
+      await addWatch({ target: 'a' });
+      await addWatch({ target: 'b' });
       const p = poller({ watchers: { generation: watcher }, concurrency: 1 });
       const pass = p.tick();
       await flush();
@@ -825,11 +825,11 @@ describe.each(STORES)('on the $name store', (fixture) => {
 
     it('start() polls on its own until stop()', async () => {
       const { watcher, checked } = fakeWatcher((w) => ({ state: w.state, done: true }));
-      addWatch();
+      await addWatch();
       const p = poller({ watchers: { generation: watcher }, intervalMs: 10 });
       p.start();
       await expect.poll(() => checked.length).toBe(1);
-      addWatch({ target: 'later' });
+      await addWatch({ target: 'later' });
       await expect.poll(() => checked.length).toBe(2);
       await p.stop();
     });
@@ -837,7 +837,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
     it('builds a fresh background client per check from apiFor (no cached clients)', async () => {
       const { api } = scriptedApi((id) => processing(id, 1));
       let built = 0;
-      addWatch();
+      await addWatch();
       const p = poller({
         watchers: { generation: progressWatcher() },
         apiFor: (): VideoApi => {

@@ -39,19 +39,21 @@ function fileStore(path: string, secretKey: Buffer, clock = systemClock): Sqlite
 }
 
 /** A video job as a command starts it: its card queued for posting and a watch on it. */
-function startJob(store: SqliteStore, now: number): string {
-  return store.transaction(() => {
-    postCard(store, { key: KEY, conversation: CONV, card: { title: 'Video v1' } });
-    return store.watches.add({
-      kind: 'generation',
-      target: 'v1',
-      owner: ALICE,
-      conversation: CONV,
-      cardKey: KEY,
-      state: {},
-      nextCheckAt: now,
-      expiresAt: now + 24 * HOUR,
-    }).id;
+async function startJob(store: SqliteStore, now: number): Promise<string> {
+  return await store.transaction(async () => {
+    await postCard(store, { key: KEY, conversation: CONV, card: { title: 'Video v1' } });
+    return (
+      await store.watches.add({
+        kind: 'generation',
+        target: 'v1',
+        owner: ALICE,
+        conversation: CONV,
+        cardKey: KEY,
+        state: {},
+        nextCheckAt: now,
+        expiresAt: now + 24 * HOUR,
+      })
+    ).id;
   });
 }
 
@@ -79,7 +81,7 @@ describe('restart', () => {
     const chat = new FakeChatSender('slack', clock);
 
     const first = fileStore(path, secretKey, clock);
-    const id = startJob(first, clock.now());
+    const id = await startJob(first, clock.now());
     const p1 = poller(first, clock, false);
     await p1.tick();
     await new OutboxSender({
@@ -89,12 +91,15 @@ describe('restart', () => {
       logger: recordingLogger(),
     }).drain();
     await p1.stop();
-    first.close();
+    await first.close();
     expect(chat.titles()).toEqual(['post:Video v1']);
 
     clock.advance(HOUR);
     const second = fileStore(path, secretKey, clock);
-    expect(second.watches.get(id)).toMatchObject({ status: 'active', state: { checks: 1, percent: 50 } });
+    expect(await second.watches.get(id)).toMatchObject({
+      status: 'active',
+      state: { checks: 1, percent: 50 },
+    });
     const p2 = poller(second, clock, true);
     const sender = new OutboxSender({
       store: second,
@@ -107,7 +112,7 @@ describe('restart', () => {
       await sender.drain();
       clock.advance(HOUR);
     }
-    expect(second.watches.get(id)).toMatchObject({ status: 'done', state: { checks: 2 } });
+    expect(await second.watches.get(id)).toMatchObject({ status: 'done', state: { checks: 2 } });
     expect(completions(chat)).toHaveLength(1);
     expect(chat.titles()).toEqual(['post:Video v1', 'update:Video v1', 'post:Video v1 is ready']);
   });
@@ -121,9 +126,9 @@ describe('restart', () => {
     const chat = new FakeChatSender('slack', clock);
 
     const first = fileStore(path, secretKey, clock);
-    startJob(first, clock.now());
+    await startJob(first, clock.now());
     await poller(first, clock, true).tick(); // committed, never delivered: the process dies here
-    first.close();
+    await first.close();
 
     for (let run = 0; run < 2; run++) {
       const next = fileStore(path, secretKey, clock);
@@ -135,7 +140,7 @@ describe('restart', () => {
         clock,
         logger: recordingLogger(),
       }).drain();
-      next.close();
+      await next.close();
     }
     expect(completions(chat)).toHaveLength(1);
   });
@@ -147,7 +152,7 @@ describe('restart', () => {
     const secretKey = newSecretKey();
 
     const setup = fileStore(path, secretKey);
-    const id = startJob(setup, Date.now());
+    const id = await startJob(setup, Date.now());
 
     const child = spawn(
       'npx',
@@ -172,7 +177,7 @@ describe('restart', () => {
 
     // Let it make progress, then kill it in the middle of its polling.
     await expect
-      .poll(() => Number(setup.watches.get(id)?.state.checks ?? 0), {
+      .poll(async () => Number((await setup.watches.get(id))?.state.checks ?? 0), {
         timeout: 20_000,
         interval: 20,
         message: 'the poller process makes progress',
@@ -186,9 +191,9 @@ describe('restart', () => {
     process.kill(pid, 'SIGKILL');
     pid = undefined;
     await exited;
-    const before = setup.watches.get(id)!;
+    const before = (await setup.watches.get(id))!;
     expect(before.status).toBe('active');
-    setup.close();
+    await setup.close();
 
     const clock = new ManualClock(Date.now() + HOUR);
     const store = fileStore(path, secretKey, clock);
@@ -200,14 +205,14 @@ describe('restart', () => {
       await sender.drain();
       clock.advance(HOUR);
     }
-    expect(store.watches.get(id)).toMatchObject({
+    expect(await store.watches.get(id)).toMatchObject({
       status: 'done',
       state: { checks: Number(before.state.checks) + 1 },
     });
     expect(completions(chat)).toHaveLength(1);
     // The card was posted once (with its latest content) and the progress edits coalesced.
     expect(chat.calls.filter((c) => c.kind === 'post' && c.card.title === 'Video v1')).toHaveLength(1);
-    expect(store.outbox.depth()).toBe(0);
+    expect(await store.outbox.depth()).toBe(0);
   }, 60_000);
 });
 

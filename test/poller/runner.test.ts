@@ -15,7 +15,7 @@ import {
 } from './support.js';
 
 let store: SqliteStore | undefined;
-afterEach(() => store?.close());
+afterEach(async () => await store?.close());
 
 describe('Runner', () => {
   it('polls, and the commit nudges the sender so the completion is delivered at once; stop() ends both', async () => {
@@ -23,9 +23,9 @@ describe('Runner', () => {
     const s = store;
     const key = videoCardKey('v1', CONV);
     const now = Date.now();
-    s.transaction(() => {
-      postCard(s, { key, conversation: CONV, card: { title: 'Video v1' } });
-      s.watches.add({
+    await s.transaction(async () => {
+      await postCard(s, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await s.watches.add({
         kind: 'generation',
         target: 'v1',
         owner: ALICE,
@@ -58,7 +58,7 @@ describe('Runner', () => {
     await expect.poll(() => chat.titles(), { timeout: 5_000 }).toContain('post:Video v1 is ready');
     await runner.stop();
     expect(commits).toBe(1);
-    expect(s.outbox.depth()).toBe(0);
-    expect(s.watches.active()).toEqual([]);
+    expect(await s.outbox.depth()).toBe(0);
+    expect(await s.watches.active()).toEqual([]);
   });
 });

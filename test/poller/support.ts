@@ -68,29 +68,30 @@ export function memoryStore(clock: Clock): SqliteStore {
 }
 
 /** The real store both ways the product opens it; the poller and outbox suites run against each. */
-export const STORES: { name: string; open(clock: Clock): { store: SqliteStore; close(): void } }[] = [
-  {
-    name: ':memory:',
-    open(clock) {
-      const store = memoryStore(clock);
-      return { store, close: () => store.close() };
+export const STORES: { name: string; open(clock: Clock): { store: SqliteStore; close(): Promise<void> } }[] =
+  [
+    {
+      name: ':memory:',
+      open(clock) {
+        const store = memoryStore(clock);
+        return { store, close: async () => await store.close() };
+      },
     },
-  },
-  {
-    name: 'temp file',
-    open(clock) {
-      const { dir, cleanup } = tempDir();
-      const store = openStore({ path: join(dir, 'reelbot.db'), secretKey: newSecretKey(), clock });
-      return {
-        store,
-        close: () => {
-          store.close();
-          cleanup();
-        },
-      };
+    {
+      name: 'temp file',
+      open(clock) {
+        const { dir, cleanup } = tempDir();
+        const store = openStore({ path: join(dir, 'reelbot.db'), secretKey: newSecretKey(), clock });
+        return {
+          store,
+          close: async () => {
+            await store.close();
+            cleanup();
+          },
+        };
+      },
     },
-  },
-];
+  ];
 
 export function tempDir(): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'reelbot-poller-'));

@@ -128,7 +128,7 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
   h.senders.slack = adapter.sender;
   for (const person of PEOPLE) {
     const key = person === 'mallory' ? OTHER_KEY : DEMO_KEY;
-    h.store.keys.put(`slack:${TEAM}:${CAST[person].id}`, {
+    await h.store.keys.put(`slack:${TEAM}:${CAST[person].id}`, {
       apiKey: key,
       keyPrefix: key.slice(0, 12),
       teamId: person === 'mallory' ? 'other' : 'team',

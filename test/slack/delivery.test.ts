@@ -54,7 +54,7 @@ describe('429 from chat.postMessage', () => {
     expect(performance.now() - started).toBeLessThan(2_000); // the client rejected, it did not sleep 30 s
     expect(w.fake.callsOf('chat.postMessage')).toHaveLength(1);
     expect(w.cards()).toHaveLength(0);
-    expect(w.h.store.outbox.depth('slack')).toBeGreaterThan(0);
+    expect(await w.h.store.outbox.depth('slack')).toBeGreaterThan(0);
 
     await w.h.advance(20_000);
     expect(w.fake.callsOf('chat.postMessage')).toHaveLength(1); // still within Retry-After
@@ -103,7 +103,7 @@ describe('no duplicate after a lost answer', () => {
     const conversation = address.channel();
     const parent = await freshSender().post(conversation, card, { dedupeId: 'outbox:1' });
     // An attempt that began (journalled) but never reached Slack.
-    w.h.store.deliveries.begin('outbox:2', conversation);
+    await w.h.store.deliveries.begin('outbox:2', conversation);
     const reply = await freshSender().post(
       conversation,
       { title: 'Ready' },

@@ -70,7 +70,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       const card = liveCard();
       expect(blocksText(card.blocks)).toContain('Octopus facts');
       expect(blocksText(card.blocks)).toMatch(/░/);
-      expect(w.h.store.cards.get(`video:${idOf(card)}@${address.channel()}`)?.message).toBe(
+      expect((await w.h.store.cards.get(`video:${idOf(card)}@${address.channel()}`))?.message).toBe(
         `${address.channel()}:${card.ts}`,
       );
 
@@ -153,7 +153,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       );
       expect(w.cards()).toHaveLength(1);
       const entries = await w.h.deps
-        .apiFor(w.h.store.keys.get(address.user(ALICE))?.apiKey as string)
+        .apiFor((await w.h.store.keys.get(address.user(ALICE)))?.apiKey as string)
         .posts.calendar({
           startDate: '2026-12-01',
           endDate: '2026-12-01',

@@ -149,7 +149,7 @@ describe('App Home', () => {
     );
 
     // bob links a key (the approved action runs under it), then opens his Home.
-    w.h.store.keys.put(address.user(BOB), {
+    await w.h.store.keys.put(address.user(BOB), {
       apiKey: DEMO_KEY,
       keyPrefix: DEMO_KEY.slice(0, 12),
       teamId: 'team',

@@ -19,7 +19,7 @@ let w: SlackWorld;
 beforeEach(async () => {
   w = await slackWorld();
   // bob approves with his own key (the approved action runs under the approver's key).
-  w.h.store.keys.put(address.user(BOB), {
+  await w.h.store.keys.put(address.user(BOB), {
     apiKey: DEMO_KEY,
     keyPrefix: DEMO_KEY.slice(0, 12),
     teamId: 'team',

@@ -56,7 +56,7 @@ describe('forms as modals', () => {
       response_action: 'errors',
       errors: { key: expect.stringContaining('not accepted') },
     });
-    expect(w.h.store.keys.get(address.user(BOB))).toBeUndefined();
+    expect(await w.h.store.keys.get(address.user(BOB))).toBeUndefined();
 
     const linked = await w.submit({ key: DEMO_KEY }, { user: BOB });
     expect(linked.ack).toBeUndefined(); // an empty 200 closes the modal
@@ -64,7 +64,7 @@ describe('forms as modals', () => {
     expect(reply.response_type).toBe('ephemeral');
     expect(blocksText(reply.blocks as unknown[])).toContain('Linked to');
     expect(JSON.stringify(reply)).not.toContain(DEMO_KEY);
-    expect(w.h.store.keys.get(address.user(BOB))?.apiKey).toBe(DEMO_KEY);
+    expect((await w.h.store.keys.get(address.user(BOB)))?.apiKey).toBe(DEMO_KEY);
   });
 
   it('offers an "Open form" button when the trigger expired, and its click opens the modal', async () => {

@@ -43,7 +43,7 @@ describe('OAuth install', () => {
       `${base}/slack/oauth_redirect?code=code-T0002&state=${encodeURIComponent(state)}`,
     );
     expect(forged.status).toBeGreaterThanOrEqual(400);
-    expect(w.h.store.installations.get(installationId({ teamId: 'T0002' }))).toBeUndefined();
+    expect(await w.h.store.installations.get(installationId({ teamId: 'T0002' }))).toBeUndefined();
 
     const callback = await fetch(
       `${base}/slack/oauth_redirect?code=code-T0002&state=${encodeURIComponent(state)}`,
@@ -56,7 +56,7 @@ describe('OAuth install', () => {
       code: 'code-T0002',
       client_id: '7141926741253.7141999',
     });
-    const stored = w.h.store.installations.get(installationId({ teamId: 'T0002' }));
+    const stored = await w.h.store.installations.get(installationId({ teamId: 'T0002' }));
     expect(JSON.parse(stored as string)).toMatchObject({
       team: { id: 'T0002' },
       bot: { token: 'xoxb-T0002-installed-bot-token' },
@@ -108,7 +108,7 @@ describe('OAuth install', () => {
     });
     expect((await w.send(JSON.stringify(event), 'application/json')).status).toBe(200);
     await w.fake.waitFor(
-      () => w.h.store.installations.get(installationId({ teamId: 'T0002' })) === undefined,
+      async () => (await w.h.store.installations.get(installationId({ teamId: 'T0002' }))) === undefined,
       'the installation to go',
     );
   });

@@ -20,21 +20,21 @@ beforeEach(() => {
   path = join(dir, 'reelbot.sqlite');
   store = openStore({ path, secretKey });
 });
-afterEach(() => {
-  store.close();
+afterEach(async () => {
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 const installation = JSON.stringify({ team: { id: 'T0002' }, bot: { token: 'xoxb-secret-bot-token-123' } });
 
 describe('installations', () => {
-  it('round-trips, replaces and deletes, never storing the token in clear', () => {
-    expect(store.installations.get('slack-team:T0002')).toBeUndefined();
-    store.installations.put('slack-team:T0002', installation);
-    expect(store.installations.get('slack-team:T0002')).toBe(installation);
-    store.installations.put('slack-team:T0002', installation.replace('123', '456'));
-    expect(store.installations.get('slack-team:T0002')).toContain('456');
-    store.close();
+  it('round-trips, replaces and deletes, never storing the token in clear', async () => {
+    expect(await store.installations.get('slack-team:T0002')).toBeUndefined();
+    await store.installations.put('slack-team:T0002', installation);
+    expect(await store.installations.get('slack-team:T0002')).toBe(installation);
+    await store.installations.put('slack-team:T0002', installation.replace('123', '456'));
+    expect(await store.installations.get('slack-team:T0002')).toContain('456');
+    await store.close();
     const bytes = ['reelbot.sqlite', 'reelbot.sqlite-wal']
       .map((f) => {
         try {
@@ -46,56 +46,55 @@ describe('installations', () => {
       .join('');
     expect(bytes).not.toContain('xoxb-secret-bot-token');
     store = openStore({ path, secretKey });
-    expect(store.installations.delete('slack-team:T0002')).toBe(true);
-    expect(store.installations.delete('slack-team:T0002')).toBe(false);
+    expect(await store.installations.delete('slack-team:T0002')).toBe(true);
+    expect(await store.installations.delete('slack-team:T0002')).toBe(false);
   });
 
-  it('refuses a row moved to another id, or opened with another secret key', () => {
-    store.installations.put('slack-team:T0002', installation);
-    store.close();
+  it('refuses a row moved to another id, or opened with another secret key', async () => {
+    await store.installations.put('slack-team:T0002', installation);
+    await store.close();
     const db = new Database(path);
     db.prepare("UPDATE installations SET id = 'slack-team:T0003'").run();
     db.close();
     store = openStore({ path, secretKey });
-    expect(() => store.installations.get('slack-team:T0003')).toThrow(
+    await expect(store.installations.get('slack-team:T0003')).rejects.toThrow(
       /cannot be decrypted: the row was altered/,
     );
-    store.installations.put('slack-team:T0004', installation);
-    store.close();
+    await store.installations.put('slack-team:T0004', installation);
+    await store.close();
     store = openStore({ path, secretKey: randomBytes(32) });
-    expect(() => store.installations.get('slack-team:T0004')).toThrow(/different secret key/);
+    await expect(store.installations.get('slack-team:T0004')).rejects.toThrow(/different secret key/);
   });
 });
 
 describe('post journal and workspace subscriptions', () => {
-  it('records a post begun, then its message; a second begin keeps the first', () => {
-    store.deliveries.begin('outbox:1', 'slack:T1:C1');
-    expect(store.deliveries.get('outbox:1')).toEqual({
+  it('records a post begun, then its message; a second begin keeps the first', async () => {
+    await store.deliveries.begin('outbox:1', 'slack:T1:C1');
+    expect(await store.deliveries.get('outbox:1')).toEqual({
       conversation: 'slack:T1:C1',
       startedAt: expect.any(Number),
     });
-    store.deliveries.begin('outbox:1', 'slack:T1:C2');
-    store.deliveries.finish('outbox:1', 'slack:T1:C1:1700000000.000100');
-    expect(store.deliveries.get('outbox:1')).toMatchObject({
+    await store.deliveries.begin('outbox:1', 'slack:T1:C2');
+    await store.deliveries.finish('outbox:1', 'slack:T1:C1:1700000000.000100');
+    expect(await store.deliveries.get('outbox:1')).toMatchObject({
       conversation: 'slack:T1:C1',
       message: 'slack:T1:C1:1700000000.000100',
     });
-    expect(store.deliveries.get('outbox:2')).toBeUndefined();
+    expect(await store.deliveries.get('outbox:2')).toBeUndefined();
   });
 
-  it('lists a workspace’s subscriptions across its channels only', () => {
-    store.subscriptions.add({
+  it('lists a workspace’s subscriptions across its channels only', async () => {
+    await store.subscriptions.add({
       conversation: 'slack:T1:C2',
       kind: 'calendar',
       target: '',
       owner: 'slack:T1:U1',
     });
-    store.subscriptions.add({ conversation: 'slack:T1:C1', kind: 'videos', target: '', owner: '' });
-    store.subscriptions.add({ conversation: 'slack:T10:C1', kind: 'videos', target: '', owner: '' });
-    store.subscriptions.add({ conversation: 'discord:T1:C1', kind: 'videos', target: '', owner: '' });
-    expect(store.subscriptions.inWorkspace('slack:T1').map((s) => `${s.conversation} ${s.kind}`)).toEqual([
-      'slack:T1:C1 videos',
-      'slack:T1:C2 calendar',
-    ]);
+    await store.subscriptions.add({ conversation: 'slack:T1:C1', kind: 'videos', target: '', owner: '' });
+    await store.subscriptions.add({ conversation: 'slack:T10:C1', kind: 'videos', target: '', owner: '' });
+    await store.subscriptions.add({ conversation: 'discord:T1:C1', kind: 'videos', target: '', owner: '' });
+    expect(
+      (await store.subscriptions.inWorkspace('slack:T1')).map((s) => `${s.conversation} ${s.kind}`),
+    ).toEqual(['slack:T1:C1 videos', 'slack:T1:C2 calendar']);
   });
 });

@@ -48,33 +48,38 @@ async function twoWorkspaces(options: { oauth: boolean }) {
     [OTHER, OTHER_KEY],
   ] as const) {
     if (options.oauth)
-      store.installations.put(installationId({ teamId: team }), JSON.stringify(installation(team)));
+      await store.installations.put(installationId({ teamId: team }), JSON.stringify(installation(team)));
     const user = `slack:${team}:${ALICE}`;
-    store.keys.put(user, { apiKey: key, keyPrefix: key.slice(0, 12), teamId: 'team', teamName: 'Team' });
-    store.users.setTimeZone(user, 'Europe/Paris');
-    store.settings.put(`slack:${team}:${CHANNEL}`, { ...DEFAULT_CHANNEL_SETTINGS, threading: false });
+    await store.keys.put(user, {
+      apiKey: key,
+      keyPrefix: key.slice(0, 12),
+      teamId: 'team',
+      teamName: 'Team',
+    });
+    await store.users.setTimeZone(user, 'Europe/Paris');
+    await store.settings.put(`slack:${team}:${CHANNEL}`, { ...DEFAULT_CHANNEL_SETTINGS, threading: false });
     const { threading: _t, ...policy } = DEFAULT_CHANNEL_SETTINGS;
-    store.policies.put(`slack:${team}`, { ...policy, approval: 'spend' });
+    await store.policies.put(`slack:${team}`, { ...policy, approval: 'spend' });
     const sub = await w.command('subscribe calendar', { team });
     await w.reply(sub.responseUrl);
   }
-  expect(rowsOf('T0001')).toEqual(everything(options.oauth));
-  expect(rowsOf(OTHER)).toEqual(everything(options.oauth));
+  expect(await rowsOf('T0001')).toEqual(everything(options.oauth));
+  expect(await rowsOf(OTHER)).toEqual(everything(options.oauth));
 }
 
 /** The rows of `team` the purge is about, as booleans and counts. */
-function rowsOf(team: string) {
+async function rowsOf(team: string) {
   const { store } = w.h;
   const user = `slack:${team}:${ALICE}`;
   const conversation = `slack:${team}:${CHANNEL}`;
   return {
-    key: store.keys.get(user) !== undefined,
-    timeZone: store.users.getTimeZone(user) !== undefined,
-    settings: store.settings.get(conversation).threading === false,
-    policy: store.policies.get(`slack:${team}`) !== undefined,
-    subscriptions: store.subscriptions.inWorkspace(`slack:${team}`).length,
-    watches: store.watches.activeWhere({ conversation }).length,
-    installation: store.installations.get(installationId({ teamId: team })) !== undefined,
+    key: (await store.keys.get(user)) !== undefined,
+    timeZone: (await store.users.getTimeZone(user)) !== undefined,
+    settings: (await store.settings.get(conversation)).threading === false,
+    policy: (await store.policies.get(`slack:${team}`)) !== undefined,
+    subscriptions: (await store.subscriptions.inWorkspace(`slack:${team}`)).length,
+    watches: (await store.watches.activeWhere({ conversation })).length,
+    installation: (await store.installations.get(installationId({ teamId: team }))) !== undefined,
   };
 }
 const everything = (oauth: boolean) => ({
@@ -129,20 +134,20 @@ describe('app_uninstalled', () => {
     // A card still to post in each workspace: the uninstalled one's goes with it.
     const { store } = w.h;
     for (const team of ['T0001', OTHER]) {
-      store.cards.put(`card@${team}`, {
+      await store.cards.put(`card@${team}`, {
         conversation: `slack:${team}:${CHANNEL}`,
         card: { title: 'Octopus facts' },
       });
-      store.outbox.enqueue('slack', { op: 'post-card', cardKey: `card@${team}` }, `post:${team}`);
+      await store.outbox.enqueue('slack', { op: 'post-card', cardKey: `card@${team}` }, `post:${team}`);
     }
 
     await sendEvent('app-uninstalled.json');
-    await w.fake.waitFor(() => !rowsOf('T0001').installation, 'the installation to go');
-    expect(rowsOf('T0001')).toEqual(nothing);
-    expect(rowsOf(OTHER)).toEqual(everything(true));
-    expect(store.cards.get('card@T0001')).toBeUndefined();
-    expect(store.cards.get(`card@${OTHER}`)).toBeDefined();
-    expect(store.outbox.depth('slack')).toBe(1);
+    await w.fake.waitFor(async () => !(await rowsOf('T0001')).installation, 'the installation to go');
+    expect(await rowsOf('T0001')).toEqual(nothing);
+    expect(await rowsOf(OTHER)).toEqual(everything(true));
+    expect(await store.cards.get('card@T0001')).toBeUndefined();
+    expect(await store.cards.get(`card@${OTHER}`)).toBeDefined();
+    expect(await store.outbox.depth('slack')).toBe(1);
 
     const purged = callsWith(DEMO_KEY);
     const other = callsWith(OTHER_KEY);
@@ -174,8 +179,8 @@ describe('app_uninstalled', () => {
     await twoWorkspaces({ oauth: false });
     await sendEvent('app-uninstalled.json');
     await w.fake.waitFor(() => purgeLogs().length === 1, 'the purge');
-    expect(rowsOf('T0001')).toEqual(nothing);
-    expect(rowsOf(OTHER)).toEqual(everything(false));
+    expect(await rowsOf('T0001')).toEqual(nothing);
+    expect(await rowsOf(OTHER)).toEqual(everything(false));
   }, 30_000);
 });
 
@@ -190,12 +195,13 @@ describe('tokens_revoked', () => {
     await sendEvent('tokens-revoked.json', tokens({ oauth: ['U0INSTALLER'] }));
     // Handled once logged (or, wrongly, once the installation is gone).
     await w.fake.waitFor(
-      () =>
-        w.h.logs.some((line) => line.includes('Slack user tokens revoked')) || !rowsOf('T0001').installation,
+      async () =>
+        w.h.logs.some((line) => line.includes('Slack user tokens revoked')) ||
+        !(await rowsOf('T0001')).installation,
       'the revocation to be handled',
     );
-    expect(rowsOf('T0001')).toEqual(everything(true));
-    const kept = JSON.parse(w.h.store.installations.get(id) as string);
+    expect(await rowsOf('T0001')).toEqual(everything(true));
+    const kept = JSON.parse((await w.h.store.installations.get(id)) as string);
     expect(kept.bot.token).toBe('xoxb-T0001-bot-token');
     expect(kept.user).toEqual({ id: 'U0INSTALLER', scopes: ['users:read'] });
     expect(purgeLogs()).toEqual([]);
@@ -205,9 +211,9 @@ describe('tokens_revoked', () => {
     await w.reply(sent.responseUrl);
 
     await sendEvent('tokens-revoked.json', tokens({ bot: ['U0BOT'] }));
-    await w.fake.waitFor(() => !rowsOf('T0001').installation, 'the installation to go');
-    expect(rowsOf('T0001')).toEqual(nothing);
-    expect(rowsOf(OTHER)).toEqual(everything(true));
+    await w.fake.waitFor(async () => !(await rowsOf('T0001')).installation, 'the installation to go');
+    expect(await rowsOf('T0001')).toEqual(nothing);
+    expect(await rowsOf(OTHER)).toEqual(everything(true));
     expect(purgeLogs()).toHaveLength(1);
   }, 30_000);
 });

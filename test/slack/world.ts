@@ -134,7 +134,7 @@ export async function slackWorld(
   const listening = await http.listen(0, '127.0.0.1');
   const eventsUrl = `${listening.url}/slack/events`;
   h.senders.slack = adapter.sender;
-  h.store.keys.put(address.user(ALICE), {
+  await h.store.keys.put(address.user(ALICE), {
     apiKey: DEMO_KEY,
     keyPrefix: DEMO_KEY.slice(0, 12),
     teamId: 'team',

@@ -12,11 +12,11 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-it('creates the data directory 0700 and the database, WAL and shared-memory files 0600', () => {
+it('creates the data directory 0700 and the database, WAL and shared-memory files 0600', async () => {
   const dataDir = join(dir, 'data');
   const path = join(dataDir, 'reelbot.db');
   const store = openStore({ path, secretKey: newSecretKey() });
-  store.keys.put('slack:T1:U1', {
+  await store.keys.put('slack:T1:U1', {
     apiKey: 'fl_live_modes',
     keyPrefix: 'fl_live_',
     teamId: 't',
@@ -27,5 +27,5 @@ it('creates the data directory 0700 and the database, WAL and shared-memory file
     expect(existsSync(file), file).toBe(true);
     expect(statSync(file).mode & 0o777, file).toBe(0o600);
   }
-  store.close();
+  await store.close();
 });

@@ -25,8 +25,8 @@ describe('linked key secrecy', () => {
     secretKey = newSecretKey();
     store = openStore({ path, secretKey, clock: new FakeClock() });
   });
-  afterEach(() => {
-    store.close();
+  afterEach(async () => {
+    await store.close();
     cleanup();
   });
 
@@ -45,27 +45,27 @@ describe('linked key secrecy', () => {
     }
   };
 
-  it('writes only ciphertext, in the WAL and after a checkpoint, and decrypts back', () => {
-    store.keys.put(ALICE, LINK);
+  it('writes only ciphertext, in the WAL and after a checkpoint, and decrypts back', async () => {
+    await store.keys.put(ALICE, LINK);
     expect(existsSync(`${path}-wal`)).toBe(true);
     expectNoPlaintext();
     // The display fields are meant to be in clear.
     expect(rawFiles().some((bytes) => bytes.includes(Buffer.from('fl_live_SEC')))).toBe(true);
-    expect(store.keys.get(ALICE)?.apiKey).toBe(API_KEY);
+    expect((await store.keys.get(ALICE))?.apiKey).toBe(API_KEY);
 
-    store.close();
+    await store.close();
     const raw = new Database(path);
     raw.pragma('wal_checkpoint(TRUNCATE)');
     raw.close();
     expectNoPlaintext();
 
     store = openStore({ path, secretKey, clock: new FakeClock() });
-    expect(store.keys.get(ALICE)?.apiKey).toBe(API_KEY);
+    expect((await store.keys.get(ALICE))?.apiKey).toBe(API_KEY);
   });
 
-  it('uses a fresh IV for every write', () => {
-    store.keys.put(ALICE, LINK);
-    store.keys.put(MALLORY, LINK);
+  it('uses a fresh IV for every write', async () => {
+    await store.keys.put(ALICE, LINK);
+    await store.keys.put(MALLORY, LINK);
     const raw = new Database(path, { readonly: true });
     const rows = raw.prepare('SELECT iv, ciphertext FROM linked_keys').all() as {
       iv: Buffer;
@@ -85,10 +85,10 @@ describe('linked key secrecy', () => {
     raw.close();
   };
 
-  const expectUnreadable = (user: string, reason: RegExp): void => {
+  const expectUnreadable = async (user: string, reason: RegExp): Promise<void> => {
     let thrown: unknown;
     try {
-      store.keys.get(user);
+      await store.keys.get(user);
     } catch (error) {
       thrown = error;
     }
@@ -101,8 +101,8 @@ describe('linked key secrecy', () => {
     expect(String((error.cause as Error).message)).toMatch(reason);
   };
 
-  it('refuses a ciphertext with a flipped bit', () => {
-    store.keys.put(ALICE, LINK);
+  it('refuses a ciphertext with a flipped bit', async () => {
+    await store.keys.put(ALICE, LINK);
     const raw = new Database(path);
     const { ciphertext } = raw.prepare('SELECT ciphertext FROM linked_keys WHERE user = ?').get(ALICE) as {
       ciphertext: Buffer;
@@ -110,20 +110,20 @@ describe('linked key secrecy', () => {
     ciphertext[0]! ^= 1;
     raw.prepare('UPDATE linked_keys SET ciphertext = ? WHERE user = ?').run(ciphertext, ALICE);
     raw.close();
-    expectUnreadable(ALICE, /altered or copied/);
+    await expectUnreadable(ALICE, /altered or copied/);
   });
 
-  it('refuses an altered tag or IV', () => {
-    store.keys.put(ALICE, LINK);
+  it('refuses an altered tag or IV', async () => {
+    await store.keys.put(ALICE, LINK);
     tamper('UPDATE linked_keys SET tag = zeroblob(16) WHERE user = ?', ALICE);
-    expectUnreadable(ALICE, /altered or copied/);
-    store.keys.put(ALICE, LINK);
+    await expectUnreadable(ALICE, /altered or copied/);
+    await store.keys.put(ALICE, LINK);
     tamper('UPDATE linked_keys SET iv = zeroblob(12) WHERE user = ?', ALICE);
-    expectUnreadable(ALICE, /altered or copied/);
+    await expectUnreadable(ALICE, /altered or copied/);
   });
 
-  it('refuses a row copied to another user', () => {
-    store.keys.put(ALICE, LINK);
+  it('refuses a row copied to another user', async () => {
+    await store.keys.put(ALICE, LINK);
     tamper(
       `INSERT INTO linked_keys (user, secret_key_id, iv, tag, ciphertext, key_prefix, team_id, team_name, linked_at)
        SELECT ?, secret_key_id, iv, tag, ciphertext, key_prefix, team_id, team_name, linked_at
@@ -131,13 +131,13 @@ describe('linked key secrecy', () => {
       MALLORY,
       ALICE,
     );
-    expectUnreadable(MALLORY, /altered or copied/);
-    expect(store.keys.get(ALICE)?.apiKey).toBe(API_KEY);
+    await expectUnreadable(MALLORY, /altered or copied/);
+    expect((await store.keys.get(ALICE))?.apiKey).toBe(API_KEY);
   });
 
-  it('refuses keys under another secret key, says so at open, and heals on re-link', () => {
-    store.keys.put(ALICE, LINK);
-    store.close();
+  it('refuses keys under another secret key, says so at open, and heals on re-link', async () => {
+    await store.keys.put(ALICE, LINK);
+    await store.close();
     const logger = recordingLogger();
     store = openStore({ path, secretKey: newSecretKey(), clock: new FakeClock(), logger });
 
@@ -145,22 +145,22 @@ describe('linked key secrecy', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]?.msg).toMatch(/REELBOT_SECRET_KEY/);
     expect(errors[0]?.obj).toEqual({ unreadableLinkedKeys: 1 });
-    expectUnreadable(ALICE, /different secret key/);
+    await expectUnreadable(ALICE, /different secret key/);
 
-    store.keys.put(ALICE, LINK);
-    expect(store.keys.get(ALICE)?.apiKey).toBe(API_KEY);
-    store.close();
+    await store.keys.put(ALICE, LINK);
+    expect((await store.keys.get(ALICE))?.apiKey).toBe(API_KEY);
+    await store.close();
     logger.lines.length = 0;
     store = openStore({ path, secretKey: newSecretKey(), clock: new FakeClock(), logger });
     expect(logger.lines.filter((line) => line.level === 'error')).toHaveLength(1);
   });
 
-  it('never logs the key', () => {
-    store.close();
+  it('never logs the key', async () => {
+    await store.close();
     const logger = recordingLogger();
     store = openStore({ path, secretKey, clock: new FakeClock(), logger });
-    store.keys.put(ALICE, LINK);
-    store.keys.get(ALICE);
+    await store.keys.put(ALICE, LINK);
+    await store.keys.get(ALICE);
     expect(JSON.stringify(logger.lines)).not.toContain('SECRET123');
   });
 });

@@ -26,7 +26,7 @@ describe('a database locked by another connection', () => {
     dir = mkdtempSync(join(tmpdir(), 'reelbot-locked-'));
     path = join(dir, 'reelbot.sqlite');
     h = await createHarness({ storePath: path, clock: new WallTestClock() });
-    h.user('alice'); // linked and known before the lock (the harness writes the link)
+    await h.user('alice'); // linked and known before the lock (the harness writes the link)
   });
 
   afterEach(async () => {
@@ -47,8 +47,8 @@ describe('a database locked by another connection', () => {
     // It waited for the lock (retried), rather than failing at once or blocking through it.
     expect(performance.now() - started).toBeGreaterThanOrEqual(1_400);
     expect(textOf(response)).toContain('Channel settings updated');
-    expect(h.store.settings.get(h.conversation).timeZone).toBe('Europe/Paris');
-    const audit = h.store.audit.list({ workspacePrefix: 'playground:W1' });
+    expect((await h.store.settings.get(h.conversation)).timeZone).toBe('Europe/Paris');
+    const audit = await h.store.audit.list({ workspacePrefix: 'playground:W1' });
     expect(audit.filter((entry) => JSON.stringify(entry).includes('Europe/Paris'))).toHaveLength(1);
   }, 15_000);
 
@@ -66,13 +66,13 @@ describe('a database locked by another connection', () => {
     const text = textOf(response);
     expect(text).toMatch(/I couldn't save that: my database is busy \(ref `[0-9a-f]{8}`\)/);
     expect(text).toContain('Nothing was changed; try again in a moment.');
-    expect(h.store.settings.get(h.conversation).timeZone).toBeUndefined();
-    expect(h.store.audit.list({ workspacePrefix: 'playground:W1' })).toEqual([]);
+    expect((await h.store.settings.get(h.conversation)).timeZone).toBeUndefined();
+    expect(await h.store.audit.list({ workspacePrefix: 'playground:W1' })).toEqual([]);
     expect(h.logs.join('')).toContain('database locked; gave up');
 
     // Nothing half-done: once the lock is gone the same command simply works.
     const again = await h.run('settings timezone Europe/Paris');
     expect(textOf(again)).toContain('Channel settings updated');
-    expect(h.store.settings.get(h.conversation).timeZone).toBe('Europe/Paris');
+    expect((await h.store.settings.get(h.conversation)).timeZone).toBe('Europe/Paris');
   }, 15_000);
 });

@@ -25,26 +25,26 @@ describe('migrations and opening', () => {
     }
   };
 
-  it('creates the schema once, then re-opens cleanly with the data intact', () => {
+  it('creates the schema once, then re-opens cleanly with the data intact', async () => {
     const logger = recordingLogger();
     const store = openStore({ path, secretKey, clock: new FakeClock(), logger });
     expect(logger.lines.filter((l) => l.msg === 'store migrated')).toHaveLength(SCHEMA_VERSION);
-    store.users.setTimeZone('slack:T1:U1', 'Europe/Berlin');
-    store.outbox.enqueue('slack', { op: 'update-card', cardKey: 'c' }, 'k');
-    store.close();
+    await store.users.setTimeZone('slack:T1:U1', 'Europe/Berlin');
+    await store.outbox.enqueue('slack', { op: 'update-card', cardKey: 'c' }, 'k');
+    await store.close();
 
     logger.lines.length = 0;
     const reopened = openStore({ path, secretKey, clock: new FakeClock(), logger });
     expect(logger.lines.filter((l) => l.msg === 'store migrated')).toEqual([]);
-    expect(reopened.users.getTimeZone('slack:T1:U1')).toBe('Europe/Berlin');
-    expect(reopened.outbox.enqueue('slack', { op: 'update-card', cardKey: 'c' }, 'k')).toBe(false);
-    reopened.close();
+    expect(await reopened.users.getTimeZone('slack:T1:U1')).toBe('Europe/Berlin');
+    expect(await reopened.outbox.enqueue('slack', { op: 'update-card', cardKey: 'c' }, 'k')).toBe(false);
+    await reopened.close();
 
     expect(inspect((db) => db.pragma('user_version', { simple: true }))).toBe(SCHEMA_VERSION);
   });
 
-  it('uses WAL for files and waits busyTimeoutMs for another writer', () => {
-    openStore({ path, secretKey }).close();
+  it('uses WAL for files and waits busyTimeoutMs for another writer', async () => {
+    await openStore({ path, secretKey }).close();
     expect(inspect((db) => db.pragma('journal_mode', { simple: true }))).toBe('wal');
 
     const store = openStore({ path, secretKey, busyTimeoutMs: 300 });
@@ -54,22 +54,22 @@ describe('migrations and opening', () => {
     expect(() => store.users.setTimeZone('slack:T1:U1', 'UTC')).toThrow(/locked|busy/i);
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     other.exec('ROLLBACK');
-    store.users.setTimeZone('slack:T1:U1', 'UTC');
+    await store.users.setTimeZone('slack:T1:U1', 'UTC');
     other.close();
-    store.close();
+    await store.close();
   });
 
-  it('shares one file between two connections', () => {
+  it('shares one file between two connections', async () => {
     const a = openStore({ path, secretKey });
     const b = openStore({ path, secretKey });
-    a.users.setTimeZone('slack:T1:U1', 'UTC');
-    expect(b.users.getTimeZone('slack:T1:U1')).toBe('UTC');
-    a.close();
-    b.close();
+    await a.users.setTimeZone('slack:T1:U1', 'UTC');
+    expect(await b.users.getTimeZone('slack:T1:U1')).toBe('UTC');
+    await a.close();
+    await b.close();
   });
 
-  it('refuses a database from a newer reelbot with a clear message, leaving it untouched', () => {
-    openStore({ path, secretKey }).close();
+  it('refuses a database from a newer reelbot with a clear message, leaving it untouched', async () => {
+    await openStore({ path, secretKey }).close();
     inspect((db) => db.pragma(`user_version = ${SCHEMA_VERSION + 3}`));
     expect(() => openStore({ path, secretKey })).toThrow(SchemaTooNewError);
     expect(() => openStore({ path, secretKey })).toThrow(
@@ -150,8 +150,8 @@ describe('migrations and opening', () => {
     expect(() => openStore({ path: ':memory:', secretKey: Buffer.alloc(16) })).toThrow(/32 bytes/);
   });
 
-  it('serves due watches and ready outbox items from their indexes', () => {
-    openStore({ path, secretKey }).close();
+  it('serves due watches and ready outbox items from their indexes', async () => {
+    await openStore({ path, secretKey }).close();
     const plan = (sql: string) =>
       inspect((db) =>
         (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])

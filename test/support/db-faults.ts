@@ -8,7 +8,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { systemClock } from '../../src/core/ports.js';
+import { type Store, systemClock } from '../../src/core/ports.js';
 import { spyOnHarness } from './api-spy.js';
 import { HARNESS_START, type Harness, TestClock } from './harness.js';
 
@@ -32,7 +32,7 @@ export function commitFaults(h: Harness, code: keyof typeof MESSAGES = 'SQLITE_F
   let failed = 0;
   let depth = 0;
   const transaction = h.store.transaction.bind(h.store);
-  h.store.transaction = <T>(fn: () => T): T => {
+  h.store.transaction = async <T>(fn: (tx: Store) => Promise<T>): Promise<T> => {
     if (depth === 0 && pending && left > 0) {
       left -= 1;
       pending = left > 0;
@@ -41,7 +41,7 @@ export function commitFaults(h: Harness, code: keyof typeof MESSAGES = 'SQLITE_F
     }
     depth += 1;
     try {
-      return transaction(fn);
+      return await transaction(fn);
     } finally {
       depth -= 1;
     }

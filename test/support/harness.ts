@@ -70,14 +70,14 @@ export interface Harness {
   user(
     name: string,
     options?: { key?: string | null; timeZone?: string; memberOf?: string[]; admin?: boolean },
-  ): RequestInfo;
+  ): Promise<RequestInfo>;
   run(text: string, as?: RequestInfo): Promise<Response>;
   click(action: string, value: string, as?: RequestInfo, choice?: string): Promise<Response>;
   submit(formId: string, state: string, values: Record<string, string>, as?: RequestInfo): Promise<Response>;
   /** Moves virtual time, then one poller pass and an outbox drain. */
   advance(ms: number): Promise<void>;
   /** Advances in steps until `done()` holds (or throws after `maxMs`). */
-  until(done: () => boolean, options?: { stepMs?: number; maxMs?: number }): Promise<void>;
+  until(done: () => boolean | Promise<boolean>, options?: { stepMs?: number; maxMs?: number }): Promise<void>;
   /** Delivers whatever the outbox holds. */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -132,8 +132,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const poller = new Poller({
     store,
     watchers: WATCHERS,
-    apiFor: (owner) => {
-      const key = owner ? store.keys.get(owner)?.apiKey : options.deploymentKey;
+    apiFor: async (owner) => {
+      const key = owner ? (await store.keys.get(owner))?.apiKey : options.deploymentKey;
       return key ? apiFor(key) : undefined;
     },
     clock,
@@ -159,17 +159,17 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     sender,
     senders,
     conversation,
-    user(name, o = {}) {
+    async user(name, o = {}) {
       const address = userAddress(platform, 'W1', name);
       const key = o.key === undefined ? DEMO_KEY : o.key;
       if (key)
-        store.keys.put(address, {
+        await store.keys.put(address, {
           apiKey: key,
           keyPrefix: key.slice(0, 12),
           teamId: 'team',
           teamName: 'Team',
         });
-      if (o.timeZone) store.users.setTimeZone(address, o.timeZone);
+      if (o.timeZone) await store.users.setTimeZone(address, o.timeZone);
       const req: RequestInfo = {
         platform,
         user: address,
@@ -182,13 +182,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       return req;
     },
     async run(text, as) {
-      const response = asTyped(await bot.handleText(typedBy(as ?? defaultUser(), text), text));
+      const response = asTyped(await bot.handleText(typedBy(as ?? (await defaultUser()), text), text));
       await sender.drain();
       return response;
     },
     async click(action, value, as, choice) {
       const response = asTyped(
-        await bot.handleAction(as ?? defaultUser(), {
+        await bot.handleAction(as ?? (await defaultUser()), {
           action,
           value,
           ...(choice !== undefined ? { choice } : {}),
@@ -198,7 +198,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       return response;
     },
     async submit(formId, state, values, as) {
-      const response = asTyped(await bot.handleForm(as ?? defaultUser(), { formId, state, values }));
+      const response = asTyped(await bot.handleForm(as ?? (await defaultUser()), { formId, state, values }));
       await sender.drain();
       return response;
     },
@@ -210,7 +210,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     async until(done, o = {}) {
       const step = o.stepMs ?? 5_000;
       const max = o.maxMs ?? 30 * 60_000;
-      for (let spent = 0; !done(); spent += step) {
+      for (let spent = 0; !(await done()); spent += step) {
         if (spent > max) throw new Error(`condition not reached after ${max} ms of virtual time`);
         await harness.advance(step);
       }
@@ -219,14 +219,14 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     async close() {
       await poller.stop();
       await sender.stop();
-      store.close();
+      await store.close();
       await proxy?.close();
       await sim.close();
     },
   };
 
-  function defaultUser(): RequestInfo {
-    return users.get('alice') ?? harness.user('alice');
+  async function defaultUser(): Promise<RequestInfo> {
+    return users.get('alice') ?? (await harness.user('alice'));
   }
   return harness;
 }

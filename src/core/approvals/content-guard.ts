@@ -53,31 +53,30 @@ function platformsOf(approval: Approval): Platform[] {
 }
 
 /** The approved schedule whose post still waits at the service for `videoId`, if the latest one was approved. */
-function approvedSchedule(ctx: CommandContext, videoId: string): Approval | undefined {
+async function approvedSchedule(ctx: CommandContext, videoId: string): Promise<Approval | undefined> {
   const store = ctx.deps.store;
   const workspace = workspaceOf(ctx.req.conversation);
-  const watches = store.watches
-    .activeWhere({ kind: 'schedule', target: videoId })
-    .filter((w) => workspaceOf(w.conversation) === workspace);
+  const watches = (await store.watches.activeWhere({ kind: 'schedule', target: videoId })).filter(
+    (w) => workspaceOf(w.conversation) === workspace,
+  );
   if (watches.length === 0) return undefined;
-  const latest = store.audit
-    .list({ workspacePrefix: workspace, videoId, limit: 200 })
-    .find((e) => e.action === 'video.schedule');
+  const latest = (await store.audit.list({ workspacePrefix: workspace, videoId, limit: 200 })).find(
+    (e) => e.action === 'video.schedule',
+  );
   const id = latest?.details?.approval;
-  const approval = typeof id === 'string' ? store.approvals.get(id) : undefined;
+  const approval = typeof id === 'string' ? await store.approvals.get(id) : undefined;
   if (approval?.status !== 'approved' || approval.action.command !== 'schedule') return undefined;
   const at = approval.action.args.at;
   if (typeof at !== 'number' || at <= ctx.now()) return undefined;
-  if (approvalModel(store, approval)?.replacedBecause !== undefined) return undefined;
+  if ((await approvalModel(store, approval))?.replacedBecause !== undefined) return undefined;
   return watches.some((w) => w.conversation === approval.conversation) ? approval : undefined;
 }
 
-function findGuarded(ctx: CommandContext, videoId: string, change: ContentChange): Guarded[] {
-  const found: Guarded[] = ctx.deps.store.approvals
-    .pendingIn(workspaceOf(ctx.req.conversation))
+async function findGuarded(ctx: CommandContext, videoId: string, change: ContentChange): Promise<Guarded[]> {
+  const found: Guarded[] = (await ctx.deps.store.approvals.pendingIn(workspaceOf(ctx.req.conversation)))
     .filter((a) => ['publish', 'schedule'].includes(a.action.command) && a.action.args.videoId === videoId)
     .map((approval) => ({ approval, state: 'pending', platforms: platformsOf(approval) }));
-  const scheduled = approvedSchedule(ctx, videoId);
+  const scheduled = await approvedSchedule(ctx, videoId);
   if (scheduled) found.push({ approval: scheduled, state: 'scheduled', platforms: platformsOf(scheduled) });
   return change.kind === 'meta' ? found.filter((g) => g.platforms.includes(change.platform)) : found;
 }
@@ -93,13 +92,13 @@ export async function guardContentChange(
   ctx: CommandContext,
   o: { videoId: string; change: ContentChange },
 ): Promise<ContentGuard> {
-  if (!needsApproval(ctx, { kind: 'publish' })) return NOTHING;
-  const guarded = findGuarded(ctx, o.videoId, o.change);
+  if (!(await needsApproval(ctx, { kind: 'publish' }))) return NOTHING;
+  const guarded = await findGuarded(ctx, o.videoId, o.change);
   const first = guarded[0];
   if (!first) return NOTHING;
-  const settings = ctx.settings();
-  if (!hasRole(ctx, 'publish')) {
-    recordRefusal(ctx, { why: 'content-locked', role: 'publish', approval: first.approval });
+  const settings = await ctx.settings();
+  if (!(await hasRole(ctx, 'publish'))) {
+    await recordRefusal(ctx, { why: 'content-locked', role: 'publish', approval: first.approval });
     throw userError('content-locked', {
       what: first.approval.action.summary,
       state: stateWords(first),
@@ -125,8 +124,8 @@ async function settle(
   if (s.guarded.some((g) => g.state === 'scheduled')) await cancelAtService(ctx, s.videoId);
   const lines: string[] = [];
   for (const g of s.guarded) {
-    retire(ctx, g, changes);
-    reRequest(ctx, g, { before: s.before, after, changes });
+    await retire(ctx, g, changes);
+    await reRequest(ctx, g, { before: s.before, after, changes });
     const what =
       g.state === 'pending' ? 'that request is replaced' : 'its scheduled post is cancelled at the service';
     lines.push(
@@ -139,27 +138,27 @@ async function settle(
 /** DELETE /posts/{videoId}; a 409 (nothing scheduled any more: it is going out or went) is not an error here. */
 async function cancelAtService(ctx: CommandContext, videoId: string): Promise<void> {
   try {
-    await ctx.api().posts.cancel(videoId);
+    await (await ctx.api()).posts.cancel(videoId);
   } catch (error) {
     if (!(error instanceof VideoApiError && error.type === 'conflict')) throw error;
   }
 }
 
 /** Marks the old request replaced (a pending one can no longer be approved) and, if scheduled, stops its watch. */
-function retire(ctx: CommandContext, g: Guarded, changes: string[]): void {
+async function retire(ctx: CommandContext, g: Guarded, changes: string[]): Promise<void> {
   const store = ctx.deps.store;
   const { approval } = g;
   const now = ctx.now();
   const byName = ctx.req.userName ?? 'a member';
-  store.transaction(() => {
+  await store.transaction(async () => {
     if (g.state === 'pending') {
       const decision = { status: 'expired' as const, by: ctx.req.user, at: now, reason: 'content-changed' };
-      if (!store.approvals.decide(approval.id, decision)) return;
-      closeExpiryWatch(store, approval.id);
+      if (!(await store.approvals.decide(approval.id, decision))) return;
+      await closeExpiryWatch(store, approval.id);
     } else {
       const videoId = String(approval.action.args.videoId);
-      stopScheduleWatch(store, videoId);
-      updateVideoCard(store, videoId, {
+      await stopScheduleWatch(store, videoId);
+      await updateVideoCard(store, videoId, {
         patch: {
           schedule: undefined,
           notice: `Schedule cancelled: ${literal(byName)} changed what it would post.`,
@@ -168,11 +167,11 @@ function retire(ctx: CommandContext, g: Guarded, changes: string[]): void {
       });
     }
     const patch = { replacedBecause: 'content' as const, replacedByName: byName, replacedAt: now };
-    updateApprovalCard(store, approval, {
+    await updateApprovalCard(store, approval, {
       patch: g.state === 'pending' ? { ...patch, status: 'expired' } : patch,
       dedupeKey: `approval:${approval.id}:content-changed`,
     });
-    auditApproval(store, approval, {
+    await auditApproval(store, approval, {
       at: now,
       actor: ctx.req.user,
       action: 'approval.replace',
@@ -182,20 +181,20 @@ function retire(ctx: CommandContext, g: Guarded, changes: string[]): void {
 }
 
 /** The same action asked again under a new key, its card showing the changes first. */
-function reRequest(
+async function reRequest(
   ctx: CommandContext,
   g: Guarded,
   o: { before: Video; after: Video; changes: string[] },
-): void {
+): Promise<void> {
   const { action } = g.approval;
   const preview = videoPreview(o.after, g.platforms);
   const summary = action.summary.split(`“${literal(o.before.name)}”`).join(`“${literal(o.after.name)}”`);
   const at = typeof action.args.at === 'number' ? action.args.at : undefined;
   const label = g.state === 'pending' ? 'Changed since it was asked' : 'Changed since it was approved';
-  requestApproval(ctx, {
+  await requestApproval(ctx, {
     command: action.command as ApprovedCommand,
     args: action.args,
-    idempotencyKey: ctx.deps.store.idempotency.keyFor(`approval:${g.approval.id}:content:${ctx.now()}`),
+    idempotencyKey: await ctx.deps.store.idempotency.keyFor(`approval:${g.approval.id}:content:${ctx.now()}`),
     summary,
     fields: [{ label, value: o.changes.join('\n') }, ...preview.fields],
     sections: preview.sections,

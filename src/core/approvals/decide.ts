@@ -32,12 +32,15 @@ const REJECT_FORM = 'approval.reject.form';
 export const REASON_MAX = 500;
 
 /** The approval a button names, if the clicker may decide it; a refusal (thrown) otherwise. */
-function loadDecidable(ctx: CommandContext, id: string): { approval: Approval; model: ApprovalCardModel } {
-  const approval = id ? ctx.deps.store.approvals.get(id) : undefined;
+async function loadDecidable(
+  ctx: CommandContext,
+  id: string,
+): Promise<{ approval: Approval; model: ApprovalCardModel }> {
+  const approval = id ? await ctx.deps.store.approvals.get(id) : undefined;
   if (!approval) throw userError('interaction-expired');
-  const refusal = decisionRefusal(ctx, approval);
+  const refusal = await decisionRefusal(ctx, approval);
   if (refusal) throw refusal;
-  const model = approvalModel(ctx.deps.store, approval);
+  const model = await approvalModel(ctx.deps.store, approval);
   if (!model) throw userError('interaction-expired');
   return { approval, model };
 }
@@ -50,31 +53,31 @@ const decider = (ctx: CommandContext): string => ctx.req.userName ?? 'An approve
  * A pending approval past its expiry (the poller has not looked yet) is expired now rather than decided:
  * the scheduled time it was for has passed.
  */
-function expiredMeanwhile(ctx: CommandContext, approval: Approval): Response | undefined {
+async function expiredMeanwhile(ctx: CommandContext, approval: Approval): Promise<Response | undefined> {
   if (approval.expiresAt === null || approval.expiresAt > ctx.now()) return undefined;
   const store = ctx.deps.store;
-  store.transaction(() => expireApproval(store, approval, ctx.now()));
-  return info(alreadyDecided(store.approvals.get(approval.id) ?? approval));
+  await store.transaction(async () => expireApproval(store, approval, ctx.now()));
+  return info(alreadyDecided((await store.approvals.get(approval.id)) ?? approval));
 }
 
 export const approveAction: ActionSpec = {
   action: APPROVE_ACTION,
   async run(clickCtx, value) {
     // From the inbox, the decision runs as if clicked where the request is (reach.ts).
-    const { ctx, id } = clickedApproval(clickCtx, value);
-    const { approval, model } = loadDecidable(ctx, id);
+    const { ctx, id } = await clickedApproval(clickCtx, value);
+    const { approval, model } = await loadDecidable(ctx, id);
     if (approval.status !== 'pending') return info(alreadyDecided(approval));
-    const late = expiredMeanwhile(ctx, approval);
+    const late = await expiredMeanwhile(ctx, approval);
     if (late) return late;
     // The approved action runs with the approver's key: without one, refuse before deciding anything.
-    ctx.api();
+    await ctx.api();
     const store = ctx.deps.store;
     const now = ctx.now();
-    const won = store.transaction(() => {
-      if (!store.approvals.decide(approval.id, { status: 'approved', by: ctx.req.user, at: now }))
+    const won = await store.transaction(async () => {
+      if (!(await store.approvals.decide(approval.id, { status: 'approved', by: ctx.req.user, at: now })))
         return false;
-      closeExpiryWatch(store, approval.id);
-      updateApprovalCard(store, approval, {
+      await closeExpiryWatch(store, approval.id);
+      await updateApprovalCard(store, approval, {
         patch: {
           status: 'approved',
           decidedByName: decider(ctx),
@@ -83,10 +86,10 @@ export const approveAction: ActionSpec = {
         },
         dedupeKey: `approval:${approval.id}:approved`,
       });
-      auditApproval(store, approval, { at: now, actor: ctx.req.user, action: 'approval.approve' });
+      await auditApproval(store, approval, { at: now, actor: ctx.req.user, action: 'approval.approve' });
       return true;
     });
-    const decided = store.approvals.get(approval.id) ?? approval;
+    const decided = (await store.approvals.get(approval.id)) ?? approval;
     if (!won) return info(alreadyDecided(decided));
     return guardedRun(ctx, decided, { ...model, decidedByName: decider(ctx) });
   },
@@ -108,12 +111,12 @@ async function execute(ctx: CommandContext, approval: Approval, model: ApprovalC
   const by = model.decidedByName ?? decider(ctx);
   try {
     const result = await runApproved(ctx, { approval, model });
-    store.transaction(() => {
-      updateApprovalCard(store, approval, {
+    await store.transaction(async () => {
+      await updateApprovalCard(store, approval, {
         patch: { outcome: { state: 'done', text: result.outcome } },
         dedupeKey: `approval:${approval.id}:done`,
       });
-      notifyRequester(store, approval, {
+      await notifyRequester(store, approval, {
         state: 'done',
         card: {
           title: 'Approved',
@@ -128,18 +131,18 @@ async function execute(ctx: CommandContext, approval: Approval, model: ApprovalC
   } catch (error) {
     const reason = describeFailure(ctx, error);
     const now = ctx.now();
-    store.transaction(() => {
-      updateApprovalCard(store, approval, {
+    await store.transaction(async () => {
+      await updateApprovalCard(store, approval, {
         patch: { outcome: { state: 'failed', text: reason } },
         dedupeKey: `approval:${approval.id}:failed:${now}`,
       });
-      auditApproval(store, approval, {
+      await auditApproval(store, approval, {
         at: now,
         actor: ctx.req.user,
         action: 'approval.fail',
         details: { error: reason },
       });
-      notifyRequester(store, approval, {
+      await notifyRequester(store, approval, {
         state: 'failed',
         card: {
           title: 'Approved, but not done',
@@ -170,7 +173,7 @@ function describeFailure(ctx: CommandContext, error: unknown): string {
 export const retryAction: ActionSpec = {
   action: RETRY_ACTION,
   async run(ctx, id) {
-    const { approval, model } = loadDecidable(ctx, id);
+    const { approval, model } = await loadDecidable(ctx, id);
     if (approval.status !== 'approved') return info(alreadyDecided(approval));
     if (model.outcome?.state === 'done') return info('It already went through; see the approval card.');
     // The service matches idempotency keys per API key: only the same key (the approver's) makes a retry safe.
@@ -179,8 +182,12 @@ export const retryAction: ActionSpec = {
         who: approval.decidedBy ? formatMention(approval.decidedBy) : 'the approver',
       });
     }
-    ctx.api();
-    auditApproval(ctx.deps.store, approval, { at: ctx.now(), actor: ctx.req.user, action: 'approval.retry' });
+    await ctx.api();
+    await auditApproval(ctx.deps.store, approval, {
+      at: ctx.now(),
+      actor: ctx.req.user,
+      action: 'approval.retry',
+    });
     return guardedRun(ctx, approval, model);
   },
 };
@@ -189,8 +196,8 @@ export const retryAction: ActionSpec = {
 export const rejectAction: ActionSpec = {
   action: REJECT_ACTION,
   async run(clickCtx, value) {
-    const { ctx, id } = clickedApproval(clickCtx, value);
-    const { approval } = loadDecidable(ctx, id);
+    const { ctx, id } = await clickedApproval(clickCtx, value);
+    const { approval } = await loadDecidable(ctx, id);
     if (approval.status !== 'pending') return info(alreadyDecided(approval));
     const form: Form = {
       id: REJECT_FORM,
@@ -225,23 +232,23 @@ export const rejectForm: FormSpec = {
         errors: { reason: say('too-long', { option: 'reason', length: reason.length, max: REASON_MAX }) },
       };
     }
-    const { ctx, id } = clickedApproval(submitCtx, state);
-    const { approval } = loadDecidable(ctx, id);
+    const { ctx, id } = await clickedApproval(submitCtx, state);
+    const { approval } = await loadDecidable(ctx, id);
     if (approval.status !== 'pending') return info(alreadyDecided(approval));
-    const late = expiredMeanwhile(ctx, approval);
+    const late = await expiredMeanwhile(ctx, approval);
     if (late) return late;
     const store = ctx.deps.store;
     const now = ctx.now();
-    const won = store.transaction(() => {
+    const won = await store.transaction(async () => {
       const decision = {
         status: 'rejected' as const,
         by: ctx.req.user,
         at: now,
         ...(reason ? { reason } : {}),
       };
-      if (!store.approvals.decide(approval.id, decision)) return false;
-      closeExpiryWatch(store, approval.id);
-      updateApprovalCard(store, approval, {
+      if (!(await store.approvals.decide(approval.id, decision))) return false;
+      await closeExpiryWatch(store, approval.id);
+      await updateApprovalCard(store, approval, {
         patch: {
           status: 'rejected',
           decidedByName: decider(ctx),
@@ -250,13 +257,13 @@ export const rejectForm: FormSpec = {
         },
         dedupeKey: `approval:${approval.id}:rejected`,
       });
-      auditApproval(store, approval, {
+      await auditApproval(store, approval, {
         at: now,
         actor: ctx.req.user,
         action: 'approval.reject',
         ...(reason ? { details: { reason } } : {}),
       });
-      notifyRequester(store, approval, {
+      await notifyRequester(store, approval, {
         state: 'rejected',
         card: {
           title: 'Request rejected',
@@ -267,7 +274,7 @@ export const rejectForm: FormSpec = {
       });
       return true;
     });
-    if (!won) return info(alreadyDecided(store.approvals.get(approval.id) ?? approval));
+    if (!won) return info(alreadyDecided((await store.approvals.get(approval.id)) ?? approval));
     return message({
       title: 'Rejected',
       tone: 'neutral',

@@ -11,17 +11,21 @@ import { renderApprovalCard } from './card.js';
 import { type ApprovalCardModel, asRecord, readApprovalModel } from './model.js';
 
 /** Merges `patch` into the card's model and queues the edit; false when the card is unknown. */
-export function updateApprovalCard(
+export async function updateApprovalCard(
   store: Store,
   approval: Approval,
   { patch, dedupeKey }: { patch: Partial<ApprovalCardModel>; dedupeKey: string },
-): ApprovalCardModel | undefined {
-  const record = store.cards.get(approval.cardKey);
+): Promise<ApprovalCardModel | undefined> {
+  const record = await store.cards.get(approval.cardKey);
   const model = readApprovalModel(record?.model);
   if (!model) return undefined;
   const next: ApprovalCardModel = { ...model, ...patch };
-  editCard(store, approval.cardKey, { card: renderApprovalCard(next), dedupeKey, model: asRecord(next) });
-  showOnVideoCard(store, approval, { model: next, dedupeKey });
+  await editCard(store, approval.cardKey, {
+    card: renderApprovalCard(next),
+    dedupeKey,
+    model: asRecord(next),
+  });
+  await showOnVideoCard(store, approval, { model: next, dedupeKey });
   return next;
 }
 
@@ -29,19 +33,19 @@ export function updateApprovalCard(
  * The request's state on its video's living card too (when it is about a video that is shown anywhere): a
  * decision made on one platform shows on the video's cards on every platform.
  */
-export function showOnVideoCard(
+export async function showOnVideoCard(
   store: Store,
   approval: Approval,
   { model, dedupeKey }: { model: ApprovalCardModel; dedupeKey: string },
-): void {
+): Promise<void> {
   const videoId = approval.action.args.videoId;
   if (typeof videoId !== 'string' || videoId === '') return;
   // A reschedule asks again, then retires the old request: the card keeps showing the newer one.
-  const shown = videoState(store, videoId)?.approval;
+  const shown = (await videoState(store, videoId))?.approval;
   if (shown && shown.id !== approval.id && (shown.requestedAt ?? 0) > model.requestedAt) return;
   const status = model.withdrawnBy ? 'withdrawn' : model.status;
   const by = model.withdrawnBy ?? model.decidedByName;
-  updateVideoCard(store, videoId, {
+  await updateVideoCard(store, videoId, {
     patch: {
       approval: {
         id: approval.id,
@@ -56,23 +60,26 @@ export function showOnVideoCard(
 }
 
 /** The approval's card model, for wording (summary, zone). */
-export function approvalModel(store: Store, approval: Approval): ApprovalCardModel | undefined {
-  return readApprovalModel(store.cards.get(approval.cardKey)?.model);
+export async function approvalModel(
+  store: Store,
+  approval: Approval,
+): Promise<ApprovalCardModel | undefined> {
+  return readApprovalModel((await store.cards.get(approval.cardKey))?.model);
 }
 
 /** Stops the expiry watch of a decided approval. */
-export function closeExpiryWatch(store: Store, approvalId: string): void {
-  const watch = store.watches.findActive('approval', approvalId);
-  if (watch) store.watches.update(watch.id, { status: 'done' });
+export async function closeExpiryWatch(store: Store, approvalId: string): Promise<void> {
+  const watch = await store.watches.findActive('approval', approvalId);
+  if (watch) await store.watches.update(watch.id, { status: 'done' });
 }
 
 /** A private notice to the requester, once per `state`. */
-export function notifyRequester(
+export async function notifyRequester(
   store: Store,
   approval: Approval,
   { state, card }: { state: string; card: Card },
-): void {
-  notifyUser(store, {
+): Promise<void> {
+  await notifyUser(store, {
     user: approval.requester,
     conversation: approval.conversation,
     card,
@@ -81,13 +88,13 @@ export function notifyRequester(
 }
 
 /** An audit row about an approval (request, decision, expiry, outcome). */
-export function auditApproval(
+export async function auditApproval(
   store: Store,
   approval: Approval,
   entry: Pick<AuditEntry, 'at' | 'actor' | 'action'> & { details?: Record<string, unknown> },
-): void {
+): Promise<void> {
   const args = approval.action.args;
-  store.audit.record({
+  await store.audit.record({
     at: entry.at,
     conversation: approval.conversation,
     actor: entry.actor,

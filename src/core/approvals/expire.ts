@@ -14,21 +14,21 @@ import {
 } from './effects.js';
 
 /** Expires a still-pending approval once: card edited, requester told, audit row. False if it was decided. */
-export function expireApproval(store: Store, approval: Approval, now: number): boolean {
-  if (!store.approvals.decide(approval.id, { status: 'expired', at: now })) return false;
-  const model = approvalModel(store, approval);
-  updateApprovalCard(store, approval, {
+export async function expireApproval(store: Store, approval: Approval, now: number): Promise<boolean> {
+  if (!(await store.approvals.decide(approval.id, { status: 'expired', at: now }))) return false;
+  const model = await approvalModel(store, approval);
+  await updateApprovalCard(store, approval, {
     patch: { status: 'expired', decidedAt: now },
     dedupeKey: `approval:${approval.id}:expired`,
   });
-  closeExpiryWatch(store, approval.id);
-  auditApproval(store, approval, { at: now, actor: approval.requester, action: 'approval.expire' });
+  await closeExpiryWatch(store, approval.id);
+  await auditApproval(store, approval, { at: now, actor: approval.requester, action: 'approval.expire' });
   const at = formatBoth(approval.expiresAt ?? now, model?.requesterZone ?? 'UTC');
   const next =
     approval.action.command === 'schedule'
       ? 'Press **Reschedule** on its card to ask again for a new time.'
       : 'Nothing was charged or published; ask again if it is still wanted.';
-  notifyRequester(store, approval, {
+  await notifyRequester(store, approval, {
     state: 'expired',
     card: {
       title: 'Approval expired',

@@ -15,18 +15,18 @@ export const approvalWatcher: Watcher = {
   minIntervalMs: 5_000,
   maxIntervalMs: 30 * MINUTE,
   async check({ store, now }, watch) {
-    const approval = store.approvals.get(watch.target);
+    const approval = await store.approvals.get(watch.target);
     if (approval?.status !== 'pending' || approval.expiresAt === null)
       return { state: watch.state, done: true };
     return { state: watch.state, done: false, nextCheckInMs: Math.max(0, approval.expiresAt - now) };
   },
-  expire({ store, watch, now }: WatchStop) {
-    const approval = store.approvals.get(watch.target);
+  async expire({ store, watch, now }: WatchStop) {
+    const approval = await store.approvals.get(watch.target);
     if (approval?.status !== 'pending') return;
     if (approval.expiresAt !== null && now < approval.expiresAt) {
       // Closed early (the poller gave up on the owner's key, whatever the reason): the approval needs no key
       // until it is decided, so keep a watch for the real expiry time.
-      store.watches.add({
+      await store.watches.add({
         kind: 'approval',
         target: approval.id,
         owner: watch.owner,
@@ -38,6 +38,6 @@ export const approvalWatcher: Watcher = {
       });
       return;
     }
-    expireApproval(store, approval, now);
+    await expireApproval(store, approval, now);
   },
 };

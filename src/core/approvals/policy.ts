@@ -16,8 +16,8 @@ export type ApprovalNeed = { kind: 'publish' } | { kind: 'spend'; credits: numbe
  * Whether `need` waits for an approver in the caller's conversation. `publish` and `spend` both cover
  * publishing; `spend` also covers creations above the channel's threshold.
  */
-export function needsApproval(ctx: CommandContext, need: ApprovalNeed): boolean {
-  const s = ctx.settings();
+export async function needsApproval(ctx: CommandContext, need: ApprovalNeed): Promise<boolean> {
+  const s = await ctx.settings();
   if (s.approval === 'off') return false;
   if (need.kind === 'publish') return true;
   return s.approval === 'spend' && (need.credits === undefined || need.credits > s.spendThreshold);
@@ -28,18 +28,21 @@ export function needsApproval(ctx: CommandContext, need: ApprovalNeed): boolean 
  * clicker's conversation (a forged button naming another channel's approval is refused), the clicker must
  * be an approver now (listed, or in a listed group/role), and not the requester unless self-approval is on.
  */
-export function decisionRefusal(ctx: CommandContext, approval: Approval): UserError | undefined {
+export async function decisionRefusal(
+  ctx: CommandContext,
+  approval: Approval,
+): Promise<UserError | undefined> {
   if (approval.conversation !== ctx.req.conversation) return userError('approval-elsewhere');
-  const refusal = approverRefusal(ctx, approval);
-  if (refusal) recordRefusal(ctx, { why: refusal.code, approval });
+  const refusal = await approverRefusal(ctx, approval);
+  if (refusal) await recordRefusal(ctx, { why: refusal.code, approval });
   return refusal;
 }
 
 /** Whether the clicker is an approver of the request's conversation now (its effective policy). */
-function approverRefusal(ctx: CommandContext, approval: Approval): UserError | undefined {
+async function approverRefusal(ctx: CommandContext, approval: Approval): Promise<UserError | undefined> {
   // A member of another organisation in a shared channel decides nothing here unless their org is allowed.
   if (!isAllowedOrg(ctx.req, ctx.deps)) return userError('approval-external-org');
-  const s = effectiveSettings(ctx.deps.store, approval.conversation, {
+  const s = await effectiveSettings(ctx.deps.store, approval.conversation, {
     knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
   });
   if (!isAmong(s.approvers, ctx.req.user, ctx.req.memberOf)) {

@@ -22,10 +22,13 @@ const sameWorkspace = (a: string, b: string): boolean => {
 };
 
 /** The approval id of a button value, and the context its decision runs in. */
-export function clickedApproval(ctx: CommandContext, value: string): { id: string; ctx: CommandContext } {
+export async function clickedApproval(
+  ctx: CommandContext,
+  value: string,
+): Promise<{ id: string; ctx: CommandContext }> {
   const [id = '', mark] = value.split(':');
   if (mark !== INBOX_MARK) return { id: value, ctx };
-  const approval = id ? ctx.deps.store.approvals.get(id) : undefined;
+  const approval = id ? await ctx.deps.store.approvals.get(id) : undefined;
   if (!approval || approval.conversation === ctx.req.conversation) return { id, ctx };
   // Another workspace's request keeps the clicker's context, where it is refused as belonging elsewhere.
   if (!sameWorkspace(approval.conversation, ctx.req.conversation)) return { id, ctx };

@@ -8,11 +8,11 @@ import type { Approval } from '../ports.js';
 /** A group/role reference (`slack-group:S1`, `discord-role:R1`, `playground-group:x`), not a person. */
 export const isGroupRef = (ref: string): boolean => /^(slack-group|discord-role|playground-group):/.test(ref);
 
-export function recordRefusal(
+export async function recordRefusal(
   ctx: CommandContext,
   o: { why: string; approval?: Approval; role?: string; setting?: string },
-): void {
-  ctx.deps.store.audit.record({
+): Promise<void> {
+  await ctx.deps.store.audit.record({
     at: ctx.now(),
     conversation: ctx.req.conversation,
     actor: ctx.req.user,

@@ -54,8 +54,8 @@ interface Asking {
   expiresAt: number;
 }
 
-export function requestApproval(ctx: CommandContext, request: ApprovalRequest): Response {
-  const settings = ctx.settings();
+export async function requestApproval(ctx: CommandContext, request: ApprovalRequest): Promise<Response> {
+  const settings = await ctx.settings();
   const requester = ctx.req.user;
   if (settings.approvers.length === 0) throw userError('approval-no-approvers');
   if (!settings.selfApproval && settings.approvers.every((a) => a === requester)) {
@@ -71,19 +71,21 @@ export function requestApproval(ctx: CommandContext, request: ApprovalRequest): 
     requester,
     approvers: settings.approvers,
     now,
-    zone: ctx.timeZone(),
+    zone: await ctx.timeZone(),
     // A schedule request expires at its time; any other after the workspace's request lifetime.
     expiresAt: request.at ?? now + requestLifetimeMs(settings),
   };
-  const existing = store.transaction(() => store.approvals.get(id) ?? createApproval(ctx, asking));
-  return existing ? askedBefore(ctx, asking, existing) : sentForApproval(asking);
+  const existing = await store.transaction(
+    async () => (await store.approvals.get(id)) ?? (await createApproval(ctx, asking)),
+  );
+  return existing ? await askedBefore(ctx, asking, existing) : sentForApproval(asking);
 }
 
 /** Writes the approval, its card, its expiry watch and the audit row (inside the caller's transaction). */
-function createApproval(ctx: CommandContext, asking: Asking): undefined {
+async function createApproval(ctx: CommandContext, asking: Asking): Promise<undefined> {
   const store = ctx.deps.store;
   const { request, id, cardKey, requester, now, expiresAt } = asking;
-  const approval = store.approvals.create({
+  const approval = await store.approvals.create({
     id,
     conversation: ctx.req.conversation,
     requester,
@@ -97,26 +99,26 @@ function createApproval(ctx: CommandContext, asking: Asking): undefined {
     expiresAt,
   });
   const model = cardModel(ctx, asking);
-  postCard(store, {
+  await postCard(store, {
     key: cardKey,
     conversation: ctx.req.conversation,
     card: renderApprovalCard(model),
     model: asRecord(model),
     onUnpostable: unpostable(requester),
   });
-  showOnVideoCard(store, approval, { model, dedupeKey: `${cardKey}:requested` });
+  await showOnVideoCard(store, approval, { model, dedupeKey: `${cardKey}:requested` });
   // Due exactly at expiry: the poller then expires it without any API call (expiry-watcher.ts).
-  store.watches.add({
+  await store.watches.add({
     kind: 'approval',
     target: id,
-    owner: ctx.keyOwner(),
+    owner: await ctx.keyOwner(),
     conversation: ctx.req.conversation,
     cardKey,
     state: {},
     nextCheckAt: expiresAt,
     expiresAt,
   });
-  auditApproval(store, approval, {
+  await auditApproval(store, approval, {
     at: now,
     actor: requester,
     action: 'approval.request',
@@ -146,12 +148,12 @@ function cardModel(ctx: CommandContext, asking: Asking): ApprovalCardModel {
 }
 
 /** The same request was asked before: still waiting (its card is posted again if it never was), or decided. */
-function askedBefore(ctx: CommandContext, asking: Asking, existing: Approval): Response {
+async function askedBefore(ctx: CommandContext, asking: Asking, existing: Approval): Promise<Response> {
   const store = ctx.deps.store;
   const { id, cardKey, requester, now } = asking;
   if (existing.status === 'pending') {
     // Its card may never have reached the channel (the bot was not invited): asking again posts it.
-    store.transaction(() =>
+    await store.transaction(async () =>
       repostIfUnposted(store, {
         key: cardKey,
         dedupeKey: `${cardKey}:repost:${now}`,

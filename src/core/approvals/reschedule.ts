@@ -21,28 +21,28 @@ import { alreadyDecided } from './wording.js';
 const RESCHEDULE_FORM = 'approval.reschedule.form';
 
 /** A schedule approval of this conversation that can still be moved; a refusal (thrown) otherwise. */
-function loadReschedulable(ctx: CommandContext, id: string): Approval {
-  const approval = id ? ctx.deps.store.approvals.get(id) : undefined;
+async function loadReschedulable(ctx: CommandContext, id: string): Promise<Approval> {
+  const approval = id ? await ctx.deps.store.approvals.get(id) : undefined;
   if (approval?.action.command !== 'schedule') throw userError('interaction-expired');
   if (approval.conversation !== ctx.req.conversation) throw userError('approval-elsewhere');
-  checkRole(ctx, 'publish');
+  await checkRole(ctx, 'publish');
   return approval;
 }
 
 /** Pending, or expired by time (not already replaced). */
-const movable = (ctx: CommandContext, a: Approval): boolean =>
+const movable = async (ctx: CommandContext, a: Approval): Promise<boolean> =>
   a.status === 'pending' ||
   (a.status === 'expired' &&
     a.reason !== 'withdrawn' &&
-    approvalModel(ctx.deps.store, a)?.rescheduledTo === undefined);
+    (await approvalModel(ctx.deps.store, a))?.rescheduledTo === undefined);
 
 export const rescheduleAction: ActionSpec = {
   action: RESCHEDULE_ACTION,
   async run(ctx, id) {
-    const approval = loadReschedulable(ctx, id);
-    if (!movable(ctx, approval))
+    const approval = await loadReschedulable(ctx, id);
+    if (!(await movable(ctx, approval)))
       return message({ title: 'Nothing to do', tone: 'info', text: alreadyDecided(approval) });
-    const zone = ctx.timeZone();
+    const zone = await ctx.timeZone();
     const form: Form = {
       id: RESCHEDULE_FORM,
       title: 'Reschedule',
@@ -69,10 +69,10 @@ export const rescheduleForm: FormSpec = {
   id: RESCHEDULE_FORM,
   async submit(ctx, state, values): Promise<Response> {
     const [approvalId = '', requestId] = state.split('|');
-    const approval = loadReschedulable(ctx, approvalId);
-    if (!movable(ctx, approval))
+    const approval = await loadReschedulable(ctx, approvalId);
+    if (!(await movable(ctx, approval)))
       return message({ title: 'Nothing to do', tone: 'info', text: alreadyDecided(approval) });
-    const when = parseWhen(values.when ?? '', ctx.timeZone(), ctx.now());
+    const when = parseWhen(values.when ?? '', await ctx.timeZone(), ctx.now());
     if (!when.ok) return { kind: 'form-errors', errors: { when: say(when.error.code, when.error.params) } };
     const a = approval.action.args;
     const platforms = Array.isArray(a.platforms)
@@ -92,18 +92,18 @@ export const rescheduleForm: FormSpec = {
 
     const store = ctx.deps.store;
     const now = ctx.now();
-    store.transaction(() => {
-      const fresh = store.approvals.get(approval.id);
+    await store.transaction(async () => {
+      const fresh = await store.approvals.get(approval.id);
       if (fresh?.status === 'pending') {
-        store.approvals.decide(approval.id, {
+        await store.approvals.decide(approval.id, {
           status: 'expired',
           by: ctx.req.user,
           at: now,
           reason: 'rescheduled',
         });
-        closeExpiryWatch(store, approval.id);
+        await closeExpiryWatch(store, approval.id);
       } else if (fresh?.status !== 'expired') return;
-      updateApprovalCard(store, approval, {
+      await updateApprovalCard(store, approval, {
         patch: {
           status: 'expired',
           rescheduledTo: at,
@@ -112,7 +112,7 @@ export const rescheduleForm: FormSpec = {
         },
         dedupeKey: `approval:${approval.id}:rescheduled`,
       });
-      auditApproval(store, approval, {
+      await auditApproval(store, approval, {
         at: now,
         actor: ctx.req.user,
         action: 'approval.reschedule',

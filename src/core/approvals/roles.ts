@@ -18,17 +18,17 @@ export const ROLE_ACTIONS: Record<Role, string> = {
 };
 
 /** Whether the caller holds `role` here (directly, or through a group/role they are in). */
-export function hasRole(ctx: CommandContext, role: Role): boolean {
-  const holders = ctx.settings().roles[role];
+export async function hasRole(ctx: CommandContext, role: Role): Promise<boolean> {
+  const holders = (await ctx.settings()).roles[role];
   return holders.length === 0 || isAmong(holders, ctx.req.user, ctx.req.memberOf);
 }
 
 /** Throws the `not-allowed` refusal naming who may, before anything is sent to the API. */
-export function checkRole(ctx: CommandContext, role: Role): void {
-  if (hasRole(ctx, role)) return;
-  recordRefusal(ctx, { why: 'not-allowed', role });
+export async function checkRole(ctx: CommandContext, role: Role): Promise<void> {
+  if (await hasRole(ctx, role)) return;
+  await recordRefusal(ctx, { why: 'not-allowed', role });
   throw userError('not-allowed', {
-    who: formatMentions(ctx.settings().roles[role]),
+    who: formatMentions((await ctx.settings()).roles[role]),
     what: ROLE_ACTIONS[role],
   });
 }

@@ -22,15 +22,15 @@ interface Withdrawal {
 }
 
 /** Withdraws a pending approval once (inside a transaction): false when it was decided meanwhile. */
-function withdrawApproval(store: Store, approval: Approval, w: Withdrawal): boolean {
+async function withdrawApproval(store: Store, approval: Approval, w: Withdrawal): Promise<boolean> {
   const decision = { status: 'expired' as const, by: w.by, at: w.now, reason: 'withdrawn' };
-  if (!store.approvals.decide(approval.id, decision)) return false;
-  closeExpiryWatch(store, approval.id);
-  updateApprovalCard(store, approval, {
+  if (!(await store.approvals.decide(approval.id, decision))) return false;
+  await closeExpiryWatch(store, approval.id);
+  await updateApprovalCard(store, approval, {
     patch: { status: 'expired', withdrawnBy: w.byName, withdrawnWith: w.how, decidedAt: w.now },
     dedupeKey: `approval:${approval.id}:withdrawn`,
   });
-  auditApproval(store, approval, {
+  await auditApproval(store, approval, {
     at: w.now,
     actor: w.by,
     action: 'approval.withdraw',
@@ -40,7 +40,7 @@ function withdrawApproval(store: Store, approval: Approval, w: Withdrawal): bool
 }
 
 /** Withdraws this conversation's pending schedule requests for `videoId`; how many there were. */
-export function withdrawScheduleRequests(ctx: CommandContext, videoId: string): number {
+export async function withdrawScheduleRequests(ctx: CommandContext, videoId: string): Promise<number> {
   const store = ctx.deps.store;
   const w: Withdrawal = {
     by: ctx.req.user,
@@ -48,14 +48,17 @@ export function withdrawScheduleRequests(ctx: CommandContext, videoId: string): 
     how: 'unschedule',
     now: ctx.now(),
   };
-  return store.transaction(() => {
+  return await store.transaction(async () => {
     let count = 0;
     // Every pending request has an expiry watch: they are found through it.
-    for (const watch of store.watches.activeWhere({ kind: 'approval', conversation: ctx.req.conversation })) {
-      const approval = store.approvals.get(watch.target);
+    for (const watch of await store.watches.activeWhere({
+      kind: 'approval',
+      conversation: ctx.req.conversation,
+    })) {
+      const approval = await store.approvals.get(watch.target);
       if (approval?.status !== 'pending' || approval.action.command !== 'schedule') continue;
       if (approval.action.args.videoId !== videoId) continue;
-      if (withdrawApproval(store, approval, w)) count++;
+      if (await withdrawApproval(store, approval, w)) count++;
     }
     return count;
   });
@@ -68,9 +71,9 @@ const inWorkspace = (approval: Approval, ctx: CommandContext): boolean =>
 export const withdrawAction: ActionSpec = {
   action: WITHDRAW_ACTION,
   async run(ctx, value): Promise<Response> {
-    const { id } = clickedApproval(ctx, value);
+    const { id } = await clickedApproval(ctx, value);
     const store = ctx.deps.store;
-    const approval = id ? store.approvals.get(id) : undefined;
+    const approval = id ? await store.approvals.get(id) : undefined;
     if (!approval || !inWorkspace(approval, ctx)) throw userError('interaction-expired');
     if (approval.requester !== ctx.req.user) {
       throw userError('approval-withdraw-not-yours', { who: formatMention(approval.requester) });
@@ -83,8 +86,8 @@ export const withdrawAction: ActionSpec = {
       how: 'button',
       now: ctx.now(),
     };
-    if (!store.transaction(() => withdrawApproval(store, approval, w)))
-      return answer(alreadyDecided(store.approvals.get(approval.id) ?? approval));
+    if (!(await store.transaction(async () => withdrawApproval(store, approval, w))))
+      return answer(alreadyDecided((await store.approvals.get(approval.id)) ?? approval));
     return message({
       title: 'Withdrawn',
       tone: 'neutral',

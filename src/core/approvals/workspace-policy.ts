@@ -102,24 +102,34 @@ export interface PolicyScope {
 }
 
 /** The policy of `workspace` as stored (defaults when none); Discord DMs: the strictest of the guilds'. */
-export function workspacePolicy(store: Store, workspace: string, scope: PolicyScope = {}): WorkspacePolicy {
-  if (workspace !== 'discord:@me') return store.policies.get(workspace) ?? defaultPolicy();
+export async function workspacePolicy(
+  store: Store,
+  workspace: string,
+  scope: PolicyScope = {},
+): Promise<WorkspacePolicy> {
+  if (workspace !== 'discord:@me') return (await store.policies.get(workspace)) ?? defaultPolicy();
   const guilds = new Set(
-    [...(scope.knownWorkspaces ?? []), ...store.policies.list('discord:').map((p) => p.workspace)].filter(
-      (w) => w.startsWith('discord:') && w !== 'discord:@me',
-    ),
+    [
+      ...(scope.knownWorkspaces ?? []),
+      ...(await store.policies.list('discord:')).map((p) => p.workspace),
+    ].filter((w) => w.startsWith('discord:') && w !== 'discord:@me'),
   );
-  return strictestOf([...guilds].map((g) => asDm(store.policies.get(g) ?? defaultPolicy())));
+  return strictestOf(
+    await Promise.all([...guilds].map(async (g) => asDm((await store.policies.get(g)) ?? defaultPolicy()))),
+  );
 }
 
 /** The settings a conversation runs under: its presentation keys, and the effective policy. */
-export function effectiveSettings(
+export async function effectiveSettings(
   store: Store,
   conversation: ConversationAddress,
   scope: PolicyScope = {},
-): ChannelSettings {
-  const doc = store.settings.get(conversation);
-  const policy = tighten(workspacePolicy(store, policyWorkspace(conversation), scope), tighteningOf(doc));
+): Promise<ChannelSettings> {
+  const doc = await store.settings.get(conversation);
+  const policy = tighten(
+    await workspacePolicy(store, policyWorkspace(conversation), scope),
+    tighteningOf(doc),
+  );
   const { threading, timeZone } = doc;
   return { threading, ...(timeZone ? { timeZone } : {}), here: tighteningOf(doc), ...policy };
 }

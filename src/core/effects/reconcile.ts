@@ -45,10 +45,11 @@ export async function reconcileEffects(
 ): Promise<ReconcileCounts> {
   const counts: ReconcileCounts = { finished: 0, dropped: 0, retrying: 0 };
   const now = deps.clock.now();
-  for (const effect of deps.store.effects.due(now, options.limit ?? 50)) {
+  for (const effect of await deps.store.effects.due(now, options.limit ?? 50)) {
     const retryAt = now + Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** effect.attempts);
     // The claim: another replayer (a second replica) that moved it first keeps it.
-    if (!deps.store.effects.claim(effect.idempotencyKey, { from: effect.nextAt, until: retryAt })) continue;
+    if (!(await deps.store.effects.claim(effect.idempotencyKey, { from: effect.nextAt, until: retryAt })))
+      continue;
     counts[await replay({ deps, runners }, effect, retryAt)] += 1;
   }
   return counts;
@@ -70,13 +71,13 @@ async function replay(
         ? 'gave up on a remote write never recorded here: past the replay window; check the service'
         : 'dropped an unreadable pending effect',
     );
-    deps.store.effects.settle(effect.idempotencyKey);
+    await deps.store.effects.settle(effect.idempotencyKey);
     return 'dropped';
   }
   try {
     await runner(createContext(req, deps), effect);
     // A runner that found the work already recorded returns without a commit: nothing is left to do.
-    deps.store.effects.settle(effect.idempotencyKey);
+    await deps.store.effects.settle(effect.idempotencyKey);
     log.info(
       { user: req.user, attempts: effect.attempts + 1 },
       'finished a remote write after a failed commit',
@@ -85,11 +86,11 @@ async function replay(
   } catch (error) {
     if (isFinal(error)) {
       log.warn({ err: error, user: req.user }, 'a pending remote write cannot be replayed; dropped');
-      deps.store.effects.settle(effect.idempotencyKey);
+      await deps.store.effects.settle(effect.idempotencyKey);
       return 'dropped';
     }
     log.warn({ err: error, retryAt }, 'replaying a pending remote write failed; will try again');
-    deps.store.effects.failed(effect.idempotencyKey, errorMessage(error));
+    await deps.store.effects.failed(effect.idempotencyKey, errorMessage(error));
     return 'retrying';
   }
 }

@@ -27,7 +27,7 @@ export interface EffectSteps<R, T> {
   /** The remote write, with `idempotencyKey`. */
   send(): Promise<R>;
   /** The local record of its result, run in the transaction that settles the effect. */
-  commit(result: R): T;
+  commit(result: R): Promise<T>;
 }
 
 /** Runs `send` then `commit` as one pending effect (see the file comment). */
@@ -37,7 +37,7 @@ export async function remoteEffect<R, T>(
   steps: EffectSteps<R, T>,
 ): Promise<T> {
   const { store } = ctx.deps;
-  store.effects.begin({
+  await store.effects.begin({
     idempotencyKey: effect.idempotencyKey,
     command: effect.command,
     args: effect.args,
@@ -49,13 +49,13 @@ export async function remoteEffect<R, T>(
     result = await steps.send();
   } catch (error) {
     // The service answered (or could not be reached): the member hears which, and nothing is left to replay.
-    forget(ctx, effect.idempotencyKey);
+    await forget(ctx, effect.idempotencyKey);
     throw error;
   }
   try {
-    return store.transaction(() => {
-      const committed = steps.commit(result);
-      store.effects.settle(effect.idempotencyKey);
+    return await store.transaction(async () => {
+      const committed = await steps.commit(result);
+      await store.effects.settle(effect.idempotencyKey);
       return committed;
     });
   } catch (error) {
@@ -68,9 +68,9 @@ export async function remoteEffect<R, T>(
   }
 }
 
-function forget(ctx: CommandContext, idempotencyKey: string): void {
+async function forget(ctx: CommandContext, idempotencyKey: string): Promise<void> {
   try {
-    ctx.deps.store.effects.settle(idempotencyKey);
+    await ctx.deps.store.effects.settle(idempotencyKey);
   } catch (error) {
     // The database failed too: the row stays and a replay re-sends the same request later.
     ctx.deps.logger.warn({ err: error }, 'could not clear a pending effect after its request failed');

@@ -183,7 +183,7 @@ export const feedWatcher: Watcher = {
   async check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
     const sub = parseFeedTarget(watch.target);
     // Unsubscribed meanwhile (or a malformed row): stop quietly.
-    if (!sub || !isSubscribed(ctx.store, sub)) return { state: watch.state, done: true };
+    if (!sub || !(await isSubscribed(ctx.store, sub))) return { state: watch.state, done: true };
 
     let seen: FeedObservation;
     try {
@@ -202,9 +202,9 @@ export const feedWatcher: Watcher = {
       return {
         state: watch.state,
         done: true,
-        apply(store) {
-          store.subscriptions.remove(sub.conversation, sub.kind, '');
-          postToChannel(store, {
+        async apply(store) {
+          await store.subscriptions.remove(sub.conversation, sub.kind, '');
+          await postToChannel(store, {
             conversation: sub.conversation,
             card: { title: 'Subscription stopped', tone: 'warning', text: reason },
             dedupeKey: `feed:${watch.target}:stopped:${watch.id}`,
@@ -213,7 +213,7 @@ export const feedWatcher: Watcher = {
       };
     }
 
-    const zone = ctx.store.settings.get(sub.conversation).timeZone ?? 'UTC';
+    const zone = (await ctx.store.settings.get(sub.conversation)).timeZone ?? 'UTC';
     const names = await videoNames(
       ctx,
       seen.calendar.map((e) => e.projectId),
@@ -222,24 +222,24 @@ export const feedWatcher: Watcher = {
       state: seen.state as unknown as Record<string, unknown>,
       done: false,
       nextCheckInMs: seen.nextCheckInMs,
-      apply(store) {
+      async apply(store) {
         for (const entry of seen.calendar) {
-          if (followedHere(store, sub.conversation, entry)) continue;
-          postToChannel(store, {
+          if (await followedHere(store, sub.conversation, entry)) continue;
+          await postToChannel(store, {
             conversation: sub.conversation,
             card: calendarCard(entry, names.get(entry.projectId) ?? entry.projectId, zone),
             dedupeKey: `feed:${watch.target}:${entry.id}:${entry.status}`,
           });
         }
-        announceVideos(store, { watch, sub, videos: seen.videos, zone });
+        await announceVideos(store, { watch, sub, videos: seen.videos, zone });
       },
     };
   },
 
-  expire({ store, watch, reason }: WatchStop): void {
+  async expire({ store, watch, reason }: WatchStop): Promise<void> {
     const sub = parseFeedTarget(watch.target);
     if (!sub) return;
-    store.subscriptions.remove(sub.conversation, sub.kind, '');
+    await store.subscriptions.remove(sub.conversation, sub.kind, '');
     const card: Card =
       reason === 'expired'
         ? {
@@ -254,7 +254,7 @@ export const feedWatcher: Watcher = {
               `This channel no longer follows ${feedLabel(sub.kind)}: ${keyTrouble(reason, `followed ${feedLabel(sub.kind)} here`)}. ` +
               `Run ${command('subscribe', [sub.kind])} to follow it with yours.`,
           };
-    postToChannel(store, {
+    await postToChannel(store, {
       conversation: sub.conversation,
       card,
       dedupeKey: `feed:${watch.target}:expired:${watch.id}`,
@@ -268,17 +268,21 @@ export const feedWatcher: Watcher = {
  * the watch still waits for the platform, or it already settled it (the card shows the outcome). A card
  * that does not follow the post (scheduled from another channel) leaves the message to the feed.
  */
-function followedHere(store: Store, conversation: ConversationAddress, entry: CalendarEntry): boolean {
+async function followedHere(
+  store: Store,
+  conversation: ConversationAddress,
+  entry: CalendarEntry,
+): Promise<boolean> {
   const here = videoCardKey(entry.projectId, conversation);
-  if (!projectionsOf(store, entry.projectId).some((p) => p.key === here)) return false;
-  const watch = store.watches.findActive('schedule', entry.projectId);
+  if (!(await projectionsOf(store, entry.projectId)).some((p) => p.key === here)) return false;
+  const watch = await store.watches.findActive('schedule', entry.projectId);
   if (watch && readScheduleState(watch.state).platforms.includes(entry.platform)) return true;
-  const status = videoState(store, entry.projectId)?.schedule?.statuses?.[entry.platform];
+  const status = (await videoState(store, entry.projectId))?.schedule?.statuses?.[entry.platform];
   return status === 'posted' || status === 'failed';
 }
 
-function isSubscribed(store: Store, sub: FeedSubscription): boolean {
-  return store.subscriptions.list(sub.conversation).some((s) => s.kind === sub.kind);
+async function isSubscribed(store: Store, sub: FeedSubscription): Promise<boolean> {
+  return (await store.subscriptions.list(sub.conversation)).some((s) => s.kind === sub.kind);
 }
 
 /** Names for the videos a message mentions; a failed lookup just shows the id. */
@@ -297,7 +301,7 @@ async function videoNames(ctx: WatchContext, ids: string[]): Promise<Map<string,
   return names;
 }
 
-function announceVideos(
+async function announceVideos(
   store: Store,
   {
     watch,
@@ -305,11 +309,12 @@ function announceVideos(
     videos,
     zone,
   }: { watch: Watch; sub: FeedSubscription; videos: VideoListItem[]; zone: string },
-): void {
+): Promise<void> {
   // A video created from this channel already has its live status card here.
-  const fresh = videos.filter((v) => !store.cards.get(videoCardKey(v.id, sub.conversation)));
+  const fresh: VideoListItem[] = [];
+  for (const v of videos) if (!(await store.cards.get(videoCardKey(v.id, sub.conversation)))) fresh.push(v);
   for (const v of fresh.slice(0, MAX_CARDS_PER_CHECK)) {
-    postToChannel(store, {
+    await postToChannel(store, {
       conversation: sub.conversation,
       card: newVideoCard(v, zone),
       dedupeKey: `feed:${watch.target}:${v.id}`,
@@ -321,7 +326,7 @@ function announceVideos(
     .slice(0, 10)
     .map((v) => `• ${literal(v.name)} (${code(v.id)})`)
     .join('\n');
-  postToChannel(store, {
+  await postToChannel(store, {
     conversation: sub.conversation,
     card: {
       title: `${rest.length} more new videos`,

@@ -107,11 +107,12 @@ interface Look {
   state: GenerationState;
 }
 
-function nameOf(store: Store, watch: Watch, state: GenerationState): string {
-  return watchedVideoState(store, watch)?.name || state.name || watch.target;
+async function nameOf(store: Store, watch: Watch, state: GenerationState): Promise<string> {
+  return (await watchedVideoState(store, watch))?.name || state.name || watch.target;
 }
 
-const cardModel = (store: Store, watch: Watch): VideoCardModel | undefined => watchedVideoState(store, watch);
+const cardModel = async (store: Store, watch: Watch): Promise<VideoCardModel | undefined> =>
+  await watchedVideoState(store, watch);
 
 /** A look's outcome: the new state, whether the watch is done, when to look again, and the card's changes. */
 interface Outcome {
@@ -126,7 +127,7 @@ function result(watch: Watch, { state, done, next, effects }: Outcome): WatchRes
   const out: WatchResult = {
     state: asRecord(state),
     done,
-    apply: (store) => applyVideoEffects(store, watch, effects),
+    apply: async (store) => await applyVideoEffects(store, watch, effects),
   };
   if (next !== undefined) out.nextCheckInMs = next;
   return out;
@@ -152,11 +153,11 @@ const failedReply = (name: string, videoId: string, reasons: string[]): Card => 
  * The video finished: show it with its thumbnails (if any yet), say so once, and wait for pending ones.
  * Without `video` (its read was unusable) the thumbnails are looked for again in the thumbnail phase.
  */
-function completed({ ctx, watch, state }: Look, video: Video | undefined): WatchResult {
+async function completed({ ctx, watch, state }: Look, video: Video | undefined): Promise<WatchResult> {
   const videoId = watch.target;
   const key = watch.cardKey ?? `video:${videoId}`;
-  const name = video?.name || nameOf(ctx.store, watch, state);
-  const model = cardModel(ctx.store, watch);
+  const name = video?.name || (await nameOf(ctx.store, watch, state));
+  const model = await cardModel(ctx.store, watch);
   const thumbnails = cardThumbnailsOf(video?.thumbnails, model?.thumbnails);
   // From the video, not its status: the real service fills the status's URL while still processing.
   const renderedVideoUrl = video?.renderedVideoUrl ?? null;
@@ -197,10 +198,10 @@ function withoutFinishing(state: GenerationState): GenerationState {
 }
 
 /** The video's generation failed: the reasons on the card and once in its thread. */
-function failed({ ctx, watch, state }: Look, status: VideoStatus): WatchResult {
+async function failed({ ctx, watch, state }: Look, status: VideoStatus): Promise<WatchResult> {
   const videoId = watch.target;
   const key = watch.cardKey ?? `video:${videoId}`;
-  const name = nameOf(ctx.store, watch, state);
+  const name = await nameOf(ctx.store, watch, state);
   return result(watch, {
     state: withoutFinishing(state),
     done: true,
@@ -313,7 +314,7 @@ async function checkThumbnails(
   const videoId = watch.target;
   const key = watch.cardKey ?? `video:${videoId}`;
   const video = await ctx.api.videos.get(videoId);
-  const thumbnails = cardThumbnailsOf(video.thumbnails, cardModel(ctx.store, watch)?.thumbnails);
+  const thumbnails = cardThumbnailsOf(video.thumbnails, (await cardModel(ctx.store, watch))?.thumbnails);
   const status = thumbnails?.status ?? 'idle';
   const pending = thumbnailsPending(status);
   const waited = ctx.now - (state.completedAt ?? ctx.now);
@@ -381,9 +382,9 @@ export const generationWatcher: Watcher = {
       throw error;
     }
   },
-  trouble({ store, watch, event }) {
+  async trouble({ store, watch, event }) {
     const state = readGenerationState(watch.state);
-    videoCardTrouble(
+    await videoCardTrouble(
       { store, watch, event },
       {
         videoId: watch.target,
@@ -392,10 +393,10 @@ export const generationWatcher: Watcher = {
       },
     );
   },
-  expire({ store, watch, reason }) {
+  async expire({ store, watch, reason }) {
     if (!watch.cardKey) return;
     const status = command('status', [watch.target]);
-    updateVideoCard(store, watch.cardKey, {
+    await updateVideoCard(store, watch.cardKey, {
       patch: {
         notice:
           reason === 'expired'

@@ -29,7 +29,7 @@ export const unpostableNotice = (user: UserAddress, next: string): Unpostable =>
 });
 
 /** Creates (or re-uses) a card and queues its first post. Returns false if it was already posted. */
-export function postCard(
+export async function postCard(
   store: Store,
   input: {
     key: string;
@@ -41,9 +41,9 @@ export function postCard(
     /** Whom to tell, privately, if the platform refuses the post (see `unpostableNotice`). */
     onUnpostable?: Unpostable;
   },
-): boolean {
-  const existing = store.cards.get(input.key);
-  store.cards.put(input.key, {
+): Promise<boolean> {
+  const existing = await store.cards.get(input.key);
+  await store.cards.put(input.key, {
     conversation: input.conversation,
     card: input.card,
     model: input.model ?? existing?.model ?? {},
@@ -53,7 +53,7 @@ export function postCard(
       card: input.card,
       dedupeKey: `${input.key}:repost:${stamp(input.card)}`,
     });
-  return store.outbox.enqueue(
+  return await store.outbox.enqueue(
     platformOf(input.conversation),
     {
       op: 'post-card',
@@ -70,13 +70,13 @@ export function postCard(
  * its current content; false when it is posted already. Safe while the first post is still on its way: the
  * sender skips a post of a card that has its message. `dedupeKey` names the request (e.g. its instant).
  */
-export function repostIfUnposted(
+export async function repostIfUnposted(
   store: Store,
   input: { key: string; dedupeKey: string; onUnpostable?: Unpostable },
-): boolean {
-  const record = store.cards.get(input.key);
+): Promise<boolean> {
+  const record = await store.cards.get(input.key);
   if (!record || record.message) return false;
-  return store.outbox.enqueue(
+  return await store.outbox.enqueue(
     platformOf(record.conversation),
     {
       op: 'post-card',
@@ -88,15 +88,15 @@ export function repostIfUnposted(
 }
 
 /** Replaces a card's content and queues an edit; the sender coalesces edits into the latest. */
-export function editCard(
+export async function editCard(
   store: Store,
   key: string,
   { card, dedupeKey, model }: { card: Card; dedupeKey: string; model?: Record<string, unknown> },
-): boolean {
-  const record = store.cards.get(key);
+): Promise<boolean> {
+  const record = await store.cards.get(key);
   if (!record) return false;
-  store.cards.put(key, { conversation: record.conversation, card, model: model ?? record.model });
-  return store.outbox.enqueue(
+  await store.cards.put(key, { conversation: record.conversation, card, model: model ?? record.model });
+  return await store.outbox.enqueue(
     platformOf(record.conversation),
     { op: 'update-card', cardKey: key },
     dedupeKey,
@@ -107,13 +107,13 @@ export function editCard(
  * A milestone: a reply in the card's thread when the channel has threading on, else in the channel.
  * `dedupeKey` names the state change ("video X completed") so it is said once.
  */
-export function replyToCard(
+export async function replyToCard(
   store: Store,
   input: { key: string; card: Card; dedupeKey: string; threaded: boolean },
-): boolean {
-  const record = store.cards.get(input.key);
+): Promise<boolean> {
+  const record = await store.cards.get(input.key);
   if (!record) return false;
-  return store.outbox.enqueue(
+  return await store.outbox.enqueue(
     platformOf(record.conversation),
     {
       op: 'reply',
@@ -126,11 +126,11 @@ export function replyToCard(
 }
 
 /** A message in a channel that is not tied to a card (subscriptions). */
-export function postToChannel(
+export async function postToChannel(
   store: Store,
   input: { conversation: ConversationAddress; card: Card; dedupeKey: string },
-): boolean {
-  return store.outbox.enqueue(
+): Promise<boolean> {
+  return await store.outbox.enqueue(
     platformOf(input.conversation),
     { op: 'reply', conversation: input.conversation, card: input.card },
     input.dedupeKey,
@@ -138,11 +138,11 @@ export function postToChannel(
 }
 
 /** A private notice to one user (approval expired, job gave up). */
-export function notifyUser(
+export async function notifyUser(
   store: Store,
   input: { user: UserAddress; conversation: ConversationAddress; card: Card; dedupeKey: string },
-): boolean {
-  return store.outbox.enqueue(
+): Promise<boolean> {
+  return await store.outbox.enqueue(
     platformOf(input.conversation),
     { op: 'notify', user: input.user, conversation: input.conversation, card: input.card },
     input.dedupeKey,

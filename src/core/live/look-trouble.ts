@@ -29,14 +29,14 @@ export function requesterOf(watch: Watch): UserAddress | undefined {
   return watch.owner || undefined;
 }
 
-function troubleLine(
+async function troubleLine(
   store: Store,
   watch: Watch,
   { what, seen }: { what: string; seen: LastSeen | undefined },
-): string {
+): Promise<string> {
   const head = 'Can’t read the video service’s answer right now — still trying';
   if (!seen) return `${head}.`;
-  const zone = store.settings.get(watch.conversation).timeZone ?? 'UTC';
+  const zone = (await store.settings.get(watch.conversation)).timeZone ?? 'UTC';
   const at = `${formatTime(seen.at, zone)}${zone === 'UTC' ? ' UTC' : ''}`;
   return `${head}; last seen ${what}${Math.round(seen.percent)} % at ${at}`;
 }
@@ -54,16 +54,16 @@ const toldCard = (videoId: string, since: number, now: number): Card => ({
  * Applies a streak of failed looks to a video card: `what` names the job in the line (`''` for generation,
  * `render ` for a render), `seen` is the last good reading.
  */
-export function videoCardTrouble(
+export async function videoCardTrouble(
   { store, watch, event }: WatchTrouble,
   input: { videoId: string; what: string; seen: LastSeen | undefined },
-): void {
+): Promise<void> {
   const key = watch.cardKey;
   const dedupe = `${key ?? watch.id}:trouble:${watch.id}:${event.since}`;
   if (event.kind === 'long') {
     const user = requesterOf(watch);
     if (!user) return;
-    notifyUser(store, {
+    await notifyUser(store, {
       user,
       conversation: watch.conversation,
       card: toldCard(input.videoId, event.since, event.now),
@@ -73,8 +73,11 @@ export function videoCardTrouble(
   }
   if (!key) return;
   if (event.kind === 'failing') {
-    updateVideoCard(store, key, { patch: { trouble: troubleLine(store, watch, input) }, dedupeKey: dedupe });
+    await updateVideoCard(store, key, {
+      patch: { trouble: await troubleLine(store, watch, input) },
+      dedupeKey: dedupe,
+    });
   } else {
-    updateVideoCard(store, key, { patch: { trouble: undefined }, dedupeKey: `${dedupe}:cleared` });
+    await updateVideoCard(store, key, { patch: { trouble: undefined }, dedupeKey: `${dedupe}:cleared` });
   }
 }

@@ -48,10 +48,9 @@ const projectionOf = (record: CardRecord): Partial<ProjectionModel> =>
 const sinceOf = (record: CardRecord): number => projectionOf(record).since ?? record.updatedAt;
 
 /** The conversations showing the video live, oldest first. */
-export function projectionsOf(store: Store, videoId: string): CardRecord[] {
+export async function projectionsOf(store: Store, videoId: string): Promise<CardRecord[]> {
   return (
-    store.cards
-      .withPrefix(prefixOf(videoId))
+    (await store.cards.withPrefix(prefixOf(videoId)))
       // Exactly this video's: the prefix of `x` also starts the keys of a video `x@y`.
       .filter((r) => r.key === prefixOf(videoId) + r.conversation && projectionOf(r).movedTo === undefined)
       .sort((a, b) => sinceOf(a) - sinceOf(b) || a.key.localeCompare(b.key))
@@ -59,15 +58,15 @@ export function projectionsOf(store: Store, videoId: string): CardRecord[] {
 }
 
 /** The video's one card state, if it was ever shown. */
-export function videoState(store: Store, videoId: string): VideoCardModel | undefined {
-  const state = store.cardStates.get(subjectOf(videoId));
+export async function videoState(store: Store, videoId: string): Promise<VideoCardModel | undefined> {
+  const state = await store.cardStates.get(subjectOf(videoId));
   return state ? videoCardModelOf(state) : undefined;
 }
 
 /** The card state of the video a watch follows (through its card key), if shown. */
-export function watchedVideoState(store: Store, watch: Watch): VideoCardModel | undefined {
+export async function watchedVideoState(store: Store, watch: Watch): Promise<VideoCardModel | undefined> {
   const videoId = watch.cardKey ? videoOfCardKey(watch.cardKey) : undefined;
-  return videoId ? videoState(store, videoId) : undefined;
+  return videoId ? await videoState(store, videoId) : undefined;
 }
 
 /** Same team: the same workspace of the same platform, and not Discord's shared direct-message space. */
@@ -89,15 +88,19 @@ function projectionCard(model: VideoCardModel, self: ConversationAddress, live: 
 }
 
 /** Re-renders every live projection from `model` and queues its edit, named by `dedupeKey` per projection. */
-function refresh(store: Store, model: VideoCardModel, options: { dedupeKey: string; skip?: string }): void {
-  const live = projectionsOf(store, model.videoId);
+async function refresh(
+  store: Store,
+  model: VideoCardModel,
+  options: { dedupeKey: string; skip?: string },
+): Promise<void> {
+  const live = await projectionsOf(store, model.videoId);
   for (const p of live) {
     const card = projectionCard(model, p.conversation, live);
     // A card this change leaves as it was (another team's conversation was added) is not edited at all.
     if (p.key !== options.skip && JSON.stringify(card) === JSON.stringify(p.card)) continue;
-    store.cards.put(p.key, { conversation: p.conversation, card });
+    await store.cards.put(p.key, { conversation: p.conversation, card });
     if (p.key === options.skip) continue;
-    store.outbox.enqueue(
+    await store.outbox.enqueue(
       platformOf(p.conversation),
       { op: 'update-card', cardKey: p.key },
       `${p.key}|${options.dedupeKey}`,
@@ -118,8 +121,8 @@ function cleaned(model: VideoCardModel): VideoCardModel {
  * The oldest projection, when one too many would be live, stops following: its card is edited to say where
  * the live card went (named only for the same team) and how to bring it back.
  */
-function retireOldest(store: Store, input: { videoId: string; to: ConversationAddress; now: number }) {
-  const live = projectionsOf(store, input.videoId);
+async function retireOldest(store: Store, input: { videoId: string; to: ConversationAddress; now: number }) {
+  const live = await projectionsOf(store, input.videoId);
   for (const old of live.slice(0, Math.max(0, live.length - MAX_PROJECTIONS))) {
     const where = sameTeam(old.conversation, input.to) ? channel(input.to) : 'another conversation';
     const card: Card = {
@@ -129,8 +132,8 @@ function retireOldest(store: Store, input: { videoId: string; to: ConversationAd
       context: `id ${code(input.videoId)}`,
     };
     const model: ProjectionModel = { projectionOf: input.videoId, since: sinceOf(old), movedTo: input.to };
-    store.cards.put(old.key, { conversation: old.conversation, card, model: { ...model } });
-    store.outbox.enqueue(
+    await store.cards.put(old.key, { conversation: old.conversation, card, model: { ...model } });
+    await store.outbox.enqueue(
       platformOf(old.conversation),
       { op: 'update-card', cardKey: old.key },
       `${old.key}|moved:${input.now}`,
@@ -144,7 +147,7 @@ function retireOldest(store: Store, input: { videoId: string; to: ConversationAd
  * that had stopped following), retires the oldest beyond the limit, and refreshes every projection. Call
  * inside `store.transaction`. Returns the projection's key and whether a post was queued.
  */
-export function showVideo(
+export async function showVideo(
   store: Store,
   input: {
     model: VideoCardModel;
@@ -153,31 +156,31 @@ export function showVideo(
     keepState?: boolean;
     onUnpostable?: Unpostable;
   },
-): { key: string; posted: boolean; model: VideoCardModel } {
+): Promise<{ key: string; posted: boolean; model: VideoCardModel }> {
   const videoId = input.model.videoId;
-  const stored = input.keepState ? videoState(store, videoId) : undefined;
+  const stored = input.keepState ? await videoState(store, videoId) : undefined;
   const model = stored ?? cleaned({ ...input.model });
-  store.cardStates.put(subjectOf(videoId), asRecord(model));
+  await store.cardStates.put(subjectOf(videoId), asRecord(model));
   const key = videoCardKey(videoId, input.conversation);
-  const existing = store.cards.get(key);
+  const existing = await store.cards.get(key);
   const live = existing !== undefined && projectionOf(existing).movedTo === undefined;
   let posted = false;
   if (!live) {
     const own: ProjectionModel = { projectionOf: videoId, since: input.now };
-    store.cards.put(key, {
+    await store.cards.put(key, {
       conversation: input.conversation,
       card: renderVideoCard(model),
       model: { ...own },
     });
     if (existing?.message) {
       // A card that had stopped following comes back to life in place: its message is edited.
-      store.outbox.enqueue(
+      await store.outbox.enqueue(
         platformOf(input.conversation),
         { op: 'update-card', cardKey: key },
         `${key}|back:${input.now}`,
       );
     } else {
-      posted = store.outbox.enqueue(
+      posted = await store.outbox.enqueue(
         platformOf(input.conversation),
         {
           op: 'post-card',
@@ -187,9 +190,9 @@ export function showVideo(
         existing ? `${key}:post:${input.now}` : `${key}:post`,
       );
     }
-    retireOldest(store, { videoId, to: input.conversation, now: input.now });
+    await retireOldest(store, { videoId, to: input.conversation, now: input.now });
   }
-  refresh(store, model, {
+  await refresh(store, model, {
     dedupeKey: `shown:${input.conversation}:${input.now}`,
     ...(live ? {} : { skip: key }),
   });
@@ -201,17 +204,17 @@ export function showVideo(
  * video (`video:<id>@…`) or its id. Call inside a transaction with the state change; `dedupeKey` names the
  * change. Undefined when the video was never shown.
  */
-export function updateVideoCard(
+export async function updateVideoCard(
   store: Store,
   keyOrId: string,
   { patch, dedupeKey }: { patch: VideoCardPatch; dedupeKey: string },
-): VideoCardModel | undefined {
+): Promise<VideoCardModel | undefined> {
   const videoId = videoOfCardKey(keyOrId) ?? keyOrId;
-  const state = videoState(store, videoId);
+  const state = await videoState(store, videoId);
   if (!state) return undefined;
   const model = cleaned({ ...state, ...patch } as VideoCardModel);
-  store.cardStates.put(subjectOf(videoId), asRecord(model));
-  refresh(store, model, { dedupeKey });
+  await store.cardStates.put(subjectOf(videoId), asRecord(model));
+  await refresh(store, model, { dedupeKey });
   return model;
 }
 
@@ -220,16 +223,16 @@ export function updateVideoCard(
  * channel has threading on, else in the channel; once per projection (`dedupeKey` names the milestone).
  * False when no conversation shows the video.
  */
-export function replyToVideo(
+export async function replyToVideo(
   store: Store,
   keyOrId: string,
   input: { card: Card; dedupeKey: string },
-): boolean {
+): Promise<boolean> {
   const videoId = videoOfCardKey(keyOrId) ?? keyOrId;
-  const live = projectionsOf(store, videoId);
+  const live = await projectionsOf(store, videoId);
   for (const p of live) {
-    const threaded = store.settings.get(p.conversation).threading;
-    store.outbox.enqueue(
+    const threaded = (await store.settings.get(p.conversation)).threading;
+    await store.outbox.enqueue(
       platformOf(p.conversation),
       {
         op: 'reply',
@@ -247,12 +250,12 @@ export function replyToVideo(
  * Applies a watcher's effects in the poller's transaction: the change to the video's one state (all its
  * projections), and the milestone in each; with no projection, the milestone goes to the watch's conversation.
  */
-export function applyVideoEffects(store: Store, watch: Watch, effects: VideoEffects): void {
+export async function applyVideoEffects(store: Store, watch: Watch, effects: VideoEffects): Promise<void> {
   const videoId = watch.cardKey ? videoOfCardKey(watch.cardKey) : undefined;
   if (videoId && effects.patch && effects.dedupe)
-    updateVideoCard(store, videoId, { patch: effects.patch, dedupeKey: effects.dedupe });
+    await updateVideoCard(store, videoId, { patch: effects.patch, dedupeKey: effects.dedupe });
   if (!effects.reply) return;
   const { card, dedupe } = effects.reply;
-  if (videoId && replyToVideo(store, videoId, { card, dedupeKey: dedupe })) return;
-  postToChannel(store, { conversation: watch.conversation, card, dedupeKey: dedupe });
+  if (videoId && (await replyToVideo(store, videoId, { card, dedupeKey: dedupe }))) return;
+  await postToChannel(store, { conversation: watch.conversation, card, dedupeKey: dedupe });
 }

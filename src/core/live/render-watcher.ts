@@ -59,8 +59,8 @@ async function renderFromVideo(
   return undefined;
 }
 
-function nameOf(store: Store, watch: Watch, state: RenderState): string {
-  return watchedVideoState(store, watch)?.name || state.name || state.videoId;
+async function nameOf(store: Store, watch: Watch, state: RenderState): Promise<string> {
+  return (await watchedVideoState(store, watch))?.name || state.name || state.videoId;
 }
 
 /** A look's outcome: the new state, whether the watch is done, when to look again, and the card's changes. */
@@ -76,7 +76,7 @@ function finish(watch: Watch, { state, done, next, effects }: Outcome): WatchRes
   const out: WatchResult = {
     state: { ...state },
     done,
-    apply: (store) => applyVideoEffects(store, watch, effects),
+    apply: async (store) => await applyVideoEffects(store, watch, effects),
   };
   if (next !== undefined) out.nextCheckInMs = next;
   return out;
@@ -111,7 +111,7 @@ export const renderWatcher: Watcher = {
       if (!done) return finish(watch, { state, done: false, next: RENDER_BOUNDS.min, effects: {} });
       render = done;
     }
-    const name = nameOf(ctx.store, watch, state);
+    const name = await nameOf(ctx.store, watch, state);
 
     if (render.status === 'done' && render.url) {
       return finish(watch, {
@@ -176,9 +176,9 @@ export const renderWatcher: Watcher = {
     }
     return finish(watch, { state: next, done: false, next: nextCheckIn(samples, RENDER_BOUNDS), effects });
   },
-  trouble({ store, watch, event }) {
+  async trouble({ store, watch, event }) {
     const state = readRenderState(watch.state);
-    videoCardTrouble(
+    await videoCardTrouble(
       { store, watch, event },
       {
         videoId: state.videoId,
@@ -187,11 +187,11 @@ export const renderWatcher: Watcher = {
       },
     );
   },
-  expire({ store, watch, reason }) {
+  async expire({ store, watch, reason }) {
     if (!watch.cardKey) return;
     const state = readRenderState(watch.state);
     const show = `${command('show', [state.videoId])} shows the MP4 link once it is done`;
-    updateVideoCard(store, watch.cardKey, {
+    await updateVideoCard(store, watch.cardKey, {
       patch: {
         notice:
           reason === 'expired'

@@ -116,7 +116,7 @@ export function nextScheduleCheck(s: ScheduleWatchState, now: number): number {
  * for other platforms adds to it; a platform scheduled again starts over). Call inside the transaction that
  * records the schedule.
  */
-export function watchSchedule(
+export async function watchSchedule(
   store: Store,
   input: {
     videoId: string;
@@ -129,9 +129,9 @@ export function watchSchedule(
     cardKey: string | null;
     now: number;
   },
-): { watch: Watch; state: ScheduleWatchState } {
+): Promise<{ watch: Watch; state: ScheduleWatchState }> {
   // One schedule watch per video, whichever conversation scheduled which platform.
-  const existing = store.watches.findActive('schedule', input.videoId);
+  const existing = await store.watches.findActive('schedule', input.videoId);
   const previous = existing ? readScheduleState(existing.state) : undefined;
   const iso = new Date(input.at).toISOString();
   const times = { ...(previous?.times ?? {}) };
@@ -156,8 +156,8 @@ export function watchSchedule(
     ),
   };
   state.scheduledTime = new Date(latest(state)).toISOString();
-  if (existing) store.watches.update(existing.id, { status: 'done' });
-  const watch = store.watches.add({
+  if (existing) await store.watches.update(existing.id, { status: 'done' });
+  const watch = await store.watches.add({
     kind: 'schedule',
     target: input.videoId,
     owner: input.owner,
@@ -171,9 +171,9 @@ export function watchSchedule(
 }
 
 /** Stops following a video's schedule (after `unschedule`). Returns the stopped watch. */
-export function stopScheduleWatch(store: Store, videoId: string): Watch | undefined {
-  const watch = store.watches.findActive('schedule', videoId);
-  if (watch) store.watches.update(watch.id, { status: 'done' });
+export async function stopScheduleWatch(store: Store, videoId: string): Promise<Watch | undefined> {
+  const watch = await store.watches.findActive('schedule', videoId);
+  if (watch) await store.watches.update(watch.id, { status: 'done' });
   return watch;
 }
 
@@ -246,10 +246,10 @@ export const scheduleWatcher: Watcher = {
       state: next as unknown as Record<string, unknown>,
       done,
       nextCheckInMs: nextScheduleCheck(next, ctx.now),
-      apply(store) {
+      async apply(store) {
         const stamp = settled.map((x) => `${x.platform}=${x.outcome}`).join(',');
         if (watch.cardKey) {
-          updateVideoCard(store, watch.cardKey, {
+          await updateVideoCard(store, watch.cardKey, {
             patch: { schedule: scheduleCardPart(next) },
             dedupeKey: `schedule:${watch.id}:${stamp}`,
           });
@@ -259,17 +259,17 @@ export const scheduleWatcher: Watcher = {
           const card = outcomeCard(next, x.platform, x.outcome);
           const dedupeKey = `schedule:${watch.target}:${x.entryId}:${x.outcome}`;
           // Said in every conversation showing the video, in its thread there; else where it was scheduled.
-          if (!replyToVideo(store, watch.target, { card, dedupeKey }))
-            postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
+          if (!(await replyToVideo(store, watch.target, { card, dedupeKey })))
+            await postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
         }
       },
     };
   },
 
-  trouble({ store, watch, event }) {
-    videoCardTrouble({ store, watch, event }, { videoId: watch.target, what: '', seen: undefined });
+  async trouble({ store, watch, event }) {
+    await videoCardTrouble({ store, watch, event }, { videoId: watch.target, what: '', seen: undefined });
   },
-  expire({ store, watch, reason }: WatchStop): void {
+  async expire({ store, watch, reason }: WatchStop): Promise<void> {
     const s = readScheduleState(watch.state);
     const pending = pendingOf(s);
     if (pending.length === 0) return;
@@ -294,8 +294,8 @@ export const scheduleWatcher: Watcher = {
       reason === 'expired'
         ? `Stopped watching the schedule on ${where}; see ${command('calendar')}.`
         : `Stopped watching the schedule on ${where}: ${keyTrouble(reason)}; see ${command('calendar')}.`;
-    updateVideoCard(store, watch.target, { patch: { notice }, dedupeKey: `${dedupeKey}:card` });
-    if (!replyToVideo(store, watch.target, { card, dedupeKey: `${dedupeKey}:reply` }))
-      postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
+    await updateVideoCard(store, watch.target, { patch: { notice }, dedupeKey: `${dedupeKey}:card` });
+    if (!(await replyToVideo(store, watch.target, { card, dedupeKey: `${dedupeKey}:reply` })))
+      await postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
   },
 };

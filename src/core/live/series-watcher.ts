@@ -61,7 +61,7 @@ function readState(raw: Record<string, unknown>): SeriesWatchState {
  * episode ids already shown means "announce every other episode" — right for a series created here, whose
  * episodes are all news; a subscription to an existing series starts unprimed.
  */
-export function watchSeries(
+export async function watchSeries(
   store: Store,
   input: {
     seriesId: string;
@@ -73,18 +73,18 @@ export function watchSeries(
     seen?: string[];
     firstCheckInMs?: number;
   },
-): Watch {
-  const existing = store.watches.findActiveIn('series', input.seriesId, input.conversation);
+): Promise<Watch> {
+  const existing = await store.watches.findActiveIn('series', input.seriesId, input.conversation);
   if (existing) {
     if (input.seen?.length) {
       const state = readState(existing.state);
-      store.watches.update(existing.id, { state: { ...state, seen: merge(input.seen, state.seen) } });
+      await store.watches.update(existing.id, { state: { ...state, seen: merge(input.seen, state.seen) } });
     }
     return existing;
   }
   const state: SeriesWatchState = { primed: input.primed, seen: input.seen ?? [] };
   if (input.name) state.name = input.name;
-  return store.watches.add({
+  return await store.watches.add({
     kind: 'series',
     target: input.seriesId,
     owner: input.owner,
@@ -97,13 +97,17 @@ export function watchSeries(
 }
 
 /** Stops following a series in one conversation (after a deliberate delete); true if a watch was active. */
-export function unwatchSeries(store: Store, seriesId: string, conversation: ConversationAddress): boolean {
+export async function unwatchSeries(
+  store: Store,
+  seriesId: string,
+  conversation: ConversationAddress,
+): Promise<boolean> {
   let stopped = false;
   // Normally one; any duplicate is stopped too (each update removes it from the active set).
-  for (let w = store.watches.findActiveIn('series', seriesId, conversation); w; ) {
-    store.watches.update(w.id, { status: 'done' });
+  for (let w = await store.watches.findActiveIn('series', seriesId, conversation); w; ) {
+    await store.watches.update(w.id, { status: 'done' });
     stopped = true;
-    w = store.watches.findActiveIn('series', seriesId, conversation);
+    w = await store.watches.findActiveIn('series', seriesId, conversation);
   }
   return stopped;
 }
@@ -112,10 +116,10 @@ export function unwatchSeries(store: Store, seriesId: string, conversation: Conv
  * The series changed from chat (paused, resumed, new schedule): every watch of it re-reads the configuration
  * at its next look and looks soon, so the cadence guess follows at once.
  */
-export function refreshSeriesWatches(store: Store, seriesId: string, now: number): void {
-  for (const w of store.watches.activeWhere({ kind: 'series', target: seriesId })) {
+export async function refreshSeriesWatches(store: Store, seriesId: string, now: number): Promise<void> {
+  for (const w of await store.watches.activeWhere({ kind: 'series', target: seriesId })) {
     const { configAt: _stale, ...state } = readState(w.state);
-    store.watches.update(w.id, {
+    await store.watches.update(w.id, {
       state: state as unknown as Record<string, unknown>,
       nextCheckAt: Math.min(w.nextCheckAt, now + SERIES_MIN_INTERVAL_MS),
     });
@@ -127,7 +131,7 @@ export function refreshSeriesWatches(store: Store, seriesId: string, now: number
  * per conversation: if the card already exists (the `series generate` click, or another watcher) nothing
  * is added. Call inside a transaction. Returns whether a card was started.
  */
-export function startEpisodeCard(
+export async function startEpisodeCard(
   store: Store,
   input: {
     videoId: string;
@@ -141,16 +145,16 @@ export function startEpisodeCard(
     /** Who asked for it (a `series generate` click), told privately if the platform refuses the card. */
     requester?: UserAddress;
   },
-): boolean {
+): Promise<boolean> {
   const key = videoCardKey(input.videoId, input.conversation);
   // Already shown here (a `series generate` click, `status`, another watcher): never a second card.
-  if (store.cards.get(key)) return false;
+  if (await store.cards.get(key)) return false;
   const model: VideoCardModel = { videoId: input.videoId, name: input.name, phase: 'generating', percent: 0 };
   if (input.model) model.model = input.model;
   if (input.credits !== undefined) model.credits = input.credits;
   if (input.requestedBy) model.requestedBy = input.requestedBy;
-  const watching = store.watches.findActive('generation', input.videoId);
-  showVideo(store, {
+  const watching = await store.watches.findActive('generation', input.videoId);
+  await showVideo(store, {
     model,
     conversation: input.conversation,
     now: input.now,
@@ -161,7 +165,7 @@ export function startEpisodeCard(
   });
   // One watch per video: another conversation's watch already keeps this card up to date too.
   if (watching) return true;
-  store.watches.add({
+  await store.watches.add({
     kind: 'generation',
     target: input.videoId,
     owner: input.owner,
@@ -242,9 +246,9 @@ async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
       state: next as unknown as Record<string, unknown>,
       done: false,
       nextCheckInMs: nextSeriesCheckIn(next, ctx.now),
-      apply(store) {
+      async apply(store) {
         for (const episode of fresh) {
-          startEpisodeCard(store, {
+          await startEpisodeCard(store, {
             videoId: episode.projectId,
             name: names.get(episode.projectId) ?? `${label} — new episode`,
             conversation: watch.conversation,
@@ -261,8 +265,8 @@ async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
     return {
       state: watch.state,
       done: true,
-      apply(store) {
-        postToChannel(store, {
+      async apply(store) {
+        await postToChannel(store, {
           conversation: watch.conversation,
           card: goneCard(state.name, watch.target),
           dedupeKey: `series-watch:${watch.id}:gone`,
@@ -287,7 +291,7 @@ export const seriesWatcher: Watcher = {
   maxIntervalMs: SERIES_MAX_INTERVAL_MS,
   deferrable: () => true,
   check,
-  expire({ store, watch, reason }) {
+  async expire({ store, watch, reason }) {
     const state = readState(watch.state);
     const text =
       reason === 'expired'
@@ -295,7 +299,7 @@ export const seriesWatcher: Watcher = {
           `Run ${command('subscribe', ['series', hole('name')])} to keep getting a card for each new episode.`
         : `Stopped: ${keyTrouble(reason, 'followed this series here')}. ` +
           `Run ${command('subscribe', ['series', hole('name')])} to follow it with yours: each new episode gets its card again.`;
-    postToChannel(store, {
+    await postToChannel(store, {
       conversation: watch.conversation,
       card: {
         title: `Stopped following ${state.name ? `“${literal(state.name)}”` : 'a series'}`,

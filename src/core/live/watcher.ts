@@ -21,7 +21,7 @@ export interface WatchResult {
   /** When the watcher would like to look again (ms from now); the poller clamps it to the kind's bounds. */
   nextCheckInMs?: number;
   /** Chat effects (card edits, replies, new watches), applied inside the poller's transaction. */
-  apply?(store: Store): void;
+  apply?(store: Store): Promise<void>;
 }
 
 export interface Watcher {
@@ -34,12 +34,12 @@ export interface Watcher {
    * The watch stops before its job finished: older than its `expiresAt`, or the poller gave up on it for
    * `reason`. Say so once, in words that fit the reason (applied in the poller's transaction).
    */
-  expire(stop: WatchStop): void;
+  expire(stop: WatchStop): Promise<void>;
   /**
    * Looks keep failing, or work again after failing (see `LookTrouble`); a watcher with a card says so in
    * words there. Applied in the poller's transaction with the watch update.
    */
-  trouble?(report: WatchTrouble): void;
+  trouble?(report: WatchTrouble): Promise<void>;
   /**
    * Whether this look can wait when the key's background budget runs short (thumbnails of a finished video,
    * a calendar): it then leaves the budget's last part to looks at running jobs. Default: it cannot.

@@ -9,30 +9,32 @@ import { type CommandContext, userError } from '../context.js';
 import { formatMentions, isAmong } from './mentions.js';
 
 /** The workspace's `admin` role holders (its policy, not a channel's). */
-export const workspaceAdmins = (ctx: CommandContext): string[] =>
-  workspacePolicy(ctx.deps.store, policyWorkspace(ctx.req.conversation), {
-    knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
-  }).roles.admin;
+export const workspaceAdmins = async (ctx: CommandContext): Promise<string[]> =>
+  (
+    await workspacePolicy(ctx.deps.store, policyWorkspace(ctx.req.conversation), {
+      knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
+    })
+  ).roles.admin;
 
 /** A workspace admin: by the platform's account, or named by the workspace's `admin` role. */
-export function isWorkspaceAdmin(ctx: CommandContext): boolean {
+export async function isWorkspaceAdmin(ctx: CommandContext): Promise<boolean> {
   if (ctx.req.isWorkspaceAdmin) return true;
-  const admins = workspaceAdmins(ctx);
+  const admins = await workspaceAdmins(ctx);
   return admins.length > 0 && isAmong(admins, ctx.req.user, ctx.req.memberOf);
 }
 
 /** Throws the refusal naming who sets the team policy. */
-export function requireWorkspaceAdmin(ctx: CommandContext): void {
-  if (isWorkspaceAdmin(ctx)) return;
-  const admins = workspaceAdmins(ctx);
+export async function requireWorkspaceAdmin(ctx: CommandContext): Promise<void> {
+  if (await isWorkspaceAdmin(ctx)) return;
+  const admins = await workspaceAdmins(ctx);
   throw userError('policy-admins-only', {
     who: admins.length > 0 ? `${formatMentions(admins)} or the workspace’s admins` : 'the workspace’s admins',
   });
 }
 
-export function requireAdmin(ctx: CommandContext, what: string): void {
-  if (isWorkspaceAdmin(ctx)) return;
-  const admins = ctx.settings().roles.admin;
+export async function requireAdmin(ctx: CommandContext, what: string): Promise<void> {
+  if (await isWorkspaceAdmin(ctx)) return;
+  const admins = (await ctx.settings()).roles.admin;
   if (admins.length === 0 || isAmong(admins, ctx.req.user, ctx.req.memberOf)) return;
   throw userError('not-allowed', { who: formatMentions(admins), what });
 }

@@ -10,7 +10,7 @@ import type { ConversationAddress, Store, UserAddress } from '../ports.js';
 import { command } from '../text.js';
 import type { Video } from '../video-api.js';
 
-export function syncVideoCard(
+export async function syncVideoCard(
   store: Store,
   input: {
     video: Video;
@@ -22,21 +22,23 @@ export function syncVideoCard(
     /** Told privately if the platform refuses to post a new card (the bot is not in the channel). */
     requester?: UserAddress;
   },
-): string {
+): Promise<string> {
   const v = input.video;
   const onUnpostable = input.requester
     ? { onUnpostable: unpostableNotice(input.requester, `run ${command('status', [v.id])}`) }
     : {};
   // The change reaches every conversation showing the video; the card comes to life here too.
-  const updated = updateVideoCard(store, v.id, { patch: input.patch, dedupeKey: input.dedupeKey });
+  const updated = await updateVideoCard(store, v.id, { patch: input.patch, dedupeKey: input.dedupeKey });
   if (updated) {
-    return showVideo(store, {
-      model: updated,
-      conversation: input.conversation,
-      now: input.now,
-      keepState: true,
-      ...onUnpostable,
-    }).key;
+    return (
+      await showVideo(store, {
+        model: updated,
+        conversation: input.conversation,
+        now: input.now,
+        keepState: true,
+        ...onUnpostable,
+      })
+    ).key;
   }
   const model: VideoCardModel = {
     videoId: v.id,
@@ -59,10 +61,12 @@ export function syncVideoCard(
       : {}),
   };
   const merged = { ...model, ...input.patch } as VideoCardModel;
-  return showVideo(store, {
-    model: merged,
-    conversation: input.conversation,
-    now: input.now,
-    ...onUnpostable,
-  }).key;
+  return (
+    await showVideo(store, {
+      model: merged,
+      conversation: input.conversation,
+      now: input.now,
+      ...onUnpostable,
+    })
+  ).key;
 }

@@ -38,12 +38,12 @@ export const encodeAccountChoice = (r: PublishRequest, authId: string): string =
   [r.videoId, encodePlatforms([r.platform]), r.privacy ?? '', r.requestId ?? '', authId].join('|');
 
 /** The checks the arguments alone decide (role, privacy on YouTube only): before any API call. */
-export function checkPublishArgs(
+export async function checkPublishArgs(
   ctx: CommandContext,
   platform: Platform,
   privacy: Privacy | undefined,
-): void {
-  checkRole(ctx, 'publish');
+): Promise<void> {
+  await checkRole(ctx, 'publish');
   if (privacy !== undefined && platform !== 'youtube') {
     throw userError('privacy-youtube-only', { platform: platformName(platform) });
   }
@@ -98,7 +98,7 @@ export type PublishOutcome =
 
 /** Runs the checks and the post; `ask` when the caller has to pick an account first. */
 export async function publishVideo(ctx: CommandContext, r: PublishRequest): Promise<PublishOutcome> {
-  checkPublishArgs(ctx, r.platform, r.privacy);
+  await checkPublishArgs(ctx, r.platform, r.privacy);
   const video = await getVideo(ctx, r.videoId);
   const blocked = notPublishable(video);
   if (blocked) return { kind: 'done', response: blocked };
@@ -106,7 +106,7 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
   if (choice.kind === 'ask') return { kind: 'ask', accounts: choice.accounts, video };
   const account = choice.account;
 
-  const idempotencyKey = actionKey(ctx, {
+  const idempotencyKey = await actionKey(ctx, {
     action: 'publish',
     payload: {
       videoId: video.id,
@@ -123,8 +123,8 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
     ...(account ? { account: { authId: account.authId, label: account.label } } : {}),
     ...(r.privacy ? { privacy: r.privacy } : {}),
   };
-  if (needsApproval(ctx, { kind: 'publish' })) {
-    return { kind: 'done', response: requestApproval(ctx, publishApproval(send)) };
+  if (await needsApproval(ctx, { kind: 'publish' })) {
+    return { kind: 'done', response: await requestApproval(ctx, publishApproval(send)) };
   }
   return { kind: 'done', response: message(await sendPublish(ctx, send), 'channel') };
 }
@@ -184,8 +184,8 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
     what: `the post of “${literal(video.name)}” to ${whereOf(s)}`,
   };
   const published = await remoteEffect(ctx, effect, {
-    send: () =>
-      ctx.api().posts.publish(
+    send: async () =>
+      (await ctx.api()).posts.publish(
         {
           videoId: video.id,
           platform: s.platform,
@@ -194,8 +194,8 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
         },
         { idempotencyKey: s.idempotencyKey },
       ),
-    commit: (published) => {
-      recordPublish(ctx, s, published.postUrl);
+    commit: async (published) => {
+      await recordPublish(ctx, s, published.postUrl);
       return published;
     },
   });
@@ -218,19 +218,23 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
 }
 
 /** The post on the video card, the audit entry and `last`: the local record of a publish. */
-function recordPublish(ctx: CommandContext, s: PublishSend, postUrl: string | undefined): void {
+async function recordPublish(
+  ctx: CommandContext,
+  s: PublishSend,
+  postUrl: string | undefined,
+): Promise<void> {
   const { video, account } = s;
   const requestedBy = s.approval?.requesterName ?? ctx.req.userName;
   const store = ctx.deps.store;
-  store.transaction(() => {
-    const before = videoState(store, video.id)?.posts ?? [];
+  await store.transaction(async () => {
+    const before = (await videoState(store, video.id))?.posts ?? [];
     const post: NonNullable<VideoCardModel['posts']>[number] = {
       platform: s.platform,
       status: 'posted',
       ...(postUrl ? { url: postUrl } : {}),
     };
     const posts = [...before.filter((p) => !(p.url && p.url === post.url)), post];
-    syncVideoCard(store, {
+    await syncVideoCard(store, {
       video,
       conversation: ctx.req.conversation,
       patch: { posts },
@@ -239,7 +243,7 @@ function recordPublish(ctx: CommandContext, s: PublishSend, postUrl: string | un
       ...(requestedBy ? { requestedBy } : {}),
       requester: ctx.req.user,
     });
-    store.audit.record({
+    await store.audit.record({
       at: ctx.now(),
       conversation: ctx.req.conversation,
       actor: ctx.req.user,
@@ -252,7 +256,7 @@ function recordPublish(ctx: CommandContext, s: PublishSend, postUrl: string | un
         ...(s.approval ? { approval: s.approval.id } : {}),
       },
     });
-    store.users.setLast(ctx.req.user, 'video', video.id);
+    await store.users.setLast(ctx.req.user, 'video', video.id);
   });
 }
 

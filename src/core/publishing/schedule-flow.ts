@@ -26,13 +26,14 @@ import { metaForm } from './meta-form.js';
 
 /** Reads a video by id; a vanished one is the usual not-found message. */
 export const getVideo = (ctx: CommandContext, id: string): Promise<Video> =>
-  readOrNotFound(() => ctx.api().videos.get(id), 'not-found-video', id);
+  readOrNotFound(async () => (await ctx.api()).videos.get(id), 'not-found-video', id);
 
 export async function runSchedule(ctx: CommandContext, pending: PendingSchedule): Promise<Response> {
-  checkRole(ctx, 'publish');
+  await checkRole(ctx, 'publish');
   const video = await getVideo(ctx, pending.videoId);
   if (video.status === 'failed') throw userError('schedule-video-failed', { name: video.name });
-  if (pending.at <= ctx.now()) throw userError('past-time', { when: formatBoth(pending.at, ctx.timeZone()) });
+  if (pending.at <= ctx.now())
+    throw userError('past-time', { when: formatBoth(pending.at, await ctx.timeZone()) });
 
   const missing = pending.platforms.filter((p) => video.posts[p] === undefined);
   const first = missing[0];
@@ -43,18 +44,18 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     return { kind: 'form', form: metaForm(video, first, { pending: carried, missing }) };
   }
 
-  const idempotencyKey = actionKey(ctx, {
+  const idempotencyKey = await actionKey(ctx, {
     action: 'schedule',
     payload: {
       videoId: video.id,
       platforms: pending.platforms,
       at: pending.at,
-      cancelledAt: lastCancelled(ctx, video.id),
+      cancelledAt: await lastCancelled(ctx, video.id),
     },
     requestId: pending.requestId,
   });
   const send: ScheduleSend = { video, platforms: pending.platforms, at: pending.at, idempotencyKey };
-  if (needsApproval(ctx, { kind: 'publish' })) {
+  if (await needsApproval(ctx, { kind: 'publish' })) {
     const preview = videoPreview(video, pending.platforms);
     return requestApproval(ctx, {
       command: 'schedule',
@@ -75,13 +76,14 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
  * 0 if not. It is part of the schedule's key: the same schedule typed again right after an `unschedule` is a
  * new action, never a replay of the cancelled post.
  */
-function lastCancelled(ctx: CommandContext, videoId: string): number {
-  return ctx.deps.store.audit
-    .list({
+async function lastCancelled(ctx: CommandContext, videoId: string): Promise<number> {
+  return (
+    await ctx.deps.store.audit.list({
       workspacePrefix: workspaceOf(ctx.req.conversation),
       videoId,
       from: ctx.now() - TYPED_RETRY_WINDOW_MS,
     })
+  )
     .filter((e) => e.action === 'video.unschedule' || e.action === 'approval.withdraw')
     .reduce((latest, e) => Math.max(latest, e.at), 0);
 }
@@ -103,7 +105,7 @@ export interface ScheduleSend {
  */
 export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promise<Card> {
   const { video } = s;
-  const zone = ctx.timeZone();
+  const zone = await ctx.timeZone();
   const effect: RemoteEffect = {
     command: 'schedule',
     args: scheduleArgs(s),
@@ -111,18 +113,16 @@ export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promis
     what: `the schedule of “${literal(video.name)}”`,
   };
   const at = await remoteEffect(ctx, effect, {
-    send: () =>
-      ctx
-        .api()
-        .posts.schedule(
-          { videoId: video.id, platforms: s.platforms, scheduledTime: new Date(s.at).toISOString() },
-          { idempotencyKey: s.idempotencyKey },
-        ),
-    commit: (scheduled) => {
+    send: async () =>
+      (await ctx.api()).posts.schedule(
+        { videoId: video.id, platforms: s.platforms, scheduledTime: new Date(s.at).toISOString() },
+        { idempotencyKey: s.idempotencyKey },
+      ),
+    commit: async (scheduled) => {
       // The service's echo is the truth (it may normalise the time).
       const echoed = Date.parse(scheduled.scheduledTime);
       const at = Number.isFinite(echoed) ? echoed : s.at;
-      recordSchedule(ctx, { send: s, at, zone });
+      await recordSchedule(ctx, { send: s, at, zone });
       return at;
     },
   });
@@ -138,24 +138,27 @@ export const scheduleArgs = (s: Omit<ScheduleSend, 'idempotencyKey'>): Record<st
 });
 
 /** The watch, the video card, the audit entry and `last`: the local record of a schedule. */
-function recordSchedule(ctx: CommandContext, r: { send: ScheduleSend; at: number; zone: string }): void {
+async function recordSchedule(
+  ctx: CommandContext,
+  r: { send: ScheduleSend; at: number; zone: string },
+): Promise<void> {
   const { send: s, at, zone } = r;
   const { video } = s;
   const requestedBy = s.approval?.requesterName ?? ctx.req.userName;
   const store = ctx.deps.store;
-  store.transaction(() => {
-    const { state, watch } = watchSchedule(store, {
+  await store.transaction(async () => {
+    const { state, watch } = await watchSchedule(store, {
       videoId: video.id,
       name: video.name,
       platforms: s.platforms,
       at,
       zone,
       conversation: ctx.req.conversation,
-      owner: ctx.keyOwner(),
+      owner: await ctx.keyOwner(),
       cardKey: null,
       now: ctx.now(),
     });
-    const cardKey = syncVideoCard(store, {
+    const cardKey = await syncVideoCard(store, {
       video,
       conversation: ctx.req.conversation,
       patch: { schedule: scheduleCardPart(state), notice: undefined },
@@ -164,8 +167,8 @@ function recordSchedule(ctx: CommandContext, r: { send: ScheduleSend; at: number
       ...(requestedBy ? { requestedBy } : {}),
       requester: ctx.req.user,
     });
-    store.watches.update(watch.id, { cardKey });
-    store.audit.record({
+    await store.watches.update(watch.id, { cardKey });
+    await store.audit.record({
       at: ctx.now(),
       conversation: ctx.req.conversation,
       actor: ctx.req.user,
@@ -178,7 +181,7 @@ function recordSchedule(ctx: CommandContext, r: { send: ScheduleSend; at: number
         ...(s.approval ? { approval: s.approval.id } : {}),
       },
     });
-    store.users.setLast(ctx.req.user, 'video', video.id);
+    await store.users.setLast(ctx.req.user, 'video', video.id);
   });
 }
 

@@ -15,7 +15,7 @@ export const DEFAULT_SERIES_MODEL = 'storyboard';
 /** Credits one episode costs with this model, from GET /options?kind=models; undefined if unreadable. */
 export async function episodeCost(ctx: CommandContext, model: string): Promise<number | undefined> {
   try {
-    return await ctx.deps.catalog.modelCost(ctx.api(), ctx.apiKeyId(), model);
+    return await ctx.deps.catalog.modelCost(await ctx.api(), await ctx.apiKeyId(), model);
   } catch (e) {
     if (e instanceof VideoApiError) return undefined;
     throw e;
@@ -25,7 +25,7 @@ export async function episodeCost(ctx: CommandContext, model: string): Promise<n
 /** A voice's display name; the id when the catalog cannot say. */
 export async function voiceName(ctx: CommandContext, id: string): Promise<string> {
   try {
-    const voices = await ctx.deps.catalog.voices(ctx.api(), ctx.apiKeyId());
+    const voices = await ctx.deps.catalog.voices(await ctx.api(), await ctx.apiKeyId());
     return voices.find((v) => v.id === id)?.name ?? id;
   } catch (e) {
     if (e instanceof VideoApiError) return id;
@@ -36,7 +36,7 @@ export async function voiceName(ctx: CommandContext, id: string): Promise<string
 /** A video's name (episodes are named by the service); `fallback` when it cannot be read. */
 export async function videoName(ctx: CommandContext, id: string, fallback: string): Promise<string> {
   try {
-    return (await ctx.api().videos.get(id)).name || fallback;
+    return (await (await ctx.api()).videos.get(id)).name || fallback;
   } catch (e) {
     if (e instanceof VideoApiError) return fallback;
     throw e;
@@ -46,7 +46,7 @@ export async function videoName(ctx: CommandContext, id: string, fallback: strin
 /** The team's balance from GET /me; undefined if unreadable (the message then omits it). */
 export async function balance(ctx: CommandContext): Promise<number | undefined> {
   try {
-    return (await ctx.api().me.get()).team.credits;
+    return (await (await ctx.api()).me.get()).team.credits;
   } catch (e) {
     if (e instanceof VideoApiError) return undefined;
     throw e;
@@ -55,7 +55,7 @@ export async function balance(ctx: CommandContext): Promise<number | undefined> 
 
 /** GET /series/{id} for a button's id; a deleted series reads as "not found" in words. */
 export const getSeriesById = (ctx: CommandContext, id: string): Promise<Series> =>
-  readOrNotFound(() => ctx.api().series.get(id), 'not-found-series', id);
+  readOrNotFound(async () => (await ctx.api()).series.get(id), 'not-found-series', id);
 
 export const cadenceOf = (s: Series): Cadence => {
   const c: Cadence = { postingDays: daysOf(s.postingDays) };
@@ -65,12 +65,12 @@ export const cadenceOf = (s: Series): Cadence => {
 };
 
 /** "Tue 3 Mar, 09:00 (Europe/Paris) · 08:00 your time": the series' zone, and the caller's when different. */
-export function nextPostText(ctx: CommandContext, s: Series): string | undefined {
+export async function nextPostText(ctx: CommandContext, s: Series): Promise<string | undefined> {
   if (s.paused) return undefined;
   const at = nextPostTime(cadenceOf(s), ctx.now());
   if (at === undefined) return undefined;
   const zone = s.timezone ?? 'UTC';
-  const mine = ctx.timeZone();
+  const mine = await ctx.timeZone();
   return zone === mine ? formatWhen(at, zone) : `${formatWhen(at, zone)} · ${formatWhen(at, mine)} your time`;
 }
 
@@ -88,7 +88,7 @@ export async function configFields(ctx: CommandContext, s: Series, full: boolean
     ['Model', cost === undefined ? model : `${model} · ${cost} credits per episode`, true],
     ['Duration', s.duration ? `${s.duration} s` : undefined, true],
     ['Schedule', describeSchedule(cadenceOf(s)), false],
-    ['Next post', nextPostText(ctx, s), false],
+    ['Next post', await nextPostText(ctx, s), false],
     [
       'Posts to',
       s.destination

@@ -131,7 +131,8 @@ export async function seriesFieldsFrom(
   mode: 'create' | 'edit',
 ): Promise<SeriesPatch> {
   const body: SeriesPatch = {};
-  const cadence = tagged('schedule', () => scheduleFrom(args, mode, ctx.timeZone()));
+  const timeZone = await ctx.timeZone();
+  const cadence = tagged('schedule', () => scheduleFrom(args, mode, timeZone));
   if (cadence.autoPostTime !== undefined) body.autoPostTime = cadence.autoPostTime;
   if (cadence.postingDays !== undefined && cadence.postingDays.length > 0)
     body.postingDays = cadence.postingDays;
@@ -192,7 +193,7 @@ export async function catalogValue(
 ): Promise<string> {
   let items: { value: string; name: string }[];
   try {
-    items = (await ctx.deps.catalog.options(ctx.api(), ctx.apiKeyId(), input.kind)).items;
+    items = (await ctx.deps.catalog.options(await ctx.api(), await ctx.apiKeyId(), input.kind)).items;
   } catch (e) {
     if (e instanceof VideoApiError) return input.value;
     throw e;
@@ -223,7 +224,7 @@ export async function catalogValue(
 
 /** Voice by id, exact name, or unique name prefix (case-insensitive). */
 export async function resolveVoiceId(ctx: CommandContext, ref: string): Promise<string> {
-  const voices = await ctx.deps.catalog.voices(ctx.api(), ctx.apiKeyId());
+  const voices = await ctx.deps.catalog.voices(await ctx.api(), await ctx.apiKeyId());
   const wanted = ref.trim().toLowerCase();
   const byId = voices.find((v) => v.id.toLowerCase() === wanted);
   if (byId) return byId.id;
@@ -235,7 +236,7 @@ export async function resolveVoiceId(ctx: CommandContext, ref: string): Promise<
 
 /** `Main channel, @brand` → account ids, matched by id or label, preferring the destination platform. */
 async function resolveAccounts(ctx: CommandContext, text: string, platform?: string): Promise<string[]> {
-  const accounts = await ctx.deps.catalog.accounts(ctx.api(), ctx.apiKeyId());
+  const accounts = await ctx.deps.catalog.accounts(await ctx.api(), await ctx.apiKeyId());
   const entries = Object.entries(accounts).flatMap(([p, list]) => list.map((a) => ({ ...a, platform: p })));
   entries.sort((a, b) => Number(b.platform === platform) - Number(a.platform === platform));
   const out: string[] = [];

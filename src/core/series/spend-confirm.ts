@@ -35,7 +35,7 @@ export const isShort = (chargedNow: number | undefined, credits: number | undefi
 export const priceText = (cost: number | undefined, model: string): string =>
   cost === undefined ? `the ${literal(model)} price` : `**${cost} credits** (${literal(model)})`;
 
-export function spendCard(ctx: CommandContext, o: SpendCardOptions): Card {
+export async function spendCard(ctx: CommandContext, o: SpendCardOptions): Promise<Card> {
   const short = isShort(o.chargedNow, o.credits);
   const charged = o.chargedNow;
   const fields: Field[] = [
@@ -76,7 +76,7 @@ export function spendCard(ctx: CommandContext, o: SpendCardOptions): Card {
       { kind: 'button', action: o.cancel.action, value: o.cancel.value, label: 'Cancel' },
     ],
     context: o.approval
-      ? `This channel needs an approver for spending over ${ctx.settings().spendThreshold} credits: nothing is charged until one approves. · ${o.context}`
+      ? `This channel needs an approver for spending over ${(await ctx.settings()).spendThreshold} credits: nothing is charged until one approves. · ${o.context}`
       : o.context,
   };
 }

@@ -10,12 +10,15 @@ import { code, literal } from '../text.js';
 export const FEED_KINDS = ['calendar', 'videos', 'series'] as const;
 
 /** The active watch behind a subscription, if it still runs. */
-export function subscriptionWatch(
+export async function subscriptionWatch(
   store: Store,
   sub: { kind: SubscriptionKind; target: string; conversation: ConversationAddress },
-): Watch | undefined {
-  if (sub.kind === 'series') return store.watches.findActiveIn('series', sub.target, sub.conversation);
-  return store.watches.findActive('feed', feedTarget({ kind: sub.kind, conversation: sub.conversation }));
+): Promise<Watch | undefined> {
+  if (sub.kind === 'series') return await store.watches.findActiveIn('series', sub.target, sub.conversation);
+  return await store.watches.findActive(
+    'feed',
+    feedTarget({ kind: sub.kind, conversation: sub.conversation }),
+  );
 }
 
 /** The series' name as its watch remembers it. */

@@ -19,11 +19,11 @@ export function phaseOf(status: string | undefined): VideoCardModel['phase'] {
 }
 
 /** A card model from GET /videos/{id} (and its status when known), merged over the video's card state. */
-export function modelFromVideo(
+export async function modelFromVideo(
   store: Store,
   { video, status }: { video: Video; status?: VideoStatus | undefined },
-): VideoCardModel {
-  const base: Partial<VideoCardModel> = videoState(store, video.id) ?? {};
+): Promise<VideoCardModel> {
+  const base: Partial<VideoCardModel> = (await videoState(store, video.id)) ?? {};
   const model: VideoCardModel = {
     ...base,
     videoId: video.id,

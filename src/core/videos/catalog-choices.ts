@@ -64,7 +64,7 @@ export function pickVoice(voices: readonly Voice[], ref: string, language?: stri
 }
 
 export async function loadVoices(ctx: CommandContext): Promise<Voice[]> {
-  return ctx.deps.catalog.voices(ctx.api(), ctx.apiKeyId());
+  return ctx.deps.catalog.voices(await ctx.api(), await ctx.apiKeyId());
 }
 
 /**
@@ -78,7 +78,7 @@ export async function catalogValue(
 ): Promise<string> {
   let items: OptionItem[];
   try {
-    items = (await ctx.deps.catalog.options(ctx.api(), ctx.apiKeyId(), kind)).items;
+    items = (await ctx.deps.catalog.options(await ctx.api(), await ctx.apiKeyId(), kind)).items;
   } catch (error) {
     if (error instanceof VideoApiError) return typed.trim();
     throw error;
@@ -92,7 +92,7 @@ export async function catalogValue(
 
 /** The models catalog with credits (GET /options?kind=models, cached). */
 export async function modelCatalog(ctx: CommandContext): Promise<OptionItem[]> {
-  return (await ctx.deps.catalog.options(ctx.api(), ctx.apiKeyId(), 'models')).items;
+  return (await ctx.deps.catalog.options(await ctx.api(), await ctx.apiKeyId(), 'models')).items;
 }
 
 /** `motion_pro (100 credits)` */

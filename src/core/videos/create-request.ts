@@ -107,8 +107,8 @@ async function chooseVoice(
 /** Validates and prices a draft, stores it pending, and returns the confirm card. */
 export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Promise<Card> {
   checkDraft(draft);
-  checkRole(ctx, 'spend');
-  const api = ctx.api();
+  await checkRole(ctx, 'spend');
+  const api = await ctx.api();
   const language = draft.language
     ? await catalogValue(ctx, { kind: 'languages', option: 'language', typed: draft.language })
     : undefined;
@@ -156,8 +156,9 @@ export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Pr
     state: 'pending',
   };
   const card = confirmCard(id, pending);
-  if (needsApproval(ctx, { kind: 'spend', credits: cost })) asksApproval(card, ctx.settings().spendThreshold);
-  ctx.deps.store.cards.put(requestKey(id), {
+  if (await needsApproval(ctx, { kind: 'spend', credits: cost }))
+    asksApproval(card, (await ctx.settings()).spendThreshold);
+  await ctx.deps.store.cards.put(requestKey(id), {
     conversation: ctx.req.conversation,
     card,
     model: pending as unknown as Record<string, unknown>,

@@ -22,29 +22,29 @@ const FIRST_CHECK_MS: Record<'generation' | 'render', number> = { generation: 10
  * already watched (a double click, a repeated `status`, another channel), the card is shown here on the state
  * the watch keeps, so it never regresses to an older snapshot.
  */
-export function trackGeneration(
+export async function trackGeneration(
   ctx: CommandContext,
   model: VideoCardModel,
   options: { justCreated?: boolean } = {},
-): { cardKey: string; started: boolean } {
+): Promise<{ cardKey: string; started: boolean }> {
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
   const cardKey = videoCardKey(model.videoId, conversation);
   const now = ctx.now();
-  const started = store.transaction(() => {
-    store.users.setLast(ctx.req.user, 'video', model.videoId);
-    const watching = store.watches.findActive('generation', model.videoId);
+  const started = await store.transaction(async () => {
+    await store.users.setLast(ctx.req.user, 'video', model.videoId);
+    const watching = await store.watches.findActive('generation', model.videoId);
     // Already followed (here or elsewhere): the card comes to life here too, on the state the watch keeps.
     // Otherwise this read goes over what every card shows (its kind, credits, approval…), a stale note off.
-    const stored = videoState(store, model.videoId);
+    const stored = await videoState(store, model.videoId);
     const fresh: VideoCardModel = stored ? { ...stored, ...model } : model;
     delete fresh.notice;
-    showHere(ctx, { model: fresh, watching: watching !== undefined, now });
+    await showHere(ctx, { model: fresh, watching: watching !== undefined, now });
     if (watching) return false;
-    store.watches.add({
+    await store.watches.add({
       kind: 'generation',
       target: model.videoId,
-      owner: ctx.keyOwner(),
+      owner: await ctx.keyOwner(),
       conversation,
       cardKey,
       state: {
@@ -65,29 +65,29 @@ export function trackGeneration(
 }
 
 /** Watches a render (one watch per render) and shows the video's live card in the caller's conversation. */
-export function trackRender(
+export async function trackRender(
   ctx: CommandContext,
   input: { model: VideoCardModel; renderId: string; codec: string },
-): { cardKey: string; started: boolean } {
+): Promise<{ cardKey: string; started: boolean }> {
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
   const cardKey = videoCardKey(input.model.videoId, conversation);
   const now = ctx.now();
-  const started = store.transaction(() => {
-    store.users.setLast(ctx.req.user, 'video', input.model.videoId);
+  const started = await store.transaction(async () => {
+    await store.users.setLast(ctx.req.user, 'video', input.model.videoId);
     // The same render replayed by its idempotency key (double click) is already being watched.
-    const watching = store.watches.findActive('render', input.renderId);
+    const watching = await store.watches.findActive('render', input.renderId);
     const model: VideoCardModel = {
       ...input.model,
       render: { renderId: input.renderId, status: 'in-progress', progress: 0, codec: input.codec },
     };
     delete model.notice;
-    showHere(ctx, { model, watching: watching !== undefined, now });
+    await showHere(ctx, { model, watching: watching !== undefined, now });
     if (watching) return false;
-    store.watches.add({
+    await store.watches.add({
       kind: 'render',
       target: input.renderId,
-      owner: ctx.keyOwner(),
+      owner: await ctx.keyOwner(),
       conversation,
       cardKey,
       state: {
@@ -111,11 +111,11 @@ export function trackRender(
  * Shows the video's live card in the caller's conversation: on the state a running watch keeps (`watching`),
  * else on `model`. The caller is told privately if the platform refuses the post.
  */
-function showHere(
+async function showHere(
   ctx: CommandContext,
   input: { model: VideoCardModel; watching: boolean; now: number },
-): void {
-  showVideo(ctx.deps.store, {
+): Promise<void> {
+  await showVideo(ctx.deps.store, {
     model: input.model,
     conversation: ctx.req.conversation,
     now: input.now,
@@ -125,14 +125,12 @@ function showHere(
 }
 
 /** Every active watch about one video (its generation, renders, schedule), in any conversation. */
-export function watchesOfVideo(store: Store, videoId: string): Watch[] {
-  return store.watches
-    .active()
-    .filter(
-      (w) =>
-        (w.kind === 'generation' || w.kind === 'render' || w.kind === 'schedule') &&
-        (w.target === videoId || w.state.videoId === videoId),
-    );
+export async function watchesOfVideo(store: Store, videoId: string): Promise<Watch[]> {
+  return (await store.watches.active()).filter(
+    (w) =>
+      (w.kind === 'generation' || w.kind === 'render' || w.kind === 'schedule') &&
+      (w.target === videoId || w.state.videoId === videoId),
+  );
 }
 
 export const asRecord = (model: VideoCardModel): Record<string, unknown> =>

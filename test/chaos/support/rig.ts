@@ -176,9 +176,14 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
   const setup = openStore({ path: paths.db, secretKey: secret });
   for (const [i, f] of flows.entries()) {
     const key = keys[Math.floor(i / flowsPerKey)] as string;
-    setup.keys.put(f.user, { apiKey: key, keyPrefix: key.slice(0, 12), teamId: f.team, teamName: f.team });
+    await setup.keys.put(f.user, {
+      apiKey: key,
+      keyPrefix: key.slice(0, 12),
+      teamId: f.team,
+      teamName: f.team,
+    });
   }
-  setup.close();
+  await setup.close();
 
   const host = new BotHost({
     dbPath: paths.db,

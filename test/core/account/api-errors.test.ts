@@ -58,7 +58,7 @@ describe('API errors in words', () => {
 
   it('unauthorized (revoked key) asks to link a fresh key', async () => {
     await world();
-    const gone = w.user('gone', { key: GONE_KEY });
+    const gone = await w.user('gone', { key: GONE_KEY });
     expect(textOf(await w.run('whoami', gone))).toContain('You act as Gone Team');
     w.sim.sim.revokeKey(GONE_KEY);
     const response = await w.run('credits', gone);
@@ -81,14 +81,14 @@ describe('API errors in words', () => {
       'Check `/reel credits` and top up in the dashboard.',
     );
     expect(w.sim.sim.balance(POOR_KEY)).toBe(10);
-    const credits = await w.run('credits', w.user('poor', { key: POOR_KEY }));
+    const credits = await w.run('credits', await w.user('poor', { key: POOR_KEY }));
     expect(textOf(credits)).toContain('Credits: 10');
     expect(textOf(credits)).toContain('less than the cheapest video');
   });
 
   it('forbidden_scope names the missing scope', async () => {
     await world();
-    const narrow = w.user('narrow', { key: NARROW_KEY });
+    const narrow = await w.user('narrow', { key: NARROW_KEY });
     const response = await w.run('credits', narrow);
     expect(textOf(response)).toContain(
       'Your API key lacks the `credits:read` scope. Create a key with it in the dashboard and run `/reel link`.',

@@ -49,7 +49,7 @@ describe('voices, options, accounts', () => {
 
   it('serves catalogs from a cache for a few minutes', async () => {
     w = await createWorld({ teams: [{ name: 'Small', keys: [{ key: SMALL_KEY }] }] });
-    const bob = w.user('bob', { key: SMALL_KEY });
+    const bob = await w.user('bob', { key: SMALL_KEY });
     await w.run('voices', bob);
     await w.run('accounts', bob);
     await w.run('options models', bob);
@@ -99,7 +99,7 @@ describe('voices, options, accounts', () => {
         },
       ],
     });
-    const card = cardOf(await w.run('accounts', w.user('bob', { key: SMALL_KEY })));
+    const card = cardOf(await w.run('accounts', await w.user('bob', { key: SMALL_KEY })));
     expect(card.text).toBe('1 of 7 platforms connected.');
     expect(card.fields?.[0]).toEqual({
       label: 'YouTube',

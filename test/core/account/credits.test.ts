@@ -23,8 +23,8 @@ describe('credits', () => {
       },
       { idempotencyKey: 'credits-test-1' },
     );
-    const alice = w.user('alice');
-    w.store.users.setTimeZone(alice.user, 'Asia/Tokyo');
+    const alice = await w.user('alice');
+    await w.store.users.setTimeZone(alice.user, 'Asia/Tokyo');
     const response = await w.run('credits', alice);
     const card = cardOf(response);
     expect(card.title).toBe('Credits: 450');

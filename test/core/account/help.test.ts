@@ -33,7 +33,7 @@ describe('help', () => {
   });
 
   it('says where to start for a member without a key', async () => {
-    const response = await w.run('/reel', w.user('newbie', { key: null }));
+    const response = await w.run('/reel', await w.user('newbie', { key: null }));
     expect(cardOf(response).text).toContain('**Start here:** `/reel link`');
   });
 

@@ -25,7 +25,7 @@ describe('link, unlink, whoami', () => {
   afterEach(async () => w.close());
 
   it('opens a private form with one key input and a hint where to find the key', async () => {
-    const bob = w.user('bob', { key: null });
+    const bob = await w.user('bob', { key: null });
     const response = await w.run('/reel link', bob);
     expect(response.kind).toBe('form');
     if (response.kind !== 'form') return;
@@ -36,24 +36,24 @@ describe('link, unlink, whoami', () => {
   });
 
   it('refuses a key typed in the channel without storing or repeating it', async () => {
-    const bob = w.user('bob', { key: null });
+    const bob = await w.user('bob', { key: null });
     const response = await w.run(`/reel link ${DEMO_KEY}`, bob);
     expect(response).toMatchObject({ kind: 'message', visibility: 'ephemeral' });
     expect(textOf(response)).toContain(commandsAsTyped(say('key-in-channel')));
     expect(JSON.stringify(response)).not.toContain(DEMO_KEY);
     expect(JSON.stringify(response)).not.toContain('0123456789abcdef');
-    expect(w.store.keys.get(bob.user)).toBeUndefined();
+    expect(await w.store.keys.get(bob.user)).toBeUndefined();
     // Quoted or with flags, still refused and never echoed.
     for (const text of [`link "${DEMO_KEY}"`, `link key ${DEMO_KEY} --x`, `link --key ${DEMO_KEY}`]) {
       const r = await w.run(text, bob);
       expect(JSON.stringify(r)).not.toContain('0123456789abcdef');
-      expect(w.store.keys.get(bob.user)).toBeUndefined();
+      expect(await w.store.keys.get(bob.user)).toBeUndefined();
     }
     expect(w.chat.posts).toHaveLength(0);
   });
 
   it('checks the key with GET /me, stores it, and answers with team, plan, credits and scopes', async () => {
-    const bob = w.user('bob', { key: null });
+    const bob = await w.user('bob', { key: null });
     const response = await w.submit(LINK_FORM_ID, '', { key: `  ${DEMO_KEY}\n` }, bob);
     const card = cardOf(response);
     expect(response).toMatchObject({ kind: 'message', visibility: 'ephemeral' });
@@ -64,7 +64,7 @@ describe('link, unlink, whoami', () => {
     expect(text).toContain('Scopes: all 11 scopes');
     expect(text).toContain('`fl_live_harn…`');
     expect(JSON.stringify(response)).not.toContain(DEMO_KEY);
-    expect(w.store.keys.get(bob.user)).toMatchObject({
+    expect(await w.store.keys.get(bob.user)).toMatchObject({
       apiKey: DEMO_KEY,
       teamName: 'Demo Team',
       keyPrefix: 'fl_live_harn',
@@ -72,19 +72,19 @@ describe('link, unlink, whoami', () => {
   });
 
   it('answers an unknown key inline in the form and stores nothing', async () => {
-    const bob = w.user('bob', { key: null });
+    const bob = await w.user('bob', { key: null });
     const response = await w.submit(LINK_FORM_ID, '', { key: 'fl_live_not_a_real_key_999999999999' }, bob);
     expect(response).toEqual({ kind: 'form-errors', errors: { key: say('bad-key') } });
-    expect(w.store.keys.get(bob.user)).toBeUndefined();
+    expect(await w.store.keys.get(bob.user)).toBeUndefined();
 
     w.sim.sim.revokeKey(OTHER_KEY);
     const revoked = await w.submit(LINK_FORM_ID, '', { key: OTHER_KEY }, bob);
     expect(revoked).toEqual({ kind: 'form-errors', errors: { key: say('bad-key') } });
-    expect(w.store.keys.get(bob.user)).toBeUndefined();
+    expect(await w.store.keys.get(bob.user)).toBeUndefined();
   });
 
   it('answers an empty or malformed key without calling the service', async () => {
-    const bob = w.user('bob', { key: null });
+    const bob = await w.user('bob', { key: null });
     expect(await w.submit(LINK_FORM_ID, '', { key: '   ' }, bob)).toEqual({
       kind: 'form-errors',
       errors: { key: say('key-empty') },
@@ -93,11 +93,11 @@ describe('link, unlink, whoami', () => {
       kind: 'form-errors',
       errors: { key: say('key-malformed') },
     });
-    expect(w.store.keys.get(bob.user)).toBeUndefined();
+    expect(await w.store.keys.get(bob.user)).toBeUndefined();
   });
 
   it('says which commands a key with missing scopes cannot run', async () => {
-    const bob = w.user('bob', { key: null });
+    const bob = await w.user('bob', { key: null });
     const response = await w.submit(LINK_FORM_ID, '', { key: NARROW_KEY }, bob);
     const card = cardOf(response);
     expect(card.tone).toBe('warning');
@@ -108,7 +108,7 @@ describe('link, unlink, whoami', () => {
   });
 
   it('replacing a link to another team says so', async () => {
-    const bob = w.user('bob');
+    const bob = await w.user('bob');
     const form = await w.run('link', bob);
     expect(textOf(form)).toContain('This replaces your current link');
     const response = await w.submit(LINK_FORM_ID, '', { key: OTHER_KEY }, bob);
@@ -117,7 +117,7 @@ describe('link, unlink, whoami', () => {
   });
 
   it('whoami shows the team and the key prefix only, and says the key is the member’s own', async () => {
-    const bob = w.user('bob', { key: null });
+    const bob = await w.user('bob', { key: null });
     await w.submit(LINK_FORM_ID, '', { key: DEMO_KEY }, bob);
     const response = await w.run('whoami', bob);
     const text = textOf(response);
@@ -131,19 +131,19 @@ describe('link, unlink, whoami', () => {
   });
 
   it('unlink removes the key; whoami then asks to link', async () => {
-    const bob = w.user('bob', { key: null });
+    const bob = await w.user('bob', { key: null });
     await w.submit(LINK_FORM_ID, '', { key: DEMO_KEY }, bob);
     const unlinked = await w.run('unlink', bob);
     expect(cardOf(unlinked).title).toBe('Key unlinked');
     expect(textOf(unlinked)).toContain('Demo Team');
     expect(textOf(unlinked)).toContain('revoke it in the dashboard');
-    expect(w.store.keys.get(bob.user)).toBeUndefined();
+    expect(await w.store.keys.get(bob.user)).toBeUndefined();
     expect(textOf(await w.run('whoami', bob))).toContain(commandsAsTyped(say('not-linked')));
     expect(cardOf(await w.run('unlink', bob)).title).toBe('Nothing to unlink');
   });
 
   it('a revoked key is explained on the next command', async () => {
-    const carol = w.user('carol', { key: OTHER_KEY });
+    const carol = await w.user('carol', { key: OTHER_KEY });
     w.sim.sim.revokeKey(OTHER_KEY);
     const response = await w.run('whoami', carol);
     expect(textOf(response)).toContain('no longer accepts your API key');
@@ -159,7 +159,7 @@ describe('whoami with the deployment key', () => {
   afterEach(async () => w.close());
 
   it('says the shared key is in use, shows its prefix only', async () => {
-    const dave = w.user('dave', { key: null });
+    const dave = await w.user('dave', { key: null });
     const response = await w.run('whoami', dave);
     const text = textOf(response);
     expect(text).toContain("This workspace's shared key (`VIDEO_API_KEY`)");

@@ -72,8 +72,8 @@ async function secretWorld() {
   const poller = new Poller({
     store,
     watchers: WATCHERS,
-    apiFor: (owner) => {
-      const key = owner ? store.keys.get(owner)?.apiKey : undefined;
+    apiFor: async (owner) => {
+      const key = owner ? (await store.keys.get(owner))?.apiKey : undefined;
       return key ? apiFor(key) : undefined;
     },
     clock,
@@ -116,7 +116,7 @@ async function secretWorld() {
     async close() {
       await poller.stop();
       await sender.stop();
-      store.close();
+      await store.close();
       await sim.close();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -145,7 +145,7 @@ describe('a linked key stays secret', () => {
     responses.push(await world.submit({ key: `${SECRET}x` }, bob));
     responses.push(await world.submit({ key: ` ${SECRET} ` }, bob));
     responses.push(await world.submit({ key: SECRET }, carol));
-    expect(world.store.keys.get(bob.user)?.apiKey).toBe(SECRET);
+    expect((await world.store.keys.get(bob.user))?.apiKey).toBe(SECRET);
 
     // Use it: interactive calls, subscriptions polled in the background, failures of every kind.
     for (const text of ['whoami', 'credits', 'voices', 'accounts', 'options models', 'analytics'])
@@ -195,10 +195,10 @@ describe('a linked key stays secret', () => {
     };
     scan();
     // The store still holds it, encrypted, for bob.
-    expect(world.store.keys.get(bob.user)?.apiKey).toBe(SECRET);
+    expect((await world.store.keys.get(bob.user))?.apiKey).toBe(SECRET);
     await world.poller.stop();
     await world.sender.stop();
-    world.store.close();
+    await world.store.close();
     // Again once the WAL is checkpointed into the main file.
     scan();
     expect(readdirSync(world.dir)).toContain('reelbot.db');

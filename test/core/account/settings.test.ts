@@ -36,14 +36,14 @@ describe('settings', () => {
     expect(off).toMatchObject({ kind: 'message', visibility: 'channel' });
     expect(cardOf(off).title).toBe('Channel settings updated');
     expect(cardOf(off).text).toContain('Threading is **off**: milestones go to the channel.');
-    expect(w.store.settings.get(w.conversation).threading).toBe(false);
+    expect((await w.store.settings.get(w.conversation)).threading).toBe(false);
 
     const tz = await w.run('settings timezone europe/paris');
     expect(cardOf(tz).text).toContain('The channel time zone is **Europe/Paris**');
-    expect(w.store.settings.get(w.conversation).timeZone).toBe('Europe/Paris');
+    expect((await w.store.settings.get(w.conversation)).timeZone).toBe('Europe/Paris');
     await w.run('settings timezone none');
-    expect(w.store.settings.get(w.conversation).timeZone).toBeUndefined();
-    expect(w.store.settings.get(w.conversation).threading).toBe(false);
+    expect((await w.store.settings.get(w.conversation)).timeZone).toBeUndefined();
+    expect((await w.store.settings.get(w.conversation)).threading).toBe(false);
   });
 
   it('stores the approval settings as plain values, for the workspace', async () => {
@@ -55,7 +55,7 @@ describe('settings', () => {
     await w.run('settings spend-threshold 120');
     await w.run('settings role publish @carol');
     await w.run('settings lifetime 12h');
-    const s = w.store.policies.get('playground:W1');
+    const s = await w.store.policies.get('playground:W1');
     expect(s).toMatchObject({
       requestLifetimeMs: 12 * 60 * 60_000,
       approval: 'spend',
@@ -74,9 +74,12 @@ describe('settings', () => {
     );
     await w.run('settings role publish everyone');
     await w.run('settings approvers none');
-    expect(w.store.policies.get('playground:W1')).toMatchObject({ approvers: [], roles: { publish: [] } });
+    expect(await w.store.policies.get('playground:W1')).toMatchObject({
+      approvers: [],
+      roles: { publish: [] },
+    });
     // The channel itself keeps only its presentation settings.
-    expect(w.store.settings.get(w.conversation)).toEqual(DEFAULT_CHANNEL_SETTINGS);
+    expect(await w.store.settings.get(w.conversation)).toEqual(DEFAULT_CHANNEL_SETTINGS);
   });
 
   it('warns when approval is on without approvers', async () => {
@@ -114,15 +117,15 @@ describe('settings', () => {
       expect(textOf(response), text).toContain('Usage: `/reel settings [key] [value…]');
       expect(textOf(response), text).toContain('Example: `/reel settings`');
     }
-    expect(w.store.settings.get(w.conversation)).toEqual(DEFAULT_CHANNEL_SETTINGS);
+    expect(await w.store.settings.get(w.conversation)).toEqual(DEFAULT_CHANNEL_SETTINGS);
   });
 
   it('once admins are set, only they may change settings, and they cannot lock themselves out', async () => {
     w = await createWorld();
     // alice is a workspace admin by the platform's account; bob becomes one through the `admin` role.
-    const alice = w.user('alice');
-    const bob = w.user('bob');
-    const dave = w.user('dave');
+    const alice = await w.user('alice');
+    const bob = await w.user('bob');
+    const dave = await w.user('dave');
     expect(textOf(await w.run('settings approval publish', bob))).toContain(
       'are set for the whole workspace by the workspace',
     );
@@ -135,7 +138,7 @@ describe('settings', () => {
     expect(textOf(refused)).toContain(
       `Only ${mention('playground:W1:bob')} may change settings in this channel.`,
     );
-    expect(w.store.settings.get(w.conversation).threading).toBe(true);
+    expect((await w.store.settings.get(w.conversation)).threading).toBe(true);
     // Showing the settings stays open to everyone.
     expect(cardOf(await w.run('settings', dave)).title).toBe('Channel settings');
   });
@@ -155,7 +158,7 @@ describe('settings', () => {
     expect(textOf(await w.run('settings lifetime 2d --here'))).toContain('requires requests to expire');
     await w.run('settings approval spend --here');
     await w.run('settings approvers @bob --here');
-    expect(w.store.settings.get(w.conversation).here).toEqual({
+    expect((await w.store.settings.get(w.conversation)).here).toEqual({
       approval: 'spend',
       approvers: ['playground:W1:bob'],
     });
@@ -169,8 +172,12 @@ describe('settings', () => {
     );
     // A row written before workspace policies keeps its governance as this channel's tightening.
     const legacy = 'playground:W1:old';
-    w.store.settings.put(legacy, { ...DEFAULT_CHANNEL_SETTINGS, approval: 'publish', approvers: ['x:y:z'] });
-    const old = w.user('eve');
+    await w.store.settings.put(legacy, {
+      ...DEFAULT_CHANNEL_SETTINGS,
+      approval: 'publish',
+      approvers: ['x:y:z'],
+    });
+    const old = await w.user('eve');
     const there = cardOf(await w.run('settings', { ...old, conversation: legacy }));
     expect(there.fields?.find((f) => f.label === 'Approval')?.value).toMatch(
       /^publish — .* · from this channel$/,
@@ -184,9 +191,12 @@ describe('settings on Slack and Discord', () => {
 
   it('maps Slack user and user-group mentions', async () => {
     w = await createWorld({ platform: 'slack' });
-    const alice = w.user('alice', { memberOf: ['slack-group:S0PUBLISH'] });
+    const alice = await w.user('alice', { memberOf: ['slack-group:S0PUBLISH'] });
     await w.run('settings approvers <@U0BOB|bob> <!subteam^S0PUBLISH|@publishers>', alice);
-    expect(w.store.policies.get('slack:W1')?.approvers).toEqual(['slack:W1:U0BOB', 'slack-group:S0PUBLISH']);
+    expect((await w.store.policies.get('slack:W1'))?.approvers).toEqual([
+      'slack:W1:U0BOB',
+      'slack-group:S0PUBLISH',
+    ]);
     const card = cardOf(await w.run('settings', alice));
     expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe(
       `${mention('slack:W1:U0BOB')}, ${mention('slack-group:S0PUBLISH')} · from the workspace policy`,
@@ -202,7 +212,7 @@ describe('settings on Slack and Discord', () => {
   it('maps Discord user and role mentions', async () => {
     w = await createWorld({ platform: 'discord' });
     await w.run('settings approvers <@123456> <@!7890> <@&555>');
-    expect(w.store.policies.get('discord:W1')?.approvers).toEqual([
+    expect((await w.store.policies.get('discord:W1'))?.approvers).toEqual([
       'discord:W1:123456',
       'discord:W1:7890',
       'discord-role:555',
@@ -262,11 +272,11 @@ describe('tz', () => {
 
   it('shows the zone in use and where it comes from', async () => {
     w = await createWorld();
-    const plain = w.user('plain');
+    const plain = await w.user('plain');
     expect(textOf(await w.run('tz', plain))).toContain(
       'Your time zone: UTC\nIt is Mon 08:00 there (the default: nothing else is set).',
     );
-    const slacker = w.user('slacker', { platformTimeZone: 'America/Chicago' });
+    const slacker = await w.user('slacker', { platformTimeZone: 'America/Chicago' });
     expect(textOf(await w.run('tz', slacker))).toContain(
       'Your time zone: America/Chicago\nIt is Mon 02:00 there (from your chat profile).',
     );
@@ -278,10 +288,10 @@ describe('tz', () => {
 
   it('sets the caller’s zone, validated, and dates follow it', async () => {
     w = await createWorld();
-    const alice = w.user('alice', { platformTimeZone: 'America/Chicago' });
+    const alice = await w.user('alice', { platformTimeZone: 'America/Chicago' });
     const set = await w.run('tz europe/berlin', alice);
     expect(cardOf(set).title).toBe('Time zone set: Europe/Berlin');
-    expect(w.store.users.getTimeZone(alice.user)).toBe('Europe/Berlin');
+    expect(await w.store.users.getTimeZone(alice.user)).toBe('Europe/Berlin');
     expect(textOf(await w.run('tz', alice))).toContain('(you set it with `/reel tz`)');
     expect(cardOf(await w.run('credits', alice)).text).toContain('Nov 23 2026, 09:00 GMT+1');
 
@@ -290,6 +300,6 @@ describe('tz', () => {
       "`Berlin` isn't an IANA time zone. Try `Europe/Paris` or `America/New_York`.",
     );
     expect(textOf(bad)).toContain('Usage: `/reel tz [zone]`');
-    expect(w.store.users.getTimeZone(alice.user)).toBe('Europe/Berlin');
+    expect(await w.store.users.getTimeZone(alice.user)).toBe('Europe/Berlin');
   });
 });

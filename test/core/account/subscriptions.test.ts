@@ -56,7 +56,7 @@ describe('subscribe calendar', () => {
     expect(response).toMatchObject({ kind: 'message', visibility: 'channel' });
     expect(cardOf(response).title).toBe('Subscribed: calendar');
     expect(textOf(response)).toContain('every scheduled post that goes out or fails will show up here');
-    const watch = w.store.watches.findActive(
+    const watch = await w.store.watches.findActive(
       'feed',
       feedTarget({ kind: 'calendar', conversation: w.conversation }),
     );
@@ -100,8 +100,8 @@ describe('subscribe calendar', () => {
     expect(off).toMatchObject({ kind: 'message', visibility: 'channel' });
     expect(textOf(off)).toContain('This channel no longer follows the posting calendar.');
     const target = feedTarget({ kind: 'calendar', conversation: w.conversation });
-    expect(w.store.watches.findActive('feed', target)).toBeUndefined();
-    expect(w.store.subscriptions.list(w.conversation)).toEqual([]);
+    expect(await w.store.watches.findActive('feed', target)).toBeUndefined();
+    expect(await w.store.subscriptions.list(w.conversation)).toEqual([]);
 
     const other = await newVideo(api, 'Later');
     await api.videos.update(other, { posts: { youtube: { title: 'T' } } });
@@ -125,13 +125,13 @@ describe('subscribe calendar', () => {
   it('stops with a message in the channel when the subscriber’s key is revoked', async () => {
     const key = 'fl_live_revocable_key_33333333333333333';
     w = await createWorld({ teams: [{ name: 'Revocable', keys: [{ key }] }] });
-    const bob = w.user('bob', { key });
+    const bob = await w.user('bob', { key });
     await w.run('subscribe calendar', bob);
     w.sim.sim.revokeKey(key);
     await pass(w, 12 * MINUTE);
     expect(titles(w)).toEqual(['Subscription stopped']);
     expect(w.chat.channelMessages[0]?.card.text).toContain('no longer works (revoked or unlinked)');
-    expect(w.store.subscriptions.list(w.conversation)).toEqual([]);
+    expect(await w.store.subscriptions.list(w.conversation)).toEqual([]);
     await pass(w, 30 * MINUTE, 10 * MINUTE);
     expect(titles(w)).toEqual(['Subscription stopped']);
   });
@@ -150,7 +150,7 @@ describe('subscribe videos', () => {
     const second = await newVideo(api, 'Second news');
     // A video made from this channel already has its status card here.
     const own = await newVideo(api, 'Made here');
-    w.store.cards.put(videoCardKey(own, w.conversation), {
+    await w.store.cards.put(videoCardKey(own, w.conversation), {
       conversation: w.conversation,
       card: { title: 'Made here' },
     });
@@ -217,17 +217,19 @@ describe('subscribe series', () => {
 
     const episode = await api.series.generate(series.id, { idempotencyKey: 'ep-2' });
     await pass(w, 6 * MINUTE);
-    const card = w.store.cards.get(videoCardKey(episode.projectId, w.conversation));
+    const card = await w.store.cards.get(videoCardKey(episode.projectId, w.conversation));
     expect(card).toBeDefined();
     expect(w.chat.channelMessages.some((m) => m.card.context?.includes(episode.projectId))).toBe(true);
     // The episode that existed before the subscription has no card here.
     const episodes = await api.series.episodes(series.id);
     const older = episodes.items.find((e) => e.projectId !== episode.projectId);
-    expect(older && w.store.cards.get(videoCardKey(older.projectId ?? '', w.conversation))).toBeUndefined();
+    expect(
+      older && (await w.store.cards.get(videoCardKey(older.projectId ?? '', w.conversation))),
+    ).toBeUndefined();
 
     const off = await w.run('unsubscribe series "Ocean facts"');
     expect(textOf(off)).toContain('This channel no longer follows the series **Ocean facts**.');
-    expect(w.store.watches.active().filter((x) => x.kind === 'series')).toEqual([]);
+    expect((await w.store.watches.active()).filter((x) => x.kind === 'series')).toEqual([]);
   });
 });
 
@@ -249,28 +251,28 @@ describe('subscribe: bad input and permissions', () => {
       expect(textOf(response)).toMatch(/Example: `\/reel (un)?subscribe/);
     }
     expect(w.calls).toEqual([]);
-    expect(w.store.subscriptions.list(w.conversation)).toEqual([]);
+    expect(await w.store.subscriptions.list(w.conversation)).toEqual([]);
   });
 
   it('a key without posts:read is refused at subscribe time, not silently later', async () => {
     const key = 'fl_live_no_posts_read_4444444444444444';
     w = await createWorld({ teams: [{ name: 'Blind', keys: [{ key, scopes: ['videos:read'] }] }] });
-    const response = await w.run('subscribe calendar', w.user('bob', { key }));
+    const response = await w.run('subscribe calendar', await w.user('bob', { key }));
     expect(textOf(response)).toContain('Your API key lacks the `posts:read` scope.');
-    expect(w.store.subscriptions.list(w.conversation)).toEqual([]);
-    expect(w.store.watches.active()).toEqual([]);
+    expect(await w.store.subscriptions.list(w.conversation)).toEqual([]);
+    expect(await w.store.watches.active()).toEqual([]);
   });
 
   it('only the channel admins may subscribe once an admin role is set', async () => {
     w = await createWorld();
-    const alice = w.user('alice');
-    const bob = w.user('bob');
+    const alice = await w.user('alice');
+    const bob = await w.user('bob');
     await w.run('settings role admin @alice', alice);
     const refused = await w.run('subscribe videos', bob);
     expect(textOf(refused)).toContain(
       `Only ${mention('playground:W1:alice')} may change subscriptions in this channel.`,
     );
     expect(cardOf(await w.run('subscribe videos', alice)).title).toBe('Subscribed: videos');
-    expect(w.store.keys.get(bob.user)?.apiKey).toBe(DEMO_KEY);
+    expect((await w.store.keys.get(bob.user))?.apiKey).toBe(DEMO_KEY);
   });
 });

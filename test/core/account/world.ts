@@ -28,7 +28,7 @@ export interface World extends Harness {
   user(
     name: string,
     options?: { key?: string | null; timeZone?: string; memberOf?: string[]; platformTimeZone?: string },
-  ): RequestInfo;
+  ): Promise<RequestInfo>;
   /** A client for setting the scene through the API (demo team by default); not recorded in `calls`. */
   api(key?: string): VideoApi;
 }
@@ -47,31 +47,31 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
     MODULES,
   );
   let alice: RequestInfo | undefined;
-  const as = (who: RequestInfo | undefined): RequestInfo => {
+  const as = async (who: RequestInfo | undefined): Promise<RequestInfo> => {
     if (who) return who;
-    alice ??= h.user('alice');
+    alice ??= await h.user('alice');
     return alice;
   };
   const world: World = {
     ...h,
     bot,
     calls,
-    user(name, o = {}) {
+    async user(name, o = {}) {
       const { platformTimeZone, ...rest } = o;
-      const req = h.user(name, rest);
+      const req = await h.user(name, rest);
       const withZone = platformTimeZone ? { ...req, platformTimeZone } : req;
       if (name === 'alice') alice = withZone;
       return withZone;
     },
     api: (key = DEMO_KEY) => h.deps.apiFor(key),
     async run(text, who) {
-      const response = asTyped(await bot.handleText(typedBy(as(who), text), text));
+      const response = asTyped(await bot.handleText(typedBy(await as(who), text), text));
       await h.sender.drain();
       return response;
     },
     async click(action, value, who, choice) {
       const response = asTyped(
-        await bot.handleAction(as(who), {
+        await bot.handleAction(await as(who), {
           action,
           value,
           ...(choice !== undefined ? { choice } : {}),
@@ -81,7 +81,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
       return response;
     },
     async submit(formId, state, values, who) {
-      const response = asTyped(await bot.handleForm(as(who), { formId, state, values }));
+      const response = asTyped(await bot.handleForm(await as(who), { formId, state, values }));
       await h.sender.drain();
       return response;
     },

@@ -99,7 +99,12 @@ export async function createCoreDriver(options: DriverOptions = {}): Promise<Sce
     const address = `slack:W1:${slackId(person)}`;
     addresses.set(person, address);
     const key = person === 'mallory' ? OTHER_KEY : DEMO_KEY;
-    h.store.keys.put(address, { apiKey: key, keyPrefix: key.slice(0, 12), teamId: 't', teamName: 'Team' });
+    await h.store.keys.put(address, {
+      apiKey: key,
+      keyPrefix: key.slice(0, 12),
+      teamId: 't',
+      teamName: 'Team',
+    });
   }
   const req = (as: As): RequestInfo => {
     const { user, channel } = actorOf(as);

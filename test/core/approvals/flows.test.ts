@@ -28,15 +28,16 @@ let carol: RequestInfo;
 beforeEach(async () => {
   h = await createHarness();
   h.sim.sim.addKey(DEMO_KEY, BOB_KEY);
-  alice = h.user('alice');
-  bob = h.user('bob', { key: BOB_KEY });
-  carol = h.user('carol');
+  alice = await h.user('alice');
+  bob = await h.user('bob', { key: BOB_KEY });
+  carol = await h.user('carol');
 });
 afterEach(() => h.close());
 
 async function settings(...lines: string[]) {
   // Approvals can be switched on only once an admin role is set: alice is the channel's admin.
-  if (h.store.settings.get(h.conversation).roles.admin.length === 0) lines.unshift('role admin @alice');
+  if ((await h.store.settings.get(h.conversation)).roles.admin.length === 0)
+    lines.unshift('role admin @alice');
   for (const line of lines) expect(textOf(await h.run(`settings ${line}`, alice))).toContain('updated');
 }
 
@@ -93,7 +94,7 @@ describe('running an approved action', () => {
       } as VideoApi;
     };
     await h.run(`publish ${id} youtube`, alice);
-    const approval = h.store.approvals.get(approvalId());
+    const approval = await h.store.approvals.get(approvalId());
     const failed = await h.click('approval.approve', approval?.id ?? '', bob);
     expect(cardOf(failed).title).toBe('Approved, but it did not go through');
     expect(approvalCard()?.title).toMatch(/^Approved, not done: /);
@@ -112,9 +113,9 @@ describe('running an approved action', () => {
       'already went through',
     );
     expect(h.chat.notices.map((n) => n.card.title)).toEqual(['Approved, but not done', 'Approved']);
-    const actions = h.store.audit
-      .list({ workspacePrefix: 'playground:W1', videoId: id })
-      .map((e) => e.action);
+    const actions = (await h.store.audit.list({ workspacePrefix: 'playground:W1', videoId: id })).map(
+      (e) => e.action,
+    );
     expect(actions.reverse()).toEqual([
       'approval.request',
       'approval.approve',
@@ -159,9 +160,9 @@ describe('running an approved action', () => {
       'Nothing to do',
     ]);
     expect(spends()).toHaveLength(before + 1);
-    const generated = h.store.audit
-      .list({ workspacePrefix: 'playground:W1' })
-      .find((e) => e.action === 'series.generate');
+    const generated = (await h.store.audit.list({ workspacePrefix: 'playground:W1' })).find(
+      (e) => e.action === 'series.generate',
+    );
     expect(generated).toMatchObject({ actor: bob.user, credits: 50 });
   });
 
@@ -182,7 +183,7 @@ describe('running an approved action', () => {
     const approved = await h.click('approval.approve', approvalId(), bob);
     expect(cardOf(approved).title).toBe('Approved · Series created: Money Minute');
     expect(await h.deps.apiFor(DEMO_KEY).series.list()).toHaveLength(1);
-    expect(h.store.audit.list({ workspacePrefix: 'playground:W1' }).map((e) => e.action)).toContain(
+    expect((await h.store.audit.list({ workspacePrefix: 'playground:W1' })).map((e) => e.action)).toContain(
       'series.create',
     );
   });
@@ -243,7 +244,7 @@ describe('unschedule', () => {
       .apiFor(DEMO_KEY)
       .posts.calendar({ startDate: '2026-11-23', endDate: '2026-11-30' });
     expect(calendar).toEqual([]);
-    expect(h.store.watches.findActive('approval', approval)).toBeUndefined();
+    expect(await h.store.watches.findActive('approval', approval)).toBeUndefined();
   });
 });
 
@@ -252,25 +253,25 @@ describe('the expiry watch', () => {
     const id = await rendered('Early');
     await settings('approval publish', 'approvers @bob');
     await h.run(`schedule ${id} youtube in 3 hours`, alice);
-    const approval = h.store.approvals.get(approvalId());
-    const watch = h.store.watches.findActive('approval', approval?.id ?? '');
+    const approval = await h.store.approvals.get(approvalId());
+    const watch = await h.store.watches.findActive('approval', approval?.id ?? '');
     expect(watch).toMatchObject({ nextCheckAt: approval?.expiresAt, expiresAt: approval?.expiresAt });
-    h.store.transaction(() => {
-      approvalWatcher.expire({
+    await h.store.transaction(async () => {
+      await approvalWatcher.expire({
         store: h.store,
         watch: watch as NonNullable<typeof watch>,
         now: h.clock.now(),
         reason: 'revoked',
       });
-      h.store.watches.update(watch?.id ?? '', { status: 'expired' });
+      await h.store.watches.update(watch?.id ?? '', { status: 'expired' });
     });
-    expect(h.store.approvals.get(approval?.id ?? '')?.status).toBe('pending');
-    expect(h.store.watches.findActive('approval', approval?.id ?? '')?.id).not.toBe(watch?.id);
+    expect((await h.store.approvals.get(approval?.id ?? ''))?.status).toBe('pending');
+    expect((await h.store.watches.findActive('approval', approval?.id ?? ''))?.id).not.toBe(watch?.id);
 
     // Unlinking the key does not matter: expiry needs no API call.
-    h.store.keys.delete(alice.user);
+    await h.store.keys.delete(alice.user);
     await h.advance(3 * HOUR + 1000);
-    expect(h.store.approvals.get(approval?.id ?? '')?.status).toBe('expired');
+    expect((await h.store.approvals.get(approval?.id ?? ''))?.status).toBe('expired');
     expect(h.chat.notices.map((n) => n.card.title)).toEqual(['Approval expired']);
   });
 

@@ -94,7 +94,7 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
     teams: [otherTeam()],
     simulator: { profile: options.profile ?? 'spec' },
   });
-  for (const person of PEOPLE) h.user(person, { key: person === 'mallory' ? OTHER_KEY : DEMO_KEY });
+  for (const person of PEOPLE) await h.user(person, { key: person === 'mallory' ? OTHER_KEY : DEMO_KEY });
   // The demo's first member (alice) is its workspace admin; the adapter reads groups from this list.
   const users: PlaygroundUser[] = PEOPLE.map((id) => ({
     id,

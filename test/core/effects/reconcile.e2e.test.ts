@@ -29,7 +29,7 @@ const buttonValue = (r: Response, action: string): string => {
   if (!control || control.kind !== 'button') throw new Error(`no ${action} button in ${JSON.stringify(r)}`);
   return control.value;
 };
-const activeWatches = (kind: string) => h.store.watches.active().filter((w) => w.kind === kind);
+const activeWatches = async (kind: string) => (await h.store.watches.active()).filter((w) => w.kind === kind);
 
 /** Past the grace period, one sweep, then the outbox. */
 async function sweep() {
@@ -59,22 +59,24 @@ describe.each(['spec', 'real'] as const)('a failed commit after a remote write (
     expect(textOf(told)).toMatch(UNSAVED);
     expect(textOf(told)).toContain('the new video “Octo”');
     expect(spends()).toHaveLength(1);
-    expect(h.store.effects.count()).toBe(1);
-    expect(activeWatches('generation')).toEqual([]);
+    expect(await h.store.effects.count()).toBe(1);
+    expect(await activeWatches('generation')).toEqual([]);
 
     // Within the grace period nothing is replayed: the request could still be in flight.
     expect(await reconcileEffects(h.deps, EFFECT_RUNNERS)).toEqual({ finished: 0, dropped: 0, retrying: 0 });
     expect(await sweep()).toEqual({ finished: 1, dropped: 0, retrying: 0 });
-    expect(h.store.effects.count()).toBe(0);
+    expect(await h.store.effects.count()).toBe(0);
     expect(spends()).toHaveLength(1);
-    const [watch] = activeWatches('generation');
+    const [watch] = await activeWatches('generation');
     expect(watch).toBeDefined();
     expect(h.chat.channelMessages.some((m) => m.card.title.includes('Octo'))).toBe(true);
     // The request card itself moved on: pressing Create now answers "Creating…" and charges nothing.
     expect((await h.click('video.create.confirm', value)).kind).toBe('update');
     expect(spends()).toHaveLength(1);
     expect(
-      h.store.audit.list({ workspacePrefix: 'playground:' }).filter((e) => e.action === 'video.create'),
+      (await h.store.audit.list({ workspacePrefix: 'playground:' })).filter(
+        (e) => e.action === 'video.create',
+      ),
     ).toHaveLength(1);
   });
 
@@ -86,26 +88,26 @@ describe.each(['spec', 'real'] as const)('a failed commit after a remote write (
     const again = await h.click('video.create.confirm', value);
     expect(textOf(again)).toContain('Charged 20 credits');
     expect(spends()).toHaveLength(1);
-    expect(h.store.effects.count()).toBe(0);
-    expect(activeWatches('generation')).toHaveLength(1);
+    expect(await h.store.effects.count()).toBe(0);
+    expect(await activeWatches('generation')).toHaveLength(1);
     expect(await sweep()).toEqual({ finished: 0, dropped: 0, retrying: 0 });
   });
 
   it('publish: the sweep puts the one post on the video card', async () => {
     await start();
     const videoId = await completedVideo(h, 'Launch teaser', { render: true });
-    const alice = h.user('alice');
-    h.store.users.setLast(alice.user, 'video', videoId);
+    const alice = await h.user('alice');
+    await h.store.users.setLast(alice.user, 'video', videoId);
     faults.after('posts.publish');
     expect(textOf(await h.run('publish last youtube'))).toMatch(UNSAVED);
     expect(h.sim.sim.publishedPosts()).toHaveLength(1);
-    expect(h.store.cards.get(videoCardKey(videoId, h.conversation))).toBeUndefined();
+    expect(await h.store.cards.get(videoCardKey(videoId, h.conversation))).toBeUndefined();
 
     expect(await sweep()).toEqual({ finished: 1, dropped: 0, retrying: 0 });
     expect(h.sim.sim.publishedPosts()).toHaveLength(1);
     const card = h.chat.channelMessages.find((m) => m.card.title === 'Launch teaser');
     expect(card?.card.fields?.some((f) => f.label === 'Posted: youtube')).toBe(true);
-    expect(h.store.audit.list({ workspacePrefix: 'playground:', videoId })).toMatchObject([
+    expect(await h.store.audit.list({ workspacePrefix: 'playground:', videoId })).toMatchObject([
       { action: 'video.publish' },
     ]);
   });
@@ -114,13 +116,13 @@ describe.each(['spec', 'real'] as const)('a failed commit after a remote write (
     await start();
     const videoId = await completedVideo(h, 'Launch teaser');
     await apiOf(h).videos.update(videoId, { posts: { youtube: { title: 'Teaser' } } });
-    h.store.users.setLast(h.user('alice').user, 'video', videoId);
+    await h.store.users.setLast((await h.user('alice')).user, 'video', videoId);
     faults.after('posts.schedule');
     expect(textOf(await h.run('schedule last youtube tomorrow 9am'))).toMatch(UNSAVED);
-    expect(activeWatches('schedule')).toEqual([]);
+    expect(await activeWatches('schedule')).toEqual([]);
 
     expect(await sweep()).toEqual({ finished: 1, dropped: 0, retrying: 0 });
-    expect(activeWatches('schedule')).toHaveLength(1);
+    expect(await activeWatches('schedule')).toHaveLength(1);
     const calendar = await apiOf(h).posts.calendar({ startDate: '2026-11-23', endDate: '2026-11-30' });
     expect(calendar.filter((p) => p.projectId === videoId)).toHaveLength(1);
   });
@@ -135,16 +137,16 @@ describe.each(['spec', 'real'] as const)('a failed commit after a remote write (
     expect(seriesCreated.kind).not.toBe('none');
     const ask = await h.run('series generate night');
     const before = spends().length;
-    const watching = activeWatches('generation').length;
+    const watching = (await activeWatches('generation')).length;
     faults.after('series.generate');
     const told = await h.click('series.generate.confirm', buttonValue(ask, 'series.generate.confirm'));
     expect(textOf(told)).toMatch(UNSAVED);
     expect(spends()).toHaveLength(before + 1);
-    expect(activeWatches('generation')).toHaveLength(watching);
+    expect(await activeWatches('generation')).toHaveLength(watching);
 
     expect(await sweep()).toEqual({ finished: 1, dropped: 0, retrying: 0 });
     expect(spends()).toHaveLength(before + 1);
-    expect(activeWatches('generation')).toHaveLength(watching + 1);
+    expect(await activeWatches('generation')).toHaveLength(watching + 1);
   });
 
   it('any other write whose commit fails says it may have gone through, never "nothing was half-done"', async () => {
@@ -156,7 +158,7 @@ describe.each(['spec', 'real'] as const)('a failed commit after a remote write (
     expect(told).not.toContain('Nothing was half-done');
     // Pressing again: the same click key, so the service answers the same render; now recorded.
     expect(textOf(await h.click('video.render', videoId))).toContain('Rendering “Raw cut”');
-    expect(h.store.watches.active().filter((w) => w.kind === 'render')).toHaveLength(1);
+    expect((await h.store.watches.active()).filter((w) => w.kind === 'render')).toHaveLength(1);
   });
 
   it('drops an effect its member can no longer run (key unlinked), and keeps one the database still refuses', async () => {
@@ -167,14 +169,14 @@ describe.each(['spec', 'real'] as const)('a failed commit after a remote write (
     // The database still refuses the commit at the first sweep: kept, tried again later.
     faults.after('videos.create', 1);
     expect(await sweep()).toEqual({ finished: 0, dropped: 0, retrying: 1 });
-    expect(h.store.effects.count()).toBe(1);
+    expect(await h.store.effects.count()).toBe(1);
     faults.heal();
-    h.store.keys.delete(h.user('alice').user);
+    await h.store.keys.delete((await h.user('alice')).user);
     expect(h.deps.deploymentKey).toBeUndefined();
     h.clock.advance(3_600_000);
     const withoutKey = await reconcileEffects(h.deps, EFFECT_RUNNERS);
     expect(withoutKey).toEqual({ finished: 0, dropped: 1, retrying: 0 });
-    expect(h.store.effects.count()).toBe(0);
+    expect(await h.store.effects.count()).toBe(0);
     expect(spends()).toHaveLength(1);
   });
 });

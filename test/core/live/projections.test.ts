@@ -25,66 +25,75 @@ beforeEach(() => {
   const clock: Clock = { now: () => now, sleep: async () => {}, timer: untilAborted };
   store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });
 });
-afterEach(() => store.close());
+afterEach(async () => await store.close());
 
 const model = (videoId: string, name = videoId) => ({ videoId, name, phase: 'completed' as const });
-const show = (videoId: string, conversation: string) =>
-  store.transaction(() => showVideo(store, { model: model(videoId), conversation, now: now++ }));
-const edits = (key: string) =>
-  store.outbox.ready('slack', now + 1, 1000).filter((i) => 'cardKey' in i.item && i.item.cardKey === key);
+const show = async (videoId: string, conversation: string) =>
+  await store.transaction(
+    async () => await showVideo(store, { model: model(videoId), conversation, now: now++ }),
+  );
+const edits = async (key: string) =>
+  (await store.outbox.ready('slack', now + 1, 1000)).filter(
+    (i) => 'cardKey' in i.item && i.item.cardKey === key,
+  );
 
 describe('projections', () => {
-  it('brings back a card that stopped following with an edit, even when nothing else changed', () => {
+  it('brings back a card that stopped following with an edit, even when nothing else changed', async () => {
     const slack = 'slack:T1:C1';
     const key = videoCardKey('v1', slack);
-    show('v1', slack);
-    store.cards.setMessage(key, `${slack}:111.1`);
-    for (let n = 1; n <= MAX_PROJECTIONS; n++) show('v1', `discord:G1:${n}`);
-    expect(projectionsOf(store, 'v1').map((p) => p.conversation)).not.toContain(slack);
-    expect(store.cards.get(key)?.card.text).toContain('stopped following');
-    const before = edits(key).length;
+    await show('v1', slack);
+    await store.cards.setMessage(key, `${slack}:111.1`);
+    for (let n = 1; n <= MAX_PROJECTIONS; n++) await show('v1', `discord:G1:${n}`);
+    expect((await projectionsOf(store, 'v1')).map((p) => p.conversation)).not.toContain(slack);
+    expect((await store.cards.get(key))?.card.text).toContain('stopped following');
+    const before = (await edits(key)).length;
 
-    show('v1', slack);
-    expect(projectionsOf(store, 'v1').map((p) => p.conversation)).toContain(slack);
-    expect(store.cards.get(key)?.card.text).not.toContain('stopped following');
-    expect(edits(key).length).toBe(before + 1);
+    await show('v1', slack);
+    expect((await projectionsOf(store, 'v1')).map((p) => p.conversation)).toContain(slack);
+    expect((await store.cards.get(key))?.card.text).not.toContain('stopped following');
+    expect((await edits(key)).length).toBe(before + 1);
   });
 
-  it('keeps videos apart when an id holds an @', () => {
-    show('x', 'slack:T1:C1');
-    show('x@y', 'slack:T1:C2');
-    show('x@y', 'discord:@me:7');
-    expect(projectionsOf(store, 'x').map((p) => p.conversation)).toEqual(['slack:T1:C1']);
-    expect(projectionsOf(store, 'x@y').map((p) => p.conversation)).toEqual(['slack:T1:C2', 'discord:@me:7']);
+  it('keeps videos apart when an id holds an @', async () => {
+    await show('x', 'slack:T1:C1');
+    await show('x@y', 'slack:T1:C2');
+    await show('x@y', 'discord:@me:7');
+    expect((await projectionsOf(store, 'x')).map((p) => p.conversation)).toEqual(['slack:T1:C1']);
+    expect((await projectionsOf(store, 'x@y')).map((p) => p.conversation)).toEqual([
+      'slack:T1:C2',
+      'discord:@me:7',
+    ]);
     expect(videoOfCardKey(videoCardKey('x@y', 'discord:@me:7'))).toBe('x@y');
-    store.transaction(() => updateVideoCard(store, 'x', { patch: { name: 'renamed' }, dedupeKey: 'r' }));
-    expect(store.cards.get(videoCardKey('x@y', 'slack:T1:C2'))?.card.title).toBe('x@y');
+    await store.transaction(
+      async () => await updateVideoCard(store, 'x', { patch: { name: 'renamed' }, dedupeKey: 'r' }),
+    );
+    expect((await store.cards.get(videoCardKey('x@y', 'slack:T1:C2')))?.card.title).toBe('x@y');
   });
 
-  it('shows the newest approval request: a later change to an older one does not replace it', () => {
-    show('v1', 'slack:T1:C1');
+  it('shows the newest approval request: a later change to an older one does not replace it', async () => {
+    await show('v1', 'slack:T1:C1');
     const approval = (id: string): Approval =>
       ({ id, action: { command: 'schedule', args: { videoId: 'v1' } } }) as unknown as Approval;
     const card = (status: ApprovalCardModel['status'], requestedAt: number) =>
       ({ summary: 'Schedule “v1”', status, requestedAt }) as ApprovalCardModel;
-    const said = (id: string, m: ApprovalCardModel) =>
-      store.transaction(() =>
-        showOnVideoCard(store, approval(id), { model: m, dedupeKey: `${id}:${m.status}` }),
+    const said = async (id: string, m: ApprovalCardModel) =>
+      await store.transaction(
+        async () => await showOnVideoCard(store, approval(id), { model: m, dedupeKey: `${id}:${m.status}` }),
       );
-    said('old', card('pending', T0));
-    said('new', card('pending', T0 + 60_000));
-    said('old', card('expired', T0));
-    expect(videoState(store, 'v1')?.approval).toMatchObject({ id: 'new', status: 'pending' });
-    expect(store.cards.get(videoCardKey('v1', 'slack:T1:C1'))?.card.text).toContain(
+    await said('old', card('pending', T0));
+    await said('new', card('pending', T0 + 60_000));
+    await said('old', card('expired', T0));
+    expect((await videoState(store, 'v1'))?.approval).toMatchObject({ id: 'new', status: 'pending' });
+    expect((await store.cards.get(videoCardKey('v1', 'slack:T1:C1')))?.card.text).toContain(
       '⏳ Waiting for approval',
     );
-    said('new', card('approved', T0 + 60_000));
-    expect(videoState(store, 'v1')?.approval).toMatchObject({ id: 'new', status: 'approved' });
+    await said('new', card('approved', T0 + 60_000));
+    expect((await videoState(store, 'v1'))?.approval).toMatchObject({ id: 'new', status: 'approved' });
   });
 
-  it('a workspace that removes the bot leaves the cards elsewhere saying how to follow the video again', () => {
-    const watch = (videoId: string, conversation: string) =>
-      store.watches.add({
+  it('a workspace that removes the bot leaves the cards elsewhere saying how to follow the video again', async () => {
+    const watch = async (videoId: string, conversation: string) =>
+      await store.watches.add({
         kind: 'generation',
         target: videoId,
         owner: 'slack:T1:U1',
@@ -94,18 +103,18 @@ describe('projections', () => {
         nextCheckAt: now,
         expiresAt: now + 3_600_000,
       });
-    show('shared', 'slack:T1:C1');
-    show('shared', 'discord:G1:5');
-    show('private', 'slack:T1:C1');
-    watch('shared', 'slack:T1:C1');
-    watch('private', 'slack:T1:C1');
+    await show('shared', 'slack:T1:C1');
+    await show('shared', 'discord:G1:5');
+    await show('private', 'slack:T1:C1');
+    await watch('shared', 'slack:T1:C1');
+    await watch('private', 'slack:T1:C1');
 
-    const counts = forgetWorkspace(store, { workspaces: ['slack:T1'], installations: [], now });
-    expect(store.watches.active()).toEqual([]);
+    const counts = await forgetWorkspace(store, { workspaces: ['slack:T1'], installations: [], now });
+    expect(await store.watches.active()).toEqual([]);
     expect(counts.cardStates).toBe(1);
-    const discord = store.cards.get(videoCardKey('shared', 'discord:G1:5'));
+    const discord = await store.cards.get(videoCardKey('shared', 'discord:G1:5'));
     expect(discord?.card.text).toContain('Stopped: the key that watched this was unlinked');
-    expect(store.outbox.depth('discord')).toBeGreaterThan(0);
-    expect(videoState(store, 'private')).toBeUndefined();
+    expect(await store.outbox.depth('discord')).toBeGreaterThan(0);
+    expect(await videoState(store, 'private')).toBeUndefined();
   });
 });

@@ -12,7 +12,7 @@ describe('calendar', () => {
 
   beforeEach(async () => {
     h = await createHarness();
-    bob = h.user('bob', { timeZone: 'America/Los_Angeles' });
+    bob = await h.user('bob', { timeZone: 'America/Los_Angeles' });
     calls = spyCalls(h);
   });
   afterEach(async () => h.close());
@@ -20,7 +20,7 @@ describe('calendar', () => {
   async function scheduled(name: string, platforms: ('youtube' | 'x')[], when: string) {
     const id = await completedVideo(h, name);
     await apiOf(h).videos.update(id, { posts: { youtube: { title: name }, x: { text: name } } });
-    h.store.users.setLast(bob.user, 'video', id);
+    await h.store.users.setLast(bob.user, 'video', id);
     const r = await h.run(`/reel schedule last ${platforms.join(',')} ${when}`, bob);
     expect(cardOf(r).title).toBe('Scheduled');
     return id;

@@ -11,9 +11,9 @@ describe('meta', () => {
 
   beforeEach(async () => {
     h = await createHarness();
-    alice = h.user('alice');
+    alice = await h.user('alice');
     videoId = await completedVideo(h, 'Launch teaser');
-    h.store.users.setLast(alice.user, 'video', videoId);
+    await h.store.users.setLast(alice.user, 'video', videoId);
     calls = spyCalls(h);
   });
   afterEach(async () => h.close());

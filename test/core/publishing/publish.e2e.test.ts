@@ -13,9 +13,9 @@ describe('publish', () => {
 
   beforeEach(async () => {
     h = await createHarness();
-    alice = h.user('alice');
+    alice = await h.user('alice');
     videoId = await completedVideo(h, 'Launch teaser', { render: true });
-    h.store.users.setLast(alice.user, 'video', videoId);
+    await h.store.users.setLast(alice.user, 'video', videoId);
     calls = spyCalls(h);
   });
   afterEach(async () => h.close());
@@ -34,8 +34,8 @@ describe('publish', () => {
     expect(posted?.card.fields?.find((f) => f.label === 'Posted: youtube')?.value).toBe(
       `[View post](${posts[0]?.postUrl})`,
     );
-    expect(h.store.cards.get(videoCardKey(videoId, h.conversation))).toBeDefined();
-    expect(h.store.audit.list({ workspacePrefix: 'playground:W1', videoId })).toMatchObject([
+    expect(await h.store.cards.get(videoCardKey(videoId, h.conversation))).toBeDefined();
+    expect(await h.store.audit.list({ workspacePrefix: 'playground:W1', videoId })).toMatchObject([
       {
         action: 'video.publish',
         actor: alice.user,
@@ -126,7 +126,7 @@ describe('publish with other account set-ups', () => {
         },
       ],
     });
-    bob = h.user('bob', { key });
+    bob = await h.user('bob', { key });
   });
   afterEach(async () => h.close());
 

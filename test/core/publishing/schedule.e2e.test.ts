@@ -24,9 +24,9 @@ describe('schedule', () => {
 
   beforeEach(async () => {
     h = await createHarness();
-    alice = h.user('alice', { timeZone: 'Europe/Paris' });
+    alice = await h.user('alice', { timeZone: 'Europe/Paris' });
     videoId = await completedVideo(h, 'Launch teaser');
-    h.store.users.setLast(alice.user, 'video', videoId);
+    await h.store.users.setLast(alice.user, 'video', videoId);
     calls = spyCalls(h);
   });
   afterEach(async () => h.close());
@@ -51,13 +51,13 @@ describe('schedule', () => {
     expect(cardOf(r).title).toBe('Scheduled');
     expect(textOf(r)).toContain('Tue 24 Nov 2026, 09:00 Europe/Paris (08:00 UTC)');
     expect(scheduledField()).toBe('Tue 24 Nov 2026, 09:00 Europe/Paris (08:00 UTC) → youtube');
-    const watch = h.store.watches.findActive('schedule', videoId);
+    const watch = await h.store.watches.findActive('schedule', videoId);
     expect(watch).toMatchObject({ cardKey: videoCardKey(videoId, h.conversation), owner: alice.user });
     expect(watch?.expiresAt).toBe(Date.parse('2026-11-24T10:00:00Z'));
     expect(watch?.state).toMatchObject({ platforms: ['youtube'], scheduledTime: '2026-11-24T08:00:00.000Z' });
     const entries = await apiOf(h).posts.calendar({ startDate: '2026-11-24', endDate: '2026-11-24' });
     expect(entries).toMatchObject([{ projectId: videoId, platform: 'youtube', status: 'scheduled' }]);
-    expect(h.store.audit.list({ workspacePrefix: 'playground:W1', videoId })).toMatchObject([
+    expect(await h.store.audit.list({ workspacePrefix: 'playground:W1', videoId })).toMatchObject([
       { action: 'video.schedule', actor: alice.user, details: { platforms: ['youtube'] } },
     ]);
   });
@@ -71,7 +71,7 @@ describe('schedule', () => {
     await withMetadata('youtube', 'x');
     await h.run('/reel schedule last youtube tomorrow 9am');
     await h.run('/reel schedule last x tomorrow 18:00');
-    const watches = h.store.watches.active().filter((w) => w.kind === 'schedule');
+    const watches = (await h.store.watches.active()).filter((w) => w.kind === 'schedule');
     expect(watches).toHaveLength(1);
     expect(watches[0]?.state).toMatchObject({ platforms: ['youtube', 'x'] });
     expect(watches[0]?.expiresAt).toBe(Date.parse('2026-11-24T19:00:00Z'));
@@ -83,17 +83,18 @@ describe('schedule', () => {
   it('checks rarely while far from due, then often once due', async () => {
     await withMetadata('youtube');
     await h.run('/reel schedule last youtube tomorrow 9am');
-    const nextIn = () => (h.store.watches.findActive('schedule', videoId)?.nextCheckAt ?? 0) - h.clock.now();
-    expect(nextIn()).toBeGreaterThanOrEqual(27 * MINUTE);
+    const nextIn = async () =>
+      ((await h.store.watches.findActive('schedule', videoId))?.nextCheckAt ?? 0) - h.clock.now();
+    expect(await nextIn()).toBeGreaterThanOrEqual(27 * MINUTE);
     const due = Date.parse('2026-11-24T08:00:00Z');
     await h.until(() => h.clock.now() >= due - 45 * MINUTE, { stepMs: 30 * MINUTE, maxMs: DAY });
     // Within the last half hour the next look is at the due time, and no more than 30 min away.
-    await h.until(() => nextIn() <= 11 * MINUTE, { stepMs: MINUTE, maxMs: HOUR });
+    await h.until(async () => (await nextIn()) <= 11 * MINUTE, { stepMs: MINUTE, maxMs: HOUR });
     expect(h.clock.now()).toBeLessThan(due);
-    expect(h.clock.now() + nextIn()).toBeLessThanOrEqual(due + MINUTE);
+    expect(h.clock.now() + (await nextIn())).toBeLessThanOrEqual(due + MINUTE);
     await h.until(() => h.clock.now() > due + 30_000, { stepMs: 15_000, maxMs: HOUR });
     // Just after due (the post already went out): the watch settled and stopped.
-    expect(h.store.watches.findActive('schedule', videoId)).toBeUndefined();
+    expect(await h.store.watches.findActive('schedule', videoId)).toBeUndefined();
   });
 
   it('reports the post on the card and exactly once in its thread when time passes', async () => {
@@ -106,7 +107,7 @@ describe('schedule', () => {
         .sort(),
     ).toEqual(['Posted to TikTok', 'Posted to YouTube']);
     expect(scheduledField()).toContain('youtube (posted), tiktok (posted)');
-    expect(h.store.watches.findActive('schedule', videoId)).toBeUndefined();
+    expect(await h.store.watches.findActive('schedule', videoId)).toBeUndefined();
     for (let i = 0; i < 6; i++) await h.advance(10 * MINUTE);
     expect(replies()).toHaveLength(2);
     expect(
@@ -130,7 +131,7 @@ describe('schedule', () => {
     await withMetadata('youtube');
     await h.run('/reel schedule last youtube in 2 hours');
     await apiOf(h).posts.cancel(videoId);
-    await h.until(() => h.store.watches.findActive('schedule', videoId) === undefined, {
+    await h.until(async () => (await h.store.watches.findActive('schedule', videoId)) === undefined, {
       stepMs: 10 * MINUTE,
     });
     expect(scheduledField()).toContain('youtube (cancelled)');
@@ -140,13 +141,15 @@ describe('schedule', () => {
   it('says once that it stopped watching when the service never settles', async () => {
     await withMetadata('youtube');
     await h.run('/reel schedule last youtube tomorrow 9am');
-    const watch = h.store.watches.findActive('schedule', videoId);
+    const watch = await h.store.watches.findActive('schedule', videoId);
     if (!watch) throw new Error('no watch');
-    h.store.transaction(() =>
-      scheduleWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' }),
+    await h.store.transaction(
+      async () =>
+        await scheduleWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' }),
     );
-    h.store.transaction(() =>
-      scheduleWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' }),
+    await h.store.transaction(
+      async () =>
+        await scheduleWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' }),
     );
     await h.flush();
     expect(replies().map((r) => r.card.title)).toEqual(['Still waiting on the service']);
@@ -228,7 +231,7 @@ describe('schedule', () => {
     const r = await h.run('/reel unschedule last');
     expect(cardOf(r).title).toBe('Unscheduled');
     expect(textOf(r)).toContain('YouTube (Tue 24 Nov 2026, 09:00 Europe/Paris (08:00 UTC))');
-    expect(h.store.watches.findActive('schedule', videoId)).toBeUndefined();
+    expect(await h.store.watches.findActive('schedule', videoId)).toBeUndefined();
     expect(scheduledField()).toBeUndefined();
     expect(cardMessage()?.card.text).toContain('Schedule cancelled by alice.');
     expect(await apiOf(h).posts.calendar({ startDate: '2026-11-24', endDate: '2026-11-24' })).toEqual([]);

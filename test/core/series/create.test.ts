@@ -71,21 +71,21 @@ describe('series create with flags', () => {
     expect(cards).toHaveLength(1);
     expect(cards[0]?.card.title).toBe('Night Terrors — Episode 1');
     expect(cards[0]?.card.progress).toBeDefined();
-    expect(h.store.cards.get(videoCardKey(videoId, h.conversation))).toBeDefined();
-    expect(h.store.watches.findActive('generation', videoId)?.conversation).toBe(h.conversation);
-    const follow = h.store.watches.findActive('series', id);
+    expect(await h.store.cards.get(videoCardKey(videoId, h.conversation))).toBeDefined();
+    expect((await h.store.watches.findActive('generation', videoId))?.conversation).toBe(h.conversation);
+    const follow = await h.store.watches.findActive('series', id);
     expect(follow).toMatchObject({ conversation: h.conversation, owner: 'playground:W1:alice' });
     expect((follow?.expiresAt ?? 0) - h.clock.now()).toBeGreaterThan(300 * 24 * 3600_000);
-    expect(h.store.users.getLast('playground:W1:alice', 'series')).toBe(id);
+    expect(await h.store.users.getLast('playground:W1:alice', 'series')).toBe(id);
     // Listed among the channel's subscriptions, so `unsubscribe series` can stop it.
-    expect(h.store.subscriptions.list(h.conversation).map((s) => [s.kind, s.target])).toEqual([
+    expect((await h.store.subscriptions.list(h.conversation)).map((s) => [s.kind, s.target])).toEqual([
       ['series', id],
     ]);
     expect(textOf(await h.run('subscribe'))).toContain(id);
   });
 
   it('reads a bare --time in the caller zone and keeps the service defaults for the rest', async () => {
-    h.user('alice', { timeZone: 'America/New_York' });
+    await h.user('alice', { timeZone: 'America/New_York' });
     const id = idFrom(
       await confirmed(h, h.run('series create Facts --source wikipedia --time 7am --days weekdays')),
     );

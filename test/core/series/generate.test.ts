@@ -74,10 +74,12 @@ describe('series generate', () => {
     expect(cards).toHaveLength(1);
     expect(cards[0]?.card.title).toBe('Night Terrors — Episode 2');
     expect(cards[0]?.card.context).toContain('Requested by alice');
-    expect(h.store.cards.get(videoCardKey(projectId, h.conversation))).toBeDefined();
-    const watches = h.store.watches.active().filter((w) => w.kind === 'generation' && w.target === projectId);
+    expect(await h.store.cards.get(videoCardKey(projectId, h.conversation))).toBeDefined();
+    const watches = (await h.store.watches.active()).filter(
+      (w) => w.kind === 'generation' && w.target === projectId,
+    );
     expect(watches).toHaveLength(1);
-    expect(h.store.users.getLast('playground:W1:alice', 'video')).toBe(projectId);
+    expect(await h.store.users.getLast('playground:W1:alice', 'video')).toBe(projectId);
 
     // The series watcher sees that episode later and does not post it again.
     const before = h.chat.channelMessages.length;

@@ -46,7 +46,7 @@ describe('series list', () => {
 
 describe('series show', () => {
   it('shows the configuration with the voice name, the schedule in words and the next post', async () => {
-    h.user('alice', { timeZone: 'America/New_York' });
+    await h.user('alice', { timeZone: 'America/New_York' });
     const id = await create(
       '"Night Terrors" --source ai_story --voice voice_camille_fr --schedule "daily 21:00 Europe/Paris" --model motion_pro --tone eerie',
     );
@@ -151,7 +151,7 @@ describe('series pause / resume', () => {
 
 describe('series episodes', () => {
   it('lists episodes newest first with status, time in the caller zone and video id, page by page', async () => {
-    h.user('alice', { timeZone: 'Europe/Paris' });
+    await h.user('alice', { timeZone: 'Europe/Paris' });
     const id = await create('"Night Terrors" --source ai_story --schedule "daily 09:00 UTC"');
     // One episode a day (each charged 20): twelve days make thirteen episodes.
     for (let d = 0; d < 12; d++) {
@@ -227,8 +227,8 @@ describe('series delete', () => {
     expect(textOf(done)).toContain('Deleted series “Night Terrors”');
     expect(textOf(done)).toContain('Videos it already generated are kept');
     expect(await h.api.series.list()).toEqual([]);
-    expect(h.store.watches.findActive('series', id)).toBeUndefined();
-    expect(h.store.subscriptions.list(h.conversation)).toEqual([]);
+    expect(await h.store.watches.findActive('series', id)).toBeUndefined();
+    expect(await h.store.subscriptions.list(h.conversation)).toEqual([]);
     const { items } = await h.api.videos.list();
     expect(items).toHaveLength(1);
 

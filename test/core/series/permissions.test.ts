@@ -25,9 +25,9 @@ let bob: RequestInfo;
 let carol: RequestInfo;
 beforeEach(async () => {
   h = await seriesHarness();
-  alice = h.user('alice');
-  bob = h.user('bob');
-  carol = h.user('carol');
+  alice = await h.user('alice');
+  bob = await h.user('bob');
+  carol = await h.user('carol');
 });
 afterEach(() => h.close());
 
@@ -41,7 +41,7 @@ async function settings(...lines: string[]): Promise<void> {
 const create = async (rest: string) =>
   idFrom(await confirmed(h, h.run(`series create ${rest}`, alice), alice));
 const approvalId = (r: Response) => /Approval `([^`]+)`/.exec(card(r).context ?? '')?.[1] ?? '';
-const audited = () => h.store.audit.list({ workspacePrefix: 'playground:W1' });
+const audited = async () => await h.store.audit.list({ workspacePrefix: 'playground:W1' });
 
 describe('the spend role', () => {
   let id: string;
@@ -104,7 +104,7 @@ describe('the publish role', () => {
     const ask = await h.run(`series delete ${id}`, bob);
     await h.click('series.delete.confirm', button(ask, 'series.delete.confirm').value, bob);
     expect(mutations(h)).toEqual(['series.delete']);
-    expect(audited().find((e) => e.action === 'series.delete')).toMatchObject({
+    expect((await audited()).find((e) => e.action === 'series.delete')).toMatchObject({
       actor: bob.user,
       seriesId: id,
       details: { name: 'Night' },
@@ -137,7 +137,7 @@ describe('under `approval spend`', () => {
     const approved = await h.click('approval.approve', approvalId(sent), carol);
     expect(card(approved).title).toBe('Approved · ▶️ Resumed “Pro”');
     expect((await h.api.series.get(id)).paused).toBe(false);
-    expect(audited().find((e) => e.action === 'series.resume')).toMatchObject({
+    expect((await audited()).find((e) => e.action === 'series.resume')).toMatchObject({
       actor: carol.user,
       details: { approval: approvalId(sent) },
     });
@@ -175,7 +175,7 @@ describe('under `approval spend`', () => {
 
 describe('settings', () => {
   it('only workspace admins change the team policy; approvals on need no admin role first', async () => {
-    const bob = h.user('bob', { admin: false });
+    const bob = await h.user('bob', { admin: false });
     const refused = await h.run('settings approval spend', bob);
     expect(textOf(refused)).toContain('are set for the whole workspace by');
     expect(card(await h.run('settings approval spend', alice)).title).toBe('Workspace settings updated');
@@ -184,7 +184,7 @@ describe('settings', () => {
 
   it('audits every change with who, what, from and to', async () => {
     await settings('role admin @alice', 'approval publish', 'approvers @bob @carol', 'threading off');
-    const rows = audited()
+    const rows = (await audited())
       .filter((e) => e.action === 'settings.change')
       .map((e) => ({ actor: e.actor, ...e.details }));
     expect(rows.reverse()).toEqual([

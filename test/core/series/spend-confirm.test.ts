@@ -112,7 +112,7 @@ describe('series create asks first', () => {
 
   it('only the person who asked can confirm', async () => {
     const ask = await h.run('series create Mine --source ai_story');
-    const bob = h.user('bob');
+    const bob = await h.user('bob');
     const refused = await h.click('series.create.confirm', confirmButton(ask).value, bob);
     expect(textOf(refused)).toContain('Only alice can answer this confirmation');
     expect(await h.api.series.list()).toEqual([]);
@@ -144,7 +144,9 @@ describe('series resume asks first', () => {
     expect(mutations(h)).toEqual(['series.update']);
     expect((await h.api.series.get(id)).paused).toBe(false);
     expect(
-      h.store.audit.list({ workspacePrefix: 'playground:W1' }).filter((e) => e.action === 'series.resume'),
+      (await h.store.audit.list({ workspacePrefix: 'playground:W1' })).filter(
+        (e) => e.action === 'series.resume',
+      ),
     ).toHaveLength(1);
     expect(spends()).toHaveLength(1);
   });

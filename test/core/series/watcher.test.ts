@@ -38,7 +38,7 @@ describe('series watch', () => {
 
     // The new card is live: a generation watch edits it.
     const ep2 = (await episodes())[0]?.projectId as string;
-    expect(h.store.watches.findActive('generation', ep2)?.conversation).toBe(h.conversation);
+    expect((await h.store.watches.findActive('generation', ep2))?.conversation).toBe(h.conversation);
 
     // Quiet hours add nothing.
     for (let i = 0; i < 12; i++) await h.advance(30 * MINUTE);
@@ -66,14 +66,15 @@ describe('series watch', () => {
     const other = 'playground:W1:C2';
     await h.advance(2 * DAY);
     expect(await episodes()).toHaveLength(3);
-    h.store.transaction(() =>
-      watchSeries(h.store, {
-        seriesId,
-        conversation: other,
-        owner: 'playground:W1:alice',
-        now: h.clock.now(),
-        primed: false,
-      }),
+    await h.store.transaction(
+      async () =>
+        await watchSeries(h.store, {
+          seriesId,
+          conversation: other,
+          owner: 'playground:W1:alice',
+          now: h.clock.now(),
+          primed: false,
+        }),
     );
     await h.advance(2 * MINUTE);
     expect(episodeCards(other)).toEqual([]);
@@ -82,16 +83,17 @@ describe('series watch', () => {
   });
 
   it('follows a series once per conversation', async () => {
-    h.store.transaction(() =>
-      watchSeries(h.store, {
-        seriesId,
-        conversation: h.conversation,
-        owner: '',
-        now: h.clock.now(),
-        primed: false,
-      }),
+    await h.store.transaction(
+      async () =>
+        await watchSeries(h.store, {
+          seriesId,
+          conversation: h.conversation,
+          owner: '',
+          now: h.clock.now(),
+          primed: false,
+        }),
     );
-    expect(h.store.watches.active().filter((w) => w.kind === 'series')).toHaveLength(1);
+    expect((await h.store.watches.active()).filter((w) => w.kind === 'series')).toHaveLength(1);
   });
 
   it('posts nothing while the series is paused, and picks up again after resume', async () => {
@@ -101,7 +103,7 @@ describe('series watch', () => {
     expect(await episodes()).toHaveLength(before);
     expect(episodeCards()).toHaveLength(1);
     // While paused it looks at most every 15 minutes, not every 5.
-    const watch = h.store.watches.findActive('series', seriesId);
+    const watch = await h.store.watches.findActive('series', seriesId);
     expect((watch?.nextCheckAt ?? 0) - h.clock.now()).toBeGreaterThan(5 * MINUTE);
 
     await confirmed(h, h.run('series resume night'));
@@ -111,7 +113,7 @@ describe('series watch', () => {
 
   it('stops posting here after `unsubscribe series`', async () => {
     await h.run('unsubscribe series night');
-    expect(h.store.watches.findActive('series', seriesId)).toBeUndefined();
+    expect(await h.store.watches.findActive('series', seriesId)).toBeUndefined();
     await h.advance(DAY);
     expect(await episodes()).toHaveLength(2);
     expect(episodeCards()).toHaveLength(1);
@@ -123,17 +125,17 @@ describe('series watch', () => {
     const gone = h.chat.channelMessages.filter((p) => p.card.title.includes('was deleted'));
     expect(gone).toHaveLength(1);
     expect(gone[0]?.card.title).toBe('Series “Night Terrors” was deleted');
-    expect(h.store.watches.findActive('series', seriesId)).toBeUndefined();
+    expect(await h.store.watches.findActive('series', seriesId)).toBeUndefined();
     for (let i = 0; i < 5; i++) await h.advance(HOUR);
     expect(h.chat.channelMessages.filter((p) => p.card.title.includes('was deleted'))).toHaveLength(1);
   });
 
   it('says goodbye once when the watch expires', async () => {
-    const watch = h.store.watches.findActive('series', seriesId);
+    const watch = await h.store.watches.findActive('series', seriesId);
     if (!watch) throw new Error('no series watch');
-    h.store.transaction(() => {
-      seriesWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' });
-      seriesWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' });
+    await h.store.transaction(async () => {
+      await seriesWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' });
+      await seriesWatcher.expire({ store: h.store, watch: watch, now: h.clock.now(), reason: 'expired' });
     });
     await h.flush();
     const bye = h.chat.channelMessages.filter((p) => p.card.title.startsWith('Stopped following'));

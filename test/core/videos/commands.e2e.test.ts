@@ -77,9 +77,9 @@ describe('status', () => {
     expect(liveCards(h, id)).toHaveLength(1);
     const again = card(await h.run(`status ${id}`));
     expect(again.text).toContain('being kept up to date');
-    expect(h.store.watches.active().filter((w) => w.kind === 'generation')).toHaveLength(1);
+    expect((await h.store.watches.active()).filter((w) => w.kind === 'generation')).toHaveLength(1);
     expect(liveCards(h, id)).toHaveLength(1);
-    expect(h.store.users.getLast('playground:W1:alice', 'video')).toBe(id);
+    expect(await h.store.users.getLast('playground:W1:alice', 'video')).toBe(id);
 
     await completeVideo(h, id);
     await h.advance(30_000);
@@ -106,7 +106,7 @@ describe('status', () => {
     expect(textOf(await h.run('status Moon'))).toContain('`Moon` matches several videos');
     expect(textOf(await h.run('status 0123456789abcdef01234567'))).toContain('No video matches');
     expect(usageError(await h.run('status'))).toContain('needs `video`');
-    expect(textOf(await h.run('status last', h.user('carol')))).toContain('no recent video');
+    expect(textOf(await h.run('status last', await h.user('carol')))).toContain('no recent video');
   });
 });
 
@@ -118,7 +118,7 @@ describe('videos', () => {
       ids.push(await apiVideo(h, `Clip ${i}`));
       h.clock.advance(MINUTE);
     }
-    h.user('alice', { timeZone: 'Asia/Tokyo' });
+    await h.user('alice', { timeZone: 'Asia/Tokyo' });
     const page1 = card(await h.run('videos'));
     expect(page1.sections).toHaveLength(10);
     expect(page1.sections?.[0]?.text).toContain('**Clip 12**');
@@ -183,7 +183,7 @@ describe('show', () => {
     ]);
 
     await h.click('video.render', id);
-    await h.until(() => h.store.watches.active().length === 0, { maxMs: 5 * MINUTE });
+    await h.until(async () => (await h.store.watches.active()).length === 0, { maxMs: 5 * MINUTE });
     const after = card(await h.run(`show ${id}`));
     const url = (await h.api.videos.get(id)).renderedVideoUrl as string;
     expect(after.fields?.find((f) => f.label === 'Rendered')?.value).toBe(`[Download MP4](${url})`);
@@ -261,7 +261,7 @@ describe('thumbnails', () => {
 
   it('a pick by someone of another team is not found and changes nothing', async () => {
     const id = await apiVideo(h, 'Ours', { complete: true });
-    const other = h.user('mallory', { key: OTHER_KEY });
+    const other = await h.user('mallory', { key: OTHER_KEY });
     const variant = (await h.api.videos.get(id)).thumbnails?.variants[0]?.id as string;
     const r = await h.click('thumbnail.pick', `${id}:${variant}`, other);
     expect(card(r).tone).toBe('danger');
@@ -310,7 +310,7 @@ describe('render', () => {
     expect(live.card.sections).toHaveLength(3);
     expect(textOf(await h.click('video.render', id))).toContain('Already rendering');
     expect(writes(h)).toEqual(['videos.render']);
-    await h.until(() => h.store.watches.active().length === 0, { maxMs: 5 * MINUTE });
+    await h.until(async () => (await h.store.watches.active()).length === 0, { maxMs: 5 * MINUTE });
     expect(live.card.controls?.some((c) => c.kind === 'link')).toBe(true);
     expect(h.chat.repliesTo(live.message).map((x) => x.card.text)).toEqual([
       `Rendered: ${(await h.api.videos.get(id)).renderedVideoUrl}`,
@@ -322,7 +322,7 @@ describe('render', () => {
     h.sim.sim.setKnobs({ renderFailureRate: 1 });
     await h.click('video.render', id);
     const live = liveCard(h, id);
-    await h.until(() => h.store.watches.active().length === 0, { maxMs: 5 * MINUTE });
+    await h.until(async () => (await h.store.watches.active()).length === 0, { maxMs: 5 * MINUTE });
     expect(cardText(live.card)).toContain('Render: Failed. Press **Render again**');
     const reply = h.chat.repliesTo(live.message)[0];
     expect(reply?.card.title).toBe('⚠️ Render of Flaky failed');
@@ -331,11 +331,11 @@ describe('render', () => {
 
     h.sim.sim.setKnobs({ renderFailureRate: 0 });
     await h.click('video.render', again.value);
-    await h.until(() => h.store.watches.active().length === 0, { maxMs: 5 * MINUTE });
+    await h.until(async () => (await h.store.watches.active()).length === 0, { maxMs: 5 * MINUTE });
     expect(live.card.controls?.some((c) => c.kind === 'link')).toBe(true);
     expect(writes(h)).toEqual(['videos.render', 'videos.render']);
     const renderIds = new Set(
-      h.store.audit.list({ workspacePrefix: 'playground:W1' }).map((e) => e.details?.renderId),
+      (await h.store.audit.list({ workspacePrefix: 'playground:W1' })).map((e) => e.details?.renderId),
     );
     expect(renderIds.size).toBe(2);
   });
@@ -354,7 +354,7 @@ describe('delete', () => {
     const done = await h.click('video.delete.confirm', del.value);
     expect(done.kind).toBe('update');
     expect(card(done).title).toBe('Deleted “Doomed”');
-    expect(h.store.watches.active()).toEqual([]);
+    expect(await h.store.watches.active()).toEqual([]);
     expect(liveCard(h, id).card.text).toContain('Deleted by alice');
     expect(buttons(liveCard(h, id).card)).toEqual([]);
     expect(textOf(await h.run(`show ${id}`))).toContain('No video matches');

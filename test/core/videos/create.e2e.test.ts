@@ -84,7 +84,7 @@ describe('the confirm card', () => {
 
   it('only the requester can press Create', async () => {
     const c = card(await h.run(`create ${SCRIPT}`));
-    const bob = h.user('bob');
+    const bob = await h.user('bob');
     const r = await h.click('video.create.confirm', button(c, 'video.create.confirm').value, bob);
     expect(textOf(r)).toContain('Only alice can answer this confirmation');
     expect(writes(h)).toEqual([]);
@@ -105,7 +105,7 @@ describe('the confirm card', () => {
 
 describe('credits', () => {
   it('says up front when the balance cannot pay, with cost and balance, and creates nothing', async () => {
-    const poor = h.user('pat', { key: 'fl_live_poor_team_key_0123456789abcdef' });
+    const poor = await h.user('pat', { key: 'fl_live_poor_team_key_0123456789abcdef' });
     const r = await h.run(`create --model motion_lite ${SCRIPT}`, poor);
     expect(textOf(r)).toContain('this costs 50 and your team has 30');
     expect(writes(h)).toEqual([]);
@@ -120,12 +120,12 @@ describe('credits', () => {
     expect(spends().map((e) => e.credits)).toEqual([-450]);
     expect((await h.api.videos.list()).items).toEqual([]);
     expect(h.chat.posts).toEqual([]);
-    expect(h.store.watches.active()).toEqual([]);
+    expect(await h.store.watches.active()).toEqual([]);
   });
 
   it('a spend-approval channel sends expensive creates to an approver instead of charging', async () => {
-    const settings = h.store.settings.get(h.conversation);
-    h.store.settings.put(h.conversation, { ...settings, approval: 'spend', spendThreshold: 50 });
+    const settings = await h.store.settings.get(h.conversation);
+    await h.store.settings.put(h.conversation, { ...settings, approval: 'spend', spendThreshold: 50 });
     const c = card(await h.run(`create --model motion_pro ${SCRIPT}`));
     expect(c.context).toContain('needs an approver for spending over 50 credits');
     await h.click('video.create.confirm', button(c, 'video.create.confirm').value);
@@ -139,7 +139,7 @@ describe('credits', () => {
 
 describe('a key without catalog:read', () => {
   it('still creates with a voice id, priced from the documented cost table', async () => {
-    const nat = h.user('nat', { key: NARROW_KEY });
+    const nat = await h.user('nat', { key: NARROW_KEY });
     const c = card(await h.run(`create --voice voice_marcus_en --model motion_lite ${SCRIPT}`, nat));
     expect(c.text).toContain('with motion_lite: **50 credits**, balance 500 → 450');
     const id = idFrom(
@@ -151,7 +151,7 @@ describe('a key without catalog:read', () => {
   });
 
   it('names the missing scope when no voice is given', async () => {
-    const nat = h.user('nat', { key: NARROW_KEY });
+    const nat = await h.user('nat', { key: NARROW_KEY });
     expect(textOf(await h.run(`create ${SCRIPT}`, nat))).toContain('`catalog:read`');
     expect(writes(h)).toEqual([]);
   });
@@ -213,7 +213,7 @@ describe('the form', () => {
   });
 
   it('shows an unaffordable model inline on the model field', async () => {
-    const poor = h.user('pat', { key: 'fl_live_poor_team_key_0123456789abcdef' });
+    const poor = await h.user('pat', { key: 'fl_live_poor_team_key_0123456789abcdef' });
     const form = formOf(await h.run('create', poor));
     const r = await h.submit(
       form.id,

@@ -43,14 +43,14 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     expect(creating.title).toBe('Creating “Octopus facts”…');
     const id = idFrom(creating);
     expect(spends().map((e) => e.credits)).toEqual([-100]);
-    expect(h.store.users.getLast('playground:W1:alice', 'video')).toBe(id);
+    expect(await h.store.users.getLast('playground:W1:alice', 'video')).toBe(id);
 
     // The live card is a channel message, posted through the outbox.
     const live = liveCard(h, id);
     expect(live.card.title).toBe('Octopus facts');
     expect(live.card.progress?.percent).toBe(0);
     expect(live.card.context).toContain('Requested by alice');
-    expect(h.store.watches.findActive('generation', id)).toMatchObject({
+    expect(await h.store.watches.findActive('generation', id)).toMatchObject({
       conversation: h.conversation,
       owner: 'playground:W1:alice',
     });
@@ -75,11 +75,14 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     expect(buttons(live.card).map((b) => b.label)).toEqual(
       expect.arrayContaining(['Render', 'Schedule', 'Publish now', 'Use this']),
     );
-    expect(h.store.watches.findActive('generation', id)).toBeUndefined();
+    expect(await h.store.watches.findActive('generation', id)).toBeUndefined();
 
     // Pick option 3 from the live card: selected with the clicker's key, the card marks it.
     const third = button({ title: '', sections: [live.card.sections?.[2] ?? {}] }, 'thumbnail.pick').value;
-    const picked = await h.click('thumbnail.pick', third, { ...h.user('alice'), message: live.message });
+    const picked = await h.click('thumbnail.pick', third, {
+      ...(await h.user('alice')),
+      message: live.message,
+    });
     expect(textOf(picked)).toContain('now uses option 3');
     const video = await h.api.videos.get(id);
     expect(video.thumbnails?.selectedBy).toBe('user');
@@ -104,7 +107,7 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     // Still exactly one card for the video, and one charge.
     expect(liveCards(h, id)).toHaveLength(1);
     expect(spends()).toHaveLength(1);
-    expect(h.store.watches.active()).toEqual([]);
+    expect(await h.store.watches.active()).toEqual([]);
   });
 
   it('charges once for a double-clicked Create', async () => {
@@ -122,9 +125,11 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     expect((await h.api.videos.list()).items).toHaveLength(1);
     const id = idFrom(card(a));
     expect(liveCards(h, id)).toHaveLength(1);
-    expect(h.store.watches.active().filter((w) => w.kind === 'generation')).toHaveLength(1);
+    expect((await h.store.watches.active()).filter((w) => w.kind === 'generation')).toHaveLength(1);
     expect(
-      h.store.audit.list({ workspacePrefix: 'playground:W1' }).filter((e) => e.action === 'video.create'),
+      (await h.store.audit.list({ workspacePrefix: 'playground:W1' })).filter(
+        (e) => e.action === 'video.create',
+      ),
     ).toHaveLength(1);
   });
 
@@ -144,7 +149,7 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     await h.advance(2 * MINUTE);
     const replies = h.chat.repliesTo(live.message);
     expect(replies.map((r) => r.card.title)).toEqual([`❌ ${live.card.title} failed`]);
-    expect(h.store.watches.active()).toEqual([]);
+    expect(await h.store.watches.active()).toEqual([]);
   });
 
   it('stops watching after the watch age and says how to look again', async () => {
@@ -157,13 +162,13 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     await h.advance(40_000);
     await h.advance(10_000);
     expect(live.card.text).toContain(`Stopped watching after 30 s; run \`/reel status ${id}\``);
-    expect(h.store.watches.active()).toEqual([]);
+    expect(await h.store.watches.active()).toEqual([]);
 
     // `status` picks it up again on the same card (with the normal watch age).
     delete h.deps.watchMaxAgeMs;
     const status = await h.run(`status ${id}`);
     expect(textOf(status)).toContain('Its status card in this channel follows it again');
-    expect(h.store.watches.findActive('generation', id)).toBeDefined();
+    expect(await h.store.watches.findActive('generation', id)).toBeDefined();
     await h.until(() => live.card.tone === 'success', { maxMs: 10 * MINUTE });
     expect(live.card.text).not.toContain('Stopped watching');
     expect(liveCards(h, id)).toHaveLength(1);
@@ -185,6 +190,6 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     expect(live.card.tone).toBe('success');
     expect(live.card.text).not.toContain('Stopped watching');
     expect(live.card.sections).toHaveLength(3);
-    expect(h.store.watches.active()).toEqual([]);
+    expect(await h.store.watches.active()).toEqual([]);
   });
 });

@@ -33,8 +33,8 @@ const cardIn = (videoId: string, n: number) => {
   expect(found).toHaveLength(1);
   return found[0] as NonNullable<(typeof found)[number]>;
 };
-const activeWatches = (videoId: string, kind: string) =>
-  h.store.watches.activeWhere({ target: videoId }).filter((w) => w.kind === kind);
+const activeWatches = async (videoId: string, kind: string) =>
+  (await h.store.watches.activeWhere({ target: videoId })).filter((w) => w.kind === kind);
 
 // On the seed spec's shapes and on the real service's (DESIGN §7).
 describe.each(['spec', 'real'] as const)('one living card per video (%s profile)', (profile) => {
@@ -44,8 +44,8 @@ describe.each(['spec', 'real'] as const)('one living card per video (%s profile)
   afterEach(() => h.close());
 
   it('status elsewhere adds a card; a pick there shows on both, with who made it; one watch; milestones once per card', async () => {
-    const alice = h.user('alice');
-    const bob = h.user('bob');
+    const alice = await h.user('alice');
+    const bob = await h.user('bob');
     const id = await apiVideo(h, 'Octopus facts');
     expect(textOf(await h.run(`status ${id}`, alice))).toContain('I posted a status card');
     expect(textOf(await h.run(`status ${id}`, inChannel(bob, 2)))).toContain('I posted a status card');
@@ -55,8 +55,8 @@ describe.each(['spec', 'real'] as const)('one living card per video (%s profile)
         .map((p) => p.conversation)
         .sort(),
     ).toEqual([channelN(1), channelN(2)]);
-    expect(activeWatches(id, 'generation')).toHaveLength(1);
-    expect(projectionsOf(h.store, id)).toHaveLength(2);
+    expect(await activeWatches(id, 'generation')).toHaveLength(1);
+    expect(await projectionsOf(h.store, id)).toHaveLength(2);
     // Each card names the other conversation of the same team.
     expect(cardIn(id, 1).card.context).toContain(`also live in ⟦#${channelN(2)}⟧`);
     expect(cardIn(id, 2).card.context).toContain(`also live in ⟦#${channelN(1)}⟧`);
@@ -65,7 +65,7 @@ describe.each(['spec', 'real'] as const)('one living card per video (%s profile)
       maxMs: 10 * MINUTE,
     });
     await completeVideo(h, id);
-    await h.until(() => (videoState(h.store, id)?.thumbnails?.variants.length ?? 0) > 0, {
+    await h.until(async () => ((await videoState(h.store, id))?.thumbnails?.variants.length ?? 0) > 0, {
       maxMs: 5 * MINUTE,
     });
     // The "ready" milestone: said once in each card's place, never twice.
@@ -98,7 +98,7 @@ describe.each(['spec', 'real'] as const)('one living card per video (%s profile)
     // A render started from channel 1 ends with the MP4 link on both cards, and one render watch.
     const render = button(cardIn(id, 1).card, 'video.render');
     await h.click('video.render', render.value, { ...alice, message: cardIn(id, 1).message });
-    expect(h.store.watches.activeWhere({ kind: 'render' })).toHaveLength(1);
+    expect(await h.store.watches.activeWhere({ kind: 'render' })).toHaveLength(1);
     await h.until(() => [1, 2].every((n) => JSON.stringify(cardIn(id, n).card).includes('Download MP4')), {
       maxMs: 10 * MINUTE,
     });
@@ -111,7 +111,7 @@ describe.each(['spec', 'real'] as const)('one living card per video (%s profile)
   });
 
   it('"Show here" on show and the videos menu bring the live card into the conversation', async () => {
-    const alice = h.user('alice');
+    const alice = await h.user('alice');
     const id = await apiVideo(h, 'Glaciers', { complete: true });
     const shown = card(await h.run(`show ${id}`, inChannel(alice, 2)));
     const here = button(shown, 'video.show-here', 'Show here');
@@ -130,17 +130,17 @@ describe.each(['spec', 'real'] as const)('one living card per video (%s profile)
     ).toEqual([channelN(2), channelN(3)]);
 
     // A click is re-authorised with the clicker's own key: another team's member shows nothing.
-    const outsider = h.user('mallory', { key: OTHER_KEY });
+    const outsider = await h.user('mallory', { key: OTHER_KEY });
     const refused = await h.click('video.show-here', here.value, inChannel(outsider, 4));
     expect(textOf(refused)).toMatch(/No video matches|not found|no longer exists/i);
-    expect(h.store.cards.get(videoCardKey(id, channelN(4)))).toBeUndefined();
+    expect(await h.store.cards.get(videoCardKey(id, channelN(4)))).toBeUndefined();
   });
 
   it('an approval decided where it was asked shows on every card of the video, in every conversation', async () => {
     const BOB_KEY = 'fl_live_bob_own_key_of_the_demo_team_0123';
     h.sim.sim.addKey(DEMO_KEY, BOB_KEY);
-    const alice = h.user('alice');
-    const bob = h.user('bob', { key: BOB_KEY });
+    const alice = await h.user('alice');
+    const bob = await h.user('bob', { key: BOB_KEY });
     const id = await completedVideo(h, 'Launch teaser', { render: true });
     await h.api.videos.update(id, { posts: { youtube: { title: 'Launch', privacyStatus: 'public' } } });
     await h.run(`status ${id}`, alice);
@@ -152,7 +152,7 @@ describe.each(['spec', 'real'] as const)('one living card per video (%s profile)
     await h.sender.drain();
     for (const n of [1, 2]) expect(cardIn(id, n).card.text).toContain('⏳ Waiting for approval: Publish');
     const workspace = h.conversation.split(':').slice(0, 2).join(':');
-    const approvalId = h.store.approvals.pendingIn(workspace)[0]?.id ?? '';
+    const approvalId = (await h.store.approvals.pendingIn(workspace))[0]?.id ?? '';
     expect(approvalId).not.toBe('');
 
     // Bob decides on the request in channel 1 (an approval belongs to its channel); the card in channel 2,
@@ -167,29 +167,29 @@ describe.each(['spec', 'real'] as const)('one living card per video (%s profile)
 
   it('a member of another team gets "not found" and no card is made', async () => {
     const id = await apiVideo(h, 'Secret launch', { complete: true });
-    await h.run(`status ${id}`, h.user('alice'));
-    const outsider = h.user('mallory', { key: OTHER_KEY });
+    await h.run(`status ${id}`, await h.user('alice'));
+    const outsider = await h.user('mallory', { key: OTHER_KEY });
     const answer = textOf(await h.run(`status ${id}`, inChannel(outsider, 3)));
     expect(answer).toMatch(/No video matches|not found|no longer exists/i);
-    expect(h.store.cards.get(videoCardKey(id, channelN(3)))).toBeUndefined();
+    expect(await h.store.cards.get(videoCardKey(id, channelN(3)))).toBeUndefined();
     expect(liveCards(h, id).map((p) => p.conversation)).toEqual([channelN(1)]);
-    expect(projectionsOf(h.store, id)).toHaveLength(1);
+    expect(await projectionsOf(h.store, id)).toHaveLength(1);
   });
 
   it(`keeps at most ${MAX_PROJECTIONS} live cards: the oldest says where the card went, and status brings it back`, async () => {
-    const alice = h.user('alice');
+    const alice = await h.user('alice');
     const id = await apiVideo(h, 'Everywhere', { complete: true });
     for (let n = 1; n <= MAX_PROJECTIONS; n++) {
       await h.run(`status ${id}`, inChannel(alice, n));
       h.clock.advance(1000);
     }
-    expect(projectionsOf(h.store, id)).toHaveLength(MAX_PROJECTIONS);
+    expect(await projectionsOf(h.store, id)).toHaveLength(MAX_PROJECTIONS);
     const first = cardIn(id, 1);
     expect(first.card.text).not.toContain('stopped following');
 
     await h.run(`status ${id}`, inChannel(alice, MAX_PROJECTIONS + 1));
     await h.sender.drain();
-    const live = projectionsOf(h.store, id).map((p) => p.conversation);
+    const live = (await projectionsOf(h.store, id)).map((p) => p.conversation);
     expect(live).toHaveLength(MAX_PROJECTIONS);
     expect(live).not.toContain(channelN(1));
     expect(first.card.text).toContain(
@@ -212,7 +212,7 @@ describe.each(['spec', 'real'] as const)('one living card per video (%s profile)
     ).toHaveLength(1);
     expect(first.card.title).toContain('Everywhere at once');
     expect(h.chat.posts.length).toBe(postsBefore);
-    const after = projectionsOf(h.store, id).map((p) => p.conversation);
+    const after = (await projectionsOf(h.store, id)).map((p) => p.conversation);
     expect(after).toContain(channelN(1));
     expect(after).not.toContain(channelN(2));
     expect(after).toHaveLength(MAX_PROJECTIONS);

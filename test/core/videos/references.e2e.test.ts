@@ -17,7 +17,7 @@ beforeAll(async () => {
     simulator: { rateLimits: false },
     teams: [{ name: 'Big team', projectCap: 500, keys: [{ key: BIG_KEY }] }],
   });
-  dana = h.user('dana', { key: BIG_KEY });
+  dana = await h.user('dana', { key: BIG_KEY });
   // 120 free caption videos: more than one page (100) of the list, the oldest on page 2.
   // Made over raw HTTP (the simulator's rate limits are off): the client's own budget would pace them.
   for (let i = 0; i < 120; i++) {

@@ -177,10 +177,10 @@ describe.each(PROFILES)(
 describe.each(PROFILES)('schedule on the %s profile', (profile) => {
   it('says on the card it cannot read the calendar after 3 failed looks, and clears it on recovery', async () => {
     h = await videosHarness({ proxy: true, simulator: { profile } });
-    const alice = h.user('alice', { timeZone: 'Europe/Paris' });
+    const alice = await h.user('alice', { timeZone: 'Europe/Paris' });
     const videoId = await completedVideo(h, 'Launch teaser', { render: true });
     await apiOf(h).videos.update(videoId, { posts: { youtube: { title: 'Teaser' } } });
-    h.store.users.setLast(alice.user, 'video', videoId);
+    await h.store.users.setLast(alice.user, 'video', videoId);
     const scheduled = await h.run('/reel schedule last youtube in 20 minutes', alice);
     expect(cardText(card(scheduled))).toContain('Scheduled');
     const live = h.chat.channelMessages.find((m) => m.card.title === 'Launch teaser');

@@ -18,7 +18,7 @@ export const accountsCommand = defineCommand({
     'Accounts are connected in the dashboard. With several accounts on a platform, pick one with ' +
     `${command('publish', [hole('video'), hole('platform')], { account: hole('name') })}; ⭐ marks the default.`,
   async run(ctx) {
-    const accounts = await ctx.deps.catalog.accounts(ctx.api(), ctx.apiKeyId());
+    const accounts = await ctx.deps.catalog.accounts(await ctx.api(), await ctx.apiKeyId());
     const platforms = [
       ...PLATFORMS,
       ...Object.keys(accounts).filter((p) => !(PLATFORMS as readonly string[]).includes(p)),

@@ -26,9 +26,10 @@ export const analyticsCommand = defineCommand({
   async run(ctx, args) {
     const range = args.range ? (Number(args.range) as 7 | 28 | 90) : undefined;
     const platform = args.platform as AnalyticsPlatform | undefined;
-    const a = await ctx
-      .api()
-      .analytics.get({ ...(platform ? { platform } : {}), ...(range ? { range } : {}) });
+    const a = await (await ctx.api()).analytics.get({
+      ...(platform ? { platform } : {}),
+      ...(range ? { range } : {}),
+    });
 
     const fields: Field[] = [
       { label: 'Total views', value: count(a.totalViews), short: true },

@@ -29,16 +29,14 @@ export const assetCommand: CommandSpec = defineCommand({
   async run(ctx, args): Promise<Response> {
     const type = args.type?.trim();
     if (type !== undefined && !MIME.test(type)) throw userError('bad-mime', { value: type });
-    const idempotencyKey = actionKey(ctx, {
+    const idempotencyKey = await actionKey(ctx, {
       action: 'asset',
       payload: [args.url, args.name ?? null, type ?? null],
     });
-    const asset = await ctx
-      .api()
-      .assets.create(
-        { url: args.url, ...(args.name ? { name: args.name } : {}), ...(type ? { fileType: type } : {}) },
-        { idempotencyKey },
-      );
+    const asset = await (await ctx.api()).assets.create(
+      { url: args.url, ...(args.name ? { name: args.name } : {}), ...(type ? { fileType: type } : {}) },
+      { idempotencyKey },
+    );
     const isMedia = type
       ? /^(video|audio)\//i.test(type)
       : /\.(mp4|mov|webm|mp3|wav|m4a)(\?|$)/i.test(args.url);

@@ -41,13 +41,13 @@ export const creditsPageAction: ActionSpec = {
 };
 
 async function creditsCard(ctx: CommandContext, page: number): Promise<Card> {
-  const credits = await ctx.api().credits.get({ page, limit: PAGE_SIZE });
+  const credits = await (await ctx.api()).credits.get({ page, limit: PAGE_SIZE });
   const { total, limit } = credits.pagination;
   const pages = Math.max(1, Math.ceil(total / (limit || PAGE_SIZE)));
   if (page > pages && total > 0) {
     throw userError('page-out-of-range', { page, what: 'ledger', pages: plural(pages, 'page') });
   }
-  const zone = ctx.timeZone();
+  const zone = await ctx.timeZone();
   const lines = credits.history.map(
     (e) =>
       `**${signed(e.credits)}** · ${literal(e.type.replaceAll('_', ' '))} · ${literal(clip(e.description, 120))}\n_${literal(formatDateTime(e.createdAt, zone))}_`,

@@ -37,7 +37,7 @@ export const helpCommand: CommandSpec = defineCommand({
   async run(ctx, args): Promise<Response> {
     const sections = await helpSections();
     const all = sections.flatMap((s) => s.commands);
-    if (!args.command) return message(overviewCard(ctx, sections));
+    if (!args.command) return message(await overviewCard(ctx, sections));
 
     const wanted = args.command
       .trim()
@@ -100,14 +100,14 @@ async function buildSections(): Promise<HelpSection[]> {
   return sections.filter((s) => s.commands.length > 0);
 }
 
-function overviewCard(ctx: CommandContext, sections: HelpSection[]): Card {
+async function overviewCard(ctx: CommandContext, sections: HelpSection[]): Promise<Card> {
   const body: Section[] = sections.map((s) => ({
     text: `**${s.title}**\n${s.commands.map((c) => `• ${commandName(c.name)} — ${c.summary}`).join('\n')}`,
   }));
   return {
     title: 'reelbot commands',
     tone: 'info',
-    text: hasKey(ctx)
+    text: (await hasKey(ctx))
       ? 'Write a script, watch it generate, pick a thumbnail, render, schedule — from this channel.'
       : `**Start here:** ${command('link')} connects your team (a private form opens for your API key).`,
     sections: body,
@@ -156,10 +156,10 @@ function groupCard(group: string, commands: CommandSpec[]): Card {
   };
 }
 
-function hasKey(ctx: CommandContext): boolean {
+async function hasKey(ctx: CommandContext): Promise<boolean> {
   if (ctx.deps.deploymentKey) return true;
   try {
-    return ctx.deps.store.keys.get(ctx.req.user) !== undefined;
+    return (await ctx.deps.store.keys.get(ctx.req.user)) !== undefined;
   } catch (error) {
     if (error instanceof StoredKeyUnreadableError) return false;
     throw error;

@@ -43,12 +43,12 @@ export const linkCommand = defineCommand({
   async run(ctx, args) {
     // Whatever was typed after `link` may be a key: refuse without repeating it anywhere.
     if (args.key !== undefined) throw userError('key-in-channel');
-    return { kind: 'form', form: linkForm(ctx) };
+    return { kind: 'form', form: await linkForm(ctx) };
   },
 });
 
-function linkForm(ctx: CommandContext): Form {
-  const current = linkedKey(ctx);
+async function linkForm(ctx: CommandContext): Promise<Form> {
+  const current = await linkedKey(ctx);
   const replacing = current
     ? ` This replaces your current link to **${literal(current.teamName)}** (key \`${literal(current.keyPrefix)}…\`).`
     : '';
@@ -96,9 +96,9 @@ export const linkFormSpec: FormSpec = {
       return formError(say('key-check-failed', { reason }));
     }
 
-    const previous = linkedKey(ctx);
+    const previous = await linkedKey(ctx);
     const teamId = teamIdentity(me, key);
-    ctx.deps.store.keys.put(ctx.req.user, {
+    await ctx.deps.store.keys.put(ctx.req.user, {
       apiKey: key,
       keyPrefix: safePrefix(key, me.auth.keyPrefix),
       teamId,
@@ -143,9 +143,9 @@ export function safePrefix(key: string, reported: string | undefined): string {
 }
 
 /** The caller's link; an unreadable one counts as none here (linking again overwrites it). */
-function linkedKey(ctx: CommandContext): LinkedKey | undefined {
+async function linkedKey(ctx: CommandContext): Promise<LinkedKey | undefined> {
   try {
-    return ctx.deps.store.keys.get(ctx.req.user);
+    return await ctx.deps.store.keys.get(ctx.req.user);
   } catch (error) {
     if (error instanceof StoredKeyUnreadableError) return undefined;
     throw error;

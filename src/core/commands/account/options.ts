@@ -47,7 +47,7 @@ export const optionsCommand = defineCommand({
       });
     }
     const kind = args.kind as OptionKind;
-    const catalog = await ctx.deps.catalog.options(ctx.api(), ctx.apiKeyId(), kind);
+    const catalog = await ctx.deps.catalog.options(await ctx.api(), await ctx.apiKeyId(), kind);
     const items = catalog.items;
     if (items.length === 0) {
       return message({

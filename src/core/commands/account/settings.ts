@@ -68,7 +68,7 @@ export const settingsCommand: CommandSpec = defineCommand({
     '`role publish|spend|admin <mentions>|everyone`, `lifetime <duration>` (how long a request waits). ' +
     'Add `--here` to make a team rule stricter in this channel only.',
   async run(ctx, args): Promise<Response> {
-    if (!args.key) return message(cardFor(ctx));
+    if (!args.key) return message(await cardFor(ctx));
     const key = args.key as SettingKey;
     const value = args.value?.trim() ?? '';
     if (value === '') throw userError('setting-needs-value', { key, expected: EXPECTED[key] });
@@ -76,12 +76,12 @@ export const settingsCommand: CommandSpec = defineCommand({
     if (!change.ok) throw change.error;
     const c = change.value;
     if (c.key === 'threading' || c.key === 'timezone') return changeChannel(ctx, c);
-    return args.here ? tightenHere(ctx, c) : changeWorkspace(ctx, c);
+    return args.here ? await tightenHere(ctx, c) : await changeWorkspace(ctx, c);
   },
 });
 
-function cardFor(ctx: CommandContext): Card {
-  const settings = ctx.settings();
+async function cardFor(ctx: CommandContext): Promise<Card> {
+  const settings = await ctx.settings();
   const dm = policyWorkspace(ctx.req.conversation) === 'discord:@me';
   return settingsCard({
     settings,
@@ -90,10 +90,13 @@ function cardFor(ctx: CommandContext): Card {
   });
 }
 
-function changeChannel(ctx: CommandContext, c: Extract<SettingChange, { key: 'threading' | 'timezone' }>) {
-  requireAdmin(ctx, 'change settings');
+async function changeChannel(
+  ctx: CommandContext,
+  c: Extract<SettingChange, { key: 'threading' | 'timezone' }>,
+) {
+  await requireAdmin(ctx, 'change settings');
   const { store } = ctx.deps;
-  const raw = store.settings.get(ctx.req.conversation);
+  const raw = await store.settings.get(ctx.req.conversation);
   // Rows from before workspace policies keep their governance as this channel's tightening.
   const next = { ...raw, here: tighteningOf(raw) };
   let summary: string;
@@ -109,20 +112,20 @@ function changeChannel(ctx: CommandContext, c: Extract<SettingChange, { key: 'th
   }
   const shown = (s: { threading: boolean; timeZone?: string }) =>
     c.key === 'threading' ? (s.threading ? 'on' : 'off') : (s.timeZone ?? 'none');
-  store.transaction(() => {
-    store.settings.put(ctx.req.conversation, next);
-    audit(ctx, { setting: c.key, from: shown(raw), to: shown(next), scope: 'channel' });
+  await store.transaction(async () => {
+    await store.settings.put(ctx.req.conversation, next);
+    await audit(ctx, { setting: c.key, from: shown(raw), to: shown(next), scope: 'channel' });
   });
   return updated(ctx, 'Channel settings updated', summary);
 }
 
-function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Response {
+async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promise<Response> {
   const workspace = policyWorkspace(ctx.req.conversation);
   // A Discord DM belongs to no server: its rules are the servers' (workspace-policy.ts).
   if (workspace === 'discord:@me') throw userError('policy-in-dm');
-  requireWorkspaceAdmin(ctx);
+  await requireWorkspaceAdmin(ctx);
   const { store } = ctx.deps;
-  const current = store.policies.get(workspace) ?? defaultPolicy();
+  const current = (await store.policies.get(workspace)) ?? defaultPolicy();
   // Whoever restricts admin must stay an admin (unless the platform makes them one), or nobody can undo it.
   if (
     c.key === 'role' &&
@@ -134,9 +137,9 @@ function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Response {
     throw userError('admin-lockout');
   }
   const next = applyToPolicy(current, c);
-  store.transaction(() => {
-    store.policies.put(workspace, next);
-    audit(ctx, {
+  await store.transaction(async () => {
+    await store.policies.put(workspace, next);
+    await audit(ctx, {
       setting: settingName(c),
       from: ruleValue(current, c),
       to: ruleValue(next, c),
@@ -144,45 +147,53 @@ function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Response {
     });
   });
   ctx.deps.logger.info({ workspace, setting: c.key }, 'workspace policy changed');
-  return updated(ctx, 'Workspace settings updated', `${summaryOf(c, ctx.settings())} (the whole workspace)`);
+  return updated(
+    ctx,
+    'Workspace settings updated',
+    `${summaryOf(c, await ctx.settings())} (the whole workspace)`,
+  );
 }
 
-function tightenHere(ctx: CommandContext, c: GovernanceChange): Response {
-  requireWorkspaceAdmin(ctx);
+async function tightenHere(ctx: CommandContext, c: GovernanceChange): Promise<Response> {
+  await requireWorkspaceAdmin(ctx);
   const { store } = ctx.deps;
   const conversation = ctx.req.conversation;
-  const ws = workspacePolicy(store, policyWorkspace(conversation), {
+  const ws = await workspacePolicy(store, policyWorkspace(conversation), {
     knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
   });
-  const raw = store.settings.get(conversation);
+  const raw = await store.settings.get(conversation);
   const here = tighteningOf(raw);
   const next = applyToTightening(ws, here, c);
   if (!next.ok) {
-    recordRefusal(ctx, { why: 'policy-loosen', setting: settingName(c) });
-    throw withWho(ctx, next.error);
+    await recordRefusal(ctx, { why: 'policy-loosen', setting: settingName(c) });
+    throw await withWho(ctx, next.error);
   }
-  store.transaction(() => {
-    store.settings.put(conversation, { ...raw, here: next.value });
-    audit(ctx, {
+  await store.transaction(async () => {
+    await store.settings.put(conversation, { ...raw, here: next.value });
+    await audit(ctx, {
       setting: settingName(c),
       from: ruleValue(here, c),
       to: ruleValue(next.value, c),
       scope: 'channel',
     });
   });
-  return updated(ctx, 'Channel settings updated', `${summaryOf(c, ctx.settings())} (this channel only)`);
+  return updated(
+    ctx,
+    'Channel settings updated',
+    `${summaryOf(c, await ctx.settings())} (this channel only)`,
+  );
 }
 
 /** The loosening refusal names who can change the workspace's rule. */
-function withWho(ctx: CommandContext, error: UserError): UserError {
-  const admins = workspaceAdmins(ctx);
+async function withWho(ctx: CommandContext, error: UserError): Promise<UserError> {
+  const admins = await workspaceAdmins(ctx);
   const who =
     admins.length > 0 ? `${formatMentions(admins)} or the workspace’s admins` : 'the workspace’s admins';
   return new UserError(error.code, { ...error.params, who });
 }
 
-function updated(ctx: CommandContext, title: string, summary: string): Response {
-  const card = cardFor(ctx);
+async function updated(ctx: CommandContext, title: string, summary: string): Promise<Response> {
+  const card = await cardFor(ctx);
   card.title = title;
   card.tone = 'success';
   card.text = `${summary}${card.text ? `\n${card.text}` : ''}`;
@@ -191,8 +202,11 @@ function updated(ctx: CommandContext, title: string, summary: string): Response 
 }
 
 /** Who changed what, from what, for the workspace or this channel: every policy change is audited. */
-function audit(ctx: CommandContext, details: { setting: string; from: string; to: string; scope: string }) {
-  ctx.deps.store.audit.record({
+async function audit(
+  ctx: CommandContext,
+  details: { setting: string; from: string; to: string; scope: string },
+) {
+  await ctx.deps.store.audit.record({
     at: ctx.now(),
     conversation: ctx.req.conversation,
     actor: ctx.req.user,

@@ -42,13 +42,13 @@ export const subscribeCommand: CommandSpec = defineCommand({
     'video of the team. `series <s>`: each new episode gets its own status card. The feed is read with your ' +
     `key; ${command('unsubscribe', [hole('what')])} stops it.`,
   async run(ctx, args): Promise<Response> {
-    if (!args.what) return message(listCard(ctx));
+    if (!args.what) return message(await listCard(ctx));
     const kind = args.what as SubscriptionKind;
     if (kind === 'series' && !args.series) throw userError('subscribe-needs-series');
     if (kind !== 'series' && args.series) {
       throw userError('subscribe-no-target', { what: kind, value: args.series });
     }
-    requireAdmin(ctx, 'change subscriptions');
+    await requireAdmin(ctx, 'change subscriptions');
     return kind === 'series' ? subscribeSeries(ctx, args.series as string) : subscribeFeed(ctx, kind);
   },
 });
@@ -57,15 +57,15 @@ async function subscribeFeed(ctx: CommandContext, kind: 'calendar' | 'videos'): 
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
   const sub = { kind, target: '', conversation };
-  if (isFollowing(ctx, sub)) return alreadyFollowing(describeSubscription(sub));
+  if (await isFollowing(ctx, sub)) return alreadyFollowing(describeSubscription(sub));
 
   const now = ctx.now();
-  const baseline = await observeFeed(ctx.api(), { kind, now });
-  const owner = ctx.keyOwner();
-  store.transaction(() => {
-    store.subscriptions.add({ conversation, kind, target: '', owner });
-    if (subscriptionWatch(store, sub)) return;
-    store.watches.add({
+  const baseline = await observeFeed(await ctx.api(), { kind, now });
+  const owner = await ctx.keyOwner();
+  await store.transaction(async () => {
+    await store.subscriptions.add({ conversation, kind, target: '', owner });
+    if (await subscriptionWatch(store, sub)) return;
+    await store.watches.add({
       kind: 'feed',
       target: feedTarget({ kind, conversation }),
       owner,
@@ -84,15 +84,15 @@ async function subscribeSeries(ctx: CommandContext, ref: string): Promise<Respon
   const conversation = ctx.req.conversation;
   const series = await resolveSeries(ctx, ref);
   const sub = { kind: 'series' as const, target: series.id, conversation };
-  if (isFollowing(ctx, sub)) return alreadyFollowing(describeSubscription(sub, series.name));
+  if (await isFollowing(ctx, sub)) return alreadyFollowing(describeSubscription(sub, series.name));
 
   // The episodes that exist now are history; every later one gets its card here.
-  const { items } = await ctx.api().series.episodes(series.id, { page: 1, limit: 20 });
-  const owner = ctx.keyOwner();
+  const { items } = await (await ctx.api()).series.episodes(series.id, { page: 1, limit: 20 });
+  const owner = await ctx.keyOwner();
   const now = ctx.now();
-  store.transaction(() => {
-    store.subscriptions.add({ conversation, kind: 'series', target: series.id, owner });
-    watchSeries(store, {
+  await store.transaction(async () => {
+    await store.subscriptions.add({ conversation, kind: 'series', target: series.id, owner });
+    await watchSeries(store, {
       seriesId: series.id,
       conversation,
       owner,
@@ -102,19 +102,19 @@ async function subscribeSeries(ctx: CommandContext, ref: string): Promise<Respon
       seen: items.map((e) => e.id),
     });
   });
-  store.users.setLast(ctx.req.user, 'series', series.id);
+  await store.users.setLast(ctx.req.user, 'series', series.id);
   return subscribed(ctx, { sub, title: series.name, owner });
 }
 
-function isFollowing(
+async function isFollowing(
   ctx: CommandContext,
   sub: { kind: SubscriptionKind; target: string; conversation: string },
 ) {
   const store = ctx.deps.store;
-  const row = store.subscriptions
-    .list(sub.conversation)
-    .some((s) => s.kind === sub.kind && s.target === sub.target);
-  return row && subscriptionWatch(store, sub) !== undefined;
+  const row = (await store.subscriptions.list(sub.conversation)).some(
+    (s) => s.kind === sub.kind && s.target === sub.target,
+  );
+  return row && (await subscriptionWatch(store, sub)) !== undefined;
 }
 
 const alreadyFollowing = (what: string): Response =>
@@ -147,9 +147,9 @@ function subscribed(
 }
 
 /** What this channel follows, who set it up and since when. */
-function listCard(ctx: CommandContext): Card {
+async function listCard(ctx: CommandContext): Promise<Card> {
   const store = ctx.deps.store;
-  const subs = store.subscriptions.list(ctx.req.conversation);
+  const subs = await store.subscriptions.list(ctx.req.conversation);
   if (subs.length === 0) {
     return {
       title: 'No subscriptions here',
@@ -159,17 +159,19 @@ function listCard(ctx: CommandContext): Card {
         `• ${command('subscribe', ['videos'])} — every new video\n• ${command('subscribe', ['series', hole('name')])} — new episodes of a series`,
     };
   }
-  const zone = ctx.timeZone();
-  const lines = subs.map((s) => {
-    const watch = subscriptionWatch(store, s);
-    const what =
-      s.kind === 'series'
-        ? `series **${literal(seriesNameOf(watch) ?? s.target)}** (${code(s.target)})`
-        : `**${s.kind}**`;
-    const by = s.owner ? formatMention(s.owner) : "the workspace's shared key";
-    const stalled = watch ? '' : ` · ⚠️ stopped: run ${command('subscribe')} for it again, or unsubscribe`;
-    return `• ${what} — ${WHAT_IT_POSTS[s.kind]} · since ${formatDateTime(s.createdAt, zone)} · by ${by}${stalled}`;
-  });
+  const zone = await ctx.timeZone();
+  const lines = await Promise.all(
+    subs.map(async (s) => {
+      const watch = await subscriptionWatch(store, s);
+      const what =
+        s.kind === 'series'
+          ? `series **${literal(seriesNameOf(watch) ?? s.target)}** (${code(s.target)})`
+          : `**${s.kind}**`;
+      const by = s.owner ? formatMention(s.owner) : "the workspace's shared key";
+      const stalled = watch ? '' : ` · ⚠️ stopped: run ${command('subscribe')} for it again, or unsubscribe`;
+      return `• ${what} — ${WHAT_IT_POSTS[s.kind]} · since ${formatDateTime(s.createdAt, zone)} · by ${by}${stalled}`;
+    }),
+  );
   return {
     title: `This channel follows ${subs.length === 1 ? '1 feed' : `${subs.length} feeds`}`,
     tone: 'info',

@@ -21,9 +21,9 @@ export const tzCommand: CommandSpec = defineCommand({
   async run(ctx, args): Promise<Response> {
     const now = ctx.now();
     if (args.zone === undefined) {
-      const zone = ctx.timeZone();
-      const own = ctx.deps.store.users.getTimeZone(ctx.req.user);
-      const channel = ctx.settings().timeZone;
+      const zone = await ctx.timeZone();
+      const own = await ctx.deps.store.users.getTimeZone(ctx.req.user);
+      const channel = (await ctx.settings()).timeZone;
       const source = own
         ? `you set it with ${command('tz')}`
         : ctx.req.platformTimeZone
@@ -40,7 +40,7 @@ export const tzCommand: CommandSpec = defineCommand({
     }
     const zone = normalizeTimeZone(args.zone);
     if (!zone) throw userError('bad-timezone', { value: args.zone });
-    ctx.deps.store.users.setTimeZone(ctx.req.user, zone);
+    await ctx.deps.store.users.setTimeZone(ctx.req.user, zone);
     return message({
       title: `Time zone set: ${zone}`,
       tone: 'success',

@@ -10,10 +10,13 @@ import { command, commandName, literal } from '../../text.js';
  * What the poller follows with this member's key: live status cards (generation, render, schedule) and
  * channel subscriptions (feeds, series). Approval expiries need no key and are not counted.
  */
-function watchedWith(store: Store, user: UserAddress): { cards: number; subscriptions: number } {
+async function watchedWith(
+  store: Store,
+  user: UserAddress,
+): Promise<{ cards: number; subscriptions: number }> {
   let cards = 0;
   let subscriptions = 0;
-  for (const w of store.watches.activeWhere({ owner: user })) {
+  for (const w of await store.watches.activeWhere({ owner: user })) {
     if (w.kind === 'feed' || w.kind === 'series') subscriptions++;
     else if (w.kind !== 'approval') cards++;
   }
@@ -50,14 +53,14 @@ export const unlinkCommand = defineCommand({
     const store = ctx.deps.store;
     let linked: LinkedKey | undefined;
     try {
-      linked = store.keys.get(ctx.req.user);
+      linked = await store.keys.get(ctx.req.user);
     } catch (error) {
       // An unreadable row is still removed below.
       if (!(error instanceof StoredKeyUnreadableError)) throw error;
     }
     // Counted before the key goes: the poller gives up on them once it finds no key (and says why).
-    const watched = watchedWith(store, ctx.req.user);
-    const removed = store.keys.delete(ctx.req.user);
+    const watched = await watchedWith(store, ctx.req.user);
+    const removed = await store.keys.delete(ctx.req.user);
     if (linked) ctx.deps.catalog.forget(keyId(linked.apiKey));
     const fallback = ctx.deps.deploymentKey
       ? "Your commands now use this workspace's shared key."

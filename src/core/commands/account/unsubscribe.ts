@@ -37,20 +37,20 @@ export const unsubscribeCommand: CommandSpec = defineCommand({
     if (kind !== 'series' && args.series) {
       throw userError('subscribe-no-target', { what: kind, value: args.series });
     }
-    requireAdmin(ctx, 'change subscriptions');
+    await requireAdmin(ctx, 'change subscriptions');
 
     const conversation = ctx.req.conversation;
     const series = kind === 'series' ? await followedSeries(ctx, args.series as string) : undefined;
     const sub = { kind, target: series?.id ?? '', conversation };
     const label = describeSubscription(sub, series?.name);
     const store = ctx.deps.store;
-    const removed = store.transaction(() => {
-      const row = store.subscriptions.remove(conversation, kind, sub.target);
+    const removed = await store.transaction(async () => {
+      const row = await store.subscriptions.remove(conversation, kind, sub.target);
       let watching = false;
-      if (kind === 'series') watching = unwatchSeries(store, sub.target, conversation);
+      if (kind === 'series') watching = await unwatchSeries(store, sub.target, conversation);
       else {
-        const watch = subscriptionWatch(store, sub);
-        if (watch) store.watches.update(watch.id, { status: 'done' });
+        const watch = await subscriptionWatch(store, sub);
+        if (watch) await store.watches.update(watch.id, { status: 'done' });
         watching = watch !== undefined;
       }
       return row || watching;
@@ -76,13 +76,14 @@ export const unsubscribeCommand: CommandSpec = defineCommand({
 async function followedSeries(ctx: CommandContext, ref: string): Promise<{ id: string; name?: string }> {
   const wanted = ref.trim().toLowerCase();
   const store = ctx.deps.store;
-  const followed = store.subscriptions
-    .list(ctx.req.conversation)
-    .filter((s) => s.kind === 'series')
-    .map((s) => {
-      const name = seriesNameOf(subscriptionWatch(store, s));
-      return name ? { id: s.target, name } : { id: s.target };
-    });
+  const followed = await Promise.all(
+    (await store.subscriptions.list(ctx.req.conversation))
+      .filter((s) => s.kind === 'series')
+      .map(async (s) => {
+        const name = seriesNameOf(await subscriptionWatch(store, s));
+        return name ? { id: s.target, name } : { id: s.target };
+      }),
+  );
   const byId = followed.find((s) => s.id.toLowerCase() === wanted);
   if (byId) return byId;
   const byName = followed.filter((s) => s.name?.toLowerCase().startsWith(wanted));

@@ -27,8 +27,8 @@ export const voicesCommand = defineCommand({
   examples: ['voices', 'voices --language es'],
   details: `⭐ marks recommended voices, 🧬 your team's cloned voices. Pass the id (or name) to ${command('create', [], { voice: hole('id') })}.`,
   async run(ctx, args) {
-    const api = ctx.api();
-    const all = await ctx.deps.catalog.voices(api, ctx.apiKeyId());
+    const api = await ctx.api();
+    const all = await ctx.deps.catalog.voices(api, await ctx.apiKeyId());
     const wanted = args.language ? await languageCode(ctx, args.language) : undefined;
     const voices = wanted ? all.filter((v) => speaks(v, wanted)) : all;
 
@@ -105,7 +105,7 @@ async function languageCode(ctx: CommandContext, input: string): Promise<string>
   const word = input.trim().toLowerCase();
   if (word.length <= 3 || /^[a-z]{2,3}[-_]/.test(word)) return word;
   try {
-    const catalog = await ctx.deps.catalog.options(ctx.api(), ctx.apiKeyId(), 'languages');
+    const catalog = await ctx.deps.catalog.options(await ctx.api(), await ctx.apiKeyId(), 'languages');
     const hit = catalog.items.find((i) => i.name.toLowerCase() === word || i.value.toLowerCase() === word);
     return hit ? hit.value.toLowerCase() : word;
   } catch {

@@ -17,15 +17,15 @@ export const whoamiCommand = defineCommand({
   async run(ctx) {
     let linked: LinkedKey | undefined;
     try {
-      linked = ctx.deps.store.keys.get(ctx.req.user);
+      linked = await ctx.deps.store.keys.get(ctx.req.user);
     } catch (error) {
       if (error instanceof StoredKeyUnreadableError) throw userError('key-unreadable');
       throw error;
     }
-    const me = await ctx.api().me.get();
+    const me = await (await ctx.api()).me.get();
     const prefix = linked ? linked.keyPrefix : safePrefix(ctx.deps.deploymentKey ?? '', me.auth.keyPrefix);
     const source = linked
-      ? `Your own link (since ${formatDateTime(linked.linkedAt, ctx.timeZone())})`
+      ? `Your own link (since ${formatDateTime(linked.linkedAt, await ctx.timeZone())})`
       : `This workspace's shared key (\`VIDEO_API_KEY\`); ${command('link')} to use your own`;
     // The service's team id when it gives one; a key fingerprint is no team id, so it is not shown.
     const teamId = me.team.id;

@@ -29,19 +29,19 @@ export const approvalsCommand = defineCommand({
     'Lists every pending request of this workspace you may approve or reject, and the requests you asked for, ' +
     'with their buttons. You can withdraw your own requests before anyone decides.',
   async run(ctx) {
-    return message(approvalsInbox(ctx));
+    return message(await approvalsInbox(ctx));
   },
 });
 
 /** Whether the caller may decide `approval` now, by the same rules as a click (nothing is recorded). */
-function mayDecide(ctx: CommandContext, approval: Approval): boolean {
-  const where = clickedApproval(ctx, inboxValue(approval.id)).ctx;
+async function mayDecide(ctx: CommandContext, approval: Approval): Promise<boolean> {
+  const where = (await clickedApproval(ctx, inboxValue(approval.id))).ctx;
   const store = ctx.deps.store;
   let allowed = false;
   // A listing is not a click: a refusal the policy would audit for a real click is rolled back.
   try {
-    store.transaction(() => {
-      allowed = decisionRefusal(where, approval) === undefined;
+    await store.transaction(async () => {
+      allowed = (await decisionRefusal(where, approval)) === undefined;
       throw ROLLBACK;
     });
   } catch (error) {
@@ -58,24 +58,23 @@ interface InboxEntry {
 }
 
 /** The caller's inbox: what they may decide, then what they asked for (a request in both shows once). */
-export function inboxEntries(ctx: CommandContext): InboxEntry[] {
+export async function inboxEntries(ctx: CommandContext): Promise<InboxEntry[]> {
   const now = ctx.now();
-  const pending = ctx.deps.store.approvals
-    .pendingIn(workspaceOf(ctx.req.conversation))
+  const pending = (await ctx.deps.store.approvals.pendingIn(workspaceOf(ctx.req.conversation)))
     // Past its expiry, the poller is about to expire it: not worth a click.
     .filter((a) => a.expiresAt === null || a.expiresAt > now);
   const entries: InboxEntry[] = [];
   for (const approval of pending) {
     const mine = approval.requester === ctx.req.user;
-    const decide = mayDecide(ctx, approval);
+    const decide = await mayDecide(ctx, approval);
     if (mine || decide) entries.push({ approval, decide, mine });
   }
   return entries;
 }
 
 /** The inbox card: one section per request with its buttons, at most `SHOWN`, oldest first. */
-export function approvalsInbox(ctx: CommandContext): Card {
-  const entries = inboxEntries(ctx);
+export async function approvalsInbox(ctx: CommandContext): Promise<Card> {
+  const entries = await inboxEntries(ctx);
   if (entries.length === 0) {
     return {
       title: 'Approvals',
@@ -93,7 +92,7 @@ export function approvalsInbox(ctx: CommandContext): Card {
     title: `Approvals: ${entries.length} pending`,
     tone: toDecide > 0 ? 'warning' : 'info',
     text: `${toDecide} for you to decide · ${own} of yours waiting.`,
-    sections: shown.map((e) => entrySection(ctx, e)),
+    sections: await Promise.all(shown.map((e) => entrySection(ctx, e))),
     context:
       more > 0
         ? `${more} more not shown (oldest first): decide these, then run ${command('approvals')} again.`
@@ -101,14 +100,15 @@ export function approvalsInbox(ctx: CommandContext): Card {
   };
 }
 
-function entrySection(ctx: CommandContext, e: InboxEntry): Section {
+async function entrySection(ctx: CommandContext, e: InboxEntry): Promise<Section> {
   const { approval } = e;
-  const model = approvalModel(ctx.deps.store, approval);
+  const model = await approvalModel(ctx.deps.store, approval);
   const value = inboxValue(approval.id);
   const lines = [`**${approval.action.summary}**`];
   const asked = `asked by ${e.mine ? 'you' : formatMention(approval.requester)} in ${channel(approval.conversation)}`;
-  lines.push(`${asked} · ${formatBoth(approval.createdAt, ctx.timeZone())}`);
-  if (approval.expiresAt !== null) lines.push(`Expires ${formatBoth(approval.expiresAt, ctx.timeZone())}`);
+  lines.push(`${asked} · ${formatBoth(approval.createdAt, await ctx.timeZone())}`);
+  if (approval.expiresAt !== null)
+    lines.push(`Expires ${formatBoth(approval.expiresAt, await ctx.timeZone())}`);
   if (model?.fields.length) {
     lines.push(model.fields.map((f) => `${literal(f.label)}: ${f.value}`).join(' · '));
   }

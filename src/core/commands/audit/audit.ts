@@ -39,9 +39,9 @@ async function videoFilter(ctx: CommandContext, ref: string): Promise<string> {
   }
 }
 
-function dayArg(ctx: CommandContext, text: string | undefined): string | undefined {
+async function dayArg(ctx: CommandContext, text: string | undefined): Promise<string | undefined> {
   if (text === undefined) return undefined;
-  const r = parseDate(text, ctx.timeZone(), ctx.now());
+  const r = parseDate(text, await ctx.timeZone(), ctx.now());
   if (!r.ok) throw r.error;
   return r.value;
 }
@@ -51,7 +51,7 @@ async function videoNames(ctx: CommandContext, entries: AuditEntry[]): Promise<M
   const names = new Map<string, string>();
   if (!entries.some((e) => e.videoId)) return names;
   try {
-    const { items } = await ctx.api().videos.list({ page: 1, limit: 100 });
+    const { items } = await (await ctx.api()).videos.list({ page: 1, limit: 100 });
     for (const v of items) names.set(v.id, v.name);
   } catch (error) {
     if (!(error instanceof VideoApiError || error instanceof UserError)) throw error;
@@ -84,17 +84,17 @@ export const auditCommand = defineCommand({
     'credit spends, newest first, with times in your zone. `--csv` gives every row (up to 1000) as CSV. ' +
     '`--workspace` (workspace admins): every conversation of the workspace, DMs included, with policy changes and refusals.',
   async run(ctx, args) {
-    const zone = ctx.timeZone();
-    const from = dayArg(ctx, args.from);
-    const to = dayArg(ctx, args.to);
+    const zone = await ctx.timeZone();
+    const from = await dayArg(ctx, args.from);
+    const to = await dayArg(ctx, args.to);
     if (from && to && to < from) throw userError('audit-range-reversed', { from, to });
     const videoId = args.video ? await videoFilter(ctx, args.video) : undefined;
     const conversation = ctx.req.conversation;
     const wide = args.workspace === true;
-    if (wide && !isWorkspaceAdmin(ctx)) throw userError('audit-workspace-admins');
+    if (wide && !(await isWorkspaceAdmin(ctx))) throw userError('audit-workspace-admins');
     const workspace = `${policyWorkspace(conversation)}:`;
-    const entries = ctx.deps.store.audit
-      .list({
+    const entries = (
+      await ctx.deps.store.audit.list({
         // The store matches a prefix: `slack:T1:C1` would also match `slack:T1:C12`, so filter exactly.
         workspacePrefix: wide ? workspace : conversation,
         ...(videoId ? { videoId } : {}),
@@ -102,7 +102,7 @@ export const auditCommand = defineCommand({
         ...(to ? { to: startOfDay(addDays(to, 1), zone) } : {}),
         limit: MAX_ROWS,
       })
-      .filter((e) => wide || e.conversation === conversation);
+    ).filter((e) => wide || e.conversation === conversation);
     const where = wide ? 'in this workspace' : 'in this channel';
 
     const range = rangeText(from, to);

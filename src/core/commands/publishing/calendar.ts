@@ -27,7 +27,7 @@ const STATUS_ICON: Record<string, string> = { scheduled: '🕒', posted: '✅', 
 /** Video names for the entries: the team's list first, then a few direct reads; unknown ids stay ids. */
 async function videoNames(ctx: CommandContext, ids: Set<string>): Promise<Map<string, string>> {
   const names = new Map<string, string>();
-  const api = ctx.api();
+  const api = await ctx.api();
   for (let page = 1; page <= NAME_LIST_PAGES && names.size < ids.size; page++) {
     const { items, pagination } = await api.videos.list({ page, limit: 100 });
     for (const v of items) if (ids.has(v.id)) names.set(v.id, v.name);
@@ -47,9 +47,9 @@ async function videoNames(ctx: CommandContext, ids: Set<string>): Promise<Map<st
   return names;
 }
 
-function dateArg(ctx: CommandContext, text: string | undefined, fallback: string): string {
+async function dateArg(ctx: CommandContext, text: string | undefined, fallback: string): Promise<string> {
   if (text === undefined) return fallback;
-  const r = parseDate(text, ctx.timeZone(), ctx.now());
+  const r = parseDate(text, await ctx.timeZone(), ctx.now());
   if (!r.ok) throw r.error;
   return r.value;
 }
@@ -79,17 +79,19 @@ export const calendarCommand = defineCommand({
   ],
   details: `Days and times are in your time zone (${command('tz')} sets it). A range covers at most ${MAX_RANGE_DAYS} days.`,
   async run(ctx, args) {
-    const zone = ctx.timeZone();
+    const zone = await ctx.timeZone();
     const now = ctx.now();
     const today = dayKey(now, zone);
-    const from = dateArg(ctx, args.from, today);
-    const to = dateArg(ctx, args.to, addDays(from, DEFAULT_DAYS - 1));
+    const from = await dateArg(ctx, args.from, today);
+    const to = await dateArg(ctx, args.to, addDays(from, DEFAULT_DAYS - 1));
     if (to < from) throw userError('calendar-range-reversed', { from, to });
     const days = daysBetween(from, to) + 1;
     if (days > MAX_RANGE_DAYS) throw userError('calendar-range-too-long', { days, max: MAX_RANGE_DAYS });
 
     const entries = (
-      await ctx.api().posts.calendar({
+      await (
+        await ctx.api()
+      ).posts.calendar({
         startDate: dayKey(startOfDay(from, zone), 'UTC'),
         endDate: dayKey(startOfDay(addDays(to, 1), zone) - 1, 'UTC'),
         ...(args.platform ? { platform: args.platform } : {}),

@@ -36,8 +36,8 @@ interface VideoPosts {
 }
 
 async function save(ctx: CommandContext, { video, platform, posts }: VideoPosts) {
-  const patched = await ctx.api().videos.update(video.id, { posts: { [platform]: posts[platform] } });
-  ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
+  const patched = await (await ctx.api()).videos.update(video.id, { posts: { [platform]: posts[platform] } });
+  await ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
   return patched;
 }
 
@@ -60,8 +60,8 @@ function savedCard({ video, platform, posts, note }: VideoPosts & { note?: strin
 }
 
 /** The form asking which video and platform, when the command was given too little. */
-function pickForm(ctx: CommandContext, partial: RawArgs): Form {
-  const last = ctx.deps.store.users.getLast(ctx.req.user, 'video');
+async function pickForm(ctx: CommandContext, partial: RawArgs): Promise<Form> {
+  const last = await ctx.deps.store.users.getLast(ctx.req.user, 'video');
   const video = typeof partial.video === 'string' ? partial.video : last ? 'last' : undefined;
   const platform = typeof partial.platform === 'string' ? parsePlatform(partial.platform) : undefined;
   return {
@@ -114,7 +114,7 @@ export const metaCommand = defineCommand({
     'Limits: YouTube title 100 and description 5000, TikTok and Instagram 2200, X 280, Threads 500, LinkedIn 3000, ' +
     'Facebook 5000. With text, sets the main field (YouTube: the title; its description and visibility are kept). ' +
     'Without text, a form shows every field of the platform with what is stored now.',
-  form: (ctx, partial) => ({ kind: 'form', form: pickForm(ctx, partial) }),
+  form: async (ctx, partial) => ({ kind: 'form', form: await pickForm(ctx, partial) }),
   async run(ctx, args) {
     const platform = args.platform;
     // The length is checked before anything is sent: not even the video is looked up for a text too long.

@@ -28,7 +28,7 @@ const FORM_ID = 'publish.form';
 
 async function accountsOrNone(ctx: CommandContext): Promise<Accounts | undefined> {
   try {
-    return await ctx.deps.catalog.accounts(ctx.api(), ctx.apiKeyId());
+    return await ctx.deps.catalog.accounts(await ctx.api(), await ctx.apiKeyId());
   } catch (error) {
     // Without `accounts:read` the form simply has no account picker; the service uses the default.
     if (error instanceof VideoApiError && error.type === 'forbidden_scope') return undefined;
@@ -145,7 +145,7 @@ export const publishCommand = defineCommand({
       const video = await resolveVideo(ctx, ref);
       return { kind: 'form', form: await publishForm(ctx, { videoId: video.id, videoName: video.name }) };
     }
-    const last = ctx.deps.store.users.getLast(ctx.req.user, 'video');
+    const last = await ctx.deps.store.users.getLast(ctx.req.user, 'video');
     return {
       kind: 'form',
       form: await publishForm(ctx, {
@@ -156,7 +156,7 @@ export const publishCommand = defineCommand({
   },
   async run(ctx, args) {
     // Everything the arguments alone can refuse is refused before the first API call.
-    checkPublishArgs(ctx, args.platform, args.privacy);
+    await checkPublishArgs(ctx, args.platform, args.privacy);
     const video = await resolveVideo(ctx, args.video);
     return publishOrAsk(ctx, {
       videoId: video.id,
@@ -171,7 +171,7 @@ export const publishCommand = defineCommand({
 export const publishButton: ActionSpec = {
   action: 'video.publish',
   async run(ctx, value) {
-    checkRole(ctx, 'publish');
+    await checkRole(ctx, 'publish');
     const video = await getVideo(ctx, value);
     const blocked = notPublishable(video);
     if (blocked) return blocked;

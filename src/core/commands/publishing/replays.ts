@@ -67,7 +67,7 @@ export const approved: ApprovedRunners = {
   async schedule(ctx, request) {
     const at = request.approval.action.args.at;
     if (typeof at === 'number' && at <= ctx.now())
-      throw userError('approval-too-late', { when: formatBoth(at, ctx.timeZone()) });
+      throw userError('approval-too-late', { when: formatBoth(at, await ctx.timeZone()) });
     const send = await scheduleSendOf(ctx, { ...request.approval.action, approval: approvedBy(request) });
     const card = await sendSchedule(ctx, send);
     const when = formatBoth(send.at, request.model.requesterZone);

@@ -22,11 +22,11 @@ const FORM_ID = 'schedule.form';
 /** Whole seconds: the instant travels in form state as seconds and names the idempotent action. */
 const toSecond = (ms: number): number => Math.floor(ms / 1000) * 1000;
 
-function scheduleForm(
+async function scheduleForm(
   ctx: CommandContext,
   input: { video?: Video; videoRef?: string; platforms?: string; when?: string },
-): Form {
-  const zone = ctx.timeZone();
+): Promise<Form> {
+  const zone = await ctx.timeZone();
   const inputs: FormInput[] = [];
   if (!input.video) {
     inputs.push({
@@ -104,11 +104,11 @@ export const scheduleCommand = defineCommand({
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
     const ref = typeof partial.video === 'string' ? partial.video : undefined;
     const video = ref ? await getVideo(ctx, (await resolveVideo(ctx, ref)).id) : undefined;
-    const last = ctx.deps.store.users.getLast(ctx.req.user, 'video');
+    const last = await ctx.deps.store.users.getLast(ctx.req.user, 'video');
     const platforms = Array.isArray(partial.platforms) ? partial.platforms.join(', ') : partial.platforms;
     return {
       kind: 'form',
-      form: scheduleForm(ctx, {
+      form: await scheduleForm(ctx, {
         ...(video ? { video } : last ? { videoRef: 'last' } : {}),
         ...(typeof platforms === 'string' ? { platforms } : {}),
         ...(typeof partial.when === 'string' ? { when: partial.when } : {}),
@@ -117,7 +117,7 @@ export const scheduleCommand = defineCommand({
   },
   async run(ctx, args) {
     // Read the time before anything else: a bad or past time is answered without a single API call.
-    const when = parseWhen(args.when, ctx.timeZone(), ctx.now());
+    const when = parseWhen(args.when, await ctx.timeZone(), ctx.now());
     if (!when.ok) throw when.error;
     const video = await resolveVideo(ctx, args.video);
     return runSchedule(ctx, {
@@ -132,10 +132,10 @@ export const scheduleCommand = defineCommand({
 export const scheduleButton: ActionSpec = {
   action: 'video.schedule',
   async run(ctx, value) {
-    checkRole(ctx, 'publish');
+    await checkRole(ctx, 'publish');
     const video = await getVideo(ctx, value);
     if (video.status === 'failed') throw userError('schedule-video-failed', { name: video.name });
-    return { kind: 'form', form: scheduleForm(ctx, { video }) };
+    return { kind: 'form', form: await scheduleForm(ctx, { video }) };
   },
 };
 
@@ -147,7 +147,7 @@ export const scheduleFormSpec: FormSpec = {
     const errors: Record<string, string> = {};
     const platforms = parsePlatforms(values.platforms ?? '');
     if (!platforms.ok) errors.platforms = say(platforms.error.code, platforms.error.params);
-    const when = parseWhen(values.when ?? '', ctx.timeZone(), ctx.now());
+    const when = parseWhen(values.when ?? '', await ctx.timeZone(), ctx.now());
     if (!when.ok) errors.when = say(when.error.code, when.error.params);
     let videoId = decoded.videoId;
     if (!videoId) {

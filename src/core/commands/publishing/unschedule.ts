@@ -24,7 +24,7 @@ const LOOK_AHEAD_MS = 90 * DAY;
 
 async function cancel(ctx: CommandContext, videoId: string): Promise<boolean> {
   try {
-    return (await ctx.api().posts.cancel(videoId)).cancelled;
+    return (await (await ctx.api()).posts.cancel(videoId)).cancelled;
   } catch (error) {
     if (error instanceof VideoApiError && error.type === 'conflict') return false;
     throw error;
@@ -34,9 +34,11 @@ async function cancel(ctx: CommandContext, videoId: string): Promise<boolean> {
 /** After a 409: what the calendar says about this video, in words. */
 async function explain(ctx: CommandContext, video: { id: string; name: string }): Promise<Card> {
   const now = ctx.now();
-  const zone = ctx.timeZone();
+  const zone = await ctx.timeZone();
   const entries = (
-    await ctx.api().posts.calendar({
+    await (
+      await ctx.api()
+    ).posts.calendar({
       startDate: dayKey(now - LOOK_BACK_MS, 'UTC'),
       endDate: dayKey(now + LOOK_AHEAD_MS, 'UTC'),
     })
@@ -65,16 +67,16 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
     );
 
   const store = ctx.deps.store;
-  const watch = ctx.deps.store.watches.findActive('schedule', video.id);
-  store.transaction(() => {
+  const watch = await ctx.deps.store.watches.findActive('schedule', video.id);
+  await store.transaction(async () => {
     if (!watch) return;
     if (entries.length > 0) {
       // The schedule watch reports the outcome on the card (once); let it look now.
-      store.watches.update(watch.id, { nextCheckAt: now });
+      await store.watches.update(watch.id, { nextCheckAt: now });
       return;
     }
-    stopScheduleWatch(store, video.id);
-    updateVideoCard(store, video.id, {
+    await stopScheduleWatch(store, video.id);
+    await updateVideoCard(store, video.id, {
       patch: { schedule: undefined },
       dedupeKey: `unschedule:${watch.id}:nothing`,
     });
@@ -102,9 +104,9 @@ export const unscheduleCommand = defineCommand({
   examples: ['unschedule last', 'unschedule "Launch teaser"'],
   details: 'Cancels every platform still scheduled for the video. Posts already sent are not affected.',
   async run(ctx, args) {
-    checkRole(ctx, 'publish');
+    await checkRole(ctx, 'publish');
     const video = await resolveVideo(ctx, args.video);
-    const withdrawn = withdrawScheduleRequests(ctx, video.id);
+    const withdrawn = await withdrawScheduleRequests(ctx, video.id);
     const cancelled = await cancel(ctx, video.id);
     if (!cancelled && withdrawn > 0) {
       return message({
@@ -117,17 +119,17 @@ export const unscheduleCommand = defineCommand({
     if (!cancelled) return message(await explain(ctx, video));
 
     const store = ctx.deps.store;
-    const watch = ctx.deps.store.watches.findActive('schedule', video.id);
+    const watch = await ctx.deps.store.watches.findActive('schedule', video.id);
     const state = watch ? readScheduleState(watch.state) : undefined;
     const pending = state?.platforms.filter((p) => state.outcomes[p] === undefined) ?? [];
-    store.transaction(() => {
-      stopScheduleWatch(store, video.id);
+    await store.transaction(async () => {
+      await stopScheduleWatch(store, video.id);
       const by = ctx.req.userName ? ` by ${literal(ctx.req.userName)}` : '';
-      updateVideoCard(store, video.id, {
+      await updateVideoCard(store, video.id, {
         patch: { schedule: undefined, notice: `Schedule cancelled${by}.` },
         dedupeKey: `unschedule:${video.id}:${watch?.id ?? ctx.now()}`,
       });
-      store.audit.record({
+      await store.audit.record({
         at: ctx.now(),
         conversation: ctx.req.conversation,
         actor: ctx.req.user,
@@ -136,10 +138,10 @@ export const unscheduleCommand = defineCommand({
         ...(pending.length > 0 ? { details: { platforms: pending } } : {}),
       });
     });
-    store.users.setLast(ctx.req.user, 'video', video.id);
+    await store.users.setLast(ctx.req.user, 'video', video.id);
     const what =
       state && pending.length > 0
-        ? ` on ${pending.map(platformName).join(', ')} (${formatBoth(Date.parse(state.times[pending[0] as string] ?? state.scheduledTime), ctx.timeZone())})`
+        ? ` on ${pending.map(platformName).join(', ')} (${formatBoth(Date.parse(state.times[pending[0] as string] ?? state.scheduledTime), await ctx.timeZone())})`
         : '';
     return message({
       title: 'Unscheduled',

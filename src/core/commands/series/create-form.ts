@@ -39,8 +39,8 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
   // The dispatcher answers these (all input mistakes) with the command's usage, as for the text command.
   if (!checked.ok) throw checked.error;
   const { name: _n, source: _s, ...typed } = checked.value;
-  const api = ctx.api();
-  const keyId = ctx.apiKeyId();
+  const api = await ctx.api();
+  const keyId = await ctx.apiKeyId();
   const [sources, niches, voices] = await Promise.all([
     ctx.deps.catalog.options(api, keyId, 'sources').then((c) => c.items, emptyOnApiError),
     ctx.deps.catalog.options(api, keyId, 'niches').then((c) => c.items, emptyOnApiError),
@@ -94,7 +94,7 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
       required: false,
       initial: str(flags.schedule),
       placeholder: 'daily 09:00 Europe/Paris',
-      hint: `For example "mon,wed,fri 18:00" or "weekdays 8am". Times are in ${ctx.timeZone()} unless you name a zone.`,
+      hint: `For example "mon,wed,fri 18:00" or "weekdays 8am". Times are in ${await ctx.timeZone()} unless you name a zone.`,
     }),
   ];
   return {

@@ -81,20 +81,20 @@ export async function confirmCreate(
   input: SeriesInput,
   options: { requestId?: string | undefined } = {},
 ): Promise<Response> {
-  checkRole(ctx, 'spend');
+  await checkRole(ctx, 'spend');
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
-  const idempotencyKey = actionKey(ctx, {
+  const idempotencyKey = await actionKey(ctx, {
     action: 'series.create',
     payload: input,
     requestId: options.requestId,
   });
   const draft = { op: 'create' as const, input, ...(cost === undefined ? {} : { cost }) };
-  const card = savePendingSpend(ctx, {
+  const card = await savePendingSpend(ctx, {
     draft,
     idempotencyKey,
-    card: (id) =>
-      spendCard(ctx, {
+    card: async (id) =>
+      await spendCard(ctx, {
         title: `Start the series “${literal(input.name)}”?`,
         text:
           `Its first episode starts generating at once and is charged now: ${priceText(cost, model)}. ` +
@@ -102,7 +102,7 @@ export async function confirmCreate(
         chargedNow: cost,
         perEpisode: cost,
         credits,
-        approval: needsApproval(ctx, { kind: 'spend', credits: cost }),
+        approval: await needsApproval(ctx, { kind: 'spend', credits: cost }),
         confirm: { action: confirmAction('create'), value: id, label: 'Create series' },
         cancel: { action: cancelAction('create'), value: id },
         short: {
@@ -118,12 +118,12 @@ export async function confirmCreate(
 }
 
 /** Under `approval spend` above the threshold: the request an approver sees (with the card's key). */
-function createApproval(
+async function createApproval(
   ctx: CommandContext,
   { input, cost, idempotencyKey }: { input: SeriesInput; cost: number | undefined; idempotencyKey: string },
-): Response {
+): Promise<Response> {
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
-  return requestApproval(ctx, {
+  return await requestApproval(ctx, {
     command: 'series.create',
     args: { input, ...(cost === undefined ? {} : { cost }) },
     idempotencyKey,
@@ -139,11 +139,15 @@ function createApproval(
 /** Confirm: the approval request when the policy wants one, else the create. */
 export const [createConfirmAction, createCancelAction] = spendActions('create', async (ctx, pending) => {
   if (pending.op !== 'create') throw userError('interaction-expired');
-  checkRole(ctx, 'spend');
+  await checkRole(ctx, 'spend');
   const cost = await episodeCost(ctx, pending.input.brollModel ?? DEFAULT_SERIES_MODEL);
-  if (needsApproval(ctx, { kind: 'spend', credits: cost })) {
+  if (await needsApproval(ctx, { kind: 'spend', credits: cost })) {
     return {
-      response: createApproval(ctx, { input: pending.input, cost, idempotencyKey: pending.idempotencyKey }),
+      response: await createApproval(ctx, {
+        input: pending.input,
+        cost,
+        idempotencyKey: pending.idempotencyKey,
+      }),
       done: false,
     };
   }
@@ -161,14 +165,14 @@ export async function createSeries(
   options: CreateSeriesOptions = {},
 ): Promise<Response> {
   const { approved } = options;
-  if (!approved) checkRole(ctx, 'spend');
-  const api = ctx.api();
+  if (!approved) await checkRole(ctx, 'spend');
+  const api = await ctx.api();
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);
   const idempotencyKey =
     approved?.idempotencyKey ??
     options.idempotencyKey ??
-    actionKey(ctx, { action: 'series.create', payload: input });
+    (await actionKey(ctx, { action: 'series.create', payload: input }));
   const created = await api.series.create(input, { idempotencyKey });
 
   // Both reads are niceties: the series exists either way, and the watcher catches up on episodes.
@@ -191,9 +195,9 @@ export async function createSeries(
     names.set(e.projectId, await videoName(ctx, e.projectId, `${created.name} — episode`));
   const now = ctx.now();
   const { store } = ctx.deps;
-  store.transaction(() => {
-    store.users.setLast(ctx.req.user, 'series', created.id);
-    store.audit.record({
+  await store.transaction(async () => {
+    await store.users.setLast(ctx.req.user, 'series', created.id);
+    await store.audit.record({
       at: now,
       conversation: ctx.req.conversation,
       actor: ctx.req.user,
@@ -207,27 +211,27 @@ export async function createSeries(
       },
     });
     // The channel follows its new series like a `subscribe series` (listed, and `unsubscribe` stops it).
-    store.subscriptions.add({
+    await store.subscriptions.add({
       conversation: ctx.req.conversation,
       kind: 'series',
       target: created.id,
-      owner: ctx.keyOwner(),
+      owner: await ctx.keyOwner(),
     });
-    watchSeries(store, {
+    await watchSeries(store, {
       seriesId: created.id,
       conversation: ctx.req.conversation,
-      owner: ctx.keyOwner(),
+      owner: await ctx.keyOwner(),
       now,
       name: created.name,
       primed: true,
       seen: withVideo.map((e) => e.id),
     });
     for (const episode of [...withVideo].reverse()) {
-      startEpisodeCard(store, {
+      await startEpisodeCard(store, {
         videoId: episode.projectId,
         name: names.get(episode.projectId) ?? `${created.name} — episode`,
         conversation: ctx.req.conversation,
-        owner: ctx.keyOwner(),
+        owner: await ctx.keyOwner(),
         now,
         requester: ctx.req.user,
         model: effectiveModel,

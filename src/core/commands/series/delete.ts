@@ -32,12 +32,11 @@ export const deleteCommand = defineCommand({
   ],
   examples: ['series delete "Night Terrors"'],
   async run(ctx, args) {
-    checkRole(ctx, 'publish');
+    await checkRole(ctx, 'publish');
     const ref = await resolveSeries(ctx, args.series);
     // The count makes "kept" concrete; without it the question still stands.
-    const episodes = await ctx
-      .api()
-      .series.episodes(ref.id, { page: 1, limit: 1 })
+    const episodes = await (await ctx.api()).series
+      .episodes(ref.id, { page: 1, limit: 1 })
       .then((p) => p.pagination.total)
       .catch((e: unknown) => {
         if (e instanceof VideoApiError) return undefined;
@@ -69,11 +68,11 @@ export const deleteCommand = defineCommand({
 export const deleteConfirmAction: ActionSpec = {
   action: DELETE_CONFIRM,
   async run(ctx, seriesId): Promise<Response> {
-    checkRole(ctx, 'publish');
+    await checkRole(ctx, 'publish');
     let name = seriesId;
     try {
       name = (await getSeriesById(ctx, seriesId)).name;
-      await ctx.api().series.delete(seriesId);
+      await (await ctx.api()).series.delete(seriesId);
     } catch (e) {
       // A second click, or someone else was faster: the outcome is the one asked for.
       const gone = isNotFound(e) || (e instanceof UserError && e.code === 'not-found-series');
@@ -89,10 +88,10 @@ export const deleteConfirmAction: ActionSpec = {
       };
     }
     const { store } = ctx.deps;
-    store.transaction(() => {
-      unwatchSeries(store, seriesId, ctx.req.conversation);
-      store.subscriptions.remove(ctx.req.conversation, 'series', seriesId);
-      store.audit.record({
+    await store.transaction(async () => {
+      await unwatchSeries(store, seriesId, ctx.req.conversation);
+      await store.subscriptions.remove(ctx.req.conversation, 'series', seriesId);
+      await store.audit.record({
         at: ctx.now(),
         conversation: ctx.req.conversation,
         actor: ctx.req.user,

@@ -74,7 +74,8 @@ export const editCommand: CommandSpec = defineCommand({
   details:
     'Options are those of `series create`, plus `--name` and `--paused yes|no`. `--days daily` posts every day.',
   async run(ctx, args) {
-    for (const role of rolesForEdit(args as SeriesFieldArgs & { paused?: boolean })) checkRole(ctx, role);
+    for (const role of rolesForEdit(args as SeriesFieldArgs & { paused?: boolean }))
+      await checkRole(ctx, role);
     const patch: SeriesPatch = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'edit');
     if (args.name !== undefined) patch.name = args.name;
     if (args.paused !== undefined) patch.paused = args.paused;
@@ -111,12 +112,12 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
     .filter((f) => f !== 'brollModel' && f !== 'paused')
     .map((f) => FIELD_LABELS[f] ?? f);
   const draft = { op: 'edit' as const, seriesId: series.id, name: series.name, patch };
-  const card = savePendingSpend(ctx, {
+  const card = await savePendingSpend(ctx, {
     draft,
-    idempotencyKey: (id) =>
-      actionKey(ctx, { action: 'series.edit', payload: { seriesId: series.id, patch }, requestId: id }),
-    card: (id) =>
-      spendCard(ctx, {
+    idempotencyKey: async (id) =>
+      await actionKey(ctx, { action: 'series.edit', payload: { seriesId: series.id, patch }, requestId: id }),
+    card: async (id) =>
+      await spendCard(ctx, {
         title: `Change “${literal(series.name)}”?`,
         text:
           (resumes ? 'This resumes the series: episodes are generated on schedule again. ' : '') +
@@ -125,7 +126,7 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
         chargedNow: 0,
         perEpisode: newCost,
         credits,
-        approval: editNeedsApproval(ctx, { series, patch, oldCost, newCost }),
+        approval: await editNeedsApproval(ctx, { series, patch, oldCost, newCost }),
         confirm: { action: confirmAction('edit'), value: id, label: 'Apply change' },
         cancel: { action: cancelAction('edit'), value: id },
         context: `series \`${series.id}\``,
@@ -137,7 +138,7 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
 /** Confirm: the approval request when the policy wants one, else the edit. */
 export const [editConfirmAction, editCancelAction] = spendActions('edit', async (ctx, pending) => {
   if (pending.op !== 'edit') throw userError('interaction-expired');
-  checkRole(ctx, 'spend');
+  await checkRole(ctx, 'spend');
   const ref = { id: pending.seriesId, name: pending.name };
   const asked = await editApproval(ctx, {
     ref,
@@ -153,7 +154,7 @@ export const [editConfirmAction, editCancelAction] = spendActions('edit', async 
  * one, with an episode then above the threshold. An unreadable price counts as a raise (as unknown costs do
  * for creations).
  */
-function editNeedsApproval(
+async function editNeedsApproval(
   ctx: CommandContext,
   {
     series,
@@ -161,8 +162,8 @@ function editNeedsApproval(
     oldCost,
     newCost,
   }: { series: Series; patch: SeriesPatch; oldCost: number | undefined; newCost: number | undefined },
-): boolean {
-  if (ctx.settings().approval !== 'spend') return false;
+): Promise<boolean> {
+  if ((await ctx.settings()).approval !== 'spend') return false;
   const before = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const after = patch.brollModel ?? before;
   const resumes = patch.paused === false && series.paused === true;
@@ -177,13 +178,13 @@ async function editApproval(
   ctx: CommandContext,
   { ref, patch, idempotencyKey }: { ref: Ref; patch: SeriesPatch; idempotencyKey: string },
 ): Promise<Response | undefined> {
-  if (ctx.settings().approval !== 'spend') return undefined;
+  if ((await ctx.settings()).approval !== 'spend') return undefined;
   if (patch.brollModel === undefined && patch.paused !== false) return undefined;
   const series = await getSeriesById(ctx, ref.id);
   const before = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const after = patch.brollModel ?? before;
   const [oldCost, newCost] = await Promise.all([episodeCost(ctx, before), episodeCost(ctx, after)]);
-  if (!editNeedsApproval(ctx, { series, patch, oldCost, newCost })) return undefined;
+  if (!(await editNeedsApproval(ctx, { series, patch, oldCost, newCost }))) return undefined;
   const resumes = patch.paused === false && series.paused === true;
 
   const perEpisode = newCost === undefined ? `the ${after} price` : `${newCost} credits`;
@@ -223,11 +224,11 @@ export async function applySeriesEdit(
   ctx: CommandContext,
   { ref, patch, approved }: { ref: Ref; patch: SeriesPatch; approved?: { id: string } },
 ): Promise<Response> {
-  await ctx.api().series.update(ref.id, patch);
+  await (await ctx.api()).series.update(ref.id, patch);
   const { store } = ctx.deps;
-  store.transaction(() => {
-    if (CADENCE_FIELDS.some((f) => f in patch)) refreshSeriesWatches(store, ref.id, ctx.now());
-    store.audit.record({
+  await store.transaction(async () => {
+    if (CADENCE_FIELDS.some((f) => f in patch)) await refreshSeriesWatches(store, ref.id, ctx.now());
+    await store.audit.record({
       at: ctx.now(),
       conversation: ctx.req.conversation,
       actor: ctx.req.user,

@@ -50,8 +50,11 @@ async function episodesCard(
   series: { id: string; name: string },
   page: number,
 ): Promise<Card> {
-  const { items, pagination } = await ctx.api().series.episodes(series.id, { page, limit: PAGE_SIZE });
-  const zone = ctx.timeZone();
+  const { items, pagination } = await (await ctx.api()).series.episodes(series.id, {
+    page,
+    limit: PAGE_SIZE,
+  });
+  const zone = await ctx.timeZone();
   const total = pagination.total;
   const pages = Math.max(1, Math.ceil(total / (pagination.limit || PAGE_SIZE)));
   const title = `Episodes of “${literal(clip(series.name, 80))}”`;

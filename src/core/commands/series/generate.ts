@@ -53,12 +53,12 @@ export const generateCommand = defineCommand({
 
 /** The cost card. Its Generate button carries a request id: each card is one user action, however often clicked. */
 async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Response> {
-  checkRole(ctx, 'spend');
+  await checkRole(ctx, 'spend');
   const series = await getSeriesById(ctx, seriesId);
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
-  const approval = needsApproval(ctx, { kind: 'spend', credits: cost });
-  const card = spendCard(ctx, {
+  const approval = await needsApproval(ctx, { kind: 'spend', credits: cost });
+  const card = await spendCard(ctx, {
     title: `Generate an episode of “${literal(series.name)}” now?`,
     text: `This charges ${priceText(cost, model)} now, on top of the scheduled episodes.`,
     chargedNow: cost,
@@ -82,14 +82,14 @@ export const generateConfirmAction: ActionSpec = {
   async run(ctx, value) {
     const [seriesId, nonce] = splitValue(value);
     if (!seriesId || !nonce) throw userError('interaction-expired');
-    checkRole(ctx, 'spend');
-    const idempotencyKey = clickKey(ctx, GENERATE_CONFIRM, value);
+    await checkRole(ctx, 'spend');
+    const idempotencyKey = await clickKey(ctx, GENERATE_CONFIRM, value);
     const series = await getSeriesById(ctx, seriesId);
     const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
     const cost = await episodeCost(ctx, model);
-    if (needsApproval(ctx, { kind: 'spend', credits: cost })) {
+    if (await needsApproval(ctx, { kind: 'spend', credits: cost })) {
       const credits = await balance(ctx);
-      const sent = requestApproval(ctx, {
+      const sent = await requestApproval(ctx, {
         command: 'series.generate',
         args: { seriesId, ...(cost === undefined ? {} : { cost }) },
         idempotencyKey,
@@ -125,7 +125,7 @@ export async function generateEpisode(
   ctx: CommandContext,
   input: { seriesId: string; idempotencyKey: string; approval?: { id: string; requesterName: string } },
 ): Promise<{ charged: boolean; card: Card }> {
-  const api = ctx.api();
+  const api = await ctx.api();
   const series = await getSeriesById(ctx, input.seriesId);
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);
@@ -142,8 +142,8 @@ export async function generateEpisode(
         const { projectId } = await api.series.generate(series.id, { idempotencyKey: input.idempotencyKey });
         return { projectId, name: await videoName(ctx, projectId, `${series.name} — new episode`) };
       },
-      commit: (generated) => {
-        recordEpisode(ctx, { ...generated, series, model, cost, approval: input.approval });
+      commit: async (generated) => {
+        await recordEpisode(ctx, { ...generated, series, model, cost, approval: input.approval });
         return generated;
       },
     });
@@ -178,7 +178,7 @@ export async function generateEpisode(
 }
 
 /** The episode's status card, its watch, `last` and the audit entry: the local record of a generate. */
-function recordEpisode(
+async function recordEpisode(
   ctx: CommandContext,
   r: {
     projectId: string;
@@ -188,16 +188,16 @@ function recordEpisode(
     cost: number | undefined;
     approval: { id: string; requesterName: string } | undefined;
   },
-): void {
+): Promise<void> {
   const { projectId, name, series, model, cost } = r;
   const requestedBy = r.approval?.requesterName ?? ctx.req.userName;
   const { store } = ctx.deps;
-  store.users.setLast(ctx.req.user, 'video', projectId);
-  const started = startEpisodeCard(store, {
+  await store.users.setLast(ctx.req.user, 'video', projectId);
+  const started = await startEpisodeCard(store, {
     videoId: projectId,
     name,
     conversation: ctx.req.conversation,
-    owner: ctx.keyOwner(),
+    owner: await ctx.keyOwner(),
     now: ctx.now(),
     model,
     ...(cost === undefined ? {} : { credits: cost }),
@@ -206,7 +206,7 @@ function recordEpisode(
   });
   // A replayed click (same idempotency key) finds its card already there: the spend is recorded once.
   if (started) {
-    store.audit.record({
+    await store.audit.record({
       at: ctx.now(),
       conversation: ctx.req.conversation,
       actor: ctx.req.user,

@@ -13,7 +13,7 @@ export const listCommand = defineCommand({
   options: [],
   examples: ['series list'],
   async run(ctx) {
-    const all = await ctx.api().series.list();
+    const all = await (await ctx.api()).series.list();
     if (all.length === 0) {
       return {
         kind: 'message',

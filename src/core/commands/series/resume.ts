@@ -21,7 +21,7 @@ export const resumeCommand = defineCommand({
     "Shows the series model's credits per episode and your balance first; episodes start again once you confirm.",
   async run(ctx, args) {
     // Refused by role before the series is even looked up (the cost card checks again for the buttons).
-    checkRole(ctx, 'spend');
+    await checkRole(ctx, 'spend');
     return confirmResume(ctx, await resolveSeries(ctx, args.series));
   },
 });

@@ -42,12 +42,16 @@ export interface SetPausedOptions {
 /** The PATCH itself; a resume reaches it only confirmed (and approved when the policy wants it). */
 export async function setPaused(ctx: CommandContext, ref: Ref, options: SetPausedOptions): Promise<Response> {
   const { paused } = options;
-  if (!paused && !options.approved) checkRole(ctx, 'spend');
-  await readOrNotFound(() => ctx.api().series.update(ref.id, { paused }), 'not-found-series', ref.name);
+  if (!paused && !options.approved) await checkRole(ctx, 'spend');
+  await readOrNotFound(
+    async () => (await ctx.api()).series.update(ref.id, { paused }),
+    'not-found-series',
+    ref.name,
+  );
   const { store } = ctx.deps;
-  store.transaction(() => {
-    refreshSeriesWatches(store, ref.id, ctx.now());
-    store.audit.record({
+  await store.transaction(async () => {
+    await refreshSeriesWatches(store, ref.id, ctx.now());
+    await store.audit.record({
       at: ctx.now(),
       conversation: ctx.req.conversation,
       actor: ctx.req.user,
@@ -74,7 +78,7 @@ export async function setPaused(ctx: CommandContext, ref: Ref, options: SetPause
   }
   // The schedule makes "resumed" concrete; if it cannot be read the resume still stands.
   const series = await getSeriesById(ctx, ref.id).catch(() => undefined);
-  const next = series && nextPostText(ctx, { ...series, paused: false });
+  const next = series && (await nextPostText(ctx, { ...series, paused: false }));
   return {
     kind: 'message',
     visibility: 'channel',
@@ -96,19 +100,19 @@ export async function setPaused(ctx: CommandContext, ref: Ref, options: SetPause
  * not paused has nothing to resume: it is answered at once, as before.
  */
 export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Response> {
-  checkRole(ctx, 'spend');
+  await checkRole(ctx, 'spend');
   const series = await getSeriesById(ctx, ref.id);
   if (!series.paused) return setPaused(ctx, { id: series.id, name: series.name }, { paused: false });
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
-  const next = nextPostText(ctx, { ...series, paused: false });
+  const next = await nextPostText(ctx, { ...series, paused: false });
   const draft = { op: 'resume' as const, seriesId: series.id, name: series.name };
-  const card = savePendingSpend(ctx, {
+  const card = await savePendingSpend(ctx, {
     draft,
-    idempotencyKey: (id) =>
-      actionKey(ctx, { action: 'series.resume', payload: { seriesId: series.id }, requestId: id }),
-    card: (id) =>
-      spendCard(ctx, {
+    idempotencyKey: async (id) =>
+      await actionKey(ctx, { action: 'series.resume', payload: { seriesId: series.id }, requestId: id }),
+    card: async (id) =>
+      await spendCard(ctx, {
         title: `Resume “${literal(series.name)}”?`,
         text:
           `Episodes are generated on schedule again, each charged when generated: ${priceText(cost, model)}. ` +
@@ -116,7 +120,7 @@ export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Resp
         chargedNow: 0,
         perEpisode: cost,
         credits,
-        approval: needsApproval(ctx, { kind: 'spend', credits: cost }),
+        approval: await needsApproval(ctx, { kind: 'spend', credits: cost }),
         confirm: { action: confirmAction('resume'), value: id, label: 'Resume' },
         cancel: { action: cancelAction('resume'), value: id },
         context: `series \`${series.id}\``,
@@ -135,12 +139,12 @@ async function resumeApproval(
   idempotencyKey: string,
 ): Promise<Response | undefined> {
   // Only this policy looks at costs: spare the two reads otherwise.
-  if (ctx.settings().approval !== 'spend') return undefined;
+  if ((await ctx.settings()).approval !== 'spend') return undefined;
   const series = await getSeriesById(ctx, seriesId);
   if (!series.paused) return undefined;
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);
-  if (!needsApproval(ctx, { kind: 'spend', credits: cost })) return undefined;
+  if (!(await needsApproval(ctx, { kind: 'spend', credits: cost }))) return undefined;
   const perEpisode = cost === undefined ? `the ${model} price` : `${cost} credits`;
   return requestApproval(ctx, {
     command: 'series.resume',
@@ -159,7 +163,7 @@ async function resumeApproval(
 /** Confirm: the approval request when the policy wants one, else the resume. */
 export const [resumeConfirmAction, resumeCancelAction] = spendActions('resume', async (ctx, pending) => {
   if (pending.op !== 'resume') throw userError('interaction-expired');
-  checkRole(ctx, 'spend');
+  await checkRole(ctx, 'spend');
   const asked = await resumeApproval(ctx, pending.seriesId, pending.idempotencyKey);
   if (asked) return { response: asked, done: false };
   const response = await setPaused(ctx, { id: pending.seriesId, name: pending.name }, { paused: false });
@@ -186,7 +190,7 @@ const pausedAction = (action: string, paused: boolean): ActionSpec => ({
     const [head, tail] = splitValue(value);
     const id = isRequestId(tail) ? head : value;
     // A resume is refused by role before anything is read.
-    if (!paused) checkRole(ctx, 'spend');
+    if (!paused) await checkRole(ctx, 'spend');
     const series = await getSeriesById(ctx, id);
     const ref = { id: series.id, name: series.name };
     return paused ? setPaused(ctx, ref, { paused: true }) : confirmResume(ctx, ref);

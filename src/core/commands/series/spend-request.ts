@@ -57,7 +57,7 @@ const NOT_DONE: Record<SpendOp, string> = {
  * Mints the request id the confirm card's buttons carry and keeps the request under it, with its key (given,
  * or derived from that id).
  */
-export function savePendingSpend(
+export async function savePendingSpend(
   ctx: CommandContext,
   {
     draft,
@@ -65,23 +65,23 @@ export function savePendingSpend(
     card,
   }: {
     draft: SpendDraft;
-    idempotencyKey: string | ((id: string) => string);
+    idempotencyKey: string | ((id: string) => Promise<string>);
     /** The confirm card, given the request id its buttons carry. */
-    card: (id: string) => Card;
+    card: (id: string) => Promise<Card>;
   },
-): Card {
+): Promise<Card> {
   const id = newRequestId();
   const pending = {
     ...draft,
     type: 'series-spend',
     requester: ctx.req.user,
     ...(ctx.req.userName ? { requesterName: ctx.req.userName } : {}),
-    idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : idempotencyKey(id),
+    idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : await idempotencyKey(id),
     createdAt: ctx.now(),
     state: 'pending',
   } satisfies PendingSpend;
-  const shown = card(id);
-  ctx.deps.store.cards.put(KEY(id), {
+  const shown = await card(id);
+  await ctx.deps.store.cards.put(KEY(id), {
     conversation: ctx.req.conversation,
     card: shown,
     model: pending as Record<string, unknown>,
@@ -89,8 +89,8 @@ export function savePendingSpend(
   return shown;
 }
 
-function load(ctx: CommandContext, op: SpendOp, id: string): PendingSpend {
-  const record = ctx.deps.store.cards.get(KEY(id));
+async function load(ctx: CommandContext, op: SpendOp, id: string): Promise<PendingSpend> {
+  const record = await ctx.deps.store.cards.get(KEY(id));
   const pending = record?.model as Partial<PendingSpend> | undefined;
   if (pending?.type !== 'series-spend' || pending.op !== op || record?.conversation !== ctx.req.conversation)
     throw userError('interaction-expired');
@@ -99,12 +99,12 @@ function load(ctx: CommandContext, op: SpendOp, id: string): PendingSpend {
   return pending as PendingSpend;
 }
 
-function save(
+async function save(
   ctx: CommandContext,
   id: string,
   { pending, card }: { pending: PendingSpend; card: Card },
-): void {
-  ctx.deps.store.cards.put(KEY(id), {
+): Promise<void> {
+  await ctx.deps.store.cards.put(KEY(id), {
     conversation: ctx.req.conversation,
     card,
     model: pending as Record<string, unknown>,
@@ -120,7 +120,7 @@ export function spendActions(
   run: (ctx: CommandContext, pending: PendingSpend) => Promise<SpendOutcome>,
 ): ActionSpec[] {
   const confirm = async (ctx: CommandContext, id: string): Promise<Response> => {
-    const pending = load(ctx, op, id);
+    const pending = await load(ctx, op, id);
     if (pending.state === 'done' && pending.result) return { kind: 'update', card: pending.result };
     if (pending.state === 'cancelled') return { kind: 'update', card: cancelledCard(NOT_DONE[op]) };
     if (ctx.now() - pending.createdAt > SPEND_REQUEST_TTL_MS) {
@@ -130,7 +130,10 @@ export function spendActions(
     // An approval request replaces the cost card; its own key makes a second click "already waiting".
     if (!done) return response.kind === 'message' ? { kind: 'update', card: response.card } : response;
     if (response.kind === 'message' || response.kind === 'update') {
-      save(ctx, id, { pending: { ...pending, state: 'done', result: response.card }, card: response.card });
+      await save(ctx, id, {
+        pending: { ...pending, state: 'done', result: response.card },
+        card: response.card,
+      });
     }
     return response;
   };
@@ -149,10 +152,10 @@ export function spendActions(
     {
       action: cancelAction(op),
       async run(ctx, id): Promise<Response> {
-        const pending = load(ctx, op, id);
+        const pending = await load(ctx, op, id);
         if (pending.state === 'done' && pending.result) return { kind: 'update', card: pending.result };
         const card = cancelledCard(NOT_DONE[op]);
-        save(ctx, id, { pending: { ...pending, state: 'cancelled' }, card });
+        await save(ctx, id, { pending: { ...pending, state: 'cancelled' }, card });
         return { kind: 'update', card };
       },
     },

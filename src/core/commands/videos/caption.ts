@@ -67,10 +67,10 @@ export const captionCommand: CommandSpec = defineCommand({
       ...(language ? { language } : {}),
     };
     // A typed command acting at once: the same command again soon is a retry and captions once.
-    const idempotencyKey = actionKey(ctx, { action: 'caption', payload: body });
-    const created = await ctx.api().videos.caption(body, { idempotencyKey });
+    const idempotencyKey = await actionKey(ctx, { action: 'caption', payload: body });
+    const created = await (await ctx.api()).videos.caption(body, { idempotencyKey });
     const name = args.name ?? nameFromUrl(url);
-    trackGeneration(
+    await trackGeneration(
       ctx,
       {
         videoId: created.id,

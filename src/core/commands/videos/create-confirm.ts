@@ -21,8 +21,12 @@ import {
 } from '../../videos/create-request.js';
 import { trackGeneration } from '../../videos/tracking.js';
 
-function loadRequest(ctx: CommandContext, id: string, options: { anyone?: boolean } = {}): PendingCreate {
-  const record = ctx.deps.store.cards.get(requestKey(id));
+async function loadRequest(
+  ctx: CommandContext,
+  id: string,
+  options: { anyone?: boolean } = {},
+): Promise<PendingCreate> {
+  const record = await ctx.deps.store.cards.get(requestKey(id));
   const pending = record?.model as Partial<PendingCreate> | undefined;
   if (pending?.type !== 'create-request' || record?.conversation !== ctx.req.conversation)
     throw userError('interaction-expired');
@@ -32,12 +36,12 @@ function loadRequest(ctx: CommandContext, id: string, options: { anyone?: boolea
   return pending as PendingCreate;
 }
 
-function saveRequest(
+async function saveRequest(
   ctx: CommandContext,
   id: string,
   { pending, card }: { pending: PendingCreate; card: Card },
-): void {
-  ctx.deps.store.cards.put(requestKey(id), {
+): Promise<void> {
+  await ctx.deps.store.cards.put(requestKey(id), {
     conversation: ctx.req.conversation,
     card,
     model: pending as unknown as Record<string, unknown>,
@@ -77,16 +81,16 @@ export const createConfirmAction: ActionSpec = {
 };
 
 async function confirm(ctx: CommandContext, id: string): Promise<Response> {
-  const pending = loadRequest(ctx, id);
+  const pending = await loadRequest(ctx, id);
   if (pending.state === 'created') return { kind: 'update', card: creatingCard(pending) };
   if (pending.state === 'cancelled') return { kind: 'update', card: cancelledCard(pending) };
   if (ctx.now() - pending.createdAt > REQUEST_TTL_MS) {
     throw userError('request-expired', { minutes: REQUEST_TTL_MS / 60_000, command: 'create' });
   }
-  checkRole(ctx, 'spend');
-  const idempotencyKey = ctx.deps.store.idempotency.keyFor(`create:${id}`);
-  if (needsApproval(ctx, { kind: 'spend', credits: pending.cost })) {
-    const sent = requestApproval(ctx, {
+  await checkRole(ctx, 'spend');
+  const idempotencyKey = await ctx.deps.store.idempotency.keyFor(`create:${id}`);
+  if (await needsApproval(ctx, { kind: 'spend', credits: pending.cost })) {
+    const sent = await requestApproval(ctx, {
       command: 'create',
       args: { requestId: id, cost: pending.cost },
       idempotencyKey,
@@ -110,7 +114,7 @@ async function confirm(ctx: CommandContext, id: string): Promise<Response> {
  * its card again; a cancelled one is refused.
  */
 export async function approveCreate(ctx: CommandContext, id: string, idempotencyKey: string): Promise<Card> {
-  const pending = loadRequest(ctx, id, { anyone: true });
+  const pending = await loadRequest(ctx, id, { anyone: true });
   if (pending.state === 'cancelled') throw userError('approval-create-cancelled');
   if (pending.state === 'created') return creatingCard(pending);
   const done = await charge(ctx, { id, pending, idempotencyKey });
@@ -122,7 +126,7 @@ async function charge(
   ctx: CommandContext,
   { id, pending, idempotencyKey }: { id: string; pending: PendingCreate; idempotencyKey: string },
 ): Promise<Response> {
-  const api = ctx.api();
+  const api = await ctx.api();
   const effect: RemoteEffect = {
     command: 'create',
     args: { requestId: id },
@@ -154,18 +158,18 @@ async function charge(
 }
 
 /** The request marked created, the status card, its watch and the audit entry: the local record of a create. */
-function recordCreate(
+async function recordCreate(
   ctx: CommandContext,
   r: {
     id: string;
     pending: PendingCreate;
     created: { id: string; name: string; model?: string; creditsUsed?: number };
   },
-): PendingCreate {
+): Promise<PendingCreate> {
   const { id, pending, created } = r;
   const done: PendingCreate = { ...pending, state: 'created', videoId: created.id, videoName: created.name };
-  saveRequest(ctx, id, { pending: done, card: creatingCard(done) });
-  const { started } = trackGeneration(
+  await saveRequest(ctx, id, { pending: done, card: creatingCard(done) });
+  const { started } = await trackGeneration(
     ctx,
     {
       videoId: created.id,
@@ -180,7 +184,7 @@ function recordCreate(
     { justCreated: true },
   );
   if (started) {
-    ctx.deps.store.audit.record({
+    await ctx.deps.store.audit.record({
       at: ctx.now(),
       conversation: ctx.req.conversation,
       actor: ctx.req.user,
@@ -199,10 +203,10 @@ function recordCreate(
 export const createCancelAction: ActionSpec = {
   action: 'video.create.cancel',
   async run(ctx, id): Promise<Response> {
-    const pending = loadRequest(ctx, id);
+    const pending = await loadRequest(ctx, id);
     if (pending.state === 'created') return { kind: 'update', card: creatingCard(pending) };
     const cancelled: PendingCreate = { ...pending, state: 'cancelled' };
-    saveRequest(ctx, id, { pending: cancelled, card: cancelledCard(cancelled) });
+    await saveRequest(ctx, id, { pending: cancelled, card: cancelledCard(cancelled) });
     return { kind: 'update', card: cancelledCard(cancelled) };
   },
 };

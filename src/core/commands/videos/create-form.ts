@@ -51,13 +51,13 @@ export async function createForm(
   ctx: CommandContext,
   partial: RawArgs | Record<string, unknown>,
 ): Promise<Response> {
-  const api = ctx.api();
+  const api = await ctx.api();
   const language = str(partial.language);
   const [voices, models, languages] = await Promise.all([
     loadVoices(ctx),
     modelCatalog(ctx),
     ctx.deps.catalog
-      .options(api, ctx.apiKeyId(), 'languages')
+      .options(api, await ctx.apiKeyId(), 'languages')
       .then((c) => c.items)
       .catch(() => []),
   ]);

@@ -21,7 +21,7 @@ export const deleteCommand: CommandSpec = defineCommand({
   options: [VIDEO_REST_OPTION],
   examples: ['delete Octopus facts', 'delete last'],
   async run(ctx, args) {
-    checkRole(ctx, 'publish');
+    await checkRole(ctx, 'publish');
     const ref = await resolveVideo(ctx, args.video);
     return message({
       title: `Delete “${literal(ref.name)}”?`,
@@ -52,8 +52,8 @@ export const deleteConfirmAction: ActionSpec = {
   action: 'video.delete.confirm',
   async run(ctx, videoId): Promise<Response> {
     if (!videoId) throw userError('bad-button');
-    checkRole(ctx, 'publish');
-    const api = ctx.api();
+    await checkRole(ctx, 'publish');
+    const api = await ctx.api();
     let name: string;
     try {
       name = (await api.videos.get(videoId)).name;
@@ -76,11 +76,15 @@ export const deleteConfirmAction: ActionSpec = {
     }
     const store = ctx.deps.store;
     const who = displayName(ctx.req);
-    store.transaction(() => {
-      for (const watch of watchesOfVideo(store, videoId)) store.watches.update(watch.id, { status: 'done' });
+    await store.transaction(async () => {
+      for (const watch of await watchesOfVideo(store, videoId))
+        await store.watches.update(watch.id, { status: 'done' });
       // Every conversation showing the video gets the tombstone.
-      updateVideoCard(store, videoId, { patch: { deletedBy: who }, dedupeKey: `video:${videoId}:deleted` });
-      store.audit.record({
+      await updateVideoCard(store, videoId, {
+        patch: { deletedBy: who },
+        dedupeKey: `video:${videoId}:deleted`,
+      });
+      await store.audit.record({
         at: ctx.now(),
         conversation: ctx.req.conversation,
         actor: ctx.req.user,

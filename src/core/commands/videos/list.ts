@@ -14,7 +14,7 @@ import { SHOW_HERE_ACTION } from './status.js';
 export const PAGE_SIZE = 10;
 
 async function listPage(ctx: CommandContext, page: number, archived: boolean): Promise<Card> {
-  const { items, pagination } = await ctx.api().videos.list({ page, limit: PAGE_SIZE, archived });
+  const { items, pagination } = await (await ctx.api()).videos.list({ page, limit: PAGE_SIZE, archived });
   const pages = Math.max(1, Math.ceil(pagination.total / pagination.limit));
   const what = archived ? 'archived videos' : 'videos';
   if (items.length === 0 && pagination.total > 0) {
@@ -33,7 +33,7 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
         : `Create the first one with ${command('create', [hole('script')])} (or just ${command('create')} for a form), or caption existing media with ${command('caption', [hole('url')])}.`,
     };
   }
-  const zone = ctx.timeZone();
+  const zone = await ctx.timeZone();
   const sections: Section[] = items.map((v) => {
     const facts = [
       v.model && literal(v.model),

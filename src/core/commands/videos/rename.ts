@@ -36,12 +36,12 @@ export const renameCommand: CommandSpec = defineCommand({
     const ref = await resolveVideo(ctx, args.video);
     // Under approval, renaming a video whose post waits (or is scheduled) is itself checked.
     const guard = await guardContentChange(ctx, { videoId: ref.id, change: { kind: 'name' } });
-    const updated = await ctx.api().videos.update(ref.id, { name: args.name });
+    const updated = await (await ctx.api()).videos.update(ref.id, { name: args.name });
     const store = ctx.deps.store;
     const key = videoCardKey(ref.id, ctx.req.conversation);
-    store.transaction(() => {
-      store.users.setLast(ctx.req.user, 'video', ref.id);
-      updateVideoCard(store, ref.id, {
+    await store.transaction(async () => {
+      await store.users.setLast(ctx.req.user, 'video', ref.id);
+      await updateVideoCard(store, ref.id, {
         patch: { name: updated.name },
         dedupeKey: `${key}:rename:${ctx.now()}`,
       });

@@ -27,9 +27,12 @@ export async function startRender(
 ): Promise<Response> {
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
-  const current = videoState(store, videoId);
+  const current = await videoState(store, videoId);
   const currentRender = current?.render;
-  if (currentRender?.status === 'in-progress' && store.watches.findActive('render', currentRender.renderId)) {
+  if (
+    currentRender?.status === 'in-progress' &&
+    (await store.watches.findActive('render', currentRender.renderId))
+  ) {
     return message({
       title: `Already rendering “${literal(current?.name ?? videoId)}”`,
       tone: 'progress',
@@ -37,7 +40,7 @@ export async function startRender(
     });
   }
 
-  const api = ctx.api();
+  const api = await ctx.api();
   const status = await api.videos.status(videoId);
   const video = await api.videos.get(videoId);
   if (status.status === 'failed') throw userError('render-of-failed', { name: video.name, id: videoId });
@@ -52,13 +55,13 @@ export async function startRender(
   const after = currentRender?.renderId || 'none';
   const idempotencyKey =
     origin === 'typed'
-      ? actionKey(ctx, { action: 'render', payload: { videoId, codec, after } })
-      : clickKey(ctx, 'video.render', `${videoId}:${codec}:after:${after}`);
+      ? await actionKey(ctx, { action: 'render', payload: { videoId, codec, after } })
+      : await clickKey(ctx, 'video.render', `${videoId}:${codec}:after:${after}`);
   const started = await api.videos.render(videoId, { codec }, { idempotencyKey });
-  const model = modelFromVideo(store, { video, status });
-  const tracked = trackRender(ctx, { model, renderId: started.renderId, codec });
+  const model = await modelFromVideo(store, { video, status });
+  const tracked = await trackRender(ctx, { model, renderId: started.renderId, codec });
   if (tracked.started) {
-    store.audit.record({
+    await store.audit.record({
       at: ctx.now(),
       conversation,
       actor: ctx.req.user,

@@ -70,9 +70,9 @@ function thumbnailsText(video: Video): string {
 }
 
 export async function showCard(ctx: CommandContext, videoId: string): Promise<Card> {
-  const api = ctx.api();
+  const api = await ctx.api();
   const video = await api.videos.get(videoId);
-  const zone = ctx.timeZone();
+  const zone = await ctx.timeZone();
   const fields: Field[] = [
     { label: 'Status', value: literal(statusLabel(video.status)), short: true },
     { label: 'Model', value: literal(video.model ?? 'unknown'), short: true },
@@ -127,7 +127,7 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
   };
   if (video.thumbnailUrl) card.image = { url: video.thumbnailUrl, alt: `Thumbnail of ${video.name}` };
   if (video.renderedVideoUrl) card.url = video.renderedVideoUrl;
-  ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
+  await ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
   return card;
 }
 

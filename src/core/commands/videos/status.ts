@@ -20,9 +20,9 @@ import { trackGeneration } from '../../videos/tracking.js';
  * The video's card here never reached the channel (the platform refused it: the bot was not invited, and the
  * requester was told to invite it and run this command): post it now. Call inside a transaction.
  */
-function repostUnposted(ctx: CommandContext, videoId: string): boolean {
+async function repostUnposted(ctx: CommandContext, videoId: string): Promise<boolean> {
   const key = videoCardKey(videoId, ctx.req.conversation);
-  return repostIfUnposted(ctx.deps.store, {
+  return await repostIfUnposted(ctx.deps.store, {
     key,
     dedupeKey: `${key}:repost:${ctx.now()}`,
     onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [videoId])}`),
@@ -55,12 +55,12 @@ export const showHereAction: ActionSpec = {
 
 /** The video's status, and its live card brought into this conversation. */
 async function showHere(ctx: CommandContext, ref: Ref): Promise<Response> {
-  const api = ctx.api();
+  const api = await ctx.api();
   const status = await api.videos.status(ref.id);
   const store = ctx.deps.store;
 
   const here = videoCardKey(ref.id, ctx.req.conversation);
-  const liveHere = projectionsOf(store, ref.id).some((p) => p.key === here);
+  const liveHere = (await projectionsOf(store, ref.id)).some((p) => p.key === here);
   if (!isTerminal(status.status)) {
     const model: VideoCardModel = {
       videoId: ref.id,
@@ -69,8 +69,8 @@ async function showHere(ctx: CommandContext, ref: Ref): Promise<Response> {
       percent: status.percentCompleted,
     };
     let reposted = false;
-    const { started } = trackGeneration(ctx, model);
-    if (liveHere) store.transaction(() => (reposted = repostUnposted(ctx, ref.id)));
+    const { started } = await trackGeneration(ctx, model);
+    if (liveHere) await store.transaction(async () => (reposted = await repostUnposted(ctx, ref.id)));
     const card = renderVideoCard(model);
     const followed =
       !liveHere || reposted
@@ -84,16 +84,16 @@ async function showHere(ctx: CommandContext, ref: Ref): Promise<Response> {
 
   // Finished: the card shows the fresh read everywhere it is live, and comes to life here if it was not.
   const video = await api.videos.get(ref.id);
-  const model = modelFromVideo(store, { video, status });
-  store.transaction(() => {
-    store.users.setLast(ctx.req.user, 'video', ref.id);
-    showVideo(store, {
+  const model = await modelFromVideo(store, { video, status });
+  await store.transaction(async () => {
+    await store.users.setLast(ctx.req.user, 'video', ref.id);
+    await showVideo(store, {
       model,
       conversation: ctx.req.conversation,
       now: ctx.now(),
       onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [ref.id])}`),
     });
-    if (liveHere) repostUnposted(ctx, ref.id);
+    if (liveHere) await repostUnposted(ctx, ref.id);
   });
   const card = renderVideoCard(model);
   if (liveHere) return message(card);

@@ -27,7 +27,7 @@ export const thumbnailPickAction: ActionSpec = {
   action: 'thumbnail.pick',
   async run(ctx, value): Promise<Response> {
     const { videoId, variantId } = parsePickValue(value);
-    const api = ctx.api();
+    const api = await ctx.api();
     // Under approval, changing the thumbnail of a video whose post waits (or is scheduled) is itself checked.
     const guard = await guardContentChange(ctx, { videoId, change: { kind: 'thumbnail' } });
     const selection = await api.videos.selectThumbnail(videoId, variantId);
@@ -36,18 +36,18 @@ export const thumbnailPickAction: ActionSpec = {
     const who = displayName(ctx.req);
     const store = ctx.deps.store;
     const key = videoCardKey(videoId, ctx.req.conversation);
-    const record = store.cards.get(key);
+    const record = await store.cards.get(key);
     const thumbnails = cardThumbnails(video.thumbnails);
     if (thumbnails) {
       thumbnails.selectedVariantId = selection.thumbnails?.selectedVariantId ?? variantId;
       thumbnails.selectedBy = 'user';
       thumbnails.pickedBy = who;
     }
-    store.transaction(() => {
-      store.users.setLast(ctx.req.user, 'video', videoId);
+    await store.transaction(async () => {
+      await store.users.setLast(ctx.req.user, 'video', videoId);
       // The pick shows, with who made it, on the video's card wherever it is live.
       if (thumbnails)
-        updateVideoCard(store, videoId, {
+        await updateVideoCard(store, videoId, {
           patch: { thumbnails },
           dedupeKey: `${key}:pick:${variantId}:${ctx.now()}`,
         });

@@ -77,8 +77,8 @@ export function thumbnailsCard(video: Video, pickedBy?: string): Card {
 }
 
 async function showThumbnails(ctx: CommandContext, videoId: string): Promise<Card> {
-  const video = await ctx.api().videos.get(videoId);
-  ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
+  const video = await (await ctx.api()).videos.get(videoId);
+  await ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
   return thumbnailsCard(video);
 }
 
