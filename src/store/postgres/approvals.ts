@@ -1,6 +1,6 @@
 /** Approval requests (DESIGN §5). `decide` is a compare-and-set on status, so only one decision ever wins. */
 import type { Approval, ApprovalStatus, Clock, Store, UserAddress } from '../../core/ports.js';
-import { json, type Sql } from './sql.js';
+import { json, type Sql, withoutNul } from './sql.js';
 
 type ApprovalStore = Store['approvals'];
 
@@ -27,6 +27,7 @@ export class PostgresApprovals implements ApprovalStore {
   async create(approval: Omit<Approval, 'status' | 'createdAt'>): Promise<Approval> {
     const created: Approval = { ...approval, status: 'pending', createdAt: this.clock.now() };
     const action = json(created.action);
+    const reason = created.reason === undefined ? null : withoutNul(created.reason);
     await this.sql.count(
       `INSERT INTO approvals (id, conversation, requester, action, status, card_key, decided_by, decided_at,
          reason, created_at, expires_at)
@@ -40,7 +41,7 @@ export class PostgresApprovals implements ApprovalStore {
         created.cardKey,
         created.decidedBy ?? null,
         created.decidedAt ?? null,
-        created.reason ?? null,
+        reason,
         created.createdAt,
         created.expiresAt,
       ],
@@ -55,7 +56,7 @@ export class PostgresApprovals implements ApprovalStore {
       card_key: created.cardKey,
       decided_by: created.decidedBy ?? null,
       decided_at: created.decidedAt ?? null,
-      reason: created.reason ?? null,
+      reason,
       created_at: created.createdAt,
       expires_at: created.expiresAt,
     });
@@ -74,7 +75,13 @@ export class PostgresApprovals implements ApprovalStore {
     const decided = await this.sql.count(
       `UPDATE approvals SET status = $2, decided_by = $3, decided_at = $4, reason = $5
        WHERE id = $1 AND status = 'pending'`,
-      [id, decision.status, decision.by ?? null, decision.at, decision.reason ?? null],
+      [
+        id,
+        decision.status,
+        decision.by ?? null,
+        decision.at,
+        decision.reason === undefined ? null : withoutNul(decision.reason),
+      ],
     );
     return decided === 1;
   }

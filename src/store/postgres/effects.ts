@@ -4,7 +4,7 @@
  * replayed instead of forgotten.
  */
 import type { Clock, PendingEffect, Store } from '../../core/ports.js';
-import { json, type Sql } from './sql.js';
+import { json, queriedJson, type Sql, withoutNul } from './sql.js';
 
 type EffectsStore = Store['effects'];
 
@@ -38,7 +38,7 @@ export class PostgresEffects implements EffectsStore {
         effect.idempotencyKey,
         effect.command,
         json(effect.args),
-        json(effect.request),
+        queriedJson(effect.request),
         this.clock.now(),
         effect.nextAt,
       ],
@@ -71,7 +71,7 @@ export class PostgresEffects implements EffectsStore {
   async failed(idempotencyKey: string, error: string): Promise<void> {
     await this.sql.count(
       'UPDATE pending_effects SET attempts = attempts + 1, last_error = $1 WHERE idempotency_key = $2',
-      [error.slice(0, MAX_ERROR_CHARS), idempotencyKey],
+      [withoutNul(error.slice(0, MAX_ERROR_CHARS)), idempotencyKey],
     );
   }
 

@@ -5,7 +5,7 @@
  */
 import type { ChatPlatform, Clock, OutboxItem, OutboxOp, Store } from '../../core/ports.js';
 import { DELIVERED_RETENTION_MS } from '../outbox.js';
-import { json, type Sql } from './sql.js';
+import { queriedJson, type Sql, withoutNul } from './sql.js';
 
 type OutboxStore = Store['outbox'];
 
@@ -34,7 +34,7 @@ export class PostgresOutbox implements OutboxStore {
     const added = await this.sql.count(
       `INSERT INTO outbox (platform, dedupe_key, item, not_before, created_at) VALUES ($1, $2, $3, $4, $4)
        ON CONFLICT (dedupe_key) DO NOTHING`,
-      [platform, dedupeKey, json(item), now],
+      [platform, dedupeKey, queriedJson(item), now],
     );
     return added === 1;
   }
@@ -85,7 +85,7 @@ export class PostgresOutbox implements OutboxStore {
     await this.sql.count(
       `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = $1, finished_at = $2
        WHERE id = $3 AND status = 'pending'`,
-      [error, this.clock.now(), id],
+      [withoutNul(error), this.clock.now(), id],
     );
   }
 
@@ -95,7 +95,7 @@ export class PostgresOutbox implements OutboxStore {
       `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = $1, finished_at = $2
        WHERE status = 'pending' AND (
          (item ->> 'op' = 'update-card' AND item ->> 'cardKey' = $3) OR item ->> 'threadOfCard' = $3)`,
-      [error, this.clock.now(), cardKey],
+      [withoutNul(error), this.clock.now(), cardKey],
     );
   }
 

@@ -41,3 +41,14 @@ export const PG_TYPES: pg.CustomTypesConfig = {
 
 /** A JSON value as a statement parameter (`$1::json` where the column's type does not tell the driver). */
 export const json = (value: unknown): string => JSON.stringify(value);
+
+/**
+ * PostgreSQL text holds no NUL: a TEXT parameter with one is refused, and so is `\u0000` in a JSON document its
+ * operators read (`item ->> 'cardKey'` de-escapes every string of the document, so one row would fail the query
+ * over all rows). Free text a user or a platform wrote (a rejection reason, an error) loses its NULs to U+FFFD.
+ */
+export const withoutNul = (text: string): string => text.replaceAll('\u0000', '\ufffd');
+
+/** A JSON value for a column whose fields the store reads in SQL; JSON nobody queries keeps its text as written. */
+export const queriedJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? withoutNul(v) : v));
