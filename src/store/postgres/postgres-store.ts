@@ -1,7 +1,8 @@
 /**
- * The PostgreSQL `Store` (DESIGN §9, issue 17): one pool shared by the replicas' tables, migrations applied at
- * open. Each table group lives in its own file (the twin of its SQLite file, same statements in PostgreSQL's
- * dialect); this one opens, wires and closes them. Transactions: see ./transactions.ts.
+ * The PostgreSQL `Store` (DESIGN §9, issue 17): each replica opens one on the shared database, a connection pool
+ * under every table, migrations applied at open. Each table group lives in its own file (the twin of its SQLite
+ * file: the same statements in PostgreSQL's dialect); this one opens, wires and closes them. Transactions: see
+ * ./transactions.ts.
  */
 import pg from 'pg';
 import { type Clock, type Logger, type Store, systemClock } from '../../core/ports.js';
