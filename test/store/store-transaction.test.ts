@@ -96,6 +96,19 @@ describe.each(FIXTURES)('Store contract: transactions ($name)', (fixture) => {
       expect(await store.outbox.depth()).toBe(0);
     });
 
+    it('takes calls made side by side inside one transaction', async () => {
+      await store.transaction(async (tx) => {
+        await Promise.all([
+          tx.outbox.enqueue('slack', reply('one'), 'one'),
+          tx.cards.put('card:1', { conversation: CHANNEL, card: card('one') }),
+          store.users.setTimeZone(ALICE, 'UTC'),
+        ]);
+        expect(await Promise.all([tx.outbox.depth(), tx.users.getTimeZone(ALICE)])).toEqual([1, 'UTC']);
+      });
+      expect(await store.outbox.depth()).toBe(1);
+      expect(await store.cards.get('card:1')).toBeDefined();
+    });
+
     it('never shows another async flow a transaction half done', async () => {
       let wrote!: () => void;
       const written = new Promise<void>((resolve) => (wrote = resolve));
