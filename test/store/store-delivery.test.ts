@@ -332,7 +332,8 @@ describe.each(FIXTURES)('Store contract: delivery ($name)', (fixture) => {
   });
 });
 
-describe('approvals across connections', () => {
+// SQLite only: two connections to one file (PostgreSQL's replicas race in store-postgres-replicas.test.ts).
+describe('approvals across connections (SQLite)', () => {
   it('lets exactly one of two processes decide the same approval', async () => {
     const { dir, cleanup } = tempDir();
     const path = join(dir, 'reelbot.db');
