@@ -17,6 +17,9 @@ const schema = z.object({
   }),
   VIDEO_API_KEY: optional,
   REELBOT_DATA_DIR: optional.transform((v) => v ?? './data'),
+  DATABASE_URL: optional.refine((v) => v === undefined || /^postgres(ql)?:\/\/./.test(v), {
+    message: 'must be a postgres:// URL, e.g. postgres://reelbot:secret@db.internal:5432/reelbot',
+  }),
   REELBOT_SECRET_KEY: optional.refine((v) => v === undefined || decodeSecretKey(v) !== undefined, {
     message: 'must be 32 bytes in base64; make one with `openssl rand -base64 32`',
   }),
@@ -119,6 +122,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         `${name} points the bot's token at ${hostOf(url)} instead of the platform: only for testing.`,
       );
     }
+  }
+
+  // Replicas share the database: each must seal and unseal linked keys with the same secret key, which a
+  // data directory's generated secret.key cannot give them.
+  if (c.DATABASE_URL && !c.REELBOT_SECRET_KEY) {
+    throw new ConfigError(
+      'REELBOT_SECRET_KEY is missing: with DATABASE_URL every replica must use the same secret key for linked API keys; make one with `openssl rand -base64 32` and give it to each replica.',
+    );
   }
 
   const oauthParts = {

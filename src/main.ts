@@ -15,14 +15,22 @@ import type { CoreDeps } from './core/context.js';
 import { errorMessage } from './core/describe-error.js';
 import { reconcileEffects } from './core/effects/reconcile.js';
 import { WATCHERS } from './core/live/watchers.js';
-import { type ChatPlatform, type ChatSender, type Clock, type Logger, systemClock } from './core/ports.js';
+import {
+  type ChatPlatform,
+  type ChatSender,
+  type Clock,
+  type Logger,
+  type Store,
+  systemClock,
+} from './core/ports.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, maskVerbatim } from './observability/logger.js';
 import { createMetrics, type Metrics, videoApiHooks } from './observability/metrics.js';
 import { Runner } from './poller/index.js';
 import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from './simulator/index.js';
 import { lockDataDir } from './store/data-dir-lock.js';
-import { loadSecretKey } from './store/secret-key.js';
+import { openPostgresStore } from './store/postgres/postgres-store.js';
+import { decodeSecretKey, loadSecretKey } from './store/secret-key.js';
 import { openStore } from './store/sqlite-store.js';
 
 type ApiFactory = ReturnType<typeof createVideoApiFactory>;
@@ -90,7 +98,7 @@ interface Startup {
 async function start(s: Startup): Promise<RunningApp> {
   const { config, logger, teardown } = s;
   const api = await videoApi(s);
-  const store = openData(s);
+  const store = await openData(s);
   const deps: CoreDeps = {
     store,
     apiFor: api.apiFor,
@@ -170,8 +178,23 @@ async function videoApi(s: Startup) {
   return { apiFor, deploymentKey, simulator };
 }
 
-/** The data directory, locked for this process, and the store in it. */
-function openData(s: Startup) {
+/**
+ * The store: PostgreSQL when `DATABASE_URL` is set (several replicas share it), else SQLite in the data
+ * directory, locked for this process.
+ */
+async function openData(s: Startup): Promise<Store> {
+  const url = s.config.DATABASE_URL;
+  if (url) {
+    const store = await openPostgresStore({
+      url,
+      secretKey: decodeSecretKey(s.config.REELBOT_SECRET_KEY as string) as Buffer,
+      clock: s.clock,
+      logger: s.logger,
+    });
+    s.teardown.push(() => store.close());
+    s.logger.info({ store: 'postgres' }, 'store: PostgreSQL (DATABASE_URL)');
+    return store;
+  }
   const dir = s.config.REELBOT_DATA_DIR;
   const lock = lockDataDir(dir);
   s.teardown.push(() => lock.release());

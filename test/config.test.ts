@@ -30,6 +30,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SLACK_BOT_TOKEN: 'abc', SLACK_SIGNING_SECRET: 's' })).toThrow(/xoxb-/);
   });
 
+  it('selects PostgreSQL with DATABASE_URL, which needs the secret key every replica shares', () => {
+    expect(loadConfig({}).DATABASE_URL).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://db/reelbot' })).toThrow(
+      /^DATABASE_URL must be a postgres:\/\/ URL/,
+    );
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db.internal/reelbot' })).toThrow(
+      /^REELBOT_SECRET_KEY is missing: with DATABASE_URL every replica must use the same secret key/,
+    );
+    const key = Buffer.alloc(32, 7).toString('base64');
+    expect(
+      loadConfig({ DATABASE_URL: 'postgresql://db.internal/reelbot', REELBOT_SECRET_KEY: key }).DATABASE_URL,
+    ).toBe('postgresql://db.internal/reelbot');
+  });
+
   it('turns the playground off when a chat platform is configured unless PLAYGROUND=1', () => {
     const slack = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' };
     expect(loadConfig(slack).playground).toBe(false);

@@ -5,10 +5,21 @@
 import type { Clock } from './ports.js';
 
 /**
- * SQLite's result codes for "another connection holds the lock", as the store's driver reports them on the
- * error's `code`. Matched by code, never by message, and without importing the driver (the core stays free).
+ * The stores' codes for "another connection holds the lock" (SQLite's result codes, PostgreSQL's SQLSTATEs),
+ * as their drivers report them on the error's `code`. Matched by code, never by message, and without importing
+ * a driver (the core stays free).
  */
-const BUSY_CODES: ReadonlySet<string> = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_LOCKED']);
+const BUSY_CODES: ReadonlySet<string> = new Set([
+  'SQLITE_BUSY',
+  'SQLITE_BUSY_SNAPSHOT',
+  'SQLITE_LOCKED',
+  // PostgreSQL (SQLSTATE): a transaction that kept conflicting with others' after its re-runs, a deadlock, a
+  // lock or statement timeout. Likewise brief, likewise worth another try later.
+  '40001',
+  '40P01',
+  '55P03',
+  '57014',
+]);
 
 /** Whether `error` is the store refusing a write because the database is locked by someone else. */
 export function isDatabaseBusy(error: unknown): boolean {

@@ -389,8 +389,8 @@ export interface Store {
   watches: {
     add(watch: NewWatch): Promise<Watch>;
     get(id: string): Promise<Watch | undefined>;
-    /** Active watches with nextCheckAt <= now, soonest first. */
-    due(now: number, limit: number): Promise<Watch[]>;
+    /** Active watches with nextCheckAt <= now, soonest first; none under a running lease but `holder`'s. */
+    due(now: number, limit: number, holder?: string): Promise<Watch[]>;
     /** Every active watch: for tests and tools; commands use an indexed lookup (`activeWhere`). */
     active(): Promise<Watch[]>;
     /** Active watches matching every given field (at least one), oldest first; served by an index. */
@@ -406,6 +406,18 @@ export interface Store {
       id: string,
       patch: Partial<Pick<Watch, 'state' | 'nextCheckAt' | 'status' | 'cardKey'>>,
     ): Promise<void>;
+    /**
+     * Leases watches to one poller (issue 17): of `ids`, those still active, due at `lease.now` and not leased
+     * to another poller (or whose lease has run out) are leased to `lease.holder` until `lease.until`, and
+     * returned. Pollers sharing a database (replicas) thus never check one watch at once, and a dead one's
+     * watches are taken over once its leases lapse. `due` leaves out watches under a running lease.
+     */
+    claim(ids: readonly string[], lease: { holder: string; now: number; until: number }): Promise<Watch[]>;
+    /**
+     * Ends `holder`'s lease on a watch; false when another poller has leased it since (this lease ran out):
+     * the caller's result is then stale and must not be committed.
+     */
+    release(id: string, holder: string): Promise<boolean>;
   };
   cards: {
     get(key: string): Promise<CardRecord | undefined>;

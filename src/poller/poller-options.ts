@@ -50,6 +50,17 @@ export interface PollerOptions {
   onCommit?(): void;
   /** Period of the `start()` loop (default 1 s). */
   intervalMs?: number;
+  /**
+   * Who this poller is among those sharing the database (a replica id); default a random one per poller.
+   * Watches are leased to it while it checks them (`Store.watches.claim`).
+   */
+  holder?: string;
+  /**
+   * How long a lease on a watch lasts (default 30 s): a replica that dies mid-check leaves its watches to the
+   * others this long after it claimed them. A check outliving its lease may lose it; its result is then
+   * dropped, never committed twice.
+   */
+  leaseMs?: number;
   /** Most watches claimed (running or waiting for a slot) at once (default 500). */
   batchSize?: number;
   /**

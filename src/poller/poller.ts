@@ -7,6 +7,7 @@
  * defers checks the key's background budget cannot afford yet, and turns failures into backoff or, for
  * errors that will not heal (revoked key, deleted video), a single give-up message.
  */
+import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { describeError } from '../core/describe-error.js';
 import type { LookTrouble, StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
@@ -34,6 +35,9 @@ const MAX_SPREAD_MS = 5_000;
 /** Batches one pass works through before leaving the rest to the next pass (every check moves its watch on). */
 const MAX_BATCHES_PER_PASS = 50;
 
+/** How long a poller holds a watch it checks unless told otherwise (`PollerOptions.leaseMs`). */
+const DEFAULT_LEASE_MS = 30_000;
+
 /** The owner has no usable key (unlinked, or unreadable after a secret-key change). */
 class NoClientError extends Error {
   override readonly name = 'NoClientError';
@@ -56,6 +60,9 @@ export class Poller {
   readonly #perOwner: number;
   readonly #running = new Set<Promise<void>>();
   readonly #random: () => number;
+  /** This poller's name on the watches it leases. */
+  readonly #holder: string;
+  readonly #leaseMs: number;
   readonly #jitterRatio: number;
   readonly #batchSize: number;
   #timer: NodeJS.Timeout | undefined;
@@ -67,6 +74,8 @@ export class Poller {
     this.#o = options;
     this.#slots = new Slots(options.concurrency);
     this.#random = options.random ?? Math.random;
+    this.#holder = options.holder ?? `poller-${randomUUID()}`;
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#jitterRatio = options.jitterRatio ?? 0.1;
     this.#batchSize = options.batchSize ?? 500;
     this.#perOwner = options.perOwnerConcurrency ?? 4;
@@ -123,7 +132,7 @@ export class Poller {
       const now = this.#o.clock.now();
       // In-flight watches are still due (their nextCheckAt moves only on commit): ask for enough to skip
       // them, and for more than the room so that one owner's backlog does not hide the others'.
-      const due = (await this.#o.store.watches.due(now, room * 2 + this.#inFlight.size)).filter(
+      const due = (await this.#o.store.watches.due(now, room * 2 + this.#inFlight.size, this.#holder)).filter(
         (watch) => !this.#inFlight.has(watch.id),
       );
       const picked: Watch[] = [];
@@ -140,7 +149,19 @@ export class Poller {
         picked.push(watch);
       }
       if (picked.length === 0) return;
-      const committed = await Promise.all(picked.map((watch) => this.#claim(watch)));
+      // Another replica may have leased some of them since `due`: only those leased to this poller run.
+      let leased: Watch[];
+      try {
+        leased = await this.#o.store.watches.claim(
+          picked.map((w) => w.id),
+          { holder: this.#holder, now, until: now + this.#leaseMs },
+        );
+      } catch (error) {
+        // A locked database (issue 14): nothing leased, nothing checked; a later pass tries again.
+        if (this.#locked.seen(error, this.#o.logger)) return;
+        throw error;
+      }
+      const committed = await Promise.all(leased.map((watch) => this.#claim(watch)));
       if (committed.some(Boolean)) this.#o.onCommit?.();
       // Held back for their owner's limit: their turn comes now that this batch is done.
       if (picked.length < room && held === 0) return;
@@ -158,10 +179,12 @@ export class Poller {
     const run = (async () => {
       await this.#slots.acquire();
       try {
-        if (this.#stopped) return false;
         // Re-read: while it waited for a slot, a command may have cancelled or changed it.
-        const fresh = await this.#o.store.watches.get(watch.id);
-        if (fresh?.status !== 'active') return false;
+        const fresh = this.#stopped ? undefined : await this.#o.store.watches.get(watch.id);
+        if (fresh?.status !== 'active') {
+          await this.#release(watch.id);
+          return false;
+        }
         return await this.#process(fresh);
       } finally {
         this.#slots.release();
@@ -204,9 +227,7 @@ export class Poller {
     }
     if (!watcher) {
       log.warn({}, 'no watcher registered for this kind; checking again later');
-      await this.#o.store.watches.update(watch.id, {
-        nextCheckAt: started + (this.#o.missingWatcherDelayMs ?? 60_000),
-      });
+      await this.#reschedule(watch, started + (this.#o.missingWatcherDelayMs ?? 60_000));
       report('error');
       return false;
     }
@@ -215,7 +236,7 @@ export class Poller {
       // Holding a worker while the budget refills would starve other keys' watches; look again later.
       const wait =
         Math.ceil(budgetWait) + Math.round(this.#random() * watcher.minIntervalMs * this.#jitterRatio);
-      await this.#o.store.watches.update(watch.id, { nextCheckAt: started + wait });
+      await this.#reschedule(watch, started + wait);
       log.debug({ waitMs: wait }, 'background budget exhausted; check deferred');
       report('deferred');
       return false;
@@ -260,6 +281,24 @@ export class Poller {
     return backgroundApi(api, this.#abort.signal);
   }
 
+  /** Moves a watch's next look, unless another replica has taken it over meanwhile; ends the lease. */
+  async #reschedule(watch: Watch, nextCheckAt: number): Promise<void> {
+    const { store } = this.#o;
+    await store.transaction(async () => {
+      if (await store.watches.release(watch.id, this.#holder))
+        await store.watches.update(watch.id, { nextCheckAt });
+    });
+  }
+
+  /** Gives a leased watch back without a look (shutdown, closed meanwhile); a failure leaves the lease to lapse. */
+  async #release(id: string): Promise<void> {
+    try {
+      await this.#o.store.watches.release(id, this.#holder);
+    } catch (error) {
+      this.#o.logger.debug({ watchId: id, err: describeError(error) }, 'could not release a watch lease');
+    }
+  }
+
   /** Applies a check's result and the watch update atomically; undefined if the watch was closed meanwhile. */
   async #commit({ watch, watcher, started }: Look, result: WatchResult): Promise<CheckOutcome | undefined> {
     const { store, clock } = this.#o;
@@ -277,7 +316,9 @@ export class Poller {
     const now = clock.now();
     const nextCheckAt = this.#capped(now + interval, started, watcher);
     return await store.transaction(async () => {
-      // Cancelled or finished by someone else while we were checking: its effects would be stale.
+      // Cancelled or finished by someone else while we were checking, or taken over by another replica once
+      // this lease ran out: its effects would be stale or doubled.
+      if (!(await store.watches.release(watch.id, this.#holder))) return undefined;
       if ((await store.watches.get(watch.id))?.status !== 'active') return undefined;
       if (previous.noticed && previous.since !== undefined) {
         await this.#trouble(watcher, watch, { kind: 'recovered', since: previous.since, now });
@@ -317,6 +358,7 @@ export class Poller {
   async #recordFailure({ watch, watcher }: Look, failures: FailureState, nextCheckAt: number): Promise<void> {
     const { store, clock } = this.#o;
     await store.transaction(async () => {
+      if (!(await store.watches.release(watch.id, this.#holder))) return;
       if ((await store.watches.get(watch.id))?.status !== 'active') return;
       const { recorded, events } = afterFailedLook(failures, clock.now());
       for (const event of events) await this.#trouble(watcher, watch, event);
@@ -335,6 +377,7 @@ export class Poller {
     const { store } = this.#o;
     const close = async (withMessage: boolean) =>
       await store.transaction(async () => {
+        if (!(await store.watches.release(watch.id, this.#holder))) return;
         if ((await store.watches.get(watch.id))?.status !== 'active') return;
         if (withMessage)
           await watcher?.expire({ store, watch: forWatcher(watch), now: end.now, reason: end.reason });
@@ -352,8 +395,9 @@ export class Poller {
   async #failed(look: Look, error: unknown): Promise<CheckOutcome> {
     const { watch, watcher, started, log } = look;
     if (this.#abort.signal.aborted) {
-      // Not the job's fault: leave the watch due, untouched, for the next process.
+      // Not the job's fault: leave the watch due, untouched, for the next process (or another replica now).
       log.debug({ err: describeError(error) }, 'check interrupted by shutdown');
+      await this.#release(watch.id);
       return 'interrupted';
     }
     if (this.#locked.seen(error, log)) return 'deferred'; // nothing committed; the watch stays due

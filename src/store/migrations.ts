@@ -225,6 +225,15 @@ export const MIGRATIONS: readonly Migration[] = [
             AND (w.created_at < watches.created_at OR (w.created_at = watches.created_at AND w.id < watches.id)));
     `,
   },
+  {
+    name: 'watch leases',
+    sql: `
+      -- Which poller checks a watch right now, and until when (Store.watches.claim): on SQLite one process
+      -- holds the database, but the poller runs the same protocol on both stores.
+      ALTER TABLE watches ADD COLUMN lease_holder TEXT;
+      ALTER TABLE watches ADD COLUMN lease_until REAL;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

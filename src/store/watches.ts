@@ -46,11 +46,13 @@ const PRUNE_EVERY_MS = 3600_000;
 export class SqliteWatches implements WatchStore {
   readonly #insert: Database.Statement<[WatchRow]>;
   readonly #get: Database.Statement<[string], WatchRow>;
-  readonly #due: Database.Statement<[number, number], WatchRow>;
+  readonly #due: Database.Statement<[{ now: number; limit: number; holder: string | null }], WatchRow>;
   readonly #active: Database.Statement<[], WatchRow>;
   readonly #findActive: Database.Statement<[string, string], WatchRow>;
   readonly #findActiveIn: Database.Statement<[string, string, string], WatchRow>;
   readonly #update: Database.Statement<[PatchParams]>;
+  readonly #claim: Database.Statement<[{ id: string; holder: string; now: number; until: number }], WatchRow>;
+  readonly #release: Database.Statement<[string, string]>;
   readonly #prune: Database.Statement<[number]>;
   #lastPrune = Number.NEGATIVE_INFINITY;
   readonly #db: Database.Database;
@@ -70,8 +72,9 @@ export class SqliteWatches implements WatchStore {
     );
     this.#get = db.prepare('SELECT * FROM watches WHERE id = ?');
     this.#due = db.prepare(
-      `SELECT * FROM watches WHERE status = 'active' AND next_check_at <= ?
-       ORDER BY next_check_at, created_at LIMIT ?`,
+      `SELECT * FROM watches WHERE status = 'active' AND next_check_at <= @now
+         AND (lease_until IS NULL OR lease_until <= @now OR lease_holder = @holder)
+       ORDER BY next_check_at, created_at LIMIT @limit`,
     );
     this.#active = db.prepare("SELECT * FROM watches WHERE status = 'active' ORDER BY next_check_at");
     this.#findActive = db.prepare(
@@ -89,6 +92,15 @@ export class SqliteWatches implements WatchStore {
          status = coalesce(@status, status),
          card_key = CASE WHEN @set_card_key THEN @card_key ELSE card_key END
        WHERE id = @id`,
+    );
+    this.#claim = db.prepare(
+      `UPDATE watches SET lease_holder = @holder, lease_until = @until
+       WHERE id = @id AND status = 'active' AND next_check_at <= @now
+         AND (lease_until IS NULL OR lease_until <= @now OR lease_holder = @holder)
+       RETURNING *`,
+    );
+    this.#release = db.prepare(
+      'UPDATE watches SET lease_holder = NULL, lease_until = NULL WHERE id = ? AND lease_holder = ?',
     );
     this.#prune = db.prepare("DELETE FROM watches WHERE status != 'active' AND expires_at < ?");
   }
@@ -118,8 +130,8 @@ export class SqliteWatches implements WatchStore {
     return row && fromRow(row);
   }
 
-  due(now: number, limit: number): Watch[] {
-    return this.#due.all(now, limit).map(fromRow);
+  due(now: number, limit: number, holder?: string): Watch[] {
+    return this.#due.all({ now, limit, holder: holder ?? null }).map(fromRow);
   }
 
   active(): Watch[] {
@@ -157,6 +169,19 @@ export class SqliteWatches implements WatchStore {
       set_card_key: patch.cardKey === undefined ? 0 : 1,
       card_key: patch.cardKey ?? null,
     });
+  }
+
+  claim(ids: readonly string[], lease: { holder: string; now: number; until: number }): Watch[] {
+    const claimed: Watch[] = [];
+    for (const id of ids) {
+      const row = this.#claim.get({ id, holder: lease.holder, now: lease.now, until: lease.until });
+      if (row) claimed.push(fromRow(row));
+    }
+    return claimed;
+  }
+
+  release(id: string, holder: string): boolean {
+    return this.#release.run(id, holder).changes > 0;
   }
 
   /** Drops finished watches long past their expiry; at most once an hour, piggybacked on `add`. */

@@ -51,7 +51,7 @@ describe('migrations and opening', () => {
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
     const started = performance.now();
-    expect(() => store.users.setTimeZone('slack:T1:U1', 'UTC')).toThrow(/locked|busy/i);
+    await expect(store.users.setTimeZone('slack:T1:U1', 'UTC')).rejects.toThrow(/locked|busy/i);
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
     other.exec('ROLLBACK');
     await store.users.setTimeZone('slack:T1:U1', 'UTC');

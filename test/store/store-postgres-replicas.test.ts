@@ -57,7 +57,8 @@ async function replicas(): Promise<Replicas> {
 }
 
 async function open(url: string, secretKey: Buffer, clock: FakeClock): Promise<PostgresStore> {
-  const store = await openPostgresStore({ url, secretKey, clock, poolSize: 4 });
+  // Overlapping transactions: these tests race them on purpose (conflicts, the retry, isolation).
+  const store = await openPostgresStore({ url, secretKey, clock, poolSize: 4, serializeTransactions: false });
   opened.push(store);
   return store;
 }
@@ -199,6 +200,26 @@ describe('two replicas racing on one row: exactly one wins', () => {
 });
 
 describe('transactions', () => {
+  it('by default takes transactions one at a time across replicas: read-modify-writes all land, none re-run', async () => {
+    const url = await server.createDatabase();
+    const secretKey = newSecretKey();
+    const clock = new FakeClock();
+    const replicaA = await openPostgresStore({ url, secretKey, clock, poolSize: 4 });
+    const replicaB = await openPostgresStore({ url, secretKey, clock, poolSize: 4 });
+    opened.push(replicaA, replicaB);
+    await replicaA.cardStates.put('video:v1', { n: 0 });
+    let runs = 0;
+    const increment = (store: Store) =>
+      store.transaction(async (tx) => {
+        runs++;
+        const { n } = (await tx.cardStates.get('video:v1')) as { n: number };
+        await tx.cardStates.put('video:v1', { n: n + 1 });
+      });
+    await Promise.all(Array.from({ length: 40 }, (_, i) => increment(i % 2 === 0 ? replicaA : replicaB)));
+    expect(await replicaB.cardStates.get('video:v1')).toEqual({ n: 40 });
+    expect(runs).toBe(40);
+  });
+
   it('runs a transaction that conflicted again, so both read-modify-writes land, each once', async () => {
     const { a, b } = await replicas();
     await a.cardStates.put('video:v1', { seen: [] });

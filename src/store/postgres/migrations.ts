@@ -242,6 +242,15 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    name: 'watch leases',
+    sql: `
+      -- Which replica's poller checks a watch right now, and until when (Store.watches.claim); epoch ms like
+      -- the store's other times, from the claiming replica's clock.
+      ALTER TABLE watches ADD COLUMN lease_holder TEXT COLLATE "C";
+      ALTER TABLE watches ADD COLUMN lease_until DOUBLE PRECISION;
+    `,
+  },
 ];
 
 /** The schema version this build writes on PostgreSQL. */

@@ -33,6 +33,11 @@ export interface PostgresStoreOptions {
   logger?: Logger;
   /** Connections this replica may open at most (each open transaction holds one). Default 10. */
   poolSize?: number;
+  /**
+   * Transactions one at a time across replicas (default true; see `transactions.ts`). Tests of the conflict
+   * retry turn it off to make transactions overlap.
+   */
+  serializeTransactions?: boolean;
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -76,10 +81,15 @@ export class PostgresStore implements Store {
   constructor(
     /** The store's pool: its connections, for what else runs on this database (e.g. a leader lease). */
     readonly pool: pg.Pool,
-    options: { secretKey: Buffer; clock: Clock; logger: Logger },
+    options: { secretKey: Buffer; clock: Clock; logger: Logger; serializeTransactions?: boolean },
   ) {
     const { secretKey, clock, logger } = options;
-    this.#transactions = new PostgresTransactions({ pool, clock, logger });
+    this.#transactions = new PostgresTransactions({
+      pool,
+      clock,
+      logger,
+      serialize: options.serializeTransactions ?? true,
+    });
     const sql = sqlOver(this.#transactions.query);
     this.#sql = sql;
     this.keys = new PostgresKeys(sql, secretKey, clock);
@@ -143,6 +153,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     secretKey: options.secretKey,
     clock: options.clock ?? systemClock,
     logger,
+    ...(options.serializeTransactions === undefined
+      ? {}
+      : { serializeTransactions: options.serializeTransactions }),
   });
 }
 

@@ -8,6 +8,15 @@
  * BEGIN IMMEDIATE does for one process; PostgreSQL keeps it by failing one of two conflicting transactions
  * (SQLSTATE 40001, or 40P01 for a deadlock), which is then run again from the start.
  *
+ * Transactions are also taken one at a time across all replicas (`serialize`, the default): each first takes a
+ * session-level advisory lock, before BEGIN so its snapshot is taken after the previous holder committed, and a
+ * replica queues its own transactions so it holds at most one connection waiting for that lock. This is
+ * SQLite's one-writer model on a shared server: store transactions are a few statements with no network call
+ * in them, so one at a time costs little, while what takes time between them (API calls, chat posts) spreads
+ * across replicas; and it avoids SERIALIZABLE's false conflicts (a sequential scan of a small table locks the
+ * whole table as a predicate), which made concurrent commits fail and re-run many times. The conflict retry
+ * stays as the safety net (a deadlock with a single statement outside any transaction).
+ *
  * A statement outside a transaction runs alone (autocommit, the server's default READ COMMITTED): each one the
  * store issues reads and writes the same rows (a compare-and-set UPDATE, an INSERT … ON CONFLICT), and
  * PostgreSQL re-checks its WHERE on the latest committed row after waiting for that row's lock, so racing
@@ -22,6 +31,9 @@ export const MAX_ATTEMPTS = 8;
 /** The first retry waits up to this long (jittered), doubling each time up to `MAX_BACKOFF_MS`. */
 const BASE_BACKOFF_MS = 5;
 const MAX_BACKOFF_MS = 200;
+
+/** The advisory lock every serialized transaction takes first (the migration lock and leader leases differ). */
+export const TRANSACTION_LOCK_KEY = '32199633629507445';
 
 /** serialization_failure, deadlock_detected: the transaction lost a race and may simply run again. */
 const CONFLICT_CODES: ReadonlySet<string> = new Set(['40001', '40P01']);
@@ -59,6 +71,8 @@ export interface TransactionOptions {
   logger: Logger;
   /** In [0, 1): spreads the retries of transactions that conflicted together. */
   random?: () => number;
+  /** One transaction at a time across replicas (see the file comment); default true. */
+  serialize?: boolean;
 }
 
 export class PostgresTransactions {
@@ -67,8 +81,12 @@ export class PostgresTransactions {
   readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #random: () => number;
+  readonly #serialize: boolean;
+  /** This replica's transactions, one after another when serialized. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: TransactionOptions) {
+    this.#serialize = options.serialize ?? true;
     this.#pool = options.pool;
     this.#clock = options.clock;
     this.#logger = options.logger;
@@ -98,6 +116,13 @@ export class PostgresTransactions {
   async run<T>(fn: () => Promise<T>): Promise<T> {
     const open = this.#context.getStore();
     if (open?.open) return this.#savepoint(open, fn);
+    if (!this.#serialize) return this.#withRetries(fn);
+    const turn = this.#queue.then(() => this.#withRetries(fn));
+    this.#queue = turn.catch(() => {});
+    return turn;
+  }
+
+  async #withRetries<T>(fn: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.#attempt(fn);
@@ -122,7 +147,12 @@ export class PostgresTransactions {
     client.on('error', onError);
     const tx: OpenTransaction = { client, open: true, savepoints: 0, conflict: undefined, failed: undefined };
     let broken: Error | undefined;
+    let locked = false;
     try {
+      if (this.#serialize) {
+        await client.query('SELECT pg_advisory_lock($1)', [TRANSACTION_LOCK_KEY]);
+        locked = true;
+      }
       await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
       const result = await this.#context.run(tx, fn);
       // The callback caught a conflict and went on: the transaction is aborted, run it again.
@@ -147,6 +177,14 @@ export class PostgresTransactions {
       throw tx.conflict !== undefined && !isConflict(error) ? tx.conflict : error;
     } finally {
       tx.open = false;
+      if (locked && broken === undefined) {
+        try {
+          await client.query('SELECT pg_advisory_unlock($1)', [TRANSACTION_LOCK_KEY]);
+        } catch (unlockError) {
+          // Dropping the connection releases its session lock.
+          broken = unlockError as Error;
+        }
+      }
       client.off('error', onError);
       client.release(broken);
     }

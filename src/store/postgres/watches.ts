@@ -83,13 +83,46 @@ export class PostgresWatches implements WatchStore {
     return row && fromRow(row);
   }
 
-  async due(now: number, limit: number): Promise<Watch[]> {
+  async due(now: number, limit: number, holder?: string): Promise<Watch[]> {
     const rows = await this.sql.rows<WatchRow>(
       `SELECT * FROM watches WHERE status = 'active' AND next_check_at <= $1
+         AND (lease_until IS NULL OR lease_until <= $1 OR lease_holder = $3)
        ORDER BY next_check_at, created_at LIMIT $2`,
-      [now, limit],
+      [now, limit, holder ?? null],
     );
     return rows.map(fromRow);
+  }
+
+  /**
+   * One statement: rows another replica is claiming right now are skipped, not waited for (SKIP LOCKED), and
+   * the lease conditions are checked again on the locked row.
+   */
+  async claim(
+    ids: readonly string[],
+    lease: { holder: string; now: number; until: number },
+  ): Promise<Watch[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.sql.rows<WatchRow>(
+      `WITH free AS (
+         SELECT id FROM watches
+         WHERE id = ANY($1::text[]) AND status = 'active' AND next_check_at <= $2
+           AND (lease_until IS NULL OR lease_until <= $2 OR lease_holder = $3)
+         FOR UPDATE SKIP LOCKED
+       )
+       UPDATE watches SET lease_holder = $3, lease_until = $4 FROM free WHERE watches.id = free.id
+       RETURNING watches.*`,
+      [ids, lease.now, lease.holder, lease.until],
+    );
+    const order = new Map(ids.map((id, i) => [id, i]));
+    return rows.map(fromRow).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  }
+
+  async release(id: string, holder: string): Promise<boolean> {
+    const n = await this.sql.count(
+      'UPDATE watches SET lease_holder = NULL, lease_until = NULL WHERE id = $1 AND lease_holder = $2',
+      [id, holder],
+    );
+    return n > 0;
   }
 
   async active(): Promise<Watch[]> {
