@@ -29,7 +29,6 @@ import { createMetrics, type Metrics, videoApiHooks } from './observability/metr
 import { Runner } from './poller/index.js';
 import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from './simulator/index.js';
 import { lockDataDir } from './store/data-dir-lock.js';
-import { openPostgresStore } from './store/postgres/postgres-store.js';
 import { decodeSecretKey, loadSecretKey } from './store/secret-key.js';
 import { openStore } from './store/sqlite-store.js';
 
@@ -185,6 +184,8 @@ async function videoApi(s: Startup) {
 async function openData(s: Startup): Promise<Store> {
   const url = s.config.DATABASE_URL;
   if (url) {
+    // Loaded only here: `npm start` on SQLite never pays for the PostgreSQL driver (cold start).
+    const { openPostgresStore } = await import('./store/postgres/postgres-store.js');
     const store = await openPostgresStore({
       url,
       secretKey: decodeSecretKey(s.config.REELBOT_SECRET_KEY as string) as Buffer,
