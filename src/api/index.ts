@@ -30,7 +30,14 @@ export type {
   VideoApiClientOptions,
 } from './options.js';
 export { DEFAULTS } from './options.js';
-export type { BudgetUsage, Lane, RateLimits, WindowLimit, WindowUsage } from './rate-budget.js';
+export type {
+  BudgetUsage,
+  Lane,
+  RateBudgetOptions,
+  RateLimits,
+  WindowLimit,
+  WindowUsage,
+} from './rate-budget.js';
 export { RateBudget, RateBudgetRegistry, SPEC_RATE_LIMITS } from './rate-budget.js';
 export type { Endpoint, HttpMethod, Route } from './routes.js';
 

@@ -59,6 +59,25 @@ export interface BudgetUsage {
   blockedForMs: number;
 }
 
+/** Options of a `RateBudget` (and of every budget a `RateBudgetRegistry` makes). */
+export interface RateBudgetOptions {
+  clock?: Clock;
+  limits?: RateLimits;
+  transitMarginMs?: number;
+  /**
+   * The part of every limit this process may use, in [0, 1] (default 1): several replicas sending with one key
+   * each take a share (src/replicas/share-rule.ts). Read at every decision; 0 holds every call back.
+   */
+  share?: () => number;
+}
+
+/** `limit` scaled by `share`: all of it at 1, none at 0, else at least one call. */
+export function sharedLimit(limit: number, share: number): number {
+  if (share >= 1) return limit;
+  if (!(share > 0)) return 0;
+  return Math.max(1, Math.floor(limit * share));
+}
+
 interface Waiter {
   endpoint: Endpoint;
   resolve: () => void;
@@ -72,14 +91,14 @@ interface Waiter {
  * service's limits so calls wait here instead of provoking a 429. Sliding windows: the key-wide one,
  * a background lane capped at `backgroundShare` of it, and one per limited endpoint. Waiters are
  * admitted in arrival order, interactive before background; background waiters also hold back while
- * an interactive one waits for key-wide room.
+ * an interactive one waits for key-wide room. With several replicas on one key, each uses only its `share` of
+ * every limit (`max(1, floor(limit × share))`, none at share 0), so that together they stay within them.
  */
 export class RateBudget {
   readonly #clock: Clock;
   readonly #margin: number;
-  readonly #reserve: number;
-  /** Background calls per window kept from deferrable looks (see `delayFor`). */
-  readonly #deferrableHeadroom: number;
+  readonly #limits: RateLimits;
+  readonly #share: () => number;
   readonly #key: SlidingWindow;
   readonly #background: SlidingWindow;
   readonly #endpoints = new Map<Endpoint, SlidingWindow>();
@@ -88,8 +107,10 @@ export class RateBudget {
   readonly #waiting: Record<Lane, Waiter[]> = { interactive: [], background: [] };
   #timer: { at: number; controller: AbortController } | undefined;
 
-  constructor(options: { clock?: Clock; limits?: RateLimits; transitMarginMs?: number } = {}) {
+  constructor(options: RateBudgetOptions = {}) {
     const limits: RateLimits = options.limits ?? SPEC_RATE_LIMITS;
+    this.#limits = limits;
+    this.#share = options.share ?? (() => 1);
     this.#clock = options.clock ?? systemClock;
     // The service counts a call when it arrives, we when we send it: a call that spends longer in transit
     // than a later one is still in the service's window when ours says it has left. Keeping every call in
@@ -98,14 +119,47 @@ export class RateBudget {
     const margin = options.transitMarginMs ?? TRANSIT_MARGIN_MS;
     this.#margin = margin;
     const window = (limit: number, windowMs: number) => new SlidingWindow(limit, windowMs + margin);
+    // The windows keep the full limits; what this replica may use of them is `#caps()`, at each decision.
     this.#key = window(limits.key.limit, limits.key.windowMs);
-    this.#reserve = Math.ceil(limits.key.limit * (limits.interactiveReserve ?? 0.2));
-    const backgroundLimit = Math.max(1, Math.floor(limits.key.limit * limits.backgroundShare));
-    this.#background = window(backgroundLimit, limits.key.windowMs);
-    this.#deferrableHeadroom = Math.floor(backgroundLimit * DEFERRABLE_HEADROOM);
+    this.#background = window(backgroundLimit(limits.key.limit, limits), limits.key.windowMs);
     for (const [endpoint, limit] of Object.entries(limits.endpoints) as [Endpoint, WindowLimit][]) {
       this.#endpoints.set(endpoint, window(limit.limit, limit.windowMs));
     }
+  }
+
+  /**
+   * The largest part of one of the service's limits (the key's or an endpoint's) this budget has used in its
+   * current window, in [0, 1]: what a replica publishes so others know how much of a window it still holds.
+   */
+  peakUse(): number {
+    const now = this.#clock.now();
+    let peak = this.#key.count(now) / this.#key.limit;
+    for (const window of this.#endpoints.values()) peak = Math.max(peak, window.count(now) / window.limit);
+    return peak;
+  }
+
+  /** The share changed: admit whoever now fits, or wait longer. */
+  shareChanged(): void {
+    this.#pump();
+  }
+
+  /** Every limit as this replica may use it now (its share of the service's). */
+  #caps(): Caps {
+    const share = this.#share();
+    const key = sharedLimit(this.#limits.key.limit, share);
+    // The background lane scales with the key's limit (all of it at share 1, as before shares existed).
+    const background = key === 0 ? 0 : backgroundLimit(key, this.#limits);
+    return {
+      share,
+      key,
+      background,
+      reserve: Math.ceil(key * (this.#limits.interactiveReserve ?? 0.2)),
+      deferrableHeadroom: Math.floor(background * DEFERRABLE_HEADROOM),
+    };
+  }
+
+  #endpointCap(window: SlidingWindow, share: number): number {
+    return sharedLimit(window.limit, share);
   }
 
   /**
@@ -114,17 +168,18 @@ export class RateBudget {
    */
   delayFor(endpoint: Endpoint, lane: Lane = 'interactive', options: { deferrable?: boolean } = {}): number {
     const now = this.#clock.now();
-    const keyFull = this.#keyDelay(now) > 0;
+    const caps = this.#caps();
+    const keyFull = this.#keyDelay(now, caps) > 0;
     const ahead = lane === 'interactive' ? this.#waiting.interactive.length : this.#queued();
     const backgroundAhead = lane === 'background' ? this.#waiting.background.length : 0;
     // A background call that can wait (thumbnails, calendars) leaves the lane's last part to looks at
     // running jobs, which must come every 30 s: when the lane is nearly full, those go first.
-    const headroom = lane === 'background' && options.deferrable ? this.#deferrableHeadroom : 0;
+    const headroom = lane === 'background' && options.deferrable ? caps.deferrableHeadroom : 0;
     return Math.max(
-      this.#delay(endpoint, lane, now),
-      keyFull && ahead > 0 ? this.#key.delay(now, this.#key.limit - ahead) : 0,
+      this.#delay(endpoint, lane, now, caps),
+      keyFull && ahead > 0 ? this.#key.delay(now, caps.key - ahead) : 0,
       backgroundAhead + headroom > 0
-        ? this.#background.delay(now, this.#background.limit - backgroundAhead - headroom)
+        ? this.#background.delay(now, caps.background - backgroundAhead - headroom)
         : 0,
     );
   }
@@ -170,12 +225,13 @@ export class RateBudget {
   /** Current use of every window, for metrics and the poller. */
   usage(): BudgetUsage {
     const now = this.#clock.now();
+    const caps = this.#caps();
     const endpoints: Partial<Record<Endpoint, WindowUsage>> = {};
     for (const [endpoint, window] of this.#endpoints)
-      endpoints[endpoint] = windowUsage(window, now, this.#margin);
+      endpoints[endpoint] = windowUsage(window, this.#endpointCap(window, caps.share), now, this.#margin);
     return {
-      key: windowUsage(this.#key, now, this.#margin),
-      background: windowUsage(this.#background, now, this.#margin),
+      key: windowUsage(this.#key, caps.key, now, this.#margin),
+      background: windowUsage(this.#background, caps.background, now, this.#margin),
       endpoints,
       waiting: { interactive: this.#waiting.interactive.length, background: this.#waiting.background.length },
       blockedForMs: Math.max(0, this.#blockedUntil - now),
@@ -187,20 +243,21 @@ export class RateBudget {
   }
 
   /** Key-wide wait: the 429 pause or a full key window. */
-  #keyDelay(now: number): number {
-    return Math.max(this.#blockedUntil - now, this.#key.delay(now));
+  #keyDelay(now: number, caps: Caps): number {
+    return Math.max(this.#blockedUntil - now, this.#key.delay(now, caps.key));
   }
 
   /** This call's own wait, ignoring the queue. */
-  #delay(endpoint: Endpoint, lane: Lane, now: number): number {
+  #delay(endpoint: Endpoint, lane: Lane, now: number, caps: Caps): number {
+    const window = this.#endpoints.get(endpoint);
     return Math.max(
       0,
-      this.#keyDelay(now),
-      lane === 'background' ? this.#background.delay(now) : 0,
+      this.#keyDelay(now, caps),
+      lane === 'background' ? this.#background.delay(now, caps.background) : 0,
       // Background calls also leave the last `interactiveReserve` of the key to people: a busy member's
       // commands never wait behind the poller, whose checks are deferred instead.
-      lane === 'background' ? this.#key.delay(now, this.#key.limit - this.#reserve) : 0,
-      this.#endpoints.get(endpoint)?.delay(now) ?? 0,
+      lane === 'background' ? this.#key.delay(now, caps.key - caps.reserve) : 0,
+      window ? window.delay(now, this.#endpointCap(window, caps.share)) : 0,
       (this.#blockedEndpoints.get(endpoint) ?? 0) - now,
     );
   }
@@ -216,14 +273,16 @@ export class RateBudget {
   /** Admits every waiter that fits now, in order, then sleeps until the next one could. */
   #pump(): void {
     const now = this.#clock.now();
+    const caps = this.#caps();
     let next = Number.POSITIVE_INFINITY;
     for (const lane of ['interactive', 'background'] as const) {
       // Background yields while an interactive caller waits for key-wide room.
-      const yieldTo = lane === 'background' && this.#waiting.interactive.length > 0 ? this.#keyDelay(now) : 0;
+      const yieldTo =
+        lane === 'background' && this.#waiting.interactive.length > 0 ? this.#keyDelay(now, caps) : 0;
       const queue = this.#waiting[lane];
       for (let i = 0; i < queue.length; ) {
         const waiter = queue[i] as Waiter;
-        const delay = Math.max(yieldTo, this.#delay(waiter.endpoint, lane, now));
+        const delay = Math.max(yieldTo, this.#delay(waiter.endpoint, lane, now, caps));
         if (delay === 0) {
           queue.splice(i, 1);
           this.#admit(waiter, lane, now);
@@ -257,18 +316,44 @@ export class RateBudget {
   }
 }
 
-/** Usage against the service's own window (without our transit margin). */
-function windowUsage(window: SlidingWindow, now: number, marginMs: number): WindowUsage {
-  return { used: window.count(now), limit: window.limit, windowMs: window.windowMs - marginMs };
+interface Caps {
+  share: number;
+  key: number;
+  background: number;
+  /** Key calls background never takes. */
+  reserve: number;
+  /** Background calls per window kept from deferrable looks (see `delayFor`). */
+  deferrableHeadroom: number;
+}
+
+function backgroundLimit(keyLimit: number, limits: RateLimits): number {
+  return Math.max(1, Math.floor(keyLimit * limits.backgroundShare));
+}
+
+/** Usage against the service's own window (without our transit margin); `limit` is this replica's part. */
+function windowUsage(window: SlidingWindow, limit: number, now: number, marginMs: number): WindowUsage {
+  return { used: window.count(now), limit, windowMs: window.windowMs - marginMs };
 }
 
 /** One `RateBudget` per API key, found by a hash of the key (the key itself is not kept). */
 export class RateBudgetRegistry {
   readonly #budgets = new Map<string, RateBudget>();
-  readonly #options: { clock?: Clock; limits?: RateLimits; transitMarginMs?: number };
+  readonly #options: RateBudgetOptions;
 
-  constructor(options: { clock?: Clock; limits?: RateLimits; transitMarginMs?: number } = {}) {
+  constructor(options: RateBudgetOptions = {}) {
     this.#options = options;
+  }
+
+  /** The largest `peakUse()` of any key's budget (0 with none). */
+  peakUse(): number {
+    let peak = 0;
+    for (const budget of this.#budgets.values()) peak = Math.max(peak, budget.peakUse());
+    return peak;
+  }
+
+  /** Tells every budget that `share` changed (wired to the replica registry's `onChange`). */
+  shareChanged(): void {
+    for (const budget of this.#budgets.values()) budget.shareChanged();
   }
 
   forKey(apiKey: string): RateBudget {
