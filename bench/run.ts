@@ -8,7 +8,7 @@
  *   npm run bench -- --quick           smaller sizes, for a fast look (results still written)
  *   npm run bench -- --budget-scale 2  rate-budget with less time compression (closer to production)
  *   npm run bench -- --profiles real   poller-scale on the simulator's real curves only (default: real,spec)
- *   npm run bench -- --poller-jobs 4000  poller-scale with fewer jobs (50 per key, as the full size): shorter
+ *   npm run bench -- --poller-jobs 4000  poller-scale and replicas with fewer jobs (50 per key, as the full size)
  */
 import { join } from 'node:path';
 import type { SimulatorProfile } from '../src/simulator/index.js';
@@ -16,6 +16,7 @@ import { ackLatency } from './ack-latency/index.js';
 import { coldStart } from './cold-start.js';
 import { type BenchResult, table, writeResult } from './lib/result.js';
 import { pollerScale } from './poller-scale/index.js';
+import { replicasBench } from './poller-scale/replicas.js';
 import { rateBudget } from './rate-budget.js';
 
 const args = process.argv.slice(2);
@@ -50,6 +51,19 @@ const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
         maxRealMs: Math.max(240_000, jobs * 120),
         log,
         ...(profiles ? { profiles } : {}),
+      });
+    },
+  },
+  {
+    name: 'replicas',
+    run: () => {
+      const jobs = pollerJobs ?? (quick ? 1000 : 10_000);
+      return replicasBench({
+        jobs,
+        keys: Math.ceil(jobs / 50),
+        seed: 1,
+        maxRealMs: Math.max(240_000, jobs * 120),
+        log,
       });
     },
   },

@@ -22,7 +22,7 @@ function runWorker(options: WorkerOptions): Promise<WorkerResult> {
 }
 
 /** Runs one of the bench's scripts in its own process; BENCH_CPU_PROF=<dir> writes a CPU profile of it. */
-function runChild<T>(script: string, options: object, label: string, profileName: string): Promise<T> {
+export function runChild<T>(script: string, options: object, label: string, profileName: string): Promise<T> {
   const prof = process.env.BENCH_CPU_PROF;
   return new Promise((resolve, reject) => {
     const child = spawn(

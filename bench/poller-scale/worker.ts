@@ -13,7 +13,13 @@ import { join } from 'node:path';
 import { createVideoApiFactory } from '../../src/api/index.js';
 import { videoOfCardKey } from '../../src/core/live/projections.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
-import { type ChatPlatform, type ChatSender, type Logger, systemClock } from '../../src/core/ports.js';
+import {
+  type ChatPlatform,
+  type ChatSender,
+  type Logger,
+  type Store,
+  systemClock,
+} from '../../src/core/ports.js';
 import type { VideoApi } from '../../src/core/video-api.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import type { SeedTeam, SimulatorProfile } from '../../src/simulator/index.js';
@@ -45,6 +51,11 @@ export interface WorkerOptions {
    * same team, then the playground's `#general`. Still one watch per video. Default 1.
    */
   projections?: number;
+  /**
+   * PostgreSQL instead of a SQLite file (issue 17): the database (empty), and how many replicas share it, each
+   * with its own store (pool), poller, outbox sender and client budgets, as separate processes would have.
+   */
+  postgres?: { url: string; replicas: number };
 }
 
 /** What the outbox carried in a run (counted at `store.outbox.enqueue` and at the fake chat senders). */
@@ -59,12 +70,18 @@ export interface OutboxCounts {
   milestoneRows: number;
   /** Platform calls the fake senders received (posts, edits), by platform. */
   delivered: Record<string, number>;
+  /** Outbox items claimed for sending more than once (by two replicas, or again after a lease ran out): must be 0. */
+  doubleDeliveries: number;
   /** Rows still pending when the run stopped. */
   pending: number;
 }
 
 export interface WorkerResult {
   mode: string;
+  store: 'sqlite' | 'postgres';
+  replicas: number;
+  /** Checks that committed a result (done or active), all replicas together. */
+  checksCommitted: number;
   profile: SimulatorProfile;
   batchSize?: number;
   projections: number;
@@ -137,7 +154,17 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   });
   const clock = new VirtualClock(T0);
   const dir = mkdtempSync(join(tmpdir(), 'reelbot-bench-'));
-  const store = openStore({ path: join(dir, 'reelbot.sqlite'), secretKey: randomBytes(32), clock });
+  const secretKey = randomBytes(32);
+  const replicaCount = o.postgres ? Math.max(1, o.postgres.replicas) : 1;
+  const stores: Store[] = [];
+  if (o.postgres) {
+    const { openPostgresStore } = await import('../../src/store/postgres/postgres-store.js');
+    for (let r = 0; r < replicaCount; r++)
+      stores.push(await openPostgresStore({ url: o.postgres.url, secretKey, clock, poolSize: 8 }));
+  } else {
+    stores.push(openStore({ path: join(dir, 'reelbot.sqlite'), secretKey, clock }));
+  }
+  const store = stores[0] as Store;
   for (let i = 0; i < o.keys; i++) {
     await store.keys.put(userOf(i), {
       apiKey: keyOf(i),
@@ -147,14 +174,17 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     });
   }
   const meter = new HttpMeter(64);
-  const apiFor = createVideoApiFactory({
-    baseUrl: sim.url,
-    clock,
-    timeoutClock: systemClock,
-    dispatcher: meter.dispatcher,
-    onResponse: meter.onResponse,
-    random: seededRandom(o.seed),
-  });
+  // One client factory (its rate budgets) per replica, as each process has its own.
+  const factories = stores.map((_, r) =>
+    createVideoApiFactory({
+      baseUrl: sim.url,
+      clock,
+      timeoutClock: systemClock,
+      dispatcher: meter.dispatcher,
+      onResponse: meter.onResponse,
+      random: seededRandom(o.seed + 10 * r),
+    }),
+  );
   const keyFor = async (owner: string) => (await store.keys.get(owner))?.apiKey;
   // Calls per video (status and reads), so "calls per finished job" counts the finished jobs' own calls.
   const callsFor = new Map<string, number>();
@@ -162,40 +192,43 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   const looksFor = new Map<string, number[]>();
   // The virtual time of every call, by key: the busiest 60 s of a key (its background lane has 150).
   const callTimes = new Map<string, number[]>();
-  const counted = new Map<string, VideoApi>();
-  const clientFor = async (owner: string): Promise<VideoApi | undefined> => {
-    const key = await keyFor(owner);
-    if (!key) return undefined;
-    let api = counted.get(key);
-    if (!api) {
-      const real = apiFor(key);
-      const times: number[] = [];
-      callTimes.set(key, times);
-      const count = (id: string) => {
-        callsFor.set(id, (callsFor.get(id) ?? 0) + 1);
-        times.push(clock.now());
-        const looks = looksFor.get(id) ?? [];
-        const now = clock.now();
-        if (looks[looks.length - 1] !== now) looks.push(now);
-        looksFor.set(id, looks);
-      };
-      const videos = new Proxy(real.videos, {
-        get(target, method: string) {
-          const fn = (target as unknown as Record<string, unknown>)[method];
-          if (typeof fn !== 'function') return fn;
-          return (...args: unknown[]) => {
-            if (typeof args[0] === 'string') count(args[0]);
-            return (fn as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        },
-      });
-      api = new Proxy(real, {
-        get: (target, group: string) => (group === 'videos' ? videos : Reflect.get(target, group)),
-      });
-      counted.set(key, api);
-    }
-    return api;
+  const clientsFor = (apiFor: (typeof factories)[number]) => {
+    const counted = new Map<string, VideoApi>();
+    return async (owner: string): Promise<VideoApi | undefined> => {
+      const key = await keyFor(owner);
+      if (!key) return undefined;
+      let api = counted.get(key);
+      if (!api) {
+        const real = apiFor(key);
+        const times = callTimes.get(key) ?? [];
+        callTimes.set(key, times);
+        const count = (id: string) => {
+          callsFor.set(id, (callsFor.get(id) ?? 0) + 1);
+          times.push(clock.now());
+          const looks = looksFor.get(id) ?? [];
+          const now = clock.now();
+          if (looks[looks.length - 1] !== now) looks.push(now);
+          looksFor.set(id, looks);
+        };
+        const videos = new Proxy(real.videos, {
+          get(target, method: string) {
+            const fn = (target as unknown as Record<string, unknown>)[method];
+            if (typeof fn !== 'function') return fn;
+            return (...args: unknown[]) => {
+              if (typeof args[0] === 'string') count(args[0]);
+              return (fn as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          },
+        });
+        api = new Proxy(real, {
+          get: (target, group: string) => (group === 'videos' ? videos : Reflect.get(target, group)),
+        });
+        counted.set(key, api);
+      }
+      return api;
+    };
   };
+  const clientFor = clientsFor(factories[0] as (typeof factories)[number]);
 
   // When each video's final state reached the outbox (virtual time; every projection's row is queued in the
   // same transaction). Card edits are named `<projection key>|<change>` (projections.ts), milestones
@@ -206,28 +239,38 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   const milestones = new Set<string>();
   let changeRows = 0;
   let milestoneRows = 0;
-  const enqueue = store.outbox.enqueue.bind(store.outbox);
-  store.outbox.enqueue = async (platform, item, dedupeKey) => {
-    const fresh = await enqueue(platform, item, dedupeKey);
-    if (!fresh) return fresh;
-    rows[item.op] = (rows[item.op] ?? 0) + 1;
-    if (item.op === 'update-card') {
-      const bar = dedupeKey.indexOf('|');
-      const change = dedupeKey.slice(bar + 1);
-      const videoId = videoOfCardKey(item.cardKey);
-      if (bar >= 0 && videoId && !change.startsWith('shown:')) {
-        changeRows++;
-        changes.add(`${videoId}|${change}`);
-        if ((change.endsWith(':completed') || change.endsWith(':failed')) && !enqueued.has(videoId))
-          enqueued.set(videoId, clock.now());
+  const claimCount = new Map<number, number>();
+  for (const replicaStore of stores) {
+    const enqueue = replicaStore.outbox.enqueue.bind(replicaStore.outbox);
+    replicaStore.outbox.enqueue = async (platform, item, dedupeKey) => {
+      const fresh = await enqueue(platform, item, dedupeKey);
+      if (!fresh) return fresh;
+      rows[item.op] = (rows[item.op] ?? 0) + 1;
+      if (item.op === 'update-card') {
+        const bar = dedupeKey.indexOf('|');
+        const change = dedupeKey.slice(bar + 1);
+        const videoId = videoOfCardKey(item.cardKey);
+        if (bar >= 0 && videoId && !change.startsWith('shown:')) {
+          changeRows++;
+          changes.add(`${videoId}|${change}`);
+          if ((change.endsWith(':completed') || change.endsWith(':failed')) && !enqueued.has(videoId))
+            enqueued.set(videoId, clock.now());
+        }
+      } else if (item.op === 'reply') {
+        const at = dedupeKey.lastIndexOf('@video:');
+        milestoneRows++;
+        milestones.add(at >= 0 ? dedupeKey.slice(0, at) : dedupeKey);
       }
-    } else if (item.op === 'reply') {
-      const at = dedupeKey.lastIndexOf('@video:');
-      milestoneRows++;
-      milestones.add(at >= 0 ? dedupeKey.slice(0, at) : dedupeKey);
-    }
-    return fresh;
-  };
+      return fresh;
+    };
+    // A sender claims an item right before the platform call: an item claimed twice was sent twice.
+    const claim = replicaStore.outbox.claim.bind(replicaStore.outbox);
+    replicaStore.outbox.claim = async (id, now, leaseMs) => {
+      const won = await claim(id, now, leaseMs);
+      if (won) claimCount.set(id, (claimCount.get(id) ?? 0) + 1);
+      return won;
+    };
+  }
 
   // In-process fake platforms: each call answers at once, so the outbox's own cost is what is measured.
   const delivered: Record<string, number> = {};
@@ -244,40 +287,47 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
       },
     };
   };
-  const sender = new OutboxSender({
-    store,
-    senders: { slack: fakeChat('slack'), discord: fakeChat('discord'), playground: fakeChat('playground') },
-    clock,
-    logger: silent,
-  });
+  const chats = {
+    slack: fakeChat('slack'),
+    discord: fakeChat('discord'),
+    playground: fakeChat('playground'),
+  };
+  const senders = stores.map(
+    (replicaStore) => new OutboxSender({ store: replicaStore, senders: chats, clock, logger: silent }),
+  );
+  const drainAll = () => Promise.all(senders.map((s) => s.drain()));
   const projections = Math.max(1, Math.min(3, o.projections ?? 1));
   const outcomes: Record<string, number> = {};
-  const poller =
+  const pollers =
     o.mode === 'smart'
-      ? new Poller({
-          store,
-          watchers: WATCHERS,
-          apiFor: clientFor,
-          budgetDelay: async (owner, _kind, urgency) => {
-            const key = await keyFor(owner);
-            return key
-              ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background', urgency)
-              : 0;
-          },
-          clock,
-          logger: silent,
-          concurrency: 64, // as src/main.ts
-          ...(o.batchSize ? { batchSize: o.batchSize } : {}),
-          ...(o.jitterRatio !== undefined ? { jitterRatio: o.jitterRatio } : {}),
-          random: seededRandom(o.seed + 1),
-          metrics: {
-            checked: (_kind, outcome) => {
-              outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+      ? stores.map((replicaStore, r) => {
+          const apiFor = factories[r] as (typeof factories)[number];
+          return new Poller({
+            store: replicaStore,
+            watchers: WATCHERS,
+            apiFor: r === 0 ? clientFor : clientsFor(apiFor),
+            budgetDelay: async (owner, _kind, urgency) => {
+              const key = await keyFor(owner);
+              return key
+                ? apiFor.budgets.forKey(key).delayFor('GET /videos/:id/status', 'background', urgency)
+                : 0;
             },
-            lag: () => {},
-          },
+            clock,
+            logger: silent,
+            concurrency: 64, // as src/main.ts
+            holder: `replica-${r + 1}`,
+            ...(o.batchSize ? { batchSize: o.batchSize } : {}),
+            ...(o.jitterRatio !== undefined ? { jitterRatio: o.jitterRatio } : {}),
+            random: seededRandom(o.seed + 1 + 10 * r),
+            metrics: {
+              checked: (_kind, outcome) => {
+                outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+              },
+              lag: () => {},
+            },
+          });
         })
-      : undefined;
+      : [];
   const naive =
     o.mode === 'naive'
       ? new NaivePoller({
@@ -342,30 +392,37 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
       clock.advanceTo(t);
       const wall = performance.now();
       let kicked = false;
-      let ticking = false;
+      let ticking = 0;
+      let passes: Promise<unknown> = Promise.resolve();
       if (onSecond) {
         if (elapsed / 1000 < o.createSeconds) await createBatch(elapsed / 1000);
-        if (poller) {
-          ticking = true;
-          void poller.tick().finally(() => {
-            ticking = false;
-          });
+        if (pollers.length > 0) {
+          ticking = pollers.length;
+          passes = Promise.all(
+            pollers.map((poller) =>
+              poller.tick().finally(() => {
+                ticking--;
+              }),
+            ),
+          );
           kicked = true;
         }
         if (naive && elapsed % naive.intervalMs === 0) {
           void naive.round();
           kicked = true;
         }
-        void sender.drain();
+        void drainAll();
       }
       // A pass may go on with further batches: settle again while it does and its calls make progress
-      // (a pass with no progress is waiting on a virtual timer, which only moving the clock releases).
+      // (a pass with no progress is waiting on a virtual timer, which only moving the clock releases). On
+      // PostgreSQL a pass also waits on the database between calls: give it a moment of real time as well.
       for (;;) {
         const before = meter.ended;
         await settle(meter);
-        if (!ticking || meter.ended === before) break;
+        if (ticking > 0 && o.postgres) await Promise.race([passes, new Promise((r) => setTimeout(r, 100))]);
+        if (ticking === 0 || meter.ended === before) break;
       }
-      await sender.drain();
+      await drainAll();
       if (kicked) passWall.push(performance.now() - wall);
     }
     if (elapsed % 10_000 === 0 && elapsed / 1000 >= o.createSeconds) {
@@ -424,6 +481,9 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   const finished = jobs.length - (await store.watches.active()).length;
   const result: WorkerResult = {
     mode: o.mode,
+    store: o.postgres ? 'postgres' : 'sqlite',
+    replicas: replicaCount,
+    checksCommitted: (outcomes.active ?? 0) + (outcomes.done ?? 0),
     profile: o.profile ?? 'spec',
     ...(o.batchSize ? { batchSize: o.batchSize } : {}),
     projections,
@@ -481,10 +541,11 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
       milestones: milestones.size,
       milestoneRows,
       delivered,
+      doubleDeliveries: [...claimCount.values()].filter((n) => n > 1).length,
       pending: await store.outbox.depth(),
     },
   };
-  await store.close();
+  for (const replicaStore of stores) await replicaStore.close();
   await meter.close();
   await sim.close();
   rmSync(dir, { recursive: true, force: true });
