@@ -12,10 +12,11 @@
  *   computed poll delay; the Store contract "keeps fractional times as given"). A float8 holds every JS number
  *   exactly and the driver returns it as a number; BIGINT rejects 1700000000000.5 and comes back as a string.
  * - JSON is `json`, not `jsonb` nor TEXT: `json` keeps the text the store wrote byte for byte, like SQLite's TEXT
- *   (key order preserved, so a hash of a stored card stays the same after a round trip), and accepts the
- *   `\u0000` escape that JSON.stringify writes for a NUL typed by a user, which jsonb rejects (an enqueue would
- *   fail its whole transaction); unlike TEXT it is validated on write and has the `->>` operators the outbox and
- *   purge queries need (`item ->> 'cardKey'`). It has no equality operator: never DISTINCT/UNION rows with it.
+ *   (key order preserved, so a hash of a stored card stays the same after a round trip); unlike TEXT it is
+ *   validated on write and has the `->>` operators the outbox and purge queries need (`item ->> 'cardKey'`). It
+ *   has no equality operator: never DISTINCT/UNION rows with it. It stores the `\u0000` escape JSON.stringify
+ *   writes for a NUL, but `->>` then refuses the whole document (PostgreSQL text holds no NUL), so the store
+ *   writes NUL in free text as U+FFFD (see the tables' writers).
  * - Row ids (outbox, audit) are BIGINT identities (SQLite's 64-bit rowids), never reused. The driver returns
  *   int8 as a string: the store reads them as numbers (safe up to 2^53) with a type parser or a cast.
  * - Secrets are BYTEA (SQLite BLOB); counters INTEGER; credits DOUBLE PRECISION (SQLite REAL).
@@ -249,6 +250,25 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       -- the store's other times, from the claiming replica's clock.
       ALTER TABLE watches ADD COLUMN lease_holder TEXT COLLATE "C";
       ALTER TABLE watches ADD COLUMN lease_until DOUBLE PRECISION;
+    `,
+  },
+  {
+    name: 'replicas',
+    sql: `
+      -- The replicas sharing this database and their shares of each API key's rate limits
+      -- (src/replicas/postgres-registry.ts). Times are epoch ms from each replica's injected clock, like watch
+      -- leases: liveness (a 6 s timeout) and the kept-after-leaving time (a rate window) dwarf clock skew, and
+      -- tests and benchmarks drive the registry on the same virtual clock as the budgets it feeds.
+      -- bound: the most of any rate limit (a fraction) the replica's calls may fill in a window, now or later
+      -- (its use in the current window, or its share if larger). left_at: set on a clean stop; the row stays
+      -- until its calls have left every window, so a replica joining meanwhile still counts them.
+      CREATE TABLE replicas (
+        id           TEXT COLLATE "C" PRIMARY KEY,
+        started_at   DOUBLE PRECISION NOT NULL,
+        heartbeat_at DOUBLE PRECISION NOT NULL,
+        left_at      DOUBLE PRECISION,
+        bound        DOUBLE PRECISION NOT NULL
+      );
     `,
   },
 ];
