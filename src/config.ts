@@ -20,6 +20,8 @@ const schema = z.object({
   DATABASE_URL: optional.refine((v) => v === undefined || /^postgres(ql)?:\/\/./.test(v), {
     message: 'must be a postgres:// URL, e.g. postgres://reelbot:secret@db.internal:5432/reelbot',
   }),
+  /** Who this process is among the replicas sharing DATABASE_URL; default `<hostname>-<pid>-<random>`. */
+  REELBOT_REPLICA_ID: optional,
   REELBOT_SECRET_KEY: optional.refine((v) => v === undefined || decodeSecretKey(v) !== undefined, {
     message: 'must be 32 bytes in base64; make one with `openssl rand -base64 32`',
   }),
