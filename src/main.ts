@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAdapters } from './adapters.js';
-import { createVideoApiFactory } from './api/index.js';
+import { createVideoApiFactory, RateBudgetRegistry } from './api/index.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createBot } from './core/bot.js';
 import { CatalogCache, keyId } from './core/catalog-cache.js';
@@ -27,6 +27,7 @@ import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, maskVerbatim } from './observability/logger.js';
 import { createMetrics, type Metrics, videoApiHooks } from './observability/metrics.js';
 import { Runner } from './poller/index.js';
+import { openReplicaRegistry, type ReplicaRegistry } from './replicas/registry.js';
 import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from './simulator/index.js';
 import { lockDataDir } from './store/data-dir-lock.js';
 import { decodeSecretKey, loadSecretKey } from './store/secret-key.js';
@@ -124,7 +125,7 @@ async function start(s: Startup): Promise<RunningApp> {
   const senders: Partial<Record<ChatPlatform, ChatSender>> = {};
   const adapters = await createAdapters({ config, bot, store, http, logger, clock: s.clock, senders });
   teardown.push(() => adapters.stop());
-  const runner = backgroundRunner(s, { deps, senders, apiFor: api.apiFor });
+  const runner = backgroundRunner(s, { deps, senders, apiFor: api.apiFor, replicas: api.replicas });
   adapters.onEnqueue(() => runner.nudge());
 
   const listening = await listen(http, config);
@@ -168,13 +169,26 @@ async function videoApi(s: Startup) {
     baseUrl = simulator.url;
     deploymentKey = demoKey;
   }
+  // Replicas on one database share each key's rate limits (issue 17): every budget takes this one's share.
+  const replicas = await openReplicaRegistry({
+    databaseUrl: config.DATABASE_URL,
+    id: config.REELBOT_REPLICA_ID,
+    clock: s.clock,
+    logger: s.logger,
+    peakUse: () => budgets.peakUse(),
+  });
+  const budgets = new RateBudgetRegistry({ clock: s.clock, share: () => replicas.share() });
+  replicas.onChange(() => budgets.shareChanged());
+  await replicas.start();
+  s.teardown.push(() => replicas.stop());
   const apiFor = createVideoApiFactory({
     baseUrl: baseUrl as string,
     logger: s.logger,
     onKey: maskVerbatim,
+    budgets,
     ...videoApiHooks(s.metrics),
   });
-  return { apiFor, deploymentKey, simulator };
+  return { apiFor, deploymentKey, simulator, replicas };
 }
 
 /**
@@ -216,7 +230,12 @@ async function openData(s: Startup): Promise<Store> {
 /** The poller, the outbox sender and the pending-effects sweep, on the deps' store and keys. */
 function backgroundRunner(
   s: Startup,
-  wiring: { deps: CoreDeps; senders: Partial<Record<ChatPlatform, ChatSender>>; apiFor: ApiFactory },
+  wiring: {
+    deps: CoreDeps;
+    senders: Partial<Record<ChatPlatform, ChatSender>>;
+    apiFor: ApiFactory;
+    replicas: ReplicaRegistry;
+  },
 ): Runner {
   const { store, deploymentKey } = wiring.deps;
   const { apiFor } = wiring;
@@ -238,6 +257,7 @@ function backgroundRunner(
       clock,
       logger,
       concurrency: 64,
+      holder: wiring.replicas.id,
       metrics: { checked: () => {}, lag: (_kind, ms) => metrics.pollLag.observe(ms / 1000) },
     },
     sender: {
