@@ -25,6 +25,13 @@ export interface PollerMetrics {
   checked(kind: WatchKind, outcome: CheckOutcome, durationMs: number): void;
   /** How late a watch was picked up: now − nextCheckAt (ms). */
   lag(kind: WatchKind, ms: number): void;
+  /**
+   * One claim of due watches (issue 17): how many were leased to this poller, and how many were taken: leased
+   * by another replica (or closed) between `due` and `claim`.
+   */
+  claims?(claimed: number, taken: number): void;
+  /** A check's result dropped at commit: another replica took the watch's lease over meanwhile. */
+  leaseLost?(kind: WatchKind): void;
 }
 
 export interface PollerOptions {

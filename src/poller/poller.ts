@@ -161,6 +161,7 @@ export class Poller {
         if (this.#locked.seen(error, this.#o.logger)) return;
         throw error;
       }
+      this.#o.metrics?.claims?.(leased.length, picked.length - leased.length);
       const committed = await Promise.all(leased.map((watch) => this.#claim(watch)));
       if (committed.some(Boolean)) this.#o.onCommit?.();
       // Held back for their owner's limit: their turn comes now that this batch is done.
@@ -285,9 +286,15 @@ export class Poller {
   async #reschedule(watch: Watch, nextCheckAt: number): Promise<void> {
     const { store } = this.#o;
     await store.transaction(async () => {
-      if (await store.watches.release(watch.id, this.#holder))
-        await store.watches.update(watch.id, { nextCheckAt });
+      if (await this.#stillLeased(watch)) await store.watches.update(watch.id, { nextCheckAt });
     });
+  }
+
+  /** Ends this poller's lease on a watch before committing; false (counted) when another replica took it over. */
+  async #stillLeased(watch: Watch): Promise<boolean> {
+    if (await this.#o.store.watches.release(watch.id, this.#holder)) return true;
+    this.#o.metrics?.leaseLost?.(watch.kind);
+    return false;
   }
 
   /** Gives a leased watch back without a look (shutdown, closed meanwhile); a failure leaves the lease to lapse. */
@@ -318,7 +325,7 @@ export class Poller {
     return await store.transaction(async () => {
       // Cancelled or finished by someone else while we were checking, or taken over by another replica once
       // this lease ran out: its effects would be stale or doubled.
-      if (!(await store.watches.release(watch.id, this.#holder))) return undefined;
+      if (!(await this.#stillLeased(watch))) return undefined;
       if ((await store.watches.get(watch.id))?.status !== 'active') return undefined;
       if (previous.noticed && previous.since !== undefined) {
         await this.#trouble(watcher, watch, { kind: 'recovered', since: previous.since, now });
@@ -358,7 +365,7 @@ export class Poller {
   async #recordFailure({ watch, watcher }: Look, failures: FailureState, nextCheckAt: number): Promise<void> {
     const { store, clock } = this.#o;
     await store.transaction(async () => {
-      if (!(await store.watches.release(watch.id, this.#holder))) return;
+      if (!(await this.#stillLeased(watch))) return;
       if ((await store.watches.get(watch.id))?.status !== 'active') return;
       const { recorded, events } = afterFailedLook(failures, clock.now());
       for (const event of events) await this.#trouble(watcher, watch, event);
@@ -377,7 +384,7 @@ export class Poller {
     const { store } = this.#o;
     const close = async (withMessage: boolean) =>
       await store.transaction(async () => {
-        if (!(await store.watches.release(watch.id, this.#holder))) return;
+        if (!(await this.#stillLeased(watch))) return;
         if ((await store.watches.get(watch.id))?.status !== 'active') return;
         if (withMessage)
           await watcher?.expire({ store, watch: forWatcher(watch), now: end.now, reason: end.reason });
