@@ -6,6 +6,7 @@
  * when configured: Bolt and discord.js cost about half a second and tens of MB at start-up
  * (docs/performance.md, cold start), which the demo playground does not need.
  */
+import type { GatewayLeadership } from '../adapters/discord/gateway-session.js';
 import type { Config } from './config.js';
 import type { Bot } from './core/bot.js';
 import type { ChatAdapter, ChatPlatform, ChatSender, Clock, Logger, Store } from './core/ports.js';
@@ -21,6 +22,8 @@ export interface AdapterDeps {
   clock: Clock;
   /** Filled with each started adapter's sender. */
   senders: Partial<Record<ChatPlatform, ChatSender>>;
+  /** Replicas sharing a database: the Discord gateway session is held only while this one leads. */
+  gatewayLeadership?: GatewayLeadership;
 }
 
 export interface ChatAdapters {
@@ -70,10 +73,11 @@ const ADAPTERS: readonly AdapterEntry[] = [
   ),
   entry(
     (config) => config.discord,
-    async (discord, { bot, http, logger, clock, gate }) =>
+    async (discord, { bot, http, logger, clock, gate, gatewayLeadership }) =>
       (await import('../adapters/discord/index.js')).createDiscordAdapter({
         config: discord,
         ...{ bot, http, logger, clock, gate },
+        ...(gatewayLeadership ? { gatewayLeadership } : {}),
       }),
   ),
 ];

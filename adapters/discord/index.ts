@@ -3,9 +3,10 @@
  * arrive as `interactionCreate` events. With `DISCORD_PUBLIC_KEY`, HTTP interactions instead, at
  * `POST /discord/interactions` on the shared server (Ed25519-verified); no gateway connection is needed.
  * Both feed the same handler (`interactions.ts`). `/reel` is registered at start (idempotent). The outbox
- * posts and edits long-lived cards through `sender` with the bot token.
+ * posts and edits long-lived cards through `sender` with the bot token over REST, so every replica sends; of
+ * several replicas only the leader of `gatewayLeadership` holds the gateway session (gateway-session.ts).
  */
-import { type Client, REST } from 'discord.js';
+import { REST } from 'discord.js';
 import type { Config } from '../../src/config.js';
 import type { Bot } from '../../src/core/bot.js';
 import type { ChatAdapter, ChatCapabilities, Clock, Logger } from '../../src/core/ports.js';
@@ -13,6 +14,7 @@ import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { CommandRoutes } from './commands.js';
 import { createGatewayClient, loginError } from './gateway.js';
+import { type GatewayLeadership, GatewaySession } from './gateway-session.js';
 import { createInteractionsEndpoint, INTERACTIONS_PATH } from './http-endpoint.js';
 import { createInteractionHandler } from './interactions.js';
 import { DISCORD } from './limits.js';
@@ -36,9 +38,11 @@ export interface DiscordAdapterOptions {
   registerOnStart?: boolean;
   /** Servers (and DMs) the bot serves; an interaction from any other is refused before the core runs. */
   gate?: WorkspaceGate;
+  /** Replicas on one database: the gateway is connected only while this one leads (absent: always). */
+  gatewayLeadership?: GatewayLeadership;
 }
 
-/** `start` registers the commands, then connects to the gateway (gateway mode). */
+/** `start` registers the commands, then connects to the gateway (gateway mode; with leadership, while leading). */
 export type DiscordAdapter = ChatAdapter;
 
 /** Modals, ephemeral answers, threads, uploads, autocomplete and (Components V2) media galleries. */
@@ -88,7 +92,23 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     ...(options.gate ? { gate: options.gate } : {}),
   });
   const mode = config.publicKey ? 'http' : 'gateway';
-  let client: Client | undefined;
+  const session = new GatewaySession({
+    async connect() {
+      const client = createGatewayClient({ config, rest, handle, log });
+      try {
+        await client.login(config.token);
+      } catch (error) {
+        await client.destroy();
+        throw loginError(error, config);
+      }
+      log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord gateway connected');
+      return client;
+    },
+    ...(options.gatewayLeadership ? { leadership: options.gatewayLeadership } : {}),
+    clock,
+    log,
+  });
+  let started = false;
 
   if (config.publicKey) {
     options.http.mount(
@@ -122,20 +142,13 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
         log.info({ path: INTERACTIONS_PATH }, 'discord HTTP interactions ready');
         return;
       }
-      client = createGatewayClient({ config, rest, handle, log });
-      try {
-        await client.login(config.token);
-      } catch (error) {
-        await client.destroy();
-        client = undefined;
-        throw loginError(error, config);
-      }
-      log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord gateway connected');
+      started = true;
+      await session.start();
     },
 
     async stop() {
-      await client?.destroy();
-      client = undefined;
+      if (started) await session.stop();
+      started = false;
     },
   };
 }
