@@ -37,12 +37,22 @@ export const hostName = (req: IncomingMessage): string =>
 
 export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.has(host) || /^127\./.test(host);
 
+/** Which replica answers `/healthz`, on which store, and its part in the Discord gateway (issue 17). */
+export interface ReplicaHealth {
+  replica: string;
+  store: 'sqlite' | 'postgres';
+  /** holder: this replica holds the gateway session; standby: another does; none: no gateway (not configured). */
+  gateway: 'holder' | 'standby' | 'none';
+}
+
 export interface HttpServerOptions {
   logger: Logger;
   /** Times the acknowledgement gate's longest wait (default the system clock). */
   clock?: Clock;
   /** true: 200; 'starting' (listening, chat platforms still connecting) or false: 503. */
   health: () => boolean | 'starting';
+  /** Added to `/healthz`'s body; a standby replica is healthy. */
+  about?: () => ReplicaHealth;
   metrics: () => Promise<{ contentType: string; body: string }>;
   /**
    * The interface the server listens on (default loopback). On loopback, `/healthz` and `/metrics` answer only
@@ -82,7 +92,8 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
       const health = options.health();
       const ok = health === true;
       res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(health === 'starting' ? { ok, status: 'starting' } : { ok }));
+      const body = { ok, ...(health === 'starting' ? { status: 'starting' } : {}), ...options.about?.() };
+      res.end(JSON.stringify(body));
       return;
     }
     if (path === '/metrics') {
