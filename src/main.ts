@@ -30,6 +30,7 @@ import { Runner } from './poller/index.js';
 import { openReplicaRegistry, type ReplicaRegistry } from './replicas/registry.js';
 import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from './simulator/index.js';
 import { lockDataDir } from './store/data-dir-lock.js';
+import type { PostgresStore } from './store/postgres/postgres-store.js';
 import { decodeSecretKey, loadSecretKey } from './store/secret-key.js';
 import { openStore } from './store/sqlite-store.js';
 
@@ -61,7 +62,16 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-export async function startApp(env: Record<string, string | undefined> = process.env): Promise<RunningApp> {
+/** What tests tune beyond the environment. */
+export interface StartOptions {
+  /** The Discord gateway lease's TTL with DATABASE_URL (default 15 s): takeover after a crash in ~4/3 of it. */
+  leaderTtlMs?: number;
+}
+
+export async function startApp(
+  env: Record<string, string | undefined> = process.env,
+  options: StartOptions = {},
+): Promise<RunningApp> {
   const config = loadConfig(env);
   for (const secret of SECRET_VARIABLES) maskVerbatim(config[secret]);
   const logger = createLogger({ level: config.LOG_LEVEL });
@@ -78,7 +88,15 @@ export async function startApp(env: Record<string, string | undefined> = process
     }
   };
   try {
-    return await start({ config, logger, teardown, stopAll, clock: systemClock, metrics: createMetrics() });
+    return await start({
+      config,
+      logger,
+      teardown,
+      stopAll,
+      clock: systemClock,
+      metrics: createMetrics(),
+      options,
+    });
   } catch (error) {
     await stopAll();
     throw error;
@@ -93,6 +111,7 @@ interface Startup {
   metrics: Metrics;
   teardown: (() => Promise<void> | void)[];
   stopAll: () => Promise<void>;
+  options: StartOptions;
 }
 
 async function start(s: Startup): Promise<RunningApp> {
@@ -110,6 +129,10 @@ async function start(s: Startup): Promise<RunningApp> {
     ...(config.REELBOT_WORKSPACES ? { deploymentKeyWorkspaces: config.REELBOT_WORKSPACES } : {}),
   };
   const bot = createBot(deps, MODULES);
+  const replica = api.replicas.id;
+  const lease = await gatewayLeadership(s, store, replica);
+  // The gateway session's holder: the lease's leader with several replicas, this process alone on SQLite.
+  const gateway = () => (!gatewayMode(config) ? 'none' : !lease || lease.isLeader() ? 'holder' : 'standby');
 
   let phase: 'starting' | 'running' | 'stopped' = 'starting';
   const http = createHttpServer({
@@ -117,13 +140,22 @@ async function start(s: Startup): Promise<RunningApp> {
     host: config.HOST,
     ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
     health: () => (phase === 'starting' ? 'starting' : phase === 'running'),
+    about: () => ({ replica, store: config.DATABASE_URL ? 'postgres' : 'sqlite', gateway: gateway() }),
     metrics: async () => {
-      s.metrics.outboxDepth.set(await store.outbox.depth());
+      // With the database unreachable the rest still answers; the outbox depth keeps its last value.
+      await store.outbox.depth().then(
+        (depth) => s.metrics.outboxDepth.set(depth),
+        () => {},
+      );
+      s.metrics.gatewayLeader.set(gateway() === 'holder' ? 1 : 0);
       return { contentType: s.metrics.registry.contentType, body: await s.metrics.registry.metrics() };
     },
   });
   const senders: Partial<Record<ChatPlatform, ChatSender>> = {};
-  const adapters = await createAdapters({ config, bot, store, http, logger, clock: s.clock, senders });
+  const adapters = await createAdapters({
+    ...{ config, bot, store, http, logger, clock: s.clock, senders },
+    ...(lease ? { gatewayLeadership: lease } : {}),
+  });
   teardown.push(() => adapters.stop());
   const runner = backgroundRunner(s, { deps, senders, apiFor: api.apiFor, replicas: api.replicas });
   adapters.onEnqueue(() => runner.nudge());
@@ -149,6 +181,26 @@ async function start(s: Startup): Promise<RunningApp> {
       await s.stopAll();
     },
   };
+}
+
+/** Discord over the gateway (not HTTP interactions): one session per deployment. */
+const gatewayMode = (config: Config) => config.discord !== undefined && !config.discord.publicKey;
+
+/**
+ * With several replicas (PostgreSQL) and a Discord gateway, the lease that decides which one holds the session;
+ * undefined otherwise (one process holds it). Started and stopped by the Discord adapter.
+ */
+async function gatewayLeadership(s: Startup, store: Store, replica: string) {
+  if (!s.config.DATABASE_URL || !gatewayMode(s.config)) return undefined;
+  const { gatewayLease } = await import('./replicas/gateway-lease.js');
+  return gatewayLease({
+    pool: (store as PostgresStore).pool, // DATABASE_URL: openData opened a PostgresStore
+    replica,
+    clock: s.clock,
+    logger: s.logger,
+    ...(s.options.leaderTtlMs !== undefined ? { ttlMs: s.options.leaderTtlMs } : {}),
+    onChange: (leading) => s.metrics.gatewayLeaseChanges.inc({ role: leading ? 'leader' : 'follower' }),
+  });
 }
 
 /** The video API: in demo mode the simulator serves it in-process with a fresh team key. */
@@ -258,7 +310,15 @@ function backgroundRunner(
       logger,
       concurrency: 64,
       holder: wiring.replicas.id,
-      metrics: { checked: () => {}, lag: (_kind, ms) => metrics.pollLag.observe(ms / 1000) },
+      metrics: {
+        checked: () => {},
+        lag: (_kind, ms) => metrics.pollLag.observe(ms / 1000),
+        claims: (claimed, taken) => {
+          metrics.watchClaims.inc({ outcome: 'claimed' }, claimed);
+          metrics.watchClaims.inc({ outcome: 'taken' }, taken);
+        },
+        leaseLost: () => metrics.watchLeasesLost.inc(),
+      },
     },
     sender: {
       store,

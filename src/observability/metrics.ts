@@ -1,6 +1,7 @@
 /**
  * Prometheus metrics (prom-client), served at `/metrics`: commands, API calls by endpoint and status,
- * responses read tolerantly (drift) or unusable, poll lag, outbox depth.
+ * responses read tolerantly (drift) or unusable, poll lag, outbox depth; with several replicas (issue 17), the
+ * Discord gateway lease and the watch leases.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { VideoApiClientOptions } from '../api/options.js';
@@ -15,6 +16,10 @@ export interface Metrics {
   pollLag: Histogram;
   outboxDepth: Gauge;
   chatDeliveries: Counter<'platform' | 'op' | 'outcome'>;
+  gatewayLeader: Gauge;
+  gatewayLeaseChanges: Counter<'role'>;
+  watchClaims: Counter<'outcome'>;
+  watchLeasesLost: Counter;
 }
 
 export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
@@ -68,6 +73,28 @@ export function createMetrics(options: { defaults?: boolean } = {}): Metrics {
       name: 'reelbot_chat_deliveries_total',
       help: 'Chat deliveries by platform, operation and outcome',
       labelNames: ['platform', 'op', 'outcome'],
+      registers: [registry],
+    }),
+    gatewayLeader: new Gauge({
+      name: 'reelbot_gateway_leader',
+      help: '1 while this replica holds the Discord gateway session, else 0',
+      registers: [registry],
+    }),
+    gatewayLeaseChanges: new Counter({
+      name: 'reelbot_gateway_lease_changes_total',
+      help: "Changes of this replica's role on the Discord gateway lease, by the role taken (leader, follower)",
+      labelNames: ['role'],
+      registers: [registry],
+    }),
+    watchClaims: new Counter({
+      name: 'reelbot_watch_claims_total',
+      help: 'Due watches this poller asked to lease: claimed, or taken (leased by another replica first)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    watchLeasesLost: new Counter({
+      name: 'reelbot_watch_leases_lost_total',
+      help: 'Checks whose watch lease another replica took over meanwhile; their results were dropped',
       registers: [registry],
     }),
   };

@@ -67,6 +67,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** What /healthz adds about the replica (issue 17): one process on SQLite holds the Discord gateway if any. */
+const replica = (gateway: 'holder' | 'none') => ({ replica: expect.any(String), store: 'sqlite', gateway });
+
 const health = async (port: number) => {
   const res = await fetch(`http://127.0.0.1:${port}/healthz`);
   return { status: res.status, body: (await res.json()) as unknown };
@@ -116,7 +119,10 @@ it('answers /healthz "starting" while the Discord gateway is slow, and delivers 
 
   await fake.waitFor(() => proxy.held(), 10_000);
   const began = Date.now();
-  expect(await health(port)).toEqual({ status: 503, body: { ok: false, status: 'starting' } });
+  expect(await health(port)).toEqual({
+    status: 503,
+    body: { ok: false, status: 'starting', ...replica('holder') },
+  });
   const answeredInMs = Date.now() - began;
   // Give a started outbox every chance to run: it passes every 500 ms. startApp runs on the system clock.
   // real-time-ok: a negative check on the real app until startApp takes a clock (left for src/main.ts)
@@ -126,7 +132,7 @@ it('answers /healthz "starting" while the Discord gateway is slow, and delivers 
 
   proxy.release();
   app = await starting;
-  expect(await health(port)).toEqual({ status: 200, body: { ok: true } });
+  expect(await health(port)).toEqual({ status: 200, body: { ok: true, ...replica('holder') } });
   expect(fake.identifies).toHaveLength(1);
   const delivered = await fake.waitFor(() => fake.channelMessages()[0], 10_000);
   expect(textOfMessage(delivered)).toContain('Left from the last run');
@@ -167,13 +173,16 @@ it('asks Slack to retry events that arrive before the Slack adapter has started'
   };
 
   await fake.waitFor(() => fake.callsOf('auth.test').length > 0, 'auth.test', 10_000);
-  expect(await health(port)).toEqual({ status: 503, body: { ok: false, status: 'starting' } });
+  expect(await health(port)).toEqual({
+    status: 503,
+    body: { ok: false, status: 'starting', ...replica('none') },
+  });
   const early = await slash();
   expect(early.status).toBe(503);
   expect(early.headers.get('retry-after')).toBe('1');
 
   authTest.release();
   app = await starting;
-  expect(await health(port)).toEqual({ status: 200, body: { ok: true } });
+  expect(await health(port)).toEqual({ status: 200, body: { ok: true, ...replica('none') } });
   expect((await slash()).status).toBe(200);
 }, 30_000);
