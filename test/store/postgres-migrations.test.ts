@@ -62,10 +62,12 @@ interface Shape {
 
 /**
  * Tables only the PostgreSQL schema has, with their columns: they coordinate several replicas, which one SQLite
- * process never needs (it is always its own leader). `leases`: the leader lease (postgres/leader-lease.ts).
+ * process never needs (it is always its own leader). `leases`: the leader lease (postgres/leader-lease.ts);
+ * `replicas`: the replica registry and each replica's bound on the rate limits (src/replicas/).
  */
 const POSTGRES_ONLY: Record<string, string[]> = {
   leases: ['name', 'holder', 'term', 'expires_at', 'acquired_at'],
+  replicas: ['id', 'started_at', 'heartbeat_at', 'left_at', 'bound'],
 };
 
 /** `shape` without the PostgreSQL-only tables, and what it held of them. */
@@ -167,7 +169,7 @@ describe('PostgreSQL migrations', () => {
 
     const expected = sqliteShape();
     const { shared: actual, only } = splitPostgresOnly(await postgresShape(pool));
-    expect(only).toEqual({ columns: POSTGRES_ONLY, unique: ['leases(name)'], indexes: [] });
+    expect(only).toEqual({ columns: POSTGRES_ONLY, unique: ['leases(name)', 'replicas(id)'], indexes: [] });
     expect(Object.keys(actual.columns).sort()).toEqual(Object.keys(expected.columns).sort());
     expect(actual.columns).toEqual(expected.columns);
     expect(actual.unique).toEqual(expected.unique);
