@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createVideoApiFactory } from '../../src/api/index.js';
+import { createVideoApiFactory, RateBudgetRegistry } from '../../src/api/index.js';
 import { videoOfCardKey } from '../../src/core/live/projections.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
 import {
@@ -22,6 +22,7 @@ import {
 } from '../../src/core/ports.js';
 import type { VideoApi } from '../../src/core/video-api.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
+import { openReplicaRegistry, type ReplicaRegistry } from '../../src/replicas/registry.js';
 import type { SeedTeam, SimulatorProfile } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import { HttpMeter, settle } from '../lib/http-meter.js';
@@ -175,16 +176,36 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
   }
   const meter = new HttpMeter(64);
   // One client factory (its rate budgets) per replica, as each process has its own.
-  const factories = stores.map((_, r) =>
-    createVideoApiFactory({
-      baseUrl: sim.url,
-      clock,
-      timeoutClock: systemClock,
-      dispatcher: meter.dispatcher,
-      onResponse: meter.onResponse,
-      random: seededRandom(o.seed + 10 * r),
-    }),
-  );
+  // On PostgreSQL each replica's budgets take its share of every limit from the replica registry, as
+  // src/main.ts wires it (issue 17).
+  const registries: ReplicaRegistry[] = [];
+  const factories: ReturnType<typeof createVideoApiFactory>[] = [];
+  for (let r = 0; r < stores.length; r++) {
+    const budgets = new RateBudgetRegistry({ clock, share: () => registries[r]?.share() ?? 1 });
+    if (o.postgres) {
+      const registry = await openReplicaRegistry({
+        databaseUrl: o.postgres.url,
+        id: `replica-${r + 1}`,
+        clock,
+        logger: silent,
+        peakUse: () => budgets.peakUse(),
+      });
+      registry.onChange(() => budgets.shareChanged());
+      registries.push(registry);
+    }
+    factories.push(
+      createVideoApiFactory({
+        baseUrl: sim.url,
+        clock,
+        timeoutClock: systemClock,
+        dispatcher: meter.dispatcher,
+        onResponse: meter.onResponse,
+        random: seededRandom(o.seed + 10 * r),
+        budgets,
+      }),
+    );
+  }
+  await Promise.all(registries.map((registry) => registry.start()));
   const keyFor = async (owner: string) => (await store.keys.get(owner))?.apiKey;
   // Calls per video (status and reads), so "calls per finished job" counts the finished jobs' own calls.
   const callsFor = new Map<string, number>();
@@ -545,6 +566,7 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
       pending: await store.outbox.depth(),
     },
   };
+  for (const registry of registries) await registry.stop();
   for (const replicaStore of stores) await replicaStore.close();
   await meter.close();
   await sim.close();
