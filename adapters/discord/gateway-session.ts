@@ -41,11 +41,6 @@ export class GatewaySession {
     this.#o = options;
   }
 
-  /** Whether this process holds (or is logging in to) the session, rather than standing by. */
-  get holding(): boolean {
-    return this.#leading;
-  }
-
   /**
    * Logs in at once without leadership; with it, starts contending and, when leading after the first attempt,
    * logs in before resolving. A login failing here rejects, so a wrong token stops start-up as before.
@@ -75,7 +70,12 @@ export class GatewaySession {
     this.#leading = leading;
     this.#retry?.abort();
     this.#retry = undefined;
-    this.#chain = this.#chain.then(() => this.#sync());
+    // A failed logout must not stop the chain: later changes of lead still have to be acted on.
+    this.#chain = this.#chain
+      .then(() => this.#sync())
+      .catch((error: unknown) =>
+        this.#o.log.error({ err: loggable(error) }, 'discord gateway logout failed'),
+      );
   }
 
   /** Brings the session in line with the lead as it is now (it may have changed while queued). */
