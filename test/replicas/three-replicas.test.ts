@@ -33,6 +33,7 @@ const FLOWS_BUDGET_MS = 25_000 + DEFAULT_LEASE_MS + 60_000;
 const TIMEOUT_MS = 60_000 + FLOWS_BUDGET_MS + 40_000;
 /** Takeover bound for the gateway (DESIGN §9): another replica holds it within 30 s. */
 const GATEWAY_TAKEOVER_MS = 30_000;
+// real-time-ok: replicas are child processes on the real clock
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // Both profiles at once: six replicas and two databases on the machine, and the file takes as long as one run.
@@ -139,6 +140,7 @@ async function threeReplicas(c: Cluster, profile: string): Promise<void> {
             takeoverMs = Date.now() - killedAt;
             return;
           }
+          // real-time-ok: polls the replicas' /healthz for the gateway holder
           await sleep(200);
         }
       })();
@@ -233,6 +235,7 @@ async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    // real-time-ok: polls /healthz or the database until the condition holds
     await sleep(200);
   }
 }

@@ -13,6 +13,7 @@ import type { Sent, SlackFrontDoor } from './slack-front-door.js';
 
 const SCRIPT =
   'Three surprising facts about octopuses: they have three hearts, blue blood and taste with their arms.';
+// real-time-ok: people and replicas in real processes; polls real HTTP traffic
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export interface FlowOutcome {
@@ -83,6 +84,7 @@ export async function runFlow(f: FlowOutcome, d: FlowDeps): Promise<void> {
         }
         // An answer that is not what we need ends the wait: ask again.
         if (slack.responsesTo(sent.responseUrl).length > 0) break;
+        // real-time-ok: polls the fake Slack for the reply a replica posts
         await sleep(50);
       }
       f.retries++;
@@ -90,6 +92,7 @@ export async function runFlow(f: FlowOutcome, d: FlowDeps): Promise<void> {
       f.trace.push(
         `${what} via ${sent?.replica ?? '-'}: ${replies.length ? blocksText(replies.at(-1)?.blocks as unknown[]).slice(0, 160) : 'no reply'}`,
       );
+      // real-time-ok: a person waits a moment before asking again
       await sleep(300);
     }
     throw new Error(`flow ${n}: ${what} never succeeded; ${f.trace.slice(-4).join(' | ')}`);
@@ -99,6 +102,7 @@ export async function runFlow(f: FlowOutcome, d: FlowDeps): Promise<void> {
     while (Date.now() < d.deadline) {
       const card = cardsIn(slack, channel)[0];
       if (card && threadOf(slack, card).some((m) => MILESTONES[what](m.text))) return;
+      // real-time-ok: polls the fake Slack for the replicas' notifications
       await sleep(100);
     }
     throw new Error(`flow ${n}: never saw ${what} in the card's thread`);

@@ -8,6 +8,7 @@ import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '../../..');
+// real-time-ok: child processes on the real clock
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export interface ReplicaHealth {
@@ -70,6 +71,7 @@ export class Replica {
         throw new Error(
           `replica ${this.id} not ready in ${timeoutMs} ms (/healthz ${JSON.stringify(last)}): ${this.logTail()}`,
         );
+      // real-time-ok: polls the replica's /healthz until it answers
       await sleep(100);
     }
   }
@@ -96,6 +98,7 @@ export class Replica {
   async stop(graceMs = 10_000): Promise<void> {
     if (!this.alive) return;
     this.#child?.kill('SIGTERM');
+    // real-time-ok: a replica that ignores SIGTERM is killed after a grace period
     const timer = setTimeout(() => this.#child?.kill('SIGKILL'), graceMs);
     await this.#exited;
     clearTimeout(timer);
