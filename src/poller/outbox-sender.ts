@@ -53,16 +53,19 @@ export interface OutboxSenderOptions {
   maxWaitForCardMs?: number;
   /** In [0, 1); injected for deterministic tests. */
   random?: () => number;
-  /** How long a claimed row stays this sender's alone (default 2 min); see DEFAULT_LEASE_MS. */
+  /** How long a claimed row stays this sender's alone (default 30 s); see DEFAULT_LEASE_MS. */
   leaseMs?: number;
 }
 
 /**
- * Longer than any one send with its timeouts and fallbacks (Slack: token, history lookup and three
- * degrading posts at 10 s each; Discord: thread or DM channel, then the post, at 15 s each), so a live
- * sender never loses its row to another; short enough that a crashed sender's row soon goes out.
+ * Longer than a send takes unless the platform hangs through its timeouts, and short enough that the rows a
+ * replica killed mid-send held go out from another replica within seconds (issue 17), as its watches do. A send
+ * that outlives it (Slack's worst case, token, history lookup and three degrading posts at 10 s each, is ~50 s)
+ * may be sent again by another sender: posts and replies carry their dedupe id (Slack's sender journals it in
+ * Store.deliveries and finds the first message; Discord's sends it as an enforced nonce, which the platform
+ * answers with the first message), and an edit repeats the same content.
  */
-export const DEFAULT_LEASE_MS = 120_000;
+export const DEFAULT_LEASE_MS = 30_000;
 
 /** Content last shown per card (a digest), to drop edits a post or update already carried. Memory only:
  * after a restart an edit may be re-sent once, which is harmless. Sized for 10,000 videos live in 5

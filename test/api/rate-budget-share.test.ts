@@ -209,6 +209,7 @@ describe('three replicas on one key against the real simulator', () => {
       await b.registry.start();
       const driving = [drive(a), drive(b)];
       const sampled: number[][] = [];
+      // real-time-ok: samples the shares while the replicas run on the scaled real clock
       const sampler = setInterval(() => sampled.push(replicas.map((r) => r.registry.share())), 50);
       await clock.sleep(JOIN_AT);
       await c.registry.start();

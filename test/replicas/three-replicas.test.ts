@@ -25,7 +25,7 @@ const FLOWS = Number(process.env.REPLICAS_FLOWS ?? 50);
 const STAGGER_MS = 500;
 /**
  * How long the flows may take. A flow runs ~45 s; the last starts ~25 s in. An outbox row the killed replica had
- * claimed goes out again only when its claim lapses (DEFAULT_LEASE_MS, 2 min): a flow whose card post or
+ * claimed goes out again only when its claim lapses (DEFAULT_LEASE_MS, 30 s): a flow whose card post or
  * milestone reply the victim held waits that long. The budget allows it, so the exactly-once checks hold
  * however the kill lands; the summary line reports the slowest flow.
  */
