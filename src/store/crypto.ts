@@ -50,6 +50,34 @@ export function unseal(secretKey: Buffer, sealed: Sealed, aad: string): string {
   }
 }
 
+/** Why a linked key (`StoredKeyUnreadableError`'s cause) or an installation cannot be read. */
+export const KEY_UNREADABLE = {
+  moved: 'the row was altered or copied from another user',
+  otherKey: 'it was stored under a different secret key',
+};
+export const INSTALLATION_UNREADABLE = {
+  moved: 'the row was altered or copied from another installation',
+  otherKey: 'it was stored under a different secret key; install the app to the workspace again',
+};
+
+/**
+ * Opens a sealed row of either store, or throws an `UnsealError` that says why in an operator's words: the row
+ * was altered or moved (`why.moved`: sealed under this secret key, `secretKeyId` its fingerprint) or it was
+ * sealed under another secret key (`why.otherKey`).
+ */
+export function unsealRow(
+  secretKey: Buffer,
+  row: Sealed & { secret_key_id: string },
+  opening: { aad: string; secretKeyId: string; why: { moved: string; otherKey: string } },
+): string {
+  try {
+    return unseal(secretKey, row, opening.aad);
+  } catch (cause) {
+    const { why } = opening;
+    throw new UnsealError(row.secret_key_id === opening.secretKeyId ? why.moved : why.otherKey, { cause });
+  }
+}
+
 /** A short, non-reversible fingerprint of the secret key, to tell an operator the key changed. */
 export function secretKeyFingerprint(secretKey: Buffer): string {
   return createHmac('sha256', secretKey).update('reelbot secret key fingerprint').digest('hex').slice(0, 16);

@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { ChatDelivery, Clock, ConversationAddress, MessageAddress, Store } from '../core/ports.js';
-import { seal, secretKeyFingerprint, UnsealError, unseal } from './crypto.js';
+import { INSTALLATION_UNREADABLE, seal, secretKeyFingerprint, UnsealError, unsealRow } from './crypto.js';
 import type { Synchronous } from './synchronous.js';
 
 interface InstallationRow {
@@ -46,13 +46,15 @@ export class SqliteInstallations implements InstallationStore {
     const row = this.#select.get(id);
     if (!row) return undefined;
     try {
-      return unseal(this.secretKey, row, row.id);
+      return unsealRow(this.secretKey, row, {
+        aad: row.id,
+        secretKeyId: this.#secretKeyId,
+        why: INSTALLATION_UNREADABLE,
+      });
     } catch (cause) {
-      const reason =
-        row.secret_key_id === this.#secretKeyId
-          ? 'the row was altered or copied from another installation'
-          : 'it was stored under a different secret key; install the app to the workspace again';
-      throw new UnsealError(`The installation ${id} cannot be decrypted: ${reason}`, { cause });
+      throw new UnsealError(`The installation ${id} cannot be decrypted: ${(cause as Error).message}`, {
+        cause,
+      });
     }
   }
 

@@ -7,7 +7,7 @@ import {
   StoredKeyUnreadableError,
   type UserAddress,
 } from '../core/ports.js';
-import { seal, secretKeyFingerprint, UnsealError, unseal } from './crypto.js';
+import { KEY_UNREADABLE, seal, secretKeyFingerprint, unsealRow } from './crypto.js';
 import type { Synchronous } from './synchronous.js';
 
 type KeyStore = Synchronous<Store['keys']>;
@@ -79,13 +79,13 @@ export class SqliteKeys implements KeyStore {
   #fromRow(row: KeyRow): LinkedKey {
     let apiKey: string;
     try {
-      apiKey = unseal(this.secretKey, row, row.user);
+      apiKey = unsealRow(this.secretKey, row, {
+        aad: row.user,
+        secretKeyId: this.#secretKeyId,
+        why: KEY_UNREADABLE,
+      });
     } catch (cause) {
-      const reason =
-        row.secret_key_id === this.#secretKeyId
-          ? 'the row was altered or copied from another user'
-          : 'it was stored under a different secret key';
-      throw new StoredKeyUnreadableError(row.user, { cause: new UnsealError(reason, { cause }) });
+      throw new StoredKeyUnreadableError(row.user, { cause });
     }
     return {
       apiKey,

@@ -31,7 +31,7 @@ interface PatchParams {
 }
 
 /** `activeWhere` fields and their columns (each lookup is served by an index starting with one of them). */
-const COLUMNS: Record<keyof WatchFilter, string> = {
+export const WATCH_FILTER_COLUMNS: Record<keyof WatchFilter, string> = {
   kind: 'kind',
   target: 'target',
   owner: 'owner',
@@ -40,8 +40,8 @@ const COLUMNS: Record<keyof WatchFilter, string> = {
 };
 
 /** Finished watches are kept this long after they would have expired, then pruned. */
-const FINISHED_RETENTION_MS = 30 * 24 * 3600_000;
-const PRUNE_EVERY_MS = 3600_000;
+export const FINISHED_RETENTION_MS = 30 * 24 * 3600_000;
+export const PRUNE_EVERY_MS = 3600_000;
 
 export class SqliteWatches implements WatchStore {
   readonly #insert: Database.Statement<[WatchRow]>;
@@ -139,9 +139,11 @@ export class SqliteWatches implements WatchStore {
   }
 
   activeWhere(filter: WatchFilter): Watch[] {
-    const fields = (Object.keys(COLUMNS) as (keyof WatchFilter)[]).filter((f) => filter[f] !== undefined);
+    const fields = (Object.keys(WATCH_FILTER_COLUMNS) as (keyof WatchFilter)[]).filter(
+      (f) => filter[f] !== undefined,
+    );
     if (fields.length === 0) throw new Error('activeWhere needs at least one field (use active() for all)');
-    const sql = `SELECT * FROM watches WHERE status = 'active' AND ${fields.map((f) => `${COLUMNS[f]} = ?`).join(' AND ')} ORDER BY created_at`;
+    const sql = `SELECT * FROM watches WHERE status = 'active' AND ${fields.map((f) => `${WATCH_FILTER_COLUMNS[f]} = ?`).join(' AND ')} ORDER BY created_at`;
     let statement = this.#where.get(sql);
     if (!statement) {
       statement = this.#db.prepare<unknown[], WatchRow>(sql);

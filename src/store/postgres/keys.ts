@@ -6,7 +6,7 @@ import {
   StoredKeyUnreadableError,
   type UserAddress,
 } from '../../core/ports.js';
-import { seal, secretKeyFingerprint, UnsealError, unseal } from '../crypto.js';
+import { KEY_UNREADABLE, seal, secretKeyFingerprint, unsealRow } from '../crypto.js';
 import type { Sql } from './sql.js';
 
 type KeyStore = Store['keys'];
@@ -69,13 +69,13 @@ export class PostgresKeys implements KeyStore {
   #fromRow(row: KeyRow): LinkedKey {
     let apiKey: string;
     try {
-      apiKey = unseal(this.secretKey, row, row.user_address);
+      apiKey = unsealRow(this.secretKey, row, {
+        aad: row.user_address,
+        secretKeyId: this.#secretKeyId,
+        why: KEY_UNREADABLE,
+      });
     } catch (cause) {
-      const reason =
-        row.secret_key_id === this.#secretKeyId
-          ? 'the row was altered or copied from another user'
-          : 'it was stored under a different secret key';
-      throw new StoredKeyUnreadableError(row.user_address, { cause: new UnsealError(reason, { cause }) });
+      throw new StoredKeyUnreadableError(row.user_address, { cause });
     }
     return {
       apiKey,

@@ -1,6 +1,7 @@
 /** Durable watches for the poller: they survive restarts and are picked by `due` through (status, next_check_at). */
 import { randomUUID } from 'node:crypto';
 import type { Clock, NewWatch, Store, Watch, WatchFilter, WatchKind } from '../../core/ports.js';
+import { FINISHED_RETENTION_MS, PRUNE_EVERY_MS, WATCH_FILTER_COLUMNS } from '../watches.js';
 import { json, type Sql } from './sql.js';
 
 type WatchStore = Store['watches'];
@@ -18,19 +19,6 @@ interface WatchRow {
   expires_at: number;
   status: Watch['status'];
 }
-
-/** `activeWhere` fields and their columns (each lookup is served by an index starting with one of them). */
-const COLUMNS: Record<keyof WatchFilter, string> = {
-  kind: 'kind',
-  target: 'target',
-  owner: 'owner',
-  conversation: 'conversation',
-  cardKey: 'card_key',
-};
-
-/** Finished watches are kept this long after they would have expired, then pruned (as the SQLite twin). */
-const FINISHED_RETENTION_MS = 30 * 24 * 3600_000;
-const PRUNE_EVERY_MS = 3600_000;
 
 export class PostgresWatches implements WatchStore {
   #lastPrune = Number.NEGATIVE_INFINITY;
@@ -133,9 +121,11 @@ export class PostgresWatches implements WatchStore {
   }
 
   async activeWhere(filter: WatchFilter): Promise<Watch[]> {
-    const fields = (Object.keys(COLUMNS) as (keyof WatchFilter)[]).filter((f) => filter[f] !== undefined);
+    const fields = (Object.keys(WATCH_FILTER_COLUMNS) as (keyof WatchFilter)[]).filter(
+      (f) => filter[f] !== undefined,
+    );
     if (fields.length === 0) throw new Error('activeWhere needs at least one field (use active() for all)');
-    const where = fields.map((f, i) => `${COLUMNS[f]} = $${i + 1}`).join(' AND ');
+    const where = fields.map((f, i) => `${WATCH_FILTER_COLUMNS[f]} = $${i + 1}`).join(' AND ');
     const rows = await this.sql.rows<WatchRow>(
       `SELECT * FROM watches WHERE status = 'active' AND ${where} ORDER BY created_at`,
       fields.map((f) => filter[f]),
