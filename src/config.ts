@@ -102,6 +102,31 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
+/**
+ * Replicas share the database: each must seal and unseal linked keys with the same secret key, which a data
+ * directory's generated secret.key cannot give them.
+ */
+function checkReplicaSettings(c: {
+  DATABASE_URL?: string | undefined;
+  REELBOT_SECRET_KEY?: string | undefined;
+}) {
+  if (c.DATABASE_URL && !c.REELBOT_SECRET_KEY) {
+    throw new ConfigError(
+      'REELBOT_SECRET_KEY is missing: with DATABASE_URL every replica must use the same secret key for linked API keys; make one with `openssl rand -base64 32` and give it to each replica.',
+    );
+  }
+}
+
+/** Platform URLs pointed away from the platform (fakes in tests): the bot's token goes there. */
+function testingUrlWarnings(c: { SLACK_API_URL?: string | undefined; DISCORD_API_URL?: string | undefined }) {
+  return (['SLACK_API_URL', 'DISCORD_API_URL'] as const)
+    .filter((name) => c[name] && !isLoopbackUrl(c[name]))
+    .map(
+      (name) =>
+        `${name} points the bot's token at ${hostOf(c[name] as string)} instead of the platform: only for testing.`,
+    );
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
@@ -117,23 +142,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'VIDEO_API_URL uses plain http:// to another host, which would send every API key in clear text: use https://, or set ALLOW_INSECURE_API=1 if the network is private.',
     );
   }
-  for (const name of ['SLACK_API_URL', 'DISCORD_API_URL'] as const) {
-    const url = c[name];
-    if (url && !isLoopbackUrl(url)) {
-      config.warnings.push(
-        `${name} points the bot's token at ${hostOf(url)} instead of the platform: only for testing.`,
-      );
-    }
-  }
+  config.warnings.push(...testingUrlWarnings(c));
 
-  // Replicas share the database: each must seal and unseal linked keys with the same secret key, which a
-  // data directory's generated secret.key cannot give them.
-  if (c.DATABASE_URL && !c.REELBOT_SECRET_KEY) {
-    throw new ConfigError(
-      'REELBOT_SECRET_KEY is missing: with DATABASE_URL every replica must use the same secret key for linked API keys; make one with `openssl rand -base64 32` and give it to each replica.',
-    );
-  }
-
+  checkReplicaSettings(c);
   const oauthParts = {
     SLACK_CLIENT_ID: c.SLACK_CLIENT_ID,
     SLACK_CLIENT_SECRET: c.SLACK_CLIENT_SECRET,

@@ -176,7 +176,7 @@ export class RateBudget {
     // running jobs, which must come every 30 s: when the lane is nearly full, those go first.
     const headroom = lane === 'background' && options.deferrable ? caps.deferrableHeadroom : 0;
     return Math.max(
-      this.#delay(endpoint, lane, now, caps),
+      this.#delay({ endpoint, lane }, now, caps),
       keyFull && ahead > 0 ? this.#key.delay(now, caps.key - ahead) : 0,
       backgroundAhead + headroom > 0
         ? this.#background.delay(now, caps.background - backgroundAhead - headroom)
@@ -225,13 +225,14 @@ export class RateBudget {
   /** Current use of every window, for metrics and the poller. */
   usage(): BudgetUsage {
     const now = this.#clock.now();
+    const at = { now, marginMs: this.#margin };
     const caps = this.#caps();
     const endpoints: Partial<Record<Endpoint, WindowUsage>> = {};
     for (const [endpoint, window] of this.#endpoints)
-      endpoints[endpoint] = windowUsage(window, this.#endpointCap(window, caps.share), now, this.#margin);
+      endpoints[endpoint] = windowUsage(window, this.#endpointCap(window, caps.share), at);
     return {
-      key: windowUsage(this.#key, caps.key, now, this.#margin),
-      background: windowUsage(this.#background, caps.background, now, this.#margin),
+      key: windowUsage(this.#key, caps.key, at),
+      background: windowUsage(this.#background, caps.background, at),
       endpoints,
       waiting: { interactive: this.#waiting.interactive.length, background: this.#waiting.background.length },
       blockedForMs: Math.max(0, this.#blockedUntil - now),
@@ -248,7 +249,7 @@ export class RateBudget {
   }
 
   /** This call's own wait, ignoring the queue. */
-  #delay(endpoint: Endpoint, lane: Lane, now: number, caps: Caps): number {
+  #delay({ endpoint, lane }: { endpoint: Endpoint; lane: Lane }, now: number, caps: Caps): number {
     const window = this.#endpoints.get(endpoint);
     return Math.max(
       0,
@@ -282,7 +283,7 @@ export class RateBudget {
       const queue = this.#waiting[lane];
       for (let i = 0; i < queue.length; ) {
         const waiter = queue[i] as Waiter;
-        const delay = Math.max(yieldTo, this.#delay(waiter.endpoint, lane, now, caps));
+        const delay = Math.max(yieldTo, this.#delay({ endpoint: waiter.endpoint, lane }, now, caps));
         if (delay === 0) {
           queue.splice(i, 1);
           this.#admit(waiter, lane, now);
@@ -331,7 +332,11 @@ function backgroundLimit(keyLimit: number, limits: RateLimits): number {
 }
 
 /** Usage against the service's own window (without our transit margin); `limit` is this replica's part. */
-function windowUsage(window: SlidingWindow, limit: number, now: number, marginMs: number): WindowUsage {
+function windowUsage(
+  window: SlidingWindow,
+  limit: number,
+  { now, marginMs }: { now: number; marginMs: number },
+): WindowUsage {
   return { used: window.count(now), limit, windowMs: window.windowMs - marginMs };
 }
 
