@@ -173,13 +173,16 @@ export class SqliteWatches implements WatchStore {
     });
   }
 
+  /** One transaction for the batch: a poller pass claims up to its batch size at once. */
   claim(ids: readonly string[], lease: { holder: string; now: number; until: number }): Watch[] {
-    const claimed: Watch[] = [];
-    for (const id of ids) {
-      const row = this.#claim.get({ id, holder: lease.holder, now: lease.now, until: lease.until });
-      if (row) claimed.push(fromRow(row));
-    }
-    return claimed;
+    return this.#db.transaction(() => {
+      const claimed: Watch[] = [];
+      for (const id of ids) {
+        const row = this.#claim.get({ id, holder: lease.holder, now: lease.now, until: lease.until });
+        if (row) claimed.push(fromRow(row));
+      }
+      return claimed;
+    })();
   }
 
   release(id: string, holder: string): boolean {
