@@ -137,12 +137,13 @@ describe('subscribe calendar', () => {
   });
 });
 
-describe('subscribe videos', () => {
+// The feed watcher reads the video list: on both simulator profiles (the real one's shapes differ, DESIGN §7).
+describe.each(['spec', 'real'] as const)('subscribe videos (%s profile)', (profile) => {
   let w: World;
   afterEach(async () => w.close());
 
   it('posts a short card per new video, not for older ones, not twice', async () => {
-    w = await createWorld();
+    w = await createWorld({ simulator: { profile } });
     const api = w.api();
     await newVideo(api, 'Before the subscription');
     await w.run('subscribe videos');
@@ -166,7 +167,7 @@ describe('subscribe videos', () => {
   });
 
   it('summarises a burst of new videos instead of flooding', async () => {
-    w = await createWorld();
+    w = await createWorld({ simulator: { profile } });
     await w.run('subscribe videos');
     const api = w.api();
     for (let i = 1; i <= 8; i++) await newVideo(api, `Burst ${i}`);
@@ -183,7 +184,7 @@ describe('subscribe videos', () => {
   });
 
   it('lists this channel’s subscriptions and refuses a second identical one', async () => {
-    w = await createWorld();
+    w = await createWorld({ simulator: { profile } });
     await w.run('subscribe videos');
     const twice = await w.run('subscribe videos');
     expect(cardOf(twice).title).toBe('Already subscribed');
