@@ -22,6 +22,24 @@ export interface Image {
   alt: string;
 }
 
+/** A playable video (the rendered MP4): Discord shows it in a media gallery, Slack as a link and preview image. */
+export interface Video {
+  url: string;
+  /** A still shown before it plays (the thumbnail in use). */
+  poster?: string;
+  alt: string;
+}
+
+/**
+ * A file sent with the message (CSV exports): Slack uploads it into the conversation, Discord attaches it,
+ * the playground offers it as a download. The card's text still says what it holds.
+ */
+export interface Attachment {
+  filename: string;
+  content: string;
+  contentType: string;
+}
+
 export interface Confirm {
   title: string;
   text: string;
@@ -93,6 +111,10 @@ export interface Card {
   context?: string;
   /** A URL the title links to. */
   url?: string;
+  /** The rendered video, playable where the platform allows. */
+  video?: Video;
+  /** A file sent along (exports); never part of an edit, only of a new message. */
+  attachment?: Attachment;
   /**
    * People to ping with this message (user addresses, `slack-group:S1`, `discord-role:R1`), e.g. the
    * approvers of an approval card. Mentions inside the card's text never ping on Discord (embeds don't) and
@@ -127,6 +149,24 @@ export interface SelectInput {
   hint?: string;
 }
 
+/**
+ * A text file the member uploads (a long script or description): `.txt`/`.md`. The adapter downloads it and
+ * submits its text as the input's value, so the core reads it like a text input; too large a file, or one of
+ * another type, is refused by the adapter with a message on that input.
+ */
+export interface FileInput {
+  kind: 'file';
+  id: string;
+  label: string;
+  required?: boolean;
+  hint?: string;
+  /** Accepted extensions, without the dot. */
+  accept: readonly string[];
+  /** Most characters the text may have once read. */
+  maxLength: number;
+}
+
+/** `FileInput` joins this union once every adapter renders it (issue 19). */
 export type FormInput = TextInput | SelectInput;
 
 /** A modal. `id` routes the submission back to its command; `state` carries opaque context (ids). */

@@ -6,7 +6,7 @@ import type { ApprovedRunners } from './approvals/runner-port.js';
 import type { Response } from './cards.js';
 import type { CommandContext } from './context.js';
 import type { EffectRunners } from './effects/reconcile.js';
-import type { Platform } from './video-api.js';
+import type { OptionKind as CatalogKind, Platform } from './video-api.js';
 
 /**
  * How a value is read. References (`video`, `series`) accept an id, a unique name prefix or `last`;
@@ -47,6 +47,16 @@ export interface OptionSpec {
    * catch-all that exists only so a pasted key is refused rather than echoed).
    */
   readonly hidden?: boolean;
+  /**
+   * The API catalog (GET /options?kind=…) whose values this option takes: suggested while typing on Discord,
+   * offered as a select in forms, listed by `options <kind>`.
+   */
+  readonly catalog?: CatalogKind;
+  /**
+   * Rarely used: typed as `--flag` in text and set in forms, but not a typed option of its own on Discord
+   * (Discord's registration has a size cap); there it goes through the command's `more` option as text flags.
+   */
+  readonly advanced?: boolean;
 }
 
 type ValueOf<O extends OptionSpec> = O['kind'] extends 'int'

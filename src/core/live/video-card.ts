@@ -196,6 +196,8 @@ export function renderVideoCard(m: VideoCardModel): Card {
     if (r.status === 'done' && r.url) {
       fields.push({ label: 'Render', value: link('Download MP4', r.url) });
       controls.push({ kind: 'link', label: 'Download MP4', url: r.url });
+      const poster = m.thumbnails?.variants.find((v) => v.id === m.thumbnails?.selectedVariantId)?.url;
+      card.video = { url: r.url, alt: `${m.name}, rendered`, ...(poster ? { poster } : {}) };
     } else if (r.status === 'error') {
       fields.push({ label: 'Render', value: 'Failed. Press **Render again**; rendering is free.' });
     } else {
