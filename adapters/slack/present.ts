@@ -10,12 +10,21 @@
 import type { webApi } from '@slack/bolt';
 import { errorCard } from '../../src/core/bot.js';
 import type { Card, Form, Response } from '../../src/core/cards.js';
+import { withoutAttachment } from '../../src/core/format/csv.js';
 import { say } from '../../src/core/messages.js';
 import type { Clock, Logger } from '../../src/core/ports.js';
 import { describeSlackError } from './errors.js';
+import { answerWithFile } from './files-out.js';
 import { formToView, type ModalOrigin } from './modal.js';
 import { PendingForms } from './pending-forms.js';
-import { cardToMessage, OPEN_FORM_ACTION, type SlackMessage } from './render.js';
+import {
+  cardToBlocks,
+  cardToMessage,
+  fallbackText,
+  LIMITS,
+  OPEN_FORM_ACTION,
+  type SlackMessage,
+} from './render.js';
 import { replaceMessage, replyEphemeral, replyInChannel } from './replies.js';
 import { toPlain } from './text.js';
 
@@ -71,12 +80,15 @@ export function createPresenter(options: { logger: Logger; clock: Clock }): Pres
 async function present(ctx: PresenterContext, response: Response, surface: Surface): Promise<void> {
   switch (response.kind) {
     case 'message': {
-      const message = cardToMessage(response.card);
+      if (response.card.attachment) return answerWithFile({ ...ctx, ...response, surface });
+      const message = response.more
+        ? stacked([response.card, ...response.more])
+        : cardToMessage(response.card);
       if (response.visibility === 'channel') return replyInChannel(ctx.clock, surface, message);
       return replyEphemeral(ctx.clock, surface, message);
     }
     case 'update':
-      return replaceMessage(ctx.clock, surface, response.card);
+      return replaceMessage(ctx.clock, surface, withoutAttachment(response.card));
     case 'form':
       if (await openModal(ctx, response.form, surface)) return;
       return offerForm(ctx, response.form, surface);
@@ -90,6 +102,29 @@ async function present(ctx: PresenterContext, response: Response, surface: Surfa
     case 'none':
       return;
   }
+}
+
+/**
+ * Several cards answered together (`home`, the dashboard): one message, a divider between cards, each its
+ * share of the 50 blocks, and a pointer to the same dashboard on the app's Home tab.
+ */
+function stacked(cards: readonly [Card, ...Card[]]): SlackMessage {
+  const blocks: SlackMessage['blocks'] = [];
+  const budget = LIMITS.messageBlocks - 1;
+  cards.forEach((card, i) => {
+    const room = budget - blocks.length - (i > 0 ? 1 : 0);
+    if (room < 2) return;
+    if (i > 0) blocks.push({ type: 'divider' });
+    const share = Math.max(2, Math.floor(room / (cards.length - i)));
+    blocks.push(...cardToBlocks(card, { maxBlocks: Math.min(room, share) }));
+  });
+  blocks.push({
+    type: 'context',
+    elements: [
+      { type: 'mrkdwn', text: 'The same dashboard stays up to date on my *Home* tab (open my profile).' },
+    ],
+  });
+  return { text: fallbackText(cards[0]), blocks };
 }
 
 const origin = (surface: Surface): ModalOrigin => ({

@@ -16,6 +16,8 @@ export const BOT_SCOPES = {
   /** After a crash, find a card already posted (message metadata) instead of posting it twice. */
   'channels:history': 'find an already-posted card after a restart (public channels)',
   'groups:history': 'find an already-posted card after a restart (private channels)',
+  /** `files.uploadV2`: the `--csv` exports (audit, calendar, videos) as files. */
+  'files:write': 'send --csv exports as files',
 } as const;
 
 export const BOT_SCOPE_NAMES = Object.keys(BOT_SCOPES);

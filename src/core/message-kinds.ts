@@ -29,6 +29,11 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'bad-url': 'input',
   'too-long': 'input',
   'too-short': 'input',
+  'file-wrong-type': 'input',
+  'file-too-large': 'input',
+  'file-not-text': 'input',
+  'file-not-found': 'state',
+  'file-links-unsupported': 'state',
   'bad-date': 'input',
   'bad-when': 'input',
   'past-time': 'input',
@@ -94,6 +99,8 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'series-bad-days': 'input',
   'series-bad-schedule': 'input',
   'series-unknown-value': 'input',
+  'series-bad-layout': 'input',
+  'series-bad-thumbnail-settings': 'input',
   'series-nothing-to-change': 'input',
 
   // Publishing
@@ -101,10 +108,14 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'meta-too-long': 'input',
   'when-needs-time': 'input',
   'privacy-youtube-only': 'input',
+  'caption-audio-and-video': 'input',
+  'publish-too-long': 'input',
+  'description-unsupported': 'input',
   'account-choose': 'state',
   'publish-video-failed': 'state',
   'schedule-video-failed': 'state',
   'calendar-range-reversed': 'input',
+  'date-range-reversed': 'input',
   'calendar-range-too-long': 'input',
 
   // Approvals, roles and audit
@@ -123,6 +134,10 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'approval-retry-approver': 'state',
   'approval-withdraw-not-yours': 'state',
   'audit-range-reversed': 'input',
+  'csv-with-page': 'input',
+  'file-in-dm': 'state',
+  'file-not-carried': 'state',
+  'file-upload-failed': 'failure',
 
   // API failures, by error.type: refusals about the team's key, credits or data are states
   'api.invalid_input': 'state',

@@ -34,6 +34,16 @@ const MESSAGES = {
   'bad-url': (p) => `\`${p.value}\` isn't a public http(s) URL.`,
   'too-long': (p) => `\`${p.option}\` is ${p.length} characters; the limit is ${p.max}.`,
   'too-short': (p) => `\`${p.option}\` is ${p.length} characters; it needs at least ${p.min}.`,
+  // Text files (issue 19): a long script or description uploaded, or shared and named by its link
+  'file-wrong-type': (p) =>
+    `\`${p.name}\` isn't a text file I can read: upload a ${p.accept} file (plain text, UTF-8).`,
+  'file-too-large': (p) =>
+    `\`${p.name}\` is too long (${p.length} characters; the limit is ${p.max}). Shorten it and upload it again.`,
+  'file-not-text': (p) =>
+    `\`${p.name}\` isn't UTF-8 text. Save it as plain text (UTF-8) and upload it again.`,
+  'file-not-found': (p) =>
+    `I can't open the file \`${p.link}\`. Share a .txt or .md file in this conversation and give its link.`,
+  'file-links-unsupported': () => 'Files shared by link are not supported here: paste the text instead.',
   'bad-date': (p) =>
     `I couldn't read \`${p.value}\` as a date. Try \`2026-12-01\`, \`tomorrow\` or \`next friday\`.`,
   'bad-when': (p) =>
@@ -137,6 +147,10 @@ const MESSAGES = {
   'series-bad-schedule': (p) =>
     `I couldn't read \`${p.value}\` as a schedule. Try \`daily 09:00 Europe/Paris\` or \`mon,wed,fri 18:00\`.`,
   'series-unknown-value': (p) => `\`${p.value}\` isn't a known ${p.what}. Choose one of: ${p.allowed}.`,
+  'series-bad-layout': (p) =>
+    `\`${p.value}\` isn't a layout name: one word of letters, digits, \`-\` or \`_\` (at most ${p.max} characters), as the dashboard names it.`,
+  'series-bad-thumbnail-settings': (p) =>
+    `I couldn't read \`${p.value}\` as thumbnail settings. Write \`key=value\` pairs, e.g. \`style=bold,faces=yes\`, or a JSON object.`,
   'series-nothing-to-change': () =>
     'Tell me what to change, e.g. `--time 18:00`, `--days mon,wed,fri`, `--model motion_lite` or `--paused`.',
 
@@ -147,6 +161,12 @@ const MESSAGES = {
   'when-needs-time': (p) =>
     `\`${p.value}\` has no time of day. Add one, e.g. \`${p.value} 9am\` or \`${p.value} 18:00\`.`,
   'privacy-youtube-only': (p) => `\`--privacy\` applies to YouTube only, not ${p.platform}. Drop it.`,
+  'caption-audio-and-video': () =>
+    'Give `--audio` or `--video`, not both: `--audio` sends the URL as audio, `--video` as a video.',
+  'publish-too-long': (p) =>
+    `\`--${p.option}\` is ${p.length} characters; ${p.platform} allows ${p.max}. Shorten it; nothing was posted.`,
+  'description-unsupported': (p) =>
+    `\`--description\` applies to YouTube, Facebook and LinkedIn, not ${p.platform}. Put the text in \`--title\` instead.`,
   'account-choose': (p) =>
     `${p.count} ${p.platform} accounts are connected and none is the default: pick one.`,
   'publish-video-failed': (p) =>
@@ -154,6 +174,8 @@ const MESSAGES = {
   'schedule-video-failed': (p) =>
     `**${p.name}** failed to generate, so it cannot be scheduled. Create it again.`,
   'calendar-range-reversed': (p) => `\`--to\` (${p.to}) is before \`--from\` (${p.from}).`,
+  'date-range-reversed': (p) =>
+    `\`--to\` (${p.to}) is before \`--from\` (${p.from}): a range goes from the earlier day to the later one. Try \`--from ${p.to} --to ${p.from}\`.`,
   'calendar-range-too-long': (p) =>
     `That range covers ${p.days} days; the calendar shows at most ${p.max}. Narrow \`--from\`/\`--to\`.`,
 
@@ -181,6 +203,14 @@ const MESSAGES = {
   'approval-withdraw-not-yours': (p) =>
     `Only ${p.who}, who asked for it, can withdraw this request. An approver can Approve or Reject it instead.`,
   'audit-range-reversed': (p) => `\`--to\` (${p.to}) is before \`--from\` (${p.from}).`,
+
+  // Files sent with an answer (`--csv` exports)
+  'csv-with-page': () => '`--csv` exports every video in one file; leave out `--page`.',
+  'file-in-dm': (p) => `I sent \`${p.filename}\` to our direct messages, so only you can see it.`,
+  'file-not-carried': (p) =>
+    `This message cannot carry the file \`${p.filename}\`; run the command again to get it.`,
+  'file-upload-failed': (p) =>
+    `I couldn't send the file \`${p.filename}\` (${p.reason}). Nothing else was changed; try again in a moment.`,
 
   // API failures (DESIGN §6), by error.type
   'api.invalid_input': (p) => `The video service rejected the request: ${p.message}`,

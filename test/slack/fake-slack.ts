@@ -57,7 +57,20 @@ export interface FakeUsergroup {
 }
 
 /** Form-encoded Web API bodies carry objects as JSON strings. */
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'metadata', 'view', 'files']);
+
+/** A file uploaded through `files.uploadV2`'s three steps; `channel` once completed (shared). */
+export interface FakeUpload {
+  id: string;
+  filename: string;
+  length: number;
+  /** The bytes posted to the upload URL (as UTF-8 text). */
+  content?: string;
+  channel?: string;
+  title?: string;
+  initialComment?: string;
+  threadTs?: string;
+}
 
 export class FakeSlack {
   readonly calls: SlackCall[] = [];
@@ -66,6 +79,8 @@ export class FakeSlack {
   readonly responses: { id: string; body: Record<string, unknown> }[] = [];
   /** What the Socket Mode client sent back (acks), parsed. */
   readonly socketReceived: Record<string, unknown>[] = [];
+  /** Files uploaded (`files.getUploadURLExternal` → upload URL → `files.completeUploadExternal`). */
+  readonly uploads: FakeUpload[] = [];
   /** Trigger ids `views.open` refuses as `expired_trigger_id`. */
   readonly expiredTriggers = new Set<string>();
   /** The workspace's user groups (edit to change membership). */
@@ -193,6 +208,7 @@ export class FakeSlack {
       res.end('ok');
       return;
     }
+    if (url.pathname.startsWith('/upload/')) return this.receiveUpload(url, req, raw, res);
     if (!url.pathname.startsWith('/api/')) {
       res.writeHead(404);
       res.end();
@@ -358,11 +374,55 @@ export class FakeSlack {
           is_enterprise_install: false,
         };
       }
+      case 'files.getUploadURLExternal': {
+        // https://docs.slack.dev/reference/methods/files.getUploadURLExternal: filename and length required.
+        if (!args.filename || !Number(args.length)) return { ok: false, error: 'invalid_arguments' };
+        const id = `F${String(++this.counter).padStart(8, '0')}`;
+        this.uploads.push({ id, filename: String(args.filename), length: Number(args.length) });
+        return { ok: true, upload_url: `${this.url}/upload/${id}`, file_id: id };
+      }
+      case 'files.completeUploadExternal': {
+        const files = (args.files ?? []) as { id: string; title?: string }[];
+        const found = files.map((f) => this.uploads.find((u) => u.id === f.id && u.content !== undefined));
+        if (files.length === 0 || found.some((u) => !u)) return { ok: false, error: 'file_not_found' };
+        for (const [i, upload] of found.entries()) {
+          if (!upload) continue;
+          Object.assign(upload, {
+            ...(args.channel_id ? { channel: String(args.channel_id) } : {}),
+            ...(files[i]?.title ? { title: files[i]?.title } : {}),
+            ...(args.initial_comment ? { initialComment: String(args.initial_comment) } : {}),
+            ...(args.thread_ts ? { threadTs: String(args.thread_ts) } : {}),
+          });
+        }
+        return { ok: true, files: found.map((u) => ({ id: u?.id, title: u?.title ?? u?.filename })) };
+      }
       case 'apps.connections.open':
         return { ok: true, url: `${this.url.replace('http', 'ws')}/socket?ticket=fake` };
       default:
         return { ok: false, error: 'unknown_method' };
     }
+  }
+
+  /** The upload URL step: a multipart body whose file part is the content (Slack answers 200 `OK`). */
+  private async receiveUpload(url: URL, req: IncomingMessage, raw: string, res: ServerResponse) {
+    const upload = this.uploads.find((u) => u.id === url.pathname.slice('/upload/'.length));
+    if (!upload || req.method !== 'POST') {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
+    const type = req.headers['content-type'] ?? '';
+    if (type.includes('multipart/form-data')) {
+      const form = await new Request(this.url, {
+        method: 'POST',
+        headers: { 'content-type': type },
+        body: raw,
+      }).formData();
+      const part = form.get('body'); // the field files.uploadV2 posts the bytes in
+      upload.content = typeof part === 'object' && part ? await part.text() : '';
+    } else upload.content = raw;
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(`OK - ${Buffer.byteLength(upload.content)}`);
   }
 
   /** `1732348800.000123`: seconds, then a per-fake counter (unique, increasing). */

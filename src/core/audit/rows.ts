@@ -4,6 +4,7 @@
  */
 
 import { formatInTimeZone } from 'date-fns-tz';
+import { csvLine } from '../format/csv.js';
 import { formatMention } from '../people/mentions.js';
 import { platformName } from '../platforms/post-blocks.js';
 import type { AuditEntry } from '../ports.js';
@@ -121,14 +122,8 @@ export const entryLine = (e: AuditEntry, zone: string, names: ReadonlyMap<string
 
 export const CSV_HEADER = ['time', 'time_utc', 'actor', 'action', 'video', 'series', 'credits', 'details'];
 
-/**
- * One CSV cell: quoted when it holds a comma, quote or line break; a leading `=`, `+`, `-` or `@` is
- * neutralised so a spreadsheet never runs it as a formula.
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+/** One CSV cell (RFC 4180 quoting, formulas neutralised): `../format/csv.ts`. */
+export { csvCell } from '../format/csv.js';
 
 /** CSV is plain text: the card-markdown details (summary, error) are shown as words. */
 function plainDetails(details: Record<string, unknown>): Record<string, unknown> {
@@ -140,7 +135,8 @@ function plainDetails(details: Record<string, unknown>): Record<string, unknown>
   return out;
 }
 
-export function csvRow(e: AuditEntry, zone: string): string {
+/** One row's values, in `CSV_HEADER`'s order (not yet quoted). */
+export function csvValues(e: AuditEntry, zone: string): string[] {
   return [
     formatInTimeZone(new Date(e.at), zone, 'yyyy-MM-dd HH:mm:ss'),
     new Date(e.at).toISOString(),
@@ -150,7 +146,7 @@ export function csvRow(e: AuditEntry, zone: string): string {
     e.seriesId ?? '',
     e.credits === undefined ? '' : String(e.credits),
     e.details === undefined ? '' : JSON.stringify(plainDetails(e.details)),
-  ]
-    .map(csvCell)
-    .join(',');
+  ];
 }
+
+export const csvRow = (e: AuditEntry, zone: string): string => csvLine(csvValues(e, zone));

@@ -1,21 +1,22 @@
 /**
  * `audit [--video V] [--from D] [--to D] [--csv]`: this channel's record of who asked, approved, rejected,
  * published, scheduled, cancelled, deleted and spent what, and when — newest first, in the caller's zone.
- * `--csv` answers the rows as CSV in a code block. The log is local (the store), so it also covers deleted
+ * `--csv` sends the rows (up to 1000) as a CSV file. The log is local (the store), so it also covers deleted
  * videos: `--video` takes a plain id when the video no longer exists.
  */
 
 import { policyWorkspace } from '../../approvals/workspace-policy.js';
-import { CSV_HEADER, csvRow, entryLine } from '../../audit/rows.js';
+import { CSV_HEADER, csvValues, entryLine } from '../../audit/rows.js';
 import { type Card, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
+import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
 import { isWorkspaceAdmin } from '../../people/admin.js';
 import type { AuditEntry } from '../../ports.js';
 import { resolveVideo } from '../../references.js';
-import { channel, code, literal } from '../../text.js';
+import { channel, code } from '../../text.js';
 import { formatDay } from '../../time/format.js';
-import { parseDate } from '../../time/parse.js';
+import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, startOfDay } from '../../time/zone.js';
 import { VideoApiError } from '../../video-api.js';
 
@@ -23,8 +24,6 @@ import { VideoApiError } from '../../video-api.js';
 const MAX_ROWS = 1000;
 /** Lines shown on the card; the rest are counted and offered as CSV. */
 const CARD_LINES = 25;
-/** The CSV code block stays inside every platform's message limits (Discord: 4096 per embed text). */
-const CSV_BUDGET = 3500;
 
 const ID_LIKE = /^[A-Za-z0-9_-]{6,}$/;
 
@@ -39,9 +38,15 @@ async function videoFilter(ctx: CommandContext, ref: string): Promise<string> {
   }
 }
 
-async function dayArg(ctx: CommandContext, text: string | undefined): Promise<string | undefined> {
-  if (text === undefined) return undefined;
-  const r = parseDate(text, await ctx.timeZone(), ctx.now());
+/** `--from`/`--to` read together as one phrase (`last week`, `monday to friday`; see time/range.ts). */
+async function rangeArg(
+  ctx: CommandContext,
+  args: RangeOptions,
+): Promise<{ from?: string | undefined; to?: string | undefined }> {
+  // Dates typed are read in the member's zone: ask for it first where the platform does not say it.
+  const typed = args.from !== undefined || args.to !== undefined;
+  const zone = typed ? await ctx.timeZoneToRead() : await ctx.timeZone();
+  const r = parseRangeOptions(args, { zone, now: ctx.now() });
   if (!r.ok) throw r.error;
   return r.value;
 }
@@ -68,26 +73,29 @@ export const auditCommand = defineCommand({
       kind: 'video',
       description: 'Only this video (name, id or `last`; a deleted one by id)',
     },
-    { name: 'from', kind: 'date', description: 'First day: 2026-12-01, today, last monday' },
+    {
+      name: 'from',
+      kind: 'date',
+      description: 'First day, or a whole range: 2026-12-01, last monday, last week, last 7 days',
+    },
     { name: 'to', kind: 'date', description: 'Last day (included)' },
-    { name: 'csv', kind: 'boolean', description: 'The rows as CSV text' },
+    { name: 'csv', kind: 'boolean', description: 'Every row (up to 1000) as a CSV file' },
     { name: 'workspace', kind: 'boolean', description: 'Every conversation of the workspace (admins)' },
   ],
   examples: [
     'audit',
     'audit --video last',
+    'audit --from "last week"',
     'audit --from 2026-11-01 --to 2026-11-30 --csv',
     'audit --workspace',
   ],
   details:
     'Lists this channel’s approval requests and decisions, publishes, schedules, cancellations, deletions and ' +
-    'credit spends, newest first, with times in your zone. `--csv` gives every row (up to 1000) as CSV. ' +
+    `credit spends, newest first, with times in your zone. \`--csv\` sends every row (up to ${CSV_MAX_ROWS}, newest first) as a CSV file. ` +
     '`--workspace` (workspace admins): every conversation of the workspace, DMs included, with policy changes and refusals.',
   async run(ctx, args) {
     const zone = await ctx.timeZone();
-    const from = await dayArg(ctx, args.from);
-    const to = await dayArg(ctx, args.to);
-    if (from && to && to < from) throw userError('audit-range-reversed', { from, to });
+    const { from, to } = await rangeArg(ctx, args);
     const videoId = args.video ? await videoFilter(ctx, args.video) : undefined;
     const conversation = ctx.req.conversation;
     const wide = args.workspace === true;
@@ -115,7 +123,8 @@ export const auditCommand = defineCommand({
       });
     }
     const scope = { what, where, wide };
-    return message(args.csv ? csvCard(entries, zone, scope) : await listCard(ctx, { entries, zone, scope }));
+    if (args.csv) return message(csvCard({ entries, zone, scope, day: dayKey(ctx.now(), zone) }));
+    return message(await listCard(ctx, { entries, zone, scope }));
   },
 });
 
@@ -167,25 +176,33 @@ async function listCard(
   };
 }
 
-function csvCard(entries: AuditEntry[], zone: string, { what, where }: Scope): Card {
-  const lines = [CSV_HEADER.join(',')];
-  let size = lines[0]?.length ?? 0;
-  for (const e of entries) {
-    // Code fences inside a cell would end the block early.
-    // Escaped for card text (a code block shows it verbatim): a name can neither end the block nor mention.
-    const row = literal(csvRow(e, zone).replace(/```/g, "'''"));
-    if (size + row.length + 1 > CSV_BUDGET) break;
-    lines.push(row);
-    size += row.length + 1;
-  }
-  const rows = lines.length - 1;
-  const cut = rows < entries.length;
+/** `--csv`: every row (up to `CSV_MAX_ROWS`) as a CSV file; the card says what the file holds. */
+function csvCard({
+  entries,
+  zone,
+  scope,
+  day,
+}: {
+  entries: AuditEntry[];
+  zone: string;
+  scope: Scope;
+  day: string;
+}): Card {
+  const { what, where, wide } = scope;
+  const rows = entries.slice(0, CSV_MAX_ROWS);
+  const full = rows.length >= CSV_MAX_ROWS;
+  const attachment = csvAttachment({
+    filename: csvFilename(wide ? 'audit-workspace' : 'audit', day),
+    header: CSV_HEADER,
+    rows: rows.map((e) => csvValues(e, zone)),
+  });
   return {
     title: 'Audit log (CSV)',
     tone: 'info',
     text:
-      `${cut ? `The newest ${rows} of ${entries.length} rows` : `${rows} ${rows === 1 ? 'row' : 'rows'}`} ${where}${what}${spentText(entries)}, ` +
-      `newest first; \`time\` is in ${zone}.${cut ? ' A chat message cannot hold more: narrow it with `--from`/`--to`.' : ''}\n` +
-      `\`\`\`\n${lines.join('\n')}\n\`\`\``,
+      `${full ? `The newest ${rowCount(rows.length)} (the most one file holds)` : rowCount(rows.length)} ${where}${what}${spentText(rows)}, ` +
+      `newest first, in ${code(attachment.filename)}; \`time\` is in ${zone}, \`time_utc\` in UTC.` +
+      (full ? ' Narrow it with `--from`/`--to` for older rows.' : ''),
+    attachment,
   };
 }

@@ -3,14 +3,17 @@
  * the caller's zone, default today and the next 6 days. The service's calendar dates are UTC days, so the
  * query covers the UTC days overlapping the caller's range and entries are then placed on local days.
  */
+
+import { formatInTimeZone } from 'date-fns-tz';
 import { type Card, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
 import { isNotFound } from '../../not-found.js';
 import { platformName } from '../../platforms/post-blocks.js';
 import { code, command, literal } from '../../text.js';
 import { formatDay, formatTime } from '../../time/format.js';
-import { parseDate } from '../../time/parse.js';
+import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
 import { CALENDAR_STATUSES, type CalendarEntry } from '../../video-api.js';
 
@@ -47,11 +50,18 @@ async function videoNames(ctx: CommandContext, ids: Set<string>): Promise<Map<st
   return names;
 }
 
-async function dateArg(ctx: CommandContext, text: string | undefined, fallback: string): Promise<string> {
-  if (text === undefined) return fallback;
-  const r = parseDate(text, await ctx.timeZone(), ctx.now());
+/**
+ * `--from`/`--to` read together as one phrase (`monday to friday`, `this week`; see time/range.ts): default
+ * today and the next 6 days; `--from` naming a single day starts 7 days there.
+ */
+async function rangeArg(ctx: CommandContext, args: RangeOptions): Promise<{ from: string; to: string }> {
+  const zone = await ctx.timeZoneToRead();
+  const now = ctx.now();
+  const given = args.to !== undefined && args.from === undefined ? { from: 'today', to: args.to } : args;
+  const r = parseRangeOptions(given, { zone, now });
   if (!r.ok) throw r.error;
-  return r.value;
+  const from = r.value.from ?? dayKey(now, zone);
+  return { from, to: r.value.to ?? addDays(from, DEFAULT_DAYS - 1) };
 }
 
 export const calendarCommand = defineCommand({
@@ -61,9 +71,9 @@ export const calendarCommand = defineCommand({
     {
       name: 'from',
       kind: 'date',
-      description: 'First day: 2026-12-01, today, next monday (default today)',
+      description: 'First day, or a whole range: 2026-12-01, today, monday, this week (default today)',
     },
-    { name: 'to', kind: 'date', description: 'Last day (default 6 days after --from)' },
+    { name: 'to', kind: 'date', description: 'Last day: friday, 2026-12-05 (default 6 days after --from)' },
     { name: 'platform', kind: 'platform', description: 'Only this platform' },
     {
       name: 'status',
@@ -71,20 +81,25 @@ export const calendarCommand = defineCommand({
       choices: CALENDAR_STATUSES,
       description: 'Only scheduled, posted or failed',
     },
+    {
+      name: 'csv',
+      kind: 'boolean',
+      description: `Every post in the range (up to ${CSV_MAX_ROWS}) as a CSV file`,
+    },
   ],
   examples: [
     'calendar',
     'calendar --from monday --to friday',
+    'calendar --from "next week"',
     'calendar --platform youtube --status failed --from 2026-11-01',
+    'calendar --from 2026-11-01 --to 2026-11-30 --csv',
   ],
-  details: `Days and times are in your time zone (${command('tz')} sets it). A range covers at most ${MAX_RANGE_DAYS} days.`,
+  details: `Days and times are in your time zone (${command('tz')} sets it). \`--from\` and \`--to\` read as one phrase: \`--from monday --to friday\` is this week’s working days (the coming week’s on a weekend); \`--from\` alone also takes \`this week\`, \`next week\`, \`last month\`, \`last 7 days\` or \`next 30 days\`. A range covers at most ${MAX_RANGE_DAYS} days. \`--csv\` sends every post of the range (up to ${CSV_MAX_ROWS}) as a CSV file, with times in your zone and in UTC.`,
   async run(ctx, args) {
-    const zone = await ctx.timeZone();
+    const zone = await ctx.timeZoneToRead();
     const now = ctx.now();
     const today = dayKey(now, zone);
-    const from = await dateArg(ctx, args.from, today);
-    const to = await dateArg(ctx, args.to, addDays(from, DEFAULT_DAYS - 1));
-    if (to < from) throw userError('calendar-range-reversed', { from, to });
+    const { from, to } = await rangeArg(ctx, args);
     const days = daysBetween(from, to) + 1;
     if (days > MAX_RANGE_DAYS) throw userError('calendar-range-too-long', { days, max: MAX_RANGE_DAYS });
 
@@ -122,6 +137,7 @@ export const calendarCommand = defineCommand({
       });
     }
 
+    if (args.csv) return message(await csvCard(ctx, { entries, zone, range, filters, day: today }));
     const shown = entries.slice(0, MAX_ENTRIES);
     const names = await videoNames(ctx, new Set(shown.map(({ e }) => e.projectId)));
     const byDay = new Map<string, { e: CalendarEntry; at: number }[]>();
@@ -153,3 +169,43 @@ export const calendarCommand = defineCommand({
     return message(card);
   },
 });
+
+const CSV_HEADER = ['time', 'time_utc', 'platform', 'status', 'video', 'video_name', 'post'];
+
+/** `--csv`: every post of the range (up to `CSV_MAX_ROWS`), oldest first, as a CSV file. */
+async function csvCard(
+  ctx: CommandContext,
+  o: {
+    entries: { e: CalendarEntry; at: number }[];
+    zone: string;
+    range: string;
+    filters: string;
+    day: string;
+  },
+): Promise<Card> {
+  const rows = o.entries.slice(0, CSV_MAX_ROWS);
+  const names = await videoNames(ctx, new Set(rows.map(({ e }) => e.projectId)));
+  const attachment = csvAttachment({
+    filename: csvFilename('calendar', o.day),
+    header: CSV_HEADER,
+    rows: rows.map(({ e, at }) => [
+      formatInTimeZone(at, o.zone, 'yyyy-MM-dd HH:mm'),
+      new Date(at).toISOString(),
+      e.platform,
+      e.status,
+      e.projectId,
+      names.get(e.projectId) ?? '',
+      e.id,
+    ]),
+  });
+  const cut = rows.length < o.entries.length;
+  return {
+    title: 'Calendar (CSV)',
+    tone: 'info',
+    text:
+      `${cut ? `The first ${rowCount(rows.length)} of ${o.entries.length}` : rowCount(rows.length)} for ${o.range}` +
+      `${o.filters ? ` (${o.filters})` : ''}, oldest first, in ${code(attachment.filename)}; \`time\` is in ${o.zone}, ` +
+      `\`time_utc\` in UTC.${cut ? ' Narrow it with `--to`, `--platform` or `--status` for the rest.' : ''}`,
+    attachment,
+  };
+}

@@ -1,14 +1,19 @@
 /**
- * `videos [--page N] [--archived]`: the team's videos, newest first, a page at a time with Prev/Next buttons
- * (their value carries the page number, so a click is self-contained).
+ * `videos [--page N] [--archived] [--csv]`: the team's videos, newest first, a page at a time with Prev/Next
+ * buttons (their value carries the page number, so a click is self-contained). `--csv` sends every video the
+ * key sees (up to `CSV_MAX_ROWS`) as a CSV file, reading the list 100 at a time.
  */
+import { formatInTimeZone } from 'date-fns-tz';
 import type { Card, Control, Response, Section } from '../../cards.js';
 import { message } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
 import { excerpt, formatTime } from '../../format/video.js';
 import { code, command, hole, link, literal } from '../../text.js';
+import { dayKey } from '../../time/zone.js';
+import type { VideoListItem } from '../../video-api.js';
 import { SHOW_HERE_ACTION } from './status.js';
 
 export const PAGE_SIZE = 10;
@@ -78,9 +83,21 @@ export const videosCommand: CommandSpec = defineCommand({
   options: [
     { name: 'page', kind: 'int', min: 1, description: 'Page number (10 per page)' },
     { name: 'archived', kind: 'boolean', description: 'List archived videos only' },
+    {
+      name: 'csv',
+      kind: 'boolean',
+      description: `Every video (up to ${CSV_MAX_ROWS}) as a CSV file`,
+    },
   ],
-  examples: ['videos', 'videos --page 2', 'videos --archived'],
+  examples: ['videos', 'videos --page 2', 'videos --archived', 'videos --csv'],
+  details:
+    `\`--csv\` sends every video your key sees (up to ${CSV_MAX_ROWS}, newest first; with \`--archived\`, ` +
+    'the archived ones) as a CSV file: id, name, model, creation time in your zone and in UTC, MP4 and thumbnail links.',
   async run(ctx, args) {
+    if (args.csv) {
+      if (args.page !== undefined) throw userError('csv-with-page');
+      return message(await csvCard(ctx, args.archived ?? false));
+    }
     return message(await listPage(ctx, args.page ?? 1, args.archived ?? false));
   },
 });
@@ -95,3 +112,69 @@ export const videosPageAction: ActionSpec = {
     return { kind: 'update', card: await listPage(ctx, page, flag === 'archived') };
   },
 };
+
+/** The API's largest page: `--csv` reads the list with as few calls as it can. */
+const CSV_PAGE_SIZE = 100;
+
+/** Every video the key sees, newest first, up to `CSV_MAX_ROWS`; `more` when the team has more than that. */
+async function allVideos(ctx: CommandContext, archived: boolean) {
+  const api = await ctx.api();
+  const items: VideoListItem[] = [];
+  let total = 0;
+  for (let page = 1; items.length < CSV_MAX_ROWS; page++) {
+    const result = await api.videos.list({ page, limit: CSV_PAGE_SIZE, archived });
+    items.push(...result.items);
+    total = result.pagination.total;
+    // A short page, or the total reached, is the end (a total the service got wrong cannot loop forever).
+    if (result.items.length === 0 || items.length >= total) break;
+  }
+  return { items: items.slice(0, CSV_MAX_ROWS), total: Math.max(total, items.length) };
+}
+
+const CSV_HEADER = ['id', 'name', 'model', 'created', 'created_utc', 'mp4', 'thumbnail'];
+
+async function csvCard(ctx: CommandContext, archived: boolean): Promise<Card> {
+  const zone = await ctx.timeZone();
+  const { items, total } = await allVideos(ctx, archived);
+  const what = archived ? 'archived videos' : 'videos';
+  if (items.length === 0) {
+    return {
+      title: archived ? 'No archived videos' : 'No videos yet',
+      tone: 'info',
+      text: `There are no ${what} to export, so no file was made.`,
+    };
+  }
+  const local = (at: string | undefined) => {
+    const ms = at === undefined ? Number.NaN : Date.parse(at);
+    return Number.isFinite(ms) ? formatInTimeZone(ms, zone, 'yyyy-MM-dd HH:mm') : '';
+  };
+  const attachment = csvAttachment({
+    filename: csvFilename(archived ? 'videos-archived' : 'videos', dayKey(ctx.now(), zone)),
+    header: CSV_HEADER,
+    rows: items.map((v) => [
+      v.id,
+      v.name,
+      v.model ?? '',
+      local(v.createdAt),
+      utc(v.createdAt),
+      v.renderedVideoUrl ?? '',
+      v.thumbnailUrl ?? '',
+    ]),
+  });
+  const cut = items.length < total;
+  return {
+    title: archived ? 'Archived videos (CSV)' : 'Videos (CSV)',
+    tone: 'info',
+    text:
+      `${cut ? `The newest ${rowCount(items.length)} of ${total} ${what}` : `All ${total} ${what}, one row each`}, ` +
+      `newest first, in ${code(attachment.filename)}; \`created\` is in ${zone}, \`created_utc\` in UTC.` +
+      (cut ? ` A file holds at most ${CSV_MAX_ROWS} rows.` : ''),
+    attachment,
+  };
+}
+
+/** An ISO time in UTC, or '' when the service sent none (or something unreadable). */
+function utc(at: string | undefined): string {
+  const ms = at === undefined ? Number.NaN : Date.parse(at);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : '';
+}
