@@ -13,6 +13,10 @@ export interface ProxiedCall {
   method: string;
   /** Path below `/api/v1`, without the query: `/videos/abc/status`. */
   path: string;
+  /** The query string without `?` (`startDate=2026-11-23&endDate=2026-11-28`), empty when none. */
+  query?: string;
+  /** The request's `Idempotency-Key` header, when it sent one. */
+  idempotencyKey?: string;
 }
 
 export interface ApiProxy {
@@ -35,7 +39,14 @@ export async function startApiProxy(target: string, clock: Clock): Promise<ApiPr
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const full = req.url ?? '/';
     const path = full.split('?')[0]?.replace(PREFIX, '') ?? '/';
-    const call = { at: clock.now(), method: req.method ?? 'GET', path };
+    const key = req.headers['idempotency-key'];
+    const call: ProxiedCall = {
+      at: clock.now(),
+      method: req.method ?? 'GET',
+      path,
+      query: full.split('?')[1] ?? '',
+      ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
+    };
     calls.push(call);
     if (broken?.(call)) {
       req.resume();

@@ -66,9 +66,22 @@ export function parseWhen(text: string, zone: string, now: number): Result<numbe
  * `next monday`, `dec 24`. Past days are allowed (a calendar can look back). Error: `bad-date`.
  */
 export function parseDate(text: string, zone: string, now: number): Result<string> {
+  const r = parseDayPhrase(text, zone, now);
+  return r.ok ? ok(r.value.day) : r;
+}
+
+/**
+ * `parseDate`, also telling whether the text was an explicit date (`2026-12-01`, `dec 24`: its day and month
+ * written out) rather than words relative to today (`next monday`, `in 3 days`).
+ */
+export function parseDayPhrase(
+  text: string,
+  zone: string,
+  now: number,
+): Result<{ day: string; explicit: boolean }> {
   const value = text.trim();
   if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    return isCalendarDate(value) ? ok(value) : err(userError('bad-date', { value }));
+    return isCalendarDate(value) ? ok({ day: value, explicit: true }) : err(userError('bad-date', { value }));
   }
   const r = value === '' ? undefined : parseWhole(value, zone, now);
   if (!r || r.end) return err(userError('bad-date', { value }));
@@ -78,5 +91,6 @@ export function parseDate(text: string, zone: string, now: number): Result<strin
     isRelative(r) || c.isCertain('timezoneOffset')
       ? dayKey(c.date().getTime(), zone)
       : `${String(c.get('year')).padStart(4, '0')}-${String(c.get('month')).padStart(2, '0')}-${String(c.get('day')).padStart(2, '0')}`;
-  return isCalendarDate(day) ? ok(day) : err(userError('bad-date', { value }));
+  const explicit = !isRelative(r) && c.isCertain('day') && c.isCertain('month');
+  return isCalendarDate(day) ? ok({ day, explicit }) : err(userError('bad-date', { value }));
 }
