@@ -54,6 +54,7 @@ export const DISCORD_CAPABILITIES: ChatCapabilities = {
   autocomplete: true,
   mediaGallery: true,
   maxInputLength: DISCORD.textInputValue,
+  sharesTimeZones: false,
 };
 
 const DEFAULTS = { deferAfterMs: 1_500, registerOnStart: true } as const;

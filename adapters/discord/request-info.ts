@@ -2,6 +2,7 @@
 import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
 import { type Mentioned, mentionsOf, type RequestInfo } from '../../src/core/context.js';
 import type { InboundBase } from './inbound.js';
+import { DISCORD_CAPABILITIES } from './index.js';
 
 /** The workspace part of addresses in direct messages, which have no guild. */
 export const DM_WORKSPACE = '@me';
@@ -43,6 +44,8 @@ export function requestInfoOf(
     user: userAddress('discord', workspace, i.user.id),
     userName: i.user.name,
     conversation,
+    // Discord does not say members' zones: the core asks one who has set none (time-zone-question.ts).
+    sharesTimeZones: DISCORD_CAPABILITIES.sharesTimeZones,
     ...(i.roles.length > 0 ? { memberOf: i.roles.map((id) => `discord-role:${id}`) } : {}),
     ...(i.rolesKnown === false ? { membershipUnverified: true } : {}),
     ...(isGuildManager(i.permissions) ? { isWorkspaceAdmin: true } : {}),

@@ -18,6 +18,7 @@ import type { Handler, HttpServer } from '../../src/http/server.js';
 import { createBoltApp } from './bolt-app.js';
 import { SlackGroups } from './groups.js';
 import { createBotTokens, forgetRevoked } from './installations.js';
+import { refreshHome } from './listeners/publish-home.js';
 import { registerListeners } from './listeners.js';
 import { SlackPeople } from './people.js';
 import { createPresenter } from './present.js';
@@ -51,6 +52,8 @@ export const SLACK_CAPABILITIES: ChatCapabilities = {
   mediaGallery: false,
   // plain_text_input max_length.
   maxInputLength: 3_000,
+  // users.info `tz`, on every request.
+  sharesTimeZones: true,
 };
 
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
@@ -62,7 +65,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   if (options.gate) useWorkspaceGate(app, options.gate);
   // A single bot token serves one workspace: learnt once at start, it tells guests of shared channels apart.
   let homeTeam: string | undefined;
-  registerListeners(app, {
+  const listeners = registerListeners(app, {
     homeTeam: () => homeTeam,
     bot: options.bot,
     store,
@@ -91,6 +94,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     store,
     logger,
     ...(config.apiUrl ? { apiUrl: config.apiUrl } : {}),
+    home: (user, client) => refreshHome(listeners, { client, user }),
   });
 
   return {

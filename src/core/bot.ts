@@ -13,6 +13,7 @@ import { say } from './messages.js';
 import { createRegistry, parseCommandText } from './parse/parse-command.js';
 import { validateArgs } from './parse/validate-args.js';
 import { createRequestContexts } from './request-context.js';
+import { askingTimeZone, type Replay } from './settings/time-zone-question.js';
 import { suggestFor } from './suggest.js';
 
 export interface ActionInput {
@@ -62,23 +63,33 @@ function indexModules(modules: readonly CommandModule[]) {
 export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bot {
   const { commands, registry, actions, forms, approved } = indexModules(modules);
   const log = deps.logger.child({ component: 'core' });
-  const contexts = createRequestContexts(deps, approved);
+  let self: Bot | undefined;
+  const contexts = createRequestContexts({ ...deps, dispatcher: () => self }, approved);
   const open = contexts.open;
   const guarded = createGuardedRun(deps, { contexts, log });
 
+  // A handler that needs a zone the member has not given gets the time-zone question (settings/time-zone-question.ts).
+  const asking = (replay: Replay, job: () => Promise<Response> | Response) => () =>
+    askingTimeZone({ replay, now: () => deps.clock.now() }, job);
+
   async function run(ctx: CommandContext, spec: CommandSpec, raw: RawArgs): Promise<Response> {
     const checked = validateArgs(spec, raw);
+    const replay: Replay = { c: spec.name, a: raw };
     if (!checked.ok) {
       const form = spec.form;
       if (checked.error.code === 'missing-arg' && form)
-        return guarded(ctx, { label: spec.name, run: () => form(ctx, raw), spec });
+        return guarded(ctx, { label: spec.name, run: asking(replay, () => form(ctx, raw)), spec });
       deps.metrics?.command(spec.name, 'user_error');
       return errorCard(say(checked.error.code, checked.error.params), spec);
     }
-    return guarded(ctx, { label: spec.name, run: () => spec.run(ctx, checked.value as never), spec });
+    return guarded(ctx, {
+      label: spec.name,
+      run: asking(replay, () => spec.run(ctx, checked.value as never)),
+      spec,
+    });
   }
 
-  return {
+  const bot: Bot = {
     commands,
     async handleText(req, text) {
       const ctx = open(req);
@@ -104,18 +115,24 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
       const ctx = open(req);
       const spec = actions.get(input.action);
       if (!spec) return errorCard(say('interaction-expired'));
+      const replay: Replay = {
+        x: input.action,
+        v: input.value,
+        ...(input.choice ? { h: input.choice } : {}),
+      };
       return guarded(ctx, {
         label: `action:${input.action}`,
-        run: () => spec.run(ctx, input.value, input.choice),
+        run: asking(replay, () => spec.run(ctx, input.value, input.choice)),
       });
     },
     async handleForm(req, submission) {
       const ctx = open(req);
       const spec = forms.get(submission.formId);
       if (!spec) return errorCard(say('interaction-expired'));
+      const replay: Replay = { f: submission.formId, s: submission.state, v: submission.values };
       return guarded(ctx, {
         label: `form:${submission.formId}`,
-        run: () => spec.submit(ctx, submission.state, submission.values),
+        run: asking(replay, () => spec.submit(ctx, submission.state, submission.values)),
       });
     },
     async autocomplete(req, input) {
@@ -131,6 +148,8 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
       }
     },
   };
+  self = bot;
+  return bot;
 }
 
 /** The one shape of an error reply, re-exported for the adapters. */

@@ -164,10 +164,15 @@ export interface FileInput {
   accept: readonly string[];
   /** Most characters the text may have once read. */
   maxLength: number;
+  /** Never prefilled: a file is chosen anew each time (so code reading `initial` of any input compiles). */
+  initial?: undefined;
 }
 
-/** `FileInput` joins this union once every adapter renders it (issue 19). */
-export type FormInput = TextInput | SelectInput;
+/**
+ * A form's inputs. A text input longer than a platform's inputs take is split by the adapter into parts
+ * (`Script (part 1)`, `(part 2)`…, ids from `long-text.ts`), joined in order before the core reads them.
+ */
+export type FormInput = TextInput | SelectInput | FileInput;
 
 /** A modal. `id` routes the submission back to its command; `state` carries opaque context (ids). */
 export interface Form {
@@ -185,7 +190,11 @@ export type Visibility = 'ephemeral' | 'channel';
 
 /** What the core answers to a command, click, form submission or autocomplete. */
 export type Response =
-  | { kind: 'message'; visibility: Visibility; card: Card }
+  /**
+   * A card, or several answered together (`more`: a dashboard, `home`): the adapter shows `card` and then each
+   * of `more` in order, as one answer (one message where the platform fits them, else follow-ups).
+   */
+  | { kind: 'message'; visibility: Visibility; card: Card; more?: Card[] }
   | { kind: 'form'; form: Form }
   /** Inline errors for a submitted form, keyed by input id; the form stays open. */
   | { kind: 'form-errors'; errors: Record<string, string> }
@@ -198,6 +207,15 @@ export const message = (card: Card, visibility: Visibility = 'ephemeral'): Respo
   visibility,
   card,
 });
+
+/** Several cards as one private answer: the first leads, the rest follow in order (`home`). */
+export const messages = (
+  cards: readonly [Card, ...Card[]],
+  visibility: Visibility = 'ephemeral',
+): Response => {
+  const [card, ...more] = cards;
+  return { kind: 'message', visibility, card, ...(more.length > 0 ? { more } : {}) };
+};
 
 /** Platform limits the core respects before an adapter has to truncate. */
 export const LIMITS = {

@@ -3,11 +3,13 @@
  */
 import { workspaceOf } from './address.js';
 import type { ApprovedRunners } from './approvals/runner-port.js';
+import type { Bot } from './bot.js';
 import { effectiveSettings } from './approvals/workspace-policy.js';
 import { type CatalogCache, keyId } from './catalog-cache.js';
 import type { MessageCode } from './messages.js';
 import type {
   ChannelSettings,
+  FileLinks,
   ChatPlatform,
   Clock,
   ConversationAddress,
@@ -17,6 +19,7 @@ import type {
   UserAddress,
 } from './ports.js';
 import { StoredKeyUnreadableError } from './ports.js';
+import { TimeZoneNeeded } from './settings/time-zone.js';
 import type { VideoApi, VideoApiFactory } from './video-api.js';
 
 /** Who asked, and where. Built by the adapter from the platform payload. */
@@ -28,6 +31,11 @@ export interface RequestInfo {
   conversation: ConversationAddress;
   /** The user's zone as the platform reports it (Slack `users.info`); `tz` overrides it. */
   platformTimeZone?: string;
+  /**
+   * The platform's `ChatCapabilities.sharesTimeZones`; `false` (Discord): a member with no zone of their own
+   * (nor a channel default) is asked for one before a command reads times in it (`timeZoneToRead`).
+   */
+  sharesTimeZones?: boolean;
   /** Groups/roles the user holds, e.g. `slack-group:S1`, `discord-role:R1` (approvers, roles). */
   memberOf?: string[];
   /**
@@ -50,6 +58,8 @@ export interface RequestInfo {
    * `playground-group:reviewers`). The core reads mentions only through this list (people/mentions.ts).
    */
   mentions?: readonly Mentioned[];
+  /** Reads files shared in the conversation by their link (`create --from-file`), where the platform can. */
+  files?: FileLinks;
 }
 
 /** `{ mentions }` when there are any, for an adapter building a request (no empty list on the request). */
@@ -85,6 +95,8 @@ export interface CoreDeps {
   watchMaxAgeMs?: number;
   /** How approved requests run, by command: filled by `createBot` from the command modules. */
   approved?: ApprovedRunners;
+  /** The dispatcher itself, for handlers made of other commands (`home`, the time-zone question): by `createBot`. */
+  dispatcher?: () => Bot | undefined;
 }
 
 export interface CommandContext {
@@ -98,6 +110,12 @@ export interface CommandContext {
   keyOwner(): Promise<UserAddress>;
   /** The caller's IANA zone: `tz` setting, then the platform's, then the channel's, then UTC. */
   timeZone(): Promise<string>;
+  /**
+   * The zone typed times are read in and days are cut in (schedule, calendar, series times): as `timeZone`,
+   * but where the platform does not share zones and none is set, throws `TimeZoneNeeded` (the dispatcher then
+   * asks the member, see settings/time-zone-question.ts) instead of silently using UTC.
+   */
+  timeZoneToRead(): Promise<string>;
   settings(): Promise<ChannelSettings>;
   now(): number;
 }
@@ -145,6 +163,15 @@ export function createContext(req: RequestInfo, allDeps: CoreDeps): CommandConte
       req.platformTimeZone ??
       (await deps.store.settings.get(req.conversation)).timeZone ??
       'UTC',
+    async timeZoneToRead() {
+      const zone =
+        (await deps.store.users.getTimeZone(req.user)) ??
+        req.platformTimeZone ??
+        (await deps.store.settings.get(req.conversation)).timeZone;
+      if (zone) return zone;
+      if (req.sharesTimeZones === false) throw new TimeZoneNeeded();
+      return 'UTC';
+    },
     settings: async () =>
       await effectiveSettings(deps.store, req.conversation, {
         knownWorkspaces: deps.deploymentKeyWorkspaces,

@@ -83,6 +83,8 @@ export interface ChatSender {
   update(message: MessageAddress, card: Card): Promise<void>;
   /** A short private notice to one user (e.g. "your approval expired"); may fall back to a DM. */
   notify?(user: UserAddress, conversation: ConversationAddress, card: Card): Promise<void>;
+  /** Publishes `user`'s dashboard again (Slack App Home); platforms without one leave it out. */
+  refreshHome?(user: UserAddress): Promise<void>;
 }
 
 /**
@@ -104,6 +106,11 @@ export interface ChatCapabilities {
   mediaGallery: boolean;
   /** Longest value a text input of a form takes (characters). */
   maxInputLength: number;
+  /**
+   * The platform tells each member's time zone (Slack `users.info`, the playground's browser). Without it
+   * (Discord) the core asks a member who has set none before reading times in theirs (RequestInfo).
+   */
+  sharesTimeZones: boolean;
 }
 
 /**
@@ -121,6 +128,22 @@ export interface ChatAdapter {
   start(): Promise<void>;
   /** Stops what `start` opened; safe without a `start`. */
   stop(): Promise<void>;
+}
+
+/** A text file once read: its name (for messages) and its text. */
+export interface TextFile {
+  name: string;
+  text: string;
+}
+
+/**
+ * Reads a file shared in the conversation by its link (issue 19: a Slack file permalink, a Discord attachment
+ * URL, a playground upload), checked like a form's upload (`readTextFile` in long-text.ts). Throws the `file-*`
+ * user errors. Set on the request (`RequestInfo.files`) by the adapters that can, never serialised with it:
+ * the core never fetches a URL itself.
+ */
+export interface FileLinks {
+  read(link: string, check: { accept: readonly string[]; maxLength: number }): Promise<TextFile>;
 }
 
 /**
@@ -260,7 +283,9 @@ export type OutboxOp =
     }
   | { op: 'update-card'; cardKey: string }
   | { op: 'reply'; conversation: ConversationAddress; card: Card; threadOfCard?: string }
-  | { op: 'notify'; user: UserAddress; conversation: ConversationAddress; card: Card };
+  | { op: 'notify'; user: UserAddress; conversation: ConversationAddress; card: Card }
+  /** Publish again a member's dashboard (Slack App Home); the sender coalesces these per user. */
+  | { op: 'refresh-home'; user: UserAddress };
 
 export interface OutboxItem {
   id: number;
@@ -462,7 +487,11 @@ export interface Store {
    * `reuseForMs`, a key older than that is replaced by a new one: the same action name then names a new
    * action (a typed command repeated well after the first; see src/core/request-id.ts).
    */
-  idempotency: { keyFor(action: string, options?: { reuseForMs?: number }): Promise<string> };
+  idempotency: {
+    keyFor(action: string, options?: { reuseForMs?: number }): Promise<string>;
+    /** When the key of `action` was stored (or last renewed); undefined when there is none. Makes no key. */
+    storedAt(action: string): Promise<number | undefined>;
+  };
   /**
    * Remote writes between their request and the local commit recording them (issue 14): `begin` before the
    * request, `settle` in the commit's transaction; rows left over are replayed by `reconcileEffects`.

@@ -9,14 +9,16 @@ import {
   InteractionResponseType,
 } from 'discord.js';
 import { errorCard } from '../../../src/core/bot.js';
-import type { Response } from '../../../src/core/cards.js';
+import type { Card, Response } from '../../../src/core/cards.js';
 import { within } from '../../../src/core/deadline.js';
 import { say } from '../../../src/core/messages.js';
+import type { MessagePayload } from '../components.js';
 import type { InboundBase } from '../inbound.js';
 import type { Replier } from '../interactions.js';
+import { attachmentOf, fileWebhook } from '../files.js';
 import { loggable } from '../log-error.js';
 import type { Answering, InteractionContext, Source } from './context.js';
-import { body, EPHEMERAL, messageOf, modalOf, webhook } from './payloads.js';
+import { body, COMPONENTS_V2, EPHEMERAL, editBody, messageOf, modalOf, webhook } from './payloads.js';
 
 /** One interaction being answered, and how it may be. */
 export interface Exchange {
@@ -38,7 +40,9 @@ export async function respond(ctx: InteractionContext, exchange: Exchange, work:
     await reply.callback(deferral(source));
     // Other members' interactions that arrived meanwhile are acknowledged before this one's work starts.
     await ctx.acks.clear();
-    return deferred(ctx, exchange, await guard(ctx, work()));
+    const response = await guard(ctx, work());
+    await deferred(ctx, exchange, response);
+    return followUps(ctx, exchange, response);
   }
   const safe = guard(ctx, work());
   // 0 means "always defer" (e.g. behind a slow network), not "race a zero timer".
@@ -51,15 +55,29 @@ export async function respond(ctx: InteractionContext, exchange: Exchange, work:
         )
       : undefined;
   const hook = webhook(ctx.rest, exchange.interaction);
-  if (early) {
-    const first = initial(ctx, early.response, answering);
+  // A file goes through the webhook (multipart), never in the first callback (an HTTP answer has no files).
+  if (early && !attachmentOf(early.response)) {
+    const first = initial(ctx, exchange, early.response);
     await reply.callback(first);
     // A command answered "nothing to say": the private placeholder goes away again.
     if (early.response.kind === 'none' && source === 'reply') await hook.remove();
-    return;
+    return followUps(ctx, exchange, early.response);
   }
   await reply.callback(deferral(source));
-  return deferred(ctx, exchange, await safe);
+  const response = await safe;
+  await deferred(ctx, exchange, response);
+  return followUps(ctx, exchange, response);
+}
+
+/**
+ * The further cards of a several-card answer (`more`, the `home` dashboard): each a follow-up of the same
+ * visibility, in order, after the first card (a dashboard exceeds one message's 40 components).
+ */
+async function followUps(ctx: InteractionContext, exchange: Exchange, response: Response) {
+  if (response.kind !== 'message' || !response.more) return;
+  const hook = webhook(ctx.rest, exchange.interaction);
+  for (const card of response.more)
+    await hook.followUp(body(ctx.render.card(card), response.visibility === 'ephemeral'));
 }
 
 /** The core's answer, or (when it failed) an error card with a reference to the logged failure. */
@@ -75,14 +93,28 @@ const deferral = (source: Source): APIInteractionResponse =>
     ? { type: InteractionResponseType.DeferredMessageUpdate }
     : { type: InteractionResponseType.DeferredChannelMessageWithSource, data: { flags: EPHEMERAL } };
 
+/**
+ * The card replacing the clicked message. Discord documents turning an existing message into a Components V2
+ * one only for the edit endpoints, so a message posted before V2 (without the flag: embeds) is updated in its
+ * own shape (embeds.ts) — the interaction says which kind it is; the outbox's next channel edit upgrades it
+ * (sender.ts). Every message posted since is V2 and stays V2 (the flag cannot be removed).
+ */
+function updateOf(ctx: InteractionContext, exchange: Exchange, card: Card): MessagePayload {
+  const clicked = (exchange.interaction as { message?: { flags?: number } }).message;
+  return clicked && !((clicked.flags ?? 0) & COMPONENTS_V2)
+    ? ctx.render.embedCard(card)
+    : ctx.render.card(card);
+}
+
 /** The first response when the core answered in time. */
-function initial(ctx: InteractionContext, response: Response, answering: Answering): APIInteractionResponse {
+function initial(ctx: InteractionContext, exchange: Exchange, response: Response): APIInteractionResponse {
+  const { answering } = exchange;
   if (response.kind === 'form' && answering.canShowModal)
     return { type: InteractionResponseType.Modal, data: modalOf(ctx, response.form) };
   if (response.kind === 'update' && answering.source === 'message') {
     return {
       type: InteractionResponseType.UpdateMessage,
-      data: body(ctx.render.card(response.card), false),
+      data: body(updateOf(ctx, exchange, response.card), false),
     };
   }
   if (response.kind === 'none') return deferral(answering.source);
@@ -93,9 +125,9 @@ function initial(ctx: InteractionContext, response: Response, answering: Answeri
 /** The answer to an interaction already acknowledged with a deferral, through its webhook. */
 async function deferred(ctx: InteractionContext, exchange: Exchange, response: Response) {
   const { errorsOf } = exchange.answering;
-  const hook = webhook(ctx.rest, exchange.interaction);
+  const hook = fileWebhook(ctx.rest, exchange.interaction, attachmentOf(response));
   if (exchange.answering.source === 'message') {
-    if (response.kind === 'update') await hook.edit(body(ctx.render.card(response.card), false));
+    if (response.kind === 'update') await hook.edit(editBody(updateOf(ctx, exchange, response.card)));
     else {
       const data = messageOf(ctx, response, errorsOf);
       if (data) await hook.followUp(data);
@@ -110,6 +142,7 @@ async function deferred(ctx: InteractionContext, exchange: Exchange, response: R
     return;
   }
   const data = messageOf(ctx, response, errorsOf) as APIInteractionResponseCallbackData;
-  const { flags: _flags, ...edit } = data;
-  await hook.edit(edit);
+  // The placeholder is already private; IS_COMPONENTS_V2 is set on this edit (a deferral cannot carry it).
+  const { flags, ...edit } = data;
+  await hook.edit(flags !== undefined && flags & COMPONENTS_V2 ? { ...edit, flags: COMPONENTS_V2 } : edit);
 }

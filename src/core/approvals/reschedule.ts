@@ -42,7 +42,7 @@ export const rescheduleAction: ActionSpec = {
     const approval = await loadReschedulable(ctx, id);
     if (!(await movable(ctx, approval)))
       return message({ title: 'Nothing to do', tone: 'info', text: alreadyDecided(approval) });
-    const zone = await ctx.timeZone();
+    const zone = await ctx.timeZoneToRead();
     const form: Form = {
       id: RESCHEDULE_FORM,
       title: 'Reschedule',
@@ -72,7 +72,7 @@ export const rescheduleForm: FormSpec = {
     const approval = await loadReschedulable(ctx, approvalId);
     if (!(await movable(ctx, approval)))
       return message({ title: 'Nothing to do', tone: 'info', text: alreadyDecided(approval) });
-    const when = parseWhen(values.when ?? '', await ctx.timeZone(), ctx.now());
+    const when = parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
     if (!when.ok) return { kind: 'form-errors', errors: { when: say(when.error.code, when.error.params) } };
     const a = approval.action.args;
     const platforms = Array.isArray(a.platforms)

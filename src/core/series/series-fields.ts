@@ -26,15 +26,18 @@ import {
 } from './cadence.js';
 
 export const DURATIONS = ['30', '60', '90'] as const;
+/** Layout names have no documented list: one word, bounded, so a typo of shape is caught before sending. */
+const LAYOUT_MAX = 40;
+const LAYOUT_NAME = /^[\p{L}\p{N}_-]+$/u;
 
 export const SOURCE_DESCRIPTION = `Content source (see ${command('options', ['sources'])})`;
 
 /** Flags for every series setting but the name and source (required on create, optional on edit). */
 export const SERIES_FIELD_OPTIONS = [
-  { name: 'niche', kind: 'string', description: `Niche (see ${command('options', ['niches'])})` },
+  { name: 'niche', kind: 'string', catalog: 'niches', description: `Niche (see ${command('options', ['niches'])})` },
   { name: 'voice', kind: 'voice', description: 'Narrator voice, by name or id' },
-  { name: 'style', kind: 'string', description: `Visual style (see ${command('options', ['styles'])})` },
-  { name: 'language', kind: 'string', description: `Language (see ${command('options', ['languages'])})` },
+  { name: 'style', kind: 'string', catalog: 'styles', description: `Visual style (see ${command('options', ['styles'])})` },
+  { name: 'language', kind: 'string', catalog: 'languages', description: `Language (see ${command('options', ['languages'])})` },
   { name: 'duration', kind: 'choice', choices: DURATIONS, description: 'Episode length in seconds' },
   {
     name: 'model',
@@ -43,28 +46,60 @@ export const SERIES_FIELD_OPTIONS = [
     description: 'Visual model; sets the credits per episode',
   },
   { name: 'destination', kind: 'platform', description: 'Platform episodes are posted to' },
-  { name: 'accounts', kind: 'string', description: 'Account names or ids to post to, comma-separated' },
+  { name: 'accounts', kind: 'string', advanced: true, description: 'Account names or ids to post to, comma-separated' },
   { name: 'schedule', kind: 'string', description: 'Posting schedule, e.g. "daily 09:00 Europe/Paris"' },
-  { name: 'time', kind: 'string', description: 'Posting time, HH:mm' },
-  { name: 'days', kind: 'string', description: 'Posting days: daily, weekdays or mon,wed,fri' },
-  { name: 'timezone', kind: 'string', description: 'IANA time zone of the schedule, e.g. Europe/Paris' },
-  { name: 'music', kind: 'boolean', description: 'Background music on or off' },
+  { name: 'time', kind: 'string', advanced: true, description: 'Posting time, HH:mm' },
+  { name: 'days', kind: 'string', advanced: true, description: 'Posting days: daily, weekdays or mon,wed,fri' },
+  { name: 'timezone', kind: 'string', advanced: true, description: 'IANA time zone of the schedule, e.g. Europe/Paris' },
+  { name: 'music', kind: 'boolean', advanced: true, description: 'Background music on or off' },
   {
     name: 'mood',
     kind: 'string',
+    advanced: true,
+    catalog: 'music',
     description: `Background music mood (see ${command('options', ['music'])})`,
   },
   {
     name: 'captions',
     kind: 'string',
+    advanced: true,
+    catalog: 'captionThemes',
     description: `Caption theme (see ${command('options', ['captionThemes'])})`,
   },
-  { name: 'hashtags', kind: 'string', description: 'Hashtags appended to post captions' },
-  { name: 'tone', kind: 'string', description: 'Tone of the narration, e.g. "playful"' },
-  { name: 'privacy', kind: 'choice', choices: PRIVACY, description: 'YouTube privacy of posted episodes' },
-  { name: 'prompt', kind: 'text', maxLength: 5000, description: 'Custom prompt steering every episode' },
-  { name: 'subreddit', kind: 'string', description: 'Subreddit, when the source is Reddit' },
-  { name: 'thumbnails', kind: 'boolean', description: 'Generate AI thumbnails per episode (free)' },
+  { name: 'hashtags', kind: 'string', advanced: true, description: 'Hashtags appended to post captions' },
+  { name: 'tone', kind: 'string', advanced: true, description: 'Tone of the narration, e.g. "playful"' },
+  { name: 'privacy', kind: 'choice', choices: PRIVACY, advanced: true, description: 'YouTube privacy of posted episodes' },
+  { name: 'prompt', kind: 'text', advanced: true, maxLength: 5000, description: 'Custom prompt steering every episode' },
+  { name: 'subreddit', kind: 'string', advanced: true, catalog: 'subreddits', description: 'Subreddit, when the source is Reddit' },
+  { name: 'thumbnails', kind: 'boolean', advanced: true, description: 'Generate AI thumbnails per episode (free)' },
+  {
+    name: 'thumbnail-settings',
+    kind: 'text',
+    advanced: true,
+    maxLength: 2000,
+    description: 'Thumbnail settings as key=value pairs (e.g. style=bold,faces=yes) or a JSON object',
+  },
+  {
+    name: 'layout',
+    kind: 'string',
+    advanced: true,
+    maxLength: LAYOUT_MAX,
+    description: 'Video layout, by the name the dashboard gives it',
+  },
+  {
+    name: 'background',
+    kind: 'string',
+    advanced: true,
+    catalog: 'backgrounds',
+    description: `Background video (see ${command('options', ['backgrounds'])})`,
+  },
+  {
+    name: 'random-background',
+    kind: 'boolean',
+    advanced: true,
+    description: 'Pick a random background video for each episode',
+  },
+  { name: 'emojis', kind: 'boolean', advanced: true, description: 'Show emojis in the captions' },
 ] as const satisfies readonly OptionSpec[];
 
 /** The typed values of those flags (what `ArgsOf` gives a handler). */
@@ -91,6 +126,11 @@ export interface SeriesFieldArgs {
   prompt?: string | undefined;
   subreddit?: string | undefined;
   thumbnails?: boolean | undefined;
+  'thumbnail-settings'?: string | undefined;
+  layout?: string | undefined;
+  background?: string | undefined;
+  'random-background'?: boolean | undefined;
+  emojis?: boolean | undefined;
 }
 
 /**
@@ -131,7 +171,9 @@ export async function seriesFieldsFrom(
   mode: 'create' | 'edit',
 ): Promise<SeriesPatch> {
   const body: SeriesPatch = {};
-  const timeZone = await ctx.timeZone();
+  // A time typed without a zone is the member's wall clock: ask for it first where the platform does not say it.
+  const typedTime = args.timezone === undefined && (args.time !== undefined || args.schedule !== undefined);
+  const timeZone = typedTime ? await ctx.timeZoneToRead() : await ctx.timeZone();
   const cadence = tagged('schedule', () => scheduleFrom(args, mode, timeZone));
   if (cadence.autoPostTime !== undefined) body.autoPostTime = cadence.autoPostTime;
   if (cadence.postingDays !== undefined && cadence.postingDays.length > 0)
@@ -146,6 +188,11 @@ export async function seriesFieldsFrom(
   if (args.hashtags !== undefined) body.hashtags = args.hashtags;
   if (args.tone !== undefined) body.tone = args.tone;
   if (args.prompt !== undefined) body.customPrompt = args.prompt;
+  if (args['random-background'] !== undefined) body.useRandomBackgroundVideo = args['random-background'];
+  if (args.emojis !== undefined) body.showEmojis = args.emojis;
+  if (args.layout !== undefined) body.layout = layoutName(args.layout);
+  if (args['thumbnail-settings'] !== undefined)
+    body.thumbnailSettings = thumbnailSettings(args['thumbnail-settings']);
 
   const catalogFields: [keyof SeriesFieldArgs, OptionKind, keyof SeriesPatch, string, boolean][] = [
     ['source', 'sources', 'source', 'source', true],
@@ -154,6 +201,7 @@ export async function seriesFieldsFrom(
     ['language', 'languages', 'language', 'language', true],
     ['mood', 'music', 'backgroundMusicMood', 'music mood', true],
     ['captions', 'captionThemes', 'captionStyle', 'caption theme', true],
+    ['background', 'backgrounds', 'backgroundVideo', 'background video', true],
     // The subreddit catalog lists suggestions; any subreddit name can be used.
     ['subreddit', 'subreddits', 'subreddit', 'subreddit', false],
   ];
@@ -172,6 +220,47 @@ export async function seriesFieldsFrom(
   if (args.accounts !== undefined)
     body.destinationAccounts = await resolveAccounts(ctx, args.accounts, args.destination);
   return body;
+}
+
+function layoutName(value: string): string {
+  const name = value.trim();
+  if (!LAYOUT_NAME.test(name) || name.length > LAYOUT_MAX)
+    throw userError('series-bad-layout', { value, max: LAYOUT_MAX, option: 'layout' });
+  return name;
+}
+
+/**
+ * `--thumbnail-settings`: the object's contents are "not shown" by the spec, so the bot passes what it is
+ * given: a JSON object, or `key=value` pairs whose yes/no and numbers become booleans and numbers.
+ */
+export function thumbnailSettings(text: string): Record<string, unknown> {
+  const bad = () => userError('series-bad-thumbnail-settings', { value: text, option: 'thumbnail-settings' });
+  const trimmed = text.trim();
+  if (trimmed.startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      throw bad();
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad();
+    return parsed as Record<string, unknown>;
+  }
+  const settings: Record<string, unknown> = {};
+  for (const pair of trimmed.split(',').map((p) => p.trim())) {
+    const match = /^([A-Za-z][\w.-]*)\s*[=:]\s*(.+)$/.exec(pair);
+    if (!match) throw bad();
+    settings[match[1] as string] = settingValue((match[2] as string).trim());
+  }
+  return settings;
+}
+
+function settingValue(raw: string): unknown {
+  const lower = raw.toLowerCase();
+  if (['yes', 'true', 'on'].includes(lower)) return true;
+  if (['no', 'false', 'off'].includes(lower)) return false;
+  if (/^-?\d+(\.\d+)?$/.test(raw)) return Number(raw);
+  return raw.replace(/^"(.*)"$/, '$1');
 }
 
 function tagged<T>(option: string, fn: () => T): T {
@@ -266,6 +355,11 @@ export const FIELD_LABELS: Record<string, string> = {
   destination: 'destination',
   destinationAccounts: 'accounts',
   generateThumbnails: 'thumbnails',
+  thumbnailSettings: 'thumbnail settings',
+  layout: 'layout',
+  backgroundVideo: 'background video',
+  useRandomBackgroundVideo: 'random background',
+  showEmojis: 'emojis',
   autoPostTime: 'posting time',
   postingDays: 'posting days',
   timezone: 'time zone',

@@ -36,3 +36,14 @@ export function localTime(now: number, zone: string): string {
     weekday: 'short',
   }).format(new Date(now));
 }
+
+/**
+ * Thrown by `CommandContext.timeZoneToRead` where the platform does not share members' zones (Discord) and
+ * the member has none (nor the channel): the dispatcher answers with the time-zone question instead.
+ */
+export class TimeZoneNeeded extends Error {
+  override readonly name = 'TimeZoneNeeded';
+  constructor() {
+    super('time zone needed');
+  }
+}

@@ -1,14 +1,17 @@
 import type { CommandModule } from '../../command-spec.js';
+import { HOME_ACTIONS } from '../../home.js';
 import { accountsCommand } from './accounts.js';
 import { analyticsCommand } from './analytics.js';
 import { assetCommand } from './asset.js';
 import { creditsCommand, creditsPageAction } from './credits.js';
 import { helpCommand } from './help.js';
+import { homeCommand } from './home.js';
 import { linkCommand, linkFormSpec } from './link.js';
 import { optionsCommand } from './options.js';
 import { settingsCommand } from './settings.js';
 import { subscribeCommand } from './subscribe.js';
 import { tzCommand } from './tz.js';
+import { tzPickAction } from './tz-question.js';
 import { unlinkCommand } from './unlink.js';
 import { unsubscribeCommand } from './unsubscribe.js';
 import { voicesCommand } from './voices.js';
@@ -19,6 +22,7 @@ export const accountModule: CommandModule = {
   commands: [
     linkCommand,
     unlinkCommand,
+    homeCommand,
     whoamiCommand,
     creditsCommand,
     voicesCommand,
@@ -32,6 +36,6 @@ export const accountModule: CommandModule = {
     tzCommand,
     helpCommand,
   ],
-  actions: [creditsPageAction],
+  actions: [creditsPageAction, tzPickAction, ...HOME_ACTIONS],
   forms: [linkFormSpec],
 };

@@ -26,7 +26,7 @@ async function scheduleForm(
   ctx: CommandContext,
   input: { video?: Video; videoRef?: string; platforms?: string; when?: string },
 ): Promise<Form> {
-  const zone = await ctx.timeZone();
+  const zone = await ctx.timeZoneToRead();
   const inputs: FormInput[] = [];
   if (!input.video) {
     inputs.push({
@@ -117,7 +117,7 @@ export const scheduleCommand = defineCommand({
   },
   async run(ctx, args) {
     // Read the time before anything else: a bad or past time is answered without a single API call.
-    const when = parseWhen(args.when, await ctx.timeZone(), ctx.now());
+    const when = parseWhen(args.when, await ctx.timeZoneToRead(), ctx.now());
     if (!when.ok) throw when.error;
     const video = await resolveVideo(ctx, args.video);
     return runSchedule(ctx, {
@@ -147,7 +147,7 @@ export const scheduleFormSpec: FormSpec = {
     const errors: Record<string, string> = {};
     const platforms = parsePlatforms(values.platforms ?? '');
     if (!platforms.ok) errors.platforms = say(platforms.error.code, platforms.error.params);
-    const when = parseWhen(values.when ?? '', await ctx.timeZone(), ctx.now());
+    const when = parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
     if (!when.ok) errors.when = say(when.error.code, when.error.params);
     let videoId = decoded.videoId;
     if (!videoId) {

@@ -94,7 +94,7 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
       required: false,
       initial: str(flags.schedule),
       placeholder: 'daily 09:00 Europe/Paris',
-      hint: `For example "mon,wed,fri 18:00" or "weekdays 8am". Times are in ${await ctx.timeZone()} unless you name a zone.`,
+      hint: `For example "mon,wed,fri 18:00" or "weekdays 8am". Times are in ${await ctx.timeZoneToRead()} unless you name a zone.`,
     }),
   ];
   return {
