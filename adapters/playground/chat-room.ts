@@ -46,7 +46,7 @@ export class ChatRoom {
   postCard(
     channel: string,
     card: Card,
-    options: { visibleTo?: string; threadOf?: string; id?: string } = {},
+    options: { visibleTo?: string; threadOf?: string; id?: string; more?: Card[] } = {},
   ): PlaygroundMessage {
     const parent = options.threadOf ? this.log.get(channel, options.threadOf) : undefined;
     return this.#add({
@@ -55,6 +55,7 @@ export class ChatRoom {
       channel,
       at: this.#clock.now(),
       card,
+      ...(options.more?.length ? { more: options.more } : {}),
       ...(options.visibleTo !== undefined ? { visibleTo: options.visibleTo } : {}),
       // Replies nest one level, as on Slack: a reply to a reply joins the same thread.
       ...(parent ? { threadOf: parent.threadOf ?? parent.id } : {}),
@@ -77,6 +78,16 @@ export class ChatRoom {
   /** Replaces a card; undefined when the message is not (or no longer) in the history. */
   replaceCard(channel: string, id: string, card: Card): PlaygroundMessage | undefined {
     const updated = this.log.replaceCard(channel, id, card);
+    if (updated) this.#hub.message(this.view(updated), updated.visibleTo);
+    return updated;
+  }
+
+  /** Replaces one card of a panel of cards (the dashboard); undefined when the message is gone. */
+  replaceInPanel(
+    at: { channel: string; id: string; index: number },
+    card: Card,
+  ): PlaygroundMessage | undefined {
+    const updated = this.log.replaceInPanel(at, card);
     if (updated) this.#hub.message(this.view(updated), updated.visibleTo);
     return updated;
   }

@@ -39,6 +39,8 @@ export const actionBody = z.object({
   action: z.string().min(1).max(255),
   value: z.string().max(2_000),
   choice: z.string().max(2_000).optional(),
+  /** In a panel of cards (the dashboard): which card the control is on, so an `update` replaces that one. */
+  cardIndex: z.number().int().min(0).max(99).optional(),
 });
 
 export const formBody = z.object({

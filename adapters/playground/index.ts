@@ -55,6 +55,7 @@ export const PLAYGROUND_CAPABILITIES: ChatCapabilities = {
   autocomplete: false,
   mediaGallery: false,
   maxInputLength: 10_000,
+  sharesTimeZones: true,
 };
 
 export const DEFAULT_PLAYGROUND_USERS: readonly { id: string; name: string; groups: string[] }[] = [

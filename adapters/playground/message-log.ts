@@ -12,7 +12,15 @@ export type PlaygroundMessage = {
   /** Only this user id sees it; undefined = everyone in the channel. */
   visibleTo?: string;
   threadOf?: string;
-} & ({ kind: 'card'; card: Card } | { kind: 'command'; userId: string; text: string });
+} & (
+  | {
+      kind: 'card';
+      card: Card;
+      /** Further cards answered together (`home`): the message shows them as a panel after `card`. */
+      more?: Card[];
+    }
+  | { kind: 'command'; userId: string; text: string }
+);
 
 /** Oldest messages of a channel are dropped beyond this many (replies included). */
 export const CHANNEL_CAPACITY = 500;
@@ -44,12 +52,29 @@ export class MessageLog {
     return this.#channels.get(channel)?.get(id);
   }
 
-  /** Replaces a card in place (same position, thread and visibility). */
+  /** Replaces a card in place (same position, thread and visibility); a panel of cards becomes this card. */
   replaceCard(channel: string, id: string, card: Card): PlaygroundMessage | undefined {
     const existing = this.get(channel, id);
     if (existing?.kind !== 'card') return undefined;
-    const updated: PlaygroundMessage = { ...existing, card };
+    const { more: _panel, ...single } = existing;
+    const updated: PlaygroundMessage = { ...single, card };
     this.#channels.get(channel)?.set(id, updated);
+    return updated;
+  }
+
+  /** Replaces the card at `index` (0 the first) of a panel of cards (the dashboard), the others kept. */
+  replaceInPanel(
+    at: { channel: string; id: string; index: number },
+    card: Card,
+  ): PlaygroundMessage | undefined {
+    const existing = this.get(at.channel, at.id);
+    if (existing?.kind !== 'card' || !existing.more) return this.replaceCard(at.channel, at.id, card);
+    const cards = [existing.card, ...existing.more];
+    if (at.index < 0 || at.index >= cards.length) return undefined;
+    cards[at.index] = card;
+    const [first = card, ...more] = cards;
+    const updated: PlaygroundMessage = { ...existing, card: first, more };
+    this.#channels.get(at.channel)?.set(at.id, updated);
     return updated;
   }
 

@@ -14,6 +14,7 @@ import type {
   Section,
   Select,
   Tone,
+  Video,
 } from '../../src/core/cards.js';
 import { mention } from '../../src/core/text.js';
 import { isWebUrl, markdownToHtml, plainText, plainToHtml } from './text.js';
@@ -35,7 +36,8 @@ export function renderCard(card: Card): string {
     card.progress ? renderProgress(card.progress) : '',
     card.fields?.length ? renderFields(card.fields) : '',
     card.image ? renderImage(card.image, 'card-image') : '',
-    ...(card.sections ?? []).map(renderSection),
+    card.video ? renderVideo(card.video) : '',
+    renderSections(card.sections ?? []),
     card.controls?.length ? renderControls(card.controls) : '',
     card.context ? `<p class="card-context">${markdownToHtml(card.context)}</p>` : '',
     '</section>',
@@ -76,6 +78,48 @@ function renderImage(image: Image, className: string): string {
   return (
     `<img class="${className}" src="${escapeHtml(image.url)}" alt="${escapeHtml(image.alt)}" ` +
     'loading="lazy" referrerpolicy="no-referrer" data-testid="card-image">'
+  );
+}
+
+/**
+ * The rendered video, playable in place (its poster until played; nothing is fetched before that) with a
+ * download link under it. Only http(s) sources; anything else is shown as its alt text.
+ */
+function renderVideo(video: Video): string {
+  if (!isWebUrl(video.url)) return `<p class="card-video image-missing">${escapeHtml(video.alt)}</p>`;
+  const url = escapeHtml(video.url);
+  const poster = video.poster && isWebUrl(video.poster) ? ` poster="${escapeHtml(video.poster)}"` : '';
+  return (
+    '<figure class="card-video" data-testid="card-video">' +
+    `<video controls preload="none" playsinline src="${url}"${poster} aria-label="${escapeHtml(video.alt)}" ` +
+    'data-testid="card-video-player"></video>' +
+    `<figcaption><a class="video-download" href="${url}" download target="_blank" rel="noopener noreferrer" ` +
+    `data-testid="card-video-download">⬇ Download MP4</a></figcaption></figure>`
+  );
+}
+
+/**
+ * Sections with pictures (thumbnail options, videos) side by side as a gallery — like Discord's media
+ * gallery — each picture with its text and buttons under it; sections without one follow as rows.
+ */
+function renderSections(sections: readonly Section[]): string {
+  const pictured = sections.filter((s) => s.image);
+  if (pictured.length < 2) return sections.map(renderSection).join('');
+  const items = pictured.map(renderGalleryItem).join('');
+  const rest = sections.filter((s) => !s.image).map(renderSection);
+  return `<div class="card-gallery" data-testid="card-gallery">${items}</div>${rest.join('')}`;
+}
+
+function renderGalleryItem(section: Section): string {
+  const body = [
+    section.text ? `<div class="section-text">${markdownToHtml(section.text)}</div>` : '',
+    section.fields?.length ? renderFields(section.fields) : '',
+    section.controls?.length ? renderControls(section.controls) : '',
+  ].join('');
+  const image = section.image ? renderImage(section.image, 'gallery-image') : '';
+  return (
+    '<figure class="card-section gallery-item" data-testid="card-section" data-gallery-item>' +
+    `${image}<figcaption class="gallery-caption">${body}</figcaption></figure>`
   );
 }
 

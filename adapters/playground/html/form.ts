@@ -4,7 +4,8 @@
  * error slot. Every interpolated value is escaped.
  */
 import escapeHtml from 'escape-html';
-import type { Form, FormInput } from '../../../src/core/cards.js';
+import type { FileInput, Form, FormInput } from '../../../src/core/cards.js';
+import { say } from '../../../src/core/messages.js';
 import { markdownToHtml } from '../text.js';
 
 export function renderForm(form: Form): string {
@@ -49,6 +50,8 @@ function renderInput(input: FormInput): string {
     const blank =
       hasInitial && input.required ? '' : `<option value=""${hasInitial ? '' : ' selected'}></option>`;
     control = `<select class="input" ${common}>${blank}${options.join('')}</select>`;
+  } else if (input.kind === 'file') {
+    control = fileControl(input, common);
   } else {
     const limits =
       (input.maxLength !== undefined ? ` maxlength="${Math.floor(input.maxLength)}"` : '') +
@@ -68,6 +71,30 @@ function renderInput(input: FormInput): string {
     '</div>',
   ].join('');
 }
+
+/**
+ * A file input (issue 19): the page script reads the chosen file in the browser and submits its text as the
+ * input's value, refusing first (with these words, on this input) a wrong type, a file too large or one that
+ * is not UTF-8 text; the core checks the length again.
+ */
+function fileControl(input: FileInput, common: string): string {
+  const accept = input.accept.map((a) => `.${a}`).join(',');
+  const name = '{name}';
+  const words = {
+    type: say('file-wrong-type', { name, accept: input.accept.map((a) => `.${a}`).join(' or ') }),
+    large: say('file-too-large', { name, length: '{length}', max: input.maxLength }),
+    text: say('file-not-text', { name }),
+  };
+  return (
+    `<input class="input" type="file" accept="${escapeHtml(accept)}" ${common} data-file-input ` +
+    `data-accept="${escapeHtml(input.accept.join(','))}" data-max-length="${Math.floor(input.maxLength)}" ` +
+    `data-wrong-type="${escapeHtml(toPlainWords(words.type))}" data-too-large="${escapeHtml(toPlainWords(words.large))}" ` +
+    `data-not-text="${escapeHtml(toPlainWords(words.text))}">`
+  );
+}
+
+/** Card markdown of a message as plain words for a data attribute (code spans lose their backticks). */
+const toPlainWords = (text: string): string => text.replace(/\\(.)/g, '$1').replace(/`/g, '');
 
 /** Element ids from core ids: only safe characters, so they work in `for=` and CSS selectors. */
 const slug = (id: string): string => id.replace(/[^A-Za-z0-9_-]/g, '_');

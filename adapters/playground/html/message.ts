@@ -4,6 +4,7 @@
  * thread and its replies stay in place.
  */
 import escapeHtml from 'escape-html';
+import type { Card } from '../../../src/core/cards.js';
 import type { PlaygroundMessage } from '../message-log.js';
 import { renderCard } from '../render.js';
 
@@ -50,8 +51,20 @@ export function renderMessage(
 }
 
 function renderBody(message: PlaygroundMessage): string {
-  if (message.kind === 'card') return renderCard(message.card);
+  if (message.kind === 'card')
+    return message.more?.length ? renderPanel([message.card, ...message.more]) : renderCard(message.card);
   return `<p class="command-echo"><code>/reel ${escapeHtml(message.text)}</code></p>`;
+}
+
+/**
+ * Several cards answered together (the `home` dashboard) as one panel: a grid of cards, each marked with its
+ * place so a click's `update` replaces that card only.
+ */
+function renderPanel(cards: readonly Card[]): string {
+  const items = cards.map(
+    (card, i) => `<div class="panel-item" data-card-index="${i}">${renderCard(card)}</div>`,
+  );
+  return `<div class="card-panel" data-testid="card-panel">${items.join('')}</div>`;
 }
 
 function renderThread(replies: readonly string[]): string {

@@ -10,9 +10,9 @@ const PAGE_HEADERS = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
-  // Images come from the video API's hosts (thumbnails), so any http(s) image source is allowed.
+  // Images and rendered videos come from the video API's hosts, so any http(s) image or media source is allowed.
   'content-security-policy':
-    "default-src 'self'; img-src 'self' https: http: data:; script-src 'self'; style-src 'self'; " +
+    "default-src 'self'; img-src 'self' https: http: data:; media-src 'self' https: http:; script-src 'self'; style-src 'self'; " +
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 };
 

@@ -20,8 +20,10 @@ export function createPostRoutes(
   { bot, room, logger }: Pick<RoutesDeps, 'bot' | 'room' | 'logger'>,
   members: Members,
 ): Record<string, PostRoute> {
-  const show = (response: CoreResponse, at: { user: string; channel: string; messageId?: string }) =>
-    showResponse(room, response, at);
+  const show = (
+    response: CoreResponse,
+    at: { user: string; channel: string; messageId?: string; cardIndex?: number | undefined },
+  ) => showResponse(room, response, at);
 
   async function command(req: IncomingMessage): Promise<ClientReply> {
     const body: CommandBody = await readJson(req, commandBody);

@@ -8,20 +8,27 @@ import { plainText } from '../text.js';
 export function showResponse(
   room: ChatRoom,
   response: CoreResponse,
-  at: { user: string; channel: string; messageId?: string },
+  at: { user: string; channel: string; messageId?: string; cardIndex?: number | undefined },
 ): ClientReply {
   switch (response.kind) {
     case 'message': {
       const visibleTo = response.visibility === 'ephemeral' ? at.user : undefined;
-      const message = room.postCard(at.channel, response.card, visibleTo ? { visibleTo } : {});
+      const message = room.postCard(at.channel, response.card, {
+        ...(visibleTo ? { visibleTo } : {}),
+        ...(response.more ? { more: response.more } : {}),
+      });
       return { ok: true, kind: 'message', messages: [room.view(message)] };
     }
     case 'update': {
       const target = at.messageId ? room.log.get(at.channel, at.messageId) : undefined;
       // Only a message this user can see is replaced; otherwise the new card is shown to them alone.
       const visible = target && (target.visibleTo === undefined || target.visibleTo === at.user);
+      const replace = (id: string) =>
+        at.cardIndex === undefined
+          ? room.replaceCard(at.channel, id, response.card)
+          : room.replaceInPanel({ channel: at.channel, id, index: at.cardIndex }, response.card);
       const message =
-        (visible && at.messageId && room.replaceCard(at.channel, at.messageId, response.card)) ||
+        (visible && at.messageId && replace(at.messageId)) ||
         room.postCard(at.channel, response.card, { visibleTo: at.user });
       return { ok: true, kind: 'update', messages: [room.view(message)] };
     }

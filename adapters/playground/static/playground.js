@@ -255,11 +255,18 @@ input.addEventListener('keydown', (event) => {
 async function runAction(control, click) {
   const article = control.closest('[data-message-id]');
   const messageId = article?.getAttribute('data-message-id') ?? '';
+  // In a panel of cards (the dashboard): the card clicked, so an update replaces only it.
+  const item = control.closest('[data-card-index]');
+  const cardIndex = item ? Number(item.getAttribute('data-card-index')) : undefined;
   clearError();
   control.disabled = true;
   control.setAttribute('aria-busy', 'true');
   try {
-    const reply = await post('/playground/action', { messageId, ...click });
+    const reply = await post('/playground/action', {
+      messageId,
+      ...click,
+      ...(cardIndex !== undefined && Number.isInteger(cardIndex) ? { cardIndex } : {}),
+    });
     handle(reply, { messageId });
   } catch (error) {
     showError(error);
@@ -394,8 +401,12 @@ formDialog.addEventListener('submit', async (event) => {
       values[element.name] = element.value;
     }
   }
-  const messageId = formDialog.dataset.messageId || undefined;
   clearFormErrors(form);
+  // File inputs (issue 19): their text, read here, is the value; a refused file stops the submission.
+  const uploads = await readUploads(form);
+  if ('errors' in uploads) return showFormErrors(form, uploads.errors);
+  Object.assign(values, uploads.values);
+  const messageId = formDialog.dataset.messageId || undefined;
   if (submit instanceof HTMLButtonElement) submit.disabled = true;
   form.setAttribute('aria-busy', 'true');
   try {
@@ -415,6 +426,46 @@ formDialog.addEventListener('submit', async (event) => {
     form.removeAttribute('aria-busy');
   }
 });
+
+/**
+ * The text of each chosen file of a form's file inputs, checked as the core would: its type, its size and
+ * UTF-8 text (words from the input's data attributes, which the server wrote from the core's messages).
+ * @param {HTMLFormElement} form
+ * @returns {Promise<{ values: Record<string, string> } | { errors: Record<string, string> }>}
+ */
+async function readUploads(form) {
+  /** @type {Record<string, string>} */
+  const values = {};
+  /** @type {Record<string, string>} */
+  const errors = {};
+  for (const element of form.querySelectorAll('input[data-file-input]')) {
+    if (!(element instanceof HTMLInputElement)) continue;
+    const file = element.files?.[0];
+    values[element.name] = '';
+    if (!file) continue;
+    const words = (/** @type {string} */ key, /** @type {number} */ length = 0) =>
+      (element.dataset[key] ?? '').replaceAll('{name}', file.name).replaceAll('{length}', String(length));
+    const accept = (element.dataset.accept ?? '').split(',');
+    const max = Number(element.dataset.maxLength ?? '0');
+    const extension = file.name.includes('.') ? (file.name.split('.').pop() ?? '').toLowerCase() : '';
+    if (!accept.includes(extension)) {
+      errors[element.name] = words('wrongType');
+      continue;
+    }
+    let text = '';
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
+    } catch {
+      errors[element.name] = words('notText');
+      continue;
+    }
+    const length = [...text].length;
+    if (text.includes('\u0000')) errors[element.name] = words('notText');
+    else if (length > max) errors[element.name] = words('tooLarge', length);
+    else values[element.name] = text;
+  }
+  return Object.keys(errors).length > 0 ? { errors } : { values };
+}
 
 formDialog.addEventListener('close', () => {
   formDialog.innerHTML = '';
