@@ -103,6 +103,8 @@ const ROWS: Row[] = [
     text: /Captioning “talk.mp4”/,
   },
   { path: 'credits', type: 4, ephemeral: true, text: /Credits: \d+/ },
+  // The dashboard: its first card answers, the others follow privately (test/discord/home.e2e.test.ts).
+  { path: 'home', type: 4, ephemeral: true, text: /You act as/ },
   { path: 'catalog voices', type: 4, ephemeral: true, text: /Voices/ },
   {
     path: 'catalog options',

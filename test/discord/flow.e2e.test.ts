@@ -88,6 +88,8 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       expect(link).toMatchObject({ style: 5, url: expect.stringMatching(/\.mp4$/) });
       expect(fake.channelMessages(card.id).some((m) => textOfMessage(m).includes('.mp4'))).toBe(true);
 
+      // Discord does not share members' zones: Alice set hers (else she is asked first: time-zone.e2e.test.ts).
+      await h.store.users.setTimeZone(w.address('alice'), 'Europe/Paris');
       // Schedule: a modal straight from the button.
       const schedule = await w.click(card, 'Schedule');
       expect(schedule.callbacks[0]).toMatchObject({ type: 9, data: { title: 'Schedule a post' } });
