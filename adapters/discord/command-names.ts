@@ -19,7 +19,7 @@ import type {
 } from '../../src/core/cards.js';
 import type { CommandArg, CommandRef, UsageOption } from '../../src/core/command-ref.js';
 import { literal, pieceSource, restore, shield } from '../../src/core/text.js';
-import { type CommandRoute, type CommandRoutes, discordName } from './commands.js';
+import { type CommandRoute, type CommandRoutes, discordName, MORE_OPTION } from './commands.js';
 
 /** Options whose value names a command (core command → option): read back with `coreName`. */
 export const COMMAND_ARGUMENTS: Readonly<Record<string, string>> = { help: 'command' };
@@ -53,7 +53,10 @@ export class CommandNames {
       case 'name':
         return this.path(ref.name);
       case 'option':
-        return `${discordName(ref.option.name)}:`;
+        // An advanced option is typed as a flag in the command's `more` option.
+        return route?.advanced.has(ref.option.name)
+          ? `${MORE_OPTION}:--${ref.option.name}`
+          : `${discordName(ref.option.name)}:`;
       case 'usage':
         return [slash, ...usageWords(ref.options, route)].join(' ');
       case 'run':
@@ -74,8 +77,14 @@ export class CommandNames {
       if (last && last[0] === option) last[1] = `${last[1]} ${value}`;
       else named.push([option, value]);
     });
-    for (const flag of ref.flags) named.push([flag.name, flag.value ? argText(flag.value) : 'True']);
-    return named.map(([option, value]) => `${discordName(option)}:${value}`);
+    const more: string[] = [];
+    for (const flag of ref.flags) {
+      if (route?.advanced.has(flag.name))
+        more.push(flag.value ? `--${flag.name} ${quoted(argText(flag.value))}` : `--${flag.name}`);
+      else named.push([flag.name, flag.value ? argText(flag.value) : 'True']);
+    }
+    const words = named.map(([option, value]) => `${discordName(option)}:${value}`);
+    return more.length > 0 ? [...words, `${MORE_OPTION}:${more.join(' ')}`] : words;
   }
 
   /** A command named as a value (`help link`) → its Discord path (`account link`). */
@@ -209,6 +218,7 @@ export class CommandNames {
     const hint = input.hint !== undefined ? { hint: this.plain(input.hint) } : {};
     if (input.kind === 'select')
       return { ...input, label, ...hint, options: input.options.map((o) => this.#option(o)) };
+    if (input.kind === 'file') return { ...input, label, ...hint };
     return {
       ...input,
       label,
@@ -227,8 +237,12 @@ function usageWords(options: readonly UsageOption[], route: CommandRoute | undef
   const shown = options.filter((o) => known.has(o.name));
   // Discord lists required options first, whatever the core's order.
   shown.sort((a, b) => Number(b.required) - Number(a.required));
-  return shown.map((o) => {
+  const words = shown.map((o) => {
     const word = `${discordName(o.name)}:${o.boolean ? 'True' : `<${o.name}>`}`;
     return o.required ? word : `[${word}]`;
   });
+  return route && route.advanced.size > 0 ? [...words, `[${MORE_OPTION}:<flags>]`] : words;
 }
+
+/** A flag's value as the text parser reads it back: quoted when it has spaces. */
+const quoted = (value: string): string => (/\s/.test(value) ? `"${value.replace(/"/g, '\\"')}"` : value);

@@ -14,12 +14,25 @@ import {
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { CommandSpec, OptionSpec } from '../../src/core/command-spec.js';
+import type { CommandSpec, OptionSpec, RawArgs } from '../../src/core/command-spec.js';
 import { splitName } from '../../src/core/command-spec.js';
+import { userError } from '../../src/core/context.js';
+import { createRegistry, parseCommandText } from '../../src/core/parse/parse-command.js';
+import { tokenize } from '../../src/core/parse/tokenize.js';
+import { err, ok, type Result } from '../../src/core/result.js';
+import { PLATFORMS } from '../../src/core/video-api.js';
 import { CommandNames } from './command-names.js';
 import { clip, DISCORD } from './limits.js';
 
 export const ROOT_COMMAND = 'reel';
+/**
+ * The most characters `/reel` may count (Discord's cap is 8000): the rest is room for commands still to come.
+ * A test fails when the payload, before any description is shortened, is larger.
+ */
+export const COMMAND_BUDGET = 6_500;
+/** The one text option through which a command's advanced options are typed, as `--flags`. */
+export const MORE_OPTION = 'more';
+const MORE_DESCRIPTION = 'More settings as flags, e.g. --tone funny';
 const ROOT_DESCRIPTION = 'Create, render, schedule and publish AI videos from this channel';
 
 /** Discord-only groups for the commands a member runs once or rarely (see the file comment). */
@@ -40,10 +53,10 @@ const GROUPED: Readonly<Record<string, string>> = {
 
 /** Descriptions of the groups (the core's own groups have no summary of their own). */
 const GROUP_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  account: 'Your API key link, identity and time zone',
-  channel: "This channel's settings, subscriptions and audit log",
-  catalog: 'Voices, accepted values, social accounts and media assets',
-  series: 'Automated series: create, list, edit, pause, resume, generate, episodes',
+  account: 'Your API key, identity and time zone',
+  channel: "This channel's settings, follows and audit log",
+  catalog: 'Voices, accepted values, accounts and assets',
+  series: 'Automated series, generated and posted on a schedule',
 };
 
 /**
@@ -61,6 +74,8 @@ export interface CommandRoute {
   options: Map<string, string>;
   /** The core's positional options (their core names) in order, as text reads them. */
   positional: readonly string[];
+  /** The core's advanced options (not typed options on Discord): typed as flags in the `more` option. */
+  advanced: ReadonlySet<string>;
 }
 
 /** Discord wants lowercase names of letters, digits, `-` and `_`. */
@@ -75,16 +90,16 @@ export function discordName(name: string): string {
 export function routeOf(spec: CommandSpec): CommandRoute {
   const { group, sub } = splitName(spec.name);
   const hidden = HIDDEN_OPTIONS[spec.name] ?? [];
-  const options = new Map(
-    spec.options.filter((o) => !hidden.includes(o.name)).map((o) => [discordName(o.name), o.name]),
-  );
+  const shown = spec.options.filter((o) => !hidden.includes(o.name) && !o.hidden);
+  const options = new Map(shown.filter((o) => !o.advanced).map((o) => [discordName(o.name), o.name]));
   const discordGroup = group ?? GROUPED[sub];
   return {
     command: spec.name,
     ...(discordGroup ? { group: discordName(discordGroup) } : {}),
     sub: discordName(sub),
     options,
-    positional: spec.options.filter((o) => o.positional && !hidden.includes(o.name)).map((o) => o.name),
+    positional: shown.filter((o) => o.positional && !o.advanced).map((o) => o.name),
+    advanced: new Set(shown.filter((o) => o.advanced).map((o) => o.name)),
   };
 }
 
@@ -122,15 +137,72 @@ export class CommandRoutes {
   }
 }
 
+/**
+ * The `more` option's text (`--tone funny --privacy unlisted`) as the core's raw arguments, read by the core's
+ * own parser, so flags mean on Discord what they mean in text. Only flags: a stray word is refused, not taken
+ * as a positional argument.
+ */
+export function flagsOf(spec: CommandSpec, text: string): Result<RawArgs> {
+  const tokens = tokenize(text);
+  if (!tokens.ok) return tokens;
+  const parsed = parseCommandText(`${spec.name} ${text}`, createRegistry([spec]));
+  if (!parsed.ok) return parsed;
+  const given = new Set(
+    tokens.value
+      .filter((t) => !t.quoted && t.text.startsWith('--'))
+      .map((t) => t.text.slice(2).split('=')[0]?.toLowerCase()),
+  );
+  for (const [name, value] of Object.entries(parsed.value.raw)) {
+    if (!given.has(name)) return err(userError('extra-arg', { value: String(value), command: spec.name }));
+  }
+  return ok(parsed.value.raw);
+}
+
 /** Writes the command references of a description (`see /reel catalog options kind:styles`). */
 type Describe = (text: string) => string;
 
-function optionOf(o: OptionSpec, describe: Describe): APIApplicationCommandBasicOption {
+/** A pointer to another command (`(see /reel catalog options kind:styles)`), which suggestions make moot. */
+const SEE_COMMAND = /[\s,;]*\(?\bsee ⟦[^⟧]*⟧\)?/g;
+/** An option's list of the platforms, which its choices show. */
+const LISTS_PLATFORMS = /\byoutube, tiktok\b/i;
+/**
+ * Most characters a choice list may count before it is suggested while typing instead (choices count against
+ * the payload's size, suggestions do not). Platforms stay choices: the names members pick most.
+ */
+const CHOICES_MAX_CHARS = 30;
+
+/**
+ * A command's summary as Discord's picker shows it: its head, before the details after a colon or in
+ * parentheses (`Show a video’s details: script, voice…` → `Show a video’s details`); `help` keeps it whole.
+ */
+export function discordSummary(summary: string): string {
+  const head = summary.split(/:\s|\s\(/)[0]?.trim() ?? '';
+  return head.length >= 12 ? head : summary.trim();
+}
+
+/** What an option's description says on Discord: without what its choices or suggestions already show. */
+function discordDescription(o: OptionSpec): string {
+  if (o.kind === 'platform' && LISTS_PLATFORMS.test(o.description)) return 'Platform';
+  return o.catalog ? o.description.replace(SEE_COMMAND, '') : o.description;
+}
+
+/**
+ * One typed option. A command with a form registers none as required: `/reel series create` alone opens the
+ * form, which asks for them.
+ */
+function optionOf(
+  o: OptionSpec,
+  context: { describe: Describe; form: boolean },
+): APIApplicationCommandBasicOption {
   const base = {
     name: discordName(o.name),
-    description: clip(describe(o.description).trim() || o.name, DISCORD.commandDescription),
-    required: o.required === true,
+    description: clip(context.describe(discordDescription(o)).trim() || o.name, DISCORD.commandDescription),
+    required: o.required === true && !context.form,
   };
+  // Catalog values are suggested from the team's catalog while typing (any value may still be typed).
+  if (o.catalog && (o.kind === 'string' || o.kind === 'choice')) {
+    return { ...base, type: ApplicationCommandOptionType.String, autocomplete: true };
+  }
   switch (o.kind) {
     case 'int':
       return {
@@ -143,8 +215,9 @@ function optionOf(o: OptionSpec, describe: Describe): APIApplicationCommandBasic
       return { ...base, type: ApplicationCommandOptionType.Boolean };
     case 'choice': {
       const choices = o.choices ?? [];
-      // More choices than Discord lists: the core's suggestions filter them as the member types.
-      if (choices.length > DISCORD.choicesPerOption || choices.length === 0) {
+      // More choices than Discord lists, or long ones: the core's suggestions filter them as the member types.
+      const chars = choices.reduce((n, c) => n + 2 * c.length, 0);
+      if (choices.length > DISCORD.choicesPerOption || choices.length === 0 || chars > CHOICES_MAX_CHARS) {
         return { ...base, type: ApplicationCommandOptionType.String, autocomplete: true };
       }
       return {
@@ -156,6 +229,14 @@ function optionOf(o: OptionSpec, describe: Describe): APIApplicationCommandBasic
         })),
       };
     }
+    case 'platform':
+      return {
+        ...base,
+        type: ApplicationCommandOptionType.String,
+        choices: PLATFORMS.map((p) => ({ name: p, value: p })),
+      };
+    // Several platforms (`youtube,tiktok` or `all`) are one text: suggested as typed, not a single choice.
+    case 'platforms':
     case 'video':
     case 'series':
     case 'voice':
@@ -177,15 +258,24 @@ function subcommandOf(
   route: CommandRoute,
   describe: Describe,
 ): APIApplicationCommandSubcommandOption {
-  const options = spec.options
-    .filter((o) => [...route.options.values()].includes(o.name))
-    .map((o) => optionOf(o, describe));
+  const typed = new Set(route.options.values());
+  const context = { describe, form: spec.form !== undefined };
+  const options = spec.options.filter((o) => typed.has(o.name)).map((o) => optionOf(o, context));
   // Discord refuses an optional option before a required one; the stable sort keeps the core's order otherwise.
   options.sort((a, b) => Number(b.required === true) - Number(a.required === true));
+  if (route.advanced.size > 0) {
+    options.push({
+      type: ApplicationCommandOptionType.String,
+      name: MORE_OPTION,
+      description: MORE_DESCRIPTION,
+      required: false,
+      max_length: DISCORD.stringOptionMaxLength,
+    });
+  }
   return {
     type: ApplicationCommandOptionType.Subcommand,
     name: route.sub,
-    description: clip(spec.summary.trim() || spec.name, DISCORD.commandDescription),
+    description: clip(discordSummary(spec.summary) || spec.name, DISCORD.commandDescription),
     ...(options.length > 0 ? { options } : {}),
   };
 }
@@ -193,6 +283,7 @@ function subcommandOf(
 /** The bulk-overwrite body registering `/reel`: one chat-input command holding every core command. */
 export function buildCommandPayload(
   commands: readonly CommandSpec[],
+  how: { fit: boolean } = { fit: true },
 ): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
   const top: (APIApplicationCommandSubcommandOption | APIApplicationCommandSubcommandGroupOption)[] = [];
   const groups = new Map<string, APIApplicationCommandSubcommandGroupOption>();
@@ -225,8 +316,14 @@ export function buildCommandPayload(
     contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
     options: top,
   };
-  fitDescriptions(command);
+  if (how.fit) fitDescriptions(command);
   return [command];
+}
+
+/** The payload before `fitDescriptions` would shorten anything: what the budget test measures. */
+export function unfittedSize(commands: readonly CommandSpec[]): number {
+  const [command] = buildCommandPayload(commands, { fit: false });
+  return command ? commandSize(command) : 0;
 }
 
 /** Characters Discord counts against a command's 8000: names, descriptions, choice names and values. */

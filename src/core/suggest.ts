@@ -4,6 +4,7 @@
 import type { SelectOption } from './cards.js';
 import type { OptionSpec } from './command-spec.js';
 import type { CommandContext } from './context.js';
+import { PLATFORMS } from './video-api.js';
 
 const matches = (label: string, query: string) => label.toLowerCase().includes(query.trim().toLowerCase());
 const clip = (s: string, n = 100) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -14,6 +15,13 @@ export async function suggestFor(
   query: string,
 ): Promise<SelectOption[]> {
   const api = await ctx.api();
+  // Options taking a catalog's values: the team's catalog, matched by name or value.
+  if (option.catalog && (option.kind === 'string' || option.kind === 'choice')) {
+    const { items } = await ctx.deps.catalog.options(api, await ctx.apiKeyId(), option.catalog);
+    return items
+      .filter((i) => matches(`${i.name} ${i.value}`, query))
+      .map((i) => ({ label: clip(i.name === i.value ? i.name : `${i.name} (${i.value})`), value: i.value }));
+  }
   switch (option.kind) {
     case 'video': {
       const { items } = await api.videos.list({ page: 1, limit: 50 });
@@ -27,7 +35,13 @@ export async function suggestFor(
     }
     case 'series': {
       const all = await api.series.list();
-      return all.filter((s) => matches(s.name, query)).map((s) => ({ label: clip(s.name), value: s.id }));
+      const out = all.filter((s) => matches(s.name, query) || s.id === query.trim());
+      return [
+        ...((await ctx.deps.store.users.getLast(ctx.req.user, 'series'))
+          ? [{ label: 'last (your most recent)', value: 'last' }]
+          : []),
+        ...out.map((s) => ({ label: clip(s.name), value: s.id })),
+      ];
     }
     case 'voice': {
       const voices = await ctx.deps.catalog.voices(api, await ctx.apiKeyId());
@@ -49,6 +63,17 @@ export async function suggestFor(
           .filter((a) => matches(`${platform} ${a.label}`, query))
           .map((a) => ({ label: clip(`${platform}: ${a.label}`), value: a.authId })),
       );
+    }
+    case 'platforms': {
+      // `youtube,ti` → `youtube,tiktok`: the typed list with its last name completed.
+      const typed = query.split(',').map((p) => p.trim().toLowerCase());
+      const last = typed.pop() ?? '';
+      const head = typed.filter(Boolean);
+      const rest = PLATFORMS.filter((p) => p.startsWith(last) && !head.includes(p));
+      const lists = rest.map((p) => [...head, p].join(','));
+      return [...lists, ...(head.length === 0 ? ['all'] : [])]
+        .filter((v) => v.includes(last))
+        .map((v) => ({ label: v, value: v }));
     }
     default:
       return (option.choices ?? []).filter((c) => matches(c, query)).map((c) => ({ label: c, value: c }));

@@ -5,14 +5,19 @@
  */
 import { ApplicationCommandOptionType as T } from 'discord.js';
 import { describe, expect, it } from 'vitest';
+import { CommandNames } from '../../adapters/discord/command-names.js';
 import {
   buildCommandPayload,
+  COMMAND_BUDGET,
   CommandRoutes,
   commandSize,
   discordName,
+  flagsOf,
+  unfittedSize,
 } from '../../adapters/discord/commands.js';
 import { type CommandSpec, defineCommand, type OptionSpec } from '../../src/core/command-spec.js';
 import { MODULES } from '../../src/core/commands/index.js';
+import { command as commandRef, flag } from '../../src/core/text.js';
 import { commandChars, commandProblems } from './discord-rules.js';
 import type { Json } from './world.js';
 
@@ -34,7 +39,33 @@ describe('the /reel payload', () => {
     expect(reel).toMatchObject({ name: 'reel', type: 1 });
     expect(commandProblems(reel as Json)).toEqual([]);
     expect(commandChars(reel as Json)).toBe(commandSize(reel as never));
-    expect(commandChars(reel as Json)).toBeLessThanOrEqual(8000);
+    expect(commandChars(reel as Json)).toBeLessThanOrEqual(COMMAND_BUDGET);
+  });
+
+  it(`stays within its budget of ${COMMAND_BUDGET} characters before any description is shortened`, () => {
+    expect(COMMAND_BUDGET).toBe(6500);
+    // Measured before `fitDescriptions` could cut anything, so shortening can never hide growth...
+    expect(unfittedSize(COMMANDS)).toBeLessThanOrEqual(COMMAND_BUDGET);
+    // ...and indeed nothing was cut: the registered payload is the unshortened one.
+    expect(buildCommandPayload(COMMANDS)).toEqual(buildCommandPayload(COMMANDS, { fit: false }));
+    expect(commandChars(reel as Json)).toBe(unfittedSize(COMMANDS));
+  });
+
+  it('measures growth: typed options count, advanced ones cost nothing past the one `more` option', () => {
+    const grown = (extra: OptionSpec[]) =>
+      COMMANDS.map((c) => (c.name === 'series create' ? { ...c, options: [...c.options, ...extra] } : c));
+    const twelve = (advanced: boolean) =>
+      Array.from({ length: 12 }, (_, i) => ({
+        name: `extra-setting-${i}`,
+        kind: 'string' as const,
+        advanced,
+        description: 'A setting added later, described in a plain sentence of some length',
+      }));
+    // Twelve more advanced options: not one character more.
+    expect(unfittedSize(grown(twelve(true)))).toBe(unfittedSize(COMMANDS));
+    expect(unfittedSize(grown(twelve(true)))).toBeLessThanOrEqual(COMMAND_BUDGET);
+    // The same twelve typed would be counted, and push /reel past its budget: the test above would fail.
+    expect(unfittedSize(grown(twelve(false)))).toBeGreaterThan(COMMAND_BUDGET);
   });
 
   it('holds at most 25 entries per level and 25 options per subcommand, required ones first', () => {
@@ -100,7 +131,8 @@ describe('the /reel payload', () => {
       });
       expect(option(path as string, name as string).choices).toBeUndefined();
     }
-    expect(option('schedule', 'when')).toMatchObject({ type: T.String, required: true });
+    // `schedule` has a form: nothing is required on Discord, the form asks for what is missing.
+    expect(option('schedule', 'when')).toMatchObject({ type: T.String, required: false });
     expect(option('caption', 'url')).toMatchObject({ type: T.String, required: true });
     // The API key travels through the private form only: no option invites pasting it.
     expect(byPath.get('account link')?.options).toBeUndefined();
@@ -162,5 +194,95 @@ describe('building from other declarations', () => {
     expect(discordName('Spend Threshold')).toBe('spend-threshold');
     expect(discordName('--weird__name!!')).toBe('weird__name');
     expect(discordName('x'.repeat(40))).toHaveLength(32);
+  });
+});
+
+describe('native options', () => {
+  const byPath = new Map(leaves(reel as Json).map((l) => [l.path.join(' '), l.node]));
+  const options = (path: string): Json[] => byPath.get(path)?.options ?? [];
+  const option = (path: string, name: string): Json | undefined => options(path).find((o) => o.name === name);
+  const PLATFORM_CHOICES = ['youtube', 'tiktok', 'instagram', 'x', 'facebook', 'linkedin', 'threads'];
+
+  it('offers the seven platforms as choices wherever one platform is asked', () => {
+    for (const [path, name] of [
+      ['publish', 'platform'],
+      ['meta', 'platform'],
+      ['series create', 'destination'],
+      ['series edit', 'destination'],
+    ] as const) {
+      const o = option(path, name);
+      expect(
+        o?.choices?.map((c: Json) => c.value),
+        `${path} ${name}`,
+      ).toEqual(PLATFORM_CHOICES);
+      expect(o?.autocomplete, `${path} ${name}`).toBeUndefined();
+    }
+    // Several platforms are one text (`youtube,tiktok` or `all`): suggested while typing.
+    expect(option('schedule', 'platforms')).toMatchObject({ autocomplete: true });
+  });
+
+  it('suggests catalog values while typing', () => {
+    for (const [path, name] of [
+      ['series create', 'source'],
+      ['series create', 'niche'],
+      ['series create', 'style'],
+      ['series create', 'language'],
+      ['series edit', 'source'],
+      ['create', 'style'],
+      ['create', 'language'],
+      ['caption', 'language'],
+    ] as const) {
+      expect(option(path, name), `${path} ${name}`).toMatchObject({ type: T.String, autocomplete: true });
+      // The catalog pointer of the text help is left out: the suggestions are the catalog.
+      expect(option(path, name)?.description, `${path} ${name}`).not.toMatch(/catalog options/);
+    }
+    expect(
+      COMMANDS.find((c) => c.name === 'series create')?.options.find((o) => o.name === 'source'),
+    ).toMatchObject({ catalog: 'sources' });
+  });
+
+  it('registers nothing as required on a command with a form, so the command alone opens it', () => {
+    expect(option('series create', 'name')).toMatchObject({ required: false });
+    expect(option('series create', 'source')).toMatchObject({ required: false });
+    expect(options('create').every((o) => o.required !== true)).toBe(true);
+    // Without a form, required stays required.
+    expect(option('show', 'video')).toMatchObject({ required: true });
+  });
+
+  it('types advanced options as flags in one `more` option, and keeps daily ones typed', () => {
+    const series = options('series create').map((o) => o.name);
+    for (const daily of ['name', 'source', 'niche', 'voice', 'style', 'schedule', 'destination'])
+      expect(series).toContain(daily);
+    for (const rare of ['mood', 'captions', 'hashtags', 'tone', 'privacy', 'prompt', 'subreddit', 'accounts'])
+      expect(series).not.toContain(rare);
+    expect(option('series create', 'more')).toMatchObject({
+      type: T.String,
+      description: 'More settings as flags, e.g. --tone funny',
+    });
+    expect(option('series create', 'more')?.required).toBe(false);
+    // A command without advanced options has no `more`.
+    expect(option('show', 'more')).toBeUndefined();
+  });
+
+  it('reads `more` with the core’s parser: flags only', () => {
+    const spec = COMMANDS.find((c) => c.name === 'series create') as CommandSpec;
+    expect(flagsOf(spec, '--tone funny --privacy unlisted --hashtags "#a #b" --thumbnails')).toEqual({
+      ok: true,
+      value: { tone: 'funny', privacy: 'unlisted', hashtags: '#a #b', thumbnails: true },
+    });
+    const unknown = flagsOf(spec, '--tne funny');
+    expect(unknown.ok || unknown.error.code).toBe('unknown-flag');
+    const stray = flagsOf(spec, 'funny --tone x');
+    expect(stray.ok || stray.error.code).toBe('extra-arg');
+    const missing = flagsOf(spec, '--tone');
+    expect(missing.ok || missing.error.code).toBe('missing-flag-value');
+  });
+
+  it('writes advanced options in help as `more:` flags', () => {
+    const names = new CommandNames(new CommandRoutes(COMMANDS));
+    expect(names.markdown(flag('series create', 'tone'))).toBe('`more:--tone`');
+    expect(names.markdown(commandRef('series edit', ['Night'], { tone: 'very calm', niche: 'x' }))).toBe(
+      '`/reel series edit series:Night niche:x more:--tone "very calm"`',
+    );
   });
 });

@@ -1,6 +1,12 @@
-/** `/reel …`: the command and its options, renamed from Discord's option names to the core's. */
+/**
+ * `/reel …`: the command and its options, renamed from Discord's option names to the core's; the `more`
+ * option's `--flags` (the command's advanced options) read with the core's own text parser.
+ */
+import { errorCard } from '../../../src/core/bot.js';
+import type { RawArgs } from '../../../src/core/command-spec.js';
+import { say } from '../../../src/core/messages.js';
 import { COMMAND_ARGUMENTS } from '../command-names.js';
-import { ROOT_COMMAND } from '../commands.js';
+import { flagsOf, MORE_OPTION, ROOT_COMMAND } from '../commands.js';
 import type { Replier } from '../interactions.js';
 import { requestInfoOf } from '../request-info.js';
 import type { InboundOf, InteractionContext } from './context.js';
@@ -12,8 +18,15 @@ export async function answerCommand(ctx: InteractionContext, i: InboundOf<'comma
   const route =
     i.path.command === ROOT_COMMAND && i.path.sub ? routes.find(i.path.group, i.path.sub) : undefined;
   const name = route?.command ?? [i.path.group, i.path.sub].filter(Boolean).join(' ');
-  const raw: Record<string, string | number | boolean> = {};
-  for (const [option, value] of Object.entries(i.options)) raw[route?.options.get(option) ?? option] = value;
+  const spec = route && bot.commands.find((c) => c.name === route.command);
+  const more = route && route.advanced.size > 0 ? i.options[MORE_OPTION] : undefined;
+  const flags = spec && typeof more === 'string' ? flagsOf(spec, more) : undefined;
+  // Typed options win over the same setting given again as a flag.
+  const raw: RawArgs = flags?.ok ? { ...flags.value } : {};
+  for (const [option, value] of Object.entries(i.options)) {
+    if (more !== undefined && option === MORE_OPTION) continue;
+    raw[route?.options.get(option) ?? option] = value;
+  }
   // `/reel help command:account link`: the name help showed on Discord, turned back into the core's.
   const naming = route && COMMAND_ARGUMENTS[route.command];
   const typed = naming ? raw[naming] : undefined;
@@ -30,6 +43,9 @@ export async function answerCommand(ctx: InteractionContext, i: InboundOf<'comma
       answering: { source: 'reply', canShowModal: true },
       ackFirst: !bot.mayAnswerWithForm(name),
     },
-    () => bot.handleCommand(req, name, raw),
+    async () =>
+      flags && !flags.ok
+        ? errorCard(say(flags.error.code, flags.error.params), spec)
+        : bot.handleCommand(req, name, raw),
   );
 }

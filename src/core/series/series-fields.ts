@@ -34,10 +34,25 @@ export const SOURCE_DESCRIPTION = `Content source (see ${command('options', ['so
 
 /** Flags for every series setting but the name and source (required on create, optional on edit). */
 export const SERIES_FIELD_OPTIONS = [
-  { name: 'niche', kind: 'string', catalog: 'niches', description: `Niche (see ${command('options', ['niches'])})` },
+  {
+    name: 'niche',
+    kind: 'string',
+    catalog: 'niches',
+    description: `Niche (see ${command('options', ['niches'])})`,
+  },
   { name: 'voice', kind: 'voice', description: 'Narrator voice, by name or id' },
-  { name: 'style', kind: 'string', catalog: 'styles', description: `Visual style (see ${command('options', ['styles'])})` },
-  { name: 'language', kind: 'string', catalog: 'languages', description: `Language (see ${command('options', ['languages'])})` },
+  {
+    name: 'style',
+    kind: 'string',
+    catalog: 'styles',
+    description: `Visual style (see ${command('options', ['styles'])})`,
+  },
+  {
+    name: 'language',
+    kind: 'string',
+    catalog: 'languages',
+    description: `Language (see ${command('options', ['languages'])})`,
+  },
   { name: 'duration', kind: 'choice', choices: DURATIONS, description: 'Episode length in seconds' },
   {
     name: 'model',
@@ -46,11 +61,26 @@ export const SERIES_FIELD_OPTIONS = [
     description: 'Visual model; sets the credits per episode',
   },
   { name: 'destination', kind: 'platform', description: 'Platform episodes are posted to' },
-  { name: 'accounts', kind: 'string', advanced: true, description: 'Account names or ids to post to, comma-separated' },
+  {
+    name: 'accounts',
+    kind: 'string',
+    advanced: true,
+    description: 'Account names or ids to post to, comma-separated',
+  },
   { name: 'schedule', kind: 'string', description: 'Posting schedule, e.g. "daily 09:00 Europe/Paris"' },
   { name: 'time', kind: 'string', advanced: true, description: 'Posting time, HH:mm' },
-  { name: 'days', kind: 'string', advanced: true, description: 'Posting days: daily, weekdays or mon,wed,fri' },
-  { name: 'timezone', kind: 'string', advanced: true, description: 'IANA time zone of the schedule, e.g. Europe/Paris' },
+  {
+    name: 'days',
+    kind: 'string',
+    advanced: true,
+    description: 'Posting days: daily, weekdays or mon,wed,fri',
+  },
+  {
+    name: 'timezone',
+    kind: 'string',
+    advanced: true,
+    description: 'IANA time zone of the schedule, e.g. Europe/Paris',
+  },
   { name: 'music', kind: 'boolean', advanced: true, description: 'Background music on or off' },
   {
     name: 'mood',
@@ -68,10 +98,33 @@ export const SERIES_FIELD_OPTIONS = [
   },
   { name: 'hashtags', kind: 'string', advanced: true, description: 'Hashtags appended to post captions' },
   { name: 'tone', kind: 'string', advanced: true, description: 'Tone of the narration, e.g. "playful"' },
-  { name: 'privacy', kind: 'choice', choices: PRIVACY, advanced: true, description: 'YouTube privacy of posted episodes' },
-  { name: 'prompt', kind: 'text', advanced: true, maxLength: 5000, description: 'Custom prompt steering every episode' },
-  { name: 'subreddit', kind: 'string', advanced: true, catalog: 'subreddits', description: 'Subreddit, when the source is Reddit' },
-  { name: 'thumbnails', kind: 'boolean', advanced: true, description: 'Generate AI thumbnails per episode (free)' },
+  {
+    name: 'privacy',
+    kind: 'choice',
+    choices: PRIVACY,
+    advanced: true,
+    description: 'YouTube privacy of posted episodes',
+  },
+  {
+    name: 'prompt',
+    kind: 'text',
+    advanced: true,
+    maxLength: 5000,
+    description: 'Custom prompt steering every episode',
+  },
+  {
+    name: 'subreddit',
+    kind: 'string',
+    advanced: true,
+    catalog: 'subreddits',
+    description: 'Subreddit, when the source is Reddit',
+  },
+  {
+    name: 'thumbnails',
+    kind: 'boolean',
+    advanced: true,
+    description: 'Generate AI thumbnails per episode (free)',
+  },
   {
     name: 'thumbnail-settings',
     kind: 'text',

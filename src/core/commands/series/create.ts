@@ -44,7 +44,7 @@ export const createCommand: CommandSpec = defineCommand({
       maxLength: 120,
       description: 'Series name',
     },
-    { name: 'source', kind: 'string', required: true, description: SOURCE_DESCRIPTION },
+    { name: 'source', kind: 'string', required: true, catalog: 'sources', description: SOURCE_DESCRIPTION },
     ...SERIES_FIELD_OPTIONS,
   ],
   examples: [

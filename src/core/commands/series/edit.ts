@@ -62,7 +62,7 @@ export const editCommand: CommandSpec = defineCommand({
       description: 'Series name, id or `last`',
     },
     { name: 'name', kind: 'string', maxLength: 120, description: 'New name' },
-    { name: 'source', kind: 'string', description: SOURCE_DESCRIPTION },
+    { name: 'source', kind: 'string', catalog: 'sources', description: SOURCE_DESCRIPTION },
     ...SERIES_FIELD_OPTIONS,
     { name: 'paused', kind: 'boolean', description: 'Pause (yes) or resume (no)' },
   ],

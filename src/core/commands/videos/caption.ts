@@ -46,6 +46,7 @@ export const captionCommand: CommandSpec = defineCommand({
     {
       name: 'language',
       kind: 'string',
+      catalog: 'languages',
       description: `Spoken language, see ${command('options', ['languages'])}`,
     },
   ],

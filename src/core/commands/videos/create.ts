@@ -28,10 +28,16 @@ export const createCommand: CommandSpec = defineCommand({
       choices: MODELS,
       description: 'storyboard (20), motion_lite (50) or motion_pro (100 credits)',
     },
-    { name: 'style', kind: 'string', description: `Visual style, see ${command('options', ['styles'])}` },
+    {
+      name: 'style',
+      kind: 'string',
+      catalog: 'styles',
+      description: `Visual style, see ${command('options', ['styles'])}`,
+    },
     {
       name: 'language',
       kind: 'string',
+      catalog: 'languages',
       description: `Spoken language, see ${command('options', ['languages'])}`,
     },
     {
