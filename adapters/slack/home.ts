@@ -1,14 +1,12 @@
 /**
- * The App Home tab: the core's dashboard cards stacked into one `home` view (at most 100 blocks), a divider
- * between cards. Buttons are left out: the home tab is a dashboard, acting happens in channels (a click
- * there has a channel to answer in and to run under its settings); link buttons stay. The approvals inbox
- * keeps its buttons (`actionableOnHome`): each is decided in the request's own conversation, and the click's
- * answer comes back on the Home (listeners.ts). An optional `notice` (the answer to a click made here)
- * leads the view, buttonless.
+ * The App Home tab: the core's dashboard cards (`homeCards`) stacked into one `home` view (at most 100
+ * blocks), a divider between cards. The core leaves on them only buttons that work from the dashboard:
+ * Link key, Approve / Reject, Render / Schedule / Show in DM, Unsubscribe (listeners/actions.ts runs them,
+ * in the member's DM with the app when they answer in a conversation). An optional `notice` (the answer to a
+ * click made here) leads the view, buttonless.
  */
 import type { types } from '@slack/bolt';
 import type { Card } from '../../src/core/cards.js';
-import { actionableOnHome } from '../../src/core/home.js';
 import { cardToBlocks, fallbackText, LIMITS, withoutImages } from './render.js';
 
 export function homeView(
@@ -27,7 +25,8 @@ export function homeView(
     blocks.push(
       ...cardToBlocks(options.images === false ? withoutImages(card) : card, {
         maxBlocks: Math.min(room, Math.max(share, 12)),
-        withoutActions: !actionableOnHome(card),
+        withoutActions: notice !== undefined && card === notice,
+        compact: true,
       }),
     );
   });

@@ -12,7 +12,9 @@ import type { SlackGroups } from './groups.js';
 import type { SlackRevocation } from './installations.js';
 import { registerActions } from './listeners/actions.js';
 import { registerCommands } from './listeners/commands.js';
+import type { ListenerContext } from './listeners/context.js';
 import { registerEvents } from './listeners/events.js';
+import { registerShortcuts } from './listeners/shortcuts.js';
 import { registerViews } from './listeners/views.js';
 import type { SlackPeople } from './people.js';
 import type { Presenter } from './present.js';
@@ -40,11 +42,13 @@ export interface ListenerDeps {
   homeTeam?: () => string | undefined;
 }
 
-/** Registers every listener, one file per kind of payload (`listeners/`). */
-export function registerListeners(app: App, deps: ListenerDeps): void {
+/** Registers every listener, one file per kind of payload (`listeners/`); returns what they share. */
+export function registerListeners(app: App, deps: ListenerDeps): ListenerContext {
   const ctx = { ...deps, log: deps.logger.child({ component: 'slack' }) };
   registerCommands(app, ctx);
   registerActions(app, ctx);
   registerViews(app, ctx);
+  registerShortcuts(app, ctx);
   registerEvents(app, ctx);
+  return ctx;
 }

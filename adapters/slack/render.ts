@@ -89,13 +89,22 @@ export interface SlackMessage {
 export interface BlockOptions {
   /** Block budget: 50 in a message (default), less when stacking cards in a view. */
   maxBlocks?: number;
-  /** Drop buttons and selects (App Home dashboard: acting happens in channels). Link buttons stay. */
+  /** Drop buttons and selects (the answer leading an App Home). Link buttons stay. */
   withoutActions?: boolean;
+  /** Stacked with other cards (App Home): a section's image sits beside its text, as a thumbnail. */
+  compact?: boolean;
 }
+
+/** The label of a rendered video's link button. */
+export const WATCH_LABEL = 'Watch / Download MP4';
 
 /** The card without its images (a Slack refusal of the blocks is most often an image it cannot fetch). */
 export function withoutImages(card: Card): Card {
   const { image: _image, ...rest } = card;
+  if (rest.video?.poster) {
+    const { poster: _poster, ...video } = rest.video;
+    rest.video = video;
+  }
   if (!rest.sections) return rest;
   return { ...rest, sections: rest.sections.map(({ image: _i, ...section }) => section) };
 }
@@ -123,12 +132,17 @@ export function cardToBlocks(card: Card, options: BlockOptions = {}): Block[] {
   if (card.text) head.push(...textSections(card.text));
   if (card.fields?.length) head.push(...fieldSections(card.fields));
   if (card.image) head.push(imageBlock(card.image));
+  // The rendered video: its poster as a preview (unless it is the card's image already) and a link button.
+  const poster = card.video?.poster;
+  if (card.video && poster && poster !== card.image?.url)
+    head.push(imageBlock({ url: poster, alt: card.video.alt }, WATCH_LABEL));
   if (card.progress) head.push(progressBlock(card.progress));
 
   const groups = (card.sections ?? []).map((s) => sectionBlocks(s, counter, options));
 
   const tail: Block[] = [];
-  const controls = actionBlocks(card.controls ?? [], counter, options);
+  const watch: Control[] = card.video ? [{ kind: 'link', label: WATCH_LABEL, url: card.video.url }] : [];
+  const controls = actionBlocks([...watch, ...(card.controls ?? [])], counter, options);
   tail.push(...controls);
   if (card.context) tail.push(contextBlock(card.context));
 
@@ -223,7 +237,16 @@ function fieldSections(fields: Field[]): Block[] {
   return blocks;
 }
 
-function imageBlock(image: Image): Block {
+function imageBlock(image: Image, title?: string): Block {
+  return {
+    type: 'image',
+    image_url: image.url.slice(0, LIMITS.imageUrl),
+    alt_text: truncate(toPlain(image.alt) || 'image', LIMITS.altText),
+    ...(title ? { title: plain(title, 2000) } : {}),
+  };
+}
+
+function imageElement(image: Image): types.ImageElement {
   return {
     type: 'image',
     image_url: image.url.slice(0, LIMITS.imageUrl),
@@ -250,10 +273,15 @@ function progressBlock(progress: Progress): Block {
 
 function sectionBlocks(section: Section, counter: { n: number }, options: BlockOptions): Block[] {
   const blocks: Block[] = [{ type: 'divider' }];
-  if (section.text) blocks.push(...textSections(section.text));
+  const texts = section.text ? textSections(section.text) : [];
+  const first = texts[0];
+  // Stacked on a dashboard, a video's thumbnail sits beside its text.
+  const beside = options.compact && section.image && first?.type === 'section' ? section.image : undefined;
+  if (first?.type === 'section' && beside) first.accessory = imageElement(beside);
+  blocks.push(...texts);
   if (section.fields?.length) blocks.push(...fieldSections(section.fields));
   // Thumbnails are compared side by side by eye: a full image block, not a small accessory.
-  if (section.image) blocks.push(imageBlock(section.image));
+  if (section.image && !beside) blocks.push(imageBlock(section.image));
   blocks.push(...actionBlocks(section.controls ?? [], counter, options));
   return blocks.length > 1 ? blocks : [];
 }

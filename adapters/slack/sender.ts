@@ -1,6 +1,7 @@
 /**
  * Slack's `ChatSender`: the outbox posts long-lived cards with `chat.postMessage` (in the card's thread
- * when asked), edits them with `chat.update`, and sends private notices with `chat.postEphemeral`.
+ * when asked), edits them with `chat.update`, sends private notices with `chat.postEphemeral`, and publishes
+ * members' App Homes again when what they show changed (`views.publish`).
  *
  * - Its WebClient never waits: rate-limited calls are rejected (`rejectRateLimitedCalls`) and nothing is
  *   retried inside the client, so a 429 becomes `ChatDeliveryError(retryable, retryAfter)` and the outbox
@@ -43,6 +44,8 @@ export interface SlackSenderOptions {
   apiUrl?: string;
   /** Per-call timeout (default 10 s): a hung call must not hold the outbox lane. */
   timeoutMs?: number;
+  /** Publishes a member's App Home again (listeners/publish-home.ts), with the workspace's delivery client. */
+  home?: (user: UserAddress, client: webApi.WebClient) => Promise<void>;
 }
 
 export function createSlackSender(options: SlackSenderOptions): ChatSender {
@@ -114,6 +117,13 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       }
       const client = await clientFor(workspace);
       await ephemeralOrDm(client, { channel, user: target.id, message: cardToMessage(card) });
+    },
+
+    async refreshHome(user: UserAddress) {
+      const home = options.home;
+      if (!home) return;
+      const client = await clientFor(slackAddress(user).workspace);
+      await call('views.publish', () => home(user, client));
     },
   };
 }

@@ -1,53 +1,157 @@
 /**
- * A member's dashboard (Slack App Home), built from the same cards the commands answer with: who they act
- * as, credits, recent videos, the next 7 days of the calendar, their approvals inbox, and what this
- * workspace's channels follow. Platform-neutral: the adapter only lays the cards out.
+ * A member's dashboard (Slack App Home, `/reel home` elsewhere), built from the same cards the commands answer
+ * with: who they act as (with a button to link a key), credits, recent videos (Render / Schedule / Show here
+ * each), the next 7 days of the calendar, their approvals inbox (Approve / Reject), and what this workspace's
+ * channels follow (Unsubscribe each). Platform-neutral: the adapter only lays the cards out.
+ *
+ * Every button left on the dashboard works without the conversation it was clicked in: each carries what it
+ * acts on in its value and is re-authorised with the clicker's key on arrival. Those that answer with a card
+ * in a conversation (`runsInDirectMessage`: a render, a schedule, a live card) run in the member's direct
+ * messages with the app; the others answer on the dashboard itself. Buttons that need the conversation
+ * (paging a list in place, say) are left out.
  */
 import { workspaceOf } from './address.js';
+import { APPROVE_ACTION, REJECT_ACTION, WITHDRAW_ACTION } from './approvals/card.js';
 import type { Bot } from './bot.js';
-import type { Card } from './cards.js';
-import type { RequestInfo } from './context.js';
+import type { Button, Card, Control, Response, Section } from './cards.js';
+import { LIMITS } from './cards.js';
+import type { ActionSpec } from './command-spec.js';
+import { linkCommand } from './commands/account/link.js';
+import { unsubscribeCommand } from './commands/account/unsubscribe.js';
+import { SHOW_HERE_ACTION } from './commands/videos/status.js';
+import { createContext, type RequestInfo, userError } from './context.js';
 import { formatMention } from './people/mentions.js';
-import type { Store } from './ports.js';
-import { WHAT_IT_POSTS } from './settings/subscriptions.js';
+import type { Store, Subscription, SubscriptionKind } from './ports.js';
+import { FEED_KINDS, WHAT_IT_POSTS } from './settings/subscriptions.js';
 import { channel as channelToken, code, command } from './text.js';
 
-/** The commands whose cards make the dashboard, in order. */
-const SECTIONS = ['whoami', 'credits', 'videos', 'calendar', 'approvals'] as const;
+/** Opens the link form (the `link` command's private form). */
+export const HOME_LINK_ACTION = 'home.link';
+/** Stops one channel subscription; value `<kind>|<target>|<conversation>`. */
+export const HOME_UNSUBSCRIBE_ACTION = 'home.unsubscribe';
+
+/** Recent videos shown, each with its buttons. */
+export const HOME_VIDEOS = 5;
+
+/** Dashboard actions that answer with a card in a conversation: run in the member's direct messages. */
+const IN_DIRECT_MESSAGE: ReadonlySet<string> = new Set(['video.render', 'video.schedule', SHOW_HERE_ACTION]);
+
+/** Every action a dashboard button may have. */
+const ON_HOME: ReadonlySet<string> = new Set([
+  ...IN_DIRECT_MESSAGE,
+  APPROVE_ACTION,
+  REJECT_ACTION,
+  WITHDRAW_ACTION,
+  HOME_LINK_ACTION,
+  HOME_UNSUBSCRIBE_ACTION,
+]);
+
+/** Whether a click on `action` from the dashboard runs in the member's direct messages with the app. */
+export const runsInDirectMessage = (action: string): boolean => IN_DIRECT_MESSAGE.has(action);
+
+/** Whether `control` works on the dashboard (link buttons always do). */
+export const worksOnHome = (control: Control): boolean =>
+  control.kind === 'link' || ON_HOME.has(control.action);
 
 /**
- * Dashboard cards whose buttons work from the dashboard: the approvals inbox, whose clicks are decided in the
- * request's own conversation (src/core/approvals/reach.ts). Every other card's buttons need a channel to
- * answer in and to run under, so the adapter leaves them out.
+ * Whether `card` (from `homeCards`) keeps its buttons on the dashboard: always, now that `homeCards` leaves
+ * only buttons that work there. Kept for adapters written against the read-only dashboard.
  */
-const ACTIONABLE = new WeakSet<Card>();
-const ACTIONABLE_SECTIONS: ReadonlySet<string> = new Set(['approvals']);
+export const actionableOnHome = (_card: Card): boolean => true;
 
-/** Whether `card` (from `homeCards`) keeps its buttons on the dashboard. */
-export const actionableOnHome = (card: Card): boolean => ACTIONABLE.has(card);
+type Answer = Awaited<ReturnType<Bot['handleText']>>;
+const cardOf = (r: Answer) => (r.kind === 'message' || r.kind === 'update' ? r.card : undefined);
 
 export async function homeCards(bot: Bot, store: Store, req: RequestInfo): Promise<Card[]> {
   const cards: Card[] = [];
-  const first = await bot.handleText(req, SECTIONS[0]);
-  const cardOf = (r: Awaited<ReturnType<Bot['handleText']>>) =>
-    r.kind === 'message' || r.kind === 'update' ? r.card : undefined;
-  const whoami = cardOf(first);
-  if (whoami) cards.push(whoami);
+  const whoami = cardOf(await bot.handleText(req, 'whoami'));
+  const linked = whoami !== undefined && whoami.tone !== 'danger';
+  if (whoami) cards.push(withLinkButton(whoami, linked));
   // Not linked (or the key is refused): the other sections would repeat the same error.
-  if (whoami?.tone !== 'danger') {
-    const rest = await Promise.all(SECTIONS.slice(1).map((command) => bot.handleText(req, command)));
-    rest.forEach((response, i) => {
-      const card = cardOf(response);
-      if (!card) return;
-      if (ACTIONABLE_SECTIONS.has(SECTIONS[i + 1] ?? '')) ACTIONABLE.add(card);
-      cards.push(card);
-    });
+  if (linked) {
+    const [credits, videos, calendar, approvals] = (
+      await Promise.all(['credits', 'videos', 'calendar', 'approvals'].map((c) => bot.handleText(req, c)))
+    ).map(cardOf);
+    if (credits) cards.push(onlyHomeControls(credits));
+    if (videos) cards.push(videosCard(videos));
+    if (calendar) cards.push(onlyHomeControls(calendar));
+    if (approvals) cards.push(onlyHomeControls(approvals));
   }
   cards.push(await subscriptionsCard(store, workspaceOf(req.conversation)));
   return cards;
 }
 
-/** Every channel subscription of the workspace, grouped by channel. */
+function withLinkButton(card: Card, linked: boolean): Card {
+  const link: Button = {
+    kind: 'button',
+    action: HOME_LINK_ACTION,
+    value: '',
+    label: linked ? 'Link another key' : 'Link key',
+    ...(linked ? {} : { style: 'primary' as const }),
+  };
+  const own = onlyHomeControls(card);
+  return { ...own, controls: [...(own.controls ?? []), link] };
+}
+
+/** `card` without the buttons that need the conversation they were clicked in. */
+function onlyHomeControls(card: Card): Card {
+  const out: Card = { ...card };
+  const keep = (controls: Control[] | undefined) => controls?.filter(worksOnHome) ?? [];
+  if (card.controls) {
+    const controls = keep(card.controls);
+    if (controls.length > 0) out.controls = controls;
+    else delete out.controls;
+  }
+  if (card.sections) {
+    out.sections = card.sections.map((s) => {
+      if (!s.controls) return s;
+      const { controls: _all, ...rest } = s;
+      const controls = keep(s.controls);
+      return controls.length > 0 ? { ...rest, controls } : rest;
+    });
+  }
+  return out;
+}
+
+/**
+ * The `videos` card, newest first, cut to `HOME_VIDEOS`, each with Render / Schedule / Show here. Its menu's
+ * options name the videos in the order of its sections (videos/list.ts).
+ */
+function videosCard(card: Card): Card {
+  const menu = card.controls?.find((c) => c.kind === 'select' && c.action === SHOW_HERE_ACTION);
+  const ids = menu?.kind === 'select' ? menu.options.map((o) => o.value) : [];
+  if (!card.sections || ids.length !== card.sections.length) return onlyHomeControls(card);
+  const sections: Section[] = card.sections.slice(0, HOME_VIDEOS).map((s, i) => {
+    const id = ids[i] ?? '';
+    const button = (action: string, label: string, primary = false): Button => ({
+      kind: 'button',
+      action,
+      value: id,
+      label,
+      ...(primary ? { style: 'primary' as const } : {}),
+    });
+    return {
+      ...s,
+      controls: [
+        button('video.render', 'Render', true),
+        button('video.schedule', 'Schedule'),
+        button(SHOW_HERE_ACTION, 'Show in DM'),
+      ],
+    };
+  });
+  const { controls: _menu, ...rest } = card;
+  return {
+    ...rest,
+    title: 'Recent videos',
+    text: `The newest ${sections.length}. Render, Schedule and Show in DM answer in your direct messages with me; ${command('videos')} lists them all.`,
+    sections,
+  };
+}
+
+const subscriptionValue = (s: Subscription): string =>
+  `${s.kind}|${encodeURIComponent(s.target)}|${s.conversation}`;
+
+/** Every channel subscription of the workspace, one per section with its Unsubscribe button. */
 export async function subscriptionsCard(store: Store, workspace: string): Promise<Card> {
   const subs = await store.subscriptions.inWorkspace(workspace);
   if (subs.length === 0) {
@@ -57,16 +161,66 @@ export async function subscriptionsCard(store: Store, workspace: string): Promis
       text: `No channel follows anything yet. In a channel, try ${command('subscribe', ['calendar'])} or ${command('subscribe', ['videos'])}.`,
     };
   }
-  const lines = subs.map((s) => {
+  const sections: Section[] = subs.map((s) => {
     const what = s.kind === 'series' ? `series ${code(s.target)}` : `**${s.kind}**`;
     const by = s.owner ? ` · by ${formatMention(s.owner)}` : '';
     // A channel token: Slack and Discord link it to the channel, the playground shows its id.
-    return `• ${channelToken(s.conversation)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${by}`;
+    const text = `${channelToken(s.conversation)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${by}`;
+    const value = subscriptionValue(s);
+    if (value.length > LIMITS.actionValue) return { text };
+    const unsubscribe: Button = {
+      kind: 'button',
+      action: HOME_UNSUBSCRIBE_ACTION,
+      value,
+      label: 'Unsubscribe',
+      confirm: {
+        title: 'Unsubscribe?',
+        text: `${channelToken(s.conversation)} stops following ${what}.`,
+        confirm: 'Unsubscribe',
+        deny: 'Keep',
+      },
+    };
+    return { text, controls: [unsubscribe] };
   });
   return {
     title: 'Channel subscriptions',
     tone: 'info',
-    text: lines.join('\n'),
-    context: `Change them with ${command('subscribe')} and ${command('unsubscribe')} in the channel.`,
+    sections,
+    context: `Or change them with ${command('subscribe')} and ${command('unsubscribe')} in the channel.`,
   };
 }
+
+/** "Link key": the `link` command's private form. */
+const linkAction: ActionSpec = {
+  action: HOME_LINK_ACTION,
+  async run(ctx): Promise<Response> {
+    return linkCommand.run(ctx, {} as never);
+  },
+};
+
+/**
+ * "Unsubscribe": the `unsubscribe` command run for the channel the button names, by the clicker, with the
+ * same check (`requireAdmin` against that channel's settings); only a channel of the clicker's workspace.
+ */
+const unsubscribeAction: ActionSpec = {
+  action: HOME_UNSUBSCRIBE_ACTION,
+  async run(ctx, value): Promise<Response> {
+    const [kind, target, ...rest] = value.split('|');
+    const conversation = rest.join('|');
+    if (!FEED_KINDS.includes(kind as SubscriptionKind) || target === undefined || !conversation)
+      throw userError('bad-button');
+    let sameWorkspace = false;
+    try {
+      sameWorkspace = workspaceOf(conversation) === workspaceOf(ctx.req.user);
+    } catch {
+      throw userError('bad-button');
+    }
+    if (!sameWorkspace) throw userError('bad-button');
+    const there = createContext({ ...ctx.req, conversation }, ctx.deps);
+    const args = { what: kind, ...(kind === 'series' ? { series: decodeURIComponent(target) } : {}) };
+    return unsubscribeCommand.run(there, args as never);
+  },
+};
+
+/** The dashboard's own buttons, registered with the account commands. */
+export const HOME_ACTIONS: readonly ActionSpec[] = [linkAction, unsubscribeAction];

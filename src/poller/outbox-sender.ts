@@ -55,7 +55,16 @@ export interface OutboxSenderOptions {
   random?: () => number;
   /** How long a claimed row stays this sender's alone (default 30 s); see DEFAULT_LEASE_MS. */
   leaseMs?: number;
+  /** How long a dashboard refresh waits for more changes to coalesce with (default 1 s). */
+  homeRefreshDelayMs?: number;
 }
+
+/** A burst of changes (a click that renders and picks, say) publishes a member's dashboard once. */
+export const DEFAULT_HOME_REFRESH_DELAY_MS = 1_000;
+
+/** What a row coalesces with: every update of its card, every dashboard refresh of its member. */
+const groupKey = (op: OutboxOp): string | undefined =>
+  op.op === 'update-card' ? `card:${op.cardKey}` : op.op === 'refresh-home' ? `home:${op.user}` : undefined;
 
 /**
  * Longer than a send takes unless the platform hangs through its timeouts, and short enough that the rows a
@@ -190,12 +199,13 @@ export class OutboxSender {
 
   /** True when at least one item moved (done, retried or failed). */
   async #deliverBatch(platform: ChatPlatform, sender: ChatSender, items: OutboxItem[]): Promise<boolean> {
-    const updatesByCard = new Map<string, OutboxItem[]>();
+    const coalesced = new Map<string, OutboxItem[]>();
     for (const item of items) {
-      if (item.item.op !== 'update-card') continue;
-      const group = updatesByCard.get(item.item.cardKey) ?? [];
+      const key = groupKey(item.item);
+      if (key === undefined) continue;
+      const group = coalesced.get(key) ?? [];
       group.push(item);
-      updatesByCard.set(item.item.cardKey, group);
+      coalesced.set(key, group);
     }
     const handled = new Set<number>();
     let moved = false;
@@ -203,9 +213,10 @@ export class OutboxSender {
       const now = this.#o.clock.now();
       if (this.#stopped || this.#failures.paused(platform, now)) break;
       if (handled.has(item.id)) continue;
-      const group =
-        item.item.op === 'update-card' ? (updatesByCard.get(item.item.cardKey) ?? [item]) : [item];
+      const key = groupKey(item.item);
+      const group = key === undefined ? [item] : (coalesced.get(key) ?? [item]);
       for (const member of group) handled.add(member.id);
+      if (item.item.op === 'refresh-home' && this.#settling(group, now)) continue;
       const conversation = await this.#conversationOf(item.item);
       if (conversation !== undefined && this.#failures.heldBack(conversation, item.id, now)) continue;
       const step = await this.#deliverGroup(platform, sender, group);
@@ -286,7 +297,19 @@ export class OutboxSender {
         else await sender.post(op.conversation, op.card, { dedupeId: dedupeIdOf(delivery) });
         return this.#complete(delivery.group, 'sent');
       }
+      case 'refresh-home': {
+        if (!sender.refreshHome) return this.#complete(group, 'skipped');
+        if (!(await this.#claim(delivery))) return 'waiting';
+        await sender.refreshHome(op.user);
+        return this.#complete(delivery.group, 'sent');
+      }
     }
+  }
+
+  /** A dashboard refresh waits until its newest change is `homeRefreshDelayMs` old, to publish a burst once. */
+  #settling(group: OutboxItem[], now: number): boolean {
+    const newest = Math.max(...group.map((item) => item.createdAt));
+    return now - newest < (this.#o.homeRefreshDelayMs ?? DEFAULT_HOME_REFRESH_DELAY_MS);
   }
 
   /**
@@ -330,6 +353,8 @@ export class OutboxSender {
 
   async #conversationOf(op: OutboxOp): Promise<string | undefined> {
     if (op.op === 'reply' || op.op === 'notify') return op.conversation;
+    // A member's dashboard is no conversation: nothing to keep in order with.
+    if (op.op === 'refresh-home') return undefined;
     return (await this.#o.store.cards.get(op.cardKey))?.conversation;
   }
 

@@ -1,8 +1,9 @@
 /**
  * App Home: `app_home_opened` (an Events API callback, signed) publishes the member's dashboard with
  * `views.publish`: who they act as, credits, recent videos, the next 7 days, their approvals inbox, this
- * workspace's channel subscriptions. No core buttons on the dashboard except the inbox's, whose clicks are
- * decided in the request's own channel and answered on a refreshed Home; within the home view's 100 blocks.
+ * workspace's channel subscriptions. Only buttons that work from the dashboard: Link key, the recent videos'
+ * Render / Schedule / Show in DM, the inbox's Approve / Reject (decided in the request's own channel and
+ * answered on a refreshed Home), Unsubscribe; within the home view's 100 blocks (home-actions.test.ts clicks them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessFixtures } from '../core/approvals/fixtures.js';
@@ -103,8 +104,14 @@ describe('App Home', () => {
     expect(text).toContain('Nothing scheduled in the next 7 days'); // calendar
     expect(text).toContain('Channel subscriptions');
     expect(text).toContain('<#C0VIDEOS>: *calendar*');
-    // A dashboard: only link buttons, never actions that would need a channel.
-    for (const element of elements(view.blocks)) expect(element.url).toBeDefined();
+    // A dashboard: only buttons that work without the channel they were clicked in (no paging, no menu).
+    const actions = elements(view.blocks)
+      .filter((e) => !e.url)
+      .map((e) => String(e.action_id).split('|')[0]);
+    expect(new Set(actions)).toEqual(
+      new Set(['home.link', 'video.render', 'video.schedule', 'video.show-here', 'home.unsubscribe']),
+    );
+    expect(elements(view.blocks).some((e) => e.type === 'static_select')).toBe(false);
   });
 
   it('shows a member without a key how to link, once, and the subscriptions', async () => {
@@ -159,16 +166,17 @@ describe('App Home', () => {
     expectValidBlocks(home, 100);
     expect(blocksText(home)).toContain('Approvals: 1 pending');
     expect(blocksText(home)).toContain('Publish “Approve me” to YouTube');
-    // Only the inbox keeps buttons: bob may decide, it is not his to withdraw.
-    const labels = elements(home).flatMap((e) => (e.url ? [] : [(e.text as { text: string }).text]));
-    expect(labels).toEqual(['Approve', 'Reject']);
+    // The inbox's buttons: bob may decide, it is not his to withdraw.
+    const inbox = (blocks: unknown[]) =>
+      elements(blocks).filter((e) => String(e.action_id).startsWith('approval.'));
+    expect(inbox(home).map((e) => (e.text as { text: string }).text)).toEqual(['Approve', 'Reject']);
 
     const refreshed = viewBlocks(await clickInHome(BOB, home, 'approval.approve'));
     expectValidBlocks(refreshed, 100);
     const after = blocksText(refreshed);
     expect(after.startsWith(':white_check_mark: Approved · Published to YouTube')).toBe(true); // the answer leads
     expect(after).toContain('Nothing is waiting for you'); // the inbox, refreshed
-    expect(elements(refreshed).filter((e) => !e.url)).toEqual([]);
+    expect(inbox(refreshed)).toEqual([]);
     // The request card in the channel says who approved it, and the post went out.
     await w.h.flush();
     await w.fake.waitFor(

@@ -14,12 +14,13 @@ import { decodeAddress } from '../../../src/core/address.js';
 import { type Bot, errorCard } from '../../../src/core/bot.js';
 import type { Response } from '../../../src/core/cards.js';
 import type { RequestInfo } from '../../../src/core/context.js';
+import { runsInDirectMessage } from '../../../src/core/home.js';
 import { say } from '../../../src/core/messages.js';
 import { mentionsIn, requestInfo } from '../inbound.js';
 import type { Replay, Surface } from '../present.js';
 import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from '../render.js';
 import type { ListenerContext } from './context.js';
-import { publishHome } from './publish-home.js';
+import { directMessageChannel, publishHome } from './publish-home.js';
 import { show } from './show.js';
 
 type BlockActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
@@ -39,7 +40,11 @@ async function onBlockAction(ctx: ListenerContext, args: BlockActionArgs): Promi
   const team = context.teamId ?? body.team?.id ?? body.user.team_id ?? '';
   const container = body.container as { type?: string; is_ephemeral?: boolean; message_ts?: string };
   const ts = body.message?.ts ?? container.message_ts;
-  const channel = body.channel?.id;
+  // A click in the App Home has no channel: it runs in the member's DM with the app, answers there or on the Home.
+  const fromHome = !body.channel?.id && (body.view?.type === 'home' || container.type === 'view');
+  const channel = fromHome
+    ? await directMessageChannel(ctx, { client, team, user: body.user.id })
+    : body.channel?.id;
   const surface: Surface = {
     client,
     user: body.user.id,
@@ -71,17 +76,34 @@ async function onBlockAction(ctx: ListenerContext, args: BlockActionArgs): Promi
     value,
     ...(choice !== undefined ? { choice } : {}),
   });
-  // A click in the App Home (the approvals inbox): no channel, message or response_url to answer in. The
-  // answer leads the member's refreshed Home; a form still opens as a modal; if the Home cannot be
-  // published, the answer goes to the member's DM with the app (the presenter's fallback).
-  const fromHome = !channel && (body.view?.type === 'home' || container.type === 'view');
-  if (fromHome && response.kind !== 'form' && response.kind !== 'form-errors') {
-    const notice = response.kind === 'none' ? undefined : response.card;
-    if (await publishHome(ctx, { client, req, user: body.user.id, notice })) return;
-  }
   const replay = { a: core, v: value, ...(choice !== undefined ? { c: choice } : {}) };
-  await show(ctx, { response, surface: { ...surface, replay }, what: 'action' });
+  if (fromHome && (await answeredOnHome(ctx, { req, core, response, client }))) return;
+  await show(ctx, {
+    response: inDirectMessage(fromHome, response),
+    surface: { ...surface, replay },
+    what: 'action',
+  });
 }
+
+/**
+ * A click in the App Home whose answer leads the member's refreshed Home (the approvals inbox, an
+ * unsubscribe): true once published. Forms open as modals, and the clicks that act in a conversation (a
+ * render, a live card: `runsInDirectMessage`) answer in the DM, where their card lands too; so does any
+ * answer when the Home cannot be published.
+ */
+async function answeredOnHome(
+  ctx: ListenerContext,
+  click: { req: RequestInfo; core: string; response: Response; client: BlockActionArgs['client'] },
+): Promise<boolean> {
+  const { req, core, response, client } = click;
+  if (response.kind === 'form' || response.kind === 'form-errors' || runsInDirectMessage(core)) return false;
+  const notice = response.kind === 'none' ? undefined : response.card;
+  return publishHome(ctx, { client, req, user: decodeAddress(req.user).id, notice });
+}
+
+/** In the DM with the app a private answer is an ordinary message there: it stays after a reload. */
+const inDirectMessage = (fromHome: boolean, response: Response): Response =>
+  fromHome && response.kind === 'message' ? { ...response, visibility: 'channel' } : response;
 
 /** An "Open form" click: the pending form with this click's fresh trigger, else the command or click again. */
 async function openForm(

@@ -1,5 +1,6 @@
 /** Events: the App Home opened, and the app uninstalled or some of its tokens revoked. */
 import type { App, Context } from '@slack/bolt';
+import { homeOpened } from '../../../src/core/home-refresh.js';
 import { requestInfo } from '../inbound.js';
 import type { SlackRevocation } from '../installations.js';
 import type { ListenerContext } from './context.js';
@@ -10,6 +11,8 @@ export function registerEvents(app: App, ctx: ListenerContext): void {
     if (event.tab !== 'home') return;
     const team = context.teamId ?? (body as { team_id?: string }).team_id ?? '';
     const req = await requestInfo(ctx, client, { team, user: event.user, channel: event.channel });
+    // Remembered: its changes refresh it (through the outbox), its clicks answer in this DM channel.
+    if (event.channel) await homeOpened(ctx.store, { user: req.user, conversation: req.conversation });
     await publishHome(ctx, { client, req, user: event.user });
   });
 

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { platformOf } from '../address.js';
 import type { Card } from '../cards.js';
+import { refreshHomes } from '../home-refresh.js';
 import type { ConversationAddress, Store, UserAddress } from '../ports.js';
 
 /** Who asked for a card, and what they are told privately if the platform refuses to post it. */
@@ -53,6 +54,8 @@ export async function postCard(
       card: input.card,
       dedupeKey: `${input.key}:repost:${stamp(input.card)}`,
     });
+  // Dashboards show approval requests and the like (video cards refresh them through projections.ts).
+  await refreshHomes(store, { where: [input.conversation], cause: `${input.key}:post` });
   return await store.outbox.enqueue(
     platformOf(input.conversation),
     {
@@ -96,6 +99,7 @@ export async function editCard(
   const record = await store.cards.get(key);
   if (!record) return false;
   await store.cards.put(key, { conversation: record.conversation, card, model: model ?? record.model });
+  await refreshHomes(store, { where: [record.conversation], cause: `${key}|${dedupeKey}` });
   return await store.outbox.enqueue(
     platformOf(record.conversation),
     { op: 'update-card', cardKey: key },

@@ -10,6 +10,7 @@
  */
 import { decodeAddress, platformOf } from '../address.js';
 import type { Card } from '../cards.js';
+import { dashboardChanged, refreshHomes } from '../home-refresh.js';
 import type { CardRecord, ConversationAddress, Store, Watch } from '../ports.js';
 import { channel, code, command } from '../text.js';
 import { postToChannel, type Unpostable, videoCardKey } from './live-card.js';
@@ -91,7 +92,7 @@ function projectionCard(model: VideoCardModel, self: ConversationAddress, live: 
 async function refresh(
   store: Store,
   model: VideoCardModel,
-  options: { dedupeKey: string; skip?: string },
+  options: { dedupeKey: string; skip?: string; homes?: boolean },
 ): Promise<void> {
   const live = await projectionsOf(store, model.videoId);
   for (const p of live) {
@@ -105,6 +106,11 @@ async function refresh(
       { op: 'update-card', cardKey: p.key },
       `${p.key}|${options.dedupeKey}`,
     );
+  }
+  // Members' dashboards list the video too (not its progress).
+  if (options.homes !== false) {
+    const where = live.map((p) => p.conversation);
+    await refreshHomes(store, { where, cause: `video:${model.videoId}|${options.dedupeKey}` });
   }
 }
 
@@ -214,7 +220,7 @@ export async function updateVideoCard(
   if (!state) return undefined;
   const model = cleaned({ ...state, ...patch } as VideoCardModel);
   await store.cardStates.put(subjectOf(videoId), asRecord(model));
-  await refresh(store, model, { dedupeKey });
+  await refresh(store, model, { dedupeKey, homes: dashboardChanged(state, model) });
   return model;
 }
 

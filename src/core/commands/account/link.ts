@@ -10,6 +10,7 @@ import { keyId } from '../../catalog-cache.js';
 import { defineCommand, type FormSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { formatScopes, missingScopes } from '../../format/scopes.js';
+import { refreshHomes } from '../../home-refresh.js';
 import { say } from '../../messages.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
 import { sameTeam, teamIdentity } from '../../team-identity.js';
@@ -107,6 +108,7 @@ export const linkFormSpec: FormSpec = {
     // Catalogs cached under the old key may belong to another team.
     if (previous) ctx.deps.catalog.forget(keyId(previous.apiKey));
     ctx.deps.logger.info({ user: ctx.req.user, teamId }, 'API key linked');
+    await refreshHomes(ctx.deps.store, { users: [ctx.req.user], cause: `link:${ctx.now()}`, now: ctx.now() });
     const switched = previous !== undefined && !sameTeam(previous, { teamId, teamName: me.team.name });
     return message(linkedCard(me, safePrefix(key, me.auth.keyPrefix), switched ? previous : undefined));
   },

@@ -10,6 +10,7 @@ import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { formatDateTime } from '../../format/account.js';
+import { refreshHomes } from '../../home-refresh.js';
 import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
 import { watchSeries } from '../../live/series-watcher.js';
 import { requireAdmin } from '../../people/admin.js';
@@ -64,6 +65,11 @@ async function subscribeFeed(ctx: CommandContext, kind: 'calendar' | 'videos'): 
   const owner = await ctx.keyOwner();
   await store.transaction(async () => {
     await store.subscriptions.add({ conversation, kind, target: '', owner });
+    await refreshHomes(store, {
+      where: [conversation],
+      cause: `subscribe:${kind}:${conversation}:${now}`,
+      now,
+    });
     if (await subscriptionWatch(store, sub)) return;
     await store.watches.add({
       kind: 'feed',
@@ -92,6 +98,11 @@ async function subscribeSeries(ctx: CommandContext, ref: string): Promise<Respon
   const now = ctx.now();
   await store.transaction(async () => {
     await store.subscriptions.add({ conversation, kind: 'series', target: series.id, owner });
+    await refreshHomes(store, {
+      where: [conversation],
+      cause: `subscribe:series:${conversation}:${now}`,
+      now,
+    });
     await watchSeries(store, {
       seriesId: series.id,
       conversation,

@@ -3,6 +3,7 @@
 import { message } from '../../cards.js';
 import { keyId } from '../../catalog-cache.js';
 import { defineCommand } from '../../command-spec.js';
+import { refreshHomes } from '../../home-refresh.js';
 import { type LinkedKey, type Store, StoredKeyUnreadableError, type UserAddress } from '../../ports.js';
 import { command, commandName, literal } from '../../text.js';
 
@@ -62,6 +63,8 @@ export const unlinkCommand = defineCommand({
     const watched = await watchedWith(store, ctx.req.user);
     const removed = await store.keys.delete(ctx.req.user);
     if (linked) ctx.deps.catalog.forget(keyId(linked.apiKey));
+    if (removed)
+      await refreshHomes(store, { users: [ctx.req.user], cause: `unlink:${ctx.now()}`, now: ctx.now() });
     const fallback = ctx.deps.deploymentKey
       ? "Your commands now use this workspace's shared key."
       : `Run ${command('link')} to link a key again.`;

@@ -3,6 +3,7 @@ import type { Response } from '../../cards.js';
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { refreshHomes } from '../../home-refresh.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
 import { requireAdmin } from '../../people/admin.js';
 import { formatMention } from '../../people/mentions.js';
@@ -46,6 +47,12 @@ export const unsubscribeCommand: CommandSpec = defineCommand({
     const store = ctx.deps.store;
     const removed = await store.transaction(async () => {
       const row = await store.subscriptions.remove(conversation, kind, sub.target);
+      const now = ctx.now();
+      await refreshHomes(store, {
+        where: [conversation],
+        cause: `unsubscribe:${kind}:${conversation}:${now}`,
+        now,
+      });
       let watching = false;
       if (kind === 'series') watching = await unwatchSeries(store, sub.target, conversation);
       else {
