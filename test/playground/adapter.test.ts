@@ -207,6 +207,39 @@ describe('clicks and forms', () => {
     expect(seen[0]?.html).toContain('Rendering, started by Bob');
   });
 
+  it('shows several cards as one private panel; a click in it replaces only its own card', async () => {
+    const { body } = await command('home');
+    const panel = body.messages[1] as View;
+    expect(panel.html).toContain('data-testid="card-panel"');
+    expect(panel.html.match(/data-card-index=/g)).toHaveLength(3);
+    expect(await history('bob')).toEqual([]);
+    const clicked = await postJson('/playground/action', {
+      user: 'alice',
+      channel: 'general',
+      messageId: panel.id,
+      action: 'video.render',
+      value: 'vid_123',
+      cardIndex: 1,
+    });
+    expect(clicked.body.kind).toBe('update');
+    const [, after] = await history('alice');
+    expect(after?.id).toBe(panel.id);
+    expect(after?.html.match(/data-card-index=/g)).toHaveLength(3);
+    expect(after?.html).toContain('Rendering, started by Alice');
+    expect(after?.html).toContain('You are Alice');
+    expect(after?.html).toContain('Channel subscriptions');
+    // A place outside the panel is refused as a bad request, and changes nothing.
+    const bad = await postJson('/playground/action', {
+      user: 'alice',
+      channel: 'general',
+      messageId: panel.id,
+      action: 'video.render',
+      value: 'vid_123',
+      cardIndex: 'two',
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('passes a select choice as value and choice', async () => {
     const { body } = await command('pick');
     const card = body.messages[1] as View;

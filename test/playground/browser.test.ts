@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Card } from '../../src/core/cards.js';
 import { type RunningApp, startApp } from '../../src/main.js';
 import { CHROMIUM, collectPageProblems, launchChromium } from '../support/browser.js';
 import { startImageServer, startPlayground, videoCard } from './fake-bot.js';
@@ -234,6 +235,82 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     expect(problems.filter((p) => !p.includes('500 (Internal Server Error)'))).toEqual([]);
   });
 
+  it('shows three thumbnails as a gallery and the rendered video inline', { timeout: 60_000 }, async () => {
+    problems.length = 0; // the flow above ends on a deliberate server error
+    await page.goto(`${pg.url}/?user=alice`);
+    await expect.poll(() => page.getByTestId('connection').getAttribute('data-state')).toBe('live');
+    const card: Card = {
+      ...videoCard(100, images.url),
+      title: 'Gallery teaser',
+      sections: [1, 2, 3].map((n) => ({
+        text: `**Option ${n}**${n === 2 ? ' ⭐ AI pick, in use' : ''}\n“Hook number ${n}”\ngrade ${'ABC'[n - 1]} · score ${95 - n * 7}`,
+        image: { url: `${images.url}?n=${n}`, alt: `Thumbnail option ${n}` },
+        controls: [
+          {
+            kind: 'button',
+            action: 'thumbnail.pick',
+            value: `vid_123:t${n}`,
+            label: 'Use this',
+            style: 'primary',
+          },
+        ],
+      })),
+      video: {
+        url: `${images.url}?n=video.mp4`,
+        poster: `${images.url}?n=2`,
+        alt: 'Gallery teaser, rendered',
+      },
+    };
+    const address = await pg.adapter.sender.post(pg.adapter.conversation(), card, {
+      dedupeId: 'outbox:gallery',
+    });
+    const message = page.locator(`[data-message-id="${address.split(':')[3]}"]`);
+    await message.waitFor();
+    const gallery = message.getByTestId('card-gallery');
+    const items = gallery.locator('[data-gallery-item]');
+    expect(await items.count()).toBe(3);
+    // One row: the three thumbnails side by side, each with its hook, grade/score and "Use this" under it.
+    const boxes = await Promise.all(
+      [0, 1, 2].map((i) => items.nth(i).getByTestId('card-image').boundingBox()),
+    );
+    expect(new Set(boxes.map((b) => Math.round(b?.y ?? -1))).size).toBe(1);
+    expect((boxes[0]?.x ?? 0) < (boxes[1]?.x ?? 0) && (boxes[1]?.x ?? 0) < (boxes[2]?.x ?? 0)).toBe(true);
+    for (const [i, item] of (await items.all()).entries()) {
+      expect(await item.innerText()).toContain(`Hook number ${i + 1}`);
+      expect(await item.innerText()).toMatch(/grade [ABC] · score \d+/);
+      const image = await item.getByTestId('card-image').boundingBox();
+      const button = await item.getByRole('button', { name: 'Use this' }).boundingBox();
+      expect((button?.y ?? 0) > (image?.y ?? 0) + (image?.height ?? 0) - 1).toBe(true);
+    }
+    await Promise.all(
+      (await items.getByTestId('card-image').all()).map((img) =>
+        img.evaluate((el: HTMLImageElement) =>
+          el.complete ? undefined : new Promise((resolve) => el.addEventListener('load', resolve)),
+        ),
+      ),
+    );
+    // The rendered video plays in place, its poster showing until then, with the download link under it.
+    const player = message.getByTestId('card-video-player');
+    expect(await player.evaluate((v: HTMLVideoElement) => v.tagName)).toBe('VIDEO');
+    expect(await player.getAttribute('controls')).not.toBeNull();
+    expect(await player.getAttribute('poster')).toBe(`${images.url}?n=2`);
+    expect(await message.getByTestId('card-video-download').getAttribute('href')).toBe(
+      `${images.url}?n=video.mp4`,
+    );
+    // "Use this" under a gallery item still reaches the core with its own value.
+    const answers = await cardTitled('Thumbnail set').count();
+    await items.nth(2).getByRole('button', { name: 'Use this' }).click();
+    await expect.poll(() => cardTitled('Thumbnail set').count()).toBe(answers + 1);
+    expect(await cardTitled('Thumbnail set').last().textContent()).toContain('Using vid_123:t3.');
+    // Tall enough for the whole card under the channel header.
+    await page.setViewportSize({ width: 1280, height: 1500 });
+    await message.scrollIntoViewIfNeeded();
+    await page.mouse.move(0, 0);
+    await message.screenshot({ path: 'test-output/playground-gallery.png' });
+    await page.setViewportSize({ width: 1280, height: 860 });
+    expect(problems).toEqual([]);
+  });
+
   it('looks right on a narrow screen', { timeout: 30_000 }, async () => {
     const phone = await browser.newPage({ viewport: { width: 420, height: 860 } });
     await phone.goto(`${pg.url}/?user=alice`);
@@ -367,6 +444,39 @@ describe.skipIf(!existsSync(CHROMIUM))('the demo in a browser: one living card i
     expect(inReview).toMatch(/also live in \S*general/);
     await shot('general');
 
+    expect(problems).toEqual([]);
+  });
+
+  it('/reel home shows the dashboard as a private panel of cards', { timeout: 60_000 }, async () => {
+    await page.goto(`${app.url}/?user=alice`);
+    await expect.poll(() => page.getByTestId('connection').getAttribute('data-state')).toBe('live');
+    await send('/reel home');
+    const panel = page.getByTestId('card-panel').last();
+    await panel.waitFor({ timeout: 15_000 });
+    const message = page.locator('[data-testid="message"]', { has: panel });
+    expect(await message.getAttribute('data-ephemeral')).toBe('true');
+    const titles = await panel.getByTestId('card-title').allTextContents();
+    expect(titles[0]).toMatch(/^You act as/);
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Credits: \d+/),
+        'Recent videos',
+        expect.stringMatching(/Calendar/),
+        'Channel subscriptions',
+      ]),
+    );
+    expect(await panel.locator('.panel-item').count()).toBe(titles.length);
+    // The video made above is on it, with its buttons.
+    expect(await panel.innerText()).toContain('Phone tips');
+    await page.mouse.move(0, 0);
+    await message.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-output/playground-dashboard.png', fullPage: true });
+    await message.screenshot({ path: `${SHOTS}/dashboard-panel.png` });
+    // Narrow: the panel folds into one column, nothing overflows the page.
+    await page.setViewportSize({ width: 420, height: 900 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await message.screenshot({ path: `${SHOTS}/dashboard-narrow.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
     expect(problems).toEqual([]);
   });
 });

@@ -151,6 +151,14 @@ export function createFakeBot(): FakeBot {
           );
         case 'silent':
           return { kind: 'none' };
+        case 'home':
+          // Several cards answered together, like the core's dashboard.
+          return {
+            kind: 'message',
+            visibility: 'ephemeral',
+            card: { title: `You are ${req.userName}` },
+            more: [videoCard(100), { title: 'Channel subscriptions', text: 'None yet.' }],
+          };
         default:
           return message(
             { title: 'Not done', tone: 'danger', text: `Unknown command \`${word}\`.` },
@@ -299,10 +307,14 @@ export async function startPlayground(options: { channels?: string[] } = {}): Pr
 
 /** A tiny local image server, so the browser test shows real thumbnails without the internet. */
 export async function startImageServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const colours: Record<string, [string, string]> = {
+    '1': ['#611f69', '#e01e5a'],
+    '3': ['#b35900', '#ecb22e'],
+  };
   const svg = (n: string) =>
     `<svg xmlns="http://www.w3.org/2000/svg" width="180" height="320" viewBox="0 0 180 320">` +
-    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${n === '1' ? '#611f69' : '#1264a3'}"/>` +
-    `<stop offset="1" stop-color="${n === '1' ? '#e01e5a' : '#2eb67d'}"/></linearGradient></defs>` +
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${(colours[n] ?? ['#1264a3'])[0]}"/>` +
+    `<stop offset="1" stop-color="${(colours[n] ?? ['', '#2eb67d'])[1]}"/></linearGradient></defs>` +
     `<rect width="180" height="320" fill="url(#g)"/><text x="90" y="170" font-family="sans-serif" font-size="28" ` +
     `font-weight="700" fill="#fff" text-anchor="middle">Hook ${n}</text></svg>`;
   const server = createServer((req, res) => {

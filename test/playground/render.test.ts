@@ -379,3 +379,60 @@ describe('command references', () => {
     );
   });
 });
+
+describe('galleries, videos and panels (issue 18)', () => {
+  const thumb = (n: number, url = `https://cdn.example/t${n}.png`) => ({
+    text: `**Option ${n}**\n“Hook ${n}”`,
+    image: { url, alt: `Option ${n}` },
+    controls: [{ kind: 'button' as const, action: 'thumbnail.pick', value: `v:t${n}`, label: 'Use this' }],
+  });
+
+  it('lays sections with pictures out as a gallery, each picture above its words and button', () => {
+    const html = renderCard({ title: 'V', sections: [thumb(1), thumb(2), thumb(3), { text: 'no picture' }] });
+    expect(html.match(/data-gallery-item/g)).toHaveLength(3);
+    const item = /<figure class="card-section gallery-item"[\s\S]*?<\/figure>/.exec(html)?.[0] ?? '';
+    expect(item.indexOf('<img')).toBeLessThan(item.indexOf('Hook 1'));
+    expect(item.indexOf('Hook 1')).toBeLessThan(item.indexOf('Use this'));
+    // The picture-less section stays a row after the gallery; one picture alone is no gallery.
+    expect(html.indexOf('no picture')).toBeGreaterThan(html.lastIndexOf('data-gallery-item'));
+    expect(renderCard({ title: 'V', sections: [thumb(1)] })).not.toContain('card-gallery');
+  });
+
+  it('plays the rendered video in place with its poster and a download link, http(s) only, escaped', () => {
+    const html = renderCard({
+      title: 'V',
+      video: {
+        url: 'https://cdn.example/v.mp4?a=1&b="2"',
+        poster: 'https://cdn.example/p.png',
+        alt: HOSTILE,
+      },
+    });
+    expect(html).toContain('<video controls preload="none"');
+    expect(html).toContain('src="https://cdn.example/v.mp4?a=1&amp;b=&quot;2&quot;"');
+    expect(html).toContain('poster="https://cdn.example/p.png"');
+    expect(html).toContain('data-testid="card-video-download"');
+    expect(html).not.toContain('<script>');
+    const unsafe = renderCard({
+      title: 'V',
+      video: { url: 'javascript:alert(1)', poster: 'data:x', alt: 'the video' },
+    });
+    expect(unsafe).not.toContain('<video');
+    expect(unsafe).not.toContain('javascript:');
+    expect(unsafe).toContain('the video');
+  });
+
+  it('shows several cards answered together as one panel, each card marked with its place', () => {
+    const message: PlaygroundMessage = {
+      kind: 'card',
+      id: 'm1',
+      channel: 'general',
+      at: 0,
+      card: { title: 'First' },
+      more: [{ title: 'Second' }, { title: `Third ${HOSTILE}` }],
+    };
+    const html = renderMessage(message, { userName: (id) => id });
+    expect(html).toContain('data-testid="card-panel"');
+    expect([...html.matchAll(/data-card-index="(\d)"/g)].map((m) => m[1])).toEqual(['0', '1', '2']);
+    expect(html).not.toContain('<script>');
+  });
+});
