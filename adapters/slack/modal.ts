@@ -4,7 +4,9 @@
  * view_submission payload names no channel), within Slack's 3000 characters.
  */
 import type { types } from '@slack/bolt';
-import type { Form, FormInput } from '../../src/core/cards.js';
+import type { FileInput, Form, FormInput } from '../../src/core/cards.js';
+import { splitInput } from '../../src/core/long-text.js';
+import type { SlackFile } from './files.js';
 import { option, plain } from './render.js';
 import { splitMrkdwn, toMrkdwn, toPlain, truncate } from './text.js';
 
@@ -36,27 +38,51 @@ interface Metadata {
   c: string;
   r?: string;
   m?: string;
+  /** The form's file inputs: id → [most characters, accepted extensions] (a submission names neither). */
+  f?: Record<string, [number, string]>;
 }
 
-export function encodeMetadata(state: string, origin: ModalOrigin): string {
+/** A form's file inputs as the metadata keeps them. */
+export type FileLimits = Record<string, { maxLength: number; accept: string[] }>;
+
+function fileLimitsOf(inputs: readonly FormInput[]): Metadata['f'] {
+  const files = inputs.filter((i): i is FileInput => i.kind === 'file');
+  if (files.length === 0) return undefined;
+  return Object.fromEntries(files.map((f) => [f.id, [f.maxLength, f.accept.join(',')]]));
+}
+
+export function encodeMetadata(
+  state: string,
+  origin: ModalOrigin,
+  inputs: readonly FormInput[] = [],
+): string {
+  const f = fileLimitsOf(inputs);
   const full: Metadata = {
     s: state,
     c: origin.channel,
     ...(origin.responseUrl ? { r: origin.responseUrl } : {}),
     ...(origin.messageTs ? { m: origin.messageTs } : {}),
+    ...(f ? { f } : {}),
   };
   const json = JSON.stringify(full);
   if (json.length <= MODAL_LIMITS.privateMetadata) return json;
   // The form's state is what the submission cannot do without: the response URL is only a convenience.
-  return JSON.stringify({ s: state, c: origin.channel });
+  return JSON.stringify({ s: state, c: origin.channel, ...(f ? { f } : {}) });
 }
 
-export function decodeMetadata(raw: string | undefined): { state: string; origin: ModalOrigin } | undefined {
+export function decodeMetadata(
+  raw: string | undefined,
+): { state: string; origin: ModalOrigin; files: FileLimits } | undefined {
   if (!raw) return undefined;
   try {
     const m = JSON.parse(raw) as Partial<Metadata>;
     if (typeof m.s !== 'string' || typeof m.c !== 'string') return undefined;
+    const files: FileLimits = {};
+    for (const [id, limit] of Object.entries(m.f ?? {}))
+      if (Array.isArray(limit))
+        files[id] = { maxLength: Number(limit[0]), accept: String(limit[1]).split(',') };
     return {
+      files,
       state: m.s,
       origin: {
         channel: m.c,
@@ -77,14 +103,17 @@ export function formToView(form: Form, origin: ModalOrigin, cancelLabel: string)
       blocks.push({ type: 'section', text: { type: 'mrkdwn', text: piece } });
     }
   }
-  for (const input of form.inputs) blocks.push(inputBlock(input));
+  // A text longer than Slack's inputs take is split into parts, joined in order on submission (long-text.ts).
+  for (const input of form.inputs)
+    for (const part of input.kind === 'text' ? splitInput(input, MODAL_LIMITS.inputChars) : [input])
+      blocks.push(inputBlock(part));
   return {
     type: 'modal',
     callback_id: form.id.slice(0, MODAL_LIMITS.callbackId),
     title: plain(form.title, MODAL_LIMITS.title),
     submit: plain(form.submitLabel, MODAL_LIMITS.submit),
     close: plain(cancelLabel, MODAL_LIMITS.submit),
-    private_metadata: encodeMetadata(form.state, origin),
+    private_metadata: encodeMetadata(form.state, origin, form.inputs),
     blocks,
   };
 }
@@ -97,6 +126,13 @@ function inputBlock(input: FormInput): types.InputBlock {
     optional: !input.required,
     ...(input.hint ? { hint: plain(input.hint, MODAL_LIMITS.hint) } : {}),
   };
+  if (input.kind === 'file') {
+    // One file; Slack's `filetypes` is a convenience only: the download is checked again (files.ts).
+    return {
+      ...common,
+      element: { type: 'file_input', action_id: input.id, filetypes: [...input.accept], max_files: 1 },
+    };
+  }
   if (input.kind === 'select' && input.options.length > 0) {
     const options = input.options
       .slice(0, MODAL_LIMITS.selectOptions)
@@ -143,6 +179,19 @@ export function viewValues(
     const action = actions[blockId] ?? Object.values(actions)[0];
     if (!action) continue;
     out[blockId] = action.selected_option?.value ?? action.value ?? '';
+  }
+  return out;
+}
+
+/** The files each `file_input` of a submitted modal carries, by input id (an input left empty is absent). */
+export function viewFiles(
+  values: Record<string, Record<string, { type?: string; files?: SlackFile[] | null }>>,
+): Record<string, SlackFile> {
+  const out: Record<string, SlackFile> = {};
+  for (const [blockId, actions] of Object.entries(values)) {
+    const action = actions[blockId] ?? Object.values(actions)[0];
+    const file = action?.type === 'file_input' ? action.files?.[0] : undefined;
+    if (file) out[blockId] = file;
   }
   return out;
 }

@@ -18,6 +18,8 @@ export const BOT_SCOPES = {
   'groups:history': 'find an already-posted card after a restart (private channels)',
   /** `files.uploadV2`: the `--csv` exports (audit, calendar, videos) as files. */
   'files:write': 'send --csv exports as files',
+  /** `files.info` and `url_private` downloads: a script or description uploaded in a form or shared by link. */
+  'files:read': 'read a .txt/.md script uploaded in a form or shared by its link',
 } as const;
 
 export const BOT_SCOPE_NAMES = Object.keys(BOT_SCOPES);

@@ -3,16 +3,16 @@
  */
 import { workspaceOf } from './address.js';
 import type { ApprovedRunners } from './approvals/runner-port.js';
-import type { Bot } from './bot.js';
 import { effectiveSettings } from './approvals/workspace-policy.js';
+import type { Bot } from './bot.js';
 import { type CatalogCache, keyId } from './catalog-cache.js';
 import type { MessageCode } from './messages.js';
 import type {
   ChannelSettings,
-  FileLinks,
   ChatPlatform,
   Clock,
   ConversationAddress,
+  FileLinks,
   Logger,
   MessageAddress,
   Store,

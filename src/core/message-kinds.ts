@@ -69,6 +69,8 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'key-unreadable': 'failure',
   'bad-key': 'input',
   'interaction-expired': 'state',
+  'typed-replay': 'state',
+  'typed-replay-note': 'state',
   'form-cancel': 'state',
   'form-open-button': 'state',
   'form-open-later': 'state',

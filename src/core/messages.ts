@@ -98,6 +98,11 @@ const MESSAGES = {
   'bad-key': () =>
     'That key was not accepted by the video service. Copy it again from the developer dashboard.',
   'interaction-expired': () => 'This button is no longer valid. Run the command again.',
+  // Honest replays (typed-replay.ts): the same typed command again within the retry window.
+  'typed-replay': (p) =>
+    `Already ${p.what} at ${p.when} (same command, ${Number(p.minutes) < 1 ? 'less than a minute' : Number(p.minutes) === 1 ? '1 minute' : `${p.minutes} minutes`} ago) — ${p.title}?`,
+  'typed-replay-note': (p) =>
+    `The same command typed again within ${p.minutes} minutes counts as a retry, so nothing was sent twice.`,
   // Forms on platforms whose modals need a fresh click (Slack trigger ids last 3 s)
   'form-cancel': () => 'Cancel',
   'form-open-button': () => 'Open form',

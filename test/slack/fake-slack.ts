@@ -83,6 +83,10 @@ export class FakeSlack {
   readonly uploads: FakeUpload[] = [];
   /** Trigger ids `views.open` refuses as `expired_trigger_id`. */
   readonly expiredTriggers = new Set<string>();
+  /** Files members shared (`share`): served at `url_private` to the bot token, described by `files.info`. */
+  readonly shared = new Map<string, { name: string; bytes: Uint8Array; channels: string[] }>();
+  /** The downloads of shared files (`/files-pri/…`), with the token they came with. */
+  readonly downloads: { id: string; token: string | undefined }[] = [];
   /** The workspace's user groups (edit to change membership). */
   readonly usergroups: FakeUsergroup[];
   /** Methods answered only once the test releases them (a slow Slack), see `hold`. */
@@ -209,6 +213,7 @@ export class FakeSlack {
       return;
     }
     if (url.pathname.startsWith('/upload/')) return this.receiveUpload(url, req, raw, res);
+    if (url.pathname.startsWith('/files-pri/')) return this.serveFile(url, req, res);
     if (!url.pathname.startsWith('/api/')) {
       res.writeHead(404);
       res.end();
@@ -396,6 +401,11 @@ export class FakeSlack {
         }
         return { ok: true, files: found.map((u) => ({ id: u?.id, title: u?.title ?? u?.filename })) };
       }
+      case 'files.info': {
+        const id = String(args.file ?? '');
+        const file = this.shared.get(id);
+        return file ? { ok: true, file: this.fileObject(id) } : { ok: false, error: 'file_not_found' };
+      }
       case 'apps.connections.open':
         return { ok: true, url: `${this.url.replace('http', 'ws')}/socket?ticket=fake` };
       default:
@@ -423,6 +433,50 @@ export class FakeSlack {
     } else upload.content = raw;
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(`OK - ${Buffer.byteLength(upload.content)}`);
+  }
+
+  /**
+   * A file a member shares in `channel` (a form's upload or a message's file): its file object as Slack gives
+   * it (id, name, size, permalink, url_private on this fake, which serves it only to the bot token).
+   */
+  share(name: string, content: string | Uint8Array, channel = 'C0VIDEOS'): Record<string, unknown> {
+    const id = `F${String(++this.counter).padStart(9, '0')}`;
+    const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+    this.shared.set(id, { name, bytes, channels: [channel] });
+    return this.fileObject(id);
+  }
+
+  private fileObject(id: string): Record<string, unknown> {
+    const file = this.shared.get(id);
+    if (!file) return {};
+    const dot = file.name.lastIndexOf('.');
+    return {
+      id,
+      name: file.name,
+      title: file.name,
+      filetype: dot > 0 ? file.name.slice(dot + 1) : '',
+      size: file.bytes.byteLength,
+      url_private: `${this.url}/files-pri/T0001-${id}/${encodeURIComponent(file.name)}`,
+      url_private_download: `${this.url}/files-pri/T0001-${id}/download/${encodeURIComponent(file.name)}`,
+      permalink: `https://reel-team.slack.com/files/U01ALICE/${id}/${encodeURIComponent(file.name)}`,
+      channels: file.channels,
+    };
+  }
+
+  /** `url_private`: the bytes, to a request with the bot token only (Slack answers others with a login page). */
+  private serveFile(url: URL, req: IncomingMessage, res: ServerResponse): void {
+    const id = /T0001-(F\d+)/.exec(url.pathname)?.[1] ?? '';
+    const auth = req.headers.authorization;
+    const token = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+    this.downloads.push({ id, token });
+    const file = this.shared.get(id);
+    if (!file || !token?.startsWith('xoxb-')) {
+      res.writeHead(file ? 302 : 404, file ? { location: 'https://reel-team.slack.com/?redir=login' } : {});
+      res.end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.end(Buffer.from(file.bytes));
   }
 
   /** `1732348800.000123`: seconds, then a per-fake counter (unique, increasing). */

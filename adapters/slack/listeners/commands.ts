@@ -1,6 +1,7 @@
 /** `/reel …`: the one command (the manifest names it; any name the workspace gave it works the same). */
 import type { App } from '@slack/bolt';
 import { commandText } from '../command-text.js';
+import { slackFileLinks } from '../files.js';
 import { requestInfo } from '../inbound.js';
 import type { Surface } from '../present.js';
 import type { ListenerContext } from './context.js';
@@ -32,6 +33,12 @@ export function registerCommands(app: App, ctx: ListenerContext): void {
       userTeam: command.team_id,
       text,
     });
-    await show(ctx, { response: await ctx.bot.handleText(req, text), surface, what: 'command' });
+    // Files shared here are read by their link (`create --from-file`), with the bot token (files.ts).
+    const files = slackFileLinks({ client, token: context.botToken, channel: command.channel_id });
+    await show(ctx, {
+      response: await ctx.bot.handleText({ ...req, files }, text),
+      surface,
+      what: 'command',
+    });
   });
 }

@@ -3,11 +3,22 @@
  * awaited up to a budget counted from receipt (the member lookups included); a slower core gets the modal
  * closed and answers afterwards.
  */
-import type { AllMiddlewareArgs, App, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { AllMiddlewareArgs, App, SlackViewMiddlewareArgs, ViewSubmitAction, webApi } from '@slack/bolt';
+import type { Response } from '../../../src/core/cards.js';
+import { UserError } from '../../../src/core/context.js';
 import { within } from '../../../src/core/deadline.js';
+import { joinParts, TEXT_FILE_TYPES } from '../../../src/core/long-text.js';
 import { say } from '../../../src/core/messages.js';
+import { readSlackFile, type SlackFile } from '../files.js';
 import { requestInfo } from '../inbound.js';
-import { decodeMetadata, formToView, inlineErrors, viewValues } from '../modal.js';
+import {
+  decodeMetadata,
+  type FileLimits,
+  formToView,
+  inlineErrors,
+  viewFiles,
+  viewValues,
+} from '../modal.js';
 import { type Surface, TRIGGER_BUDGET_MS } from '../present.js';
 import type { ListenerContext } from './context.js';
 import { show } from './show.js';
@@ -19,6 +30,29 @@ import { show } from './show.js';
 export const VIEW_ACK_BUDGET_MS = TRIGGER_BUDGET_MS;
 
 type ViewSubmissionArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
+
+/**
+ * The text of each uploaded file, read with the bot token and checked against its input's limits, or the
+ * inline errors (on each refused input) when any is refused: then nothing goes to the core.
+ */
+async function readUploads(
+  files: Record<string, SlackFile>,
+  access: { limits: FileLimits; client: webApi.WebClient; token: string | undefined },
+): Promise<{ values: Record<string, string> } | { errors: Response }> {
+  const values: Record<string, string> = {};
+  const errors: Record<string, string> = {};
+  for (const [id, file] of Object.entries(files)) {
+    const check = access.limits[id] ?? { accept: TEXT_FILE_TYPES, maxLength: 10_000 };
+    try {
+      values[id] = (await readSlackFile(file, access, check)).text;
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      errors[id] = say(error.code, error.params);
+    }
+  }
+  if (Object.keys(errors).length > 0) return { errors: { kind: 'form-errors', errors } };
+  return { values };
+}
 
 export function registerViews(app: App, ctx: ListenerContext): void {
   app.view<ViewSubmitAction>({ type: 'view_submission' }, (args) => onViewSubmission(ctx, args));
@@ -49,13 +83,20 @@ async function onViewSubmission(ctx: ListenerContext, args: ViewSubmissionArgs):
     userName: body.user.name,
     userTeam: body.user.team_id,
     ...(origin.messageTs ? { messageTs: origin.messageTs } : {}),
-  }).then((req) =>
-    ctx.bot.handleForm(req, {
+  }).then(async (req) => {
+    // Uploaded files become their inputs' text, split inputs are joined; a refused file answers on its input.
+    const uploads = await readUploads(viewFiles(view.state.values as never), {
+      limits: meta.files,
+      client,
+      token: context.botToken,
+    });
+    if ('errors' in uploads) return uploads.errors;
+    return ctx.bot.handleForm(req, {
       formId: view.callback_id,
       state: meta.state,
-      values: viewValues(view.state.values as never),
-    }),
-  );
+      values: joinParts({ ...viewValues(view.state.values as never), ...uploads.values }),
+    });
+  });
   const early = await within(ctx.clock, VIEW_ACK_BUDGET_MS - (ctx.clock.now() - receivedAt), work);
   if (early === undefined) {
     // The core is slow: close the modal now (Slack would show an error) and answer when it is done.

@@ -3,6 +3,7 @@
  * for it. Its state is `<platform code>|<video id>` or `<platform code>|<pending schedule>`.
  */
 import type { Form } from '../cards.js';
+import { withUploadedText, withUploads } from '../long-text.js';
 import { BLOCKS, blockInputs, platformName } from '../platforms/post-blocks.js';
 import { literal } from '../text.js';
 import type { Platform, Video } from '../video-api.js';
@@ -31,7 +32,7 @@ export function metaForm(
         : 'Save and schedule'
       : 'Save',
     state: schedule ? `${code}|${encodeSchedule(schedule.pending)}` : `${code}|${video.id}`,
-    inputs: blockInputs(platform, video.posts, video.name),
+    inputs: withUploads(blockInputs(platform, video.posts, video.name), longTextIds(platform)),
   };
   if (schedule) {
     const later = schedule.missing.filter((p) => p !== platform).map(platformName);
@@ -41,6 +42,20 @@ export function metaForm(
   } else form.intro = `Post details for **${literal(video.name)}** on ${platformName(platform)}.`;
   return form;
 }
+
+/**
+ * The block's fields longer than a chat platform's form inputs take everywhere (the 5,000-character
+ * descriptions): each may also be uploaded as a text file (issue 19); adapters split the typed text.
+ */
+const longTextIds = (platform: Platform): string[] =>
+  [BLOCKS[platform].main, ...BLOCKS[platform].extra].filter((f) => f.max > LONG_TEXT).map((f) => f.key);
+
+/** Longer than Slack's 3,000-character inputs: offered as an upload too. */
+const LONG_TEXT = 3_000;
+
+/** A submission's values with an uploaded file's text in place of its field's typed text. */
+export const metaValues = (values: Readonly<Record<string, string>>): Record<string, string> =>
+  withUploadedText(values);
 
 export function decodeMetaState(
   state: string,

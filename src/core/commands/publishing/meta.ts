@@ -19,7 +19,7 @@ import {
   withMainText,
 } from '../../platforms/post-blocks.js';
 import { encodePlatforms } from '../../publishing/action-state.js';
-import { decodeMetaState, META_FORM_ID, metaForm } from '../../publishing/meta-form.js';
+import { decodeMetaState, META_FORM_ID, metaForm, metaValues } from '../../publishing/meta-form.js';
 import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
 import { resolveVideo } from '../../references.js';
 import { literal } from '../../text.js';
@@ -148,7 +148,8 @@ export const metaCommand = defineCommand({
 /** Submitting a platform's form: inline errors, or PATCH then (for a pending schedule) carry on. */
 export const metaBlockForm: FormSpec = {
   id: META_FORM_ID,
-  async submit(ctx, state, values) {
+  async submit(ctx, state, submitted) {
+    const values = metaValues(submitted);
     const decoded = decodeMetaState(state);
     if (!decoded) throw userError('interaction-expired');
     const { platform, videoId, pending } = decoded;

@@ -1,12 +1,14 @@
 /**
- * The create form (modal): script, name, voice, model with its cost, language. Opened by `create` without a
- * script; its submission leads to the same confirm card as the command. Style and music, which the form
- * has no room for (5 inputs at most), ride along in the form state when they were typed as flags.
+ * The create form (modal): script, name, voice, model with its cost, language, and the optional master style
+ * and negative prompt. Opened by `create` without a script; its submission leads to the same confirm card as
+ * the command. Style and music, which the form does not ask, ride along in the form state when they were
+ * typed as flags. (Discord shows a form of more than five inputs in pages.)
  */
-import { LIMITS, message, type Response, type SelectOption } from '../../cards.js';
+import { type FormInput, LIMITS, message, type Response, type SelectOption } from '../../cards.js';
 import type { FormSpec, RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError } from '../../context.js';
 import { voiceLabel } from '../../format/video.js';
+import { uploadedOr, withUploads } from '../../long-text.js';
 import { type MessageCode, say } from '../../messages.js';
 import type { Voice } from '../../video-api.js';
 import {
@@ -17,7 +19,13 @@ import {
   pickVoice,
   speaks,
 } from '../../videos/catalog-choices.js';
-import { NAME_MAX, prepareCreate, SCRIPT_MAX, SCRIPT_MIN } from '../../videos/create-request.js';
+import {
+  DIRECTIVE_MAX,
+  NAME_MAX,
+  prepareCreate,
+  SCRIPT_MAX,
+  SCRIPT_MIN,
+} from '../../videos/create-request.js';
 
 export const CREATE_FORM_ID = 'video.create';
 
@@ -86,59 +94,95 @@ export async function createForm(
       submitLabel: 'Check cost',
       state: JSON.stringify(state),
       intro: 'Nothing is charged yet: next you see the cost and your balance, and confirm.',
-      inputs: [
-        {
-          kind: 'text',
-          id: 'script',
-          label: 'Script',
-          multiline: true,
-          required: true,
-          minLength: SCRIPT_MIN,
-          maxLength: SCRIPT_MAX,
-          placeholder: 'The finished narration, 10 to 10000 characters',
-          ...(script ? { initial: script } : {}),
-        },
-        {
-          kind: 'text',
-          id: 'name',
-          label: 'Name',
-          maxLength: NAME_MAX,
-          placeholder: 'Default: the start of the script',
-          ...(name ? { initial: name } : {}),
-        },
-        {
-          kind: 'select',
-          id: 'voice',
-          label: 'Voice',
-          required: true,
-          options: voiceOptions(voices, language),
-          ...(initialVoice ? { initial: initialVoice.id } : {}),
-        },
-        {
-          kind: 'select',
-          id: 'model',
-          label: 'Model',
-          required: true,
-          options: models.map((m) => ({ label: modelWithCost(m), value: m.value })),
-          initial: model,
-        },
-        ...(languages.length > 0
-          ? [
-              {
-                kind: 'select' as const,
-                id: 'language',
-                label: 'Language',
-                options: languages
-                  .slice(0, LIMITS.selectOptions)
-                  .map((l) => ({ label: l.name, value: l.value })),
-                ...(languageValue ? { initial: languageValue } : {}),
-              },
-            ]
-          : []),
-      ],
+      // A script longer than a platform's inputs: uploaded as a file, or split by the adapter (long-text.ts).
+      inputs: withUploads(
+        [
+          {
+            kind: 'text',
+            id: 'script',
+            label: 'Script',
+            multiline: true,
+            required: true,
+            minLength: SCRIPT_MIN,
+            maxLength: SCRIPT_MAX,
+            placeholder: 'The finished narration, 10 to 10000 characters',
+            ...(script ? { initial: script } : {}),
+          },
+          {
+            kind: 'text',
+            id: 'name',
+            label: 'Name',
+            maxLength: NAME_MAX,
+            placeholder: 'Default: the start of the script',
+            ...(name ? { initial: name } : {}),
+          },
+          {
+            kind: 'select',
+            id: 'voice',
+            label: 'Voice',
+            required: true,
+            options: voiceOptions(voices, language),
+            ...(initialVoice ? { initial: initialVoice.id } : {}),
+          },
+          {
+            kind: 'select',
+            id: 'model',
+            label: 'Model',
+            required: true,
+            options: models.map((m) => ({ label: modelWithCost(m), value: m.value })),
+            initial: model,
+          },
+          ...(languages.length > 0
+            ? [
+                {
+                  kind: 'select' as const,
+                  id: 'language',
+                  label: 'Language',
+                  options: languages
+                    .slice(0, LIMITS.selectOptions)
+                    .map((l) => ({ label: l.name, value: l.value })),
+                  ...(languageValue ? { initial: languageValue } : {}),
+                },
+              ]
+            : []),
+          ...directiveInputs(partial),
+        ],
+        ['script'],
+      ),
     },
   };
 }
+
+/** The two optional scene directives (`--master-style`, `--negative`), prefilled with what was typed. */
+function directiveInputs(partial: RawArgs | Record<string, unknown>): FormInput[] {
+  const masterStyle = str(partial['master-style']);
+  const negative = str(partial.negative);
+  return [
+    {
+      kind: 'text',
+      id: 'master-style',
+      label: 'Master style',
+      multiline: true,
+      maxLength: DIRECTIVE_MAX,
+      placeholder: 'Optional: grainy 16mm film, warm light',
+      hint: 'A style applied to every scene',
+      ...(masterStyle ? { initial: masterStyle } : {}),
+    },
+    {
+      kind: 'text',
+      id: 'negative',
+      label: 'Negative prompt',
+      multiline: true,
+      maxLength: DIRECTIVE_MAX,
+      placeholder: 'Optional: text, logos, blurry faces',
+      hint: 'What no scene should show',
+      ...(negative ? { initial: negative } : {}),
+    },
+  ];
+}
+
+/** The inputs an error can be shown next to. */
+const FORM_FIELDS = ['script', 'name', 'voice', 'model', 'language', 'master-style', 'negative'];
 
 /** Which form input an error belongs to, so it shows inline and the form stays open. */
 const ERROR_FIELD: Partial<Record<MessageCode, string>> = {
@@ -165,11 +209,13 @@ export const createFormSpec: FormSpec = {
     const state = parseState(stateText);
     try {
       const card = await prepareCreate(ctx, {
-        script: values.script ?? '',
+        script: uploadedOr(values, 'script'),
         voice: str(values.voice),
         model: str(values.model),
         language: str(values.language),
         name: str(values.name),
+        masterStyle: str(values['master-style']),
+        negative: str(values.negative),
         style: state.style,
         music: state.music,
       });
@@ -180,7 +226,7 @@ export const createFormSpec: FormSpec = {
         error.code === 'too-short' || error.code === 'too-long' || error.code === 'bad-choice'
           ? String(error.params.option)
           : ERROR_FIELD[error.code];
-      if (field && ['script', 'name', 'voice', 'model', 'language'].includes(field)) {
+      if (field && FORM_FIELDS.includes(field)) {
         return { kind: 'form-errors', errors: { [field]: say(error.code, error.params) } };
       }
       throw error;

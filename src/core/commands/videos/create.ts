@@ -1,13 +1,16 @@
 /**
- * `create [--voice V] [--model M] [--style S] [--language L] [--name N] [--music] [script…]`: prices the video
- * and asks for confirmation (cost and balance) before anything is charged. No script opens the form.
+ * `create [--voice V] [--model M] [--style S] [--language L] [--name N] [--music] [--master-style T]
+ * [--negative T] [script…]`: prices the video and asks for confirmation (cost and balance) before anything
+ * is charged. No script opens the form.
  */
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { userError } from '../../context.js';
 import { command } from '../../text.js';
 import { MODELS } from '../../video-api.js';
-import { NAME_MAX, prepareCreate, SCRIPT_MAX } from '../../videos/create-request.js';
+import { DIRECTIVE_MAX, NAME_MAX, prepareCreate, SCRIPT_MAX } from '../../videos/create-request.js';
 import { createForm } from './create-form.js';
+import { scriptFromLink } from './create-from.js';
 
 export const createCommand: CommandSpec = defineCommand({
   name: 'create',
@@ -47,10 +50,30 @@ export const createCommand: CommandSpec = defineCommand({
       description: 'Video name (default: the start of the script)',
     },
     { name: 'music', kind: 'boolean', description: 'Add background music' },
+    {
+      name: 'from-file',
+      kind: 'string',
+      description: 'Link to a .txt or .md file shared here: its text is the script',
+    },
+    {
+      name: 'master-style',
+      kind: 'text',
+      advanced: true,
+      maxLength: DIRECTIVE_MAX,
+      description: 'Style directive applied to every scene, e.g. "grainy 16mm film, warm light"',
+    },
+    {
+      name: 'negative',
+      kind: 'text',
+      advanced: true,
+      maxLength: DIRECTIVE_MAX,
+      description: 'Things to avoid in every scene, e.g. "text, logos, blurry faces"',
+    },
   ],
   examples: [
     'create --model motion_lite --voice Aria Five facts about octopuses you never knew…',
     'create --language es --name "Datos curiosos" Los pulpos tienen tres corazones…',
+    'create --master-style "grainy 16mm film" --negative "text, logos" A day in the life of a lighthouse keeper…',
     'create',
   ],
   details:
@@ -58,6 +81,10 @@ export const createCommand: CommandSpec = defineCommand({
     'The status card then follows the video in this channel: progress, thumbnails, render.',
   form: (ctx, partial) => createForm(ctx, partial),
   async run(ctx, args) {
+    if (args['from-file']?.trim()) {
+      if (args.script?.trim()) throw userError('extra-arg', { value: args.script.trim().slice(0, 40) });
+      args = { ...args, script: await scriptFromLink(ctx, args['from-file']) };
+    }
     if (!args.script?.trim()) {
       return createForm(ctx, args);
     }
@@ -70,6 +97,8 @@ export const createCommand: CommandSpec = defineCommand({
         language: args.language,
         name: args.name,
         music: args.music,
+        masterStyle: args['master-style'],
+        negative: args.negative,
       }),
     );
   },

@@ -3,6 +3,7 @@ import { captionCommand } from './caption.js';
 import { createCommand } from './create.js';
 import { createCancelAction, createConfirmAction } from './create-confirm.js';
 import { createFormSpec } from './create-form.js';
+import { createFromMessageAction } from './create-from.js';
 import { deleteCancelAction, deleteCommand, deleteConfirmAction } from './delete.js';
 import { videosCommand, videosPageAction } from './list.js';
 import { renameCommand } from './rename.js';
@@ -29,6 +30,7 @@ export const videosModule: CommandModule = {
   actions: [
     createConfirmAction,
     createCancelAction,
+    createFromMessageAction,
     videosPageAction,
     showAction,
     showHereAction,
