@@ -15,6 +15,7 @@ import { validateArgs } from './parse/validate-args.js';
 import { createRequestContexts } from './request-context.js';
 import { askingTimeZone, type Replay } from './settings/time-zone-question.js';
 import { suggestFor } from './suggest.js';
+import { answeringReplays } from './typed-replay.js';
 
 export interface ActionInput {
   action: string;
@@ -84,7 +85,9 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
     }
     return guarded(ctx, {
       label: spec.name,
-      run: asking(replay, () => spec.run(ctx, checked.value as never)),
+      run: asking(replay, () =>
+        answeringReplays(ctx, { c: spec.name, a: raw }, () => spec.run(ctx, checked.value as never)),
+      ),
       spec,
     });
   }

@@ -39,16 +39,32 @@ const WRITES = {
   analytics: { get: false },
 } as const satisfies ApiIndex<boolean>;
 
-/**
- * A view of `api` that calls `onWrite` as each state-changing call is sent (before its answer: a call that
- * fails may still have reached the service). Reads pass through untouched.
- */
-export function trackRemoteWrites(api: VideoApi, onWrite: () => void): VideoApi {
+/** The idempotency key a call was sent with (its options, the last argument), if any. */
+function keyOf(args: unknown[]): string | undefined {
+  const options = args.at(-1);
+  if (typeof options !== 'object' || options === null) return undefined;
+  const key = (options as { idempotencyKey?: unknown }).idempotencyKey;
+  return typeof key === 'string' ? key : undefined;
+}
+
+/** What a tracked API reports. */
+export interface WriteObserver {
+  /** A state-changing call is being sent (before its answer: one that fails may still have reached the service). */
+  onWrite(): void;
+  /** A state-changing call sent with `idempotencyKey` succeeded (see request-id.ts: an honest replay). */
+  onDone?(idempotencyKey: string): Promise<void>;
+}
+
+/** A view of `api` that reports each state-changing call to `observer`. Reads pass through untouched. */
+export function trackRemoteWrites(api: VideoApi, observer: WriteObserver): VideoApi {
   return mapApi(api, WRITES, (call, writes) =>
     writes
-      ? (...args) => {
-          onWrite();
-          return call(...args);
+      ? async (...args) => {
+          observer.onWrite();
+          const result = await call(...args);
+          const key = keyOf(args);
+          if (key !== undefined) await observer.onDone?.(key);
+          return result;
         }
       : call,
   );

@@ -1,6 +1,7 @@
 import type { ApprovedRunners } from './approvals/runner-port.js';
 import { type CommandContext, type CoreDeps, createContext, type RequestInfo } from './context.js';
 import { trackRemoteWrites } from './remote-writes.js';
+import { recordWriteDone } from './request-id.js';
 import type { VideoApiFactory } from './video-api.js';
 
 /** Opens each request's context and remembers whether it sent a call that changes something remotely. */
@@ -17,8 +18,11 @@ export function createRequestContexts(deps: CoreDeps, approved: ApprovedRunners)
     open(req) {
       const writes = { sent: false };
       const apiFor: VideoApiFactory = (key) =>
-        trackRemoteWrites(deps.apiFor(key), () => {
-          writes.sent = true;
+        trackRemoteWrites(deps.apiFor(key), {
+          onWrite: () => {
+            writes.sent = true;
+          },
+          onDone: (idempotencyKey) => recordWriteDone(deps, idempotencyKey),
         });
       const ctx = createContext(req, { ...deps, apiFor, approved });
       remoteWrites.set(ctx, writes);

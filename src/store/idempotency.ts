@@ -16,6 +16,7 @@ export class SqliteIdempotency implements IdempotencyStore {
   readonly #insert: Database.Statement<[string, string, number]>;
   readonly #insertOrRenew: Database.Statement<[string, string, number, number]>;
   readonly #select: Database.Statement<[string], { key: string }>;
+  readonly #storedAt: Database.Statement<[string], { created_at: number }>;
   readonly #prune: Database.Statement<[number]>;
   #lastPrune = Number.NEGATIVE_INFINITY;
 
@@ -33,6 +34,7 @@ export class SqliteIdempotency implements IdempotencyStore {
        WHERE idempotency_keys.created_at <= ?`,
     );
     this.#select = db.prepare('SELECT key FROM idempotency_keys WHERE action = ?');
+    this.#storedAt = db.prepare('SELECT created_at FROM idempotency_keys WHERE action = ?');
     this.#prune = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
   }
 
@@ -43,6 +45,10 @@ export class SqliteIdempotency implements IdempotencyStore {
     if (options.reuseForMs === undefined) this.#insert.run(action, randomUUID(), now);
     else this.#insertOrRenew.run(action, randomUUID(), now, now - options.reuseForMs);
     return this.#select.get(action)!.key;
+  }
+
+  storedAt(action: string): number | undefined {
+    return this.#storedAt.get(action)?.created_at;
   }
 
   /** At most once an hour, piggybacked on `keyFor`. */

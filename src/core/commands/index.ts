@@ -4,6 +4,7 @@
 import { approvalsModule } from '../approvals/index.js';
 import type { CommandModule } from '../command-spec.js';
 import type { EffectRunners } from '../effects/reconcile.js';
+import { typedAgainAction } from '../typed-replay.js';
 import { accountModule } from './account/index.js';
 import { inboxModule } from './approvals/index.js';
 import { auditModule } from './audit/index.js';
@@ -19,6 +20,8 @@ export const MODULES: readonly CommandModule[] = [
   auditModule,
   approvalsModule,
   inboxModule,
+  // "Publish again" on the answer to a replayed typed command (typed-replay.ts).
+  { actions: [typedAgainAction] },
 ];
 
 /** How each group finishes a write whose local record failed (`effects/reconcile.ts`), by command. */

@@ -45,6 +45,14 @@ export class PostgresIdempotency implements IdempotencyStore {
     return row!.key;
   }
 
+  async storedAt(action: string): Promise<number | undefined> {
+    const row = await this.sql.row<{ created_at: string | number }>(
+      'SELECT created_at FROM idempotency_keys WHERE action = $1',
+      [action],
+    );
+    return row === undefined ? undefined : Number(row.created_at);
+  }
+
   /** At most once an hour, piggybacked on `keyFor`. */
   async #pruneOld(now: number): Promise<void> {
     if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
