@@ -67,6 +67,30 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(textOf(w.answer(calendar))).toContain('Europe/Paris');
   }, 60_000);
 
+  it('asks on the Schedule button of a video card, then opens its form; times are read in the chosen zone', async () => {
+    w = await discordWorld({ harness: { simulator: { profile } } });
+    const { h, fake } = w;
+    const videoId = await completedVideo(h, 'Launch teaser');
+    await apiOf(h).videos.update(videoId, { posts: { youtube: { title: 'Teaser' } } });
+    await w.slash('status', { video: videoId });
+    await h.flush();
+    const card = fake.channelMessages().find((m) => controlsIn(m).some((c) => c.label === 'Schedule'));
+    if (!card) throw new Error('no video card with a Schedule button in the channel');
+
+    const asked = await w.click(card, 'Schedule');
+    const question = w.answer(asked);
+    expect(titleOf(question)).toBe(QUESTION);
+    expect(question.flags & 64).toBe(64);
+    const form = await w.click(question, PLACEHOLDER, 'alice', [optionValue(question, 'America/New_York')]);
+    expect(await h.store.users.getTimeZone(w.address('alice'))).toBe('America/New_York');
+    // The click the question stood for runs again: the schedule form opens (a modal answers the select).
+    expect(form.callbacks[0]).toMatchObject({ type: 9, data: { title: 'Schedule a post' } });
+    await w.submit(form, { platforms: 'youtube', when: 'tomorrow 9am' });
+    const [entry] = await apiOf(h).posts.calendar({ startDate: '2026-11-24', endDate: '2026-11-24' });
+    // 9am in New York on Tue 24 Nov 2026 is 14:00 UTC.
+    expect(Date.parse(String(entry?.scheduledTime))).toBe(Date.parse('2026-11-24T14:00:00Z'));
+  }, 60_000);
+
   it('asks before the dashboard, then shows it privately', async () => {
     w = await discordWorld({ harness: { simulator: { profile } } });
     const asked = await w.slash('home', {}, 'bob');
