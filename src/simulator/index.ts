@@ -11,4 +11,4 @@ export {
   type SimulatorProfile,
 } from './options.js';
 export { type RunningSimulator, startSimulator } from './server.js';
-export { type LedgerEntry, type PublishedPost, Simulator } from './simulator.js';
+export { type LedgerEntry, type PublishedPost, type ReceivedRequest, Simulator } from './simulator.js';

@@ -76,6 +76,15 @@ function validateKnobs(knobs: Knobs): void {
  * The video API of video-api.md, in memory. `handle` serves HTTP (mount it on any node:http server);
  * the other methods let tests and demos drive time and look inside.
  */
+/** One API request as the simulator received it (see `Simulator.received`). */
+export interface ReceivedRequest {
+  method: string;
+  /** Below `/api/v1`, e.g. `/videos`. */
+  path: string;
+  query: Record<string, string>;
+  body: unknown;
+}
+
 export class Simulator {
   /** the seeded API keys, in seed order */
   readonly keys: string[];
@@ -83,6 +92,7 @@ export class Simulator {
   readonly #dispatcher: Dispatcher;
   #publicBaseUrl: string | undefined;
   #requests = 0;
+  readonly #received: ReceivedRequest[] = [];
 
   constructor(opts: SimulatorOptions = {}) {
     const knobs = mergeKnobs(DEFAULT_KNOBS, opts);
@@ -132,6 +142,7 @@ export class Simulator {
       return;
     }
     const rawBody = await readBody(req);
+    this.#record({ method, path: path.slice(API_PREFIX.length) || '/', query: url.searchParams, rawBody });
     if (this.#engine.knobs.latencyMs > 0) await sleep(this.#engine.knobs.latencyMs);
     const response = this.#dispatcher.process({
       method,
@@ -143,6 +154,30 @@ export class Simulator {
       requestId,
     });
     send(res, { ...response, headers: { ...response.headers, 'X-Request-Id': requestId } });
+  }
+
+  /**
+   * The API requests received, oldest first (at most the last 1000): what a test asserts the bot sent, as
+   * the simulator read it off the wire. `body` is the parsed JSON (undefined when none or not JSON).
+   */
+  received(filter?: { method?: string; path?: string | RegExp }): ReceivedRequest[] {
+    return this.#received.filter(
+      (r) =>
+        (filter?.method === undefined || r.method === filter.method) &&
+        (filter?.path === undefined ||
+          (typeof filter.path === 'string' ? r.path === filter.path : filter.path.test(r.path))),
+    );
+  }
+
+  #record(r: { method: string; path: string; query: URLSearchParams; rawBody: string }): void {
+    let body: unknown;
+    try {
+      body = r.rawBody ? JSON.parse(r.rawBody) : undefined;
+    } catch {
+      body = undefined;
+    }
+    this.#received.push({ method: r.method, path: r.path, query: Object.fromEntries(r.query), body });
+    if (this.#received.length > 1000) this.#received.shift();
   }
 
   /** Origin used in media URLs (thumbnails, b-roll frames, renders); set by `startSimulator`. */

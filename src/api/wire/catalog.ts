@@ -83,8 +83,15 @@ function kindName(entry: unknown): string | undefined {
   return [kind, value, name].find((v): v is string => typeof v === 'string');
 }
 
+/**
+ * The kinds, from any of those forms. Keyed by kind, only keys holding a description (an object, a list or a
+ * path) count: a number, boolean or null beside them (`__v: 0`, `total: 10`) is bookkeeping.
+ */
 export function toOptionKinds(wire: z.output<typeof OptionKindsWire>): string[] {
   const list = Array.isArray(wire) ? wire : Array.isArray(wire.kinds) ? (wire.kinds as unknown[]) : undefined;
-  if (!list) return Object.keys(wire);
+  if (!list)
+    return Object.entries(wire)
+      .filter(([, v]) => typeof v === 'string' || (typeof v === 'object' && v !== null))
+      .map(([kind]) => kind);
   return list.map(kindName).filter((kind): kind is string => kind !== undefined);
 }

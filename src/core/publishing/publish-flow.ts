@@ -12,7 +12,7 @@ import { type CommandContext, userError } from '../context.js';
 import { type RemoteEffect, remoteEffect } from '../effects/remote-effect.js';
 import { videoState } from '../live/projections.js';
 import type { VideoCardModel } from '../live/video-card.js';
-import { platformName } from '../platforms/post-blocks.js';
+import { BLOCKS, platformName } from '../platforms/post-blocks.js';
 import { actionKey, newRequestId } from '../request-id.js';
 import { code, command, link, literal } from '../text.js';
 import type { Account, Platform, Privacy, Video } from '../video-api.js';
@@ -29,23 +29,60 @@ export interface PublishRequest {
   /** Label or authId as typed, or an authId picked from a list. */
   account?: string;
   privacy?: Privacy;
+  /** Overrides of the stored post metadata for this post only (POST /posts `title`, `description`). */
+  title?: string;
+  description?: string;
   /** The request id of the form or picker it came from; none for a typed command (content key). */
   requestId?: string;
+}
+
+/** The platforms whose posts take a `description` (spec §4, POST /posts). */
+const DESCRIPTION_PLATFORMS: readonly Platform[] = ['youtube', 'facebook', 'linkedin'];
+
+/** A post's title and description limits: those of the platform's metadata block (spec §2). */
+function textLimits(platform: Platform): { title: number; description: number } {
+  const block = BLOCKS[platform];
+  const description = [block.main, ...block.extra].find((f) => f.key === 'description');
+  return { title: block.main.max, description: description?.max ?? 0 };
+}
+
+/** The arguments of a publish the bot can judge alone, before any API call. */
+export interface PublishArgs {
+  platform: Platform;
+  privacy?: Privacy | undefined;
+  title?: string | undefined;
+  description?: string | undefined;
 }
 
 /** `videoId|p|privacy|requestId|authId`: the account picker's option value (fits Discord's 100 characters). */
 export const encodeAccountChoice = (r: PublishRequest, authId: string): string =>
   [r.videoId, encodePlatforms([r.platform]), r.privacy ?? '', r.requestId ?? '', authId].join('|');
 
-/** The checks the arguments alone decide (role, privacy on YouTube only): before any API call. */
-export async function checkPublishArgs(
-  ctx: CommandContext,
-  platform: Platform,
-  privacy: Privacy | undefined,
-): Promise<void> {
+/**
+ * The checks the arguments alone decide (role, privacy on YouTube only, a description where the platform
+ * takes one, the platform's length limits): before any API call.
+ */
+export async function checkPublishArgs(ctx: CommandContext, a: PublishArgs): Promise<void> {
   await checkRole(ctx, 'publish');
+  const { platform, privacy, title, description } = a;
   if (privacy !== undefined && platform !== 'youtube') {
     throw userError('privacy-youtube-only', { platform: platformName(platform) });
+  }
+  if (description !== undefined && !DESCRIPTION_PLATFORMS.includes(platform)) {
+    throw userError('description-unsupported', { platform: platformName(platform) });
+  }
+  const limits = textLimits(platform);
+  for (const [option, text, max] of [
+    ['title', title, limits.title],
+    ['description', description, limits.description],
+  ] as const) {
+    if (text !== undefined && text.length > max)
+      throw userError('publish-too-long', {
+        option,
+        length: text.length,
+        max,
+        platform: platformName(platform),
+      });
   }
 }
 
@@ -98,7 +135,7 @@ export type PublishOutcome =
 
 /** Runs the checks and the post; `ask` when the caller has to pick an account first. */
 export async function publishVideo(ctx: CommandContext, r: PublishRequest): Promise<PublishOutcome> {
-  await checkPublishArgs(ctx, r.platform, r.privacy);
+  await checkPublishArgs(ctx, r);
   const video = await getVideo(ctx, r.videoId);
   const blocked = notPublishable(video);
   if (blocked) return { kind: 'done', response: blocked };
@@ -113,6 +150,9 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
       platform: r.platform,
       authId: account?.authId ?? null,
       privacy: r.privacy ?? null,
+      // Only when given, so the key of a plain publish stays what it was.
+      ...(r.title !== undefined ? { title: r.title } : {}),
+      ...(r.description !== undefined ? { description: r.description } : {}),
     },
     requestId: r.requestId,
   });
@@ -122,6 +162,8 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
     idempotencyKey,
     ...(account ? { account: { authId: account.authId, label: account.label } } : {}),
     ...(r.privacy ? { privacy: r.privacy } : {}),
+    ...(r.title !== undefined ? { title: r.title } : {}),
+    ...(r.description !== undefined ? { description: r.description } : {}),
   };
   if (await needsApproval(ctx, { kind: 'publish' })) {
     return { kind: 'done', response: await requestApproval(ctx, publishApproval(send)) };
@@ -135,6 +177,8 @@ export interface PublishSend {
   platform: Platform;
   account?: { authId: string; label: string };
   privacy?: Privacy;
+  title?: string;
+  description?: string;
   idempotencyKey: string;
   /** Set when an approver runs someone else's request. */
   approval?: { id: string; requesterName: string };
@@ -152,6 +196,8 @@ const publishArgs = (s: PublishSend): Record<string, unknown> => ({
   platform: s.platform,
   ...(s.account ? { authId: s.account.authId, accountLabel: s.account.label } : {}),
   ...(s.privacy ? { privacy: s.privacy } : {}),
+  ...(s.title !== undefined ? { title: s.title } : {}),
+  ...(s.description !== undefined ? { description: s.description } : {}),
 });
 
 function publishApproval(s: PublishSend): Parameters<typeof requestApproval>[1] {
@@ -164,6 +210,10 @@ function publishApproval(s: PublishSend): Parameters<typeof requestApproval>[1] 
     fields: [
       ...preview.fields,
       ...(s.privacy ? [{ label: 'YouTube visibility', value: literal(s.privacy), short: true }] : []),
+      ...(s.title !== undefined ? [{ label: 'Title for this post', value: literal(s.title) }] : []),
+      ...(s.description !== undefined
+        ? [{ label: 'Description for this post', value: literal(s.description.slice(0, 500)) }]
+        : []),
     ],
     sections: preview.sections,
     ...(preview.image ? { image: preview.image } : {}),
@@ -191,6 +241,8 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
           platform: s.platform,
           ...(account ? { authId: account.authId } : {}),
           ...(s.privacy ? { privacyStatus: s.privacy } : {}),
+          ...(s.title !== undefined ? { title: s.title } : {}),
+          ...(s.description !== undefined ? { description: s.description } : {}),
         },
         { idempotencyKey: s.idempotencyKey },
       ),
@@ -266,5 +318,31 @@ export async function publishOrAsk(ctx: CommandContext, r: PublishRequest): Prom
   if (outcome.kind === 'done') return outcome.response;
   // The picker is a card the user answers: it carries a request id (minted now for a typed command).
   const picked = { ...r, requestId: r.requestId ?? newRequestId() };
-  return message(pickAccountCard(outcome.video, picked, outcome.accounts));
+  const card = pickAccountCard(outcome.video, picked, outcome.accounts);
+  // A title or description does not fit in the picker's option value: it waits in the store, by request id.
+  if (picked.title !== undefined || picked.description !== undefined) {
+    await ctx.deps.store.cards.put(overridesKey(picked.requestId), {
+      conversation: ctx.req.conversation,
+      card,
+      model: {
+        ...(picked.title !== undefined ? { title: picked.title } : {}),
+        ...(picked.description !== undefined ? { description: picked.description } : {}),
+      },
+    });
+  }
+  return message(card);
+}
+
+const overridesKey = (requestId: string): string => `publish-request:${requestId}`;
+
+/** The title and description a typed publish gave, for its account picker's answer. */
+export async function pickerOverrides(
+  ctx: CommandContext,
+  requestId: string,
+): Promise<Pick<PublishRequest, 'title' | 'description'>> {
+  const model = requestId ? (await ctx.deps.store.cards.get(overridesKey(requestId)))?.model : undefined;
+  return {
+    ...(typeof model?.title === 'string' ? { title: model.title } : {}),
+    ...(typeof model?.description === 'string' ? { description: model.description } : {}),
+  };
 }

@@ -30,6 +30,11 @@ import {
 export const SCRIPT_MIN = 10;
 export const SCRIPT_MAX = 10_000;
 export const NAME_MAX = 120;
+/**
+ * `masterStyle` and `globalNegativePrompt` have no documented limit; the bot bounds them like the longest
+ * documented text (the script) so a paste never grows without end.
+ */
+export const DIRECTIVE_MAX = SCRIPT_MAX;
 /** After this, prices or the balance may have moved: the user asks again. */
 export const REQUEST_TTL_MS = 30 * 60_000;
 
@@ -42,6 +47,10 @@ export interface CreateDraft {
   language?: string | undefined;
   name?: string | undefined;
   music?: boolean | undefined;
+  /** `masterStyle`: a style directive applied to every scene. */
+  masterStyle?: string | undefined;
+  /** `globalNegativePrompt`: things to avoid in every scene. */
+  negative?: string | undefined;
 }
 
 /** A create waiting for its Create/Cancel click. */
@@ -71,6 +80,13 @@ export function checkDraft(draft: CreateDraft): void {
   const name = draft.name?.trim();
   if (name && name.length > NAME_MAX)
     throw userError('too-long', { option: 'name', length: name.length, max: NAME_MAX });
+  for (const [option, value] of [
+    ['master-style', draft.masterStyle],
+    ['negative', draft.negative],
+  ] as const) {
+    const length = value?.trim().length ?? 0;
+    if (length > DIRECTIVE_MAX) throw userError('too-long', { option, length, max: DIRECTIVE_MAX });
+  }
 }
 
 /** The name the service will use: the given one, else the start of the script. */
@@ -142,6 +158,8 @@ export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Pr
   if (style) input.style = style;
   if (language) input.language = language;
   if (draft.music) input.enableBackgroundMusic = true;
+  if (draft.masterStyle?.trim()) input.masterStyle = draft.masterStyle.trim();
+  if (draft.negative?.trim()) input.globalNegativePrompt = draft.negative.trim();
 
   const id = randomBytes(9).toString('base64url');
   const pending: PendingCreate = {
@@ -175,6 +193,10 @@ export function confirmCard(id: string, p: PendingCreate): Card {
   if (p.input.language) fields.push({ label: 'Language', value: literal(p.input.language), short: true });
   if (p.input.style) fields.push({ label: 'Style', value: literal(p.input.style), short: true });
   if (p.input.enableBackgroundMusic) fields.push({ label: 'Music', value: 'on', short: true });
+  if (p.input.masterStyle)
+    fields.push({ label: 'Master style', value: literal(excerpt(p.input.masterStyle, 200)), short: false });
+  if (p.input.globalNegativePrompt)
+    fields.push({ label: 'Avoid', value: literal(excerpt(p.input.globalNegativePrompt, 200)), short: false });
   fields.push({
     label: `Script (${p.input.script.length} characters)`,
     value: literal(excerpt(p.input.script, 280)),

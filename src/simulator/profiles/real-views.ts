@@ -6,6 +6,7 @@
 import type { VoiceRec } from '../catalog.js';
 import type { RouteContext } from '../router.js';
 import { WEEKDAYS } from '../vocabulary.js';
+import { realOptions } from './real-options.js';
 import { realEvents, realMessages, realPercent, realReadyForEditing, realStage } from './real-progress.js';
 import { realVoices, shownVoiceId } from './real-voices.js';
 
@@ -162,6 +163,7 @@ function seriesConfig(data: unknown, ctx: RouteContext): unknown {
 export const REAL_VIEWS: Record<string, View> = {
   'GET /me': me,
   'GET /accounts': accounts,
+  'GET /options': realOptions,
   'GET /voices': (data) => realVoices(data as VoiceRec[]),
   'GET /analytics': analytics,
   'GET /videos': videoList,

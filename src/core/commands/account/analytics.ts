@@ -1,15 +1,22 @@
 /**
- * `analytics [--platform P] [--range 7|28|90]`: views and posts over a trailing window (GET /analytics),
+ * `analytics [--platform P] [--range 7|28|90] [--account A]`: views and posts over a trailing window (GET /analytics),
  * per platform and the top posts. While the service is still syncing (`ready` false) the card says so
  * instead of presenting partial numbers as final.
  */
 import type { Field, Section } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import { type CommandContext, userError } from '../../context.js';
 import { clip, count } from '../../format/account.js';
 import { platformName } from '../../platforms/names.js';
 import { command, hole, link, literal } from '../../text.js';
-import { ANALYTICS_PLATFORMS, type AnalyticsPlatform } from '../../video-api.js';
+import {
+  type Account,
+  type Accounts,
+  ANALYTICS_PLATFORMS,
+  type AnalyticsPlatform,
+  VideoApiError,
+} from '../../video-api.js';
 
 const RANGES = ['7', '28', '90'] as const;
 const TOP_POSTS = 5;
@@ -20,15 +27,28 @@ export const analyticsCommand = defineCommand({
   options: [
     { name: 'platform', kind: 'choice', choices: ANALYTICS_PLATFORMS, description: 'Only one platform' },
     { name: 'range', kind: 'choice', choices: RANGES, description: 'Trailing window in days (default 28)' },
+    {
+      name: 'account',
+      kind: 'account',
+      advanced: true,
+      description: 'Only one connected account: its label or id (see `accounts`)',
+    },
   ],
-  examples: ['analytics', 'analytics --range 7', 'analytics --platform youtube --range 90'],
+  examples: [
+    'analytics',
+    'analytics --range 7',
+    'analytics --platform youtube --range 90',
+    'analytics --platform youtube --account "Brand EU"',
+  ],
   details: 'Analytics cover YouTube, TikTok, Instagram and Facebook. New posts take a while to sync.',
   async run(ctx, args) {
     const range = args.range ? (Number(args.range) as 7 | 28 | 90) : undefined;
     const platform = args.platform as AnalyticsPlatform | undefined;
+    const account = args.account ? await analyticsAccount(ctx, args.account, platform) : undefined;
     const a = await (await ctx.api()).analytics.get({
       ...(platform ? { platform } : {}),
       ...(range ? { range } : {}),
+      ...(account ? { authId: account.authId } : {}),
     });
 
     const fields: Field[] = [
@@ -81,7 +101,9 @@ export const analyticsCommand = defineCommand({
       );
     }
     return message({
-      title: `Analytics · last ${a.rangeDays} days${platform ? ` · ${platformName(platform)}` : ''}`,
+      title:
+        `Analytics · last ${a.rangeDays} days${platform ? ` · ${platformName(platform)}` : ''}` +
+        (account ? ` · ${literal(account.label)}` : ''),
       tone: a.ready ? 'info' : 'progress',
       ...(notes.length > 0 ? { text: notes.join('\n') } : {}),
       fields,
@@ -89,3 +111,38 @@ export const analyticsCommand = defineCommand({
     });
   },
 });
+
+/**
+ * The account `--account` names, by id or label (exact, else a unique prefix), among the platform's accounts
+ * or every analytics platform's. A key without `accounts:read` sends the text as the id (the service judges).
+ */
+async function analyticsAccount(
+  ctx: CommandContext,
+  ref: string,
+  platform: AnalyticsPlatform | undefined,
+): Promise<Account> {
+  let accounts: Accounts;
+  try {
+    accounts = await ctx.deps.catalog.accounts(await ctx.api(), await ctx.apiKeyId());
+  } catch (error) {
+    if (error instanceof VideoApiError && error.type === 'forbidden_scope')
+      return { authId: ref.trim(), label: ref.trim(), isDefault: false };
+    throw error;
+  }
+  const platforms: readonly string[] = platform ? [platform] : ANALYTICS_PLATFORMS;
+  const list = platforms.flatMap((p) => accounts[p] ?? []);
+  const wanted = ref.trim();
+  const lower = wanted.toLowerCase();
+  const byLabel = list.filter((a) => a.label.toLowerCase() === lower);
+  const byPrefix = list.filter((a) => a.label.toLowerCase().startsWith(lower));
+  const hit =
+    list.find((a) => a.authId === wanted) ??
+    (byLabel.length === 1 ? byLabel[0] : byPrefix.length === 1 ? byPrefix[0] : undefined);
+  if (!hit)
+    throw userError('not-found-account', {
+      ref: wanted,
+      platform: platform ? platformName(platform) : 'YouTube, TikTok, Instagram or Facebook',
+      option: 'account',
+    });
+  return hit;
+}

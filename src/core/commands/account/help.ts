@@ -118,9 +118,18 @@ async function overviewCard(ctx: CommandContext, sections: HelpSection[]): Promi
 function commandCard(spec: CommandSpec): Card {
   // Hidden options exist only to catch a mistake (`link <pasted key>`); help must not suggest them.
   const options = spec.options.filter((o) => !o.hidden);
+  // Rarely used options come after the everyday ones (on Discord they go in the command's `more` text).
+  const everyday = options.filter((o) => !o.advanced);
+  const advanced = options.filter((o) => o.advanced);
   const fields = [{ label: 'Usage', value: usage(spec) }];
-  if (options.length > 0) {
-    fields.push({ label: 'Options', value: options.map((o) => optionLine(spec, o)).join('\n') });
+  if (everyday.length > 0) {
+    fields.push({ label: 'Options', value: everyday.map((o) => optionLine(spec, o)).join('\n') });
+  }
+  if (advanced.length > 0) {
+    fields.push({
+      label: everyday.length > 0 ? 'More options' : 'Options',
+      value: advanced.map((o) => optionLine(spec, o)).join('\n'),
+    });
   }
   if (spec.examples.length > 0) {
     fields.push({ label: 'Examples', value: spec.examples.map((e) => example(spec, e)).join('\n') });
@@ -141,6 +150,9 @@ function optionLine(spec: CommandSpec, o: OptionSpec): string {
   if (o.kind === 'int' && (o.min !== undefined || o.max !== undefined))
     facts.push(`${o.min ?? ''}–${o.max ?? ''}`);
   if (o.maxLength !== undefined) facts.push(`max ${o.maxLength} characters`);
+  // A catalog the description does not already point at: where its values are listed.
+  if (o.catalog && !o.description.includes(o.catalog))
+    facts.push(`values: ${command('options', [o.catalog])}`);
   return `• ${optionRef(spec, o)} — ${o.description}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`;
 }
 

@@ -1,12 +1,14 @@
 /**
  * `options [kind]`: one catalog of values accepted by `create` and `series create` (cached a few minutes).
- * Without a kind it lists the kinds, with no API call.
+ * Without a kind it lists the kinds the service lists (GET /options without `kind`, read tolerantly, see
+ * src/api/wire/catalog.ts); when that listing cannot be read, the documented kinds.
  */
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import type { CommandContext } from '../../context.js';
 import { plural } from '../../format/account.js';
 import { code, command, hole, literal } from '../../text.js';
-import { OPTION_KINDS, type OptionItem, type OptionKind } from '../../video-api.js';
+import { OPTION_KINDS, type OptionItem, type OptionKind, VideoApiError } from '../../video-api.js';
 
 /** Where each catalog's values go, so the list is actionable. */
 const USED_BY: Record<OptionKind, string> = {
@@ -39,11 +41,17 @@ export const optionsCommand = defineCommand({
   examples: ['options models', 'options styles', 'options'],
   async run(ctx, args) {
     if (!args.kind) {
+      const listed = await listedKinds(ctx);
+      const kinds = listed ?? [...OPTION_KINDS];
       return message({
         title: 'Option catalogs',
         tone: 'info',
-        text: OPTION_KINDS.map((k) => `• \`${k}\` — for ${USED_BY[k]}`).join('\n'),
-        context: `Show one with ${command('options', [hole('kind')])}, e.g. ${command('options', ['models'])}.`,
+        text: kinds.map(kindLine).join('\n'),
+        context:
+          `Show one with ${command('options', [hole('kind')])}, e.g. ${command('options', ['models'])}.` +
+          (listed
+            ? ''
+            : ' (The video service did not list its catalogs just now: these are the documented ones.)'),
       });
     }
     const kind = args.kind as OptionKind;
@@ -66,6 +74,25 @@ export const optionsCommand = defineCommand({
     });
   },
 });
+
+const isKnownKind = (kind: string): kind is OptionKind => (OPTION_KINDS as readonly string[]).includes(kind);
+
+function kindLine(kind: string): string {
+  return isKnownKind(kind) ? `• \`${kind}\` — for ${USED_BY[kind]}` : `• ${code(kind)}`;
+}
+
+/** The kinds as the service lists them; undefined when it cannot be read or lists nothing usable. */
+async function listedKinds(ctx: CommandContext): Promise<string[] | undefined> {
+  let kinds: string[];
+  try {
+    kinds = await (await ctx.api()).options.kinds();
+  } catch (error) {
+    if (error instanceof VideoApiError) return undefined;
+    throw error;
+  }
+  const usable = [...new Set(kinds.map((k) => k.trim()).filter((k) => /^[A-Za-z][\w-]{0,39}$/.test(k)))];
+  return usable.length > 0 ? usable : undefined;
+}
 
 function itemLine(item: OptionItem): string {
   const cost = item.credits !== undefined ? ` · ${plural(item.credits, 'credit')} per video` : '';

@@ -1,5 +1,5 @@
 /**
- * `publish <video> <platform> [--account A] [--privacy P]` posts now (POST /posts), plus the card's
+ * `publish <video> <platform> [--account A] [--privacy P] [--title T] [--description D]` posts now (POST /posts), plus the card's
  * "Publish now" button (a form: platform, account, visibility) and the account picker.
  */
 import { checkRole } from '../../approvals/roles.js';
@@ -15,6 +15,7 @@ import {
   ACCOUNT_ACTION,
   checkPublishArgs,
   notPublishable,
+  pickerOverrides,
   publishOrAsk,
   publishVideo,
 } from '../../publishing/publish-flow.js';
@@ -25,6 +26,8 @@ import { command, flag, literal } from '../../text.js';
 import { type Accounts, PLATFORMS, PRIVACY, type Privacy, VideoApiError } from '../../video-api.js';
 
 const FORM_ID = 'publish.form';
+/** The longest post text any platform takes (spec §2: 5000); each platform's own limit is checked after. */
+const POST_TEXT_MAX = 5000;
 
 async function accountsOrNone(ctx: CommandContext): Promise<Accounts | undefined> {
   try {
@@ -130,15 +133,31 @@ export const publishCommand = defineCommand({
       choices: PRIVACY,
       description: 'YouTube visibility (default public)',
     },
+    {
+      name: 'title',
+      kind: 'text',
+      advanced: true,
+      maxLength: POST_TEXT_MAX,
+      description:
+        "Title for this post only (default: the video's post details); YouTube allows 100 characters",
+    },
+    {
+      name: 'description',
+      kind: 'text',
+      advanced: true,
+      maxLength: POST_TEXT_MAX,
+      description: 'Description for this post only: YouTube, Facebook, LinkedIn',
+    },
   ],
   examples: [
     'publish last youtube',
     'publish "Launch teaser" tiktok --account "Brand EU"',
     'publish last youtube --privacy unlisted',
+    'publish last youtube --title "Octopus facts, part 2" --description "Sources in the pinned comment"',
   ],
   details:
     `The video must be rendered (${command('render')}). Title and description come from the post details set with ` +
-    `${command('meta')}. With several accounts on a platform, the default one is used unless ${flag('publish', 'account')} names another.`,
+    `${command('meta')}; ${flag('publish', 'title')} and ${flag('publish', 'description')} override them for this post only. With several accounts on a platform, the default one is used unless ${flag('publish', 'account')} names another.`,
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
     const ref = typeof partial.video === 'string' ? partial.video : undefined;
     if (ref) {
@@ -156,13 +175,18 @@ export const publishCommand = defineCommand({
   },
   async run(ctx, args) {
     // Everything the arguments alone can refuse is refused before the first API call.
-    await checkPublishArgs(ctx, args.platform, args.privacy);
+    const texts = {
+      ...(args.title !== undefined ? { title: args.title } : {}),
+      ...(args.description !== undefined ? { description: args.description } : {}),
+    };
+    await checkPublishArgs(ctx, { platform: args.platform, privacy: args.privacy, ...texts });
     const video = await resolveVideo(ctx, args.video);
     return publishOrAsk(ctx, {
       videoId: video.id,
       platform: args.platform,
       ...(args.account ? { account: args.account } : {}),
       ...(args.privacy ? { privacy: args.privacy } : {}),
+      ...texts,
     });
   },
 });
@@ -248,7 +272,7 @@ export const publishAccountAction: ActionSpec = {
       videoId,
       platform,
       account: authId,
-      ...(isRequestId(requestId) ? { requestId } : {}),
+      ...(isRequestId(requestId) ? { requestId, ...(await pickerOverrides(ctx, requestId)) } : {}),
       ...(privacy && (PRIVACY as readonly string[]).includes(privacy) ? { privacy: privacy as Privacy } : {}),
     });
   },

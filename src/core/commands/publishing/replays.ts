@@ -36,6 +36,8 @@ async function publishSendOf(ctx: CommandContext, stored: Stored): Promise<Publi
     ...(stored.approval ? { approval: stored.approval } : {}),
     ...(authId ? { account: { authId, label: str(args.accountLabel) ?? authId } } : {}),
     ...(privacy ? { privacy } : {}),
+    ...(typeof args.title === 'string' ? { title: args.title } : {}),
+    ...(typeof args.description === 'string' ? { description: args.description } : {}),
   };
 }
 

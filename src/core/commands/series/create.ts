@@ -50,6 +50,7 @@ export const createCommand: CommandSpec = defineCommand({
   examples: [
     'series create "Night Terrors" --source ai_story --niche scary_stories --schedule "daily 21:00 Europe/Paris"',
     'series create "Money Minute" --source news --niche personal_finance --days mon,wed,fri --time 08:30 --model motion_lite',
+    'series create "Reddit Reads" --source reddit --subreddit tifu --background subway_runner --layout split --captions karaoke',
     'series create',
   ],
   details:

@@ -70,6 +70,7 @@ export const editCommand: CommandSpec = defineCommand({
     'series edit "Night Terrors" --time 18:00 --days mon,wed,fri',
     'series edit last --model motion_lite --voice Marcus',
     'series edit "Money Minute" --schedule "weekdays 7am America/New_York"',
+    'series edit last --background minecraft_parkour --emojis no --thumbnail-settings style=bold',
   ],
   details:
     'Options are those of `series create`, plus `--name` and `--paused yes|no`. `--days daily` posts every day.',
@@ -274,5 +275,6 @@ async function shown(ctx: CommandContext, field: string, value: unknown): Promis
   if (field === 'duration') return `${String(value)} s`;
   if (typeof value === 'boolean') return value ? 'on' : 'off';
   if (Array.isArray(value)) return value.join(', ');
+  if (typeof value === 'object' && value !== null) return JSON.stringify(value).slice(0, 120);
   return String(value).length > 120 ? `${String(value).slice(0, 119)}…` : String(value);
 }

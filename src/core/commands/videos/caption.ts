@@ -1,10 +1,12 @@
 /**
- * `caption <url> [--name N] [--language L]`: captions existing public media (free). Audio files go as
- * `audioUrl` (they become a captioned video), anything else as `videoUrl`. Then the same live card and
+ * `caption <url> [--name N] [--language L] [--audio | --video]`: captions existing public media (free). Audio
+ * files go as `audioUrl` (they become a captioned video), anything else as `videoUrl`; `--audio` or `--video`
+ * overrides that guess from the file extension (a URL without one, a stream). Then the same live card and
  * generation watch as `create`.
  */
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
+import { userError } from '../../context.js';
 import { displayName } from '../../format/video.js';
 import { actionKey } from '../../request-id.js';
 import { command, literal } from '../../text.js';
@@ -49,19 +51,34 @@ export const captionCommand: CommandSpec = defineCommand({
       catalog: 'languages',
       description: `Spoken language, see ${command('options', ['languages'])}`,
     },
+    {
+      name: 'audio',
+      kind: 'boolean',
+      advanced: true,
+      description: 'The URL is audio (sent as audioUrl), whatever its extension',
+    },
+    {
+      name: 'video',
+      kind: 'boolean',
+      advanced: true,
+      description: 'The URL is a video (sent as videoUrl), whatever its extension',
+    },
   ],
   examples: [
     'caption https://cdn.example.com/interview.mp4 --name "Founder interview"',
     'caption https://cdn.example.com/podcast-ep12.mp3 --language en',
+    'caption https://cdn.example.com/stream?id=42 --audio',
   ],
   details:
-    'Audio files (.mp3, .wav, .m4a, .aac, .ogg) become a captioned video. Captioning costs no credits.',
+    'Audio files (.mp3, .wav, .m4a, .aac, .ogg) become a captioned video; `--audio` or `--video` says which ' +
+    'when the extension does not. Captioning costs no credits.',
   async run(ctx, args) {
     const url = args.url;
+    if (args.audio && args.video) throw userError('caption-audio-and-video');
     const language = args.language
       ? await catalogValue(ctx, { kind: 'languages', option: 'language', typed: args.language })
       : undefined;
-    const audio = isAudioUrl(url);
+    const audio = args.audio ?? (args.video === undefined ? isAudioUrl(url) : !args.video);
     const body = {
       ...(audio ? { audioUrl: url } : { videoUrl: url }),
       ...(args.name ? { name: args.name } : {}),
