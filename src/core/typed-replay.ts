@@ -19,7 +19,8 @@ export const TYPED_AGAIN_ACTION = 'typed.again';
 /** What each replayable action did, and its button. */
 const WORDS: Record<string, { done: string; again: string }> = {
   publish: { done: 'published', again: 'Publish again' },
-  schedule: { done: 'scheduled', again: 'Schedule again' },
+  // Not "scheduled at 01:00": that would read as the post's time.
+  schedule: { done: 'sent this schedule', again: 'Schedule again' },
   'series.create': { done: 'started this series', again: 'Start it again' },
   caption: { done: 'captioned', again: 'Caption again' },
   render: { done: 'rendered', again: 'Render again' },

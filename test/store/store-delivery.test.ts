@@ -180,6 +180,19 @@ describe.each(FIXTURES)('Store contract: delivery ($name)', (fixture) => {
       expect(await store.idempotency.keyFor('typed:a')).toBe(renewed);
     });
 
+    it('tells when a key was stored (or renewed), without making one', async () => {
+      expect(await store.idempotency.storedAt('done:k1')).toBeUndefined();
+      expect(await store.idempotency.storedAt('done:k1')).toBeUndefined();
+      const at = clock.now();
+      await store.idempotency.keyFor('done:k1');
+      clock.advance(3 * MINUTE);
+      expect(await store.idempotency.storedAt('done:k1')).toBe(at);
+      await store.idempotency.keyFor('typed:b', { reuseForMs: MINUTE });
+      clock.advance(2 * MINUTE);
+      await store.idempotency.keyFor('typed:b', { reuseForMs: MINUTE });
+      expect(await store.idempotency.storedAt('typed:b')).toBe(clock.now());
+    });
+
     it('purges keys once they are well past the 24 h replay window', async () => {
       const key = await store.idempotency.keyFor('a');
       clock.advance(47 * HOUR);

@@ -17,7 +17,7 @@ const writes = (path: string) =>
 describe.each(['spec', 'real'] as const)(
   'other typed writes repeated within 10 minutes (%s profile)',
   (profile) => {
-    it('schedule: "Already scheduled at …", nothing sent; "Schedule again" sends with a new key', async () => {
+    it('schedule: "Already sent this schedule at …", nothing sent; "Schedule again" sends with a new key', async () => {
       h = await createHarness({ simulator: { profile }, proxy: true });
       const bob = await h.user('bob', { timeZone: 'America/Los_Angeles' });
       const id = await completedVideo(h, 'Planned');
@@ -28,7 +28,7 @@ describe.each(['spec', 'real'] as const)(
       h.clock.advance(MINUTE / 2);
       const repeated = await h.run(text, bob);
       expect(textOf(repeated)).toContain(
-        'Already scheduled at 01:00 (same command, less than a minute ago) — Schedule again?',
+        'Already sent this schedule at 01:00 (same command, less than a minute ago) — Schedule again?',
       );
       expect(writes('/posts/schedule')).toHaveLength(1);
       const button = cardOf(repeated).controls?.find(
