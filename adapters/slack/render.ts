@@ -17,6 +17,7 @@ import type {
   Tone,
 } from '../../src/core/cards.js';
 import { link } from '../../src/core/text.js';
+import { withLists } from './rich-text.js';
 import {
   notifyMentions,
   splitMrkdwn,
@@ -197,11 +198,11 @@ function titleBlock(card: Card): Block {
   };
 }
 
+/** Card text as mrkdwn sections; its bullet lists as `rich_text` lists (rich-text.ts). */
 function textSections(text: string): Block[] {
-  return splitMrkdwn(toMrkdwn(text), LIMITS.sectionText).map((piece) => ({
-    type: 'section',
-    text: { type: 'mrkdwn', text: piece },
-  }));
+  return splitMrkdwn(toMrkdwn(text), LIMITS.sectionText).flatMap(
+    (piece): Block[] => withLists(piece) ?? [{ type: 'section', text: { type: 'mrkdwn', text: piece } }],
+  );
 }
 
 const fieldText = (field: Field): string =>
