@@ -65,7 +65,8 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
   const { commands, registry, actions, forms, approved } = indexModules(modules);
   const log = deps.logger.child({ component: 'core' });
   let self: Bot | undefined;
-  const contexts = createRequestContexts({ ...deps, dispatcher: () => self }, approved);
+  // Read at each request (not copied now): a test may swap `deps.apiFor` after the bot is made.
+  const contexts = createRequestContexts(deps, approved, () => self);
   const open = contexts.open;
   const guarded = createGuardedRun(deps, { contexts, log });
 

@@ -12,7 +12,11 @@ export interface RequestContexts {
   sentRemoteWrite(ctx: CommandContext): boolean;
 }
 
-export function createRequestContexts(deps: CoreDeps, approved: ApprovedRunners): RequestContexts {
+export function createRequestContexts(
+  deps: CoreDeps,
+  approved: ApprovedRunners,
+  dispatcher?: CoreDeps['dispatcher'],
+): RequestContexts {
   const remoteWrites = new WeakMap<CommandContext, { sent: boolean }>();
   return {
     open(req) {
@@ -24,7 +28,7 @@ export function createRequestContexts(deps: CoreDeps, approved: ApprovedRunners)
           },
           onDone: (idempotencyKey) => recordWriteDone(deps, idempotencyKey),
         });
-      const ctx = createContext(req, { ...deps, apiFor, approved });
+      const ctx = createContext(req, { ...deps, apiFor, approved, ...(dispatcher ? { dispatcher } : {}) });
       remoteWrites.set(ctx, writes);
       return ctx;
     },
