@@ -10,7 +10,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { commandProblems, messageProblems, modalProblems } from './discord-rules.js';
+import {
+  commandProblems,
+  editProblems,
+  IS_COMPONENTS_V2,
+  messageProblems,
+  modalProblems,
+} from './discord-rules.js';
 import { FakeGateway } from './fake-gateway.js';
 import { snowflake } from './snowflake.js';
 
@@ -33,6 +39,41 @@ export interface FakeMessage {
   deleted: boolean;
   /** Set on messages made through an interaction. */
   interaction?: string;
+  /** Files uploaded with the message (multipart `files[n]`), as text. */
+  files?: FakeFile[];
+}
+
+export interface FakeFile {
+  /** The form field (`files[0]`). */
+  field: string;
+  filename: string;
+  contentType: string;
+  content: string;
+}
+
+/** A multipart/form-data body as Discord reads it: `payload_json` is the message, each file part a file. */
+async function readMultipart(
+  type: string | undefined,
+  raw: Buffer,
+): Promise<{ body: Json; files: FakeFile[] } | undefined> {
+  if (!type?.startsWith('multipart/form-data')) return undefined;
+  const form = await new Request('http://fake.invalid/', {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body: new Uint8Array(raw),
+  }).formData();
+  const files: FakeFile[] = [];
+  let body: Json = {};
+  const entries: [string, FormDataEntryValue][] = [];
+  form.forEach((value, key) => {
+    entries.push([key, value]);
+  });
+  for (const [key, value] of entries) {
+    if (key === 'payload_json' && typeof value === 'string') body = JSON.parse(value) as Json;
+    else if (typeof value !== 'string')
+      files.push({ field: key, filename: value.name, contentType: value.type, content: await value.text() });
+  }
+  return { body, files };
 }
 
 export interface FakeInteraction {
@@ -88,6 +129,8 @@ export class FakeDiscord {
   private readonly gateway: FakeGateway;
   private readonly dmChannels = new Map<string, string>();
   private readonly nonces = new Map<string, string>();
+  /** The files of the request being handled; the message it makes or edits takes them. */
+  private arriving: FakeFile[] = [];
 
   constructor(readonly options: FakeDiscordOptions) {
     this.botUser = {
@@ -206,8 +249,15 @@ export class FakeDiscord {
       return { status: 400, body: { message: 'Interaction has already been acknowledged.', code: 40060 } };
     }
     const data = (body.data ?? {}) as Json;
+    const source = record.sourceMessage ? this.messages.get(record.sourceMessage) : undefined;
     const problems =
-      body.type === 9 ? modalProblems(data) : [4, 7].includes(body.type) ? messageProblems(data) : [];
+      body.type === 9
+        ? modalProblems(data)
+        : body.type === 7 && source
+          ? editProblems(source, data)
+          : [4, 7].includes(body.type)
+            ? messageProblems(data)
+            : [];
     if (body.type === 8 && (data.choices?.length ?? 0) > 25) problems.push('more than 25 choices');
     if (body.type === 9 && ![2, 3, 4].includes(record.type) && record.type !== 3)
       problems.push('a modal cannot answer this');
@@ -221,7 +271,8 @@ export class FakeDiscord {
     switch (body.type) {
       case 4:
       case 5: {
-        const flags = (data.flags ?? 0) | (body.type === 5 ? LOADING : 0);
+        // A deferral takes only EPHEMERAL; IS_COMPONENTS_V2 is set by the edit that answers it.
+        const flags = body.type === 5 ? ((data.flags ?? 0) & EPHEMERAL) | LOADING : (data.flags ?? 0);
         record.original = this.create(record.channelId, data, { flags, interaction: id }).id;
         break;
       }
@@ -243,12 +294,16 @@ export class FakeDiscord {
     const url = new URL(req.url ?? '/', this.url);
     if (!url.pathname.startsWith(API)) return this.json(res, 404, { message: '404: Not Found', code: 0 });
     const path = url.pathname.slice(API.length);
-    const text = await new Promise<string>((resolve) => {
-      let data = '';
-      req.on('data', (c) => (data += c));
-      req.on('end', () => resolve(data));
+    const raw = await new Promise<Buffer>((resolve) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => resolve(Buffer.concat(chunks)));
     });
-    const body = text ? (JSON.parse(text) as Json) : undefined;
+    // A message with files is multipart/form-data: `payload_json` and `files[n]` (kept for the message made).
+    const parts = await readMultipart(req.headers['content-type'], raw);
+    this.arriving = parts?.files ?? [];
+    const text = parts ? '' : raw.toString('utf8');
+    const body = parts ? parts.body : text ? (JSON.parse(text) as Json) : undefined;
     this.requests.push({ method, path, ...(body !== undefined ? { body } : {}) });
 
     const failure = this.failures.findIndex((f) => f.method === method && f.path.test(path));
@@ -354,7 +409,7 @@ export class FakeDiscord {
       }
       if (method === 'GET') return this.json(res, 200, this.view(message));
       if (method === 'PATCH') {
-        const problems = messageProblems(body ?? {});
+        const problems = editProblems(message, body ?? {});
         if (problems.length > 0)
           return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
         this.edit(message.id, body ?? {});
@@ -420,7 +475,7 @@ export class FakeDiscord {
       if (!message || message.deleted)
         return this.json(res, 404, { message: 'Unknown Message', code: 10008 });
       if (method === 'PATCH') {
-        const problems = messageProblems(body ?? {});
+        const problems = editProblems(message, body ?? {});
         if (problems.length > 0)
           return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
         this.edit(message.id, body ?? {});
@@ -446,13 +501,15 @@ export class FakeDiscord {
       content: body.content ?? '',
       embeds: body.embeds ?? [],
       components: body.components ?? [],
-      flags: extra.flags ?? 0,
+      flags: extra.flags ?? Number(body.flags ?? 0),
       author: this.botUser,
       history: [body],
       deleted: false,
       ...(body.nonce ? { nonce: String(body.nonce) } : {}),
       ...(extra.interaction ? { interaction: extra.interaction } : {}),
+      ...(this.arriving.length > 0 ? { files: this.arriving } : {}),
     };
+    this.arriving = [];
     this.messages.set(message.id, message);
     return message;
   }
@@ -460,10 +517,14 @@ export class FakeDiscord {
   private edit(id: string, body: Json): void {
     const message = this.messages.get(id);
     if (!message) return;
-    if (body.embeds !== undefined) message.embeds = body.embeds;
+    if (body.embeds !== undefined) message.embeds = body.embeds ?? [];
     if (body.components !== undefined) message.components = body.components;
-    if (body.content !== undefined) message.content = body.content;
+    if (body.content !== undefined) message.content = body.content ?? '';
+    // IS_COMPONENTS_V2 can be set by an edit, never removed.
+    message.flags |= Number(body.flags ?? 0) & IS_COMPONENTS_V2;
     message.history.push(body);
+    if (this.arriving.length > 0) message.files = [...(message.files ?? []), ...this.arriving];
+    this.arriving = [];
   }
 
   /** A message as Discord returns it (and as it appears in a component interaction). */
@@ -476,7 +537,13 @@ export class FakeDiscord {
       embeds: message.embeds,
       components: message.components,
       author: message.author,
-      attachments: [],
+      attachments: (message.files ?? []).map((f, i) => ({
+        id: String(i),
+        filename: f.filename,
+        size: Buffer.byteLength(f.content),
+        content_type: f.contentType,
+        url: `${this.url}/attachments/${message.id}/${f.filename}`,
+      })),
       mentions: [],
       mention_roles: [],
       mention_everyone: false,
