@@ -295,7 +295,7 @@ describe('Block Kit where it serves', () => {
       title: 'Follows',
       text: `**Missing scopes:**\n• **videos:write** for ${command('create')}\n• ${channel('slack:T1:C0VIDEOS')} by ${mention('slack:T1:U01ALICE')} · [docs](https://x.example/a?b=1&c=2)\n• ${literal('a <b> & *c*')}\nAfter the list.`,
     };
-    const blocks = cardToBlocks(card) as B[];
+    const blocks = cardToBlocks(card) as unknown as B[];
     expectValidBlocks(blocks);
     expect(blocks.map((b) => b.type)).toEqual(['header', 'section', 'rich_text', 'section']);
     const list = ((blocks[2] ?? {}).elements as B[])[0] as { type: string; style: string; elements: B[] };
@@ -329,7 +329,7 @@ describe('Block Kit where it serves', () => {
       video: { url: 'https://cdn.example/v.mp4', poster: 'https://cdn.example/t.jpg', alt: 'Octopus facts' },
       controls: [{ kind: 'button', action: 'video.schedule', value: 'v1', label: 'Schedule' }],
     };
-    const blocks = cardToBlocks(card) as B[];
+    const blocks = cardToBlocks(card) as unknown as B[];
     expectValidBlocks(blocks);
     expect(blocks.find((b) => b.type === 'image')).toMatchObject({
       image_url: 'https://cdn.example/t.jpg',
@@ -342,14 +342,17 @@ describe('Block Kit where it serves', () => {
     });
     expect(decodeActionId(String(buttons[1]?.action_id))).toBe('video.schedule');
     // No poster: the button alone; the poster that is the card's image already is not shown twice.
-    const bare = cardToBlocks({ title: 'x', video: { url: 'https://cdn.example/v.mp4', alt: 'x' } }) as B[];
+    const bare = cardToBlocks({
+      title: 'x',
+      video: { url: 'https://cdn.example/v.mp4', alt: 'x' },
+    }) as unknown as B[];
     expect(bare.some((b) => b.type === 'image')).toBe(false);
     expect(elements(bare)[0]?.url).toBe('https://cdn.example/v.mp4');
     const same = cardToBlocks({
       title: 'x',
       image: { url: 'https://cdn.example/t.jpg', alt: 'x' },
       video: { url: 'https://cdn.example/v.mp4', poster: 'https://cdn.example/t.jpg', alt: 'x' },
-    }) as B[];
+    }) as unknown as B[];
     expect(same.filter((b) => b.type === 'image')).toHaveLength(1);
   });
 
@@ -364,7 +367,7 @@ describe('Block Kit where it serves', () => {
         },
       ],
     };
-    const stacked = cardToBlocks(card, { compact: true }) as B[];
+    const stacked = cardToBlocks(card, { compact: true }) as unknown as B[];
     expect(stacked.map((b) => b.type)).toEqual(['header', 'divider', 'section', 'actions']);
     expect(stacked[2]?.accessory).toEqual({
       type: 'image',
@@ -372,7 +375,7 @@ describe('Block Kit where it serves', () => {
       alt_text: 'Thumbnail',
     });
     // In a channel the thumbnail stays a full image (options are compared by eye).
-    expect((cardToBlocks(card) as B[]).map((b) => b.type)).toEqual([
+    expect((cardToBlocks(card) as unknown as B[]).map((b) => b.type)).toEqual([
       'header',
       'divider',
       'section',
