@@ -309,7 +309,11 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
           f,
           'schedule',
           () => ({ ...who, kind: 'text', text: `schedule ${videoId} x ${at}` }),
-          (r) => (cardOf(r)?.title === 'Scheduled' ? true : undefined),
+          // A retry after the first went through is told so ("Already sent this schedule at …", typed-replay.ts).
+          (r) =>
+            cardOf(r)?.title === 'Scheduled' || /^Already sent this schedule/.test(cardOf(r)?.text ?? '')
+              ? true
+              : undefined,
           { giveUp: inThePast },
         );
       }

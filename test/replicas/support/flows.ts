@@ -153,7 +153,8 @@ export async function runFlow(f: FlowOutcome, d: FlowDeps): Promise<void> {
   await ask(
     'schedule',
     () => door.command(user, channel, `schedule ${id} x ${at}`),
-    (r) => (/Scheduled/.test(r.text) ? true : undefined),
+    // A retry after the first went through is told so ("Already sent this schedule at …", typed-replay.ts).
+    (r) => (/Scheduled|Already sent this schedule/.test(r.text) ? true : undefined),
   );
   mark('scheduled');
   d.onStep?.('scheduled', f);
