@@ -64,11 +64,12 @@ describe('voices, options, accounts', () => {
     expect(textOf(await w.run('voices', bob))).toContain('no longer accepts your API key');
   });
 
-  it('lists option kinds without a call, and a kind’s values with model credits', async () => {
+  it('lists option kinds as GET /options lists them, and a kind’s values with model credits', async () => {
     w = await createWorld();
     const kinds = await w.run('options');
     expect(textOf(kinds)).toContain('• `models` — for `create --model`');
-    expect(w.calls).toEqual([]);
+    expect(w.calls).toEqual(['options.kinds']);
+    w.calls.length = 0;
     const models = cardOf(await w.run('options models'));
     expect(models.text).toBe(
       [
@@ -213,7 +214,7 @@ describe('analytics', () => {
     const range = await w.run('analytics --range 30');
     expect(textOf(range)).toContain("`30` isn't a valid `range`. Choose one of: 7, 28, 90.");
     expect(textOf(range)).toContain(
-      'Usage: `/reel analytics [--platform youtube|tiktok|instagram|facebook] [--range 7|28|90]`',
+      'Usage: `/reel analytics [--platform youtube|tiktok|instagram|facebook] [--range 7|28|90] [--account ACCOUNT]`',
     );
     const platform = await w.run('analytics --platform threads');
     expect(textOf(platform)).toContain(
