@@ -191,6 +191,31 @@ describe.each(['spec', 'real'] as const)('App Home actions on the %s profile', (
     expect(mp4).toBeDefined();
   });
 
+  it('Unsubscribe on the Home: refused to a member who may not change the channel, done for one who may', async () => {
+    const sub = await w.command('subscribe calendar');
+    expect(JSON.stringify(await w.reply(sub.responseUrl))).toContain('calendar');
+    const subscribed = async () => (await w.h.store.subscriptions.list(address.channel())).length;
+    expect(await subscribed()).toBe(1);
+
+    // The admin role names alice (set above): bob may not change the channel's subscriptions.
+    const bobs = await openHome(BOB);
+    expect(labels(bobs, 'home.unsubscribe')).toEqual(['Unsubscribe']);
+    const bobBefore = publishesTo(BOB).length;
+    await clickInHome(BOB, bobs, 'home.unsubscribe');
+    const refused = await w.fake.waitFor(() => publishesTo(BOB)[bobBefore], 'bob’s Home after the click');
+    expect(blocksText(viewBlocks(refused))).toContain('Only <@U01ALICE> may');
+    expect(await subscribed()).toBe(1);
+
+    const alices = await openHome(ALICE);
+    const aliceBefore = publishesTo(ALICE).length;
+    await clickInHome(ALICE, alices, 'home.unsubscribe');
+    const done = await w.fake.waitFor(() => publishesTo(ALICE)[aliceBefore], 'alice’s Home after the click');
+    const text = blocksText(viewBlocks(done));
+    expect(text).toContain('Unsubscribed');
+    expect(text).toContain('No channel follows anything yet');
+    expect(await subscribed()).toBe(0);
+  });
+
   it('re-publishes the Home once after quick thumbnail picks made in a channel', async () => {
     const id = await completedVideo(w.h, 'Pick on the card');
     // Its thumbnail options come a little after the video.
