@@ -1,27 +1,61 @@
 /**
- * A neutral `Card` → Discord embeds and message components, inside Discord's limits (limits.ts): the card is
- * the first embed (title, text, progress, fields, image, context as footer), each section an extra embed
- * (thumbnail variants with their image), controls become buttons and select menus in at most five rows.
- * Card markdown goes through `toDiscord` (text.ts: escapes, mention tokens). Text that does not fit is cut
- * with "…". Only the card's `notify` list pings: it is the message content, and `allowed_mentions` names
- * exactly those people.
+ * A neutral `Card` → one Discord Components V2 message (flag IS_COMPONENTS_V2, no `content`, no `embeds`): a
+ * container with the tone's accent colour holding, in order,
+ *
+ * - the title (a `###` heading, linked when the card has a URL), text and progress in one text display;
+ * - the fields as `**Label**: value` lines in one text display (short fields side by side, `·` between);
+ * - a media gallery with the rendered video (playable in the client) and the card's image;
+ * - the sections: when they carry pictures (thumbnail variants), ONE media gallery with all of them, then each
+ *   section's text in a Section whose accessory is its first button ("Use this"), or a plain text display;
+ *   a lone pictured section without controls shows its picture as the section's thumbnail instead;
+ * - the card's controls as action rows, then the context as small text (`-#`).
+ *
+ * Only the card's `notify` list pings: it is a text display above the container, and `allowed_mentions` names
+ * exactly those people (mentions in the card's own text are not allowed to ping anyone else).
+ *
+ * Discord's V2 limits (limits.ts): 40 components in all, 4000 characters across the text displays, 10 gallery
+ * items, a section's accessory a button or a thumbnail. Sections that do not fit the 40 are merged into one
+ * text display at the end of the sections (their text kept, their buttons left out); texts are cut with "…",
+ * the longest first.
+ *
+ * Messages posted before V2 (embeds) are updated in their old shape when a click answers them (embeds.ts); the
+ * outbox's channel edits upgrade them (sender.ts).
  */
 import {
   type APIActionRowComponent,
   type APIAllowedMentions,
   type APIButtonComponent,
+  type APIComponentInContainer,
   type APIComponentInMessageActionRow,
+  type APIContainerComponent,
   type APIEmbed,
-  type APIEmbedField,
+  type APIMediaGalleryComponent,
+  type APIMediaGalleryItem,
+  type APIMessageTopLevelComponent,
+  type APISectionComponent,
   type APIStringSelectComponent,
+  type APITextDisplayComponent,
   ButtonStyle,
   ComponentType,
+  MessageFlags,
+  SeparatorSpacingSize,
 } from 'discord.js';
-import type { Button, Card, Confirm, Control, Field, Select, Tone } from '../../src/core/cards.js';
+import type {
+  Button,
+  Card,
+  Confirm,
+  Control,
+  Field,
+  Image,
+  Section,
+  Select,
+  Tone,
+} from '../../src/core/cards.js';
 import { progressBar } from '../../src/core/live/video-card.js';
+import { literal } from '../../src/core/text.js';
 import { actionId, dismissId, stashedId } from './custom-id.js';
 import { clip, DISCORD } from './limits.js';
-import { allowedMentions, notifyContent, plainText, toDiscord } from './text.js';
+import { allowedMentions, notifyContent, toDiscord } from './text.js';
 
 /** Discord's palette, by the core's tone. */
 export const TONE_COLORS: Readonly<Record<Tone, number>> = {
@@ -34,8 +68,18 @@ export const TONE_COLORS: Readonly<Record<Tone, number>> = {
 };
 
 export type ActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
+export type Interactive = APIButtonComponent | APIStringSelectComponent;
 
-export interface MessagePayload {
+/** A Components V2 message: components only, with the flag (interaction answers add EPHEMERAL to it). */
+export interface CardPayload {
+  flags: MessageFlags.IsComponentsV2;
+  components: APIMessageTopLevelComponent[];
+  /** Who the notify text display may ping, nobody else. */
+  allowed_mentions: APIAllowedMentions;
+}
+
+/** A message in the shape from before V2: embeds and up to five action rows (embeds.ts, form launchers). */
+export interface EmbedPayload {
   /** The mentions of the card's `notify` list: the only part of a message that pings. */
   content?: string;
   embeds: APIEmbed[];
@@ -43,6 +87,11 @@ export interface MessagePayload {
   /** Sent with every message: who `content` may ping, nobody else. */
   allowed_mentions: APIAllowedMentions;
 }
+
+export type MessagePayload = CardPayload | EmbedPayload;
+
+export const isComponentsV2 = (payload: MessagePayload): payload is CardPayload =>
+  'flags' in payload && (payload.flags & MessageFlags.IsComponentsV2) !== 0;
 
 /** An action that did not fit a `custom_id`, kept in memory under a key. */
 export interface KeptAction {
@@ -60,139 +109,235 @@ export interface RenderMemory {
 }
 
 const EMPTY = '\u200b';
-const isWebUrl = (url: string) => /^https?:\/\/\S+$/i.test(url);
+export const isWebUrl = (url: string) => /^https?:\/\/\S+$/i.test(url);
 
-function fieldOf(field: Field): APIEmbedField {
-  return {
-    name: clip(toDiscord(field.label.trim()), DISCORD.fieldName) || EMPTY,
-    value: clip(toDiscord(field.value.trim()), DISCORD.fieldValue) || EMPTY,
-    inline: field.short === true,
-  };
-}
-
-function progressLine(card: Card): string | undefined {
+export function progressLine(card: Card): string | undefined {
   if (!card.progress) return undefined;
   const percent = Number.isFinite(card.progress.percent) ? card.progress.percent : 0;
   return card.progress.label?.trim() ? toDiscord(card.progress.label.trim()) : progressBar(percent);
 }
 
-export function renderCard(card: Card, memory: RenderMemory): MessagePayload {
-  const color = TONE_COLORS[card.tone ?? 'neutral'] ?? TONE_COLORS.neutral;
-  const main: APIEmbed = { title: clip(toDiscord(card.title), DISCORD.embedTitle) || EMPTY, color };
-  if (card.url && isWebUrl(card.url)) main.url = card.url;
-  const text = card.text?.trim() ? toDiscord(card.text.trim()) : undefined;
-  const description = [text, progressLine(card)].filter(Boolean).join('\n\n');
-  if (description) main.description = description;
-  if (card.fields?.length) main.fields = card.fields.slice(0, DISCORD.embedFields).map(fieldOf);
-  if (card.image && isWebUrl(card.image.url)) main.image = { url: card.image.url };
+const textDisplay = (content: string): APITextDisplayComponent => ({
+  type: ComponentType.TextDisplay,
+  content: content || EMPTY,
+});
 
-  const embeds: APIEmbed[] = [main];
-  const overflow: string[] = [];
-  for (const section of card.sections ?? []) {
-    const embed: APIEmbed = { color };
-    const sectionText = section.text?.trim() ? toDiscord(section.text.trim()) : undefined;
-    if (sectionText) embed.description = sectionText;
-    if (section.fields?.length) embed.fields = section.fields.slice(0, DISCORD.embedFields).map(fieldOf);
-    if (section.image && isWebUrl(section.image.url)) embed.image = { url: section.image.url };
-    if (!embed.description && !embed.fields && !embed.image) continue;
-    if (embeds.length < DISCORD.embedsPerMessage) embeds.push(embed);
-    else if (sectionText) overflow.push(sectionText);
+const SEPARATOR: APIComponentInContainer = {
+  type: ComponentType.Separator,
+  divider: true,
+  spacing: SeparatorSpacingSize.Small,
+};
+
+function header(card: Card): string {
+  const title = clip(toDiscord(card.title.trim()).replace(/\s*\n\s*/g, ' '), DISCORD.cardTitle) || EMPTY;
+  const linked = card.url && isWebUrl(card.url) ? `[${title}](${card.url.replace(/\)/g, '%29')})` : title;
+  const text = card.text?.trim() ? toDiscord(card.text.trim()) : undefined;
+  const body = [text, progressLine(card)].filter(Boolean).join('\n\n');
+  return body ? `### ${linked}\n${body}` : `### ${linked}`;
+}
+
+/** Fields as `**Label**: value` lines; consecutive short one-line fields share a line. */
+export function fieldLines(fields: readonly Field[]): string {
+  const lines: string[] = [];
+  let run: string[] = [];
+  const flush = () => {
+    if (run.length > 0) lines.push(run.join(' · '));
+    run = [];
+  };
+  for (const field of fields) {
+    const label = clip(toDiscord(field.label.trim()), DISCORD.fieldName);
+    const value = clip(toDiscord(field.value.trim()), DISCORD.fieldValue);
+    const line = label ? `**${label}**: ${value}` : value;
+    if (field.short && !line.includes('\n')) run.push(line);
+    else {
+      flush();
+      lines.push(line);
+    }
   }
-  // Sections beyond ten embeds still say what they say, at the end of the last one.
-  if (overflow.length > 0) {
-    const last = embeds[embeds.length - 1] as APIEmbed;
-    last.description = [last.description, ...overflow].filter(Boolean).join('\n\n');
-  }
-  if (card.context?.trim()) {
-    (embeds[embeds.length - 1] as APIEmbed).footer = {
-      text: clip(plainText(card.context.trim()), DISCORD.footerText),
-    };
-  }
-  for (const embed of embeds) {
-    if (embed.description) embed.description = clip(embed.description, DISCORD.embedDescription);
-  }
-  fitTotal(embeds);
-  const content = notifyContent(card.notify);
+  flush();
+  return lines.join('\n');
+}
+
+/** The context as small text, each line `-# `. */
+function contextLines(context: string): string {
+  return toDiscord(context.trim())
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => `-# ${line}`)
+    .join('\n');
+}
+
+const galleryItem = (url: string, alt: string): APIMediaGalleryItem => ({
+  media: { url },
+  ...(alt.trim() ? { description: clip(alt.trim(), DISCORD.mediaDescription) } : {}),
+});
+
+/** The rendered video (a gallery plays an MP4 in place) and the card's image. */
+function mediaOf(card: Card): APIMediaGalleryItem[] {
+  const items: APIMediaGalleryItem[] = [];
+  if (card.video && isWebUrl(card.video.url)) items.push(galleryItem(card.video.url, card.video.alt));
+  if (card.image && isWebUrl(card.image.url)) items.push(galleryItem(card.image.url, card.image.alt));
+  return items;
+}
+
+/** Components Discord counts against a message's 40: every component, nested ones included. */
+export function componentCount(components: readonly { type: number }[]): number {
+  return components.reduce((sum, c) => {
+    const o = c as { components?: { type: number }[]; accessory?: { type: number } };
+    return sum + 1 + componentCount(o.components ?? []) + (o.accessory ? 1 : 0);
+  }, 0);
+}
+
+export function renderCard(card: Card, memory: RenderMemory): CardPayload {
+  const ctx: ControlContext = { memory, taken: new Set() };
+  const { gallery, blocks } = sectionParts(card.sections ?? [], ctx);
+  const head: APIComponentInContainer[] = [textDisplay(header(card))];
+  if (card.fields?.length) head.push(textDisplay(fieldLines(card.fields)));
+  const media = mediaOf(card);
+  if (media.length > 0) head.push({ type: ComponentType.MediaGallery, items: media });
+  const middle: APIComponentInContainer[] = [];
+  if (gallery || blocks.length > 0) middle.push(SEPARATOR);
+  if (gallery) middle.push(gallery);
+  const rendered = (card.controls ?? []).flatMap((c) => renderControl(c, ctx) ?? []);
+  const tail: APIComponentInContainer[] = rowsOf(rendered).slice(0, DISCORD.actionRows);
+  if (card.context?.trim()) tail.push(textDisplay(contextLines(card.context)));
+
+  const notify = notifyContent(card.notify);
+  const fixed = 1 + (notify ? 1 : 0) + componentCount([...head, ...middle, ...tail]);
+  middle.push(...fitSections(blocks, DISCORD.messageComponents - fixed));
+  const container: APIContainerComponent = {
+    type: ComponentType.Container,
+    accent_color: TONE_COLORS[card.tone ?? 'neutral'] ?? TONE_COLORS.neutral,
+    components: [...head, ...middle, ...tail],
+  };
+  const components: APIMessageTopLevelComponent[] = notify ? [textDisplay(notify), container] : [container];
+  fitText(components);
   return {
-    ...(content ? { content } : {}),
-    embeds,
-    components: renderControls(card, memory),
+    flags: MessageFlags.IsComponentsV2,
+    components,
     allowed_mentions: allowedMentions(card.notify),
   };
 }
 
-/** Characters Discord counts against a message's 6000: titles, descriptions, fields, footers. */
-export function embedsSize(embeds: readonly APIEmbed[]): number {
-  return embeds.reduce(
-    (sum, e) =>
-      sum +
-      (e.title?.length ?? 0) +
-      (e.description?.length ?? 0) +
-      (e.footer?.text.length ?? 0) +
-      (e.author?.name.length ?? 0) +
-      (e.fields ?? []).reduce((s, f) => s + f.name.length + f.value.length, 0),
-    0,
-  );
+/** One section as it sits in the container, and its text (kept when the section does not fit). */
+interface Block {
+  components: APIComponentInContainer[];
+  text: string;
 }
 
 /**
- * Fits the message into Discord's 6000 characters: shortens the longest texts first (descriptions, field
- * values and names, footers; never below a readable floor), and only if that is not enough leaves out
- * section embeds from the end, then fields from the end.
+ * Pictured sections (thumbnail variants) share one gallery, in their order, and each keeps its text and
+ * button; a lone pictured section without controls shows its picture as a thumbnail beside its text.
  */
-function fitTotal(embeds: APIEmbed[]): void {
-  const over = () => embedsSize(embeds) - DISCORD.embedTotalChars;
-  while (over() > 0) {
-    let longest: { length: number; cut(max: number): void } | undefined;
-    const consider = (text: string | undefined, floor: number, cut: (max: number) => void) => {
-      if (text && text.length > floor && text.length > (longest?.length ?? 0)) {
-        longest = { length: text.length, cut: (max) => cut(Math.max(floor, max)) };
-      }
+function sectionParts(
+  sections: readonly Section[],
+  ctx: ControlContext,
+): { gallery?: APIMediaGalleryComponent; blocks: Block[] } {
+  const pictured = sections.filter((s) => s.image && isWebUrl(s.image.url));
+  const lone = pictured.length === 1 && !pictured[0]?.controls?.length ? pictured[0] : undefined;
+  const inGallery = lone && sectionText(lone) ? [] : pictured.slice(0, DISCORD.galleryItems);
+  const items = inGallery.flatMap((s) => (s.image ? [galleryItem(s.image.url, s.image.alt)] : []));
+  const blocks = sections.map((s) => sectionBlock(s, { ctx, thumbnail: s === lone && !inGallery.length }));
+  return {
+    ...(items.length > 0 ? { gallery: { type: ComponentType.MediaGallery, items } } : {}),
+    blocks: blocks.filter((b) => b.components.length > 0),
+  };
+}
+
+function sectionText(section: Section): string {
+  const text = section.text?.trim() ? toDiscord(section.text.trim()) : '';
+  const fields = section.fields?.length ? fieldLines(section.fields) : '';
+  return [text, fields].filter(Boolean).join('\n');
+}
+
+function sectionBlock(section: Section, how: { ctx: ControlContext; thumbnail: boolean }): Block {
+  const controls = (section.controls ?? []).flatMap((c) => renderControl(c, how.ctx) ?? []);
+  const words =
+    sectionText(section) ||
+    (controls.length > 0 && section.image ? toDiscord(literal(section.image.alt)) : '');
+  const thumbnail = how.thumbnail && section.image ? thumbnailOf(section.image) : undefined;
+  const first = thumbnail ? -1 : controls.findIndex((c) => c.type === ComponentType.Button);
+  const accessory = thumbnail ?? (controls[first] as APIButtonComponent | undefined);
+  const rest = controls.filter((_, i) => i !== first);
+  const components: APIComponentInContainer[] = [];
+  if (words && accessory) {
+    const block: APISectionComponent = {
+      type: ComponentType.Section,
+      components: [textDisplay(words)],
+      accessory,
     };
-    for (const embed of embeds) {
-      consider(embed.description, 64, (max) => (embed.description = clip(embed.description ?? '', max)));
-      if (embed.footer) {
-        const footer = embed.footer;
-        consider(footer.text, 64, (max) => (footer.text = clip(footer.text, max)));
-      }
-      for (const field of embed.fields ?? []) {
-        consider(field.value, 64, (max) => (field.value = clip(field.value, max)));
-        consider(field.name, 32, (max) => (field.name = clip(field.name, max)));
-      }
-    }
-    if (!longest) break;
-    longest.cut(longest.length - Math.min(over(), Math.ceil(longest.length / 4)));
-  }
-  while (over() > 0 && embeds.length > 1) embeds.pop();
-  const main = embeds[0];
-  while (over() > 0 && main?.fields?.length) main.fields.pop();
+    components.push(block);
+  } else if (words) components.push(textDisplay(words));
+  else if (accessory && accessory.type === ComponentType.Button) rest.unshift(accessory);
+  components.push(...rowsOf(rest));
+  return { components, text: words };
+}
+
+const thumbnailOf = (image: Image) => ({
+  type: ComponentType.Thumbnail as const,
+  media: { url: image.url },
+  ...(image.alt.trim() ? { description: clip(image.alt.trim(), DISCORD.mediaDescription) } : {}),
+});
+
+/** Sections in order while they fit `room` components; the rest as one text display (their words kept). */
+function fitSections(blocks: readonly Block[], room: number): APIComponentInContainer[] {
+  const kept: APIComponentInContainer[] = [];
+  const overflow: string[] = [];
+  let left = room;
+  blocks.forEach((block, i) => {
+    const cost = componentCount(block.components);
+    const reserve = i < blocks.length - 1 ? 1 : 0;
+    if (overflow.length === 0 && cost + reserve <= left) {
+      kept.push(...block.components);
+      left -= cost;
+    } else if (block.text) overflow.push(block.text);
+  });
+  if (overflow.length > 0 && left >= 1) kept.push(textDisplay(overflow.join('\n\n')));
+  return kept;
 }
 
 /**
- * Controls → rows: each section's controls on their own row, then the card's. Buttons of several sections are
- * numbered like the sections ("2 · Use this") since the rows sit below all the embeds. When that needs more
- * than five rows, buttons are packed five to a row; what still does not fit is left out.
+ * The title of a card posted as V2 (its container's `###` heading, without a title link), read back from a
+ * clicked message, e.g. to word a confirmation the adapter no longer remembers.
  */
-function renderControls(card: Card, memory: RenderMemory): ActionRow[] {
-  const taken = new Set<string>();
-  const withControls = (card.sections ?? []).filter((s) => s.controls?.length);
-  const groups: { controls: Control[]; number?: number }[] = withControls.map((s, i) => ({
-    controls: s.controls ?? [],
-    ...(withControls.length > 1 ? { number: i + 1 } : {}),
-  }));
-  if (card.controls?.length) groups.push({ controls: card.controls });
-
-  const rendered = groups.map((g) =>
-    g.controls
-      .map((c) => renderControl(c, { memory, taken }, g.number))
-      .filter((c): c is APIButtonComponent | APIStringSelectComponent => c !== undefined),
-  );
-  let rows = rendered.flatMap(rowsOf);
-  if (rows.length > DISCORD.actionRows) rows = rowsOf(rendered.flat());
-  return rows.slice(0, DISCORD.actionRows);
+export function titleOfComponents(components: readonly unknown[]): string | undefined {
+  const container = components.find((c) => (c as { type?: number }).type === ComponentType.Container);
+  const first = container ? textDisplays([container as { type: number }])[0] : undefined;
+  const heading = first && /^### (.+)$/m.exec(first.content)?.[1];
+  return heading ? (/^\[(.*)\]\(\S+\)$/.exec(heading)?.[1] ?? heading) : undefined;
 }
 
-function rowsOf(components: (APIButtonComponent | APIStringSelectComponent)[]): ActionRow[] {
+/** Every text display of the message, nested ones included. */
+export function textDisplays(components: readonly { type: number }[]): APITextDisplayComponent[] {
+  return components.flatMap((c) => {
+    if (c.type === ComponentType.TextDisplay) return [c as APITextDisplayComponent];
+    const o = c as { components?: { type: number }[] };
+    return textDisplays(o.components ?? []);
+  });
+}
+
+/**
+ * Fits the text displays into Discord's 4000 characters for a message: each into its own 4000 first, then the
+ * longest shortened first (never below a readable floor).
+ */
+function fitText(components: readonly APIMessageTopLevelComponent[]): void {
+  const texts = textDisplays(components);
+  for (const t of texts) t.content = clip(t.content, DISCORD.textDisplayTotal);
+  const size = () => texts.reduce((sum, t) => sum + [...t.content].length, 0);
+  const FLOOR = 64;
+  for (let over = size() - DISCORD.textDisplayTotal; over > 0; over = size() - DISCORD.textDisplayTotal) {
+    const longest = texts.reduce<APITextDisplayComponent | undefined>(
+      (best, t) => (t.content.length > FLOOR && t.content.length > (best?.content.length ?? 0) ? t : best),
+      undefined,
+    );
+    if (!longest) break;
+    const length = [...longest.content].length;
+    longest.content = clip(longest.content, Math.max(FLOOR, length - Math.min(over, Math.ceil(length / 4))));
+  }
+}
+
+/** Buttons five to a row; a select alone on its row. */
+export function rowsOf(components: readonly Interactive[]): ActionRow[] {
   const rows: ActionRow[] = [];
   let buttons: APIButtonComponent[] = [];
   const flush = () => {
@@ -213,29 +358,20 @@ function rowsOf(components: (APIButtonComponent | APIStringSelectComponent)[]): 
 }
 
 /** What rendering a card's controls shares: the memory of long values, and the custom ids already used. */
-interface ControlContext {
+export interface ControlContext {
   memory: RenderMemory;
   taken: Set<string>;
 }
 
-function renderControl(
-  control: Control,
-  { memory, taken }: ControlContext,
-  number: number | undefined,
-): APIButtonComponent | APIStringSelectComponent | undefined {
-  const numbered = (label: string) =>
-    clip(number ? `${number} · ${label}` : label, DISCORD.buttonLabel) || EMPTY;
+/** A control as a button or select; undefined for a link Discord would refuse. */
+export function renderControl(control: Control, { memory, taken }: ControlContext): Interactive | undefined {
+  const label = clip(control.kind === 'select' ? '' : control.label, DISCORD.buttonLabel) || EMPTY;
   switch (control.kind) {
     case 'link':
-      if (!isWebUrl(control.url)) return undefined;
-      return {
-        type: ComponentType.Button,
-        style: ButtonStyle.Link,
-        label: numbered(control.label),
-        url: control.url,
-      };
+      if (!isWebUrl(control.url) || control.url.length > DISCORD.linkUrl) return undefined;
+      return { type: ComponentType.Button, style: ButtonStyle.Link, label, url: control.url };
     case 'button':
-      return renderButton(control, { memory, taken }, numbered(control.label));
+      return renderButton(control, { memory, taken }, label);
     case 'select':
       return renderSelect(control, { memory, taken });
   }
@@ -285,13 +421,13 @@ function renderSelect(select: Select, { memory, taken }: ControlContext): APIStr
 
 /**
  * The "are you sure?" step of a destructive button: its confirm wording with the real action as a danger
- * button, and the deny label dismissing the question.
+ * button, and the deny label dismissing the question, on the same row.
  */
 export function confirmPayload(
   confirm: Confirm,
   action: { action: string; value: string },
   memory: RenderMemory,
-): MessagePayload {
+): CardPayload {
   const payload = renderCard(
     {
       title: confirm.title,
@@ -309,7 +445,8 @@ export function confirmPayload(
     },
     memory,
   );
-  const row = payload.components[0];
+  const container = payload.components.find((c) => c.type === ComponentType.Container);
+  const row = container?.components.find((c) => c.type === ComponentType.ActionRow);
   row?.components.push({
     type: ComponentType.Button,
     style: ButtonStyle.Secondary,

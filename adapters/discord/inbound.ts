@@ -12,6 +12,7 @@ import {
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import { z } from 'zod';
+import { titleOfComponents } from './components.js';
 import type { SubmittedFields } from './modal.js';
 
 export interface InboundBase {
@@ -201,7 +202,7 @@ export function fromRaw(json: unknown): Inbound {
     }
     case InteractionType.MessageComponent: {
       if (!i.message || data.custom_id === undefined) throw new BadInteraction('component without message');
-      const title = i.message.embeds?.[0]?.title;
+      const title = i.message.embeds?.[0]?.title ?? titleOfComponents(i.message.components ?? []);
       const label = findLabel(i.message.components ?? [], data.custom_id);
       return {
         kind: 'component',
@@ -236,10 +237,15 @@ export function fromRaw(json: unknown): Inbound {
 function findLabel(components: readonly unknown[], customId: string): string | undefined {
   for (const c of components) {
     if (typeof c !== 'object' || c === null) continue;
-    const o = c as { custom_id?: unknown; label?: unknown; components?: unknown };
+    const o = c as { custom_id?: unknown; label?: unknown; components?: unknown; accessory?: unknown };
     if (o.custom_id === customId && typeof o.label === 'string') return o.label;
-    if (Array.isArray(o.components)) {
-      const found = findLabel(o.components, customId);
+    // Components V2: buttons also sit in containers' rows and beside sections' text.
+    const nested = [
+      ...(Array.isArray(o.components) ? o.components : []),
+      ...(o.accessory ? [o.accessory] : []),
+    ];
+    if (nested.length > 0) {
+      const found = findLabel(nested, customId);
       if (found) return found;
     }
   }
@@ -294,7 +300,9 @@ export function fromGateway(interaction: Interaction): Inbound {
   }
   if (interaction.isButton() || interaction.isStringSelectMenu()) {
     const component = interaction as ButtonInteraction | StringSelectMenuInteraction;
-    const title = component.message.embeds[0]?.title ?? undefined;
+    const title =
+      component.message.embeds[0]?.title ??
+      titleOfComponents(component.message.components.map((c) => c.toJSON()));
     const clicked = interaction.isButton() ? interaction.component : undefined;
     const label = clicked && 'label' in clicked ? (clicked.label ?? undefined) : undefined;
     return {

@@ -35,6 +35,16 @@ export const DISCORD = {
   selectOptionValue: 100,
   selectOptionDescription: 100,
   selectPlaceholder: 150,
+  linkUrl: 512,
+
+  /** Components V2 messages (cards). */
+  messageComponents: 40,
+  /** Characters across all the text displays of a message. */
+  textDisplayTotal: 4000,
+  galleryItems: 10,
+  mediaDescription: 1024,
+  /** A card's title heading (the embed title's limit, kept). */
+  cardTitle: 256,
 
   /** Modals. */
   modalTitle: 45,

@@ -7,7 +7,15 @@
 import type { Card, Confirm, Form } from '../../src/core/cards.js';
 import { CommandNames } from './command-names.js';
 import type { CommandRoutes } from './commands.js';
-import { confirmPayload, type MessagePayload, type RenderMemory, renderCard } from './components.js';
+import {
+  type CardPayload,
+  confirmPayload,
+  type EmbedPayload,
+  type MessagePayload,
+  type RenderMemory,
+  renderCard,
+} from './components.js';
+import { renderEmbedCard } from './embeds.js';
 import { formLauncher, renderModal } from './modal.js';
 
 export class DiscordRenderer {
@@ -20,11 +28,20 @@ export class DiscordRenderer {
     this.names = new CommandNames(routes);
   }
 
-  card(card: Card): MessagePayload {
+  /** A card as a Components V2 message (components.ts). */
+  card(card: Card): CardPayload {
     return renderCard(this.names.card(card), this.memory);
   }
 
-  confirm(confirm: Confirm, action: { action: string; value: string }): MessagePayload {
+  /**
+   * A card in the shape from before V2 (embeds), for an interaction's update of a message that was posted
+   * without the IS_COMPONENTS_V2 flag (embeds.ts says why).
+   */
+  embedCard(card: Card): EmbedPayload {
+    return renderEmbedCard(this.names.card(card), this.memory);
+  }
+
+  confirm(confirm: Confirm, action: { action: string; value: string }): CardPayload {
     return confirmPayload(this.names.confirm(confirm), action, this.memory);
   }
 

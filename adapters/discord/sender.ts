@@ -128,13 +128,13 @@ export function createDiscordSender(options: {
     return parent.message;
   }
 
+  /** A new message: a Components V2 card (the flag, components, who it pings; no content, no embeds). */
   async function send(channel: string, card: Card, extra: Record<string, unknown>): Promise<APIMessage> {
     const payload = render.card(card);
     return call<APIMessage>(() =>
       rest.post(Routes.channelMessages(channel), {
         body: {
-          ...(payload.content ? { content: payload.content } : {}),
-          embeds: payload.embeds,
+          flags: payload.flags,
           components: payload.components,
           allowed_mentions: payload.allowed_mentions,
           ...extra,
@@ -171,11 +171,16 @@ export function createDiscordSender(options: {
       await call(() =>
         rest.patch(Routes.channelMessage(target.channel, target.message as string), {
           body: {
-            // An edit that no longer pings (a decided approval) clears the mentions it carried.
-            content: payload.content ?? '',
-            embeds: payload.embeds,
+            flags: payload.flags,
             components: payload.components,
             allowed_mentions: payload.allowed_mentions,
+            // A card posted before Components V2 is an embed message (its content the mentions it pinged):
+            // Discord's Edit Message sets IS_COMPONENTS_V2 on an existing message when the edit resets what
+            // V2 forbids — `content` to null, `embeds` to [] (docs: resources/message#edit-message; `embeds:
+            // null` was refused in practice, discord-api-docs#7787). Sent on every edit, so it does not matter
+            // which kind the message is: for a V2 message they are already empty. The flag is never removed.
+            content: null,
+            embeds: [],
           },
         }),
       );

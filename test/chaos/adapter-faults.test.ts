@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../bench/lib/stats.js';
+import { titleOf } from '../discord/read-message.js';
 import { discordWorld, type World } from '../discord/world.js';
 import { type SlackWorld, slackWorld } from '../slack/world.js';
 
@@ -109,7 +110,7 @@ describe('chat platform faults through the real adapters', () => {
       w.fake.failures.push(...kinds);
     };
     const readyIn = (cardId: string) =>
-      w.fake.channelMessages(cardId).filter((m) => String(m.embeds[0]?.title ?? '').includes('is ready'));
+      w.fake.channelMessages(cardId).filter((m) => titleOf(m).includes('is ready'));
     const cards = () => w.fake.channelMessages();
     // discord.js keeps its own rate-limit buckets in real time: give each virtual step a little of it.
     for (

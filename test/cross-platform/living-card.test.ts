@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { projectionsOf, videoState } from '../../src/core/live/projections.js';
-import { controlsOf } from '../discord/world.js';
+import { sectionsOf } from '../discord/read-message.js';
 import type { FakeMessage } from '../slack/fake-slack.js';
 import { blocksText } from '../slack/world.js';
 import { type CrossWorld, crossWorld, type Shown } from './world.js';
@@ -94,7 +94,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       if (!message) throw new Error('no Discord card');
       return message;
     };
-    for (let spent = 0; !controlsOf(await discordCard()).includes('3 · Use this'); spent += 5_000) {
+    for (let spent = 0; sectionsOf(await discordCard()).length < 3; spent += 5_000) {
       if (spent > 20 * MINUTE) throw new Error('generation never showed thumbnails');
       await advanceCounting(5_000);
     }
@@ -111,7 +111,9 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
 
     // ---- pick a thumbnail on the Discord card: the Slack card shows the pick and who made it (Bob is the
     // Discord member's display name; the Slack member of that name is `bob`) ----
-    const pick = await discord.click(await discordCard(), '3 · Use this', 'bob');
+    // Option 3's "Use this" sits beside its text (a V2 section): clicked by its custom id.
+    const third = sectionsOf(await discordCard())[2]?.accessory.custom_id as string;
+    const pick = await discord.click(await discordCard(), third, 'bob');
     expect(pick.callbacks[0]).toMatchObject({ type: 4 });
     await h.flush();
     const picked = await shownAll(videoId);

@@ -12,6 +12,7 @@ import { videoCardKey } from '../../src/core/live/live-card.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { SimulatorProfile } from '../../src/simulator/index.js';
+import { controlsIn } from '../discord/read-message.js';
 import { type World as DiscordWorld, discordWorld, textOfMessage } from '../discord/world.js';
 import {
   blocksText,
@@ -167,8 +168,7 @@ export async function crossWorld(profile: SimulatorProfile): Promise<CrossWorld>
         if (!card || card.deleted) return undefined;
         return {
           text: textOfMessage(card),
-          links: card.components
-            .flatMap((row) => row.components as { url?: string }[])
+          links: controlsIn(card)
             .filter((c) => typeof c.url === 'string')
             .map((c) => String(c.url)),
           thread: discord.fake.channelMessages(id).map((m) => textOfMessage(m)),

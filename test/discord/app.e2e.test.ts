@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../src/main.js';
 import { discordSigner } from '../support/ed25519.js';
 import { FakeDiscord } from './fake-discord.js';
+import { controlsIn, titleOf } from './read-message.js';
 import {
   commandOptions,
   controlsOf,
@@ -77,12 +78,12 @@ describe('startApp with Discord', () => {
 
     const click = interactionPayload('button', 'alice');
     click.message = f.view(confirm);
-    const create = confirm.components[0]?.components[0] as Json;
+    const create = controlsIn(confirm)[0] as Json;
     click.data = { component_type: 2, custom_id: create.custom_id, id: 1 };
     f.dispatchInteraction(click);
     // The runner's outbox posts the card on its own (nudged after the click) and the poller moves it.
     const card = await f.waitFor(() => f?.channelMessages()[0], 10_000);
-    expect(card.embeds[0]?.title).toBe('Phone tips');
+    expect(titleOf(card)).toBe('Phone tips');
     await f.waitFor(() => controlsOf(card).includes('Render'), 60_000);
     expect(f.edits(card.id).length).toBeGreaterThan(0);
     expect(textOfMessage(card)).toContain('Requested by Alice');

@@ -44,6 +44,7 @@ import {
 } from './approvals-payloads.js';
 import { currentCustomId, customIds, errorsOf, formOfModal, launcherOf, shownOf } from './approvals-read.js';
 import { FakeDiscord, type FakeInteraction, type FakeMessage } from './fake-discord.js';
+import { controlsIn, isV2 } from './read-message.js';
 import { IDS, type Json, TOKEN } from './world.js';
 
 const PEOPLE = Object.keys(CAST) as Person[];
@@ -213,8 +214,7 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
       const clicked = parseCustomId(customId);
       const ask = message(record.original);
       if (clicked?.kind === 'confirm' && (record.callbacks[0] as Json).type === 4 && ask) {
-        const confirm = ask.components
-          .flatMap((row) => (row.components ?? []) as Json[])
+        const confirm = controlsIn(ask)
           .map((c) => String(c.custom_id ?? ''))
           .find((id) => {
             const parsed = parseCustomId(id);
@@ -250,7 +250,7 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
     async cards(channel = 'main') {
       return fake
         .channelMessages(CHANNELS[channel].id)
-        .filter((m) => m.author.id === IDS.app && m.embeds.length > 0)
+        .filter((m) => m.author.id === IDS.app && (m.embeds.length > 0 || isV2(m)))
         .map(shownOf);
     },
 

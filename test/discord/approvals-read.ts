@@ -8,6 +8,7 @@ import { TONE_COLORS } from '../../adapters/discord/components.js';
 import { parseCustomId } from '../../adapters/discord/custom-id.js';
 import type { ButtonRef, ShownCard, ShownForm } from '../core/approvals/driver.js';
 import type { FakeMessage } from './fake-discord.js';
+import { accentOf, controlsIn, imagesOf, isV2, textDisplaysOf, titleOf } from './read-message.js';
 import { type Json, textOfMessage } from './world.js';
 
 const BUTTON = 2;
@@ -21,8 +22,7 @@ export const customIds = new WeakMap<ButtonRef, string>();
 
 /** Buttons that run something (link buttons and selects are not clickable actions). */
 function buttonsOf(message: FakeMessage): ButtonRef[] {
-  const components = message.components.flatMap((row) => (row.components ?? []) as Json[]);
-  return components.flatMap((c) => {
+  return controlsIn(message).flatMap((c) => {
     if (c.type !== BUTTON || c.style === LINK || typeof c.custom_id !== 'string') return [];
     const id = parseCustomId(c.custom_id);
     const target =
@@ -36,11 +36,11 @@ function buttonsOf(message: FakeMessage): ButtonRef[] {
   });
 }
 
-/** A message as the driver shows a card: everything readable in its embeds, its buttons, its image. */
+/** A message as the driver shows a card: everything readable (V2 or embeds), its buttons, its image. */
 export function shownOf(message: FakeMessage): ShownCard {
-  const image = message.embeds[0]?.image?.url;
+  const image = isV2(message) ? imagesOf(message)[0] : message.embeds[0]?.image?.url;
   return {
-    title: String(message.embeds[0]?.title ?? ''),
+    title: titleOf(message),
     text: textOfMessage(message),
     buttons: buttonsOf(message),
     ...(typeof image === 'string' ? { image } : {}),
@@ -90,17 +90,20 @@ export function inputsOf(modal: Json): { id: string; label: string; type: number
 
 /** A message whose one button opens a form (`o|key`): after a deferral, a modal-from-modal, or errors. */
 export function launcherOf(message: FakeMessage): { customId: string; errors: boolean } | undefined {
-  const components = message.components.flatMap((row) => (row.components ?? []) as Json[]);
+  const components = controlsIn(message);
   const only = components.length === 1 ? components[0] : undefined;
   if (!only || parseCustomId(String(only.custom_id))?.kind !== 'open-form') return undefined;
-  return { customId: String(only.custom_id), errors: message.embeds[0]?.color === TONE_COLORS.danger };
+  return { customId: String(only.custom_id), errors: accentOf(message) === TONE_COLORS.danger };
 }
 
 /** `**Label**: problem` lines of an error launcher, keyed back to input ids through the submitted modal. */
 export function errorsOf(message: FakeMessage, modal: Json | undefined): Record<string, string> {
   const byLabel = new Map((modal ? inputsOf(modal) : []).map((i) => [i.label, i.id]));
   const errors: Record<string, string> = {};
-  for (const line of String(message.embeds[0]?.description ?? '').split('\n')) {
+  const text = isV2(message)
+    ? textDisplaysOf(message).join('\n')
+    : String(message.embeds[0]?.description ?? '');
+  for (const line of text.split('\n')) {
     const m = /^\*\*(.+?)\*\*: (.*)$/.exec(line);
     if (m) errors[byLabel.get(m[1] as string) ?? (m[1] as string)] = m[2] as string;
   }

@@ -9,6 +9,7 @@ import { CommandRoutes } from '../../adapters/discord/commands.js';
 import { notifyUser } from '../../src/core/live/live-card.js';
 import { command } from '../../src/core/text.js';
 import type { FakeInteraction, FakeMessage } from './fake-discord.js';
+import { contextOf, textOf, titleOf } from './read-message.js';
 import { discordWorld, IDS, type Json, textOfMessage, type World } from './world.js';
 
 let w: World;
@@ -70,8 +71,8 @@ describe('answers to slash commands', () => {
     for (const command of ['account link', '/reel account link', 'link']) {
       const one = await w.slash('help', { command });
       const card = w.original(one);
-      expect(card.embeds[0]?.title).toBe('/reel account link');
-      expect(textOfMessage(card)).toContain('Usage: `/reel account link`');
+      expect(titleOf(card)).toBe('/reel account link');
+      expect(textOfMessage(card)).toContain('**Usage**: `/reel account link`');
       expect(textOfMessage(card)).toContain('`account unlink` removes it');
       expect(seen(w, one)).not.toMatch(core);
     }
@@ -81,8 +82,8 @@ describe('answers to slash commands', () => {
     w = await discordWorld({ linked: ['alice'] });
     const r = await w.slash('account tz', { zone: 'Mars/Olympus' });
     const text = textOfMessage(w.original(r));
-    expect(text).toContain('Usage: `/reel account tz [zone:<zone>]`');
-    expect(text).toContain('Example: `/reel account tz zone:Europe/Paris`');
+    expect(text).toContain('**Usage**: `/reel account tz [zone:<zone>]`');
+    expect(text).toContain('**Example**: `/reel account tz zone:Europe/Paris`');
     expect(text).not.toContain('--');
     expect(seen(w, r)).not.toMatch(coreOnlyNames(w));
   });
@@ -90,13 +91,13 @@ describe('answers to slash commands', () => {
   it('write usage, examples and usage errors in Discord option syntax, never text flags', async () => {
     w = await discordWorld({ linked: ['alice'] });
     const help = textOfMessage(w.original(await w.slash('help', { command: 'create' })));
-    expect(help).toContain('Usage: `/reel create [script:<script>] [voice:<voice>]');
+    expect(help).toContain('**Usage**: `/reel create [script:<script>] [voice:<voice>]');
     expect(help).toMatch(/`\/reel create script:[^`]+ voice:[^`]+`/);
     expect(help).not.toMatch(/--voice|<script…>/);
 
     // A usage error: a value the command refuses, answered with its usage and an example.
     const bad = textOfMessage(w.original(await w.slash('credits', { page: 0 })));
-    expect(bad).toContain('Usage: `/reel credits [page:<page>]`');
+    expect(bad).toContain('**Usage**: `/reel credits [page:<page>]`');
     expect(bad).not.toContain('--page');
 
     // A card naming a regrouped command with arguments.
@@ -117,7 +118,7 @@ describe('answers to slash commands', () => {
     await w.fake.waitFor(() => subscribe.events.includes('delete'));
     const followUp = w.fake.messages.get(subscribe.followups[0] as string) as FakeMessage;
     expect(followUp.flags & 64).toBe(0);
-    expect(followUp.embeds[0]?.footer?.text).toContain('/reel channel unsubscribe what:calendar to stop');
+    expect(contextOf(followUp)).toContain('`/reel channel unsubscribe what:calendar` to stop');
     expect(JSON.stringify(followUp)).not.toMatch(core);
   });
 });
@@ -131,7 +132,7 @@ describe('cards and notices the outbox delivers', () => {
     expect(textOfMessage(w.original(unlink))).toContain('Run `/reel account link` to link a key again.');
 
     // The feed watcher finds the key gone and says so in the channel, through the outbox and the bot token.
-    const stopped = () => w.fake.channelMessages().find((m) => m.embeds[0]?.title === 'Subscription stopped');
+    const stopped = () => w.fake.channelMessages().find((m) => titleOf(m) === 'Subscription stopped');
     await w.h.until(() => stopped() !== undefined, { maxMs: 3 * HOUR });
     const card = stopped() as FakeMessage;
     expect(card.interaction).toBeUndefined();
@@ -159,10 +160,10 @@ describe('cards and notices the outbox delivers', () => {
       (r) => r.method === 'POST' && r.path.endsWith('/messages') && !r.path.includes(IDS.channel),
     );
     expect(posts).toHaveLength(1);
-    const embed = (posts[0]?.body as Json | undefined)?.embeds[0] as Json;
-    expect(embed.description).toBe(
+    const body = posts[0]?.body as Json;
+    expect(textOf(body)).toContain(
       'Ask an admin to run `/reel channel settings key:approvers value:@name`, or allow `/reel channel settings key:self-approval value:on`.',
     );
-    expect(embed.footer.text).toBe('Your zone: UTC · /reel account tz changes it');
+    expect(contextOf(body)).toBe('Your zone: UTC · `/reel account tz` changes it');
   });
 });

@@ -16,6 +16,7 @@ import { example, usage } from '../../src/core/command-usage.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import { command, commandName, flag, hole, literal, mention, toPlainText } from '../../src/core/text.js';
 import { untilAborted } from '../support/test-clock.js';
+import { textOf } from './read-message.js';
 import { type Json, textOfMessage } from './world.js';
 
 const COMMANDS = MODULES.flatMap((m) => m.commands ?? []);
@@ -123,15 +124,15 @@ describe('the renderer', () => {
     };
     const payload = render.card(card);
     const all = JSON.stringify(payload);
-    expect(textOfMessage(payload as never)).toBe(
+    expect(textOfMessage(payload)).toBe(
       [
         '/reel account link',
         'Run `/reel account link` first.\n\nsee `/reel account tz`',
-        '`/reel catalog voices`: `/reel catalog voices language:es`',
+        '**`/reel catalog voices`**: `/reel catalog voices language:es`',
         'Try `/reel catalog options`.',
-        'x: `/reel catalog accounts`',
-        // The footer is plain text: code markers dropped, the command still named.
-        'change it with /reel channel settings key:threading value:off',
+        '**x**: `/reel catalog accounts`',
+        // The small print keeps its markdown: the command named as a code span.
+        'change it with `/reel channel settings key:threading value:off`',
       ].join('\n'),
     );
     expect(all).toContain('"label":"Open /reel channel settings"');
@@ -142,7 +143,7 @@ describe('the renderer', () => {
     // The confirmation kept for the click is the named one.
     expect(m.confirm('x.go', 'v1')?.text).toBe('Then run `/reel account unlink`.');
     const ask = render.confirm(confirm, { action: 'x.go', value: 'v1' });
-    expect(ask.embeds[0]?.description).toBe('Then run `/reel account unlink`.');
+    expect(textOf(ask)).toBe('Sure?\nThen run `/reel account unlink`.');
   });
 
   it('names commands in forms (modal and launcher) but never in what the member typed', () => {
@@ -172,9 +173,7 @@ describe('the renderer', () => {
     const launcher = render.launcher(form, 'k2', {
       when: `Set a zone first: ${command('tz', ['Europe/Paris'])}.`,
     });
-    expect(launcher.embeds[0]?.description).toBe(
-      '**When**: Set a zone first: `/reel account tz zone:Europe/Paris`.',
-    );
+    expect(textOf(launcher)).toContain('**When**: Set a zone first: `/reel account tz zone:Europe/Paris`.');
   });
 
   it('is the only caller of the render functions, so no payload skips the naming', () => {
@@ -182,7 +181,7 @@ describe('the renderer', () => {
     const callers = readdirSync(dir)
       .filter((f) => f.endsWith('.ts'))
       .filter((f) =>
-        /\b(renderCard|renderModal|formLauncher|confirmPayload)\(/.test(
+        /\b(renderCard|renderEmbedCard|renderModal|formLauncher|confirmPayload)\(/.test(
           readFileSync(new URL(f, dir), 'utf8').replace(/export function \w+\(/g, ''),
         ),
       );

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandRoutes } from '../../adapters/discord/commands.js';
 import type { FakeInteraction } from './fake-discord.js';
+import { videoIdOf } from './read-message.js';
 import { discordWorld, textOfMessage, type World } from './world.js';
 
 let w: World;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const card = w.fake.channelMessages()[0];
   if (!card) throw new Error('no status card');
   await w.h.until(() => JSON.stringify(card.components).includes('Use this'), { maxMs: 20 * MINUTE });
-  video = /id (\w+)/.exec(card.embeds.at(-1)?.footer?.text ?? '')?.[1] ?? '';
+  video = videoIdOf(card) ?? '';
   expect(video).not.toBe('');
 }, 60_000);
 afterAll(() => w?.close());

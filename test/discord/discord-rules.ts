@@ -84,6 +84,7 @@ export function commandChars(o: Json): number {
 // ---- messages --------------------------------------------------------------------------------------------
 
 export function messageProblems(body: Json): string[] {
+  if (Number(body.flags ?? 0) & IS_COMPONENTS_V2) return componentsV2Problems(body);
   const problems: string[] = [];
   if (len(body.content) > 2000) problems.push('content over 2000');
   const embeds = arr(body.embeds);
@@ -144,6 +145,163 @@ export function messageProblems(body: Json): string[] {
     }
   });
   if (body.nonce !== undefined && len(String(body.nonce)) > 25) problems.push('nonce over 25');
+  return problems;
+}
+
+// ---- Components V2 messages (flag IS_COMPONENTS_V2) -----------------------------------------------------
+
+export const IS_COMPONENTS_V2 = 1 << 15;
+const TOP_LEVEL = new Set([1, 9, 10, 12, 13, 14, 17]);
+const IN_CONTAINER = new Set([1, 9, 10, 12, 13, 14]);
+const mediaUrl = (v: unknown) => /^(https?:\/\/|attachment:\/\/)\S+$/.test(String(v));
+
+/**
+ * A V2 message: only components (no content, embeds, poll or stickers), at most 40 of them counted nested, at
+ * most 4000 characters across the text displays; containers hold rows, texts, sections, galleries, separators
+ * and files (no container in a container); a section has one to three text displays and a button or thumbnail
+ * as its accessory; a gallery one to ten items; buttons and selects follow the action-row rules.
+ */
+export function componentsV2Problems(body: Json): string[] {
+  const problems: string[] = [];
+  if (body.content !== undefined && body.content !== null) problems.push('content with IS_COMPONENTS_V2');
+  if (arr(body.embeds).length > 0) problems.push('embeds with IS_COMPONENTS_V2');
+  if (body.poll !== undefined && body.poll !== null) problems.push('poll with IS_COMPONENTS_V2');
+  if (arr(body.sticker_ids).length > 0) problems.push('stickers with IS_COMPONENTS_V2');
+  const top = arr(body.components);
+  if (top.length < 1) problems.push('no components');
+  const state = { count: 0, text: 0, ids: new Set<string>() };
+  for (const c of top) {
+    if (!TOP_LEVEL.has(Number(c.type))) problems.push(`top-level component type ${String(c.type)}`);
+    checkV2(c, { problems, state });
+  }
+  if (state.count > 40) problems.push(`${state.count} components (max 40)`);
+  if (state.text > 4000) problems.push(`${state.text} characters of text displays (max 4000)`);
+  return problems;
+}
+
+interface V2Walk {
+  problems: string[];
+  state: { count: number; text: number; ids: Set<string> };
+}
+
+function checkV2(c: Json, walk: V2Walk): void {
+  const { problems, state } = walk;
+  state.count += 1;
+  switch (Number(c.type)) {
+    case 17: {
+      const children = arr(c.components);
+      if (children.length < 1) problems.push('empty container');
+      if (c.accent_color !== undefined && c.accent_color !== null) {
+        const color = Number(c.accent_color);
+        if (!Number.isInteger(color) || color < 0 || color > 0xffffff) problems.push('accent_color');
+      }
+      for (const child of children) {
+        if (!IN_CONTAINER.has(Number(child.type)))
+          problems.push(`component type ${child.type} in a container`);
+        checkV2(child, walk);
+      }
+      return;
+    }
+    case 9: {
+      const texts = arr(c.components);
+      if (texts.length < 1 || texts.length > 3) problems.push(`section with ${texts.length} texts (1-3)`);
+      for (const t of texts) {
+        if (t.type !== 10) problems.push(`component type ${t.type} in a section`);
+        checkV2(t, walk);
+      }
+      const accessory = c.accessory as Json | undefined;
+      if (!accessory || ![2, 11].includes(Number(accessory.type)))
+        problems.push('a section needs a button or thumbnail accessory');
+      else if (accessory.type === 2) {
+        state.count += 1;
+        interactiveProblems(accessory, { problems, ids: state.ids });
+      } else checkV2(accessory, walk);
+      return;
+    }
+    case 10:
+      if (len(c.content) < 1 || len(c.content) > 4000) problems.push(`text display length ${len(c.content)}`);
+      state.text += len(c.content);
+      return;
+    case 11:
+      if (!mediaUrl((c.media as Json | undefined)?.url)) problems.push('thumbnail media url');
+      if (len(c.description) > 1024) problems.push('thumbnail description over 1024');
+      return;
+    case 12: {
+      const items = arr(c.items);
+      if (items.length < 1 || items.length > 10) problems.push(`gallery with ${items.length} items (1-10)`);
+      for (const item of items) {
+        if (!mediaUrl((item.media as Json | undefined)?.url)) problems.push('gallery item media url');
+        if (len(item.description) > 1024) problems.push('gallery item description over 1024');
+      }
+      return;
+    }
+    case 14:
+      if (c.spacing !== undefined && ![1, 2].includes(Number(c.spacing))) problems.push('separator spacing');
+      return;
+    case 13:
+      if (!/^attachment:\/\//.test(String((c.file as Json | undefined)?.url))) problems.push('file url');
+      return;
+    case 1:
+      problems.push(...rowProblems(c, state.ids));
+      state.count += arr(c.components).length;
+      return;
+    default:
+      problems.push(`unknown component type ${String(c.type)}`);
+  }
+}
+
+/** An action row's rules: one to five buttons, or one select alone. */
+function rowProblems(row: Json, ids: Set<string>): string[] {
+  const problems: string[] = [];
+  const children = arr(row.components);
+  if (children.some((c) => c.type === 3) && children.length > 1) problems.push('a select shares its row');
+  if (children.length < 1 || children.length > 5) problems.push(`row with ${children.length} components`);
+  for (const c of children) interactiveProblems(c, { problems, ids });
+  return problems;
+}
+
+/** A button or select, wherever it sits; its custom id unique in the message. */
+function interactiveProblems(c: Json, at: { problems: string[]; ids: Set<string> }): void {
+  const { problems, ids } = at;
+  if (c.type === 2) {
+    if (len(c.label) > 80) problems.push(`button label ${len(c.label)}`);
+    if (c.style === 5) {
+      if (c.custom_id !== undefined || !/^https?:\/\//.test(String(c.url)) || len(c.url) > 512)
+        problems.push('bad link button');
+      return;
+    }
+    if (![1, 2, 3, 4].includes(Number(c.style))) problems.push(`button style ${String(c.style)}`);
+  } else if (c.type === 3) {
+    const options = arr(c.options);
+    if (options.length < 1 || options.length > 25) problems.push(`select with ${options.length} options`);
+    if (len(c.placeholder) > 150) problems.push('select placeholder');
+  } else {
+    problems.push(`component type ${String(c.type)} in an action row`);
+    return;
+  }
+  const id = String(c.custom_id ?? '');
+  if (len(id) < 1 || len(id) > 100) problems.push(`missing or bad custom_id (${len(id)} characters)`);
+  if (ids.has(id)) problems.push(`duplicate custom_id ${id}`);
+  ids.add(id);
+}
+
+/**
+ * An edit of an existing message. The flag cannot be removed, so an edit of a V2 message is checked as V2
+ * whatever it says; an edit that sets it on an older message must reset what V2 forbids (`content` to null,
+ * `embeds` to []), or the message would keep them (Discord: resources/message#edit-message).
+ */
+export function editProblems(
+  message: { flags: number; content: string; embeds: Json[] },
+  body: Json,
+): string[] {
+  const v2 = (Number(body.flags ?? 0) | message.flags) & IS_COMPONENTS_V2;
+  if (!v2) return messageProblems(body);
+  const problems = componentsV2Problems({ ...body, flags: IS_COMPONENTS_V2 });
+  if (body.content === undefined && message.content) problems.push('IS_COMPONENTS_V2 but content not reset');
+  if (body.embeds === undefined && message.embeds.length > 0)
+    problems.push('IS_COMPONENTS_V2 but embeds not reset');
+  if (body.components === undefined && !(message.flags & IS_COMPONENTS_V2))
+    problems.push('IS_COMPONENTS_V2 set without components');
   return problems;
 }
 

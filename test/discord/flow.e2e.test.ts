@@ -7,6 +7,7 @@
  * profiles (`real`: the real product's shapes, progress that jumps and stalls).
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { controlsIn, galleriesOf, isV2, sectionsOf, textOf, titleOf } from './read-message.js';
 import { controlsOf, discordWorld, textOfMessage, type World } from './world.js';
 
 let w: World;
@@ -27,7 +28,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       expect(ask.flags & 64).toBe(64);
       expect(textOfMessage(ask)).toContain('**20 credits**');
       // The default voice by its catalog name, whatever shape its id has (`eleven_quality:…` on the real service).
-      expect(textOfMessage(ask)).toContain('Voice: Aria · en · female');
+      expect(textOfMessage(ask)).toContain('**Voice**: Aria · en · female');
       expect(controlsOf(ask)).toEqual(['Create (20 credits)', 'Cancel']);
       expect(fake.channelMessages()).toEqual([]);
 
@@ -37,7 +38,8 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       expect(textOfMessage(ask)).toContain('Creating “Octopus facts”');
       const [card] = fake.channelMessages();
       if (!card) throw new Error('no status card in the channel');
-      expect(card.embeds[0]).toMatchObject({ title: 'Octopus facts' });
+      expect(isV2(card)).toBe(true);
+      expect(titleOf(card)).toBe('Octopus facts');
       expect(card.interaction).toBeUndefined(); // a bot message, not an interaction response
       const post = fake.requests.find(
         (r) => r.method === 'POST' && r.path === `/channels/${card.channel_id}/messages`,
@@ -51,16 +53,20 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       await h.until(() => JSON.stringify(card.components).includes('Use this'), { maxMs: 20 * MINUTE });
       const edits = fake.edits(card.id);
       expect(edits.length).toBeGreaterThan(2);
-      const progress = card.history
-        .map((b) => String(b.embeds?.[0]?.description ?? ''))
-        .filter((d) => d.includes('%'));
+      const progress = card.history.map((b) => textOf(b)).filter((d) => d.includes('%'));
       expect(progress.length).toBeGreaterThan(0);
-      expect(card.embeds).toHaveLength(4);
-      expect(card.embeds.slice(1).every((e) => /^https?:\/\//.test(e.image?.url ?? ''))).toBe(true);
+      // One gallery of the three thumbnails; each option's "Use this" beside its text.
+      expect(galleriesOf(card).map((g) => g.length)).toEqual([3]);
+      expect(galleriesOf(card)[0]?.every((i) => /^https?:\/\//.test(i.url))).toBe(true);
+      expect(sectionsOf(card).map((s) => s.text.split('\n')[0])).toEqual([
+        expect.stringMatching(/^\*\*Option 1/),
+        expect.stringMatching(/^\*\*Option 2/),
+        expect.stringMatching(/^\*\*Option 3/),
+      ]);
       expect(controlsOf(card)).toEqual([
-        '1 · Use this',
-        '2 · Use this',
-        '3 · Use this',
+        'Use this',
+        'Use this',
+        'Use this',
         'Render',
         'Schedule',
         'Publish now',
@@ -69,22 +75,22 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
 
       // The ready milestone went into a thread started on the card (thread id = card message id).
       expect(fake.threads.get(card.id)).toMatchObject({ parent: card.channel_id, name: 'Octopus facts' });
-      expect(fake.channelMessages(card.id).map((m) => m.embeds[0]?.title)).toContain(
-        '✅ Octopus facts is ready',
-      );
+      expect(fake.channelMessages(card.id).map(titleOf)).toContain('✅ Octopus facts is ready');
 
       // Bob picks option 3 from the channel card: a private confirmation, and the card marks the pick.
-      const pick = await w.click(card, '3 · Use this', 'bob');
-      expect(pick.callbacks[0]).toMatchObject({ type: 4, data: { flags: 64 } });
+      const third = sectionsOf(card)[2]?.accessory.custom_id as string;
+      const pick = await w.click(card, third, 'bob');
+      expect(pick.callbacks[0]).toMatchObject({ type: 4, data: { flags: 64 | (1 << 15) } });
       expect(textOfMessage(w.original(pick))).toContain('now uses option 3');
       expect(textOfMessage(card)).toContain('✅ in use (picked by Bob)');
-      expect(controlsOf(card)).not.toContain('3 · Use this');
+      expect(controlsIn(card).map((c) => c.custom_id)).not.toContain(third);
+      expect(controlsOf(card).filter((l) => l === 'Use this')).toHaveLength(2);
 
       // Render: progress on the card, then the MP4 as a link button.
       const render = await w.click(card, 'Render');
       expect(textOfMessage(w.original(render))).toContain('Rendering “Octopus facts” (h264)');
       await h.until(() => controlsOf(card).includes('Download MP4'), { maxMs: 10 * MINUTE });
-      const link = card.components.flatMap((r) => r.components).find((c) => c.label === 'Download MP4');
+      const link = controlsIn(card).find((c) => c.label === 'Download MP4');
       expect(link).toMatchObject({ style: 5, url: expect.stringMatching(/\.mp4$/) });
       expect(fake.channelMessages(card.id).some((m) => textOfMessage(m).includes('.mp4'))).toBe(true);
 
@@ -103,7 +109,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       const done = await w.submit(details, { title: 'Three hearts, blue blood' });
       expect(textOfMessage(w.original(done))).toMatch(/UTC/);
       await h.flush();
-      expect(textOfMessage(card)).toMatch(/Scheduled: .*youtube/);
+      expect(textOfMessage(card)).toMatch(/\*\*Scheduled\*\*: .*youtube/);
       expect(fake.channelMessages()).toHaveLength(1);
     }, 60_000);
   });

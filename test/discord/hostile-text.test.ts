@@ -2,11 +2,13 @@
  * Names are shown, never obeyed, on Discord: a video named with mentions (`<@member>`, `<@&role>`,
  * `@everyone`, `@here`), a masked link and bold goes through create, an approval and a rename. Every message
  * body Discord receives allows no mention but the ones the core made, and only the approval card pings, its
- * approvers, in its content (embeds never ping). The name itself reads as typed (Discord's own backslash
- * escapes), never as a link or a mention.
+ * approvers, in the text display above its card (`allowed_mentions` names exactly them, so no other mention in
+ * a card's text pings). The name itself reads as typed (Discord's own backslash escapes), never as a link or a
+ * mention.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeMessage } from './fake-discord.js';
+import { isV2, titleOf, videoIdOf } from './read-message.js';
 import { controlsOf, discordWorld, IDS, type Json, MEMBERS, textOfMessage, type World } from './world.js';
 
 const CAROL = MEMBERS.carol.id;
@@ -22,11 +24,11 @@ function bodies(): Json[] {
   const rest = w.fake.requests
     .filter((r) => (r.method === 'POST' || r.method === 'PATCH') && r.body && !Array.isArray(r.body))
     .map((r) => r.body as Json)
-    .filter((b) => b.embeds !== undefined || b.content !== undefined);
+    .filter((b) => b.embeds !== undefined || b.content !== undefined || isV2(b));
   const callbacks = [...w.fake.interactions.values()]
     .flatMap((i) => i.callbacks)
-    .map((c) => c.data as Json | undefined)
-    .filter((d): d is Json => d?.embeds !== undefined);
+    .filter((c) => c.type === 4 || c.type === 7)
+    .map((c) => c.data as Json);
   return [...rest, ...callbacks];
 }
 
@@ -59,7 +61,9 @@ describe('hostile names on Discord', () => {
     await w.h.flush();
 
     const approval = cardOf((m) => controlsOf(m).includes('Approve'));
-    expect(approval.content).toBe(`<@${BOB}> <@&${IDS.approvers}>`);
+    // The ping: a text display above the card, only mentions.
+    expect(isV2(approval)).toBe(true);
+    expect(approval.components[0]).toEqual({ type: 10, content: `<@${BOB}> <@&${IDS.approvers}>` });
     expect(approval.history[0]?.allowed_mentions).toEqual({
       parse: [],
       users: [BOB],
@@ -71,16 +75,16 @@ describe('hostile names on Discord', () => {
     expect(textOfMessage(w.original(approved))).toMatch(/^Approved · Creating/);
     await w.h.flush();
     // Decided: the edit drops the ping and allows nobody.
-    expect(approval.content).toBe('');
+    expect(approval.components.map((c) => c.type)).toEqual([17]);
     expect(approval.history.at(-1)?.allowed_mentions).toEqual({ parse: [] });
 
     const live = cardOf((m) => /Generating voiceover/.test(textOfMessage(m)));
-    expect(readable(live.embeds[0]?.title ?? '')).toBe(HOSTILE);
-    const videoId = /id (\w+)/.exec(live.embeds.at(-1)?.footer?.text ?? '')?.[1] ?? '';
+    expect(readable(titleOf(live))).toBe(HOSTILE);
+    const videoId = videoIdOf(live) ?? '';
     const renamed = await w.slash('rename', { video: videoId, name: RENAMED });
     expect(readable(textOfMessage(w.original(renamed)))).toContain(`is now “${RENAMED}”`);
     await w.h.flush();
-    expect(readable(live.embeds[0]?.title ?? '')).toBe(RENAMED);
+    expect(readable(titleOf(live))).toBe(RENAMED);
 
     const sent = bodies();
     expect(sent.length).toBeGreaterThan(5);
@@ -90,9 +94,13 @@ describe('hostile names on Discord', () => {
       for (const user of body.allowed_mentions?.users ?? []) expect(user).toBe(BOB);
       for (const role of body.allowed_mentions?.roles ?? []) expect(role).toBe(IDS.approvers);
       expect(body.content ?? '').toMatch(/^(<@\d+>|<@&\d+>| )*$/);
-      const text = textOfMessage({ embeds: body.embeds ?? [], content: body.content });
+      // A V2 message's top-level text display (outside the card's container) is the ping: mentions only.
+      const top = (body.components ?? []).filter((c: Json) => c.type === 10).map((c: Json) => c.content);
+      for (const ping of top) expect(ping).toMatch(/^(<@\d+>|<@&\d+>| )*$/);
+      const text = textOfMessage(body);
       for (const live of liveSyntax(text)) {
-        // Mentions the core wrote (approvers, the requester) render in embeds, where they never ping.
+        // Mentions the core wrote (approvers, the requester) may stand in a card's text: `allowed_mentions`
+        // (checked above) keeps them from pinging anyone but the notify list.
         expect([`<@${BOB}>`, `<@&${IDS.approvers}>`, `<@${MEMBERS.alice.id}>`]).toContain(live);
       }
     }

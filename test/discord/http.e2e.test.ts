@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type DiscordSigner, discordSigner } from '../support/ed25519.js';
 import { DEMO_KEY } from '../support/harness.js';
+import { titleOf } from './read-message.js';
 import { controlsOf, discordWorld, textOfMessage, type World } from './world.js';
 
 let w: World;
@@ -134,7 +135,7 @@ describe.each(['spec', 'real'] as const)('HTTP interactions on the %s profile', 
     expect(created.callbacks[0]).toMatchObject({ type: 7 });
     const card = w.fake.channelMessages()[0];
     if (!card) throw new Error('no status card');
-    expect(card.embeds[0]?.title).toBe('Octopus facts');
+    expect(titleOf(card)).toBe('Octopus facts');
     await w.h.until(() => controlsOf(card).includes('Render'), { maxMs: 20 * 60_000 });
     expect(w.fake.edits(card.id).length).toBeGreaterThan(1);
   });

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../support/harness.js';
 import type { FakeMessage } from './fake-discord.js';
+import { controlsIn, titleOf, videoIdOf } from './read-message.js';
 import { controlsOf, discordWorld, IDS, type Json, MEMBERS, textOfMessage, type World } from './world.js';
 
 let w: World;
@@ -19,13 +20,12 @@ async function createVideo(name = 'Octopus facts'): Promise<string> {
     name,
   });
   const created = await w.click(w.original(confirm), /^Create/);
-  const id = /id (\w+)/.exec(textOfMessage(w.original(created)))?.[1];
+  const id = videoIdOf(w.original(created));
   if (!id) throw new Error('no video id');
   return id;
 }
 
-const button = (message: FakeMessage, label: string) =>
-  message.components.flatMap((r) => r.components).find((c) => c.label === label);
+const button = (message: FakeMessage, label: string) => controlsIn(message).find((c) => c.label === label);
 
 describe('autocomplete', () => {
   it('suggests the caller’s videos (and `last`), voices and series', async () => {
@@ -87,7 +87,7 @@ describe('errors', () => {
     expect(textOfMessage(w.original(missing))).toMatch(/^Not done/);
     const bad = await w.slash('caption', { url: 'not a url' });
     expect(textOfMessage(w.original(bad))).toMatch(
-      /isn't a public http\(s\) URL[\s\S]*Usage: `\/reel caption/,
+      /isn't a public http\(s\) URL[\s\S]*\*\*Usage\*\*: `\/reel caption/,
     );
     const unlinked = await w.slash('videos', {}, 'carol');
     expect(textOfMessage(w.original(unlinked))).toContain('You have not linked an API key yet');
@@ -105,7 +105,7 @@ describe('deferred answers', () => {
     expect(r.callbacks[0]).toEqual({ type: 5, data: { flags: 64 } });
     const message = w.original(r);
     expect(message.flags & 64).toBe(64);
-    expect(message.embeds[0]?.title).toBe('reelbot commands');
+    expect(titleOf(message)).toBe('reelbot commands');
   });
 
   it('post a public follow-up (and drop the placeholder) when the core answers the channel', async () => {
@@ -115,9 +115,9 @@ describe('deferred answers', () => {
     expect(r.events).toEqual(['callback:5', 'followup', 'delete']);
     const followUp = w.fake.messages.get(r.followups[0] as string) as FakeMessage;
     expect(followUp.flags & 64).toBe(0);
-    expect(followUp.embeds[0]?.title).toBe('Subscribed: calendar');
+    expect(titleOf(followUp)).toBe('Subscribed: calendar');
     expect(w.fake.messages.get(r.original as string)?.deleted).toBe(true);
-    expect(w.fake.channelMessages().map((m) => m.embeds[0]?.title)).toEqual(['Subscribed: calendar']);
+    expect(w.fake.channelMessages().map(titleOf)).toEqual(['Subscribed: calendar']);
   });
 
   it('turn a form into a button that opens it (a modal must be the first response)', async () => {
@@ -210,7 +210,7 @@ describe('destructive buttons', () => {
     const ask = await w.click(card, 'Delete');
     const sure = w.original(ask);
     expect(sure.flags & 64).toBe(64);
-    expect(sure.embeds[0]?.title).toBe('Delete this video?');
+    expect(titleOf(sure)).toBe('Delete this video?');
     expect(controlsOf(sure)).toEqual(['Delete', 'Keep it']);
     expect(button(sure, 'Delete')).toMatchObject({ style: 4, custom_id: `r|video.delete.confirm|${id}` });
 
@@ -248,7 +248,42 @@ describe('destructive buttons', () => {
     w.fake.messages.set(old.id, old);
     const ask = await w.click(old, 'Delete');
     const sure = w.original(ask);
-    expect(sure.embeds[0]?.title).toBe('Delete “Old video”?');
+    expect(titleOf(sure)).toBe('Delete “Old video”?');
+    expect(button(sure, 'Delete')).toMatchObject({ style: 4, custom_id: 'r|video.delete.confirm|vid_old' });
+  });
+
+  it('still ask after a restart when the clicked card is a Components V2 one', async () => {
+    w = await discordWorld();
+    const old: FakeMessage = {
+      id: '1300000000000000778',
+      channel_id: IDS.channel,
+      content: '',
+      embeds: [],
+      components: [
+        {
+          type: 17,
+          accent_color: 0x57f287,
+          components: [
+            { type: 10, content: '### Old video\nGenerated.' },
+            {
+              type: 1,
+              components: [
+                { type: 2, style: 4, label: 'Delete', custom_id: 'c|video.delete.confirm|vid_old' },
+              ],
+            },
+          ],
+        },
+      ],
+      flags: 1 << 15,
+      author: w.fake.botUser,
+      history: [],
+      deleted: false,
+    };
+    w.fake.messages.set(old.id, old);
+    const sure = w.original(await w.click(old, 'Delete'));
+    expect(sure.flags).toBe(64 | (1 << 15));
+    // The question names the card it was asked on: its heading, read back from the container.
+    expect(titleOf(sure)).toBe('Old video');
     expect(button(sure, 'Delete')).toMatchObject({ style: 4, custom_id: 'r|video.delete.confirm|vid_old' });
   });
 });

@@ -1,16 +1,32 @@
 /**
- * Cards → embeds and components, forms → modals, and the custom_id scheme, checked against Discord's limits
- * (`discord-rules.ts`) whatever the core hands over.
+ * Cards → Components V2 messages (and, for messages posted before V2, embeds), forms → modals, and the
+ * custom_id scheme, checked against Discord's limits (`discord-rules.ts`) whatever the core hands over.
  */
 import { describe, expect, it } from 'vitest';
-import { confirmPayload, embedsSize, renderCard, TONE_COLORS } from '../../adapters/discord/components.js';
+import {
+  componentCount,
+  confirmPayload,
+  renderCard,
+  TONE_COLORS,
+} from '../../adapters/discord/components.js';
 import { actionId, modalId, parseCustomId } from '../../adapters/discord/custom-id.js';
+import { embedsSize, renderEmbedCard } from '../../adapters/discord/embeds.js';
 import { AdapterMemory } from '../../adapters/discord/memory.js';
 import { formLauncher, prefilled, readSubmission, renderModal } from '../../adapters/discord/modal.js';
 import type { Card, Form } from '../../src/core/cards.js';
 import { code, literal, mention } from '../../src/core/text.js';
 import { untilAborted } from '../support/test-clock.js';
 import { messageProblems, modalProblems } from './discord-rules.js';
+import {
+  containerOf,
+  contextOf,
+  controlsIn,
+  galleriesOf,
+  sectionsOf,
+  textDisplaysOf,
+  textOf,
+  titleOf,
+} from './read-message.js';
 import type { Json } from './world.js';
 
 const clock = { now: () => 1_000_000, sleep: async () => {}, timer: untilAborted };
@@ -18,14 +34,183 @@ const memory = () => new AdapterMemory(clock);
 const render = (card: Card, m = memory()) => {
   const payload = renderCard(card, m);
   expect(messageProblems(payload as unknown as Json)).toEqual([]);
+  return payload as unknown as Json;
+};
+const renderEmbeds = (card: Card, m = memory()) => {
+  const payload = renderEmbedCard(card, m);
+  expect(messageProblems(payload as unknown as Json)).toEqual([]);
   return payload;
 };
-const buttons = (payload: { components: Json[] }) =>
-  payload.components.flatMap((r) => r.components as Json[]);
+const buttons = (payload: object) => controlsIn(payload as Json);
+const V2 = 1 << 15;
 
-describe('cards → embeds', () => {
+describe('cards → one Components V2 container', () => {
+  it('renders title, link, tone, text with progress, fields, video, image and small print', () => {
+    const payload = render({
+      title: 'Octopus facts',
+      url: 'https://video.example/v/1',
+      tone: 'progress',
+      text: 'Generating **voiceover**…',
+      progress: { percent: 40, label: '▓▓▓▓░░░░░░ 40% · about 2 min left' },
+      fields: [
+        { label: 'Model', value: 'storyboard', short: true },
+        { label: 'Credits', value: '20', short: true },
+        { label: 'Render', value: '[Download MP4](https://cdn.example/v.mp4)' },
+        { label: 'Empty', value: '' },
+      ],
+      video: { url: 'https://cdn.example/v.mp4', alt: 'Octopus facts, rendered', poster: 'https://x/p.png' },
+      image: { url: 'https://cdn.example/cover.png', alt: 'cover' },
+      context: 'Requested by **Alice** · id `v_1` · [open](https://video.example/v/1)',
+    });
+    expect(payload.flags).toBe(V2);
+    expect(payload).not.toHaveProperty('content');
+    expect(payload).not.toHaveProperty('embeds');
+    expect(payload.components).toEqual([
+      {
+        type: 17,
+        accent_color: TONE_COLORS.progress,
+        components: [
+          {
+            type: 10,
+            content:
+              '### [Octopus facts](https://video.example/v/1)\nGenerating **voiceover**…\n\n▓▓▓▓░░░░░░ 40% · about 2 min left',
+          },
+          {
+            type: 10,
+            content:
+              '**Model**: storyboard · **Credits**: 20\n**Render**: [Download MP4](https://cdn.example/v.mp4)\n**Empty**: ',
+          },
+          {
+            type: 12,
+            items: [
+              { media: { url: 'https://cdn.example/v.mp4' }, description: 'Octopus facts, rendered' },
+              { media: { url: 'https://cdn.example/cover.png' }, description: 'cover' },
+            ],
+          },
+          {
+            type: 10,
+            content: '-# Requested by **Alice** · id `v_1` · [open](https://video.example/v/1)',
+          },
+        ],
+      },
+    ]);
+    expect(textDisplaysOf(render({ title: 't', progress: { percent: 55 } }))).toEqual([
+      '### t\n▓▓▓▓▓▓░░░░ 55%',
+    ]);
+    // Only web URLs: a `javascript:` link or image is left out.
+    const unsafe = render({
+      title: 't',
+      url: 'javascript:alert(1)',
+      image: { url: 'javascript:x', alt: '' },
+    });
+    expect(textDisplaysOf(unsafe)).toEqual(['### t']);
+    expect(galleriesOf(unsafe)).toEqual([]);
+  });
+
+  it('puts thumbnail variants in ONE gallery, each variant a section with its "Use this" beside it', () => {
+    const useThis = (i: number) => ({
+      kind: 'button' as const,
+      action: 'thumbnail.pick',
+      value: `v:${i}`,
+      label: 'Use this',
+      style: 'primary' as const,
+    });
+    const payload = render({
+      title: 'Thumbnails',
+      tone: 'success',
+      sections: [1, 2, 3].map((i) => ({
+        text: `**Option ${i}**\n“Hook ${i}”\ngrade A · score 9${i}`,
+        image: { url: `https://cdn.example/${i}.png`, alt: `Thumbnail option ${i}` },
+        // The variant in use has no button: plain text.
+        ...(i === 2 ? {} : { controls: [useThis(i)] }),
+      })),
+      controls: [{ kind: 'button', action: 'video.render', value: 'v', label: 'Render', style: 'primary' }],
+      context: 'id `v`',
+    });
+    const container = containerOf(payload) as Json;
+    expect(container.components.map((c: Json) => c.type)).toEqual([10, 14, 12, 9, 10, 9, 1, 10]);
+    expect(galleriesOf(payload)).toEqual([
+      [1, 2, 3].map((i) => ({ url: `https://cdn.example/${i}.png`, description: `Thumbnail option ${i}` })),
+    ]);
+    expect(sectionsOf(payload)).toEqual([
+      {
+        text: '**Option 1**\n“Hook 1”\ngrade A · score 91',
+        accessory: { type: 2, style: 1, label: 'Use this', custom_id: 'r|thumbnail.pick|v:1' },
+      },
+      {
+        text: '**Option 3**\n“Hook 3”\ngrade A · score 93',
+        accessory: { type: 2, style: 1, label: 'Use this', custom_id: 'r|thumbnail.pick|v:3' },
+      },
+    ]);
+    expect(container.components[4]).toEqual({
+      type: 10,
+      content: '**Option 2**\n“Hook 2”\ngrade A · score 92',
+    });
+    // Beside its text, a button needs no number.
+    expect(buttons(payload).map((b) => b.label)).toEqual(['Use this', 'Use this', 'Render']);
+  });
+
+  it('shows a lone pictured section as a thumbnail beside its text, and gallery-caps at ten', () => {
+    const lone = render({
+      title: 't',
+      sections: [{ text: 'The cover', image: { url: 'https://cdn.example/c.png', alt: 'cover' } }],
+    });
+    expect(sectionsOf(lone)).toEqual([
+      {
+        text: 'The cover',
+        accessory: { type: 11, media: { url: 'https://cdn.example/c.png' }, description: 'cover' },
+      },
+    ]);
+    expect(galleriesOf(lone)).toEqual([]);
+    const twelve = render({
+      title: 'Thumbnails',
+      sections: Array.from({ length: 12 }, (_, i) => ({
+        text: `**Option ${i + 1}**`,
+        image: { url: i === 1 ? 'javascript:alert(1)' : `https://cdn.example/${i}.png`, alt: '' },
+      })),
+    });
+    // Eleven web images; the gallery shows the first ten; every option still says what it says.
+    expect(galleriesOf(twelve)[0]).toHaveLength(10);
+    expect(galleriesOf(twelve)[0]?.map((i) => i.url)).not.toContain('javascript:alert(1)');
+    for (let i = 1; i <= 12; i++) expect(textOf(twelve)).toContain(`**Option ${i}**`);
+  });
+
+  it('stays within 40 components and 4000 characters, cutting with "…"', () => {
+    const huge = 'x'.repeat(10_000);
+    const payload = render({
+      title: huge,
+      text: huge,
+      fields: Array.from({ length: 40 }, () => ({ label: huge, value: huge })),
+      sections: Array.from({ length: 20 }, (_, i) => ({
+        text: `Section ${i} ${huge}`,
+        controls: [{ kind: 'button' as const, action: 'a', value: String(i), label: 'Pick' }],
+      })),
+      controls: Array.from({ length: 30 }, (_, i) => ({
+        kind: 'button' as const,
+        action: 'b',
+        value: String(i),
+        label: `B${i}`,
+      })),
+      context: huge,
+    });
+    expect(componentCount(payload.components)).toBeLessThanOrEqual(40);
+    const texts = textDisplaysOf(payload);
+    expect(texts.join('').length).toBeLessThanOrEqual(4000);
+    expect(texts[0]?.startsWith(`### ${'x'.repeat(255)}…`)).toBe(true);
+    // Sections while they fit (text and button), then the others' words in one text display, cut with "…".
+    const kept = sectionsOf(payload).length;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(20);
+    for (let i = 0; i <= kept; i++) expect(textOf(payload)).toContain(`Section ${i} x`);
+    expect(texts.every((t) => t.length > 0)).toBe(true);
+    // The card's own buttons: five rows of five at most.
+    expect(buttons(payload).filter((b) => String(b.label).startsWith('B'))).toHaveLength(25);
+  });
+});
+
+describe('cards → embeds (clicks on messages posted before V2)', () => {
   it('renders title, link, tone, text with progress, fields, image and footer', () => {
-    const { embeds } = render({
+    const { embeds } = renderEmbeds({
       title: 'Octopus facts',
       url: 'https://video.example/v/1',
       tone: 'progress',
@@ -54,7 +239,6 @@ describe('cards → embeds', () => {
         footer: { text: 'Requested by Alice · id v_1 · open' },
       },
     ]);
-    expect(render({ title: 't', progress: { percent: 55 } }).embeds[0]?.description).toBe('▓▓▓▓▓▓░░░░ 55%');
   });
 
   it('gives each section (thumbnail variants) its own embed with its image, up to ten embeds', () => {
@@ -62,7 +246,7 @@ describe('cards → embeds', () => {
       text: `**Option ${i + 1}**`,
       image: { url: i === 1 ? 'javascript:alert(1)' : `https://cdn.example/${i}.png`, alt: '' },
     }));
-    const { embeds } = render({ title: 'Thumbnails', tone: 'success', sections, context: 'id `v`' });
+    const { embeds } = renderEmbeds({ title: 'Thumbnails', tone: 'success', sections, context: 'id `v`' });
     expect(embeds).toHaveLength(10);
     expect(embeds[1]).toEqual({
       color: TONE_COLORS.success,
@@ -70,14 +254,13 @@ describe('cards → embeds', () => {
       image: { url: 'https://cdn.example/0.png' },
     });
     expect(embeds[2]?.image).toBeUndefined(); // only http(s) images
-    // The rest still say what they say, in the last embed, which carries the footer.
     expect(embeds[9]?.description).toContain('**Option 12**');
     expect(embeds[9]?.footer?.text).toBe('id v');
   });
 
   it('cuts gracefully to the per-field and 6000-character limits', () => {
     const huge = 'x'.repeat(10_000);
-    const { embeds } = render({
+    const { embeds } = renderEmbeds({
       title: huge,
       text: huge,
       fields: Array.from({ length: 40 }, () => ({ label: huge, value: huge })),
@@ -89,51 +272,23 @@ describe('cards → embeds', () => {
     expect(embeds[0]?.fields?.length).toBeLessThanOrEqual(25);
     expect(embedsSize(embeds)).toBeLessThanOrEqual(6000);
   });
-});
 
-describe('controls → components', () => {
-  it('numbers section buttons, keeps card buttons on their own row, styles and links', () => {
-    const payload = render({
+  it('numbers section buttons below the embeds, and packs five to a row past five rows', () => {
+    const payload = renderEmbeds({
       title: 't',
       sections: [1, 2, 3].map((i) => ({
         text: `Option ${i}`,
-        controls: [
-          {
-            kind: 'button' as const,
-            action: 'thumbnail.pick',
-            value: `v:${i}`,
-            label: 'Use this',
-            style: 'primary' as const,
-          },
-        ],
+        controls: [{ kind: 'button' as const, action: 'thumbnail.pick', value: `v:${i}`, label: 'Use this' }],
       })),
-      controls: [
-        { kind: 'button', action: 'video.render', value: 'v', label: 'Render', style: 'primary' },
-        { kind: 'button', action: 'video.delete.confirm', value: 'v', label: 'Delete', style: 'danger' },
-        { kind: 'button', action: 'video.schedule', value: 'v', label: 'Schedule' },
-        { kind: 'link', label: 'Download MP4', url: 'https://cdn.example/v.mp4' },
-        { kind: 'link', label: 'Bad link', url: 'ftp://nope' },
-      ],
+      controls: [{ kind: 'link', label: 'Download MP4', url: 'https://cdn.example/v.mp4' }],
     });
-    expect(payload.components.map((r) => (r.components as Json[]).map((c) => c.label))).toEqual([
+    expect(payload.components.map((r) => r.components.map((c) => ('label' in c ? c.label : '')))).toEqual([
       ['1 · Use this'],
       ['2 · Use this'],
       ['3 · Use this'],
-      ['Render', 'Delete', 'Schedule', 'Download MP4'],
+      ['Download MP4'],
     ]);
-    expect(buttons(payload).map((b) => [b.style, b.custom_id ?? b.url])).toEqual([
-      [1, 'r|thumbnail.pick|v:1'],
-      [1, 'r|thumbnail.pick|v:2'],
-      [1, 'r|thumbnail.pick|v:3'],
-      [1, 'r|video.render|v'],
-      [4, 'r|video.delete.confirm|v'],
-      [2, 'r|video.schedule|v'],
-      [5, 'https://cdn.example/v.mp4'],
-    ]);
-  });
-
-  it('packs buttons five to a row when one row per section would exceed five rows', () => {
-    const payload = render({
+    const packed = renderEmbeds({
       title: 't',
       sections: Array.from({ length: 8 }, (_, i) => ({
         text: `s${i}`,
@@ -146,9 +301,33 @@ describe('controls → components', () => {
         label: `B${i}`,
       })),
     });
-    expect(payload.components).toHaveLength(5);
-    expect(payload.components.every((r) => r.components.length <= 5)).toBe(true);
-    expect(buttons(payload)[0]?.label).toBe('1 · Pick');
+    expect(packed.components).toHaveLength(5);
+    expect(packed.components.every((r) => r.components.length <= 5)).toBe(true);
+    expect(buttons(packed)[0]?.label).toBe('1 · Pick');
+  });
+});
+
+describe('controls → components', () => {
+  it('keeps card buttons in a row inside the container: styles and links', () => {
+    const payload = render({
+      title: 't',
+      controls: [
+        { kind: 'button', action: 'video.render', value: 'v', label: 'Render', style: 'primary' },
+        { kind: 'button', action: 'video.delete.confirm', value: 'v', label: 'Delete', style: 'danger' },
+        { kind: 'button', action: 'video.schedule', value: 'v', label: 'Schedule' },
+        { kind: 'link', label: 'Download MP4', url: 'https://cdn.example/v.mp4' },
+        { kind: 'link', label: 'Bad link', url: 'ftp://nope' },
+        { kind: 'link', label: 'Too long', url: `https://cdn.example/${'x'.repeat(600)}` },
+      ],
+    });
+    const container = containerOf(payload) as Json;
+    expect(container.components.map((c: Json) => c.type)).toEqual([10, 1]);
+    expect(buttons(payload).map((b) => [b.style, b.custom_id ?? b.url])).toEqual([
+      [1, 'r|video.render|v'],
+      [4, 'r|video.delete.confirm|v'],
+      [2, 'r|video.schedule|v'],
+      [5, 'https://cdn.example/v.mp4'],
+    ]);
   });
 
   it('keeps custom ids unique and within 100 characters', () => {
@@ -197,11 +376,10 @@ describe('controls → components', () => {
     expect(m.confirm('video.delete.confirm', 'v')).toEqual(confirm);
     const ask = confirmPayload(confirm, { action: 'video.delete.confirm', value: 'v' }, m);
     expect(messageProblems(ask as unknown as Json)).toEqual([]);
-    expect(ask.embeds[0]).toMatchObject({
-      title: 'Delete this video?',
-      description: 'No refund.',
-      color: TONE_COLORS.danger,
-    });
+    expect(ask.flags).toBe(V2);
+    expect(titleOf(ask as unknown as Json)).toBe('Delete this video?');
+    expect(textOf(ask as unknown as Json)).toBe('Delete this video?\nNo refund.');
+    expect(containerOf(ask as unknown as Json)?.accent_color).toBe(TONE_COLORS.danger);
     expect(buttons(ask).map((b) => [b.label, b.style, b.custom_id])).toEqual([
       ['Delete', 4, 'r|video.delete.confirm|v'],
       ['Keep it', 2, 'x|1'],
@@ -356,7 +534,9 @@ describe('forms → modals', () => {
   it('offers a button that opens the form, listing errors by label', () => {
     const launcher = formLauncher(form, 'k3', { caption: 'Too long.', voice: 'Unknown voice.' });
     expect(messageProblems(launcher as unknown as Json)).toEqual([]);
-    expect(launcher.embeds[0]?.description).toBe('**Caption**: Too long.\n**Voice**: Unknown voice.');
+    expect(textOf(launcher as unknown as Json)).toContain(
+      '**Caption**: Too long.\n**Voice**: Unknown voice.',
+    );
     expect(buttons(launcher)[0]).toMatchObject({ style: 1, custom_id: 'o|k3' });
   });
 });
@@ -395,29 +575,30 @@ describe('custom ids', () => {
 });
 
 describe('mentions, pings and escaped text', () => {
-  it('pings only the notify list: in content, with allowed_mentions naming exactly it', () => {
+  it('pings only the notify list: a text display above the card, with allowed_mentions naming exactly it', () => {
     const payload = render({
       title: 'Approval needed',
       text: `Approvers: ${mention('discord:G1:111')}, ${mention('discord-role:222')}`,
       notify: ['discord:G1:111', 'discord-role:222'],
     });
-    expect(payload.content).toBe('<@111> <@&222>');
+    expect(payload.components[0]).toEqual({ type: 10, content: '<@111> <@&222>' });
+    expect(payload.components[1]?.type).toBe(17);
     expect(payload.allowed_mentions).toEqual({ parse: [], users: ['111'], roles: ['222'] });
-    expect(payload.embeds[0]?.description).toBe('Approvers: <@111>, <@&222>');
+    expect(textDisplaysOf({ components: [payload.components[1]] })).toEqual([
+      '### Approval needed\nApprovers: <@111>, <@&222>',
+    ]);
     const quiet = render({ title: 'Decided', text: `By ${mention('discord:G1:111')}` });
-    expect(quiet.content).toBeUndefined();
+    expect(quiet.components.map((c: Json) => c.type)).toEqual([17]);
     expect(quiet.allowed_mentions).toEqual({ parse: [] });
   });
 
   it('keeps escaped values as Discord escapes, and verbatim in code', () => {
     const name = '<@333> @everyone [Approve](https://ev.il) **x** ⟦@discord:G1:333⟧';
-    const { embeds } = render({ title: literal(name), text: `Renamed to ${code('a*b `c`')}` });
-    expect(embeds[0]?.title).toBe(
+    const payload = render({ title: literal(name), text: `Renamed to ${code('a*b `c`')}` });
+    expect(titleOf(payload)).toBe(
       '\\<@333\\> @everyone \\[Approve\\](https://ev.il) \\*\\*x\\*\\* ⟦@discord:G1:333⟧',
     );
-    expect(embeds[0]?.description).toBe('Renamed to `` a*b `c` ``');
-    expect(
-      renderCard({ title: 'x', context: `by ${literal('**y**')}` }, memory()).embeds[0]?.footer?.text,
-    ).toBe('by **y**');
+    expect(textOf(payload)).toContain('Renamed to `` a*b `c` ``');
+    expect(contextOf(render({ title: 'x', context: `by ${literal('**y**')}` }))).toBe('by \\*\\*y\\*\\*');
   });
 });

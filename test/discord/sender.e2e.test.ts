@@ -8,6 +8,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import type { Card } from '../../src/core/cards.js';
 import { ChatDeliveryError } from '../../src/core/ports.js';
+import type { FakeMessage } from './fake-discord.js';
+import {
+  accentOf,
+  componentsOf,
+  galleriesOf,
+  isV2,
+  textDisplaysOf,
+  textOf,
+  titleOf,
+} from './read-message.js';
 import { controlsOf, discordWorld, IDS, MEMBERS, TOKEN, textOfMessage, type World } from './world.js';
 
 let w: World;
@@ -22,9 +32,40 @@ describe('posting and editing cards', () => {
     const address = await w.adapter.sender.post(conversation, card('Status'), { dedupeId: 'outbox:1' });
     const [message] = w.fake.channelMessages();
     expect(address).toBe(`${conversation}:${message?.id}`);
+    expect(isV2(message as FakeMessage)).toBe(true);
     await w.adapter.sender.update(address, card('Status', { text: 'Done', tone: 'success' }));
-    expect(message?.embeds[0]).toMatchObject({ title: 'Status', description: 'Done', color: 0x57f287 });
+    expect(titleOf(message as FakeMessage)).toBe('Status');
+    expect(textOf(message as FakeMessage)).toBe('Status\nDone');
+    expect(accentOf(message as FakeMessage)).toBe(0x57f287);
     expect(w.fake.edits(message?.id as string)).toHaveLength(1);
+  });
+
+  it('turns a card posted as embeds (before Components V2) into a V2 card on its next edit', async () => {
+    w = await discordWorld();
+    // What an earlier version posted: the approvers pinged in `content`, the card in an embed.
+    const old: FakeMessage = {
+      id: '1300000000000000880',
+      channel_id: IDS.channel,
+      content: `<@&${IDS.approvers}>`,
+      embeds: [{ title: 'Approve “Octopus facts”?', description: 'Waiting', color: 0x5865f2 }],
+      components: [{ type: 1, components: [{ type: 2, style: 1, label: 'Approve', custom_id: 'r|a|1' }] }],
+      flags: 0,
+      author: w.fake.botUser,
+      history: [],
+      deleted: false,
+    };
+    w.fake.messages.set(old.id, old);
+    await w.adapter.sender.update(`${conversation}:${old.id}`, card('Approved', { tone: 'success' }));
+    // Discord's Edit Message sets the flag when the edit resets what V2 forbids (the fake refuses it otherwise).
+    const [edit] = w.fake.edits(old.id);
+    expect(edit).toMatchObject({ flags: 1 << 15, content: null, embeds: [] });
+    expect(isV2(old)).toBe(true);
+    expect(old.content).toBe('');
+    expect(old.embeds).toEqual([]);
+    expect(titleOf(old)).toBe('Approved');
+    // Edited again, it stays V2.
+    await w.adapter.sender.update(`${conversation}:${old.id}`, card('Approved', { text: 'By Alice' }));
+    expect(textOf(old)).toBe('Approved\nBy Alice');
   });
 
   it('does not post twice when a post is retried with the same dedupe id', async () => {
@@ -68,10 +109,16 @@ describe('posting and editing cards', () => {
     };
     // The fake answers 400 to anything Discord would refuse.
     const address = await w.adapter.sender.post(conversation, big, { dedupeId: 'outbox:big' });
-    const message = w.fake.channelMessages()[0];
-    expect(message?.embeds).toHaveLength(10);
-    expect(message?.components.length).toBeLessThanOrEqual(5);
+    const message = w.fake.channelMessages()[0] as FakeMessage;
+    expect(isV2(message)).toBe(true);
+    expect(componentsOf(message).length).toBeLessThanOrEqual(40);
+    expect(textDisplaysOf(message).join('').length).toBeLessThanOrEqual(4000);
+    // Twelve pictured sections: one gallery of ten, every section's words still there (cut with "…").
+    expect(galleriesOf(message).map((g) => g.length)).toEqual([10]);
+    for (let i = 0; i < 12; i++) expect(textOf(message)).toContain(`Section ${i} word`);
+    expect(textOf(message)).toContain('…');
     await w.adapter.sender.update(address, { ...big, title: 'Edited' });
+    expect(titleOf(message)).toBe('Edited');
   });
 });
 
@@ -91,14 +138,11 @@ describe('milestones in threads', () => {
     expect(w.fake.threads.get(parentId)).toEqual({ parent: IDS.channel, name: 'Octopus facts' });
     expect(w.fake.requests.filter((r) => r.path.endsWith('/threads'))).toHaveLength(1);
     expect(reply1.startsWith(`discord:${IDS.guild}:${parentId}:`)).toBe(true);
-    expect(w.fake.channelMessages(parentId).map((m) => m.embeds[0]?.title)).toEqual([
-      '✅ ready',
-      '🎬 rendered',
-    ]);
+    expect(w.fake.channelMessages(parentId).map(titleOf)).toEqual(['✅ ready', '🎬 rendered']);
     expect(w.fake.channelMessages()).toHaveLength(1);
     // A reply's address edits the reply, inside the thread.
     await w.adapter.sender.update(reply2, card('🎬 rendered again'));
-    expect(w.fake.channelMessages(parentId)[1]?.embeds[0]?.title).toBe('🎬 rendered again');
+    expect(titleOf(w.fake.channelMessages(parentId)[1] as FakeMessage)).toBe('🎬 rendered again');
 
     // A new process does not know the thread exists: Discord says so (160004) and the reply still goes in.
     const restarted = createDiscordAdapter({
@@ -113,7 +157,7 @@ describe('milestones in threads', () => {
       dedupeId: 'outbox:4',
       threadOf: parent,
     });
-    expect(w.fake.channelMessages(parentId).map((m) => m.embeds[0]?.title)).toContain('📅 scheduled');
+    expect(w.fake.channelMessages(parentId).map(titleOf)).toContain('📅 scheduled');
   });
 });
 
@@ -129,8 +173,10 @@ describe('private notices', () => {
 
     w.fake.closedDms.add(MEMBERS.carol.id);
     await notify(w.address('carol'), conversation, card('Your approval expired'));
-    const [fallback] = w.fake.channelMessages();
-    expect(fallback?.content).toBe(`<@${MEMBERS.carol.id}>`);
+    const [fallback] = w.fake.channelMessages() as FakeMessage[];
+    // The mention is the text display above the card, and the only one allowed to ping.
+    expect(textDisplaysOf(fallback as FakeMessage)[0]).toBe(`<@${MEMBERS.carol.id}>`);
+    expect(fallback?.history[0]?.allowed_mentions).toEqual({ parse: [], users: [MEMBERS.carol.id] });
     expect(textOfMessage(fallback as never)).toContain('Your approval expired');
   });
 });
@@ -186,7 +232,7 @@ describe('failures', () => {
     w.h.clock.advance(1_000);
     await w.h.flush();
     const [posted] = w.fake.channelMessages();
-    expect(posted?.embeds[0]?.title).toBe('Octopus facts');
+    expect(titleOf(posted as FakeMessage)).toBe('Octopus facts');
     await w.h.until(() => controlsOf(posted as never).includes('Render'), { maxMs: 20 * 60_000 });
     expect(w.fake.channelMessages()).toHaveLength(1);
   });

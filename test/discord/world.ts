@@ -20,6 +20,7 @@ import {
   type FakeMessage,
   snowflake,
 } from './fake-discord.js';
+import { controlsIn, type Readable, textOf } from './read-message.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read loosely typed Discord JSON
 export type Json = Record<string, any>;
@@ -210,7 +211,7 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
       return response.data.choices;
     },
     click(message, control, as = 'alice', values) {
-      const components = message.components.flatMap((row: Json) => row.components as Json[]);
+      const components = controlsIn(message);
       const found = components.find((c) =>
         typeof control === 'string'
           ? c.label === control || c.custom_id === control || c.placeholder === control
@@ -288,26 +289,12 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
   return world;
 }
 
-/** Every text of a Discord message (embeds, fields, footers), for assertions. */
-export function textOfMessage(message: { embeds: Json[]; content?: string }): string {
-  return [
-    message.content,
-    ...message.embeds.flatMap((e) => [
-      e.title,
-      e.description,
-      ...(e.fields ?? []).map((f: Json) => `${f.name}: ${f.value}`),
-      e.footer?.text,
-    ]),
-  ]
-    .filter(Boolean)
-    .join('\n');
-}
+/** Every text of a Discord message (embeds, fields, footers; or a V2 card's text displays), for assertions. */
+export const textOfMessage = (message: Readable): string => textOf(message);
 
-/** Labels of a message's buttons and selects. */
-export function controlsOf(message: { components: Json[] }): string[] {
-  return message.components.flatMap((row) =>
-    (row.components as Json[]).map((c) => String(c.label ?? c.placeholder)),
-  );
+/** Labels of a message's buttons and selects (in rows or beside a V2 card's sections). */
+export function controlsOf(message: Readable): string[] {
+  return controlsIn(message).map((c) => String(c.label ?? c.placeholder));
 }
 
 /** A fixture filled in as `as` sending it, with a fresh id and token. */

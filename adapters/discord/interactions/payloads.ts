@@ -10,22 +10,45 @@ import {
 import { errorCard } from '../../../src/core/bot.js';
 import type { Form, Response } from '../../../src/core/cards.js';
 import { say } from '../../../src/core/messages.js';
-import type { MessagePayload } from '../components.js';
+import { isComponentsV2, type MessagePayload } from '../components.js';
 import type { InboundBase } from '../inbound.js';
 import type { Replier } from '../interactions.js';
 import { prefilled } from '../modal.js';
 import type { InteractionContext, Submitted } from './context.js';
 
 export const EPHEMERAL = MessageFlags.Ephemeral;
+export const COMPONENTS_V2 = MessageFlags.IsComponentsV2;
 
-/** Only the card's `notify` list pings (components.ts); an answer without one clears earlier content on edits. */
-export const body = (payload: MessagePayload, ephemeral: boolean): APIInteractionResponseCallbackData => ({
-  content: payload.content ?? '',
-  embeds: payload.embeds,
-  components: payload.components,
-  allowed_mentions: payload.allowed_mentions,
-  ...(ephemeral ? { flags: EPHEMERAL } : {}),
-});
+/**
+ * A payload as an interaction answer's body. A Components V2 card carries its flag (with EPHEMERAL for a
+ * private answer: `64 | 32768`) and nothing but components; an embed payload clears earlier content on edits,
+ * since only the card's `notify` list pings (components.ts).
+ */
+export const body = (payload: MessagePayload, ephemeral: boolean): APIInteractionResponseCallbackData =>
+  isComponentsV2(payload)
+    ? {
+        components: payload.components,
+        allowed_mentions: payload.allowed_mentions,
+        flags: payload.flags | (ephemeral ? EPHEMERAL : 0),
+      }
+    : {
+        content: payload.content ?? '',
+        embeds: payload.embeds,
+        components: payload.components,
+        allowed_mentions: payload.allowed_mentions,
+        ...(ephemeral ? { flags: EPHEMERAL } : {}),
+      };
+
+/**
+ * The body of an edit of an interaction's message (its original answer or the clicked message): edits cannot
+ * change EPHEMERAL, so only IS_COMPONENTS_V2 stays among the flags. The message edited is either the deferred
+ * placeholder (no content, no embeds: the flag can be set on this edit, which is how Discord wants a deferred
+ * answer made V2) or a clicked message of the same kind as the payload (see `respond.ts`).
+ */
+export function editBody(payload: MessagePayload): APIInteractionResponseCallbackData {
+  const { flags, ...rest } = body(payload, false);
+  return flags !== undefined && flags & COMPONENTS_V2 ? { ...rest, flags: COMPONENTS_V2 } : rest;
+}
 
 /** The interaction's own webhook: its original answer (edit, remove) and follow-ups. */
 export const webhook = (rest: REST, i: InboundBase) => ({
