@@ -105,6 +105,33 @@ describe.each(['spec', 'real'] as const)('every API parameter reachable (%s prof
     expect(received('POST', '/posts')[0]?.body).toMatchObject({ title: 'Picked later', authId: 'acc_third' });
   });
 
+  it('publish --title under an approval policy: the approver’s click sends the title the requester gave', async () => {
+    const videoId = await completedVideo(h, 'Octopus facts', { render: true });
+    const bobKey = 'fl_live_bob_own_key_of_the_demo_team_0123';
+    h.sim.sim.addKey(h.sim.keys[0] as string, bobKey);
+    const alice = await h.user('alice');
+    const bob = await h.user('bob', { key: bobKey });
+    for (const line of ['role admin @alice', 'approval publish', 'approvers @bob'])
+      expect(textOf(await h.run(`settings ${line}`, alice))).toContain('updated');
+
+    await h.run(`publish ${videoId} youtube --title "Approved title" --description "Approved text"`, alice);
+    expect(received('POST', '/posts')).toEqual([]);
+    const request = h.chat.channelMessages.filter((m) => m.card.title.startsWith('Approval needed')).pop();
+    expect(request?.card.fields?.find((f) => f.label === 'Title for this post')?.value).toBe(
+      'Approved title',
+    );
+    const approve = [
+      ...(request?.card.controls ?? []),
+      ...(request?.card.sections ?? []).flatMap((x) => x.controls ?? []),
+    ].find((c) => c.kind === 'button' && c.action === 'approval.approve');
+    if (approve?.kind !== 'button') throw new Error('no Approve button');
+    await h.click('approval.approve', approve.value, bob);
+    expect(received('POST', '/posts')[0]?.body).toMatchObject({
+      title: 'Approved title',
+      description: 'Approved text',
+    });
+  });
+
   it('analytics --account: a label resolved to its authId in the GET /analytics query', async () => {
     const r = await h.run('analytics --platform youtube --account "demo channel"');
     expect(cardOf(r).title).toContain('Demo Channel');
