@@ -12,6 +12,7 @@ import type { ChatRoom } from './chat-room.js';
 import type { EventHub } from './event-hub.js';
 import type { MessageView } from './html/message.js';
 import { BadRequest } from './inbound.js';
+import { DOWNLOAD_PATH, serveDownload } from './routes/downloads.js';
 import { createMembers, type Members } from './routes/members.js';
 import { createPageRoute } from './routes/page-route.js';
 import { createPostRoutes } from './routes/post-routes.js';
@@ -73,6 +74,7 @@ function createPlaygroundRoute(deps: RoutesDeps, members: Members): Handler {
         if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res, 'GET');
         return deps.files.serve(path.slice('/playground/static/'.length), req, res);
       }
+      if (path === DOWNLOAD_PATH) return serveDownload({ room, method: req.method, url }, res);
       if (path === '/playground/events' || path === '/playground/messages') {
         if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
         if (path === '/playground/messages') return json(res, 200, history(url));

@@ -7,6 +7,7 @@ import escapeHtml from 'escape-html';
 import type { Card } from '../../../src/core/cards.js';
 import type { PlaygroundMessage } from '../message-log.js';
 import { renderCard } from '../render.js';
+import { downloadLink } from '../routes/downloads.js';
 
 export const BOT_NAME = 'reelbot';
 
@@ -52,7 +53,10 @@ export function renderMessage(
 
 function renderBody(message: PlaygroundMessage): string {
   if (message.kind === 'card')
-    return message.more?.length ? renderPanel([message.card, ...message.more]) : renderCard(message.card);
+    return (
+      (message.more?.length ? renderPanel([message.card, ...message.more]) : renderCard(message.card)) +
+      downloadLink(message)
+    );
   return `<p class="command-echo"><code>/reel ${escapeHtml(message.text)}</code></p>`;
 }
 
