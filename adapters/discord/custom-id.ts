@@ -6,9 +6,12 @@
  *   since Discord wants unique ids per message);
  * - `c|<action>|<value>` a destructive action: the first click asks "are you sure?";
  * - `h|<key>` an action too long for 100 characters, kept in memory;
- * - `o|<key>` open a form kept in memory (after a deferral, or to fix errors);
+ * - `o|<key>` open a form kept in memory (after a deferral, or to fix errors); `o|<key>|<n>` its page n (from 0)
+ *   when it is shown in pages;
  * - `x|<n>` dismiss a confirmation;
- * - `m|<key>|<formId>|<state>` a modal (`m|<key>` when its state is too long to carry).
+ * - `m|<key>|<formId>|<state>` a modal (`m|<key>` when its state is too long to carry);
+ * - `p|<key>|<n>/<N>` page n (from 0) of a form shown in N pages, kept in memory with the values of the pages
+ *   before.
  */
 import { DISCORD } from './limits.js';
 
@@ -16,9 +19,9 @@ export type CustomId =
   | { kind: 'action'; action: string; value: string }
   | { kind: 'confirm'; action: string; value: string }
   | { kind: 'stashed'; key: string }
-  | { kind: 'open-form'; key: string }
+  | { kind: 'open-form'; key: string; page?: number }
   | { kind: 'dismiss' }
-  | { kind: 'modal'; key: string; formId?: string; state?: string };
+  | { kind: 'modal'; key: string; formId?: string; state?: string; page?: number; pages?: number };
 
 const PREFIX = {
   action: 'r',
@@ -27,6 +30,7 @@ const PREFIX = {
   'open-form': 'o',
   dismiss: 'x',
   modal: 'm',
+  page: 'p',
 } as const;
 
 /**
@@ -49,7 +53,13 @@ export function actionId(
 }
 
 export const stashedId = (key: string): string => `${PREFIX.stashed}|${key}`;
-export const openFormId = (key: string): string => `${PREFIX['open-form']}|${key}`;
+export const openFormId = (key: string, page = 0): string =>
+  page > 0 ? `${PREFIX['open-form']}|${key}|${page}` : `${PREFIX['open-form']}|${key}`;
+export const pageModalId = (key: string, at: { page: number; pages: number }): string =>
+  `${PREFIX.page}|${key}|${at.page}/${at.pages}`;
+
+const pageNumber = (text: string | undefined): number | undefined =>
+  text !== undefined && /^\d{1,2}$/.test(text) ? Number(text) : undefined;
 export const dismissId = (n = 1): string => `${PREFIX.dismiss}|${n}`;
 
 /** `m|key|formId|state` when it fits, else `m|key` (the stash then holds form id and state). */
@@ -72,8 +82,18 @@ export function parseCustomId(id: string): CustomId | undefined {
       return { kind: prefix === PREFIX.action ? 'action' : 'confirm', action: head, value: tail };
     case PREFIX.stashed:
       return rest ? { kind: 'stashed', key: rest } : undefined;
-    case PREFIX['open-form']:
-      return rest ? { kind: 'open-form', key: rest } : undefined;
+    case PREFIX['open-form']: {
+      if (!head) return undefined;
+      if (tail === undefined) return { kind: 'open-form', key: head };
+      const page = pageNumber(tail);
+      return page === undefined ? undefined : { kind: 'open-form', key: head, page };
+    }
+    case PREFIX.page: {
+      const [page, pages] = (tail ?? '').split('/').map(pageNumber);
+      return head && page !== undefined && pages !== undefined && page < pages
+        ? { kind: 'modal', key: head, page, pages }
+        : undefined;
+    }
     case PREFIX.dismiss:
       return { kind: 'dismiss' };
     case PREFIX.modal: {

@@ -1,6 +1,7 @@
 /**
  * What the adapter remembers between an interaction and the next click: forms it showed (to read a
- * submission, reopen it prefilled, or open it from a button), confirmation wording, and the rare action or
+ * submission, reopen it prefilled, or open it from a button), the values of a form in pages submitted so far
+ * (under the form's key), confirmation wording, and the rare action or
  * option value too long for Discord's 100 characters. Memory only: after a restart a click on such a control
  * gets the core's "expired" answer, and a confirmation falls back to the clicked message's own words.
  */
@@ -14,12 +15,15 @@ const VALUE_PREFIX = '~';
 
 export class AdapterMemory implements RenderMemory {
   readonly forms: Stash<Form>;
+  /** The values of the pages submitted so far of a form in pages, under the form's key. */
+  readonly formValues: Stash<Record<string, string>>;
   readonly #actions: Stash<KeptAction>;
   readonly #confirms: Stash<Confirm>;
   readonly #values: Stash<string>;
 
   constructor(clock: Clock) {
     this.forms = new Stash<Form>(clock, HOUR);
+    this.formValues = new Stash<Record<string, string>>(clock, HOUR);
     this.#actions = new Stash<KeptAction>(clock, 24 * HOUR);
     this.#confirms = new Stash<Confirm>(clock, 24 * HOUR, 5_000);
     this.#values = new Stash<string>(clock, 24 * HOUR);

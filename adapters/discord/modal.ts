@@ -1,11 +1,15 @@
 /**
  * The core's forms as Discord modals (title ≤45, at most five components): each input in a Label (its hint as
  * the label's description), text inputs as text inputs, selects as string selects (a select with more options
- * than Discord lists becomes a text input naming them), the intro as a text display when there is room.
+ * than Discord lists becomes a text input naming them), file inputs as file uploads, the intro as a text
+ * display when there is room. A form with more inputs than a modal holds is shown in pages of five: each
+ * page's submission is kept (memory.ts) and answered with a "Step 1 of 2 done" message whose Continue button
+ * opens the next page; the last page's submission hands the core every value at once.
  * Discord has no inline errors and cannot open a modal after a deferral: both cases get a message with a
- * button that opens the form (prefilled after errors).
+ * button that opens the form (prefilled after errors, at the page of the first input in error).
  */
 import {
+  type APIAllowedMentions,
   type APIEmbed,
   type APIModalInteractionResponseCallbackData,
   ButtonStyle,
@@ -14,30 +18,69 @@ import {
 } from 'discord.js';
 import type { Form, FormInput } from '../../src/core/cards.js';
 import { literal } from '../../src/core/text.js';
-import { type MessagePayload, type RenderMemory, TONE_COLORS } from './components.js';
-import { modalId, openFormId } from './custom-id.js';
+import { type ActionRow, type RenderMemory, TONE_COLORS } from './components.js';
+import { modalId, openFormId, pageModalId } from './custom-id.js';
 import { clip, DISCORD } from './limits.js';
 import { NO_PINGS, toDiscord } from './text.js';
 
 type ModalComponent = APIModalInteractionResponseCallbackData['components'][number];
 
+/** A launcher or step message: an embed and its button (the message shape from before Components V2). */
+export interface LauncherPayload {
+  content?: string;
+  embeds: APIEmbed[];
+  components: ActionRow[];
+  allowed_mentions: APIAllowedMentions;
+}
+
+/** Where a modal stands: the memory key of its form and, for a form in pages, the page shown (from 0). */
+export interface FormPlace {
+  key: string;
+  page?: number;
+  /** How many pages the modal showed it in (known from its custom id once submitted). */
+  pages?: number;
+}
+
+/** The form's inputs in modal-sized pages, in the core's order: one page for five inputs or fewer. */
+export function pagesOf(form: Form): FormInput[][] {
+  const pages: FormInput[][] = [];
+  for (let at = 0; at < form.inputs.length; at += DISCORD.modalComponents)
+    pages.push(form.inputs.slice(at, at + DISCORD.modalComponents));
+  return pages.length > 0 ? pages : [[]];
+}
+
+/** The page holding the first input `ids` names (0 when none does). */
+export function pageOfInputs(form: Form, ids: readonly string[]): number {
+  const pages = pagesOf(form);
+  const found = pages.findIndex((page) => page.some((input) => ids.includes(input.id)));
+  return Math.max(0, found);
+}
+
 export function renderModal(
   form: Form,
-  key: string,
+  place: string | FormPlace,
   memory: RenderMemory,
 ): APIModalInteractionResponseCallbackData {
-  const inputs = form.inputs.slice(0, DISCORD.modalComponents);
+  const { key, page = 0 } = typeof place === 'string' ? { key: place } : place;
+  const pages = pagesOf(form);
+  const at = Math.min(Math.max(0, page), pages.length - 1);
+  const inputs = pages[at] ?? [];
   const components: ModalComponent[] = [];
-  if (form.intro?.trim() && inputs.length < DISCORD.modalComponents) {
+  // The intro goes on the first page with room for it.
+  const introPage = pages.findIndex((p) => p.length < DISCORD.modalComponents);
+  if (form.intro?.trim() && introPage === at) {
     components.push({
       type: ComponentType.TextDisplay,
       content: clip(toDiscord(form.intro.trim()), DISCORD.textDisplay),
     });
   }
   for (const input of inputs) components.push(labelOf(input, memory));
+  const title = clip(form.title, DISCORD.modalTitle) || form.id.slice(0, DISCORD.modalTitle);
+  if (pages.length === 1) return { custom_id: modalId(key, form.id, form.state), title, components };
+  const step = ` (${at + 1}/${pages.length})`;
   return {
-    custom_id: modalId(key, form.id, form.state),
-    title: clip(form.title, DISCORD.modalTitle) || form.id.slice(0, DISCORD.modalTitle),
+    custom_id: pageModalId(key, { page: at, pages: pages.length }),
+    title: `${clip(form.title, DISCORD.modalTitle - step.length) || form.id.slice(0, 20)}${step}`,
     components,
   };
 }
@@ -48,6 +91,18 @@ function labelOf(input: FormInput, memory: RenderMemory): ModalComponent {
     label: clip(input.label, DISCORD.labelText),
     ...(input.hint ? { description: clip(input.hint, DISCORD.labelDescription) } : {}),
   };
+  if (input.kind === 'file') {
+    return {
+      ...label,
+      component: {
+        type: ComponentType.FileUpload,
+        custom_id: input.id,
+        required: input.required === true,
+        min_values: input.required ? 1 : 0,
+        max_values: 1,
+      },
+    };
+  }
   if (input.kind === 'select' && input.options.length <= DISCORD.selectOptions) {
     return {
       ...label,
@@ -135,7 +190,10 @@ export function prefilled(form: Form, values: Record<string, string>): Form {
     ...form,
     inputs: form.inputs.map((input) =>
       // A secret is typed again: the form (with its values) waits in memory until the member reopens it.
-      values[input.id] !== undefined && values[input.id] !== '' && !(input.kind === 'text' && input.secret)
+      values[input.id] !== undefined &&
+      values[input.id] !== '' &&
+      input.kind !== 'file' &&
+      !(input.kind === 'text' && input.secret)
         ? { ...input, initial: values[input.id] as string }
         : input,
     ),
@@ -143,10 +201,21 @@ export function prefilled(form: Form, values: Record<string, string>): Form {
 }
 
 /**
- * A message whose button opens the form: after a deferral (a modal must be the first response) and after a
- * submission with errors (listed, by input label).
+ * The values of the inputs on pages the member was not shown this time (a form reopened at a later page after
+ * errors): their initial values, which hold what was submitted before.
  */
-export function formLauncher(form: Form, key: string, errors?: Record<string, string>): MessagePayload {
+export function initialValues(form: Form): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const input of form.inputs)
+    if (input.kind !== 'file' && input.initial !== undefined) values[input.id] = input.initial;
+  return values;
+}
+
+/**
+ * A message whose button opens the form: after a deferral (a modal must be the first response) and after a
+ * submission with errors (listed, by input label; the button opens the page of the first one).
+ */
+export function formLauncher(form: Form, key: string, errors?: Record<string, string>): LauncherPayload {
   const embed: APIEmbed = {
     title: clip(toDiscord(literal(form.title)), DISCORD.embedTitle),
     color: errors ? TONE_COLORS.danger : TONE_COLORS.info,
@@ -162,21 +231,42 @@ export function formLauncher(form: Form, key: string, errors?: Record<string, st
   } else if (form.intro?.trim()) {
     embed.description = clip(toDiscord(form.intro.trim()), DISCORD.embedDescription);
   }
-  return {
-    embeds: [embed],
-    allowed_mentions: NO_PINGS,
-    components: [
-      {
-        type: ComponentType.ActionRow,
-        components: [
-          {
-            type: ComponentType.Button,
-            style: ButtonStyle.Primary,
-            label: clip(form.title, DISCORD.buttonLabel),
-            custom_id: openFormId(key),
-          },
-        ],
-      },
-    ],
-  };
+  const page = errors ? pageOfInputs(form, Object.keys(errors)) : 0;
+  return withButton(embed, { label: form.title, id: openFormId(key, page) });
 }
+
+/**
+ * The answer to a page of a form in pages: what is kept, and a Continue button opening the next page
+ * (`at` is the page just submitted, from 0).
+ */
+export function formStep(form: Form, at: FormPlace): LauncherPayload {
+  const pages = at.pages ?? pagesOf(form).length;
+  const done = (at.page ?? 0) + 1;
+  const embed: APIEmbed = {
+    title: clip(`Step ${done} of ${pages} done`, DISCORD.embedTitle),
+    color: TONE_COLORS.info,
+    description: clip(
+      `**${toDiscord(literal(form.title))}**: your answers so far are kept. Continue with page ${done + 1} of ${pages}.`,
+      DISCORD.embedDescription,
+    ),
+  };
+  return withButton(embed, { label: 'Continue', id: openFormId(at.key, done) });
+}
+
+const withButton = (embed: APIEmbed, button: { label: string; id: string }): LauncherPayload => ({
+  embeds: [embed],
+  allowed_mentions: NO_PINGS,
+  components: [
+    {
+      type: ComponentType.ActionRow,
+      components: [
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Primary,
+          label: clip(button.label, DISCORD.buttonLabel),
+          custom_id: button.id,
+        },
+      ],
+    },
+  ],
+});

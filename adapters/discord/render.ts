@@ -16,7 +16,7 @@ import {
   renderCard,
 } from './components.js';
 import { renderEmbedCard } from './embeds.js';
-import { formLauncher, renderModal } from './modal.js';
+import { type FormPlace, formLauncher, formStep, type LauncherPayload, renderModal } from './modal.js';
 
 export class DiscordRenderer {
   readonly names: CommandNames;
@@ -46,8 +46,13 @@ export class DiscordRenderer {
   }
 
   /** The form as a modal; the stored form (for reading the submission) stays the core's own. */
-  modal(form: Form, key: string) {
-    return renderModal(this.names.form(form), key, this.memory);
+  modal(form: Form, place: string | FormPlace) {
+    return renderModal(this.names.form(form), place, this.memory);
+  }
+
+  /** The answer to one page of a form in pages: kept, and a button opening the next page (modal.ts). */
+  step(form: Form, at: FormPlace): LauncherPayload {
+    return formStep(this.names.form(form), at);
   }
 
   /** A message whose button opens the form (after a deferral, or listing a submission's errors). */

@@ -343,7 +343,21 @@ export function modalProblems(data: Json): string[] {
       for (const o of options) {
         if (len(o.label) < 1 || len(o.label) > 100 || len(o.value) < 1 || len(o.value) > 100)
           problems.push('select option size');
+        if (len(o.description) > 100) problems.push('select option description');
       }
+      const values = new Set(options.map((o) => String(o.value)));
+      if (values.size !== options.length) problems.push(`select ${id}: duplicate option values`);
+      const min = inner.min_values === undefined ? 1 : Number(inner.min_values);
+      const max = inner.max_values === undefined ? 1 : Number(inner.max_values);
+      if (min < 0 || min > 25 || max < 1 || max > 25 || min > max || max > options.length)
+        problems.push(`select ${id}: min_values ${min}, max_values ${max}`);
+      if (options.filter((o) => o.default === true).length > max)
+        problems.push(`select ${id}: too many defaults`);
+      if (len(inner.placeholder) > 150) problems.push('select placeholder');
+    } else if (inner.type === 19) {
+      const min = inner.min_values === undefined ? 1 : Number(inner.min_values);
+      const max = inner.max_values === undefined ? 1 : Number(inner.max_values);
+      if (min < 0 || max < 1 || max > 10 || min > max) problems.push(`file upload ${id}: min/max values`);
     } else problems.push(`label holds component type ${String(inner.type)}`);
   }
   return problems;

@@ -41,7 +41,10 @@ describe('autocomplete', () => {
     const cost = await w.slash('series create', { name: 'Night facts', source: 'ai_story' });
     await w.click(w.original(cost), /^Create series/);
     const series = await w.autocomplete('series show', 'series', 'night');
-    expect(series).toEqual([{ name: 'Night facts', value: expect.any(String) }]);
+    expect(series).toEqual([
+      { name: 'last (your most recent)', value: 'last' },
+      { name: 'Night facts', value: expect.any(String) },
+    ]);
     for (const list of [videos, voices, series]) {
       expect(list.length).toBeLessThanOrEqual(25);
       expect(list.every((c) => c.name.length <= 100 && c.value.length <= 100)).toBe(true);
@@ -157,21 +160,29 @@ describe('forms', () => {
     w = await discordWorld();
     const open = await w.slash('create');
     const modal = (open.callbacks[0] as { data: { title: string; components: Json[] } }).data;
-    expect(modal.title).toBe('Create a video');
+    // More inputs than a modal holds: shown in pages (forms-native.e2e.test.ts).
+    expect(modal.title).toBe('Create a video (1/2)');
     const model = modal.components.find((c) => c.component?.custom_id === 'model');
     expect(model).toMatchObject({ type: 18, label: 'Model', component: { type: 3 } });
-    const submitted = await w.submit(open, {
+    const voice = modal.components.find((c) => c.component?.custom_id === 'voice')?.component.options[0]
+      .value;
+    const kept = await w.submit(open, {
       script: 'The moon drifts away from Earth by about four centimetres a year.',
+      voice,
       model: 'motion_lite',
     });
-    expect(textOfMessage(w.original(submitted))).toContain('**50 credits**');
+    const next = await w.click(w.original(kept), 'Continue');
+    const submitted = await w.submit(next, {});
+    expect(textOfMessage(w.answer(submitted))).toContain('**50 credits**');
   });
 
   it('answer errors privately with a button reopening the form, filled in', async () => {
     w = await discordWorld({ linked: ['alice'] });
     const open = await w.slash('create', {}, 'alice');
-    const submitted = await w.submit(open, { script: 'Too short' }, 'alice');
-    const errors = w.original(submitted);
+    const kept = await w.submit(open, { script: 'Too short' }, 'alice');
+    const next = await w.click(w.original(kept), 'Continue', 'alice');
+    const submitted = await w.submit(next, {}, 'alice');
+    const errors = w.answer(submitted);
     expect(errors.flags & 64).toBe(64);
     expect(textOfMessage(errors)).toMatch(/\*\*Script\*\*: /);
     const [reopen] = controlsOf(errors);

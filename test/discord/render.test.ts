@@ -504,7 +504,7 @@ describe('forms → modals', () => {
     const five: Form = {
       ...form,
       state: 'x'.repeat(200),
-      inputs: Array.from({ length: 6 }, (_, i) => ({ kind: 'text' as const, id: `f${i}`, label: `F${i}` })),
+      inputs: Array.from({ length: 5 }, (_, i) => ({ kind: 'text' as const, id: `f${i}`, label: `F${i}` })),
     };
     const modal = renderModal(five, 'k2', memory()) as unknown as Json;
     expect(modalProblems(modal)).toEqual([]);

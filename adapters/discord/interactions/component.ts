@@ -23,7 +23,10 @@ export async function answerComponent(ctx: InteractionContext, i: InboundOf<'com
   if (id?.kind === 'open-form') {
     const form = memory.forms.get(id.key);
     if (!form) return expired(ctx, reply);
-    return reply.callback({ type: InteractionResponseType.Modal, data: modalOf(ctx, form, id.key) });
+    return reply.callback({
+      type: InteractionResponseType.Modal,
+      data: modalOf(ctx, form, { key: id.key, page: id.page ?? 0 }),
+    });
   }
   if (id?.kind === 'dismiss') {
     await reply.callback({ type: InteractionResponseType.DeferredMessageUpdate });

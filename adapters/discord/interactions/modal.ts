@@ -1,11 +1,15 @@
-/** A submitted modal: its values, read back (long values restored), go to the core as the form's answer. */
+/**
+ * A submitted modal: its values, read back (long values restored), go to the core as the form's answer. A page
+ * of a form in pages that is not the last is only kept: the answer is a "Step 1 of 2 done" message whose
+ * button opens the next page; the last page hands the core the values of every page at once.
+ */
 
 import { parseCustomId } from '../custom-id.js';
 import type { Replier } from '../interactions.js';
-import { readSubmission } from '../modal.js';
+import { initialValues, pagesOf, readSubmission } from '../modal.js';
 import { requestInfoOf } from '../request-info.js';
 import type { InboundOf, InteractionContext } from './context.js';
-import { expired } from './payloads.js';
+import { expired, privately } from './payloads.js';
 import { respond } from './respond.js';
 
 export async function answerModal(ctx: InteractionContext, i: InboundOf<'modal'>, reply: Replier) {
@@ -15,8 +19,20 @@ export async function answerModal(ctx: InteractionContext, i: InboundOf<'modal'>
   const form = memory.forms.get(id.key);
   const formId = form?.id ?? id.formId;
   const state = form?.state ?? id.state ?? '';
-  if (!formId) return expired(ctx, reply);
-  const values = readSubmission(form, i.fields, (v) => memory.restoreValue(v));
+  // A page of a form in pages cannot be read without the form (restarted since it opened).
+  if (!formId || (id.page !== undefined && !form)) return expired(ctx, reply);
+  let values = readSubmission(form, i.fields, (v) => memory.restoreValue(v));
+  if (form && id.page !== undefined) {
+    // Pages not shown this time (a form reopened at a later page) keep what their inputs hold.
+    values = { ...initialValues(form), ...memory.formValues.get(id.key), ...values };
+    // The page count the modal was shown with (its inputs may have been split to fit), else the form's own.
+    const pages = id.pages ?? pagesOf(form).length;
+    if (id.page < pages - 1) {
+      memory.formValues.set(id.key, values);
+      memory.forms.set(id.key, form);
+      return privately(reply, ctx.render.step(form, { key: id.key, page: id.page, pages }));
+    }
+  }
   const req = requestInfoOf(i, i.message?.id);
   ctx.log.debug({ formId, user: req.user }, 'discord form');
   await respond(

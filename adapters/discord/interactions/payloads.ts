@@ -13,7 +13,7 @@ import { say } from '../../../src/core/messages.js';
 import { isComponentsV2, type MessagePayload } from '../components.js';
 import type { InboundBase } from '../inbound.js';
 import type { Replier } from '../interactions.js';
-import { prefilled } from '../modal.js';
+import { type FormPlace, prefilled } from '../modal.js';
 import type { InteractionContext, Submitted } from './context.js';
 
 export const EPHEMERAL = MessageFlags.Ephemeral;
@@ -62,10 +62,10 @@ export const webhook = (rest: REST, i: InboundBase) => ({
 export function modalOf(
   ctx: InteractionContext,
   form: Form,
-  key = ctx.memory.forms.add(form),
+  place: string | FormPlace = ctx.memory.forms.add(form),
 ): APIModalInteractionResponseCallbackData {
-  ctx.memory.forms.set(key, form);
-  return ctx.render.modal(form, key);
+  ctx.memory.forms.set(typeof place === 'string' ? place : place.key, form);
+  return ctx.render.modal(form, place);
 }
 
 /** A core answer as a message body (a form here is the button that opens it). */

@@ -1,21 +1,28 @@
 /**
- * The `series create` form. Modals hold at most five inputs (Slack and Discord), so it asks the five that
- * define a series — name, source, niche, voice, schedule — and carries any flags typed with the command in
- * its state, after the request id minted when it opened (`<request id>|<flags JSON>`): a double or retried
- * submit of this form is one request, and its cost card's Confirm creates one series. Submitting runs the
- * same checks as the text command and answers the same cost card; nothing is created before Confirm.
+ * The `series create` form: name, source, niche, voice, style, language, duration, destination and schedule,
+ * each catalog value a select of the team's catalog (a text input when the catalog cannot be read or is
+ * longer than a select lists). Platforms that show at most five inputs at once (Discord) show it in pages.
+ * Flags typed with the command are carried in its state, after the request id minted when it opened
+ * (`<request id>|<flags JSON>`): a double or retried submit of this form is one request, and its cost card's
+ * Confirm creates one series. Submitting runs the same checks as the text command and answers the same cost
+ * card; nothing is created before Confirm.
  */
 import { type FormInput, LIMITS, type Response, type SelectOption } from '../../cards.js';
 import type { FormSpec, RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
 import { say } from '../../messages.js';
 import { validateArgs } from '../../parse/validate-args.js';
+import { platformName } from '../../platforms/names.js';
 import { isRequestId, newRequestId } from '../../request-id.js';
-import { type SeriesFieldArgs, seriesFieldsFrom } from '../../series/series-fields.js';
-import { VideoApiError } from '../../video-api.js';
+import { DURATIONS, type SeriesFieldArgs, seriesFieldsFrom } from '../../series/series-fields.js';
+import { TimeZoneNeeded } from '../../settings/time-zone.js';
+import { type OptionItem, type OptionKind, PLATFORMS, VideoApiError } from '../../video-api.js';
 import { confirmCreate, createCommand } from './create.js';
 
 export const CREATE_FORM_ID = 'series.create';
+
+/** The form's inputs besides name and source, in order: what a submission reads. */
+const SETTINGS = ['niche', 'voice', 'style', 'language', 'duration', 'destination', 'schedule'] as const;
 
 /** Which input shows a check's message; anything else fails the whole submission. */
 const INPUT_OF: Record<string, string> = {
@@ -23,11 +30,65 @@ const INPUT_OF: Record<string, string> = {
   source: 'source',
   niche: 'niche',
   voice: 'voice',
+  style: 'style',
+  language: 'language',
+  duration: 'duration',
+  destination: 'destination',
   schedule: 'schedule',
   time: 'schedule',
   days: 'schedule',
   timezone: 'schedule',
 };
+
+/** The catalogs the form offers, each empty when it cannot be read. */
+async function catalogs(ctx: CommandContext) {
+  const api = await ctx.api();
+  const keyId = await ctx.apiKeyId();
+  const items = (kind: OptionKind) =>
+    ctx.deps.catalog.options(api, keyId, kind).then((c) => c.items, emptyOnApiError);
+  const [sources, niches, styles, languages, durations, voices] = await Promise.all([
+    items('sources'),
+    items('niches'),
+    items('styles'),
+    items('languages'),
+    items('durations'),
+    ctx.deps.catalog.voices(api, keyId).then((v) => v, emptyOnApiError),
+  ]);
+  const voiceOptions: SelectOption[] = [...voices]
+    .sort((a, b) => Number(b.isRecommended ?? false) - Number(a.isRecommended ?? false))
+    .map((v) => ({
+      label: [v.name, v.labels?.language, v.labels?.gender, v.isCustom ? 'custom' : '']
+        .filter(Boolean)
+        .join(' · '),
+      value: v.id,
+    }));
+  // The lengths a series takes, named as the catalog names them.
+  const durationOptions: SelectOption[] = DURATIONS.map((d) => ({
+    label: durations.find((i) => i.value === d)?.name ?? `${d} seconds`,
+    value: d,
+  }));
+  return { sources, niches, styles, languages, voiceOptions, durationOptions };
+}
+
+/**
+ * The schedule input's hint, naming the zone its times are read in. A member whose platform does not share
+ * zones and who has none yet still gets the form (asked to name a zone here; asked for theirs on submit when
+ * they did not), rather than the zone question before any form.
+ */
+async function scheduleHint(ctx: CommandContext): Promise<string> {
+  try {
+    const zone = await ctx.timeZoneToRead();
+    return `For example "mon,wed,fri 18:00" or "weekdays 8am". Times are in ${zone} unless you name a zone.`;
+  } catch (e) {
+    if (!(e instanceof TimeZoneNeeded)) throw e;
+    return 'For example "mon,wed,fri 18:00 Europe/Paris" or "weekdays 8am America/New_York".';
+  }
+}
+
+const optionsOf = (items: readonly OptionItem[]): SelectOption[] =>
+  items.map((i) => ({ label: i.name, value: i.value }));
+
+const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined);
 
 /**
  * Opens the form, pre-filled with what was typed. Flags typed alongside are checked first: a bad
@@ -39,22 +100,9 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
   // The dispatcher answers these (all input mistakes) with the command's usage, as for the text command.
   if (!checked.ok) throw checked.error;
   const { name: _n, source: _s, ...typed } = checked.value;
-  const api = await ctx.api();
-  const keyId = await ctx.apiKeyId();
-  const [sources, niches, voices] = await Promise.all([
-    ctx.deps.catalog.options(api, keyId, 'sources').then((c) => c.items, emptyOnApiError),
-    ctx.deps.catalog.options(api, keyId, 'niches').then((c) => c.items, emptyOnApiError),
-    ctx.deps.catalog.voices(api, keyId).then((v) => v, emptyOnApiError),
-  ]);
-  const voiceOptions: SelectOption[] = [...voices]
-    .sort((a, b) => Number(b.isRecommended ?? false) - Number(a.isRecommended ?? false))
-    .map((v) => ({
-      label: [v.name, v.labels?.language, v.labels?.gender, v.isCustom ? 'custom' : '']
-        .filter(Boolean)
-        .join(' · '),
-      value: v.id,
-    }));
-  const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined);
+  const c = await catalogs(ctx);
+  const catalogInput = (id: string, label: string, i: { options: SelectOption[]; placeholder: string }) =>
+    choose({ id, label, required: false, initial: str(flags[id]), ...i });
   const inputs: FormInput[] = [
     text({
       id: 'name',
@@ -68,25 +116,21 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
       id: 'source',
       label: 'Content source',
       required: true,
-      options: sources.map((i) => ({ label: i.name, value: i.value })),
+      options: optionsOf(c.sources),
       initial: str(source),
       placeholder: 'ai_story',
     }),
-    choose({
-      id: 'niche',
-      label: 'Niche (optional)',
-      required: false,
-      options: niches.map((i) => ({ label: i.name, value: i.value })),
-      initial: str(flags.niche),
-      placeholder: 'scary_stories',
+    catalogInput('niche', 'Niche (optional)', { options: optionsOf(c.niches), placeholder: 'scary_stories' }),
+    catalogInput('voice', 'Voice (optional)', { options: c.voiceOptions, placeholder: 'Aria' }),
+    catalogInput('style', 'Visual style (optional)', {
+      options: optionsOf(c.styles),
+      placeholder: 'cinematic',
     }),
-    choose({
-      id: 'voice',
-      label: 'Voice (optional)',
-      required: false,
-      options: voiceOptions,
-      initial: str(flags.voice),
-      placeholder: 'Aria',
+    catalogInput('language', 'Language (optional)', { options: optionsOf(c.languages), placeholder: 'en' }),
+    catalogInput('duration', 'Episode length (optional)', { options: c.durationOptions, placeholder: '60' }),
+    catalogInput('destination', 'Post to (optional)', {
+      options: PLATFORMS.map((p) => ({ label: platformName(p), value: p })),
+      placeholder: 'youtube',
     }),
     text({
       id: 'schedule',
@@ -94,7 +138,7 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
       required: false,
       initial: str(flags.schedule),
       placeholder: 'daily 09:00 Europe/Paris',
-      hint: `For example "mon,wed,fri 18:00" or "weekdays 8am". Times are in ${await ctx.timeZoneToRead()} unless you name a zone.`,
+      hint: await scheduleHint(ctx),
     }),
   ];
   return {
@@ -176,11 +220,21 @@ export const createForm: FormSpec = {
     if (!source) errors.source = say('missing-arg', { command: 'series create', option: 'source' });
     if (!name || !source || errors.name) return { kind: 'form-errors', errors };
 
-    const args: SeriesFieldArgs = { ...flags, source };
-    for (const id of ['niche', 'voice', 'schedule'] as const) {
+    const given: RawArgs = {};
+    for (const id of SETTINGS) {
       const v = value(id);
-      if (v !== undefined) args[id] = v;
+      if (v !== undefined) given[id] = v;
     }
+    // Choices (duration, destination) are checked as the text command checks them.
+    const checked = validateArgs(createCommand, { ...given, name, source });
+    if (!checked.ok) {
+      const input = INPUT_OF[String(checked.error.params.option ?? '')];
+      if (input)
+        return { kind: 'form-errors', errors: { [input]: say(checked.error.code, checked.error.params) } };
+      throw checked.error;
+    }
+    const { name: _n, ...settings } = checked.value;
+    const args: SeriesFieldArgs = { ...flags, ...(settings as SeriesFieldArgs), source };
     try {
       const fields = await seriesFieldsFrom(ctx, args, 'create');
       return await confirmCreate(ctx, { ...fields, name, source: fields.source ?? source }, { requestId });
