@@ -17,7 +17,7 @@ import type {
   Tone,
 } from '../../src/core/cards.js';
 import { link } from '../../src/core/text.js';
-import { withLists } from './rich-text.js';
+import { quoteBlocks, withLists } from './rich-text.js';
 import {
   notifyMentions,
   splitMrkdwn,
@@ -208,6 +208,14 @@ function textSections(text: string): Block[] {
 const fieldText = (field: Field): string =>
   truncateMrkdwn(`*${toPlainMrkdwn(field.label)}*\n${toMrkdwn(field.value)}`, LIMITS.fieldText);
 
+/** Field labels whose value is an excerpt of what the member wrote. */
+const SCRIPT_LABELS: ReadonlySet<string> = new Set(['Script', 'Description', 'Caption']);
+
+function scriptQuote(field: Field): Block[] | undefined {
+  const text = toMrkdwn(field.value);
+  return text.length <= LIMITS.sectionText ? quoteBlocks(toPlainMrkdwn(field.label), text) : undefined;
+}
+
 /**
  * Short fields sit two by two in `fields` (at most 10 per section); a long field gets a section of its own,
  * since Slack's fields column is narrow.
@@ -226,6 +234,12 @@ function fieldSections(fields: Field[]): Block[] {
       continue;
     }
     flush();
+    // A script excerpt reads as a quote of what the member wrote.
+    const quote = SCRIPT_LABELS.has(toPlain(field.label)) ? scriptQuote(field) : undefined;
+    if (quote) {
+      blocks.push(...quote);
+      continue;
+    }
     blocks.push({
       type: 'section',
       text: {

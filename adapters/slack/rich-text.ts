@@ -118,3 +118,22 @@ export function withLists(mrkdwn: string): Block[] | undefined {
   }
   return blocks;
 }
+
+/**
+ * A quoted excerpt (a video's script) as a `rich_text_quote` under its bold label; undefined when the
+ * conversion does not take it (the caller keeps its mrkdwn section).
+ */
+export function quoteBlocks(label: string, mrkdwn: string): Block[] | undefined {
+  const elements: Element[] = [];
+  for (const [i, line] of mrkdwn.split('\n').entries()) {
+    const converted = lineElements(line);
+    if (!converted) return undefined;
+    if (i > 0) elements.push({ type: 'text', text: '\n' });
+    elements.push(...converted);
+  }
+  if (elements.length === 0) return undefined;
+  return [
+    { type: 'section', text: { type: 'mrkdwn', text: `*${label}*` } },
+    { type: 'rich_text', elements: [{ type: 'rich_text_quote', elements }] },
+  ];
+}

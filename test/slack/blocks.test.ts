@@ -322,6 +322,31 @@ describe('Block Kit where it serves', () => {
     expect(cardToBlocks({ title: 'One', text: '• alone' }).map((b) => b.type)).toEqual(['header', 'section']);
   });
 
+  it('quotes a script excerpt as rich_text, exactly as the member wrote it', () => {
+    const script = 'Octopuses have *three* hearts & <blue> blood.\nThe end.';
+    const card: Card = {
+      title: 'Create?',
+      fields: [
+        { label: 'Model', value: 'motion_pro', short: true },
+        { label: 'Script', value: literal(script) },
+      ],
+    };
+    const blocks = cardToBlocks(card) as unknown as B[];
+    expectValidBlocks(blocks);
+    expect(blocks.map((b) => b.type)).toEqual(['header', 'section', 'section', 'rich_text']);
+    expect(blocks[2]?.text).toEqual({ type: 'mrkdwn', text: '*Script*' });
+    expect(blocks[3]?.elements).toEqual([
+      {
+        type: 'rich_text_quote',
+        elements: [
+          { type: 'text', text: 'Octopuses have *three* hearts & <blue> blood.' },
+          { type: 'text', text: '\n' },
+          { type: 'text', text: 'The end.' },
+        ],
+      },
+    ]);
+  });
+
   it('shows a rendered video as its poster and a Watch / Download MP4 link button', () => {
     const card: Card = {
       title: 'Octopus facts',
