@@ -18,10 +18,10 @@ const USED_BY: Record<OptionKind, string> = {
   languages: '`create --language`, `series create` (language)',
   durations: '`series create` (duration, seconds)',
   models: '`create --model`, `series create` (model)',
-  captionThemes: '`series create` (caption style)',
-  music: '`series create` (music mood)',
-  backgrounds: '`series create` (background video)',
-  subreddits: '`series create` (subreddit, with the Reddit source)',
+  captionThemes: '`series create --captions`',
+  music: '`series create --mood`',
+  backgrounds: '`series create --background`',
+  subreddits: '`series create --subreddit` (with the Reddit source)',
 };
 
 const MAX_SHOWN = 50;
