@@ -112,7 +112,9 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(rows.map((r) => r.name)).toEqual(
       [...names].reverse().map((n) => (n.startsWith('@') ? `'${n}` : n)),
     );
-    expect(rows.every((r) => r.created_utc === '' || !Number.isNaN(Date.parse(r.created_utc)))).toBe(true);
+    expect(rows.every((r) => r.created_utc === '' || !Number.isNaN(Date.parse(r.created_utc ?? '')))).toBe(
+      true,
+    );
     expectNoCsvText(w, 'id,name,model');
     // Another key's team is not in it (the demo team has its own videos).
     const demo = await apiOf(w.h, DEMO_KEY).videos.list({ page: 1, limit: 100 });

@@ -88,9 +88,9 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(rows.map((r) => r.id)).toEqual([...ids].reverse());
     // Newest first; the cell a spreadsheet would run as a formula arrives as text.
     expect(rows.map((r) => r.name)).toEqual(['Recap', `'-2 reasons, "honestly"`, 'Launch teaser']);
-    expect(rows.every((r) => r.created === '' || /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(r.created))).toBe(
-      true,
-    );
+    expect(
+      rows.every((r) => r.created === '' || /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(r.created ?? '')),
+    ).toBe(true);
 
     // The answer is alice's alone: bob, or nobody, gets no file from it.
     const asBob = new URL(link.href, url);
