@@ -32,7 +32,11 @@ export const ROOT_COMMAND = 'reel';
 export const COMMAND_BUDGET = 6_500;
 /** The one text option through which a command's advanced options are typed, as `--flags`. */
 export const MORE_OPTION = 'more';
-const MORE_DESCRIPTION = 'More settings as flags, e.g. --tone funny';
+/** The `more` option's description, with an example flag of the command's own. */
+const moreDescription = (advanced: ReadonlySet<string>): string => {
+  const example = advanced.has('tone') ? 'tone funny' : [...advanced][0];
+  return `More settings as flags, e.g. --${example}`;
+};
 const ROOT_DESCRIPTION = 'Create, render, schedule and publish AI videos from this channel';
 
 /** Discord-only groups for the commands a member runs once or rarely (see the file comment). */
@@ -267,7 +271,7 @@ function subcommandOf(
     options.push({
       type: ApplicationCommandOptionType.String,
       name: MORE_OPTION,
-      description: MORE_DESCRIPTION,
+      description: moreDescription(route.advanced),
       required: false,
       max_length: DISCORD.stringOptionMaxLength,
     });

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import { errorMessage } from '../../src/core/describe-error.js';
-import { buildCommandPayload, commandSize } from './commands.js';
+import { buildCommandPayload, COMMAND_BUDGET, commandSize } from './commands.js';
 import { createRest } from './index.js';
 import { registerCommands } from './register.js';
 
@@ -50,7 +50,7 @@ export async function runRegisterCommands(
     const size = payload.map((c) => commandSize(c)).join(', ');
     write(
       result.changed
-        ? `Registered /${result.commands.join(', /')} for ${where} (${commands.length} commands, ${size} of 8000 characters).`
+        ? `Registered /${result.commands.join(', /')} for ${where} (${commands.length} commands, ${size} characters: /reel's budget is ${COMMAND_BUDGET}, Discord's cap 8000).`
         : `/${result.commands.join(', /')} is already up to date for ${where}; nothing sent.`,
     );
     if (result.changed && result.scope === 'global')

@@ -260,6 +260,8 @@ describe('native options', () => {
       description: 'More settings as flags, e.g. --tone funny',
     });
     expect(option('series create', 'more')?.required).toBe(false);
+    // The example is a flag of the command's own.
+    expect(option('create', 'more')?.description).toBe('More settings as flags, e.g. --master-style');
     // A command without advanced options has no `more`.
     expect(option('show', 'more')).toBeUndefined();
   });
