@@ -13,22 +13,20 @@
 import { workspaceOf } from './address.js';
 import { APPROVE_ACTION, REJECT_ACTION, WITHDRAW_ACTION } from './approvals/card.js';
 import type { Bot } from './bot.js';
-import type { Button, Card, Control, Response, Section } from './cards.js';
+import type { Button, Card, Control, Section } from './cards.js';
 import { LIMITS } from './cards.js';
-import type { ActionSpec } from './command-spec.js';
-import { linkCommand } from './commands/account/link.js';
-import { unsubscribeCommand } from './commands/account/unsubscribe.js';
-import { SHOW_HERE_ACTION } from './commands/videos/status.js';
-import { createContext, type RequestInfo, userError } from './context.js';
+import type { RequestInfo } from './context.js';
 import { formatMention } from './people/mentions.js';
-import type { Store, Subscription, SubscriptionKind } from './ports.js';
-import { FEED_KINDS, WHAT_IT_POSTS } from './settings/subscriptions.js';
+import type { Store, Subscription } from './ports.js';
+import { WHAT_IT_POSTS } from './settings/subscriptions.js';
 import { channel as channelToken, code, command } from './text.js';
 
 /** Opens the link form (the `link` command's private form). */
 export const HOME_LINK_ACTION = 'home.link';
 /** Stops one channel subscription; value `<kind>|<target>|<conversation>`. */
 export const HOME_UNSUBSCRIBE_ACTION = 'home.unsubscribe';
+/** A video's live card brought into the conversation (commands/videos/status.ts); the videos card's menu. */
+const SHOW_HERE_ACTION = 'video.show-here';
 
 /** Recent videos shown, each with its buttons. */
 export const HOME_VIDEOS = 5;
@@ -189,38 +187,3 @@ export async function subscriptionsCard(store: Store, workspace: string): Promis
     context: `Or change them with ${command('subscribe')} and ${command('unsubscribe')} in the channel.`,
   };
 }
-
-/** "Link key": the `link` command's private form. */
-const linkAction: ActionSpec = {
-  action: HOME_LINK_ACTION,
-  async run(ctx): Promise<Response> {
-    return linkCommand.run(ctx, {} as never);
-  },
-};
-
-/**
- * "Unsubscribe": the `unsubscribe` command run for the channel the button names, by the clicker, with the
- * same check (`requireAdmin` against that channel's settings); only a channel of the clicker's workspace.
- */
-const unsubscribeAction: ActionSpec = {
-  action: HOME_UNSUBSCRIBE_ACTION,
-  async run(ctx, value): Promise<Response> {
-    const [kind, target, ...rest] = value.split('|');
-    const conversation = rest.join('|');
-    if (!FEED_KINDS.includes(kind as SubscriptionKind) || target === undefined || !conversation)
-      throw userError('bad-button');
-    let sameWorkspace = false;
-    try {
-      sameWorkspace = workspaceOf(conversation) === workspaceOf(ctx.req.user);
-    } catch {
-      throw userError('bad-button');
-    }
-    if (!sameWorkspace) throw userError('bad-button');
-    const there = createContext({ ...ctx.req, conversation }, ctx.deps);
-    const args = { what: kind, ...(kind === 'series' ? { series: decodeURIComponent(target) } : {}) };
-    return unsubscribeCommand.run(there, args as never);
-  },
-};
-
-/** The dashboard's own buttons, registered with the account commands. */
-export const HOME_ACTIONS: readonly ActionSpec[] = [linkAction, unsubscribeAction];

@@ -1,11 +1,11 @@
 import type { CommandModule } from '../../command-spec.js';
-import { HOME_ACTIONS } from '../../home.js';
 import { accountsCommand } from './accounts.js';
 import { analyticsCommand } from './analytics.js';
 import { assetCommand } from './asset.js';
 import { creditsCommand, creditsPageAction } from './credits.js';
 import { helpCommand } from './help.js';
 import { homeCommand } from './home.js';
+import { HOME_ACTIONS } from './home-actions.js';
 import { linkCommand, linkFormSpec } from './link.js';
 import { optionsCommand } from './options.js';
 import { settingsCommand } from './settings.js';

@@ -1,0 +1,49 @@
+/**
+ * The dashboard's own buttons (src/core/home.ts lays them out): "Link key" opens the `link` command's form,
+ * "Unsubscribe" runs the `unsubscribe` command for the channel it names.
+ */
+
+import { workspaceOf } from '../../address.js';
+import type { Response } from '../../cards.js';
+import type { ActionSpec } from '../../command-spec.js';
+import { createContext, userError } from '../../context.js';
+import { HOME_LINK_ACTION, HOME_UNSUBSCRIBE_ACTION } from '../../home.js';
+import type { SubscriptionKind } from '../../ports.js';
+import { FEED_KINDS } from '../../settings/subscriptions.js';
+import { linkCommand } from './link.js';
+import { unsubscribeCommand } from './unsubscribe.js';
+
+/** "Link key": the `link` command's private form. */
+const linkAction: ActionSpec = {
+  action: HOME_LINK_ACTION,
+  async run(ctx): Promise<Response> {
+    return linkCommand.run(ctx, {} as never);
+  },
+};
+
+/**
+ * "Unsubscribe": the `unsubscribe` command run for the channel the button names, by the clicker, with the
+ * same check (`requireAdmin` against that channel's settings); only a channel of the clicker's workspace.
+ */
+const unsubscribeAction: ActionSpec = {
+  action: HOME_UNSUBSCRIBE_ACTION,
+  async run(ctx, value): Promise<Response> {
+    const [kind, target, ...rest] = value.split('|');
+    const conversation = rest.join('|');
+    if (!FEED_KINDS.includes(kind as SubscriptionKind) || target === undefined || !conversation)
+      throw userError('bad-button');
+    let sameWorkspace = false;
+    try {
+      sameWorkspace = workspaceOf(conversation) === workspaceOf(ctx.req.user);
+    } catch {
+      throw userError('bad-button');
+    }
+    if (!sameWorkspace) throw userError('bad-button');
+    const there = createContext({ ...ctx.req, conversation }, ctx.deps);
+    const args = { what: kind, ...(kind === 'series' ? { series: decodeURIComponent(target) } : {}) };
+    return unsubscribeCommand.run(there, args as never);
+  },
+};
+
+/** The dashboard's own buttons, registered with the account commands. */
+export const HOME_ACTIONS: readonly ActionSpec[] = [linkAction, unsubscribeAction];
