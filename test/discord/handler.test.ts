@@ -15,7 +15,13 @@ import { defineCommand } from '../../src/core/command-spec.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { latch, Notifier } from '../support/latch.js';
 import { TestClock } from '../support/test-clock.js';
+import { textOf, titleOf } from './read-message.js';
 import type { Json } from './world.js';
+
+const V2 = 1 << 15;
+/** The container a card titled `title` (and nothing else) renders as. */
+const v2Card = (title: string) =>
+  expect.objectContaining({ type: 17, components: [{ type: 10, content: `### ${title}` }] });
 
 const TOKEN = 'aW50ZXJhY3Rpb246c2VjcmV0LXRva2Vu';
 const base = {
@@ -137,7 +143,8 @@ describe('the interaction handler', () => {
       {
         method: 'PATCH',
         route: `/webhooks/10/${TOKEN}/messages/%40original`,
-        body: expect.objectContaining({ embeds: [expect.objectContaining({ title: 'Credits: 500' })] }),
+        // The placeholder becomes a V2 card: the deferral cannot carry the flag, this edit sets it.
+        body: expect.objectContaining({ flags: V2, components: [v2Card('Credits: 500')] }),
       },
     ]);
   });
@@ -158,7 +165,8 @@ describe('the interaction handler', () => {
       {
         method: 'PATCH',
         route: `/webhooks/10/${TOKEN}/messages/%40original`,
-        body: expect.objectContaining({ embeds: [expect.objectContaining({ title: 'Credits: 500' })] }),
+        // The placeholder becomes a V2 card: the deferral cannot carry the flag, this edit sets it.
+        body: expect.objectContaining({ flags: V2, components: [v2Card('Credits: 500')] }),
       },
     ]);
   });
@@ -174,8 +182,9 @@ describe('the interaction handler', () => {
       `POST /webhooks/10/${TOKEN}`,
       `DELETE /webhooks/10/${TOKEN}/messages/%40original`,
     ]);
-    expect(t.calls[0]?.body?.flags).toBeUndefined();
-    expect(t.calls[0]?.body).toMatchObject({ embeds: [{ title: 'Subscribed' }] });
+    // Public: IS_COMPONENTS_V2 without EPHEMERAL.
+    expect(t.calls[0]?.body?.flags).toBe(V2);
+    expect(titleOf(t.calls[0]?.body as Json)).toBe('Subscribed');
   });
 
   it("starts a command's work only once the other members' interactions of a burst are acknowledged", async () => {
@@ -221,8 +230,8 @@ describe('the interaction handler', () => {
     const t = setup({ handleCommand: async () => card('Subscribed', 'channel') });
     await t.handle(command);
     expect(t.answers).toHaveLength(1);
-    expect(t.answers[0]).toMatchObject({ type: 4, data: { embeds: [{ title: 'Subscribed' }] } });
-    expect(t.answers[0]?.data.flags).toBeUndefined();
+    expect(t.answers[0]).toMatchObject({ type: 4, data: { flags: V2 } });
+    expect(titleOf(t.answers[0]?.data)).toBe('Subscribed');
     expect(t.calls).toEqual([]);
   });
 
@@ -233,8 +242,9 @@ describe('the interaction handler', () => {
       },
     });
     await t.handle(command);
-    expect(t.answers[0]).toMatchObject({ type: 4, data: { flags: 64, embeds: [{ title: 'Not done' }] } });
-    expect(t.answers[0]?.data.embeds[0].description).toMatch(/Something went wrong on my side \(ref `\w+`\)/);
+    expect(t.answers[0]).toMatchObject({ type: 4, data: { flags: 64 | V2 } });
+    expect(titleOf(t.answers[0]?.data)).toBe('Not done');
+    expect(textOf(t.answers[0]?.data)).toMatch(/Something went wrong on my side \(ref `\w+`\)/);
   });
 
   it('answers autocomplete with nothing when the core is too slow', async () => {
