@@ -22,6 +22,7 @@ import { tokenize } from '../../src/core/parse/tokenize.js';
 import { err, ok, type Result } from '../../src/core/result.js';
 import { PLATFORMS } from '../../src/core/video-api.js';
 import { CommandNames } from './command-names.js';
+import { FILE_OPTION, MAKE_VIDEO_COMMAND_PAYLOAD } from './file-input.js';
 import { clip, DISCORD } from './limits.js';
 
 export const ROOT_COMMAND = 'reel';
@@ -288,7 +289,7 @@ function subcommandOf(
 export function buildCommandPayload(
   commands: readonly CommandSpec[],
   how: { fit: boolean } = { fit: true },
-): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
+): [RESTPostAPIChatInputApplicationCommandsJSONBody, typeof MAKE_VIDEO_COMMAND_PAYLOAD] {
   const top: (APIApplicationCommandSubcommandOption | APIApplicationCommandSubcommandGroupOption)[] = [];
   const groups = new Map<string, APIApplicationCommandSubcommandGroupOption>();
   const names = new CommandNames(new CommandRoutes(commands));
@@ -320,8 +321,13 @@ export function buildCommandPayload(
     contexts: [InteractionContextType.Guild, InteractionContextType.BotDM],
     options: top,
   };
+  // `/reel create file:` (an attachment: its text is the script) and, beside /reel, the message command
+  // "Make a video from this" (issue 19, file-input.ts).
+  const create = top.find((o) => o.name === 'create');
+  if (create?.type === ApplicationCommandOptionType.Subcommand)
+    create.options = [...(create.options ?? []), FILE_OPTION];
   if (how.fit) fitDescriptions(command);
-  return [command];
+  return [command, MAKE_VIDEO_COMMAND_PAYLOAD];
 }
 
 /** The payload before `fitDescriptions` would shorten anything: what the budget test measures. */

@@ -4,15 +4,18 @@
  */
 import {
   type ButtonInteraction,
+  type ChatInputCommandInteraction,
   type CommandInteractionOption,
   GuildMember,
   type Interaction,
   InteractionType,
+  type MessageContextMenuCommandInteraction,
   type ModalSubmitInteraction,
   type StringSelectMenuInteraction,
 } from 'discord.js';
 import { z } from 'zod';
 import { titleOfComponents } from './components.js';
+import type { DiscordAttachment } from './file-input.js';
 import type { SubmittedFields } from './modal.js';
 
 export interface InboundBase {
@@ -40,7 +43,15 @@ export interface CommandPath {
 
 export type Inbound =
   | { kind: 'ping' }
-  | ({ kind: 'command'; path: CommandPath; options: Record<string, string | number | boolean> } & InboundBase)
+  | ({
+      kind: 'command';
+      path: CommandPath;
+      options: Record<string, string | number | boolean>;
+      /** Attachments given as options (`file:`), by id. */
+      attachments?: Record<string, DiscordAttachment>;
+      /** A message command's message (its text and files). */
+      target?: { content: string; attachments: DiscordAttachment[] };
+    } & InboundBase)
   | ({ kind: 'autocomplete'; path: CommandPath; focused: { name: string; value: string } } & InboundBase)
   | ({
       kind: 'component';
@@ -55,6 +66,8 @@ export type Inbound =
       kind: 'modal';
       customId: string;
       fields: SubmittedFields;
+      /** Files uploaded in the modal, by attachment id (a file upload's value). */
+      attachments?: Record<string, DiscordAttachment>;
       /** Set when the modal was opened from a message's button. */
       message?: { id: string; flags: number };
     } & InboundBase)
@@ -191,7 +204,7 @@ export function fromRaw(json: unknown): Inbound {
     case InteractionType.ApplicationCommandAutocomplete: {
       const walked = walkOptions(data.name ?? '', data.options);
       if (i.type === InteractionType.ApplicationCommand) {
-        return { kind: 'command', ...base, path: walked.path, options: walked.options };
+        return { kind: 'command', ...base, path: walked.path, options: walked.options, ...rawFiles(data) };
       }
       return {
         kind: 'autocomplete',
@@ -226,12 +239,59 @@ export function fromRaw(json: unknown): Inbound {
         ...base,
         customId: data.custom_id ?? '',
         fields,
+        ...rawFiles(data),
         ...(i.message ? { message: { id: i.message.id, flags: i.message.flags ?? 0 } } : {}),
       };
     }
     default:
       return { kind: 'other', ...base };
   }
+}
+
+/** A raw interaction's resolved attachments and, for a message command, its message (issue 19). */
+function rawFiles(data: Record<string, unknown>): {
+  attachments?: Record<string, DiscordAttachment>;
+  target?: { content: string; attachments: DiscordAttachment[] };
+} {
+  const resolved = (data.resolved ?? {}) as {
+    attachments?: Record<string, DiscordAttachment>;
+    messages?: Record<string, { content?: string; attachments?: DiscordAttachment[] }>;
+  };
+  const message = data.type === 3 ? resolved.messages?.[String(data.target_id)] : undefined;
+  return {
+    ...(resolved.attachments ? { attachments: resolved.attachments } : {}),
+    ...(message
+      ? { target: { content: message.content ?? '', attachments: message.attachments ?? [] } }
+      : {}),
+  };
+}
+
+/** discord.js attachments as the adapter reads them. */
+const attachmentOf = (a: { id: string; name: string; size: number; url: string }): DiscordAttachment => ({
+  id: a.id,
+  filename: a.name,
+  size: a.size,
+  url: a.url,
+});
+
+/** A chat input command's attachment options, resolved (issue 19). */
+function gatewayFiles(interaction: ChatInputCommandInteraction): {
+  attachments?: Record<string, DiscordAttachment>;
+} {
+  const files = interaction.options.resolved?.attachments;
+  return files ? { attachments: Object.fromEntries([...files].map(([id, a]) => [id, attachmentOf(a)])) } : {};
+}
+
+/** "Make a video from this": the message command with its message's text and files (issue 19). */
+function messageCommand(interaction: MessageContextMenuCommandInteraction, base: InboundBase): Inbound {
+  const message = interaction.targetMessage;
+  return {
+    kind: 'command',
+    ...base,
+    path: { command: interaction.commandName },
+    options: {},
+    target: { content: message.content, attachments: [...message.attachments.values()].map(attachmentOf) },
+  };
 }
 
 function findLabel(components: readonly unknown[], customId: string): string | undefined {
@@ -284,8 +344,15 @@ export function fromGateway(interaction: Interaction): Inbound {
       interaction.commandName,
       interaction.options.data as readonly CommandInteractionOption[],
     );
-    return { kind: 'command', ...base, path: walked.path, options: walked.options };
+    return {
+      kind: 'command',
+      ...base,
+      path: walked.path,
+      options: walked.options,
+      ...gatewayFiles(interaction),
+    };
   }
+  if (interaction.isMessageContextMenuCommand()) return messageCommand(interaction, base);
   if (interaction.isAutocomplete()) {
     const walked = walkOptions(
       interaction.commandName,
@@ -321,15 +388,22 @@ export function fromGateway(interaction: Interaction): Inbound {
   if (interaction.isModalSubmit()) {
     const modal = interaction as ModalSubmitInteraction;
     const fields: SubmittedFields = {};
+    const attachments: Record<string, DiscordAttachment> = {};
     for (const [id, field] of modal.fields.fields) {
       if ('values' in field) fields[id] = { values: [...field.values] };
       else if ('value' in field && typeof field.value === 'string') fields[id] = { value: field.value };
+      // A file upload: its attachments' ids are the values, the attachments resolved beside them.
+      if ('attachments' in field && field.attachments) {
+        for (const [key, a] of field.attachments) attachments[key] = attachmentOf(a);
+        fields[id] = { values: [...field.attachments.keys()] };
+      }
     }
     return {
       kind: 'modal',
       ...base,
       customId: modal.customId,
       fields,
+      ...(Object.keys(attachments).length > 0 ? { attachments } : {}),
       ...(modal.message ? { message: { id: modal.message.id, flags: modal.message.flags.bitfield } } : {}),
     };
   }

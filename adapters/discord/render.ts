@@ -16,6 +16,7 @@ import {
   renderCard,
 } from './components.js';
 import { renderEmbedCard } from './embeds.js';
+import { splitForModal } from './file-input.js';
 import { type FormPlace, formLauncher, formStep, type LauncherPayload, renderModal } from './modal.js';
 
 export class DiscordRenderer {
@@ -47,7 +48,7 @@ export class DiscordRenderer {
 
   /** The form as a modal; the stored form (for reading the submission) stays the core's own. */
   modal(form: Form, place: string | FormPlace) {
-    return renderModal(this.names.form(form), place, this.memory);
+    return renderModal(splitForModal(this.names.form(form)), place, this.memory);
   }
 
   /** The answer to one page of a form in pages: kept, and a button opening the next page (modal.ts). */

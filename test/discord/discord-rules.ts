@@ -66,6 +66,14 @@ export function commandProblems(command: Json): string[] {
     }
     if (kinds.size > 1) at(path, 'subcommands mixed with options');
   };
+  // A message command (type 3): a name of 1–32 characters (spaces and capitals allowed), no description,
+  // no options (https://discord.com/developers/docs/interactions/application-commands#message-commands).
+  if (Number(command.type) === 3) {
+    if (len(command.name) < 1 || len(command.name) > 32) at(String(command.name), 'bad message command name');
+    if (len(command.description) !== 0) at(String(command.name), 'a message command has no description');
+    if (arr(command.options).length > 0) at(String(command.name), 'a message command has no options');
+    return problems;
+  }
   checkNamed(command, String(command.name));
   checkOptions(arr(command.options), String(command.name), 'root');
   const total = commandChars(command);

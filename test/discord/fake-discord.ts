@@ -162,6 +162,42 @@ export class FakeDiscord {
     return this;
   }
 
+  /** Files members attached (`attach`), served on this fake's origin as the CDN would. */
+  readonly attachments = new Map<string, { filename: string; bytes: Uint8Array }>();
+  /** The attachment downloads, by attachment id. */
+  readonly downloads: string[] = [];
+
+  /**
+   * A file a member attaches (to a message, a modal's file upload, a command's attachment option): the
+   * attachment object as Discord resolves it, its URL on this fake (standing for cdn.discordapp.com).
+   */
+  attach(filename: string, content: string | Uint8Array): Json {
+    const id = snowflake();
+    const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
+    this.attachments.set(id, { filename, bytes });
+    const url = `${this.url}/attachments/${this.options.channelId}/${id}/${encodeURIComponent(filename)}`;
+    return {
+      id,
+      filename,
+      size: bytes.byteLength,
+      url,
+      proxy_url: url,
+      content_type: 'text/plain; charset=utf-8',
+    };
+  }
+
+  private serveAttachment(url: URL, res: ServerResponse): void {
+    const id = url.pathname.split('/')[3] ?? '';
+    this.downloads.push(id);
+    const file = this.attachments.get(id);
+    if (!file) {
+      this.json(res, 404, { message: '404: Not Found', code: 0 });
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.end(Buffer.from(file.bytes));
+  }
+
   /** What `DISCORD_API_URL` is set to. */
   get apiUrl(): string {
     return `${this.url}/api`;
@@ -292,6 +328,7 @@ export class FakeDiscord {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', this.url);
+    if (url.pathname.startsWith('/attachments/')) return this.serveAttachment(url, res);
     if (!url.pathname.startsWith(API)) return this.json(res, 404, { message: '404: Not Found', code: 0 });
     const path = url.pathname.slice(API.length);
     const raw = await new Promise<Buffer>((resolve) => {

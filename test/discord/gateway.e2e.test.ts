@@ -71,7 +71,7 @@ describe('command registration', () => {
       guildId: IDS.guild,
       commands: COMMANDS,
     });
-    expect(first).toEqual({ scope: 'guild', changed: true, commands: ['reel'] });
+    expect(first).toEqual({ scope: 'guild', changed: true, commands: ['reel', 'Make a video from this'] });
     const again = await registerCommands({
       rest: rest(fake),
       applicationId: IDS.app,

@@ -7,6 +7,7 @@ import type { RawArgs } from '../../../src/core/command-spec.js';
 import { say } from '../../../src/core/messages.js';
 import { COMMAND_ARGUMENTS } from '../command-names.js';
 import { flagsOf, MORE_OPTION, ROOT_COMMAND } from '../commands.js';
+import { discordFileLinks, messageScript, testOrigin, withFileLink } from '../file-input.js';
 import type { Replier } from '../interactions.js';
 import { requestInfoOf } from '../request-info.js';
 import type { InboundOf, InteractionContext } from './context.js';
@@ -14,7 +15,18 @@ import { respond } from './respond.js';
 
 export async function answerCommand(ctx: InteractionContext, i: InboundOf<'command'>, reply: Replier) {
   const { bot, routes, render } = ctx;
-  const req = requestInfoOf(i);
+  // Files: read from Discord's CDN by link (`from-file:`, `file:`), and the message command (file-input.ts).
+  const apiOrigin = testOrigin(ctx.rest.options.api);
+  const req = { ...requestInfoOf(i), files: discordFileLinks(apiOrigin) };
+  if (i.target) {
+    const target = i.target;
+    return respond(
+      ctx,
+      { interaction: i, reply, answering: { source: 'reply', canShowModal: true } },
+      async () => bot.handleAction(req, await messageScript(target, apiOrigin)),
+    );
+  }
+  i.options = withFileLink(i.options, i.attachments);
   const route =
     i.path.command === ROOT_COMMAND && i.path.sub ? routes.find(i.path.group, i.path.sub) : undefined;
   const name = route?.command ?? [i.path.group, i.path.sub].filter(Boolean).join(' ');

@@ -5,6 +5,7 @@
  */
 
 import { parseCustomId } from '../custom-id.js';
+import { readModalFiles, testOrigin, withAttachments } from '../file-input.js';
 import type { Replier } from '../interactions.js';
 import { initialValues, pagesOf, readSubmission } from '../modal.js';
 import { requestInfoOf } from '../request-info.js';
@@ -21,7 +22,12 @@ export async function answerModal(ctx: InteractionContext, i: InboundOf<'modal'>
   const state = form?.state ?? id.state ?? '';
   // A page of a form in pages cannot be read without the form (restarted since it opened).
   if (!formId || (id.page !== undefined && !form)) return expired(ctx, reply);
-  let values = readSubmission(form, i.fields, (v) => memory.restoreValue(v));
+  // An upload's attachment is kept with its value, so a form in pages reads it at the last page.
+  let values = withAttachments(
+    form,
+    readSubmission(form, i.fields, (v) => memory.restoreValue(v)),
+    i.attachments,
+  );
   if (form && id.page !== undefined) {
     // Pages not shown this time (a form reopened at a later page) keep what their inputs hold.
     values = { ...initialValues(form), ...memory.formValues.get(id.key), ...values };
@@ -47,6 +53,11 @@ export async function answerModal(ctx: InteractionContext, i: InboundOf<'modal'>
         errorsOf: { ...(form ? { form } : {}), values },
       },
     },
-    () => ctx.bot.handleForm(req, { formId, state, values }),
+    async () => {
+      // Uploaded files become their inputs' text (a refused one answers as a form error), parts are joined.
+      const read = await readModalFiles(form, values, testOrigin(ctx.rest.options.api));
+      if ('refused' in read) return read.refused;
+      return ctx.bot.handleForm(req, { formId, state, values: read.values });
+    },
   );
 }
