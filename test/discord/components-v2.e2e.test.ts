@@ -130,6 +130,39 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
   }, 60_000);
 });
 
+describe('messages posted before V2', () => {
+  it('are updated in their own shape when a click answers them, and the outbox makes them V2', async () => {
+    const w = await discordWorld();
+    open = w;
+    const confirm = await w.slash('create', {
+      script: 'Octopuses have three hearts.',
+      name: 'Octopus facts',
+    });
+    const cancel = controlsIn(w.original(confirm)).find((c) => c.label === 'Cancel') as Json;
+    // The same question as an earlier version posted it: an embed and a row, without the flag.
+    const old = {
+      id: '1300000000000000990',
+      channel_id: w.original(confirm).channel_id,
+      content: '',
+      embeds: [{ title: 'Create “Octopus facts”?' }],
+      components: [{ type: 1, components: [cancel] }],
+      flags: 0,
+      author: w.fake.botUser,
+      history: [],
+      deleted: false,
+    };
+    w.fake.messages.set(old.id, old);
+    const clicked = await w.click(old, 'Cancel');
+    // UPDATE_MESSAGE of an embed message: embeds again (Discord documents the V2 upgrade for edits only).
+    const update = clicked.callbacks[0] as Json;
+    expect(update.type).toBe(7);
+    expect(update.data.flags ?? 0).toBe(0);
+    expect(update.data.embeds).toHaveLength(1);
+    expect(isV2(old)).toBe(false);
+    expect(textOf(old)).toMatch(/cancel/i);
+  });
+});
+
 describe('the fake refuses what Discord refuses for V2 messages', () => {
   const text = (content: string) => ({ type: 10, content });
   const v2 = (components: Json[], extra: Json = {}) => ({ flags: IS_COMPONENTS_V2, components, ...extra });
