@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Response } from '../../../src/core/cards.js';
 import type { ReceivedRequest } from '../../../src/simulator/index.js';
-import { createHarness, type Harness, textOf } from '../../support/harness.js';
+import { createHarness, DEMO_KEY, type Harness, textOf } from '../../support/harness.js';
 import { completedVideo } from '../publishing/helpers.js';
 
 function cardOf(response: Response) {
@@ -224,6 +224,17 @@ describe.each(['spec', 'real'] as const)('every API parameter reachable (%s prof
       expect(text).toContain(kind);
     expect(text).not.toContain('__v');
     expect(text).not.toContain('documented ones');
+  });
+
+  it('GET /options without a kind: the real profile answers in another shape than the spec one', async () => {
+    const answer = await fetch(`${h.sim.url}/options`, { headers: { authorization: `Bearer ${DEMO_KEY}` } });
+    const { data } = (await answer.json()) as { data: Record<string, unknown> };
+    if (profile === 'spec')
+      expect(data).toEqual({ kinds: expect.arrayContaining(['sources', 'backgrounds']) });
+    else {
+      expect(data.kinds).toBeUndefined();
+      expect(data.backgrounds).toEqual({ label: 'Background videos', count: expect.any(Number) });
+    }
   });
 
   it('help lists the new flags', async () => {
