@@ -45,6 +45,7 @@ export function shownOf(message: FakeMessage): ShownCard {
     buttons: buttonsOf(message),
     ...(typeof image === 'string' ? { image } : {}),
     message: message.id,
+    ...(message.files?.[0] ? { file: message.files[0].content } : {}),
   };
 }
 

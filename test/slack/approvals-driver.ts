@@ -284,12 +284,21 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
     }
   }
 
+  /** A file the answer uploaded to the member's DM (`--csv`), read back from the fake, once. */
+  const filesSeen = new Set<string>();
+  function withUpload(reply: Reply, member: string): Reply {
+    const upload = fake.uploads.find((u) => u.channel === member && !filesSeen.has(u.id));
+    if (!upload || !reply.card) return reply;
+    filesSeen.add(upload.id);
+    return { ...reply, card: { ...reply.card, file: upload.content ?? '' } };
+  }
+
   async function settle(
     body: Record<string, unknown>,
     o: { as: Member; channel: string; clicked?: MessageRef },
   ): Promise<Reply> {
     await h.flush();
-    const reply = fromResponse(body, o);
+    const reply = withUpload(fromResponse(body, o), o.as.id);
     // Answered late (the trigger had expired): the ephemeral offers "Open form"; a person presses it.
     const open = (body.blocks as { type: string; elements?: Record<string, unknown>[] }[] | undefined)
       ?.flatMap((b) => (b.type === 'actions' ? (b.elements ?? []) : []))

@@ -60,6 +60,7 @@ export function shown(card: Card, message?: string): ShownCard {
     buttons: buttonsOf(card, message),
     ...(card.image ? { image: card.image.url } : {}),
     ...(message ? { message } : {}),
+    ...(card.attachment ? { file: card.attachment.content } : {}),
   };
 }
 

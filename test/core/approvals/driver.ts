@@ -37,6 +37,8 @@ export interface ShownCard {
   image?: string;
   /** The message id/address on the surface. */
   message?: string;
+  /** The file sent with the card (`--csv` exports), as its text, read back from where the surface put it. */
+  file?: string;
 }
 
 export interface ShownForm {

@@ -84,6 +84,16 @@ function parseCard(view: View): ShownCard {
   };
 }
 
+/** The file a card carries, fetched through its download link as the page would. */
+async function withFile(card: ShownCard, view: View): Promise<ShownCard> {
+  const href = /<a href="([^"]*)"[^>]*data-testid="card-file"/.exec(view.html)?.[1];
+  if (!href || !baseUrl) return card;
+  const res = await fetch(`${baseUrl}${unescapeHtml(href)}`);
+  if (res.status !== 200) throw new Error(`the card's file answered ${res.status}`);
+  return { ...card, file: await res.text() };
+}
+let baseUrl = '';
+
 const isBotCard = (v: View): boolean =>
   /data-author="reelbot"/.test(v.html) && /data-testid="card"/.test(v.html);
 const isEphemeral = (v: View): boolean => /data-ephemeral="true"/.test(v.html);
@@ -118,6 +128,7 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
   // The outbox delivers through the playground's own sender, into the history the page serves.
   h.senders.playground = adapter.sender;
   const { url } = await http.listen(0, '127.0.0.1');
+  baseUrl = url;
   /** Messages that answered a POST: not notices. */
   const answers = new Set<string>();
 
@@ -139,7 +150,7 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
         return {
           kind: json.kind,
           ...(json.kind === 'message' ? { visibility: isEphemeral(last) ? 'ephemeral' : 'channel' } : {}),
-          card: parseCard(last),
+          card: await withFile(parseCard(last), last),
         };
       case 'form': {
         const html = json.form?.html ?? '';
