@@ -72,7 +72,7 @@ export function encodeMetadata(
 
 export function decodeMetadata(
   raw: string | undefined,
-): { state: string; origin: ModalOrigin; files: FileLimits } | undefined {
+): { state: string; origin: ModalOrigin; files?: FileLimits } | undefined {
   if (!raw) return undefined;
   try {
     const m = JSON.parse(raw) as Partial<Metadata>;
@@ -82,7 +82,7 @@ export function decodeMetadata(
       if (Array.isArray(limit))
         files[id] = { maxLength: Number(limit[0]), accept: String(limit[1]).split(',') };
     return {
-      files,
+      ...(Object.keys(files).length > 0 ? { files } : {}),
       state: m.s,
       origin: {
         channel: m.c,

@@ -76,7 +76,14 @@ describe('form → modal', () => {
         initial_value: 'Hi',
       },
     });
+    // 5,000 characters take two of Slack's 3,000-character inputs, joined in order on submission.
     expect(view.blocks[2]).toMatchObject({
+      type: 'input',
+      block_id: 'caption.part2',
+      optional: true,
+      element: { type: 'plain_text_input', action_id: 'caption.part2', max_length: 2000 },
+    });
+    expect(view.blocks[3]).toMatchObject({
       type: 'input',
       block_id: 'privacy',
       optional: true,

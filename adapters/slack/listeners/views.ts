@@ -86,7 +86,7 @@ async function onViewSubmission(ctx: ListenerContext, args: ViewSubmissionArgs):
   }).then(async (req) => {
     // Uploaded files become their inputs' text, split inputs are joined; a refused file answers on its input.
     const uploads = await readUploads(viewFiles(view.state.values as never), {
-      limits: meta.files,
+      limits: meta.files ?? {},
       client,
       token: context.botToken,
     });

@@ -66,9 +66,11 @@ describe('meta', () => {
     });
     const form = formOf(await h.run('/reel meta last youtube'));
     expect(form.title).toBe('YouTube post details');
-    expect(form.inputs.map((i) => [i.id, i.kind === 'text' ? i.maxLength : 'select', i.initial])).toEqual([
+    expect(form.inputs.map((i) => [i.id, i.kind === 'select' ? 'select' : i.maxLength, i.initial])).toEqual([
       ['title', 100, 'Stored title'],
       ['description', 5000, undefined],
+      // A description may also come as a text file (issue 19).
+      ['description_file', 5000, undefined],
       ['privacyStatus', 'select', 'private'],
     ]);
 

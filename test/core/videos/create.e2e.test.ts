@@ -163,7 +163,16 @@ describe('the form', () => {
       await h.run('create --voice marcus --model motion_lite --language es --style anime --music'),
     );
     expect(form.id).toBe(CREATE_FORM_ID);
-    expect(form.inputs.map((i) => i.id)).toEqual(['script', 'name', 'voice', 'model', 'language']);
+    expect(form.inputs.map((i) => i.id)).toEqual([
+      'script',
+      'script_file',
+      'name',
+      'voice',
+      'model',
+      'language',
+      'master-style',
+      'negative',
+    ]);
     const voice = form.inputs.find((i) => i.id === 'voice');
     expect(voice).toMatchObject({ kind: 'select', initial: 'voice_marcus_en' });
     const model = form.inputs.find((i) => i.id === 'model');
