@@ -17,9 +17,12 @@ import {
   ComponentType,
   MessageFlags,
   type REST,
+  type RequestData,
   Routes,
 } from 'discord.js';
 import type { Attachment, Response } from '../../src/core/cards.js';
+import { say } from '../../src/core/messages.js';
+import type { Logger } from '../../src/core/ports.js';
 import type { InboundBase } from './inbound.js';
 
 /** The file a response carries, if any (only a new message can carry one). */
@@ -70,18 +73,46 @@ export function multipartBody(data: APIInteractionResponseCallbackData, file: At
   };
 }
 
+/** The message without its file, saying why (card markdown reads the same in Discord markdown). */
+function withNotice(
+  data: APIInteractionResponseCallbackData,
+  notice: string,
+): APIInteractionResponseCallbackData {
+  if (((data.flags ?? 0) & MessageFlags.IsComponentsV2) === 0) return { ...data, content: notice };
+  const text: APIMessageTopLevelComponent = { type: ComponentType.TextDisplay, content: notice };
+  return { ...data, components: [...((data.components ?? []) as APIMessageTopLevelComponent[]), text] };
+}
+
 /**
  * The interaction's own webhook (as `payloads.ts`'s `webhook`), sending `file` with the edit or follow-up
- * when there is one.
+ * when there is one. A refused upload still answers: the card without the file, saying it could not be sent
+ * (the member is never left with "thinking…").
  */
-export function fileWebhook(rest: REST, i: InboundBase, file: Attachment | undefined) {
+export function fileWebhook(rest: REST, i: InboundBase, o: { file: Attachment | undefined; log: Logger }) {
+  const { file, log } = o;
   const original = Routes.webhookMessage(i.applicationId, i.token, '@original');
-  const sent = (data: APIInteractionResponseCallbackData) =>
-    file ? multipartBody(data, file) : { body: data, auth: false };
+  const send = async (
+    go: (options: RequestData) => Promise<unknown>,
+    data: APIInteractionResponseCallbackData,
+  ) => {
+    if (!file) return go({ body: data, auth: false });
+    try {
+      return await go(multipartBody(data, file));
+    } catch (error) {
+      const reason = String(
+        (error as { code?: unknown; status?: unknown }).code ??
+          (error as { status?: unknown }).status ??
+          'error',
+      );
+      log.warn({ reason, filename: file.filename }, 'discord file upload refused');
+      const notice = say('file-upload-failed', { filename: file.filename, reason });
+      return go({ body: withNotice(data, notice), auth: false });
+    }
+  };
   return {
-    edit: (data: APIInteractionResponseCallbackData) => rest.patch(original, sent(data)),
+    edit: (data: APIInteractionResponseCallbackData) => send((r) => rest.patch(original, r), data),
     remove: () => rest.delete(original, { auth: false }),
     followUp: (data: APIInteractionResponseCallbackData) =>
-      rest.post(Routes.webhook(i.applicationId, i.token), sent(data)),
+      send((r) => rest.post(Routes.webhook(i.applicationId, i.token), r), data),
   };
 }

@@ -84,6 +84,20 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     });
   }
 
+  it('a refused upload still answers, without the file, saying so', async () => {
+    w = await discordWorld({ harness: { simulator: { profile } } });
+    await w.h.store.users.setTimeZone(w.address('alice'), 'Europe/Paris');
+    await captionVideos({ apiUrl: w.h.sim.url, key: DEMO_KEY, names: ['One'] });
+    // Discord refuses the edit that carries the file (too large for the server, say).
+    w.fake.failNext('PATCH', /^\/webhooks\/.*\/messages\/%40original$/, 400);
+    const record = await w.slash('videos', { csv: true });
+    const answer = w.answer(record);
+    expect(answer.files ?? []).toHaveLength(0);
+    expect(textOf(answer)).toContain('Videos (CSV)');
+    expect(textOf(answer)).toMatch(/I couldn't send the file `videos-[\d-]+\.csv` \(\d+\)/);
+    expectNoCsvText(w, 'id,name,model');
+  });
+
   it('videos --csv pages through the whole list and attaches every video', async () => {
     w = await discordWorld({
       harness: { simulator: { profile, rateLimits: false }, teams: [manyVideosTeam] },

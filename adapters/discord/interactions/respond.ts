@@ -125,7 +125,7 @@ function initial(ctx: InteractionContext, exchange: Exchange, response: Response
 /** The answer to an interaction already acknowledged with a deferral, through its webhook. */
 async function deferred(ctx: InteractionContext, exchange: Exchange, response: Response) {
   const { errorsOf } = exchange.answering;
-  const hook = fileWebhook(ctx.rest, exchange.interaction, attachmentOf(response));
+  const hook = fileWebhook(ctx.rest, exchange.interaction, { file: attachmentOf(response), log: ctx.log });
   if (exchange.answering.source === 'message') {
     if (response.kind === 'update') await hook.edit(editBody(updateOf(ctx, exchange, response.card)));
     else {
