@@ -138,10 +138,10 @@ describe('command registration', () => {
     expect(lines).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^Registered /reel for guild ${IDS.guild} \\(\\d+ commands, \\d+ of 8000 characters\\)\\.$`,
+          `^Registered /reel, /Make a video from this for guild ${IDS.guild} \\(\\d+ commands, \\d+, \\d+ characters: /reel's budget is \\d+, Discord's cap 8000\\)\\.$`,
         ),
       ),
-      `/reel is already up to date for guild ${IDS.guild}; nothing sent.`,
+      `/reel, /Make a video from this is already up to date for guild ${IDS.guild}; nothing sent.`,
     ]);
     expect(fake.commandPuts).toHaveLength(1);
 
