@@ -115,6 +115,17 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(allText(w)).not.toContain('vid_0001');
   });
 
+  it('a refused upload is said privately, and nothing is pasted as text', async () => {
+    await seedAudit(w);
+    w.fake.fail('files.getUploadURLExternal', { error: 'not_allowed_token_type' });
+    const sent = await w.command('audit --csv');
+    const said = blocksText((await w.reply(sent.responseUrl)).blocks as unknown[]);
+    expect(said).toContain('151 rows in this channel');
+    expect(said).toMatch(/I couldn't send the file `audit-[\d-]+\.csv` \(not_allowed_token_type\)/);
+    expect(w.fake.uploads.filter((u) => u.channel !== undefined)).toHaveLength(0);
+    expect(allText(w)).not.toContain('time,time_utc,actor');
+  });
+
   it('a channel answer is uploaded into the channel with the card as initial comment', async () => {
     await w.close();
     // The same core, its private answers made public, to drive the adapter's channel path.
