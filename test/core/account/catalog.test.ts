@@ -126,8 +126,10 @@ describe('asset', () => {
     expect(first.context).toContain('/reel caption https://cdn.example.com/intro.mp4');
     const id = first.fields?.find((f) => f.label === 'Id')?.value;
     expect(id).toMatch(/^`.+`$/);
+    // The same command again soon after is a retry: said so, nothing registered twice.
     const again = cardOf(await w.run(text));
-    expect(again.fields?.find((f) => f.label === 'Id')?.value).toBe(id);
+    expect(again.text ?? again.title).toMatch(/Already registered this asset at .* — Register again\?/);
+    expect(w.calls.filter((c) => c === 'assets.create')).toHaveLength(1);
     w.clock.advance(TYPED_RETRY_WINDOW_MS + 1_000);
     const later = cardOf(await w.run(text));
     expect(later.fields?.find((f) => f.label === 'Id')?.value).not.toBe(id);

@@ -142,13 +142,23 @@ describe('series create with flags', () => {
 });
 
 describe('series create form', () => {
-  it('opens with five inputs from the catalogs when the name or source is missing', async () => {
+  it('opens with its inputs from the catalogs when the name or source is missing', async () => {
     const response = await h.run('series create');
     expect(response.kind).toBe('form');
     if (response.kind !== 'form') return;
     const { form } = response;
     expect(form.id).toBe(CREATE_FORM_ID);
-    expect(form.inputs.map((i) => i.id)).toEqual(['name', 'source', 'niche', 'voice', 'schedule']);
+    expect(form.inputs.map((i) => i.id)).toEqual([
+      'name',
+      'source',
+      'niche',
+      'voice',
+      'style',
+      'language',
+      'duration',
+      'destination',
+      'schedule',
+    ]);
     const source = form.inputs[1];
     expect(source?.kind === 'select' && source.options.map((o) => o.value)).toContain('ai_story');
     const voice = form.inputs[3];
