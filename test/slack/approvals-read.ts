@@ -71,6 +71,39 @@ const withoutEmoji = (title: string): string => title.replace(/^(?::[a-z0-9_+-]+
 const textOf = (t: TextObject | undefined): string =>
   t?.text === undefined ? '' : t.type === 'plain_text' ? t.text : mrkdwnText(t.text);
 
+type RichElement = Record<string, unknown> & { type?: string; elements?: RichElement[] };
+
+/** One rich-text element as a reader sees it; mentions as Slack writes them in mrkdwn. */
+function richPiece(e: RichElement): string {
+  switch (e.type) {
+    case 'text':
+      return String(e.text ?? '');
+    case 'link':
+      return String(e.text ?? e.url ?? '');
+    case 'user':
+      return `<@${String(e.user_id)}>`;
+    case 'usergroup':
+      return `<!subteam^${String(e.usergroup_id)}>`;
+    case 'channel':
+      return `<#${String(e.channel_id)}>`;
+    case 'emoji':
+      return e.unicode ? String.fromCodePoint(Number.parseInt(String(e.unicode), 16)) : `:${String(e.name)}:`;
+    default:
+      return (e.elements ?? []).map(richPiece).join('');
+  }
+}
+
+/** A `rich_text` block as lines: list items as `• item`, sections and quotes as their text. */
+function richText(elements: RichElement[]): string {
+  return elements
+    .map((e) =>
+      e.type === 'rich_text_list'
+        ? (e.elements ?? []).map((item) => `• ${richPiece(item)}`).join('\n')
+        : richPiece(e),
+    )
+    .join('\n');
+}
+
 /** The message as read: `text` is the notification fallback, used when there are no blocks. */
 export function readMessage(blocks: unknown[] | undefined, fallback = ''): ReadMessage {
   const list = (blocks ?? []) as Block[];
@@ -93,6 +126,9 @@ export function readMessage(blocks: unknown[] | undefined, fallback = ''): ReadM
         break;
       case 'context':
         for (const element of block.elements ?? []) lines.push(textOf(element as TextObject));
+        break;
+      case 'rich_text':
+        lines.push(richText(block.elements ?? []));
         break;
       case 'image':
         image ??= block.image_url;
