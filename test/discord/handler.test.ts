@@ -80,7 +80,12 @@ function setup(
         );
       }
     };
-  const rest = { post: record('POST'), patch: record('PATCH'), delete: record('DELETE') } as unknown as REST;
+  const rest = {
+    options: { api: 'https://discord.com/api' },
+    post: record('POST'),
+    patch: record('PATCH'),
+    delete: record('DELETE'),
+  } as unknown as REST;
   const clock = new TestClock();
   const handle = createInteractionHandler({
     // Answer-first unless a test says otherwise (acknowledging first is tested on its own below).

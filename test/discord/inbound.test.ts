@@ -103,6 +103,7 @@ describe('raw interactions', () => {
     expect(inbound.roles).toEqual([]);
     expect(requestInfoOf(inbound)).toEqual({
       platform: 'discord',
+      sharesTimeZones: false,
       user: 'discord:@me:1300000000000000501',
       userName: 'Alice',
       conversation: 'discord:@me:1300000000000000200',
@@ -114,6 +115,7 @@ describe('raw interactions', () => {
     if (inbound.kind !== 'component') throw new Error('expected a click');
     expect(requestInfoOf(inbound, inbound.message.id)).toEqual({
       platform: 'discord',
+      sharesTimeZones: false,
       user: 'discord:1300000000000000100:1300000000000000501',
       userName: 'Alice',
       conversation: 'discord:1300000000000000100:1300000000000000200',
