@@ -100,6 +100,10 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
         teamId: person === 'mallory' ? 'other' : 'team',
         teamName: person === 'mallory' ? 'Other Team' : 'Team',
       });
+    // Discord does not share members' zones: each answered the one-click question with UTC (the zone the
+    // other platforms' scenarios read by default); the question itself is tested in time-zone.e2e.test.ts.
+    for (const workspace of [IDS.guild, '@me'])
+      await h.store.users.setTimeZone(userAddress('discord', workspace, CAST[person].id), 'UTC');
   }
   /** Set by `groups.breakLookup()`: guild interactions arrive without their member (roles unknown). */
   let lookupBroken = false;
