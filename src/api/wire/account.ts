@@ -11,7 +11,6 @@ import {
   reqName,
   reqNumber,
   reqRecord,
-  reqText,
 } from './common.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Asset, AssetInput } from '../../core/video-api.js';
-import { compact, optName, optText, optUrl, reqId } from './common.js';
+import { compact, optName, optUrl, reqId } from './common.js';
 
 export const AssetWire = z.object({ id: reqId(), url: optUrl(), name: optName() });
 

@@ -26,7 +26,7 @@ const spends = () => h.sim.sim.ledger(DEMO_KEY).filter((e) => e.credits < 0);
 const buttonValue = (r: Response, action: string): string => {
   const card = r.kind === 'message' || r.kind === 'update' ? r.card : undefined;
   const control = card?.controls?.find((c) => c.kind === 'button' && c.action === action);
-  if (!control || control.kind !== 'button') throw new Error(`no ${action} button in ${JSON.stringify(r)}`);
+  if (control?.kind !== 'button') throw new Error(`no ${action} button in ${JSON.stringify(r)}`);
   return control.value;
 };
 const activeWatches = async (kind: string) => (await h.store.watches.active()).filter((w) => w.kind === kind);
