@@ -298,7 +298,7 @@ describe('Block Kit where it serves', () => {
     const blocks = cardToBlocks(card) as unknown as B[];
     expectValidBlocks(blocks);
     expect(blocks.map((b) => b.type)).toEqual(['header', 'section', 'rich_text', 'section']);
-    const list = (blocks[2]?.elements as B[])[0] as { type: string; style: string; elements: B[] };
+    const list = ((blocks[2]?.elements ?? []) as B[])[0] as { type: string; style: string; elements: B[] };
     expect(list).toMatchObject({ type: 'rich_text_list', style: 'bullet' });
     expect(list.elements.map((item) => item.elements)).toEqual([
       [
