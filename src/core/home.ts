@@ -60,7 +60,17 @@ export const actionableOnHome = (_card: Card): boolean => true;
 type Answer = Awaited<ReturnType<Bot['handleText']>>;
 const cardOf = (r: Answer) => (r.kind === 'message' || r.kind === 'update' ? r.card : undefined);
 
-export async function homeCards(bot: Bot, store: Store, req: RequestInfo): Promise<Card[]> {
+/**
+ * Where the dashboard shows: Slack's Home tab (its clicks answer in the member's direct messages) or a
+ * conversation (`/reel home`: they answer right there).
+ */
+export type HomePlace = 'home-tab' | 'conversation';
+
+export async function homeCards(
+  bot: Bot,
+  store: Store,
+  { req, place = 'home-tab' }: { req: RequestInfo; place?: HomePlace },
+): Promise<Card[]> {
   const cards: Card[] = [];
   const whoami = cardOf(await bot.handleText(req, 'whoami'));
   const linked = whoami !== undefined && whoami.tone !== 'danger';
@@ -71,7 +81,7 @@ export async function homeCards(bot: Bot, store: Store, req: RequestInfo): Promi
       await Promise.all(['credits', 'videos', 'calendar', 'approvals'].map((c) => bot.handleText(req, c)))
     ).map(cardOf);
     if (credits) cards.push(onlyHomeControls(credits));
-    if (videos) cards.push(videosCard(videos));
+    if (videos) cards.push(videosCard(videos, place));
     if (calendar) cards.push(onlyHomeControls(calendar));
     if (approvals) cards.push(onlyHomeControls(approvals));
   }
@@ -115,7 +125,9 @@ function onlyHomeControls(card: Card): Card {
  * The `videos` card, newest first, cut to `HOME_VIDEOS`, each with Render / Schedule / Show here. Its menu's
  * options name the videos in the order of its sections (videos/list.ts).
  */
-function videosCard(card: Card): Card {
+function videosCard(card: Card, place: HomePlace): Card {
+  const show = place === 'home-tab' ? 'Show in DM' : 'Show here';
+  const where = place === 'home-tab' ? 'in your direct messages with me' : 'here';
   const menu = card.controls?.find((c) => c.kind === 'select' && c.action === SHOW_HERE_ACTION);
   const ids = menu?.kind === 'select' ? menu.options.map((o) => o.value) : [];
   if (!card.sections || ids.length !== card.sections.length) return onlyHomeControls(card);
@@ -133,7 +145,7 @@ function videosCard(card: Card): Card {
       controls: [
         button('video.render', 'Render', true),
         button('video.schedule', 'Schedule'),
-        button(SHOW_HERE_ACTION, 'Show in DM'),
+        button(SHOW_HERE_ACTION, show),
       ],
     };
   });
@@ -141,7 +153,7 @@ function videosCard(card: Card): Card {
   return {
     ...rest,
     title: 'Recent videos',
-    text: `The newest ${sections.length}. Render, Schedule and Show in DM answer in your direct messages with me; ${command('videos')} lists them all.`,
+    text: `The newest ${sections.length}. Render, Schedule and ${show} answer ${where}; ${command('videos')} lists them all.`,
     sections,
   };
 }

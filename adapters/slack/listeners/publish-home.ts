@@ -39,7 +39,7 @@ export async function publishHome(ctx: ListenerContext, target: HomeTarget): Pro
 /** Publishes the App Home; throws what Slack threw (the outbox retries a refresh). */
 async function publishHomeOrThrow(ctx: ListenerContext, target: HomeTarget): Promise<void> {
   const { client, req, user, notice } = target;
-  const cards = await homeCards(ctx.bot, ctx.store, req);
+  const cards = await homeCards(ctx.bot, ctx.store, { req });
   // As with cards in channels: while Slack refuses the blocks, again without images, then as text.
   const views = [
     () => homeView(cards, notice),

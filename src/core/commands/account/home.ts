@@ -20,7 +20,7 @@ export const homeCommand = defineCommand({
     if (!bot) throw new Error('home: the dispatcher is not wired');
     // Its week is the member's: where the platform does not say their zone, ask first (not one card of it).
     await ctx.timeZoneToRead();
-    const [first, ...rest] = await homeCards(bot, ctx.deps.store, ctx.req);
+    const [first, ...rest] = await homeCards(bot, ctx.deps.store, { req: ctx.req, place: 'conversation' });
     if (!first) throw new Error('home: no cards');
     return messages([first, ...rest], 'ephemeral');
   },
