@@ -44,7 +44,9 @@ describe('home', () => {
     expect(cardsOf(r).map(cardText).join('\n')).toContain('Launch teaser');
     // In a conversation its video buttons answer right there, not in a DM (that is Slack's Home tab).
     const videos = cardsOf(r).find((c) => c.title === 'Recent videos');
-    const labels = (videos?.sections ?? []).flatMap((s) => (s.controls ?? []).map((c) => c.label));
+    const labels = (videos?.sections ?? []).flatMap((s) =>
+      (s.controls ?? []).map((c) => (c.kind === 'select' ? c.placeholder : c.label)),
+    );
     expect(labels).toEqual(expect.arrayContaining(['Render', 'Schedule', 'Show here']));
     expect(labels).not.toContain('Show in DM');
     // Nothing was posted in the channel: it is the member's own view.
