@@ -85,6 +85,14 @@ export function renderModal(
   };
 }
 
+/** A file upload's or select's choice of one (none allowed when the input is optional). */
+const pickOne = (input: { id: string; required?: boolean | undefined }) => ({
+  custom_id: input.id,
+  required: input.required === true,
+  min_values: input.required ? 1 : 0,
+  max_values: 1,
+});
+
 function labelOf(input: FormInput, memory: RenderMemory): ModalComponent {
   const label = {
     type: ComponentType.Label as const,
@@ -94,13 +102,7 @@ function labelOf(input: FormInput, memory: RenderMemory): ModalComponent {
   if (input.kind === 'file') {
     return {
       ...label,
-      component: {
-        type: ComponentType.FileUpload,
-        custom_id: input.id,
-        required: input.required === true,
-        min_values: input.required ? 1 : 0,
-        max_values: 1,
-      },
+      component: { type: ComponentType.FileUpload, ...pickOne(input) },
     };
   }
   if (input.kind === 'select' && input.options.length <= DISCORD.selectOptions) {
@@ -108,10 +110,7 @@ function labelOf(input: FormInput, memory: RenderMemory): ModalComponent {
       ...label,
       component: {
         type: ComponentType.StringSelect,
-        custom_id: input.id,
-        required: input.required === true,
-        min_values: input.required ? 1 : 0,
-        max_values: 1,
+        ...pickOne(input),
         options: input.options.map((o) => ({
           label: clip(o.label, DISCORD.selectOptionLabel),
           value: o.value.length <= DISCORD.selectOptionValue ? o.value : memory.keepValue(o.value),
