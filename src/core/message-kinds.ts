@@ -116,7 +116,6 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'account-choose': 'state',
   'publish-video-failed': 'state',
   'schedule-video-failed': 'state',
-  'calendar-range-reversed': 'input',
   'date-range-reversed': 'input',
   'calendar-range-too-long': 'input',
 
@@ -135,7 +134,6 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'approval-create-cancelled': 'state',
   'approval-retry-approver': 'state',
   'approval-withdraw-not-yours': 'state',
-  'audit-range-reversed': 'input',
   'csv-with-page': 'input',
   'file-in-dm': 'state',
   'file-not-carried': 'state',

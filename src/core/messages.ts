@@ -178,7 +178,6 @@ const MESSAGES = {
     `**${p.name}** failed to generate, so there is nothing to publish. Create it again.`,
   'schedule-video-failed': (p) =>
     `**${p.name}** failed to generate, so it cannot be scheduled. Create it again.`,
-  'calendar-range-reversed': (p) => `\`--to\` (${p.to}) is before \`--from\` (${p.from}).`,
   'date-range-reversed': (p) =>
     `\`--to\` (${p.to}) is before \`--from\` (${p.from}): a range goes from the earlier day to the later one. Try \`--from ${p.to} --to ${p.from}\`.`,
   'calendar-range-too-long': (p) =>
@@ -207,7 +206,6 @@ const MESSAGES = {
     `Only ${p.who}, who approved it, can retry: a retry must use the same API key so it never runs twice.`,
   'approval-withdraw-not-yours': (p) =>
     `Only ${p.who}, who asked for it, can withdraw this request. An approver can Approve or Reject it instead.`,
-  'audit-range-reversed': (p) => `\`--to\` (${p.to}) is before \`--from\` (${p.from}).`,
 
   // Files sent with an answer (`--csv` exports)
   'csv-with-page': () => '`--csv` exports every video in one file; leave out `--page`.',

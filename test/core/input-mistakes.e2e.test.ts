@@ -52,7 +52,7 @@ describe('input mistakes found by handlers carry usage and an example, and send 
     [`meta last x ${'a'.repeat(281)}`, 'meta', '281 characters; X allows 280', []],
     ['publish last tiktok --privacy private', 'publish', '`--privacy` applies to YouTube only', []],
     ['calendar --from 2026-01-01 --to 2026-12-31', 'calendar', 'That range covers 365 days', []],
-    // audit-range-reversed used to go without usage while calendar-range-reversed had it
+    // a reversed explicit range is an input mistake: answered with usage
     ['audit --from 2026-11-20 --to 2026-11-01', 'audit', '`--to` (2026-11-01) is before `--from`', []],
     // formerly series/series-common.ts `checked`
     [
