@@ -71,6 +71,9 @@ const schema = z.object({
     .transform((v) => v as 'spec' | 'real'),
 });
 
+/** Every variable the bot reads (`.env.example` and the README's table list exactly these; a test checks). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(schema.shape);
+
 export type Config = z.infer<typeof schema> & {
   slack?: {
     /** Single-workspace token; optional with `oauth` (each installation brings its own). */
