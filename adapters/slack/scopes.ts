@@ -1,6 +1,6 @@
 /**
  * The bot scopes reelbot asks for, each for one reason; `manifest.yml` lists the same (a test compares them).
- * Not asked: `im:write` (posting to a user id already lands in the app's DM), any user scope.
+ * Not asked: any user scope. `test/slack/scopes-by-method.test.ts` derives this list from the methods called.
  */
 export const BOT_SCOPES = {
   /** The `/reel` slash command. */
@@ -20,6 +20,8 @@ export const BOT_SCOPES = {
   'files:write': 'send --csv exports as files',
   /** `files.info` and `url_private` downloads: a script or description uploaded in a form or shared by link. */
   'files:read': 'read a .txt/.md script uploaded in a form or shared by its link',
+  /** `conversations.open`: the member's DM with the app, where the Home tab's actions answer. */
+  'im:write': "open the member's DM with the app (Home tab actions)",
 } as const;
 
 export const BOT_SCOPE_NAMES = Object.keys(BOT_SCOPES);

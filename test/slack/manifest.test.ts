@@ -60,7 +60,6 @@ describe('manifest.yml', () => {
     const scopes = at('oauth_config.scopes.bot') as string[];
     expect([...scopes].sort()).toEqual([...BOT_SCOPE_NAMES].sort());
     expect(at('oauth_config.scopes.user')).toBeUndefined();
-    expect(scopes).not.toContain('im:write');
     // Group approvers and roles: who is in a user group (read-only; membership is never changed).
     expect(scopes).toContain('usergroups:read');
   });
