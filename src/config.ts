@@ -214,6 +214,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   // The playground is the default chat when no platform is configured (DESIGN §2).
   config.playground = c.PLAYGROUND || (!config.slack && !config.discord);
+  // The two-command demo is read by a person: its start-up banner says what matters, the JSON log only what
+  // went wrong, unless LOG_LEVEL asks for more. Deployments log at info.
+  if (config.demo && !config.slack && !config.discord && !env.LOG_LEVEL?.trim()) config.LOG_LEVEL = 'warn';
   // The playground lets whoever reaches it act as any member: never on a public interface.
   if (config.playground && !LOOPBACK.has(c.HOST)) {
     throw new ConfigError(

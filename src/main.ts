@@ -363,6 +363,9 @@ function banner(shown: {
     ...(config.playground ? [`  Playground: ${url}/`] : []),
     `  Health: ${url}/healthz   Metrics: ${url}/metrics`,
     ...(simulator ? [`  Simulator API: ${simulator.url}`] : []),
+    ...(config.LOG_LEVEL === 'warn' && config.demo
+      ? ['  Logs: warnings and errors only (LOG_LEVEL=info for more).']
+      : []),
     '',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -10,6 +10,13 @@ describe('loadConfig', () => {
     expect(c.REELBOT_DATA_DIR).toBe('./data');
   });
 
+  it('logs only warnings in the plain demo (the banner says the rest), info elsewhere, and as asked', () => {
+    expect(loadConfig({}).LOG_LEVEL).toBe('warn');
+    expect(loadConfig({ LOG_LEVEL: 'info' }).LOG_LEVEL).toBe('info');
+    expect(loadConfig({ VIDEO_API_URL: 'https://video.example.com/api/v1' }).LOG_LEVEL).toBe('info');
+    expect(loadConfig({ SLACK_BOT_TOKEN: 'xoxb-1', SLACK_SIGNING_SECRET: 's' }).LOG_LEVEL).toBe('info');
+  });
+
   it('treats empty strings as unset', () => {
     const c = loadConfig({ VIDEO_API_URL: '', PORT: '', SLACK_BOT_TOKEN: '' });
     expect(c.demo).toBe(true);

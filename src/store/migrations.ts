@@ -268,10 +268,20 @@ export function migrate(
     db.pragma(`user_version = ${current + 1}`);
     return current + 1;
   });
-  for (let applied = applyNext.immediate(); applied !== undefined; applied = applyNext.immediate()) {
-    options.logger.info(
-      { schemaVersion: applied, migration: migrations[applied - 1]!.name },
-      'store migrated',
+  const applied: number[] = [];
+  for (let version = applyNext.immediate(); version !== undefined; version = applyNext.immediate()) {
+    applied.push(version);
+    options.logger.debug(
+      { schemaVersion: version, migration: migrations[version - 1]!.name },
+      'store migration applied',
     );
   }
+  logMigrated(options.logger, applied);
+}
+
+/** One line for a start that migrated (each step is at debug): a fresh demo opens with one line, not seven. */
+export function logMigrated(logger: Logger, applied: readonly number[]): void {
+  const last = applied.at(-1);
+  if (last === undefined) return;
+  logger.info({ schemaVersion: last, applied: applied.length }, 'store migrated');
 }

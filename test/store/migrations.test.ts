@@ -28,14 +28,22 @@ describe('migrations and opening', () => {
   it('creates the schema once, then re-opens cleanly with the data intact', async () => {
     const logger = recordingLogger();
     const store = openStore({ path, secretKey, clock: new FakeClock(), logger });
-    expect(logger.lines.filter((l) => l.msg === 'store migrated')).toHaveLength(SCHEMA_VERSION);
+    expect(logger.lines.filter((l) => l.msg === 'store migration applied')).toHaveLength(SCHEMA_VERSION);
+    // One line at the default level, whatever the number of steps.
+    expect(logger.lines.filter((l) => l.level === 'info')).toEqual([
+      {
+        level: 'info',
+        obj: { schemaVersion: SCHEMA_VERSION, applied: SCHEMA_VERSION },
+        msg: 'store migrated',
+      },
+    ]);
     await store.users.setTimeZone('slack:T1:U1', 'Europe/Berlin');
     await store.outbox.enqueue('slack', { op: 'update-card', cardKey: 'c' }, 'k');
     await store.close();
 
     logger.lines.length = 0;
     const reopened = openStore({ path, secretKey, clock: new FakeClock(), logger });
-    expect(logger.lines.filter((l) => l.msg === 'store migrated')).toEqual([]);
+    expect(logger.lines.filter((l) => l.msg?.startsWith('store migrat'))).toEqual([]);
     expect(await reopened.users.getTimeZone('slack:T1:U1')).toBe('Europe/Berlin');
     expect(await reopened.outbox.enqueue('slack', { op: 'update-card', cardKey: 'c' }, 'k')).toBe(false);
     await reopened.close();
@@ -90,7 +98,11 @@ describe('migrations and opening', () => {
     migrate(db, { location: 'test', logger, migrations: steps });
     migrate(db, { location: 'test', logger, migrations: steps });
     expect(db.pragma('user_version', { simple: true })).toBe(2);
-    expect(logger.lines.map((l) => (l.obj as { migration: string }).migration)).toEqual(['one', 'two']);
+    expect(
+      logger.lines
+        .filter((l) => l.msg === 'store migration applied')
+        .map((l) => (l.obj as { migration: string }).migration),
+    ).toEqual(['one', 'two']);
 
     const broken = [...steps, { name: 'three', sql: 'CREATE TABLE b (x); CREATE TABLE a (x);' }];
     expect(() => migrate(db, { location: 'test', logger, migrations: broken })).toThrow(/already exists/);

@@ -40,7 +40,8 @@ async function newPool(url?: string): Promise<pg.Pool> {
 
 const databaseOf = (pool: pg.Pool) => new URL(pool.options.connectionString!).pathname.slice(1);
 
-const migrated = (lines: LogLine[]) => lines.filter((l) => l.msg === 'store migrated');
+/** Each step's line (debug); the default level sees one 'store migrated' line per start that migrated. */
+const migrated = (lines: LogLine[]) => lines.filter((l) => l.msg === 'store migration applied');
 
 async function versions(pool: pg.Pool): Promise<{ version: number; name: string }[]> {
   return (await pool.query('SELECT version, name FROM schema_version ORDER BY version')).rows;
@@ -181,6 +182,9 @@ describe('PostgreSQL migrations', () => {
     expect(migrated(logger.lines).map((l) => l.obj)).toEqual(
       POSTGRES_MIGRATIONS.map((m, i) => ({ schemaVersion: i + 1, migration: m.name })),
     );
+    expect(logger.lines.filter((l) => l.level === 'info').map((l) => [l.msg, l.obj])).toEqual([
+      ['store migrated', { schemaVersion: POSTGRES_SCHEMA_VERSION, applied: POSTGRES_SCHEMA_VERSION }],
+    ]);
   });
 
   it('is a no-op when the database is already there, keeping its rows', async () => {

@@ -34,7 +34,7 @@
  */
 import type pg from 'pg';
 import type { Logger } from '../../core/ports.js';
-import { SchemaTooNewError } from '../migrations.js';
+import { logMigrated, SchemaTooNewError } from '../migrations.js';
 
 export interface PostgresMigration {
   /** One line for the log. */
@@ -343,11 +343,12 @@ export async function migratePostgres(pool: pg.Pool, options: MigratePostgresOpt
     client.release(broken);
   }
   for (const version of applied) {
-    options.logger.info(
+    options.logger.debug(
       { schemaVersion: version, migration: migrations[version - 1]!.name },
-      'store migrated',
+      'store migration applied',
     );
   }
+  logMigrated(options.logger, applied);
   return migrations.length;
 }
 
