@@ -1,11 +1,13 @@
 /**
  * `npm run bench` — measured speed and resilience (ISSUE 8). Every benchmark compares against a baseline
  * measured in the same run (the machine is shared and noisy: ratios, not absolute numbers), prints one
- * table, and writes bench/results/<name>.json. See docs/performance.md.
+ * table, and writes bench/output/<name>.json (untracked); with --save, the committed figures in
+ * bench/results/<name>.json instead. See docs/performance.md.
  *
  *   npm run bench                      all benchmarks, full size
+ *   npm run bench -- --save            the same, updating the committed figures in bench/results/
  *   npm run bench -- --only poller-scale,cold-start
- *   npm run bench -- --quick           smaller sizes, for a fast look (results still written)
+ *   npm run bench -- --quick           smaller sizes, about two minutes, for a fast look
  *   npm run bench -- --budget-scale 2  rate-budget with less time compression (closer to production)
  *   npm run bench -- --profiles real   poller-scale on the simulator's real curves only (default: real,spec)
  *   npm run bench -- --poller-jobs 4000  poller-scale and replicas with fewer jobs (50 per key, as the full size)
@@ -21,6 +23,8 @@ import { rateBudget } from './rate-budget.js';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+/** Writes the committed figures (bench/results/) rather than the untracked bench/output/. */
+const save = args.includes('--save');
 const scaleAt = args.indexOf('--budget-scale');
 /** Clock acceleration of rate-budget (default 6; 2 is closer to production, three times longer). */
 const budgetScale = scaleAt >= 0 ? Number(args[scaleAt + 1]) : undefined;
@@ -30,19 +34,21 @@ const profilesAt = args.indexOf('--profiles');
 /** Simulator profiles poller-scale runs on, in order (default real, then spec). */
 const profiles = profilesAt >= 0 ? parseProfiles(args[profilesAt + 1] ?? '') : undefined;
 const jobsAt = args.indexOf('--poller-jobs');
-/** poller-scale's job count (default 10,000; 1,000 with --quick), always 50 per key. */
+/** poller-scale's job count (default 10,000; 250 with --quick), always 50 per key. */
 const pollerJobs = jobsAt >= 0 ? Number(args[jobsAt + 1]) : undefined;
 if (pollerJobs !== undefined && !(Number.isInteger(pollerJobs) && pollerJobs >= 50)) {
   throw new Error('--poller-jobs takes a whole number of jobs, at least 50');
 }
 const log = (line: string) => process.stderr.write(`${line}\n`);
-const RESULTS = join(import.meta.dirname, 'results');
+const RESULTS = join(import.meta.dirname, save ? 'results' : 'output');
+/** --quick's job count for poller-scale and replicas: with the other quick sizes, about two minutes here. */
+const QUICK_JOBS = 250;
 
 const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
   {
     name: 'poller-scale',
     run: () => {
-      const jobs = pollerJobs ?? (quick ? 1000 : 10_000);
+      const jobs = pollerJobs ?? (quick ? QUICK_JOBS : 10_000);
       return pollerScale({
         jobs,
         keys: Math.ceil(jobs / 50),
@@ -57,7 +63,7 @@ const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
   {
     name: 'replicas',
     run: () => {
-      const jobs = pollerJobs ?? (quick ? 1000 : 10_000);
+      const jobs = pollerJobs ?? (quick ? QUICK_JOBS : 10_000);
       return replicasBench({
         jobs,
         keys: Math.ceil(jobs / 50),
