@@ -208,6 +208,11 @@ export interface Series
         | 'hashtags'
         | 'tone'
         | 'youtubePrivacyStatus'
+        | 'layout'
+        | 'backgroundVideo'
+        | 'useRandomBackgroundVideo'
+        | 'showEmojis'
+        | 'thumbnailSettings'
       >
     > {
   /** Seconds. */

@@ -198,6 +198,7 @@ describe('responses are validated and mapped to domain types', () => {
       brollModel: 'motion_lite',
       youtubePrivacyStatus: 'public',
       duration: 45,
+      thumbnailSettings: { style: 'bold' },
     });
   });
 

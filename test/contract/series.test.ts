@@ -76,8 +76,9 @@ describe('series CRUD', () => {
       destinationAccounts: ['acc_demo_youtube'],
       hashtags: '#ocean',
       youtubePrivacyStatus: 'unlisted',
-      // thumbnailSettings is sent, but the bot never reads it back.
       generateThumbnails: true,
+      // Read back for `series show`, as sent.
+      thumbnailSettings: { style: 'bold' },
     });
 
     const patched = await api.series.update(created.id, { paused: true, autoPostTime: '18:30' });

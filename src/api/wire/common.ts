@@ -129,6 +129,18 @@ export const optId = () => forgiving(readId);
 export const optNumber = () => forgiving(readNumber);
 /** Optional boolean; `"true"`/`"false"` become booleans. */
 export const optBoolean = () => forgiving(readBoolean);
+
+/** The most of an open settings object kept (a series' `thumbnailSettings`: its contents are not documented). */
+const MAX_SETTINGS_KEYS = 50;
+/** Optional JSON object of settings, kept as given when small; anything else is dropped. */
+export const optSettings = () =>
+  forgiving((value): Read<Record<string, unknown>> => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return UNUSABLE;
+    const keys = Object.keys(value);
+    return keys.length <= MAX_SETTINGS_KEYS && JSON.stringify(value).length <= MAX_TEXT_LENGTH
+      ? usable(value as Record<string, unknown>)
+      : UNUSABLE;
+  });
 /** Optional closed set of values (what the bot sends back, e.g. privacy); anything else is dropped. */
 export function optEnum<const T extends readonly string[]>(values: T) {
   return forgiving(

@@ -8,6 +8,7 @@ import {
   optList,
   optName,
   optNumber,
+  optSettings,
   optText,
   reqId,
   reqText,
@@ -73,6 +74,11 @@ export const SeriesWire = SeriesSummaryWire.extend({
   hashtags: optText(),
   tone: optText(),
   youtubePrivacyStatus: optEnum(PRIVACY),
+  layout: optText(),
+  backgroundVideo: optText(),
+  useRandomBackgroundVideo: optBoolean(),
+  showEmojis: optBoolean(),
+  thumbnailSettings: optSettings(),
 });
 
 export function toSeries(wire: z.output<typeof SeriesWire>): Series {

@@ -111,6 +111,11 @@ export async function configFields(ctx: CommandContext, s: Series, full: boolean
       ['YouTube privacy', s.youtubePrivacyStatus, true],
       ['Subreddit', s.subreddit, true],
       ['Tone', s.tone, true],
+      ['Layout', s.layout, true],
+      ['Background', s.backgroundVideo, true],
+      ['Random background', onOff(s.useRandomBackgroundVideo), true],
+      ['Emojis', onOff(s.showEmojis), true],
+      ['Thumbnail settings', settingsText(s.thumbnailSettings), false],
       ['Hashtags', s.hashtags, false],
       ['Prompt', s.customPrompt ? clip(s.customPrompt, 300) : undefined, false],
     );
@@ -121,6 +126,21 @@ export async function configFields(ctx: CommandContext, s: Series, full: boolean
       const value = literal(text);
       return short ? { label, value, short } : { label, value };
     });
+}
+
+/** `style: bold · faces: on`: an open settings object in words (values as given, booleans on/off). */
+function settingsText(settings: Record<string, unknown> | undefined): string | undefined {
+  if (!settings) return undefined;
+  const parts = Object.entries(settings).map(([key, value]) => {
+    const shown =
+      typeof value === 'boolean'
+        ? onOff(value)
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value);
+    return `${key}: ${shown}`;
+  });
+  return parts.length > 0 ? clip(parts.join(' · '), 300) : undefined;
 }
 
 export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

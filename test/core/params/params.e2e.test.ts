@@ -178,6 +178,14 @@ describe.each(['spec', 'real'] as const)('every API parameter reachable (%s prof
       brollModel: 'motion_lite',
     });
     expect(h.sim.sim.received({ method: 'POST', path: '/series' })).toHaveLength(1);
+
+    // `series show` reads every one of them back from GET /series/{id}.
+    const shown = textOf(await h.run('series show "Reddit Reads"'));
+    expect(shown).toContain('Layout: split');
+    expect(shown).toContain('Background: subway_runner');
+    expect(shown).toContain('Random background: off');
+    expect(shown).toContain('Emojis: on');
+    expect(shown).toContain('Thumbnail settings: style: bold · faces: on · variants: 3');
   });
 
   it('series edit sends only what changed (PATCH), and refuses a bad layout or background first', async () => {
