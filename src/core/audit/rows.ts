@@ -3,13 +3,12 @@
  * zone; CSV also carries UTC so a spreadsheet can sort and compare across zones.
  */
 
-import { formatInTimeZone } from 'date-fns-tz';
 import { csvLine } from '../format/csv.js';
 import { formatMention } from '../people/mentions.js';
 import { platformName } from '../platforms/post-blocks.js';
 import type { AuditEntry } from '../ports.js';
 import { code, link, literal, toPlainText } from '../text.js';
-import { formatBoth, formatDateTime } from '../time/format.js';
+import { formatBoth, formatCsvDateTime, formatDateTime } from '../time/format.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const list = (v: unknown): string[] =>
@@ -138,7 +137,7 @@ function plainDetails(details: Record<string, unknown>): Record<string, unknown>
 /** One row's values, in `CSV_HEADER`'s order (not yet quoted). */
 export function csvValues(e: AuditEntry, zone: string): string[] {
   return [
-    formatInTimeZone(new Date(e.at), zone, 'yyyy-MM-dd HH:mm:ss'),
+    formatCsvDateTime(e.at, zone),
     new Date(e.at).toISOString(),
     e.actor,
     e.action,

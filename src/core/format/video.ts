@@ -1,7 +1,6 @@
 /**
- * Small formatting helpers shared by the video commands (excerpts, times in the caller's zone, labels).
+ * Small formatting helpers shared by the video commands (excerpts, labels).
  */
-import { formatInTimeZone } from 'date-fns-tz';
 import type { Voice } from '../video-api.js';
 
 /** The first `max` characters on one line, cut at a word boundary when one is near. */
@@ -11,14 +10,6 @@ export function excerpt(text: string, max: number): string {
   const cut = flat.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
-}
-
-/** `Jan 15, 14:05` in the caller's zone; the zone is named once per card, not per line. */
-export function formatTime(iso: string | undefined, zone: string): string {
-  if (!iso) return 'unknown';
-  const at = new Date(iso);
-  if (Number.isNaN(at.getTime())) return iso;
-  return formatInTimeZone(at, zone, 'MMM d, yyyy HH:mm');
 }
 
 /** `Aria · en · female` */

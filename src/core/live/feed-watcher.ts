@@ -7,10 +7,10 @@
  * (`subscribe series <s>` uses the series watcher, which already gives each new episode its status card.)
  */
 import type { Card, Field } from '../cards.js';
-import { formatDateTime } from '../format/account.js';
 import { platformName } from '../platforms/names.js';
 import type { ConversationAddress, Store, Watch } from '../ports.js';
 import { code, command, hole, literal } from '../text.js';
+import { formatDateTime } from '../time/format.js';
 import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } from '../video-api.js';
 import { postToChannel, videoCardKey } from './live-card.js';
 import { projectionsOf, videoState } from './projections.js';
@@ -126,7 +126,7 @@ export function feedLabel(kind: FeedKind): string {
 
 function calendarCard(entry: CalendarEntry, videoName: string, zone: string): Card {
   const where = literal(platformName(entry.platform));
-  const when = formatDateTime(entry.scheduledTime, zone);
+  const when = `${formatDateTime(entry.scheduledTime, zone)} (${zone})`;
   const context = `video ${code(entry.projectId)} · calendar subscription`;
   if (entry.status === 'posted') {
     return {

@@ -2,9 +2,11 @@
  * A series' posting schedule as people say it ("daily 09:00 Europe/Paris", "mon,wed,fri 6pm") and as the
  * API stores it (autoPostTime HH:mm, postingDays weekday names, timezone IANA); plus its words and next slot.
  */
-import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
+import { fromZonedTime } from 'date-fns-tz';
 import { userError } from '../context.js';
 import { err, ok, type Result } from '../result.js';
+import { formatDateTime } from '../time/format.js';
+import { dayKey } from '../time/zone.js';
 
 /** Index = `Date#getUTCDay()`; the API takes lower-case full names. */
 export const WEEKDAYS = [
@@ -187,11 +189,7 @@ export function nextPostTime(c: Cadence, now: number): number | undefined {
   const zone = c.timezone ?? 'UTC';
   if (!c.autoPostTime || !canonicalZone(zone)) return undefined;
   const days = c.postingDays ?? [];
-  const [y, m, d] = formatInTimeZone(now, zone, 'yyyy-MM-dd').split('-').map(Number) as [
-    number,
-    number,
-    number,
-  ];
+  const [y, m, d] = dayKey(now, zone).split('-').map(Number) as [number, number, number];
   // A week and a day always contains a slot, whatever the days and DST do.
   for (let i = 0; i <= 8; i++) {
     const day = new Date(Date.UTC(y, m - 1, d + i));
@@ -202,6 +200,6 @@ export function nextPostTime(c: Cadence, now: number): number | undefined {
   return undefined;
 }
 
-/** "Tue 3 Mar, 09:00 (Europe/Paris)". */
+/** "Tue 3 Mar 2026, 09:00 (Europe/Paris)". */
 export const formatWhen = (ms: number | string, zone: string): string =>
-  `${formatInTimeZone(typeof ms === 'string' ? new Date(ms) : ms, zone, 'EEE d MMM, HH:mm')} (${zone})`;
+  `${formatDateTime(ms, zone)} (${zone})`;

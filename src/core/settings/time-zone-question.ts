@@ -9,7 +9,8 @@ import type { Card, Response } from '../cards.js';
 import type { RawArgs } from '../command-spec.js';
 import type { RequestInfo } from '../context.js';
 import { command, hole } from '../text.js';
-import { localTime, TimeZoneNeeded } from './time-zone.js';
+import { localTime } from '../time/format.js';
+import { TimeZoneNeeded } from './time-zone.js';
 
 /** The action of the question's select. */
 export const TZ_PICK_ACTION = 'tz.pick';

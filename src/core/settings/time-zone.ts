@@ -26,17 +26,6 @@ function supportedZones(): Map<string, string> {
   return zones;
 }
 
-/** The wall-clock time now in `zone`, e.g. `14:05`. */
-export function localTime(now: number, zone: string): string {
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone: zone,
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    weekday: 'short',
-  }).format(new Date(now));
-}
-
 /**
  * Thrown by `CommandContext.timeZoneToRead` where the platform does not share members' zones (Discord) and
  * the member has none (nor the channel): the dispatcher answers with the time-zone question instead.

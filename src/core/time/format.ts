@@ -8,9 +8,24 @@ import { dayKey } from './zone.js';
 const isUtc = (zone: string): boolean =>
   ['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT', 'Etc/Universal', 'Universal'].includes(zone);
 
-/** `Tue 1 Dec 2026, 18:00` in `zone`. */
-export const formatDateTime = (instant: number, zone: string): string =>
-  formatInTimeZone(new Date(instant), zone, 'EEE d MMM yyyy, HH:mm');
+/**
+ * `Tue 1 Dec 2026, 18:00` in `zone`: the one way a date and time reads in chat (cards, lists, the ledger, the
+ * calendar, the dashboard); the zone is named once per card. A timestamp from the API that does not parse is
+ * shown as given. CSV files use `formatCsvDateTime` (sortable, for spreadsheets).
+ */
+export function formatDateTime(instant: number | string, zone: string): string {
+  const at = new Date(instant);
+  if (Number.isNaN(at.getTime())) return String(instant);
+  return formatInTimeZone(at, zone, 'EEE d MMM yyyy, HH:mm');
+}
+
+/** `2026-12-01 18:00:00` in `zone`: a CSV cell (sortable; the UTC column beside it is ISO 8601). */
+export const formatCsvDateTime = (instant: number, zone: string): string =>
+  formatInTimeZone(new Date(instant), zone, 'yyyy-MM-dd HH:mm:ss');
+
+/** The wall-clock time in `zone` with its weekday, e.g. `Tue 14:05` (what "your time" reads). */
+export const localTime = (instant: number, zone: string): string =>
+  formatInTimeZone(new Date(instant), zone, 'EEE HH:mm');
 
 /** `18:00` in `zone`. */
 export const formatTime = (instant: number, zone: string): string =>

@@ -29,7 +29,7 @@ describe('credits', () => {
     const card = cardOf(response);
     expect(card.title).toBe('Credits: 450');
     expect(card.text).toContain('Your team has **450** credits.');
-    expect(card.text).toMatch(/\*\*-50\*\* · spending · .+\n_Nov 23 2026, 17:00 GMT\+9_/);
+    expect(card.text).toMatch(/\*\*-50\*\* · spending · .+\n_Mon 23 Nov 2026, 17:00_/);
     expect(card.text).toMatch(/\*\*\+500\*\* · subscription grant/);
     expect(card.context).toContain('Page 1 of 1 · 2 transactions · times in Asia/Tokyo');
     expect(card.controls).toBeUndefined();

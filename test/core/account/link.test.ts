@@ -125,7 +125,7 @@ describe('link, unlink, whoami', () => {
     expect(text).toContain('Plan: pro');
     expect(text).toContain('Credits: 500');
     expect(text).toContain('Key: `fl_live_harn…`');
-    expect(text).toMatch(/Key source: Your own link \(since Nov 23 2026, 08:00 UTC\)/);
+    expect(text).toMatch(/Key source: Your own link \(since Mon 23 Nov 2026, 08:00\)/);
     expect(text).toContain('all 11 scopes');
     expect(JSON.stringify(response)).not.toContain(DEMO_KEY);
   });

@@ -70,7 +70,7 @@ describe('subscribe calendar', () => {
     expect(titles(w)).toEqual(['Posted to YouTube', 'Post to X failed']);
     const [ok, failed] = w.chat.channelMessages;
     expect(ok?.card.text).toMatch(
-      /^\*\*Sea shanties\*\* went out on YouTube \(scheduled for Nov 23 2026, 09:00 UTC\)\.$/,
+      /^\*\*Sea shanties\*\* went out on YouTube \(scheduled for Mon 23 Nov 2026, 09:00 \(UTC\)\)\.$/,
     );
     expect(failed?.card.text).toContain('**Desert winds** could not be posted to X');
     expect(failed?.card.text).toContain(`\`/reel schedule ${failing} x <when>\``);
@@ -93,7 +93,9 @@ describe('subscribe calendar', () => {
       { idempotencyKey: 'paris' },
     );
     await pass(w, 40 * MINUTE);
-    expect(w.chat.channelMessages.at(-1)?.card.text).toContain('(scheduled for Nov 23 2026, 09:30 GMT+1)');
+    expect(w.chat.channelMessages.at(-1)?.card.text).toContain(
+      '(scheduled for Mon 23 Nov 2026, 09:30 (Europe/Paris))',
+    );
 
     const before = w.chat.posts.length;
     const off = await w.run('unsubscribe calendar');
@@ -160,7 +162,7 @@ describe.each(['spec', 'real'] as const)('subscribe videos (%s profile)', (profi
     expect(titles(w)).toEqual(['New video: First news', 'New video: Second news']);
     const card = w.chat.channelMessages[0]?.card;
     expect(card && cardText(card)).toContain(`/reel status ${first}`);
-    expect(card?.fields?.find((f) => f.label === 'Created')?.value).toBe('Nov 23 2026, 08:00 UTC');
+    expect(card?.fields?.find((f) => f.label === 'Created')?.value).toBe('Mon 23 Nov 2026, 08:00');
     expect(second).toBeTruthy();
     await pass(w, 10 * MINUTE);
     expect(titles(w)).toHaveLength(2);
@@ -193,7 +195,7 @@ describe.each(['spec', 'real'] as const)('subscribe videos (%s profile)', (profi
     const list = await w.run('subscribe');
     expect(cardOf(list).title).toBe('This channel follows 2 feeds');
     expect(cardOf(list).text).toContain(
-      `• **videos** — every new video of the team · since Nov 23 2026, 08:00 UTC · by ${mention('playground:W1:alice')}`,
+      `• **videos** — every new video of the team · since Mon 23 Nov 2026, 08:00 · by ${mention('playground:W1:alice')}`,
     );
     expect(cardOf(list).text).toContain('• **calendar** — every scheduled post that goes out or fails');
   });

@@ -57,7 +57,7 @@ describe('series show', () => {
     expect(text).toContain('Schedule: Every day at 21:00 (Europe/Paris)');
     // Monday 08:00 UTC: the next slot is Monday 21:00 in Paris, 15:00 in New York.
     expect(text).toContain(
-      'Next post: Mon 23 Nov, 21:00 (Europe/Paris) · Mon 23 Nov, 15:00 (America/New_York) your time',
+      'Next post: Mon 23 Nov 2026, 21:00 (Europe/Paris) · Mon 23 Nov 2026, 15:00 (America/New_York) your time',
     );
     expect(text).toContain('Tone: eerie');
     expect(button(response, 'series.pause').value).toBe(id);
@@ -139,7 +139,7 @@ describe('series pause / resume', () => {
 
     const resumed = await confirmed(h, h.click('series.resume', button(paused, 'series.resume').value));
     expect(textOf(resumed)).toContain('▶️ Resumed “Night Terrors”');
-    expect(textOf(resumed)).toContain('Next post:** Mon 23 Nov, 21:00 (UTC)');
+    expect(textOf(resumed)).toContain('Next post:** Mon 23 Nov 2026, 21:00 (UTC)');
     expect((await h.api.series.get(id)).paused).toBe(false);
 
     await h.click('series.pause', id);

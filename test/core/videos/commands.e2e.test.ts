@@ -122,7 +122,7 @@ describe('videos', () => {
     const page1 = card(await h.run('videos'));
     expect(page1.sections).toHaveLength(10);
     expect(page1.sections?.[0]?.text).toContain('**Clip 12**');
-    expect(page1.sections?.[0]?.text).toContain('Nov 23, 2026 17:11');
+    expect(page1.sections?.[0]?.text).toContain('Mon 23 Nov 2026, 17:11');
     expect(page1.context).toBe('Page 1 of 2 · times in Asia/Tokyo');
     expect(page1.text).toContain('1–10 of 12 videos');
     expect(buttons(page1).map((b) => b.label)).toEqual(['Next →']);

@@ -8,8 +8,9 @@ import { message, type Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
-import { clip, formatDateTime, plural, signed } from '../../format/account.js';
+import { clip, plural, signed } from '../../format/account.js';
 import { command, literal } from '../../text.js';
+import { formatDateTime } from '../../time/format.js';
 
 const PAGE_SIZE = 10;
 export const CREDITS_PAGE_ACTION = 'credits.page';

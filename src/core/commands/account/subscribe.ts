@@ -9,7 +9,6 @@ import type { Card, Response } from '../../cards.js';
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
-import { formatDateTime } from '../../format/account.js';
 import { refreshHomes } from '../../home-refresh.js';
 import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
 import { watchSeries } from '../../live/series-watcher.js';
@@ -25,6 +24,7 @@ import {
   WHAT_IT_POSTS,
 } from '../../settings/subscriptions.js';
 import { code, command, hole, literal } from '../../text.js';
+import { formatDateTime } from '../../time/format.js';
 
 const MINUTE = 60_000;
 /** Subscriptions last until unsubscribed; the watch still needs an expiry, so it is far away. */

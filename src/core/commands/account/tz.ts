@@ -5,8 +5,9 @@
 import { message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
-import { localTime, normalizeTimeZone } from '../../settings/time-zone.js';
+import { normalizeTimeZone } from '../../settings/time-zone.js';
 import { command, hole } from '../../text.js';
+import { localTime } from '../../time/format.js';
 
 export const tzCommand: CommandSpec = defineCommand({
   name: 'tz',

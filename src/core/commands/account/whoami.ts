@@ -3,10 +3,10 @@ import type { Field } from '../../cards.js';
 import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
-import { formatDateTime } from '../../format/account.js';
 import { formatScopes, missingScopes } from '../../format/scopes.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
 import { code, command, literal } from '../../text.js';
+import { formatDateTime } from '../../time/format.js';
 import { safePrefix } from './link.js';
 
 export const whoamiCommand = defineCommand({

@@ -4,7 +4,6 @@
  * query covers the UTC days overlapping the caller's range and entries are then placed on local days.
  */
 
-import { formatInTimeZone } from 'date-fns-tz';
 import { type Card, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
@@ -12,7 +11,7 @@ import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format
 import { isNotFound } from '../../not-found.js';
 import { platformName } from '../../platforms/post-blocks.js';
 import { code, command, literal } from '../../text.js';
-import { formatDay, formatTime } from '../../time/format.js';
+import { formatCsvDateTime, formatDay, formatTime } from '../../time/format.js';
 import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
 import { CALENDAR_STATUSES, type CalendarEntry } from '../../video-api.js';
@@ -189,7 +188,7 @@ async function csvCard(
     filename: csvFilename('calendar', o.day),
     header: CSV_HEADER,
     rows: rows.map(({ e, at }) => [
-      formatInTimeZone(at, o.zone, 'yyyy-MM-dd HH:mm'),
+      formatCsvDateTime(at, o.zone),
       new Date(at).toISOString(),
       e.platform,
       e.status,

@@ -3,15 +3,15 @@
  * buttons (their value carries the page number, so a click is self-contained). `--csv` sends every video the
  * key sees (up to `CSV_MAX_ROWS`) as a CSV file, reading the list 100 at a time.
  */
-import { formatInTimeZone } from 'date-fns-tz';
 import type { Card, Control, Response, Section } from '../../cards.js';
 import { message } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
-import { excerpt, formatTime } from '../../format/video.js';
+import { excerpt } from '../../format/video.js';
 import { code, command, hole, link, literal } from '../../text.js';
+import { formatCsvDateTime, formatDateTime } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
 import type { VideoListItem } from '../../video-api.js';
 import { SHOW_HERE_ACTION } from './status.js';
@@ -42,7 +42,7 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
   const sections: Section[] = items.map((v) => {
     const facts = [
       v.model && literal(v.model),
-      literal(formatTime(v.createdAt, zone)),
+      literal(v.createdAt ? formatDateTime(v.createdAt, zone) : 'unknown'),
       v.renderedVideoUrl ? link('MP4', v.renderedVideoUrl) : undefined,
     ]
       .filter(Boolean)
@@ -146,7 +146,7 @@ async function csvCard(ctx: CommandContext, archived: boolean): Promise<Card> {
   }
   const local = (at: string | undefined) => {
     const ms = at === undefined ? Number.NaN : Date.parse(at);
-    return Number.isFinite(ms) ? formatInTimeZone(ms, zone, 'yyyy-MM-dd HH:mm') : '';
+    return Number.isFinite(ms) ? formatCsvDateTime(ms, zone) : '';
   };
   const attachment = csvAttachment({
     filename: csvFilename(archived ? 'videos-archived' : 'videos', dayKey(ctx.now(), zone)),

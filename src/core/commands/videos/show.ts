@@ -7,11 +7,12 @@ import { message } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
-import { excerpt, formatTime, statusLabel, voiceLabel } from '../../format/video.js';
+import { excerpt, statusLabel, voiceLabel } from '../../format/video.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { platformName } from '../../platforms/names.js';
 import { resolveVideo } from '../../references.js';
 import { code, command, hole, link, literal } from '../../text.js';
+import { formatDateTime } from '../../time/format.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video, VideoApiError } from '../../video-api.js';
 import { loadVoices } from '../../videos/catalog-choices.js';
 import { SHOW_HERE_ACTION } from './status.js';
@@ -79,7 +80,13 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
     { label: 'Voice', value: await voiceName(ctx, video.voiceId), short: true },
     // The real service's detail may carry no usable `createdAt` (the reader drops it): say nothing then.
     ...(video.createdAt
-      ? [{ label: 'Created', value: `${formatTime(video.createdAt, zone)} (${zone})`, short: true }]
+      ? [
+          {
+            label: 'Created',
+            value: `${video.createdAt ? formatDateTime(video.createdAt, zone) : 'unknown'} (${zone})`,
+            short: true,
+          },
+        ]
       : []),
     { label: 'Thumbnails', value: thumbnailsText(video), short: true },
     {
