@@ -27,6 +27,15 @@ export const formatCsvDateTime = (instant: number, zone: string): string =>
 export const localTime = (instant: number, zone: string): string =>
   formatInTimeZone(new Date(instant), zone, 'EEE HH:mm');
 
+/**
+ * What a CSV's two time columns hold: "`time` is in Europe/Paris, `time_utc` in UTC", or, for a reader in UTC,
+ * "`time` and `time_utc` are both in UTC" (never "in UTC, … in UTC").
+ */
+export const csvTimesNote = (local: string, utc: string, zone: string): string =>
+  isUtc(zone)
+    ? `\`${local}\` and \`${utc}\` are both in UTC`
+    : `\`${local}\` is in ${zone}, \`${utc}\` in UTC`;
+
 /** `18:00` in `zone`. */
 export const formatTime = (instant: number, zone: string): string =>
   formatInTimeZone(new Date(instant), zone, 'HH:mm');

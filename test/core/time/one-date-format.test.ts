@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatDateTime } from '../../../src/core/time/format.js';
+import { csvTimesNote, formatDateTime } from '../../../src/core/time/format.js';
 
 const core = join(import.meta.dirname, '../../../src/core');
 /** Files allowed to format dates: the formatters themselves and the zone arithmetic under them. */
@@ -51,5 +51,12 @@ describe('one date format family', () => {
     expect(formatDateTime(at, 'Europe/Paris')).toBe('Tue 1 Dec 2026, 18:00');
     expect(formatDateTime(new Date(at).toISOString(), 'Europe/Paris')).toBe('Tue 1 Dec 2026, 18:00');
     expect(formatDateTime('soon', 'Europe/Paris')).toBe('soon');
+  });
+
+  it('names the CSV time columns once for a reader in UTC', () => {
+    expect(csvTimesNote('time', 'time_utc', 'Europe/Paris')).toBe(
+      '`time` is in Europe/Paris, `time_utc` in UTC',
+    );
+    expect(csvTimesNote('created', 'created_utc', 'UTC')).toBe('`created` and `created_utc` are both in UTC');
   });
 });

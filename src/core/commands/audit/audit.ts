@@ -15,7 +15,7 @@ import { isWorkspaceAdmin } from '../../people/admin.js';
 import type { AuditEntry } from '../../ports.js';
 import { resolveVideo } from '../../references.js';
 import { channel, code } from '../../text.js';
-import { formatDay } from '../../time/format.js';
+import { csvTimesNote, formatDay } from '../../time/format.js';
 import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, startOfDay } from '../../time/zone.js';
 import { VideoApiError } from '../../video-api.js';
@@ -201,7 +201,7 @@ function csvCard({
     tone: 'info',
     text:
       `${full ? `The newest ${rowCount(rows.length)} (the most one file holds)` : rowCount(rows.length)} ${where}${what}${spentText(rows)}, ` +
-      `newest first, in ${code(attachment.filename)}; \`time\` is in ${zone}, \`time_utc\` in UTC.` +
+      `newest first, in ${code(attachment.filename)}; ${csvTimesNote('time', 'time_utc', zone)}.` +
       (full ? ' Narrow it with `--from`/`--to` for older rows.' : ''),
     attachment,
   };

@@ -11,7 +11,7 @@ import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format
 import { isNotFound } from '../../not-found.js';
 import { platformName } from '../../platforms/post-blocks.js';
 import { code, command, literal } from '../../text.js';
-import { formatCsvDateTime, formatDay, formatTime } from '../../time/format.js';
+import { csvTimesNote, formatCsvDateTime, formatDay, formatTime } from '../../time/format.js';
 import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
 import { CALENDAR_STATUSES, type CalendarEntry } from '../../video-api.js';
@@ -203,8 +203,8 @@ async function csvCard(
     tone: 'info',
     text:
       `${cut ? `The first ${rowCount(rows.length)} of ${o.entries.length}` : rowCount(rows.length)} for ${o.range}` +
-      `${o.filters ? ` (${o.filters})` : ''}, oldest first, in ${code(attachment.filename)}; \`time\` is in ${o.zone}, ` +
-      `\`time_utc\` in UTC.${cut ? ' Narrow it with `--to`, `--platform` or `--status` for the rest.' : ''}`,
+      `${o.filters ? ` (${o.filters})` : ''}, oldest first, in ${code(attachment.filename)}; ` +
+      `${csvTimesNote('time', 'time_utc', o.zone)}.${cut ? ' Narrow it with `--to`, `--platform` or `--status` for the rest.' : ''}`,
     attachment,
   };
 }

@@ -11,7 +11,7 @@ import { type CommandContext, userError } from '../../context.js';
 import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
 import { excerpt } from '../../format/video.js';
 import { code, command, hole, link, literal } from '../../text.js';
-import { formatCsvDateTime, formatDateTime } from '../../time/format.js';
+import { csvTimesNote, formatCsvDateTime, formatDateTime } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
 import type { VideoListItem } from '../../video-api.js';
 import { SHOW_HERE_ACTION } from './status.js';
@@ -167,7 +167,7 @@ async function csvCard(ctx: CommandContext, archived: boolean): Promise<Card> {
     tone: 'info',
     text:
       `${cut ? `The newest ${rowCount(items.length)} of ${total} ${what}` : `All ${total} ${what}, one row each`}, ` +
-      `newest first, in ${code(attachment.filename)}; \`created\` is in ${zone}, \`created_utc\` in UTC.` +
+      `newest first, in ${code(attachment.filename)}; ${csvTimesNote('created', 'created_utc', zone)}.` +
       (cut ? ` A file holds at most ${CSV_MAX_ROWS} rows.` : ''),
     attachment,
   };
