@@ -22,12 +22,17 @@ function buttonValue(response: Response, action: string): string {
   return control.value;
 }
 
-/** A team with two TikTok accounts and no default: a publish there asks which one. */
+/**
+ * A team with two TikTok accounts and no default (a publish there asks which one), and one label on two
+ * analytics platforms (`analytics --account @brand` asks which).
+ */
 const PICKY_KEY = 'fl_live_picky_team_key_0123456789abcdef';
 const PICKY_TEAM = {
   name: 'Picky Team',
   keys: [{ key: PICKY_KEY }],
   accounts: {
+    youtube: [{ authId: 'acc_brand_yt', label: '@brand', isDefault: true }],
+    instagram: [{ authId: 'acc_brand_ig', label: '@brand', isDefault: true }],
     tiktok: [
       { authId: 'acc_second', label: 'Second', isDefault: false },
       { authId: 'acc_third', label: 'Third', isDefault: false },
@@ -141,6 +146,24 @@ describe.each(['spec', 'real'] as const)('every API parameter reachable (%s prof
     const byId = await h.run('analytics --account acc_demo_tiktok');
     expect(cardOf(byId).title).toContain('@demo.reels');
     expect(received('GET', '/analytics')[1]?.query).toMatchObject({ authId: 'acc_demo_tiktok' });
+  });
+
+  it('analytics --account naming accounts on two platforms: a select asks which, then runs', async () => {
+    const carol = await h.user('carol', { key: PICKY_KEY });
+    const asked = await h.run('analytics --range 7 --account @brand', carol);
+    expect(cardOf(asked).title).toBe('Which account?');
+    expect(received('GET', '/analytics')).toEqual([]);
+    const select = cardOf(asked).controls?.find((c) => c.kind === 'select');
+    if (select?.kind !== 'select') throw new Error('no select');
+    expect(select.options.map((o) => o.label)).toEqual(['YouTube · @brand', 'Instagram · @brand']);
+    const instagram = select.options[1]?.value ?? '';
+    const answered = await h.click(select.action, instagram, carol, instagram);
+    expect(cardOf(answered).title).toBe('Analytics · last 7 days · Instagram · @brand');
+    expect(received('GET', '/analytics')[0]?.query).toMatchObject({
+      platform: 'instagram',
+      authId: 'acc_brand_ig',
+      range: '7',
+    });
   });
 
   it('analytics --account with an unknown label: a clear message, no analytics call', async () => {

@@ -3,13 +3,13 @@
  * per platform and the top posts. While the service is still syncing (`ready` false) the card says so
  * instead of presenting partial numbers as final.
  */
-import type { Field, Section } from '../../cards.js';
+import type { Card, Field, Response, Section } from '../../cards.js';
 import { message } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
+import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { clip, count } from '../../format/account.js';
 import { platformName } from '../../platforms/names.js';
-import { command, hole, link, literal } from '../../text.js';
+import { code, command, hole, link, literal } from '../../text.js';
 import {
   type Account,
   type Accounts,
@@ -44,105 +44,166 @@ export const analyticsCommand = defineCommand({
   async run(ctx, args) {
     const range = args.range ? (Number(args.range) as 7 | 28 | 90) : undefined;
     const platform = args.platform as AnalyticsPlatform | undefined;
-    const account = args.account ? await analyticsAccount(ctx, args.account, platform) : undefined;
-    const a = await (await ctx.api()).analytics.get({
-      ...(platform ? { platform } : {}),
-      ...(range ? { range } : {}),
-      ...(account ? { authId: account.authId } : {}),
-    });
-
-    const fields: Field[] = [
-      { label: 'Total views', value: count(a.totalViews), short: true },
-      ...(a.viewsGained !== undefined
-        ? [{ label: `Views gained (${a.rangeDays} d)`, value: count(a.viewsGained), short: true }]
-        : []),
-      { label: 'Posts synced', value: String(a.postsSynced), short: true },
-      ...(a.posts7d !== undefined ? [{ label: 'Posts (7 d)', value: String(a.posts7d), short: true }] : []),
-      ...(a.likes !== undefined ? [{ label: 'Likes', value: count(a.likes), short: true }] : []),
-    ];
-
-    const sections: Section[] = [];
-    // Platforms with nothing posted are noise in a per-platform breakdown.
-    const perPlatform = Object.entries(a.byPlatform)
-      .filter(([, p]) => p.postsSynced > 0 || p.totalViews > 0)
-      .sort(([, x], [, y]) => y.totalViews - x.totalViews);
-    if (perPlatform.length > 0 && !platform) {
-      sections.push({
-        text: `**By platform**\n${perPlatform
-          .map(
-            ([p, s]) =>
-              `• **${literal(platformName(p))}** — ${count(s.totalViews)} views · ${s.postsSynced} posts` +
-              (s.viewsGained28d !== undefined ? ` · +${count(s.viewsGained28d)} in 28 d` : ''),
-          )
-          .join('\n')}`,
-      });
-    }
-    const top = [...a.topPosts].sort((x, y) => y.views - x.views).slice(0, TOP_POSTS);
-    if (top.length > 0) {
-      sections.push({
-        text: `**Top posts**\n${top
-          .map((p, i) => {
-            const title = clip(p.title || 'Untitled', 80);
-            const shown = p.postUrl ? link(title, p.postUrl) : literal(title);
-            return `${i + 1}. ${shown} — ${literal(platformName(p.platform))} · ${count(p.views)} views`;
-          })
-          .join('\n')}`,
-      });
-    }
-
-    const notes: string[] = [];
-    if (!a.ready)
-      notes.push(
-        '⏳ **Still syncing**: recent posts are not counted yet, so these numbers will grow. Check again in a few minutes.',
-      );
-    if (a.postsSynced === 0 && a.topPosts.length === 0) {
-      notes.push(
-        `No published posts in this window yet. Publish one with ${command('publish', [hole('video'), hole('platform')])}.`,
-      );
-    }
-    return message({
-      title:
-        `Analytics · last ${a.rangeDays} days${platform ? ` · ${platformName(platform)}` : ''}` +
-        (account ? ` · ${literal(account.label)}` : ''),
-      tone: a.ready ? 'info' : 'progress',
-      ...(notes.length > 0 ? { text: notes.join('\n') } : {}),
-      fields,
-      ...(sections.length > 0 ? { sections } : {}),
-    });
+    const found = args.account ? await analyticsAccount(ctx, args.account, platform) : undefined;
+    if (found?.kind === 'ask') return message(whichAccountCard(args.account ?? '', found.matches, range));
+    return analyticsCard(ctx, { platform, range, account: found?.account });
   },
 });
 
+/** The select's choice: `range|platform|authId` (ids only; the account is looked up again on arrival). */
+const ACCOUNT_ACTION = 'analytics.account';
+
+export const analyticsAccountAction: ActionSpec = {
+  action: ACCOUNT_ACTION,
+  async run(ctx, value, choice) {
+    const [rangeText, platform, authId] = (choice ?? value).split('|');
+    const range = (RANGES as readonly string[]).includes(rangeText ?? '')
+      ? (Number(rangeText) as 7 | 28 | 90)
+      : undefined;
+    if (!platform || !authId || !(ANALYTICS_PLATFORMS as readonly string[]).includes(platform))
+      throw userError('interaction-expired');
+    const found = await analyticsAccount(ctx, authId, platform as AnalyticsPlatform);
+    if (found.kind !== 'use') throw userError('interaction-expired');
+    return analyticsCard(ctx, { platform: platform as AnalyticsPlatform, range, account: found.account });
+  },
+};
+
+/** Several accounts of different platforms answer to the label: the member picks one (platform and label). */
+function whichAccountCard(ref: string, matches: Match[], range: number | undefined): Card {
+  return {
+    title: 'Which account?',
+    tone: 'info',
+    text: `${matches.length} connected accounts match ${code(ref.trim())}. Pick one: its analytics come back here.`,
+    controls: [
+      {
+        kind: 'select',
+        action: ACCOUNT_ACTION,
+        placeholder: 'Choose an account',
+        options: matches.slice(0, 25).map((m) => ({
+          label: `${platformName(m.platform)} · ${m.account.label}`,
+          value: `${range ?? ''}|${m.platform}|${m.account.authId}`,
+        })),
+      },
+    ],
+    context: `Next time, name the platform too: ${command('analytics', [], { platform: matches[0]?.platform ?? 'youtube', account: ref.trim() })}`,
+  };
+}
+
+async function analyticsCard(
+  ctx: CommandContext,
+  o: {
+    platform: AnalyticsPlatform | undefined;
+    range: 7 | 28 | 90 | undefined;
+    account: Account | undefined;
+  },
+): Promise<Response> {
+  const { platform, range, account } = o;
+  const a = await (await ctx.api()).analytics.get({
+    ...(platform ? { platform } : {}),
+    ...(range ? { range } : {}),
+    ...(account ? { authId: account.authId } : {}),
+  });
+
+  const fields: Field[] = [
+    { label: 'Total views', value: count(a.totalViews), short: true },
+    ...(a.viewsGained !== undefined
+      ? [{ label: `Views gained (${a.rangeDays} d)`, value: count(a.viewsGained), short: true }]
+      : []),
+    { label: 'Posts synced', value: String(a.postsSynced), short: true },
+    ...(a.posts7d !== undefined ? [{ label: 'Posts (7 d)', value: String(a.posts7d), short: true }] : []),
+    ...(a.likes !== undefined ? [{ label: 'Likes', value: count(a.likes), short: true }] : []),
+  ];
+
+  const sections: Section[] = [];
+  // Platforms with nothing posted are noise in a per-platform breakdown.
+  const perPlatform = Object.entries(a.byPlatform)
+    .filter(([, p]) => p.postsSynced > 0 || p.totalViews > 0)
+    .sort(([, x], [, y]) => y.totalViews - x.totalViews);
+  if (perPlatform.length > 0 && !platform) {
+    sections.push({
+      text: `**By platform**\n${perPlatform
+        .map(
+          ([p, s]) =>
+            `• **${literal(platformName(p))}** — ${count(s.totalViews)} views · ${s.postsSynced} posts` +
+            (s.viewsGained28d !== undefined ? ` · +${count(s.viewsGained28d)} in 28 d` : ''),
+        )
+        .join('\n')}`,
+    });
+  }
+  const top = [...a.topPosts].sort((x, y) => y.views - x.views).slice(0, TOP_POSTS);
+  if (top.length > 0) {
+    sections.push({
+      text: `**Top posts**\n${top
+        .map((p, i) => {
+          const title = clip(p.title || 'Untitled', 80);
+          const shown = p.postUrl ? link(title, p.postUrl) : literal(title);
+          return `${i + 1}. ${shown} — ${literal(platformName(p.platform))} · ${count(p.views)} views`;
+        })
+        .join('\n')}`,
+    });
+  }
+
+  const notes: string[] = [];
+  if (!a.ready)
+    notes.push(
+      '⏳ **Still syncing**: recent posts are not counted yet, so these numbers will grow. Check again in a few minutes.',
+    );
+  if (a.postsSynced === 0 && a.topPosts.length === 0) {
+    notes.push(
+      `No published posts in this window yet. Publish one with ${command('publish', [hole('video'), hole('platform')])}.`,
+    );
+  }
+  return message({
+    title:
+      `Analytics · last ${a.rangeDays} days${platform ? ` · ${platformName(platform)}` : ''}` +
+      (account ? ` · ${literal(account.label)}` : ''),
+    tone: a.ready ? 'info' : 'progress',
+    ...(notes.length > 0 ? { text: notes.join('\n') } : {}),
+    fields,
+    ...(sections.length > 0 ? { sections } : {}),
+  });
+}
+
+interface Match {
+  platform: AnalyticsPlatform;
+  account: Account;
+}
+
 /**
  * The account `--account` names, by id or label (exact, else a unique prefix), among the platform's accounts
- * or every analytics platform's. A key without `accounts:read` sends the text as the id (the service judges).
+ * or every analytics platform's; `ask` when one label names accounts on several platforms (`@brand` on YouTube
+ * and TikTok). A key without `accounts:read` sends the text as the id (the service judges).
  */
 async function analyticsAccount(
   ctx: CommandContext,
   ref: string,
   platform: AnalyticsPlatform | undefined,
-): Promise<Account> {
+): Promise<{ kind: 'use'; account: Account } | { kind: 'ask'; matches: Match[] }> {
   let accounts: Accounts;
   try {
     accounts = await ctx.deps.catalog.accounts(await ctx.api(), await ctx.apiKeyId());
   } catch (error) {
     if (error instanceof VideoApiError && error.type === 'forbidden_scope')
-      return { authId: ref.trim(), label: ref.trim(), isDefault: false };
+      return { kind: 'use', account: { authId: ref.trim(), label: ref.trim(), isDefault: false } };
     throw error;
   }
-  const platforms: readonly string[] = platform ? [platform] : ANALYTICS_PLATFORMS;
-  const list = platforms.flatMap((p) => accounts[p] ?? []);
+  const platforms = platform ? [platform] : ANALYTICS_PLATFORMS;
+  const list: Match[] = platforms.flatMap((p) =>
+    (accounts[p] ?? []).map((account) => ({ platform: p, account })),
+  );
   const wanted = ref.trim();
   const lower = wanted.toLowerCase();
-  const byLabel = list.filter((a) => a.label.toLowerCase() === lower);
-  const byPrefix = list.filter((a) => a.label.toLowerCase().startsWith(lower));
-  const hit =
-    list.find((a) => a.authId === wanted) ??
-    (byLabel.length === 1 ? byLabel[0] : byPrefix.length === 1 ? byPrefix[0] : undefined);
-  if (!hit)
-    throw userError('not-found-account', {
-      ref: wanted,
-      platform: platform ? platformName(platform) : 'YouTube, TikTok, Instagram or Facebook',
-      option: 'account',
-    });
-  return hit;
+  const byId = list.find((m) => m.account.authId === wanted);
+  if (byId) return { kind: 'use', account: byId.account };
+  const byLabel = list.filter((m) => m.account.label.toLowerCase() === lower);
+  const byPrefix = list.filter((m) => m.account.label.toLowerCase().startsWith(lower));
+  const matches = byLabel.length > 0 ? byLabel : byPrefix;
+  const [only] = matches;
+  if (only && matches.length === 1) return { kind: 'use', account: only.account };
+  if (matches.length > 1) return { kind: 'ask', matches };
+  throw userError('not-found-account', {
+    ref: wanted,
+    platform: platform ? platformName(platform) : 'YouTube, TikTok, Instagram or Facebook',
+    option: 'account',
+  });
 }

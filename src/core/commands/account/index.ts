@@ -1,6 +1,6 @@
 import type { CommandModule } from '../../command-spec.js';
 import { accountsCommand } from './accounts.js';
-import { analyticsCommand } from './analytics.js';
+import { analyticsAccountAction, analyticsCommand } from './analytics.js';
 import { assetCommand } from './asset.js';
 import { creditsCommand, creditsPageAction } from './credits.js';
 import { helpCommand } from './help.js';
@@ -36,6 +36,6 @@ export const accountModule: CommandModule = {
     tzCommand,
     helpCommand,
   ],
-  actions: [creditsPageAction, tzPickAction, ...HOME_ACTIONS],
+  actions: [creditsPageAction, tzPickAction, analyticsAccountAction, ...HOME_ACTIONS],
   forms: [linkFormSpec],
 };
