@@ -18,6 +18,7 @@ async function publishers(d: ScenarioDriver): Promise<void> {
 }
 
 const posts = (d: ScenarioDriver) => d.fixtures.seriesWrites().filter((w) => w.method === 'POST');
+const patches = (d: ScenarioDriver) => d.fixtures.seriesWrites().filter((w) => w.method === 'PATCH');
 
 export const SERIES_SCENARIOS: readonly ApprovalScenario[] = [
   {
@@ -79,6 +80,47 @@ export const SERIES_SCENARIOS: readonly ApprovalScenario[] = [
       await d.submit('carol', form.form as NonNullable<typeof form.form>, { reason: 'Pick a channel first' });
       expect((await lastApproval(d)).title).toMatch(/^Rejected: Start the series “Plain”/);
       expect(posts(d)).toEqual([]);
+    },
+  },
+  {
+    name: 'series: changing where or when a series posts takes the publish role and waits; other edits do not',
+    async run(d) {
+      const created = await d.run(
+        'alice',
+        'series create "Weekly" --source ai_story --schedule "mon 09:00 UTC"',
+      );
+      const done = await d.click('alice', button(created.card, 'series.create.confirm'));
+      expect(done.card?.title, text(done)).toBe('Series created: Weekly');
+      await publishers(d);
+
+      const refused = await d.run('dave', 'series edit Weekly --time 18:00');
+      expect(text(refused)).toContain(`Only ${d.mention('alice')}, ${d.mention('bob')} may`);
+      expect(text(refused)).toContain('change where, when or with which model a series posts');
+      const free = await d.run('dave', 'series edit Weekly --tone eerie');
+      expect(free.card?.title, text(free)).toBe('Updated “Weekly”');
+      expect(patches(d)).toHaveLength(1);
+
+      const sent = await d.run(
+        'alice',
+        'series edit Weekly --destination tiktok --accounts "@demo.reels" --schedule "mon,wed,fri 18:00 Europe/Paris"',
+      );
+      expect(sent.card?.title, text(sent)).toBe('Sent for approval');
+      expect(patches(d)).toHaveLength(1);
+      const card = await lastApproval(d);
+      expect(card.title).toMatch(
+        /^Approval needed: Change the series “Weekly”: destination, accounts, posting time, posting days, time zone/,
+      );
+      for (const words of ['Mon, Wed, Fri at 18:00 (Europe/Paris)', 'TikTok', '@demo.reels', '260 credits'])
+        expect(card.text, words).toContain(words);
+
+      const approved = await d.click('bob', button(card, 'approval.approve'));
+      expect(approved.card?.title, text(approved)).toBe('Approved · Updated “Weekly”');
+      expect(patches(d)).toHaveLength(2);
+      expect(patches(d)[1]?.body).toMatchObject({
+        destination: 'tiktok',
+        autoPostTime: '18:00',
+        timezone: 'Europe/Paris',
+      });
     },
   },
 ];
