@@ -93,28 +93,29 @@ export const SERIES_SCENARIOS: readonly ApprovalScenario[] = [
       expect(done.card?.title, text(done)).toBe('Series created: Weekly');
       await publishers(d);
 
-      const refused = await d.run('dave', 'series edit Weekly --time 18:00');
+      // Options every surface shows (Discord types the advanced ones in `more`).
+      const refused = await d.run('dave', 'series edit Weekly --schedule "18:00 UTC"');
       expect(text(refused)).toContain(`Only ${d.mention('alice')}, ${d.mention('bob')} may`);
       expect(text(refused)).toContain('change where, when or with which model a series posts');
-      const free = await d.run('dave', 'series edit Weekly --tone eerie');
-      expect(free.card?.title, text(free)).toBe('Updated “Weekly”');
+      const free = await d.run('dave', 'series edit Weekly --name "Weekly Reads"');
+      expect(free.card?.title, text(free)).toBe('Updated “Weekly Reads”');
       expect(patches(d)).toHaveLength(1);
 
       const sent = await d.run(
         'alice',
-        'series edit Weekly --destination tiktok --accounts "@demo.reels" --schedule "mon,wed,fri 18:00 Europe/Paris"',
+        'series edit Weekly --destination tiktok --schedule "mon,wed,fri 18:00 Europe/Paris"',
       );
       expect(sent.card?.title, text(sent)).toBe('Sent for approval');
       expect(patches(d)).toHaveLength(1);
       const card = await lastApproval(d);
       expect(card.title).toMatch(
-        /^Approval needed: Change the series “Weekly”: destination, accounts, posting time, posting days, time zone/,
+        /^Approval needed: Change the series “Weekly Reads”: destination, posting time, posting days, time zone/,
       );
       for (const words of ['Mon, Wed, Fri at 18:00 (Europe/Paris)', 'TikTok', '@demo.reels', '260 credits'])
         expect(card.text, words).toContain(words);
 
       const approved = await d.click('bob', button(card, 'approval.approve'));
-      expect(approved.card?.title, text(approved)).toBe('Approved · Updated “Weekly”');
+      expect(approved.card?.title, text(approved)).toBe('Approved · Updated “Weekly Reads”');
       expect(patches(d)).toHaveLength(2);
       expect(patches(d)[1]?.body).toMatchObject({
         destination: 'tiktok',
