@@ -61,7 +61,9 @@ export const createCommand: CommandSpec = defineCommand({
   details:
     'With no arguments a form opens. The cost and your balance come first: nothing is created until you ' +
     'confirm. The first episode then starts generating right away; every episode charges its ' +
-    "model's credits (storyboard 20, motion_lite 50, motion_pro 100). Schedules read like " +
+    "model's credits (storyboard 20, motion_lite 50, motion_pro 100). A series posts every episode on its own, " +
+    'so it takes the publish role, and under an approval policy an approver agrees before it is created. ' +
+    'Schedules read like ' +
     '`daily 09:00 Europe/Paris`, `weekdays 6pm` or `mon,wed,fri 18:00` (your time zone unless you name one).',
   form: (ctx, partial) => openCreateForm(ctx, partial),
   async run(ctx, args) {

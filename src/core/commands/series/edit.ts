@@ -89,7 +89,9 @@ export const editCommand: CommandSpec = defineCommand({
     'series edit last --background minecraft_parkour --emojis no --thumbnail-settings style=bold',
   ],
   details:
-    'Options are those of `series create`, plus `--name` and `--paused yes|no`. `--days daily` posts every day.',
+    'Options are those of `series create`, plus `--name` and `--paused yes|no`. `--days daily` posts every day. ' +
+    'Changing where, when or with which model it posts takes the publish role, and under an approval policy ' +
+    'waits for an approver.',
   async run(ctx, args) {
     for (const role of rolesForEdit(args as SeriesFieldArgs & { paused?: boolean }))
       await checkRole(ctx, role);
