@@ -4,16 +4,18 @@
  * "generate only" series): so creating any series, or changing where, when or with which model it posts,
  * takes the publish role and, under the publish policy, an approver's agreement before the service hears of
  * it. This file says which fields those are, and what an approver reads about them: the cadence in words in
- * the series' zone, where it posts (platform and accounts), the model and what it costs per episode and per
- * month.
+ * the series' zone, where it posts (platform and accounts), the model, what it costs per episode and per
+ * month, and when the balance runs out at that pace.
  */
+import { formatInTimeZone } from 'date-fns-tz';
 import type { Field } from '../cards.js';
 import type { CommandContext } from '../context.js';
 import { platformName } from '../platforms/names.js';
 import { literal } from '../text.js';
+import { formatDay } from '../time/format.js';
 import { type Account, type SeriesPatch, VideoApiError } from '../video-api.js';
 import { daysOf, describeSchedule } from './cadence.js';
-import { DEFAULT_SERIES_MODEL, episodeCost } from './series-common.js';
+import { balance, DEFAULT_SERIES_MODEL, episodeCost } from './series-common.js';
 
 /** The fields that decide where, when and what a series posts: changing one is a publication change. */
 export const PUBLICATION_FIELDS = [
@@ -35,7 +37,12 @@ const WEEKS_PER_MONTH = 365.25 / 12 / 7;
 
 /** Episodes a month at this cadence (no days = every day), rounded as people count them. */
 export const episodesPerMonth = (postingDays: readonly string[] | undefined): number =>
-  Math.round((daysOf(postingDays ?? []).length || 7) * WEEKS_PER_MONTH);
+  Math.round(episodesPerWeek(postingDays) * WEEKS_PER_MONTH);
+
+const episodesPerWeek = (postingDays: readonly string[] | undefined): number =>
+  daysOf(postingDays ?? []).length || 7;
+
+const DAY_MS = 86_400_000;
 
 /** What the series would be once created or changed: the configuration fields a publication card reads. */
 export type PublicationConfig = Pick<
@@ -49,7 +56,7 @@ export type PublicationConfig = Pick<
  */
 export async function publicationFields(ctx: CommandContext, config: PublicationConfig): Promise<Field[]> {
   const model = config.brollModel ?? DEFAULT_SERIES_MODEL;
-  const cost = await episodeCost(ctx, model);
+  const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
   const perMonth = episodesPerMonth(config.postingDays);
   const schedule = describeSchedule({
     postingDays: daysOf(config.postingDays ?? []),
@@ -76,7 +83,22 @@ export async function publicationFields(ctx: CommandContext, config: Publication
           : `about ${perMonth} episodes · ${perMonth * cost} credits`,
       short: true,
     },
+    ...(cost === undefined || cost === 0 || credits === undefined
+      ? []
+      : [{ label: 'Balance', value: lastingText(ctx, { config, cost, credits }) }]),
   ];
+}
+
+/** "500 credits · at this pace they run out around Fri 18 Dec 2026" (the day in the series' zone). */
+function lastingText(
+  ctx: CommandContext,
+  { config, cost, credits }: { config: PublicationConfig; cost: number; credits: number },
+): string {
+  const episodes = Math.floor(credits / cost);
+  if (episodes === 0) return `${credits} credits · not enough for one episode`;
+  const at = ctx.now() + ((episodes * 7) / episodesPerWeek(config.postingDays)) * DAY_MS;
+  const day = formatDay(formatInTimeZone(at, config.timezone ?? 'UTC', 'yyyy-MM-dd'));
+  return `${credits} credits · at this pace they run out around ${day}`;
 }
 
 /** "YouTube · Demo Channel", "TikTok · @demo.reels (its default account)", or the service's default platform. */
