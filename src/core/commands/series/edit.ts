@@ -266,9 +266,10 @@ async function publicationApproval(
   const after = patch.brollModel ?? before;
   const cost = await episodeCost(ctx, after);
   const posting = new Set<string>(PUBLICATION_FIELDS);
-  const changes = PUBLICATION_FIELDS.filter(
-    (f) => patch[f] !== undefined && !(f === 'brollModel' && after === before),
-  ).map((f) => (f === 'brollModel' ? `model ${before} → ${after}` : (FIELD_LABELS[f] ?? f)));
+  const model = after === before ? `model ${after}` : `model ${before} → ${after}`;
+  const changes = PUBLICATION_FIELDS.filter((f) => patch[f] !== undefined).map((f) =>
+    f === 'brollModel' ? model : (FIELD_LABELS[f] ?? f),
+  );
   if (patch.paused === false && series.paused === true) changes.push('resume');
   const others = Object.keys(patch)
     .filter((f) => !posting.has(f) && f !== 'paused')
