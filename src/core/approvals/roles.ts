@@ -12,7 +12,8 @@ export type Role = 'publish' | 'spend' | 'admin';
 
 /** What each role allows, as the refusal names it ("Only @bob may <what> in this channel."). */
 export const ROLE_ACTIONS: Record<Role, string> = {
-  publish: 'publish, schedule, unschedule or delete videos and series, or change where a series posts',
+  publish:
+    'publish, schedule, unschedule or delete videos and series, start a series, or change where, when or with which model a series posts',
   spend: "spend credits (create videos; start, resume or generate series; change a series' model or length)",
   admin: 'change settings and subscriptions',
 };

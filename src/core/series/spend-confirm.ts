@@ -19,6 +19,8 @@ export interface SpendCardOptions {
   credits: number | undefined;
   /** Whether Confirm leads to an approval request rather than the action. */
   approval: boolean;
+  /** Which policy asks for it (default spend): a series that posts waits under the publish policy. */
+  approvalFor?: 'spend' | 'publish';
   confirm: { action: string; value: string; label: string };
   cancel: { action: string; value: string };
   /** When the balance does not cover the charge: the advice, and whether Confirm is withheld. */
@@ -75,10 +77,15 @@ export async function spendCard(ctx: CommandContext, o: SpendCardOptions): Promi
           ]),
       { kind: 'button', action: o.cancel.action, value: o.cancel.value, label: 'Cancel' },
     ],
-    context: o.approval
-      ? `This channel needs an approver for spending over ${(await ctx.settings()).spendThreshold} credits: nothing is charged until one approves. · ${o.context}`
-      : o.context,
+    context: o.approval ? `${await approvalNote(ctx, o.approvalFor)} · ${o.context}` : o.context,
   };
+}
+
+/** Why Confirm asks an approver, and what waits meanwhile. */
+async function approvalNote(ctx: CommandContext, why: SpendCardOptions['approvalFor']): Promise<string> {
+  if (why === 'publish')
+    return 'Where, when and what a series posts needs an approver in this channel: nothing is sent until one approves.';
+  return `This channel needs an approver for spending over ${(await ctx.settings()).spendThreshold} credits: nothing is charged until one approves.`;
 }
 
 /** What a Cancel click leaves on the card: `what` did not happen ("No episode was generated"). */

@@ -69,6 +69,8 @@ export interface Fixtures {
   scheduledPosts(videoId: string): Promise<{ platform: string; status: string; scheduledTime: string }[]>;
   /** The main team's spends (negative ledger entries), oldest first. */
   spends(): number[];
+  /** Every series write the service received (POST /series, PATCH /series/{id}), oldest first, with its body. */
+  seriesWrites(): { method: 'POST' | 'PATCH'; body: Record<string, unknown> }[];
 }
 
 export interface ScenarioDriver {

@@ -40,5 +40,13 @@ export function harnessFixtures(h: Harness): Fixtures {
         .ledger(DEMO_KEY)
         .filter((e) => e.credits < 0)
         .map((e) => e.credits),
+    seriesWrites: () =>
+      h.sim.sim
+        .received({ path: /^\/series(\/[^/]+)?$/ })
+        .filter((r) => r.method === 'POST' || r.method === 'PATCH')
+        .map((r) => ({
+          method: r.method as 'POST' | 'PATCH',
+          body: (r.body ?? {}) as Record<string, unknown>,
+        })),
   };
 }

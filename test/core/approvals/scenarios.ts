@@ -25,6 +25,7 @@ import {
 import { CONTENT_SCENARIOS } from './scenarios-content.js';
 import { INBOX_SCENARIOS } from './scenarios-inbox.js';
 import { POLICY_SCENARIOS } from './scenarios-policy.js';
+import { SERIES_SCENARIOS } from './scenarios-series.js';
 
 export type { ApprovalScenario } from './scenario-kit.js';
 
@@ -405,6 +406,7 @@ export function defineApprovalSuite(
       ...POLICY_SCENARIOS,
       ...INBOX_SCENARIOS,
       ...CONTENT_SCENARIOS,
+      ...SERIES_SCENARIOS,
     ]) {
       it(scenario.name, async () => {
         await scenario.run(d);

@@ -143,7 +143,7 @@ describe('under `approval spend`', () => {
     });
   });
 
-  it('a model change that raises the cost per episode over the threshold waits; a cheaper one does not', async () => {
+  it('a model change waits, over the threshold or not: the model is part of what a series posts', async () => {
     const id = await create('Cheap --source ai_story');
     await settings('approval spend');
     h.calls.length = 0;
@@ -158,10 +158,17 @@ describe('under `approval spend`', () => {
     expect(card(approved).title).toBe('Approved · Updated “Cheap”');
     expect(await h.api.series.get(id)).toMatchObject({ brollModel: 'motion_pro', tone: 'eerie' });
 
-    // Down to a model under the threshold: no approval needed.
+    // Down to a model under the threshold: no spend to approve, but a change of what the series posts
+    // (DESIGN §5), so it waits all the same.
     const cheaper = await h.run(`series edit ${id} --model storyboard`, bob);
-    expect(confirmButton(cheaper).label).toBe('Apply change');
-    expect(card(await confirmed(h, cheaper, bob)).title).toBe('Updated “Cheap”');
+    expect(confirmButton(cheaper).label).toBe('Request approval');
+    const asked = await confirmed(h, cheaper, bob);
+    expect(card(asked).title).toBe('Sent for approval');
+    expect(textOf(asked)).toContain('Change the series “Cheap”: model motion_pro → storyboard');
+    expect((await h.api.series.get(id)).brollModel).toBe('motion_pro');
+    expect(card(await h.click('approval.approve', approvalId(asked), carol)).title).toBe(
+      'Approved · Updated “Cheap”',
+    );
     expect((await h.api.series.get(id)).brollModel).toBe('storyboard');
   });
 

@@ -3,6 +3,10 @@
  * cost, and the balance; Confirm creates the series (POST /series) and follows it in this conversation so
  * every episode gets its own status card. Without a name or source it opens the create form
  * (./create-form.ts), whose submission leads to the same cost card.
+ *
+ * A series posts its episodes on its own, so it is a publication (../../series/publication.ts): creating one
+ * takes the publish role as well as the spend role, and under an approval policy Confirm asks an approver,
+ * whose click sends the one POST /series (with the requester's key for this action).
  */
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
@@ -12,6 +16,7 @@ import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-
 import { type CommandContext, userError } from '../../context.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
 import { actionKey } from '../../request-id.js';
+import { publicationFields } from '../../series/publication.js';
 import {
   balance,
   configFields,
@@ -56,7 +61,9 @@ export const createCommand: CommandSpec = defineCommand({
   details:
     'With no arguments a form opens. The cost and your balance come first: nothing is created until you ' +
     'confirm. The first episode then starts generating right away; every episode charges its ' +
-    "model's credits (storyboard 20, motion_lite 50, motion_pro 100). Schedules read like " +
+    "model's credits (storyboard 20, motion_lite 50, motion_pro 100). A series posts every episode on its own, " +
+    'so it takes the publish role, and under an approval policy an approver agrees before it is created. ' +
+    'Schedules read like ' +
     '`daily 09:00 Europe/Paris`, `weekdays 6pm` or `mon,wed,fri 18:00` (your time zone unless you name one).',
   form: (ctx, partial) => openCreateForm(ctx, partial),
   async run(ctx, args) {
@@ -82,9 +89,10 @@ export async function confirmCreate(
   input: SeriesInput,
   options: { requestId?: string | undefined } = {},
 ): Promise<Response> {
-  await checkRole(ctx, 'spend');
+  await checkRoles(ctx);
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
+  const approval = await approvalFor(ctx, cost);
   const idempotencyKey = await actionKey(ctx, {
     action: 'series.create',
     payload: input,
@@ -103,7 +111,8 @@ export async function confirmCreate(
         chargedNow: cost,
         perEpisode: cost,
         credits,
-        approval: await needsApproval(ctx, { kind: 'spend', credits: cost }),
+        approval: approval !== undefined,
+        ...(approval ? { approvalFor: approval } : {}),
         confirm: { action: confirmAction('create'), value: id, label: 'Create series' },
         cancel: { action: cancelAction('create'), value: id },
         short: {
@@ -118,7 +127,29 @@ export async function confirmCreate(
   return { kind: 'message', visibility: 'ephemeral', card };
 }
 
-/** Under `approval spend` above the threshold: the request an approver sees (with the card's key). */
+/** Both roles a series takes: it spends (every episode) and it posts (every episode, on its own). */
+async function checkRoles(ctx: CommandContext): Promise<void> {
+  await checkRole(ctx, 'spend');
+  await checkRole(ctx, 'publish');
+}
+
+/**
+ * Which policy makes an approver agree before the series exists: any approval policy covers publishing, and
+ * a series posts; `approval spend` also covers a first episode above the threshold.
+ */
+async function approvalFor(
+  ctx: CommandContext,
+  cost: number | undefined,
+): Promise<'publish' | 'spend' | undefined> {
+  if (await needsApproval(ctx, { kind: 'publish' })) return 'publish';
+  if (await needsApproval(ctx, { kind: 'spend', credits: cost })) return 'spend';
+  return undefined;
+}
+
+/**
+ * The request an approver sees (with the card's key): the series as it would post — cadence, where, model,
+ * cost per episode and per month — and its source.
+ */
 async function createApproval(
   ctx: CommandContext,
   { input, cost, idempotencyKey }: { input: SeriesInput; cost: number | undefined; idempotencyKey: string },
@@ -130,19 +161,18 @@ async function createApproval(
     idempotencyKey,
     summary: `Start the series “${literal(input.name)}”${cost === undefined ? '' : ` (${cost} credits per episode)`}`,
     fields: [
-      { label: 'Model', value: literal(model), short: true },
-      ...(cost === undefined ? [] : [{ label: 'Each episode', value: `${cost} credits`, short: true }]),
+      ...(await publicationFields(ctx, { ...input, brollModel: model })),
       { label: 'Source', value: literal(input.source), short: true },
     ],
   });
 }
 
-/** Confirm: the approval request when the policy wants one, else the create. */
+/** Confirm: the approval request when the policy wants one (roles and policy read again now), else the create. */
 export const [createConfirmAction, createCancelAction] = spendActions('create', async (ctx, pending) => {
   if (pending.op !== 'create') throw userError('interaction-expired');
-  await checkRole(ctx, 'spend');
+  await checkRoles(ctx);
   const cost = await episodeCost(ctx, pending.input.brollModel ?? DEFAULT_SERIES_MODEL);
-  if (await needsApproval(ctx, { kind: 'spend', credits: cost })) {
+  if (await approvalFor(ctx, cost)) {
     return {
       response: await createApproval(ctx, {
         input: pending.input,
@@ -166,7 +196,7 @@ export async function createSeries(
   options: CreateSeriesOptions = {},
 ): Promise<Response> {
   const { approved } = options;
-  if (!approved) await checkRole(ctx, 'spend');
+  if (!approved) await checkRoles(ctx);
   const api = await ctx.api();
   const model = input.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);

@@ -2,12 +2,16 @@
  * `series edit <s> --field value…`: changes only the fields given (PATCH). Every value is checked before
  * anything is sent; the reply lists what changed, in words.
  *
- * Who may: changing what episodes cost (model, length) or resuming takes the `spend` role; changing where and
- * how episodes are posted (destination, accounts, YouTube privacy, hashtags) the `publish` role. An edit that
- * changes the model or resumes a paused series shows the cost per episode and the balance first, with
- * Confirm / Cancel (./spend-confirm.ts); under `settings approval spend`, Confirm of one that raises the cost
- * per episode of a running series above the threshold, or resumes a paused one, asks an approver like
- * `series generate` (src/core/approvals).
+ * Who may: changing what episodes cost (model, length) or resuming takes the `spend` role; changing where,
+ * when and how episodes are posted (destination, accounts, schedule, model, YouTube privacy, hashtags) the
+ * `publish` role. An edit that changes the model or resumes a paused series shows the cost per episode and the
+ * balance first, with Confirm / Cancel (./spend-confirm.ts); under `settings approval spend`, Confirm of one
+ * that raises the cost per episode of a running series above the threshold, or resumes a paused one, asks an
+ * approver like `series generate` (src/core/approvals).
+ *
+ * A series that posts is a publication (../../series/publication.ts): under an approval policy, an edit of
+ * where, when or with which model it posts waits for an approver before the PATCH, whose card shows the series
+ * as it would then post.
  */
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
@@ -19,6 +23,7 @@ import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import { type Ref, resolveSeries } from '../../references.js';
 import { actionKey } from '../../request-id.js';
 import { describeDays, type Weekday } from '../../series/cadence.js';
+import { changesPublication, PUBLICATION_FIELDS, publicationFields } from '../../series/publication.js';
 import {
   balance,
   DEFAULT_SERIES_MODEL,
@@ -45,7 +50,18 @@ const CADENCE_FIELDS = ['autoPostTime', 'postingDays', 'timezone', 'paused'] as 
 export function rolesForEdit(args: SeriesFieldArgs & { paused?: boolean | undefined }): Role[] {
   const roles: Role[] = [];
   if (args.model !== undefined || args.duration !== undefined || args.paused === false) roles.push('spend');
-  const posting = [args.destination, args.accounts, args.privacy, args.hashtags];
+  // Where, when and with which model it posts: a series that posts is a publication.
+  const posting = [
+    args.destination,
+    args.accounts,
+    args.privacy,
+    args.hashtags,
+    args.schedule,
+    args.time,
+    args.days,
+    args.timezone,
+    args.model,
+  ];
   if (posting.some((v) => v !== undefined)) roles.push('publish');
   return roles;
 }
@@ -73,7 +89,9 @@ export const editCommand: CommandSpec = defineCommand({
     'series edit last --background minecraft_parkour --emojis no --thumbnail-settings style=bold',
   ],
   details:
-    'Options are those of `series create`, plus `--name` and `--paused yes|no`. `--days daily` posts every day.',
+    'Options are those of `series create`, plus `--name` and `--paused yes|no`. `--days daily` posts every day. ' +
+    'Changing where, when or with which model it posts takes the publish role, and under an approval policy ' +
+    'waits for an approver.',
   async run(ctx, args) {
     for (const role of rolesForEdit(args as SeriesFieldArgs & { paused?: boolean }))
       await checkRole(ctx, role);
@@ -90,7 +108,13 @@ export const editCommand: CommandSpec = defineCommand({
       if (modelChanges || (patch.paused === false && series.paused === true))
         return confirmEdit(ctx, series, patch);
     }
-    return applySeriesEdit(ctx, { ref, patch });
+    // The same typed edit again soon is the same request: it finds the approval it already asked for.
+    const asked = await editApproval(ctx, {
+      ref,
+      patch,
+      idempotencyKey: await actionKey(ctx, { action: 'series.edit', payload: { seriesId: ref.id, patch } }),
+    });
+    return asked ?? applySeriesEdit(ctx, { ref, patch });
   },
 });
 
@@ -113,6 +137,7 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
     .filter((f) => f !== 'brollModel' && f !== 'paused')
     .map((f) => FIELD_LABELS[f] ?? f);
   const draft = { op: 'edit' as const, seriesId: series.id, name: series.name, patch };
+  const publishes = await publicationNeedsApproval(ctx, patch);
   const card = await savePendingSpend(ctx, {
     draft,
     idempotencyKey: async (id) =>
@@ -127,7 +152,8 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
         chargedNow: 0,
         perEpisode: newCost,
         credits,
-        approval: await editNeedsApproval(ctx, { series, patch, oldCost, newCost }),
+        approval: publishes || (await editNeedsApproval(ctx, { series, patch, oldCost, newCost })),
+        ...(publishes ? { approvalFor: 'publish' as const } : {}),
         confirm: { action: confirmAction('edit'), value: id, label: 'Apply change' },
         cancel: { action: cancelAction('edit'), value: id },
         context: `series \`${series.id}\``,
@@ -140,6 +166,7 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
 export const [editConfirmAction, editCancelAction] = spendActions('edit', async (ctx, pending) => {
   if (pending.op !== 'edit') throw userError('interaction-expired');
   await checkRole(ctx, 'spend');
+  if (changesPublication(pending.patch)) await checkRole(ctx, 'publish');
   const ref = { id: pending.seriesId, name: pending.name };
   const asked = await editApproval(ctx, {
     ref,
@@ -174,11 +201,21 @@ async function editNeedsApproval(
   return needsApproval(ctx, { kind: 'spend', credits: newCost });
 }
 
-/** The approval request of an edit that needs one (see above); undefined when it may go ahead now. */
+/** Whether an edit changes where, when or what the series posts under a policy that wants an approver then. */
+async function publicationNeedsApproval(ctx: CommandContext, patch: SeriesPatch): Promise<boolean> {
+  return changesPublication(patch) && (await needsApproval(ctx, { kind: 'publish' }));
+}
+
+/**
+ * The approval request of an edit that needs one: a publication change (see above), or a spend (see above);
+ * undefined when it may go ahead now.
+ */
 async function editApproval(
   ctx: CommandContext,
   { ref, patch, idempotencyKey }: { ref: Ref; patch: SeriesPatch; idempotencyKey: string },
 ): Promise<Response | undefined> {
+  if (await publicationNeedsApproval(ctx, patch))
+    return publicationApproval(ctx, { series: await getSeriesById(ctx, ref.id), patch, idempotencyKey });
   if ((await ctx.settings()).approval !== 'spend') return undefined;
   if (patch.brollModel === undefined && patch.paused !== false) return undefined;
   const series = await getSeriesById(ctx, ref.id);
@@ -212,6 +249,45 @@ async function editApproval(
             : literal(perEpisode),
         short: true,
       },
+      ...(others.length > 0 ? [{ label: 'Also changes', value: literal(others.join(', ')) }] : []),
+    ],
+  });
+}
+
+/**
+ * The request of an edit of where, when or with which model a series posts: what changes, and the series as it
+ * would then post (schedule in its zone, platform and accounts, model, cost per episode and per month).
+ */
+async function publicationApproval(
+  ctx: CommandContext,
+  { series, patch, idempotencyKey }: { series: Series; patch: SeriesPatch; idempotencyKey: string },
+): Promise<Response> {
+  const before = series.brollModel ?? DEFAULT_SERIES_MODEL;
+  const after = patch.brollModel ?? before;
+  const cost = await episodeCost(ctx, after);
+  const posting = new Set<string>(PUBLICATION_FIELDS);
+  const model = after === before ? `model ${after}` : `model ${before} → ${after}`;
+  const changes = PUBLICATION_FIELDS.filter((f) => patch[f] !== undefined).map((f) =>
+    f === 'brollModel' ? model : (FIELD_LABELS[f] ?? f),
+  );
+  if (patch.paused === false && series.paused === true) changes.push('resume');
+  const others = Object.keys(patch)
+    .filter((f) => !posting.has(f) && f !== 'paused')
+    .map((f) => FIELD_LABELS[f] ?? f);
+  const perEpisode = cost === undefined ? `the ${after} price` : `${cost} credits`;
+  return requestApproval(ctx, {
+    command: 'series.edit',
+    args: { seriesId: series.id, patch, ...(cost === undefined ? {} : { cost }) },
+    idempotencyKey,
+    summary: `Change the series “${literal(series.name)}”: ${literal(changes.join(', '))} (${literal(perEpisode)} per episode)`,
+    fields: [
+      { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
+      ...(await publicationFields(ctx, {
+        ...series,
+        ...patch,
+        brollModel: after,
+        postingDays: patch.postingDays ?? series.postingDays,
+      })),
       ...(others.length > 0 ? [{ label: 'Also changes', value: literal(others.join(', ')) }] : []),
     ],
   });

@@ -1,0 +1,128 @@
+/**
+ * A series that posts is a publication (DESIGN §5). The service posts every episode of a series on its
+ * cadence, to the primary platform it was given or, when none was, to its own default (video-api.md §4 has no
+ * "generate only" series): so creating any series, or changing where, when or with which model it posts,
+ * takes the publish role and, under the publish policy, an approver's agreement before the service hears of
+ * it. This file says which fields those are, and what an approver reads about them: the cadence in words in
+ * the series' zone, where it posts (platform and accounts), the model, what it costs per episode and per
+ * month, and when the balance runs out at that pace.
+ */
+import { formatInTimeZone } from 'date-fns-tz';
+import type { Field } from '../cards.js';
+import type { CommandContext } from '../context.js';
+import { platformName } from '../platforms/names.js';
+import { literal } from '../text.js';
+import { formatDay } from '../time/format.js';
+import { type Account, type SeriesPatch, VideoApiError } from '../video-api.js';
+import { daysOf, describeSchedule } from './cadence.js';
+import { balance, DEFAULT_SERIES_MODEL, episodeCost } from './series-common.js';
+
+/** The fields that decide where, when and what a series posts: changing one is a publication change. */
+export const PUBLICATION_FIELDS = [
+  'destination',
+  'destinationAccounts',
+  'autoPostTime',
+  'postingDays',
+  'timezone',
+  'brollModel',
+  'youtubePrivacyStatus',
+] as const satisfies readonly (keyof SeriesPatch)[];
+
+/** Whether a patch changes where, when or what the series posts. */
+export const changesPublication = (patch: SeriesPatch): boolean =>
+  PUBLICATION_FIELDS.some((f) => patch[f] !== undefined);
+
+/** Average days in a month over a week: a daily series posts about 30 episodes a month. */
+const WEEKS_PER_MONTH = 365.25 / 12 / 7;
+
+/** Episodes a month at this cadence (no days = every day), rounded as people count them. */
+export const episodesPerMonth = (postingDays: readonly string[] | undefined): number =>
+  Math.round(episodesPerWeek(postingDays) * WEEKS_PER_MONTH);
+
+const episodesPerWeek = (postingDays: readonly string[] | undefined): number =>
+  daysOf(postingDays ?? []).length || 7;
+
+const DAY_MS = 86_400_000;
+
+/** What the series would be once created or changed: the configuration fields a publication card reads. */
+export type PublicationConfig = Pick<
+  SeriesPatch,
+  'destination' | 'destinationAccounts' | 'autoPostTime' | 'timezone' | 'brollModel' | 'youtubePrivacyStatus'
+> & { postingDays?: string[] | undefined };
+
+/**
+ * The approval card's fields for a series as it would post: schedule, where, model, cost per episode and per
+ * month (values escaped). An unreadable price or account list is said in words, never as a raw id.
+ */
+export async function publicationFields(ctx: CommandContext, config: PublicationConfig): Promise<Field[]> {
+  const model = config.brollModel ?? DEFAULT_SERIES_MODEL;
+  const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
+  const perMonth = episodesPerMonth(config.postingDays);
+  const schedule = describeSchedule({
+    postingDays: daysOf(config.postingDays ?? []),
+    ...(config.autoPostTime ? { autoPostTime: config.autoPostTime } : {}),
+    ...(config.timezone ? { timezone: config.timezone } : {}),
+  });
+  return [
+    { label: 'Schedule', value: literal(schedule) },
+    { label: 'Posts to', value: literal(await whereItPosts(ctx, config)) },
+    ...(config.youtubePrivacyStatus
+      ? [{ label: 'YouTube privacy', value: literal(config.youtubePrivacyStatus), short: true }]
+      : []),
+    { label: 'Model', value: literal(model), short: true },
+    {
+      label: 'Each episode',
+      value: cost === undefined ? `the ${literal(model)} price` : `${cost} credits`,
+      short: true,
+    },
+    {
+      label: 'Each month',
+      value:
+        cost === undefined
+          ? `about ${perMonth} episodes`
+          : `about ${perMonth} episodes · ${perMonth * cost} credits`,
+      short: true,
+    },
+    ...(cost === undefined || cost === 0 || credits === undefined
+      ? []
+      : [{ label: 'Balance', value: lastingText(ctx, { config, cost, credits }) }]),
+  ];
+}
+
+/** "500 credits · at this pace they run out around Fri 18 Dec 2026" (the day in the series' zone). */
+function lastingText(
+  ctx: CommandContext,
+  { config, cost, credits }: { config: PublicationConfig; cost: number; credits: number },
+): string {
+  const episodes = Math.floor(credits / cost);
+  if (episodes === 0) return `${credits} credits · not enough for one episode`;
+  const at = ctx.now() + ((episodes * 7) / episodesPerWeek(config.postingDays)) * DAY_MS;
+  const day = formatDay(formatInTimeZone(at, config.timezone ?? 'UTC', 'yyyy-MM-dd'));
+  return `${credits} credits · at this pace they run out around ${day}`;
+}
+
+/** "YouTube · Demo Channel", "TikTok · @demo.reels (its default account)", or the service's default platform. */
+async function whereItPosts(ctx: CommandContext, config: PublicationConfig): Promise<string> {
+  if (!config.destination) return 'the service’s default platform, to its default account (none chosen)';
+  const platform = platformName(config.destination);
+  const accounts = await connectedAccounts(ctx, config.destination);
+  const ids = config.destinationAccounts ?? [];
+  if (ids.length === 0) {
+    // The service posts to the platform's default account (the first when none is marked).
+    const fallback = accounts?.find((a) => a.isDefault) ?? accounts?.[0];
+    return `${platform} · ${fallback ? `${fallback.label} (its default account)` : 'its default account'}`;
+  }
+  const labels = ids.map((id) => accounts?.find((a) => a.authId === id)?.label);
+  const named = labels.every((l): l is string => Boolean(l));
+  return `${platform} · ${named ? labels.join(', ') : `${ids.length} account${ids.length === 1 ? '' : 's'}`}`;
+}
+
+/** The team's connected accounts on one platform; undefined when the list cannot be read. */
+async function connectedAccounts(ctx: CommandContext, platform: string): Promise<Account[] | undefined> {
+  try {
+    return (await ctx.deps.catalog.accounts(await ctx.api(), await ctx.apiKeyId()))[platform] ?? [];
+  } catch (e) {
+    if (e instanceof VideoApiError) return undefined;
+    throw e;
+  }
+}
