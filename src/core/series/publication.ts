@@ -7,12 +7,12 @@
  * the series' zone, where it posts (platform and accounts), the model, what it costs per episode and per
  * month, and when the balance runs out at that pace.
  */
-import { formatInTimeZone } from 'date-fns-tz';
 import type { Field } from '../cards.js';
 import type { CommandContext } from '../context.js';
 import { platformName } from '../platforms/names.js';
 import { literal } from '../text.js';
 import { formatDay } from '../time/format.js';
+import { dayKey } from '../time/zone.js';
 import { type Account, type SeriesPatch, VideoApiError } from '../video-api.js';
 import { daysOf, describeSchedule } from './cadence.js';
 import { balance, DEFAULT_SERIES_MODEL, episodeCost } from './series-common.js';
@@ -85,20 +85,20 @@ export async function publicationFields(ctx: CommandContext, config: Publication
     },
     ...(cost === undefined || cost === 0 || credits === undefined
       ? []
-      : [{ label: 'Balance', value: lastingText(ctx, { config, cost, credits }) }]),
+      : [{ label: 'At this pace', value: lastingText(ctx, { config, cost, credits }) }]),
   ];
 }
 
-/** "500 credits · at this pace they run out around Fri 18 Dec 2026" (the day in the series' zone). */
+/** "500 credits run out around Fri 18 Dec 2026" (the day in the series' zone). */
 function lastingText(
   ctx: CommandContext,
   { config, cost, credits }: { config: PublicationConfig; cost: number; credits: number },
 ): string {
   const episodes = Math.floor(credits / cost);
-  if (episodes === 0) return `${credits} credits · not enough for one episode`;
+  if (episodes === 0) return `${credits} credits are not enough for one episode`;
   const at = ctx.now() + ((episodes * 7) / episodesPerWeek(config.postingDays)) * DAY_MS;
-  const day = formatDay(formatInTimeZone(at, config.timezone ?? 'UTC', 'yyyy-MM-dd'));
-  return `${credits} credits · at this pace they run out around ${day}`;
+  const day = formatDay(dayKey(at, config.timezone ?? 'UTC'));
+  return `${credits} credits run out around ${day}`;
 }
 
 /** "YouTube · Demo Channel", "TikTok · @demo.reels (its default account)", or the service's default platform. */

@@ -15,6 +15,8 @@ export interface SpendCardOptions {
   chargedNow: number | undefined;
   /** Credits per episode, shown as its own field (left out when it is the charge itself, as for generate). */
   perEpisode?: number | undefined;
+  /** What the spend commits to beyond the charge (a series: where, when and what it posts), after the cost. */
+  publication?: Field[];
   /** The team's balance; undefined when it cannot be read (the card then leaves it out). */
   credits: number | undefined;
   /** Whether Confirm leads to an approval request rather than the action. */
@@ -51,6 +53,7 @@ export async function spendCard(ctx: CommandContext, o: SpendCardOptions): Promi
     ...(charged !== undefined && charged > 0 && o.credits !== undefined && !short
       ? [{ label: 'After', value: String(o.credits - charged), short: true }]
       : []),
+    ...(o.publication ?? []),
   ];
   const withhold = short && (o.short?.withholdConfirm ?? true);
   const label = o.approval ? 'Request approval' : o.confirm.label;

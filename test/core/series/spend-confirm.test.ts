@@ -56,6 +56,14 @@ describe('series create asks first', () => {
       action: 'series.create.confirm',
       label: 'Create series (50 credits)',
     });
+    // What it agrees to beyond the charge: left blank, the service posts every day to its default platform.
+    expect(field(ask, 'Schedule')).toBe('Every day (service default time)');
+    expect(field(ask, 'Posts to')).toBe(
+      'the service’s default platform, to its default account (none chosen)',
+    );
+    expect(field(ask, 'Model')).toBe('motion_lite');
+    expect(field(ask, 'Each month')).toBe('about 30 episodes · 1500 credits');
+    expect(field(ask, 'At this pace')).toMatch(/^500 credits run out around \w{3} \d{1,2} \w{3} \d{4}$/);
     expect(mutations(h)).toEqual([]);
     expect(await h.api.series.list()).toEqual([]);
     expect(spends()).toEqual([]);

@@ -109,7 +109,8 @@ export async function confirmCreate(
           `Its first episode starts generating at once and is charged now: ${priceText(cost, model)}. ` +
           'Every later episode costs the same, charged when it is generated.',
         chargedNow: cost,
-        perEpisode: cost,
+        // Where, when and what it posts, each episode's and each month's cost, and when the balance runs out.
+        publication: await publicationFields(ctx, input),
         credits,
         approval: approval !== undefined,
         ...(approval ? { approvalFor: approval } : {}),
