@@ -37,6 +37,8 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'bad-date': 'input',
   'bad-when': 'input',
   'past-time': 'input',
+  'past-day': 'input',
+  'too-far-ahead': 'input',
   'bad-timezone': 'input',
 
   // References: videos and series are the team's own things, and one not found is not a typing mistake;

@@ -19,6 +19,7 @@ import { platformName } from '../platforms/post-blocks.js';
 import { actionKey, newRequestId, TYPED_RETRY_WINDOW_MS } from '../request-id.js';
 import { command, literal } from '../text.js';
 import { formatBoth } from '../time/format.js';
+import { schedulable } from '../time/parse.js';
 import type { Platform, Video } from '../video-api.js';
 import type { PendingSchedule } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
@@ -32,8 +33,9 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
   await checkRole(ctx, 'publish');
   const video = await getVideo(ctx, pending.videoId);
   if (video.status === 'failed') throw userError('schedule-video-failed', { name: video.name });
-  if (pending.at <= ctx.now())
-    throw userError('past-time', { when: formatBoth(pending.at, await ctx.timeZone()) });
+  // A form sent late, or a reschedule: the time is checked again now (past, or more than a year ahead).
+  const time = schedulable(pending.at, await ctx.timeZone(), ctx.now());
+  if (!time.ok) throw time.error;
 
   const missing = pending.platforms.filter((p) => video.posts[p] === undefined);
   const first = missing[0];
