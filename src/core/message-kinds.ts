@@ -118,6 +118,10 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'account-choose': 'state',
   'publish-video-failed': 'state',
   'schedule-video-failed': 'state',
+  'reschedule-nothing': 'state',
+  'move-other-due': 'state',
+  'move-nothing-left': 'state',
+  'move-incomplete': 'failure',
   'date-range-reversed': 'input',
   'calendar-range-too-long': 'input',
 

@@ -181,6 +181,14 @@ const MESSAGES = {
     `**${p.name}** failed to generate, so there is nothing to publish. Create it again.`,
   'schedule-video-failed': (p) =>
     `**${p.name}** failed to generate, so it cannot be scheduled. Create it again.`,
+  'reschedule-nothing': (p) =>
+    `**${p.name}** has nothing scheduled${p.where ? ` on ${p.where}` : ''} to move. Use ${command('schedule')} to schedule it.`,
+  'move-other-due': (p) =>
+    `**${p.name}** is due on ${p.platform} at ${p.when}: too soon to cancel and schedule again for the move (the service cancels every platform at once). Try again once it has gone out.`,
+  'move-nothing-left': (p) =>
+    `Nothing of **${p.name}** is scheduled any more (it may have just gone out), so nothing was moved. ${command('calendar')} shows what happened.`,
+  'move-incomplete': (p) =>
+    `The scheduled posts of **${p.name}** were cancelled for the move, but scheduling them again failed, so these are not scheduled now: ${p.lost}. Schedule them again with ${command('schedule')}.`,
   'date-range-reversed': (p) =>
     `\`--to\` (${p.to}) is before \`--from\` (${p.from}): a range goes from the earlier day to the later one. Try \`--from ${p.to} --to ${p.from}\`.`,
   'calendar-range-too-long': (p) =>

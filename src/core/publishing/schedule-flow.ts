@@ -24,6 +24,8 @@ import type { Platform, Video } from '../video-api.js';
 import type { PendingSchedule } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
 import { metaForm } from './meta-form.js';
+import { alreadyScheduledCard, moveFields, sendMove } from './move-flow.js';
+import { readPendingPosts } from './pending-posts.js';
 
 /** Reads a video by id; a vanished one is the usual not-found message. */
 export const getVideo = (ctx: CommandContext, id: string): Promise<Video> =>
@@ -46,8 +48,10 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     return { kind: 'form', form: metaForm(video, first, { pending: carried, missing }) };
   }
 
+  // A Move is an action of its own: its key is never the original schedule's, nor Keep both's.
+  const move = pending.choice === 'move';
   const idempotencyKey = await actionKey(ctx, {
-    action: 'schedule',
+    action: move ? 'reschedule' : 'schedule',
     payload: {
       videoId: video.id,
       platforms: pending.platforms,
@@ -56,21 +60,40 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     },
     requestId: pending.requestId,
   });
-  const send: ScheduleSend = { video, platforms: pending.platforms, at: pending.at, idempotencyKey };
+  if (pending.choice === undefined) {
+    // Scheduling again never adds a second post silently: Move it / Keep both / Cancel.
+    const clashes = (await readPendingPosts(ctx, video.id)).filter((p) =>
+      pending.platforms.includes(p.platform),
+    );
+    if (clashes.length > 0) {
+      const asked = { ...pending, requestId: pending.requestId ?? newRequestId() };
+      return message(alreadyScheduledCard(video, { pending: asked, clashes, zone: await ctx.timeZone() }));
+    }
+  }
+  const send: ScheduleSend = {
+    video,
+    platforms: pending.platforms,
+    at: pending.at,
+    idempotencyKey,
+    ...(move ? { move } : {}),
+  };
   if (await needsApproval(ctx, { kind: 'publish' })) {
     const preview = videoPreview(video, pending.platforms);
+    const where = pending.platforms.map(platformName).join(', ');
     return requestApproval(ctx, {
       command: 'schedule',
       args: scheduleArgs(send),
       idempotencyKey,
-      summary: `Schedule “${literal(video.name)}” on ${pending.platforms.map(platformName).join(', ')}`,
-      fields: preview.fields,
+      summary: move
+        ? `Move “${literal(video.name)}” on ${where} to a new time`
+        : `Schedule “${literal(video.name)}” on ${where}`,
+      fields: move ? [...(await moveFields(ctx, send)), ...preview.fields] : preview.fields,
       sections: preview.sections,
       ...(preview.image ? { image: preview.image } : {}),
       at: pending.at,
     });
   }
-  return message(await sendSchedule(ctx, send));
+  return message(move ? await sendMove(ctx, send) : await sendSchedule(ctx, send));
 }
 
 /**
@@ -86,7 +109,7 @@ async function lastCancelled(ctx: CommandContext, videoId: string): Promise<numb
       from: ctx.now() - TYPED_RETRY_WINDOW_MS,
     })
   )
-    .filter((e) => e.action === 'video.unschedule' || e.action === 'approval.withdraw')
+    .filter((e) => ['video.unschedule', 'video.reschedule', 'approval.withdraw'].includes(e.action))
     .reduce((latest, e) => Math.max(latest, e.at), 0);
 }
 
@@ -98,6 +121,8 @@ export interface ScheduleSend {
   idempotencyKey: string;
   /** Set when an approver runs someone else's request. */
   approval?: { id: string; requesterName: string };
+  /** A Move: the pending posts on these platforms are cancelled and scheduled again (move-flow.ts). */
+  move?: boolean;
 }
 
 /**
@@ -137,6 +162,7 @@ export const scheduleArgs = (s: Omit<ScheduleSend, 'idempotencyKey'>): Record<st
   platforms: s.platforms,
   at: s.at,
   ...(s.approval ? { approval: s.approval } : {}),
+  ...(s.move ? { move: true } : {}),
 });
 
 /** The watch, the video card, the audit entry and `last`: the local record of a schedule. */

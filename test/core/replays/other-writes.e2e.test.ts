@@ -36,7 +36,13 @@ describe.each(['spec', 'real'] as const)(
       );
       expect(button?.kind === 'button' && button.label).toBe('Schedule again');
       if (button?.kind !== 'button') return;
-      await h.click(TYPED_AGAIN_ACTION, button.value, bob);
+      // Run again, it is a new schedule of a platform already scheduled: asked first (issue 26), then kept.
+      const asked = cardOf(await h.click(TYPED_AGAIN_ACTION, button.value, bob));
+      expect(asked.title).toBe('Already scheduled');
+      expect(writes('/posts/schedule')).toHaveLength(1);
+      const keep = asked.controls?.find((c) => c.kind === 'button' && c.action === 'schedule.keep');
+      if (keep?.kind !== 'button') throw new Error('no Keep both');
+      await h.click(keep.action, keep.value, bob);
       const keys = writes('/posts/schedule');
       expect(keys).toHaveLength(2);
       expect(keys[1]).not.toBe(keys[0]);
