@@ -75,6 +75,30 @@ export function alreadyScheduledCard(
   };
 }
 
+/** Whether the pending posts of the platforms asked are exactly one each, at the time asked. */
+export function isExactly(
+  posts: readonly PendingPost[],
+  asked: { platforms: readonly Platform[]; at: number },
+) {
+  return asked.platforms.every((platform) => {
+    const on = posts.filter((p) => p.platform === platform);
+    return on.length === 1 && on[0]?.at === asked.at;
+  });
+}
+
+/** The answer when exactly the schedule asked for is already pending: nothing is sent. */
+export function alreadyThereCard(
+  video: Video,
+  s: { platforms: readonly Platform[]; at: number; zone: string },
+): Card {
+  return {
+    title: 'Scheduled',
+    tone: 'info',
+    text: `**${literal(video.name)}** is already scheduled on ${literal(s.platforms.map(platformName).join(', '))} at **${literal(formatBoth(s.at, s.zone))}**: nothing new was sent, so it posts once.`,
+    context: `The video card here lists every scheduled time. Cancel with ${command('unschedule', [video.name])}.`,
+  };
+}
+
 /** The approval card's line for a Move: what is pending now, which the move cancels. */
 export async function moveFields(ctx: CommandContext, s: ScheduleSend): Promise<Field[]> {
   const moving = (await readPendingPosts(ctx, s.video.id)).filter((p) => s.platforms.includes(p.platform));
@@ -93,10 +117,7 @@ export async function sendMove(ctx: CommandContext, s: ScheduleSend): Promise<Ca
   const moving = pending.filter((p) => s.platforms.includes(p.platform));
   const staying = pending.filter((p) => !s.platforms.includes(p.platform));
   const send: ScheduleSend = { ...s, move: false };
-  const there = s.platforms.every((platform) => {
-    const posts = moving.filter((p) => p.platform === platform);
-    return posts.length === 1 && posts[0]?.at === s.at;
-  });
+  const there = isExactly(moving, s);
   // Already where it was asked to be, or this Move went through before (a second click): nothing is cancelled.
   if (there || (await writeDoneAt(ctx.deps, s.idempotencyKey)) !== undefined) {
     return movedCard(video, { moving: [], staying, to: s, zone, already: true });

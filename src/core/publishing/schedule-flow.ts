@@ -24,7 +24,7 @@ import type { Platform, Video } from '../video-api.js';
 import type { PendingSchedule } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
 import { metaForm } from './meta-form.js';
-import { alreadyScheduledCard, moveFields, sendMove } from './move-flow.js';
+import { alreadyScheduledCard, alreadyThereCard, isExactly, moveFields, sendMove } from './move-flow.js';
 import { readPendingPosts } from './pending-posts.js';
 
 /** Reads a video by id; a vanished one is the usual not-found message. */
@@ -65,9 +65,14 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     const clashes = (await readPendingPosts(ctx, video.id)).filter((p) =>
       pending.platforms.includes(p.platform),
     );
+    const zone = await ctx.timeZone();
+    // Exactly this schedule is already there (a retry whose answer was lost, or the same command again): a
+    // second identical post would be a double, so nothing is sent and the member is told.
+    if (clashes.length > 0 && isExactly(clashes, pending))
+      return message(alreadyThereCard(video, { platforms: pending.platforms, at: pending.at, zone }));
     if (clashes.length > 0) {
       const asked = { ...pending, requestId: pending.requestId ?? newRequestId() };
-      return message(alreadyScheduledCard(video, { pending: asked, clashes, zone: await ctx.timeZone() }));
+      return message(alreadyScheduledCard(video, { pending: asked, clashes, zone }));
     }
   }
   const send: ScheduleSend = {
