@@ -37,6 +37,8 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'bad-date': 'input',
   'bad-when': 'input',
   'past-time': 'input',
+  'past-day': 'input',
+  'too-far-ahead': 'input',
   'bad-timezone': 'input',
 
   // References: videos and series are the team's own things, and one not found is not a typing mistake;
@@ -116,6 +118,10 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'account-choose': 'state',
   'publish-video-failed': 'state',
   'schedule-video-failed': 'state',
+  'reschedule-nothing': 'state',
+  'move-other-due': 'state',
+  'move-nothing-left': 'state',
+  'move-incomplete': 'failure',
   'date-range-reversed': 'input',
   'calendar-range-too-long': 'input',
 

@@ -48,7 +48,10 @@ const MESSAGES = {
     `I couldn't read \`${p.value}\` as a date. Try \`2026-12-01\`, \`tomorrow\` or \`next friday\`.`,
   'bad-when': (p) =>
     `I couldn't read \`${p.value}\` as a time. Try \`tomorrow 9am\`, \`friday 18:00\` or \`2026-12-01 18:00\`.`,
-  'past-time': (p) => `${p.when} is in the past. Pick a time in the future.`,
+  'past-time': (p) => `${p.when} is in the past. Pick a time in the future, e.g. \`${p.suggestion}\`.`,
+  'past-day': (p) => `\`${p.value}\` is in the past. Pick a time in the future, e.g. \`${p.suggestion}\`.`,
+  'too-far-ahead': (p) =>
+    `${p.when} is more than a year ahead: a post can be scheduled up to ${p.latest} at the latest.`,
   'bad-timezone': (p) =>
     `\`${p.value}\` isn't an IANA time zone. Try \`Europe/Paris\` or \`America/New_York\`.`,
 
@@ -164,7 +167,7 @@ const MESSAGES = {
   'meta-too-long': (p) =>
     `The ${p.platform} ${String(p.field).toLowerCase()} is ${p.length} characters; ${p.platform} allows ${p.max}. Nothing was saved.`,
   'when-needs-time': (p) =>
-    `\`${p.value}\` has no time of day. Add one, e.g. \`${p.value} 9am\` or \`${p.value} 18:00\`.`,
+    `\`${p.value}\` has no time of day. Add one, e.g. \`${p.first}\`${p.second ? ` or \`${p.second}\`` : ''}.`,
   'privacy-youtube-only': (p) => `\`--privacy\` applies to YouTube only, not ${p.platform}. Drop it.`,
   'caption-audio-and-video': () =>
     'Give `--audio` or `--video`, not both: `--audio` sends the URL as audio, `--video` as a video.',
@@ -178,6 +181,14 @@ const MESSAGES = {
     `**${p.name}** failed to generate, so there is nothing to publish. Create it again.`,
   'schedule-video-failed': (p) =>
     `**${p.name}** failed to generate, so it cannot be scheduled. Create it again.`,
+  'reschedule-nothing': (p) =>
+    `**${p.name}** has nothing scheduled${p.where ? ` on ${p.where}` : ''} to move. Use ${command('schedule')} to schedule it.`,
+  'move-other-due': (p) =>
+    `**${p.name}** is due on ${p.platform} at ${p.when}: too soon to cancel and schedule again for the move (the service cancels every platform at once). Try again once it has gone out.`,
+  'move-nothing-left': (p) =>
+    `Nothing of **${p.name}** is scheduled any more (it may have just gone out), so nothing was moved. ${command('calendar')} shows what happened.`,
+  'move-incomplete': (p) =>
+    `The scheduled posts of **${p.name}** were cancelled for the move, but scheduling them again failed, so these are not scheduled now: ${p.lost}. Schedule them again with ${command('schedule')}.`,
   'date-range-reversed': (p) =>
     `\`--to\` (${p.to}) is before \`--from\` (${p.from}): a range goes from the earlier day to the later one. Try \`--from ${p.to} --to ${p.from}\`.`,
   'calendar-range-too-long': (p) =>

@@ -58,6 +58,12 @@ export async function recordWriteDone(deps: Pick<CoreDeps, 'store' | 'logger'>, 
   }
 }
 
+/** When a write sent with `idempotencyKey` was noted as done (`recordWriteDone`); undefined if not (or unknown). */
+export const writeDoneAt = (
+  deps: Pick<CoreDeps, 'store'>,
+  idempotencyKey: string,
+): Promise<number | undefined> => deps.store.idempotency.storedAt(doneMarker(idempotencyKey));
+
 /** Requests run again by "Publish again" (typed-replay.ts), with the id of the button's card. */
 const again = new WeakMap<RequestInfo, string>();
 

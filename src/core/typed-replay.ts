@@ -21,6 +21,7 @@ const WORDS: Record<string, { done: string; again: string }> = {
   publish: { done: 'published', again: 'Publish again' },
   // Not "scheduled at 01:00": that would read as the post's time.
   schedule: { done: 'sent this schedule', again: 'Schedule again' },
+  reschedule: { done: 'moved this schedule', again: 'Move again' },
   'series.create': { done: 'started this series', again: 'Start it again' },
   caption: { done: 'captioned', again: 'Caption again' },
   render: { done: 'rendered', again: 'Render again' },

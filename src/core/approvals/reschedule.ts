@@ -81,10 +81,12 @@ export const rescheduleForm: FormSpec = {
     if (typeof a.videoId !== 'string' || platforms.length === 0) throw userError('approval-malformed');
     const at = Math.floor(when.value / 1000) * 1000;
 
+    // The request already answered what to do with posts pending there: a Move stays a Move.
     const response = await runSchedule(ctx, {
       videoId: a.videoId,
       platforms,
       at,
+      choice: a.move === true ? 'move' : 'keep',
       ...(isRequestId(requestId) ? { requestId } : {}),
     });
     // A form means post details went missing meanwhile: nothing new was asked yet, the old request stays.

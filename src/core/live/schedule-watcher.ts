@@ -35,55 +35,87 @@ export const SCHEDULE_GRACE_MS = 2 * HOUR;
 
 export type PlatformOutcome = 'posted' | 'failed' | 'cancelled';
 
+/** One post followed: a platform may have several (a schedule kept beside an earlier one). */
+export interface FollowedPost {
+  platform: string;
+  /** Scheduled instant (ISO). */
+  at: string;
+  outcome?: PlatformOutcome;
+}
+
 /** What a schedule watch remembers. */
 export interface ScheduleWatchState {
-  /** Every platform followed, in the order asked. */
+  /** Every post followed, in the order asked. */
+  posts: FollowedPost[];
+  /** The platforms of those posts, each once, in order. */
   platforms: string[];
   /** The latest scheduled instant (ISO). */
   scheduledTime: string;
-  /** Scheduled instant (ISO) per platform: two schedules of one video may differ. */
-  times: Record<string, string>;
   /** The zone times are shown in (the scheduler's). */
   zone: string;
   name: string;
-  /** Settled platforms. */
-  outcomes: Record<string, PlatformOutcome>;
 }
 
+const isOutcome = (o: unknown): o is PlatformOutcome => o === 'posted' || o === 'failed' || o === 'cancelled';
+const unique = (xs: string[]): string[] => [...new Set(xs)];
+
+/** Reads a stored state; one stored before `posts` (a time and an outcome per platform) reads as one post each. */
 export function readScheduleState(raw: Record<string, unknown>): ScheduleWatchState {
-  const platforms = Array.isArray(raw.platforms)
-    ? raw.platforms.filter((p): p is string => typeof p === 'string')
-    : [];
   const scheduledTime = typeof raw.scheduledTime === 'string' ? raw.scheduledTime : new Date(0).toISOString();
-  const times: Record<string, string> = {};
-  const rawTimes = (raw.times ?? {}) as Record<string, unknown>;
-  for (const p of platforms)
-    times[p] = typeof rawTimes[p] === 'string' ? (rawTimes[p] as string) : scheduledTime;
-  const outcomes: Record<string, PlatformOutcome> = {};
-  for (const [p, o] of Object.entries((raw.outcomes ?? {}) as Record<string, unknown>)) {
-    if (o === 'posted' || o === 'failed' || o === 'cancelled') outcomes[p] = o;
+  const posts: FollowedPost[] = [];
+  if (Array.isArray(raw.posts)) {
+    for (const p of raw.posts as unknown[]) {
+      const post = (p ?? {}) as Record<string, unknown>;
+      if (typeof post.platform !== 'string' || typeof post.at !== 'string') continue;
+      posts.push({
+        platform: post.platform,
+        at: post.at,
+        ...(isOutcome(post.outcome) ? { outcome: post.outcome } : {}),
+      });
+    }
+  } else {
+    const platforms = Array.isArray(raw.platforms)
+      ? raw.platforms.filter((p): p is string => typeof p === 'string')
+      : [];
+    const times = (raw.times ?? {}) as Record<string, unknown>;
+    const outcomes = (raw.outcomes ?? {}) as Record<string, unknown>;
+    for (const platform of platforms) {
+      const at = typeof times[platform] === 'string' ? (times[platform] as string) : scheduledTime;
+      const outcome = outcomes[platform];
+      posts.push({ platform, at, ...(isOutcome(outcome) ? { outcome } : {}) });
+    }
   }
   return {
-    platforms,
+    posts,
+    platforms: unique(posts.map((p) => p.platform)),
     scheduledTime,
-    times,
     zone: typeof raw.zone === 'string' ? raw.zone : 'UTC',
     name: typeof raw.name === 'string' ? raw.name : '',
-    outcomes,
   };
 }
 
-/** The card's `schedule` part: one time (zone and UTC) or, when platforms differ, each time with its platforms. */
-export function scheduleCardPart(s: ScheduleWatchState): NonNullable<VideoCardModel['schedule']> {
-  const byTime = new Map<string, string[]>();
-  for (const p of s.platforms) {
-    const t = s.times[p] ?? s.scheduledTime;
-    byTime.set(t, [...(byTime.get(t) ?? []), p]);
+/** A platform's status on the card: its outcome once every post of it settled (the latest one's). */
+function statusesOf(s: ScheduleWatchState): Record<string, string> {
+  const statuses: Record<string, string> = {};
+  for (const platform of s.platforms) {
+    const posts = s.posts.filter((p) => p.platform === platform);
+    const last = posts.sort((a, b) => Date.parse(a.at) - Date.parse(b.at)).at(-1);
+    if (last?.outcome && posts.every((p) => p.outcome)) statuses[platform] = last.outcome;
   }
-  const statuses: Record<string, string> = { ...s.outcomes };
+  return statuses;
+}
+
+/**
+ * The card's `schedule` part: one time (zone and UTC) or, when posts differ in time, every time with its
+ * platforms (a platform posting twice is listed at both times; a settled one says how it went).
+ */
+export function scheduleCardPart(s: ScheduleWatchState): NonNullable<VideoCardModel['schedule']> {
+  const byTime = new Map<string, FollowedPost[]>();
+  for (const p of s.posts) byTime.set(p.at, [...(byTime.get(p.at) ?? []), p]);
+  const statuses = statusesOf(s);
   const entries = [...byTime.entries()].sort(([a], [b]) => Date.parse(a) - Date.parse(b));
   if (entries.length === 1) {
-    const at = Date.parse((entries[0] as [string, string[]])[0]);
+    const at = Date.parse((entries[0] as [string, FollowedPost[]])[0]);
     const local = formatDateTime(at, s.zone);
     return {
       platforms: s.platforms,
@@ -92,29 +124,32 @@ export function scheduleCardPart(s: ScheduleWatchState): NonNullable<VideoCardMo
       statuses,
     };
   }
+  const label = (p: FollowedPost) =>
+    p.outcome && statuses[p.platform] === undefined ? `${p.platform} ${p.outcome}` : p.platform;
   const at = entries
-    .map(([t, ps]) => `${formatDateTime(Date.parse(t), s.zone)} (${ps.join(', ')})`)
+    .map(([t, ps]) => `${formatDateTime(Date.parse(t), s.zone)} (${ps.map(label).join(', ')})`)
     .join('; ');
   return { platforms: s.platforms, at, zone: s.zone, statuses };
 }
 
-const pendingOf = (s: ScheduleWatchState): string[] => s.platforms.filter((p) => s.outcomes[p] === undefined);
-const latest = (s: ScheduleWatchState): number =>
-  Math.max(...s.platforms.map((p) => Date.parse(s.times[p] ?? s.scheduledTime)));
+const pendingOf = (s: ScheduleWatchState): FollowedPost[] => s.posts.filter((p) => p.outcome === undefined);
+const latest = (s: ScheduleWatchState): number => Math.max(...s.posts.map((p) => Date.parse(p.at)));
 
 /** When to look next: rarely while far from due (and exactly at due), then often until settled. */
 export function nextScheduleCheck(s: ScheduleWatchState, now: number): number {
   const pending = pendingOf(s);
   if (pending.length === 0) return SCHEDULE_MAX_INTERVAL_MS;
-  const due = Math.min(...pending.map((p) => Date.parse(s.times[p] ?? s.scheduledTime)));
+  const due = Math.min(...pending.map((p) => Date.parse(p.at)));
   if (now < due) return Math.max(SCHEDULE_MIN_INTERVAL_MS, Math.min(SCHEDULE_MAX_INTERVAL_MS, due - now));
   return now - due < DUE_FAST_WINDOW_MS ? DUE_FAST_MS : DUE_SLOW_MS;
 }
 
 /**
- * Starts following a schedule, or folds it into the video's watch in this conversation (a second schedule
- * for other platforms adds to it; a platform scheduled again starts over). Call inside the transaction that
- * records the schedule.
+ * Starts following a schedule, or folds it into the video's watch (one per video, whichever conversation
+ * scheduled which platform). Posts still pending stay followed: the service keeps them until cancelled, so a
+ * platform scheduled again at another time is followed at both. A post already followed at the same time is
+ * not doubled; settled posts of the platforms scheduled now are dropped (the card shows the new ones). Call
+ * inside the transaction that records the schedule.
  */
 export async function watchSchedule(
   store: Store,
@@ -130,30 +165,19 @@ export async function watchSchedule(
     now: number;
   },
 ): Promise<{ watch: Watch; state: ScheduleWatchState }> {
-  // One schedule watch per video, whichever conversation scheduled which platform.
   const existing = await store.watches.findActive('schedule', input.videoId);
   const previous = existing ? readScheduleState(existing.state) : undefined;
   const iso = new Date(input.at).toISOString();
-  const times = { ...(previous?.times ?? {}) };
-  const outcomes = { ...(previous?.outcomes ?? {}) };
-  for (const p of input.platforms) {
-    times[p] = iso;
-    delete outcomes[p];
-  }
-  // Platforms that already settled are dropped from a merged schedule: the card shows the new one.
-  const kept = (previous?.platforms ?? []).filter(
-    (p) => outcomes[p] === undefined && !input.platforms.includes(p),
+  const kept = (previous?.posts ?? []).filter(
+    (p) => !input.platforms.includes(p.platform) || (p.outcome === undefined && p.at !== iso),
   );
-  const platforms = [...kept, ...input.platforms];
+  const posts = [...kept, ...input.platforms.map((platform) => ({ platform, at: iso }))];
   const state: ScheduleWatchState = {
-    platforms,
-    times: Object.fromEntries(platforms.map((p) => [p, times[p] ?? iso])),
+    posts,
+    platforms: unique(posts.map((p) => p.platform)),
     scheduledTime: '',
     zone: input.zone,
     name: input.name,
-    outcomes: Object.fromEntries(
-      platforms.filter((p) => outcomes[p]).map((p) => [p, outcomes[p] as PlatformOutcome]),
-    ),
   };
   state.scheduledTime = new Date(latest(state)).toISOString();
   if (existing) await store.watches.update(existing.id, { status: 'done' });
@@ -196,12 +220,22 @@ function outcomeCard(s: ScheduleWatchState, platform: string, outcome: 'posted' 
 }
 
 /**
- * The calendar entry of a platform at our time (within a minute, should the service round it). An older
- * entry of the same platform (last week's post) never answers for this one.
+ * The calendar entry of a post: same platform, at its time (within a minute, should the service round it), not
+ * already taken by another post. An older entry of the same platform (last week's post) never answers for this one.
  */
-function entryFor(entries: CalendarEntry[], platform: string, at: number): CalendarEntry | undefined {
+function entryFor(
+  entries: CalendarEntry[],
+  post: FollowedPost,
+  taken: ReadonlySet<string>,
+): CalendarEntry | undefined {
+  const at = Date.parse(post.at);
   return entries
-    .filter((e) => e.platform === platform && Math.abs(Date.parse(e.scheduledTime) - at) < 60_000)
+    .filter(
+      (e) =>
+        e.platform === post.platform &&
+        !taken.has(e.id) &&
+        Math.abs(Date.parse(e.scheduledTime) - at) < 60_000,
+    )
     .sort(
       (a, b) => Math.abs(Date.parse(a.scheduledTime) - at) - Math.abs(Date.parse(b.scheduledTime) - at),
     )[0];
@@ -219,35 +253,59 @@ export const scheduleWatcher: Watcher = {
     const pending = pendingOf(s);
     if (pending.length === 0) return { state: watch.state, done: true };
     // The window spans every pending time, and now: a post may go out late (the service renders first).
-    const times = pending.map((p) => Date.parse(s.times[p] ?? s.scheduledTime));
+    const times = pending.map((p) => Date.parse(p.at));
     const startDate = dayKey(Math.min(...times) - DAY, 'UTC');
     const endDate = dayKey(Math.max(...times, ctx.now) + DAY, 'UTC');
     const entries = (await ctx.api.posts.calendar({ startDate, endDate }, { priority: 'background' })).filter(
       (e) => e.projectId === watch.target,
     );
 
-    const settled: { platform: string; outcome: PlatformOutcome; entryId: string }[] = [];
+    // Each post claims its own entry: two posts of one platform are never settled by one entry.
+    const taken = new Set<string>();
+    const matched = new Map<FollowedPost, CalendarEntry>();
     for (const p of pending) {
-      const at = Date.parse(s.times[p] ?? s.scheduledTime);
-      const entry = entryFor(entries, p, at);
-      if (!entry) settled.push({ platform: p, outcome: 'cancelled', entryId: `${p}:${at}` });
+      const entry = entryFor(entries, p, taken);
+      if (entry) {
+        taken.add(entry.id);
+        matched.set(p, entry);
+      }
+    }
+    const settled: { post: FollowedPost; outcome: PlatformOutcome; entryId: string }[] = [];
+    for (const p of pending) {
+      const entry = matched.get(p);
+      if (!entry)
+        settled.push({ post: p, outcome: 'cancelled', entryId: `${p.platform}:${Date.parse(p.at)}` });
       else if (entry.status === 'posted' || entry.status === 'failed') {
-        settled.push({ platform: p, outcome: entry.status, entryId: entry.id });
+        settled.push({ post: p, outcome: entry.status, entryId: entry.id });
       }
     }
     if (settled.length === 0)
       return { state: watch.state, done: false, nextCheckInMs: nextScheduleCheck(s, ctx.now) };
 
-    const next: ScheduleWatchState = { ...s, outcomes: { ...s.outcomes } };
-    for (const x of settled) next.outcomes[x.platform] = x.outcome;
+    const outcomes = new Map(settled.map((x) => [x.post, x.outcome]));
+    const next: ScheduleWatchState = {
+      ...s,
+      posts: s.posts.map((p) => {
+        const outcome = outcomes.get(p);
+        return outcome ? { ...p, outcome } : p;
+      }),
+    };
     const done = pendingOf(next).length === 0;
-    ctx.logger.debug({ videoId: watch.target, settled }, 'scheduled posts settled');
+    ctx.logger.debug(
+      {
+        videoId: watch.target,
+        settled: settled.map((x) => ({ platform: x.post.platform, outcome: x.outcome })),
+      },
+      'scheduled posts settled',
+    );
     return {
       state: next as unknown as Record<string, unknown>,
       done,
       nextCheckInMs: nextScheduleCheck(next, ctx.now),
       async apply(store) {
-        const stamp = settled.map((x) => `${x.platform}=${x.outcome}`).join(',');
+        const stamp = settled
+          .map((x) => `${x.post.platform}@${Date.parse(x.post.at)}=${x.outcome}`)
+          .join(',');
         if (watch.cardKey) {
           await updateVideoCard(store, watch.cardKey, {
             patch: { schedule: scheduleCardPart(next) },
@@ -256,7 +314,7 @@ export const scheduleWatcher: Watcher = {
         }
         for (const x of settled) {
           if (x.outcome === 'cancelled') continue;
-          const card = outcomeCard(next, x.platform, x.outcome);
+          const card = outcomeCard(next, x.post.platform, x.outcome);
           const dedupeKey = `schedule:${watch.target}:${x.entryId}:${x.outcome}`;
           // Said in every conversation showing the video, in its thread there; else where it was scheduled.
           if (!(await replyToVideo(store, watch.target, { card, dedupeKey })))
@@ -273,7 +331,9 @@ export const scheduleWatcher: Watcher = {
     const s = readScheduleState(watch.state);
     const pending = pendingOf(s);
     if (pending.length === 0) return;
-    const where = pending.map(nameOf).join(', ');
+    const where = unique(pending.map((p) => p.platform))
+      .map(nameOf)
+      .join(', ');
     const due = `**${literal(s.name)}** is due on ${where} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}`;
     const card: Card =
       reason === 'expired'

@@ -7,6 +7,7 @@ import type { CommandSpec, RawArgs } from '../command-spec.js';
 import { userError } from '../context.js';
 import { err, ok, type Result } from '../result.js';
 import { type Token, tokenize } from './tokenize.js';
+import { parsePlatform } from './validate-args.js';
 
 export interface ParsedText {
   spec: CommandSpec;
@@ -110,7 +111,13 @@ export function parseCommandText(input: string, registry: CommandRegistry): Resu
       }
       continue;
     }
-    const positional = positionals[nextPositional];
+    let positional = positionals[nextPositional];
+    // An optional platform before a required positional (`reschedule last [x] tomorrow 9am`) takes the word
+    // only when it names a platform; otherwise the word belongs to the next positional.
+    if (positional && !positional.required && positional.kind === 'platform' && !parsePlatform(token.text)) {
+      if (positionals.slice(nextPositional + 1).some((o) => o.required))
+        positional = positionals[++nextPositional];
+    }
     if (!positional) return err(userError('extra-arg', { value: token.text, command: spec.name }));
     if (positional.rest) {
       // The rest is taken verbatim so a script keeps its line breaks, up to the first known trailing

@@ -43,6 +43,11 @@ export interface PendingSchedule {
   at: number;
   /** The request id of the form the user started from; none for a typed command. */
   requestId?: string | undefined;
+  /**
+   * What to do with posts already pending on these platforms: `move` them (cancel and schedule again), or
+   * `keep` them beside the new one. Unset: ask when there are any (move-flow.ts).
+   */
+  choice?: 'move' | 'keep' | undefined;
 }
 
 /** Old state carried a base-36 minute where the request id is now: read as none (a content key). */

@@ -19,10 +19,13 @@ import { platformName } from '../platforms/post-blocks.js';
 import { actionKey, newRequestId, TYPED_RETRY_WINDOW_MS } from '../request-id.js';
 import { command, literal } from '../text.js';
 import { formatBoth } from '../time/format.js';
+import { schedulable } from '../time/parse.js';
 import type { Platform, Video } from '../video-api.js';
 import type { PendingSchedule } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
 import { metaForm } from './meta-form.js';
+import { alreadyScheduledCard, alreadyThereCard, isExactly, moveFields, sendMove } from './move-flow.js';
+import { readPendingPosts } from './pending-posts.js';
 
 /** Reads a video by id; a vanished one is the usual not-found message. */
 export const getVideo = (ctx: CommandContext, id: string): Promise<Video> =>
@@ -32,8 +35,9 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
   await checkRole(ctx, 'publish');
   const video = await getVideo(ctx, pending.videoId);
   if (video.status === 'failed') throw userError('schedule-video-failed', { name: video.name });
-  if (pending.at <= ctx.now())
-    throw userError('past-time', { when: formatBoth(pending.at, await ctx.timeZone()) });
+  // A form sent late, or a reschedule: the time is checked again now (past, or more than a year ahead).
+  const time = schedulable(pending.at, await ctx.timeZone(), ctx.now());
+  if (!time.ok) throw time.error;
 
   const missing = pending.platforms.filter((p) => video.posts[p] === undefined);
   const first = missing[0];
@@ -44,8 +48,10 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     return { kind: 'form', form: metaForm(video, first, { pending: carried, missing }) };
   }
 
+  // A Move is an action of its own: its key is never the original schedule's, nor Keep both's.
+  const move = pending.choice === 'move';
   const idempotencyKey = await actionKey(ctx, {
-    action: 'schedule',
+    action: move ? 'reschedule' : 'schedule',
     payload: {
       videoId: video.id,
       platforms: pending.platforms,
@@ -54,21 +60,45 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     },
     requestId: pending.requestId,
   });
-  const send: ScheduleSend = { video, platforms: pending.platforms, at: pending.at, idempotencyKey };
+  if (pending.choice === undefined) {
+    // Scheduling again never adds a second post silently: Move it / Keep both / Cancel.
+    const clashes = (await readPendingPosts(ctx, video.id)).filter((p) =>
+      pending.platforms.includes(p.platform),
+    );
+    const zone = await ctx.timeZone();
+    // Exactly this schedule is already there (a retry whose answer was lost, or the same command again): a
+    // second identical post would be a double, so nothing is sent and the member is told.
+    if (clashes.length > 0 && isExactly(clashes, pending))
+      return message(alreadyThereCard(video, { platforms: pending.platforms, at: pending.at, zone }));
+    if (clashes.length > 0) {
+      const asked = { ...pending, requestId: pending.requestId ?? newRequestId() };
+      return message(alreadyScheduledCard(video, { pending: asked, clashes, zone }));
+    }
+  }
+  const send: ScheduleSend = {
+    video,
+    platforms: pending.platforms,
+    at: pending.at,
+    idempotencyKey,
+    ...(move ? { move } : {}),
+  };
   if (await needsApproval(ctx, { kind: 'publish' })) {
     const preview = videoPreview(video, pending.platforms);
+    const where = pending.platforms.map(platformName).join(', ');
     return requestApproval(ctx, {
       command: 'schedule',
       args: scheduleArgs(send),
       idempotencyKey,
-      summary: `Schedule “${literal(video.name)}” on ${pending.platforms.map(platformName).join(', ')}`,
-      fields: preview.fields,
+      summary: move
+        ? `Move “${literal(video.name)}” on ${where} to a new time`
+        : `Schedule “${literal(video.name)}” on ${where}`,
+      fields: move ? [...(await moveFields(ctx, send)), ...preview.fields] : preview.fields,
       sections: preview.sections,
       ...(preview.image ? { image: preview.image } : {}),
       at: pending.at,
     });
   }
-  return message(await sendSchedule(ctx, send));
+  return message(move ? await sendMove(ctx, send) : await sendSchedule(ctx, send));
 }
 
 /**
@@ -84,7 +114,7 @@ async function lastCancelled(ctx: CommandContext, videoId: string): Promise<numb
       from: ctx.now() - TYPED_RETRY_WINDOW_MS,
     })
   )
-    .filter((e) => e.action === 'video.unschedule' || e.action === 'approval.withdraw')
+    .filter((e) => ['video.unschedule', 'video.reschedule', 'approval.withdraw'].includes(e.action))
     .reduce((latest, e) => Math.max(latest, e.at), 0);
 }
 
@@ -96,6 +126,8 @@ export interface ScheduleSend {
   idempotencyKey: string;
   /** Set when an approver runs someone else's request. */
   approval?: { id: string; requesterName: string };
+  /** A Move: the pending posts on these platforms are cancelled and scheduled again (move-flow.ts). */
+  move?: boolean;
 }
 
 /**
@@ -135,6 +167,7 @@ export const scheduleArgs = (s: Omit<ScheduleSend, 'idempotencyKey'>): Record<st
   platforms: s.platforms,
   at: s.at,
   ...(s.approval ? { approval: s.approval } : {}),
+  ...(s.move ? { move: true } : {}),
 });
 
 /** The watch, the video card, the audit entry and `last`: the local record of a schedule. */

@@ -34,7 +34,10 @@ describe('schedule watch timing', () => {
 
 describe('schedule watch state', () => {
   it('reads tolerantly, keeping only known outcomes', () => {
-    expect(state.outcomes).toEqual({ youtube: 'posted' });
+    expect(state.posts).toEqual([
+      { platform: 'youtube', at: '2026-12-01T17:00:00.000Z', outcome: 'posted' },
+      { platform: 'tiktok', at: '2026-12-01T17:00:00.000Z' },
+    ]);
     expect(readScheduleState({}).platforms).toEqual([]);
   });
   it('renders one time in the zone and UTC, with statuses', () => {
@@ -47,12 +50,29 @@ describe('schedule watch state', () => {
   });
   it('lists each time when platforms differ', () => {
     const mixed = readScheduleState({
-      ...state,
+      platforms: ['youtube', 'tiktok'],
+      zone: 'Europe/Paris',
       times: { youtube: '2026-12-01T17:00:00.000Z', tiktok: '2026-12-02T08:00:00.000Z' },
       outcomes: {},
     });
     expect(scheduleCardPart(mixed).at).toBe(
       'Tue 1 Dec 2026, 18:00 (youtube); Wed 2 Dec 2026, 09:00 (tiktok)',
     );
+  });
+  it('lists every pending time of a platform posting twice, and how each settled', () => {
+    const twice = readScheduleState({
+      zone: 'UTC',
+      posts: [
+        { platform: 'x', at: '2026-12-01T09:00:00.000Z', outcome: 'posted' },
+        { platform: 'x', at: '2026-12-01T11:00:00.000Z' },
+        { platform: 'youtube', at: '2026-12-01T11:00:00.000Z' },
+      ],
+    });
+    expect(scheduleCardPart(twice)).toEqual({
+      platforms: ['x', 'youtube'],
+      at: 'Tue 1 Dec 2026, 09:00 (x posted); Tue 1 Dec 2026, 11:00 (x, youtube)',
+      zone: 'UTC',
+      statuses: {},
+    });
   });
 });

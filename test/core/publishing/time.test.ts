@@ -180,3 +180,53 @@ describe('zones and days', () => {
     expect(formatDay('2026-12-02', '2026-12-01', '2026-12-02')).toBe('Tomorrow · Wed 2 Dec 2026');
   });
 });
+
+describe('parseWhen limits (issue 26)', () => {
+  const params = (r: Result<unknown>) => {
+    if (r.ok) throw new Error('expected an error');
+    return r.error.params;
+  };
+  const suggested = (r: Result<unknown>): string => String(params(r).suggestion ?? '');
+
+  it('refuses a time more than a year ahead, in one sentence, and takes one just within', () => {
+    const far = parseWhen('in 300 years', 'Europe/Paris', NOW);
+    expect(code(far)).toBe('too-far-ahead');
+    expect(params(far).latest).toBe('Thu 25 Nov 2027, 11:00 Europe/Paris (10:00 UTC)');
+    expect(code(parseWhen('2027-11-26 09:00', 'UTC', NOW))).toBe('too-far-ahead');
+    expect(iso(parseWhen('2027-11-25 09:00', 'UTC', NOW))).toBe('2027-11-25T09:00:00.000Z');
+  });
+
+  it('suggests, for a past phrase, a time that is actually in the future', () => {
+    for (const [phrase, zone] of [
+      ['today 9am', 'Europe/Paris'],
+      ['2026-11-20 18:00', 'Europe/Paris'],
+      ['yesterday 11pm', 'UTC'],
+      ['today 10am', 'UTC'],
+      ['2 hours ago', 'Asia/Tokyo'],
+    ] as const) {
+      const r = parseWhen(phrase, zone, NOW);
+      expect(code(r), phrase).toBe('past-time');
+      const hint = suggested(r);
+      expect(hint, phrase).not.toBe('');
+      const again = parseWhen(hint, zone, NOW);
+      expect(again.ok && again.value > NOW, `${phrase} → ${hint}`).toBe(true);
+    }
+    // 09:00 in Paris already went by today (it is 11:00 there): tomorrow's.
+    expect(suggested(parseWhen('today 9am', 'Europe/Paris', NOW))).toBe('tomorrow 09:00');
+    // 18:00 is still ahead today.
+    expect(suggested(parseWhen('2026-11-20 18:00', 'Europe/Paris', NOW))).toBe('today 18:00');
+  });
+
+  it('never suggests a past time for a day without a time of day', () => {
+    const today = parseWhen('today', 'UTC', NOW);
+    expect(code(today)).toBe('when-needs-time');
+    // 9am today is gone at 10:00: only 18:00 is offered.
+    expect(params(today)).toMatchObject({ value: 'today', first: 'today 18:00' });
+    expect(params(today).second).toBeUndefined();
+    const yesterday = parseWhen('yesterday', 'UTC', NOW);
+    expect(code(yesterday)).toBe('past-day');
+    const hint = suggested(yesterday);
+    const again = parseWhen(hint, 'UTC', NOW);
+    expect(again.ok && again.value > NOW, hint).toBe(true);
+  });
+});

@@ -6,6 +6,7 @@ import { type ApprovedRunners, approvedBy, linksOf, malformed, str } from '../..
 import type { CommandContext } from '../../context.js';
 import { userError } from '../../context.js';
 import { approvalOf, type EffectRunners } from '../../effects/reconcile.js';
+import { sendMove } from '../../publishing/move-flow.js';
 import { type PublishSend, sendPublish } from '../../publishing/publish-flow.js';
 import { getVideo, type ScheduleSend, sendSchedule } from '../../publishing/schedule-flow.js';
 import { formatBoth } from '../../time/format.js';
@@ -54,6 +55,7 @@ async function scheduleSendOf(ctx: CommandContext, stored: Stored): Promise<Sche
     at,
     idempotencyKey: stored.idempotencyKey,
     ...(stored.approval ? { approval: stored.approval } : {}),
+    ...(args.move === true ? { move: true } : {}),
   };
 }
 
@@ -71,9 +73,11 @@ export const approved: ApprovedRunners = {
     if (typeof at === 'number' && at <= ctx.now())
       throw userError('approval-too-late', { when: formatBoth(at, await ctx.timeZone()) });
     const send = await scheduleSendOf(ctx, { ...request.approval.action, approval: approvedBy(request) });
-    const card = await sendSchedule(ctx, send);
+    // One approval for a Move: the approver's click cancels and schedules again (move-flow.ts).
+    const card = send.move ? await sendMove(ctx, send) : await sendSchedule(ctx, send);
     const when = formatBoth(send.at, request.model.requesterZone);
-    return { card, outcome: `Scheduled for ${when}. The video card follows each platform’s post.` };
+    const done = send.move ? 'Moved to' : 'Scheduled for';
+    return { card, outcome: `${done} ${when}. The video card follows each platform’s post.` };
   },
 };
 

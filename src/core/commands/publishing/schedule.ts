@@ -100,7 +100,8 @@ export const scheduleCommand = defineCommand({
   details:
     `The time is read in your time zone (${command('tz')} sets it) and shown back in your zone and UTC. Every platform ` +
     'needs its post details: a missing one opens its form first. The video is rendered before posting if needed. ' +
-    'The video card shows each platform’s status and I reply in its thread when it posts.',
+    'The video card shows each platform’s status and I reply in its thread when it posts. ' +
+    `A platform the video is already scheduled on asks first: Move it (as ${command('reschedule')} does), Keep both, or Cancel.`,
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
     const ref = typeof partial.video === 'string' ? partial.video : undefined;
     const video = ref ? await getVideo(ctx, (await resolveVideo(ctx, ref)).id) : undefined;

@@ -121,7 +121,8 @@ export const unscheduleCommand = defineCommand({
     const store = ctx.deps.store;
     const watch = await ctx.deps.store.watches.findActive('schedule', video.id);
     const state = watch ? readScheduleState(watch.state) : undefined;
-    const pending = state?.platforms.filter((p) => state.outcomes[p] === undefined) ?? [];
+    const pendingPosts = state?.posts.filter((p) => p.outcome === undefined) ?? [];
+    const pending = [...new Set(pendingPosts.map((p) => p.platform))];
     await store.transaction(async () => {
       await stopScheduleWatch(store, video.id);
       const by = ctx.req.userName ? ` by ${literal(ctx.req.userName)}` : '';
@@ -139,9 +140,10 @@ export const unscheduleCommand = defineCommand({
       });
     });
     await store.users.setLast(ctx.req.user, 'video', video.id);
+    const zone = await ctx.timeZone();
     const what =
-      state && pending.length > 0
-        ? ` on ${pending.map(platformName).join(', ')} (${formatBoth(Date.parse(state.times[pending[0] as string] ?? state.scheduledTime), await ctx.timeZone())})`
+      pendingPosts.length > 0
+        ? ` on ${pendingPosts.map((p) => `${platformName(p.platform)} (${formatBoth(Date.parse(p.at), zone)})`).join(', ')}`
         : '';
     return message({
       title: 'Unscheduled',

@@ -1,0 +1,62 @@
+/**
+ * `reschedule <video> [platform] <when>` (DELETE /posts/{id}, POST /posts/schedule): moves the video's
+ * pending posts — on one platform, or on every platform that has one — to a new time. The service cancels
+ * every pending post of a video at once, so the platforms not moved are scheduled again at their own times
+ * (move-flow.ts); under `approval publish` the move asks one approval.
+ */
+import { defineCommand } from '../../command-spec.js';
+import { userError } from '../../context.js';
+import { VIDEO_OPTION } from '../../parse/shared-options.js';
+import { platformName } from '../../platforms/names.js';
+import { readPendingPosts } from '../../publishing/pending-posts.js';
+import { runSchedule } from '../../publishing/schedule-flow.js';
+import { resolveVideo } from '../../references.js';
+import { command } from '../../text.js';
+import { parseWhen } from '../../time/parse.js';
+
+export const rescheduleCommand = defineCommand({
+  name: 'reschedule',
+  summary: "Move a video's scheduled posts to a new time",
+  options: [
+    VIDEO_OPTION,
+    {
+      name: 'platform',
+      kind: 'platform',
+      description: 'Only this platform (default: every platform scheduled)',
+      positional: true,
+    },
+    {
+      name: 'when',
+      kind: 'when',
+      description: 'The new time, in your time zone: "tomorrow 11am", "2026-12-01 18:00"',
+      positional: true,
+      rest: true,
+      required: true,
+    },
+  ],
+  examples: ['reschedule last tomorrow 11am', 'reschedule "Launch teaser" x friday 18:00'],
+  details:
+    `Cancels the pending posts and schedules them again at the new time, read in your time zone (${command('tz')} sets it). ` +
+    'The service cancels every platform of a video at once: the platforms not moved are scheduled again at their own times. ' +
+    'Approval applies as for a schedule, once for the move.',
+  async run(ctx, args) {
+    // Read the time before anything else: a bad or past time is answered without a single API call.
+    const when = parseWhen(args.when, await ctx.timeZoneToRead(), ctx.now());
+    if (!when.ok) throw when.error;
+    const video = await resolveVideo(ctx, args.video);
+    const pending = await readPendingPosts(ctx, video.id);
+    const platforms = args.platform ? [args.platform] : [...new Set(pending.map((p) => p.platform))];
+    if (!pending.some((p) => platforms.includes(p.platform))) {
+      throw userError('reschedule-nothing', {
+        name: video.name,
+        where: args.platform ? platformName(args.platform) : '',
+      });
+    }
+    return runSchedule(ctx, {
+      videoId: video.id,
+      platforms,
+      at: Math.floor(when.value / 1000) * 1000,
+      choice: 'move',
+    });
+  },
+});
