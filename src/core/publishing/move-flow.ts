@@ -9,7 +9,6 @@
  * Move's (a key of its own, never the original schedule's), and a Move that already went through (a second
  * click, a retry) finds its posts where it put them and cancels nothing again.
  */
-import { formatInTimeZone } from 'date-fns-tz';
 import type { Card, Field } from '../cards.js';
 import { type CommandContext, UserError, userError } from '../context.js';
 import { updateVideoCard } from '../live/projections.js';
@@ -17,7 +16,7 @@ import { stopScheduleWatch } from '../live/schedule-watcher.js';
 import { platformName } from '../platforms/names.js';
 import { writeDoneAt } from '../request-id.js';
 import { command, literal } from '../text.js';
-import { formatBoth, formatTime } from '../time/format.js';
+import { formatBoth, formatShortDateTime, formatTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
 import { type Platform, type Video, VideoApiError } from '../video-api.js';
 import { encodeSchedule, type PendingSchedule } from './action-state.js';
@@ -57,7 +56,7 @@ export function alreadyScheduledCard(
   const { pending, clashes, zone } = q;
   const first = clashes[0]?.at ?? pending.at;
   const sameDay = dayKey(first, zone) === dayKey(pending.at, zone);
-  const to = sameDay ? formatTime(pending.at, zone) : formatInTimeZone(pending.at, zone, 'EEE d MMM, HH:mm');
+  const to = sameDay ? formatTime(pending.at, zone) : formatShortDateTime(pending.at, zone);
   const value = encodeSchedule(pending);
   const one = clashes.length === 1;
   return {

@@ -19,6 +19,10 @@ export function formatDateTime(instant: number | string, zone: string): string {
   return formatInTimeZone(at, zone, 'EEE d MMM yyyy, HH:mm');
 }
 
+/** `Tue 1 Dec, 18:00`: the same family without the year, where a button label has little room. */
+export const formatShortDateTime = (instant: number, zone: string): string =>
+  formatInTimeZone(new Date(instant), zone, 'EEE d MMM, HH:mm');
+
 /** `2026-12-01 18:00:00` in `zone`: a CSV cell (sortable; the UTC column beside it is ISO 8601). */
 export const formatCsvDateTime = (instant: number, zone: string): string =>
   formatInTimeZone(new Date(instant), zone, 'yyyy-MM-dd HH:mm:ss');
