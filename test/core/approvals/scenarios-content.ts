@@ -1,6 +1,6 @@
 /** Approval scenarios: what is published is what was approved (edits after approval), and the shared key's scope. Registered on every driver by `scenarios.ts`. */
 import { expect } from 'vitest';
-import type { ScenarioDriver, ShownCard } from './driver.js';
+import type { Person, ScenarioDriver, ShownCard } from './driver.js';
 import {
   type ApprovalScenario,
   approvalCards,
@@ -26,6 +26,29 @@ async function approvedSchedule(d: ScenarioDriver, id: string): Promise<ShownCar
   expect(approved.card?.title, text(approved)).toBe('Approved · Scheduled');
   expect(await d.fixtures.scheduledPosts(id)).toMatchObject([{ platform: 'youtube', status: 'scheduled' }]);
   return lastApproval(d);
+}
+
+/**
+ * Approval required only in #main (`--here`, as for a #launch channel), where only `publishers` may publish;
+ * the workspace itself asks nobody. Approvers bob and carol.
+ */
+async function launchChannelOnly(d: ScenarioDriver, publishers: Person[]): Promise<void> {
+  for (const line of [
+    'settings approval publish --here',
+    `settings approvers ${d.mention('bob')} ${d.mention('carol')} --here`,
+    `settings role publish ${publishers.map((p) => d.mention(p)).join(' ')} --here`,
+  ]) {
+    const r = await d.run('alice', line);
+    expect(r.card?.title, `${line}: ${text(r)}`).toBe('Channel settings updated');
+  }
+}
+
+/** bob schedules `id` on YouTube in #main in 2 hours and carol approves it. */
+async function approvedInLaunch(d: ScenarioDriver, id: string): Promise<void> {
+  const sent = await d.run('bob', `schedule ${id} youtube in 2 hours`);
+  expect(sent.card?.title, text(sent)).toBe('Sent for approval');
+  const approved = await d.click('carol', button(await lastApproval(d), 'approval.approve'));
+  expect(approved.card?.title, text(approved)).toBe('Approved · Scheduled');
 }
 
 /** Past the scheduled moment: what went out for `id`, once the service was asked (its calendar). */
@@ -112,6 +135,61 @@ export const CONTENT_SCENARIOS: readonly ApprovalScenario[] = [
       const approved = await d.click('bob', button(request, 'approval.approve'));
       expect(approved.card?.title, text(approved)).toBe('Approved · Scheduled');
 
+      expect(await afterTheMoment(d, id)).toEqual([{ videoId: id, platform: 'youtube', title: 'Launch v2' }]);
+    },
+  },
+  {
+    name: 'guarded wherever typed: approval only in #main; a change by a non-publisher there, typed in a DM, another channel or #main, is refused',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Launch');
+      await setup(d, { approvers: ['bob', 'carol'] });
+      // The workspace asks nobody; #main alone requires approval, and only bob may publish there.
+      const off = await d.run('alice', 'settings approval off');
+      expect(off.card?.title, text(off)).toBe('Workspace settings updated');
+      await launchChannelOnly(d, ['bob']);
+      await approvedInLaunch(d, id);
+
+      for (const [as, line] of [
+        [{ user: 'alice', channel: 'dm' }, `meta ${id} youtube Hacked from a DM`],
+        [{ user: 'dave', channel: 'other' }, `rename ${id} Hacked elsewhere`],
+        [{ user: 'dave', channel: 'main' }, `meta ${id} youtube Hacked in launch`],
+      ] as const) {
+        const refused = await d.run(as, line);
+        expect(text(refused), line).toContain('was approved and is scheduled');
+        expect(text(refused), line).toContain(`Only ${d.mention('bob')}`);
+        expect(text(refused), line).toContain('Nothing was changed');
+      }
+      expect((await approvalCards(d)).map((c) => c.title.split(':')[0])).toEqual(['Approved']);
+      expect(await afterTheMoment(d, id)).toEqual([
+        { videoId: id, platform: 'youtube', title: 'Launch — launch' },
+      ]);
+    },
+  },
+  {
+    name: 'guarded wherever typed: a publisher’s change from a DM cancels the post and asks again in the request’s channel',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Launch');
+      await setup(d, { approvers: ['bob', 'carol'] });
+      const off = await d.run('alice', 'settings approval off');
+      expect(off.card?.title, text(off)).toBe('Workspace settings updated');
+      await launchChannelOnly(d, ['alice', 'bob']);
+      await approvedInLaunch(d, id);
+
+      const changed = await d.run({ user: 'alice', channel: 'dm' }, `meta ${id} youtube Launch v2`);
+      expect(changed.card?.title, text(changed)).toBe('YouTube post details saved');
+      expect(text(changed)).toContain('its scheduled post is cancelled');
+      expect(await d.fixtures.scheduledPosts(id)).not.toContainEqual(
+        expect.objectContaining({ status: 'scheduled' }),
+      );
+      // The new request is in #main, before #main's approvers; the DM shows no approval card.
+      expect(await approvalCards(d, 'dm')).toEqual([]);
+      const cards = await approvalCards(d);
+      expect(cards.map((c) => c.title.split(':')[0])).toEqual(['Replaced', 'Approval needed']);
+      const fresh = cards[1] as ShownCard;
+      expect(fresh.text).toContain('YouTube title: “Launch — launch” → “Launch v2”');
+      expect(fresh.text).toContain(d.mention('carol'));
+      const approved = await d.click('bob', button(fresh, 'approval.approve'));
+      expect(approved.card?.title, text(approved)).toBe('Approved · Scheduled');
       expect(await afterTheMoment(d, id)).toEqual([{ videoId: id, platform: 'youtube', title: 'Launch v2' }]);
     },
   },
