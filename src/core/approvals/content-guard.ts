@@ -15,14 +15,13 @@ import { updateVideoCard } from '../live/projections.js';
 import { stopScheduleWatch } from '../live/schedule-watcher.js';
 import { formatMentions } from '../people/mentions.js';
 import type { Approval } from '../ports.js';
+import { publicationApproval } from '../publishing/publication.js';
 import { getVideo } from '../publishing/schedule-flow.js';
 import { channel, literal } from '../text.js';
 import { PLATFORMS, type Platform, type Video, VideoApiError } from '../video-api.js';
 import { contentChanges } from './content-diff.js';
 import { approvalModel, auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
-import type { ApprovedCommand } from './model.js';
 import { needsApproval } from './policy.js';
-import { videoPreview } from './preview.js';
 import { recordRefusal } from './refusals.js';
 import { requestApproval } from './request.js';
 import { hasRole } from './roles.js';
@@ -153,7 +152,7 @@ async function settle(
   const lines: string[] = [];
   for (const g of s.guarded) {
     await retire(g, changes);
-    await reRequest(g, { before: s.before, after, changes });
+    await reRequest(g, { after, changes });
     const what =
       g.state === 'pending' ? 'that request is replaced' : 'its scheduled post is cancelled at the service';
     const where =
@@ -211,23 +210,18 @@ async function retire(g: Guarded, changes: string[]): Promise<void> {
   });
 }
 
-/** The same action asked again under a new key, in the request's conversation, its card showing the changes first. */
-async function reRequest(g: Guarded, o: { before: Video; after: Video; changes: string[] }): Promise<void> {
+/**
+ * The same action asked again under a new key, in the request's conversation: its card built from the stored
+ * args for the video as it is now (what will be sent), the changes first.
+ */
+async function reRequest(g: Guarded, o: { after: Video; changes: string[] }): Promise<void> {
   const ctx = g.there;
-  const { action } = g.approval;
-  const preview = videoPreview(o.after, g.platforms);
-  const summary = action.summary.split(`“${literal(o.before.name)}”`).join(`“${literal(o.after.name)}”`);
-  const at = typeof action.args.at === 'number' ? action.args.at : undefined;
+  const again = publicationApproval(o.after, g.approval.action);
   const label = g.state === 'pending' ? 'Changed since it was asked' : 'Changed since it was approved';
   await requestApproval(ctx, {
-    command: action.command as ApprovedCommand,
-    args: action.args,
+    ...again,
     idempotencyKey: await ctx.deps.store.idempotency.keyFor(`approval:${g.approval.id}:content:${ctx.now()}`),
-    summary,
-    fields: [{ label, value: o.changes.join('\n') }, ...preview.fields],
-    sections: preview.sections,
-    ...(preview.image ? { image: preview.image } : {}),
-    ...(at !== undefined ? { at } : {}),
+    fields: [{ label, value: o.changes.join('\n') }, ...(again.fields ?? [])],
   });
 }
 

@@ -7,7 +7,6 @@
 
 import { workspaceOf } from '../address.js';
 import { needsApproval } from '../approvals/policy.js';
-import { videoPreview } from '../approvals/preview.js';
 import { requestApproval } from '../approvals/request.js';
 import { checkRole } from '../approvals/roles.js';
 import { type Card, message, type Response } from '../cards.js';
@@ -23,6 +22,7 @@ import type { Platform, Video } from '../video-api.js';
 import type { PendingSchedule } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
 import { metaForm } from './meta-form.js';
+import { scheduleApproval, scheduleArgs, scheduleBody } from './publication.js';
 
 /** Reads a video by id; a vanished one is the usual not-found message. */
 export const getVideo = (ctx: CommandContext, id: string): Promise<Video> =>
@@ -55,19 +55,7 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     requestId: pending.requestId,
   });
   const send: ScheduleSend = { video, platforms: pending.platforms, at: pending.at, idempotencyKey };
-  if (await needsApproval(ctx, { kind: 'publish' })) {
-    const preview = videoPreview(video, pending.platforms);
-    return requestApproval(ctx, {
-      command: 'schedule',
-      args: scheduleArgs(send),
-      idempotencyKey,
-      summary: `Schedule “${literal(video.name)}” on ${pending.platforms.map(platformName).join(', ')}`,
-      fields: preview.fields,
-      sections: preview.sections,
-      ...(preview.image ? { image: preview.image } : {}),
-      at: pending.at,
-    });
-  }
+  if (await needsApproval(ctx, { kind: 'publish' })) return requestApproval(ctx, scheduleApproval(send));
   return message(await sendSchedule(ctx, send));
 }
 
@@ -113,11 +101,7 @@ export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promis
     what: `the schedule of “${literal(video.name)}”`,
   };
   const at = await remoteEffect(ctx, effect, {
-    send: async () =>
-      (await ctx.api()).posts.schedule(
-        { videoId: video.id, platforms: s.platforms, scheduledTime: new Date(s.at).toISOString() },
-        { idempotencyKey: s.idempotencyKey },
-      ),
+    send: async () => (await ctx.api()).posts.schedule(scheduleBody(s), { idempotencyKey: s.idempotencyKey }),
     commit: async (scheduled) => {
       // The service's echo is the truth (it may normalise the time).
       const echoed = Date.parse(scheduled.scheduledTime);
@@ -128,14 +112,6 @@ export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promis
   });
   return scheduledCard(video, { platforms: s.platforms, at, zone });
 }
-
-/** What an approval or a replay stores of a schedule (`replays.ts` reads it back). */
-export const scheduleArgs = (s: Omit<ScheduleSend, 'idempotencyKey'>): Record<string, unknown> => ({
-  videoId: s.video.id,
-  platforms: s.platforms,
-  at: s.at,
-  ...(s.approval ? { approval: s.approval } : {}),
-});
 
 /** The watch, the video card, the audit entry and `last`: the local record of a schedule. */
 async function recordSchedule(

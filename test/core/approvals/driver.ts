@@ -69,6 +69,10 @@ export interface Fixtures {
   scheduledPosts(videoId: string): Promise<{ platform: string; status: string; scheduledTime: string }[]>;
   /** The main team's spends (negative ledger entries), oldest first. */
   spends(): number[];
+  /** The JSON bodies the service read off the wire for `POST <path>` (`/posts`, `/posts/schedule`), oldest first. */
+  sentBodies(path: '/posts' | '/posts/schedule'): Record<string, unknown>[];
+  /** The label the service gives the main team's account `authId` (GET /accounts). */
+  accountLabel(authId: string): Promise<string | undefined>;
 }
 
 export interface ScenarioDriver {

@@ -51,6 +51,13 @@ async function approvedInLaunch(d: ScenarioDriver, id: string): Promise<void> {
   expect(approved.card?.title, text(approved)).toBe('Approved · Scheduled');
 }
 
+/** A card's text without its "changed since" lines (`old → new`): what it says will be sent. */
+const outgoingOf = (card: ShownCard): string =>
+  card.text
+    .split('\n')
+    .filter((line) => !line.includes('→'))
+    .join('\n');
+
 /** Past the scheduled moment: what went out for `id`, once the service was asked (its calendar). */
 async function afterTheMoment(d: ScenarioDriver, id: string) {
   await d.advance(3 * 60 * MINUTE);
@@ -191,6 +198,88 @@ export const CONTENT_SCENARIOS: readonly ApprovalScenario[] = [
       const approved = await d.click('bob', button(fresh, 'approval.approve'));
       expect(approved.card?.title, text(approved)).toBe('Approved · Scheduled');
       expect(await afterTheMoment(d, id)).toEqual([{ videoId: id, platform: 'youtube', title: 'Launch v2' }]);
+    },
+  },
+  {
+    name: 'the card shows what will be sent: a publish’s --title and --description survive a re-request and are what the service receives',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Launch');
+      await setup(d);
+      const sent = await d.run(
+        'alice',
+        `publish ${id} youtube --title "Teaser A" --description "Out on Monday"`,
+      );
+      expect(sent.card?.title, text(sent)).toBe('Sent for approval');
+      const first = await lastApproval(d);
+      // The requester edits the stored post details: the override still goes out, so the card still shows it.
+      const changed = await d.run('alice', `meta ${id} youtube Stored title v2`);
+      expect(changed.card?.title, text(changed)).toBe('YouTube post details saved');
+      const again = await lastApproval(d);
+      expect(again.title).toMatch(/^Approval needed: Publish “Launch” to YouTube/);
+      expect(again.text).toContain('YouTube title: “Launch — launch” → “Stored title v2”');
+      const approved = await d.click('bob', button(again, 'approval.approve'));
+      expect(approved.card?.title, text(approved)).toBe('Approved · Published to YouTube');
+      const done = await lastApproval(d);
+      expect(done.title).toMatch(/^Approved: /);
+
+      const bodies = d.fixtures.sentBodies('/posts');
+      expect(bodies).toHaveLength(1);
+      const body = bodies[0] as Record<string, unknown>;
+      expect(body).toMatchObject({
+        videoId: id,
+        platform: 'youtube',
+        title: 'Teaser A',
+        description: 'Out on Monday',
+      });
+      const account = await d.fixtures.accountLabel(String(body.authId));
+      expect(account, JSON.stringify(body)).toBeTruthy();
+      for (const [which, card] of [
+        ['first request', first],
+        ['asked again', again],
+        ['approved', done],
+      ] as const) {
+        const shown = outgoingOf(card);
+        expect(shown, which).toContain(String(body.title));
+        expect(shown, which).toContain(String(body.description));
+        // The stored titles are not what goes out: the card never presents them as the post's.
+        expect(shown, which).not.toContain('Launch — launch');
+        expect(shown, which).not.toContain('Stored title v2');
+        expect(shown, which).toContain(String(account));
+        expect(shown, which).toContain('YouTube');
+        expect(shown, which).toContain('as soon as it is approved');
+      }
+      expect(d.fixtures.publishedTitles()).toEqual([{ videoId: id, platform: 'youtube', title: 'Teaser A' }]);
+    },
+  },
+  {
+    name: 'the card shows what will be sent: a schedule asked again shows the time, platforms and title the service receives and posts',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Launch');
+      await setup(d);
+      const sent = await d.run('alice', `schedule ${id} youtube tomorrow 9am`);
+      expect(sent.card?.title, text(sent)).toBe('Sent for approval');
+      const changed = await d.run('alice', `meta ${id} youtube Launch day`);
+      expect(changed.card?.title, text(changed)).toBe('YouTube post details saved');
+      const again = await lastApproval(d);
+      const approved = await d.click('bob', button(again, 'approval.approve'));
+      expect(approved.card?.title, text(approved)).toBe('Approved · Scheduled');
+
+      const [body, ...more] = d.fixtures.sentBodies('/posts/schedule');
+      expect(more).toEqual([]);
+      expect(body).toEqual({
+        videoId: id,
+        platforms: ['youtube'],
+        scheduledTime: '2026-11-24T09:00:00.000Z',
+      });
+      const shown = outgoingOf(again);
+      expect(shown).toContain('When: Tue 24 Nov 2026, 09:00 UTC');
+      expect(shown).toContain('Launch day');
+      expect(shown).toContain('the platform’s default account');
+      await d.advance(Date.parse(String(body?.scheduledTime)) - d.now() + 60 * MINUTE);
+      await d.fixtures.scheduledPosts(id);
+      expect(d.fixtures.publishedTitles()).toEqual([
+        { videoId: id, platform: 'youtube', title: 'Launch day' },
+      ]);
     },
   },
 ];
