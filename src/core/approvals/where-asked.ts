@@ -25,7 +25,8 @@ export function contextWhereAsked(ctx: CommandContext, conversation: Conversatio
   const { message: _message, mentions: _mentions, ...req } = ctx.req;
   if (workspaceOf(req.user) === workspaceOf(conversation))
     return createContext({ ...req, conversation }, ctx.deps);
-  const { memberOf: _groups, ...person } = req;
+  // Their groups and admin standing are those of their own workspace, not the request's.
+  const { memberOf: _groups, isWorkspaceAdmin: _admin, ...person } = req;
   return createContext(
     {
       ...person,

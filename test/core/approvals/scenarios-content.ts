@@ -201,6 +201,34 @@ export const CONTENT_SCENARIOS: readonly ApprovalScenario[] = [
     },
   },
   {
+    name: 'guarded wherever typed: a pending request of #main; a rename from another channel is refused for a non-publisher and asks again in #main for a publisher',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Launch');
+      await setup(d, { approvers: ['bob', 'carol'] });
+      const off = await d.run('alice', 'settings approval off');
+      expect(off.card?.title, text(off)).toBe('Workspace settings updated');
+      await launchChannelOnly(d, ['alice', 'bob']);
+      const sent = await d.run('bob', `publish ${id} youtube`);
+      expect(sent.card?.title, text(sent)).toBe('Sent for approval');
+
+      const refused = await d.run({ user: 'dave', channel: 'other' }, `rename ${id} Hacked`);
+      expect(text(refused)).toContain('is waiting for approval');
+      expect(text(refused)).toContain('Nothing was changed');
+
+      const renamed = await d.run({ user: 'alice', channel: 'other' }, `rename ${id} Launch v2`);
+      expect(text(renamed)).toContain('that request is replaced');
+      expect(await approvalCards(d, 'other')).toEqual([]);
+      const cards = await approvalCards(d);
+      expect(cards.map((c) => c.title.split(':')[0])).toEqual(['Replaced', 'Approval needed']);
+      const fresh = cards[1] as ShownCard;
+      expect(fresh.title).toMatch(/^Approval needed: Publish “Launch v2” to YouTube/);
+      expect(fresh.text).toContain('Name: “Launch” → “Launch v2”');
+      const approved = await d.click('carol', button(fresh, 'approval.approve'));
+      expect(approved.card?.title, text(approved)).toBe('Approved · Published to YouTube');
+      expect(d.fixtures.publishedPosts()).toEqual([{ videoId: id, platform: 'youtube' }]);
+    },
+  },
+  {
     name: 'the card shows what will be sent: a publish’s --title and --description survive a re-request and are what the service receives',
     async run(d) {
       const id = await d.fixtures.renderedVideo('Launch');
