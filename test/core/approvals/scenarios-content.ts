@@ -300,7 +300,7 @@ export const CONTENT_SCENARIOS: readonly ApprovalScenario[] = [
         scheduledTime: '2026-11-24T09:00:00.000Z',
       });
       const shown = outgoingOf(again);
-      expect(shown).toContain('When: Tue 24 Nov 2026, 09:00 UTC');
+      expect(shown).toContain('Tue 24 Nov 2026, 09:00 UTC');
       expect(shown).toContain('Launch day');
       expect(shown).toContain('the platform’s default account');
       await d.advance(Date.parse(String(body?.scheduledTime)) - d.now() + 60 * MINUTE);
