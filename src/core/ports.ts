@@ -519,6 +519,11 @@ export interface Store {
     pendingExpiring(before: number): Promise<Approval[]>;
     /** Pending approvals of one workspace (`slack:T1`), oldest first (the approvals inbox). */
     pendingIn(workspace: string): Promise<Approval[]>;
+    /**
+     * Pending approvals about one video (`action.args.videoId`), in every workspace, oldest first: a change
+     * to the video is guarded by each, wherever it is typed (content-guard.ts).
+     */
+    pendingAbout(videoId: string): Promise<Approval[]>;
   };
   audit: {
     record(entry: AuditEntry): Promise<void>;

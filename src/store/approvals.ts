@@ -33,6 +33,7 @@ export class SqliteApprovals implements ApprovalStore {
   readonly #decide: Database.Statement<[DecideParams]>;
   readonly #pendingExpiring: Database.Statement<[number], ApprovalRow>;
   readonly #pendingIn: Database.Statement<[string], ApprovalRow>;
+  readonly #pendingAbout: Database.Statement<[string], ApprovalRow>;
 
   constructor(
     db: Database.Database,
@@ -56,6 +57,10 @@ export class SqliteApprovals implements ApprovalStore {
     // `slack:T1:%`: the workspace's conversations (a `:` ends the workspace part, so T1 never matches T10).
     this.#pendingIn = db.prepare(
       `SELECT * FROM approvals WHERE status = 'pending' AND conversation LIKE ? ESCAPE '\\'
+       ORDER BY created_at, id`,
+    );
+    this.#pendingAbout = db.prepare(
+      `SELECT * FROM approvals WHERE status = 'pending' AND json_extract(action, '$.args.videoId') = ?
        ORDER BY created_at, id`,
     );
   }
@@ -93,6 +98,10 @@ export class SqliteApprovals implements ApprovalStore {
   pendingIn(workspace: string): Approval[] {
     const prefix = workspace.replace(/[\\%_]/g, (c) => `\\${c}`);
     return this.#pendingIn.all(`${prefix}:%`).map(fromRow);
+  }
+
+  pendingAbout(videoId: string): Approval[] {
+    return this.#pendingAbout.all(videoId).map(fromRow);
   }
 }
 

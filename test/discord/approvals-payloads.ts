@@ -5,7 +5,7 @@
  * carrying the message it sits on, a modal submission echoing the modal's components.
  */
 import { readFileSync } from 'node:fs';
-import { routeOf } from '../../adapters/discord/commands.js';
+import { MORE_OPTION, routeOf } from '../../adapters/discord/commands.js';
 import type { CommandSpec } from '../../src/core/command-spec.js';
 import { createRegistry, parseCommandText } from '../../src/core/parse/parse-command.js';
 import type { Channel, Person } from '../core/approvals/driver.js';
@@ -121,13 +121,25 @@ export function commandData(fake: FakeDiscord, commands: readonly CommandSpec[],
     level = node.options ?? [];
   }
   const discordName = new Map([...route.options].map(([discord, core]) => [core, discord]));
+  // Advanced options are typed as flags in the command's `more` option, as a member would.
+  const more: string[] = [];
   const leaves = Object.entries(parsed.value.raw).flatMap(([core, value]) => {
     if (value === undefined) return [];
+    if (route.advanced.has(core)) {
+      const text = Array.isArray(value) ? value.join(' ') : String(value);
+      more.push(`--${core} "${text.replace(/"/g, '\\"')}"`);
+      return [];
+    }
     const name = discordName.get(core);
     const spec = name ? level.find((o) => o.name === name) : undefined;
     if (!spec) throw new Error(`/reel ${chain.map((c) => c.name).join(' ')} has no option for ${core}`);
     return [{ name: spec.name, type: spec.type, value: typed(spec.type, value) }];
   });
+  if (more.length > 0) {
+    const spec = level.find((o) => o.name === MORE_OPTION);
+    if (!spec) throw new Error(`/reel ${chain.map((c) => c.name).join(' ')} has no ${MORE_OPTION} option`);
+    leaves.push({ name: spec.name, type: spec.type, value: more.join(' ') });
+  }
   let tree: Json[] = leaves;
   for (const node of [...chain].reverse()) {
     tree = [

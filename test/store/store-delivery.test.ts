@@ -278,6 +278,24 @@ describe.each(FIXTURES)('Store contract: delivery ($name)', (fixture) => {
       expect(await store.approvals.pendingExpiring(T0)).toEqual([]);
       expect((await store.approvals.get('never'))?.expiresAt).toBeNull();
     });
+
+    it('lists the pending approvals about one video, in every workspace, oldest first', async () => {
+      const about = (id: string, videoId: string, conversation: string) => ({
+        ...request,
+        id,
+        conversation,
+        action: { ...request.action, args: { videoId, platform: 'youtube' } },
+      });
+      await store.approvals.create(about('here', 'vid_1', CHANNEL));
+      clock.advance(1);
+      await store.approvals.create(about('guild', 'vid_1', 'discord:G1:C9'));
+      await store.approvals.create(about('other-video', 'vid_10', CHANNEL));
+      await store.approvals.create(about('decided', 'vid_1', CHANNEL));
+      await store.approvals.decide('decided', { status: 'approved', by: BOB, at: T0 });
+
+      expect((await store.approvals.pendingAbout('vid_1')).map((a) => a.id)).toEqual(['here', 'guild']);
+      expect(await store.approvals.pendingAbout('vid_404')).toEqual([]);
+    });
   });
 
   describe('audit', () => {

@@ -5,7 +5,9 @@
  * before anything is sent; someone with it changes it, and then the request is replaced (pending: its card
  * says so; approved and scheduled: the post is cancelled at the service) by a new one whose card shows what
  * changed. `meta`, `rename` and the thumbnail pick call `guardContentChange` before their API call and
- * `settle` after it. With approvals off nothing is guarded.
+ * `settle` after it. Each request is judged by its own conversation's policy, wherever the change is typed (a
+ * DM, another channel), and asked again there; a request whose conversation no longer asks for approval
+ * guards nothing.
  */
 import { workspaceOf } from '../address.js';
 import { type CommandContext, userError } from '../context.js';
@@ -13,17 +15,17 @@ import { updateVideoCard } from '../live/projections.js';
 import { stopScheduleWatch } from '../live/schedule-watcher.js';
 import { formatMentions } from '../people/mentions.js';
 import type { Approval } from '../ports.js';
+import { publicationApproval } from '../publishing/publication.js';
 import { getVideo } from '../publishing/schedule-flow.js';
-import { literal } from '../text.js';
+import { channel, literal } from '../text.js';
 import { PLATFORMS, type Platform, type Video, VideoApiError } from '../video-api.js';
 import { contentChanges } from './content-diff.js';
 import { approvalModel, auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
-import type { ApprovedCommand } from './model.js';
 import { needsApproval } from './policy.js';
-import { videoPreview } from './preview.js';
 import { recordRefusal } from './refusals.js';
 import { requestApproval } from './request.js';
 import { hasRole } from './roles.js';
+import { contextWhereAsked } from './where-asked.js';
 
 /** What a command is about to change: one platform's post details, the name, or the thumbnail pick. */
 export type ContentChange = { kind: 'meta'; platform: Platform } | { kind: 'name' } | { kind: 'thumbnail' };
@@ -36,15 +38,20 @@ export interface ContentGuard {
   settle(): Promise<string | undefined>;
 }
 
-/** A request the change touches: still pending, or approved with its post scheduled at the service. */
+/**
+ * A request the change touches: still pending, or approved with its post scheduled at the service; `there` is
+ * the changer as the request's own conversation sees them (its policy decides, its card is asked again).
+ */
 interface Guarded {
   approval: Approval;
   state: 'pending' | 'scheduled';
   platforms: Platform[];
+  there: CommandContext;
 }
 
 const NOTHING: ContentGuard = { settle: async () => undefined };
 const isPlatform = (v: unknown): v is Platform => (PLATFORMS as readonly unknown[]).includes(v);
+const PUBLICATIONS: readonly string[] = ['publish', 'schedule'];
 
 function platformsOf(approval: Approval): Platform[] {
   const a = approval.action.args;
@@ -52,33 +59,49 @@ function platformsOf(approval: Approval): Platform[] {
   return Array.isArray(a.platforms) ? a.platforms.filter(isPlatform) : [];
 }
 
-/** The approved schedule whose post still waits at the service for `videoId`, if the latest one was approved. */
-async function approvedSchedule(ctx: CommandContext, videoId: string): Promise<Approval | undefined> {
+/**
+ * The approved schedules whose posts still wait at the service for `videoId`: in each workspace watching a
+ * schedule of the video, the latest schedule there, if it was approved.
+ */
+async function approvedSchedules(ctx: CommandContext, videoId: string): Promise<Approval[]> {
   const store = ctx.deps.store;
-  const workspace = workspaceOf(ctx.req.conversation);
-  const watches = (await store.watches.activeWhere({ kind: 'schedule', target: videoId })).filter(
-    (w) => workspaceOf(w.conversation) === workspace,
-  );
-  if (watches.length === 0) return undefined;
-  const latest = (await store.audit.list({ workspacePrefix: workspace, videoId, limit: 200 })).find(
-    (e) => e.action === 'video.schedule',
-  );
-  const id = latest?.details?.approval;
-  const approval = typeof id === 'string' ? await store.approvals.get(id) : undefined;
-  if (approval?.status !== 'approved' || approval.action.command !== 'schedule') return undefined;
-  const at = approval.action.args.at;
-  if (typeof at !== 'number' || at <= ctx.now()) return undefined;
-  if ((await approvalModel(store, approval))?.replacedBecause !== undefined) return undefined;
-  return watches.some((w) => w.conversation === approval.conversation) ? approval : undefined;
+  const watches = await store.watches.activeWhere({ kind: 'schedule', target: videoId });
+  const found: Approval[] = [];
+  for (const workspace of new Set(watches.map((w) => workspaceOf(w.conversation)))) {
+    const latest = (await store.audit.list({ workspacePrefix: workspace, videoId, limit: 200 })).find(
+      (e) => e.action === 'video.schedule',
+    );
+    const id = latest?.details?.approval;
+    const approval = typeof id === 'string' ? await store.approvals.get(id) : undefined;
+    if (approval?.status !== 'approved' || approval.action.command !== 'schedule') continue;
+    const at = approval.action.args.at;
+    if (typeof at !== 'number' || at <= ctx.now()) continue;
+    if ((await approvalModel(store, approval))?.replacedBecause !== undefined) continue;
+    if (watches.some((w) => w.conversation === approval.conversation)) found.push(approval);
+  }
+  return found;
 }
 
+/**
+ * The requests that publish `videoId`, wherever they were asked and wherever the change is typed, each kept
+ * if its own conversation's policy still asks for approval.
+ */
 async function findGuarded(ctx: CommandContext, videoId: string, change: ContentChange): Promise<Guarded[]> {
-  const found: Guarded[] = (await ctx.deps.store.approvals.pendingIn(workspaceOf(ctx.req.conversation)))
-    .filter((a) => ['publish', 'schedule'].includes(a.action.command) && a.action.args.videoId === videoId)
-    .map((approval) => ({ approval, state: 'pending', platforms: platformsOf(approval) }));
-  const scheduled = await approvedSchedule(ctx, videoId);
-  if (scheduled) found.push({ approval: scheduled, state: 'scheduled', platforms: platformsOf(scheduled) });
-  return change.kind === 'meta' ? found.filter((g) => g.platforms.includes(change.platform)) : found;
+  const pending = (await ctx.deps.store.approvals.pendingAbout(videoId))
+    .filter((a) => PUBLICATIONS.includes(a.action.command))
+    .map((approval) => ({ approval, state: 'pending' as const }));
+  const scheduled = (await approvedSchedules(ctx, videoId)).map((approval) => ({
+    approval,
+    state: 'scheduled' as const,
+  }));
+  const found: Guarded[] = [];
+  for (const { approval, state } of [...pending, ...scheduled]) {
+    const platforms = platformsOf(approval);
+    if (change.kind === 'meta' && !platforms.includes(change.platform)) continue;
+    const there = contextWhereAsked(ctx, approval.conversation);
+    if (await needsApproval(there, { kind: 'publish' })) found.push({ approval, state, platforms, there });
+  }
+  return found;
 }
 
 const stateWords = (g: Guarded): string =>
@@ -92,25 +115,29 @@ export async function guardContentChange(
   ctx: CommandContext,
   o: { videoId: string; change: ContentChange },
 ): Promise<ContentGuard> {
-  if (!(await needsApproval(ctx, { kind: 'publish' }))) return NOTHING;
   const guarded = await findGuarded(ctx, o.videoId, o.change);
-  const first = guarded[0];
-  if (!first) return NOTHING;
-  const settings = await ctx.settings();
-  if (!(await hasRole(ctx, 'publish'))) {
-    await recordRefusal(ctx, { why: 'content-locked', role: 'publish', approval: first.approval });
+  if (guarded.length === 0) return NOTHING;
+  for (const g of guarded) await checkChanger(g);
+  const before = await getVideo(ctx, o.videoId);
+  return { settle: () => settle(ctx, { videoId: o.videoId, before, guarded }) };
+}
+
+/** Refuses, by the request's own conversation's policy, a changer who may not change what it publishes. */
+async function checkChanger(g: Guarded): Promise<void> {
+  const { there } = g;
+  const settings = await there.settings();
+  if (!(await hasRole(there, 'publish'))) {
+    await recordRefusal(there, { why: 'content-locked', role: 'publish', approval: g.approval });
     throw userError('content-locked', {
-      what: first.approval.action.summary,
-      state: stateWords(first),
+      what: g.approval.action.summary,
+      state: stateWords(g),
       who: formatMentions(settings.roles.publish),
     });
   }
   // The change asks again as the changer: refuse now what `requestApproval` would refuse after the change.
   if (settings.approvers.length === 0) throw userError('approval-no-approvers');
-  if (!settings.selfApproval && settings.approvers.every((a) => a === ctx.req.user))
+  if (!settings.selfApproval && settings.approvers.every((a) => a === there.req.user))
     throw userError('approval-only-you');
-  const before = await getVideo(ctx, o.videoId);
-  return { settle: () => settle(ctx, { videoId: o.videoId, before, guarded }) };
 }
 
 async function settle(
@@ -124,12 +151,14 @@ async function settle(
   if (s.guarded.some((g) => g.state === 'scheduled')) await cancelAtService(ctx, s.videoId);
   const lines: string[] = [];
   for (const g of s.guarded) {
-    await retire(ctx, g, changes);
-    await reRequest(ctx, g, { before: s.before, after, changes });
+    await retire(g, changes);
+    await reRequest(g, { after, changes });
     const what =
       g.state === 'pending' ? 'that request is replaced' : 'its scheduled post is cancelled at the service';
+    const where =
+      g.approval.conversation === ctx.req.conversation ? '' : ` in ${channel(g.approval.conversation)}`;
     lines.push(
-      `**${g.approval.action.summary}** ${stateWords(g)}: ${what}, and a new request shows the approvers what changed.`,
+      `**${g.approval.action.summary}** ${stateWords(g)}: ${what}, and a new request${where} shows the approvers what changed.`,
     );
   }
   return lines.join('\n');
@@ -145,7 +174,8 @@ async function cancelAtService(ctx: CommandContext, videoId: string): Promise<vo
 }
 
 /** Marks the old request replaced (a pending one can no longer be approved) and, if scheduled, stops its watch. */
-async function retire(ctx: CommandContext, g: Guarded, changes: string[]): Promise<void> {
+async function retire(g: Guarded, changes: string[]): Promise<void> {
+  const ctx = g.there;
   const store = ctx.deps.store;
   const { approval } = g;
   const now = ctx.now();
@@ -180,26 +210,18 @@ async function retire(ctx: CommandContext, g: Guarded, changes: string[]): Promi
   });
 }
 
-/** The same action asked again under a new key, its card showing the changes first. */
-async function reRequest(
-  ctx: CommandContext,
-  g: Guarded,
-  o: { before: Video; after: Video; changes: string[] },
-): Promise<void> {
-  const { action } = g.approval;
-  const preview = videoPreview(o.after, g.platforms);
-  const summary = action.summary.split(`“${literal(o.before.name)}”`).join(`“${literal(o.after.name)}”`);
-  const at = typeof action.args.at === 'number' ? action.args.at : undefined;
+/**
+ * The same action asked again under a new key, in the request's conversation: its card built from the stored
+ * args for the video as it is now (what will be sent), the changes first.
+ */
+async function reRequest(g: Guarded, o: { after: Video; changes: string[] }): Promise<void> {
+  const ctx = g.there;
+  const again = publicationApproval(o.after, g.approval.action);
   const label = g.state === 'pending' ? 'Changed since it was asked' : 'Changed since it was approved';
   await requestApproval(ctx, {
-    command: action.command as ApprovedCommand,
-    args: action.args,
+    ...again,
     idempotencyKey: await ctx.deps.store.idempotency.keyFor(`approval:${g.approval.id}:content:${ctx.now()}`),
-    summary,
-    fields: [{ label, value: o.changes.join('\n') }, ...preview.fields],
-    sections: preview.sections,
-    ...(preview.image ? { image: preview.image } : {}),
-    ...(at !== undefined ? { at } : {}),
+    fields: [{ label, value: o.changes.join('\n') }, ...(again.fields ?? [])],
   });
 }
 

@@ -1,11 +1,13 @@
 /**
- * What an approver needs to see about a video before it goes out: its name, the platforms, the post details
- * each platform will use (the metadata blocks) and the thumbnail.
+ * What an approver needs to see about a video before it goes out: exactly what will be sent. Per platform
+ * the title, description and visibility the post will carry (this post's own, else the post details the
+ * service reads at post time), the account, the time, and the thumbnail. Built from the body the approved
+ * action sends (`publishing/publication.ts`), never from the command's options, so the two cannot drift.
  */
 import type { Field, Image, Section } from '../cards.js';
-import { blockSummary, platformName } from '../platforms/post-blocks.js';
+import { BLOCKS, platformName } from '../platforms/post-blocks.js';
 import { code, link, literal } from '../text.js';
-import type { Platform, Video } from '../video-api.js';
+import type { Platform, Privacy, Video } from '../video-api.js';
 
 export interface VideoPreview {
   fields: Field[];
@@ -13,11 +15,53 @@ export interface VideoPreview {
   image?: Image;
 }
 
-export function videoPreview(video: Video, platforms: readonly Platform[]): VideoPreview {
+/** What one request sends, read off its body. */
+export interface Outgoing {
+  platforms: readonly Platform[];
+  /** This post's own title, description and visibility (POST /posts), over the stored post details. */
+  title?: string | undefined;
+  description?: string | undefined;
+  privacy?: Privacy | undefined;
+  /** The account's label; none: the platform's default account. */
+  account?: string | undefined;
+  /** A scheduled instant (the card shows it as "When"); none: as soon as it is approved. */
+  at?: number | undefined;
+}
+
+const OWN = ' _(this post only)_';
+const clip = (v: string): string => literal(v.length > 300 ? `${v.slice(0, 299)}…` : v);
+
+/** The stored text of one field of a platform's post details. */
+function stored(video: Video, platform: Platform, key: string): string | undefined {
+  const value = (video.posts[platform] as Record<string, unknown> | undefined)?.[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** One platform's post as it will go out: each text field, this post's own where given. */
+function postLines(video: Video, platform: Platform, o: Outgoing): string[] {
+  const spec = BLOCKS[platform];
+  const lines: string[] = [];
+  const line = (label: string, own: string | undefined, key: string): void => {
+    const value = own ?? stored(video, platform, key);
+    if (value !== undefined) lines.push(`**${label}:** ${clip(value)}${own !== undefined ? OWN : ''}`);
+  };
+  // POST /posts: `title` is the post's main text, `description` its description where the platform has one.
+  const mainIsDescription = spec.main.key === 'description';
+  line(spec.main.label, o.title ?? (mainIsDescription ? o.description : undefined), spec.main.key);
+  for (const f of spec.extra) line(f.label, f.key === 'description' ? o.description : undefined, f.key);
+  if (mainIsDescription && o.title !== undefined && o.description !== undefined)
+    line('Description', o.description, 'description');
+  const privacy = spec.privacy ? (o.privacy ?? stored(video, platform, 'privacyStatus')) : undefined;
+  if (privacy) lines.push(`**Visibility:** ${literal(privacy)}${o.privacy !== undefined ? OWN : ''}`);
+  return lines;
+}
+
+export function videoPreview(video: Video, o: Outgoing): VideoPreview {
+  const { platforms } = o;
   const sections = platforms.map((p) => {
-    const summary = blockSummary(p, video.posts);
+    const lines = postLines(video, p, o);
     return {
-      text: `**${platformName(p)}**\n${summary || '_No post details set: the service uses its defaults._'}`,
+      text: `**${platformName(p)}**\n${lines.length > 0 ? lines.join('\n') : '_No post details set: the service uses its defaults._'}`,
     };
   });
   const thumbnail = selectedThumbnail(video);
@@ -29,6 +73,12 @@ export function videoPreview(video: Video, platforms: readonly Platform[]): Vide
         value: platforms.map(platformName).join(', '),
         short: true,
       },
+      {
+        label: 'Account',
+        value: o.account !== undefined ? literal(o.account) : 'the platform’s default account',
+        short: true,
+      },
+      ...(o.at === undefined ? [{ label: 'When', value: 'as soon as it is approved', short: true }] : []),
       {
         label: 'Render',
         value: video.renderedVideoUrl

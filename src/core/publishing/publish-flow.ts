@@ -4,7 +4,6 @@
  * connected and chosen), sends with the key of the user action, then updates the video card.
  */
 import { needsApproval } from '../approvals/policy.js';
-import { videoPreview } from '../approvals/preview.js';
 import { requestApproval } from '../approvals/request.js';
 import { checkRole } from '../approvals/roles.js';
 import { type Card, message, type Response } from '../cards.js';
@@ -19,6 +18,7 @@ import type { Account, Platform, Privacy, Video } from '../video-api.js';
 import { chooseAccount } from './accounts.js';
 import { encodePlatforms } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
+import { publishApproval, publishArgs, publishBody, whereOf } from './publication.js';
 import { getVideo } from './schedule-flow.js';
 
 export const ACCOUNT_ACTION = 'publish.account';
@@ -184,49 +184,13 @@ export interface PublishSend {
   approval?: { id: string; requesterName: string };
 }
 
-/** `YouTube (Brand channel)`, as card markdown (the account label is escaped). */
-const whereOf = (s: Pick<PublishSend, 'platform' | 'account'>): string =>
-  literal(
-    `${platformName(s.platform)}${s.account && s.account.label !== s.account.authId ? ` (${s.account.label})` : ''}`,
-  );
-
-/** What an approval or a replay stores of a publish (`replays.ts` reads it back). */
-const publishArgs = (s: PublishSend): Record<string, unknown> => ({
-  videoId: s.video.id,
-  platform: s.platform,
-  ...(s.account ? { authId: s.account.authId, accountLabel: s.account.label } : {}),
-  ...(s.privacy ? { privacy: s.privacy } : {}),
-  ...(s.title !== undefined ? { title: s.title } : {}),
-  ...(s.description !== undefined ? { description: s.description } : {}),
-});
-
-function publishApproval(s: PublishSend): Parameters<typeof requestApproval>[1] {
-  const preview = videoPreview(s.video, [s.platform]);
-  return {
-    command: 'publish',
-    args: publishArgs(s),
-    idempotencyKey: s.idempotencyKey,
-    summary: `Publish “${literal(s.video.name)}” to ${whereOf(s)} now`,
-    fields: [
-      ...preview.fields,
-      ...(s.privacy ? [{ label: 'YouTube visibility', value: literal(s.privacy), short: true }] : []),
-      ...(s.title !== undefined ? [{ label: 'Title for this post', value: literal(s.title) }] : []),
-      ...(s.description !== undefined
-        ? [{ label: 'Description for this post', value: literal(s.description.slice(0, 500)) }]
-        : []),
-    ],
-    sections: preview.sections,
-    ...(preview.image ? { image: preview.image } : {}),
-  };
-}
-
 /**
  * Sends a checked publish (POST /posts) with the caller's key and the action's idempotency key, then puts
  * the post on the video card and in the audit log, in one transaction. Used by the commands and by an
  * approver's click (the approval's stored key, so a retry never posts twice).
  */
 export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<Card> {
-  const { video, account } = s;
+  const { video } = s;
   const effect: RemoteEffect = {
     command: 'publish',
     args: { ...publishArgs(s), ...(s.approval ? { approval: s.approval } : {}) },
@@ -234,18 +198,7 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
     what: `the post of “${literal(video.name)}” to ${whereOf(s)}`,
   };
   const published = await remoteEffect(ctx, effect, {
-    send: async () =>
-      (await ctx.api()).posts.publish(
-        {
-          videoId: video.id,
-          platform: s.platform,
-          ...(account ? { authId: account.authId } : {}),
-          ...(s.privacy ? { privacyStatus: s.privacy } : {}),
-          ...(s.title !== undefined ? { title: s.title } : {}),
-          ...(s.description !== undefined ? { description: s.description } : {}),
-        },
-        { idempotencyKey: s.idempotencyKey },
-      ),
+    send: async () => (await ctx.api()).posts.publish(publishBody(s), { idempotencyKey: s.idempotencyKey }),
     commit: async (published) => {
       await recordPublish(ctx, s, published.postUrl);
       return published;

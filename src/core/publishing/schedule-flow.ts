@@ -7,7 +7,6 @@
 
 import { workspaceOf } from '../address.js';
 import { needsApproval } from '../approvals/policy.js';
-import { videoPreview } from '../approvals/preview.js';
 import { requestApproval } from '../approvals/request.js';
 import { checkRole } from '../approvals/roles.js';
 import { type Card, message, type Response } from '../cards.js';
@@ -26,6 +25,7 @@ import { syncVideoCard } from './card-sync.js';
 import { metaForm } from './meta-form.js';
 import { alreadyScheduledCard, alreadyThereCard, isExactly, moveFields, sendMove } from './move-flow.js';
 import { readPendingPosts } from './pending-posts.js';
+import { scheduleApproval, scheduleArgs, scheduleBody } from './publication.js';
 
 /** Reads a video by id; a vanished one is the usual not-found message. */
 export const getVideo = (ctx: CommandContext, id: string): Promise<Video> =>
@@ -83,19 +83,12 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     ...(move ? { move } : {}),
   };
   if (await needsApproval(ctx, { kind: 'publish' })) {
-    const preview = videoPreview(video, pending.platforms);
-    const where = pending.platforms.map(platformName).join(', ');
+    const request = scheduleApproval(send);
+    // A Move asks once, its card saying what moves from when (move-flow.ts).
+    if (!move) return requestApproval(ctx, request);
     return requestApproval(ctx, {
-      command: 'schedule',
-      args: scheduleArgs(send),
-      idempotencyKey,
-      summary: move
-        ? `Move “${literal(video.name)}” on ${where} to a new time`
-        : `Schedule “${literal(video.name)}” on ${where}`,
-      fields: move ? [...(await moveFields(ctx, send)), ...preview.fields] : preview.fields,
-      sections: preview.sections,
-      ...(preview.image ? { image: preview.image } : {}),
-      at: pending.at,
+      ...request,
+      fields: [...(await moveFields(ctx, send)), ...(request.fields ?? [])],
     });
   }
   return message(move ? await sendMove(ctx, send) : await sendSchedule(ctx, send));
@@ -145,11 +138,7 @@ export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promis
     what: `the schedule of “${literal(video.name)}”`,
   };
   const at = await remoteEffect(ctx, effect, {
-    send: async () =>
-      (await ctx.api()).posts.schedule(
-        { videoId: video.id, platforms: s.platforms, scheduledTime: new Date(s.at).toISOString() },
-        { idempotencyKey: s.idempotencyKey },
-      ),
+    send: async () => (await ctx.api()).posts.schedule(scheduleBody(s), { idempotencyKey: s.idempotencyKey }),
     commit: async (scheduled) => {
       // The service's echo is the truth (it may normalise the time).
       const echoed = Date.parse(scheduled.scheduledTime);
@@ -160,15 +149,6 @@ export async function sendSchedule(ctx: CommandContext, s: ScheduleSend): Promis
   });
   return scheduledCard(video, { platforms: s.platforms, at, zone });
 }
-
-/** What an approval or a replay stores of a schedule (`replays.ts` reads it back). */
-export const scheduleArgs = (s: Omit<ScheduleSend, 'idempotencyKey'>): Record<string, unknown> => ({
-  videoId: s.video.id,
-  platforms: s.platforms,
-  at: s.at,
-  ...(s.approval ? { approval: s.approval } : {}),
-  ...(s.move ? { move: true } : {}),
-});
 
 /** The watch, the video card, the audit entry and `last`: the local record of a schedule. */
 async function recordSchedule(

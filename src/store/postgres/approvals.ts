@@ -106,6 +106,15 @@ export class PostgresApprovals implements ApprovalStore {
     );
     return rows.map(fromRow);
   }
+
+  async pendingAbout(videoId: string): Promise<Approval[]> {
+    const rows = await this.sql.rows<ApprovalRow>(
+      `SELECT * FROM approvals WHERE status = 'pending' AND action -> 'args' ->> 'videoId' = $1
+       ORDER BY created_at, id COLLATE "C"`,
+      [videoId],
+    );
+    return rows.map(fromRow);
+  }
 }
 
 function fromRow(row: ApprovalRow): Approval {

@@ -71,6 +71,10 @@ export interface Fixtures {
   spends(): number[];
   /** Every series write the service received (POST /series, PATCH /series/{id}), oldest first, with its body. */
   seriesWrites(): { method: 'POST' | 'PATCH'; body: Record<string, unknown> }[];
+  /** The JSON bodies the service read off the wire for `POST <path>` (`/posts`, `/posts/schedule`), oldest first. */
+  sentBodies(path: '/posts' | '/posts/schedule'): Record<string, unknown>[];
+  /** The label the service gives the main team's account `authId` (GET /accounts). */
+  accountLabel(authId: string): Promise<string | undefined>;
 }
 
 export interface ScenarioDriver {

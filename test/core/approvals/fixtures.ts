@@ -35,6 +35,14 @@ export function harnessFixtures(h: Harness): Fixtures {
         .filter((e) => e.projectId === videoId)
         .map((e) => ({ platform: e.platform, status: e.status, scheduledTime: e.scheduledTime }));
     },
+    sentBodies: (path) =>
+      h.sim.sim.received({ method: 'POST', path }).map((r) => r.body as Record<string, unknown>),
+    async accountLabel(authId) {
+      const accounts = await h.deps.apiFor(DEMO_KEY).accounts.list();
+      return Object.values(accounts)
+        .flat()
+        .find((a) => a?.authId === authId)?.label;
+    },
     spends: () =>
       h.sim.sim
         .ledger(DEMO_KEY)

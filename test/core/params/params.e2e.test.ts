@@ -122,9 +122,10 @@ describe.each(['spec', 'real'] as const)('every API parameter reachable (%s prof
     await h.run(`publish ${videoId} youtube --title "Approved title" --description "Approved text"`, alice);
     expect(received('POST', '/posts')).toEqual([]);
     const request = h.chat.channelMessages.filter((m) => m.card.title.startsWith('Approval needed')).pop();
-    expect(request?.card.fields?.find((f) => f.label === 'Title for this post')?.value).toBe(
-      'Approved title',
-    );
+    // The YouTube post as it will go out: this post's own title and description, over the stored ones.
+    const post = request?.card.sections?.map((x) => x.text).join('\n');
+    expect(post).toContain('**Title:** Approved title _(this post only)_');
+    expect(post).toContain('**Description:** Approved text _(this post only)_');
     const approve = [
       ...(request?.card.controls ?? []),
       ...(request?.card.sections ?? []).flatMap((x) => x.controls ?? []),

@@ -1,0 +1,39 @@
+/**
+ * A member acting on a request from another conversation (changing what it publishes from a DM or another
+ * channel) is judged where the request was asked: that conversation's effective policy, roles and approvers,
+ * and that conversation for its card. They act there as that workspace knows them: in the same workspace, as
+ * themselves with their groups; on Discord, whose user ids hold across guilds and DMs, as the same id under
+ * the request's guild (or `@me`), their roles unknown there (a role of another guild, or none read in a DM,
+ * never counts); anywhere else as a stranger, whom only a rule open to everyone lets through.
+ */
+import { decodeAddress, userAddress, workspaceOf } from '../address.js';
+import { type CommandContext, createContext } from '../context.js';
+import type { ConversationAddress, UserAddress } from '../ports.js';
+
+/** The Discord user `user` under the workspace of `conversation`, when both are Discord addresses. */
+function sameDiscordUser(user: UserAddress, conversation: ConversationAddress): UserAddress | undefined {
+  const who = decodeAddress(user);
+  const where = decodeAddress(conversation);
+  if (who.platform !== 'discord' || where.platform !== 'discord') return undefined;
+  return userAddress('discord', where.workspace, who.id);
+}
+
+/** The caller's context as the conversation `conversation` (a request's own) sees them. */
+export function contextWhereAsked(ctx: CommandContext, conversation: ConversationAddress): CommandContext {
+  if (ctx.req.conversation === conversation) return ctx;
+  // What was typed or clicked here (its message, its mentions) means nothing there.
+  const { message: _message, mentions: _mentions, ...req } = ctx.req;
+  if (workspaceOf(req.user) === workspaceOf(conversation))
+    return createContext({ ...req, conversation }, ctx.deps);
+  // Their groups and admin standing are those of their own workspace, not the request's.
+  const { memberOf: _groups, isWorkspaceAdmin: _admin, ...person } = req;
+  return createContext(
+    {
+      ...person,
+      user: sameDiscordUser(req.user, conversation) ?? req.user,
+      conversation,
+      membershipUnverified: true,
+    },
+    ctx.deps,
+  );
+}
