@@ -94,6 +94,10 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'policy-loosen': 'state',
   'audit-workspace-admins': 'state',
   'policy-in-dm': 'state',
+  'role-nobody': 'state',
+  'nobody-holds-role': 'state',
+  'nobody-holds-role-servers': 'state',
+  'nobody-approves': 'state',
   'not-subscribed': 'state',
 
   // Series

@@ -61,9 +61,25 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
       const settings = await store.settings.get(CHANNEL);
       expect(settings).toEqual(DEFAULT_CHANNEL_SETTINGS);
       settings.approvers.push(BOB);
-      settings.roles.admin.push(BOB);
+      settings.roles.admin = [BOB];
       expect(DEFAULT_CHANNEL_SETTINGS.approvers).toEqual([]);
-      expect((await store.settings.get(CHANNEL)).roles.admin).toEqual([]);
+      expect((await store.settings.get(CHANNEL)).roles.admin).toBe('everyone');
+    });
+
+    it('lists the stored conversations of one workspace, by conversation, and no other', async () => {
+      const tightened = { ...DEFAULT_CHANNEL_SETTINGS, here: { roles: { publish: [BOB] } } };
+      await store.settings.put('slack:T1:C2', tightened);
+      await store.settings.put(CHANNEL, { ...DEFAULT_CHANNEL_SETTINGS, threading: false });
+      await store.settings.put('slack:T10:C1', tightened);
+      await store.settings.put('slack:T:C1', tightened);
+      await store.settings.put(OTHER_CHANNEL, tightened);
+      const listed = await store.settings.inWorkspace('slack:T1');
+      expect(listed.map((r) => r.conversation)).toEqual([CHANNEL, 'slack:T1:C2']);
+      expect(listed[1]?.settings).toEqual(tightened);
+      expect((await store.settings.inWorkspace('discord:G1')).map((r) => r.conversation)).toEqual([
+        OTHER_CHANNEL,
+      ]);
+      expect(await store.settings.inWorkspace('slack:T2')).toEqual([]);
     });
 
     it('round-trips settings per conversation', async () => {

@@ -11,13 +11,13 @@ import { workspaceOf } from '../address.js';
 import { type CommandContext, userError } from '../context.js';
 import { updateVideoCard } from '../live/projections.js';
 import { stopScheduleWatch } from '../live/schedule-watcher.js';
-import { formatMentions } from '../people/mentions.js';
 import type { Approval } from '../ports.js';
 import { getVideo } from '../publishing/schedule-flow.js';
 import { literal } from '../text.js';
 import { PLATFORMS, type Platform, type Video, VideoApiError } from '../video-api.js';
 import { contentChanges } from './content-diff.js';
 import { approvalModel, auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
+import { formatHolders } from './holders.js';
 import type { ApprovedCommand } from './model.js';
 import { needsApproval } from './policy.js';
 import { videoPreview } from './preview.js';
@@ -102,7 +102,7 @@ export async function guardContentChange(
     throw userError('content-locked', {
       what: first.approval.action.summary,
       state: stateWords(first),
-      who: formatMentions(settings.roles.publish),
+      who: formatHolders(settings.roles.publish),
     });
   }
   // The change asks again as the changer: refuse now what `requestApproval` would refuse after the change.

@@ -62,7 +62,7 @@ describe('settings', () => {
       approvers: ['playground:W1:alice', 'playground:W1:bob'],
       selfApproval: true,
       spendThreshold: 120,
-      roles: { publish: ['playground:W1:carol'], spend: [], admin: ['playground:W1:alice'] },
+      roles: { publish: ['playground:W1:carol'], spend: 'everyone', admin: ['playground:W1:alice'] },
     });
     const card = cardOf(await w.run('settings'));
     expect(card.fields?.find((f) => f.label === 'Approval')?.value).toBe(
@@ -76,7 +76,7 @@ describe('settings', () => {
     await w.run('settings approvers none');
     expect(await w.store.policies.get('playground:W1')).toMatchObject({
       approvers: [],
-      roles: { publish: [] },
+      roles: { publish: 'everyone' },
     });
     // The channel itself keeps only its presentation settings.
     expect(await w.store.settings.get(w.conversation)).toEqual(DEFAULT_CHANNEL_SETTINGS);
