@@ -98,6 +98,7 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'nobody-holds-role': 'state',
   'nobody-holds-role-servers': 'state',
   'nobody-approves': 'state',
+  'config-external-org': 'state',
   'not-subscribed': 'state',
 
   // Series

@@ -150,6 +150,8 @@ const MESSAGES = {
     `⚠️ Nobody may **${p.what}** from a direct message: the servers' rules name no one in common. Their admins can name the same people in each server (${command('settings', ['role', String(p.role), hole('people')])} from a server channel).`,
   'nobody-approves': (p) =>
     `⚠️ Nobody can approve requests in ${p.where}: its own approvers and the workspace's have no one in common. Fix it there with ${command('settings', ['approvers', hole("the workspace's approvers")], { here: true })}, or ${command('settings', ['approvers', 'none'], { here: true })} to follow the workspace.`,
+  'config-external-org': () =>
+    'Only members of this workspace change its settings and subscriptions; your organisation is a guest in this shared channel.',
   'not-subscribed': (p) =>
     `This channel doesn't follow ${p.what}. ${command('subscribe')} lists what it follows.`,
 
