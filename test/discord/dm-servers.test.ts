@@ -20,6 +20,9 @@ describe.each(['spec', 'real'] as const)('Discord DMs under two servers, %s prof
     expect(first.card?.title, text(first)).toBe('Workspace settings updated');
     const second = await d.runInSecondServer('alice', `settings role publish ${d.mention('carol')}`);
     expect(second.card?.title, text(second)).toBe('Workspace settings updated');
+    // The admin hears that DMs now admit nobody, and how the servers fix it.
+    expect(text(second)).toMatch(/Nobody may \W*publish\W* from a direct message/);
+    expect(text(first)).not.toMatch(/Nobody may/);
 
     for (const who of ['bob', 'carol', 'dave'] as const) {
       const refused = await d.run({ user: who, channel: 'dm' }, `publish ${id} youtube`);

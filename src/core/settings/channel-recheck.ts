@@ -43,6 +43,15 @@ export const nobodyWarnings = (rules: readonly NobodyRule[], where: string): str
       : say('nobody-approves', { where }),
   );
 
+/**
+ * Roles that admit nobody in a Discord DM, whose policy is the strictest of the servers' (no channel rule of
+ * its own): one warning each, fixed in the servers.
+ */
+export const serversNobodyWarnings = (dm: WorkspacePolicy, here: PolicyTightening = {}): string[] =>
+  ROLES.filter((role) => admitsNobody(dm.roles[role]) && here.roles?.[role] === undefined).map((role) =>
+    say('nobody-holds-role-servers', { what: roleVerb(role), role }),
+  );
+
 /** How a rule reads in the audit trail (`role publish`, `approvers`), as `settings.change` names settings. */
 export const ruleName = (rule: NobodyRule): string =>
   rule.kind === 'role' ? `role ${rule.role}` : 'approvers';

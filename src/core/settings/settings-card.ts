@@ -2,13 +2,12 @@
  * The settings card: the channel's own presentation settings and the effective policy, each governance rule
  * marked with where it comes from (the workspace policy, or this channel's tightening).
  */
-import { admitsNobody, formatHolders } from '../approvals/holders.js';
+import { formatHolders } from '../approvals/holders.js';
 import type { Card } from '../cards.js';
-import { say } from '../messages.js';
 import { formatMentions } from '../people/mentions.js';
 import type { ChannelSettings, PolicyTightening } from '../ports.js';
 import { command, hole } from '../text.js';
-import { nobodyHere, nobodyWarnings } from './channel-recheck.js';
+import { nobodyHere, nobodyWarnings, serversNobodyWarnings } from './channel-recheck.js';
 import { ROLES, roleVerb } from './setting-change.js';
 
 export interface SettingsView {
@@ -26,9 +25,7 @@ export function settingsCard(view: SettingsView): Card {
   const ownNobody = nobodyHere(s, here);
   const warnings: string[] = nobodyWarnings(ownNobody, 'this channel');
   // Servers' policies with no one in common (Discord DMs): fixed in the servers, not here.
-  for (const role of ROLES)
-    if (admitsNobody(s.roles[role]) && here.roles?.[role] === undefined)
-      warnings.push(say('nobody-holds-role-servers', { what: roleVerb(role), role }));
+  warnings.push(...serversNobodyWarnings(s, here));
   if (s.approval !== 'off' && s.approvers.length === 0 && !ownNobody.some((r) => r.kind === 'approvers')) {
     warnings.push(
       `⚠️ Approval is on but nobody is an approver: set them with ${command('settings', ['approvers', '@name'])}.`,

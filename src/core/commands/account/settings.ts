@@ -19,7 +19,12 @@ import { type CommandContext, UserError, userError } from '../../context.js';
 import { isPlatformAdmin, requireAdmin, requireWorkspaceAdmin, workspaceAdmins } from '../../people/admin.js';
 import { formatMentions, isAmong } from '../../people/mentions.js';
 import type { PolicyTightening, WorkspacePolicy } from '../../ports.js';
-import { channelsAdmittingNobody, nobodyWarnings, ruleName } from '../../settings/channel-recheck.js';
+import {
+  channelsAdmittingNobody,
+  nobodyWarnings,
+  ruleName,
+  serversNobodyWarnings,
+} from '../../settings/channel-recheck.js';
 import { applyToPolicy, applyToTightening } from '../../settings/policy-edit.js';
 import {
   EXPECTED,
@@ -175,9 +180,17 @@ async function recheckChannels(
       action: 'policy.nobody',
       details: { rules: rules.map(ruleName), setting: settingName(o.change) },
     });
-  return found.flatMap(({ conversation, rules }) =>
+  const warnings = found.flatMap(({ conversation, rules }) =>
     nobodyWarnings(rules, conversation === here ? 'this channel' : channel(conversation)),
   );
+  // A Discord server's rules also make the DMs' (the strictest of the servers'): say when they admit nobody.
+  if (o.workspace.startsWith('discord:')) {
+    const dm = await workspacePolicy(ctx.deps.store, 'discord:@me', {
+      knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
+    });
+    warnings.push(...serversNobodyWarnings(dm));
+  }
+  return warnings;
 }
 
 async function tightenHere(ctx: CommandContext, c: GovernanceChange): Promise<Response> {
