@@ -121,7 +121,8 @@ export const POLICY_SCENARIOS: readonly ApprovalScenario[] = [
         /Nobody may \W*publish\W* in [^:]+: its own list and the workspace's/g,
       );
       expect(warned, text(changed)).toHaveLength(1);
-      expect(text(changed)).toMatch(/settings role publish .*--here/);
+      // The fix, as the platform types it (`… role publish everyone --here`, `… value:publish everyone here:True`).
+      expect(text(changed)).toMatch(/settings.+role.+publish everyone.+here/);
 
       // Nobody publishes in #main: not the channel's publisher, not the workspace's.
       for (const who of ['dave', 'bob'] as const) {
