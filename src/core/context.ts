@@ -43,11 +43,15 @@ export interface RequestInfo {
    * answer): `memberOf` is then empty, and a decision that needs a group is refused, never guessed.
    */
   membershipUnverified?: boolean;
-  /** A workspace admin by the platform's own account (Slack admin/owner, Discord Manage Server, demo Alice). */
+  /**
+   * A workspace admin by the platform's own account (Slack admin/owner, Discord Manage Server, demo Alice). For
+   * a guest of another organisation (`externalOrg`) it is their own organisation's flag and counts for nothing.
+   */
   isWorkspaceAdmin?: boolean;
   /**
    * The workspace (`slack:T…`) of a member of ANOTHER organisation acting in a shared channel (Slack Connect):
-   * they never act under the shared key nor decide approvals unless `REELBOT_WORKSPACES` lists it.
+   * they never act under the shared key, decide approvals nor change configuration unless `REELBOT_WORKSPACES`
+   * lists it (people/admin.ts).
    */
   externalOrg?: string;
   /** The message carrying the clicked control, for actions. */

@@ -96,6 +96,11 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'policy-loosen': 'state',
   'audit-workspace-admins': 'state',
   'policy-in-dm': 'state',
+  'role-nobody': 'state',
+  'nobody-holds-role': 'state',
+  'nobody-holds-role-servers': 'state',
+  'nobody-approves': 'state',
+  'config-external-org': 'state',
   'not-subscribed': 'state',
 
   // Series

@@ -144,6 +144,17 @@ const MESSAGES = {
     `Only the workspace's admins can see the whole workspace's audit log; ${command('audit')} shows this channel's.`,
   'policy-in-dm': () =>
     "A direct message follows the servers' rules: change the team's rules from a server channel.",
+  // Tightening that leaves nobody (a channel's list and the workspace's with no one in common), and its fix.
+  'role-nobody': (p) =>
+    `Nobody may ${p.what} here: the rules this conversation follows name no one in common. ${command('settings')} shows how an admin fixes it.`,
+  'nobody-holds-role': (p) =>
+    `⚠️ Nobody may **${p.what}** in ${p.where}: its own list and the workspace's have no one in common. Fix it there with ${command('settings', ['role', String(p.role), hole('people the workspace allows')], { here: true })}, or ${command('settings', ['role', String(p.role), 'everyone'], { here: true })} to follow the workspace.`,
+  'nobody-holds-role-servers': (p) =>
+    `⚠️ Nobody may **${p.what}** from a direct message: the servers' rules name no one in common. Their admins can name the same people in each server (${command('settings', ['role', String(p.role), hole('people')])} from a server channel).`,
+  'nobody-approves': (p) =>
+    `⚠️ Nobody can approve requests in ${p.where}: its own approvers and the workspace's have no one in common. Fix it there with ${command('settings', ['approvers', hole("the workspace's approvers")], { here: true })}, or ${command('settings', ['approvers', 'none'], { here: true })} to follow the workspace.`,
+  'config-external-org': () =>
+    'Only members of this workspace change its settings and subscriptions; your organisation is a guest in this shared channel.',
   'not-subscribed': (p) =>
     `This channel doesn't follow ${p.what}. ${command('subscribe')} lists what it follows.`,
 
@@ -292,6 +303,8 @@ const MARKDOWN_PARAMS: Readonly<Partial<Record<MessageCode, readonly string[]>>>
   'content-locked': ['what', 'who'],
   'policy-admins-only': ['who'],
   'policy-loosen': ['requires', 'who'],
+  'nobody-holds-role': ['where'],
+  'nobody-approves': ['where'],
   'approval-retry-approver': ['who'],
   'approval-withdraw-not-yours': ['who'],
   'approval-not-charged': ['reason'],

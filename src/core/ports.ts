@@ -177,21 +177,30 @@ export interface LinkedKey {
  * The governance rules (DESIGN §5): set for a whole workspace by its admins, inherited by every conversation
  * of it, and only tightened by a channel (`PolicyTightening`).
  */
+/**
+ * Who holds a role: `everyone`, or exactly the people and groups listed — an empty list is nobody (a channel's
+ * list and its workspace's with no one in common). Helpers in `approvals/holders.ts`.
+ */
+export type Holders = 'everyone' | string[];
+
 export interface WorkspacePolicy {
   approval: 'off' | 'publish' | 'spend';
-  /** User addresses, or group/role references such as `slack-group:S123` / `discord-role:R1`. */
+  /** User addresses, or group/role references such as `slack-group:S123` / `discord-role:R1`; empty = nobody. */
   approvers: string[];
   selfApproval: boolean;
   spendThreshold: number;
-  /** Who may run each class of action; empty = everyone. */
-  roles: { publish: string[]; spend: string[]; admin: string[] };
+  /** Who may run each class of action. */
+  roles: { publish: Holders; spend: Holders; admin: Holders };
   /** How long a publish-now or spend request waits for an approver (ms); unset = 24 h. */
   requestLifetimeMs?: number;
 }
 
-/** A channel's own rules over its workspace's (`settings … --here`): only the rules it sets, each stricter. */
+/**
+ * A channel's own rules over its workspace's (`settings … --here`): only the rules it sets, each stricter. A
+ * channel's role list names people (never `everyone`: that is "as the workspace says", no rule at all).
+ */
 export type PolicyTightening = Partial<Omit<WorkspacePolicy, 'roles'>> & {
-  roles?: Partial<WorkspacePolicy['roles']>;
+  roles?: Partial<Record<keyof WorkspacePolicy['roles'], string[]>>;
 };
 
 /**
@@ -211,7 +220,7 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
   approvers: [],
   selfApproval: false,
   spendThreshold: 50,
-  roles: { publish: [], spend: [], admin: [] },
+  roles: { publish: 'everyone', spend: 'everyone', admin: 'everyone' },
 };
 
 export type SubscriptionKind = 'calendar' | 'series' | 'videos';
@@ -396,6 +405,10 @@ export interface Store {
   settings: {
     get(conversation: ConversationAddress): Promise<ChannelSettings>;
     put(conversation: ConversationAddress, settings: ChannelSettings): Promise<void>;
+    /** Every stored conversation of `workspace` (`slack:T1`) with its settings, by conversation. */
+    inWorkspace(
+      workspace: string,
+    ): Promise<{ conversation: ConversationAddress; settings: ChannelSettings }[]>;
   };
   /** Workspace policies, by workspace (`slack:T1`, `discord:G1`, `playground:W1`). */
   policies: {

@@ -17,6 +17,7 @@ type SubscriptionStore = Synchronous<Store['subscriptions']>;
 export class SqliteSettings implements SettingsStore {
   readonly #select: Database.Statement<[string], { settings: string }>;
   readonly #upsert: Database.Statement<[string, string, number]>;
+  readonly #inWorkspace: Database.Statement<[string, string], { conversation: string; settings: string }>;
 
   constructor(
     db: Database.Database,
@@ -27,21 +28,35 @@ export class SqliteSettings implements SettingsStore {
       `INSERT INTO channel_settings (conversation, settings, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (conversation) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at`,
     );
+    // A range over the primary key: every conversation of `workspace:` sorts between ':' and ';'.
+    this.#inWorkspace = db.prepare(
+      `SELECT conversation, settings FROM channel_settings WHERE conversation > ? AND conversation < ?
+       ORDER BY conversation`,
+    );
   }
 
-  /** Stored settings over the defaults, so a field added later gets its default; always a fresh object. */
   get(conversation: ConversationAddress): ChannelSettings {
     const row = this.#select.get(conversation);
-    const defaults = structuredClone(DEFAULT_CHANNEL_SETTINGS);
-    if (!row) return defaults;
-    // Written only by put() below, so the shape is ours; merging covers fields added since.
-    const stored = JSON.parse(row.settings) as Partial<ChannelSettings>;
-    return { ...defaults, ...stored, roles: { ...defaults.roles, ...stored.roles } };
+    return row ? overDefaults(row.settings) : structuredClone(DEFAULT_CHANNEL_SETTINGS);
+  }
+
+  inWorkspace(workspace: string): { conversation: ConversationAddress; settings: ChannelSettings }[] {
+    return this.#inWorkspace
+      .all(`${workspace}:`, `${workspace};`)
+      .map((r) => ({ conversation: r.conversation, settings: overDefaults(r.settings) }));
   }
 
   put(conversation: ConversationAddress, settings: ChannelSettings): void {
     this.#upsert.run(conversation, JSON.stringify(settings), this.clock.now());
   }
+}
+
+/** Stored settings over the defaults, so a field added later gets its default; always a fresh object. */
+function overDefaults(json: string): ChannelSettings {
+  const defaults = structuredClone(DEFAULT_CHANNEL_SETTINGS);
+  // Written only by put() above, so the shape is ours; merging covers fields added since.
+  const stored = JSON.parse(json) as Partial<ChannelSettings>;
+  return { ...defaults, ...stored, roles: { ...defaults.roles, ...stored.roles } };
 }
 
 interface SubscriptionRow {

@@ -56,6 +56,7 @@ const SAMPLE: Record<string, string | number> = {
       'first',
       'second',
       'lost',
+      'role',
     ].map((name) => [name, `sample-${name}`]),
   ),
   ...{ at: 3, min: 1, max: 9, length: 12, minutes: 15, percent: 40, page: 2, count: 2, days: 40 },

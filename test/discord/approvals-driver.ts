@@ -58,7 +58,17 @@ export interface DiscordDriverOptions extends DriverOptions {
   deferAfterMs?: number;
 }
 
-export async function createDiscordDriver(options: DiscordDriverOptions = {}): Promise<ScenarioDriver> {
+/** A second server the app is in, with one channel; the cast are members of it too, alice its manager. */
+export const SECOND_GUILD = { id: '1300000000000000900', channel: '1300000000000000910', name: 'partners' };
+
+/** The scenario driver, plus a command typed in a channel of the second server (Discord-only checks). */
+export interface DiscordScenarioDriver extends ScenarioDriver {
+  runInSecondServer(user: Person, text: string): Promise<Reply>;
+}
+
+export async function createDiscordDriver(
+  options: DiscordDriverOptions = {},
+): Promise<DiscordScenarioDriver> {
   const deferAfterMs = options.deferAfterMs ?? 5_000;
   const h = await createHarness({
     platform: 'discord',
@@ -200,6 +210,20 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
       const payload = payloadFor('chat-input', user, channel);
       payload.data = commandData(fake, h.bot.commands, text);
       return replyOf(await send(payload), as);
+    },
+
+    async runInSecondServer(user, text) {
+      const payload = payloadFor('chat-input', user, 'main');
+      payload.guild_id = SECOND_GUILD.id;
+      payload.channel_id = SECOND_GUILD.channel;
+      payload.channel = {
+        ...payload.channel,
+        id: SECOND_GUILD.channel,
+        guild_id: SECOND_GUILD.id,
+        name: SECOND_GUILD.name,
+      };
+      payload.data = commandData(fake, h.bot.commands, text);
+      return replyOf(await send(payload), user);
     },
 
     async click(as, b: ButtonRef) {

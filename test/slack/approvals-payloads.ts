@@ -36,7 +36,8 @@ export const CAST: Record<Person, Member> = {
   carol: { id: 'U03CAROL', handle: 'carol', name: 'Carol', tz: 'UTC', team: TEAM },
   dave: { id: 'U04DAVE', handle: 'dave', name: 'Dave', tz: 'Europe/Berlin', team: TEAM },
   erin: { id: 'U05ERIN', handle: 'erin', name: 'Erin', tz: 'UTC', team: TEAM },
-  mallory: { id: 'U06MALLORY', handle: 'mallory', name: 'Mallory', tz: 'UTC', team: 'T0002' },
+  // An admin of her own organisation (users.info says so), which makes her nobody's admin here.
+  mallory: { id: 'U06MALLORY', handle: 'mallory', name: 'Mallory', tz: 'UTC', team: 'T0002', admin: true },
 };
 export const PEOPLE = Object.keys(CAST) as Person[];
 const handleOf = new Map(Object.values(CAST).map((m) => [m.id, m.handle]));

@@ -40,7 +40,12 @@ const installation = (team: string) => ({
 async function twoWorkspaces(options: { oauth: boolean }) {
   w = await slackWorld({
     ...(options.oauth ? { slack: { oauth: OAUTH } } : {}),
-    harness: { teams: [{ ...demoTeam(OTHER_KEY), name: 'Other team' }] },
+    harness: {
+      teams: [{ ...demoTeam(OTHER_KEY), name: 'Other team' }],
+      // With one bot token (no OAuth) the other workspace's members reach the app as another organisation
+      // (Slack Connect): allowed here, so they may subscribe their channel.
+      ...(options.oauth ? {} : { deploymentKeyWorkspaces: ['slack:T0001', `slack:${OTHER}`] }),
+    },
   });
   const { store } = w.h;
   for (const [team, key] of [

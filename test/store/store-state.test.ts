@@ -1,5 +1,6 @@
 /** The `Store` contract (state), run against real SQLite (in memory, in a temp file) and a real PostgreSQL. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { defaultPolicy, workspacePolicy } from '../../src/core/approvals/workspace-policy.js';
 import { projectionsOf, showVideo } from '../../src/core/live/projections.js';
 import { DEFAULT_CHANNEL_SETTINGS, type Store } from '../../src/core/ports.js';
 import { ALICE, BOB, CHANNEL, card, FakeClock, FIXTURES, newWatch, OTHER_CHANNEL, T0 } from './helpers.js';
@@ -61,9 +62,25 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
       const settings = await store.settings.get(CHANNEL);
       expect(settings).toEqual(DEFAULT_CHANNEL_SETTINGS);
       settings.approvers.push(BOB);
-      settings.roles.admin.push(BOB);
+      settings.roles.admin = [BOB];
       expect(DEFAULT_CHANNEL_SETTINGS.approvers).toEqual([]);
-      expect((await store.settings.get(CHANNEL)).roles.admin).toEqual([]);
+      expect((await store.settings.get(CHANNEL)).roles.admin).toBe('everyone');
+    });
+
+    it('lists the stored conversations of one workspace, by conversation, and no other', async () => {
+      const tightened = { ...DEFAULT_CHANNEL_SETTINGS, here: { roles: { publish: [BOB] } } };
+      await store.settings.put('slack:T1:C2', tightened);
+      await store.settings.put(CHANNEL, { ...DEFAULT_CHANNEL_SETTINGS, threading: false });
+      await store.settings.put('slack:T10:C1', tightened);
+      await store.settings.put('slack:T:C1', tightened);
+      await store.settings.put(OTHER_CHANNEL, tightened);
+      const listed = await store.settings.inWorkspace('slack:T1');
+      expect(listed.map((r) => r.conversation)).toEqual([CHANNEL, 'slack:T1:C2']);
+      expect(listed[1]?.settings).toEqual(tightened);
+      expect((await store.settings.inWorkspace('discord:G1')).map((r) => r.conversation)).toEqual([
+        OTHER_CHANNEL,
+      ]);
+      expect(await store.settings.inWorkspace('slack:T2')).toEqual([]);
     });
 
     it('round-trips settings per conversation', async () => {
@@ -80,6 +97,28 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
       expect(await store.settings.get(OTHER_CHANNEL)).toEqual(DEFAULT_CHANNEL_SETTINGS);
       await store.settings.put(CHANNEL, DEFAULT_CHANNEL_SETTINGS);
       expect(await store.settings.get(CHANNEL)).toEqual(DEFAULT_CHANNEL_SETTINGS);
+    });
+  });
+
+  describe('policies', () => {
+    it('keeps a workspace policy as written; a row from before `everyone` reads as everyone in the core', async () => {
+      const legacy = {
+        ...defaultPolicy(),
+        approval: 'publish' as const,
+        roles: { publish: [] as string[], spend: [BOB], admin: [] as string[] },
+      };
+      await store.policies.put('slack:T1', legacy);
+      expect(await store.policies.get('slack:T1')).toEqual(legacy);
+      expect((await workspacePolicy(store, 'slack:T1')).roles).toEqual({
+        publish: 'everyone',
+        spend: [BOB],
+        admin: 'everyone',
+      });
+      const written = { ...legacy, roles: { publish: [ALICE], spend: 'everyone' as const, admin: [BOB] } };
+      await store.policies.put('slack:T1', written);
+      expect(await store.policies.get('slack:T1')).toEqual(written);
+      expect((await workspacePolicy(store, 'slack:T1')).roles).toEqual(written.roles);
+      expect((await workspacePolicy(store, 'slack:T9')).roles.publish).toBe('everyone');
     });
   });
 

@@ -42,6 +42,8 @@ export interface HarnessOptions {
   platform?: ChatPlatform;
   /** `VIDEO_API_KEY` for members without a link. */
   deploymentKey?: string;
+  /** `REELBOT_WORKSPACES`: where the shared key serves, and which other organisations (Slack Connect) count. */
+  deploymentKeyWorkspaces?: string[];
   /** Puts a recording proxy between the bot and the simulator (`h.proxy`), to break answers on purpose. */
   proxy?: boolean;
   /** A database file instead of `:memory:` (e.g. to lock it from a second connection). */
@@ -125,6 +127,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logger,
     catalog: new CatalogCache(clock),
     ...(options.deploymentKey ? { deploymentKey: options.deploymentKey } : {}),
+    ...(options.deploymentKeyWorkspaces ? { deploymentKeyWorkspaces: options.deploymentKeyWorkspaces } : {}),
   };
   const bot = createBot(deps, MODULES);
   const platform = options.platform ?? 'playground';

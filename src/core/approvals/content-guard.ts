@@ -13,7 +13,6 @@ import { workspaceOf } from '../address.js';
 import { type CommandContext, userError } from '../context.js';
 import { updateVideoCard } from '../live/projections.js';
 import { stopScheduleWatch } from '../live/schedule-watcher.js';
-import { formatMentions } from '../people/mentions.js';
 import type { Approval } from '../ports.js';
 import { publicationApproval } from '../publishing/publication.js';
 import { getVideo } from '../publishing/schedule-flow.js';
@@ -21,6 +20,7 @@ import { channel, literal } from '../text.js';
 import { PLATFORMS, type Platform, type Video, VideoApiError } from '../video-api.js';
 import { contentChanges } from './content-diff.js';
 import { approvalModel, auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
+import { formatHolders } from './holders.js';
 import { needsApproval } from './policy.js';
 import { recordRefusal } from './refusals.js';
 import { requestApproval } from './request.js';
@@ -131,7 +131,7 @@ async function checkChanger(g: Guarded): Promise<void> {
     throw userError('content-locked', {
       what: g.approval.action.summary,
       state: stateWords(g),
-      who: formatMentions(settings.roles.publish),
+      who: formatHolders(settings.roles.publish),
     });
   }
   // The change asks again as the changer: refuse now what `requestApproval` would refuse after the change.

@@ -1,11 +1,13 @@
 /**
- * Who may run each class of action (`settings role publish|spend|admin @who`: the workspace's, tightened by
- * the channel's). An empty list
- * means everyone may. Approvals are separate: a role says who may ask, the approval policy who must agree.
+ * Who may run each class of action (`settings role publish|spend|admin @who|everyone`: the workspace's,
+ * tightened by the channel's). `everyone` is its own value; a list admits exactly those named, and an empty
+ * one (a channel's list and the workspace's with no one in common) admits nobody. Approvals are separate: a
+ * role says who may ask, the approval policy who must agree.
  */
 
 import { type CommandContext, userError } from '../context.js';
-import { formatMentions, isAmong } from '../people/mentions.js';
+import { formatMentions } from '../people/mentions.js';
+import { admitsNobody, holds } from './holders.js';
 import { recordRefusal } from './refusals.js';
 
 export type Role = 'publish' | 'spend' | 'admin';
@@ -20,16 +22,16 @@ export const ROLE_ACTIONS: Record<Role, string> = {
 
 /** Whether the caller holds `role` here (directly, or through a group/role they are in). */
 export async function hasRole(ctx: CommandContext, role: Role): Promise<boolean> {
-  const holders = (await ctx.settings()).roles[role];
-  return holders.length === 0 || isAmong(holders, ctx.req.user, ctx.req.memberOf);
+  return holds((await ctx.settings()).roles[role], ctx.req.user, ctx.req.memberOf);
 }
 
 /** Throws the `not-allowed` refusal naming who may, before anything is sent to the API. */
 export async function checkRole(ctx: CommandContext, role: Role): Promise<void> {
   if (await hasRole(ctx, role)) return;
   await recordRefusal(ctx, { why: 'not-allowed', role });
-  throw userError('not-allowed', {
-    who: formatMentions((await ctx.settings()).roles[role]),
-    what: ROLE_ACTIONS[role],
-  });
+  const holders = (await ctx.settings()).roles[role];
+  // `holds` admitted everyone already: a refusal names a list.
+  if (holders === 'everyone' || admitsNobody(holders))
+    throw userError('role-nobody', { what: ROLE_ACTIONS[role], role });
+  throw userError('not-allowed', { who: formatMentions(holders), what: ROLE_ACTIONS[role] });
 }

@@ -12,10 +12,12 @@ import {
   type ChannelSettings,
   type ConversationAddress,
   DEFAULT_CHANNEL_SETTINGS,
+  type Holders,
   type PolicyTightening,
   type Store,
   type WorkspacePolicy,
 } from '../ports.js';
+import { named, storedHolders, stricterHolders } from './holders.js';
 
 export const APPROVAL_ORDER: readonly WorkspacePolicy['approval'][] = ['off', 'publish', 'spend'];
 const ROLE_NAMES = ['publish', 'spend', 'admin'] as const;
@@ -31,26 +33,64 @@ export function defaultPolicy(): WorkspacePolicy {
 /**
  * The channel's tightening as stored: `here`, or for rows written before workspace policies, the governance
  * values that differ from the defaults (they were the channel's whole policy then; kept as its tightening).
+ * A role list left empty by those rows said "everyone": no rule.
  */
 export function tighteningOf(doc: ChannelSettings): PolicyTightening {
-  if (doc.here) return doc.here;
+  if (doc.here) return withRoleLists(doc.here);
   const d = DEFAULT_CHANNEL_SETTINGS;
-  const roles: NonNullable<PolicyTightening['roles']> = {};
-  for (const r of ROLE_NAMES) if (doc.roles[r].length > 0) roles[r] = [...doc.roles[r]];
-  return {
+  return withRoleLists({
     ...(doc.approval !== d.approval ? { approval: doc.approval } : {}),
     ...(doc.approvers.length > 0 ? { approvers: [...doc.approvers] } : {}),
     ...(doc.spendThreshold !== d.spendThreshold ? { spendThreshold: doc.spendThreshold } : {}),
-    ...(Object.keys(roles).length > 0 ? { roles } : {}),
+    roles: {
+      publish: named(doc.roles.publish),
+      spend: named(doc.roles.spend),
+      admin: named(doc.roles.admin),
+    },
+  });
+}
+
+/** `t` keeping only the role lists that name someone (an empty or `everyone` one sets no rule). */
+function withRoleLists(t: PolicyTightening): PolicyTightening {
+  const { roles: stored, ...rest } = t;
+  const roles: NonNullable<PolicyTightening['roles']> = {};
+  for (const r of ROLE_NAMES) {
+    const list = stored?.[r] as Holders | undefined;
+    if (list !== undefined && list !== 'everyone' && list.length > 0) roles[r] = [...list];
+  }
+  return { ...rest, ...(Object.keys(roles).length > 0 ? { roles } : {}) };
+}
+
+/** A workspace policy as stored, role lists read by `storedHolders` (the one normalising read). */
+export function fromStored(policy: WorkspacePolicy): WorkspacePolicy {
+  return {
+    ...policy,
+    roles: {
+      publish: storedHolders(policy.roles.publish),
+      spend: storedHolders(policy.roles.spend),
+      admin: storedHolders(policy.roles.admin),
+    },
   };
 }
 
-/** A list rule, stricter of two: an empty list says nothing (everyone/nobody named), else the common part. */
-const stricterList = (a: readonly string[], b: readonly string[] | undefined): string[] =>
+/** The policy `workspace` stored (defaults when none), read through `fromStored`. */
+export async function storedPolicy(store: Store, workspace: string): Promise<WorkspacePolicy> {
+  const stored = await store.policies.get(workspace);
+  return stored ? fromStored(stored) : defaultPolicy();
+}
+
+/**
+ * Approvers, stricter of two: a workspace that names none leaves a channel free to name its own; once it
+ * names some, only those both name (possibly nobody).
+ */
+const stricterApprovers = (a: readonly string[], b: readonly string[] | undefined): string[] =>
   !b || b.length === 0 ? [...a] : a.length === 0 ? [...b] : a.filter((x) => b.includes(x));
 
-/** `base` made stricter by `t`: more approval, fewer holders and approvers, lower threshold and lifetime. */
-export function tighten(base: WorkspacePolicy, t: PolicyTightening): WorkspacePolicy {
+/**
+ * `base` made stricter by `t` (a channel's tightening, or another workspace's policy for a DM): more approval,
+ * fewer holders and approvers, lower threshold and lifetime. Never looser than either.
+ */
+export function tighten(base: WorkspacePolicy, t: PolicyTightening | WorkspacePolicy): WorkspacePolicy {
   const approval =
     t.approval && APPROVAL_ORDER.indexOf(t.approval) > APPROVAL_ORDER.indexOf(base.approval)
       ? t.approval
@@ -58,13 +98,13 @@ export function tighten(base: WorkspacePolicy, t: PolicyTightening): WorkspacePo
   const lifetimes = [base.requestLifetimeMs, t.requestLifetimeMs].filter((v): v is number => v !== undefined);
   return {
     approval,
-    approvers: stricterList(base.approvers, t.approvers),
+    approvers: stricterApprovers(base.approvers, t.approvers),
     selfApproval: base.selfApproval && t.selfApproval !== false,
     spendThreshold: Math.min(base.spendThreshold, t.spendThreshold ?? base.spendThreshold),
     roles: {
-      publish: stricterList(base.roles.publish, t.roles?.publish),
-      spend: stricterList(base.roles.spend, t.roles?.spend),
-      admin: stricterList(base.roles.admin, t.roles?.admin),
+      publish: stricterHolders(base.roles.publish, t.roles?.publish),
+      spend: stricterHolders(base.roles.spend, t.roles?.spend),
+      admin: stricterHolders(base.roles.admin, t.roles?.admin),
     },
     ...(lifetimes.length > 0 ? { requestLifetimeMs: Math.min(...lifetimes) } : {}),
   };
@@ -72,11 +112,13 @@ export function tighten(base: WorkspacePolicy, t: PolicyTightening): WorkspacePo
 
 /** A guild policy as it reads in a Discord DM: people by their user id under `@me`. */
 function asDm(policy: WorkspacePolicy): WorkspacePolicy {
-  const move = (refs: string[]) =>
-    refs.map((ref) => {
-      if (!ref.startsWith('discord:')) return ref;
-      return userAddress('discord', '@me', decodeAddress(ref).id);
-    });
+  const move = <H extends Holders>(refs: H): H =>
+    refs === 'everyone'
+      ? refs
+      : (refs.map((ref) => {
+          if (!ref.startsWith('discord:')) return ref;
+          return userAddress('discord', '@me', decodeAddress(ref).id);
+        }) as H);
   return {
     ...policy,
     approvers: move(policy.approvers),
@@ -92,7 +134,8 @@ function asDm(policy: WorkspacePolicy): WorkspacePolicy {
 function strictestOf(policies: WorkspacePolicy[]): WorkspacePolicy {
   const [first, ...rest] = policies;
   if (!first) return defaultPolicy();
-  // Lists from different guilds: an empty one says nothing, two non-empty ones keep what both name.
+  // Role lists from different guilds keep whom both admit: two servers naming different publishers leave
+  // nobody to publish from a DM. Approvers as a channel's: one guild naming none leaves the other's.
   return rest.reduce((acc, p) => tighten(acc, p), first);
 }
 
@@ -107,16 +150,14 @@ export async function workspacePolicy(
   workspace: string,
   scope: PolicyScope = {},
 ): Promise<WorkspacePolicy> {
-  if (workspace !== 'discord:@me') return (await store.policies.get(workspace)) ?? defaultPolicy();
+  if (workspace !== 'discord:@me') return storedPolicy(store, workspace);
   const guilds = new Set(
     [
       ...(scope.knownWorkspaces ?? []),
       ...(await store.policies.list('discord:')).map((p) => p.workspace),
     ].filter((w) => w.startsWith('discord:') && w !== 'discord:@me'),
   );
-  return strictestOf(
-    await Promise.all([...guilds].map(async (g) => asDm((await store.policies.get(g)) ?? defaultPolicy()))),
-  );
+  return strictestOf(await Promise.all([...guilds].map(async (g) => asDm(await storedPolicy(store, g)))));
 }
 
 /** The settings a conversation runs under: its presentation keys, and the effective policy. */

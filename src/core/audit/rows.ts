@@ -108,6 +108,8 @@ export function describeEntry(e: AuditEntry, zone: string, names: ReadonlyMap<st
         d.scope === 'workspace' ? ' for the workspace' : d.scope === 'channel' ? ' in this channel' : '';
       return `set ${code(str(d.setting) ?? '?')} to ${settingShown(d.to)} (was ${settingShown(d.from)})${scope}`;
     }
+    case 'policy.nobody':
+      return `changed the workspace's ${code(str(d.setting) ?? '?')}, which leaves nobody for ${list(d.rules).map(code).join(', ') || 'a rule'} in this channel`;
     case 'policy.refuse':
       return `was refused: ${REFUSALS[str(d.why) ?? ''] ?? 'not allowed by the policy'}${refusedWhat(d)}`;
     default:

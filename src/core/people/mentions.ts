@@ -44,8 +44,8 @@ export function formatMention(ref: string): string {
   return parseMention(ref) ? mention(ref) : code(ref);
 }
 
-/** `everyone` for an empty list (no restriction), else the mentions. */
-export const formatMentions = (refs: readonly string[], empty = 'everyone'): string =>
+/** The mentions; `empty` (nobody) for an empty list. Role rules, where everyone is a value: `formatHolders`. */
+export const formatMentions = (refs: readonly string[], empty = 'nobody'): string =>
   refs.length === 0 ? empty : refs.map(formatMention).join(', ');
 
 /** Whether the caller is one of `refs`, directly or through a group/role it holds. */

@@ -2,14 +2,17 @@
  * A governance change applied to the workspace policy, or to a channel's tightening (`--here`), where it
  * may only make the workspace's rules stricter:
  * - approval: `spend` ⊇ `publish` ⊇ `off`;
- * - roles: a channel list must be a subset of the workspace's when that one names anyone;
+ * - roles: a channel list must be a subset of the workspace's unless that one is `everyone`;
  * - approvers: the safe reading — a channel may name FEWER approvers (a subset of the workspace's list),
  *   never others (naming someone else would let a person the admins did not choose decide). Only where the
  *   workspace has no approval and names no approvers may a channel name its own, with its own approval;
  * - self-approval: a channel may forbid it, never allow it; threshold and request lifetime: only lower.
  * `none`/`everyone` for a channel list means "as the workspace says" (the tightening is removed).
+ * A workspace rule changed later may leave a channel's list with no one in common with it: that channel then
+ * admits nobody (never everyone), and the change names it (`channel-recheck.ts`).
  */
 
+import { formatHolders } from '../approvals/holders.js';
 import { APPROVAL_ORDER } from '../approvals/workspace-policy.js';
 import { userError } from '../context.js';
 import { formatMentions } from '../people/mentions.js';
@@ -93,9 +96,10 @@ export function applyToTightening(
     }
     case 'role': {
       const roles = { ...next.roles };
-      if (change.refs.length === 0) delete roles[change.role];
-      else if (ws.roles[change.role].length > 0 && !subset(change.refs, ws.roles[change.role]))
-        return looser(`the ${change.role} role among ${formatMentions(ws.roles[change.role])}`);
+      const allowed = ws.roles[change.role];
+      if (change.refs === 'everyone') delete roles[change.role];
+      else if (allowed !== 'everyone' && !subset(change.refs, allowed))
+        return looser(`the ${change.role} role among ${formatHolders(allowed)}`);
       else roles[change.role] = change.refs;
       if (Object.keys(roles).length > 0) next.roles = roles;
       else delete next.roles;

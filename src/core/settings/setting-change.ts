@@ -4,7 +4,7 @@
  */
 import { type CommandContext, userError } from '../context.js';
 import { parseMentions } from '../people/mentions.js';
-import type { WorkspacePolicy } from '../ports.js';
+import type { Holders, WorkspacePolicy } from '../ports.js';
 import { err, ok, type Result } from '../result.js';
 import { normalizeTimeZone } from './time-zone.js';
 
@@ -21,6 +21,10 @@ export const SETTING_KEYS = [
 export type SettingKey = (typeof SETTING_KEYS)[number];
 export const ROLES = ['publish', 'spend', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
+
+/** What a role lets its holders do, as the settings card and answers word it. */
+export const roleVerb = (r: Role): string =>
+  r === 'publish' ? 'publish' : r === 'spend' ? 'spend credits' : 'change settings and subscriptions';
 
 /** Keys of the team policy (workspace-wide, tightened per channel); the others are the channel's own. */
 export const GOVERNANCE_KEYS: ReadonlySet<SettingKey> = new Set([
@@ -51,8 +55,7 @@ export type SettingChange =
   | { key: 'approvers'; refs: string[] }
   | { key: 'self-approval'; on: boolean }
   | { key: 'spend-threshold'; credits: number }
-  /** An empty list: `everyone`. */
-  | { key: 'role'; role: Role; refs: string[] }
+  | { key: 'role'; role: Role; refs: Holders }
   | { key: 'lifetime'; ms: number };
 
 const MAX_THRESHOLD = 1_000_000;
@@ -91,7 +94,7 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
       const role = roleWord?.toLowerCase() as Role;
       const who = rest.join(' ').trim();
       if (!ROLES.includes(role) || who === '') return bad();
-      if (/^(everyone|anyone|all)$/i.test(who)) return ok({ key, role, refs: [] });
+      if (/^(everyone|anyone|all)$/i.test(who)) return ok({ key, role, refs: 'everyone' });
       const refs = parseMentions(who, { mentioned: ctx.req.mentions, platform: ctx.req.platform });
       return refs.ok ? ok({ key, role, refs: refs.value }) : refs;
     }

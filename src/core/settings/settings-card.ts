@@ -2,11 +2,13 @@
  * The settings card: the channel's own presentation settings and the effective policy, each governance rule
  * marked with where it comes from (the workspace policy, or this channel's tightening).
  */
+import { formatHolders } from '../approvals/holders.js';
 import type { Card } from '../cards.js';
 import { formatMentions } from '../people/mentions.js';
 import type { ChannelSettings, PolicyTightening } from '../ports.js';
 import { command, hole } from '../text.js';
-import { ROLES, type Role } from './setting-change.js';
+import { nobodyHere, nobodyWarnings, serversNobodyWarnings } from './channel-recheck.js';
+import { ROLES, roleVerb } from './setting-change.js';
 
 export interface SettingsView {
   /** Effective settings (`ctx.settings()`). */
@@ -20,8 +22,11 @@ export interface SettingsView {
 export function settingsCard(view: SettingsView): Card {
   const { settings: s, here } = view;
   const from = (tightened: boolean) => ` · from ${tightened ? 'this channel' : `the ${view.inherited}`}`;
-  const warnings: string[] = [];
-  if (s.approval !== 'off' && s.approvers.length === 0) {
+  const ownNobody = nobodyHere(s, here);
+  const warnings: string[] = nobodyWarnings(ownNobody, 'this channel');
+  // Servers' policies with no one in common (Discord DMs): fixed in the servers, not here.
+  warnings.push(...serversNobodyWarnings(s, here));
+  if (s.approval !== 'off' && s.approvers.length === 0 && !ownNobody.some((r) => r.kind === 'approvers')) {
     warnings.push(
       `⚠️ Approval is on but nobody is an approver: set them with ${command('settings', ['approvers', '@name'])}.`,
     );
@@ -66,7 +71,7 @@ export function settingsCard(view: SettingsView): Card {
       {
         label: 'Roles',
         value: ROLES.map(
-          (r) => `${roleVerb(r)}: ${formatMentions(s.roles[r])}${from(here.roles?.[r] !== undefined)}`,
+          (r) => `${roleVerb(r)}: ${formatHolders(s.roles[r])}${from(here.roles?.[r] !== undefined)}`,
         ).join('\n'),
       },
     ],
@@ -83,8 +88,7 @@ export function approvalText(s: Pick<ChannelSettings, 'approval' | 'spendThresho
   return `publishing, scheduling and creations over ${s.spendThreshold} credits need an approver`;
 }
 
-export const roleVerb = (r: Role): string =>
-  r === 'publish' ? 'publish' : r === 'spend' ? 'spend credits' : 'change settings and subscriptions';
+export { roleVerb } from './setting-change.js';
 
 /** "12 hours", "90 minutes", "2 days". */
 export function formatDuration(ms: number): string {

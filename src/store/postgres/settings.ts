@@ -19,17 +19,24 @@ export class PostgresSettings implements SettingsStore {
     private readonly clock: Clock,
   ) {}
 
-  /** Stored settings over the defaults, so a field added later gets its default; always a fresh object. */
   async get(conversation: ConversationAddress): Promise<ChannelSettings> {
     const row = await this.sql.row<{ settings: Partial<ChannelSettings> }>(
       'SELECT settings FROM channel_settings WHERE conversation = $1',
       [conversation],
     );
-    const defaults = structuredClone(DEFAULT_CHANNEL_SETTINGS);
-    if (!row) return defaults;
-    // Written only by put() below, so the shape is ours; merging covers fields added since.
-    const stored = row.settings;
-    return { ...defaults, ...stored, roles: { ...defaults.roles, ...stored.roles } };
+    return row ? overDefaults(row.settings) : structuredClone(DEFAULT_CHANNEL_SETTINGS);
+  }
+
+  async inWorkspace(
+    workspace: string,
+  ): Promise<{ conversation: ConversationAddress; settings: ChannelSettings }[]> {
+    // A range over the primary key (COLLATE "C"): every conversation of `workspace:` sorts between ':' and ';'.
+    const rows = await this.sql.rows<{ conversation: string; settings: Partial<ChannelSettings> }>(
+      `SELECT conversation, settings FROM channel_settings WHERE conversation > $1 AND conversation < $2
+       ORDER BY conversation`,
+      [`${workspace}:`, `${workspace};`],
+    );
+    return rows.map((r) => ({ conversation: r.conversation, settings: overDefaults(r.settings) }));
   }
 
   async put(conversation: ConversationAddress, settings: ChannelSettings): Promise<void> {
@@ -39,6 +46,13 @@ export class PostgresSettings implements SettingsStore {
       [conversation, json(settings), this.clock.now()],
     );
   }
+}
+
+/** Stored settings over the defaults, so a field added later gets its default (as the SQLite twin). */
+function overDefaults(stored: Partial<ChannelSettings>): ChannelSettings {
+  const defaults = structuredClone(DEFAULT_CHANNEL_SETTINGS);
+  // Written only by put() above, so the shape is ours; merging covers fields added since.
+  return { ...defaults, ...stored, roles: { ...defaults.roles, ...stored.roles } };
 }
 
 interface SubscriptionRow {

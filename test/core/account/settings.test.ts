@@ -1,9 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createBot } from '../../../src/core/bot.js';
+import { MODULES } from '../../../src/core/commands/index.js';
+import type { RequestInfo } from '../../../src/core/context.js';
 import { formatMention, parseMentions } from '../../../src/core/people/mentions.js';
 import { DEFAULT_CHANNEL_SETTINGS } from '../../../src/core/ports.js';
 import { normalizeTimeZone } from '../../../src/core/settings/time-zone.js';
 import { mention } from '../../../src/core/text.js';
-import { mentionsAsTyped } from '../../support/mentions-as-typed.js';
+import { asTyped } from '../../support/commands-as-typed.js';
+import { mentionsAsTyped, typedBy } from '../../support/mentions-as-typed.js';
 import { cardOf, createWorld, textOf, type World } from './world.js';
 
 describe('settings', () => {
@@ -62,7 +66,7 @@ describe('settings', () => {
       approvers: ['playground:W1:alice', 'playground:W1:bob'],
       selfApproval: true,
       spendThreshold: 120,
-      roles: { publish: ['playground:W1:carol'], spend: [], admin: ['playground:W1:alice'] },
+      roles: { publish: ['playground:W1:carol'], spend: 'everyone', admin: ['playground:W1:alice'] },
     });
     const card = cardOf(await w.run('settings'));
     expect(card.fields?.find((f) => f.label === 'Approval')?.value).toBe(
@@ -76,7 +80,7 @@ describe('settings', () => {
     await w.run('settings approvers none');
     expect(await w.store.policies.get('playground:W1')).toMatchObject({
       approvers: [],
-      roles: { publish: [] },
+      roles: { publish: 'everyone' },
     });
     // The channel itself keeps only its presentation settings.
     expect(await w.store.settings.get(w.conversation)).toEqual(DEFAULT_CHANNEL_SETTINGS);
@@ -182,6 +186,52 @@ describe('settings', () => {
     expect(there.fields?.find((f) => f.label === 'Approval')?.value).toMatch(
       /^publish — .* · from this channel$/,
     );
+  });
+});
+
+describe('settings by a guest of another organisation (Slack Connect)', () => {
+  let w: World;
+  afterEach(async () => w.close());
+
+  /** mallory: a member of another organisation in this shared channel, an admin of her own one. */
+  const guestOf = async (org: string) => ({
+    ...(await w.user('mallory')),
+    isWorkspaceAdmin: true,
+    externalOrg: org,
+  });
+
+  it('her own organisation’s admin flag counts for nothing: no rule, channel setting or subscription changes', async () => {
+    w = await createWorld();
+    const mallory = await guestOf('playground:W9');
+    for (const typed of ['settings approval publish', 'settings threading off', 'subscribe calendar']) {
+      const refused = textOf(await w.run(typed, mallory));
+      expect(refused, typed).toContain(
+        'Only members of this workspace change its settings and subscriptions',
+      );
+    }
+    expect(await w.store.policies.get('playground:W1')).toBeUndefined();
+    expect(await w.store.settings.get(w.conversation)).toEqual(DEFAULT_CHANNEL_SETTINGS);
+    expect(await w.store.subscriptions.list(w.conversation)).toEqual([]);
+    expect(textOf(await w.run('audit --workspace', mallory))).toContain('admins can see the whole workspace');
+  });
+
+  it('an allowed organisation’s guest configures only as the workspace’s admin role names her', async () => {
+    w = await createWorld();
+    const bot = createBot(
+      { ...w.deps, deploymentKeyWorkspaces: ['playground:W1', 'playground:W9'] },
+      MODULES,
+    );
+    const run = async (typed: string, who: RequestInfo) =>
+      asTyped(await bot.handleText(typedBy(who, typed), typed));
+    const mallory = await guestOf('playground:W9');
+    const flagOnly = textOf(await run('settings approval publish', mallory));
+    expect(flagOnly).toContain('are set for the whole workspace by');
+    expect(await w.store.policies.get('playground:W1')).toBeUndefined();
+
+    await run(`settings role admin @alice @mallory`, await w.user('alice'));
+    const named = await run('settings approval publish', mallory);
+    expect(cardOf(named).title, textOf(named)).toBe('Workspace settings updated');
+    expect((await w.store.policies.get('playground:W1'))?.approval).toBe('publish');
   });
 });
 

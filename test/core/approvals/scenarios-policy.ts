@@ -1,6 +1,14 @@
 /** Approval scenarios: the workspace policy: inheritance by every conversation (DMs, channels without settings), tightening only, approvers verified fresh. Registered on every driver by `scenarios.ts`. */
 import { expect } from 'vitest';
-import { type ApprovalScenario, askToPublish, button, lastApproval, setup, text } from './scenario-kit.js';
+import {
+  type ApprovalScenario,
+  approvalCards,
+  askToPublish,
+  button,
+  lastApproval,
+  setup,
+  text,
+} from './scenario-kit.js';
 
 export const POLICY_SCENARIOS: readonly ApprovalScenario[] = [
   {
@@ -94,6 +102,75 @@ export const POLICY_SCENARIOS: readonly ApprovalScenario[] = [
       expect(t).toMatch(/set `?threading`? to `?off`?/);
       // The channel's own audit does not show the other channel's change.
       expect(text(await d.run('alice', 'audit'))).not.toMatch(/threading/);
+    },
+  },
+  {
+    name: 'policy: a workspace rule changed after a channel tightened it leaves nobody there, never everyone',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Nobody in common');
+      await setup(d, { approvers: ['carol'] });
+      const tightened = await d.run('alice', `settings role publish ${d.mention('dave')} --here`);
+      expect(tightened.card?.title, text(tightened)).toBe('Channel settings updated');
+      // Later, from another channel, the workspace names other publishers: #main's list meets it in nobody.
+      const changed = await d.run(
+        { user: 'alice', channel: 'other' },
+        `settings role publish ${d.mention('bob')}`,
+      );
+      expect(changed.card?.title, text(changed)).toBe('Workspace settings updated');
+      const warned = text(changed).match(
+        /Nobody may \W*publish\W* in [^:]+: its own list and the workspace's/g,
+      );
+      expect(warned, text(changed)).toHaveLength(1);
+      // The fix, as the platform types it (`… role publish everyone --here`, `… value:publish everyone here:True`).
+      expect(text(changed)).toMatch(/settings.+role.+publish everyone.+here/);
+
+      // Nobody publishes in #main: not the channel's publisher, not the workspace's.
+      for (const who of ['dave', 'bob'] as const) {
+        const refused = await d.run(who, `publish ${id} youtube`);
+        expect(text(refused)).toContain('Nobody may publish, schedule, unschedule or delete videos');
+      }
+      expect(await approvalCards(d)).toEqual([]);
+      expect(d.fixtures.publishedPosts()).toEqual([]);
+      const shown = text(await d.run('dave', 'settings'));
+      expect(shown).toMatch(/publish: nobody · from this channel/);
+      expect(shown).toMatch(/Nobody may \W*publish\W* in this channel/);
+      // The other channel follows the workspace: bob asks there.
+      const elsewhere = await d.fixtures.renderedVideo('Published elsewhere');
+      const other = await d.run({ user: 'bob', channel: 'other' }, `publish ${elsewhere} youtube`);
+      expect(other.card?.title, text(other)).toBe('Sent for approval');
+      expect(text(await d.run('alice', 'audit'))).toMatch(
+        /leaves nobody for `?role publish`? in this channel/,
+      );
+
+      // The fix the answer gave: follow the workspace's list again.
+      const fixed = await d.run('alice', 'settings role publish everyone --here');
+      expect(fixed.card?.title, text(fixed)).toBe('Channel settings updated');
+      expect(text(fixed)).not.toMatch(/Nobody may/);
+      expect((await d.run('bob', `publish ${id} youtube`)).card?.title).toBe('Sent for approval');
+    },
+  },
+  {
+    name: "policy: a channel's own approvers and approvers the workspace names later, with nobody in common: nobody approves",
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('No approver left');
+      await d.run('alice', `settings role admin ${d.mention('alice')}`);
+      // The workspace has no approval and names no approvers: #main names its own.
+      await setup(d, { approvers: ['carol'], here: true });
+      const changed = await d.run(
+        { user: 'alice', channel: 'other' },
+        `settings approvers ${d.mention('bob')}`,
+      );
+      expect(changed.card?.title, text(changed)).toBe('Workspace settings updated');
+      expect(text(changed)).toMatch(
+        /Nobody can approve requests in [^:]+: its own approvers and the workspace's/,
+      );
+      expect(text(await d.run('dave', 'settings'))).toMatch(/Nobody can approve requests in this channel/);
+      const asked = await d.run('alice', `publish ${id} youtube`);
+      expect(asked.card?.title, text(asked)).not.toBe('Sent for approval');
+      expect(text(asked)).toContain('nobody is one yet');
+      expect(text(asked)).toContain('Nothing was sent');
+      expect(await approvalCards(d)).toEqual([]);
+      expect(d.fixtures.publishedPosts()).toEqual([]);
     },
   },
 ];

@@ -5,19 +5,26 @@
  * admins; with `--here` an admin makes one stricter for this channel only (never looser: policy-edit.ts).
  */
 
+import { formatHolders } from '../../approvals/holders.js';
 import { recordRefusal } from '../../approvals/refusals.js';
 import {
-  defaultPolicy,
   policyWorkspace,
+  storedPolicy,
   tighteningOf,
   workspacePolicy,
 } from '../../approvals/workspace-policy.js';
 import { type Card, message, type Response } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
-import { requireAdmin, requireWorkspaceAdmin, workspaceAdmins } from '../../people/admin.js';
+import { isPlatformAdmin, requireAdmin, requireWorkspaceAdmin, workspaceAdmins } from '../../people/admin.js';
 import { formatMentions, isAmong } from '../../people/mentions.js';
 import type { PolicyTightening, WorkspacePolicy } from '../../ports.js';
+import {
+  channelsAdmittingNobody,
+  nobodyWarnings,
+  ruleName,
+  serversNobodyWarnings,
+} from '../../settings/channel-recheck.js';
 import { applyToPolicy, applyToTightening } from '../../settings/policy-edit.js';
 import {
   EXPECTED,
@@ -27,7 +34,7 @@ import {
   type SettingKey,
 } from '../../settings/setting-change.js';
 import { approvalText, formatDuration, roleVerb, settingsCard } from '../../settings/settings-card.js';
-import { literal } from '../../text.js';
+import { channel, literal } from '../../text.js';
 
 export { SETTING_KEYS } from '../../settings/setting-change.js';
 
@@ -125,19 +132,19 @@ async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promis
   if (workspace === 'discord:@me') throw userError('policy-in-dm');
   await requireWorkspaceAdmin(ctx);
   const { store } = ctx.deps;
-  const current = (await store.policies.get(workspace)) ?? defaultPolicy();
+  const current = await storedPolicy(store, workspace);
   // Whoever restricts admin must stay an admin (unless the platform makes them one), or nobody can undo it.
   if (
     c.key === 'role' &&
     c.role === 'admin' &&
-    c.refs.length > 0 &&
-    !ctx.req.isWorkspaceAdmin &&
+    c.refs !== 'everyone' &&
+    !isPlatformAdmin(ctx) &&
     !isAmong(c.refs, ctx.req.user, ctx.req.memberOf)
   ) {
     throw userError('admin-lockout');
   }
   const next = applyToPolicy(current, c);
-  await store.transaction(async () => {
+  const nobody = await store.transaction(async () => {
     await store.policies.put(workspace, next);
     await audit(ctx, {
       setting: settingName(c),
@@ -145,13 +152,45 @@ async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promis
       to: ruleValue(next, c),
       scope: 'workspace',
     });
+    return recheckChannels(ctx, { workspace, policy: next, change: c });
   });
   ctx.deps.logger.info({ workspace, setting: c.key }, 'workspace policy changed');
   return updated(
     ctx,
     'Workspace settings updated',
-    `${summaryOf(c, await ctx.settings())} (the whole workspace)`,
+    [`${summaryOf(c, await ctx.settings())} (the whole workspace)`, ...nobody].join('\n'),
   );
+}
+
+/**
+ * The channels of `workspace` whose own rules, built on the workspace's, now admit nobody: one warning each
+ * with its fix for the admin's answer, and an audit entry in that channel.
+ */
+async function recheckChannels(
+  ctx: CommandContext,
+  o: { workspace: string; policy: WorkspacePolicy; change: GovernanceChange },
+): Promise<string[]> {
+  const here = ctx.req.conversation;
+  const found = await channelsAdmittingNobody(ctx.deps.store, o.workspace, o.policy);
+  for (const { conversation, rules } of found)
+    await ctx.deps.store.audit.record({
+      at: ctx.now(),
+      conversation,
+      actor: ctx.req.user,
+      action: 'policy.nobody',
+      details: { rules: rules.map(ruleName), setting: settingName(o.change) },
+    });
+  const warnings = found.flatMap(({ conversation, rules }) =>
+    nobodyWarnings(rules, conversation === here ? 'this channel' : channel(conversation)),
+  );
+  // A Discord server's rules also make the DMs' (the strictest of the servers'): say when they admit nobody.
+  if (o.workspace.startsWith('discord:')) {
+    const dm = await workspacePolicy(ctx.deps.store, 'discord:@me', {
+      knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
+    });
+    warnings.push(...serversNobodyWarnings(dm));
+  }
+  return warnings;
 }
 
 async function tightenHere(ctx: CommandContext, c: GovernanceChange): Promise<Response> {
@@ -232,8 +271,10 @@ function ruleValue(p: WorkspacePolicy | PolicyTightening, c: GovernanceChange): 
       return p.spendThreshold === undefined ? 'inherited' : String(p.spendThreshold);
     case 'lifetime':
       return p.requestLifetimeMs === undefined ? 'default' : formatDuration(p.requestLifetimeMs);
-    case 'role':
-      return list(p.roles?.[c.role], 'everyone');
+    case 'role': {
+      const holders = p.roles?.[c.role];
+      return holders === 'everyone' ? 'everyone' : list(holders, 'nobody');
+    }
   }
 }
 
@@ -251,9 +292,13 @@ function summaryOf(c: GovernanceChange, effective: WorkspacePolicy): string {
       return `Spend threshold: **${effective.spendThreshold} credits**.`;
     case 'lifetime':
       return `Requests wait **${formatDuration(c.ms)}** for an approver, then expire.`;
-    case 'role':
-      return c.refs.length === 0
-        ? `Everyone may **${roleVerb(c.role)}**${effective.roles[c.role].length > 0 ? ` that the workspace allows (${formatMentions(effective.roles[c.role])})` : ''}.`
-        : `Only ${formatMentions(c.refs)} may **${roleVerb(c.role)}**.`;
+    case 'role': {
+      const holders = effective.roles[c.role];
+      if (c.refs === 'everyone')
+        return holders === 'everyone'
+          ? `Everyone may **${roleVerb(c.role)}**.`
+          : `Everyone the workspace allows may **${roleVerb(c.role)}** (${formatHolders(holders)}).`;
+      return `Only ${formatHolders(c.refs)} may **${roleVerb(c.role)}**.`;
+    }
   }
 }
