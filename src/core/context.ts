@@ -14,6 +14,7 @@ import type {
   ConversationAddress,
   FileLinks,
   Logger,
+  LogMask,
   MessageAddress,
   Store,
   UserAddress,
@@ -82,6 +83,8 @@ export interface CoreDeps {
   apiFor: VideoApiFactory;
   clock: Clock;
   logger: Logger;
+  /** Teaches the logs which keys to mask by value (the link form; none in tests that do not look). */
+  logMask?: LogMask;
   /** `VIDEO_API_KEY`: used by members who have not linked their own key. */
   deploymentKey?: string;
   /**
