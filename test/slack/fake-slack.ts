@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { type LargeBody, serveLargeBody } from '../support/large-body.js';
 import { type Latch, latch } from '../support/latch.js';
 
 export interface SlackCall {
@@ -85,6 +86,8 @@ export class FakeSlack {
   readonly expiredTriggers = new Set<string>();
   /** Files members shared (`share`): served at `url_private` to the bot token, described by `files.info`. */
   readonly shared = new Map<string, { name: string; bytes: Uint8Array; channels: string[] }>();
+  /** Shared files far larger than `files.info` says (`shareLarge`), streamed as they are read. */
+  readonly largeFiles = new Map<string, LargeBody>();
   /** The downloads of shared files (`/files-pri/…`), with the token they came with. */
   readonly downloads: { id: string; token: string | undefined }[] = [];
   /** The workspace's user groups (edit to change membership). */
@@ -446,6 +449,13 @@ export class FakeSlack {
     return this.fileObject(id);
   }
 
+  /** A huge file shared in `channel` whose `files.info` gives no size (an old upload, a host that lies). */
+  shareLarge(name: string, body: LargeBody, channel = 'C0VIDEOS'): Record<string, unknown> {
+    const { size: _unknown, ...file } = this.share(name, '', channel);
+    this.largeFiles.set(String(file.id), body);
+    return file;
+  }
+
   private fileObject(id: string): Record<string, unknown> {
     const file = this.shared.get(id);
     if (!file) return {};
@@ -455,7 +465,7 @@ export class FakeSlack {
       name: file.name,
       title: file.name,
       filetype: dot > 0 ? file.name.slice(dot + 1) : '',
-      size: file.bytes.byteLength,
+      ...(this.largeFiles.has(id) ? {} : { size: file.bytes.byteLength }),
       url_private: `${this.url}/files-pri/T0001-${id}/${encodeURIComponent(file.name)}`,
       url_private_download: `${this.url}/files-pri/T0001-${id}/download/${encodeURIComponent(file.name)}`,
       permalink: `https://reel-team.slack.com/files/U01ALICE/${id}/${encodeURIComponent(file.name)}`,
@@ -475,6 +485,8 @@ export class FakeSlack {
       res.end();
       return;
     }
+    const large = this.largeFiles.get(id);
+    if (large) return serveLargeBody(large, res);
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     res.end(Buffer.from(file.bytes));
   }
