@@ -12,6 +12,7 @@ import type {
   ChatPlatform,
   Clock,
   ConversationAddress,
+  ConversationMembership,
   FileLinks,
   Logger,
   LogMask,
@@ -61,6 +62,8 @@ export interface RequestInfo {
   mentions?: readonly Mentioned[];
   /** Reads files shared in the conversation by their link (`create --from-file`), where the platform can. */
   files?: FileLinks;
+  /** Whether the member is in another conversation, where the platform can tell (`memberOfConversation`). */
+  conversations?: ConversationMembership;
 }
 
 /** `{ mentions }` when there are any, for an adapter building a request (no empty list on the request). */

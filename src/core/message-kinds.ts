@@ -95,6 +95,7 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'audit-workspace-admins': 'state',
   'policy-in-dm': 'state',
   'not-subscribed': 'state',
+  'home-unsubscribe-not-member': 'state',
 
   // Series
   'series-bad-time': 'input',

@@ -143,6 +143,8 @@ const MESSAGES = {
     "A direct message follows the servers' rules: change the team's rules from a server channel.",
   'not-subscribed': (p) =>
     `This channel doesn't follow ${p.what}. ${command('subscribe')} lists what it follows.`,
+  'home-unsubscribe-not-member': () =>
+    `Only members of that channel (or the workspace's admins) can stop what it follows; run ${command('unsubscribe')} in the channel if you are in it.`,
 
   // Series (schedule, edits)
   'series-bad-time': (p) =>

@@ -157,6 +157,15 @@ export interface FileLinks {
 }
 
 /**
+ * Asks the platform whether the requesting member is in a conversation (issue 26: the dashboard shows and
+ * stops a channel's subscriptions only for its members). Set on the request by the adapters that can; a
+ * platform that cannot tell answers undefined, which counts as "not a member" (fail closed).
+ */
+export interface ConversationMembership {
+  isMember(conversation: ConversationAddress): Promise<boolean | undefined>;
+}
+
+/**
  * A linked key exists but cannot be decrypted: `REELBOT_SECRET_KEY` changed, or the row was altered or copied
  * from another user. Never garbage: the user has to link again (`keys.put` overwrites it).
  */

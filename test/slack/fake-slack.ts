@@ -86,6 +86,11 @@ export class FakeSlack {
   readonly expiredTriggers = new Set<string>();
   /** Files members shared (`share`): served at `url_private` to the bot token, described by `files.info`. */
   readonly shared = new Map<string, { name: string; bytes: Uint8Array; channels: string[] }>();
+  /**
+   * Members of channels, for `conversations.members`; a channel not listed has every known user in it (a public
+   * channel), one listed as `hidden` is a private channel the bot is not in (`channel_not_found`).
+   */
+  readonly channelMembers = new Map<string, string[] | 'hidden'>();
   /** Shared files far larger than `files.info` says (`shareLarge`), streamed as they are read. */
   readonly largeFiles = new Map<string, LargeBody>();
   /** The downloads of shared files (`/files-pri/…`), with the token they came with. */
@@ -403,6 +408,12 @@ export class FakeSlack {
           });
         }
         return { ok: true, files: found.map((u) => ({ id: u?.id, title: u?.title ?? u?.filename })) };
+      }
+      case 'conversations.members': {
+        const members =
+          this.channelMembers.get(String(args.channel)) ?? Object.keys(this.options.users ?? {});
+        if (members === 'hidden') return { ok: false, error: 'channel_not_found' };
+        return { ok: true, members, response_metadata: { next_cursor: '' } };
       }
       case 'files.info': {
         const id = String(args.file ?? '');
