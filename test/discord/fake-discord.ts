@@ -200,7 +200,10 @@ export class FakeDiscord {
     const id = url.pathname.split('/')[3] ?? '';
     this.downloads.push(id);
     const large = this.largeAttachments.get(id);
-    if (large) return serveLargeBody(large, res);
+    if (large) {
+      serveLargeBody(large, res);
+      return;
+    }
     const file = this.attachments.get(id);
     if (!file) {
       this.json(res, 404, { message: '404: Not Found', code: 0 });

@@ -497,7 +497,10 @@ export class FakeSlack {
       return;
     }
     const large = this.largeFiles.get(id);
-    if (large) return serveLargeBody(large, res);
+    if (large) {
+      serveLargeBody(large, res);
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/octet-stream' });
     res.end(Buffer.from(file.bytes));
   }
