@@ -24,7 +24,7 @@ import {
   systemClock,
 } from './core/ports.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
-import { createLogger, maskVerbatim } from './observability/logger.js';
+import { createLogger, logMask, maskVerbatim } from './observability/logger.js';
 import { createMetrics, type Metrics, videoApiHooks } from './observability/metrics.js';
 import { Runner } from './poller/index.js';
 import { openReplicaRegistry, type ReplicaRegistry } from './replicas/registry.js';
@@ -123,6 +123,7 @@ async function start(s: Startup): Promise<RunningApp> {
     apiFor: api.apiFor,
     clock: s.clock,
     logger,
+    logMask,
     catalog: new CatalogCache(s.clock),
     metrics: { command: (command, outcome) => s.metrics.commands.inc({ command, outcome }) },
     ...(api.deploymentKey ? { deploymentKey: api.deploymentKey } : {}),
@@ -236,7 +237,7 @@ async function videoApi(s: Startup) {
   const apiFor = createVideoApiFactory({
     baseUrl: baseUrl as string,
     logger: s.logger,
-    onKey: maskVerbatim,
+    onKey: logMask.accept,
     budgets,
     ...videoApiHooks(s.metrics),
   });

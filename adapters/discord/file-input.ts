@@ -2,8 +2,9 @@
  * Text files IN from Discord (issue 19): a modal's file upload (inside its Label), an attachment given to
  * `/reel create file:` or named by its URL (`from-file:`), and "Make a video from this", the message command
  * that opens the create form prefilled with a message's text and its attached .txt. Attachments are
- * downloaded only from Discord's CDN (or, in tests, the fake Discord's own origin, the REST API's) and
- * checked by the core's `readTextFile` (type, size, UTF-8) before anything is sent on. A text input longer
+ * downloaded only from Discord's CDN (or, in tests, the fake Discord's own origin, the REST API's), counted
+ * and cut off at the size cap (`bounded-download.ts`), and checked by the core's `readTextFile` (type, size,
+ * UTF-8) before anything is sent on. A text input longer
  * than Discord's 4,000 characters is split into parts when the form still fits one modal (long-text.ts).
  */
 import { type APIApplicationCommandAttachmentOption, ApplicationCommandOptionType } from 'discord.js';
@@ -21,6 +22,7 @@ import {
 import { say } from '../../src/core/messages.js';
 import type { FileLinks, TextFile } from '../../src/core/ports.js';
 import { SCRIPT_MAX } from '../../src/core/videos/create-request.js';
+import { downloadBounded } from '../../src/http/bounded-download.js';
 import { DISCORD } from './limits.js';
 
 /** An attachment as Discord resolves it (`resolved.attachments`, a message's `attachments`). */
@@ -93,11 +95,12 @@ export async function readAttachment(
     throw userError('file-too-large', { name, length: `more than ${check.maxLength}`, max: check.maxLength });
   if (!downloadable(attachment.url, check.apiOrigin))
     throw userError('file-not-found', { link: attachment.url });
-  const res = await fetch(attachment.url, { redirect: 'error', signal: AbortSignal.timeout(10_000) }).catch(
-    () => undefined,
-  );
-  if (!res?.ok) throw userError('file-not-found', { link: attachment.url });
-  return readTextFile({ name, bytes: new Uint8Array(await res.arrayBuffer()) }, check);
+  // A `from-file:` link carries no size: the download itself is counted and stopped at the cap.
+  const got = await downloadBounded(attachment.url, { maxBytes: maxBytesFor(check.maxLength) });
+  if (got.kind === 'too-large')
+    throw userError('file-too-large', { name, length: `more than ${check.maxLength}`, max: check.maxLength });
+  if (got.kind === 'failed') throw userError('file-not-found', { link: attachment.url });
+  return readTextFile({ name, bytes: got.bytes }, check);
 }
 
 /** The request's file reader: an attachment URL on Discord's CDN (`from-file:`, or the `file:` option's). */

@@ -17,6 +17,7 @@ import { createMembers, type Members } from './routes/members.js';
 import { createPageRoute } from './routes/page-route.js';
 import { createPostRoutes } from './routes/post-routes.js';
 import { json, methodNotAllowed } from './routes/replies.js';
+import { createPlaygroundSessions, type PlaygroundSessions } from './sessions.js';
 import type { StaticFiles } from './static-files.js';
 
 export interface PlaygroundUser {
@@ -50,11 +51,15 @@ export interface ClientReply {
 
 export function createRoutes(deps: RoutesDeps): { page: Handler; playground: Handler } {
   const members = createMembers(deps, deps.room);
-  return { page: createPageRoute(deps, members), playground: createPlaygroundRoute(deps, members) };
+  const sessions = createPlaygroundSessions();
+  return {
+    page: createPageRoute(deps, members, sessions),
+    playground: createPlaygroundRoute(deps, members, sessions),
+  };
 }
 
 /** Everything under /playground/: static files, the event stream, history, and the POSTs. */
-function createPlaygroundRoute(deps: RoutesDeps, members: Members): Handler {
+function createPlaygroundRoute(deps: RoutesDeps, members: Members, sessions: PlaygroundSessions): Handler {
   const { room, hub, logger } = deps;
   const defaultChannel = deps.channels[0] ?? 'general';
   const posts = createPostRoutes(deps, members);
@@ -74,12 +79,17 @@ function createPlaygroundRoute(deps: RoutesDeps, members: Members): Handler {
         if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(res, 'GET');
         return deps.files.serve(path.slice('/playground/static/'.length), req, res);
       }
-      if (path === DOWNLOAD_PATH) return serveDownload({ room, method: req.method, url }, res);
+      if (path === DOWNLOAD_PATH) return serveDownload({ room, sessions, req, url }, res);
       if (path === '/playground/events' || path === '/playground/messages') {
         if (req.method !== 'GET') return methodNotAllowed(res, 'GET');
-        if (path === '/playground/messages') return json(res, 200, history(url));
+        if (path === '/playground/messages') {
+          const seen = history(url);
+          sessions.actAs(req, res, seen.user);
+          return json(res, 200, seen);
+        }
         const user = url.searchParams.get('user') ?? '';
         if (!members.has(user)) throw new BadRequest(400, `Unknown user "${user}".`);
+        sessions.actAs(req, res, user);
         return hub.open(user, res);
       }
       const post = posts[path];

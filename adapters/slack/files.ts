@@ -1,14 +1,16 @@
 /**
  * Text files IN from Slack (issue 19): a modal's `file_input` upload and a file shared in the conversation,
  * named by its permalink (`create --from-file <link>`). Both are downloaded from `url_private` with the bot
- * token (https://docs.slack.dev/messaging/working-with-files#authenticating) and checked by the core's
- * `readTextFile` (type, size, UTF-8) before anything is sent on. Only Slack's file host (or, in tests, the
+ * token (https://docs.slack.dev/messaging/working-with-files#authenticating), counted and cut off at the
+ * size cap (`bounded-download.ts`), and checked by the core's `readTextFile` (type, size, UTF-8) before
+ * anything is sent on. Only Slack's file host (or, in tests, the
  * Web API's own origin) is ever fetched.
  */
 import type { webApi } from '@slack/bolt';
 import { UserError, userError } from '../../src/core/context.js';
 import { fileLinks, maxBytesFor, readTextFile } from '../../src/core/long-text.js';
 import type { FileLinks, TextFile } from '../../src/core/ports.js';
+import { downloadBounded } from '../../src/http/bounded-download.js';
 
 /** A file as Slack describes it (a `file_input`'s files, `files.info`, a message's `files`). */
 export interface SlackFile {
@@ -63,14 +65,15 @@ export async function readSlackFile(
   const url = file.url_private_download ?? file.url_private;
   if (!url || !access.token || !allowedOrigins(access.client).includes(safeOrigin(url)))
     throw userError('file-not-found', { link: name });
-  const res = await fetch(url, {
+  // The size Slack reports may be missing or wrong: the download itself is counted and stopped at the cap.
+  const got = await downloadBounded(url, {
+    maxBytes: maxBytesFor(check.maxLength),
     headers: { authorization: `Bearer ${access.token}` },
-    redirect: 'error',
-    signal: AbortSignal.timeout(10_000),
-  }).catch(() => undefined);
-  if (!res?.ok) throw userError('file-not-found', { link: name });
-  const bytes = new Uint8Array(await res.arrayBuffer());
-  return readTextFile({ name, bytes }, check);
+  });
+  if (got.kind === 'too-large')
+    throw userError('file-too-large', { name, length: `more than ${check.maxLength}`, max: check.maxLength });
+  if (got.kind === 'failed') throw userError('file-not-found', { link: name });
+  return readTextFile({ name, bytes: got.bytes }, check);
 }
 
 const safeOrigin = (url: string): string => {

@@ -3,6 +3,7 @@ import type { webApi } from '@slack/bolt';
 import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
 import { type Mentioned, mentionsOf, type RequestInfo } from '../../src/core/context.js';
 import type { ListenerContext } from './listeners/context.js';
+import { slackMembership } from './membership.js';
 
 export interface Where {
   team: string;
@@ -51,6 +52,7 @@ export async function requestInfo(
     ...externalOrg(ctx, where),
     ...(where.messageTs ? { message: messageAddress(conversation, where.messageTs) } : {}),
     ...mentionsOf(mentionsIn(where.text ?? '', where.team)),
+    conversations: slackMembership(client, where.user),
   };
 }
 

@@ -16,6 +16,9 @@ export const BOT_SCOPES = {
   /** After a crash, find a card already posted (message metadata) instead of posting it twice. */
   'channels:history': 'find an already-posted card after a restart (public channels)',
   'groups:history': 'find an already-posted card after a restart (private channels)',
+  /** `conversations.members`: a channel's subscriptions show on a member's dashboard only if they are in it. */
+  'channels:read': 'show a channel’s subscriptions on the dashboard only to its members (public channels)',
+  'groups:read': 'show a channel’s subscriptions on the dashboard only to its members (private channels)',
   /** `files.uploadV2`: the `--csv` exports (audit, calendar, videos) as files. */
   'files:write': 'send --csv exports as files',
   /** `files.info` and `url_private` downloads: a script or description uploaded in a form or shared by link. */

@@ -47,7 +47,10 @@ export function createVideoApiClient(options: VideoApiClientOptions): VideoApiCl
 }
 
 export type SharedClientOptions = Omit<VideoApiClientOptions, 'apiKey'> & {
-  /** Told every key a client is built for, before any call (the logs mask each one verbatim). */
+  /**
+   * Told every key a client is built for, before any call (the logs mask each one verbatim), except an
+   * `unchecked` one: a value the service has not accepted yet.
+   */
   onKey?: (apiKey: string) => void;
 };
 
@@ -66,8 +69,8 @@ export function createVideoApiFactory(shared: SharedClientOptions): VideoApiClie
     shared.budgets ?? new RateBudgetRegistry(shared.clock === undefined ? {} : { clock: shared.clock });
   const loggedFields = shared.loggedFields ?? new Set<string>();
   const { onKey, ...options } = shared;
-  const factory = (apiKey: string): VideoApiClient => {
-    onKey?.(apiKey);
+  const factory = (apiKey: string, o: { unchecked?: boolean } = {}): VideoApiClient => {
+    if (!o.unchecked) onKey?.(apiKey);
     return new VideoApiClient({ ...options, apiKey, budgets, loggedFields });
   };
   return Object.assign(factory, { budgets });

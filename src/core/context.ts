@@ -12,8 +12,10 @@ import type {
   ChatPlatform,
   Clock,
   ConversationAddress,
+  ConversationMembership,
   FileLinks,
   Logger,
+  LogMask,
   MessageAddress,
   Store,
   UserAddress,
@@ -64,6 +66,8 @@ export interface RequestInfo {
   mentions?: readonly Mentioned[];
   /** Reads files shared in the conversation by their link (`create --from-file`), where the platform can. */
   files?: FileLinks;
+  /** Whether the member is in another conversation, where the platform can tell (`memberOfConversation`). */
+  conversations?: ConversationMembership;
 }
 
 /** `{ mentions }` when there are any, for an adapter building a request (no empty list on the request). */
@@ -86,6 +90,8 @@ export interface CoreDeps {
   apiFor: VideoApiFactory;
   clock: Clock;
   logger: Logger;
+  /** Teaches the logs which keys to mask by value (the link form; none in tests that do not look). */
+  logMask?: LogMask;
   /** `VIDEO_API_KEY`: used by members who have not linked their own key. */
   deploymentKey?: string;
   /**

@@ -18,6 +18,7 @@ import { LIMITS } from './cards.js';
 import type { RequestInfo } from './context.js';
 import { formatMention } from './people/mentions.js';
 import type { Store, Subscription } from './ports.js';
+import { mayManageFromHome } from './settings/subscription-visibility.js';
 import { WHAT_IT_POSTS } from './settings/subscriptions.js';
 import { channel as channelToken, code, command } from './text.js';
 
@@ -85,7 +86,7 @@ export async function homeCards(
     if (calendar) cards.push(onlyHomeControls(calendar));
     if (approvals) cards.push(onlyHomeControls(approvals));
   }
-  cards.push(await subscriptionsCard(store, workspaceOf(req.conversation)));
+  cards.push(await subscriptionsCard(store, req));
   return cards;
 }
 
@@ -161,14 +162,23 @@ function videosCard(card: Card, place: HomePlace): Card {
 const subscriptionValue = (s: Subscription): string =>
   `${s.kind}|${encodeURIComponent(s.target)}|${s.conversation}`;
 
-/** Every channel subscription of the workspace, one per section with its Unsubscribe button. */
-export async function subscriptionsCard(store: Store, workspace: string): Promise<Card> {
-  const subs = await store.subscriptions.inWorkspace(workspace);
+/**
+ * The workspace's channel subscriptions the member may see (`mayManageFromHome`: a workspace admin sees every
+ * one, others those of conversations they are in), one per section with its Unsubscribe button.
+ */
+export async function subscriptionsCard(store: Store, req: RequestInfo): Promise<Card> {
+  const all = await store.subscriptions.inWorkspace(workspaceOf(req.conversation));
+  const shown = await Promise.all(all.map((s) => mayManageFromHome(req, s.conversation)));
+  const subs = all.filter((_s, i) => shown[i]);
+  const hidden = all.length - subs.length;
+  const notIn = hidden > 0 ? ' Channels you are not in are left out.' : '';
   if (subs.length === 0) {
     return {
       title: 'Channel subscriptions',
       tone: 'neutral',
-      text: `No channel follows anything yet. In a channel, try ${command('subscribe', ['calendar'])} or ${command('subscribe', ['videos'])}.`,
+      text:
+        `${hidden > 0 ? 'No channel you are in follows anything yet.' : 'No channel follows anything yet.'} ` +
+        `In a channel, try ${command('subscribe', ['calendar'])} or ${command('subscribe', ['videos'])}.`,
     };
   }
   const sections: Section[] = subs.map((s) => {
@@ -196,6 +206,6 @@ export async function subscriptionsCard(store: Store, workspace: string): Promis
     title: 'Channel subscriptions',
     tone: 'info',
     sections,
-    context: `Or change them with ${command('subscribe')} and ${command('unsubscribe')} in the channel.`,
+    context: `Or change them with ${command('subscribe')} and ${command('unsubscribe')} in the channel.${notIn}`,
   };
 }

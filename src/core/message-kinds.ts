@@ -102,6 +102,7 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'nobody-approves': 'state',
   'config-external-org': 'state',
   'not-subscribed': 'state',
+  'home-unsubscribe-not-member': 'state',
 
   // Series
   'series-bad-time': 'input',

@@ -157,6 +157,8 @@ const MESSAGES = {
     'Only members of this workspace change its settings and subscriptions; your organisation is a guest in this shared channel.',
   'not-subscribed': (p) =>
     `This channel doesn't follow ${p.what}. ${command('subscribe')} lists what it follows.`,
+  'home-unsubscribe-not-member': () =>
+    `Only members of that channel (or the workspace's admins) can stop what it follows; run ${command('unsubscribe')} in the channel if you are in it.`,
 
   // Series (schedule, edits)
   'series-bad-time': (p) =>

@@ -53,6 +53,16 @@ export interface Logger {
   child(bindings: object): Logger;
 }
 
+/** Secrets the logs mask by value, whatever their shape (`src/observability/logger.ts`). */
+export interface LogMask {
+  /** Masks `secret` in every log line from now on: a key the video service accepted. */
+  accept(secret: string): void;
+  /** Stops masking an accepted `secret` (its link was removed); the deployment's own secrets stay masked. */
+  forget(secret: string): void;
+  /** Runs `work` with `secret` masked in the log lines written while it runs, and nowhere else. */
+  within<T>(secret: string, work: () => Promise<T>): Promise<T>;
+}
+
 /** A chat delivery failed; `retryAfter` (seconds) when the platform rate-limited us. */
 export class ChatDeliveryError extends Error {
   override readonly name = 'ChatDeliveryError';
@@ -144,6 +154,15 @@ export interface TextFile {
  */
 export interface FileLinks {
   read(link: string, check: { accept: readonly string[]; maxLength: number }): Promise<TextFile>;
+}
+
+/**
+ * Asks the platform whether the requesting member is in a conversation (issue 26: the dashboard shows and
+ * stops a channel's subscriptions only for its members). Set on the request by the adapters that can; a
+ * platform that cannot tell answers undefined, which counts as "not a member" (fail closed).
+ */
+export interface ConversationMembership {
+  isMember(conversation: ConversationAddress): Promise<boolean | undefined>;
 }
 
 /**

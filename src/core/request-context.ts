@@ -21,8 +21,8 @@ export function createRequestContexts(
   return {
     open(req) {
       const writes = { sent: false };
-      const apiFor: VideoApiFactory = (key) =>
-        trackRemoteWrites(deps.apiFor(key), {
+      const apiFor: VideoApiFactory = (key, o) =>
+        trackRemoteWrites(deps.apiFor(key, o), {
           onWrite: () => {
             writes.sent = true;
           },

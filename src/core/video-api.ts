@@ -134,8 +134,11 @@ export interface VideoApi {
   analytics: { get(q?: AnalyticsQuery, o?: CallOptions): Promise<Analytics> };
 }
 
-/** Builds a client for one team API key (the key of the chat user who caused the call). */
-export type VideoApiFactory = (apiKey: string) => VideoApi;
+/**
+ * Builds a client for one team API key (the key of the chat user who caused the call). `unchecked`: a key
+ * the service has not accepted yet (the link form's check), which the logs must not learn to mask everywhere.
+ */
+export type VideoApiFactory = (apiKey: string, options?: { unchecked?: boolean }) => VideoApi;
 
 /** The documented `error.type` values, plus the client's own transport failures. Open: unknown types pass through. */
 export type ApiErrorType =

@@ -56,8 +56,9 @@ export interface HttpServerOptions {
   metrics: () => Promise<{ contentType: string; body: string }>;
   /**
    * The interface the server listens on (default loopback). On loopback, `/healthz` and `/metrics` answer only
-   * requests addressed to a loopback name (a page on another site cannot reach them through DNS rebinding);
-   * beyond it, `/metrics` needs `Authorization: Bearer <metricsToken>`.
+   * requests addressed to a loopback name (a page on another site cannot reach them through DNS rebinding).
+   * With a `metricsToken`, `/metrics` needs `Authorization: Bearer <metricsToken>` whatever the address;
+   * without one, it is refused beyond loopback.
    */
   host?: string;
   metricsToken?: string;
@@ -71,9 +72,12 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
   const onLoopback = isLoopbackHost(options.host ?? '127.0.0.1');
   /** Why an operational endpoint refuses this request (status and words), or undefined. */
   const refusal = (req: IncomingMessage, path: string): [number, string] | undefined => {
-    if (onLoopback) return isLoopbackHost(hostName(req)) ? undefined : [421, 'Use 127.0.0.1 or localhost.'];
+    if (onLoopback && !isLoopbackHost(hostName(req))) return [421, 'Use 127.0.0.1 or localhost.'];
     if (path !== '/metrics') return undefined;
-    if (!options.metricsToken) return [403, 'Set METRICS_TOKEN to read /metrics from beyond this machine.'];
+    // A set token is required whatever the bind address: a local proxy may rewrite Host to a loopback name.
+    if (!options.metricsToken) {
+      return onLoopback ? undefined : [403, 'Set METRICS_TOKEN to read /metrics from beyond this machine.'];
+    }
     const given = req.headers.authorization ?? '';
     return safeEqual(given, `Bearer ${options.metricsToken}`) ? undefined : [401, 'Bearer token required.'];
   };

@@ -3,8 +3,9 @@
  * path, and any string that looks like an API key or platform token is masked by a serializer-free
  * formatter hook as a second line of defence.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Logger as PinoLogger, pino } from 'pino';
-import type { Logger } from '../core/ports.js';
+import type { Logger, LogMask } from '../core/ports.js';
 
 const REDACT_PATHS = [
   'apiKey',
@@ -32,19 +33,43 @@ const SECRET_PATTERN =
   /\b(fl_(?:live|test)_[A-Za-z0-9_]+|xox[abprs]-[A-Za-z0-9-]+|xapp-[A-Za-z0-9-]+|Bearer\s+\S+)/g;
 
 /**
- * Secrets known by value — the deployment's tokens, every team key a client was built for — masked wherever
- * they appear, whatever their shape (a real service's keys need not look like `fl_live_…`).
+ * Secrets known by value, masked wherever they appear, whatever their shape (a real service's keys need not
+ * look like `fl_live_…`): the deployment's own tokens for the process's life, team keys once the service
+ * accepted them (until unlinked). A value not accepted yet (what a member typed into the link form) is
+ * masked only in its own request's lines: masking it everywhere would let anyone erase chosen words from
+ * every log.
  */
-const verbatim = new Set<string>();
+const configured = new Set<string>();
+const accepted = new Set<string>();
+const scoped = new AsyncLocalStorage<readonly string[]>();
 
-/** Masks `secret` in every log line from now on (too short a value would mangle ordinary text). */
+/** Too short a value would mangle ordinary text. */
+const maskable = (secret: string | undefined): secret is string => secret !== undefined && secret.length >= 8;
+
+/** Masks one of the deployment's secrets (configuration) in every log line from now on. */
 export function maskVerbatim(secret: string | undefined): void {
-  if (secret && secret.length >= 8) verbatim.add(secret);
+  if (maskable(secret)) configured.add(secret);
 }
+
+/** The process's log mask for keys (`LogMask` in the core's ports). */
+export const logMask: LogMask = {
+  accept(secret) {
+    if (maskable(secret)) accepted.add(secret);
+  },
+  forget(secret) {
+    accepted.delete(secret);
+  },
+  within(secret, work) {
+    const outer = scoped.getStore() ?? [];
+    return scoped.run(maskable(secret) ? [...outer, secret] : outer, work);
+  },
+};
 
 export function maskSecrets(text: string): string {
   let out = text;
-  for (const secret of verbatim) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+  for (const secrets of [configured, accepted, scoped.getStore() ?? []]) {
+    for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+  }
   return out.replace(SECRET_PATTERN, (m) => `${m.slice(0, 8)}…[redacted]`);
 }
 

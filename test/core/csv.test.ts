@@ -22,9 +22,9 @@ describe('csv files', () => {
           ['say "hi"', 'two\nlines'],
         ],
       ),
-    ).toBe('a,b\r\nplain,"a,b"\r\n"say ""hi""","two\nlines"\r\n');
-    expect(csvCell(undefined)).toBe('');
-    expect(csvCell(42)).toBe('42');
+    ).toBe('"a","b"\r\n"plain","a,b"\r\n"say ""hi""","two\nlines"\r\n');
+    expect(csvCell(undefined)).toBe('""');
+    expect(csvCell(42)).toBe('"42"');
   });
 
   it('neutralises cells a spreadsheet would run as formulas', () => {
@@ -35,7 +35,26 @@ describe('csv files', () => {
     expect(csvCell('=HYPERLINK("http://evil.example","x")')).toBe(
       `"'=HYPERLINK(""http://evil.example"",""x"")"`,
     );
-    expect(csvCell('a=b')).toBe('a=b');
+    expect(csvCell('a=b')).toBe('"a=b"');
+  });
+
+  it('neutralises a formula after a semicolon, comma, tab or line break inside a cell (issue 26)', () => {
+    // A spreadsheet in a `;`-separator locale splits a cell at `;` (and some at `,`, tab, line breaks): the
+    // piece after it starts a new cell, so a formula there runs unless it is neutralised too.
+    const cases: [string, string][] = [
+      ['Launch;=HYPERLINK("http://evil.example")', `Launch;'=HYPERLINK("http://evil.example")`],
+      ['a,+1', "a,'+1"],
+      ['a\t-1', "a\t'-1"],
+      ['a\n@SUM(A1)', "a\n'@SUM(A1)"],
+      ['a\r\n=1;+2', "a\r\n'=1;'+2"],
+      ['2026-12-01', '2026-12-01'],
+    ];
+    for (const [hostile, shown] of cases) {
+      const [[cell]] = parseCsv(toCsv(['v'], [[hostile]])).slice(1) as [[string]];
+      expect(cell, JSON.stringify(hostile)).toBe(shown);
+    }
+    // Every cell is quoted, so no separator inside a cell is ever read unquoted.
+    expect(csvCell('x;=1')).toBe(`"x;'=1"`);
   });
 
   it('reads back exactly what was written, whatever the text', () => {
@@ -44,9 +63,13 @@ describe('csv files', () => {
     });
     fc.assert(
       fc.property(cells, (rows) => {
-        const back = parseCsv(toCsv(['x', 'y', 'z'], rows)).slice(1);
-        const expected = rows.map((r) => r.map((c) => (/^[=+\-@\t\r]/.test(c) ? `'${c}` : c)));
-        expect(back).toEqual(expected);
+        const file = toCsv(['x', 'y', 'z'], rows);
+        const back = parseCsv(file).slice(1);
+        const neutralised = (c: string) =>
+          c.replace(/^[=+\-@\t\r]/, "'$&").replace(/([;,\t\r\n])(?=[=+\-@])/g, "$1'");
+        expect(back).toEqual(rows.map((r) => r.map(neutralised)));
+        for (const cell of back.flat()) expect(cell).not.toMatch(/^[=+\-@\t\r]|[;,\t\r\n][=+\-@]/);
+        expect(file).toMatch(/^(?:"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*\r\n)+$/);
       }),
     );
   });

@@ -80,7 +80,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
         `'=HYPERLINK("http://evil.example","x")`,
         `'=HYPERLINK("http://evil.example","x")`,
       ]);
-      expectNoCsvText(w, 'time,time_utc');
+      expectNoCsvText(w, '"time","time_utc"');
     });
   }
 
@@ -95,7 +95,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(answer.files ?? []).toHaveLength(0);
     expect(textOf(answer)).toContain('Videos (CSV)');
     expect(textOf(answer)).toMatch(/I couldn't send the file `videos-[\d-]+\.csv` \(\d+\)/);
-    expectNoCsvText(w, 'id,name,model');
+    expectNoCsvText(w, '"id","name","model"');
   });
 
   it('videos --csv pages through the whole list and attaches every video', async () => {
@@ -129,7 +129,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(rows.every((r) => r.created_utc === '' || !Number.isNaN(Date.parse(r.created_utc ?? '')))).toBe(
       true,
     );
-    expectNoCsvText(w, 'id,name,model');
+    expectNoCsvText(w, '"id","name","model"');
     // Another key's team is not in it (the demo team has its own videos).
     const demo = await apiOf(w.h, DEMO_KEY).videos.list({ page: 1, limit: 100 });
     for (const v of demo.items) expect(rows.map((r) => r.id)).not.toContain(v.id);

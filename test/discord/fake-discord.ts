@@ -10,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type LargeBody, serveLargeBody } from '../support/large-body.js';
 import {
   commandProblems,
   editProblems,
@@ -166,6 +167,15 @@ export class FakeDiscord {
   readonly attachments = new Map<string, { filename: string; bytes: Uint8Array }>();
   /** The attachment downloads, by attachment id. */
   readonly downloads: string[] = [];
+  /** Attachments far larger than their description says (`attachLarge`), streamed as they are read. */
+  readonly largeAttachments = new Map<string, LargeBody>();
+
+  /** A huge file attached as `filename`, whose resolved attachment (and URL) gives no size. */
+  attachLarge(filename: string, body: LargeBody): Json {
+    const { size: _unknown, ...attachment } = this.attach(filename, '');
+    this.largeAttachments.set(String(attachment.id), body);
+    return attachment;
+  }
 
   /**
    * A file a member attaches (to a message, a modal's file upload, a command's attachment option): the
@@ -189,6 +199,11 @@ export class FakeDiscord {
   private serveAttachment(url: URL, res: ServerResponse): void {
     const id = url.pathname.split('/')[3] ?? '';
     this.downloads.push(id);
+    const large = this.largeAttachments.get(id);
+    if (large) {
+      serveLargeBody(large, res);
+      return;
+    }
     const file = this.attachments.get(id);
     if (!file) {
       this.json(res, 404, { message: '404: Not Found', code: 0 });

@@ -14,6 +14,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAKE_VIDEO_COMMAND } from '../../adapters/discord/file-input.js';
 import { DEMO_KEY } from '../support/harness.js';
+import { largeBody } from '../support/large-body.js';
 import type { FakeInteraction } from './fake-discord.js';
 import {
   commandOptions,
@@ -235,6 +236,19 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       { [String(cases[0]?.[0].id)]: cases[0]?.[0] as Json },
     );
     expect(textOfMessage(w.answer(byOption))).toMatch(/too long/);
+    expect(posted()).toEqual([]);
+  });
+
+  it('refuses a huge from-file: attachment without downloading it whole (issue 26)', async () => {
+    // 64 MiB against a 10,000-character script: refused on its Content-Length, or mid-stream without one.
+    for (const declareLength of [true, false]) {
+      const body = largeBody(64 * 1024 * 1024, declareLength);
+      const file = w.fake.attachLarge('huge.txt', body);
+      const answer = await createWith({ 'from-file': file.url });
+      expect(textOfMessage(w.answer(answer))).toMatch(/huge\.txt.*too long.*limit is 10000/);
+      expect(w.fake.downloads).toContain(file.id);
+      expect(body.sent, `declared length: ${declareLength}`).toBeLessThan(body.size / 16);
+    }
     expect(posted()).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `/healthz` and `/metrics` (issue 14): on loopback they answer only requests addressed to a loopback name
  * (DNS rebinding); bound beyond loopback, `/metrics` needs the METRICS_TOKEN bearer and `/healthz` stays open
- * for load balancers. A real server on 127.0.0.1, requests with chosen Host headers.
+ * for load balancers; a set METRICS_TOKEN is required on loopback too (issue 26: a local proxy may rewrite Host).
+ * A real server on 127.0.0.1, requests with chosen Host headers.
  */
 import { request } from 'node:http';
 import { Writable } from 'node:stream';
@@ -50,6 +51,27 @@ describe('on loopback', () => {
     const rebound = await get(port, path, { host: `evil.example:${port}` });
     expect(rebound.status).toBe(421);
     expect(rebound.body).not.toContain('reelbot_up');
+  });
+
+  it('/metrics needs the METRICS_TOKEN bearer when one is set, even addressed to a loopback name', async () => {
+    // A local reverse proxy that rewrites Host to 127.0.0.1 would otherwise hand /metrics to anyone it serves.
+    const port = await serve({ metricsToken: 'metrics-secret-token' });
+    const host = `127.0.0.1:${port}`;
+    const bare = await get(port, '/metrics', { host });
+    expect(bare.status).toBe(401);
+    expect(bare.body).not.toContain('reelbot_up');
+    expect((await get(port, '/metrics', { host, authorization: 'Bearer wrong' })).status).toBe(401);
+    const ok = await get(port, '/metrics', { host, authorization: 'Bearer metrics-secret-token' });
+    expect(ok).toEqual({ status: 200, body: 'reelbot_up 1\n' });
+    expect((await get(port, '/healthz', { host })).status).toBe(200);
+    expect(
+      (
+        await get(port, '/metrics', {
+          host: `evil.example:${port}`,
+          authorization: 'Bearer metrics-secret-token',
+        })
+      ).status,
+    ).toBe(421);
   });
 });
 

@@ -124,7 +124,12 @@ describe('commands', () => {
       memberOf: [],
       // The demo's first member is its workspace admin (sets the team policy).
       isWorkspaceAdmin: true,
+      conversations: { isMember: expect.any(Function) },
     });
+    // Every demo member is in every demo channel, and in nothing else.
+    const { conversations } = pg.bot.calls[0]?.req ?? {};
+    expect(await conversations?.isMember('playground:local:launches')).toBe(true);
+    expect(await conversations?.isMember('playground:local:elsewhere')).toBe(false);
     expect(pg.bot.calls[1]?.req.isWorkspaceAdmin).toBeUndefined();
     expect(pg.bot.calls[1]?.req).toMatchObject({
       user: 'playground:local:bob',

@@ -1,7 +1,8 @@
 /**
  * `--csv` in the playground: the answer's card carries a download link, and the link serves the CSV file of
  * that message (the real core, simulator over HTTP and the playground adapter on a real HTTP server). A
- * private answer's file is served only to its member; no CSV is in the page's HTML. Both simulator profiles.
+ * private answer's file is served only to its member's browser session (the page's HttpOnly, SameSite=Strict
+ * cookie), never to whoever holds the link; no CSV is in the page's HTML. Both simulator profiles.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlaygroundAdapter } from '../../adapters/playground/index.js';
@@ -28,6 +29,15 @@ async function command(text: string, user = 'alice'): Promise<View[]> {
   const body = (await res.json()) as { ok: boolean; messages?: View[]; error?: string };
   if (!body.ok) throw new Error(`command answered ${res.status}: ${body.error}`);
   return body.messages ?? [];
+}
+
+/** The session cookie a browser gets when it opens the page as `user`. */
+async function sessionOf(user: string): Promise<string> {
+  const page = await fetch(`${url}/?user=${user}`);
+  const cookie = page.headers.get('set-cookie') ?? '';
+  expect(cookie).toMatch(/; HttpOnly/);
+  expect(cookie).toMatch(/; SameSite=Strict/);
+  return cookie.split(';')[0] as string;
 }
 
 const decode = (s: string) => s.replace(/&amp;/g, '&').replace(/&quot;/g, '"');
@@ -77,10 +87,17 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     if (!link) throw new Error(`no download link in ${answer.html}`);
     expect(link.name).toMatch(/^videos-\d{4}-\d{2}-\d{2}\.csv$/);
     // The page carries no CSV: only the link.
-    expect(answer.html).not.toContain('id,name,model');
+    expect(answer.html).not.toContain('"id","name","model"');
     expect(answer.html).not.toContain(ids[0] ?? 'missing');
 
-    const res = await fetch(`${url}${link.href}`);
+    // The link alone opens nothing: the file is alice's, served to her browser session only.
+    expect(link.href).not.toContain('alice');
+    expect((await fetch(`${url}${link.href}`)).status).toBe(404);
+    const claimed = new URL(link.href, url);
+    claimed.searchParams.set('user', 'alice');
+    expect((await fetch(claimed)).status).toBe(404);
+    const alice = await sessionOf('alice');
+    const res = await fetch(`${url}${link.href}`, { headers: { cookie: alice } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${link.name}"`);
@@ -92,19 +109,22 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       rows.every((r) => r.created === '' || /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(r.created ?? '')),
     ).toBe(true);
 
-    // The answer is alice's alone: bob, or nobody, gets no file from it.
-    const asBob = new URL(link.href, url);
-    asBob.searchParams.set('user', 'bob');
-    expect((await fetch(asBob)).status).toBe(404);
-    asBob.searchParams.delete('user');
-    expect((await fetch(asBob)).status).toBe(404);
+    // The answer is alice's alone: bob's session, or a made-up one, gets no file from it.
+    const bob = await sessionOf('bob');
+    expect((await fetch(`${url}${link.href}`, { headers: { cookie: bob } })).status).toBe(404);
+    const forged = 'reelbot_playground=made-up-session';
+    expect((await fetch(`${url}${link.href}`, { headers: { cookie: forged } })).status).toBe(404);
     // A message without a file has none to serve.
     const plain = (await command('videos')).at(-1);
     expect(linkIn(plain?.html ?? '')).toBeUndefined();
-    const none = await fetch(`${url}/playground/download?channel=general&id=${plain?.id}&user=alice`);
+    const none = await fetch(`${url}/playground/download?channel=general&id=${plain?.id}`, {
+      headers: { cookie: alice },
+    });
     expect(none.status).toBe(404);
     expect(((await none.json()) as { error: string }).error).toContain('No file here');
     // Only GET (and HEAD) read a file.
-    expect((await fetch(`${url}${link.href}`, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(`${url}${link.href}`, { method: 'POST', headers: { cookie: alice } })).status).toBe(
+      405,
+    );
   });
 });

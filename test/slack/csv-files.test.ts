@@ -111,7 +111,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(content).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
 
     // No message carries the CSV as text.
-    expect(allText(w)).not.toContain('time,time_utc,actor');
+    expect(allText(w)).not.toContain('"time","time_utc","actor"');
     expect(allText(w)).not.toContain('vid_0001');
   });
 
@@ -123,7 +123,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(said).toContain('151 rows in this channel');
     expect(said).toMatch(/I couldn't send the file `audit-[\d-]+\.csv` \(not_allowed_token_type\)/);
     expect(w.fake.uploads.filter((u) => u.channel !== undefined)).toHaveLength(0);
-    expect(allText(w)).not.toContain('time,time_utc,actor');
+    expect(allText(w)).not.toContain('"time","time_utc","actor"');
   });
 
   it('a channel answer is uploaded into the channel with the card as initial comment', async () => {

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { type LargeBody, serveLargeBody } from '../support/large-body.js';
 import { type Latch, latch } from '../support/latch.js';
 
 export interface SlackCall {
@@ -85,6 +86,13 @@ export class FakeSlack {
   readonly expiredTriggers = new Set<string>();
   /** Files members shared (`share`): served at `url_private` to the bot token, described by `files.info`. */
   readonly shared = new Map<string, { name: string; bytes: Uint8Array; channels: string[] }>();
+  /**
+   * Members of channels, for `conversations.members`; a channel not listed has every known user in it (a public
+   * channel), one listed as `hidden` is a private channel the bot is not in (`channel_not_found`).
+   */
+  readonly channelMembers = new Map<string, string[] | 'hidden'>();
+  /** Shared files far larger than `files.info` says (`shareLarge`), streamed as they are read. */
+  readonly largeFiles = new Map<string, LargeBody>();
   /** The downloads of shared files (`/files-pri/…`), with the token they came with. */
   readonly downloads: { id: string; token: string | undefined }[] = [];
   /** The workspace's user groups (edit to change membership). */
@@ -401,6 +409,12 @@ export class FakeSlack {
         }
         return { ok: true, files: found.map((u) => ({ id: u?.id, title: u?.title ?? u?.filename })) };
       }
+      case 'conversations.members': {
+        const members =
+          this.channelMembers.get(String(args.channel)) ?? Object.keys(this.options.users ?? {});
+        if (members === 'hidden') return { ok: false, error: 'channel_not_found' };
+        return { ok: true, members, response_metadata: { next_cursor: '' } };
+      }
       case 'files.info': {
         const id = String(args.file ?? '');
         const file = this.shared.get(id);
@@ -446,6 +460,13 @@ export class FakeSlack {
     return this.fileObject(id);
   }
 
+  /** A huge file shared in `channel` whose `files.info` gives no size (an old upload, a host that lies). */
+  shareLarge(name: string, body: LargeBody, channel = 'C0VIDEOS'): Record<string, unknown> {
+    const { size: _unknown, ...file } = this.share(name, '', channel);
+    this.largeFiles.set(String(file.id), body);
+    return file;
+  }
+
   private fileObject(id: string): Record<string, unknown> {
     const file = this.shared.get(id);
     if (!file) return {};
@@ -455,7 +476,7 @@ export class FakeSlack {
       name: file.name,
       title: file.name,
       filetype: dot > 0 ? file.name.slice(dot + 1) : '',
-      size: file.bytes.byteLength,
+      ...(this.largeFiles.has(id) ? {} : { size: file.bytes.byteLength }),
       url_private: `${this.url}/files-pri/T0001-${id}/${encodeURIComponent(file.name)}`,
       url_private_download: `${this.url}/files-pri/T0001-${id}/download/${encodeURIComponent(file.name)}`,
       permalink: `https://reel-team.slack.com/files/U01ALICE/${id}/${encodeURIComponent(file.name)}`,
@@ -473,6 +494,11 @@ export class FakeSlack {
     if (!file || !token?.startsWith('xoxb-')) {
       res.writeHead(file ? 302 : 404, file ? { location: 'https://reel-team.slack.com/?redir=login' } : {});
       res.end();
+      return;
+    }
+    const large = this.largeFiles.get(id);
+    if (large) {
+      serveLargeBody(large, res);
       return;
     }
     res.writeHead(200, { 'content-type': 'application/octet-stream' });

@@ -216,6 +216,46 @@ describe.each(['spec', 'real'] as const)('App Home actions on the %s profile', (
     expect(await subscribed()).toBe(0);
   });
 
+  it('shows a channel’s subscriptions only to its members or admins, and only they may stop them (issue 26)', async () => {
+    // C0SECRET: a private channel alice alone is in; C0HIDDEN: one the bot cannot read the members of.
+    w.fake.channelMembers.set('C0SECRET', [ALICE]);
+    w.fake.channelMembers.set('C0HIDDEN', 'hidden');
+    for (const channel of ['C0SECRET', 'C0HIDDEN']) {
+      const sub = await w.command('subscribe videos', { channel });
+      expect(JSON.stringify(await w.reply(sub.responseUrl))).toContain('videos');
+    }
+    const secret = address.channel('C0SECRET');
+    const subscribed = async () => (await w.h.store.subscriptions.list(secret)).length;
+
+    // Bob is in neither: his Home shows neither, nor any button to stop them.
+    const bobs = await openHome(BOB);
+    const bobText = blocksText(bobs);
+    expect(bobText).not.toContain('C0SECRET');
+    expect(bobText).not.toContain('C0HIDDEN');
+    expect(bobText).toContain('No channel you are in follows anything yet');
+    expect(labels(bobs, 'home.unsubscribe')).toEqual([]);
+
+    // Alice, a workspace admin, sees both; bob replaying her button is refused and nothing is removed.
+    const alices = await openHome(ALICE);
+    expect(blocksText(alices)).toContain('C0SECRET');
+    expect(blocksText(alices)).toContain('C0HIDDEN');
+    const bobBefore = publishesTo(BOB).length;
+    await clickInHome(BOB, alices, 'home.unsubscribe');
+    const refused = await w.fake.waitFor(() => publishesTo(BOB)[bobBefore], 'bob’s Home after the click');
+    expect(blocksText(viewBlocks(refused))).toContain('Only members of that channel');
+    expect(await subscribed()).toBe(1);
+
+    // Once Slack says bob is in C0SECRET, his Home shows it (still not C0HIDDEN).
+    w.fake.channelMembers.set('C0SECRET', [ALICE, BOB]);
+    const again = blocksText(await openHome(BOB));
+    expect(again).toContain('C0SECRET');
+    expect(again).not.toContain('C0HIDDEN');
+    expect(again).toContain('Channels you are not in are left out.');
+
+    for (const channel of ['C0SECRET', 'C0HIDDEN']) await w.command('unsubscribe videos', { channel });
+    expect(await subscribed()).toBe(0);
+  });
+
   it('re-publishes the Home once after quick thumbnail picks made in a channel', async () => {
     const id = await completedVideo(w.h, 'Pick on the card');
     // Its thumbnail options come a little after the video.

@@ -11,6 +11,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAKE_VIDEO_SHORTCUT } from '../../adapters/slack/listeners/shortcuts.js';
 import { DEMO_KEY } from '../support/harness.js';
+import { largeBody } from '../support/large-body.js';
 import { ALICE, blocksText, CHANNEL, fixture, type SlackWorld, slackWorld, TEAM } from './world.js';
 
 type Json = Record<string, unknown>;
@@ -205,5 +206,19 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(blocksText((await w.reply(byLink.responseUrl)).blocks as unknown[])).toMatch(/too long/);
     expect(posts()).toEqual([]);
     expect(w.fake.responsesTo(sent.responseUrl)).toEqual([]);
+  });
+
+  it('refuses a huge shared file of unknown size without downloading it whole (issue 26)', async () => {
+    // 64 MiB against a 10,000-character script: refused on its Content-Length, or mid-stream without one.
+    for (const declareLength of [true, false]) {
+      const body = largeBody(64 * 1024 * 1024, declareLength);
+      const file = w.fake.shareLarge('huge.txt', body);
+      const sent = await w.command(`create --from-file ${String(file.permalink)}`);
+      const reply = blocksText((await w.reply(sent.responseUrl)).blocks as unknown[]);
+      expect(reply).toMatch(/huge\.txt.*too long.*limit is 10000/);
+      expect(w.fake.downloads.map((d) => d.id)).toContain(file.id);
+      expect(body.sent, `declared length: ${declareLength}`).toBeLessThan(body.size / 16);
+    }
+    expect(posts()).toEqual([]);
   });
 });

@@ -47,6 +47,9 @@ export function spyOnApi(api: VideoApi, spy: ApiSpy): VideoApi {
 /** Spies on every client `h.deps.apiFor` builds from now on; returns the factory it wrapped. */
 export function spyOnHarness(h: { deps: { apiFor: VideoApiFactory } }, spy: ApiSpy): VideoApiFactory {
   const original = h.deps.apiFor;
-  h.deps.apiFor = Object.assign((key: string) => spyOnApi(original(key), spy), original);
+  h.deps.apiFor = Object.assign(
+    (key: string, o?: { unchecked?: boolean }) => spyOnApi(original(key, o), spy),
+    original,
+  );
   return original;
 }

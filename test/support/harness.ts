@@ -15,7 +15,7 @@ import { MODULES } from '../../src/core/commands/index.js';
 import type { CoreDeps, RequestInfo } from '../../src/core/context.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
 import { type ChatPlatform, type ChatSender, systemClock } from '../../src/core/ports.js';
-import { createLogger, maskVerbatim } from '../../src/observability/logger.js';
+import { createLogger, logMask } from '../../src/observability/logger.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import {
   demoTeam,
@@ -106,8 +106,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   });
   const proxy = options.proxy ? await startApiProxy(sim.url, clock) : undefined;
   const apiFor = createVideoApiFactory({
-    // As in production (src/main.ts): every key a client is built for is masked in the logs verbatim.
-    onKey: maskVerbatim,
+    // As in production (src/main.ts): every key a client is built for is masked in the logs verbatim, except
+    // the link form's unchecked value.
+    onKey: logMask.accept,
     baseUrl: proxy?.url ?? sim.url,
     clock,
     timeoutClock: systemClock,
@@ -125,6 +126,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     apiFor,
     clock,
     logger,
+    logMask,
     catalog: new CatalogCache(clock),
     ...(options.deploymentKey ? { deploymentKey: options.deploymentKey } : {}),
     ...(options.deploymentKeyWorkspaces ? { deploymentKeyWorkspaces: options.deploymentKeyWorkspaces } : {}),

@@ -1,13 +1,15 @@
 /**
  * Files sent with a card (`card.attachment`, the `--csv` exports): the card shows a download link, and
- * `GET /playground/download?channel=C&id=M[&user=U]` serves that message's file. A private message's file
- * is served only to the member it is for (`user`), as its card is; a message dropped from the history (or
- * one without a file) has none to serve.
+ * `GET /playground/download?channel=C&id=M` serves that message's file. A private message's file is served
+ * only to a browser session its member acted in (`sessions.ts`), as its card is shown only to them: the link
+ * itself names nobody and opens nothing. A message dropped from the history (or one without a file) has none
+ * to serve.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import escapeHtml from 'escape-html';
 import type { ChatRoom } from '../chat-room.js';
 import type { PlaygroundMessage } from '../message-log.js';
+import type { PlaygroundSessions } from '../sessions.js';
 import { json, methodNotAllowed } from './replies.js';
 
 export const DOWNLOAD_PATH = '/playground/download';
@@ -16,7 +18,6 @@ export const DOWNLOAD_PATH = '/playground/download';
 export function downloadHref(message: PlaygroundMessage): string | undefined {
   if (message.kind !== 'card' || !message.card.attachment) return undefined;
   const query = new URLSearchParams({ channel: message.channel, id: message.id });
-  if (message.visibleTo !== undefined) query.set('user', message.visibleTo);
   return `${DOWNLOAD_PATH}?${query.toString()}`;
 }
 
@@ -33,18 +34,18 @@ export function downloadLink(message: PlaygroundMessage): string {
 
 /** Serves the file of one message, to whoever may see that message. */
 export function serveDownload(
-  o: { room: ChatRoom; method: string | undefined; url: URL },
+  o: { room: ChatRoom; sessions: PlaygroundSessions; req: IncomingMessage; url: URL },
   res: ServerResponse,
 ): void {
-  if (o.method !== 'GET' && o.method !== 'HEAD') {
+  const method = o.req.method;
+  if (method !== 'GET' && method !== 'HEAD') {
     methodNotAllowed(res, 'GET');
     return;
   }
   const channel = o.url.searchParams.get('channel') ?? '';
   const id = o.url.searchParams.get('id') ?? '';
-  const user = o.url.searchParams.get('user') ?? undefined;
   const message = o.room.log.get(channel, id);
-  const visible = message && (message.visibleTo === undefined || message.visibleTo === user);
+  const visible = message && (message.visibleTo === undefined || o.sessions.actsAs(o.req, message.visibleTo));
   const file = visible && message.kind === 'card' ? message.card.attachment : undefined;
   if (!file) {
     json(res, 404, {
@@ -62,5 +63,5 @@ export function serveDownload(
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
   });
-  res.end(o.method === 'HEAD' ? undefined : body);
+  res.end(method === 'HEAD' ? undefined : body);
 }

@@ -52,6 +52,11 @@ export function createMembers(
         ...(body.timeZone ? { platformTimeZone: body.timeZone } : {}),
         ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
         ...mentionsOf(mentionsIn(body.text ?? '', deps.workspace)),
+        // The demo's channels are open to all its people.
+        conversations: {
+          isMember: async (c) =>
+            deps.channels.some((ch) => conversationAddress('playground', deps.workspace, ch) === c),
+        },
       };
       return req;
     },

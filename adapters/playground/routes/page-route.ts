@@ -2,6 +2,7 @@ import type { Handler } from '../../../src/http/server.js';
 import { renderHistory } from '../html/message.js';
 import { renderPage } from '../html/page.js';
 import type { RoutesDeps } from '../routes.js';
+import type { PlaygroundSessions } from '../sessions.js';
 import type { Members } from './members.js';
 import { methodNotAllowed } from './replies.js';
 
@@ -16,8 +17,11 @@ const PAGE_HEADERS = {
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
 };
 
-/** GET /: the page, as the user and channel in its query see it (the first of each by default). */
-export function createPageRoute(deps: RoutesDeps, members: Members): Handler {
+/**
+ * GET /: the page, as the user and channel in its query see it (the first of each by default); the browser's
+ * session now acts as that user.
+ */
+export function createPageRoute(deps: RoutesDeps, members: Members, sessions: PlaygroundSessions): Handler {
   const { bot, room } = deps;
   const defaultChannel = deps.channels[0] ?? 'general';
   return (req, res) => {
@@ -36,6 +40,7 @@ export function createPageRoute(deps: RoutesDeps, members: Members): Handler {
       history: renderHistory(room.log.visible(channel, user), members.userName),
       commands: bot.commands.map((c) => ({ name: c.name, summary: c.summary })),
     });
+    sessions.actAs(req, res, user);
     res.writeHead(200, PAGE_HEADERS);
     res.end(req.method === 'HEAD' ? undefined : html);
   };

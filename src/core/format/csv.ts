@@ -1,9 +1,10 @@
 /**
  * CSV files for `--csv` exports (audit, calendar, videos), sent as a card's `attachment` (`cards.ts`), never
- * as message text. RFC 4180: fields separated by commas, records by CRLF; a field holding a comma, a double
- * quote or a line break is quoted, its quotes doubled. A spreadsheet runs a cell that starts with `=`, `+`,
- * `-` or `@` (or a tab or carriage return, which some strip first) as a formula (OWASP "CSV injection"), so
- * such a cell gets a leading apostrophe: shown as text, never run.
+ * as message text. RFC 4180: fields separated by commas, records by CRLF; every field is quoted, its quotes
+ * doubled. A spreadsheet runs a cell that starts with `=`, `+`, `-` or `@` (or a tab or carriage return, which
+ * some strip first) as a formula (OWASP "CSV injection"), so such a cell gets a leading apostrophe: shown as
+ * text, never run. A spreadsheet in a `;`-separator locale (or one guessing the separator) splits a cell at
+ * `;`, `,`, a tab or a line break, so a formula character right after one of these is neutralised the same way.
  *
  * Twenty lines do this; a library would add a dependency for nothing the exports need (no parsing here).
  */
@@ -14,13 +15,14 @@ import { say } from '../messages.js';
 export const CSV_MAX_ROWS = 1000;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
-const NEEDS_QUOTES = /[",\r\n]/;
+/** A formula character after something some spreadsheet reads as a cell or row separator. */
+const FORMULA_AFTER_SEPARATOR = /([;,\t\r\n])(?=[=+\-@])/g;
 
-/** One field: neutralised when a spreadsheet would run it, quoted when it must be. */
+/** One field: neutralised wherever a spreadsheet would run it, always quoted. */
 export function csvCell(value: string | number | undefined | null): string {
   const text = value === undefined || value === null ? '' : String(value);
-  const safe = FORMULA_START.test(text) ? `'${text}` : text;
-  return NEEDS_QUOTES.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  const safe = (FORMULA_START.test(text) ? `'${text}` : text).replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 /** One record (no line break at the end). */

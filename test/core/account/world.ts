@@ -43,7 +43,7 @@ export async function createWorld(options: WorldOptions = {}): Promise<World> {
   const calls: string[] = [];
   const wrap = wrapApi ?? ((api: VideoApi) => api);
   const bot = createBot(
-    { ...h.deps, apiFor: (key) => recordCalls(wrap(h.deps.apiFor(key)), calls) },
+    { ...h.deps, apiFor: (key, o) => recordCalls(wrap(h.deps.apiFor(key, o)), calls) },
     MODULES,
   );
   let alice: RequestInfo | undefined;

@@ -289,12 +289,12 @@ describe('the expiry watch', () => {
 });
 
 describe('audit', () => {
-  it('CSV cells are quoted when needed and never start a formula', () => {
-    expect(csvCell('plain')).toBe('plain');
+  it('CSV cells are always quoted and never start a formula', () => {
+    expect(csvCell('plain')).toBe('"plain"');
     expect(csvCell('a,b')).toBe('"a,b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
-    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('@SUM(A1)')).toBe(`"'@SUM(A1)"`);
   });
 
   it('lists a deleted video by id, refuses a reversed range, and keeps other channels out', async () => {

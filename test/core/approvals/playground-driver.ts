@@ -84,11 +84,22 @@ function parseCard(view: View): ShownCard {
   };
 }
 
-/** The file a card carries, fetched through its download link as the page would. */
-async function withFile(card: ShownCard, view: View): Promise<ShownCard> {
+/** Each person's browser session cookie, from opening the page as them (`sessions.ts`). */
+const sessions = new Map<string, string>();
+async function sessionOf(user: string): Promise<string> {
+  const known = sessions.get(`${baseUrl} ${user}`);
+  if (known) return known;
+  const page = await fetch(`${baseUrl}/?user=${encodeURIComponent(user)}`);
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] as string;
+  sessions.set(`${baseUrl} ${user}`, cookie);
+  return cookie;
+}
+
+/** The file a card carries, fetched through its download link as `user`'s page would. */
+async function withFile(card: ShownCard, view: View, user: string): Promise<ShownCard> {
   const href = /<a href="([^"]*)"[^>]*data-testid="card-file"/.exec(view.html)?.[1];
   if (!href || !baseUrl) return card;
-  const res = await fetch(`${baseUrl}${unescapeHtml(href)}`);
+  const res = await fetch(`${baseUrl}${unescapeHtml(href)}`, { headers: { cookie: await sessionOf(user) } });
   if (res.status !== 200) throw new Error(`the card's file answered ${res.status}`);
   return { ...card, file: await res.text() };
 }
@@ -150,7 +161,7 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
         return {
           kind: json.kind,
           ...(json.kind === 'message' ? { visibility: isEphemeral(last) ? 'ephemeral' : 'channel' } : {}),
-          card: await withFile(parseCard(last), last),
+          card: await withFile(parseCard(last), last, String(body.user)),
         };
       case 'form': {
         const html = json.form?.html ?? '';

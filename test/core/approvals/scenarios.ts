@@ -361,12 +361,12 @@ export const APPROVAL_SCENARIOS: readonly ApprovalScenario[] = [
       expect(csv.card?.title).toBe('Audit log (CSV)');
       expect(text(csv)).toContain('5 rows');
       // The rows come as a file (uploaded, attached or offered for download), never in the text.
-      expect(text(csv)).not.toContain('time,time_utc');
+      expect(text(csv)).not.toContain('"time","time_utc"');
       const c = csv.card?.file ?? '';
-      expect(c).toContain('time,time_utc,actor,action,video,series,credits,details\r\n');
+      expect(c).toContain('"time","time_utc","actor","action","video","series","credits","details"\r\n');
       for (const action of ['approval.request', 'approval.approve', 'video.publish', 'approval.reject'])
-        expect(c).toContain(`,${action},${id},`);
-      expect(c).toMatch(/2026-11-23 17:0\d:\d\d,2026-11-23T08:0/);
+        expect(c).toContain(`,"${action}","${id}",`);
+      expect(c).toMatch(/"2026-11-23 17:0\d:\d\d","2026-11-23T08:0/);
 
       const none = await d.run('dave', 'audit --from tomorrow');
       expect(text(none)).toContain('Nothing recorded');

@@ -9,6 +9,7 @@ import type { ActionSpec } from '../../command-spec.js';
 import { createContext, userError } from '../../context.js';
 import { HOME_LINK_ACTION, HOME_UNSUBSCRIBE_ACTION } from '../../home.js';
 import type { SubscriptionKind } from '../../ports.js';
+import { mayManageFromHome } from '../../settings/subscription-visibility.js';
 import { FEED_KINDS } from '../../settings/subscriptions.js';
 import { linkCommand } from './link.js';
 import { unsubscribeCommand } from './unsubscribe.js';
@@ -23,7 +24,8 @@ const linkAction: ActionSpec = {
 
 /**
  * "Unsubscribe": the `unsubscribe` command run for the channel the button names, by the clicker, with the
- * same check (`requireAdmin` against that channel's settings); only a channel of the clicker's workspace.
+ * same check (`requireAdmin` against that channel's settings); only a channel of the clicker's workspace, and
+ * only one they are in (or any, for a workspace admin), as the dashboard shows them.
  */
 const unsubscribeAction: ActionSpec = {
   action: HOME_UNSUBSCRIBE_ACTION,
@@ -39,6 +41,7 @@ const unsubscribeAction: ActionSpec = {
       throw userError('bad-button');
     }
     if (!sameWorkspace) throw userError('bad-button');
+    if (!(await mayManageFromHome(ctx.req, conversation))) throw userError('home-unsubscribe-not-member');
     const there = createContext({ ...ctx.req, conversation }, ctx.deps);
     const args = { what: kind, ...(kind === 'series' ? { series: decodeURIComponent(target) } : {}) };
     return unsubscribeCommand.run(there, args as never);

@@ -82,37 +82,47 @@ export const linkFormSpec: FormSpec = {
     const key = (values.key ?? '').trim();
     if (key === '') return formError(say('key-empty'));
     if (/\s/.test(key) || key.length > MAX_KEY_LENGTH) return formError(say('key-malformed'));
-
-    let me: Me;
-    try {
-      me = await ctx.deps.apiFor(key).me.get();
-    } catch (error) {
-      if (isApiError(error) && error.type === 'unauthorized') return formError(say('bad-key'));
-      const reason = isApiError(error) ? describeApiError(error) : 'it did not answer.';
-      // Only the error's type: the key is never part of a log line.
-      ctx.deps.logger.warn(
-        { form: LINK_FORM_ID, errorType: isApiError(error) ? error.type : 'unexpected' },
-        'key check failed',
-      );
-      return formError(say('key-check-failed', { reason }));
-    }
-
-    const previous = await linkedKey(ctx);
-    const teamId = teamIdentity(me, key);
-    await ctx.deps.store.keys.put(ctx.req.user, {
-      apiKey: key,
-      keyPrefix: safePrefix(key, me.auth.keyPrefix),
-      teamId,
-      teamName: me.team.name,
-    });
-    // Catalogs cached under the old key may belong to another team.
-    if (previous) ctx.deps.catalog.forget(keyId(previous.apiKey));
-    ctx.deps.logger.info({ user: ctx.req.user, teamId }, 'API key linked');
-    await refreshHomes(ctx.deps.store, { users: [ctx.req.user], cause: `link:${ctx.now()}`, now: ctx.now() });
-    const switched = previous !== undefined && !sameTeam(previous, { teamId, teamName: me.team.name });
-    return message(linkedCard(me, safePrefix(key, me.auth.keyPrefix), switched ? previous : undefined));
+    // Masked in this request's log lines only until the service accepts it: whatever a member submits here
+    // must not become words erased from every log.
+    const mask = ctx.deps.logMask;
+    return mask ? await mask.within(key, () => linkKey(ctx, key)) : await linkKey(ctx, key);
   },
 };
+
+/** Checks `key` with GET /me under that very key, then stores it and masks it in every log line from now on. */
+async function linkKey(ctx: CommandContext, key: string): Promise<Response> {
+  let me: Me;
+  try {
+    me = await ctx.deps.apiFor(key, { unchecked: true }).me.get();
+  } catch (error) {
+    if (isApiError(error) && error.type === 'unauthorized') return formError(say('bad-key'));
+    const reason = isApiError(error) ? describeApiError(error) : 'it did not answer.';
+    // Only the error's type: the key is never part of a log line.
+    ctx.deps.logger.warn(
+      { form: LINK_FORM_ID, errorType: isApiError(error) ? error.type : 'unexpected' },
+      'key check failed',
+    );
+    return formError(say('key-check-failed', { reason }));
+  }
+
+  const previous = await linkedKey(ctx);
+  const teamId = teamIdentity(me, key);
+  await ctx.deps.store.keys.put(ctx.req.user, {
+    apiKey: key,
+    keyPrefix: safePrefix(key, me.auth.keyPrefix),
+    teamId,
+    teamName: me.team.name,
+  });
+  // Accepted by the service: masked in every log line from now on; a replaced key is no longer ours to mask.
+  if (previous && previous.apiKey !== key) ctx.deps.logMask?.forget(previous.apiKey);
+  ctx.deps.logMask?.accept(key);
+  // Catalogs cached under the old key may belong to another team.
+  if (previous) ctx.deps.catalog.forget(keyId(previous.apiKey));
+  ctx.deps.logger.info({ user: ctx.req.user, teamId }, 'API key linked');
+  await refreshHomes(ctx.deps.store, { users: [ctx.req.user], cause: `link:${ctx.now()}`, now: ctx.now() });
+  const switched = previous !== undefined && !sameTeam(previous, { teamId, teamName: me.team.name });
+  return message(linkedCard(me, safePrefix(key, me.auth.keyPrefix), switched ? previous : undefined));
+}
 
 /** `switchedFrom`: the link this one replaces, when it was to another team. */
 function linkedCard(me: Me, prefix: string, switchedFrom: LinkedKey | undefined): Card {

@@ -63,6 +63,8 @@ export const unlinkCommand = defineCommand({
     const watched = await watchedWith(store, ctx.req.user);
     const removed = await store.keys.delete(ctx.req.user);
     if (linked) ctx.deps.catalog.forget(keyId(linked.apiKey));
+    // The logs stop masking it (another member's client built for the same key masks it again).
+    if (linked) ctx.deps.logMask?.forget(linked.apiKey);
     if (removed)
       await refreshHomes(store, { users: [ctx.req.user], cause: `unlink:${ctx.now()}`, now: ctx.now() });
     const fallback = ctx.deps.deploymentKey
