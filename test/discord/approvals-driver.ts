@@ -258,6 +258,11 @@ export async function createDiscordDriver(options: DiscordDriverOptions = {}): P
         .map(shownOf);
     },
 
+    async reload(_as, id) {
+      const shown = message(id);
+      return shown && !shown.deleted ? shownOf(shown) : undefined;
+    },
+
     async notices(user) {
       // Notices are direct messages: the DM channel with the member, opened the way the bot opens it.
       const res = await fetch(`${fake.apiUrl}/v10/users/@me/channels`, {

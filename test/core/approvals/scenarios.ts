@@ -24,6 +24,7 @@ import {
 } from './scenario-kit.js';
 import { CONTENT_SCENARIOS } from './scenarios-content.js';
 import { INBOX_SCENARIOS } from './scenarios-inbox.js';
+import { ONE_SHOT_SCENARIOS } from './scenarios-one-shot.js';
 import { POLICY_SCENARIOS } from './scenarios-policy.js';
 
 export type { ApprovalScenario } from './scenario-kit.js';
@@ -405,6 +406,7 @@ export function defineApprovalSuite(
       ...POLICY_SCENARIOS,
       ...INBOX_SCENARIOS,
       ...CONTENT_SCENARIOS,
+      ...ONE_SHOT_SCENARIOS,
     ]) {
       it(scenario.name, async () => {
         await scenario.run(d);
