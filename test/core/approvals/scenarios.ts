@@ -272,8 +272,10 @@ export const APPROVAL_SCENARIOS: readonly ApprovalScenario[] = [
       const sent = await d.click('alice', confirm);
       expect(sent.card?.title, text(sent)).toBe('Sent for approval');
       expect(d.fixtures.spends()).toEqual([]);
+      // The cost card was answered (one-shot): a stale copy's click says so, and asks nothing again.
       const again = await d.click('alice', confirm);
-      expect(text(again)).toContain('Already waiting for approval');
+      expect(text(again)).toContain(`Already done by ${d.mention('alice')}`);
+      expect(text(again)).toContain(': Sent for approval.');
       expect(await approvalCards(d)).toHaveLength(1);
 
       const card = await lastApproval(d);
