@@ -38,7 +38,7 @@ export async function answerComponent(ctx: InteractionContext, i: InboundOf<'com
   if (!target) return expired(ctx, reply);
 
   const confirm = id?.kind === 'confirm' ? confirmOf(ctx, i, target) : target.confirm;
-  if (confirm) return askFirst(ctx, i, reply, { confirm, target });
+  if (confirm) return askFirst(ctx, { i, reply, confirm, target });
 
   const chosen = i.values?.[0] !== undefined ? memory.restoreValue(i.values[0]) : undefined;
   // A select has no value of its own: the chosen option is both the value and the choice (as in the playground).
@@ -64,9 +64,12 @@ export async function answerComponent(ctx: InteractionContext, i: InboundOf<'com
  */
 async function askFirst(
   ctx: InteractionContext,
-  i: InboundOf<'component'>,
-  reply: Replier,
-  { confirm, target }: { confirm: Confirm; target: Target },
+  {
+    i,
+    reply,
+    confirm,
+    target,
+  }: { i: InboundOf<'component'>; reply: Replier; confirm: Confirm; target: Target },
 ) {
   await reply.callback({ type: InteractionResponseType.DeferredMessageUpdate });
   ctx.memory.keepAsked(target.action, target.value, { applicationId: i.applicationId, token: i.token });
