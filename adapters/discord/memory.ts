@@ -1,7 +1,7 @@
 /**
  * What the adapter remembers between an interaction and the next click: forms it showed (to read a
  * submission, reopen it prefilled, or open it from a button), the values of a form in pages submitted so far
- * (under the form's key), confirmation wording, and the rare action or
+ * (under the form's key), confirmation wording, where an "are you sure?" was asked from, and the rare action or
  * option value too long for Discord's 100 characters. Memory only: after a restart a click on such a control
  * gets the core's "expired" answer, and a confirmation falls back to the clicked message's own words.
  */
@@ -13,6 +13,12 @@ import { Stash } from './stash.js';
 const HOUR = 3_600_000;
 const VALUE_PREFIX = '~';
 
+/** The interaction whose button asked "are you sure?": its webhook edits the card that carried the button. */
+export interface AskedFrom {
+  applicationId: string;
+  token: string;
+}
+
 export class AdapterMemory implements RenderMemory {
   readonly forms: Stash<Form>;
   /** The values of the pages submitted so far of a form in pages, under the form's key. */
@@ -20,6 +26,7 @@ export class AdapterMemory implements RenderMemory {
   readonly #actions: Stash<KeptAction>;
   readonly #confirms: Stash<Confirm>;
   readonly #values: Stash<string>;
+  readonly #asked: Stash<AskedFrom>;
 
   constructor(clock: Clock) {
     this.forms = new Stash<Form>(clock, HOUR);
@@ -27,6 +34,21 @@ export class AdapterMemory implements RenderMemory {
     this.#actions = new Stash<KeptAction>(clock, 24 * HOUR);
     this.#confirms = new Stash<Confirm>(clock, 24 * HOUR, 5_000);
     this.#values = new Stash<string>(clock, 24 * HOUR);
+    // An interaction's token lasts 15 minutes.
+    this.#asked = new Stash<AskedFrom>(clock, 15 * 60_000);
+  }
+
+  /** Notes that the button running `action` with `value` asked first, from the interaction `from`. */
+  keepAsked(action: string, value: string, from: AskedFrom): void {
+    this.#asked.set(`${action}|${value}`, from);
+  }
+
+  /** Where the question for `action` with `value` was asked from, once (the card is edited once). */
+  takeAsked(action: string, value: string): AskedFrom | undefined {
+    const key = `${action}|${value}`;
+    const from = this.#asked.get(key);
+    this.#asked.delete(key);
+    return from;
   }
 
   keepAction(entry: KeptAction): string {

@@ -31,6 +31,10 @@ export class Stash<T> {
     }
   }
 
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
   get(key: string): T | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;

@@ -2,6 +2,12 @@ import type { Card, Response } from './cards.js';
 import type { CommandSpec } from './command-spec.js';
 import { example, usage } from './command-usage.js';
 
+/** Every error reply made here, so a caller running a handler can tell a failure from an answer. */
+const errorReplies = new WeakSet<Response>();
+
+/** Whether `response` is an error reply (`errorCard`): a one-shot card then stays usable (one-shot.ts). */
+export const isErrorReply = (response: Response): boolean => errorReplies.has(response);
+
 /** The one shape of an error reply: visible to the caller only, with usage when a command is known. */
 export function errorCard(text: string, spec?: CommandSpec): Response {
   const card: Card = { title: 'Not done', tone: 'danger', text };
@@ -10,5 +16,7 @@ export function errorCard(text: string, spec?: CommandSpec): Response {
     const first = spec.examples[0];
     if (first) card.fields.push({ label: 'Example', value: example(spec, first) });
   }
-  return { kind: 'message', visibility: 'ephemeral', card };
+  const reply: Response = { kind: 'message', visibility: 'ephemeral', card };
+  errorReplies.add(reply);
+  return reply;
 }

@@ -71,6 +71,7 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'key-unreadable': 'failure',
   'bad-key': 'input',
   'interaction-expired': 'state',
+  'one-shot-done': 'state',
   'typed-replay': 'state',
   'typed-replay-note': 'state',
   'form-cancel': 'state',

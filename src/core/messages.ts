@@ -101,6 +101,8 @@ const MESSAGES = {
   'bad-key': () =>
     'That key was not accepted by the video service. Copy it again from the developer dashboard.',
   'interaction-expired': () => 'This button is no longer valid. Run the command again.',
+  // One-shot cards (one-shot.ts): a later click on a confirmation that already acted.
+  'one-shot-done': (p) => `Already done by ${p.who} at ${p.when}: ${p.what}. This card no longer acts.`,
   // Honest replays (typed-replay.ts): the same typed command again within the retry window.
   'typed-replay': (p) =>
     `Already ${p.what} at ${p.when} (same command, ${Number(p.minutes) < 1 ? 'less than a minute' : Number(p.minutes) === 1 ? '1 minute' : `${p.minutes} minutes`} ago) — ${p.title}?`,
@@ -295,6 +297,7 @@ const MARKDOWN_PARAMS: Readonly<Partial<Record<MessageCode, readonly string[]>>>
   'ambiguous-voice': ['matches'],
   'form-not-saved': ['errors'],
   'not-allowed': ['who'],
+  'one-shot-done': ['who', 'what'],
   'key-check-failed': ['reason'],
   'bad-setting-value': ['expected'],
   'setting-needs-value': ['expected'],

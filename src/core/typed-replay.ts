@@ -10,6 +10,7 @@ import { type Card, message, type Response } from './cards.js';
 import type { ActionSpec, RawArgs } from './command-spec.js';
 import { type CommandContext, userError } from './context.js';
 import { say } from './messages.js';
+import { oneShot } from './one-shot.js';
 import { isRequestId, newRequestId, runsAgain, TYPED_RETRY_WINDOW_MS, TypedReplay } from './request-id.js';
 import { formatTime } from './time/format.js';
 
@@ -75,8 +76,10 @@ export async function answeringReplays(
 const isRawArgs = (v: unknown): v is RawArgs => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** "Publish again": the stored command, run again by the clicker as a new action. */
-export const typedAgainAction: ActionSpec = {
+export const typedAgainAction: ActionSpec = oneShot({
   action: TYPED_AGAIN_ACTION,
+  // The question is answered once (one-shot.ts): a second click hears who ran it again, and when.
+  card: (value) => (isRequestId(value) ? stateKey(value) : undefined),
   async run(ctx, value) {
     const stored = isRequestId(value) ? await ctx.deps.store.cardStates.get(stateKey(value)) : undefined;
     const bot = ctx.deps.dispatcher?.();
@@ -88,4 +91,4 @@ export const typedAgainAction: ActionSpec = {
     runsAgain(fresh, value);
     return await bot.handleCommand(fresh, stored.c, stored.a);
   },
-};
+});

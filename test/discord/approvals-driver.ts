@@ -238,10 +238,12 @@ export async function createDiscordDriver(
       const on = live ?? fake.channelMessages(CHANNELS[actorOf(as).channel].id).at(-1);
       if (!on) throw new Error(`no message to click ${b.action} on`);
       const record = await clickOn(as, on, customId);
-      // A destructive button first asks privately; the member confirms with its danger button.
+      // A destructive button first asks privately (a follow-up; its card stays this interaction's original);
+      // the member confirms with its danger button.
       const clicked = parseCustomId(customId);
-      const ask = message(record.original);
-      if (clicked?.kind === 'confirm' && (record.callbacks[0] as Json).type === 4 && ask) {
+      if (clicked?.kind === 'confirm') await fake.waitFor(() => record.followups.length > 0, 10_000);
+      const ask = clicked?.kind === 'confirm' ? message(record.followups[0]) : undefined;
+      if (clicked?.kind === 'confirm' && (record.callbacks[0] as Json).type === 6 && ask) {
         const confirm = controlsIn(ask)
           .map((c) => String(c.custom_id ?? ''))
           .find((id) => {
@@ -280,6 +282,11 @@ export async function createDiscordDriver(
         .channelMessages(CHANNELS[channel].id)
         .filter((m) => m.author.id === IDS.app && (m.embeds.length > 0 || isV2(m)))
         .map(shownOf);
+    },
+
+    async reload(_as, id) {
+      const shown = message(id);
+      return shown && !shown.deleted ? shownOf(shown) : undefined;
     },
 
     async notices(user) {

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY } from '../support/harness.js';
-import type { FakeMessage } from './fake-discord.js';
+import type { FakeInteraction, FakeMessage } from './fake-discord.js';
 import { controlsIn, titleOf, videoIdOf } from './read-message.js';
 import { controlsOf, discordWorld, IDS, type Json, MEMBERS, textOfMessage, type World } from './world.js';
 
@@ -210,31 +210,46 @@ describe('forms', () => {
   });
 });
 
+/** The "are you sure?" a destructive click asked: a private follow-up, its card left as the original. */
+async function question(ask: FakeInteraction): Promise<FakeMessage> {
+  await w.fake.waitFor(() => ask.followups.length > 0);
+  expect(ask.callbacks[0]).toMatchObject({ type: 6 });
+  const sure = w.fake.messages.get(ask.followups[0] as string);
+  if (!sure) throw new Error('no question');
+  return sure;
+}
+
 describe('destructive buttons', () => {
-  it('ask "are you sure?" privately first; deny dismisses, confirm runs', async () => {
+  it('ask "are you sure?" privately first; deny dismisses, confirm runs and closes the card too', async () => {
     w = await discordWorld();
     const id = await createVideo();
     const r = await w.slash('delete', { video: id });
     const card = w.original(r);
-    expect(button(card, 'Delete')).toMatchObject({ style: 4, custom_id: `c|video.delete.confirm|${id}` });
+    const asked = String(button(card, 'Delete')?.custom_id);
+    expect(asked.startsWith(`c|video.delete.confirm|${id}:`)).toBe(true);
+    expect(button(card, 'Delete')).toMatchObject({ style: 4 });
 
     const ask = await w.click(card, 'Delete');
-    const sure = w.original(ask);
+    const sure = await question(ask);
     expect(sure.flags & 64).toBe(64);
     expect(titleOf(sure)).toBe('Delete this video?');
     expect(controlsOf(sure)).toEqual(['Delete', 'Keep it']);
-    expect(button(sure, 'Delete')).toMatchObject({ style: 4, custom_id: `r|video.delete.confirm|${id}` });
+    expect(button(sure, 'Delete')).toMatchObject({ style: 4, custom_id: asked.replace(/^c\|/, 'r|') });
 
     const deny = await w.click(sure, 'Keep it');
     await w.fake.waitFor(() => deny.events.includes('delete'));
     expect(deny.events).toEqual(['callback:6', 'delete']);
     expect(sure.deleted).toBe(true);
     expect((await w.h.deps.apiFor(DEMO_KEY).videos.get(id)).id).toBe(id);
+    expect(controlsOf(card)).toEqual(['Delete', 'Keep it']);
 
-    const sure2 = w.original(await w.click(card, 'Delete'));
+    const sure2 = await question(await w.click(card, 'Delete'));
     const done = await w.click(sure2, 'Delete');
     expect(done.callbacks[0]).toMatchObject({ type: 7 });
     await expect(w.h.deps.apiFor(DEMO_KEY).videos.get(id)).rejects.toMatchObject({ type: 'not_found' });
+    // The card the question was asked from shows the outcome too, without its buttons (issue 26).
+    expect(titleOf(card)).toMatch(/^Deleted “/);
+    expect(controlsOf(card)).toEqual([]);
   });
 
   it('still ask after a restart, in the clicked message’s own words', async () => {
@@ -257,8 +272,7 @@ describe('destructive buttons', () => {
       deleted: false,
     };
     w.fake.messages.set(old.id, old);
-    const ask = await w.click(old, 'Delete');
-    const sure = w.original(ask);
+    const sure = await question(await w.click(old, 'Delete'));
     expect(titleOf(sure)).toBe('Delete “Old video”?');
     expect(button(sure, 'Delete')).toMatchObject({ style: 4, custom_id: 'r|video.delete.confirm|vid_old' });
   });
@@ -291,7 +305,7 @@ describe('destructive buttons', () => {
       deleted: false,
     };
     w.fake.messages.set(old.id, old);
-    const sure = w.original(await w.click(old, 'Delete'));
+    const sure = await question(await w.click(old, 'Delete'));
     expect(sure.flags).toBe(64 | (1 << 15));
     // The question names the card it was asked on: its heading, read back from the container.
     expect(titleOf(sure)).toBe('Old video');

@@ -448,6 +448,16 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
         .map((m) => show(m.blocks, m.text, { kind: 'channel', channel: m.channel, ts: m.ts }));
     },
 
+    async reload(_as, message) {
+      const ref = parseRef(message);
+      if (ref?.kind === 'channel') {
+        const m = channelMessage(ref.channel, ref.ts);
+        return m ? show(m.blocks, m.text, ref) : undefined;
+      }
+      const e = ref ? ephemerals.get(ref.key) : undefined;
+      return e && ref ? show(e.blocks, e.text, ref) : undefined;
+    },
+
     async notices(user) {
       const id = CAST[user].id;
       const out: ShownCard[] = [];

@@ -119,9 +119,21 @@ export async function createCoreDriver(options: DriverOptions = {}): Promise<Sce
       ...(user === 'alice' ? { isWorkspaceAdmin: true } : {}),
     };
   };
-  const settle = async (r: Response): Promise<Reply> => {
+  /**
+   * The answers each person was shown, by a message id of the driver's own: an adapter shows a `message`
+   * answer as a new message and an `update` as an edit of the clicked one; this is that, without an adapter.
+   */
+  const answers = new Map<string, Card>();
+  const settle = async (r: Response, clicked?: string): Promise<Reply> => {
     await h.flush();
-    return replyOf(r);
+    if (r.kind === 'update' && clicked && answers.has(clicked)) {
+      answers.set(clicked, r.card);
+      return { kind: 'update', card: shown(r.card, clicked) };
+    }
+    if (r.kind !== 'message') return replyOf(r);
+    const id = `core-answer:${answers.size + 1}`;
+    answers.set(id, r.card);
+    return { kind: 'message', visibility: r.visibility, card: shown(r.card, id) };
   };
   const toShown = (p: PostedMessage): ShownCard => shown(p.card, p.message);
 
@@ -138,14 +150,21 @@ export async function createCoreDriver(options: DriverOptions = {}): Promise<Sce
     click: async (as, b) =>
       settle(
         await h.bot.handleAction(
-          { ...req(as), ...(b.message ? { message: b.message } : {}) },
+          { ...req(as), ...(b.message && !answers.has(b.message) ? { message: b.message } : {}) },
           { action: b.action, value: b.value },
         ),
+        b.message,
       ),
     submit: async (as, form, values) =>
       settle(await h.bot.handleForm(req(as), { formId: form.id, state: form.state, values })),
     async cards(channel = 'main') {
       return h.chat.channelMessages.filter((p) => p.conversation === conversations[channel]).map(toShown);
+    },
+    async reload(_as, message) {
+      const answer = answers.get(message);
+      if (answer) return shown(answer, message);
+      const posted = h.chat.channelMessages.find((p) => p.message === message);
+      return posted ? toShown(posted) : undefined;
     },
     async notices(user) {
       return h.chat.notices.filter((n) => n.user === addresses.get(user)).map((n) => shown(n.card));

@@ -92,6 +92,11 @@ export interface ScenarioDriver {
   submit(as: As, form: ShownForm, values: Record<string, string>): Promise<Reply>;
   /** Top-level cards posted in a channel (not private ones, not thread replies), oldest first. */
   cards(channel?: Channel): Promise<ShownCard[]>;
+  /**
+   * A message as `as` sees it when they look again (the playground: the page fetched anew), by the `message`
+   * of a card or button they were shown; undefined when it is gone.
+   */
+  reload(as: As, message: string): Promise<ShownCard | undefined>;
   /** Private notices the bot sent `user` on its own (not answers to their commands/clicks), oldest first. */
   notices(user: Person): Promise<ShownCard[]>;
   /** Moves virtual time, runs the poller once and delivers the outbox. */

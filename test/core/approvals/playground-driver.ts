@@ -230,6 +230,11 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
         .filter((v) => isBotCard(v) && !isEphemeral(v) && !v.threadOf)
         .map(parseCard);
     },
+    async reload(as, message) {
+      const { user, channel } = actorOf(as);
+      const view = (await history(user, channel)).find((v) => v.id === message);
+      return view ? parseCard(view) : undefined;
+    },
     async notices(user) {
       const all = [...(await history(user, 'main')), ...(await history(user, 'other'))];
       return all.filter((v) => isBotCard(v) && isEphemeral(v) && !answers.has(v.id)).map(parseCard);

@@ -24,6 +24,7 @@ import {
 } from './scenario-kit.js';
 import { CONTENT_SCENARIOS } from './scenarios-content.js';
 import { INBOX_SCENARIOS } from './scenarios-inbox.js';
+import { ONE_SHOT_SCENARIOS } from './scenarios-one-shot.js';
 import { POLICY_SCENARIOS } from './scenarios-policy.js';
 import { SERIES_SCENARIOS } from './scenarios-series.js';
 
@@ -272,8 +273,10 @@ export const APPROVAL_SCENARIOS: readonly ApprovalScenario[] = [
       const sent = await d.click('alice', confirm);
       expect(sent.card?.title, text(sent)).toBe('Sent for approval');
       expect(d.fixtures.spends()).toEqual([]);
+      // The cost card was answered (one-shot): a stale copy's click says so, and asks nothing again.
       const again = await d.click('alice', confirm);
-      expect(text(again)).toContain('Already waiting for approval');
+      expect(text(again)).toContain(`Already done by ${d.mention('alice')}`);
+      expect(text(again)).toContain(': Sent for approval.');
       expect(await approvalCards(d)).toHaveLength(1);
 
       const card = await lastApproval(d);
@@ -407,6 +410,7 @@ export function defineApprovalSuite(
       ...INBOX_SCENARIOS,
       ...CONTENT_SCENARIOS,
       ...SERIES_SCENARIOS,
+      ...ONE_SHOT_SCENARIOS,
     ]) {
       it(scenario.name, async () => {
         await scenario.run(d);

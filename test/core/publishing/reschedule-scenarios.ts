@@ -79,8 +79,12 @@ export const RESCHEDULE_SCENARIOS: readonly RescheduleScenario[] = [
       expect(card.text).toContain('10:00 (youtube)');
       expect(card.text).not.toContain('09:00');
 
-      // A second click of the same Move cancels nothing again and schedules nothing twice.
-      await d.click('alice', button(asked.card, 'schedule.move'));
+      // A second click of the same Move (or of Keep both on that question) cancels nothing again and schedules
+      // nothing twice: the question is a one-shot card, answered once.
+      const late = await d.click('alice', button(asked.card, 'schedule.move'));
+      expect(text(late)).toContain('Already done by');
+      const keep = await d.click('alice', button(asked.card, 'schedule.keep'));
+      expect(text(keep)).toContain('Already done by');
       expect(await pending(d, id)).toEqual([`x@${TUE_11}`, `youtube@${TUE_10}`]);
 
       // And the posts go out once each, at their times.

@@ -61,7 +61,10 @@ describe.each(['spec', 'real'] as const)(
       expect(button.label).toBe('Publish again');
 
       const again = await h.click(TYPED_AGAIN_ACTION, button.value, alice);
+      // The question is answered in place, without its button (one-shot.ts).
+      expect(again.kind).toBe('update');
       expect(cardOf(again).title).toBe('Published to TikTok');
+      expect(cardOf(again).controls?.filter((c) => c.kind !== 'link') ?? []).toEqual([]);
       expect(h.sim.sim.publishedPosts()).toHaveLength(2);
       const keys = publishRequests();
       expect(keys).toHaveLength(2);
@@ -69,10 +72,12 @@ describe.each(['spec', 'real'] as const)(
       expect(keys[1]).toBeDefined();
       expect(keys[1]).not.toBe(keys[0]);
 
-      // A second click on the same button is the same deliberate action: the service replays it.
-      await h.click(TYPED_AGAIN_ACTION, button.value, alice);
+      // A second click on the same button (a stale copy) says who did it and when, in their zone; nothing is sent.
+      const late = await h.click(TYPED_AGAIN_ACTION, button.value, alice);
+      expect(late.kind === 'message' && late.visibility).toBe('ephemeral');
+      expect(textOf(late)).toContain('at 10:03: Published to TikTok. This card no longer acts.');
       expect(h.sim.sim.publishedPosts()).toHaveLength(2);
-      expect(publishRequests().at(-1)).toBe(keys[1]);
+      expect(publishRequests()).toHaveLength(2);
     });
 
     it('after 10 minutes the same command is a new publish, as before', async () => {

@@ -25,9 +25,14 @@ describe('series create with flags', () => {
           '--hashtags "#scary #story" --tone eerie --privacy unlisted --prompt "Urban legends from Europe" --thumbnails no',
       ),
     );
-    expect(response.kind).toBe('message');
-    if (response.kind !== 'message') return;
-    expect(response.visibility).toBe('channel');
+    // The cost card becomes the outcome (issue 26), and the channel is told once, through the outbox.
+    expect(response.kind).toBe('update');
+    const announced = h.chat.channelMessages.filter((p) => p.card.title === 'Series created: Night Terrors');
+    expect(announced).toHaveLength(1);
+    expect(announced[0]?.card.controls?.map((c) => c.kind === 'button' && c.action)).toEqual([
+      'series.pause',
+      'series.generate',
+    ]);
     const text = textOf(response);
     expect(text).toContain('Series created: Night Terrors');
     expect(text).toContain('The first episode starts generating now');

@@ -83,7 +83,9 @@ describe('series edit', () => {
       h,
       h.run('series edit "Night Terrors" --time 18:00 --model motion_lite --voice Oliver'),
     );
-    expect(response.kind === 'message' && response.visibility).toBe('channel');
+    // The cost card becomes the outcome; the channel is told through the outbox (one-shot.ts).
+    expect(response.kind).toBe('update');
+    expect(h.chat.channelMessages.filter((p) => p.card.title === card(response).title)).toHaveLength(1);
     const text = textOf(response);
     expect(text).toContain('posting time → 18:00');
     expect(text).toContain('model → motion_lite (50 credits per episode from the next one)');
@@ -222,7 +224,12 @@ describe('series delete', () => {
     expect(textOf(cancelled)).toContain('Not deleted');
     expect(await h.api.series.list()).toHaveLength(1);
 
-    const done = await h.click('series.delete.confirm', button(ask, 'series.delete.confirm').value);
+    // That card was answered; its Delete now only says so. A new question deletes.
+    const late = await h.click('series.delete.confirm', button(ask, 'series.delete.confirm').value);
+    expect(textOf(late)).toContain(': Not deleted. This card no longer acts.');
+    expect(await h.api.series.list()).toHaveLength(1);
+    const again = await h.run('series delete night');
+    const done = await h.click('series.delete.confirm', button(again, 'series.delete.confirm').value);
     expect(done.kind).toBe('update');
     expect(textOf(done)).toContain('Deleted series “Night Terrors”');
     expect(textOf(done)).toContain('Videos it already generated are kept');

@@ -129,10 +129,10 @@ describe('under `approval spend`', () => {
     expect(textOf(sent)).toContain('Resume the series “Pro” (100 credits per episode)');
     expect(mutations(h)).toEqual([]);
     expect((await h.api.series.get(id)).paused).toBe(true);
-    // The same request again (a retry of the click) finds the pending approval.
-    expect(card(await h.click(confirmButton(ask).action, confirmButton(ask).value, bob)).title).toBe(
-      'Already waiting for approval',
-    );
+    // The same card again (a stale copy) says who sent it for approval, and when.
+    const late = await h.click(confirmButton(ask).action, confirmButton(ask).value, bob);
+    expect(card(late).title).toBe('Already done');
+    expect(textOf(late)).toContain(': Sent for approval.');
 
     const approved = await h.click('approval.approve', approvalId(sent), carol);
     expect(card(approved).title).toBe('Approved · ▶️ Resumed “Pro”');

@@ -27,11 +27,18 @@ afterEach(() => h.close());
 const spends = () => h.sim.sim.ledger(DEMO_KEY).filter((e) => e.credits < 0);
 const field = (r: Response, label: string) => card(r).fields?.find((f) => f.label === label)?.value;
 
-/** Both clicks at once, then a third later: one outcome. */
+/**
+ * Both clicks at once share one outcome, which replaces the card; a third later (a stale copy of the card)
+ * hears who did it, and acts no more.
+ */
 async function doubleClick(ask: Response): Promise<Response[]> {
   const { action, value } = confirmButton(ask);
   const both = await Promise.all([h.click(action, value), h.click(action, value)]);
-  return [...both, await h.click(action, value)];
+  for (const r of both) expect(r.kind).toBe('update');
+  const late = await h.click(action, value);
+  expect(card(late).title).toBe('Already done');
+  expect(textOf(late)).toMatch(/^Already done by .+ at \d{2}:\d{2}: /m);
+  return both;
 }
 
 async function cancel(ask: Response, action: string): Promise<Response> {
@@ -83,7 +90,8 @@ describe('series create asks first', () => {
     const ask = await h.run('series create "Night Terrors" --source ai_story');
     await cancel(ask, 'series.create.cancel');
     const late = await h.click('series.create.confirm', confirmButton(ask).value);
-    expect(textOf(late)).toContain('No series was created and nothing was charged');
+    expect(textOf(late)).toContain('Already done by');
+    expect(textOf(late)).toContain(': Cancelled. This card no longer acts.');
     expect(mutations(h)).toEqual([]);
     expect(await h.api.series.list()).toEqual([]);
     expect(spends()).toEqual([]);
@@ -103,9 +111,9 @@ describe('series create asks first', () => {
     // A second submit of the same form is the same request: its Confirm creates nothing more.
     const again = await h.submit(CREATE_FORM_ID, opened.form.state, values);
     await doubleClick(ask);
-    await confirmed(h, again);
+    const same = await confirmed(h, again);
     expect(await h.api.series.list()).toHaveLength(1);
-    expect(await h.api.series.get(idFrom(await confirmed(h, again)))).toMatchObject({
+    expect(await h.api.series.get(idFrom(same))).toMatchObject({
       brollModel: 'motion_pro',
     });
     expect(spends().map((e) => e.credits)).toEqual([-100]);

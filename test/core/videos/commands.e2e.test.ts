@@ -359,8 +359,12 @@ describe('delete', () => {
     expect(buttons(liveCard(h, id).card)).toEqual([]);
     expect(textOf(await h.run(`show ${id}`))).toContain('No video matches');
 
-    // A second click is harmless.
-    expect(card(await h.click('video.delete.confirm', del.value)).title).toBe('Nothing to delete');
+    // A second click (a stale copy of the question) says who deleted it, and when; nothing more.
+    const late = await h.click('video.delete.confirm', del.value);
+    expect(card(late).title).toBe('Already done');
+    expect(textOf(late)).toContain(': Deleted “Doomed”.');
+    // A question asked before cards carried an id (the bare video id) still answers as it did.
+    expect(card(await h.click('video.delete.confirm', id)).title).toBe('Nothing to delete');
   });
 
   it('Keep it deletes nothing', async () => {

@@ -118,9 +118,10 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
       h.click('video.create.confirm', value),
     ]);
     expect(idFrom(card(a))).toBe(idFrom(card(b)));
-    // And a late third click changes nothing either.
+    // And a late third click changes nothing either: it says who created it, and when.
     const c = await h.click('video.create.confirm', value);
-    expect(idFrom(card(c))).toBe(idFrom(card(a)));
+    expect(card(c).title).toBe('Already done');
+    expect(card(c).text).toContain(': Creating “');
     expect(spends().map((e) => e.credits)).toEqual([-50]);
     expect((await h.api.videos.list()).items).toHaveLength(1);
     const id = idFrom(card(a));

@@ -1,14 +1,19 @@
 /**
- * The answers to "already scheduled" (move-flow.ts): Move it, Keep both, Cancel. Each replaces the question
- * (an `update`): the question is answered once. The value is the schedule as asked, with the request id
- * minted for the question, so a second click of Move or Keep both sends the same key and never doubles.
+ * The answers to "already scheduled" (move-flow.ts): Move it, Keep both, Cancel. The question is a one-shot
+ * card (`one-shot.ts`), its id the request id minted for it: the first answer replaces it, any later click on
+ * it hears who answered and when. The value is the schedule as asked, so even a click racing the first sends
+ * the same key and never doubles.
  */
 import type { Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { oneShot } from '../../one-shot.js';
 import { decodeSchedule } from '../../publishing/action-state.js';
 import { SCHEDULE_CHOICE } from '../../publishing/move-flow.js';
 import { runSchedule } from '../../publishing/schedule-flow.js';
+
+/** Every answer of one question names the same card: the request id minted for the question. */
+const questionOf = (value: string): string | undefined => decodeSchedule(value.split('|'))?.requestId;
 
 async function answer(ctx: CommandContext, value: string, choice: 'move' | 'keep'): Promise<Response> {
   const pending = decodeSchedule(value.split('|'));
@@ -17,18 +22,21 @@ async function answer(ctx: CommandContext, value: string, choice: 'move' | 'keep
   return response.kind === 'message' ? { kind: 'update', card: response.card } : response;
 }
 
-export const scheduleMoveAction: ActionSpec = {
+export const scheduleMoveAction: ActionSpec = oneShot({
   action: SCHEDULE_CHOICE.move,
+  card: questionOf,
   run: (ctx, value) => answer(ctx, value, 'move'),
-};
+});
 
-export const scheduleKeepAction: ActionSpec = {
+export const scheduleKeepAction: ActionSpec = oneShot({
   action: SCHEDULE_CHOICE.keep,
+  card: questionOf,
   run: (ctx, value) => answer(ctx, value, 'keep'),
-};
+});
 
-export const scheduleCancelAction: ActionSpec = {
+export const scheduleCancelAction: ActionSpec = oneShot({
   action: SCHEDULE_CHOICE.cancel,
+  card: questionOf,
   async run(): Promise<Response> {
     return {
       kind: 'update',
@@ -39,4 +47,4 @@ export const scheduleCancelAction: ActionSpec = {
       },
     };
   },
-};
+});

@@ -10,7 +10,9 @@ import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { UserError } from '../../context.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
 import { isNotFound } from '../../not-found.js';
+import { fromCard, onCard, oneShot } from '../../one-shot.js';
 import { resolveSeries } from '../../references.js';
+import { newRequestId } from '../../request-id.js';
 import { getSeriesById } from '../../series/series-common.js';
 import { code, command, literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
@@ -48,6 +50,8 @@ export const deleteCommand = defineCommand({
         : episodes === 0
           ? 'It has no episodes yet'
           : `The ${episodes} video${episodes === 1 ? '' : 's'} it already generated ${episodes === 1 ? 'is' : 'are'} kept`;
+    // Both buttons name this card: it is answered once (one-shot.ts).
+    const value = onCard(ref.id, newRequestId());
     return {
       kind: 'message',
       visibility: 'ephemeral',
@@ -56,8 +60,8 @@ export const deleteCommand = defineCommand({
         tone: 'danger',
         text: `This stops every future episode for good. ${kept}, with their scheduled posts. There is no undo.`,
         controls: [
-          { kind: 'button', action: DELETE_CONFIRM, value: ref.id, label: 'Delete series', style: 'danger' },
-          { kind: 'button', action: DELETE_CANCEL, value: ref.id, label: 'Cancel' },
+          { kind: 'button', action: DELETE_CONFIRM, value, label: 'Delete series', style: 'danger' },
+          { kind: 'button', action: DELETE_CANCEL, value, label: 'Cancel' },
         ],
         context: `series \`${ref.id}\``,
       },
@@ -65,9 +69,16 @@ export const deleteCommand = defineCommand({
   },
 });
 
-export const deleteConfirmAction: ActionSpec = {
+const questionCard = (value: string): string | undefined => {
+  const { card } = fromCard(value);
+  return card === undefined ? undefined : `series.delete:${card}`;
+};
+
+export const deleteConfirmAction: ActionSpec = oneShot({
   action: DELETE_CONFIRM,
-  async run(ctx, seriesId): Promise<Response> {
+  card: questionCard,
+  async run(ctx, value): Promise<Response> {
+    const seriesId = fromCard(value).subject;
     await checkRole(ctx, 'publish');
     let name = seriesId;
     try {
@@ -110,14 +121,15 @@ export const deleteConfirmAction: ActionSpec = {
       },
     };
   },
-};
+});
 
-export const deleteCancelAction: ActionSpec = {
+export const deleteCancelAction: ActionSpec = oneShot({
   action: DELETE_CANCEL,
+  card: questionCard,
   async run() {
     return {
       kind: 'update',
       card: { title: 'Not deleted', tone: 'neutral', text: 'The series keeps running.' },
     };
   },
-};
+});

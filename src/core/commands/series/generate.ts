@@ -12,8 +12,9 @@ import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
+import { oneShot } from '../../one-shot.js';
 import { resolveSeries } from '../../references.js';
-import { clickKey, newRequestId } from '../../request-id.js';
+import { clickKey, isRequestId, newRequestId } from '../../request-id.js';
 import {
   balance,
   DEFAULT_SERIES_MODEL,
@@ -58,14 +59,16 @@ async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Respo
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
   const approval = await needsApproval(ctx, { kind: 'spend', credits: cost });
+  // Both buttons name this card: it is answered once (one-shot.ts).
+  const value = joinValue(series.id, newRequestId());
   const card = await spendCard(ctx, {
     title: `Generate an episode of “${literal(series.name)}” now?`,
     text: `This charges ${priceText(cost, model)} now, on top of the scheduled episodes.`,
     chargedNow: cost,
     credits,
     approval,
-    confirm: { action: GENERATE_CONFIRM, value: joinValue(series.id, newRequestId()), label: 'Generate' },
-    cancel: { action: GENERATE_CANCEL, value: series.id },
+    confirm: { action: GENERATE_CONFIRM, value, label: 'Generate' },
+    cancel: { action: GENERATE_CANCEL, value },
     short: {
       advice:
         'That is not enough: top up in the dashboard, or switch the series to a cheaper model with ' +
@@ -77,8 +80,15 @@ async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Respo
   return { kind: 'message', visibility: 'ephemeral', card };
 }
 
-export const generateConfirmAction: ActionSpec = {
+/** The cost card a Generate / Cancel value belongs to; none for a Cancel of a card posted before cards had one. */
+const costCard = (value: string): string | undefined => {
+  const nonce = splitValue(value)[1];
+  return isRequestId(nonce) ? `series.generate:${nonce}` : undefined;
+};
+
+export const generateConfirmAction: ActionSpec = oneShot({
   action: GENERATE_CONFIRM,
+  card: costCard,
   async run(ctx, value) {
     const [seriesId, nonce] = splitValue(value);
     if (!seriesId || !nonce) throw userError('interaction-expired');
@@ -114,7 +124,7 @@ export const generateConfirmAction: ActionSpec = {
     const outcome = await generateEpisode(ctx, { seriesId, idempotencyKey });
     return { kind: 'update', card: outcome.card };
   },
-};
+});
 
 /**
  * Charges one episode now (POST /series/{id}/generate) with the caller's key and the action's idempotency
@@ -219,12 +229,13 @@ async function recordEpisode(
   }
 }
 
-export const generateCancelAction: ActionSpec = {
+export const generateCancelAction: ActionSpec = oneShot({
   action: GENERATE_CANCEL,
+  card: costCard,
   async run() {
     return { kind: 'update', card: cancelledCard('No episode was generated') };
   },
-};
+});
 
 /** The "Generate episode now" button on series cards: opens the same cost card. */
 export const generateAction: ActionSpec = {

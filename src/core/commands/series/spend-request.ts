@@ -7,6 +7,7 @@
 import type { Card, Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { oneShot } from '../../one-shot.js';
 import { newRequestId } from '../../request-id.js';
 import { cancelledCard } from '../../series/spend-confirm.js';
 import type { SeriesInput, SeriesPatch } from '../../video-api.js';
@@ -111,9 +112,6 @@ async function save(
   });
 }
 
-/** Clicks on one card while its first is in flight share that click's outcome (with the key: one charge). */
-const inFlight = new Map<string, Promise<Response>>();
-
 /** The Confirm / Cancel buttons of one operation; `run` acts on a confirmed request (or asks approval). */
 export function spendActions(
   op: SpendOp,
@@ -137,20 +135,14 @@ export function spendActions(
     }
     return response;
   };
+  // One card, answered once (one-shot.ts): clicks while the first runs share its outcome (with the key: one
+  // charge), and a later click hears who answered it and when.
+  const card = (id: string): string | undefined => (id ? KEY(id) : undefined);
   return [
-    {
-      action: confirmAction(op),
-      run(ctx, id) {
-        const key = `${op}:${id}`;
-        const running = inFlight.get(key);
-        if (running) return running;
-        const attempt = confirm(ctx, id).finally(() => inFlight.delete(key));
-        inFlight.set(key, attempt);
-        return attempt;
-      },
-    },
-    {
+    oneShot({ action: confirmAction(op), card, run: confirm }),
+    oneShot({
       action: cancelAction(op),
+      card,
       async run(ctx, id): Promise<Response> {
         const pending = await load(ctx, op, id);
         if (pending.state === 'done' && pending.result) return { kind: 'update', card: pending.result };
@@ -158,6 +150,6 @@ export function spendActions(
         await save(ctx, id, { pending: { ...pending, state: 'cancelled' }, card });
         return { kind: 'update', card };
       },
-    },
+    }),
   ];
 }

@@ -11,6 +11,7 @@ import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { displayName, excerpt } from '../../format/video.js';
+import { oneShot } from '../../one-shot.js';
 import { literal } from '../../text.js';
 import { VideoApiError } from '../../video-api.js';
 import {
@@ -63,22 +64,18 @@ const cancelledCard = (p: PendingCreate): Card => ({
   text: 'Cancelled. Nothing was charged.',
 });
 
-/**
- * Clicks on the same request that arrive while one is in flight share its outcome: with the idempotency key
- * this is belt and braces, so even a service that raced two identical requests would see only one.
- */
-const inFlight = new Map<string, Promise<Response>>();
+/** The confirm card Create and Cancel belong to: one request, answered once (one-shot.ts). */
+const requestCard = (id: string): string | undefined => (id ? `video.create:${id}` : undefined);
 
-export const createConfirmAction: ActionSpec = {
+/**
+ * Clicks on the same card that arrive while one is in flight share its outcome (one-shot.ts): with the
+ * idempotency key this is belt and braces, so even a service that raced two identical requests would see only one.
+ */
+export const createConfirmAction: ActionSpec = oneShot({
   action: 'video.create.confirm',
-  run(ctx, id): Promise<Response> {
-    const running = inFlight.get(id);
-    if (running) return running;
-    const attempt = confirm(ctx, id).finally(() => inFlight.delete(id));
-    inFlight.set(id, attempt);
-    return attempt;
-  },
-};
+  card: requestCard,
+  run: (ctx, id) => confirm(ctx, id),
+});
 
 async function confirm(ctx: CommandContext, id: string): Promise<Response> {
   const pending = await loadRequest(ctx, id);
@@ -200,8 +197,9 @@ async function recordCreate(
   return done;
 }
 
-export const createCancelAction: ActionSpec = {
+export const createCancelAction: ActionSpec = oneShot({
   action: 'video.create.cancel',
+  card: requestCard,
   async run(ctx, id): Promise<Response> {
     const pending = await loadRequest(ctx, id);
     if (pending.state === 'created') return { kind: 'update', card: creatingCard(pending) };
@@ -209,4 +207,4 @@ export const createCancelAction: ActionSpec = {
     await saveRequest(ctx, id, { pending: cancelled, card: cancelledCard(cancelled) });
     return { kind: 'update', card: cancelledCard(cancelled) };
   },
-};
+});

@@ -10,8 +10,10 @@ import { userError } from '../../context.js';
 import { displayName } from '../../format/video.js';
 import { updateVideoCard } from '../../live/projections.js';
 import { isNotFound } from '../../not-found.js';
+import { fromCard, onCard, oneShot } from '../../one-shot.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { resolveVideo } from '../../references.js';
+import { newRequestId } from '../../request-id.js';
 import { literal } from '../../text.js';
 import { watchesOfVideo } from '../../videos/tracking.js';
 
@@ -23,6 +25,8 @@ export const deleteCommand: CommandSpec = defineCommand({
   async run(ctx, args) {
     await checkRole(ctx, 'publish');
     const ref = await resolveVideo(ctx, args.video);
+    // Both buttons name this card: it is answered once (one-shot.ts).
+    const value = onCard(ref.id, newRequestId());
     return message({
       title: `Delete “${literal(ref.name)}”?`,
       tone: 'danger',
@@ -31,7 +35,7 @@ export const deleteCommand: CommandSpec = defineCommand({
         {
           kind: 'button',
           action: 'video.delete.confirm',
-          value: ref.id,
+          value,
           label: 'Delete',
           style: 'danger',
           confirm: {
@@ -41,16 +45,23 @@ export const deleteCommand: CommandSpec = defineCommand({
             deny: 'Keep it',
           },
         },
-        { kind: 'button', action: 'video.delete.cancel', value: ref.id, label: 'Keep it' },
+        { kind: 'button', action: 'video.delete.cancel', value, label: 'Keep it' },
       ],
       context: `id \`${ref.id}\``,
     });
   },
 });
 
-export const deleteConfirmAction: ActionSpec = {
+const questionCard = (value: string): string | undefined => {
+  const { card } = fromCard(value);
+  return card === undefined ? undefined : `video.delete:${card}`;
+};
+
+export const deleteConfirmAction: ActionSpec = oneShot({
   action: 'video.delete.confirm',
-  async run(ctx, videoId): Promise<Response> {
+  card: questionCard,
+  async run(ctx, value): Promise<Response> {
+    const videoId = fromCard(value).subject;
     if (!videoId) throw userError('bad-button');
     await checkRole(ctx, 'publish');
     const api = await ctx.api();
@@ -102,11 +113,13 @@ export const deleteConfirmAction: ActionSpec = {
       },
     };
   },
-};
+});
 
-export const deleteCancelAction: ActionSpec = {
+export const deleteCancelAction: ActionSpec = oneShot({
   action: 'video.delete.cancel',
-  async run(_ctx, videoId): Promise<Response> {
+  card: questionCard,
+  async run(_ctx, value): Promise<Response> {
+    const videoId = fromCard(value).subject;
     return {
       kind: 'update',
       card: {
@@ -117,4 +130,4 @@ export const deleteCancelAction: ActionSpec = {
       },
     };
   },
-};
+});
