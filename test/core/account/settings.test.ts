@@ -137,7 +137,12 @@ describe('settings', () => {
     expect(textOf(await w.run('settings role admin @carol', bob))).toContain(
       'That admin list leaves you out, and only admins may change it back.',
     );
-    expect(cardOf(await w.run('settings approval publish', bob)).title).toBe('Workspace settings updated');
+    const changed = await w.run('settings approval publish', bob);
+    expect(cardOf(changed).title).toBe('Workspace settings updated');
+    // One sentence says where it applies (it used to trail the summary as "… . (the whole workspace)").
+    expect(cardOf(changed).text).toContain(
+      'Approval is **publish**: publishing and scheduling need an approver.\nIt applies to the whole workspace.',
+    );
     const refused = await w.run('settings threading off', dave);
     expect(textOf(refused)).toContain(
       `Only ${mention('playground:W1:bob')} may change settings in this channel.`,

@@ -158,7 +158,7 @@ async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promis
   return updated(
     ctx,
     'Workspace settings updated',
-    [`${summaryOf(c, await ctx.settings())} (the whole workspace)`, ...nobody].join('\n'),
+    [summaryOf(c, await ctx.settings()), 'It applies to the whole workspace.', ...nobody].join('\n'),
   );
 }
 
@@ -281,7 +281,7 @@ function ruleValue(p: WorkspacePolicy | PolicyTightening, c: GovernanceChange): 
 function summaryOf(c: GovernanceChange, effective: WorkspacePolicy): string {
   switch (c.key) {
     case 'approval':
-      return `Approval is **${effective.approval}**: ${approvalText(effective)}`;
+      return `Approval is **${effective.approval}**: ${approvalText(effective)}.`;
     case 'approvers':
       return c.refs.length === 0
         ? `Approvers: ${formatMentions(effective.approvers, '**nobody**')}`
