@@ -17,8 +17,7 @@ import { postToChannel } from './live/live-card.js';
 import { say } from './messages.js';
 import { formatMention } from './people/mentions.js';
 import { isRequestId } from './request-id.js';
-import { formatDateTime, formatTime } from './time/format.js';
-import { dayKey } from './time/zone.js';
+import { formatSeen } from './time/format.js';
 
 /** What a one-shot card's click did, kept under `one-shot:<card>` in the card states. */
 interface OneShotRecord {
@@ -120,14 +119,12 @@ async function readRecord(ctx: CommandContext, card: string): Promise<OneShotRec
 
 /** "Already done by @alice at 10:02": the time in the clicker's zone, with the day when it is not today. */
 async function alreadyDone(ctx: CommandContext, done: OneShotRecord): Promise<Response> {
-  const zone = await ctx.timeZone();
-  const today = dayKey(done.at, zone) === dayKey(ctx.now(), zone);
   return message({
     title: 'Already done',
     tone: 'info',
     text: say('one-shot-done', {
       who: formatMention(done.by),
-      when: today ? formatTime(done.at, zone) : formatDateTime(done.at, zone),
+      when: formatSeen(done.at, await ctx.timeZone(), ctx.now()),
       what: done.outcome,
     }),
   });

@@ -57,7 +57,7 @@ async function expiredMeanwhile(ctx: CommandContext, approval: Approval): Promis
   if (approval.expiresAt === null || approval.expiresAt > ctx.now()) return undefined;
   const store = ctx.deps.store;
   await store.transaction(async () => expireApproval(store, approval, ctx.now()));
-  return info(alreadyDecided((await store.approvals.get(approval.id)) ?? approval));
+  return info(await alreadyDecided((await store.approvals.get(approval.id)) ?? approval, ctx));
 }
 
 export const approveAction: ActionSpec = {
@@ -66,7 +66,7 @@ export const approveAction: ActionSpec = {
     // From the inbox, the decision runs as if clicked where the request is (reach.ts).
     const { ctx, id } = await clickedApproval(clickCtx, value);
     const { approval, model } = await loadDecidable(ctx, id);
-    if (approval.status !== 'pending') return info(alreadyDecided(approval));
+    if (approval.status !== 'pending') return info(await alreadyDecided(approval, ctx));
     const late = await expiredMeanwhile(ctx, approval);
     if (late) return late;
     // The approved action runs with the approver's key: without one, refuse before deciding anything.
@@ -90,7 +90,7 @@ export const approveAction: ActionSpec = {
       return true;
     });
     const decided = (await store.approvals.get(approval.id)) ?? approval;
-    if (!won) return info(alreadyDecided(decided));
+    if (!won) return info(await alreadyDecided(decided, ctx));
     return guardedRun(ctx, decided, { ...model, decidedByName: decider(ctx) });
   },
 };
@@ -174,7 +174,7 @@ export const retryAction: ActionSpec = {
   action: RETRY_ACTION,
   async run(ctx, id) {
     const { approval, model } = await loadDecidable(ctx, id);
-    if (approval.status !== 'approved') return info(alreadyDecided(approval));
+    if (approval.status !== 'approved') return info(await alreadyDecided(approval, ctx));
     if (model.outcome?.state === 'done') return info('It already went through; see the approval card.');
     // The service matches idempotency keys per API key: only the same key (the approver's) makes a retry safe.
     if (approval.decidedBy !== ctx.req.user) {
@@ -198,7 +198,7 @@ export const rejectAction: ActionSpec = {
   async run(clickCtx, value) {
     const { ctx, id } = await clickedApproval(clickCtx, value);
     const { approval } = await loadDecidable(ctx, id);
-    if (approval.status !== 'pending') return info(alreadyDecided(approval));
+    if (approval.status !== 'pending') return info(await alreadyDecided(approval, ctx));
     const form: Form = {
       id: REJECT_FORM,
       title: 'Reject the request',
@@ -234,7 +234,7 @@ export const rejectForm: FormSpec = {
     }
     const { ctx, id } = await clickedApproval(submitCtx, state);
     const { approval } = await loadDecidable(ctx, id);
-    if (approval.status !== 'pending') return info(alreadyDecided(approval));
+    if (approval.status !== 'pending') return info(await alreadyDecided(approval, ctx));
     const late = await expiredMeanwhile(ctx, approval);
     if (late) return late;
     const store = ctx.deps.store;
@@ -274,7 +274,7 @@ export const rejectForm: FormSpec = {
       });
       return true;
     });
-    if (!won) return info(alreadyDecided((await store.approvals.get(approval.id)) ?? approval));
+    if (!won) return info(await alreadyDecided((await store.approvals.get(approval.id)) ?? approval, ctx));
     return message({
       title: 'Rejected',
       tone: 'neutral',

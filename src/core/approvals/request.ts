@@ -171,7 +171,7 @@ async function askedBefore(ctx: CommandContext, asking: Asking, existing: Approv
     title: 'Already decided',
     tone: 'info',
     // The same typed request soon after counts as a retry of the decided one (src/core/request-id.ts).
-    text: `${alreadyDecided(existing)} Change something, or ask again in ${TYPED_RETRY_WINDOW_MS / 60_000} minutes for a new request.`,
+    text: `${await alreadyDecided(existing, ctx)} Change something, or ask again in ${TYPED_RETRY_WINDOW_MS / 60_000} minutes for a new request.`,
     context: `Approval \`${id}\``,
   });
 }

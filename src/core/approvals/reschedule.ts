@@ -41,7 +41,7 @@ export const rescheduleAction: ActionSpec = {
   async run(ctx, id) {
     const approval = await loadReschedulable(ctx, id);
     if (!(await movable(ctx, approval)))
-      return message({ title: 'Nothing to do', tone: 'info', text: alreadyDecided(approval) });
+      return message({ title: 'Nothing to do', tone: 'info', text: await alreadyDecided(approval, ctx) });
     const zone = await ctx.timeZoneToRead();
     const form: Form = {
       id: RESCHEDULE_FORM,
@@ -71,7 +71,7 @@ export const rescheduleForm: FormSpec = {
     const [approvalId = '', requestId] = state.split('|');
     const approval = await loadReschedulable(ctx, approvalId);
     if (!(await movable(ctx, approval)))
-      return message({ title: 'Nothing to do', tone: 'info', text: alreadyDecided(approval) });
+      return message({ title: 'Nothing to do', tone: 'info', text: await alreadyDecided(approval, ctx) });
     const when = parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
     if (!when.ok) return { kind: 'form-errors', errors: { when: say(when.error.code, when.error.params) } };
     const a = approval.action.args;

@@ -79,7 +79,7 @@ export const withdrawAction: ActionSpec = {
       throw userError('approval-withdraw-not-yours', { who: formatMention(approval.requester) });
     }
     const answer = (text: string) => message({ title: 'Nothing to do', tone: 'info', text });
-    if (approval.status !== 'pending') return answer(alreadyDecided(approval));
+    if (approval.status !== 'pending') return answer(await alreadyDecided(approval, ctx));
     const w: Withdrawal = {
       by: ctx.req.user,
       byName: ctx.req.userName ?? 'the requester',
@@ -87,7 +87,7 @@ export const withdrawAction: ActionSpec = {
       now: ctx.now(),
     };
     if (!(await store.transaction(async () => withdrawApproval(store, approval, w))))
-      return answer(alreadyDecided((await store.approvals.get(approval.id)) ?? approval));
+      return answer(await alreadyDecided((await store.approvals.get(approval.id)) ?? approval, ctx));
     return message({
       title: 'Withdrawn',
       tone: 'neutral',

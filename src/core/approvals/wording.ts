@@ -1,13 +1,20 @@
 /** Sentences about an approval's state, shared by the request, decision and retry handlers. */
+import type { CommandContext } from '../context.js';
 import { formatMention } from '../people/mentions.js';
 import type { Approval } from '../ports.js';
 import { literal } from '../text.js';
-import { formatBoth } from '../time/format.js';
+import { formatSeen } from '../time/format.js';
 
-/** "Already approved by @bob (Mon 23 Nov 2026, 09:00 UTC)." and the like. */
-export function alreadyDecided(approval: Approval): string {
+/** Who reads the sentence: the time is in their zone, the day named unless it is today. */
+type Reader = Pick<CommandContext, 'timeZone' | 'now'>;
+
+/** "Already approved by @bob at 10:02." and the like (a late click on a stale copy of the card). */
+export async function alreadyDecided(approval: Approval, reader: Reader): Promise<string> {
   const by = approval.decidedBy ? formatMention(approval.decidedBy) : undefined;
-  const when = approval.decidedAt !== undefined ? ` (${formatBoth(approval.decidedAt, 'UTC')})` : '';
+  const when =
+    approval.decidedAt !== undefined
+      ? ` at ${formatSeen(approval.decidedAt, await reader.timeZone(), reader.now())}`
+      : '';
   switch (approval.status) {
     case 'approved':
       return `Already approved by ${by ?? 'an approver'}${when}.`;

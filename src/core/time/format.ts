@@ -40,6 +40,10 @@ export const csvTimesNote = (local: string, utc: string, zone: string): string =
     ? `\`${local}\` and \`${utc}\` are both in UTC`
     : `\`${local}\` is in ${zone}, \`${utc}\` in UTC`;
 
+/** When something happened, as its reader sees it: `10:02` today in `zone`, else `Tue 1 Dec 2026, 10:02`. */
+export const formatSeen = (instant: number, zone: string, now: number): string =>
+  dayKey(instant, zone) === dayKey(now, zone) ? formatTime(instant, zone) : formatDateTime(instant, zone);
+
 /** `18:00` in `zone`. */
 export const formatTime = (instant: number, zone: string): string =>
   formatInTimeZone(new Date(instant), zone, 'HH:mm');

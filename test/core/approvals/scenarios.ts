@@ -166,7 +166,9 @@ export const APPROVAL_SCENARIOS: readonly ApprovalScenario[] = [
       const first = await d.click('bob', button(card, 'approval.approve'));
       expect(first.card?.title).toBe('Approved · Published to YouTube');
       const again = await d.click('bob', button(card, 'approval.approve'));
-      expect(text(again)).toContain(`Already approved by ${d.mention('bob')}`);
+      // When, in the clicker's own zone: a time today, never a UTC timestamp in brackets.
+      expect(text(again)).toMatch(/Already approved by .+ at \d{2}:\d{2}\./);
+      expect(text(again)).toContain(`Already approved by ${d.mention('bob')} at `);
       const other = await d.click('carol', button(card, 'approval.approve'));
       expect(text(other)).toContain('Already approved by');
       const reject = await d.click('carol', button(card, 'approval.reject'));
