@@ -16,6 +16,10 @@ const ALLOWED: { path: string; why: string }[] = [
   { path: 'test/support/db-faults.ts', why: 'the lock and wall clock of the two suites above' },
   { path: 'test/playground/browser.test.ts', why: 'Playwright drives a real browser' },
   { path: 'test/e2e/playground-flow.test.ts', why: 'Playwright drives a real browser' },
+  {
+    path: 'test/e2e/startup-quiet.test.ts',
+    why: 'the app as npm start runs it, a child process polled until it answers',
+  },
   { path: 'test/core/no-real-sleep.test.ts', why: 'this file names the patterns' },
 ];
 

@@ -106,7 +106,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     // Newest first; the cell a spreadsheet would run as a formula arrives as text.
     expect(rows.map((r) => r.name)).toEqual(['Recap', `'-2 reasons, "honestly"`, 'Launch teaser']);
     expect(
-      rows.every((r) => r.created === '' || /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(r.created ?? '')),
+      rows.every((r) => r.created === '' || /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(r.created ?? '')),
     ).toBe(true);
 
     // The answer is alice's alone: bob's session, or a made-up one, gets no file from it.
