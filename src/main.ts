@@ -126,6 +126,7 @@ async function start(s: Startup): Promise<RunningApp> {
     catalog: new CatalogCache(s.clock),
     metrics: { command: (command, outcome) => s.metrics.commands.inc({ command, outcome }) },
     ...(api.deploymentKey ? { deploymentKey: api.deploymentKey } : {}),
+    ...(api.serviceSpeed !== 1 ? { serviceSpeed: api.serviceSpeed } : {}),
     ...(config.REELBOT_WORKSPACES ? { deploymentKeyWorkspaces: config.REELBOT_WORKSPACES } : {}),
   };
   const bot = createBot(deps, MODULES);
@@ -240,7 +241,9 @@ async function videoApi(s: Startup) {
     budgets,
     ...videoApiHooks(s.metrics),
   });
-  return { apiFor, deploymentKey, simulator, replicas };
+  // The real service runs in real time; the embedded simulator at its speed (core/live/service-time.ts).
+  const serviceSpeed = simulator ? config.SIM_SPEED : 1;
+  return { apiFor, deploymentKey, simulator, replicas, serviceSpeed };
 }
 
 /**
@@ -308,6 +311,8 @@ function backgroundRunner(
       },
       clock,
       logger,
+      // Demo mode: the embedded simulator's jobs run SIM_SPEED times faster, and their watches look as often.
+      serviceSpeed: wiring.deps.serviceSpeed ?? 1,
       concurrency: 64,
       holder: wiring.replicas.id,
       metrics: {

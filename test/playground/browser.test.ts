@@ -480,3 +480,97 @@ describe.skipIf(!existsSync(CHROMIUM))('the demo in a browser: one living card i
     expect(problems).toEqual([]);
   });
 });
+
+/**
+ * The demo's live card as a newcomer sees it (issue 27), with `npm start`'s defaults (the default model, the
+ * simulator's default speed) on both simulator profiles: the bar moves several times before the thumbnails,
+ * the card's headline says where the video is after each step, and the rendered clip plays in the card.
+ * Screenshots land in `test-output/playground/demo-<profile>-*.png`.
+ */
+describe.skipIf(!existsSync(CHROMIUM)).each(['spec', 'real'] as const)(
+  'the demo in a browser on the %s profile: the live card follows the video',
+  (profile) => {
+    let app: RunningApp;
+    let dataDir: string;
+    let browser: Browser;
+    let page: Page;
+    const problems: string[] = [];
+
+    beforeAll(async () => {
+      mkdirSync(SHOTS, { recursive: true });
+      dataDir = mkdtempSync(join(tmpdir(), 'reelbot-demo-card-'));
+      // `npm start` as it is, on a free port: no SIM_SPEED, so the demo's default pace.
+      app = await startApp({
+        REELBOT_DATA_DIR: dataDir,
+        PORT: '0',
+        SIM_PROFILE: profile,
+        LOG_LEVEL: 'warn',
+      });
+      browser = await launchChromium();
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      collectPageProblems(page, problems);
+    }, 60_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await app?.stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    const send = async (text: string) => {
+      await page.getByTestId('composer-input').fill(text);
+      await page.getByTestId('composer-input').press('Enter');
+    };
+    /** The channel's live card of the video (a top-level message, not a thread reply). */
+    const liveCard = () =>
+      page
+        .getByTestId('messages')
+        .locator(':scope > [data-testid="message"]:not([data-ephemeral])')
+        .locator(':scope > .msg-main > .msg-body > [data-testid="card"]')
+        .filter({ has: page.getByTestId('card-title').getByText('Phone tips', { exact: true }) });
+    const shot = async (name: string) => {
+      await page.mouse.move(0, 0);
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+      await page.screenshot({ path: `${SHOTS}/demo-${profile}-${name}.png` });
+    };
+
+    it('moves the bar several times before the thumbnails, for the default model', {
+      timeout: 120_000,
+    }, async () => {
+      await page.goto(`${app.url}/?user=alice`);
+      await expect.poll(() => page.getByTestId('connection').getAttribute('data-state')).toBe('live');
+      // Every value the card's bar shows, in order, until the thumbnails come.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { seenProgress: string[] }).seenProgress = seen;
+        const record = () => {
+          for (const bar of Array.from(document.querySelectorAll('[data-testid="card-progress"]'))) {
+            const value = bar.getAttribute('value') ?? '';
+            if (seen.at(-1) !== value) seen.push(value);
+          }
+        };
+        new MutationObserver(record).observe(document.body, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+        });
+      });
+
+      await send('/reel create --name "Phone tips" Five tips for filming on a phone, in sixty seconds flat.');
+      const confirm = page
+        .getByTestId('card-button')
+        .filter({ hasText: /^Create/ })
+        .last();
+      await confirm.waitFor({ timeout: 15_000 });
+      await confirm.click();
+      await liveCard().getByTestId('card-progress').waitFor({ timeout: 15_000 });
+      await shot('1-generating');
+      await liveCard().getByRole('button', { name: 'Use this' }).first().waitFor({ timeout: 60_000 });
+      const seen = await page.evaluate(() => (window as unknown as { seenProgress: string[] }).seenProgress);
+      // The default model takes 90 s of the simulator's time: a look every 10–30 s of it shows the bar move.
+      expect(new Set(seen).size, `progress seen: ${seen.join(', ')}`).toBeGreaterThanOrEqual(3);
+      expect(seen.map(Number)).toEqual([...seen.map(Number)].sort((a, b) => a - b));
+      expect(problems).toEqual([]);
+    });
+  },
+);

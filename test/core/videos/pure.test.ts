@@ -206,6 +206,33 @@ describe('ETA and adaptive intervals', () => {
     ).toBeUndefined();
   });
 
+  it("plans in the service's time: a service 20 times faster is looked at 20 times as often (issue 27)", () => {
+    // The same job as below, seen on a clock where the service runs 20× faster: every answer is 20× shorter.
+    expect(planNextLook([{ at: 0, percent: 5 }], GENERATION_BOUNDS, 20)).toEqual({
+      inMs: 500,
+      finishing: false,
+    });
+    const fast = (samples: { at: number; percent: number }[]) =>
+      nextCheckIn(
+        samples.map((s) => ({ ...s, at: s.at / 20 })),
+        GENERATION_BOUNDS,
+        20,
+      );
+    expect(
+      fast([
+        { at: 0, percent: 10 },
+        { at: 10_000, percent: 20 },
+      ]),
+    ).toBe(GENERATION_BOUNDS.max / 20);
+    expect(
+      fast([
+        { at: 0, percent: 30 },
+        { at: 10_000, percent: 50 },
+        { at: 20_000, percent: 65 },
+      ]),
+    ).toBe(21_000 / 20);
+  });
+
   it('asks to look soon without a rate, slowly when stalled, near the finish otherwise, within bounds', () => {
     const { min, max } = GENERATION_BOUNDS;
     expect(nextCheckIn([{ at: 0, percent: 5 }])).toBe(min);
