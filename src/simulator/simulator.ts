@@ -6,7 +6,7 @@ import { type Clock, ManualClock, systemClock } from './clock.js';
 import { Dispatcher } from './dispatcher.js';
 import { Engine } from './engine.js';
 import { ApiError, internalError } from './errors.js';
-import { errorResponse, readBody, send } from './http-io.js';
+import { errorResponse, readBody, send, sendMedia } from './http-io.js';
 import { startThumbnails } from './jobs/thumbnails.js';
 import { serveMedia } from './media.js';
 import {
@@ -126,12 +126,7 @@ export class Simulator {
     if (path.startsWith('/media/')) {
       this.#engine.settle();
       const media = this.#engine.profile.media(this.#engine, path) ?? serveMedia(this.#engine, path);
-      send(res, {
-        status: media.status,
-        headers: { 'Cache-Control': 'no-cache' },
-        body: media.body,
-        contentType: media.contentType,
-      });
+      sendMedia(req, res, media);
       return;
     }
     this.#requests += 1;
