@@ -55,7 +55,6 @@ describe('cards → one Components V2 container', () => {
       fields: [
         { label: 'Model', value: 'storyboard', short: true },
         { label: 'Credits', value: '20', short: true },
-        { label: 'Render', value: '[Download MP4](https://cdn.example/v.mp4)' },
         { label: 'Empty', value: '' },
       ],
       video: { url: 'https://cdn.example/v.mp4', alt: 'Octopus facts, rendered', poster: 'https://x/p.png' },
@@ -77,8 +76,7 @@ describe('cards → one Components V2 container', () => {
           },
           {
             type: 10,
-            content:
-              '**Model**: storyboard · **Credits**: 20\n**Render**: [Download MP4](https://cdn.example/v.mp4)\n**Empty**: ',
+            content: '**Model**: storyboard · **Credits**: 20\n**Empty**: ',
           },
           {
             type: 12,
@@ -86,6 +84,11 @@ describe('cards → one Components V2 container', () => {
               { media: { url: 'https://cdn.example/v.mp4' }, description: 'Octopus facts, rendered' },
               { media: { url: 'https://cdn.example/cover.png' }, description: 'cover' },
             ],
+          },
+          // The video plays in the gallery; its one link downloads it.
+          {
+            type: 1,
+            components: [{ type: 2, style: 5, label: 'Download MP4', url: 'https://cdn.example/v.mp4' }],
           },
           {
             type: 10,

@@ -531,7 +531,11 @@ describe.skipIf(!existsSync(CHROMIUM)).each(['spec', 'real'] as const)(
     const shot = async (name: string) => {
       await page.mouse.move(0, 0);
       await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+      // Tall enough for the whole card; the page, not the card, since an edit replaces the card's element.
+      await page.setViewportSize({ width: 1280, height: 1700 });
+      await liveCard().scrollIntoViewIfNeeded();
       await page.screenshot({ path: `${SHOTS}/demo-${profile}-${name}.png` });
+      await page.setViewportSize({ width: 1280, height: 900 });
     };
 
     it('moves the bar several times before the thumbnails, for the default model', {
@@ -570,6 +574,60 @@ describe.skipIf(!existsSync(CHROMIUM)).each(['spec', 'real'] as const)(
       // The default model takes 90 s of the simulator's time: a look every 10–30 s of it shows the bar move.
       expect(new Set(seen).size, `progress seen: ${seen.join(', ')}`).toBeGreaterThanOrEqual(3);
       expect(seen.map(Number)).toEqual([...seen.map(Number)].sort((a, b) => a - b));
+      expect(problems).toEqual([]);
+    });
+
+    it('says where the video is after each step, with one download link and a clip that plays', {
+      timeout: 120_000,
+    }, async () => {
+      const headline = async () =>
+        ((await liveCard().locator('.card-text').first().textContent()) ?? '').replace(/\s+/g, ' ');
+      // Generated: the thumbnails, then render or schedule.
+      expect(await headline()).toMatch(/^Generated\. .*Then render or schedule\.$/);
+      await shot('2-generated');
+
+      await liveCard().getByRole('button', { name: 'Render', exact: true }).click();
+      await expect.poll(headline, { timeout: 15_000 }).toMatch(/^Generated\. Rendering the MP4…/);
+      const player = liveCard().getByTestId('card-video-player');
+      await player.waitFor({ timeout: 30_000 });
+      // Rendered: the headline moves on, no longer "Generated … Then render or schedule".
+      expect(await headline()).toMatch(
+        /^Rendered\. .*Watch it here or download the MP4, then Schedule or Publish now\.$/,
+      );
+      // One way to the file: the player and its one download link (no Render field, no second button).
+      const src = await player.getAttribute('src');
+      expect(src).toMatch(/\/media\/render\/[0-9a-f]+\.mp4$/);
+      expect(await liveCard().locator(`a[href="${src}"]`).count()).toBe(1);
+      expect(
+        await liveCard()
+          .getByRole('link', { name: /Download MP4/ })
+          .count(),
+      ).toBe(1);
+      // The simulator's clip plays: metadata read, frames decoded, time moving.
+      const played = await player.evaluate(async (video: HTMLVideoElement) => {
+        video.muted = true;
+        await video.play();
+        await new Promise<void>((resolve) => {
+          const check = () => (video.currentTime > 0.2 ? resolve() : requestAnimationFrame(check));
+          check();
+        });
+        video.pause();
+        return { readyState: video.readyState, duration: video.duration, width: video.videoWidth };
+      });
+      expect(played.readyState).toBeGreaterThanOrEqual(2);
+      expect(played.duration).toBeGreaterThan(1);
+      expect(played.width).toBeGreaterThan(0);
+      await shot('3-rendered');
+
+      // Scheduled: the form asks for the YouTube title first, then the card says when and where.
+      await send('/reel schedule last youtube tomorrow 9am');
+      const dialog = page.getByTestId('form-dialog');
+      await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+      await dialog.getByLabel(/title/i).first().fill('Five phone filming tips');
+      await dialog.getByTestId('form-submit').click();
+      await expect.poll(headline, { timeout: 15_000 }).toMatch(/^Scheduled for .+ on YouTube\. /);
+      expect(await headline()).toContain('It posts then; nothing else to do.');
+      await shot('4-scheduled');
       expect(problems).toEqual([]);
     });
   },
