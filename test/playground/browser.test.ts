@@ -311,6 +311,65 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it('follows a card growing at the bottom, unless the member scrolled up (issue 27)', {
+    timeout: 60_000,
+  }, async () => {
+    problems.length = 0;
+    await page.goto(`${pg.url}/?user=alice`);
+    await expect.poll(() => page.getByTestId('connection').getAttribute('data-state')).toBe('live');
+    const list = page.getByTestId('messages');
+    const gap = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    const frames = () =>
+      page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const conversation = pg.adapter.conversation();
+    for (let i = 0; i < 6; i++) {
+      await pg.adapter.sender.post(
+        conversation,
+        { title: `Note ${i}`, text: 'One line.\nAnother line.\nA third line.' },
+        { dedupeId: `follow:${i}` },
+      );
+    }
+    const address = await pg.adapter.sender.post(conversation, videoCard(10), { dedupeId: 'follow:card' });
+    const message = page.locator(`[data-message-id="${address.split(':')[3]}"]`);
+    const card = message.locator(':scope > .msg-main > .msg-body > [data-testid="card"]');
+    await message.waitFor();
+    await expect.poll(gap).toBeLessThan(2);
+
+    // The card grows (thumbnails, pictures loading after it): the list keeps its end in view.
+    await pg.adapter.sender.update(address, videoCard(100, images.url));
+    await expect.poll(() => card.getAttribute('data-tone')).toBe('success');
+    await expect.poll(gap).toBeLessThan(2);
+    expect(await card.getByRole('button', { name: 'Use this' }).last().isVisible()).toBe(true);
+    const inView = await card.getByRole('button', { name: 'Use this' }).last().boundingBox();
+    const listBox = await list.boundingBox();
+    expect((inView?.y ?? 0) + (inView?.height ?? 0)).toBeLessThanOrEqual(
+      (listBox?.y ?? 0) + (listBox?.height ?? 0),
+    );
+
+    // Scrolled up to read: growth below leaves the member where they are.
+    await list.evaluate((el) => {
+      el.scrollTop = 0;
+    });
+    await frames();
+    await pg.adapter.sender.update(address, {
+      ...videoCard(100, images.url),
+      text: 'Rendered.\n'.repeat(12),
+    });
+    await expect.poll(() => card.textContent()).toContain('Rendered.');
+    await frames();
+    expect(await list.evaluate((el) => el.scrollTop)).toBe(0);
+
+    // Back at the bottom, it follows again.
+    await list.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await frames();
+    await pg.adapter.sender.update(address, { ...videoCard(100, images.url), text: 'Posted.\n'.repeat(20) });
+    await expect.poll(() => card.textContent()).toContain('Posted.');
+    await expect.poll(gap).toBeLessThan(2);
+    expect(problems).toEqual([]);
+  });
+
   it('looks right on a narrow screen', { timeout: 30_000 }, async () => {
     const phone = await browser.newPage({ viewport: { width: 420, height: 860 } });
     await phone.goto(`${pg.url}/?user=alice`);
