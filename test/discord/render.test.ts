@@ -276,6 +276,21 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
     expect(embedsSize(embeds)).toBeLessThanOrEqual(6000);
   });
 
+  it('gives a rendered video one Download MP4 link button before the card’s own (issue 27)', () => {
+    const payload = renderEmbeds({
+      title: 't',
+      video: { url: 'https://cdn.example/v.mp4', alt: 't, rendered' },
+      controls: [{ kind: 'button', action: 'video.schedule', value: 'v', label: 'Schedule' }],
+    });
+    expect(payload.components.map((r) => r.components.map((c) => ('label' in c ? c.label : '')))).toEqual([
+      ['Download MP4', 'Schedule'],
+    ]);
+    expect(payload.components[0]?.components[0]).toMatchObject({
+      style: 5,
+      url: 'https://cdn.example/v.mp4',
+    });
+  });
+
   it('numbers section buttons below the embeds, and packs five to a row past five rows', () => {
     const payload = renderEmbeds({
       title: 't',
