@@ -225,16 +225,12 @@ async function videoApi(s: Startup) {
   let deploymentKey = config.VIDEO_API_KEY;
   if (config.demo) {
     const demoKey = deploymentKey ?? generateApiKey();
-    const statePath = join(config.REELBOT_DATA_DIR, SIMULATOR_STATE_FILE);
-    mkdirSync(config.REELBOT_DATA_DIR, { recursive: true, mode: 0o700 });
-    if (s.options.fresh) rmSync(statePath, { force: true });
     simulator = await startSimulator({
       port: 0,
       speed: config.SIM_SPEED,
       profile: config.SIM_PROFILE,
       teams: [demoTeam(demoKey)],
-      // The demo continues after a restart: its videos and credits, like its policy and audit in the store.
-      stateFile: { path: statePath, warn: (message) => s.logger.warn({}, message) },
+      ...simulatorState(s),
     });
     s.teardown.push(() => simulator?.close());
     baseUrl = simulator.url;
@@ -263,6 +259,19 @@ async function videoApi(s: Startup) {
   // The real service runs in real time; the embedded simulator at its speed (core/live/service-time.ts).
   const serviceSpeed = simulator ? config.SIM_SPEED : 1;
   return { apiFor, deploymentKey, simulator, replicas, serviceSpeed };
+}
+
+/**
+ * Where the demo's simulator keeps its state: beside the SQLite store, in the data directory this process has
+ * locked, so the demo continues after a restart (its videos and credits, like its policy and audit). With
+ * DATABASE_URL (several replicas, each with its own embedded simulator) it stays in memory, as before.
+ */
+function simulatorState(s: Startup) {
+  if (s.config.DATABASE_URL) return {};
+  const path = join(s.config.REELBOT_DATA_DIR, SIMULATOR_STATE_FILE);
+  mkdirSync(s.config.REELBOT_DATA_DIR, { recursive: true, mode: 0o700 });
+  if (s.options.fresh) rmSync(path, { force: true });
+  return { stateFile: { path, warn: (message: string) => s.logger.warn({}, message) } };
 }
 
 /**
