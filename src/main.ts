@@ -3,7 +3,7 @@
  * configuration, starts the embedded simulator in demo mode, opens the store, wires the core, the poller,
  * the outbox sender and every configured chat adapter onto one HTTP server, and stops it all cleanly.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createAdapters } from './adapters.js';
 import { createVideoApiFactory, RateBudgetRegistry } from './api/index.js';
@@ -66,7 +66,14 @@ export interface RunningApp {
 export interface StartOptions {
   /** The Discord gateway lease's TTL with DATABASE_URL (default 15 s): takeover after a crash in ~4/3 of it. */
   leaderTtlMs?: number;
+  /** `npm start -- --fresh`: the demo starts over (its simulator's state and the SQLite store are removed). */
+  fresh?: boolean;
 }
+
+/** Where the demo's embedded simulator keeps its state, in the data directory. */
+export const SIMULATOR_STATE_FILE = 'simulator.json';
+/** The SQLite store's files in the data directory. */
+const SQLITE_FILES = ['reelbot.sqlite', 'reelbot.sqlite-wal', 'reelbot.sqlite-shm'];
 
 export async function startApp(
   env: Record<string, string | undefined> = process.env,
@@ -116,8 +123,14 @@ interface Startup {
 
 async function start(s: Startup): Promise<RunningApp> {
   const { config, logger, teardown } = s;
-  const api = await videoApi(s);
+  if (s.options.fresh && !config.demo) {
+    throw new StartupError(
+      '--fresh starts the demo over; with VIDEO_API_URL set there is no demo to start over (nothing was removed).',
+    );
+  }
+  // The data directory first: its lock keeps a second process from loading (and then saving) the demo's state.
   const store = await openData(s);
+  const api = await videoApi(s);
   const deps: CoreDeps = {
     store,
     apiFor: api.apiFor,
@@ -127,6 +140,7 @@ async function start(s: Startup): Promise<RunningApp> {
     catalog: new CatalogCache(s.clock),
     metrics: { command: (command, outcome) => s.metrics.commands.inc({ command, outcome }) },
     ...(api.deploymentKey ? { deploymentKey: api.deploymentKey } : {}),
+    ...(api.serviceSpeed !== 1 ? { serviceSpeed: api.serviceSpeed } : {}),
     ...(config.REELBOT_WORKSPACES ? { deploymentKeyWorkspaces: config.REELBOT_WORKSPACES } : {}),
   };
   const bot = createBot(deps, MODULES);
@@ -217,10 +231,12 @@ async function videoApi(s: Startup) {
       speed: config.SIM_SPEED,
       profile: config.SIM_PROFILE,
       teams: [demoTeam(demoKey)],
+      ...simulatorState(s),
     });
     s.teardown.push(() => simulator?.close());
     baseUrl = simulator.url;
-    deploymentKey = demoKey;
+    // A continued demo keeps its team's key (members may have linked it); a new one seeds `demoKey`.
+    deploymentKey = simulator.keys.includes(demoKey) ? demoKey : (simulator.keys[0] ?? demoKey);
   }
   // Replicas on one database share each key's rate limits (issue 17): every budget takes this one's share.
   const replicas = await openReplicaRegistry({
@@ -241,7 +257,22 @@ async function videoApi(s: Startup) {
     budgets,
     ...videoApiHooks(s.metrics),
   });
-  return { apiFor, deploymentKey, simulator, replicas };
+  // The real service runs in real time; the embedded simulator at its speed (core/live/service-time.ts).
+  const serviceSpeed = simulator ? config.SIM_SPEED : 1;
+  return { apiFor, deploymentKey, simulator, replicas, serviceSpeed };
+}
+
+/**
+ * Where the demo's simulator keeps its state: beside the SQLite store, in the data directory this process has
+ * locked, so the demo continues after a restart (its videos and credits, like its policy and audit). With
+ * DATABASE_URL (several replicas, each with its own embedded simulator) it stays in memory, as before.
+ */
+function simulatorState(s: Startup) {
+  if (s.config.DATABASE_URL) return {};
+  const path = join(s.config.REELBOT_DATA_DIR, SIMULATOR_STATE_FILE);
+  mkdirSync(s.config.REELBOT_DATA_DIR, { recursive: true, mode: 0o700 });
+  if (s.options.fresh) rmSync(path, { force: true });
+  return { stateFile: { path, warn: (message: string) => s.logger.warn({}, message) } };
 }
 
 /**
@@ -266,6 +297,10 @@ async function openData(s: Startup): Promise<Store> {
   const dir = s.config.REELBOT_DATA_DIR;
   const lock = lockDataDir(dir);
   s.teardown.push(() => lock.release());
+  if (s.options.fresh) {
+    for (const file of SQLITE_FILES) rmSync(join(dir, file), { force: true });
+    s.logger.info({ dir }, 'starting the demo over (--fresh)');
+  }
   const store = openStore({
     path: join(dir, 'reelbot.sqlite'),
     secretKey: loadSecretKey({
@@ -309,6 +344,8 @@ function backgroundRunner(
       },
       clock,
       logger,
+      // Demo mode: the embedded simulator's jobs run SIM_SPEED times faster, and their watches look as often.
+      serviceSpeed: wiring.deps.serviceSpeed ?? 1,
       concurrency: 64,
       holder: wiring.replicas.id,
       metrics: {
@@ -378,7 +415,7 @@ async function main() {
   if (existsSync('.env')) process.loadEnvFile?.('.env');
   let app: RunningApp;
   try {
-    app = await startApp();
+    app = await startApp(process.env, { fresh: process.argv.slice(2).includes('--fresh') });
   } catch (error) {
     // One sentence for the operator (DESIGN §2); the stack only when asked for with LOG_LEVEL=debug.
     const message = errorMessage(error);

@@ -167,6 +167,20 @@ function contextLines(context: string): string {
     .join('\n');
 }
 
+/** The label of a rendered video's link button. */
+export const DOWNLOAD_LABEL = 'Download MP4';
+
+/**
+ * The card's own controls, led by the rendered video's one link (it plays in the gallery; the link downloads
+ * it, as Slack's Watch / Download button does).
+ */
+export const cardControls = (card: Card): Control[] => [
+  ...(card.video && isWebUrl(card.video.url)
+    ? [{ kind: 'link', label: DOWNLOAD_LABEL, url: card.video.url } satisfies Control]
+    : []),
+  ...(card.controls ?? []),
+];
+
 const galleryItem = (url: string, alt: string): APIMediaGalleryItem => ({
   media: { url },
   ...(alt.trim() ? { description: clip(alt.trim(), DISCORD.mediaDescription) } : {}),
@@ -198,7 +212,7 @@ export function renderCard(card: Card, memory: RenderMemory): CardPayload {
   const middle: APIComponentInContainer[] = [];
   if (gallery || blocks.length > 0) middle.push(SEPARATOR);
   if (gallery) middle.push(gallery);
-  const rendered = (card.controls ?? []).flatMap((c) => renderControl(c, ctx) ?? []);
+  const rendered = cardControls(card).flatMap((c) => renderControl(c, ctx) ?? []);
   const tail: APIComponentInContainer[] = rowsOf(rendered).slice(0, DISCORD.actionRows);
   if (card.context?.trim()) tail.push(textDisplay(contextLines(card.context)));
 

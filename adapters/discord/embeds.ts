@@ -12,6 +12,7 @@ import type { APIEmbed, APIEmbedField } from 'discord.js';
 import type { Card, Control, Field } from '../../src/core/cards.js';
 import {
   type ActionRow,
+  cardControls,
   type EmbedPayload,
   isWebUrl,
   progressLine,
@@ -137,7 +138,8 @@ function embedControls(card: Card, memory: RenderMemory): ActionRow[] {
     controls: s.controls ?? [],
     ...(withControls.length > 1 ? { number: i + 1 } : {}),
   }));
-  if (card.controls?.length) groups.push({ controls: card.controls });
+  const own = cardControls(card);
+  if (own.length > 0) groups.push({ controls: own });
 
   const rendered = groups.map((g) =>
     g.controls.flatMap((c) => {

@@ -103,6 +103,11 @@ export interface CoreDeps {
   metrics?: CoreMetrics;
   /** Max age of a watch before the poller gives up (ms). */
   watchMaxAgeMs?: number;
+  /**
+   * How many times faster than `clock` the service's jobs run (live/service-time.ts): unset (1) for the real
+   * service, the embedded simulator's speed in demo mode; a new job's first look comes as much sooner.
+   */
+  serviceSpeed?: number;
   /** How approved requests run, by command: filled by `createBot` from the command modules. */
   approved?: ApprovedRunners;
   /** The dispatcher itself, for handlers made of other commands (`home`, the time-zone question): by `createBot`. */

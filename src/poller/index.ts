@@ -41,7 +41,6 @@ export class Runner {
     const onCommit = options.poller.onCommit;
     this.sender = new OutboxSender({ intervalMs: 500, ...options.sender });
     this.poller = new Poller({
-      intervalMs: 1000,
       ...options.poller,
       onCommit: () => {
         this.sender.nudge();

@@ -55,8 +55,14 @@ export interface PollerOptions {
   ): number | Promise<number>;
   /** Called after a pass committed chat effects, so the outbox sender can deliver them at once. */
   onCommit?(): void;
-  /** Period of the `start()` loop (default 1 s). */
+  /** Period of the `start()` loop (default 1 s, shorter for a faster service: `serviceSpeed`). */
   intervalMs?: number;
+  /**
+   * How many times faster than `clock` the service's jobs run (core/live/service-time.ts): 1 (the default)
+   * for the real service; in demo mode the embedded simulator's speed, by which job watchers' intervals and
+   * caps shrink, so they hold in the simulator's time.
+   */
+  serviceSpeed?: number;
   /**
    * Who this poller is among those sharing the database (a replica id); default a random one per poller.
    * Watches are leased to it while it checks them (`Store.watches.claim`).

@@ -32,6 +32,13 @@ export type { CheckOutcome, PollerMetrics, PollerOptions } from './poller-option
 /** Most jitter added to a requested interval. */
 const MAX_SPREAD_MS = 5_000;
 
+/**
+ * The `start()` loop's period against the real service; a faster service (the demo's simulator) shortens it
+ * in proportion, down to the shortest, so a look is not a whole second late on a job of a few seconds.
+ */
+const PASS_MS = 1000;
+const SHORTEST_PASS_MS = 100;
+
 /** Batches one pass works through before leaving the rest to the next pass (every check moves its watch on). */
 const MAX_BATCHES_PER_PASS = 50;
 
@@ -51,6 +58,12 @@ interface Look {
   log: Logger;
 }
 
+/** A watcher's interval bounds on the poller's clock. */
+interface Bounds {
+  min: number;
+  max: number;
+}
+
 export class Poller {
   readonly #o: PollerOptions;
   readonly #slots: Slots;
@@ -65,6 +78,8 @@ export class Poller {
   readonly #leaseMs: number;
   readonly #jitterRatio: number;
   readonly #batchSize: number;
+  readonly #serviceSpeed: number;
+  readonly #passMs: number;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   /** Aborts the API calls of running checks on `stop()`. */
@@ -79,6 +94,9 @@ export class Poller {
     this.#jitterRatio = options.jitterRatio ?? 0.1;
     this.#batchSize = options.batchSize ?? 500;
     this.#perOwner = options.perOwnerConcurrency ?? 4;
+    this.#serviceSpeed = options.serviceSpeed ?? 1;
+    this.#passMs =
+      options.intervalMs ?? Math.max(SHORTEST_PASS_MS, Math.min(PASS_MS, PASS_MS / this.#serviceSpeed));
     this.#abort = this.#newAbort();
   }
 
@@ -102,7 +120,7 @@ export class Poller {
         this.#o.logger.error({ err: describeError(error) }, 'poller pass failed; will retry'),
       );
     };
-    this.#timer = setInterval(pass, this.#o.intervalMs ?? 1000);
+    this.#timer = setInterval(pass, this.#passMs);
     this.#timer.unref();
     pass();
   }
@@ -236,7 +254,7 @@ export class Poller {
     if (budgetWait > 0) {
       // Holding a worker while the budget refills would starve other keys' watches; look again later.
       const wait =
-        Math.ceil(budgetWait) + Math.round(this.#random() * watcher.minIntervalMs * this.#jitterRatio);
+        Math.ceil(budgetWait) + Math.round(this.#random() * this.#bounds(watcher).min * this.#jitterRatio);
       await this.#reschedule(watch, started + wait);
       log.debug({ waitMs: wait }, 'background budget exhausted; check deferred');
       report('deferred');
@@ -248,7 +266,7 @@ export class Poller {
     try {
       const api = await this.#clientFor(watch.owner);
       result = await watcher.check(
-        { api, store: this.#o.store, now: started, logger: log },
+        { api, store: this.#o.store, now: started, logger: log, serviceSpeed: this.#serviceSpeed },
         forWatcher(watch),
       );
       const outcome = await this.#locked.commit(() => this.#commit(look, result));
@@ -259,6 +277,15 @@ export class Poller {
       report(outcome);
       return outcome === 'gave_up';
     }
+  }
+
+  /**
+   * The watcher's interval bounds on this poller's clock: a job's (`jobTime`) are the service's time, as many
+   * times shorter as the service is faster (the demo's simulator); the others are the wall clock's.
+   */
+  #bounds(watcher: Watcher): Bounds {
+    const speed = watcher.jobTime ? this.#serviceSpeed : 1;
+    return { min: watcher.minIntervalMs / speed, max: watcher.maxIntervalMs / speed };
   }
 
   /** An owner whose key cannot be read has no budget to ask; the check then fails on `apiFor` and counts. */
@@ -310,18 +337,19 @@ export class Poller {
   async #commit({ watch, watcher, started }: Look, result: WatchResult): Promise<CheckOutcome | undefined> {
     const { store, clock } = this.#o;
     const previous = failureState(watch);
-    const requested = result.nextCheckInMs ?? watcher.maxIntervalMs;
-    const interval = jittered(clamp(requested, watcher.minIntervalMs, watcher.maxIntervalMs), {
+    const bounds = this.#bounds(watcher);
+    const requested = result.nextCheckInMs ?? bounds.max;
+    const interval = jittered(clamp(requested, bounds.min, bounds.max), {
       ratio: this.#jitterRatio,
       upwardOnly: true,
       // A schedule watch asks for "just after it is due" ten minutes ahead: 10 % would be a minute late.
       maxSpreadMs: MAX_SPREAD_MS,
       random: this.#random,
-      min: watcher.minIntervalMs,
-      max: watcher.maxIntervalMs,
+      min: bounds.min,
+      max: bounds.max,
     });
     const now = clock.now();
-    const nextCheckAt = this.#capped(now + interval, started, watcher);
+    const nextCheckAt = this.#capped(now + interval, started, bounds);
     return await store.transaction(async () => {
       // Cancelled or finished by someone else while we were checking, or taken over by another replica once
       // this lease ran out: its effects would be stale or doubled.
@@ -340,12 +368,11 @@ export class Poller {
 
   /**
    * No look lands later than the kind's longest interval after the previous one began (DESIGN §4: a running
-   * job is looked at every 30 s at most), whatever the check took: the next pass may pick it up one pass
-   * period late, so that period is kept in hand.
+   * job is looked at every 30 s of the service's time at most), whatever the check took: the next pass may
+   * pick it up one pass period late, so that period is kept in hand.
    */
-  #capped(nextCheckAt: number, started: number, watcher: Watcher): number {
-    const pass = this.#o.intervalMs ?? 1000;
-    const latest = started + Math.max(watcher.minIntervalMs, watcher.maxIntervalMs - pass);
+  #capped(nextCheckAt: number, started: number, bounds: Bounds): number {
+    const latest = started + Math.max(bounds.min, bounds.max - this.#passMs);
     return Math.min(nextCheckAt, latest);
   }
 
@@ -422,7 +449,7 @@ export class Poller {
 
     if (type === 'rate_limited') {
       const retryAfterMs = error instanceof VideoApiError ? (error.details.retryAfter ?? 0) * 1000 : 0;
-      const wait = Math.max(retryAfterMs, watcher.minIntervalMs);
+      const wait = Math.max(retryAfterMs, this.#bounds(watcher).min);
       // The service asked for the wait: it is kept even past the kind's longest interval.
       await this.#recordFailure(look, { ...previous, ...streak }, now + wait);
       log.warn({ ...context, waitMs: wait }, 'watch check rate limited');
@@ -442,13 +469,14 @@ export class Poller {
       await this.#finish(look, { now, reason });
       return 'gave_up';
     }
-    const wait = jittered(exponential(failures.failures, watcher.minIntervalMs, watcher.maxIntervalMs), {
+    const bounds = this.#bounds(watcher);
+    const wait = jittered(exponential(failures.failures, bounds.min, bounds.max), {
       ratio: this.#jitterRatio,
       random: this.#random,
-      min: watcher.minIntervalMs,
-      max: watcher.maxIntervalMs,
+      min: bounds.min,
+      max: bounds.max,
     });
-    await this.#recordFailure(look, failures, this.#capped(now + wait, started, watcher));
+    await this.#recordFailure(look, failures, this.#capped(now + wait, started, bounds));
     log.warn({ ...context, failures: failures.failures, waitMs: wait }, 'watch check failed; backing off');
     return 'error';
   }

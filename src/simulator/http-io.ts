@@ -47,6 +47,49 @@ export function errorResponse(error: ApiError): WireResponse {
   };
 }
 
+/**
+ * Media (an image, the demo clip): whole, or the byte range a player asks for (`Range: bytes=a-b`, 206), as
+ * browsers read a video: a `<video>` that gets no ranges may refuse to seek, or to play at all.
+ */
+export function sendMedia(
+  req: IncomingMessage,
+  res: ServerResponse,
+  media: { status: number; contentType: string; body: string | Buffer },
+): void {
+  const body = typeof media.body === 'string' ? Buffer.from(media.body, 'utf8') : media.body;
+  const headers = {
+    'Cache-Control': 'no-cache',
+    'Content-Type': media.contentType,
+    'Accept-Ranges': 'bytes',
+  };
+  const range = media.status === 200 ? byteRange(req.headers.range, body.length) : undefined;
+  if (range === 'unsatisfiable') {
+    res.writeHead(416, { ...headers, 'Content-Range': `bytes */${body.length}`, 'Content-Length': '0' });
+    res.end();
+    return;
+  }
+  const part = range ? body.subarray(range.start, range.end + 1) : body;
+  res.writeHead(range ? 206 : media.status, {
+    ...headers,
+    ...(range ? { 'Content-Range': `bytes ${range.start}-${range.end}/${body.length}` } : {}),
+    'Content-Length': String(part.length),
+  });
+  res.end(req.method === 'HEAD' ? undefined : part);
+}
+
+/** One `bytes=a-b`, `bytes=a-` or `bytes=-n` range within `size`; undefined: none asked (or several: whole). */
+function byteRange(
+  header: string | undefined,
+  size: number,
+): { start: number; end: number } | 'unsatisfiable' | undefined {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!match || (match[1] === '' && match[2] === '')) return undefined;
+  const [first, last] = [match[1] as string, match[2] as string];
+  const start = first === '' ? Math.max(0, size - Number(last)) : Number(first);
+  const end = first === '' || last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  return start > end || start >= size ? 'unsatisfiable' : { start, end };
+}
+
 export function send(res: ServerResponse, response: WireResponse): void {
   const body = Buffer.from(response.body, 'utf8');
   res.writeHead(response.status, {

@@ -1,13 +1,27 @@
 /**
  * Small generated images behind the URLs the simulator hands out, so a browser (the playground, a chat
- * client) can display thumbnails and b-roll frames. No authentication: URLs are unguessable enough for a demo.
+ * client) can display thumbnails and b-roll frames, and a real few-second clip behind every finished render,
+ * so a player can play it. No authentication: URLs are unguessable enough for a demo.
  */
+import { readFileSync } from 'node:fs';
 import type { Engine } from './engine.js';
 
 export interface MediaResponse {
   status: number;
   contentType: string;
-  body: string;
+  /** Text, or the bytes of a clip (served with byte ranges, as players ask for them). */
+  body: string | Buffer;
+}
+
+let clip: Buffer | undefined;
+
+/**
+ * The clip every finished render (and the real profile's preview) plays: 4 s of moving gradients with a soft
+ * tone, H.264 + AAC in an MP4, 35 KB, made by `assets/make-demo-clip.sh` and committed. Read once, when asked.
+ */
+export function demoClip(): MediaResponse {
+  clip ??= readFileSync(new URL('./assets/demo-clip.mp4', import.meta.url));
+  return { status: 200, contentType: 'video/mp4', body: clip };
 }
 
 const THUMB = /^\/media\/thumb\/([0-9a-f]{24})\/(\d{1,4})\.svg$/;
@@ -33,14 +47,8 @@ export function serveMedia(engine: Engine, path: string): MediaResponse {
       );
   }
   const render = RENDER.exec(path);
-  if (render && engine.store.renders.get(render[1]!)?.status === 'done') {
-    // A placeholder: the simulator renders nothing real, but the link should lead somewhere readable.
-    return {
-      status: 200,
-      contentType: 'text/plain; charset=utf-8',
-      body: 'Simulated render: no real video file.\n',
-    };
-  }
+  // The simulator renders nothing real: every render is the same short clip, so the link plays.
+  if (render && engine.store.renders.get(render[1]!)?.status === 'done') return demoClip();
   return { status: 404, contentType: 'text/plain; charset=utf-8', body: 'Not found\n' };
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from './clock.js';
+import type { Snapshot } from './snapshot.js';
 import { PLATFORMS, type Platform, SCOPES } from './vocabulary.js';
 
 /** A connected social account as seeded (newer GET /accounts shape). */
@@ -71,6 +72,8 @@ export interface SimulatorOptions extends Partial<Knobs> {
   logger?: Logger | undefined;
   /** origin the simulator is reachable at, used for the media URLs it hands out; default: the request's Host */
   publicBaseUrl?: string;
+  /** a saved state (`Simulator.snapshot()`) to continue from, instead of seeding `teams` */
+  state?: Snapshot;
 }
 
 export const TEAM_DEFAULTS = { plan: 'pro', credits: 500, projectCap: 100 } as const;

@@ -203,6 +203,16 @@ export class Store {
     return this.#seq;
   }
 
+  /** The last creation order handed out (a saved state keeps it, so order survives a restart). */
+  get seq(): number {
+    return this.#seq;
+  }
+
+  /** Continues the creation order of a saved state. */
+  resumeSeq(seq: number): void {
+    this.#seq = Math.max(this.#seq, seq);
+  }
+
   team(teamId: string): TeamRec {
     const team = this.teams.get(teamId);
     if (!team) throw new Error(`unknown team ${teamId}`);

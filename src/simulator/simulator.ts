@@ -6,7 +6,7 @@ import { type Clock, ManualClock, systemClock } from './clock.js';
 import { Dispatcher } from './dispatcher.js';
 import { Engine } from './engine.js';
 import { ApiError, internalError } from './errors.js';
-import { errorResponse, readBody, send } from './http-io.js';
+import { errorResponse, readBody, send, sendMedia } from './http-io.js';
 import { startThumbnails } from './jobs/thumbnails.js';
 import { serveMedia } from './media.js';
 import {
@@ -19,6 +19,7 @@ import {
 import { profileNamed } from './profiles/index.js';
 import type { TeamRec } from './records.js';
 import { addKey, seedTeams } from './seed.js';
+import { restore, type Snapshot, snapshotOf } from './snapshot.js';
 import { API_PREFIX, iso } from './views.js';
 import { PLATFORMS, type Platform } from './vocabulary.js';
 
@@ -103,7 +104,19 @@ export class Simulator {
     this.#engine = new Engine({ clock, knobs, seed, logger, profile });
     this.#dispatcher = new Dispatcher(this.#engine);
     this.#publicBaseUrl = opts.publicBaseUrl?.replace(/\/+$/, '');
-    this.keys = seedTeams(this.#engine, opts.teams ?? [demoTeam()]);
+    if (opts.state) {
+      // A saved state brings its own teams and keys (`teams` seeds a fresh simulator only).
+      restore(this.#engine, opts.state);
+      this.keys = [...this.#engine.store.keys.values()].filter((k) => !k.revoked).map((k) => k.key);
+    } else {
+      this.keys = seedTeams(this.#engine, opts.teams ?? [demoTeam()]);
+    }
+  }
+
+  /** Everything it holds, as JSON-ready records (snapshot.ts): `state` of a later simulator continues it. */
+  snapshot(): Snapshot {
+    this.#engine.settle();
+    return snapshotOf(this.#engine.store);
   }
 
   /** node:http request listener. */
@@ -126,12 +139,7 @@ export class Simulator {
     if (path.startsWith('/media/')) {
       this.#engine.settle();
       const media = this.#engine.profile.media(this.#engine, path) ?? serveMedia(this.#engine, path);
-      send(res, {
-        status: media.status,
-        headers: { 'Cache-Control': 'no-cache' },
-        body: media.body,
-        contentType: media.contentType,
-      });
+      sendMedia(req, res, media);
       return;
     }
     this.#requests += 1;

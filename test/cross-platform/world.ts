@@ -179,8 +179,9 @@ export async function crossWorld(profile: SimulatorProfile): Promise<CrossWorld>
       if (!card) return undefined;
       return {
         text: htmlText(card.html),
-        links: [...card.html.matchAll(/<a class="btn btn-link" href="([^"]*)"/g)].map((m) =>
-          unescapeHtml(m[1] as string),
+        // Link buttons, and the download link under a playable video.
+        links: [...card.html.matchAll(/<a class="(?:btn btn-link|video-download)" href="([^"]*)"/g)].map(
+          (m) => unescapeHtml(m[1] as string),
         ),
         thread: history.filter((m) => m.threadOf === id).map((m) => htmlText(m.html)),
       };

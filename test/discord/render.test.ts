@@ -55,7 +55,6 @@ describe('cards → one Components V2 container', () => {
       fields: [
         { label: 'Model', value: 'storyboard', short: true },
         { label: 'Credits', value: '20', short: true },
-        { label: 'Render', value: '[Download MP4](https://cdn.example/v.mp4)' },
         { label: 'Empty', value: '' },
       ],
       video: { url: 'https://cdn.example/v.mp4', alt: 'Octopus facts, rendered', poster: 'https://x/p.png' },
@@ -77,8 +76,7 @@ describe('cards → one Components V2 container', () => {
           },
           {
             type: 10,
-            content:
-              '**Model**: storyboard · **Credits**: 20\n**Render**: [Download MP4](https://cdn.example/v.mp4)\n**Empty**: ',
+            content: '**Model**: storyboard · **Credits**: 20\n**Empty**: ',
           },
           {
             type: 12,
@@ -86,6 +84,11 @@ describe('cards → one Components V2 container', () => {
               { media: { url: 'https://cdn.example/v.mp4' }, description: 'Octopus facts, rendered' },
               { media: { url: 'https://cdn.example/cover.png' }, description: 'cover' },
             ],
+          },
+          // The video plays in the gallery; its one link downloads it.
+          {
+            type: 1,
+            components: [{ type: 2, style: 5, label: 'Download MP4', url: 'https://cdn.example/v.mp4' }],
           },
           {
             type: 10,
@@ -271,6 +274,21 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
     expect(embeds[0]?.title?.endsWith('…')).toBe(true);
     expect(embeds[0]?.fields?.length).toBeLessThanOrEqual(25);
     expect(embedsSize(embeds)).toBeLessThanOrEqual(6000);
+  });
+
+  it('gives a rendered video one Download MP4 link button before the card’s own (issue 27)', () => {
+    const payload = renderEmbeds({
+      title: 't',
+      video: { url: 'https://cdn.example/v.mp4', alt: 't, rendered' },
+      controls: [{ kind: 'button', action: 'video.schedule', value: 'v', label: 'Schedule' }],
+    });
+    expect(payload.components.map((r) => r.components.map((c) => ('label' in c ? c.label : '')))).toEqual([
+      ['Download MP4', 'Schedule'],
+    ]);
+    expect(payload.components[0]?.components[0]).toMatchObject({
+      style: 5,
+      url: 'https://cdn.example/v.mp4',
+    });
   });
 
   it('numbers section buttons below the embeds, and packs five to a row past five rows', () => {

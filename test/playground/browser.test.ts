@@ -311,6 +311,65 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     expect(problems).toEqual([]);
   });
 
+  it('follows a card growing at the bottom, unless the member scrolled up (issue 27)', {
+    timeout: 60_000,
+  }, async () => {
+    problems.length = 0;
+    await page.goto(`${pg.url}/?user=alice`);
+    await expect.poll(() => page.getByTestId('connection').getAttribute('data-state')).toBe('live');
+    const list = page.getByTestId('messages');
+    const gap = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    const frames = () =>
+      page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const conversation = pg.adapter.conversation();
+    for (let i = 0; i < 6; i++) {
+      await pg.adapter.sender.post(
+        conversation,
+        { title: `Note ${i}`, text: 'One line.\nAnother line.\nA third line.' },
+        { dedupeId: `follow:${i}` },
+      );
+    }
+    const address = await pg.adapter.sender.post(conversation, videoCard(10), { dedupeId: 'follow:card' });
+    const message = page.locator(`[data-message-id="${address.split(':')[3]}"]`);
+    const card = message.locator(':scope > .msg-main > .msg-body > [data-testid="card"]');
+    await message.waitFor();
+    await expect.poll(gap).toBeLessThan(2);
+
+    // The card grows (thumbnails, pictures loading after it): the list keeps its end in view.
+    await pg.adapter.sender.update(address, videoCard(100, images.url));
+    await expect.poll(() => card.getAttribute('data-tone')).toBe('success');
+    await expect.poll(gap).toBeLessThan(2);
+    expect(await card.getByRole('button', { name: 'Use this' }).last().isVisible()).toBe(true);
+    const inView = await card.getByRole('button', { name: 'Use this' }).last().boundingBox();
+    const listBox = await list.boundingBox();
+    expect((inView?.y ?? 0) + (inView?.height ?? 0)).toBeLessThanOrEqual(
+      (listBox?.y ?? 0) + (listBox?.height ?? 0),
+    );
+
+    // Scrolled up to read: growth below leaves the member where they are.
+    await list.evaluate((el) => {
+      el.scrollTop = 0;
+    });
+    await frames();
+    await pg.adapter.sender.update(address, {
+      ...videoCard(100, images.url),
+      text: 'Rendered.\n'.repeat(12),
+    });
+    await expect.poll(() => card.textContent()).toContain('Rendered.');
+    await frames();
+    expect(await list.evaluate((el) => el.scrollTop)).toBe(0);
+
+    // Back at the bottom, it follows again.
+    await list.evaluate((el) => {
+      el.scrollTop = el.scrollHeight;
+    });
+    await frames();
+    await pg.adapter.sender.update(address, { ...videoCard(100, images.url), text: 'Posted.\n'.repeat(20) });
+    await expect.poll(() => card.textContent()).toContain('Posted.');
+    await expect.poll(gap).toBeLessThan(2);
+    expect(problems).toEqual([]);
+  });
+
   it('looks right on a narrow screen', { timeout: 30_000 }, async () => {
     const phone = await browser.newPage({ viewport: { width: 420, height: 860 } });
     await phone.goto(`${pg.url}/?user=alice`);
@@ -480,3 +539,155 @@ describe.skipIf(!existsSync(CHROMIUM))('the demo in a browser: one living card i
     expect(problems).toEqual([]);
   });
 });
+
+/**
+ * The demo's live card as a newcomer sees it (issue 27), with `npm start`'s defaults (the default model, the
+ * simulator's default speed) on both simulator profiles: the bar moves several times before the thumbnails,
+ * the card's headline says where the video is after each step, and the rendered clip plays in the card.
+ * Screenshots land in `test-output/playground/demo-<profile>-*.png`.
+ */
+describe.skipIf(!existsSync(CHROMIUM)).each(['spec', 'real'] as const)(
+  'the demo in a browser on the %s profile: the live card follows the video',
+  (profile) => {
+    let app: RunningApp;
+    let dataDir: string;
+    let browser: Browser;
+    let page: Page;
+    const problems: string[] = [];
+
+    beforeAll(async () => {
+      mkdirSync(SHOTS, { recursive: true });
+      dataDir = mkdtempSync(join(tmpdir(), 'reelbot-demo-card-'));
+      // `npm start` as it is, on a free port: no SIM_SPEED, so the demo's default pace.
+      app = await startApp({
+        REELBOT_DATA_DIR: dataDir,
+        PORT: '0',
+        SIM_PROFILE: profile,
+        LOG_LEVEL: 'warn',
+      });
+      browser = await launchChromium();
+      page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      collectPageProblems(page, problems);
+    }, 60_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      await app?.stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    const send = async (text: string) => {
+      await page.getByTestId('composer-input').fill(text);
+      await page.getByTestId('composer-input').press('Enter');
+    };
+    /** The channel's live card of the video (a top-level message, not a thread reply). */
+    const liveCard = () =>
+      page
+        .getByTestId('messages')
+        .locator(':scope > [data-testid="message"]:not([data-ephemeral])')
+        .locator(':scope > .msg-main > .msg-body > [data-testid="card"]')
+        .filter({ has: page.getByTestId('card-title').getByText('Phone tips', { exact: true }) });
+    const shot = async (name: string) => {
+      await page.mouse.move(0, 0);
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+      // Tall enough for the whole card; the page, not the card, since an edit replaces the card's element.
+      await page.setViewportSize({ width: 1280, height: 1700 });
+      await liveCard().scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/demo-${profile}-${name}.png` });
+      await page.setViewportSize({ width: 1280, height: 900 });
+    };
+
+    it('moves the bar several times before the thumbnails, for the default model', {
+      timeout: 120_000,
+    }, async () => {
+      await page.goto(`${app.url}/?user=alice`);
+      await expect.poll(() => page.getByTestId('connection').getAttribute('data-state')).toBe('live');
+      // Every value the card's bar shows, in order, until the thumbnails come.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { seenProgress: string[] }).seenProgress = seen;
+        const record = () => {
+          for (const bar of Array.from(document.querySelectorAll('[data-testid="card-progress"]'))) {
+            const value = bar.getAttribute('value') ?? '';
+            if (seen.at(-1) !== value) seen.push(value);
+          }
+        };
+        new MutationObserver(record).observe(document.body, {
+          subtree: true,
+          childList: true,
+          attributes: true,
+        });
+      });
+
+      await send('/reel create --name "Phone tips" Five tips for filming on a phone, in sixty seconds flat.');
+      const confirm = page
+        .getByTestId('card-button')
+        .filter({ hasText: /^Create/ })
+        .last();
+      await confirm.waitFor({ timeout: 15_000 });
+      await confirm.click();
+      await liveCard().getByTestId('card-progress').waitFor({ timeout: 15_000 });
+      await shot('1-generating');
+      await liveCard().getByRole('button', { name: 'Use this' }).first().waitFor({ timeout: 60_000 });
+      const seen = await page.evaluate(() => (window as unknown as { seenProgress: string[] }).seenProgress);
+      // The default model takes 90 s of the simulator's time: a look every 10–30 s of it shows the bar move.
+      expect(new Set(seen).size, `progress seen: ${seen.join(', ')}`).toBeGreaterThanOrEqual(3);
+      expect(seen.map(Number)).toEqual([...seen.map(Number)].sort((a, b) => a - b));
+      expect(problems).toEqual([]);
+    });
+
+    it('says where the video is after each step, with one download link and a clip that plays', {
+      timeout: 120_000,
+    }, async () => {
+      const headline = async () =>
+        ((await liveCard().locator('.card-text').first().textContent()) ?? '').replace(/\s+/g, ' ');
+      // Generated: the thumbnails, then render or schedule.
+      expect(await headline()).toMatch(/^Generated\. .*Then render or schedule\.$/);
+      await shot('2-generated');
+
+      await liveCard().getByRole('button', { name: 'Render', exact: true }).click();
+      await expect.poll(headline, { timeout: 15_000 }).toMatch(/^Generated\. Rendering the MP4…/);
+      const player = liveCard().getByTestId('card-video-player');
+      await player.waitFor({ timeout: 30_000 });
+      // Rendered: the headline moves on, no longer "Generated … Then render or schedule".
+      expect(await headline()).toMatch(
+        /^Rendered\. .*Watch it here or download the MP4, then Schedule or Publish now\.$/,
+      );
+      // One way to the file: the player and its one download link (no Render field, no second button).
+      const src = await player.getAttribute('src');
+      expect(src).toMatch(/\/media\/render\/[0-9a-f]+\.mp4$/);
+      expect(await liveCard().locator(`a[href="${src}"]`).count()).toBe(1);
+      expect(
+        await liveCard()
+          .getByRole('link', { name: /Download MP4/ })
+          .count(),
+      ).toBe(1);
+      // The simulator's clip plays: metadata read, frames decoded, time moving.
+      const played = await player.evaluate(async (video: HTMLVideoElement) => {
+        video.muted = true;
+        await video.play();
+        await new Promise<void>((resolve) => {
+          const check = () => (video.currentTime > 0.2 ? resolve() : requestAnimationFrame(check));
+          check();
+        });
+        video.pause();
+        return { readyState: video.readyState, duration: video.duration, width: video.videoWidth };
+      });
+      expect(played.readyState).toBeGreaterThanOrEqual(2);
+      expect(played.duration).toBeGreaterThan(1);
+      expect(played.width).toBeGreaterThan(0);
+      await shot('3-rendered');
+
+      // Scheduled: the form asks for the YouTube title first, then the card says when and where.
+      await send('/reel schedule last youtube tomorrow 9am');
+      const dialog = page.getByTestId('form-dialog');
+      await dialog.waitFor({ state: 'visible', timeout: 15_000 });
+      await dialog.getByLabel(/title/i).first().fill('Five phone filming tips');
+      await dialog.getByTestId('form-submit').click();
+      await expect.poll(headline, { timeout: 15_000 }).toMatch(/^Scheduled for .+ on YouTube\. /);
+      expect(await headline()).toContain('It posts then; nothing else to do.');
+      await shot('4-scheduled');
+      expect(problems).toEqual([]);
+    });
+  },
+);

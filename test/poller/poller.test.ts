@@ -274,6 +274,49 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(spread.size).toBe(3);
     });
 
+    describe('in the service time of a faster service (the demo simulator, issue 27)', () => {
+      /** The demo's default speed: the embedded simulator's jobs run 20 times faster than the wall clock. */
+      const SPEED = 20;
+      it.each([
+        ['a too-eager request is raised to the minimum (10 s of its time)', 1, 500],
+        ['a too-lazy request is lowered to the cap (30 s of its time, less the pass)', HOUR, 1_400],
+        ['a request within bounds is kept', 17_000 / SPEED, 850],
+      ])('a job watch: %s', async (_name, requested, expected) => {
+        const { watcher } = fakeWatcher((w) => ({ state: w.state, done: false, nextCheckInMs: requested }));
+        const watch = await addWatch();
+        const p = poller({
+          watchers: { generation: { ...watcher, jobTime: true } },
+          serviceSpeed: SPEED,
+          random: () => 0,
+        });
+        await p.tick();
+        expect((await store.watches.get(watch.id))?.nextCheckAt).toBe(T0 + expected);
+      });
+
+      it('a job watch backs off within its bounds in the service time', async () => {
+        const { watcher } = fakeWatcher(() => {
+          throw apiError('internal_error', { status: 500 });
+        });
+        const watch = await addWatch();
+        const p = poller({ watchers: { generation: { ...watcher, jobTime: true } }, serviceSpeed: SPEED });
+        const waits: number[] = [];
+        for (let i = 0; i < 3; i++) {
+          await p.tick();
+          const next = (await store.watches.get(watch.id))!.nextCheckAt;
+          waits.push(next - clock.now());
+          clock.current = next;
+        }
+        expect(waits).toEqual([500, 1_000, 1_400]);
+      });
+
+      it('a wall-clock watch (a calendar) keeps its own bounds, whatever the service speed', async () => {
+        const { watcher } = fakeWatcher((w) => ({ state: w.state, done: false, nextCheckInMs: 1 }));
+        const watch = await addWatch();
+        await poller({ watchers: { generation: watcher }, serviceSpeed: SPEED, random: () => 0 }).tick();
+        expect((await store.watches.get(watch.id))?.nextCheckAt).toBe(T0 + 10_000);
+      });
+    });
+
     it('asks the budget as a deferrable look only when the watcher says the look can wait', async () => {
       const asked: { kind: string; deferrable: boolean }[] = [];
       const { watcher } = fakeWatcher();

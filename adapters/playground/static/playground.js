@@ -51,6 +51,25 @@ const scrollToBottom = () => {
   messages.scrollTop = messages.scrollHeight;
 };
 
+/**
+ * Whether the list follows what grows at its end (a new message, a card edited taller, a picture loaded):
+ * yes while the member is at the bottom, no once they scroll up to read, yes again when they come back.
+ */
+let following = true;
+messages.addEventListener(
+  'scroll',
+  () => {
+    following = nearBottom();
+  },
+  { passive: true },
+);
+const follow = () => {
+  if (following) scrollToBottom();
+};
+// Pictures and the video's poster load after their card is shown, and make it taller (load does not bubble).
+messages.addEventListener('load', follow, true);
+messages.addEventListener('loadedmetadata', follow, true);
+
 /** @param {number} count */
 const threadLabel = (count) => `${count} ${count === 1 ? 'reply' : 'replies'}`;
 
@@ -96,7 +115,6 @@ function upsert(view) {
   localizeTimes(element);
   const existing = document.getElementById(element.id);
   if (existing) return replaceBody(existing, element);
-  const stick = nearBottom();
   const parent = view.threadOf ? document.getElementById(`m-${view.threadOf}`) : null;
   const thread = parent?.querySelector(':scope > .msg-main > .thread');
   if (thread) {
@@ -105,7 +123,7 @@ function upsert(view) {
   } else {
     messages.append(element);
   }
-  if (stick) scrollToBottom();
+  follow();
 }
 
 /**
@@ -124,6 +142,7 @@ function replaceBody(existing, fresh) {
       ? `[data-action="${CSS.escape(focused.dataset.action)}"][data-value="${CSS.escape(focused.dataset.value ?? '')}"]`
       : null;
   oldBody.replaceWith(newBody);
+  follow();
   existing.classList.remove('is-updated');
   void existing.offsetWidth; // restart the highlight animation
   existing.classList.add('is-updated');

@@ -4,7 +4,8 @@
  * fetches the video for its thumbnails and keeps watching them while they are queued or generating; a
  * milestone ("✅ … is ready" / "❌ … failed") goes once to the card's thread.
  *
- * The interval adapts (10–30 s, the API's advice for status polling): the percent rate estimates the finish
+ * The interval adapts (10–30 s of the service's time, the API's advice for status polling; service-time.ts
+ * for the demo's faster simulator): the percent rate estimates the finish
  * and the next look lands just after it. That look reads the video itself (GET /videos/{id}) rather than its
  * status: when the estimate was right, one call says "completed" and carries the name and thumbnails the
  * card needs. Measured in bench/poller-scale (docs/performance.md).
@@ -23,6 +24,7 @@ import {
   rateSamples,
 } from './progress-estimate.js';
 import { applyVideoEffects, updateVideoCard, watchedVideoState } from './projections.js';
+import { onClock } from './service-time.js';
 import {
   cardThumbnailsOf,
   thumbnailsPending,
@@ -183,7 +185,7 @@ async function completed({ ctx, watch, state }: Look, video: Video | undefined):
   return result(watch, {
     state: next,
     done: !pending,
-    next: pending ? THUMBNAIL_BOUNDS.max : undefined,
+    next: pending ? onClock(THUMBNAIL_BOUNDS.max, ctx.serviceSpeed) : undefined,
     effects: {
       patch,
       dedupe: `${key}:completed`,
@@ -225,7 +227,7 @@ function progressed({ ctx, watch, state }: Look, status: VideoStatus): WatchResu
   const samples = [...state.samples, { at: ctx.now, percent: status.percentCompleted }].slice(-SAMPLES_KEPT);
   const rated = rateSamples(samples, state.startedAt);
   const step = percentStep(status.percentCompleted);
-  const look = planNextLook(rated, GENERATION_BOUNDS);
+  const look = planNextLook(rated, GENERATION_BOUNDS, ctx.serviceSpeed);
   const warnings = status.errorMessages.slice(0, MAX_WARNINGS).map((w) => w.slice(0, MAX_WARNING_CHARS));
   const warned = warnings.join('\n') !== (state.warnings ?? []).join('\n');
   const next: GenerationState = {
@@ -270,7 +272,7 @@ async function fromVideoRead(ctx: WatchContext, watch: Watch, state: GenerationS
   return result(watch, {
     state: withoutFinishing(state),
     done: false,
-    next: GENERATION_BOUNDS.min,
+    next: onClock(GENERATION_BOUNDS.min, ctx.serviceSpeed),
     effects: {},
   });
 }
@@ -290,7 +292,7 @@ async function checkGeneration(
       return result(watch, {
         state: withoutFinishing(state),
         done: false,
-        next: GENERATION_BOUNDS.min,
+        next: onClock(GENERATION_BOUNDS.min, ctx.serviceSpeed),
         effects: {},
       });
     // Failed (the reasons are on the status), or the video's read was unusable: the status says.
@@ -324,13 +326,13 @@ async function checkThumbnails(
     effects.patch = { thumbnails };
     effects.dedupe = `${key}:thumbnails:${status}:${thumbnails.variants.length}`;
   }
-  if (status === 'idle' && waited >= IDLE_WAIT_MS) {
+  if (status === 'idle' && waited >= onClock(IDLE_WAIT_MS, ctx.serviceSpeed)) {
     // None were ever started: show the video as complete without thumbnails rather than "on the way".
     effects.patch = { thumbnails: { status: 'none', variants: [] } };
     effects.dedupe = `${key}:thumbnails:none`;
     return result(watch, { state: next, done: true, effects });
   }
-  if (pending && waited >= THUMBNAIL_WAIT_MS) {
+  if (pending && waited >= onClock(THUMBNAIL_WAIT_MS, ctx.serviceSpeed)) {
     effects.patch = {
       ...(effects.patch ?? {}),
       notice: `Thumbnails are taking long; ${command('thumbnails', [videoId])} shows them once they are made.`,
@@ -341,7 +343,7 @@ async function checkThumbnails(
   return result(watch, {
     state: next,
     done: !pending,
-    next: pending ? THUMBNAIL_BOUNDS.max / 2 : undefined,
+    next: pending ? onClock(THUMBNAIL_BOUNDS.max / 2, ctx.serviceSpeed) : undefined,
     effects,
   });
 }
@@ -358,6 +360,7 @@ export const generationWatcher: Watcher = {
   // The poller clamps to these; the watcher itself keeps generation at 10–30 s and thumbnails at 5–15 s.
   minIntervalMs: THUMBNAIL_BOUNDS.min,
   maxIntervalMs: GENERATION_BOUNDS.max,
+  jobTime: true,
   // Generation is looked at every 30 s at most; a finished video's thumbnails can wait their turn.
   deferrable: (watch) => readGenerationState(watch.state).phase === 'thumbnails',
   async check(ctx, watch) {

@@ -12,6 +12,8 @@
  *   "finishing" look), so that finding it done costs one call, not two.
  */
 
+import { boundsOnClock, onClock, type ServiceSpeed } from './service-time.js';
+
 const SECOND = 1000;
 /** Generation status: the API advises 10–30 s. */
 export const GENERATION_BOUNDS = { min: 10 * SECOND, max: 30 * SECOND } as const;
@@ -85,16 +87,19 @@ export interface NextLook {
  * estimated finish when that is within reach, else one short interval before it, always within the bounds.
  * "Just after" is a second or one percent's worth, whichever is longer: percents are whole numbers, so the
  * job may be up to a percent further along than it says. On a step curve, a look by which the job has
- * likelier than not finished is a finishing look too.
+ * likelier than not finished is a finishing look too. `bounds` and the second are the service's time, the
+ * samples and the answer this process's clock (`speed`: service-time.ts).
  */
 export function planNextLook(
   samples: readonly ProgressSample[],
-  bounds: { min: number; max: number } = GENERATION_BOUNDS,
+  serviceBounds: { min: number; max: number } = GENERATION_BOUNDS,
+  speed: ServiceSpeed = 1,
 ): NextLook {
+  const bounds = boundsOnClock(serviceBounds, speed);
   const rate = rateOf(samples);
   if (rate === undefined) return { inMs: samples.length < 2 ? bounds.min : bounds.max, finishing: false };
   const remaining = Math.max(0, rate.finishAt - rate.last.at);
-  const margin = Math.max(SECOND, rate.msPerPercent);
+  const margin = Math.max(onClock(SECOND, speed), rate.msPerPercent);
   const after = remaining + margin;
   if (after <= bounds.max) return { inMs: Math.round(Math.max(bounds.min, after)), finishing: true };
   // Further: early enough that the next look is in reach of the finish.
@@ -106,7 +111,8 @@ export function planNextLook(
 export const nextCheckIn = (
   samples: readonly ProgressSample[],
   bounds: { min: number; max: number } = GENERATION_BOUNDS,
-): number => planNextLook(samples, bounds).inMs;
+  speed: ServiceSpeed = 1,
+): number => planNextLook(samples, bounds, speed).inMs;
 
 /**
  * The samples a rate is drawn from. The moment generation started (known when this bot created the video)

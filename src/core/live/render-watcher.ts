@@ -6,6 +6,7 @@ import { GONE_NOTICE } from './generation-watcher.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
 import { nextCheckIn, type ProgressSample } from './progress-estimate.js';
 import { applyVideoEffects, updateVideoCard, watchedVideoState } from './projections.js';
+import { onClock } from './service-time.js';
 import type { VideoEffects } from './video-card.js';
 import {
   isUnusableAnswer,
@@ -86,6 +87,7 @@ export const renderWatcher: Watcher = {
   kind: 'render',
   minIntervalMs: RENDER_BOUNDS.min,
   maxIntervalMs: RENDER_BOUNDS.max,
+  jobTime: true,
   async check(ctx, watch) {
     const state = readRenderState(watch.state);
     const renderId = watch.target;
@@ -108,7 +110,10 @@ export const renderWatcher: Watcher = {
       if (!isUnusableAnswer(error)) throw error;
       const done = await renderFromVideo(ctx, state, renderId);
       // Still running as far as the video tells: the progress waits for a render read that works.
-      if (!done) return finish(watch, { state, done: false, next: RENDER_BOUNDS.min, effects: {} });
+      if (!done) {
+        const next = onClock(RENDER_BOUNDS.min, ctx.serviceSpeed);
+        return finish(watch, { state, done: false, next, effects: {} });
+      }
       render = done;
     }
     const name = await nameOf(ctx.store, watch, state);
@@ -174,7 +179,8 @@ export const renderWatcher: Watcher = {
       };
       effects.dedupe = `${key}:render:${renderId}:${step}`;
     }
-    return finish(watch, { state: next, done: false, next: nextCheckIn(samples, RENDER_BOUNDS), effects });
+    const inMs = nextCheckIn(samples, RENDER_BOUNDS, ctx.serviceSpeed);
+    return finish(watch, { state: next, done: false, next: inMs, effects });
   },
   async trouble({ store, watch, event }) {
     const state = readRenderState(watch.state);

@@ -4,6 +4,7 @@
  * with the card, so each job (generation, render, schedule) merges its part without re-reading the rest.
  */
 import type { Button, Card, Control, Field, Section } from '../cards.js';
+import { platformName } from '../platforms/names.js';
 import { code, command, link, literal } from '../text.js';
 import type { Thumbnails } from '../video-api.js';
 
@@ -97,23 +98,77 @@ const PENDING_THUMBNAILS = new Set(['idle', 'queued', 'generating']);
 export const thumbnailsPending = (status: string | undefined): boolean =>
   status === undefined || PENDING_THUMBNAILS.has(status);
 
+/**
+ * A finished video's headline (issue 27): where the video is now, what its thumbnails are, and what to do
+ * next, so that after each step (generated, rendering, rendered, scheduled, posted) the card says so.
+ */
 function completedText(m: VideoCardModel): string {
-  const t = m.thumbnails;
-  const done = m.kind === 'caption' ? 'Captioned.' : 'Generated.';
-  if (!t || thumbnailsPending(t.status))
-    return `${done} Thumbnails are on the way… Meanwhile you can render or schedule.`;
+  return [whereItIs(m), thumbnailsLine(m.thumbnails), nextStep(m)].filter(Boolean).join(' ');
+}
+
+/** The furthest step the video has reached: posted, scheduled, rendered (or rendering), generated. */
+function whereItIs(m: VideoCardModel): string {
+  const posted = (m.posts ?? []).filter((p) => p.status === 'posted').map((p) => platformName(p.platform));
+  if (posted.length > 0) return `**Posted** to ${literal(unique(posted).join(', '))}.`;
+  const pending = scheduledPlatforms(m);
+  if (m.schedule && pending.length > 0) {
+    const names = pending.map(platformName).join(', ');
+    return `**Scheduled** for ${literal(`${m.schedule.at} ${m.schedule.zone}`)} on ${literal(names)}.`;
+  }
+  switch (m.render?.status) {
+    case 'done':
+      return m.render.url ? '**Rendered.**' : generated(m);
+    case 'error':
+      return `${generated(m)} **The render failed.**`;
+    case undefined:
+      return generated(m);
+    default:
+      return `${generated(m)} **Rendering the MP4…**`;
+  }
+}
+
+const generated = (m: VideoCardModel): string => (m.kind === 'caption' ? 'Captioned.' : 'Generated.');
+
+/** Platforms of the schedule that have not settled (posted or failed) yet. */
+const scheduledPlatforms = (m: VideoCardModel): string[] =>
+  (m.schedule?.platforms ?? []).filter((p) => !m.schedule?.statuses?.[p]);
+
+const unique = (values: string[]): string[] => [...new Set(values)];
+
+function thumbnailsLine(t: CardThumbnails | undefined): string {
+  if (!t || thumbnailsPending(t.status)) return 'Thumbnails are on the way…';
   if (t.status === 'failed' || t.variants.length === 0) {
-    return `${done} Thumbnails could not be made; the video is fine and keeps its default frame.`;
+    return 'Thumbnails could not be made; the video is fine and keeps its default frame.';
   }
   const partial =
     t.status === 'partial'
-      ? ` Only ${t.variants.length} of 3 thumbnail options came out; they are still usable.`
+      ? `Only ${t.variants.length} of 3 thumbnail options came out; they are still usable. `
       : '';
   const pick =
     t.selectedBy === 'user'
-      ? ' Your thumbnail pick is marked ✅.'
-      : ' The ⭐ AI pick is used unless you choose another with **Use this**.';
-  return `${done}${partial}${pick} Then render or schedule.`;
+      ? 'Your thumbnail pick is marked ✅.'
+      : 'The ⭐ AI pick is used unless you choose another with **Use this**.';
+  return `${partial}${pick}`;
+}
+
+/** What to do next from where the video is; nothing once it is out. */
+function nextStep(m: VideoCardModel): string {
+  if ((m.posts ?? []).some((p) => p.status === 'posted')) return '';
+  if (m.schedule && scheduledPlatforms(m).length > 0) return 'It posts then; nothing else to do.';
+  switch (m.render?.status) {
+    case undefined:
+      return thumbnailsPending(m.thumbnails?.status)
+        ? 'Meanwhile you can render or schedule.'
+        : 'Then render or schedule.';
+    case 'done':
+      return m.render.url
+        ? 'Watch it here or download the MP4, then **Schedule** or **Publish now**.'
+        : 'Then render or schedule.';
+    case 'error':
+      return ''; // the Render field says how to try again
+    default:
+      return 'The MP4 shows here when it is done; meanwhile you can schedule.';
+  }
 }
 
 /** One section per thumbnail variant, with a "Use this" button on every option not already in use. */
@@ -194,8 +249,7 @@ export function renderVideoCard(m: VideoCardModel): Card {
   const r = m.render;
   if (r) {
     if (r.status === 'done' && r.url) {
-      fields.push({ label: 'Render', value: link('Download MP4', r.url) });
-      controls.push({ kind: 'link', label: 'Download MP4', url: r.url });
+      // The video is the one way to it: each platform shows it with one Watch / Download link.
       const poster = m.thumbnails?.variants.find((v) => v.id === m.thumbnails?.selectedVariantId)?.url;
       card.video = { url: r.url, alt: `${m.name}, rendered`, ...(poster ? { poster } : {}) };
     } else if (r.status === 'error') {

@@ -12,6 +12,11 @@ export interface WatchContext {
   store: Store;
   now: number;
   logger: Logger;
+  /**
+   * How many times faster than `now`'s clock the service's jobs run (service-time.ts): 1 (the default) for
+   * the real service, the embedded simulator's speed in demo mode.
+   */
+  serviceSpeed?: number;
 }
 
 export interface WatchResult {
@@ -29,6 +34,11 @@ export interface Watcher {
   /** Bounds for the interval, from the API's advice (status 10–30 s, renders 5–15 s). */
   readonly minIntervalMs: number;
   readonly maxIntervalMs: number;
+  /**
+   * Its bounds and requested intervals are the service's job time (a running job's progress): the poller
+   * turns them into its clock's with the service's speed. Unset: the wall clock's (calendars, slots, expiry).
+   */
+  readonly jobTime?: boolean;
   check(ctx: WatchContext, watch: Watch): Promise<WatchResult>;
   /**
    * The watch stops before its job finished: older than its `expiresAt`, or the poller gave up on it for

@@ -5,6 +5,7 @@
 import type { CommandContext } from '../context.js';
 import { unpostableNotice, videoCardKey } from '../live/live-card.js';
 import { showVideo, videoState } from '../live/projections.js';
+import { onClock } from '../live/service-time.js';
 import type { VideoCardModel } from '../live/video-card.js';
 import type { Store, Watch } from '../ports.js';
 import { command } from '../text.js';
@@ -13,7 +14,7 @@ import { command } from '../text.js';
 export const GENERATION_WATCH_MS = 6 * 3600_000;
 /** Renders take under two minutes (spec §4); an hour covers a very slow service. */
 export const RENDER_WATCH_MS = 3600_000;
-/** First look at a new job: the API advises status every 10–30 s and renders every 5–15 s. */
+/** First look at a new job (the service's time): the API advises status every 10–30 s, renders every 5–15 s. */
 const FIRST_CHECK_MS: Record<'generation' | 'render', number> = { generation: 10_000, render: 5_000 };
 
 /**
@@ -56,7 +57,7 @@ export async function trackGeneration(
         // Created just now by this bot: generation started now, which gives the first look a rate.
         ...(options.justCreated ? { startedAt: now } : {}),
       },
-      nextCheckAt: now + FIRST_CHECK_MS.generation,
+      nextCheckAt: now + onClock(FIRST_CHECK_MS.generation, ctx.deps.serviceSpeed),
       expiresAt: now + (ctx.deps.watchMaxAgeMs ?? GENERATION_WATCH_MS),
     });
     return true;
@@ -99,7 +100,7 @@ export async function trackRender(
         lastStep: -1,
         ...(input.model.render?.url ? { previousUrl: input.model.render.url } : {}),
       },
-      nextCheckAt: now + FIRST_CHECK_MS.render,
+      nextCheckAt: now + onClock(FIRST_CHECK_MS.render, ctx.deps.serviceSpeed),
       expiresAt: now + RENDER_WATCH_MS,
     });
     return true;

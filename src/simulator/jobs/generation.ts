@@ -69,8 +69,13 @@ export function createVideo(engine: Engine, team: TeamRec, spec: NewVideo): Vide
     ...(spec.seriesId === undefined ? {} : { seriesId: spec.seriesId }),
   };
   engine.store.videos.set(video.id, video);
-  engine.scheduler.at(video.endsAt, 'generation:finish', (when) => finishGeneration(engine, video, when));
+  queueGenerationFinish(engine, video);
   return video;
+}
+
+/** Queues the end of a processing video's generation (at creation, or when a saved state is loaded). */
+export function queueGenerationFinish(engine: Engine, video: VideoRec): void {
+  engine.scheduler.at(video.endsAt, 'generation:finish', (when) => finishGeneration(engine, video, when));
 }
 
 function finishGeneration(engine: Engine, video: VideoRec, at: number): void {

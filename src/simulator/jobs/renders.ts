@@ -26,16 +26,21 @@ export function startRender(
     ...(willFail ? { failedAtProgress: failFraction } : {}),
   };
   engine.store.renders.set(render.id, render);
+  queueRenderFinish(engine, render);
+  return render;
+}
+
+/** Queues the end of a render in progress (when started, or when a saved state is loaded). */
+export function queueRenderFinish(engine: Engine, render: RenderRec): void {
   engine.scheduler.at(render.endsAt, 'render:finish', () => {
-    if (willFail) {
+    if (render.failedAtProgress !== undefined) {
       render.status = 'error';
       return;
     }
     render.status = 'done';
-    const current = engine.store.videos.get(video.id);
-    if (current === video) video.renderedPath = renderMediaPath(render);
+    const video = engine.store.videos.get(render.videoId);
+    if (video) video.renderedPath = renderMediaPath(render);
   });
-  return render;
 }
 
 export function renderMediaPath(render: RenderRec): string {

@@ -6,6 +6,7 @@
  */
 import type { ApiError } from '../errors.js';
 import type { WireResponse } from '../http-io.js';
+import { demoClip } from '../media.js';
 import type { Route } from '../router.js';
 import { SECOND } from '../vocabulary.js';
 import type { ApiProfile } from './profile.js';
@@ -69,11 +70,7 @@ export const realProfile: ApiProfile = {
   media(engine, path) {
     const preview = PREVIEW.exec(path);
     if (!preview) return undefined;
-    const found = engine.store.videos.has(preview[1]!);
-    return {
-      status: found ? 200 : 404,
-      contentType: 'text/plain; charset=utf-8',
-      body: found ? 'Simulated preview: no real video file.\n' : 'Not found\n',
-    };
+    if (engine.store.videos.has(preview[1]!)) return demoClip();
+    return { status: 404, contentType: 'text/plain; charset=utf-8', body: 'Not found\n' };
   },
 };

@@ -311,7 +311,7 @@ describe('render', () => {
     expect(textOf(await h.click('video.render', id))).toContain('Already rendering');
     expect(writes(h)).toEqual(['videos.render']);
     await h.until(async () => (await h.store.watches.active()).length === 0, { maxMs: 5 * MINUTE });
-    expect(live.card.controls?.some((c) => c.kind === 'link')).toBe(true);
+    expect(live.card.video?.url).toBe((await h.api.videos.get(id)).renderedVideoUrl);
     expect(h.chat.repliesTo(live.message).map((x) => x.card.text)).toEqual([
       `Rendered: ${(await h.api.videos.get(id)).renderedVideoUrl}`,
     ]);
@@ -332,7 +332,7 @@ describe('render', () => {
     h.sim.sim.setKnobs({ renderFailureRate: 0 });
     await h.click('video.render', again.value);
     await h.until(async () => (await h.store.watches.active()).length === 0, { maxMs: 5 * MINUTE });
-    expect(live.card.controls?.some((c) => c.kind === 'link')).toBe(true);
+    expect(live.card.video?.url).toBe((await h.api.videos.get(id)).renderedVideoUrl);
     expect(writes(h)).toEqual(['videos.render', 'videos.render']);
     const renderIds = new Set(
       (await h.store.audit.list({ workspacePrefix: 'playground:W1' })).map((e) => e.details?.renderId),

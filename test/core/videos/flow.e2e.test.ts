@@ -94,13 +94,17 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     const rendering = await h.click('video.render', button(live.card, 'video.render').value);
     expect(textOf(rendering)).toContain('Rendering “Octopus facts” (h264)');
     expect(live.card.fields?.find((f) => f.label === 'Render')?.value).toContain('0%');
-    await h.until(() => live.card.controls?.some((c) => c.kind === 'link') ?? false, {
-      stepMs: 5_000,
-      maxMs: 5 * MINUTE,
-    });
+    await h.until(() => live.card.video !== undefined, { stepMs: 5_000, maxMs: 5 * MINUTE });
     const rendered = (await h.api.videos.get(id)).renderedVideoUrl as string;
     expect(rendered).toMatch(/\.mp4$/);
-    expect(live.card.fields?.find((f) => f.label === 'Render')?.value).toBe(`[Download MP4](${rendered})`);
+    // The video itself is the one way to it (each platform shows one Watch / Download link), and the
+    // headline says where the video is now and what comes next.
+    expect(live.card.video?.url).toBe(rendered);
+    expect(live.card.fields?.find((f) => f.label === 'Render')).toBeUndefined();
+    expect(live.card.controls?.filter((c) => c.kind === 'link')).toEqual([]);
+    expect(live.card.text).toMatch(
+      /^\*\*Rendered\.\*\* .* Watch it here or download the MP4, then \*\*Schedule\*\*/,
+    );
     expect(live.history.some((c) => /Render: .* [1-9]\d% \(h264\)/.test(cardText(c)))).toBe(true);
     expect(replies().map((r) => r.card.text)).toContain(`Rendered: ${rendered}`);
     expect(button(live.card, 'video.render').label).toBe('Render again');

@@ -124,6 +124,49 @@ describe('renderVideoCard', () => {
     expect(failed.text).toContain('Thumbnails could not be made; the video is fine');
   });
 
+  it('the headline says where the video is after each step and what comes next (issue 27)', () => {
+    const generated: VideoCardModel = {
+      ...base,
+      phase: 'completed',
+      thumbnails: { status: 'ready', selectedVariantId: 'a', selectedBy: 'ai', variants },
+    };
+    const text = (m: VideoCardModel) => renderVideoCard(m).text;
+    expect(text(generated)).toBe(
+      'Generated. The ⭐ AI pick is used unless you choose another with **Use this**. Then render or schedule.',
+    );
+    const rendering = { ...generated, render: { renderId: 'r', status: 'in-progress', progress: 0.2 } };
+    expect(text(rendering)).toMatch(
+      /^Generated\. \*\*Rendering the MP4…\*\* .* The MP4 shows here when it is done/,
+    );
+    const rendered = {
+      ...generated,
+      render: { renderId: 'r', status: 'done', progress: 1, url: 'https://cdn/r.mp4' },
+    };
+    expect(text(rendered)).toBe(
+      '**Rendered.** The ⭐ AI pick is used unless you choose another with **Use this**. ' +
+        'Watch it here or download the MP4, then **Schedule** or **Publish now**.',
+    );
+    expect(text(rendered)).not.toMatch(/Then render or schedule/);
+    const failedRender = { ...generated, render: { renderId: 'r', status: 'error', progress: 0.4 } };
+    expect(text(failedRender)).toMatch(/^Generated\. \*\*The render failed\.\*\*/);
+    const scheduled = {
+      ...rendered,
+      schedule: { platforms: ['youtube', 'tiktok'], at: 'Mon 1 Dec 2026, 09:00', zone: 'UTC' },
+    };
+    expect(text(scheduled)).toMatch(
+      /^\*\*Scheduled\*\* for Mon 1 Dec 2026, 09:00 UTC on YouTube, TikTok\. .* It posts then; nothing else to do\.$/,
+    );
+    const posted = {
+      ...scheduled,
+      schedule: { ...scheduled.schedule, statuses: { youtube: 'posted', tiktok: 'posted' } },
+      posts: [{ platform: 'youtube', status: 'posted', url: 'https://yt/1' }],
+    };
+    expect(text(posted)).toMatch(/^\*\*Posted\*\* to YouTube\. The ⭐ AI pick/);
+    expect(text({ ...generated, thumbnails: { status: 'generating', variants: [] } })).toBe(
+      'Generated. Thumbnails are on the way… Meanwhile you can render or schedule.',
+    );
+  });
+
   it('render in progress hides Render; done shows the MP4; error offers Render again', () => {
     const running = {
       ...base,
@@ -139,13 +182,11 @@ describe('renderVideoCard', () => {
       ...running,
       render: { renderId: 'r', status: 'done', progress: 1, url: 'https://cdn/r.mp4' },
     };
-    expect(renderVideoCard(done).fields?.at(-1)).toEqual({
-      label: 'Render',
-      value: '[Download MP4](https://cdn/r.mp4)',
-    });
+    // The video is the one way to the MP4: no field nor button links it again (issue 27).
+    expect(renderVideoCard(done).fields?.find((f) => f.label === 'Render')).toBeUndefined();
+    expect(renderVideoCard(done).video).toEqual({ url: 'https://cdn/r.mp4', alt: 'Octopus facts, rendered' });
     expect(actions(done)).toEqual([
       'video.render:Render again',
-      'link:Download MP4',
       'video.schedule:Schedule',
       'video.publish:Publish now',
     ]);
@@ -204,6 +245,33 @@ describe('ETA and adaptive intervals', () => {
         { at: 10_000, percent: 40 },
       ]),
     ).toBeUndefined();
+  });
+
+  it("plans in the service's time: a service 20 times faster is looked at 20 times as often (issue 27)", () => {
+    // The same job as below, seen on a clock where the service runs 20× faster: every answer is 20× shorter.
+    expect(planNextLook([{ at: 0, percent: 5 }], GENERATION_BOUNDS, 20)).toEqual({
+      inMs: 500,
+      finishing: false,
+    });
+    const fast = (samples: { at: number; percent: number }[]) =>
+      nextCheckIn(
+        samples.map((s) => ({ ...s, at: s.at / 20 })),
+        GENERATION_BOUNDS,
+        20,
+      );
+    expect(
+      fast([
+        { at: 0, percent: 10 },
+        { at: 10_000, percent: 20 },
+      ]),
+    ).toBe(GENERATION_BOUNDS.max / 20);
+    expect(
+      fast([
+        { at: 0, percent: 30 },
+        { at: 10_000, percent: 50 },
+        { at: 20_000, percent: 65 },
+      ]),
+    ).toBe(21_000 / 20);
   });
 
   it('asks to look soon without a rate, slowly when stalled, near the finish otherwise, within bounds', () => {

@@ -416,9 +416,7 @@ describe('render watcher', () => {
     api.renders = [{ renderId: 'r1', status: 'done', overallProgress: 1, url: 'https://cdn/r1.mp4' }];
     r = await check(w, renderWatcher);
     expect(r.done).toBe(true);
-    expect((await shown()).fields?.find((f) => f.label === 'Render')?.value).toBe(
-      '[Download MP4](https://cdn/r1.mp4)',
-    );
+    expect((await shown()).video?.url).toBe('https://cdn/r1.mp4');
     const reply = (await outbox()).find((i) => i.op === 'reply');
     expect(reply?.op === 'reply' && reply.card.text).toBe('Rendered: https://cdn/r1.mp4');
     expect(reply?.op === 'reply' && reply.threadOfCard).toBe(KEY);
