@@ -401,6 +401,11 @@ function banner(shown: {
     ...(config.playground ? [`  Playground: ${url}/`] : []),
     `  Health: ${url}/healthz   Metrics: ${url}/metrics`,
     ...(simulator ? [`  Simulator API: ${simulator.url}`] : []),
+    ...(simulator && !config.DATABASE_URL
+      ? [
+          `  Demo data: kept in ${config.REELBOT_DATA_DIR} across restarts (npm start -- --fresh starts over).`,
+        ]
+      : []),
     ...(config.LOG_LEVEL === 'warn' && config.demo
       ? ['  Logs: warnings and errors only (LOG_LEVEL=info for more).']
       : []),
