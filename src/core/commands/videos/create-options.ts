@@ -35,7 +35,7 @@ export interface CreateOptionValues {
 const INPUT_IDS = ['name', 'master-style', 'negative'] as const;
 
 /** The name and the two optional scene directives (`--master-style`, `--negative`), prefilled. */
-export function optionInputs(values: CreateOptionValues): FormInput[] {
+function optionInputs(values: CreateOptionValues): FormInput[] {
   const { name, 'master-style': masterStyle, negative } = values;
   return [
     {
