@@ -219,6 +219,30 @@ describe('More options on the confirm card', () => {
     expect(writes(h)).toEqual(['videos.create']);
   });
 
+  it('keeps the Request approval label, and changes nothing once an approver has been asked', async () => {
+    const bob = await h.user('bob');
+    const settings = await h.store.settings.get(h.conversation);
+    await h.store.settings.put(h.conversation, {
+      ...settings,
+      approval: 'spend',
+      spendThreshold: 50,
+      approvers: [bob.user],
+    });
+    const c = card(await h.run(`create --model motion_pro ${SCRIPT}`));
+    const id = button(c, 'video.create.confirm').value;
+    const form = formOf(await h.click('video.create.options', id));
+    const u = card(await h.submit(form.id, form.state, { 'master-style': 'grainy 16mm film' }));
+    expect(button(u, 'video.create.confirm').label).toBe('Request approval (100 credits)');
+    expect(u.context).toContain('needs an approver');
+
+    expect(card(await h.click('video.create.confirm', id)).title).toContain('approval');
+    // The request the approver sees is the one asked: a form still open cannot change it any more.
+    expect(textOf(await h.submit(form.id, form.state, { 'master-style': 'neon' }))).toContain('Already done');
+    const stored = (await h.store.cards.get(`create-request:${id}`))?.model as { input?: object };
+    expect(stored.input).toMatchObject({ masterStyle: 'grainy 16mm film' });
+    expect(writes(h)).toEqual([]);
+  });
+
   it('refuses an expired request from the form', async () => {
     const id = button(card(await h.run(`create ${SCRIPT}`)), 'video.create.confirm').value;
     const form = formOf(await h.click('video.create.options', id));
