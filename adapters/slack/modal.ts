@@ -30,6 +30,11 @@ export interface ModalOrigin {
   responseUrl?: string;
   /** The message carrying the clicked control, for an `update` answer. */
   messageTs?: string;
+  /**
+   * The private (ephemeral) message carrying the clicked control: an `update` answer replaces it through
+   * `responseUrl` (chat.update cannot reach it), as the cost card's "More options" does.
+   */
+  ephemeralTs?: string;
 }
 
 interface Metadata {
@@ -38,6 +43,8 @@ interface Metadata {
   c: string;
   r?: string;
   m?: string;
+  /** The ephemeral message's ts (`ModalOrigin.ephemeralTs`). */
+  e?: string;
   /** The form's file inputs: id → [most characters, accepted extensions] (a submission names neither). */
   f?: Record<string, [number, string]>;
 }
@@ -62,6 +69,7 @@ export function encodeMetadata(
     c: origin.channel,
     ...(origin.responseUrl ? { r: origin.responseUrl } : {}),
     ...(origin.messageTs ? { m: origin.messageTs } : {}),
+    ...(origin.ephemeralTs ? { e: origin.ephemeralTs } : {}),
     ...(f ? { f } : {}),
   };
   const json = JSON.stringify(full);
@@ -88,6 +96,7 @@ export function decodeMetadata(
         channel: m.c,
         ...(typeof m.r === 'string' ? { responseUrl: m.r } : {}),
         ...(typeof m.m === 'string' ? { messageTs: m.m } : {}),
+        ...(typeof m.e === 'string' ? { ephemeralTs: m.e } : {}),
       },
     };
   } catch {

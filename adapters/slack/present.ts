@@ -131,6 +131,7 @@ const origin = (surface: Surface): ModalOrigin => ({
   channel: surface.channel ?? surface.user,
   ...(surface.responseUrl ? { responseUrl: surface.responseUrl } : {}),
   ...(surface.message && !surface.message.ephemeral ? { messageTs: surface.message.ts } : {}),
+  ...(surface.message?.ephemeral ? { ephemeralTs: surface.message.ts } : {}),
 });
 
 async function openModal(ctx: PresenterContext, form: Form, surface: Surface): Promise<boolean> {

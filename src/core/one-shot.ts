@@ -72,6 +72,17 @@ export function oneShot(spec: OneShotSpec): ActionSpec {
   };
 }
 
+/**
+ * The "Already done by …" answer when a one-shot card has acted (after any click on it in flight), else
+ * undefined: for a form one of the card's buttons opened (the cost card's "More options"), whose submission
+ * would change the question after it was answered.
+ */
+export async function answeredAlready(ctx: CommandContext, card: string): Promise<Response | undefined> {
+  await inFlight.get(card)?.catch(() => undefined);
+  const done = await readRecord(ctx, card);
+  return done ? alreadyDone(ctx, done) : undefined;
+}
+
 async function once(
   ctx: CommandContext,
   click: { spec: OneShotSpec; card: string; value: string; choice: string | undefined },

@@ -29,7 +29,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       expect(textOfMessage(ask)).toContain('**20 credits**');
       // The default voice by its catalog name, whatever shape its id has (`eleven_quality:…` on the real service).
       expect(textOfMessage(ask)).toContain('**Voice**: Aria · en · female');
-      expect(controlsOf(ask)).toEqual(['Create (20 credits)', 'Cancel']);
+      expect(controlsOf(ask)).toEqual(['Create (20 credits)', 'More options', 'Cancel']);
       expect(fake.channelMessages()).toEqual([]);
 
       // Create: the private confirmation is replaced (UPDATE_MESSAGE), the status card goes to the channel.

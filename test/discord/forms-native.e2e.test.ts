@@ -9,8 +9,9 @@
  * - an error on a page-1 input reopens the form at page 1, the other values kept;
  * - the registered `/reel` has the platform choices, catalog values are suggested while typing, and
  *   advanced options go through `more` as flags;
- * - `/reel create` alone: voice and model selects, the models with their credits, master style and negative
- *   prompt reaching POST /videos.
+ * - `/reel create` alone: one modal (script or its file, voice, model with credits, language) answered by the
+ *   cost card; its "More options" sets name, master style and negative prompt, updating the card in place,
+ *   and Create sends them in POST /videos.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../src/simulator/catalog.js';
@@ -203,39 +204,74 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(postedSeries()).toHaveLength(1);
   });
 
-  it('/reel create alone: voice and model selects, models with their credits, the scene directives sent', async () => {
+  it('/reel create alone: one modal, the cost card, More options for the scene directives, Create sends them', async () => {
     w = await discordWorld({ harness: { simulator: { profile } } });
     const opened = await w.slash('create');
-    const page1 = modalOf(opened);
-    const ids = labels(page1).map((c) => c.component.custom_id);
-    expect(ids).toContain('voice');
-    expect(inputOf(page1, 'voice')).toMatchObject({ type: 3, required: true });
-    const model = inputOf(page1, 'model') ?? inputOf(modalOf(opened), 'model');
-    expect(model).toMatchObject({ type: 3 });
-    expect(model?.options.map((o: Json) => o.label)).toEqual([
+    const modal = modalOf(opened);
+    // One modal, not pages: script (typed or as a file), voice, model, language.
+    expect(modal.title).toBe('Create a video');
+    expect(modal.components).toHaveLength(5);
+    expect(labels(modal).map((c) => c.component.custom_id)).toEqual([
+      'script',
+      'script_file',
+      'voice',
+      'model',
+      'language',
+    ]);
+    expect(inputOf(modal, 'script_file')).toMatchObject({ type: 19 });
+    expect(inputOf(modal, 'voice')).toMatchObject({ type: 3, required: true });
+    expect(inputOf(modal, 'model')?.options.map((o: Json) => o.label)).toEqual([
       'storyboard (20 credits)',
       'motion_lite (50 credits)',
       'motion_pro (100 credits)',
     ]);
-    const voice = values(inputOf(page1, 'voice'))[0] as string;
+    const voice = values(inputOf(modal, 'voice'))[0] as string;
 
     const script = 'Lighthouses were once kept by families who lived at the top of the tower all year long.';
-    const fill: Record<string, string> = { script, name: 'Keepers', voice, model: 'storyboard' };
-    const kept = await w.submit(opened, Object.fromEntries(ids.map((id) => [id, fill[id] ?? ''])));
-    const next = await w.click(w.original(kept), 'Continue');
-    const page2 = modalOf(next);
-    expect(labels(page2).map((c) => c.label)).toEqual(
-      expect.arrayContaining(['Master style', 'Negative prompt']),
-    );
-    await w.submit(next, { 'master-style': 'grainy 16mm film', negative: 'text, logos' });
-    const ask = withControl('Create (20 credits)');
-    await w.click(ask, 'Create (20 credits)');
+    const submitted = await w.submit(opened, { script, voice, model: 'storyboard' });
+    // The submission answers the cost card itself: no "Step 1 of 2", no Continue.
+    const ask = w.original(submitted);
+    expect(controlsOf(ask)).toEqual(['Create (20 credits)', 'More options', 'Cancel']);
+    expect(textOfMessage(ask)).toContain('20 credits');
+
+    const more = await w.click(ask, 'More options');
+    const options = modalOf(more);
+    expect(options.title).toBe('More options');
+    expect(labels(options).map((c) => c.label)).toEqual(['Name', 'Master style', 'Negative prompt']);
+    const updated = await w.submit(more, {
+      name: 'Keepers',
+      'master-style': 'grainy 16mm film',
+      negative: 'text, logos',
+    });
+    // The same card, updated in place: the options shown, the cost unchanged.
+    expect(updated.callbacks[0]).toMatchObject({ type: 7 });
+    const card = w.fake.messages.get(ask.id) as FakeMessage;
+    expect(textOfMessage(card)).toContain('Keepers');
+    expect(textOfMessage(card)).toContain('grainy 16mm film');
+    expect(controlsOf(card)).toEqual(['Create (20 credits)', 'More options', 'Cancel']);
+
+    // Reopened, the small form holds what was set.
+    const again = modalOf(await w.click(card, 'More options'));
+    expect(inputOf(again, 'negative')?.value).toBe('text, logos');
+
+    // A copy of the card as it stood (another tab, a reload), before Create closes it.
+    const stale = structuredClone(card);
+    await w.click(card, 'Create (20 credits)');
     const posted = () => w.h.sim.sim.received({ method: 'POST', path: '/videos' });
     await w.h.until(() => posted().length > 0);
+    expect(posted()).toHaveLength(1);
     expect(posted()[0]?.body).toMatchObject({
+      script,
+      voiceId: voice,
+      model: 'storyboard',
       name: 'Keepers',
       masterStyle: 'grainy 16mm film',
       globalNegativePrompt: 'text, logos',
     });
+
+    // The card has acted: its More options, clicked on a stale copy, says so and opens nothing.
+    const late = await w.click(stale, 'More options');
+    expect((late.callbacks[0] as Json).type).not.toBe(9);
+    expect(textOfMessage(w.answer(late))).toContain('Already done');
   });
 });

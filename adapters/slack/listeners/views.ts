@@ -74,6 +74,7 @@ async function onViewSubmission(ctx: ListenerContext, args: ViewSubmissionArgs):
     channel: origin.channel,
     ...(origin.responseUrl ? { responseUrl: origin.responseUrl } : {}),
     ...(origin.messageTs ? { message: { ts: origin.messageTs, ephemeral: false } } : {}),
+    ...(origin.ephemeralTs ? { message: { ts: origin.ephemeralTs, ephemeral: true } } : {}),
   };
   // The lookups (cached, but a cold cache costs Web API calls) race the budget together with the core.
   const work = requestInfo(ctx, client, {

@@ -70,6 +70,9 @@ export interface PendingCreate {
 
 export const requestKey = (id: string): string => `create-request:${id}`;
 
+/** The confirm card's "More options" button: a form for the name and scene directives (create-options.ts). */
+export const CREATE_OPTIONS_ACTION = 'video.create.options';
+
 /** Length checks done before anything is sent (spec §8: script 10–10000, name ≤ 120). */
 export function checkDraft(draft: CreateDraft): void {
   const script = draft.script.trim();
@@ -173,8 +176,16 @@ export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Pr
     createdAt: ctx.now(),
     state: 'pending',
   };
+  return savePending(ctx, id, pending);
+}
+
+/**
+ * Stores a pending create under its id and answers its confirm card: a new request, or one whose options were
+ * changed ("More options", create-options.ts). The Create button asks an approver where the channel says so.
+ */
+export async function savePending(ctx: CommandContext, id: string, pending: PendingCreate): Promise<Card> {
   const card = confirmCard(id, pending);
-  if (await needsApproval(ctx, { kind: 'spend', credits: cost }))
+  if (await needsApproval(ctx, { kind: 'spend', credits: pending.cost }))
     asksApproval(card, (await ctx.settings()).spendThreshold);
   await ctx.deps.store.cards.put(requestKey(id), {
     conversation: ctx.req.conversation,
@@ -215,6 +226,8 @@ export function confirmCard(id: string, p: PendingCreate): Card {
         label: `Create (${p.cost} credits)`,
         style: 'primary',
       },
+      // The rarely used options (name, scene directives) are changed here, not asked before the cost.
+      { kind: 'button', action: CREATE_OPTIONS_ACTION, value: id, label: 'More options' },
       { kind: 'button', action: 'video.create.cancel', value: id, label: 'Cancel' },
     ],
     context: 'Credits are charged when you press Create; a failed generation is not refunded automatically.',

@@ -3,7 +3,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Form } from '../../../src/core/cards.js';
 import { CREATE_FORM_ID } from '../../../src/core/commands/videos/create-form.js';
 import { DEMO_KEY, textOf } from '../../support/harness.js';
-import { button, card, idFrom, MINUTE, type VideosHarness, videosHarness, writes } from './helpers.js';
+import {
+  button,
+  buttons,
+  card,
+  idFrom,
+  MINUTE,
+  type VideosHarness,
+  videosHarness,
+  writes,
+} from './helpers.js';
 
 let h: VideosHarness;
 const NARROW_KEY = 'fl_live_narrow_team_key_0123456789abcd';
@@ -139,6 +148,110 @@ describe('credits', () => {
   });
 });
 
+describe('More options on the confirm card', () => {
+  it('sets name and scene directives in a small form, updates the same card, and Create sends them once', async () => {
+    const c = card(await h.run(`create ${SCRIPT}`));
+    expect(buttons(c).map((b) => b.label)).toEqual(['Create (20 credits)', 'More options', 'Cancel']);
+    const id = button(c, 'video.create.confirm').value;
+    expect(button(c, 'video.create.options').value).toBe(id);
+
+    const form = formOf(await h.click('video.create.options', id));
+    expect(form.id).toBe('video.create.options');
+    expect(form.state).toBe(id);
+    expect(form.inputs.map((i) => [i.id, i.initial])).toEqual([
+      ['name', undefined],
+      ['master-style', undefined],
+      ['negative', undefined],
+    ]);
+
+    // Someone else cannot change another member's request.
+    const bob = await h.user('bob');
+    expect(textOf(await h.click('video.create.options', id, bob))).toContain('Only');
+    expect(textOf(await h.submit(form.id, form.state, { name: 'Mine' }, bob))).toContain('Only');
+
+    // Too long a name is answered on its input; nothing changes.
+    expect(await h.submit(form.id, form.state, { name: 'n'.repeat(121) })).toEqual({
+      kind: 'form-errors',
+      errors: { name: expect.stringContaining('the limit is 120') },
+    });
+
+    const updated = await h.submit(form.id, form.state, {
+      name: 'Octo',
+      'master-style': 'grainy 16mm film',
+      negative: 'text, logos',
+    });
+    // The same card, in place: the same request and cost, the options shown.
+    expect(updated.kind).toBe('update');
+    const u = card(updated);
+    expect(u.title).toBe('Create “Octo”?');
+    expect(u.text).toBe('Create “Octo” with storyboard: **20 credits**, balance 500 → 480.');
+    const fields = Object.fromEntries((u.fields ?? []).map((f) => [f.label, f.value]));
+    expect(fields).toMatchObject({ 'Master style': 'grainy 16mm film', Avoid: 'text, logos' });
+    expect(button(u, 'video.create.confirm').value).toBe(id);
+
+    // Reopened, prefilled; an input emptied drops its option.
+    const again = formOf(await h.click('video.create.options', id));
+    expect(again.inputs.map((i) => i.initial)).toEqual(['Octo', 'grainy 16mm film', 'text, logos']);
+    card(
+      await h.submit(again.id, again.state, {
+        name: 'Octo',
+        'master-style': 'grainy 16mm film',
+        negative: '',
+      }),
+    );
+    expect(writes(h)).toEqual([]);
+
+    await h.click('video.create.confirm', id);
+    expect(h.calls.filter((x) => x.name === 'videos.create').map((x) => x.args[0])).toEqual([
+      {
+        script: SCRIPT,
+        voiceId: 'voice_aria_en',
+        model: 'storyboard',
+        name: 'Octo',
+        masterStyle: 'grainy 16mm film',
+      },
+    ]);
+
+    // The card has acted: More options, and a form still open, say so and change nothing.
+    expect(textOf(await h.click('video.create.options', id))).toContain('Already done');
+    expect(textOf(await h.submit(again.id, again.state, { negative: 'late' }))).toContain('Already done');
+    await h.click('video.create.confirm', id);
+    expect(writes(h)).toEqual(['videos.create']);
+  });
+
+  it('keeps the Request approval label, and changes nothing once an approver has been asked', async () => {
+    const bob = await h.user('bob');
+    const settings = await h.store.settings.get(h.conversation);
+    await h.store.settings.put(h.conversation, {
+      ...settings,
+      approval: 'spend',
+      spendThreshold: 50,
+      approvers: [bob.user],
+    });
+    const c = card(await h.run(`create --model motion_pro ${SCRIPT}`));
+    const id = button(c, 'video.create.confirm').value;
+    const form = formOf(await h.click('video.create.options', id));
+    const u = card(await h.submit(form.id, form.state, { 'master-style': 'grainy 16mm film' }));
+    expect(button(u, 'video.create.confirm').label).toBe('Request approval (100 credits)');
+    expect(u.context).toContain('needs an approver');
+
+    expect(card(await h.click('video.create.confirm', id)).title).toContain('approval');
+    // The request the approver sees is the one asked: a form still open cannot change it any more.
+    expect(textOf(await h.submit(form.id, form.state, { 'master-style': 'neon' }))).toContain('Already done');
+    const stored = (await h.store.cards.get(`create-request:${id}`))?.model as { input?: object };
+    expect(stored.input).toMatchObject({ masterStyle: 'grainy 16mm film' });
+    expect(writes(h)).toEqual([]);
+  });
+
+  it('refuses an expired request from the form', async () => {
+    const id = button(card(await h.run(`create ${SCRIPT}`)), 'video.create.confirm').value;
+    const form = formOf(await h.click('video.create.options', id));
+    await h.advance(31 * MINUTE);
+    expect(textOf(await h.submit(form.id, form.state, { name: 'Late' }))).toContain('30 minutes');
+    expect(writes(h)).toEqual([]);
+  });
+});
+
 describe('a key without catalog:read', () => {
   it('still creates with a voice id, priced from the documented cost table', async () => {
     const nat = await h.user('nat', { key: NARROW_KEY });
@@ -165,16 +278,8 @@ describe('the form', () => {
       await h.run('create --voice marcus --model motion_lite --language es --style anime --music'),
     );
     expect(form.id).toBe(CREATE_FORM_ID);
-    expect(form.inputs.map((i) => i.id)).toEqual([
-      'script',
-      'script_file',
-      'name',
-      'voice',
-      'model',
-      'language',
-      'master-style',
-      'negative',
-    ]);
+    // The common inputs only, one Discord modal's worth: the rest is "More options" on the confirm card.
+    expect(form.inputs.map((i) => i.id)).toEqual(['script', 'script_file', 'voice', 'model', 'language']);
     const voice = form.inputs.find((i) => i.id === 'voice');
     expect(voice).toMatchObject({ kind: 'select', initial: 'voice_marcus_en' });
     const model = form.inputs.find((i) => i.id === 'model');
@@ -198,15 +303,14 @@ describe('the form', () => {
       kind: 'form-errors',
       errors: { script: expect.stringContaining('at least 10') },
     });
-    const long = await h.submit(form.id, form.state, {
+    const wrongVoice = await h.submit(form.id, form.state, {
       script: SCRIPT,
-      name: 'n'.repeat(121),
-      voice: 'voice_marcus_en',
+      voice: 'voice_zelda',
       model: 'motion_lite',
     });
-    expect(long).toEqual({
+    expect(wrongVoice).toEqual({
       kind: 'form-errors',
-      errors: { name: expect.stringContaining('the limit is 120') },
+      errors: { voice: expect.stringContaining('No voice matches') },
     });
 
     // A good submission leads to the same confirm card, style and music included.
@@ -221,6 +325,16 @@ describe('the form', () => {
     expect(c.text).toContain('with motion_lite: **50 credits**, balance 500 → 450');
     expect(c.fields?.find((f) => f.label === 'Style')?.value).toBe('anime');
     expect(writes(h)).toEqual([]);
+  });
+
+  it('keeps a name and scene directives typed as flags for the confirm card', async () => {
+    const form = formOf(await h.run('create --name Octo --master-style "grainy 16mm film" --negative logos'));
+    const c = card(
+      await h.submit(form.id, form.state, { script: SCRIPT, voice: 'voice_marcus_en', model: 'storyboard' }),
+    );
+    expect(c.title).toBe('Create “Octo”?');
+    const fields = Object.fromEntries((c.fields ?? []).map((f) => [f.label, f.value]));
+    expect(fields).toMatchObject({ 'Master style': 'grainy 16mm film', Avoid: 'logos' });
   });
 
   it('shows an unaffordable model inline on the model field', async () => {

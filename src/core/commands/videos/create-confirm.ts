@@ -22,7 +22,8 @@ import {
 } from '../../videos/create-request.js';
 import { trackGeneration } from '../../videos/tracking.js';
 
-async function loadRequest(
+/** The pending create `id` of this conversation, asked by this member unless `anyone` may answer it. */
+export async function loadRequest(
   ctx: CommandContext,
   id: string,
   options: { anyone?: boolean } = {},
@@ -65,7 +66,7 @@ const cancelledCard = (p: PendingCreate): Card => ({
 });
 
 /** The confirm card Create and Cancel belong to: one request, answered once (one-shot.ts). */
-const requestCard = (id: string): string | undefined => (id ? `video.create:${id}` : undefined);
+export const requestCard = (id: string): string | undefined => (id ? `video.create:${id}` : undefined);
 
 /**
  * Clicks on the same card that arrive while one is in flight share its outcome (one-shot.ts): with the

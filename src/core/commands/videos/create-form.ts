@@ -1,10 +1,11 @@
 /**
- * The create form (modal): script, name, voice, model with its cost, language, and the optional master style
- * and negative prompt. Opened by `create` without a script; its submission leads to the same confirm card as
- * the command. Style and music, which the form does not ask, ride along in the form state when they were
- * typed as flags. (Discord shows a form of more than five inputs in pages.)
+ * The create form (modal): script (or its file), voice, model with its cost, and language — one Discord modal
+ * (five inputs) on every platform. Opened by `create` without a script; its submission leads to the same
+ * confirm card as the command, whose "More options" sets the rarely used name, master style and negative
+ * prompt (create-options.ts). What the form does not ask (style, music, and those options when typed as
+ * flags) rides along in the form state.
  */
-import { type FormInput, LIMITS, message, type Response, type SelectOption } from '../../cards.js';
+import { LIMITS, message, type Response, type SelectOption } from '../../cards.js';
 import type { FormSpec, RawArgs } from '../../command-spec.js';
 import { type CommandContext, UserError } from '../../context.js';
 import { voiceLabel } from '../../format/video.js';
@@ -19,17 +20,13 @@ import {
   pickVoice,
   speaks,
 } from '../../videos/catalog-choices.js';
-import {
-  DIRECTIVE_MAX,
-  NAME_MAX,
-  prepareCreate,
-  SCRIPT_MAX,
-  SCRIPT_MIN,
-} from '../../videos/create-request.js';
+import { prepareCreate, SCRIPT_MAX, SCRIPT_MIN } from '../../videos/create-request.js';
+import type { CreateOptionValues } from './create-options.js';
 
 export const CREATE_FORM_ID = 'video.create';
 
-interface FormState {
+/** Typed as flags but not asked by the form: kept until the confirm card (where "More options" shows them). */
+interface FormState extends CreateOptionValues {
   style?: string;
   music?: boolean;
 }
@@ -78,9 +75,12 @@ export async function createForm(
   const state: FormState = {};
   if (str(partial.style)) state.style = str(partial.style) as string;
   if (partial.music === true) state.music = true;
+  for (const option of ['name', 'master-style', 'negative'] as const) {
+    const typed = str(partial[option]);
+    if (typed) state[option] = typed;
+  }
 
   const script = str(partial.script);
-  const name = str(partial.name);
   const model = str(partial.model) ?? 'storyboard';
   const languageValue = languages.find(
     (l) =>
@@ -93,7 +93,9 @@ export async function createForm(
       title: 'Create a video',
       submitLabel: 'Check cost',
       state: JSON.stringify(state),
-      intro: 'Nothing is charged yet: next you see the cost and your balance, and confirm.',
+      intro:
+        'Nothing is charged yet: next you see the cost and your balance, and confirm. ' +
+        'A name, master style and negative prompt are under **More options** there.',
       // A script longer than a platform's inputs: uploaded as a file, or split by the adapter (long-text.ts).
       inputs: withUploads(
         [
@@ -107,14 +109,6 @@ export async function createForm(
             maxLength: SCRIPT_MAX,
             placeholder: 'The finished narration, 10 to 10000 characters',
             ...(script ? { initial: script } : {}),
-          },
-          {
-            kind: 'text',
-            id: 'name',
-            label: 'Name',
-            maxLength: NAME_MAX,
-            placeholder: 'Default: the start of the script',
-            ...(name ? { initial: name } : {}),
           },
           {
             kind: 'select',
@@ -145,7 +139,6 @@ export async function createForm(
                 },
               ]
             : []),
-          ...directiveInputs(partial),
         ],
         ['script'],
       ),
@@ -153,36 +146,8 @@ export async function createForm(
   };
 }
 
-/** The two optional scene directives (`--master-style`, `--negative`), prefilled with what was typed. */
-function directiveInputs(partial: RawArgs | Record<string, unknown>): FormInput[] {
-  const masterStyle = str(partial['master-style']);
-  const negative = str(partial.negative);
-  return [
-    {
-      kind: 'text',
-      id: 'master-style',
-      label: 'Master style',
-      multiline: true,
-      maxLength: DIRECTIVE_MAX,
-      placeholder: 'Optional: grainy 16mm film, warm light',
-      hint: 'A style applied to every scene',
-      ...(masterStyle ? { initial: masterStyle } : {}),
-    },
-    {
-      kind: 'text',
-      id: 'negative',
-      label: 'Negative prompt',
-      multiline: true,
-      maxLength: DIRECTIVE_MAX,
-      placeholder: 'Optional: text, logos, blurry faces',
-      hint: 'What no scene should show',
-      ...(negative ? { initial: negative } : {}),
-    },
-  ];
-}
-
 /** The inputs an error can be shown next to. */
-const FORM_FIELDS = ['script', 'name', 'voice', 'model', 'language', 'master-style', 'negative'];
+const FORM_FIELDS = ['script', 'voice', 'model', 'language'];
 
 /** Which form input an error belongs to, so it shows inline and the form stays open. */
 const ERROR_FIELD: Partial<Record<MessageCode, string>> = {
@@ -213,9 +178,9 @@ export const createFormSpec: FormSpec = {
         voice: str(values.voice),
         model: str(values.model),
         language: str(values.language),
-        name: str(values.name),
-        masterStyle: str(values['master-style']),
-        negative: str(values.negative),
+        name: str(state.name),
+        masterStyle: str(state['master-style']),
+        negative: str(state.negative),
         style: state.style,
         music: state.music,
       });

@@ -1,7 +1,7 @@
 /**
  * `create [--voice V] [--model M] [--style S] [--language L] [--name N] [--music] [--master-style T]
  * [--negative T] [script…]`: prices the video and asks for confirmation (cost and balance) before anything
- * is charged. No script opens the form.
+ * is charged. No script opens the form (the common inputs; the rest is the cost card's "More options").
  */
 import { message } from '../../cards.js';
 import { type CommandSpec, defineCommand } from '../../command-spec.js';
@@ -77,7 +77,8 @@ export const createCommand: CommandSpec = defineCommand({
     'create',
   ],
   details:
-    'I show the model’s cost and your team’s balance before charging; press **Create** to start. ' +
+    'I show the model’s cost and your team’s balance before charging; press **Create** to start ' +
+    '(**More options** there sets the name, master style and negative prompt). ' +
     'The status card then follows the video in this channel: progress, thumbnails, render.',
   form: (ctx, partial) => createForm(ctx, partial),
   async run(ctx, args) {

@@ -4,6 +4,7 @@ import { createCommand } from './create.js';
 import { createCancelAction, createConfirmAction } from './create-confirm.js';
 import { createFormSpec } from './create-form.js';
 import { createFromMessageAction } from './create-from.js';
+import { createOptionsAction, createOptionsForm } from './create-options.js';
 import { deleteCancelAction, deleteCommand, deleteConfirmAction } from './delete.js';
 import { videosCommand, videosPageAction } from './list.js';
 import { renameCommand } from './rename.js';
@@ -30,6 +31,7 @@ export const videosModule: CommandModule = {
   actions: [
     createConfirmAction,
     createCancelAction,
+    createOptionsAction,
     createFromMessageAction,
     videosPageAction,
     showAction,
@@ -40,7 +42,7 @@ export const videosModule: CommandModule = {
     deleteConfirmAction,
     deleteCancelAction,
   ],
-  forms: [createFormSpec],
+  forms: [createFormSpec, createOptionsForm],
   approved,
   effects,
 };
