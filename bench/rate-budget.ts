@@ -71,8 +71,8 @@ export async function rateBudget(o: {
 }): Promise<BenchResult> {
   const started = Date.now();
   const scale = o.scale ?? 6;
-  const warmupMs = o.quick ? 30_000 : 60_000; // clock time: jobs reach a steady state
-  const windowMs = o.quick ? 60_000 : 360_000; // clock time measured with the poller running (and paused)
+  const warmupMs = o.quick ? 20_000 : 60_000; // clock time: jobs reach a steady state
+  const windowMs = o.quick ? 40_000 : 360_000; // clock time measured with the poller running (and paused)
   const phases: PhaseResult[] = [];
   for (const phase of ['smart poller, 60 jobs', 'naive poller, 60 jobs'] as const) {
     o.log(`rate-budget: ${phase}…`);
