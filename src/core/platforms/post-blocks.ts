@@ -96,6 +96,7 @@ export function blockInputs(platform: Platform, posts: PostMetadata, videoName: 
       kind: 'select',
       id: 'privacyStatus',
       label: 'Visibility',
+      placeholder: 'Choose who can see it',
       options: PRIVACY_OPTIONS,
       required: true,
       initial: stored(posts, platform, 'privacyStatus') ?? 'public',

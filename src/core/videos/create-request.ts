@@ -80,12 +80,12 @@ export function checkDraft(draft: CreateDraft): void {
   const name = draft.name?.trim();
   if (name && name.length > NAME_MAX)
     throw userError('too-long', { option: 'name', length: name.length, max: NAME_MAX });
-  for (const [option, value] of [
-    ['master-style', draft.masterStyle],
-    ['negative', draft.negative],
+  for (const [option, field, value] of [
+    ['master-style', 'master style', draft.masterStyle],
+    ['negative', 'negative prompt', draft.negative],
   ] as const) {
     const length = value?.trim().length ?? 0;
-    if (length > DIRECTIVE_MAX) throw userError('too-long', { option, length, max: DIRECTIVE_MAX });
+    if (length > DIRECTIVE_MAX) throw userError('too-long', { option, field, length, max: DIRECTIVE_MAX });
   }
 }
 

@@ -83,6 +83,7 @@ async function pickForm(ctx: CommandContext, partial: RawArgs): Promise<Form> {
         kind: 'select',
         id: 'platform',
         label: 'Platform',
+        placeholder: 'Choose a platform',
         required: true,
         options: PLATFORMS.map((p) => ({ label: platformName(p), value: p })),
         ...(platform ? { initial: platform } : {}),

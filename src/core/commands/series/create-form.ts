@@ -101,8 +101,11 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
   if (!checked.ok) throw checked.error;
   const { name: _n, source: _s, ...typed } = checked.value;
   const c = await catalogs(ctx);
-  const catalogInput = (id: string, label: string, i: { options: SelectOption[]; placeholder: string }) =>
-    choose({ id, label, required: false, initial: str(flags[id]), ...i });
+  const catalogInput = (
+    id: string,
+    label: string,
+    i: { options: SelectOption[]; placeholder: string; choice: string },
+  ) => choose({ id, label, required: false, initial: str(flags[id]), ...i });
   const inputs: FormInput[] = [
     text({
       id: 'name',
@@ -119,22 +122,41 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
       options: optionsOf(c.sources),
       initial: str(source),
       placeholder: 'ai_story',
+      choice: 'Choose a source',
     }),
-    catalogInput('niche', 'Niche (optional)', { options: optionsOf(c.niches), placeholder: 'scary_stories' }),
-    catalogInput('voice', 'Voice (optional)', { options: c.voiceOptions, placeholder: 'Aria' }),
-    catalogInput('style', 'Visual style (optional)', {
+    catalogInput('niche', 'Niche', {
+      options: optionsOf(c.niches),
+      placeholder: 'scary_stories',
+      choice: 'Any niche',
+    }),
+    catalogInput('voice', 'Voice', {
+      options: c.voiceOptions,
+      placeholder: 'Aria',
+      choice: 'The default voice',
+    }),
+    catalogInput('style', 'Visual style', {
       options: optionsOf(c.styles),
       placeholder: 'cinematic',
+      choice: 'The default style',
     }),
-    catalogInput('language', 'Language (optional)', { options: optionsOf(c.languages), placeholder: 'en' }),
-    catalogInput('duration', 'Episode length (optional)', { options: c.durationOptions, placeholder: '60' }),
-    catalogInput('destination', 'Post to (optional)', {
+    catalogInput('language', 'Language', {
+      options: optionsOf(c.languages),
+      placeholder: 'en',
+      choice: 'The default language',
+    }),
+    catalogInput('duration', 'Episode length', {
+      options: c.durationOptions,
+      placeholder: '60',
+      choice: 'The default length',
+    }),
+    catalogInput('destination', 'Post to', {
       options: PLATFORMS.map((p) => ({ label: platformName(p), value: p })),
       placeholder: 'youtube',
+      choice: 'Nowhere: episodes are not posted',
     }),
     text({
       id: 'schedule',
-      label: 'Schedule (optional)',
+      label: 'Schedule',
       required: false,
       initial: str(flags.schedule),
       placeholder: 'daily 09:00 Europe/Paris',
@@ -174,7 +196,10 @@ function choose(i: {
   required: boolean;
   options: SelectOption[];
   initial?: string | undefined;
+  /** A text input's example value. */
   placeholder: string;
+  /** A select's words before anything is chosen. */
+  choice: string;
 }): FormInput {
   const initial = i.initial && i.options.some((o) => o.value === i.initial) ? i.initial : undefined;
   if (i.options.length > 0 && i.options.length <= LIMITS.selectOptions) {
@@ -182,6 +207,7 @@ function choose(i: {
       kind: 'select',
       id: i.id,
       label: i.label,
+      placeholder: i.choice,
       required: i.required,
       options: i.options,
       ...(initial ? { initial } : {}),

@@ -105,7 +105,7 @@ export async function createForm(
             required: true,
             minLength: SCRIPT_MIN,
             maxLength: SCRIPT_MAX,
-            placeholder: 'The finished narration, 10 to 10000 characters',
+            placeholder: `The finished narration, ${SCRIPT_MIN} to ${SCRIPT_MAX.toLocaleString('en-US')} characters`,
             ...(script ? { initial: script } : {}),
           },
           {
@@ -120,6 +120,7 @@ export async function createForm(
             kind: 'select',
             id: 'voice',
             label: 'Voice',
+            placeholder: 'Choose a voice',
             required: true,
             options: voiceOptions(voices, language),
             ...(initialVoice ? { initial: initialVoice.id } : {}),
@@ -128,6 +129,7 @@ export async function createForm(
             kind: 'select',
             id: 'model',
             label: 'Model',
+            placeholder: 'Choose a model',
             required: true,
             options: models.map((m) => ({ label: modelWithCost(m), value: m.value })),
             initial: model,
@@ -138,6 +140,7 @@ export async function createForm(
                   kind: 'select' as const,
                   id: 'language',
                   label: 'Language',
+                  placeholder: 'The voice’s language',
                   options: languages
                     .slice(0, LIMITS.selectOptions)
                     .map((l) => ({ label: l.name, value: l.value })),
