@@ -1,47 +1,53 @@
 /**
  * A typed command longer than the platform takes (issue 27): the adapter only reports "over my cap" (the
- * start of the text, its length, the cap); the core names the command's long field and its own limit (the
- * API's) and says the way round, the form or a file, in one sentence. Nothing is run.
+ * whole line it received, or the one typed option that is over); the core names the field, its own limit
+ * (the API's) and the way round, the form or a file, in one sentence. Nothing is run.
  */
 import type { Response } from './cards.js';
-import type { CommandSpec } from './command-spec.js';
+import type { CommandSpec, OptionSpec } from './command-spec.js';
 import { errorCard } from './error-card.js';
 import { say } from './messages.js';
-import type { CommandRegistry } from './parse/parse-command.js';
+import { type CommandRegistry, parseCommandText } from './parse/parse-command.js';
 
-/** What an adapter knows of a command it will not deliver whole. */
-export interface TooLongText {
-  /** The first characters typed (enough to name the command). */
-  start: string;
-  /** Characters typed in all. */
-  length: number;
-  /** Most characters the platform takes in a typed command. */
-  cap: number;
-}
+/** What an adapter knows of a command it will not deliver. */
+export type TooLongText =
+  /** A command line typed whole (Slack-like text), longer than `cap` characters. */
+  | { text: string; cap: number }
+  /** One typed option of `command` (Discord), `length` characters where the platform takes `cap`. */
+  | { command: string; option: string; length: number; cap: number };
 
-/** The command the text starts with (`series create …` or `create …`), if any. */
-function commandOf(start: string, registry: CommandRegistry): CommandSpec | undefined {
-  const [first = '', second = ''] = start
-    .trim()
-    .replace(/^\/reel\b\s*/i, '')
-    .split(/\s+/)
-    .map((w) => w.toLowerCase());
-  return registry.find(`${first} ${second}`) ?? registry.find(first);
+const lengthOf = (value: string): number => [...value].length;
+
+/** The command, its over-long field and that field's length, as far as the text can be read. */
+function read(
+  typed: TooLongText,
+  registry: CommandRegistry,
+): { spec?: CommandSpec; field?: OptionSpec; length: number } {
+  if ('command' in typed) {
+    const spec = registry.find(typed.command);
+    const field = spec?.options.find((o) => o.name === typed.option);
+    return { ...(spec ? { spec } : {}), ...(field ? { field } : {}), length: typed.length };
+  }
+  const parsed = parseCommandText(typed.text, registry);
+  if (!parsed.ok) return { length: lengthOf(typed.text) };
+  const { spec, raw } = parsed.value;
+  // The long part is the longest value typed (a script, a description).
+  let longest: { field: OptionSpec; length: number } | undefined;
+  for (const option of spec.options) {
+    const value = raw[option.name];
+    if (typeof value !== 'string') continue;
+    if (!longest || lengthOf(value) > longest.length) longest = { field: option, length: lengthOf(value) };
+  }
+  return longest ? { spec, ...longest } : { spec, length: lengthOf(typed.text) };
 }
 
 export function answerTooLong(typed: TooLongText, registry: CommandRegistry): Response {
-  const spec = commandOf(typed.start, registry);
-  // The long part is the command's free text (a script, a description): its rest positional, else its longest.
-  const field =
-    spec?.options.find((o) => o.rest && o.maxLength !== undefined) ??
-    [...(spec?.options ?? [])]
-      .filter((o) => o.maxLength !== undefined)
-      .sort((a, b) => (b.maxLength ?? 0) - (a.maxLength ?? 0))[0];
+  const { spec, field, length } = read(typed, registry);
   return errorCard(
     say('typed-too-long', {
       command: spec?.name ?? 'help',
       field: field?.name ?? 'command',
-      length: typed.length,
+      length,
       cap: typed.cap,
       max: field?.maxLength ?? typed.cap,
       ...(spec?.form ? { form: 'yes' } : {}),

@@ -114,10 +114,7 @@ export function createFakeBot(): FakeBot {
     mayAnswerWithForm: () => false,
     async handleTooLong(req, typed) {
       calls.push({ kind: 'text', req, input: typed });
-      return message(
-        { title: 'Too long', tone: 'danger', text: `${typed.length} > ${typed.cap}` },
-        'ephemeral',
-      );
+      return message({ title: 'Too long', tone: 'danger', text: `over ${typed.cap}` }, 'ephemeral');
     },
     async handleText(req, text) {
       calls.push({ kind: 'text', req, input: text });

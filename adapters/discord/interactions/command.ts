@@ -59,12 +59,16 @@ export async function answerCommand(ctx: InteractionContext, i: InboundOf<'comma
     async () => {
       // Discord takes at most 6,000 characters in a string option; a longer one (an older registration, a
       // client that ignores max_length) is answered with the field's limit and the way round, never run.
-      const longest = Math.max(
-        0,
-        ...Object.values(i.options).map((v) => (typeof v === 'string' ? [...v].length : 0)),
+      const over = Object.entries(raw).find(
+        ([, v]) => typeof v === 'string' && [...v].length > DISCORD.stringOptionMaxLength,
       );
-      if (longest > DISCORD.stringOptionMaxLength)
-        return bot.handleTooLong(req, { start: name, length: longest, cap: DISCORD.stringOptionMaxLength });
+      if (over)
+        return bot.handleTooLong(req, {
+          command: name,
+          option: over[0],
+          length: [...String(over[1])].length,
+          cap: DISCORD.stringOptionMaxLength,
+        });
       return flags && !flags.ok
         ? errorCard(say(flags.error.code, flags.error.params), spec)
         : bot.handleCommand(req, name, raw);

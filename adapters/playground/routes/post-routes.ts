@@ -36,11 +36,7 @@ export function createPostRoutes(
       .trim();
     if ([...text].length > COMPOSER_MAX_LENGTH) {
       // Too long to echo or run: the core says the field's limit and the way round (the form, a file).
-      const response = await bot.handleTooLong(members.requestInfo(body), {
-        start: text.slice(0, 200),
-        length: [...text].length,
-        cap: COMPOSER_MAX_LENGTH,
-      });
+      const response = await bot.handleTooLong(members.requestInfo(body), { text, cap: COMPOSER_MAX_LENGTH });
       return show(response, body);
     }
     const echo = room.echoCommand(body.channel, body.user, text);
