@@ -73,6 +73,14 @@ describe.each(['spec', 'real'] as const)('over-long input on the %s profile', (p
     expect(writes()).toEqual([]);
   });
 
+  it('help states each limit as the form and the errors do, from the one constant', async () => {
+    const create = playgroundSaid((await w.playgroundCommand('/reel help create')).body);
+    expect(create).toContain('The finished script, 10 to 10,000 characters');
+    const meta = playgroundSaid((await w.playgroundCommand('/reel help meta')).body);
+    expect(meta).toContain('YouTube title 100 and description 5,000, TikTok caption 2,200');
+    expect(meta).toContain('X post text 280');
+  });
+
   it('a playground form value over its field: refused on that input, saying how much is over', async () => {
     const res = await fetch(`${w.playgroundUrl}/playground/form`, {
       method: 'POST',
