@@ -34,6 +34,7 @@ const MESSAGES = {
   'bad-url': (p) => `\`${p.value}\` isn't a public http(s) URL.`,
   'too-long': (p) =>
     `${fieldName(p)} is ${count(p.length)} characters, ${count(Number(p.length) - Number(p.max))} over its limit of ${count(p.max)}.`,
+  'field-required': (p) => `${fieldName(p)} is required${p.file ? ': type it or upload it as a file' : ''}.`,
   'too-short': (p) => `${fieldName(p)} is ${count(p.length)} characters; it needs at least ${count(p.min)}.`,
   // A typed command longer than the platform takes (the adapter says so; the field's own limit is the API's)
   'typed-too-long': (p) =>

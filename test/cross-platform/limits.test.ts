@@ -101,6 +101,23 @@ describe.each(['spec', 'real'] as const)('over-long input on the %s profile', (p
     expect(writes()).toEqual([]);
   });
 
+  it('a playground create form with neither script nor file: the field named as the form names it', async () => {
+    const res = await fetch(`${w.playgroundUrl}/playground/form`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        user: 'alice',
+        channel: PLAYGROUND_CHANNEL,
+        formId: 'video.create',
+        state: '{}',
+        values: { script: '  ', script_file: '', model: 'storyboard' },
+      }),
+    });
+    const said = playgroundSaid((await res.json()) as Record<string, unknown>);
+    expect(said).toContain('"script":"Script is required: type it or upload it as a file."');
+    expect(writes()).toEqual([]);
+  });
+
   it('a playground form name over 120 characters: refused on the name input', async () => {
     const res = await fetch(`${w.playgroundUrl}/playground/form`, {
       method: 'POST',
@@ -114,7 +131,7 @@ describe.each(['spec', 'real'] as const)('over-long input on the %s profile', (p
       }),
     });
     const said = playgroundSaid((await res.json()) as Record<string, unknown>);
-    expect(said).toContain('Name is 150 characters, 30 over its limit of 120.');
+    expect(said).toContain('Series name is 150 characters, 30 over its limit of 120.');
     expect(said).not.toMatch(RAW);
     expect(writes()).toEqual([]);
   });

@@ -73,6 +73,7 @@ export const requestKey = (id: string): string => `create-request:${id}`;
 /** Length checks done before anything is sent (spec §8: script 10–10000, name ≤ 120). */
 export function checkDraft(draft: CreateDraft): void {
   const script = draft.script.trim();
+  if (script === '') throw userError('field-required', { option: 'script', file: 'yes' });
   if (script.length < SCRIPT_MIN)
     throw userError('too-short', { option: 'script', length: script.length, min: SCRIPT_MIN });
   if (script.length > SCRIPT_MAX)

@@ -17,9 +17,13 @@ import { isRequestId, newRequestId } from '../../request-id.js';
 import { DURATIONS, type SeriesFieldArgs, seriesFieldsFrom } from '../../series/series-fields.js';
 import { TimeZoneNeeded } from '../../settings/time-zone.js';
 import { type OptionItem, type OptionKind, PLATFORMS, VideoApiError } from '../../video-api.js';
+import { NAME_MAX } from '../../videos/create-request.js';
 import { confirmCreate, createCommand } from './create.js';
 
 export const CREATE_FORM_ID = 'series.create';
+
+/** A series' name, bounded like a video's (the API documents no other). */
+const SERIES_NAME_MAX = NAME_MAX;
 
 /** The form's inputs besides name and source, in order: what a submission reads. */
 const SETTINGS = ['niche', 'voice', 'style', 'language', 'duration', 'destination', 'schedule'] as const;
@@ -111,7 +115,7 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
       id: 'name',
       label: 'Series name',
       required: true,
-      maxLength: 120,
+      maxLength: SERIES_NAME_MAX,
       initial: str(name),
       placeholder: 'Night Terrors',
     }),
@@ -240,10 +244,10 @@ export const createForm: FormSpec = {
     const name = value('name');
     const source = value('source');
     const errors: Record<string, string> = {};
-    if (!name) errors.name = say('missing-arg', { command: 'series create', option: 'name' });
-    else if (name.length > 120)
-      errors.name = say('too-long', { option: 'name', max: 120, length: name.length });
-    if (!source) errors.source = say('missing-arg', { command: 'series create', option: 'source' });
+    if (!name) errors.name = say('field-required', { field: 'series name' });
+    else if (name.length > SERIES_NAME_MAX)
+      errors.name = say('too-long', { field: 'series name', max: SERIES_NAME_MAX, length: name.length });
+    if (!source) errors.source = say('field-required', { field: 'content source' });
     if (!name || !source || errors.name) return { kind: 'form-errors', errors };
 
     const given: RawArgs = {};

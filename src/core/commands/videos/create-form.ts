@@ -226,7 +226,10 @@ export const createFormSpec: FormSpec = {
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       const field =
-        error.code === 'too-short' || error.code === 'too-long' || error.code === 'bad-choice'
+        error.code === 'too-short' ||
+        error.code === 'too-long' ||
+        error.code === 'bad-choice' ||
+        error.code === 'field-required'
           ? String(error.params.option)
           : ERROR_FIELD[error.code];
       if (field && FORM_FIELDS.includes(field)) {
