@@ -124,6 +124,7 @@ function withNudge(bot: Bot, nudge: () => void): Bot {
   return {
     commands: bot.commands,
     handleText: after(bot.handleText),
+    handleTooLong: bot.handleTooLong,
     handleCommand: after(bot.handleCommand),
     mayAnswerWithForm: (name) => bot.mayAnswerWithForm(name),
     handleAction: after(bot.handleAction),

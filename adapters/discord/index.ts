@@ -54,6 +54,7 @@ export const DISCORD_CAPABILITIES: ChatCapabilities = {
   autocomplete: true,
   mediaGallery: true,
   maxInputLength: DISCORD.textInputValue,
+  maxCommandLength: DISCORD.stringOptionMaxLength,
   sharesTimeZones: false,
 };
 

@@ -17,6 +17,7 @@ import {
   TextInputStyle,
 } from 'discord.js';
 import type { Form, FormInput } from '../../src/core/cards.js';
+import { mustBeTyped } from '../../src/core/long-text.js';
 import { literal } from '../../src/core/text.js';
 import { type ActionRow, type RenderMemory, TONE_COLORS } from './components.js';
 import { modalId, openFormId, pageModalId } from './custom-id.js';
@@ -74,7 +75,8 @@ export function renderModal(
       content: clip(toDiscord(form.intro.trim()), DISCORD.textDisplay),
     });
   }
-  for (const input of inputs) components.push(labelOf(input, memory));
+  for (const input of inputs)
+    components.push(labelOf({ ...input, required: mustBeTyped(form.inputs, input) }, memory));
   const title = clip(form.title, DISCORD.modalTitle) || form.id.slice(0, DISCORD.modalTitle);
   if (pages.length === 1) return { custom_id: modalId(key, form.id, form.state), title, components };
   const step = ` (${at + 1}/${pages.length})`;
@@ -111,6 +113,7 @@ function labelOf(input: FormInput, memory: RenderMemory): ModalComponent {
       component: {
         type: ComponentType.StringSelect,
         ...pickOne(input),
+        placeholder: clip(input.placeholder, DISCORD.selectPlaceholder),
         options: input.options.map((o) => ({
           label: clip(o.label, DISCORD.selectOptionLabel),
           value: o.value.length <= DISCORD.selectOptionValue ? o.value : memory.keepValue(o.value),

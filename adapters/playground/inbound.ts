@@ -31,7 +31,14 @@ const timeZone = z
 
 const base = { user: idPart, channel: idPart, timeZone: timeZone.optional() };
 
-export const commandBody = z.object({ ...base, text: z.string().max(4_000) });
+/** The composer is one line, like Slack's message box, made for commands rather than whole scripts. */
+export const COMPOSER_MAX_LENGTH = 4_000;
+
+/**
+ * The text and form values are bounded by the body's size only: a command longer than the composer takes
+ * (`maxCommandLength`) and a value longer than its field are answered in words by the core, never here.
+ */
+export const commandBody = z.object({ ...base, text: z.string() });
 
 export const actionBody = z.object({
   ...base,
@@ -47,7 +54,7 @@ export const formBody = z.object({
   ...base,
   formId: z.string().min(1).max(255),
   state: z.string().max(4_000),
-  values: z.record(z.string().max(100), z.string().max(10_000)),
+  values: z.record(z.string().max(100), z.string()),
   /** The message whose button opened the form, so an `update` reply can replace it. */
   messageId: idPart.optional(),
 });

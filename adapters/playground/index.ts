@@ -16,6 +16,7 @@ import type {
 import { type Handler, type HttpServer, hostName, isLoopbackHost } from '../../src/http/server.js';
 import { ChatRoom } from './chat-room.js';
 import { EventHub } from './event-hub.js';
+import { COMPOSER_MAX_LENGTH } from './inbound.js';
 import { createRoutes } from './routes.js';
 import { createPlaygroundSender } from './sender.js';
 import { loadStaticFiles } from './static-files.js';
@@ -55,6 +56,7 @@ export const PLAYGROUND_CAPABILITIES: ChatCapabilities = {
   autocomplete: false,
   mediaGallery: false,
   maxInputLength: 10_000,
+  maxCommandLength: COMPOSER_MAX_LENGTH,
   sharesTimeZones: true,
 };
 

@@ -5,7 +5,7 @@
  */
 import type { types } from '@slack/bolt';
 import type { FileInput, Form, FormInput } from '../../src/core/cards.js';
-import { splitInput } from '../../src/core/long-text.js';
+import { mustBeTyped, splitInput } from '../../src/core/long-text.js';
 import type { SlackFile } from './files.js';
 import { option, plain } from './render.js';
 import { splitMrkdwn, toMrkdwn, toPlain, truncate } from './text.js';
@@ -113,9 +113,13 @@ export function formToView(form: Form, origin: ModalOrigin, cancelLabel: string)
     }
   }
   // A text longer than Slack's inputs take is split into parts, joined in order on submission (long-text.ts).
-  for (const input of form.inputs)
-    for (const part of input.kind === 'text' ? splitInput(input, MODAL_LIMITS.inputChars) : [input])
+  // An input an upload may stand in for is not insisted on: Slack then marks it "(optional)" itself, the one
+  // way it has to let a form go with either filled in.
+  for (const input of form.inputs) {
+    const asked = { ...input, required: mustBeTyped(form.inputs, input) };
+    for (const part of asked.kind === 'text' ? splitInput(asked, MODAL_LIMITS.inputChars) : [asked])
       blocks.push(inputBlock(part));
+  }
   return {
     type: 'modal',
     callback_id: form.id.slice(0, MODAL_LIMITS.callbackId),
@@ -152,6 +156,7 @@ function inputBlock(input: FormInput): types.InputBlock {
       element: {
         type: 'static_select',
         action_id: input.id,
+        placeholder: plain(input.placeholder, MODAL_LIMITS.placeholder),
         options,
         ...(initial ? { initial_option: initial } : {}),
       },

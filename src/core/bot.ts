@@ -16,6 +16,7 @@ import { createRequestContexts } from './request-context.js';
 import { askingTimeZone, type Replay } from './settings/time-zone-question.js';
 import { suggestFor } from './suggest.js';
 import { answeringReplays } from './typed-replay.js';
+import { answerTooLong, type TooLongText } from './typed-too-long.js';
 
 export interface ActionInput {
   action: string;
@@ -40,6 +41,11 @@ export interface Bot {
   readonly commands: readonly CommandSpec[];
   /** `/reel …` text, as typed on Slack or the playground. */
   handleText(req: RequestInfo, text: string): Promise<Response>;
+  /**
+   * A typed command longer than the platform takes, which the adapter does not deliver: answered with the
+   * field's limit and the way round (the form, a file), never run.
+   */
+  handleTooLong(req: RequestInfo, typed: TooLongText): Promise<Response>;
   /** A command whose arguments came as typed options (Discord). */
   handleCommand(req: RequestInfo, name: string, raw: RawArgs): Promise<Response>;
   /** Whether `name` may answer with a form (its `form`, or `answersWithForm`): see `CommandSpec`. */
@@ -104,6 +110,10 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
         return errorCard(say(parsed.error.code, parsed.error.params), spec);
       }
       return run(ctx, parsed.value.spec, parsed.value.raw);
+    },
+    async handleTooLong(_req, typed) {
+      deps.metrics?.command('parse', 'user_error');
+      return answerTooLong(typed, registry);
     },
     async handleCommand(req, name, raw) {
       const ctx = open(req);

@@ -127,6 +127,7 @@ export interface Card {
 export interface TextInput {
   kind: 'text';
   id: string;
+  /** The field's name alone: each platform marks an optional input its own way ("(optional)" or none). */
   label: string;
   multiline?: boolean;
   required?: boolean;
@@ -142,7 +143,10 @@ export interface TextInput {
 export interface SelectInput {
   kind: 'select';
   id: string;
+  /** The field's name alone: each platform marks an optional input its own way ("(optional)" or none). */
   label: string;
+  /** Shown before anything is chosen: what to pick, or what an optional select left empty means. */
+  placeholder: string;
   options: SelectOption[];
   required?: boolean;
   initial?: string;

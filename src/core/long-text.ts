@@ -13,6 +13,7 @@
 import type { FileInput, FormInput, TextInput } from './cards.js';
 import { userError } from './context.js';
 import type { FileLinks, TextFile } from './ports.js';
+import { SCRIPT_MAX } from './videos/create-request.js';
 
 export type { FileLinks, TextFile };
 
@@ -30,22 +31,32 @@ export function fileFor(input: TextInput, label = `${input.label} as a file (.tx
     id: `${input.id}_file`,
     label,
     accept: TEXT_FILE_TYPES,
-    maxLength: input.maxLength ?? 10_000,
-    hint: `Or upload a .txt or .md file (UTF-8, up to ${(input.maxLength ?? 10_000).toLocaleString('en-US')} characters) instead of typing.`,
+    maxLength: input.maxLength ?? SCRIPT_MAX,
+    hint: `Or upload a .txt or .md file (UTF-8, up to ${(input.maxLength ?? SCRIPT_MAX).toLocaleString('en-US')} characters) instead of typing.`,
   };
 }
 
 /**
- * The inputs with an upload offered right after each text input named in `ids`; those text inputs become
- * optional (the file may stand in for them: the form's own check says when neither was given).
+ * The inputs with an upload offered right after each text input named in `ids`. A required text input stays
+ * required (it is labelled so): the file stands in for it, so no platform insists it be typed
+ * (`mustBeTyped`), and the form's own check says when neither was given.
  */
 export function withUploads(inputs: readonly FormInput[], ids: readonly string[]): FormInput[] {
   return inputs.flatMap((input) =>
-    input.kind === 'text' && ids.includes(input.id)
-      ? [{ ...input, required: false }, fileFor(input)]
-      : [input],
+    input.kind === 'text' && ids.includes(input.id) ? [input, fileFor(input)] : [input],
   );
 }
+
+/** Whether the form offers an upload standing in for text input `id` (`withUploads`). */
+export const hasUpload = (inputs: readonly FormInput[], id: string): boolean =>
+  inputs.some((i) => i.kind === 'file' && i.id === `${id}_file`);
+
+/**
+ * Whether a platform should refuse the form with `input` left empty: a required input, unless an upload may
+ * stand in for it. Labels follow `required` itself: "Script" is required even when a file may replace it.
+ */
+export const mustBeTyped = (inputs: readonly FormInput[], input: FormInput): boolean =>
+  input.required === true && !hasUpload(inputs, input.id);
 
 /** A text input's value: the uploaded file's text when one came, else what was typed. */
 export function uploadedOr(values: Readonly<Record<string, string>>, id: string): string {

@@ -29,6 +29,8 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'bad-url': 'input',
   'too-long': 'input',
   'too-short': 'input',
+  'field-required': 'input',
+  'typed-too-long': 'input',
   'file-wrong-type': 'input',
   'file-too-large': 'input',
   'file-not-text': 'input',

@@ -32,8 +32,19 @@ const MESSAGES = {
   'bad-platform': (p) =>
     p.value ? `\`${p.value}\` isn't a platform. Use one of: ${p.allowed}.` : `Name a platform: ${p.allowed}.`,
   'bad-url': (p) => `\`${p.value}\` isn't a public http(s) URL.`,
-  'too-long': (p) => `\`${p.option}\` is ${p.length} characters; the limit is ${p.max}.`,
-  'too-short': (p) => `\`${p.option}\` is ${p.length} characters; it needs at least ${p.min}.`,
+  'too-long': (p) =>
+    `${fieldName(p)} is ${count(p.length)} characters, ${count(Number(p.length) - Number(p.max))} over its limit of ${count(p.max)}.`,
+  'field-required': (p) => `${fieldName(p)} is required${p.file ? ': type it or upload it as a file' : ''}.`,
+  'too-short': (p) => `${fieldName(p)} is ${count(p.length)} characters; it needs at least ${count(p.min)}.`,
+  // A typed command longer than the platform takes (the adapter says so; the field's own limit is the API's)
+  'typed-too-long': (p) =>
+    `That ${fieldWord(p)} is ${count(p.length)} characters; a typed ${command(String(p.command))} takes up to ${count(p.cap)} here. ` +
+    (Number(p.length) > Number(p.max)
+      ? `It also needs to be ${count(p.max)} at most (${count(Number(p.length) - Number(p.max))} over): shorten it, then `
+      : '') +
+    (p.form
+      ? `${Number(p.length) > Number(p.max) ? 'open' : 'Open'} the form (${command(String(p.command))} alone) and paste it there or upload it as a file.`
+      : `${Number(p.length) > Number(p.max) ? 'send' : 'Send'} it in shorter pieces.`),
   // Text files (issue 19): a long script or description uploaded, or shared and named by its link
   'file-wrong-type': (p) =>
     `\`${p.name}\` isn't a text file I can read: upload a ${p.accept} file (plain text, UTF-8).`,
@@ -282,6 +293,21 @@ const MESSAGES = {
   'database-busy': (p) =>
     `I couldn't save that: my database is busy (ref \`${p.ref}\`). Nothing was changed; try again in a moment.`,
 } satisfies Record<string, Wording>;
+
+/** A count as people read it: `10,000`. */
+function count(n: string | number | undefined): string {
+  const value = Number(n);
+  return Number.isFinite(value) ? value.toLocaleString('en-US') : String(n);
+}
+
+/** The field a length check names, as its form labels it: `field` when given, else the option's name. */
+function fieldName(p: Params): string {
+  const words = fieldWord(p);
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The field in running text: `master-style` → `master style`. */
+const fieldWord = (p: Params): string => String(p.field ?? p.option ?? 'text').replace(/-/g, ' ');
 
 /** Every code the bot can word; `userError` and `say` take only these. */
 export type MessageCode = keyof typeof MESSAGES;

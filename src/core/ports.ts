@@ -117,6 +117,11 @@ export interface ChatCapabilities {
   /** Longest value a text input of a form takes (characters). */
   maxInputLength: number;
   /**
+   * Longest typed command (or typed option value) the platform delivers whole, when that is less than a
+   * field's own limit; the adapter answers a longer one through `Bot.handleTooLong`. Absent: no such cap.
+   */
+  maxCommandLength?: number;
+  /**
    * The platform tells each member's time zone (Slack `users.info`, the playground's browser). Without it
    * (Discord) the core asks a member who has set none before reading times in theirs (RequestInfo).
    */

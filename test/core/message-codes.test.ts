@@ -60,7 +60,7 @@ const SAMPLE: Record<string, string | number> = {
     ].map((name) => [name, `sample-${name}`]),
   ),
   ...{ at: 3, min: 1, max: 9, length: 12, minutes: 15, percent: 40, page: 2, count: 2, days: 40 },
-  ...{ cost: 20, balance: 5, retryAfter: 30, ref: 'abc12345' },
+  ...{ cost: 20, balance: 5, retryAfter: 30, ref: 'abc12345', cap: 6 },
 };
 
 describe('message codes', () => {

@@ -54,9 +54,9 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(labels(page1).map((c) => c.label)).toEqual([
       'Series name',
       'Content source',
-      'Niche (optional)',
-      'Voice (optional)',
-      'Visual style (optional)',
+      'Niche',
+      'Voice',
+      'Visual style',
     ]);
     expect(inputOf(page1, 'name')).toMatchObject({ type: 4, required: true });
     expect(inputOf(page1, 'source')).toMatchObject({ type: 3, required: true, min_values: 1 });

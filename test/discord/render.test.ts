@@ -468,6 +468,7 @@ describe('forms → modals', () => {
         kind: 'select',
         id: 'privacy',
         label: 'YouTube visibility',
+        placeholder: 'Public',
         initial: 'public',
         options: ['public', 'unlisted', 'private'].map((p) => ({
           label: p[0]?.toUpperCase() + p.slice(1),
@@ -478,6 +479,7 @@ describe('forms → modals', () => {
         kind: 'select',
         id: 'voice',
         label: 'Voice',
+        placeholder: 'Choose a voice',
         required: true,
         options: Array.from({ length: 30 }, (_, i) => ({ label: `Voice ${i}`, value: `voice_${i}` })),
       },

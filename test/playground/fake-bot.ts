@@ -112,6 +112,10 @@ export function createFakeBot(): FakeBot {
       spec('whoami', 'Who you are'),
     ],
     mayAnswerWithForm: () => false,
+    async handleTooLong(req, typed) {
+      calls.push({ kind: 'text', req, input: typed });
+      return message({ title: 'Too long', tone: 'danger', text: `over ${typed.cap}` }, 'ephemeral');
+    },
     async handleText(req, text) {
       calls.push({ kind: 'text', req, input: text });
       if (bot.failNext) {
@@ -252,6 +256,7 @@ const createForm = () => ({
       kind: 'select' as const,
       id: 'voice',
       label: 'Voice',
+      placeholder: 'Choose a voice',
       options: [
         { label: 'Nova', value: 'nova' },
         { label: 'Atlas', value: 'atlas' },

@@ -256,6 +256,7 @@ describe('renderForm', () => {
       {
         kind: 'select',
         id: 'privacyStatus',
+        placeholder: 'Choose who can see it',
         label: 'Visibility',
         required: true,
         initial: 'public',
@@ -287,8 +288,9 @@ describe('renderForm', () => {
 
   it('renders text, multiline and select inputs with limits and initial values', () => {
     expect(html).toMatch(
-      /<input class="input" type="text"[^>]*name="title"[^>]* required maxlength="100" value="Launch">/,
+      /<input class="input" type="text"[^>]*name="title"[^>]* required data-max-length="100" value="Launch">/,
     );
+    expect(html).not.toContain('maxlength');
     expect(html).toMatch(
       /<textarea class="input" rows="4"[^>]*name="description"[^>]*placeholder="Say more"><\/textarea>/,
     );
@@ -314,7 +316,13 @@ describe('renderForm', () => {
           hint: HOSTILE,
           multiline: true,
         },
-        { kind: 'select', id: 'x', label: HOSTILE, options: [{ label: HOSTILE, value: HOSTILE }] },
+        {
+          kind: 'select',
+          id: 'x',
+          label: HOSTILE,
+          placeholder: HOSTILE,
+          options: [{ label: HOSTILE, value: HOSTILE }],
+        },
       ],
     });
     expect(out).not.toContain('<script');

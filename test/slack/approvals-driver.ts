@@ -110,6 +110,7 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
     commands: h.bot.commands,
     handleText: (req, text) => track(() => h.bot.handleText(req, text)),
     handleCommand: (req, name, raw) => track(() => h.bot.handleCommand(req, name, raw)),
+    handleTooLong: (req, typed) => h.bot.handleTooLong(req, typed),
     mayAnswerWithForm: (name) => h.bot.mayAnswerWithForm(name),
     handleAction: (req, input) => track(() => h.bot.handleAction(req, input)),
     handleForm: (req, submission) => track(() => h.bot.handleForm(req, submission)),

@@ -37,6 +37,7 @@ const form: Form = {
     {
       kind: 'select',
       id: 'privacy',
+      placeholder: 'Public',
       label: 'Visibility',
       required: false,
       initial: 'unlisted',

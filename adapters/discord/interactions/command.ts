@@ -9,6 +9,7 @@ import { COMMAND_ARGUMENTS } from '../command-names.js';
 import { flagsOf, MORE_OPTION, ROOT_COMMAND } from '../commands.js';
 import { discordFileLinks, messageScript, testOrigin, withFileLink } from '../file-input.js';
 import type { Replier } from '../interactions.js';
+import { DISCORD } from '../limits.js';
 import { requestInfoOf } from '../request-info.js';
 import type { InboundOf, InteractionContext } from './context.js';
 import { respond } from './respond.js';
@@ -55,9 +56,22 @@ export async function answerCommand(ctx: InteractionContext, i: InboundOf<'comma
       answering: { source: 'reply', canShowModal: true },
       ackFirst: !bot.mayAnswerWithForm(name),
     },
-    async () =>
-      flags && !flags.ok
+    async () => {
+      // Discord takes at most 6,000 characters in a string option; a longer one (an older registration, a
+      // client that ignores max_length) is answered with the field's limit and the way round, never run.
+      const over = Object.entries(raw).find(
+        ([, v]) => typeof v === 'string' && [...v].length > DISCORD.stringOptionMaxLength,
+      );
+      if (over)
+        return bot.handleTooLong(req, {
+          command: name,
+          option: over[0],
+          length: [...String(over[1])].length,
+          cap: DISCORD.stringOptionMaxLength,
+        });
+      return flags && !flags.ok
         ? errorCard(say(flags.error.code, flags.error.params), spec)
-        : bot.handleCommand(req, name, raw),
+        : bot.handleCommand(req, name, raw);
+    },
   );
 }

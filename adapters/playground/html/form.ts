@@ -5,6 +5,7 @@
  */
 import escapeHtml from 'escape-html';
 import type { FileInput, Form, FormInput } from '../../../src/core/cards.js';
+import { mustBeTyped } from '../../../src/core/long-text.js';
 import { say } from '../../../src/core/messages.js';
 import { markdownToHtml } from '../text.js';
 
@@ -19,7 +20,7 @@ export function renderForm(form: Form): string {
     '</header>',
     '<div class="modal-body">',
     form.intro ? `<div class="form-intro">${markdownToHtml(form.intro)}</div>` : '',
-    ...form.inputs.map(renderInput),
+    ...form.inputs.map((input) => renderInput(input, mustBeTyped(form.inputs, input))),
     '<p class="form-error form-error-general" data-testid="form-error" data-input-id="" role="alert" hidden></p>',
     '</div>',
     '<footer class="modal-footer">',
@@ -30,13 +31,14 @@ export function renderForm(form: Form): string {
   ].join('');
 }
 
-function renderInput(input: FormInput): string {
+/** One input; `insist`: the browser refuses the form with it empty (not when an upload may stand in). */
+function renderInput(input: FormInput, insist: boolean): string {
   const id = `input-${slug(input.id)}`;
   const name = escapeHtml(input.id);
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
   const described = `${input.hint ? `${hintId} ` : ''}${errorId}`;
-  const required = input.required ? ' required' : '';
+  const required = insist ? ' required' : '';
   const common = `id="${id}" name="${name}" data-testid="form-input" data-input-id="${name}" aria-describedby="${described}"${required}`;
   let control: string;
   if (input.kind === 'select') {
@@ -48,13 +50,16 @@ function renderInput(input: FormInput): string {
     );
     // An empty first choice: nothing is silently pre-picked unless the core gave an initial value.
     const blank =
-      hasInitial && input.required ? '' : `<option value=""${hasInitial ? '' : ' selected'}></option>`;
+      hasInitial && input.required
+        ? ''
+        : `<option value=""${hasInitial ? '' : ' selected'}>${escapeHtml(input.placeholder)}</option>`;
     control = `<select class="input" ${common}>${blank}${options.join('')}</select>`;
   } else if (input.kind === 'file') {
     control = fileControl(input, common);
   } else {
+    // No `maxlength`: a browser cuts a longer paste silently; the core refuses it on this input, saying by how much.
     const limits =
-      (input.maxLength !== undefined ? ` maxlength="${Math.floor(input.maxLength)}"` : '') +
+      (input.maxLength !== undefined ? ` data-max-length="${Math.floor(input.maxLength)}"` : '') +
       (input.minLength !== undefined ? ` minlength="${Math.floor(input.minLength)}"` : '');
     const placeholder = input.placeholder ? ` placeholder="${escapeHtml(input.placeholder)}"` : '';
     const initial = input.initial ?? '';

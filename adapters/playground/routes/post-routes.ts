@@ -3,6 +3,7 @@ import type { Response as CoreResponse } from '../../../src/core/cards.js';
 import {
   type ActionBody,
   actionBody,
+  COMPOSER_MAX_LENGTH,
   type CommandBody,
   commandBody,
   type FormBody,
@@ -33,6 +34,11 @@ export function createPostRoutes(
       .trim()
       .replace(/^\/reel(?=\s|$)/i, '')
       .trim();
+    if ([...text].length > COMPOSER_MAX_LENGTH) {
+      // Too long to echo or run: the core says the field's limit and the way round (the form, a file).
+      const response = await bot.handleTooLong(members.requestInfo(body), { text, cap: COMPOSER_MAX_LENGTH });
+      return show(response, body);
+    }
     const echo = room.echoCommand(body.channel, body.user, text);
     // The text may carry private input, so only the command word is logged.
     logger.debug(

@@ -9,6 +9,7 @@ import { UserError } from '../../../src/core/context.js';
 import { within } from '../../../src/core/deadline.js';
 import { joinParts, TEXT_FILE_TYPES } from '../../../src/core/long-text.js';
 import { say } from '../../../src/core/messages.js';
+import { SCRIPT_MAX } from '../../../src/core/videos/create-request.js';
 import { readSlackFile, type SlackFile } from '../files.js';
 import { requestInfo } from '../inbound.js';
 import {
@@ -42,7 +43,7 @@ async function readUploads(
   const values: Record<string, string> = {};
   const errors: Record<string, string> = {};
   for (const [id, file] of Object.entries(files)) {
-    const check = access.limits[id] ?? { accept: TEXT_FILE_TYPES, maxLength: 10_000 };
+    const check = access.limits[id] ?? { accept: TEXT_FILE_TYPES, maxLength: SCRIPT_MAX };
     try {
       values[id] = (await readSlackFile(file, access, check)).text;
     } catch (error) {

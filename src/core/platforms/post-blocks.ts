@@ -51,6 +51,15 @@ export const BLOCKS: Record<Platform, BlockSpec> = {
   threads: { name: 'Threads', main: field('text', 'Post text', 500), extra: [], privacy: false },
 };
 
+/** Every platform's limits in words, from BLOCKS: "YouTube title 100 and description 5,000, TikTok caption 2,200, …". */
+export const limitsInWords = (): string =>
+  Object.values(BLOCKS)
+    .map(
+      (spec) =>
+        `${spec.name} ${[spec.main, ...spec.extra].map((f) => `${f.label.toLowerCase()} ${f.max.toLocaleString('en-US')}`).join(' and ')}`,
+    )
+    .join(', ');
+
 /** Display names live in one table (names.ts); re-exported for the callers of the post blocks. */
 export { platformName } from './names.js';
 
@@ -96,6 +105,7 @@ export function blockInputs(platform: Platform, posts: PostMetadata, videoName: 
       kind: 'select',
       id: 'privacyStatus',
       label: 'Visibility',
+      placeholder: 'Choose who can see it',
       options: PRIVACY_OPTIONS,
       required: true,
       initial: stored(posts, platform, 'privacyStatus') ?? 'public',

@@ -76,6 +76,7 @@ export const CREATE_OPTIONS_ACTION = 'video.create.options';
 /** Length checks done before anything is sent (spec §8: script 10–10000, name ≤ 120). */
 export function checkDraft(draft: CreateDraft): void {
   const script = draft.script.trim();
+  if (script === '') throw userError('field-required', { option: 'script', file: 'yes' });
   if (script.length < SCRIPT_MIN)
     throw userError('too-short', { option: 'script', length: script.length, min: SCRIPT_MIN });
   if (script.length > SCRIPT_MAX)
@@ -83,12 +84,12 @@ export function checkDraft(draft: CreateDraft): void {
   const name = draft.name?.trim();
   if (name && name.length > NAME_MAX)
     throw userError('too-long', { option: 'name', length: name.length, max: NAME_MAX });
-  for (const [option, value] of [
-    ['master-style', draft.masterStyle],
-    ['negative', draft.negative],
+  for (const [option, field, value] of [
+    ['master-style', 'master style', draft.masterStyle],
+    ['negative', 'negative prompt', draft.negative],
   ] as const) {
     const length = value?.trim().length ?? 0;
-    if (length > DIRECTIVE_MAX) throw userError('too-long', { option, length, max: DIRECTIVE_MAX });
+    if (length > DIRECTIVE_MAX) throw userError('too-long', { option, field, length, max: DIRECTIVE_MAX });
   }
 }
 

@@ -62,7 +62,7 @@ describe('caption', () => {
     );
     expect(usageError(await h.run('caption'))).toContain('needs `url`');
     expect(usageError(await h.run('caption https://x.example/a.mp4 --name ' + 'n'.repeat(121)))).toContain(
-      'limit is 120',
+      'Name is 121 characters, 1 over its limit of 120.',
     );
     expect(writes(h)).toEqual([]);
   });
@@ -278,7 +278,9 @@ describe('rename', () => {
     expect((await h.api.videos.get(id)).name).toBe('Final cut, part 1');
     expect(liveCard(h, id).card.title).toBe('Final cut, part 1');
     const before = writes(h).length;
-    expect(usageError(await h.run(`rename ${id} ${'n'.repeat(121)}`))).toContain('limit is 120');
+    expect(usageError(await h.run(`rename ${id} ${'n'.repeat(121)}`))).toContain(
+      'Name is 121 characters, 1 over its limit of 120.',
+    );
     expect(usageError(await h.run(`rename ${id}`))).toContain('needs `name`');
     expect(writes(h).length).toBe(before);
   });

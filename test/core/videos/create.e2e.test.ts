@@ -172,7 +172,7 @@ describe('More options on the confirm card', () => {
     // Too long a name is answered on its input; nothing changes.
     expect(await h.submit(form.id, form.state, { name: 'n'.repeat(121) })).toEqual({
       kind: 'form-errors',
-      errors: { name: expect.stringContaining('the limit is 120') },
+      errors: { name: expect.stringContaining('1 over its limit of 120') },
     });
 
     const updated = await h.submit(form.id, form.state, {
@@ -353,9 +353,9 @@ describe('the form', () => {
 describe('bad input: usage and example, nothing sent', () => {
   const cases: [string, string][] = [
     [`create --model motion_ultra ${SCRIPT}`, "`motion_ultra` isn't a valid `model`"],
-    ['create Too short', '`script` is 9 characters; it needs at least 10'],
-    [`create ${'x'.repeat(10_001)}`, 'the limit is 10000'],
-    [`create --name ${'n'.repeat(121)} ${SCRIPT}`, '`name` is 121 characters; the limit is 120'],
+    ['create Too short', 'Script is 9 characters; it needs at least 10.'],
+    [`create ${'x'.repeat(10_001)}`, 'Script is 10,001 characters, 1 over its limit of 10,000.'],
+    [`create --name ${'n'.repeat(121)} ${SCRIPT}`, 'Name is 121 characters, 1 over its limit of 120.'],
     [`create --colour red ${SCRIPT}`, '`create` has no option `--colour`'],
     [`create --voice Zelda ${SCRIPT}`, 'No voice matches `Zelda`'],
     [`create --voice l ${SCRIPT}`, 'matches several voices'],

@@ -15,6 +15,7 @@ import {
   blockFrom,
   blockSummary,
   checkBlock,
+  limitsInWords,
   platformName,
   withMainText,
 } from '../../platforms/post-blocks.js';
@@ -83,6 +84,7 @@ async function pickForm(ctx: CommandContext, partial: RawArgs): Promise<Form> {
         kind: 'select',
         id: 'platform',
         label: 'Platform',
+        placeholder: 'Choose a platform',
         required: true,
         options: PLATFORMS.map((p) => ({ label: platformName(p), value: p })),
         ...(platform ? { initial: platform } : {}),
@@ -111,8 +113,7 @@ export const metaCommand = defineCommand({
     'meta "Launch teaser" instagram New drop 🚀 #launch',
   ],
   details:
-    'Limits: YouTube title 100 and description 5000, TikTok and Instagram 2200, X 280, Threads 500, LinkedIn 3000, ' +
-    'Facebook 5000. With text, sets the main field (YouTube: the title; its description and visibility are kept). ' +
+    `Limits: ${limitsInWords()}. With text, sets the main field (YouTube: the title; its description and visibility are kept). ` +
     'Without text, a form shows every field of the platform with what is stored now.',
   form: async (ctx, partial) => ({ kind: 'form', form: await pickForm(ctx, partial) }),
   async run(ctx, args) {

@@ -67,6 +67,7 @@ async function publishForm(
     kind: 'select',
     id: 'platform',
     label: 'Platform',
+    placeholder: 'Choose a platform',
     required: true,
     options: (choices.length > 0 ? choices : [...PLATFORMS]).map((p) => ({
       label: platformName(p),
@@ -80,6 +81,7 @@ async function publishForm(
       kind: 'select',
       id: 'account',
       label: 'Account',
+      placeholder: "The platform's default account",
       required: false,
       hint: "Leave empty for the platform's default account.",
       options: all.map(({ p, a }) => ({
@@ -100,6 +102,7 @@ async function publishForm(
     kind: 'select',
     id: 'privacy',
     label: 'YouTube visibility',
+    placeholder: 'Public',
     required: false,
     initial: 'public',
     options: PRIVACY.map((p) => ({ label: p[0]?.toUpperCase() + p.slice(1), value: p })),

@@ -17,9 +17,13 @@ import { isRequestId, newRequestId } from '../../request-id.js';
 import { DURATIONS, type SeriesFieldArgs, seriesFieldsFrom } from '../../series/series-fields.js';
 import { TimeZoneNeeded } from '../../settings/time-zone.js';
 import { type OptionItem, type OptionKind, PLATFORMS, VideoApiError } from '../../video-api.js';
+import { NAME_MAX } from '../../videos/create-request.js';
 import { confirmCreate, createCommand } from './create.js';
 
 export const CREATE_FORM_ID = 'series.create';
+
+/** A series' name, bounded like a video's (the API documents no other). */
+const SERIES_NAME_MAX = NAME_MAX;
 
 /** The form's inputs besides name and source, in order: what a submission reads. */
 const SETTINGS = ['niche', 'voice', 'style', 'language', 'duration', 'destination', 'schedule'] as const;
@@ -101,14 +105,17 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
   if (!checked.ok) throw checked.error;
   const { name: _n, source: _s, ...typed } = checked.value;
   const c = await catalogs(ctx);
-  const catalogInput = (id: string, label: string, i: { options: SelectOption[]; placeholder: string }) =>
-    choose({ id, label, required: false, initial: str(flags[id]), ...i });
+  const catalogInput = (
+    id: string,
+    label: string,
+    i: { options: SelectOption[]; placeholder: string; choice: string },
+  ) => choose({ id, label, required: false, initial: str(flags[id]), ...i });
   const inputs: FormInput[] = [
     text({
       id: 'name',
       label: 'Series name',
       required: true,
-      maxLength: 120,
+      maxLength: SERIES_NAME_MAX,
       initial: str(name),
       placeholder: 'Night Terrors',
     }),
@@ -119,22 +126,41 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
       options: optionsOf(c.sources),
       initial: str(source),
       placeholder: 'ai_story',
+      choice: 'Choose a source',
     }),
-    catalogInput('niche', 'Niche (optional)', { options: optionsOf(c.niches), placeholder: 'scary_stories' }),
-    catalogInput('voice', 'Voice (optional)', { options: c.voiceOptions, placeholder: 'Aria' }),
-    catalogInput('style', 'Visual style (optional)', {
+    catalogInput('niche', 'Niche', {
+      options: optionsOf(c.niches),
+      placeholder: 'scary_stories',
+      choice: 'Any niche',
+    }),
+    catalogInput('voice', 'Voice', {
+      options: c.voiceOptions,
+      placeholder: 'Aria',
+      choice: 'The default voice',
+    }),
+    catalogInput('style', 'Visual style', {
       options: optionsOf(c.styles),
       placeholder: 'cinematic',
+      choice: 'The default style',
     }),
-    catalogInput('language', 'Language (optional)', { options: optionsOf(c.languages), placeholder: 'en' }),
-    catalogInput('duration', 'Episode length (optional)', { options: c.durationOptions, placeholder: '60' }),
-    catalogInput('destination', 'Post to (optional)', {
+    catalogInput('language', 'Language', {
+      options: optionsOf(c.languages),
+      placeholder: 'en',
+      choice: 'The default language',
+    }),
+    catalogInput('duration', 'Episode length', {
+      options: c.durationOptions,
+      placeholder: '60',
+      choice: 'The default length',
+    }),
+    catalogInput('destination', 'Post to', {
       options: PLATFORMS.map((p) => ({ label: platformName(p), value: p })),
       placeholder: 'youtube',
+      choice: 'Nowhere: episodes are not posted',
     }),
     text({
       id: 'schedule',
-      label: 'Schedule (optional)',
+      label: 'Schedule',
       required: false,
       initial: str(flags.schedule),
       placeholder: 'daily 09:00 Europe/Paris',
@@ -174,7 +200,10 @@ function choose(i: {
   required: boolean;
   options: SelectOption[];
   initial?: string | undefined;
+  /** A text input's example value. */
   placeholder: string;
+  /** A select's words before anything is chosen. */
+  choice: string;
 }): FormInput {
   const initial = i.initial && i.options.some((o) => o.value === i.initial) ? i.initial : undefined;
   if (i.options.length > 0 && i.options.length <= LIMITS.selectOptions) {
@@ -182,6 +211,7 @@ function choose(i: {
       kind: 'select',
       id: i.id,
       label: i.label,
+      placeholder: i.choice,
       required: i.required,
       options: i.options,
       ...(initial ? { initial } : {}),
@@ -214,10 +244,10 @@ export const createForm: FormSpec = {
     const name = value('name');
     const source = value('source');
     const errors: Record<string, string> = {};
-    if (!name) errors.name = say('missing-arg', { command: 'series create', option: 'name' });
-    else if (name.length > 120)
-      errors.name = say('too-long', { option: 'name', max: 120, length: name.length });
-    if (!source) errors.source = say('missing-arg', { command: 'series create', option: 'source' });
+    if (!name) errors.name = say('field-required', { field: 'series name' });
+    else if (name.length > SERIES_NAME_MAX)
+      errors.name = say('too-long', { field: 'series name', max: SERIES_NAME_MAX, length: name.length });
+    if (!source) errors.source = say('field-required', { field: 'content source' });
     if (!name || !source || errors.name) return { kind: 'form-errors', errors };
 
     const given: RawArgs = {};

@@ -107,13 +107,14 @@ export async function createForm(
             required: true,
             minLength: SCRIPT_MIN,
             maxLength: SCRIPT_MAX,
-            placeholder: 'The finished narration, 10 to 10000 characters',
+            placeholder: `The finished narration, ${SCRIPT_MIN} to ${SCRIPT_MAX.toLocaleString('en-US')} characters`,
             ...(script ? { initial: script } : {}),
           },
           {
             kind: 'select',
             id: 'voice',
             label: 'Voice',
+            placeholder: 'Choose a voice',
             required: true,
             options: voiceOptions(voices, language),
             ...(initialVoice ? { initial: initialVoice.id } : {}),
@@ -122,6 +123,7 @@ export async function createForm(
             kind: 'select',
             id: 'model',
             label: 'Model',
+            placeholder: 'Choose a model',
             required: true,
             options: models.map((m) => ({ label: modelWithCost(m), value: m.value })),
             initial: model,
@@ -132,6 +134,7 @@ export async function createForm(
                   kind: 'select' as const,
                   id: 'language',
                   label: 'Language',
+                  placeholder: 'The voice’s language',
                   options: languages
                     .slice(0, LIMITS.selectOptions)
                     .map((l) => ({ label: l.name, value: l.value })),
@@ -188,7 +191,10 @@ export const createFormSpec: FormSpec = {
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       const field =
-        error.code === 'too-short' || error.code === 'too-long' || error.code === 'bad-choice'
+        error.code === 'too-short' ||
+        error.code === 'too-long' ||
+        error.code === 'bad-choice' ||
+        error.code === 'field-required'
           ? String(error.params.option)
           : ERROR_FIELD[error.code];
       if (field && FORM_FIELDS.includes(field)) {

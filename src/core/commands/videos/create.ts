@@ -8,7 +8,13 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
 import { command } from '../../text.js';
 import { MODELS } from '../../video-api.js';
-import { DIRECTIVE_MAX, NAME_MAX, prepareCreate, SCRIPT_MAX } from '../../videos/create-request.js';
+import {
+  DIRECTIVE_MAX,
+  NAME_MAX,
+  prepareCreate,
+  SCRIPT_MAX,
+  SCRIPT_MIN,
+} from '../../videos/create-request.js';
 import { createForm } from './create-form.js';
 import { scriptFromLink } from './create-from.js';
 
@@ -22,7 +28,7 @@ export const createCommand: CommandSpec = defineCommand({
       positional: true,
       rest: true,
       maxLength: SCRIPT_MAX,
-      description: 'The finished script, 10 to 10000 characters (leave it out to open a form)',
+      description: `The finished script, ${SCRIPT_MIN} to ${SCRIPT_MAX.toLocaleString('en-US')} characters (leave it out to open a form)`,
     },
     { name: 'voice', kind: 'voice', description: 'Voice name or id (default: the recommended voice)' },
     {
