@@ -4,6 +4,7 @@
  * with the card, so each job (generation, render, schedule) merges its part without re-reading the rest.
  */
 import type { Button, Card, Control, Field, Section } from '../cards.js';
+import { platformName } from '../platforms/names.js';
 import { code, command, link, literal } from '../text.js';
 import type { Thumbnails } from '../video-api.js';
 
@@ -209,7 +210,9 @@ export function renderVideoCard(m: VideoCardModel): Card {
   }
   if (m.schedule) {
     const statuses = m.schedule.statuses ?? {};
-    const list = m.schedule.platforms.map((p) => `${p}${statuses[p] ? ` (${statuses[p]})` : ''}`).join(', ');
+    const list = m.schedule.platforms
+      .map((p) => `${platformName(p)}${statuses[p] ? ` (${statuses[p]})` : ''}`)
+      .join(', ');
     fields.push({ label: 'Scheduled', value: literal(`${m.schedule.at} ${m.schedule.zone} → ${list}`) });
   }
   for (const p of m.posts ?? []) {
