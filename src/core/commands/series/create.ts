@@ -235,6 +235,8 @@ export async function createSeries(
       actor: ctx.req.user,
       action: 'series.create',
       seriesId: created.id,
+      // The first episode starts (and is charged) at creation: its spend counts in the audit's total.
+      ...(effectiveCost !== undefined && withVideo.length > 0 ? { credits: effectiveCost } : {}),
       details: {
         name: created.name,
         model: effectiveModel,

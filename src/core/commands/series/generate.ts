@@ -193,7 +193,7 @@ async function recordEpisode(
   r: {
     projectId: string;
     name: string;
-    series: { id: string };
+    series: { id: string; name?: string };
     model: string;
     cost: number | undefined;
     approval: { id: string; requesterName: string } | undefined;
@@ -224,7 +224,11 @@ async function recordEpisode(
       videoId: projectId,
       seriesId: series.id,
       ...(cost === undefined ? {} : { credits: cost }),
-      details: { model, ...(r.approval ? { approval: r.approval.id } : {}) },
+      details: {
+        model,
+        ...(r.series.name ? { name: r.series.name } : {}),
+        ...(r.approval ? { approval: r.approval.id } : {}),
+      },
     });
   }
 }
