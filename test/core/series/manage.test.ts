@@ -203,7 +203,7 @@ describe('series episodes', () => {
     h.sim.sim.grantCredits(DEMO_KEY, -500, 'test drain');
     const created = await confirmed(h, h.run('series create Empty --source ai_story'));
     expect(card(created).tone).toBe('warning');
-    expect(textOf(created)).toContain('Your team has **0** credits and an episode costs **20** (storyboard)');
+    expect(textOf(created)).toContain('Your team has **0** credits and an episode costs **20** (Storyboard)');
     const id = idFrom(created);
     expect(textOf(await h.run(`series episodes ${id}`))).toContain(`No episodes yet`);
     expect(textOf(await h.run(`series episodes ${id}`))).toContain(`/reel series generate ${id}`);

@@ -3,6 +3,7 @@
  * the Generate click POSTs with an idempotency key tied to that card, so a double click charges once, then
  * posts the episode's video status card and watches its generation.
  */
+
 import { describeApiError } from '../../api-errors.js';
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
@@ -11,6 +12,7 @@ import type { Card, Response } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
+import { catalogLabel } from '../../labels.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
 import { oneShot } from '../../one-shot.js';
 import { resolveSeries } from '../../references.js';
@@ -63,7 +65,7 @@ async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Respo
   const value = joinValue(series.id, newRequestId());
   const card = await spendCard(ctx, {
     title: `Generate an episode of “${literal(series.name)}” now?`,
-    text: `This charges ${priceText(cost, model)} now, on top of the scheduled episodes.`,
+    text: `This charges ${priceText(cost, await catalogLabel(ctx, 'models', model))} now, on top of the scheduled episodes.`,
     chargedNow: cost,
     credits,
     approval,
