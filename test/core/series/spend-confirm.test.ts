@@ -68,7 +68,7 @@ describe('series create asks first', () => {
     expect(field(ask, 'Posts to')).toBe(
       'the service’s default platform, to its default account (none chosen)',
     );
-    expect(field(ask, 'Model')).toBe('motion_lite');
+    expect(field(ask, 'Model')).toBe('Motion Lite');
     expect(field(ask, 'Each month')).toBe('about 30 episodes · 1500 credits');
     expect(field(ask, 'At this pace')).toMatch(/^500 credits run out around \w{3} \d{1,2} \w{3} \d{4}$/);
     expect(mutations(h)).toEqual([]);

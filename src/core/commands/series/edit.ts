@@ -231,9 +231,13 @@ async function editApproval(
   if (!(await editNeedsApproval(ctx, { series, patch, oldCost, newCost }))) return undefined;
   const resumes = patch.paused === false && series.paused === true;
 
-  const perEpisode = newCost === undefined ? `the ${after} price` : `${newCost} credits`;
+  const [beforeName, afterName] = await Promise.all([
+    catalogLabel(ctx, 'models', before),
+    catalogLabel(ctx, 'models', after),
+  ]);
+  const perEpisode = newCost === undefined ? `the ${afterName} price` : `${newCost} credits`;
   const changes = [
-    ...(after !== before ? [`model ${before} → ${after}`] : []),
+    ...(after !== before ? [`model ${beforeName} → ${afterName}`] : []),
     ...(resumes ? ['resume'] : []),
   ];
   const others = Object.keys(patch)
@@ -246,7 +250,11 @@ async function editApproval(
     summary: `Change the series “${literal(series.name)}”: ${literal(changes.join(', '))} (${literal(perEpisode)} per episode)`,
     fields: [
       { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
-      { label: 'Model', value: literal(after === before ? after : `${before} → ${after}`), short: true },
+      {
+        label: 'Model',
+        value: literal(after === before ? afterName : `${beforeName} → ${afterName}`),
+        short: true,
+      },
       {
         label: 'Each episode',
         value:

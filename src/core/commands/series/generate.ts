@@ -108,7 +108,7 @@ export const generateConfirmAction: ActionSpec = oneShot({
         summary: `Generate an episode of “${literal(series.name)}” now${cost === undefined ? '' : ` (${cost} credits)`}`,
         fields: [
           { label: 'Series', value: `${literal(series.name)} (${code(series.id)})`, short: true },
-          { label: 'Model', value: literal(model), short: true },
+          { label: 'Model', value: literal(await catalogLabel(ctx, 'models', model)), short: true },
           ...(cost === undefined ? [] : [{ label: 'Cost', value: `${cost} credits`, short: true }]),
           ...(credits === undefined
             ? []

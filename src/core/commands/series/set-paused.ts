@@ -155,7 +155,7 @@ async function resumeApproval(
     summary: `Resume the series “${literal(series.name)}” (${literal(perEpisode)} per episode)`,
     fields: [
       { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
-      { label: 'Model', value: literal(model), short: true },
+      { label: 'Model', value: literal(await catalogLabel(ctx, 'models', model)), short: true },
       { label: 'Each episode', value: literal(perEpisode), short: true },
       { label: 'Schedule', value: literal(describeSchedule(cadenceOf(series))) },
     ],
