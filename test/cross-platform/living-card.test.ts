@@ -161,7 +161,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     const final = await shownAll(videoId);
     for (const p of PLATFORMS) {
       expect(final[p].text, p).toMatch(/Tue 1 Dec 2026, 18:00 Europe\/Paris \(17:00 UTC\)/);
-      expect(final[p].text, p).toMatch(/youtube/);
+      expect(final[p].text, p).toMatch(/YouTube/);
       expect(final[p].text, p).toContain('in use (picked by Bob)');
       expect(final[p].links, p).toContain(url);
     }
