@@ -19,8 +19,13 @@ import type { RequestInfo } from './context.js';
 import { formatMention } from './people/mentions.js';
 import type { Store, Subscription } from './ports.js';
 import { mayManageFromHome } from './settings/subscription-visibility.js';
-import { WHAT_IT_POSTS } from './settings/subscriptions.js';
-import { channel as channelToken, code, command } from './text.js';
+import {
+  describeSubscription,
+  seriesNameOf,
+  subscriptionWatch,
+  WHAT_IT_POSTS,
+} from './settings/subscriptions.js';
+import { channel as channelToken, command } from './text.js';
 
 /** Opens the link form (the `link` command's private form). */
 export const HOME_LINK_ACTION = 'home.link';
@@ -181,8 +186,14 @@ export async function subscriptionsCard(store: Store, req: RequestInfo): Promise
         `In a channel, try ${command('subscribe', ['calendar'])} or ${command('subscribe', ['videos'])}.`,
     };
   }
-  const sections: Section[] = subs.map((s) => {
-    const what = s.kind === 'series' ? `series ${code(s.target)}` : `**${s.kind}**`;
+  // A series by its name (as its watch remembers it), like `subscribe` lists it.
+  const names = await Promise.all(
+    subs.map(async (s) =>
+      s.kind === 'series' ? seriesNameOf(await subscriptionWatch(store, s)) : undefined,
+    ),
+  );
+  const sections: Section[] = subs.map((s, i) => {
+    const what = describeSubscription(s, names[i]);
     const by = s.owner ? ` · by ${formatMention(s.owner)}` : '';
     // A channel token: Slack and Discord link it to the channel, the playground shows its id.
     const text = `${channelToken(s.conversation)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${by}`;

@@ -52,6 +52,7 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'no-last': 'state',
   'not-found-voice': 'input',
   'not-found-account': 'input',
+  'form-account-elsewhere': 'input',
   'no-account': 'state',
 
   // Videos

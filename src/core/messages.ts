@@ -77,6 +77,9 @@ const MESSAGES = {
   'no-last': (p) => `You have no recent ${p.kind} here yet. Give its name or id instead of \`last\`.`,
   'not-found-voice': (p) => `No voice matches \`${p.ref}\`. Try ${command('voices')} to list them.`,
   'not-found-account': (p) => `No ${p.platform} account matches \`${p.ref}\`. Try ${command('accounts')}.`,
+  // In a form the fix is in the form: the account by its label, what to pick instead (never an id or a command).
+  'form-account-elsewhere': (p) =>
+    `${p.name} is not a ${p.platform} account. Under Account, pick ${p.allowed}, or leave it empty for the default.`,
   'no-account': (p) =>
     `Your team has no ${p.platform} account connected. Connect one in the dashboard first.`,
 

@@ -161,7 +161,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     const final = await shownAll(videoId);
     for (const p of PLATFORMS) {
       expect(final[p].text, p).toMatch(/Tue 1 Dec 2026, 18:00 Europe\/Paris \(17:00 UTC\)/);
-      expect(final[p].text, p).toMatch(/youtube/);
+      expect(final[p].text, p).toMatch(/YouTube/);
       expect(final[p].text, p).toContain('in use (picked by Bob)');
       expect(final[p].links, p).toContain(url);
     }
@@ -202,7 +202,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     // Every card ends on the same state: the pick, the MP4, the post done.
     expect((await videoState(h.store, videoId))?.schedule?.statuses).toEqual({ youtube: 'posted' });
     for (const p of PLATFORMS) {
-      expect(end[p].text, p).toMatch(/18:00 Europe\/Paris \(17:00 UTC\) → youtube \(posted\)/);
+      expect(end[p].text, p).toMatch(/18:00 Europe\/Paris \(17:00 UTC\) → YouTube \(posted\)/);
       expect(end[p].text, p).toContain('in use (picked by Bob)');
       expect(end[p].links, p).toContain(url);
     }

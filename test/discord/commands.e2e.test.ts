@@ -171,7 +171,7 @@ const ROWS: Row[] = [
     options: () => ({ series: 'Night' }),
     type: 4,
     ephemeral: true,
-    text: /\*\*Source\*\*: ai_story/,
+    text: /\*\*Source\*\*: AI-written story/,
   },
   {
     path: 'series edit',

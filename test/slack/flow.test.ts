@@ -149,7 +149,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       );
       await w.h.flush();
       expect(blocksText(liveCard().blocks)).toContain(
-        '*Scheduled*\nTue 1 Dec 2026, 18:00 Europe/Paris (17:00 UTC) → youtube',
+        '*Scheduled*\nTue 1 Dec 2026, 18:00 Europe/Paris (17:00 UTC) → YouTube',
       );
       expect(w.cards()).toHaveLength(1);
       const entries = await w.h.deps

@@ -103,7 +103,7 @@ describe('App Home', () => {
     expect(text).toContain('Octopus facts'); // recent videos with status
     expect(text).toContain('Nothing scheduled in the next 7 days'); // calendar
     expect(text).toContain('Channel subscriptions');
-    expect(text).toContain('<#C0VIDEOS>: *calendar*');
+    expect(text).toContain('<#C0VIDEOS>: the posting calendar');
     // A dashboard: only buttons that work without the channel they were clicked in (no paging, no menu).
     const actions = elements(view.blocks)
       .filter((e) => !e.url)

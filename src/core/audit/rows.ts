@@ -14,11 +14,29 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 const list = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 
-/** `“Launch teaser”` when the name is known, else the id in code. */
-function videoRef(e: AuditEntry, names: ReadonlyMap<string, string>): string {
+/** Names for the ids the entries carry (looked up by the caller, best effort): people read names, not ids. */
+export interface AuditNames {
+  videos: ReadonlyMap<string, string>;
+  series: ReadonlyMap<string, string>;
+  /** Ids the service no longer knows (deleted since). */
+  gone: ReadonlySet<string>;
+}
+
+export const NO_NAMES: AuditNames = { videos: new Map(), series: new Map(), gone: new Set() };
+
+/** `“Launch teaser”` when the name is known; else "a video since deleted", or "a video" when unreadable. */
+function videoRef(e: AuditEntry, names: AuditNames): string {
   if (!e.videoId) return 'a video';
-  const name = names.get(e.videoId);
-  return name ? `“${literal(name)}”` : code(e.videoId);
+  const name = names.videos.get(e.videoId) ?? str(e.details?.videoName);
+  if (name) return `“${literal(name)}”`;
+  return names.gone.has(e.videoId) ? 'a video since deleted' : 'a video';
+}
+
+/** `the series “Night Terrors”`: its name as recorded, else as the service names it now. */
+function seriesRef(e: AuditEntry, names: AuditNames): string {
+  const name = str(e.details?.name) ?? (e.seriesId ? names.series.get(e.seriesId) : undefined);
+  if (name) return `the series “${literal(name)}”`;
+  return e.seriesId && names.gone.has(e.seriesId) ? 'a series since deleted' : 'a series';
 }
 
 /** Why the policy refused, in words (`policy.refuse` entries). */
@@ -44,81 +62,110 @@ function settingShown(v: unknown): string {
   return words.every((w) => w.includes(':')) ? words.map(formatMention).join(' ') : code(words.join(' '));
 }
 
+/** How a pending request was withdrawn (`approval.withdraw` entries). */
+const WITHDRAWN_WITH: Record<string, string> = {
+  unschedule: ' (by cancelling the schedule)',
+  button: '',
+};
+
+/** What one entry's wording reads: the entry, its details and the pieces most lines share. */
+interface Line {
+  e: AuditEntry;
+  d: Record<string, unknown>;
+  zone: string;
+  names: AuditNames;
+  summary: string;
+  video: string;
+  series: string;
+  platform: (p: string) => string;
+  credits: string;
+  via: string;
+}
+
+const when = (l: Line, key = 'scheduledTime'): string => {
+  const at = Date.parse(str(l.d[key]) ?? '');
+  return Number.isFinite(at) ? formatBoth(at, l.zone) : '';
+};
+
 /**
- * What happened, after the actor: `published “Launch teaser” to YouTube`, as card markdown. `summary` and
- * `error` details were stored as card markdown (approval summaries, failure messages); other details are
- * values as given.
+ * Every audited action and its words, after the actor: `published “Launch teaser” to YouTube`, as card
+ * markdown. `summary` and `error` details were stored as card markdown (approval summaries, failure
+ * messages); other details are values as given. A new audited action gets its words here
+ * (test/core/words.test.ts walks every action the code records).
  */
-export function describeEntry(e: AuditEntry, zone: string, names: ReadonlyMap<string, string>): string {
+export const AUDIT_WORDING: Readonly<Record<string, (l: Line) => string>> = {
+  'approval.request': (l) => `asked for approval: ${l.summary}`,
+  'approval.approve': (l) =>
+    `approved: ${l.summary}${str(l.d.requester) ? ` (asked by ${formatMention(l.d.requester as string)})` : ''}`,
+  'approval.reject': (l) =>
+    `rejected: ${l.summary}${str(l.d.reason) ? ` — “${literal(l.d.reason as string)}”` : ''}`,
+  'approval.expire': (l) => `approval expired unanswered: ${l.summary}`,
+  'approval.withdraw': (l) => `withdrew the request: ${l.summary}${WITHDRAWN_WITH[str(l.d.via) ?? ''] ?? ''}`,
+  'approval.replace': (l) =>
+    `changed what was ${l.d.was === 'approved' ? 'approved' : 'asked for'}, so it goes back to the approvers: ${l.summary}`,
+  'approval.fail': (l) => `approved, but it failed: ${l.summary}${str(l.d.error) ? ` — ${l.d.error}` : ''}`,
+  'approval.retry': (l) => `retried: ${l.summary}`,
+  'approval.reschedule': (l) => `rescheduled: ${l.summary}${when(l) ? ` → ${when(l)}` : ''}`,
+  'video.publish': (l) => {
+    const url = str(l.d.postUrl);
+    return `published ${l.video} to ${l.platform(str(l.d.platform) ?? 'a platform')}${l.via}${url ? ` — ${link('post', url)}` : ''}`;
+  },
+  'video.schedule': (l) => {
+    const where = list(l.d.platforms).map(l.platform).join(', ') || 'its platforms';
+    return `scheduled ${l.video} on ${where}${when(l) ? ` for ${when(l)}` : ''}${l.via}`;
+  },
+  'video.reschedule': (l) => {
+    const where = list(l.d.platforms).map(l.platform).join(', ') || 'its platforms';
+    return `moved ${l.video} on ${where}${when(l) ? ` to ${when(l)}` : ''}${l.via}`;
+  },
+  'video.unschedule': (l) => {
+    const where = list(l.d.platforms).map(l.platform).join(', ');
+    return `cancelled the schedule of ${l.video}${where ? ` on ${where}` : ''}`;
+  },
+  'video.delete': (l) => `deleted ${l.video}`,
+  'video.create': (l) =>
+    `created ${l.video}${l.credits}${str(l.d.requester) ? ` for ${formatMention(l.d.requester as string)}` : ''}`,
+  'video.render': (l) => `rendered ${l.video}`,
+  'series.generate': (l) => `generated an episode (${l.video}) of ${l.series}${l.credits}${l.via}`,
+  'series.create': (l) =>
+    `started ${l.series}${l.e.credits !== undefined ? ` (${l.e.credits} credits for its first episode)` : ''}${l.via}`,
+  'series.edit': (l) => `changed ${l.series} (${literal(list(l.d.fields).join(', ') || 'settings')})${l.via}`,
+  'series.pause': (l) => `paused ${l.series}`,
+  'series.resume': (l) => `resumed ${l.series}${l.via}`,
+  'series.delete': (l) => `deleted ${l.series}`,
+  'settings.change': (l) => {
+    const scope =
+      l.d.scope === 'workspace' ? ' for the workspace' : l.d.scope === 'channel' ? ' in this channel' : '';
+    return `set ${code(str(l.d.setting) ?? 'a setting')} to ${settingShown(l.d.to)} (was ${settingShown(l.d.from)})${scope}`;
+  },
+  'policy.nobody': (l) =>
+    `changed the workspace's ${code(str(l.d.setting) ?? 'policy')}, which leaves nobody for ${list(l.d.rules).map(code).join(', ') || 'a rule'} in this channel`,
+  'policy.refuse': (l) =>
+    `was refused: ${REFUSALS[str(l.d.why) ?? ''] ?? 'not allowed by the policy'}${refusedWhat(l.d)}`,
+};
+
+/** What happened, after the actor, in words (see `AUDIT_WORDING`). */
+export function describeEntry(e: AuditEntry, zone: string, names: AuditNames = NO_NAMES): string {
   const d = e.details ?? {};
-  const summary = str(d.summary) ?? 'a request';
-  const platform = (p: string) => literal(platformName(p));
-  const credits = e.credits !== undefined ? ` (${e.credits} credits)` : '';
-  const via = str(d.approval) ? ' (approved request)' : '';
-  switch (e.action) {
-    case 'approval.request':
-      return `asked for approval: ${summary}`;
-    case 'approval.approve':
-      return `approved: ${summary}${str(d.requester) ? ` (asked by ${formatMention(d.requester as string)})` : ''}`;
-    case 'approval.reject':
-      return `rejected: ${summary}${str(d.reason) ? ` — “${literal(d.reason as string)}”` : ''}`;
-    case 'approval.expire':
-      return `approval expired unanswered: ${summary}`;
-    case 'approval.fail':
-      return `approved, but it failed: ${summary}${str(d.error) ? ` — ${d.error}` : ''}`;
-    case 'approval.retry':
-      return `retried: ${summary}`;
-    case 'approval.reschedule': {
-      const at = Date.parse(str(d.scheduledTime) ?? '');
-      return `rescheduled: ${summary}${Number.isFinite(at) ? ` → ${formatBoth(at, zone)}` : ''}`;
-    }
-    case 'video.publish': {
-      const url = str(d.postUrl);
-      return `published ${videoRef(e, names)} to ${platform(str(d.platform) ?? 'a platform')}${via}${url ? ` — ${link('post', url)}` : ''}`;
-    }
-    case 'video.schedule': {
-      const at = Date.parse(str(d.scheduledTime) ?? '');
-      const where = list(d.platforms).map(platform).join(', ') || 'its platforms';
-      return `scheduled ${videoRef(e, names)} on ${where}${Number.isFinite(at) ? ` for ${formatBoth(at, zone)}` : ''}${via}`;
-    }
-    case 'video.unschedule': {
-      const where = list(d.platforms).map(platform).join(', ');
-      return `cancelled the schedule of ${videoRef(e, names)}${where ? ` on ${where}` : ''}`;
-    }
-    case 'video.delete':
-      return `deleted ${videoRef(e, names)}`;
-    case 'video.create':
-      return `created ${videoRef(e, names)}${credits}${str(d.requester) ? ` for ${formatMention(d.requester as string)}` : ''}`;
-    case 'video.render':
-      return `rendered ${videoRef(e, names)}`;
-    case 'series.generate':
-      return `generated an episode (${videoRef(e, names)}) of series ${code(e.seriesId ?? '?')}${credits}${via}`;
-    case 'series.create':
-      return `started the series “${literal(str(d.name) ?? e.seriesId ?? '?')}”${via}`;
-    case 'series.edit':
-      return `changed the series “${literal(str(d.name) ?? e.seriesId ?? '?')}” (${literal(list(d.fields).join(', ') || 'settings')})${via}`;
-    case 'series.pause':
-      return `paused the series “${literal(str(d.name) ?? e.seriesId ?? '?')}”`;
-    case 'series.resume':
-      return `resumed the series “${literal(str(d.name) ?? e.seriesId ?? '?')}”${via}`;
-    case 'series.delete':
-      return `deleted the series “${literal(str(d.name) ?? e.seriesId ?? '?')}”`;
-    case 'settings.change': {
-      const scope =
-        d.scope === 'workspace' ? ' for the workspace' : d.scope === 'channel' ? ' in this channel' : '';
-      return `set ${code(str(d.setting) ?? '?')} to ${settingShown(d.to)} (was ${settingShown(d.from)})${scope}`;
-    }
-    case 'policy.nobody':
-      return `changed the workspace's ${code(str(d.setting) ?? '?')}, which leaves nobody for ${list(d.rules).map(code).join(', ') || 'a rule'} in this channel`;
-    case 'policy.refuse':
-      return `was refused: ${REFUSALS[str(d.why) ?? ''] ?? 'not allowed by the policy'}${refusedWhat(d)}`;
-    default:
-      return `${literal(e.action)}${e.videoId ? ` ${videoRef(e, names)}` : ''}${credits}`;
-  }
+  const line: Line = {
+    e,
+    d,
+    zone,
+    names,
+    summary: str(d.summary) ?? 'a request',
+    video: videoRef(e, names),
+    series: seriesRef(e, names),
+    platform: (p: string) => literal(platformName(p)),
+    credits: e.credits !== undefined ? ` (${e.credits} credits)` : '',
+    via: str(d.approval) ? ' (approved request)' : '',
+  };
+  const wording = Object.hasOwn(AUDIT_WORDING, e.action) ? AUDIT_WORDING[e.action] : undefined;
+  // A row written by another version of reelbot: still words, never the raw action.
+  return wording ? wording(line) : `did something this version has no words for${line.credits}`;
 }
 
 /** One line of the card: `09:05 · @alice published “Launch teaser” to YouTube`. */
-export const entryLine = (e: AuditEntry, zone: string, names: ReadonlyMap<string, string>): string =>
+export const entryLine = (e: AuditEntry, zone: string, names: AuditNames = NO_NAMES): string =>
   `${formatDateTime(e.at, zone).split(', ')[1] ?? ''} · ${formatMention(e.actor)} ${describeEntry(e, zone, names)}`;
 
 export const CSV_HEADER = ['time', 'time_utc', 'actor', 'action', 'video', 'series', 'credits', 'details'];

@@ -7,6 +7,7 @@
  * (`subscribe series <s>` uses the series watcher, which already gives each new episode its status card.)
  */
 import type { Card, Field } from '../cards.js';
+import { humanise } from '../labels.js';
 import { platformName } from '../platforms/names.js';
 import type { ConversationAddress, Store, Watch } from '../ports.js';
 import { code, command, hole, literal } from '../text.js';
@@ -149,7 +150,7 @@ function calendarCard(entry: CalendarEntry, videoName: string, zone: string): Ca
 
 function newVideoCard(v: VideoListItem, zone: string): Card {
   const fields: Field[] = [];
-  if (v.model) fields.push({ label: 'Model', value: literal(v.model), short: true });
+  if (v.model) fields.push({ label: 'Model', value: literal(humanise(v.model)), short: true });
   if (v.createdAt) fields.push({ label: 'Created', value: formatDateTime(v.createdAt, zone), short: true });
   return {
     title: `New video: ${literal(v.name)}`,

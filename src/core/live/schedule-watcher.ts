@@ -125,7 +125,9 @@ export function scheduleCardPart(s: ScheduleWatchState): NonNullable<VideoCardMo
     };
   }
   const label = (p: FollowedPost) =>
-    p.outcome && statuses[p.platform] === undefined ? `${p.platform} ${p.outcome}` : p.platform;
+    p.outcome && statuses[p.platform] === undefined
+      ? `${platformName(p.platform)} ${p.outcome}`
+      : platformName(p.platform);
   const at = entries
     .map(([t, ps]) => `${formatDateTime(Date.parse(t), s.zone)} (${ps.map(label).join(', ')})`)
     .join('; ');

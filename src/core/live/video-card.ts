@@ -4,6 +4,7 @@
  * with the card, so each job (generation, render, schedule) merges its part without re-reading the rest.
  */
 import type { Button, Card, Control, Field, Section } from '../cards.js';
+import { humanise } from '../labels.js';
 import { platformName } from '../platforms/names.js';
 import { code, command, link, literal } from '../text.js';
 import type { Thumbnails } from '../video-api.js';
@@ -205,7 +206,8 @@ export function renderVideoCard(m: VideoCardModel): Card {
   const fields: Field[] = [];
   const sections: Section[] = [];
   const controls: Control[] = [];
-  if (m.model) fields.push({ label: 'Model', value: literal(m.model), short: true });
+  // The card is built from its stored state, away from the catalogs: the model humanised (labels.ts).
+  if (m.model) fields.push({ label: 'Model', value: literal(humanise(m.model)), short: true });
   if (m.credits !== undefined) fields.push({ label: 'Credits', value: String(m.credits), short: true });
 
   if (m.deletedBy !== undefined) {
@@ -263,7 +265,9 @@ export function renderVideoCard(m: VideoCardModel): Card {
   }
   if (m.schedule) {
     const statuses = m.schedule.statuses ?? {};
-    const list = m.schedule.platforms.map((p) => `${p}${statuses[p] ? ` (${statuses[p]})` : ''}`).join(', ');
+    const list = m.schedule.platforms
+      .map((p) => `${platformName(p)}${statuses[p] ? ` (${statuses[p]})` : ''}`)
+      .join(', ');
     fields.push({ label: 'Scheduled', value: literal(`${m.schedule.at} ${m.schedule.zone} → ${list}`) });
   }
   for (const p of m.posts ?? []) {

@@ -9,6 +9,7 @@
  */
 import type { Field } from '../cards.js';
 import type { CommandContext } from '../context.js';
+import { catalogLabel, humanise } from '../labels.js';
 import { platformName } from '../platforms/names.js';
 import { literal } from '../text.js';
 import { formatDay } from '../time/format.js';
@@ -58,6 +59,7 @@ export async function publicationFields(ctx: CommandContext, config: Publication
   const model = config.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
   const perMonth = episodesPerMonth(config.postingDays);
+  const modelName = await catalogLabel(ctx, 'models', model);
   const schedule = describeSchedule({
     postingDays: daysOf(config.postingDays ?? []),
     ...(config.autoPostTime ? { autoPostTime: config.autoPostTime } : {}),
@@ -67,12 +69,12 @@ export async function publicationFields(ctx: CommandContext, config: Publication
     { label: 'Schedule', value: literal(schedule) },
     { label: 'Posts to', value: literal(await whereItPosts(ctx, config)) },
     ...(config.youtubePrivacyStatus
-      ? [{ label: 'YouTube privacy', value: literal(config.youtubePrivacyStatus), short: true }]
+      ? [{ label: 'YouTube privacy', value: literal(humanise(config.youtubePrivacyStatus)), short: true }]
       : []),
-    { label: 'Model', value: literal(model), short: true },
+    { label: 'Model', value: literal(modelName), short: true },
     {
       label: 'Each episode',
-      value: cost === undefined ? `the ${literal(model)} price` : `${cost} credits`,
+      value: cost === undefined ? `the ${literal(modelName)} price` : `${cost} credits`,
       short: true,
     },
     {

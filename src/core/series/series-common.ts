@@ -4,6 +4,7 @@
  */
 import type { Field } from '../cards.js';
 import type { CommandContext } from '../context.js';
+import { catalogLabeller, humanise, platformName } from '../labels.js';
 import { readOrNotFound } from '../not-found.js';
 import { literal } from '../text.js';
 import { type Series, VideoApiError } from '../video-api.js';
@@ -76,43 +77,58 @@ export async function nextPostText(ctx: CommandContext, s: Series): Promise<stri
 
 const onOff = (v: boolean | undefined) => (v === undefined ? undefined : v ? 'on' : 'off');
 
-/** The configuration as card fields (values escaped); `full` adds the less common settings (`series show`). */
+/** The configuration as card fields (values escaped, in words); `full` adds the less common settings (`series show`). */
 export async function configFields(ctx: CommandContext, s: Series, full: boolean): Promise<Field[]> {
   const model = s.brollModel ?? DEFAULT_SERIES_MODEL;
   const cost = await episodeCost(ctx, model);
+  const [source, niche, models] = await Promise.all([
+    catalogLabeller(ctx, 'sources'),
+    catalogLabeller(ctx, 'niches'),
+    catalogLabeller(ctx, 'models'),
+  ]);
+  const label = (of: (v: string) => string, v: string | undefined) => (v ? of(v) : undefined);
   const rows: [string, string | undefined, boolean][] = [
     ['Status', s.paused ? '⏸️ Paused' : '▶️ Active', true],
-    ['Source', s.source, true],
-    ['Niche', s.niche, true],
+    ['Source', label(source, s.source), true],
+    ['Niche', label(niche, s.niche), true],
     ['Voice', s.voice ? await voiceName(ctx, s.voice) : undefined, true],
-    ['Model', cost === undefined ? model : `${model} · ${cost} credits per episode`, true],
+    ['Model', cost === undefined ? models(model) : `${models(model)} · ${cost} credits per episode`, true],
     ['Duration', s.duration ? `${s.duration} s` : undefined, true],
     ['Schedule', describeSchedule(cadenceOf(s)), false],
     ['Next post', await nextPostText(ctx, s), false],
     [
       'Posts to',
       s.destination
-        ? `${s.destination}${s.destinationAccounts?.length ? ` (${s.destinationAccounts.length} account${s.destinationAccounts.length === 1 ? '' : 's'})` : ''}`
+        ? `${platformName(s.destination)}${s.destinationAccounts?.length ? ` (${s.destinationAccounts.length} account${s.destinationAccounts.length === 1 ? '' : 's'})` : ''}`
         : undefined,
       true,
     ],
   ];
   if (full) {
+    const [style, language, music, captions, subreddit, background] = await Promise.all([
+      catalogLabeller(ctx, 'styles'),
+      catalogLabeller(ctx, 'languages'),
+      catalogLabeller(ctx, 'music'),
+      catalogLabeller(ctx, 'captionThemes'),
+      catalogLabeller(ctx, 'subreddits'),
+      catalogLabeller(ctx, 'backgrounds'),
+    ]);
     rows.push(
-      ['Style', s.style, true],
-      ['Language', s.language, true],
+      ['Style', label(style, s.style), true],
+      ['Language', label(language, s.language), true],
       [
         'Music',
-        [onOff(s.enableBackgroundMusic), s.backgroundMusicMood].filter(Boolean).join(' · ') || undefined,
+        [onOff(s.enableBackgroundMusic), label(music, s.backgroundMusicMood)].filter(Boolean).join(' · ') ||
+          undefined,
         true,
       ],
-      ['Captions', s.captionStyle, true],
+      ['Captions', label(captions, s.captionStyle), true],
       ['Thumbnails', onOff(s.generateThumbnails), true],
-      ['YouTube privacy', s.youtubePrivacyStatus, true],
-      ['Subreddit', s.subreddit, true],
+      ['YouTube privacy', label(humanise, s.youtubePrivacyStatus), true],
+      ['Subreddit', label(subreddit, s.subreddit), true],
       ['Tone', s.tone, true],
-      ['Layout', s.layout, true],
-      ['Background', s.backgroundVideo, true],
+      ['Layout', label(humanise, s.layout), true],
+      ['Background', label(background, s.backgroundVideo), true],
       ['Random background', onOff(s.useRandomBackgroundVideo), true],
       ['Emojis', onOff(s.showEmojis), true],
       ['Thumbnail settings', settingsText(s.thumbnailSettings), false],

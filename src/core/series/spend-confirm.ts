@@ -35,7 +35,7 @@ export interface SpendCardOptions {
 export const isShort = (chargedNow: number | undefined, credits: number | undefined): boolean =>
   chargedNow !== undefined && chargedNow > 0 && credits !== undefined && credits < chargedNow;
 
-/** `**50 credits** (motion_lite)`, or the model's price in words when it cannot be read. */
+/** `**50 credits** (Motion Lite)`, or the model's price in words when it cannot be read; `model` is its label. */
 export const priceText = (cost: number | undefined, model: string): string =>
   cost === undefined ? `the ${literal(model)} price` : `**${cost} credits** (${literal(model)})`;
 

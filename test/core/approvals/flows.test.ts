@@ -304,7 +304,10 @@ describe('audit', () => {
     await h.click('video.delete.confirm', confirm.value, alice);
     const log = textOf(await h.run(`audit --video ${id}`, alice));
     expect(log).toContain('2 entries in this channel');
-    expect(log).toContain(`deleted \`${id}\``);
+    // The service forgot the video; the audit still names it, on every line about it.
+    expect(log).toContain('deleted “Gone”');
+    expect(log).toContain('published “Gone” to YouTube');
+    expect(log).toContain(`for the deleted video \`${id}\``);
     expect(textOf(await h.run('audit --from 2026-11-20 --to 2026-11-10', alice))).toContain('is before');
     const elsewhere = { ...carol, conversation: 'playground:W1:C10' };
     expect(textOf(await h.run('audit', elsewhere))).toContain('Nothing recorded in this channel');

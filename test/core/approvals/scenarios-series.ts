@@ -45,7 +45,7 @@ export const SERIES_SCENARIOS: readonly ApprovalScenario[] = [
         'Every day at 09:00 (Europe/Paris)',
         'YouTube',
         'Demo Channel',
-        'storyboard',
+        'Storyboard',
         '20 credits',
         '600 credits',
         // 500 credits at 20 a day: 25 episodes from Mon 23 Nov.

@@ -205,8 +205,8 @@ describe.each(['spec', 'real'] as const)('every API parameter reachable (%s prof
 
     // `series show` reads every one of them back from GET /series/{id}.
     const shown = textOf(await h.run('series show "Reddit Reads"'));
-    expect(shown).toContain('Layout: split');
-    expect(shown).toContain('Background: subway_runner');
+    expect(shown).toContain('Layout: Split');
+    expect(shown).toContain('Background: Subway runner');
     expect(shown).toContain('Random background: off');
     expect(shown).toContain('Emojis: on');
     expect(shown).toContain('Thumbnail settings: style: bold · faces: on · variants: 3');

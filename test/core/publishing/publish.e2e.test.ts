@@ -100,6 +100,28 @@ describe('publish', () => {
     expect(h.sim.sim.publishedPosts()[0]?.platform).toBe('instagram');
   });
 
+  it('names an account of another platform picked in the form, and says what to change there', async () => {
+    const form = formOf(await h.click('video.publish', videoId));
+    const account = form.inputs.find((i) => i.id === 'account');
+    if (account?.kind !== 'select') throw new Error('expected an account select');
+    const instagram = account.options.find((o) => o.label.startsWith('Instagram'));
+    if (!instagram) throw new Error('no Instagram account offered');
+    const r = await h.submit(form.id, form.state, {
+      platform: 'youtube',
+      account: instagram.value,
+      privacy: 'public',
+    });
+    expect(r.kind).toBe('form-errors');
+    const words = textOf(r);
+    // The account by its label, the fix inside the form, never its id or a command to type.
+    const label = instagram.label.replace(/^Instagram · /, '').replace(/ \(default\)$/, '');
+    expect(words).toContain(`“${label}” is not a YouTube account`);
+    expect(words).toContain('Under Account, pick');
+    expect(words).not.toContain(instagram.value);
+    expect(words).not.toContain('/reel');
+    expect(h.sim.sim.publishedPosts()).toEqual([]);
+  });
+
   it('opens the form when the platform is missing', async () => {
     const form = formOf(await h.run('/reel publish last'));
     expect(form.intro).toContain('Launch teaser');

@@ -75,8 +75,8 @@ export const RESCHEDULE_SCENARIOS: readonly RescheduleScenario[] = [
       // DELETE cancelled every post of the video: YouTube was scheduled again at its own time.
       expect(await pending(d, id)).toEqual([`x@${TUE_11}`, `youtube@${TUE_10}`]);
       const card = await videoCard(d, 'Octo facts');
-      expect(card.text).toContain('11:00 (x)');
-      expect(card.text).toContain('10:00 (youtube)');
+      expect(card.text).toContain('11:00 (X)');
+      expect(card.text).toContain('10:00 (YouTube)');
       expect(card.text).not.toContain('09:00');
 
       // A second click of the same Move (or of Keep both on that question) cancels nothing again and schedules
@@ -109,8 +109,8 @@ export const RESCHEDULE_SCENARIOS: readonly RescheduleScenario[] = [
       expect(kept.card?.title, text(kept)).toBe('Scheduled');
       expect(await pending(d, id)).toEqual([`x@${TUE_09}`, `x@${TUE_11}`]);
       const card = await videoCard(d, 'Octo facts');
-      expect(card.text).toContain('Tue 24 Nov 2026, 09:00 (x)');
-      expect(card.text).toContain('Tue 24 Nov 2026, 11:00 (x)');
+      expect(card.text).toContain('Tue 24 Nov 2026, 09:00 (X)');
+      expect(card.text).toContain('Tue 24 Nov 2026, 11:00 (X)');
     },
   },
   {

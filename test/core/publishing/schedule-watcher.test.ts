@@ -56,7 +56,7 @@ describe('schedule watch state', () => {
       outcomes: {},
     });
     expect(scheduleCardPart(mixed).at).toBe(
-      'Tue 1 Dec 2026, 18:00 (youtube); Wed 2 Dec 2026, 09:00 (tiktok)',
+      'Tue 1 Dec 2026, 18:00 (YouTube); Wed 2 Dec 2026, 09:00 (TikTok)',
     );
   });
   it('lists every pending time of a platform posting twice, and how each settled', () => {
@@ -70,7 +70,7 @@ describe('schedule watch state', () => {
     });
     expect(scheduleCardPart(twice)).toEqual({
       platforms: ['x', 'youtube'],
-      at: 'Tue 1 Dec 2026, 09:00 (x posted); Tue 1 Dec 2026, 11:00 (x, youtube)',
+      at: 'Tue 1 Dec 2026, 09:00 (X posted); Tue 1 Dec 2026, 11:00 (X, YouTube)',
       zone: 'UTC',
       statuses: {},
     });

@@ -50,7 +50,7 @@ describe('schedule', () => {
     const r = await h.run('/reel schedule last youtube tomorrow 9am');
     expect(cardOf(r).title).toBe('Scheduled');
     expect(textOf(r)).toContain('Tue 24 Nov 2026, 09:00 Europe/Paris (08:00 UTC)');
-    expect(scheduledField()).toBe('Tue 24 Nov 2026, 09:00 Europe/Paris (08:00 UTC) → youtube');
+    expect(scheduledField()).toBe('Tue 24 Nov 2026, 09:00 Europe/Paris (08:00 UTC) → YouTube');
     const watch = await h.store.watches.findActive('schedule', videoId);
     expect(watch).toMatchObject({ cardKey: videoCardKey(videoId, h.conversation), owner: alice.user });
     expect(watch?.expiresAt).toBe(Date.parse('2026-11-24T10:00:00Z'));
@@ -76,7 +76,7 @@ describe('schedule', () => {
     expect(watches[0]?.state).toMatchObject({ platforms: ['youtube', 'x'] });
     expect(watches[0]?.expiresAt).toBe(Date.parse('2026-11-24T19:00:00Z'));
     expect(scheduledField()).toBe(
-      'Tue 24 Nov 2026, 09:00 (youtube); Tue 24 Nov 2026, 18:00 (x) Europe/Paris → youtube, x',
+      'Tue 24 Nov 2026, 09:00 (YouTube); Tue 24 Nov 2026, 18:00 (X) Europe/Paris → YouTube, X',
     );
   });
 
@@ -106,7 +106,7 @@ describe('schedule', () => {
         .map((r) => r.card.title)
         .sort(),
     ).toEqual(['Posted to TikTok', 'Posted to YouTube']);
-    expect(scheduledField()).toContain('youtube (posted), tiktok (posted)');
+    expect(scheduledField()).toContain('YouTube (posted), TikTok (posted)');
     expect(await h.store.watches.findActive('schedule', videoId)).toBeUndefined();
     for (let i = 0; i < 6; i++) await h.advance(10 * MINUTE);
     expect(replies()).toHaveLength(2);
@@ -124,7 +124,7 @@ describe('schedule', () => {
     await h.run('/reel schedule last x in 2 hours');
     await h.until(() => replies().length >= 1, { stepMs: 10 * MINUTE, maxMs: 6 * HOUR });
     expect(replies().map((r) => r.card.title)).toEqual(['Failed on X']);
-    expect(scheduledField()).toContain('x (failed)');
+    expect(scheduledField()).toContain('X (failed)');
   });
 
   it('marks a schedule cancelled outside chat on the card, without a reply', async () => {
@@ -134,7 +134,7 @@ describe('schedule', () => {
     await h.until(async () => (await h.store.watches.findActive('schedule', videoId)) === undefined, {
       stepMs: 10 * MINUTE,
     });
-    expect(scheduledField()).toContain('youtube (cancelled)');
+    expect(scheduledField()).toContain('YouTube (cancelled)');
     expect(replies()).toEqual([]);
   });
 

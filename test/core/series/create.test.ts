@@ -36,7 +36,7 @@ describe('series create with flags', () => {
     const text = textOf(response);
     expect(text).toContain('Series created: Night Terrors');
     expect(text).toContain('The first episode starts generating now');
-    expect(text).toContain('**50 credits** (motion_lite)');
+    expect(text).toContain('**50 credits** (Motion Lite)');
     expect(text).toContain('Mon, Wed, Fri at 21:00 (Europe/Paris)');
     expect(text).toContain('Voice: Marcus');
 

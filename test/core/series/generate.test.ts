@@ -38,7 +38,7 @@ describe('series generate', () => {
     expect(ask.kind === 'message' && ask.visibility).toBe('ephemeral');
     const c = card(ask);
     expect(c.title).toBe('Generate an episode of “Night Terrors” now?');
-    expect(c.text).toContain('This charges **50 credits** (motion_lite) now');
+    expect(c.text).toContain('This charges **50 credits** (Motion Lite) now');
     expect(c.text).toContain('Your team has **450** credits');
     expect(c.fields).toEqual([
       { label: 'Cost', value: '50', short: true },

@@ -35,10 +35,10 @@ describe('series list', () => {
     const text = textOf(await h.run('series list'));
     expect(text).toContain('Series (2)');
     expect(text).toMatch(
-      new RegExp(`\\*\\*Night Terrors\\*\\* — ▶️ active · scary_stories · source ai_story · \`${a}\``),
+      new RegExp(`\\*\\*Night Terrors\\*\\* — ▶️ active · Scary stories · source AI-written story · \`${a}\``),
     );
     expect(text).toMatch(
-      new RegExp(`\\*\\*Money Minute\\*\\* — ⏸️ paused · personal_finance · source news · \`${b}\``),
+      new RegExp(`\\*\\*Money Minute\\*\\* — ⏸️ paused · Personal finance · source Trending news · \`${b}\``),
     );
     expect(text).toContain('1 active · 1 paused');
   });
@@ -53,7 +53,7 @@ describe('series show', () => {
     const response = await h.run('series show night');
     const text = textOf(response);
     expect(text).toContain('Voice: Camille');
-    expect(text).toContain('Model: motion_pro · 100 credits per episode');
+    expect(text).toContain('Model: Motion Pro · 100 credits per episode');
     expect(text).toContain('Schedule: Every day at 21:00 (Europe/Paris)');
     // Monday 08:00 UTC: the next slot is Monday 21:00 in Paris, 15:00 in New York.
     expect(text).toContain(
@@ -203,7 +203,7 @@ describe('series episodes', () => {
     h.sim.sim.grantCredits(DEMO_KEY, -500, 'test drain');
     const created = await confirmed(h, h.run('series create Empty --source ai_story'));
     expect(card(created).tone).toBe('warning');
-    expect(textOf(created)).toContain('Your team has **0** credits and an episode costs **20** (storyboard)');
+    expect(textOf(created)).toContain('Your team has **0** credits and an episode costs **20** (Storyboard)');
     const id = idFrom(created);
     expect(textOf(await h.run(`series episodes ${id}`))).toContain(`No episodes yet`);
     expect(textOf(await h.run(`series episodes ${id}`))).toContain(`/reel series generate ${id}`);

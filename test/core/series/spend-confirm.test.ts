@@ -53,7 +53,7 @@ describe('series create asks first', () => {
     const ask = await h.run('series create "Night Terrors" --source ai_story --model motion_lite');
     expect(ask.kind === 'message' && ask.visibility).toBe('ephemeral');
     expect(card(ask).title).toBe('Start the series “Night Terrors”?');
-    expect(textOf(ask)).toContain('charged now: **50 credits** (motion_lite)');
+    expect(textOf(ask)).toContain('charged now: **50 credits** (Motion Lite)');
     expect(textOf(ask)).toContain('Your team has **500** credits');
     expect(field(ask, 'Cost')).toBe('50');
     expect(field(ask, 'Each episode')).toBe('50 credits');
@@ -68,7 +68,7 @@ describe('series create asks first', () => {
     expect(field(ask, 'Posts to')).toBe(
       'the service’s default platform, to its default account (none chosen)',
     );
-    expect(field(ask, 'Model')).toBe('motion_lite');
+    expect(field(ask, 'Model')).toBe('Motion Lite');
     expect(field(ask, 'Each month')).toBe('about 30 episodes · 1500 credits');
     expect(field(ask, 'At this pace')).toMatch(/^500 credits run out around \w{3} \d{1,2} \w{3} \d{4}$/);
     expect(mutations(h)).toEqual([]);
@@ -103,7 +103,7 @@ describe('series create asks first', () => {
     const values = { name: 'Pro', source: 'news' };
     const ask = await h.submit(CREATE_FORM_ID, opened.form.state, values);
     expect(card(ask).title).toBe('Start the series “Pro”?');
-    expect(textOf(ask)).toContain('**100 credits** (motion_pro)');
+    expect(textOf(ask)).toContain('**100 credits** (Motion Pro)');
     expect(field(ask, 'Balance')).toBe('500');
     expect(mutations(h)).toEqual([]);
     expect(spends()).toEqual([]);
@@ -146,7 +146,7 @@ describe('series resume asks first', () => {
   it('shows the price per episode and the balance, resumes on Confirm once, a double click included', async () => {
     const ask = await h.run(`series resume ${id}`);
     expect(card(ask).title).toBe('Resume “Night”?');
-    expect(textOf(ask)).toContain('each charged when generated: **50 credits** (motion_lite)');
+    expect(textOf(ask)).toContain('each charged when generated: **50 credits** (Motion Lite)');
     expect(textOf(ask)).toContain('Nothing is charged now');
     expect(textOf(ask)).toContain('Your team has **450** credits');
     expect(field(ask, 'Each episode')).toBe('50 credits');
@@ -189,7 +189,7 @@ describe('series edit asks first when the model changes', () => {
     const ask = await h.run(`series edit ${id} --model motion_pro --tone eerie`);
     expect(card(ask).title).toBe('Change “Night”?');
     expect(textOf(ask)).toContain(
-      'Each episode will cost **100 credits** (motion_pro) instead of **20 credits** (storyboard)',
+      'Each episode will cost **100 credits** (Motion Pro) instead of **20 credits** (Storyboard)',
     );
     expect(textOf(ask)).toContain('Nothing is charged now');
     expect(textOf(ask)).toContain('Your team has **480** credits');

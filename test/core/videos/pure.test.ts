@@ -52,7 +52,7 @@ describe('renderVideoCard', () => {
       progress: { percent: 42, label: '▓▓▓▓░░░░░░ 42% · about 2 min left' },
     });
     expect(card.fields).toEqual([
-      { label: 'Model', value: 'motion_pro', short: true },
+      { label: 'Model', value: 'Motion pro', short: true },
       { label: 'Credits', value: '100', short: true },
     ]);
     expect(card.controls).toBeUndefined();

@@ -197,7 +197,7 @@ describe.each(PROFILES)('schedule on the %s profile', (profile) => {
       stepMs: 15 * SECOND,
       maxMs: 10 * MINUTE,
     });
-    await h.until(() => /youtube \(posted\)|Posted/.test(cardText(live.card)), {
+    await h.until(() => /YouTube \(posted\)|Posted/.test(cardText(live.card)), {
       stepMs: 15 * SECOND,
       maxMs: 30 * MINUTE,
     });

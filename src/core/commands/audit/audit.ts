@@ -6,19 +6,19 @@
  */
 
 import { policyWorkspace } from '../../approvals/workspace-policy.js';
-import { CSV_HEADER, csvValues, entryLine } from '../../audit/rows.js';
+import { type AuditNames, CSV_HEADER, csvValues, entryLine, NO_NAMES } from '../../audit/rows.js';
 import { type Card, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
 import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
+import { seriesNames, videoNames } from '../../labels.js';
 import { isWorkspaceAdmin } from '../../people/admin.js';
 import type { AuditEntry } from '../../ports.js';
 import { resolveVideo } from '../../references.js';
-import { channel, code } from '../../text.js';
+import { channel, code, literal } from '../../text.js';
 import { csvTimesNote, formatDay } from '../../time/format.js';
 import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, startOfDay } from '../../time/zone.js';
-import { VideoApiError } from '../../video-api.js';
 
 /** Rows read from the store per query (its maximum). */
 const MAX_ROWS = 1000;
@@ -28,12 +28,13 @@ const CARD_LINES = 25;
 const ID_LIKE = /^[A-Za-z0-9_-]{6,}$/;
 
 /** The video to filter on: a reference the API resolves, or a plain id (a deleted video is still audited). */
-async function videoFilter(ctx: CommandContext, ref: string): Promise<string> {
+async function videoFilter(ctx: CommandContext, ref: string): Promise<{ id: string; name?: string }> {
   try {
-    return (await resolveVideo(ctx, ref)).id;
+    const { id, name } = await resolveVideo(ctx, ref);
+    return { id, name };
   } catch (error) {
     const gone = error instanceof UserError && ['not-found-video', 'not-linked'].includes(error.code);
-    if (gone && ID_LIKE.test(ref.trim())) return ref.trim();
+    if (gone && ID_LIKE.test(ref.trim())) return { id: ref.trim() };
     throw error;
   }
 }
@@ -51,17 +52,27 @@ async function rangeArg(
   return r.value;
 }
 
-/** Video names for the lines, best effort: one list call; unknown (or deleted) ids stay ids. */
-async function videoNames(ctx: CommandContext, entries: AuditEntry[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  if (!entries.some((e) => e.videoId)) return names;
+/** Names for the ids of the lines shown, best effort (see labels.ts); a deleted one says so. */
+async function auditNames(ctx: CommandContext, entries: AuditEntry[]): Promise<AuditNames> {
+  const videoIds = entries.flatMap((e) => (e.videoId ? [e.videoId] : []));
+  // A series row names its series when it was written; older rows are named by the service.
+  const seriesIds = entries.flatMap((e) =>
+    e.seriesId && typeof e.details?.name !== 'string' ? [e.seriesId] : [],
+  );
   try {
-    const { items } = await (await ctx.api()).videos.list({ page: 1, limit: 100 });
-    for (const v of items) names.set(v.id, v.name);
+    const [videos, series] = await Promise.all([videoNames(ctx, videoIds), seriesNames(ctx, seriesIds)]);
+    // A deleted video keeps the name its deletion recorded, on every line about it.
+    for (const e of entries) {
+      const recorded = e.details?.videoName;
+      if (e.videoId && typeof recorded === 'string' && !videos.names.has(e.videoId))
+        videos.names.set(e.videoId, recorded);
+    }
+    return { videos: videos.names, series: series.names, gone: new Set([...videos.gone, ...series.gone]) };
   } catch (error) {
-    if (!(error instanceof VideoApiError || error instanceof UserError)) throw error;
+    // No key to read with (e.g. not linked): the lines still read, without names.
+    if (error instanceof UserError) return NO_NAMES;
+    throw error;
   }
-  return names;
 }
 
 export const auditCommand = defineCommand({
@@ -96,7 +107,8 @@ export const auditCommand = defineCommand({
   async run(ctx, args) {
     const zone = await ctx.timeZone();
     const { from, to } = await rangeArg(ctx, args);
-    const videoId = args.video ? await videoFilter(ctx, args.video) : undefined;
+    const video = args.video ? await videoFilter(ctx, args.video) : undefined;
+    const videoId = video?.id;
     const conversation = ctx.req.conversation;
     const wide = args.workspace === true;
     if (wide && !(await isWorkspaceAdmin(ctx))) throw userError('audit-workspace-admins');
@@ -114,7 +126,8 @@ export const auditCommand = defineCommand({
     const where = wide ? 'in this workspace' : 'in this channel';
 
     const range = rangeText(from, to);
-    const what = `${videoId ? ` for video ${code(videoId)}` : ''}${range}`;
+    // A video still there by its name; a deleted one by the id it was asked for with.
+    const what = `${video ? ` for ${video.name ? `“${literal(video.name)}”` : `the deleted video ${code(video.id)}`}` : ''}${range}`;
     if (entries.length === 0) {
       return message({
         title: 'Audit log',
@@ -153,7 +166,7 @@ async function listCard(
 ): Promise<Card> {
   const { what, where, wide } = scope;
   const shown = entries.slice(0, CARD_LINES);
-  const names = await videoNames(ctx, shown);
+  const names = await auditNames(ctx, shown);
   const today = dayKey(ctx.now(), zone);
   const byDay = new Map<string, string[]>();
   for (const e of shown) {

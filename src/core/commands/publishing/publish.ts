@@ -23,7 +23,14 @@ import { getVideo } from '../../publishing/schedule-flow.js';
 import { resolveVideo } from '../../references.js';
 import { isRequestId, newRequestId } from '../../request-id.js';
 import { command, flag, literal } from '../../text.js';
-import { type Accounts, PLATFORMS, PRIVACY, type Privacy, VideoApiError } from '../../video-api.js';
+import {
+  type Accounts,
+  PLATFORMS,
+  type Platform,
+  PRIVACY,
+  type Privacy,
+  VideoApiError,
+} from '../../video-api.js';
 
 const FORM_ID = 'publish.form';
 /** The longest post text any platform takes (spec §2: 5000); each platform's own limit is checked after. */
@@ -254,7 +261,7 @@ export const publishFormSpec: FormSpec = {
       };
     } catch (error) {
       if (error instanceof UserError && error.code === 'not-found-account') {
-        return { kind: 'form-errors', errors: { account: say(error.code, error.params) } };
+        return { kind: 'form-errors', errors: { account: await accountElsewhere(ctx, platform, account) } };
       }
       if (error instanceof UserError && error.code === 'no-account') {
         return { kind: 'form-errors', errors: { platform: say(error.code, error.params) } };
@@ -263,6 +270,22 @@ export const publishFormSpec: FormSpec = {
     }
   },
 };
+
+/**
+ * The form's account is not one of `platform`'s: named by its label (the select's values are ids), with the
+ * platform's accounts to pick instead, under the same input.
+ */
+async function accountElsewhere(ctx: CommandContext, platform: Platform, wanted: string): Promise<string> {
+  const accounts = (await accountsOrNone(ctx)) ?? {};
+  const all = Object.values(accounts).flat();
+  const picked = all.find((a) => a.authId === wanted);
+  const here = (accounts[platform] ?? []).map((a) => `“${a.label}”`);
+  return say('form-account-elsewhere', {
+    name: `“${picked?.label ?? wanted}”`,
+    platform: platformName(platform),
+    allowed: here.length > 0 ? `one of ${here.join(', ')}` : 'a connected one',
+  });
+}
 
 /** The account picker: the option value carries the whole request (see `encodeAccountChoice`). */
 export const publishAccountAction: ActionSpec = {

@@ -8,12 +8,14 @@
  * takes the publish role as well as the spend role, and under an approval policy Confirm asks an approver,
  * whose click sends the one POST /series (with the requester's key for this action).
  */
+
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
 import type { Card, Response } from '../../cards.js';
 import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { catalogLabel } from '../../labels.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
 import { actionKey } from '../../request-id.js';
 import { publicationFields } from '../../series/publication.js';
@@ -106,7 +108,7 @@ export async function confirmCreate(
       await spendCard(ctx, {
         title: `Start the series “${literal(input.name)}”?`,
         text:
-          `Its first episode starts generating at once and is charged now: ${priceText(cost, model)}. ` +
+          `Its first episode starts generating at once and is charged now: ${priceText(cost, await catalogLabel(ctx, 'models', model))}. ` +
           'Every later episode costs the same, charged when it is generated.',
         chargedNow: cost,
         // Where, when and what it posts, each episode's and each month's cost, and when the balance runs out.
@@ -235,6 +237,8 @@ export async function createSeries(
       actor: ctx.req.user,
       action: 'series.create',
       seriesId: created.id,
+      // The first episode starts (and is charged) at creation: its spend counts in the audit's total.
+      ...(effectiveCost !== undefined && withVideo.length > 0 ? { credits: effectiveCost } : {}),
       details: {
         name: created.name,
         model: effectiveModel,
@@ -285,7 +289,7 @@ async function createdCard(
   ctx: CommandContext,
   { series, cost, cardsPosted }: { series: Series; cost: number | undefined; cardsPosted: number },
 ): Promise<Card> {
-  const model = literal(series.brollModel ?? DEFAULT_SERIES_MODEL);
+  const model = literal(await catalogLabel(ctx, 'models', series.brollModel ?? DEFAULT_SERIES_MODEL));
   const price = cost === undefined ? `the ${model} price` : `**${cost} credits** (${model})`;
   // No episode yet: the service skips an episode the team cannot pay for; say so rather than "generating".
   const credits = cardsPosted === 0 && cost !== undefined ? await balance(ctx) : undefined;

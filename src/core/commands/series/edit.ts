@@ -13,12 +13,14 @@
  * where, when or with which model it posts waits for an approver before the PATCH, whose card shows the series
  * as it would then post.
  */
+
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole, type Role } from '../../approvals/roles.js';
 import type { Response } from '../../cards.js';
 import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { catalogLabel } from '../../labels.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import { type Ref, resolveSeries } from '../../references.js';
 import { actionKey } from '../../request-id.js';
@@ -128,10 +130,14 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
     balance(ctx),
   ]);
   const resumes = patch.paused === false && series.paused === true;
+  const [beforeName, afterName] = await Promise.all([
+    catalogLabel(ctx, 'models', before),
+    catalogLabel(ctx, 'models', after),
+  ]);
   const change =
     after === before
-      ? `Each episode costs ${priceText(newCost, after)}, charged when generated.`
-      : `Each episode will cost ${priceText(newCost, after)} instead of ${priceText(oldCost, before)}, ` +
+      ? `Each episode costs ${priceText(newCost, afterName)}, charged when generated.`
+      : `Each episode will cost ${priceText(newCost, afterName)} instead of ${priceText(oldCost, beforeName)}, ` +
         'from the next one, charged when generated.';
   const others = Object.keys(patch)
     .filter((f) => f !== 'brollModel' && f !== 'paused')
@@ -225,9 +231,13 @@ async function editApproval(
   if (!(await editNeedsApproval(ctx, { series, patch, oldCost, newCost }))) return undefined;
   const resumes = patch.paused === false && series.paused === true;
 
-  const perEpisode = newCost === undefined ? `the ${after} price` : `${newCost} credits`;
+  const [beforeName, afterName] = await Promise.all([
+    catalogLabel(ctx, 'models', before),
+    catalogLabel(ctx, 'models', after),
+  ]);
+  const perEpisode = newCost === undefined ? `the ${afterName} price` : `${newCost} credits`;
   const changes = [
-    ...(after !== before ? [`model ${before} → ${after}`] : []),
+    ...(after !== before ? [`model ${beforeName} → ${afterName}`] : []),
     ...(resumes ? ['resume'] : []),
   ];
   const others = Object.keys(patch)
@@ -240,7 +250,11 @@ async function editApproval(
     summary: `Change the series “${literal(series.name)}”: ${literal(changes.join(', '))} (${literal(perEpisode)} per episode)`,
     fields: [
       { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
-      { label: 'Model', value: literal(after === before ? after : `${before} → ${after}`), short: true },
+      {
+        label: 'Model',
+        value: literal(after === before ? afterName : `${beforeName} → ${afterName}`),
+        short: true,
+      },
       {
         label: 'Each episode',
         value:

@@ -3,6 +3,7 @@
  * the Generate click POSTs with an idempotency key tied to that card, so a double click charges once, then
  * posts the episode's video status card and watches its generation.
  */
+
 import { describeApiError } from '../../api-errors.js';
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
@@ -11,6 +12,7 @@ import type { Card, Response } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
+import { catalogLabel } from '../../labels.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
 import { oneShot } from '../../one-shot.js';
 import { resolveSeries } from '../../references.js';
@@ -63,7 +65,7 @@ async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Respo
   const value = joinValue(series.id, newRequestId());
   const card = await spendCard(ctx, {
     title: `Generate an episode of “${literal(series.name)}” now?`,
-    text: `This charges ${priceText(cost, model)} now, on top of the scheduled episodes.`,
+    text: `This charges ${priceText(cost, await catalogLabel(ctx, 'models', model))} now, on top of the scheduled episodes.`,
     chargedNow: cost,
     credits,
     approval,
@@ -106,7 +108,7 @@ export const generateConfirmAction: ActionSpec = oneShot({
         summary: `Generate an episode of “${literal(series.name)}” now${cost === undefined ? '' : ` (${cost} credits)`}`,
         fields: [
           { label: 'Series', value: `${literal(series.name)} (${code(series.id)})`, short: true },
-          { label: 'Model', value: literal(model), short: true },
+          { label: 'Model', value: literal(await catalogLabel(ctx, 'models', model)), short: true },
           ...(cost === undefined ? [] : [{ label: 'Cost', value: `${cost} credits`, short: true }]),
           ...(credits === undefined
             ? []
@@ -193,7 +195,7 @@ async function recordEpisode(
   r: {
     projectId: string;
     name: string;
-    series: { id: string };
+    series: { id: string; name?: string };
     model: string;
     cost: number | undefined;
     approval: { id: string; requesterName: string } | undefined;
@@ -224,7 +226,11 @@ async function recordEpisode(
       videoId: projectId,
       seriesId: series.id,
       ...(cost === undefined ? {} : { credits: cost }),
-      details: { model, ...(r.approval ? { approval: r.approval.id } : {}) },
+      details: {
+        model,
+        ...(r.series.name ? { name: r.series.name } : {}),
+        ...(r.approval ? { approval: r.approval.id } : {}),
+      },
     });
   }
 }

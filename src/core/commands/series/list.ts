@@ -1,6 +1,7 @@
 /** `series list`: every series of the team with its state, niche and source. */
 import type { Card } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
+import { catalogLabeller } from '../../labels.js';
 import { clip } from '../../series/series-common.js';
 import { code, command, hole, literal } from '../../text.js';
 
@@ -29,11 +30,15 @@ export const listCommand = defineCommand({
       };
     }
     const active = all.filter((s) => !s.paused).length;
+    const [source, niche] = await Promise.all([
+      catalogLabeller(ctx, 'sources'),
+      catalogLabeller(ctx, 'niches'),
+    ]);
     const lines = all.slice(0, MAX_LINES).map((s) => {
       const facts = [
         s.paused ? '⏸️ paused' : '▶️ active',
-        s.niche && literal(s.niche),
-        s.source && `source ${literal(s.source)}`,
+        s.niche && literal(niche(s.niche)),
+        s.source && `source ${literal(source(s.source))}`,
       ].filter(Boolean);
       return `• **${literal(clip(s.name, 80))}** — ${facts.join(' · ')} · ${code(s.id)}`;
     });

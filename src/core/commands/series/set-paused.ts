@@ -7,12 +7,14 @@
  * Confirm asks an approver when an episode costs more than the threshold (like `series generate`). Pausing
  * only stops spending, so anyone may at once (a runaway series must be stoppable).
  */
+
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
 import type { Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { catalogLabel } from '../../labels.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import { readOrNotFound } from '../../not-found.js';
 import type { Ref } from '../../references.js';
@@ -115,7 +117,7 @@ export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Resp
       await spendCard(ctx, {
         title: `Resume “${literal(series.name)}”?`,
         text:
-          `Episodes are generated on schedule again, each charged when generated: ${priceText(cost, model)}. ` +
+          `Episodes are generated on schedule again, each charged when generated: ${priceText(cost, await catalogLabel(ctx, 'models', model))}. ` +
           `Nothing is charged now${next ? `; the next episode is due ${literal(next)}` : ''}.`,
         chargedNow: 0,
         perEpisode: cost,
@@ -153,7 +155,7 @@ async function resumeApproval(
     summary: `Resume the series “${literal(series.name)}” (${literal(perEpisode)} per episode)`,
     fields: [
       { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
-      { label: 'Model', value: literal(model), short: true },
+      { label: 'Model', value: literal(await catalogLabel(ctx, 'models', model)), short: true },
       { label: 'Each episode', value: literal(perEpisode), short: true },
       { label: 'Schedule', value: literal(describeSchedule(cadenceOf(series))) },
     ],

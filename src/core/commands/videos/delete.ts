@@ -101,6 +101,8 @@ export const deleteConfirmAction: ActionSpec = oneShot({
         actor: ctx.req.user,
         action: 'video.delete',
         videoId,
+        // The service forgets the name with the video: the audit keeps it to say what was deleted.
+        ...(name ? { details: { videoName: name } } : {}),
       });
     });
     return {
