@@ -70,7 +70,7 @@ const PARAMS: Record<string, string | number> = {
   lost: 'YouTube',
   pages: '3 pages',
   ...{ at: 3, min: 1, max: 9, length: 12, minutes: 15, percent: 40, page: 2, count: 2, days: 40 },
-  ...{ cost: 20, balance: 5, retryAfter: 30, ref: 'launch' },
+  ...{ cost: 20, balance: 5, retryAfter: 30, ref: 'launch', cap: 6 },
 };
 
 /** What a person reads as prose: code spans and command references are what they type, so left out. */

@@ -109,7 +109,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       const done = await w.submit(details, { title: 'Three hearts, blue blood' });
       expect(textOfMessage(w.original(done))).toMatch(/UTC/);
       await h.flush();
-      expect(textOfMessage(card)).toMatch(/\*\*Scheduled\*\*: .*youtube/);
+      expect(textOfMessage(card)).toMatch(/\*\*Scheduled\*\*: .*→ YouTube/);
       expect(fake.channelMessages()).toHaveLength(1);
     }, 60_000);
   });

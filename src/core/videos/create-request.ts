@@ -10,6 +10,7 @@ import { checkRole } from '../approvals/roles.js';
 import type { Card } from '../cards.js';
 import { type CommandContext, userError } from '../context.js';
 import { excerpt, voiceLabel } from '../format/video.js';
+import { catalogLabel } from '../labels.js';
 import { literal } from '../text.js';
 import {
   type CreateVideoInput,
@@ -185,7 +186,13 @@ export async function prepareCreate(ctx: CommandContext, draft: CreateDraft): Pr
  * changed ("More options", create-options.ts). The Create button asks an approver where the channel says so.
  */
 export async function savePending(ctx: CommandContext, id: string, pending: PendingCreate): Promise<Card> {
-  const card = confirmCard(id, pending);
+  const { model, language, style } = pending.input;
+  const [modelName, languageName, styleName] = await Promise.all([
+    catalogLabel(ctx, 'models', model ?? 'storyboard'),
+    language ? catalogLabel(ctx, 'languages', language) : undefined,
+    style ? catalogLabel(ctx, 'styles', style) : undefined,
+  ]);
+  const card = confirmCard(id, pending, { model: modelName, language: languageName, style: styleName });
   if (await needsApproval(ctx, { kind: 'spend', credits: pending.cost }))
     asksApproval(card, (await ctx.settings()).spendThreshold);
   await ctx.deps.store.cards.put(requestKey(id), {
@@ -196,14 +203,21 @@ export async function savePending(ctx: CommandContext, id: string, pending: Pend
   return card;
 }
 
-export function confirmCard(id: string, p: PendingCreate): Card {
+/** The catalog names of the create's model, language and style (labels.ts), as the form showed them. */
+interface CreateLabels {
+  model: string;
+  language: string | undefined;
+  style: string | undefined;
+}
+
+export function confirmCard(id: string, p: PendingCreate, labels: CreateLabels): Card {
   const name = displayedName(p.input);
   const fields = [
     { label: 'Voice', value: literal(p.voiceLabel), short: true },
-    { label: 'Model', value: literal(p.input.model ?? 'storyboard'), short: true },
+    { label: 'Model', value: literal(labels.model), short: true },
   ];
-  if (p.input.language) fields.push({ label: 'Language', value: literal(p.input.language), short: true });
-  if (p.input.style) fields.push({ label: 'Style', value: literal(p.input.style), short: true });
+  if (labels.language) fields.push({ label: 'Language', value: literal(labels.language), short: true });
+  if (labels.style) fields.push({ label: 'Style', value: literal(labels.style), short: true });
   if (p.input.enableBackgroundMusic) fields.push({ label: 'Music', value: 'on', short: true });
   if (p.input.masterStyle)
     fields.push({ label: 'Master style', value: literal(excerpt(p.input.masterStyle, 200)), short: false });
@@ -217,7 +231,7 @@ export function confirmCard(id: string, p: PendingCreate): Card {
   return {
     title: `Create “${literal(name)}”?`,
     tone: 'info',
-    text: `Create “${literal(name)}” with ${literal(p.input.model ?? 'storyboard')}: **${p.cost} credits**, balance ${p.balance} → ${p.balance - p.cost}.`,
+    text: `Create “${literal(name)}” with ${literal(labels.model)}: **${p.cost} credits**, balance ${p.balance} → ${p.balance - p.cost}.`,
     fields,
     controls: [
       {

@@ -40,13 +40,14 @@ describe('the confirm card', () => {
       await h.run(`create --voice marcus --style Cinematic --language English --music --name Octo ${SCRIPT}`),
     );
     expect(c.title).toBe('Create “Octo”?');
-    expect(c.text).toBe('Create “Octo” with storyboard: **20 credits**, balance 500 → 480.');
+    expect(c.text).toBe('Create “Octo” with Storyboard: **20 credits**, balance 500 → 480.');
     const fields = Object.fromEntries((c.fields ?? []).map((f) => [f.label, f.value]));
     expect(fields).toMatchObject({
       Voice: 'Marcus · en · male',
-      Model: 'storyboard',
-      Language: 'en',
-      Style: 'cinematic',
+      // By the names the form shows (labels.ts), never the catalog values.
+      Model: 'Storyboard',
+      Language: 'English',
+      Style: 'Cinematic',
       Music: 'on',
     });
     expect(fields[`Script (${SCRIPT.length} characters)`]).toBe(SCRIPT);
@@ -184,7 +185,7 @@ describe('More options on the confirm card', () => {
     expect(updated.kind).toBe('update');
     const u = card(updated);
     expect(u.title).toBe('Create “Octo”?');
-    expect(u.text).toBe('Create “Octo” with storyboard: **20 credits**, balance 500 → 480.');
+    expect(u.text).toBe('Create “Octo” with Storyboard: **20 credits**, balance 500 → 480.');
     const fields = Object.fromEntries((u.fields ?? []).map((f) => [f.label, f.value]));
     expect(fields).toMatchObject({ 'Master style': 'grainy 16mm film', Avoid: 'text, logos' });
     expect(button(u, 'video.create.confirm').value).toBe(id);
@@ -255,8 +256,9 @@ describe('More options on the confirm card', () => {
 describe('a key without catalog:read', () => {
   it('still creates with a voice id, priced from the documented cost table', async () => {
     const nat = await h.user('nat', { key: NARROW_KEY });
+    // No catalog:read: the model is named in words all the same (humanised, labels.ts).
     const c = card(await h.run(`create --voice voice_marcus_en --model motion_lite ${SCRIPT}`, nat));
-    expect(c.text).toContain('with motion_lite: **50 credits**, balance 500 → 450');
+    expect(c.text).toContain('with Motion lite: **50 credits**, balance 500 → 450');
     const id = idFrom(
       card(await h.click('video.create.confirm', button(c, 'video.create.confirm').value, nat)),
     );
@@ -322,8 +324,8 @@ describe('the form', () => {
         language: 'es',
       }),
     );
-    expect(c.text).toContain('with motion_lite: **50 credits**, balance 500 → 450');
-    expect(c.fields?.find((f) => f.label === 'Style')?.value).toBe('anime');
+    expect(c.text).toContain('with Motion Lite: **50 credits**, balance 500 → 450');
+    expect(c.fields?.find((f) => f.label === 'Style')?.value).toBe('Anime');
     expect(writes(h)).toEqual([]);
   });
 

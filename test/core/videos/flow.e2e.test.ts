@@ -33,7 +33,7 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
         'create --model motion_pro --name "Octopus facts" Octopuses have three hearts and blue blood.',
       ),
     );
-    expect(confirm.text).toBe('Create “Octopus facts” with motion_pro: **100 credits**, balance 500 → 400.');
+    expect(confirm.text).toBe('Create “Octopus facts” with Motion Pro: **100 credits**, balance 500 → 400.');
     expect(writes(h)).toEqual([]);
     expect(spends()).toEqual([]);
 
