@@ -14,7 +14,9 @@ import { expectEveryFlowExactlyOnce, expectNoSecrets, LONG, summary } from './su
 import { type RigResult, runFlows } from './support/rig.js';
 
 const FLOWS = { spec: LONG ? 100 : 10, real: LONG ? 100 : 6 } as const;
-const TIMEOUT_MS = LONG ? 480_000 : 90_000;
+// A liveness bound, not the invariant: under the whole suite's load a run with ~30 kills and restarts took 91 s
+// (40 s alone). A flow lost for good still fails, however long the bound.
+const TIMEOUT_MS = LONG ? 480_000 : 150_000;
 
 describe.each(['spec', 'real'] as const)(
   'SIGKILL during create → render → schedule flows, %s profile',

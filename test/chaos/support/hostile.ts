@@ -50,7 +50,9 @@ export async function startHostileProxy(
 ): Promise<HostileProxy> {
   const target = new URL(targetUrl);
   const random = seededRandom(seed);
-  const started = Date.now();
+  // Bursts are timed from the first request, not from the proxy's start: a bot slow to start (a loaded
+  // machine) must still meet the first burst, or a run can slip between the windows and test nothing.
+  let started: number | undefined;
   const counts = { requests: 0, injected500: 0, lost: 0, spikes: 0, burst429: 0 };
   const state: HostileProxy = {
     url: '',
@@ -61,6 +63,7 @@ export async function startHostileProxy(
 
   const inBurst = () => {
     const k = state.knobs;
+    started ??= Date.now();
     return k.burstEveryMs > 0 && (Date.now() - started) % k.burstEveryMs < k.burstMs;
   };
 
