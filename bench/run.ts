@@ -78,7 +78,7 @@ const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
     name: 'rate-budget',
     run: () => rateBudget({ quick, log, ...(budgetScale ? { scale: budgetScale } : {}) }),
   },
-  { name: 'cold-start', run: () => coldStart({ runs: quick ? 2 : 3, log }) },
+  { name: 'cold-start', run: () => coldStart({ runs: quick ? 1 : 3, log }) },
   { name: 'ack-latency', run: () => ackLatency({ requests: quick ? 30 : 200, log }) },
 ];
 
