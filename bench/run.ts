@@ -79,7 +79,10 @@ const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
     run: () => rateBudget({ quick, log, ...(budgetScale ? { scale: budgetScale } : {}) }),
   },
   { name: 'cold-start', run: () => coldStart({ runs: quick ? 1 : 3, log }) },
-  { name: 'ack-latency', run: () => ackLatency({ requests: quick ? 30 : 200, log }) },
+  {
+    name: 'ack-latency',
+    run: () => ackLatency({ requests: quick ? 30 : 200, ...(quick ? { rounds: 5 } : {}), log }),
+  },
 ];
 
 function parseProfiles(list: string): SimulatorProfile[] {

@@ -22,7 +22,6 @@ import {
   COMMANDS,
   latencyMetrics,
   ROOT,
-  ROUNDS,
   sleep,
   startTarget,
   type Target,
@@ -109,11 +108,13 @@ const json = (v: unknown) => JSON.stringify(v);
 
 export async function discordGateway(o: {
   requests: number;
+  /** Bursts per target (floor and adapter alternating). */
+  rounds: number;
   base: Base;
   log(line: string): void;
 }): Promise<PartResult> {
   o.log(
-    `ack-latency: discord gateway, ${ROUNDS} rounds of ${o.requests} interactions dispatched at once, floor and adapter alternating…`,
+    `ack-latency: discord gateway, ${o.rounds} rounds of ${o.requests} interactions dispatched at once, floor and adapter alternating…`,
   );
   const fakes: Record<Which, FakeDiscord> = {
     floor: await new FakeDiscord({ ...DISCORD, roles: [] }).start(),
@@ -177,7 +178,7 @@ export async function discordGateway(o: {
       }
     }
     await sleep(500);
-    rounds = await alternate(ROUNDS, (which) => burst(which, o.requests, true));
+    rounds = await alternate(o.rounds, (which) => burst(which, o.requests, true));
   } finally {
     await floor?.stop();
     await app?.stop();
@@ -203,7 +204,7 @@ export async function discordGateway(o: {
       Object.entries(byCommand[which]).map(([c, list]) => [c, round(percentile(list, 50), 1)]),
     );
   const notes = [
-    `Discord gateway: ${ROUNDS} rounds × ${o.requests} INTERACTION_CREATE dispatched at once by the fake gateway, each target on a fake Discord of its own; latency = dispatch → the interaction's first callback reaching the fake REST API. Floor: a bare discord.js Client replying "ok" (ephemeral) at once.`,
+    `Discord gateway: ${o.rounds} rounds × ${o.requests} INTERACTION_CREATE dispatched at once by the fake gateway, each target on a fake Discord of its own; latency = dispatch → the interaction's first callback reaching the fake REST API. Floor: a bare discord.js Client replying "ok" (ephemeral) at once.`,
     // The fake sends every dispatch of a burst in one synchronous loop (JSON.stringify + ws.send each): if
     // that loop were a large part of the floor's latency, the ratio would compare the fake, not the targets.
     `Discord gateway: the fake sends a burst's ${o.requests} dispatches in one synchronous loop of ws.send — median ${round(sendMs, 1)} ms (max ${round(Math.max(...dispatchMs), 1)} ms) per burst against a floor p50 of ${round(floorP50, 1)} ms, ${sendMs > floorP50 / 2 ? "so the fake's sending DOMINATES the latency (the floor sees the same, so the ratio stays fair, but the absolute numbers say little)" : 'so the sending does not dominate: the latency is discord.js reading the frames one by one and the REST callbacks, the same work in both targets'}.`,
@@ -228,12 +229,14 @@ export async function discordGateway(o: {
 
 export async function discordHttp(o: {
   requests: number;
+  /** Bursts per target (floor and adapter alternating). */
+  rounds: number;
   base: Base;
   dispatcher: Agent;
   log(line: string): void;
 }): Promise<PartResult> {
   o.log(
-    `ack-latency: discord HTTP interactions, ${ROUNDS} rounds of ${o.requests} concurrent requests, floor and adapter alternating…`,
+    `ack-latency: discord HTTP interactions, ${o.rounds} rounds of ${o.requests} concurrent requests, floor and adapter alternating…`,
   );
   const fake = await new FakeDiscord({ ...DISCORD, roles: [] }).start();
   const keys = discordSigner();
@@ -292,7 +295,7 @@ export async function discordHttp(o: {
     const targets = { floor, app };
     for (const t of [targets.floor, targets.app]) for (let i = 0; i < 10; i++) await send(t.url, i);
     await sleep(500);
-    rounds = await alternate(ROUNDS, (which) => burst(targets[which], which));
+    rounds = await alternate(o.rounds, (which) => burst(targets[which], which));
   } finally {
     await floor?.stop();
     await app?.stop();
@@ -303,7 +306,7 @@ export async function discordHttp(o: {
   return {
     metrics: latencyMetrics(label, rounds, false),
     notes: [
-      `Discord HTTP interactions (informational): ${ROUNDS} rounds × ${o.requests} concurrent Ed25519-signed POSTs to /discord/interactions; latency = send → HTTP answer. Its ratios have no target: the floor — a bare node:http handler verifying the signature and answering — does nothing else, while the adapter reads the body through the shared server's routing, verifies, validates the payload and routes it before its acknowledgement (type 5). Only "p99 ≪ 3000 ms" is judged.`,
+      `Discord HTTP interactions (informational): ${o.rounds} rounds × ${o.requests} concurrent Ed25519-signed POSTs to /discord/interactions; latency = send → HTTP answer. Its ratios have no target: the floor — a bare node:http handler verifying the signature and answering — does nothing else, while the adapter reads the body through the shared server's routing, verifies, validates the payload and routes it before its acknowledgement (type 5). Only "p99 ≪ 3000 ms" is judged.`,
       `Discord HTTP answers by interaction response type (4 = message, 5 = deferred): adapter ${json(answers.app)}, floor ${json(answers.floor)}.`,
       `Discord HTTP statuses: adapter ${json(statuses.app)}, floor ${json(statuses.floor)}.`,
     ],

@@ -24,8 +24,14 @@ const TEAM = 'T0BENCH';
 
 let triggers = 0;
 
-export async function ackLatency(o: { requests: number; log(line: string): void }): Promise<BenchResult> {
+export async function ackLatency(o: {
+  requests: number;
+  /** Bursts per target (default ROUNDS); fewer for a quick look. */
+  rounds?: number;
+  log(line: string): void;
+}): Promise<BenchResult> {
   const started = Date.now();
+  const roundCount = o.rounds ?? ROUNDS;
   const haveSlack = existsSync(join(ROOT, 'adapters/slack/index.ts'));
   const haveDiscord = existsSync(join(ROOT, 'adapters/discord/index.ts'));
   const notes: string[] = [];
@@ -104,7 +110,7 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
   try {
     if (haveSlack) {
       o.log(
-        `ack-latency: slack, ${ROUNDS} rounds of ${o.requests} concurrent requests, floor and adapter alternating…`,
+        `ack-latency: slack, ${roundCount} rounds of ${o.requests} concurrent requests, floor and adapter alternating…`,
       );
       const floor = await startTarget({ ...base, kind: 'slack-bare' });
       const app = await startTarget({ ...base, kind: 'slack-app' });
@@ -116,7 +122,7 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
         // Warm both: connections, JIT, the core's first commands.
         for (const t of [floor, app]) for (let i = 0; i < 10; i++) await slackSend(t.url)(i);
         await sleep(500);
-        rounds = await alternate(ROUNDS, async (which) => {
+        rounds = await alternate(roundCount, async (which) => {
           const responsesBefore = fakeSlack.responses.length;
           const send = slackSend(which === 'app' ? app.url : floor.url);
           const latencies: number[] = [];
@@ -145,8 +151,8 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
       metrics.push(
         ...latencyMetrics('Slack', rounds, true),
         metric('Slack: commands answered on response_url', answered, 'commands', {
-          target: `${ROUNDS * o.requests}`,
-          pass: answered === ROUNDS * o.requests,
+          target: `${roundCount * o.requests}`,
+          pass: answered === roundCount * o.requests,
         }),
       );
       details.slack = {
@@ -160,8 +166,14 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
       );
     }
     if (haveDiscord) {
-      const gateway = await discordGateway({ requests: o.requests, base, log: o.log });
-      const http = await discordHttp({ requests: o.requests, base, dispatcher, log: o.log });
+      const gateway = await discordGateway({ requests: o.requests, rounds: roundCount, base, log: o.log });
+      const http = await discordHttp({
+        requests: o.requests,
+        rounds: roundCount,
+        base,
+        dispatcher,
+        log: o.log,
+      });
       for (const part of [gateway, http]) {
         metrics.push(...part.metrics);
         notes.push(...part.notes);
@@ -175,7 +187,7 @@ export async function ackLatency(o: { requests: number; log(line: string): void 
     await sim.close();
   }
   notes.unshift(
-    `${ROUNDS} rounds × ${o.requests} concurrent requests per target (commands ${COMMANDS.join(', ')} in turn, ${USERS} users), floor and adapter alternating; ratios are the median of per-round ratios (each adapter burst against the floor burst next to it), p50/p99 pooled over the rounds.`,
+    `${roundCount} rounds × ${o.requests} concurrent requests per target (commands ${COMMANDS.join(', ')} in turn, ${USERS} users), floor and adapter alternating; ratios are the median of per-round ratios (each adapter burst against the floor burst next to it), p50/p99 pooled over the rounds.`,
     'Slack: Bolt acknowledges (empty 200) before the core runs; the answer follows on response_url. Discord: a command that cannot open a form is acknowledged first (type 5, private "thinking…") and answered by an edit; the floors answer "ok" at once. Both adapters start a command\'s work once the requests of the burst around it are acknowledged (src/http/ack-gate.ts).',
   );
   return {
