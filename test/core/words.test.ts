@@ -13,65 +13,12 @@ import { humanise } from '../../src/core/labels.js';
 import { MESSAGE_KINDS } from '../../src/core/message-kinds.js';
 import { type MessageCode, say } from '../../src/core/messages.js';
 import type { AuditEntry } from '../../src/core/ports.js';
+import { MESSAGE_PARAMS } from '../support/message-params.js';
 
 const CODES = Object.keys(MESSAGE_KINDS) as MessageCode[];
 
 const VIDEO_ID = '6b03f2808da6bad5420027ec';
 const SERIES_ID = '6b03f2808da6bad5420027ed';
-
-/** Params as the callers pass them: names and words, never ids (a param that took an id would show it). */
-const PARAMS: Record<string, string | number> = {
-  ...Object.fromEntries(
-    [
-      'command',
-      'suggestion',
-      'group',
-      'sub',
-      'flag',
-      'option',
-      'value',
-      'when',
-      'ref',
-      'kind',
-      'language',
-      'model',
-      'status',
-      'id',
-      'title',
-      'reason',
-      'key',
-      'field',
-      'to',
-      'from',
-      'scope',
-      'type',
-      'filename',
-      'accept',
-      'link',
-      'latest',
-      'first',
-      'second',
-      'role',
-    ].map((name) => [name, `Sample ${name}`]),
-  ),
-  name: 'Launch teaser',
-  platform: 'YouTube',
-  who: 'Alice',
-  approvers: 'Alice, Bob',
-  what: 'the video “Launch teaser”',
-  where: 'this channel',
-  allowed: 'YouTube, TikTok',
-  matches: '“Launch teaser”, “Launch day”',
-  errors: '• Name is required.',
-  message: 'name is too long.',
-  expected: 'on or off',
-  requires: 'an approval',
-  state: 'is waiting for approval',
-  lost: 'YouTube',
-  pages: '3 pages',
-  ...{ at: 3, min: 1, max: 9, length: 12, minutes: 15, percent: 40, page: 2, count: 2, days: 40 },
-  ...{ cost: 20, balance: 5, retryAfter: 30, ref: 'launch', cap: 6 },
-};
 
 /** What a person reads as prose: code spans and command references are what they type, so left out. */
 const prose = (markdown: string): string =>
@@ -99,7 +46,7 @@ function rawIn(text: string): string | undefined {
 
 describe('every message code reads as words', () => {
   it.each(CODES)('%s', (code) => {
-    const text = say(code, PARAMS);
+    const text = say(code, MESSAGE_PARAMS);
     expect(text, 'missing wording').not.toBe(`Something went wrong (${code}).`);
     expect(text.trim()).not.toBe('');
     expect(rawIn(text), text).toBeUndefined();
