@@ -310,6 +310,11 @@ export async function migratePostgres(pool: pg.Pool, options: MigratePostgresOpt
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
+    // Replicas starting together wait here for the one migrating, however long that takes: not the store
+    // sessions' short lock and idle timeouts (postgres-store.ts sessionSettings).
+    await client.query(
+      'SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0',
+    );
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
     // Under the lock: two sessions racing on CREATE TABLE IF NOT EXISTS can both try to create it.
     await client.query(CREATE_VERSION_TABLE);

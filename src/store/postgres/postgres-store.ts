@@ -33,14 +33,32 @@ export interface PostgresStoreOptions {
   logger?: Logger;
   /** Connections this replica may open at most (each open transaction holds one). Default 10. */
   poolSize?: number;
-  /**
-   * Transactions one at a time across replicas (default true; see `transactions.ts`). Tests of the conflict
-   * retry turn it off to make transactions overlap.
-   */
-  serializeTransactions?: boolean;
+  /** DATABASE_TIMEOUT_MS: how long anything may wait on a stopped replica (see `sessionSettings`). */
+  timeoutMs?: number;
 }
 
 const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_DATABASE_TIMEOUT_MS = 4_000;
+
+/**
+ * What every session of the store's pool is told at connect (issue 28), from one timeout T:
+ * - `lock_timeout` T: a statement waits for another transaction's row lock at most T, then fails (55P03) and
+ *   its transaction runs again;
+ * - `idle_in_transaction_session_timeout` T/2: a transaction whose replica stopped sending (SIGSTOP, a paused
+ *   VM, a partition) is ended by the server, and its locks released, before anyone's lock wait runs out;
+ * - `statement_timeout` 3T: no statement holds its locks for long;
+ * - TCP keepalive on the client: a replica notices a dead connection in seconds, not the kernel's two hours.
+ */
+export function sessionSettings(timeoutMs: number): pg.PoolConfig {
+  const t = Math.max(100, Math.trunc(timeoutMs));
+  return {
+    lock_timeout: t,
+    idle_in_transaction_session_timeout: Math.trunc(t / 2),
+    statement_timeout: 3 * t,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: Math.min(10_000, t),
+  };
+}
 
 const silentLogger: Logger = {
   debug: () => {},
@@ -53,7 +71,7 @@ const silentLogger: Logger = {
 /**
  * Every statement goes through one executor (`PostgresTransactions.query`): on the client of the transaction
  * open in the caller's async context, else on the pool. Unlike SQLite's single connection, transactions of
- * different async flows run side by side, each on its own client, isolated (SERIALIZABLE) from each other and
+ * different async flows run side by side, each on its own client, isolated (REPEATABLE READ) from each other and
  * from other replicas.
  */
 export class PostgresStore implements Store {
@@ -81,15 +99,10 @@ export class PostgresStore implements Store {
   constructor(
     /** The store's pool: its connections, for what else runs on this database (e.g. a leader lease). */
     readonly pool: pg.Pool,
-    options: { secretKey: Buffer; clock: Clock; logger: Logger; serializeTransactions?: boolean },
+    options: { secretKey: Buffer; clock: Clock; logger: Logger },
   ) {
     const { secretKey, clock, logger } = options;
-    this.#transactions = new PostgresTransactions({
-      pool,
-      clock,
-      logger,
-      serialize: options.serializeTransactions ?? true,
-    });
+    this.#transactions = new PostgresTransactions({ pool, logger });
     const sql = sqlOver(this.#transactions.query);
     this.#sql = sql;
     this.keys = new PostgresKeys(sql, secretKey, clock);
@@ -110,7 +123,7 @@ export class PostgresStore implements Store {
   }
 
   /**
-   * Runs `fn` in one SERIALIZABLE transaction; nested calls become savepoints; throwing rolls back. `fn` may
+   * Runs `fn` in one REPEATABLE READ transaction; nested calls become savepoints; throwing rolls back. `fn` may
    * run more than once: when it conflicts with another transaction it is rolled back and run again (see
    * `PostgresTransactions.run`), so it only makes store calls, which the rollback undoes.
    */
@@ -138,6 +151,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
     types: PG_TYPES,
     application_name: 'reelbot',
+    ...sessionSettings(options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS),
   });
   // An idle client whose connection drops emits 'error' on the pool; unheard, that would crash the process.
   // The pool discards that client and opens another on demand.
@@ -153,9 +167,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     secretKey: options.secretKey,
     clock: options.clock ?? systemClock,
     logger,
-    ...(options.serializeTransactions === undefined
-      ? {}
-      : { serializeTransactions: options.serializeTransactions }),
   });
 }
 
