@@ -12,17 +12,18 @@ import { SqliteAudit } from './audit.js';
 import { SqliteCardStates, SqliteCards } from './cards.js';
 import { assertSecretKey, secretKeyFingerprint } from './crypto.js';
 import { SqliteEffects } from './effects.js';
-import { SqliteIdempotency } from './idempotency.js';
 import { SqliteDeliveries, SqliteInstallations } from './installations.js';
-import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
 import { SqliteOutbox } from './outbox.js';
-import { SqlitePolicies } from './policies.js';
-import { SqliteSettings, SqliteSubscriptions } from './settings.js';
+import { type Sql, sqliteSql } from './sql.js';
 import type { Synchronous } from './synchronous.js';
-import { SqliteUsers } from './users.js';
+import { Idempotency } from './tables/idempotency.js';
+import { Keys } from './tables/keys.js';
+import { Policies } from './tables/policies.js';
+import { Settings, Subscriptions } from './tables/settings.js';
+import { Users } from './tables/users.js';
+import { purgeWorkspace } from './tables/workspace-purge.js';
 import { SqliteWatches } from './watches.js';
-import { purgeWorkspace } from './workspace-purge.js';
 
 export interface StoreOptions {
   /** A file path, or `':memory:'` for a private in-memory database. */
@@ -55,16 +56,10 @@ const silentLogger: Logger = {
 
 /** The synchronous tables behind the port, by the port's names. */
 interface SqliteTables {
-  keys: SqliteKeys;
-  users: SqliteUsers;
-  settings: SqliteSettings;
-  policies: SqlitePolicies;
-  subscriptions: SqliteSubscriptions;
   watches: SqliteWatches;
   cards: SqliteCards;
   cardStates: SqliteCardStates;
   outbox: SqliteOutbox;
-  idempotency: SqliteIdempotency;
   effects: SqliteEffects;
   approvals: SqliteApprovals;
   audit: SqliteAudit;
@@ -102,6 +97,7 @@ export class SqliteStore implements Store {
   readonly installations: Store['installations'];
   readonly deliveries: Store['deliveries'];
 
+  readonly #sql: Sql;
   readonly #context = new AsyncLocalStorage<OpenTransaction>();
   #open: OpenTransaction | null = null;
 
@@ -112,16 +108,10 @@ export class SqliteStore implements Store {
   ) {
     const { secretKey, clock } = options;
     const tables: SqliteTables = {
-      keys: new SqliteKeys(db, secretKey, clock),
-      users: new SqliteUsers(db),
-      settings: new SqliteSettings(db, clock),
-      policies: new SqlitePolicies(db, clock),
-      subscriptions: new SqliteSubscriptions(db, clock),
       watches: new SqliteWatches(db, clock),
       cards: new SqliteCards(db, clock),
       cardStates: new SqliteCardStates(db, clock),
       outbox: new SqliteOutbox(db, clock),
-      idempotency: new SqliteIdempotency(db, clock),
       effects: new SqliteEffects(db, clock),
       approvals: new SqliteApprovals(db, clock),
       audit: new SqliteAudit(db),
@@ -129,16 +119,18 @@ export class SqliteStore implements Store {
       deliveries: new SqliteDeliveries(db, clock),
     };
     const run = <R>(op: () => R) => this.#run(op);
-    this.keys = liftTable<Store['keys']>(tables.keys, run);
-    this.users = liftTable<Store['users']>(tables.users, run);
-    this.settings = liftTable<Store['settings']>(tables.settings, run);
-    this.policies = liftTable<Store['policies']>(tables.policies, run);
-    this.subscriptions = liftTable<Store['subscriptions']>(tables.subscriptions, run);
+    const sql = sqliteSql(db, run);
+    this.#sql = sql;
+    this.keys = new Keys(sql, secretKey, clock);
+    this.users = new Users(sql);
+    this.settings = new Settings(sql, clock);
+    this.policies = new Policies(sql, clock);
+    this.subscriptions = new Subscriptions(sql, clock);
     this.watches = liftTable<Store['watches']>(tables.watches, run);
     this.cards = liftTable<Store['cards']>(tables.cards, run);
     this.cardStates = liftTable<Store['cardStates']>(tables.cardStates, run);
     this.outbox = liftTable<Store['outbox']>(tables.outbox, run);
-    this.idempotency = liftTable<Store['idempotency']>(tables.idempotency, run);
+    this.idempotency = new Idempotency(sql, clock);
     this.effects = liftTable<Store['effects']>(tables.effects, run);
     this.approvals = liftTable<Store['approvals']>(tables.approvals, run);
     this.audit = liftTable<Store['audit']>(tables.audit, run);
@@ -199,8 +191,9 @@ export class SqliteStore implements Store {
     return open.ended.then(() => this.#run(op));
   }
 
+  /** In one IMMEDIATE transaction (or as a savepoint of the caller's). */
   purgeWorkspace(purge: Parameters<Store['purgeWorkspace']>[0]): ReturnType<Store['purgeWorkspace']> {
-    return this.#run(() => purgeWorkspace(this.db, purge));
+    return this.transaction(() => purgeWorkspace(this.#sql, purge));
   }
 
   async close(): Promise<void> {

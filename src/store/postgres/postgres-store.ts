@@ -7,22 +7,22 @@
 import pg from 'pg';
 import { type Clock, type Logger, type Store, systemClock } from '../../core/ports.js';
 import { assertSecretKey, secretKeyFingerprint } from '../crypto.js';
+import { Idempotency } from '../tables/idempotency.js';
+import { Keys } from '../tables/keys.js';
+import { Policies } from '../tables/policies.js';
+import { Settings, Subscriptions } from '../tables/settings.js';
+import { Users } from '../tables/users.js';
+import { purgeWorkspace } from '../tables/workspace-purge.js';
 import { PostgresApprovals } from './approvals.js';
 import { PostgresAudit } from './audit.js';
 import { PostgresCardStates, PostgresCards } from './cards.js';
 import { PostgresEffects } from './effects.js';
-import { PostgresIdempotency } from './idempotency.js';
 import { PostgresDeliveries, PostgresInstallations } from './installations.js';
-import { PostgresKeys } from './keys.js';
 import { migratePostgres } from './migrations.js';
 import { PostgresOutbox } from './outbox.js';
-import { PostgresPolicies } from './policies.js';
-import { PostgresSettings, PostgresSubscriptions } from './settings.js';
 import { PG_TYPES, type Sql, sqlOver } from './sql.js';
 import { PostgresTransactions } from './transactions.js';
-import { PostgresUsers } from './users.js';
 import { PostgresWatches } from './watches.js';
-import { purgeWorkspace } from './workspace-purge.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (DATABASE_URL). */
@@ -92,16 +92,16 @@ export class PostgresStore implements Store {
     });
     const sql = sqlOver(this.#transactions.query);
     this.#sql = sql;
-    this.keys = new PostgresKeys(sql, secretKey, clock);
-    this.users = new PostgresUsers(sql);
-    this.settings = new PostgresSettings(sql, clock);
-    this.policies = new PostgresPolicies(sql, clock);
-    this.subscriptions = new PostgresSubscriptions(sql, clock);
+    this.keys = new Keys(sql, secretKey, clock);
+    this.users = new Users(sql);
+    this.settings = new Settings(sql, clock);
+    this.policies = new Policies(sql, clock);
+    this.subscriptions = new Subscriptions(sql, clock);
     this.watches = new PostgresWatches(sql, clock);
     this.cards = new PostgresCards(sql, clock);
     this.cardStates = new PostgresCardStates(sql, clock);
     this.outbox = new PostgresOutbox(sql, clock);
-    this.idempotency = new PostgresIdempotency(sql, clock);
+    this.idempotency = new Idempotency(sql, clock);
     this.effects = new PostgresEffects(sql, clock);
     this.approvals = new PostgresApprovals(sql, clock);
     this.audit = new PostgresAudit(sql);
