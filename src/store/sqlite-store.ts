@@ -7,17 +7,17 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Clock, type Logger, type Store, systemClock } from '../core/ports.js';
-import { SqliteApprovals } from './approvals.js';
-import { SqliteAudit } from './audit.js';
-import { SqliteCardStates, SqliteCards } from './cards.js';
 import { assertSecretKey, secretKeyFingerprint } from './crypto.js';
-import { SqliteEffects } from './effects.js';
-import { SqliteDeliveries, SqliteInstallations } from './installations.js';
 import { migrate } from './migrations.js';
 import { SqliteOutbox } from './outbox.js';
 import { type Sql, sqliteSql } from './sql.js';
 import type { Synchronous } from './synchronous.js';
+import { Approvals } from './tables/approvals.js';
+import { Audit } from './tables/audit.js';
+import { CardStates, Cards } from './tables/cards.js';
+import { Effects } from './tables/effects.js';
 import { Idempotency } from './tables/idempotency.js';
+import { Deliveries, Installations } from './tables/installations.js';
 import { Keys } from './tables/keys.js';
 import { Policies } from './tables/policies.js';
 import { Settings, Subscriptions } from './tables/settings.js';
@@ -57,14 +57,7 @@ const silentLogger: Logger = {
 /** The synchronous tables behind the port, by the port's names. */
 interface SqliteTables {
   watches: SqliteWatches;
-  cards: SqliteCards;
-  cardStates: SqliteCardStates;
   outbox: SqliteOutbox;
-  effects: SqliteEffects;
-  approvals: SqliteApprovals;
-  audit: SqliteAudit;
-  installations: SqliteInstallations;
-  deliveries: SqliteDeliveries;
 }
 
 /** A transaction in progress: the async context that opened it, and its savepoint depth. */
@@ -109,14 +102,7 @@ export class SqliteStore implements Store {
     const { secretKey, clock } = options;
     const tables: SqliteTables = {
       watches: new SqliteWatches(db, clock),
-      cards: new SqliteCards(db, clock),
-      cardStates: new SqliteCardStates(db, clock),
       outbox: new SqliteOutbox(db, clock),
-      effects: new SqliteEffects(db, clock),
-      approvals: new SqliteApprovals(db, clock),
-      audit: new SqliteAudit(db),
-      installations: new SqliteInstallations(db, secretKey, clock),
-      deliveries: new SqliteDeliveries(db, clock),
     };
     const run = <R>(op: () => R) => this.#run(op);
     const sql = sqliteSql(db, run);
@@ -127,15 +113,15 @@ export class SqliteStore implements Store {
     this.policies = new Policies(sql, clock);
     this.subscriptions = new Subscriptions(sql, clock);
     this.watches = liftTable<Store['watches']>(tables.watches, run);
-    this.cards = liftTable<Store['cards']>(tables.cards, run);
-    this.cardStates = liftTable<Store['cardStates']>(tables.cardStates, run);
+    this.cards = new Cards(sql, clock);
+    this.cardStates = new CardStates(sql, clock);
     this.outbox = liftTable<Store['outbox']>(tables.outbox, run);
     this.idempotency = new Idempotency(sql, clock);
-    this.effects = liftTable<Store['effects']>(tables.effects, run);
-    this.approvals = liftTable<Store['approvals']>(tables.approvals, run);
-    this.audit = liftTable<Store['audit']>(tables.audit, run);
-    this.installations = liftTable<Store['installations']>(tables.installations, run);
-    this.deliveries = liftTable<Store['deliveries']>(tables.deliveries, run);
+    this.effects = new Effects(sql, clock);
+    this.approvals = new Approvals(sql, clock);
+    this.audit = new Audit(sql);
+    this.installations = new Installations(sql, secretKey, clock);
+    this.deliveries = new Deliveries(sql, clock);
   }
 
   /**

@@ -7,17 +7,17 @@
 import pg from 'pg';
 import { type Clock, type Logger, type Store, systemClock } from '../../core/ports.js';
 import { assertSecretKey, secretKeyFingerprint } from '../crypto.js';
+import { Approvals } from '../tables/approvals.js';
+import { Audit } from '../tables/audit.js';
+import { CardStates, Cards } from '../tables/cards.js';
+import { Effects } from '../tables/effects.js';
 import { Idempotency } from '../tables/idempotency.js';
+import { Deliveries, Installations } from '../tables/installations.js';
 import { Keys } from '../tables/keys.js';
 import { Policies } from '../tables/policies.js';
 import { Settings, Subscriptions } from '../tables/settings.js';
 import { Users } from '../tables/users.js';
 import { purgeWorkspace } from '../tables/workspace-purge.js';
-import { PostgresApprovals } from './approvals.js';
-import { PostgresAudit } from './audit.js';
-import { PostgresCardStates, PostgresCards } from './cards.js';
-import { PostgresEffects } from './effects.js';
-import { PostgresDeliveries, PostgresInstallations } from './installations.js';
 import { migratePostgres } from './migrations.js';
 import { PostgresOutbox } from './outbox.js';
 import { PG_TYPES, type Sql, sqlOver } from './sql.js';
@@ -98,15 +98,15 @@ export class PostgresStore implements Store {
     this.policies = new Policies(sql, clock);
     this.subscriptions = new Subscriptions(sql, clock);
     this.watches = new PostgresWatches(sql, clock);
-    this.cards = new PostgresCards(sql, clock);
-    this.cardStates = new PostgresCardStates(sql, clock);
+    this.cards = new Cards(sql, clock);
+    this.cardStates = new CardStates(sql, clock);
     this.outbox = new PostgresOutbox(sql, clock);
     this.idempotency = new Idempotency(sql, clock);
-    this.effects = new PostgresEffects(sql, clock);
-    this.approvals = new PostgresApprovals(sql, clock);
-    this.audit = new PostgresAudit(sql);
-    this.installations = new PostgresInstallations(sql, secretKey, clock);
-    this.deliveries = new PostgresDeliveries(sql, clock);
+    this.effects = new Effects(sql, clock);
+    this.approvals = new Approvals(sql, clock);
+    this.audit = new Audit(sql);
+    this.installations = new Installations(sql, secretKey, clock);
+    this.deliveries = new Deliveries(sql, clock);
   }
 
   /**
