@@ -1,6 +1,7 @@
 /**
  * The SQLite `Store` (DESIGN §1): one better-sqlite3 connection, WAL for files, migrations applied at open.
- * Each table group lives in its own file; this one opens, wires and closes them.
+ * The tables are the PostgreSQL store's (src/store/tables/), over SQLite's translation of the one executor
+ * (`sqliteSql`); this file opens, wires and closes them.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { chmodSync, mkdirSync } from 'node:fs';
@@ -9,9 +10,7 @@ import Database from 'better-sqlite3';
 import { type Clock, type Logger, type Store, systemClock } from '../core/ports.js';
 import { assertSecretKey, secretKeyFingerprint } from './crypto.js';
 import { migrate } from './migrations.js';
-import { SqliteOutbox } from './outbox.js';
 import { type Sql, sqliteSql } from './sql.js';
-import type { Synchronous } from './synchronous.js';
 import { Approvals } from './tables/approvals.js';
 import { Audit } from './tables/audit.js';
 import { CardStates, Cards } from './tables/cards.js';
@@ -19,11 +18,12 @@ import { Effects } from './tables/effects.js';
 import { Idempotency } from './tables/idempotency.js';
 import { Deliveries, Installations } from './tables/installations.js';
 import { Keys } from './tables/keys.js';
+import { Outbox } from './tables/outbox.js';
 import { Policies } from './tables/policies.js';
 import { Settings, Subscriptions } from './tables/settings.js';
 import { Users } from './tables/users.js';
+import { Watches } from './tables/watches.js';
 import { purgeWorkspace } from './tables/workspace-purge.js';
-import { SqliteWatches } from './watches.js';
 
 export interface StoreOptions {
   /** A file path, or `':memory:'` for a private in-memory database. */
@@ -54,12 +54,6 @@ const silentLogger: Logger = {
   child: () => silentLogger,
 };
 
-/** The synchronous tables behind the port, by the port's names. */
-interface SqliteTables {
-  watches: SqliteWatches;
-  outbox: SqliteOutbox;
-}
-
 /** A transaction in progress: the async context that opened it, and its savepoint depth. */
 interface OpenTransaction {
   depth: number;
@@ -67,11 +61,12 @@ interface OpenTransaction {
 }
 
 /**
- * better-sqlite3 is synchronous and has one connection, so the asynchronous port runs each call at once, except
- * while a transaction is open: its `BEGIN IMMEDIATE … COMMIT` spans the awaited callback, so calls from
- * other async flows wait for it to end (they would otherwise land inside it), and calls from the callback's
- * own async context (found with `AsyncLocalStorage`) go straight through. Transactions thus run one at a time,
- * as they did when they were synchronous; nested ones become savepoints.
+ * better-sqlite3 is synchronous and has one connection, so each statement runs at once (see `#run`), except
+ * while a transaction is open: its `BEGIN IMMEDIATE … COMMIT` spans the awaited callback, so statements from
+ * other async flows wait for it to end (they would otherwise land inside it), and those from the callback's
+ * own async context (found with `AsyncLocalStorage`) go straight through. Transactions thus run one at a time;
+ * nested ones become savepoints. Outside a transaction a table's method is one statement, or several that
+ * hold each on its own (as on PostgreSQL, where other replicas may run between them).
  */
 export class SqliteStore implements Store {
   readonly keys: Store['keys'];
@@ -100,10 +95,6 @@ export class SqliteStore implements Store {
     options: { secretKey: Buffer; clock: Clock },
   ) {
     const { secretKey, clock } = options;
-    const tables: SqliteTables = {
-      watches: new SqliteWatches(db, clock),
-      outbox: new SqliteOutbox(db, clock),
-    };
     const run = <R>(op: () => R) => this.#run(op);
     const sql = sqliteSql(db, run);
     this.#sql = sql;
@@ -112,10 +103,10 @@ export class SqliteStore implements Store {
     this.settings = new Settings(sql, clock);
     this.policies = new Policies(sql, clock);
     this.subscriptions = new Subscriptions(sql, clock);
-    this.watches = liftTable<Store['watches']>(tables.watches, run);
+    this.watches = new Watches(sql, clock);
     this.cards = new Cards(sql, clock);
     this.cardStates = new CardStates(sql, clock);
-    this.outbox = liftTable<Store['outbox']>(tables.outbox, run);
+    this.outbox = new Outbox(sql, clock);
     this.idempotency = new Idempotency(sql, clock);
     this.effects = new Effects(sql, clock);
     this.approvals = new Approvals(sql, clock);
@@ -164,7 +155,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** Runs one synchronous table call now, or once another flow's open transaction has ended. */
+  /** Runs one synchronous statement now, or once another flow's open transaction has ended. */
   #run<R>(op: () => R): Promise<R> {
     const open = this.#open;
     if (open === null || this.#context.getStore() === open) {
@@ -186,23 +177,6 @@ export class SqliteStore implements Store {
     while (this.#open !== null) await this.#open.ended;
     if (this.db.open) this.db.close();
   }
-}
-
-/** The asynchronous face of one synchronous table: each method runs through `run`. */
-function liftTable<T extends object>(table: Synchronous<T>, run: <R>(op: () => R) => Promise<R>): T {
-  const lifted: Record<string, unknown> = {};
-  for (
-    let proto = Object.getPrototypeOf(table);
-    proto !== Object.prototype;
-    proto = Object.getPrototypeOf(proto)
-  ) {
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      const method = (table as Record<string, unknown>)[name];
-      if (name === 'constructor' || name in lifted || typeof method !== 'function') continue;
-      lifted[name] = (...args: unknown[]) => run(() => method.apply(table, args));
-    }
-  }
-  return lifted as T;
 }
 
 export function openStore(options: StoreOptions): SqliteStore {

@@ -14,15 +14,15 @@ import { Effects } from '../tables/effects.js';
 import { Idempotency } from '../tables/idempotency.js';
 import { Deliveries, Installations } from '../tables/installations.js';
 import { Keys } from '../tables/keys.js';
+import { Outbox } from '../tables/outbox.js';
 import { Policies } from '../tables/policies.js';
 import { Settings, Subscriptions } from '../tables/settings.js';
 import { Users } from '../tables/users.js';
+import { Watches } from '../tables/watches.js';
 import { purgeWorkspace } from '../tables/workspace-purge.js';
 import { migratePostgres } from './migrations.js';
-import { PostgresOutbox } from './outbox.js';
 import { PG_TYPES, type Sql, sqlOver } from './sql.js';
 import { PostgresTransactions } from './transactions.js';
-import { PostgresWatches } from './watches.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (DATABASE_URL). */
@@ -97,10 +97,10 @@ export class PostgresStore implements Store {
     this.settings = new Settings(sql, clock);
     this.policies = new Policies(sql, clock);
     this.subscriptions = new Subscriptions(sql, clock);
-    this.watches = new PostgresWatches(sql, clock);
+    this.watches = new Watches(sql, clock);
     this.cards = new Cards(sql, clock);
     this.cardStates = new CardStates(sql, clock);
-    this.outbox = new PostgresOutbox(sql, clock);
+    this.outbox = new Outbox(sql, clock);
     this.idempotency = new Idempotency(sql, clock);
     this.effects = new Effects(sql, clock);
     this.approvals = new Approvals(sql, clock);
