@@ -1,12 +1,12 @@
 /**
  * The PostgreSQL `Store` (DESIGN §9, issue 17): each replica opens one on the shared database, a connection pool
- * under every table, migrations applied at open. Each table group lives in its own file (the twin of its SQLite
- * file: the same statements in PostgreSQL's dialect); this one opens, wires and closes them. Transactions: see
- * ./transactions.ts.
+ * under every table, migrations applied at open. The tables are SQLite's too (src/store/tables/, one executor
+ * for both); this file opens, wires and closes them. Transactions: see ./transactions.ts.
  */
 import pg from 'pg';
 import { type Clock, type Logger, type Store, systemClock } from '../../core/ports.js';
 import { assertSecretKey, secretKeyFingerprint } from '../crypto.js';
+import type { Sql } from '../sql.js';
 import { Approvals } from '../tables/approvals.js';
 import { Audit } from '../tables/audit.js';
 import { CardStates, Cards } from '../tables/cards.js';
@@ -21,7 +21,7 @@ import { Users } from '../tables/users.js';
 import { Watches } from '../tables/watches.js';
 import { purgeWorkspace } from '../tables/workspace-purge.js';
 import { migratePostgres } from './migrations.js';
-import { PG_TYPES, type Sql, sqlOver } from './sql.js';
+import { PG_TYPES, sqlOver } from './sql.js';
 import { PostgresTransactions } from './transactions.js';
 
 export interface PostgresStoreOptions {
