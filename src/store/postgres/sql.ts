@@ -1,6 +1,7 @@
 /**
- * How the tables (src/store/tables/) run their statements on PostgreSQL: through one executor (`PostgresTransactions.query`) that
- * picks the open transaction's connection or the pool, so a table never holds a connection itself.
+ * How the tables (src/store/tables/) run their statements on PostgreSQL: through one executor
+ * (`PostgresTransactions.query`) that picks the open transaction's connection or the pool, so a table never
+ * holds a connection itself.
  */
 import pg from 'pg';
 import type { Sql } from '../sql.js';
