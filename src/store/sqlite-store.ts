@@ -65,8 +65,8 @@ interface OpenTransaction {
  * while a transaction is open: its `BEGIN IMMEDIATE … COMMIT` spans the awaited callback, so statements from
  * other async flows wait for it to end (they would otherwise land inside it), and those from the callback's
  * own async context (found with `AsyncLocalStorage`) go straight through. Transactions thus run one at a time;
- * nested ones become savepoints. Outside a transaction a table's method is one statement, or several that
- * hold each on its own (as on PostgreSQL, where other replicas may run between them).
+ * nested ones become savepoints. Outside a transaction, other flows' statements may run between two of one
+ * table method's, as other replicas' may on PostgreSQL: the tables are written for that.
  */
 export class SqliteStore implements Store {
   readonly keys: Store['keys'];
