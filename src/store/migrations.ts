@@ -234,6 +234,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE watches ADD COLUMN lease_until REAL;
     `,
   },
+  {
+    name: 'user_address columns',
+    sql: `
+      -- The name PostgreSQL gives these columns (USER is reserved there), so one statement serves both
+      -- databases (src/store/tables).
+      ALTER TABLE linked_keys RENAME COLUMN user TO user_address;
+      ALTER TABLE user_prefs RENAME COLUMN user TO user_address;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -177,7 +177,7 @@ describe('two outbox senders on one database', () => {
   });
 });
 
-describe('SqliteOutbox.claim', () => {
+describe('outbox.claim (SQLite)', () => {
   it('takes a ready row once, gives it back after the lease, never a finished or later row', async () => {
     await first.transaction(async () => {
       await notifyUser(first, {

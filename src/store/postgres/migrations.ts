@@ -20,8 +20,9 @@
  * - Row ids (outbox, audit) are BIGINT identities (SQLite's 64-bit rowids), never reused. The driver returns
  *   int8 as a string: the store reads them as numbers (safe up to 2^53) with a type parser or a cast.
  * - Secrets are BYTEA (SQLite BLOB); counters INTEGER; credits DOUBLE PRECISION (SQLite REAL).
- * - The column SQLite calls `user` is `user_address` here: USER is a reserved word in PostgreSQL, and an
- *   unquoted `WHERE user = $1` compiles to `current_user = $1` and silently matches nothing.
+ * - The column SQLite called `user` is `user_address` here: USER is a reserved word in PostgreSQL, and an
+ *   unquoted `WHERE user = $1` compiles to `current_user = $1` and silently matches nothing. SQLite renamed
+ *   it too (its step 'user_address columns'), so the tables' statements name it alike.
  *
  * Collation: every column holding an address (`slack:T1:C1`, `discord:G1:U1`) or a key built from addresses
  * (cards' `video:<id>@<conversation>`) is COLLATE "C". The store finds a workspace's rows by the range

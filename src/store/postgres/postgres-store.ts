@@ -1,28 +1,28 @@
 /**
  * The PostgreSQL `Store` (DESIGN §9, issue 17): each replica opens one on the shared database, a connection pool
- * under every table, migrations applied at open. Each table group lives in its own file (the twin of its SQLite
- * file: the same statements in PostgreSQL's dialect); this one opens, wires and closes them. Transactions: see
- * ./transactions.ts.
+ * under every table, migrations applied at open. The tables are SQLite's too (src/store/tables/, one executor
+ * for both); this file opens, wires and closes them. Transactions: see ./transactions.ts.
  */
 import pg from 'pg';
 import { type Clock, type Logger, type Store, systemClock } from '../../core/ports.js';
 import { assertSecretKey, secretKeyFingerprint } from '../crypto.js';
-import { PostgresApprovals } from './approvals.js';
-import { PostgresAudit } from './audit.js';
-import { PostgresCardStates, PostgresCards } from './cards.js';
-import { PostgresEffects } from './effects.js';
-import { PostgresIdempotency } from './idempotency.js';
-import { PostgresDeliveries, PostgresInstallations } from './installations.js';
-import { PostgresKeys } from './keys.js';
+import type { Sql } from '../sql.js';
+import { Approvals } from '../tables/approvals.js';
+import { Audit } from '../tables/audit.js';
+import { CardStates, Cards } from '../tables/cards.js';
+import { Effects } from '../tables/effects.js';
+import { Idempotency } from '../tables/idempotency.js';
+import { Deliveries, Installations } from '../tables/installations.js';
+import { Keys } from '../tables/keys.js';
+import { Outbox } from '../tables/outbox.js';
+import { Policies } from '../tables/policies.js';
+import { Settings, Subscriptions } from '../tables/settings.js';
+import { Users } from '../tables/users.js';
+import { Watches } from '../tables/watches.js';
+import { purgeWorkspace } from '../tables/workspace-purge.js';
 import { migratePostgres } from './migrations.js';
-import { PostgresOutbox } from './outbox.js';
-import { PostgresPolicies } from './policies.js';
-import { PostgresSettings, PostgresSubscriptions } from './settings.js';
-import { PG_TYPES, type Sql, sqlOver } from './sql.js';
+import { PG_TYPES, sqlOver } from './sql.js';
 import { PostgresTransactions } from './transactions.js';
-import { PostgresUsers } from './users.js';
-import { PostgresWatches } from './watches.js';
-import { purgeWorkspace } from './workspace-purge.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (DATABASE_URL). */
@@ -105,21 +105,21 @@ export class PostgresStore implements Store {
     this.#transactions = new PostgresTransactions({ pool, logger });
     const sql = sqlOver(this.#transactions.query);
     this.#sql = sql;
-    this.keys = new PostgresKeys(sql, secretKey, clock);
-    this.users = new PostgresUsers(sql);
-    this.settings = new PostgresSettings(sql, clock);
-    this.policies = new PostgresPolicies(sql, clock);
-    this.subscriptions = new PostgresSubscriptions(sql, clock);
-    this.watches = new PostgresWatches(sql, clock);
-    this.cards = new PostgresCards(sql, clock);
-    this.cardStates = new PostgresCardStates(sql, clock);
-    this.outbox = new PostgresOutbox(sql, clock);
-    this.idempotency = new PostgresIdempotency(sql, clock);
-    this.effects = new PostgresEffects(sql, clock);
-    this.approvals = new PostgresApprovals(sql, clock);
-    this.audit = new PostgresAudit(sql);
-    this.installations = new PostgresInstallations(sql, secretKey, clock);
-    this.deliveries = new PostgresDeliveries(sql, clock);
+    this.keys = new Keys(sql, secretKey, clock);
+    this.users = new Users(sql);
+    this.settings = new Settings(sql, clock);
+    this.policies = new Policies(sql, clock);
+    this.subscriptions = new Subscriptions(sql, clock);
+    this.watches = new Watches(sql, clock);
+    this.cards = new Cards(sql, clock);
+    this.cardStates = new CardStates(sql, clock);
+    this.outbox = new Outbox(sql, clock);
+    this.idempotency = new Idempotency(sql, clock);
+    this.effects = new Effects(sql, clock);
+    this.approvals = new Approvals(sql, clock);
+    this.audit = new Audit(sql);
+    this.installations = new Installations(sql, secretKey, clock);
+    this.deliveries = new Deliveries(sql, clock);
   }
 
   /**

@@ -1,11 +1,10 @@
 /**
- * How the PostgreSQL tables run their statements: through one executor (`PostgresTransactions.query`) that
- * picks the open transaction's connection or the pool, so a table never holds a connection itself.
+ * How the tables (src/store/tables/) run their statements on PostgreSQL: through one executor
+ * (`PostgresTransactions.query`) that picks the open transaction's connection or the pool, so a table never
+ * holds a connection itself.
  */
 import pg from 'pg';
 import type { Sql } from '../sql.js';
-
-export { json, queriedJson, type Sql, withoutNul } from '../sql.js';
 
 /** Runs one statement on the right connection. */
 export type Query = (text: string, params?: readonly unknown[]) => Promise<pg.QueryResult>;
@@ -21,14 +20,22 @@ export function sqlOver(query: Query): Sql {
 }
 
 const INT8_OID = 20;
+const JSON_OID = 114;
+const JSONB_OID = 3802;
+const asText = (value: string): string => value;
 
 /**
  * The driver's parsers, but int8 (BIGINT row ids, count(*)) as a number rather than a string: ids stay far below
- * 2^53. float8 (the times) and json come back as numbers and parsed values already.
+ * 2^53; and json as its text, as SQLite's TEXT comes back, so the tables parse both alike (`readJson`). float8
+ * (the times) comes back as a number already.
  */
 export const PG_TYPES: pg.CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID && format !== 'binary'
-      ? Number
-      : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+    format === 'binary'
+      ? pg.types.getTypeParser(oid, format)
+      : oid === INT8_OID
+        ? Number
+        : oid === JSON_OID || oid === JSONB_OID
+          ? asText
+          : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
 };

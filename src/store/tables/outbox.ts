@@ -4,8 +4,7 @@
  * The dedupe key is unique in the database, so a retried enqueue from any replica never doubles a delivery.
  */
 import type { ChatPlatform, Clock, OutboxItem, OutboxOp, Store } from '../../core/ports.js';
-import { DELIVERED_RETENTION_MS } from '../outbox.js';
-import { queriedJson, type Sql, withoutNul } from './sql.js';
+import { queriedJson, readJson, type Sql, withoutNul } from '../sql.js';
 
 type OutboxStore = Store['outbox'];
 
@@ -13,15 +12,17 @@ interface OutboxRow {
   id: number;
   platform: ChatPlatform;
   dedupe_key: string;
-  item: OutboxOp;
+  item: unknown;
   attempts: number;
   not_before: number;
   created_at: number;
 }
 
+/** How long a delivered row remembers its dedupe key; far beyond any retry or re-poll of one state change. */
+export const DELIVERED_RETENTION_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
 
-export class PostgresOutbox implements OutboxStore {
+export class Outbox implements OutboxStore {
   #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -50,7 +51,8 @@ export class PostgresOutbox implements OutboxStore {
   }
 
   async claim(id: number, now: number, leaseMs: number): Promise<boolean> {
-    // One statement: a racing claim waits for this row's lock, then finds not_before moved and changes nothing.
+    // One statement: a racing claim waits for this row's lock (SQLite: the database's write lock, across
+    // connections and processes), then finds not_before moved and changes nothing.
     const claimed = await this.sql.count(
       "UPDATE outbox SET not_before = $1 WHERE id = $2 AND status = 'pending' AND not_before <= $3",
       [now + leaseMs, id, now],
@@ -124,8 +126,8 @@ function fromRow(row: OutboxRow): OutboxItem {
   return {
     id: row.id,
     platform: row.platform,
-    // Written only by enqueue(), from an OutboxOp; pending rows always carry it. The driver parses json.
-    item: row.item,
+    // Written only by enqueue(), from an OutboxOp; pending rows always carry it.
+    item: readJson<OutboxOp>(row.item),
     dedupeKey: row.dedupe_key,
     attempts: row.attempts,
     notBefore: row.not_before,

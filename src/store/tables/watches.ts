@@ -1,8 +1,7 @@
 /** Durable watches for the poller: they survive restarts and are picked by `due` through (status, next_check_at). */
 import { randomUUID } from 'node:crypto';
 import type { Clock, NewWatch, Store, Watch, WatchFilter, WatchKind } from '../../core/ports.js';
-import { FINISHED_RETENTION_MS, PRUNE_EVERY_MS, WATCH_FILTER_COLUMNS } from '../watches.js';
-import { json, type Sql } from './sql.js';
+import { json, readJson, type Sql } from '../sql.js';
 
 type WatchStore = Store['watches'];
 
@@ -13,14 +12,27 @@ interface WatchRow {
   owner: string;
   conversation: string;
   card_key: string | null;
-  state: Record<string, unknown>;
+  state: unknown;
   next_check_at: number;
   created_at: number;
   expires_at: number;
   status: Watch['status'];
 }
 
-export class PostgresWatches implements WatchStore {
+/** `activeWhere` fields and their columns (each lookup is served by an index starting with one of them). */
+export const WATCH_FILTER_COLUMNS: Record<keyof WatchFilter, string> = {
+  kind: 'kind',
+  target: 'target',
+  owner: 'owner',
+  conversation: 'conversation',
+  cardKey: 'card_key',
+};
+
+/** Finished watches are kept this long after they would have expired, then pruned. */
+export const FINISHED_RETENTION_MS = 30 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
+export class Watches implements WatchStore {
   #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -82,14 +94,18 @@ export class PostgresWatches implements WatchStore {
   }
 
   /**
-   * One statement: rows another replica is claiming right now are skipped, not waited for (SKIP LOCKED), and
-   * the lease conditions are checked again on the locked row.
+   * One statement, so a poller pass claims up to its batch size at once: on PostgreSQL rows another replica is
+   * claiming right now are skipped, not waited for (SKIP LOCKED), and the lease conditions are checked again on
+   * the locked row; on SQLite the statement holds the write lock.
    */
   async claim(
     ids: readonly string[],
     lease: { holder: string; now: number; until: number },
   ): Promise<Watch[]> {
     if (ids.length === 0) return [];
+    // SQLite's RETURNING names no table (it returns the updated table's columns only); PostgreSQL's `*` would
+    // add free's.
+    const returning = this.sql.dialect === 'sqlite' ? '*' : 'watches.*';
     const rows = await this.sql.rows<WatchRow>(
       `WITH free AS (
          SELECT id FROM watches
@@ -98,7 +114,7 @@ export class PostgresWatches implements WatchStore {
          FOR UPDATE SKIP LOCKED
        )
        UPDATE watches SET lease_holder = $3, lease_until = $4 FROM free WHERE watches.id = free.id
-       RETURNING watches.*`,
+       RETURNING ${returning}`,
       [ids, lease.now, lease.holder, lease.until],
     );
     const order = new Map(ids.map((id, i) => [id, i]));
@@ -193,8 +209,8 @@ function fromRow(row: WatchRow): Watch {
     owner: row.owner,
     conversation: row.conversation,
     cardKey: row.card_key,
-    // Written only by add/update, from a Record; the driver parses json.
-    state: row.state,
+    // Written only by add/update, from a Record.
+    state: readJson<Record<string, unknown>>(row.state),
     nextCheckAt: row.next_check_at,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
