@@ -243,6 +243,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE user_prefs RENAME COLUMN user TO user_address;
     `,
   },
+  {
+    name: 'fenced claims',
+    sql: `
+      -- Every claim of a watch or an outbox row bumps its token (issue 28): a commit or a send under an
+      -- older claim, one that lapsed while its replica was paused, is refused.
+      ALTER TABLE watches ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE outbox ADD COLUMN claim_token INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -272,6 +272,16 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    name: 'fenced claims',
+    sql: `
+      -- Every claim of a watch or an outbox row bumps its token (issue 28): a commit or a send under an
+      -- older claim, one that lapsed while its replica was paused, is refused. The leases themselves are
+      -- timed by this server's clock now (epoch ms of statement_timestamp()), not the claiming replica's.
+      ALTER TABLE watches ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE outbox ADD COLUMN claim_token INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 /** The schema version this build writes on PostgreSQL. */

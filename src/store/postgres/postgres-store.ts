@@ -21,7 +21,7 @@ import { Users } from '../tables/users.js';
 import { Watches } from '../tables/watches.js';
 import { purgeWorkspace } from '../tables/workspace-purge.js';
 import { migratePostgres } from './migrations.js';
-import { PG_TYPES, sqlOver } from './sql.js';
+import { type LeaseClock, PG_TYPES, sqlOver } from './sql.js';
 import { PostgresTransactions } from './transactions.js';
 
 export interface PostgresStoreOptions {
@@ -30,6 +30,12 @@ export interface PostgresStoreOptions {
   /** 32 bytes encrypting linked API keys and installations (see `loadSecretKey`). */
   secretKey: Buffer;
   clock?: Clock;
+  /**
+   * Whose clock times watch and outbox claims. Default: the database server's when `clock` is the system's
+   * (production: replicas' clocks may disagree), else the injected clock (virtual time in tests and benchmarks,
+   * which no server clock follows).
+   */
+  leaseClock?: LeaseClock;
   logger?: Logger;
   /** Connections this replica may open at most (each open transaction holds one). Default 10. */
   poolSize?: number;
@@ -99,11 +105,11 @@ export class PostgresStore implements Store {
   constructor(
     /** The store's pool: its connections, for what else runs on this database (e.g. a leader lease). */
     readonly pool: pg.Pool,
-    options: { secretKey: Buffer; clock: Clock; logger: Logger },
+    options: { secretKey: Buffer; clock: Clock; logger: Logger; leaseClock: LeaseClock },
   ) {
     const { secretKey, clock, logger } = options;
     this.#transactions = new PostgresTransactions({ pool, logger });
-    const sql = sqlOver(this.#transactions.query);
+    const sql = sqlOver(this.#transactions.query, options.leaseClock);
     this.#sql = sql;
     this.keys = new Keys(sql, secretKey, clock);
     this.users = new Users(sql);
@@ -163,10 +169,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await pool.end();
     throw error;
   }
+  const clock = options.clock ?? systemClock;
   return new PostgresStore(pool, {
     secretKey: options.secretKey,
-    clock: options.clock ?? systemClock,
+    clock,
     logger,
+    leaseClock: options.leaseClock ?? (clock === systemClock ? 'database' : 'injected'),
   });
 }
 

@@ -9,14 +9,36 @@ import type { Sql } from '../sql.js';
 /** Runs one statement on the right connection. */
 export type Query = (text: string, params?: readonly unknown[]) => Promise<pg.QueryResult>;
 
-export function sqlOver(query: Query): Sql {
+/**
+ * Whose clock times claims: the server's (`database`, in production), or the store's injected clock
+ * (`injected`: tests and benchmarks on virtual time, where every replica shares one clock).
+ */
+export type LeaseClock = 'database' | 'injected';
+
+/** The server's clock in epoch ms: the start of the statement, the same for all of its rows. */
+const SERVER_NOW_MS = '(extract(epoch from statement_timestamp()) * 1000)::double precision';
+
+export function sqlOver(query: Query, leaseClock: LeaseClock = 'database'): Sql {
+  const run = (text: string, params?: readonly unknown[]) => query(text, named(text, params));
   return {
     dialect: 'postgres',
-    rows: async <R>(text: string, params?: readonly unknown[]) => (await query(text, params)).rows as R[],
+    leaseNow: (param) => (leaseClock === 'database' ? SERVER_NOW_MS : `${param}::double precision`),
+    rows: async <R>(text: string, params?: readonly unknown[]) => (await run(text, params)).rows as R[],
     row: async <R>(text: string, params?: readonly unknown[]) =>
-      (await query(text, params)).rows[0] as R | undefined,
-    count: async (text, params) => (await query(text, params)).rowCount ?? 0,
+      (await run(text, params)).rows[0] as R | undefined,
+    count: async (text, params) => (await run(text, params)).rowCount ?? 0,
   };
+}
+
+/**
+ * The parameters up to the last one the statement names: PostgreSQL refuses a value no placeholder takes, and
+ * a table passes last the ones only some texts use (the caller's clock, where the database's times claims).
+ */
+function named(text: string, params: readonly unknown[] | undefined): readonly unknown[] | undefined {
+  if (params === undefined || params.length === 0) return params;
+  let last = 0;
+  for (const [, n] of text.matchAll(/\$(\d+)/g)) last = Math.max(last, Number(n));
+  return last >= params.length ? params : params.slice(0, last);
 }
 
 const INT8_OID = 20;

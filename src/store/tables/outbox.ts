@@ -18,6 +18,9 @@ interface OutboxRow {
   created_at: number;
 }
 
+/** Any claim when `token` is NULL (a row no sender took: a card that never came), else that one only. */
+const CLAIMED_BY = (token: string) => `(${token}::integer IS NULL OR claim_token = ${token})`;
+
 /** How long a delivered row remembers its dedupe key; far beyond any retry or re-poll of one state change. */
 export const DELIVERED_RETENTION_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
@@ -32,8 +35,11 @@ export class Outbox implements OutboxStore {
 
   async enqueue(platform: ChatPlatform, item: OutboxOp, dedupeKey: string): Promise<boolean> {
     const now = this.clock.now();
+    // Ready now by the clock claims are timed by (the database's, on PostgreSQL): a row a replica with a fast
+    // clock enqueues is not held back by its clock's lead.
     const added = await this.sql.count(
-      `INSERT INTO outbox (platform, dedupe_key, item, not_before, created_at) VALUES ($1, $2, $3, $4, $4)
+      `INSERT INTO outbox (platform, dedupe_key, item, not_before, created_at)
+       VALUES ($1, $2, $3, ${this.sql.leaseNow('$4')}, $4)
        ON CONFLICT (dedupe_key) DO NOTHING`,
       [platform, dedupeKey, queriedJson(item), now],
     );
@@ -44,51 +50,68 @@ export class Outbox implements OutboxStore {
     // Served by the partial index outbox_pending (platform, id): pending rows in enqueue order.
     const rows = await this.sql.rows<OutboxRow>(
       `SELECT id, platform, dedupe_key, item, attempts, not_before, created_at FROM outbox
-       WHERE platform = $1 AND status = 'pending' AND not_before <= $2 ORDER BY id LIMIT $3`,
-      [platform, now, limit],
+       WHERE platform = $1 AND status = 'pending' AND not_before <= ${this.sql.leaseNow('$3')}
+       ORDER BY id LIMIT $2`,
+      [platform, limit, now],
     );
     return rows.map(fromRow);
   }
 
-  async claim(id: number, now: number, leaseMs: number): Promise<boolean> {
+  async claim(id: number, now: number, leaseMs: number): Promise<number | undefined> {
     // One statement: a racing claim waits for this row's lock (SQLite: the database's write lock, across
-    // connections and processes), then finds not_before moved and changes nothing.
-    const claimed = await this.sql.count(
-      "UPDATE outbox SET not_before = $1 WHERE id = $2 AND status = 'pending' AND not_before <= $3",
-      [now + leaseMs, id, now],
+    // connections and processes), then finds not_before moved and changes nothing. Timed by the database's
+    // clock on PostgreSQL, so a replica whose clock runs ahead never takes a row another is still sending.
+    const at = this.sql.leaseNow('$3');
+    const row = await this.sql.row<{ claim_token: number }>(
+      `UPDATE outbox SET not_before = ${at} + $1, claim_token = claim_token + 1
+       WHERE id = $2 AND status = 'pending' AND not_before <= ${at}
+       RETURNING claim_token`,
+      [leaseMs, id, now],
     );
-    return claimed === 1;
+    return row?.claim_token;
   }
 
-  async done(id: number): Promise<void> {
+  async done(id: number, claim?: number): Promise<boolean> {
     const now = this.clock.now();
-    await this.sql.count(
-      "UPDATE outbox SET status = 'delivered', item = NULL, finished_at = $1 WHERE id = $2 AND status = 'pending'",
-      [now, id],
+    const done = await this.sql.count(
+      `UPDATE outbox SET status = 'delivered', item = NULL, finished_at = $1
+       WHERE id = $2 AND status = 'pending' AND ${CLAIMED_BY('$3')}`,
+      [now, id, claim ?? null],
     );
     await this.#pruneDelivered(now);
+    return done === 1;
   }
 
-  async retry(id: number, notBefore: number): Promise<void> {
+  async retry(id: number, notBefore: number, claim?: number): Promise<void> {
     await this.sql.count(
-      "UPDATE outbox SET attempts = attempts + 1, not_before = $1 WHERE id = $2 AND status = 'pending'",
-      [notBefore, id],
+      `UPDATE outbox SET attempts = attempts + 1, not_before = ${this.#fromNow('$1')}
+       WHERE id = $2 AND status = 'pending' AND ${CLAIMED_BY('$3')}`,
+      [notBefore - this.clock.now(), id, claim ?? null, this.clock.now()],
     );
   }
 
-  async postpone(id: number, notBefore: number): Promise<void> {
-    await this.sql.count("UPDATE outbox SET not_before = $1 WHERE id = $2 AND status = 'pending'", [
-      notBefore,
-      id,
-    ]);
+  async postpone(id: number, notBefore: number, claim?: number): Promise<void> {
+    await this.sql.count(
+      `UPDATE outbox SET not_before = ${this.#fromNow('$1')}
+       WHERE id = $2 AND status = 'pending' AND ${CLAIMED_BY('$3')}`,
+      [notBefore - this.clock.now(), id, claim ?? null, this.clock.now()],
+    );
   }
 
-  async fail(id: number, error: string): Promise<void> {
+  async fail(id: number, error: string, claim?: number): Promise<void> {
     await this.sql.count(
       `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = $1, finished_at = $2
-       WHERE id = $3 AND status = 'pending'`,
-      [withoutNul(error), this.clock.now(), id],
+       WHERE id = $3 AND status = 'pending' AND ${CLAIMED_BY('$4')}`,
+      [withoutNul(error), this.clock.now(), id, claim ?? null],
     );
+  }
+
+  /**
+   * `not_before` `$delay` ms after now by the claims' clock: a delay the caller computed on its own clock
+   * keeps its length whatever that clock's offset (`$4` is the caller's now, used where there is no other).
+   */
+  #fromNow(delay: string): string {
+    return `${this.sql.leaseNow('$4')} + ${delay}::double precision`;
   }
 
   async failWaitingOn(cardKey: string, error: string): Promise<number> {
