@@ -19,7 +19,9 @@ import { migrate } from './migrations.js';
 import { SqliteOutbox } from './outbox.js';
 import { SqlitePolicies } from './policies.js';
 import { SqliteSettings, SqliteSubscriptions } from './settings.js';
+import { type SqliteRun, sqliteSql } from './sql.js';
 import type { Synchronous } from './synchronous.js';
+import { InteractionStates } from './tables/interactions.js';
 import { SqliteUsers } from './users.js';
 import { SqliteWatches } from './watches.js';
 import { purgeWorkspace } from './workspace-purge.js';
@@ -101,6 +103,7 @@ export class SqliteStore implements Store {
   readonly audit: Store['audit'];
   readonly installations: Store['installations'];
   readonly deliveries: Store['deliveries'];
+  readonly interactions: Store['interactions'];
 
   readonly #context = new AsyncLocalStorage<OpenTransaction>();
   #open: OpenTransaction | null = null;
@@ -144,6 +147,8 @@ export class SqliteStore implements Store {
     this.audit = liftTable<Store['audit']>(tables.audit, run);
     this.installations = liftTable<Store['installations']>(tables.installations, run);
     this.deliveries = liftTable<Store['deliveries']>(tables.deliveries, run);
+    const sql = sqliteSql(db, run as SqliteRun);
+    this.interactions = new InteractionStates(sql, secretKey, clock);
   }
 
   /**

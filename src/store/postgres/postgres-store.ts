@@ -7,6 +7,7 @@
 import pg from 'pg';
 import { type Clock, type Logger, type Store, systemClock } from '../../core/ports.js';
 import { assertSecretKey, secretKeyFingerprint } from '../crypto.js';
+import { InteractionStates } from '../tables/interactions.js';
 import { PostgresApprovals } from './approvals.js';
 import { PostgresAudit } from './audit.js';
 import { PostgresCardStates, PostgresCards } from './cards.js';
@@ -72,6 +73,7 @@ export class PostgresStore implements Store {
   readonly audit: Store['audit'];
   readonly installations: Store['installations'];
   readonly deliveries: Store['deliveries'];
+  readonly interactions: Store['interactions'];
 
   readonly #transactions: PostgresTransactions;
   readonly #sql: Sql;
@@ -107,6 +109,7 @@ export class PostgresStore implements Store {
     this.audit = new PostgresAudit(sql);
     this.installations = new PostgresInstallations(sql, secretKey, clock);
     this.deliveries = new PostgresDeliveries(sql, clock);
+    this.interactions = new InteractionStates(sql, secretKey, clock);
   }
 
   /**
