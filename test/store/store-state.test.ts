@@ -363,6 +363,12 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
       await store.interactions.put(entries);
       expect(await store.interactions.get('v0')).toBe('zone 0');
       expect(await store.interactions.get('v129')).toBe('zone 129');
+      // The same key twice in one call (a confirmation shown twice on a card): the last one is kept.
+      await store.interactions.put([
+        { key: 'v0', value: 'first', ttlMs: HOUR },
+        { key: 'v0', value: 'second', ttlMs: HOUR },
+      ]);
+      expect(await store.interactions.get('v0')).toBe('second');
     });
   });
 

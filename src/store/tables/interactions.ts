@@ -41,8 +41,10 @@ export class InteractionStates implements InteractionStore {
 
   async put(entries: readonly InteractionEntry[]): Promise<void> {
     const now = this.clock.now();
-    for (let at = 0; at < entries.length; at += ROWS_PER_STATEMENT) {
-      const chunk = entries.slice(at, at + ROWS_PER_STATEMENT);
+    // One statement may not write a key twice (PostgreSQL refuses it): the last entry for a key wins.
+    const unique = [...new Map(entries.map((e) => [e.key, e])).values()];
+    for (let at = 0; at < unique.length; at += ROWS_PER_STATEMENT) {
+      const chunk = unique.slice(at, at + ROWS_PER_STATEMENT);
       const params = chunk.flatMap((e) => [
         e.key,
         e.sealed ? json(this.#seal(e.key, e.value)) : json(e.value),
