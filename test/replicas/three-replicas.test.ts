@@ -11,6 +11,10 @@
  * replica holds the gateway within 30 s of the kill and identifies to the fake gateway again.
  *
  * A run takes ~90 s; ~160 s when the victim died holding outbox claims (see FLOWS_BUDGET_MS).
+ *
+ * A second cluster serves Discord over HTTP interactions (./support/discord-front-door.ts, round-robin): the
+ * pages of a paged form land on three replicas and the series is created with every value; the time-zone
+ * question asked on one replica is answered on the next, which saves the zone and runs the command (issue 28).
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEASE_MS } from '../../src/poller/outbox-sender.js';
