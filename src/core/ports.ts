@@ -418,6 +418,16 @@ export interface PendingEffect {
   nextAt: number;
 }
 
+/** One value an adapter keeps for a later interaction (`Store.interactions`). */
+export interface InteractionEntry {
+  key: string;
+  /** Any JSON value. */
+  value: unknown;
+  ttlMs: number;
+  /** A credential (an interaction token): sealed at rest with the store's secret key. */
+  sealed?: boolean;
+}
+
 /**
  * Persistence, asynchronous so SQLite (embedded) and PostgreSQL (several replicas) serve it alike.
  * `transaction(fn)` makes state + outbox atomic: `fn` gets `tx`, the same store bound to the transaction (the
@@ -599,6 +609,21 @@ export interface Store {
     get(dedupeId: string): Promise<ChatDelivery | undefined>;
     begin(dedupeId: string, conversation: ConversationAddress): Promise<void>;
     finish(dedupeId: string, message: MessageAddress): Promise<void>;
+  };
+  /**
+   * What a chat adapter keeps between one interaction and the next (issue 28): a form it showed, the pages of
+   * a form submitted so far, a value too long for a control. JSON by key until it expires, read by whichever
+   * replica receives the next interaction.
+   */
+  interactions: {
+    /** Stores every entry (replacing any under the same key); expired entries are pruned now and then. */
+    put(entries: readonly InteractionEntry[]): Promise<void>;
+    /** The value kept under `key`, as it was put; undefined once expired (or when it cannot be opened). */
+    get<T>(key: string): Promise<T | undefined>;
+    /** Reads and deletes: of several replicas taking one key, one gets the value. */
+    take<T>(key: string): Promise<T | undefined>;
+    /** Deletes every expired entry; returns how many. */
+    prune(): Promise<number>;
   };
   /**
    * Forgets workspaces (`slack:T1`) in one transaction: every row addressed in them (linked keys, prefs,

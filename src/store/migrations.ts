@@ -252,6 +252,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE outbox ADD COLUMN claim_token INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    name: 'interaction state',
+    sql: `
+      -- What a chat adapter keeps between interactions (src/store/tables/interactions.ts): JSON by key until
+      -- expires_at (epoch ms); sealed = 1 when value is sealed with the secret key (a credential).
+      CREATE TABLE interaction_state (
+        id         TEXT PRIMARY KEY,
+        value      TEXT NOT NULL,
+        sealed     INTEGER NOT NULL DEFAULT 0,
+        expires_at REAL NOT NULL
+      );
+      CREATE INDEX interaction_state_expiry ON interaction_state (expires_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

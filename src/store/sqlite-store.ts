@@ -17,6 +17,7 @@ import { CardStates, Cards } from './tables/cards.js';
 import { Effects } from './tables/effects.js';
 import { Idempotency } from './tables/idempotency.js';
 import { Deliveries, Installations } from './tables/installations.js';
+import { InteractionStates } from './tables/interactions.js';
 import { Keys } from './tables/keys.js';
 import { Outbox } from './tables/outbox.js';
 import { Policies } from './tables/policies.js';
@@ -84,6 +85,7 @@ export class SqliteStore implements Store {
   readonly audit: Store['audit'];
   readonly installations: Store['installations'];
   readonly deliveries: Store['deliveries'];
+  readonly interactions: Store['interactions'];
 
   readonly #sql: Sql;
   readonly #context = new AsyncLocalStorage<OpenTransaction>();
@@ -113,6 +115,7 @@ export class SqliteStore implements Store {
     this.audit = new Audit(sql);
     this.installations = new Installations(sql, secretKey, clock);
     this.deliveries = new Deliveries(sql, clock);
+    this.interactions = new InteractionStates(sql, secretKey, clock);
   }
 
   /**

@@ -165,4 +165,14 @@ describe('linked key secrecy', () => {
     await store.keys.get(ALICE);
     expect(JSON.stringify(logger.lines)).not.toContain('SECRET123');
   });
+
+  it('seals a sealed interaction value (an interaction token) at rest; another secret key reads nothing', async () => {
+    const asked = { applicationId: 'app', token: `aW50ZXJhY3Rpb24${API_KEY}` };
+    await store.interactions.put([{ key: 'discord:asked:x', value: asked, ttlMs: 60_000, sealed: true }]);
+    expectNoPlaintext();
+    expect(await store.interactions.get('discord:asked:x')).toEqual(asked);
+    await store.close();
+    store = openStore({ path, secretKey: newSecretKey(), clock: new FakeClock() });
+    expect(await store.interactions.take('discord:asked:x')).toBeUndefined();
+  });
 });

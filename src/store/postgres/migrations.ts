@@ -282,6 +282,21 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       ALTER TABLE outbox ADD COLUMN claim_token INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    name: 'interaction state',
+    sql: `
+      -- What a chat adapter keeps between interactions, read by whichever replica receives the next one
+      -- (src/store/tables/interactions.ts): JSON by key until expires_at (epoch ms); sealed = 1 when value is
+      -- sealed with the secret key (a credential).
+      CREATE TABLE interaction_state (
+        id         TEXT COLLATE "C" PRIMARY KEY,
+        value      TEXT NOT NULL,
+        sealed     INTEGER NOT NULL DEFAULT 0,
+        expires_at DOUBLE PRECISION NOT NULL
+      );
+      CREATE INDEX interaction_state_expiry ON interaction_state (expires_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes on PostgreSQL. */

@@ -13,6 +13,7 @@ import { CardStates, Cards } from '../tables/cards.js';
 import { Effects } from '../tables/effects.js';
 import { Idempotency } from '../tables/idempotency.js';
 import { Deliveries, Installations } from '../tables/installations.js';
+import { InteractionStates } from '../tables/interactions.js';
 import { Keys } from '../tables/keys.js';
 import { Outbox } from '../tables/outbox.js';
 import { Policies } from '../tables/policies.js';
@@ -96,6 +97,7 @@ export class PostgresStore implements Store {
   readonly audit: Store['audit'];
   readonly installations: Store['installations'];
   readonly deliveries: Store['deliveries'];
+  readonly interactions: Store['interactions'];
 
   readonly #transactions: PostgresTransactions;
   readonly #sql: Sql;
@@ -126,6 +128,7 @@ export class PostgresStore implements Store {
     this.audit = new Audit(sql);
     this.installations = new Installations(sql, secretKey, clock);
     this.deliveries = new Deliveries(sql, clock);
+    this.interactions = new InteractionStates(sql, secretKey, clock);
   }
 
   /**
