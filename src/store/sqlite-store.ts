@@ -10,21 +10,8 @@ import Database from 'better-sqlite3';
 import { type Clock, type Logger, type Store, systemClock } from '../core/ports.js';
 import { assertSecretKey, secretKeyFingerprint } from './crypto.js';
 import { migrate } from './migrations.js';
-import { type Sql, sqliteSql } from './sql.js';
-import { Approvals } from './tables/approvals.js';
-import { Audit } from './tables/audit.js';
-import { CardStates, Cards } from './tables/cards.js';
-import { Effects } from './tables/effects.js';
-import { Idempotency } from './tables/idempotency.js';
-import { Deliveries, Installations } from './tables/installations.js';
-import { InteractionStates } from './tables/interactions.js';
-import { Keys } from './tables/keys.js';
-import { Outbox } from './tables/outbox.js';
-import { Policies } from './tables/policies.js';
-import { Settings, Subscriptions } from './tables/settings.js';
-import { Users } from './tables/users.js';
-import { Watches } from './tables/watches.js';
-import { purgeWorkspace } from './tables/workspace-purge.js';
+import { sqliteSql } from './sql.js';
+import { TableStore } from './tables/index.js';
 
 export interface StoreOptions {
   /** A file path, or `':memory:'` for a private in-memory database. */
@@ -62,76 +49,32 @@ interface OpenTransaction {
 }
 
 /**
- * better-sqlite3 is synchronous and has one connection, so each statement runs at once (see `#run`), except
+ * better-sqlite3 is synchronous and has one connection, so each statement runs at once (see `run`), except
  * while a transaction is open: its `BEGIN IMMEDIATE … COMMIT` spans the awaited callback, so statements from
  * other async flows wait for it to end (they would otherwise land inside it), and those from the callback's
  * own async context (found with `AsyncLocalStorage`) go straight through. Transactions thus run one at a time;
  * nested ones become savepoints. Outside a transaction, other flows' statements may run between two of one
  * table method's, as other replicas' may on PostgreSQL: the tables are written for that.
  */
-export class SqliteStore implements Store {
-  readonly keys: Store['keys'];
-  readonly users: Store['users'];
-  readonly settings: Store['settings'];
-  readonly policies: Store['policies'];
-  readonly subscriptions: Store['subscriptions'];
-  readonly watches: Store['watches'];
-  readonly cards: Store['cards'];
-  readonly cardStates: Store['cardStates'];
-  readonly outbox: Store['outbox'];
-  readonly idempotency: Store['idempotency'];
-  readonly effects: Store['effects'];
-  readonly approvals: Store['approvals'];
-  readonly audit: Store['audit'];
-  readonly installations: Store['installations'];
-  readonly deliveries: Store['deliveries'];
-  readonly interactions: Store['interactions'];
-
-  readonly #sql: Sql;
+class OneWriter {
   readonly #context = new AsyncLocalStorage<OpenTransaction>();
   #open: OpenTransaction | null = null;
 
-  /** Wires the tables over an open, migrated connection; use `openStore`. */
-  constructor(
-    private readonly db: Database.Database,
-    options: { secretKey: Buffer; clock: Clock },
-  ) {
-    const { secretKey, clock } = options;
-    const run = <R>(op: () => R) => this.#run(op);
-    const sql = sqliteSql(db, run);
-    this.#sql = sql;
-    this.keys = new Keys(sql, secretKey, clock);
-    this.users = new Users(sql);
-    this.settings = new Settings(sql, clock);
-    this.policies = new Policies(sql, clock);
-    this.subscriptions = new Subscriptions(sql, clock);
-    this.watches = new Watches(sql, clock);
-    this.cards = new Cards(sql, clock);
-    this.cardStates = new CardStates(sql, clock);
-    this.outbox = new Outbox(sql, clock);
-    this.idempotency = new Idempotency(sql, clock);
-    this.effects = new Effects(sql, clock);
-    this.approvals = new Approvals(sql, clock);
-    this.audit = new Audit(sql);
-    this.installations = new Installations(sql, secretKey, clock);
-    this.deliveries = new Deliveries(sql, clock);
-    this.interactions = new InteractionStates(sql, secretKey, clock);
-  }
+  constructor(private readonly db: Database.Database) {}
 
-  /**
-   * Runs `fn` in one transaction (BEGIN IMMEDIATE); nested calls become savepoints. Throwing rolls back.
-   * `fn` must await only this store: the connection is held until it returns.
-   */
-  async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+  /** Runs `fn` in one transaction (BEGIN IMMEDIATE); nested calls become savepoints. Throwing rolls back. */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
     const open = this.#open;
     if (open !== null && this.#context.getStore() === open) return this.#savepoint(open, fn);
+    // No await when nothing is open: BEGIN must follow the check in the same turn, or another flow's could
+    // come between them.
     while (this.#open !== null) await this.#open.ended;
     let end!: () => void;
     const mine: OpenTransaction = { depth: 0, ended: new Promise((resolve) => (end = resolve)) };
     this.db.exec('BEGIN IMMEDIATE');
     this.#open = mine;
     try {
-      const result = await this.#context.run(mine, () => fn(this));
+      const result = await this.#context.run(mine, fn);
       this.db.exec('COMMIT');
       return result;
     } catch (error) {
@@ -143,11 +86,11 @@ export class SqliteStore implements Store {
     }
   }
 
-  async #savepoint<T>(open: OpenTransaction, fn: (tx: Store) => Promise<T>): Promise<T> {
+  async #savepoint<T>(open: OpenTransaction, fn: () => Promise<T>): Promise<T> {
     const name = `nested_${++open.depth}`;
     this.db.exec(`SAVEPOINT ${name}`);
     try {
-      const result = await fn(this);
+      const result = await fn();
       this.db.exec(`RELEASE ${name}`);
       return result;
     } catch (error) {
@@ -159,7 +102,7 @@ export class SqliteStore implements Store {
   }
 
   /** Runs one synchronous statement now, or once another flow's open transaction has ended. */
-  #run<R>(op: () => R): Promise<R> {
+  readonly run = <R>(op: () => R): Promise<R> => {
     const open = this.#open;
     if (open === null || this.#context.getStore() === open) {
       try {
@@ -168,16 +111,39 @@ export class SqliteStore implements Store {
         return Promise.reject(error);
       }
     }
-    return open.ended.then(() => this.#run(op));
+    return open.ended.then(() => this.run(op));
+  };
+
+  /** Resolves once no transaction is open. */
+  async idle(): Promise<void> {
+    while (this.#open !== null) await this.#open.ended;
+  }
+}
+
+/** The tables over SQLite's translation of the one executor (`sqliteSql`), one writer at a time. */
+export class SqliteStore extends TableStore {
+  readonly #writer: OneWriter;
+
+  /** Wires the tables over an open, migrated connection; use `openStore`. */
+  constructor(
+    private readonly db: Database.Database,
+    writer: OneWriter,
+    options: { secretKey: Buffer; clock: Clock },
+  ) {
+    super(sqliteSql(db, writer.run), options);
+    this.#writer = writer;
   }
 
-  /** In one IMMEDIATE transaction (or as a savepoint of the caller's). */
-  purgeWorkspace(purge: Parameters<Store['purgeWorkspace']>[0]): ReturnType<Store['purgeWorkspace']> {
-    return this.transaction(() => purgeWorkspace(this.#sql, purge));
+  /**
+   * Runs `fn` in one transaction (BEGIN IMMEDIATE); nested calls become savepoints. Throwing rolls back.
+   * `fn` must await only this store: the connection is held until it returns.
+   */
+  transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
+    return this.#writer.transaction(() => fn(this));
   }
 
   async close(): Promise<void> {
-    while (this.#open !== null) await this.#open.ended;
+    await this.#writer.idle();
     if (this.db.open) this.db.close();
   }
 }
@@ -201,7 +167,10 @@ export function openStore(options: StoreOptions): SqliteStore {
     migrate(db, { location: inMemory ? 'in memory' : options.path, logger });
     checkSecretKey(db, options.secretKey, logger);
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? BUSY_TIMEOUT_MS))}`);
-    return new SqliteStore(db, { secretKey: options.secretKey, clock: options.clock ?? systemClock });
+    return new SqliteStore(db, new OneWriter(db), {
+      secretKey: options.secretKey,
+      clock: options.clock ?? systemClock,
+    });
   } catch (error) {
     db.close();
     throw error;

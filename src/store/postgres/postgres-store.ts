@@ -6,21 +6,7 @@
 import pg from 'pg';
 import { type Clock, type Logger, type Store, systemClock } from '../../core/ports.js';
 import { assertSecretKey, secretKeyFingerprint } from '../crypto.js';
-import type { Sql } from '../sql.js';
-import { Approvals } from '../tables/approvals.js';
-import { Audit } from '../tables/audit.js';
-import { CardStates, Cards } from '../tables/cards.js';
-import { Effects } from '../tables/effects.js';
-import { Idempotency } from '../tables/idempotency.js';
-import { Deliveries, Installations } from '../tables/installations.js';
-import { InteractionStates } from '../tables/interactions.js';
-import { Keys } from '../tables/keys.js';
-import { Outbox } from '../tables/outbox.js';
-import { Policies } from '../tables/policies.js';
-import { Settings, Subscriptions } from '../tables/settings.js';
-import { Users } from '../tables/users.js';
-import { Watches } from '../tables/watches.js';
-import { purgeWorkspace } from '../tables/workspace-purge.js';
+import { TableStore } from '../tables/index.js';
 import { migratePostgres } from './migrations.js';
 import { type LeaseClock, PG_TYPES, sqlOver } from './sql.js';
 import { PostgresTransactions } from './transactions.js';
@@ -81,54 +67,19 @@ const silentLogger: Logger = {
  * different async flows run side by side, each on its own client, isolated (REPEATABLE READ) from each other and
  * from other replicas.
  */
-export class PostgresStore implements Store {
-  readonly keys: Store['keys'];
-  readonly users: Store['users'];
-  readonly settings: Store['settings'];
-  readonly policies: Store['policies'];
-  readonly subscriptions: Store['subscriptions'];
-  readonly watches: Store['watches'];
-  readonly cards: Store['cards'];
-  readonly cardStates: Store['cardStates'];
-  readonly outbox: Store['outbox'];
-  readonly idempotency: Store['idempotency'];
-  readonly effects: Store['effects'];
-  readonly approvals: Store['approvals'];
-  readonly audit: Store['audit'];
-  readonly installations: Store['installations'];
-  readonly deliveries: Store['deliveries'];
-  readonly interactions: Store['interactions'];
-
+export class PostgresStore extends TableStore {
   readonly #transactions: PostgresTransactions;
-  readonly #sql: Sql;
   #closed: Promise<void> | undefined;
 
   /** Wires the tables over a migrated database's pool; use `openPostgresStore`. */
   constructor(
     /** The store's pool: its connections, for what else runs on this database (e.g. a leader lease). */
     readonly pool: pg.Pool,
-    options: { secretKey: Buffer; clock: Clock; logger: Logger; leaseClock: LeaseClock },
+    transactions: PostgresTransactions,
+    options: { secretKey: Buffer; clock: Clock; leaseClock: LeaseClock },
   ) {
-    const { secretKey, clock, logger } = options;
-    this.#transactions = new PostgresTransactions({ pool, logger });
-    const sql = sqlOver(this.#transactions.query, options.leaseClock);
-    this.#sql = sql;
-    this.keys = new Keys(sql, secretKey, clock);
-    this.users = new Users(sql);
-    this.settings = new Settings(sql, clock);
-    this.policies = new Policies(sql, clock);
-    this.subscriptions = new Subscriptions(sql, clock);
-    this.watches = new Watches(sql, clock);
-    this.cards = new Cards(sql, clock);
-    this.cardStates = new CardStates(sql, clock);
-    this.outbox = new Outbox(sql, clock);
-    this.idempotency = new Idempotency(sql, clock);
-    this.effects = new Effects(sql, clock);
-    this.approvals = new Approvals(sql, clock);
-    this.audit = new Audit(sql);
-    this.installations = new Installations(sql, secretKey, clock);
-    this.deliveries = new Deliveries(sql, clock);
-    this.interactions = new InteractionStates(sql, secretKey, clock);
+    super(sqlOver(transactions.query, options.leaseClock), options);
+    this.#transactions = transactions;
   }
 
   /**
@@ -138,11 +89,6 @@ export class PostgresStore implements Store {
    */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     return this.#transactions.run(() => fn(this));
-  }
-
-  /** In one transaction, as on SQLite (or as a savepoint of the caller's). */
-  purgeWorkspace(purge: Parameters<Store['purgeWorkspace']>[0]): ReturnType<Store['purgeWorkspace']> {
-    return this.#transactions.run(() => purgeWorkspace(this.#sql, purge));
   }
 
   /** Ends the pool once its checked-out clients (open transactions) are back. */
@@ -173,10 +119,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw error;
   }
   const clock = options.clock ?? systemClock;
-  return new PostgresStore(pool, {
+  return new PostgresStore(pool, new PostgresTransactions({ pool, logger }), {
     secretKey: options.secretKey,
     clock,
-    logger,
     leaseClock: options.leaseClock ?? (clock === systemClock ? 'database' : 'injected'),
   });
 }
