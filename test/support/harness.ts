@@ -30,6 +30,7 @@ import { asTyped, commandsAsTyped } from './commands-as-typed.js';
 import { FakeChat } from './fake-chat.js';
 import { typedBy } from './mentions-as-typed.js';
 import { HARNESS_START, TestClock } from './test-clock.js';
+import type { TransactionGuard } from './transaction-guard.js';
 
 export { HARNESS_START, TestClock };
 
@@ -50,6 +51,8 @@ export interface HarnessOptions {
   storePath?: string;
   /** The one clock of the harness (a `TestClock` whose `sleep` also waits for real, say). */
   clock?: TestClock;
+  /** Watches the store's transactions and the API and chat calls for a network call inside one. */
+  guard?: TransactionGuard;
 }
 
 export interface Harness {
@@ -110,17 +113,19 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     // the link form's unchecked value.
     onKey: logMask.accept,
     baseUrl: proxy?.url ?? sim.url,
+    ...(options.guard ? { dispatcher: options.guard.dispatcher() } : {}),
     clock,
     timeoutClock: systemClock,
     random: () => 0.5,
     logger,
   });
-  const store = openStore({
+  const opened = openStore({
     path: options.storePath ?? ':memory:',
     secretKey: randomBytes(32),
     clock,
     logger,
   });
+  const store = options.guard ? options.guard.store(opened) : opened;
   const deps: CoreDeps = {
     store,
     apiFor,
@@ -146,7 +151,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     concurrency: 4,
     random: () => 0.5,
   });
-  const senders: Partial<Record<ChatPlatform, ChatSender>> = { [platform]: chat };
+  const senders: Partial<Record<ChatPlatform, ChatSender>> = {
+    [platform]: options.guard ? options.guard.sender(chat) : chat,
+  };
   const sender = new OutboxSender({ store, senders, clock, logger, random: () => 0.5 });
   const conversation = `${platform}:W1:C1`;
   const users = new Map<string, RequestInfo>();

@@ -11,6 +11,7 @@ import { restore, shield } from '../../../src/core/text.js';
 import type { PostedMessage } from '../../support/fake-chat.js';
 import { cardText, createHarness, DEMO_KEY } from '../../support/harness.js';
 import { typedBy } from '../../support/mentions-as-typed.js';
+import type { TransactionGuard } from '../../support/transaction-guard.js';
 import {
   type As,
   actorOf,
@@ -82,11 +83,15 @@ export function replyOf(r: Response): Reply {
   }
 }
 
-export async function createCoreDriver(options: DriverOptions = {}): Promise<ScenarioDriver> {
+/** `guard`: the harness's transactions and network calls watched (test/support/transaction-guard.ts). */
+export async function createCoreDriver(
+  options: DriverOptions & { guard?: TransactionGuard } = {},
+): Promise<ScenarioDriver> {
   const h = await createHarness({
     platform: 'slack',
     teams: [otherTeam()],
     simulator: { profile: options.profile ?? 'spec' },
+    ...(options.guard ? { guard: options.guard } : {}),
   });
   const conversations: Record<Channel, string> = {
     main: h.conversation,
