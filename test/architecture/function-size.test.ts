@@ -1,5 +1,5 @@
 /**
- * No function whose source spans more than 80 lines in src/ and adapters/ (issue 29), measured on the AST with
+ * No function whose source spans more than 80 lines in src/ and adapters/, measured on the AST with
  * the TypeScript compiler: every function declaration, method, accessor, constructor, arrow and function
  * expression, from its first token to its last, blank lines and comments included (Biome's
  * `noExcessiveLinesPerFunction` skips blank lines, so a function can pass it and still fill two screens).

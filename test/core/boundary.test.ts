@@ -1,5 +1,5 @@
 /**
- * The core's boundary (DESIGN §1, issue 29), as an allow-list: the core imports its own files, and from
+ * The core's boundary (DESIGN §1), as an allow-list: the core imports its own files, and from
  * outside only the packages listed below, each with the reason it may. Any other package or builtin (an SDK,
  * `pg`, `ws`, `node:fs`, …) fails until it goes behind a port or earns a line here. Imports are read on the
  * AST (static, `export … from`, `import type`, `import()`, `require()`, `import('x').T` types), so a string
