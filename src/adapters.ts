@@ -8,9 +8,8 @@
  */
 import type { GatewayLeadership } from '../adapters/discord/gateway-session.js';
 import type { Config } from './config.js';
-import type { Bot } from './core/bot.js';
-import type { ChatAdapter, ChatPlatform, ChatSender, Clock, Logger, Store } from './core/ports.js';
-import { WorkspaceGate } from './core/workspace-gate.js';
+import type { Bot, ChatAdapter, ChatPlatform, ChatSender, Clock, Logger, Store } from './core/index.js';
+import { WorkspaceGate } from './core/index.js';
 import type { HttpServer } from './http/server.js';
 
 export interface AdapterDeps {

@@ -9,6 +9,8 @@
 
 import type {
   Card,
+  CommandArg,
+  CommandRef,
   Confirm,
   Control,
   Field,
@@ -16,9 +18,9 @@ import type {
   FormInput,
   Section,
   SelectOption,
-} from '../../src/core/cards.js';
-import type { CommandArg, CommandRef, UsageOption } from '../../src/core/command-ref.js';
-import { literal, pieceSource, restore, shield } from '../../src/core/text.js';
+  UsageOption,
+} from '../../src/core/index.js';
+import { literal, pieceSource, restore, shield } from '../../src/core/index.js';
 import { type CommandRoute, type CommandRoutes, discordName, MORE_OPTION } from './commands.js';
 
 /** Options whose value names a command (core command → option): read back with `coreName`. */

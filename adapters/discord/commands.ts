@@ -14,13 +14,18 @@ import {
   InteractionContextType,
   type RESTPostAPIChatInputApplicationCommandsJSONBody,
 } from 'discord.js';
-import type { CommandSpec, OptionSpec, RawArgs } from '../../src/core/command-spec.js';
-import { splitName } from '../../src/core/command-spec.js';
-import { userError } from '../../src/core/context.js';
-import { createRegistry, parseCommandText } from '../../src/core/parse/parse-command.js';
-import { tokenize } from '../../src/core/parse/tokenize.js';
-import { err, ok, type Result } from '../../src/core/result.js';
-import { PLATFORMS } from '../../src/core/video-api.js';
+import type { CommandSpec, OptionSpec, RawArgs } from '../../src/core/index.js';
+import {
+  createRegistry,
+  err,
+  ok,
+  PLATFORMS,
+  parseCommandText,
+  type Result,
+  splitName,
+  tokenize,
+  userError,
+} from '../../src/core/index.js';
 import { CommandNames } from './command-names.js';
 import { FILE_OPTION, MAKE_VIDEO_COMMAND_PAYLOAD } from './file-input.js';
 import { clip, DISCORD } from './limits.js';

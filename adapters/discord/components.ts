@@ -50,9 +50,8 @@ import type {
   Section,
   Select,
   Tone,
-} from '../../src/core/cards.js';
-import { progressBar } from '../../src/core/live/video-card.js';
-import { literal } from '../../src/core/text.js';
+} from '../../src/core/index.js';
+import { literal, progressBar } from '../../src/core/index.js';
 import { actionId, dismissId, stashedId } from './custom-id.js';
 import { clip, DISCORD } from './limits.js';
 import { allowedMentions, notifyContent, toDiscord } from './text.js';

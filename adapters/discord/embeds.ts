@@ -9,7 +9,7 @@
  * embed (thumbnail variants with their image), controls become buttons and select menus in at most five rows.
  */
 import type { APIEmbed, APIEmbedField } from 'discord.js';
-import type { Card, Control, Field } from '../../src/core/cards.js';
+import type { Card, Control, Field } from '../../src/core/index.js';
 import {
   type ActionRow,
   cardControls,

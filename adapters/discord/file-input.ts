@@ -8,20 +8,20 @@
  * than Discord's 4,000 characters is split into parts when the form still fits one modal (long-text.ts).
  */
 import { type APIApplicationCommandAttachmentOption, ApplicationCommandOptionType } from 'discord.js';
-import type { Form, FormInput, Response } from '../../src/core/cards.js';
-import { CREATE_FROM_MESSAGE_ACTION } from '../../src/core/commands/videos/create-from.js';
-import { UserError, userError } from '../../src/core/context.js';
+import type { FileLinks, Form, FormInput, Response, TextFile } from '../../src/core/index.js';
 import {
+  CREATE_FROM_MESSAGE_ACTION,
   fileLinks,
   joinParts,
   maxBytesFor,
   readTextFile,
+  SCRIPT_MAX,
+  say,
   splitInput,
   TEXT_FILE_TYPES,
-} from '../../src/core/long-text.js';
-import { say } from '../../src/core/messages.js';
-import type { FileLinks, TextFile } from '../../src/core/ports.js';
-import { SCRIPT_MAX } from '../../src/core/videos/create-request.js';
+  UserError,
+  userError,
+} from '../../src/core/index.js';
 import { downloadBounded } from '../../src/http/bounded-download.js';
 import { DISCORD } from './limits.js';
 

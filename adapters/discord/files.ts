@@ -20,9 +20,8 @@ import {
   type RequestData,
   Routes,
 } from 'discord.js';
-import type { Attachment, Response } from '../../src/core/cards.js';
-import { say } from '../../src/core/messages.js';
-import type { Logger } from '../../src/core/ports.js';
+import type { Attachment, Logger, Response } from '../../src/core/index.js';
+import { say } from '../../src/core/index.js';
 import type { InboundBase } from './inbound.js';
 
 /** The file a response carries, if any (only a new message can carry one). */

@@ -6,7 +6,7 @@
  * tried again (Discord down for a moment must not leave the deployment deaf until the lease changes hands).
  */
 import type { Client } from 'discord.js';
-import type { Clock, Logger } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/index.js';
 import { loggable } from './log-error.js';
 
 /** Whether this process may hold the gateway session: a leader lease among replicas. */

@@ -7,7 +7,7 @@
 import { createPublicKey, type KeyObject, verify } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { APIInteractionResponse } from 'discord.js';
-import type { Clock, Logger } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/index.js';
 import { MAX_CHAT_BODY_BYTES, readBounded } from '../../src/http/bounded-body.js';
 import type { Handler } from '../../src/http/server.js';
 import { BadInteraction, fromRaw, type Inbound } from './inbound.js';

@@ -8,9 +8,15 @@
  */
 import { REST } from 'discord.js';
 import type { Config } from '../../src/config.js';
-import type { Bot } from '../../src/core/bot.js';
-import type { ChatAdapter, ChatCapabilities, Clock, Logger, Store } from '../../src/core/ports.js';
-import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
+import type {
+  Bot,
+  ChatAdapter,
+  ChatCapabilities,
+  Clock,
+  Logger,
+  Store,
+  WorkspaceGate,
+} from '../../src/core/index.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { CommandRoutes } from './commands.js';
 import { createGatewayClient, loginError } from './gateway.js';

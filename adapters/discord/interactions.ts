@@ -12,10 +12,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type APIInteractionResponse, InteractionResponseType, type REST } from 'discord.js';
-import { type Bot, errorCard } from '../../src/core/bot.js';
-import { say } from '../../src/core/messages.js';
-import type { Clock, Logger } from '../../src/core/ports.js';
-import { refusedWhere, type WorkspaceGate } from '../../src/core/workspace-gate.js';
+import type { Clock, Logger } from '../../src/core/index.js';
+import { type Bot, errorCard, refusedWhere, say, type WorkspaceGate } from '../../src/core/index.js';
 import { AckGate } from '../../src/http/ack-gate.js';
 import type { CommandRoutes } from './commands.js';
 import type { Inbound, InboundBase } from './inbound.js';

@@ -3,7 +3,7 @@
  * webhook URL contains its token, so only the status, Discord's code, the method and the message are kept.
  */
 import { DiscordAPIError, HTTPError, RateLimitError } from 'discord.js';
-import { describeError } from '../../src/core/describe-error.js';
+import { describeError } from '../../src/core/index.js';
 
 export function loggable(error: unknown): Record<string, unknown> {
   if (error instanceof DiscordAPIError) {

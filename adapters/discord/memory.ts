@@ -12,8 +12,7 @@
  * replica finds it.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Confirm, Form } from '../../src/core/cards.js';
-import type { InteractionEntry, Store } from '../../src/core/ports.js';
+import type { Confirm, Form, InteractionEntry, Store } from '../../src/core/index.js';
 import type { KeptAction, RenderMemory } from './components.js';
 
 const HOUR = 3_600_000;

@@ -16,9 +16,8 @@ import {
   ComponentType,
   TextInputStyle,
 } from 'discord.js';
-import type { Form, FormInput } from '../../src/core/cards.js';
-import { mustBeTyped } from '../../src/core/long-text.js';
-import { literal } from '../../src/core/text.js';
+import type { Form, FormInput } from '../../src/core/index.js';
+import { literal, mustBeTyped } from '../../src/core/index.js';
 import { type ActionRow, type RenderMemory, TONE_COLORS } from './components.js';
 import { modalId, openFormId, pageModalId } from './custom-id.js';
 import { clip, DISCORD } from './limits.js';

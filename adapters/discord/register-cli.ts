@@ -5,8 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { MODULES } from '../../src/core/commands/index.js';
-import { errorMessage } from '../../src/core/describe-error.js';
+import { errorMessage, MODULES } from '../../src/core/index.js';
 import { buildCommandPayload, COMMAND_BUDGET, commandSize } from './commands.js';
 import { createRest } from './index.js';
 import { registerCommands } from './register.js';

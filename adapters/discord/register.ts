@@ -4,8 +4,7 @@
  * own server), else global. Run at start and by `npm run register-commands`.
  */
 import { type APIApplicationCommand, type REST, Routes } from 'discord.js';
-import type { CommandSpec } from '../../src/core/command-spec.js';
-import type { Logger } from '../../src/core/ports.js';
+import type { CommandSpec, Logger } from '../../src/core/index.js';
 import { buildCommandPayload } from './commands.js';
 
 export interface RegisterOptions {

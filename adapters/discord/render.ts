@@ -4,7 +4,7 @@
  * named the way members type them on Discord first (command-names.ts), then rendered (components.ts, modal.ts);
  * a test checks that no other module calls the render functions directly, so no path can skip the naming.
  */
-import type { Card, Confirm, Form } from '../../src/core/cards.js';
+import type { Card, Confirm, Form } from '../../src/core/index.js';
 import { CommandNames } from './command-names.js';
 import type { CommandRoutes } from './commands.js';
 import {

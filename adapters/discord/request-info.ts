@@ -1,6 +1,12 @@
 /** An interaction as the core's request: who, where (guild or DM), roles and whether they are known. */
-import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
-import { type Mentioned, mentionsOf, type RequestInfo } from '../../src/core/context.js';
+import {
+  conversationAddress,
+  type Mentioned,
+  mentionsOf,
+  messageAddress,
+  type RequestInfo,
+  userAddress,
+} from '../../src/core/index.js';
 import type { InboundBase } from './inbound.js';
 import { DISCORD_CAPABILITIES } from './index.js';
 

@@ -20,17 +20,19 @@ import {
   RESTJSONErrorCodes,
   Routes,
 } from 'discord.js';
-import { conversationAddress, decodeAddress, messageAddress } from '../../src/core/address.js';
-import type { Card } from '../../src/core/cards.js';
-import { errorMessage } from '../../src/core/describe-error.js';
+import type { Card } from '../../src/core/index.js';
 import {
   ChatDeliveryError,
   type ChatSender,
   type ConversationAddress,
+  conversationAddress,
+  decodeAddress,
+  errorMessage,
   type Logger,
   type MessageAddress,
+  messageAddress,
   type UserAddress,
-} from '../../src/core/ports.js';
+} from '../../src/core/index.js';
 import { clip, DISCORD } from './limits.js';
 import type { DiscordRenderer } from './render.js';
 import { DM_WORKSPACE } from './request-info.js';

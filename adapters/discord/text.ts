@@ -17,7 +17,7 @@ import {
   restore,
   shield,
   toPlainText,
-} from '../../src/core/text.js';
+} from '../../src/core/index.js';
 
 /** A code block (```…```, may span lines) or an inline code span. */
 const CODE = /```([\s\S]*?)```|`([^`\n]+)`/g;

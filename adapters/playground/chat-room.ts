@@ -4,8 +4,7 @@
  * through here, so the history and the open pages never disagree.
  */
 import { randomBytes } from 'node:crypto';
-import type { Card } from '../../src/core/cards.js';
-import type { Clock } from '../../src/core/ports.js';
+import type { Card, Clock } from '../../src/core/index.js';
 import type { EventHub } from './event-hub.js';
 import { type MessageView, renderMessage } from './html/message.js';
 import { MessageLog, type PlaygroundMessage } from './message-log.js';

@@ -3,7 +3,7 @@
  * A message goes to every stream of the channel's users, or only to its owner's streams when private.
  */
 import type { ServerResponse } from 'node:http';
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/index.js';
 import type { MessageView } from './html/message.js';
 
 /** Comment lines keep idle connections open through proxies and reveal dead ones. */

@@ -3,16 +3,16 @@
  * mode). It mounts its page and routes on the shared HTTP server and gives the outbox a `ChatSender`;
  * history lives in memory.
  */
-import { conversationAddress, userAddress } from '../../src/core/address.js';
-import type { Bot } from '../../src/core/bot.js';
 import type {
+  Bot,
   ChatAdapter,
   ChatCapabilities,
   Clock,
   ConversationAddress,
   Logger,
   UserAddress,
-} from '../../src/core/ports.js';
+} from '../../src/core/index.js';
+import { conversationAddress, userAddress } from '../../src/core/index.js';
 import { type Handler, type HttpServer, hostName, isLoopbackHost } from '../../src/http/server.js';
 import { ChatRoom } from './chat-room.js';
 import { EventHub } from './event-hub.js';

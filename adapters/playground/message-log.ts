@@ -3,7 +3,7 @@
  * first). A message is a bot card, or the echo of a command a user typed; `visibleTo` makes it private
  * to one user (ephemeral replies, command echoes). Replies point at their parent with `threadOf`.
  */
-import type { Card } from '../../src/core/cards.js';
+import type { Card } from '../../src/core/index.js';
 
 export type PlaygroundMessage = {
   id: string;

@@ -15,8 +15,8 @@ import type {
   Select,
   Tone,
   Video,
-} from '../../src/core/cards.js';
-import { mention } from '../../src/core/text.js';
+} from '../../src/core/index.js';
+import { mention } from '../../src/core/index.js';
 import { isWebUrl, markdownToHtml, plainText, plainToHtml } from './text.js';
 
 const TONES: readonly Tone[] = ['neutral', 'info', 'progress', 'success', 'warning', 'danger'];

@@ -4,9 +4,7 @@
  * answer is the core's `Response`, shown as it says (ephemeral → the caller only; channel → everyone).
  * One small factory per route group lives in `routes/`.
  */
-import type { Bot } from '../../src/core/bot.js';
-import type { Response as CoreResponse } from '../../src/core/cards.js';
-import type { Logger } from '../../src/core/ports.js';
+import type { Bot, Response as CoreResponse, Logger } from '../../src/core/index.js';
 import type { Handler } from '../../src/http/server.js';
 import type { ChatRoom } from './chat-room.js';
 import type { EventHub } from './event-hub.js';

@@ -2,15 +2,17 @@
  * The playground's `ChatSender`: what the outbox calls to post and edit long-lived cards. Addresses are
  * `playground:<workspace>:<channel>[:<message>]`.
  */
-import { conversationAddress, decodeAddress, messageAddress } from '../../src/core/address.js';
-import type { Card } from '../../src/core/cards.js';
+import type { Card } from '../../src/core/index.js';
 import {
   ChatDeliveryError,
   type ChatSender,
   type ConversationAddress,
+  conversationAddress,
+  decodeAddress,
   type MessageAddress,
+  messageAddress,
   type UserAddress,
-} from '../../src/core/ports.js';
+} from '../../src/core/index.js';
 import type { ChatRoom } from './chat-room.js';
 
 /** How many `dedupeId`s are remembered, so a retried post returns the message it already made. */

@@ -6,7 +6,6 @@
  * held out of the conversion (`shield`), so a name like `**x**` or `[Approve](https://evil)` shows as typed.
  */
 import escapeHtml from 'escape-html';
-import { typedCommand } from '../../src/core/command-ref.js';
 import {
   type CommandRef,
   type Piece,
@@ -14,7 +13,8 @@ import {
   restore,
   shield,
   toPlainText,
-} from '../../src/core/text.js';
+  typedCommand,
+} from '../../src/core/index.js';
 
 /** `http:`/`https:` only: anything else (javascript:, data:, relative) is never made clickable. */
 export const isWebUrl = (url: string): boolean => {

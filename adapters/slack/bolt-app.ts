@@ -5,7 +5,7 @@
  */
 import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from '../../src/config.js';
-import type { Logger, Store } from '../../src/core/ports.js';
+import type { Logger, Store } from '../../src/core/index.js';
 import { boltLogger } from './bolt-logger.js';
 import { createInstallationStore } from './installations.js';
 import { EVENTS_PATH, INSTALL_PATH, REDIRECT_PATH } from './routes.js';

@@ -1,6 +1,6 @@
 /** Bolt's and the Web API client's logger interface over reelbot's structured logger. */
 import { type Logger as BoltLogger, LogLevel } from '@slack/bolt';
-import type { Logger } from '../../src/core/ports.js';
+import type { Logger } from '../../src/core/index.js';
 
 /**
  * Capped at info whatever reelbot's own level: at debug, Bolt and the Web API client log whole payloads —

@@ -3,8 +3,7 @@
  * later attempt of the same outbox row can find what an earlier one posted instead of posting again.
  */
 import type { webApi } from '@slack/bolt';
-import type { Card } from '../../src/core/cards.js';
-import type { Logger } from '../../src/core/ports.js';
+import type { Card, Logger } from '../../src/core/index.js';
 import { sendDegrading } from './degrading.js';
 import { describeSlackError, toDeliveryError } from './errors.js';
 

@@ -1,5 +1,4 @@
-import type { Card } from '../../src/core/cards.js';
-import type { Logger } from '../../src/core/ports.js';
+import type { Card, Logger } from '../../src/core/index.js';
 import { platformErrorCode, refusedBlocks } from './errors.js';
 import { cardToMessage, fallbackText, type SlackMessage, withoutImages } from './render.js';
 

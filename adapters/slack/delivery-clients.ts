@@ -3,8 +3,7 @@
  * (`rejectRateLimitedCalls`) and nothing is retried inside the client, so the outbox decides when to retry.
  */
 import { webApi } from '@slack/bolt';
-import { errorMessage } from '../../src/core/describe-error.js';
-import { ChatDeliveryError } from '../../src/core/ports.js';
+import { ChatDeliveryError, errorMessage } from '../../src/core/index.js';
 import type { BotTokens } from './installations.js';
 
 export interface DeliveryClientOptions {

@@ -4,7 +4,7 @@
  * becomes `retryAfter` here and the outbox pauses Slack deliveries until then.
  */
 import { webApi } from '@slack/bolt';
-import { ChatDeliveryError } from '../../src/core/ports.js';
+import { ChatDeliveryError } from '../../src/core/index.js';
 
 /** Platform error codes that mean "try again later" (https://docs.slack.dev/reference/methods/chat.postMessage#errors). */
 const TRANSIENT = new Set([

@@ -12,9 +12,8 @@
  *   too, the caller is told privately, the file is never pasted into message text.
  */
 
-import type { Card, Visibility } from '../../src/core/cards.js';
-import { say } from '../../src/core/messages.js';
-import type { Clock, Logger } from '../../src/core/ports.js';
+import type { Card, Clock, Logger, Visibility } from '../../src/core/index.js';
+import { say } from '../../src/core/index.js';
 import { describeSlackError } from './errors.js';
 import type { Surface } from './present.js';
 import { cardToMessage } from './render.js';

@@ -7,9 +7,8 @@
  * Web API's own origin) is ever fetched.
  */
 import type { webApi } from '@slack/bolt';
-import { UserError, userError } from '../../src/core/context.js';
-import { fileLinks, maxBytesFor, readTextFile } from '../../src/core/long-text.js';
-import type { FileLinks, TextFile } from '../../src/core/ports.js';
+import type { FileLinks, TextFile } from '../../src/core/index.js';
+import { fileLinks, maxBytesFor, readTextFile, UserError, userError } from '../../src/core/index.js';
 import { downloadBounded } from '../../src/http/bounded-download.js';
 
 /** A file as Slack describes it (a `file_input`'s files, `files.info`, a message's `files`). */

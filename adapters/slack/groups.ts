@@ -13,7 +13,7 @@
  * `plan_upgrade_required`) or installs from before the scope was asked (`missing_scope`: reinstall) are
  * logged once.
  */
-import type { Clock, Logger } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/index.js';
 import { describeSlackError } from './errors.js';
 
 /** The one Web API method used (a `WebClient` is one). */

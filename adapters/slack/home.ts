@@ -6,7 +6,7 @@
  * click made here) leads the view, buttonless.
  */
 import type { types } from '@slack/bolt';
-import type { Card } from '../../src/core/cards.js';
+import type { Card } from '../../src/core/index.js';
 import { cardToBlocks, fallbackText, LIMITS, withoutImages } from './render.js';
 
 export function homeView(

@@ -1,7 +1,13 @@
 /** Who acts where, as the core wants it: the Slack payload's ids plus the member's profile and groups. */
 import type { webApi } from '@slack/bolt';
-import { conversationAddress, messageAddress, userAddress } from '../../src/core/address.js';
-import { type Mentioned, mentionsOf, type RequestInfo } from '../../src/core/context.js';
+import {
+  conversationAddress,
+  type Mentioned,
+  mentionsOf,
+  messageAddress,
+  type RequestInfo,
+  userAddress,
+} from '../../src/core/index.js';
 import type { ListenerContext } from './listeners/context.js';
 import { slackMembership } from './membership.js';
 

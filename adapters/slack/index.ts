@@ -11,9 +11,15 @@
  */
 import type { HTTPReceiver } from '@slack/bolt';
 import type { Config } from '../../src/config.js';
-import type { Bot } from '../../src/core/bot.js';
-import type { ChatAdapter, ChatCapabilities, Clock, Logger, Store } from '../../src/core/ports.js';
-import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
+import type {
+  Bot,
+  ChatAdapter,
+  ChatCapabilities,
+  Clock,
+  Logger,
+  Store,
+  WorkspaceGate,
+} from '../../src/core/index.js';
 import type { Handler, HttpServer } from '../../src/http/server.js';
 import { createBoltApp } from './bolt-app.js';
 import { SlackGroups } from './groups.js';

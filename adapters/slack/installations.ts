@@ -3,8 +3,8 @@
  * installation holds a bot token), and the bot token for a workspace as the sender needs it.
  */
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
-import { forgetWorkspace } from '../../src/core/forget-workspace.js';
-import type { Logger, Store } from '../../src/core/ports.js';
+import type { Logger, Store } from '../../src/core/index.js';
+import { forgetWorkspace } from '../../src/core/index.js';
 
 /** `slack-team:T1`, or `slack-enterprise:E1` for an org-wide install. */
 export const installationId = (q: {

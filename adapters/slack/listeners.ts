@@ -5,8 +5,7 @@
  * `usergroups.list` lookups included), then acknowledges and answers afterwards.
  */
 import type { App } from '@slack/bolt';
-import type { Bot } from '../../src/core/bot.js';
-import type { Clock, Logger, Store } from '../../src/core/ports.js';
+import type { Bot, Clock, Logger, Store } from '../../src/core/index.js';
 import type { AckGate } from '../../src/http/ack-gate.js';
 import type { SlackGroups } from './groups.js';
 import type { SlackRevocation } from './installations.js';

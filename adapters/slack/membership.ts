@@ -5,8 +5,8 @@
  * longer than we page through answer "cannot tell", which the core treats as "not a member".
  */
 import type { webApi } from '@slack/bolt';
-import { decodeAddress } from '../../src/core/address.js';
-import type { ConversationMembership } from '../../src/core/ports.js';
+import type { ConversationMembership } from '../../src/core/index.js';
+import { decodeAddress } from '../../src/core/index.js';
 
 /** Pages of 1,000 members read at most per channel. */
 const MAX_PAGES = 10;

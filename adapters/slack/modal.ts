@@ -4,8 +4,8 @@
  * view_submission payload names no channel), within Slack's 3000 characters.
  */
 import type { types } from '@slack/bolt';
-import type { FileInput, Form, FormInput } from '../../src/core/cards.js';
-import { mustBeTyped, splitInput } from '../../src/core/long-text.js';
+import type { FileInput, Form, FormInput } from '../../src/core/index.js';
+import { mustBeTyped, splitInput } from '../../src/core/index.js';
 import type { SlackFile } from './files.js';
 import { option, plain } from './render.js';
 import { splitMrkdwn, toMrkdwn, toPlain, truncate } from './text.js';

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Form } from '../../src/core/cards.js';
-import type { Store } from '../../src/core/ports.js';
+import type { Form, Store } from '../../src/core/index.js';
 import type { Replay } from './present.js';
 
 /** Forms waiting behind an "Open form" button: as long as a response_url lives. */

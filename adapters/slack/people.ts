@@ -5,7 +5,7 @@
  * (rate limit, missing scope) is remembered briefly and the command runs without them.
  */
 import type { webApi } from '@slack/bolt';
-import type { Clock, Logger } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/index.js';
 
 export interface Person {
   name?: string;

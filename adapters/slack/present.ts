@@ -8,11 +8,8 @@
  *   core took longer, the caller gets an ephemeral "Open form" button whose click brings a fresh trigger.
  */
 import type { webApi } from '@slack/bolt';
-import { errorCard } from '../../src/core/bot.js';
-import type { Card, Form, Response } from '../../src/core/cards.js';
-import { withoutAttachment } from '../../src/core/format/csv.js';
-import { say } from '../../src/core/messages.js';
-import type { Clock, Logger, Store } from '../../src/core/ports.js';
+import type { Card, Clock, Form, Logger, Response, Store } from '../../src/core/index.js';
+import { errorCard, say, withoutAttachment } from '../../src/core/index.js';
 import { describeSlackError } from './errors.js';
 import { answerWithFile } from './files-out.js';
 import { formToView, type ModalOrigin } from './modal.js';

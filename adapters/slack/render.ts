@@ -15,8 +15,8 @@ import type {
   Progress,
   Section,
   Tone,
-} from '../../src/core/cards.js';
-import { link } from '../../src/core/text.js';
+} from '../../src/core/index.js';
+import { link } from '../../src/core/index.js';
 import { quoteBlocks, withLists } from './rich-text.js';
 import {
   notifyMentions,

@@ -2,8 +2,7 @@
  * Messages where an interaction came from: through its `response_url` when it has one (works in channels the
  * bot is not in), else through the Web API; an App Home interaction's private answers go to the app's DM.
  */
-import type { Card } from '../../src/core/cards.js';
-import type { Clock } from '../../src/core/ports.js';
+import type { Card, Clock } from '../../src/core/index.js';
 import type { Surface } from './present.js';
 import { cardToMessage, type SlackMessage } from './render.js';
 import { postToResponseUrl } from './response-url.js';

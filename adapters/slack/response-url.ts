@@ -1,5 +1,5 @@
-import { abortAfter } from '../../src/core/deadline.js';
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/index.js';
+import { abortAfter } from '../../src/core/index.js';
 
 /** A response_url that does not answer in time is given up (the caller logs it). */
 const RESPONSE_URL_TIMEOUT_MS = 10_000;

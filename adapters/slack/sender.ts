@@ -13,17 +13,19 @@
  *   thread) and returns it instead of posting again. A first attempt never pays for that lookup.
  */
 import { webApi } from '@slack/bolt';
-import { conversationAddress, decodeAddress, messageAddress } from '../../src/core/address.js';
-import type { Card } from '../../src/core/cards.js';
+import type { Card } from '../../src/core/index.js';
 import {
   ChatDeliveryError,
   type ChatSender,
   type ConversationAddress,
+  conversationAddress,
+  decodeAddress,
   type Logger,
   type MessageAddress,
+  messageAddress,
   type Store,
   type UserAddress,
-} from '../../src/core/ports.js';
+} from '../../src/core/index.js';
 import { findPosted, postCard } from './card-posts.js';
 import { sendDegrading } from './degrading.js';
 import { createDeliveryClients } from './delivery-clients.js';

@@ -6,7 +6,6 @@
  * the only `<…>` this module writes are links and the mentions the core made with `mention()`, so nothing a
  * user typed can become `<!channel>`, `<!subteam^…>` or a link.
  */
-import { typedCommand } from '../../src/core/command-ref.js';
 import {
   type CommandRef,
   dropMarkup,
@@ -18,7 +17,8 @@ import {
   restore,
   shield,
   toPlainText,
-} from '../../src/core/text.js';
+  typedCommand,
+} from '../../src/core/index.js';
 
 const LINK = /\[([^\]\n]+)\]\((https?:\/\/[^\s)]+)\)/g;
 /** A code block (```…```, may span lines) or an inline code span. */

@@ -3,8 +3,7 @@
  * one private sentence and never reaches the listeners, so the core (and the team's key) never sees it.
  */
 import type { AnyMiddlewareArgs, App, Context } from '@slack/bolt';
-import { say } from '../../src/core/messages.js';
-import { refusedWhere, type WorkspaceGate } from '../../src/core/workspace-gate.js';
+import { refusedWhere, say, type WorkspaceGate } from '../../src/core/index.js';
 
 type Loose = Record<string, unknown> & { team?: { id?: string }; team_id?: string; type?: string };
 

@@ -52,10 +52,14 @@ describe('layering', () => {
   });
 
   it('commands sit on top of the core: nothing else in it imports a command (approvals use their port)', () => {
+    // The adapters' entry (src/core/index.ts) sits above the commands: it hands adapters the command table.
     expect(
       offenders(
         ['src/core'],
-        (from, to) => !from.startsWith('src/core/commands/') && to.startsWith('src/core/commands/'),
+        (from, to) =>
+          !from.startsWith('src/core/commands/') &&
+          from !== 'src/core/index.ts' &&
+          to.startsWith('src/core/commands/'),
       ),
     ).toEqual([]);
   });

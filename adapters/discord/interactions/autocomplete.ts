@@ -1,6 +1,6 @@
 /** Suggestions for the option being typed; nothing when the core takes too long (Discord's 3 s). */
 import { InteractionResponseType } from 'discord.js';
-import { within } from '../../../src/core/deadline.js';
+import { within } from '../../../src/core/index.js';
 import type { Replier } from '../interactions.js';
 import { clip, DISCORD } from '../limits.js';
 import { requestInfoOf } from '../request-info.js';

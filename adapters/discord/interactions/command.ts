@@ -2,9 +2,8 @@
  * `/reel …`: the command and its options, renamed from Discord's option names to the core's; the `more`
  * option's `--flags` (the command's advanced options) read with the core's own text parser.
  */
-import { errorCard } from '../../../src/core/bot.js';
-import type { RawArgs } from '../../../src/core/command-spec.js';
-import { say } from '../../../src/core/messages.js';
+import type { RawArgs } from '../../../src/core/index.js';
+import { errorCard, say } from '../../../src/core/index.js';
 import { COMMAND_ARGUMENTS } from '../command-names.js';
 import { flagsOf, MORE_OPTION, ROOT_COMMAND } from '../commands.js';
 import { discordFileLinks, messageScript, testOrigin, withFileLink } from '../file-input.js';

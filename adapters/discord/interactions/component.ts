@@ -3,7 +3,7 @@
  * too long), a confirmation first when it asks for one, an "Open form" button's modal, or a dismissal.
  */
 import { InteractionResponseType, Routes } from 'discord.js';
-import type { Card, Confirm } from '../../../src/core/cards.js';
+import type { Card, Confirm } from '../../../src/core/index.js';
 import { parseCustomId } from '../custom-id.js';
 import type { Replier } from '../interactions.js';
 import { loggable } from '../log-error.js';

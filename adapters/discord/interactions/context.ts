@@ -1,8 +1,6 @@
 /** What every step of answering an interaction shares, built once by `createInteractionHandler`. */
 import type { REST } from 'discord.js';
-import type { Bot } from '../../../src/core/bot.js';
-import type { Form } from '../../../src/core/cards.js';
-import type { Clock, Logger } from '../../../src/core/ports.js';
+import type { Bot, Clock, Form, Logger } from '../../../src/core/index.js';
 import type { AckGate } from '../../../src/http/ack-gate.js';
 import type { CommandRoutes } from '../commands.js';
 import type { Inbound } from '../inbound.js';

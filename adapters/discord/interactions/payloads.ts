@@ -7,9 +7,8 @@ import {
   type REST,
   Routes,
 } from 'discord.js';
-import { errorCard } from '../../../src/core/bot.js';
-import type { Form, Response } from '../../../src/core/cards.js';
-import { say } from '../../../src/core/messages.js';
+import type { Form, Response } from '../../../src/core/index.js';
+import { errorCard, say } from '../../../src/core/index.js';
 import { isComponentsV2, type MessagePayload } from '../components.js';
 import type { InboundBase } from '../inbound.js';
 import type { Replier } from '../interactions.js';

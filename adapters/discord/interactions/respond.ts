@@ -8,10 +8,8 @@ import {
   type APIInteractionResponseCallbackData,
   InteractionResponseType,
 } from 'discord.js';
-import { errorCard } from '../../../src/core/bot.js';
-import type { Card, Response } from '../../../src/core/cards.js';
-import { within } from '../../../src/core/deadline.js';
-import { say } from '../../../src/core/messages.js';
+import type { Card, Response } from '../../../src/core/index.js';
+import { errorCard, say, within } from '../../../src/core/index.js';
 import type { MessagePayload } from '../components.js';
 import { attachmentOf, fileWebhook } from '../files.js';
 import type { InboundBase } from '../inbound.js';

@@ -4,9 +4,8 @@
  * error slot. Every interpolated value is escaped.
  */
 import escapeHtml from 'escape-html';
-import type { FileInput, Form, FormInput } from '../../../src/core/cards.js';
-import { mustBeTyped } from '../../../src/core/long-text.js';
-import { say } from '../../../src/core/messages.js';
+import type { FileInput, Form, FormInput } from '../../../src/core/index.js';
+import { mustBeTyped, say } from '../../../src/core/index.js';
 import { markdownToHtml } from '../text.js';
 
 export function renderForm(form: Form): string {

@@ -4,7 +4,7 @@
  * thread and its replies stay in place.
  */
 import escapeHtml from 'escape-html';
-import type { Card } from '../../../src/core/cards.js';
+import type { Card } from '../../../src/core/index.js';
 import type { PlaygroundMessage } from '../message-log.js';
 import { renderCard } from '../render.js';
 import { downloadLink } from '../routes/downloads.js';

@@ -1,5 +1,11 @@
-import { conversationAddress, messageAddress, userAddress } from '../../../src/core/address.js';
-import { type Mentioned, mentionsOf, type RequestInfo } from '../../../src/core/context.js';
+import {
+  conversationAddress,
+  type Mentioned,
+  mentionsOf,
+  messageAddress,
+  type RequestInfo,
+  userAddress,
+} from '../../../src/core/index.js';
 import type { ChatRoom } from '../chat-room.js';
 import { BadRequest } from '../inbound.js';
 import type { RoutesDeps } from '../routes.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Response as CoreResponse } from '../../../src/core/cards.js';
+import type { Response as CoreResponse } from '../../../src/core/index.js';
 import {
   type ActionBody,
   actionBody,

@@ -1,4 +1,4 @@
-import type { Response as CoreResponse } from '../../../src/core/cards.js';
+import type { Response as CoreResponse } from '../../../src/core/index.js';
 import type { ChatRoom } from '../chat-room.js';
 import { renderForm } from '../html/form.js';
 import type { ClientReply } from '../routes.js';

@@ -10,12 +10,8 @@ import type {
   SlackActionMiddlewareArgs,
   StaticSelectAction,
 } from '@slack/bolt';
-import { decodeAddress } from '../../../src/core/address.js';
-import { type Bot, errorCard } from '../../../src/core/bot.js';
-import type { Response } from '../../../src/core/cards.js';
-import type { RequestInfo } from '../../../src/core/context.js';
-import { runsInDirectMessage } from '../../../src/core/home.js';
-import { say } from '../../../src/core/messages.js';
+import type { RequestInfo, Response } from '../../../src/core/index.js';
+import { type Bot, decodeAddress, errorCard, runsInDirectMessage, say } from '../../../src/core/index.js';
 import { mentionsIn, requestInfo } from '../inbound.js';
 import type { Replay, Surface } from '../present.js';
 import { decodeActionId, LINK_ACTION, OPEN_FORM_ACTION } from '../render.js';

@@ -1,6 +1,6 @@
 /** Events: the App Home opened, and the app uninstalled or some of its tokens revoked. */
 import type { App, Context } from '@slack/bolt';
-import { homeOpened } from '../../../src/core/home-refresh.js';
+import { homeOpened } from '../../../src/core/index.js';
 import { requestInfo } from '../inbound.js';
 import type { SlackRevocation } from '../installations.js';
 import type { ListenerContext } from './context.js';

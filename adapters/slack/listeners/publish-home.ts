@@ -5,12 +5,15 @@
  * names in `app_home_opened` (remembered), else `conversations.open`.
  */
 import type { webApi } from '@slack/bolt';
-import { conversationAddress, decodeAddress, userAddress } from '../../../src/core/address.js';
-import type { Card } from '../../../src/core/cards.js';
-import type { RequestInfo } from '../../../src/core/context.js';
-import { homeCards } from '../../../src/core/home.js';
-import { homeConversation, rememberHomeConversation } from '../../../src/core/home-refresh.js';
-import type { UserAddress } from '../../../src/core/ports.js';
+import type { Card, RequestInfo, UserAddress } from '../../../src/core/index.js';
+import {
+  conversationAddress,
+  decodeAddress,
+  homeCards,
+  homeConversation,
+  rememberHomeConversation,
+  userAddress,
+} from '../../../src/core/index.js';
 import { refusedBlocks } from '../errors.js';
 import { homeView, textOnlyHomeView } from '../home.js';
 import { requestInfo } from '../inbound.js';

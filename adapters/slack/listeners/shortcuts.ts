@@ -4,10 +4,12 @@
  * (read with the bot token, checked like an upload; a file that cannot be used is left out and said).
  */
 import type { App, MessageShortcut } from '@slack/bolt';
-import { CREATE_FROM_MESSAGE_ACTION } from '../../../src/core/commands/videos/create-from.js';
-import { UserError } from '../../../src/core/context.js';
-import { TEXT_FILE_TYPES } from '../../../src/core/long-text.js';
-import { SCRIPT_MAX } from '../../../src/core/videos/create-request.js';
+import {
+  CREATE_FROM_MESSAGE_ACTION,
+  SCRIPT_MAX,
+  TEXT_FILE_TYPES,
+  UserError,
+} from '../../../src/core/index.js';
 import { commandText } from '../command-text.js';
 import { readSlackFile, type SlackFile, slackFileLinks } from '../files.js';
 import { requestInfo } from '../inbound.js';

@@ -1,4 +1,4 @@
-import type { Response } from '../../../src/core/cards.js';
+import type { Response } from '../../../src/core/index.js';
 import type { Surface } from '../present.js';
 import type { ListenerContext } from './context.js';
 

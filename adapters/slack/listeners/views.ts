@@ -4,12 +4,8 @@
  * closed and answers afterwards.
  */
 import type { AllMiddlewareArgs, App, SlackViewMiddlewareArgs, ViewSubmitAction, webApi } from '@slack/bolt';
-import type { Response } from '../../../src/core/cards.js';
-import { UserError } from '../../../src/core/context.js';
-import { within } from '../../../src/core/deadline.js';
-import { joinParts, TEXT_FILE_TYPES } from '../../../src/core/long-text.js';
-import { say } from '../../../src/core/messages.js';
-import { SCRIPT_MAX } from '../../../src/core/videos/create-request.js';
+import type { Response } from '../../../src/core/index.js';
+import { joinParts, SCRIPT_MAX, say, TEXT_FILE_TYPES, UserError, within } from '../../../src/core/index.js';
 import { readSlackFile, type SlackFile } from '../files.js';
 import { requestInfo } from '../inbound.js';
 import {

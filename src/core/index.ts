@@ -1,0 +1,116 @@
+/**
+ * The core's one entry for adapters: everything `adapters/**` and the platform table (`src/adapters.ts`) use
+ * from the core, and nothing else. Core files import each other directly, never through this file, so no
+ * module inside the core waits on the entry at load time (an ESM cycle through it could leave a binding
+ * undefined). Moving a core file changes a line here, not the adapters; test/core/core-entry.test.ts fails
+ * when an adapter reaches past the entry.
+ */
+
+// Ports: what an adapter implements or is handed.
+
+export {
+  type ChatAdapter,
+  type ChatCapabilities,
+  ChatDeliveryError,
+  type ChatPlatform,
+  type ChatSender,
+  type Clock,
+  type ConversationAddress,
+  type ConversationMembership,
+  type FileLinks,
+  type InteractionEntry,
+  type Logger,
+  type MessageAddress,
+  type Store,
+  type TextFile,
+  type UserAddress,
+} from './ports.js';
+
+// Addresses: the opaque `platform:…` strings for users, conversations and messages.
+
+export { conversationAddress, decodeAddress, messageAddress, userAddress } from './address.js';
+
+// Dispatch: the bot adapters feed, the request they build, and how failures come back.
+
+export type { Bot } from './bot.js';
+export { type Mentioned, mentionsOf, type RequestInfo, UserError, userError } from './context.js';
+export { abortAfter, within } from './deadline.js';
+export { describeError, errorMessage } from './describe-error.js';
+export { errorCard } from './error-card.js';
+export { forgetWorkspace } from './forget-workspace.js';
+export { err, ok, type Result } from './result.js';
+export { refusedWhere, WorkspaceGate } from './workspace-gate.js';
+
+// Commands: their specs, references and parsing, for registering and reading typed commands.
+
+export { type CommandArg, type CommandRef, typedCommand, type UsageOption } from './command-ref.js';
+export { type CommandSpec, type OptionSpec, type RawArgs, splitName } from './command-spec.js';
+export { MODULES } from './commands/index.js';
+export { CREATE_FROM_MESSAGE_ACTION } from './commands/videos/create-from.js';
+export { createRegistry, parseCommandText } from './parse/parse-command.js';
+export { tokenize } from './parse/tokenize.js';
+
+// Cards: what the core answers with, for each adapter to render.
+
+export type {
+  Attachment,
+  Button,
+  Card,
+  Confirm,
+  Control,
+  Field,
+  FileInput,
+  Form,
+  FormInput,
+  Image,
+  Progress,
+  Response,
+  Section,
+  Select,
+  SelectOption,
+  Tone,
+  Video,
+  Visibility,
+} from './cards.js';
+export { withoutAttachment } from './format/csv.js';
+export { progressBar } from './live/video-card.js';
+
+// Text: typed pieces (commands, mentions, links) and the message table's wording.
+
+export { say } from './messages.js';
+export {
+  dropMarkup,
+  link,
+  literal,
+  type MentionTarget,
+  mention,
+  type Piece,
+  parseMention,
+  pieceSource,
+  plainPiece,
+  restore,
+  shield,
+  toPlainText,
+} from './text.js';
+
+// Long text: scripts typed in parts or attached as files.
+
+export {
+  fileLinks,
+  joinParts,
+  maxBytesFor,
+  mustBeTyped,
+  readTextFile,
+  splitInput,
+  TEXT_FILE_TYPES,
+} from './long-text.js';
+export { SCRIPT_MAX } from './videos/create-request.js';
+
+// Home: the App Home tab's cards and where a member's home conversation is.
+
+export { homeCards, runsInDirectMessage } from './home.js';
+export { homeConversation, homeOpened, rememberHomeConversation } from './home-refresh.js';
+
+// The video API's vocabulary adapters show as choices.
+
+export { PLATFORMS } from './video-api.js';
