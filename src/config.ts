@@ -22,7 +22,7 @@ const schema = z.object({
   }),
   /**
    * With DATABASE_URL: how long anything waits on a stopped replica (lock waits; its idle transaction is ended
-   * after half of it). See `sessionSettings` in src/store/postgres/postgres-store.ts.
+   * after half of it). See `sessionSettings` in src/store/postgres/session.ts.
    */
   DATABASE_TIMEOUT_MS: optional
     .transform((v) => (v === undefined ? 4000 : Number(v)))

@@ -242,6 +242,7 @@ async function videoApi(s: Startup) {
   const replicas = await openReplicaRegistry({
     databaseUrl: config.DATABASE_URL,
     id: config.REELBOT_REPLICA_ID,
+    databaseTimeoutMs: config.DATABASE_TIMEOUT_MS,
     clock: s.clock,
     logger: s.logger,
     peakUse: () => budgets.peakUse(),

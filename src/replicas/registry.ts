@@ -52,6 +52,8 @@ export interface OpenReplicaRegistryOptions {
   databaseUrl?: string | undefined;
   /** `REELBOT_REPLICA_ID`. */
   id?: string | undefined;
+  /** `DATABASE_TIMEOUT_MS` (see src/store/postgres/session.ts). */
+  databaseTimeoutMs?: number;
   clock: Clock;
   logger: Logger;
   /** This replica's largest use of any limit in its current window (`RateBudgetRegistry.peakUse`). */
@@ -69,8 +71,14 @@ export async function openReplicaRegistry(options: OpenReplicaRegistryOptions): 
   const { default: pg } = await import('pg');
   const { migratePostgres } = await import('../store/postgres/migrations.js');
   const { PostgresReplicaRegistry } = await import('./postgres-registry.js');
-  // Two connections: a hung one cannot starve the heartbeat (it is replaced on the next attempt).
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
+  const { DEFAULT_DATABASE_TIMEOUT_MS, sessionSettings } = await import('../store/postgres/session.js');
+  // Two connections: a hung one cannot starve the heartbeat (it is replaced on the next attempt). The store's
+  // timeouts: a replica stopped while its heartbeat holds the table lock must not hold the others' up.
+  const pool = new pg.Pool({
+    connectionString: options.databaseUrl,
+    max: 2,
+    ...sessionSettings(options.databaseTimeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS),
+  });
   pool.on('error', (error) =>
     options.logger.warn({ err: error }, 'replica registry: idle connection failed'),
   );

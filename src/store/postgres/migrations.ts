@@ -337,7 +337,7 @@ export async function migratePostgres(pool: pg.Pool, options: MigratePostgresOpt
   try {
     await client.query('BEGIN');
     // Replicas starting together wait here for the one migrating, however long that takes: not the store
-    // sessions' short lock and idle timeouts (postgres-store.ts sessionSettings).
+    // sessions' short lock and idle timeouts (session.ts).
     await client.query(
       'SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0',
     );

@@ -14,9 +14,9 @@
  * other (measured: 2 of 40 watches were checked twice when their retries ran out); nothing here needs it.
  *
  * Nothing waits long on a replica that stopped (SIGSTOP, a paused VM, a long GC, a partition): every session
- * carries the timeouts of `sessionSettings` (postgres-store.ts), so the server ends a transaction left idle by a paused replica
- * after half the lock timeout, releasing its row locks, while a statement waits for a lock at most the lock
- * timeout (then it fails with 55P03 and its transaction runs again). Leases (watch and outbox claims) are
+ * carries the timeouts of `sessionSettings` (session.ts), so the server ends a transaction left idle by a
+ * paused replica after half the lock timeout, releasing its row locks, while a statement waits for a lock at
+ * most the lock timeout (then it fails with 55P03 and its transaction runs again). Leases (watch and outbox claims) are
  * fenced and timed by the database's clock, so the paused replica's late commit is refused (see the tables).
  *
  * A statement outside a transaction runs alone (autocommit, the server's default READ COMMITTED): each one the
