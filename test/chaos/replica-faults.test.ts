@@ -1,0 +1,287 @@
+/**
+ * A replica that stops without dying (issue 28): three replicas on one PostgreSQL database, each reaching it
+ * through its own endpoint of a TCP proxy that adds 2 ms each way (test/support/tcp-proxy.ts); members run
+ * create → render → schedule flows over Slack, round-robin over the replicas (test/replicas/support). Mid-way one
+ * replica is caught inside a store transaction (its session has one open in `pg_stat_activity`) and then
+ *
+ * (a) SIGSTOPped, as a frozen VM or container or a long GC pause: its process holds whatever it held, its
+ *     sockets open; or
+ * (b) partitioned: the proxy stops forwarding its connections both ways without closing them, as a dropped
+ *     network does (neither it nor the server hears of it until their own timeouts);
+ *
+ * for longer than the sessions' lock and idle-in-transaction timeouts and the outbox lease (30 s). Meanwhile the
+ * load balancer sends commands only to the other two (as its health check would) and a member keeps typing
+ * `create …` and clicking **Create** (a video created, charged and watched in store transactions): each must be
+ * answered within 3 s, as Slack waits no longer. Then the replica goes on (SIGCONT, or
+ * the network heals) and every flow must finish with nothing posted twice at the fake Slack (each post carries
+ * its outbox row's dedupe marker in its metadata), each milestone once, one charge per video.
+ *
+ * One cluster for both cases (a different victim each), spec profile; each case runs about 80 s.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Cluster, type Member, startCluster } from '../replicas/support/cluster.js';
+import { diagnose, pendingOutbox } from '../replicas/support/diagnose.js';
+import { cardsIn, type FlowOutcome, MILESTONES, runFlow, threadOf } from '../replicas/support/flows.js';
+import type { Replica } from '../replicas/support/replica.js';
+import { type Sent, SlackFrontDoor } from '../replicas/support/slack-front-door.js';
+import type { FakeSlack } from '../slack/fake-slack.js';
+import { blocksText } from '../slack/world.js';
+import { withClient } from '../support/postgres.js';
+
+/** Longer than the lock, statement and idle-in-transaction timeouts (a few seconds) and the outbox lease. */
+const FAULT_MS = 35_000;
+/** Slack shows "the app did not respond" after 3 s. */
+const ANSWER_MS = 3_000;
+/** Flows per case, and one more member who types `create` during the fault. */
+const FLOWS = 5;
+const STAGGER_MS = 500;
+/** How long a case's flows may take: ~45 s each, plus the fault, plus a lapsed lease's 30 s. */
+const FLOWS_BUDGET_MS = 45_000 + FAULT_MS + 30_000;
+const SCRIPT = 'A short film about lighthouses: who kept them, how the lamps turned, why they went dark.';
+// real-time-ok: replicas are child processes on the real clock
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+interface Fault {
+  what: string;
+  /** Starts the fault on the victim. */
+  begin(victim: Replica): void;
+  /** Ends it. */
+  end(victim: Replica): void;
+}
+
+describe('a replica paused or cut off from PostgreSQL, among three', () => {
+  let c: Cluster;
+  let passed = true;
+  beforeAll(async () => {
+    c = await startCluster({
+      replicas: 3,
+      // Two cases of FLOWS flows and a prober each.
+      flows: 2 * (FLOWS + 1),
+      flowsPerKey: 2,
+      profile: 'spec',
+      speed: 30,
+      seed: 28,
+      network: { delayMs: 2 },
+    });
+  }, 90_000);
+  afterAll(async () => {
+    const keepLogs = !passed || !!process.env.KEEP_REPLICAS;
+    if (keepLogs && c) console.info(`replica logs kept in ${c.dir}`);
+    await c?.close({ keepLogs });
+  });
+
+  it(
+    'SIGSTOP of one of three inside a transaction, longer than the timeouts: the others answer each command within 3 s; after SIGCONT nothing is posted twice',
+    async () => {
+      await withFault(c, 0, {
+        what: 'SIGSTOP',
+        begin: (victim) => victim.pause(),
+        end: (victim) => victim.resume(),
+      }).catch((error: unknown) => {
+        passed = false;
+        throw error;
+      });
+    },
+    FLOWS_BUDGET_MS + 60_000,
+  );
+
+  it(
+    'a partition of one of three inside a transaction (its connections silenced, not closed): the others answer each command within 3 s; after healing nothing is posted twice',
+    async () => {
+      const proxy = c.proxy;
+      if (!proxy) throw new Error('the cluster has no proxy');
+      await withFault(c, 1, {
+        what: 'partition',
+        begin: (victim) => proxy.partition(victim.id),
+        end: (victim) => proxy.heal(victim.id),
+      }).catch((error: unknown) => {
+        passed = false;
+        throw error;
+      });
+    },
+    FLOWS_BUDGET_MS + 60_000,
+  );
+});
+
+async function withFault(c: Cluster, nth: number, fault: Fault): Promise<void> {
+  const t0 = Date.now();
+  const deadline = t0 + FLOWS_BUDGET_MS;
+  const members = c.members.slice(nth * (FLOWS + 1), (nth + 1) * (FLOWS + 1));
+  const prober = members.pop() as Member;
+  const victim = c.replicas[nth + 1] as Replica;
+  const door = new SlackFrontDoor(c.replicas, () => c.slack.responseUrl());
+
+  // ---- the flows, round-robin over all three ----
+  const flows: FlowOutcome[] = members.map((member) => ({
+    member,
+    done: false,
+    retries: 0,
+    trace: [],
+    at: {},
+  }));
+  const running = Promise.all(
+    flows.map(async (f, i) => {
+      await sleep(i * STAGGER_MS);
+      try {
+        await runFlow(f, { door, slack: c.slack, deadline, scheduleLeadMs: 20_000 });
+      } catch (error) {
+        f.error = String(error);
+      }
+    }),
+  );
+  // Mid-way: every video created and watched, cards being posted and edited by all three replicas.
+  while (flows.some((f) => f.at.created === undefined) && Date.now() < t0 + 30_000) await sleep(100);
+  await sleep(2_000);
+
+  // ---- the fault, begun while the victim has a transaction open ----
+  door.out.add(victim.id);
+  const caught = await catchInTransaction(c, victim, fault);
+  const faultAt = Date.now();
+  const answers: number[] = [];
+  const unanswered: string[] = [];
+  let k = 0;
+  while (Date.now() < faultAt + FAULT_MS) {
+    const took = await createAndConfirm(door, c.slack, prober, ++k);
+    for (const step of ['create', 'confirm'] as const) {
+      const ms = took[step];
+      if (ms === undefined || ms > ANSWER_MS) unanswered.push(`${step} #${k}: ${ms ?? 'no answer in 10 s'}`);
+      if (ms !== undefined) answers.push(ms);
+    }
+    await sleep(500);
+  }
+  fault.end(victim);
+  door.out.delete(victim.id);
+  await running;
+
+  // ---- the outbox drains; what Slack holds ----
+  const outbox = () =>
+    withClient(c.databaseUrl, async (db) => {
+      const { rows } = await db.query<{ status: string; n: number }>(
+        'SELECT status, count(*)::int AS n FROM outbox GROUP BY status',
+      );
+      return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+    });
+  while ((await outbox()).pending && Date.now() < deadline + 15_000) await sleep(200);
+  const rows = await outbox();
+  const doubles = doublePosts(c.slack);
+  console.info(
+    `${fault.what} of ${victim.id} for ${FAULT_MS / 1000} s (${caught ? 'inside a transaction' : 'never caught inside a transaction'}): ${answers.length} commands answered during it, slowest ${Math.max(0, ...answers)} ms; flows done ${flows.filter((f) => f.done).length}/${flows.length} in ${Math.round((Date.now() - t0) / 1000)} s; requests served ${JSON.stringify(Object.fromEntries(door.served))}; posts twice ${doubles.length}; outbox ${JSON.stringify(rows)}; proxy connections of ${victim.id} ${JSON.stringify(c.proxy?.connections(victim.id))}`,
+  );
+  const problems = flows.filter((f) => !f.done).map((f) => `flow ${f.member.n}: ${f.error ?? 'not done'}`);
+  if (problems.length > 0) console.info(await diagnose(c.databaseUrl, flows));
+  if (rows.pending) console.info(await pendingOutbox(c.databaseUrl));
+
+  expect(caught, 'the victim was caught with a transaction open').toBe(true);
+  expect(unanswered, `commands to the other two during the ${fault.what}`).toEqual([]);
+  expect(answers.length).toBeGreaterThanOrEqual(5);
+  expect(doubles, 'dedupe markers posted more than once').toEqual([]);
+  expect(problems).toEqual([]);
+  for (const f of flows) {
+    const cards = cardsIn(c.slack, f.member.channel);
+    expect(cards.length, `flow ${f.member.n}: cards`).toBe(1);
+    const thread = threadOf(c.slack, cards[0] as (typeof cards)[number]);
+    expect({
+      ready: thread.filter((m) => MILESTONES.ready(m.text)).length,
+      rendered: thread.filter((m) => MILESTONES.rendered(m.text)).length,
+      posted: thread.filter((m) => MILESTONES.posted(m.text)).length,
+    }).toEqual({ ready: 1, rendered: 1, posted: 1 });
+    expect(c.sim.chargesFor(f.videoId as string).length, `flow ${f.member.n}: charges`).toBe(1);
+  }
+  expect({ pending: rows.pending ?? 0, failed: rows.failed ?? 0 }, 'outbox').toEqual({
+    pending: 0,
+    failed: 0,
+  });
+  for (const r of c.replicas) expect((await r.health())?.status, `${r.id} healthy afterwards`).toBe(200);
+}
+
+/**
+ * Begins the fault at a moment the victim's session has a transaction open, seen from the server
+ * (`pg_stat_activity`, its sessions named `reelbot-<id>`): begun, then checked again, and undone to try once
+ * more if the transaction had ended in between. False when it never caught one in 20 s (the fault stays on).
+ */
+async function catchInTransaction(c: Cluster, victim: Replica, fault: Fault): Promise<boolean> {
+  const inTransaction = (db: Parameters<Parameters<typeof withClient>[1]>[0]) =>
+    db
+      .query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND xact_start IS NOT NULL',
+        [`reelbot-${victim.id}`],
+      )
+      .then((r) => (r.rows[0]?.n ?? 0) > 0);
+  return withClient(c.databaseUrl, async (db) => {
+    const until = Date.now() + 20_000;
+    while (Date.now() < until) {
+      if (await inTransaction(db)) {
+        fault.begin(victim);
+        // A COMMIT already on its way (the proxy's 2 ms) lands; one that was not sent never will.
+        await sleep(20);
+        if (await inTransaction(db)) return true;
+        fault.end(victim);
+      }
+      await sleep(5);
+    }
+    fault.begin(victim);
+    return false;
+  });
+}
+
+/**
+ * One command as a member types it and one click, timed until Slack shows each answer (on the response_url):
+ * `create …` (its cost card), then **Create** on that card (the video created, charged and watched, in store
+ * transactions). Each time in ms, or undefined when no answer came in 10 s.
+ */
+async function createAndConfirm(
+  door: SlackFrontDoor,
+  slack: FakeSlack,
+  member: Member,
+  k: number,
+): Promise<{ create?: number; confirm?: number }> {
+  const { user, channel } = member;
+  const create = await answer(
+    slack,
+    () => door.command(user, channel, `create --name "Probe ${k}" --model storyboard ${SCRIPT}`),
+    (r) => (/video\.create\.confirm/.test(JSON.stringify(r.blocks)) ? (r.blocks as unknown[]) : undefined),
+  );
+  if (!create) return {};
+  const confirm = await answer(
+    slack,
+    () =>
+      door.click(
+        user,
+        channel,
+        { blocks: create.value, ts: '1700000001.000100', ephemeral: true },
+        'video.create.confirm',
+      ),
+    (r) =>
+      /id `[^`]+`/.test(`${String(r.text ?? '')}\n${blocksText((r.blocks as unknown[] | undefined) ?? [])}`)
+        ? true
+        : undefined,
+  );
+  return { create: create.ms, ...(confirm ? { confirm: confirm.ms } : {}) };
+}
+
+async function answer<T>(
+  slack: FakeSlack,
+  send: () => Promise<Sent>,
+  accept: (reply: Record<string, unknown>) => T | undefined,
+): Promise<{ ms: number; value: T } | undefined> {
+  const started = Date.now();
+  const sent = await send().catch(() => undefined);
+  while (sent && Date.now() < started + 10_000) {
+    for (const reply of slack.responsesTo(sent.responseUrl)) {
+      const value = accept(reply);
+      if (value !== undefined) return { ms: Date.now() - started, value };
+    }
+    await sleep(25);
+  }
+  return undefined;
+}
+
+/** Dedupe markers (each outbox row's, in a post's metadata) that Slack received more than once. */
+function doublePosts(slack: FakeSlack): string[] {
+  const seen = new Map<string, number>();
+  for (const m of slack.messages) {
+    const id = m.metadata?.event_payload.dedupeId;
+    if (typeof id === 'string') seen.set(id, (seen.get(id) ?? 0) + 1);
+  }
+  return [...seen].filter(([, n]) => n > 1).map(([id, n]) => `${id} ×${n}`);
+}
