@@ -73,10 +73,10 @@ const ADAPTERS: readonly AdapterEntry[] = [
   ),
   entry(
     (config) => config.discord,
-    async (discord, { bot, http, logger, clock, gate, gatewayLeadership }) =>
+    async (discord, { bot, http, logger, clock, store, gate, gatewayLeadership }) =>
       (await import('../adapters/discord/index.js')).createDiscordAdapter({
         config: discord,
-        ...{ bot, http, logger, clock, gate },
+        ...{ bot, http, logger, clock, store, gate },
         ...(gatewayLeadership ? { gatewayLeadership } : {}),
       }),
   ),

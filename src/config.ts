@@ -20,6 +20,15 @@ const schema = z.object({
   DATABASE_URL: optional.refine((v) => v === undefined || /^postgres(ql)?:\/\/./.test(v), {
     message: 'must be a postgres:// URL, e.g. postgres://reelbot:secret@db.internal:5432/reelbot',
   }),
+  /**
+   * With DATABASE_URL: how long anything waits on a stopped replica (lock waits; its idle transaction is ended
+   * after half of it). See `sessionSettings` in src/store/postgres/postgres-store.ts.
+   */
+  DATABASE_TIMEOUT_MS: optional
+    .transform((v) => (v === undefined ? 4000 : Number(v)))
+    .refine((v) => Number.isInteger(v) && v >= 200 && v <= 600_000, {
+      message: 'must be milliseconds between 200 and 600000, e.g. 4000',
+    }),
   /** Who this process is among the replicas sharing DATABASE_URL; default `<hostname>-<pid>-<random>`. */
   REELBOT_REPLICA_ID: optional,
   REELBOT_SECRET_KEY: optional.refine((v) => v === undefined || decodeSecretKey(v) !== undefined, {

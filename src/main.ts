@@ -289,6 +289,7 @@ async function openData(s: Startup): Promise<Store> {
       secretKey: decodeSecretKey(s.config.REELBOT_SECRET_KEY as string) as Buffer,
       clock: s.clock,
       logger: s.logger,
+      timeoutMs: s.config.DATABASE_TIMEOUT_MS,
     });
     s.teardown.push(() => store.close());
     s.logger.info({ store: 'postgres' }, 'store: PostgreSQL (DATABASE_URL)');

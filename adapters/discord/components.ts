@@ -93,7 +93,7 @@ export type MessagePayload = CardPayload | EmbedPayload;
 export const isComponentsV2 = (payload: MessagePayload): payload is CardPayload =>
   'flags' in payload && (payload.flags & MessageFlags.IsComponentsV2) !== 0;
 
-/** An action that did not fit a `custom_id`, kept in memory under a key. */
+/** An action that did not fit a `custom_id`, kept in the store under a key (memory.ts). */
 export interface KeptAction {
   action: string;
   value: string;

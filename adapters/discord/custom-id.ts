@@ -5,13 +5,13 @@
  * - `r|<action>|<value>` run a core action (`r2|…`, `r3|…` when the same pair appears twice on one message,
  *   since Discord wants unique ids per message);
  * - `c|<action>|<value>` a destructive action: the first click asks "are you sure?";
- * - `h|<key>` an action too long for 100 characters, kept in memory;
- * - `o|<key>` open a form kept in memory (after a deferral, or to fix errors); `o|<key>|<n>` its page n (from 0)
+ * - `h|<key>` an action too long for 100 characters, kept in the store (memory.ts);
+ * - `o|<key>` open a form kept in the store (after a deferral, or to fix errors); `o|<key>|<n>` its page n (from 0)
  *   when it is shown in pages;
  * - `x|<n>` dismiss a confirmation;
  * - `m|<key>|<formId>|<state>` a modal (`m|<key>` when its state is too long to carry);
- * - `p|<key>|<n>/<N>` page n (from 0) of a form shown in N pages, kept in memory with the values of the pages
- *   before.
+ * - `p|<key>|<n>/<N>` page n (from 0) of a form shown in N pages, kept in the store with the values of the
+ *   pages before.
  */
 import { DISCORD } from './limits.js';
 

@@ -9,7 +9,7 @@
 import { REST } from 'discord.js';
 import type { Config } from '../../src/config.js';
 import type { Bot } from '../../src/core/bot.js';
-import type { ChatAdapter, ChatCapabilities, Clock, Logger } from '../../src/core/ports.js';
+import type { ChatAdapter, ChatCapabilities, Clock, Logger, Store } from '../../src/core/ports.js';
 import type { WorkspaceGate } from '../../src/core/workspace-gate.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { CommandRoutes } from './commands.js';
@@ -32,6 +32,8 @@ export interface DiscordAdapterOptions {
   http: HttpServer;
   logger: Logger;
   clock: Clock;
+  /** Where interaction state lives (forms, pages, long values), so any replica serves the next interaction. */
+  store: Store;
   /** How long the core may take before an interaction is deferred (default 1.5 s of Discord's 3 s). */
   deferAfterMs?: number;
   /** Register `/reel` at start (default true). */
@@ -77,7 +79,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
   const { config, bot, logger, clock } = options;
   const log = logger.child({ component: 'discord' });
   const settings = { ...DEFAULTS, ...withoutUndefined(options) };
-  const memory = new AdapterMemory(clock);
+  const memory = new AdapterMemory(options.store.interactions);
   const routes = new CommandRoutes(bot.commands);
   const rest = createRest(config);
   const senderRest = createRest(config, { rejectOnRateLimit: true, retries: 0 });

@@ -84,7 +84,10 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
       const ref = randomUUID().slice(0, 8);
       ctx.log.error({ err: loggable(error), ref, kind: inbound.kind }, 'discord interaction failed');
       if (!answered && inbound.kind !== 'ping') {
-        await privately(reply, ctx.render.card(cardOf(errorCard(say('internal', { ref }))))).catch(() => {});
+        const card = await ctx.render
+          .card(cardOf(errorCard(say('internal', { ref }))))
+          .catch(() => undefined);
+        if (card) await privately(reply, card).catch(() => {});
       }
     } finally {
       acknowledged();
@@ -125,12 +128,12 @@ async function dispatch(ctx: InteractionContext, inbound: Inbound, reply: Replie
 }
 
 /** An interaction from a server (or DM) the bot does not serve: one private sentence (autocomplete: none). */
-function refuse(ctx: InteractionContext, i: Exclude<Inbound, { kind: 'ping' }>, reply: Replier) {
+async function refuse(ctx: InteractionContext, i: Exclude<Inbound, { kind: 'ping' }>, reply: Replier) {
   if (i.kind === 'autocomplete')
     return reply.callback({
       type: InteractionResponseType.ApplicationCommandAutocompleteResult,
       data: { choices: [] },
     });
   const where = refusedWhere('discord', i.guildId ?? DM_WORKSPACE);
-  return privately(reply, ctx.render.card(cardOf(errorCard(say('workspace-not-allowed', { where })))));
+  return privately(reply, await ctx.render.card(cardOf(errorCard(say('workspace-not-allowed', { where })))));
 }

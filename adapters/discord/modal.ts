@@ -186,12 +186,16 @@ export function readSubmission(
   return values;
 }
 
+/** Every value a submission carries (a stand-in for a long option value among them, see memory.ts). */
+export const submittedValues = (fields: SubmittedFields): string[] =>
+  Object.values(fields).flatMap((field) => field.values ?? [field.value ?? '']);
+
 /** The form with the submitted values as its initial ones, so "fix it" reopens it filled in. */
 export function prefilled(form: Form, values: Record<string, string>): Form {
   return {
     ...form,
     inputs: form.inputs.map((input) =>
-      // A secret is typed again: the form (with its values) waits in memory until the member reopens it.
+      // A secret is typed again: the form (with its values) waits in the store until the member reopens it.
       values[input.id] !== undefined &&
       values[input.id] !== '' &&
       input.kind !== 'file' &&

@@ -130,7 +130,7 @@ export function createDiscordSender(options: {
 
   /** A new message: a Components V2 card (the flag, components, who it pings; no content, no embeds). */
   async function send(channel: string, card: Card, extra: Record<string, unknown>): Promise<APIMessage> {
-    const payload = render.card(card);
+    const payload = await render.card(card);
     return call<APIMessage>(() =>
       rest.post(Routes.channelMessages(channel), {
         body: {
@@ -167,7 +167,7 @@ export function createDiscordSender(options: {
     async update(message: MessageAddress, card: Card): Promise<void> {
       const target = locate(message);
       if (!target.message) throw new ChatDeliveryError(`not a message address: ${message}`, false);
-      const payload = render.card(card);
+      const payload = await render.card(card);
       await call(() =>
         rest.patch(Routes.channelMessage(target.channel, target.message as string), {
           body: {

@@ -71,7 +71,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     store,
     people: new SlackPeople(options.clock, logger),
     groups: new SlackGroups(options.clock, logger),
-    presenter: createPresenter({ logger, clock: options.clock }),
+    presenter: createPresenter({ logger, clock: options.clock, store: store.interactions }),
     logger,
     clock: options.clock,
     acks: options.http.acks,

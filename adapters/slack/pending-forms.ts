@@ -1,40 +1,40 @@
 import { randomUUID } from 'node:crypto';
 import type { Form } from '../../src/core/cards.js';
-import type { Clock } from '../../src/core/ports.js';
+import type { Store } from '../../src/core/ports.js';
 import type { Replay } from './present.js';
 
 /** Forms waiting behind an "Open form" button: as long as a response_url lives. */
 const PENDING_TTL_MS = 30 * 60_000;
-const PENDING_MAX = 1_000;
 
-/** Forms offered behind an "Open form" button, kept a while under a random id (named by the button's value). */
+const keyOf = (id: string) => `slack:form:${id}`;
+
+/**
+ * Forms offered behind an "Open form" button, kept a while under a random id (named by the button's value). They
+ * live in the store (`Store.interactions`, issue 28): the click may reach another replica than the one that
+ * offered the form.
+ */
 export class PendingForms {
-  private readonly pending = new Map<string, { form: Form; until: number }>();
+  constructor(private readonly store: Store['interactions']) {}
 
-  constructor(private readonly clock: Clock) {}
-
-  /** Keeps `form` and returns its id; the oldest or expired forms make room. */
-  add(form: Form): string {
+  /** Keeps `form` and returns its id. */
+  async add(form: Form): Promise<string> {
     const id = randomUUID();
-    this.pending.set(id, { form, until: this.clock.now() + PENDING_TTL_MS });
-    for (const [key, entry] of this.pending) {
-      if (this.pending.size <= PENDING_MAX && entry.until > this.clock.now()) break;
-      this.pending.delete(key);
-    }
+    await this.store.put([{ key: keyOf(id), value: form, ttlMs: PENDING_TTL_MS }]);
     return id;
   }
 
   /** The form an "Open form" button stands for, by its value (and the replay it carries). */
-  fromButton(value: string): { form?: Form; replay?: Replay } {
+  async fromButton(value: string): Promise<{ form?: Form; replay?: Replay }> {
+    let parsed: { f?: unknown; r?: Replay };
     try {
-      const parsed = JSON.parse(value) as { f?: string; r?: Replay };
-      const entry = parsed.f ? this.pending.get(parsed.f) : undefined;
-      return {
-        ...(entry && entry.until > this.clock.now() ? { form: entry.form } : {}),
-        ...(parsed.r ? { replay: parsed.r } : {}),
-      };
+      parsed = JSON.parse(value) as { f?: unknown; r?: Replay };
     } catch {
       return {};
     }
+    const form = typeof parsed.f === 'string' ? await this.store.get<Form>(keyOf(parsed.f)) : undefined;
+    return {
+      ...(form ? { form } : {}),
+      ...(parsed.r ? { replay: parsed.r } : {}),
+    };
   }
 }

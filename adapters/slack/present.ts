@@ -12,7 +12,7 @@ import { errorCard } from '../../src/core/bot.js';
 import type { Card, Form, Response } from '../../src/core/cards.js';
 import { withoutAttachment } from '../../src/core/format/csv.js';
 import { say } from '../../src/core/messages.js';
-import type { Clock, Logger } from '../../src/core/ports.js';
+import type { Clock, Logger, Store } from '../../src/core/ports.js';
 import { describeSlackError } from './errors.js';
 import { answerWithFile } from './files-out.js';
 import { formToView, type ModalOrigin } from './modal.js';
@@ -52,7 +52,7 @@ export interface Presenter {
   /** Opens a modal now; false when the trigger is stale or Slack refused it. */
   openModal(form: Form, surface: Surface): Promise<boolean>;
   /** The form an "Open form" button stands for, by its value. */
-  pendingForm(value: string): { form?: Form; replay?: Replay };
+  pendingForm(value: string): Promise<{ form?: Form; replay?: Replay }>;
   ephemeral(surface: Surface, message: SlackMessage): Promise<void>;
 }
 
@@ -63,11 +63,16 @@ interface PresenterContext {
   pending: PendingForms;
 }
 
-export function createPresenter(options: { logger: Logger; clock: Clock }): Presenter {
+export function createPresenter(options: {
+  logger: Logger;
+  clock: Clock;
+  /** Where forms behind an "Open form" button wait, so any replica opens them. */
+  store: Store['interactions'];
+}): Presenter {
   const ctx: PresenterContext = {
     clock: options.clock,
     log: options.logger.child({ component: 'slack' }),
-    pending: new PendingForms(options.clock),
+    pending: new PendingForms(options.store),
   };
   return {
     present: (response, surface) => present(ctx, response, surface),
@@ -151,7 +156,7 @@ async function openModal(ctx: PresenterContext, form: Form, surface: Surface): P
 
 /** The late path: an ephemeral card with an "Open form" button (its click has a fresh trigger id). */
 async function offerForm(ctx: PresenterContext, form: Form, surface: Surface): Promise<void> {
-  const id = ctx.pending.add(form);
+  const id = await ctx.pending.add(form);
   const replay = surface.replay ? JSON.stringify(surface.replay) : undefined;
   // The replay lets the button work after a restart too, when it fits in a button value.
   const value = JSON.stringify({

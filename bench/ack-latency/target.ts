@@ -173,6 +173,7 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
           },
           bot,
           http,
+          store,
           logger: silent,
           clock: systemClock,
           registerOnStart: false,

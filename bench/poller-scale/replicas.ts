@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { systemClock } from '../../src/core/ports.js';
 import type { SeedTeam } from '../../src/simulator/index.js';
-import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { DEFAULT_DATABASE_TIMEOUT_MS, openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPostgres, type TestPostgres } from '../../test/support/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../../test/support/tcp-proxy.js';
 import { summariseCpuProfile } from '../lib/cpu-profile.js';
@@ -54,8 +54,8 @@ export interface ReplicasBenchOptions {
 }
 
 const ROOT = join(import.meta.dirname, '../..');
-/** The replicas' session lock timeout (ms), the pause run's target. */
-export const REPLICA_LOCK_TIMEOUT_MS = 5_000;
+/** The replicas' session lock timeout (ms, DATABASE_TIMEOUT_MS's default): the pause run's target. */
+export const REPLICA_LOCK_TIMEOUT_MS = DEFAULT_DATABASE_TIMEOUT_MS;
 const NETWORK_DELAY_MS = 2;
 const PAUSE_AFTER_MS = 10_000;
 const PAUSE_MS = 60_000;

@@ -277,6 +277,17 @@ export interface Watch {
   /** Give up (with a message) after this instant. */
   expiresAt: number;
   status: 'active' | 'done' | 'expired';
+  /** Set on the watches `watches.claim` returns: the claim to commit under. */
+  lease?: WatchLease;
+}
+
+/**
+ * A poller's claim on a watch: who holds it, and its fencing token, bumped by every claim, so a commit under a
+ * claim that lapsed and was taken again (even by the same poller) is refused.
+ */
+export interface WatchLease {
+  holder: string;
+  token: number;
 }
 export type NewWatch = Omit<Watch, 'id' | 'status' | 'createdAt'> & { id?: string };
 
@@ -329,6 +340,8 @@ export interface OutboxItem {
   attempts: number;
   notBefore: number;
   createdAt: number;
+  /** The fencing token of this sender's claim on the row, once claimed (`outbox.claim`). */
+  claim?: number;
 }
 
 export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'failed';
@@ -405,6 +418,16 @@ export interface PendingEffect {
   nextAt: number;
 }
 
+/** One value an adapter keeps for a later interaction (`Store.interactions`). */
+export interface InteractionEntry {
+  key: string;
+  /** Any JSON value. */
+  value: unknown;
+  ttlMs: number;
+  /** A credential (an interaction token): sealed at rest with the store's secret key. */
+  sealed?: boolean;
+}
+
 /**
  * Persistence, asynchronous so SQLite (embedded) and PostgreSQL (several replicas) serve it alike.
  * `transaction(fn)` makes state + outbox atomic: `fn` gets `tx`, the same store bound to the transaction (the
@@ -470,16 +493,17 @@ export interface Store {
     ): Promise<void>;
     /**
      * Leases watches to one poller (issue 17): of `ids`, those still active, due at `lease.now` and not leased
-     * to another poller (or whose lease has run out) are leased to `lease.holder` until `lease.until`, and
-     * returned. Pollers sharing a database (replicas) thus never check one watch at once, and a dead one's
-     * watches are taken over once its leases lapse. `due` leaves out watches under a running lease.
+     * to another poller (or whose lease has run out) are leased to `lease.holder` for `lease.until - lease.now`
+     * (by the database's clock on PostgreSQL), and returned with their `lease`. Pollers sharing a database
+     * (replicas) thus never check one watch at once, and a dead one's watches are taken over once its leases
+     * lapse. `due` leaves out watches under a running lease.
      */
     claim(ids: readonly string[], lease: { holder: string; now: number; until: number }): Promise<Watch[]>;
     /**
-     * Ends `holder`'s lease on a watch; false when another poller has leased it since (this lease ran out):
-     * the caller's result is then stale and must not be committed.
+     * Ends a claim on a watch; false when the watch was claimed again since (this lease ran out): the caller's
+     * result is then stale and must not be committed.
      */
-    release(id: string, holder: string): Promise<boolean>;
+    release(id: string, lease: WatchLease): Promise<boolean>;
   };
   cards: {
     get(key: string): Promise<CardRecord | undefined>;
@@ -500,18 +524,20 @@ export interface Store {
     /** Ready items (notBefore <= now), oldest first; superseded card updates are skipped by the sender. */
     ready(platform: ChatPlatform, now: number, limit: number): Promise<OutboxItem[]>;
     /**
-     * Takes a ready item for one sender just before it sends: moves notBefore to now + leaseMs, so no other
-     * sender on the database sends it too; false when it is no longer ready (done, failed, or claimed). An
-     * item whose sender died while sending is ready again once the lease has run out.
+     * Takes a ready item for one sender just before it sends: hides it from every other sender for `leaseMs`
+     * (by the database's clock on PostgreSQL) and returns the claim's fencing token; undefined when it is no
+     * longer ready (done, failed, or claimed). An item whose sender died while sending is ready again once the
+     * lease has run out. The calls below given a token change the row only while that claim is its latest.
      */
-    claim(id: number, now: number, leaseMs: number): Promise<boolean>;
-    done(id: number): Promise<void>;
+    claim(id: number, now: number, leaseMs: number): Promise<number | undefined>;
+    /** Marks the item delivered; false when it was not (finished already, or claimed again since `claim`). */
+    done(id: number, claim?: number): Promise<boolean>;
     /** Counts a failed attempt and sets when to try again. */
-    retry(id: number, notBefore: number): Promise<void>;
+    retry(id: number, notBefore: number, claim?: number): Promise<void>;
     /** Sets when to try again without counting an attempt: the platform asked us to wait (429). */
-    postpone(id: number, notBefore: number): Promise<void>;
+    postpone(id: number, notBefore: number, claim?: number): Promise<void>;
     /** Gives up on an item after too many attempts (kept for inspection). */
-    fail(id: number, error: string): Promise<void>;
+    fail(id: number, error: string, claim?: number): Promise<void>;
     /**
      * Gives up on every pending edit of a card and every item threaded under it, because the card itself
      * could not be posted; returns how many.
@@ -583,6 +609,21 @@ export interface Store {
     get(dedupeId: string): Promise<ChatDelivery | undefined>;
     begin(dedupeId: string, conversation: ConversationAddress): Promise<void>;
     finish(dedupeId: string, message: MessageAddress): Promise<void>;
+  };
+  /**
+   * What a chat adapter keeps between one interaction and the next (issue 28): a form it showed, the pages of
+   * a form submitted so far, a value too long for a control. JSON by key until it expires, read by whichever
+   * replica receives the next interaction.
+   */
+  interactions: {
+    /** Stores every entry (replacing any under the same key); expired entries are pruned now and then. */
+    put(entries: readonly InteractionEntry[]): Promise<void>;
+    /** The value kept under `key`, as it was put; undefined once expired (or when it cannot be opened). */
+    get<T>(key: string): Promise<T | undefined>;
+    /** Reads and deletes: of several replicas taking one key, one gets the value. */
+    take<T>(key: string): Promise<T | undefined>;
+    /** Deletes every expired entry; returns how many. */
+    prune(): Promise<number>;
   };
   /**
    * Forgets workspaces (`slack:T1`) in one transaction: every row addressed in them (linked keys, prefs,

@@ -86,7 +86,7 @@ export class DeliveryFailures {
     const { store, logger, metrics } = this.#o;
     await store.transaction(async () => {
       for (const item of group) {
-        await store.outbox.fail(item.id, reason);
+        await store.outbox.fail(item.id, reason, item.claim);
         if (refused) await this.#cardRefused(item);
       }
     });
@@ -175,8 +175,8 @@ export class DeliveryFailures {
     const { store } = this.#o;
     await store.transaction(async () => {
       for (const item of group) {
-        if (options.countAttempt === false) await store.outbox.postpone(item.id, notBefore);
-        else await store.outbox.retry(item.id, notBefore);
+        if (options.countAttempt === false) await store.outbox.postpone(item.id, notBefore, item.claim);
+        else await store.outbox.retry(item.id, notBefore, item.claim);
       }
     });
   }

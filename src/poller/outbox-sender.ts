@@ -9,9 +9,13 @@
  *   delivery-failures.ts.
  *
  * - Senders sharing one database (two processes, replicas) never send the same row twice: each claims a row
- *   just before sending it (`store.outbox.claim`), which hides it from the others for `leaseMs`. A row whose
- *   sender died mid-send goes out again once that lease has run out. Order is kept per sender; across senders
- *   an item may overtake one of its conversation that another sender has in flight.
+ *   just before sending it (`store.outbox.claim`), which hides it from the others for `leaseMs` by the
+ *   database's clock. A row whose sender died mid-send goes out again once that lease has run out. A sender
+ *   that stalled between its claim and the send (a paused process, a long GC) for more than half the lease
+ *   gives the row up instead of sending it: another sender may be taking it by then; and a sender's
+ *   done/retry/fail under a claim that was taken again since is refused (the claim's fencing token).
+ *   Order is kept per sender; across senders an item may overtake one of its conversation that another
+ *   sender has in flight.
  *
  * Delivery is at-least-once: a crash after the platform accepted a post and before the row is marked done
  * re-sends it on restart (after the lease). Every post carries `dedupeId = 'outbox:<row id>'`, stable across those retries, so
@@ -265,7 +269,7 @@ export class OutboxSender {
         });
         await store.transaction(async () => {
           await store.cards.setMessage(record.key, message);
-          await store.outbox.done(delivery.lead.id);
+          await this.#done(delivery.lead);
         });
         this.#failures.posted(record.key);
         this.#remember(record);
@@ -333,11 +337,23 @@ export class OutboxSender {
     const lease = this.#o.leaseMs ?? DEFAULT_LEASE_MS;
     const claimed = await store.transaction(async (tx) => {
       const mine: OutboxItem[] = [];
-      for (const item of delivery.group) if (await tx.outbox.claim(item.id, now, lease)) mine.push(item);
+      for (const item of delivery.group) {
+        const claim = await tx.outbox.claim(item.id, now, lease);
+        if (claim !== undefined) mine.push({ ...item, claim });
+      }
       return mine;
     });
     const lead = claimed[0];
     if (!lead) return false;
+    // The claim counts from before it was asked for (the database's lease began later, never earlier). A
+    // sender that stalled since, for half the lease, lets it lapse: another sender may be taking it over.
+    if (clock.now() - now > lease / 2) {
+      this.#o.logger.warn(
+        { outboxId: lead.id, stalledMs: clock.now() - now },
+        'outbox claim held too long before sending; leaving the row to the next claim',
+      );
+      return false;
+    }
     delivery.lead = lead;
     delivery.group = claimed;
     return true;
@@ -346,9 +362,17 @@ export class OutboxSender {
   async #complete(group: OutboxItem[], step: 'sent' | 'skipped'): Promise<Step> {
     const { store } = this.#o;
     await store.transaction(async () => {
-      for (const item of group) await store.outbox.done(item.id);
+      for (const item of group) await this.#done(item);
     });
     return step;
+  }
+
+  /** Marks a row delivered under this sender's claim; a claim taken again since is refused, and said. */
+  async #done(item: OutboxItem): Promise<void> {
+    if (await this.#o.store.outbox.done(item.id, item.claim)) return;
+    if (item.claim !== undefined) {
+      this.#o.logger.warn({ outboxId: item.id }, 'outbox claim lost before the row was marked delivered');
+    }
   }
 
   async #conversationOf(op: OutboxOp): Promise<string | undefined> {

@@ -201,10 +201,10 @@ export class Poller {
         // Re-read: while it waited for a slot, a command may have cancelled or changed it.
         const fresh = this.#stopped ? undefined : await this.#o.store.watches.get(watch.id);
         if (fresh?.status !== 'active') {
-          await this.#release(watch.id);
+          await this.#release(watch);
           return false;
         }
-        return await this.#process(fresh);
+        return await this.#process({ ...fresh, ...(watch.lease && { lease: watch.lease }) });
       } finally {
         this.#slots.release();
         this.#inFlight.delete(watch.id);
@@ -317,19 +317,26 @@ export class Poller {
     });
   }
 
-  /** Ends this poller's lease on a watch before committing; false (counted) when another replica took it over. */
+  /**
+   * Ends this poller's claim on a watch before committing; false (counted) when the watch was claimed again
+   * since: its lease lapsed (this replica was paused, say) and another poller, or this one, took it over.
+   */
   async #stillLeased(watch: Watch): Promise<boolean> {
-    if (await this.#o.store.watches.release(watch.id, this.#holder)) return true;
+    if (watch.lease && (await this.#o.store.watches.release(watch.id, watch.lease))) return true;
     this.#o.metrics?.leaseLost?.(watch.kind);
     return false;
   }
 
   /** Gives a leased watch back without a look (shutdown, closed meanwhile); a failure leaves the lease to lapse. */
-  async #release(id: string): Promise<void> {
+  async #release(watch: Watch): Promise<void> {
+    if (!watch.lease) return;
     try {
-      await this.#o.store.watches.release(id, this.#holder);
+      await this.#o.store.watches.release(watch.id, watch.lease);
     } catch (error) {
-      this.#o.logger.debug({ watchId: id, err: describeError(error) }, 'could not release a watch lease');
+      this.#o.logger.debug(
+        { watchId: watch.id, err: describeError(error) },
+        'could not release a watch lease',
+      );
     }
   }
 
@@ -431,7 +438,7 @@ export class Poller {
     if (this.#abort.signal.aborted) {
       // Not the job's fault: leave the watch due, untouched, for the next process (or another replica now).
       log.debug({ err: describeError(error) }, 'check interrupted by shutdown');
-      await this.#release(watch.id);
+      await this.#release(watch);
       return 'interrupted';
     }
     if (this.#locked.seen(error, log)) return 'deferred'; // nothing committed; the watch stays due

@@ -234,6 +234,38 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE watches ADD COLUMN lease_until REAL;
     `,
   },
+  {
+    name: 'user_address columns',
+    sql: `
+      -- The name PostgreSQL gives these columns (USER is reserved there), so one statement serves both
+      -- databases (src/store/tables).
+      ALTER TABLE linked_keys RENAME COLUMN user TO user_address;
+      ALTER TABLE user_prefs RENAME COLUMN user TO user_address;
+    `,
+  },
+  {
+    name: 'fenced claims',
+    sql: `
+      -- Every claim of a watch or an outbox row bumps its token (issue 28): a commit or a send under an
+      -- older claim, one that lapsed while its replica was paused, is refused.
+      ALTER TABLE watches ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE outbox ADD COLUMN claim_token INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  {
+    name: 'interaction state',
+    sql: `
+      -- What a chat adapter keeps between interactions (src/store/tables/interactions.ts): JSON by key until
+      -- expires_at (epoch ms); sealed = 1 when value is sealed with the secret key (a credential).
+      CREATE TABLE interaction_state (
+        id         TEXT PRIMARY KEY,
+        value      TEXT NOT NULL,
+        sealed     INTEGER NOT NULL DEFAULT 0,
+        expires_at REAL NOT NULL
+      );
+      CREATE INDEX interaction_state_expiry ON interaction_state (expires_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -24,6 +24,12 @@ export interface Sql {
   row<R>(text: string, params?: readonly unknown[]): Promise<R | undefined>;
   /** How many rows the statement inserted, updated or deleted (or returned, with RETURNING). */
   count(text: string, params?: readonly unknown[]): Promise<number>;
+  /**
+   * The time claims are measured by, as an SQL expression in epoch ms (issue 28): the database server's clock
+   * on PostgreSQL, so replicas whose clocks disagree still agree on when a lease lapses; else `param`, the
+   * caller's `now` (SQLite, where one process holds the database, and a PostgreSQL store on a virtual clock).
+   */
+  leaseNow(param: string): string;
 }
 
 /** A JSON value as a statement parameter. */
@@ -72,6 +78,7 @@ export function sqliteSql(db: Database.Database, run: SqliteRun): Sql {
   };
   return {
     dialect: 'sqlite',
+    leaseNow: (param) => param,
     rows: <R>(text: string, params?: readonly unknown[]) => run(() => all(text, params) as R[]),
     row: <R>(text: string, params?: readonly unknown[]) =>
       run(() => {

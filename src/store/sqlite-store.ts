@@ -1,28 +1,30 @@
 /**
  * The SQLite `Store` (DESIGN §1): one better-sqlite3 connection, WAL for files, migrations applied at open.
- * Each table group lives in its own file; this one opens, wires and closes them.
+ * The tables are the PostgreSQL store's (src/store/tables/), over SQLite's translation of the one executor
+ * (`sqliteSql`); this file opens, wires and closes them.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Clock, type Logger, type Store, systemClock } from '../core/ports.js';
-import { SqliteApprovals } from './approvals.js';
-import { SqliteAudit } from './audit.js';
-import { SqliteCardStates, SqliteCards } from './cards.js';
 import { assertSecretKey, secretKeyFingerprint } from './crypto.js';
-import { SqliteEffects } from './effects.js';
-import { SqliteIdempotency } from './idempotency.js';
-import { SqliteDeliveries, SqliteInstallations } from './installations.js';
-import { SqliteKeys } from './keys.js';
 import { migrate } from './migrations.js';
-import { SqliteOutbox } from './outbox.js';
-import { SqlitePolicies } from './policies.js';
-import { SqliteSettings, SqliteSubscriptions } from './settings.js';
-import type { Synchronous } from './synchronous.js';
-import { SqliteUsers } from './users.js';
-import { SqliteWatches } from './watches.js';
-import { purgeWorkspace } from './workspace-purge.js';
+import { type Sql, sqliteSql } from './sql.js';
+import { Approvals } from './tables/approvals.js';
+import { Audit } from './tables/audit.js';
+import { CardStates, Cards } from './tables/cards.js';
+import { Effects } from './tables/effects.js';
+import { Idempotency } from './tables/idempotency.js';
+import { Deliveries, Installations } from './tables/installations.js';
+import { InteractionStates } from './tables/interactions.js';
+import { Keys } from './tables/keys.js';
+import { Outbox } from './tables/outbox.js';
+import { Policies } from './tables/policies.js';
+import { Settings, Subscriptions } from './tables/settings.js';
+import { Users } from './tables/users.js';
+import { Watches } from './tables/watches.js';
+import { purgeWorkspace } from './tables/workspace-purge.js';
 
 export interface StoreOptions {
   /** A file path, or `':memory:'` for a private in-memory database. */
@@ -53,25 +55,6 @@ const silentLogger: Logger = {
   child: () => silentLogger,
 };
 
-/** The synchronous tables behind the port, by the port's names. */
-interface SqliteTables {
-  keys: SqliteKeys;
-  users: SqliteUsers;
-  settings: SqliteSettings;
-  policies: SqlitePolicies;
-  subscriptions: SqliteSubscriptions;
-  watches: SqliteWatches;
-  cards: SqliteCards;
-  cardStates: SqliteCardStates;
-  outbox: SqliteOutbox;
-  idempotency: SqliteIdempotency;
-  effects: SqliteEffects;
-  approvals: SqliteApprovals;
-  audit: SqliteAudit;
-  installations: SqliteInstallations;
-  deliveries: SqliteDeliveries;
-}
-
 /** A transaction in progress: the async context that opened it, and its savepoint depth. */
 interface OpenTransaction {
   depth: number;
@@ -79,11 +62,12 @@ interface OpenTransaction {
 }
 
 /**
- * better-sqlite3 is synchronous and has one connection, so the asynchronous port runs each call at once, except
- * while a transaction is open: its `BEGIN IMMEDIATE … COMMIT` spans the awaited callback, so calls from
- * other async flows wait for it to end (they would otherwise land inside it), and calls from the callback's
- * own async context (found with `AsyncLocalStorage`) go straight through. Transactions thus run one at a time,
- * as they did when they were synchronous; nested ones become savepoints.
+ * better-sqlite3 is synchronous and has one connection, so each statement runs at once (see `#run`), except
+ * while a transaction is open: its `BEGIN IMMEDIATE … COMMIT` spans the awaited callback, so statements from
+ * other async flows wait for it to end (they would otherwise land inside it), and those from the callback's
+ * own async context (found with `AsyncLocalStorage`) go straight through. Transactions thus run one at a time;
+ * nested ones become savepoints. Outside a transaction, other flows' statements may run between two of one
+ * table method's, as other replicas' may on PostgreSQL: the tables are written for that.
  */
 export class SqliteStore implements Store {
   readonly keys: Store['keys'];
@@ -101,7 +85,9 @@ export class SqliteStore implements Store {
   readonly audit: Store['audit'];
   readonly installations: Store['installations'];
   readonly deliveries: Store['deliveries'];
+  readonly interactions: Store['interactions'];
 
+  readonly #sql: Sql;
   readonly #context = new AsyncLocalStorage<OpenTransaction>();
   #open: OpenTransaction | null = null;
 
@@ -111,39 +97,25 @@ export class SqliteStore implements Store {
     options: { secretKey: Buffer; clock: Clock },
   ) {
     const { secretKey, clock } = options;
-    const tables: SqliteTables = {
-      keys: new SqliteKeys(db, secretKey, clock),
-      users: new SqliteUsers(db),
-      settings: new SqliteSettings(db, clock),
-      policies: new SqlitePolicies(db, clock),
-      subscriptions: new SqliteSubscriptions(db, clock),
-      watches: new SqliteWatches(db, clock),
-      cards: new SqliteCards(db, clock),
-      cardStates: new SqliteCardStates(db, clock),
-      outbox: new SqliteOutbox(db, clock),
-      idempotency: new SqliteIdempotency(db, clock),
-      effects: new SqliteEffects(db, clock),
-      approvals: new SqliteApprovals(db, clock),
-      audit: new SqliteAudit(db),
-      installations: new SqliteInstallations(db, secretKey, clock),
-      deliveries: new SqliteDeliveries(db, clock),
-    };
     const run = <R>(op: () => R) => this.#run(op);
-    this.keys = liftTable<Store['keys']>(tables.keys, run);
-    this.users = liftTable<Store['users']>(tables.users, run);
-    this.settings = liftTable<Store['settings']>(tables.settings, run);
-    this.policies = liftTable<Store['policies']>(tables.policies, run);
-    this.subscriptions = liftTable<Store['subscriptions']>(tables.subscriptions, run);
-    this.watches = liftTable<Store['watches']>(tables.watches, run);
-    this.cards = liftTable<Store['cards']>(tables.cards, run);
-    this.cardStates = liftTable<Store['cardStates']>(tables.cardStates, run);
-    this.outbox = liftTable<Store['outbox']>(tables.outbox, run);
-    this.idempotency = liftTable<Store['idempotency']>(tables.idempotency, run);
-    this.effects = liftTable<Store['effects']>(tables.effects, run);
-    this.approvals = liftTable<Store['approvals']>(tables.approvals, run);
-    this.audit = liftTable<Store['audit']>(tables.audit, run);
-    this.installations = liftTable<Store['installations']>(tables.installations, run);
-    this.deliveries = liftTable<Store['deliveries']>(tables.deliveries, run);
+    const sql = sqliteSql(db, run);
+    this.#sql = sql;
+    this.keys = new Keys(sql, secretKey, clock);
+    this.users = new Users(sql);
+    this.settings = new Settings(sql, clock);
+    this.policies = new Policies(sql, clock);
+    this.subscriptions = new Subscriptions(sql, clock);
+    this.watches = new Watches(sql, clock);
+    this.cards = new Cards(sql, clock);
+    this.cardStates = new CardStates(sql, clock);
+    this.outbox = new Outbox(sql, clock);
+    this.idempotency = new Idempotency(sql, clock);
+    this.effects = new Effects(sql, clock);
+    this.approvals = new Approvals(sql, clock);
+    this.audit = new Audit(sql);
+    this.installations = new Installations(sql, secretKey, clock);
+    this.deliveries = new Deliveries(sql, clock);
+    this.interactions = new InteractionStates(sql, secretKey, clock);
   }
 
   /**
@@ -186,7 +158,7 @@ export class SqliteStore implements Store {
     }
   }
 
-  /** Runs one synchronous table call now, or once another flow's open transaction has ended. */
+  /** Runs one synchronous statement now, or once another flow's open transaction has ended. */
   #run<R>(op: () => R): Promise<R> {
     const open = this.#open;
     if (open === null || this.#context.getStore() === open) {
@@ -199,31 +171,15 @@ export class SqliteStore implements Store {
     return open.ended.then(() => this.#run(op));
   }
 
+  /** In one IMMEDIATE transaction (or as a savepoint of the caller's). */
   purgeWorkspace(purge: Parameters<Store['purgeWorkspace']>[0]): ReturnType<Store['purgeWorkspace']> {
-    return this.#run(() => purgeWorkspace(this.db, purge));
+    return this.transaction(() => purgeWorkspace(this.#sql, purge));
   }
 
   async close(): Promise<void> {
     while (this.#open !== null) await this.#open.ended;
     if (this.db.open) this.db.close();
   }
-}
-
-/** The asynchronous face of one synchronous table: each method runs through `run`. */
-function liftTable<T extends object>(table: Synchronous<T>, run: <R>(op: () => R) => Promise<R>): T {
-  const lifted: Record<string, unknown> = {};
-  for (
-    let proto = Object.getPrototypeOf(table);
-    proto !== Object.prototype;
-    proto = Object.getPrototypeOf(proto)
-  ) {
-    for (const name of Object.getOwnPropertyNames(proto)) {
-      const method = (table as Record<string, unknown>)[name];
-      if (name === 'constructor' || name in lifted || typeof method !== 'function') continue;
-      lifted[name] = (...args: unknown[]) => run(() => method.apply(table, args));
-    }
-  }
-  return lifted as T;
 }
 
 export function openStore(options: StoreOptions): SqliteStore {

@@ -8,14 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitForModal } from '../../adapters/discord/file-input.js';
-import { AdapterMemory } from '../../adapters/discord/memory.js';
+import { Kept } from '../../adapters/discord/memory.js';
 import { pagesOf, renderModal } from '../../adapters/discord/modal.js';
 import { renderForm } from '../../adapters/playground/html/form.js';
 import { formToView } from '../../adapters/slack/modal.js';
 import type { Form, Response } from '../../src/core/cards.js';
 import { mustBeTyped } from '../../src/core/long-text.js';
 import { createHarness, type Harness } from '../support/harness.js';
-import { untilAborted } from '../support/test-clock.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: rendered JSON is read loosely.
 type Json = Record<string, any>;
@@ -32,7 +31,6 @@ const OPENERS = [
 ] as const;
 
 const OPTIONAL = /\(optional\)/i;
-const clock = { now: () => 1_000_000, sleep: async () => {}, timer: untilAborted };
 
 describe.each(['spec', 'real'] as const)('form labels on the %s profile', (profile) => {
   let h: Harness;
@@ -74,7 +72,7 @@ describe.each(['spec', 'real'] as const)('form labels on the %s profile', (profi
 
   it.each(OPENERS)('%s on Discord: no "(optional)"; required exactly where it must be typed', (typed) => {
     const form = splitForModal(forms.get(typed) as Form);
-    const memory = new AdapterMemory(clock);
+    const memory = new Kept();
     const labels: Json[] = [];
     pagesOf(form).forEach((_, page) => {
       const modal = renderModal(form, { key: 'k', page }, memory) as unknown as Json;

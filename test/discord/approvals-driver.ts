@@ -92,6 +92,7 @@ export async function createDiscordDriver(
     config: { token: TOKEN, applicationId: IDS.app, apiUrl: fake.apiUrl, guildId: IDS.guild },
     bot: h.bot,
     http,
+    store: h.store,
     logger: h.deps.logger,
     clock: h.clock,
     deferAfterMs,

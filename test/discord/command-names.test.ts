@@ -4,8 +4,9 @@
  * their reach over cards, confirmations and forms, and the structure that keeps every payload going through
  * the one renderer that applies it.
  */
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CommandNames } from '../../adapters/discord/command-names.js';
 import { CommandRoutes } from '../../adapters/discord/commands.js';
 import { AdapterMemory } from '../../adapters/discord/memory.js';
@@ -15,6 +16,7 @@ import type { CommandSpec } from '../../src/core/command-spec.js';
 import { example, usage } from '../../src/core/command-usage.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import { command, commandName, flag, hole, literal, mention, toPlainText } from '../../src/core/text.js';
+import { openStore } from '../../src/store/sqlite-store.js';
 import { untilAborted } from '../support/test-clock.js';
 import { textOf } from './read-message.js';
 import { type Json, textOfMessage } from './world.js';
@@ -91,9 +93,15 @@ describe('command tokens in Discord syntax', () => {
 });
 
 describe('the renderer', () => {
-  const memory = () => new AdapterMemory({ now: () => 0, sleep: async () => {}, timer: untilAborted });
+  const store = openStore({
+    path: ':memory:',
+    secretKey: randomBytes(32),
+    clock: { now: () => 0, sleep: async () => {}, timer: untilAborted },
+  });
+  afterAll(() => store.close());
+  const memory = () => new AdapterMemory(store.interactions);
 
-  it('names commands in every text of a card, its controls and its confirmation', () => {
+  it('names commands in every text of a card, its controls and its confirmation', async () => {
     const m = memory();
     const render = new DiscordRenderer(m, routes);
     const confirm = { title: 'Sure?', text: `Then run ${command('unlink')}.`, confirm: 'Yes', deny: 'No' };
@@ -122,7 +130,7 @@ describe('the renderer', () => {
         },
       ],
     };
-    const payload = render.card(card);
+    const payload = await render.card(card);
     const all = JSON.stringify(payload);
     expect(textOfMessage(payload)).toBe(
       [
@@ -141,12 +149,12 @@ describe('the renderer', () => {
     expect(all).toContain('"value":"/reel tz"');
     expect(all).toContain('"label":"/reel account tz"');
     // The confirmation kept for the click is the named one.
-    expect(m.confirm('x.go', 'v1')?.text).toBe('Then run `/reel account unlink`.');
-    const ask = render.confirm(confirm, { action: 'x.go', value: 'v1' });
+    expect((await m.confirm('x.go', 'v1'))?.text).toBe('Then run `/reel account unlink`.');
+    const ask = await render.confirm(confirm, { action: 'x.go', value: 'v1' });
     expect(textOf(ask)).toBe('Sure?\nThen run `/reel account unlink`.');
   });
 
-  it('names commands in forms (modal and launcher) but never in what the member typed', () => {
+  it('names commands in forms (modal and launcher) but never in what the member typed', async () => {
     const render = new DiscordRenderer(memory(), routes);
     const form: Form = {
       id: 'demo',
@@ -165,7 +173,7 @@ describe('the renderer', () => {
         },
       ],
     };
-    const modal = render.modal(form, 'k1') as unknown as Json;
+    const modal = (await render.modal(form, 'k1')) as unknown as Json;
     const text = JSON.stringify(modal);
     expect(text).toContain('Times are in your zone (`/reel account tz`).');
     expect(text).toContain('(change it with /reel account tz).');

@@ -53,6 +53,7 @@ describe('gateway', () => {
       config: { token: 'not-the-token', applicationId: IDS.app, apiUrl: fake.apiUrl },
       bot: { commands: COMMANDS } as never,
       http: { mount: () => {} } as never,
+      store: {} as never,
       logger: silent(),
       clock: { now: () => Date.now(), sleep: async () => {}, timer: untilAborted },
       registerOnStart: false,
@@ -115,6 +116,7 @@ describe('command registration', () => {
       config: { token: TOKEN, applicationId: IDS.app, apiUrl: w.fake.apiUrl, guildId: IDS.guild },
       bot: w.h.bot,
       http: w.http,
+      store: w.h.store,
       logger: w.h.deps.logger,
       clock: w.h.clock,
     });

@@ -2,6 +2,7 @@
  * The interaction handler alone, with a scripted core: Discord's time limits (a slow core is deferred, a slow
  * autocomplete answers nothing in time), failures answered privately, and no token in any log line.
  */
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { DiscordAPIError, type REST } from 'discord.js';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +14,7 @@ import type { Bot } from '../../src/core/bot.js';
 import type { Response } from '../../src/core/cards.js';
 import { defineCommand } from '../../src/core/command-spec.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { openStore } from '../../src/store/sqlite-store.js';
 import { latch, Notifier } from '../support/latch.js';
 import { TestClock } from '../support/test-clock.js';
 import { textOf, titleOf } from './read-message.js';
@@ -92,7 +94,10 @@ function setup(
     bot: { commands, mayAnswerWithForm: () => true, ...bot } as Bot,
     rest,
     routes: new CommandRoutes(commands),
-    memory: new AdapterMemory(clock),
+    // What the adapter keeps between interactions, in a real store (SQLite in memory).
+    memory: new AdapterMemory(
+      openStore({ path: ':memory:', secretKey: randomBytes(32), clock }).interactions,
+    ),
     logger,
     clock,
     deferAfterMs: options.deferAfterMs ?? 1_000,

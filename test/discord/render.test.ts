@@ -2,7 +2,8 @@
  * Cards → Components V2 messages (and, for messages posted before V2, embeds), forms → modals, and the
  * custom_id scheme, checked against Discord's limits (`discord-rules.ts`) whatever the core hands over.
  */
-import { describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   componentCount,
   confirmPayload,
@@ -11,10 +12,11 @@ import {
 } from '../../adapters/discord/components.js';
 import { actionId, modalId, parseCustomId } from '../../adapters/discord/custom-id.js';
 import { embedsSize, renderEmbedCard } from '../../adapters/discord/embeds.js';
-import { AdapterMemory } from '../../adapters/discord/memory.js';
+import { AdapterMemory, Kept } from '../../adapters/discord/memory.js';
 import { formLauncher, prefilled, readSubmission, renderModal } from '../../adapters/discord/modal.js';
 import type { Card, Form } from '../../src/core/cards.js';
 import { code, literal, mention } from '../../src/core/text.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { untilAborted } from '../support/test-clock.js';
 import { messageProblems, modalProblems } from './discord-rules.js';
 import {
@@ -30,7 +32,17 @@ import {
 import type { Json } from './world.js';
 
 const clock = { now: () => 1_000_000, sleep: async () => {}, timer: untilAborted };
-const memory = () => new AdapterMemory(clock);
+const memory = () => new Kept();
+const stores: SqliteStore[] = [];
+afterAll(async () => await Promise.all(stores.map((s) => s.close())));
+/** What a render kept, saved and read back as the next interaction reads it (from the store). */
+async function readBack(kept: Kept): Promise<AdapterMemory> {
+  const store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });
+  stores.push(store);
+  const read = new AdapterMemory(store.interactions);
+  await read.save(kept);
+  return read;
+}
 const render = (card: Card, m = memory()) => {
   const payload = renderCard(card, m);
   expect(messageProblems(payload as unknown as Json)).toEqual([]);
@@ -348,7 +360,7 @@ describe('controls → components', () => {
     ]);
   });
 
-  it('keeps custom ids unique and within 100 characters', () => {
+  it('keeps custom ids unique and within 100 characters', async () => {
     const m = memory();
     const long = 'x'.repeat(120);
     const payload = render(
@@ -367,11 +379,14 @@ describe('controls → components', () => {
     expect(ids[2]).toMatch(/^h\|/);
     const stashed = parseCustomId(ids[2] as string);
     expect(stashed?.kind).toBe('stashed');
-    expect(m.action((stashed as { key: string }).key)).toEqual({ action: 'video.show', value: long });
+    expect(await (await readBack(m)).action((stashed as { key: string }).key)).toEqual({
+      action: 'video.show',
+      value: long,
+    });
     expect(parseCustomId(ids[1] as string)).toEqual({ kind: 'action', action: 'video.show', value: 'v1' });
   });
 
-  it('marks destructive buttons for a confirmation step and builds it', () => {
+  it('marks destructive buttons for a confirmation step and builds it', async () => {
     const m = memory();
     const confirm = { title: 'Delete this video?', text: 'No refund.', confirm: 'Delete', deny: 'Keep it' };
     const payload = render(
@@ -391,7 +406,7 @@ describe('controls → components', () => {
       m,
     );
     expect(buttons(payload)[0]?.custom_id).toBe('c|video.delete.confirm|v');
-    expect(m.confirm('video.delete.confirm', 'v')).toEqual(confirm);
+    expect(await (await readBack(m)).confirm('video.delete.confirm', 'v')).toEqual(confirm);
     const ask = confirmPayload(confirm, { action: 'video.delete.confirm', value: 'v' }, m);
     expect(messageProblems(ask as unknown as Json)).toEqual([]);
     expect(ask.flags).toBe(V2);
@@ -404,7 +419,7 @@ describe('controls → components', () => {
     ]);
   });
 
-  it('renders selects with at most 25 options, the initial one chosen', () => {
+  it('renders selects with at most 25 options, the initial one chosen', async () => {
     const m = memory();
     const long = `acct_${'y'.repeat(120)}`;
     const payload = render(
@@ -436,7 +451,7 @@ describe('controls → components', () => {
     });
     expect(select?.options).toHaveLength(25);
     expect(select?.options[0]).toEqual({ label: 'Main', value: 'a1', description: 'default', default: true });
-    expect(m.restoreValue(select?.options[1].value)).toBe(long);
+    expect(await (await readBack(m)).restoreValue(select?.options[1].value)).toBe(long);
   });
 });
 

@@ -149,6 +149,7 @@ describe('milestones in threads', () => {
       config: { token: TOKEN, applicationId: IDS.app, apiUrl: w.fake.apiUrl },
       bot: w.h.bot,
       http: w.http,
+      store: w.h.store,
       logger: w.h.deps.logger,
       clock: w.h.clock,
       registerOnStart: false,

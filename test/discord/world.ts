@@ -129,6 +129,7 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
     },
     bot: h.bot,
     http,
+    store: h.store,
     logger: h.deps.logger,
     clock: h.clock,
     deferAfterMs: options.deferAfterMs ?? 5_000,
@@ -211,59 +212,10 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
       return response.data.choices;
     },
     click(message, control, as = 'alice', values) {
-      const components = controlsIn(message);
-      const found = components.find((c) =>
-        typeof control === 'string'
-          ? c.label === control || c.custom_id === control || c.placeholder === control
-          : control.test(String(c.label ?? c.placeholder ?? '')),
-      );
-      if (!found)
-        throw new Error(
-          `no control ${String(control)} on message: ${JSON.stringify(components.map((c) => c.label ?? c.placeholder))}`,
-        );
-      const payload = base(found.type === 3 ? 'string-select' : 'button', as);
-      payload.channel_id = message.channel_id;
-      payload.channel.id = message.channel_id;
-      payload.message = fake.view(message);
-      payload.data = {
-        component_type: found.type,
-        custom_id: found.custom_id,
-        id: 1,
-        ...(found.type === 3 ? { values: values ?? [found.options[0].value] } : {}),
-      };
-      return send(payload);
+      return send(clickPayload(fake, { message, control, as, ...(values ? { values } : {}) }));
     },
     submit(modalOf, values, as = 'alice') {
-      const modal = (modalOf.callbacks[0] as Json).data as Json;
-      if ((modalOf.callbacks[0] as Json).type !== 9) throw new Error('that interaction did not open a modal');
-      const payload = base('modal-submit', as);
-      payload.channel_id = modalOf.channelId;
-      if (modalOf.sourceMessage)
-        payload.message = fake.view(fake.messages.get(modalOf.sourceMessage) as FakeMessage);
-      payload.data = {
-        custom_id: modal.custom_id,
-        components: (modal.components as Json[]).map((c, i) => {
-          if (c.type !== 18) return { type: c.type, id: i + 1 };
-          const inner = c.component as Json;
-          const given = values[inner.custom_id];
-          const component =
-            inner.type === 3
-              ? {
-                  type: 3,
-                  id: 100 + i,
-                  custom_id: inner.custom_id,
-                  values: Array.isArray(given) ? given : given !== undefined ? [given] : [],
-                }
-              : {
-                  type: 4,
-                  id: 100 + i,
-                  custom_id: inner.custom_id,
-                  value: String(given ?? inner.value ?? ''),
-                };
-          return { type: 18, id: i + 1, component };
-        }),
-      };
-      return send(payload);
+      return send(submitPayload(fake, { modalOf, values, as }));
     },
     original(record) {
       const id = record.original;
@@ -310,6 +262,73 @@ export function interactionPayload(kind: string, as: MemberName): Json {
     global_name: member.globalName,
   };
   payload.member.roles = [...member.roles];
+  return payload;
+}
+
+/** A click on the control of `message` labelled (or custom-id'd, or placeholdered) `control`, as `as`. */
+export function clickPayload(
+  fake: Fake,
+  click: { message: FakeMessage; control: string | RegExp; as: MemberName; values?: string[] },
+): Json {
+  const { message, control, as, values } = click;
+  const components = controlsIn(message);
+  const found = components.find((c) =>
+    typeof control === 'string'
+      ? c.label === control || c.custom_id === control || c.placeholder === control
+      : control.test(String(c.label ?? c.placeholder ?? '')),
+  );
+  if (!found)
+    throw new Error(
+      `no control ${String(control)} on message: ${JSON.stringify(components.map((c) => c.label ?? c.placeholder))}`,
+    );
+  const payload = interactionPayload(found.type === 3 ? 'string-select' : 'button', as);
+  payload.channel_id = message.channel_id;
+  payload.channel.id = message.channel_id;
+  payload.message = fake.view(message);
+  payload.data = {
+    component_type: found.type,
+    custom_id: found.custom_id,
+    id: 1,
+    ...(found.type === 3 ? { values: values ?? [found.options[0].value] } : {}),
+  };
+  return payload;
+}
+
+/** The submission of the modal `modalOf` opened, with `values` by input id (the rest as prefilled), as `as`. */
+export function submitPayload(
+  fake: Fake,
+  submit: { modalOf: FakeInteraction; values: Record<string, string | string[]>; as: MemberName },
+): Json {
+  const { modalOf, values, as } = submit;
+  const modal = (modalOf.callbacks[0] as Json).data as Json;
+  if ((modalOf.callbacks[0] as Json).type !== 9) throw new Error('that interaction did not open a modal');
+  const payload = interactionPayload('modal-submit', as);
+  payload.channel_id = modalOf.channelId;
+  if (modalOf.sourceMessage)
+    payload.message = fake.view(fake.messages.get(modalOf.sourceMessage) as FakeMessage);
+  payload.data = {
+    custom_id: modal.custom_id,
+    components: (modal.components as Json[]).map((c, i) => {
+      if (c.type !== 18) return { type: c.type, id: i + 1 };
+      const inner = c.component as Json;
+      const given = values[inner.custom_id];
+      const component =
+        inner.type === 3
+          ? {
+              type: 3,
+              id: 100 + i,
+              custom_id: inner.custom_id,
+              values: Array.isArray(given) ? given : given !== undefined ? [given] : [],
+            }
+          : {
+              type: 4,
+              id: 100 + i,
+              custom_id: inner.custom_id,
+              value: String(given ?? inner.value ?? ''),
+            };
+      return { type: 18, id: i + 1, component };
+    }),
+  };
   return payload;
 }
 

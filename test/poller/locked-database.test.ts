@@ -56,7 +56,9 @@ describe('Poller: a locked database', () => {
   const lockFromOtherConnection = () => {
     const other = new Database(path);
     other.exec('BEGIN IMMEDIATE');
-    other.prepare('INSERT INTO user_prefs (user, time_zone) VALUES (?, ?)').run('slack:T1:OPS', 'UTC');
+    other
+      .prepare('INSERT INTO user_prefs (user_address, time_zone) VALUES (?, ?)')
+      .run('slack:T1:OPS', 'UTC');
     return () => {
       other.exec('ROLLBACK');
       other.close();

@@ -177,8 +177,8 @@ describe('two outbox senders on one database', () => {
   });
 });
 
-describe('SqliteOutbox.claim', () => {
-  it('takes a ready row once, gives it back after the lease, never a finished or later row', async () => {
+describe('outbox.claim (SQLite)', () => {
+  it('takes a ready row once, gives it back after the lease, never a finished or later row; fences stale claims', async () => {
     await first.transaction(async () => {
       await notifyUser(first, {
         user: ALICE,
@@ -200,15 +200,22 @@ describe('SqliteOutbox.claim', () => {
       });
     });
     const now = clock.now();
-    expect(await first.outbox.claim(1, now, 1000)).toBe(true);
-    expect(await second.outbox.claim(1, now, 1000)).toBe(false);
-    expect(await second.outbox.claim(1, now + 999, 1000)).toBe(false);
-    expect(await second.outbox.claim(1, now + 1000, 1000)).toBe(true);
+    // Each claim returns its fencing token: the row's claims counted.
+    const firstClaim = await first.outbox.claim(1, now, 1000);
+    expect(firstClaim).toBe(1);
+    expect(await second.outbox.claim(1, now, 1000)).toBeUndefined();
+    expect(await second.outbox.claim(1, now + 999, 1000)).toBeUndefined();
+    const secondClaim = await second.outbox.claim(1, now + 1000, 1000);
+    expect(secondClaim).toBe(2);
+    // The first sender's claim was taken again: its retry and its done change nothing.
+    await first.outbox.retry(1, now + 60_000, firstClaim);
+    expect(await first.outbox.done(1, firstClaim)).toBe(false);
+    expect(await second.outbox.done(1, secondClaim)).toBe(true);
 
     await first.outbox.done(2);
-    expect(await second.outbox.claim(2, now, 1000)).toBe(false);
+    expect(await second.outbox.claim(2, now, 1000)).toBeUndefined();
     await first.outbox.retry(3, now + 5000);
-    expect(await second.outbox.claim(3, now, 1000)).toBe(false);
-    expect(await second.outbox.claim(3, now + 5000, 1000)).toBe(true);
+    expect(await second.outbox.claim(3, now, 1000)).toBeUndefined();
+    expect(await second.outbox.claim(3, now + 5000, 1000)).toBe(1);
   });
 });

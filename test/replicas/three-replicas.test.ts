@@ -11,12 +11,22 @@
  * replica holds the gateway within 30 s of the kill and identifies to the fake gateway again.
  *
  * A run takes ~90 s; ~160 s when the victim died holding outbox claims (see FLOWS_BUDGET_MS).
+ *
+ * A second cluster serves Discord over HTTP interactions (./support/discord-front-door.ts, round-robin): the
+ * pages of a paged form land on three replicas and the series is created with every value; the time-zone
+ * question asked on one replica is answered on the next, which saves the zone and runs the command (issue 28).
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LEASE_MS } from '../../src/poller/outbox-sender.js';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import type { FakeInteraction, FakeMessage } from '../discord/fake-discord.js';
+import { controlsIn, textOf, titleOf } from '../discord/read-message.js';
+import { IDS, type Json, MEMBERS } from '../discord/world.js';
+import { discordSigner } from '../support/ed25519.js';
 import { withClient } from '../support/postgres.js';
 import { type Cluster, startCluster } from './support/cluster.js';
 import { diagnose, pendingOutbox } from './support/diagnose.js';
+import { DiscordFrontDoor, type Served } from './support/discord-front-door.js';
 import { cardsIn, type FlowOutcome, MILESTONES, runFlow, threadOf } from './support/flows.js';
 import type { Replica } from './support/replica.js';
 import { SlackFrontDoor } from './support/slack-front-door.js';
@@ -66,6 +76,127 @@ describe.concurrent.each(['spec', 'real'] as const)(
     );
   },
 );
+
+// Discord over HTTP interactions behind a round-robin load balancer: whatever one replica kept for the next
+// interaction (a form's pages, the time-zone question's long option values) is read by another.
+describe.each(['spec', 'real'] as const)(
+  'three replicas serving Discord HTTP interactions round-robin, %s profile',
+  (profile) => {
+    it('a paged form whose pages land on three replicas completes; the time-zone question answered on another replica runs the command', async () => {
+      const signer = discordSigner();
+      const c = await startCluster({
+        replicas: 3,
+        flows: 1,
+        flowsPerKey: 1,
+        profile,
+        speed: 30,
+        seed: 28,
+        discordHttp: signer,
+      });
+      let passed = false;
+      try {
+        await discordRoundRobin(c, new DiscordFrontDoor(c.replicas, c.discord, signer));
+        passed = true;
+      } finally {
+        const keepLogs = !passed || !!process.env.KEEP_REPLICAS;
+        if (keepLogs) console.info(`replica logs kept in ${c.dir}`);
+        await c.close({ keepLogs });
+      }
+    }, 120_000);
+  },
+);
+
+async function discordRoundRobin(c: Cluster, door: DiscordFrontDoor): Promise<void> {
+  const address = (member: 'alice' | 'bob') => `discord:${IDS.guild}:${MEMBERS[member].id}`;
+  const store = await openPostgresStore({ url: c.databaseUrl, secretKey: c.secretKey });
+  try {
+    // Alice has a zone (the series schedule is read in it); Bob has none: he is asked.
+    await store.users.setTimeZone(address('alice'), 'Europe/Paris');
+
+    // ---- series create: five interactions, one replica after another ----
+    const opened = await modalOpened(door, await door.slash('series create', {}, 'alice'), 'alice');
+    const page1 = modalData(opened.record);
+    expect(page1.title).toBe('New series (1/2)');
+    const voice = optionValues(page1, 'voice')[0] as string;
+    const kept = await door.submit(
+      opened.record,
+      { name: 'Night Terrors', source: 'reddit', niche: 'history', voice, style: 'anime' },
+      'alice',
+    );
+    const step = door.original(kept.record);
+    expect(textOf(step)).toContain('Step 1 of 2 done');
+    const next = await door.click(step, 'Continue', 'alice');
+    expect(modalData(next.record).title).toBe('New series (2/2)');
+    const last = await door.submit(
+      next.record,
+      { language: 'fr', duration: '90', destination: 'tiktok', schedule: 'daily 09:00 Europe/Paris' },
+      'alice',
+    );
+    const cost = door.original(last.record);
+    expect(textOf(cost)).toContain('Night Terrors');
+    const created = await door.click(cost, 'Create series (20 credits)', 'alice');
+    const pages = [opened, kept, next, last].map((s) => s.replica);
+    expect(new Set(pages).size, `replicas of the pages: ${pages.join(', ')}`).toBe(3);
+    const posted = await waitFor('POST /series', 15_000, async () => {
+      const seen = c.sim.received({ method: 'POST', path: '/series' });
+      return seen.length > 0 ? seen : undefined;
+    });
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.body).toMatchObject({
+      name: 'Night Terrors',
+      source: 'reddit',
+      niche: 'history',
+      voice,
+      style: 'anime',
+      language: 'fr',
+      duration: 90,
+      destination: 'tiktok',
+      autoPostTime: '09:00',
+      timezone: 'Europe/Paris',
+    });
+    expect(created.replica).not.toBe(last.replica);
+
+    // ---- the time-zone question asked on one replica, answered on the next ----
+    const range = { from: '2026-12-01', to: '2026-12-05', platform: 'youtube', status: 'scheduled' };
+    const asked = await door.slash('calendar', range, 'bob');
+    const question = door.original(asked.record);
+    expect(titleOf(question)).toBe('Which time zone are you in?');
+    expect(c.sim.received({ method: 'GET', path: '/calendar' })).toEqual([]);
+    const select = controlsIn(question).find((x) => x.type === 3) as Json;
+    // Each option carries the zone and the command to run again: too long for Discord, kept by the replica.
+    const auckland = (select.options as Json[]).find((o) => o.label === 'Pacific/Auckland') as Json;
+    expect(String(auckland.value).length).toBeLessThanOrEqual(100);
+    const chosen = await door.click(question, 'Choose your time zone…', 'bob', [String(auckland.value)]);
+    expect(chosen.replica).not.toBe(asked.replica);
+    expect(await store.users.getTimeZone(address('bob'))).toBe('Pacific/Auckland');
+    // The command ran in Auckland's zone: its days 1–5 December start on 30 November in UTC.
+    const calendar = c.sim.received({ method: 'GET', path: '/calendar' });
+    expect(calendar.map((r) => r.query)).toEqual([
+      expect.objectContaining({ startDate: '2026-11-30', endDate: '2026-12-05' }),
+    ]);
+    expect(textOf(c.discord.messages.get(question.id) as FakeMessage)).toContain('Pacific/Auckland');
+  } finally {
+    await store.close();
+  }
+}
+
+/** The modal a command opened: at once, or (answered after a deferral) behind its launcher's button. */
+async function modalOpened(door: DiscordFrontDoor, served: Served, as: 'alice' | 'bob'): Promise<Served> {
+  if ((served.record.callbacks[0] as Json).type === 9) return served;
+  const launcher = door.original(served.record);
+  return door.click(launcher, String(controlsIn(launcher)[0]?.label), as);
+}
+
+const modalData = (record: FakeInteraction): Json => {
+  const callback = record.callbacks[0] as Json;
+  if (callback.type !== 9) throw new Error(`expected a modal, got ${JSON.stringify(callback).slice(0, 300)}`);
+  return callback.data as Json;
+};
+
+const optionValues = (modal: Json, input: string): string[] =>
+  ((modal.components as Json[]).find((l) => l.component?.custom_id === input)?.component?.options ?? []).map(
+    (o: Json) => String(o.value),
+  );
 
 async function threeReplicas(c: Cluster, profile: string): Promise<void> {
   const t0 = Date.now();

@@ -2,8 +2,9 @@
  * Forms → modal views and back: inputs, Slack's limits, private_metadata within 3000 characters, submitted
  * values, inline errors only on inputs the view has; and a stale trigger never reaches `views.open`.
  */
+import { randomBytes } from 'node:crypto';
 import type { webApi } from '@slack/bolt';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   decodeMetadata,
   encodeMetadata,
@@ -13,7 +14,8 @@ import {
 } from '../../adapters/slack/modal.js';
 import { createPresenter, TRIGGER_BUDGET_MS } from '../../adapters/slack/present.js';
 import type { Form } from '../../src/core/cards.js';
-import type { Logger } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/ports.js';
+import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { TestClock } from '../support/test-clock.js';
 
 const form: Form = {
@@ -126,6 +128,14 @@ describe('form → modal', () => {
 });
 
 describe('trigger budget', () => {
+  let store: SqliteStore | undefined;
+  afterEach(async () => await store?.close());
+  /** The presenter over a real store (SQLite in memory) on the test's clock: pending forms expire by it. */
+  const presenterOn = (clock: Clock, logger: Logger) => {
+    store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });
+    return createPresenter({ logger, clock, store: store.interactions });
+  };
+
   it('does not call views.open once the trigger is older than the budget', async () => {
     const clock = new TestClock(0);
     const opened: unknown[] = [];
@@ -133,7 +143,7 @@ describe('trigger budget', () => {
       views: { open: async (args: unknown) => opened.push(args) },
     } as unknown as webApi.WebClient;
     const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
-    const presenter = createPresenter({ logger: quiet, clock });
+    const presenter = presenterOn(clock, quiet);
     const surface = { client, user: 'U1', channel: 'C1', trigger: { id: 't1', receivedAt: 0 } };
     clock.advance(100);
     expect(await presenter.openModal(form, surface)).toBe(true);
@@ -151,15 +161,34 @@ describe('trigger budget', () => {
       chat: { postEphemeral: async (message: (typeof posted)[number]) => posted.push(message) },
     } as unknown as webApi.WebClient;
     const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
-    const presenter = createPresenter({ logger: quiet, clock });
+    const presenter = presenterOn(clock, quiet);
     const surface = { client, user: 'U1', channel: 'C1', trigger: { id: 't1', receivedAt: 0 } };
     clock.advance(TRIGGER_BUDGET_MS + 1);
     await presenter.present({ kind: 'form', form }, surface);
     const value = posted[0]?.blocks?.flatMap((b) => b.elements ?? []).find((e) => e.value)?.value ?? '';
-    expect(presenter.pendingForm(value).form?.id).toBe(form.id);
+    expect((await presenter.pendingForm(value)).form?.id).toBe(form.id);
     clock.advance(30 * 60_000 - 1);
-    expect(presenter.pendingForm(value).form?.id).toBe(form.id);
+    expect((await presenter.pendingForm(value)).form?.id).toBe(form.id);
     clock.advance(1);
-    expect(presenter.pendingForm(value).form).toBeUndefined();
+    expect((await presenter.pendingForm(value)).form).toBeUndefined();
+  });
+
+  it('finds a form offered by another replica: pending forms live in the shared store', async () => {
+    const clock = new TestClock(0);
+    const posted: { blocks?: { elements?: { value?: string }[] }[] }[] = [];
+    const client = {
+      views: { open: async () => ({}) },
+      chat: { postEphemeral: async (message: (typeof posted)[number]) => posted.push(message) },
+    } as unknown as webApi.WebClient;
+    const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => quiet };
+    const offering = presenterOn(clock, quiet);
+    // A second replica: its own presenter, on the same database.
+    const other = createPresenter({ logger: quiet, clock, store: (store as SqliteStore).interactions });
+    const surface = { client, user: 'U1', channel: 'C1', trigger: { id: 't1', receivedAt: 0 } };
+    clock.advance(TRIGGER_BUDGET_MS + 1);
+    const fixed = { ...form, title: 'Fix the schedule' };
+    await offering.present({ kind: 'form', form: fixed }, surface);
+    const value = posted[0]?.blocks?.flatMap((b) => b.elements ?? []).find((e) => e.value)?.value ?? '';
+    expect((await other.pendingForm(value)).form).toEqual(fixed);
   });
 });

@@ -104,30 +104,32 @@ describe('linked key secrecy', () => {
   it('refuses a ciphertext with a flipped bit', async () => {
     await store.keys.put(ALICE, LINK);
     const raw = new Database(path);
-    const { ciphertext } = raw.prepare('SELECT ciphertext FROM linked_keys WHERE user = ?').get(ALICE) as {
+    const { ciphertext } = raw
+      .prepare('SELECT ciphertext FROM linked_keys WHERE user_address = ?')
+      .get(ALICE) as {
       ciphertext: Buffer;
     };
     ciphertext[0]! ^= 1;
-    raw.prepare('UPDATE linked_keys SET ciphertext = ? WHERE user = ?').run(ciphertext, ALICE);
+    raw.prepare('UPDATE linked_keys SET ciphertext = ? WHERE user_address = ?').run(ciphertext, ALICE);
     raw.close();
     await expectUnreadable(ALICE, /altered or copied/);
   });
 
   it('refuses an altered tag or IV', async () => {
     await store.keys.put(ALICE, LINK);
-    tamper('UPDATE linked_keys SET tag = zeroblob(16) WHERE user = ?', ALICE);
+    tamper('UPDATE linked_keys SET tag = zeroblob(16) WHERE user_address = ?', ALICE);
     await expectUnreadable(ALICE, /altered or copied/);
     await store.keys.put(ALICE, LINK);
-    tamper('UPDATE linked_keys SET iv = zeroblob(12) WHERE user = ?', ALICE);
+    tamper('UPDATE linked_keys SET iv = zeroblob(12) WHERE user_address = ?', ALICE);
     await expectUnreadable(ALICE, /altered or copied/);
   });
 
   it('refuses a row copied to another user', async () => {
     await store.keys.put(ALICE, LINK);
     tamper(
-      `INSERT INTO linked_keys (user, secret_key_id, iv, tag, ciphertext, key_prefix, team_id, team_name, linked_at)
+      `INSERT INTO linked_keys (user_address, secret_key_id, iv, tag, ciphertext, key_prefix, team_id, team_name, linked_at)
        SELECT ?, secret_key_id, iv, tag, ciphertext, key_prefix, team_id, team_name, linked_at
-       FROM linked_keys WHERE user = ?`,
+       FROM linked_keys WHERE user_address = ?`,
       MALLORY,
       ALICE,
     );
@@ -162,5 +164,15 @@ describe('linked key secrecy', () => {
     await store.keys.put(ALICE, LINK);
     await store.keys.get(ALICE);
     expect(JSON.stringify(logger.lines)).not.toContain('SECRET123');
+  });
+
+  it('seals a sealed interaction value (an interaction token) at rest; another secret key reads nothing', async () => {
+    const asked = { applicationId: 'app', token: `aW50ZXJhY3Rpb24${API_KEY}` };
+    await store.interactions.put([{ key: 'discord:asked:x', value: asked, ttlMs: 60_000, sealed: true }]);
+    expectNoPlaintext();
+    expect(await store.interactions.get('discord:asked:x')).toEqual(asked);
+    await store.close();
+    store = openStore({ path, secretKey: newSecretKey(), clock: new FakeClock() });
+    expect(await store.interactions.take('discord:asked:x')).toBeUndefined();
   });
 });

@@ -1,6 +1,8 @@
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seal, secretKeyFingerprint } from '../../src/store/crypto.js';
 import { MIGRATIONS, migrate, SCHEMA_VERSION, SchemaTooNewError } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import { FakeClock, newSecretKey, recordingLogger, tempDir } from './helpers.js';
@@ -151,6 +153,48 @@ describe('migrations and opening', () => {
       { id: 'w-old', status: 'active' },
     ]);
     db.close();
+  });
+
+  it('opens a file from before the user_address rename with its linked keys and preferences', async () => {
+    // Schema version 7 ('watch leases'): linked_keys and user_prefs still name their key column `user`.
+    const V7 = 7;
+    mkdirSync(dirname(path), { recursive: true });
+    const logger = recordingLogger();
+    const old = new Database(path);
+    migrate(old, { location: 'test', logger, migrations: MIGRATIONS.slice(0, V7) });
+    const user = 'slack:T1:U1';
+    const { iv, tag, ciphertext } = seal(secretKey, 'sk_live_old', user);
+    old
+      .prepare(
+        `INSERT INTO linked_keys (user, secret_key_id, iv, tag, ciphertext, key_prefix, team_id, team_name, linked_at)
+         VALUES (?, ?, ?, ?, ?, 'sk_live_o', 'team_1', 'Old Team', 5)`,
+      )
+      .run(user, secretKeyFingerprint(secretKey), iv, tag, ciphertext);
+    old
+      .prepare("INSERT INTO user_prefs (user, time_zone, last_video) VALUES (?, 'Europe/Berlin', 'vid_9')")
+      .run(user);
+    old.close();
+
+    logger.lines.length = 0;
+    const store = openStore({ path, secretKey, clock: new FakeClock(), logger });
+    expect(logger.lines.filter((l) => l.level === 'error')).toEqual([]);
+    expect(await store.keys.get(user)).toEqual({
+      apiKey: 'sk_live_old',
+      keyPrefix: 'sk_live_o',
+      teamId: 'team_1',
+      teamName: 'Old Team',
+      linkedAt: 5,
+    });
+    expect(await store.users.getTimeZone(user)).toBe('Europe/Berlin');
+    expect(await store.users.getLast(user, 'video')).toBe('vid_9');
+    await store.users.setLast(user, 'series', 'ser_1');
+    expect(await store.users.getLast(user, 'series')).toBe('ser_1');
+    expect(await store.purgeWorkspace({ workspaces: ['slack:T1'], installations: [] })).toMatchObject({
+      linkedKeys: 1,
+      userPrefs: 1,
+    });
+    await store.close();
+    expect(inspect((db) => db.pragma('user_version', { simple: true }))).toBe(SCHEMA_VERSION);
   });
 
   it('has append-only, named steps', () => {

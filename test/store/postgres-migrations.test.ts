@@ -429,6 +429,12 @@ describe('PostgreSQL tables take the rows the store writes', () => {
         T0,
       ],
     );
+    await q(
+      `INSERT INTO interaction_state (id, value, sealed, expires_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (id) DO UPDATE SET value = excluded.value, sealed = excluded.sealed,
+         expires_at = excluded.expires_at`,
+      ['discord:form:k1', JSON.stringify({ id: 'series.create' }), 0, T0 + 3_600_000],
+    );
 
     // Every table of the schema got its row (the PostgreSQL-only ones are written by their own suites:
     // leases by postgres-leader-lease.test.ts).

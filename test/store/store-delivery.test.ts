@@ -296,6 +296,23 @@ describe.each(FIXTURES)('Store contract: delivery ($name)', (fixture) => {
       expect((await store.approvals.pendingAbout('vid_1')).map((a) => a.id)).toEqual(['here', 'guild']);
       expect(await store.approvals.pendingAbout('vid_404')).toEqual([]);
     });
+
+    it("lists one workspace's pending approvals, matching its id exactly (case, wildcards, a longer id)", async () => {
+      const inConversation = (id: string, conversation: string) => ({ ...request, id, conversation });
+      await store.approvals.create(inConversation('t1', 'slack:T1:C1'));
+      clock.advance(1);
+      await store.approvals.create(inConversation('t1-thread', 'slack:T1:C2:1700000000.000100'));
+      await store.approvals.create(inConversation('lower-t1', 'slack:t1:C1'));
+      await store.approvals.create(inConversation('t10', 'slack:T10:C1'));
+      await store.approvals.create(inConversation('wild', 'slack:T_1:C1'));
+      await store.approvals.create(inConversation('decided', 'slack:T1:C3'));
+      await store.approvals.decide('decided', { status: 'approved', by: BOB, at: T0 });
+
+      expect((await store.approvals.pendingIn('slack:T1')).map((a) => a.id)).toEqual(['t1', 't1-thread']);
+      expect((await store.approvals.pendingIn('slack:t1')).map((a) => a.id)).toEqual(['lower-t1']);
+      expect((await store.approvals.pendingIn('slack:T_1')).map((a) => a.id)).toEqual(['wild']);
+      expect(await store.approvals.pendingIn('slack:T')).toEqual([]);
+    });
   });
 
   describe('audit', () => {

@@ -3,7 +3,18 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { defaultPolicy, workspacePolicy } from '../../src/core/approvals/workspace-policy.js';
 import { projectionsOf, showVideo } from '../../src/core/live/projections.js';
 import { DEFAULT_CHANNEL_SETTINGS, type Store } from '../../src/core/ports.js';
-import { ALICE, BOB, CHANNEL, card, FakeClock, FIXTURES, newWatch, OTHER_CHANNEL, T0 } from './helpers.js';
+import {
+  ALICE,
+  BOB,
+  CHANNEL,
+  card,
+  FakeClock,
+  FIXTURES,
+  HOUR,
+  newWatch,
+  OTHER_CHANNEL,
+  T0,
+} from './helpers.js';
 
 describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
   let clock: FakeClock;
@@ -303,6 +314,61 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
       expect(
         (await store.cards.put('card:2', { conversation: OTHER_CHANNEL, card: card('b') })).conversation,
       ).toBe(OTHER_CHANNEL);
+    });
+  });
+
+  describe('interaction state', () => {
+    it('keeps JSON values by key until they expire, replaces them, and prunes the expired', async () => {
+      const form = {
+        id: 'series.create',
+        inputs: [{ id: 'name', value: 'Night Terrors' }],
+        note: 'é \u00e9',
+      };
+      await store.interactions.put([
+        { key: 'discord:form:a', value: form, ttlMs: HOUR },
+        { key: 'discord:value:b', value: 'Europe/Paris|{"c":"calendar"}', ttlMs: 60_000 },
+      ]);
+      expect(await store.interactions.get('discord:form:a')).toEqual(form);
+      expect(await store.interactions.get('discord:value:b')).toBe('Europe/Paris|{"c":"calendar"}');
+      expect(await store.interactions.get('discord:form:unknown')).toBeUndefined();
+
+      await store.interactions.put([{ key: 'discord:form:a', value: { ...form, id: 'again' }, ttlMs: HOUR }]);
+      expect(await store.interactions.get('discord:form:a')).toMatchObject({ id: 'again' });
+
+      clock.advance(60_000);
+      expect(await store.interactions.get('discord:value:b')).toBeUndefined();
+      expect(await store.interactions.get('discord:form:a')).toMatchObject({ id: 'again' });
+      expect(await store.interactions.prune()).toBe(1);
+      expect(await store.interactions.prune()).toBe(0);
+    });
+
+    it('gives a taken value once, and never an expired one', async () => {
+      await store.interactions.put([
+        { key: 'asked', value: { token: 't1' }, ttlMs: 1_000, sealed: true },
+        { key: 'late', value: 1, ttlMs: 1_000 },
+      ]);
+      expect(await store.interactions.get('asked')).toEqual({ token: 't1' });
+      expect(await store.interactions.take('asked')).toEqual({ token: 't1' });
+      expect(await store.interactions.take('asked')).toBeUndefined();
+      clock.advance(1_000);
+      expect(await store.interactions.take('late')).toBeUndefined();
+    });
+
+    it('writes many entries at once (a time-zone question keeps one value an option)', async () => {
+      const entries = Array.from({ length: 130 }, (_, i) => ({
+        key: `v${i}`,
+        value: `zone ${i}`,
+        ttlMs: HOUR,
+      }));
+      await store.interactions.put(entries);
+      expect(await store.interactions.get('v0')).toBe('zone 0');
+      expect(await store.interactions.get('v129')).toBe('zone 129');
+      // The same key twice in one call (a confirmation shown twice on a card): the last one is kept.
+      await store.interactions.put([
+        { key: 'v0', value: 'first', ttlMs: HOUR },
+        { key: 'v0', value: 'second', ttlMs: HOUR },
+      ]);
+      expect(await store.interactions.get('v0')).toBe('second');
     });
   });
 

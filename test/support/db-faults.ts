@@ -100,7 +100,7 @@ export function holdWriteLock(path: string, holdMs: number): Promise<void> {
   const other = new Database(path);
   other.exec('BEGIN IMMEDIATE');
   other
-    .prepare('INSERT INTO user_prefs (user, time_zone) VALUES (?, ?)')
+    .prepare('INSERT INTO user_prefs (user_address, time_zone) VALUES (?, ?)')
     .run('playground:W1:operator', 'UTC');
   return new Promise((resolve) =>
     setTimeout(() => {

@@ -21,13 +21,13 @@ export async function answerComponent(ctx: InteractionContext, i: InboundOf<'com
   const req = requestInfoOf(i, i.message.id);
   let target: Target | undefined;
   if (id?.kind === 'action' || id?.kind === 'confirm') target = { action: id.action, value: id.value };
-  if (id?.kind === 'stashed') target = memory.action(id.key);
+  if (id?.kind === 'stashed') target = await memory.action(id.key);
   if (id?.kind === 'open-form') {
-    const form = memory.forms.get(id.key);
+    const form = await memory.form(id.key);
     if (!form) return expired(ctx, reply);
     return reply.callback({
       type: InteractionResponseType.Modal,
-      data: modalOf(ctx, form, { key: id.key, page: id.page ?? 0 }),
+      data: await modalOf(ctx, form, { key: id.key, page: id.page ?? 0 }),
     });
   }
   if (id?.kind === 'dismiss') {
@@ -37,10 +37,10 @@ export async function answerComponent(ctx: InteractionContext, i: InboundOf<'com
   }
   if (!target) return expired(ctx, reply);
 
-  const confirm = id?.kind === 'confirm' ? confirmOf(ctx, i, target) : target.confirm;
+  const confirm = id?.kind === 'confirm' ? await confirmOf(ctx, i, target) : target.confirm;
   if (confirm) return askFirst(ctx, { i, reply, confirm, target });
 
-  const chosen = i.values?.[0] !== undefined ? memory.restoreValue(i.values[0]) : undefined;
+  const chosen = i.values?.[0] !== undefined ? await memory.restoreValue(i.values[0]) : undefined;
   // A select has no value of its own: the chosen option is both the value and the choice (as in the playground).
   const input = chosen !== undefined ? { action: target.action, value: chosen, choice: chosen } : target;
   ctx.log.debug({ action: target.action, user: req.user }, 'discord click');
@@ -50,7 +50,7 @@ export async function answerComponent(ctx: InteractionContext, i: InboundOf<'com
     async () => {
       const answer = await ctx.bot.handleAction(req, input);
       // The answer to an "are you sure?" replaces the question; the card that asked it shows the outcome too.
-      const asked = chosen === undefined ? memory.takeAsked(target.action, target.value) : undefined;
+      const asked = chosen === undefined ? await memory.takeAsked(target.action, target.value) : undefined;
       if (asked && answer.kind === 'update') await editAskedFrom(ctx, asked, answer.card);
       return answer;
     },
@@ -72,15 +72,15 @@ async function askFirst(
   }: { i: InboundOf<'component'>; reply: Replier; confirm: Confirm; target: Target },
 ) {
   await reply.callback({ type: InteractionResponseType.DeferredMessageUpdate });
-  ctx.memory.keepAsked(target.action, target.value, { applicationId: i.applicationId, token: i.token });
-  await webhook(ctx.rest, i).followUp(body(ctx.render.confirm(confirm, target), true));
+  await ctx.memory.keepAsked(target.action, target.value, { applicationId: i.applicationId, token: i.token });
+  await webhook(ctx.rest, i).followUp(body(await ctx.render.confirm(confirm, target), true));
 }
 
 /** Edits the card a question was asked from; a failure (the token ran out) leaves it as it was. */
 async function editAskedFrom(ctx: InteractionContext, asked: AskedFrom, card: Card) {
   try {
     await ctx.rest.patch(Routes.webhookMessage(asked.applicationId, asked.token, '@original'), {
-      body: editBody(ctx.render.card(card)),
+      body: editBody(await ctx.render.card(card)),
       auth: false,
     });
   } catch (error) {
@@ -89,9 +89,13 @@ async function editAskedFrom(ctx: InteractionContext, asked: AskedFrom, card: Ca
 }
 
 /** The question a confirm button asks, as remembered; after a restart, with the clicked message's own words. */
-function confirmOf(ctx: InteractionContext, i: InboundOf<'component'>, target: Target): Confirm {
+async function confirmOf(
+  ctx: InteractionContext,
+  i: InboundOf<'component'>,
+  target: Target,
+): Promise<Confirm> {
   return (
-    ctx.memory.confirm(target.action, target.value) ?? {
+    (await ctx.memory.confirm(target.action, target.value)) ?? {
       title: i.message.title ?? i.label ?? target.action,
       text: '',
       confirm: i.label ?? target.action,

@@ -7,7 +7,7 @@
 import { parseCustomId } from '../custom-id.js';
 import { readModalFiles, testOrigin, withAttachments } from '../file-input.js';
 import type { Replier } from '../interactions.js';
-import { initialValues, pagesOf, readSubmission } from '../modal.js';
+import { initialValues, pagesOf, readSubmission, submittedValues } from '../modal.js';
 import { requestInfoOf } from '../request-info.js';
 import type { InboundOf, InteractionContext } from './context.js';
 import { expired, privately } from './payloads.js';
@@ -17,25 +17,21 @@ export async function answerModal(ctx: InteractionContext, i: InboundOf<'modal'>
   const { memory } = ctx;
   const id = parseCustomId(i.customId);
   if (id?.kind !== 'modal') return expired(ctx, reply);
-  const form = memory.forms.get(id.key);
+  const form = await memory.form(id.key);
   const formId = form?.id ?? id.formId;
   const state = form?.state ?? id.state ?? '';
   // A page of a form in pages cannot be read without the form (restarted since it opened).
   if (!formId || (id.page !== undefined && !form)) return expired(ctx, reply);
   // An upload's attachment is kept with its value, so a form in pages reads it at the last page.
-  let values = withAttachments(
-    form,
-    readSubmission(form, i.fields, (v) => memory.restoreValue(v)),
-    i.attachments,
-  );
+  const restore = await memory.restorer(submittedValues(i.fields));
+  let values = withAttachments(form, readSubmission(form, i.fields, restore), i.attachments);
   if (form && id.page !== undefined) {
     // Pages not shown this time (a form reopened at a later page) keep what their inputs hold.
-    values = { ...initialValues(form), ...memory.formValues.get(id.key), ...values };
+    values = { ...initialValues(form), ...(await memory.pages(id.key)), ...values };
     // The page count the modal was shown with (its inputs may have been split to fit), else the form's own.
     const pages = id.pages ?? pagesOf(form).length;
     if (id.page < pages - 1) {
-      memory.formValues.set(id.key, values);
-      memory.forms.set(id.key, form);
+      await memory.keepPages(id.key, form, values);
       return privately(reply, ctx.render.step(form, { key: id.key, page: id.page, pages }));
     }
   }

@@ -59,30 +59,32 @@ export const webhook = (rest: REST, i: InboundBase) => ({
     rest.post(Routes.webhook(i.applicationId, i.token), { body: data, auth: false }),
 });
 
-export function modalOf(
+/** The form as a modal, the form kept (under the place's key, or a fresh one) to read its submission. */
+export async function modalOf(
   ctx: InteractionContext,
   form: Form,
-  place: string | FormPlace = ctx.memory.forms.add(form),
-): APIModalInteractionResponseCallbackData {
-  ctx.memory.forms.set(typeof place === 'string' ? place : place.key, form);
-  return ctx.render.modal(form, place);
+  place?: string | FormPlace,
+): Promise<APIModalInteractionResponseCallbackData> {
+  const key = await ctx.memory.keepForm(form, typeof place === 'object' ? place.key : place);
+  return ctx.render.modal(form, place ?? key);
 }
 
 /** A core answer as a message body (a form here is the button that opens it). */
-export function messageOf(ctx: InteractionContext, response: Response, errorsOf?: Submitted) {
+export async function messageOf(ctx: InteractionContext, response: Response, errorsOf?: Submitted) {
   const { render, memory } = ctx;
   switch (response.kind) {
     case 'message':
-      return body(render.card(response.card), response.visibility === 'ephemeral');
+      return body(await render.card(response.card), response.visibility === 'ephemeral');
     case 'update':
-      return body(render.card(response.card), true);
+      return body(await render.card(response.card), true);
     case 'form':
-      return body(render.launcher(response.form, memory.forms.add(response.form)), true);
+      return body(render.launcher(response.form, await memory.keepForm(response.form)), true);
     case 'form-errors': {
       const form = errorsOf?.form;
-      if (!form) return body(render.card(cardOf(errorCard(Object.values(response.errors).join('\n')))), true);
+      if (!form)
+        return body(await render.card(cardOf(errorCard(Object.values(response.errors).join('\n')))), true);
       const again = prefilled(form, errorsOf.values);
-      return body(render.launcher(again, memory.forms.add(again), response.errors), true);
+      return body(render.launcher(again, await memory.keepForm(again), response.errors), true);
     }
     case 'none':
       return undefined;
@@ -92,8 +94,8 @@ export function messageOf(ctx: InteractionContext, response: Response, errorsOf?
 export const privately = (reply: Replier, payload: MessagePayload) =>
   reply.callback({ type: InteractionResponseType.ChannelMessageWithSource, data: body(payload, true) });
 
-export const expired = (ctx: InteractionContext, reply: Replier) =>
-  privately(reply, ctx.render.card(cardOf(errorCard(say('interaction-expired')))));
+export const expired = async (ctx: InteractionContext, reply: Replier) =>
+  privately(reply, await ctx.render.card(cardOf(errorCard(say('interaction-expired')))));
 
 export function cardOf(response: Response) {
   if (response.kind !== 'message') throw new Error('expected a message');

@@ -57,7 +57,7 @@ export async function respond(ctx: InteractionContext, exchange: Exchange, work:
   const hook = webhook(ctx.rest, exchange.interaction);
   // A file goes through the webhook (multipart), never in the first callback (an HTTP answer has no files).
   if (early && !attachmentOf(early.response)) {
-    const first = initial(ctx, exchange, early.response);
+    const first = await initial(ctx, exchange, early.response);
     await reply.callback(first);
     // A command answered "nothing to say": the private placeholder goes away again.
     if (early.response.kind === 'none' && source === 'reply') await hook.remove();
@@ -77,7 +77,7 @@ async function followUps(ctx: InteractionContext, exchange: Exchange, response: 
   if (response.kind !== 'message' || !response.more) return;
   const hook = webhook(ctx.rest, exchange.interaction);
   for (const card of response.more)
-    await hook.followUp(body(ctx.render.card(card), response.visibility === 'ephemeral'));
+    await hook.followUp(body(await ctx.render.card(card), response.visibility === 'ephemeral'));
 }
 
 /** The core's answer, or (when it failed) an error card with a reference to the logged failure. */
@@ -99,7 +99,7 @@ const deferral = (source: Source): APIInteractionResponse =>
  * own shape (embeds.ts) — the interaction says which kind it is; the outbox's next channel edit upgrades it
  * (sender.ts). Every message posted since is V2 and stays V2 (the flag cannot be removed).
  */
-function updateOf(ctx: InteractionContext, exchange: Exchange, card: Card): MessagePayload {
+function updateOf(ctx: InteractionContext, exchange: Exchange, card: Card): Promise<MessagePayload> {
   const clicked = (exchange.interaction as { message?: { flags?: number } }).message;
   return clicked && !((clicked.flags ?? 0) & COMPONENTS_V2)
     ? ctx.render.embedCard(card)
@@ -107,18 +107,22 @@ function updateOf(ctx: InteractionContext, exchange: Exchange, card: Card): Mess
 }
 
 /** The first response when the core answered in time. */
-function initial(ctx: InteractionContext, exchange: Exchange, response: Response): APIInteractionResponse {
+async function initial(
+  ctx: InteractionContext,
+  exchange: Exchange,
+  response: Response,
+): Promise<APIInteractionResponse> {
   const { answering } = exchange;
   if (response.kind === 'form' && answering.canShowModal)
-    return { type: InteractionResponseType.Modal, data: modalOf(ctx, response.form) };
+    return { type: InteractionResponseType.Modal, data: await modalOf(ctx, response.form) };
   if (response.kind === 'update' && answering.source === 'message') {
     return {
       type: InteractionResponseType.UpdateMessage,
-      data: body(updateOf(ctx, exchange, response.card), false),
+      data: body(await updateOf(ctx, exchange, response.card), false),
     };
   }
   if (response.kind === 'none') return deferral(answering.source);
-  const data = messageOf(ctx, response, answering.errorsOf) as APIInteractionResponseCallbackData;
+  const data = (await messageOf(ctx, response, answering.errorsOf)) as APIInteractionResponseCallbackData;
   return { type: InteractionResponseType.ChannelMessageWithSource, data };
 }
 
@@ -127,9 +131,9 @@ async function deferred(ctx: InteractionContext, exchange: Exchange, response: R
   const { errorsOf } = exchange.answering;
   const hook = fileWebhook(ctx.rest, exchange.interaction, { file: attachmentOf(response), log: ctx.log });
   if (exchange.answering.source === 'message') {
-    if (response.kind === 'update') await hook.edit(editBody(updateOf(ctx, exchange, response.card)));
+    if (response.kind === 'update') await hook.edit(editBody(await updateOf(ctx, exchange, response.card)));
     else {
-      const data = messageOf(ctx, response, errorsOf);
+      const data = await messageOf(ctx, response, errorsOf);
       if (data) await hook.followUp(data);
     }
     return;
@@ -137,11 +141,11 @@ async function deferred(ctx: InteractionContext, exchange: Exchange, response: R
   // Deferred privately: edit the placeholder, or replace it with a public follow-up for a channel answer.
   if (response.kind === 'none') return void (await hook.remove());
   if (response.kind === 'message' && response.visibility === 'channel') {
-    await hook.followUp(body(ctx.render.card(response.card), false));
+    await hook.followUp(body(await ctx.render.card(response.card), false));
     await hook.remove();
     return;
   }
-  const data = messageOf(ctx, response, errorsOf) as APIInteractionResponseCallbackData;
+  const data = (await messageOf(ctx, response, errorsOf)) as APIInteractionResponseCallbackData;
   // The placeholder is already private; IS_COMPONENTS_V2 is set on this edit (a deferral cannot carry it).
   const { flags, ...edit } = data;
   await hook.edit(flags !== undefined && flags & COMPONENTS_V2 ? { ...edit, flags: COMPONENTS_V2 } : edit);

@@ -111,7 +111,7 @@ async function openForm(
   click: { req: RequestInfo; surface: Surface; value: string },
 ): Promise<void> {
   const { req, surface } = click;
-  const { form, replay } = ctx.presenter.pendingForm(click.value);
+  const { form, replay } = await ctx.presenter.pendingForm(click.value);
   if (form && (await ctx.presenter.openModal(form, surface))) return;
   if (!replay)
     return show(ctx, { response: errorCard(say('interaction-expired')), surface, what: 'open-form' });

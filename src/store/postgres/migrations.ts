@@ -20,8 +20,9 @@
  * - Row ids (outbox, audit) are BIGINT identities (SQLite's 64-bit rowids), never reused. The driver returns
  *   int8 as a string: the store reads them as numbers (safe up to 2^53) with a type parser or a cast.
  * - Secrets are BYTEA (SQLite BLOB); counters INTEGER; credits DOUBLE PRECISION (SQLite REAL).
- * - The column SQLite calls `user` is `user_address` here: USER is a reserved word in PostgreSQL, and an
- *   unquoted `WHERE user = $1` compiles to `current_user = $1` and silently matches nothing.
+ * - The column SQLite called `user` is `user_address` here: USER is a reserved word in PostgreSQL, and an
+ *   unquoted `WHERE user = $1` compiles to `current_user = $1` and silently matches nothing. SQLite renamed
+ *   it too (its step 'user_address columns'), so the tables' statements name it alike.
  *
  * Collation: every column holding an address (`slack:T1:C1`, `discord:G1:U1`) or a key built from addresses
  * (cards' `video:<id>@<conversation>`) is COLLATE "C". The store finds a workspace's rows by the range
@@ -271,6 +272,31 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    name: 'fenced claims',
+    sql: `
+      -- Every claim of a watch or an outbox row bumps its token (issue 28): a commit or a send under an
+      -- older claim, one that lapsed while its replica was paused, is refused. The leases themselves are
+      -- timed by this server's clock now (epoch ms of statement_timestamp()), not the claiming replica's.
+      ALTER TABLE watches ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE outbox ADD COLUMN claim_token INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  {
+    name: 'interaction state',
+    sql: `
+      -- What a chat adapter keeps between interactions, read by whichever replica receives the next one
+      -- (src/store/tables/interactions.ts): JSON by key until expires_at (epoch ms); sealed = 1 when value is
+      -- sealed with the secret key (a credential).
+      CREATE TABLE interaction_state (
+        id         TEXT COLLATE "C" PRIMARY KEY,
+        value      TEXT NOT NULL,
+        sealed     INTEGER NOT NULL DEFAULT 0,
+        expires_at DOUBLE PRECISION NOT NULL
+      );
+      CREATE INDEX interaction_state_expiry ON interaction_state (expires_at);
+    `,
+  },
 ];
 
 /** The schema version this build writes on PostgreSQL. */
@@ -310,6 +336,11 @@ export async function migratePostgres(pool: pg.Pool, options: MigratePostgresOpt
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
+    // Replicas starting together wait here for the one migrating, however long that takes: not the store
+    // sessions' short lock and idle timeouts (postgres-store.ts sessionSettings).
+    await client.query(
+      'SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0; SET LOCAL idle_in_transaction_session_timeout = 0',
+    );
     await client.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
     // Under the lock: two sessions racing on CREATE TABLE IF NOT EXISTS can both try to create it.
     await client.query(CREATE_VERSION_TABLE);

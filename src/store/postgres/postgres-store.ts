@@ -1,28 +1,29 @@
 /**
  * The PostgreSQL `Store` (DESIGN §9, issue 17): each replica opens one on the shared database, a connection pool
- * under every table, migrations applied at open. Each table group lives in its own file (the twin of its SQLite
- * file: the same statements in PostgreSQL's dialect); this one opens, wires and closes them. Transactions: see
- * ./transactions.ts.
+ * under every table, migrations applied at open. The tables are SQLite's too (src/store/tables/, one executor
+ * for both); this file opens, wires and closes them. Transactions: see ./transactions.ts.
  */
 import pg from 'pg';
 import { type Clock, type Logger, type Store, systemClock } from '../../core/ports.js';
 import { assertSecretKey, secretKeyFingerprint } from '../crypto.js';
-import { PostgresApprovals } from './approvals.js';
-import { PostgresAudit } from './audit.js';
-import { PostgresCardStates, PostgresCards } from './cards.js';
-import { PostgresEffects } from './effects.js';
-import { PostgresIdempotency } from './idempotency.js';
-import { PostgresDeliveries, PostgresInstallations } from './installations.js';
-import { PostgresKeys } from './keys.js';
+import type { Sql } from '../sql.js';
+import { Approvals } from '../tables/approvals.js';
+import { Audit } from '../tables/audit.js';
+import { CardStates, Cards } from '../tables/cards.js';
+import { Effects } from '../tables/effects.js';
+import { Idempotency } from '../tables/idempotency.js';
+import { Deliveries, Installations } from '../tables/installations.js';
+import { InteractionStates } from '../tables/interactions.js';
+import { Keys } from '../tables/keys.js';
+import { Outbox } from '../tables/outbox.js';
+import { Policies } from '../tables/policies.js';
+import { Settings, Subscriptions } from '../tables/settings.js';
+import { Users } from '../tables/users.js';
+import { Watches } from '../tables/watches.js';
+import { purgeWorkspace } from '../tables/workspace-purge.js';
 import { migratePostgres } from './migrations.js';
-import { PostgresOutbox } from './outbox.js';
-import { PostgresPolicies } from './policies.js';
-import { PostgresSettings, PostgresSubscriptions } from './settings.js';
-import { PG_TYPES, type Sql, sqlOver } from './sql.js';
+import { type LeaseClock, PG_TYPES, sqlOver } from './sql.js';
 import { PostgresTransactions } from './transactions.js';
-import { PostgresUsers } from './users.js';
-import { PostgresWatches } from './watches.js';
-import { purgeWorkspace } from './workspace-purge.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (DATABASE_URL). */
@@ -30,17 +31,41 @@ export interface PostgresStoreOptions {
   /** 32 bytes encrypting linked API keys and installations (see `loadSecretKey`). */
   secretKey: Buffer;
   clock?: Clock;
+  /**
+   * Whose clock times watch and outbox claims. Default: the database server's when `clock` is the system's
+   * (production: replicas' clocks may disagree), else the injected clock (virtual time in tests and benchmarks,
+   * which no server clock follows).
+   */
+  leaseClock?: LeaseClock;
   logger?: Logger;
   /** Connections this replica may open at most (each open transaction holds one). Default 10. */
   poolSize?: number;
-  /**
-   * Transactions one at a time across replicas (default true; see `transactions.ts`). Tests of the conflict
-   * retry turn it off to make transactions overlap.
-   */
-  serializeTransactions?: boolean;
+  /** DATABASE_TIMEOUT_MS: how long anything may wait on a stopped replica (see `sessionSettings`). */
+  timeoutMs?: number;
 }
 
 const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_DATABASE_TIMEOUT_MS = 4_000;
+
+/**
+ * What every session of the store's pool is told at connect (issue 28), from one timeout T:
+ * - `lock_timeout` T: a statement waits for another transaction's row lock at most T, then fails (55P03) and
+ *   its transaction runs again;
+ * - `idle_in_transaction_session_timeout` T/2: a transaction whose replica stopped sending (SIGSTOP, a paused
+ *   VM, a partition) is ended by the server, and its locks released, before anyone's lock wait runs out;
+ * - `statement_timeout` 3T: no statement holds its locks for long;
+ * - TCP keepalive on the client: a replica notices a dead connection in seconds, not the kernel's two hours.
+ */
+export function sessionSettings(timeoutMs: number): pg.PoolConfig {
+  const t = Math.max(100, Math.trunc(timeoutMs));
+  return {
+    lock_timeout: t,
+    idle_in_transaction_session_timeout: Math.trunc(t / 2),
+    statement_timeout: 3 * t,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: Math.min(10_000, t),
+  };
+}
 
 const silentLogger: Logger = {
   debug: () => {},
@@ -53,7 +78,7 @@ const silentLogger: Logger = {
 /**
  * Every statement goes through one executor (`PostgresTransactions.query`): on the client of the transaction
  * open in the caller's async context, else on the pool. Unlike SQLite's single connection, transactions of
- * different async flows run side by side, each on its own client, isolated (SERIALIZABLE) from each other and
+ * different async flows run side by side, each on its own client, isolated (REPEATABLE READ) from each other and
  * from other replicas.
  */
 export class PostgresStore implements Store {
@@ -72,6 +97,7 @@ export class PostgresStore implements Store {
   readonly audit: Store['audit'];
   readonly installations: Store['installations'];
   readonly deliveries: Store['deliveries'];
+  readonly interactions: Store['interactions'];
 
   readonly #transactions: PostgresTransactions;
   readonly #sql: Sql;
@@ -81,36 +107,32 @@ export class PostgresStore implements Store {
   constructor(
     /** The store's pool: its connections, for what else runs on this database (e.g. a leader lease). */
     readonly pool: pg.Pool,
-    options: { secretKey: Buffer; clock: Clock; logger: Logger; serializeTransactions?: boolean },
+    options: { secretKey: Buffer; clock: Clock; logger: Logger; leaseClock: LeaseClock },
   ) {
     const { secretKey, clock, logger } = options;
-    this.#transactions = new PostgresTransactions({
-      pool,
-      clock,
-      logger,
-      serialize: options.serializeTransactions ?? true,
-    });
-    const sql = sqlOver(this.#transactions.query);
+    this.#transactions = new PostgresTransactions({ pool, logger });
+    const sql = sqlOver(this.#transactions.query, options.leaseClock);
     this.#sql = sql;
-    this.keys = new PostgresKeys(sql, secretKey, clock);
-    this.users = new PostgresUsers(sql);
-    this.settings = new PostgresSettings(sql, clock);
-    this.policies = new PostgresPolicies(sql, clock);
-    this.subscriptions = new PostgresSubscriptions(sql, clock);
-    this.watches = new PostgresWatches(sql, clock);
-    this.cards = new PostgresCards(sql, clock);
-    this.cardStates = new PostgresCardStates(sql, clock);
-    this.outbox = new PostgresOutbox(sql, clock);
-    this.idempotency = new PostgresIdempotency(sql, clock);
-    this.effects = new PostgresEffects(sql, clock);
-    this.approvals = new PostgresApprovals(sql, clock);
-    this.audit = new PostgresAudit(sql);
-    this.installations = new PostgresInstallations(sql, secretKey, clock);
-    this.deliveries = new PostgresDeliveries(sql, clock);
+    this.keys = new Keys(sql, secretKey, clock);
+    this.users = new Users(sql);
+    this.settings = new Settings(sql, clock);
+    this.policies = new Policies(sql, clock);
+    this.subscriptions = new Subscriptions(sql, clock);
+    this.watches = new Watches(sql, clock);
+    this.cards = new Cards(sql, clock);
+    this.cardStates = new CardStates(sql, clock);
+    this.outbox = new Outbox(sql, clock);
+    this.idempotency = new Idempotency(sql, clock);
+    this.effects = new Effects(sql, clock);
+    this.approvals = new Approvals(sql, clock);
+    this.audit = new Audit(sql);
+    this.installations = new Installations(sql, secretKey, clock);
+    this.deliveries = new Deliveries(sql, clock);
+    this.interactions = new InteractionStates(sql, secretKey, clock);
   }
 
   /**
-   * Runs `fn` in one SERIALIZABLE transaction; nested calls become savepoints; throwing rolls back. `fn` may
+   * Runs `fn` in one REPEATABLE READ transaction; nested calls become savepoints; throwing rolls back. `fn` may
    * run more than once: when it conflicts with another transaction it is rolled back and run again (see
    * `PostgresTransactions.run`), so it only makes store calls, which the rollback undoes.
    */
@@ -138,6 +160,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
     types: PG_TYPES,
     application_name: 'reelbot',
+    ...sessionSettings(options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS),
   });
   // An idle client whose connection drops emits 'error' on the pool; unheard, that would crash the process.
   // The pool discards that client and opens another on demand.
@@ -149,13 +172,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     await pool.end();
     throw error;
   }
+  const clock = options.clock ?? systemClock;
   return new PostgresStore(pool, {
     secretKey: options.secretKey,
-    clock: options.clock ?? systemClock,
+    clock,
     logger,
-    ...(options.serializeTransactions === undefined
-      ? {}
-      : { serializeTransactions: options.serializeTransactions }),
+    leaseClock: options.leaseClock ?? (clock === systemClock ? 'database' : 'injected'),
   });
 }
 

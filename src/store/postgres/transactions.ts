@@ -1,21 +1,23 @@
 /**
  * Transactions of the PostgreSQL store, and the one executor every table statement goes through.
  *
- * A transaction takes a client from the pool and runs `BEGIN ISOLATION LEVEL SERIALIZABLE … COMMIT` around the
- * awaited callback; `AsyncLocalStorage` carries it through the callback's async context, so every statement made
- * there (through `tx` or the store itself) runs on that client, and every statement made elsewhere runs on the
- * pool, outside it. SERIALIZABLE gives the transactions of every replica one serial order, as SQLite's
- * BEGIN IMMEDIATE does for one process; PostgreSQL keeps it by failing one of two conflicting transactions
- * (SQLSTATE 40001, or 40P01 for a deadlock), which is then run again from the start.
+ * A transaction takes a client from the pool and runs `BEGIN ISOLATION LEVEL REPEATABLE READ … COMMIT` around
+ * the awaited callback; `AsyncLocalStorage` carries it through the callback's async context, so every statement
+ * made there (through `tx` or the store itself) runs on that client, and every statement made elsewhere runs on
+ * the pool, outside it. No lock spans replicas (issue 28): a transaction waits only for the rows it writes.
+ * Each reads one snapshot, and of two concurrent transactions that write the same row the second fails
+ * (SQLSTATE 40001; 40P01 for a deadlock) and runs again from the start, so a read-modify-write never loses
+ * another's update. What must hold across rows is held by the schema and the statements, not by isolation:
+ * unique keys (outbox dedupe keys, idempotency actions, subscriptions), conditional updates (an approval decided
+ * once, claims), row locks for claims (`FOR UPDATE SKIP LOCKED`). SERIALIZABLE would also catch write skew, but
+ * its predicate locks cover a whole index page of these small tables, so unrelated transactions failed each
+ * other (measured: 2 of 40 watches were checked twice when their retries ran out); nothing here needs it.
  *
- * Transactions are also taken one at a time across all replicas (`serialize`, the default): each first takes a
- * session-level advisory lock, before BEGIN so its snapshot is taken after the previous holder committed, and a
- * replica queues its own transactions so it holds at most one connection waiting for that lock. This is
- * SQLite's one-writer model on a shared server: store transactions are a few statements with no network call
- * in them, so one at a time costs little, while what takes time between them (API calls, chat posts) spreads
- * across replicas; and it avoids SERIALIZABLE's false conflicts (a sequential scan of a small table locks the
- * whole table as a predicate), which made concurrent commits fail and re-run many times. The conflict retry
- * stays as the safety net (a deadlock with a single statement outside any transaction).
+ * Nothing waits long on a replica that stopped (SIGSTOP, a paused VM, a long GC, a partition): every session
+ * carries the timeouts of `sessionSettings` (postgres-store.ts), so the server ends a transaction left idle by a paused replica
+ * after half the lock timeout, releasing its row locks, while a statement waits for a lock at most the lock
+ * timeout (then it fails with 55P03 and its transaction runs again). Leases (watch and outbox claims) are
+ * fenced and timed by the database's clock, so the paused replica's late commit is refused (see the tables).
  *
  * A statement outside a transaction runs alone (autocommit, the server's default READ COMMITTED): each one the
  * store issues reads and writes the same rows (a compare-and-set UPDATE, an INSERT … ON CONFLICT), and
@@ -23,20 +25,21 @@
  * replicas still see exactly one of them win.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as realDelay } from 'node:timers/promises';
 import type pg from 'pg';
-import type { Clock, Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports.js';
 
 /** How many times a transaction runs before its last conflict is thrown. */
-export const MAX_ATTEMPTS = 8;
+export const MAX_ATTEMPTS = 12;
 /** The first retry waits up to this long (jittered), doubling each time up to `MAX_BACKOFF_MS`. */
 const BASE_BACKOFF_MS = 5;
 const MAX_BACKOFF_MS = 200;
 
-/** The advisory lock every serialized transaction takes first (the migration lock and leader leases differ). */
-export const TRANSACTION_LOCK_KEY = '32199633629507445';
-
-/** serialization_failure, deadlock_detected: the transaction lost a race and may simply run again. */
-const CONFLICT_CODES: ReadonlySet<string> = new Set(['40001', '40P01']);
+/**
+ * serialization_failure, deadlock_detected: the transaction lost a race and may simply run again; and
+ * lock_not_available (a lock timeout): the row's holder stopped, and the server ends its transaction soon.
+ */
+const CONFLICT_CODES: ReadonlySet<string> = new Set(['40001', '40P01', '55P03']);
 
 /** Whether `error` is PostgreSQL failing a transaction that conflicted with another one. */
 export function isConflict(error: unknown): boolean {
@@ -67,28 +70,19 @@ interface OpenTransaction {
 
 export interface TransactionOptions {
   pool: pg.Pool;
-  clock: Clock;
   logger: Logger;
   /** In [0, 1): spreads the retries of transactions that conflicted together. */
   random?: () => number;
-  /** One transaction at a time across replicas (see the file comment); default true. */
-  serialize?: boolean;
 }
 
 export class PostgresTransactions {
   readonly #context = new AsyncLocalStorage<OpenTransaction>();
   readonly #pool: pg.Pool;
-  readonly #clock: Clock;
   readonly #logger: Logger;
   readonly #random: () => number;
-  readonly #serialize: boolean;
-  /** This replica's transactions, one after another when serialized. */
-  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: TransactionOptions) {
-    this.#serialize = options.serialize ?? true;
     this.#pool = options.pool;
-    this.#clock = options.clock;
     this.#logger = options.logger;
     this.#random = options.random ?? Math.random;
   }
@@ -107,7 +101,7 @@ export class PostgresTransactions {
   };
 
   /**
-   * Runs `fn` in one SERIALIZABLE transaction, and again from the start (up to MAX_ATTEMPTS times, after a short
+   * Runs `fn` in one REPEATABLE READ transaction, and again from the start (up to MAX_ATTEMPTS times, after a short
    * jittered pause) when PostgreSQL fails it for conflicting with another transaction, at any statement or at
    * COMMIT. Re-running is safe because a callback only makes store calls, all undone by the rollback: it must
    * not send, post or charge anything (the port's rule), nor keep state of its own across attempts. A call from
@@ -116,10 +110,7 @@ export class PostgresTransactions {
   async run<T>(fn: () => Promise<T>): Promise<T> {
     const open = this.#context.getStore();
     if (open?.open) return this.#savepoint(open, fn);
-    if (!this.#serialize) return this.#withRetries(fn);
-    const turn = this.#queue.then(() => this.#withRetries(fn));
-    this.#queue = turn.catch(() => {});
-    return turn;
+    return this.#withRetries(fn);
   }
 
   async #withRetries<T>(fn: () => Promise<T>): Promise<T> {
@@ -133,7 +124,8 @@ export class PostgresTransactions {
           { attempt, code: (error as { code?: string }).code, pauseMs },
           'transaction conflicted, running it again',
         );
-        await this.#clock.sleep(pauseMs);
+        // Real time, not the injected clock: the transaction it waits for runs on the server, in real time.
+        await realDelay(pauseMs);
       }
     }
   }
@@ -147,13 +139,8 @@ export class PostgresTransactions {
     client.on('error', onError);
     const tx: OpenTransaction = { client, open: true, savepoints: 0, conflict: undefined, failed: undefined };
     let broken: Error | undefined;
-    let locked = false;
     try {
-      if (this.#serialize) {
-        await client.query('SELECT pg_advisory_lock($1)', [TRANSACTION_LOCK_KEY]);
-        locked = true;
-      }
-      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
       const result = await this.#context.run(tx, fn);
       // The callback caught a conflict and went on: the transaction is aborted, run it again.
       if (tx.conflict !== undefined) throw tx.conflict;
@@ -177,14 +164,6 @@ export class PostgresTransactions {
       throw tx.conflict !== undefined && !isConflict(error) ? tx.conflict : error;
     } finally {
       tx.open = false;
-      if (locked && broken === undefined) {
-        try {
-          await client.query('SELECT pg_advisory_unlock($1)', [TRANSACTION_LOCK_KEY]);
-        } catch (unlockError) {
-          // Dropping the connection releases its session lock.
-          broken = unlockError as Error;
-        }
-      }
       client.off('error', onError);
       client.release(broken);
     }

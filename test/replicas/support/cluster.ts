@@ -26,9 +26,10 @@ import {
 } from '../../../src/simulator/index.js';
 import { openPostgresStore } from '../../../src/store/postgres/postgres-store.js';
 import { FakeDiscord } from '../../discord/fake-discord.js';
-import { IDS, TOKEN } from '../../discord/world.js';
+import { IDS, MEMBERS, TOKEN } from '../../discord/world.js';
 import { FakeSlack } from '../../slack/fake-slack.js';
 import { BOT_TOKEN, SIGNING_SECRET, TEAM } from '../../slack/world.js';
+import type { DiscordSigner } from '../../support/ed25519.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { Replica } from './replica.js';
@@ -43,6 +44,11 @@ export interface ClusterOptions {
   seed: number;
   /** PostgreSQL reached through a TCP proxy, one endpoint per replica, with this delay each way (ms). */
   network?: { delayMs: number };
+  /**
+   * Discord over HTTP interactions (DISCORD_PUBLIC_KEY, the signer's public key) instead of the gateway, and
+   * every Discord member of test/discord/world.ts linked to the first team's key.
+   */
+  discordHttp?: DiscordSigner;
 }
 
 /** One member driving one flow in their own channel. */
@@ -159,6 +165,16 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
           teamName: m.team,
         });
       }
+      const first = members[0] as Member;
+      const firstKey = keys.get(first.team) as string;
+      for (const member of o.discordHttp ? Object.values(MEMBERS) : []) {
+        await seed.keys.put(`discord:${IDS.guild}:${member.id}`, {
+          apiKey: firstKey,
+          keyPrefix: firstKey.slice(0, 12),
+          teamId: first.team,
+          teamName: first.team,
+        });
+      }
     } finally {
       await seed.close();
     }
@@ -201,6 +217,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
             DISCORD_APPLICATION_ID: IDS.app,
             DISCORD_API_URL: `${discord.url}/api`,
             DISCORD_GUILD_ID: IDS.guild,
+            ...(o.discordHttp ? { DISCORD_PUBLIC_KEY: o.discordHttp.publicKeyHex } : {}),
           },
           join(dir, `r${i + 1}.log`),
         ),

@@ -50,6 +50,12 @@ export const cardsIn = (slack: FakeSlack, channel: string): FakeMessage[] =>
   slack.messages.filter(
     (m) => m.channel === channel && !m.thread_ts && m.metadata?.event_type === 'reelbot_card',
   );
+/** The video id the channel's video card carries (its buttons name it), once the card is posted. */
+const videoOnCard = (slack: FakeSlack, channel: string): string | undefined => {
+  const card = cardsIn(slack, channel)[0];
+  return card && /\b([0-9a-f]{24})\b/.exec(JSON.stringify(card.blocks ?? []))?.[1];
+};
+
 export const threadOf = (slack: FakeSlack, card: FakeMessage): FakeMessage[] =>
   slack.messages.filter((m) => m.channel === card.channel && m.thread_ts === card.ts);
 
@@ -123,7 +129,11 @@ export async function runFlow(f: FlowOutcome, d: FlowDeps): Promise<void> {
         { blocks: confirm, ts: '1700000001.000100', ephemeral: true },
         'video.create.confirm',
       ),
-    (r) => /id `([^`]+)`/.exec(r.text)?.[1],
+    (r) =>
+      /id `([^`]+)`/.exec(r.text)?.[1] ??
+      // The first click's answer was lost (its replica was slow or died after acting): the retry is told it is
+      // "Already done", and the person finds the video on the card it posted in the channel.
+      (/Already done/.test(r.text) ? videoOnCard(slack, channel) : undefined),
   );
   mark('created');
   d.onStep?.('created', f);

@@ -4,13 +4,14 @@
  * The audit log stays: it is the operator's record of what was spent and published, and holds no secret.
  */
 import type { WorkspacePurge } from '../../core/ports.js';
-import type { Sql } from './sql.js';
+import type { Sql } from '../sql.js';
 
 /**
  * Every address of workspace `slack:T1` (`slack:T1:U1`, `slack:T1:C1`, `slack:T1:C1:ts`) sorts strictly
  * between `slack:T1:` and `slack:T1;` (';' follows ':'), and never one of `slack:T10`: a range on the keys, in
- * byte order. The address columns are COLLATE "C"; a value read out of JSON has the database's collation
- * (often a language's, where that range also holds `slack:t1:…`), so it gets "C" here.
+ * byte order. The address columns are COLLATE "C" on PostgreSQL (BINARY on SQLite); a value read out of JSON has
+ * the database's collation (on PostgreSQL often a language's, where that range also holds `slack:t1:…`), so it
+ * gets "C" here.
  */
 const inWorkspace = (expression: string) => `(${expression} > @from AND ${expression} < @to)`;
 const fromJson = (column: string, field: string) => `((${column} ->> '${field}') COLLATE "C")`;
@@ -42,7 +43,7 @@ const STATEMENTS: Record<Exclude<keyof WorkspacePurge, 'installations'>, string>
 /**
  * Deletes every row of `workspaces` (`slack:T1`; an org install may name its enterprise too) and the chat
  * app installations `installations` (their ids); returns how many rows went. The caller runs it in one
- * transaction (`PostgresStore.purgeWorkspace`).
+ * transaction (each store's `purgeWorkspace`).
  */
 export async function purgeWorkspace(
   sql: Sql,

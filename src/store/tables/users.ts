@@ -1,6 +1,6 @@
 /** Per-user preferences: time zone and the most recent video/series (for `last`). */
 import type { Store, UserAddress } from '../../core/ports.js';
-import type { Sql } from './sql.js';
+import type { Sql } from '../sql.js';
 
 type UserStore = Store['users'];
 
@@ -12,7 +12,7 @@ interface PrefsRow {
 
 type Column = 'time_zone' | 'last_video' | 'last_series';
 
-export class PostgresUsers implements UserStore {
+export class Users implements UserStore {
   constructor(private readonly sql: Sql) {}
 
   async getTimeZone(user: UserAddress): Promise<string | undefined> {

@@ -7,7 +7,7 @@ import {
   type UserAddress,
 } from '../../core/ports.js';
 import { KEY_UNREADABLE, seal, secretKeyFingerprint, unsealRow } from '../crypto.js';
-import type { Sql } from './sql.js';
+import type { Sql } from '../sql.js';
 
 type KeyStore = Store['keys'];
 
@@ -23,7 +23,7 @@ interface KeyRow {
   linked_at: number;
 }
 
-export class PostgresKeys implements KeyStore {
+export class Keys implements KeyStore {
   readonly #secretKeyId: string;
 
   constructor(

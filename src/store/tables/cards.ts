@@ -1,7 +1,7 @@
 /** Long-lived cards: the latest content the core wants shown, and the message that shows it once posted. */
 import type { Card } from '../../core/cards.js';
 import type { CardContent, CardRecord, Clock, MessageAddress, Store } from '../../core/ports.js';
-import { json, type Sql } from './sql.js';
+import { json, readJson, type Sql } from '../sql.js';
 
 type CardStore = Store['cards'];
 type CardStateStore = Store['cardStates'];
@@ -10,12 +10,12 @@ interface CardRow {
   key: string;
   conversation: string;
   message: string | null;
-  card: Card;
-  model: Record<string, unknown>;
+  card: unknown;
+  model: unknown;
   updated_at: number;
 }
 
-export class PostgresCards implements CardStore {
+export class Cards implements CardStore {
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
@@ -48,7 +48,7 @@ export class PostgresCards implements CardStore {
   }
 
   async withPrefix(prefix: string): Promise<CardRecord[]> {
-    // A range over the primary key (COLLATE "C", so byte order): served by its index, whatever the number of cards.
+    // A range over the primary key (in byte order): served by its index, whatever the number of cards.
     const rows = await this.sql.rows<CardRow>(
       'SELECT * FROM cards WHERE key >= $1 AND key < $2 ORDER BY key',
       [prefix, `${prefix}\u{10ffff}`],
@@ -58,19 +58,18 @@ export class PostgresCards implements CardStore {
 }
 
 /** The one state of each subject's card (see `Store['cardStates']`). */
-export class PostgresCardStates implements CardStateStore {
+export class CardStates implements CardStateStore {
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
   ) {}
 
   async get(subject: string): Promise<Record<string, unknown> | undefined> {
-    const row = await this.sql.row<{ model: Record<string, unknown> }>(
-      'SELECT model FROM card_states WHERE subject = $1',
-      [subject],
-    );
+    const row = await this.sql.row<{ model: unknown }>('SELECT model FROM card_states WHERE subject = $1', [
+      subject,
+    ]);
     // Written only by put(), from a Record.
-    return row?.model;
+    return row && readJson<Record<string, unknown>>(row.model);
   }
 
   async put(subject: string, model: Record<string, unknown>): Promise<void> {
@@ -87,9 +86,9 @@ function fromRow(row: CardRow): CardRecord {
     key: row.key,
     conversation: row.conversation,
     message: row.message,
-    // Both written only by put(), from a Card and a Record; the driver parses json.
-    card: row.card,
-    model: row.model,
+    // Both written only by put(), from a Card and a Record.
+    card: readJson<Card>(row.card),
+    model: readJson<Record<string, unknown>>(row.model),
     updatedAt: row.updated_at,
   };
 }

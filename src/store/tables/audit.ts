@@ -1,7 +1,6 @@
 /** The audit log (DESIGN §5): every approval request and decision, spend and publish, queried per workspace. */
 import type { AuditEntry, AuditQuery, Store } from '../../core/ports.js';
-import { AUDIT_DEFAULT_LIMIT, AUDIT_MAX_LIMIT } from '../audit.js';
-import { json, type Sql } from './sql.js';
+import { json, readJson, type Sql } from '../sql.js';
 
 type AuditStore = Store['audit'];
 
@@ -13,10 +12,13 @@ interface AuditRow {
   video_id: string | null;
   series_id: string | null;
   credits: number | null;
-  details: Record<string, unknown> | null;
+  details: unknown;
 }
 
-export class PostgresAudit implements AuditStore {
+export const AUDIT_DEFAULT_LIMIT = 50;
+export const AUDIT_MAX_LIMIT = 1000;
+
+export class Audit implements AuditStore {
   constructor(private readonly sql: Sql) {}
 
   async record(entry: AuditEntry): Promise<void> {
@@ -39,8 +41,8 @@ export class PostgresAudit implements AuditStore {
   /** Newest first; `from` inclusive, `to` exclusive; `limit` defaults to 50, at most 1000. */
   async list(query: AuditQuery): Promise<AuditEntry[]> {
     const limit = Math.min(Math.max(1, Math.trunc(query.limit ?? AUDIT_DEFAULT_LIMIT)), AUDIT_MAX_LIMIT);
-    // substr() rather than LIKE: a workspace prefix may contain LIKE wildcards (`_`). Like SQLite's, PostgreSQL's
-    // substr() counts characters (code points); JS `length` counts UTF-16 units. A per-video query filters on
+    // substr() rather than LIKE: a workspace prefix may contain LIKE wildcards (`_`). SQLite's and PostgreSQL's
+    // substr() count characters (code points); JS `length` counts UTF-16 units. A per-video query filters on
     // video_id so it can use the audit_video index.
     const rows = await this.sql.rows<AuditRow>(
       `SELECT at, conversation, actor, action, video_id, series_id, credits, details FROM audit
@@ -70,7 +72,7 @@ function fromRow(row: AuditRow): AuditEntry {
     ...(row.video_id !== null && { videoId: row.video_id }),
     ...(row.series_id !== null && { seriesId: row.series_id }),
     ...(row.credits !== null && { credits: row.credits }),
-    // Written only by record(), from a Record; the driver parses json.
-    ...(row.details !== null && { details: row.details }),
+    // Written only by record(), from a Record.
+    ...(row.details !== null && { details: readJson<Record<string, unknown>>(row.details) }),
   };
 }

@@ -1,28 +1,28 @@
 /**
  * Pending remote effects (issue 14): a charged or public write recorded before its request and settled by the
- * commit that records its outcome, so one whose commit failed (a lost connection, a crash) is found and
- * replayed instead of forgotten.
+ * commit that records its outcome, so one whose commit failed (disk full, a locked database, a lost
+ * connection, a crash) is found and replayed instead of forgotten.
  */
 import type { Clock, PendingEffect, Store } from '../../core/ports.js';
-import { json, queriedJson, type Sql, withoutNul } from './sql.js';
+import { json, queriedJson, readJson, type Sql, withoutNul } from '../sql.js';
 
 type EffectsStore = Store['effects'];
 
 interface EffectRow {
   idempotency_key: string;
   command: string;
-  args: Record<string, unknown>;
-  request: Record<string, unknown>;
+  args: unknown;
+  request: unknown;
   attempts: number;
   last_error: string | null;
   created_at: number;
   next_at: number;
 }
 
-/** Bounds what one row keeps of a failure message (as the SQLite twin). */
+/** Bounds what one row keeps of a failure message. */
 const MAX_ERROR_CHARS = 500;
 
-export class PostgresEffects implements EffectsStore {
+export class Effects implements EffectsStore {
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
@@ -84,8 +84,9 @@ function fromRow(row: EffectRow): PendingEffect {
   return {
     idempotencyKey: row.idempotency_key,
     command: row.command,
-    args: row.args,
-    request: row.request,
+    // Both written only by begin(), from Records.
+    args: readJson<Record<string, unknown>>(row.args),
+    request: readJson<Record<string, unknown>>(row.request),
     attempts: row.attempts,
     ...(row.last_error === null ? {} : { lastError: row.last_error }),
     createdAt: row.created_at,

@@ -8,19 +8,19 @@ import {
   type Subscription,
   type SubscriptionKind,
 } from '../../core/ports.js';
-import { json, type Sql } from './sql.js';
+import { json, readJson, type Sql } from '../sql.js';
 
 type SettingsStore = Store['settings'];
 type SubscriptionStore = Store['subscriptions'];
 
-export class PostgresSettings implements SettingsStore {
+export class Settings implements SettingsStore {
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
   ) {}
 
   async get(conversation: ConversationAddress): Promise<ChannelSettings> {
-    const row = await this.sql.row<{ settings: Partial<ChannelSettings> }>(
+    const row = await this.sql.row<{ settings: unknown }>(
       'SELECT settings FROM channel_settings WHERE conversation = $1',
       [conversation],
     );
@@ -30,8 +30,8 @@ export class PostgresSettings implements SettingsStore {
   async inWorkspace(
     workspace: string,
   ): Promise<{ conversation: ConversationAddress; settings: ChannelSettings }[]> {
-    // A range over the primary key (COLLATE "C"): every conversation of `workspace:` sorts between ':' and ';'.
-    const rows = await this.sql.rows<{ conversation: string; settings: Partial<ChannelSettings> }>(
+    // A range over the primary key (byte order): every conversation of `workspace:` sorts between ':' and ';'.
+    const rows = await this.sql.rows<{ conversation: string; settings: unknown }>(
       `SELECT conversation, settings FROM channel_settings WHERE conversation > $1 AND conversation < $2
        ORDER BY conversation`,
       [`${workspace}:`, `${workspace};`],
@@ -48,10 +48,11 @@ export class PostgresSettings implements SettingsStore {
   }
 }
 
-/** Stored settings over the defaults, so a field added later gets its default (as the SQLite twin). */
-function overDefaults(stored: Partial<ChannelSettings>): ChannelSettings {
+/** Stored settings over the defaults, so a field added later gets its default; always a fresh object. */
+function overDefaults(settings: unknown): ChannelSettings {
   const defaults = structuredClone(DEFAULT_CHANNEL_SETTINGS);
   // Written only by put() above, so the shape is ours; merging covers fields added since.
+  const stored = readJson<Partial<ChannelSettings>>(settings);
   return { ...defaults, ...stored, roles: { ...defaults.roles, ...stored.roles } };
 }
 
@@ -63,14 +64,14 @@ interface SubscriptionRow {
   created_at: number;
 }
 
-export class PostgresSubscriptions implements SubscriptionStore {
+export class Subscriptions implements SubscriptionStore {
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
   ) {}
 
   async inWorkspace(workspace: string): Promise<Subscription[]> {
-    // A range over the primary key (COLLATE "C"): every conversation of `workspace:` sorts between ':' and ';'.
+    // A range over the primary key (byte order): every conversation of `workspace:` sorts between ':' and ';'.
     const rows = await this.sql.rows<SubscriptionRow>(
       `SELECT * FROM subscriptions WHERE conversation > $1 AND conversation < $2
        ORDER BY conversation, created_at, kind COLLATE "C", target COLLATE "C"`,
@@ -99,7 +100,7 @@ export class PostgresSubscriptions implements SubscriptionStore {
 
   async list(conversation: ConversationAddress): Promise<Subscription[]> {
     const rows = await this.sql.rows<SubscriptionRow>(
-      // Byte order on every key, as SQLite's BINARY: kind and target keep the database's collation.
+      // Byte order on every key: PostgreSQL's kind and target otherwise keep the database's collation.
       'SELECT * FROM subscriptions WHERE conversation = $1 ORDER BY created_at, kind COLLATE "C", target COLLATE "C"',
       [conversation],
     );

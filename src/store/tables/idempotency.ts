@@ -4,14 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Clock, Store } from '../../core/ports.js';
-import { IDEMPOTENCY_RETENTION_MS } from '../idempotency.js';
-import type { Sql } from './sql.js';
+import type { Sql } from '../sql.js';
 
 type IdempotencyStore = Store['idempotency'];
 
+export const IDEMPOTENCY_RETENTION_MS = 48 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
 
-export class PostgresIdempotency implements IdempotencyStore {
+export class Idempotency implements IdempotencyStore {
   #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -22,8 +22,9 @@ export class PostgresIdempotency implements IdempotencyStore {
   async keyFor(action: string, options: { reuseForMs?: number } = {}): Promise<string> {
     const now = this.clock.now();
     await this.#pruneOld(now);
-    // Insert-if-absent (or renew-if-stale), then read in a statement of its own: a racing insert that won the
-    // conflict committed before this one went on, and only a later statement's snapshot sees its key.
+    // Insert-if-absent (or renew-if-stale), then read in a statement of its own: the first key stored for the
+    // action wins. On PostgreSQL a racing insert that won the conflict committed before this one went on, and
+    // only a later statement's snapshot sees its key.
     if (options.reuseForMs === undefined) {
       await this.sql.count(
         `INSERT INTO idempotency_keys (action, key, created_at) VALUES ($1, $2, $3)
@@ -31,7 +32,7 @@ export class PostgresIdempotency implements IdempotencyStore {
         [action, randomUUID(), now],
       );
     } else {
-      // Only a row older than the window is renewed, so two racing requests still agree on the key.
+      // One statement, so two racing requests still agree on the key: only a row older than the window is renewed.
       await this.sql.count(
         `INSERT INTO idempotency_keys AS k (action, key, created_at) VALUES ($1, $2, $3)
          ON CONFLICT (action) DO UPDATE SET key = excluded.key, created_at = excluded.created_at

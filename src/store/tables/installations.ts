@@ -5,8 +5,7 @@
  */
 import type { ChatDelivery, Clock, ConversationAddress, MessageAddress, Store } from '../../core/ports.js';
 import { INSTALLATION_UNREADABLE, seal, secretKeyFingerprint, UnsealError, unsealRow } from '../crypto.js';
-import { DELIVERY_RETENTION_MS } from '../installations.js';
-import type { Sql } from './sql.js';
+import type { Sql } from '../sql.js';
 
 type InstallationStore = Store['installations'];
 type DeliveryJournal = Store['deliveries'];
@@ -19,7 +18,7 @@ interface InstallationRow {
   ciphertext: Buffer;
 }
 
-export class PostgresInstallations implements InstallationStore {
+export class Installations implements InstallationStore {
   readonly #secretKeyId: string;
 
   constructor(
@@ -71,9 +70,11 @@ interface DeliveryRow {
   started_at: number;
 }
 
+/** How long a journal row is kept: far beyond any outbox retry of one row. */
+export const DELIVERY_RETENTION_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
 
-export class PostgresDeliveries implements DeliveryJournal {
+export class Deliveries implements DeliveryJournal {
   #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(

@@ -1,6 +1,6 @@
 /** Approval requests (DESIGN §5). `decide` is a compare-and-set on status, so only one decision ever wins. */
 import type { Approval, ApprovalStatus, Clock, Store, UserAddress } from '../../core/ports.js';
-import { json, type Sql, withoutNul } from './sql.js';
+import { json, readJson, type Sql, withoutNul } from '../sql.js';
 
 type ApprovalStore = Store['approvals'];
 
@@ -8,7 +8,7 @@ interface ApprovalRow {
   id: string;
   conversation: string;
   requester: string;
-  action: Approval['action'];
+  action: unknown;
   status: ApprovalStatus;
   card_key: string;
   decided_by: string | null;
@@ -18,7 +18,7 @@ interface ApprovalRow {
   expires_at: number | null;
 }
 
-export class PostgresApprovals implements ApprovalStore {
+export class Approvals implements ApprovalStore {
   constructor(
     private readonly sql: Sql,
     private readonly clock: Clock,
@@ -26,40 +26,39 @@ export class PostgresApprovals implements ApprovalStore {
 
   async create(approval: Omit<Approval, 'status' | 'createdAt'>): Promise<Approval> {
     const created: Approval = { ...approval, status: 'pending', createdAt: this.clock.now() };
-    const action = json(created.action);
-    const reason = created.reason === undefined ? null : withoutNul(created.reason);
+    const row: ApprovalRow = {
+      id: created.id,
+      conversation: created.conversation,
+      requester: created.requester,
+      action: json(created.action),
+      status: created.status,
+      card_key: created.cardKey,
+      decided_by: created.decidedBy ?? null,
+      decided_at: created.decidedAt ?? null,
+      reason: created.reason === undefined ? null : withoutNul(created.reason),
+      created_at: created.createdAt,
+      expires_at: created.expiresAt,
+    };
     await this.sql.count(
       `INSERT INTO approvals (id, conversation, requester, action, status, card_key, decided_by, decided_at,
          reason, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
-        created.id,
-        created.conversation,
-        created.requester,
-        action,
-        created.status,
-        created.cardKey,
-        created.decidedBy ?? null,
-        created.decidedAt ?? null,
-        reason,
-        created.createdAt,
-        created.expiresAt,
+        row.id,
+        row.conversation,
+        row.requester,
+        row.action,
+        row.status,
+        row.card_key,
+        row.decided_by,
+        row.decided_at,
+        row.reason,
+        row.created_at,
+        row.expires_at,
       ],
     );
     // As get() will read it back: the action through JSON, absent optional fields left out.
-    return fromRow({
-      id: created.id,
-      conversation: created.conversation,
-      requester: created.requester,
-      action: JSON.parse(action) as Approval['action'],
-      status: created.status,
-      card_key: created.cardKey,
-      decided_by: created.decidedBy ?? null,
-      decided_at: created.decidedAt ?? null,
-      reason,
-      created_at: created.createdAt,
-      expires_at: created.expiresAt,
-    });
+    return fromRow(row);
   }
 
   async get(id: string): Promise<Approval | undefined> {
@@ -97,12 +96,13 @@ export class PostgresApprovals implements ApprovalStore {
   }
 
   async pendingIn(workspace: string): Promise<Approval[]> {
-    // `slack:T1:%`: the workspace's conversations (a `:` ends the workspace part, so T1 never matches T10).
-    const prefix = workspace.replace(/[\\%_]/g, (c) => `\\${c}`);
+    // The workspace's conversations sort between `slack:T1:` and `slack:T1;` in byte order (the column is
+    // COLLATE "C" on PostgreSQL, BINARY on SQLite), so T1 never matches T10 nor t1. Not LIKE: SQLite's ignores
+    // case, and a workspace may hold its wildcards.
     const rows = await this.sql.rows<ApprovalRow>(
-      `SELECT * FROM approvals WHERE status = 'pending' AND conversation LIKE $1 ESCAPE '\\'
+      `SELECT * FROM approvals WHERE status = 'pending' AND conversation > $1 AND conversation < $2
        ORDER BY created_at, id COLLATE "C"`,
-      [`${prefix}:%`],
+      [`${workspace}:`, `${workspace};`],
     );
     return rows.map(fromRow);
   }
@@ -122,8 +122,8 @@ function fromRow(row: ApprovalRow): Approval {
     id: row.id,
     conversation: row.conversation,
     requester: row.requester,
-    // Written only by create(), from Approval['action']; the driver parses json.
-    action: row.action,
+    // Written only by create(), from Approval['action'].
+    action: readJson<Approval['action']>(row.action),
     status: row.status,
     cardKey: row.card_key,
     ...(row.decided_by !== null && { decidedBy: row.decided_by }),

@@ -1,8 +1,7 @@
 /** Durable watches for the poller: they survive restarts and are picked by `due` through (status, next_check_at). */
 import { randomUUID } from 'node:crypto';
-import type { Clock, NewWatch, Store, Watch, WatchFilter, WatchKind } from '../../core/ports.js';
-import { FINISHED_RETENTION_MS, PRUNE_EVERY_MS, WATCH_FILTER_COLUMNS } from '../watches.js';
-import { json, type Sql } from './sql.js';
+import type { Clock, NewWatch, Store, Watch, WatchFilter, WatchKind, WatchLease } from '../../core/ports.js';
+import { json, readJson, type Sql } from '../sql.js';
 
 type WatchStore = Store['watches'];
 
@@ -13,14 +12,29 @@ interface WatchRow {
   owner: string;
   conversation: string;
   card_key: string | null;
-  state: Record<string, unknown>;
+  state: unknown;
   next_check_at: number;
   created_at: number;
   expires_at: number;
   status: Watch['status'];
+  lease_holder: string | null;
+  lease_token: number;
 }
 
-export class PostgresWatches implements WatchStore {
+/** `activeWhere` fields and their columns (each lookup is served by an index starting with one of them). */
+export const WATCH_FILTER_COLUMNS: Record<keyof WatchFilter, string> = {
+  kind: 'kind',
+  target: 'target',
+  owner: 'owner',
+  conversation: 'conversation',
+  cardKey: 'card_key',
+};
+
+/** Finished watches are kept this long after they would have expired, then pruned. */
+export const FINISHED_RETENTION_MS = 30 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
+export class Watches implements WatchStore {
   #lastPrune = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -74,7 +88,7 @@ export class PostgresWatches implements WatchStore {
   async due(now: number, limit: number, holder?: string): Promise<Watch[]> {
     const rows = await this.sql.rows<WatchRow>(
       `SELECT * FROM watches WHERE status = 'active' AND next_check_at <= $1
-         AND (lease_until IS NULL OR lease_until <= $1 OR lease_holder = $3)
+         AND (lease_until IS NULL OR lease_until <= ${this.sql.leaseNow('$1')} OR lease_holder = $3)
        ORDER BY next_check_at, created_at LIMIT $2`,
       [now, limit, holder ?? null],
     );
@@ -82,33 +96,43 @@ export class PostgresWatches implements WatchStore {
   }
 
   /**
-   * One statement: rows another replica is claiming right now are skipped, not waited for (SKIP LOCKED), and
-   * the lease conditions are checked again on the locked row.
+   * One statement, so a poller pass claims up to its batch size at once: on PostgreSQL rows another replica is
+   * claiming right now are skipped, not waited for (SKIP LOCKED), and the lease conditions are checked again on
+   * the locked row; on SQLite the statement holds the write lock.
    */
   async claim(
     ids: readonly string[],
     lease: { holder: string; now: number; until: number },
   ): Promise<Watch[]> {
     if (ids.length === 0) return [];
+    // SQLite's RETURNING names no table (it returns the updated table's columns only); PostgreSQL's `*` would
+    // add free's.
+    const returning = this.sql.dialect === 'sqlite' ? '*' : 'watches.*';
+    // Lapsed and lasting by the database's clock on PostgreSQL ($5, the caller's now, only where there is none).
+    const at = this.sql.leaseNow('$5');
     const rows = await this.sql.rows<WatchRow>(
       `WITH free AS (
          SELECT id FROM watches
          WHERE id = ANY($1::text[]) AND status = 'active' AND next_check_at <= $2
-           AND (lease_until IS NULL OR lease_until <= $2 OR lease_holder = $3)
+           AND (lease_until IS NULL OR lease_until <= ${at} OR lease_holder = $3)
          FOR UPDATE SKIP LOCKED
        )
-       UPDATE watches SET lease_holder = $3, lease_until = $4 FROM free WHERE watches.id = free.id
-       RETURNING watches.*`,
-      [ids, lease.now, lease.holder, lease.until],
+       UPDATE watches SET lease_holder = $3, lease_until = ${at} + $4, lease_token = lease_token + 1
+       FROM free WHERE watches.id = free.id
+       RETURNING ${returning}`,
+      [ids, lease.now, lease.holder, lease.until - lease.now, lease.now],
     );
     const order = new Map(ids.map((id, i) => [id, i]));
-    return rows.map(fromRow).sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    return rows
+      .map((row) => ({ ...fromRow(row), lease: { holder: lease.holder, token: row.lease_token } }))
+      .sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   }
 
-  async release(id: string, holder: string): Promise<boolean> {
+  async release(id: string, lease: WatchLease): Promise<boolean> {
     const n = await this.sql.count(
-      'UPDATE watches SET lease_holder = NULL, lease_until = NULL WHERE id = $1 AND lease_holder = $2',
-      [id, holder],
+      `UPDATE watches SET lease_holder = NULL, lease_until = NULL
+       WHERE id = $1 AND lease_holder = $2 AND lease_token = $3`,
+      [id, lease.holder, lease.token],
     );
     return n > 0;
   }
@@ -193,8 +217,8 @@ function fromRow(row: WatchRow): Watch {
     owner: row.owner,
     conversation: row.conversation,
     cardKey: row.card_key,
-    // Written only by add/update, from a Record; the driver parses json.
-    state: row.state,
+    // Written only by add/update, from a Record.
+    state: readJson<Record<string, unknown>>(row.state),
     nextCheckAt: row.next_check_at,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
