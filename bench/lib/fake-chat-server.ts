@@ -14,6 +14,11 @@ export interface FakeChatServer {
   edits: number;
   /** Dedupe ids posted more than once. */
   doubles(): string[];
+  /**
+   * Forgets what was posted: dedupe ids are `outbox:<row id>`, numbered per database, so each run on a fresh
+   * database starts its count afresh.
+   */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -50,6 +55,10 @@ export async function startFakeChatServer(): Promise<FakeChatServer> {
       return edits;
     },
     doubles: () => [...posts].filter(([, count]) => count > 1).map(([id]) => id),
+    reset: () => {
+      posts.clear();
+      edits = 0;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

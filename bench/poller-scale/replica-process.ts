@@ -4,7 +4,7 @@
  * registry, rate budgets, the real Poller and OutboxSender — against the simulator process, with chat senders that
  * post to the bench's fake chat server (so posts are counted where they land, across replicas).
  *
- * It starts when told (`go`), and records: each check committed (when), each store transaction (when it
+ * It starts when told (`go`), reports its count of checks every 200 ms, and records: each check committed (when), each store transaction (when it
  * began, how long the caller waited for it), and a command's store work every 500 ms (a one-row transaction,
  * as `status` remembers the user's last video), timed the same way. On `stop` it stops its poller and sender
  * (their in-flight work finishes), prints `RESULT <json>` and exits.
@@ -93,6 +93,10 @@ async function main(o: ReplicaProcessOptions): Promise<void> {
     budgets.shareChanged();
   });
   await registry.start();
+  // A replica joins with no share of the keys' limits and takes its 1/N once the others' bounds leave room
+  // (src/replicas/share-rule.ts): ready only then, so the measured run does not start in the join transient.
+  for (let waited = 0; registry.share() === 0 && waited < 30_000; waited += 100)
+    await new Promise((r) => setTimeout(r, 100));
   share = registry.share();
   const apiFor = createVideoApiFactory({
     baseUrl: o.apiUrl,
@@ -136,6 +140,7 @@ async function main(o: ReplicaProcessOptions): Promise<void> {
 
   // The command probe: the store work of a command (`status` remembers the member's last video), timed.
   let probing: NodeJS.Timeout | undefined;
+  let reporting: NodeJS.Timeout | undefined;
   const probe = () => {
     const began = Date.now();
     const t = performance.now();
@@ -157,8 +162,11 @@ async function main(o: ReplicaProcessOptions): Promise<void> {
         poller.start();
         sender.start();
         probing = setInterval(probe, 500);
+        // Its checks so far, for the bench to know when the workload's backlog has been worked through.
+        reporting = setInterval(() => process.send?.({ op: 'checks', n: result.checks.length }), 200);
         stopWith = async () => {
           clearInterval(probing);
+          clearInterval(reporting);
           await poller.stop();
           await sender.stop();
           const used = process.cpuUsage(cpu);
@@ -167,7 +175,7 @@ async function main(o: ReplicaProcessOptions): Promise<void> {
         };
       } else if (msg.op === 'stop') void stopWith?.();
     });
-    process.send?.({ op: 'ready' });
+    process.send?.({ op: 'ready', share });
   });
   await registry.stop().catch(note);
   await store.close().catch(note);
