@@ -179,7 +179,10 @@ async function main(o: ReplicaProcessOptions): Promise<void> {
   });
   await registry.stop().catch(note);
   await store.close().catch(note);
-  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  // A large line: exit only once it is flushed to the pipe (process.exit would cut it off).
+  await new Promise<void>((resolve) =>
+    process.stdout.write(`RESULT ${JSON.stringify(result)}\n`, () => resolve()),
+  );
 }
 
 let stopWith: (() => Promise<void>) | undefined;
