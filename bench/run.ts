@@ -18,7 +18,7 @@ import { ackLatency } from './ack-latency/index.js';
 import { coldStart } from './cold-start.js';
 import { type BenchResult, table, writeResult } from './lib/result.js';
 import { pollerScale } from './poller-scale/index.js';
-import { replicasBench } from './poller-scale/replicas.js';
+import { REPLICA_LOCK_TIMEOUT_MS, replicasBench } from './poller-scale/replicas.js';
 import { rateBudget } from './rate-budget.js';
 
 const args = process.argv.slice(2);
@@ -43,6 +43,8 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const RESULTS = join(import.meta.dirname, save ? 'results' : 'output');
 /** --quick's job count for poller-scale and replicas: with the other quick sizes, about two minutes here. */
 const QUICK_JOBS = 250;
+/** --quick's jobs per point of the replicas curve. */
+const QUICK_REPLICA_JOBS = 1_000;
 
 const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
   {
@@ -63,16 +65,15 @@ const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
   },
   {
     name: 'replicas',
-    run: () => {
-      const jobs = pollerJobs ?? (quick ? QUICK_JOBS : 10_000);
-      return replicasBench({
-        jobs,
-        keys: Math.ceil(jobs / 50),
+    run: () =>
+      replicasBench({
+        // --quick: the curve with small N, no paused-replica run.
+        jobs: pollerJobs ?? (quick ? QUICK_REPLICA_JOBS : 4_000),
         seed: 1,
-        maxRealMs: Math.max(240_000, jobs * 120),
+        quick,
+        lockTimeoutMs: REPLICA_LOCK_TIMEOUT_MS,
         log,
-      });
-    },
+      }),
   },
   {
     name: 'rate-budget',

@@ -5,6 +5,10 @@
  * PostgreSQL server (test/support/postgres.ts), the video API simulator (its ledger is the service's truth:
  * charges and posts per video), the fake Slack Web API and the fake Discord (REST and gateway).
  *
+ * With `network`, each replica reaches PostgreSQL through its own endpoint of a TCP proxy (test/support/tcp-proxy.ts)
+ * that adds a delay each way and can partition one replica from the database; each replica's sessions are named
+ * `reelbot-<id>` (application_name), so `pg_stat_activity` tells whose session is whose.
+ *
  * Members are linked before the replicas start: flow n is member `U<n>` in channel `C<n>`, two flows per team
  * key, so the per-key budget is shared by two flows and three replicas.
  */
@@ -27,6 +31,7 @@ import { FakeSlack } from '../../slack/fake-slack.js';
 import { BOT_TOKEN, SIGNING_SECRET, TEAM } from '../../slack/world.js';
 import type { DiscordSigner } from '../../support/ed25519.js';
 import { startPostgres, type TestPostgres } from '../../support/postgres.js';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { Replica } from './replica.js';
 
 export interface ClusterOptions {
@@ -37,6 +42,8 @@ export interface ClusterOptions {
   /** Simulator speed (job durations and its rate-limit windows ÷ speed). */
   speed: number;
   seed: number;
+  /** PostgreSQL reached through a TCP proxy, one endpoint per replica, with this delay each way (ms). */
+  network?: { delayMs: number };
   /**
    * Discord over HTTP interactions (DISCORD_PUBLIC_KEY, the signer's public key) instead of the gateway, and
    * every Discord member of test/discord/world.ts linked to the first team's key.
@@ -65,6 +72,9 @@ export interface Cluster {
   slack: FakeSlack;
   discord: FakeDiscord;
   postgres: TestPostgres;
+  /** The proxy between the replicas and PostgreSQL, with `network` (its clients are the replica ids). */
+  proxy?: TcpProxy;
+  /** The database, reached directly (not through the proxy). */
   databaseUrl: string;
   secretKey: Buffer;
   dir: string;
@@ -169,14 +179,31 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       await seed.close();
     }
 
-    // ---- the replicas ----
+    // ---- the network to the database, and the replicas ----
+    let proxy: TcpProxy | undefined;
+    if (o.network) {
+      const started = await startTcpProxy({
+        target: { host: '127.0.0.1', port: postgres.port },
+        delayMs: o.network.delayMs,
+      });
+      proxy = started;
+      closers.push(() => started.close());
+    }
+    const replicaUrls = await Promise.all(
+      Array.from({ length: o.replicas }, async (_, i) => {
+        const id = `r${i + 1}`;
+        const url = new URL(proxy ? await proxy.urlFor(id, databaseUrl) : databaseUrl);
+        url.searchParams.set('application_name', `reelbot-${id}`);
+        return url.toString();
+      }),
+    );
     const replicas = Array.from(
       { length: o.replicas },
       (_, i) =>
         new Replica(
           `r${i + 1}`,
           {
-            DATABASE_URL: databaseUrl,
+            DATABASE_URL: replicaUrls[i] as string,
             REELBOT_SECRET_KEY: secretKey.toString('base64'),
             REELBOT_REPLICA_ID: `r${i + 1}`,
             REELBOT_DATA_DIR: join(dir, `r${i + 1}`),
@@ -209,6 +236,7 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       slack,
       discord,
       postgres,
+      ...(proxy ? { proxy } : {}),
       databaseUrl,
       secretKey,
       dir,

@@ -1,7 +1,8 @@
 /**
  * One reelbot replica as a child process, started as `npm start` starts it (`tsx src/main.ts`) with its own
  * environment: PORT=0, the shared DATABASE_URL and secret key, its REELBOT_REPLICA_ID. Its stdout and
- * stderr go to a log file. It can be SIGKILLed (no clean-up runs: its leases lapse) or stopped with SIGTERM.
+ * stderr go to a log file. It can be SIGKILLed (no clean-up runs: its leases lapse), stopped with SIGTERM, or
+ * paused with SIGSTOP and resumed with SIGCONT (a frozen VM or container, a long GC: it holds whatever it held).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
@@ -23,6 +24,8 @@ export class Replica {
   url = '';
   /** When it was SIGKILLed (ms since the epoch), if it was. */
   killedAt: number | undefined;
+  /** Whether it is stopped by SIGSTOP right now. */
+  paused = false;
 
   constructor(
     readonly id: string,
@@ -94,9 +97,24 @@ export class Replica {
     await this.#exited;
   }
 
+  /** SIGSTOP: the process stops where it is, its connections and sockets open, until `resume`. */
+  pause(): void {
+    if (!this.alive || this.paused) return;
+    this.#child?.kill('SIGSTOP');
+    this.paused = true;
+  }
+
+  /** SIGCONT: it goes on from where it stopped. */
+  resume(): void {
+    if (!this.alive || !this.paused) return;
+    this.#child?.kill('SIGCONT');
+    this.paused = false;
+  }
+
   /** SIGTERM (the process stops its components), SIGKILL after `graceMs`. */
   async stop(graceMs = 10_000): Promise<void> {
     if (!this.alive) return;
+    this.resume();
     this.#child?.kill('SIGTERM');
     // real-time-ok: a replica that ignores SIGTERM is killed after a grace period
     const timer = setTimeout(() => this.#child?.kill('SIGKILL'), graceMs);

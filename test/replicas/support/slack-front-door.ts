@@ -2,7 +2,8 @@
  * Slack in front of several replicas: each slash command or button click is signed as Slack signs it
  * (test/slack/world.ts) and sent to the next replica in turn, like a round-robin load balancer. A replica that
  * refuses the connection or answers 5xx is skipped and the request goes to the next one, as a load balancer's
- * retry (and Slack's own) would; replicas seen dead are left out until the end.
+ * retry (and Slack's own) would; replicas seen dead are left out until the end, and so are those a test takes
+ * out of rotation (`out`: a paused or partitioned replica, as a load balancer's health check drops it).
  */
 import { findElement, fixture, SIGNING_SECRET, sign, slackEscape, TEAM } from '../../slack/world.js';
 import type { Replica } from './replica.js';
@@ -19,6 +20,8 @@ export class SlackFrontDoor {
   #counter = 0;
   /** Requests acknowledged, by replica id. */
   readonly served = new Map<string, number>();
+  /** Ids of replicas out of rotation: no request goes to them until removed. */
+  readonly out = new Set<string>();
 
   constructor(
     private readonly replicas: Replica[],
@@ -82,7 +85,7 @@ export class SlackFrontDoor {
     let last = 'no replica alive';
     for (let tries = 0; tries < this.replicas.length * 2; tries++) {
       const replica = this.replicas[this.#next++ % this.replicas.length] as Replica;
-      if (!replica.alive) continue;
+      if (!replica.alive || this.out.has(replica.id)) continue;
       const timestamp = Math.floor(Date.now() / 1000);
       try {
         const res = await fetch(`${replica.url}/slack/events`, {
