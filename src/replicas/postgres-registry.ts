@@ -151,6 +151,15 @@ export class PostgresReplicaRegistry implements ReplicaRegistry {
   async #beat(): Promise<void> {
     const now = this.#o.clock.now();
     const client = await this.#o.pool.connect();
+    // A checked-out client whose session ends (the server's idle-in-transaction timeout after this replica was
+    // paused, a dropped connection) emits 'error' besides failing its query: unheard, that would crash the
+    // process. The query in flight fails too, so the heartbeat hears of it.
+    const onError = (error: Error) =>
+      this.#o.logger.warn(
+        { err: error, replica: this.id },
+        'replica registry: connection lost mid-heartbeat',
+      );
+    client.on('error', onError);
     let broken: unknown;
     try {
       await client.query('BEGIN');
@@ -196,6 +205,7 @@ export class PostgresReplicaRegistry implements ReplicaRegistry {
       await client.query('ROLLBACK').catch(() => {});
       throw error;
     } finally {
+      client.off('error', onError);
       client.release(broken instanceof Error ? broken : undefined);
     }
   }

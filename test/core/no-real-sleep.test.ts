@@ -14,6 +14,11 @@ const ALLOWED: { path: string; why: string }[] = [
   { path: 'test/chaos/', why: 'kills, faults and stalls measured in real time' },
   { path: 'test/store/locked-database.test.ts', why: 'a real SQLite file lock held by a second connection' },
   { path: 'test/support/db-faults.ts', why: 'the lock and wall clock of the two suites above' },
+  { path: 'test/support/tcp-proxy.ts', why: 'a real TCP proxy adding real network delay' },
+  {
+    path: 'test/replicas/tcp-proxy.test.ts',
+    why: 'measures that proxy’s delay and partitions on real sockets',
+  },
   { path: 'test/playground/browser.test.ts', why: 'Playwright drives a real browser' },
   { path: 'test/e2e/playground-flow.test.ts', why: 'Playwright drives a real browser' },
   {
