@@ -10,13 +10,15 @@
  * per video, and never answered 429; nothing is left pending or failed in the outbox. With an election, another
  * replica holds the gateway within 30 s of the kill and identifies to the fake gateway again.
  *
- * A run takes ~90 s; ~160 s when the victim died holding outbox claims (see FLOWS_BUDGET_MS).
+ * A run takes ~90 s; ~160 s when the victim died holding outbox claims, ~4 min when it died between a write
+ * and its commit (see FLOWS_BUDGET_MS).
  *
  * A second cluster serves Discord over HTTP interactions (./support/discord-front-door.ts, round-robin): the
  * pages of a paged form land on three replicas and the series is created with every value; the time-zone
  * question asked on one replica is answered on the next, which saves the zone and runs the command (issue 28).
  */
 import { describe, expect, it } from 'vitest';
+import { EFFECT_GRACE_MS } from '../../src/core/effects/remote-effect.js';
 import { DEFAULT_LEASE_MS } from '../../src/poller/outbox-sender.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { FakeInteraction, FakeMessage } from '../discord/fake-discord.js';
@@ -36,10 +38,14 @@ const STAGGER_MS = 500;
 /**
  * How long the flows may take. A flow runs ~45 s; the last starts ~25 s in. An outbox row the killed replica had
  * claimed goes out again only when its claim lapses (DEFAULT_LEASE_MS, 30 s): a flow whose card post or
- * milestone reply the victim held waits that long. The budget allows it, so the exactly-once checks hold
- * however the kill lands; the summary line reports the slowest flow.
+ * milestone reply the victim held waits that long. A write the victim sent and died before committing (a
+ * schedule the service took, its watch never stored) is replayed by another replica's effect sweep once its
+ * grace has passed (EFFECT_GRACE_MS, 2 min, swept every 30 s); meanwhile the member's retry is told it was
+ * already sent. The budget allows both, so the exactly-once checks hold however the kill lands; a run where
+ * neither happens ends as soon as its flows do. The summary line reports the slowest flow.
  */
-const FLOWS_BUDGET_MS = 25_000 + DEFAULT_LEASE_MS + 60_000;
+const EFFECT_SWEEP_MS = 30_000;
+const FLOWS_BUDGET_MS = 25_000 + DEFAULT_LEASE_MS + EFFECT_GRACE_MS + EFFECT_SWEEP_MS + 30_000;
 const TIMEOUT_MS = 60_000 + FLOWS_BUDGET_MS + 40_000;
 /** Takeover bound for the gateway (DESIGN §9): another replica holds it within 30 s. */
 const GATEWAY_TAKEOVER_MS = 30_000;
