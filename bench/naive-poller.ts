@@ -7,7 +7,7 @@
  * run side by side, so one key waiting for its budget never holds up another.
  */
 import type { Watcher } from '../src/core/live/watcher.js';
-import type { Clock, Logger, Store, UserAddress, Watch, WatchKind } from '../src/core/ports.js';
+import type { Clock, Logger, Store, UserAddress, Watch, WatchKind } from '../src/core/ports/index.js';
 import type { VideoApi } from '../src/core/video-api.js';
 
 export interface NaivePollerOptions {

@@ -15,14 +15,8 @@ import type { CoreDeps } from './core/context.js';
 import { errorMessage } from './core/describe-error.js';
 import { reconcileEffects } from './core/effects/reconcile.js';
 import { WATCHERS } from './core/live/watchers.js';
-import {
-  type ChatPlatform,
-  type ChatSender,
-  type Clock,
-  type Logger,
-  type Store,
-  systemClock,
-} from './core/ports.js';
+import type { ChatPlatform, ChatSender, Clock, Logger, Store } from './core/ports/index.js';
+import { systemClock } from './core/time/system-clock.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, logMask, maskVerbatim } from './observability/logger.js';
 import { createMetrics, type Metrics, videoApiHooks } from './observability/metrics.js';

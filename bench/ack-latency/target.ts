@@ -24,7 +24,8 @@ import { createVideoApiFactory } from '../../src/api/index.js';
 import { createBot } from '../../src/core/bot.js';
 import { CatalogCache } from '../../src/core/catalog-cache.js';
 import { MODULES } from '../../src/core/commands/index.js';
-import { type Logger, systemClock } from '../../src/core/ports.js';
+import type { Logger } from '../../src/core/ports/index.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 

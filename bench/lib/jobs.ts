@@ -2,7 +2,7 @@
 import { videoCardKey } from '../../src/core/live/live-card.js';
 import { showVideo } from '../../src/core/live/projections.js';
 import type { VideoCardModel } from '../../src/core/live/video-card.js';
-import type { Store } from '../../src/core/ports.js';
+import type { Store } from '../../src/core/ports/index.js';
 
 export type Model = 'storyboard' | 'motion_lite' | 'motion_pro';
 /** Nominal generation times at simulator speed 1. */

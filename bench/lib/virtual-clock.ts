@@ -3,7 +3,7 @@
  * says so, so a slow CPU makes a run take longer in wall time but never changes what it measures (delays,
  * call counts). `sleep` registers a timer that fires when the driver advances past it.
  */
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/ports/index.js';
 
 interface Timer {
   at: number;

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { updateVideoCard } from '../../src/core/live/projections.js';
-import type { ChatPlatform, ChatSender, Logger, Store } from '../../src/core/ports.js';
+import type { ChatPlatform, ChatSender, Logger, Store } from '../../src/core/ports/index.js';
 import { OutboxSender } from '../../src/poller/index.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import { MODEL_MIX, type Model, watchGeneration } from '../lib/jobs.js';

@@ -14,8 +14,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createVideoApiFactory, RateBudgetRegistry } from '../../src/api/index.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
-import type { ChatPlatform, ChatSender, Logger, Store } from '../../src/core/ports.js';
-import { systemClock } from '../../src/core/ports.js';
+import type { ChatPlatform, ChatSender, Logger, Store } from '../../src/core/ports/index.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import { openReplicaRegistry } from '../../src/replicas/registry.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';

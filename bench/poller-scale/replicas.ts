@@ -22,7 +22,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { systemClock } from '../../src/core/ports.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import type { SeedTeam } from '../../src/simulator/index.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { DEFAULT_DATABASE_TIMEOUT_MS } from '../../src/store/postgres/session.js';

@@ -13,13 +13,8 @@ import { join } from 'node:path';
 import { createVideoApiFactory, RateBudgetRegistry } from '../../src/api/index.js';
 import { videoOfCardKey } from '../../src/core/live/projections.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
-import {
-  type ChatPlatform,
-  type ChatSender,
-  type Logger,
-  type Store,
-  systemClock,
-} from '../../src/core/ports.js';
+import type { ChatPlatform, ChatSender, Logger, Store } from '../../src/core/ports/index.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import type { VideoApi } from '../../src/core/video-api.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import { openReplicaRegistry, type ReplicaRegistry } from '../../src/replicas/registry.js';

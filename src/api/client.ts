@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { keyId } from '../core/catalog-cache.js';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 import { type CallOptions, type VideoApi, VideoApiError } from '../core/video-api.js';
 import {
   type ApiErrorDetails,

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import pkg from '../../package.json' with { type: 'json' };
-import type { Logger } from '../core/ports.js';
-import { type Clock, systemClock } from '../core/ports.js';
+import type { Clock, Logger } from '../core/ports/index.js';
+import { systemClock } from '../core/time/system-clock.js';
 import { type RateBudgetRegistry, TRANSIT_MARGIN_MS } from './rate-budget.js';
 import type { Endpoint, HttpMethod, Route } from './routes.js';
 

@@ -1,6 +1,6 @@
 import { type Dispatcher, request } from 'undici';
 import { errorMessage } from '../core/describe-error.js';
-import type { Clock } from '../core/ports.js';
+import type { Clock } from '../core/ports/index.js';
 import type { HttpMethod } from './routes.js';
 
 /** The reason a finished request's timer is aborted with (nothing listens any more). */

@@ -19,8 +19,8 @@ import type {
   MessageAddress,
   Store,
   UserAddress,
-} from './ports.js';
-import { StoredKeyUnreadableError } from './ports.js';
+} from './ports/index.js';
+import { StoredKeyUnreadableError } from './ports/index.js';
 import { TimeZoneNeeded } from './settings/time-zone.js';
 import type { VideoApi, VideoApiFactory } from './video-api.js';
 

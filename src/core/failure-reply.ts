@@ -6,7 +6,7 @@ import { type CoreDeps, UserError } from './context.js';
 import { isDatabaseBusy } from './database-busy.js';
 import { errorCard } from './error-card.js';
 import { isInputMistake, say } from './messages.js';
-import type { Logger } from './ports.js';
+import type { Logger } from './ports/index.js';
 
 /** One failed handler run, as the dispatcher saw it. */
 export interface Failure {

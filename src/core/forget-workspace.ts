@@ -7,7 +7,7 @@
 import { decodeAddress } from './address.js';
 import { projectionsOf, videoOfCardKey } from './live/projections.js';
 import { WATCHERS } from './live/watchers.js';
-import type { Store, Watch, WorkspacePurge } from './ports.js';
+import type { Store, Watch, WorkspacePurge } from './ports/index.js';
 
 const inWorkspace = (address: string, workspace: string): boolean => {
   const { platform, workspace: id } = decodeAddress(address);

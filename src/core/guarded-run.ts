@@ -3,7 +3,7 @@ import type { CommandSpec } from './command-spec.js';
 import type { CommandContext, CoreDeps } from './context.js';
 import { retryWhileBusy } from './database-busy.js';
 import { failureReply } from './failure-reply.js';
-import type { Logger } from './ports.js';
+import type { Logger } from './ports/index.js';
 import type { RequestContexts } from './request-context.js';
 
 /**

@@ -6,7 +6,7 @@
  * rows of one member into a single publish, after a short pause so a burst of changes is published once.
  */
 import { decodeAddress, platformOf, workspaceOf } from './address.js';
-import type { ConversationAddress, Store, UserAddress } from './ports.js';
+import type { ConversationAddress, Store, UserAddress } from './ports/index.js';
 
 const PREFIX = 'home:';
 

@@ -17,7 +17,7 @@ import type { Button, Card, Control, Section } from './cards.js';
 import { LIMITS } from './cards.js';
 import type { RequestInfo } from './context.js';
 import { formatMention } from './people/mentions.js';
-import type { Store, Subscription } from './ports.js';
+import type { Store, Subscription } from './ports/index.js';
 import { mayManageFromHome } from './settings/subscription-visibility.js';
 import {
   describeSubscription,

@@ -24,7 +24,7 @@ export {
   type Store,
   type TextFile,
   type UserAddress,
-} from './ports.js';
+} from './ports/index.js';
 
 // Addresses: the opaque `platform:…` strings for users, conversations and messages.
 

@@ -12,7 +12,7 @@
  */
 import type { FileInput, FormInput, TextInput } from './cards.js';
 import { userError } from './context.js';
-import type { FileLinks, TextFile } from './ports.js';
+import type { FileLinks, TextFile } from './ports/index.js';
 import { SCRIPT_MAX } from './videos/create-request.js';
 
 export type { FileLinks, TextFile };

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/ports.js';
+import type { Clock } from '../core/ports/index.js';
 
 /**
  * Acknowledgements before work. Slack and Discord drop an interaction that is not acknowledged within 3 s.

@@ -5,7 +5,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Clock, type Logger, systemClock } from '../core/ports.js';
+import type { Clock, Logger } from '../core/ports/index.js';
+import { systemClock } from '../core/time/system-clock.js';
 import { AckGate } from './ack-gate.js';
 import { MAX_CHAT_BODY_BYTES, readBounded } from './bounded-body.js';
 

@@ -5,7 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Logger as PinoLogger, pino } from 'pino';
-import type { Logger, LogMask } from '../core/ports.js';
+import type { Logger, LogMask } from '../core/ports/index.js';
 
 const REDACT_PATHS = [
   'apiKey',

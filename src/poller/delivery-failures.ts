@@ -18,7 +18,7 @@ import {
   type OutboxItem,
   type OutboxOp,
   type Store,
-} from '../core/ports.js';
+} from '../core/ports/index.js';
 import { exponential, jittered } from './delays.js';
 
 export type DeliveryOutcome =

@@ -4,7 +4,7 @@
  * streak of failed looks that decides what a card says (DESIGN §4).
  */
 import type { LookTrouble, StopReason } from '../core/live/watcher.js';
-import type { Watch } from '../core/ports.js';
+import type { Watch } from '../core/ports/index.js';
 
 /** The poller's own bookkeeping inside `watch.state`; hidden from watchers, cleared by a good check. */
 export const POLLER_STATE_KEY = '__poller';

@@ -5,7 +5,7 @@
  * blocking the event loop for the busy timeout only to fail the same way.
  */
 import { isDatabaseBusy } from '../core/database-busy.js';
-import type { Clock, Logger } from '../core/ports.js';
+import type { Clock, Logger } from '../core/ports/index.js';
 
 /** Thrown instead of touching a database found locked a moment ago. */
 class StillLockedError extends Error {

@@ -33,7 +33,7 @@ import type {
   OutboxItem,
   OutboxOp,
   Store,
-} from '../core/ports.js';
+} from '../core/ports/index.js';
 import { DeliveryFailures, type OutboxMetrics, type Step } from './delivery-failures.js';
 
 export type { DeliveryOutcome, OutboxMetrics } from './delivery-failures.js';

@@ -3,7 +3,7 @@
  * each check, and the metrics hooks `src/main.ts` wires to Prometheus.
  */
 import type { Watcher } from '../core/live/watcher.js';
-import type { Clock, Logger, Store, UserAddress, WatchKind } from '../core/ports.js';
+import type { Clock, Logger, Store, UserAddress, WatchKind } from '../core/ports/index.js';
 import type { VideoApi } from '../core/video-api.js';
 
 export type CheckOutcome =

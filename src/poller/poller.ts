@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { describeError } from '../core/describe-error.js';
 import type { LookTrouble, StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
-import type { Logger, UserAddress, Watch } from '../core/ports.js';
+import type { Logger, UserAddress, Watch } from '../core/ports/index.js';
 import { type VideoApi, VideoApiError } from '../core/video-api.js';
 import { backgroundApi } from './background-api.js';
 import { clamp, exponential, jittered } from './delays.js';

@@ -2,7 +2,7 @@
  * A periodic background job beside the poller (replaying pending remote effects): run once at start, then
  * every `intervalMs`, one run at a time; a failing run is logged and tried again at the next interval.
  */
-import type { Clock, Logger } from '../core/ports.js';
+import type { Clock, Logger } from '../core/ports/index.js';
 
 export interface Sweep {
   name: string;

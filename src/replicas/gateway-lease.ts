@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import type { GatewayLeadership } from '../../adapters/discord/gateway-session.js';
-import type { Clock, Logger } from '../core/ports.js';
+import type { Clock, Logger } from '../core/ports/index.js';
 import { LeaderLease } from '../store/postgres/leader-lease.js';
 
 export const GATEWAY_LEASE = 'discord-gateway';

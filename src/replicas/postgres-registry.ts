@@ -14,7 +14,7 @@
  */
 import type pg from 'pg';
 import { SPEC_RATE_LIMITS, TRANSIT_MARGIN_MS } from '../api/rate-budget.js';
-import type { Clock, Logger } from '../core/ports.js';
+import type { Clock, Logger } from '../core/ports/index.js';
 import type { ReplicaRegistry } from './registry.js';
 import { nextShare } from './share-rule.js';
 

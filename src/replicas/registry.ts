@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Clock, Logger } from '../core/ports.js';
+import type { Clock, Logger } from '../core/ports/index.js';
 
 /** This process among the replicas sharing a database. */
 export interface ReplicaRegistry {

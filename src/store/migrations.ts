@@ -5,7 +5,7 @@
  * must round-trip rather than be rejected.
  */
 import type Database from 'better-sqlite3';
-import type { Logger } from '../core/ports.js';
+import type { Logger } from '../core/ports/index.js';
 
 export interface Migration {
   /** One line for the log. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/ports/index.js';
 
 interface Timer {
   at: number;

@@ -15,7 +15,8 @@ import {
   SPEC_RATE_LIMITS,
 } from '../../src/api/index.js';
 import { TRANSIT_MARGIN_MS } from '../../src/api/rate-budget.js';
-import { type Logger, systemClock } from '../../src/core/ports.js';
+import type { Logger } from '../../src/core/ports/index.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import { PostgresReplicaRegistry } from '../../src/replicas/postgres-registry.js';
 import { SingleReplica } from '../../src/replicas/registry.js';
 import { generateApiKey, type RunningSimulator, startSimulator } from '../../src/simulator/index.js';

@@ -9,7 +9,7 @@ import {
   type VideoApiClient,
 } from '../../src/api/index.js';
 import { describeApiError } from '../../src/core/api-errors.js';
-import { systemClock } from '../../src/core/ports.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import {
   type Contract,
   caught,

@@ -18,7 +18,8 @@ import {
 } from '../../src/api/index.js';
 import { describeApiError } from '../../src/core/api-errors.js';
 import { say } from '../../src/core/messages.js';
-import { type Clock, systemClock } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/ports/index.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import type { CreatedVideo, Model } from '../../src/core/video-api.js';
 import {
   demoTeam,

@@ -7,7 +7,11 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestInfo } from '../../src/core/context.js';
 import { forgetWorkspace } from '../../src/core/forget-workspace.js';
-import { ChatDeliveryError, type ConversationMembership, type FileLinks } from '../../src/core/ports.js';
+import {
+  ChatDeliveryError,
+  type ConversationMembership,
+  type FileLinks,
+} from '../../src/core/ports/index.js';
 import { cardText, createHarness, DEMO_KEY, type Harness, textOf } from '../support/harness.js';
 import { TransactionGuard } from '../support/transaction-guard.js';
 import { createCoreDriver } from './approvals/core-driver.js';

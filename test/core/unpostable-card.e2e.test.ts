@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Response } from '../../src/core/cards.js';
 import type { RequestInfo } from '../../src/core/context.js';
 import { videoCardKey } from '../../src/core/live/live-card.js';
-import { ChatDeliveryError } from '../../src/core/ports.js';
+import { ChatDeliveryError } from '../../src/core/ports/index.js';
 import { cardText, createHarness, type Harness, textOf } from '../support/harness.js';
 
 let h: Harness;

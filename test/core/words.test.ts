@@ -12,7 +12,7 @@ import { AUDIT_WORDING, type AuditNames, describeEntry } from '../../src/core/au
 import { humanise } from '../../src/core/labels.js';
 import { MESSAGE_KINDS } from '../../src/core/message-kinds.js';
 import { type MessageCode, say } from '../../src/core/messages.js';
-import type { AuditEntry } from '../../src/core/ports.js';
+import type { AuditEntry } from '../../src/core/ports/index.js';
 import { MESSAGE_PARAMS } from '../support/message-params.js';
 
 const CODES = Object.keys(MESSAGE_KINDS) as MessageCode[];

@@ -11,7 +11,7 @@ import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { registerCommands } from '../../adapters/discord/register.js';
 import { runRegisterCommands } from '../../adapters/discord/register-cli.js';
 import { MODULES } from '../../src/core/commands/index.js';
-import type { Logger } from '../../src/core/ports.js';
+import type { Logger } from '../../src/core/ports/index.js';
 import { untilAborted } from '../support/test-clock.js';
 import { FakeDiscord } from './fake-discord.js';
 import { discordWorld, IDS, TOKEN, type World } from './world.js';

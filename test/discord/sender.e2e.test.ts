@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import type { Card } from '../../src/core/cards.js';
-import { ChatDeliveryError } from '../../src/core/ports.js';
+import { ChatDeliveryError } from '../../src/core/ports/index.js';
 import type { FakeMessage } from './fake-discord.js';
 import {
   accentOf,

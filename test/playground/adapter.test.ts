@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MessageLog } from '../../adapters/playground/message-log.js';
-import { ChatDeliveryError } from '../../src/core/ports.js';
+import { ChatDeliveryError } from '../../src/core/ports/index.js';
 import { startPlayground, videoCard } from './fake-bot.js';
 
 type Playground = Awaited<ReturnType<typeof startPlayground>>;

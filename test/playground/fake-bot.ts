@@ -9,7 +9,7 @@ import type { ActionInput, Bot, FormSubmission } from '../../src/core/bot.js';
 import type { Card, Response } from '../../src/core/cards.js';
 import type { CommandSpec } from '../../src/core/command-spec.js';
 import type { RequestInfo } from '../../src/core/context.js';
-import type { Clock, Logger } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/ports/index.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { untilAborted } from '../support/test-clock.js';
 

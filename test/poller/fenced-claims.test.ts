@@ -7,7 +7,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { notifyUser } from '../../src/core/live/live-card.js';
-import { type Clock, type MessageAddress, systemClock } from '../../src/core/ports.js';
+import type { Clock, MessageAddress } from '../../src/core/ports/index.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import { OutboxSender } from '../../src/poller/outbox-sender.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';

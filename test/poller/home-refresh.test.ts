@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HOME_VIEWER_TTL_MS, homeOpened, refreshHomes } from '../../src/core/home-refresh.js';
 import { editCard, postCard } from '../../src/core/live/live-card.js';
-import { ChatDeliveryError, type UserAddress } from '../../src/core/ports.js';
+import { ChatDeliveryError, type UserAddress } from '../../src/core/ports/index.js';
 import { DEFAULT_HOME_REFRESH_DELAY_MS, OutboxSender } from '../../src/poller/outbox-sender.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { CONV, card, FakeChatSender, ManualClock, recordingLogger, STORES } from './support.js';

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Watcher, WatchResult } from '../../src/core/live/watcher.js';
-import type { Store, Watch } from '../../src/core/ports.js';
+import type { Store, Watch } from '../../src/core/ports/index.js';
 import { Poller } from '../../src/poller/poller.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openStore } from '../../src/store/sqlite-store.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Watcher } from '../../src/core/live/watcher.js';
-import type { Watch } from '../../src/core/ports.js';
+import type { Watch } from '../../src/core/ports/index.js';
 import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
 import { Poller } from '../../src/poller/poller.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';

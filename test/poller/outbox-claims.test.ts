@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editCard, notifyUser, postCard, replyToCard } from '../../src/core/live/live-card.js';
-import type { ChatSender, MessageAddress } from '../../src/core/ports.js';
+import type { ChatSender, MessageAddress } from '../../src/core/ports/index.js';
 import { DEFAULT_LEASE_MS, OutboxSender } from '../../src/poller/outbox-sender.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import {

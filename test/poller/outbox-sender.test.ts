@@ -8,7 +8,7 @@ import {
   repostIfUnposted,
   unpostableNotice,
 } from '../../src/core/live/live-card.js';
-import { ChatDeliveryError } from '../../src/core/ports.js';
+import { ChatDeliveryError } from '../../src/core/ports/index.js';
 import { OutboxSender, type OutboxSenderOptions } from '../../src/poller/outbox-sender.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { ALICE, CONV, card, FakeChatSender, ManualClock, recordingLogger, STORES, T0 } from './support.js';

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
-import { systemClock } from '../../src/core/ports.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import { OutboxSender } from '../../src/poller/outbox-sender.js';
 import { Poller } from '../../src/poller/poller.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
-import { systemClock } from '../../src/core/ports.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import { Runner } from '../../src/poller/index.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { progressWatcher } from './fixtures/progress-watcher.js';

@@ -13,7 +13,7 @@ import {
   type Logger,
   type MessageAddress,
   type UserAddress,
-} from '../../src/core/ports.js';
+} from '../../src/core/ports/index.js';
 import type { CallOptions, VideoApi, VideoStatus } from '../../src/core/video-api.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { untilAborted } from '../support/test-clock.js';

@@ -7,7 +7,7 @@
  */
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/core/ports.js';
+import type { Logger } from '../../src/core/ports/index.js';
 import { PostgresReplicaRegistry } from '../../src/replicas/postgres-registry.js';
 import { SingleReplica } from '../../src/replicas/registry.js';
 import { nextShare } from '../../src/replicas/share-rule.js';

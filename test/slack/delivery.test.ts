@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBotTokens } from '../../adapters/slack/installations.js';
 import { createSlackSender } from '../../adapters/slack/sender.js';
 import type { Card } from '../../src/core/cards.js';
-import { ChatDeliveryError, type ChatSender } from '../../src/core/ports.js';
+import { ChatDeliveryError, type ChatSender } from '../../src/core/ports/index.js';
 import { ALICE, address, BOT_TOKEN, blocksText, CHANNEL, type SlackWorld, slackWorld } from './world.js';
 
 let w: SlackWorld;

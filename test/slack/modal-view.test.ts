@@ -14,7 +14,7 @@ import {
 } from '../../adapters/slack/modal.js';
 import { createPresenter, TRIGGER_BUDGET_MS } from '../../adapters/slack/present.js';
 import type { Form } from '../../src/core/cards.js';
-import type { Clock, Logger } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/ports/index.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { TestClock } from '../support/test-clock.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installationId } from '../../adapters/slack/installations.js';
-import { ChatDeliveryError } from '../../src/core/ports.js';
+import { ChatDeliveryError } from '../../src/core/ports/index.js';
 import { fixture, type SlackWorld, slackWorld } from './world.js';
 
 let w: SlackWorld;

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { installationId } from '../../adapters/slack/installations.js';
-import { DEFAULT_CHANNEL_SETTINGS } from '../../src/core/ports.js';
+import { DEFAULT_CHANNEL_SETTINGS } from '../../src/core/ports/index.js';
 import { demoTeam } from '../../src/simulator/index.js';
 import { DEMO_KEY } from '../support/harness.js';
 import { ALICE, CHANNEL, fixture, type SlackWorld, slackWorld } from './world.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Card } from '../../src/core/cards.js';
-import type { Clock, Logger, NewWatch, OutboxOp, Store } from '../../src/core/ports.js';
+import type { Clock, Logger, NewWatch, OutboxOp, Store } from '../../src/core/ports/index.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { startPostgres, type TestPostgres, withClient } from '../support/postgres.js';

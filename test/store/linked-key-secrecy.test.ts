@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoredKeyUnreadableError } from '../../src/core/ports.js';
+import { StoredKeyUnreadableError } from '../../src/core/ports/index.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { FakeClock, newSecretKey, recordingLogger, tempDir } from './helpers.js';
 

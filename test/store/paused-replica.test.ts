@@ -8,7 +8,7 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/ports.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { newSecretKey } from './helpers.js';

@@ -16,7 +16,8 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Clock, type Logger, systemClock } from '../../src/core/ports.js';
+import type { Clock, Logger } from '../../src/core/ports/index.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import { LeaderLease, type LeaseRole, STEP_DOWN_AT } from '../../src/store/postgres/leader-lease.js';
 import { migratePostgres } from '../../src/store/postgres/migrations.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';

@@ -2,7 +2,7 @@
 
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { OutboxOp, Store } from '../../src/core/ports.js';
+import type { OutboxOp, Store } from '../../src/core/ports/index.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import {
   ALICE,

@@ -5,7 +5,7 @@
  * is a language's (ICU en-US), where the address ranges only hold in byte order; the start-up secret key check.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Store, StoredKeyUnreadableError } from '../../src/core/ports.js';
+import { type Store, StoredKeyUnreadableError } from '../../src/core/ports/index.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MAX_ATTEMPTS, TransactionAbortedError } from '../../src/store/postgres/transactions.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultPolicy, workspacePolicy } from '../../src/core/approvals/workspace-policy.js';
 import { projectionsOf, showVideo } from '../../src/core/live/projections.js';
-import { DEFAULT_CHANNEL_SETTINGS, type Store } from '../../src/core/ports.js';
+import { DEFAULT_CHANNEL_SETTINGS, type Store } from '../../src/core/ports/index.js';
 import {
   ALICE,
   BOB,

@@ -1,6 +1,6 @@
 /** The `Store` contract (transactions), run against real SQLite (in memory, in a temp file) and a real PostgreSQL. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Store } from '../../src/core/ports.js';
+import type { Store } from '../../src/core/ports/index.js';
 import { ALICE, CHANNEL, card, FakeClock, FIXTURES, newWatch, reply } from './helpers.js';
 
 describe.each(FIXTURES)('Store contract: transactions ($name)', (fixture) => {

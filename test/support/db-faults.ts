@@ -8,7 +8,8 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { type Store, systemClock } from '../../src/core/ports.js';
+import type { Store } from '../../src/core/ports/index.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import { spyOnHarness } from './api-spy.js';
 import { HARNESS_START, type Harness, TestClock } from './harness.js';
 

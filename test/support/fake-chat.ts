@@ -10,7 +10,7 @@ import {
   type ConversationAddress,
   type MessageAddress,
   type UserAddress,
-} from '../../src/core/ports.js';
+} from '../../src/core/ports/index.js';
 import { asTyped } from './commands-as-typed.js';
 
 export interface PostedMessage {

@@ -14,7 +14,8 @@ import { CatalogCache } from '../../src/core/catalog-cache.js';
 import { MODULES } from '../../src/core/commands/index.js';
 import type { CoreDeps, RequestInfo } from '../../src/core/context.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
-import { type ChatPlatform, type ChatSender, systemClock } from '../../src/core/ports.js';
+import type { ChatPlatform, ChatSender } from '../../src/core/ports/index.js';
+import { systemClock } from '../../src/core/time/system-clock.js';
 import { createLogger, logMask } from '../../src/observability/logger.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import {

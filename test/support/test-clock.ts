@@ -2,7 +2,7 @@
  * Virtual time for tests: `sleep` moves time at once (a client's back-off costs nothing), while a `timer` — a
  * deadline raced against other work — fires only when time moves past it, by `advance` or someone's `sleep`.
  */
-import type { Clock } from '../../src/core/ports.js';
+import type { Clock } from '../../src/core/ports/index.js';
 
 /** A Monday morning, so "tomorrow 9am" and weekday cadences are predictable. */
 export const HARNESS_START = Date.parse('2026-11-23T08:00:00Z');

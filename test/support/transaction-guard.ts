@@ -14,7 +14,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Dispatcher, getGlobalDispatcher } from 'undici';
-import type { ChatSender, ConversationMembership, FileLinks, Store } from '../../src/core/ports.js';
+import type { ChatSender, ConversationMembership, FileLinks, Store } from '../../src/core/ports/index.js';
 
 /** One transaction as the guard marks it; a nested one points at the transaction it runs in. */
 interface Marker {

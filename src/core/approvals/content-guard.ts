@@ -13,7 +13,7 @@ import { workspaceOf } from '../address.js';
 import { type CommandContext, userError } from '../context.js';
 import { updateVideoCard } from '../live/projections.js';
 import { stopScheduleWatch } from '../live/schedule-watcher.js';
-import type { Approval } from '../ports.js';
+import type { Approval } from '../ports/index.js';
 import { publicationApproval } from '../publishing/publication.js';
 import { getVideo } from '../publishing/schedule-flow.js';
 import { channel, literal } from '../text.js';

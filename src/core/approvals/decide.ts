@@ -11,7 +11,7 @@ import type { ActionSpec, FormSpec } from '../command-spec.js';
 import { type CommandContext, UserError, userError } from '../context.js';
 import { say } from '../messages.js';
 import { formatMention } from '../people/mentions.js';
-import type { Approval } from '../ports.js';
+import type { Approval } from '../ports/index.js';
 import { literal } from '../text.js';
 import { APPROVE_ACTION, REJECT_ACTION, RETRY_ACTION } from './card.js';
 import {

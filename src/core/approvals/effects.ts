@@ -6,7 +6,7 @@
 import type { Card } from '../cards.js';
 import { editCard, notifyUser } from '../live/live-card.js';
 import { updateVideoCard, videoState } from '../live/projections.js';
-import type { Approval, AuditEntry, Store } from '../ports.js';
+import type { Approval, AuditEntry, Store } from '../ports/index.js';
 import { renderApprovalCard } from './card.js';
 import { type ApprovalCardModel, asRecord, readApprovalModel } from './model.js';
 

@@ -3,7 +3,7 @@
  * request lifetime). Called inside a transaction by the expiry watcher at that time, or by a click that
  * arrives after it but before the poller.
  */
-import type { Approval, Store } from '../ports.js';
+import type { Approval, Store } from '../ports/index.js';
 import { formatBoth } from '../time/format.js';
 import {
   approvalModel,

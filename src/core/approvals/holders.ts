@@ -4,7 +4,7 @@
  * everyone: combining rules only ever narrows who is admitted.
  */
 import { formatMentions, isAmong } from '../people/mentions.js';
-import type { Holders, UserAddress } from '../ports.js';
+import type { Holders, UserAddress } from '../ports/index.js';
 
 /** The stricter of two rules: whom both admit (`undefined`: `b` sets no rule). Never looser than either. */
 export function stricterHolders(a: Holders, b: Holders | undefined): Holders {

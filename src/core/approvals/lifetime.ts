@@ -2,7 +2,7 @@
  * How long a request that is not tied to a scheduled time (publish now, a spend) waits for an approver
  * before it expires (DESIGN §5, `settings lifetime`). Schedule requests expire at their scheduled time.
  */
-import type { ChannelSettings } from '../ports.js';
+import type { ChannelSettings } from '../ports/index.js';
 
 export const DEFAULT_REQUEST_LIFETIME_MS = 24 * 60 * 60_000;
 

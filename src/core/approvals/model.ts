@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Field, Image, Section } from '../cards.js';
-import type { ApprovalStatus, UserAddress } from '../ports.js';
+import type { ApprovalStatus, UserAddress } from '../ports/index.js';
 
 /** The commands an approval can run, each run by the runner its command group registers (`runner-port.ts`). */
 export const APPROVED_COMMANDS = [

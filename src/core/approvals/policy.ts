@@ -5,7 +5,7 @@
 
 import { type CommandContext, isAllowedOrg, type UserError, userError } from '../context.js';
 import { formatMention, formatMentions, isAmong } from '../people/mentions.js';
-import type { Approval } from '../ports.js';
+import type { Approval } from '../ports/index.js';
 import { isGroupRef, recordRefusal } from './refusals.js';
 import { effectiveSettings } from './workspace-policy.js';
 

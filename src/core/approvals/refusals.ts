@@ -3,7 +3,7 @@
  * `audit --workspace` shows who tried what and was stopped.
  */
 import type { CommandContext } from '../context.js';
-import type { Approval } from '../ports.js';
+import type { Approval } from '../ports/index.js';
 
 /** A group/role reference (`slack-group:S1`, `discord-role:R1`, `playground-group:x`), not a person. */
 export const isGroupRef = (ref: string): boolean => /^(slack-group|discord-role|playground-group):/.test(ref);

@@ -7,7 +7,7 @@ import { type Field, type Image, message, type Response, type Section } from '..
 import { type CommandContext, userError } from '../context.js';
 import { postCard, repostIfUnposted, unpostableNotice } from '../live/live-card.js';
 import { formatMentions } from '../people/mentions.js';
-import type { Approval } from '../ports.js';
+import type { Approval } from '../ports/index.js';
 import { TYPED_RETRY_WINDOW_MS } from '../request-id.js';
 import { formatBoth } from '../time/format.js';
 import { renderApprovalCard } from './card.js';

@@ -7,7 +7,7 @@ import { type Form, message, type Response } from '../cards.js';
 import type { ActionSpec, FormSpec } from '../command-spec.js';
 import { type CommandContext, userError } from '../context.js';
 import { say } from '../messages.js';
-import type { Approval } from '../ports.js';
+import type { Approval } from '../ports/index.js';
 import { runSchedule } from '../publishing/schedule-flow.js';
 import { isRequestId, newRequestId } from '../request-id.js';
 import { command } from '../text.js';

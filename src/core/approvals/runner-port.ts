@@ -5,7 +5,7 @@
  */
 import type { Card } from '../cards.js';
 import { type CommandContext, userError } from '../context.js';
-import type { Approval } from '../ports.js';
+import type { Approval } from '../ports/index.js';
 import { link } from '../text.js';
 import type { ApprovalCardModel, ApprovedCommand } from './model.js';
 

@@ -8,7 +8,7 @@
  */
 import { decodeAddress, userAddress, workspaceOf } from '../address.js';
 import { type CommandContext, createContext } from '../context.js';
-import type { ConversationAddress, UserAddress } from '../ports.js';
+import type { ConversationAddress, UserAddress } from '../ports/index.js';
 
 /** The Discord user `user` under the workspace of `conversation`, when both are Discord addresses. */
 function sameDiscordUser(user: UserAddress, conversation: ConversationAddress): UserAddress | undefined {

@@ -8,7 +8,7 @@ import { message, type Response } from '../cards.js';
 import type { ActionSpec } from '../command-spec.js';
 import { type CommandContext, userError } from '../context.js';
 import { formatMention } from '../people/mentions.js';
-import type { Approval, Store } from '../ports.js';
+import type { Approval, Store } from '../ports/index.js';
 import { WITHDRAW_ACTION } from './card.js';
 import { auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
 import { clickedApproval } from './reach.js';

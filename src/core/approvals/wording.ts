@@ -1,7 +1,7 @@
 /** Sentences about an approval's state, shared by the request, decision and retry handlers. */
 import type { CommandContext } from '../context.js';
 import { formatMention } from '../people/mentions.js';
-import type { Approval } from '../ports.js';
+import type { Approval } from '../ports/index.js';
 import { literal } from '../text.js';
 import { formatSeen } from '../time/format.js';
 

@@ -16,7 +16,7 @@ import {
   type PolicyTightening,
   type Store,
   type WorkspacePolicy,
-} from '../ports.js';
+} from '../ports/index.js';
 import { named, storedHolders, stricterHolders } from './holders.js';
 
 export const APPROVAL_ORDER: readonly WorkspacePolicy['approval'][] = ['off', 'publish', 'spend'];

@@ -6,7 +6,7 @@
 import { csvLine } from '../format/csv.js';
 import { formatMention } from '../people/mentions.js';
 import { platformName } from '../platforms/post-blocks.js';
-import type { AuditEntry } from '../ports.js';
+import type { AuditEntry } from '../ports/index.js';
 import { code, link, literal, toPlainText } from '../text.js';
 import { formatBoth, formatCsvDateTime, formatDateTime } from '../time/format.js';
 

@@ -12,7 +12,7 @@ import {
   UserError,
 } from '../context.js';
 import { errorMessage } from '../describe-error.js';
-import type { PendingEffect } from '../ports.js';
+import type { PendingEffect } from '../ports/index.js';
 import { VideoApiError } from '../video-api.js';
 
 /** Replays one effect: the same call the command made, then its commit (which settles the effect). */

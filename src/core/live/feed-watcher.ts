@@ -9,7 +9,7 @@
 import type { Card, Field } from '../cards.js';
 import { humanise } from '../labels.js';
 import { platformName } from '../platforms/names.js';
-import type { ConversationAddress, Store, Watch } from '../ports.js';
+import type { ConversationAddress, Store, Watch } from '../ports/index.js';
 import { code, command, hole, literal } from '../text.js';
 import { formatDateTime } from '../time/format.js';
 import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } from '../video-api.js';

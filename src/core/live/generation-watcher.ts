@@ -12,7 +12,7 @@
  */
 import type { Card } from '../cards.js';
 import { isNotFound } from '../not-found.js';
-import type { Store, Watch } from '../ports.js';
+import type { Store, Watch } from '../ports/index.js';
 import { command, literal } from '../text.js';
 import type { Video, VideoStatus } from '../video-api.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';

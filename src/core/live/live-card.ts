@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { platformOf } from '../address.js';
 import type { Card } from '../cards.js';
 import { refreshHomes } from '../home-refresh.js';
-import type { ConversationAddress, Store, UserAddress } from '../ports.js';
+import type { ConversationAddress, Store, UserAddress } from '../ports/index.js';
 
 /** Who asked for a card, and what they are told privately if the platform refuses to post it. */
 export interface Unpostable {

@@ -4,7 +4,7 @@
  * by the next good look; after 15 minutes of it, the requester is told privately once, with the video id.
  */
 import type { Card } from '../cards.js';
-import type { Store, UserAddress, Watch } from '../ports.js';
+import type { Store, UserAddress, Watch } from '../ports/index.js';
 import { code, command } from '../text.js';
 import { formatTime } from '../time/format.js';
 import { notifyUser } from './live-card.js';

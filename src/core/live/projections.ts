@@ -11,7 +11,7 @@
 import { decodeAddress, platformOf } from '../address.js';
 import type { Card } from '../cards.js';
 import { dashboardChanged, refreshHomes } from '../home-refresh.js';
-import type { CardRecord, ConversationAddress, Store, Watch } from '../ports.js';
+import type { CardRecord, ConversationAddress, Store, Watch } from '../ports/index.js';
 import { channel, code, command } from '../text.js';
 import { postToChannel, type Unpostable, videoCardKey } from './live-card.js';
 import {

@@ -1,5 +1,5 @@
 import { isNotFound } from '../not-found.js';
-import type { Store, Watch } from '../ports.js';
+import type { Store, Watch } from '../ports/index.js';
 import { bareUrl, command, literal } from '../text.js';
 import type { Render } from '../video-api.js';
 import { GONE_NOTICE } from './generation-watcher.js';

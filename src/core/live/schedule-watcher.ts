@@ -9,7 +9,7 @@
 
 import type { Card } from '../cards.js';
 import { platformName } from '../platforms/names.js';
-import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
+import type { ConversationAddress, Store, UserAddress, Watch } from '../ports/index.js';
 import { command, literal } from '../text.js';
 import { formatBoth, formatDateTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';

@@ -6,7 +6,7 @@
  */
 import type { Card } from '../cards.js';
 import { isNotFound } from '../not-found.js';
-import type { ConversationAddress, Store, UserAddress, Watch } from '../ports.js';
+import type { ConversationAddress, Store, UserAddress, Watch } from '../ports/index.js';
 import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../series/cadence.js';
 import { command, hole, literal } from '../text.js';
 import type { Episode } from '../video-api.js';

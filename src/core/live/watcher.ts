@@ -3,7 +3,7 @@
  * state plus the chat effects. The poller (src/poller) owns when to call it and applies the result in one
  * transaction with the watch update, so the state change and its notifications commit together.
  */
-import type { Logger, Store, Watch, WatchKind } from '../ports.js';
+import type { Logger, Store, Watch, WatchKind } from '../ports/index.js';
 import { type VideoApi, VideoApiError } from '../video-api.js';
 
 export interface WatchContext {

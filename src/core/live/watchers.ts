@@ -2,7 +2,7 @@
  * Every watcher by kind; the poller looks them up here.
  */
 import { approvalWatcher } from '../approvals/expiry-watcher.js';
-import type { WatchKind } from '../ports.js';
+import type { WatchKind } from '../ports/index.js';
 import { feedWatcher } from './feed-watcher.js';
 import { generationWatcher } from './generation-watcher.js';
 import { renderWatcher } from './render-watcher.js';

@@ -6,7 +6,7 @@
  * the same references `RequestInfo.memberOf` carries.
  */
 import { type Mentioned, userError } from '../context.js';
-import type { ChatPlatform, UserAddress } from '../ports.js';
+import type { ChatPlatform, UserAddress } from '../ports/index.js';
 import { err, ok, type Result } from '../result.js';
 import { code, mention, parseMention } from '../text.js';
 

@@ -10,7 +10,7 @@ import { videoPreview } from '../approvals/preview.js';
 import type { ApprovalRequest } from '../approvals/request.js';
 import { malformed, str } from '../approvals/runner-port.js';
 import { platformName } from '../platforms/post-blocks.js';
-import type { Approval } from '../ports.js';
+import type { Approval } from '../ports/index.js';
 import { literal } from '../text.js';
 import {
   PLATFORMS,

@@ -16,7 +16,7 @@ import { formatHolders } from '../approvals/holders.js';
 import { APPROVAL_ORDER } from '../approvals/workspace-policy.js';
 import { userError } from '../context.js';
 import { formatMentions } from '../people/mentions.js';
-import type { PolicyTightening, WorkspacePolicy } from '../ports.js';
+import type { PolicyTightening, WorkspacePolicy } from '../ports/index.js';
 import { err, ok, type Result } from '../result.js';
 import type { SettingChange } from './setting-change.js';
 

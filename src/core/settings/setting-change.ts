@@ -4,7 +4,7 @@
  */
 import { type CommandContext, userError } from '../context.js';
 import { parseMentions } from '../people/mentions.js';
-import type { Holders, WorkspacePolicy } from '../ports.js';
+import type { Holders, WorkspacePolicy } from '../ports/index.js';
 import { err, ok, type Result } from '../result.js';
 import { normalizeTimeZone } from './time-zone.js';
 

@@ -5,7 +5,7 @@
 import { formatHolders } from '../approvals/holders.js';
 import type { Card } from '../cards.js';
 import { formatMentions } from '../people/mentions.js';
-import type { ChannelSettings, PolicyTightening } from '../ports.js';
+import type { ChannelSettings, PolicyTightening } from '../ports/index.js';
 import { command, hole } from '../text.js';
 import { nobodyHere, nobodyWarnings, serversNobodyWarnings } from './channel-recheck.js';
 import { ROLES, roleVerb } from './setting-change.js';

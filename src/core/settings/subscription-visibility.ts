@@ -5,7 +5,7 @@
  * never shown, nor stopped, on a guess.
  */
 import type { RequestInfo } from '../context.js';
-import type { ConversationAddress } from '../ports.js';
+import type { ConversationAddress } from '../ports/index.js';
 
 export async function mayManageFromHome(
   req: RequestInfo,

@@ -4,7 +4,7 @@
  */
 
 import { feedTarget } from '../live/feed-watcher.js';
-import type { ConversationAddress, Store, Subscription, SubscriptionKind, Watch } from '../ports.js';
+import type { ConversationAddress, Store, Subscription, SubscriptionKind, Watch } from '../ports/index.js';
 import { code, literal } from '../text.js';
 
 export const FEED_KINDS = ['calendar', 'videos', 'series'] as const;

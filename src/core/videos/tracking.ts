@@ -7,7 +7,7 @@ import { unpostableNotice, videoCardKey } from '../live/live-card.js';
 import { showVideo, videoState } from '../live/projections.js';
 import { onClock } from '../live/service-time.js';
 import type { VideoCardModel } from '../live/video-card.js';
-import type { Store, Watch } from '../ports.js';
+import type { Store, Watch } from '../ports/index.js';
 import { command } from '../text.js';
 
 /** Generation watches give up after this long (DESIGN §4; the card then says how to look again). */

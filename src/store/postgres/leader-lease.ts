@@ -33,7 +33,7 @@
  * whose connection drops emits one) and keep `max` above one so a hung connection cannot starve it.
  */
 import type pg from 'pg';
-import type { Clock, Logger } from '../../core/ports.js';
+import type { Clock, Logger } from '../../core/ports/index.js';
 
 export type LeaseRole = 'leader' | 'follower';
 

@@ -34,7 +34,7 @@
  * database's default. Columns only ever compared by equality keep the default.
  */
 import type pg from 'pg';
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 import { logMigrated, SchemaTooNewError } from '../migrations.js';
 
 export interface PostgresMigration {

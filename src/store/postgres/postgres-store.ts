@@ -4,7 +4,8 @@
  * for both); this file opens, wires and closes them. Transactions: see ./transactions.ts.
  */
 import pg from 'pg';
-import { type Clock, type Logger, type Store, systemClock } from '../../core/ports.js';
+import type { Clock, Logger, Store } from '../../core/ports/index.js';
+import { systemClock } from '../../core/time/system-clock.js';
 import { assertSecretKey, secretKeyFingerprint } from '../crypto.js';
 import { TableStore } from '../tables/index.js';
 import { migratePostgres } from './migrations.js';

@@ -27,7 +27,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as realDelay } from 'node:timers/promises';
 import type pg from 'pg';
-import type { Logger } from '../../core/ports.js';
+import type { Logger } from '../../core/ports/index.js';
 
 /** How many times a transaction runs before its last conflict is thrown. */
 export const MAX_ATTEMPTS = 12;

@@ -1,5 +1,5 @@
 /** Approval requests (DESIGN §5). `decide` is a compare-and-set on status, so only one decision ever wins. */
-import type { Approval, ApprovalStatus, Clock, Store, UserAddress } from '../../core/ports.js';
+import type { Approval, ApprovalStatus, Clock, Store, UserAddress } from '../../core/ports/index.js';
 import { json, readJson, type Sql, withoutNul } from '../sql.js';
 
 type ApprovalStore = Store['approvals'];

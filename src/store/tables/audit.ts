@@ -1,5 +1,5 @@
 /** The audit log (DESIGN §5): every approval request and decision, spend and publish, queried per workspace. */
-import type { AuditEntry, AuditQuery, Store } from '../../core/ports.js';
+import type { AuditEntry, AuditQuery, Store } from '../../core/ports/index.js';
 import { json, readJson, type Sql } from '../sql.js';
 
 type AuditStore = Store['audit'];

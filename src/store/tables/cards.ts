@@ -1,6 +1,6 @@
 /** Long-lived cards: the latest content the core wants shown, and the message that shows it once posted. */
 import type { Card } from '../../core/cards.js';
-import type { CardContent, CardRecord, Clock, MessageAddress, Store } from '../../core/ports.js';
+import type { CardContent, CardRecord, Clock, MessageAddress, Store } from '../../core/ports/index.js';
 import { json, readJson, type Sql } from '../sql.js';
 
 type CardStore = Store['cards'];

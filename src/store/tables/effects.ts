@@ -3,7 +3,7 @@
  * commit that records its outcome, so one whose commit failed (disk full, a locked database, a lost
  * connection, a crash) is found and replayed instead of forgotten.
  */
-import type { Clock, PendingEffect, Store } from '../../core/ports.js';
+import type { Clock, PendingEffect, Store } from '../../core/ports/index.js';
 import { json, queriedJson, readJson, type Sql, withoutNul } from '../sql.js';
 
 type EffectsStore = Store['effects'];

@@ -3,7 +3,7 @@
  * reuse it. Kept well past the API's 24 h replay window, then pruned.
  */
 import { randomUUID } from 'node:crypto';
-import type { Clock, Store } from '../../core/ports.js';
+import type { Clock, Store } from '../../core/ports/index.js';
 import type { Sql } from '../sql.js';
 
 type IdempotencyStore = Store['idempotency'];

@@ -3,7 +3,7 @@
  * for both databases. A store is this plus how it runs transactions and closes (sqlite-store.ts,
  * postgres/postgres-store.ts).
  */
-import type { Clock, Store } from '../../core/ports.js';
+import type { Clock, Store } from '../../core/ports/index.js';
 import type { Sql } from '../sql.js';
 import { Approvals } from './approvals.js';
 import { Audit } from './audit.js';

@@ -3,7 +3,13 @@
  * they are sealed like linked keys, with the installation id as additional data (a row moved to another id
  * fails to open).
  */
-import type { ChatDelivery, Clock, ConversationAddress, MessageAddress, Store } from '../../core/ports.js';
+import type {
+  ChatDelivery,
+  Clock,
+  ConversationAddress,
+  MessageAddress,
+  Store,
+} from '../../core/ports/index.js';
 import { INSTALLATION_UNREADABLE, seal, secretKeyFingerprint, UnsealError, unsealRow } from '../crypto.js';
 import type { Sql } from '../sql.js';
 

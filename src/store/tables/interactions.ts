@@ -7,7 +7,7 @@
  * is sealed at rest with the store's secret key, as linked keys are, its key as the additional data: a database
  * dump holds no usable token, and a row that cannot be opened (another secret key) reads as gone.
  */
-import type { Clock, InteractionEntry, Store } from '../../core/ports.js';
+import type { Clock, InteractionEntry, Store } from '../../core/ports/index.js';
 import { seal, unseal } from '../crypto.js';
 import { json, readJson, type Sql } from '../sql.js';
 

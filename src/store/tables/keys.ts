@@ -5,7 +5,7 @@ import {
   type Store,
   StoredKeyUnreadableError,
   type UserAddress,
-} from '../../core/ports.js';
+} from '../../core/ports/index.js';
 import { KEY_UNREADABLE, seal, secretKeyFingerprint, unsealRow } from '../crypto.js';
 import type { Sql } from '../sql.js';
 

@@ -3,7 +3,7 @@
  * keeps only its dedupe key (item NULL) so re-enqueueing the same state change stays a no-op, until pruned.
  * The dedupe key is unique in the database, so a retried enqueue from any replica never doubles a delivery.
  */
-import type { ChatPlatform, Clock, OutboxItem, OutboxOp, Store } from '../../core/ports.js';
+import type { ChatPlatform, Clock, OutboxItem, OutboxOp, Store } from '../../core/ports/index.js';
 import { queriedJson, readJson, type Sql, withoutNul } from '../sql.js';
 
 type OutboxStore = Store['outbox'];

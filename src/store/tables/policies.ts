@@ -1,5 +1,10 @@
 /** Workspace policies (one JSON document per workspace): the governance every conversation inherits. */
-import { type Clock, DEFAULT_CHANNEL_SETTINGS, type Store, type WorkspacePolicy } from '../../core/ports.js';
+import {
+  type Clock,
+  DEFAULT_CHANNEL_SETTINGS,
+  type Store,
+  type WorkspacePolicy,
+} from '../../core/ports/index.js';
 import { json, readJson, type Sql } from '../sql.js';
 
 type PolicyStore = Store['policies'];

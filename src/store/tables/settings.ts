@@ -7,7 +7,7 @@ import {
   type Store,
   type Subscription,
   type SubscriptionKind,
-} from '../../core/ports.js';
+} from '../../core/ports/index.js';
 import { json, readJson, type Sql } from '../sql.js';
 
 type SettingsStore = Store['settings'];

@@ -1,5 +1,5 @@
 /** Per-user preferences: time zone and the most recent video/series (for `last`). */
-import type { Store, UserAddress } from '../../core/ports.js';
+import type { Store, UserAddress } from '../../core/ports/index.js';
 import type { Sql } from '../sql.js';
 
 type UserStore = Store['users'];

@@ -1,6 +1,14 @@
 /** Durable watches for the poller: they survive restarts and are picked by `due` through (status, next_check_at). */
 import { randomUUID } from 'node:crypto';
-import type { Clock, NewWatch, Store, Watch, WatchFilter, WatchKind, WatchLease } from '../../core/ports.js';
+import type {
+  Clock,
+  NewWatch,
+  Store,
+  Watch,
+  WatchFilter,
+  WatchKind,
+  WatchLease,
+} from '../../core/ports/index.js';
 import { json, readJson, type Sql } from '../sql.js';
 
 type WatchStore = Store['watches'];

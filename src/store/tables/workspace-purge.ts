@@ -3,7 +3,7 @@
  * transaction, so the poller never polls again with a member's key of a workspace that removed the bot.
  * The audit log stays: it is the operator's record of what was spent and published, and holds no secret.
  */
-import type { WorkspacePurge } from '../../core/ports.js';
+import type { WorkspacePurge } from '../../core/ports/index.js';
 import type { Sql } from '../sql.js';
 
 /**

@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVideoApiClient } from '../../../src/api/index.js';
 import { describeApiError } from '../../../src/core/api-errors.js';
-import { systemClock } from '../../../src/core/ports.js';
 import { code } from '../../../src/core/text.js';
+import { systemClock } from '../../../src/core/time/system-clock.js';
 import { VideoApiError } from '../../../src/core/video-api.js';
 import { commandsAsTyped } from '../../support/commands-as-typed.js';
 import { createWorld, DEMO_KEY, textOf, type World } from './world.js';

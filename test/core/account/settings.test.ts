@@ -3,7 +3,7 @@ import { createBot } from '../../../src/core/bot.js';
 import { MODULES } from '../../../src/core/commands/index.js';
 import type { RequestInfo } from '../../../src/core/context.js';
 import { formatMention, parseMentions } from '../../../src/core/people/mentions.js';
-import { DEFAULT_CHANNEL_SETTINGS } from '../../../src/core/ports.js';
+import { DEFAULT_CHANNEL_SETTINGS } from '../../../src/core/ports/index.js';
 import { normalizeTimeZone } from '../../../src/core/settings/time-zone.js';
 import { mention } from '../../../src/core/text.js';
 import { asTyped } from '../../support/commands-as-typed.js';

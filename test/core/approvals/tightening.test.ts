@@ -11,7 +11,11 @@ import {
   tighten,
   tighteningOf,
 } from '../../../src/core/approvals/workspace-policy.js';
-import { DEFAULT_CHANNEL_SETTINGS, type Holders, type WorkspacePolicy } from '../../../src/core/ports.js';
+import {
+  DEFAULT_CHANNEL_SETTINGS,
+  type Holders,
+  type WorkspacePolicy,
+} from '../../../src/core/ports/index.js';
 
 const PEOPLE = ['slack:T1:UA', 'slack:T1:UB', 'slack:T1:UC', 'slack:T1:UD', 'slack-group:S1'];
 const list = fc.uniqueArray(fc.constantFrom(...PEOPLE), { maxLength: PEOPLE.length });

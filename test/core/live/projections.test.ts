@@ -13,7 +13,7 @@ import {
   videoOfCardKey,
   videoState,
 } from '../../../src/core/live/projections.js';
-import type { Approval, Clock } from '../../../src/core/ports.js';
+import type { Approval, Clock } from '../../../src/core/ports/index.js';
 import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
 import { untilAborted } from '../../support/test-clock.js';
 

@@ -11,7 +11,7 @@ import { showVideo } from '../../../src/core/live/projections.js';
 import { renderWatcher } from '../../../src/core/live/render-watcher.js';
 import type { VideoCardModel } from '../../../src/core/live/video-card.js';
 import type { WatchContext, WatchResult } from '../../../src/core/live/watcher.js';
-import type { Clock, Logger, Watch } from '../../../src/core/ports.js';
+import type { Clock, Logger, Watch } from '../../../src/core/ports/index.js';
 import {
   type Render,
   type Thumbnails,

@@ -9,7 +9,7 @@ import { type CommandModule, type CommandSpec, defineCommand, type OptionSpec } 
 import { example, optionRef, usage } from '../../command-usage.js';
 import { type CommandContext, userError } from '../../context.js';
 import { suggest } from '../../parse/parse-command.js';
-import { StoredKeyUnreadableError } from '../../ports.js';
+import { StoredKeyUnreadableError } from '../../ports/index.js';
 import { command, commandName, hole, literal } from '../../text.js';
 
 /** Account-module commands about the channel rather than the team. */

@@ -8,7 +8,7 @@ import type { Response } from '../../cards.js';
 import type { ActionSpec } from '../../command-spec.js';
 import { createContext, userError } from '../../context.js';
 import { HOME_LINK_ACTION, HOME_UNSUBSCRIBE_ACTION } from '../../home.js';
-import type { SubscriptionKind } from '../../ports.js';
+import type { SubscriptionKind } from '../../ports/index.js';
 import { mayManageFromHome } from '../../settings/subscription-visibility.js';
 import { FEED_KINDS } from '../../settings/subscriptions.js';
 import { linkCommand } from './link.js';

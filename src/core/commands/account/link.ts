@@ -12,7 +12,7 @@ import { type CommandContext, userError } from '../../context.js';
 import { formatScopes, missingScopes } from '../../format/scopes.js';
 import { refreshHomes } from '../../home-refresh.js';
 import { say } from '../../messages.js';
-import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
+import { type LinkedKey, StoredKeyUnreadableError } from '../../ports/index.js';
 import { sameTeam, teamIdentity } from '../../team-identity.js';
 import { command, commandName, literal } from '../../text.js';
 import type { Me } from '../../video-api.js';

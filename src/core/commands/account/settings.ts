@@ -18,7 +18,7 @@ import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, UserError, userError } from '../../context.js';
 import { isPlatformAdmin, requireAdmin, requireWorkspaceAdmin, workspaceAdmins } from '../../people/admin.js';
 import { formatMentions, isAmong } from '../../people/mentions.js';
-import type { PolicyTightening, WorkspacePolicy } from '../../ports.js';
+import type { PolicyTightening, WorkspacePolicy } from '../../ports/index.js';
 import {
   channelsAdmittingNobody,
   nobodyWarnings,

@@ -14,7 +14,7 @@ import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
 import { watchSeries } from '../../live/series-watcher.js';
 import { requireAdmin } from '../../people/admin.js';
 import { formatMention } from '../../people/mentions.js';
-import type { SubscriptionKind } from '../../ports.js';
+import type { SubscriptionKind } from '../../ports/index.js';
 import { resolveSeries } from '../../references.js';
 import {
   describeSubscription,

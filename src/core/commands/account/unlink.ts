@@ -4,7 +4,7 @@ import { message } from '../../cards.js';
 import { keyId } from '../../catalog-cache.js';
 import { defineCommand } from '../../command-spec.js';
 import { refreshHomes } from '../../home-refresh.js';
-import { type LinkedKey, type Store, StoredKeyUnreadableError, type UserAddress } from '../../ports.js';
+import { type LinkedKey, type Store, StoredKeyUnreadableError, type UserAddress } from '../../ports/index.js';
 import { command, commandName, literal } from '../../text.js';
 
 /**

@@ -7,7 +7,7 @@ import { refreshHomes } from '../../home-refresh.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
 import { requireAdmin } from '../../people/admin.js';
 import { formatMention } from '../../people/mentions.js';
-import type { SubscriptionKind } from '../../ports.js';
+import type { SubscriptionKind } from '../../ports/index.js';
 import { resolveSeries } from '../../references.js';
 import {
   describeSubscription,

@@ -4,7 +4,7 @@ import { message } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import { userError } from '../../context.js';
 import { formatScopes, missingScopes } from '../../format/scopes.js';
-import { type LinkedKey, StoredKeyUnreadableError } from '../../ports.js';
+import { type LinkedKey, StoredKeyUnreadableError } from '../../ports/index.js';
 import { code, command, literal } from '../../text.js';
 import { formatDateTime } from '../../time/format.js';
 import { safePrefix } from './link.js';

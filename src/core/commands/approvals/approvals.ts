@@ -13,7 +13,7 @@ import { type Card, type Control, message, type Section } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
 import { formatMention } from '../../people/mentions.js';
-import type { Approval } from '../../ports.js';
+import type { Approval } from '../../ports/index.js';
 import { channel, code, command, literal } from '../../text.js';
 import { formatBoth } from '../../time/format.js';
 

@@ -13,7 +13,7 @@ import { type CommandContext, UserError, userError } from '../../context.js';
 import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
 import { seriesNames, videoNames } from '../../labels.js';
 import { isWorkspaceAdmin } from '../../people/admin.js';
-import type { AuditEntry } from '../../ports.js';
+import type { AuditEntry } from '../../ports/index.js';
 import { resolveVideo } from '../../references.js';
 import { channel, code, literal } from '../../text.js';
 import { csvTimesNote, formatDay } from '../../time/format.js';
