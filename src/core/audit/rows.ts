@@ -8,7 +8,7 @@ import { formatMention } from '../people/mentions.js';
 import { platformName } from '../platforms/post-blocks.js';
 import type { AuditEntry } from '../ports/index.js';
 import { code, link, literal, toPlainText } from '../text.js';
-import { formatBoth, formatCsvDateTime, formatDateTime } from '../time/format.js';
+import { formatBoth, formatCsvDateTime, formatTime } from '../time/format.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const list = (v: unknown): string[] =>
@@ -166,7 +166,7 @@ export function describeEntry(e: AuditEntry, zone: string, names: AuditNames = N
 
 /** One line of the card: `09:05 · @alice published “Launch teaser” to YouTube`. */
 export const entryLine = (e: AuditEntry, zone: string, names: AuditNames = NO_NAMES): string =>
-  `${formatDateTime(e.at, zone).split(', ')[1] ?? ''} · ${formatMention(e.actor)} ${describeEntry(e, zone, names)}`;
+  `${formatTime(e.at, zone)} · ${formatMention(e.actor)} ${describeEntry(e, zone, names)}`;
 
 export const CSV_HEADER = ['time', 'time_utc', 'actor', 'action', 'video', 'series', 'credits', 'details'];
 

@@ -21,6 +21,18 @@ export const VIDEO_OPTION = {
   required: true,
 } as const;
 
+/**
+ * The series a `series …` command acts on, positional; a name with spaces is quoted
+ * (`series pause "Night Terrors"`).
+ */
+export const SERIES_OPTION = {
+  name: 'series',
+  kind: 'series',
+  positional: true,
+  required: true,
+  description: 'Series name, id or `last`',
+} as const;
+
 /** One platform, positional. */
 export const PLATFORM_OPTION = {
   name: 'platform',

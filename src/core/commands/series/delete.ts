@@ -11,6 +11,7 @@ import { UserError } from '../../context.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
 import { isNotFound } from '../../not-found.js';
 import { fromCard, onCard, oneShot } from '../../one-shot.js';
+import { SERIES_OPTION } from '../../parse/shared-options.js';
 import { resolveSeries } from '../../references.js';
 import { newRequestId } from '../../request-id.js';
 import { getSeriesById } from '../../series/series-common.js';
@@ -23,15 +24,7 @@ export const DELETE_CANCEL = 'series.delete.cancel';
 export const deleteCommand = defineCommand({
   name: 'series delete',
   summary: 'Delete a series (asks first); videos it already generated are kept',
-  options: [
-    {
-      name: 'series',
-      kind: 'series',
-      positional: true,
-      required: true,
-      description: 'Series name, id or `last`',
-    },
-  ],
+  options: [SERIES_OPTION],
   examples: ['series delete "Night Terrors"'],
   async run(ctx, args) {
     await checkRole(ctx, 'publish');

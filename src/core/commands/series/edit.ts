@@ -22,6 +22,7 @@ import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-
 import { type CommandContext, userError } from '../../context.js';
 import { catalogLabel } from '../../labels.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
+import { SERIES_OPTION } from '../../parse/shared-options.js';
 import { type Ref, resolveSeries } from '../../references.js';
 import { actionKey } from '../../request-id.js';
 import { describeDays, type Weekday } from '../../series/cadence.js';
@@ -72,13 +73,7 @@ export const editCommand: CommandSpec = defineCommand({
   name: 'series edit',
   summary: 'Change a series: only the options you give change',
   options: [
-    {
-      name: 'series',
-      kind: 'series',
-      positional: true,
-      required: true,
-      description: 'Series name, id or `last`',
-    },
+    SERIES_OPTION,
     { name: 'name', kind: 'string', maxLength: 120, description: 'New name' },
     { name: 'source', kind: 'string', catalog: 'sources', description: SOURCE_DESCRIPTION },
     ...SERIES_FIELD_OPTIONS,

@@ -5,6 +5,7 @@
 import type { Card, Control, Section } from '../../cards.js';
 import { type ActionSpec, defineCommand } from '../../command-spec.js';
 import { type CommandContext, userError } from '../../context.js';
+import { SERIES_OPTION } from '../../parse/shared-options.js';
 import { resolveSeries } from '../../references.js';
 import { formatWhen } from '../../series/cadence.js';
 import { clip, getSeriesById, joinValue, splitValue } from '../../series/series-common.js';
@@ -28,13 +29,7 @@ export const episodesCommand = defineCommand({
   name: 'series episodes',
   summary: 'List the episodes of a series, newest first',
   options: [
-    {
-      name: 'series',
-      kind: 'series',
-      positional: true,
-      required: true,
-      description: 'Series name, id or `last`',
-    },
+    SERIES_OPTION,
     { name: 'page', kind: 'int', min: 1, max: 10_000, description: 'Page number (10 per page)' },
   ],
   examples: ['series episodes "Night Terrors"', 'series episodes last --page 2'],

@@ -15,6 +15,7 @@ import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js'
 import { catalogLabel } from '../../labels.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
 import { oneShot } from '../../one-shot.js';
+import { SERIES_OPTION } from '../../parse/shared-options.js';
 import { resolveSeries } from '../../references.js';
 import { clickKey, isRequestId, newRequestId } from '../../request-id.js';
 import {
@@ -36,15 +37,7 @@ export const GENERATE_CANCEL = 'series.generate.cancel';
 export const generateCommand = defineCommand({
   name: 'series generate',
   summary: 'Generate the next episode of a series now (charged at once)',
-  options: [
-    {
-      name: 'series',
-      kind: 'series',
-      positional: true,
-      required: true,
-      description: 'Series name, id or `last`',
-    },
-  ],
+  options: [SERIES_OPTION],
   examples: ['series generate "Night Terrors"', 'series generate last'],
   details:
     "Shows the cost (the series model's credits) and your balance first; nothing is charged until you confirm.",

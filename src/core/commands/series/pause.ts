@@ -1,20 +1,13 @@
 /** `series pause <s>`: stops automatic episodes (and their charges) until resumed. */
 import { defineCommand } from '../../command-spec.js';
+import { SERIES_OPTION } from '../../parse/shared-options.js';
 import { resolveSeries } from '../../references.js';
 import { setPaused } from './set-paused.js';
 
 export const pauseCommand = defineCommand({
   name: 'series pause',
   summary: 'Pause a series: no new episodes are generated or charged',
-  options: [
-    {
-      name: 'series',
-      kind: 'series',
-      positional: true,
-      required: true,
-      description: 'Series name, id or `last`',
-    },
-  ],
+  options: [SERIES_OPTION],
   examples: ['series pause "Night Terrors"'],
   async run(ctx, args) {
     return setPaused(ctx, await resolveSeries(ctx, args.series), { paused: true });

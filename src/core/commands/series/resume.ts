@@ -1,21 +1,14 @@
 /** `series resume <s>`: the cost per episode and the balance first; Confirm restarts the schedule. */
 import { checkRole } from '../../approvals/roles.js';
 import { defineCommand } from '../../command-spec.js';
+import { SERIES_OPTION } from '../../parse/shared-options.js';
 import { resolveSeries } from '../../references.js';
 import { confirmResume } from './set-paused.js';
 
 export const resumeCommand = defineCommand({
   name: 'series resume',
   summary: 'Resume a paused series: episodes are generated on schedule again',
-  options: [
-    {
-      name: 'series',
-      kind: 'series',
-      positional: true,
-      required: true,
-      description: 'Series name, id or `last`',
-    },
-  ],
+  options: [SERIES_OPTION],
   examples: ['series resume "Night Terrors"'],
   details:
     "Shows the series model's credits per episode and your balance first; episodes start again once you confirm.",

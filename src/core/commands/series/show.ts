@@ -2,6 +2,7 @@
 import type { Card, Control } from '../../cards.js';
 import { defineCommand } from '../../command-spec.js';
 import type { CommandContext } from '../../context.js';
+import { SERIES_OPTION } from '../../parse/shared-options.js';
 import { resolveSeries } from '../../references.js';
 import { configFields, getSeriesById } from '../../series/series-common.js';
 import { code, command, literal } from '../../text.js';
@@ -11,15 +12,7 @@ import { resumeButton } from './set-paused.js';
 export const showCommand = defineCommand({
   name: 'series show',
   summary: 'Show a series: settings, voice, schedule and next post time',
-  options: [
-    {
-      name: 'series',
-      kind: 'series',
-      positional: true,
-      required: true,
-      description: 'Series name, id or `last`',
-    },
-  ],
+  options: [SERIES_OPTION],
   examples: ['series show "Night Terrors"', 'series show last'],
   async run(ctx, args) {
     const ref = await resolveSeries(ctx, args.series);
