@@ -31,6 +31,7 @@ import { startTcpProxy, type TcpProxy } from '../../test/support/tcp-proxy.js';
 import { summariseCpuProfile } from '../lib/cpu-profile.js';
 import { type FakeChatServer, startFakeChatServer } from '../lib/fake-chat-server.js';
 import { MODEL_MIX, type Model, watchGeneration } from '../lib/jobs.js';
+import { mapLimit } from '../lib/map-limit.js';
 import { type BenchResult, type Metric, metric } from '../lib/result.js';
 import { type SimulatorProcess, startSimulatorProcess } from '../lib/sim-child.js';
 import { percentile, seededRandom } from '../lib/stats.js';
@@ -494,18 +495,4 @@ function cpuProfileNotes(run: string): string[] {
     if (main) notes.push(`CPU profile ${sub}: ${main.line}`);
   }
   return notes;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T);
-      }
-    }),
-  );
-  return out;
 }

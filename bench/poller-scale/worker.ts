@@ -22,6 +22,7 @@ import type { SeedTeam, SimulatorProfile } from '../../src/simulator/index.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import { HttpMeter, settle } from '../lib/http-meter.js';
 import { createVideo, MODEL_MIX, MODEL_MS, type Model, watchGeneration } from '../lib/jobs.js';
+import { mapLimit } from '../lib/map-limit.js';
 import { startSimulatorProcess } from '../lib/sim-child.js';
 import { cpuSince, percentile, rssSampler, seededRandom } from '../lib/stats.js';
 import { VirtualClock } from '../lib/virtual-clock.js';
@@ -578,20 +579,6 @@ function busiest60s(times: number[]): number {
     most = Math.max(most, to - from + 1);
   }
   return most;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(items[i] as T);
-      }
-    }),
-  );
-  return out;
 }
 
 const options = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
