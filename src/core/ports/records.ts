@@ -16,15 +16,15 @@ export interface LinkedKey {
 }
 
 /**
- * The governance rules (DESIGN §5): set for a whole workspace by its admins, inherited by every conversation
- * of it, and only tightened by a channel (`PolicyTightening`).
- */
-/**
  * Who holds a role: `everyone`, or exactly the people and groups listed — an empty list is nobody (a channel's
  * list and its workspace's with no one in common). Helpers in `approvals/holders.ts`.
  */
 export type Holders = 'everyone' | string[];
 
+/**
+ * The governance rules (DESIGN §5): set for a whole workspace by its admins, inherited by every conversation
+ * of it, and only tightened by a channel (`PolicyTightening`).
+ */
 export interface WorkspacePolicy {
   approval: 'off' | 'publish' | 'spend';
   /** User addresses, or group/role references such as `slack-group:S123` / `discord-role:R1`; empty = nobody. */
@@ -112,7 +112,6 @@ export type NewWatch = Omit<Watch, 'id' | 'status' | 'createdAt'> & { id?: strin
 /** Fields to look active watches up by (`watches.activeWhere`). */
 export type WatchFilter = Partial<Pick<Watch, 'kind' | 'target' | 'owner' | 'conversation' | 'cardKey'>>;
 
-/** A long-lived card: where it lives and the latest content the core wants shown. */
 /** What `cards.put` writes: the card, where it goes, and (optionally) the model it was rendered from. */
 export interface CardContent {
   conversation: ConversationAddress;
@@ -121,6 +120,7 @@ export interface CardContent {
   model?: Record<string, unknown>;
 }
 
+/** A long-lived card: where it lives and the latest content the core wants shown. */
 export interface CardRecord {
   key: string;
   conversation: ConversationAddress;
