@@ -232,7 +232,7 @@ async function videoApi(s: Startup) {
     // A continued demo keeps its team's key (members may have linked it); a new one seeds `demoKey`.
     deploymentKey = simulator.keys.includes(demoKey) ? demoKey : (simulator.keys[0] ?? demoKey);
   }
-  // Replicas on one database share each key's rate limits (issue 17): every budget takes this one's share.
+  // Replicas on one database share each key's rate limits: every budget takes this one's share.
   const replicas = await openReplicaRegistry({
     databaseUrl: config.DATABASE_URL,
     id: config.REELBOT_REPLICA_ID,

@@ -327,7 +327,7 @@ export function buildCommandPayload(
     options: top,
   };
   // `/reel create file:` (an attachment: its text is the script) and, beside /reel, the message command
-  // "Make a video from this" (issue 19, file-input.ts).
+  // "Make a video from this" (file-input.ts).
   const create = top.find((o) => o.name === 'create');
   if (create?.type === ApplicationCommandOptionType.Subcommand)
     create.options = [...(create.options ?? []), FILE_OPTION];

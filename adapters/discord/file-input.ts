@@ -1,5 +1,5 @@
 /**
- * Text files IN from Discord (issue 19): a modal's file upload (inside its Label), an attachment given to
+ * Text files IN from Discord: a modal's file upload (inside its Label), an attachment given to
  * `/reel create file:` or named by its URL (`from-file:`), and "Make a video from this", the message command
  * that opens the create form prefilled with a message's text and its attached .txt. Attachments are
  * downloaded only from Discord's CDN (or, in tests, the fake Discord's own origin, the REST API's), counted

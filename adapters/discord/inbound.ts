@@ -248,7 +248,7 @@ export function fromRaw(json: unknown): Inbound {
   }
 }
 
-/** A raw interaction's resolved attachments and, for a message command, its message (issue 19). */
+/** A raw interaction's resolved attachments and, for a message command, its message. */
 function rawFiles(data: Record<string, unknown>): {
   attachments?: Record<string, DiscordAttachment>;
   target?: { content: string; attachments: DiscordAttachment[] };
@@ -274,7 +274,7 @@ const attachmentOf = (a: { id: string; name: string; size: number; url: string }
   url: a.url,
 });
 
-/** A chat input command's attachment options, resolved (issue 19). */
+/** A chat input command's attachment options, resolved. */
 function gatewayFiles(interaction: ChatInputCommandInteraction): {
   attachments?: Record<string, DiscordAttachment>;
 } {
@@ -282,7 +282,7 @@ function gatewayFiles(interaction: ChatInputCommandInteraction): {
   return files ? { attachments: Object.fromEntries([...files].map(([id, a]) => [id, attachmentOf(a)])) } : {};
 }
 
-/** "Make a video from this": the message command with its message's text and files (issue 19). */
+/** "Make a video from this": the message command with its message's text and files. */
 function messageCommand(interaction: MessageContextMenuCommandInteraction, base: InboundBase): Inbound {
   const message = interaction.targetMessage;
   return {

@@ -30,7 +30,7 @@ export interface PlaygroundOptions {
   workspace?: string;
   /**
    * Default `general` and `review` (`DEFAULT_PLAYGROUND_CHANNELS`); the first is where the page opens. Two, so
-   * the demo shows one living card per video (issue 16): `/reel status last` in the other channel brings the
+   * the demo shows one living card per video: `/reel status last` in the other channel brings the
    * same card there, and a click in either updates both.
    */
   channels?: string[];

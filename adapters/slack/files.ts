@@ -1,5 +1,5 @@
 /**
- * Text files IN from Slack (issue 19): a modal's `file_input` upload and a file shared in the conversation,
+ * Text files IN from Slack: a modal's `file_input` upload and a file shared in the conversation,
  * named by its permalink (`create --from-file <link>`). Both are downloaded from `url_private` with the bot
  * token (https://docs.slack.dev/messaging/working-with-files#authenticating), counted and cut off at the
  * size cap (`bounded-download.ts`), and checked by the core's `readTextFile` (type, size, UTF-8) before

@@ -1,5 +1,5 @@
 /**
- * Whether a member is in a Slack conversation, for the dashboard's subscriptions (issue 26): asked with
+ * Whether a member is in a Slack conversation, for the dashboard's subscriptions: asked with
  * `conversations.members` (https://docs.slack.dev/reference/methods/conversations.members), each channel once
  * per request. A channel the bot cannot read (a private one it is not in), a failed call or a member list
  * longer than we page through answer "cannot tell", which the core treats as "not a member".

@@ -9,7 +9,7 @@ const keyOf = (id: string) => `slack:form:${id}`;
 
 /**
  * Forms offered behind an "Open form" button, kept a while under a random id (named by the button's value). They
- * live in the store (`Store.interactions`, issue 28): the click may reach another replica than the one that
+ * live in the store (`Store.interactions`): the click may reach another replica than the one that
  * offered the form.
  */
 export class PendingForms {

@@ -1,7 +1,7 @@
 /**
  * Forgetting a chat workspace (its app removed): every row addressed in it goes (`Store.purgeWorkspace`).
- * A video followed with a key of that workspace but also shown elsewhere (another workspace or platform,
- * issue 16) is not left frozen there: its watch stops first, as when its key is unlinked, so the cards that
+ * A video followed with a key of that workspace but also shown elsewhere (another workspace or platform)
+ * is not left frozen there: its watch stops first, as when its key is unlinked, so the cards that
  * remain say so and how to follow it again (`status` with a key of their own).
  */
 import { decodeAddress } from './address.js';

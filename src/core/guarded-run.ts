@@ -7,7 +7,7 @@ import type { Logger } from './ports/index.js';
 import type { RequestContexts } from './request-context.js';
 
 /**
- * How long a handler is tried again while the database is locked (issue 14). Slack and Discord are
+ * How long a handler is tried again while the database is locked. Slack and Discord are
  * acknowledged apart from the work (adapters), so this only bounds how long the member waits for an answer.
  */
 const BUSY_BUDGET_MS = 2_500;

@@ -1,5 +1,5 @@
 /**
- * Long text in (issue 19): a script (10,000 characters) or a description (5,000) is longer than a chat
+ * Long text in: a script (10,000 characters) or a description (5,000) is longer than a chat
  * platform's form inputs take (Slack 3,000, Discord 4,000). Three ways in, every one checked before anything
  * is sent:
  * - a text file uploaded in the form (`FileInput`, id `<text id>_file`): the adapter downloads it and checks it

@@ -45,7 +45,7 @@ const MESSAGES = {
     (p.form
       ? `${Number(p.length) > Number(p.max) ? 'open' : 'Open'} the form (${command(String(p.command))} alone) and paste it there or upload it as a file.`
       : `${Number(p.length) > Number(p.max) ? 'send' : 'Send'} it in shorter pieces.`),
-  // Text files (issue 19): a long script or description uploaded, or shared and named by its link
+  // Text files: a long script or description uploaded, or shared and named by its link
   'file-wrong-type': (p) =>
     `\`${p.name}\` isn't a text file I can read: upload a ${p.accept} file (plain text, UTF-8).`,
   'file-too-large': (p) =>

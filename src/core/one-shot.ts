@@ -1,5 +1,5 @@
 /**
- * One-shot cards (issue 26): a confirmation — a cost card, a delete question, "Publish again?" — acts once.
+ * One-shot cards: a confirmation — a cost card, a delete question, "Publish again?" — acts once.
  * Its first click answers by replacing the clicked message with the outcome, without the card's buttons (each
  * adapter renders `update` as an edit of the clicked message); the outcome is stored with who and when under
  * the card's id, and any later click on the same card — a stale copy, a reload, another tab — is answered

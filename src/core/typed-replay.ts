@@ -1,5 +1,5 @@
 /**
- * Honest replays (issue 19). A typed command repeated within `TYPED_RETRY_WINDOW_MS` keeps the first one's
+ * Honest replays. A typed command repeated within `TYPED_RETRY_WINDOW_MS` keeps the first one's
  * idempotency key, so a retry after a lost answer never posts or charges twice (request-id.ts). When the
  * first one's write already went through, the member is told so instead of getting a silent copy of the
  * answer: "Already published at 10:02 (same command, 3 minutes ago) — Publish again?", in their zone, with a

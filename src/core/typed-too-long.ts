@@ -1,5 +1,5 @@
 /**
- * A typed command longer than the platform takes (issue 27): the adapter only reports "over my cap" (the
+ * A typed command longer than the platform takes: the adapter only reports "over my cap" (the
  * whole line it received, or the one typed option that is over); the core names the field, its own limit
  * (the API's) and the way round, the form or a file, in one sentence. Nothing is run.
  */

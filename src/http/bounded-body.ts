@@ -1,5 +1,5 @@
 /**
- * Inbound chat bodies are bounded before any framework sees them (issue 14): Bolt's receiver reads a body
+ * Inbound chat bodies are bounded before any framework sees them: Bolt's receiver reads a body
  * with no limit before it checks the signature, so one unsigned 400 MB POST would sit in memory. The body is
  * read by the shared server for chat routes, counted, and handed on as `rawBody` (which Bolt uses instead of
  * reading the stream again).

@@ -1,6 +1,6 @@
 /**
- * Files fetched from a chat platform's file host (a `from-file:` link, a form's upload) are read counted
- * (issue 26): a declared Content-Length beyond the cap is refused before the body is read, and the body is
+ * Files fetched from a chat platform's file host (a `from-file:` link, a form's upload) are read counted:
+ * a declared Content-Length beyond the cap is refused before the body is read, and the body is
  * read chunk by chunk and the download cancelled as soon as it passes the cap, so a 300 MB file never sits in
  * memory. One helper for the Slack and Discord adapters.
  */

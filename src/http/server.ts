@@ -38,7 +38,7 @@ export const hostName = (req: IncomingMessage): string =>
 
 export const isLoopbackHost = (host: string): boolean => LOOPBACK_HOSTS.has(host) || /^127\./.test(host);
 
-/** Which replica answers `/healthz`, on which store, and its part in the Discord gateway (issue 17). */
+/** Which replica answers `/healthz`, on which store, and its part in the Discord gateway. */
 export interface ReplicaHealth {
   replica: string;
   store: 'sqlite' | 'postgres';

@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics (prom-client), served at `/metrics`: commands, API calls by endpoint and status,
- * responses read tolerantly (drift) or unusable, poll lag, outbox depth; with several replicas (issue 17), the
+ * responses read tolerantly (drift) or unusable, poll lag, outbox depth; with several replicas, the
  * Discord gateway lease and the watch leases.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';

@@ -1,5 +1,5 @@
 /**
- * A locked database seen by a background loop (issue 14): the store gave up after its short busy timeout,
+ * A locked database seen by a background loop: the store gave up after its short busy timeout,
  * nothing was committed, and the work is still due, so a later pass simply tries again. This logs the spell
  * once (a warning, not an error per watch) and, for about one pass after, spares the other checks from each
  * blocking the event loop for the busy timeout only to fail the same way.

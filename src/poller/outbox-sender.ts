@@ -72,7 +72,7 @@ const groupKey = (op: OutboxOp): string | undefined =>
 
 /**
  * Longer than a send takes unless the platform hangs through its timeouts, and short enough that the rows a
- * replica killed mid-send held go out from another replica within seconds (issue 17), as its watches do. A send
+ * replica killed mid-send held go out from another replica within seconds, as its watches do. A send
  * that outlives it (Slack's worst case, token, history lookup and three degrading posts at 10 s each, is ~50 s)
  * may be sent again by another sender: posts and replies carry their dedupe id (Slack's sender journals it in
  * Store.deliveries and finds the first message; Discord's sends it as an enforced nonce, which the platform
@@ -82,7 +82,7 @@ export const DEFAULT_LEASE_MS = 30_000;
 
 /** Content last shown per card (a digest), to drop edits a post or update already carried. Memory only:
  * after a restart an edit may be re-sent once, which is harmless. Sized for 10,000 videos live in 5
- * conversations each (issue 16's projections), at about 100 bytes an entry. */
+ * conversations each (one living card projected into each), at about 100 bytes an entry. */
 const SHOWN_LIMIT = 50_000;
 
 const digest = (card: CardRecord['card']): string =>

@@ -26,7 +26,7 @@ export interface PollerMetrics {
   /** How late a watch was picked up: now − nextCheckAt (ms). */
   lag(kind: WatchKind, ms: number): void;
   /**
-   * One claim of due watches (issue 17): how many were leased to this poller, and how many were taken: leased
+   * One claim of due watches: how many were leased to this poller, and how many were taken: leased
    * by another replica (or closed) between `due` and `claim`.
    */
   claims?(claimed: number, taken: number): void;

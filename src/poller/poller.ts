@@ -175,7 +175,7 @@ export class Poller {
           { holder: this.#holder, now, until: now + this.#leaseMs },
         );
       } catch (error) {
-        // A locked database (issue 14): nothing leased, nothing checked; a later pass tries again.
+        // A locked database: nothing leased, nothing checked; a later pass tries again.
         if (this.#locked.seen(error, this.#o.logger)) return;
         throw error;
       }

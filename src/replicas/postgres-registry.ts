@@ -1,5 +1,5 @@
 /**
- * The replica registry on PostgreSQL (issue 17): one row per replica in `replicas` (migration 4). Every
+ * The replica registry on PostgreSQL: one row per replica in `replicas` (migration 4). Every
  * `heartbeatMs` a replica, in one transaction under a table lock, reads the others' rows, decides its share of
  * the rate limits (share-rule.ts) and writes its heartbeat and bound. The lock serializes those decisions, so
  * each sees all earlier ones; a lowered share is applied before it is published, a raised one after.

@@ -1,5 +1,5 @@
 /**
- * Which replicas send with the same API keys, and this one's share of each key's rate limits (issue 17).
+ * Which replicas send with the same API keys, and this one's share of each key's rate limits.
  * On SQLite one process is the only replica: count 1, the whole limit. With DATABASE_URL the replicas
  * heartbeat in the `replicas` table (postgres-registry.ts) and share the limits (share-rule.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * How much of an API key's rate limits one replica may use when several send with that key (issue 17), so
+ * How much of an API key's rate limits one replica may use when several send with that key, so
  * that together they never exceed the service's limits (video-api.md §8). Pure: the registry
  * (postgres-registry.ts) feeds it what it reads from the `replicas` table.
  *

@@ -1,5 +1,5 @@
 /**
- * One process per data directory (issue 14): a second reelbot on the same SQLite files would deliver every
+ * One process per data directory: a second reelbot on the same SQLite files would deliver every
  * notification twice. The lock is a file holding the owner's pid, created exclusively; a lock left by a
  * process that no longer exists (killed, machine restarted) is taken over.
  */

@@ -246,7 +246,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     name: 'fenced claims',
     sql: `
-      -- Every claim of a watch or an outbox row bumps its token (issue 28): a commit or a send under an
+      -- Every claim of a watch or an outbox row bumps its token: a commit or a send under an
       -- older claim, one that lapsed while its replica was paused, is refused.
       ALTER TABLE watches ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE outbox ADD COLUMN claim_token INTEGER NOT NULL DEFAULT 0;

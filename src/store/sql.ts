@@ -1,5 +1,5 @@
 /**
- * One executor for both databases, so each table is written once (issue 28). A table's statements are written
+ * One executor for both databases, so each table is written once. A table's statements are written
  * in PostgreSQL's dialect with `$1` placeholders; on SQLite they are translated once per statement text (and
  * the prepared statement cached): placeholders become named parameters, casts (`$1::json`) go, `= ANY($1)`
  * reads a JSON array with `json_each`, `greatest`/`least` become SQLite's two-argument `max`/`min`,
@@ -25,7 +25,7 @@ export interface Sql {
   /** How many rows the statement inserted, updated or deleted (or returned, with RETURNING). */
   count(text: string, params?: readonly unknown[]): Promise<number>;
   /**
-   * The time claims are measured by, as an SQL expression in epoch ms (issue 28): the database server's clock
+   * The time claims are measured by, as an SQL expression in epoch ms: the database server's clock
    * on PostgreSQL, so replicas whose clocks disagree still agree on when a lease lapses; else `param`, the
    * caller's `now` (SQLite, where one process holds the database, and a PostgreSQL store on a virtual clock).
    */

@@ -60,7 +60,7 @@ export async function answerComponent(ctx: InteractionContext, i: InboundOf<'com
 /**
  * The "are you sure?" step of a destructive button: the click is acknowledged as an update of its card (so
  * that card stays this interaction's original, editable once the question is answered: a one-shot card then
- * loses its buttons at once, issue 26), and the question follows privately.
+ * loses its buttons at once), and the question follows privately.
  */
 async function askFirst(
   ctx: InteractionContext,

@@ -77,7 +77,7 @@ function renderInput(input: FormInput, insist: boolean): string {
 }
 
 /**
- * A file input (issue 19): the page script reads the chosen file in the browser and submits its text as the
+ * A file input: the page script reads the chosen file in the browser and submits its text as the
  * input's value, refusing first (with these words, on this input) a wrong type, a file too large or one that
  * is not UTF-8 text; the core checks the length again.
  */

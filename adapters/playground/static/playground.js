@@ -421,7 +421,7 @@ formDialog.addEventListener('submit', async (event) => {
     }
   }
   clearFormErrors(form);
-  // File inputs (issue 19): their text, read here, is the value; a refused file stops the submission.
+  // File inputs: their text, read here, is the value; a refused file stops the submission.
   const uploads = await readUploads(form);
   if ('errors' in uploads) return showFormErrors(form, uploads.errors);
   Object.assign(values, uploads.values);

@@ -1,5 +1,5 @@
 /**
- * "Make a video from this" (issue 19): the message shortcut (manifest `callback_id: reel_make_video`) opens
+ * "Make a video from this": the message shortcut (manifest `callback_id: reel_make_video`) opens
  * the create form with the message's text as the script, and the text of its attached .txt/.md file if any
  * (read with the bot token, checked like an upload; a file that cannot be used is left out and said).
  */

@@ -29,7 +29,7 @@ const COERCED = 'coerced from another JSON type';
 const isAbsent = (value: unknown): value is null | undefined => value === undefined || value === null;
 
 /**
- * Bounds on what is kept of a string (issue 14: a hostile service's 400 MB `team.name` must not be stored).
+ * Bounds on what is kept of a string (a hostile service's 400 MB `team.name` must not be stored).
  * Longer text is cut (counted as drift); an overlong id is no id.
  */
 export const MAX_TEXT_LENGTH = 16_000;

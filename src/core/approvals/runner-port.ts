@@ -1,5 +1,5 @@
 /**
- * The port between approvals and the commands they run (issue 15): each command group registers, in its
+ * The port between approvals and the commands they run: each command group registers, in its
  * module, how to run an approved request of its commands (`CommandModule.approved`), so approvals depend on
  * this port and never on command internals. The approver's context, the request's stored idempotency key.
  */

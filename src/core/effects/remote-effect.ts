@@ -1,5 +1,5 @@
 /**
- * A remote write and the local commit that records it, as one pending effect (issue 14). The effect is stored
+ * A remote write and the local commit that records it, as one pending effect. The effect is stored
  * before the request; the commit deletes it in its own transaction. When the commit fails after the service
  * took the write (disk full, a locked database), the member hears the truth — it may have gone through, and
  * pressing again will not charge or post twice — and `reconcileEffects` finishes it later with the same

@@ -1,5 +1,5 @@
 /**
- * One living card per video (issue 16): the video has ONE card state (`Store['cardStates']`, `video:<id>`),
+ * One living card per video: the video has ONE card state (`Store['cardStates']`, `video:<id>`),
  * and each conversation showing it holds a projection: a card row `video:<id>@<conversation>` with its own
  * message on its own platform. Every change merges into the state and is queued to every projection in the
  * same transaction (the sender coalesces edits per card), so a pick on Discord shows on the Slack card too.

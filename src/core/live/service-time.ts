@@ -1,5 +1,5 @@
 /**
- * The video service's time on this process's clock (issue 27). DESIGN §4's cadence for a running job (a
+ * The video service's time on this process's clock. DESIGN §4's cadence for a running job (a
  * first look after 10 s, looks 10–30 s apart, a render's every 5–15 s) is about the service's jobs, so it is
  * counted in the service's time. Against the real service that is the wall clock (speed 1). The demo's
  * embedded simulator runs its jobs `SIM_SPEED` times faster: each of those durations is as many times shorter

@@ -100,7 +100,7 @@ export const thumbnailsPending = (status: string | undefined): boolean =>
   status === undefined || PENDING_THUMBNAILS.has(status);
 
 /**
- * A finished video's headline (issue 27): where the video is now, what its thumbnails are, and what to do
+ * A finished video's headline: where the video is now, what its thumbnails are, and what to do
  * next, so that after each step (generated, rendering, rendered, scheduled, posted) the card says so.
  */
 function completedText(m: VideoCardModel): string {

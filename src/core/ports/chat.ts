@@ -82,7 +82,7 @@ export interface ChatCapabilities {
 }
 
 /**
- * One chat platform behind the core (issue 15): Slack, Discord and the playground implement it, each in an
+ * One chat platform behind the core: Slack, Discord and the playground implement it, each in an
  * adapter folder with the same files (index.ts factory, inbound.ts, render.ts, text.ts, sender.ts).
  * `src/adapters.ts` creates the configured ones, mounts their routes, then starts them and hands their
  * senders to the outbox.
@@ -105,7 +105,7 @@ export interface TextFile {
 }
 
 /**
- * Reads a file shared in the conversation by its link (issue 19: a Slack file permalink, a Discord attachment
+ * Reads a file shared in the conversation by its link (a Slack file permalink, a Discord attachment
  * URL, a playground upload), checked like a form's upload (`readTextFile` in long-text.ts). Throws the `file-*`
  * user errors. Set on the request (`RequestInfo.files`) by the adapters that can, never serialised with it:
  * the core never fetches a URL itself.
@@ -115,7 +115,7 @@ export interface FileLinks {
 }
 
 /**
- * Asks the platform whether the requesting member is in a conversation (issue 26: the dashboard shows and
+ * Asks the platform whether the requesting member is in a conversation (the dashboard shows and
  * stops a channel's subscriptions only for its members). Set on the request by the adapters that can; a
  * platform that cannot tell answers undefined, which counts as "not a member" (fail closed).
  */

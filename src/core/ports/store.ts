@@ -111,7 +111,7 @@ export interface Store {
       patch: Partial<Pick<Watch, 'state' | 'nextCheckAt' | 'status' | 'cardKey'>>,
     ): Promise<void>;
     /**
-     * Leases watches to one poller (issue 17): of `ids`, those still active, due at `lease.now` and not leased
+     * Leases watches to one poller: of `ids`, those still active, due at `lease.now` and not leased
      * to another poller (or whose lease has run out) are leased to `lease.holder` for `lease.until - lease.now`
      * (by the database's clock on PostgreSQL), and returned with their `lease`. Pollers sharing a database
      * (replicas) thus never check one watch at once, and a dead one's watches are taken over once its leases
@@ -175,7 +175,7 @@ export interface Store {
     storedAt(action: string): Promise<number | undefined>;
   };
   /**
-   * Remote writes between their request and the local commit recording them (issue 14): `begin` before the
+   * Remote writes between their request and the local commit recording them: `begin` before the
    * request, `settle` in the commit's transaction; rows left over are replayed by `reconcileEffects`.
    */
   effects: {
@@ -230,7 +230,7 @@ export interface Store {
     finish(dedupeId: string, message: MessageAddress): Promise<void>;
   };
   /**
-   * What a chat adapter keeps between one interaction and the next (issue 28): a form it showed, the pages of
+   * What a chat adapter keeps between one interaction and the next: a form it showed, the pages of
    * a form submitted so far, a value too long for a control. JSON by key until it expires, read by whichever
    * replica receives the next interaction.
    */

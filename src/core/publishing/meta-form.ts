@@ -45,7 +45,7 @@ export function metaForm(
 
 /**
  * The block's fields longer than a chat platform's form inputs take everywhere (the 5,000-character
- * descriptions): each may also be uploaded as a text file (issue 19); adapters split the typed text.
+ * descriptions): each may also be uploaded as a text file; adapters split the typed text.
  */
 const longTextIds = (platform: Platform): string[] =>
   [BLOCKS[platform].main, ...BLOCKS[platform].extra].filter((f) => f.max > LONG_TEXT).map((f) => f.key);

@@ -1,5 +1,5 @@
 /**
- * Scheduling again never doubles a post (issue 26). Before a schedule goes out, the video's pending posts on
+ * Scheduling again never doubles a post. Before a schedule goes out, the video's pending posts on
  * those platforms are read (pending-posts.ts); if there are any, the member is asked: Move it / Keep both /
  * Cancel. Keep both schedules as asked. Move — and `reschedule` — cancels and schedules again.
  *

@@ -1,5 +1,5 @@
 /**
- * Who may see and stop a conversation's subscriptions from the dashboard (issue 26): a workspace admin, or a
+ * Who may see and stop a conversation's subscriptions from the dashboard: a workspace admin, or a
  * member of that conversation — the one the request comes from, or one the platform says they are in. A
  * platform that cannot tell (or fails to) counts as "not a member": a private channel's subscriptions are
  * never shown, nor stopped, on a guess.

@@ -1,5 +1,5 @@
 /**
- * The time-zone question (issue 18): where the platform does not share members' zones (Discord) and a member
+ * The time-zone question: where the platform does not share members' zones (Discord) and a member
  * with none runs something that reads times in theirs, they get a one-click select of common zones instead
  * of a silent UTC. Each option carries the zone and the request to run again (command, click or form
  * submission); choosing saves the zone and runs it (`tz.pick`, commands/account/tz-question.ts).

@@ -1,5 +1,5 @@
 /**
- * A leader lease on PostgreSQL (issue 17): of the replicas contending for one name ('discord-gateway'), exactly
+ * A leader lease on PostgreSQL: of the replicas contending for one name ('discord-gateway'), exactly
  * one holds it at a time; the others take over within `ttlMs + renewEveryMs` when it dies, and at their next
  * attempt (≤ `renewEveryMs`) when it stops cleanly (stop() releases it).
  *

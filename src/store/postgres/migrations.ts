@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL schema (issue 17): the same tables, keys, unique constraints and indexes as the SQLite schema
+ * The PostgreSQL schema: the same tables, keys, unique constraints and indexes as the SQLite schema
  * (src/store/migrations.ts), in PostgreSQL's types. Versioned and forward-only like SQLite's: `MIGRATIONS[i]`
  * takes the database from version i to i + 1, entries are append-only (never edit a shipped step: add one),
  * and each applied step is recorded as a row of `schema_version`. Step 1 is the whole SQLite schema as of its
@@ -275,7 +275,7 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   {
     name: 'fenced claims',
     sql: `
-      -- Every claim of a watch or an outbox row bumps its token (issue 28): a commit or a send under an
+      -- Every claim of a watch or an outbox row bumps its token: a commit or a send under an
       -- older claim, one that lapsed while its replica was paused, is refused. The leases themselves are
       -- timed by this server's clock now (epoch ms of statement_timestamp()), not the claiming replica's.
       ALTER TABLE watches ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;

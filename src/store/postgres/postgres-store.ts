@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL `Store` (DESIGN §9, issue 17): each replica opens one on the shared database, a connection pool
+ * The PostgreSQL `Store` (DESIGN §9): each replica opens one on the shared database, a connection pool
  * under every table, migrations applied at open. The tables are SQLite's too (src/store/tables/, one executor
  * for both); this file opens, wires and closes them. Transactions: see ./transactions.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * How every connection reelbot opens to PostgreSQL is set up (issue 28): the store's pool and the replica
+ * How every connection reelbot opens to PostgreSQL is set up: the store's pool and the replica
  * registry's alike, so no session of a stopped replica holds others up.
  */
 import type pg from 'pg';

@@ -4,7 +4,7 @@
  * A transaction takes a client from the pool and runs `BEGIN ISOLATION LEVEL REPEATABLE READ … COMMIT` around
  * the awaited callback; `AsyncLocalStorage` carries it through the callback's async context, so every statement
  * made there (through `tx` or the store itself) runs on that client, and every statement made elsewhere runs on
- * the pool, outside it. No lock spans replicas (issue 28): a transaction waits only for the rows it writes.
+ * the pool, outside it. No lock spans replicas: a transaction waits only for the rows it writes.
  * Each reads one snapshot, and of two concurrent transactions that write the same row the second fails
  * (SQLSTATE 40001; 40P01 for a deadlock) and runs again from the start, so a read-modify-write never loses
  * another's update. What must hold across rows is held by the schema and the statements, not by isolation:

@@ -1,5 +1,5 @@
 /**
- * Pending remote effects (issue 14): a charged or public write recorded before its request and settled by the
+ * Pending remote effects: a charged or public write recorded before its request and settled by the
  * commit that records its outcome, so one whose commit failed (disk full, a locked database, a lost
  * connection, a crash) is found and replayed instead of forgotten.
  */

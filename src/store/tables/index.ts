@@ -1,5 +1,5 @@
 /**
- * Every table of the `Store`, over one executor (issue 28): written once in this folder and wired once here,
+ * Every table of the `Store`, over one executor: written once in this folder and wired once here,
  * for both databases. A store is this plus how it runs transactions and closes (sqlite-store.ts,
  * postgres/postgres-store.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * Interaction state (issue 28): what a chat adapter keeps between one interaction and the next — a form it
+ * Interaction state: what a chat adapter keeps between one interaction and the next — a form it
  * showed, the pages of a form submitted so far, a value too long for a control — under a key, until it expires.
  * Whichever replica receives the next interaction reads it here. Written once for both databases (sql.ts).
  *

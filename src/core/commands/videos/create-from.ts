@@ -1,5 +1,5 @@
 /**
- * Scripts that come from elsewhere than the typed command (issue 19): a text file shared in the conversation,
+ * Scripts that come from elsewhere than the typed command: a text file shared in the conversation,
  * named by its link (`create --from-file <link>`), and a message turned into a video ("Make a video from
  * this": Slack's message shortcut, Discord's message command), which opens the create form prefilled.
  */

@@ -1,5 +1,5 @@
 /**
- * "More options" on the create confirm card (issue 27): the rarely used inputs — the video's name, the master
+ * "More options" on the create confirm card: the rarely used inputs — the video's name, the master
  * style and the negative prompt — in a small form prefilled with the request's current values, so the create
  * form itself stays one modal on every platform (script, voice, model, language). Its submission answers the
  * same confirm card updated in place: the same request id (its Create still creates once), the same cost.

@@ -1,5 +1,5 @@
 /**
- * `status <video>`: where a video is, and its live card brought here (issue 16, like Midjourney's `/show`): the
+ * `status <video>`: where a video is, and its live card brought here (like Midjourney's `/show`): the
  * caller's key must resolve the video (another team's id is "not found" and nothing is shown), then the
  * video's one card state is shown in this conversation too, kept current by every change from anywhere.
  */
