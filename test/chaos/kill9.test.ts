@@ -10,13 +10,16 @@
  * the short form to keep `npm test` within its budget: the same assertions, the same kill rate.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { EFFECT_GRACE_MS } from '../../src/core/effects/remote-effect.js';
 import { expectEveryFlowExactlyOnce, expectNoSecrets, LONG, summary } from './support/checks.js';
 import { type RigResult, runFlows } from './support/rig.js';
 
 const FLOWS = { spec: LONG ? 100 : 10, real: LONG ? 100 : 6 } as const;
 // A liveness bound, not the invariant: under the whole suite's load a run with ~30 kills and restarts took 91 s
-// (40 s alone). A flow lost for good still fails, however long the bound.
-const TIMEOUT_MS = LONG ? 480_000 : 150_000;
+// (40 s alone). A kill between a write the service took (a schedule) and its commit leaves the write to the
+// effect sweep of a later process once its grace has passed (EFFECT_GRACE_MS, 2 min), while the member's retry is
+// told it was already sent: the bound allows for that. A flow lost for good still fails, however long the bound.
+const TIMEOUT_MS = (LONG ? 480_000 : 150_000) + EFFECT_GRACE_MS + 30_000;
 
 describe.each(['spec', 'real'] as const)(
   'SIGKILL during create → render → schedule flows, %s profile',
