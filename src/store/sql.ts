@@ -83,7 +83,11 @@ export function sqliteSql(db: Database.Database, run: SqliteRun): Sql {
     row: <R>(text: string, params?: readonly unknown[]) =>
       run(() => {
         const statement = prepare(text);
-        return (statement.reader ? statement.get(sqliteParams(params)) : undefined) as R | undefined;
+        const bound = sqliteParams(params);
+        // A statement that returns no rows still runs (as on PostgreSQL), and answers undefined.
+        if (statement.reader) return statement.get(bound) as R | undefined;
+        statement.run(bound);
+        return undefined;
       }),
     count: (text, params) =>
       run(() => {
