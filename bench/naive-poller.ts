@@ -8,7 +8,7 @@
  */
 import type { Watcher } from '../src/core/live/watcher.js';
 import type { Clock, Logger, Store, UserAddress, Watch, WatchKind } from '../src/core/ports/index.js';
-import type { VideoApi } from '../src/core/video-api.js';
+import type { VideoApi } from '../src/core/video-api/video-api.js';
 
 export interface NaivePollerOptions {
   store: Store;

@@ -1,6 +1,6 @@
 /**
  * Commands as a Discord member types them. The core names commands with command tokens (`command('link')`,
- * src/core/command-ref.ts); Discord's limit of 25 subcommands puts some of them in Discord-only groups
+ * src/core/text/command-ref.ts); Discord's limit of 25 subcommands puts some of them in Discord-only groups
  * (`/reel account link`, commands.ts), and Discord's client takes options by name (`video:abc`), not `--flags`.
  * `DiscordRenderer` (render.ts) passes everything the adapter sends through `CommandNames` first, which
  * writes each token in that syntax: as inline code in card markdown, as plain words in labels, hints and

@@ -1,6 +1,6 @@
 /**
  * The card markdown subset (`**bold**`, `_italic_`, `` `code` ``, `[label](url)`, line breaks, backslash
- * escapes, mention tokens; see src/core/text.ts) → HTML.
+ * escapes, mention tokens; see src/core/text/text.ts) → HTML.
  * Safety by construction: the whole text is escaped first and only then converted, so no input character
  * can open a tag or an attribute; links are emitted only for http(s) URLs. Escaped characters and mentions are
  * held out of the conversion (`shield`), so a name like `**x**` or `[Approve](https://evil)` shows as typed.

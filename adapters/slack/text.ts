@@ -1,6 +1,6 @@
 /**
  * The core's small markdown (`**bold**`, `_italic_`, `` `code` ``, `[label](url)`, backslash escapes, mention
- * tokens; see src/core/text.ts) to Slack mrkdwn (`*bold*`, `_italic_`, `` `code` ``, `<url|label>`, `<@U1>`),
+ * tokens; see src/core/text/text.ts) to Slack mrkdwn (`*bold*`, `_italic_`, `` `code` ``, `<url|label>`, `<@U1>`),
  * and to plain text for `plain_text` objects.
  * `&`, `<` and `>` are escaped everywhere (https://docs.slack.dev/messaging/formatting-message-text#escaping):
  * the only `<…>` this module writes are links and the mentions the core made with `mention()`, so nothing a

@@ -21,11 +21,11 @@ import { Client, Events, GatewayIntentBits, MessageFlags } from 'discord.js';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
 import { createVideoApiFactory } from '../../src/api/index.js';
-import { createBot } from '../../src/core/bot.js';
-import { CatalogCache } from '../../src/core/catalog-cache.js';
 import { MODULES } from '../../src/core/commands/index.js';
+import { createBot } from '../../src/core/dispatch/bot.js';
 import type { Logger } from '../../src/core/ports/index.js';
 import { systemClock } from '../../src/core/time/system-clock.js';
+import { CatalogCache } from '../../src/core/video-api/catalog-cache.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 

@@ -15,7 +15,7 @@ import { videoOfCardKey } from '../../src/core/live/projections.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
 import type { ChatPlatform, ChatSender, Logger, Store } from '../../src/core/ports/index.js';
 import { systemClock } from '../../src/core/time/system-clock.js';
-import type { VideoApi } from '../../src/core/video-api.js';
+import type { VideoApi } from '../../src/core/video-api/video-api.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import { openReplicaRegistry, type ReplicaRegistry } from '../../src/replicas/registry.js';
 import type { SeedTeam, SimulatorProfile } from '../../src/simulator/index.js';

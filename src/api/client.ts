@@ -1,8 +1,8 @@
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
-import { keyId } from '../core/catalog-cache.js';
 import type { Logger } from '../core/ports/index.js';
-import { type CallOptions, type VideoApi, VideoApiError } from '../core/video-api.js';
+import { keyId } from '../core/video-api/catalog-cache.js';
+import { type CallOptions, type VideoApi, VideoApiError } from '../core/video-api/video-api.js';
 import {
   type ApiErrorDetails,
   ConnectionError,

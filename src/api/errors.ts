@@ -1,4 +1,4 @@
-import { type ApiErrorType, VideoApiError } from '../core/video-api.js';
+import { type ApiErrorType, VideoApiError } from '../core/video-api/video-api.js';
 
 export { VideoApiError };
 export type ApiErrorDetails = VideoApiError['details'];

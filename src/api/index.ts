@@ -2,7 +2,7 @@
  * The typed HTTP client of the video API (`video-api.md`), implementing the core's `VideoApi` port.
  * The composition root builds one factory (one rate-budget registry) and asks it for a client per key.
  */
-import type { VideoApiFactory } from '../core/video-api.js';
+import type { VideoApiFactory } from '../core/video-api/video-api.js';
 import { VideoApiClient } from './client.js';
 import type { VideoApiClientOptions } from './options.js';
 import { RateBudgetRegistry } from './rate-budget.js';

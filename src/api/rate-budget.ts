@@ -1,6 +1,6 @@
-import { keyId } from '../core/catalog-cache.js';
 import type { Clock } from '../core/ports/index.js';
 import { systemClock } from '../core/time/system-clock.js';
+import { keyId } from '../core/video-api/catalog-cache.js';
 import type { Endpoint } from './routes.js';
 import { SlidingWindow } from './sliding-window.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { CallOptions } from '../core/video-api.js';
+import type { CallOptions } from '../core/video-api/video-api.js';
 import type { HttpMethod, Route, RouteParams } from './routes.js';
 
 /** Query parameters; `undefined` values are left out. */

@@ -1,5 +1,5 @@
 import { type Dispatcher, request } from 'undici';
-import { errorMessage } from '../core/describe-error.js';
+import { errorMessage } from '../core/dispatch/describe-error.js';
 import type { Clock } from '../core/ports/index.js';
 import type { HttpMethod } from './routes.js';
 

@@ -28,30 +28,32 @@ export {
 
 // Addresses: the opaque `platform:…` strings for users, conversations and messages.
 
-export { conversationAddress, decodeAddress, messageAddress, userAddress } from './address.js';
+export { conversationAddress, decodeAddress, messageAddress, userAddress } from './ports/address.js';
 
 // Dispatch: the bot adapters feed, the request they build, and how failures come back.
 
-export type { Bot } from './bot.js';
-export { type Mentioned, mentionsOf, type RequestInfo, UserError, userError } from './context.js';
-export { abortAfter, within } from './deadline.js';
-export { describeError, errorMessage } from './describe-error.js';
-export { errorCard } from './error-card.js';
-export { forgetWorkspace } from './forget-workspace.js';
-export { err, ok, type Result } from './result.js';
-export { refusedWhere, WorkspaceGate } from './workspace-gate.js';
+export type { Bot } from './dispatch/bot.js';
+export { type Mentioned, mentionsOf, type RequestInfo, UserError, userError } from './dispatch/context.js';
+export { abortAfter, within } from './dispatch/deadline.js';
+export { describeError, errorMessage } from './dispatch/describe-error.js';
+export { errorCard } from './dispatch/error-card.js';
+export { err, ok, type Result } from './dispatch/result.js';
+export { forgetWorkspace } from './workspace/forget-workspace.js';
+export { refusedWhere, WorkspaceGate } from './workspace/workspace-gate.js';
 
 // Commands: their specs, references and parsing, for registering and reading typed commands.
 
-export { type CommandArg, type CommandRef, typedCommand, type UsageOption } from './command-ref.js';
-export { type CommandSpec, type OptionSpec, type RawArgs, splitName } from './command-spec.js';
 export { MODULES } from './commands/index.js';
 export { CREATE_FROM_MESSAGE_ACTION } from './commands/videos/create-from.js';
+export { type CommandSpec, type OptionSpec, type RawArgs, splitName } from './parse/command-spec.js';
 export { createRegistry, parseCommandText } from './parse/parse-command.js';
 export { tokenize } from './parse/tokenize.js';
+export { type CommandArg, type CommandRef, typedCommand, type UsageOption } from './text/command-ref.js';
 
 // Cards: what the core answers with, for each adapter to render.
 
+export { withoutAttachment } from './format/csv.js';
+export { progressBar } from './live/video-card.js';
 export type {
   Attachment,
   Button,
@@ -71,13 +73,11 @@ export type {
   Tone,
   Video,
   Visibility,
-} from './cards.js';
-export { withoutAttachment } from './format/csv.js';
-export { progressBar } from './live/video-card.js';
+} from './text/cards.js';
 
 // Text: typed pieces (commands, mentions, links) and the message table's wording.
 
-export { say } from './messages.js';
+export { say } from './text/messages.js';
 export {
   dropMarkup,
   link,
@@ -91,7 +91,7 @@ export {
   restore,
   shield,
   toPlainText,
-} from './text.js';
+} from './text/text.js';
 
 // Long text: scripts typed in parts or attached as files.
 
@@ -103,14 +103,14 @@ export {
   readTextFile,
   splitInput,
   TEXT_FILE_TYPES,
-} from './long-text.js';
+} from './text/long-text.js';
 export { SCRIPT_MAX } from './videos/create-request.js';
 
 // Home: the App Home tab's cards and where a member's home conversation is.
 
-export { homeCards, runsInDirectMessage } from './home.js';
-export { homeConversation, homeOpened, rememberHomeConversation } from './home-refresh.js';
+export { homeCards, runsInDirectMessage } from './home/home.js';
+export { homeConversation, homeOpened, rememberHomeConversation } from './home/home-refresh.js';
 
 // The video API's vocabulary adapters show as choices.
 
-export { PLATFORMS } from './video-api.js';
+export { PLATFORMS } from './video-api/video-api.js';

@@ -3,8 +3,8 @@
  * of it, so the bot never causes a 429 for its users). Watchers receive a client that adds
  * `priority: 'background'` to every call, so no watcher can forget it.
  */
-import { type ApiIndex, mapApi } from '../core/api-methods.js';
-import type { CallOptions, VideoApi } from '../core/video-api.js';
+import { type ApiIndex, mapApi } from '../core/video-api/api-methods.js';
+import type { CallOptions, VideoApi } from '../core/video-api/video-api.js';
 
 /**
  * Where each method takes its `CallOptions` (argument index). Typed against `VideoApi`, so a new endpoint

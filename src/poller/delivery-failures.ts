@@ -9,7 +9,7 @@
  *   tells the requester privately.
  * - Edits and threaded replies wait for their card's first post, up to `maxWaitForCardMs`.
  */
-import { describeError } from '../core/describe-error.js';
+import { describeError } from '../core/dispatch/describe-error.js';
 import {
   ChatDeliveryError,
   type ChatPlatform,

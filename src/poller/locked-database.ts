@@ -4,7 +4,7 @@
  * once (a warning, not an error per watch) and, for about one pass after, spares the other checks from each
  * blocking the event loop for the busy timeout only to fail the same way.
  */
-import { isDatabaseBusy } from '../core/database-busy.js';
+import { isDatabaseBusy } from '../core/dispatch/database-busy.js';
 import type { Clock, Logger } from '../core/ports/index.js';
 
 /** Thrown instead of touching a database found locked a moment ago. */

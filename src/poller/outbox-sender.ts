@@ -22,7 +22,7 @@
  * an adapter that can (Discord nonce, a Slack metadata lookup) drops the duplicate.
  */
 import { createHash } from 'node:crypto';
-import { describeError } from '../core/describe-error.js';
+import { describeError } from '../core/dispatch/describe-error.js';
 import type {
   CardRecord,
   ChatPlatform,

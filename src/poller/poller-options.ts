@@ -4,7 +4,7 @@
  */
 import type { Watcher } from '../core/live/watcher.js';
 import type { Clock, Logger, Store, UserAddress, WatchKind } from '../core/ports/index.js';
-import type { VideoApi } from '../core/video-api.js';
+import type { VideoApi } from '../core/video-api/video-api.js';
 
 export type CheckOutcome =
   /** Checked; the job goes on. */

@@ -9,10 +9,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { describeError } from '../core/describe-error.js';
+import { describeError } from '../core/dispatch/describe-error.js';
 import type { LookTrouble, StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
 import type { Logger, UserAddress, Watch } from '../core/ports/index.js';
-import { type VideoApi, VideoApiError } from '../core/video-api.js';
+import { type VideoApi, VideoApiError } from '../core/video-api/video-api.js';
 import { backgroundApi } from './background-api.js';
 import { clamp, exponential, jittered } from './delays.js';
 import {

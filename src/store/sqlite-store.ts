@@ -24,7 +24,7 @@ export interface StoreOptions {
   /**
    * How long a write waits for another connection's lock before failing with SQLITE_BUSY (ms). The driver is
    * synchronous: this wait blocks the event loop, so it stays short and callers retry asynchronously
-   * (src/core/database-busy.ts). Default 100.
+   * (src/core/dispatch/database-busy.ts). Default 100.
    */
   busyTimeoutMs?: number;
 }

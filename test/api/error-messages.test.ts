@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { VideoApiError } from '../../src/api/index.js';
-import { describeApiError } from '../../src/core/api-errors.js';
-import { say } from '../../src/core/messages.js';
+import { say } from '../../src/core/text/messages.js';
+import { describeApiError } from '../../src/core/video-api/api-errors.js';
 import { commandsAsTyped } from '../support/commands-as-typed.js';
 import { API_KEY, fail, harness } from './harness.js';
 

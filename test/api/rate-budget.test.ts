@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateBudget, RateBudgetRegistry, type RateLimits } from '../../src/api/index.js';
 import { TRANSIT_MARGIN_MS } from '../../src/api/rate-budget.js';
-import { keyId } from '../../src/core/catalog-cache.js';
+import { keyId } from '../../src/core/video-api/catalog-cache.js';
 import { FakeClock, settle } from './fake-clock.js';
 
 /** Watches a promise without awaiting it. */

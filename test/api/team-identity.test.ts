@@ -1,7 +1,7 @@
 /** How the bot tells teams apart when GET /me has no `team.id` (the newer reference drops it). */
 import { describe, expect, it } from 'vitest';
-import { keyId } from '../../src/core/catalog-cache.js';
-import { isServiceTeamId, sameTeam, teamIdentity } from '../../src/core/team-identity.js';
+import { keyId } from '../../src/core/video-api/catalog-cache.js';
+import { isServiceTeamId, sameTeam, teamIdentity } from '../../src/core/video-api/team-identity.js';
 import { ME } from './fixtures.js';
 import { harness, ok } from './harness.js';
 

@@ -22,7 +22,7 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: 'every cross-variable rule (OAuth, Slack, Discord) in one pass',
   },
   {
-    path: 'src/core/bot.ts',
+    path: 'src/core/dispatch/bot.ts',
     name: 'createBot',
     why: "the Bot's entry points as closures over the request contexts",
   },

@@ -9,10 +9,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Response } from '../../src/core/cards.js';
 import { EFFECT_RUNNERS } from '../../src/core/commands/index.js';
 import { reconcileEffects } from '../../src/core/effects/reconcile.js';
 import { EFFECT_GRACE_MS } from '../../src/core/effects/remote-effect.js';
+import type { Response } from '../../src/core/text/cards.js';
 import { completedVideo } from '../core/publishing/helpers.js';
 import {
   afterCalls,

@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlaygroundAdapter } from '../../adapters/playground/index.js';
 import { seededRandom } from '../../bench/lib/stats.js';
-import { createBot } from '../../src/core/bot.js';
-import type { Response } from '../../src/core/cards.js';
-import type { CommandModule } from '../../src/core/command-spec.js';
 import { MODULES } from '../../src/core/commands/index.js';
-import type { RequestInfo } from '../../src/core/context.js';
+import { createBot } from '../../src/core/dispatch/bot.js';
+import type { RequestInfo } from '../../src/core/dispatch/context.js';
+import type { CommandModule } from '../../src/core/parse/command-spec.js';
+import type { Response } from '../../src/core/text/cards.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { spyOnHarness } from '../support/api-spy.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OPTION_KINDS, PLATFORMS } from '../../src/core/video-api.js';
+import { OPTION_KINDS, PLATFORMS } from '../../src/core/video-api/video-api.js';
 import {
   type Contract,
   completedVideo,

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as apiExports from '../../src/api/index.js';
 import { createVideoApiClient } from '../../src/api/index.js';
-import { hasMessage, say } from '../../src/core/messages.js';
+import { hasMessage, say } from '../../src/core/text/messages.js';
 import { ALL_ROUTES } from '../../src/simulator/dispatcher.js';
 
 const ROOT = new URL('../../', import.meta.url);

@@ -7,8 +7,8 @@ import {
   UsageLimitReachedError,
   type VideoApiClient,
 } from '../../src/api/index.js';
-import { describeApiError } from '../../src/core/api-errors.js';
-import { SCOPES } from '../../src/core/video-api.js';
+import { describeApiError } from '../../src/core/video-api/api-errors.js';
+import { SCOPES } from '../../src/core/video-api/video-api.js';
 import {
   CAPPED_KEY,
   type Contract,

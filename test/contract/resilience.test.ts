@@ -8,8 +8,8 @@ import {
   TimeoutError,
   type VideoApiClient,
 } from '../../src/api/index.js';
-import { describeApiError } from '../../src/core/api-errors.js';
 import { systemClock } from '../../src/core/time/system-clock.js';
+import { describeApiError } from '../../src/core/video-api/api-errors.js';
 import {
   type Contract,
   caught,

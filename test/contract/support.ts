@@ -16,11 +16,11 @@ import {
   type VideoApiClientOptions,
   VideoApiError,
 } from '../../src/api/index.js';
-import { describeApiError } from '../../src/core/api-errors.js';
-import { say } from '../../src/core/messages.js';
 import type { Clock } from '../../src/core/ports/index.js';
+import { say } from '../../src/core/text/messages.js';
 import { systemClock } from '../../src/core/time/system-clock.js';
-import type { CreatedVideo, Model } from '../../src/core/video-api.js';
+import { describeApiError } from '../../src/core/video-api/api-errors.js';
+import type { CreatedVideo, Model } from '../../src/core/video-api/video-api.js';
 import {
   demoTeam,
   ManualClock,
@@ -227,7 +227,7 @@ type ErrorClass = abstract new (...args: never[]) => VideoApiError;
 
 /**
  * Asserts the typed class, `type` and HTTP status, and that the core words it with its own message
- * code (`api.<type>` in src/core/messages.ts) rather than the catch-all.
+ * code (`api.<type>` in src/core/text/messages.ts) rather than the catch-all.
  */
 export function expectApiError(error: VideoApiError, Class: ErrorClass, type: string, status: number): void {
   expect(error).toBeInstanceOf(Class);

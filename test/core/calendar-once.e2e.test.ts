@@ -4,7 +4,7 @@
  * elsewhere) is still announced by the feed.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestInfo } from '../../src/core/context.js';
+import type { RequestInfo } from '../../src/core/dispatch/context.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
 import { completedVideo } from './publishing/helpers.js';
 

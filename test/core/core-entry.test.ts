@@ -117,10 +117,10 @@ describe('the core entry', () => {
   it('the check itself catches every import form past the entry and lets the entry and packages through', () => {
     const sample = [
       "import { progressBar } from '../../src/core/live/video-card.js';",
-      "import type { Card } from '../../src/core/cards.js';",
-      "export { say } from '../../src/core/messages.js';",
-      "const m = await import('../../src/core/home.js');",
-      "type B = import('../../src/core/bot.js').Bot;",
+      "import type { Card } from '../../src/core/text/cards.js';",
+      "export { say } from '../../src/core/text/messages.js';",
+      "const m = await import('../../src/core/home/home.js');",
+      "type B = import('../../src/core/dispatch/bot.js').Bot;",
       "import { errorCard } from '../../src/core/index.js';",
       "import type { Clock } from '../../src/core/index.js';",
       "import { App } from '@slack/bolt';",
@@ -129,10 +129,10 @@ describe('the core entry', () => {
     ].join('\n');
     expect(pastTheEntry('adapters/slack/sample.ts', sample)).toEqual([
       'adapters/slack/sample.ts:1 → src/core/live/video-card.js',
-      'adapters/slack/sample.ts:2 → src/core/cards.js',
-      'adapters/slack/sample.ts:3 → src/core/messages.js',
-      'adapters/slack/sample.ts:4 → src/core/home.js',
-      'adapters/slack/sample.ts:5 → src/core/bot.js',
+      'adapters/slack/sample.ts:2 → src/core/text/cards.js',
+      'adapters/slack/sample.ts:3 → src/core/text/messages.js',
+      'adapters/slack/sample.ts:4 → src/core/home/home.js',
+      'adapters/slack/sample.ts:5 → src/core/dispatch/bot.js',
       'adapters/slack/sample.ts:10 → src/core',
     ]);
   });

@@ -6,9 +6,9 @@
  */
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Card, Response } from '../../src/core/cards.js';
-import type { RequestInfo } from '../../src/core/context.js';
+import type { RequestInfo } from '../../src/core/dispatch/context.js';
 import { CSV_MAX_ROWS, csvCell, toCsv, withoutAttachment } from '../../src/core/format/csv.js';
+import type { Card, Response } from '../../src/core/text/cards.js';
 import { captionVideos, csvRecords, parseCsv } from '../support/csv.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
 

@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Bot, createBot } from '../../src/core/bot.js';
-import { message } from '../../src/core/cards.js';
-import { CatalogCache } from '../../src/core/catalog-cache.js';
-import type { CommandContext, RequestInfo } from '../../src/core/context.js';
-import { isDatabaseBusy } from '../../src/core/database-busy.js';
-import type { VideoApi } from '../../src/core/video-api.js';
+import { type Bot, createBot } from '../../src/core/dispatch/bot.js';
+import type { CommandContext, RequestInfo } from '../../src/core/dispatch/context.js';
+import { isDatabaseBusy } from '../../src/core/dispatch/database-busy.js';
+import { message } from '../../src/core/text/cards.js';
+import { CatalogCache } from '../../src/core/video-api/catalog-cache.js';
+import type { VideoApi } from '../../src/core/video-api/video-api.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { ManualClock, recordingLogger } from '../poller/support.js';
 

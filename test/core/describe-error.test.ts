@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeError, errorMessage } from '../../src/core/describe-error.js';
+import { describeError, errorMessage } from '../../src/core/dispatch/describe-error.js';
 
 describe('describeError', () => {
   it('keeps only name and message of an Error, and the stack when asked', () => {

@@ -1,12 +1,12 @@
 /**
- * One place decides which user errors carry the command's usage (`isInputMistake` in src/core/messages.ts,
+ * One place decides which user errors carry the command's usage (`isInputMistake` in src/core/text/messages.ts,
  * applied by the dispatcher). Handlers only throw `userError(code)`: a mistake found in a handler is answered
  * like a parse error (words, usage, example) and nothing is sent; a state of things (not followed, not
  * linked, no such video) is answered without usage. One case per former per-group helper, end to end.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Response } from '../../src/core/cards.js';
-import { isInputMistake, type MessageCode } from '../../src/core/messages.js';
+import type { Response } from '../../src/core/text/cards.js';
+import { isInputMistake, type MessageCode } from '../../src/core/text/messages.js';
 import { DEMO_KEY } from '../support/harness.js';
 import { card, type SeriesHarness, seriesHarness } from './series/helpers.js';
 

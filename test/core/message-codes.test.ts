@@ -3,8 +3,8 @@
  * `Record<MessageCode, MessageKind>` already refuses a code without a kind; this checks the words at run time.
  */
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_KINDS } from '../../src/core/message-kinds.js';
-import { hasMessage, isInputMistake, type MessageCode, say } from '../../src/core/messages.js';
+import { MESSAGE_KINDS } from '../../src/core/text/message-kinds.js';
+import { hasMessage, isInputMistake, type MessageCode, say } from '../../src/core/text/messages.js';
 import { MESSAGE_PARAMS } from '../support/message-params.js';
 
 const CODES = Object.keys(MESSAGE_KINDS) as MessageCode[];

@@ -5,13 +5,13 @@
  * checked against the transactions open in its async context (test/support/transaction-guard.ts).
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestInfo } from '../../src/core/context.js';
-import { forgetWorkspace } from '../../src/core/forget-workspace.js';
+import type { RequestInfo } from '../../src/core/dispatch/context.js';
 import {
   ChatDeliveryError,
   type ConversationMembership,
   type FileLinks,
 } from '../../src/core/ports/index.js';
+import { forgetWorkspace } from '../../src/core/workspace/forget-workspace.js';
 import { cardText, createHarness, DEMO_KEY, type Harness, textOf } from '../support/harness.js';
 import { TransactionGuard } from '../support/transaction-guard.js';
 import { createCoreDriver } from './approvals/core-driver.js';

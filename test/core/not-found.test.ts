@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../src/core/context.js';
-import { isNotFound, readOrNotFound } from '../../src/core/not-found.js';
-import { VideoApiError } from '../../src/core/video-api.js';
+import { UserError } from '../../src/core/dispatch/context.js';
+import { isNotFound, readOrNotFound } from '../../src/core/text/not-found.js';
+import { VideoApiError } from '../../src/core/video-api/video-api.js';
 
 const gone = new VideoApiError('not_found', 'Series not found', { status: 404 });
 

@@ -1,13 +1,13 @@
 /**
- * One idempotency key per user action (DESIGN §6, src/core/request-id.ts), end to end: the same request
+ * One idempotency key per user action (DESIGN §6, src/core/dispatch/request-id.ts), end to end: the same request
  * retried 90 s later — across a minute boundary, as a retry after a timeout would be — charges or creates
  * once; a form or confirm card keys on the request id it opened with; a typed command is a new action only
  * after the retry window.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Response } from '../../src/core/cards.js';
 import { CREATE_FORM_ID } from '../../src/core/commands/series/create-form.js';
-import { TYPED_RETRY_WINDOW_MS } from '../../src/core/request-id.js';
+import { TYPED_RETRY_WINDOW_MS } from '../../src/core/dispatch/request-id.js';
+import type { Response } from '../../src/core/text/cards.js';
 import { createHarness, DEMO_KEY, type Harness, textOf } from '../support/harness.js';
 import { completedVideo } from './publishing/helpers.js';
 

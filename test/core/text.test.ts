@@ -19,7 +19,7 @@ import {
   restore,
   shield,
   toPlainText,
-} from '../../src/core/text.js';
+} from '../../src/core/text/text.js';
 
 const HOSTILE = '<!channel> <@U1> [Approve](https://ev.il) **x** _y_ `z` ~w~ a|b \\ ⟦@slack:T1:U1⟧';
 

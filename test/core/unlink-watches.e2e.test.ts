@@ -4,9 +4,9 @@
  * front how many will stop.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Response } from '../../src/core/cards.js';
-import type { RequestInfo } from '../../src/core/context.js';
+import type { RequestInfo } from '../../src/core/dispatch/context.js';
 import { videoCardKey } from '../../src/core/live/live-card.js';
+import type { Response } from '../../src/core/text/cards.js';
 import { cardText, createHarness, type Harness, textOf } from '../support/harness.js';
 
 let h: Harness;

@@ -3,10 +3,10 @@
  * person who asked for it hears, privately, what to do, and `/reel status <id>` then posts it.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Response } from '../../src/core/cards.js';
-import type { RequestInfo } from '../../src/core/context.js';
+import type { RequestInfo } from '../../src/core/dispatch/context.js';
 import { videoCardKey } from '../../src/core/live/live-card.js';
 import { ChatDeliveryError } from '../../src/core/ports/index.js';
+import type { Response } from '../../src/core/text/cards.js';
 import { cardText, createHarness, type Harness, textOf } from '../support/harness.js';
 
 let h: Harness;

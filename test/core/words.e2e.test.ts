@@ -4,7 +4,7 @@
  * audit read catalog values as the catalogs name them, platforms by name and series and videos by name.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Card, Response } from '../../src/core/cards.js';
+import type { Card, Response } from '../../src/core/text/cards.js';
 import type { SimulatorProfile } from '../../src/simulator/index.js';
 import { cardText } from '../support/harness.js';
 import { confirmed, idFrom, type SeriesHarness, seriesHarness } from './series/helpers.js';

@@ -9,10 +9,10 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AUDIT_WORDING, type AuditNames, describeEntry } from '../../src/core/audit/rows.js';
-import { humanise } from '../../src/core/labels.js';
-import { MESSAGE_KINDS } from '../../src/core/message-kinds.js';
-import { type MessageCode, say } from '../../src/core/messages.js';
 import type { AuditEntry } from '../../src/core/ports/index.js';
+import { humanise } from '../../src/core/text/labels.js';
+import { MESSAGE_KINDS } from '../../src/core/text/message-kinds.js';
+import { type MessageCode, say } from '../../src/core/text/messages.js';
 import { MESSAGE_PARAMS } from '../support/message-params.js';
 
 const CODES = Object.keys(MESSAGE_KINDS) as MessageCode[];

@@ -12,8 +12,8 @@ import { Kept } from '../../adapters/discord/memory.js';
 import { pagesOf, renderModal } from '../../adapters/discord/modal.js';
 import { renderForm } from '../../adapters/playground/html/form.js';
 import { formToView } from '../../adapters/slack/modal.js';
-import type { Form, Response } from '../../src/core/cards.js';
-import { mustBeTyped } from '../../src/core/long-text.js';
+import type { Form, Response } from '../../src/core/text/cards.js';
+import { mustBeTyped } from '../../src/core/text/long-text.js';
 import { createHarness, type Harness } from '../support/harness.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: rendered JSON is read loosely.

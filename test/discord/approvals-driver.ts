@@ -17,7 +17,7 @@
 import { Writable } from 'node:stream';
 import { parseCustomId } from '../../adapters/discord/custom-id.js';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
-import { userAddress } from '../../src/core/address.js';
+import { userAddress } from '../../src/core/ports/address.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/observability/logger.js';
 import {

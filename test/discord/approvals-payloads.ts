@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { MORE_OPTION, routeOf } from '../../adapters/discord/commands.js';
-import type { CommandSpec } from '../../src/core/command-spec.js';
+import type { CommandSpec } from '../../src/core/parse/command-spec.js';
 import { createRegistry, parseCommandText } from '../../src/core/parse/parse-command.js';
 import type { Channel, Person } from '../core/approvals/driver.js';
 import { type FakeDiscord, snowflake } from './fake-discord.js';

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommandRoutes } from '../../adapters/discord/commands.js';
 import { notifyUser } from '../../src/core/live/live-card.js';
-import { command } from '../../src/core/text.js';
+import { command } from '../../src/core/text/text.js';
 import type { FakeInteraction, FakeMessage } from './fake-discord.js';
 import { contextOf, textOf, titleOf } from './read-message.js';
 import { discordWorld, IDS, type Json, textOfMessage, type World } from './world.js';

@@ -15,9 +15,9 @@ import {
   flagsOf,
   unfittedSize,
 } from '../../adapters/discord/commands.js';
-import { type CommandSpec, defineCommand, type OptionSpec } from '../../src/core/command-spec.js';
 import { MODULES } from '../../src/core/commands/index.js';
-import { command as commandRef, flag } from '../../src/core/text.js';
+import { type CommandSpec, defineCommand, type OptionSpec } from '../../src/core/parse/command-spec.js';
+import { command as commandRef, flag } from '../../src/core/text/text.js';
 import { commandChars, commandProblems } from './discord-rules.js';
 import type { Json } from './world.js';
 

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdapterMemory } from '../../adapters/discord/memory.js';
-import type { Form } from '../../src/core/cards.js';
+import type { Form } from '../../src/core/text/cards.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { FakeClock, newSecretKey, tempDir } from '../store/helpers.js';
 

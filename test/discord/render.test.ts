@@ -14,8 +14,8 @@ import { actionId, modalId, parseCustomId } from '../../adapters/discord/custom-
 import { embedsSize, renderEmbedCard } from '../../adapters/discord/embeds.js';
 import { AdapterMemory, Kept } from '../../adapters/discord/memory.js';
 import { formLauncher, prefilled, readSubmission, renderModal } from '../../adapters/discord/modal.js';
-import type { Card, Form } from '../../src/core/cards.js';
-import { code, literal, mention } from '../../src/core/text.js';
+import type { Card, Form } from '../../src/core/text/cards.js';
+import { code, literal, mention } from '../../src/core/text/text.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { untilAborted } from '../support/test-clock.js';
 import { messageProblems, modalProblems } from './discord-rules.js';

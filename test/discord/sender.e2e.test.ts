@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
-import type { Card } from '../../src/core/cards.js';
 import { ChatDeliveryError } from '../../src/core/ports/index.js';
+import type { Card } from '../../src/core/text/cards.js';
 import type { FakeMessage } from './fake-discord.js';
 import {
   accentOf,

@@ -4,7 +4,7 @@
  * Client (gateway) and the signed HTTP endpoint, against the local fake Discord.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { userAddress } from '../../src/core/address.js';
+import { userAddress } from '../../src/core/ports/address.js';
 import { DEMO_KEY } from '../support/harness.js';
 import {
   commandOptions,

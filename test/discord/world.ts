@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { createDiscordAdapter, type DiscordAdapter } from '../../adapters/discord/index.js';
-import { userAddress } from '../../src/core/address.js';
-import { WorkspaceGate } from '../../src/core/workspace-gate.js';
+import { userAddress } from '../../src/core/ports/address.js';
+import { WorkspaceGate } from '../../src/core/workspace/workspace-gate.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { type DiscordSigner, discordSigner } from '../support/ed25519.js';

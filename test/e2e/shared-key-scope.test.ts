@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBot } from '../../src/core/bot.js';
 import { MODULES } from '../../src/core/commands/index.js';
+import { createBot } from '../../src/core/dispatch/bot.js';
 import { createHarness, DEMO_KEY, type Harness, textOf } from '../support/harness.js';
 
 describe('the deployment-wide key (VIDEO_API_KEY)', () => {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Card } from '../../src/core/cards.js';
+import type { Card } from '../../src/core/text/cards.js';
 import { type RunningApp, startApp } from '../../src/main.js';
 import { CHROMIUM, collectPageProblems, launchChromium } from '../support/browser.js';
 import { startImageServer, startPlayground, videoCard } from './fake-bot.js';

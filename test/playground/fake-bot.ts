@@ -5,11 +5,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createPlaygroundAdapter, type PlaygroundAdapter } from '../../adapters/playground/index.js';
-import type { ActionInput, Bot, FormSubmission } from '../../src/core/bot.js';
-import type { Card, Response } from '../../src/core/cards.js';
-import type { CommandSpec } from '../../src/core/command-spec.js';
-import type { RequestInfo } from '../../src/core/context.js';
+import type { ActionInput, Bot, FormSubmission } from '../../src/core/dispatch/bot.js';
+import type { RequestInfo } from '../../src/core/dispatch/context.js';
+import type { CommandSpec } from '../../src/core/parse/command-spec.js';
 import type { Clock, Logger } from '../../src/core/ports/index.js';
+import type { Card, Response } from '../../src/core/text/cards.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { untilAborted } from '../support/test-clock.js';
 

@@ -4,8 +4,8 @@ import { renderHistory, renderMessage } from '../../adapters/playground/html/mes
 import type { PlaygroundMessage } from '../../adapters/playground/message-log.js';
 import { renderCard } from '../../adapters/playground/render.js';
 import { markdownToHtml } from '../../adapters/playground/text.js';
-import type { Card, Form } from '../../src/core/cards.js';
-import { command } from '../../src/core/text.js';
+import type { Card, Form } from '../../src/core/text/cards.js';
+import { command } from '../../src/core/text/text.js';
 
 const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)>'"&`;
 

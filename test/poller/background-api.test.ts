@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createVideoApiClient } from '../../src/api/index.js';
-import type { CallOptions, VideoApi } from '../../src/core/video-api.js';
+import type { CallOptions, VideoApi } from '../../src/core/video-api/video-api.js';
 import { backgroundApi } from '../../src/poller/background-api.js';
 import { type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 

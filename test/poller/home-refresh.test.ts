@@ -5,7 +5,7 @@
  * refresh is retried like any delivery.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HOME_VIEWER_TTL_MS, homeOpened, refreshHomes } from '../../src/core/home-refresh.js';
+import { HOME_VIEWER_TTL_MS, homeOpened, refreshHomes } from '../../src/core/home/home-refresh.js';
 import { editCard, postCard } from '../../src/core/live/live-card.js';
 import { ChatDeliveryError, type UserAddress } from '../../src/core/ports/index.js';
 import { DEFAULT_HOME_REFRESH_DELAY_MS, OutboxSender } from '../../src/poller/outbox-sender.js';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
 import type { LookTrouble, StopReason, Watcher, WatchResult } from '../../src/core/live/watcher.js';
 import type { NewWatch, Watch, WatchKind } from '../../src/core/ports/index.js';
-import { type VideoApi, VideoApiError } from '../../src/core/video-api.js';
+import { type VideoApi, VideoApiError } from '../../src/core/video-api/video-api.js';
 import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
 import { Poller, type PollerOptions } from '../../src/poller/poller.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';

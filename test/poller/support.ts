@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Card } from '../../src/core/cards.js';
 import {
   ChatDeliveryError,
   type ChatPlatform,
@@ -14,7 +13,8 @@ import {
   type MessageAddress,
   type UserAddress,
 } from '../../src/core/ports/index.js';
-import type { CallOptions, VideoApi, VideoStatus } from '../../src/core/video-api.js';
+import type { Card } from '../../src/core/text/cards.js';
+import type { CallOptions, VideoApi, VideoStatus } from '../../src/core/video-api/video-api.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { untilAborted } from '../support/test-clock.js';
 

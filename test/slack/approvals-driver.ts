@@ -18,7 +18,7 @@
 import { randomBytes } from 'node:crypto';
 import { GROUPS_TTL_MS } from '../../adapters/slack/groups.js';
 import { createSlackAdapter } from '../../adapters/slack/index.js';
-import type { Bot } from '../../src/core/bot.js';
+import type { Bot } from '../../src/core/dispatch/bot.js';
 import { createHttpServer } from '../../src/http/server.js';
 import {
   actorOf,

@@ -14,8 +14,8 @@ import {
   progressText,
 } from '../../adapters/slack/render.js';
 import { splitMrkdwn, toMrkdwn, toPlain, truncate, truncateMrkdwn } from '../../adapters/slack/text.js';
-import type { Card, Control } from '../../src/core/cards.js';
-import { channel, code, command, commandName, literal, mention } from '../../src/core/text.js';
+import type { Card, Control } from '../../src/core/text/cards.js';
+import { channel, code, command, commandName, literal, mention } from '../../src/core/text/text.js';
 import { blocksText, elements, expectValidBlocks } from './world.js';
 
 type B = Record<string, unknown>;

@@ -4,7 +4,7 @@
  * admin flag counts for nothing here, and her organisation is not an allowed one. Both simulator profiles.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HOME_UNSUBSCRIBE_ACTION } from '../../src/core/home.js';
+import { HOME_UNSUBSCRIBE_ACTION } from '../../src/core/home/home.js';
 import { text } from '../core/approvals/scenario-kit.js';
 import { createSlackDriver, type SlackScenarioDriver } from './approvals-driver.js';
 import { CHANNELS, TEAM } from './approvals-payloads.js';

@@ -7,7 +7,7 @@
  */
 import { formatInTimeZone } from 'date-fns-tz';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Bot } from '../../src/core/bot.js';
+import type { Bot } from '../../src/core/dispatch/bot.js';
 import type { AuditEntry } from '../../src/core/ports/index.js';
 import { captionVideos, csvRecords } from '../support/csv.js';
 import { DEMO_KEY } from '../support/harness.js';

@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBotTokens } from '../../adapters/slack/installations.js';
 import { createSlackSender } from '../../adapters/slack/sender.js';
-import type { Card } from '../../src/core/cards.js';
 import { ChatDeliveryError, type ChatSender } from '../../src/core/ports/index.js';
+import type { Card } from '../../src/core/text/cards.js';
 import { ALICE, address, BOT_TOKEN, blocksText, CHANNEL, type SlackWorld, slackWorld } from './world.js';
 
 let w: SlackWorld;

@@ -13,8 +13,8 @@ import {
   viewValues,
 } from '../../adapters/slack/modal.js';
 import { createPresenter, TRIGGER_BUDGET_MS } from '../../adapters/slack/present.js';
-import type { Form } from '../../src/core/cards.js';
 import type { Clock, Logger } from '../../src/core/ports/index.js';
+import type { Form } from '../../src/core/text/cards.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { TestClock } from '../support/test-clock.js';
 

@@ -5,7 +5,7 @@
  * second publish at the simulator with a new idempotency key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TYPED_AGAIN_ACTION } from '../../src/core/typed-replay.js';
+import { TYPED_AGAIN_ACTION } from '../../src/core/dispatch/typed-replay.js';
 import { completedVideo, MINUTE } from '../core/publishing/helpers.js';
 import { blocksText, type SlackWorld, slackWorld } from './world.js';
 

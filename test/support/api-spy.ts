@@ -2,7 +2,7 @@
  * Watching the calls the bot makes through its API clients, for tests: `spyOnApi` wraps one client, and
  * `spyOnHarness` every client the harness builds from then on. The calls still go to the real client.
  */
-import type { VideoApi, VideoApiFactory } from '../../src/core/video-api.js';
+import type { VideoApi, VideoApiFactory } from '../../src/core/video-api/video-api.js';
 
 export interface ApiCall {
   /** `videos.create`, `posts.publish`… */

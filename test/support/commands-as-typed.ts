@@ -3,8 +3,8 @@
  * inline code), so core tests read a card the way a member reads it there. Everything else stays as the core
  * wrote it (escapes, mention tokens).
  */
-import { typedCommand } from '../../src/core/command-ref.js';
-import { type Piece, pieceSource, restore, shield } from '../../src/core/text.js';
+import { typedCommand } from '../../src/core/text/command-ref.js';
+import { type Piece, pieceSource, restore, shield } from '../../src/core/text/text.js';
 
 function source(piece: Piece, code: boolean): string {
   if (piece.kind !== 'command') return pieceSource(piece);

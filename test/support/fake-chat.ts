@@ -2,7 +2,7 @@
  * A chat platform that records what the outbox sender delivers. Typed against the `ChatSender` port;
  * failures can be scripted to exercise retries.
  */
-import type { Card } from '../../src/core/cards.js';
+
 import {
   ChatDeliveryError,
   type ChatPlatform,
@@ -11,6 +11,7 @@ import {
   type MessageAddress,
   type UserAddress,
 } from '../../src/core/ports/index.js';
+import type { Card } from '../../src/core/text/cards.js';
 import { asTyped } from './commands-as-typed.js';
 
 export interface PostedMessage {

@@ -7,15 +7,15 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { createVideoApiFactory } from '../../src/api/index.js';
-import { userAddress } from '../../src/core/address.js';
-import { type Bot, createBot } from '../../src/core/bot.js';
-import type { Card, Response } from '../../src/core/cards.js';
-import { CatalogCache } from '../../src/core/catalog-cache.js';
 import { MODULES } from '../../src/core/commands/index.js';
-import type { CoreDeps, RequestInfo } from '../../src/core/context.js';
+import { type Bot, createBot } from '../../src/core/dispatch/bot.js';
+import type { CoreDeps, RequestInfo } from '../../src/core/dispatch/context.js';
 import { WATCHERS } from '../../src/core/live/watchers.js';
+import { userAddress } from '../../src/core/ports/address.js';
 import type { ChatPlatform, ChatSender } from '../../src/core/ports/index.js';
+import type { Card, Response } from '../../src/core/text/cards.js';
 import { systemClock } from '../../src/core/time/system-clock.js';
+import { CatalogCache } from '../../src/core/video-api/catalog-cache.js';
 import { createLogger, logMask } from '../../src/observability/logger.js';
 import { OutboxSender, Poller } from '../../src/poller/index.js';
 import {

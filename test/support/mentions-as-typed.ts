@@ -6,8 +6,8 @@
 import { mentionsIn as discordMentions } from '../../adapters/discord/request-info.js';
 import { mentionsIn as playgroundMentions } from '../../adapters/playground/routes/members.js';
 import { mentionsIn as slackMentions } from '../../adapters/slack/inbound.js';
-import { decodeAddress } from '../../src/core/address.js';
-import type { Mentioned, RequestInfo } from '../../src/core/context.js';
+import type { Mentioned, RequestInfo } from '../../src/core/dispatch/context.js';
+import { decodeAddress } from '../../src/core/ports/address.js';
 
 export function mentionsAsTyped(text: string, user: string): Mentioned[] {
   const { platform, workspace } = decodeAddress(user);

@@ -1,6 +1,6 @@
 /**
  * Publishing a member's App Home (`views.publish`): when they open it, after a click made in it, and when the
- * outbox refreshes it (something it shows changed; `src/core/home-refresh.ts`). Clicks made in it that answer
+ * outbox refreshes it (something it shows changed; `src/core/home/home-refresh.ts`). Clicks made in it that answer
  * in a conversation run in the member's DM with the app: the App Home's Messages tab, whose channel Slack
  * names in `app_home_opened` (remembered), else `conversations.open`.
  */

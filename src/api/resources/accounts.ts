@@ -1,4 +1,4 @@
-import type { Accounts, CallOptions } from '../../core/video-api.js';
+import type { Accounts, CallOptions } from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { AccountsWire, toAccounts } from '../wire/account.js';
 import { envelope } from '../wire/common.js';

@@ -1,4 +1,4 @@
-import type { Analytics, AnalyticsQuery, CallOptions } from '../../core/video-api.js';
+import type { Analytics, AnalyticsQuery, CallOptions } from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { AnalyticsWire, toAnalytics } from '../wire/analytics.js';
 import { envelope } from '../wire/common.js';

@@ -1,4 +1,4 @@
-import type { Asset, AssetInput, IdempotentCallOptions } from '../../core/video-api.js';
+import type { Asset, AssetInput, IdempotentCallOptions } from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { AssetWire, toAsset } from '../wire/asset.js';
 import { envelope } from '../wire/common.js';

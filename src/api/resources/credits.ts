@@ -1,4 +1,4 @@
-import type { CallOptions, Credits, PageQuery } from '../../core/video-api.js';
+import type { CallOptions, Credits, PageQuery } from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { pagedEnvelope, toPage } from '../wire/common.js';
 import { CreditsWire, toLedgerEntry } from '../wire/credits.js';

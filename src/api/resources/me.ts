@@ -1,4 +1,4 @@
-import type { CallOptions, Me } from '../../core/video-api.js';
+import type { CallOptions, Me } from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { MeWire, toMe } from '../wire/account.js';
 import { envelope } from '../wire/common.js';

@@ -1,4 +1,4 @@
-import type { CallOptions, OptionCatalog, OptionKind } from '../../core/video-api.js';
+import type { CallOptions, OptionCatalog, OptionKind } from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { OptionCatalogWire, OptionKindsWire, toOptionCatalog, toOptionKinds } from '../wire/catalog.js';
 import { envelope } from '../wire/common.js';

@@ -7,7 +7,7 @@ import type {
   PublishInput,
   Scheduled,
   ScheduleInput,
-} from '../../core/video-api.js';
+} from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { envelope, reqList } from '../wire/common.js';
 import {

@@ -1,4 +1,4 @@
-import type { CallOptions, Render } from '../../core/video-api.js';
+import type { CallOptions, Render } from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { envelope } from '../wire/common.js';
 import { RenderWire, toRender } from '../wire/video.js';

@@ -9,7 +9,7 @@ import type {
   SeriesInput,
   SeriesPatch,
   SeriesSummary,
-} from '../../core/video-api.js';
+} from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { DeletedWire, envelope, pagedEnvelope, reqList, toPage } from '../wire/common.js';
 import {

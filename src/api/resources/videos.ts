@@ -15,7 +15,7 @@ import type {
   VideoListItem,
   VideoPatch,
   VideoStatus,
-} from '../../core/video-api.js';
+} from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { DeletedWire, envelope, pagedEnvelope, reqList, toPage } from '../wire/common.js';
 import { toWireBlocks } from '../wire/post-blocks.js';

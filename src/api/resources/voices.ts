@@ -1,4 +1,4 @@
-import type { CallOptions, Voice } from '../../core/video-api.js';
+import type { CallOptions, Voice } from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { toVoice, VoiceWire } from '../wire/catalog.js';
 import { envelope, reqList } from '../wire/common.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Analytics } from '../../core/video-api.js';
+import type { Analytics } from '../../core/video-api/video-api.js';
 import {
   compact,
   optBoolean,

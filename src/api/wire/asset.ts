@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Asset, AssetInput } from '../../core/video-api.js';
+import type { Asset, AssetInput } from '../../core/video-api/video-api.js';
 import { compact, optName, optUrl, reqId } from './common.js';
 
 export const AssetWire = z.object({ id: reqId(), url: optUrl(), name: optName() });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OptionCatalog, OptionItem, Voice } from '../../core/video-api.js';
+import type { OptionCatalog, OptionItem, Voice } from '../../core/video-api/video-api.js';
 import {
   compact,
   optBoolean,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LedgerEntry } from '../../core/video-api.js';
+import type { LedgerEntry } from '../../core/video-api/video-api.js';
 import { optList, optText, reqNumber, reqText } from './common.js';
 
 /** An entry without its amount, kind or time is dropped from the page (counted), never failing it. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type PostMetadata, PRIVACY } from '../../core/video-api.js';
+import { type PostMetadata, PRIVACY } from '../../core/video-api/video-api.js';
 import { compact, optEnum, optPart, optText, reqText } from './common.js';
 
 /** The seven post metadata blocks (spec §2) under their wire names, `posts.youtube` ⇄ `youtubePost`. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CalendarEntry, Published, Scheduled } from '../../core/video-api.js';
+import type { CalendarEntry, Published, Scheduled } from '../../core/video-api/video-api.js';
 import { compact, optBoolean, optText, optUrl, reqId, reqText } from './common.js';
 
 /** POST /posts: it was published; the post's URL is shown when the service gives one. */

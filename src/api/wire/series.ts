@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { type Episode, MODELS, PRIVACY, type Series, type SeriesSummary } from '../../core/video-api.js';
+import {
+  type Episode,
+  MODELS,
+  PRIVACY,
+  type Series,
+  type SeriesSummary,
+} from '../../core/video-api/video-api.js';
 import {
   compact,
   optBoolean,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Thumbnails, ThumbnailVariant } from '../../core/video-api.js';
+import type { Thumbnails, ThumbnailVariant } from '../../core/video-api/video-api.js';
 import { compact, optId, optList, optNumber, optText, reqId, reqText, reqUrl } from './common.js';
 
 /**

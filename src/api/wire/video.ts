@@ -9,7 +9,7 @@ import type {
   Video,
   VideoListItem,
   VideoStatus,
-} from '../../core/video-api.js';
+} from '../../core/video-api/video-api.js';
 import {
   compact,
   optId,

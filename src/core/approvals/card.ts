@@ -3,9 +3,10 @@
  * fails or expires. It is shared, so times read in the requester's zone with UTC beside them; each
  * approver sees their own zone in the private confirmation after deciding.
  */
-import type { Button, Card, Control, Field } from '../cards.js';
+
 import { formatMention, formatMentions } from '../people/mentions.js';
-import { code, literal } from '../text.js';
+import type { Button, Card, Control, Field } from '../text/cards.js';
+import { code, literal } from '../text/text.js';
 import { formatBoth } from '../time/format.js';
 import type { ApprovalCardModel } from './model.js';
 

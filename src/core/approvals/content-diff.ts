@@ -4,8 +4,8 @@
  * platforms' post details, the thumbnail pick). Used by `content-guard.ts` on the new request's card.
  */
 import { BLOCKS, platformName } from '../platforms/post-blocks.js';
-import { literal } from '../text.js';
-import type { Platform, Video } from '../video-api.js';
+import { literal } from '../text/text.js';
+import type { Platform, Video } from '../video-api/video-api.js';
 
 const quoted = (v: string | undefined): string =>
   v === undefined || v === '' ? '(empty)' : `“${literal(v)}”`;

@@ -9,15 +9,16 @@
  * DM, another channel), and asked again there; a request whose conversation no longer asks for approval
  * guards nothing.
  */
-import { workspaceOf } from '../address.js';
-import { type CommandContext, userError } from '../context.js';
+
+import { type CommandContext, userError } from '../dispatch/context.js';
 import { updateVideoCard } from '../live/projections.js';
 import { stopScheduleWatch } from '../live/schedule-watcher.js';
+import { workspaceOf } from '../ports/address.js';
 import type { Approval } from '../ports/index.js';
 import { publicationApproval } from '../publishing/publication.js';
 import { getVideo } from '../publishing/schedule-flow.js';
-import { channel, literal } from '../text.js';
-import { PLATFORMS, type Platform, type Video, VideoApiError } from '../video-api.js';
+import { channel, literal } from '../text/text.js';
+import { PLATFORMS, type Platform, type Video, VideoApiError } from '../video-api/video-api.js';
 import { contentChanges } from './content-diff.js';
 import { approvalModel, auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
 import { formatHolders } from './holders.js';

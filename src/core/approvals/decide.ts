@@ -5,14 +5,14 @@
  * is a compare-and-set, so of two concurrent clicks exactly one decides; the other hears who did.
  */
 import { randomUUID } from 'node:crypto';
-import { describeApiError, isApiError } from '../api-errors.js';
-import { type Card, type Form, message, type Response } from '../cards.js';
-import type { ActionSpec, FormSpec } from '../command-spec.js';
-import { type CommandContext, UserError, userError } from '../context.js';
-import { say } from '../messages.js';
+import { type CommandContext, UserError, userError } from '../dispatch/context.js';
+import type { ActionSpec, FormSpec } from '../parse/command-spec.js';
 import { formatMention } from '../people/mentions.js';
 import type { Approval } from '../ports/index.js';
-import { literal } from '../text.js';
+import { type Card, type Form, message, type Response } from '../text/cards.js';
+import { say } from '../text/messages.js';
+import { literal } from '../text/text.js';
+import { describeApiError, isApiError } from '../video-api/api-errors.js';
 import { APPROVE_ACTION, REJECT_ACTION, RETRY_ACTION } from './card.js';
 import {
   approvalModel,

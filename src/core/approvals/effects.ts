@@ -3,10 +3,11 @@
  * the change itself: the card edit, the requester's notice, closing the expiry watch and the audit row.
  * Dedupe keys name the approval and the state, so a retried transaction never says anything twice.
  */
-import type { Card } from '../cards.js';
+
 import { editCard, notifyUser } from '../live/live-card.js';
 import { updateVideoCard, videoState } from '../live/projections.js';
 import type { Approval, AuditEntry, Store } from '../ports/index.js';
+import type { Card } from '../text/cards.js';
 import { renderApprovalCard } from './card.js';
 import { type ApprovalCardModel, asRecord, readApprovalModel } from './model.js';
 

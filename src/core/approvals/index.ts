@@ -3,7 +3,7 @@
  * `request.ts`; approvers decide on the card (`decide.ts`), which runs the action through the runner its command group registered (`runner-port.ts`);
  * scheduled requests expire through `expiry-watcher.ts`; `roles.ts` limits who may run each class of action.
  */
-import type { CommandModule } from '../command-spec.js';
+import type { CommandModule } from '../parse/command-spec.js';
 import { approveAction, rejectAction, rejectForm, retryAction } from './decide.js';
 import { rescheduleAction, rescheduleForm } from './reschedule.js';
 import { withdrawAction } from './withdraw.js';

@@ -4,8 +4,8 @@
  * and sections; only times are formatted here, because the shared card shows the requester's zone and UTC.
  */
 import { createHash } from 'node:crypto';
-import type { Field, Image, Section } from '../cards.js';
 import type { ApprovalStatus, UserAddress } from '../ports/index.js';
+import type { Field, Image, Section } from '../text/cards.js';
 
 /** The commands an approval can run, each run by the runner its command group registers (`runner-port.ts`). */
 export const APPROVED_COMMANDS = [

@@ -3,7 +3,7 @@
  * an approver, and who may decide one.
  */
 
-import { type CommandContext, isAllowedOrg, type UserError, userError } from '../context.js';
+import { type CommandContext, isAllowedOrg, type UserError, userError } from '../dispatch/context.js';
 import { formatMention, formatMentions, isAmong } from '../people/mentions.js';
 import type { Approval } from '../ports/index.js';
 import { isGroupRef, recordRefusal } from './refusals.js';

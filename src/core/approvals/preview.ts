@@ -4,10 +4,11 @@
  * service reads at post time), the account, the time, and the thumbnail. Built from the body the approved
  * action sends (`publishing/publication.ts`), never from the command's options, so the two cannot drift.
  */
-import type { Field, Image, Section } from '../cards.js';
+
 import { BLOCKS, platformName } from '../platforms/post-blocks.js';
-import { code, link, literal } from '../text.js';
-import type { Platform, Privacy, Video } from '../video-api.js';
+import type { Field, Image, Section } from '../text/cards.js';
+import { code, link, literal } from '../text/text.js';
+import type { Platform, Privacy, Video } from '../video-api/video-api.js';
 
 export interface VideoPreview {
   fields: Field[];

@@ -5,8 +5,9 @@
  * came from the request's own conversation (that conversation's policy, that conversation for what the
  * approved action posts). The mark grants nothing by itself: a request of another workspace stays refused.
  */
-import { workspaceOf } from '../address.js';
-import { type CommandContext, createContext } from '../context.js';
+
+import { type CommandContext, createContext } from '../dispatch/context.js';
+import { workspaceOf } from '../ports/address.js';
 
 const INBOX_MARK = 'inbox';
 

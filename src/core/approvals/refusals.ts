@@ -2,7 +2,7 @@
  * Refusals by the policy are audited (DESIGN §5: every decision, refusal and policy change), so an admin's
  * `audit --workspace` shows who tried what and was stopped.
  */
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../dispatch/context.js';
 import type { Approval } from '../ports/index.js';
 
 /** A group/role reference (`slack-group:S1`, `discord-role:R1`, `playground-group:x`), not a person. */

@@ -3,12 +3,13 @@
  * row are written in one transaction; the requester gets a private "Sent for approval to …". Nothing is sent
  * to the video API until an approver agrees (`decide.ts`).
  */
-import { type Field, type Image, message, type Response, type Section } from '../cards.js';
-import { type CommandContext, userError } from '../context.js';
+
+import { type CommandContext, userError } from '../dispatch/context.js';
+import { TYPED_RETRY_WINDOW_MS } from '../dispatch/request-id.js';
 import { postCard, repostIfUnposted, unpostableNotice } from '../live/live-card.js';
 import { formatMentions } from '../people/mentions.js';
 import type { Approval } from '../ports/index.js';
-import { TYPED_RETRY_WINDOW_MS } from '../request-id.js';
+import { type Field, type Image, message, type Response, type Section } from '../text/cards.js';
 import { formatBoth } from '../time/format.js';
 import { renderApprovalCard } from './card.js';
 import { auditApproval, showOnVideoCard } from './effects.js';
@@ -170,7 +171,7 @@ async function askedBefore(ctx: CommandContext, asking: Asking, existing: Approv
   return message({
     title: 'Already decided',
     tone: 'info',
-    // The same typed request soon after counts as a retry of the decided one (src/core/request-id.ts).
+    // The same typed request soon after counts as a retry of the decided one (src/core/dispatch/request-id.ts).
     text: `${await alreadyDecided(existing, ctx)} Change something, or ask again in ${TYPED_RETRY_WINDOW_MS / 60_000} minutes for a new request.`,
     context: `Approval \`${id}\``,
   });

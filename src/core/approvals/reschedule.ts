@@ -3,16 +3,17 @@
  * clicker's zone. The new time goes through the same flow as `schedule`, so it needs approval again (a new
  * card); the old request is then marked replaced, and a pending one can no longer be approved.
  */
-import { type Form, message, type Response } from '../cards.js';
-import type { ActionSpec, FormSpec } from '../command-spec.js';
-import { type CommandContext, userError } from '../context.js';
-import { say } from '../messages.js';
+
+import { type CommandContext, userError } from '../dispatch/context.js';
+import { isRequestId, newRequestId } from '../dispatch/request-id.js';
+import type { ActionSpec, FormSpec } from '../parse/command-spec.js';
 import type { Approval } from '../ports/index.js';
 import { runSchedule } from '../publishing/schedule-flow.js';
-import { isRequestId, newRequestId } from '../request-id.js';
-import { command } from '../text.js';
+import { type Form, message, type Response } from '../text/cards.js';
+import { say } from '../text/messages.js';
+import { command } from '../text/text.js';
 import { parseWhen } from '../time/parse.js';
-import { PLATFORMS, type Platform } from '../video-api.js';
+import { PLATFORMS, type Platform } from '../video-api/video-api.js';
 import { RESCHEDULE_ACTION } from './card.js';
 import { approvalModel, auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
 import { checkRole } from './roles.js';

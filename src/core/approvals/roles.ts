@@ -5,7 +5,7 @@
  * role says who may ask, the approval policy who must agree.
  */
 
-import { type CommandContext, userError } from '../context.js';
+import { type CommandContext, userError } from '../dispatch/context.js';
 import { formatMentions } from '../people/mentions.js';
 import { admitsNobody, holds } from './holders.js';
 import { recordRefusal } from './refusals.js';

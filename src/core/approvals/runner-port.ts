@@ -3,10 +3,11 @@
  * module, how to run an approved request of its commands (`CommandModule.approved`), so approvals depend on
  * this port and never on command internals. The approver's context, the request's stored idempotency key.
  */
-import type { Card } from '../cards.js';
-import { type CommandContext, userError } from '../context.js';
+
+import { type CommandContext, userError } from '../dispatch/context.js';
 import type { Approval } from '../ports/index.js';
-import { link } from '../text.js';
+import type { Card } from '../text/cards.js';
+import { link } from '../text/text.js';
 import type { ApprovalCardModel, ApprovedCommand } from './model.js';
 
 export interface ApprovedResult {

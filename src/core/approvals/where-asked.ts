@@ -6,8 +6,9 @@
  * the request's guild (or `@me`), their roles unknown there (a role of another guild, or none read in a DM,
  * never counts); anywhere else as a stranger, whom only a rule open to everyone lets through.
  */
-import { decodeAddress, userAddress, workspaceOf } from '../address.js';
-import { type CommandContext, createContext } from '../context.js';
+
+import { type CommandContext, createContext } from '../dispatch/context.js';
+import { decodeAddress, userAddress, workspaceOf } from '../ports/address.js';
 import type { ConversationAddress, UserAddress } from '../ports/index.js';
 
 /** The Discord user `user` under the workspace of `conversation`, when both are Discord addresses. */

@@ -3,12 +3,13 @@
  * request card or in the inbox), or by `unschedule` on a video whose schedule still waits for approval, so
  * an approver cannot later schedule what the team meant to cancel. The card is edited to "Withdrawn".
  */
-import { workspaceOf } from '../address.js';
-import { message, type Response } from '../cards.js';
-import type { ActionSpec } from '../command-spec.js';
-import { type CommandContext, userError } from '../context.js';
+
+import { type CommandContext, userError } from '../dispatch/context.js';
+import type { ActionSpec } from '../parse/command-spec.js';
 import { formatMention } from '../people/mentions.js';
+import { workspaceOf } from '../ports/address.js';
 import type { Approval, Store } from '../ports/index.js';
+import { message, type Response } from '../text/cards.js';
 import { WITHDRAW_ACTION } from './card.js';
 import { auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
 import { clickedApproval } from './reach.js';

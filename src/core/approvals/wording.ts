@@ -1,8 +1,8 @@
 /** Sentences about an approval's state, shared by the request, decision and retry handlers. */
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../dispatch/context.js';
 import { formatMention } from '../people/mentions.js';
 import type { Approval } from '../ports/index.js';
-import { literal } from '../text.js';
+import { literal } from '../text/text.js';
 import { formatSeen } from '../time/format.js';
 
 /** Who reads the sentence: the time is in their zone, the day named unless it is today. */

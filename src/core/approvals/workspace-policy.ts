@@ -7,7 +7,7 @@
  * Discord guilds the deployment knows (those with a stored policy, and those `REELBOT_WORKSPACES` lists), so
  * with one guild, that guild's. People named in a guild policy are matched in DMs by their Discord user id.
  */
-import { decodeAddress, userAddress, workspaceOf } from '../address.js';
+import { decodeAddress, userAddress, workspaceOf } from '../ports/address.js';
 import {
   type ChannelSettings,
   type ConversationAddress,

@@ -7,7 +7,7 @@ import { csvLine } from '../format/csv.js';
 import { formatMention } from '../people/mentions.js';
 import { platformName } from '../platforms/post-blocks.js';
 import type { AuditEntry } from '../ports/index.js';
-import { code, link, literal, toPlainText } from '../text.js';
+import { code, link, literal, toPlainText } from '../text/text.js';
 import { formatBoth, formatCsvDateTime, formatTime } from '../time/format.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);

@@ -2,9 +2,9 @@
  * Every command module, in the order `help` lists them. Each group folder holds one command per file.
  */
 import { approvalsModule } from '../approvals/index.js';
-import type { CommandModule } from '../command-spec.js';
+import { typedAgainAction } from '../dispatch/typed-replay.js';
 import type { EffectRunners } from '../effects/reconcile.js';
-import { typedAgainAction } from '../typed-replay.js';
+import type { CommandModule } from '../parse/command-spec.js';
 import { accountModule } from './account/index.js';
 import { inboxModule } from './approvals/index.js';
 import { auditModule } from './audit/index.js';

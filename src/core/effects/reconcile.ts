@@ -10,10 +10,10 @@ import {
   createContext,
   type RequestInfo,
   UserError,
-} from '../context.js';
-import { errorMessage } from '../describe-error.js';
+} from '../dispatch/context.js';
+import { errorMessage } from '../dispatch/describe-error.js';
 import type { PendingEffect } from '../ports/index.js';
-import { VideoApiError } from '../video-api.js';
+import { VideoApiError } from '../video-api/video-api.js';
 
 /** Replays one effect: the same call the command made, then its commit (which settles the effect). */
 export type EffectRunner = (ctx: CommandContext, effect: PendingEffect) => Promise<void>;

@@ -6,7 +6,7 @@
  * idempotency key, so the service replays its stored answer instead of acting twice.
  */
 import { randomUUID } from 'node:crypto';
-import { type CommandContext, userError } from '../context.js';
+import { type CommandContext, userError } from '../dispatch/context.js';
 
 /** How long a request may still be in flight (its retries included) before a replay may try its effect. */
 export const EFFECT_GRACE_MS = 2 * 60_000;

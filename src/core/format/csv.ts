@@ -8,8 +8,8 @@
  *
  * Twenty lines do this; a library would add a dependency for nothing the exports need (no parsing here).
  */
-import type { Attachment, Card } from '../cards.js';
-import { say } from '../messages.js';
+import type { Attachment, Card } from '../text/cards.js';
+import { say } from '../text/messages.js';
 
 /** Rows a `--csv` export holds at most (the store's page for audit; the same bound for calendar and videos). */
 export const CSV_MAX_ROWS = 1000;

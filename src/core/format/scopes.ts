@@ -3,8 +3,8 @@
  * before the user meets a 403.
  */
 
-import { code, command, commandName } from '../text.js';
-import { SCOPES } from '../video-api.js';
+import { code, command, commandName } from '../text/text.js';
+import { SCOPES } from '../video-api/video-api.js';
 
 const USES: Record<string, string> = {
   'credits:read': commandName('credits'),

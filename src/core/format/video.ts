@@ -1,7 +1,7 @@
 /**
  * Small formatting helpers shared by the video commands (excerpts, labels).
  */
-import type { Voice } from '../video-api.js';
+import type { Voice } from '../video-api/video-api.js';
 
 /** The first `max` characters on one line, cut at a word boundary when one is near. */
 export function excerpt(text: string, max: number): string {

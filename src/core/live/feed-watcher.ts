@@ -6,13 +6,19 @@
  * re-subscription never repeats a message. The first look only records what exists (no backlog flood).
  * (`subscribe series <s>` uses the series watcher, which already gives each new episode its status card.)
  */
-import type { Card, Field } from '../cards.js';
-import { humanise } from '../labels.js';
+
 import { platformName } from '../platforms/names.js';
 import type { ConversationAddress, Store, Watch } from '../ports/index.js';
-import { code, command, hole, literal } from '../text.js';
+import type { Card, Field } from '../text/cards.js';
+import { humanise } from '../text/labels.js';
+import { code, command, hole, literal } from '../text/text.js';
 import { formatDateTime } from '../time/format.js';
-import { type CalendarEntry, type VideoApi, VideoApiError, type VideoListItem } from '../video-api.js';
+import {
+  type CalendarEntry,
+  type VideoApi,
+  VideoApiError,
+  type VideoListItem,
+} from '../video-api/video-api.js';
 import { postToChannel, videoCardKey } from './live-card.js';
 import { projectionsOf, videoState } from './projections.js';
 import { readScheduleState } from './schedule-watcher.js';

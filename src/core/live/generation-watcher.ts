@@ -10,11 +10,12 @@
  * status: when the estimate was right, one call says "completed" and carries the name and thumbnails the
  * card needs. Measured in bench/poller-scale (docs/performance.md).
  */
-import type { Card } from '../cards.js';
-import { isNotFound } from '../not-found.js';
+
 import type { Store, Watch } from '../ports/index.js';
-import { command, literal } from '../text.js';
-import type { Video, VideoStatus } from '../video-api.js';
+import type { Card } from '../text/cards.js';
+import { isNotFound } from '../text/not-found.js';
+import { command, literal } from '../text/text.js';
+import type { Video, VideoStatus } from '../video-api/video-api.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
 import {
   estimateRemainingMs,

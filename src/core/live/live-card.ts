@@ -5,10 +5,10 @@
  * retry never doubles a notification.
  */
 import { createHash } from 'node:crypto';
-import { platformOf } from '../address.js';
-import type { Card } from '../cards.js';
-import { refreshHomes } from '../home-refresh.js';
+import { refreshHomes } from '../home/home-refresh.js';
+import { platformOf } from '../ports/address.js';
 import type { ConversationAddress, Store, UserAddress } from '../ports/index.js';
+import type { Card } from '../text/cards.js';
 
 /** Who asked for a card, and what they are told privately if the platform refuses to post it. */
 export interface Unpostable {

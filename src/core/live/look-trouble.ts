@@ -3,9 +3,10 @@
  * words ("Can't read the video service's answer right now — still trying; last seen 62 % at 10:04"), cleared
  * by the next good look; after 15 minutes of it, the requester is told privately once, with the video id.
  */
-import type { Card } from '../cards.js';
+
 import type { Store, UserAddress, Watch } from '../ports/index.js';
-import { code, command } from '../text.js';
+import type { Card } from '../text/cards.js';
+import { code, command } from '../text/text.js';
 import { formatTime } from '../time/format.js';
 import { notifyUser } from './live-card.js';
 import { updateVideoCard } from './projections.js';

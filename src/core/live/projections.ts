@@ -8,11 +8,12 @@
  * Projections are bounded (`MAX_PROJECTIONS`): showing the video in one conversation too many edits the
  * oldest to say where the live card went, and it stops following.
  */
-import { decodeAddress, platformOf } from '../address.js';
-import type { Card } from '../cards.js';
-import { dashboardChanged, refreshHomes } from '../home-refresh.js';
+
+import { dashboardChanged, refreshHomes } from '../home/home-refresh.js';
+import { decodeAddress, platformOf } from '../ports/address.js';
 import type { CardRecord, ConversationAddress, Store, Watch } from '../ports/index.js';
-import { channel, code, command } from '../text.js';
+import type { Card } from '../text/cards.js';
+import { channel, code, command } from '../text/text.js';
 import { postToChannel, type Unpostable, videoCardKey } from './live-card.js';
 import {
   renderVideoCard,

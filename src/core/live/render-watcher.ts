@@ -1,7 +1,7 @@
-import { isNotFound } from '../not-found.js';
 import type { Store, Watch } from '../ports/index.js';
-import { bareUrl, command, literal } from '../text.js';
-import type { Render } from '../video-api.js';
+import { isNotFound } from '../text/not-found.js';
+import { bareUrl, command, literal } from '../text/text.js';
+import type { Render } from '../video-api/video-api.js';
 import { GONE_NOTICE } from './generation-watcher.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
 import { nextCheckIn, type ProgressSample } from './progress-estimate.js';

@@ -7,13 +7,13 @@
  * the feed watcher, not here.
  */
 
-import type { Card } from '../cards.js';
 import { platformName } from '../platforms/names.js';
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports/index.js';
-import { command, literal } from '../text.js';
+import type { Card } from '../text/cards.js';
+import { command, literal } from '../text/text.js';
 import { formatBoth, formatDateTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
-import type { CalendarEntry } from '../video-api.js';
+import type { CalendarEntry } from '../video-api/video-api.js';
 import { postToChannel } from './live-card.js';
 import { videoCardTrouble } from './look-trouble.js';
 import { replyToVideo, updateVideoCard } from './projections.js';

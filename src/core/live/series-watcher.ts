@@ -4,12 +4,13 @@
  * Episodes only appear on the series' cadence (or a manual generate), so it polls every few minutes and
  * looks again just after the next posting slot. It never finishes while the series exists.
  */
-import type { Card } from '../cards.js';
-import { isNotFound } from '../not-found.js';
+
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports/index.js';
 import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../series/cadence.js';
-import { command, hole, literal } from '../text.js';
-import type { Episode } from '../video-api.js';
+import type { Card } from '../text/cards.js';
+import { isNotFound } from '../text/not-found.js';
+import { command, hole, literal } from '../text/text.js';
+import type { Episode } from '../video-api/video-api.js';
 import { postToChannel, unpostableNotice, videoCardKey } from './live-card.js';
 import { showVideo } from './projections.js';
 import type { VideoCardModel } from './video-card.js';

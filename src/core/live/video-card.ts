@@ -3,11 +3,12 @@
  * (progress → thumbnails with "Use this" → render → schedule/posts). Built from a JSON view-model kept
  * with the card, so each job (generation, render, schedule) merges its part without re-reading the rest.
  */
-import type { Button, Card, Control, Field, Section } from '../cards.js';
-import { humanise } from '../labels.js';
+
 import { platformName } from '../platforms/names.js';
-import { code, command, link, literal } from '../text.js';
-import type { Thumbnails } from '../video-api.js';
+import type { Button, Card, Control, Field, Section } from '../text/cards.js';
+import { humanise } from '../text/labels.js';
+import { code, command, link, literal } from '../text/text.js';
+import type { Thumbnails } from '../video-api/video-api.js';
 
 export interface CardThumbnailVariant {
   id: string;

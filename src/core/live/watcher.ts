@@ -4,7 +4,7 @@
  * transaction with the watch update, so the state change and its notifications commit together.
  */
 import type { Logger, Store, Watch, WatchKind } from '../ports/index.js';
-import { type VideoApi, VideoApiError } from '../video-api.js';
+import { type VideoApi, VideoApiError } from '../video-api/video-api.js';
 
 export interface WatchContext {
   /** A client for the watch owner's key; calls are made with `priority: 'background'`. */

@@ -3,9 +3,10 @@
  * positional takes the remaining text verbatim (newlines kept). Produces the same raw argument bag an
  * adapter with typed options would, then `validateArgs` checks it.
  */
-import type { CommandSpec, RawArgs } from '../command-spec.js';
-import { userError } from '../context.js';
-import { err, ok, type Result } from '../result.js';
+
+import { userError } from '../dispatch/context.js';
+import { err, ok, type Result } from '../dispatch/result.js';
+import type { CommandSpec, RawArgs } from './command-spec.js';
 import { type Token, tokenize } from './tokenize.js';
 import { parsePlatform } from './validate-args.js';
 

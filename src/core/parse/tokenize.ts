@@ -1,5 +1,5 @@
-import { userError } from '../context.js';
-import { err, ok, type Result } from '../result.js';
+import { userError } from '../dispatch/context.js';
+import { err, ok, type Result } from '../dispatch/result.js';
 
 export interface Token {
   text: string;

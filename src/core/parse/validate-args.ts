@@ -2,10 +2,11 @@
  * Validates and normalises raw argument values against a command's option declarations. Shared by the
  * text parser and by adapters that fill arguments from typed options (Discord), so both paths agree.
  */
-import type { CommandSpec, OptionSpec, RawArgs } from '../command-spec.js';
-import { userError } from '../context.js';
-import { err, ok, type Result } from '../result.js';
-import { PLATFORMS, type Platform } from '../video-api.js';
+
+import { userError } from '../dispatch/context.js';
+import { err, ok, type Result } from '../dispatch/result.js';
+import { PLATFORMS, type Platform } from '../video-api/video-api.js';
+import type { CommandSpec, OptionSpec, RawArgs } from './command-spec.js';
 
 const PLATFORM_ALIASES: Record<string, Platform> = {
   yt: 'youtube',

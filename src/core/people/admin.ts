@@ -10,7 +10,7 @@
  */
 import { holds, named } from '../approvals/holders.js';
 import { policyWorkspace, workspacePolicy } from '../approvals/workspace-policy.js';
-import { type CommandContext, isAllowedOrg, userError } from '../context.js';
+import { type CommandContext, isAllowedOrg, userError } from '../dispatch/context.js';
 import { formatMentions, isAmong } from './mentions.js';
 
 /** The workspace's `admin` role holders by name (its policy, not a channel's; none while it is `everyone`). */

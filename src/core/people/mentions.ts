@@ -5,10 +5,10 @@
  * platform syntax. Groups and roles are kept as `slack-group:S1` / `discord-role:R1` / `playground-group:name`,
  * the same references `RequestInfo.memberOf` carries.
  */
-import { type Mentioned, userError } from '../context.js';
+import { type Mentioned, userError } from '../dispatch/context.js';
+import { err, ok, type Result } from '../dispatch/result.js';
 import type { ChatPlatform, UserAddress } from '../ports/index.js';
-import { err, ok, type Result } from '../result.js';
-import { code, mention, parseMention } from '../text.js';
+import { code, mention, parseMention } from '../text/text.js';
 
 /**
  * Reads a list of mentions (spaces or commas between them) out of `text`, which the member typed on

@@ -3,10 +3,16 @@
  * limits, the form that edits them and the checks run BEFORE anything is sent (a too-long caption never
  * reaches the API).
  */
-import type { FormInput, SelectOption } from '../cards.js';
-import { say } from '../messages.js';
-import { literal } from '../text.js';
-import { type Platform, type PostBlocks, type PostMetadata, PRIVACY, type Privacy } from '../video-api.js';
+import type { FormInput, SelectOption } from '../text/cards.js';
+import { say } from '../text/messages.js';
+import { literal } from '../text/text.js';
+import {
+  type Platform,
+  type PostBlocks,
+  type PostMetadata,
+  PRIVACY,
+  type Privacy,
+} from '../video-api/video-api.js';
 
 export interface BlockField {
   key: string;

@@ -3,7 +3,7 @@
  * core (`ChatAdapter`, its capabilities and the outbox's `ChatSender`), and what an adapter may set on a
  * request for the core to call back (`FileLinks`, `ConversationMembership`). Implemented by `adapters/*`.
  */
-import type { Card } from '../cards.js';
+import type { Card } from '../text/cards.js';
 
 /** Chat platforms reelbot speaks. */
 export type ChatPlatform = 'slack' | 'discord' | 'playground';

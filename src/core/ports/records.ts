@@ -3,7 +3,7 @@
  * settings, subscriptions, watches, cards, outbox items, approvals, audit entries, deliveries, pending effects
  * and interaction entries. Plain data; the `Store` port (`./store.ts`) reads and writes them.
  */
-import type { Card } from '../cards.js';
+import type { Card } from '../text/cards.js';
 import type { ChatPlatform, ConversationAddress, MessageAddress, UserAddress } from './chat.js';
 
 /** A member's linked API key, decrypted only inside the store. */

@@ -167,7 +167,7 @@ export interface Store {
   /**
    * One idempotency key per logical user action, created once and reused on every retry and restart. With
    * `reuseForMs`, a key older than that is replaced by a new one: the same action name then names a new
-   * action (a typed command repeated well after the first; see src/core/request-id.ts).
+   * action (a typed command repeated well after the first; see src/core/dispatch/request-id.ts).
    */
   idempotency: {
     keyFor(action: string, options?: { reuseForMs?: number }): Promise<string>;

@@ -2,9 +2,9 @@
  * Which connected account a post goes to: the one named (label or authId), else the only one, else the
  * platform's default; with several and no default the caller is asked.
  */
-import { type CommandContext, userError } from '../context.js';
+import { type CommandContext, userError } from '../dispatch/context.js';
 import { platformName } from '../platforms/post-blocks.js';
-import { type Account, type Platform, VideoApiError } from '../video-api.js';
+import { type Account, type Platform, VideoApiError } from '../video-api/video-api.js';
 
 export type AccountChoice =
   /** Post with this account; `undefined` lets the service pick (no accounts scope to look them up). */

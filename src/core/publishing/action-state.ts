@@ -2,12 +2,12 @@
  * Compact, opaque state for the publishing forms and buttons. Discord limits a custom id to 100 characters,
  * so state is a few `|`-separated fields (ids, one letter per platform, base-36 numbers) rather than JSON.
  *
- * Idempotency (DESIGN §6, src/core/request-id.ts): a form or picker carries the request id minted when it
+ * Idempotency (DESIGN §6, src/core/dispatch/request-id.ts): a form or picker carries the request id minted when it
  * opened, so a multi-step flow (schedule → metadata form → schedule) still sends the key it began with and a
  * double click or a retry reuses it. An empty request id means a typed command acting at once (content key).
  */
-import { isRequestId } from '../request-id.js';
-import { PLATFORMS, type Platform } from '../video-api.js';
+import { isRequestId } from '../dispatch/request-id.js';
+import { PLATFORMS, type Platform } from '../video-api/video-api.js';
 
 const CODE: Record<Platform, string> = {
   youtube: 'y',

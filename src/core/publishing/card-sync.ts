@@ -7,8 +7,8 @@ import { unpostableNotice } from '../live/live-card.js';
 import { showVideo, updateVideoCard } from '../live/projections.js';
 import type { VideoCardModel, VideoCardPatch } from '../live/video-card.js';
 import type { ConversationAddress, Store, UserAddress } from '../ports/index.js';
-import { command } from '../text.js';
-import type { Video } from '../video-api.js';
+import { command } from '../text/text.js';
+import type { Video } from '../video-api/video-api.js';
 
 export async function syncVideoCard(
   store: Store,

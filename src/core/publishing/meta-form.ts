@@ -2,11 +2,12 @@
  * The metadata form of one platform (prefilled from the video), optionally carrying a schedule that waits
  * for it. Its state is `<platform code>|<video id>` or `<platform code>|<pending schedule>`.
  */
-import type { Form } from '../cards.js';
-import { withUploadedText, withUploads } from '../long-text.js';
+
 import { BLOCKS, blockInputs, platformName } from '../platforms/post-blocks.js';
-import { literal } from '../text.js';
-import type { Platform, Video } from '../video-api.js';
+import type { Form } from '../text/cards.js';
+import { withUploadedText, withUploads } from '../text/long-text.js';
+import { literal } from '../text/text.js';
+import type { Platform, Video } from '../video-api/video-api.js';
 import {
   decodePlatforms,
   decodeSchedule,

@@ -9,16 +9,17 @@
  * Move's (a key of its own, never the original schedule's), and a Move that already went through (a second
  * click, a retry) finds its posts where it put them and cancels nothing again.
  */
-import type { Card, Field } from '../cards.js';
-import { type CommandContext, UserError, userError } from '../context.js';
+
+import { type CommandContext, UserError, userError } from '../dispatch/context.js';
+import { writeDoneAt } from '../dispatch/request-id.js';
 import { updateVideoCard } from '../live/projections.js';
 import { stopScheduleWatch } from '../live/schedule-watcher.js';
 import { platformName } from '../platforms/names.js';
-import { writeDoneAt } from '../request-id.js';
-import { command, literal } from '../text.js';
+import type { Card, Field } from '../text/cards.js';
+import { command, literal } from '../text/text.js';
 import { formatBoth, formatShortDateTime, formatTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
-import { type Platform, type Video, VideoApiError } from '../video-api.js';
+import { type Platform, type Video, VideoApiError } from '../video-api/video-api.js';
 import { encodeSchedule, type PendingSchedule } from './action-state.js';
 import { type PendingPost, readPendingPosts } from './pending-posts.js';
 import { type ScheduleSend, sendSchedule } from './schedule-flow.js';

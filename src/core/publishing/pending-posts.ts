@@ -6,10 +6,10 @@
  * moment ago may still wait for its render) and ends the UTC day after the latest time a post may be scheduled
  * for (a year ahead), so every pending post of the video is in it, whatever the caller's zone.
  */
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../dispatch/context.js';
 import { latestSchedulable } from '../time/parse.js';
 import { dayKey } from '../time/zone.js';
-import { PLATFORMS, type Platform } from '../video-api.js';
+import { PLATFORMS, type Platform } from '../video-api/video-api.js';
 
 const DAY = 24 * 3600_000;
 

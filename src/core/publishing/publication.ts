@@ -11,7 +11,7 @@ import type { ApprovalRequest } from '../approvals/request.js';
 import { malformed, str } from '../approvals/runner-port.js';
 import { platformName } from '../platforms/post-blocks.js';
 import type { Approval } from '../ports/index.js';
-import { literal } from '../text.js';
+import { literal } from '../text/text.js';
 import {
   PLATFORMS,
   type Platform,
@@ -20,7 +20,7 @@ import {
   type PublishInput,
   type ScheduleInput,
   type Video,
-} from '../video-api.js';
+} from '../video-api/video-api.js';
 import type { PublishSend } from './publish-flow.js';
 import type { ScheduleSend } from './schedule-flow.js';
 

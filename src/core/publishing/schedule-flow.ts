@@ -5,21 +5,21 @@
  * here and the schedule goes out with the key of the action that started it.
  */
 
-import { workspaceOf } from '../address.js';
 import { needsApproval } from '../approvals/policy.js';
 import { requestApproval } from '../approvals/request.js';
 import { checkRole } from '../approvals/roles.js';
-import { type Card, message, type Response } from '../cards.js';
-import { type CommandContext, userError } from '../context.js';
+import { type CommandContext, userError } from '../dispatch/context.js';
+import { actionKey, newRequestId, TYPED_RETRY_WINDOW_MS } from '../dispatch/request-id.js';
 import { type RemoteEffect, remoteEffect } from '../effects/remote-effect.js';
 import { scheduleCardPart, watchSchedule } from '../live/schedule-watcher.js';
-import { readOrNotFound } from '../not-found.js';
 import { platformName } from '../platforms/post-blocks.js';
-import { actionKey, newRequestId, TYPED_RETRY_WINDOW_MS } from '../request-id.js';
-import { command, literal } from '../text.js';
+import { workspaceOf } from '../ports/address.js';
+import { type Card, message, type Response } from '../text/cards.js';
+import { readOrNotFound } from '../text/not-found.js';
+import { command, literal } from '../text/text.js';
 import { formatBoth } from '../time/format.js';
 import { schedulable } from '../time/parse.js';
-import type { Platform, Video } from '../video-api.js';
+import type { Platform, Video } from '../video-api/video-api.js';
 import type { PendingSchedule } from './action-state.js';
 import { syncVideoCard } from './card-sync.js';
 import { metaForm } from './meta-form.js';

@@ -3,8 +3,8 @@
  * API stores it (autoPostTime HH:mm, postingDays weekday names, timezone IANA); plus its words and next slot.
  */
 import { fromZonedTime } from 'date-fns-tz';
-import { userError } from '../context.js';
-import { err, ok, type Result } from '../result.js';
+import { userError } from '../dispatch/context.js';
+import { err, ok, type Result } from '../dispatch/result.js';
 import { formatDateTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
 

@@ -7,14 +7,15 @@
  * the series' zone, where it posts (platform and accounts), the model, what it costs per episode and per
  * month, and when the balance runs out at that pace.
  */
-import type { Field } from '../cards.js';
-import type { CommandContext } from '../context.js';
-import { catalogLabel, humanise } from '../labels.js';
+
+import type { CommandContext } from '../dispatch/context.js';
 import { platformName } from '../platforms/names.js';
-import { literal } from '../text.js';
+import type { Field } from '../text/cards.js';
+import { catalogLabel, humanise } from '../text/labels.js';
+import { literal } from '../text/text.js';
 import { formatDay } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
-import { type Account, type SeriesPatch, VideoApiError } from '../video-api.js';
+import { type Account, type SeriesPatch, VideoApiError } from '../video-api/video-api.js';
 import { daysOf, describeSchedule } from './cadence.js';
 import { balance, DEFAULT_SERIES_MODEL, episodeCost } from './series-common.js';
 

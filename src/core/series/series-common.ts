@@ -1,13 +1,14 @@
 /**
  * Small pieces the series commands share: cost and voice look-ups, the configuration fields of a series
- * card, and re-reading a series by id from a button. (Idempotency keys: src/core/request-id.ts.)
+ * card, and re-reading a series by id from a button. (Idempotency keys: src/core/dispatch/request-id.ts.)
  */
-import type { Field } from '../cards.js';
-import type { CommandContext } from '../context.js';
-import { catalogLabeller, humanise, platformName } from '../labels.js';
-import { readOrNotFound } from '../not-found.js';
-import { literal } from '../text.js';
-import { type Series, VideoApiError } from '../video-api.js';
+
+import type { CommandContext } from '../dispatch/context.js';
+import type { Field } from '../text/cards.js';
+import { catalogLabeller, humanise, platformName } from '../text/labels.js';
+import { readOrNotFound } from '../text/not-found.js';
+import { literal } from '../text/text.js';
+import { type Series, VideoApiError } from '../video-api/video-api.js';
 import { type Cadence, daysOf, describeSchedule, formatWhen, nextPostTime } from './cadence.js';
 
 /** The service's default model for a series when none was chosen (spec §4: brollModel optional). */

@@ -3,9 +3,10 @@
  * translation of flags into a POST/PATCH body. Everything is checked here before anything is sent; catalog
  * values are matched against the team's catalogs (GETs only) so a typo is answered with the real choices.
  */
-import type { OptionSpec } from '../command-spec.js';
-import { type CommandContext, UserError, userError } from '../context.js';
-import { code, command } from '../text.js';
+
+import { type CommandContext, UserError, userError } from '../dispatch/context.js';
+import type { OptionSpec } from '../parse/command-spec.js';
+import { code, command } from '../text/text.js';
 import {
   MODELS,
   type Model,
@@ -14,7 +15,7 @@ import {
   type Privacy,
   type SeriesPatch,
   VideoApiError,
-} from '../video-api.js';
+} from '../video-api/video-api.js';
 import {
   type Cadence,
   canonicalZone,

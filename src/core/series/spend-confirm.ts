@@ -3,9 +3,10 @@
  * a model change): what is charged now, what each episode costs, the team's balance, and Confirm / Cancel.
  * Under `settings approval spend` above the threshold, Confirm sends the request to an approver instead.
  */
-import type { Card, Field } from '../cards.js';
-import type { CommandContext } from '../context.js';
-import { literal } from '../text.js';
+
+import type { CommandContext } from '../dispatch/context.js';
+import type { Card, Field } from '../text/cards.js';
+import { literal } from '../text/text.js';
 
 export interface SpendCardOptions {
   title: string;

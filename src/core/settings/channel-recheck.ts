@@ -5,8 +5,8 @@
  */
 import { admitsNobody } from '../approvals/holders.js';
 import { tighten, tighteningOf } from '../approvals/workspace-policy.js';
-import { say } from '../messages.js';
 import type { ConversationAddress, PolicyTightening, Store, WorkspacePolicy } from '../ports/index.js';
+import { say } from '../text/messages.js';
 import { ROLES, type Role, roleVerb } from './setting-change.js';
 
 /** A rule that admits nobody: a role, or the approvers while approval is on. */

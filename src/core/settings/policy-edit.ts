@@ -14,10 +14,10 @@
 
 import { formatHolders } from '../approvals/holders.js';
 import { APPROVAL_ORDER } from '../approvals/workspace-policy.js';
-import { userError } from '../context.js';
+import { userError } from '../dispatch/context.js';
+import { err, ok, type Result } from '../dispatch/result.js';
 import { formatMentions } from '../people/mentions.js';
 import type { PolicyTightening, WorkspacePolicy } from '../ports/index.js';
-import { err, ok, type Result } from '../result.js';
 import type { SettingChange } from './setting-change.js';
 
 type GovernanceChange = Exclude<SettingChange, { key: 'threading' } | { key: 'timezone' }>;

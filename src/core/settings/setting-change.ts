@@ -2,10 +2,10 @@
  * `settings <key> <value>` read into one typed change, before anyone decides where it applies (the channel's
  * presentation, the workspace policy, or a channel's tightening with `--here`).
  */
-import { type CommandContext, userError } from '../context.js';
+import { type CommandContext, userError } from '../dispatch/context.js';
+import { err, ok, type Result } from '../dispatch/result.js';
 import { parseMentions } from '../people/mentions.js';
 import type { Holders, WorkspacePolicy } from '../ports/index.js';
-import { err, ok, type Result } from '../result.js';
 import { normalizeTimeZone } from './time-zone.js';
 
 export const SETTING_KEYS = [

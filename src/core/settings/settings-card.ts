@@ -3,10 +3,10 @@
  * marked with where it comes from (the workspace policy, or this channel's tightening).
  */
 import { formatHolders } from '../approvals/holders.js';
-import type { Card } from '../cards.js';
 import { formatMentions } from '../people/mentions.js';
 import type { ChannelSettings, PolicyTightening } from '../ports/index.js';
-import { command, hole } from '../text.js';
+import type { Card } from '../text/cards.js';
+import { command, hole } from '../text/text.js';
 import { nobodyHere, nobodyWarnings, serversNobodyWarnings } from './channel-recheck.js';
 import { ROLES, roleVerb } from './setting-change.js';
 

@@ -4,7 +4,7 @@
  * platform that cannot tell (or fails to) counts as "not a member": a private channel's subscriptions are
  * never shown, nor stopped, on a guess.
  */
-import type { RequestInfo } from '../context.js';
+import type { RequestInfo } from '../dispatch/context.js';
 import type { ConversationAddress } from '../ports/index.js';
 
 export async function mayManageFromHome(

@@ -5,7 +5,7 @@
 
 import { feedTarget } from '../live/feed-watcher.js';
 import type { ConversationAddress, Store, Subscription, SubscriptionKind, Watch } from '../ports/index.js';
-import { code, literal } from '../text.js';
+import { code, literal } from '../text/text.js';
 
 export const FEED_KINDS = ['calendar', 'videos', 'series'] as const;
 

@@ -4,11 +4,11 @@
  * of a silent UTC. Each option carries the zone and the request to run again (command, click or form
  * submission); choosing saves the zone and runs it (`tz.pick`, commands/account/tz-question.ts).
  */
-import type { Bot } from '../bot.js';
-import type { Card, Response } from '../cards.js';
-import type { RawArgs } from '../command-spec.js';
-import type { RequestInfo } from '../context.js';
-import { command, hole } from '../text.js';
+import type { Bot } from '../dispatch/bot.js';
+import type { RequestInfo } from '../dispatch/context.js';
+import type { RawArgs } from '../parse/command-spec.js';
+import type { Card, Response } from '../text/cards.js';
+import { command, hole } from '../text/text.js';
 import { localTime } from '../time/format.js';
 import { TimeZoneNeeded } from './time-zone.js';
 

@@ -7,8 +7,8 @@
  * Durations ("in 2 hours") and texts with their own offset ("…Z", "+02:00", "EST") are instants already.
  */
 import * as chrono from 'chrono-node';
-import { userError } from '../context.js';
-import { err, ok, type Result } from '../result.js';
+import { userError } from '../dispatch/context.js';
+import { err, ok, type Result } from '../dispatch/result.js';
 import { formatBoth, formatTime } from './format.js';
 import { dayKey, fromWallClock, isCalendarDate, offsetMinutes } from './zone.js';
 

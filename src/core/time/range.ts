@@ -19,8 +19,8 @@
  * A range's instants run from the start of its first day to the end (last millisecond) of its last day in
  * the zone, so a DST change inside it is counted as the zone counts it.
  */
-import { userError } from '../context.js';
-import { err, ok, type Result } from '../result.js';
+import { userError } from '../dispatch/context.js';
+import { err, ok, type Result } from '../dispatch/result.js';
 import { parseDayPhrase } from './parse.js';
 import { addDays, dayKey, startOfDay } from './zone.js';
 

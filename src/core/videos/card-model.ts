@@ -6,7 +6,7 @@
 import { videoState } from '../live/projections.js';
 import { type CardThumbnails, cardThumbnailsOf, type VideoCardModel } from '../live/video-card.js';
 import type { Store } from '../ports/index.js';
-import type { Thumbnails, Video, VideoStatus } from '../video-api.js';
+import type { Thumbnails, Video, VideoStatus } from '../video-api/video-api.js';
 
 /** The thumbnail part of a card model (see `cardThumbnailsOf`). */
 export const cardThumbnails = (t: Thumbnails | undefined): CardThumbnails | undefined => cardThumbnailsOf(t);

@@ -2,10 +2,10 @@
  * Turning what a user typed into catalog values before anything is sent: voices by name, prefix or id
  * (optionally within a language), styles and languages by value or display name, models with their cost.
  */
-import type { CommandContext } from '../context.js';
-import { userError } from '../context.js';
-import { code, literal } from '../text.js';
-import { type OptionItem, type OptionKind, VideoApiError, type Voice } from '../video-api.js';
+import type { CommandContext } from '../dispatch/context.js';
+import { userError } from '../dispatch/context.js';
+import { code, literal } from '../text/text.js';
+import { type OptionItem, type OptionKind, VideoApiError, type Voice } from '../video-api/video-api.js';
 
 const norm = (s: string): string => s.trim().toLowerCase();
 

@@ -7,18 +7,18 @@
 import { randomBytes } from 'node:crypto';
 import { needsApproval } from '../approvals/policy.js';
 import { checkRole } from '../approvals/roles.js';
-import type { Card } from '../cards.js';
-import { type CommandContext, userError } from '../context.js';
+import { type CommandContext, userError } from '../dispatch/context.js';
 import { excerpt, voiceLabel } from '../format/video.js';
-import { catalogLabel } from '../labels.js';
-import { literal } from '../text.js';
+import type { Card } from '../text/cards.js';
+import { catalogLabel } from '../text/labels.js';
+import { literal } from '../text/text.js';
 import {
   type CreateVideoInput,
   type Model,
   type OptionItem,
   VideoApiError,
   type Voice,
-} from '../video-api.js';
+} from '../video-api/video-api.js';
 import {
   catalogValue,
   defaultVoice,

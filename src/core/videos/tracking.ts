@@ -2,13 +2,13 @@
  * Starting and stopping the live status card of a video in a conversation: the card, its watch and the
  * caller's `last` video are written in one transaction, so a crash never leaves a card nobody updates.
  */
-import type { CommandContext } from '../context.js';
+import type { CommandContext } from '../dispatch/context.js';
 import { unpostableNotice, videoCardKey } from '../live/live-card.js';
 import { showVideo, videoState } from '../live/projections.js';
 import { onClock } from '../live/service-time.js';
 import type { VideoCardModel } from '../live/video-card.js';
 import type { Store, Watch } from '../ports/index.js';
-import { command } from '../text.js';
+import { command } from '../text/text.js';
 
 /** Generation watches give up after this long (DESIGN §4; the card then says how to look again). */
 export const GENERATION_WATCH_MS = 6 * 3600_000;

@@ -1,6 +1,7 @@
 /** Long-lived cards: the latest content the core wants shown, and the message that shows it once posted. */
-import type { Card } from '../../core/cards.js';
+
 import type { CardContent, CardRecord, Clock, MessageAddress, Store } from '../../core/ports/index.js';
+import type { Card } from '../../core/text/cards.js';
 import { json, readJson, type Sql } from '../sql.js';
 
 type CardStore = Store['cards'];

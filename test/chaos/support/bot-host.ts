@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { Response } from '../../../src/core/cards.js';
+import type { Response } from '../../../src/core/text/cards.js';
 import type { BotProcessConfig, BotRequest } from '../fixtures/bot-process.js';
 
 const ROOT = join(import.meta.dirname, '../../..');

@@ -4,7 +4,7 @@
  * repeated; flags without values; extreme lengths) and random sentences built from the command vocabulary.
  */
 import { seededRandom } from '../../../bench/lib/stats.js';
-import type { CommandSpec } from '../../../src/core/command-spec.js';
+import type { CommandSpec } from '../../../src/core/parse/command-spec.js';
 
 const HOSTILE = [
   '',

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { seededRandom } from '../../../bench/lib/stats.js';
 import { ScaledClock } from '../../../bench/lib/virtual-clock.js';
-import type { Card, Response } from '../../../src/core/cards.js';
+import type { Card, Response } from '../../../src/core/text/cards.js';
 import {
   generateApiKey,
   type SeedTeam,

@@ -5,10 +5,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVideoApiClient } from '../../../src/api/index.js';
-import { describeApiError } from '../../../src/core/api-errors.js';
-import { code } from '../../../src/core/text.js';
+import { code } from '../../../src/core/text/text.js';
 import { systemClock } from '../../../src/core/time/system-clock.js';
-import { VideoApiError } from '../../../src/core/video-api.js';
+import { describeApiError } from '../../../src/core/video-api/api-errors.js';
+import { VideoApiError } from '../../../src/core/video-api/video-api.js';
 import { commandsAsTyped } from '../../support/commands-as-typed.js';
 import { createWorld, DEMO_KEY, textOf, type World } from './world.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { TYPED_RETRY_WINDOW_MS } from '../../../src/core/request-id.js';
-import type { VideoApi } from '../../../src/core/video-api.js';
+import { TYPED_RETRY_WINDOW_MS } from '../../../src/core/dispatch/request-id.js';
+import type { VideoApi } from '../../../src/core/video-api/video-api.js';
 import { cardOf, createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
 const SMALL_KEY = 'fl_live_small_team_key_2222222222222222';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Button } from '../../../src/core/cards.js';
 import { CREDITS_PAGE_ACTION } from '../../../src/core/commands/account/credits.js';
 import { count, signed } from '../../../src/core/format/account.js';
+import type { Button } from '../../../src/core/text/cards.js';
 import { cardOf, createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
 const buttons = (r: Awaited<ReturnType<World['run']>>): Button[] =>

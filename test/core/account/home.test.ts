@@ -5,9 +5,9 @@
  * Real core, real simulator over HTTP, real SQLite (test/support/harness.ts).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Card, Response, Select } from '../../../src/core/cards.js';
-import type { RequestInfo } from '../../../src/core/context.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
 import { COMMON_ZONES, TZ_PICK_ACTION } from '../../../src/core/settings/time-zone-question.js';
+import type { Card, Response, Select } from '../../../src/core/text/cards.js';
 import { cardText, createHarness, type Harness } from '../../support/harness.js';
 import { apiOf, completedVideo } from '../publishing/helpers.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LINK_FORM_ID } from '../../../src/core/commands/account/link.js';
-import { say } from '../../../src/core/messages.js';
+import { say } from '../../../src/core/text/messages.js';
 import { commandsAsTyped } from '../../support/commands-as-typed.js';
 import { cardOf, createWorld, DEMO_KEY, textOf, type World } from './world.js';
 

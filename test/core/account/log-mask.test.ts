@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { LINK_FORM_ID } from '../../../src/core/commands/account/link.js';
-import { say } from '../../../src/core/messages.js';
+import { say } from '../../../src/core/text/messages.js';
 import { demoTeam } from '../../../src/simulator/index.js';
 import { createHarness, type Harness } from '../../support/harness.js';
 

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createBot } from '../../../src/core/bot.js';
 import { MODULES } from '../../../src/core/commands/index.js';
-import type { RequestInfo } from '../../../src/core/context.js';
+import { createBot } from '../../../src/core/dispatch/bot.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
 import { formatMention, parseMentions } from '../../../src/core/people/mentions.js';
 import { DEFAULT_CHANNEL_SETTINGS } from '../../../src/core/ports/index.js';
 import { normalizeTimeZone } from '../../../src/core/settings/time-zone.js';
-import { mention } from '../../../src/core/text.js';
+import { mention } from '../../../src/core/text/text.js';
 import { asTyped } from '../../support/commands-as-typed.js';
 import { mentionsAsTyped, typedBy } from '../../support/mentions-as-typed.js';
 import { cardOf, createWorld, textOf, type World } from './world.js';
@@ -72,7 +72,7 @@ describe('settings', () => {
     expect(card.fields?.find((f) => f.label === 'Approval')?.value).toBe(
       'spend — publishing, scheduling and creations over 120 credits need an approver · from the workspace policy',
     );
-    // Mentions are tokens the adapters render natively (src/core/text.ts).
+    // Mentions are tokens the adapters render natively (src/core/text/text.ts).
     expect(card.fields?.find((f) => f.label === 'Approvers')?.value).toBe(
       `${mention('playground:W1:alice')}, ${mention('playground:W1:bob')} · from the workspace policy`,
     );

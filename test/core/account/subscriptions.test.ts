@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { feedTarget } from '../../../src/core/live/feed-watcher.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
-import { mention } from '../../../src/core/text.js';
-import type { VideoApi } from '../../../src/core/video-api.js';
+import { mention } from '../../../src/core/text/text.js';
+import type { VideoApi } from '../../../src/core/video-api/video-api.js';
 import { cardOf, cardText, createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
 const MINUTE = 60_000;

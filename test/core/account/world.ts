@@ -5,11 +5,11 @@
  * Commands go through a bot built on the harness's own dependencies, so everything else is the real thing.
  */
 
-import { createBot } from '../../../src/core/bot.js';
-import type { Card, Response } from '../../../src/core/cards.js';
 import { MODULES } from '../../../src/core/commands/index.js';
-import type { RequestInfo } from '../../../src/core/context.js';
-import type { VideoApi } from '../../../src/core/video-api.js';
+import { createBot } from '../../../src/core/dispatch/bot.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
+import type { Card, Response } from '../../../src/core/text/cards.js';
+import type { VideoApi } from '../../../src/core/video-api/video-api.js';
 import { spyOnApi } from '../../support/api-spy.js';
 import { asTyped } from '../../support/commands-as-typed.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../../support/harness.js';

@@ -4,10 +4,10 @@
  * chat platform.
  */
 
-import type { Card, Control, Response } from '../../../src/core/cards.js';
-import { typedCommand } from '../../../src/core/command-ref.js';
-import type { RequestInfo } from '../../../src/core/context.js';
-import { restore, shield } from '../../../src/core/text.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
+import type { Card, Control, Response } from '../../../src/core/text/cards.js';
+import { typedCommand } from '../../../src/core/text/command-ref.js';
+import { restore, shield } from '../../../src/core/text/text.js';
 import type { PostedMessage } from '../../support/fake-chat.js';
 import { cardText, createHarness, DEMO_KEY } from '../../support/harness.js';
 import { typedBy } from '../../support/mentions-as-typed.js';

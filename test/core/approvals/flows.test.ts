@@ -6,12 +6,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { approvalWatcher } from '../../../src/core/approvals/expiry-watcher.js';
 import { csvCell } from '../../../src/core/audit/rows.js';
-import { createBot } from '../../../src/core/bot.js';
-import type { Card, Control, Response } from '../../../src/core/cards.js';
 import { MODULES } from '../../../src/core/commands/index.js';
-import type { RequestInfo } from '../../../src/core/context.js';
-import { toPlainText } from '../../../src/core/text.js';
-import { type VideoApi, VideoApiError } from '../../../src/core/video-api.js';
+import { createBot } from '../../../src/core/dispatch/bot.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
+import type { Card, Control, Response } from '../../../src/core/text/cards.js';
+import { toPlainText } from '../../../src/core/text/text.js';
+import { type VideoApi, VideoApiError } from '../../../src/core/video-api/video-api.js';
 import { createHarness, DEMO_KEY, type Harness, textOf } from '../../support/harness.js';
 import { completedVideo } from '../publishing/helpers.js';
 

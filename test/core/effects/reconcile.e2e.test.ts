@@ -6,11 +6,11 @@
  * charged or posted once. On both simulator profiles, through the real client and real SQLite.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Response } from '../../../src/core/cards.js';
 import { EFFECT_RUNNERS } from '../../../src/core/commands/index.js';
 import { reconcileEffects } from '../../../src/core/effects/reconcile.js';
 import { EFFECT_GRACE_MS } from '../../../src/core/effects/remote-effect.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
+import type { Response } from '../../../src/core/text/cards.js';
 import { type CommitFault, commitFaults } from '../../support/db-faults.js';
 import { createHarness, DEMO_KEY, type Harness, textOf } from '../../support/harness.js';
 import { apiOf, completedVideo } from '../publishing/helpers.js';

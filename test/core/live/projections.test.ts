@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { showOnVideoCard } from '../../../src/core/approvals/effects.js';
 import type { ApprovalCardModel } from '../../../src/core/approvals/model.js';
-import { forgetWorkspace } from '../../../src/core/forget-workspace.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
 import {
   MAX_PROJECTIONS,
@@ -14,6 +13,7 @@ import {
   videoState,
 } from '../../../src/core/live/projections.js';
 import type { Approval, Clock } from '../../../src/core/ports/index.js';
+import { forgetWorkspace } from '../../../src/core/workspace/forget-workspace.js';
 import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
 import { untilAborted } from '../../support/test-clock.js';
 

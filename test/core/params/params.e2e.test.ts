@@ -5,7 +5,7 @@
  * before anything is sent.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Response } from '../../../src/core/cards.js';
+import type { Response } from '../../../src/core/text/cards.js';
 import type { ReceivedRequest } from '../../../src/simulator/index.js';
 import { createHarness, DEMO_KEY, type Harness, textOf } from '../../support/harness.js';
 import { completedVideo } from '../publishing/helpers.js';

@@ -2,8 +2,8 @@
  * Shared set-up for the publishing end-to-end tests: completed (and optionally rendered) videos made
  * through the real client against the simulator, and a spy counting the calls that change something.
  */
-import type { Response } from '../../../src/core/cards.js';
-import type { VideoApi } from '../../../src/core/video-api.js';
+import type { Response } from '../../../src/core/text/cards.js';
+import type { VideoApi } from '../../../src/core/video-api/video-api.js';
 import { spyOnHarness } from '../../support/api-spy.js';
 import { DEMO_KEY, type Harness } from '../../support/harness.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestInfo } from '../../../src/core/context.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
 import { createHarness, type Harness, textOf } from '../../support/harness.js';
 import { apiOf, type CallLog, cardOf, completedVideo, formOf, spyCalls } from './helpers.js';
 

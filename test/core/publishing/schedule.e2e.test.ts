@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestInfo } from '../../../src/core/context.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
 import { scheduleWatcher } from '../../../src/core/live/schedule-watcher.js';
 import { createHarness, type Harness, textOf } from '../../support/harness.js';

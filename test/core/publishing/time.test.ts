@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../../src/core/context.js';
-import type { Result } from '../../../src/core/result.js';
+import { UserError } from '../../../src/core/dispatch/context.js';
+import type { Result } from '../../../src/core/dispatch/result.js';
 import {
   addDays,
   dayKey,

@@ -1,10 +1,10 @@
 /**
- * The same honesty for the other typed writes the 10-minute window covers (src/core/typed-replay.ts): a
+ * The same honesty for the other typed writes the 10-minute window covers (src/core/dispatch/typed-replay.ts): a
  * schedule and a caption typed again say what was already done, in the caller's zone, and send nothing; their
  * button runs the command again as a new action.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { TYPED_AGAIN_ACTION } from '../../../src/core/typed-replay.js';
+import { TYPED_AGAIN_ACTION } from '../../../src/core/dispatch/typed-replay.js';
 import { createHarness, type Harness, textOf } from '../../support/harness.js';
 import { apiOf, cardOf, completedVideo, MINUTE } from '../publishing/helpers.js';
 

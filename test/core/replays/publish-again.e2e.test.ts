@@ -8,9 +8,9 @@
  * - After the window the command is a new publish, as before.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Response } from '../../../src/core/cards.js';
-import type { RequestInfo } from '../../../src/core/context.js';
-import { TYPED_AGAIN_ACTION } from '../../../src/core/typed-replay.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
+import { TYPED_AGAIN_ACTION } from '../../../src/core/dispatch/typed-replay.js';
+import type { Response } from '../../../src/core/text/cards.js';
 import { createHarness, type Harness, textOf } from '../../support/harness.js';
 import { cardOf, completedVideo, MINUTE } from '../publishing/helpers.js';
 

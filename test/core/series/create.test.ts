@@ -1,8 +1,8 @@
 /** `series create`: flags, the form, validation before sending, one POST per user action, and the follow-up. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CREATE_FORM_ID } from '../../../src/core/commands/series/create-form.js';
+import { TYPED_RETRY_WINDOW_MS } from '../../../src/core/dispatch/request-id.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
-import { TYPED_RETRY_WINDOW_MS } from '../../../src/core/request-id.js';
 import { DEMO_KEY, textOf } from '../../support/harness.js';
 import { card, confirmed, idFrom, mutations, type SeriesHarness, seriesHarness } from './helpers.js';
 

@@ -1,6 +1,6 @@
 /** Shared set-up for the series end-to-end tests: the harness plus a record of interactive API calls. */
-import type { Response } from '../../../src/core/cards.js';
-import type { VideoApi } from '../../../src/core/video-api.js';
+import type { Response } from '../../../src/core/text/cards.js';
+import type { VideoApi } from '../../../src/core/video-api/video-api.js';
 import { spyOnHarness } from '../../support/api-spy.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../../support/harness.js';
 

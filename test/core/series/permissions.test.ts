@@ -5,8 +5,8 @@
  * `settings` changes are audited, and approvals cannot be switched on before an admin role is set.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Response } from '../../../src/core/cards.js';
-import type { RequestInfo } from '../../../src/core/context.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
+import type { Response } from '../../../src/core/text/cards.js';
 import { textOf } from '../../support/harness.js';
 import {
   button,

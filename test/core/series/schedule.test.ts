@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Result } from '../../../src/core/dispatch/result.js';
 import { nextSeriesCheckIn } from '../../../src/core/live/series-watcher.js';
-import type { Result } from '../../../src/core/result.js';
 import {
   type Cadence,
   canonicalZone,

@@ -4,8 +4,8 @@
  * once on a double click, and Cancel charges nothing. An edit that leaves the model alone does not ask.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Response } from '../../../src/core/cards.js';
 import { CREATE_FORM_ID } from '../../../src/core/commands/series/create-form.js';
+import type { Response } from '../../../src/core/text/cards.js';
 import { DEMO_KEY, textOf } from '../../support/harness.js';
 import {
   button,

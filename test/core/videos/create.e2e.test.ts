@@ -1,7 +1,7 @@
 /** `create`: pricing before charging, the form, every class of bad input (answered with usage, nothing sent). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Form } from '../../../src/core/cards.js';
 import { CREATE_FORM_ID } from '../../../src/core/commands/videos/create-form.js';
+import type { Form } from '../../../src/core/text/cards.js';
 import { DEMO_KEY, textOf } from '../../support/harness.js';
 import {
   button,

@@ -3,8 +3,8 @@
  * SQLite, poller, outbox, fake chat) plus a record of every API call commands and clicks make, so a test can
  * prove that bad input sent nothing.
  */
-import type { Card, Control, Response } from '../../../src/core/cards.js';
-import type { VideoApi } from '../../../src/core/video-api.js';
+import type { Card, Control, Response } from '../../../src/core/text/cards.js';
+import type { VideoApi } from '../../../src/core/video-api/video-api.js';
 import { spyOnHarness } from '../../support/api-spy.js';
 import type { PostedMessage } from '../../support/fake-chat.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../../support/harness.js';

@@ -5,7 +5,7 @@
  * cannot bring it into view; at most MAX_PROJECTIONS cards stay live, the oldest told where it went.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestInfo } from '../../../src/core/context.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
 import { MAX_PROJECTIONS, projectionsOf, videoState } from '../../../src/core/live/projections.js';
 import { DEMO_KEY, textOf } from '../../support/harness.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { isAudioUrl, nameFromUrl } from '../../../src/core/commands/videos/caption.js';
 import { parsePickValue } from '../../../src/core/commands/videos/thumbnail-pick.js';
-import { UserError } from '../../../src/core/context.js';
+import { UserError } from '../../../src/core/dispatch/context.js';
 import { excerpt } from '../../../src/core/format/video.js';
 import { duration, percentStep, readGenerationState } from '../../../src/core/live/generation-watcher.js';
 import {
@@ -18,7 +18,7 @@ import {
   renderVideoCard,
   type VideoCardModel,
 } from '../../../src/core/live/video-card.js';
-import type { Voice } from '../../../src/core/video-api.js';
+import type { Voice } from '../../../src/core/video-api/video-api.js';
 import { defaultVoice, pickVoice, speaks } from '../../../src/core/videos/catalog-choices.js';
 import { commandsAsTyped } from '../../support/commands-as-typed.js';
 

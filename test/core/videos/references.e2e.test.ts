@@ -1,9 +1,9 @@
 /**
- * Naming a video: by id, unique name prefix or `last` (src/core/references.ts). Ids are found without
+ * Naming a video: by id, unique name prefix or `last` (src/core/video-api/references.ts). Ids are found without
  * reading the team's whole list: the newest page, then the video itself.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RequestInfo } from '../../../src/core/context.js';
+import type { RequestInfo } from '../../../src/core/dispatch/context.js';
 import { generateApiKey } from '../../../src/simulator/index.js';
 import { card, type SeriesHarness, seriesHarness } from '../series/helpers.js';
 

@@ -4,7 +4,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Card } from '../../../src/core/cards.js';
 import { generationWatcher, IDLE_WAIT_MS } from '../../../src/core/live/generation-watcher.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
 import { showVideo } from '../../../src/core/live/projections.js';
@@ -12,6 +11,7 @@ import { renderWatcher } from '../../../src/core/live/render-watcher.js';
 import type { VideoCardModel } from '../../../src/core/live/video-card.js';
 import type { WatchContext, WatchResult } from '../../../src/core/live/watcher.js';
 import type { Clock, Logger, Watch } from '../../../src/core/ports/index.js';
+import type { Card } from '../../../src/core/text/cards.js';
 import {
   type Render,
   type Thumbnails,
@@ -19,7 +19,7 @@ import {
   type VideoApi,
   VideoApiError,
   type VideoStatus,
-} from '../../../src/core/video-api.js';
+} from '../../../src/core/video-api/video-api.js';
 import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
 import { asTyped } from '../../support/commands-as-typed.js';
 import { untilAborted } from '../../support/test-clock.js';

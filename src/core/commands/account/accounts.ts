@@ -2,12 +2,13 @@
  * `accounts`: the social accounts connected to the team, per platform (cached a few minutes). Connecting
  * happens in the dashboard (OAuth), so empty platforms say so.
  */
-import type { Field } from '../../cards.js';
-import { message } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
+
+import { defineCommand } from '../../parse/command-spec.js';
 import { PLATFORM_NAMES } from '../../platforms/names.js';
-import { code, command, hole, literal } from '../../text.js';
-import { PLATFORMS } from '../../video-api.js';
+import type { Field } from '../../text/cards.js';
+import { message } from '../../text/cards.js';
+import { code, command, hole, literal } from '../../text/text.js';
+import { PLATFORMS } from '../../video-api/video-api.js';
 
 export const accountsCommand = defineCommand({
   name: 'accounts',

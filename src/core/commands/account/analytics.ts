@@ -3,20 +3,21 @@
  * per platform and the top posts. While the service is still syncing (`ready` false) the card says so
  * instead of presenting partial numbers as final.
  */
-import type { Card, Field, Response, Section } from '../../cards.js';
-import { message } from '../../cards.js';
-import { type ActionSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
 import { clip, count } from '../../format/account.js';
+import { type ActionSpec, defineCommand } from '../../parse/command-spec.js';
 import { platformName } from '../../platforms/names.js';
-import { code, command, hole, link, literal } from '../../text.js';
+import type { Card, Field, Response, Section } from '../../text/cards.js';
+import { message } from '../../text/cards.js';
+import { code, command, hole, link, literal } from '../../text/text.js';
 import {
   type Account,
   type Accounts,
   ANALYTICS_PLATFORMS,
   type AnalyticsPlatform,
   VideoApiError,
-} from '../../video-api.js';
+} from '../../video-api/video-api.js';
 
 const RANGES = ['7', '28', '90'] as const;
 const TOP_POSTS = 5;

@@ -1,13 +1,14 @@
 /**
  * `asset <url> [--name N] [--type MIME]`: registers already-hosted media (POST /assets). One idempotency
  * key per user action: the same user registering the same thing again soon (a double submit, a retry after
- * a timeout) reuses it, so the service replays instead of registering twice (src/core/request-id.ts).
+ * a timeout) reuses it, so the service replays instead of registering twice (src/core/dispatch/request-id.ts).
  */
-import { message, type Response } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { userError } from '../../context.js';
-import { actionKey } from '../../request-id.js';
-import { bareUrl, code, command, literal } from '../../text.js';
+
+import { userError } from '../../dispatch/context.js';
+import { actionKey } from '../../dispatch/request-id.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
+import { message, type Response } from '../../text/cards.js';
+import { bareUrl, code, command, literal } from '../../text/text.js';
 
 /** `type/subtype`, optionally with parameters (`video/mp4; codecs=avc1`). */
 const MIME = /^[a-z]+\/[a-z0-9][a-z0-9.+-]*(\s*;\s*[a-z0-9-]+=[^;\s]+)*$/i;

@@ -3,13 +3,13 @@
  * buttons. A page button re-reads with the clicker's own key and replaces the message.
  */
 
-import type { Button, Card, Control } from '../../cards.js';
-import { message, type Response } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
+import { type CommandContext, userError } from '../../dispatch/context.js';
 import { clip, plural, signed } from '../../format/account.js';
-import { command, literal } from '../../text.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
+import type { Button, Card, Control } from '../../text/cards.js';
+import { message, type Response } from '../../text/cards.js';
+import { command, literal } from '../../text/text.js';
 import { formatDateTime } from '../../time/format.js';
 
 const PAGE_SIZE = 10;

@@ -3,14 +3,20 @@
  * usage, options and examples. The command list comes from `commands/index.ts`, imported when help runs:
  * that module imports this one, so a static import would be a cycle evaluated before MODULES exists.
  */
-import type { Card, Section } from '../../cards.js';
-import { message, type Response } from '../../cards.js';
-import { type CommandModule, type CommandSpec, defineCommand, type OptionSpec } from '../../command-spec.js';
-import { example, optionRef, usage } from '../../command-usage.js';
-import { type CommandContext, userError } from '../../context.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import {
+  type CommandModule,
+  type CommandSpec,
+  defineCommand,
+  type OptionSpec,
+} from '../../parse/command-spec.js';
 import { suggest } from '../../parse/parse-command.js';
 import { StoredKeyUnreadableError } from '../../ports/index.js';
-import { command, commandName, hole, literal } from '../../text.js';
+import type { Card, Section } from '../../text/cards.js';
+import { message, type Response } from '../../text/cards.js';
+import { example, optionRef, usage } from '../../text/command-usage.js';
+import { command, commandName, hole, literal } from '../../text/text.js';
 
 /** Account-module commands about the channel rather than the team. */
 const CHANNEL_COMMANDS = new Set(['subscribe', 'unsubscribe', 'settings', 'tz', 'help']);

@@ -1,16 +1,16 @@
 /**
- * The dashboard's own buttons (src/core/home.ts lays them out): "Link key" opens the `link` command's form,
+ * The dashboard's own buttons (src/core/home/home.ts lays them out): "Link key" opens the `link` command's form,
  * "Unsubscribe" runs the `unsubscribe` command for the channel it names.
  */
 
-import { workspaceOf } from '../../address.js';
-import type { Response } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { createContext, userError } from '../../context.js';
-import { HOME_LINK_ACTION, HOME_UNSUBSCRIBE_ACTION } from '../../home.js';
+import { createContext, userError } from '../../dispatch/context.js';
+import { HOME_LINK_ACTION, HOME_UNSUBSCRIBE_ACTION } from '../../home/home.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { workspaceOf } from '../../ports/address.js';
 import type { SubscriptionKind } from '../../ports/index.js';
 import { mayManageFromHome } from '../../settings/subscription-visibility.js';
 import { FEED_KINDS } from '../../settings/subscriptions.js';
+import type { Response } from '../../text/cards.js';
 import { linkCommand } from './link.js';
 import { unsubscribeCommand } from './unsubscribe.js';
 

@@ -3,9 +3,10 @@
  * who they act as, credits, recent videos, this week's calendar, their approvals and the workspace's
  * subscriptions — as one answer of several cards.
  */
-import { messages, type Response } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
-import { homeCards } from '../../home.js';
+
+import { homeCards } from '../../home/home.js';
+import { defineCommand } from '../../parse/command-spec.js';
+import { messages, type Response } from '../../text/cards.js';
 
 export const homeCommand = defineCommand({
   name: 'home',

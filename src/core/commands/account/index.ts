@@ -1,4 +1,4 @@
-import type { CommandModule } from '../../command-spec.js';
+import type { CommandModule } from '../../parse/command-spec.js';
 import { accountsCommand } from './accounts.js';
 import { analyticsAccountAction, analyticsCommand } from './analytics.js';
 import { assetCommand } from './asset.js';

@@ -3,19 +3,20 @@
  * text after `link` is refused without being stored, echoed or logged. The key is checked with GET /me under
  * that very key before it is stored (encrypted by the store); replies show its prefix, never the key.
  */
-import { describeApiError, isApiError } from '../../api-errors.js';
-import type { Card, Form, Response } from '../../cards.js';
-import { message } from '../../cards.js';
-import { keyId } from '../../catalog-cache.js';
-import { defineCommand, type FormSpec } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
 import { formatScopes, missingScopes } from '../../format/scopes.js';
-import { refreshHomes } from '../../home-refresh.js';
-import { say } from '../../messages.js';
+import { refreshHomes } from '../../home/home-refresh.js';
+import { defineCommand, type FormSpec } from '../../parse/command-spec.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports/index.js';
-import { sameTeam, teamIdentity } from '../../team-identity.js';
-import { command, commandName, literal } from '../../text.js';
-import type { Me } from '../../video-api.js';
+import type { Card, Form, Response } from '../../text/cards.js';
+import { message } from '../../text/cards.js';
+import { say } from '../../text/messages.js';
+import { command, commandName, literal } from '../../text/text.js';
+import { describeApiError, isApiError } from '../../video-api/api-errors.js';
+import { keyId } from '../../video-api/catalog-cache.js';
+import { sameTeam, teamIdentity } from '../../video-api/team-identity.js';
+import type { Me } from '../../video-api/video-api.js';
 
 export const LINK_FORM_ID = 'account.link';
 

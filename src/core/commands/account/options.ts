@@ -3,12 +3,13 @@
  * Without a kind it lists the kinds the service lists (GET /options without `kind`, read tolerantly, see
  * src/api/wire/catalog.ts); when that listing cannot be read, the documented kinds.
  */
-import { message } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+
+import type { CommandContext } from '../../dispatch/context.js';
 import { plural } from '../../format/account.js';
-import { code, command, hole, literal } from '../../text.js';
-import { OPTION_KINDS, type OptionItem, type OptionKind, VideoApiError } from '../../video-api.js';
+import { defineCommand } from '../../parse/command-spec.js';
+import { message } from '../../text/cards.js';
+import { code, command, hole, literal } from '../../text/text.js';
+import { OPTION_KINDS, type OptionItem, type OptionKind, VideoApiError } from '../../video-api/video-api.js';
 
 /** Where each catalog's values go, so the list is actionable. */
 const USED_BY: Record<OptionKind, string> = {

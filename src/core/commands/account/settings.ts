@@ -13,9 +13,8 @@ import {
   tighteningOf,
   workspacePolicy,
 } from '../../approvals/workspace-policy.js';
-import { type Card, message, type Response } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, UserError, userError } from '../../context.js';
+import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { isPlatformAdmin, requireAdmin, requireWorkspaceAdmin, workspaceAdmins } from '../../people/admin.js';
 import { formatMentions, isAmong } from '../../people/mentions.js';
 import type { PolicyTightening, WorkspacePolicy } from '../../ports/index.js';
@@ -34,7 +33,8 @@ import {
   type SettingKey,
 } from '../../settings/setting-change.js';
 import { approvalText, formatDuration, roleVerb, settingsCard } from '../../settings/settings-card.js';
-import { channel, literal } from '../../text.js';
+import { type Card, message, type Response } from '../../text/cards.js';
+import { channel, literal } from '../../text/text.js';
 
 export { SETTING_KEYS } from '../../settings/setting-change.js';
 

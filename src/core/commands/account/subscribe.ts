@@ -5,17 +5,15 @@
  * silently later) and records what already exists, so only later changes are announced.
  * `subscribe` alone lists what the channel follows.
  */
-import type { Card, Response } from '../../cards.js';
-import { message } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
-import { refreshHomes } from '../../home-refresh.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { refreshHomes } from '../../home/home-refresh.js';
 import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
 import { watchSeries } from '../../live/series-watcher.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { requireAdmin } from '../../people/admin.js';
 import { formatMention } from '../../people/mentions.js';
 import type { SubscriptionKind } from '../../ports/index.js';
-import { resolveSeries } from '../../references.js';
 import {
   describeSubscription,
   FEED_KINDS,
@@ -23,8 +21,11 @@ import {
   subscriptionWatch,
   WHAT_IT_POSTS,
 } from '../../settings/subscriptions.js';
-import { code, command, hole, literal } from '../../text.js';
+import type { Card, Response } from '../../text/cards.js';
+import { message } from '../../text/cards.js';
+import { code, command, hole, literal } from '../../text/text.js';
 import { formatDateTime } from '../../time/format.js';
+import { resolveSeries } from '../../video-api/references.js';
 
 const MINUTE = 60_000;
 /** Subscriptions last until unsubscribed; the watch still needs an expiry, so it is far away. */

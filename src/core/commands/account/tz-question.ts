@@ -2,12 +2,13 @@
  * `tz.pick`: the answer to the time-zone question (settings/time-zone-question.ts). Saves the chosen zone as
  * the member's own, as `tz <zone>` would, then runs what they had asked, its answer noting the zone.
  */
-import { type Card, message, type Response } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { userError } from '../../context.js';
+
+import { userError } from '../../dispatch/context.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
 import { normalizeTimeZone } from '../../settings/time-zone.js';
 import { parsePick, runAgain, TZ_PICK_ACTION } from '../../settings/time-zone-question.js';
-import { command } from '../../text.js';
+import { type Card, message, type Response } from '../../text/cards.js';
+import { command } from '../../text/text.js';
 
 const noted = (card: Card, zone: string): Card => {
   const note = `Your time zone is now ${zone} (${command('tz')} to change it)`;

@@ -2,11 +2,12 @@
  * `tz [zone]`: the caller's own time zone, for platforms that do not report one (Discord) or to override
  * it. Dates in `calendar`, `credits`, `schedule` echoes and cards use it. Alone: the zone in force and why.
  */
-import { message, type Response } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { userError } from '../../context.js';
+
+import { userError } from '../../dispatch/context.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { normalizeTimeZone } from '../../settings/time-zone.js';
-import { command, hole } from '../../text.js';
+import { message, type Response } from '../../text/cards.js';
+import { command, hole } from '../../text/text.js';
 import { localTime } from '../../time/format.js';
 
 export const tzCommand: CommandSpec = defineCommand({

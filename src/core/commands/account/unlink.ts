@@ -1,11 +1,11 @@
 /** `unlink`: forget the caller's key (the key itself keeps working at the service; revoke it there). */
 
-import { message } from '../../cards.js';
-import { keyId } from '../../catalog-cache.js';
-import { defineCommand } from '../../command-spec.js';
-import { refreshHomes } from '../../home-refresh.js';
+import { refreshHomes } from '../../home/home-refresh.js';
+import { defineCommand } from '../../parse/command-spec.js';
 import { type LinkedKey, type Store, StoredKeyUnreadableError, type UserAddress } from '../../ports/index.js';
-import { command, commandName, literal } from '../../text.js';
+import { message } from '../../text/cards.js';
+import { command, commandName, literal } from '../../text/text.js';
+import { keyId } from '../../video-api/catalog-cache.js';
 
 /**
  * What the poller follows with this member's key: live status cards (generation, render, schedule) and

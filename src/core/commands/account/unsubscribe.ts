@@ -1,21 +1,22 @@
 /** `unsubscribe <calendar | videos | series <s>>`: the channel stops following a feed; its watch ends. */
-import type { Response } from '../../cards.js';
-import { message } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
-import { refreshHomes } from '../../home-refresh.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { refreshHomes } from '../../home/home-refresh.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { requireAdmin } from '../../people/admin.js';
 import { formatMention } from '../../people/mentions.js';
 import type { SubscriptionKind } from '../../ports/index.js';
-import { resolveSeries } from '../../references.js';
 import {
   describeSubscription,
   FEED_KINDS,
   seriesNameOf,
   subscriptionWatch,
 } from '../../settings/subscriptions.js';
-import { literal } from '../../text.js';
+import type { Response } from '../../text/cards.js';
+import { message } from '../../text/cards.js';
+import { literal } from '../../text/text.js';
+import { resolveSeries } from '../../video-api/references.js';
 
 export const unsubscribeCommand: CommandSpec = defineCommand({
   name: 'unsubscribe',

@@ -2,13 +2,14 @@
  * `voices [--language L]`: the team's voice catalog (cached a few minutes), grouped by language, with the
  * team's custom voices and the recommended ones marked and a preview link each.
  */
-import type { Section } from '../../cards.js';
-import { message } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+
+import type { CommandContext } from '../../dispatch/context.js';
 import { plural } from '../../format/account.js';
-import { code, command, hole, link, literal } from '../../text.js';
-import type { Voice } from '../../video-api.js';
+import { defineCommand } from '../../parse/command-spec.js';
+import type { Section } from '../../text/cards.js';
+import { message } from '../../text/cards.js';
+import { code, command, hole, link, literal } from '../../text/text.js';
+import type { Voice } from '../../video-api/video-api.js';
 
 /** Enough for a chat message; a long catalog asks to narrow down. */
 const MAX_SHOWN = 40;

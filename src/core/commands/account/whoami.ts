@@ -1,11 +1,12 @@
 /** `whoami`: which team and key the caller's commands run under (prefix only, never the key). */
-import type { Field } from '../../cards.js';
-import { message } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
-import { userError } from '../../context.js';
+
+import { userError } from '../../dispatch/context.js';
 import { formatScopes, missingScopes } from '../../format/scopes.js';
+import { defineCommand } from '../../parse/command-spec.js';
 import { type LinkedKey, StoredKeyUnreadableError } from '../../ports/index.js';
-import { code, command, literal } from '../../text.js';
+import type { Field } from '../../text/cards.js';
+import { message } from '../../text/cards.js';
+import { code, command, literal } from '../../text/text.js';
 import { formatDateTime } from '../../time/format.js';
 import { safePrefix } from './link.js';
 

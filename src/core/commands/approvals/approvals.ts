@@ -2,19 +2,20 @@
  * `approvals`: the approvals inbox (DESIGN §5). The workspace's pending requests the caller may decide, and
  * their own pending ones, each with the approval card's buttons. Inbox buttons carry `id:inbox`, so a click
  * here is re-authorised as if it came from the request's own conversation (src/core/approvals/reach.ts).
- * The same card is the approvals part of the Slack App Home (src/core/home.ts).
+ * The same card is the approvals part of the Slack App Home (src/core/home/home.ts).
  */
-import { workspaceOf } from '../../address.js';
+
 import { APPROVE_ACTION, REJECT_ACTION, WITHDRAW_ACTION } from '../../approvals/card.js';
 import { approvalModel } from '../../approvals/effects.js';
 import { decisionRefusal } from '../../approvals/policy.js';
 import { clickedApproval, inboxValue } from '../../approvals/reach.js';
-import { type Card, type Control, message, type Section } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+import type { CommandContext } from '../../dispatch/context.js';
+import { defineCommand } from '../../parse/command-spec.js';
 import { formatMention } from '../../people/mentions.js';
+import { workspaceOf } from '../../ports/address.js';
 import type { Approval } from '../../ports/index.js';
-import { channel, code, command, literal } from '../../text.js';
+import { type Card, type Control, message, type Section } from '../../text/cards.js';
+import { channel, code, command, literal } from '../../text/text.js';
 import { formatBoth } from '../../time/format.js';
 
 /** Requests shown with their buttons; Discord allows five rows of buttons under a message. */

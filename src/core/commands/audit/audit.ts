@@ -7,18 +7,18 @@
 
 import { policyWorkspace } from '../../approvals/workspace-policy.js';
 import { type AuditNames, CSV_HEADER, csvValues, entryLine, NO_NAMES } from '../../audit/rows.js';
-import { type Card, message, type Section } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
-import { type CommandContext, UserError, userError } from '../../context.js';
+import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
 import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
-import { seriesNames, videoNames } from '../../labels.js';
+import { defineCommand } from '../../parse/command-spec.js';
 import { isWorkspaceAdmin } from '../../people/admin.js';
 import type { AuditEntry } from '../../ports/index.js';
-import { resolveVideo } from '../../references.js';
-import { channel, code, literal } from '../../text.js';
+import { type Card, message, type Section } from '../../text/cards.js';
+import { seriesNames, videoNames } from '../../text/labels.js';
+import { channel, code, literal } from '../../text/text.js';
 import { csvTimesNote, formatDay } from '../../time/format.js';
 import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, startOfDay } from '../../time/zone.js';
+import { resolveVideo } from '../../video-api/references.js';
 
 /** Rows read from the store per query (its maximum). */
 const MAX_ROWS = 1000;

@@ -1,4 +1,4 @@
-import type { CommandModule } from '../../command-spec.js';
+import type { CommandModule } from '../../parse/command-spec.js';
 import { auditCommand } from './audit.js';
 
 /** The audit trail (DESIGN §5). */

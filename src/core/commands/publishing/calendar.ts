@@ -4,17 +4,17 @@
  * query covers the UTC days overlapping the caller's range and entries are then placed on local days.
  */
 
-import { type Card, message, type Section } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
+import { type CommandContext, userError } from '../../dispatch/context.js';
 import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
-import { isNotFound } from '../../not-found.js';
+import { defineCommand } from '../../parse/command-spec.js';
 import { platformName } from '../../platforms/post-blocks.js';
-import { code, command, literal } from '../../text.js';
+import { type Card, message, type Section } from '../../text/cards.js';
+import { isNotFound } from '../../text/not-found.js';
+import { code, command, literal } from '../../text/text.js';
 import { csvTimesNote, formatCsvDateTime, formatDay, formatTime } from '../../time/format.js';
 import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
-import { CALENDAR_STATUSES, type CalendarEntry } from '../../video-api.js';
+import { CALENDAR_STATUSES, type CalendarEntry } from '../../video-api/video-api.js';
 
 const DEFAULT_DAYS = 7;
 export const MAX_RANGE_DAYS = 90;

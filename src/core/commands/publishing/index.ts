@@ -1,4 +1,4 @@
-import type { CommandModule } from '../../command-spec.js';
+import type { CommandModule } from '../../parse/command-spec.js';
 import { calendarCommand } from './calendar.js';
 import { metaBlockForm, metaCommand, metaEditAction, metaPickForm } from './meta.js';
 import { publishAccountAction, publishButton, publishCommand, publishFormSpec } from './publish.js';

@@ -4,10 +4,8 @@
  * the platform's form prefilled with what is stored. Limits are checked before anything is sent.
  */
 import { guardContentChange, withContentNote } from '../../approvals/content-guard.js';
-import { type Card, type Form, message } from '../../cards.js';
-import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
-import { type CommandContext, UserError, userError } from '../../context.js';
-import { say } from '../../messages.js';
+import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
+import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../parse/command-spec.js';
 import { PLATFORM_OPTION, VIDEO_OPTION } from '../../parse/shared-options.js';
 import { parsePlatform } from '../../parse/validate-args.js';
 import {
@@ -22,9 +20,11 @@ import {
 import { encodePlatforms } from '../../publishing/action-state.js';
 import { decodeMetaState, META_FORM_ID, metaForm, metaValues } from '../../publishing/meta-form.js';
 import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
-import { resolveVideo } from '../../references.js';
-import { literal } from '../../text.js';
-import { PLATFORMS, type Platform, type PostMetadata, type Video } from '../../video-api.js';
+import { type Card, type Form, message } from '../../text/cards.js';
+import { say } from '../../text/messages.js';
+import { literal } from '../../text/text.js';
+import { resolveVideo } from '../../video-api/references.js';
+import { PLATFORMS, type Platform, type PostMetadata, type Video } from '../../video-api/video-api.js';
 
 const PICK_FORM_ID = 'meta.pick';
 const EDIT_ACTION = 'meta.edit';

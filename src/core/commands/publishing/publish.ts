@@ -3,10 +3,9 @@
  * "Publish now" button (a form: platform, account, visibility) and the account picker.
  */
 import { checkRole } from '../../approvals/roles.js';
-import type { Form, FormInput, Response } from '../../cards.js';
-import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
-import { type CommandContext, UserError, userError } from '../../context.js';
-import { say } from '../../messages.js';
+import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
+import { isRequestId, newRequestId } from '../../dispatch/request-id.js';
+import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../parse/command-spec.js';
 import { PLATFORM_OPTION, VIDEO_OPTION } from '../../parse/shared-options.js';
 import { parsePlatform } from '../../parse/validate-args.js';
 import { platformName } from '../../platforms/post-blocks.js';
@@ -20,9 +19,10 @@ import {
   publishVideo,
 } from '../../publishing/publish-flow.js';
 import { getVideo } from '../../publishing/schedule-flow.js';
-import { resolveVideo } from '../../references.js';
-import { isRequestId, newRequestId } from '../../request-id.js';
-import { command, flag, literal } from '../../text.js';
+import type { Form, FormInput, Response } from '../../text/cards.js';
+import { say } from '../../text/messages.js';
+import { command, flag, literal } from '../../text/text.js';
+import { resolveVideo } from '../../video-api/references.js';
 import {
   type Accounts,
   PLATFORMS,
@@ -30,7 +30,7 @@ import {
   PRIVACY,
   type Privacy,
   VideoApiError,
-} from '../../video-api.js';
+} from '../../video-api/video-api.js';
 
 const FORM_ID = 'publish.form';
 /** The longest post text any platform takes (spec §2: 5000); each platform's own limit is checked after. */

@@ -3,8 +3,8 @@
  * local record failed (`effects`). The same functions the commands use, with the stored idempotency key.
  */
 import { type ApprovedRunners, approvedBy, linksOf } from '../../approvals/runner-port.js';
-import type { CommandContext } from '../../context.js';
-import { userError } from '../../context.js';
+import type { CommandContext } from '../../dispatch/context.js';
+import { userError } from '../../dispatch/context.js';
 import { approvalOf, type EffectRunners } from '../../effects/reconcile.js';
 import { sendMove } from '../../publishing/move-flow.js';
 import {

@@ -4,15 +4,16 @@
  * every pending post of a video at once, so the platforms not moved are scheduled again at their own times
  * (move-flow.ts); under `approval publish` the move asks one approval.
  */
-import { defineCommand } from '../../command-spec.js';
-import { userError } from '../../context.js';
+
+import { userError } from '../../dispatch/context.js';
+import { defineCommand } from '../../parse/command-spec.js';
 import { VIDEO_OPTION } from '../../parse/shared-options.js';
 import { platformName } from '../../platforms/names.js';
 import { readPendingPosts } from '../../publishing/pending-posts.js';
 import { runSchedule } from '../../publishing/schedule-flow.js';
-import { resolveVideo } from '../../references.js';
-import { command } from '../../text.js';
+import { command } from '../../text/text.js';
 import { parseWhen } from '../../time/parse.js';
+import { resolveVideo } from '../../video-api/references.js';
 
 export const rescheduleCommand = defineCommand({
   name: 'reschedule',

@@ -4,13 +4,14 @@
  * it hears who answered and when. The value is the schedule as asked, so even a click racing the first sends
  * the same key and never doubles.
  */
-import type { Response } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
-import { oneShot } from '../../one-shot.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { oneShot } from '../../dispatch/one-shot.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
 import { decodeSchedule } from '../../publishing/action-state.js';
 import { SCHEDULE_CHOICE } from '../../publishing/move-flow.js';
 import { runSchedule } from '../../publishing/schedule-flow.js';
+import type { Response } from '../../text/cards.js';
 
 /** Every answer of one question names the same card: the request id minted for the question. */
 const questionOf = (value: string): string | undefined => decodeSchedule(value.split('|'))?.requestId;

@@ -3,19 +3,19 @@
  * is read in the caller's zone and echoed in that zone and UTC; missing metadata opens its form first.
  */
 import { checkRole } from '../../approvals/roles.js';
-import type { Form, FormInput, Response } from '../../cards.js';
-import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../command-spec.js';
-import { type CommandContext, UserError, userError } from '../../context.js';
-import { say } from '../../messages.js';
+import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
+import { newRequestId } from '../../dispatch/request-id.js';
+import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../parse/command-spec.js';
 import { VIDEO_OPTION } from '../../parse/shared-options.js';
 import { parsePlatforms } from '../../parse/validate-args.js';
 import { decodeVideoAction, encodeVideoAction } from '../../publishing/action-state.js';
 import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
-import { resolveVideo } from '../../references.js';
-import { newRequestId } from '../../request-id.js';
-import { command, literal } from '../../text.js';
+import type { Form, FormInput, Response } from '../../text/cards.js';
+import { say } from '../../text/messages.js';
+import { command, literal } from '../../text/text.js';
 import { parseWhen } from '../../time/parse.js';
-import { PLATFORMS, type Platform, type Video } from '../../video-api.js';
+import { resolveVideo } from '../../video-api/references.js';
+import { PLATFORMS, type Platform, type Video } from '../../video-api/video-api.js';
 
 const FORM_ID = 'schedule.form';
 

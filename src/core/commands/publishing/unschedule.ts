@@ -5,17 +5,17 @@
  */
 import { checkRole } from '../../approvals/roles.js';
 import { withdrawScheduleRequests } from '../../approvals/withdraw.js';
-import { type Card, message } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+import type { CommandContext } from '../../dispatch/context.js';
 import { updateVideoCard } from '../../live/projections.js';
 import { readScheduleState, stopScheduleWatch } from '../../live/schedule-watcher.js';
+import { defineCommand } from '../../parse/command-spec.js';
 import { platformName } from '../../platforms/post-blocks.js';
-import { resolveVideo } from '../../references.js';
-import { command, hole, literal } from '../../text.js';
+import { type Card, message } from '../../text/cards.js';
+import { command, hole, literal } from '../../text/text.js';
 import { formatBoth } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
-import { type CalendarEntry, VideoApiError } from '../../video-api.js';
+import { resolveVideo } from '../../video-api/references.js';
+import { type CalendarEntry, VideoApiError } from '../../video-api/video-api.js';
 
 const DAY = 24 * 3600_000;
 /** The calendar window re-read after a 409: recent outcomes and anything still ahead. */

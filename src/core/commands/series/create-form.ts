@@ -7,16 +7,17 @@
  * Confirm creates one series. Submitting runs the same checks as the text command and answers the same cost
  * card; nothing is created before Confirm.
  */
-import { type FormInput, LIMITS, type Response, type SelectOption } from '../../cards.js';
-import type { FormSpec, RawArgs } from '../../command-spec.js';
-import { type CommandContext, UserError, userError } from '../../context.js';
-import { say } from '../../messages.js';
+
+import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
+import { isRequestId, newRequestId } from '../../dispatch/request-id.js';
+import type { FormSpec, RawArgs } from '../../parse/command-spec.js';
 import { validateArgs } from '../../parse/validate-args.js';
 import { platformName } from '../../platforms/names.js';
-import { isRequestId, newRequestId } from '../../request-id.js';
 import { DURATIONS, type SeriesFieldArgs, seriesFieldsFrom } from '../../series/series-fields.js';
 import { TimeZoneNeeded } from '../../settings/time-zone.js';
-import { type OptionItem, type OptionKind, PLATFORMS, VideoApiError } from '../../video-api.js';
+import { type FormInput, LIMITS, type Response, type SelectOption } from '../../text/cards.js';
+import { say } from '../../text/messages.js';
+import { type OptionItem, type OptionKind, PLATFORMS, VideoApiError } from '../../video-api/video-api.js';
 import { NAME_MAX } from '../../videos/create-request.js';
 import { confirmCreate, createCommand } from './create.js';
 

@@ -12,12 +12,10 @@
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
-import type { Card, Response } from '../../cards.js';
-import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
-import { catalogLabel } from '../../labels.js';
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { actionKey } from '../../dispatch/request-id.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
-import { actionKey } from '../../request-id.js';
+import { type ActionSpec, type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { publicationFields } from '../../series/publication.js';
 import {
   balance,
@@ -34,8 +32,10 @@ import {
   seriesFieldsFrom,
 } from '../../series/series-fields.js';
 import { priceText, spendCard } from '../../series/spend-confirm.js';
-import { command, literal } from '../../text.js';
-import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api.js';
+import type { Card, Response } from '../../text/cards.js';
+import { catalogLabel } from '../../text/labels.js';
+import { command, literal } from '../../text/text.js';
+import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api/video-api.js';
 import { openCreateForm } from './create-form.js';
 import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 

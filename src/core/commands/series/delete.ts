@@ -5,18 +5,18 @@
  * is re-authorised).
  */
 import { checkRole } from '../../approvals/roles.js';
-import type { Response } from '../../cards.js';
-import { type ActionSpec, defineCommand } from '../../command-spec.js';
-import { UserError } from '../../context.js';
+import { UserError } from '../../dispatch/context.js';
+import { fromCard, onCard, oneShot } from '../../dispatch/one-shot.js';
+import { newRequestId } from '../../dispatch/request-id.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
-import { isNotFound } from '../../not-found.js';
-import { fromCard, onCard, oneShot } from '../../one-shot.js';
+import { type ActionSpec, defineCommand } from '../../parse/command-spec.js';
 import { SERIES_OPTION } from '../../parse/shared-options.js';
-import { resolveSeries } from '../../references.js';
-import { newRequestId } from '../../request-id.js';
 import { getSeriesById } from '../../series/series-common.js';
-import { code, command, literal } from '../../text.js';
-import { VideoApiError } from '../../video-api.js';
+import type { Response } from '../../text/cards.js';
+import { isNotFound } from '../../text/not-found.js';
+import { code, command, literal } from '../../text/text.js';
+import { resolveSeries } from '../../video-api/references.js';
+import { VideoApiError } from '../../video-api/video-api.js';
 
 export const DELETE_CONFIRM = 'series.delete.confirm';
 export const DELETE_CANCEL = 'series.delete.cancel';

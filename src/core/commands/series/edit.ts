@@ -17,14 +17,11 @@
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole, type Role } from '../../approvals/roles.js';
-import type { Response } from '../../cards.js';
-import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
-import { catalogLabel } from '../../labels.js';
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { actionKey } from '../../dispatch/request-id.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
+import { type ActionSpec, type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { SERIES_OPTION } from '../../parse/shared-options.js';
-import { type Ref, resolveSeries } from '../../references.js';
-import { actionKey } from '../../request-id.js';
 import { describeDays, type Weekday } from '../../series/cadence.js';
 import { changesPublication, PUBLICATION_FIELDS, publicationFields } from '../../series/publication.js';
 import {
@@ -42,8 +39,11 @@ import {
   seriesFieldsFrom,
 } from '../../series/series-fields.js';
 import { priceText, spendCard } from '../../series/spend-confirm.js';
-import { command, literal } from '../../text.js';
-import type { Series, SeriesPatch } from '../../video-api.js';
+import type { Response } from '../../text/cards.js';
+import { catalogLabel } from '../../text/labels.js';
+import { command, literal } from '../../text/text.js';
+import { type Ref, resolveSeries } from '../../video-api/references.js';
+import type { Series, SeriesPatch } from '../../video-api/video-api.js';
 import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
 /** Changing these moves the posting slots: the watcher re-reads them. */

@@ -2,15 +2,16 @@
  * `series episodes <s> [--page N]`: the series' episodes, newest first, with their status, scheduled time in
  * the caller's zone and video id; Older/Newer buttons page through them.
  */
-import type { Card, Control, Section } from '../../cards.js';
-import { type ActionSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { type ActionSpec, defineCommand } from '../../parse/command-spec.js';
 import { SERIES_OPTION } from '../../parse/shared-options.js';
-import { resolveSeries } from '../../references.js';
 import { formatWhen } from '../../series/cadence.js';
 import { clip, getSeriesById, joinValue, splitValue } from '../../series/series-common.js';
-import { code, command, hole, literal } from '../../text.js';
-import type { Episode } from '../../video-api.js';
+import type { Card, Control, Section } from '../../text/cards.js';
+import { code, command, hole, literal } from '../../text/text.js';
+import { resolveSeries } from '../../video-api/references.js';
+import type { Episode } from '../../video-api/video-api.js';
 
 export const EPISODES_PAGE = 'series.episodes.page';
 const PAGE_SIZE = 10;

@@ -4,20 +4,16 @@
  * posts the episode's video status card and watches its generation.
  */
 
-import { describeApiError } from '../../api-errors.js';
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
-import type { Card, Response } from '../../cards.js';
-import { type ActionSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { oneShot } from '../../dispatch/one-shot.js';
+import { clickKey, isRequestId, newRequestId } from '../../dispatch/request-id.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
-import { catalogLabel } from '../../labels.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
-import { oneShot } from '../../one-shot.js';
+import { type ActionSpec, defineCommand } from '../../parse/command-spec.js';
 import { SERIES_OPTION } from '../../parse/shared-options.js';
-import { resolveSeries } from '../../references.js';
-import { clickKey, isRequestId, newRequestId } from '../../request-id.js';
 import {
   balance,
   DEFAULT_SERIES_MODEL,
@@ -28,8 +24,12 @@ import {
   videoName,
 } from '../../series/series-common.js';
 import { cancelledCard, priceText, spendCard } from '../../series/spend-confirm.js';
-import { code, command, literal } from '../../text.js';
-import { VideoApiError } from '../../video-api.js';
+import type { Card, Response } from '../../text/cards.js';
+import { catalogLabel } from '../../text/labels.js';
+import { code, command, literal } from '../../text/text.js';
+import { describeApiError } from '../../video-api/api-errors.js';
+import { resolveSeries } from '../../video-api/references.js';
+import { VideoApiError } from '../../video-api/video-api.js';
 
 export const GENERATE_CONFIRM = 'series.generate.confirm';
 export const GENERATE_CANCEL = 'series.generate.cancel';

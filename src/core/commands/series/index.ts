@@ -1,4 +1,4 @@
-import type { CommandModule } from '../../command-spec.js';
+import type { CommandModule } from '../../parse/command-spec.js';
 import { createCancelAction, createCommand, createConfirmAction } from './create.js';
 import { createForm } from './create-form.js';
 import { deleteCancelAction, deleteCommand, deleteConfirmAction } from './delete.js';

@@ -1,9 +1,10 @@
 /** `series list`: every series of the team with its state, niche and source. */
-import type { Card } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
-import { catalogLabeller } from '../../labels.js';
+
+import { defineCommand } from '../../parse/command-spec.js';
 import { clip } from '../../series/series-common.js';
-import { code, command, hole, literal } from '../../text.js';
+import type { Card } from '../../text/cards.js';
+import { catalogLabeller } from '../../text/labels.js';
+import { code, command, hole, literal } from '../../text/text.js';
 
 /** A chat message stays readable up to about this many lines; the rest is counted. */
 const MAX_LINES = 40;

@@ -1,7 +1,7 @@
 /** `series pause <s>`: stops automatic episodes (and their charges) until resumed. */
-import { defineCommand } from '../../command-spec.js';
+import { defineCommand } from '../../parse/command-spec.js';
 import { SERIES_OPTION } from '../../parse/shared-options.js';
-import { resolveSeries } from '../../references.js';
+import { resolveSeries } from '../../video-api/references.js';
 import { setPaused } from './set-paused.js';
 
 export const pauseCommand = defineCommand({

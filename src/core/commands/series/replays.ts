@@ -3,10 +3,10 @@
  * generate, a charge whose local record failed. The same functions the commands use.
  */
 import { type ApprovedRunners, approvedBy, malformed, str } from '../../approvals/runner-port.js';
-import { userError } from '../../context.js';
+import { userError } from '../../dispatch/context.js';
 import { approvalOf, type EffectRunners } from '../../effects/reconcile.js';
 import { getSeriesById } from '../../series/series-common.js';
-import type { SeriesInput, SeriesPatch } from '../../video-api.js';
+import type { SeriesInput, SeriesPatch } from '../../video-api/video-api.js';
 import { createSeries } from './create.js';
 import { applySeriesEdit } from './edit.js';
 import { generateEpisode } from './generate.js';

@@ -1,8 +1,8 @@
 /** `series resume <s>`: the cost per episode and the balance first; Confirm restarts the schedule. */
 import { checkRole } from '../../approvals/roles.js';
-import { defineCommand } from '../../command-spec.js';
+import { defineCommand } from '../../parse/command-spec.js';
 import { SERIES_OPTION } from '../../parse/shared-options.js';
-import { resolveSeries } from '../../references.js';
+import { resolveSeries } from '../../video-api/references.js';
 import { confirmResume } from './set-paused.js';
 
 export const resumeCommand = defineCommand({

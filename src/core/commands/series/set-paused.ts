@@ -11,14 +11,10 @@
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
-import type { Response } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
-import { catalogLabel } from '../../labels.js';
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { actionKey, isRequestId, newRequestId } from '../../dispatch/request-id.js';
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
-import { readOrNotFound } from '../../not-found.js';
-import type { Ref } from '../../references.js';
-import { actionKey, isRequestId, newRequestId } from '../../request-id.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
 import { describeSchedule } from '../../series/cadence.js';
 import {
   balance,
@@ -31,7 +27,11 @@ import {
   splitValue,
 } from '../../series/series-common.js';
 import { priceText, spendCard } from '../../series/spend-confirm.js';
-import { literal } from '../../text.js';
+import type { Response } from '../../text/cards.js';
+import { catalogLabel } from '../../text/labels.js';
+import { readOrNotFound } from '../../text/not-found.js';
+import { literal } from '../../text/text.js';
+import type { Ref } from '../../video-api/references.js';
 import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
 export interface SetPausedOptions {

@@ -1,12 +1,13 @@
 /** `series show <s>`: the full configuration, the voice by name, the schedule in words and the next post. */
-import type { Card, Control } from '../../cards.js';
-import { defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+
+import type { CommandContext } from '../../dispatch/context.js';
+import { defineCommand } from '../../parse/command-spec.js';
 import { SERIES_OPTION } from '../../parse/shared-options.js';
-import { resolveSeries } from '../../references.js';
 import { configFields, getSeriesById } from '../../series/series-common.js';
-import { code, command, literal } from '../../text.js';
-import type { Series } from '../../video-api.js';
+import type { Card, Control } from '../../text/cards.js';
+import { code, command, literal } from '../../text/text.js';
+import { resolveSeries } from '../../video-api/references.js';
+import type { Series } from '../../video-api/video-api.js';
 import { resumeButton } from './set-paused.js';
 
 export const showCommand = defineCommand({

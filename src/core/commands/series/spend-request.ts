@@ -4,13 +4,14 @@
  * `series-spend:<id>`), with the idempotency key minted when the card opened, so the buttons carry only the
  * short id and a double click, a retry or an approver's run sends one key. Only the person who asked answers.
  */
-import type { Card, Response } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
-import { oneShot } from '../../one-shot.js';
-import { newRequestId } from '../../request-id.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { oneShot } from '../../dispatch/one-shot.js';
+import { newRequestId } from '../../dispatch/request-id.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
 import { cancelledCard } from '../../series/spend-confirm.js';
-import type { SeriesInput, SeriesPatch } from '../../video-api.js';
+import type { Card, Response } from '../../text/cards.js';
+import type { SeriesInput, SeriesPatch } from '../../video-api/video-api.js';
 
 export type SpendOp = 'create' | 'resume' | 'edit';
 

@@ -4,12 +4,13 @@
  * overrides that guess from the file extension (a URL without one, a stream). Then the same live card and
  * generation watch as `create`.
  */
-import { message } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { userError } from '../../context.js';
+
+import { userError } from '../../dispatch/context.js';
+import { actionKey } from '../../dispatch/request-id.js';
 import { displayName } from '../../format/video.js';
-import { actionKey } from '../../request-id.js';
-import { command, literal } from '../../text.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
+import { message } from '../../text/cards.js';
+import { command, literal } from '../../text/text.js';
 import { catalogValue } from '../../videos/catalog-choices.js';
 import { NAME_MAX } from '../../videos/create-request.js';
 import { trackGeneration } from '../../videos/tracking.js';

@@ -6,14 +6,14 @@
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
-import type { Card, Response } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { oneShot } from '../../dispatch/one-shot.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { displayName, excerpt } from '../../format/video.js';
-import { oneShot } from '../../one-shot.js';
-import { literal } from '../../text.js';
-import { VideoApiError } from '../../video-api.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import type { Card, Response } from '../../text/cards.js';
+import { literal } from '../../text/text.js';
+import { VideoApiError } from '../../video-api/video-api.js';
 import {
   displayedName,
   type PendingCreate,

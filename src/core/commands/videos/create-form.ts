@@ -5,13 +5,14 @@
  * prompt (create-options.ts). What the form does not ask (style, music, and those options when typed as
  * flags) rides along in the form state.
  */
-import { LIMITS, message, type Response, type SelectOption } from '../../cards.js';
-import type { FormSpec, RawArgs } from '../../command-spec.js';
-import { type CommandContext, UserError } from '../../context.js';
+
+import { type CommandContext, UserError } from '../../dispatch/context.js';
 import { voiceLabel } from '../../format/video.js';
-import { uploadedOr, withUploads } from '../../long-text.js';
-import { type MessageCode, say } from '../../messages.js';
-import type { Voice } from '../../video-api.js';
+import type { FormSpec, RawArgs } from '../../parse/command-spec.js';
+import { LIMITS, message, type Response, type SelectOption } from '../../text/cards.js';
+import { uploadedOr, withUploads } from '../../text/long-text.js';
+import { type MessageCode, say } from '../../text/messages.js';
+import type { Voice } from '../../video-api/video-api.js';
 import {
   defaultVoice,
   loadVoices,

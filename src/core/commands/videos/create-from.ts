@@ -3,9 +3,10 @@
  * named by its link (`create --from-file <link>`), and a message turned into a video ("Make a video from
  * this": Slack's message shortcut, Discord's message command), which opens the create form prefilled.
  */
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
-import { TEXT_FILE_TYPES } from '../../long-text.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { TEXT_FILE_TYPES } from '../../text/long-text.js';
 import { SCRIPT_MAX } from '../../videos/create-request.js';
 import { createForm } from './create-form.js';
 

@@ -6,12 +6,13 @@
  * Once the card has acted (Create or Cancel pressed), the button and a form still open say so and change
  * nothing: an approver never approves other options than those asked.
  */
-import type { Form, FormInput, Response } from '../../cards.js';
-import type { ActionSpec, FormSpec } from '../../command-spec.js';
-import { type CommandContext, UserError, userError } from '../../context.js';
-import { say } from '../../messages.js';
-import { answeredAlready, oneShot } from '../../one-shot.js';
-import type { CreateVideoInput } from '../../video-api.js';
+
+import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
+import { answeredAlready, oneShot } from '../../dispatch/one-shot.js';
+import type { ActionSpec, FormSpec } from '../../parse/command-spec.js';
+import type { Form, FormInput, Response } from '../../text/cards.js';
+import { say } from '../../text/messages.js';
+import type { CreateVideoInput } from '../../video-api/video-api.js';
 import {
   CREATE_OPTIONS_ACTION,
   checkDraft,

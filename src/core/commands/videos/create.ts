@@ -3,11 +3,12 @@
  * [--negative T] [script…]`: prices the video and asks for confirmation (cost and balance) before anything
  * is charged. No script opens the form (the common inputs; the rest is the cost card's "More options").
  */
-import { message } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { userError } from '../../context.js';
-import { command } from '../../text.js';
-import { MODELS } from '../../video-api.js';
+
+import { userError } from '../../dispatch/context.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
+import { message } from '../../text/cards.js';
+import { command } from '../../text/text.js';
+import { MODELS } from '../../video-api/video-api.js';
 import {
   DIRECTIVE_MAX,
   NAME_MAX,

@@ -3,18 +3,18 @@
  * the video, stops every watch about it and turns its status cards into a tombstone, in one transaction.
  */
 import { checkRole } from '../../approvals/roles.js';
-import { message, type Response } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { userError } from '../../context.js';
+import { userError } from '../../dispatch/context.js';
+import { fromCard, onCard, oneShot } from '../../dispatch/one-shot.js';
+import { newRequestId } from '../../dispatch/request-id.js';
 import { displayName } from '../../format/video.js';
 import { updateVideoCard } from '../../live/projections.js';
-import { isNotFound } from '../../not-found.js';
-import { fromCard, onCard, oneShot } from '../../one-shot.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
-import { resolveVideo } from '../../references.js';
-import { newRequestId } from '../../request-id.js';
-import { literal } from '../../text.js';
+import { message, type Response } from '../../text/cards.js';
+import { isNotFound } from '../../text/not-found.js';
+import { literal } from '../../text/text.js';
+import { resolveVideo } from '../../video-api/references.js';
 import { watchesOfVideo } from '../../videos/tracking.js';
 
 export const deleteCommand: CommandSpec = defineCommand({

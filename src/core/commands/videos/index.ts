@@ -1,4 +1,4 @@
-import type { CommandModule } from '../../command-spec.js';
+import type { CommandModule } from '../../parse/command-spec.js';
 import { captionCommand } from './caption.js';
 import { createCommand } from './create.js';
 import { createCancelAction, createConfirmAction } from './create-confirm.js';

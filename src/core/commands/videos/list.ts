@@ -3,17 +3,18 @@
  * buttons (their value carries the page number, so a click is self-contained). `--csv` sends every video the
  * key sees (up to `CSV_MAX_ROWS`) as a CSV file, reading the list 100 at a time.
  */
-import type { Card, Control, Response, Section } from '../../cards.js';
-import { message } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
 import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
 import { excerpt } from '../../format/video.js';
-import { code, command, hole, link, literal } from '../../text.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
+import type { Card, Control, Response, Section } from '../../text/cards.js';
+import { message } from '../../text/cards.js';
+import { code, command, hole, link, literal } from '../../text/text.js';
 import { csvTimesNote, formatCsvDateTime, formatDateTime } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
-import type { VideoListItem } from '../../video-api.js';
+import type { VideoListItem } from '../../video-api/video-api.js';
 import { SHOW_HERE_ACTION } from './status.js';
 
 export const PAGE_SIZE = 10;

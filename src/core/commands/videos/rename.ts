@@ -2,12 +2,12 @@
  * `rename <video> <name>`: PATCH the name (max 120), and retitle this channel's status card.
  */
 import { guardContentChange, withContentNote } from '../../approvals/content-guard.js';
-import { message } from '../../cards.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/projections.js';
-import { resolveVideo } from '../../references.js';
-import { code, literal } from '../../text.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
+import { message } from '../../text/cards.js';
+import { code, literal } from '../../text/text.js';
+import { resolveVideo } from '../../video-api/references.js';
 import { NAME_MAX } from '../../videos/create-request.js';
 
 export const renameCommand: CommandSpec = defineCommand({

@@ -3,16 +3,17 @@
  * render (free) with one idempotency key per user action, and watches it on the video's status card in
  * this channel, which ends with the MP4 link.
  */
-import { message, type Response } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import { type CommandContext, userError } from '../../context.js';
+
+import { type CommandContext, userError } from '../../dispatch/context.js';
+import { actionKey, clickKey } from '../../dispatch/request-id.js';
 import { videoState } from '../../live/projections.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
-import { resolveVideo } from '../../references.js';
-import { actionKey, clickKey } from '../../request-id.js';
-import { literal } from '../../text.js';
-import { CODECS, type Codec } from '../../video-api.js';
+import { message, type Response } from '../../text/cards.js';
+import { literal } from '../../text/text.js';
+import { resolveVideo } from '../../video-api/references.js';
+import { CODECS, type Codec } from '../../video-api/video-api.js';
 import { modelFromVideo } from '../../videos/card-model.js';
 import { trackRender } from '../../videos/tracking.js';
 

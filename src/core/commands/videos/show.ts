@@ -2,18 +2,25 @@
  * `show <video>`: everything stored about a video: status, model, voice, script excerpt, every post metadata
  * block, thumbnails and the rendered MP4.
  */
-import type { Card, Control, Field } from '../../cards.js';
-import { message } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+
+import type { CommandContext } from '../../dispatch/context.js';
 import { excerpt, statusLabel, voiceLabel } from '../../format/video.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { platformName } from '../../platforms/names.js';
-import { resolveVideo } from '../../references.js';
-import { code, command, hole, link, literal } from '../../text.js';
+import type { Card, Control, Field } from '../../text/cards.js';
+import { message } from '../../text/cards.js';
+import { code, command, hole, link, literal } from '../../text/text.js';
 import { formatDateTime } from '../../time/format.js';
-import { PLATFORMS, type Platform, type PostMetadata, type Video, VideoApiError } from '../../video-api.js';
+import { resolveVideo } from '../../video-api/references.js';
+import {
+  PLATFORMS,
+  type Platform,
+  type PostMetadata,
+  type Video,
+  VideoApiError,
+} from '../../video-api/video-api.js';
 import { loadVoices } from '../../videos/catalog-choices.js';
 import { SHOW_HERE_ACTION } from './status.js';
 

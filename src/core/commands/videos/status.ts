@@ -3,16 +3,17 @@
  * caller's key must resolve the video (another team's id is "not found" and nothing is shown), then the
  * video's one card state is shown in this conversation too, kept current by every change from anywhere.
  */
-import { message, type Response } from '../../cards.js';
-import { type ActionSpec, type CommandSpec, defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+
+import type { CommandContext } from '../../dispatch/context.js';
 import { isTerminal, statusLabel } from '../../format/video.js';
 import { repostIfUnposted, unpostableNotice, videoCardKey } from '../../live/live-card.js';
 import { projectionsOf, showVideo } from '../../live/projections.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
+import { type ActionSpec, type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
-import { type Ref, resolveVideo } from '../../references.js';
-import { command, literal } from '../../text.js';
+import { message, type Response } from '../../text/cards.js';
+import { command, literal } from '../../text/text.js';
+import { type Ref, resolveVideo } from '../../video-api/references.js';
 import { modelFromVideo, phaseOf } from '../../videos/card-model.js';
 import { trackGeneration } from '../../videos/tracking.js';
 

@@ -4,13 +4,13 @@
  * card. A user pick is never overwritten by automatic regeneration (spec §3).
  */
 import { guardContentChange, withContentNote } from '../../approvals/content-guard.js';
-import { message, type Response } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { userError } from '../../context.js';
+import { userError } from '../../dispatch/context.js';
 import { displayName } from '../../format/video.js';
 import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/projections.js';
-import { literal } from '../../text.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { message, type Response } from '../../text/cards.js';
+import { literal } from '../../text/text.js';
 import { cardThumbnails } from '../../videos/card-model.js';
 import { thumbnailsCard } from './thumbnails.js';
 

@@ -2,16 +2,17 @@
  * `thumbnails <video>`: the AI thumbnail options with hook text, score and grade, each with "Use this"; the
  * states where there is nothing to pick (still generating, queued, partial, failed) are explained.
  */
-import type { Card, Tone } from '../../cards.js';
-import { message } from '../../cards.js';
-import type { ActionSpec } from '../../command-spec.js';
-import { type CommandSpec, defineCommand } from '../../command-spec.js';
-import type { CommandContext } from '../../context.js';
+
+import type { CommandContext } from '../../dispatch/context.js';
 import { thumbnailSections } from '../../live/video-card.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
-import { resolveVideo } from '../../references.js';
-import { code, command, literal } from '../../text.js';
-import type { Video } from '../../video-api.js';
+import type { Card, Tone } from '../../text/cards.js';
+import { message } from '../../text/cards.js';
+import { code, command, literal } from '../../text/text.js';
+import { resolveVideo } from '../../video-api/references.js';
+import type { Video } from '../../video-api/video-api.js';
 import { cardThumbnails } from '../../videos/card-model.js';
 
 function explain(video: Video): { text: string; tone: Tone } {

@@ -2,7 +2,7 @@
  * A locked database (an operator's shell, a backup, a second instance) must never freeze the bot: the store
  * waits only briefly for a lock (`busyTimeoutMs`) and throws; the callers here retry later, asynchronously.
  */
-import type { Clock } from './ports/index.js';
+import type { Clock } from '../ports/index.js';
 
 /**
  * The stores' codes for "another connection holds the lock" (SQLite's result codes, PostgreSQL's SQLSTATEs),

@@ -2,7 +2,7 @@
  * Deadlines on the injected clock (its `timer`), so tests move time instead of waiting: the Slack and Discord
  * acknowledgement budgets, autocomplete, and HTTP calls that must not hang.
  */
-import type { Clock } from './ports/index.js';
+import type { Clock } from '../ports/index.js';
 
 /** `work`'s result if it settles within `ms`, else undefined; the timer is cancelled either way. */
 export async function within<T>(clock: Clock, ms: number, work: Promise<T>): Promise<T | undefined> {

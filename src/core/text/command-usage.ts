@@ -3,9 +3,10 @@
  * as each platform types them: `/reel create <script…> [--voice VOICE]` on Slack, `/reel create
  * script:<script> [voice:<voice>]` on Discord.
  */
+
+import type { CommandSpec, OptionSpec } from '../parse/command-spec.js';
+import { createRegistry, parseCommandText } from '../parse/parse-command.js';
 import { encodeCommand, type UsageOption } from './command-ref.js';
-import type { CommandSpec, OptionSpec } from './command-spec.js';
-import { createRegistry, parseCommandText } from './parse/parse-command.js';
 
 const usageOption = (o: OptionSpec): UsageOption => ({
   name: o.name,

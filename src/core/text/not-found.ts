@@ -2,9 +2,9 @@
  * "Look it up; if it is not there, say so." The video service answers 404 for a thing deleted elsewhere and
  * for another team's (a key sees only its own team); both read the same to the member.
  */
-import { userError } from './context.js';
+import { userError } from '../dispatch/context.js';
+import { VideoApiError } from '../video-api/video-api.js';
 import type { MessageCode } from './messages.js';
-import { VideoApiError } from './video-api.js';
 
 /** The codes that say "no <thing> matches `ref`". */
 export type NotFoundCode = Extract<MessageCode, `not-found-${string}`>;

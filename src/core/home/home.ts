@@ -10,22 +10,23 @@
  * messages with the app; the others answer on the dashboard itself. Buttons that need the conversation
  * (paging a list in place, say) are left out.
  */
-import { workspaceOf } from './address.js';
-import { APPROVE_ACTION, REJECT_ACTION, WITHDRAW_ACTION } from './approvals/card.js';
-import type { Bot } from './bot.js';
-import type { Button, Card, Control, Section } from './cards.js';
-import { LIMITS } from './cards.js';
-import type { RequestInfo } from './context.js';
-import { formatMention } from './people/mentions.js';
-import type { Store, Subscription } from './ports/index.js';
-import { mayManageFromHome } from './settings/subscription-visibility.js';
+
+import { APPROVE_ACTION, REJECT_ACTION, WITHDRAW_ACTION } from '../approvals/card.js';
+import type { Bot } from '../dispatch/bot.js';
+import type { RequestInfo } from '../dispatch/context.js';
+import { formatMention } from '../people/mentions.js';
+import { workspaceOf } from '../ports/address.js';
+import type { Store, Subscription } from '../ports/index.js';
+import { mayManageFromHome } from '../settings/subscription-visibility.js';
 import {
   describeSubscription,
   seriesNameOf,
   subscriptionWatch,
   WHAT_IT_POSTS,
-} from './settings/subscriptions.js';
-import { channel as channelToken, command } from './text.js';
+} from '../settings/subscriptions.js';
+import type { Button, Card, Control, Section } from '../text/cards.js';
+import { LIMITS } from '../text/cards.js';
+import { channel as channelToken, command } from '../text/text.js';
 
 /** Opens the link form (the `link` command's private form). */
 export const HOME_LINK_ACTION = 'home.link';

@@ -4,11 +4,11 @@
  * values as platform names ("YouTube"), and ids as the names of the videos and series they stand for.
  * A value no catalog names is humanised ("true_crime" → "True crime"), never shown as snake_case.
  */
-import type { CommandContext } from './context.js';
-import { UserError } from './context.js';
-import { type OptionItem, type OptionKind, VideoApiError } from './video-api.js';
+import type { CommandContext } from '../dispatch/context.js';
+import { UserError } from '../dispatch/context.js';
+import { type OptionItem, type OptionKind, VideoApiError } from '../video-api/video-api.js';
 
-export { platformName } from './platforms/names.js';
+export { platformName } from '../platforms/names.js';
 
 /** Short words a humanised value keeps in capitals. */
 const ACRONYMS = new Set(['ai', 'tv', '3d', 'ui', 'ux', 'uk', 'us', 'eu']);

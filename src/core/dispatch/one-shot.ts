@@ -9,15 +9,16 @@
  * An outcome meant for the whole conversation (`series create`'s "Series created") is posted there through the
  * outbox, in the transaction that stores the outcome, so it is said once however often the card is clicked.
  */
-import { type Card, type Control, message, type Response } from './cards.js';
-import type { ActionSpec } from './command-spec.js';
+
+import { postToChannel } from '../live/live-card.js';
+import type { ActionSpec } from '../parse/command-spec.js';
+import { formatMention } from '../people/mentions.js';
+import { type Card, type Control, message, type Response } from '../text/cards.js';
+import { say } from '../text/messages.js';
+import { formatSeen } from '../time/format.js';
 import { type CommandContext, userError } from './context.js';
 import { isErrorReply } from './error-card.js';
-import { postToChannel } from './live/live-card.js';
-import { say } from './messages.js';
-import { formatMention } from './people/mentions.js';
 import { isRequestId } from './request-id.js';
-import { formatSeen } from './time/format.js';
 
 /** What a one-shot card's click did, kept under `one-shot:<card>` in the card states. */
 interface OneShotRecord {

@@ -1,12 +1,10 @@
 /**
  * The environment a command, click or form handler runs in: who asked, where, and the core's dependencies.
  */
-import { workspaceOf } from './address.js';
-import type { ApprovedRunners } from './approvals/runner-port.js';
-import { effectiveSettings } from './approvals/workspace-policy.js';
-import type { Bot } from './bot.js';
-import { type CatalogCache, keyId } from './catalog-cache.js';
-import type { MessageCode } from './messages.js';
+
+import type { ApprovedRunners } from '../approvals/runner-port.js';
+import { effectiveSettings } from '../approvals/workspace-policy.js';
+import { workspaceOf } from '../ports/address.js';
 import type {
   ChannelSettings,
   ChatPlatform,
@@ -19,10 +17,13 @@ import type {
   MessageAddress,
   Store,
   UserAddress,
-} from './ports/index.js';
-import { StoredKeyUnreadableError } from './ports/index.js';
-import { TimeZoneNeeded } from './settings/time-zone.js';
-import type { VideoApi, VideoApiFactory } from './video-api.js';
+} from '../ports/index.js';
+import { StoredKeyUnreadableError } from '../ports/index.js';
+import { TimeZoneNeeded } from '../settings/time-zone.js';
+import type { MessageCode } from '../text/messages.js';
+import { type CatalogCache, keyId } from '../video-api/catalog-cache.js';
+import type { VideoApi, VideoApiFactory } from '../video-api/video-api.js';
+import type { Bot } from './bot.js';
 
 /** Who asked, and where. Built by the adapter from the platform payload. */
 export interface RequestInfo {

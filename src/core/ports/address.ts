@@ -2,7 +2,7 @@
  * Opaque addresses (`platform:workspace:id[:message]`), encoded and decoded in this one place.
  * Adapters build them from platform payloads; the core only compares and stores them.
  */
-import type { ChatPlatform, ConversationAddress, MessageAddress, UserAddress } from './ports/index.js';
+import type { ChatPlatform, ConversationAddress, MessageAddress, UserAddress } from './index.js';
 
 const PLATFORMS: readonly ChatPlatform[] = ['slack', 'discord', 'playground'];
 

@@ -3,7 +3,7 @@
  * minutes so `create` can show costs and Discord autocomplete answers instantly.
  */
 import { createHash } from 'node:crypto';
-import type { Clock } from './ports/index.js';
+import type { Clock } from '../ports/index.js';
 import type { Accounts, OptionCatalog, OptionKind, VideoApi, Voice } from './video-api.js';
 
 const TTL_MS = 5 * 60_000;

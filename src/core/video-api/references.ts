@@ -2,9 +2,9 @@
  * A video or series is named by id, a unique name prefix, or `last` (the caller's most recent).
  * Resolution reads the team's lists with the caller's key, so another team's ids are simply not found.
  */
-import { type CommandContext, userError } from './context.js';
-import { isNotFound, readOrNotFound } from './not-found.js';
-import { code, literal } from './text.js';
+import { type CommandContext, userError } from '../dispatch/context.js';
+import { isNotFound, readOrNotFound } from '../text/not-found.js';
+import { code, literal } from '../text/text.js';
 
 export interface Ref {
   id: string;

@@ -2,7 +2,7 @@
  * Turns a `VideoApiError` into a message code + params (DESIGN §6): 402 shows cost and balance,
  * 403 forbidden_scope names the scope the endpoint needs, 429 says when, 404 says "not found in your team".
  */
-import { hasMessage, type MessageCode, say } from './messages.js';
+import { hasMessage, type MessageCode, say } from '../text/messages.js';
 import { VideoApiError } from './video-api.js';
 
 /** Scope per endpoint (spec §4), so a 403 can name what is missing without reading the message. */

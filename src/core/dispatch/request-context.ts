@@ -1,8 +1,8 @@
-import type { ApprovedRunners } from './approvals/runner-port.js';
+import type { ApprovedRunners } from '../approvals/runner-port.js';
+import { trackRemoteWrites } from '../video-api/remote-writes.js';
+import type { VideoApiFactory } from '../video-api/video-api.js';
 import { type CommandContext, type CoreDeps, createContext, type RequestInfo } from './context.js';
-import { trackRemoteWrites } from './remote-writes.js';
 import { recordWriteDone } from './request-id.js';
-import type { VideoApiFactory } from './video-api.js';
 
 /** Opens each request's context and remembers whether it sent a call that changes something remotely. */
 export interface RequestContexts {

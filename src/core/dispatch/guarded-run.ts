@@ -1,9 +1,9 @@
-import type { Response } from './cards.js';
-import type { CommandSpec } from './command-spec.js';
+import type { CommandSpec } from '../parse/command-spec.js';
+import type { Logger } from '../ports/index.js';
+import type { Response } from '../text/cards.js';
 import type { CommandContext, CoreDeps } from './context.js';
 import { retryWhileBusy } from './database-busy.js';
 import { failureReply } from './failure-reply.js';
-import type { Logger } from './ports/index.js';
 import type { RequestContexts } from './request-context.js';
 
 /**

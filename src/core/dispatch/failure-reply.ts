@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { describeApiError, isApiError } from './api-errors.js';
-import type { Response } from './cards.js';
-import type { CommandSpec } from './command-spec.js';
+import type { CommandSpec } from '../parse/command-spec.js';
+import type { Logger } from '../ports/index.js';
+import type { Response } from '../text/cards.js';
+import { isInputMistake, say } from '../text/messages.js';
+import { describeApiError, isApiError } from '../video-api/api-errors.js';
 import { type CoreDeps, UserError } from './context.js';
 import { isDatabaseBusy } from './database-busy.js';
 import { errorCard } from './error-card.js';
-import { isInputMistake, say } from './messages.js';
-import type { Logger } from './ports/index.js';
 
 /** One failed handler run, as the dispatcher saw it. */
 export interface Failure {

@@ -5,7 +5,7 @@
  * A platform with no entry in the list is not limited here (the core still keeps the shared key to the
  * listed workspaces).
  */
-import type { ChatPlatform, Logger } from './ports/index.js';
+import type { ChatPlatform, Logger } from '../ports/index.js';
 
 export class WorkspaceGate {
   readonly #allowed: ReadonlySet<string>;

@@ -6,13 +6,14 @@
  * "Publish again" button that runs the same command as a deliberate new action (a new key). The button's
  * click is an action like any other: it runs as the clicker, with the clicker's key and role checks.
  */
-import { type Card, message, type Response } from './cards.js';
-import type { ActionSpec, RawArgs } from './command-spec.js';
+
+import type { ActionSpec, RawArgs } from '../parse/command-spec.js';
+import { type Card, message, type Response } from '../text/cards.js';
+import { say } from '../text/messages.js';
+import { formatTime } from '../time/format.js';
 import { type CommandContext, userError } from './context.js';
-import { say } from './messages.js';
 import { oneShot } from './one-shot.js';
 import { isRequestId, newRequestId, runsAgain, TYPED_RETRY_WINDOW_MS, TypedReplay } from './request-id.js';
-import { formatTime } from './time/format.js';
 
 /** The action of the "… again" button. */
 export const TYPED_AGAIN_ACTION = 'typed.again';

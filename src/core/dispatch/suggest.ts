@@ -1,10 +1,11 @@
 /**
  * Autocomplete suggestions for typed options (Discord), from the caller's own team data.
  */
-import type { SelectOption } from './cards.js';
-import type { OptionSpec } from './command-spec.js';
+
+import type { OptionSpec } from '../parse/command-spec.js';
+import type { SelectOption } from '../text/cards.js';
+import { PLATFORMS } from '../video-api/video-api.js';
 import type { CommandContext } from './context.js';
-import { PLATFORMS } from './video-api.js';
 
 const matches = (label: string, query: string) => label.toLowerCase().includes(query.trim().toLowerCase());
 const clip = (s: string, n = 100) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);

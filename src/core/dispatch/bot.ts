@@ -3,17 +3,17 @@
  * (`guarded-run.ts`), and turns every failure into words (`failure-reply.ts`). Nothing here is
  * platform-specific.
  */
-import type { ApprovedRunners } from './approvals/runner-port.js';
-import type { Response, SelectOption } from './cards.js';
-import type { ActionSpec, CommandModule, CommandSpec, FormSpec, RawArgs } from './command-spec.js';
+import type { ApprovedRunners } from '../approvals/runner-port.js';
+import type { ActionSpec, CommandModule, CommandSpec, FormSpec, RawArgs } from '../parse/command-spec.js';
+import { createRegistry, parseCommandText } from '../parse/parse-command.js';
+import { validateArgs } from '../parse/validate-args.js';
+import { askingTimeZone, type Replay } from '../settings/time-zone-question.js';
+import type { Response, SelectOption } from '../text/cards.js';
+import { say } from '../text/messages.js';
 import type { CommandContext, CoreDeps, RequestInfo } from './context.js';
 import { errorCard } from './error-card.js';
 import { createGuardedRun } from './guarded-run.js';
-import { say } from './messages.js';
-import { createRegistry, parseCommandText } from './parse/parse-command.js';
-import { validateArgs } from './parse/validate-args.js';
 import { createRequestContexts } from './request-context.js';
-import { askingTimeZone, type Replay } from './settings/time-zone-question.js';
 import { suggestFor } from './suggest.js';
 import { answeringReplays } from './typed-replay.js';
 import { answerTooLong, type TooLongText } from './typed-too-long.js';

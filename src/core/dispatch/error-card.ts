@@ -1,6 +1,6 @@
-import type { Card, Response } from './cards.js';
-import type { CommandSpec } from './command-spec.js';
-import { example, usage } from './command-usage.js';
+import type { CommandSpec } from '../parse/command-spec.js';
+import type { Card, Response } from '../text/cards.js';
+import { example, usage } from '../text/command-usage.js';
 
 /** Every error reply made here, so a caller running a handler can tell a failure from an answer. */
 const errorReplies = new WeakSet<Response>();

@@ -3,11 +3,12 @@
  * whole line it received, or the one typed option that is over); the core names the field, its own limit
  * (the API's) and the way round, the form or a file, in one sentence. Nothing is run.
  */
-import type { Response } from './cards.js';
-import type { CommandSpec, OptionSpec } from './command-spec.js';
+
+import type { CommandSpec, OptionSpec } from '../parse/command-spec.js';
+import { type CommandRegistry, parseCommandText } from '../parse/parse-command.js';
+import type { Response } from '../text/cards.js';
+import { say } from '../text/messages.js';
 import { errorCard } from './error-card.js';
-import { say } from './messages.js';
-import { type CommandRegistry, parseCommandText } from './parse/parse-command.js';
 
 /** What an adapter knows of a command it will not deliver. */
 export type TooLongText =

@@ -2,11 +2,11 @@
  * Command metadata: one declaration per command drives the text parser, `help`, the Discord command
  * registration (options, choices, autocomplete) and the typed arguments a handler receives.
  */
-import type { ApprovedRunners } from './approvals/runner-port.js';
-import type { Response } from './cards.js';
-import type { CommandContext } from './context.js';
-import type { EffectRunners } from './effects/reconcile.js';
-import type { OptionKind as CatalogKind, Platform } from './video-api.js';
+import type { ApprovedRunners } from '../approvals/runner-port.js';
+import type { CommandContext } from '../dispatch/context.js';
+import type { EffectRunners } from '../effects/reconcile.js';
+import type { Response } from '../text/cards.js';
+import type { OptionKind as CatalogKind, Platform } from '../video-api/video-api.js';
 
 /**
  * How a value is read. References (`video`, `series`) accept an id, a unique name prefix or `last`;

@@ -4,10 +4,11 @@
  * is not left frozen there: its watch stops first, as when its key is unlinked, so the cards that
  * remain say so and how to follow it again (`status` with a key of their own).
  */
-import { decodeAddress } from './address.js';
-import { projectionsOf, videoOfCardKey } from './live/projections.js';
-import { WATCHERS } from './live/watchers.js';
-import type { Store, Watch, WorkspacePurge } from './ports/index.js';
+
+import { projectionsOf, videoOfCardKey } from '../live/projections.js';
+import { WATCHERS } from '../live/watchers.js';
+import { decodeAddress } from '../ports/address.js';
+import type { Store, Watch, WorkspacePurge } from '../ports/index.js';
 
 const inWorkspace = (address: string, workspace: string): boolean => {
   const { platform, workspace: id } = decodeAddress(address);

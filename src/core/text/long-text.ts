@@ -10,10 +10,11 @@
  * - a file shared in the conversation, named by its link (`create --from-file <link>`): the platform reads it
  *   (`FileLinks` on the request); the core never fetches a URL itself.
  */
+
+import { userError } from '../dispatch/context.js';
+import type { FileLinks, TextFile } from '../ports/index.js';
+import { SCRIPT_MAX } from '../videos/create-request.js';
 import type { FileInput, FormInput, TextInput } from './cards.js';
-import { userError } from './context.js';
-import type { FileLinks, TextFile } from './ports/index.js';
-import { SCRIPT_MAX } from './videos/create-request.js';
 
 export type { FileLinks, TextFile };
 

@@ -5,8 +5,8 @@
  * `refresh-home` outbox row per such member, in the change's transaction. The outbox sender coalesces the
  * rows of one member into a single publish, after a short pause so a burst of changes is published once.
  */
-import { decodeAddress, platformOf, workspaceOf } from './address.js';
-import type { ConversationAddress, Store, UserAddress } from './ports/index.js';
+import { decodeAddress, platformOf, workspaceOf } from '../ports/address.js';
+import type { ConversationAddress, Store, UserAddress } from '../ports/index.js';
 
 const PREFIX = 'home:';
 
