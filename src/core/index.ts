@@ -114,3 +114,17 @@ export { homeConversation, homeOpened, rememberHomeConversation } from './home/h
 // The video API's vocabulary adapters show as choices.
 
 export { PLATFORMS } from './video-api/video-api.js';
+
+// Charts and tables: described once in the core, drawn natively by each adapter.
+
+export { type Chart, type ChartLimits, chartText, fitChart } from './text/chart.js';
+export {
+  cellText,
+  fitTable,
+  isNumberCell,
+  type NumberCell,
+  type Table,
+  type TableCell,
+  type TableLimits,
+  tableLines,
+} from './text/table.js';
