@@ -57,11 +57,6 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: 'group lookup, positionals and flags read in one function',
   },
   {
-    path: 'src/http/server.ts',
-    name: 'createHttpServer',
-    why: 'routing, refusals and slow-client limits as closures over one server',
-  },
-  {
     path: 'adapters/discord/inbound.ts',
     name: 'fromGateway',
     why: 'one branch per interaction kind; one reader per kind to come',
