@@ -27,10 +27,6 @@ const ALLOWED: { path: string; why: string }[] = [
     why: 'card body, sections, controls and confirm all render here',
   },
   {
-    path: 'adapters/discord/inbound.ts',
-    why: 'the HTTP (zod) and gateway readers of every interaction kind',
-  },
-  {
     path: 'adapters/playground/static/playground.js',
     why: 'the page script, unbundled: no build step for it yet',
   },

@@ -57,11 +57,6 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: 'group lookup, positionals and flags read in one function',
   },
   {
-    path: 'adapters/discord/inbound.ts',
-    name: 'fromGateway',
-    why: 'one branch per interaction kind; one reader per kind to come',
-  },
-  {
     path: 'adapters/discord/index.ts',
     name: 'createDiscordAdapter',
     why: 'the gateway, HTTP and sender wiring of the adapter in one factory',
