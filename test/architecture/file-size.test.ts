@@ -23,10 +23,6 @@ const ALLOWED: { path: string; why: string }[] = [
   },
   { path: 'src/core/live/generation-watcher.ts', why: 'generation and thumbnail phases in one watcher' },
   {
-    path: 'adapters/discord/components.ts',
-    why: 'card body, sections, controls and confirm all render here',
-  },
-  {
     path: 'adapters/playground/static/playground.js',
     why: 'the page script, unbundled: no build step for it yet',
   },
