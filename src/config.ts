@@ -139,24 +139,61 @@ function testingUrlWarnings(c: { SLACK_API_URL?: string | undefined; DISCORD_API
     );
 }
 
+type Parsed = z.infer<typeof schema>;
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const c = parseEnvironment(env);
+  const config: Config = { ...c, demo: c.VIDEO_API_URL === undefined, playground: false, warnings: [] };
+  checkApiUrl(c);
+  config.warnings.push(...testingUrlWarnings(c));
+  checkReplicaSettings(c);
+  const slack = readSlack(c);
+  if (slack) config.slack = slack;
+  const discord = readDiscord(c);
+  if (discord) config.discord = discord;
+  // The playground is the default chat when no platform is configured (DESIGN §2).
+  config.playground = c.PLAYGROUND || (!config.slack && !config.discord);
+  // The two-command demo is read by a person: its start-up banner says what matters, the JSON log only what
+  // went wrong, unless LOG_LEVEL asks for more. Deployments log at info.
+  if (config.demo && !config.slack && !config.discord && !env.LOG_LEVEL?.trim()) config.LOG_LEVEL = 'warn';
+  checkPlaygroundHost(config);
+  const workspaces = sharedKeyWorkspaces(config);
+  if (workspaces) config.REELBOT_WORKSPACES = workspaces;
+  return config;
+}
+
+/** The schema's first complaint, as one sentence naming the variable. */
+function parseEnvironment(env: Record<string, string | undefined>): Parsed {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'configuration');
     throw new ConfigError(`${variable} ${issue?.message ?? 'is invalid'}.`);
   }
-  const c = parsed.data;
-  const config: Config = { ...c, demo: c.VIDEO_API_URL === undefined, playground: false, warnings: [] };
-  // Every team key travels in the Authorization header: never over plain HTTP beyond this machine.
+  return parsed.data;
+}
+
+/** Every team key travels in the Authorization header: never over plain HTTP beyond this machine. */
+function checkApiUrl(c: Parsed) {
   if (c.VIDEO_API_URL && !c.ALLOW_INSECURE_API && isPlainRemote(c.VIDEO_API_URL)) {
     throw new ConfigError(
       'VIDEO_API_URL uses plain http:// to another host, which would send every API key in clear text: use https://, or set ALLOW_INSECURE_API=1 if the network is private.',
     );
   }
-  config.warnings.push(...testingUrlWarnings(c));
+}
 
-  checkReplicaSettings(c);
+/** Slack's optional parts, the same for the OAuth and the single-workspace install. */
+const slackExtras = (c: Parsed) => ({
+  ...(c.SLACK_APP_TOKEN ? { appToken: c.SLACK_APP_TOKEN } : {}),
+  ...(c.SLACK_API_URL ? { apiUrl: c.SLACK_API_URL } : {}),
+});
+
+/** Slack: the multi-workspace OAuth install when its three variables are set, else one workspace's token. */
+function readSlack(c: Parsed): Config['slack'] {
+  return readSlackOAuth(c) ?? readSlackToken(c);
+}
+
+function readSlackOAuth(c: Parsed): Config['slack'] {
   const oauthParts = {
     SLACK_CLIENT_ID: c.SLACK_CLIENT_ID,
     SLACK_CLIENT_SECRET: c.SLACK_CLIENT_SECRET,
@@ -168,86 +205,85 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `${oauthMissing[0]?.[0]} is missing: a multi-workspace Slack install needs SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and SLACK_STATE_SECRET.`,
     );
   }
-  if (oauthMissing.length === 0) {
-    if (!c.SLACK_SIGNING_SECRET) {
-      throw new ConfigError(
-        'SLACK_SIGNING_SECRET is missing: the Slack OAuth install needs it with SLACK_CLIENT_ID (Slack app → Basic Information).',
-      );
-    }
-    config.slack = {
-      signingSecret: c.SLACK_SIGNING_SECRET,
-      oauth: {
-        clientId: c.SLACK_CLIENT_ID as string,
-        clientSecret: c.SLACK_CLIENT_SECRET as string,
-        stateSecret: c.SLACK_STATE_SECRET as string,
-      },
-      ...(c.SLACK_BOT_TOKEN ? { botToken: c.SLACK_BOT_TOKEN } : {}),
-      ...(c.SLACK_APP_TOKEN ? { appToken: c.SLACK_APP_TOKEN } : {}),
-      ...(c.SLACK_API_URL ? { apiUrl: c.SLACK_API_URL } : {}),
-    };
+  if (oauthMissing.length > 0) return undefined;
+  if (!c.SLACK_SIGNING_SECRET) {
+    throw new ConfigError(
+      'SLACK_SIGNING_SECRET is missing: the Slack OAuth install needs it with SLACK_CLIENT_ID (Slack app → Basic Information).',
+    );
   }
+  // A bot token is optional here: each installation brings its own.
+  return {
+    signingSecret: c.SLACK_SIGNING_SECRET,
+    oauth: {
+      clientId: c.SLACK_CLIENT_ID as string,
+      clientSecret: c.SLACK_CLIENT_SECRET as string,
+      stateSecret: c.SLACK_STATE_SECRET as string,
+    },
+    ...(c.SLACK_BOT_TOKEN ? { botToken: c.SLACK_BOT_TOKEN } : {}),
+    ...slackExtras(c),
+  };
+}
 
+function readSlackToken(c: Parsed): Config['slack'] {
   const slackParts = [c.SLACK_BOT_TOKEN, c.SLACK_SIGNING_SECRET];
-  if (config.slack) {
-    // Configured above for the OAuth install; a bot token there is optional.
-  } else if (slackParts.some(Boolean) && !slackParts.every(Boolean)) {
+  if (slackParts.some(Boolean) && !slackParts.every(Boolean)) {
     throw new ConfigError(
       `${c.SLACK_BOT_TOKEN ? 'SLACK_SIGNING_SECRET' : 'SLACK_BOT_TOKEN'} is missing: Slack needs both SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET.`,
     );
-  } else if (c.SLACK_BOT_TOKEN && c.SLACK_SIGNING_SECRET) {
-    config.slack = {
-      botToken: c.SLACK_BOT_TOKEN,
-      signingSecret: c.SLACK_SIGNING_SECRET,
-      ...(c.SLACK_APP_TOKEN ? { appToken: c.SLACK_APP_TOKEN } : {}),
-      ...(c.SLACK_API_URL ? { apiUrl: c.SLACK_API_URL } : {}),
-    };
-  } else if (c.SLACK_APP_TOKEN) {
+  }
+  if (c.SLACK_BOT_TOKEN && c.SLACK_SIGNING_SECRET) {
+    return { botToken: c.SLACK_BOT_TOKEN, signingSecret: c.SLACK_SIGNING_SECRET, ...slackExtras(c) };
+  }
+  if (c.SLACK_APP_TOKEN) {
     throw new ConfigError(
       'SLACK_APP_TOKEN is set without SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET: set all three.',
     );
   }
+  return undefined;
+}
 
+function readDiscord(c: Parsed): Config['discord'] {
   if (Boolean(c.DISCORD_TOKEN) !== Boolean(c.DISCORD_APPLICATION_ID)) {
     throw new ConfigError(
       `${c.DISCORD_TOKEN ? 'DISCORD_APPLICATION_ID' : 'DISCORD_TOKEN'} is missing: Discord needs both DISCORD_TOKEN and DISCORD_APPLICATION_ID.`,
     );
   }
-  if (c.DISCORD_TOKEN && c.DISCORD_APPLICATION_ID) {
-    config.discord = {
-      token: c.DISCORD_TOKEN,
-      applicationId: c.DISCORD_APPLICATION_ID,
-      ...(c.DISCORD_PUBLIC_KEY ? { publicKey: c.DISCORD_PUBLIC_KEY } : {}),
-      ...(c.DISCORD_API_URL ? { apiUrl: c.DISCORD_API_URL } : {}),
-      ...(c.DISCORD_GUILD_ID ? { guildId: c.DISCORD_GUILD_ID } : {}),
-    };
-  }
-  // The playground is the default chat when no platform is configured (DESIGN §2).
-  config.playground = c.PLAYGROUND || (!config.slack && !config.discord);
-  // The two-command demo is read by a person: its start-up banner says what matters, the JSON log only what
-  // went wrong, unless LOG_LEVEL asks for more. Deployments log at info.
-  if (config.demo && !config.slack && !config.discord && !env.LOG_LEVEL?.trim()) config.LOG_LEVEL = 'warn';
-  // The playground lets whoever reaches it act as any member: never on a public interface.
-  if (config.playground && !LOOPBACK.has(c.HOST)) {
+  if (!c.DISCORD_TOKEN || !c.DISCORD_APPLICATION_ID) return undefined;
+  return {
+    token: c.DISCORD_TOKEN,
+    applicationId: c.DISCORD_APPLICATION_ID,
+    ...(c.DISCORD_PUBLIC_KEY ? { publicKey: c.DISCORD_PUBLIC_KEY } : {}),
+    ...(c.DISCORD_API_URL ? { apiUrl: c.DISCORD_API_URL } : {}),
+    ...(c.DISCORD_GUILD_ID ? { guildId: c.DISCORD_GUILD_ID } : {}),
+  };
+}
+
+/** The playground lets whoever reaches it act as any member: never on a public interface. */
+function checkPlaygroundHost(config: Config) {
+  if (config.playground && !LOOPBACK.has(config.HOST)) {
     throw new ConfigError(
-      `HOST=${c.HOST} would expose the playground (an unauthenticated local chat): keep HOST=127.0.0.1, or set PLAYGROUND=0 with Slack or Discord configured.`,
+      `HOST=${config.HOST} would expose the playground (an unauthenticated local chat): keep HOST=127.0.0.1, or set PLAYGROUND=0 with Slack or Discord configured.`,
     );
   }
-  // A deployment-wide key serves every member of every workspace that can reach the bot: with a public
-  // multi-workspace install it must be limited to the team's own workspaces.
-  // Discord applications are public by default: anyone could add the bot to their server, or DM it, and act
-  // under the team's key. One server configured is the scope when nothing else is said.
-  if (c.VIDEO_API_KEY && config.discord && !c.REELBOT_WORKSPACES) {
-    if (!c.DISCORD_GUILD_ID) {
-      throw new ConfigError(
-        'REELBOT_WORKSPACES is missing: with VIDEO_API_KEY and Discord, list the servers allowed to use the shared key, e.g. REELBOT_WORKSPACES=discord:123456789012345678 (add discord:@me to serve DMs), or set DISCORD_GUILD_ID.',
-      );
-    }
-    config.REELBOT_WORKSPACES = [`discord:${c.DISCORD_GUILD_ID}`];
+}
+
+/**
+ * A deployment-wide key serves every member of every workspace that can reach the bot: with a public
+ * multi-workspace install it must be limited to the team's own workspaces.
+ * Discord applications are public by default: anyone could add the bot to their server, or DM it, and act
+ * under the team's key. One server configured is the scope when nothing else is said.
+ */
+function sharedKeyWorkspaces(config: Config): string[] | undefined {
+  if (!config.VIDEO_API_KEY || config.REELBOT_WORKSPACES) return undefined;
+  if (config.discord && !config.DISCORD_GUILD_ID) {
+    throw new ConfigError(
+      'REELBOT_WORKSPACES is missing: with VIDEO_API_KEY and Discord, list the servers allowed to use the shared key, e.g. REELBOT_WORKSPACES=discord:123456789012345678 (add discord:@me to serve DMs), or set DISCORD_GUILD_ID.',
+    );
   }
-  if (c.VIDEO_API_KEY && config.slack?.oauth && !c.REELBOT_WORKSPACES) {
+  if (config.slack?.oauth) {
     throw new ConfigError(
       'REELBOT_WORKSPACES is missing: with VIDEO_API_KEY and a multi-workspace Slack install, list the workspaces allowed to use the shared key, e.g. REELBOT_WORKSPACES=slack:T0123ABCD.',
     );
   }
-  return config;
+  return config.discord ? [`discord:${config.DISCORD_GUILD_ID}`] : undefined;
 }

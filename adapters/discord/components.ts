@@ -18,41 +18,31 @@
  * text display at the end of the sections (their text kept, their buttons left out); texts are cut with "…",
  * the longest first.
  *
+ * The sections are laid out in `components/sections.ts`, buttons and selects in `components/controls.ts`, from
+ * the pieces in `components/parts.ts`.
+ *
  * Messages posted before V2 (embeds) are updated in their old shape when a click answers them (embeds.ts); the
  * outbox's channel edits upgrade them (sender.ts).
  */
 import {
-  type APIActionRowComponent,
   type APIAllowedMentions,
-  type APIButtonComponent,
   type APIComponentInContainer,
-  type APIComponentInMessageActionRow,
   type APIContainerComponent,
   type APIEmbed,
-  type APIMediaGalleryComponent,
   type APIMediaGalleryItem,
   type APIMessageTopLevelComponent,
-  type APISectionComponent,
-  type APIStringSelectComponent,
   type APITextDisplayComponent,
   ButtonStyle,
   ComponentType,
   MessageFlags,
   SeparatorSpacingSize,
 } from 'discord.js';
-import type {
-  Button,
-  Card,
-  Confirm,
-  Control,
-  Field,
-  Image,
-  Section,
-  Select,
-  Tone,
-} from '../../src/core/index.js';
-import { literal, progressBar } from '../../src/core/index.js';
-import { actionId, dismissId, stashedId } from './custom-id.js';
+import type { Card, Confirm, Control, Tone } from '../../src/core/index.js';
+import { progressBar } from '../../src/core/index.js';
+import { type ActionRow, type ControlContext, renderControl, rowsOf } from './components/controls.js';
+import { componentCount, EMPTY, fieldLines, galleryItem, isWebUrl, textDisplay } from './components/parts.js';
+import { fitSections, sectionParts } from './components/sections.js';
+import { dismissId } from './custom-id.js';
 import { clip, DISCORD } from './limits.js';
 import { allowedMentions, notifyContent, toDiscord } from './text.js';
 
@@ -65,9 +55,6 @@ export const TONE_COLORS: Readonly<Record<Tone, number>> = {
   warning: 0xe67e22,
   danger: 0xed4245,
 };
-
-export type ActionRow = APIActionRowComponent<APIComponentInMessageActionRow>;
-export type Interactive = APIButtonComponent | APIStringSelectComponent;
 
 /** A Components V2 message: components only, with the flag (interaction answers add EPHEMERAL to it). */
 export interface CardPayload {
@@ -107,19 +94,11 @@ export interface RenderMemory {
   keepValue(value: string): string;
 }
 
-const EMPTY = '\u200b';
-export const isWebUrl = (url: string) => /^https?:\/\/\S+$/i.test(url);
-
 export function progressLine(card: Card): string | undefined {
   if (!card.progress) return undefined;
   const percent = Number.isFinite(card.progress.percent) ? card.progress.percent : 0;
   return card.progress.label?.trim() ? toDiscord(card.progress.label.trim()) : progressBar(percent);
 }
-
-const textDisplay = (content: string): APITextDisplayComponent => ({
-  type: ComponentType.TextDisplay,
-  content: content || EMPTY,
-});
 
 const SEPARATOR: APIComponentInContainer = {
   type: ComponentType.Separator,
@@ -133,28 +112,6 @@ function header(card: Card): string {
   const text = card.text?.trim() ? toDiscord(card.text.trim()) : undefined;
   const body = [text, progressLine(card)].filter(Boolean).join('\n\n');
   return body ? `### ${linked}\n${body}` : `### ${linked}`;
-}
-
-/** Fields as `**Label**: value` lines; consecutive short one-line fields share a line. */
-export function fieldLines(fields: readonly Field[]): string {
-  const lines: string[] = [];
-  let run: string[] = [];
-  const flush = () => {
-    if (run.length > 0) lines.push(run.join(' · '));
-    run = [];
-  };
-  for (const field of fields) {
-    const label = clip(toDiscord(field.label.trim()), DISCORD.fieldName);
-    const value = clip(toDiscord(field.value.trim()), DISCORD.fieldValue);
-    const line = label ? `**${label}**: ${value}` : value;
-    if (field.short && !line.includes('\n')) run.push(line);
-    else {
-      flush();
-      lines.push(line);
-    }
-  }
-  flush();
-  return lines.join('\n');
 }
 
 /** The context as small text, each line `-# `. */
@@ -180,25 +137,12 @@ export const cardControls = (card: Card): Control[] => [
   ...(card.controls ?? []),
 ];
 
-const galleryItem = (url: string, alt: string): APIMediaGalleryItem => ({
-  media: { url },
-  ...(alt.trim() ? { description: clip(alt.trim(), DISCORD.mediaDescription) } : {}),
-});
-
 /** The rendered video (a gallery plays an MP4 in place) and the card's image. */
 function mediaOf(card: Card): APIMediaGalleryItem[] {
   const items: APIMediaGalleryItem[] = [];
   if (card.video && isWebUrl(card.video.url)) items.push(galleryItem(card.video.url, card.video.alt));
   if (card.image && isWebUrl(card.image.url)) items.push(galleryItem(card.image.url, card.image.alt));
   return items;
-}
-
-/** Components Discord counts against a message's 40: every component, nested ones included. */
-export function componentCount(components: readonly { type: number }[]): number {
-  return components.reduce((sum, c) => {
-    const o = c as { components?: { type: number }[]; accessory?: { type: number } };
-    return sum + 1 + componentCount(o.components ?? []) + (o.accessory ? 1 : 0);
-  }, 0);
 }
 
 export function renderCard(card: Card, memory: RenderMemory): CardPayload {
@@ -230,83 +174,6 @@ export function renderCard(card: Card, memory: RenderMemory): CardPayload {
     components,
     allowed_mentions: allowedMentions(card.notify),
   };
-}
-
-/** One section as it sits in the container, and its text (kept when the section does not fit). */
-interface Block {
-  components: APIComponentInContainer[];
-  text: string;
-}
-
-/**
- * Pictured sections (thumbnail variants) share one gallery, in their order, and each keeps its text and
- * button; a lone pictured section without controls shows its picture as a thumbnail beside its text.
- */
-function sectionParts(
-  sections: readonly Section[],
-  ctx: ControlContext,
-): { gallery?: APIMediaGalleryComponent; blocks: Block[] } {
-  const pictured = sections.filter((s) => s.image && isWebUrl(s.image.url));
-  const lone = pictured.length === 1 && !pictured[0]?.controls?.length ? pictured[0] : undefined;
-  const inGallery = lone && sectionText(lone) ? [] : pictured.slice(0, DISCORD.galleryItems);
-  const items = inGallery.flatMap((s) => (s.image ? [galleryItem(s.image.url, s.image.alt)] : []));
-  const blocks = sections.map((s) => sectionBlock(s, { ctx, thumbnail: s === lone && !inGallery.length }));
-  return {
-    ...(items.length > 0 ? { gallery: { type: ComponentType.MediaGallery, items } } : {}),
-    blocks: blocks.filter((b) => b.components.length > 0),
-  };
-}
-
-function sectionText(section: Section): string {
-  const text = section.text?.trim() ? toDiscord(section.text.trim()) : '';
-  const fields = section.fields?.length ? fieldLines(section.fields) : '';
-  return [text, fields].filter(Boolean).join('\n');
-}
-
-function sectionBlock(section: Section, how: { ctx: ControlContext; thumbnail: boolean }): Block {
-  const controls = (section.controls ?? []).flatMap((c) => renderControl(c, how.ctx) ?? []);
-  const words =
-    sectionText(section) ||
-    (controls.length > 0 && section.image ? toDiscord(literal(section.image.alt)) : '');
-  const thumbnail = how.thumbnail && section.image ? thumbnailOf(section.image) : undefined;
-  const first = thumbnail ? -1 : controls.findIndex((c) => c.type === ComponentType.Button);
-  const accessory = thumbnail ?? (controls[first] as APIButtonComponent | undefined);
-  const rest = controls.filter((_, i) => i !== first);
-  const components: APIComponentInContainer[] = [];
-  if (words && accessory) {
-    const block: APISectionComponent = {
-      type: ComponentType.Section,
-      components: [textDisplay(words)],
-      accessory,
-    };
-    components.push(block);
-  } else if (words) components.push(textDisplay(words));
-  else if (accessory && accessory.type === ComponentType.Button) rest.unshift(accessory);
-  components.push(...rowsOf(rest));
-  return { components, text: words };
-}
-
-const thumbnailOf = (image: Image) => ({
-  type: ComponentType.Thumbnail as const,
-  media: { url: image.url },
-  ...(image.alt.trim() ? { description: clip(image.alt.trim(), DISCORD.mediaDescription) } : {}),
-});
-
-/** Sections in order while they fit `room` components; the rest as one text display (their words kept). */
-function fitSections(blocks: readonly Block[], room: number): APIComponentInContainer[] {
-  const kept: APIComponentInContainer[] = [];
-  const overflow: string[] = [];
-  let left = room;
-  blocks.forEach((block, i) => {
-    const cost = componentCount(block.components);
-    const reserve = i < blocks.length - 1 ? 1 : 0;
-    if (overflow.length === 0 && cost + reserve <= left) {
-      kept.push(...block.components);
-      left -= cost;
-    } else if (block.text) overflow.push(block.text);
-  });
-  if (overflow.length > 0 && left >= 1) kept.push(textDisplay(overflow.join('\n\n')));
-  return kept;
 }
 
 /**
@@ -347,89 +214,6 @@ function fitText(components: readonly APIMessageTopLevelComponent[]): void {
     const length = [...longest.content].length;
     longest.content = clip(longest.content, Math.max(FLOOR, length - Math.min(over, Math.ceil(length / 4))));
   }
-}
-
-/** Buttons five to a row; a select alone on its row. */
-export function rowsOf(components: readonly Interactive[]): ActionRow[] {
-  const rows: ActionRow[] = [];
-  let buttons: APIButtonComponent[] = [];
-  const flush = () => {
-    if (buttons.length > 0) rows.push({ type: ComponentType.ActionRow, components: buttons });
-    buttons = [];
-  };
-  for (const component of components) {
-    if (component.type === ComponentType.StringSelect) {
-      flush();
-      rows.push({ type: ComponentType.ActionRow, components: [component] });
-      continue;
-    }
-    buttons.push(component);
-    if (buttons.length === DISCORD.buttonsPerRow) flush();
-  }
-  flush();
-  return rows;
-}
-
-/** What rendering a card's controls shares: the memory of long values, and the custom ids already used. */
-export interface ControlContext {
-  memory: RenderMemory;
-  taken: Set<string>;
-}
-
-/** A control as a button or select; undefined for a link Discord would refuse. */
-export function renderControl(control: Control, { memory, taken }: ControlContext): Interactive | undefined {
-  const label = clip(control.kind === 'select' ? '' : control.label, DISCORD.buttonLabel) || EMPTY;
-  switch (control.kind) {
-    case 'link':
-      if (!isWebUrl(control.url) || control.url.length > DISCORD.linkUrl) return undefined;
-      return { type: ComponentType.Button, style: ButtonStyle.Link, label, url: control.url };
-    case 'button':
-      return renderButton(control, { memory, taken }, label);
-    case 'select':
-      return renderSelect(control, { memory, taken });
-  }
-}
-
-const STYLES = { primary: ButtonStyle.Primary, danger: ButtonStyle.Danger } as const;
-
-function renderButton(button: Button, { memory, taken }: ControlContext, label: string): APIButtonComponent {
-  const kind = button.confirm ? 'confirm' : 'action';
-  if (button.confirm) memory.keepConfirm(button.action, button.value, button.confirm);
-  const customId =
-    actionId({ kind, action: button.action, value: button.value }, taken) ??
-    stashedId(
-      memory.keepAction({
-        action: button.action,
-        value: button.value,
-        ...(button.confirm ? { confirm: button.confirm } : {}),
-      }),
-    );
-  return {
-    type: ComponentType.Button,
-    style: button.style ? STYLES[button.style] : ButtonStyle.Secondary,
-    label,
-    custom_id: customId,
-  };
-}
-
-function renderSelect(select: Select, { memory, taken }: ControlContext): APIStringSelectComponent {
-  const customId =
-    actionId({ kind: 'action', action: select.action, value: '' }, taken) ??
-    stashedId(memory.keepAction({ action: select.action, value: '' }));
-  const options = select.options.slice(0, DISCORD.selectOptions).map((o) => ({
-    label: clip(o.label, DISCORD.selectOptionLabel) || EMPTY,
-    value: o.value.length <= DISCORD.selectOptionValue ? o.value : memory.keepValue(o.value),
-    ...(o.description ? { description: clip(o.description, DISCORD.selectOptionDescription) } : {}),
-    ...(o.value === select.initial ? { default: true } : {}),
-  }));
-  return {
-    type: ComponentType.StringSelect,
-    custom_id: customId,
-    placeholder: clip(select.placeholder, DISCORD.selectPlaceholder),
-    min_values: 1,
-    max_values: 1,
-    options,
-  };
 }
 
 /**

@@ -10,15 +10,13 @@
  */
 import type { APIEmbed, APIEmbedField } from 'discord.js';
 import type { Card, Control, Field } from '../../src/core/index.js';
+import { type ActionRow, renderControl, rowsOf } from './components/controls.js';
+import { isWebUrl } from './components/parts.js';
 import {
-  type ActionRow,
   cardControls,
   type EmbedPayload,
-  isWebUrl,
   progressLine,
   type RenderMemory,
-  renderControl,
-  rowsOf,
   TONE_COLORS,
 } from './components.js';
 import { clip, DISCORD } from './limits.js';

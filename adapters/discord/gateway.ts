@@ -1,7 +1,8 @@
 /** Gateway mode: a discord.js client whose interactions feed the handler, answered through REST callbacks. */
 import { Client, Events, GatewayIntentBits, type Interaction, type REST, Routes } from 'discord.js';
 import type { Logger } from '../../src/core/index.js';
-import { fromGateway, type Inbound } from './inbound.js';
+import { fromGateway } from './inbound/from-gateway.js';
+import type { Inbound } from './inbound.js';
 import type { DiscordConfig } from './index.js';
 import type { Replier } from './interactions.js';
 import { loggable } from './log-error.js';

@@ -10,7 +10,8 @@ import type { APIInteractionResponse } from 'discord.js';
 import type { Clock, Logger } from '../../src/core/index.js';
 import { MAX_CHAT_BODY_BYTES, readBounded } from '../../src/http/bounded-body.js';
 import type { Handler } from '../../src/http/server.js';
-import { BadInteraction, fromRaw, type Inbound } from './inbound.js';
+import { BadInteraction, fromRaw } from './inbound/from-raw.js';
+import type { Inbound } from './inbound.js';
 import type { Replier } from './interactions.js';
 
 export const INTERACTIONS_PATH = '/discord/interactions';

@@ -19,7 +19,7 @@ import type {
 } from '../../src/core/index.js';
 import type { HttpServer } from '../../src/http/server.js';
 import { CommandRoutes } from './commands.js';
-import { createGatewayClient, loginError } from './gateway.js';
+import { createGatewayClient, type GatewayClientOptions, loginError } from './gateway.js';
 import { type GatewayLeadership, GatewaySession } from './gateway-session.js';
 import { createInteractionsEndpoint, INTERACTIONS_PATH } from './http-endpoint.js';
 import { createInteractionHandler } from './interactions.js';
@@ -102,22 +102,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     ...(options.gate ? { gate: options.gate } : {}),
   });
   const mode = config.publicKey ? 'http' : 'gateway';
-  const session = new GatewaySession({
-    async connect() {
-      const client = createGatewayClient({ config, rest, handle, log });
-      try {
-        await client.login(config.token);
-      } catch (error) {
-        await client.destroy();
-        throw loginError(error, config);
-      }
-      log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord gateway connected');
-      return client;
-    },
-    ...(options.gatewayLeadership ? { leadership: options.gatewayLeadership } : {}),
-    clock,
-    log,
-  });
+  const session = gatewaySession({ ...options, rest, handle, log });
   let started = false;
 
   if (config.publicKey) {
@@ -134,20 +119,7 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
     sender: createDiscordSender({ rest: senderRest, render: new DiscordRenderer(memory, routes), logger }),
 
     async start() {
-      if (settings.registerOnStart) {
-        try {
-          await registerCommands({
-            rest,
-            applicationId: config.applicationId,
-            guildId: config.guildId,
-            commands: bot.commands,
-            logger: log,
-          });
-        } catch (error) {
-          // The commands registered last time keep working; the operator can rerun `npm run register-commands`.
-          log.error({ err: loggable(error) }, 'discord command registration failed');
-        }
-      }
+      if (settings.registerOnStart) await register({ config, bot, rest, log });
       if (mode === 'http') {
         log.info({ path: INTERACTIONS_PATH }, 'discord HTTP interactions ready');
         return;
@@ -161,6 +133,43 @@ export function createDiscordAdapter(options: DiscordAdapterOptions): DiscordAda
       started = false;
     },
   };
+}
+
+/** The gateway connection, held by `GatewaySession` (only while this replica leads, with leadership). */
+function gatewaySession(o: DiscordAdapterOptions & GatewayClientOptions): GatewaySession {
+  const { config, rest, handle, log } = o;
+  return new GatewaySession({
+    async connect() {
+      const client = createGatewayClient({ config, rest, handle, log });
+      try {
+        await client.login(config.token);
+      } catch (error) {
+        await client.destroy();
+        throw loginError(error, config);
+      }
+      log.info({ user: client.user?.tag, guilds: client.guilds.cache.size }, 'discord gateway connected');
+      return client;
+    },
+    ...(o.gatewayLeadership ? { leadership: o.gatewayLeadership } : {}),
+    clock: o.clock,
+    log,
+  });
+}
+
+/** Registers `/reel`; a failure is logged, not fatal. */
+async function register(o: { config: DiscordConfig; bot: Bot; rest: REST; log: Logger }): Promise<void> {
+  try {
+    await registerCommands({
+      rest: o.rest,
+      applicationId: o.config.applicationId,
+      guildId: o.config.guildId,
+      commands: o.bot.commands,
+      logger: o.log,
+    });
+  } catch (error) {
+    // The commands registered last time keep working; the operator can rerun `npm run register-commands`.
+    o.log.error({ err: loggable(error) }, 'discord command registration failed');
+  }
 }
 
 function withoutUndefined<T extends object>(o: T): Partial<T> {

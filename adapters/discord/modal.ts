@@ -18,7 +18,8 @@ import {
 } from 'discord.js';
 import type { Form, FormInput } from '../../src/core/index.js';
 import { literal, mustBeTyped } from '../../src/core/index.js';
-import { type ActionRow, type RenderMemory, TONE_COLORS } from './components.js';
+import type { ActionRow } from './components/controls.js';
+import { type RenderMemory, TONE_COLORS } from './components.js';
 import { modalId, openFormId, pageModalId } from './custom-id.js';
 import { clip, DISCORD } from './limits.js';
 import { NO_PINGS, toDiscord } from './text.js';

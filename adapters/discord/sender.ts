@@ -87,63 +87,9 @@ export function createDiscordSender(options: {
   render: DiscordRenderer;
   logger: Logger;
 }): ChatSender {
-  const { rest, render } = options;
   const log = options.logger.child({ component: 'discord-sender' });
-  /** Card titles by message id, to name the thread of a card's milestones. */
-  const titles = new Map<string, string>();
-  /** Messages whose thread exists already (memory only; Discord says so again after a restart). */
-  const threads = new Set<string>();
-
-  const remember = (id: string, title: string) => {
-    titles.delete(id);
-    titles.set(id, title);
-    if (titles.size > TITLES_KEPT) titles.delete(titles.keys().next().value as string);
-  };
-
-  async function call<T>(fn: () => Promise<unknown>): Promise<T> {
-    try {
-      return (await fn()) as T;
-    } catch (error) {
-      throw deliveryError(error);
-    }
-  }
-
-  /** The thread on `parent` (created if needed): its channel id. */
-  async function threadOn(
-    parent: { channel: string; message: string },
-    fallbackName: string,
-  ): Promise<string> {
-    if (threads.has(parent.message)) return parent.message;
-    try {
-      await rest.post(Routes.threads(parent.channel, parent.message), {
-        body: {
-          name: clip(titles.get(parent.message) ?? fallbackName, DISCORD.threadName) || 'reelbot',
-          auto_archive_duration: THREAD_ARCHIVE_MINUTES,
-        },
-      });
-    } catch (error) {
-      const exists =
-        error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.ThreadAlreadyCreatedForMessage;
-      if (!exists) throw deliveryError(error);
-    }
-    threads.add(parent.message);
-    return parent.message;
-  }
-
-  /** A new message: a Components V2 card (the flag, components, who it pings; no content, no embeds). */
-  async function send(channel: string, card: Card, extra: Record<string, unknown>): Promise<APIMessage> {
-    const payload = await render.card(card);
-    return call<APIMessage>(() =>
-      rest.post(Routes.channelMessages(channel), {
-        body: {
-          flags: payload.flags,
-          components: payload.components,
-          allowed_mentions: payload.allowed_mentions,
-          ...extra,
-        },
-      }),
-    );
-  }
+  const messages = new CardMessages(options.rest, options.render);
+  const threads = new CardThreads(options.rest);
 
   return {
     platform: 'discord',
@@ -155,48 +101,29 @@ export function createDiscordSender(options: {
         const parent = locate(opts.threadOf);
         // Direct messages have no threads: the reply goes in the conversation itself.
         if (parent.message && parent.workspace !== DM_WORKSPACE) {
-          channel = await threadOn({ channel: parent.channel, message: parent.message }, card.title);
+          channel = await threads.on({ channel: parent.channel, message: parent.message }, card.title);
         }
       }
-      const message = await send(channel, card, {
+      const message = await messages.send(channel, card, {
         nonce: nonceOf(conversation, opts.dedupeId),
         enforce_nonce: true,
       });
-      remember(message.id, card.title);
+      threads.remember(message.id, card.title);
       return messageAddress(conversationAddress('discord', target.workspace, channel), message.id);
     },
 
     async update(message: MessageAddress, card: Card): Promise<void> {
       const target = locate(message);
       if (!target.message) throw new ChatDeliveryError(`not a message address: ${message}`, false);
-      const payload = await render.card(card);
-      await call(() =>
-        rest.patch(Routes.channelMessage(target.channel, target.message as string), {
-          body: {
-            flags: payload.flags,
-            components: payload.components,
-            allowed_mentions: payload.allowed_mentions,
-            // A card posted before Components V2 is an embed message (its content the mentions it pinged):
-            // Discord's Edit Message sets IS_COMPONENTS_V2 on an existing message when the edit resets what
-            // V2 forbids — `content` to null, `embeds` to [] (docs: resources/message#edit-message; `embeds:
-            // null` was refused in practice, discord-api-docs#7787). Sent on every edit, so it does not matter
-            // which kind the message is: for a V2 message they are already empty. The flag is never removed.
-            content: null,
-            embeds: [],
-          },
-        }),
-      );
-      remember(target.message, card.title);
+      await messages.edit({ channel: target.channel, message: target.message }, card);
+      threads.remember(target.message, card.title);
     },
 
     /** A direct message; when the member does not accept them, a mention in the conversation instead. */
     async notify(user: UserAddress, conversation: ConversationAddress, card: Card): Promise<void> {
       const who = locate(user).channel;
       try {
-        const dm = await call<APIChannel>(() =>
-          rest.post(Routes.userChannels(), { body: { recipient_id: who } }),
-        );
-        await send(dm.id, card, {});
+        await messages.send(await messages.directChannel(who), card, {});
         return;
       } catch (error) {
         const closed = error instanceof ChatDeliveryError && !error.retryable;
@@ -205,7 +132,101 @@ export function createDiscordSender(options: {
       }
       // In the channel the member is pinged: first in the card's notify list, so content and allowed_mentions name them.
       const notify = [user, ...(card.notify ?? []).filter((ref) => ref !== user)];
-      await send(locate(conversation).channel, { ...card, notify }, {});
+      await messages.send(locate(conversation).channel, { ...card, notify }, {});
     },
   };
+}
+
+async function call<T>(fn: () => Promise<unknown>): Promise<T> {
+  try {
+    return (await fn()) as T;
+  } catch (error) {
+    throw deliveryError(error);
+  }
+}
+
+/** Cards as channel messages over REST, failures in the outbox's vocabulary. */
+class CardMessages {
+  constructor(
+    private readonly rest: REST,
+    private readonly render: DiscordRenderer,
+  ) {}
+
+  /** A new message: a Components V2 card (the flag, components, who it pings; no content, no embeds). */
+  async send(channel: string, card: Card, extra: Record<string, unknown>): Promise<APIMessage> {
+    const payload = await this.render.card(card);
+    return call<APIMessage>(() =>
+      this.rest.post(Routes.channelMessages(channel), {
+        body: {
+          flags: payload.flags,
+          components: payload.components,
+          allowed_mentions: payload.allowed_mentions,
+          ...extra,
+        },
+      }),
+    );
+  }
+
+  async edit(target: { channel: string; message: string }, card: Card): Promise<void> {
+    const payload = await this.render.card(card);
+    await call(() =>
+      this.rest.patch(Routes.channelMessage(target.channel, target.message), {
+        body: {
+          flags: payload.flags,
+          components: payload.components,
+          allowed_mentions: payload.allowed_mentions,
+          // A card posted before Components V2 is an embed message (its content the mentions it pinged):
+          // Discord's Edit Message sets IS_COMPONENTS_V2 on an existing message when the edit resets what
+          // V2 forbids — `content` to null, `embeds` to [] (docs: resources/message#edit-message; `embeds:
+          // null` was refused in practice, discord-api-docs#7787). Sent on every edit, so it does not matter
+          // which kind the message is: for a V2 message they are already empty. The flag is never removed.
+          content: null,
+          embeds: [],
+        },
+      }),
+    );
+  }
+
+  /** The direct-message channel with a member: its id. */
+  async directChannel(user: string): Promise<string> {
+    const dm = await call<APIChannel>(() =>
+      this.rest.post(Routes.userChannels(), { body: { recipient_id: user } }),
+    );
+    return dm.id;
+  }
+}
+
+/** The threads of cards' milestones, named for their card's title. */
+class CardThreads {
+  /** Card titles by message id, to name the thread of a card's milestones. */
+  readonly #titles = new Map<string, string>();
+  /** Messages whose thread exists already (memory only; Discord says so again after a restart). */
+  readonly #threads = new Set<string>();
+
+  constructor(private readonly rest: REST) {}
+
+  remember(id: string, title: string): void {
+    this.#titles.delete(id);
+    this.#titles.set(id, title);
+    if (this.#titles.size > TITLES_KEPT) this.#titles.delete(this.#titles.keys().next().value as string);
+  }
+
+  /** The thread on `parent` (created if needed): its channel id. */
+  async on(parent: { channel: string; message: string }, fallbackName: string): Promise<string> {
+    if (this.#threads.has(parent.message)) return parent.message;
+    try {
+      await this.rest.post(Routes.threads(parent.channel, parent.message), {
+        body: {
+          name: clip(this.#titles.get(parent.message) ?? fallbackName, DISCORD.threadName) || 'reelbot',
+          auto_archive_duration: THREAD_ARCHIVE_MINUTES,
+        },
+      });
+    } catch (error) {
+      const exists =
+        error instanceof DiscordAPIError && error.code === RESTJSONErrorCodes.ThreadAlreadyCreatedForMessage;
+      if (!exists) throw deliveryError(error);
+    }
+    this.#threads.add(parent.message);
+    return parent.message;
+  }
 }

@@ -65,79 +65,117 @@ export interface HttpServerOptions {
   metricsToken?: string;
 }
 
+type Route = { path: string; handler: Handler; interactive: boolean };
+type Fail = (res: ServerResponse, err: unknown) => void;
+
 export function createHttpServer(options: HttpServerOptions): HttpServer {
-  const routes: { path: string; handler: Handler; interactive: boolean }[] = [];
+  const routes: Route[] = [];
   const acks = new AckGate(options.clock ?? systemClock);
   const log = options.logger.child({ component: 'http' });
-
-  const onLoopback = isLoopbackHost(options.host ?? '127.0.0.1');
-  /** Why an operational endpoint refuses this request (status and words), or undefined. */
-  const refusal = (req: IncomingMessage, path: string): [number, string] | undefined => {
-    if (onLoopback && !isLoopbackHost(hostName(req))) return [421, 'Use 127.0.0.1 or localhost.'];
-    if (path !== '/metrics') return undefined;
-    // A set token is required whatever the bind address: a local proxy may rewrite Host to a loopback name.
-    if (!options.metricsToken) {
-      return onLoopback ? undefined : [403, 'Set METRICS_TOKEN to read /metrics from beyond this machine.'];
-    }
-    const given = req.headers.authorization ?? '';
-    return safeEqual(given, `Bearer ${options.metricsToken}`) ? undefined : [401, 'Bearer token required.'];
+  const fail: Fail = (res, err) => {
+    log.error({ err }, 'http handler failed');
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+    res.end('internal error');
   };
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] as string;
     if (path === '/healthz' || path === '/metrics') {
-      const refused = refusal(req, path);
-      if (refused) {
-        res.writeHead(refused[0], { 'content-type': 'text/plain' });
-        res.end(refused[1]);
-        return;
-      }
-    }
-    if (path === '/healthz') {
-      const health = options.health();
-      const ok = health === true;
-      res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-      const body = { ok, ...(health === 'starting' ? { status: 'starting' } : {}), ...options.about?.() };
-      res.end(JSON.stringify(body));
+      serveOperational(options, { req, res, path, fail });
       return;
     }
-    if (path === '/metrics') {
-      options
-        .metrics()
-        .then(({ contentType, body }) => {
-          res.writeHead(200, { 'content-type': contentType });
-          res.end(body);
-        })
-        .catch((err: unknown) => fail(res, err));
-      return;
-    }
-    // Longest match first, so `/` can be the playground while `/slack/events` stays Slack's.
-    const route = routes
-      .filter((r) => (r.path.endsWith('/') ? path.startsWith(r.path) : path === r.path))
-      .sort((a, b) => b.path.length - a.path.length)[0];
+    const route = routeFor(routes, path);
     if (!route) {
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');
       return;
     }
     if (route.interactive) {
-      chatRequest(req, res, route.handler).catch((err: unknown) => fail(res, err));
+      chatRequest(acks, route.handler)(req, res).catch((err: unknown) => fail(res, err));
       return;
     }
     Promise.resolve()
       .then(() => route.handler(req, res))
       .catch((err: unknown) => fail(res, err));
   });
-  // A client that opens a connection and trickles bytes is cut off: chat platforms send whole requests at once.
-  server.headersTimeout = CHAT_REQUEST_TIMEOUT_MS;
-  server.requestTimeout = CHAT_REQUEST_TIMEOUT_MS;
+  limitSlowClients(server);
 
-  /**
-   * A chat request (Slack events, Discord interactions): its body is read here, bounded, before any framework
-   * sees it (413 beyond), and it counts in `acks` only once whole — a slow client that sent one byte holds
-   * up nobody's commands. The body is handed on as `rawBody` (Bolt and the Discord endpoint read it there).
-   */
-  async function chatRequest(req: IncomingMessage, res: ServerResponse, handler: Handler): Promise<void> {
+  return {
+    server,
+    acks,
+    mount(path, handler, mountOptions = {}) {
+      routes.push({ path, handler, interactive: mountOptions.interactive === true });
+    },
+    listen: (port, host) => listen(server, port, host),
+    close() {
+      return new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      });
+    },
+  };
+}
+
+/** `/healthz` and `/metrics`, once `refusal` lets the request through. */
+function serveOperational(
+  options: HttpServerOptions,
+  { req, res, path, fail }: { req: IncomingMessage; res: ServerResponse; path: string; fail: Fail },
+) {
+  const refused = refusal(options, req, path);
+  if (refused) {
+    res.writeHead(refused[0], { 'content-type': 'text/plain' });
+    res.end(refused[1]);
+    return;
+  }
+  if (path === '/healthz') {
+    const health = options.health();
+    const ok = health === true;
+    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+    const body = { ok, ...(health === 'starting' ? { status: 'starting' } : {}), ...options.about?.() };
+    res.end(JSON.stringify(body));
+    return;
+  }
+  options
+    .metrics()
+    .then(({ contentType, body }) => {
+      res.writeHead(200, { 'content-type': contentType });
+      res.end(body);
+    })
+    .catch((err: unknown) => fail(res, err));
+}
+
+/** Why an operational endpoint refuses this request (status and words), or undefined. */
+function refusal(
+  options: HttpServerOptions,
+  req: IncomingMessage,
+  path: string,
+): [number, string] | undefined {
+  const onLoopback = isLoopbackHost(options.host ?? '127.0.0.1');
+  if (onLoopback && !isLoopbackHost(hostName(req))) return [421, 'Use 127.0.0.1 or localhost.'];
+  if (path !== '/metrics') return undefined;
+  // A set token is required whatever the bind address: a local proxy may rewrite Host to a loopback name.
+  if (!options.metricsToken) {
+    return onLoopback ? undefined : [403, 'Set METRICS_TOKEN to read /metrics from beyond this machine.'];
+  }
+  const given = req.headers.authorization ?? '';
+  return safeEqual(given, `Bearer ${options.metricsToken}`) ? undefined : [401, 'Bearer token required.'];
+}
+
+/** Longest match first, so `/` can be the playground while `/slack/events` stays Slack's. */
+function routeFor(routes: readonly Route[], path: string): Route | undefined {
+  return routes
+    .filter((r) => (r.path.endsWith('/') ? path.startsWith(r.path) : path === r.path))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+}
+
+/**
+ * A chat request (Slack events, Discord interactions): its body is read here, bounded, before any framework
+ * sees it (413 beyond), and it counts in `acks` only once whole — a slow client that sent one byte holds
+ * up nobody's commands. The body is handed on as `rawBody` (Bolt and the Discord endpoint read it there).
+ */
+const chatRequest =
+  (acks: AckGate, handler: Handler) =>
+  async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const body = await readBounded(req, MAX_CHAT_BODY_BYTES);
     if (body === undefined) {
       res.writeHead(413, { 'content-type': 'text/plain', connection: 'close' });
@@ -150,36 +188,22 @@ export function createHttpServer(options: HttpServerOptions): HttpServer {
     res.once('finish', answered);
     res.once('close', answered);
     await handler(req, res);
-  }
-
-  function fail(res: ServerResponse, err: unknown) {
-    log.error({ err }, 'http handler failed');
-    if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-    res.end('internal error');
-  }
-
-  return {
-    server,
-    acks,
-    mount(path, handler, mountOptions = {}) {
-      routes.push({ path, handler, interactive: mountOptions.interactive === true });
-    },
-    listen(port, host) {
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          const address = server.address() as AddressInfo;
-          resolve({ url: `http://${host}:${address.port}`, port: address.port });
-        });
-      });
-    },
-    close() {
-      return new Promise((resolve) => {
-        server.closeAllConnections?.();
-        server.close(() => resolve());
-      });
-    },
   };
+
+/** A client that opens a connection and trickles bytes is cut off: chat platforms send whole requests at once. */
+function limitSlowClients(server: Server) {
+  server.headersTimeout = CHAT_REQUEST_TIMEOUT_MS;
+  server.requestTimeout = CHAT_REQUEST_TIMEOUT_MS;
+}
+
+function listen(server: Server, port: number, host: string): Promise<{ url: string; port: number }> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const address = server.address() as AddressInfo;
+      resolve({ url: `http://${host}:${address.port}`, port: address.port });
+    });
+  });
 }
 
 /** Compares a secret without leaking how much of it matched through timing. */

@@ -7,14 +7,12 @@
  * defers checks the key's background budget cannot afford yet, and turns failures into backoff or, for
  * errors that will not heal (revoked key, deleted video), a single give-up message.
  */
-import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { describeError } from '../core/dispatch/describe-error.js';
 import type { LookTrouble, StopReason, Watcher, WatchResult } from '../core/live/watcher.js';
 import type { Logger, UserAddress, Watch } from '../core/ports/index.js';
 import { type VideoApi, VideoApiError } from '../core/video-api/video-api.js';
 import { backgroundApi } from './background-api.js';
-import { clamp, exponential, jittered } from './delays.js';
 import {
   afterFailedLook,
   type FailureState,
@@ -24,26 +22,16 @@ import {
   POLLER_STATE_KEY,
 } from './failure-state.js';
 import { LockedDatabase } from './locked-database.js';
+import { LookSchedule } from './look-schedule.js';
+import { pickDue } from './pick-due.js';
 import type { CheckOutcome, PollerOptions } from './poller-options.js';
 import { Slots } from './slots.js';
+import { WatchLeases } from './watch-leases.js';
 
 export type { CheckOutcome, PollerMetrics, PollerOptions } from './poller-options.js';
 
-/** Most jitter added to a requested interval. */
-const MAX_SPREAD_MS = 5_000;
-
-/**
- * The `start()` loop's period against the real service; a faster service (the demo's simulator) shortens it
- * in proportion, down to the shortest, so a look is not a whole second late on a job of a few seconds.
- */
-const PASS_MS = 1000;
-const SHORTEST_PASS_MS = 100;
-
 /** Batches one pass works through before leaving the rest to the next pass (every check moves its watch on). */
 const MAX_BATCHES_PER_PASS = 50;
-
-/** How long a poller holds a watch it checks unless told otherwise (`PollerOptions.leaseMs`). */
-const DEFAULT_LEASE_MS = 30_000;
 
 /** The owner has no usable key (unlinked, or unreadable after a secret-key change). */
 class NoClientError extends Error {
@@ -58,12 +46,6 @@ interface Look {
   log: Logger;
 }
 
-/** A watcher's interval bounds on the poller's clock. */
-interface Bounds {
-  min: number;
-  max: number;
-}
-
 export class Poller {
   readonly #o: PollerOptions;
   readonly #slots: Slots;
@@ -72,14 +54,10 @@ export class Poller {
   readonly #ownerInFlight = new Map<UserAddress, number>();
   readonly #perOwner: number;
   readonly #running = new Set<Promise<void>>();
-  readonly #random: () => number;
-  /** This poller's name on the watches it leases. */
-  readonly #holder: string;
-  readonly #leaseMs: number;
-  readonly #jitterRatio: number;
+  readonly #leases: WatchLeases;
+  readonly #schedule: LookSchedule;
   readonly #batchSize: number;
   readonly #serviceSpeed: number;
-  readonly #passMs: number;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
   /** Aborts the API calls of running checks on `stop()`. */
@@ -88,15 +66,11 @@ export class Poller {
   constructor(options: PollerOptions) {
     this.#o = options;
     this.#slots = new Slots(options.concurrency);
-    this.#random = options.random ?? Math.random;
-    this.#holder = options.holder ?? `poller-${randomUUID()}`;
-    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    this.#jitterRatio = options.jitterRatio ?? 0.1;
+    this.#leases = new WatchLeases(options);
+    this.#schedule = new LookSchedule(options);
     this.#batchSize = options.batchSize ?? 500;
     this.#perOwner = options.perOwnerConcurrency ?? 4;
     this.#serviceSpeed = options.serviceSpeed ?? 1;
-    this.#passMs =
-      options.intervalMs ?? Math.max(SHORTEST_PASS_MS, Math.min(PASS_MS, PASS_MS / this.#serviceSpeed));
     this.#abort = this.#newAbort();
   }
 
@@ -120,7 +94,7 @@ export class Poller {
         this.#o.logger.error({ err: describeError(error) }, 'poller pass failed; will retry'),
       );
     };
-    this.#timer = setInterval(pass, this.#passMs);
+    this.#timer = setInterval(pass, this.#schedule.passMs);
     this.#timer.unref();
     pass();
   }
@@ -150,30 +124,15 @@ export class Poller {
       const now = this.#o.clock.now();
       // In-flight watches are still due (their nextCheckAt moves only on commit): ask for enough to skip
       // them, and for more than the room so that one owner's backlog does not hide the others'.
-      const due = (await this.#o.store.watches.due(now, room * 2 + this.#inFlight.size, this.#holder)).filter(
-        (watch) => !this.#inFlight.has(watch.id),
-      );
-      const picked: Watch[] = [];
-      const perOwner = new Map(this.#ownerInFlight);
-      let held = 0;
-      for (const watch of due) {
-        if (picked.length >= room) break;
-        const running = perOwner.get(watch.owner) ?? 0;
-        if (running >= this.#perOwner) {
-          held++;
-          continue;
-        }
-        perOwner.set(watch.owner, running + 1);
-        picked.push(watch);
-      }
+      const due = (
+        await this.#o.store.watches.due(now, room * 2 + this.#inFlight.size, this.#leases.holder)
+      ).filter((watch) => !this.#inFlight.has(watch.id));
+      const { picked, held } = pickDue(due, { room, perOwner: this.#perOwner, running: this.#ownerInFlight });
       if (picked.length === 0) return;
       // Another replica may have leased some of them since `due`: only those leased to this poller run.
       let leased: Watch[];
       try {
-        leased = await this.#o.store.watches.claim(
-          picked.map((w) => w.id),
-          { holder: this.#holder, now, until: now + this.#leaseMs },
-        );
+        leased = await this.#leases.claim(picked, now);
       } catch (error) {
         // A locked database: nothing leased, nothing checked; a later pass tries again.
         if (this.#locked.seen(error, this.#o.logger)) return;
@@ -201,7 +160,7 @@ export class Poller {
         // Re-read: while it waited for a slot, a command may have cancelled or changed it.
         const fresh = this.#stopped ? undefined : await this.#o.store.watches.get(watch.id);
         if (fresh?.status !== 'active') {
-          await this.#release(watch);
+          await this.#leases.release(watch);
           return false;
         }
         return await this.#process({ ...fresh, ...(watch.lease && { lease: watch.lease }) });
@@ -246,16 +205,15 @@ export class Poller {
     }
     if (!watcher) {
       log.warn({}, 'no watcher registered for this kind; checking again later');
-      await this.#reschedule(watch, started + (this.#o.missingWatcherDelayMs ?? 60_000));
+      await this.#leases.reschedule(watch, started + (this.#o.missingWatcherDelayMs ?? 60_000));
       report('error');
       return false;
     }
     const budgetWait = await this.#budgetDelay(watch, watcher);
     if (budgetWait > 0) {
       // Holding a worker while the budget refills would starve other keys' watches; look again later.
-      const wait =
-        Math.ceil(budgetWait) + Math.round(this.#random() * this.#bounds(watcher).min * this.#jitterRatio);
-      await this.#reschedule(watch, started + wait);
+      const wait = this.#schedule.deferral(watcher, budgetWait);
+      await this.#leases.reschedule(watch, started + wait);
       log.debug({ waitMs: wait }, 'background budget exhausted; check deferred');
       report('deferred');
       return false;
@@ -279,15 +237,6 @@ export class Poller {
     }
   }
 
-  /**
-   * The watcher's interval bounds on this poller's clock: a job's (`jobTime`) are the service's time, as many
-   * times shorter as the service is faster (the demo's simulator); the others are the wall clock's.
-   */
-  #bounds(watcher: Watcher): Bounds {
-    const speed = watcher.jobTime ? this.#serviceSpeed : 1;
-    return { min: watcher.minIntervalMs / speed, max: watcher.maxIntervalMs / speed };
-  }
-
   /** An owner whose key cannot be read has no budget to ask; the check then fails on `apiFor` and counts. */
   async #budgetDelay(watch: Watch, watcher: Watcher): Promise<number> {
     try {
@@ -309,58 +258,16 @@ export class Poller {
     return backgroundApi(api, this.#abort.signal);
   }
 
-  /** Moves a watch's next look, unless another replica has taken it over meanwhile; ends the lease. */
-  async #reschedule(watch: Watch, nextCheckAt: number): Promise<void> {
-    const { store } = this.#o;
-    await store.transaction(async () => {
-      if (await this.#stillLeased(watch)) await store.watches.update(watch.id, { nextCheckAt });
-    });
-  }
-
-  /**
-   * Ends this poller's claim on a watch before committing; false (counted) when the watch was claimed again
-   * since: its lease lapsed (this replica was paused, say) and another poller, or this one, took it over.
-   */
-  async #stillLeased(watch: Watch): Promise<boolean> {
-    if (watch.lease && (await this.#o.store.watches.release(watch.id, watch.lease))) return true;
-    this.#o.metrics?.leaseLost?.(watch.kind);
-    return false;
-  }
-
-  /** Gives a leased watch back without a look (shutdown, closed meanwhile); a failure leaves the lease to lapse. */
-  async #release(watch: Watch): Promise<void> {
-    if (!watch.lease) return;
-    try {
-      await this.#o.store.watches.release(watch.id, watch.lease);
-    } catch (error) {
-      this.#o.logger.debug(
-        { watchId: watch.id, err: describeError(error) },
-        'could not release a watch lease',
-      );
-    }
-  }
-
   /** Applies a check's result and the watch update atomically; undefined if the watch was closed meanwhile. */
   async #commit({ watch, watcher, started }: Look, result: WatchResult): Promise<CheckOutcome | undefined> {
     const { store, clock } = this.#o;
     const previous = failureState(watch);
-    const bounds = this.#bounds(watcher);
-    const requested = result.nextCheckInMs ?? bounds.max;
-    const interval = jittered(clamp(requested, bounds.min, bounds.max), {
-      ratio: this.#jitterRatio,
-      upwardOnly: true,
-      // A schedule watch asks for "just after it is due" ten minutes ahead: 10 % would be a minute late.
-      maxSpreadMs: MAX_SPREAD_MS,
-      random: this.#random,
-      min: bounds.min,
-      max: bounds.max,
-    });
     const now = clock.now();
-    const nextCheckAt = this.#capped(now + interval, started, bounds);
+    const nextCheckAt = this.#schedule.afterLook(watcher, result.nextCheckInMs, { started, now });
     return await store.transaction(async () => {
       // Cancelled or finished by someone else while we were checking, or taken over by another replica once
       // this lease ran out: its effects would be stale or doubled.
-      if (!(await this.#stillLeased(watch))) return undefined;
+      if (!(await this.#leases.stillLeased(watch))) return undefined;
       if ((await store.watches.get(watch.id))?.status !== 'active') return undefined;
       if (previous.noticed && previous.since !== undefined) {
         await this.#trouble(watcher, watch, { kind: 'recovered', since: previous.since, now });
@@ -371,16 +278,6 @@ export class Poller {
       await store.watches.update(watch.id, { state, nextCheckAt, status: result.done ? 'done' : 'active' });
       return result.done ? 'done' : 'active';
     });
-  }
-
-  /**
-   * No look lands later than the kind's longest interval after the previous one began (DESIGN §4: a running
-   * job is looked at every 30 s of the service's time at most), whatever the check took: the next pass may
-   * pick it up one pass period late, so that period is kept in hand.
-   */
-  #capped(nextCheckAt: number, started: number, bounds: Bounds): number {
-    const latest = started + Math.max(bounds.min, bounds.max - this.#passMs);
-    return Math.min(nextCheckAt, latest);
   }
 
   /** Tells the watcher about a streak of failed looks; its words must never break the poller. */
@@ -399,7 +296,7 @@ export class Poller {
   async #recordFailure({ watch, watcher }: Look, failures: FailureState, nextCheckAt: number): Promise<void> {
     const { store, clock } = this.#o;
     await store.transaction(async () => {
-      if (!(await this.#stillLeased(watch))) return;
+      if (!(await this.#leases.stillLeased(watch))) return;
       if ((await store.watches.get(watch.id))?.status !== 'active') return;
       const { recorded, events } = afterFailedLook(failures, clock.now());
       for (const event of events) await this.#trouble(watcher, watch, event);
@@ -418,7 +315,7 @@ export class Poller {
     const { store } = this.#o;
     const close = async (withMessage: boolean) =>
       await store.transaction(async () => {
-        if (!(await this.#stillLeased(watch))) return;
+        if (!(await this.#leases.stillLeased(watch))) return;
         if ((await store.watches.get(watch.id))?.status !== 'active') return;
         if (withMessage)
           await watcher?.expire({ store, watch: forWatcher(watch), now: end.now, reason: end.reason });
@@ -438,7 +335,7 @@ export class Poller {
     if (this.#abort.signal.aborted) {
       // Not the job's fault: leave the watch due, untouched, for the next process (or another replica now).
       log.debug({ err: describeError(error) }, 'check interrupted by shutdown');
-      await this.#release(watch);
+      await this.#leases.release(watch);
       return 'interrupted';
     }
     if (this.#locked.seen(error, log)) return 'deferred'; // nothing committed; the watch stays due
@@ -456,8 +353,7 @@ export class Poller {
 
     if (type === 'rate_limited') {
       const retryAfterMs = error instanceof VideoApiError ? (error.details.retryAfter ?? 0) * 1000 : 0;
-      const wait = Math.max(retryAfterMs, this.#bounds(watcher).min);
-      // The service asked for the wait: it is kept even past the kind's longest interval.
+      const wait = this.#schedule.rateLimited(watcher, retryAfterMs);
       await this.#recordFailure(look, { ...previous, ...streak }, now + wait);
       log.warn({ ...context, waitMs: wait }, 'watch check rate limited');
       return 'rate_limited';
@@ -476,15 +372,9 @@ export class Poller {
       await this.#finish(look, { now, reason });
       return 'gave_up';
     }
-    const bounds = this.#bounds(watcher);
-    const wait = jittered(exponential(failures.failures, bounds.min, bounds.max), {
-      ratio: this.#jitterRatio,
-      random: this.#random,
-      min: bounds.min,
-      max: bounds.max,
-    });
-    await this.#recordFailure(look, failures, this.#capped(now + wait, started, bounds));
-    log.warn({ ...context, failures: failures.failures, waitMs: wait }, 'watch check failed; backing off');
+    const { waitMs, nextCheckAt } = this.#schedule.backoff(watcher, failures.failures, { started, now });
+    await this.#recordFailure(look, failures, nextCheckAt);
+    log.warn({ ...context, failures: failures.failures, waitMs }, 'watch check failed; backing off');
     return 'error';
   }
 }

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BadInteraction, fromRaw } from '../../adapters/discord/inbound.js';
+import { BadInteraction, fromRaw } from '../../adapters/discord/inbound/from-raw.js';
 import { requestInfoOf } from '../../adapters/discord/request-info.js';
 import type { Json } from './world.js';
 

@@ -4,12 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  componentCount,
-  confirmPayload,
-  renderCard,
-  TONE_COLORS,
-} from '../../adapters/discord/components.js';
+import { componentCount } from '../../adapters/discord/components/parts.js';
+import { confirmPayload, renderCard, TONE_COLORS } from '../../adapters/discord/components.js';
 import { actionId, modalId, parseCustomId } from '../../adapters/discord/custom-id.js';
 import { embedsSize, renderEmbedCard } from '../../adapters/discord/embeds.js';
 import { AdapterMemory, Kept } from '../../adapters/discord/memory.js';
