@@ -32,10 +32,6 @@ const ALLOWED: { path: string; why: string }[] = [
     why: 'the HTTP (zod) and gateway readers of every interaction kind',
   },
   {
-    path: 'adapters/playground/static/playground.js',
-    why: 'the page script, unbundled: no build step for it yet',
-  },
-  {
     path: 'test/poller/poller.test.ts',
     why: 'nine describe blocks of the poller; to split by describe block',
   },
