@@ -111,11 +111,7 @@ function renderSections(sections: readonly Section[]): string {
 }
 
 function renderGalleryItem(section: Section): string {
-  const body = [
-    section.text ? `<div class="section-text">${markdownToHtml(section.text)}</div>` : '',
-    section.fields?.length ? renderFields(section.fields) : '',
-    section.controls?.length ? renderControls(section.controls) : '',
-  ].join('');
+  const body = sectionBody(section);
   const image = section.image ? renderImage(section.image, 'gallery-image') : '';
   return (
     '<figure class="card-section gallery-item" data-testid="card-section" data-gallery-item>' +
@@ -124,13 +120,18 @@ function renderGalleryItem(section: Section): string {
 }
 
 function renderSection(section: Section): string {
-  const body = [
+  const body = sectionBody(section);
+  const image = section.image ? renderImage(section.image, 'section-image') : '';
+  return `<div class="card-section${image ? ' has-image' : ''}" data-testid="card-section"><div class="section-body">${body}</div>${image}</div>`;
+}
+
+/** A section's words, fields and controls, the same in a gallery item and a plain section. */
+function sectionBody(section: Section): string {
+  return [
     section.text ? `<div class="section-text">${markdownToHtml(section.text)}</div>` : '',
     section.fields?.length ? renderFields(section.fields) : '',
     section.controls?.length ? renderControls(section.controls) : '',
   ].join('');
-  const image = section.image ? renderImage(section.image, 'section-image') : '';
-  return `<div class="card-section${image ? ' has-image' : ''}" data-testid="card-section"><div class="section-body">${body}</div>${image}</div>`;
 }
 
 function renderControls(controls: Control[]): string {

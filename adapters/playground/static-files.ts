@@ -1,13 +1,23 @@
 /**
- * The page's script and stylesheet, read once from `./static/` and served by name from a fixed list
+ * The page's script modules and stylesheet, read once from `./static/` and served by name from a fixed list
  * (no path from the request ever touches the file system).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+const SCRIPT = 'text/javascript; charset=utf-8';
+/** The page's entry script and the modules it imports (all flat in `./static/`), and its stylesheet. */
 const TYPES: Record<string, string> = {
-  'playground.js': 'text/javascript; charset=utf-8',
+  'playground.js': SCRIPT,
+  'page.js': SCRIPT,
+  'message-list.js': SCRIPT,
+  'server.js': SCRIPT,
+  'composer.js': SCRIPT,
+  'cards.js': SCRIPT,
+  'form-dialog.js': SCRIPT,
+  'form-submit.js': SCRIPT,
+  'channels.js': SCRIPT,
   'playground.css': 'text/css; charset=utf-8',
 };
 

@@ -9,11 +9,7 @@ import { postToResponseUrl } from './response-url.js';
 
 export async function replyEphemeral(clock: Clock, surface: Surface, message: SlackMessage): Promise<void> {
   if (surface.responseUrl) {
-    await postToResponseUrl(clock, surface.responseUrl, {
-      response_type: 'ephemeral',
-      replace_original: false,
-      ...message,
-    });
+    await answerAt(clock, surface.responseUrl, { response_type: 'ephemeral', ...message });
   } else if (surface.channel) {
     await surface.client.chat.postEphemeral({ channel: surface.channel, user: surface.user, ...message });
   } else {
@@ -23,11 +19,7 @@ export async function replyEphemeral(clock: Clock, surface: Surface, message: Sl
 
 export async function replyInChannel(clock: Clock, surface: Surface, message: SlackMessage): Promise<void> {
   if (surface.responseUrl) {
-    await postToResponseUrl(clock, surface.responseUrl, {
-      response_type: 'in_channel',
-      replace_original: false,
-      ...message,
-    });
+    await answerAt(clock, surface.responseUrl, { response_type: 'in_channel', ...message });
   } else {
     await surface.client.chat.postMessage({ channel: surface.channel ?? surface.user, ...message });
   }
@@ -43,4 +35,13 @@ export async function replaceMessage(clock: Clock, surface: Surface, card: Card)
   } else {
     await replyEphemeral(clock, surface, message);
   }
+}
+
+/** A new message through the interaction's `response_url`, beside the one clicked (never replacing it). */
+function answerAt(
+  clock: Clock,
+  responseUrl: string,
+  message: SlackMessage & { response_type: 'ephemeral' | 'in_channel' },
+): Promise<void> {
+  return postToResponseUrl(clock, responseUrl, { replace_original: false, ...message });
 }

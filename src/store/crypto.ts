@@ -60,21 +60,37 @@ export const INSTALLATION_UNREADABLE = {
   otherKey: 'it was stored under a different secret key; install the app to the workspace again',
 };
 
+/** A sealed row as a table keeps it: the sealed value and the fingerprint of the secret key it was sealed under. */
+export type SealedRow = Sealed & { secret_key_id: string };
+
 /**
- * Opens a sealed row of either store, or throws an `UnsealError` that says why in an operator's words: the row
- * was altered or moved (`why.moved`: sealed under this secret key, `secretKeyId` its fingerprint) or it was
- * sealed under another secret key (`why.otherKey`).
+ * Seals and opens one table's rows under the store's secret key. Opening throws an `UnsealError` that says why
+ * in an operator's words: the row was altered or moved (`why.moved`: it was sealed under this secret key) or
+ * it was sealed under another secret key (`why.otherKey`).
  */
-export function unsealRow(
-  secretKey: Buffer,
-  row: Sealed & { secret_key_id: string },
-  opening: { aad: string; secretKeyId: string; why: { moved: string; otherKey: string } },
-): string {
-  try {
-    return unseal(secretKey, row, opening.aad);
-  } catch (cause) {
-    const { why } = opening;
-    throw new UnsealError(row.secret_key_id === opening.secretKeyId ? why.moved : why.otherKey, { cause });
+export class RowSealer {
+  readonly #keyId: string;
+
+  constructor(
+    private readonly secretKey: Buffer,
+    private readonly why: { moved: string; otherKey: string },
+  ) {
+    this.#keyId = secretKeyFingerprint(secretKey);
+  }
+
+  /** `plaintext` sealed with `aad` (the row's key) as additional data, and this secret key's fingerprint. */
+  seal(plaintext: string, aad: string): SealedRow {
+    return { ...seal(this.secretKey, plaintext, aad), secret_key_id: this.#keyId };
+  }
+
+  open(row: SealedRow, aad: string): string {
+    try {
+      return unseal(this.secretKey, row, aad);
+    } catch (cause) {
+      throw new UnsealError(row.secret_key_id === this.#keyId ? this.why.moved : this.why.otherKey, {
+        cause,
+      });
+    }
   }
 }
 

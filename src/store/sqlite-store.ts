@@ -11,6 +11,7 @@ import type { Clock, Logger, Store } from '../core/ports/index.js';
 import { systemClock } from '../core/time/system-clock.js';
 import { assertSecretKey, secretKeyFingerprint } from './crypto.js';
 import { migrate } from './migrations.js';
+import { silentLogger } from './silent-logger.js';
 import { sqliteSql } from './sql.js';
 import { TableStore } from './tables/index.js';
 
@@ -34,14 +35,6 @@ const BUSY_TIMEOUT_MS = 100;
 const OPEN_BUSY_TIMEOUT_MS = 5_000;
 
 const MEMORY = ':memory:';
-
-const silentLogger: Logger = {
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-  child: () => silentLogger,
-};
 
 /** A transaction in progress: the async context that opened it, and its savepoint depth. */
 interface OpenTransaction {

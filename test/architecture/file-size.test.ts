@@ -23,10 +23,6 @@ const ALLOWED: { path: string; why: string }[] = [
   },
   { path: 'src/core/live/generation-watcher.ts', why: 'generation and thumbnail phases in one watcher' },
   {
-    path: 'adapters/playground/static/playground.js',
-    why: 'the page script, unbundled: no build step for it yet',
-  },
-  {
     path: 'test/poller/poller.test.ts',
     why: 'nine describe blocks of the poller; to split by describe block',
   },

@@ -94,7 +94,18 @@ describe('page and static files', () => {
     const js = await fetch(`${pg.url}/playground/static/playground.js`);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     const etag = js.headers.get('etag')!;
-    expect((await js.text()).length).toBeGreaterThan(1000);
+    const entry = await js.text();
+    // The entry imports the page's modules, each served from the same fixed list.
+    const modules = [...entry.matchAll(/(?:from|import) '\.\/([\w-]+\.js)'/g)].map((m) => m[1]);
+    expect(modules).toContain('page.js');
+    for (const name of modules) {
+      const module = await fetch(`${pg.url}/playground/static/${name}`);
+      expect([name, module.status, module.headers.get('content-type')]).toEqual([
+        name,
+        200,
+        'text/javascript; charset=utf-8',
+      ]);
+    }
     const again = await fetch(`${pg.url}/playground/static/playground.js`, {
       headers: { 'if-none-match': etag },
     });

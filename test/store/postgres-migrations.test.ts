@@ -6,13 +6,13 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Migration } from '../../src/store/migrations.js';
 import { migrate as migrateSqlite, SchemaTooNewError } from '../../src/store/migrations.js';
 import {
   MIGRATION_LOCK_KEY,
   migratePostgres,
   POSTGRES_MIGRATIONS,
   POSTGRES_SCHEMA_VERSION,
-  type PostgresMigration,
 } from '../../src/store/postgres/migrations.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 import { type LogLine, recordingLogger, T0 } from './helpers.js';
@@ -219,7 +219,7 @@ describe('PostgreSQL migrations', () => {
     // (at most 10 s), and cannot run twice: without the lock the second replica would fail on CREATE TABLE.
     const waiting = `EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
       AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))`;
-    const steps: PostgresMigration[] = [
+    const steps: Migration[] = [
       {
         name: 'step held open',
         sql: `DO $$ BEGIN

@@ -2,20 +2,16 @@ import type { Asset, AssetInput, IdempotentCallOptions } from '../../core/video-
 import type { Requester } from '../request.js';
 import { AssetWire, toAsset } from '../wire/asset.js';
 import { envelope } from '../wire/common.js';
+import { idempotentPost } from './idempotent-post.js';
 
 /** POST /assets: registers already-hosted media by URL. */
 export class AssetsResource {
   constructor(private readonly client: Requester) {}
 
   async create(body: AssetInput, o: IdempotentCallOptions): Promise<Asset> {
-    const { data } = await this.client.request(
-      {
-        method: 'POST',
-        route: '/assets',
-        body,
-        idempotencyKey: o.idempotencyKey,
-        schema: envelope(AssetWire),
-      },
+    const { data } = await idempotentPost(
+      this.client,
+      { route: '/assets', body, schema: envelope(AssetWire) },
       o,
     );
     return toAsset(data, body);

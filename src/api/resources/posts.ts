@@ -19,34 +19,25 @@ import {
   toPublished,
   toScheduled,
 } from '../wire/posts.js';
+import { idempotentPost } from './idempotent-post.js';
 
 /** /posts and /calendar: publishing now, scheduling, cancelling, and the schedule. */
 export class PostsResource {
   constructor(private readonly client: Requester) {}
 
   async publish(body: PublishInput, o: IdempotentCallOptions): Promise<Published> {
-    const { data } = await this.client.request(
-      {
-        method: 'POST',
-        route: '/posts',
-        body,
-        idempotencyKey: o.idempotencyKey,
-        schema: envelope(PublishedWire),
-      },
+    const { data } = await idempotentPost(
+      this.client,
+      { route: '/posts', body, schema: envelope(PublishedWire) },
       o,
     );
     return toPublished(data);
   }
 
   async schedule(body: ScheduleInput, o: IdempotentCallOptions): Promise<Scheduled> {
-    const { data } = await this.client.request(
-      {
-        method: 'POST',
-        route: '/posts/schedule',
-        body,
-        idempotencyKey: o.idempotencyKey,
-        schema: envelope(ScheduledWire),
-      },
+    const { data } = await idempotentPost(
+      this.client,
+      { route: '/posts/schedule', body, schema: envelope(ScheduledWire) },
       o,
     );
     return toScheduled(data, body.scheduledTime);

@@ -21,20 +21,16 @@ import {
   toSeries,
   toSeriesSummary,
 } from '../wire/series.js';
+import { idempotentPost } from './idempotent-post.js';
 
 /** /series: automated episode generation and posting. */
 export class SeriesResource {
   constructor(private readonly client: Requester) {}
 
   async create(body: SeriesInput, o: IdempotentCallOptions): Promise<SeriesSummary> {
-    const { data } = await this.client.request(
-      {
-        method: 'POST',
-        route: '/series',
-        body,
-        idempotencyKey: o.idempotencyKey,
-        schema: envelope(SeriesSummaryWire),
-      },
+    const { data } = await idempotentPost(
+      this.client,
+      { route: '/series', body, schema: envelope(SeriesSummaryWire) },
       o,
     );
     return toSeriesSummary(data, body.name);

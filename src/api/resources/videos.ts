@@ -37,6 +37,7 @@ import {
   VideoStatusWire,
   VideoWire,
 } from '../wire/video.js';
+import { idempotentPost } from './idempotent-post.js';
 
 /** /videos: generation, captioning, metadata, thumbnails, status and rendering. */
 export class VideosResource {
@@ -44,28 +45,18 @@ export class VideosResource {
 
   /** Charges the model's credits now; the Idempotency-Key makes a retry or double click charge once. */
   async create(body: CreateVideoInput, o: IdempotentCallOptions): Promise<CreatedVideo> {
-    const { data } = await this.client.request(
-      {
-        method: 'POST',
-        route: '/videos',
-        body,
-        idempotencyKey: o.idempotencyKey,
-        schema: envelope(CreatedVideoWire),
-      },
+    const { data } = await idempotentPost(
+      this.client,
+      { route: '/videos', body, schema: envelope(CreatedVideoWire) },
       o,
     );
     return toCreatedVideo(data, body.name);
   }
 
   async caption(body: CaptionInput, o: IdempotentCallOptions): Promise<CreatedCaption> {
-    const { data } = await this.client.request(
-      {
-        method: 'POST',
-        route: '/videos/captions',
-        body,
-        idempotencyKey: o.idempotencyKey,
-        schema: envelope(CreatedCaptionWire),
-      },
+    const { data } = await idempotentPost(
+      this.client,
+      { route: '/videos/captions', body, schema: envelope(CreatedCaptionWire) },
       o,
     );
     return toCreatedCaption(data);

@@ -8,16 +8,9 @@ import { parseMentions } from '../people/mentions.js';
 import type { Holders, WorkspacePolicy } from '../ports/index.js';
 import { normalizeTimeZone } from './time-zone.js';
 
-export const SETTING_KEYS = [
-  'threading',
-  'timezone',
-  'approval',
-  'approvers',
-  'self-approval',
-  'spend-threshold',
-  'role',
-  'lifetime',
-] as const;
+/** Keys of the team policy (workspace-wide, tightened per channel); the others are the channel's own. */
+const GOVERNANCE = ['approval', 'approvers', 'self-approval', 'spend-threshold', 'role', 'lifetime'] as const;
+export const SETTING_KEYS = ['threading', 'timezone', ...GOVERNANCE] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 export const ROLES = ['publish', 'spend', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -26,15 +19,8 @@ export type Role = (typeof ROLES)[number];
 export const roleVerb = (r: Role): string =>
   r === 'publish' ? 'publish' : r === 'spend' ? 'spend credits' : 'change settings and subscriptions';
 
-/** Keys of the team policy (workspace-wide, tightened per channel); the others are the channel's own. */
-export const GOVERNANCE_KEYS: ReadonlySet<SettingKey> = new Set([
-  'approval',
-  'approvers',
-  'self-approval',
-  'spend-threshold',
-  'role',
-  'lifetime',
-]);
+/** The team policy's keys, to tell them from the channel's own. */
+export const GOVERNANCE_KEYS: ReadonlySet<SettingKey> = new Set(GOVERNANCE);
 
 export const EXPECTED: Record<SettingKey, string> = {
   threading: '`on` or `off`',

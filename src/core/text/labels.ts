@@ -52,14 +52,17 @@ export async function catalogLabeller(
   return (value) => labelIn(items, value);
 }
 
+/** What a look-up of ids found: the names of those it could read, and the ids the service no longer knows. */
+export interface IdNames {
+  names: Map<string, string>;
+  gone: Set<string>;
+}
+
 /**
  * Names for video ids: one list call, then a look at each id it did not name (at most `MAX_LOOKS`). `gone`
  * holds the ids the service no longer knows (deleted); an id it could not read either way is in neither.
  */
-export async function videoNames(
-  ctx: CommandContext,
-  ids: readonly string[],
-): Promise<{ names: Map<string, string>; gone: Set<string> }> {
+export async function videoNames(ctx: CommandContext, ids: readonly string[]): Promise<IdNames> {
   const names = new Map<string, string>();
   const gone = new Set<string>();
   if (ids.length === 0) return { names, gone };
@@ -89,10 +92,7 @@ export async function videoNames(
 const MAX_LOOKS = 10;
 
 /** Names for series ids (one list call: GET /series is not paged); `gone` holds the ids it no longer lists. */
-export async function seriesNames(
-  ctx: CommandContext,
-  ids: readonly string[],
-): Promise<{ names: Map<string, string>; gone: Set<string> }> {
+export async function seriesNames(ctx: CommandContext, ids: readonly string[]): Promise<IdNames> {
   const names = new Map<string, string>();
   const gone = new Set<string>();
   if (ids.length === 0) return { names, gone };

@@ -35,15 +35,9 @@
  */
 import type pg from 'pg';
 import type { Logger } from '../../core/ports/index.js';
-import { logMigrated, SchemaTooNewError } from '../migrations.js';
+import { logMigrated, type Migration, SchemaTooNewError } from '../migrations.js';
 
-export interface PostgresMigration {
-  /** One line for the log. */
-  name: string;
-  sql: string;
-}
-
-export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   {
     name: 'initial schema (SQLite schema version 6)',
     sql: `
@@ -320,7 +314,7 @@ export interface MigratePostgresOptions {
   /** Names the database in the too-new error; default `postgres://<host>:<port>/<database>` (no credentials). */
   location?: string;
   /** Tests only: another list of steps. */
-  migrations?: readonly PostgresMigration[];
+  migrations?: readonly Migration[];
 }
 
 /**

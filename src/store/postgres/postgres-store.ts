@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { Clock, Logger, Store } from '../../core/ports/index.js';
 import { systemClock } from '../../core/time/system-clock.js';
 import { assertSecretKey, secretKeyFingerprint } from '../crypto.js';
+import { silentLogger } from '../silent-logger.js';
 import { TableStore } from '../tables/index.js';
 import { migratePostgres } from './migrations.js';
 import { DEFAULT_DATABASE_TIMEOUT_MS, sessionSettings } from './session.js';
@@ -33,14 +34,6 @@ export interface PostgresStoreOptions {
 }
 
 const DEFAULT_POOL_SIZE = 10;
-const silentLogger: Logger = {
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-  child: () => silentLogger,
-};
-
 /**
  * Every statement goes through one executor (`PostgresTransactions.query`): on the client of the transaction
  * open in the caller's async context, else on the pool. Unlike SQLite's single connection, transactions of

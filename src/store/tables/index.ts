@@ -4,6 +4,7 @@
  * postgres/postgres-store.ts).
  */
 import type { Clock, Store } from '../../core/ports/index.js';
+import { INSTALLATION_UNREADABLE, KEY_UNREADABLE, RowSealer } from '../crypto.js';
 import type { Sql } from '../sql.js';
 import { Approvals } from './approvals.js';
 import { Audit } from './audit.js';
@@ -42,7 +43,7 @@ export abstract class TableStore implements Store {
     private readonly sql: Sql,
     { secretKey, clock }: { secretKey: Buffer; clock: Clock },
   ) {
-    this.keys = new Keys(sql, secretKey, clock);
+    this.keys = new Keys(sql, new RowSealer(secretKey, KEY_UNREADABLE), clock);
     this.users = new Users(sql);
     this.settings = new Settings(sql, clock);
     this.policies = new Policies(sql, clock);
@@ -55,7 +56,7 @@ export abstract class TableStore implements Store {
     this.effects = new Effects(sql, clock);
     this.approvals = new Approvals(sql, clock);
     this.audit = new Audit(sql);
-    this.installations = new Installations(sql, secretKey, clock);
+    this.installations = new Installations(sql, new RowSealer(secretKey, INSTALLATION_UNREADABLE), clock);
     this.deliveries = new Deliveries(sql, clock);
     this.interactions = new InteractionStates(sql, secretKey, clock);
   }

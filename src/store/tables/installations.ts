@@ -10,7 +10,7 @@ import type {
   MessageAddress,
   Store,
 } from '../../core/ports/index.js';
-import { INSTALLATION_UNREADABLE, seal, secretKeyFingerprint, UnsealError, unsealRow } from '../crypto.js';
+import { type RowSealer, UnsealError } from '../crypto.js';
 import type { Sql } from '../sql.js';
 
 type InstallationStore = Store['installations'];
@@ -24,16 +24,13 @@ interface InstallationRow {
   ciphertext: Buffer;
 }
 
+/** Sealed with the installation id as additional data (`INSTALLATION_UNREADABLE` says why one cannot be opened). */
 export class Installations implements InstallationStore {
-  readonly #secretKeyId: string;
-
   constructor(
     private readonly sql: Sql,
-    private readonly secretKey: Buffer,
+    private readonly sealer: RowSealer,
     private readonly clock: Clock,
-  ) {
-    this.#secretKeyId = secretKeyFingerprint(secretKey);
-  }
+  ) {}
 
   async get(id: string): Promise<string | undefined> {
     const row = await this.sql.row<InstallationRow>(
@@ -42,11 +39,7 @@ export class Installations implements InstallationStore {
     );
     if (!row) return undefined;
     try {
-      return unsealRow(this.secretKey, row, {
-        aad: row.id,
-        secretKeyId: this.#secretKeyId,
-        why: INSTALLATION_UNREADABLE,
-      });
+      return this.sealer.open(row, row.id);
     } catch (cause) {
       throw new UnsealError(`The installation ${id} cannot be decrypted: ${(cause as Error).message}`, {
         cause,
@@ -55,13 +48,13 @@ export class Installations implements InstallationStore {
   }
 
   async put(id: string, data: string): Promise<void> {
-    const { iv, tag, ciphertext } = seal(this.secretKey, data, id);
+    const { secret_key_id, iv, tag, ciphertext } = this.sealer.seal(data, id);
     await this.sql.count(
       `INSERT INTO installations (id, secret_key_id, iv, tag, ciphertext, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (id) DO UPDATE SET secret_key_id = excluded.secret_key_id, iv = excluded.iv,
          tag = excluded.tag, ciphertext = excluded.ciphertext, updated_at = excluded.updated_at`,
-      [id, this.#secretKeyId, iv, tag, ciphertext, this.clock.now()],
+      [id, secret_key_id, iv, tag, ciphertext, this.clock.now()],
     );
   }
 

@@ -6,7 +6,7 @@ import {
   StoredKeyUnreadableError,
   type UserAddress,
 } from '../../core/ports/index.js';
-import { KEY_UNREADABLE, seal, secretKeyFingerprint, unsealRow } from '../crypto.js';
+import type { RowSealer } from '../crypto.js';
 import type { Sql } from '../sql.js';
 
 type KeyStore = Store['keys'];
@@ -23,16 +23,13 @@ interface KeyRow {
   linked_at: number;
 }
 
+/** Sealed with the user address as additional data (`KEY_UNREADABLE` says why one cannot be opened). */
 export class Keys implements KeyStore {
-  readonly #secretKeyId: string;
-
   constructor(
     private readonly sql: Sql,
-    private readonly secretKey: Buffer,
+    private readonly sealer: RowSealer,
     private readonly clock: Clock,
-  ) {
-    this.#secretKeyId = secretKeyFingerprint(secretKey);
-  }
+  ) {}
 
   async get(user: UserAddress): Promise<LinkedKey | undefined> {
     const row = await this.sql.row<KeyRow>('SELECT * FROM linked_keys WHERE user_address = $1', [user]);
@@ -40,7 +37,7 @@ export class Keys implements KeyStore {
   }
 
   async put(user: UserAddress, key: Omit<LinkedKey, 'linkedAt'>): Promise<void> {
-    const { iv, tag, ciphertext } = seal(this.secretKey, key.apiKey, user);
+    const { secret_key_id, iv, tag, ciphertext } = this.sealer.seal(key.apiKey, user);
     await this.sql.count(
       `INSERT INTO linked_keys (user_address, secret_key_id, iv, tag, ciphertext, key_prefix, team_id, team_name,
          linked_at)
@@ -48,17 +45,7 @@ export class Keys implements KeyStore {
        ON CONFLICT (user_address) DO UPDATE SET secret_key_id = excluded.secret_key_id, iv = excluded.iv,
          tag = excluded.tag, ciphertext = excluded.ciphertext, key_prefix = excluded.key_prefix,
          team_id = excluded.team_id, team_name = excluded.team_name, linked_at = excluded.linked_at`,
-      [
-        user,
-        this.#secretKeyId,
-        iv,
-        tag,
-        ciphertext,
-        key.keyPrefix,
-        key.teamId,
-        key.teamName,
-        this.clock.now(),
-      ],
+      [user, secret_key_id, iv, tag, ciphertext, key.keyPrefix, key.teamId, key.teamName, this.clock.now()],
     );
   }
 
@@ -69,11 +56,7 @@ export class Keys implements KeyStore {
   #fromRow(row: KeyRow): LinkedKey {
     let apiKey: string;
     try {
-      apiKey = unsealRow(this.secretKey, row, {
-        aad: row.user_address,
-        secretKeyId: this.#secretKeyId,
-        why: KEY_UNREADABLE,
-      });
+      apiKey = this.sealer.open(row, row.user_address);
     } catch (cause) {
       throw new StoredKeyUnreadableError(row.user_address, { cause });
     }
