@@ -22,11 +22,6 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: 'every cross-variable rule (OAuth, Slack, Discord) in one pass',
   },
   {
-    path: 'src/core/dispatch/bot.ts',
-    name: 'createBot',
-    why: "the Bot's entry points as closures over the request contexts",
-  },
-  {
     path: 'src/core/commands/publishing/publish.ts',
     name: 'publishForm',
     why: 'each input of the publish form built inline',
