@@ -52,11 +52,6 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: 'every phase of the card in one renderer; one renderer per phase to come',
   },
   {
-    path: 'src/core/parse/parse-command.ts',
-    name: 'parseCommandText',
-    why: 'group lookup, positionals and flags read in one function',
-  },
-  {
     path: 'src/http/server.ts',
     name: 'createHttpServer',
     why: 'routing, refusals and slow-client limits as closures over one server',
