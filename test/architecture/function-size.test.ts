@@ -42,11 +42,6 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: 'fetches the catalogs and builds every input of the create form inline',
   },
   {
-    path: 'src/core/live/render-watcher.ts',
-    name: 'renderWatcher.check',
-    why: 'every render status answered in one method; one function per status to come',
-  },
-  {
     path: 'src/core/live/video-card.ts',
     name: 'renderVideoCard',
     why: 'every phase of the card in one renderer; one renderer per phase to come',
