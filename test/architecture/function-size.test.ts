@@ -42,11 +42,6 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: 'fetches the catalogs and builds every input of the create form inline',
   },
   {
-    path: 'src/core/live/video-card.ts',
-    name: 'renderVideoCard',
-    why: 'every phase of the card in one renderer; one renderer per phase to come',
-  },
-  {
     path: 'src/http/server.ts',
     name: 'createHttpServer',
     why: 'routing, refusals and slow-client limits as closures over one server',
