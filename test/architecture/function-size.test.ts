@@ -22,11 +22,6 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: 'every cross-variable rule (OAuth, Slack, Discord) in one pass',
   },
   {
-    path: 'src/core/commands/publishing/publish.ts',
-    name: 'publishForm',
-    why: 'each input of the publish form built inline',
-  },
-  {
     path: 'src/core/commands/series/create-form.ts',
     name: 'openCreateForm',
     why: 'checks typed flags, then builds every input of the series form inline',
