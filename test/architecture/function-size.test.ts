@@ -32,11 +32,6 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: "the POST, the series' watch and the first episodes' cards in one function",
   },
   {
-    path: 'src/core/commands/videos/create-form.ts',
-    name: 'createForm',
-    why: 'fetches the catalogs and builds every input of the create form inline',
-  },
-  {
     path: 'src/http/server.ts',
     name: 'createHttpServer',
     why: 'routing, refusals and slow-client limits as closures over one server',
