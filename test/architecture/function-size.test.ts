@@ -22,11 +22,6 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: 'every cross-variable rule (OAuth, Slack, Discord) in one pass',
   },
   {
-    path: 'src/core/commands/series/create-form.ts',
-    name: 'openCreateForm',
-    why: 'checks typed flags, then builds every input of the series form inline',
-  },
-  {
     path: 'src/core/commands/series/create.ts',
     name: 'createSeries',
     why: "the POST, the series' watch and the first episodes' cards in one function",
