@@ -22,11 +22,6 @@ const ALLOWED: { path: string; name: string; why: string }[] = [
     why: 'every cross-variable rule (OAuth, Slack, Discord) in one pass',
   },
   {
-    path: 'src/core/commands/series/create.ts',
-    name: 'createSeries',
-    why: "the POST, the series' watch and the first episodes' cards in one function",
-  },
-  {
     path: 'src/http/server.ts',
     name: 'createHttpServer',
     why: 'routing, refusals and slow-client limits as closures over one server',
