@@ -29,8 +29,8 @@ import {
   SERIES_FIELD_OPTIONS,
   type SeriesFieldArgs,
   SOURCE_DESCRIPTION,
-  seriesFieldsFrom,
-} from '../../series/series-fields.js';
+} from '../../series/series-field-options.js';
+import { seriesFieldsFrom } from '../../series/series-fields.js';
 import { priceText, spendCard } from '../../series/spend-confirm.js';
 import type { Card, Response } from '../../text/cards.js';
 import { catalogLabel } from '../../text/labels.js';
