@@ -18,7 +18,6 @@ const ALLOWED: { path: string; why: string }[] = [
     path: 'src/main.ts',
     why: 'the composition root wires every part; startup steps not yet in their own files',
   },
-  { path: 'src/core/live/generation-watcher.ts', why: 'generation and thumbnail phases in one watcher' },
   {
     path: 'adapters/discord/components.ts',
     why: 'card body, sections, controls and confirm all render here',
