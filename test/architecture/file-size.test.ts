@@ -18,11 +18,6 @@ const ALLOWED: { path: string; why: string }[] = [
     why: 'the composition root wires every part; startup steps not yet in their own files',
   },
   {
-    path: 'src/core/series/series-fields.ts',
-    why: 'option table, flag parsing and catalog lookups together',
-  },
-  { path: 'src/core/live/generation-watcher.ts', why: 'generation and thumbnail phases in one watcher' },
-  {
     path: 'test/poller/poller.test.ts',
     why: 'nine describe blocks of the poller; to split by describe block',
   },

@@ -7,12 +7,13 @@ import type { ApprovedRunners } from '../approvals/runner-port.js';
 import type { ActionSpec, CommandModule, CommandSpec, FormSpec, RawArgs } from '../parse/command-spec.js';
 import { createRegistry, parseCommandText } from '../parse/parse-command.js';
 import { validateArgs } from '../parse/validate-args.js';
+import type { Logger } from '../ports/index.js';
 import { askingTimeZone, type Replay } from '../settings/time-zone-question.js';
 import type { Response, SelectOption } from '../text/cards.js';
 import { say } from '../text/messages.js';
 import type { CommandContext, CoreDeps, RequestInfo } from './context.js';
 import { errorCard } from './error-card.js';
-import { createGuardedRun } from './guarded-run.js';
+import { createGuardedRun, type GuardedRun } from './guarded-run.js';
 import { createRequestContexts } from './request-context.js';
 import { suggestFor } from './suggest.js';
 import { answeringReplays } from './typed-replay.js';
@@ -67,100 +68,135 @@ function indexModules(modules: readonly CommandModule[]) {
   };
 }
 
-export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bot {
-  const { commands, registry, actions, forms, approved } = indexModules(modules);
+/** What every entry point shares: the indexed modules, each request's context and the guarded run. */
+interface Dispatch extends ReturnType<typeof indexModules> {
+  deps: CoreDeps;
+  log: Logger;
+  open(req: RequestInfo): CommandContext;
+  guarded(ctx: CommandContext, job: GuardedRun): Promise<Response>;
+}
+
+function createDispatch(
+  deps: CoreDeps,
+  modules: readonly CommandModule[],
+  self: () => Bot | undefined,
+): Dispatch {
+  const indexed = indexModules(modules);
   const log = deps.logger.child({ component: 'core' });
-  let self: Bot | undefined;
   // Read at each request (not copied now): a test may swap `deps.apiFor` after the bot is made.
-  const contexts = createRequestContexts(deps, approved, () => self);
-  const open = contexts.open;
-  const guarded = createGuardedRun(deps, { contexts, log });
+  const contexts = createRequestContexts(deps, indexed.approved, self);
+  return { ...indexed, deps, log, open: contexts.open, guarded: createGuardedRun(deps, { contexts, log }) };
+}
 
-  // A handler that needs a zone the member has not given gets the time-zone question (settings/time-zone-question.ts).
-  const asking = (replay: Replay, job: () => Promise<Response> | Response) => () =>
-    askingTimeZone({ replay, now: () => deps.clock.now() }, job);
+// A handler that needs a zone the member has not given gets the time-zone question (settings/time-zone-question.ts).
+function asking(d: Dispatch, replay: Replay, job: () => Promise<Response> | Response) {
+  return () => askingTimeZone({ replay, now: () => d.deps.clock.now() }, job);
+}
 
-  async function run(ctx: CommandContext, spec: CommandSpec, raw: RawArgs): Promise<Response> {
-    const checked = validateArgs(spec, raw);
-    const replay: Replay = { c: spec.name, a: raw };
-    if (!checked.ok) {
-      const form = spec.form;
-      if (checked.error.code === 'missing-arg' && form)
-        return guarded(ctx, { label: spec.name, run: asking(replay, () => form(ctx, raw)), spec });
-      deps.metrics?.command(spec.name, 'user_error');
-      return errorCard(say(checked.error.code, checked.error.params), spec);
-    }
-    return guarded(ctx, {
-      label: spec.name,
-      run: asking(replay, () =>
-        answeringReplays(ctx, { c: spec.name, a: raw }, () => spec.run(ctx, checked.value as never)),
-      ),
-      spec,
-    });
+/** A command with its arguments as read, before they are checked against its spec. */
+interface Invocation {
+  spec: CommandSpec;
+  raw: RawArgs;
+}
+
+async function run(d: Dispatch, ctx: CommandContext, { spec, raw }: Invocation): Promise<Response> {
+  const checked = validateArgs(spec, raw);
+  const replay: Replay = { c: spec.name, a: raw };
+  if (!checked.ok) {
+    const form = spec.form;
+    if (checked.error.code === 'missing-arg' && form)
+      return d.guarded(ctx, { label: spec.name, run: asking(d, replay, () => form(ctx, raw)), spec });
+    d.deps.metrics?.command(spec.name, 'user_error');
+    return errorCard(say(checked.error.code, checked.error.params), spec);
   }
+  return d.guarded(ctx, {
+    label: spec.name,
+    run: asking(d, replay, () =>
+      answeringReplays(ctx, { c: spec.name, a: raw }, () => spec.run(ctx, checked.value as never)),
+    ),
+    spec,
+  });
+}
 
+async function handleText(d: Dispatch, req: RequestInfo, text: string): Promise<Response> {
+  const ctx = d.open(req);
+  const parsed = parseCommandText(text, d.registry);
+  if (!parsed.ok) {
+    d.deps.metrics?.command('parse', 'user_error');
+    const spec = d.registry.find(String(parsed.error.params.command ?? ''));
+    return errorCard(say(parsed.error.code, parsed.error.params), spec);
+  }
+  return run(d, ctx, parsed.value);
+}
+
+async function handleCommand(d: Dispatch, req: RequestInfo, { name, raw }: { name: string; raw: RawArgs }) {
+  const ctx = d.open(req);
+  const spec = d.registry.find(name);
+  if (!spec) return errorCard(say('unknown-command', { command: name }));
+  return run(d, ctx, { spec, raw });
+}
+
+async function handleAction(d: Dispatch, req: RequestInfo, input: ActionInput): Promise<Response> {
+  const ctx = d.open(req);
+  const spec = d.actions.get(input.action);
+  if (!spec) return errorCard(say('interaction-expired'));
+  const replay: Replay = {
+    x: input.action,
+    v: input.value,
+    ...(input.choice ? { h: input.choice } : {}),
+  };
+  return d.guarded(ctx, {
+    label: `action:${input.action}`,
+    run: asking(d, replay, () => spec.run(ctx, input.value, input.choice)),
+  });
+}
+
+async function handleForm(d: Dispatch, req: RequestInfo, submission: FormSubmission): Promise<Response> {
+  const ctx = d.open(req);
+  const spec = d.forms.get(submission.formId);
+  if (!spec) return errorCard(say('interaction-expired'));
+  const replay: Replay = { f: submission.formId, s: submission.state, v: submission.values };
+  return d.guarded(ctx, {
+    label: `form:${submission.formId}`,
+    run: asking(d, replay, () => spec.submit(ctx, submission.state, submission.values)),
+  });
+}
+
+async function autocomplete(
+  d: Dispatch,
+  req: RequestInfo,
+  input: AutocompleteInput,
+): Promise<SelectOption[]> {
+  const ctx = d.open(req);
+  const option = d.registry.find(input.command)?.options.find((o) => o.name === input.option);
+  if (!option) return [];
+  try {
+    return (await suggestFor(ctx, option, input.query)).slice(0, 25);
+  } catch (error) {
+    // Autocomplete must answer within Discord's window; a failure just offers nothing.
+    d.log.debug({ err: error, option: input.option }, 'autocomplete failed');
+    return [];
+  }
+}
+
+export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bot {
+  let self: Bot | undefined;
+  const d = createDispatch(deps, modules, () => self);
   const bot: Bot = {
-    commands,
-    async handleText(req, text) {
-      const ctx = open(req);
-      const parsed = parseCommandText(text, registry);
-      if (!parsed.ok) {
-        deps.metrics?.command('parse', 'user_error');
-        const spec = registry.find(String(parsed.error.params.command ?? ''));
-        return errorCard(say(parsed.error.code, parsed.error.params), spec);
-      }
-      return run(ctx, parsed.value.spec, parsed.value.raw);
-    },
+    commands: d.commands,
+    handleText: (req, text) => handleText(d, req, text),
     async handleTooLong(_req, typed) {
       deps.metrics?.command('parse', 'user_error');
-      return answerTooLong(typed, registry);
+      return answerTooLong(typed, d.registry);
     },
-    async handleCommand(req, name, raw) {
-      const ctx = open(req);
-      const spec = registry.find(name);
-      if (!spec) return errorCard(say('unknown-command', { command: name }));
-      return run(ctx, spec, raw);
-    },
+    handleCommand: (req, name, raw) => handleCommand(d, req, { name, raw }),
     mayAnswerWithForm(name) {
-      const spec = registry.find(name);
+      const spec = d.registry.find(name);
       return spec !== undefined && (spec.form !== undefined || spec.answersWithForm === true);
     },
-    async handleAction(req, input) {
-      const ctx = open(req);
-      const spec = actions.get(input.action);
-      if (!spec) return errorCard(say('interaction-expired'));
-      const replay: Replay = {
-        x: input.action,
-        v: input.value,
-        ...(input.choice ? { h: input.choice } : {}),
-      };
-      return guarded(ctx, {
-        label: `action:${input.action}`,
-        run: asking(replay, () => spec.run(ctx, input.value, input.choice)),
-      });
-    },
-    async handleForm(req, submission) {
-      const ctx = open(req);
-      const spec = forms.get(submission.formId);
-      if (!spec) return errorCard(say('interaction-expired'));
-      const replay: Replay = { f: submission.formId, s: submission.state, v: submission.values };
-      return guarded(ctx, {
-        label: `form:${submission.formId}`,
-        run: asking(replay, () => spec.submit(ctx, submission.state, submission.values)),
-      });
-    },
-    async autocomplete(req, input) {
-      const ctx = open(req);
-      const option = registry.find(input.command)?.options.find((o) => o.name === input.option);
-      if (!option) return [];
-      try {
-        return (await suggestFor(ctx, option, input.query)).slice(0, 25);
-      } catch (error) {
-        // Autocomplete must answer within Discord's window; a failure just offers nothing.
-        log.debug({ err: error, option: input.option }, 'autocomplete failed');
-        return [];
-      }
-    },
+    handleAction: (req, input) => handleAction(d, req, input),
+    handleForm: (req, submission) => handleForm(d, req, submission),
+    autocomplete: (req, input) => autocomplete(d, req, input),
   };
   self = bot;
   return bot;

@@ -83,6 +83,124 @@ function finish(watch: Watch, { state, done, next, effects }: Outcome): WatchRes
   return out;
 }
 
+/** One look at a render: its watch, the state read from it, the render's id and the card's dedupe key. */
+interface RenderLook {
+  watch: Watch;
+  state: RenderState;
+  renderId: string;
+  key: string;
+}
+
+/**
+ * The render as the service reports it, read from the video when the render's own answer is unusable;
+ * an outcome instead when there is nothing to read (gone, or still running as far as the video tells).
+ */
+async function readRender(
+  ctx: WatchContext,
+  look: RenderLook,
+): Promise<{ render: Render } | { outcome: WatchResult }> {
+  const { watch, state, renderId } = look;
+  try {
+    return { render: await ctx.api.renders.get(renderId) };
+  } catch (error) {
+    // The video (and its renders) was deleted elsewhere.
+    if (isNotFound(error)) return { outcome: renderGone(look) };
+    if (!isUnusableAnswer(error)) throw error;
+    const done = await renderFromVideo(ctx, state, renderId);
+    // Still running as far as the video tells: the progress waits for a render read that works.
+    if (!done) {
+      const next = onClock(RENDER_BOUNDS.min, ctx.serviceSpeed);
+      return { outcome: finish(watch, { state, done: false, next, effects: {} }) };
+    }
+    return { render: done };
+  }
+}
+
+function renderGone({ watch, state, renderId, key }: RenderLook): WatchResult {
+  return finish(watch, {
+    state,
+    done: true,
+    effects: {
+      patch: { render: undefined, notice: GONE_NOTICE },
+      dedupe: `${key}:render:${renderId}:gone`,
+    },
+  });
+}
+
+function renderDone(
+  { watch, state, renderId, key }: RenderLook,
+  { name, url }: { name: string; url: string },
+) {
+  return finish(watch, {
+    state,
+    done: true,
+    effects: {
+      patch: { render: { renderId, status: 'done', progress: 1, url, codec: state.codec } },
+      dedupe: `${key}:render:${renderId}:done`,
+      reply: {
+        card: {
+          title: `🎞️ ${literal(name)}`,
+          tone: 'success',
+          text: `Rendered: ${bareUrl(url)}`,
+          context: `render \`${renderId}\``,
+        },
+        dedupe: `${key}:render:${renderId}:done:reply`,
+      },
+    },
+  });
+}
+
+function renderFailed(
+  { watch, state, renderId, key }: RenderLook,
+  { name, render }: { name: string; render: Render },
+) {
+  return finish(watch, {
+    state,
+    done: true,
+    effects: {
+      patch: {
+        render: { renderId, status: 'error', progress: render.overallProgress, codec: state.codec },
+      },
+      dedupe: `${key}:render:${renderId}:error`,
+      reply: {
+        card: {
+          title: `⚠️ Render of ${literal(name)} failed`,
+          tone: 'warning',
+          text: 'The render stopped with an error. Rendering is free: press **Render again** to retry.',
+          controls: [
+            {
+              kind: 'button',
+              action: 'video.render',
+              value: state.videoId,
+              label: 'Render again',
+              style: 'primary',
+            },
+          ],
+          context: `render \`${renderId}\``,
+        },
+        dedupe: `${key}:render:${renderId}:error:reply`,
+      },
+    },
+  });
+}
+
+/** Still rendering: the card moves once per `RENDER_STEP` percent; the next look follows the pace. */
+function renderInProgress(ctx: WatchContext, { watch, state, renderId, key }: RenderLook, render: Render) {
+  const percent = Math.round(render.overallProgress * 100);
+  const samples = [...state.samples, { at: ctx.now, percent }].slice(-SAMPLES_KEPT);
+  const step = Math.floor(percent / RENDER_STEP) * RENDER_STEP;
+  const next: RenderState = { ...state, samples, lastStep: Math.max(step, state.lastStep) };
+  const effects: VideoEffects = {};
+  if (step > state.lastStep) {
+    effects.patch = {
+      render: { renderId, status: 'in-progress', progress: render.overallProgress, codec: state.codec },
+    };
+    effects.dedupe = `${key}:render:${renderId}:${step}`;
+  }
+  const inMs = nextCheckIn(samples, RENDER_BOUNDS, ctx.serviceSpeed);
+  return finish(watch, { state: next, done: false, next: inMs, effects });
+}
+
 export const renderWatcher: Watcher = {
   kind: 'render',
   minIntervalMs: RENDER_BOUNDS.min,
@@ -91,96 +209,14 @@ export const renderWatcher: Watcher = {
   async check(ctx, watch) {
     const state = readRenderState(watch.state);
     const renderId = watch.target;
-    const key = watch.cardKey ?? `render:${renderId}`;
-    let render: Render;
-    try {
-      render = await ctx.api.renders.get(renderId);
-    } catch (error) {
-      // The video (and its renders) was deleted elsewhere.
-      if (isNotFound(error)) {
-        return finish(watch, {
-          state,
-          done: true,
-          effects: {
-            patch: { render: undefined, notice: GONE_NOTICE },
-            dedupe: `${key}:render:${renderId}:gone`,
-          },
-        });
-      }
-      if (!isUnusableAnswer(error)) throw error;
-      const done = await renderFromVideo(ctx, state, renderId);
-      // Still running as far as the video tells: the progress waits for a render read that works.
-      if (!done) {
-        const next = onClock(RENDER_BOUNDS.min, ctx.serviceSpeed);
-        return finish(watch, { state, done: false, next, effects: {} });
-      }
-      render = done;
-    }
+    const look: RenderLook = { watch, state, renderId, key: watch.cardKey ?? `render:${renderId}` };
+    const read = await readRender(ctx, look);
+    if ('outcome' in read) return read.outcome;
+    const { render } = read;
     const name = await nameOf(ctx.store, watch, state);
-
-    if (render.status === 'done' && render.url) {
-      return finish(watch, {
-        state,
-        done: true,
-        effects: {
-          patch: { render: { renderId, status: 'done', progress: 1, url: render.url, codec: state.codec } },
-          dedupe: `${key}:render:${renderId}:done`,
-          reply: {
-            card: {
-              title: `🎞️ ${literal(name)}`,
-              tone: 'success',
-              text: `Rendered: ${bareUrl(render.url)}`,
-              context: `render \`${renderId}\``,
-            },
-            dedupe: `${key}:render:${renderId}:done:reply`,
-          },
-        },
-      });
-    }
-    if (render.status === 'error') {
-      return finish(watch, {
-        state,
-        done: true,
-        effects: {
-          patch: {
-            render: { renderId, status: 'error', progress: render.overallProgress, codec: state.codec },
-          },
-          dedupe: `${key}:render:${renderId}:error`,
-          reply: {
-            card: {
-              title: `⚠️ Render of ${literal(name)} failed`,
-              tone: 'warning',
-              text: 'The render stopped with an error. Rendering is free: press **Render again** to retry.',
-              controls: [
-                {
-                  kind: 'button',
-                  action: 'video.render',
-                  value: state.videoId,
-                  label: 'Render again',
-                  style: 'primary',
-                },
-              ],
-              context: `render \`${renderId}\``,
-            },
-            dedupe: `${key}:render:${renderId}:error:reply`,
-          },
-        },
-      });
-    }
-
-    const percent = Math.round(render.overallProgress * 100);
-    const samples = [...state.samples, { at: ctx.now, percent }].slice(-SAMPLES_KEPT);
-    const step = Math.floor(percent / RENDER_STEP) * RENDER_STEP;
-    const next: RenderState = { ...state, samples, lastStep: Math.max(step, state.lastStep) };
-    const effects: VideoEffects = {};
-    if (step > state.lastStep) {
-      effects.patch = {
-        render: { renderId, status: 'in-progress', progress: render.overallProgress, codec: state.codec },
-      };
-      effects.dedupe = `${key}:render:${renderId}:${step}`;
-    }
-    const inMs = nextCheckIn(samples, RENDER_BOUNDS, ctx.serviceSpeed);
-    return finish(watch, { state: next, done: false, next: inMs, effects });
+    if (render.status === 'done' && render.url) return renderDone(look, { name, url: render.url });
+    if (render.status === 'error') return renderFailed(look, { name, render });
+    return renderInProgress(ctx, look, render);
   },
   async trouble({ store, watch, event }) {
     const state = readRenderState(watch.state);

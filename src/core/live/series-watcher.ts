@@ -172,7 +172,7 @@ export async function startEpisodeCard(
     owner: input.owner,
     conversation: input.conversation,
     cardKey: key,
-    // The generation watcher's own state shape (see generation-watcher.ts `readGenerationState`).
+    // The generation watcher's own state shape (see generation-state.ts `readGenerationState`).
     state: { name: input.name, samples: [], lastStep: -1, phase: 'generating' },
     nextCheckAt: input.now + GENERATION_FIRST_CHECK_MS,
     expiresAt: input.now + GENERATION_WATCH_TTL_MS,

@@ -5,10 +5,11 @@
  */
 
 import { platformName } from '../platforms/names.js';
-import type { Button, Card, Control, Field, Section } from '../text/cards.js';
+import type { Button, Card, Control, Field, Progress, Section, Tone, Video } from '../text/cards.js';
 import { humanise } from '../text/labels.js';
 import { code, command, link, literal } from '../text/text.js';
 import type { Thumbnails } from '../video-api/video-api.js';
+import { approvalLine, type VideoApproval } from './video-card-approval.js';
 
 export interface CardThumbnailVariant {
   id: string;
@@ -56,29 +57,6 @@ export interface VideoCardModel {
   /** The latest approval request about this video (approvals/effects.ts), decided anywhere. */
   approval?: VideoApproval;
 }
-
-/** An approval request's state as the video's card shows it; `summary` is card markdown. */
-export interface VideoApproval {
-  id: string;
-  /** When it was asked: a later change to an older request never replaces a newer one on the card. */
-  requestedAt?: number;
-  status: 'pending' | 'approved' | 'rejected' | 'expired' | 'failed' | 'withdrawn';
-  summary: string;
-  by?: string;
-}
-
-const APPROVAL_LINE: Record<VideoApproval['status'], string> = {
-  pending: '⏳ Waiting for approval',
-  approved: '✅ Approved',
-  rejected: '❌ Rejected',
-  expired: '⌛ Approval expired',
-  failed: '⚠️ Approved, but it failed',
-  withdrawn: '↩️ Request withdrawn',
-};
-
-/** "⏳ Waiting for approval: Publish “X” to YouTube" / "✅ Approved by Bo: …". */
-export const approvalLine = (a: VideoApproval): string =>
-  `${APPROVAL_LINE[a.status]}${a.by && a.status !== 'pending' ? ` by ${literal(a.by)}` : ''}: ${a.summary}`;
 
 /** `▓▓▓▓░░░░░░ 42%` — readable on every platform, including ones without a native progress bar. */
 export const progressBar = (percent: number): string => {
@@ -203,105 +181,151 @@ export function thumbnailSections(videoId: string, t: CardThumbnails): Section[]
 }
 
 export function renderVideoCard(m: VideoCardModel): Card {
-  const card: Card = { title: literal(m.name) };
+  if (m.deletedBy !== undefined) return deletedCard(m, m.deletedBy);
+  const phase = PHASES[m.phase](m);
+  const card: Card = { title: literal(m.name), tone: phase.tone, text: withNotes(phase.text, m) };
+  if (phase.progress) card.progress = phase.progress;
+  const video = renderedVideo(m);
+  if (video) card.video = video;
+  card.context = `${m.requestedBy ? `Requested by ${literal(m.requestedBy)} · ` : ''}id ${code(m.videoId)}`;
+  const fields = [...costFields(m), ...renderFields(m), ...scheduleFields(m), ...postFields(m)];
+  const controls = m.phase === 'completed' ? completedControls(m) : [];
+  if (fields.length > 0) card.fields = fields;
+  if (phase.sections && phase.sections.length > 0) card.sections = phase.sections;
+  if (controls.length > 0) card.controls = controls;
+  return card;
+}
+
+/** A deleted video's card keeps only a tombstone. */
+function deletedCard(m: VideoCardModel, deletedBy: string): Card {
+  return {
+    title: literal(m.name),
+    tone: 'neutral',
+    text: `🗑️ Deleted by ${literal(deletedBy)}. The video and its generated assets are gone (no refund).`,
+    context: `id ${code(m.videoId)}`,
+  };
+}
+
+/** What a phase puts on the card: its tone and headline, and the progress or thumbnails it shows. */
+interface PhasePart {
+  tone: Tone;
+  text: string;
+  progress?: Progress;
+  sections?: Section[];
+}
+
+const PHASES: Record<VideoCardModel['phase'], (m: VideoCardModel) => PhasePart> = {
+  generating: generatingPhase,
+  failed: failedPhase,
+  completed: (m) => ({
+    tone: 'success',
+    text: completedText(m),
+    sections: m.thumbnails ? thumbnailSections(m.videoId, m.thumbnails) : [],
+  }),
+};
+
+function generatingPhase(m: VideoCardModel): PhasePart {
+  const percent = m.percent ?? 0;
+  const label =
+    m.etaMs !== undefined && percent > 0
+      ? `${progressBar(percent)} · ${etaText(m.etaMs)}`
+      : progressBar(percent);
+  return {
+    tone: 'progress',
+    text:
+      m.kind === 'caption'
+        ? 'Transcribing and captioning your media…'
+        : 'Generating voiceover, visuals and captions…',
+    progress: { percent, label },
+  };
+}
+
+function failedPhase(m: VideoCardModel): PhasePart {
+  const reasons = (m.errorMessages ?? []).map((e) => `• ${literal(e)}`).join('\n') || '• No reason given.';
+  return {
+    tone: 'danger',
+    text:
+      m.kind === 'caption'
+        ? `**Captioning failed.**\n${reasons}\nCheck that the media URL is public and has speech, then run ${command('caption')} again.`
+        : `**Generation failed.**\n${reasons}\nCredits are not refunded automatically. Adjust the script or voice and run ${command('create')} again.`,
+  };
+}
+
+/** The headline with what else the card says: the service's warnings, the approval, trouble, a notice. */
+function withNotes(text: string, m: VideoCardModel): string {
+  let out = text;
+  if (m.warnings?.length && m.phase !== 'failed') {
+    out = `${out}\n${m.warnings.map((w) => `⚠️ ${literal(w)}`).join('\n')}`;
+  }
+  if (m.approval) out = `${out}\n${approvalLine(m.approval)}`;
+  if (m.trouble) out = `${out}\n_${literal(m.trouble)}_`;
+  if (m.notice) out = `${out}\n_${m.notice}_`;
+  return out;
+}
+
+function costFields(m: VideoCardModel): Field[] {
   const fields: Field[] = [];
-  const sections: Section[] = [];
-  const controls: Control[] = [];
   // The card is built from its stored state, away from the catalogs: the model humanised (labels.ts).
   if (m.model) fields.push({ label: 'Model', value: literal(humanise(m.model)), short: true });
   if (m.credits !== undefined) fields.push({ label: 'Credits', value: String(m.credits), short: true });
+  return fields;
+}
 
-  if (m.deletedBy !== undefined) {
-    card.tone = 'neutral';
-    card.text = `🗑️ Deleted by ${literal(m.deletedBy)}. The video and its generated assets are gone (no refund).`;
-    card.context = `id ${code(m.videoId)}`;
-    return card;
-  }
-
-  if (m.phase === 'generating') {
-    const percent = m.percent ?? 0;
-    card.tone = 'progress';
-    card.text =
-      m.kind === 'caption'
-        ? 'Transcribing and captioning your media…'
-        : 'Generating voiceover, visuals and captions…';
-    const label =
-      m.etaMs !== undefined && percent > 0
-        ? `${progressBar(percent)} · ${etaText(m.etaMs)}`
-        : progressBar(percent);
-    card.progress = { percent, label };
-  } else if (m.phase === 'failed') {
-    card.tone = 'danger';
-    const reasons = (m.errorMessages ?? []).map((e) => `• ${literal(e)}`).join('\n') || '• No reason given.';
-    card.text =
-      m.kind === 'caption'
-        ? `**Captioning failed.**\n${reasons}\nCheck that the media URL is public and has speech, then run ${command('caption')} again.`
-        : `**Generation failed.**\n${reasons}\nCredits are not refunded automatically. Adjust the script or voice and run ${command('create')} again.`;
-  } else {
-    card.tone = 'success';
-    card.text = completedText(m);
-    if (m.thumbnails) sections.push(...thumbnailSections(m.videoId, m.thumbnails));
-  }
-  if (m.warnings?.length && m.phase !== 'failed') {
-    card.text = `${card.text ?? ''}\n${m.warnings.map((w) => `⚠️ ${literal(w)}`).join('\n')}`;
-  }
-  if (m.approval) card.text = `${card.text ?? ''}\n${approvalLine(m.approval)}`;
-  if (m.trouble) card.text = `${card.text ?? ''}\n_${literal(m.trouble)}_`;
-  if (m.notice) card.text = `${card.text ?? ''}\n_${m.notice}_`;
-
+/** The video is the one way to a done render: each platform shows it with one Watch / Download link. */
+function renderedVideo(m: VideoCardModel): Video | undefined {
   const r = m.render;
-  if (r) {
-    if (r.status === 'done' && r.url) {
-      // The video is the one way to it: each platform shows it with one Watch / Download link.
-      const poster = m.thumbnails?.variants.find((v) => v.id === m.thumbnails?.selectedVariantId)?.url;
-      card.video = { url: r.url, alt: `${m.name}, rendered`, ...(poster ? { poster } : {}) };
-    } else if (r.status === 'error') {
-      fields.push({ label: 'Render', value: 'Failed. Press **Render again**; rendering is free.' });
-    } else {
-      fields.push({
-        label: 'Render',
-        value: `${progressBar(r.progress * 100)}${r.codec ? ` (${literal(r.codec)})` : ''}`,
-      });
-    }
-  }
-  if (m.schedule) {
-    const statuses = m.schedule.statuses ?? {};
-    const list = m.schedule.platforms
-      .map((p) => `${platformName(p)}${statuses[p] ? ` (${statuses[p]})` : ''}`)
-      .join(', ');
-    fields.push({ label: 'Scheduled', value: literal(`${m.schedule.at} ${m.schedule.zone} → ${list}`) });
-  }
-  for (const p of m.posts ?? []) {
-    fields.push({
-      label: `Posted: ${literal(p.platform)}`,
-      value: p.url ? link('View post', p.url) : literal(p.status),
-      short: true,
-    });
-  }
+  if (r?.status !== 'done' || !r.url) return undefined;
+  const poster = m.thumbnails?.variants.find((v) => v.id === m.thumbnails?.selectedVariantId)?.url;
+  return { url: r.url, alt: `${m.name}, rendered`, ...(poster ? { poster } : {}) };
+}
 
-  if (m.phase === 'completed') {
-    const rendering = r?.status === 'in-progress';
-    if (!rendering) {
-      const again = r?.status === 'done' || r?.status === 'error';
-      controls.unshift(
-        button({
-          action: 'video.render',
-          value: m.videoId,
-          label: again ? 'Render again' : 'Render',
-          style: again ? undefined : 'primary',
-        }),
-      );
-    }
+function renderFields(m: VideoCardModel): Field[] {
+  const r = m.render;
+  if (!r || (r.status === 'done' && r.url)) return [];
+  if (r.status === 'error')
+    return [{ label: 'Render', value: 'Failed. Press **Render again**; rendering is free.' }];
+  return [
+    { label: 'Render', value: `${progressBar(r.progress * 100)}${r.codec ? ` (${literal(r.codec)})` : ''}` },
+  ];
+}
+
+function scheduleFields(m: VideoCardModel): Field[] {
+  if (!m.schedule) return [];
+  const statuses = m.schedule.statuses ?? {};
+  const list = m.schedule.platforms
+    .map((p) => `${platformName(p)}${statuses[p] ? ` (${statuses[p]})` : ''}`)
+    .join(', ');
+  return [{ label: 'Scheduled', value: literal(`${m.schedule.at} ${m.schedule.zone} → ${list}`) }];
+}
+
+function postFields(m: VideoCardModel): Field[] {
+  return (m.posts ?? []).map((p) => ({
+    label: `Posted: ${literal(p.platform)}`,
+    value: p.url ? link('View post', p.url) : literal(p.status),
+    short: true,
+  }));
+}
+
+/** A finished video's buttons: render (again) unless one is running, schedule, publish now. */
+function completedControls(m: VideoCardModel): Control[] {
+  const r = m.render;
+  const controls: Control[] = [];
+  if (r?.status !== 'in-progress') {
+    const again = r?.status === 'done' || r?.status === 'error';
     controls.push(
-      button({ action: 'video.schedule', value: m.videoId, label: 'Schedule' }),
-      button({ action: 'video.publish', value: m.videoId, label: 'Publish now' }),
+      button({
+        action: 'video.render',
+        value: m.videoId,
+        label: again ? 'Render again' : 'Render',
+        style: again ? undefined : 'primary',
+      }),
     );
   }
-  card.context = `${m.requestedBy ? `Requested by ${literal(m.requestedBy)} · ` : ''}id ${code(m.videoId)}`;
-  if (fields.length > 0) card.fields = fields;
-  if (sections.length > 0) card.sections = sections;
-  if (controls.length > 0) card.controls = controls;
-  return card;
+  controls.push(
+    button({ action: 'video.schedule', value: m.videoId, label: 'Schedule' }),
+    button({ action: 'video.publish', value: m.videoId, label: 'Publish now' }),
+  );
+  return controls;
 }
 
 const button = ({

@@ -4,7 +4,9 @@ import { isAudioUrl, nameFromUrl } from '../../../src/core/commands/videos/capti
 import { parsePickValue } from '../../../src/core/commands/videos/thumbnail-pick.js';
 import { UserError } from '../../../src/core/dispatch/context.js';
 import { excerpt } from '../../../src/core/format/video.js';
-import { duration, percentStep, readGenerationState } from '../../../src/core/live/generation-watcher.js';
+import { percentStep } from '../../../src/core/live/generation-phase.js';
+import { readGenerationState } from '../../../src/core/live/generation-state.js';
+import { duration } from '../../../src/core/live/generation-watcher.js';
 import {
   estimateRemainingMs,
   GENERATION_BOUNDS,

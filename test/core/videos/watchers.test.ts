@@ -4,10 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { generationWatcher, IDLE_WAIT_MS } from '../../../src/core/live/generation-watcher.js';
+import { generationWatcher } from '../../../src/core/live/generation-watcher.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
 import { showVideo } from '../../../src/core/live/projections.js';
 import { renderWatcher } from '../../../src/core/live/render-watcher.js';
+import { IDLE_WAIT_MS } from '../../../src/core/live/thumbnail-phase.js';
 import type { VideoCardModel } from '../../../src/core/live/video-card.js';
 import type { WatchContext, WatchResult } from '../../../src/core/live/watcher.js';
 import type { Clock, Logger, Watch } from '../../../src/core/ports/index.js';

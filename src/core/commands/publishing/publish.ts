@@ -24,6 +24,7 @@ import { say } from '../../text/messages.js';
 import { command, flag, literal } from '../../text/text.js';
 import { resolveVideo } from '../../video-api/references.js';
 import {
+  type Account,
   type Accounts,
   PLATFORMS,
   type Platform,
@@ -46,75 +47,29 @@ async function accountsOrNone(ctx: CommandContext): Promise<Accounts | undefined
   }
 }
 
-async function publishForm(
-  ctx: CommandContext,
-  input: { videoId?: string; videoName?: string; videoRef?: string; platform?: string },
-): Promise<Form> {
+/** What the publish form knows when it opens: the video (by id, or a reference to prefill), the platform. */
+interface PublishFormInput {
+  videoId?: string;
+  videoName?: string;
+  videoRef?: string;
+  platform?: string;
+}
+
+async function publishForm(ctx: CommandContext, input: PublishFormInput): Promise<Form> {
   // The form is one user action: its request id keys the publish, however often it is submitted.
   const requestId = newRequestId();
   const accounts = await accountsOrNone(ctx);
   const connected = PLATFORMS.filter((p) => (accounts?.[p]?.length ?? 0) > 0);
   const choices = accounts ? connected : [...PLATFORMS];
-  const inputs: FormInput[] = [];
-  if (!input.videoId) {
-    inputs.push({
-      kind: 'text',
-      id: 'video',
-      label: 'Video (name, id or "last")',
-      required: true,
-      ...(input.videoRef ? { initial: input.videoRef } : {}),
-    });
-  }
-  const initialPlatform = input.platform
-    ? parsePlatform(input.platform)
-    : choices.length === 1
-      ? choices[0]
-      : undefined;
-  inputs.push({
-    kind: 'select',
-    id: 'platform',
-    label: 'Platform',
-    placeholder: 'Choose a platform',
-    required: true,
-    options: (choices.length > 0 ? choices : [...PLATFORMS]).map((p) => ({
-      label: platformName(p),
-      value: p,
-    })),
-    ...(initialPlatform ? { initial: initialPlatform } : {}),
-  });
-  const all = accounts ? connected.flatMap((p) => (accounts[p] ?? []).map((a) => ({ p, a }))) : [];
-  if (all.length > 1 && all.length < 25) {
-    inputs.push({
-      kind: 'select',
-      id: 'account',
-      label: 'Account',
-      placeholder: "The platform's default account",
-      required: false,
-      hint: "Leave empty for the platform's default account.",
-      options: all.map(({ p, a }) => ({
-        label: `${platformName(p)} · ${a.label}${a.isDefault ? ' (default)' : ''}`,
-        value: a.authId,
-      })),
-    });
-  } else if (all.length >= 25) {
-    inputs.push({
-      kind: 'text',
-      id: 'account',
-      label: 'Account label or id',
-      required: false,
-      hint: 'Empty: the default account.',
-    });
-  }
-  inputs.push({
-    kind: 'select',
-    id: 'privacy',
-    label: 'YouTube visibility',
-    placeholder: 'Public',
-    required: false,
-    initial: 'public',
-    options: PRIVACY.map((p) => ({ label: p[0]?.toUpperCase() + p.slice(1), value: p })),
-    hint: 'Used for YouTube only.',
-  });
+  const account = accountInput(
+    accounts ? connected.flatMap((p) => (accounts[p] ?? []).map((a) => ({ p, a }))) : [],
+  );
+  const inputs: FormInput[] = [
+    ...(input.videoId ? [] : [videoInput(input.videoRef)]),
+    platformInput(choices, input.platform),
+    ...(account ? [account] : []),
+    privacyInput(),
+  ];
   const form: Form = {
     id: FORM_ID,
     title: 'Publish now',
@@ -128,6 +83,74 @@ async function publishForm(
       `${form.intro ?? ''} No social account is connected yet: connect one in the dashboard first.`.trim();
   }
   return form;
+}
+
+function videoInput(videoRef: string | undefined): FormInput {
+  return {
+    kind: 'text',
+    id: 'video',
+    label: 'Video (name, id or "last")',
+    required: true,
+    ...(videoRef ? { initial: videoRef } : {}),
+  };
+}
+
+/** The platforms with an account (all of them when accounts cannot be read); a lone one is preselected. */
+function platformInput(choices: Platform[], typed: string | undefined): FormInput {
+  const initialPlatform = typed ? parsePlatform(typed) : choices.length === 1 ? choices[0] : undefined;
+  return {
+    kind: 'select',
+    id: 'platform',
+    label: 'Platform',
+    placeholder: 'Choose a platform',
+    required: true,
+    options: (choices.length > 0 ? choices : [...PLATFORMS]).map((p) => ({
+      label: platformName(p),
+      value: p,
+    })),
+    ...(initialPlatform ? { initial: initialPlatform } : {}),
+  };
+}
+
+/** A picker when several accounts fit in a select, a text input when too many do, none for one or none. */
+function accountInput(all: { p: Platform; a: Account }[]): FormInput | undefined {
+  if (all.length > 1 && all.length < 25) {
+    return {
+      kind: 'select',
+      id: 'account',
+      label: 'Account',
+      placeholder: "The platform's default account",
+      required: false,
+      hint: "Leave empty for the platform's default account.",
+      options: all.map(({ p, a }) => ({
+        label: `${platformName(p)} · ${a.label}${a.isDefault ? ' (default)' : ''}`,
+        value: a.authId,
+      })),
+    };
+  }
+  if (all.length >= 25) {
+    return {
+      kind: 'text',
+      id: 'account',
+      label: 'Account label or id',
+      required: false,
+      hint: 'Empty: the default account.',
+    };
+  }
+  return undefined;
+}
+
+function privacyInput(): FormInput {
+  return {
+    kind: 'select',
+    id: 'privacy',
+    label: 'YouTube visibility',
+    placeholder: 'Public',
+    required: false,
+    initial: 'public',
+    options: PRIVACY.map((p) => ({ label: p[0]?.toUpperCase() + p.slice(1), value: p })),
+    hint: 'Used for YouTube only.',
+  };
 }
 
 export const publishCommand = defineCommand({

@@ -13,7 +13,8 @@ import { isRequestId, newRequestId } from '../../dispatch/request-id.js';
 import type { FormSpec, RawArgs } from '../../parse/command-spec.js';
 import { validateArgs } from '../../parse/validate-args.js';
 import { platformName } from '../../platforms/names.js';
-import { DURATIONS, type SeriesFieldArgs, seriesFieldsFrom } from '../../series/series-fields.js';
+import { DURATIONS, type SeriesFieldArgs } from '../../series/series-field-options.js';
+import { seriesFieldsFrom } from '../../series/series-fields.js';
 import { TimeZoneNeeded } from '../../settings/time-zone.js';
 import { type FormInput, LIMITS, type Response, type SelectOption } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
@@ -101,34 +102,70 @@ const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v : undefined);
  */
 export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Promise<Response> {
   const { name, source, ...flags } = partial;
+  const typed = checkTypedFlags(flags);
+  const c = await catalogs(ctx);
+  const inputs: FormInput[] = [
+    nameInput(str(name)),
+    sourceInput(c, str(source)),
+    ...catalogInputs(c, flags),
+    scheduleInput(str(flags.schedule), await scheduleHint(ctx)),
+  ];
+  return {
+    kind: 'form',
+    form: {
+      id: CREATE_FORM_ID,
+      title: 'New series',
+      submitLabel: 'Create series',
+      state: Object.keys(typed).length > 0 ? `${newRequestId()}|${JSON.stringify(typed)}` : newRequestId(),
+      inputs,
+      intro:
+        'The first episode starts generating as soon as you create the series, and each episode is charged.',
+    },
+  };
+}
+
+/** The flags typed with the command, checked as the text command checks them; what the form state carries. */
+function checkTypedFlags(flags: RawArgs) {
   const checked = validateArgs(createCommand, { ...flags, name: 'form', source: 'form' });
   // The dispatcher answers these (all input mistakes) with the command's usage, as for the text command.
   if (!checked.ok) throw checked.error;
   const { name: _n, source: _s, ...typed } = checked.value;
-  const c = await catalogs(ctx);
+  return typed;
+}
+
+type Catalogs = Awaited<ReturnType<typeof catalogs>>;
+
+function nameInput(initial: string | undefined): FormInput {
+  return text({
+    id: 'name',
+    label: 'Series name',
+    required: true,
+    maxLength: SERIES_NAME_MAX,
+    initial,
+    placeholder: 'Night Terrors',
+  });
+}
+
+function sourceInput(c: Catalogs, initial: string | undefined): FormInput {
+  return choose({
+    id: 'source',
+    label: 'Content source',
+    required: true,
+    options: optionsOf(c.sources),
+    initial,
+    placeholder: 'ai_story',
+    choice: 'Choose a source',
+  });
+}
+
+/** The optional settings read from a catalog, in form order, each pre-filled with its typed flag. */
+function catalogInputs(c: Catalogs, flags: RawArgs): FormInput[] {
   const catalogInput = (
     id: string,
     label: string,
     i: { options: SelectOption[]; placeholder: string; choice: string },
   ) => choose({ id, label, required: false, initial: str(flags[id]), ...i });
-  const inputs: FormInput[] = [
-    text({
-      id: 'name',
-      label: 'Series name',
-      required: true,
-      maxLength: SERIES_NAME_MAX,
-      initial: str(name),
-      placeholder: 'Night Terrors',
-    }),
-    choose({
-      id: 'source',
-      label: 'Content source',
-      required: true,
-      options: optionsOf(c.sources),
-      initial: str(source),
-      placeholder: 'ai_story',
-      choice: 'Choose a source',
-    }),
+  return [
     catalogInput('niche', 'Niche', {
       options: optionsOf(c.niches),
       placeholder: 'scary_stories',
@@ -159,27 +196,18 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
       placeholder: 'youtube',
       choice: 'Nowhere: episodes are not posted',
     }),
-    text({
-      id: 'schedule',
-      label: 'Schedule',
-      required: false,
-      initial: str(flags.schedule),
-      placeholder: 'daily 09:00 Europe/Paris',
-      hint: await scheduleHint(ctx),
-    }),
   ];
-  return {
-    kind: 'form',
-    form: {
-      id: CREATE_FORM_ID,
-      title: 'New series',
-      submitLabel: 'Create series',
-      state: Object.keys(typed).length > 0 ? `${newRequestId()}|${JSON.stringify(typed)}` : newRequestId(),
-      inputs,
-      intro:
-        'The first episode starts generating as soon as you create the series, and each episode is charged.',
-    },
-  };
+}
+
+function scheduleInput(initial: string | undefined, hint: string): FormInput {
+  return text({
+    id: 'schedule',
+    label: 'Schedule',
+    required: false,
+    initial,
+    placeholder: 'daily 09:00 Europe/Paris',
+    hint,
+  });
 }
 
 const emptyOnApiError = (e: unknown): never[] => {

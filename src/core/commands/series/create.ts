@@ -29,13 +29,20 @@ import {
   SERIES_FIELD_OPTIONS,
   type SeriesFieldArgs,
   SOURCE_DESCRIPTION,
-  seriesFieldsFrom,
-} from '../../series/series-fields.js';
+} from '../../series/series-field-options.js';
+import { seriesFieldsFrom } from '../../series/series-fields.js';
 import { priceText, spendCard } from '../../series/spend-confirm.js';
 import type { Card, Response } from '../../text/cards.js';
 import { catalogLabel } from '../../text/labels.js';
 import { command, literal } from '../../text/text.js';
-import { type Episode, type Series, type SeriesInput, VideoApiError } from '../../video-api/video-api.js';
+import {
+  type Episode,
+  type Series,
+  type SeriesInput,
+  type SeriesSummary,
+  type VideoApi,
+  VideoApiError,
+} from '../../video-api/video-api.js';
 import { openCreateForm } from './create-form.js';
 import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
@@ -208,8 +215,33 @@ export async function createSeries(
     options.idempotencyKey ??
     (await actionKey(ctx, { action: 'series.create', payload: input }));
   const created = await api.series.create(input, { idempotencyKey });
+  const { series, episodes } = await readBack(api, { created, input });
+  const effectiveModel = series.brollModel ?? model;
+  const effectiveCost = effectiveModel === model ? cost : await episodeCost(ctx, effectiveModel);
+  const withVideo = episodes.filter((e): e is Episode & { projectId: string } => Boolean(e.projectId));
+  const names = new Map<string, string>();
+  for (const e of withVideo.slice(0, 3))
+    names.set(e.projectId, await videoName(ctx, e.projectId, `${created.name} — episode`));
+  await recordCreated(ctx, {
+    created,
+    model: effectiveModel,
+    cost: effectiveCost,
+    withVideo,
+    names,
+    approved,
+  });
+  return {
+    kind: 'message',
+    visibility: 'channel',
+    card: await createdCard(ctx, { series, cost: effectiveCost, cardsPosted: withVideo.length }),
+  };
+}
 
-  // Both reads are niceties: the series exists either way, and the watcher catches up on episodes.
+/** Both reads are niceties: the series exists either way, and the watcher catches up on episodes. */
+async function readBack(
+  api: VideoApi,
+  { created, input }: { created: SeriesSummary; input: SeriesInput },
+): Promise<{ series: Series; episodes: Episode[] }> {
   const series: Series = await api.series.get(created.id).catch((e: unknown) => {
     if (e instanceof VideoApiError) return { ...input, ...created, extra: {} } as Series;
     throw e;
@@ -221,68 +253,90 @@ export async function createSeries(
       if (e instanceof VideoApiError) return [];
       throw e;
     });
-  const effectiveModel = series.brollModel ?? model;
-  const effectiveCost = effectiveModel === model ? cost : await episodeCost(ctx, effectiveModel);
-  const withVideo = episodes.filter((e): e is Episode & { projectId: string } => Boolean(e.projectId));
-  const names = new Map<string, string>();
-  for (const e of withVideo.slice(0, 3))
-    names.set(e.projectId, await videoName(ctx, e.projectId, `${created.name} — episode`));
+  return { series, episodes };
+}
+
+/** A series just created, with the model and cost its episodes really use and the episodes already there. */
+interface CreatedSeries {
+  created: SeriesSummary;
+  model: string;
+  cost: number | undefined;
+  withVideo: (Episode & { projectId: string })[];
+  /** The first episodes' video names, by video id. */
+  names: Map<string, string>;
+  approved: CreateSeriesOptions['approved'];
+}
+
+/** In one transaction: the audit, the channel's subscription and watch, and the first episodes' cards. */
+async function recordCreated(ctx: CommandContext, c: CreatedSeries): Promise<void> {
   const now = ctx.now();
   const { store } = ctx.deps;
   await store.transaction(async () => {
-    await store.users.setLast(ctx.req.user, 'series', created.id);
-    await store.audit.record({
-      at: now,
-      conversation: ctx.req.conversation,
-      actor: ctx.req.user,
-      action: 'series.create',
-      seriesId: created.id,
-      // The first episode starts (and is charged) at creation: its spend counts in the audit's total.
-      ...(effectiveCost !== undefined && withVideo.length > 0 ? { credits: effectiveCost } : {}),
-      details: {
-        name: created.name,
-        model: effectiveModel,
-        ...(effectiveCost === undefined ? {} : { costPerEpisode: effectiveCost }),
-        ...(approved ? { approval: approved.id } : {}),
-      },
-    });
+    await store.users.setLast(ctx.req.user, 'series', c.created.id);
+    await auditCreate(ctx, c, now);
     // The channel follows its new series like a `subscribe series` (listed, and `unsubscribe` stops it).
     await store.subscriptions.add({
       conversation: ctx.req.conversation,
       kind: 'series',
-      target: created.id,
+      target: c.created.id,
       owner: await ctx.keyOwner(),
     });
     await watchSeries(store, {
-      seriesId: created.id,
+      seriesId: c.created.id,
       conversation: ctx.req.conversation,
       owner: await ctx.keyOwner(),
       now,
-      name: created.name,
+      name: c.created.name,
       primed: true,
-      seen: withVideo.map((e) => e.id),
+      seen: c.withVideo.map((e) => e.id),
     });
-    for (const episode of [...withVideo].reverse()) {
-      await startEpisodeCard(store, {
-        videoId: episode.projectId,
-        name: names.get(episode.projectId) ?? `${created.name} — episode`,
-        conversation: ctx.req.conversation,
-        owner: await ctx.keyOwner(),
-        now,
-        requester: ctx.req.user,
-        model: effectiveModel,
-        ...(effectiveCost === undefined ? {} : { credits: effectiveCost }),
-        ...((approved?.requesterName ?? ctx.req.userName)
-          ? { requestedBy: approved?.requesterName ?? ctx.req.userName }
-          : {}),
-      });
-    }
+    await startEpisodeCards(ctx, c, now);
   });
-  return {
-    kind: 'message',
-    visibility: 'channel',
-    card: await createdCard(ctx, { series, cost: effectiveCost, cardsPosted: withVideo.length }),
-  };
+}
+
+async function auditCreate(
+  ctx: CommandContext,
+  { created, model, cost, withVideo, approved }: CreatedSeries,
+  now: number,
+): Promise<void> {
+  await ctx.deps.store.audit.record({
+    at: now,
+    conversation: ctx.req.conversation,
+    actor: ctx.req.user,
+    action: 'series.create',
+    seriesId: created.id,
+    // The first episode starts (and is charged) at creation: its spend counts in the audit's total.
+    ...(cost !== undefined && withVideo.length > 0 ? { credits: cost } : {}),
+    details: {
+      name: created.name,
+      model,
+      ...(cost === undefined ? {} : { costPerEpisode: cost }),
+      ...(approved ? { approval: approved.id } : {}),
+    },
+  });
+}
+
+/** A status card for each episode already there, oldest first. */
+async function startEpisodeCards(
+  ctx: CommandContext,
+  { created, model, cost, withVideo, names, approved }: CreatedSeries,
+  now: number,
+): Promise<void> {
+  for (const episode of [...withVideo].reverse()) {
+    await startEpisodeCard(ctx.deps.store, {
+      videoId: episode.projectId,
+      name: names.get(episode.projectId) ?? `${created.name} — episode`,
+      conversation: ctx.req.conversation,
+      owner: await ctx.keyOwner(),
+      now,
+      requester: ctx.req.user,
+      model,
+      ...(cost === undefined ? {} : { credits: cost }),
+      ...((approved?.requesterName ?? ctx.req.userName)
+        ? { requestedBy: approved?.requesterName ?? ctx.req.userName }
+        : {}),
+    });
+  }
 }
 
 async function createdCard(

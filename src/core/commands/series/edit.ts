@@ -32,12 +32,11 @@ import {
   voiceName,
 } from '../../series/series-common.js';
 import {
-  FIELD_LABELS,
   SERIES_FIELD_OPTIONS,
   type SeriesFieldArgs,
   SOURCE_DESCRIPTION,
-  seriesFieldsFrom,
-} from '../../series/series-fields.js';
+} from '../../series/series-field-options.js';
+import { FIELD_LABELS, seriesFieldsFrom } from '../../series/series-fields.js';
 import { priceText, spendCard } from '../../series/spend-confirm.js';
 import type { Response } from '../../text/cards.js';
 import { catalogLabel } from '../../text/labels.js';

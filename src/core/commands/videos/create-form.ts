@@ -9,10 +9,10 @@
 import { type CommandContext, UserError } from '../../dispatch/context.js';
 import { voiceLabel } from '../../format/video.js';
 import type { FormSpec, RawArgs } from '../../parse/command-spec.js';
-import { LIMITS, message, type Response, type SelectOption } from '../../text/cards.js';
+import { type FormInput, LIMITS, message, type Response, type SelectOption } from '../../text/cards.js';
 import { uploadedOr, withUploads } from '../../text/long-text.js';
 import { type MessageCode, say } from '../../text/messages.js';
-import type { Voice } from '../../video-api/video-api.js';
+import type { OptionItem, Voice } from '../../video-api/video-api.js';
 import {
   defaultVoice,
   loadVoices,
@@ -57,8 +57,39 @@ export async function createForm(
   ctx: CommandContext,
   partial: RawArgs | Record<string, unknown>,
 ): Promise<Response> {
-  const api = await ctx.api();
   const language = str(partial.language);
+  const { voices, models, languages } = await loadCatalogs(ctx);
+  const script = str(partial.script);
+  return {
+    kind: 'form',
+    form: {
+      id: CREATE_FORM_ID,
+      title: 'Create a video',
+      submitLabel: 'Check cost',
+      state: JSON.stringify(formStateOf(partial)),
+      intro:
+        'Nothing is charged yet: next you see the cost and your balance, and confirm. ' +
+        'A name, master style and negative prompt are under **More options** there.',
+      // A script longer than a platform's inputs: uploaded as a file, or split by the adapter (long-text.ts).
+      inputs: withUploads(
+        [
+          scriptInput(script),
+          voiceInput(voices, {
+            language,
+            initial: initialVoiceOf(voices, { typed: str(partial.voice), language }),
+          }),
+          modelInput(models, str(partial.model) ?? 'storyboard'),
+          ...languageInput(languages, language),
+        ],
+        ['script'],
+      ),
+    },
+  };
+}
+
+/** The voices, models and languages the form offers; a team without the languages catalog gets no language input. */
+async function loadCatalogs(ctx: CommandContext) {
+  const api = await ctx.api();
   const [voices, models, languages] = await Promise.all([
     loadVoices(ctx),
     modelCatalog(ctx),
@@ -67,12 +98,21 @@ export async function createForm(
       .then((c) => c.items)
       .catch(() => []),
   ]);
-  const typedVoice = str(partial.voice);
-  // A voice typed wrongly is simply not preselected; the user picks from the list.
+  return { voices, models, languages };
+}
+
+/** A voice typed wrongly is simply not preselected; the user picks from the list. */
+function initialVoiceOf(
+  voices: readonly Voice[],
+  { typed, language }: { typed: string | undefined; language: string | undefined },
+): Voice | undefined {
   let initialVoice: Voice | undefined;
-  if (typedVoice)
-    initialVoice = tryPick(voices, typedVoice, language) ?? tryPick(voices, typedVoice, undefined);
+  if (typed) initialVoice = tryPick(voices, typed, language) ?? tryPick(voices, typed, undefined);
   initialVoice ??= defaultVoice(voices, language);
+  return initialVoice;
+}
+
+function formStateOf(partial: RawArgs | Record<string, unknown>): FormState {
   const state: FormState = {};
   if (str(partial.style)) state.style = str(partial.style) as string;
   if (partial.music === true) state.music = true;
@@ -80,74 +120,67 @@ export async function createForm(
     const typed = str(partial[option]);
     if (typed) state[option] = typed;
   }
+  return state;
+}
 
-  const script = str(partial.script);
-  const model = str(partial.model) ?? 'storyboard';
+function scriptInput(script: string | undefined): FormInput {
+  return {
+    kind: 'text',
+    id: 'script',
+    label: 'Script',
+    multiline: true,
+    required: true,
+    minLength: SCRIPT_MIN,
+    maxLength: SCRIPT_MAX,
+    placeholder: `The finished narration, ${SCRIPT_MIN} to ${SCRIPT_MAX.toLocaleString('en-US')} characters`,
+    ...(script ? { initial: script } : {}),
+  };
+}
+
+function voiceInput(
+  voices: readonly Voice[],
+  { language, initial }: { language: string | undefined; initial: Voice | undefined },
+): FormInput {
+  return {
+    kind: 'select',
+    id: 'voice',
+    label: 'Voice',
+    placeholder: 'Choose a voice',
+    required: true,
+    options: voiceOptions(voices, language),
+    ...(initial ? { initial: initial.id } : {}),
+  };
+}
+
+function modelInput(models: readonly OptionItem[], initial: string): FormInput {
+  return {
+    kind: 'select',
+    id: 'model',
+    label: 'Model',
+    placeholder: 'Choose a model',
+    required: true,
+    options: models.map((m) => ({ label: modelWithCost(m), value: m.value })),
+    initial,
+  };
+}
+
+/** The language select, preselecting the typed language (by code or name); none without the catalog. */
+function languageInput(languages: readonly OptionItem[], language: string | undefined): FormInput[] {
+  if (languages.length === 0) return [];
   const languageValue = languages.find(
     (l) =>
       l.value.toLowerCase() === language?.toLowerCase() || l.name.toLowerCase() === language?.toLowerCase(),
   )?.value;
-  return {
-    kind: 'form',
-    form: {
-      id: CREATE_FORM_ID,
-      title: 'Create a video',
-      submitLabel: 'Check cost',
-      state: JSON.stringify(state),
-      intro:
-        'Nothing is charged yet: next you see the cost and your balance, and confirm. ' +
-        'A name, master style and negative prompt are under **More options** there.',
-      // A script longer than a platform's inputs: uploaded as a file, or split by the adapter (long-text.ts).
-      inputs: withUploads(
-        [
-          {
-            kind: 'text',
-            id: 'script',
-            label: 'Script',
-            multiline: true,
-            required: true,
-            minLength: SCRIPT_MIN,
-            maxLength: SCRIPT_MAX,
-            placeholder: `The finished narration, ${SCRIPT_MIN} to ${SCRIPT_MAX.toLocaleString('en-US')} characters`,
-            ...(script ? { initial: script } : {}),
-          },
-          {
-            kind: 'select',
-            id: 'voice',
-            label: 'Voice',
-            placeholder: 'Choose a voice',
-            required: true,
-            options: voiceOptions(voices, language),
-            ...(initialVoice ? { initial: initialVoice.id } : {}),
-          },
-          {
-            kind: 'select',
-            id: 'model',
-            label: 'Model',
-            placeholder: 'Choose a model',
-            required: true,
-            options: models.map((m) => ({ label: modelWithCost(m), value: m.value })),
-            initial: model,
-          },
-          ...(languages.length > 0
-            ? [
-                {
-                  kind: 'select' as const,
-                  id: 'language',
-                  label: 'Language',
-                  placeholder: 'The voice’s language',
-                  options: languages
-                    .slice(0, LIMITS.selectOptions)
-                    .map((l) => ({ label: l.name, value: l.value })),
-                  ...(languageValue ? { initial: languageValue } : {}),
-                },
-              ]
-            : []),
-        ],
-        ['script'],
-      ),
+  return [
+    {
+      kind: 'select',
+      id: 'language',
+      label: 'Language',
+      placeholder: 'The voice’s language',
+      options: languages.slice(0, LIMITS.selectOptions).map((l) => ({ label: l.name, value: l.value })),
+      ...(languageValue ? { initial: languageValue } : {}),
     },
-  };
+  ];
 }
 
 /** The inputs an error can be shown next to. */
