@@ -4,7 +4,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import type { Card, Logger } from '../../src/core/index.js';
-import { sendDegrading } from './degrading.js';
+import { type DegradingSend, sendDegrading } from './degrading.js';
 import { describeSlackError, toDeliveryError } from './errors.js';
 
 export const CARD_EVENT_TYPE = 'reelbot_card';
@@ -13,7 +13,7 @@ const LOOKUP_SLACK_S = 120;
 
 export async function postCard(
   client: webApi.WebClient,
-  args: { channel: string; threadTs?: string; card: Card; dedupeId: string },
+  args: { channel: string; threadTs?: string; card: Card; dedupeId: string } & Pick<DegradingSend, 'blocks'>,
   log: Logger,
 ): Promise<{ channel: string; ts: string }> {
   const base = {
@@ -23,12 +23,15 @@ export async function postCard(
     unfurl_media: false,
     metadata: { event_type: CARD_EVENT_TYPE, event_payload: { dedupeId: args.dedupeId } },
   };
-  const result = await sendDegrading(args.card, { log, what: 'post', channel: args.channel }, (message) =>
-    client.chat.postMessage({
-      ...base,
-      text: message.text,
-      ...(message.blocks?.length ? { blocks: message.blocks } : {}),
-    }),
+  const result = await sendDegrading(
+    args.card,
+    { log, what: 'post', channel: args.channel, ...(args.blocks ? { blocks: args.blocks } : {}) },
+    (message) =>
+      client.chat.postMessage({
+        ...base,
+        text: message.text,
+        ...(message.blocks?.length ? { blocks: message.blocks } : {}),
+      }),
   );
   return { channel: result.channel ?? args.channel, ts: result.ts as string };
 }

@@ -1,38 +1,77 @@
 import type { Card, Logger } from '../../src/core/index.js';
+import { type BlockSupport, NATIVE_BLOCKS, type NativeBlock, refusedNativeTypes } from './block-support.js';
 import { platformErrorCode, refusedBlocks } from './errors.js';
-import { cardToMessage, fallbackText, type SlackMessage, withoutImages } from './render.js';
+import {
+  type BlockOptions,
+  CLASSIC,
+  cardToMessage,
+  fallbackText,
+  type SlackMessage,
+  withoutImages,
+} from './render.js';
 
 /** What is being sent where, for the log line when Slack refuses the blocks. */
 export interface DegradingSend {
   log: Logger;
   what: string;
   channel: string;
+  /**
+   * Which newest blocks the workspace takes, remembered across sends; without it the card goes in the
+   * classic blocks alone.
+   */
+  blocks?: { support: BlockSupport; workspace: string };
+  /** Rendering options other than `native` (a view's budget, no actions). */
+  render?: Omit<BlockOptions, 'native'>;
+}
+
+/** The newest blocks to try in `workspace`: all but those it refused lately. */
+export function nativeFor(where: Pick<DegradingSend, 'blocks'>): ReadonlySet<NativeBlock> {
+  if (!where.blocks) return CLASSIC;
+  const refused = where.blocks.support.refusedIn(where.blocks.workspace);
+  return new Set(NATIVE_BLOCKS.filter((type) => !refused.has(type)));
+}
+
+const sameMessage = (a: SlackMessage, b: SlackMessage) => JSON.stringify(a) === JSON.stringify(b);
+
+/** The renderings to try in turn, each simpler than the last, without repeating one. */
+function steps(card: Card, where: DegradingSend): SlackMessage[] {
+  const native = cardToMessage(card, { ...where.render, native: nativeFor(where) });
+  const classic = cardToMessage(card, { ...where.render, native: CLASSIC });
+  const all = [native, classic, cardToMessage(withoutImages(card), { ...where.render, native: CLASSIC })];
+  const distinct = all.filter((m, i) => all.findIndex((o) => sameMessage(o, m)) === i);
+  return [...distinct, { text: fallbackText(card), blocks: [] }];
 }
 
 /**
- * Sends the card as blocks; while Slack refuses the blocks (`invalid_blocks`: an image it cannot fetch, an
- * expired signed URL), again without images, then as text alone — so a card never freezes on one bad image.
+ * Sends the card in the newest blocks the workspace takes; while Slack refuses the blocks (`invalid_blocks`:
+ * a block type not enabled there, an image it cannot fetch, an expired signed URL), again in the classic
+ * blocks, then without images, then as text alone — so a card never freezes on one bad block. A refusal of
+ * newest blocks is remembered for the workspace (block-support.ts), so the next card goes classic at once.
  */
 export async function sendDegrading<T>(
   card: Card,
   where: DegradingSend,
   send: (message: { text: string; blocks?: SlackMessage['blocks'] }) => Promise<T>,
 ): Promise<T> {
-  const steps = [
-    cardToMessage(card),
-    cardToMessage(withoutImages(card)),
-    { text: fallbackText(card), blocks: [] },
-  ];
+  const tries = steps(card, where);
   for (let i = 0; ; i++) {
+    const message = tries[i] as SlackMessage;
     try {
-      return await send(steps[i] as SlackMessage);
+      return await send(message);
     } catch (error) {
-      if (i === steps.length - 1 || !refusedBlocks(error)) throw error;
+      if (i === tries.length - 1 || !refusedBlocks(error)) throw error;
+      const refused = refusedNativeTypes(error, message.blocks);
+      if (where.blocks && refused.size > 0) where.blocks.support.refuse(where.blocks.workspace, refused);
       where.log.error(
-        { slackError: platformErrorCode(error), channel: where.channel, what: where.what },
-        i === 0
-          ? 'Slack refused the card blocks; trying without images'
-          : 'Slack refused the card blocks again; sending text only',
+        {
+          slackError: platformErrorCode(error),
+          channel: where.channel,
+          what: where.what,
+          refused: [...refused],
+        },
+        i === tries.length - 2
+          ? 'Slack refused the card blocks again; sending text only'
+          : 'Slack refused the card blocks; trying simpler ones',
       );
     }
   }

@@ -21,6 +21,7 @@ import type {
   WorkspaceGate,
 } from '../../src/core/index.js';
 import type { Handler, HttpServer } from '../../src/http/server.js';
+import { BlockSupport } from './block-support.js';
 import { createBoltApp } from './bolt-app.js';
 import { SlackGroups } from './groups.js';
 import { createBotTokens, forgetRevoked } from './installations.js';
@@ -66,6 +67,8 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
   const { config, store } = options;
   const logger = options.logger.child({ component: 'slack' });
   const { app, httpReceiver } = createBoltApp({ config, store, logger });
+  // Which of Slack's newest blocks each workspace refused lately: shared by replies and outbox posts.
+  const blockSupport = new BlockSupport(options.clock);
 
   // Before any listener: a workspace the bot does not serve never reaches the core.
   if (options.gate) useWorkspaceGate(app, options.gate);
@@ -77,7 +80,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     store,
     people: new SlackPeople(options.clock, logger),
     groups: new SlackGroups(options.clock, logger),
-    presenter: createPresenter({ logger, clock: options.clock, store: store.interactions }),
+    presenter: createPresenter({ logger, clock: options.clock, store: store.interactions, blockSupport }),
     logger,
     clock: options.clock,
     acks: options.http.acks,
@@ -99,6 +102,7 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
     }),
     store,
     logger,
+    blockSupport,
     ...(config.apiUrl ? { apiUrl: config.apiUrl } : {}),
     home: (user, client) => refreshHome(listeners, { client, user }),
   });

@@ -10,6 +10,8 @@
 import type { webApi } from '@slack/bolt';
 import type { Card, Clock, Form, Logger, Response, Store } from '../../src/core/index.js';
 import { errorCard, say, withoutAttachment } from '../../src/core/index.js';
+import type { BlockSupport } from './block-support.js';
+import { sendDegrading } from './degrading.js';
 import { describeSlackError } from './errors.js';
 import { answerWithFile } from './files-out.js';
 import { formToView, type ModalOrigin } from './modal.js';
@@ -42,6 +44,8 @@ export interface Surface {
   /** The message carrying the clicked control. */
   message?: { ts: string; ephemeral: boolean };
   replay?: Replay;
+  /** The workspace (team id): which of Slack's newest blocks it takes is remembered per workspace. */
+  team?: string;
 }
 
 export interface Presenter {
@@ -55,6 +59,7 @@ export interface Presenter {
 
 /** What presenting shares: the clock (trigger ages, response_url timeouts), the log, the forms offered. */
 interface PresenterContext {
+  blockSupport?: BlockSupport;
   clock: Clock;
   log: Logger;
   pending: PendingForms;
@@ -65,8 +70,11 @@ export function createPresenter(options: {
   clock: Clock;
   /** Where forms behind an "Open form" button wait, so any replica opens them. */
   store: Store['interactions'];
+  /** Which newest blocks each workspace takes (block-support.ts). */
+  blockSupport?: BlockSupport;
 }): Presenter {
   const ctx: PresenterContext = {
+    ...(options.blockSupport ? { blockSupport: options.blockSupport } : {}),
     clock: options.clock,
     log: options.logger.child({ component: 'slack' }),
     pending: new PendingForms(options.store),
@@ -83,14 +91,16 @@ async function present(ctx: PresenterContext, response: Response, surface: Surfa
   switch (response.kind) {
     case 'message': {
       if (response.card.attachment) return answerWithFile({ ...ctx, ...response, surface });
-      const message = response.more
-        ? stacked([response.card, ...response.more])
-        : cardToMessage(response.card);
-      if (response.visibility === 'channel') return replyInChannel(ctx.clock, surface, message);
-      return replyEphemeral(ctx.clock, surface, message);
+      const reply = response.visibility === 'channel' ? replyInChannel : replyEphemeral;
+      if (response.more) return reply(ctx.clock, surface, stacked([response.card, ...response.more]));
+      return degrading(ctx, { card: response.card, surface, what: 'reply' }, (message) =>
+        reply(ctx.clock, surface, message),
+      );
     }
     case 'update':
-      return replaceMessage(ctx.clock, surface, withoutAttachment(response.card));
+      return degrading(ctx, { card: withoutAttachment(response.card), surface, what: 'replace' }, (message) =>
+        replaceMessage(ctx.clock, surface, message),
+      );
     case 'form':
       if (await openModal(ctx, response.form, surface)) return;
       return offerForm(ctx, response.form, surface);
@@ -104,6 +114,26 @@ async function present(ctx: PresenterContext, response: Response, surface: Surfa
     case 'none':
       return;
   }
+}
+
+/** Sends `card` in the newest blocks the surface's workspace takes, simpler on refusal (degrading.ts). */
+function degrading(
+  ctx: PresenterContext,
+  o: { card: Card; surface: Surface; what: string },
+  send: (message: SlackMessage) => Promise<void>,
+): Promise<void> {
+  const { surface } = o;
+  const blocks =
+    ctx.blockSupport && surface.team ? { support: ctx.blockSupport, workspace: surface.team } : undefined;
+  const where = {
+    log: ctx.log,
+    what: o.what,
+    channel: surface.channel ?? surface.user,
+    ...(blocks ? { blocks } : {}),
+  };
+  return sendDegrading(o.card, where, (message) =>
+    send({ text: message.text, blocks: message.blocks ?? [] }),
+  );
 }
 
 /**

@@ -8,15 +8,19 @@ import type { types } from '@slack/bolt';
 import type {
   Button,
   Card,
+  Chart,
   Confirm,
   Control,
   Field,
   Image,
   Progress,
   Section,
+  Table,
   Tone,
 } from '../../src/core/index.js';
-import { link } from '../../src/core/index.js';
+import { chartHeading, chartPoints, chartText, link, literal, tableLines } from '../../src/core/index.js';
+import type { NativeBlock } from './block-support.js';
+import { CHARTS_PER_MESSAGE, chartBlock, tableBlock } from './data-blocks.js';
 import { quoteBlocks, withLists } from './rich-text.js';
 import {
   notifyMentions,
@@ -94,7 +98,15 @@ export interface BlockOptions {
   withoutActions?: boolean;
   /** Stacked with other cards (App Home): a section's image sits beside its text, as a thumbnail. */
   compact?: boolean;
+  /**
+   * The newest block types to use (block-support.ts): a carousel for a card's peer sections, data tables,
+   * charts. Without them (the default) the same content goes in the classic blocks.
+   */
+  native?: ReadonlySet<NativeBlock>;
 }
+
+/** No newest block: the classic rendering every workspace and client takes. */
+export const CLASSIC: ReadonlySet<NativeBlock> = new Set();
 
 /** The label of a rendered video's link button. */
 export const WATCH_LABEL = 'Watch / Download MP4';
@@ -121,7 +133,8 @@ export function cardToMessage(card: Card, options: BlockOptions = {}): SlackMess
  */
 export function fallbackText(card: Card): string {
   const ping = card.notify?.length ? notifyMentions(card.notify) : '';
-  const parts = [toFallback(card.title), card.text ? toFallback(card.text) : ''].filter(Boolean);
+  const charts = (card.charts ?? []).map((chart) => toFallback(literal(chartText(chart))));
+  const parts = [toFallback(card.title), card.text ? toFallback(card.text) : '', ...charts].filter(Boolean);
   const body = truncateMrkdwn(parts.join('\n'), LIMITS.fallbackText - ping.length - 1);
   return ping ? `${ping} ${body}` : body;
 }
@@ -132,6 +145,8 @@ export function cardToBlocks(card: Card, options: BlockOptions = {}): Block[] {
   const head: Block[] = [titleBlock(card)];
   if (card.text) head.push(...textSections(card.text));
   if (card.fields?.length) head.push(...fieldSections(card.fields));
+  if (card.table) head.push(...tableBlocks(card.table, options.native ?? CLASSIC));
+  if (card.charts?.length) head.push(...chartBlocks(card.charts, options.native ?? CLASSIC));
   if (card.image) head.push(imageBlock(card.image));
   // The rendered video: its poster as a preview (unless it is the card's image already) and a link button.
   const poster = card.video?.poster;
@@ -139,7 +154,10 @@ export function cardToBlocks(card: Card, options: BlockOptions = {}): Block[] {
     head.push(imageBlock({ url: poster, alt: card.video.alt }, WATCH_LABEL));
   if (card.progress) head.push(progressBlock(card.progress));
 
-  const groups = (card.sections ?? []).map((s) => sectionBlocks(s, counter, options));
+  const carousel = card.carousel ? carouselBlock(card.sections ?? [], counter, options) : undefined;
+  const groups = carousel
+    ? [[carousel]]
+    : (card.sections ?? []).map((s) => sectionBlocks(s, counter, options));
 
   const tail: Block[] = [];
   const watch: Control[] = card.video ? [{ kind: 'link', label: WATCH_LABEL, url: card.video.url }] : [];
@@ -286,9 +304,71 @@ function progressBlock(progress: Progress): Block {
   };
 }
 
+/** A table as a data table where the workspace takes one, else one bulleted line per row. */
+function tableBlocks(table: Table, native: ReadonlySet<NativeBlock>): Block[] {
+  const fitted = native.has('data_table') ? tableBlock(table) : undefined;
+  if (fitted) return [fitted.block as unknown as Block];
+  const lines = tableLines(table);
+  return lines.length > 0 ? textSections(lines.map((line) => `• ${line}`).join('\n')) : [];
+}
+
+/** The first two charts as data visualizations where the workspace takes them; each other as its numbers. */
+function chartBlocks(charts: Chart[], native: ReadonlySet<NativeBlock>): Block[] {
+  return charts.flatMap((chart, i): Block[] => {
+    const drawn = native.has('data_visualization') && i < CHARTS_PER_MESSAGE ? chartBlock(chart) : undefined;
+    if (drawn) return [drawn as unknown as Block];
+    const text = [`📊 **${literal(chartHeading(chart))}**`, ...chartPoints(chart).map(literal)].join('\n');
+    return [
+      { type: 'section', text: { type: 'mrkdwn', text: truncateMrkdwn(toMrkdwn(text), LIMITS.sectionText) } },
+    ];
+  });
+}
+
+/** Cards in a carousel: at most ten, a body of at most 200 characters, at most three buttons each. */
+const CAROUSEL = { cards: 10, title: 150, body: 200, actions: 3 } as const;
+
+/**
+ * Peer sections as Slack's carousel of cards (hero image, title, body, buttons), where the workspace takes it
+ * and every section fits a card; otherwise undefined and the sections go one under another.
+ */
+function carouselBlock(
+  sections: Section[],
+  counter: { n: number },
+  options: BlockOptions,
+): Block | undefined {
+  const native = options.native ?? CLASSIC;
+  if (!native.has('carousel') || !native.has('card') || options.compact) return undefined;
+  if (sections.length === 0 || sections.length > CAROUSEL.cards) return undefined;
+  if (sections.some((s) => s.fields?.length || (s.controls ?? []).some((c) => c.kind === 'select')))
+    return undefined;
+  const cards = sections.map((section) => {
+    const actions = (section.controls ?? [])
+      .filter((c) => !options.withoutActions || c.kind === 'link')
+      .slice(0, CAROUSEL.actions)
+      .map((c) => controlElement(c, counter.n++))
+      .filter((e): e is ActionElement => e !== undefined);
+    return {
+      type: 'card',
+      ...(section.image ? { hero_image: imageElement(section.image) } : {}),
+      ...(section.title ? { title: mrkdwn(section.title, CAROUSEL.title) } : {}),
+      ...(section.text ? { body: mrkdwn(section.text, CAROUSEL.body) } : {}),
+      ...(actions.length > 0 ? { actions } : {}),
+    };
+  });
+  return { type: 'carousel', elements: cards } as unknown as Block;
+}
+
+const mrkdwn = (text: string, max: number): types.MrkdwnElement => ({
+  type: 'mrkdwn',
+  text: truncateMrkdwn(toMrkdwn(text), max),
+});
+
 function sectionBlocks(section: Section, counter: { n: number }, options: BlockOptions): Block[] {
   const blocks: Block[] = [{ type: 'divider' }];
-  const texts = section.text ? textSections(section.text) : [];
+  const body = section.title
+    ? `**${section.title}**${section.text ? `\n${section.text}` : ''}`
+    : section.text;
+  const texts = body ? textSections(body) : [];
   const first = texts[0];
   // Stacked on a dashboard, a video's thumbnail sits beside its text.
   const beside = options.compact && section.image && first?.type === 'section' ? section.image : undefined;

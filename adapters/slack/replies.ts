@@ -2,9 +2,9 @@
  * Messages where an interaction came from: through its `response_url` when it has one (works in channels the
  * bot is not in), else through the Web API; an App Home interaction's private answers go to the app's DM.
  */
-import type { Card, Clock } from '../../src/core/index.js';
+import type { Clock } from '../../src/core/index.js';
 import type { Surface } from './present.js';
-import { cardToMessage, type SlackMessage } from './render.js';
+import type { SlackMessage } from './render.js';
 import { postToResponseUrl } from './response-url.js';
 
 export async function replyEphemeral(clock: Clock, surface: Surface, message: SlackMessage): Promise<void> {
@@ -26,8 +26,7 @@ export async function replyInChannel(clock: Clock, surface: Surface, message: Sl
 }
 
 /** Replaces the clicked message; a private one without a response_url gets a new private answer instead. */
-export async function replaceMessage(clock: Clock, surface: Surface, card: Card): Promise<void> {
-  const message = cardToMessage(card);
+export async function replaceMessage(clock: Clock, surface: Surface, message: SlackMessage): Promise<void> {
   if (surface.message && surface.responseUrl) {
     await postToResponseUrl(clock, surface.responseUrl, { replace_original: true, ...message });
   } else if (surface.message && !surface.message.ephemeral && surface.channel) {

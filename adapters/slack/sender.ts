@@ -26,6 +26,7 @@ import {
   type Store,
   type UserAddress,
 } from '../../src/core/index.js';
+import type { BlockSupport } from './block-support.js';
 import { findPosted, postCard } from './card-posts.js';
 import { sendDegrading } from './degrading.js';
 import { createDeliveryClients } from './delivery-clients.js';
@@ -46,6 +47,8 @@ export interface SlackSenderOptions {
   apiUrl?: string;
   /** Per-call timeout (default 10 s): a hung call must not hold the outbox lane. */
   timeoutMs?: number;
+  /** Which newest blocks each workspace takes (block-support.ts). */
+  blockSupport?: BlockSupport;
   /** Publishes a member's App Home again (listeners/publish-home.ts), with the workspace's delivery client. */
   home?: (user: UserAddress, client: webApi.WebClient) => Promise<void>;
 }
@@ -53,6 +56,8 @@ export interface SlackSenderOptions {
 export function createSlackSender(options: SlackSenderOptions): ChatSender {
   const log = options.logger.child({ component: 'slack-sender' });
   const clientFor = createDeliveryClients(options);
+  const blocksOf = (workspace: string) =>
+    options.blockSupport ? { blocks: { support: options.blockSupport, workspace } } : {};
   /** Rows whose last attempt Slack answered with an error: nothing was posted, no lookup needed. */
   const rejected = new Set<string>();
 
@@ -91,7 +96,7 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       if (!prior) await journal.begin(dedupeId, conversation);
       const posted = await call(
         'chat.postMessage',
-        () => postCard(client, { ...where, card }, log),
+        () => postCard(client, { ...where, card, ...blocksOf(workspace) }, log),
         dedupeId,
       );
       rejected.delete(dedupeId);
@@ -105,7 +110,7 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       if (!ts) throw new ChatDeliveryError(`not a Slack message address: ${message}`, false);
       const client = await clientFor(workspace);
       await call('chat.update', () =>
-        sendDegrading(card, { log, what: 'update', channel }, (message) =>
+        sendDegrading(card, { log, what: 'update', channel, ...blocksOf(workspace) }, (message) =>
           client.chat.update({ channel, ts, ...message }),
         ),
       );

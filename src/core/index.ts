@@ -117,11 +117,19 @@ export { PLATFORMS } from './video-api/video-api.js';
 
 // Charts and tables: described once in the core, drawn natively by each adapter.
 
-export { type Chart, type ChartLimits, fitChart } from './text/chart.js';
+export {
+  type Chart,
+  type ChartLimits,
+  chartHeading,
+  chartPoints,
+  chartText,
+  fitChart,
+} from './text/chart.js';
 export {
   cellText,
   fitTable,
   isNumberCell,
   type Table,
   type TableLimits,
+  tableLines,
 } from './text/table.js';

@@ -43,6 +43,7 @@ async function onBlockAction(ctx: ListenerContext, args: BlockActionArgs): Promi
     : body.channel?.id;
   const surface: Surface = {
     client,
+    ...(team ? { team: team } : {}),
     user: body.user.id,
     ...(channel ? { channel } : {}),
     ...(body.response_url ? { responseUrl: body.response_url } : {}),

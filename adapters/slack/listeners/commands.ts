@@ -17,6 +17,7 @@ export function registerCommands(app: App, ctx: ListenerContext): void {
     const text = commandText(command.text);
     const surface: Surface = {
       client,
+      ...(team ? { team: team } : {}),
       user: command.user_id,
       channel: command.channel_id,
       responseUrl: command.response_url,

@@ -30,6 +30,7 @@ export function registerShortcuts(app: App, ctx: ListenerContext): void {
       const channel = shortcut.channel.id;
       const surface: Surface = {
         client,
+        ...(team ? { team: team } : {}),
         user: shortcut.user.id,
         channel,
         responseUrl: shortcut.response_url,

@@ -67,6 +67,7 @@ async function onViewSubmission(ctx: ListenerContext, args: ViewSubmissionArgs):
   const { origin } = meta;
   const surface: Surface = {
     client,
+    ...(team ? { team: team } : {}),
     user: body.user.id,
     channel: origin.channel,
     ...(origin.responseUrl ? { responseUrl: origin.responseUrl } : {}),

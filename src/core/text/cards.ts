@@ -8,6 +8,9 @@
  * Button and option labels, placeholders, image alt text and form labels/hints are plain text, shown as given.
  */
 
+import type { Chart } from './chart.js';
+import type { Table } from './table.js';
+
 export type Tone = 'neutral' | 'info' | 'progress' | 'success' | 'warning' | 'danger';
 
 export interface Field {
@@ -86,6 +89,8 @@ export type Control = Button | LinkButton | Select;
 
 /** A block inside a card, e.g. one thumbnail variant with its own "Use this" button. */
 export interface Section {
+  /** The section's heading ("Option 2 ⭐ AI pick"): a carousel card's title, a bold first line elsewhere. */
+  title?: string;
   text?: string;
   fields?: Field[];
   image?: Image;
@@ -122,6 +127,18 @@ export interface Card {
    * `allowed_mentions` naming exactly them, the playground shows them above the card.
    */
   notify?: string[];
+  /**
+   * The sections are peers to compare (the three thumbnails): shown side by side as a row of cards where the
+   * platform has one (Slack's carousel, a scrolling row in the playground), one under another elsewhere.
+   */
+  carousel?: boolean;
+  /**
+   * A list as a table: Slack's data table, an HTML table, one line per row where tables are not drawn. Rows
+   * beyond what a surface holds are the producer's to offer elsewhere (the CSV export, the next page).
+   */
+  table?: Table;
+  /** Charts (at most two), drawn natively or as an image, their numbers as text where they cannot be. */
+  charts?: Chart[];
 }
 
 export interface TextInput {
@@ -187,6 +204,8 @@ export interface Form {
   inputs: FormInput[];
   /** Shown above the inputs. */
   intro?: string;
+  /** A warning to read before submitting ("each episode is charged"), set apart from the intro. */
+  alert?: { text: string; tone: 'info' | 'warning' | 'danger' };
 }
 
 /** Where a reply goes: only the caller sees `ephemeral`; `channel` is posted for everyone. */

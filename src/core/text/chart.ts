@@ -56,19 +56,27 @@ const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }
 /** A value as the text alternative says it ("1,204"). */
 export const chartNumber = (value: number): string => numberFormat.format(value);
 
+/** The chart's numbers as lines of words: one line per series ("Views: YouTube 1,204 · TikTok 880"). */
+export function chartPoints(chart: Chart): string[] {
+  const several = chart.series.length > 1 && chart.kind !== 'pie';
+  return (chart.kind === 'pie' ? chart.series.slice(0, 1) : chart.series).map((series) => {
+    const points = chart.categories.map((c, i) => `${c} ${chartNumber(series.values[i] ?? 0)}`).join(' · ');
+    return several ? `${series.name}: ${points}` : points;
+  });
+}
+
+/** The chart's heading with its unit: "Views gained per platform (views)". */
+export const chartHeading = (chart: Chart): string => `${chart.title}${chart.unit ? ` (${chart.unit})` : ''}`;
+
 /**
  * The chart as words, with every number: "Views gained per platform (views): YouTube 1,204 · TikTok 880."
  * Several series read one line each.
  */
 export function chartText(chart: Chart): string {
-  const unit = chart.unit ? ` (${chart.unit})` : '';
-  const rows = (chart.kind === 'pie' ? chart.series.slice(0, 1) : chart.series).map((series) => {
-    const points = chart.categories.map((c, i) => `${c} ${chartNumber(series.values[i] ?? 0)}`).join(' · ');
-    return chart.series.length > 1 && chart.kind !== 'pie' ? `${series.name}: ${points}` : points;
-  });
+  const rows = chartPoints(chart);
   return rows.length === 1
-    ? `${chart.title}${unit}: ${rows[0]}.`
-    : `${chart.title}${unit}:\n${rows.join('\n')}`;
+    ? `${chartHeading(chart)}: ${rows[0]}.`
+    : `${chartHeading(chart)}:\n${rows.join('\n')}`;
 }
 
 /** Keeps the `max` largest slices and adds the rest up as "Other". */
