@@ -10,6 +10,7 @@
  */
 import type { APIEmbed, APIEmbedField } from 'discord.js';
 import type { Card, Control, Field } from '../../src/core/index.js';
+import { sectionWords } from '../../src/core/index.js';
 import { type ActionRow, renderControl, rowsOf } from './components/controls.js';
 import { isWebUrl } from './components/parts.js';
 import {
@@ -46,7 +47,8 @@ export function renderEmbedCard(card: Card, memory: RenderMemory): EmbedPayload 
   const overflow: string[] = [];
   for (const section of card.sections ?? []) {
     const embed: APIEmbed = { color };
-    const sectionText = section.text?.trim() ? toDiscord(section.text.trim()) : undefined;
+    const words = sectionWords(section);
+    const sectionText = words ? toDiscord(words) : undefined;
     if (sectionText) embed.description = sectionText;
     if (section.fields?.length) embed.fields = section.fields.slice(0, DISCORD.embedFields).map(fieldOf);
     if (section.image && isWebUrl(section.image.url)) embed.image = { url: section.image.url };

@@ -16,7 +16,7 @@ import type {
   Tone,
   Video,
 } from '../../src/core/index.js';
-import { mention } from '../../src/core/index.js';
+import { mention, sectionWords } from '../../src/core/index.js';
 import { isWebUrl, markdownToHtml, plainText, plainToHtml } from './text.js';
 
 const TONES: readonly Tone[] = ['neutral', 'info', 'progress', 'success', 'warning', 'danger'];
@@ -128,7 +128,9 @@ function renderSection(section: Section): string {
 /** A section's words, fields and controls, the same in a gallery item and a plain section. */
 function sectionBody(section: Section): string {
   return [
-    section.text ? `<div class="section-text">${markdownToHtml(section.text)}</div>` : '',
+    sectionWords(section)
+      ? `<div class="section-text">${markdownToHtml(sectionWords(section) ?? '')}</div>`
+      : '',
     section.fields?.length ? renderFields(section.fields) : '',
     section.controls?.length ? renderControls(section.controls) : '',
   ].join('');

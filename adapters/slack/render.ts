@@ -18,7 +18,15 @@ import type {
   Table,
   Tone,
 } from '../../src/core/index.js';
-import { chartHeading, chartPoints, chartText, link, literal, tableLines } from '../../src/core/index.js';
+import {
+  chartHeading,
+  chartPoints,
+  chartText,
+  link,
+  literal,
+  sectionWords,
+  tableLines,
+} from '../../src/core/index.js';
 import type { NativeBlock } from './block-support.js';
 import { CHARTS_PER_MESSAGE, chartBlock, tableBlock } from './data-blocks.js';
 import { quoteBlocks, withLists } from './rich-text.js';
@@ -365,9 +373,7 @@ const mrkdwn = (text: string, max: number): types.MrkdwnElement => ({
 
 function sectionBlocks(section: Section, counter: { n: number }, options: BlockOptions): Block[] {
   const blocks: Block[] = [{ type: 'divider' }];
-  const body = section.title
-    ? `**${section.title}**${section.text ? `\n${section.text}` : ''}`
-    : section.text;
+  const body = sectionWords(section);
   const texts = body ? textSections(body) : [];
   const first = texts[0];
   // Stacked on a dashboard, a video's thumbnail sits beside its text.

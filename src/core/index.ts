@@ -74,6 +74,7 @@ export type {
   Video,
   Visibility,
 } from './text/cards.js';
+export { sectionWords } from './text/cards.js';
 
 // Text: typed pieces (commands, mentions, links) and the message table's wording.
 

@@ -10,7 +10,7 @@ import {
   ComponentType,
 } from 'discord.js';
 import type { Image, Section } from '../../../src/core/index.js';
-import { literal } from '../../../src/core/index.js';
+import { literal, sectionWords } from '../../../src/core/index.js';
 import { clip, DISCORD } from '../limits.js';
 import { toDiscord } from '../text.js';
 import { type ControlContext, renderControl, rowsOf } from './controls.js';
@@ -42,7 +42,8 @@ export function sectionParts(
 }
 
 function sectionText(section: Section): string {
-  const text = section.text?.trim() ? toDiscord(section.text.trim()) : '';
+  const words = sectionWords(section);
+  const text = words ? toDiscord(words) : '';
   const fields = section.fields?.length ? fieldLines(section.fields) : '';
   return [text, fields].filter(Boolean).join('\n');
 }

@@ -89,12 +89,18 @@ export type Control = Button | LinkButton | Select;
 
 /** A block inside a card, e.g. one thumbnail variant with its own "Use this" button. */
 export interface Section {
-  /** The section's heading ("Option 2 ⭐ AI pick"): a carousel card's title, a bold first line elsewhere. */
+  /** The section's heading (`**Option 2** ⭐ AI pick`): a carousel card's title, the first line elsewhere. */
   title?: string;
   text?: string;
   fields?: Field[];
   image?: Image;
   controls?: Control[];
+}
+
+/** A section's words where it is not a card of its own: its title on the first line, then its text. */
+export function sectionWords(section: Pick<Section, 'title' | 'text'>): string | undefined {
+  const words = [section.title?.trim(), section.text?.trim()].filter(Boolean).join('\n');
+  return words || undefined;
 }
 
 export interface Progress {
