@@ -45,6 +45,7 @@ export { refusedWhere, WorkspaceGate } from './workspace/workspace-gate.js';
 
 export { MODULES } from './commands/index.js';
 export { CREATE_FROM_MESSAGE_ACTION } from './commands/videos/create-from.js';
+export { groupSummary } from './parse/command-groups.js';
 export { type CommandSpec, type OptionSpec, type RawArgs, splitName } from './parse/command-spec.js';
 export { createRegistry, parseCommandText } from './parse/parse-command.js';
 export { tokenize } from './parse/tokenize.js';
