@@ -10,7 +10,6 @@
  * This file dispatches; each kind is answered in `interactions/` (`command.ts`, `autocomplete.ts`,
  * `component.ts`, `modal.ts`), the timing above in `interactions/respond.ts`.
  */
-import { randomUUID } from 'node:crypto';
 import { type APIInteractionResponse, InteractionResponseType, type REST } from 'discord.js';
 import type { Clock, Logger } from '../../src/core/index.js';
 import { type Bot, errorCard, refusedWhere, say, type WorkspaceGate } from '../../src/core/index.js';
@@ -23,7 +22,7 @@ import { answerComponent } from './interactions/component.js';
 import type { InteractionContext } from './interactions/context.js';
 import { answerModal } from './interactions/modal.js';
 import { cardOf, expired, privately } from './interactions/payloads.js';
-import { loggable } from './log-error.js';
+import { failedInteraction } from './log-error.js';
 import type { AdapterMemory } from './memory.js';
 import { DiscordRenderer } from './render.js';
 import { DM_WORKSPACE } from './request-info.js';
@@ -79,12 +78,9 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
       }
       return await dispatch(ctx, inbound, once);
     } catch (error) {
-      const ref = randomUUID().slice(0, 8);
-      ctx.log.error({ err: loggable(error), ref, kind: inbound.kind }, 'discord interaction failed');
+      const failed = failedInteraction(ctx.log, error, inbound);
       if (!answered && inbound.kind !== 'ping') {
-        const card = await ctx.render
-          .card(cardOf(errorCard(say('internal', { ref }))))
-          .catch(() => undefined);
+        const card = await ctx.render.card(cardOf(failed)).catch(() => undefined);
         if (card) await privately(reply, card).catch(() => {});
       }
     } finally {

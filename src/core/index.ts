@@ -37,6 +37,7 @@ export { type Mentioned, mentionsOf, type RequestInfo, UserError, userError } fr
 export { abortAfter, within } from './dispatch/deadline.js';
 export { describeError, errorMessage } from './dispatch/describe-error.js';
 export { errorCard } from './dispatch/error-card.js';
+export { failureReply } from './dispatch/failure-reply.js';
 export { err, ok, type Result } from './dispatch/result.js';
 export { forgetWorkspace } from './workspace/forget-workspace.js';
 export { refusedWhere, WorkspaceGate } from './workspace/workspace-gate.js';
