@@ -16,6 +16,7 @@ import { type Bot, errorCard, refusedWhere, say, type WorkspaceGate } from '../.
 import { AckGate } from '../../src/http/ack-gate.js';
 import type { CommandRoutes } from './commands.js';
 import type { Inbound, InboundBase } from './inbound.js';
+import { DISCORD_CAPABILITIES } from './index.js';
 import { answerAutocomplete } from './interactions/autocomplete.js';
 import { answerCommand } from './interactions/command.js';
 import { answerComponent } from './interactions/component.js';
@@ -128,6 +129,6 @@ async function refuse(ctx: InteractionContext, i: Exclude<Inbound, { kind: 'ping
       type: InteractionResponseType.ApplicationCommandAutocompleteResult,
       data: { choices: [] },
     });
-  const where = refusedWhere('discord', i.guildId ?? DM_WORKSPACE);
+  const where = refusedWhere(DISCORD_CAPABILITIES, i.guildId ?? DM_WORKSPACE);
   return privately(reply, await ctx.render.card(cardOf(errorCard(say('workspace-not-allowed', { where })))));
 }

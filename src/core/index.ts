@@ -28,7 +28,14 @@ export {
 
 // Addresses: the opaque `platform:…` strings for users, conversations and messages.
 
-export { conversationAddress, decodeAddress, messageAddress, userAddress } from './ports/address.js';
+export {
+  conversationAddress,
+  DM_WORKSPACE,
+  decodeAddress,
+  groupReference,
+  messageAddress,
+  userAddress,
+} from './ports/address.js';
 
 // Dispatch: the bot adapters feed, the request they build, and how failures come back.
 
