@@ -18,6 +18,7 @@ import type { CommandSpec, OptionSpec, RawArgs } from '../../src/core/index.js';
 import {
   createRegistry,
   err,
+  groupSummary,
   ok,
   PLATFORMS,
   parseCommandText,
@@ -61,20 +62,6 @@ const GROUPED: Readonly<Record<string, string>> = {
   asset: 'catalog',
 };
 
-/** Descriptions of the groups (the core's own groups have no summary of their own). */
-const GROUP_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  account: 'Your API key, identity and time zone',
-  channel: "This channel's settings, follows and audit log",
-  catalog: 'Voices, accepted values, accounts and assets',
-  series: 'Automated series, generated and posted on a schedule',
-};
-
-/**
- * Options the core declares that must not become Discord options: `link`'s key goes through the private form
- * only (DESIGN §5), and a typed option would invite pasting it.
- */
-const HIDDEN_OPTIONS: Readonly<Record<string, readonly string[]>> = { link: ['key'] };
-
 /** Where a core command lives on Discord, and its option names there. */
 export interface CommandRoute {
   command: string;
@@ -99,8 +86,8 @@ export function discordName(name: string): string {
 
 export function routeOf(spec: CommandSpec): CommandRoute {
   const { group, sub } = splitName(spec.name);
-  const hidden = HIDDEN_OPTIONS[spec.name] ?? [];
-  const shown = spec.options.filter((o) => !hidden.includes(o.name) && !o.hidden);
+  // A secret (`link`'s key) goes through the private form only: a typed option would invite pasting it.
+  const shown = spec.options.filter((o) => !o.secret && !o.hidden);
   const options = new Map(shown.filter((o) => !o.advanced).map((o) => [discordName(o.name), o.name]));
   const discordGroup = group ?? GROUPED[sub];
   return {
@@ -311,7 +298,7 @@ export function buildCommandPayload(
       group = {
         type: ApplicationCommandOptionType.SubcommandGroup,
         name: route.group,
-        description: clip(GROUP_DESCRIPTIONS[route.group] ?? route.group, DISCORD.commandDescription),
+        description: clip(groupSummary(route.group), DISCORD.commandDescription),
         options: [],
       };
       groups.set(route.group, group);

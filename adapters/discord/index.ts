@@ -64,6 +64,9 @@ export const DISCORD_CAPABILITIES: ChatCapabilities = {
   maxInputLength: DISCORD.textInputValue,
   maxCommandLength: DISCORD.stringOptionMaxLength,
   sharesTimeZones: false,
+  workspaceNoun: 'server',
+  groupNoun: 'role',
+  workspacelessDms: true,
 };
 
 const DEFAULTS = { deferAfterMs: 1_500, registerOnStart: true } as const;

@@ -10,20 +10,20 @@
  * This file dispatches; each kind is answered in `interactions/` (`command.ts`, `autocomplete.ts`,
  * `component.ts`, `modal.ts`), the timing above in `interactions/respond.ts`.
  */
-import { randomUUID } from 'node:crypto';
 import { type APIInteractionResponse, InteractionResponseType, type REST } from 'discord.js';
 import type { Clock, Logger } from '../../src/core/index.js';
 import { type Bot, errorCard, refusedWhere, say, type WorkspaceGate } from '../../src/core/index.js';
 import { AckGate } from '../../src/http/ack-gate.js';
 import type { CommandRoutes } from './commands.js';
 import type { Inbound, InboundBase } from './inbound.js';
+import { DISCORD_CAPABILITIES } from './index.js';
 import { answerAutocomplete } from './interactions/autocomplete.js';
 import { answerCommand } from './interactions/command.js';
 import { answerComponent } from './interactions/component.js';
 import type { InteractionContext } from './interactions/context.js';
 import { answerModal } from './interactions/modal.js';
 import { cardOf, expired, privately } from './interactions/payloads.js';
-import { loggable } from './log-error.js';
+import { failedInteraction } from './log-error.js';
 import type { AdapterMemory } from './memory.js';
 import { DiscordRenderer } from './render.js';
 import { DM_WORKSPACE } from './request-info.js';
@@ -79,12 +79,9 @@ export function createInteractionHandler(o: InteractionHandlerOptions) {
       }
       return await dispatch(ctx, inbound, once);
     } catch (error) {
-      const ref = randomUUID().slice(0, 8);
-      ctx.log.error({ err: loggable(error), ref, kind: inbound.kind }, 'discord interaction failed');
+      const failed = failedInteraction(ctx.log, error, inbound);
       if (!answered && inbound.kind !== 'ping') {
-        const card = await ctx.render
-          .card(cardOf(errorCard(say('internal', { ref }))))
-          .catch(() => undefined);
+        const card = await ctx.render.card(cardOf(failed)).catch(() => undefined);
         if (card) await privately(reply, card).catch(() => {});
       }
     } finally {
@@ -132,6 +129,6 @@ async function refuse(ctx: InteractionContext, i: Exclude<Inbound, { kind: 'ping
       type: InteractionResponseType.ApplicationCommandAutocompleteResult,
       data: { choices: [] },
     });
-  const where = refusedWhere('discord', i.guildId ?? DM_WORKSPACE);
+  const where = refusedWhere(DISCORD_CAPABILITIES, i.guildId ?? DM_WORKSPACE);
   return privately(reply, await ctx.render.card(cardOf(errorCard(say('workspace-not-allowed', { where })))));
 }

@@ -1,6 +1,8 @@
 /** An interaction as the core's request: who, where (guild or DM), roles and whether they are known. */
 import {
+  DM_WORKSPACE as CORE_DM_WORKSPACE,
   conversationAddress,
+  groupReference,
   type Mentioned,
   mentionsOf,
   messageAddress,
@@ -11,7 +13,10 @@ import type { InboundBase } from './inbound.js';
 import { DISCORD_CAPABILITIES } from './index.js';
 
 /** The workspace part of addresses in direct messages, which have no guild. */
-export const DM_WORKSPACE = '@me';
+export const DM_WORKSPACE = CORE_DM_WORKSPACE;
+
+/** How a role is referred to (`memberOf`, approvers and roles, mentions): `discord-role:<id>`. */
+const roleRef = (id: string): string => groupReference('discord', 'role', id);
 
 /** Manage Server (0x20) or Administrator (0x8): a guild admin, who sets the team policy. */
 const GUILD_ADMIN_BITS = 0x20n | 0x8n;
@@ -32,7 +37,7 @@ export function mentionsIn(texts: readonly unknown[], workspace: string): Mentio
       const id = m[2] as string;
       out.push({
         text: m[0],
-        ref: m[1] === '&' ? `discord-role:${id}` : userAddress('discord', workspace, id),
+        ref: m[1] === '&' ? roleRef(id) : userAddress('discord', workspace, id),
       });
     }
   }
@@ -47,12 +52,13 @@ export function requestInfoOf(
   const conversation = conversationAddress('discord', workspace, i.channelId);
   return {
     platform: 'discord',
+    capabilities: DISCORD_CAPABILITIES,
     user: userAddress('discord', workspace, i.user.id),
     userName: i.user.name,
     conversation,
     // Discord does not say members' zones: the core asks one who has set none (time-zone-question.ts).
     sharesTimeZones: DISCORD_CAPABILITIES.sharesTimeZones,
-    ...(i.roles.length > 0 ? { memberOf: i.roles.map((id) => `discord-role:${id}`) } : {}),
+    ...(i.roles.length > 0 ? { memberOf: i.roles.map(roleRef) } : {}),
     ...(i.rolesKnown === false ? { membershipUnverified: true } : {}),
     ...(isGuildManager(i.permissions) ? { isWorkspaceAdmin: true } : {}),
     ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),

@@ -27,7 +27,7 @@ const MAX_ALLOWED = 100;
 function discordMention(target: MentionTarget): string | undefined {
   // Discord ids are snowflakes: anything else is shown as text, never sent as mention syntax.
   if (target.platform !== 'discord' || !/^\d+$/.test(target.id)) return undefined;
-  if (target.kind === 'role') return `<@&${target.id}>`;
+  if (target.kind === 'group') return `<@&${target.id}>`;
   if (target.kind === 'channel') return `<#${target.id}>`;
   return target.kind === 'user' ? `<@${target.id}>` : undefined;
 }
@@ -78,7 +78,7 @@ export function allowedMentions(refs: readonly string[] | undefined): APIAllowed
     const target = parseMention(ref);
     if (target?.platform !== 'discord' || !/^\d+$/.test(target.id)) continue;
     if (target.kind === 'user') users.add(target.id);
-    if (target.kind === 'role') roles.add(target.id);
+    if (target.kind === 'group') roles.add(target.id);
   }
   return {
     parse: [],

@@ -58,6 +58,8 @@ export const PLAYGROUND_CAPABILITIES: ChatCapabilities = {
   maxInputLength: 10_000,
   maxCommandLength: COMPOSER_MAX_LENGTH,
   sharesTimeZones: true,
+  workspaceNoun: 'workspace',
+  workspacelessDms: false,
 };
 
 export const DEFAULT_PLAYGROUND_USERS: readonly { id: string; name: string; groups: string[] }[] = [

@@ -12,6 +12,9 @@ import type { Clock } from '../../src/core/index.js';
 export const NATIVE_BLOCKS = ['card', 'carousel', 'data_table', 'data_visualization', 'alert'] as const;
 export type NativeBlock = (typeof NATIVE_BLOCKS)[number];
 
+/** No newest block: the classic rendering every workspace and client takes. */
+export const CLASSIC: ReadonlySet<NativeBlock> = new Set();
+
 const isNative = (type: unknown): type is NativeBlock => NATIVE_BLOCKS.includes(type as NativeBlock);
 
 /** How long a refusal is remembered before the native blocks are tried again. */

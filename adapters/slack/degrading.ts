@@ -1,9 +1,14 @@
 import type { Card, Logger } from '../../src/core/index.js';
-import { type BlockSupport, NATIVE_BLOCKS, type NativeBlock, refusedNativeTypes } from './block-support.js';
+import {
+  type BlockSupport,
+  CLASSIC,
+  NATIVE_BLOCKS,
+  type NativeBlock,
+  refusedNativeTypes,
+} from './block-support.js';
 import { platformErrorCode, refusedBlocks } from './errors.js';
 import {
   type BlockOptions,
-  CLASSIC,
   cardToMessage,
   fallbackText,
   type SlackMessage,

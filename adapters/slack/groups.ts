@@ -13,7 +13,7 @@
  * `plan_upgrade_required`) or installs from before the scope was asked (`missing_scope`: reinstall) are
  * logged once.
  */
-import type { Clock, Logger } from '../../src/core/index.js';
+import { type Clock, groupReference, type Logger } from '../../src/core/index.js';
 import { describeSlackError } from './errors.js';
 
 /** The one Web API method used (a `WebClient` is one). */
@@ -27,7 +27,7 @@ export interface UsergroupsClient {
 }
 
 /** How `memberOf` names a Slack user group (the core reads approvers and roles in the same form). */
-export const groupRef = (id: string): string => `slack-group:${id}`;
+export const groupRef = (id: string): string => groupReference('slack', 'group', id);
 
 export const GROUPS_TTL_MS = 5 * 60_000;
 export const GROUPS_FAILURE_TTL_MS = 60_000;

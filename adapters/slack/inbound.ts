@@ -8,6 +8,8 @@ import {
   type RequestInfo,
   userAddress,
 } from '../../src/core/index.js';
+import { groupRef } from './groups.js';
+import { SLACK_CAPABILITIES } from './index.js';
 import type { ListenerContext } from './listeners/context.js';
 import { slackMembership } from './membership.js';
 
@@ -30,7 +32,7 @@ const SLACK_MENTION = /<@([UW][A-Z0-9]+)(?:\|[^>]*)?>|<!subteam\^([A-Z0-9]+)(?:\
 export const mentionsIn = (text: string, team: string): Mentioned[] =>
   [...text.matchAll(SLACK_MENTION)].map((m) => ({
     text: m[0],
-    ref: m[1] ? userAddress('slack', team, m[1]) : `slack-group:${m[2]}`,
+    ref: m[1] ? userAddress('slack', team, m[1]) : groupRef(m[2] as string),
   }));
 
 export async function requestInfo(
@@ -47,6 +49,7 @@ export async function requestInfo(
   const userName = person.name ?? where.userName;
   return {
     platform: 'slack',
+    capabilities: SLACK_CAPABILITIES,
     user: userAddress('slack', where.team, where.user),
     conversation,
     ...(userName ? { userName } : {}),

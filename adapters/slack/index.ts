@@ -61,6 +61,9 @@ export const SLACK_CAPABILITIES: ChatCapabilities = {
   maxInputLength: 3_000,
   // users.info `tz`, on every request.
   sharesTimeZones: true,
+  workspaceNoun: 'workspace',
+  groupNoun: 'user group',
+  workspacelessDms: false,
 };
 
 export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {

@@ -5,34 +5,26 @@
  * 25 elements per actions block, 75 per button label, 2000 per button value, 100 options per select.
  */
 import type { types } from '@slack/bolt';
-import type {
-  Button,
-  Card,
-  Chart,
-  Confirm,
-  Control,
-  Field,
-  Image,
-  Progress,
-  Section,
-  Table,
-  Tone,
-} from '../../src/core/index.js';
-import {
-  chartHeading,
-  chartPoints,
-  chartText,
-  link,
-  literal,
-  sectionWords,
-  tableLines,
-} from '../../src/core/index.js';
-import type { NativeBlock } from './block-support.js';
-import { CHARTS_PER_MESSAGE, chartBlock, tableBlock } from './data-blocks.js';
-import { quoteBlocks, withLists } from './rich-text.js';
+import type { Card, Control, Field, Progress, Section, Tone } from '../../src/core/index.js';
+import { chartText, link, literal, sectionWords } from '../../src/core/index.js';
+import { CLASSIC, type NativeBlock } from './block-support.js';
+import { carouselBlock, chartBlocks, tableBlocks } from './render-data.js';
+import { actionBlocks, type Block, imageBlock, imageElement, LIMITS, textSections } from './render-parts.js';
+import { quoteBlocks } from './rich-text.js';
+
+export {
+  buttonElement,
+  decodeActionId,
+  encodeActionId,
+  LIMITS,
+  LINK_ACTION,
+  OPEN_FORM_ACTION,
+  option,
+  plain,
+} from './render-parts.js';
+
 import {
   notifyMentions,
-  splitMrkdwn,
   toFallback,
   toMrkdwn,
   toPlain,
@@ -40,34 +32,6 @@ import {
   truncate,
   truncateMrkdwn,
 } from './text.js';
-
-type Block = types.KnownBlock;
-type ActionElement = types.Button | types.StaticSelect;
-
-export const LIMITS = {
-  messageBlocks: 50,
-  viewBlocks: 100,
-  sectionText: 3000,
-  header: 150,
-  fieldsPerSection: 10,
-  fieldText: 2000,
-  actionsPerBlock: 25,
-  buttonLabel: 75,
-  buttonValue: 2000,
-  actionId: 255,
-  selectOptions: 100,
-  optionText: 75,
-  optionValue: 150,
-  placeholder: 150,
-  altText: 2000,
-  imageUrl: 3000,
-  contextText: 3000,
-  confirmTitle: 100,
-  confirmText: 300,
-  confirmButton: 30,
-  /** `text` beside blocks is the notification and screen-reader fallback. */
-  fallbackText: 3000,
-} as const;
 
 /** Slack has no card colour outside legacy attachments: an emoji before the title says the tone. */
 const TONE_EMOJI: Record<Tone, string> = {
@@ -78,21 +42,6 @@ const TONE_EMOJI: Record<Tone, string> = {
   warning: ':warning:',
   danger: ':x:',
 };
-
-/** Action ids are `<core action>|<n>`: Slack wants them unique per block, the core only knows its name. */
-const SEPARATOR = '|';
-/** Link buttons and the adapter's own buttons start with '-', which no core action does. */
-export const LINK_ACTION = '-link';
-export const OPEN_FORM_ACTION = '-open-form';
-
-export const encodeActionId = (action: string, n: number): string =>
-  truncate(action, LIMITS.actionId - 6) + SEPARATOR + String(n);
-
-/** The core action of an action id built by `encodeActionId` (or the id itself). */
-export function decodeActionId(actionId: string): string {
-  const at = actionId.lastIndexOf(SEPARATOR);
-  return at > 0 && /^\d+$/.test(actionId.slice(at + 1)) ? actionId.slice(0, at) : actionId;
-}
 
 export interface SlackMessage {
   text: string;
@@ -112,9 +61,6 @@ export interface BlockOptions {
    */
   native?: ReadonlySet<NativeBlock>;
 }
-
-/** No newest block: the classic rendering every workspace and client takes. */
-export const CLASSIC: ReadonlySet<NativeBlock> = new Set();
 
 /** The label of a rendered video's link button. */
 export const WATCH_LABEL = 'Watch / Download MP4';
@@ -224,13 +170,6 @@ function titleBlock(card: Card): Block {
   };
 }
 
-/** Card text as mrkdwn sections; its bullet lists as `rich_text` lists (rich-text.ts). */
-function textSections(text: string): Block[] {
-  return splitMrkdwn(toMrkdwn(text), LIMITS.sectionText).flatMap(
-    (piece): Block[] => withLists(piece) ?? [{ type: 'section', text: { type: 'mrkdwn', text: piece } }],
-  );
-}
-
 const fieldText = (field: Field): string =>
   truncateMrkdwn(`*${toPlainMrkdwn(field.label)}*\n${toMrkdwn(field.value)}`, LIMITS.fieldText);
 
@@ -278,23 +217,6 @@ function fieldSections(fields: Field[]): Block[] {
   return blocks;
 }
 
-function imageBlock(image: Image, title?: string): Block {
-  return {
-    type: 'image',
-    image_url: image.url.slice(0, LIMITS.imageUrl),
-    alt_text: truncate(toPlain(image.alt) || 'image', LIMITS.altText),
-    ...(title ? { title: plain(title, 2000) } : {}),
-  };
-}
-
-function imageElement(image: Image): types.ImageElement {
-  return {
-    type: 'image',
-    image_url: image.url.slice(0, LIMITS.imageUrl),
-    alt_text: truncate(toPlain(image.alt) || 'image', LIMITS.altText),
-  };
-}
-
 /** A text bar (Slack has no native one); the core's label already carries one when it starts with it. */
 export function progressText(progress: Progress): string {
   const percent = Number.isFinite(progress.percent) ? Math.max(0, Math.min(100, progress.percent)) : 0;
@@ -312,65 +234,6 @@ function progressBlock(progress: Progress): Block {
   };
 }
 
-/** A table as a data table where the workspace takes one, else one bulleted line per row. */
-function tableBlocks(table: Table, native: ReadonlySet<NativeBlock>): Block[] {
-  const fitted = native.has('data_table') ? tableBlock(table) : undefined;
-  if (fitted) return [fitted.block as unknown as Block];
-  const lines = tableLines(table);
-  return lines.length > 0 ? textSections(lines.map((line) => `• ${line}`).join('\n')) : [];
-}
-
-/** The first two charts as data visualizations where the workspace takes them; each other as its numbers. */
-function chartBlocks(charts: Chart[], native: ReadonlySet<NativeBlock>): Block[] {
-  return charts.flatMap((chart, i): Block[] => {
-    const drawn = native.has('data_visualization') && i < CHARTS_PER_MESSAGE ? chartBlock(chart) : undefined;
-    if (drawn) return [drawn as unknown as Block];
-    const text = [`📊 **${literal(chartHeading(chart))}**`, ...chartPoints(chart).map(literal)].join('\n');
-    return [
-      { type: 'section', text: { type: 'mrkdwn', text: truncateMrkdwn(toMrkdwn(text), LIMITS.sectionText) } },
-    ];
-  });
-}
-
-/** Cards in a carousel: at most ten, a body of at most 200 characters, at most three buttons each. */
-const CAROUSEL = { cards: 10, title: 150, body: 200, actions: 3 } as const;
-
-/**
- * Peer sections as Slack's carousel of cards (hero image, title, body, buttons), where the workspace takes it
- * and every section fits a card; otherwise undefined and the sections go one under another.
- */
-function carouselBlock(
-  sections: Section[],
-  counter: { n: number },
-  options: BlockOptions,
-): Block | undefined {
-  const native = options.native ?? CLASSIC;
-  if (!native.has('carousel') || !native.has('card') || options.compact) return undefined;
-  if (sections.length === 0 || sections.length > CAROUSEL.cards) return undefined;
-  if (sections.some((s) => s.fields?.length || (s.controls ?? []).some((c) => c.kind === 'select')))
-    return undefined;
-  const cards = sections.map((section) => {
-    const actions = (section.controls ?? [])
-      .filter((c) => !options.withoutActions || c.kind === 'link')
-      .slice(0, CAROUSEL.actions)
-      .map((c) => controlElement(c, counter.n++))
-      .filter((e): e is ActionElement => e !== undefined);
-    return {
-      type: 'card',
-      ...(section.image ? { hero_image: imageElement(section.image) } : {}),
-      ...(section.title ? { title: mrkdwn(section.title, CAROUSEL.title) } : {}),
-      ...(section.text ? { body: mrkdwn(section.text, CAROUSEL.body) } : {}),
-      ...(actions.length > 0 ? { actions } : {}),
-    };
-  });
-  return { type: 'carousel', elements: cards } as unknown as Block;
-}
-
-const mrkdwn = (text: string, max: number): types.MrkdwnElement => ({
-  type: 'mrkdwn',
-  text: truncateMrkdwn(toMrkdwn(text), max),
-});
-
 function sectionBlocks(section: Section, counter: { n: number }, options: BlockOptions): Block[] {
   const blocks: Block[] = [{ type: 'divider' }];
   const body = sectionWords(section);
@@ -387,85 +250,9 @@ function sectionBlocks(section: Section, counter: { n: number }, options: BlockO
   return blocks.length > 1 ? blocks : [];
 }
 
-function actionBlocks(controls: Control[], counter: { n: number }, options: BlockOptions): Block[] {
-  const elements: ActionElement[] = [];
-  for (const control of controls) {
-    if (options.withoutActions && control.kind !== 'link') continue;
-    const element = controlElement(control, counter.n++);
-    if (element) elements.push(element);
-  }
-  const blocks: Block[] = [];
-  for (let i = 0; i < elements.length; i += LIMITS.actionsPerBlock) {
-    blocks.push({ type: 'actions', elements: elements.slice(i, i + LIMITS.actionsPerBlock) });
-  }
-  return blocks;
-}
-
-function controlElement(control: Control, n: number): ActionElement | undefined {
-  switch (control.kind) {
-    case 'button':
-      return buttonElement(control, n);
-    case 'link':
-      return {
-        type: 'button',
-        action_id: encodeActionId(LINK_ACTION, n),
-        text: plain(control.label, LIMITS.buttonLabel),
-        url: control.url.slice(0, LIMITS.imageUrl),
-      };
-    case 'select': {
-      const options = control.options.slice(0, LIMITS.selectOptions).map((o) => option(o.label, o.value));
-      if (options.length === 0) return undefined;
-      const initial = options.find((o) => o.value === control.initial);
-      return {
-        type: 'static_select',
-        action_id: encodeActionId(control.action, n),
-        placeholder: plain(control.placeholder, LIMITS.placeholder),
-        options,
-        ...(initial ? { initial_option: initial } : {}),
-      };
-    }
-  }
-}
-
-export function buttonElement(button: Button, n: number): types.Button {
-  return {
-    type: 'button',
-    action_id: encodeActionId(button.action, n),
-    text: plain(button.label, LIMITS.buttonLabel),
-    // A value Slack would refuse cannot be cut usefully (it carries ids): the core keeps values short.
-    value: button.value.slice(0, LIMITS.buttonValue),
-    ...(button.style ? { style: button.style } : {}),
-    ...(button.confirm ? { confirm: confirmDialog(button.confirm, button.style === 'danger') } : {}),
-  };
-}
-
-function confirmDialog(confirm: Confirm, danger: boolean): types.ConfirmationDialog {
-  return {
-    title: plain(confirm.title, LIMITS.confirmTitle),
-    text: { type: 'plain_text', text: truncate(toPlain(confirm.text), LIMITS.confirmText) },
-    confirm: plain(confirm.confirm, LIMITS.confirmButton),
-    deny: plain(confirm.deny, LIMITS.confirmButton),
-    ...(danger ? { style: 'danger' as const } : {}),
-  };
-}
-
-export function option(label: string, value: string, description?: string): types.PlainTextOption {
-  return {
-    text: plain(label, LIMITS.optionText),
-    value: value.slice(0, LIMITS.optionValue),
-    ...(description ? { description: plain(description, LIMITS.optionText) } : {}),
-  };
-}
-
 function contextBlock(context: string): Block {
   return {
     type: 'context',
     elements: [{ type: 'mrkdwn', text: truncateMrkdwn(toMrkdwn(context), LIMITS.contextText) }],
   };
 }
-
-export const plain = (text: string, max: number): types.PlainTextElement => ({
-  type: 'plain_text',
-  text: truncate(toPlain(text), max) || ' ',
-  emoji: true,
-});

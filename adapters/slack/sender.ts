@@ -53,11 +53,13 @@ export interface SlackSenderOptions {
   home?: (user: UserAddress, client: webApi.WebClient) => Promise<void>;
 }
 
+/** Where the newest blocks are remembered for `workspace`, when they are. */
+const blocksOf = (support: BlockSupport | undefined, workspace: string) =>
+  support ? { blocks: { support, workspace } } : {};
+
 export function createSlackSender(options: SlackSenderOptions): ChatSender {
   const log = options.logger.child({ component: 'slack-sender' });
   const clientFor = createDeliveryClients(options);
-  const blocksOf = (workspace: string) =>
-    options.blockSupport ? { blocks: { support: options.blockSupport, workspace } } : {};
   /** Rows whose last attempt Slack answered with an error: nothing was posted, no lookup needed. */
   const rejected = new Set<string>();
 
@@ -96,7 +98,7 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       if (!prior) await journal.begin(dedupeId, conversation);
       const posted = await call(
         'chat.postMessage',
-        () => postCard(client, { ...where, card, ...blocksOf(workspace) }, log),
+        () => postCard(client, { ...where, card, ...blocksOf(options.blockSupport, workspace) }, log),
         dedupeId,
       );
       rejected.delete(dedupeId);
@@ -109,10 +111,9 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       const { workspace, id: channel, message: ts } = slackAddress(message);
       if (!ts) throw new ChatDeliveryError(`not a Slack message address: ${message}`, false);
       const client = await clientFor(workspace);
+      const where = { log, what: 'update', channel, ...blocksOf(options.blockSupport, workspace) };
       await call('chat.update', () =>
-        sendDegrading(card, { log, what: 'update', channel, ...blocksOf(workspace) }, (message) =>
-          client.chat.update({ channel, ts, ...message }),
-        ),
+        sendDegrading(card, where, (message) => client.chat.update({ channel, ts, ...message })),
       );
     },
 

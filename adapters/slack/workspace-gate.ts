@@ -4,6 +4,7 @@
  */
 import type { AnyMiddlewareArgs, App, Context } from '@slack/bolt';
 import { refusedWhere, say, type WorkspaceGate } from '../../src/core/index.js';
+import { SLACK_CAPABILITIES } from './index.js';
 
 type Loose = Record<string, unknown> & { team?: { id?: string }; team_id?: string; type?: string };
 
@@ -28,7 +29,7 @@ export function useWorkspaceGate(app: App, gate: WorkspaceGate): void {
 }
 
 async function refuse(args: AnyMiddlewareArgs, body: Loose): Promise<void> {
-  const text = say('workspace-not-allowed', { where: refusedWhere('slack', '') });
+  const text = say('workspace-not-allowed', { where: refusedWhere(SLACK_CAPABILITIES, '') });
   const ack = 'ack' in args ? (args.ack as (response?: unknown) => Promise<void>) : undefined;
   const respond =
     'respond' in args ? (args.respond as ((message: unknown) => Promise<unknown>) | undefined) : undefined;

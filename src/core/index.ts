@@ -28,7 +28,14 @@ export {
 
 // Addresses: the opaque `platform:…` strings for users, conversations and messages.
 
-export { conversationAddress, decodeAddress, messageAddress, userAddress } from './ports/address.js';
+export {
+  conversationAddress,
+  DM_WORKSPACE,
+  decodeAddress,
+  groupReference,
+  messageAddress,
+  userAddress,
+} from './ports/address.js';
 
 // Dispatch: the bot adapters feed, the request they build, and how failures come back.
 
@@ -37,6 +44,7 @@ export { type Mentioned, mentionsOf, type RequestInfo, UserError, userError } fr
 export { abortAfter, within } from './dispatch/deadline.js';
 export { describeError, errorMessage } from './dispatch/describe-error.js';
 export { errorCard } from './dispatch/error-card.js';
+export { failureReply } from './dispatch/failure-reply.js';
 export { err, ok, type Result } from './dispatch/result.js';
 export { forgetWorkspace } from './workspace/forget-workspace.js';
 export { refusedWhere, WorkspaceGate } from './workspace/workspace-gate.js';
@@ -45,6 +53,7 @@ export { refusedWhere, WorkspaceGate } from './workspace/workspace-gate.js';
 
 export { MODULES } from './commands/index.js';
 export { CREATE_FROM_MESSAGE_ACTION } from './commands/videos/create-from.js';
+export { groupSummary } from './parse/command-groups.js';
 export { type CommandSpec, type OptionSpec, type RawArgs, splitName } from './parse/command-spec.js';
 export { createRegistry, parseCommandText } from './parse/parse-command.js';
 export { tokenize } from './parse/tokenize.js';

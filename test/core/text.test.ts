@@ -68,8 +68,20 @@ describe('mention tokens', () => {
       workspace: 'T1',
       id: 'U1',
     });
-    expect(parseMention('slack-group:S1')).toEqual({ kind: 'group', platform: 'slack', id: 'S1' });
-    expect(parseMention('discord-role:42')).toEqual({ kind: 'role', platform: 'discord', id: '42' });
+    // A group's platform and the platform's word for it are data in the reference, read back by adapters.
+    expect(parseMention('slack-group:S1')).toEqual({
+      kind: 'group',
+      platform: 'slack',
+      noun: 'group',
+      id: 'S1',
+    });
+    expect(parseMention('discord-role:42')).toEqual({
+      kind: 'group',
+      platform: 'discord',
+      noun: 'role',
+      id: '42',
+    });
+    expect(parseMention('teams-group:X1')).toBeUndefined();
     expect(parseMention('nonsense')).toBeUndefined();
     const { text, pieces } = shield(`${mention('slack:T1:U1')} in ${channel('slack:T1:C1')}`);
     const render = (p: Piece) =>

@@ -3,6 +3,8 @@
  * from the adapter): names, descriptions, option and subcommand counts, required before optional, total
  * size; the option kinds' mapping; and every core command reachable at exactly one Discord path.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ApplicationCommandOptionType as T } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { CommandNames } from '../../adapters/discord/command-names.js';
@@ -16,6 +18,7 @@ import {
   unfittedSize,
 } from '../../adapters/discord/commands.js';
 import { MODULES } from '../../src/core/commands/index.js';
+import { groupSummary } from '../../src/core/parse/command-groups.js';
 import { type CommandSpec, defineCommand, type OptionSpec } from '../../src/core/parse/command-spec.js';
 import { command as commandRef, flag } from '../../src/core/text/text.js';
 import { commandChars, commandProblems } from './discord-rules.js';
@@ -89,6 +92,18 @@ describe('the /reel payload', () => {
         expect(o.description.length).toBeLessThanOrEqual(100);
       }
     }
+  });
+
+  it("describes each subcommand group in the core's words", () => {
+    const groups = ((reel as Json).options as Json[]).filter((o) => o.type === T.SubcommandGroup);
+    expect(groups.map((g) => g.name).sort()).toEqual(['account', 'catalog', 'channel', 'series']);
+    for (const group of groups) expect(group.description).toBe(groupSummary(group.name));
+    // The words are the core's alone: no adapter keeps a copy of them.
+    const adapterFiles = readdirSync('adapters', { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => readFileSync(join('adapters', f), 'utf8'));
+    const copies = groups.filter((g) => adapterFiles.some((text) => text.includes(groupSummary(g.name))));
+    expect(copies.map((g) => g.name)).toEqual([]);
   });
 
   it('reaches every core command at exactly one path, and back', () => {
@@ -188,6 +203,18 @@ describe('building from other declarations', () => {
     expect(first.name).toBe('option0');
     expect(first.description.length).toBeLessThan(wordy.length);
     expect(first.description.endsWith('…')).toBe(true);
+  });
+
+  it('leaves out every option the core marks secret, whichever command declares it', () => {
+    const vault = spec('vault', [
+      { name: 'label', kind: 'string', description: 'Label' },
+      { name: 'token', kind: 'string', description: 'Pasted only in a private form', secret: true },
+    ]);
+    const [command] = buildCommandPayload([vault]) as unknown as Json[];
+    expect(((command as Json).options[0].options as Json[]).map((o) => o.name)).toEqual(['label']);
+    expect([...(new CommandRoutes([vault]).find(undefined, 'vault')?.options.values() ?? [])]).toEqual([
+      'label',
+    ]);
   });
 
   it('cleans names Discord would refuse', () => {

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BadInteraction, fromRaw } from '../../adapters/discord/inbound/from-raw.js';
+import { DISCORD_CAPABILITIES } from '../../adapters/discord/index.js';
 import { requestInfoOf } from '../../adapters/discord/request-info.js';
 import type { Json } from './world.js';
 
@@ -103,6 +104,7 @@ describe('raw interactions', () => {
     expect(inbound.roles).toEqual([]);
     expect(requestInfoOf(inbound)).toEqual({
       platform: 'discord',
+      capabilities: DISCORD_CAPABILITIES,
       sharesTimeZones: false,
       user: 'discord:@me:1300000000000000501',
       userName: 'Alice',
@@ -115,6 +117,7 @@ describe('raw interactions', () => {
     if (inbound.kind !== 'component') throw new Error('expected a click');
     expect(requestInfoOf(inbound, inbound.message.id)).toEqual({
       platform: 'discord',
+      capabilities: DISCORD_CAPABILITIES,
       sharesTimeZones: false,
       user: 'discord:1300000000000000100:1300000000000000501',
       userName: 'Alice',

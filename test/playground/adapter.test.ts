@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PLAYGROUND_CAPABILITIES } from '../../adapters/playground/index.js';
 import { MessageLog } from '../../adapters/playground/message-log.js';
 import { ChatDeliveryError } from '../../src/core/ports/index.js';
 import { startPlayground, videoCard } from './fake-bot.js';
@@ -129,6 +130,7 @@ describe('commands', () => {
     expect(pg.bot.calls.map((c) => c.input)).toEqual(['whoami', 'whoami']);
     expect(pg.bot.calls[0]?.req).toEqual({
       platform: 'playground',
+      capabilities: PLAYGROUND_CAPABILITIES,
       user: 'playground:local:alice',
       userName: 'Alice',
       conversation: 'playground:local:general',

@@ -29,7 +29,7 @@ import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { type ApiProxy, startApiProxy } from './api-proxy.js';
 import { asTyped, commandsAsTyped } from './commands-as-typed.js';
 import { FakeChat } from './fake-chat.js';
-import { typedBy } from './mentions-as-typed.js';
+import { CAPABILITIES, typedBy } from './mentions-as-typed.js';
 import { HARNESS_START, TestClock } from './test-clock.js';
 import type { TransactionGuard } from './transaction-guard.js';
 
@@ -185,6 +185,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       if (o.timeZone) await store.users.setTimeZone(address, o.timeZone);
       const req: RequestInfo = {
         platform,
+        capabilities: CAPABILITIES[platform],
         user: address,
         userName: name,
         conversation,

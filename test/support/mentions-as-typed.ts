@@ -3,11 +3,22 @@
  * `settings approvers <@U1>` (Slack), `<@&42>` (Discord) or `@&reviewers` (playground) as a member would.
  */
 
+import { DISCORD_CAPABILITIES } from '../../adapters/discord/index.js';
 import { mentionsIn as discordMentions } from '../../adapters/discord/request-info.js';
+import { PLAYGROUND_CAPABILITIES } from '../../adapters/playground/index.js';
 import { mentionsIn as playgroundMentions } from '../../adapters/playground/routes/members.js';
 import { mentionsIn as slackMentions } from '../../adapters/slack/inbound.js';
+import { SLACK_CAPABILITIES } from '../../adapters/slack/index.js';
 import type { Mentioned, RequestInfo } from '../../src/core/dispatch/context.js';
 import { decodeAddress } from '../../src/core/ports/address.js';
+import type { ChatCapabilities, ChatPlatform } from '../../src/core/ports/index.js';
+
+/** The capabilities each adapter sets on its requests (`RequestInfo.capabilities`). */
+export const CAPABILITIES: Readonly<Record<ChatPlatform, ChatCapabilities>> = {
+  slack: SLACK_CAPABILITIES,
+  discord: DISCORD_CAPABILITIES,
+  playground: PLAYGROUND_CAPABILITIES,
+};
 
 export function mentionsAsTyped(text: string, user: string): Mentioned[] {
   const { platform, workspace } = decodeAddress(user);

@@ -2,19 +2,18 @@
  * Answers an interaction with the core's response: as the first response when the core answers within
  * `deferAfterMs`, else after a deferral through the interaction's webhook (see `../interactions.ts`).
  */
-import { randomUUID } from 'node:crypto';
 import {
   type APIInteractionResponse,
   type APIInteractionResponseCallbackData,
   InteractionResponseType,
 } from 'discord.js';
 import type { Card, Response } from '../../../src/core/index.js';
-import { errorCard, say, within } from '../../../src/core/index.js';
+import { within } from '../../../src/core/index.js';
 import type { MessagePayload } from '../components.js';
 import { attachmentOf, fileWebhook } from '../files.js';
 import type { InboundBase } from '../inbound.js';
 import type { Replier } from '../interactions.js';
-import { loggable } from '../log-error.js';
+import { failedInteraction } from '../log-error.js';
 import type { Answering, InteractionContext, Source } from './context.js';
 import { body, COMPONENTS_V2, EPHEMERAL, editBody, messageOf, modalOf, webhook } from './payloads.js';
 
@@ -38,11 +37,11 @@ export async function respond(ctx: InteractionContext, exchange: Exchange, work:
     await reply.callback(deferral(source));
     // Other members' interactions that arrived meanwhile are acknowledged before this one's work starts.
     await ctx.acks.clear();
-    const response = await guard(ctx, work());
+    const response = await guard(ctx, exchange.interaction, work());
     await deferred(ctx, exchange, response);
     return followUps(ctx, exchange, response);
   }
-  const safe = guard(ctx, work());
+  const safe = guard(ctx, exchange.interaction, work());
   // 0 means "always defer" (e.g. behind a slow network), not "race a zero timer".
   const early =
     ctx.deferAfterMs > 0
@@ -79,12 +78,8 @@ async function followUps(ctx: InteractionContext, exchange: Exchange, response: 
 }
 
 /** The core's answer, or (when it failed) an error card with a reference to the logged failure. */
-const guard = (ctx: InteractionContext, running: Promise<Response>) =>
-  running.catch((error: unknown) => {
-    const ref = randomUUID().slice(0, 8);
-    ctx.log.error({ err: loggable(error), ref }, 'discord interaction failed');
-    return errorCard(say('internal', { ref }));
-  });
+const guard = (ctx: InteractionContext, interaction: InboundBase, running: Promise<Response>) =>
+  running.catch((error: unknown) => failedInteraction(ctx.log, error, interaction));
 
 const deferral = (source: Source): APIInteractionResponse =>
   source === 'message'

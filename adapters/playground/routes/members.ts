@@ -1,5 +1,6 @@
 import {
   conversationAddress,
+  groupReference,
   type Mentioned,
   mentionsOf,
   messageAddress,
@@ -8,6 +9,7 @@ import {
 } from '../../../src/core/index.js';
 import type { ChatRoom } from '../chat-room.js';
 import { BadRequest } from '../inbound.js';
+import { PLAYGROUND_CAPABILITIES } from '../index.js';
 import type { RoutesDeps } from '../routes.js';
 
 /** Who may use the playground and where: the demo's people and channels, and the core request of each. */
@@ -30,7 +32,10 @@ const PLAYGROUND_MENTION = /(?<![\w.@])<?@(&?)([A-Za-z0-9._-]+)>?/g;
 export const mentionsIn = (text: string, workspace: string): Mentioned[] =>
   [...text.matchAll(PLAYGROUND_MENTION)].map((m) => ({
     text: m[0],
-    ref: m[1] === '&' ? `playground-group:${m[2]}` : userAddress('playground', workspace, m[2] as string),
+    ref:
+      m[1] === '&'
+        ? groupReference('playground', 'group', m[2] as string)
+        : userAddress('playground', workspace, m[2] as string),
   }));
 
 export function createMembers(
@@ -46,12 +51,13 @@ export function createMembers(
       const conversation = conversationAddress('playground', deps.workspace, body.channel);
       const req: RequestInfo = {
         platform: 'playground',
+        capabilities: PLAYGROUND_CAPABILITIES,
         user: userAddress('playground', deps.workspace, body.user),
         userName: userName(body.user),
         conversation,
         memberOf: userById.get(body.user)?.groupsUnknown
           ? []
-          : (userById.get(body.user)?.groups ?? []).map((g) => `playground-group:${g}`),
+          : (userById.get(body.user)?.groups ?? []).map((g) => groupReference('playground', 'group', g)),
         ...(userById.get(body.user)?.groupsUnknown ? { membershipUnverified: true } : {}),
         // The demo's first member (Alice) plays the workspace admin who sets the team policy.
         ...(deps.users[0]?.id === body.user ? { isWorkspaceAdmin: true } : {}),

@@ -3,10 +3,11 @@
  * `audit --workspace` shows who tried what and was stopped.
  */
 import type { CommandContext } from '../dispatch/context.js';
+import { decodeGroupReference } from '../ports/address.js';
 import type { Approval } from '../ports/index.js';
 
-/** A group/role reference (`slack-group:S1`, `discord-role:R1`, `playground-group:x`), not a person. */
-export const isGroupRef = (ref: string): boolean => /^(slack-group|discord-role|playground-group):/.test(ref);
+/** A group/role reference (a `groupReference`), not a person. */
+export const isGroupRef = (ref: string): boolean => decodeGroupReference(ref) !== undefined;
 
 export async function recordRefusal(
   ctx: CommandContext,

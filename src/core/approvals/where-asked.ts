@@ -2,21 +2,29 @@
  * A member acting on a request from another conversation (changing what it publishes from a DM or another
  * channel) is judged where the request was asked: that conversation's effective policy, roles and approvers,
  * and that conversation for its card. They act there as that workspace knows them: in the same workspace, as
- * themselves with their groups; on Discord, whose user ids hold across guilds and DMs, as the same id under
- * the request's guild (or `@me`), their roles unknown there (a role of another guild, or none read in a DM,
- * never counts); anywhere else as a stranger, whom only a rule open to everyone lets through.
+ * themselves with their groups; on a platform whose user ids hold across workspaces and DMs (Discord:
+ * `ChatCapabilities.workspacelessDms`), as the same id under the request's workspace (or `@me`), their groups
+ * unknown there (a role of another guild, or none read in a DM, never counts); anywhere else as a stranger,
+ * whom only a rule open to everyone lets through.
  */
 
 import { type CommandContext, createContext } from '../dispatch/context.js';
 import { decodeAddress, userAddress, workspaceOf } from '../ports/address.js';
 import type { ConversationAddress, UserAddress } from '../ports/index.js';
 
-/** The Discord user `user` under the workspace of `conversation`, when both are Discord addresses. */
-function sameDiscordUser(user: UserAddress, conversation: ConversationAddress): UserAddress | undefined {
+/**
+ * The user `user` under the workspace of `conversation`, when both are of the same platform and its user ids
+ * hold across workspaces (`idsAcrossWorkspaces`).
+ */
+function sameUserThere(
+  user: UserAddress,
+  conversation: ConversationAddress,
+  idsAcrossWorkspaces: boolean,
+): UserAddress | undefined {
   const who = decodeAddress(user);
   const where = decodeAddress(conversation);
-  if (who.platform !== 'discord' || where.platform !== 'discord') return undefined;
-  return userAddress('discord', where.workspace, who.id);
+  if (!idsAcrossWorkspaces || who.platform !== where.platform) return undefined;
+  return userAddress(who.platform, where.workspace, who.id);
 }
 
 /** The caller's context as the conversation `conversation` (a request's own) sees them. */
@@ -31,7 +39,7 @@ export function contextWhereAsked(ctx: CommandContext, conversation: Conversatio
   return createContext(
     {
       ...person,
-      user: sameDiscordUser(req.user, conversation) ?? req.user,
+      user: sameUserThere(req.user, conversation, req.capabilities?.workspacelessDms === true) ?? req.user,
       conversation,
       membershipUnverified: true,
     },

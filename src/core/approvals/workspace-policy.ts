@@ -7,7 +7,7 @@
  * Discord guilds the deployment knows (those with a stored policy, and those `REELBOT_WORKSPACES` lists), so
  * with one guild, that guild's. People named in a guild policy are matched in DMs by their Discord user id.
  */
-import { decodeAddress, userAddress, workspaceOf } from '../ports/address.js';
+import { DM_WORKSPACE, decodeAddress, isDmWorkspace, userAddress, workspaceOf } from '../ports/address.js';
 import {
   type ChannelSettings,
   type ConversationAddress,
@@ -110,14 +110,15 @@ export function tighten(base: WorkspacePolicy, t: PolicyTightening | WorkspacePo
   };
 }
 
-/** A guild policy as it reads in a Discord DM: people by their user id under `@me`. */
-function asDm(policy: WorkspacePolicy): WorkspacePolicy {
+/** A workspace's policy as it reads in its platform's DMs (`platform`: `discord:`): people by their id under `@me`. */
+function asDm(policy: WorkspacePolicy, platform: string): WorkspacePolicy {
   const move = <H extends Holders>(refs: H): H =>
     refs === 'everyone'
       ? refs
       : (refs.map((ref) => {
-          if (!ref.startsWith('discord:')) return ref;
-          return userAddress('discord', '@me', decodeAddress(ref).id);
+          if (!ref.startsWith(platform)) return ref;
+          const person = decodeAddress(ref);
+          return userAddress(person.platform, DM_WORKSPACE, person.id);
         }) as H);
   return {
     ...policy,
@@ -144,20 +145,25 @@ export interface PolicyScope {
   knownWorkspaces?: readonly string[] | undefined;
 }
 
-/** The policy of `workspace` as stored (defaults when none); Discord DMs: the strictest of the guilds'. */
+/**
+ * The policy of `workspace` as stored (defaults when none); the DMs of a platform whose DMs sit outside every
+ * workspace (Discord's `@me`): the strictest of its workspaces'.
+ */
 export async function workspacePolicy(
   store: Store,
   workspace: string,
   scope: PolicyScope = {},
 ): Promise<WorkspacePolicy> {
-  if (workspace !== 'discord:@me') return storedPolicy(store, workspace);
+  if (!isDmWorkspace(workspace)) return storedPolicy(store, workspace);
+  const platform = `${workspace.split(':')[0]}:`;
   const guilds = new Set(
     [
       ...(scope.knownWorkspaces ?? []),
-      ...(await store.policies.list('discord:')).map((p) => p.workspace),
-    ].filter((w) => w.startsWith('discord:') && w !== 'discord:@me'),
+      ...(await store.policies.list(platform)).map((p) => p.workspace),
+    ].filter((w) => w.startsWith(platform) && !isDmWorkspace(w)),
   );
-  return strictestOf(await Promise.all([...guilds].map(async (g) => asDm(await storedPolicy(store, g)))));
+  const policies = [...guilds].map(async (g) => asDm(await storedPolicy(store, g), platform));
+  return strictestOf(await Promise.all(policies));
 }
 
 /** The settings a conversation runs under: its presentation keys, and the effective policy. */

@@ -7,6 +7,7 @@ import { effectiveSettings } from '../approvals/workspace-policy.js';
 import { workspaceOf } from '../ports/address.js';
 import type {
   ChannelSettings,
+  ChatCapabilities,
   ChatPlatform,
   Clock,
   ConversationAddress,
@@ -39,7 +40,13 @@ export interface RequestInfo {
    * (nor a channel default) is asked for one before a command reads times in it (`timeZoneToRead`).
    */
   sharesTimeZones?: boolean;
-  /** Groups/roles the user holds, e.g. `slack-group:S1`, `discord-role:R1` (approvers, roles). */
+  /**
+   * The platform's capabilities (`ChatAdapter.capabilities`), set by the adapter on every request: what the
+   * core words and decides by (a workspace's and a group's name, DMs outside workspaces) instead of asking
+   * which platform it is. Absent (a request built by hand): a platform with none of those.
+   */
+  capabilities?: ChatCapabilities;
+  /** Groups/roles the user holds (`groupReference`s the adapter built), for approvers and roles. */
   memberOf?: string[];
   /**
    * The platform could not tell which groups/roles the user holds right now (lookup failing, only a stale
@@ -61,8 +68,8 @@ export interface RequestInfo {
   message?: MessageAddress;
   /**
    * The mentions in what the member typed, found by the adapter (which alone reads its platform's syntax):
-   * each as written and as the neutral reference it names (`slack:T1:U1`, `discord-role:R1`,
-   * `playground-group:reviewers`). The core reads mentions only through this list (people/mentions.ts).
+   * each as written and as the neutral reference it names (a user address, a
+   * `groupReference`). The core reads mentions only through this list (people/mentions.ts).
    */
   mentions?: readonly Mentioned[];
   /** Reads files shared in the conversation by their link (`create --from-file`), where the platform can. */

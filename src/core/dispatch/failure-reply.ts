@@ -18,15 +18,21 @@ export interface Failure {
   user: string;
   /** Whether a call that changes something at the video service was sent before the failure. */
   afterWrite: boolean;
+  /**
+   * What the log shows of the error instead of the error itself, when it may carry a secret (a platform
+   * library's error holding a URL with a token): the adapter's redacted form.
+   */
+  logged?: unknown;
 }
 
 /**
  * The dispatcher's words for a failure: user mistakes via the message table, API errors via
- * `describeApiError`, anything else logged once with a reference the member can quote.
+ * `describeApiError`, anything else logged once with a reference the member can quote. Adapters answer a
+ * failure of their own (rendering, a refused platform call) with it too, so every reference is minted here.
  */
 export function failureReply(
   { metrics, log }: { metrics: CoreDeps['metrics']; log: Logger },
-  { label, error, spec, user, afterWrite }: Failure,
+  { label, error, spec, user, afterWrite, logged = error }: Failure,
 ): Response {
   if (error instanceof UserError) {
     metrics?.command(label, 'user_error');
@@ -47,7 +53,7 @@ export function failureReply(
     log.warn({ command: label, ref, code: (error as { code?: string }).code }, 'database locked; gave up');
     return errorCard(say('database-busy', { ref }));
   }
-  log.error({ command: label, ref, err: error, user }, 'unexpected failure');
+  log.error({ command: label, ref, err: logged, user }, 'unexpected failure');
   // After a remote write "nothing was half-done" may be false: say what is known.
   return errorCard(say(afterWrite ? 'internal-after-write' : 'internal', { ref }));
 }

@@ -5,7 +5,7 @@
  * `refresh-home` outbox row per such member, in the change's transaction. The outbox sender coalesces the
  * rows of one member into a single publish, after a short pause so a burst of changes is published once.
  */
-import { decodeAddress, platformOf, workspaceOf } from '../ports/address.js';
+import { DM_WORKSPACE, decodeAddress, platformOf, workspaceOf } from '../ports/address.js';
 import type { ConversationAddress, Store, UserAddress } from '../ports/index.js';
 
 const PREFIX = 'home:';
@@ -83,7 +83,7 @@ export async function refreshHomes(
   for (const address of input.where ?? []) {
     const decoded = safeDecode(address);
     // Discord's direct messages share one `@me` space: no workspace to refresh.
-    if (decoded && decoded.workspace !== '@me') workspaces.add(workspaceOf(address));
+    if (decoded && decoded.workspace !== DM_WORKSPACE) workspaces.add(workspaceOf(address));
   }
   for (const workspace of workspaces)
     for (const user of await viewersIn(store, workspace, input.now)) users.add(user);

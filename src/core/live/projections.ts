@@ -10,7 +10,7 @@
  */
 
 import { dashboardChanged, refreshHomes } from '../home/home-refresh.js';
-import { decodeAddress, platformOf } from '../ports/address.js';
+import { CHAT_PLATFORMS, DM_WORKSPACE, decodeAddress, platformOf } from '../ports/address.js';
 import type { CardRecord, ConversationAddress, Store, Watch } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
 import { channel, code, command } from '../text/text.js';
@@ -36,12 +36,15 @@ interface ProjectionModel {
 const subjectOf = (videoId: string): string => `video:${videoId}`;
 const prefixOf = (videoId: string): string => `video:${videoId}@`;
 
+/** `video:<id>@<conversation>`: the id is greedy, so the LAST `@<platform>:` ends it. */
+const CARD_KEY = new RegExp(`^video:(.+)@(?:${CHAT_PLATFORMS.join('|')}):`);
+
 /**
  * The video a card key belongs to (`video:<id>@<conversation>`), if it is a video card. The id is what lies
  * before the LAST `@<platform>:` (an id the service made may hold an `@`; a conversation holds `@me`).
  */
 export function videoOfCardKey(key: string): string | undefined {
-  const m = /^video:(.+)@(?:slack|discord|playground):/.exec(key);
+  const m = CARD_KEY.exec(key);
   return m?.[1];
 }
 
@@ -75,7 +78,7 @@ export async function watchedVideoState(store: Store, watch: Watch): Promise<Vid
 function sameTeam(a: ConversationAddress, b: ConversationAddress): boolean {
   const x = decodeAddress(a);
   const y = decodeAddress(b);
-  return x.platform === y.platform && x.workspace === y.workspace && x.workspace !== '@me';
+  return x.platform === y.platform && x.workspace === y.workspace && x.workspace !== DM_WORKSPACE;
 }
 
 /** The card as one projection shows it: the state, plus where else it is live for this team. */

@@ -48,6 +48,11 @@ export interface OptionSpec {
    */
   readonly hidden?: boolean;
   /**
+   * A value that must never be typed in a channel (an API key): it goes through a private form only (DESIGN
+   * §5), so no platform offers it as an option of its own (Discord's registration leaves it out).
+   */
+  readonly secret?: boolean;
+  /**
    * The API catalog (GET /options?kind=…) whose values this option takes: suggested while typing on Discord,
    * offered as a select in forms, listed by `options <kind>`.
    */

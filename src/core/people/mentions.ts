@@ -2,22 +2,22 @@
  * Mentions in settings (`approvers`, `role`) mapped to the addresses the store keeps, and back.
  * The adapter finds the mentions in what the member typed (`RequestInfo.mentions`: Slack's `<@U1>`, Discord's
  * role syntax, the playground's `@&group`) and gives each with its neutral reference; the core reads no
- * platform syntax. Groups and roles are kept as `slack-group:S1` / `discord-role:R1` / `playground-group:name`,
- * the same references `RequestInfo.memberOf` carries.
+ * platform syntax. Groups and roles are kept as the `groupReference`s their adapter built, the same
+ * references `RequestInfo.memberOf` carries.
  */
 import { type Mentioned, userError } from '../dispatch/context.js';
 import { err, ok, type Result } from '../dispatch/result.js';
-import type { ChatPlatform, UserAddress } from '../ports/index.js';
+import type { UserAddress } from '../ports/index.js';
 import { code, mention, parseMention } from '../text/text.js';
 
 /**
- * Reads a list of mentions (spaces or commas between them) out of `text`, which the member typed on
- * `platform` with `mentioned` found in it by the adapter. A word that is no mention is a user error naming it,
- * so nothing is half-stored.
+ * Reads a list of mentions (spaces or commas between them) out of `text`, with `mentioned` found in it by the
+ * adapter. A word that is no mention is a user error naming it (and, where the platform has them, that a
+ * `group` may be mentioned too), so nothing is half-stored.
  */
 export function parseMentions(
   text: string,
-  { mentioned = [], platform }: { mentioned?: readonly Mentioned[] | undefined; platform: ChatPlatform },
+  { mentioned = [], group }: { mentioned?: readonly Mentioned[] | undefined; group?: string | undefined },
 ): Result<string[]> {
   const found: { at: number; ref: string }[] = [];
   let rest = text;
@@ -30,8 +30,9 @@ export function parseMentions(
     }
   }
   const stray = rest.split(/[\s,]+/).find((word) => word !== '');
-  if (stray !== undefined) return err(userError('bad-mention', { value: stray, platform }));
-  if (found.length === 0) return err(userError('bad-mention', { value: text.trim(), platform }));
+  const unread = (value: string) => err(userError('bad-mention', { value, ...(group ? { group } : {}) }));
+  if (stray !== undefined) return unread(stray);
+  if (found.length === 0) return unread(text.trim());
   const refs = found.sort((a, b) => a.at - b.at).map((f) => f.ref);
   return ok([...new Set(refs)]);
 }

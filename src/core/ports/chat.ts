@@ -79,6 +79,18 @@ export interface ChatCapabilities {
    * (Discord) the core asks a member who has set none before reading times in theirs (RequestInfo).
    */
   sharesTimeZones: boolean;
+  /** What members call a workspace of the platform, in sentences: "workspace" (Slack), "server" (Discord). */
+  workspaceNoun: string;
+  /**
+   * What members call a group they can be mentioned as, in sentences ("user group", "role"); absent where a
+   * member mentions only people.
+   */
+  groupNoun?: string;
+  /**
+   * Direct messages sit outside every workspace, under `DM_WORKSPACE` (Discord's `@me`): a member has one id
+   * in every workspace and in DMs, and a DM's rules are the strictest of the workspaces' (workspace-policy.ts).
+   */
+  workspacelessDms: boolean;
 }
 
 /**

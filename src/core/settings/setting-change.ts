@@ -68,7 +68,10 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
     }
     case 'approvers': {
       if (/^(none|nobody|clear)$/i.test(value)) return ok({ key, refs: [] });
-      const refs = parseMentions(value, { mentioned: ctx.req.mentions, platform: ctx.req.platform });
+      const refs = parseMentions(value, {
+        mentioned: ctx.req.mentions,
+        group: ctx.req.capabilities?.groupNoun,
+      });
       return refs.ok ? ok({ key, refs: refs.value }) : refs;
     }
     case 'spend-threshold': {
@@ -81,7 +84,10 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
       const who = rest.join(' ').trim();
       if (!ROLES.includes(role) || who === '') return bad();
       if (/^(everyone|anyone|all)$/i.test(who)) return ok({ key, role, refs: 'everyone' });
-      const refs = parseMentions(who, { mentioned: ctx.req.mentions, platform: ctx.req.platform });
+      const refs = parseMentions(who, {
+        mentioned: ctx.req.mentions,
+        group: ctx.req.capabilities?.groupNoun,
+      });
       return refs.ok ? ok({ key, role, refs: refs.value }) : refs;
     }
     case 'lifetime': {

@@ -142,7 +142,7 @@ const MESSAGES = {
   'setting-needs-value': (p) => `\`settings ${p.key}\` needs a value: ${p.expected}.`,
   'bad-mention': (p) =>
     `\`${p.value}\` isn't a mention I can read. Mention people` +
-    (p.platform === 'slack' ? ' or a user group' : p.platform === 'discord' ? ' or a role' : '') +
+    (p.group ? ` or a ${p.group}` : '') +
     ' (type @ and pick from the list), or write `everyone`.',
   'subscribe-needs-series': () =>
     `Name the series to follow: ${command('subscribe', ['series', hole('name or id')])} (${command('series list')} shows them).`,

@@ -16,6 +16,8 @@
  * the core's formatting, and shows escaped characters as plain characters that carry no meaning.
  */
 
+import { decodeGroupReference } from '../ports/address.js';
+import type { ChatPlatform } from '../ports/chat.js';
 import { type CommandRef, commandText, decodeCommand, encodeCommand } from './command-ref.js';
 
 export { type CommandArg, type CommandRef, command, commandName, flag, hole } from './command-ref.js';
@@ -60,35 +62,24 @@ export const bareUrl = (url: string): string =>
   /^https?:\/\/[^\s\\*`[\]()<>~|⟦⟧]+$/i.test(url) ? url : literal(url);
 
 /**
- * A mention of a user address (`slack:T1:U1`), a Slack user group (`slack-group:S1`), a playground group
- * (`playground-group:reviewers`) or a Discord role (`discord-role:R1`). Adapters render it natively (`<@U1>`, `<!subteam^S1>`, `<@&R1>`, `@name`).
+ * A mention of a user address (`slack:T1:U1`) or of a group members can be mentioned as (a `groupReference` the
+ * adapter built: a Slack user group, a Discord role, a playground group). Adapters render it natively.
  */
 export const mention = (ref: string): string => `⟦@${ref.replace(/[\s⟧]/g, '')}⟧`;
 
 /** A channel reference (`slack:T1:C1`), rendered as a channel link where the platform has one. */
 export const channel = (address: string): string => `⟦#${address.replace(/[\s⟧]/g, '')}⟧`;
 
-/** What a mention token names. */
+/** What a mention token names; a group's platform and noun are data its adapter reads. */
 export type MentionTarget =
   | { kind: 'user'; platform: string; workspace: string; id: string }
-  | { kind: 'group'; platform: 'slack' | 'playground'; id: string }
-  | { kind: 'role'; platform: 'discord'; id: string }
+  | { kind: 'group'; platform: ChatPlatform; noun: string; id: string }
   | { kind: 'channel'; platform: string; workspace: string; id: string };
 
 /** Reads the ref of a token; undefined for anything else. */
 export function parseMention(ref: string, kind: '@' | '#' = '@'): MentionTarget | undefined {
-  if (kind === '@' && ref.startsWith('slack-group:')) {
-    const id = ref.slice('slack-group:'.length);
-    return id ? { kind: 'group', platform: 'slack', id } : undefined;
-  }
-  if (kind === '@' && ref.startsWith('playground-group:')) {
-    const id = ref.slice('playground-group:'.length);
-    return id ? { kind: 'group', platform: 'playground', id } : undefined;
-  }
-  if (kind === '@' && ref.startsWith('discord-role:')) {
-    const id = ref.slice('discord-role:'.length);
-    return id ? { kind: 'role', platform: 'discord', id } : undefined;
-  }
+  const group = kind === '@' ? decodeGroupReference(ref) : undefined;
+  if (group) return { kind: 'group', ...group };
   const [platform, workspace, id, ...rest] = ref.split(':');
   if (!platform || !workspace || !id || rest.length > 0) return undefined;
   return { kind: kind === '#' ? 'channel' : 'user', platform, workspace, id };

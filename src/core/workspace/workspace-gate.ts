@@ -5,7 +5,8 @@
  * A platform with no entry in the list is not limited here (the core still keeps the shared key to the
  * listed workspaces).
  */
-import type { ChatPlatform, Logger } from '../ports/index.js';
+import { DM_WORKSPACE } from '../ports/address.js';
+import type { ChatCapabilities, ChatPlatform, Logger } from '../ports/index.js';
 
 export class WorkspaceGate {
   readonly #allowed: ReadonlySet<string>;
@@ -40,8 +41,12 @@ export class WorkspaceGate {
   }
 }
 
-/** The words a refused member sees, privately: "server" on Discord, "workspace" elsewhere. */
-export const refusedWhere = (platform: ChatPlatform, workspace: string): string => {
-  if (platform !== 'discord') return 'workspace';
-  return workspace === '@me' ? 'direct message' : 'server';
-};
+/**
+ * The words a refused member sees, privately: the platform's own name for a workspace ("server" on Discord),
+ * or "direct message" for its space of DMs outside every workspace.
+ */
+export const refusedWhere = (
+  capabilities: Pick<ChatCapabilities, 'workspaceNoun' | 'workspacelessDms'>,
+  workspace: string,
+): string =>
+  capabilities.workspacelessDms && workspace === DM_WORKSPACE ? 'direct message' : capabilities.workspaceNoun;

@@ -280,10 +280,7 @@ describe('mention and time zone helpers', () => {
     // Each adapter finds its platform's mentions (mentionsAsTyped uses the adapters' own functions); the core
     // reads only what they found.
     const read = (text: string, user: string) =>
-      parseMentions(text, {
-        mentioned: mentionsAsTyped(text, user),
-        platform: user.split(':')[0] as 'slack' | 'discord' | 'playground',
-      });
+      parseMentions(text, { mentioned: mentionsAsTyped(text, user) });
     expect(read('<@U1> <!subteam^S2|@the team>', 'slack:T1:U9')).toEqual({
       ok: true,
       value: ['slack:T1:U1', 'slack-group:S2'],
@@ -303,7 +300,7 @@ describe('mention and time zone helpers', () => {
       error: { code: 'bad-mention', params: { value: 'bob' } },
     });
     // Text that only looks like a mention, with no mention found by the adapter, is refused.
-    expect(parseMentions('<@U1>', { platform: 'slack' })).toMatchObject({ ok: false });
+    expect(parseMentions('<@U1>', {})).toMatchObject({ ok: false });
     // The core writes mention tokens only; adapters render them (`<@U1>`, `<@&42>`, `<!subteam^S2>`, `@ann`).
     expect(formatMention('slack:T1:U1')).toBe('⟦@slack:T1:U1⟧');
     expect(formatMention('discord-role:42')).toBe('⟦@discord-role:42⟧');

@@ -34,6 +34,7 @@ export const linkCommand = defineCommand({
       positional: true,
       rest: true,
       hidden: true,
+      secret: true,
       description: 'Leave empty: the key goes in a private form, never in a chat message',
     },
   ],

@@ -17,6 +17,7 @@ import { type CommandContext, UserError, userError } from '../../dispatch/contex
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { isPlatformAdmin, requireAdmin, requireWorkspaceAdmin, workspaceAdmins } from '../../people/admin.js';
 import { formatMentions, isAmong } from '../../people/mentions.js';
+import { dmWorkspaceOf, isDmWorkspace } from '../../ports/address.js';
 import type { PolicyTightening, WorkspacePolicy } from '../../ports/index.js';
 import {
   channelsAdmittingNobody,
@@ -89,7 +90,7 @@ export const settingsCommand: CommandSpec = defineCommand({
 
 async function cardFor(ctx: CommandContext): Promise<Card> {
   const settings = await ctx.settings();
-  const dm = policyWorkspace(ctx.req.conversation) === 'discord:@me';
+  const dm = isDmWorkspace(policyWorkspace(ctx.req.conversation));
   return settingsCard({
     settings,
     here: settings.here ?? {},
@@ -129,7 +130,7 @@ async function changeChannel(
 async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promise<Response> {
   const workspace = policyWorkspace(ctx.req.conversation);
   // A Discord DM belongs to no server: its rules are the servers' (workspace-policy.ts).
-  if (workspace === 'discord:@me') throw userError('policy-in-dm');
+  if (isDmWorkspace(workspace)) throw userError('policy-in-dm');
   await requireWorkspaceAdmin(ctx);
   const { store } = ctx.deps;
   const current = await storedPolicy(store, workspace);
@@ -184,8 +185,8 @@ async function recheckChannels(
     nobodyWarnings(rules, conversation === here ? 'this channel' : channel(conversation)),
   );
   // A Discord server's rules also make the DMs' (the strictest of the servers'): say when they admit nobody.
-  if (o.workspace.startsWith('discord:')) {
-    const dm = await workspacePolicy(ctx.deps.store, 'discord:@me', {
+  if (ctx.req.capabilities?.workspacelessDms) {
+    const dm = await workspacePolicy(ctx.deps.store, dmWorkspaceOf(o.workspace), {
       knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
     });
     warnings.push(...serversNobodyWarnings(dm));
