@@ -12,25 +12,26 @@ import type { Watch } from '../../src/core/ports/index.js';
 import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
 import { Poller } from '../../src/poller/poller.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { TestClock } from '../support/test-clock.js';
 import {
   ALICE,
   CONV,
-  ManualClock,
   newSecretKey,
   processing,
   recordingLogger,
   scriptedApi,
+  T0,
   tempDir,
 } from './support.js';
 
 describe('Poller: a locked database', () => {
-  let clock: ManualClock;
+  let clock: TestClock;
   let store: SqliteStore;
   let path: string;
   let cleanup: () => void;
 
   beforeEach(() => {
-    clock = new ManualClock();
+    clock = new TestClock(T0);
     const dir = tempDir();
     cleanup = dir.cleanup;
     path = join(dir.dir, 'reelbot.db');

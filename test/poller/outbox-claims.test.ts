@@ -9,27 +9,20 @@ import { editCard, notifyUser, postCard, replyToCard } from '../../src/core/live
 import type { ChatSender, MessageAddress } from '../../src/core/ports/index.js';
 import { DEFAULT_LEASE_MS, OutboxSender } from '../../src/poller/outbox-sender.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import {
-  ALICE,
-  card,
-  FakeChatSender,
-  ManualClock,
-  newSecretKey,
-  recordingLogger,
-  tempDir,
-} from './support.js';
+import { TestClock } from '../support/test-clock.js';
+import { ALICE, card, FakeChatSender, newSecretKey, recordingLogger, T0, tempDir } from './support.js';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-let clock: ManualClock;
+let clock: TestClock;
 let first: SqliteStore;
 let second: SqliteStore;
 
 beforeEach(() => {
-  clock = new ManualClock();
+  clock = new TestClock(T0);
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const path = join(dir, 'reelbot.sqlite');

@@ -11,12 +11,13 @@ import {
 import { ChatDeliveryError } from '../../src/core/ports/index.js';
 import { OutboxSender, type OutboxSenderOptions } from '../../src/poller/outbox-sender.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
-import { ALICE, CONV, card, FakeChatSender, ManualClock, recordingLogger, STORES, T0 } from './support.js';
+import { TestClock } from '../support/test-clock.js';
+import { ALICE, CONV, card, FakeChatSender, recordingLogger, STORES, T0 } from './support.js';
 
 const CONV2 = 'slack:T1:C2';
 const DISCORD = 'discord:G1:C9';
 
-let clock: ManualClock;
+let clock: TestClock;
 let store: SqliteStore;
 let opened: ReturnType<(typeof STORES)[number]['open']>;
 let logger: ReturnType<typeof recordingLogger>;
@@ -47,7 +48,7 @@ const reply = async (key: string, title: string, dedupeKey = `${key}:${title}`) 
 
 describe.each(STORES)('on the $name store', (fixture) => {
   beforeEach(() => {
-    clock = new ManualClock();
+    clock = new TestClock(T0);
     opened = fixture.open(clock);
     store = opened.store;
     logger = recordingLogger();

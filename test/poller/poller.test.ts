@@ -7,6 +7,7 @@ import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
 import { Poller, type PollerOptions } from '../../src/poller/poller.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { Notifier } from '../support/latch.js';
+import { TestClock } from '../support/test-clock.js';
 import { progressWatcher } from './fixtures/progress-watcher.js';
 import {
   ALICE,
@@ -14,7 +15,6 @@ import {
   completed,
   deferred,
   flush,
-  ManualClock,
   processing,
   recordingLogger,
   STORES,
@@ -26,7 +26,7 @@ const HOUR = 3600_000;
 /** The fake watcher's longest interval (30 s) less the pass period the poller keeps in hand (1 s). */
 const LATEST = 29_000;
 
-let clock: ManualClock;
+let clock: TestClock;
 let store: SqliteStore;
 let opened: ReturnType<(typeof STORES)[number]['open']>;
 let logger: ReturnType<typeof recordingLogger>;
@@ -94,7 +94,7 @@ const apiError = (type: string, details: VideoApiError['details'] = {}) =>
 
 describe.each(STORES)('on the $name store', (fixture) => {
   beforeEach(() => {
-    clock = new ManualClock();
+    clock = new TestClock(T0);
     opened = fixture.open(clock);
     store = opened.store;
     logger = recordingLogger();
@@ -304,7 +304,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
           await p.tick();
           const next = (await store.watches.get(watch.id))!.nextCheckAt;
           waits.push(next - clock.now());
-          clock.current = next;
+          clock.set(next);
         }
         expect(waits).toEqual([500, 1_000, 1_400]);
       });
@@ -512,19 +512,19 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const kinds = () => troubles.map((t) => t.kind);
       for (let i = 0; i < 2; i++) {
         await p.tick();
-        clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
+        clock.set((await store.watches.get(watch.id))!.nextCheckAt);
       }
       expect(kinds()).toEqual([]);
       await p.tick(); // the third failed look in a row (a rate limit counted among them)
       expect(troubles).toEqual([{ kind: 'failing', since: T0, now: clock.now() }]);
-      clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
+      clock.set((await store.watches.get(watch.id))!.nextCheckAt);
       await p.tick(); // a fourth: said already
       expect(kinds()).toEqual(['failing']);
-      clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
+      clock.set((await store.watches.get(watch.id))!.nextCheckAt);
       await p.tick(); // good again
       expect(kinds()).toEqual(['failing', 'recovered']);
       expect(troubles[1]).toMatchObject({ since: T0 });
-      clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
+      clock.set((await store.watches.get(watch.id))!.nextCheckAt);
       await p.tick(); // one failure after recovery starts a new streak: nothing said
       expect(kinds()).toEqual(['failing', 'recovered']);
     });
@@ -539,7 +539,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const p = poller({ watchers: { generation: watcher } });
       while (clock.now() < T0 + 20 * 60_000) {
         await p.tick();
-        clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
+        clock.set((await store.watches.get(watch.id))!.nextCheckAt);
       }
       expect(troubles.map((t) => t.kind)).toEqual(['failing', 'long']);
       expect(troubles[1]?.now).toBeGreaterThanOrEqual(T0 + 15 * 60_000);
@@ -551,11 +551,11 @@ describe.each(STORES)('on the $name store', (fixture) => {
       troubles.length = 0;
       failing = true;
       for (let i = 0; i < 2; i++) {
-        clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
+        clock.set((await store.watches.get(watch.id))!.nextCheckAt);
         await p.tick();
       }
       failing = false;
-      clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
+      clock.set((await store.watches.get(watch.id))!.nextCheckAt);
       await p.tick();
       expect(troubles).toEqual([]);
     });
@@ -574,7 +574,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       const p = poller({ watchers: { generation: broken } });
       for (let i = 0; i < 4; i++) {
         await p.tick();
-        clock.current = (await store.watches.get(watch.id))!.nextCheckAt;
+        clock.set((await store.watches.get(watch.id))!.nextCheckAt);
       }
       expect((await store.watches.get(watch.id))?.status).toBe('active');
       expect((await store.watches.get(watch.id))?.state[POLLER_STATE_KEY]).toMatchObject({ streak: 4 });
@@ -592,7 +592,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
         await p.tick();
         const next = (await store.watches.get(watch.id))!.nextCheckAt;
         waits.push(next - clock.now());
-        clock.current = next;
+        clock.set(next);
       }
       expect(waits).toEqual([10_000, 20_000, LATEST, LATEST]);
       expect((await store.watches.get(watch.id))?.status).toBe('active');

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OutboxOp, Store } from '../../src/core/ports/index.js';
 import { openStore } from '../../src/store/sqlite-store.js';
+import { TestClock } from '../support/test-clock.js';
 import {
   ALICE,
   BOB,
   CHANNEL,
   card,
-  FakeClock,
   FIXTURES,
   HOUR,
   newSecretKey,
@@ -22,14 +22,14 @@ import {
 const MINUTE = 60_000;
 
 describe.each(FIXTURES)('Store contract: delivery ($name)', (fixture) => {
-  let clock: FakeClock;
+  let clock: TestClock;
   let store: Store;
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => await fixture.setup?.());
   afterAll(async () => await fixture.teardown?.());
   beforeEach(async () => {
-    clock = new FakeClock();
+    clock = new TestClock(T0);
     ({ store, cleanup } = await fixture.open(clock));
   });
   afterEach(async () => await cleanup());

@@ -3,21 +3,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { defaultPolicy, workspacePolicy } from '../../src/core/approvals/workspace-policy.js';
 import { projectionsOf, showVideo } from '../../src/core/live/projections.js';
 import { DEFAULT_CHANNEL_SETTINGS, type Store } from '../../src/core/ports/index.js';
-import {
-  ALICE,
-  BOB,
-  CHANNEL,
-  card,
-  FakeClock,
-  FIXTURES,
-  HOUR,
-  newWatch,
-  OTHER_CHANNEL,
-  T0,
-} from './helpers.js';
+import { TestClock } from '../support/test-clock.js';
+import { ALICE, BOB, CHANNEL, card, FIXTURES, HOUR, newWatch, OTHER_CHANNEL, T0 } from './helpers.js';
 
 describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
-  let clock: FakeClock;
+  let clock: TestClock;
   let store: Store;
   let cleanup: () => Promise<void>;
   let explain: (sql: string) => Promise<string>;
@@ -25,7 +15,7 @@ describe.each(FIXTURES)('Store contract: state ($name)', (fixture) => {
   beforeAll(async () => await fixture.setup?.());
   afterAll(async () => await fixture.teardown?.());
   beforeEach(async () => {
-    clock = new FakeClock();
+    clock = new TestClock(T0);
     ({ store, cleanup, explain } = await fixture.open(clock));
   });
   afterEach(async () => await cleanup());
