@@ -26,6 +26,7 @@ import {
 import { LockedDatabase } from './locked-database.js';
 import type { CheckOutcome, PollerOptions } from './poller-options.js';
 import { Slots } from './slots.js';
+import { startTicker, type Ticker } from './ticker.js';
 
 export type { CheckOutcome, PollerMetrics, PollerOptions } from './poller-options.js';
 
@@ -80,7 +81,7 @@ export class Poller {
   readonly #batchSize: number;
   readonly #serviceSpeed: number;
   readonly #passMs: number;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: Ticker | undefined;
   #stopped = false;
   /** Aborts the API calls of running checks on `stop()`. */
   #abort: AbortController;
@@ -120,8 +121,7 @@ export class Poller {
         this.#o.logger.error({ err: describeError(error) }, 'poller pass failed; will retry'),
       );
     };
-    this.#timer = setInterval(pass, this.#passMs);
-    this.#timer.unref();
+    this.#timer = startTicker(this.#o.clock, this.#passMs, pass);
     pass();
   }
 
@@ -132,7 +132,7 @@ export class Poller {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#abort.abort(new Error('poller stopping'));
-    if (this.#timer) clearInterval(this.#timer);
+    this.#timer?.stop();
     this.#timer = undefined;
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
   }

@@ -873,8 +873,11 @@ describe.each(STORES)('on the $name store', (fixture) => {
       p.start();
       await expect.poll(() => checked.length).toBe(1);
       await addWatch({ target: 'later' });
+      await clock.armed();
+      clock.advance(10);
       await expect.poll(() => checked.length).toBe(2);
       await p.stop();
+      expect(clock.pending()).toEqual([]);
     });
 
     it('builds a fresh background client per check from apiFor (no cached clients)', async () => {
