@@ -1,5 +1,5 @@
 /**
- * A budget's share of the key's limits (issue 17: several replicas send with one key), and the measurement:
+ * A budget's share of the key's limits (several replicas send with one key), and the measurement:
  * replicas with shares from registries on one real PostgreSQL database never provoke a 429 from the real
  * simulator, which enforces video-api.md §8, while one process alone is allowed the whole limit.
  */

@@ -1,5 +1,5 @@
 /**
- * The dispatcher and a locked database (issue 14): a handler that failed with SQLITE_BUSY is run again after
+ * The dispatcher and a locked database: a handler that failed with SQLITE_BUSY is run again after
  * an asynchronous pause through the Clock, within a budget, but never once it has sent a call that changes
  * something at the video service (running it again could act twice). Virtual time: `sleep` only moves the
  * clock, so the budget is spent without waiting (the real lock and the event loop: test/store/locked-database).

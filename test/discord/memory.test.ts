@@ -1,5 +1,5 @@
 /**
- * What the Discord adapter keeps between interactions lives in the store (issue 28): a secret typed on an
+ * What the Discord adapter keeps between interactions lives in the store: a secret typed on an
  * earlier page of a form in pages, and the interaction token a confirmation was asked from, never reach the
  * database file in clear; both read back for the next interaction.
  */

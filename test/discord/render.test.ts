@@ -288,7 +288,7 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
     expect(embedsSize(embeds)).toBeLessThanOrEqual(6000);
   });
 
-  it('gives a rendered video one Download MP4 link button before the card’s own (issue 27)', () => {
+  it('gives a rendered video one Download MP4 link button before the card’s own', () => {
     const payload = renderEmbeds({
       title: 't',
       video: { url: 'https://cdn.example/v.mp4', alt: 't, rendered' },

@@ -1,5 +1,5 @@
 /**
- * Start-up order (issue 14): the HTTP server listens before the chat platforms are connected and before the
+ * Start-up order: the HTTP server listens before the chat platforms are connected and before the
  * poller and outbox run. While the Discord gateway is slow, `/healthz` answers "starting" at once and nothing
  * queued is delivered; once connected, it answers ok and the queue goes out. Slack's events wait for Bolt's
  * start: until then Slack is asked to retry.
@@ -68,7 +68,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** What /healthz adds about the replica (issue 17): one process on SQLite holds the Discord gateway if any. */
+/** What /healthz adds about the replica: one process on SQLite holds the Discord gateway if any. */
 const replica = (gateway: 'holder' | 'none') => ({ replica: expect.any(String), store: 'sqlite', gateway });
 
 const health = async (port: number) => {

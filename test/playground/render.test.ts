@@ -388,7 +388,7 @@ describe('command references', () => {
   });
 });
 
-describe('galleries, videos and panels (issue 18)', () => {
+describe('galleries, videos and panels', () => {
   const thumb = (n: number, url = `https://cdn.example/t${n}.png`) => ({
     text: `**Option ${n}**\n“Hook ${n}”`,
     image: { url, alt: `Option ${n}` },

@@ -1,5 +1,5 @@
 /**
- * Pollers sharing one database (replicas, issue 17) lease the watches they check: each due watch is checked by
+ * Pollers sharing one database (replicas) lease the watches they check: each due watch is checked by
  * exactly one of them; a poller that dies mid-check leaves its watches to the others once the lease lapses,
  * and its late result is dropped rather than committed twice. On SQLite (two pollers on one process's store)
  * and on a real PostgreSQL server (two stores on one database, as two replicas open it).

@@ -1,8 +1,8 @@
 /**
- * A poller pass while another connection holds the database's write lock (issue 14): the pass neither
+ * A poller pass while another connection holds the database's write lock: the pass neither
  * throws nor records a failed look; the spell is logged once as a warning; the other checks of the pass do
  * not each block the loop on the lock; the next pass after the release commits as usual. A lock already
- * held when the pass starts stops it at the lease (issue 17): nothing is checked that could not be committed.
+ * held when the pass starts stops it at the lease: nothing is checked that could not be committed.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

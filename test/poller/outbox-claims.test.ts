@@ -1,6 +1,6 @@
 /**
  * Two outbox senders on one database (two processes on one data directory, or replicas sharing a database)
- * deliver every row once: each claims a row just before sending it (issue 14). Real SQLite, one file, two
+ * deliver every row once: each claims a row just before sending it. Real SQLite, one file, two
  * connections, as two processes would have.
  */
 import { join } from 'node:path';

@@ -274,7 +274,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       expect(spread.size).toBe(3);
     });
 
-    describe('in the service time of a faster service (the demo simulator, issue 27)', () => {
+    describe('in the service time of a faster service (the demo simulator)', () => {
       /** The demo's default speed: the embedded simulator's jobs run 20 times faster than the wall clock. */
       const SPEED = 20;
       it.each([
@@ -898,7 +898,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
     });
   });
 
-  describe('Poller: lease metrics (replicas, issue 17)', () => {
+  describe('Poller: lease metrics (replicas)', () => {
     const recorded = () => {
       const claims: [string, number, number][] = [];
       const lost: WatchKind[] = [];

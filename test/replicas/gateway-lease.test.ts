@@ -1,5 +1,5 @@
 /**
- * One Discord gateway session for several replicas (issue 17, DESIGN §9): replicas started like `npm start`
+ * One Discord gateway session for several replicas (DESIGN §9): replicas started like `npm start`
  * (`startApp`) on one real PostgreSQL database, against the fake Discord with the real discord.js client. Of two,
  * exactly one connects to the gateway and says `holder` on /healthz (the other `standby`, healthy too); a clean
  * stop hands the session over at the standby's next attempt; a holder killed with SIGKILL (a child process) is

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL schema and its migrations (issue 17), against a real server (test/support/postgres.ts): the
+ * The PostgreSQL schema and its migrations, against a real server (test/support/postgres.ts): the
  * tables, keys and indexes of the SQLite schema, migrated once by replicas starting together, a newer schema
  * refused, rows shaped like the store's accepted, and the prefix ranges served by the primary key in byte order.
  */

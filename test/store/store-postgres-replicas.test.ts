@@ -1,5 +1,5 @@
 /**
- * What only PostgreSQL has to prove (issue 17): several replicas (here two `PostgresStore`s on one database)
+ * What only PostgreSQL has to prove: several replicas (here two `PostgresStore`s on one database)
  * racing on the same rows, where exactly one must win; transactions that conflict and are run again; concurrent
  * transactions of one replica isolated from each other; a workspace purge on a database whose default collation
  * is a language's (ICU en-US), where the address ranges only hold in byte order; the start-up secret key check.

@@ -124,7 +124,7 @@ describe('renderVideoCard', () => {
     expect(failed.text).toContain('Thumbnails could not be made; the video is fine');
   });
 
-  it('the headline says where the video is after each step and what comes next (issue 27)', () => {
+  it('the headline says where the video is after each step and what comes next', () => {
     const generated: VideoCardModel = {
       ...base,
       phase: 'completed',
@@ -182,7 +182,7 @@ describe('renderVideoCard', () => {
       ...running,
       render: { renderId: 'r', status: 'done', progress: 1, url: 'https://cdn/r.mp4' },
     };
-    // The video is the one way to the MP4: no field nor button links it again (issue 27).
+    // The video is the one way to the MP4: no field nor button links it again.
     expect(renderVideoCard(done).fields?.find((f) => f.label === 'Render')).toBeUndefined();
     expect(renderVideoCard(done).video).toEqual({ url: 'https://cdn/r.mp4', alt: 'Octopus facts, rendered' });
     expect(actions(done)).toEqual([
@@ -247,7 +247,7 @@ describe('ETA and adaptive intervals', () => {
     ).toBeUndefined();
   });
 
-  it("plans in the service's time: a service 20 times faster is looked at 20 times as often (issue 27)", () => {
+  it("plans in the service's time: a service 20 times faster is looked at 20 times as often", () => {
     // The same job as below, seen on a clock where the service runs 20× faster: every answer is 20× shorter.
     expect(planNextLook([{ at: 0, percent: 5 }], GENERATION_BOUNDS, 20)).toEqual({
       inMs: 500,
