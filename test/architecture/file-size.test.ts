@@ -36,7 +36,6 @@ const ALLOWED: { path: string; why: string }[] = [
     why: 'the page script, unbundled: no build step for it yet',
   },
   { path: 'test/playground/browser.test.ts', why: 'one Chromium session for the page and the demo flows' },
-  { path: 'test/discord/render.test.ts', why: 'Components V2, embeds, modals and custom ids in one file' },
   { path: 'test/discord/fake-discord.ts', why: 'the fake REST API and the gateway WebSocket together' },
   {
     path: 'test/store/postgres-migrations.test.ts',
