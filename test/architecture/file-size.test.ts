@@ -41,7 +41,6 @@ const ALLOWED: { path: string; why: string }[] = [
     path: 'test/store/postgres-migrations.test.ts',
     why: 'schema parity, concurrent migration and key order',
   },
-  { path: 'test/playground/adapter.test.ts', why: 'eight describe blocks over one playground server' },
   { path: 'test/api/tolerant-reader.property.test.ts', why: 'the example responses of every schema inline' },
   { path: 'test/slack/fake-slack.ts', why: 'the fake Web API methods and Socket Mode together' },
   {
