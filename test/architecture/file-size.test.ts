@@ -37,7 +37,6 @@ const ALLOWED: { path: string; why: string }[] = [
   },
   { path: 'test/playground/browser.test.ts', why: 'one Chromium session for the page and the demo flows' },
   { path: 'test/discord/fake-discord.ts', why: 'the fake REST API and the gateway WebSocket together' },
-  { path: 'test/api/tolerant-reader.property.test.ts', why: 'the example responses of every schema inline' },
   { path: 'test/slack/fake-slack.ts', why: 'the fake Web API methods and Socket Mode together' },
   {
     path: 'test/store/postgres-leader-lease.test.ts',
