@@ -43,7 +43,6 @@ const ALLOWED: { path: string; why: string }[] = [
     why: 'real-time lease scenarios with their timing notes',
   },
   { path: 'test/slack/approvals-driver.ts', why: 'the Bolt scenario driver: every act a person can do' },
-  { path: 'test/playground/render.test.ts', why: 'six describe blocks of card and form HTML' },
   {
     path: 'test/core/videos/watchers.test.ts',
     why: 'generation and render watchers against one scripted API',
