@@ -47,7 +47,6 @@ const ALLOWED: { path: string; why: string }[] = [
     path: 'test/core/videos/watchers.test.ts',
     why: 'generation and render watchers against one scripted API',
   },
-  { path: 'test/simulator/videos.test.ts', why: 'six describe blocks of the simulated video lifecycle' },
   { path: 'test/core/approvals/scenarios.ts', why: 'the shared scenario table every platform replays' },
   { path: 'test/store/store-state.test.ts', why: 'the Store state contract, nine describe blocks' },
   { path: 'test/chaos/support/rig.ts', why: 'the chaos rig: proxy, child process and simulated users' },
