@@ -51,7 +51,6 @@ const ALLOWED: { path: string; why: string }[] = [
   { path: 'test/store/store-state.test.ts', why: 'the Store state contract, nine describe blocks' },
   { path: 'test/chaos/support/rig.ts', why: 'the chaos rig: proxy, child process and simulated users' },
   { path: 'test/store/store-delivery.test.ts', why: 'the Store delivery contract, five describe blocks' },
-  { path: 'test/slack/blocks.test.ts', why: 'Block Kit conversion unit by unit, five describe blocks' },
 ];
 
 /** `path: N lines` when `source` is over the limit. */
