@@ -48,9 +48,7 @@ const ALLOWED: { path: string; why: string }[] = [
     why: 'generation and render watchers against one scripted API',
   },
   { path: 'test/core/approvals/scenarios.ts', why: 'the shared scenario table every platform replays' },
-  { path: 'test/store/store-state.test.ts', why: 'the Store state contract, nine describe blocks' },
   { path: 'test/chaos/support/rig.ts', why: 'the chaos rig: proxy, child process and simulated users' },
-  { path: 'test/store/store-delivery.test.ts', why: 'the Store delivery contract, five describe blocks' },
 ];
 
 /** `path: N lines` when `source` is over the limit. */
