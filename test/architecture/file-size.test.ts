@@ -43,10 +43,6 @@ const ALLOWED: { path: string; why: string }[] = [
     why: 'real-time lease scenarios with their timing notes',
   },
   { path: 'test/slack/approvals-driver.ts', why: 'the Bolt scenario driver: every act a person can do' },
-  {
-    path: 'test/core/videos/watchers.test.ts',
-    why: 'generation and render watchers against one scripted API',
-  },
   { path: 'test/core/approvals/scenarios.ts', why: 'the shared scenario table every platform replays' },
   { path: 'test/chaos/support/rig.ts', why: 'the chaos rig: proxy, child process and simulated users' },
 ];
