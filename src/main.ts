@@ -62,6 +62,8 @@ export interface StartOptions {
   leaderTtlMs?: number;
   /** `npm start -- --fresh`: the demo starts over (its simulator's state and the SQLite store are removed). */
   fresh?: boolean;
+  /** The bot's time (default the system clock): tests pass a virtual one and move it. */
+  clock?: Clock;
 }
 
 /** Where the demo's embedded simulator keeps its state, in the data directory. */
@@ -94,7 +96,7 @@ export async function startApp(
       logger,
       teardown,
       stopAll,
-      clock: systemClock,
+      clock: options.clock ?? systemClock,
       metrics: createMetrics(),
       options,
     });

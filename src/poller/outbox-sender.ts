@@ -35,6 +35,7 @@ import type {
   Store,
 } from '../core/ports/index.js';
 import { DeliveryFailures, type OutboxMetrics, type Step } from './delivery-failures.js';
+import { startTicker, type Ticker } from './ticker.js';
 
 export type { DeliveryOutcome, OutboxMetrics } from './delivery-failures.js';
 
@@ -105,7 +106,7 @@ export class OutboxSender {
   readonly #lanes = new Map<ChatPlatform, Lane>();
   readonly #shown = new Map<string, string>();
   readonly #failures: DeliveryFailures;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: Ticker | undefined;
   #nudge: NodeJS.Timeout | undefined;
   #stopped = false;
 
@@ -128,15 +129,14 @@ export class OutboxSender {
   start(): void {
     if (this.#timer) return;
     this.#stopped = false;
-    this.#timer = setInterval(() => this.#background(), this.#o.intervalMs ?? 500);
-    this.#timer.unref();
+    this.#timer = startTicker(this.#o.clock, this.#o.intervalMs ?? 500, () => this.#background());
     this.#background();
   }
 
   /** Delivers no new items and resolves once the current deliveries have finished. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
+    this.#timer?.stop();
     if (this.#nudge) clearTimeout(this.#nudge);
     this.#timer = undefined;
     this.#nudge = undefined;

@@ -26,6 +26,7 @@ import { LookSchedule } from './look-schedule.js';
 import { pickDue } from './pick-due.js';
 import type { CheckOutcome, PollerOptions } from './poller-options.js';
 import { Slots } from './slots.js';
+import { startTicker, type Ticker } from './ticker.js';
 import { WatchLeases } from './watch-leases.js';
 
 export type { CheckOutcome, PollerMetrics, PollerOptions } from './poller-options.js';
@@ -58,7 +59,7 @@ export class Poller {
   readonly #schedule: LookSchedule;
   readonly #batchSize: number;
   readonly #serviceSpeed: number;
-  #timer: NodeJS.Timeout | undefined;
+  #timer: Ticker | undefined;
   #stopped = false;
   /** Aborts the API calls of running checks on `stop()`. */
   #abort: AbortController;
@@ -94,8 +95,7 @@ export class Poller {
         this.#o.logger.error({ err: describeError(error) }, 'poller pass failed; will retry'),
       );
     };
-    this.#timer = setInterval(pass, this.#schedule.passMs);
-    this.#timer.unref();
+    this.#timer = startTicker(this.#o.clock, this.#schedule.passMs, pass);
     pass();
   }
 
@@ -106,7 +106,7 @@ export class Poller {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#abort.abort(new Error('poller stopping'));
-    if (this.#timer) clearInterval(this.#timer);
+    this.#timer?.stop();
     this.#timer = undefined;
     while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
   }

@@ -37,7 +37,7 @@ export class Sweeper {
       } catch (error) {
         log.warn({ err: error }, 'a background sweep failed; it runs again at the next interval');
       }
-      await this.env.clock.sleep(this.sweep.intervalMs, signal).catch(() => undefined);
+      await this.env.clock.timer(this.sweep.intervalMs, signal).catch(() => undefined);
     }
   }
 }

@@ -136,7 +136,7 @@ export class PostgresReplicaRegistry implements ReplicaRegistry {
     const signal = this.#stopping.signal;
     while (!signal.aborted) {
       try {
-        await this.#o.clock.sleep(this.#heartbeatMs, signal);
+        await this.#o.clock.timer(this.#heartbeatMs, signal);
       } catch {
         return;
       }

@@ -5,7 +5,7 @@ import {
   type VideoApiClient,
   type VideoApiClientOptions,
 } from '../../src/api/index.js';
-import { FakeClock } from './fake-clock.js';
+import { TestClock } from '../support/test-clock.js';
 
 export const ORIGIN = 'https://video.test';
 export const BASE_URL = `${ORIGIN}/api/v1`;
@@ -23,7 +23,7 @@ export interface SeenRequest {
 
 export interface Harness {
   client: VideoApiClient;
-  clock: FakeClock;
+  clock: TestClock;
   agent: MockAgent;
   seen: SeenRequest[];
   /** Queues one reply (or `times` identical ones) for `method path` (path after /api/v1, query included). */
@@ -45,7 +45,7 @@ export function fail(type: string, message = `${type} happened`) {
 }
 
 export function harness(options: Partial<VideoApiClientOptions> = {}): Harness {
-  const clock = new FakeClock();
+  const clock = new TestClock({ sleep: 'waits' });
   const agent = new MockAgent();
   agent.disableNetConnect();
   const pool = agent.get(ORIGIN);

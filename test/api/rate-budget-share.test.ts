@@ -1,5 +1,5 @@
 /**
- * A budget's share of the key's limits (issue 17: several replicas send with one key), and the measurement:
+ * A budget's share of the key's limits (several replicas send with one key), and the measurement:
  * replicas with shares from registries on one real PostgreSQL database never provoke a 429 from the real
  * simulator, which enforces video-api.md §8, while one process alone is allowed the whole limit.
  */
@@ -22,14 +22,14 @@ import { SingleReplica } from '../../src/replicas/registry.js';
 import { generateApiKey, type RunningSimulator, startSimulator } from '../../src/simulator/index.js';
 import { migratePostgres } from '../../src/store/postgres/migrations.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
-import { FakeClock } from './fake-clock.js';
+import { TestClock } from '../support/test-clock.js';
 
 const M = TRANSIT_MARGIN_MS;
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 
 describe('a budget’s share of the limits', () => {
   it('scales every limit: max(1, floor(limit × share)); the background lane and reserve follow the key', async () => {
-    const budget = new RateBudget({ clock: new FakeClock(), share: () => 1 / 3 });
+    const budget = new RateBudget({ clock: new TestClock({ sleep: 'waits' }), share: () => 1 / 3 });
     const usage = budget.usage();
     expect(usage.key.limit).toBe(100);
     expect(usage.background.limit).toBe(50);
@@ -43,7 +43,7 @@ describe('a budget’s share of the limits', () => {
   });
 
   it('at share 0 nothing goes; a raised share admits the waiters when told', async () => {
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     let share = 0;
     const budgets = new RateBudgetRegistry({ clock, share: () => share });
     const budget = budgets.forKey('fl_live_k');
@@ -52,17 +52,17 @@ describe('a budget’s share of the limits', () => {
     void budget.acquire('GET /me').then(() => {
       done = true;
     });
-    await clock.advance(1000);
+    await clock.pass(1000);
     expect(done).toBe(false);
     share = 0.5;
     budgets.shareChanged();
-    await clock.advance(0);
+    await clock.pass(0);
     expect(done).toBe(true);
     expect(budgets.peakUse()).toBeCloseTo(1 / 300);
   });
 
   it('lowered below what is already in the window: waits until enough has left it', async () => {
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     let share = 1;
     const budget = new RateBudget({ clock, share: () => share });
     for (let i = 0; i < 150; i++) await budget.acquire('GET /me');

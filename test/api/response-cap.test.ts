@@ -1,5 +1,5 @@
 /**
- * Response bodies are capped while they are read (issue 14): a hostile or broken service streaming hundreds of
+ * Response bodies are capped while they are read: a hostile or broken service streaming hundreds of
  * MB gets the call failed as `invalid_response` after 5 MB, the connection cut, and no retry. A real server on
  * 127.0.0.1, the real client.
  */

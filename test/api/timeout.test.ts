@@ -23,9 +23,9 @@ describe('timeouts', () => {
     slowReply(h, 'GET', '/me', 60_000);
     slowReply(h, 'GET', '/me', 60_000);
     const call = h.client.me.get().catch((e: unknown) => e);
-    await h.clock.advance(2000);
+    await h.clock.pass(2000);
     expect(events).toMatchObject([{ status: 0, errorType: 'timeout', attempt: 1, durationMs: 2000 }]);
-    await h.clock.advance(250 + 2000);
+    await h.clock.pass(250 + 2000);
     const error = await call;
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ type: 'timeout', details: { method: 'GET', path: '/me' } });
@@ -37,7 +37,7 @@ describe('timeouts', () => {
     const h = harness({ timeoutMs: 1000, onResponse: (e) => events.push(e) });
     slowReply(h, 'PATCH', '/videos/vid_1', 60_000);
     const call = h.client.videos.update('vid_1', { name: 'n' }).catch((e: unknown) => e);
-    await h.clock.advance(1000);
+    await h.clock.pass(1000);
     expect(await call).toBeInstanceOf(TimeoutError);
     expect(events).toHaveLength(1);
   });
@@ -65,7 +65,7 @@ describe('AbortSignal', () => {
     slowReply(h, 'GET', '/me', 60_000);
     const controller = new AbortController();
     const call = h.client.me.get({ signal: controller.signal }).catch((e: unknown) => e);
-    await h.clock.advance(10);
+    await h.clock.pass(10);
     controller.abort(new Error('user cancelled'));
     const error = await call;
     expect(error).toBeInstanceOf(Error);
@@ -79,12 +79,12 @@ describe('AbortSignal', () => {
     h.reply('GET', '/me', 500, fail('internal_error'), { times: 4 });
     const controller = new AbortController();
     const call = h.client.me.get({ signal: controller.signal }).catch((e: unknown) => e);
-    await h.clock.advance(0);
+    await h.clock.pass(0);
     expect(h.seen).toHaveLength(1);
     expect(h.clock.pending()).toEqual([250]);
     controller.abort(new Error('stop'));
     expect(((await call) as Error).message).toBe('stop');
-    await h.clock.advance(10_000);
+    await h.clock.pass(10_000);
     expect(h.seen).toHaveLength(1);
   });
 
@@ -94,12 +94,12 @@ describe('AbortSignal', () => {
     for (let i = 0; i < 5; i++) {
       await h.clock.run(h.client.series.create({ name: 'S', source: 'x' }, { idempotencyKey: `s${i}` }));
     }
-    await h.clock.advance(250_000);
+    await h.clock.pass(250_000);
     const controller = new AbortController();
     const call = h.client.series
       .create({ name: 'S', source: 'x' }, { idempotencyKey: 's5', signal: controller.signal })
       .catch((e: unknown) => e);
-    await h.clock.advance(1000);
+    await h.clock.pass(1000);
     expect(h.client.budget.usage().waiting.interactive).toBe(1);
     controller.abort(new Error('never mind'));
     expect(((await call) as Error).message).toBe('never mind');

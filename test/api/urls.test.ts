@@ -1,5 +1,5 @@
 /**
- * Only http(s) URLs of a sane length cross the client boundary (issue 14): a hostile or broken service's
+ * Only http(s) URLs of a sane length cross the client boundary: a hostile or broken service's
  * `javascript:` / `data:` URL never reaches a chat block, button or embed. A thumbnail variant without a usable
  * URL is dropped; an optional URL is dropped; both counted as drift.
  */

@@ -1,5 +1,5 @@
 /**
- * Chaos: the disk fills up, or another process locks the database, in the middle of a member's flow (issue 14).
+ * Chaos: the disk fills up, or another process locks the database, in the middle of a member's flow.
  * Nothing is lost (every charged or posted write ends up on its card, with its watch), nothing is doubled (one
  * charge, one post, one card), and the member is told the truth at each step. A real database file, the real
  * client and the real simulator on both profiles; the faults are the driver's own errors (`SQLITE_FULL`) and a
@@ -86,7 +86,7 @@ describe.each(['spec', 'real'] as const)('database faults during a flow (%s prof
     await h.store.users.setLast((await h.user('alice')).user, 'video', videoId);
     faults.after('posts.publish', Number.POSITIVE_INFINITY);
     expect(textOf(await h.run('publish last youtube'))).toContain(MAY_HAVE);
-    // Typed again: the service took the first one, so the honest replay says it went through (issue 19).
+    // Typed again: the service took the first one, so the honest replay says it went through.
     expect(textOf(await h.run('publish last youtube'))).toMatch(/Already published at .* — Publish again\?/);
     expect(h.sim.sim.publishedPosts()).toHaveLength(1);
     faults.heal();

@@ -1,5 +1,5 @@
 /**
- * One living card per video survives kill -9 (issue 16, first "Must show", its second half). The bot runs as a
+ * One living card per video survives kill -9. The bot runs as a
  * child process (./fixtures/bot-process.ts: the real core, poller and outbox on a file-backed SQLite store)
  * whose recording sender serves Slack, Discord and the playground; the simulator lives in this process. One
  * video is created on Slack and shown on Discord and in the playground (three projections on three platforms);

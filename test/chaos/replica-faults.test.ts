@@ -1,5 +1,5 @@
 /**
- * A replica that stops without dying (issue 28): three replicas on one PostgreSQL database, each reaching it
+ * A replica that stops without dying: three replicas on one PostgreSQL database, each reaching it
  * through its own endpoint of a TCP proxy that adds 2 ms each way (test/support/tcp-proxy.ts); members run
  * create → render → schedule flows over Slack, round-robin over the replicas (test/replicas/support). Mid-way one
  * replica is caught inside a store transaction (its session has one open in `pg_stat_activity`) and then

@@ -30,7 +30,7 @@ beforeEach(async () => {
   c = await startContract();
 });
 afterEach(async () => {
-  c.clientClock.onSleep = undefined;
+  c.clock.onSleep = undefined;
   await c.close();
 });
 
@@ -69,7 +69,7 @@ describe('rate_limited (429)', () => {
     const from = c.events.length;
     const created = await api.videos.create({ script: SCRIPT, voiceId: 'voice_aria_en' }, c.idem());
     expect(statuses('/videos', from)).toEqual([429, 201]);
-    expect(c.clientClock.sleeps).toEqual([60_000]);
+    expect(c.clock.sleeps).toEqual([60_000]);
     expect(c.clock.now()).toBe(T0 + MINUTE);
     expect(c.run.sim.chargesFor(created.id)).toHaveLength(1);
   });
@@ -86,7 +86,7 @@ describe('rate_limited (429)', () => {
     const from = c.events.length;
     expect((await api.me.get()).team.name).toBe('Demo Team');
     expect(statuses('/me', from)).toEqual([429, 200]);
-    expect(c.clientClock.sleeps).toEqual([Number(over.headers.get('retry-after')) * 1000]);
+    expect(c.clock.sleeps).toEqual([Number(over.headers.get('retry-after')) * 1000]);
   });
 
   it('Retry-After beyond maxRateLimitWaitMs: RateLimitedError with retryAfter, nothing waited', async () => {
@@ -102,7 +102,7 @@ describe('rate_limited (429)', () => {
     expectApiError(error, RateLimitedError, 'rate_limited', 429);
     expect(error.details.retryAfter).toBe(300);
     expect(statuses('/videos/captions', from)).toEqual([429]);
-    expect(c.clientClock.sleeps).toEqual([]);
+    expect(c.clock.sleeps).toEqual([]);
     expect(describeApiError(error)).toContain('300 s');
     // The same second client now refuses on its own (its key is paused), without a request.
     const local = await caught(
@@ -114,13 +114,13 @@ describe('rate_limited (429)', () => {
     const patient = c.client(DEMO_KEY, { maxRateLimitWaitMs: 10 * MINUTE });
     const created = await patient.videos.caption({ videoUrl: 'https://cdn.example.com/z.mp4' }, c.idem());
     expect(created.id).toEqual(expect.any(String));
-    expect(c.clientClock.sleeps).toEqual([300_000]);
+    expect(c.clock.sleeps).toEqual([300_000]);
   });
 
   it('clients from one factory share the budget: the 11th waits locally instead of provoking a 429', async () => {
     const factory = createVideoApiFactory({
       baseUrl: c.run.url,
-      clock: c.clientClock,
+      clock: c.clock,
       timeoutClock: systemClock,
       random: () => 0.5,
       onResponse: (event) => c.events.push(event),
@@ -157,12 +157,12 @@ describe('internal_error (5xx)', () => {
     expectApiError(error, InternalServerError, 'internal_error', 500);
     expect(statuses('/videos')).toEqual([500, 500, 500, 500]);
     // Full jitter with random() = 0.5: half of 500, 1000, 2000 ms.
-    expect(c.clientClock.sleeps).toEqual([250, 500, 1000]);
+    expect(c.clock.sleeps).toEqual([250, 500, 1000]);
   });
 
   it('GET recovers when the server does', async () => {
     c.run.sim.setKnobs({ serverErrorRate: 1 });
-    c.clientClock.onSleep = () => c.run.sim.setKnobs({ serverErrorRate: 0 });
+    c.clock.onSleep = () => c.run.sim.setKnobs({ serverErrorRate: 0 });
     expect((await c.client().credits.get()).balance).toBe(500);
     expect(statuses('/credits')).toEqual([500, 200]);
   });
@@ -188,12 +188,12 @@ describe('internal_error (5xx)', () => {
   it('POST /videos with an Idempotency-Key: retried once the knob flips, charged once; replays after', async () => {
     const api = c.client();
     c.run.sim.setKnobs({ serverErrorRate: 1 });
-    c.clientClock.onSleep = () => c.run.sim.setKnobs({ serverErrorRate: 0 });
+    c.clock.onSleep = () => c.run.sim.setKnobs({ serverErrorRate: 0 });
     const key = c.idem('create');
     const body = { script: SCRIPT, voiceId: 'voice_aria_en' };
     const created = await api.videos.create(body, key);
     expect(statuses('/videos')).toEqual([500, 201]);
-    expect(c.clientClock.sleeps).toEqual([250]);
+    expect(c.clock.sleeps).toEqual([250]);
     expect(spends()).toBe(1);
     // The same logical action again (a double click, a restart): the stored response, no new charge.
     expect(await api.videos.create(body, key)).toEqual(created);

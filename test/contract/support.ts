@@ -2,8 +2,8 @@
  * Contract-test wiring: the real client (`src/api`) against the real simulator (`src/simulator`) over
  * HTTP on 127.0.0.1. The two were written independently from video-api.md; these tests are where they meet.
  *
- * Time is virtual: the simulator reads a `ManualClock`, and the client's clock reads the same one, its
- * `sleep` (back-offs, Retry-After, rate-budget waits) moving it forward instead of waiting. Only the
+ * Time is virtual: the simulator and the client read one `TestClock`, the client's `sleep` (back-offs,
+ * Retry-After, rate-budget waits) moving it forward at once, recorded, instead of waiting. Only the
  * per-attempt socket timeout runs on real time (`timeoutClock: systemClock`), as it must for real I/O.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
@@ -16,19 +16,17 @@ import {
   type VideoApiClientOptions,
   VideoApiError,
 } from '../../src/api/index.js';
-import type { Clock } from '../../src/core/ports/index.js';
 import { say } from '../../src/core/text/messages.js';
 import { systemClock } from '../../src/core/time/system-clock.js';
 import { describeApiError } from '../../src/core/video-api/api-errors.js';
 import type { CreatedVideo, Model } from '../../src/core/video-api/video-api.js';
 import {
   demoTeam,
-  ManualClock,
   type RunningSimulator,
   type SimulatorOptions,
   startSimulator,
 } from '../../src/simulator/index.js';
-import { untilAborted } from '../support/test-clock.js';
+import { TestClock } from '../support/test-clock.js';
 
 /** Monday 2026-01-05 08:00 UTC. */
 export const T0 = Date.UTC(2026, 0, 5, 8, 0, 0);
@@ -56,31 +54,6 @@ export const GENERATION_MS = 90 * SECOND;
 export const THUMBNAILS_MS = 15 * SECOND;
 export const RENDER_MS = 45 * SECOND;
 
-/**
- * The client's clock: reads the simulator's ManualClock; `sleep` advances it at once and is recorded,
- * so a test can assert what the client waited for without anything really waiting.
- */
-export class SimulatedClock implements Clock {
-  readonly sleeps: number[] = [];
-  /** Runs after each sleep (e.g. to flip a simulator knob between two attempts). */
-  onSleep: ((ms: number) => void) | undefined;
-
-  constructor(readonly manual: ManualClock) {}
-
-  now(): number {
-    return this.manual.now();
-  }
-
-  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw signal.reason;
-    this.sleeps.push(ms);
-    this.manual.advance(Math.max(0, ms));
-    this.onSleep?.(ms);
-  }
-
-  timer = untilAborted;
-}
-
 export interface RawResult {
   status: number;
   headers: Headers;
@@ -101,9 +74,8 @@ export interface RawOptions {
 
 export interface Contract {
   run: RunningSimulator;
-  clock: ManualClock;
-  /** The clock every client of this contract uses. */
-  clientClock: SimulatedClock;
+  /** The simulator's clock, and every client's: `sleeps` records what the clients waited for. */
+  clock: TestClock;
   /** Every attempt any client made, in order (from `onResponse`). */
   events: ResponseEvent[];
   /** A client for `key` (default: the demo key) with its own rate budget. */
@@ -121,7 +93,7 @@ export type ContractOptions = Omit<SimulatorOptions, 'clock' | 'teams' | 'random
 
 /** Starts a simulator seeded with the contract teams, and hands out clients wired to it. */
 export async function startContract(options: ContractOptions = {}): Promise<Contract> {
-  const clock = new ManualClock(T0);
+  const clock = new TestClock(T0);
   const demo = demoTeam(DEMO_KEY);
   demo.keys.push({ key: READONLY_KEY, scopes: ['videos:read'] }, { key: NOSCOPE_KEY, scopes: [] });
   const run = await startSimulator({
@@ -136,19 +108,17 @@ export async function startContract(options: ContractOptions = {}): Promise<Cont
     ],
     ...options,
   });
-  const clientClock = new SimulatedClock(clock);
   const events: ResponseEvent[] = [];
   let idemCount = 0;
   return {
     run,
     clock,
-    clientClock,
     events,
     client: (key = DEMO_KEY, extra = {}) =>
       createVideoApiClient({
         baseUrl: run.url,
         apiKey: key,
-        clock: clientClock,
+        clock,
         timeoutClock: systemClock,
         random: () => 0.5,
         onResponse: (event) => events.push(event),

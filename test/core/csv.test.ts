@@ -38,7 +38,7 @@ describe('csv files', () => {
     expect(csvCell('a=b')).toBe('"a=b"');
   });
 
-  it('neutralises a formula after a semicolon, comma, tab or line break inside a cell (issue 26)', () => {
+  it('neutralises a formula after a semicolon, comma, tab or line break inside a cell', () => {
     // A spreadsheet in a `;`-separator locale splits a cell at `;` (and some at `,`, tab, line breaks): the
     // piece after it starts a new cell, so a formula there runs unless it is neutralised too.
     const cases: [string, string][] = [

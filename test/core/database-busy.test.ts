@@ -1,5 +1,5 @@
 /**
- * The dispatcher and a locked database (issue 14): a handler that failed with SQLITE_BUSY is run again after
+ * The dispatcher and a locked database: a handler that failed with SQLITE_BUSY is run again after
  * an asynchronous pause through the Clock, within a budget, but never once it has sent a call that changes
  * something at the video service (running it again could act twice). Virtual time: `sleep` only moves the
  * clock, so the budget is spent without waiting (the real lock and the event loop: test/store/locked-database).
@@ -14,15 +14,8 @@ import { message } from '../../src/core/text/cards.js';
 import { CatalogCache } from '../../src/core/video-api/catalog-cache.js';
 import type { VideoApi } from '../../src/core/video-api/video-api.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import { ManualClock, recordingLogger } from '../poller/support.js';
-
-class SleepingClock extends ManualClock {
-  readonly sleeps: number[] = [];
-  override async sleep(ms = 0): Promise<void> {
-    this.sleeps.push(ms);
-    this.advance(ms);
-  }
-}
+import { recordingLogger, T0 } from '../poller/support.js';
+import { TestClock } from '../support/test-clock.js';
 
 const busy = () => new Database.SqliteError('database is locked', 'SQLITE_BUSY');
 const req: RequestInfo = {
@@ -39,7 +32,7 @@ afterEach(async () => {
 
 /** A bot with one command, `try`, whose body the test gives; the API records which calls were sent. */
 function botWith(body: (ctx: CommandContext, attempt: number) => Promise<string>) {
-  const clock = new SleepingClock();
+  const clock = new TestClock(T0);
   const logger = recordingLogger();
   const sent: string[] = [];
   const api = {

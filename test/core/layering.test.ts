@@ -1,5 +1,5 @@
 /**
- * The whiteboard's boundaries (DESIGN §1, issue 15), checked on the source: the core never imports an adapter
+ * The whiteboard's boundaries (DESIGN §1), checked on the source: the core never imports an adapter
  * (nor the API client, store, poller or composition root); inside the core, only commands import commands
  * (`commands/` holds commands and their registrations; their helpers live in folders named for what they are);
  * an adapter never imports another adapter; the API client, store and poller never import an adapter. Imports are resolved against the importing file, so a

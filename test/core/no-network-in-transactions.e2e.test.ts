@@ -1,5 +1,5 @@
 /**
- * No transaction waits on the network (issue 28, item 1; the `Store` port's rule): while real flows run end to
+ * No transaction waits on the network (the `Store` port's rule): while real flows run end to
  * end (the approval scenario table on the core harness, a video's whole life, series, the poller and the
  * outbox sender), every network call the core makes (video API, chat delivery, file links, membership) is
  * checked against the transactions open in its async context (test/support/transaction-guard.ts).

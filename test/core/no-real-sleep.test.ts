@@ -1,5 +1,5 @@
 /**
- * Tests move time instead of waiting for it (issue 15): no fixed real sleep in `test/` outside the suites that
+ * Tests move time instead of waiting for it: no fixed real sleep in `test/` outside the suites that
  * exist to measure real time. A deadline is tested by holding the work at a latch and moving the `TestClock`;
  * "nothing happened" by waiting for a later event, not for a while. A line that must touch real time (a
  * helper polling a real local server until its condition holds, a child process kept alive) says why with

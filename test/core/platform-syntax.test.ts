@@ -1,5 +1,5 @@
 /**
- * The core writes no platform syntax (issue 15): commands are named with `command()` tokens and mentions with
+ * The core writes no platform syntax: commands are named with `command()` tokens and mentions with
  * `mention()`, which each adapter renders its own way. This reads every string and template literal under
  * src/core (comments are not text the core sends) and fails on Slack or Discord mention syntax or a typed
  * `/reel ` command. Regular expressions count too: the core reads no platform syntax either (adapters find

@@ -1,5 +1,5 @@
 /**
- * Words, not internal values (issue 27, STYLE rule 16), end to end on the core harness: the real simulator
+ * Words, not internal values (STYLE rule 16), end to end on the core harness: the real simulator
  * over HTTP (both profiles), the real client and store. `series show`, `series list`, the dashboard and the
  * audit read catalog values as the catalogs name them, platforms by name and series and videos by name.
  */

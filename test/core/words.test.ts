@@ -1,5 +1,5 @@
 /**
- * Words, not internal values (issue 27, STYLE rule 16): every message code and every audited action reads as
+ * Words, not internal values (STYLE rule 16): every message code and every audited action reads as
  * words. Each is rendered with realistic params and fails on a missing wording, a raw snake_case value, a
  * lower-case platform value outside what a person is meant to type (code spans and command references), or
  * an id anywhere (`vid_…`, `ser_…`, `acc_…`, `ap_…`, 24-hex object ids). The audit's actions are found in the code

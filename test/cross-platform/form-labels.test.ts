@@ -1,5 +1,5 @@
 /**
- * Form labels against required flags (issue 27): every form the core opens from a command (create, series
+ * Form labels against required flags: every form the core opens from a command (create, series
  * create, link, publish, meta, schedule and a platform's post details), on both simulator profiles, rendered
  * by each adapter's own renderer (Slack view JSON, Discord modal JSON page by page, playground HTML). A label
  * is the field's name alone: the platform marks an optional input its own way, once, and never a required

@@ -1,5 +1,5 @@
 /**
- * Limits that agree (issue 27): an over-long value typed in a command or put in a form, on every adapter
+ * Limits that agree: an over-long value typed in a command or put in a form, on every adapter
  * (real Bolt, real discord.js, the playground's HTTP routes) with the simulator over HTTP, is answered with a
  * human sentence naming the field as the form does, its one limit (the API's) and how much is over, or the
  * platform's cap and the way round. Never a schema path, "Invalid request", nor anything sent to the service.

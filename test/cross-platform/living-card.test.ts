@@ -1,5 +1,5 @@
 /**
- * One living card per video, across platforms (issue 16, first "Must show"): Slack (real Bolt), Discord (real
+ * One living card per video, across platforms: Slack (real Bolt), Discord (real
  * discord.js) and the playground on ONE simulator and ONE store. Create on Slack; `status` on Discord and in
  * the playground adds a projection in each; a thumbnail picked on the Discord card shows on the Slack card
  * with who picked it; Render clicked in the playground brings the MP4 link to all three cards; a schedule from

@@ -1,5 +1,5 @@
 /**
- * One test world for a video shown on three platforms at once (issue 16): ONE harness (simulator over HTTP
+ * One test world for a video shown on three platforms at once: ONE harness (simulator over HTTP
  * behind a recording proxy, real client, SQLite, core, poller and outbox) shared by the Slack world (real Bolt
  * against the fake Slack Web API), the Discord world (real discord.js against the fake Discord gateway and
  * REST API) and the playground adapter (its real HTTP routes). Every platform delivers through its own real

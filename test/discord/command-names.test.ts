@@ -17,7 +17,7 @@ import type { Card, Form } from '../../src/core/text/cards.js';
 import { example, usage } from '../../src/core/text/command-usage.js';
 import { command, commandName, flag, hole, literal, mention, toPlainText } from '../../src/core/text/text.js';
 import { openStore } from '../../src/store/sqlite-store.js';
-import { untilAborted } from '../support/test-clock.js';
+import { TestClock } from '../support/test-clock.js';
 import { textOf } from './read-message.js';
 import { type Json, textOfMessage } from './world.js';
 
@@ -96,7 +96,7 @@ describe('the renderer', () => {
   const store = openStore({
     path: ':memory:',
     secretKey: randomBytes(32),
-    clock: { now: () => 0, sleep: async () => {}, timer: untilAborted },
+    clock: new TestClock(0),
   });
   afterAll(() => store.close());
   const memory = () => new AdapterMemory(store.interactions);

@@ -1,5 +1,5 @@
 /**
- * Native forms and options on Discord (issue 18), through the real discord.js Client against the fake Discord
+ * Native forms and options on Discord, through the real discord.js Client against the fake Discord
  * (which refuses modals Discord would refuse: labels, at most five components, select option limits), the
  * real core and the simulator, on both simulator profiles:
  *

@@ -1,5 +1,5 @@
 /**
- * `/reel home` on Discord (issue 18), through the REAL discord.js client against the fake Discord: the
+ * `/reel home` on Discord, through the REAL discord.js client against the fake Discord: the
  * dashboard of Slack's App Home — who you act as, credits, recent videos, this week, approvals, what the
  * channels follow — answered privately (every message ephemeral), the first card as the interaction's answer
  * and the rest as private follow-ups; nothing posted in the channel. On both simulator profiles.

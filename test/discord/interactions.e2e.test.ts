@@ -243,7 +243,7 @@ describe('destructive buttons', () => {
     const done = await w.click(sure2, 'Delete');
     expect(done.callbacks[0]).toMatchObject({ type: 7 });
     await expect(w.h.deps.apiFor(DEMO_KEY).videos.get(id)).rejects.toMatchObject({ type: 'not_found' });
-    // The card the question was asked from shows the outcome too, without its buttons (issue 26).
+    // The card the question was asked from shows the outcome too, without its buttons.
     expect(titleOf(card)).toMatch(/^Deleted “/);
     expect(controlsOf(card)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * Full-length text in from Discord (issue 19), through the REAL discord.js client (gateway) against the fake
+ * Full-length text in from Discord, through the REAL discord.js client (gateway) against the fake
  * Discord, the real core and the simulator, on both profiles. Discord's text inputs stop at 4,000 characters,
  * scripts go to 10,000:
  * - the create form's file upload (a Label holding a file upload component; the attachment resolved in the
@@ -239,7 +239,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(posted()).toEqual([]);
   });
 
-  it('refuses a huge from-file: attachment without downloading it whole (issue 26)', async () => {
+  it('refuses a huge from-file: attachment without downloading it whole', async () => {
     // 64 MiB against a 10,000-character script: refused on its Content-Length, or mid-stream without one.
     for (const declareLength of [true, false]) {
       const body = largeBody(64 * 1024 * 1024, declareLength);

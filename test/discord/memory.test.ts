@@ -1,5 +1,5 @@
 /**
- * What the Discord adapter keeps between interactions lives in the store (issue 28): a secret typed on an
+ * What the Discord adapter keeps between interactions lives in the store: a secret typed on an
  * earlier page of a form in pages, and the interaction token a confirmation was asked from, never reach the
  * database file in clear; both read back for the next interaction.
  */
@@ -9,7 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AdapterMemory } from '../../adapters/discord/memory.js';
 import type { Form } from '../../src/core/text/cards.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import { FakeClock, newSecretKey, tempDir } from '../store/helpers.js';
+import { newSecretKey, T0, tempDir } from '../store/helpers.js';
+import { TestClock } from '../support/test-clock.js';
 
 const SECRET = 'fl_live_PAGEDSECRET0123456789abcdefghijklmnop';
 const TOKEN = 'aW50ZXJhY3Rpb246MTMwMDAwMDAwMDAwMDAwOTk5OnNlY3JldA';
@@ -32,7 +33,7 @@ describe('the Discord adapter memory at rest', () => {
 
   beforeEach(() => {
     ({ dir, cleanup } = tempDir());
-    store = openStore({ path: join(dir, 'reelbot.db'), secretKey: newSecretKey(), clock: new FakeClock() });
+    store = openStore({ path: join(dir, 'reelbot.db'), secretKey: newSecretKey(), clock: new TestClock(T0) });
   });
   afterEach(async () => {
     await store.close();

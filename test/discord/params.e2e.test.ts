@@ -1,5 +1,5 @@
 /**
- * Issue 19 through the real discord.js Client against the fake Discord: advanced options typed in the
+ * Every parameter within reach, through the real discord.js Client against the fake Discord: advanced options typed in the
  * command's `more` option reach the API. `/reel publish … more:--title … --description …` lands in the
  * simulator's POST /posts body; `/reel analytics more:--account <label>` in the GET /analytics query; an
  * unknown account label and a too-long title are answered and send nothing. Both simulator profiles.

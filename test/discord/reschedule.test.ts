@@ -1,5 +1,5 @@
 /**
- * Scheduling again through Discord (issue 26): the real discord.js client over the fake gateway, `/reel
+ * Scheduling again through Discord: the real discord.js client over the fake gateway, `/reel
  * schedule` and `/reel reschedule` as typed options, the question's buttons as component interactions, the
  * service's calendar read at the simulator. Both simulator profiles.
  */

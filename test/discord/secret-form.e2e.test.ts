@@ -1,5 +1,5 @@
 /**
- * A secret is never shown again (issue 14): a link form the service rejected comes back on Discord with its
+ * A secret is never shown again: a link form the service rejected comes back on Discord with its
  * errors, and reopened, the key input is empty — the rejected key is neither re-sent to Discord nor kept in
  * the reopened form. Through the real discord.js Client against the fake Discord.
  */

@@ -1,5 +1,5 @@
 /**
- * The time-zone question on Discord (issue 18), through the REAL discord.js client against the fake Discord.
+ * The time-zone question on Discord, through the REAL discord.js client against the fake Discord.
  * Discord does not share members' zones (`sharesTimeZones: false`): a member who has set none and runs a
  * command that reads times gets, privately, a select of common zones instead of a silent UTC; choosing
  * "Europe/Paris" saves it and runs the command in that zone (the simulator receives 9am Paris as 08:00 UTC).

@@ -1,5 +1,5 @@
 /**
- * The shared key's scope on Discord (issue 13): a server not in REELBOT_WORKSPACES, or a DM unless
+ * The shared key's scope on Discord: a server not in REELBOT_WORKSPACES, or a DM unless
  * `discord:@me` is listed, is refused by the adapter before the core runs — through the real discord.js
  * Client (gateway) and the signed HTTP endpoint, against the local fake Discord.
  */

@@ -1,5 +1,5 @@
 /**
- * One process per data directory (issue 14): a second `startApp` on the same REELBOT_DATA_DIR stops with one
+ * One process per data directory: a second `startApp` on the same REELBOT_DATA_DIR stops with one
  * sentence and leaves the first untouched; a lock left by a process that is gone is taken over.
  */
 import { spawnSync } from 'node:child_process';

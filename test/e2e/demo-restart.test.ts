@@ -1,5 +1,5 @@
 /**
- * The demo remembers (issue 27): a restart of `npm start` continues the embedded simulator's state from the
+ * The demo remembers: a restart of `npm start` continues the embedded simulator's state from the
  * data directory (videos, credits, the team's key), so the store's policy, audit and cards still point at
  * things that exist; `--fresh` starts the demo over. Driven through the playground's routes, as the page does.
  */

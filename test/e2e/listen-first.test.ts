@@ -1,5 +1,5 @@
 /**
- * Start-up order (issue 14): the HTTP server listens before the chat platforms are connected and before the
+ * Start-up order: the HTTP server listens before the chat platforms are connected and before the
  * poller and outbox run. While the Discord gateway is slow, `/healthz` answers "starting" at once and nothing
  * queued is delivered; once connected, it answers ok and the queue goes out. Slack's events wait for Bolt's
  * start: until then Slack is asked to retry.
@@ -18,6 +18,7 @@ import { FakeDiscord } from '../discord/fake-discord.js';
 import { IDS, TOKEN, textOfMessage } from '../discord/world.js';
 import { FakeSlack } from '../slack/fake-slack.js';
 import { BOT_TOKEN, fixture, SIGNING_SECRET, sign } from '../slack/world.js';
+import { TestClock } from '../support/test-clock.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -67,7 +68,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** What /healthz adds about the replica (issue 17): one process on SQLite holds the Discord gateway if any. */
+/** What /healthz adds about the replica: one process on SQLite holds the Discord gateway if any. */
 const replica = (gateway: 'holder' | 'none') => ({ replica: expect.any(String), store: 'sqlite', gateway });
 
 const health = async (port: number) => {
@@ -89,7 +90,8 @@ it('answers /healthz "starting" while the Discord gateway is slow, and delivers 
 
   // A notice left queued by an earlier run: the outbox must not send it before the bot is up.
   const secret = randomBytes(32);
-  const seed = openStore({ path: join(dir, 'reelbot.sqlite'), secretKey: secret });
+  const clock = new TestClock();
+  const seed = openStore({ path: join(dir, 'reelbot.sqlite'), secretKey: secret, clock });
   await seed.transaction(
     async () =>
       await postToChannel(seed, {
@@ -101,16 +103,19 @@ it('answers /healthz "starting" while the Discord gateway is slow, and delivers 
   await seed.close();
 
   const port = await freePort();
-  const starting = startApp({
-    REELBOT_DATA_DIR: dir,
-    REELBOT_SECRET_KEY: secret.toString('base64'),
-    PORT: String(port),
-    LOG_LEVEL: 'silent',
-    DISCORD_TOKEN: TOKEN,
-    DISCORD_APPLICATION_ID: IDS.app,
-    DISCORD_API_URL: `${proxy.url}/api`,
-    DISCORD_GUILD_ID: IDS.guild,
-  });
+  const starting = startApp(
+    {
+      REELBOT_DATA_DIR: dir,
+      REELBOT_SECRET_KEY: secret.toString('base64'),
+      PORT: String(port),
+      LOG_LEVEL: 'silent',
+      DISCORD_TOKEN: TOKEN,
+      DISCORD_APPLICATION_ID: IDS.app,
+      DISCORD_API_URL: `${proxy.url}/api`,
+      DISCORD_GUILD_ID: IDS.guild,
+    },
+    { clock },
+  );
   let app: RunningApp | undefined;
   cleanups.push(async () => {
     proxy.release();
@@ -124,9 +129,9 @@ it('answers /healthz "starting" while the Discord gateway is slow, and delivers 
     body: { ok: false, status: 'starting', ...replica('holder') },
   });
   const answeredInMs = Date.now() - began;
-  // Give a started outbox every chance to run: it passes every 500 ms. startApp runs on the system clock.
-  // real-time-ok: a negative check on the real app until startApp takes a clock (left for src/main.ts)
-  await new Promise((resolve) => setTimeout(resolve, 700));
+  // A started outbox or poller arms its ticker on the app's clock as it starts, and delivers at once: no
+  // timer is armed, so neither has started and the notice is still queued.
+  expect(clock.pending()).toEqual([]);
   expect(fake.channelMessages()).toEqual([]);
   expect(fake.identifies).toHaveLength(0);
 

@@ -1,7 +1,7 @@
 /**
- * `/healthz` and `/metrics` (issue 14): on loopback they answer only requests addressed to a loopback name
+ * `/healthz` and `/metrics`: on loopback they answer only requests addressed to a loopback name
  * (DNS rebinding); bound beyond loopback, `/metrics` needs the METRICS_TOKEN bearer and `/healthz` stays open
- * for load balancers; a set METRICS_TOKEN is required on loopback too (issue 26: a local proxy may rewrite Host).
+ * for load balancers; a set METRICS_TOKEN is required on loopback too (a local proxy may rewrite Host).
  * A real server on 127.0.0.1, requests with chosen Host headers.
  */
 import { request } from 'node:http';

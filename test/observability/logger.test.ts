@@ -37,7 +37,7 @@ it('leaves short values alone (they would mangle ordinary words) and still masks
   expect(maskSecrets('key fl_live_0123456789abcdef here')).not.toContain('0123456789abcdef');
 });
 
-it('masks a value only in the log lines written while its own work runs (issue 26)', async () => {
+it('masks a value only in the log lines written while its own work runs', async () => {
   const typed = 'Nk3pW8rT2vXq6LmZ9bYc';
   const { logger, lines } = capture();
   await logMask.within(typed, async () => {

@@ -5,7 +5,7 @@
  * `test-output/playground/` for a human look.
  *
  * Then the demo itself (`startApp` as `npm start` runs it: embedded simulator, real core, poller) with its two
- * channels: one living card per video (issue 16), shown in #general and #review, a pick in one seen in both.
+ * channels: one living card per video, shown in #general and #review, a pick in one seen in both.
  * Its screenshots land in `test-output/playground/` too; `DOC_SCREENSHOTS=1` also writes them over
  * `docs/screenshots/playground-living-card-*.png` (the README's), so a plain test run leaves docs alone.
  */
@@ -311,7 +311,7 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     expect(problems).toEqual([]);
   });
 
-  it('follows a card growing at the bottom, unless the member scrolled up (issue 27)', {
+  it('follows a card growing at the bottom, unless the member scrolled up', {
     timeout: 60_000,
   }, async () => {
     problems.length = 0;
@@ -541,7 +541,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the demo in a browser: one living card i
 });
 
 /**
- * The demo's live card as a newcomer sees it (issue 27), with `npm start`'s defaults (the default model, the
+ * The demo's live card as a newcomer sees it, with `npm start`'s defaults (the default model, the
  * simulator's default speed) on both simulator profiles: the bar moves several times before the thumbnails,
  * the card's headline says where the video is after each step, and the rendered clip plays in the card.
  * Screenshots land in `test-output/playground/demo-<profile>-*.png`.

@@ -8,10 +8,10 @@ import { createPlaygroundAdapter, type PlaygroundAdapter } from '../../adapters/
 import type { ActionInput, Bot, FormSubmission } from '../../src/core/dispatch/bot.js';
 import type { RequestInfo } from '../../src/core/dispatch/context.js';
 import type { CommandSpec } from '../../src/core/parse/command-spec.js';
-import type { Clock, Logger } from '../../src/core/ports/index.js';
+import type { Logger } from '../../src/core/ports/index.js';
 import type { Card, Response } from '../../src/core/text/cards.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
-import { untilAborted } from '../support/test-clock.js';
+import { TestClock } from '../support/test-clock.js';
 
 export const silentLogger: Logger = {
   debug: () => {},
@@ -19,18 +19,6 @@ export const silentLogger: Logger = {
   warn: () => {},
   error: () => {},
   child: () => silentLogger,
-};
-
-export const fixedClock = (start = Date.UTC(2026, 4, 4, 9, 30)): Clock & { advance(ms: number): void } => {
-  let now = start;
-  return {
-    now: () => now,
-    sleep: async () => {},
-    timer: untilAborted,
-    advance: (ms) => {
-      now += ms;
-    },
-  };
 };
 
 const spec = (name: string, summary: string): CommandSpec => ({
@@ -279,11 +267,11 @@ export async function startPlayground(options: { channels?: string[] } = {}): Pr
   http: HttpServer;
   adapter: PlaygroundAdapter;
   url: string;
-  clock: ReturnType<typeof fixedClock>;
+  clock: TestClock;
   close(): Promise<void>;
 }> {
   const bot = createFakeBot();
-  const clock = fixedClock();
+  const clock = new TestClock(Date.UTC(2026, 4, 4, 9, 30));
   const http = createHttpServer({
     logger: silentLogger,
     health: () => true,

@@ -1,5 +1,5 @@
 /**
- * Full-length text in from the playground (issue 19), in a real headless Chromium against the app as
+ * Full-length text in from the playground, in a real headless Chromium against the app as
  * `npm start` runs it (real core, poller, store) and a simulator on 127.0.0.1, on both profiles: the create
  * form's file input is read in the browser and its text submitted; an 8,000-character script reaches the
  * simulator whole (read back through its API), and a file of another type or too long is refused on its input

@@ -1,5 +1,5 @@
 /**
- * Claims that hold across replicas whose clocks disagree or that stall (issue 28): on PostgreSQL the outbox's
+ * Claims that hold across replicas whose clocks disagree or that stall: on PostgreSQL the outbox's
  * and the watches' leases are timed by the database's clock, not the claiming replica's, and every claim
  * carries a fencing token, so a replica whose clock runs a minute ahead never takes a row another replica is
  * still sending, and a sender that stalled past its lease gives the row up instead of posting it.

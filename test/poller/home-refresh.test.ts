@@ -10,13 +10,14 @@ import { editCard, postCard } from '../../src/core/live/live-card.js';
 import { ChatDeliveryError, type UserAddress } from '../../src/core/ports/index.js';
 import { DEFAULT_HOME_REFRESH_DELAY_MS, OutboxSender } from '../../src/poller/outbox-sender.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
-import { CONV, card, FakeChatSender, ManualClock, recordingLogger, STORES } from './support.js';
+import { TestClock } from '../support/test-clock.js';
+import { CONV, card, FakeChatSender, recordingLogger, STORES, T0 } from './support.js';
 
 const ALICE = 'slack:T1:UALICE';
 const BOB = 'slack:T1:UBOB';
 const CAROL = 'slack:T2:UCAROL';
 
-let clock: ManualClock;
+let clock: TestClock;
 let store: SqliteStore;
 let opened: ReturnType<(typeof STORES)[number]['open']>;
 
@@ -37,7 +38,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
   let slack: HomeSender;
   let sender: OutboxSender;
   beforeEach(async () => {
-    clock = new ManualClock();
+    clock = new TestClock(T0);
     opened = fixture.open(clock);
     store = opened.store;
     slack = new HomeSender('slack', clock);

@@ -1,5 +1,5 @@
 /**
- * Pollers sharing one database (replicas, issue 17) lease the watches they check: each due watch is checked by
+ * Pollers sharing one database (replicas) lease the watches they check: each due watch is checked by
  * exactly one of them; a poller that dies mid-check leaves its watches to the others once the lease lapses,
  * and its late result is dropped rather than committed twice. On SQLite (two pollers on one process's store)
  * and on a real PostgreSQL server (two stores on one database, as two replicas open it).
@@ -12,15 +12,16 @@ import { Poller } from '../../src/poller/poller.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { TestClock } from '../support/test-clock.js';
 import {
   ALICE,
   CONV,
   deferred,
-  ManualClock,
   newSecretKey,
   processing,
   recordingLogger,
   scriptedApi,
+  T0,
   tempDir,
 } from './support.js';
 
@@ -40,7 +41,7 @@ afterEach(async () => {
 });
 
 /** Two stores on one database, as two replicas (or two processes on one SQLite file) open it. */
-const BACKENDS: { name: string; open(clock: ManualClock): Promise<[Store, Store]> }[] = [
+const BACKENDS: { name: string; open(clock: TestClock): Promise<[Store, Store]> }[] = [
   {
     // One process holds a SQLite file (its data directory is locked), so both pollers share its connection.
     name: 'SQLite file',
@@ -88,7 +89,7 @@ function countingWatcher(name: string, log: { checks: string[]; applied: string[
   } satisfies Watcher;
 }
 
-function pollerOn(store: Store, clock: ManualClock, holder: string, watcher: Watcher): Poller {
+function pollerOn(store: Store, clock: TestClock, holder: string, watcher: Watcher): Poller {
   const { api } = scriptedApi((id) => processing(id, 10));
   return new Poller({
     store,
@@ -103,7 +104,7 @@ function pollerOn(store: Store, clock: ManualClock, holder: string, watcher: Wat
   });
 }
 
-async function addWatches(store: Store, clock: ManualClock, n: number): Promise<Watch[]> {
+async function addWatches(store: Store, clock: TestClock, n: number): Promise<Watch[]> {
   const watches: Watch[] = [];
   for (let i = 0; i < n; i++) {
     watches.push(
@@ -124,7 +125,7 @@ async function addWatches(store: Store, clock: ManualClock, n: number): Promise<
 
 describe.each(BACKENDS)('watch leases ($name)', (backend) => {
   it('two pollers passing at once check each due watch exactly once between them', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock(T0);
     const [a, b] = await backend.open(clock);
     const log = { checks: [] as string[], applied: [] as string[] };
     const watches = await addWatches(a, clock, 40);
@@ -149,7 +150,7 @@ describe.each(BACKENDS)('watch leases ($name)', (backend) => {
   });
 
   it('a poller that dies mid-check leaves its watches to another once the lease lapses; its late result is dropped', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock(T0);
     const [a, b] = await backend.open(clock);
     const log = { checks: [] as string[], applied: [] as string[] };
     const [watch] = await addWatches(a, clock, 1);
@@ -174,7 +175,7 @@ describe.each(BACKENDS)('watch leases ($name)', (backend) => {
   });
 
   it('a poller stopping gives its leased watches back at once', async () => {
-    const clock = new ManualClock();
+    const clock = new TestClock(T0);
     const [a, b] = await backend.open(clock);
     const log = { checks: [] as string[], applied: [] as string[] };
     await addWatches(a, clock, 1);

@@ -1,8 +1,8 @@
 /**
- * A poller pass while another connection holds the database's write lock (issue 14): the pass neither
+ * A poller pass while another connection holds the database's write lock: the pass neither
  * throws nor records a failed look; the spell is logged once as a warning; the other checks of the pass do
  * not each block the loop on the lock; the next pass after the release commits as usual. A lock already
- * held when the pass starts stops it at the lease (issue 17): nothing is checked that could not be committed.
+ * held when the pass starts stops it at the lease: nothing is checked that could not be committed.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,25 +12,26 @@ import type { Watch } from '../../src/core/ports/index.js';
 import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
 import { Poller } from '../../src/poller/poller.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { TestClock } from '../support/test-clock.js';
 import {
   ALICE,
   CONV,
-  ManualClock,
   newSecretKey,
   processing,
   recordingLogger,
   scriptedApi,
+  T0,
   tempDir,
 } from './support.js';
 
 describe('Poller: a locked database', () => {
-  let clock: ManualClock;
+  let clock: TestClock;
   let store: SqliteStore;
   let path: string;
   let cleanup: () => void;
 
   beforeEach(() => {
-    clock = new ManualClock();
+    clock = new TestClock(T0);
     const dir = tempDir();
     cleanup = dir.cleanup;
     path = join(dir.dir, 'reelbot.db');

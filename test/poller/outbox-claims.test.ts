@@ -1,6 +1,6 @@
 /**
  * Two outbox senders on one database (two processes on one data directory, or replicas sharing a database)
- * deliver every row once: each claims a row just before sending it (issue 14). Real SQLite, one file, two
+ * deliver every row once: each claims a row just before sending it. Real SQLite, one file, two
  * connections, as two processes would have.
  */
 import { join } from 'node:path';
@@ -9,27 +9,20 @@ import { editCard, notifyUser, postCard, replyToCard } from '../../src/core/live
 import type { ChatSender, MessageAddress } from '../../src/core/ports/index.js';
 import { DEFAULT_LEASE_MS, OutboxSender } from '../../src/poller/outbox-sender.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import {
-  ALICE,
-  card,
-  FakeChatSender,
-  ManualClock,
-  newSecretKey,
-  recordingLogger,
-  tempDir,
-} from './support.js';
+import { TestClock } from '../support/test-clock.js';
+import { ALICE, card, FakeChatSender, newSecretKey, recordingLogger, T0, tempDir } from './support.js';
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-let clock: ManualClock;
+let clock: TestClock;
 let first: SqliteStore;
 let second: SqliteStore;
 
 beforeEach(() => {
-  clock = new ManualClock();
+  clock = new TestClock(T0);
   const { dir, cleanup } = tempDir();
   cleanups.push(cleanup);
   const path = join(dir, 'reelbot.sqlite');

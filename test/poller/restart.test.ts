@@ -10,17 +10,18 @@ import { systemClock } from '../../src/core/time/system-clock.js';
 import { OutboxSender } from '../../src/poller/outbox-sender.js';
 import { Poller } from '../../src/poller/poller.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { TestClock } from '../support/test-clock.js';
 import { progressWatcher } from './fixtures/progress-watcher.js';
 import {
   ALICE,
   CONV,
   completed,
   FakeChatSender,
-  ManualClock,
   newSecretKey,
   processing,
   recordingLogger,
   scriptedApi,
+  T0,
   tempDir,
 } from './support.js';
 
@@ -57,7 +58,7 @@ async function startJob(store: SqliteStore, now: number): Promise<string> {
   });
 }
 
-function poller(store: SqliteStore, clock: ManualClock, done: boolean): Poller {
+function poller(store: SqliteStore, clock: TestClock, done: boolean): Poller {
   const { api } = scriptedApi((id) => (done ? completed(id) : processing(id, 50)));
   return new Poller({
     store,
@@ -77,7 +78,7 @@ describe('restart', () => {
     cleanups.push(cleanup);
     const path = join(dir, 'reelbot.db');
     const secretKey = newSecretKey();
-    const clock = new ManualClock();
+    const clock = new TestClock(T0);
     const chat = new FakeChatSender('slack', clock);
 
     const first = fileStore(path, secretKey, clock);
@@ -122,7 +123,7 @@ describe('restart', () => {
     cleanups.push(cleanup);
     const path = join(dir, 'reelbot.db');
     const secretKey = newSecretKey();
-    const clock = new ManualClock();
+    const clock = new TestClock(T0);
     const chat = new FakeChatSender('slack', clock);
 
     const first = fileStore(path, secretKey, clock);
@@ -195,7 +196,7 @@ describe('restart', () => {
     expect(before.status).toBe('active');
     await setup.close();
 
-    const clock = new ManualClock(Date.now() + HOUR);
+    const clock = new TestClock(Date.now() + HOUR);
     const store = fileStore(path, secretKey, clock);
     const chat = new FakeChatSender('slack', clock);
     const p = poller(store, clock, true);

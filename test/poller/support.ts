@@ -1,4 +1,4 @@
-/** Fakes shared by the poller and outbox tests: a manual clock, a recording chat sender, a scripted API. */
+/** Fakes shared by the poller and outbox tests: a recording chat sender, a recording logger, a scripted API. */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,24 +16,10 @@ import {
 import type { Card } from '../../src/core/text/cards.js';
 import type { CallOptions, VideoApi, VideoStatus } from '../../src/core/video-api/video-api.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import { untilAborted } from '../support/test-clock.js';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 export const CONV = 'slack:T1:C1';
 export const ALICE = 'slack:T1:U1';
-
-/** A clock the test moves by hand; `sleep` never waits. */
-export class ManualClock implements Clock {
-  constructor(public current = T0) {}
-  now(): number {
-    return this.current;
-  }
-  advance(ms: number): void {
-    this.current += ms;
-  }
-  async sleep(): Promise<void> {}
-  timer = untilAborted;
-}
 
 export interface LogLine {
   level: 'debug' | 'info' | 'warn' | 'error';

@@ -1,5 +1,5 @@
 /**
- * `/healthz` says which replica answers, on which store, and its part in the Discord gateway (issue 17):
+ * `/healthz` says which replica answers, on which store, and its part in the Discord gateway:
  * `none` without a gateway (no Discord, or Discord over HTTP interactions, which every replica serves and which
  * takes no lease), `holder` for the one process on SQLite. `/metrics` carries the gateway gauge and the lease
  * counters from the start. (Two replicas contending: gateway-lease.test.ts.)

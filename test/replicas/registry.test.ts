@@ -12,8 +12,8 @@ import { PostgresReplicaRegistry } from '../../src/replicas/postgres-registry.js
 import { SingleReplica } from '../../src/replicas/registry.js';
 import { nextShare } from '../../src/replicas/share-rule.js';
 import { migratePostgres } from '../../src/store/postgres/migrations.js';
-import { FakeClock } from '../api/fake-clock.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { TestClock } from '../support/test-clock.js';
 
 const silent: Logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 const HEARTBEAT = 2_000;
@@ -41,7 +41,7 @@ async function database(): Promise<pg.Pool> {
 }
 
 /** A replica whose use of its limits the test sets (`peak`). */
-function replica(pool: pg.Pool, clock: FakeClock, id: string) {
+function replica(pool: pg.Pool, clock: TestClock, id: string) {
   const state = { peak: 0 };
   const registry = new PostgresReplicaRegistry({
     pool,
@@ -65,7 +65,7 @@ const rows = async (pool: pg.Pool) =>
 describe('the replica registry on PostgreSQL', () => {
   it('counts the live replicas, itself included, and tells when the count changes', async () => {
     const pool = await database();
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     const a = replica(pool, clock, 'a');
     const b = replica(pool, clock, 'b');
     const c = replica(pool, clock, 'c');
@@ -85,34 +85,34 @@ describe('the replica registry on PostgreSQL', () => {
 
   it('forgets a replica that stops heartbeating after the timeout, not before', async () => {
     const pool = await database();
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     const a = replica(pool, clock, 'a');
     const dead = replica(pool, clock, 'dead');
     await dead.tick();
     await a.tick();
     expect(a.liveCount()).toBe(2);
-    await clock.advance(TIMEOUT - 1);
+    await clock.pass(TIMEOUT - 1);
     await a.tick();
     expect(a.liveCount()).toBe(2);
-    await clock.advance(1);
+    await clock.pass(1);
     await a.tick();
     expect(a.liveCount()).toBe(1);
     // Its row stays while its calls may still be in the service's windows, then goes.
     expect((await rows(pool)).map((r) => r.id)).toEqual(['a', 'dead']);
-    await clock.advance(RETAIN);
+    await clock.pass(RETAIN);
     await a.tick();
     expect((await rows(pool)).map((r) => r.id)).toEqual(['a']);
   });
 
   it('a replica that cannot renew its row for the timeout stops sending (share 0) until it renews', async () => {
     const pool = await database();
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     const a = replica(pool, clock, 'a');
     await a.tick();
     expect(a.share()).toBe(1);
-    await clock.advance(TIMEOUT - 1);
+    await clock.pass(TIMEOUT - 1);
     expect(a.share()).toBe(1);
-    await clock.advance(1);
+    await clock.pass(1);
     expect(a.share()).toBe(0);
     await a.tick();
     expect(a.share()).toBe(1);
@@ -120,7 +120,7 @@ describe('the replica registry on PostgreSQL', () => {
 
   it('on a clean stop an idle replica’s row goes at once, and its share is 0 from the start of stop()', async () => {
     const pool = await database();
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     const a = replica(pool, clock, 'a');
     const b = replica(pool, clock, 'b');
     await a.tick();
@@ -134,7 +134,7 @@ describe('the replica registry on PostgreSQL', () => {
 
   it('a replica stopping with calls in its windows leaves its row (left_at, bound) for the window', async () => {
     const pool = await database();
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     const a = replica(pool, clock, 'a');
     const b = replica(pool, clock, 'b');
     await a.tick();
@@ -160,7 +160,7 @@ describe('the replica registry on PostgreSQL', () => {
 describe('shares', () => {
   it('lowers at once when a replica joins; rises only a window after one left', async () => {
     const pool = await database();
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     const a = replica(pool, clock, 'a');
     const b = replica(pool, clock, 'b');
     await a.tick();
@@ -176,18 +176,18 @@ describe('shares', () => {
     await a.tick();
     await a.stop();
     for (const step of [HEARTBEAT, RETAIN - HEARTBEAT - 1]) {
-      await clock.advance(step);
+      await clock.pass(step);
       await b.tick();
       expect(b.share()).toBe(0.5); // a's calls may still be in the windows
     }
-    await clock.advance(1);
+    await clock.pass(1);
     await b.tick();
     expect(b.share()).toBe(1);
   });
 
   it('a dead replica counts for the timeout plus the window before the others rise', async () => {
     const pool = await database();
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     const a = replica(pool, clock, 'a');
     const dead = replica(pool, clock, 'dead');
     await a.tick();
@@ -195,17 +195,17 @@ describe('shares', () => {
     await a.tick();
     await dead.tick();
     expect([a.share(), dead.share()]).toEqual([0.5, 0.5]);
-    await clock.advance(TIMEOUT + RETAIN - 1);
+    await clock.pass(TIMEOUT + RETAIN - 1);
     await a.tick();
     expect([a.liveCount(), a.share()]).toEqual([1, 0.5]);
-    await clock.advance(1);
+    await clock.pass(1);
     await a.tick();
     expect(a.share()).toBe(1);
   });
 
   it('a joiner waits while the others’ calls under their old share are in the window', async () => {
     const pool = await database();
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     const a = replica(pool, clock, 'a');
     const b = replica(pool, clock, 'b');
     const c = replica(pool, clock, 'c');
@@ -235,7 +235,7 @@ describe('shares', () => {
 
   it('replicas joining together never hold more than the whole between them', async () => {
     const pool = await database();
-    const clock = new FakeClock();
+    const clock = new TestClock({ sleep: 'waits' });
     const all = ['a', 'b', 'c', 'd'].map((id) => replica(pool, clock, id));
     for (let round = 0; round < 4; round++) {
       await Promise.all(all.map((r) => r.tick()));

@@ -1,5 +1,5 @@
 /**
- * Three replicas on one PostgreSQL database (issue 17, DESIGN §9). Each replica is a child process started as
+ * Three replicas on one PostgreSQL database (DESIGN §9). Each replica is a child process started as
  * `npm start` starts it, with the same DATABASE_URL and secret key and its own port; the fake Slack, the fake
  * Discord (REST and gateway), the simulator and PostgreSQL live in this process (./support/cluster.ts). Fifty
  * members each run create → render → schedule over Slack, their requests spread round-robin over the replicas
@@ -15,7 +15,7 @@
  *
  * A second cluster serves Discord over HTTP interactions (./support/discord-front-door.ts, round-robin): the
  * pages of a paged form land on three replicas and the series is created with every value; the time-zone
- * question asked on one replica is answered on the next, which saves the zone and runs the command (issue 28).
+ * question asked on one replica is answered on the next, which saves the zone and runs the command.
  */
 import { describe, expect, it } from 'vitest';
 import { EFFECT_GRACE_MS } from '../../src/core/effects/remote-effect.js';

@@ -1,5 +1,5 @@
 /**
- * The media the simulator serves (issue 27): a finished render (and the real profile's preview) is a real,
+ * The media the simulator serves: a finished render (and the real profile's preview) is a real,
  * playable clip, served as a player reads it: `video/mp4`, whole or by byte ranges.
  */
 import { afterEach, describe, expect, it } from 'vitest';

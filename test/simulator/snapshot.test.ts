@@ -1,5 +1,5 @@
 /**
- * A simulator continued from a saved state (issue 27: the demo remembers): the records come back, the jobs
+ * A simulator continued from a saved state (the demo remembers): the records come back, the jobs
  * still running in them go on, and the team keeps its key.
  */
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Inbound bodies are bounded before Bolt reads them (issue 14): Bolt buffers a whole body before it checks
+ * Inbound bodies are bounded before Bolt reads them: Bolt buffers a whole body before it checks
  * the signature, so an unsigned 400 MB POST would sit in memory. Through the real Bolt app on the shared
  * server: 413 past 1 MiB, counted for a chunked body, refused at once for a declared size; signed requests
  * under the cap are served as before.

@@ -1,5 +1,5 @@
 /**
- * `/reel create` on Slack with the short form (issue 27), through the REAL Bolt app against the fake Slack, the
+ * `/reel create` on Slack with the short form, through the REAL Bolt app against the fake Slack, the
  * real core and the simulator, on both profiles: the form asks only the common inputs (no name, master style
  * or negative prompt); its submission answers the private cost card; the card's "More options" opens a small
  * modal, whose submission replaces that same private card (through the click's response_url) with the

@@ -216,7 +216,7 @@ describe.each(['spec', 'real'] as const)('App Home actions on the %s profile', (
     expect(await subscribed()).toBe(0);
   });
 
-  it('shows a channel’s subscriptions only to its members or admins, and only they may stop them (issue 26)', async () => {
+  it('shows a channel’s subscriptions only to its members or admins, and only they may stop them', async () => {
     // C0SECRET: a private channel alice alone is in; C0HIDDEN: one the bot cannot read the members of.
     w.fake.channelMembers.set('C0SECRET', [ALICE]);
     w.fake.channelMembers.set('C0HIDDEN', 'hidden');

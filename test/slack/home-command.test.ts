@@ -1,5 +1,5 @@
 /**
- * `/reel home` through REAL Bolt with signed requests against the fake Slack (issue 18): the dashboard cards
+ * `/reel home` through REAL Bolt with signed requests against the fake Slack: the dashboard cards
  * of the App Home answered privately in one ephemeral message (dividers between cards, valid Block Kit within
  * 50 blocks), ending with a pointer to the Home tab. Nothing is posted in the channel.
  */

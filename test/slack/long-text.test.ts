@@ -1,5 +1,5 @@
 /**
- * Full-length text in from Slack (issue 19), through the REAL Bolt app against the fake Slack, the real core
+ * Full-length text in from Slack, through the REAL Bolt app against the fake Slack, the real core
  * and the simulator, on both profiles. Slack's text inputs stop at 3,000 characters, scripts go to 10,000:
  * - the create form offers a `file_input` (downloaded from `url_private` with the bot token) and the script
  *   split over "Script (part 1…4)" inputs, joined in order;
@@ -208,7 +208,7 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(w.fake.responsesTo(sent.responseUrl)).toEqual([]);
   });
 
-  it('refuses a huge shared file of unknown size without downloading it whole (issue 26)', async () => {
+  it('refuses a huge shared file of unknown size without downloading it whole', async () => {
     // 64 MiB against a 10,000-character script: refused on its Content-Length, or mid-stream without one.
     for (const declareLength of [true, false]) {
       const body = largeBody(64 * 1024 * 1024, declareLength);

@@ -1,5 +1,5 @@
 /**
- * Issue 19 through the real Bolt app: advanced flags typed in `/reel …` reach the API. A `series create` with
+ * Every parameter within reach, through the real Bolt app: advanced flags typed in `/reel …` reach the API. A `series create` with
  * the layout, background and thumbnail settings, confirmed with a click, lands in the simulator's POST
  * /series body; a bad layout is answered in the reply and sends nothing. Both simulator profiles.
  */

@@ -1,5 +1,5 @@
 /**
- * Scheduling again through Slack (issue 26): the real Bolt app over signed HTTP, the question's buttons as
+ * Scheduling again through Slack: the real Bolt app over signed HTTP, the question's buttons as
  * block_actions, the answers read back from the Block Kit the fake Web API recorded, the service's calendar
  * read at the simulator. Both simulator profiles.
  */

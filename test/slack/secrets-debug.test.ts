@@ -1,5 +1,5 @@
 /**
- * No key reaches the log, even at LOG_LEVEL=debug (issue 14): Bolt and the Web API client log whole payloads at
+ * No key reaches the log, even at LOG_LEVEL=debug: Bolt and the Web API client log whole payloads at
  * debug — a `link` form's submission carries the key being linked. Through the real Bolt app in HTTP mode and
  * in Socket Mode, with a key shaped unlike `fl_live_…` (a real service's keys need not match any pattern): the
  * SDKs are capped at info and every key a client was built for is masked verbatim.

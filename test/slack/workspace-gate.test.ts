@@ -1,5 +1,5 @@
 /**
- * The shared key's scope on Slack (issue 13): through the real Bolt app, a signed request from a workspace
+ * The shared key's scope on Slack: through the real Bolt app, a signed request from a workspace
  * not in REELBOT_WORKSPACES gets one private sentence from the first middleware; no listener, no core, no
  * video API call. The team's own workspace is served as before.
  */

@@ -1,4 +1,4 @@
-/** The data directory and the database files are private to the bot's user (issue 14): 0700 and 0600. */
+/** The data directory and the database files are private to the bot's user: 0700 and 0600. */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';

@@ -3,28 +3,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Clock, Logger, NewWatch, OutboxOp, Store } from '../../src/core/ports/index.js';
+import type { Logger, NewWatch, OutboxOp, Store } from '../../src/core/ports/index.js';
 import type { Card } from '../../src/core/text/cards.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { startPostgres, type TestPostgres, withClient } from '../support/postgres.js';
-import { untilAborted } from '../support/test-clock.js';
+import type { TestClock } from '../support/test-clock.js';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 export const HOUR = 3600_000;
-
-/** A clock the test moves by hand. */
-export class FakeClock implements Clock {
-  constructor(public current = T0) {}
-  now(): number {
-    return this.current;
-  }
-  advance(ms: number): void {
-    this.current += ms;
-  }
-  async sleep(): Promise<void> {}
-  timer = untilAborted;
-}
 
 export interface LogLine {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -71,7 +58,7 @@ export interface StoreFixture {
   setup?(): Promise<void>;
   /** After them (afterAll). */
   teardown?(): Promise<void>;
-  open(clock: FakeClock): Promise<OpenedStore>;
+  open(clock: TestClock): Promise<OpenedStore>;
 }
 
 /** The plan of `sql` on a better-sqlite3 connection (SQLite internals, reached only by this helper). */

@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { StoredKeyUnreadableError } from '../../src/core/ports/index.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
-import { FakeClock, newSecretKey, recordingLogger, tempDir } from './helpers.js';
+import { TestClock } from '../support/test-clock.js';
+import { newSecretKey, recordingLogger, T0, tempDir } from './helpers.js';
 
 const ALICE = 'slack:T1:U1';
 const MALLORY = 'slack:T1:U666';
@@ -23,7 +24,7 @@ describe('linked key secrecy', () => {
     ({ dir, cleanup } = tempDir());
     path = join(dir, 'reelbot.db');
     secretKey = newSecretKey();
-    store = openStore({ path, secretKey, clock: new FakeClock() });
+    store = openStore({ path, secretKey, clock: new TestClock(T0) });
   });
   afterEach(async () => {
     await store.close();
@@ -59,7 +60,7 @@ describe('linked key secrecy', () => {
     raw.close();
     expectNoPlaintext();
 
-    store = openStore({ path, secretKey, clock: new FakeClock() });
+    store = openStore({ path, secretKey, clock: new TestClock(T0) });
     expect((await store.keys.get(ALICE))?.apiKey).toBe(API_KEY);
   });
 
@@ -141,7 +142,7 @@ describe('linked key secrecy', () => {
     await store.keys.put(ALICE, LINK);
     await store.close();
     const logger = recordingLogger();
-    store = openStore({ path, secretKey: newSecretKey(), clock: new FakeClock(), logger });
+    store = openStore({ path, secretKey: newSecretKey(), clock: new TestClock(T0), logger });
 
     const errors = logger.lines.filter((line) => line.level === 'error');
     expect(errors).toHaveLength(1);
@@ -153,14 +154,14 @@ describe('linked key secrecy', () => {
     expect((await store.keys.get(ALICE))?.apiKey).toBe(API_KEY);
     await store.close();
     logger.lines.length = 0;
-    store = openStore({ path, secretKey: newSecretKey(), clock: new FakeClock(), logger });
+    store = openStore({ path, secretKey: newSecretKey(), clock: new TestClock(T0), logger });
     expect(logger.lines.filter((line) => line.level === 'error')).toHaveLength(1);
   });
 
   it('never logs the key', async () => {
     await store.close();
     const logger = recordingLogger();
-    store = openStore({ path, secretKey, clock: new FakeClock(), logger });
+    store = openStore({ path, secretKey, clock: new TestClock(T0), logger });
     await store.keys.put(ALICE, LINK);
     await store.keys.get(ALICE);
     expect(JSON.stringify(logger.lines)).not.toContain('SECRET123');
@@ -172,7 +173,7 @@ describe('linked key secrecy', () => {
     expectNoPlaintext();
     expect(await store.interactions.get('discord:asked:x')).toEqual(asked);
     await store.close();
-    store = openStore({ path, secretKey: newSecretKey(), clock: new FakeClock() });
+    store = openStore({ path, secretKey: newSecretKey(), clock: new TestClock(T0) });
     expect(await store.interactions.take('discord:asked:x')).toBeUndefined();
   });
 });

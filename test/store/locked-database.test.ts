@@ -1,6 +1,6 @@
 /**
  * A database locked by another connection (an operator's shell, a backup tool, a second instance) never
- * freezes the bot (issue 14): the store waits only its short busy timeout, the dispatcher runs the command
+ * freezes the bot: the store waits only its short busy timeout, the dispatcher runs the command
  * again after an asynchronous pause, and the event loop is never held for more than ~250 ms meanwhile.
  *
  * Time: the lock is a real file lock released by a real timer, and the stall is measured on the real event

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { seal, secretKeyFingerprint } from '../../src/store/crypto.js';
 import { MIGRATIONS, migrate, SCHEMA_VERSION, SchemaTooNewError } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/sqlite-store.js';
-import { FakeClock, newSecretKey, recordingLogger, tempDir } from './helpers.js';
+import { TestClock } from '../support/test-clock.js';
+import { newSecretKey, recordingLogger, T0, tempDir } from './helpers.js';
 
 describe('migrations and opening', () => {
   let dir: string;
@@ -29,7 +30,7 @@ describe('migrations and opening', () => {
 
   it('creates the schema once, then re-opens cleanly with the data intact', async () => {
     const logger = recordingLogger();
-    const store = openStore({ path, secretKey, clock: new FakeClock(), logger });
+    const store = openStore({ path, secretKey, clock: new TestClock(T0), logger });
     expect(logger.lines.filter((l) => l.msg === 'store migration applied')).toHaveLength(SCHEMA_VERSION);
     // One line at the default level, whatever the number of steps.
     expect(logger.lines.filter((l) => l.level === 'info')).toEqual([
@@ -44,7 +45,7 @@ describe('migrations and opening', () => {
     await store.close();
 
     logger.lines.length = 0;
-    const reopened = openStore({ path, secretKey, clock: new FakeClock(), logger });
+    const reopened = openStore({ path, secretKey, clock: new TestClock(T0), logger });
     expect(logger.lines.filter((l) => l.msg?.startsWith('store migrat'))).toEqual([]);
     expect(await reopened.users.getTimeZone('slack:T1:U1')).toBe('Europe/Berlin');
     expect(await reopened.outbox.enqueue('slack', { op: 'update-card', cardKey: 'c' }, 'k')).toBe(false);
@@ -176,7 +177,7 @@ describe('migrations and opening', () => {
     old.close();
 
     logger.lines.length = 0;
-    const store = openStore({ path, secretKey, clock: new FakeClock(), logger });
+    const store = openStore({ path, secretKey, clock: new TestClock(T0), logger });
     expect(logger.lines.filter((l) => l.level === 'error')).toEqual([]);
     expect(await store.keys.get(user)).toEqual({
       apiKey: 'sk_live_old',

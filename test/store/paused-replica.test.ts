@@ -1,5 +1,5 @@
 /**
- * A replica paused inside a transaction holds nobody up (issue 28): no lock spans replicas, the server ends
+ * A replica paused inside a transaction holds nobody up: no lock spans replicas, the server ends
  * the paused replica's idle transaction after half the timeout, so another replica's transaction on the very
  * same row finishes within the lock timeout; and the paused replica's commit, once it runs again, is refused
  * by its claim's fencing token because the watch was claimed by another replica meanwhile. A real child

@@ -1,5 +1,5 @@
 /**
- * The leader lease (src/store/postgres/leader-lease.ts, issue 17: one replica holds the Discord gateway)
+ * The leader lease (src/store/postgres/leader-lease.ts: one replica holds the Discord gateway)
  * against a real PostgreSQL server: one leader among contenders starting together, a prompt handover on a
  * clean stop, a takeover after the TTL when the leader dies, a leader cut off from the database stepping down
  * before anyone could take over, and never two leaders at once.

@@ -1,5 +1,5 @@
 /**
- * What only PostgreSQL has to prove (issue 17): several replicas (here two `PostgresStore`s on one database)
+ * What only PostgreSQL has to prove: several replicas (here two `PostgresStore`s on one database)
  * racing on the same rows, where exactly one must win; transactions that conflict and are run again; concurrent
  * transactions of one replica isolated from each other; a workspace purge on a database whose default collation
  * is a language's (ICU en-US), where the address ranges only hold in byte order; the start-up secret key check.
@@ -9,12 +9,12 @@ import { type Store, StoredKeyUnreadableError } from '../../src/core/ports/index
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { MAX_ATTEMPTS, TransactionAbortedError } from '../../src/store/postgres/transactions.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { TestClock } from '../support/test-clock.js';
 import {
   ALICE,
   BOB,
   CHANNEL,
   card,
-  FakeClock,
   HOUR,
   newSecretKey,
   newWatch,
@@ -41,7 +41,7 @@ afterEach(async () => {
 interface Replicas {
   a: PostgresStore;
   b: PostgresStore;
-  clock: FakeClock;
+  clock: TestClock;
   url: string;
   secretKey: Buffer;
 }
@@ -50,13 +50,13 @@ interface Replicas {
 async function replicas(): Promise<Replicas> {
   const url = await server.createDatabase();
   const secretKey = newSecretKey();
-  const clock = new FakeClock();
+  const clock = new TestClock(T0);
   const a = await open(url, secretKey, clock);
   const b = await open(url, secretKey, clock);
   return { a, b, clock, url, secretKey };
 }
 
-async function open(url: string, secretKey: Buffer, clock: FakeClock): Promise<PostgresStore> {
+async function open(url: string, secretKey: Buffer, clock: TestClock): Promise<PostgresStore> {
   // Overlapping transactions: these tests race them on purpose (conflicts, the retry, isolation).
   const store = await openPostgresStore({ url, secretKey, clock, poolSize: 4 });
   opened.push(store);
@@ -203,7 +203,7 @@ describe('transactions', () => {
   it('takes no lock across replicas: 40 read-modify-writes of one row from two replicas all land, conflicts re-run', async () => {
     const url = await server.createDatabase();
     const secretKey = newSecretKey();
-    const clock = new FakeClock();
+    const clock = new TestClock(T0);
     const replicaA = await openPostgresStore({ url, secretKey, clock, poolSize: 4 });
     const replicaB = await openPostgresStore({ url, secretKey, clock, poolSize: 4 });
     opened.push(replicaA, replicaB);

@@ -1,17 +1,18 @@
 /** The `Store` contract (transactions), run against real SQLite (in memory, in a temp file) and a real PostgreSQL. */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/core/ports/index.js';
-import { ALICE, CHANNEL, card, FakeClock, FIXTURES, newWatch, reply } from './helpers.js';
+import { TestClock } from '../support/test-clock.js';
+import { ALICE, CHANNEL, card, FIXTURES, newWatch, reply, T0 } from './helpers.js';
 
 describe.each(FIXTURES)('Store contract: transactions ($name)', (fixture) => {
-  let clock: FakeClock;
+  let clock: TestClock;
   let store: Store;
   let cleanup: () => Promise<void>;
 
   beforeAll(async () => await fixture.setup?.());
   afterAll(async () => await fixture.teardown?.());
   beforeEach(async () => {
-    clock = new FakeClock();
+    clock = new TestClock(T0);
     ({ store, cleanup } = await fixture.open(clock));
   });
   afterEach(async () => await cleanup());

@@ -1,5 +1,5 @@
 /**
- * The store's rule, checked while real flows run (issue 28): a transaction awaits only store calls, never the
+ * The store's rule, checked while real flows run: a transaction awaits only store calls, never the
  * network, because on SQLite it holds the one connection and on PostgreSQL row locks other replicas wait for.
  *
  * `guard.store(store)` runs every `transaction(fn)` (nested ones too) with a marker in `fn`'s async context,

@@ -1,5 +1,5 @@
 /**
- * `home` (issue 18): the dashboard of Slack's App Home, answered privately anywhere as one several-card
+ * `home`: the dashboard of Slack's App Home, answered privately anywhere as one several-card
  * answer; and the time-zone question where the platform does not share members' zones (Discord): a member
  * with none is asked before a command reads times, the choice is saved and the command runs in that zone.
  * Real core, real simulator over HTTP, real SQLite (test/support/harness.ts).

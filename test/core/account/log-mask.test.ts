@@ -1,5 +1,5 @@
 /**
- * The log mask learns a key by value only once the video service accepted it (issue 26): whatever a member
+ * The log mask learns a key by value only once the video service accepted it: whatever a member
  * types into the link form is masked in that request's own log lines and nowhere else, so nobody can erase
  * chosen words from every log by submitting them as a "key"; an unlinked key is forgotten. The real core,
  * the simulator over HTTP, the harness's real logger (its raw lines).

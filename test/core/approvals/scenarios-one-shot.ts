@@ -1,5 +1,5 @@
 /**
- * One-shot cards (issue 26, "Confirm buttons stay live"): a confirmation's click replaces the clicked message
+ * One-shot cards: a confirmation's click replaces the clicked message
  * with the outcome, without its buttons — also when the member looks again — and a later click on the same
  * card (a stale copy) is answered privately "Already done by X at 10:02" and never acts again.
  */

@@ -1,5 +1,5 @@
 /**
- * A remote write whose local commit fails (issue 14): the service took the create, publish, schedule or
+ * A remote write whose local commit fails: the service took the create, publish, schedule or
  * series generate, then the database refused to record it (disk full). The member is told the truth — it may
  * have gone through, pressing again will not charge twice — and the write is finished later, by pressing
  * again or by `reconcileEffects` (the start-up and periodic sweep): card posted, watch started, the service

@@ -12,28 +12,33 @@ import {
   videoOfCardKey,
   videoState,
 } from '../../../src/core/live/projections.js';
-import type { Approval, Clock } from '../../../src/core/ports/index.js';
+import type { Approval } from '../../../src/core/ports/index.js';
 import { forgetWorkspace } from '../../../src/core/workspace/forget-workspace.js';
 import { openStore, type SqliteStore } from '../../../src/store/sqlite-store.js';
-import { untilAborted } from '../../support/test-clock.js';
+import { TestClock } from '../../support/test-clock.js';
 
 const T0 = Date.UTC(2026, 10, 26, 9);
-let now = T0;
+let clock: TestClock;
 let store: SqliteStore;
 beforeEach(() => {
-  now = T0;
-  const clock: Clock = { now: () => now, sleep: async () => {}, timer: untilAborted };
+  clock = new TestClock(T0);
   store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });
 });
 afterEach(async () => await store.close());
 
 const model = (videoId: string, name = videoId) => ({ videoId, name, phase: 'completed' as const });
+/** Each card is shown a millisecond after the one before. */
+const shownAt = () => {
+  const at = clock.now();
+  clock.advance(1);
+  return at;
+};
 const show = async (videoId: string, conversation: string) =>
   await store.transaction(
-    async () => await showVideo(store, { model: model(videoId), conversation, now: now++ }),
+    async () => await showVideo(store, { model: model(videoId), conversation, now: shownAt() }),
   );
 const edits = async (key: string) =>
-  (await store.outbox.ready('slack', now + 1, 1000)).filter(
+  (await store.outbox.ready('slack', clock.now() + 1, 1000)).filter(
     (i) => 'cardKey' in i.item && i.item.cardKey === key,
   );
 
@@ -100,8 +105,8 @@ describe('projections', () => {
         conversation,
         cardKey: videoCardKey(videoId, conversation),
         state: { name: videoId, samples: [], lastStep: -1, phase: 'generating' },
-        nextCheckAt: now,
-        expiresAt: now + 3_600_000,
+        nextCheckAt: clock.now(),
+        expiresAt: clock.now() + 3_600_000,
       });
     await show('shared', 'slack:T1:C1');
     await show('shared', 'discord:G1:5');
@@ -109,7 +114,11 @@ describe('projections', () => {
     await watch('shared', 'slack:T1:C1');
     await watch('private', 'slack:T1:C1');
 
-    const counts = await forgetWorkspace(store, { workspaces: ['slack:T1'], installations: [], now });
+    const counts = await forgetWorkspace(store, {
+      workspaces: ['slack:T1'],
+      installations: [],
+      now: clock.now(),
+    });
     expect(await store.watches.active()).toEqual([]);
     expect(counts.cardStates).toBe(1);
     const discord = await store.cards.get(videoCardKey('shared', 'discord:G1:5'));

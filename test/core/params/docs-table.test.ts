@@ -1,5 +1,5 @@
 /**
- * docs/commands.md lists every command and every option a member can give (issue 19: nothing out of reach
+ * docs/commands.md lists every command and every option a member can give (nothing out of reach
  * is also nothing undocumented): each command has a row naming each of its non-hidden flags, in the
  * everyday or the more column as its declaration marks it.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19, "Nothing out of reach": every parameter of the API is reachable from a command. Each test types
+ * Nothing out of reach: every parameter of the API is reachable from a command. Each test types
  * the command, lets the real client send it over HTTP, and asserts the body or query the simulator read off
  * the wire (`Simulator.received`), on both simulator profiles. Bad values are refused with a clear message
  * before anything is sent.

@@ -69,7 +69,7 @@ describe('meta', () => {
     expect(form.inputs.map((i) => [i.id, i.kind === 'select' ? 'select' : i.maxLength, i.initial])).toEqual([
       ['title', 100, 'Stored title'],
       ['description', 5000, undefined],
-      // A description may also come as a text file (issue 19).
+      // A description may also come as a text file.
       ['description_file', 5000, undefined],
       ['privacyStatus', 'select', 'private'],
     ]);

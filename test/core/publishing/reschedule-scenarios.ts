@@ -1,5 +1,5 @@
 /**
- * Scheduling again never doubles a post (issue 26), as a table of stories run on any `ScenarioDriver`: the
+ * Scheduling again never doubles a post, as a table of stories run on any `ScenarioDriver`: the
  * core harness, real Bolt and real discord.js, each on both simulator profiles. What counts is what the
  * service holds (its calendar, read with the main team's key) and what people see (the answers and the
  * video card), never internals.

@@ -1,4 +1,4 @@
-/** Scheduling again, Move / Keep both / Cancel and `reschedule` on the core harness (issue 26). */
+/** Scheduling again, Move / Keep both / Cancel and `reschedule` on the core harness. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, textOf } from '../../support/harness.js';
 import { createCoreDriver } from '../approvals/core-driver.js';

@@ -181,7 +181,7 @@ describe('zones and days', () => {
   });
 });
 
-describe('parseWhen limits (issue 26)', () => {
+describe('parseWhen limits', () => {
   const params = (r: Result<unknown>) => {
     if (r.ok) throw new Error('expected an error');
     return r.error.params;

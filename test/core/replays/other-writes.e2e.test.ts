@@ -37,7 +37,7 @@ describe.each(['spec', 'real'] as const)(
       expect(button?.kind === 'button' && button.label).toBe('Schedule again');
       if (button?.kind !== 'button') return;
       // Run again, it is the very schedule already pending at the service: a second identical post would be
-      // a double (issue 26), so nothing is sent and the answer says so.
+      // a double, so nothing is sent and the answer says so.
       const again = cardOf(await h.click(TYPED_AGAIN_ACTION, button.value, bob));
       expect(again.title).toBe('Scheduled');
       expect(again.text).toContain('is already scheduled on YouTube');

@@ -1,5 +1,5 @@
 /**
- * Honest replays (issue 19), end to end on both simulator profiles: the real core and client, the simulator
+ * Honest replays, end to end on both simulator profiles: the real core and client, the simulator
  * over HTTP behind a recording proxy (which sees each request's Idempotency-Key), virtual time only.
  * - `publish` typed again within 10 minutes still sends nothing twice, but says so: "Already published at
  *   09:00 (same command, 3 minutes ago) — Publish again?", the time in the caller's zone.

@@ -25,7 +25,7 @@ describe('series create with flags', () => {
           '--hashtags "#scary #story" --tone eerie --privacy unlisted --prompt "Urban legends from Europe" --thumbnails no',
       ),
     );
-    // The cost card becomes the outcome (issue 26), and the channel is told once, through the outbox.
+    // The cost card becomes the outcome, and the channel is told once, through the outbox.
     expect(response.kind).toBe('update');
     const announced = h.chat.channelMessages.filter((p) => p.card.title === 'Series created: Night Terrors');
     expect(announced).toHaveLength(1);

@@ -95,7 +95,7 @@ describe('status', () => {
     const c = card(await h.run(`status ${id}`));
     expect(c.tone).toBe('danger');
     expect(c.text).toContain('Generation failed');
-    // The video's card is live here now (issue 16), showing the failure too.
+    // The video's card is live here now, showing the failure too.
     expect(liveCards(h, id)).toHaveLength(1);
   });
 

@@ -1,5 +1,5 @@
 /**
- * One living card per video (issue 16), end to end through the core, the real simulator over HTTP, the
+ * One living card per video, end to end through the core, the real simulator over HTTP, the
  * poller, the outbox and real SQLite: a video shown in several conversations has one state; a click or a
  * command anywhere edits every card; one watch follows it; milestones are said once per card; another team
  * cannot bring it into view; at most MAX_PROJECTIONS cards stay live, the oldest told where it went.

@@ -1,0 +1,9 @@
+/**
+ * What the playground's HTML renderers are probed with: a hostile string, and a cheap tag parser to check the
+ * structure without a DOM.
+ */
+export const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)>'"&`;
+
+/** Parses the rendered HTML's tags (a cheap structural check without a DOM). */
+export const tags = (html: string): string[] =>
+  [...html.matchAll(/<([a-z0-9]+)[\s>]/gi)].map((m) => (m[1] as string).toLowerCase());
