@@ -1,7 +1,6 @@
 import type { Asset, AssetInput, IdempotentCallOptions } from '../../core/video-api/video-api.js';
 import type { Requester } from '../request.js';
 import { AssetWire, toAsset } from '../wire/asset.js';
-import { envelope } from '../wire/common.js';
 import { idempotentPost } from './idempotent-post.js';
 
 /** POST /assets: registers already-hosted media by URL. */
@@ -9,11 +8,7 @@ export class AssetsResource {
   constructor(private readonly client: Requester) {}
 
   async create(body: AssetInput, o: IdempotentCallOptions): Promise<Asset> {
-    const { data } = await idempotentPost(
-      this.client,
-      { route: '/assets', body, schema: envelope(AssetWire) },
-      o,
-    );
+    const data = await idempotentPost(this.client, { route: '/assets', body, schema: AssetWire }, o);
     return toAsset(data, body);
   }
 }

@@ -26,18 +26,14 @@ export class PostsResource {
   constructor(private readonly client: Requester) {}
 
   async publish(body: PublishInput, o: IdempotentCallOptions): Promise<Published> {
-    const { data } = await idempotentPost(
-      this.client,
-      { route: '/posts', body, schema: envelope(PublishedWire) },
-      o,
-    );
+    const data = await idempotentPost(this.client, { route: '/posts', body, schema: PublishedWire }, o);
     return toPublished(data);
   }
 
   async schedule(body: ScheduleInput, o: IdempotentCallOptions): Promise<Scheduled> {
-    const { data } = await idempotentPost(
+    const data = await idempotentPost(
       this.client,
-      { route: '/posts/schedule', body, schema: envelope(ScheduledWire) },
+      { route: '/posts/schedule', body, schema: ScheduledWire },
       o,
     );
     return toScheduled(data, body.scheduledTime);

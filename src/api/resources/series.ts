@@ -28,11 +28,7 @@ export class SeriesResource {
   constructor(private readonly client: Requester) {}
 
   async create(body: SeriesInput, o: IdempotentCallOptions): Promise<SeriesSummary> {
-    const { data } = await idempotentPost(
-      this.client,
-      { route: '/series', body, schema: envelope(SeriesSummaryWire) },
-      o,
-    );
+    const data = await idempotentPost(this.client, { route: '/series', body, schema: SeriesSummaryWire }, o);
     return toSeriesSummary(data, body.name);
   }
 

@@ -45,18 +45,14 @@ export class VideosResource {
 
   /** Charges the model's credits now; the Idempotency-Key makes a retry or double click charge once. */
   async create(body: CreateVideoInput, o: IdempotentCallOptions): Promise<CreatedVideo> {
-    const { data } = await idempotentPost(
-      this.client,
-      { route: '/videos', body, schema: envelope(CreatedVideoWire) },
-      o,
-    );
+    const data = await idempotentPost(this.client, { route: '/videos', body, schema: CreatedVideoWire }, o);
     return toCreatedVideo(data, body.name);
   }
 
   async caption(body: CaptionInput, o: IdempotentCallOptions): Promise<CreatedCaption> {
-    const { data } = await idempotentPost(
+    const data = await idempotentPost(
       this.client,
-      { route: '/videos/captions', body, schema: envelope(CreatedCaptionWire) },
+      { route: '/videos/captions', body, schema: CreatedCaptionWire },
       o,
     );
     return toCreatedCaption(data);

@@ -183,93 +183,95 @@ export function optPart<T extends z.ZodType>(schema: T) {
     .optional();
 }
 
-/** Parses each element; an element that does not parse is dropped. `undefined` when not an array. */
-function readItems<T extends z.ZodType>(
-  schema: T,
-  value: unknown[],
+/**
+ * Parses each part of a container (a list's items, an object's entries); a part that does not parse is
+ * dropped, or reported under `pathKey(key)` when reading strictly. `undefined` when a part was reported.
+ */
+function readParts<K, T extends z.ZodType>(
+  { schema, pathKey }: { schema: T; pathKey: (key: K) => PropertyKey },
+  parts: [K, unknown][],
   ctx: z.core.$RefinementCtx,
-): z.output<T>[] | typeof z.NEVER {
-  const out: z.output<T>[] = [];
+): [K, z.output<T>][] | undefined {
+  const out: [K, z.output<T>][] = [];
   let failed = false;
-  for (let i = 0; i < value.length; i++) {
-    const parsed = schema.safeParse(value[i]);
-    if (parsed.success) out.push(parsed.data);
+  for (const [key, part] of parts) {
+    const parsed = schema.safeParse(part);
+    if (parsed.success) out.push([key, parsed.data]);
     else if (state.strict) {
-      reissue(ctx, parsed.error.issues, [i]);
+      reissue(ctx, parsed.error.issues, [pathKey(key)]);
       failed = true;
     } else state.drift++;
   }
-  return failed ? z.NEVER : out;
-}
-
-/** An optional list: not an array → dropped; an item that does not parse → dropped. */
-export function optList<T extends z.ZodType>(item: T) {
-  return z
-    .unknown()
-    .transform((value, ctx): z.output<T>[] | undefined => {
-      if (isAbsent(value)) return undefined;
-      if (!Array.isArray(value)) return drift(ctx, DROPPED) ? z.NEVER : undefined;
-      return readItems(item, value, ctx);
-    })
-    .optional();
-}
-
-/** A list the operation needs (e.g. `data` of GET /videos): not an array fails; bad items are dropped. */
-export function reqList<T extends z.ZodType>(item: T) {
-  return z.unknown().transform((value, ctx): z.output<T>[] => {
-    if (!Array.isArray(value)) {
-      ctx.addIssue({ code: 'custom', message: isAbsent(value) ? 'missing' : 'not a list' });
-      return z.NEVER;
-    }
-    return readItems(item, value, ctx);
-  });
+  return failed ? undefined : out;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Parses each value of an object keyed by open values; a value that does not parse is dropped. */
-function readEntries<T extends z.ZodType>(
-  schema: T,
-  value: Record<string, unknown>,
-  ctx: z.core.$RefinementCtx,
-): Record<string, z.output<T>> | typeof z.NEVER {
-  const out: Record<string, z.output<T>> = {};
-  let failed = false;
-  for (const [key, entry] of Object.entries(value)) {
-    const parsed = schema.safeParse(entry);
-    if (parsed.success) out[key] = parsed.data;
-    else if (state.strict) {
-      // `*` for the key: a metric label never carries a value the service chose.
-      reissue(ctx, parsed.error.issues, ['*']);
-      failed = true;
-    } else state.drift++;
-  }
-  return failed ? z.NEVER : out;
+/** A kind of container read part by part: what it must be, its name in an issue, and how its parts read. */
+interface Container<V, Out> {
+  is: (value: unknown) => value is V;
+  noun: string;
+  read: (value: V, ctx: z.core.$RefinementCtx) => Out | undefined;
 }
 
-/** An optional object keyed by open values (platforms): not an object → dropped; a bad value → dropped. */
-export function optRecord<T extends z.ZodType>(schema: T) {
+/** A list; an issue names its item by index. */
+const list = <T extends z.ZodType>(item: T): Container<unknown[], z.output<T>[]> => ({
+  is: Array.isArray,
+  noun: 'a list',
+  read: (value, ctx) =>
+    readParts({ schema: item, pathKey: (i) => i }, [...value.entries()], ctx)?.map(([, parsed]) => parsed),
+});
+
+/**
+ * An object keyed by open values; an issue names its key `*`: a metric label never carries a value the
+ * service chose.
+ */
+const record = <T extends z.ZodType>(
+  schema: T,
+): Container<Record<string, unknown>, Record<string, z.output<T>>> => ({
+  is: isObject,
+  noun: 'an object',
+  read: (value, ctx) => {
+    const parts = readParts({ schema, pathKey: () => '*' }, Object.entries(value), ctx);
+    return parts && Object.fromEntries(parts);
+  },
+});
+
+/** An optional container: absent → undefined; another kind → dropped; a part that does not parse → dropped. */
+function optContainer<V, Out>({ is, read }: Container<V, Out>) {
   return z
     .unknown()
-    .transform((value, ctx): Record<string, z.output<T>> | undefined => {
+    .transform((value, ctx): Out | undefined => {
       if (isAbsent(value)) return undefined;
-      if (!isObject(value)) return drift(ctx, DROPPED) ? z.NEVER : undefined;
-      return readEntries(schema, value, ctx);
+      if (!is(value)) return drift(ctx, DROPPED) ? z.NEVER : undefined;
+      return read(value, ctx) ?? z.NEVER;
     })
     .optional();
 }
 
-/** An object keyed by open values that the operation needs (`data` of GET /accounts). */
-export function reqRecord<T extends z.ZodType>(schema: T) {
-  return z.unknown().transform((value, ctx): Record<string, z.output<T>> => {
-    if (!isObject(value)) {
-      ctx.addIssue({ code: 'custom', message: isAbsent(value) ? 'missing' : 'not an object' });
+/** A container the operation needs: absent or another kind fails; a part that does not parse is dropped. */
+function reqContainer<V, Out>({ is, noun, read }: Container<V, Out>) {
+  return z.unknown().transform((value, ctx): Out => {
+    if (!is(value)) {
+      ctx.addIssue({ code: 'custom', message: isAbsent(value) ? 'missing' : `not ${noun}` });
       return z.NEVER;
     }
-    return readEntries(schema, value, ctx);
+    return read(value, ctx) ?? z.NEVER;
   });
 }
+
+/** An optional list: not an array → dropped; an item that does not parse → dropped. */
+export const optList = <T extends z.ZodType>(item: T) => optContainer(list(item));
+
+/** A list the operation needs (e.g. `data` of GET /videos): not an array fails; bad items are dropped. */
+export const reqList = <T extends z.ZodType>(item: T) => reqContainer(list(item));
+
+/** An optional object keyed by open values (platforms): not an object → dropped; a bad value → dropped. */
+export const optRecord = <T extends z.ZodType>(schema: T) => optContainer(record(schema));
+
+/** An object keyed by open values that the operation needs (`data` of GET /accounts). */
+export const reqRecord = <T extends z.ZodType>(schema: T) => reqContainer(record(schema));
 
 /** Picks the schema for a value (one of two documented shapes); its issues keep their paths. */
 export function shapeOf<T extends z.ZodType>(pick: (value: unknown) => T) {

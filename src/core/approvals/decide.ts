@@ -17,8 +17,8 @@ import { APPROVE_ACTION, REJECT_ACTION, RETRY_ACTION } from './card.js';
 import {
   approvalModel,
   auditApproval,
-  closeExpiryWatch,
   notifyRequester,
+  recordDecision,
   updateApprovalCard,
 } from './effects.js';
 import { expireApproval } from './expire.js';
@@ -74,20 +74,11 @@ export const approveAction: ActionSpec = {
     const store = ctx.deps.store;
     const now = ctx.now();
     const won = await store.transaction(async () => {
-      if (!(await store.approvals.decide(approval.id, { status: 'approved', by: ctx.req.user, at: now })))
-        return false;
-      await closeExpiryWatch(store, approval.id);
-      await updateApprovalCard(store, approval, {
-        patch: {
-          status: 'approved',
-          decidedByName: decider(ctx),
-          decidedAt: now,
-          outcome: { state: 'running', text: '' },
-        },
-        dedupeKey: `approval:${approval.id}:approved`,
+      return recordDecision(store, approval, {
+        decision: { status: 'approved', by: ctx.req.user, at: now },
+        card: { decidedByName: decider(ctx), outcome: { state: 'running', text: '' } },
+        audit: { actor: ctx.req.user, action: 'approval.approve' },
       });
-      await auditApproval(store, approval, { at: now, actor: ctx.req.user, action: 'approval.approve' });
-      return true;
     });
     const decided = (await store.approvals.get(approval.id)) ?? approval;
     if (!won) return info(await alreadyDecided(decided, ctx));
@@ -240,29 +231,12 @@ export const rejectForm: FormSpec = {
     const store = ctx.deps.store;
     const now = ctx.now();
     const won = await store.transaction(async () => {
-      const decision = {
-        status: 'rejected' as const,
-        by: ctx.req.user,
-        at: now,
-        ...(reason ? { reason } : {}),
-      };
-      if (!(await store.approvals.decide(approval.id, decision))) return false;
-      await closeExpiryWatch(store, approval.id);
-      await updateApprovalCard(store, approval, {
-        patch: {
-          status: 'rejected',
-          decidedByName: decider(ctx),
-          decidedAt: now,
-          ...(reason ? { reason } : {}),
-        },
-        dedupeKey: `approval:${approval.id}:rejected`,
+      const decided = await recordDecision(store, approval, {
+        decision: { status: 'rejected', by: ctx.req.user, at: now, ...(reason ? { reason } : {}) },
+        card: { decidedByName: decider(ctx), ...(reason ? { reason } : {}) },
+        audit: { actor: ctx.req.user, action: 'approval.reject', ...(reason ? { details: { reason } } : {}) },
       });
-      await auditApproval(store, approval, {
-        at: now,
-        actor: ctx.req.user,
-        action: 'approval.reject',
-        ...(reason ? { details: { reason } } : {}),
-      });
+      if (!decided) return false;
       await notifyRequester(store, approval, {
         state: 'rejected',
         card: {

@@ -113,3 +113,29 @@ export async function auditApproval(
     },
   });
 }
+
+/** A decision and what it leaves: the card's fields beyond status and time, and who did what for the audit. */
+interface DecisionRecord {
+  decision: Parameters<Store['approvals']['decide']>[1];
+  card?: Partial<ApprovalCardModel>;
+  audit: Pick<AuditEntry, 'actor' | 'action'> & { details?: Record<string, unknown> };
+}
+
+/**
+ * Decides a still-pending approval (a compare-and-set: false when a click or the expiry came first) and
+ * records it: the expiry watch closed, the card showing the decision with `card`, the audit row.
+ */
+export async function recordDecision(
+  store: Store,
+  approval: Approval,
+  { decision, card, audit }: DecisionRecord,
+): Promise<boolean> {
+  if (!(await store.approvals.decide(approval.id, decision))) return false;
+  await closeExpiryWatch(store, approval.id);
+  await updateApprovalCard(store, approval, {
+    patch: { status: decision.status, decidedAt: decision.at, ...card },
+    dedupeKey: `approval:${approval.id}:${decision.status}`,
+  });
+  await auditApproval(store, approval, { at: decision.at, ...audit });
+  return true;
+}

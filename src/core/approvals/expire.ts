@@ -5,24 +5,16 @@
  */
 import type { Approval, Store } from '../ports/index.js';
 import { formatBoth } from '../time/format.js';
-import {
-  approvalModel,
-  auditApproval,
-  closeExpiryWatch,
-  notifyRequester,
-  updateApprovalCard,
-} from './effects.js';
+import { approvalModel, notifyRequester, recordDecision } from './effects.js';
 
 /** Expires a still-pending approval once: card edited, requester told, audit row. False if it was decided. */
 export async function expireApproval(store: Store, approval: Approval, now: number): Promise<boolean> {
-  if (!(await store.approvals.decide(approval.id, { status: 'expired', at: now }))) return false;
   const model = await approvalModel(store, approval);
-  await updateApprovalCard(store, approval, {
-    patch: { status: 'expired', decidedAt: now },
-    dedupeKey: `approval:${approval.id}:expired`,
+  const decided = await recordDecision(store, approval, {
+    decision: { status: 'expired', at: now },
+    audit: { actor: approval.requester, action: 'approval.expire' },
   });
-  await closeExpiryWatch(store, approval.id);
-  await auditApproval(store, approval, { at: now, actor: approval.requester, action: 'approval.expire' });
+  if (!decided) return false;
   const at = formatBoth(approval.expiresAt ?? now, model?.requesterZone ?? 'UTC');
   const next =
     approval.action.command === 'schedule'

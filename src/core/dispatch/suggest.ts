@@ -10,6 +10,21 @@ import type { CommandContext } from './context.js';
 const matches = (label: string, query: string) => label.toLowerCase().includes(query.trim().toLowerCase());
 const clip = (s: string, n = 100) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+/** Videos or series matched by name or id, after `last` when this member has one of that kind. */
+async function named(
+  ctx: CommandContext,
+  { kind, items }: { kind: 'video' | 'series'; items: { id: string; name: string }[] },
+  query: string,
+): Promise<SelectOption[]> {
+  const out = items.filter((item) => matches(item.name, query) || item.id === query.trim());
+  return [
+    ...((await ctx.deps.store.users.getLast(ctx.req.user, kind))
+      ? [{ label: 'last (your most recent)', value: 'last' }]
+      : []),
+    ...out.map((item) => ({ label: clip(item.name), value: item.id })),
+  ];
+}
+
 export async function suggestFor(
   ctx: CommandContext,
   option: OptionSpec,
@@ -24,26 +39,14 @@ export async function suggestFor(
       .map((i) => ({ label: clip(i.name === i.value ? i.name : `${i.name} (${i.value})`), value: i.value }));
   }
   switch (option.kind) {
-    case 'video': {
-      const { items } = await api.videos.list({ page: 1, limit: 50 });
-      const out = items.filter((v) => matches(v.name, query) || v.id === query.trim());
-      return [
-        ...((await ctx.deps.store.users.getLast(ctx.req.user, 'video'))
-          ? [{ label: 'last (your most recent)', value: 'last' }]
-          : []),
-        ...out.map((v) => ({ label: clip(v.name), value: v.id })),
-      ];
-    }
-    case 'series': {
-      const all = await api.series.list();
-      const out = all.filter((s) => matches(s.name, query) || s.id === query.trim());
-      return [
-        ...((await ctx.deps.store.users.getLast(ctx.req.user, 'series'))
-          ? [{ label: 'last (your most recent)', value: 'last' }]
-          : []),
-        ...out.map((s) => ({ label: clip(s.name), value: s.id })),
-      ];
-    }
+    case 'video':
+      return named(
+        ctx,
+        { kind: 'video', items: (await api.videos.list({ page: 1, limit: 50 })).items },
+        query,
+      );
+    case 'series':
+      return named(ctx, { kind: 'series', items: await api.series.list() }, query);
     case 'voice': {
       const voices = await ctx.deps.catalog.voices(api, await ctx.apiKeyId());
       return voices

@@ -13,14 +13,22 @@ export interface Ref {
 
 const LIST_PAGES = 3;
 
+/** The id this member last worked on when `wanted` is `last` (refused when there is none), else undefined. */
+async function lastOf(
+  ctx: CommandContext,
+  { wanted, kind }: { wanted: string; kind: 'video' | 'series' },
+): Promise<string | undefined> {
+  if (wanted.toLowerCase() !== 'last') return undefined;
+  const id = await ctx.deps.store.users.getLast(ctx.req.user, kind);
+  if (!id) throw userError('no-last', { kind });
+  return id;
+}
+
 export async function resolveVideo(ctx: CommandContext, ref: string): Promise<Ref> {
   const api = await ctx.api();
   const wanted = ref.trim();
-  if (wanted.toLowerCase() === 'last') {
-    const id = await ctx.deps.store.users.getLast(ctx.req.user, 'video');
-    if (!id) throw userError('no-last', { kind: 'video' });
-    return byId(ctx, id, wanted);
-  }
+  const last = await lastOf(ctx, { wanted, kind: 'video' });
+  if (last) return byId(ctx, last, wanted);
   const candidates: Ref[] = [];
   let readById = false;
   for (let page = 1; page <= LIST_PAGES; page++) {
@@ -46,11 +54,8 @@ export async function resolveVideo(ctx: CommandContext, ref: string): Promise<Re
 export async function resolveSeries(ctx: CommandContext, ref: string): Promise<Ref> {
   const api = await ctx.api();
   const wanted = ref.trim();
-  if (wanted.toLowerCase() === 'last') {
-    const id = await ctx.deps.store.users.getLast(ctx.req.user, 'series');
-    if (!id) throw userError('no-last', { kind: 'series' });
-    return { id, name: (await getSeries(ctx, id, wanted)).name };
-  }
+  const last = await lastOf(ctx, { wanted, kind: 'series' });
+  if (last) return { id: last, name: (await getSeries(ctx, last, wanted)).name };
   const all = await api.series.list();
   const exact = all.find((s) => s.id === wanted);
   if (exact) return { id: exact.id, name: exact.name };

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { needsApproval } from '../approvals/policy.js';
 import { checkRole } from '../approvals/roles.js';
 import { type CommandContext, userError } from '../dispatch/context.js';
+import { keepPending } from '../dispatch/pending-request.js';
 import { excerpt, voiceLabel } from '../format/video.js';
 import type { Card } from '../text/cards.js';
 import { catalogLabel } from '../text/labels.js';
@@ -195,11 +196,7 @@ export async function savePending(ctx: CommandContext, id: string, pending: Pend
   const card = confirmCard(id, pending, { model: modelName, language: languageName, style: styleName });
   if (await needsApproval(ctx, { kind: 'spend', credits: pending.cost }))
     asksApproval(card, (await ctx.settings()).spendThreshold);
-  await ctx.deps.store.cards.put(requestKey(id), {
-    conversation: ctx.req.conversation,
-    card,
-    model: pending as unknown as Record<string, unknown>,
-  });
+  await keepPending(ctx, requestKey(id), { pending, card });
   return card;
 }
 

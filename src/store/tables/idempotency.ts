@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock, Store } from '../../core/ports/index.js';
 import type { Sql } from '../sql.js';
+import { PeriodicPrune } from './periodic-prune.js';
 
 type IdempotencyStore = Store['idempotency'];
 
@@ -12,7 +13,10 @@ export const IDEMPOTENCY_RETENTION_MS = 48 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
 
 export class Idempotency implements IdempotencyStore {
-  #lastPrune = Number.NEGATIVE_INFINITY;
+  /** At most once an hour, piggybacked on `keyFor`. */
+  readonly #prune = new PeriodicPrune(PRUNE_EVERY_MS, (now) =>
+    this.sql.count('DELETE FROM idempotency_keys WHERE created_at < $1', [now - IDEMPOTENCY_RETENTION_MS]),
+  );
 
   constructor(
     private readonly sql: Sql,
@@ -21,7 +25,7 @@ export class Idempotency implements IdempotencyStore {
 
   async keyFor(action: string, options: { reuseForMs?: number } = {}): Promise<string> {
     const now = this.clock.now();
-    await this.#pruneOld(now);
+    await this.#prune.due(now);
     // Insert-if-absent (or renew-if-stale), then read in a statement of its own: the first key stored for the
     // action wins. On PostgreSQL a racing insert that won the conflict committed before this one went on, and
     // only a later statement's snapshot sees its key.
@@ -52,14 +56,5 @@ export class Idempotency implements IdempotencyStore {
       [action],
     );
     return row === undefined ? undefined : Number(row.created_at);
-  }
-
-  /** At most once an hour, piggybacked on `keyFor`. */
-  async #pruneOld(now: number): Promise<void> {
-    if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
-    this.#lastPrune = now;
-    await this.sql.count('DELETE FROM idempotency_keys WHERE created_at < $1', [
-      now - IDEMPOTENCY_RETENTION_MS,
-    ]);
   }
 }

@@ -12,6 +12,7 @@ import type {
 } from '../../core/ports/index.js';
 import { type RowSealer, UnsealError } from '../crypto.js';
 import type { Sql } from '../sql.js';
+import { PeriodicPrune } from './periodic-prune.js';
 
 type InstallationStore = Store['installations'];
 type DeliveryJournal = Store['deliveries'];
@@ -74,7 +75,10 @@ export const DELIVERY_RETENTION_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
 
 export class Deliveries implements DeliveryJournal {
-  #lastPrune = Number.NEGATIVE_INFINITY;
+  /** At most once an hour, piggybacked on `begin`. */
+  readonly #prune = new PeriodicPrune(PRUNE_EVERY_MS, (now) =>
+    this.sql.count('DELETE FROM chat_deliveries WHERE started_at < $1', [now - DELIVERY_RETENTION_MS]),
+  );
 
   constructor(
     private readonly sql: Sql,
@@ -101,12 +105,7 @@ export class Deliveries implements DeliveryJournal {
        ON CONFLICT (dedupe_id) DO NOTHING`,
       [dedupeId, conversation, now],
     );
-    if (now - this.#lastPrune >= PRUNE_EVERY_MS) {
-      this.#lastPrune = now;
-      await this.sql.count('DELETE FROM chat_deliveries WHERE started_at < $1', [
-        now - DELIVERY_RETENTION_MS,
-      ]);
-    }
+    await this.#prune.due(now);
   }
 
   async finish(dedupeId: string, message: MessageAddress): Promise<void> {

@@ -10,6 +10,7 @@
 import type { Clock, InteractionEntry, Store } from '../../core/ports/index.js';
 import { seal, unseal } from '../crypto.js';
 import { json, readJson, type Sql } from '../sql.js';
+import { PeriodicPrune } from './periodic-prune.js';
 
 type InteractionStore = Store['interactions'];
 
@@ -31,7 +32,7 @@ const PRUNE_EVERY_MS = 60_000;
 const ROWS_PER_STATEMENT = 100;
 
 export class InteractionStates implements InteractionStore {
-  #prunedAt = Number.NEGATIVE_INFINITY;
+  readonly #prune = new PeriodicPrune(PRUNE_EVERY_MS, () => this.prune());
 
   constructor(
     private readonly sql: Sql,
@@ -59,10 +60,7 @@ export class InteractionStates implements InteractionStore {
         params,
       );
     }
-    if (now - this.#prunedAt >= PRUNE_EVERY_MS) {
-      this.#prunedAt = now;
-      await this.prune();
-    }
+    await this.#prune.due(now);
   }
 
   async get<T>(key: string): Promise<T | undefined> {

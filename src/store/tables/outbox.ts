@@ -5,6 +5,7 @@
  */
 import type { ChatPlatform, Clock, OutboxItem, OutboxOp, Store } from '../../core/ports/index.js';
 import { queriedJson, readJson, type Sql, withoutNul } from '../sql.js';
+import { PeriodicPrune } from './periodic-prune.js';
 
 type OutboxStore = Store['outbox'];
 
@@ -26,7 +27,12 @@ export const DELIVERED_RETENTION_MS = 7 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
 
 export class Outbox implements OutboxStore {
-  #lastPrune = Number.NEGATIVE_INFINITY;
+  /** Delivered rows past their retention; failed rows are kept for inspection. */
+  readonly #prune = new PeriodicPrune(PRUNE_EVERY_MS, (now) =>
+    this.sql.count("DELETE FROM outbox WHERE status = 'delivered' AND finished_at < $1", [
+      now - DELIVERED_RETENTION_MS,
+    ]),
+  );
 
   constructor(
     private readonly sql: Sql,
@@ -78,7 +84,7 @@ export class Outbox implements OutboxStore {
        WHERE id = $2 AND status = 'pending' AND ${CLAIMED_BY('$3')}`,
       [now, id, claim ?? null],
     );
-    await this.#pruneDelivered(now);
+    await this.#prune.due(now);
     return done === 1;
   }
 
@@ -133,15 +139,6 @@ export class Outbox implements OutboxStore {
             [platform],
           );
     return row?.n ?? 0;
-  }
-
-  /** At most once an hour, piggybacked on `done`. Failed rows are kept for inspection. */
-  async #pruneDelivered(now: number): Promise<void> {
-    if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
-    this.#lastPrune = now;
-    await this.sql.count("DELETE FROM outbox WHERE status = 'delivered' AND finished_at < $1", [
-      now - DELIVERED_RETENTION_MS,
-    ]);
   }
 }
 

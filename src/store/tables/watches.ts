@@ -10,6 +10,7 @@ import type {
   WatchLease,
 } from '../../core/ports/index.js';
 import { json, readJson, type Sql } from '../sql.js';
+import { PeriodicPrune } from './periodic-prune.js';
 
 type WatchStore = Store['watches'];
 
@@ -43,7 +44,12 @@ export const FINISHED_RETENTION_MS = 30 * 24 * 3600_000;
 const PRUNE_EVERY_MS = 3600_000;
 
 export class Watches implements WatchStore {
-  #lastPrune = Number.NEGATIVE_INFINITY;
+  /** Finished watches long past their expiry, at most once an hour, piggybacked on `add`. */
+  readonly #prune = new PeriodicPrune(PRUNE_EVERY_MS, (now) =>
+    this.sql.count("DELETE FROM watches WHERE status != 'active' AND expires_at < $1", [
+      now - FINISHED_RETENTION_MS,
+    ]),
+  );
 
   constructor(
     private readonly sql: Sql,
@@ -51,7 +57,7 @@ export class Watches implements WatchStore {
   ) {}
 
   async add(watch: NewWatch): Promise<Watch> {
-    await this.#pruneNow();
+    await this.#prune.due(this.clock.now());
     const created: Watch = {
       id: watch.id ?? randomUUID(),
       kind: watch.kind,
@@ -204,16 +210,6 @@ export class Watches implements WatchStore {
         patch.cardKey ?? null,
       ],
     );
-  }
-
-  /** Drops finished watches long past their expiry; at most once an hour, piggybacked on `add`. */
-  async #pruneNow(): Promise<void> {
-    const now = this.clock.now();
-    if (now - this.#lastPrune < PRUNE_EVERY_MS) return;
-    this.#lastPrune = now;
-    await this.sql.count("DELETE FROM watches WHERE status != 'active' AND expires_at < $1", [
-      now - FINISHED_RETENTION_MS,
-    ]);
   }
 }
 

@@ -9,26 +9,23 @@ import { UserError } from '../../dispatch/context.js';
 import { fromCard, onCard, oneShot } from '../../dispatch/one-shot.js';
 import { newRequestId } from '../../dispatch/request-id.js';
 import { unwatchSeries } from '../../live/series-watcher.js';
-import { type ActionSpec, defineCommand } from '../../parse/command-spec.js';
-import { SERIES_OPTION } from '../../parse/shared-options.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { referenceCommand } from '../../parse/reference-command.js';
 import { getSeriesById } from '../../series/series-common.js';
 import type { Response } from '../../text/cards.js';
 import { isNotFound } from '../../text/not-found.js';
 import { code, command, literal } from '../../text/text.js';
-import { resolveSeries } from '../../video-api/references.js';
 import { VideoApiError } from '../../video-api/video-api.js';
 
 export const DELETE_CONFIRM = 'series.delete.confirm';
 export const DELETE_CANCEL = 'series.delete.cancel';
 
-export const deleteCommand = defineCommand({
+export const deleteCommand = referenceCommand('series', {
   name: 'series delete',
   summary: 'Delete a series (asks first); videos it already generated are kept',
-  options: [SERIES_OPTION],
   examples: ['series delete "Night Terrors"'],
-  async run(ctx, args) {
-    await checkRole(ctx, 'publish');
-    const ref = await resolveSeries(ctx, args.series);
+  role: 'publish',
+  async run(ctx, ref) {
     // The count makes "kept" concrete; without it the question still stands.
     const episodes = await (await ctx.api()).series
       .episodes(ref.id, { page: 1, limit: 1 })

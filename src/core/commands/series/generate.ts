@@ -12,8 +12,8 @@ import { oneShot } from '../../dispatch/one-shot.js';
 import { clickKey, isRequestId, newRequestId } from '../../dispatch/request-id.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
-import { type ActionSpec, defineCommand } from '../../parse/command-spec.js';
-import { SERIES_OPTION } from '../../parse/shared-options.js';
+import type { ActionSpec } from '../../parse/command-spec.js';
+import { referenceCommand } from '../../parse/reference-command.js';
 import {
   balance,
   DEFAULT_SERIES_MODEL,
@@ -28,23 +28,18 @@ import type { Card, Response } from '../../text/cards.js';
 import { catalogLabel } from '../../text/labels.js';
 import { code, command, literal } from '../../text/text.js';
 import { describeApiError } from '../../video-api/api-errors.js';
-import { resolveSeries } from '../../video-api/references.js';
 import { VideoApiError } from '../../video-api/video-api.js';
 
 export const GENERATE_CONFIRM = 'series.generate.confirm';
 export const GENERATE_CANCEL = 'series.generate.cancel';
 
-export const generateCommand = defineCommand({
+export const generateCommand = referenceCommand('series', {
   name: 'series generate',
   summary: 'Generate the next episode of a series now (charged at once)',
-  options: [SERIES_OPTION],
   examples: ['series generate "Night Terrors"', 'series generate last'],
   details:
     "Shows the cost (the series model's credits) and your balance first; nothing is charged until you confirm.",
-  async run(ctx, args) {
-    const ref = await resolveSeries(ctx, args.series);
-    return confirmCard(ctx, ref.id);
-  },
+  run: (ctx, ref) => confirmCard(ctx, ref.id),
 });
 
 /** The cost card. Its Generate button carries a request id: each card is one user action, however often clicked. */

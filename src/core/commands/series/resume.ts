@@ -1,20 +1,13 @@
-/** `series resume <s>`: the cost per episode and the balance first; Confirm restarts the schedule. */
-import { checkRole } from '../../approvals/roles.js';
-import { defineCommand } from '../../parse/command-spec.js';
-import { SERIES_OPTION } from '../../parse/shared-options.js';
-import { resolveSeries } from '../../video-api/references.js';
+import { referenceCommand } from '../../parse/reference-command.js';
 import { confirmResume } from './set-paused.js';
 
-export const resumeCommand = defineCommand({
+export const resumeCommand = referenceCommand('series', {
   name: 'series resume',
   summary: 'Resume a paused series: episodes are generated on schedule again',
-  options: [SERIES_OPTION],
   examples: ['series resume "Night Terrors"'],
   details:
     "Shows the series model's credits per episode and your balance first; episodes start again once you confirm.",
-  async run(ctx, args) {
-    // Refused by role before the series is even looked up (the cost card checks again for the buttons).
-    await checkRole(ctx, 'spend');
-    return confirmResume(ctx, await resolveSeries(ctx, args.series));
-  },
+  // Refused by role before the series is even looked up (the cost card checks again for the buttons).
+  role: 'spend',
+  run: confirmResume,
 });

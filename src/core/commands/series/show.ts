@@ -1,22 +1,18 @@
 /** `series show <s>`: the full configuration, the voice by name, the schedule in words and the next post. */
 
 import type { CommandContext } from '../../dispatch/context.js';
-import { defineCommand } from '../../parse/command-spec.js';
-import { SERIES_OPTION } from '../../parse/shared-options.js';
+import { referenceCommand } from '../../parse/reference-command.js';
 import { configFields, getSeriesById } from '../../series/series-common.js';
 import type { Card, Control } from '../../text/cards.js';
 import { code, command, literal } from '../../text/text.js';
-import { resolveSeries } from '../../video-api/references.js';
 import type { Series } from '../../video-api/video-api.js';
 import { resumeButton } from './set-paused.js';
 
-export const showCommand = defineCommand({
+export const showCommand = referenceCommand('series', {
   name: 'series show',
   summary: 'Show a series: settings, voice, schedule and next post time',
-  options: [SERIES_OPTION],
   examples: ['series show "Night Terrors"', 'series show last'],
-  async run(ctx, args) {
-    const ref = await resolveSeries(ctx, args.series);
+  async run(ctx, ref) {
     const series = await getSeriesById(ctx, ref.id);
     return { kind: 'message', visibility: 'ephemeral', card: await seriesCard(ctx, series) };
   },

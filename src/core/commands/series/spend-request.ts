@@ -7,6 +7,7 @@
 
 import { type CommandContext, userError } from '../../dispatch/context.js';
 import { oneShot } from '../../dispatch/one-shot.js';
+import { keepPending, loadPending } from '../../dispatch/pending-request.js';
 import { newRequestId } from '../../dispatch/request-id.js';
 import type { ActionSpec } from '../../parse/command-spec.js';
 import { cancelledCard } from '../../series/spend-confirm.js';
@@ -83,35 +84,15 @@ export async function savePendingSpend(
     state: 'pending',
   } satisfies PendingSpend;
   const shown = await card(id);
-  await ctx.deps.store.cards.put(KEY(id), {
-    conversation: ctx.req.conversation,
-    card: shown,
-    model: pending as Record<string, unknown>,
-  });
+  await keepPending(ctx, KEY(id), { pending, card: shown });
   return shown;
 }
 
-async function load(ctx: CommandContext, op: SpendOp, id: string): Promise<PendingSpend> {
-  const record = await ctx.deps.store.cards.get(KEY(id));
-  const pending = record?.model as Partial<PendingSpend> | undefined;
-  if (pending?.type !== 'series-spend' || pending.op !== op || record?.conversation !== ctx.req.conversation)
-    throw userError('interaction-expired');
-  if (pending.requester !== ctx.req.user)
-    throw userError('not-your-request', { who: pending.requesterName ?? 'the person who asked' });
-  return pending as PendingSpend;
-}
+const load = (ctx: CommandContext, op: SpendOp, id: string): Promise<PendingSpend> =>
+  loadPending<PendingSpend>(ctx, KEY(id), { accepts: (p) => p.type === 'series-spend' && p.op === op });
 
-async function save(
-  ctx: CommandContext,
-  id: string,
-  { pending, card }: { pending: PendingSpend; card: Card },
-): Promise<void> {
-  await ctx.deps.store.cards.put(KEY(id), {
-    conversation: ctx.req.conversation,
-    card,
-    model: pending as Record<string, unknown>,
-  });
-}
+const save = (ctx: CommandContext, id: string, kept: { pending: PendingSpend; card: Card }): Promise<void> =>
+  keepPending(ctx, KEY(id), kept);
 
 /** The Confirm / Cancel buttons of one operation; `run` acts on a confirmed request (or asks approval). */
 export function spendActions(

@@ -8,6 +8,7 @@ import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
 import { type CommandContext, userError } from '../../dispatch/context.js';
 import { oneShot } from '../../dispatch/one-shot.js';
+import { keepPending, loadPending } from '../../dispatch/pending-request.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { displayName, excerpt } from '../../format/video.js';
 import type { ActionSpec } from '../../parse/command-spec.js';
@@ -23,32 +24,18 @@ import {
 import { trackGeneration } from '../../videos/tracking.js';
 
 /** The pending create `id` of this conversation, asked by this member unless `anyone` may answer it. */
-export async function loadRequest(
+export const loadRequest = (
   ctx: CommandContext,
   id: string,
   options: { anyone?: boolean } = {},
-): Promise<PendingCreate> {
-  const record = await ctx.deps.store.cards.get(requestKey(id));
-  const pending = record?.model as Partial<PendingCreate> | undefined;
-  if (pending?.type !== 'create-request' || record?.conversation !== ctx.req.conversation)
-    throw userError('interaction-expired');
-  if (!options.anyone && pending.requester !== ctx.req.user) {
-    throw userError('not-your-request', { who: pending.requesterName ?? 'the person who asked' });
-  }
-  return pending as PendingCreate;
-}
-
-async function saveRequest(
-  ctx: CommandContext,
-  id: string,
-  { pending, card }: { pending: PendingCreate; card: Card },
-): Promise<void> {
-  await ctx.deps.store.cards.put(requestKey(id), {
-    conversation: ctx.req.conversation,
-    card,
-    model: pending as unknown as Record<string, unknown>,
+): Promise<PendingCreate> =>
+  loadPending<PendingCreate>(ctx, requestKey(id), {
+    ...options,
+    accepts: (p) => p.type === 'create-request',
   });
-}
+
+const saveRequest = (ctx: CommandContext, id: string, kept: { pending: PendingCreate; card: Card }) =>
+  keepPending(ctx, requestKey(id), kept);
 
 const creatingCard = (p: PendingCreate): Card => ({
   title: `Creating “${literal(p.videoName ?? displayedName(p.input))}”…`,

@@ -8,23 +8,19 @@ import { fromCard, onCard, oneShot } from '../../dispatch/one-shot.js';
 import { newRequestId } from '../../dispatch/request-id.js';
 import { displayName } from '../../format/video.js';
 import { updateVideoCard } from '../../live/projections.js';
-import type { ActionSpec } from '../../parse/command-spec.js';
-import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
-import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
+import type { ActionSpec, CommandSpec } from '../../parse/command-spec.js';
+import { referenceCommand } from '../../parse/reference-command.js';
 import { message, type Response } from '../../text/cards.js';
 import { isNotFound } from '../../text/not-found.js';
 import { literal } from '../../text/text.js';
-import { resolveVideo } from '../../video-api/references.js';
 import { watchesOfVideo } from '../../videos/tracking.js';
 
-export const deleteCommand: CommandSpec = defineCommand({
+export const deleteCommand: CommandSpec = referenceCommand('video', {
   name: 'delete',
   summary: 'Delete a video permanently (asks first; no credit refund)',
-  options: [VIDEO_REST_OPTION],
   examples: ['delete Octopus facts', 'delete last'],
-  async run(ctx, args) {
-    await checkRole(ctx, 'publish');
-    const ref = await resolveVideo(ctx, args.video);
+  role: 'publish',
+  async run(_ctx, ref) {
     // Both buttons name this card: it is answered once (one-shot.ts).
     const value = onCard(ref.id, newRequestId());
     return message({

@@ -5,15 +5,13 @@
 
 import type { CommandContext } from '../../dispatch/context.js';
 import { excerpt, statusLabel, voiceLabel } from '../../format/video.js';
-import type { ActionSpec } from '../../parse/command-spec.js';
-import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
-import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
+import type { ActionSpec, CommandSpec } from '../../parse/command-spec.js';
+import { referenceCommand } from '../../parse/reference-command.js';
 import { platformName } from '../../platforms/names.js';
 import type { Card, Control, Field } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
 import { code, command, hole, link, literal } from '../../text/text.js';
 import { formatDateTime } from '../../time/format.js';
-import { resolveVideo } from '../../video-api/references.js';
 import {
   PLATFORMS,
   type Platform,
@@ -145,15 +143,11 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
   return card;
 }
 
-export const showCommand: CommandSpec = defineCommand({
+export const showCommand: CommandSpec = referenceCommand('video', {
   name: 'show',
   summary: 'Show a video’s details: script, voice, status, post metadata, thumbnails, MP4',
-  options: [VIDEO_REST_OPTION],
   examples: ['show last', 'show Octopus facts'],
-  async run(ctx, args) {
-    const ref = await resolveVideo(ctx, args.video);
-    return message(await showCard(ctx, ref.id));
-  },
+  run: async (ctx, ref) => message(await showCard(ctx, ref.id)),
 });
 
 /** A "Details" button elsewhere (value: video id). */

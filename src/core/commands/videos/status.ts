@@ -9,8 +9,8 @@ import { isTerminal, statusLabel } from '../../format/video.js';
 import { repostIfUnposted, unpostableNotice, videoCardKey } from '../../live/live-card.js';
 import { projectionsOf, showVideo } from '../../live/projections.js';
 import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
-import { type ActionSpec, type CommandSpec, defineCommand } from '../../parse/command-spec.js';
-import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
+import type { ActionSpec, CommandSpec } from '../../parse/command-spec.js';
+import { referenceCommand } from '../../parse/reference-command.js';
 import { message, type Response } from '../../text/cards.js';
 import { command, literal } from '../../text/text.js';
 import { type Ref, resolveVideo } from '../../video-api/references.js';
@@ -33,14 +33,11 @@ async function repostUnposted(ctx: CommandContext, videoId: string): Promise<boo
 /** The "Show here" control's action (videos/show.ts, videos/list.ts). */
 export const SHOW_HERE_ACTION = 'video.show-here';
 
-export const statusCommand: CommandSpec = defineCommand({
+export const statusCommand: CommandSpec = referenceCommand('video', {
   name: 'status',
   summary: 'Show a video’s generation progress (and keep a live card while it runs)',
-  options: [VIDEO_REST_OPTION],
   examples: ['status last', 'status Octopus facts'],
-  async run(ctx, args) {
-    return showHere(ctx, await resolveVideo(ctx, args.video));
-  },
+  run: showHere,
 });
 
 /**

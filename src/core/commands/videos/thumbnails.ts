@@ -5,13 +5,11 @@
 
 import type { CommandContext } from '../../dispatch/context.js';
 import { thumbnailSections } from '../../live/video-card.js';
-import type { ActionSpec } from '../../parse/command-spec.js';
-import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
-import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
+import type { ActionSpec, CommandSpec } from '../../parse/command-spec.js';
+import { referenceCommand } from '../../parse/reference-command.js';
 import type { Card, Tone } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
 import { code, command, literal } from '../../text/text.js';
-import { resolveVideo } from '../../video-api/references.js';
 import type { Video } from '../../video-api/video-api.js';
 import { cardThumbnails } from '../../videos/card-model.js';
 
@@ -83,15 +81,11 @@ async function showThumbnails(ctx: CommandContext, videoId: string): Promise<Car
   return thumbnailsCard(video);
 }
 
-export const thumbnailsCommand: CommandSpec = defineCommand({
+export const thumbnailsCommand: CommandSpec = referenceCommand('video', {
   name: 'thumbnails',
   summary: 'Show a video’s thumbnail options and pick one',
-  options: [VIDEO_REST_OPTION],
   examples: ['thumbnails last', 'thumbnails Octopus facts'],
-  async run(ctx, args) {
-    const ref = await resolveVideo(ctx, args.video);
-    return message(await showThumbnails(ctx, ref.id));
-  },
+  run: async (ctx, ref) => message(await showThumbnails(ctx, ref.id)),
 });
 
 /** The "Thumbnails" button of `show` (value: video id). */
