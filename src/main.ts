@@ -3,10 +3,9 @@
  * configuration, starts the embedded simulator in demo mode, opens the store, wires the core, the poller,
  * the outbox sender and every configured chat adapter onto one HTTP server, and stops it all cleanly.
  */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { createAdapters } from './adapters.js';
-import { createVideoApiFactory, RateBudgetRegistry } from './api/index.js';
+import type { createVideoApiFactory } from './api/index.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { EFFECT_RUNNERS, MODULES } from './core/commands/index.js';
 import { createBot } from './core/dispatch/bot.js';
@@ -14,21 +13,24 @@ import type { CoreDeps } from './core/dispatch/context.js';
 import { errorMessage } from './core/dispatch/describe-error.js';
 import { reconcileEffects } from './core/effects/reconcile.js';
 import { WATCHERS } from './core/live/watchers.js';
-import type { ChatPlatform, ChatSender, Clock, Logger, Store } from './core/ports/index.js';
+import type { ChatPlatform, ChatSender, Logger, Store } from './core/ports/index.js';
 import { systemClock } from './core/time/system-clock.js';
 import { CatalogCache, keyId } from './core/video-api/catalog-cache.js';
 import { createHttpServer, type HttpServer } from './http/server.js';
 import { createLogger, logMask, maskVerbatim } from './observability/logger.js';
-import { createMetrics, type Metrics, videoApiHooks } from './observability/metrics.js';
+import { createMetrics } from './observability/metrics.js';
 import { Runner } from './poller/index.js';
-import { openReplicaRegistry, type ReplicaRegistry } from './replicas/registry.js';
-import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from './simulator/index.js';
-import { lockDataDir } from './store/data-dir-lock.js';
+import type { ReplicaRegistry } from './replicas/registry.js';
+import type { RunningSimulator } from './simulator/index.js';
+import { openData } from './startup/data.js';
+import type { StartOptions, Startup } from './startup/startup.js';
+import { videoApi } from './startup/video-api.js';
 import type { PostgresStore } from './store/postgres/postgres-store.js';
-import { decodeSecretKey, loadSecretKey } from './store/secret-key.js';
-import { openStore } from './store/sqlite-store.js';
 
 type ApiFactory = ReturnType<typeof createVideoApiFactory>;
+
+export type { StartOptions } from './startup/startup.js';
+export { SIMULATOR_STATE_FILE } from './startup/video-api.js';
 
 /** A start-up failure with a sentence for the operator (port taken, platform unreachable…). */
 export class StartupError extends Error {
@@ -55,21 +57,6 @@ export interface RunningApp {
   url: string;
   stop(): Promise<void>;
 }
-
-/** What tests tune beyond the environment. */
-export interface StartOptions {
-  /** The Discord gateway lease's TTL with DATABASE_URL (default 15 s): takeover after a crash in ~4/3 of it. */
-  leaderTtlMs?: number;
-  /** `npm start -- --fresh`: the demo starts over (its simulator's state and the SQLite store are removed). */
-  fresh?: boolean;
-  /** The bot's time (default the system clock): tests pass a virtual one and move it. */
-  clock?: Clock;
-}
-
-/** Where the demo's embedded simulator keeps its state, in the data directory. */
-export const SIMULATOR_STATE_FILE = 'simulator.json';
-/** The SQLite store's files in the data directory. */
-const SQLITE_FILES = ['reelbot.sqlite', 'reelbot.sqlite-wal', 'reelbot.sqlite-shm'];
 
 export async function startApp(
   env: Record<string, string | undefined> = process.env,
@@ -104,17 +91,6 @@ export async function startApp(
     await stopAll();
     throw error;
   }
-}
-
-/** What every start-up step shares: `teardown` collects what to stop, in reverse order. */
-interface Startup {
-  config: Config;
-  logger: Logger;
-  clock: Clock;
-  metrics: Metrics;
-  teardown: (() => Promise<void> | void)[];
-  stopAll: () => Promise<void>;
-  options: StartOptions;
 }
 
 async function start(s: Startup): Promise<RunningApp> {
@@ -212,105 +188,6 @@ async function gatewayLeadership(s: Startup, store: Store, replica: string) {
     ...(s.options.leaderTtlMs !== undefined ? { ttlMs: s.options.leaderTtlMs } : {}),
     onChange: (leading) => s.metrics.gatewayLeaseChanges.inc({ role: leading ? 'leader' : 'follower' }),
   });
-}
-
-/** The video API: in demo mode the simulator serves it in-process with a fresh team key. */
-async function videoApi(s: Startup) {
-  const { config } = s;
-  let simulator: RunningSimulator | undefined;
-  let baseUrl = config.VIDEO_API_URL;
-  let deploymentKey = config.VIDEO_API_KEY;
-  if (config.demo) {
-    const demoKey = deploymentKey ?? generateApiKey();
-    simulator = await startSimulator({
-      port: 0,
-      speed: config.SIM_SPEED,
-      profile: config.SIM_PROFILE,
-      teams: [demoTeam(demoKey)],
-      ...simulatorState(s),
-    });
-    s.teardown.push(() => simulator?.close());
-    baseUrl = simulator.url;
-    // A continued demo keeps its team's key (members may have linked it); a new one seeds `demoKey`.
-    deploymentKey = simulator.keys.includes(demoKey) ? demoKey : (simulator.keys[0] ?? demoKey);
-  }
-  // Replicas on one database share each key's rate limits: every budget takes this one's share.
-  const replicas = await openReplicaRegistry({
-    databaseUrl: config.DATABASE_URL,
-    id: config.REELBOT_REPLICA_ID,
-    databaseTimeoutMs: config.DATABASE_TIMEOUT_MS,
-    clock: s.clock,
-    logger: s.logger,
-    peakUse: () => budgets.peakUse(),
-  });
-  const budgets = new RateBudgetRegistry({ clock: s.clock, share: () => replicas.share() });
-  replicas.onChange(() => budgets.shareChanged());
-  await replicas.start();
-  s.teardown.push(() => replicas.stop());
-  const apiFor = createVideoApiFactory({
-    baseUrl: baseUrl as string,
-    logger: s.logger,
-    onKey: logMask.accept,
-    budgets,
-    ...videoApiHooks(s.metrics),
-  });
-  // The real service runs in real time; the embedded simulator at its speed (core/live/service-time.ts).
-  const serviceSpeed = simulator ? config.SIM_SPEED : 1;
-  return { apiFor, deploymentKey, simulator, replicas, serviceSpeed };
-}
-
-/**
- * Where the demo's simulator keeps its state: beside the SQLite store, in the data directory this process has
- * locked, so the demo continues after a restart (its videos and credits, like its policy and audit). With
- * DATABASE_URL (several replicas, each with its own embedded simulator) it stays in memory, as before.
- */
-function simulatorState(s: Startup) {
-  if (s.config.DATABASE_URL) return {};
-  const path = join(s.config.REELBOT_DATA_DIR, SIMULATOR_STATE_FILE);
-  mkdirSync(s.config.REELBOT_DATA_DIR, { recursive: true, mode: 0o700 });
-  if (s.options.fresh) rmSync(path, { force: true });
-  return { stateFile: { path, warn: (message: string) => s.logger.warn({}, message) } };
-}
-
-/**
- * The store: PostgreSQL when `DATABASE_URL` is set (several replicas share it), else SQLite in the data
- * directory, locked for this process.
- */
-async function openData(s: Startup): Promise<Store> {
-  const url = s.config.DATABASE_URL;
-  if (url) {
-    // Loaded only here: `npm start` on SQLite never pays for the PostgreSQL driver (cold start).
-    const { openPostgresStore } = await import('./store/postgres/postgres-store.js');
-    const store = await openPostgresStore({
-      url,
-      secretKey: decodeSecretKey(s.config.REELBOT_SECRET_KEY as string) as Buffer,
-      clock: s.clock,
-      logger: s.logger,
-      timeoutMs: s.config.DATABASE_TIMEOUT_MS,
-    });
-    s.teardown.push(() => store.close());
-    s.logger.info({ store: 'postgres' }, 'store: PostgreSQL (DATABASE_URL)');
-    return store;
-  }
-  const dir = s.config.REELBOT_DATA_DIR;
-  const lock = lockDataDir(dir);
-  s.teardown.push(() => lock.release());
-  if (s.options.fresh) {
-    for (const file of SQLITE_FILES) rmSync(join(dir, file), { force: true });
-    s.logger.info({ dir }, 'starting the demo over (--fresh)');
-  }
-  const store = openStore({
-    path: join(dir, 'reelbot.sqlite'),
-    secretKey: loadSecretKey({
-      env: s.config.REELBOT_SECRET_KEY,
-      dataDir: dir,
-      warn: (message) => s.logger.warn({}, message),
-    }),
-    clock: s.clock,
-    logger: s.logger,
-  });
-  s.teardown.push(() => store.close());
-  return store;
 }
 
 /** The poller, the outbox sender and the pending-effects sweep, on the deps' store and keys. */

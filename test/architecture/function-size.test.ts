@@ -14,7 +14,10 @@ import { sourceFiles } from './source-files.js';
 const LIMIT = 80;
 const ROOTS = ['src', 'adapters'];
 
-/** Functions over the limit today, by file and name, each to be cut along the line its reason names. */
+/**
+ * Functions over the limit, by file and name, each with the line to cut it along. None today: a new entry needs
+ * a reason a reviewer accepts.
+ */
 const ALLOWED: { path: string; name: string; why: string }[] = [];
 
 type Measured = { name: string; line: number; lines: number };
