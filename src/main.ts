@@ -253,7 +253,7 @@ function backgroundRunner(
 }
 
 async function listen(http: HttpServer, config: Config) {
-  return http.listen(config.PORT, config.HOST).catch((error: unknown) => {
+  return await http.listen(config.PORT, config.HOST).catch((error: unknown) => {
     if ((error as { code?: string }).code === 'EADDRINUSE') {
       throw new StartupError(
         `PORT ${config.PORT} is already in use: stop the other process or set PORT to a free port.`,

@@ -108,9 +108,10 @@ export function createInteractionsEndpoint(options: {
       answered = resolve;
     });
     const reply: Replier = {
-      async callback(response: APIInteractionResponse) {
+      callback(response: APIInteractionResponse) {
         send(res, 200, response);
         answered?.();
+        return Promise.resolve();
       },
     };
     // The handler carries on (follow-ups) after the HTTP answer; the request ends at the first response.

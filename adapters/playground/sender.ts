@@ -40,6 +40,7 @@ export function createPlaygroundSender(room: ChatRoom, workspace: string): ChatS
   return {
     platform: 'playground',
 
+    // biome-ignore lint/suspicious/useAwait: ChatSender answers with a promise: a refusal rejects, never throws
     async post(conversation: ConversationAddress, card: Card, options) {
       const known = posted.get(options.dedupeId);
       if (known) return known;
@@ -52,6 +53,7 @@ export function createPlaygroundSender(room: ChatRoom, workspace: string): ChatS
       return address;
     },
 
+    // biome-ignore lint/suspicious/useAwait: ChatSender answers with a promise: a refusal rejects, never throws
     async update(message: MessageAddress, card: Card) {
       const { channel, message: id } = locate(message);
       if (!id) throw new ChatDeliveryError(`not a message address: ${message}`, false);
@@ -60,6 +62,7 @@ export function createPlaygroundSender(room: ChatRoom, workspace: string): ChatS
       if (!room.replaceCard(channel, id, card)) room.postCard(channel, card, { id });
     },
 
+    // biome-ignore lint/suspicious/useAwait: ChatSender answers with a promise: a refusal rejects, never throws
     async notify(user: UserAddress, conversation: ConversationAddress, card: Card) {
       const { channel } = locate(conversation);
       const prefix = `playground:${workspace}:`;

@@ -91,8 +91,9 @@ export function createSlackAdapter(options: SlackAdapterOptions): SlackAdapter {
       forgetRevoked(store, revoked, { oauth: !!config.oauth, logger, now: options.clock.now() }),
   });
 
-  app.error(async (error) => {
+  app.error((error) => {
     logger.error({ err: error }, 'unhandled error in a Slack listener');
+    return Promise.resolve();
   });
 
   let started = false;

@@ -62,15 +62,14 @@ export async function answerCommand(ctx: InteractionContext, i: InboundOf<'comma
         ([, v]) => typeof v === 'string' && [...v].length > DISCORD.stringOptionMaxLength,
       );
       if (over)
-        return bot.handleTooLong(req, {
+        return await bot.handleTooLong(req, {
           command: name,
           option: over[0],
           length: [...String(over[1])].length,
           cap: DISCORD.stringOptionMaxLength,
         });
-      return flags && !flags.ok
-        ? errorCard(say(flags.error.code, flags.error.params), spec)
-        : bot.handleCommand(req, name, raw);
+      if (flags && !flags.ok) return errorCard(say(flags.error.code, flags.error.params), spec);
+      return await bot.handleCommand(req, name, raw);
     },
   );
 }

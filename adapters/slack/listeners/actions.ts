@@ -95,7 +95,7 @@ async function answeredOnHome(
   const { req, core, response, client } = click;
   if (response.kind === 'form' || response.kind === 'form-errors' || runsInDirectMessage(core)) return false;
   const notice = response.kind === 'none' ? undefined : response.card;
-  return publishHome(ctx, { client, req, user: decodeAddress(req.user).id, notice });
+  return await publishHome(ctx, { client, req, user: decodeAddress(req.user).id, notice });
 }
 
 /** In the DM with the app a private answer is an ordinary message there: it stays after a reload. */
@@ -119,9 +119,9 @@ async function openForm(
 async function runReplay(bot: Bot, req: RequestInfo, replay: Replay): Promise<Response> {
   if ('t' in replay) {
     const mentions = mentionsIn(replay.t, decodeAddress(req.user).workspace);
-    return bot.handleText({ ...req, mentions }, replay.t);
+    return await bot.handleText({ ...req, mentions }, replay.t);
   }
-  return bot.handleAction(req, {
+  return await bot.handleAction(req, {
     action: replay.a,
     value: replay.v,
     ...(replay.c !== undefined ? { choice: replay.c } : {}),

@@ -109,8 +109,8 @@ export class PostgresTransactions {
    */
   async run<T>(fn: () => Promise<T>): Promise<T> {
     const open = this.#context.getStore();
-    if (open?.open) return this.#savepoint(open, fn);
-    return this.#withRetries(fn);
+    if (open?.open) return await this.#savepoint(open, fn);
+    return await this.#withRetries(fn);
   }
 
   async #withRetries<T>(fn: () => Promise<T>): Promise<T> {

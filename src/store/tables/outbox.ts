@@ -122,7 +122,7 @@ export class Outbox implements OutboxStore {
 
   async failWaitingOn(cardKey: string, error: string): Promise<number> {
     // Pending rows are few (delivered ones keep no item), so reading their JSON is cheap.
-    return this.sql.count(
+    return await this.sql.count(
       `UPDATE outbox SET status = 'failed', attempts = attempts + 1, error = $1, finished_at = $2
        WHERE status = 'pending' AND (
          (item ->> 'op' = 'update-card' AND item ->> 'cardKey' = $3) OR item ->> 'threadOfCard' = $3)`,
