@@ -37,12 +37,13 @@ import {
   MessageFlags,
   SeparatorSpacingSize,
 } from 'discord.js';
-import type { Card, Confirm, Control, Tone } from '../../src/core/index.js';
-import { progressBar } from '../../src/core/index.js';
+import type { Card, Confirm, Control, Table, Tone } from '../../src/core/index.js';
+import { chartText, progressBar, tableLines } from '../../src/core/index.js';
 import { type ActionRow, type ControlContext, renderControl, rowsOf } from './components/controls.js';
 import { componentCount, EMPTY, fieldLines, galleryItem, isWebUrl, textDisplay } from './components/parts.js';
 import { fitSections, sectionParts } from './components/sections.js';
 import { dismissId } from './custom-id.js';
+import { chartFilename } from './files.js';
 import { clip, DISCORD } from './limits.js';
 import { allowedMentions, notifyContent, toDiscord } from './text.js';
 
@@ -145,11 +146,31 @@ function mediaOf(card: Card): APIMediaGalleryItem[] {
   return items;
 }
 
+/** A table as one bulleted line per row (Discord draws no tables). */
+const tableText = (table: Table): string =>
+  toDiscord(
+    tableLines(table)
+      .map((line) => `• ${line}`)
+      .join('\n'),
+  );
+
+/**
+ * The card's charts, each a PNG attached with the message (files.ts draws them) and shown in a media gallery
+ * with its numbers as the alt text.
+ */
+const chartsOf = (card: Card): APIMediaGalleryItem[] =>
+  (card.charts ?? [])
+    .slice(0, DISCORD.chartsPerCard)
+    .map((chart, i) => galleryItem(`attachment://${chartFilename(i)}`, chartText(chart)));
+
 export function renderCard(card: Card, memory: RenderMemory): CardPayload {
   const ctx: ControlContext = { memory, taken: new Set() };
   const { gallery, blocks } = sectionParts(card.sections ?? [], ctx);
   const head: APIComponentInContainer[] = [textDisplay(header(card))];
   if (card.fields?.length) head.push(textDisplay(fieldLines(card.fields)));
+  if (card.table?.rows.length) head.push(textDisplay(tableText(card.table)));
+  const charts = chartsOf(card);
+  if (charts.length > 0) head.push({ type: ComponentType.MediaGallery, items: charts });
   const media = mediaOf(card);
   if (media.length > 0) head.push({ type: ComponentType.MediaGallery, items: media });
   const middle: APIComponentInContainer[] = [];

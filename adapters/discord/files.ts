@@ -1,10 +1,10 @@
 /**
- * An answer that carries a file (`card.attachment`, the `--csv` exports) goes out as a Discord attachment:
- * a multipart/form-data body with the file as `files[0]` and the message as `payload_json`, whose
- * `attachments` names it (https://discord.com/developers/docs/reference#uploading-files). A Components V2
- * message shows an attachment only through a File component (`type 13`) referencing
- * `attachment://<filename>` (https://discord.com/developers/docs/components/reference#file), so one is added
- * after the card; a message of the older shape (embeds) lists the attachment below the embed by itself.
+ * An answer that carries files (`card.attachment`, the `--csv` exports; a PNG of each of the card's charts)
+ * goes out with Discord attachments: a multipart/form-data body with the files as `files[n]` and the message as
+ * `payload_json`, whose `attachments` names them (https://discord.com/developers/docs/reference#uploading-files).
+ * A Components V2 message shows an attachment only through a component referencing `attachment://<filename>`:
+ * an export through a File component (`type 13`, added after the card here), a chart through the card's media
+ * gallery (components.ts); a message of the older shape (embeds) lists the attachments below the embed.
  *
  * The interaction's callback is not always a REST call (HTTP interactions answer in the HTTP response, which
  * carries no file), so such an answer is always sent through the interaction's webhook after a deferral:
@@ -20,28 +20,73 @@ import {
   type RequestData,
   Routes,
 } from 'discord.js';
-import type { Attachment, Logger, Response } from '../../src/core/index.js';
-import { say } from '../../src/core/index.js';
+import type { Card, Logger, Response } from '../../src/core/index.js';
+import { chartText, say } from '../../src/core/index.js';
 import type { InboundBase } from './inbound.js';
+import { DISCORD } from './limits.js';
 
-/** The file a response carries, if any (only a new message can carry one). */
-export const attachmentOf = (response: Response): Attachment | undefined =>
-  response.kind === 'message' ? response.card.attachment : undefined;
+/** A file sent with a message: an export shown as a File component, or a chart the card's gallery shows. */
+export interface Upload {
+  filename: string;
+  content: string | Uint8Array;
+  contentType: string;
+  /** Alt text (a chart's numbers), at most 1,024 characters. */
+  description?: string;
+  /** `file`: listed by a File component added here; `gallery`: the card's media gallery already shows it. */
+  shownAs: 'file' | 'gallery';
+}
 
-/** The message body naming the attachment, with a File component when the message is Components V2. */
-export function withFile(
+/** Where a card's chart is attached: the name its media gallery refers to (`attachment://chart-1.png`). */
+export const chartFilename = (index: number): string => `chart-${index + 1}.png`;
+
+/** Whether a response carries files, which only a webhook edit or follow-up can send (after a deferral). */
+export const carriesFiles = (response: Response): boolean =>
+  (response.kind === 'message' && response.card.attachment !== undefined) ||
+  ((response.kind === 'message' || response.kind === 'update') && (response.card.charts?.length ?? 0) > 0);
+
+/** The files a response carries: its export (a new message only) and a PNG of each of its charts. */
+export async function uploadsOf(response: Response): Promise<Upload[]> {
+  if (response.kind !== 'message' && response.kind !== 'update') return [];
+  const uploads = await chartUploads(response.card);
+  const file = response.kind === 'message' ? response.card.attachment : undefined;
+  if (file) uploads.unshift({ ...file, shownAs: 'file' });
+  return uploads;
+}
+
+/** A PNG of each of `card`'s charts (drawn on first use: the chart libraries load only then). */
+export async function chartUploads(card: Card): Promise<Upload[]> {
+  if (!card.charts?.length) return [];
+  const { renderChartPng } = await import('../../src/charts/render-png.js');
+  return Promise.all(
+    card.charts.slice(0, DISCORD.chartsPerCard).map(async (chart, i) => ({
+      filename: chartFilename(i),
+      content: await renderChartPng(chart),
+      contentType: 'image/png',
+      description: chartText(chart).slice(0, DISCORD.mediaDescription),
+      shownAs: 'gallery' as const,
+    })),
+  );
+}
+
+/** The message body naming its files, with a File component for each export when the message is Components V2. */
+export function withFiles(
   data: APIInteractionResponseCallbackData,
-  file: Attachment,
+  uploads: readonly Upload[],
 ): APIInteractionResponseCallbackData {
   const v2 = ((data.flags ?? 0) & MessageFlags.IsComponentsV2) !== 0;
-  const shown: APIMessageTopLevelComponent = {
-    type: ComponentType.File,
-    file: { url: `attachment://${file.filename}` },
-  };
+  const shown: APIMessageTopLevelComponent[] = uploads
+    .filter((u) => u.shownAs === 'file')
+    .map((u) => ({ type: ComponentType.File, file: { url: `attachment://${u.filename}` } }));
   return {
     ...data,
-    attachments: [{ id: '0', filename: file.filename }],
-    ...(v2 ? { components: [...((data.components ?? []) as APIMessageTopLevelComponent[]), shown] } : {}),
+    attachments: uploads.map((u, i) => ({
+      id: String(i),
+      filename: u.filename,
+      ...(u.description ? { description: u.description } : {}),
+    })),
+    ...(v2 && shown.length > 0
+      ? { components: [...((data.components ?? []) as APIMessageTopLevelComponent[]), ...shown] }
+      : {}),
   };
 }
 
@@ -49,20 +94,22 @@ export function withFile(
  * The multipart/form-data body, built here rather than with the REST client's `files`: that path hands a
  * global `FormData` to the client's own undici, which (with two undici copies installed) may not recognise it.
  */
-export function multipartBody(data: APIInteractionResponseCallbackData, file: Attachment) {
+export function multipartBody(data: APIInteractionResponseCallbackData, uploads: readonly Upload[]) {
   const boundary = `reelbot-${randomBytes(12).toString('hex')}`;
-  // Filenames are ours (csv.ts: letters, digits, dashes, dots); nothing in one can break the header.
-  const name = file.filename.replace(/["\r\n\\]/g, '_');
+  const part = (headers: string) => Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`, 'utf8');
   const body = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="payload_json"\r\n` +
-        `Content-Type: application/json\r\n\r\n${JSON.stringify(withFile(data, file))}\r\n` +
-        `--${boundary}\r\nContent-Disposition: form-data; name="files[0]"; filename="${name}"\r\n` +
-        `Content-Type: ${file.contentType}\r\n\r\n`,
-      'utf8',
-    ),
-    Buffer.from(file.content, 'utf8'),
-    Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
+    part('Content-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json'),
+    Buffer.from(`${JSON.stringify(withFiles(data, uploads))}\r\n`, 'utf8'),
+    ...uploads.flatMap((u, i) => [
+      // Filenames are ours (csv.ts, chartFilename): nothing in one can break the header.
+      part(
+        `Content-Disposition: form-data; name="files[${i}]"; filename="${u.filename.replace(/["\r\n\\]/g, '_')}"\r\n` +
+          `Content-Type: ${u.contentType}`,
+      ),
+      typeof u.content === 'string' ? Buffer.from(u.content, 'utf8') : Buffer.from(u.content),
+      Buffer.from('\r\n', 'utf8'),
+    ]),
+    Buffer.from(`--${boundary}--\r\n`, 'utf8'),
   ]);
   return {
     body,
@@ -71,6 +118,25 @@ export function multipartBody(data: APIInteractionResponseCallbackData, file: At
     auth: false,
   };
 }
+
+/** The message without the media gallery that showed its charts (their files were refused). */
+function withoutGallery(data: APIInteractionResponseCallbackData): APIInteractionResponseCallbackData {
+  const strip = (components: readonly APIMessageTopLevelComponent[]): APIMessageTopLevelComponent[] =>
+    components
+      .filter(
+        (c) => !(c.type === ComponentType.MediaGallery && c.items.some((item) => isChart(item.media.url))),
+      )
+      .map((c) =>
+        c.type === ComponentType.Container
+          ? { ...c, components: strip(c.components) as typeof c.components }
+          : c,
+      );
+  return data.components
+    ? { ...data, components: strip(data.components as APIMessageTopLevelComponent[]) }
+    : data;
+}
+
+const isChart = (url: string): boolean => /^attachment:\/\/chart-\d+\.png$/.test(url);
 
 /** The message without its file, saying why (card markdown reads the same in Discord markdown). */
 function withNotice(
@@ -83,29 +149,30 @@ function withNotice(
 }
 
 /**
- * The interaction's own webhook (as `payloads.ts`'s `webhook`), sending `file` with the edit or follow-up
- * when there is one. A refused upload still answers: the card without the file, saying it could not be sent
- * (the member is never left with "thinking…").
+ * The interaction's own webhook (as `payloads.ts`'s `webhook`), sending `uploads` with the edit or follow-up
+ * when there are some. A refused upload still answers: the card without its files, saying which could not be
+ * sent (the member is never left with "thinking…").
  */
-export function fileWebhook(rest: REST, i: InboundBase, o: { file: Attachment | undefined; log: Logger }) {
-  const { file, log } = o;
+export function fileWebhook(rest: REST, i: InboundBase, o: { uploads: readonly Upload[]; log: Logger }) {
+  const { uploads, log } = o;
   const original = Routes.webhookMessage(i.applicationId, i.token, '@original');
   const send = async (
     go: (options: RequestData) => Promise<unknown>,
     data: APIInteractionResponseCallbackData,
   ) => {
-    if (!file) return go({ body: data, auth: false });
+    if (uploads.length === 0) return go({ body: data, auth: false });
     try {
-      return await go(multipartBody(data, file));
+      return await go(multipartBody(data, uploads));
     } catch (error) {
       const reason = String(
         (error as { code?: unknown; status?: unknown }).code ??
           (error as { status?: unknown }).status ??
           'error',
       );
-      log.warn({ reason, filename: file.filename }, 'discord file upload refused');
-      const notice = say('file-upload-failed', { filename: file.filename, reason });
-      return go({ body: withNotice(data, notice), auth: false });
+      const filename = uploads.map((u) => u.filename).join(', ');
+      log.warn({ reason, filename }, 'discord file upload refused');
+      const notice = say('file-upload-failed', { filename, reason });
+      return go({ body: withNotice(withoutGallery(data), notice), auth: false });
     }
   };
   return {

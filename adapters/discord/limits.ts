@@ -42,6 +42,8 @@ export const DISCORD = {
   /** Characters across all the text displays of a message. */
   textDisplayTotal: 4000,
   galleryItems: 10,
+  /** Charts drawn as images on one card (the core sends at most two). */
+  chartsPerCard: 2,
   mediaDescription: 1024,
   /** A card's title heading (the embed title's limit, kept). */
   cardTitle: 256,

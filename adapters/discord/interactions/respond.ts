@@ -10,7 +10,7 @@ import {
 import type { Card, Response } from '../../../src/core/index.js';
 import { within } from '../../../src/core/index.js';
 import type { MessagePayload } from '../components.js';
-import { attachmentOf, fileWebhook } from '../files.js';
+import { carriesFiles, fileWebhook, uploadsOf } from '../files.js';
 import type { InboundBase } from '../inbound.js';
 import type { Replier } from '../interactions.js';
 import { failedInteraction } from '../log-error.js';
@@ -52,8 +52,8 @@ export async function respond(ctx: InteractionContext, exchange: Exchange, work:
         )
       : undefined;
   const hook = webhook(ctx.rest, exchange.interaction);
-  // A file goes through the webhook (multipart), never in the first callback (an HTTP answer has no files).
-  if (early && !attachmentOf(early.response)) {
+  // Files go through the webhook (multipart), never in the first callback (an HTTP answer has no files).
+  if (early && !carriesFiles(early.response)) {
     const first = await initial(ctx, exchange, early.response);
     await reply.callback(first);
     // A command answered "nothing to say": the private placeholder goes away again.
@@ -122,7 +122,8 @@ async function initial(
 /** The answer to an interaction already acknowledged with a deferral, through its webhook. */
 async function deferred(ctx: InteractionContext, exchange: Exchange, response: Response) {
   const { errorsOf } = exchange.answering;
-  const hook = fileWebhook(ctx.rest, exchange.interaction, { file: attachmentOf(response), log: ctx.log });
+  const uploads = await uploadsOf(response);
+  const hook = fileWebhook(ctx.rest, exchange.interaction, { uploads, log: ctx.log });
   if (exchange.answering.source === 'message') {
     if (response.kind === 'update') await hook.edit(editBody(await updateOf(ctx, exchange, response.card)));
     else {
