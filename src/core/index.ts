@@ -64,7 +64,6 @@ export { type CommandArg, type CommandRef, typedCommand, type UsageOption } from
 export { withoutAttachment } from './format/csv.js';
 export { progressBar } from './live/video-card.js';
 export type {
-  Attachment,
   Button,
   Card,
   Confirm,
