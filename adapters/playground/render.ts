@@ -17,6 +17,7 @@ import type {
   Video,
 } from '../../src/core/index.js';
 import { mention, sectionWords } from '../../src/core/index.js';
+import { renderCharts, renderTable } from './html/data.js';
 import { isWebUrl, markdownToHtml, plainText, plainToHtml } from './text.js';
 
 const TONES: readonly Tone[] = ['neutral', 'info', 'progress', 'success', 'warning', 'danger'];
@@ -35,9 +36,11 @@ export function renderCard(card: Card): string {
     card.text ? `<div class="card-text">${markdownToHtml(card.text)}</div>` : '',
     card.progress ? renderProgress(card.progress) : '',
     card.fields?.length ? renderFields(card.fields) : '',
+    card.table ? renderTable(card.table) : '',
+    card.charts?.length ? renderCharts(card.charts) : '',
     card.image ? renderImage(card.image, 'card-image') : '',
     card.video ? renderVideo(card.video) : '',
-    renderSections(card.sections ?? []),
+    renderSections(card.sections ?? [], card.carousel === true),
     card.controls?.length ? renderControls(card.controls) : '',
     card.context ? `<p class="card-context">${markdownToHtml(card.context)}</p>` : '',
     '</section>',
@@ -102,12 +105,14 @@ function renderVideo(video: Video): string {
  * Sections with pictures (thumbnail options, videos) side by side as a gallery — like Discord's media
  * gallery — each picture with its text and buttons under it; sections without one follow as rows.
  */
-function renderSections(sections: readonly Section[]): string {
+function renderSections(sections: readonly Section[], carousel: boolean): string {
   const pictured = sections.filter((s) => s.image);
   if (pictured.length < 2) return sections.map(renderSection).join('');
   const items = pictured.map(renderGalleryItem).join('');
   const rest = sections.filter((s) => !s.image).map(renderSection);
-  return `<div class="card-gallery" data-testid="card-gallery">${items}</div>${rest.join('')}`;
+  // Peers to compare (the thumbnail options) scroll sideways in one row, like Slack's carousel.
+  const row = carousel ? ' card-carousel' : '';
+  return `<div class="card-gallery${row}" data-testid="card-gallery">${items}</div>${rest.join('')}`;
 }
 
 function renderGalleryItem(section: Section): string {

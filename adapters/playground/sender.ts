@@ -2,6 +2,7 @@
  * The playground's `ChatSender`: what the outbox calls to post and edit long-lived cards. Addresses are
  * `playground:<workspace>:<channel>[:<message>]`.
  */
+
 import type { Card } from '../../src/core/index.js';
 import {
   ChatDeliveryError,
@@ -14,6 +15,7 @@ import {
   type UserAddress,
 } from '../../src/core/index.js';
 import type { ChatRoom } from './chat-room.js';
+import { drawCharts } from './html/data.js';
 
 /** How many `dedupeId`s are remembered, so a retried post returns the message it already made. */
 const DEDUPE_MEMORY = 1_000;
@@ -40,8 +42,8 @@ export function createPlaygroundSender(room: ChatRoom, workspace: string): ChatS
   return {
     platform: 'playground',
 
-    // biome-ignore lint/suspicious/useAwait: ChatSender answers with a promise: a refusal rejects, never throws
     async post(conversation: ConversationAddress, card: Card, options) {
+      await drawCharts([card]);
       const known = posted.get(options.dedupeId);
       if (known) return known;
       const { channel } = locate(conversation);
@@ -53,8 +55,8 @@ export function createPlaygroundSender(room: ChatRoom, workspace: string): ChatS
       return address;
     },
 
-    // biome-ignore lint/suspicious/useAwait: ChatSender answers with a promise: a refusal rejects, never throws
     async update(message: MessageAddress, card: Card) {
+      await drawCharts([card]);
       const { channel, message: id } = locate(message);
       if (!id) throw new ChatDeliveryError(`not a message address: ${message}`, false);
       // History lives in memory: after a restart the store still edits cards posted by the earlier run.
@@ -62,8 +64,8 @@ export function createPlaygroundSender(room: ChatRoom, workspace: string): ChatS
       if (!room.replaceCard(channel, id, card)) room.postCard(channel, card, { id });
     },
 
-    // biome-ignore lint/suspicious/useAwait: ChatSender answers with a promise: a refusal rejects, never throws
     async notify(user: UserAddress, conversation: ConversationAddress, card: Card) {
+      await drawCharts([card]);
       const { channel } = locate(conversation);
       const prefix = `playground:${workspace}:`;
       const userId = user.startsWith(prefix) ? user.slice(prefix.length) : '';

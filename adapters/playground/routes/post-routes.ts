@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Response as CoreResponse } from '../../../src/core/index.js';
+import { drawCharts } from '../html/data.js';
 import {
   type ActionBody,
   actionBody,
@@ -21,10 +22,16 @@ export function createPostRoutes(
   { bot, room, logger }: Pick<RoutesDeps, 'bot' | 'room' | 'logger'>,
   members: Members,
 ): Record<string, PostRoute> {
-  const show = (
+  /** Shows the response once its charts are drawn (html/data.ts). */
+  const show = async (
     response: CoreResponse,
     at: { user: string; channel: string; messageId?: string; cardIndex?: number | undefined },
-  ) => showResponse(room, response, at);
+  ) => {
+    if (response.kind === 'message' || response.kind === 'update') {
+      await drawCharts([response.card, ...(response.kind === 'message' ? (response.more ?? []) : [])]);
+    }
+    return showResponse(room, response, at);
+  };
 
   async function command(req: IncomingMessage): Promise<ClientReply> {
     const body: CommandBody = await readJson(req, commandBody);
@@ -37,7 +44,7 @@ export function createPostRoutes(
     if ([...text].length > COMPOSER_MAX_LENGTH) {
       // Too long to echo or run: the core says the field's limit and the way round (the form, a file).
       const response = await bot.handleTooLong(members.requestInfo(body), { text, cap: COMPOSER_MAX_LENGTH });
-      return show(response, body);
+      return await show(response, body);
     }
     const echo = room.echoCommand(body.channel, body.user, text);
     // The text may carry private input, so only the command word is logged.
@@ -46,7 +53,7 @@ export function createPostRoutes(
       'playground command',
     );
     const response = await bot.handleText(members.requestInfo(body), text);
-    const reply = show(response, body);
+    const reply = await show(response, body);
     return { ...reply, messages: [room.view(echo), ...(reply.messages ?? [])] };
   }
 
@@ -59,7 +66,7 @@ export function createPostRoutes(
       value: body.value,
       ...(body.choice !== undefined ? { choice: body.choice } : {}),
     });
-    return show(response, body);
+    return await show(response, body);
   }
 
   async function form(req: IncomingMessage): Promise<ClientReply> {
@@ -71,7 +78,7 @@ export function createPostRoutes(
       state: body.state,
       values: body.values,
     });
-    return show(response, {
+    return await show(response, {
       user: body.user,
       channel: body.channel,
       ...(body.messageId ? { messageId: body.messageId } : {}),
