@@ -79,10 +79,15 @@ export type {
 
 export { say } from './text/messages.js';
 export {
+  type CardText,
+  code,
   dropMarkup,
+  joinText,
   link,
   literal,
   type MentionTarget,
+  mapCommands,
+  md,
   mention,
   type Piece,
   parseMention,

@@ -15,6 +15,7 @@ import { CatalogCache } from '../../src/core/video-api/catalog-cache.js';
 import type { VideoApi } from '../../src/core/video-api/video-api.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { ManualClock, recordingLogger } from '../poller/support.js';
+import { cardText } from '../support/card-text.js';
 
 class SleepingClock extends ManualClock {
   readonly sleeps: number[] = [];
@@ -58,7 +59,7 @@ function botWith(body: (ctx: CommandContext, attempt: number) => Promise<string>
             summary: 'test',
             options: [],
             examples: [],
-            run: async (ctx) => message({ title: await body(ctx, ++attempts) }),
+            run: async (ctx) => message({ title: cardText(await body(ctx, ++attempts)) }),
           },
         ],
       },

@@ -15,8 +15,9 @@ import { embedsSize, renderEmbedCard } from '../../adapters/discord/embeds.js';
 import { AdapterMemory, Kept } from '../../adapters/discord/memory.js';
 import { formLauncher, prefilled, readSubmission, renderModal } from '../../adapters/discord/modal.js';
 import type { Card, Form } from '../../src/core/text/cards.js';
-import { code, literal, mention } from '../../src/core/text/text.js';
+import { code, literal, md, mention } from '../../src/core/text/text.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { cardText } from '../support/card-text.js';
 import { untilAborted } from '../support/test-clock.js';
 import { messageProblems, modalProblems } from './discord-rules.js';
 import {
@@ -59,19 +60,19 @@ const V2 = 1 << 15;
 describe('cards → one Components V2 container', () => {
   it('renders title, link, tone, text with progress, fields, video, image and small print', () => {
     const payload = render({
-      title: 'Octopus facts',
+      title: md`Octopus facts`,
       url: 'https://video.example/v/1',
       tone: 'progress',
-      text: 'Generating **voiceover**…',
-      progress: { percent: 40, label: '▓▓▓▓░░░░░░ 40% · about 2 min left' },
+      text: md`Generating **voiceover**…`,
+      progress: { percent: 40, label: md`▓▓▓▓░░░░░░ 40% · about 2 min left` },
       fields: [
-        { label: 'Model', value: 'storyboard', short: true },
-        { label: 'Credits', value: '20', short: true },
-        { label: 'Empty', value: '' },
+        { label: md`Model`, value: md`storyboard`, short: true },
+        { label: md`Credits`, value: md`20`, short: true },
+        { label: md`Empty`, value: md`` },
       ],
       video: { url: 'https://cdn.example/v.mp4', alt: 'Octopus facts, rendered', poster: 'https://x/p.png' },
       image: { url: 'https://cdn.example/cover.png', alt: 'cover' },
-      context: 'Requested by **Alice** · id `v_1` · [open](https://video.example/v/1)',
+      context: md`Requested by **Alice** · id \`v_1\` · [open](https://video.example/v/1)`,
     });
     expect(payload.flags).toBe(V2);
     expect(payload).not.toHaveProperty('content');
@@ -109,12 +110,12 @@ describe('cards → one Components V2 container', () => {
         ],
       },
     ]);
-    expect(textDisplaysOf(render({ title: 't', progress: { percent: 55 } }))).toEqual([
+    expect(textDisplaysOf(render({ title: md`t`, progress: { percent: 55 } }))).toEqual([
       '### t\n▓▓▓▓▓▓░░░░ 55%',
     ]);
     // Only web URLs: a `javascript:` link or image is left out.
     const unsafe = render({
-      title: 't',
+      title: md`t`,
       url: 'javascript:alert(1)',
       image: { url: 'javascript:x', alt: '' },
     });
@@ -131,16 +132,16 @@ describe('cards → one Components V2 container', () => {
       style: 'primary' as const,
     });
     const payload = render({
-      title: 'Thumbnails',
+      title: md`Thumbnails`,
       tone: 'success',
       sections: [1, 2, 3].map((i) => ({
-        text: `**Option ${i}**\n“Hook ${i}”\ngrade A · score 9${i}`,
+        text: md`**Option ${i}**\n“Hook ${i}”\ngrade A · score 9${i}`,
         image: { url: `https://cdn.example/${i}.png`, alt: `Thumbnail option ${i}` },
         // The variant in use has no button: plain text.
         ...(i === 2 ? {} : { controls: [useThis(i)] }),
       })),
       controls: [{ kind: 'button', action: 'video.render', value: 'v', label: 'Render', style: 'primary' }],
-      context: 'id `v`',
+      context: md`id \`v\``,
     });
     const container = containerOf(payload) as Json;
     expect(container.components.map((c: Json) => c.type)).toEqual([10, 14, 12, 9, 10, 9, 1, 10]);
@@ -167,8 +168,8 @@ describe('cards → one Components V2 container', () => {
 
   it('shows a lone pictured section as a thumbnail beside its text, and gallery-caps at ten', () => {
     const lone = render({
-      title: 't',
-      sections: [{ text: 'The cover', image: { url: 'https://cdn.example/c.png', alt: 'cover' } }],
+      title: md`t`,
+      sections: [{ text: md`The cover`, image: { url: 'https://cdn.example/c.png', alt: 'cover' } }],
     });
     expect(sectionsOf(lone)).toEqual([
       {
@@ -178,9 +179,9 @@ describe('cards → one Components V2 container', () => {
     ]);
     expect(galleriesOf(lone)).toEqual([]);
     const twelve = render({
-      title: 'Thumbnails',
+      title: md`Thumbnails`,
       sections: Array.from({ length: 12 }, (_, i) => ({
-        text: `**Option ${i + 1}**`,
+        text: md`**Option ${i + 1}**`,
         image: { url: i === 1 ? 'javascript:alert(1)' : `https://cdn.example/${i}.png`, alt: '' },
       })),
     });
@@ -193,11 +194,11 @@ describe('cards → one Components V2 container', () => {
   it('stays within 40 components and 4000 characters, cutting with "…"', () => {
     const huge = 'x'.repeat(10_000);
     const payload = render({
-      title: huge,
-      text: huge,
-      fields: Array.from({ length: 40 }, () => ({ label: huge, value: huge })),
+      title: cardText(huge),
+      text: cardText(huge),
+      fields: Array.from({ length: 40 }, () => ({ label: cardText(huge), value: cardText(huge) })),
       sections: Array.from({ length: 20 }, (_, i) => ({
-        text: `Section ${i} ${huge}`,
+        text: md`Section ${i} ${cardText(huge)}`,
         controls: [{ kind: 'button' as const, action: 'a', value: String(i), label: 'Pick' }],
       })),
       controls: Array.from({ length: 30 }, (_, i) => ({
@@ -206,7 +207,7 @@ describe('cards → one Components V2 container', () => {
         value: String(i),
         label: `B${i}`,
       })),
-      context: huge,
+      context: cardText(huge),
     });
     expect(componentCount(payload.components)).toBeLessThanOrEqual(40);
     const texts = textDisplaysOf(payload);
@@ -226,18 +227,18 @@ describe('cards → one Components V2 container', () => {
 describe('cards → embeds (clicks on messages posted before V2)', () => {
   it('renders title, link, tone, text with progress, fields, image and footer', () => {
     const { embeds } = renderEmbeds({
-      title: 'Octopus facts',
+      title: md`Octopus facts`,
       url: 'https://video.example/v/1',
       tone: 'progress',
-      text: 'Generating **voiceover**…',
-      progress: { percent: 40, label: '▓▓▓▓░░░░░░ 40% · about 2 min left' },
+      text: md`Generating **voiceover**…`,
+      progress: { percent: 40, label: md`▓▓▓▓░░░░░░ 40% · about 2 min left` },
       fields: [
-        { label: 'Model', value: 'storyboard', short: true },
-        { label: 'Render', value: '[Download MP4](https://cdn.example/v.mp4)' },
-        { label: 'Empty', value: '' },
+        { label: md`Model`, value: md`storyboard`, short: true },
+        { label: md`Render`, value: md`[Download MP4](https://cdn.example/v.mp4)` },
+        { label: md`Empty`, value: md`` },
       ],
       image: { url: 'https://cdn.example/cover.png', alt: 'cover' },
-      context: 'Requested by **Alice** · id `v_1` · [open](https://video.example/v/1)',
+      context: md`Requested by **Alice** · id \`v_1\` · [open](https://video.example/v/1)`,
     });
     expect(embeds).toEqual([
       {
@@ -258,10 +259,15 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
 
   it('gives each section (thumbnail variants) its own embed with its image, up to ten embeds', () => {
     const sections = Array.from({ length: 12 }, (_, i) => ({
-      text: `**Option ${i + 1}**`,
+      text: md`**Option ${i + 1}**`,
       image: { url: i === 1 ? 'javascript:alert(1)' : `https://cdn.example/${i}.png`, alt: '' },
     }));
-    const { embeds } = renderEmbeds({ title: 'Thumbnails', tone: 'success', sections, context: 'id `v`' });
+    const { embeds } = renderEmbeds({
+      title: md`Thumbnails`,
+      tone: 'success',
+      sections: sections,
+      context: md`id \`v\``,
+    });
     expect(embeds).toHaveLength(10);
     expect(embeds[1]).toEqual({
       color: TONE_COLORS.success,
@@ -276,11 +282,11 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
   it('cuts gracefully to the per-field and 6000-character limits', () => {
     const huge = 'x'.repeat(10_000);
     const { embeds } = renderEmbeds({
-      title: huge,
-      text: huge,
-      fields: Array.from({ length: 40 }, () => ({ label: huge, value: huge })),
-      sections: Array.from({ length: 5 }, () => ({ text: huge })),
-      context: huge,
+      title: cardText(huge),
+      text: cardText(huge),
+      fields: Array.from({ length: 40 }, () => ({ label: cardText(huge), value: cardText(huge) })),
+      sections: Array.from({ length: 5 }, () => ({ text: cardText(huge) })),
+      context: cardText(huge),
     });
     expect(embeds[0]?.title).toHaveLength(256);
     expect(embeds[0]?.title?.endsWith('…')).toBe(true);
@@ -290,7 +296,7 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
 
   it('gives a rendered video one Download MP4 link button before the card’s own (issue 27)', () => {
     const payload = renderEmbeds({
-      title: 't',
+      title: md`t`,
       video: { url: 'https://cdn.example/v.mp4', alt: 't, rendered' },
       controls: [{ kind: 'button', action: 'video.schedule', value: 'v', label: 'Schedule' }],
     });
@@ -305,9 +311,9 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
 
   it('numbers section buttons below the embeds, and packs five to a row past five rows', () => {
     const payload = renderEmbeds({
-      title: 't',
+      title: md`t`,
       sections: [1, 2, 3].map((i) => ({
-        text: `Option ${i}`,
+        text: md`Option ${i}`,
         controls: [{ kind: 'button' as const, action: 'thumbnail.pick', value: `v:${i}`, label: 'Use this' }],
       })),
       controls: [{ kind: 'link', label: 'Download MP4', url: 'https://cdn.example/v.mp4' }],
@@ -319,9 +325,9 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
       ['Download MP4'],
     ]);
     const packed = renderEmbeds({
-      title: 't',
+      title: md`t`,
       sections: Array.from({ length: 8 }, (_, i) => ({
-        text: `s${i}`,
+        text: md`s${i}`,
         controls: [{ kind: 'button' as const, action: 'a', value: String(i), label: 'Pick' }],
       })),
       controls: Array.from({ length: 30 }, (_, i) => ({
@@ -340,7 +346,7 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
 describe('controls → components', () => {
   it('keeps card buttons in a row inside the container: styles and links', () => {
     const payload = render({
-      title: 't',
+      title: md`t`,
       controls: [
         { kind: 'button', action: 'video.render', value: 'v', label: 'Render', style: 'primary' },
         { kind: 'button', action: 'video.delete.confirm', value: 'v', label: 'Delete', style: 'danger' },
@@ -365,7 +371,7 @@ describe('controls → components', () => {
     const long = 'x'.repeat(120);
     const payload = render(
       {
-        title: 't',
+        title: md`t`,
         controls: [
           { kind: 'button', action: 'video.show', value: 'v1', label: 'Open' },
           { kind: 'button', action: 'video.show', value: 'v1', label: 'Open again' },
@@ -388,10 +394,15 @@ describe('controls → components', () => {
 
   it('marks destructive buttons for a confirmation step and builds it', async () => {
     const m = memory();
-    const confirm = { title: 'Delete this video?', text: 'No refund.', confirm: 'Delete', deny: 'Keep it' };
+    const confirm = {
+      title: md`Delete this video?`,
+      text: md`No refund.`,
+      confirm: md`Delete`,
+      deny: 'Keep it',
+    };
     const payload = render(
       {
-        title: 't',
+        title: md`t`,
         controls: [
           {
             kind: 'button',
@@ -424,7 +435,7 @@ describe('controls → components', () => {
     const long = `acct_${'y'.repeat(120)}`;
     const payload = render(
       {
-        title: 't',
+        title: md`t`,
         controls: [
           {
             kind: 'select',
@@ -461,7 +472,7 @@ describe('forms → modals', () => {
     title: 'Publish this video to every platform right now please',
     submitLabel: 'Publish',
     state: 'v_1|1700000000',
-    intro: 'Publish **Octopus facts** now.',
+    intro: md`Publish **Octopus facts** now.`,
     inputs: [
       {
         kind: 'text',
@@ -612,8 +623,8 @@ describe('custom ids', () => {
 describe('mentions, pings and escaped text', () => {
   it('pings only the notify list: a text display above the card, with allowed_mentions naming exactly it', () => {
     const payload = render({
-      title: 'Approval needed',
-      text: `Approvers: ${mention('discord:G1:111')}, ${mention('discord-role:222')}`,
+      title: md`Approval needed`,
+      text: md`Approvers: ${mention('discord:G1:111')}, ${mention('discord-role:222')}`,
       notify: ['discord:G1:111', 'discord-role:222'],
     });
     expect(payload.components[0]).toEqual({ type: 10, content: '<@111> <@&222>' });
@@ -622,18 +633,18 @@ describe('mentions, pings and escaped text', () => {
     expect(textDisplaysOf({ components: [payload.components[1]] })).toEqual([
       '### Approval needed\nApprovers: <@111>, <@&222>',
     ]);
-    const quiet = render({ title: 'Decided', text: `By ${mention('discord:G1:111')}` });
+    const quiet = render({ title: md`Decided`, text: md`By ${mention('discord:G1:111')}` });
     expect(quiet.components.map((c: Json) => c.type)).toEqual([17]);
     expect(quiet.allowed_mentions).toEqual({ parse: [] });
   });
 
   it('keeps escaped values as Discord escapes, and verbatim in code', () => {
     const name = '<@333> @everyone [Approve](https://ev.il) **x** ⟦@discord:G1:333⟧';
-    const payload = render({ title: literal(name), text: `Renamed to ${code('a*b `c`')}` });
+    const payload = render({ title: literal(name), text: md`Renamed to ${code('a*b `c`')}` });
     expect(titleOf(payload)).toBe(
       '\\<@333\\> @everyone \\[Approve\\](https://ev.il) \\*\\*x\\*\\* ⟦@discord:G1:333⟧',
     );
     expect(textOf(payload)).toContain('Renamed to `` a*b `c` ``');
-    expect(contextOf(render({ title: 'x', context: `by ${literal('**y**')}` }))).toBe('by \\*\\*y\\*\\*');
+    expect(contextOf(render({ title: md`x`, context: md`by ${literal('**y**')}` }))).toBe('by \\*\\*y\\*\\*');
   });
 });

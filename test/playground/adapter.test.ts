@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MessageLog } from '../../adapters/playground/message-log.js';
 import { ChatDeliveryError } from '../../src/core/ports/index.js';
+import { md } from '../../src/core/text/text.js';
 import { startPlayground, videoCard } from './fake-bot.js';
 
 type Playground = Awaited<ReturnType<typeof startPlayground>>;
@@ -386,12 +387,12 @@ describe('sender', () => {
     const parent = await pg.adapter.sender.post(conversation(), videoCard(100), { dedupeId: 'outbox:1' });
     const reply = await pg.adapter.sender.post(
       conversation(),
-      { title: 'Render done' },
+      { title: md`Render done` },
       { dedupeId: 'outbox:2', threadOf: parent },
     );
     await pg.adapter.sender.post(
       conversation(),
-      { title: 'Posted' },
+      { title: md`Posted` },
       { dedupeId: 'outbox:3', threadOf: reply },
     );
     const views = await history('bob');
@@ -402,14 +403,14 @@ describe('sender', () => {
   });
 
   it('returns the same message for a retried post (same dedupeId)', async () => {
-    const first = await pg.adapter.sender.post(conversation(), { title: 'A' }, { dedupeId: 'outbox:9' });
-    const second = await pg.adapter.sender.post(conversation(), { title: 'A' }, { dedupeId: 'outbox:9' });
+    const first = await pg.adapter.sender.post(conversation(), { title: md`A` }, { dedupeId: 'outbox:9' });
+    const second = await pg.adapter.sender.post(conversation(), { title: md`A` }, { dedupeId: 'outbox:9' });
     expect(second).toBe(first);
     expect(await history('alice')).toHaveLength(1);
   });
 
   it('shows an edit of a card from an earlier run (not in memory) again, at the same address', async () => {
-    await pg.adapter.sender.update('playground:local:general:old-1', { title: 'From before the restart' });
+    await pg.adapter.sender.update('playground:local:general:old-1', { title: md`From before the restart` });
     const views = await history('alice');
     expect(views.map((v) => v.id)).toEqual(['old-1']);
     expect(views[0]?.html).toContain('From before the restart');
@@ -418,24 +419,24 @@ describe('sender', () => {
   it('refuses addresses of another platform, workspace or channel, without retrying', async () => {
     for (const address of ['slack:T1:C1', 'playground:other:general', 'playground:local:nope', 'garbage']) {
       const error = await pg.adapter.sender
-        .post(address, { title: 'x' }, { dedupeId: `d-${address}` })
+        .post(address, { title: md`x` }, { dedupeId: `d-${address}` })
         .catch((e) => e);
       expect(error).toBeInstanceOf(ChatDeliveryError);
       expect(error.retryable).toBe(false);
     }
-    await expect(pg.adapter.sender.update('playground:local:general', { title: 'x' })).rejects.toBeInstanceOf(
-      ChatDeliveryError,
-    );
+    await expect(
+      pg.adapter.sender.update('playground:local:general', { title: md`x` }),
+    ).rejects.toBeInstanceOf(ChatDeliveryError);
   });
 
   it('notifies one user privately', async () => {
     await pg.adapter.sender.notify?.('playground:local:carol', conversation(), {
-      title: 'Your approval expired',
+      title: md`Your approval expired`,
     });
     expect(await history('alice')).toEqual([]);
     expect((await history('carol'))[0]?.html).toContain('Only visible to you');
     await expect(
-      pg.adapter.sender.notify?.('slack:T1:U1', conversation(), { title: 'x' }),
+      pg.adapter.sender.notify?.('slack:T1:U1', conversation(), { title: md`x` }),
     ).rejects.toBeInstanceOf(ChatDeliveryError);
   });
 
@@ -551,22 +552,22 @@ describe('MessageLog', () => {
   it('keeps a bounded list per channel, dropping the oldest', () => {
     const log = new MessageLog(3);
     for (let i = 1; i <= 5; i++)
-      log.add({ kind: 'card', id: `m${i}`, channel: 'general', at: i, card: { title: `${i}` } });
-    log.add({ kind: 'card', id: 'x', channel: 'other', at: 0, card: { title: 'x' } });
+      log.add({ kind: 'card', id: `m${i}`, channel: 'general', at: i, card: { title: md`${i}` } });
+    log.add({ kind: 'card', id: 'x', channel: 'other', at: 0, card: { title: md`x` } });
     expect(log.visible('general', 'alice').map((m) => m.id)).toEqual(['m3', 'm4', 'm5']);
     expect(log.visible('other', 'alice')).toHaveLength(1);
   });
 
   it('replaces a card in place', () => {
     const log = new MessageLog();
-    log.add({ kind: 'card', id: 'a', channel: 'c', at: 0, card: { title: 'old' } });
-    log.add({ kind: 'card', id: 'b', channel: 'c', at: 0, card: { title: 'next' } });
-    log.replaceCard('c', 'a', { title: 'new' });
+    log.add({ kind: 'card', id: 'a', channel: 'c', at: 0, card: { title: md`old` } });
+    log.add({ kind: 'card', id: 'b', channel: 'c', at: 0, card: { title: md`next` } });
+    log.replaceCard('c', 'a', { title: md`new` });
     expect(log.visible('c', 'u').map((m) => (m.kind === 'card' ? m.card.title : ''))).toEqual([
       'new',
       'next',
     ]);
-    expect(log.replaceCard('c', 'missing', { title: 'x' })).toBeUndefined();
+    expect(log.replaceCard('c', 'missing', { title: md`x` })).toBeUndefined();
   });
 });
 

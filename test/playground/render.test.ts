@@ -4,10 +4,10 @@ import { renderHistory, renderMessage } from '../../adapters/playground/html/mes
 import type { PlaygroundMessage } from '../../adapters/playground/message-log.js';
 import { renderCard } from '../../adapters/playground/render.js';
 import { markdownToHtml } from '../../adapters/playground/text.js';
-import type { Card, Form } from '../../src/core/text/cards.js';
-import { command } from '../../src/core/text/text.js';
+import type { Card, Form, Section } from '../../src/core/text/cards.js';
+import { command, md } from '../../src/core/text/text.js';
 
-const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)>'"&`;
+const HOSTILE = md`<script>alert("x")</script><img src=x onerror=alert(1)>'"&`;
 
 /** Parses the rendered HTML's tags (a cheap structural check without a DOM). */
 const tags = (html: string): string[] =>
@@ -60,19 +60,19 @@ describe('markdownToHtml', () => {
 });
 
 const fullCard: Card = {
-  title: 'Launch teaser',
+  title: md`Launch teaser`,
   tone: 'progress',
-  text: 'Generating **voiceover**…',
+  text: md`Generating **voiceover**…`,
   url: 'https://app.example/videos/v1',
-  progress: { percent: 42, label: '▓▓▓▓░░░░░░ 42% · about 2 min left' },
+  progress: { percent: 42, label: md`▓▓▓▓░░░░░░ 42% · about 2 min left` },
   fields: [
-    { label: 'Model', value: 'pro', short: true },
-    { label: 'Render', value: '[Download MP4](https://cdn.example/v1.mp4)' },
+    { label: md`Model`, value: md`pro`, short: true },
+    { label: md`Render`, value: md`[Download MP4](https://cdn.example/v1.mp4)` },
   ],
   image: { url: 'https://cdn.example/t1.jpg', alt: 'Thumbnail of the teaser' },
   sections: [
     {
-      text: '**Option 1**',
+      text: md`**Option 1**`,
       image: { url: 'https://cdn.example/o1.jpg', alt: 'Thumbnail option 1' },
       controls: [
         { kind: 'button', action: 'thumbnail.pick', value: 'v1:t1', label: 'Use this', style: 'primary' },
@@ -87,7 +87,7 @@ const fullCard: Card = {
       value: 'v1',
       label: 'Delete',
       style: 'danger',
-      confirm: { title: 'Delete video?', text: 'No refund.', confirm: 'Delete', deny: 'Keep' },
+      confirm: { title: md`Delete video?`, text: md`No refund.`, confirm: 'Delete', deny: 'Keep' },
     },
     { kind: 'link', label: 'Open', url: 'https://app.example/v1' },
     {
@@ -101,7 +101,7 @@ const fullCard: Card = {
       initial: 'private',
     },
   ],
-  context: 'Requested by Alice · id `v1`',
+  context: md`Requested by Alice · id \`v1\``,
 };
 
 describe('renderCard', () => {
@@ -109,24 +109,24 @@ describe('renderCard', () => {
 
   it('marks the tone for the coloured border', () => {
     expect(html).toMatch(/^<section class="card tone-progress" data-testid="card" data-tone="progress">/);
-    expect(renderCard({ title: 't', tone: 'nope' as never })).toContain('tone-neutral');
+    expect(renderCard({ title: md`t`, tone: 'nope' as never })).toContain('tone-neutral');
   });
 
   it('renders the title as a link when a web URL is given', () => {
     expect(html).toContain(
       '<a href="https://app.example/videos/v1" target="_blank" rel="noopener noreferrer">Launch teaser</a>',
     );
-    expect(renderCard({ title: 'T', url: 'javascript:alert(1)' })).not.toContain('<a');
+    expect(renderCard({ title: md`T`, url: 'javascript:alert(1)' })).not.toContain('<a');
   });
 
   it('shows progress as a native bar with the label, clamped to 0..100', () => {
     expect(html).toContain('<progress max="100" value="42" data-testid="card-progress"');
     expect(html).toContain('<span class="progress-label">42% · about 2 min left</span>');
-    expect(renderCard({ title: 't', progress: { percent: 7 } })).toContain(
+    expect(renderCard({ title: md`t`, progress: { percent: 7 } })).toContain(
       '<span class="progress-label">7%</span>',
     );
-    expect(renderCard({ title: 't', progress: { percent: 250 } })).toContain('value="100"');
-    expect(renderCard({ title: 't', progress: { percent: Number.NaN } })).toContain('value="0"');
+    expect(renderCard({ title: md`t`, progress: { percent: 250 } })).toContain('value="100"');
+    expect(renderCard({ title: md`t`, progress: { percent: Number.NaN } })).toContain('value="0"');
   });
 
   it('renders fields, short ones side by side', () => {
@@ -137,7 +137,7 @@ describe('renderCard', () => {
   it('renders images with their alt text, and never fetches a non-web source', () => {
     expect(html).toContain('src="https://cdn.example/t1.jpg" alt="Thumbnail of the teaser"');
     expect(html).toContain('src="https://cdn.example/o1.jpg" alt="Thumbnail option 1"');
-    const bad = renderCard({ title: 't', image: { url: 'javascript:alert(1)', alt: 'An image' } });
+    const bad = renderCard({ title: md`t`, image: { url: 'javascript:alert(1)', alt: 'An image' } });
     expect(bad).not.toContain('<img');
     expect(bad).toContain('An image');
   });
@@ -157,7 +157,7 @@ describe('renderCard', () => {
     expect(html).toContain(
       '<a class="btn btn-link" href="https://app.example/v1" target="_blank" rel="noopener noreferrer" data-testid="card-link">Open</a>',
     );
-    const bad = renderCard({ title: 't', controls: [{ kind: 'link', label: 'Bad', url: 'javascript:x' }] });
+    const bad = renderCard({ title: md`t`, controls: [{ kind: 'link', label: 'Bad', url: 'javascript:x' }] });
     expect(bad).not.toContain('href');
   });
 
@@ -168,7 +168,7 @@ describe('renderCard', () => {
     expect(html).toContain('<option value="" disabled>Choose visibility</option>');
     expect(html).toContain('<option value="private" selected title="Only you">Private</option>');
     const none = renderCard({
-      title: 't',
+      title: md`t`,
       controls: [{ kind: 'select', action: 'a', placeholder: 'Pick', options: [{ label: 'A', value: 'a' }] }],
     });
     expect(none).toContain('<option value="" disabled selected>Pick</option>');
@@ -235,7 +235,7 @@ describe('renderForm', () => {
     title: 'YouTube post',
     submitLabel: 'Save',
     state: 'v1:youtube',
-    intro: 'Limits are checked **before** sending.',
+    intro: md`Limits are checked **before** sending.`,
     inputs: [
       {
         kind: 'text',
@@ -338,7 +338,7 @@ describe('renderMessage', () => {
     id: 'k-1',
     channel: 'general',
     at: Date.UTC(2026, 0, 2, 9, 5),
-    card: { title: 'Hi' },
+    card: { title: md`Hi` },
   };
 
   it('renders a bot card with author, time and a thread slot', () => {
@@ -367,7 +367,7 @@ describe('renderMessage', () => {
   });
 
   it('nests replies under their parent with a count', () => {
-    const reply: PlaygroundMessage = { ...card, id: 'k-3', threadOf: 'k-1', card: { title: 'Done' } };
+    const reply: PlaygroundMessage = { ...card, id: 'k-3', threadOf: 'k-1', card: { title: md`Done` } };
     const html = renderHistory([card, reply], names);
     expect(html.match(/data-testid="message"/g)).toHaveLength(2);
     expect(html).toContain('data-testid="thread-toggle">1 reply</button>');
@@ -389,26 +389,29 @@ describe('command references', () => {
 });
 
 describe('galleries, videos and panels (issue 18)', () => {
-  const thumb = (n: number, url = `https://cdn.example/t${n}.png`) => ({
-    text: `**Option ${n}**\n“Hook ${n}”`,
+  const thumb = (n: number, url = `https://cdn.example/t${n}.png`): Section => ({
+    text: md`**Option ${n}**\n“Hook ${n}”`,
     image: { url, alt: `Option ${n}` },
     controls: [{ kind: 'button' as const, action: 'thumbnail.pick', value: `v:t${n}`, label: 'Use this' }],
   });
 
   it('lays sections with pictures out as a gallery, each picture above its words and button', () => {
-    const html = renderCard({ title: 'V', sections: [thumb(1), thumb(2), thumb(3), { text: 'no picture' }] });
+    const html = renderCard({
+      title: md`V`,
+      sections: [thumb(1), thumb(2), thumb(3), { text: md`no picture` }],
+    });
     expect(html.match(/data-gallery-item/g)).toHaveLength(3);
     const item = /<figure class="card-section gallery-item"[\s\S]*?<\/figure>/.exec(html)?.[0] ?? '';
     expect(item.indexOf('<img')).toBeLessThan(item.indexOf('Hook 1'));
     expect(item.indexOf('Hook 1')).toBeLessThan(item.indexOf('Use this'));
     // The picture-less section stays a row after the gallery; one picture alone is no gallery.
     expect(html.indexOf('no picture')).toBeGreaterThan(html.lastIndexOf('data-gallery-item'));
-    expect(renderCard({ title: 'V', sections: [thumb(1)] })).not.toContain('card-gallery');
+    expect(renderCard({ title: md`V`, sections: [thumb(1)] })).not.toContain('card-gallery');
   });
 
   it('plays the rendered video in place with its poster and a download link, http(s) only, escaped', () => {
     const html = renderCard({
-      title: 'V',
+      title: md`V`,
       video: {
         url: 'https://cdn.example/v.mp4?a=1&b="2"',
         poster: 'https://cdn.example/p.png',
@@ -421,7 +424,7 @@ describe('galleries, videos and panels (issue 18)', () => {
     expect(html).toContain('data-testid="card-video-download"');
     expect(html).not.toContain('<script>');
     const unsafe = renderCard({
-      title: 'V',
+      title: md`V`,
       video: { url: 'javascript:alert(1)', poster: 'data:x', alt: 'the video' },
     });
     expect(unsafe).not.toContain('<video');
@@ -435,8 +438,8 @@ describe('galleries, videos and panels (issue 18)', () => {
       id: 'm1',
       channel: 'general',
       at: 0,
-      card: { title: 'First' },
-      more: [{ title: 'Second' }, { title: `Third ${HOSTILE}` }],
+      card: { title: md`First` },
+      more: [{ title: md`Second` }, { title: md`Third ${HOSTILE}` }],
     };
     const html = renderMessage(message, { userName: (id) => id });
     expect(html).toContain('data-testid="card-panel"');

@@ -9,6 +9,7 @@ import {
   unpostableNotice,
 } from '../../src/core/live/live-card.js';
 import { ChatDeliveryError } from '../../src/core/ports/index.js';
+import { md } from '../../src/core/text/text.js';
 import { OutboxSender, type OutboxSenderOptions } from '../../src/poller/outbox-sender.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
 import { ALICE, CONV, card, FakeChatSender, ManualClock, recordingLogger, STORES, T0 } from './support.js';
@@ -314,7 +315,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
               key,
               conversation: CONV,
               card: card(title),
-              onUnpostable: unpostableNotice(ALICE, 'run `/reel status v1`'),
+              onUnpostable: unpostableNotice(ALICE, md`run \`/reel status v1\``),
             }),
         );
 

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
 import type { LookTrouble, StopReason, Watcher, WatchResult } from '../../src/core/live/watcher.js';
 import type { NewWatch, Watch, WatchKind } from '../../src/core/ports/index.js';
+import { md } from '../../src/core/text/text.js';
 import { type VideoApi, VideoApiError } from '../../src/core/video-api/video-api.js';
 import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
 import { Poller, type PollerOptions } from '../../src/poller/poller.js';
@@ -352,7 +353,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
   describe('Poller: results', () => {
     it('commits the new state, the effects and the next check in one transaction', async () => {
       const key = videoCardKey('v1', CONV);
-      await postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await postCard(store, { key, conversation: CONV, card: { title: md`Video v1` } });
       const { api } = scriptedApi((id) => processing(id, 40));
       const watch = await addWatch({ cardKey: key });
       let commits = 0;
@@ -371,7 +372,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
 
     it('a failing apply rolls back its effects and the watch is retried later', async () => {
       const key = videoCardKey('v1', CONV);
-      await postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await postCard(store, { key, conversation: CONV, card: { title: md`Video v1` } });
       const { watcher } = fakeWatcher((w) => ({
         state: { ...w.state, seen: true },
         done: true,
@@ -444,7 +445,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
   describe('Poller: expiry', () => {
     it('says so once, through the watcher, and closes the watch', async () => {
       const key = videoCardKey('v1', CONV);
-      await postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await postCard(store, { key, conversation: CONV, card: { title: md`Video v1` } });
       const { api, calls } = scriptedApi((id) => processing(id, 10));
       const watch = await addWatch({ cardKey: key, expiresAt: T0 - 1 });
       const p = poller({ watchers: { generation: progressWatcher() }, apiFor: () => api });

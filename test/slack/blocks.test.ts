@@ -15,7 +15,8 @@ import {
 } from '../../adapters/slack/render.js';
 import { splitMrkdwn, toMrkdwn, toPlain, truncate, truncateMrkdwn } from '../../adapters/slack/text.js';
 import type { Card, Control } from '../../src/core/text/cards.js';
-import { channel, code, command, commandName, literal, mention } from '../../src/core/text/text.js';
+import { channel, code, command, commandName, literal, md, mention } from '../../src/core/text/text.js';
+import { cardText } from '../support/card-text.js';
 import { blocksText, elements, expectValidBlocks } from './world.js';
 
 type B = Record<string, unknown>;
@@ -99,19 +100,19 @@ describe('core markdown → mrkdwn', () => {
 
 describe('cards → blocks', () => {
   const card: Card = {
-    title: 'Octopus facts',
+    title: md`Octopus facts`,
     tone: 'success',
-    text: 'Generated. **Pick** a thumbnail.',
+    text: md`Generated. **Pick** a thumbnail.`,
     fields: [
-      { label: 'Model', value: 'motion_pro', short: true },
-      { label: 'Credits', value: '100', short: true },
-      { label: 'Render', value: '[Download MP4](https://cdn.example.com/v.mp4)' },
+      { label: md`Model`, value: md`motion_pro`, short: true },
+      { label: md`Credits`, value: md`100`, short: true },
+      { label: md`Render`, value: md`[Download MP4](https://cdn.example.com/v.mp4)` },
     ],
     image: { url: 'https://cdn.example.com/t.png', alt: 'Thumbnail' },
-    progress: { percent: 42, label: '▓▓▓▓░░░░░░ 42% · about 2 min left' },
+    progress: { percent: 42, label: md`▓▓▓▓░░░░░░ 42% · about 2 min left` },
     sections: [
       {
-        text: 'Option 1',
+        text: md`Option 1`,
         image: { url: 'https://cdn.example.com/1.png', alt: 'Option 1' },
         controls: [
           { kind: 'button', action: 'thumbnail.pick', value: 'v1:a', label: 'Use this', style: 'primary' },
@@ -126,7 +127,12 @@ describe('cards → blocks', () => {
         value: 'v1',
         label: 'Delete',
         style: 'danger',
-        confirm: { title: 'Delete “Octopus facts”?', text: 'No refund.', confirm: 'Delete', deny: 'Keep it' },
+        confirm: {
+          title: md`Delete “Octopus facts”?`,
+          text: md`No refund.`,
+          confirm: 'Delete',
+          deny: 'Keep it',
+        },
       },
       { kind: 'link', label: 'Open', url: 'https://cdn.example.com/v.mp4' },
       {
@@ -140,7 +146,7 @@ describe('cards → blocks', () => {
         initial: '2',
       },
     ],
-    context: `Requested by ${mention('slack:T1:U01ALICE')} · id \`v1\``,
+    context: md`Requested by ${mention('slack:T1:U01ALICE')} · id \`v1\``,
   };
 
   it('lays out header, text, fields, image, bar, sections, actions and context', () => {
@@ -217,7 +223,7 @@ describe('cards → blocks', () => {
     expect(decodeActionId(encodeActionId('thumbnail.pick', 12))).toBe('thumbnail.pick');
     expect(decodeActionId('plain')).toBe('plain');
     expect(progressText({ percent: 142 })).toBe('▓▓▓▓▓▓▓▓▓▓ 100%');
-    expect(progressText({ percent: 35, label: 'rendering' })).toBe('▓▓▓▓░░░░░░ 35% · rendering');
+    expect(progressText({ percent: 35, label: md`rendering` })).toBe('▓▓▓▓░░░░░░ 35% · rendering');
   });
 
   it('respects every limit: 50 blocks, 3000 chars, 150 header, 10 fields, 25 actions, 75 label, 100 options', () => {
@@ -228,14 +234,14 @@ describe('cards → blocks', () => {
       label: `Button ${i} ${'x'.repeat(100)}`,
     }));
     const huge: Card = {
-      title: `T${'i'.repeat(300)}`,
-      text: `${'word '.repeat(1000)}\n${'more '.repeat(1000)}`,
+      title: md`T${cardText('i'.repeat(300))}`,
+      text: md`${cardText('word '.repeat(1000))}\n${cardText('more '.repeat(1000))}`,
       fields: Array.from({ length: 25 }, (_, i) => ({
-        label: `F${i}`,
-        value: 'v'.repeat(2500),
+        label: md`F${i}`,
+        value: cardText('v'.repeat(2500)),
         short: true,
       })),
-      sections: Array.from({ length: 40 }, (_, i) => ({ text: `Section ${i}` })),
+      sections: Array.from({ length: 40 }, (_, i) => ({ text: md`Section ${i}` })),
       controls: [
         ...many,
         {
@@ -245,7 +251,7 @@ describe('cards → blocks', () => {
           options: Array.from({ length: 150 }, (_, i) => ({ label: `o${i}`, value: String(i) })),
         },
       ],
-      context: 'c'.repeat(4000),
+      context: cardText('c'.repeat(4000)),
     };
     const blocks = cardToBlocks(huge) as unknown as B[];
     expectValidBlocks(blocks);
@@ -264,8 +270,8 @@ describe('cards → blocks', () => {
 describe('the fallback text', () => {
   it('is escaped like the blocks and starts with the notify mentions (what pings)', () => {
     const message = cardToMessage({
-      title: `Approval needed: ${literal('<!channel> Launch')}`,
-      text: `${literal('[Approve](https://ev.il) & <@U0X>')} for ${mention('slack:T1:U0BOB')}`,
+      title: md`Approval needed: ${literal('<!channel> Launch')}`,
+      text: md`${literal('[Approve](https://ev.il) & <@U0X>')} for ${mention('slack:T1:U0BOB')}`,
       notify: ['slack:T1:U0BOB', 'slack-group:S0GRP'],
     });
     expect(message.text).toBe(
@@ -273,7 +279,7 @@ describe('the fallback text', () => {
         '[Approve](https://ev.il) &amp; &lt;@U0X&gt; for <@U0BOB>',
     );
     // Without a notify list nothing is prepended, and a raw title from anywhere is escaped all the same.
-    expect(cardToMessage({ title: '<!channel> Launch' }).text).toBe('&lt;!channel&gt; Launch');
+    expect(cardToMessage({ title: md`<!channel> Launch` }).text).toBe('&lt;!channel&gt; Launch');
   });
 });
 
@@ -292,8 +298,8 @@ describe('command references', () => {
 describe('Block Kit where it serves', () => {
   it('shows a bullet list as a rich_text list: bold, code, links, mentions and channels as elements', () => {
     const card: Card = {
-      title: 'Follows',
-      text: `**Missing scopes:**\n• **videos:write** for ${command('create')}\n• ${channel('slack:T1:C0VIDEOS')} by ${mention('slack:T1:U01ALICE')} · [docs](https://x.example/a?b=1&c=2)\n• ${literal('a <b> & *c*')}\nAfter the list.`,
+      title: md`Follows`,
+      text: md`**Missing scopes:**\n• **videos:write** for ${command('create')}\n• ${channel('slack:T1:C0VIDEOS')} by ${mention('slack:T1:U01ALICE')} · [docs](https://x.example/a?b=1&c=2)\n• ${literal('a <b> & *c*')}\nAfter the list.`,
     };
     const blocks = cardToBlocks(card) as unknown as B[];
     expectValidBlocks(blocks);
@@ -319,16 +325,19 @@ describe('Block Kit where it serves', () => {
     expect(blocks[1]?.text).toEqual({ type: 'mrkdwn', text: '*Missing scopes:*' });
     expect(blocks[3]?.text).toEqual({ type: 'mrkdwn', text: 'After the list.' });
     // A single bullet line is no list.
-    expect(cardToBlocks({ title: 'One', text: '• alone' }).map((b) => b.type)).toEqual(['header', 'section']);
+    expect(cardToBlocks({ title: md`One`, text: md`• alone` }).map((b) => b.type)).toEqual([
+      'header',
+      'section',
+    ]);
   });
 
   it('quotes a script excerpt as rich_text, exactly as the member wrote it', () => {
     const script = 'Octopuses have *three* hearts & <blue> blood.\nThe end.';
     const card: Card = {
-      title: 'Create?',
+      title: md`Create?`,
       fields: [
-        { label: 'Model', value: 'motion_pro', short: true },
-        { label: 'Script', value: literal(script) },
+        { label: md`Model`, value: md`motion_pro`, short: true },
+        { label: md`Script`, value: literal(script) },
       ],
     };
     const blocks = cardToBlocks(card) as unknown as B[];
@@ -349,8 +358,8 @@ describe('Block Kit where it serves', () => {
 
   it('shows a rendered video as its poster and a Watch / Download MP4 link button', () => {
     const card: Card = {
-      title: 'Octopus facts',
-      text: 'Rendered.',
+      title: md`Octopus facts`,
+      text: md`Rendered.`,
       video: { url: 'https://cdn.example/v.mp4', poster: 'https://cdn.example/t.jpg', alt: 'Octopus facts' },
       controls: [{ kind: 'button', action: 'video.schedule', value: 'v1', label: 'Schedule' }],
     };
@@ -368,13 +377,13 @@ describe('Block Kit where it serves', () => {
     expect(decodeActionId(String(buttons[1]?.action_id))).toBe('video.schedule');
     // No poster: the button alone; the poster that is the card's image already is not shown twice.
     const bare = cardToBlocks({
-      title: 'x',
+      title: md`x`,
       video: { url: 'https://cdn.example/v.mp4', alt: 'x' },
     }) as unknown as B[];
     expect(bare.some((b) => b.type === 'image')).toBe(false);
     expect(elements(bare)[0]?.url).toBe('https://cdn.example/v.mp4');
     const same = cardToBlocks({
-      title: 'x',
+      title: md`x`,
       image: { url: 'https://cdn.example/t.jpg', alt: 'x' },
       video: { url: 'https://cdn.example/v.mp4', poster: 'https://cdn.example/t.jpg', alt: 'x' },
     }) as unknown as B[];
@@ -383,10 +392,10 @@ describe('Block Kit where it serves', () => {
 
   it('puts a section’s thumbnail beside its text when cards are stacked (App Home)', () => {
     const card: Card = {
-      title: 'Recent videos',
+      title: md`Recent videos`,
       sections: [
         {
-          text: '**Octopus facts**',
+          text: md`**Octopus facts**`,
           image: { url: 'https://cdn.example/t.jpg', alt: 'Thumbnail' },
           controls: [{ kind: 'button', action: 'video.render', value: 'v1', label: 'Render' }],
         },

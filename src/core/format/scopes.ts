@@ -3,7 +3,7 @@
  * before the user meets a 403.
  */
 
-import { code, command, commandName } from '../text/text.js';
+import { type CardText, code, command, commandName, joinText, md } from '../text/text.js';
 import { SCOPES } from '../video-api/video-api.js';
 
 const USES: Record<string, string> = {
@@ -21,10 +21,13 @@ const USES: Record<string, string> = {
 };
 
 /** `all 11 scopes` or the list, in the spec's order. */
-export function formatScopes(scopes: readonly string[]): string {
-  if (SCOPES.every((s) => scopes.includes(s))) return `all ${SCOPES.length} scopes`;
-  if (scopes.length === 0) return 'none';
-  return scopes.map((s) => code(s)).join(', ');
+export function formatScopes(scopes: readonly string[]): CardText {
+  if (SCOPES.every((s) => scopes.includes(s))) return md`all ${SCOPES.length} scopes`;
+  if (scopes.length === 0) return md`none`;
+  return joinText(
+    scopes.map((s) => code(s)),
+    ', ',
+  );
 }
 
 /** One line per documented scope the key lacks, naming the commands that will refuse. */

@@ -14,7 +14,7 @@
 import type { Store, Watch } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
 import { isNotFound } from '../text/not-found.js';
-import { command, literal } from '../text/text.js';
+import { type CardText, command, joinText, literal, md } from '../text/text.js';
 import type { Video, VideoStatus } from '../video-api/video-api.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
 import {
@@ -47,7 +47,7 @@ export const PERCENT_STEP = 5;
 const SAMPLES_KEPT = 6;
 
 /** Said on a card when the video cannot be read any more (404). */
-export const GONE_NOTICE = 'I can no longer find this video (deleted?); stopped following it.';
+export const GONE_NOTICE = md`I can no longer find this video (deleted?); stopped following it.`;
 
 /** The percent step a card shows (0, 5, 10…). */
 export const percentStep = (percent: number): number =>
@@ -137,19 +137,22 @@ function result(watch: Watch, { state, done, next, effects }: Outcome): WatchRes
 }
 
 const readyReply = (name: string, videoId: string, caption: boolean): Card => ({
-  title: `✅ ${literal(name)} is ready`,
+  title: md`✅ ${literal(name)} is ready`,
   tone: 'success',
-  text: `${caption ? 'Captions are done.' : 'Generation is done.'} Pick a thumbnail on the card, then **Render** or **Schedule**.`,
-  context: `id \`${videoId}\``,
+  text: md`${caption ? md`Captions are done.` : md`Generation is done.`} Pick a thumbnail on the card, then **Render** or **Schedule**.`,
+  context: md`id \`${literal(videoId)}\``,
 });
 
 const failedReply = (name: string, videoId: string, reasons: string[]): Card => ({
-  title: `❌ ${literal(name)} failed`,
+  title: md`❌ ${literal(name)} failed`,
   tone: 'danger',
-  text:
-    `${reasons.map((r) => `• ${literal(r)}`).join('\n') || '• No reason given.'}\n` +
-    `Credits are not refunded automatically. Adjust the script or voice and run ${command('create')} again.`,
-  context: `id \`${videoId}\``,
+  text: md`${
+    joinText(
+      reasons.map((r) => md`• ${literal(r)}`),
+      '\n',
+    ) || md`• No reason given.`
+  }\nCredits are not refunded automatically. Adjust the script or voice and run ${command('create')} again.`,
+  context: md`id \`${literal(videoId)}\``,
 });
 
 /**
@@ -336,7 +339,7 @@ async function checkThumbnails(
   if (pending && waited >= onClock(THUMBNAIL_WAIT_MS, ctx.serviceSpeed)) {
     effects.patch = {
       ...(effects.patch ?? {}),
-      notice: `Thumbnails are taking long; ${command('thumbnails', [videoId])} shows them once they are made.`,
+      notice: md`Thumbnails are taking long; ${command('thumbnails', [videoId])} shows them once they are made.`,
     };
     effects.dedupe = `${key}:thumbnails:gave-up`;
     return result(watch, { state: next, done: true, effects });
@@ -350,10 +353,10 @@ async function checkThumbnails(
 }
 
 /** `6 h`, `90 min`, `30 s`: how long a watch ran, for the expiry note. */
-export function duration(ms: number): string {
-  if (ms >= 3600_000 && ms % 3600_000 === 0) return `${ms / 3600_000} h`;
-  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
-  return `${Math.round(ms / 1000)} s`;
+export function duration(ms: number): CardText {
+  if (ms >= 3600_000 && ms % 3600_000 === 0) return md`${ms / 3600_000} h`;
+  if (ms >= 60_000) return md`${Math.round(ms / 60_000)} min`;
+  return md`${Math.round(ms / 1000)} s`;
 }
 
 export const generationWatcher: Watcher = {
@@ -404,8 +407,8 @@ export const generationWatcher: Watcher = {
       patch: {
         notice:
           reason === 'expired'
-            ? `Stopped watching after ${duration(watch.expiresAt - watch.createdAt)}; run ${status}`
-            : `Stopped: ${keyTrouble(reason)} — run ${status} to watch it with yours`,
+            ? md`Stopped watching after ${duration(watch.expiresAt - watch.createdAt)}; run ${status}`
+            : md`Stopped: ${keyTrouble(reason)} — run ${status} to watch it with yours`,
         etaMs: undefined,
       },
       dedupeKey: `${watch.cardKey}:expired:${watch.id}`,

@@ -3,16 +3,23 @@
  * embeds/components or HTML. Card text (titles, text, field labels and values, section text, context,
  * progress labels, confirm titles and texts, form intros) uses a small markdown subset every adapter
  * translates: `**bold**`, `_italic_`, `` `code` ``, ```` ```code blocks``` ````, `[label](https://url)`,
- * line breaks, backslash escapes (`\*` is a plain `*`) and mention tokens. Values the core does not control
- * enter card text only through `literal`/`code`/`link`, and people only through `mention` (see `text.ts`).
- * Button and option labels, placeholders, image alt text and form labels/hints are plain text, shown as given.
+ * line breaks, backslash escapes (`\*` is a plain `*`) and mention tokens. Those fields are `CardText`, which
+ * only text.ts's helpers make: values the core does not control enter card text only through
+ * `literal`/`code`/`link`, and people only through `mention`, or the core does not compile.
+ * Button and option labels, placeholders, image alt text, form titles, submit labels and input labels/hints
+ * are plain text (`string`): every adapter shows them as plain text (Slack `plain_text`, Discord labels, HTML
+ * escaped), never rendering formatting, links or mentions in them.
  */
+
+import type { CardText } from './text.js';
+
+export type { CardText } from './text.js';
 
 export type Tone = 'neutral' | 'info' | 'progress' | 'success' | 'warning' | 'danger';
 
 export interface Field {
-  label: string;
-  value: string;
+  label: CardText;
+  value: CardText;
   /** Short values sit side by side where the platform allows. */
   short?: boolean;
 }
@@ -41,8 +48,8 @@ export interface Attachment {
 }
 
 export interface Confirm {
-  title: string;
-  text: string;
+  title: CardText;
+  text: CardText;
   confirm: string;
   deny: string;
 }
@@ -86,7 +93,7 @@ export type Control = Button | LinkButton | Select;
 
 /** A block inside a card, e.g. one thumbnail variant with its own "Use this" button. */
 export interface Section {
-  text?: string;
+  text?: CardText;
   fields?: Field[];
   image?: Image;
   controls?: Control[];
@@ -95,20 +102,20 @@ export interface Section {
 export interface Progress {
   /** 0..100 */
   percent: number;
-  label?: string;
+  label?: CardText;
 }
 
 export interface Card {
-  title: string;
+  title: CardText;
   tone?: Tone;
-  text?: string;
+  text?: CardText;
   fields?: Field[];
   image?: Image;
   progress?: Progress;
   sections?: Section[];
   controls?: Control[];
   /** Small footer line (ids, who did what, timestamps). */
-  context?: string;
+  context?: CardText;
   /** A URL the title links to. */
   url?: string;
   /** The rendered video, playable where the platform allows. */
@@ -186,7 +193,7 @@ export interface Form {
   state: string;
   inputs: FormInput[];
   /** Shown above the inputs. */
-  intro?: string;
+  intro?: CardText;
 }
 
 /** Where a reply goes: only the caller sees `ephemeral`; `channel` is posted for everyone. */
@@ -201,7 +208,7 @@ export type Response =
   | { kind: 'message'; visibility: Visibility; card: Card; more?: Card[] }
   | { kind: 'form'; form: Form }
   /** Inline errors for a submitted form, keyed by input id; the form stays open. */
-  | { kind: 'form-errors'; errors: Record<string, string> }
+  | { kind: 'form-errors'; errors: Record<string, CardText> }
   /** Replace the message carrying the clicked control (interaction messages only). */
   | { kind: 'update'; card: Card }
   | { kind: 'none' };

@@ -18,6 +18,7 @@ import {
   renderVideoCard,
   type VideoCardModel,
 } from '../../../src/core/live/video-card.js';
+import { md } from '../../../src/core/text/text.js';
 import type { Voice } from '../../../src/core/video-api/video-api.js';
 import { defaultVoice, pickVoice, speaks } from '../../../src/core/videos/catalog-choices.js';
 import { commandsAsTyped } from '../../support/commands-as-typed.js';
@@ -209,7 +210,7 @@ describe('renderVideoCard', () => {
     expect(deleted.text).toContain('Deleted by carol');
     expect(deleted.sections).toBeUndefined();
     expect(deleted.controls).toBeUndefined();
-    expect(renderVideoCard({ ...base, notice: 'Stopped watching' }).text).toContain('\n_Stopped watching_');
+    expect(renderVideoCard({ ...base, notice: md`Stopped watching` }).text).toContain('\n_Stopped watching_');
   });
 
   it('formats bars and ETAs', () => {

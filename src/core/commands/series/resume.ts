@@ -2,6 +2,7 @@
 import { checkRole } from '../../approvals/roles.js';
 import { defineCommand } from '../../parse/command-spec.js';
 import { SERIES_OPTION } from '../../parse/shared-options.js';
+import { md } from '../../text/text.js';
 import { resolveSeries } from '../../video-api/references.js';
 import { confirmResume } from './set-paused.js';
 
@@ -10,8 +11,7 @@ export const resumeCommand = defineCommand({
   summary: 'Resume a paused series: episodes are generated on schedule again',
   options: [SERIES_OPTION],
   examples: ['series resume "Night Terrors"'],
-  details:
-    "Shows the series model's credits per episode and your balance first; episodes start again once you confirm.",
+  details: md`Shows the series model's credits per episode and your balance first; episodes start again once you confirm.`,
   async run(ctx, args) {
     // Refused by role before the series is even looked up (the cost card checks again for the buttons).
     await checkRole(ctx, 'spend');
