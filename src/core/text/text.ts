@@ -59,6 +59,12 @@ export const joinText = (
 ): CardText => vouched(parts.filter((part) => part !== false && part != null).join(separator));
 
 /**
+ * Wording the core wrote in a command's spec (summaries, option descriptions, section names): card markdown as
+ * written there, never a value from outside.
+ */
+export const specWording = (text: string): CardText => vouched(text);
+
+/**
  * Card text the core wrote earlier and stored as a string (an approval's summary, read back from the store):
  * trusted as written, since only the core writes those records.
  */

@@ -16,7 +16,16 @@ import { StoredKeyUnreadableError } from '../../ports/index.js';
 import type { Card, Section } from '../../text/cards.js';
 import { message, type Response } from '../../text/cards.js';
 import { example, optionRef, usage } from '../../text/command-usage.js';
-import { type CardText, command, commandName, hole, joinText, literal, md } from '../../text/text.js';
+import {
+  type CardText,
+  command,
+  commandName,
+  hole,
+  joinText,
+  literal,
+  md,
+  specWording,
+} from '../../text/text.js';
 
 /** Account-module commands about the channel rather than the team. */
 const CHANNEL_COMMANDS = new Set(['subscribe', 'unsubscribe', 'settings', 'tz', 'help']);
@@ -108,8 +117,8 @@ async function buildSections(): Promise<HelpSection[]> {
 
 async function overviewCard(ctx: CommandContext, sections: HelpSection[]): Promise<Card> {
   const body: Section[] = sections.map((s) => ({
-    text: md`**${literal(s.title)}**\n${joinText(
-      s.commands.map((c) => md`• ${commandName(c.name)} — ${literal(c.summary)}`),
+    text: md`**${specWording(s.title)}**\n${joinText(
+      s.commands.map((c) => md`• ${commandName(c.name)} — ${specWording(c.summary)}`),
       '\n',
     )}`,
   }));
@@ -161,7 +170,9 @@ function commandCard(spec: CommandSpec): Card {
   return {
     title: command(spec.name),
     tone: 'info',
-    text: spec.details ? md`${literal(spec.summary)}.\n${spec.details}` : md`${literal(spec.summary)}.`,
+    text: spec.details
+      ? md`${specWording(spec.summary)}.\n${spec.details}`
+      : md`${specWording(spec.summary)}.`,
     fields,
   };
 }
@@ -169,7 +180,7 @@ function commandCard(spec: CommandSpec): Card {
 function optionLine(spec: CommandSpec, o: OptionSpec): CardText {
   const facts: CardText[] = [];
   if (o.required) facts.push(md`required`);
-  if (o.choices) facts.push(md`one of ${literal(o.choices.join(', '))}`);
+  if (o.choices) facts.push(md`one of ${specWording(o.choices.join(', '))}`);
   if (o.kind === 'video' || o.kind === 'series') facts.push(md`id, name prefix or \`last\``);
   if (o.kind === 'int' && (o.min !== undefined || o.max !== undefined))
     facts.push(md`${o.min ?? md``}–${o.max ?? md``}`);
@@ -177,7 +188,7 @@ function optionLine(spec: CommandSpec, o: OptionSpec): CardText {
   // A catalog the description does not already point at: where its values are listed.
   if (o.catalog && !o.description.includes(o.catalog))
     facts.push(md`values: ${command('options', [o.catalog])}`);
-  return md`• ${optionRef(spec, o)} — ${literal(o.description)}${facts.length > 0 ? md` (${joinText(facts, '; ')})` : md``}`;
+  return md`• ${optionRef(spec, o)} — ${specWording(o.description)}${facts.length > 0 ? md` (${joinText(facts, '; ')})` : md``}`;
 }
 
 function groupCard(group: string, commands: CommandSpec[]): Card {
@@ -188,7 +199,7 @@ function groupCard(group: string, commands: CommandSpec[]): Card {
       : md`${literal(group)} …`,
     tone: 'info',
     text: joinText(
-      commands.map((c) => md`• ${usage(c)}\n  ${literal(c.summary)}`),
+      commands.map((c) => md`• ${usage(c)}\n  ${specWording(c.summary)}`),
       '\n',
     ),
     context: md`${command('help', [commands[0]?.name ?? group])} shows one command's options and examples.`,

@@ -130,7 +130,7 @@ function linkedCard(me: Me, prefix: string, switchedFrom: LinkedKey | undefined)
     text: md`Your commands and clicks now run under this key.${switched}${
       missing.length > 0
         ? md`\n**This key lacks some scopes:**\n${joinText(
-            missing.map((m) => md`• ${literal(m)}`),
+            missing.map((m) => md`• ${m}`),
             '\n',
           )}`
         : md``

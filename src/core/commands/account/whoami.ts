@@ -53,7 +53,7 @@ export const whoamiCommand = defineCommand({
       ...(missing.length > 0
         ? {
             text: md`**Missing scopes:**\n${joinText(
-              missing.map((m) => md`• ${literal(m)}`),
+              missing.map((m) => md`• ${m}`),
               '\n',
             )}`,
           }
