@@ -254,7 +254,7 @@ export const feedWatcher: Watcher = {
         : {
             title: md`Subscription stopped`,
             tone: 'warning',
-            text: md`This channel no longer follows ${feedLabel(sub.kind)}: ${keyTrouble(reason, `followed ${feedLabel(sub.kind)} here`)}. Run ${command('subscribe', [sub.kind])} to follow it with yours.`,
+            text: md`This channel no longer follows ${feedLabel(sub.kind)}: ${keyTrouble(reason, md`followed ${feedLabel(sub.kind)} here`)}. Run ${command('subscribe', [sub.kind])} to follow it with yours.`,
           };
     await postToChannel(store, {
       conversation: sub.conversation,

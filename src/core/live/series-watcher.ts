@@ -297,7 +297,7 @@ export const seriesWatcher: Watcher = {
     const text =
       reason === 'expired'
         ? md`I followed this series here for a year${state.cadence ? md` (${literal(describeSchedule(state.cadence))})` : md``}. Run ${command('subscribe', ['series', hole('name')])} to keep getting a card for each new episode.`
-        : md`Stopped: ${keyTrouble(reason, 'followed this series here')}. Run ${command('subscribe', ['series', hole('name')])} to follow it with yours: each new episode gets its card again.`;
+        : md`Stopped: ${keyTrouble(reason, md`followed this series here`)}. Run ${command('subscribe', ['series', hole('name')])} to follow it with yours: each new episode gets its card again.`;
     await postToChannel(store, {
       conversation: watch.conversation,
       card: {
