@@ -20,14 +20,19 @@ import type {
   SelectOption,
   UsageOption,
 } from '../../src/core/index.js';
-import { literal, pieceSource, restore, shield } from '../../src/core/index.js';
+import {
+  type CardText,
+  code,
+  literal,
+  mapCommands,
+  pieceSource,
+  restore,
+  shield,
+} from '../../src/core/index.js';
 import { type CommandRoute, type CommandRoutes, discordName, MORE_OPTION } from './commands.js';
 
 /** Options whose value names a command (core command → option): read back with `coreName`. */
 export const COMMAND_ARGUMENTS: Readonly<Record<string, string>> = { help: 'command' };
-
-/** How a command token lands: as inline code (card markdown), escaped words (titles) or raw words (labels). */
-type Place = 'code' | 'words' | 'raw';
 
 const argText = (arg: CommandArg): string => (arg.hole ? `<${arg.value}>` : arg.value);
 
@@ -95,31 +100,28 @@ export class CommandNames {
     return route ? pathOf(route) : value;
   }
 
-  /** Card text with every command token written in Discord's syntax, placed as `place` says. */
-  #resolve(text: string, place: Place): string {
+  /** Plain text with every command token written in Discord's syntax, as words. */
+  #resolve(text: string): string {
     if (!text.includes('⟦/')) return text;
     const { text: held, pieces } = shield(text);
-    return restore(held, pieces, (piece) => {
-      if (piece.kind !== 'command') return pieceSource(piece);
-      const rendered = this.render(piece.command);
-      if (place === 'raw') return rendered;
-      return place === 'words' ? literal(rendered) : `\`${literal(rendered)}\``;
-    });
+    return restore(held, pieces, (piece) =>
+      piece.kind === 'command' ? this.render(piece.command) : pieceSource(piece),
+    );
   }
 
   /** Card markdown (texts, fields, context): commands as inline code. */
-  markdown(text: string): string {
-    return this.#resolve(text, 'code');
+  markdown(text: CardText): CardText {
+    return mapCommands(text, (command) => code(this.render(command)));
   }
 
   /** Plain text (labels, hints, placeholders), shown as written: commands as words. */
   plain(text: string): string {
-    return this.#resolve(text, 'raw');
+    return this.#resolve(text);
   }
 
   /** A title (help's card for one command): commands as words, escaped as card markdown. */
-  title(text: string): string {
-    return this.#resolve(text, 'words');
+  title(text: CardText): CardText {
+    return mapCommands(text, (command) => literal(this.render(command)));
   }
 
   /**
@@ -172,7 +174,7 @@ export class CommandNames {
   }
 
   /** Inline form errors, keyed by input id (card markdown). */
-  errors(errors: Record<string, string>): Record<string, string> {
+  errors(errors: Record<string, CardText>): Record<string, CardText> {
     return Object.fromEntries(Object.entries(errors).map(([id, text]) => [id, this.markdown(text)]));
   }
 

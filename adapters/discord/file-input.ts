@@ -8,7 +8,7 @@
  * than Discord's 4,000 characters is split into parts when the form still fits one modal (long-text.ts).
  */
 import { type APIApplicationCommandAttachmentOption, ApplicationCommandOptionType } from 'discord.js';
-import type { FileLinks, Form, FormInput, Response, TextFile } from '../../src/core/index.js';
+import type { CardText, FileLinks, Form, FormInput, Response, TextFile } from '../../src/core/index.js';
 import {
   CREATE_FROM_MESSAGE_ACTION,
   fileLinks,
@@ -164,7 +164,7 @@ export async function readModalFiles(
   apiOrigin: string | undefined,
 ): Promise<{ values: Record<string, string> } | { refused: Response }> {
   const values = { ...submitted };
-  const errors: Record<string, string> = {};
+  const errors: Record<string, CardText> = {};
   for (const input of form?.inputs ?? []) {
     if (input.kind !== 'file') continue;
     const attachment = parseAttachment(values[input.id]);

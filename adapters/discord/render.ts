@@ -4,7 +4,7 @@
  * named the way members type them on Discord first (command-names.ts), then rendered (components.ts, modal.ts);
  * a test checks that no other module calls the render functions directly, so no path can skip the naming.
  */
-import type { Card, Confirm, Form } from '../../src/core/index.js';
+import type { Card, CardText, Confirm, Form } from '../../src/core/index.js';
 import { CommandNames } from './command-names.js';
 import type { CommandRoutes } from './commands.js';
 import {
@@ -57,7 +57,7 @@ export class DiscordRenderer {
   }
 
   /** A message whose button opens the form kept under `key` (after a deferral, or listing its errors). */
-  launcher(form: Form, key: string, errors?: Record<string, string>): MessagePayload {
+  launcher(form: Form, key: string, errors?: Record<string, CardText>): MessagePayload {
     return formLauncher(this.names.form(form), key, errors && this.names.errors(errors));
   }
 

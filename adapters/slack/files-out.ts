@@ -12,8 +12,8 @@
  *   too, the caller is told privately, the file is never pasted into message text.
  */
 
-import type { Card, Clock, Logger, Visibility } from '../../src/core/index.js';
-import { say } from '../../src/core/index.js';
+import type { Card, CardText, Clock, Logger, Visibility } from '../../src/core/index.js';
+import { literal, md, say } from '../../src/core/index.js';
 import { describeSlackError } from './errors.js';
 import type { Surface } from './present.js';
 import { cardToMessage } from './render.js';
@@ -47,7 +47,7 @@ export async function answerWithFile(o: FileAnswer): Promise<void> {
   }
   try {
     const dm = await postInDm(o);
-    await upload({ ...o, card: { title: attachment.filename, attachment } }, dm);
+    await upload({ ...o, card: { title: literal(attachment.filename), attachment } }, dm);
     // Asked in that DM: the upload is the answer. Elsewhere: a private note says where the file is.
     if (dm !== surface.channel) await privately(o, say('file-in-dm', { filename: attachment.filename }));
   } catch (error) {
@@ -81,8 +81,8 @@ async function upload(o: FileAnswer, channel: string): Promise<void> {
 }
 
 /** The card without its file, plus a sentence about the file, to the caller only. */
-async function privately(o: FileAnswer, notice: string): Promise<void> {
+async function privately(o: FileAnswer, notice: CardText): Promise<void> {
   const { attachment: _file, ...card } = o.card;
-  const text = card.text ? `${card.text}\n${notice}` : notice;
+  const text = card.text ? md`${card.text}\n${notice}` : notice;
   await replyEphemeral(o.clock, o.surface, cardToMessage({ ...card, text }));
 }

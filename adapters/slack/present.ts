@@ -9,7 +9,7 @@
  */
 import type { webApi } from '@slack/bolt';
 import type { Card, Clock, Form, Logger, Response, Store } from '../../src/core/index.js';
-import { errorCard, say, withoutAttachment } from '../../src/core/index.js';
+import { errorCard, literal, say, withoutAttachment } from '../../src/core/index.js';
 import type { BlockSupport } from './block-support.js';
 import { sendDegrading } from './degrading.js';
 import { describeSlackError } from './errors.js';
@@ -191,7 +191,7 @@ async function offerForm(ctx: PresenterContext, form: Form, surface: Surface): P
     ...(replay && replay.length < 1_800 ? { r: surface.replay } : {}),
   });
   const card: Card = {
-    title: toPlain(form.title),
+    title: literal(toPlain(form.title)),
     tone: 'info',
     text: say('form-open-later', { title: toPlain(form.title) }),
     controls: [

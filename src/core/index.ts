@@ -88,10 +88,15 @@ export { sectionWords } from './text/cards.js';
 
 export { say } from './text/messages.js';
 export {
+  type CardText,
+  code,
   dropMarkup,
+  joinText,
   link,
   literal,
   type MentionTarget,
+  mapCommands,
+  md,
   mention,
   type Piece,
   parseMention,

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestInfo } from '../../src/core/dispatch/context.js';
 import { CSV_MAX_ROWS, csvCell, toCsv, withoutAttachment } from '../../src/core/format/csv.js';
 import type { Card, Response } from '../../src/core/text/cards.js';
+import { md } from '../../src/core/text/text.js';
 import { captionVideos, csvRecords, parseCsv } from '../support/csv.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
 
@@ -76,8 +77,8 @@ describe('csv files', () => {
 
   it('a message that cannot carry the file says so instead', () => {
     const card: Card = {
-      title: 'Videos (CSV)',
-      text: 'All 3 videos.',
+      title: md`Videos (CSV)`,
+      text: md`All 3 videos.`,
       attachment: { filename: 'videos-2026-11-26.csv', content: 'id\r\n', contentType: 'text/csv' },
     };
     const shown = withoutAttachment(card);
@@ -85,7 +86,7 @@ describe('csv files', () => {
     expect(shown.text).toBe(
       'All 3 videos.\nThis message cannot carry the file `videos-2026-11-26.csv`; run the command again to get it.',
     );
-    expect(withoutAttachment({ title: 'x' })).toEqual({ title: 'x' });
+    expect(withoutAttachment({ title: md`x` })).toEqual({ title: 'x' });
   });
 });
 

@@ -15,6 +15,7 @@ import { CatalogCache } from '../../src/core/video-api/catalog-cache.js';
 import type { VideoApi } from '../../src/core/video-api/video-api.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { recordingLogger, T0 } from '../poller/support.js';
+import { cardText } from '../support/card-text.js';
 import { TestClock } from '../support/test-clock.js';
 
 const busy = () => new Database.SqliteError('database is locked', 'SQLITE_BUSY');
@@ -51,7 +52,7 @@ function botWith(body: (ctx: CommandContext, attempt: number) => Promise<string>
             summary: 'test',
             options: [],
             examples: [],
-            run: async (ctx) => message({ title: await body(ctx, ++attempts) }),
+            run: async (ctx) => message({ title: cardText(await body(ctx, ++attempts)) }),
           },
         ],
       },

@@ -11,6 +11,7 @@ import {
   type ConversationMembership,
   type FileLinks,
 } from '../../src/core/ports/index.js';
+import { md } from '../../src/core/text/text.js';
 import { forgetWorkspace } from '../../src/core/workspace/forget-workspace.js';
 import { cardText, createHarness, DEMO_KEY, type Harness, textOf } from '../support/harness.js';
 import { TransactionGuard } from '../support/transaction-guard.js';
@@ -41,7 +42,7 @@ describe('the transaction guard itself', () => {
       await tx.users.setLast('playground:W1:alice', 'video', 'v1');
       await api.credits.get();
       await tx.transaction(async () => {
-        await sender?.post(h.conversation, { title: 'Inside' }, { dedupeId: 'd1' });
+        await sender?.post(h.conversation, { title: md`Inside` }, { dedupeId: 'd1' });
       });
       await files.read('https://files.example/script.txt', { accept: ['text/plain'], maxLength: 100 });
     });
@@ -174,7 +175,7 @@ describe('create → watch → pick → render → schedule → publish → seri
     await h.until(() => (live.card.sections?.length ?? 0) === 3, { stepMs: 5_000, maxMs: 20 * MINUTE });
 
     // Pick a thumbnail on the card, rename, render.
-    const third = button({ title: '', sections: [live.card.sections?.[2] ?? {}] }, 'thumbnail.pick').value;
+    const third = button({ title: md``, sections: [live.card.sections?.[2] ?? {}] }, 'thumbnail.pick').value;
     expect(textOf(await h.click('thumbnail.pick', third, { ...alice, message: live.message }))).toContain(
       'now uses option 3',
     );

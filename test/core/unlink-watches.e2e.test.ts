@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestInfo } from '../../src/core/dispatch/context.js';
 import { videoCardKey } from '../../src/core/live/live-card.js';
 import type { Response } from '../../src/core/text/cards.js';
+import { md } from '../../src/core/text/text.js';
 import { cardText, createHarness, type Harness, textOf } from '../support/harness.js';
 
 let h: Harness;
@@ -51,7 +52,7 @@ describe('unlink', () => {
     });
 
     const card = (await h.store.cards.get(videoCardKey(videoId, h.conversation)))?.card;
-    expect(cardText(card ?? { title: '' })).toContain(
+    expect(cardText(card ?? { title: md`` })).toContain(
       `Stopped: the key that watched this was unlinked — run \`/reel status ${videoId}\` to watch it with yours`,
     );
     const channel = h.chat.channelMessages.map((m) => cardText(m.card)).join('\n---\n');

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CommandRoutes } from '../../adapters/discord/commands.js';
 import { notifyUser } from '../../src/core/live/live-card.js';
-import { command } from '../../src/core/text/text.js';
+import { command, md } from '../../src/core/text/text.js';
 import type { FakeInteraction, FakeMessage } from './fake-discord.js';
 import { contextOf, textOf, titleOf } from './read-message.js';
 import { discordWorld, IDS, type Json, textOfMessage, type World } from './world.js';
@@ -148,10 +148,10 @@ describe('cards and notices the outbox delivers', () => {
       user: w.address('bob'),
       conversation: w.conversation,
       card: {
-        title: 'Approval needs an approver',
+        title: md`Approval needs an approver`,
         tone: 'warning',
-        text: `Ask an admin to run ${command('settings', ['approvers', '@name'])}, or allow ${command('settings', ['self-approval', 'on'])}.`,
-        context: `Your zone: UTC · ${command('tz')} changes it`,
+        text: md`Ask an admin to run ${command('settings', ['approvers', '@name'])}, or allow ${command('settings', ['self-approval', 'on'])}.`,
+        context: md`Your zone: UTC · ${command('tz')} changes it`,
       },
       dedupeKey: 'test:notice:1',
     });

@@ -15,7 +15,16 @@ import { MODULES } from '../../src/core/commands/index.js';
 import type { CommandSpec } from '../../src/core/parse/command-spec.js';
 import type { Card, Form } from '../../src/core/text/cards.js';
 import { example, usage } from '../../src/core/text/command-usage.js';
-import { command, commandName, flag, hole, literal, mention, toPlainText } from '../../src/core/text/text.js';
+import {
+  command,
+  commandName,
+  flag,
+  hole,
+  literal,
+  md,
+  mention,
+  toPlainText,
+} from '../../src/core/text/text.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import { TestClock } from '../support/test-clock.js';
 import { textOf } from './read-message.js';
@@ -29,10 +38,12 @@ describe('command tokens in Discord syntax', () => {
   it('names every command by its Discord path, from the routes that register it', () => {
     for (const route of routes.all()) {
       const slash = routes.slashOf(route.command) as string;
-      expect(names.markdown(`Run ${command(route.command)}.`)).toBe(`Run \`${slash}\`.`);
+      expect(names.markdown(md`Run ${command(route.command)}.`)).toBe(`Run \`${slash}\`.`);
     }
-    expect(names.markdown(`Run ${command('link')} to connect.`)).toBe('Run `/reel account link` to connect.');
-    expect(names.markdown(`${commandName('link')}, ${commandName('series create')}`)).toBe(
+    expect(names.markdown(md`Run ${command('link')} to connect.`)).toBe(
+      'Run `/reel account link` to connect.',
+    );
+    expect(names.markdown(md`${commandName('link')}, ${commandName('series create')}`)).toBe(
       '`account link`, `series create`',
     );
   });
@@ -68,7 +79,7 @@ describe('command tokens in Discord syntax', () => {
   });
 
   it('keeps escapes and mention tokens exactly as the core wrote them; values cannot break out', () => {
-    const text = `${literal('**x**')} ${mention('discord:G1:U1')} ${command('status', ['a`b ⟧ ⟦/>x⟧'])}`;
+    const text = md`${literal('**x**')} ${mention('discord:G1:U1')} ${command('status', ['a`b ⟧ ⟦/>x⟧'])}`;
     expect(names.markdown(text)).toBe(
       `${literal('**x**')} ${mention('discord:G1:U1')} \`${literal('/reel status video:a`b ⟧ ⟦/>x⟧')}\``,
     );
@@ -104,16 +115,21 @@ describe('the renderer', () => {
   it('names commands in every text of a card, its controls and its confirmation', async () => {
     const m = memory();
     const render = new DiscordRenderer(m, routes);
-    const confirm = { title: 'Sure?', text: `Then run ${command('unlink')}.`, confirm: 'Yes', deny: 'No' };
+    const confirm = {
+      title: md`Sure?`,
+      text: md`Then run ${command('unlink')}.`,
+      confirm: md`Yes`,
+      deny: 'No',
+    };
     const card: Card = {
       title: command('link'),
-      text: `Run ${command('link')} first.`,
-      progress: { percent: 10, label: `see ${command('tz')}` },
+      text: md`Run ${command('link')} first.`,
+      progress: { percent: 10, label: md`see ${command('tz')}` },
       fields: [{ label: command('voices'), value: command('voices', [], { language: 'es' }) }],
       sections: [
-        { text: `Try ${command('options')}.`, fields: [{ label: 'x', value: command('accounts') }] },
+        { text: md`Try ${command('options')}.`, fields: [{ label: md`x`, value: command('accounts') }] },
       ],
-      context: `change it with ${command('settings', ['threading', 'off'])}`,
+      context: md`change it with ${command('settings', ['threading', 'off'])}`,
       controls: [
         {
           kind: 'button',
@@ -161,7 +177,7 @@ describe('the renderer', () => {
       title: 'Reschedule',
       submitLabel: 'Save',
       state: '',
-      intro: `Times are in your zone (${command('tz')}).`,
+      intro: md`Times are in your zone (${command('tz')}).`,
       inputs: [
         {
           kind: 'text',
@@ -179,7 +195,7 @@ describe('the renderer', () => {
     expect(text).toContain('(change it with /reel account tz).');
     expect(modal.components[1].component.value).toBe('run `/reel link` at /reel tz');
     const launcher = render.launcher(form, 'k2', {
-      when: `Set a zone first: ${command('tz', ['Europe/Paris'])}.`,
+      when: md`Set a zone first: ${command('tz', ['Europe/Paris'])}.`,
     });
     expect(textOf(launcher)).toContain('**When**: Set a zone first: `/reel account tz zone:Europe/Paris`.');
   });

@@ -15,6 +15,7 @@ import { defineCommand } from '../../src/core/parse/command-spec.js';
 import type { Response } from '../../src/core/text/cards.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { openStore } from '../../src/store/sqlite-store.js';
+import { cardText } from '../support/card-text.js';
 import { latch, Notifier } from '../support/latch.js';
 import { TestClock } from '../support/test-clock.js';
 import { textOf, titleOf } from './read-message.js';
@@ -127,7 +128,7 @@ const command: Inbound = { kind: 'command', ...base, path: { command: 'reel', su
 const card = (title: string, visibility: 'ephemeral' | 'channel' = 'ephemeral'): Response => ({
   kind: 'message',
   visibility,
-  card: { title },
+  card: { title: cardText(title) },
 });
 
 describe('the interaction handler', () => {

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { componentCount } from '../../adapters/discord/components/parts.js';
 import { TONE_COLORS } from '../../adapters/discord/components.js';
+import { md } from '../../src/core/text/text.js';
+import { cardText } from '../support/card-text.js';
 import { buttons, render, V2 } from './checked-render.js';
 import { containerOf, galleriesOf, sectionsOf, textDisplaysOf, textOf } from './read-message.js';
 import type { Json } from './world.js';
@@ -9,19 +11,19 @@ import type { Json } from './world.js';
 describe('cards → one Components V2 container', () => {
   it('renders title, link, tone, text with progress, fields, video, image and small print', () => {
     const payload = render({
-      title: 'Octopus facts',
+      title: md`Octopus facts`,
       url: 'https://video.example/v/1',
       tone: 'progress',
-      text: 'Generating **voiceover**…',
-      progress: { percent: 40, label: '▓▓▓▓░░░░░░ 40% · about 2 min left' },
+      text: md`Generating **voiceover**…`,
+      progress: { percent: 40, label: md`▓▓▓▓░░░░░░ 40% · about 2 min left` },
       fields: [
-        { label: 'Model', value: 'storyboard', short: true },
-        { label: 'Credits', value: '20', short: true },
-        { label: 'Empty', value: '' },
+        { label: md`Model`, value: md`storyboard`, short: true },
+        { label: md`Credits`, value: md`20`, short: true },
+        { label: md`Empty`, value: md`` },
       ],
       video: { url: 'https://cdn.example/v.mp4', alt: 'Octopus facts, rendered', poster: 'https://x/p.png' },
       image: { url: 'https://cdn.example/cover.png', alt: 'cover' },
-      context: 'Requested by **Alice** · id `v_1` · [open](https://video.example/v/1)',
+      context: md`Requested by **Alice** · id \`v_1\` · [open](https://video.example/v/1)`,
     });
     expect(payload.flags).toBe(V2);
     expect(payload).not.toHaveProperty('content');
@@ -59,12 +61,12 @@ describe('cards → one Components V2 container', () => {
         ],
       },
     ]);
-    expect(textDisplaysOf(render({ title: 't', progress: { percent: 55 } }))).toEqual([
+    expect(textDisplaysOf(render({ title: md`t`, progress: { percent: 55 } }))).toEqual([
       '### t\n▓▓▓▓▓▓░░░░ 55%',
     ]);
     // Only web URLs: a `javascript:` link or image is left out.
     const unsafe = render({
-      title: 't',
+      title: md`t`,
       url: 'javascript:alert(1)',
       image: { url: 'javascript:x', alt: '' },
     });
@@ -81,16 +83,16 @@ describe('cards → one Components V2 container', () => {
       style: 'primary' as const,
     });
     const payload = render({
-      title: 'Thumbnails',
+      title: md`Thumbnails`,
       tone: 'success',
       sections: [1, 2, 3].map((i) => ({
-        text: `**Option ${i}**\n“Hook ${i}”\ngrade A · score 9${i}`,
+        text: md`**Option ${i}**\n“Hook ${i}”\ngrade A · score 9${i}`,
         image: { url: `https://cdn.example/${i}.png`, alt: `Thumbnail option ${i}` },
         // The variant in use has no button: plain text.
         ...(i === 2 ? {} : { controls: [useThis(i)] }),
       })),
       controls: [{ kind: 'button', action: 'video.render', value: 'v', label: 'Render', style: 'primary' }],
-      context: 'id `v`',
+      context: md`id \`v\``,
     });
     const container = containerOf(payload) as Json;
     expect(container.components.map((c: Json) => c.type)).toEqual([10, 14, 12, 9, 10, 9, 1, 10]);
@@ -117,8 +119,8 @@ describe('cards → one Components V2 container', () => {
 
   it('shows a lone pictured section as a thumbnail beside its text, and gallery-caps at ten', () => {
     const lone = render({
-      title: 't',
-      sections: [{ text: 'The cover', image: { url: 'https://cdn.example/c.png', alt: 'cover' } }],
+      title: md`t`,
+      sections: [{ text: md`The cover`, image: { url: 'https://cdn.example/c.png', alt: 'cover' } }],
     });
     expect(sectionsOf(lone)).toEqual([
       {
@@ -128,9 +130,9 @@ describe('cards → one Components V2 container', () => {
     ]);
     expect(galleriesOf(lone)).toEqual([]);
     const twelve = render({
-      title: 'Thumbnails',
+      title: md`Thumbnails`,
       sections: Array.from({ length: 12 }, (_, i) => ({
-        text: `**Option ${i + 1}**`,
+        text: md`**Option ${i + 1}**`,
         image: { url: i === 1 ? 'javascript:alert(1)' : `https://cdn.example/${i}.png`, alt: '' },
       })),
     });
@@ -143,11 +145,11 @@ describe('cards → one Components V2 container', () => {
   it('stays within 40 components and 4000 characters, cutting with "…"', () => {
     const huge = 'x'.repeat(10_000);
     const payload = render({
-      title: huge,
-      text: huge,
-      fields: Array.from({ length: 40 }, () => ({ label: huge, value: huge })),
+      title: cardText(huge),
+      text: cardText(huge),
+      fields: Array.from({ length: 40 }, () => ({ label: cardText(huge), value: cardText(huge) })),
       sections: Array.from({ length: 20 }, (_, i) => ({
-        text: `Section ${i} ${huge}`,
+        text: md`Section ${i} ${cardText(huge)}`,
         controls: [{ kind: 'button' as const, action: 'a', value: String(i), label: 'Pick' }],
       })),
       controls: Array.from({ length: 30 }, (_, i) => ({
@@ -156,7 +158,7 @@ describe('cards → one Components V2 container', () => {
         value: String(i),
         label: `B${i}`,
       })),
-      context: huge,
+      context: cardText(huge),
     });
     expect(componentCount(payload.components)).toBeLessThanOrEqual(40);
     const texts = textDisplaysOf(payload);

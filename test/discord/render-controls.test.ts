@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { confirmPayload, TONE_COLORS } from '../../adapters/discord/components.js';
 import { parseCustomId } from '../../adapters/discord/custom-id.js';
+import { md } from '../../src/core/text/text.js';
 import { buttons, memory, readBack, render, V2 } from './checked-render.js';
 import { messageProblems } from './discord-rules.js';
 import { containerOf, textOf, titleOf } from './read-message.js';
@@ -10,7 +11,7 @@ import type { Json } from './world.js';
 describe('controls → components', () => {
   it('keeps card buttons in a row inside the container: styles and links', () => {
     const payload = render({
-      title: 't',
+      title: md`t`,
       controls: [
         { kind: 'button', action: 'video.render', value: 'v', label: 'Render', style: 'primary' },
         { kind: 'button', action: 'video.delete.confirm', value: 'v', label: 'Delete', style: 'danger' },
@@ -35,7 +36,7 @@ describe('controls → components', () => {
     const long = 'x'.repeat(120);
     const payload = render(
       {
-        title: 't',
+        title: md`t`,
         controls: [
           { kind: 'button', action: 'video.show', value: 'v1', label: 'Open' },
           { kind: 'button', action: 'video.show', value: 'v1', label: 'Open again' },
@@ -58,10 +59,15 @@ describe('controls → components', () => {
 
   it('marks destructive buttons for a confirmation step and builds it', async () => {
     const m = memory();
-    const confirm = { title: 'Delete this video?', text: 'No refund.', confirm: 'Delete', deny: 'Keep it' };
+    const confirm = {
+      title: md`Delete this video?`,
+      text: md`No refund.`,
+      confirm: md`Delete`,
+      deny: 'Keep it',
+    };
     const payload = render(
       {
-        title: 't',
+        title: md`t`,
         controls: [
           {
             kind: 'button',
@@ -94,7 +100,7 @@ describe('controls → components', () => {
     const long = `acct_${'y'.repeat(120)}`;
     const payload = render(
       {
-        title: 't',
+        title: md`t`,
         controls: [
           {
             kind: 'select',

@@ -2,23 +2,25 @@
 import { describe, expect, it } from 'vitest';
 import { TONE_COLORS } from '../../adapters/discord/components.js';
 import { embedsSize } from '../../adapters/discord/embeds.js';
+import { md } from '../../src/core/text/text.js';
+import { cardText } from '../support/card-text.js';
 import { buttons, renderEmbeds } from './checked-render.js';
 
 describe('cards → embeds (clicks on messages posted before V2)', () => {
   it('renders title, link, tone, text with progress, fields, image and footer', () => {
     const { embeds } = renderEmbeds({
-      title: 'Octopus facts',
+      title: md`Octopus facts`,
       url: 'https://video.example/v/1',
       tone: 'progress',
-      text: 'Generating **voiceover**…',
-      progress: { percent: 40, label: '▓▓▓▓░░░░░░ 40% · about 2 min left' },
+      text: md`Generating **voiceover**…`,
+      progress: { percent: 40, label: md`▓▓▓▓░░░░░░ 40% · about 2 min left` },
       fields: [
-        { label: 'Model', value: 'storyboard', short: true },
-        { label: 'Render', value: '[Download MP4](https://cdn.example/v.mp4)' },
-        { label: 'Empty', value: '' },
+        { label: md`Model`, value: md`storyboard`, short: true },
+        { label: md`Render`, value: md`[Download MP4](https://cdn.example/v.mp4)` },
+        { label: md`Empty`, value: md`` },
       ],
       image: { url: 'https://cdn.example/cover.png', alt: 'cover' },
-      context: 'Requested by **Alice** · id `v_1` · [open](https://video.example/v/1)',
+      context: md`Requested by **Alice** · id \`v_1\` · [open](https://video.example/v/1)`,
     });
     expect(embeds).toEqual([
       {
@@ -39,10 +41,15 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
 
   it('gives each section (thumbnail variants) its own embed with its image, up to ten embeds', () => {
     const sections = Array.from({ length: 12 }, (_, i) => ({
-      text: `**Option ${i + 1}**`,
+      text: md`**Option ${i + 1}**`,
       image: { url: i === 1 ? 'javascript:alert(1)' : `https://cdn.example/${i}.png`, alt: '' },
     }));
-    const { embeds } = renderEmbeds({ title: 'Thumbnails', tone: 'success', sections, context: 'id `v`' });
+    const { embeds } = renderEmbeds({
+      title: md`Thumbnails`,
+      tone: 'success',
+      sections,
+      context: md`id \`v\``,
+    });
     expect(embeds).toHaveLength(10);
     expect(embeds[1]).toEqual({
       color: TONE_COLORS.success,
@@ -57,11 +64,11 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
   it('cuts gracefully to the per-field and 6000-character limits', () => {
     const huge = 'x'.repeat(10_000);
     const { embeds } = renderEmbeds({
-      title: huge,
-      text: huge,
-      fields: Array.from({ length: 40 }, () => ({ label: huge, value: huge })),
-      sections: Array.from({ length: 5 }, () => ({ text: huge })),
-      context: huge,
+      title: cardText(huge),
+      text: cardText(huge),
+      fields: Array.from({ length: 40 }, () => ({ label: cardText(huge), value: cardText(huge) })),
+      sections: Array.from({ length: 5 }, () => ({ text: cardText(huge) })),
+      context: cardText(huge),
     });
     expect(embeds[0]?.title).toHaveLength(256);
     expect(embeds[0]?.title?.endsWith('…')).toBe(true);
@@ -71,7 +78,7 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
 
   it('gives a rendered video one Download MP4 link button before the card’s own', () => {
     const payload = renderEmbeds({
-      title: 't',
+      title: md`t`,
       video: { url: 'https://cdn.example/v.mp4', alt: 't, rendered' },
       controls: [{ kind: 'button', action: 'video.schedule', value: 'v', label: 'Schedule' }],
     });
@@ -86,9 +93,9 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
 
   it('numbers section buttons below the embeds, and packs five to a row past five rows', () => {
     const payload = renderEmbeds({
-      title: 't',
+      title: md`t`,
       sections: [1, 2, 3].map((i) => ({
-        text: `Option ${i}`,
+        text: md`Option ${i}`,
         controls: [{ kind: 'button' as const, action: 'thumbnail.pick', value: `v:${i}`, label: 'Use this' }],
       })),
       controls: [{ kind: 'link', label: 'Download MP4', url: 'https://cdn.example/v.mp4' }],
@@ -100,9 +107,9 @@ describe('cards → embeds (clicks on messages posted before V2)', () => {
       ['Download MP4'],
     ]);
     const packed = renderEmbeds({
-      title: 't',
+      title: md`t`,
       sections: Array.from({ length: 8 }, (_, i) => ({
-        text: `s${i}`,
+        text: md`s${i}`,
         controls: [{ kind: 'button' as const, action: 'a', value: String(i), label: 'Pick' }],
       })),
       controls: Array.from({ length: 30 }, (_, i) => ({

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCustomId } from '../../adapters/discord/custom-id.js';
 import { formLauncher, prefilled, readSubmission, renderModal } from '../../adapters/discord/modal.js';
 import type { Form } from '../../src/core/text/cards.js';
+import { md } from '../../src/core/text/text.js';
 import { buttons, memory } from './checked-render.js';
 import { messageProblems, modalProblems } from './discord-rules.js';
 import { textOf } from './read-message.js';
@@ -14,7 +15,7 @@ describe('forms → modals', () => {
     title: 'Publish this video to every platform right now please',
     submitLabel: 'Publish',
     state: 'v_1|1700000000',
-    intro: 'Publish **Octopus facts** now.',
+    intro: md`Publish **Octopus facts** now.`,
     inputs: [
       {
         kind: 'text',

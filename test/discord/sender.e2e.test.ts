@@ -8,6 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDiscordAdapter } from '../../adapters/discord/index.js';
 import { ChatDeliveryError } from '../../src/core/ports/index.js';
 import type { Card } from '../../src/core/text/cards.js';
+import { md } from '../../src/core/text/text.js';
+import { cardText } from '../support/card-text.js';
 import type { FakeMessage } from './fake-discord.js';
 import {
   accentOf,
@@ -23,7 +25,11 @@ import { controlsOf, discordWorld, IDS, MEMBERS, TOKEN, textOfMessage, type Worl
 let w: World;
 afterEach(() => w?.close());
 
-const card = (title: string, extra: Partial<Card> = {}): Card => ({ title, text: 'Some text', ...extra });
+const card = (title: string, extra: Partial<Card> = {}): Card => ({
+  title: cardText(title),
+  text: md`Some text`,
+  ...extra,
+});
 const conversation = `discord:${IDS.guild}:${IDS.channel}`;
 
 describe('posting and editing cards', () => {
@@ -33,7 +39,7 @@ describe('posting and editing cards', () => {
     const [message] = w.fake.channelMessages();
     expect(address).toBe(`${conversation}:${message?.id}`);
     expect(isV2(message as FakeMessage)).toBe(true);
-    await w.adapter.sender.update(address, card('Status', { text: 'Done', tone: 'success' }));
+    await w.adapter.sender.update(address, card('Status', { text: md`Done`, tone: 'success' }));
     expect(titleOf(message as FakeMessage)).toBe('Status');
     expect(textOf(message as FakeMessage)).toBe('Status\nDone');
     expect(accentOf(message as FakeMessage)).toBe(0x57f287);
@@ -64,7 +70,7 @@ describe('posting and editing cards', () => {
     expect(old.embeds).toEqual([]);
     expect(titleOf(old)).toBe('Approved');
     // Edited again, it stays V2.
-    await w.adapter.sender.update(`${conversation}:${old.id}`, card('Approved', { text: 'By Alice' }));
+    await w.adapter.sender.update(`${conversation}:${old.id}`, card('Approved', { text: md`By Alice` }));
     expect(textOf(old)).toBe('Approved\nBy Alice');
   });
 
@@ -87,16 +93,16 @@ describe('posting and editing cards', () => {
     w = await discordWorld();
     const long = 'word '.repeat(2_000);
     const big: Card = {
-      title: `A ${'very '.repeat(80)}long title`,
-      text: long,
+      title: md`A ${cardText('very '.repeat(80))}long title`,
+      text: cardText(long),
       tone: 'warning',
       fields: Array.from({ length: 30 }, (_, i) => ({
-        label: `Field ${i} ${'x'.repeat(300)}`,
-        value: long,
+        label: md`Field ${i} ${cardText('x'.repeat(300))}`,
+        value: cardText(long),
         short: i % 2 === 0,
       })),
       sections: Array.from({ length: 12 }, (_, i) => ({
-        text: `Section ${i} ${long}`,
+        text: md`Section ${i} ${cardText(long)}`,
         image: { url: `https://img.example/${i}.png`, alt: '' },
       })),
       controls: Array.from({ length: 14 }, (_, i) => ({
@@ -105,7 +111,7 @@ describe('posting and editing cards', () => {
         value: `v${i}`,
         label: `Button ${i}`,
       })),
-      context: `Context ${long}`,
+      context: md`Context ${cardText(long)}`,
     };
     // The fake answers 400 to anything Discord would refuse.
     const address = await w.adapter.sender.post(conversation, big, { dedupeId: 'outbox:big' });
@@ -117,7 +123,7 @@ describe('posting and editing cards', () => {
     expect(galleriesOf(message).map((g) => g.length)).toEqual([10]);
     for (let i = 0; i < 12; i++) expect(textOf(message)).toContain(`Section ${i} word`);
     expect(textOf(message)).toContain('…');
-    await w.adapter.sender.update(address, { ...big, title: 'Edited' });
+    await w.adapter.sender.update(address, { ...big, title: md`Edited` });
     expect(titleOf(message)).toBe('Edited');
   });
 });

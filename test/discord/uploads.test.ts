@@ -3,6 +3,7 @@ import { ComponentType, MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { chartUploads, multipartBody, type Upload, withFiles } from '../../adapters/discord/files.js';
 import type { Card } from '../../src/core/index.js';
+import { md } from '../../src/core/text/text.js';
 
 const csv: Upload = {
   filename: 'audit.csv',
@@ -11,7 +12,7 @@ const csv: Upload = {
   shownAs: 'file',
 };
 const card: Card = {
-  title: 'Analytics',
+  title: md`Analytics`,
   charts: [
     {
       kind: 'bar',

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { postToChannel } from '../../src/core/live/live-card.js';
+import { md } from '../../src/core/text/text.js';
 import { type RunningApp, startApp } from '../../src/main.js';
 import { openStore } from '../../src/store/sqlite-store.js';
 import { FakeDiscord } from '../discord/fake-discord.js';
@@ -96,7 +97,7 @@ it('answers /healthz "starting" while the Discord gateway is slow, and delivers 
     async () =>
       await postToChannel(seed, {
         conversation: `discord:${IDS.guild}:${IDS.channel}`,
-        card: { title: 'Left from the last run' },
+        card: { title: md`Left from the last run` },
         dedupeKey: 'earlier',
       }),
   );

@@ -15,8 +15,10 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Card } from '../../src/core/text/cards.js';
+import { md } from '../../src/core/text/text.js';
 import { type RunningApp, startApp } from '../../src/main.js';
 import { CHROMIUM, collectPageProblems, launchChromium } from '../support/browser.js';
+import { cardText } from '../support/card-text.js';
 import { startImageServer, startPlayground, videoCard } from './fake-bot.js';
 
 const SHOTS = 'test-output/playground';
@@ -89,7 +91,7 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     // A milestone reply threads under the card; the thread collapses and expands.
     await pg.adapter.sender.post(
       conversation,
-      { title: 'Generation finished', tone: 'success', text: 'Pick a thumbnail.' },
+      { title: md`Generation finished`, tone: 'success', text: md`Pick a thumbnail.` },
       {
         dedupeId: 'outbox:2',
         threadOf: card,
@@ -196,7 +198,7 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     // Messages for another channel mark it unread; opening it shows them.
     await pg.adapter.sender.post(
       pg.adapter.conversation('launches'),
-      { title: 'Launch calendar', tone: 'info' },
+      { title: md`Launch calendar`, tone: 'info' },
       {
         dedupeId: 'outbox:3',
       },
@@ -241,9 +243,9 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     await expect.poll(() => page.getByTestId('connection').getAttribute('data-state')).toBe('live');
     const card: Card = {
       ...videoCard(100, images.url),
-      title: 'Gallery teaser',
+      title: md`Gallery teaser`,
       sections: [1, 2, 3].map((n) => ({
-        text: `**Option ${n}**${n === 2 ? ' ⭐ AI pick, in use' : ''}\n“Hook number ${n}”\ngrade ${'ABC'[n - 1]} · score ${95 - n * 7}`,
+        text: md`**Option ${n}**${n === 2 ? md` ⭐ AI pick, in use` : md``}\n“Hook number ${n}”\ngrade ${cardText(String('ABC'[n - 1]))} · score ${95 - n * 7}`,
         image: { url: `${images.url}?n=${n}`, alt: `Thumbnail option ${n}` },
         controls: [
           {
@@ -325,7 +327,12 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     for (let i = 0; i < 6; i++) {
       await pg.adapter.sender.post(
         conversation,
-        { title: `Note ${i}`, text: 'One line.\nAnother line.\nA third line.' },
+        {
+          title: md`Note ${i}`,
+          text: md`One line.
+Another line.
+A third line.`,
+        },
         { dedupeId: `follow:${i}` },
       );
     }
@@ -353,7 +360,7 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     await frames();
     await pg.adapter.sender.update(address, {
       ...videoCard(100, images.url),
-      text: 'Rendered.\n'.repeat(12),
+      text: cardText('Rendered.\n'.repeat(12)),
     });
     await expect.poll(() => card.textContent()).toContain('Rendered.');
     await frames();
@@ -364,7 +371,10 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
       el.scrollTop = el.scrollHeight;
     });
     await frames();
-    await pg.adapter.sender.update(address, { ...videoCard(100, images.url), text: 'Posted.\n'.repeat(20) });
+    await pg.adapter.sender.update(address, {
+      ...videoCard(100, images.url),
+      text: cardText('Posted.\n'.repeat(20)),
+    });
     await expect.poll(() => card.textContent()).toContain('Posted.');
     await expect.poll(gap).toBeLessThan(2);
     expect(problems).toEqual([]);

@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { drawCharts } from '../../adapters/playground/html/data.js';
 import { renderCard } from '../../adapters/playground/render.js';
 import type { Card } from '../../src/core/index.js';
-import { literal, mention } from '../../src/core/text/text.js';
+import { literal, md, mention } from '../../src/core/text/text.js';
 
 const card: Card = {
-  title: 'Analytics',
+  title: md`Analytics`,
   table: {
     caption: 'Top posts',
     columns: [{ label: 'Post' }, { label: 'Views' }, { label: 'By' }],

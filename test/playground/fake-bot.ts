@@ -10,7 +10,9 @@ import type { RequestInfo } from '../../src/core/dispatch/context.js';
 import type { CommandSpec } from '../../src/core/parse/command-spec.js';
 import type { Logger } from '../../src/core/ports/index.js';
 import type { Card, Response } from '../../src/core/text/cards.js';
+import { joinText, md } from '../../src/core/text/text.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
+import { cardText } from '../support/card-text.js';
 import { TestClock } from '../support/test-clock.js';
 
 export const silentLogger: Logger = {
@@ -33,21 +35,21 @@ const spec = (name: string, summary: string): CommandSpec => ({
 export function videoCard(percent: number, thumbnailUrl?: string): Card {
   const done = percent >= 100;
   const card: Card = {
-    title: 'Launch teaser',
+    title: md`Launch teaser`,
     tone: done ? 'success' : 'progress',
     text: done
-      ? 'Generated. Pick a thumbnail, then **render** or schedule.'
-      : 'Generating voiceover, visuals and captions…',
+      ? md`Generated. Pick a thumbnail, then **render** or schedule.`
+      : md`Generating voiceover, visuals and captions…`,
     fields: [
-      { label: 'Model', value: 'pro', short: true },
-      { label: 'Credits', value: '12', short: true },
+      { label: md`Model`, value: md`pro`, short: true },
+      { label: md`Credits`, value: md`12`, short: true },
     ],
-    context: 'Requested by Alice · id `vid_123`',
+    context: md`Requested by Alice · id \`vid_123\``,
   };
-  if (!done) card.progress = { percent, label: `${percent}% · about 2 min left` };
+  if (!done) card.progress = { percent, label: md`${percent}% · about 2 min left` };
   if (done && thumbnailUrl) {
     card.sections = [1, 2].map((n) => ({
-      text: `**Option ${n}**${n === 1 ? ' ⭐ AI pick, in use' : ''}\n“Hook ${n}”\ngrade A · score 9${n}`,
+      text: md`**Option ${n}**${n === 1 ? md` ⭐ AI pick, in use` : md``}\n“Hook ${n}”\ngrade A · score 9${n}`,
       image: { url: `${thumbnailUrl}?n=${n}`, alt: `Thumbnail option ${n}` },
       controls: [
         {
@@ -71,8 +73,8 @@ export function videoCard(percent: number, thumbnailUrl?: string): Card {
         label: 'Delete',
         style: 'danger',
         confirm: {
-          title: 'Delete this video?',
-          text: 'Credits are not refunded.',
+          title: md`Delete this video?`,
+          text: md`Credits are not refunded.`,
           confirm: 'Delete',
           deny: 'Keep it',
         },
@@ -102,7 +104,7 @@ export function createFakeBot(): FakeBot {
     mayAnswerWithForm: () => false,
     async handleTooLong(req, typed) {
       calls.push({ kind: 'text', req, input: typed });
-      return message({ title: 'Too long', tone: 'danger', text: `over ${typed.cap}` }, 'ephemeral');
+      return message({ title: md`Too long`, tone: 'danger', text: md`over ${typed.cap}` }, 'ephemeral');
     },
     async handleText(req, text) {
       calls.push({ kind: 'text', req, input: text });
@@ -114,19 +116,25 @@ export function createFakeBot(): FakeBot {
       switch (word) {
         case 'help':
         case '':
-          return message({ title: 'reelbot help', tone: 'info', text: 'Try `/reel create`.' }, 'ephemeral');
+          return message(
+            { title: md`reelbot help`, tone: 'info', text: md`Try \`/reel create\`.` },
+            'ephemeral',
+          );
         case 'whoami':
-          return message({ title: `You are ${req.userName}`, text: req.user }, 'ephemeral');
+          return message(
+            { title: md`You are ${cardText(String(req.userName))}`, text: cardText(req.user) },
+            'ephemeral',
+          );
         case 'announce':
-          return message({ title: 'Announcement', text: rest.join(' ') }, 'channel');
+          return message({ title: md`Announcement`, text: joinText(rest.map(cardText), ' ') }, 'channel');
         case 'create':
           return rest.length === 0
             ? { kind: 'form', form: createForm() }
-            : message({ title: 'Queued' }, 'ephemeral');
+            : message({ title: md`Queued` }, 'ephemeral');
         case 'pick':
           return message(
             {
-              title: 'Pick a platform',
+              title: md`Pick a platform`,
               controls: [
                 {
                   kind: 'select',
@@ -148,12 +156,12 @@ export function createFakeBot(): FakeBot {
           return {
             kind: 'message',
             visibility: 'ephemeral',
-            card: { title: `You are ${req.userName}` },
-            more: [videoCard(100), { title: 'Channel subscriptions', text: 'None yet.' }],
+            card: { title: md`You are ${cardText(String(req.userName))}` },
+            more: [videoCard(100), { title: md`Channel subscriptions`, text: md`None yet.` }],
           };
         default:
           return message(
-            { title: 'Not done', tone: 'danger', text: `Unknown command \`${word}\`.` },
+            { title: md`Not done`, tone: 'danger', text: md`Unknown command \`${cardText(String(word))}\`.` },
             'ephemeral',
           );
       }
@@ -169,8 +177,8 @@ export function createFakeBot(): FakeBot {
             kind: 'update',
             card: {
               ...videoCard(100),
-              title: 'Launch teaser',
-              text: `Rendering, started by ${req.userName}…`,
+              title: md`Launch teaser`,
+              text: md`Rendering, started by ${cardText(String(req.userName))}…`,
               tone: 'progress',
             },
           };
@@ -178,16 +186,20 @@ export function createFakeBot(): FakeBot {
           return { kind: 'form', form: scheduleForm(input.value) };
         case 'video.delete':
           return message(
-            { title: 'Deleted', tone: 'neutral', text: `🗑️ Deleted by ${req.userName}.` },
+            {
+              title: md`Deleted`,
+              tone: 'neutral',
+              text: md`🗑️ Deleted by ${cardText(String(req.userName))}.`,
+            },
             'channel',
           );
         case 'thumbnail.pick':
           return message(
-            { title: 'Thumbnail set', tone: 'success', text: `Using ${input.value}.` },
+            { title: md`Thumbnail set`, tone: 'success', text: md`Using ${cardText(input.value)}.` },
             'ephemeral',
           );
         case 'platform.pick':
-          return { kind: 'update', card: { title: `Platform: ${input.choice}` } };
+          return { kind: 'update', card: { title: md`Platform: ${cardText(String(input.choice))}` } };
         default:
           return { kind: 'none' };
       }
@@ -195,18 +207,22 @@ export function createFakeBot(): FakeBot {
     async handleForm(req, submission: FormSubmission) {
       calls.push({ kind: 'form', req, input: submission });
       if (submission.formId === 'create') {
-        const script = submission.values.script ?? '';
+        const script = submission.values.script ?? md``;
         if (script.trim().length < 10)
-          return { kind: 'form-errors', errors: { script: 'Write at least 10 characters.' } };
+          return { kind: 'form-errors', errors: { script: md`Write at least 10 characters.` } };
         return message(
-          { title: submission.values.name || 'Untitled', tone: 'info', text: script },
+          { title: cardText(submission.values.name || md`Untitled`), tone: 'info', text: cardText(script) },
           'channel',
         );
       }
       if (submission.formId === 'schedule') {
         return {
           kind: 'update',
-          card: { title: 'Launch teaser', tone: 'success', text: `Scheduled for ${submission.values.when}.` },
+          card: {
+            title: md`Launch teaser`,
+            tone: 'success',
+            text: md`Scheduled for ${cardText(String(submission.values.when))}.`,
+          },
         };
       }
       return { kind: 'none' };
@@ -229,7 +245,7 @@ const createForm = () => ({
   title: 'Create a video',
   submitLabel: 'Create',
   state: 'state-1',
-  intro: 'Costs are shown **before** anything is charged.',
+  intro: md`Costs are shown **before** anything is charged.`,
   inputs: [
     { kind: 'text' as const, id: 'name', label: 'Name', placeholder: 'Launch teaser' },
     {

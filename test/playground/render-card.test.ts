@@ -2,22 +2,23 @@
 import { describe, expect, it } from 'vitest';
 import { renderCard } from '../../adapters/playground/render.js';
 import type { Card } from '../../src/core/text/cards.js';
+import { md } from '../../src/core/text/text.js';
 import { HOSTILE, tags } from './html-probes.js';
 
 const fullCard: Card = {
-  title: 'Launch teaser',
+  title: md`Launch teaser`,
   tone: 'progress',
-  text: 'Generating **voiceover**…',
+  text: md`Generating **voiceover**…`,
   url: 'https://app.example/videos/v1',
-  progress: { percent: 42, label: '▓▓▓▓░░░░░░ 42% · about 2 min left' },
+  progress: { percent: 42, label: md`▓▓▓▓░░░░░░ 42% · about 2 min left` },
   fields: [
-    { label: 'Model', value: 'pro', short: true },
-    { label: 'Render', value: '[Download MP4](https://cdn.example/v1.mp4)' },
+    { label: md`Model`, value: md`pro`, short: true },
+    { label: md`Render`, value: md`[Download MP4](https://cdn.example/v1.mp4)` },
   ],
   image: { url: 'https://cdn.example/t1.jpg', alt: 'Thumbnail of the teaser' },
   sections: [
     {
-      text: '**Option 1**',
+      text: md`**Option 1**`,
       image: { url: 'https://cdn.example/o1.jpg', alt: 'Thumbnail option 1' },
       controls: [
         { kind: 'button', action: 'thumbnail.pick', value: 'v1:t1', label: 'Use this', style: 'primary' },
@@ -32,7 +33,7 @@ const fullCard: Card = {
       value: 'v1',
       label: 'Delete',
       style: 'danger',
-      confirm: { title: 'Delete video?', text: 'No refund.', confirm: 'Delete', deny: 'Keep' },
+      confirm: { title: md`Delete video?`, text: md`No refund.`, confirm: 'Delete', deny: 'Keep' },
     },
     { kind: 'link', label: 'Open', url: 'https://app.example/v1' },
     {
@@ -46,7 +47,7 @@ const fullCard: Card = {
       initial: 'private',
     },
   ],
-  context: 'Requested by Alice · id `v1`',
+  context: md`Requested by Alice · id \`v1\``,
 };
 
 describe('renderCard', () => {
@@ -54,24 +55,24 @@ describe('renderCard', () => {
 
   it('marks the tone for the coloured border', () => {
     expect(html).toMatch(/^<section class="card tone-progress" data-testid="card" data-tone="progress">/);
-    expect(renderCard({ title: 't', tone: 'nope' as never })).toContain('tone-neutral');
+    expect(renderCard({ title: md`t`, tone: 'nope' as never })).toContain('tone-neutral');
   });
 
   it('renders the title as a link when a web URL is given', () => {
     expect(html).toContain(
       '<a href="https://app.example/videos/v1" target="_blank" rel="noopener noreferrer">Launch teaser</a>',
     );
-    expect(renderCard({ title: 'T', url: 'javascript:alert(1)' })).not.toContain('<a');
+    expect(renderCard({ title: md`T`, url: 'javascript:alert(1)' })).not.toContain('<a');
   });
 
   it('shows progress as a native bar with the label, clamped to 0..100', () => {
     expect(html).toContain('<progress max="100" value="42" data-testid="card-progress"');
     expect(html).toContain('<span class="progress-label">42% · about 2 min left</span>');
-    expect(renderCard({ title: 't', progress: { percent: 7 } })).toContain(
+    expect(renderCard({ title: md`t`, progress: { percent: 7 } })).toContain(
       '<span class="progress-label">7%</span>',
     );
-    expect(renderCard({ title: 't', progress: { percent: 250 } })).toContain('value="100"');
-    expect(renderCard({ title: 't', progress: { percent: Number.NaN } })).toContain('value="0"');
+    expect(renderCard({ title: md`t`, progress: { percent: 250 } })).toContain('value="100"');
+    expect(renderCard({ title: md`t`, progress: { percent: Number.NaN } })).toContain('value="0"');
   });
 
   it('renders fields, short ones side by side', () => {
@@ -82,7 +83,7 @@ describe('renderCard', () => {
   it('renders images with their alt text, and never fetches a non-web source', () => {
     expect(html).toContain('src="https://cdn.example/t1.jpg" alt="Thumbnail of the teaser"');
     expect(html).toContain('src="https://cdn.example/o1.jpg" alt="Thumbnail option 1"');
-    const bad = renderCard({ title: 't', image: { url: 'javascript:alert(1)', alt: 'An image' } });
+    const bad = renderCard({ title: md`t`, image: { url: 'javascript:alert(1)', alt: 'An image' } });
     expect(bad).not.toContain('<img');
     expect(bad).toContain('An image');
   });
@@ -102,7 +103,7 @@ describe('renderCard', () => {
     expect(html).toContain(
       '<a class="btn btn-link" href="https://app.example/v1" target="_blank" rel="noopener noreferrer" data-testid="card-link">Open</a>',
     );
-    const bad = renderCard({ title: 't', controls: [{ kind: 'link', label: 'Bad', url: 'javascript:x' }] });
+    const bad = renderCard({ title: md`t`, controls: [{ kind: 'link', label: 'Bad', url: 'javascript:x' }] });
     expect(bad).not.toContain('href');
   });
 
@@ -113,7 +114,7 @@ describe('renderCard', () => {
     expect(html).toContain('<option value="" disabled>Choose visibility</option>');
     expect(html).toContain('<option value="private" selected title="Only you">Private</option>');
     const none = renderCard({
-      title: 't',
+      title: md`t`,
       controls: [{ kind: 'select', action: 'a', placeholder: 'Pick', options: [{ label: 'A', value: 'a' }] }],
     });
     expect(none).toContain('<option value="" disabled selected>Pick</option>');

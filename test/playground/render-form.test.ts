@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderForm } from '../../adapters/playground/html/form.js';
 import type { Form } from '../../src/core/text/cards.js';
+import { md } from '../../src/core/text/text.js';
 import { HOSTILE } from './html-probes.js';
 
 describe('renderForm', () => {
@@ -10,7 +11,7 @@ describe('renderForm', () => {
     title: 'YouTube post',
     submitLabel: 'Save',
     state: 'v1:youtube',
-    intro: 'Limits are checked **before** sending.',
+    intro: md`Limits are checked **before** sending.`,
     inputs: [
       {
         kind: 'text',

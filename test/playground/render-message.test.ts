@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderHistory, renderMessage } from '../../adapters/playground/html/message.js';
 import type { PlaygroundMessage } from '../../adapters/playground/message-log.js';
 import { renderCard } from '../../adapters/playground/render.js';
+import { md } from '../../src/core/text/text.js';
 import { HOSTILE } from './html-probes.js';
 
 describe('renderMessage', () => {
@@ -12,7 +13,7 @@ describe('renderMessage', () => {
     id: 'k-1',
     channel: 'general',
     at: Date.UTC(2026, 0, 2, 9, 5),
-    card: { title: 'Hi' },
+    card: { title: md`Hi` },
   };
 
   it('renders a bot card with author, time and a thread slot', () => {
@@ -41,7 +42,7 @@ describe('renderMessage', () => {
   });
 
   it('nests replies under their parent with a count', () => {
-    const reply: PlaygroundMessage = { ...card, id: 'k-3', threadOf: 'k-1', card: { title: 'Done' } };
+    const reply: PlaygroundMessage = { ...card, id: 'k-3', threadOf: 'k-1', card: { title: md`Done` } };
     const html = renderHistory([card, reply], names);
     expect(html.match(/data-testid="message"/g)).toHaveLength(2);
     expect(html).toContain('data-testid="thread-toggle">1 reply</button>');
@@ -53,25 +54,28 @@ describe('renderMessage', () => {
 
 describe('galleries, videos and panels', () => {
   const thumb = (n: number, url = `https://cdn.example/t${n}.png`) => ({
-    text: `**Option ${n}**\n“Hook ${n}”`,
+    text: md`**Option ${n}**\n“Hook ${n}”`,
     image: { url, alt: `Option ${n}` },
     controls: [{ kind: 'button' as const, action: 'thumbnail.pick', value: `v:t${n}`, label: 'Use this' }],
   });
 
   it('lays sections with pictures out as a gallery, each picture above its words and button', () => {
-    const html = renderCard({ title: 'V', sections: [thumb(1), thumb(2), thumb(3), { text: 'no picture' }] });
+    const html = renderCard({
+      title: md`V`,
+      sections: [thumb(1), thumb(2), thumb(3), { text: md`no picture` }],
+    });
     expect(html.match(/data-gallery-item/g)).toHaveLength(3);
     const item = /<figure class="card-section gallery-item"[\s\S]*?<\/figure>/.exec(html)?.[0] ?? '';
     expect(item.indexOf('<img')).toBeLessThan(item.indexOf('Hook 1'));
     expect(item.indexOf('Hook 1')).toBeLessThan(item.indexOf('Use this'));
     // The picture-less section stays a row after the gallery; one picture alone is no gallery.
     expect(html.indexOf('no picture')).toBeGreaterThan(html.lastIndexOf('data-gallery-item'));
-    expect(renderCard({ title: 'V', sections: [thumb(1)] })).not.toContain('card-gallery');
+    expect(renderCard({ title: md`V`, sections: [thumb(1)] })).not.toContain('card-gallery');
   });
 
   it('plays the rendered video in place with its poster and a download link, http(s) only, escaped', () => {
     const html = renderCard({
-      title: 'V',
+      title: md`V`,
       video: {
         url: 'https://cdn.example/v.mp4?a=1&b="2"',
         poster: 'https://cdn.example/p.png',
@@ -84,7 +88,7 @@ describe('galleries, videos and panels', () => {
     expect(html).toContain('data-testid="card-video-download"');
     expect(html).not.toContain('<script>');
     const unsafe = renderCard({
-      title: 'V',
+      title: md`V`,
       video: { url: 'javascript:alert(1)', poster: 'data:x', alt: 'the video' },
     });
     expect(unsafe).not.toContain('<video');
@@ -98,8 +102,8 @@ describe('galleries, videos and panels', () => {
       id: 'm1',
       channel: 'general',
       at: 0,
-      card: { title: 'First' },
-      more: [{ title: 'Second' }, { title: `Third ${HOSTILE}` }],
+      card: { title: md`First` },
+      more: [{ title: md`Second` }, { title: md`Third ${HOSTILE}` }],
     };
     const html = renderMessage(message, { userName: (id) => id });
     expect(html).toContain('data-testid="card-panel"');

@@ -7,6 +7,7 @@ import {
   unpostableNotice,
 } from '../../src/core/live/live-card.js';
 import { ChatDeliveryError } from '../../src/core/ports/index.js';
+import { md } from '../../src/core/text/text.js';
 import {
   CONV2,
   clock,
@@ -129,7 +130,7 @@ onEachStore(() => {
               key,
               conversation: CONV,
               card: card(title),
-              onUnpostable: unpostableNotice(ALICE, 'run `/reel status v1`'),
+              onUnpostable: unpostableNotice(ALICE, md`run \`/reel status v1\``),
             }),
         );
 

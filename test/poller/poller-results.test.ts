@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
 import type { Watcher } from '../../src/core/live/watcher.js';
+import { md } from '../../src/core/text/text.js';
 import { POLLER_STATE_KEY } from '../../src/poller/failure-state.js';
 import { progressWatcher } from './fixtures/progress-watcher.js';
 import {
@@ -21,7 +22,7 @@ onEachStore(() => {
   describe('Poller: results', () => {
     it('commits the new state, the effects and the next check in one transaction', async () => {
       const key = videoCardKey('v1', CONV);
-      await postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await postCard(store, { key, conversation: CONV, card: { title: md`Video v1` } });
       const { api } = scriptedApi((id) => processing(id, 40));
       const watch = await addWatch({ cardKey: key });
       let commits = 0;
@@ -40,7 +41,7 @@ onEachStore(() => {
 
     it('a failing apply rolls back its effects and the watch is retried later', async () => {
       const key = videoCardKey('v1', CONV);
-      await postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await postCard(store, { key, conversation: CONV, card: { title: md`Video v1` } });
       const { watcher } = fakeWatcher((w) => ({
         state: { ...w.state, seen: true },
         done: true,
@@ -113,7 +114,7 @@ onEachStore(() => {
   describe('Poller: expiry', () => {
     it('says so once, through the watcher, and closes the watch', async () => {
       const key = videoCardKey('v1', CONV);
-      await postCard(store, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await postCard(store, { key, conversation: CONV, card: { title: md`Video v1` } });
       const { api, calls } = scriptedApi((id) => processing(id, 10));
       const watch = await addWatch({ cardKey: key, expiresAt: T0 - 1 });
       const p = poller({ watchers: { generation: progressWatcher() }, apiFor: () => api });

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
+import { md } from '../../src/core/text/text.js';
 import { systemClock } from '../../src/core/time/system-clock.js';
 import { OutboxSender } from '../../src/poller/outbox-sender.js';
 import { Poller } from '../../src/poller/poller.js';
@@ -42,7 +43,7 @@ function fileStore(path: string, secretKey: Buffer, clock = systemClock): Sqlite
 /** A video job as a command starts it: its card queued for posting and a watch on it. */
 async function startJob(store: SqliteStore, now: number): Promise<string> {
   return await store.transaction(async () => {
-    await postCard(store, { key: KEY, conversation: CONV, card: { title: 'Video v1' } });
+    await postCard(store, { key: KEY, conversation: CONV, card: { title: md`Video v1` } });
     return (
       await store.watches.add({
         kind: 'generation',

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { postCard, videoCardKey } from '../../src/core/live/live-card.js';
+import { md } from '../../src/core/text/text.js';
 import { systemClock } from '../../src/core/time/system-clock.js';
 import { Runner } from '../../src/poller/index.js';
 import type { SqliteStore } from '../../src/store/sqlite-store.js';
@@ -24,7 +25,7 @@ describe('Runner', () => {
     const key = videoCardKey('v1', CONV);
     const now = Date.now();
     await s.transaction(async () => {
-      await postCard(s, { key, conversation: CONV, card: { title: 'Video v1' } });
+      await postCard(s, { key, conversation: CONV, card: { title: md`Video v1` } });
       await s.watches.add({
         kind: 'generation',
         target: 'v1',

@@ -16,6 +16,7 @@ import {
 import type { Card } from '../../src/core/text/cards.js';
 import type { CallOptions, VideoApi, VideoStatus } from '../../src/core/video-api/video-api.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { cardText } from '../support/card-text.js';
 
 export const T0 = Date.UTC(2026, 0, 15, 12, 0, 0);
 export const CONV = 'slack:T1:C1';
@@ -176,7 +177,7 @@ const pickThread = (options: { threadOf?: MessageAddress }): { threadOf?: Messag
   options.threadOf === undefined ? {} : { threadOf: options.threadOf };
 
 export const card = (title: string, text?: string): Card =>
-  text === undefined ? { title } : { title, text };
+  text === undefined ? { title: cardText(title) } : { title: cardText(title), text: cardText(text) };
 
 export interface ApiCall {
   method: string;

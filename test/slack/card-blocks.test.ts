@@ -13,26 +13,27 @@ import {
   progressText,
 } from '../../adapters/slack/render.js';
 import type { Card, Control } from '../../src/core/text/cards.js';
-import { literal, mention } from '../../src/core/text/text.js';
+import { literal, md, mention } from '../../src/core/text/text.js';
+import { cardText } from '../support/card-text.js';
 import { blocksText, elements, expectValidBlocks } from './world.js';
 
 type B = Record<string, unknown>;
 
 describe('cards → blocks', () => {
   const card: Card = {
-    title: 'Octopus facts',
+    title: md`Octopus facts`,
     tone: 'success',
-    text: 'Generated. **Pick** a thumbnail.',
+    text: md`Generated. **Pick** a thumbnail.`,
     fields: [
-      { label: 'Model', value: 'motion_pro', short: true },
-      { label: 'Credits', value: '100', short: true },
-      { label: 'Render', value: '[Download MP4](https://cdn.example.com/v.mp4)' },
+      { label: md`Model`, value: md`motion_pro`, short: true },
+      { label: md`Credits`, value: md`100`, short: true },
+      { label: md`Render`, value: md`[Download MP4](https://cdn.example.com/v.mp4)` },
     ],
     image: { url: 'https://cdn.example.com/t.png', alt: 'Thumbnail' },
-    progress: { percent: 42, label: '▓▓▓▓░░░░░░ 42% · about 2 min left' },
+    progress: { percent: 42, label: md`▓▓▓▓░░░░░░ 42% · about 2 min left` },
     sections: [
       {
-        text: 'Option 1',
+        text: md`Option 1`,
         image: { url: 'https://cdn.example.com/1.png', alt: 'Option 1' },
         controls: [
           { kind: 'button', action: 'thumbnail.pick', value: 'v1:a', label: 'Use this', style: 'primary' },
@@ -47,7 +48,12 @@ describe('cards → blocks', () => {
         value: 'v1',
         label: 'Delete',
         style: 'danger',
-        confirm: { title: 'Delete “Octopus facts”?', text: 'No refund.', confirm: 'Delete', deny: 'Keep it' },
+        confirm: {
+          title: md`Delete “Octopus facts”?`,
+          text: md`No refund.`,
+          confirm: 'Delete',
+          deny: 'Keep it',
+        },
       },
       { kind: 'link', label: 'Open', url: 'https://cdn.example.com/v.mp4' },
       {
@@ -61,7 +67,7 @@ describe('cards → blocks', () => {
         initial: '2',
       },
     ],
-    context: `Requested by ${mention('slack:T1:U01ALICE')} · id \`v1\``,
+    context: md`Requested by ${mention('slack:T1:U01ALICE')} · id \`v1\``,
   };
 
   it('lays out header, text, fields, image, bar, sections, actions and context', () => {
@@ -138,7 +144,7 @@ describe('cards → blocks', () => {
     expect(decodeActionId(encodeActionId('thumbnail.pick', 12))).toBe('thumbnail.pick');
     expect(decodeActionId('plain')).toBe('plain');
     expect(progressText({ percent: 142 })).toBe('▓▓▓▓▓▓▓▓▓▓ 100%');
-    expect(progressText({ percent: 35, label: 'rendering' })).toBe('▓▓▓▓░░░░░░ 35% · rendering');
+    expect(progressText({ percent: 35, label: md`rendering` })).toBe('▓▓▓▓░░░░░░ 35% · rendering');
   });
 
   it('respects every limit: 50 blocks, 3000 chars, 150 header, 10 fields, 25 actions, 75 label, 100 options', () => {
@@ -149,14 +155,14 @@ describe('cards → blocks', () => {
       label: `Button ${i} ${'x'.repeat(100)}`,
     }));
     const huge: Card = {
-      title: `T${'i'.repeat(300)}`,
-      text: `${'word '.repeat(1000)}\n${'more '.repeat(1000)}`,
+      title: md`T${cardText('i'.repeat(300))}`,
+      text: md`${cardText('word '.repeat(1000))}\n${cardText('more '.repeat(1000))}`,
       fields: Array.from({ length: 25 }, (_, i) => ({
-        label: `F${i}`,
-        value: 'v'.repeat(2500),
+        label: md`F${i}`,
+        value: cardText('v'.repeat(2500)),
         short: true,
       })),
-      sections: Array.from({ length: 40 }, (_, i) => ({ text: `Section ${i}` })),
+      sections: Array.from({ length: 40 }, (_, i) => ({ text: md`Section ${i}` })),
       controls: [
         ...many,
         {
@@ -166,7 +172,7 @@ describe('cards → blocks', () => {
           options: Array.from({ length: 150 }, (_, i) => ({ label: `o${i}`, value: String(i) })),
         },
       ],
-      context: 'c'.repeat(4000),
+      context: cardText('c'.repeat(4000)),
     };
     const blocks = cardToBlocks(huge) as unknown as B[];
     expectValidBlocks(blocks);
@@ -185,8 +191,8 @@ describe('cards → blocks', () => {
 describe('the fallback text', () => {
   it('is escaped like the blocks and starts with the notify mentions (what pings)', () => {
     const message = cardToMessage({
-      title: `Approval needed: ${literal('<!channel> Launch')}`,
-      text: `${literal('[Approve](https://ev.il) & <@U0X>')} for ${mention('slack:T1:U0BOB')}`,
+      title: md`Approval needed: ${literal('<!channel> Launch')}`,
+      text: md`${literal('[Approve](https://ev.il) & <@U0X>')} for ${mention('slack:T1:U0BOB')}`,
       notify: ['slack:T1:U0BOB', 'slack-group:S0GRP'],
     });
     expect(message.text).toBe(
@@ -194,6 +200,6 @@ describe('the fallback text', () => {
         '[Approve](https://ev.il) &amp; &lt;@U0X&gt; for <@U0BOB>',
     );
     // Without a notify list nothing is prepended, and a raw title from anywhere is escaped all the same.
-    expect(cardToMessage({ title: '<!channel> Launch' }).text).toBe('&lt;!channel&gt; Launch');
+    expect(cardToMessage({ title: md`<!channel> Launch` }).text).toBe('&lt;!channel&gt; Launch');
   });
 });

@@ -8,6 +8,7 @@ import { createBotTokens } from '../../adapters/slack/installations.js';
 import { createSlackSender } from '../../adapters/slack/sender.js';
 import { ChatDeliveryError, type ChatSender } from '../../src/core/ports/index.js';
 import type { Card } from '../../src/core/text/cards.js';
+import { md } from '../../src/core/text/text.js';
 import { ALICE, address, BOT_TOKEN, blocksText, CHANNEL, type SlackWorld, slackWorld } from './world.js';
 
 let w: SlackWorld;
@@ -17,9 +18,9 @@ beforeEach(async () => {
 afterEach(() => w.close());
 
 const card: Card = {
-  title: 'Octopus facts',
+  title: md`Octopus facts`,
   tone: 'progress',
-  text: 'Generating…',
+  text: md`Generating…`,
   progress: { percent: 10 },
 };
 
@@ -106,7 +107,7 @@ describe('no duplicate after a lost answer', () => {
     await w.h.store.deliveries.begin('outbox:2', conversation);
     const reply = await freshSender().post(
       conversation,
-      { title: 'Ready' },
+      { title: md`Ready` },
       { dedupeId: 'outbox:2', threadOf: parent },
     );
     expect(w.fake.callsOf('conversations.replies')[0]?.args).toMatchObject({
@@ -159,10 +160,10 @@ describe('Slack errors as delivery errors', () => {
 
   it('notifies with chat.postEphemeral, falling back to the DM when the user is not in the channel', async () => {
     const sender = freshSender();
-    await sender.notify?.(address.user(ALICE), address.channel(), { title: 'Approval expired' });
+    await sender.notify?.(address.user(ALICE), address.channel(), { title: md`Approval expired` });
     expect(w.fake.callsOf('chat.postEphemeral')[0]?.args).toMatchObject({ channel: CHANNEL, user: ALICE });
     w.fake.fail('chat.postEphemeral', { error: 'user_not_in_channel' });
-    await sender.notify?.(address.user(ALICE), address.channel(), { title: 'Approval expired' });
+    await sender.notify?.(address.user(ALICE), address.channel(), { title: md`Approval expired` });
     expect(w.fake.callsOf('chat.postMessage').at(-1)?.args).toMatchObject({
       channel: ALICE,
       text: 'Approval expired',
@@ -172,10 +173,10 @@ describe('Slack errors as delivery errors', () => {
 
 describe('blocks Slack refuses (invalid_blocks)', () => {
   const withImages: Card = {
-    title: 'Octopus facts',
-    text: 'Generated.',
+    title: md`Octopus facts`,
+    text: md`Generated.`,
     image: { url: 'https://cdn.example.com/expired-signature.png', alt: 'cover' },
-    sections: [{ text: '**Option 1**', image: { url: 'https://cdn.example.com/t1.png', alt: 'Option 1' } }],
+    sections: [{ text: md`**Option 1**`, image: { url: 'https://cdn.example.com/t1.png', alt: 'Option 1' } }],
   };
   const hasImage = (blocks: unknown) => JSON.stringify(blocks ?? []).includes('"type":"image"');
   const updates = () => w.fake.callsOf('chat.update').map((c) => c.args);
@@ -190,7 +191,7 @@ describe('blocks Slack refuses (invalid_blocks)', () => {
     expect(blocksText(w.fake.messages[0]?.blocks ?? [])).toContain('Option 1');
 
     w.fake.fail('chat.update', { error: 'invalid_blocks' }, 2);
-    await sender.update(posted, { ...withImages, text: 'Rendered.' });
+    await sender.update(posted, { ...withImages, text: md`Rendered.` });
     const last = updates().at(-1);
     expect(last?.blocks).toEqual([]);
     expect(String(last?.text)).toContain('Rendered.');

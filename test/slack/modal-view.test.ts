@@ -15,6 +15,7 @@ import {
 import { createPresenter, TRIGGER_BUDGET_MS } from '../../adapters/slack/present.js';
 import type { Clock, Logger } from '../../src/core/ports/index.js';
 import type { Form } from '../../src/core/text/cards.js';
+import { md } from '../../src/core/text/text.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { TestClock } from '../support/test-clock.js';
 
@@ -23,7 +24,7 @@ const form: Form = {
   title: 'Publish now to every platform you have',
   submitLabel: 'Publish',
   state: 'vid_1:29000000',
-  intro: 'Publish **Octopus facts**.',
+  intro: md`Publish **Octopus facts**.`,
   inputs: [
     {
       kind: 'text',

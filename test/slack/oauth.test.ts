@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installationId } from '../../adapters/slack/installations.js';
 import { ChatDeliveryError } from '../../src/core/ports/index.js';
+import { md } from '../../src/core/text/text.js';
 import { fixture, type SlackWorld, slackWorld } from './world.js';
 
 let w: SlackWorld;
@@ -82,10 +83,10 @@ describe('OAuth install', () => {
     expect(w.fake.responsesTo(sent.responseUrl)).toEqual([]);
 
     // Deliveries pick the workspace's token; a workspace without an installation is a permanent failure.
-    await w.adapter.sender.post('slack:T0002:C0TWO', { title: 'Hello' }, { dedupeId: 'outbox:1' });
+    await w.adapter.sender.post('slack:T0002:C0TWO', { title: md`Hello` }, { dedupeId: 'outbox:1' });
     expect(w.fake.callsOf('chat.postMessage').at(-1)?.token).toBe('xoxb-T0002-installed-bot-token');
     const refused = await w.adapter.sender
-      .post('slack:T0001:C0VIDEOS', { title: 'Hello' }, { dedupeId: 'outbox:2' })
+      .post('slack:T0001:C0VIDEOS', { title: md`Hello` }, { dedupeId: 'outbox:2' })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ChatDeliveryError);
     expect((refused as ChatDeliveryError).retryable).toBe(false);

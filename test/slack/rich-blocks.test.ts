@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cardToBlocks, decodeActionId } from '../../adapters/slack/render.js';
 import type { Card } from '../../src/core/text/cards.js';
-import { channel, command, literal, mention } from '../../src/core/text/text.js';
+import { channel, command, literal, md, mention } from '../../src/core/text/text.js';
 import { elements, expectValidBlocks } from './world.js';
 
 type B = Record<string, unknown>;
@@ -10,8 +10,8 @@ type B = Record<string, unknown>;
 describe('Block Kit where it serves', () => {
   it('shows a bullet list as a rich_text list: bold, code, links, mentions and channels as elements', () => {
     const card: Card = {
-      title: 'Follows',
-      text: `**Missing scopes:**\n• **videos:write** for ${command('create')}\n• ${channel('slack:T1:C0VIDEOS')} by ${mention('slack:T1:U01ALICE')} · [docs](https://x.example/a?b=1&c=2)\n• ${literal('a <b> & *c*')}\nAfter the list.`,
+      title: md`Follows`,
+      text: md`**Missing scopes:**\n• **videos:write** for ${command('create')}\n• ${channel('slack:T1:C0VIDEOS')} by ${mention('slack:T1:U01ALICE')} · [docs](https://x.example/a?b=1&c=2)\n• ${literal('a <b> & *c*')}\nAfter the list.`,
     };
     const blocks = cardToBlocks(card) as unknown as B[];
     expectValidBlocks(blocks);
@@ -37,16 +37,19 @@ describe('Block Kit where it serves', () => {
     expect(blocks[1]?.text).toEqual({ type: 'mrkdwn', text: '*Missing scopes:*' });
     expect(blocks[3]?.text).toEqual({ type: 'mrkdwn', text: 'After the list.' });
     // A single bullet line is no list.
-    expect(cardToBlocks({ title: 'One', text: '• alone' }).map((b) => b.type)).toEqual(['header', 'section']);
+    expect(cardToBlocks({ title: md`One`, text: md`• alone` }).map((b) => b.type)).toEqual([
+      'header',
+      'section',
+    ]);
   });
 
   it('quotes a script excerpt as rich_text, exactly as the member wrote it', () => {
     const script = 'Octopuses have *three* hearts & <blue> blood.\nThe end.';
     const card: Card = {
-      title: 'Create?',
+      title: md`Create?`,
       fields: [
-        { label: 'Model', value: 'motion_pro', short: true },
-        { label: 'Script', value: literal(script) },
+        { label: md`Model`, value: md`motion_pro`, short: true },
+        { label: md`Script`, value: literal(script) },
       ],
     };
     const blocks = cardToBlocks(card) as unknown as B[];
@@ -67,8 +70,8 @@ describe('Block Kit where it serves', () => {
 
   it('shows a rendered video as its poster and a Watch / Download MP4 link button', () => {
     const card: Card = {
-      title: 'Octopus facts',
-      text: 'Rendered.',
+      title: md`Octopus facts`,
+      text: md`Rendered.`,
       video: { url: 'https://cdn.example/v.mp4', poster: 'https://cdn.example/t.jpg', alt: 'Octopus facts' },
       controls: [{ kind: 'button', action: 'video.schedule', value: 'v1', label: 'Schedule' }],
     };
@@ -86,13 +89,13 @@ describe('Block Kit where it serves', () => {
     expect(decodeActionId(String(buttons[1]?.action_id))).toBe('video.schedule');
     // No poster: the button alone; the poster that is the card's image already is not shown twice.
     const bare = cardToBlocks({
-      title: 'x',
+      title: md`x`,
       video: { url: 'https://cdn.example/v.mp4', alt: 'x' },
     }) as unknown as B[];
     expect(bare.some((b) => b.type === 'image')).toBe(false);
     expect(elements(bare)[0]?.url).toBe('https://cdn.example/v.mp4');
     const same = cardToBlocks({
-      title: 'x',
+      title: md`x`,
       image: { url: 'https://cdn.example/t.jpg', alt: 'x' },
       video: { url: 'https://cdn.example/v.mp4', poster: 'https://cdn.example/t.jpg', alt: 'x' },
     }) as unknown as B[];
@@ -101,10 +104,10 @@ describe('Block Kit where it serves', () => {
 
   it('puts a section’s thumbnail beside its text when cards are stacked (App Home)', () => {
     const card: Card = {
-      title: 'Recent videos',
+      title: md`Recent videos`,
       sections: [
         {
-          text: '**Octopus facts**',
+          text: md`**Octopus facts**`,
           image: { url: 'https://cdn.example/t.jpg', alt: 'Thumbnail' },
           controls: [{ kind: 'button', action: 'video.render', value: 'v1', label: 'Render' }],
         },

@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { installationId } from '../../adapters/slack/installations.js';
 import { DEFAULT_CHANNEL_SETTINGS } from '../../src/core/ports/index.js';
+import { md } from '../../src/core/text/text.js';
 import { demoTeam } from '../../src/simulator/index.js';
 import { DEMO_KEY } from '../support/harness.js';
 import { ALICE, CHANNEL, fixture, type SlackWorld, slackWorld } from './world.js';
@@ -141,7 +142,7 @@ describe('app_uninstalled', () => {
     for (const team of ['T0001', OTHER]) {
       await store.cards.put(`card@${team}`, {
         conversation: `slack:${team}:${CHANNEL}`,
-        card: { title: 'Octopus facts' },
+        card: { title: md`Octopus facts` },
       });
       await store.outbox.enqueue('slack', { op: 'post-card', cardKey: `card@${team}` }, `post:${team}`);
     }

@@ -7,6 +7,7 @@ import type { Logger, NewWatch, OutboxOp, Store } from '../../src/core/ports/ind
 import type { Card } from '../../src/core/text/cards.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
+import { cardText } from '../support/card-text.js';
 import { startPostgres, type TestPostgres, withClient } from '../support/postgres.js';
 import type { TestClock } from '../support/test-clock.js';
 
@@ -143,7 +144,11 @@ export const BOB = 'slack:T1:U2';
 export const CHANNEL = 'slack:T1:C1';
 export const OTHER_CHANNEL = 'discord:G1:C9';
 
-export const card = (title: string): Card => ({ title, tone: 'progress', progress: { percent: 40 } });
+export const card = (title: string): Card => ({
+  title: cardText(title),
+  tone: 'progress',
+  progress: { percent: 40 },
+});
 export const reply = (title: string): OutboxOp => ({ op: 'reply', conversation: CHANNEL, card: card(title) });
 
 export const newWatch = (overrides: Partial<NewWatch> = {}): NewWatch => ({

@@ -4,6 +4,7 @@
  */
 import { InteractionResponseType, Routes } from 'discord.js';
 import type { Card, Confirm } from '../../../src/core/index.js';
+import { literal, md } from '../../../src/core/index.js';
 import { parseCustomId } from '../custom-id.js';
 import type { Replier } from '../interactions.js';
 import { loggable } from '../log-error.js';
@@ -96,8 +97,8 @@ async function confirmOf(
 ): Promise<Confirm> {
   return (
     (await ctx.memory.confirm(target.action, target.value)) ?? {
-      title: i.message.title ?? i.label ?? target.action,
-      text: '',
+      title: literal(i.message.title ?? i.label ?? target.action),
+      text: md``,
       confirm: i.label ?? target.action,
       deny: '',
     }

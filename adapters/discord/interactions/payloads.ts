@@ -8,7 +8,7 @@ import {
   Routes,
 } from 'discord.js';
 import type { Form, Response } from '../../../src/core/index.js';
-import { errorCard, say } from '../../../src/core/index.js';
+import { errorCard, joinText, say } from '../../../src/core/index.js';
 import { isComponentsV2, type MessagePayload } from '../components.js';
 import type { InboundBase } from '../inbound.js';
 import type { Replier } from '../interactions.js';
@@ -81,7 +81,10 @@ export async function messageOf(ctx: InteractionContext, response: Response, err
     case 'form-errors': {
       const form = errorsOf?.form;
       if (!form)
-        return body(await render.card(cardOf(errorCard(Object.values(response.errors).join('\n')))), true);
+        return body(
+          await render.card(cardOf(errorCard(joinText(Object.values(response.errors), '\n')))),
+          true,
+        );
       const again = prefilled(form, errorsOf.values);
       return body(render.launcher(again, await memory.keepForm(again), response.errors), true);
     }

@@ -4,7 +4,7 @@
  * closed and answers afterwards.
  */
 import type { AllMiddlewareArgs, App, SlackViewMiddlewareArgs, ViewSubmitAction, webApi } from '@slack/bolt';
-import type { Response } from '../../../src/core/index.js';
+import type { CardText, Response } from '../../../src/core/index.js';
 import { joinParts, SCRIPT_MAX, say, TEXT_FILE_TYPES, UserError, within } from '../../../src/core/index.js';
 import { readSlackFile, type SlackFile } from '../files.js';
 import { requestInfo } from '../inbound.js';
@@ -37,7 +37,7 @@ async function readUploads(
   access: { limits: FileLimits; client: webApi.WebClient; token: string | undefined },
 ): Promise<{ values: Record<string, string> } | { errors: Response }> {
   const values: Record<string, string> = {};
-  const errors: Record<string, string> = {};
+  const errors: Record<string, CardText> = {};
   for (const [id, file] of Object.entries(files)) {
     const check = access.limits[id] ?? { accept: TEXT_FILE_TYPES, maxLength: SCRIPT_MAX };
     try {

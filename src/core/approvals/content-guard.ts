@@ -17,7 +17,7 @@ import { workspaceOf } from '../ports/address.js';
 import type { Approval } from '../ports/index.js';
 import { publicationApproval } from '../publishing/publication.js';
 import { getVideo } from '../publishing/schedule-flow.js';
-import { channel, literal } from '../text/text.js';
+import { type CardText, channel, joinText, literal, md, storedText } from '../text/text.js';
 import { PLATFORMS, type Platform, type Video, VideoApiError } from '../video-api/video-api.js';
 import { contentChanges } from './content-diff.js';
 import { approvalModel, auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
@@ -36,7 +36,7 @@ export interface ContentGuard {
    * After the change went through: replaces the requests it touched and asks again with the changes shown.
    * A note for the changer's answer (card markdown), or undefined when nothing was guarded or changed.
    */
-  settle(): Promise<string | undefined>;
+  settle(): Promise<CardText | undefined>;
 }
 
 /**
@@ -105,8 +105,8 @@ async function findGuarded(ctx: CommandContext, videoId: string, change: Content
   return found;
 }
 
-const stateWords = (g: Guarded): string =>
-  g.state === 'pending' ? 'is waiting for approval' : 'was approved and is scheduled';
+const stateWords = (g: Guarded): CardText =>
+  g.state === 'pending' ? md`is waiting for approval` : md`was approved and is scheduled`;
 
 /**
  * Checks a change to `videoId`'s published content against the policy, before anything is sent: throws
@@ -144,25 +144,27 @@ async function checkChanger(g: Guarded): Promise<void> {
 async function settle(
   ctx: CommandContext,
   s: { videoId: string; before: Video; guarded: Guarded[] },
-): Promise<string | undefined> {
+): Promise<CardText | undefined> {
   const after = await getVideo(ctx, s.videoId);
   const platforms = [...new Set(s.guarded.flatMap((g) => g.platforms))];
   const changes = contentChanges(s.before, after, platforms);
   if (changes.length === 0) return undefined;
   if (s.guarded.some((g) => g.state === 'scheduled')) await cancelAtService(ctx, s.videoId);
-  const lines: string[] = [];
+  const lines: CardText[] = [];
   for (const g of s.guarded) {
     await retire(g, changes);
     await reRequest(g, { after, changes });
     const what =
-      g.state === 'pending' ? 'that request is replaced' : 'its scheduled post is cancelled at the service';
+      g.state === 'pending'
+        ? md`that request is replaced`
+        : md`its scheduled post is cancelled at the service`;
     const where =
-      g.approval.conversation === ctx.req.conversation ? '' : ` in ${channel(g.approval.conversation)}`;
+      g.approval.conversation === ctx.req.conversation ? md`` : md` in ${channel(g.approval.conversation)}`;
     lines.push(
-      `**${g.approval.action.summary}** ${stateWords(g)}: ${what}, and a new request${where} shows the approvers what changed.`,
+      md`**${storedText(g.approval.action.summary)}** ${stateWords(g)}: ${what}, and a new request${where} shows the approvers what changed.`,
     );
   }
-  return lines.join('\n');
+  return joinText(lines, '\n');
 }
 
 /** DELETE /posts/{videoId}; a 409 (nothing scheduled any more: it is going out or went) is not an error here. */
@@ -192,7 +194,7 @@ async function retire(g: Guarded, changes: string[]): Promise<void> {
       await updateVideoCard(store, videoId, {
         patch: {
           schedule: undefined,
-          notice: `Schedule cancelled: ${literal(byName)} changed what it would post.`,
+          notice: md`Schedule cancelled: ${literal(byName)} changed what it would post.`,
         },
         dedupeKey: `approval:${approval.id}:content-changed:video`,
       });
@@ -215,17 +217,19 @@ async function retire(g: Guarded, changes: string[]): Promise<void> {
  * The same action asked again under a new key, in the request's conversation: its card built from the stored
  * args for the video as it is now (what will be sent), the changes first.
  */
-async function reRequest(g: Guarded, o: { after: Video; changes: string[] }): Promise<void> {
+async function reRequest(g: Guarded, o: { after: Video; changes: CardText[] }): Promise<void> {
   const ctx = g.there;
   const again = publicationApproval(o.after, g.approval.action);
-  const label = g.state === 'pending' ? 'Changed since it was asked' : 'Changed since it was approved';
+  const label = g.state === 'pending' ? md`Changed since it was asked` : md`Changed since it was approved`;
   await requestApproval(ctx, {
     ...again,
     idempotencyKey: await ctx.deps.store.idempotency.keyFor(`approval:${g.approval.id}:content:${ctx.now()}`),
-    fields: [{ label, value: o.changes.join('\n') }, ...(again.fields ?? [])],
+    fields: [{ label, value: joinText(o.changes, '\n') }, ...(again.fields ?? [])],
   });
 }
 
 /** Appends the guard's note to a command's answer text. */
-export const withContentNote = (text: string | undefined, note: string | undefined): string | undefined =>
-  note ? [text, note].filter(Boolean).join('\n') : text;
+export const withContentNote = (
+  text: CardText | undefined,
+  note: CardText | undefined,
+): CardText | undefined => (note ? joinText(text ? [text, note] : [note], '\n') : text);

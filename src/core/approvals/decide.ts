@@ -11,7 +11,7 @@ import { formatMention } from '../people/mentions.js';
 import type { Approval } from '../ports/index.js';
 import { type Card, type Form, message, type Response } from '../text/cards.js';
 import { say } from '../text/messages.js';
-import { literal } from '../text/text.js';
+import { type CardText, literal, md, storedText } from '../text/text.js';
 import { describeApiError, isApiError } from '../video-api/api-errors.js';
 import { APPROVE_ACTION, REJECT_ACTION, RETRY_ACTION } from './card.js';
 import {
@@ -45,7 +45,7 @@ async function loadDecidable(
   return { approval, model };
 }
 
-const info = (text: string, title = 'Nothing to do'): Response => message({ title, tone: 'info', text });
+const info = (text: CardText, title = md`Nothing to do`): Response => message({ title, tone: 'info', text });
 
 const decider = (ctx: CommandContext): string => ctx.req.userName ?? 'An approver';
 
@@ -76,7 +76,7 @@ export const approveAction: ActionSpec = {
     const won = await store.transaction(async () => {
       return recordDecision(store, approval, {
         decision: { status: 'approved', by: ctx.req.user, at: now },
-        card: { decidedByName: decider(ctx), outcome: { state: 'running', text: '' } },
+        card: { decidedByName: decider(ctx), outcome: { state: 'running', text: md`` } },
         audit: { actor: ctx.req.user, action: 'approval.approve' },
       });
     });
@@ -91,7 +91,7 @@ const inFlight = new Map<string, Promise<Response>>();
 
 function guardedRun(ctx: CommandContext, approval: Approval, model: ApprovalCardModel): Promise<Response> {
   if (inFlight.has(approval.id))
-    return Promise.resolve(info('It is running right now; its card shows the result.'));
+    return Promise.resolve(info(md`It is running right now; its card shows the result.`));
   const attempt = execute(ctx, approval, model).finally(() => inFlight.delete(approval.id));
   inFlight.set(approval.id, attempt);
   return attempt;
@@ -110,14 +110,14 @@ async function execute(ctx: CommandContext, approval: Approval, model: ApprovalC
       await notifyRequester(store, approval, {
         state: 'done',
         card: {
-          title: 'Approved',
+          title: md`Approved`,
           tone: 'success',
-          text: `**${literal(by)}** approved **${approval.action.summary}**.\n${result.outcome}`,
-          context: `Approval \`${approval.id}\``,
+          text: md`**${literal(by)}** approved **${storedText(approval.action.summary)}**.\n${result.outcome}`,
+          context: md`Approval \`${literal(approval.id)}\``,
         },
       });
     });
-    const card: Card = { ...result.card, title: `Approved · ${result.card.title}` };
+    const card: Card = { ...result.card, title: md`Approved · ${result.card.title}` };
     return message(card);
   } catch (error) {
     const reason = describeFailure(ctx, error);
@@ -136,24 +136,24 @@ async function execute(ctx: CommandContext, approval: Approval, model: ApprovalC
       await notifyRequester(store, approval, {
         state: 'failed',
         card: {
-          title: 'Approved, but not done',
+          title: md`Approved, but not done`,
           tone: 'danger',
-          text: `**${literal(by)}** approved **${approval.action.summary}**, but it did not go through: ${reason}`,
-          context: `Approval \`${approval.id}\` · ${literal(by)} can press Retry on its card`,
+          text: md`**${literal(by)}** approved **${storedText(approval.action.summary)}**, but it did not go through: ${reason}`,
+          context: md`Approval \`${literal(approval.id)}\` · ${literal(by)} can press Retry on its card`,
         },
       });
     });
     return message({
-      title: 'Approved, but it did not go through',
+      title: md`Approved, but it did not go through`,
       tone: 'danger',
-      text: `${reason}\nOnce that is fixed, press **Retry** on the approval card: it never runs twice.`,
-      context: `Approval \`${approval.id}\``,
+      text: md`${reason}\nOnce that is fixed, press **Retry** on the approval card: it never runs twice.`,
+      context: md`Approval \`${literal(approval.id)}\``,
     });
   }
 }
 
 /** Words for a failed run: user mistakes and API errors as usual; anything else is logged with a reference. */
-function describeFailure(ctx: CommandContext, error: unknown): string {
+function describeFailure(ctx: CommandContext, error: unknown): CardText {
   if (error instanceof UserError) return say(error.code, error.params);
   if (isApiError(error)) return describeApiError(error);
   const ref = randomUUID().slice(0, 8);
@@ -166,7 +166,7 @@ export const retryAction: ActionSpec = {
   async run(ctx, id) {
     const { approval, model } = await loadDecidable(ctx, id);
     if (approval.status !== 'approved') return info(await alreadyDecided(approval, ctx));
-    if (model.outcome?.state === 'done') return info('It already went through; see the approval card.');
+    if (model.outcome?.state === 'done') return info(md`It already went through; see the approval card.`);
     // The service matches idempotency keys per API key: only the same key (the approver's) makes a retry safe.
     if (approval.decidedBy !== ctx.req.user) {
       throw userError('approval-retry-approver', {
@@ -196,7 +196,7 @@ export const rejectAction: ActionSpec = {
       submitLabel: 'Reject',
       // The button's value: an inbox mark carries over to the submission.
       state: value,
-      intro: `Reject **${approval.action.summary}**? The requester sees your reason.`,
+      intro: md`Reject **${storedText(approval.action.summary)}**? The requester sees your reason.`,
       inputs: [
         {
           kind: 'text',
@@ -240,20 +240,20 @@ export const rejectForm: FormSpec = {
       await notifyRequester(store, approval, {
         state: 'rejected',
         card: {
-          title: 'Request rejected',
+          title: md`Request rejected`,
           tone: 'danger',
-          text: `**${literal(decider(ctx))}** rejected **${approval.action.summary}**${reason ? `: “${literal(reason)}”` : '.'} Nothing was sent.`,
-          context: `Approval \`${approval.id}\``,
+          text: md`**${literal(decider(ctx))}** rejected **${storedText(approval.action.summary)}**${reason ? md`: “${literal(reason)}”` : md`.`} Nothing was sent.`,
+          context: md`Approval \`${literal(approval.id)}\``,
         },
       });
       return true;
     });
     if (!won) return info(await alreadyDecided((await store.approvals.get(approval.id)) ?? approval, ctx));
     return message({
-      title: 'Rejected',
+      title: md`Rejected`,
       tone: 'neutral',
-      text: `You rejected **${approval.action.summary}**${reason ? `: “${literal(reason)}”` : '.'} The requester has been told.`,
-      context: `Approval \`${approval.id}\``,
+      text: md`You rejected **${storedText(approval.action.summary)}**${reason ? md`: “${literal(reason)}”` : md`.`} The requester has been told.`,
+      context: md`Approval \`${literal(approval.id)}\``,
     });
   },
 };

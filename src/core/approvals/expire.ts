@@ -4,6 +4,7 @@
  * arrives after it but before the poller.
  */
 import type { Approval, Store } from '../ports/index.js';
+import { literal, md, storedText } from '../text/text.js';
 import { formatBoth } from '../time/format.js';
 import { approvalModel, notifyRequester, recordDecision } from './effects.js';
 
@@ -18,15 +19,15 @@ export async function expireApproval(store: Store, approval: Approval, now: numb
   const at = formatBoth(approval.expiresAt ?? now, model?.requesterZone ?? 'UTC');
   const next =
     approval.action.command === 'schedule'
-      ? 'Press **Reschedule** on its card to ask again for a new time.'
-      : 'Nothing was charged or published; ask again if it is still wanted.';
+      ? md`Press **Reschedule** on its card to ask again for a new time.`
+      : md`Nothing was charged or published; ask again if it is still wanted.`;
   await notifyRequester(store, approval, {
     state: 'expired',
     card: {
-      title: 'Approval expired',
+      title: md`Approval expired`,
       tone: 'warning',
-      text: `Nobody approved **${approval.action.summary}** before ${at}, so nothing was sent. ${next}`,
-      context: `Approval \`${approval.id}\``,
+      text: md`Nobody approved **${storedText(approval.action.summary)}** before ${at}, so nothing was sent. ${next}`,
+      context: md`Approval \`${literal(approval.id)}\``,
     },
   });
   return true;

@@ -5,6 +5,7 @@
  */
 import { formatMentions, isAmong } from '../people/mentions.js';
 import type { Holders, UserAddress } from '../ports/index.js';
+import { type CardText, md } from '../text/text.js';
 
 /** The stricter of two rules: whom both admit (`undefined`: `b` sets no rule). Never looser than either. */
 export function stricterHolders(a: Holders, b: Holders | undefined): Holders {
@@ -24,8 +25,8 @@ export const holds = (holders: Holders, user: UserAddress, memberOf?: readonly s
 export const named = (holders: Holders): string[] => (holders === 'everyone' ? [] : holders);
 
 /** `everyone`, `nobody`, or the mentions. */
-export const formatHolders = (holders: Holders): string =>
-  holders === 'everyone' ? 'everyone' : formatMentions(holders, 'nobody');
+export const formatHolders = (holders: Holders): CardText =>
+  holders === 'everyone' ? md`everyone` : formatMentions(holders, md`nobody`);
 
 /**
  * A rule as a document stored it. Documents written before `everyone` was a value of its own hold `[]` for

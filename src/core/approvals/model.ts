@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ApprovalStatus, UserAddress } from '../ports/index.js';
-import type { Field, Image, Section } from '../text/cards.js';
+import type { CardText, Field, Image, Section } from '../text/cards.js';
 
 /** The commands an approval can run, each run by the runner its command group registers (`runner-port.ts`). */
 export const APPROVED_COMMANDS = [
@@ -23,7 +23,7 @@ export type ApprovedCommand = (typeof APPROVED_COMMANDS)[number];
 export interface ApprovalOutcome {
   state: 'running' | 'done' | 'failed';
   /** Neutral words for the shared card (no viewer's zone), as card markdown. */
-  text: string;
+  text: CardText;
 }
 
 export interface ApprovalCardModel {
@@ -31,7 +31,7 @@ export interface ApprovalCardModel {
   approvalId: string;
   command: ApprovedCommand;
   /** Card markdown, names escaped: `Publish “Launch teaser” to YouTube` */
-  summary: string;
+  summary: CardText;
   requester: UserAddress;
   requesterName: string;
   /** The requester's zone when they asked: the card shows it beside UTC. */

@@ -6,6 +6,7 @@
 import { type CommandContext, isAllowedOrg, type UserError, userError } from '../dispatch/context.js';
 import { formatMention, formatMentions, isAmong } from '../people/mentions.js';
 import type { Approval } from '../ports/index.js';
+import { md } from '../text/text.js';
 import { isGroupRef, recordRefusal } from './refusals.js';
 import { effectiveSettings } from './workspace-policy.js';
 
@@ -49,11 +50,11 @@ async function approverRefusal(ctx: CommandContext, approval: Approval): Promise
     // Named through a group we cannot check right now: refused, never trusted from an old answer.
     if (ctx.req.membershipUnverified && s.approvers.some(isGroupRef))
       return userError('approval-unverifiable');
-    return userError('approval-not-approver', { approvers: formatMentions(s.approvers, 'nobody') });
+    return userError('approval-not-approver', { approvers: formatMentions(s.approvers, md`nobody`) });
   }
   if (approval.requester === ctx.req.user && !s.selfApproval) {
     const others = s.approvers.filter((a) => a !== ctx.req.user);
-    return userError('approval-self', { approvers: formatMentions(others, 'another approver') });
+    return userError('approval-self', { approvers: formatMentions(others, md`another approver`) });
   }
   return undefined;
 }

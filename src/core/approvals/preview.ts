@@ -7,7 +7,7 @@
 
 import { BLOCKS, platformName } from '../platforms/post-blocks.js';
 import type { Field, Image, Section } from '../text/cards.js';
-import { code, link, literal } from '../text/text.js';
+import { type CardText, code, joinText, link, literal, md } from '../text/text.js';
 import type { Platform, Privacy, Video } from '../video-api/video-api.js';
 
 export interface VideoPreview {
@@ -29,8 +29,8 @@ export interface Outgoing {
   at?: number | undefined;
 }
 
-const OWN = ' _(this post only)_';
-const clip = (v: string): string => literal(v.length > 300 ? `${v.slice(0, 299)}…` : v);
+const OWN = md` _(this post only)_`;
+const clip = (v: string): CardText => literal(v.length > 300 ? `${v.slice(0, 299)}…` : v);
 
 /** The stored text of one field of a platform's post details. */
 function stored(video: Video, platform: Platform, key: string): string | undefined {
@@ -39,12 +39,13 @@ function stored(video: Video, platform: Platform, key: string): string | undefin
 }
 
 /** One platform's post as it will go out: each text field, this post's own where given. */
-function postLines(video: Video, platform: Platform, o: Outgoing): string[] {
+function postLines(video: Video, platform: Platform, o: Outgoing): CardText[] {
   const spec = BLOCKS[platform];
-  const lines: string[] = [];
+  const lines: CardText[] = [];
   const line = (label: string, own: string | undefined, key: string): void => {
     const value = own ?? stored(video, platform, key);
-    if (value !== undefined) lines.push(`**${label}:** ${clip(value)}${own !== undefined ? OWN : ''}`);
+    if (value !== undefined)
+      lines.push(md`**${literal(label)}:** ${clip(value)}${own !== undefined ? OWN : md``}`);
   };
   // POST /posts: `title` is the post's main text, `description` its description where the platform has one.
   const mainIsDescription = spec.main.key === 'description';
@@ -53,7 +54,7 @@ function postLines(video: Video, platform: Platform, o: Outgoing): string[] {
   if (mainIsDescription && o.title !== undefined && o.description !== undefined)
     line('Description', o.description, 'description');
   const privacy = spec.privacy ? (o.privacy ?? stored(video, platform, 'privacyStatus')) : undefined;
-  if (privacy) lines.push(`**Visibility:** ${literal(privacy)}${o.privacy !== undefined ? OWN : ''}`);
+  if (privacy) lines.push(md`**Visibility:** ${literal(privacy)}${o.privacy !== undefined ? OWN : md``}`);
   return lines;
 }
 
@@ -62,29 +63,29 @@ export function videoPreview(video: Video, o: Outgoing): VideoPreview {
   const sections = platforms.map((p) => {
     const lines = postLines(video, p, o);
     return {
-      text: `**${platformName(p)}**\n${lines.length > 0 ? lines.join('\n') : '_No post details set: the service uses its defaults._'}`,
+      text: md`**${platformName(p)}**\n${lines.length > 0 ? joinText(lines, '\n') : md`_No post details set: the service uses its defaults._`}`,
     };
   });
   const thumbnail = selectedThumbnail(video);
   return {
     fields: [
-      { label: 'Video', value: `${literal(video.name)} (${code(video.id)})`, short: true },
+      { label: md`Video`, value: md`${literal(video.name)} (${code(video.id)})`, short: true },
       {
-        label: platforms.length > 1 ? 'Platforms' : 'Platform',
-        value: platforms.map(platformName).join(', '),
+        label: platforms.length > 1 ? md`Platforms` : md`Platform`,
+        value: joinText(platforms.map(platformName), ', '),
         short: true,
       },
       {
-        label: 'Account',
-        value: o.account !== undefined ? literal(o.account) : 'the platform’s default account',
+        label: md`Account`,
+        value: o.account !== undefined ? literal(o.account) : md`the platform’s default account`,
         short: true,
       },
-      ...(o.at === undefined ? [{ label: 'When', value: 'as soon as it is approved', short: true }] : []),
+      ...(o.at === undefined ? [{ label: md`When`, value: md`as soon as it is approved`, short: true }] : []),
       {
-        label: 'Render',
+        label: md`Render`,
         value: video.renderedVideoUrl
           ? link('MP4', video.renderedVideoUrl)
-          : 'not rendered yet (rendered before posting)',
+          : md`not rendered yet (rendered before posting)`,
         short: true,
       },
     ],

@@ -10,6 +10,7 @@ import { postCard, repostIfUnposted, unpostableNotice } from '../live/live-card.
 import { formatMentions } from '../people/mentions.js';
 import type { Approval } from '../ports/index.js';
 import { type Field, type Image, message, type Response, type Section } from '../text/cards.js';
+import { type CardText, joinText, literal, md, storedText } from '../text/text.js';
 import { formatBoth } from '../time/format.js';
 import { renderApprovalCard } from './card.js';
 import { auditApproval, showOnVideoCard } from './effects.js';
@@ -30,7 +31,7 @@ export interface ApprovalRequest {
   /** The requester's key for this user action: the approved action is sent with it, so it never doubles. */
   idempotencyKey: string;
   /** `Publish “Launch teaser” to YouTube` */
-  summary: string;
+  summary: CardText;
   fields?: Field[];
   /** Previews (the platforms' post details). */
   sections?: Section[];
@@ -41,7 +42,7 @@ export interface ApprovalRequest {
 
 /** Approvers only see a request on its card: if the card cannot be posted, the requester must hear it. */
 const unpostable = (requester: string) =>
-  unpostableNotice(requester, 'ask again: approvers see your request only once its card is posted');
+  unpostableNotice(requester, md`ask again: approvers see your request only once its card is posted`);
 
 /** One request being asked for: what was asked, and the facts fixed when it was asked. */
 interface Asking {
@@ -162,33 +163,33 @@ async function askedBefore(ctx: CommandContext, asking: Asking, existing: Approv
       }),
     );
     return message({
-      title: 'Already waiting for approval',
+      title: md`Already waiting for approval`,
       tone: 'info',
-      text: `**${existing.action.summary}** was already sent for approval; its card is in this channel.`,
-      context: `Approval \`${id}\``,
+      text: md`**${storedText(existing.action.summary)}** was already sent for approval; its card is in this channel.`,
+      context: md`Approval \`${literal(id)}\``,
     });
   }
   return message({
-    title: 'Already decided',
+    title: md`Already decided`,
     tone: 'info',
     // The same typed request soon after counts as a retry of the decided one (src/core/dispatch/request-id.ts).
-    text: `${await alreadyDecided(existing, ctx)} Change something, or ask again in ${TYPED_RETRY_WINDOW_MS / 60_000} minutes for a new request.`,
-    context: `Approval \`${id}\``,
+    text: md`${await alreadyDecided(existing, ctx)} Change something, or ask again in ${TYPED_RETRY_WINDOW_MS / 60_000} minutes for a new request.`,
+    context: md`Approval \`${literal(id)}\``,
   });
 }
 
 function sentForApproval({ request, id, approvers, zone, expiresAt }: Asking): Response {
   const lines = [
-    `Sent for approval to ${formatMentions(approvers, 'nobody')}: **${request.summary}**.`,
-    'Its card is in this channel; I tell you here when someone decides.',
+    md`Sent for approval to ${formatMentions(approvers, md`nobody`)}: **${request.summary}**.`,
+    md`Its card is in this channel; I tell you here when someone decides.`,
   ];
   lines.push(
-    `It must be approved before ${formatBoth(expiresAt, zone)}, or it expires; **Withdraw** on its card takes it back.`,
+    md`It must be approved before ${formatBoth(expiresAt, zone)}, or it expires; **Withdraw** on its card takes it back.`,
   );
   return message({
-    title: 'Sent for approval',
+    title: md`Sent for approval`,
     tone: 'info',
-    text: lines.join('\n'),
-    context: `Approval \`${id}\``,
+    text: joinText(lines, '\n'),
+    context: md`Approval \`${literal(id)}\``,
   });
 }

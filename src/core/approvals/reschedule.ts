@@ -11,7 +11,7 @@ import type { Approval } from '../ports/index.js';
 import { runSchedule } from '../publishing/schedule-flow.js';
 import { type Form, message, type Response } from '../text/cards.js';
 import { say } from '../text/messages.js';
-import { command } from '../text/text.js';
+import { command, md, storedText } from '../text/text.js';
 import { parseWhen } from '../time/parse.js';
 import { PLATFORMS, type Platform } from '../video-api/video-api.js';
 import { RESCHEDULE_ACTION } from './card.js';
@@ -42,7 +42,7 @@ export const rescheduleAction: ActionSpec = {
   async run(ctx, id) {
     const approval = await loadReschedulable(ctx, id);
     if (!(await movable(ctx, approval)))
-      return message({ title: 'Nothing to do', tone: 'info', text: await alreadyDecided(approval, ctx) });
+      return message({ title: md`Nothing to do`, tone: 'info', text: await alreadyDecided(approval, ctx) });
     const zone = await ctx.timeZoneToRead();
     const form: Form = {
       id: RESCHEDULE_FORM,
@@ -50,7 +50,7 @@ export const rescheduleAction: ActionSpec = {
       submitLabel: 'Ask for approval',
       // `<approval id>|<request id>`: a double or retried submit of this form asks (and schedules) once.
       state: `${approval.id}|${newRequestId()}`,
-      intro: `A new time for **${approval.action.summary}**. The new request needs approval again.`,
+      intro: md`A new time for **${storedText(approval.action.summary)}**. The new request needs approval again.`,
       inputs: [
         {
           kind: 'text',
@@ -72,7 +72,7 @@ export const rescheduleForm: FormSpec = {
     const [approvalId = '', requestId] = state.split('|');
     const approval = await loadReschedulable(ctx, approvalId);
     if (!(await movable(ctx, approval)))
-      return message({ title: 'Nothing to do', tone: 'info', text: await alreadyDecided(approval, ctx) });
+      return message({ title: md`Nothing to do`, tone: 'info', text: await alreadyDecided(approval, ctx) });
     const when = parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
     if (!when.ok) return { kind: 'form-errors', errors: { when: say(when.error.code, when.error.params) } };
     const a = approval.action.args;

@@ -7,14 +7,14 @@
 import { type CommandContext, userError } from '../dispatch/context.js';
 import type { Approval } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
-import { link } from '../text/text.js';
+import { type CardText, joinText, link } from '../text/text.js';
 import type { ApprovalCardModel, ApprovedCommand } from './model.js';
 
 export interface ApprovedResult {
   /** What the original command would have answered, in the approver's zone (their private confirmation). */
   card: Card;
   /** Neutral words for the shared approval card. */
-  outcome: string;
+  outcome: CardText;
 }
 
 export type ApprovedRunner = (
@@ -39,8 +39,11 @@ export const approvedBy = (request: { approval: Approval; model: ApprovalCardMod
 });
 
 /** The links of a result card, as markdown for the shared card. */
-export const linksOf = (card: Card): string =>
-  (card.controls ?? []).flatMap((c) => (c.kind === 'link' ? [link(c.label, c.url)] : [])).join(' · ');
+export const linksOf = (card: Card): CardText =>
+  joinText(
+    (card.controls ?? []).flatMap((c) => (c.kind === 'link' ? [link(c.label, c.url)] : [])),
+    ' · ',
+  );
 
 /** Runs an approved request through the runner its command group registered (`ctx.deps.approved`). */
 export function runApproved(

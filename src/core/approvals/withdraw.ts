@@ -10,6 +10,7 @@ import { formatMention } from '../people/mentions.js';
 import { workspaceOf } from '../ports/address.js';
 import type { Approval, Store } from '../ports/index.js';
 import { message, type Response } from '../text/cards.js';
+import { type CardText, literal, md, storedText } from '../text/text.js';
 import { WITHDRAW_ACTION } from './card.js';
 import { auditApproval, closeExpiryWatch, updateApprovalCard } from './effects.js';
 import { clickedApproval } from './reach.js';
@@ -79,7 +80,7 @@ export const withdrawAction: ActionSpec = {
     if (approval.requester !== ctx.req.user) {
       throw userError('approval-withdraw-not-yours', { who: formatMention(approval.requester) });
     }
-    const answer = (text: string) => message({ title: 'Nothing to do', tone: 'info', text });
+    const answer = (text: CardText) => message({ title: md`Nothing to do`, tone: 'info', text });
     if (approval.status !== 'pending') return answer(await alreadyDecided(approval, ctx));
     const w: Withdrawal = {
       by: ctx.req.user,
@@ -90,10 +91,10 @@ export const withdrawAction: ActionSpec = {
     if (!(await store.transaction(async () => withdrawApproval(store, approval, w))))
       return answer(await alreadyDecided((await store.approvals.get(approval.id)) ?? approval, ctx));
     return message({
-      title: 'Withdrawn',
+      title: md`Withdrawn`,
       tone: 'neutral',
-      text: `You withdrew **${approval.action.summary}**. Nothing was sent, and approvers can no longer approve it.`,
-      context: `Approval \`${approval.id}\``,
+      text: md`You withdrew **${storedText(approval.action.summary)}**. Nothing was sent, and approvers can no longer approve it.`,
+      context: md`Approval \`${literal(approval.id)}\``,
     });
   },
 };

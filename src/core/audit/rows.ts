@@ -7,7 +7,7 @@ import { csvLine } from '../format/csv.js';
 import { formatMention } from '../people/mentions.js';
 import { platformName } from '../platforms/post-blocks.js';
 import type { AuditEntry } from '../ports/index.js';
-import { code, link, literal, toPlainText } from '../text/text.js';
+import { type CardText, code, link, literal, md, storedText, toPlainText } from '../text/text.js';
 import { formatBoth, formatCsvDateTime, formatTime } from '../time/format.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -155,7 +155,7 @@ export function describeEntry(e: AuditEntry, zone: string, names: AuditNames = N
     summary: str(d.summary) ?? 'a request',
     video: videoRef(e, names),
     series: seriesRef(e, names),
-    platform: (p: string) => literal(platformName(p)),
+    platform: (p: string) => platformName(p),
     credits: e.credits !== undefined ? ` (${e.credits} credits)` : '',
     via: str(d.approval) ? ' (approved request)' : '',
   };
@@ -164,9 +164,12 @@ export function describeEntry(e: AuditEntry, zone: string, names: AuditNames = N
   return wording ? wording(line) : `did something this version has no words for${line.credits}`;
 }
 
-/** One line of the card: `09:05 · @alice published “Launch teaser” to YouTube`. */
-export const entryLine = (e: AuditEntry, zone: string, names: AuditNames = NO_NAMES): string =>
-  `${formatTime(e.at, zone)} · ${formatMention(e.actor)} ${describeEntry(e, zone, names)}`;
+/**
+ * One line of the card: `09:05 · @alice published “Launch teaser” to YouTube`. The words come from the audit
+ * record, which only the core writes (its values escaped where they were recorded): stored card text.
+ */
+export const entryLine = (e: AuditEntry, zone: string, names: AuditNames = NO_NAMES): CardText =>
+  md`${formatTime(e.at, zone)} · ${formatMention(e.actor)} ${storedText(describeEntry(e, zone, names))}`;
 
 export const CSV_HEADER = ['time', 'time_utc', 'actor', 'action', 'video', 'series', 'credits', 'details'];
 

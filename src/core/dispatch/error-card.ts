@@ -1,6 +1,7 @@
 import type { CommandSpec } from '../parse/command-spec.js';
 import type { Card, Response } from '../text/cards.js';
 import { example, usage } from '../text/command-usage.js';
+import { type CardText, md } from '../text/text.js';
 
 /** Every error reply made here, so a caller running a handler can tell a failure from an answer. */
 const errorReplies = new WeakSet<Response>();
@@ -9,12 +10,12 @@ const errorReplies = new WeakSet<Response>();
 export const isErrorReply = (response: Response): boolean => errorReplies.has(response);
 
 /** The one shape of an error reply: visible to the caller only, with usage when a command is known. */
-export function errorCard(text: string, spec?: CommandSpec): Response {
-  const card: Card = { title: 'Not done', tone: 'danger', text };
+export function errorCard(text: CardText, spec?: CommandSpec): Response {
+  const card: Card = { title: md`Not done`, tone: 'danger', text };
   if (spec) {
-    card.fields = [{ label: 'Usage', value: usage(spec) }];
+    card.fields = [{ label: md`Usage`, value: usage(spec) }];
     const first = spec.examples[0];
-    if (first) card.fields.push({ label: 'Example', value: example(spec, first) });
+    if (first) card.fields.push({ label: md`Example`, value: example(spec, first) });
   }
   const reply: Response = { kind: 'message', visibility: 'ephemeral', card };
   errorReplies.add(reply);

@@ -15,6 +15,7 @@ import type { ActionSpec } from '../parse/command-spec.js';
 import { formatMention } from '../people/mentions.js';
 import { type Card, type Control, message, type Response } from '../text/cards.js';
 import { say } from '../text/messages.js';
+import { md } from '../text/text.js';
 import { formatSeen } from '../time/format.js';
 import { type CommandContext, userError } from './context.js';
 import { isErrorReply } from './error-card.js';
@@ -132,7 +133,7 @@ async function readRecord(ctx: CommandContext, card: string): Promise<OneShotRec
 /** "Already done by @alice at 10:02": the time in the clicker's zone, with the day when it is not today. */
 async function alreadyDone(ctx: CommandContext, done: OneShotRecord): Promise<Response> {
   return message({
-    title: 'Already done',
+    title: md`Already done`,
     tone: 'info',
     text: say('one-shot-done', {
       who: formatMention(done.by),

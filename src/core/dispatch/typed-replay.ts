@@ -10,6 +10,7 @@
 import type { ActionSpec, RawArgs } from '../parse/command-spec.js';
 import { type Card, message, type Response } from '../text/cards.js';
 import { say } from '../text/messages.js';
+import { md } from '../text/text.js';
 import { formatTime } from '../time/format.js';
 import { type CommandContext, userError } from './context.js';
 import { oneShot } from './one-shot.js';
@@ -44,7 +45,7 @@ async function replayAnswer(
   const id = newRequestId();
   await ctx.deps.store.cardStates.put(stateKey(id), { c: command.c, a: command.a, user: ctx.req.user });
   const card: Card = {
-    title: 'Already done',
+    title: md`Already done`,
     tone: 'info',
     text: say('typed-replay', {
       what: words.done,

@@ -10,6 +10,7 @@
  */
 import type { Attachment, Card } from '../text/cards.js';
 import { say } from '../text/messages.js';
+import { type CardText, md } from '../text/text.js';
 
 /** Rows a `--csv` export holds at most (the store's page for audit; the same bound for calendar and videos). */
 export const CSV_MAX_ROWS = 1000;
@@ -56,7 +57,7 @@ export function csvAttachment(options: {
 }
 
 /** `1 row`, `25 rows`. */
-export const rowCount = (n: number): string => `${n} ${n === 1 ? 'row' : 'rows'}`;
+export const rowCount = (n: number): CardText => md`${n} ${n === 1 ? md`row` : md`rows`}`;
 
 /**
  * The card for a message that cannot carry its file (an edit of an earlier message, a platform path without
@@ -66,5 +67,5 @@ export function withoutAttachment(card: Card): Card {
   const { attachment, ...rest } = card;
   if (!attachment) return card;
   const notice = say('file-not-carried', { filename: attachment.filename });
-  return { ...rest, text: rest.text ? `${rest.text}\n${notice}` : notice };
+  return { ...rest, text: rest.text ? md`${rest.text}\n${notice}` : notice };
 }

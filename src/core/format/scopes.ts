@@ -3,33 +3,36 @@
  * before the user meets a 403.
  */
 
-import { code, command, commandName } from '../text/text.js';
+import { type CardText, code, command, commandName, joinText, literal, md } from '../text/text.js';
 import { SCOPES } from '../video-api/video-api.js';
 
-const USES: Record<string, string> = {
+const USES: Record<string, CardText> = {
   'credits:read': commandName('credits'),
-  'videos:read': `${commandName('videos')}, ${commandName('show')}, ${commandName('status')}`,
-  'videos:write': `${commandName('create')}, ${commandName('caption')}, ${commandName('render')}, ${commandName('meta')}, ${commandName('rename')}, ${commandName('delete')}`,
-  'series:read': `${commandName('series list')}, ${commandName('series show')}, ${commandName('series episodes')}`,
-  'series:write': `${commandName('series create')}, ${commandName('series edit')}, ${commandName('series generate')}`,
-  'posts:read': `${commandName('calendar')}, ${command('subscribe', ['calendar'])}`,
-  'posts:write': `${commandName('publish')}, ${commandName('schedule')}, ${commandName('unschedule')}`,
+  'videos:read': md`${commandName('videos')}, ${commandName('show')}, ${commandName('status')}`,
+  'videos:write': md`${commandName('create')}, ${commandName('caption')}, ${commandName('render')}, ${commandName('meta')}, ${commandName('rename')}, ${commandName('delete')}`,
+  'series:read': md`${commandName('series list')}, ${commandName('series show')}, ${commandName('series episodes')}`,
+  'series:write': md`${commandName('series create')}, ${commandName('series edit')}, ${commandName('series generate')}`,
+  'posts:read': md`${commandName('calendar')}, ${command('subscribe', ['calendar'])}`,
+  'posts:write': md`${commandName('publish')}, ${commandName('schedule')}, ${commandName('unschedule')}`,
   'accounts:read': commandName('accounts'),
-  'catalog:read': `${commandName('voices')}, ${commandName('options')}`,
+  'catalog:read': md`${commandName('voices')}, ${commandName('options')}`,
   'assets:write': commandName('asset'),
   'analytics:read': commandName('analytics'),
 };
 
 /** `all 11 scopes` or the list, in the spec's order. */
-export function formatScopes(scopes: readonly string[]): string {
-  if (SCOPES.every((s) => scopes.includes(s))) return `all ${SCOPES.length} scopes`;
-  if (scopes.length === 0) return 'none';
-  return scopes.map((s) => code(s)).join(', ');
+export function formatScopes(scopes: readonly string[]): CardText {
+  if (SCOPES.every((s) => scopes.includes(s))) return md`all ${SCOPES.length} scopes`;
+  if (scopes.length === 0) return md`none`;
+  return joinText(
+    scopes.map((s) => code(s)),
+    ', ',
+  );
 }
 
 /** One line per documented scope the key lacks, naming the commands that will refuse. */
-export function missingScopes(scopes: readonly string[]): string[] {
+export function missingScopes(scopes: readonly string[]): CardText[] {
   return SCOPES.filter((s) => !scopes.includes(s)).map(
-    (s) => `\`${s}\` — ${USES[s] ?? 'some commands'} will not work`,
+    (s) => md`\`${literal(s)}\` — ${USES[s] ?? md`some commands`} will not work`,
   );
 }

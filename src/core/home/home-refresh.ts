@@ -7,6 +7,7 @@
  */
 import { DM_WORKSPACE, decodeAddress, platformOf, workspaceOf } from '../ports/address.js';
 import type { ConversationAddress, Store, UserAddress } from '../ports/index.js';
+import { md } from '../text/text.js';
 
 const PREFIX = 'home:';
 
@@ -31,7 +32,7 @@ export async function homeOpened(
 ): Promise<void> {
   await store.cards.put(homeKey(input.user), {
     conversation: input.conversation,
-    card: { title: 'Home' },
+    card: { title: md`Home` },
     model: {},
   });
 }
@@ -53,7 +54,7 @@ export async function rememberHomeConversation(
   if (record?.conversation === input.conversation) return;
   await store.cards.put(homeKey(input.user), {
     conversation: input.conversation,
-    card: { title: 'Home' },
+    card: { title: md`Home` },
     model: record?.model ?? {},
   });
 }

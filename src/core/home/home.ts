@@ -26,7 +26,7 @@ import {
 } from '../settings/subscriptions.js';
 import type { Button, Card, Control, Section } from '../text/cards.js';
 import { LIMITS } from '../text/cards.js';
-import { channel as channelToken, command } from '../text/text.js';
+import { channel as channelToken, command, md } from '../text/text.js';
 
 /** Opens the link form (the `link` command's private form). */
 export const HOME_LINK_ACTION = 'home.link';
@@ -133,8 +133,8 @@ function onlyHomeControls(card: Card): Card {
  * options name the videos in the order of its sections (videos/list.ts).
  */
 function videosCard(card: Card, place: HomePlace): Card {
-  const show = place === 'home-tab' ? 'Show in DM' : 'Show here';
-  const where = place === 'home-tab' ? 'in your direct messages with me' : 'here';
+  const show = place === 'home-tab' ? md`Show in DM` : md`Show here`;
+  const where = place === 'home-tab' ? md`in your direct messages with me` : md`here`;
   const menu = card.controls?.find((c) => c.kind === 'select' && c.action === SHOW_HERE_ACTION);
   const ids = menu?.kind === 'select' ? menu.options.map((o) => o.value) : [];
   if (!card.sections || ids.length !== card.sections.length) return onlyHomeControls(card);
@@ -159,8 +159,8 @@ function videosCard(card: Card, place: HomePlace): Card {
   const { controls: _menu, ...rest } = card;
   return {
     ...rest,
-    title: 'Recent videos',
-    text: `The newest ${sections.length}. Render, Schedule and ${show} answer ${where}; ${command('videos')} lists them all.`,
+    title: md`Recent videos`,
+    text: md`The newest ${sections.length}. Render, Schedule and ${show} answer ${where}; ${command('videos')} lists them all.`,
     sections,
   };
 }
@@ -177,14 +177,12 @@ export async function subscriptionsCard(store: Store, req: RequestInfo): Promise
   const shown = await Promise.all(all.map((s) => mayManageFromHome(req, s.conversation)));
   const subs = all.filter((_s, i) => shown[i]);
   const hidden = all.length - subs.length;
-  const notIn = hidden > 0 ? ' Channels you are not in are left out.' : '';
+  const notIn = hidden > 0 ? md` Channels you are not in are left out.` : md``;
   if (subs.length === 0) {
     return {
-      title: 'Channel subscriptions',
+      title: md`Channel subscriptions`,
       tone: 'neutral',
-      text:
-        `${hidden > 0 ? 'No channel you are in follows anything yet.' : 'No channel follows anything yet.'} ` +
-        `In a channel, try ${command('subscribe', ['calendar'])} or ${command('subscribe', ['videos'])}.`,
+      text: md`${hidden > 0 ? md`No channel you are in follows anything yet.` : md`No channel follows anything yet.`} In a channel, try ${command('subscribe', ['calendar'])} or ${command('subscribe', ['videos'])}.`,
     };
   }
   // A series by its name (as its watch remembers it), like `subscribe` lists it.
@@ -195,9 +193,9 @@ export async function subscriptionsCard(store: Store, req: RequestInfo): Promise
   );
   const sections: Section[] = subs.map((s, i) => {
     const what = describeSubscription(s, names[i]);
-    const by = s.owner ? ` · by ${formatMention(s.owner)}` : '';
+    const by = s.owner ? md` · by ${formatMention(s.owner)}` : md``;
     // A channel token: Slack and Discord link it to the channel, the playground shows its id.
-    const text = `${channelToken(s.conversation)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${by}`;
+    const text = md`${channelToken(s.conversation)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${by}`;
     const value = subscriptionValue(s);
     if (value.length > LIMITS.actionValue) return { text };
     const unsubscribe: Button = {
@@ -206,8 +204,8 @@ export async function subscriptionsCard(store: Store, req: RequestInfo): Promise
       value,
       label: 'Unsubscribe',
       confirm: {
-        title: 'Unsubscribe?',
-        text: `${channelToken(s.conversation)} stops following ${what}.`,
+        title: md`Unsubscribe?`,
+        text: md`${channelToken(s.conversation)} stops following ${what}.`,
         confirm: 'Unsubscribe',
         deny: 'Keep',
       },
@@ -215,9 +213,9 @@ export async function subscriptionsCard(store: Store, req: RequestInfo): Promise
     return { text, controls: [unsubscribe] };
   });
   return {
-    title: 'Channel subscriptions',
+    title: md`Channel subscriptions`,
     tone: 'info',
     sections,
-    context: `Or change them with ${command('subscribe')} and ${command('unsubscribe')} in the channel.${notIn}`,
+    context: md`Or change them with ${command('subscribe')} and ${command('unsubscribe')} in the channel.${notIn}`,
   };
 }

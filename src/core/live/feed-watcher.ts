@@ -11,7 +11,7 @@ import { platformName } from '../platforms/names.js';
 import type { ConversationAddress, Store, Watch } from '../ports/index.js';
 import type { Card, Field } from '../text/cards.js';
 import { humanise } from '../text/labels.js';
-import { code, command, hole, literal } from '../text/text.js';
+import { type CardText, code, command, hole, joinText, literal, md } from '../text/text.js';
 import { formatDateTime } from '../time/format.js';
 import {
   type CalendarEntry,
@@ -127,54 +127,51 @@ function calendarInterval(entries: CalendarEntry[], now: number): number {
   return next;
 }
 
-export function feedLabel(kind: FeedKind): string {
-  return kind === 'calendar' ? 'the posting calendar' : 'new videos';
+export function feedLabel(kind: FeedKind): CardText {
+  return kind === 'calendar' ? md`the posting calendar` : md`new videos`;
 }
 
 function calendarCard(entry: CalendarEntry, videoName: string, zone: string): Card {
-  const where = literal(platformName(entry.platform));
-  const when = `${formatDateTime(entry.scheduledTime, zone)} (${zone})`;
-  const context = `video ${code(entry.projectId)} · calendar subscription`;
+  const where = platformName(entry.platform);
+  const when = md`${formatDateTime(entry.scheduledTime, zone)} (${literal(zone)})`;
+  const context = md`video ${code(entry.projectId)} · calendar subscription`;
   if (entry.status === 'posted') {
     return {
-      title: `Posted to ${where}`,
+      title: md`Posted to ${where}`,
       tone: 'success',
-      text: `**${literal(videoName)}** went out on ${where} (scheduled for ${when}).`,
+      text: md`**${literal(videoName)}** went out on ${where} (scheduled for ${when}).`,
       context,
     };
   }
   return {
-    title: `Post to ${where} failed`,
+    title: md`Post to ${where} failed`,
     tone: 'danger',
-    text:
-      `**${literal(videoName)}** could not be posted to ${where} (scheduled for ${when}).\n` +
-      `Check the ${where} connection in the dashboard, then schedule it again: ` +
-      `${command('schedule', [entry.projectId, entry.platform, hole('when')])}.`,
+    text: md`**${literal(videoName)}** could not be posted to ${where} (scheduled for ${when}).\nCheck the ${where} connection in the dashboard, then schedule it again: ${command('schedule', [entry.projectId, entry.platform, hole('when')])}.`,
     context,
   };
 }
 
 function newVideoCard(v: VideoListItem, zone: string): Card {
   const fields: Field[] = [];
-  if (v.model) fields.push({ label: 'Model', value: literal(humanise(v.model)), short: true });
-  if (v.createdAt) fields.push({ label: 'Created', value: formatDateTime(v.createdAt, zone), short: true });
+  if (v.model) fields.push({ label: md`Model`, value: literal(humanise(v.model)), short: true });
+  if (v.createdAt) fields.push({ label: md`Created`, value: formatDateTime(v.createdAt, zone), short: true });
   return {
-    title: `New video: ${literal(v.name)}`,
+    title: md`New video: ${literal(v.name)}`,
     tone: 'info',
-    text: `Follow it with ${command('status', [v.id])}.`,
+    text: md`Follow it with ${command('status', [v.id])}.`,
     ...(fields.length > 0 ? { fields } : {}),
-    context: `id ${code(v.id)} · videos subscription`,
+    context: md`id ${code(v.id)} · videos subscription`,
   };
 }
 
 /** Why a subscription cannot go on, in words for the channel; undefined when the error may pass. */
-function stopReason(error: unknown, kind: FeedKind): string | undefined {
+function stopReason(error: unknown, kind: FeedKind): CardText | undefined {
   if (!(error instanceof VideoApiError)) return undefined;
   if (error.type === 'unauthorized') {
-    return `The API key that followed ${feedLabel(kind)} here no longer works (revoked or unlinked). Run ${command('subscribe', [kind])} again with a working key.`;
+    return md`The API key that followed ${feedLabel(kind)} here no longer works (revoked or unlinked). Run ${command('subscribe', [kind])} again with a working key.`;
   }
   if (error.type === 'forbidden_scope') {
-    return `The API key that followed ${feedLabel(kind)} here lacks the scope it needs. Run ${command('subscribe', [kind])} again with a key that has it.`;
+    return md`The API key that followed ${feedLabel(kind)} here lacks the scope it needs. Run ${command('subscribe', [kind])} again with a key that has it.`;
   }
   return undefined;
 }
@@ -213,14 +210,14 @@ export const feedWatcher: Watcher = {
           await store.subscriptions.remove(sub.conversation, sub.kind, '');
           await postToChannel(store, {
             conversation: sub.conversation,
-            card: { title: 'Subscription stopped', tone: 'warning', text: reason },
+            card: { title: md`Subscription stopped`, tone: 'warning', text: reason },
             dedupeKey: `feed:${watch.target}:stopped:${watch.id}`,
           });
         },
       };
     }
 
-    const zone = (await ctx.store.settings.get(sub.conversation)).timeZone ?? 'UTC';
+    const zone = (await ctx.store.settings.get(sub.conversation)).timeZone ?? md`UTC`;
     const names = await videoNames(
       ctx,
       seen.calendar.map((e) => e.projectId),
@@ -250,16 +247,14 @@ export const feedWatcher: Watcher = {
     const card: Card =
       reason === 'expired'
         ? {
-            title: 'Subscription ended',
+            title: md`Subscription ended`,
             tone: 'warning',
-            text: `This channel no longer follows ${feedLabel(sub.kind)}. Run ${command('subscribe', [sub.kind])} to follow it again.`,
+            text: md`This channel no longer follows ${feedLabel(sub.kind)}. Run ${command('subscribe', [sub.kind])} to follow it again.`,
           }
         : {
-            title: 'Subscription stopped',
+            title: md`Subscription stopped`,
             tone: 'warning',
-            text:
-              `This channel no longer follows ${feedLabel(sub.kind)}: ${keyTrouble(reason, `followed ${feedLabel(sub.kind)} here`)}. ` +
-              `Run ${command('subscribe', [sub.kind])} to follow it with yours.`,
+            text: md`This channel no longer follows ${feedLabel(sub.kind)}: ${keyTrouble(reason, md`followed ${feedLabel(sub.kind)} here`)}. Run ${command('subscribe', [sub.kind])} to follow it with yours.`,
           };
     await postToChannel(store, {
       conversation: sub.conversation,
@@ -329,16 +324,21 @@ async function announceVideos(
   }
   const rest = fresh.slice(MAX_CARDS_PER_CHECK);
   if (rest.length === 0) return;
-  const listed = rest
-    .slice(0, 10)
-    .map((v) => `• ${literal(v.name)} (${code(v.id)})`)
-    .join('\n');
+  const listed = joinText(
+    rest.slice(0, 10).map((v) => md`• ${literal(v.name)} (${code(v.id)})`),
+    '\n',
+  );
   await postToChannel(store, {
     conversation: sub.conversation,
     card: {
-      title: `${rest.length} more new videos`,
+      title: md`${rest.length} more new videos`,
       tone: 'info',
-      text: `${listed}${rest.length > 10 ? '\n…' : ''}\nSee them all with ${command('videos')}.`,
+      text: md`${listed}${
+        rest.length > 10
+          ? md`
+…`
+          : md``
+      }\nSee them all with ${command('videos')}.`,
     },
     dedupeKey: `feed:${watch.target}:more:${rest.map((v) => v.id).join(',')}`,
   });

@@ -5,7 +5,7 @@
 
 import type { Watch } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
-import { command, literal } from '../text/text.js';
+import { command, joinText, literal, md } from '../text/text.js';
 import type { Video, VideoStatus } from '../video-api/video-api.js';
 import {
   cardModel,
@@ -35,19 +35,22 @@ const MAX_WARNINGS = 3;
 const MAX_WARNING_CHARS = 300;
 
 const readyReply = (name: string, videoId: string, caption: boolean): Card => ({
-  title: `✅ ${literal(name)} is ready`,
+  title: md`✅ ${literal(name)} is ready`,
   tone: 'success',
-  text: `${caption ? 'Captions are done.' : 'Generation is done.'} Pick a thumbnail on the card, then **Render** or **Schedule**.`,
-  context: `id \`${videoId}\``,
+  text: md`${caption ? md`Captions are done.` : md`Generation is done.`} Pick a thumbnail on the card, then **Render** or **Schedule**.`,
+  context: md`id \`${literal(videoId)}\``,
 });
 
 const failedReply = (name: string, videoId: string, reasons: string[]): Card => ({
-  title: `❌ ${literal(name)} failed`,
+  title: md`❌ ${literal(name)} failed`,
   tone: 'danger',
-  text:
-    `${reasons.map((r) => `• ${literal(r)}`).join('\n') || '• No reason given.'}\n` +
-    `Credits are not refunded automatically. Adjust the script or voice and run ${command('create')} again.`,
-  context: `id \`${videoId}\``,
+  text: md`${
+    joinText(
+      reasons.map((r) => md`• ${literal(r)}`),
+      '\n',
+    ) || md`• No reason given.`
+  }\nCredits are not refunded automatically. Adjust the script or voice and run ${command('create')} again.`,
+  context: md`id \`${literal(videoId)}\``,
 });
 
 /**

@@ -12,7 +12,7 @@
  */
 
 import { isNotFound } from '../text/not-found.js';
-import { command } from '../text/text.js';
+import { type CardText, command, md } from '../text/text.js';
 import { checkGeneration } from './generation-phase.js';
 import { readGenerationState, result } from './generation-state.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
@@ -22,13 +22,13 @@ import { checkThumbnails, THUMBNAIL_BOUNDS } from './thumbnail-phase.js';
 import { keyTrouble, type Watcher } from './watcher.js';
 
 /** Said on a card when the video cannot be read any more (404). */
-export const GONE_NOTICE = 'I can no longer find this video (deleted?); stopped following it.';
+export const GONE_NOTICE = md`I can no longer find this video (deleted?); stopped following it.`;
 
 /** `6 h`, `90 min`, `30 s`: how long a watch ran, for the expiry note. */
-export function duration(ms: number): string {
-  if (ms >= 3600_000 && ms % 3600_000 === 0) return `${ms / 3600_000} h`;
-  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
-  return `${Math.round(ms / 1000)} s`;
+export function duration(ms: number): CardText {
+  if (ms >= 3600_000 && ms % 3600_000 === 0) return md`${ms / 3600_000} h`;
+  if (ms >= 60_000) return md`${Math.round(ms / 60_000)} min`;
+  return md`${Math.round(ms / 1000)} s`;
 }
 
 export const generationWatcher: Watcher = {
@@ -79,8 +79,8 @@ export const generationWatcher: Watcher = {
       patch: {
         notice:
           reason === 'expired'
-            ? `Stopped watching after ${duration(watch.expiresAt - watch.createdAt)}; run ${status}`
-            : `Stopped: ${keyTrouble(reason)} — run ${status} to watch it with yours`,
+            ? md`Stopped watching after ${duration(watch.expiresAt - watch.createdAt)}; run ${status}`
+            : md`Stopped: ${keyTrouble(reason)} — run ${status} to watch it with yours`,
         etaMs: undefined,
       },
       dedupeKey: `${watch.cardKey}:expired:${watch.id}`,

@@ -9,6 +9,7 @@ import { refreshHomes } from '../home/home-refresh.js';
 import { platformOf } from '../ports/address.js';
 import type { ConversationAddress, Store, UserAddress } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
+import { type CardText, md } from '../text/text.js';
 
 /** Who asked for a card, and what they are told privately if the platform refuses to post it. */
 export interface Unpostable {
@@ -20,12 +21,12 @@ export interface Unpostable {
  * The private notice for a card the platform refused (the bot is not in the channel). `next` completes
  * "invite @reelbot (or /invite) and …", e.g. "run " and a `command(`status`, [id])` reference.
  */
-export const unpostableNotice = (user: UserAddress, next: string): Unpostable => ({
+export const unpostableNotice = (user: UserAddress, next: CardText): Unpostable => ({
   user,
   card: {
-    title: 'I can’t post in this channel',
+    title: md`I can’t post in this channel`,
     tone: 'warning',
-    text: `I can’t post in this channel — invite @reelbot (or /invite) and ${next}.`,
+    text: md`I can’t post in this channel — invite @reelbot (or /invite) and ${next}.`,
   },
 });
 

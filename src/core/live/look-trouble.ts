@@ -6,7 +6,7 @@
 
 import type { Store, UserAddress, Watch } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
-import { code, command } from '../text/text.js';
+import { code, command, md } from '../text/text.js';
 import { formatTime } from '../time/format.js';
 import { notifyUser } from './live-card.js';
 import { updateVideoCard } from './projections.js';
@@ -43,12 +43,9 @@ async function troubleLine(
 }
 
 const toldCard = (videoId: string, since: number, now: number): Card => ({
-  title: 'Still can’t read your video’s progress',
+  title: md`Still can’t read your video’s progress`,
   tone: 'warning',
-  text:
-    `For ${Math.round((now - since) / 60_000)} min the video service has not given a usable answer about ` +
-    `video ${code(videoId)}. I keep looking and its card moves again as soon as it answers; ` +
-    `${command('status', [videoId])} shows it meanwhile.`,
+  text: md`For ${Math.round((now - since) / 60_000)} min the video service has not given a usable answer about video ${code(videoId)}. I keep looking and its card moves again as soon as it answers; ${command('status', [videoId])} shows it meanwhile.`,
 });
 
 /**

@@ -13,7 +13,7 @@ import { dashboardChanged, refreshHomes } from '../home/home-refresh.js';
 import { CHAT_PLATFORMS, DM_WORKSPACE, decodeAddress, platformOf } from '../ports/address.js';
 import type { CardRecord, ConversationAddress, Store, Watch } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
-import { channel, code, command } from '../text/text.js';
+import { channel, code, command, joinText, md } from '../text/text.js';
 import { postToChannel, type Unpostable, videoCardKey } from './live-card.js';
 import {
   renderVideoCard,
@@ -88,7 +88,7 @@ function projectionCard(model: VideoCardModel, self: ConversationAddress, live: 
     .filter((p) => p.conversation !== self && sameTeam(p.conversation, self))
     .map((p) => channel(p.conversation));
   if (elsewhere.length > 0 && model.deletedBy === undefined)
-    card.context = `${card.context ?? ''} · also live in ${elsewhere.join(', ')}`;
+    card.context = md`${card.context ?? md``} · also live in ${joinText(elsewhere, ', ')}`;
   return card;
 }
 
@@ -134,12 +134,12 @@ function cleaned(model: VideoCardModel): VideoCardModel {
 async function retireOldest(store: Store, input: { videoId: string; to: ConversationAddress; now: number }) {
   const live = await projectionsOf(store, input.videoId);
   for (const old of live.slice(0, Math.max(0, live.length - MAX_PROJECTIONS))) {
-    const where = sameTeam(old.conversation, input.to) ? channel(input.to) : 'another conversation';
+    const where = sameTeam(old.conversation, input.to) ? channel(input.to) : md`another conversation`;
     const card: Card = {
       title: old.card.title,
       tone: 'neutral',
-      text: `This card stopped following: the video is live in ${where} now. Run ${command('status', [input.videoId])} to bring it back here.`,
-      context: `id ${code(input.videoId)}`,
+      text: md`This card stopped following: the video is live in ${where} now. Run ${command('status', [input.videoId])} to bring it back here.`,
+      context: md`id ${code(input.videoId)}`,
     };
     const model: ProjectionModel = { projectionOf: input.videoId, since: sinceOf(old), movedTo: input.to };
     await store.cards.put(old.key, { conversation: old.conversation, card, model: { ...model } });

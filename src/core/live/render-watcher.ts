@@ -1,6 +1,6 @@
 import type { Store, Watch } from '../ports/index.js';
 import { isNotFound } from '../text/not-found.js';
-import { bareUrl, command, literal } from '../text/text.js';
+import { bareUrl, command, literal, md } from '../text/text.js';
 import type { Render } from '../video-api/video-api.js';
 import { GONE_NOTICE } from './generation-watcher.js';
 import { lastSeenOf, videoCardTrouble } from './look-trouble.js';
@@ -139,10 +139,10 @@ function renderDone(
       dedupe: `${key}:render:${renderId}:done`,
       reply: {
         card: {
-          title: `🎞️ ${literal(name)}`,
+          title: md`🎞️ ${literal(name)}`,
           tone: 'success',
-          text: `Rendered: ${bareUrl(url)}`,
-          context: `render \`${renderId}\``,
+          text: md`Rendered: ${bareUrl(url)}`,
+          context: md`render \`${literal(renderId)}\``,
         },
         dedupe: `${key}:render:${renderId}:done:reply`,
       },
@@ -164,9 +164,9 @@ function renderFailed(
       dedupe: `${key}:render:${renderId}:error`,
       reply: {
         card: {
-          title: `⚠️ Render of ${literal(name)} failed`,
+          title: md`⚠️ Render of ${literal(name)} failed`,
           tone: 'warning',
-          text: 'The render stopped with an error. Rendering is free: press **Render again** to retry.',
+          text: md`The render stopped with an error. Rendering is free: press **Render again** to retry.`,
           controls: [
             {
               kind: 'button',
@@ -176,7 +176,7 @@ function renderFailed(
               style: 'primary',
             },
           ],
-          context: `render \`${renderId}\``,
+          context: md`render \`${literal(renderId)}\``,
         },
         dedupe: `${key}:render:${renderId}:error:reply`,
       },
@@ -232,13 +232,13 @@ export const renderWatcher: Watcher = {
   async expire({ store, watch, reason }) {
     if (!watch.cardKey) return;
     const state = readRenderState(watch.state);
-    const show = `${command('show', [state.videoId])} shows the MP4 link once it is done`;
+    const show = md`${command('show', [state.videoId])} shows the MP4 link once it is done`;
     await updateVideoCard(store, watch.cardKey, {
       patch: {
         notice:
           reason === 'expired'
-            ? `Stopped watching the render; ${show}.`
-            : `Stopped watching the render: ${keyTrouble(reason)} — ${show}.`,
+            ? md`Stopped watching the render; ${show}.`
+            : md`Stopped watching the render: ${keyTrouble(reason)} — ${show}.`,
       },
       dedupeKey: `${watch.cardKey}:render:${watch.target}:expired`,
     });

@@ -10,7 +10,7 @@
 import { platformName } from '../platforms/names.js';
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
-import { command, literal } from '../text/text.js';
+import { type CardText, command, joinText, literal, md } from '../text/text.js';
 import { formatBoth, formatDateTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
 import type { CalendarEntry } from '../video-api/video-api.js';
@@ -203,21 +203,19 @@ export async function stopScheduleWatch(store: Store, videoId: string): Promise<
   return watch;
 }
 
-const nameOf = (p: string): string => literal(platformName(p));
+const nameOf = (p: string): CardText => platformName(p);
 
 function outcomeCard(s: ScheduleWatchState, platform: string, outcome: 'posted' | 'failed'): Card {
   return outcome === 'posted'
     ? {
-        title: `Posted to ${nameOf(platform)}`,
+        title: md`Posted to ${nameOf(platform)}`,
         tone: 'success',
-        text: `**${literal(s.name)}** went out on ${nameOf(platform)}.`,
+        text: md`**${literal(s.name)}** went out on ${nameOf(platform)}.`,
       }
     : {
-        title: `Failed on ${nameOf(platform)}`,
+        title: md`Failed on ${nameOf(platform)}`,
         tone: 'danger',
-        text:
-          `**${literal(s.name)}** could not be posted to ${nameOf(platform)}. Check the account connection in the dashboard, ` +
-          `then ${command('publish', [s.name, platform])} to post it now.`,
+        text: md`**${literal(s.name)}** could not be posted to ${nameOf(platform)}. Check the account connection in the dashboard, then ${command('publish', [s.name, platform])} to post it now.`,
       };
 }
 
@@ -333,29 +331,25 @@ export const scheduleWatcher: Watcher = {
     const s = readScheduleState(watch.state);
     const pending = pendingOf(s);
     if (pending.length === 0) return;
-    const where = unique(pending.map((p) => p.platform))
-      .map(nameOf)
-      .join(', ');
-    const due = `**${literal(s.name)}** is due on ${where} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}`;
+    const where = joinText(unique(pending.map((p) => p.platform)).map(nameOf), ', ');
+    const due = md`**${literal(s.name)}** is due on ${where} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}`;
     const card: Card =
       reason === 'expired'
         ? {
-            title: 'Still waiting on the service',
+            title: md`Still waiting on the service`,
             tone: 'warning',
-            text:
-              `**${literal(s.name)}** was due on ${where} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}, ` +
-              `and the service has not reported it posted or failed after 2 hours. I stopped watching; ${command('calendar')} shows its current status.`,
+            text: md`**${literal(s.name)}** was due on ${where} at ${formatBoth(Date.parse(s.scheduledTime), s.zone)}, and the service has not reported it posted or failed after 2 hours. I stopped watching; ${command('calendar')} shows its current status.`,
           }
         : {
-            title: 'Stopped watching the schedule',
+            title: md`Stopped watching the schedule`,
             tone: 'warning',
-            text: `${due}. I stopped watching it: ${keyTrouble(reason)}. The post itself is not affected; ${command('calendar')} shows its status.`,
+            text: md`${due}. I stopped watching it: ${keyTrouble(reason)}. The post itself is not affected; ${command('calendar')} shows its status.`,
           };
     const dedupeKey = `schedule:${watch.id}:expired`;
     const notice =
       reason === 'expired'
-        ? `Stopped watching the schedule on ${where}; see ${command('calendar')}.`
-        : `Stopped watching the schedule on ${where}: ${keyTrouble(reason)}; see ${command('calendar')}.`;
+        ? md`Stopped watching the schedule on ${where}; see ${command('calendar')}.`
+        : md`Stopped watching the schedule on ${where}: ${keyTrouble(reason)}; see ${command('calendar')}.`;
     await updateVideoCard(store, watch.target, { patch: { notice }, dedupeKey: `${dedupeKey}:card` });
     if (!(await replyToVideo(store, watch.target, { card, dedupeKey: `${dedupeKey}:reply` })))
       await postToChannel(store, { conversation: watch.conversation, card, dedupeKey });

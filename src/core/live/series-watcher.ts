@@ -9,7 +9,7 @@ import type { ConversationAddress, Store, UserAddress, Watch } from '../ports/in
 import { type Cadence, daysOf, describeSchedule, nextPostTime } from '../series/cadence.js';
 import type { Card } from '../text/cards.js';
 import { isNotFound } from '../text/not-found.js';
-import { command, hole, literal } from '../text/text.js';
+import { command, hole, literal, md } from '../text/text.js';
 import type { Episode } from '../video-api/video-api.js';
 import { postToChannel, unpostableNotice, videoCardKey } from './live-card.js';
 import { showVideo } from './projections.js';
@@ -161,7 +161,7 @@ export async function startEpisodeCard(
     now: input.now,
     keepState: watching !== undefined,
     ...(input.requester
-      ? { onUnpostable: unpostableNotice(input.requester, `run ${command('status', [input.videoId])}`) }
+      ? { onUnpostable: unpostableNotice(input.requester, md`run ${command('status', [input.videoId])}`) }
       : {}),
   });
   // One watch per video: another conversation's watch already keeps this card up to date too.
@@ -279,10 +279,10 @@ async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
 
 function goneCard(name: string | undefined, seriesId: string): Card {
   return {
-    title: `Series ${name ? `“${literal(name)}” ` : ''}was deleted`,
+    title: md`Series ${name ? md`“${literal(name)}” ` : md``}was deleted`,
     tone: 'warning',
-    text: `No more episodes will be posted here. Videos it already generated are kept; find them with ${command('videos')}.`,
-    context: `series \`${seriesId}\``,
+    text: md`No more episodes will be posted here. Videos it already generated are kept; find them with ${command('videos')}.`,
+    context: md`series \`${literal(seriesId)}\``,
   };
 }
 
@@ -296,17 +296,15 @@ export const seriesWatcher: Watcher = {
     const state = readState(watch.state);
     const text =
       reason === 'expired'
-        ? `I followed this series here for a year${state.cadence ? ` (${literal(describeSchedule(state.cadence))})` : ''}. ` +
-          `Run ${command('subscribe', ['series', hole('name')])} to keep getting a card for each new episode.`
-        : `Stopped: ${keyTrouble(reason, 'followed this series here')}. ` +
-          `Run ${command('subscribe', ['series', hole('name')])} to follow it with yours: each new episode gets its card again.`;
+        ? md`I followed this series here for a year${state.cadence ? md` (${literal(describeSchedule(state.cadence))})` : md``}. Run ${command('subscribe', ['series', hole('name')])} to keep getting a card for each new episode.`
+        : md`Stopped: ${keyTrouble(reason, md`followed this series here`)}. Run ${command('subscribe', ['series', hole('name')])} to follow it with yours: each new episode gets its card again.`;
     await postToChannel(store, {
       conversation: watch.conversation,
       card: {
-        title: `Stopped following ${state.name ? `“${literal(state.name)}”` : 'a series'}`,
+        title: md`Stopped following ${state.name ? md`“${literal(state.name)}”` : md`a series`}`,
         tone: reason === 'expired' ? 'info' : 'warning',
         text,
-        context: `series \`${watch.target}\``,
+        context: md`series \`${literal(watch.target)}\``,
       },
       dedupeKey: `series-watch:${watch.id}:expired`,
     });

@@ -4,7 +4,7 @@
  */
 
 import type { Watch } from '../ports/index.js';
-import { command } from '../text/text.js';
+import { command, md } from '../text/text.js';
 import { cardModel, type GenerationState, result } from './generation-state.js';
 import { onClock } from './service-time.js';
 import { cardThumbnailsOf, thumbnailsPending, type VideoEffects } from './video-card.js';
@@ -46,7 +46,7 @@ export async function checkThumbnails(
   if (pending && waited >= onClock(THUMBNAIL_WAIT_MS, ctx.serviceSpeed)) {
     effects.patch = {
       ...(effects.patch ?? {}),
-      notice: `Thumbnails are taking long; ${command('thumbnails', [videoId])} shows them once they are made.`,
+      notice: md`Thumbnails are taking long; ${command('thumbnails', [videoId])} shows them once they are made.`,
     };
     effects.dedupe = `${key}:thumbnails:gave-up`;
     return result(watch, { state: next, done: true, effects });

@@ -7,7 +7,7 @@
 import { platformName } from '../platforms/names.js';
 import type { Button, Card, Control, Field, Progress, Section, Tone, Video } from '../text/cards.js';
 import { humanise } from '../text/labels.js';
-import { code, command, link, literal } from '../text/text.js';
+import { type CardText, code, command, joinText, link, literal, md } from '../text/text.js';
 import type { Thumbnails } from '../video-api/video-api.js';
 import { approvalLine, type VideoApproval } from './video-card-approval.js';
 
@@ -47,7 +47,7 @@ export interface VideoCardModel {
   schedule?: { platforms: string[]; at: string; zone: string; statuses?: Record<string, string> };
   posts?: { platform: string; url?: string; status: string }[];
   /** A one-line note under the text, as card markdown (e.g. "Stopped watching after 6 h"). */
-  notice?: string;
+  notice?: CardText;
   /** Warnings the service gave while the job still runs (`errorMessages` while processing): notes, not failure. */
   warnings?: string[];
   /** Set while looks at the job keep failing ("Can't read the video service's answer right now…"). */
@@ -59,17 +59,17 @@ export interface VideoCardModel {
 }
 
 /** `▓▓▓▓░░░░░░ 42%` — readable on every platform, including ones without a native progress bar. */
-export const progressBar = (percent: number): string => {
+export const progressBar = (percent: number): CardText => {
   const clamped = Math.max(0, Math.min(100, percent));
   const filled = Math.round(clamped / 10);
-  return `${'▓'.repeat(filled)}${'░'.repeat(10 - filled)} ${Math.round(clamped)}%`;
+  return literal(`${'▓'.repeat(filled)}${'░'.repeat(10 - filled)} ${Math.round(clamped)}%`);
 };
 
 /** "about 2 min left" / "under a minute left". */
-export const etaText = (ms: number): string => {
-  if (ms < 60_000) return 'under a minute left';
+export const etaText = (ms: number): CardText => {
+  if (ms < 60_000) return md`under a minute left`;
   const minutes = Math.round(ms / 60_000);
-  return `about ${minutes} min left`;
+  return md`about ${minutes} min left`;
 };
 
 const PENDING_THUMBNAILS = new Set(['idle', 'queued', 'generating']);
@@ -82,32 +82,32 @@ export const thumbnailsPending = (status: string | undefined): boolean =>
  * A finished video's headline: where the video is now, what its thumbnails are, and what to do
  * next, so that after each step (generated, rendering, rendered, scheduled, posted) the card says so.
  */
-function completedText(m: VideoCardModel): string {
-  return [whereItIs(m), thumbnailsLine(m.thumbnails), nextStep(m)].filter(Boolean).join(' ');
+function completedText(m: VideoCardModel): CardText {
+  return joinText([whereItIs(m), thumbnailsLine(m.thumbnails), nextStep(m)].filter(Boolean), ' ');
 }
 
 /** The furthest step the video has reached: posted, scheduled, rendered (or rendering), generated. */
-function whereItIs(m: VideoCardModel): string {
+function whereItIs(m: VideoCardModel): CardText {
   const posted = (m.posts ?? []).filter((p) => p.status === 'posted').map((p) => platformName(p.platform));
-  if (posted.length > 0) return `**Posted** to ${literal(unique(posted).join(', '))}.`;
+  if (posted.length > 0) return md`**Posted** to ${literal(unique(posted).join(', '))}.`;
   const pending = scheduledPlatforms(m);
   if (m.schedule && pending.length > 0) {
     const names = pending.map(platformName).join(', ');
-    return `**Scheduled** for ${literal(`${m.schedule.at} ${m.schedule.zone}`)} on ${literal(names)}.`;
+    return md`**Scheduled** for ${literal(`${m.schedule.at} ${m.schedule.zone}`)} on ${literal(names)}.`;
   }
   switch (m.render?.status) {
     case 'done':
-      return m.render.url ? '**Rendered.**' : generated(m);
+      return m.render.url ? md`**Rendered.**` : generated(m);
     case 'error':
-      return `${generated(m)} **The render failed.**`;
+      return md`${generated(m)} **The render failed.**`;
     case undefined:
       return generated(m);
     default:
-      return `${generated(m)} **Rendering the MP4…**`;
+      return md`${generated(m)} **Rendering the MP4…**`;
   }
 }
 
-const generated = (m: VideoCardModel): string => (m.kind === 'caption' ? 'Captioned.' : 'Generated.');
+const generated = (m: VideoCardModel): CardText => (m.kind === 'caption' ? md`Captioned.` : md`Generated.`);
 
 /** Platforms of the schedule that have not settled (posted or failed) yet. */
 const scheduledPlatforms = (m: VideoCardModel): string[] =>
@@ -115,39 +115,39 @@ const scheduledPlatforms = (m: VideoCardModel): string[] =>
 
 const unique = (values: string[]): string[] => [...new Set(values)];
 
-function thumbnailsLine(t: CardThumbnails | undefined): string {
-  if (!t || thumbnailsPending(t.status)) return 'Thumbnails are on the way…';
+function thumbnailsLine(t: CardThumbnails | undefined): CardText {
+  if (!t || thumbnailsPending(t.status)) return md`Thumbnails are on the way…`;
   if (t.status === 'failed' || t.variants.length === 0) {
-    return 'Thumbnails could not be made; the video is fine and keeps its default frame.';
+    return md`Thumbnails could not be made; the video is fine and keeps its default frame.`;
   }
   const partial =
     t.status === 'partial'
-      ? `Only ${t.variants.length} of 3 thumbnail options came out; they are still usable. `
-      : '';
+      ? md`Only ${t.variants.length} of 3 thumbnail options came out; they are still usable. `
+      : md``;
   const pick =
     t.selectedBy === 'user'
-      ? 'Your thumbnail pick is marked ✅.'
-      : 'The ⭐ AI pick is used unless you choose another with **Use this**.';
-  return `${partial}${pick}`;
+      ? md`Your thumbnail pick is marked ✅.`
+      : md`The ⭐ AI pick is used unless you choose another with **Use this**.`;
+  return md`${partial}${pick}`;
 }
 
 /** What to do next from where the video is; nothing once it is out. */
-function nextStep(m: VideoCardModel): string {
-  if ((m.posts ?? []).some((p) => p.status === 'posted')) return '';
-  if (m.schedule && scheduledPlatforms(m).length > 0) return 'It posts then; nothing else to do.';
+function nextStep(m: VideoCardModel): CardText {
+  if ((m.posts ?? []).some((p) => p.status === 'posted')) return md``;
+  if (m.schedule && scheduledPlatforms(m).length > 0) return md`It posts then; nothing else to do.`;
   switch (m.render?.status) {
     case undefined:
       return thumbnailsPending(m.thumbnails?.status)
-        ? 'Meanwhile you can render or schedule.'
-        : 'Then render or schedule.';
+        ? md`Meanwhile you can render or schedule.`
+        : md`Then render or schedule.`;
     case 'done':
       return m.render.url
-        ? 'Watch it here or download the MP4, then **Schedule** or **Publish now**.'
-        : 'Then render or schedule.';
+        ? md`Watch it here or download the MP4, then **Schedule** or **Publish now**.`
+        : md`Then render or schedule.`;
     case 'error':
-      return ''; // the Render field says how to try again
+      return md``; // the Render field says how to try again
     default:
-      return 'The MP4 shows here when it is done; meanwhile you can schedule.';
+      return md`The MP4 shows here when it is done; meanwhile you can schedule.`;
   }
 }
 
@@ -155,21 +155,25 @@ function nextStep(m: VideoCardModel): string {
 export function thumbnailSections(videoId: string, t: CardThumbnails): Section[] {
   return t.variants.map((v, i) => {
     const selected = v.id === t.selectedVariantId;
-    let badge = '';
+    let badge = md``;
     if (selected) {
       badge =
         t.selectedBy === 'user'
-          ? ` ✅ in use${t.pickedBy ? ` (picked by ${literal(t.pickedBy)})` : ' (your pick)'}`
-          : ' ⭐ AI pick, in use';
+          ? md` ✅ in use${t.pickedBy ? md` (picked by ${literal(t.pickedBy)})` : md` (your pick)`}`
+          : md` ⭐ AI pick, in use`;
     }
-    const facts = [v.grade && `grade ${literal(v.grade)}`, v.score !== undefined && `score ${v.score}`]
-      .filter(Boolean)
-      .join(' · ');
-    const lines = [`**Option ${i + 1}**${badge}`];
-    if (v.hookText) lines.push(`“${literal(v.hookText)}”`);
+    const facts = joinText(
+      [
+        v.grade ? md`grade ${literal(v.grade)}` : undefined,
+        v.score !== undefined ? md`score ${v.score}` : undefined,
+      ].filter((f) => f !== undefined),
+      ' · ',
+    );
+    const lines = [md`**Option ${i + 1}**${badge}`];
+    if (v.hookText) lines.push(md`“${literal(v.hookText)}”`);
     if (facts) lines.push(facts);
     const section: Section = {
-      text: lines.join('\n'),
+      text: joinText(lines, '\n'),
       image: {
         url: v.url,
         alt: v.hookText ? `Thumbnail option ${i + 1}: ${v.hookText}` : `Thumbnail option ${i + 1}`,
@@ -180,6 +184,13 @@ export function thumbnailSections(videoId: string, t: CardThumbnails): Section[]
   });
 }
 
+/** One line per value (API texts), each escaped after `mark`. */
+const escapedLines = (values: readonly string[], mark: CardText): CardText =>
+  joinText(
+    values.map((v) => md`${mark}${literal(v)}`),
+    '\n',
+  );
+
 export function renderVideoCard(m: VideoCardModel): Card {
   if (m.deletedBy !== undefined) return deletedCard(m, m.deletedBy);
   const phase = PHASES[m.phase](m);
@@ -187,7 +198,7 @@ export function renderVideoCard(m: VideoCardModel): Card {
   if (phase.progress) card.progress = phase.progress;
   const video = renderedVideo(m);
   if (video) card.video = video;
-  card.context = `${m.requestedBy ? `Requested by ${literal(m.requestedBy)} · ` : ''}id ${code(m.videoId)}`;
+  card.context = md`${m.requestedBy ? md`Requested by ${literal(m.requestedBy)} · ` : md``}id ${code(m.videoId)}`;
   const fields = [...costFields(m), ...renderFields(m), ...scheduleFields(m), ...postFields(m)];
   const controls = m.phase === 'completed' ? completedControls(m) : [];
   if (fields.length > 0) card.fields = fields;
@@ -201,15 +212,15 @@ function deletedCard(m: VideoCardModel, deletedBy: string): Card {
   return {
     title: literal(m.name),
     tone: 'neutral',
-    text: `🗑️ Deleted by ${literal(deletedBy)}. The video and its generated assets are gone (no refund).`,
-    context: `id ${code(m.videoId)}`,
+    text: md`🗑️ Deleted by ${literal(deletedBy)}. The video and its generated assets are gone (no refund).`,
+    context: md`id ${code(m.videoId)}`,
   };
 }
 
 /** What a phase puts on the card: its tone and headline, and the progress or thumbnails it shows. */
 interface PhasePart {
   tone: Tone;
-  text: string;
+  text: CardText;
   progress?: Progress;
   sections?: Section[];
 }
@@ -228,46 +239,50 @@ function generatingPhase(m: VideoCardModel): PhasePart {
   const percent = m.percent ?? 0;
   const label =
     m.etaMs !== undefined && percent > 0
-      ? `${progressBar(percent)} · ${etaText(m.etaMs)}`
+      ? md`${progressBar(percent)} · ${etaText(m.etaMs)}`
       : progressBar(percent);
   return {
     tone: 'progress',
     text:
       m.kind === 'caption'
-        ? 'Transcribing and captioning your media…'
-        : 'Generating voiceover, visuals and captions…',
+        ? md`Transcribing and captioning your media…`
+        : md`Generating voiceover, visuals and captions…`,
     progress: { percent, label },
   };
 }
 
 function failedPhase(m: VideoCardModel): PhasePart {
-  const reasons = (m.errorMessages ?? []).map((e) => `• ${literal(e)}`).join('\n') || '• No reason given.';
+  const errors = (m.errorMessages ?? []).map((e) => md`• ${literal(e)}`);
+  const reasons = errors.length > 0 ? joinText(errors, '\n') : md`• No reason given.`;
   return {
     tone: 'danger',
     text:
       m.kind === 'caption'
-        ? `**Captioning failed.**\n${reasons}\nCheck that the media URL is public and has speech, then run ${command('caption')} again.`
-        : `**Generation failed.**\n${reasons}\nCredits are not refunded automatically. Adjust the script or voice and run ${command('create')} again.`,
+        ? md`**Captioning failed.**\n${reasons}\nCheck that the media URL is public and has speech, then run ${command('caption')} again.`
+        : md`**Generation failed.**\n${reasons}\nCredits are not refunded automatically. Adjust the script or voice and run ${command('create')} again.`,
   };
 }
 
 /** The headline with what else the card says: the service's warnings, the approval, trouble, a notice. */
-function withNotes(text: string, m: VideoCardModel): string {
+function withNotes(text: CardText, m: VideoCardModel): CardText {
   let out = text;
   if (m.warnings?.length && m.phase !== 'failed') {
-    out = `${out}\n${m.warnings.map((w) => `⚠️ ${literal(w)}`).join('\n')}`;
+    out = md`${out}\n${joinText(
+      m.warnings.map((w) => md`⚠️ ${literal(w)}`),
+      '\n',
+    )}`;
   }
-  if (m.approval) out = `${out}\n${approvalLine(m.approval)}`;
-  if (m.trouble) out = `${out}\n_${literal(m.trouble)}_`;
-  if (m.notice) out = `${out}\n_${m.notice}_`;
+  if (m.approval) out = md`${out}\n${approvalLine(m.approval)}`;
+  if (m.trouble) out = md`${out}\n_${literal(m.trouble)}_`;
+  if (m.notice) out = md`${out}\n_${m.notice}_`;
   return out;
 }
 
 function costFields(m: VideoCardModel): Field[] {
   const fields: Field[] = [];
   // The card is built from its stored state, away from the catalogs: the model humanised (labels.ts).
-  if (m.model) fields.push({ label: 'Model', value: literal(humanise(m.model)), short: true });
-  if (m.credits !== undefined) fields.push({ label: 'Credits', value: String(m.credits), short: true });
+  if (m.model) fields.push({ label: md`Model`, value: literal(humanise(m.model)), short: true });
+  if (m.credits !== undefined) fields.push({ label: md`Credits`, value: md`${m.credits}`, short: true });
   return fields;
 }
 
@@ -283,9 +298,12 @@ function renderFields(m: VideoCardModel): Field[] {
   const r = m.render;
   if (!r || (r.status === 'done' && r.url)) return [];
   if (r.status === 'error')
-    return [{ label: 'Render', value: 'Failed. Press **Render again**; rendering is free.' }];
+    return [{ label: md`Render`, value: md`Failed. Press **Render again**; rendering is free.` }];
   return [
-    { label: 'Render', value: `${progressBar(r.progress * 100)}${r.codec ? ` (${literal(r.codec)})` : ''}` },
+    {
+      label: md`Render`,
+      value: md`${progressBar(r.progress * 100)}${r.codec ? md` (${literal(r.codec)})` : md``}`,
+    },
   ];
 }
 
@@ -295,12 +313,12 @@ function scheduleFields(m: VideoCardModel): Field[] {
   const list = m.schedule.platforms
     .map((p) => `${platformName(p)}${statuses[p] ? ` (${statuses[p]})` : ''}`)
     .join(', ');
-  return [{ label: 'Scheduled', value: literal(`${m.schedule.at} ${m.schedule.zone} → ${list}`) }];
+  return [{ label: md`Scheduled`, value: literal(`${m.schedule.at} ${m.schedule.zone} → ${list}`) }];
 }
 
 function postFields(m: VideoCardModel): Field[] {
   return (m.posts ?? []).map((p) => ({
-    label: `Posted: ${literal(p.platform)}`,
+    label: md`Posted: ${literal(p.platform)}`,
     value: p.url ? link('View post', p.url) : literal(p.status),
     short: true,
   }));

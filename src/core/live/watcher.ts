@@ -4,6 +4,7 @@
  * transaction with the watch update, so the state change and its notifications commit together.
  */
 import type { Logger, Store, Watch, WatchKind } from '../ports/index.js';
+import { type CardText, md } from '../text/text.js';
 import { type VideoApi, VideoApiError } from '../video-api/video-api.js';
 
 export interface WatchContext {
@@ -93,16 +94,19 @@ export type StopReason = 'expired' | 'no-key' | 'revoked' | 'not-found' | 'forbi
  * Why the poller gave up, as a clause about the key that watched: "the key that watched this was unlinked".
  * `did` says what the key did (`watched this`, `followed this series here`).
  */
-export function keyTrouble(reason: Exclude<StopReason, 'expired'>, did = 'watched this'): string {
+export function keyTrouble(
+  reason: Exclude<StopReason, 'expired'>,
+  did: CardText = md`watched this`,
+): CardText {
   switch (reason) {
     case 'no-key':
-      return `the key that ${did} was unlinked`;
+      return md`the key that ${did} was unlinked`;
     case 'revoked':
-      return `the key that ${did} no longer works (revoked or expired)`;
+      return md`the key that ${did} no longer works (revoked or expired)`;
     case 'forbidden':
-      return `the key that ${did} lacks the scope to read it`;
+      return md`the key that ${did} lacks the scope to read it`;
     case 'not-found':
-      return `the key that ${did} can no longer see it (deleted, or another team's)`;
+      return md`the key that ${did} can no longer see it (deleted, or another team's)`;
   }
 }
 

@@ -6,6 +6,7 @@ import type { ApprovedRunners } from '../approvals/runner-port.js';
 import type { CommandContext } from '../dispatch/context.js';
 import type { EffectRunners } from '../effects/reconcile.js';
 import type { Response } from '../text/cards.js';
+import type { CardText } from '../text/text.js';
 import type { OptionKind as CatalogKind, Platform } from '../video-api/video-api.js';
 
 /**
@@ -90,8 +91,8 @@ export interface CommandSpec<Opts extends readonly OptionSpec[] = readonly Optio
   readonly summary: string;
   readonly options: Opts;
   readonly examples: readonly string[];
-  /** Longer help shown by `help <command>`. */
-  readonly details?: string;
+  /** Longer help shown by `help <command>`: card markdown. */
+  readonly details?: CardText;
   /** Opens this form instead of a usage error when a required argument is missing. */
   readonly form?: (ctx: CommandContext, partial: RawArgs) => Promise<Response> | Response;
   /**

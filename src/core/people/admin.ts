@@ -11,6 +11,7 @@
 import { holds, named } from '../approvals/holders.js';
 import { policyWorkspace, workspacePolicy } from '../approvals/workspace-policy.js';
 import { type CommandContext, isAllowedOrg, userError } from '../dispatch/context.js';
+import { md } from '../text/text.js';
 import { formatMentions, isAmong } from './mentions.js';
 
 /** The workspace's `admin` role holders by name (its policy, not a channel's; none while it is `everyone`). */
@@ -49,7 +50,7 @@ export async function requireAdmin(ctx: CommandContext, what: string): Promise<v
   if (await isWorkspaceAdmin(ctx)) return;
   const admins = (await ctx.settings()).roles.admin;
   if (holds(admins, ctx.req.user, ctx.req.memberOf)) return;
-  throw userError('not-allowed', { who: formatMentions(named(admins), 'the workspace’s admins'), what });
+  throw userError('not-allowed', { who: formatMentions(named(admins), md`the workspace’s admins`), what });
 }
 
 /** A member of an organisation nobody allowed changes no configuration here. */

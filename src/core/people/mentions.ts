@@ -8,7 +8,7 @@
 import { type Mentioned, userError } from '../dispatch/context.js';
 import { err, ok, type Result } from '../dispatch/result.js';
 import type { UserAddress } from '../ports/index.js';
-import { code, mention, parseMention } from '../text/text.js';
+import { type CardText, code, joinText, md, mention, parseMention } from '../text/text.js';
 
 /**
  * Reads a list of mentions (spaces or commas between them) out of `text`, with `mentioned` found in it by the
@@ -41,13 +41,13 @@ export function parseMentions(
  * How a stored reference reads in a card: a mention token (text.ts) that each adapter renders natively.
  * The core never writes platform syntax itself, so adapters can tell its mentions from user text.
  */
-export function formatMention(ref: string): string {
+export function formatMention(ref: string): CardText {
   return parseMention(ref) ? mention(ref) : code(ref);
 }
 
 /** The mentions; `empty` (nobody) for an empty list. Role rules, where everyone is a value: `formatHolders`. */
-export const formatMentions = (refs: readonly string[], empty = 'nobody'): string =>
-  refs.length === 0 ? empty : refs.map(formatMention).join(', ');
+export const formatMentions = (refs: readonly string[], empty: CardText = md`nobody`): CardText =>
+  refs.length === 0 ? empty : joinText(refs.map(formatMention), ', ');
 
 /** Whether the caller is one of `refs`, directly or through a group/role it holds. */
 export const isAmong = (

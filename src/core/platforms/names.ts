@@ -9,4 +9,7 @@ export const PLATFORM_NAMES: Record<string, string> = {
   threads: 'Threads',
 };
 
-export const platformName = (p: string): string => PLATFORM_NAMES[p] ?? p;
+import { type CardText, literal } from '../text/text.js';
+
+/** A platform value as its name, as card text (an unknown value shown as given, escaped). */
+export const platformName = (p: string): CardText => literal(PLATFORM_NAMES[p] ?? p);

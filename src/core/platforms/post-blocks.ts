@@ -5,7 +5,7 @@
  */
 import type { FormInput, SelectOption } from '../text/cards.js';
 import { say } from '../text/messages.js';
-import { literal } from '../text/text.js';
+import { type CardText, joinText, literal, md } from '../text/text.js';
 import {
   type Platform,
   type PostBlocks,
@@ -58,13 +58,15 @@ export const BLOCKS: Record<Platform, BlockSpec> = {
 };
 
 /** Every platform's limits in words, from BLOCKS: "YouTube title 100 and description 5,000, TikTok caption 2,200, …". */
-export const limitsInWords = (): string =>
-  Object.values(BLOCKS)
-    .map(
-      (spec) =>
-        `${spec.name} ${[spec.main, ...spec.extra].map((f) => `${f.label.toLowerCase()} ${f.max.toLocaleString('en-US')}`).join(' and ')}`,
-    )
-    .join(', ');
+export const limitsInWords = (): CardText =>
+  literal(
+    Object.values(BLOCKS)
+      .map(
+        (spec) =>
+          `${spec.name} ${[spec.main, ...spec.extra].map((f) => `${f.label.toLowerCase()} ${f.max.toLocaleString('en-US')}`).join(' and ')}`,
+      )
+      .join(', '),
+  );
 
 /** Display names live in one table (names.ts); re-exported for the callers of the post blocks. */
 export { platformName } from './names.js';
@@ -121,9 +123,9 @@ export function blockInputs(platform: Platform, posts: PostMetadata, videoName: 
 }
 
 /** Checks a form's values: inline errors by input id, empty when the block can be sent. */
-export function checkBlock(platform: Platform, values: Record<string, string>): Record<string, string> {
+export function checkBlock(platform: Platform, values: Record<string, string>): Record<string, CardText> {
   const spec = BLOCKS[platform];
-  const errors: Record<string, string> = {};
+  const errors: Record<string, CardText> = {};
   for (const f of [spec.main, ...spec.extra]) {
     const value = (values[f.key] ?? '').trim();
     if (f.required && value === '')
@@ -179,15 +181,17 @@ export function withMainText<P extends Platform>(
 }
 
 /** A one-line preview of a block for confirmation cards (card markdown: the stored texts are escaped). */
-export function blockSummary(platform: Platform, posts: PostMetadata): string {
+export function blockSummary(platform: Platform, posts: PostMetadata): CardText {
   const spec = BLOCKS[platform];
   const lines = [spec.main, ...spec.extra]
     .map((f) => {
       const v = stored(posts, platform, f.key);
-      return v ? `**${f.label}:** ${literal(v.length > 300 ? `${v.slice(0, 299)}…` : v)}` : undefined;
+      return v
+        ? md`**${literal(f.label)}:** ${literal(v.length > 300 ? `${v.slice(0, 299)}…` : v)}`
+        : undefined;
     })
-    .filter((l): l is string => l !== undefined);
+    .filter((l): l is CardText => l !== undefined);
   const privacy = stored(posts, platform, 'privacyStatus');
-  if (spec.privacy && privacy) lines.push(`**Visibility:** ${literal(privacy)}`);
-  return lines.join('\n');
+  if (spec.privacy && privacy) lines.push(md`**Visibility:** ${literal(privacy)}`);
+  return joinText(lines, '\n');
 }

@@ -7,7 +7,7 @@ import { unpostableNotice } from '../live/live-card.js';
 import { showVideo, updateVideoCard } from '../live/projections.js';
 import type { VideoCardModel, VideoCardPatch } from '../live/video-card.js';
 import type { ConversationAddress, Store, UserAddress } from '../ports/index.js';
-import { command } from '../text/text.js';
+import { command, md } from '../text/text.js';
 import type { Video } from '../video-api/video-api.js';
 
 export async function syncVideoCard(
@@ -25,7 +25,7 @@ export async function syncVideoCard(
 ): Promise<string> {
   const v = input.video;
   const onUnpostable = input.requester
-    ? { onUnpostable: unpostableNotice(input.requester, `run ${command('status', [v.id])}`) }
+    ? { onUnpostable: unpostableNotice(input.requester, md`run ${command('status', [v.id])}`) }
     : {};
   // The change reaches every conversation showing the video; the card comes to life here too.
   const updated = await updateVideoCard(store, v.id, { patch: input.patch, dedupeKey: input.dedupeKey });

@@ -6,7 +6,7 @@
 import { BLOCKS, blockInputs, platformName } from '../platforms/post-blocks.js';
 import type { Form } from '../text/cards.js';
 import { withUploadedText, withUploads } from '../text/long-text.js';
-import { literal } from '../text/text.js';
+import { joinText, literal, md } from '../text/text.js';
 import type { Platform, Video } from '../video-api/video-api.js';
 import {
   decodePlatforms,
@@ -37,10 +37,8 @@ export function metaForm(
   };
   if (schedule) {
     const later = schedule.missing.filter((p) => p !== platform).map(platformName);
-    form.intro =
-      `To schedule **${literal(video.name)}**, ${platformName(platform)} needs its post details first` +
-      (later.length > 0 ? ` (then ${later.join(', ')}).` : '.');
-  } else form.intro = `Post details for **${literal(video.name)}** on ${platformName(platform)}.`;
+    form.intro = md`To schedule **${literal(video.name)}**, ${platformName(platform)} needs its post details first${later.length > 0 ? md` (then ${joinText(later, ', ')}).` : md`.`}`;
+  } else form.intro = md`Post details for **${literal(video.name)}** on ${platformName(platform)}.`;
   return form;
 }
 

@@ -16,7 +16,7 @@ import { updateVideoCard } from '../live/projections.js';
 import { stopScheduleWatch } from '../live/schedule-watcher.js';
 import { platformName } from '../platforms/names.js';
 import type { Card, Field } from '../text/cards.js';
-import { command, literal } from '../text/text.js';
+import { command, literal, md } from '../text/text.js';
 import { formatBoth, formatShortDateTime, formatTime } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
 import { type Platform, type Video, VideoApiError } from '../video-api/video-api.js';
@@ -61,12 +61,9 @@ export function alreadyScheduledCard(
   const value = encodeSchedule(pending);
   const one = clashes.length === 1;
   return {
-    title: 'Already scheduled',
+    title: md`Already scheduled`,
     tone: 'warning',
-    text:
-      `**${literal(video.name)}** is already scheduled on ${literal(describePosts(clashes, zone))}.\n` +
-      `**Move** cancels ${one ? 'that post' : 'those posts'} and schedules ${literal(pending.platforms.map(platformName).join(', '))} at ${literal(formatBoth(pending.at, zone))} (other platforms keep their times). ` +
-      '**Keep both** adds the new post beside it. Scheduling is checked for approval as usual.',
+    text: md`**${literal(video.name)}** is already scheduled on ${literal(describePosts(clashes, zone))}.\n**Move** cancels ${one ? md`that post` : md`those posts`} and schedules ${literal(pending.platforms.map(platformName).join(', '))} at ${literal(formatBoth(pending.at, zone))} (other platforms keep their times). **Keep both** adds the new post beside it. Scheduling is checked for approval as usual.`,
     controls: [
       { kind: 'button', action: SCHEDULE_CHOICE.move, value, label: `Move it to ${to}`, style: 'primary' },
       { kind: 'button', action: SCHEDULE_CHOICE.keep, value, label: 'Keep both' },
@@ -92,10 +89,10 @@ export function alreadyThereCard(
   s: { platforms: readonly Platform[]; at: number; zone: string },
 ): Card {
   return {
-    title: 'Scheduled',
+    title: md`Scheduled`,
     tone: 'info',
-    text: `**${literal(video.name)}** is already scheduled on ${literal(s.platforms.map(platformName).join(', '))} at **${literal(formatBoth(s.at, s.zone))}**: nothing new was sent, so it posts once.`,
-    context: `The video card here lists every scheduled time. Cancel with ${command('unschedule', [video.name])}.`,
+    text: md`**${literal(video.name)}** is already scheduled on ${literal(s.platforms.map(platformName).join(', '))} at **${literal(formatBoth(s.at, s.zone))}**: nothing new was sent, so it posts once.`,
+    context: md`The video card here lists every scheduled time. Cancel with ${command('unschedule', [video.name])}.`,
   };
 }
 
@@ -103,7 +100,7 @@ export function alreadyThereCard(
 export async function moveFields(ctx: CommandContext, s: ScheduleSend): Promise<Field[]> {
   const moving = (await readPendingPosts(ctx, s.video.id)).filter((p) => s.platforms.includes(p.platform));
   if (moving.length === 0) return [];
-  return [{ label: 'Moves', value: literal(describePosts(moving, await ctx.timeZone())) }];
+  return [{ label: md`Moves`, value: literal(describePosts(moving, await ctx.timeZone())) }];
 }
 
 /**
@@ -208,12 +205,12 @@ function movedCard(
 ): Card {
   const { moving, staying, to, zone } = m;
   const where = to.platforms.map(platformName).join(', ');
-  const from = moving.length > 0 ? ` (was ${literal(describePosts(moving, zone))})` : '';
-  const kept = staying.length > 0 ? `\nUnchanged: ${literal(describePosts(staying, zone))}.` : '';
+  const from = moving.length > 0 ? md` (was ${literal(describePosts(moving, zone))})` : md``;
+  const kept = staying.length > 0 ? md`\nUnchanged: ${literal(describePosts(staying, zone))}.` : md``;
   return {
-    title: m.already ? 'Already moved' : 'Moved',
+    title: m.already ? md`Already moved` : md`Moved`,
     tone: 'success',
-    text: `**${literal(video.name)}** will post to ${literal(where)} on **${literal(formatBoth(to.at, zone))}**${from}.${kept}`,
-    context: `The video card here lists every scheduled time. Cancel with ${command('unschedule', [video.name])}.`,
+    text: md`**${literal(video.name)}** will post to ${literal(where)} on **${literal(formatBoth(to.at, zone))}**${from}.${kept}`,
+    context: md`The video card here lists every scheduled time. Cancel with ${command('unschedule', [video.name])}.`,
   };
 }

@@ -11,7 +11,7 @@ import type { ApprovalRequest } from '../approvals/request.js';
 import { malformed, str } from '../approvals/runner-port.js';
 import { platformName } from '../platforms/post-blocks.js';
 import type { Approval } from '../ports/index.js';
-import { literal } from '../text/text.js';
+import { type CardText, joinText, literal, md } from '../text/text.js';
 import {
   PLATFORMS,
   type Platform,
@@ -41,7 +41,7 @@ const isPrivacy = (v: unknown): v is Privacy => (PRIVACY as readonly unknown[]).
 export const storedVideoId = (args: Args): string => str(args.videoId) ?? malformed();
 
 /** `YouTube (Brand channel)`, as card markdown (the account label is escaped). */
-export const whereOf = (s: Pick<PublishSend, 'platform' | 'account'>): string =>
+export const whereOf = (s: Pick<PublishSend, 'platform' | 'account'>): CardText =>
   literal(
     `${platformName(s.platform)}${s.account && s.account.label !== s.account.authId ? ` (${s.account.label})` : ''}`,
   );
@@ -100,7 +100,7 @@ function publishRequest(video: Video, stored: StoredPublication): ApprovalReques
     command: 'publish',
     args: publishArgs(send),
     idempotencyKey: send.idempotencyKey,
-    summary: `Publish “${literal(video.name)}” to ${whereOf(send)} now`,
+    summary: md`Publish “${literal(video.name)}” to ${whereOf(send)} now`,
     fields: preview.fields,
     sections: preview.sections,
     ...(preview.image ? { image: preview.image } : {}),
@@ -157,8 +157,8 @@ function scheduleRequest(video: Video, stored: StoredPublication): ApprovalReque
     args: scheduleArgs(send),
     idempotencyKey: send.idempotencyKey,
     summary: send.move
-      ? `Move “${literal(video.name)}” on ${body.platforms.map(platformName).join(', ')} to a new time`
-      : `Schedule “${literal(video.name)}” on ${body.platforms.map(platformName).join(', ')}`,
+      ? md`Move “${literal(video.name)}” on ${joinText(body.platforms.map(platformName), ', ')} to a new time`
+      : md`Schedule “${literal(video.name)}” on ${joinText(body.platforms.map(platformName), ', ')}`,
     fields: preview.fields,
     sections: preview.sections,
     ...(preview.image ? { image: preview.image } : {}),

@@ -13,7 +13,7 @@ import { videoState } from '../live/projections.js';
 import type { VideoCardModel } from '../live/video-card.js';
 import { BLOCKS, platformName } from '../platforms/post-blocks.js';
 import { type Card, message, type Response } from '../text/cards.js';
-import { code, command, link, literal } from '../text/text.js';
+import { code, command, link, literal, md } from '../text/text.js';
 import type { Account, Platform, Privacy, Video } from '../video-api/video-api.js';
 import { chooseAccount } from './accounts.js';
 import { encodePlatforms } from './action-state.js';
@@ -92,17 +92,15 @@ export function notPublishable(video: Video): Response | undefined {
   if (video.status === 'failed') throw userError('publish-video-failed', { name: video.name });
   if (video.status !== 'completed') {
     return message({
-      title: 'Not ready yet',
+      title: md`Not ready yet`,
       tone: 'warning',
-      text: `**${literal(video.name)}** is still generating. Once it is done, render it, then publish. Follow it with ${command('status', [video.name])}.`,
+      text: md`**${literal(video.name)}** is still generating. Once it is done, render it, then publish. Follow it with ${command('status', [video.name])}.`,
     });
   }
   return message({
-    title: 'Render it first',
+    title: md`Render it first`,
     tone: 'warning',
-    text:
-      `**${literal(video.name)}** has not been rendered yet, and publishing now needs the MP4. Rendering is free and ` +
-      'usually takes under two minutes; its card gets the link when done. Scheduling does not wait: the service renders before posting.',
+    text: md`**${literal(video.name)}** has not been rendered yet, and publishing now needs the MP4. Rendering is free and usually takes under two minutes; its card gets the link when done. Scheduling does not wait: the service renders before posting.`,
     controls: [
       { kind: 'button', action: 'video.render', value: video.id, label: 'Render', style: 'primary' },
       { kind: 'button', action: 'video.schedule', value: video.id, label: 'Schedule instead' },
@@ -112,9 +110,9 @@ export function notPublishable(video: Video): Response | undefined {
 
 function pickAccountCard(video: Video, r: PublishRequest, accounts: Account[]): Card {
   return {
-    title: `Which ${literal(platformName(r.platform))} account?`,
+    title: md`Which ${platformName(r.platform)} account?`,
     tone: 'info',
-    text: `Your team has ${accounts.length} ${literal(platformName(r.platform))} accounts and none is the default. Pick where **${literal(video.name)}** goes.`,
+    text: md`Your team has ${accounts.length} ${platformName(r.platform)} accounts and none is the default. Pick where **${literal(video.name)}** goes.`,
     controls: [
       {
         kind: 'select',
@@ -125,7 +123,7 @@ function pickAccountCard(video: Video, r: PublishRequest, accounts: Account[]): 
           .map((a) => ({ label: a.label, value: encodeAccountChoice(r, a.authId) })),
       },
     ],
-    context: `Next time: ${command('publish', [video.name, r.platform], { account: accounts[0]?.label ?? '' })}`,
+    context: md`Next time: ${command('publish', [video.name, r.platform], { account: accounts[0]?.label ?? '' })}`,
   };
 }
 
@@ -206,17 +204,17 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
   });
   const where = whereOf(s);
   const by = s.approval
-    ? `Asked by ${literal(s.approval.requesterName)}, approved by ${literal(ctx.req.userName ?? 'an approver')} · `
+    ? md`Asked by ${literal(s.approval.requesterName)}, approved by ${literal(ctx.req.userName ?? 'an approver')} · `
     : ctx.req.userName
-      ? `Published by ${literal(ctx.req.userName)} · `
-      : '';
+      ? md`Published by ${literal(ctx.req.userName)} · `
+      : md``;
   const card: Card = {
-    title: `Published to ${literal(platformName(s.platform))}`,
+    title: md`Published to ${platformName(s.platform)}`,
     tone: 'success',
     text: published.postUrl
-      ? `**${literal(video.name)}** is live on ${where}: ${link('View post', published.postUrl)}`
-      : `**${literal(video.name)}** was sent to ${where}.`,
-    context: `${by}id ${code(video.id)}`,
+      ? md`**${literal(video.name)}** is live on ${where}: ${link('View post', published.postUrl)}`
+      : md`**${literal(video.name)}** was sent to ${where}.`,
+    context: md`${by}id ${code(video.id)}`,
   };
   if (published.postUrl) card.controls = [{ kind: 'link', label: 'View post', url: published.postUrl }];
   return card;

@@ -16,7 +16,7 @@ import { platformName } from '../platforms/post-blocks.js';
 import { workspaceOf } from '../ports/address.js';
 import { type Card, message, type Response } from '../text/cards.js';
 import { readOrNotFound } from '../text/not-found.js';
-import { command, literal } from '../text/text.js';
+import { command, joinText, literal, md } from '../text/text.js';
 import { formatBoth } from '../time/format.js';
 import { schedulable } from '../time/parse.js';
 import type { Platform, Video } from '../video-api/video-api.js';
@@ -202,17 +202,17 @@ function scheduledCard(
   video: Video,
   { platforms, at, zone }: { platforms: readonly Platform[]; at: number; zone: string },
 ): Card {
-  const where = platforms.map(platformName).join(', ');
+  const where = joinText(platforms.map(platformName), ', ');
   const card: Card = {
-    title: 'Scheduled',
+    title: md`Scheduled`,
     tone: 'success',
-    text: `**${literal(video.name)}** will post to ${where} on **${formatBoth(at, zone)}**.`,
-    context:
-      `The video card here shows each platform's status and I reply in its thread when it posts. ` +
-      `Cancel with ${command('unschedule', [video.name])}.`,
+    text: md`**${literal(video.name)}** will post to ${where} on **${formatBoth(at, zone)}**.`,
+    context: md`The video card here shows each platform's status and I reply in its thread when it posts. Cancel with ${command('unschedule', [video.name])}.`,
   };
   if (!video.renderedVideoUrl) {
-    card.fields = [{ label: 'Render', value: 'Not rendered yet: the service renders it before posting.' }];
+    card.fields = [
+      { label: md`Render`, value: md`Not rendered yet: the service renders it before posting.` },
+    ];
   }
   return card;
 }

@@ -12,7 +12,7 @@ import type { CommandContext } from '../dispatch/context.js';
 import { platformName } from '../platforms/names.js';
 import type { Field } from '../text/cards.js';
 import { catalogLabel, humanise } from '../text/labels.js';
-import { literal } from '../text/text.js';
+import { type CardText, literal, md } from '../text/text.js';
 import { formatDay } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
 import { type Account, type SeriesPatch, VideoApiError } from '../video-api/video-api.js';
@@ -67,28 +67,28 @@ export async function publicationFields(ctx: CommandContext, config: Publication
     ...(config.timezone ? { timezone: config.timezone } : {}),
   });
   return [
-    { label: 'Schedule', value: literal(schedule) },
-    { label: 'Posts to', value: literal(await whereItPosts(ctx, config)) },
+    { label: md`Schedule`, value: literal(schedule) },
+    { label: md`Posts to`, value: literal(await whereItPosts(ctx, config)) },
     ...(config.youtubePrivacyStatus
-      ? [{ label: 'YouTube privacy', value: literal(humanise(config.youtubePrivacyStatus)), short: true }]
+      ? [{ label: md`YouTube privacy`, value: literal(humanise(config.youtubePrivacyStatus)), short: true }]
       : []),
-    { label: 'Model', value: literal(modelName), short: true },
+    { label: md`Model`, value: literal(modelName), short: true },
     {
-      label: 'Each episode',
-      value: cost === undefined ? `the ${literal(modelName)} price` : `${cost} credits`,
+      label: md`Each episode`,
+      value: cost === undefined ? md`the ${literal(modelName)} price` : md`${cost} credits`,
       short: true,
     },
     {
-      label: 'Each month',
+      label: md`Each month`,
       value:
         cost === undefined
-          ? `about ${perMonth} episodes`
-          : `about ${perMonth} episodes · ${perMonth * cost} credits`,
+          ? md`about ${perMonth} episodes`
+          : md`about ${perMonth} episodes · ${perMonth * cost} credits`,
       short: true,
     },
     ...(cost === undefined || cost === 0 || credits === undefined
       ? []
-      : [{ label: 'At this pace', value: lastingText(ctx, { config, cost, credits }) }]),
+      : [{ label: md`At this pace`, value: lastingText(ctx, { config, cost, credits }) }]),
   ];
 }
 
@@ -96,12 +96,12 @@ export async function publicationFields(ctx: CommandContext, config: Publication
 function lastingText(
   ctx: CommandContext,
   { config, cost, credits }: { config: PublicationConfig; cost: number; credits: number },
-): string {
+): CardText {
   const episodes = Math.floor(credits / cost);
-  if (episodes === 0) return `${credits} credits are not enough for one episode`;
+  if (episodes === 0) return md`${credits} credits are not enough for one episode`;
   const at = ctx.now() + ((episodes * 7) / episodesPerWeek(config.postingDays)) * DAY_MS;
   const day = formatDay(dayKey(at, config.timezone ?? 'UTC'));
-  return `${credits} credits run out around ${day}`;
+  return md`${credits} credits run out around ${day}`;
 }
 
 /** "YouTube · Demo Channel", "TikTok · @demo.reels (its default account)", or the service's default platform. */

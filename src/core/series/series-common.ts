@@ -141,7 +141,7 @@ export async function configFields(ctx: CommandContext, s: Series, full: boolean
     .filter((r): r is [string, string, boolean] => typeof r[1] === 'string' && r[1] !== '')
     .map(([label, text, short]) => {
       const value = literal(text);
-      return short ? { label, value, short } : { label, value };
+      return short ? { label: literal(label), value, short } : { label: literal(label), value };
     });
 }
 

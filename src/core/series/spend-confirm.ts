@@ -6,12 +6,12 @@
 
 import type { CommandContext } from '../dispatch/context.js';
 import type { Card, Field } from '../text/cards.js';
-import { literal } from '../text/text.js';
+import { type CardText, literal, md } from '../text/text.js';
 
 export interface SpendCardOptions {
-  title: string;
+  title: CardText;
   /** What happens, in words: the command's own sentence (prices already in it). */
-  text: string;
+  text: CardText;
   /** Credits charged at once by Confirm: 0 when nothing is, undefined when the price cannot be read. */
   chargedNow: number | undefined;
   /** Credits per episode, shown as its own field (left out when it is the charge itself, as for generate). */
@@ -27,9 +27,9 @@ export interface SpendCardOptions {
   confirm: { action: string; value: string; label: string };
   cancel: { action: string; value: string };
   /** When the balance does not cover the charge: the advice, and whether Confirm is withheld. */
-  short?: { advice: string; withholdConfirm: boolean };
+  short?: { advice: CardText; withholdConfirm: boolean };
   /** The card's own context (ids), after the approval note when there is one. */
-  context: string;
+  context: CardText;
 }
 
 /** Whether a balance is known to be below a charge. */
@@ -37,8 +37,8 @@ export const isShort = (chargedNow: number | undefined, credits: number | undefi
   chargedNow !== undefined && chargedNow > 0 && credits !== undefined && credits < chargedNow;
 
 /** `**50 credits** (Motion Lite)`, or the model's price in words when it cannot be read; `model` is its label. */
-export const priceText = (cost: number | undefined, model: string): string =>
-  cost === undefined ? `the ${literal(model)} price` : `**${cost} credits** (${literal(model)})`;
+export const priceText = (cost: number | undefined, model: string): CardText =>
+  cost === undefined ? md`the ${literal(model)} price` : md`**${cost} credits** (${literal(model)})`;
 
 export async function spendCard(ctx: CommandContext, o: SpendCardOptions): Promise<Card> {
   const short = isShort(o.chargedNow, o.credits);
@@ -46,13 +46,13 @@ export async function spendCard(ctx: CommandContext, o: SpendCardOptions): Promi
   const fields: Field[] = [
     ...(charged === undefined || charged === 0
       ? []
-      : [{ label: 'Cost', value: String(charged), short: true }]),
+      : [{ label: md`Cost`, value: md`${charged}`, short: true }]),
     ...(o.perEpisode === undefined
       ? []
-      : [{ label: 'Each episode', value: `${o.perEpisode} credits`, short: true }]),
-    ...(o.credits === undefined ? [] : [{ label: 'Balance', value: String(o.credits), short: true }]),
+      : [{ label: md`Each episode`, value: md`${o.perEpisode} credits`, short: true }]),
+    ...(o.credits === undefined ? [] : [{ label: md`Balance`, value: md`${o.credits}`, short: true }]),
     ...(charged !== undefined && charged > 0 && o.credits !== undefined && !short
-      ? [{ label: 'After', value: String(o.credits - charged), short: true }]
+      ? [{ label: md`After`, value: md`${o.credits - charged}`, short: true }]
       : []),
     ...(o.publication ?? []),
   ];
@@ -62,10 +62,7 @@ export async function spendCard(ctx: CommandContext, o: SpendCardOptions): Promi
   return {
     title: o.title,
     tone: short ? 'warning' : 'info',
-    text:
-      o.text +
-      (o.credits === undefined ? '' : ` Your team has **${o.credits}** credits.`) +
-      (short && o.short ? `\n${o.short.advice}` : ''),
+    text: md`${o.text}${o.credits === undefined ? md`` : md` Your team has **${o.credits}** credits.`}${short && o.short ? md`\n${o.short.advice}` : md``}`,
     fields,
     controls: [
       ...(withhold
@@ -81,20 +78,20 @@ export async function spendCard(ctx: CommandContext, o: SpendCardOptions): Promi
           ]),
       { kind: 'button', action: o.cancel.action, value: o.cancel.value, label: 'Cancel' },
     ],
-    context: o.approval ? `${await approvalNote(ctx, o.approvalFor)} · ${o.context}` : o.context,
+    context: o.approval ? md`${await approvalNote(ctx, o.approvalFor)} · ${o.context}` : o.context,
   };
 }
 
 /** Why Confirm asks an approver, and what waits meanwhile. */
-async function approvalNote(ctx: CommandContext, why: SpendCardOptions['approvalFor']): Promise<string> {
+async function approvalNote(ctx: CommandContext, why: SpendCardOptions['approvalFor']): Promise<CardText> {
   if (why === 'publish')
-    return 'Where, when and what a series posts needs an approver in this channel: nothing is sent until one approves.';
-  return `This channel needs an approver for spending over ${(await ctx.settings()).spendThreshold} credits: nothing is charged until one approves.`;
+    return md`Where, when and what a series posts needs an approver in this channel: nothing is sent until one approves.`;
+  return md`This channel needs an approver for spending over ${(await ctx.settings()).spendThreshold} credits: nothing is charged until one approves.`;
 }
 
 /** What a Cancel click leaves on the card: `what` did not happen ("No episode was generated"). */
-export const cancelledCard = (what: string): Card => ({
-  title: 'Cancelled',
+export const cancelledCard = (what: CardText): Card => ({
+  title: md`Cancelled`,
   tone: 'neutral',
-  text: `${what} and nothing was charged.`,
+  text: md`${what} and nothing was charged.`,
 });

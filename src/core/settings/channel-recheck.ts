@@ -7,6 +7,7 @@ import { admitsNobody } from '../approvals/holders.js';
 import { tighten, tighteningOf } from '../approvals/workspace-policy.js';
 import type { ConversationAddress, PolicyTightening, Store, WorkspacePolicy } from '../ports/index.js';
 import { say } from '../text/messages.js';
+import type { CardText } from '../text/text.js';
 import { ROLES, type Role, roleVerb } from './setting-change.js';
 
 /** A rule that admits nobody: a role, or the approvers while approval is on. */
@@ -36,7 +37,7 @@ export async function channelsAdmittingNobody(
 }
 
 /** One warning per rule, with its fix; `where` is card markdown ("this channel", a channel mention). */
-export const nobodyWarnings = (rules: readonly NobodyRule[], where: string): string[] =>
+export const nobodyWarnings = (rules: readonly NobodyRule[], where: string): CardText[] =>
   rules.map((rule) =>
     rule.kind === 'role'
       ? say('nobody-holds-role', { what: roleVerb(rule.role), role: rule.role, where })
@@ -47,7 +48,7 @@ export const nobodyWarnings = (rules: readonly NobodyRule[], where: string): str
  * Roles that admit nobody in a Discord DM, whose policy is the strictest of the servers' (no channel rule of
  * its own): one warning each, fixed in the servers.
  */
-export const serversNobodyWarnings = (dm: WorkspacePolicy, here: PolicyTightening = {}): string[] =>
+export const serversNobodyWarnings = (dm: WorkspacePolicy, here: PolicyTightening = {}): CardText[] =>
   ROLES.filter((role) => admitsNobody(dm.roles[role]) && here.roles?.[role] === undefined).map((role) =>
     say('nobody-holds-role-servers', { what: roleVerb(role), role }),
   );

@@ -18,6 +18,7 @@ import { userError } from '../dispatch/context.js';
 import { err, ok, type Result } from '../dispatch/result.js';
 import { formatMentions } from '../people/mentions.js';
 import type { PolicyTightening, WorkspacePolicy } from '../ports/index.js';
+import { md } from '../text/text.js';
 import type { SettingChange } from './setting-change.js';
 
 type GovernanceChange = Exclude<SettingChange, { key: 'threading' } | { key: 'timezone' }>;
@@ -74,7 +75,7 @@ export function applyToTightening(
       }
       const open = ws.approval === 'off' && ws.approvers.length === 0;
       if (!open && !subset(change.refs, ws.approvers))
-        return looser(`approvers among ${formatMentions(ws.approvers, 'nobody yet')}`);
+        return looser(`approvers among ${formatMentions(ws.approvers, md`nobody yet`)}`);
       next.approvers = change.refs;
       return ok(next);
     }

@@ -6,6 +6,7 @@ import { type CommandContext, userError } from '../dispatch/context.js';
 import { err, ok, type Result } from '../dispatch/result.js';
 import { parseMentions } from '../people/mentions.js';
 import type { Holders, WorkspacePolicy } from '../ports/index.js';
+import { type CardText, md } from '../text/text.js';
 import { normalizeTimeZone } from './time-zone.js';
 
 /** Keys of the team policy (workspace-wide, tightened per channel); the others are the channel's own. */
@@ -16,8 +17,8 @@ export const ROLES = ['publish', 'spend', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** What a role lets its holders do, as the settings card and answers word it. */
-export const roleVerb = (r: Role): string =>
-  r === 'publish' ? 'publish' : r === 'spend' ? 'spend credits' : 'change settings and subscriptions';
+export const roleVerb = (r: Role): CardText =>
+  r === 'publish' ? md`publish` : r === 'spend' ? md`spend credits` : md`change settings and subscriptions`;
 
 /** The team policy's keys, to tell them from the channel's own. */
 export const GOVERNANCE_KEYS: ReadonlySet<SettingKey> = new Set(GOVERNANCE);

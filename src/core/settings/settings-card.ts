@@ -6,7 +6,7 @@ import { formatHolders } from '../approvals/holders.js';
 import { formatMentions } from '../people/mentions.js';
 import type { ChannelSettings, PolicyTightening } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
-import { command, hole } from '../text/text.js';
+import { type CardText, command, hole, joinText, literal, md } from '../text/text.js';
 import { nobodyHere, nobodyWarnings, serversNobodyWarnings } from './channel-recheck.js';
 import { ROLES, roleVerb } from './setting-change.js';
 
@@ -21,79 +21,83 @@ export interface SettingsView {
 
 export function settingsCard(view: SettingsView): Card {
   const { settings: s, here } = view;
-  const from = (tightened: boolean) => ` · from ${tightened ? 'this channel' : `the ${view.inherited}`}`;
+  const from = (tightened: boolean) =>
+    md` · from ${tightened ? md`this channel` : md`the ${literal(view.inherited)}`}`;
   const ownNobody = nobodyHere(s, here);
-  const warnings: string[] = nobodyWarnings(ownNobody, 'this channel');
+  const warnings: CardText[] = nobodyWarnings(ownNobody, 'this channel');
   // Servers' policies with no one in common (Discord DMs): fixed in the servers, not here.
   warnings.push(...serversNobodyWarnings(s, here));
   if (s.approval !== 'off' && s.approvers.length === 0 && !ownNobody.some((r) => r.kind === 'approvers')) {
     warnings.push(
-      `⚠️ Approval is on but nobody is an approver: set them with ${command('settings', ['approvers', '@name'])}.`,
+      md`⚠️ Approval is on but nobody is an approver: set them with ${command('settings', ['approvers', '@name'])}.`,
     );
   }
   const lifetime = s.requestLifetimeMs ?? 24 * 60 * 60_000;
   return {
-    title: 'Channel settings',
+    title: md`Channel settings`,
     tone: 'info',
-    ...(warnings.length > 0 ? { text: warnings.join('\n') } : {}),
+    ...(warnings.length > 0 ? { text: joinText(warnings, '\n') } : {}),
     fields: [
       {
-        label: 'Threading',
-        value: s.threading ? 'on (milestones in the card’s thread)' : 'off',
+        label: md`Threading`,
+        value: s.threading ? md`on (milestones in the card’s thread)` : md`off`,
         short: true,
       },
       {
-        label: 'Time zone',
-        value: s.timeZone ?? 'not set (members’ own zones, else UTC)',
-        short: true,
-      },
-      { label: 'Approval', value: `${s.approval} — ${approvalText(s)}${from(here.approval !== undefined)}` },
-      {
-        label: 'Approvers',
-        value: `${formatMentions(s.approvers, 'nobody yet')}${from(here.approvers !== undefined)}`,
+        label: md`Time zone`,
+        value: s.timeZone !== undefined ? literal(s.timeZone) : md`not set (members’ own zones, else UTC)`,
         short: true,
       },
       {
-        label: 'Self-approval',
-        value: `${s.selfApproval ? 'allowed' : 'not allowed'}${from(here.selfApproval !== undefined)}`,
+        label: md`Approval`,
+        value: md`${literal(s.approval)} — ${approvalText(s)}${from(here.approval !== undefined)}`,
+      },
+      {
+        label: md`Approvers`,
+        value: md`${formatMentions(s.approvers, md`nobody yet`)}${from(here.approvers !== undefined)}`,
         short: true,
       },
       {
-        label: 'Spend threshold',
-        value: `${s.spendThreshold} credits${from(here.spendThreshold !== undefined)}`,
+        label: md`Self-approval`,
+        value: md`${s.selfApproval ? md`allowed` : md`not allowed`}${from(here.selfApproval !== undefined)}`,
         short: true,
       },
       {
-        label: 'Request lifetime',
-        value: `${formatDuration(lifetime)}${from(here.requestLifetimeMs !== undefined)}`,
+        label: md`Spend threshold`,
+        value: md`${s.spendThreshold} credits${from(here.spendThreshold !== undefined)}`,
         short: true,
       },
       {
-        label: 'Roles',
-        value: ROLES.map(
-          (r) => `${roleVerb(r)}: ${formatHolders(s.roles[r])}${from(here.roles?.[r] !== undefined)}`,
-        ).join('\n'),
+        label: md`Request lifetime`,
+        value: md`${formatDuration(lifetime)}${from(here.requestLifetimeMs !== undefined)}`,
+        short: true,
+      },
+      {
+        label: md`Roles`,
+        value: joinText(
+          ROLES.map(
+            (r) => md`${roleVerb(r)}: ${formatHolders(s.roles[r])}${from(here.roles?.[r] !== undefined)}`,
+          ),
+          '\n',
+        ),
       },
     ],
-    context:
-      'Team rules (approval, approvers, roles, threshold, self-approval, lifetime) are set for the whole ' +
-      'workspace by its admins; add `--here` to make one stricter in this channel only. ' +
-      `Change one with ${command('settings', [hole('key'), hole('value')])}.`,
+    context: md`Team rules (approval, approvers, roles, threshold, self-approval, lifetime) are set for the whole workspace by its admins; add \`--here\` to make one stricter in this channel only. Change one with ${command('settings', [hole('key'), hole('value')])}.`,
   };
 }
 
-export function approvalText(s: Pick<ChannelSettings, 'approval' | 'spendThreshold'>): string {
-  if (s.approval === 'off') return 'publishing needs no approval';
-  if (s.approval === 'publish') return 'publishing and scheduling need an approver';
-  return `publishing, scheduling and creations over ${s.spendThreshold} credits need an approver`;
+export function approvalText(s: Pick<ChannelSettings, 'approval' | 'spendThreshold'>): CardText {
+  if (s.approval === 'off') return md`publishing needs no approval`;
+  if (s.approval === 'publish') return md`publishing and scheduling need an approver`;
+  return md`publishing, scheduling and creations over ${s.spendThreshold} credits need an approver`;
 }
 
 export { roleVerb } from './setting-change.js';
 
 /** "12 hours", "90 minutes", "2 days". */
-export function formatDuration(ms: number): string {
+export function formatDuration(ms: number): CardText {
   const minutes = Math.round(ms / 60_000);
-  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const unit = (n: number, word: string) => md`${n} ${literal(word)}${n === 1 ? md`` : md`s`}`;
   if (minutes % (24 * 60) === 0) return unit(minutes / (24 * 60), 'day');
   if (minutes % 60 === 0) return unit(minutes / 60, 'hour');
   return unit(minutes, 'minute');

@@ -5,7 +5,7 @@
 
 import { feedTarget } from '../live/feed-watcher.js';
 import type { ConversationAddress, Store, Subscription, SubscriptionKind, Watch } from '../ports/index.js';
-import { code, literal } from '../text/text.js';
+import { type CardText, code, literal, md } from '../text/text.js';
 
 export const FEED_KINDS = ['calendar', 'videos', 'series'] as const;
 
@@ -30,14 +30,14 @@ export function seriesNameOf(watch: Watch | undefined): string | undefined {
 export function describeSubscription(
   sub: Pick<Subscription, 'kind' | 'target'>,
   seriesName?: string,
-): string {
-  if (sub.kind === 'calendar') return 'the posting calendar';
-  if (sub.kind === 'videos') return 'new videos';
-  return seriesName ? `the series **${literal(seriesName)}**` : `the series ${code(sub.target)}`;
+): CardText {
+  if (sub.kind === 'calendar') return md`the posting calendar`;
+  if (sub.kind === 'videos') return md`new videos`;
+  return seriesName ? md`the series **${literal(seriesName)}**` : md`the series ${code(sub.target)}`;
 }
 
-export const WHAT_IT_POSTS: Record<SubscriptionKind, string> = {
-  calendar: 'every scheduled post that goes out or fails',
-  videos: 'every new video of the team',
-  series: 'each new episode, with its own status card',
+export const WHAT_IT_POSTS: Record<SubscriptionKind, CardText> = {
+  calendar: md`every scheduled post that goes out or fails`,
+  videos: md`every new video of the team`,
+  series: md`each new episode, with its own status card`,
 };

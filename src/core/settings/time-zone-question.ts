@@ -8,7 +8,7 @@ import type { Bot } from '../dispatch/bot.js';
 import type { RequestInfo } from '../dispatch/context.js';
 import type { RawArgs } from '../parse/command-spec.js';
 import type { Card, Response } from '../text/cards.js';
-import { command, hole } from '../text/text.js';
+import { command, hole, md } from '../text/text.js';
 import { localTime } from '../time/format.js';
 import { TimeZoneNeeded } from './time-zone.js';
 
@@ -80,11 +80,9 @@ export function parsePick(value: string): { zone: string; replay: Replay } | und
 /** The question: a select of common zones, each running `replay` again once chosen. */
 export function timeZoneQuestion(replay: Replay, now: number): Response {
   const card: Card = {
-    title: 'Which time zone are you in?',
+    title: md`Which time zone are you in?`,
     tone: 'info',
-    text:
-      'This reads or shows times in your time zone, and your chat platform does not tell me yours. ' +
-      'Pick it once: I save it and carry on with what you asked.',
+    text: md`This reads or shows times in your time zone, and your chat platform does not tell me yours. Pick it once: I save it and carry on with what you asked.`,
     controls: [
       {
         kind: 'select',
@@ -97,7 +95,7 @@ export function timeZoneQuestion(replay: Replay, now: number): Response {
         })),
       },
     ],
-    context: `Not listed? ${command('tz', [hole('zone')])}, e.g. ${command('tz', ['Africa/Nairobi'])}, then run it again.`,
+    context: md`Not listed? ${command('tz', [hole('zone')])}, e.g. ${command('tz', ['Africa/Nairobi'])}, then run it again.`,
   };
   return { kind: 'message', visibility: 'ephemeral', card };
 }

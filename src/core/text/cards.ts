@@ -3,19 +3,25 @@
  * embeds/components or HTML. Card text (titles, text, field labels and values, section text, context,
  * progress labels, confirm titles and texts, form intros) uses a small markdown subset every adapter
  * translates: `**bold**`, `_italic_`, `` `code` ``, ```` ```code blocks``` ````, `[label](https://url)`,
- * line breaks, backslash escapes (`\*` is a plain `*`) and mention tokens. Values the core does not control
- * enter card text only through `literal`/`code`/`link`, and people only through `mention` (see `text.ts`).
- * Button and option labels, placeholders, image alt text and form labels/hints are plain text, shown as given.
+ * line breaks, backslash escapes (`\*` is a plain `*`) and mention tokens. Those fields are `CardText`, which
+ * only text.ts's helpers make: values the core does not control enter card text only through
+ * `literal`/`code`/`link`, and people only through `mention`, or the core does not compile.
+ * Button and option labels, placeholders, image alt text, form titles, submit labels and input labels/hints
+ * are plain text (`string`): every adapter shows them as plain text (Slack `plain_text`, Discord labels, HTML
+ * escaped), never rendering formatting, links or mentions in them.
  */
 
 import type { Chart } from './chart.js';
 import type { Table } from './table.js';
+import { type CardText, joinText } from './text.js';
+
+export type { CardText } from './text.js';
 
 export type Tone = 'neutral' | 'info' | 'progress' | 'success' | 'warning' | 'danger';
 
 export interface Field {
-  label: string;
-  value: string;
+  label: CardText;
+  value: CardText;
   /** Short values sit side by side where the platform allows. */
   short?: boolean;
 }
@@ -44,8 +50,8 @@ export interface Attachment {
 }
 
 export interface Confirm {
-  title: string;
-  text: string;
+  title: CardText;
+  text: CardText;
   confirm: string;
   deny: string;
 }
@@ -90,36 +96,36 @@ export type Control = Button | LinkButton | Select;
 /** A block inside a card, e.g. one thumbnail variant with its own "Use this" button. */
 export interface Section {
   /** The section's heading (`**Option 2** ⭐ AI pick`): a carousel card's title, the first line elsewhere. */
-  title?: string;
-  text?: string;
+  title?: CardText;
+  text?: CardText;
   fields?: Field[];
   image?: Image;
   controls?: Control[];
 }
 
 /** A section's words where it is not a card of its own: its title on the first line, then its text. */
-export function sectionWords(section: Pick<Section, 'title' | 'text'>): string | undefined {
-  const words = [section.title?.trim(), section.text?.trim()].filter(Boolean).join('\n');
-  return words || undefined;
+export function sectionWords(section: Pick<Section, 'title' | 'text'>): CardText | undefined {
+  const parts = [section.title, section.text].filter((part) => part?.trim());
+  return parts.length > 0 ? joinText(parts, '\n') : undefined;
 }
 
 export interface Progress {
   /** 0..100 */
   percent: number;
-  label?: string;
+  label?: CardText;
 }
 
 export interface Card {
-  title: string;
+  title: CardText;
   tone?: Tone;
-  text?: string;
+  text?: CardText;
   fields?: Field[];
   image?: Image;
   progress?: Progress;
   sections?: Section[];
   controls?: Control[];
   /** Small footer line (ids, who did what, timestamps). */
-  context?: string;
+  context?: CardText;
   /** A URL the title links to. */
   url?: string;
   /** The rendered video, playable where the platform allows. */
@@ -209,9 +215,9 @@ export interface Form {
   state: string;
   inputs: FormInput[];
   /** Shown above the inputs. */
-  intro?: string;
+  intro?: CardText;
   /** A warning to read before submitting ("each episode is charged"), set apart from the intro. */
-  alert?: { text: string; tone: 'info' | 'warning' | 'danger' };
+  alert?: { text: CardText; tone: 'info' | 'warning' | 'danger' };
 }
 
 /** Where a reply goes: only the caller sees `ephemeral`; `channel` is posted for everyone. */
@@ -226,7 +232,7 @@ export type Response =
   | { kind: 'message'; visibility: Visibility; card: Card; more?: Card[] }
   | { kind: 'form'; form: Form }
   /** Inline errors for a submitted form, keyed by input id; the form stays open. */
-  | { kind: 'form-errors'; errors: Record<string, string> }
+  | { kind: 'form-errors'; errors: Record<string, CardText> }
   /** Replace the message carrying the clicked control (interaction messages only). */
   | { kind: 'update'; card: Card }
   | { kind: 'none' };

@@ -39,6 +39,8 @@ export type CommandRef =
   | { kind: 'option'; name: string; option: UsageOption }
   | { kind: 'name'; name: string };
 
+import type { CardText } from './text.js';
+
 const enc = encodeURIComponent;
 const MODES = { run: '>', usage: '?', option: '-', name: '=' } as const;
 
@@ -54,8 +56,8 @@ function encOption(o: UsageOption): string {
   return `${marks}:${enc(o.name)}${choices}`;
 }
 
-/** The token for `ref` (the text `shield` reads back). */
-export function encodeCommand(ref: CommandRef): string {
+/** The token for `ref` (the text `shield` reads back): card text, every name and value in it percent-encoded. */
+export function encodeCommand(ref: CommandRef): CardText {
   const segments = [`${MODES[ref.kind]}${enc(ref.name)}`];
   if (ref.kind === 'run') {
     for (const arg of ref.positional) segments.push(`=${encArg(arg)}`);
@@ -64,7 +66,7 @@ export function encodeCommand(ref: CommandRef): string {
   }
   if (ref.kind === 'usage') for (const o of ref.options) segments.push(encOption(o));
   if (ref.kind === 'option') segments.push(encOption(ref.option));
-  return `⟦/${segments.join(';')}⟧`;
+  return `⟦/${segments.join(';')}⟧` as CardText;
 }
 
 /**
@@ -76,7 +78,7 @@ export function command(
   name: string,
   positional: readonly (string | CommandArg)[] = [],
   flags: Readonly<Record<string, string | CommandArg | true | undefined>> = {},
-): string {
+): CardText {
   const flagList: CommandFlag[] = [];
   for (const [flag, value] of Object.entries(flags)) {
     if (value === undefined) continue;
@@ -86,7 +88,7 @@ export function command(
 }
 
 /** A flag of a command named in prose (`--account` on Slack, `account:` on Discord). */
-export const flag = (name: string, option: string): string =>
+export const flag = (name: string, option: string): CardText =>
   encodeCommand({
     kind: 'option',
     name,
@@ -94,7 +96,7 @@ export const flag = (name: string, option: string): string =>
   });
 
 /** A command's name alone (`link`, rendered `account link` on Discord): lists of commands. */
-export const commandName = (name: string): string => encodeCommand({ kind: 'name', name });
+export const commandName = (name: string): CardText => encodeCommand({ kind: 'name', name });
 
 const decArg = (raw: string): CommandArg =>
   raw.startsWith('<')

@@ -7,6 +7,7 @@
 import type { CommandSpec, OptionSpec } from '../parse/command-spec.js';
 import { createRegistry, parseCommandText } from '../parse/parse-command.js';
 import { encodeCommand, type UsageOption } from './command-ref.js';
+import type { CardText } from './text.js';
 
 const usageOption = (o: OptionSpec): UsageOption => ({
   name: o.name,
@@ -18,7 +19,7 @@ const usageOption = (o: OptionSpec): UsageOption => ({
 });
 
 /** The usage line of `spec`; hidden options exist only to catch a mistake and are never offered. */
-export const usage = (spec: CommandSpec): string =>
+export const usage = (spec: CommandSpec): CardText =>
   encodeCommand({
     kind: 'usage',
     name: spec.name,
@@ -26,14 +27,14 @@ export const usage = (spec: CommandSpec): string =>
   });
 
 /** One option of `spec` as a member names it: `--voice` (Slack), `voice:` (Discord). */
-export const optionRef = (spec: CommandSpec, option: OptionSpec): string =>
+export const optionRef = (spec: CommandSpec, option: OptionSpec): CardText =>
   encodeCommand({ kind: 'option', name: spec.name, option: usageOption(option) });
 
 /**
  * One of `spec.examples` (written in the core's text grammar, `create "A fox" --voice Aria`) as a command
  * reference: read with the same parser as typed text, so each option lands under its name.
  */
-export function example(spec: CommandSpec, text: string): string {
+export function example(spec: CommandSpec, text: string): CardText {
   const parsed = parseCommandText(text, createRegistry([spec]));
   if (!parsed.ok) return encodeCommand({ kind: 'name', name: spec.name });
   const positional: { value: string }[] = [];

@@ -11,6 +11,10 @@
  * - `command(name, positional, flags)` is the only way to name a command (`⟦/…⟧`, command-ref.ts): each
  *   adapter renders it as its members type it, as inline code.
  *
+ * - `CardText` is the type of card text: a string branded so that only these helpers (and `md`, `joinText`,
+ *   `command`…) make one. A user value concatenated into card text is a `string`, which no card field takes,
+ *   so forgetting `literal` does not compile.
+ *
  * The contract every adapter follows (see `shield`): a backslash followed by one of ESCAPED is that character,
  * shown as itself; the adapter first applies its own escaping (Slack `&<>`, HTML) to everything, then renders
  * the core's formatting, and shows escaped characters as plain characters that carry no meaning.
@@ -21,6 +25,52 @@ import type { ChatPlatform } from '../ports/chat.js';
 import { type CommandRef, commandText, decodeCommand, encodeCommand } from './command-ref.js';
 
 export { type CommandArg, type CommandRef, command, commandName, flag, hole } from './command-ref.js';
+
+declare const cardText: unique symbol;
+
+/**
+ * Card markdown the core vouches for (see cards.ts): its own wording, and values escaped by `literal`, `code`,
+ * `link`, `bareUrl`, `mention`, `channel` or `command`. A string at run time; only this file's helpers (and
+ * command-ref.ts) make one, so an unescaped value cannot reach a card.
+ */
+export type CardText = string & { readonly [cardText]: true };
+
+/** The one place a string becomes CardText: every caller has escaped or written it itself. */
+const vouched = (text: string): CardText => text as CardText;
+
+/**
+ * Card text written by the core: `md\`Published ${code(id)} to **${literal(name)}**.\``. The literal parts
+ * are the core's own wording (markdown as written); a hole takes only card text or a number, so a value the
+ * core does not control has to go through `literal`/`code`/`link` first.
+ */
+export function md(parts: TemplateStringsArray, ...holes: readonly (CardText | number)[]): CardText {
+  let out = parts[0] ?? '';
+  holes.forEach((hole, i) => {
+    out += String(hole) + (parts[i + 1] ?? '');
+  });
+  return vouched(out);
+}
+
+/** What `joinText` puts between pieces: core wording written in place, or card text. */
+export type Separator = CardText | '' | ' ' | '\n' | '\n\n' | ', ' | '; ' | ' · ' | ' and ' | ' or ';
+
+/** Pieces of card text joined by `separator` (lists, lines); a piece left out (`false`, undefined) is skipped. */
+export const joinText = (
+  parts: readonly (CardText | false | null | undefined)[],
+  separator: Separator = '',
+): CardText => vouched(parts.filter((part) => part !== false && part != null).join(separator));
+
+/**
+ * Wording the core wrote in a command's spec (summaries, option descriptions, section names): card markdown as
+ * written there, never a value from outside.
+ */
+export const specWording = (text: string): CardText => vouched(text);
+
+/**
+ * Card text the core wrote earlier and stored as a string (an approval's summary, read back from the store):
+ * trusted as written, since only the core writes those records.
+ */
+export const storedText = (text: string): CardText => vouched(text);
 
 /** Characters an adapter reads as themselves after a backslash (formatting, links, mention tokens, `<…>`). */
 export const ESCAPED = '\\*_`[]()<>~|⟦⟧';
@@ -33,42 +83,44 @@ const WORD = /[\p{L}\p{N}]/u;
  * start anything on their own and values full of them stay readable: `(`/`)` (a link needs `](`, and `]` is
  * escaped) and an `_` between two letters or digits (`motion_lite`; no platform formats inside a word).
  */
-export const literal = (value: string | number): string =>
-  String(value).replace(ESCAPE_RE, (char, at: number, all: string) =>
-    char === '_' && WORD.test(all.charAt(at - 1)) && WORD.test(all.charAt(at + 1)) ? char : `\\${char}`,
+export const literal = (value: string | number): CardText =>
+  vouched(
+    String(value).replace(ESCAPE_RE, (char, at: number, all: string) =>
+      char === '_' && WORD.test(all.charAt(at - 1)) && WORD.test(all.charAt(at + 1)) ? char : `\\${char}`,
+    ),
   );
 
 /** A value shown as inline code (ids, typed references, commands containing user input). */
-export const code = (value: string | number): string => `\`${literal(value)}\``;
+export const code = (value: string | number): CardText => md`\`${literal(value)}\``;
 
 /**
  * A link with a label the core does not control. The URL is only made clickable when it is http(s); the
  * characters that would end it early (`(`, `)`, whitespace, `<`, `>`, backslash) are percent-encoded.
  */
-export function link(label: string, url: string): string {
+export function link(label: string, url: string): CardText {
   if (!/^https?:\/\//i.test(url)) return literal(label);
   const safe = url.replace(
     /[()\s<>\\"]/g,
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
   );
-  return `[${literal(label) || literal(safe)}](${safe})`;
+  return vouched(`[${literal(label) || literal(safe)}](${safe})`);
 }
 
 /**
  * A URL shown bare (platforms make it clickable themselves), as the API gave it. One holding a character with
  * a meaning in card text is escaped instead, so it can never format or forge anything.
  */
-export const bareUrl = (url: string): string =>
-  /^https?:\/\/[^\s\\*`[\]()<>~|⟦⟧]+$/i.test(url) ? url : literal(url);
+export const bareUrl = (url: string): CardText =>
+  /^https?:\/\/[^\s\\*`[\]()<>~|⟦⟧]+$/i.test(url) ? vouched(url) : literal(url);
 
 /**
  * A mention of a user address (`slack:T1:U1`) or of a group members can be mentioned as (a `groupReference` the
  * adapter built: a Slack user group, a Discord role, a playground group). Adapters render it natively.
  */
-export const mention = (ref: string): string => `⟦@${ref.replace(/[\s⟧]/g, '')}⟧`;
+export const mention = (ref: string): CardText => vouched(`⟦@${ref.replace(/[\s⟧]/g, '')}⟧`);
 
 /** A channel reference (`slack:T1:C1`), rendered as a channel link where the platform has one. */
-export const channel = (address: string): string => `⟦#${address.replace(/[\s⟧]/g, '')}⟧`;
+export const channel = (address: string): CardText => vouched(`⟦#${address.replace(/[\s⟧]/g, '')}⟧`);
 
 /** What a mention token names; a group's platform and noun are data its adapter reads. */
 export type MentionTarget =
@@ -147,6 +199,19 @@ export function pieceSource(piece: Piece): string {
   if (piece.kind === 'char') return `\\${piece.char}`;
   if (piece.kind === 'command') return encodeCommand(piece.command);
   return `⟦${piece.target.kind === 'channel' ? '#' : '@'}${piece.ref}⟧`;
+}
+
+/**
+ * Card text with each command reference replaced by `render(command)`, itself card text: for an adapter that
+ * writes commands in its own syntax before the card is rendered (Discord's command paths). Text without a
+ * command reference comes back as it is.
+ */
+export function mapCommands(text: CardText, render: (command: CommandRef) => CardText): CardText {
+  if (!text.includes('⟦/')) return text;
+  const { text: held, pieces } = shield(text);
+  return vouched(
+    restore(held, pieces, (piece) => (piece.kind === 'command' ? render(piece.command) : pieceSource(piece))),
+  );
 }
 
 /** Puts held pieces back, each rendered by `render` (which sees its neighbours through `at`/`within`). */

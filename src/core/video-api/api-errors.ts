@@ -3,6 +3,7 @@
  * 403 forbidden_scope names the scope the endpoint needs, 429 says when, 404 says "not found in your team".
  */
 import { hasMessage, type MessageCode, say } from '../text/messages.js';
+import type { CardText } from '../text/text.js';
 import { VideoApiError } from './video-api.js';
 
 /** Scope per endpoint (spec §4), so a 403 can name what is missing without reading the message. */
@@ -41,7 +42,7 @@ export const apiMessageCode = (type: string): MessageCode => {
   return hasMessage(code) ? code : 'api.unknown';
 };
 
-export function describeApiError(error: VideoApiError, hints: ErrorHints = {}): string {
+export function describeApiError(error: VideoApiError, hints: ErrorHints = {}): CardText {
   const params: Record<string, string | number> = { message: error.message, type: error.type };
   if (hints.cost !== undefined) params.cost = hints.cost;
   if (hints.balance !== undefined) params.balance = hints.balance;

@@ -12,7 +12,7 @@ import { keepPending } from '../dispatch/pending-request.js';
 import { excerpt, voiceLabel } from '../format/video.js';
 import type { Card } from '../text/cards.js';
 import { catalogLabel } from '../text/labels.js';
-import { literal } from '../text/text.js';
+import { literal, md } from '../text/text.js';
 import {
   type CreateVideoInput,
   type Model,
@@ -210,25 +210,29 @@ interface CreateLabels {
 export function confirmCard(id: string, p: PendingCreate, labels: CreateLabels): Card {
   const name = displayedName(p.input);
   const fields = [
-    { label: 'Voice', value: literal(p.voiceLabel), short: true },
-    { label: 'Model', value: literal(labels.model), short: true },
+    { label: md`Voice`, value: literal(p.voiceLabel), short: true },
+    { label: md`Model`, value: literal(labels.model), short: true },
   ];
-  if (labels.language) fields.push({ label: 'Language', value: literal(labels.language), short: true });
-  if (labels.style) fields.push({ label: 'Style', value: literal(labels.style), short: true });
-  if (p.input.enableBackgroundMusic) fields.push({ label: 'Music', value: 'on', short: true });
+  if (labels.language) fields.push({ label: md`Language`, value: literal(labels.language), short: true });
+  if (labels.style) fields.push({ label: md`Style`, value: literal(labels.style), short: true });
+  if (p.input.enableBackgroundMusic) fields.push({ label: md`Music`, value: md`on`, short: true });
   if (p.input.masterStyle)
-    fields.push({ label: 'Master style', value: literal(excerpt(p.input.masterStyle, 200)), short: false });
+    fields.push({ label: md`Master style`, value: literal(excerpt(p.input.masterStyle, 200)), short: false });
   if (p.input.globalNegativePrompt)
-    fields.push({ label: 'Avoid', value: literal(excerpt(p.input.globalNegativePrompt, 200)), short: false });
+    fields.push({
+      label: md`Avoid`,
+      value: literal(excerpt(p.input.globalNegativePrompt, 200)),
+      short: false,
+    });
   fields.push({
-    label: `Script (${p.input.script.length} characters)`,
+    label: md`Script (${p.input.script.length} characters)`,
     value: literal(excerpt(p.input.script, 280)),
     short: false,
   });
   return {
-    title: `Create “${literal(name)}”?`,
+    title: md`Create “${literal(name)}”?`,
     tone: 'info',
-    text: `Create “${literal(name)}” with ${literal(labels.model)}: **${p.cost} credits**, balance ${p.balance} → ${p.balance - p.cost}.`,
+    text: md`Create “${literal(name)}” with ${literal(labels.model)}: **${p.cost} credits**, balance ${p.balance} → ${p.balance - p.cost}.`,
     fields,
     controls: [
       {
@@ -242,7 +246,7 @@ export function confirmCard(id: string, p: PendingCreate, labels: CreateLabels):
       { kind: 'button', action: CREATE_OPTIONS_ACTION, value: id, label: 'More options' },
       { kind: 'button', action: 'video.create.cancel', value: id, label: 'Cancel' },
     ],
-    context: 'Credits are charged when you press Create; a failed generation is not refunded automatically.',
+    context: md`Credits are charged when you press Create; a failed generation is not refunded automatically.`,
   };
 }
 
@@ -250,5 +254,5 @@ export function confirmCard(id: string, p: PendingCreate, labels: CreateLabels):
 function asksApproval(card: Card, threshold: number): void {
   const create = card.controls?.find((c) => c.kind === 'button' && c.action === 'video.create.confirm');
   if (create?.kind === 'button') create.label = create.label.replace(/^Create/, 'Request approval');
-  card.context = `This channel needs an approver for spending over ${threshold} credits: nothing is charged until one approves.`;
+  card.context = md`This channel needs an approver for spending over ${threshold} credits: nothing is charged until one approves.`;
 }

@@ -8,7 +8,7 @@ import { showVideo, videoState } from '../live/projections.js';
 import { onClock } from '../live/service-time.js';
 import type { VideoCardModel } from '../live/video-card.js';
 import type { Store, Watch } from '../ports/index.js';
-import { command } from '../text/text.js';
+import { command, md } from '../text/text.js';
 
 /** Generation watches give up after this long (DESIGN §4; the card then says how to look again). */
 export const GENERATION_WATCH_MS = 6 * 3600_000;
@@ -121,7 +121,7 @@ async function showHere(
     conversation: ctx.req.conversation,
     now: input.now,
     keepState: input.watching,
-    onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [input.model.videoId])}`),
+    onUnpostable: unpostableNotice(ctx.req.user, md`run ${command('status', [input.model.videoId])}`),
   });
 }
 

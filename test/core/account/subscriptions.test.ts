@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { feedTarget } from '../../../src/core/live/feed-watcher.js';
 import { videoCardKey } from '../../../src/core/live/live-card.js';
-import { mention } from '../../../src/core/text/text.js';
+import { md, mention } from '../../../src/core/text/text.js';
 import type { VideoApi } from '../../../src/core/video-api/video-api.js';
 import { cardOf, cardText, createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
@@ -155,7 +155,7 @@ describe.each(['spec', 'real'] as const)('subscribe videos (%s profile)', (profi
     const own = await newVideo(api, 'Made here');
     await w.store.cards.put(videoCardKey(own, w.conversation), {
       conversation: w.conversation,
-      card: { title: 'Made here' },
+      card: { title: md`Made here` },
     });
 
     await pass(w, 3 * MINUTE);

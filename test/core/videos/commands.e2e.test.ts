@@ -1,5 +1,6 @@
 /** caption, status, videos, show, thumbnails (+ pick), rename, render, delete — end to end. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { md } from '../../../src/core/text/text.js';
 import { cardText, textOf } from '../../support/harness.js';
 import {
   apiVideo,
@@ -228,7 +229,7 @@ describe('thumbnails', () => {
 
     // Pick from this card: the card is redrawn with the pick marked; the service records a user pick.
     const unpicked = (c.sections ?? []).find((s) => !s.text?.includes('AI pick'));
-    const value = button({ title: '', sections: [unpicked ?? {}] }, 'thumbnail.pick').value;
+    const value = button({ title: md``, sections: [unpicked ?? {}] }, 'thumbnail.pick').value;
     const r = await h.click('thumbnail.pick', value);
     expect(r.kind).toBe('update');
     expect(cardText(card(r))).toContain('✅ in use (picked by alice)');
@@ -328,7 +329,7 @@ describe('render', () => {
     expect(cardText(live.card)).toContain('Render: Failed. Press **Render again**');
     const reply = h.chat.repliesTo(live.message)[0];
     expect(reply?.card.title).toBe('⚠️ Render of Flaky failed');
-    const again = button(reply?.card ?? { title: '' }, 'video.render');
+    const again = button(reply?.card ?? { title: md`` }, 'video.render');
     expect(again.label).toBe('Render again');
 
     h.sim.sim.setKnobs({ renderFailureRate: 0 });

@@ -3,6 +3,7 @@
  * thumbnails → pick → render → MP4, with milestones in the card's thread.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { md } from '../../../src/core/text/text.js';
 import { cardText, DEMO_KEY, textOf } from '../../support/harness.js';
 import {
   button,
@@ -78,7 +79,7 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     expect(await h.store.watches.findActive('generation', id)).toBeUndefined();
 
     // Pick option 3 from the live card: selected with the clicker's key, the card marks it.
-    const third = button({ title: '', sections: [live.card.sections?.[2] ?? {}] }, 'thumbnail.pick').value;
+    const third = button({ title: md``, sections: [live.card.sections?.[2] ?? {}] }, 'thumbnail.pick').value;
     const picked = await h.click('thumbnail.pick', third, {
       ...(await h.user('alice')),
       message: live.message,

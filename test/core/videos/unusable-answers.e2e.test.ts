@@ -5,6 +5,7 @@
  * 15 minutes is told to the requester privately, once. On both simulator profiles.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { md } from '../../../src/core/text/text.js';
 import type { SimulatorProfile } from '../../../src/simulator/index.js';
 import type { ProxiedCall } from '../../support/api-proxy.js';
 import { cardText } from '../../support/harness.js';
@@ -88,7 +89,7 @@ describe.each(PROFILES)('on the %s profile', (profile) => {
       expect(h.chat.notices).toHaveLength(1);
       const [notice] = h.chat.notices;
       expect(notice?.user).toBe('playground:W1:alice');
-      expect(cardText(notice?.card ?? { title: '' })).toContain(id);
+      expect(cardText(notice?.card ?? { title: md`` })).toContain(id);
       expect(cardText(live.card)).toContain(CANT_READ);
       h.proxy?.heal();
       await h.until(() => live.card.tone === 'success', { stepMs: 5 * SECOND, maxMs: 10 * MINUTE });

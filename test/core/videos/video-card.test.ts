@@ -6,6 +6,7 @@ import {
   renderVideoCard,
   type VideoCardModel,
 } from '../../../src/core/live/video-card.js';
+import { md } from '../../../src/core/text/text.js';
 import { commandsAsTyped } from '../../support/commands-as-typed.js';
 
 const base: VideoCardModel = {
@@ -195,7 +196,7 @@ describe('renderVideoCard', () => {
     expect(deleted.text).toContain('Deleted by carol');
     expect(deleted.sections).toBeUndefined();
     expect(deleted.controls).toBeUndefined();
-    expect(renderVideoCard({ ...base, notice: 'Stopped watching' }).text).toContain('\n_Stopped watching_');
+    expect(renderVideoCard({ ...base, notice: md`Stopped watching` }).text).toContain('\n_Stopped watching_');
   });
 
   it('formats bars and ETAs', () => {

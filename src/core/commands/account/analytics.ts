@@ -10,7 +10,7 @@ import { type ActionSpec, defineCommand } from '../../parse/command-spec.js';
 import { platformName } from '../../platforms/names.js';
 import type { Card, Field, Response, Section } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
-import { code, command, hole, link, literal } from '../../text/text.js';
+import { type CardText, code, command, hole, joinText, link, literal, md } from '../../text/text.js';
 import {
   type Account,
   type Accounts,
@@ -41,7 +41,7 @@ export const analyticsCommand = defineCommand({
     'analytics --platform youtube --range 90',
     'analytics --platform youtube --account "Brand EU"',
   ],
-  details: 'Analytics cover YouTube, TikTok, Instagram and Facebook. New posts take a while to sync.',
+  details: md`Analytics cover YouTube, TikTok, Instagram and Facebook. New posts take a while to sync.`,
   async run(ctx, args) {
     const range = args.range ? (Number(args.range) as 7 | 28 | 90) : undefined;
     const platform = args.platform as AnalyticsPlatform | undefined;
@@ -72,9 +72,9 @@ export const analyticsAccountAction: ActionSpec = {
 /** Several accounts of different platforms answer to the label: the member picks one (platform and label). */
 function whichAccountCard(ref: string, matches: Match[], range: number | undefined): Card {
   return {
-    title: 'Which account?',
+    title: md`Which account?`,
     tone: 'info',
-    text: `${matches.length} connected accounts match ${code(ref.trim())}. Pick one: its analytics come back here.`,
+    text: md`${matches.length} connected accounts match ${code(ref.trim())}. Pick one: its analytics come back here.`,
     controls: [
       {
         kind: 'select',
@@ -86,7 +86,7 @@ function whichAccountCard(ref: string, matches: Match[], range: number | undefin
         })),
       },
     ],
-    context: `Next time, name the platform too: ${command('analytics', [], { platform: matches[0]?.platform ?? 'youtube', account: ref.trim() })}`,
+    context: md`Next time, name the platform too: ${command('analytics', [], { platform: matches[0]?.platform ?? 'youtube', account: ref.trim() })}`,
   };
 }
 
@@ -106,13 +106,13 @@ async function analyticsCard(
   });
 
   const fields: Field[] = [
-    { label: 'Total views', value: count(a.totalViews), short: true },
+    { label: md`Total views`, value: count(a.totalViews), short: true },
     ...(a.viewsGained !== undefined
-      ? [{ label: `Views gained (${a.rangeDays} d)`, value: count(a.viewsGained), short: true }]
+      ? [{ label: md`Views gained (${a.rangeDays} d)`, value: count(a.viewsGained), short: true }]
       : []),
-    { label: 'Posts synced', value: String(a.postsSynced), short: true },
-    ...(a.posts7d !== undefined ? [{ label: 'Posts (7 d)', value: String(a.posts7d), short: true }] : []),
-    ...(a.likes !== undefined ? [{ label: 'Likes', value: count(a.likes), short: true }] : []),
+    { label: md`Posts synced`, value: md`${a.postsSynced}`, short: true },
+    ...(a.posts7d !== undefined ? [{ label: md`Posts (7 d)`, value: md`${a.posts7d}`, short: true }] : []),
+    ...(a.likes !== undefined ? [{ label: md`Likes`, value: count(a.likes), short: true }] : []),
   ];
 
   const sections: Section[] = [];
@@ -122,44 +122,43 @@ async function analyticsCard(
     .sort(([, x], [, y]) => y.totalViews - x.totalViews);
   if (perPlatform.length > 0 && !platform) {
     sections.push({
-      text: `**By platform**\n${perPlatform
-        .map(
+      text: md`**By platform**\n${joinText(
+        perPlatform.map(
           ([p, s]) =>
-            `• **${literal(platformName(p))}** — ${count(s.totalViews)} views · ${s.postsSynced} posts` +
-            (s.viewsGained28d !== undefined ? ` · +${count(s.viewsGained28d)} in 28 d` : ''),
-        )
-        .join('\n')}`,
+            md`• **${platformName(p)}** — ${count(s.totalViews)} views · ${s.postsSynced} posts${s.viewsGained28d !== undefined ? md` · +${count(s.viewsGained28d)} in 28 d` : md``}`,
+        ),
+        '\n',
+      )}`,
     });
   }
   const top = [...a.topPosts].sort((x, y) => y.views - x.views).slice(0, TOP_POSTS);
   if (top.length > 0) {
     sections.push({
-      text: `**Top posts**\n${top
-        .map((p, i) => {
+      text: md`**Top posts**\n${joinText(
+        top.map((p, i) => {
           const title = clip(p.title || 'Untitled', 80);
           const shown = p.postUrl ? link(title, p.postUrl) : literal(title);
-          return `${i + 1}. ${shown} — ${literal(platformName(p.platform))} · ${count(p.views)} views`;
-        })
-        .join('\n')}`,
+          return md`${i + 1}. ${shown} — ${platformName(p.platform)} · ${count(p.views)} views`;
+        }),
+        '\n',
+      )}`,
     });
   }
 
-  const notes: string[] = [];
+  const notes: CardText[] = [];
   if (!a.ready)
     notes.push(
-      '⏳ **Still syncing**: recent posts are not counted yet, so these numbers will grow. Check again in a few minutes.',
+      md`⏳ **Still syncing**: recent posts are not counted yet, so these numbers will grow. Check again in a few minutes.`,
     );
   if (a.postsSynced === 0 && a.topPosts.length === 0) {
     notes.push(
-      `No published posts in this window yet. Publish one with ${command('publish', [hole('video'), hole('platform')])}.`,
+      md`No published posts in this window yet. Publish one with ${command('publish', [hole('video'), hole('platform')])}.`,
     );
   }
   return message({
-    title:
-      `Analytics · last ${a.rangeDays} days${platform ? ` · ${platformName(platform)}` : ''}` +
-      (account ? ` · ${literal(account.label)}` : ''),
+    title: md`Analytics · last ${a.rangeDays} days${platform ? md` · ${platformName(platform)}` : md``}${account ? md` · ${literal(account.label)}` : md``}`,
     tone: a.ready ? 'info' : 'progress',
-    ...(notes.length > 0 ? { text: notes.join('\n') } : {}),
+    ...(notes.length > 0 ? { text: joinText(notes, '\n') } : {}),
     fields,
     ...(sections.length > 0 ? { sections } : {}),
   });

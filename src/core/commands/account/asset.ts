@@ -8,7 +8,7 @@ import { userError } from '../../dispatch/context.js';
 import { actionKey } from '../../dispatch/request-id.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { message, type Response } from '../../text/cards.js';
-import { bareUrl, code, command, literal } from '../../text/text.js';
+import { bareUrl, code, command, literal, md } from '../../text/text.js';
 
 /** `type/subtype`, optionally with parameters (`video/mp4; codecs=avc1`). */
 const MIME = /^[a-z]+\/[a-z0-9][a-z0-9.+-]*(\s*;\s*[a-z0-9-]+=[^;\s]+)*$/i;
@@ -25,8 +25,7 @@ export const assetCommand: CommandSpec = defineCommand({
     'asset https://cdn.example.com/intro.mp4 --name "Intro clip" --type video/mp4',
     'asset https://cdn.example.com/logo.png',
   ],
-  details:
-    'The file stays where it is hosted; the service keeps a reference. No bytes are uploaded from chat.',
+  details: md`The file stays where it is hosted; the service keeps a reference. No bytes are uploaded from chat.`,
   async run(ctx, args): Promise<Response> {
     const type = args.type?.trim();
     if (type !== undefined && !MIME.test(type)) throw userError('bad-mime', { value: type });
@@ -42,14 +41,14 @@ export const assetCommand: CommandSpec = defineCommand({
       ? /^(video|audio)\//i.test(type)
       : /\.(mp4|mov|webm|mp3|wav|m4a)(\?|$)/i.test(args.url);
     return message({
-      title: 'Asset registered',
+      title: md`Asset registered`,
       tone: 'success',
       fields: [
-        { label: 'Name', value: literal(asset.name || args.name || '—'), short: true },
-        { label: 'Id', value: code(asset.id), short: true },
-        { label: 'URL', value: bareUrl(asset.url) },
+        { label: md`Name`, value: literal(asset.name || args.name || '—'), short: true },
+        { label: md`Id`, value: code(asset.id), short: true },
+        { label: md`URL`, value: bareUrl(asset.url) },
       ],
-      ...(isMedia ? { context: `Caption it with ${command('caption', [asset.url])}.` } : {}),
+      ...(isMedia ? { context: md`Caption it with ${command('caption', [asset.url])}.` } : {}),
     });
   },
 });

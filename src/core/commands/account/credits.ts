@@ -9,7 +9,7 @@ import type { ActionSpec } from '../../parse/command-spec.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import type { Button, Card, Control } from '../../text/cards.js';
 import { message, type Response } from '../../text/cards.js';
-import { command, literal } from '../../text/text.js';
+import { command, joinText, literal, md } from '../../text/text.js';
 import { formatDateTime } from '../../time/format.js';
 
 const PAGE_SIZE = 10;
@@ -24,9 +24,7 @@ export const creditsCommand: CommandSpec = defineCommand({
     { name: 'page', kind: 'int', description: 'Ledger page (10 entries each)', min: 1, max: 100_000 },
   ],
   examples: ['credits', 'credits --page 2'],
-  details:
-    `Spends are negative, top-ups, grants and refunds positive. Times are in your time zone (${command('tz')}). ` +
-    'Costs per video: storyboard 20, motion_lite 50, motion_pro 100; rendering, publishing, captions and thumbnails are free.',
+  details: md`Spends are negative, top-ups, grants and refunds positive. Times are in your time zone (${command('tz')}). Costs per video: storyboard 20, motion_lite 50, motion_pro 100; rendering, publishing, captions and thumbnails are free.`,
   async run(ctx, args): Promise<Response> {
     return message(await creditsCard(ctx, args.page ?? 1));
   },
@@ -51,23 +49,23 @@ async function creditsCard(ctx: CommandContext, page: number): Promise<Card> {
   const zone = await ctx.timeZone();
   const lines = credits.history.map(
     (e) =>
-      `**${signed(e.credits)}** · ${literal(e.type.replaceAll('_', ' '))} · ${literal(clip(e.description, 120))}\n_${literal(formatDateTime(e.createdAt, zone))}_`,
+      md`**${signed(e.credits)}** · ${literal(e.type.replaceAll('_', ' '))} · ${literal(clip(e.description, 120))}\n_${literal(formatDateTime(e.createdAt, zone))}_`,
   );
   const low =
     credits.balance < CHEAPEST_VIDEO
-      ? `\n⚠️ That is less than the cheapest video (storyboard, ${CHEAPEST_VIDEO}). Top up in the dashboard.`
-      : '';
+      ? md`\n⚠️ That is less than the cheapest video (storyboard, ${CHEAPEST_VIDEO}). Top up in the dashboard.`
+      : md``;
   const card: Card = {
-    title: `Credits: ${credits.balance}`,
+    title: md`Credits: ${credits.balance}`,
     tone: credits.balance < CHEAPEST_VIDEO ? 'warning' : 'info',
-    text:
-      `Your team has **${credits.balance}** credits.${low}\n\n` +
-      (lines.length > 0
-        ? lines.join('\n')
+    text: md`Your team has **${credits.balance}** credits.${low}\n\n${
+      lines.length > 0
+        ? joinText(lines, '\n')
         : total === 0
-          ? '_No transactions yet._'
-          : '_Nothing on this page._'),
-    context: `${total > 0 ? `Page ${page} of ${pages} · ${plural(total, 'transaction')} · ` : ''}times in ${zone}`,
+          ? md`_No transactions yet._`
+          : md`_Nothing on this page._`
+    }`,
+    context: md`${total > 0 ? md`Page ${page} of ${pages} · ${plural(total, 'transaction')} · ` : md``}times in ${literal(zone)}`,
   };
   const controls: Control[] = [];
   if (page > 1) controls.push(pageButton(page - 1, '← Newer'));

@@ -16,7 +16,16 @@ import { StoredKeyUnreadableError } from '../../ports/index.js';
 import type { Card, Section } from '../../text/cards.js';
 import { message, type Response } from '../../text/cards.js';
 import { example, optionRef, usage } from '../../text/command-usage.js';
-import { command, commandName, hole, literal } from '../../text/text.js';
+import {
+  type CardText,
+  command,
+  commandName,
+  hole,
+  joinText,
+  literal,
+  md,
+  specWording,
+} from '../../text/text.js';
 
 /** Account-module commands about the channel rather than the team. */
 const CHANNEL_COMMANDS = new Set(['subscribe', 'unsubscribe', 'settings', 'tz', 'help']);
@@ -108,16 +117,19 @@ async function buildSections(): Promise<HelpSection[]> {
 
 async function overviewCard(ctx: CommandContext, sections: HelpSection[]): Promise<Card> {
   const body: Section[] = sections.map((s) => ({
-    text: `**${s.title}**\n${s.commands.map((c) => `• ${commandName(c.name)} — ${c.summary}`).join('\n')}`,
+    text: md`**${specWording(s.title)}**\n${joinText(
+      s.commands.map((c) => md`• ${commandName(c.name)} — ${specWording(c.summary)}`),
+      '\n',
+    )}`,
   }));
   return {
-    title: 'reelbot commands',
+    title: md`reelbot commands`,
     tone: 'info',
     text: (await hasKey(ctx))
-      ? 'Write a script, watch it generate, pick a thumbnail, render, schedule — from this channel.'
-      : `**Start here:** ${command('link')} connects your team (a private form opens for your API key).`,
+      ? md`Write a script, watch it generate, pick a thumbnail, render, schedule — from this channel.`
+      : md`**Start here:** ${command('link')} connects your team (a private form opens for your API key).`,
     sections: body,
-    context: `${command('help', [hole('command')])} shows usage and examples · videos and series take an id, a name prefix or \`last\``,
+    context: md`${command('help', [hole('command')])} shows usage and examples · videos and series take an id, a name prefix or \`last\``,
   };
 }
 
@@ -127,50 +139,70 @@ function commandCard(spec: CommandSpec): Card {
   // Rarely used options come after the everyday ones (on Discord they go in the command's `more` text).
   const everyday = options.filter((o) => !o.advanced);
   const advanced = options.filter((o) => o.advanced);
-  const fields = [{ label: 'Usage', value: usage(spec) }];
+  const fields = [{ label: md`Usage`, value: usage(spec) }];
   if (everyday.length > 0) {
-    fields.push({ label: 'Options', value: everyday.map((o) => optionLine(spec, o)).join('\n') });
+    fields.push({
+      label: md`Options`,
+      value: joinText(
+        everyday.map((o) => optionLine(spec, o)),
+        '\n',
+      ),
+    });
   }
   if (advanced.length > 0) {
     fields.push({
-      label: everyday.length > 0 ? 'More options' : 'Options',
-      value: advanced.map((o) => optionLine(spec, o)).join('\n'),
+      label: everyday.length > 0 ? md`More options` : md`Options`,
+      value: joinText(
+        advanced.map((o) => optionLine(spec, o)),
+        '\n',
+      ),
     });
   }
   if (spec.examples.length > 0) {
-    fields.push({ label: 'Examples', value: spec.examples.map((e) => example(spec, e)).join('\n') });
+    fields.push({
+      label: md`Examples`,
+      value: joinText(
+        spec.examples.map((e) => example(spec, e)),
+        '\n',
+      ),
+    });
   }
   return {
     title: command(spec.name),
     tone: 'info',
-    text: spec.details ? `${spec.summary}.\n${spec.details}` : `${spec.summary}.`,
+    text: spec.details
+      ? md`${specWording(spec.summary)}.\n${spec.details}`
+      : md`${specWording(spec.summary)}.`,
     fields,
   };
 }
 
-function optionLine(spec: CommandSpec, o: OptionSpec): string {
-  const facts: string[] = [];
-  if (o.required) facts.push('required');
-  if (o.choices) facts.push(`one of ${o.choices.join(', ')}`);
-  if (o.kind === 'video' || o.kind === 'series') facts.push('id, name prefix or `last`');
+function optionLine(spec: CommandSpec, o: OptionSpec): CardText {
+  const facts: CardText[] = [];
+  if (o.required) facts.push(md`required`);
+  if (o.choices) facts.push(md`one of ${specWording(o.choices.join(', '))}`);
+  if (o.kind === 'video' || o.kind === 'series') facts.push(md`id, name prefix or \`last\``);
   if (o.kind === 'int' && (o.min !== undefined || o.max !== undefined))
-    facts.push(`${o.min ?? ''}–${o.max ?? ''}`);
-  if (o.maxLength !== undefined) facts.push(`max ${o.maxLength} characters`);
+    facts.push(md`${o.min ?? md``}–${o.max ?? md``}`);
+  if (o.maxLength !== undefined) facts.push(md`max ${o.maxLength} characters`);
   // A catalog the description does not already point at: where its values are listed.
   if (o.catalog && !o.description.includes(o.catalog))
-    facts.push(`values: ${command('options', [o.catalog])}`);
-  return `• ${optionRef(spec, o)} — ${o.description}${facts.length > 0 ? ` (${facts.join('; ')})` : ''}`;
+    facts.push(md`values: ${command('options', [o.catalog])}`);
+  return md`• ${optionRef(spec, o)} — ${specWording(o.description)}${facts.length > 0 ? md` (${joinText(facts, '; ')})` : md``}`;
 }
 
 function groupCard(group: string, commands: CommandSpec[]): Card {
   return {
     // A group of commands (`series`), or one of the overview's sections (`Team & catalog`).
     title: commands.every((c) => c.name.startsWith(`${group} `))
-      ? `${command(group)} …`
-      : `${literal(group)} …`,
+      ? md`${command(group)} …`
+      : md`${literal(group)} …`,
     tone: 'info',
-    text: commands.map((c) => `• ${usage(c)}\n  ${c.summary}`).join('\n'),
-    context: `${command('help', [commands[0]?.name ?? group])} shows one command's options and examples.`,
+    text: joinText(
+      commands.map((c) => md`• ${usage(c)}\n  ${specWording(c.summary)}`),
+      '\n',
+    ),
+    context: md`${command('help', [commands[0]?.name ?? group])} shows one command's options and examples.`,
   };
 }
 

@@ -7,15 +7,14 @@
 import { homeCards } from '../../home/home.js';
 import { defineCommand } from '../../parse/command-spec.js';
 import { messages, type Response } from '../../text/cards.js';
+import { md } from '../../text/text.js';
 
 export const homeCommand = defineCommand({
   name: 'home',
   summary: 'Your dashboard: team, credits, videos, this week, approvals',
   options: [],
   examples: ['home'],
-  details:
-    'Only you see it. The same cards as the bot’s Home tab on Slack: who you act as, credits, your ' +
-    'recent videos, the next 7 days, approvals waiting for you and what the channels follow.',
+  details: md`Only you see it. The same cards as the bot’s Home tab on Slack: who you act as, credits, your recent videos, the next 7 days, approvals waiting for you and what the channels follow.`,
   async run(ctx): Promise<Response> {
     const bot = ctx.deps.dispatcher?.();
     if (!bot) throw new Error('home: the dispatcher is not wired');

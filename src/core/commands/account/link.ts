@@ -12,7 +12,7 @@ import { type LinkedKey, StoredKeyUnreadableError } from '../../ports/index.js';
 import type { Card, Form, Response } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
-import { command, commandName, literal } from '../../text/text.js';
+import { type CardText, command, commandName, joinText, literal, md } from '../../text/text.js';
 import { describeApiError, isApiError } from '../../video-api/api-errors.js';
 import { keyId } from '../../video-api/catalog-cache.js';
 import { sameTeam, teamIdentity } from '../../video-api/team-identity.js';
@@ -39,10 +39,7 @@ export const linkCommand = defineCommand({
     },
   ],
   examples: ['link'],
-  details:
-    'Opens a private form for your team API key (developer dashboard → API keys). The key is checked with ' +
-    'the video service, stored encrypted and never shown again, only its prefix. Every command and click of ' +
-    `yours then runs under it. Linking again replaces it; ${commandName('unlink')} removes it.`,
+  details: md`Opens a private form for your team API key (developer dashboard → API keys). The key is checked with the video service, stored encrypted and never shown again, only its prefix. Every command and click of yours then runs under it. Linking again replaces it; ${commandName('unlink')} removes it.`,
   async run(ctx, args) {
     // Whatever was typed after `link` may be a key: refuse without repeating it anywhere.
     if (args.key !== undefined) throw userError('key-in-channel');
@@ -53,16 +50,14 @@ export const linkCommand = defineCommand({
 async function linkForm(ctx: CommandContext): Promise<Form> {
   const current = await linkedKey(ctx);
   const replacing = current
-    ? ` This replaces your current link to **${literal(current.teamName)}** (key \`${literal(current.keyPrefix)}…\`).`
-    : '';
+    ? md` This replaces your current link to **${literal(current.teamName)}** (key \`${literal(current.keyPrefix)}…\`).`
+    : md``;
   return {
     id: LINK_FORM_ID,
     title: 'Link your API key',
     submitLabel: 'Link',
     state: '',
-    intro:
-      'Only you see this form. The key is checked with the video service, stored encrypted and never ' +
-      `shown again (only its prefix).${replacing}`,
+    intro: md`Only you see this form. The key is checked with the video service, stored encrypted and never shown again (only its prefix).${replacing}`,
     inputs: [
       {
         kind: 'text',
@@ -129,23 +124,26 @@ async function linkKey(ctx: CommandContext, key: string): Promise<Response> {
 /** `switchedFrom`: the link this one replaces, when it was to another team. */
 function linkedCard(me: Me, prefix: string, switchedFrom: LinkedKey | undefined): Card {
   const missing = me.auth.scopes ? missingScopes(me.auth.scopes) : [];
-  const switched = switchedFrom ? `\nYou switched from **${literal(switchedFrom.teamName)}**.` : '';
+  const switched = switchedFrom ? md`\nYou switched from **${literal(switchedFrom.teamName)}**.` : md``;
   return {
-    title: `Linked to ${literal(me.team.name)}`,
+    title: md`Linked to ${literal(me.team.name)}`,
     tone: missing.length > 0 ? 'warning' : 'success',
-    text:
-      `Your commands and clicks now run under this key.${switched}` +
-      (missing.length > 0
-        ? `\n**This key lacks some scopes:**\n${missing.map((m) => `• ${m}`).join('\n')}`
-        : ''),
+    text: md`Your commands and clicks now run under this key.${switched}${
+      missing.length > 0
+        ? md`\n**This key lacks some scopes:**\n${joinText(
+            missing.map((m) => md`• ${m}`),
+            '\n',
+          )}`
+        : md``
+    }`,
     fields: [
-      { label: 'Team', value: literal(me.team.name), short: true },
-      ...(me.plan !== undefined ? [{ label: 'Plan', value: literal(me.plan), short: true }] : []),
-      { label: 'Credits', value: String(me.team.credits), short: true },
-      { label: 'Key', value: `\`${literal(prefix)}…\``, short: true },
-      { label: 'Scopes', value: me.auth.scopes ? formatScopes(me.auth.scopes) : 'not reported' },
+      { label: md`Team`, value: literal(me.team.name), short: true },
+      ...(me.plan !== undefined ? [{ label: md`Plan`, value: literal(me.plan), short: true }] : []),
+      { label: md`Credits`, value: md`${me.team.credits}`, short: true },
+      { label: md`Key`, value: md`\`${literal(prefix)}…\``, short: true },
+      { label: md`Scopes`, value: me.auth.scopes ? formatScopes(me.auth.scopes) : md`not reported` },
     ],
-    context: `Only the prefix is ever shown. ${command('whoami')} to check, ${command('unlink')} to remove it.`,
+    context: md`Only the prefix is ever shown. ${command('whoami')} to check, ${command('unlink')} to remove it.`,
   };
 }
 
@@ -166,4 +164,4 @@ async function linkedKey(ctx: CommandContext): Promise<LinkedKey | undefined> {
   }
 }
 
-const formError = (text: string): Response => ({ kind: 'form-errors', errors: { key: text } });
+const formError = (text: CardText): Response => ({ kind: 'form-errors', errors: { key: text } });

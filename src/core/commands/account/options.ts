@@ -8,21 +8,21 @@ import type { CommandContext } from '../../dispatch/context.js';
 import { plural } from '../../format/account.js';
 import { defineCommand } from '../../parse/command-spec.js';
 import { message } from '../../text/cards.js';
-import { code, command, hole, literal } from '../../text/text.js';
+import { type CardText, code, command, hole, joinText, literal, md } from '../../text/text.js';
 import { OPTION_KINDS, type OptionItem, type OptionKind, VideoApiError } from '../../video-api/video-api.js';
 
 /** Where each catalog's values go, so the list is actionable. */
-const USED_BY: Record<OptionKind, string> = {
-  sources: '`series create` (source)',
-  styles: '`create --style`, `series create` (style)',
-  niches: '`series create` (niche)',
-  languages: '`create --language`, `series create` (language)',
-  durations: '`series create` (duration, seconds)',
-  models: '`create --model`, `series create` (model)',
-  captionThemes: '`series create --captions`',
-  music: '`series create --mood`',
-  backgrounds: '`series create --background`',
-  subreddits: '`series create --subreddit` (with the Reddit source)',
+const USED_BY: Record<OptionKind, CardText> = {
+  sources: md`\`series create\` (source)`,
+  styles: md`\`create --style\`, \`series create\` (style)`,
+  niches: md`\`series create\` (niche)`,
+  languages: md`\`create --language\`, \`series create\` (language)`,
+  durations: md`\`series create\` (duration, seconds)`,
+  models: md`\`create --model\`, \`series create\` (model)`,
+  captionThemes: md`\`series create --captions\``,
+  music: md`\`series create --mood\``,
+  backgrounds: md`\`series create --background\``,
+  subreddits: md`\`series create --subreddit\` (with the Reddit source)`,
 };
 
 const MAX_SHOWN = 50;
@@ -45,14 +45,14 @@ export const optionsCommand = defineCommand({
       const listed = await listedKinds(ctx);
       const kinds = listed ?? [...OPTION_KINDS];
       return message({
-        title: 'Option catalogs',
+        title: md`Option catalogs`,
         tone: 'info',
-        text: kinds.map(kindLine).join('\n'),
-        context:
-          `Show one with ${command('options', [hole('kind')])}, e.g. ${command('options', ['models'])}.` +
-          (listed
-            ? ''
-            : ' (The video service did not list its catalogs just now: these are the documented ones.)'),
+        text: joinText(kinds.map(kindLine), '\n'),
+        context: md`Show one with ${command('options', [hole('kind')])}, e.g. ${command('options', ['models'])}.${
+          listed
+            ? md``
+            : md` (The video service did not list its catalogs just now: these are the documented ones.)`
+        }`,
       });
     }
     const kind = args.kind as OptionKind;
@@ -60,26 +60,26 @@ export const optionsCommand = defineCommand({
     const items = catalog.items;
     if (items.length === 0) {
       return message({
-        title: `Options: ${kind}`,
+        title: md`Options: ${literal(kind)}`,
         tone: 'info',
-        text: `The video service lists no ${kind} for your team.`,
+        text: md`The video service lists no ${literal(kind)} for your team.`,
       });
     }
     const shown = items.slice(0, MAX_SHOWN);
-    const more = items.length > shown.length ? `\n…and ${items.length - shown.length} more.` : '';
+    const more = items.length > shown.length ? md`\n…and ${items.length - shown.length} more.` : md``;
     return message({
-      title: `Options: ${kind}`,
+      title: md`Options: ${literal(kind)}`,
       tone: 'info',
-      text: `${shown.map(itemLine).join('\n')}${more}`,
-      context: `${plural(items.length, 'value')} · use the \`code\` value with ${USED_BY[kind]}`,
+      text: md`${joinText(shown.map(itemLine), '\n')}${more}`,
+      context: md`${plural(items.length, 'value')} · use the \`code\` value with ${USED_BY[kind]}`,
     });
   },
 });
 
 const isKnownKind = (kind: string): kind is OptionKind => (OPTION_KINDS as readonly string[]).includes(kind);
 
-function kindLine(kind: string): string {
-  return isKnownKind(kind) ? `• \`${kind}\` — for ${USED_BY[kind]}` : `• ${code(kind)}`;
+function kindLine(kind: string): CardText {
+  return isKnownKind(kind) ? md`• \`${literal(kind)}\` — for ${USED_BY[kind]}` : md`• ${code(kind)}`;
 }
 
 /** The kinds as the service lists them; undefined when it cannot be read or lists nothing usable. */
@@ -95,8 +95,8 @@ async function listedKinds(ctx: CommandContext): Promise<string[] | undefined> {
   return usable.length > 0 ? usable : undefined;
 }
 
-function itemLine(item: OptionItem): string {
-  const cost = item.credits !== undefined ? ` · ${plural(item.credits, 'credit')} per video` : '';
-  const label = item.name && item.name !== item.value ? `**${literal(item.name)}** — ` : '';
-  return `• ${label}${code(item.value)}${cost}`;
+function itemLine(item: OptionItem): CardText {
+  const cost = item.credits !== undefined ? md` · ${plural(item.credits, 'credit')} per video` : md``;
+  const label = item.name && item.name !== item.value ? md`**${literal(item.name)}** — ` : md``;
+  return md`• ${label}${code(item.value)}${cost}`;
 }

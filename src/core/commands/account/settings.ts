@@ -35,7 +35,7 @@ import {
 } from '../../settings/setting-change.js';
 import { approvalText, formatDuration, roleVerb, settingsCard } from '../../settings/settings-card.js';
 import { type Card, message, type Response } from '../../text/cards.js';
-import { channel, literal } from '../../text/text.js';
+import { type CardText, channel, joinText, literal, md } from '../../text/text.js';
 
 export { SETTING_KEYS } from '../../settings/setting-change.js';
 
@@ -69,12 +69,7 @@ export const settingsCommand: CommandSpec = defineCommand({
     'settings approval spend --here',
     'settings lifetime 12h',
   ],
-  details:
-    '`threading on|off`: milestones of a card as thread replies. `timezone <zone>|none`: the default zone ' +
-    'for members who set none. Team rules, for the whole workspace (its admins): `approval off|publish|spend`, ' +
-    '`approvers <mentions>|none`, `self-approval on|off`, `spend-threshold <credits>`, ' +
-    '`role publish|spend|admin <mentions>|everyone`, `lifetime <duration>` (how long a request waits). ' +
-    'Add `--here` to make a team rule stricter in this channel only.',
+  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits). Add \`--here\` to make a team rule stricter in this channel only.`,
   async run(ctx, args): Promise<Response> {
     if (!args.key) return message(await cardFor(ctx));
     const key = args.key as SettingKey;
@@ -107,16 +102,16 @@ async function changeChannel(
   const raw = await store.settings.get(ctx.req.conversation);
   // Rows from before workspace policies keep their governance as this channel's tightening.
   const next = { ...raw, here: tighteningOf(raw) };
-  let summary: string;
+  let summary: CardText;
   if (c.key === 'threading') {
     next.threading = c.on;
-    summary = `Threading is **${c.on ? 'on' : 'off'}**: milestones go ${c.on ? 'in the card’s thread' : 'to the channel'}.`;
+    summary = md`Threading is **${c.on ? md`on` : md`off`}**: milestones go ${c.on ? md`in the card’s thread` : md`to the channel`}.`;
   } else if (c.zone) {
     next.timeZone = c.zone;
-    summary = `The channel time zone is **${c.zone}** (for members who did not set their own).`;
+    summary = md`The channel time zone is **${literal(c.zone)}** (for members who did not set their own).`;
   } else {
     delete next.timeZone;
-    summary = 'The channel has **no time zone**: members see their own, else UTC.';
+    summary = md`The channel has **no time zone**: members see their own, else UTC.`;
   }
   const shown = (s: { threading: boolean; timeZone?: string }) =>
     c.key === 'threading' ? (s.threading ? 'on' : 'off') : (s.timeZone ?? 'none');
@@ -124,7 +119,7 @@ async function changeChannel(
     await store.settings.put(ctx.req.conversation, next);
     await audit(ctx, { setting: c.key, from: shown(raw), to: shown(next), scope: 'channel' });
   });
-  return updated(ctx, 'Channel settings updated', summary);
+  return updated(ctx, md`Channel settings updated`, summary);
 }
 
 async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promise<Response> {
@@ -158,8 +153,8 @@ async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promis
   ctx.deps.logger.info({ workspace, setting: c.key }, 'workspace policy changed');
   return updated(
     ctx,
-    'Workspace settings updated',
-    [summaryOf(c, await ctx.settings()), 'It applies to the whole workspace.', ...nobody].join('\n'),
+    md`Workspace settings updated`,
+    joinText([summaryOf(c, await ctx.settings()), md`It applies to the whole workspace.`, ...nobody], '\n'),
   );
 }
 
@@ -170,7 +165,7 @@ async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promis
 async function recheckChannels(
   ctx: CommandContext,
   o: { workspace: string; policy: WorkspacePolicy; change: GovernanceChange },
-): Promise<string[]> {
+): Promise<CardText[]> {
   const here = ctx.req.conversation;
   const found = await channelsAdmittingNobody(ctx.deps.store, o.workspace, o.policy);
   for (const { conversation, rules } of found)
@@ -219,8 +214,8 @@ async function tightenHere(ctx: CommandContext, c: GovernanceChange): Promise<Re
   });
   return updated(
     ctx,
-    'Channel settings updated',
-    `${summaryOf(c, await ctx.settings())} (this channel only)`,
+    md`Channel settings updated`,
+    md`${summaryOf(c, await ctx.settings())} (this channel only)`,
   );
 }
 
@@ -232,12 +227,12 @@ async function withWho(ctx: CommandContext, error: UserError): Promise<UserError
   return new UserError(error.code, { ...error.params, who });
 }
 
-async function updated(ctx: CommandContext, title: string, summary: string): Promise<Response> {
+async function updated(ctx: CommandContext, title: CardText, summary: CardText): Promise<Response> {
   const card = await cardFor(ctx);
   card.title = title;
   card.tone = 'success';
-  card.text = `${summary}${card.text ? `\n${card.text}` : ''}`;
-  card.context = `Changed by ${literal(ctx.req.userName ?? 'a member')} · ${card.context ?? ''}`;
+  card.text = md`${summary}${card.text ? md`\n${card.text}` : md``}`;
+  card.context = md`Changed by ${literal(ctx.req.userName ?? 'a member')} · ${card.context ?? md``}`;
   return message(card, 'channel');
 }
 
@@ -279,27 +274,27 @@ function ruleValue(p: WorkspacePolicy | PolicyTightening, c: GovernanceChange): 
   }
 }
 
-function summaryOf(c: GovernanceChange, effective: WorkspacePolicy): string {
+function summaryOf(c: GovernanceChange, effective: WorkspacePolicy): CardText {
   switch (c.key) {
     case 'approval':
-      return `Approval is **${effective.approval}**: ${approvalText(effective)}.`;
+      return md`Approval is **${literal(effective.approval)}**: ${approvalText(effective)}.`;
     case 'approvers':
       return c.refs.length === 0
-        ? `Approvers: ${formatMentions(effective.approvers, '**nobody**')}`
-        : `Approvers: ${formatMentions(c.refs)}.`;
+        ? md`Approvers: ${formatMentions(effective.approvers, md`**nobody**`)}`
+        : md`Approvers: ${formatMentions(c.refs)}.`;
     case 'self-approval':
-      return `Self-approval is **${effective.selfApproval ? 'allowed' : 'not allowed'}**.`;
+      return md`Self-approval is **${effective.selfApproval ? md`allowed` : md`not allowed`}**.`;
     case 'spend-threshold':
-      return `Spend threshold: **${effective.spendThreshold} credits**.`;
+      return md`Spend threshold: **${effective.spendThreshold} credits**.`;
     case 'lifetime':
-      return `Requests wait **${formatDuration(c.ms)}** for an approver, then expire.`;
+      return md`Requests wait **${formatDuration(c.ms)}** for an approver, then expire.`;
     case 'role': {
       const holders = effective.roles[c.role];
       if (c.refs === 'everyone')
         return holders === 'everyone'
-          ? `Everyone may **${roleVerb(c.role)}**.`
-          : `Everyone the workspace allows may **${roleVerb(c.role)}** (${formatHolders(holders)}).`;
-      return `Only ${formatHolders(c.refs)} may **${roleVerb(c.role)}**.`;
+          ? md`Everyone may **${roleVerb(c.role)}**.`
+          : md`Everyone the workspace allows may **${roleVerb(c.role)}** (${formatHolders(holders)}).`;
+      return md`Only ${formatHolders(c.refs)} may **${roleVerb(c.role)}**.`;
     }
   }
 }

@@ -23,7 +23,7 @@ import {
 } from '../../settings/subscriptions.js';
 import type { Card, Response } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
-import { code, command, hole, literal } from '../../text/text.js';
+import { type CardText, code, command, hole, joinText, literal, md } from '../../text/text.js';
 import { formatDateTime } from '../../time/format.js';
 import { resolveSeries } from '../../video-api/references.js';
 
@@ -39,10 +39,7 @@ export const subscribeCommand: CommandSpec = defineCommand({
     { name: 'series', kind: 'series', positional: true, description: 'The series to follow (with `series`)' },
   ],
   examples: ['subscribe calendar', 'subscribe series "Daily facts"', 'subscribe videos', 'subscribe'],
-  details:
-    '`calendar`: a message when a scheduled post goes out or fails. `videos`: a short card for every new ' +
-    'video of the team. `series <s>`: each new episode gets its own status card. The feed is read with your ' +
-    `key; ${command('unsubscribe', [hole('what')])} stops it.`,
+  details: md`\`calendar\`: a message when a scheduled post goes out or fails. \`videos\`: a short card for every new video of the team. \`series <s>\`: each new episode gets its own status card. The feed is read with your key; ${command('unsubscribe', [hole('what')])} stops it.`,
   async run(ctx, args): Promise<Response> {
     if (!args.what) return message(await listCard(ctx));
     const kind = args.what as SubscriptionKind;
@@ -129,8 +126,8 @@ async function isFollowing(
   return row && (await subscriptionWatch(store, sub)) !== undefined;
 }
 
-const alreadyFollowing = (what: string): Response =>
-  message({ title: 'Already subscribed', tone: 'info', text: `This channel already follows ${what}.` });
+const alreadyFollowing = (what: CardText): Response =>
+  message({ title: md`Already subscribed`, tone: 'info', text: md`This channel already follows ${what}.` });
 
 function subscribed(
   ctx: CommandContext,
@@ -147,12 +144,10 @@ function subscribed(
   const stop = sub.kind === 'series' ? ['series', sub.target] : [sub.kind];
   return message(
     {
-      title: `Subscribed: ${literal(title)}`,
+      title: md`Subscribed: ${literal(title)}`,
       tone: 'success',
-      text: `This channel now follows ${describeSubscription(sub, title)}: ${WHAT_IT_POSTS[sub.kind]} will show up here.`,
-      context:
-        `Set up by ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)}` +
-        `${owner ? ' with their key' : " with the workspace's shared key"} · ${command('unsubscribe', stop)} to stop`,
+      text: md`This channel now follows ${describeSubscription(sub, title)}: ${WHAT_IT_POSTS[sub.kind]} will show up here.`,
+      context: md`Set up by ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)}${owner ? md` with their key` : md` with the workspace's shared key`} · ${command('unsubscribe', stop)} to stop`,
     },
     'channel',
   );
@@ -164,11 +159,9 @@ async function listCard(ctx: CommandContext): Promise<Card> {
   const subs = await store.subscriptions.list(ctx.req.conversation);
   if (subs.length === 0) {
     return {
-      title: 'No subscriptions here',
+      title: md`No subscriptions here`,
       tone: 'info',
-      text:
-        `This channel follows nothing yet. Try:\n• ${command('subscribe', ['calendar'])} — posted and failed posts\n` +
-        `• ${command('subscribe', ['videos'])} — every new video\n• ${command('subscribe', ['series', hole('name')])} — new episodes of a series`,
+      text: md`This channel follows nothing yet. Try:\n• ${command('subscribe', ['calendar'])} — posted and failed posts\n• ${command('subscribe', ['videos'])} — every new video\n• ${command('subscribe', ['series', hole('name')])} — new episodes of a series`,
     };
   }
   const zone = await ctx.timeZone();
@@ -177,17 +170,19 @@ async function listCard(ctx: CommandContext): Promise<Card> {
       const watch = await subscriptionWatch(store, s);
       const what =
         s.kind === 'series'
-          ? `series **${literal(seriesNameOf(watch) ?? s.target)}** (${code(s.target)})`
-          : `**${s.kind}**`;
-      const by = s.owner ? formatMention(s.owner) : "the workspace's shared key";
-      const stalled = watch ? '' : ` · ⚠️ stopped: run ${command('subscribe')} for it again, or unsubscribe`;
-      return `• ${what} — ${WHAT_IT_POSTS[s.kind]} · since ${formatDateTime(s.createdAt, zone)} · by ${by}${stalled}`;
+          ? md`series **${literal(seriesNameOf(watch) ?? s.target)}** (${code(s.target)})`
+          : md`**${literal(s.kind)}**`;
+      const by = s.owner ? formatMention(s.owner) : md`the workspace's shared key`;
+      const stalled = watch
+        ? md``
+        : md` · ⚠️ stopped: run ${command('subscribe')} for it again, or unsubscribe`;
+      return md`• ${what} — ${WHAT_IT_POSTS[s.kind]} · since ${formatDateTime(s.createdAt, zone)} · by ${by}${stalled}`;
     }),
   );
   return {
-    title: `This channel follows ${subs.length === 1 ? '1 feed' : `${subs.length} feeds`}`,
+    title: md`This channel follows ${subs.length === 1 ? md`1 feed` : md`${subs.length} feeds`}`,
     tone: 'info',
-    text: lines.join('\n'),
-    context: `Stop one with ${command('unsubscribe', [hole('what')])}.`,
+    text: joinText(lines, '\n'),
+    context: md`Stop one with ${command('unsubscribe', [hole('what')])}.`,
   };
 }

@@ -8,11 +8,11 @@ import type { ActionSpec } from '../../parse/command-spec.js';
 import { normalizeTimeZone } from '../../settings/time-zone.js';
 import { parsePick, runAgain, TZ_PICK_ACTION } from '../../settings/time-zone-question.js';
 import { type Card, message, type Response } from '../../text/cards.js';
-import { command } from '../../text/text.js';
+import { command, literal, md } from '../../text/text.js';
 
 const noted = (card: Card, zone: string): Card => {
-  const note = `Your time zone is now ${zone} (${command('tz')} to change it)`;
-  return { ...card, context: card.context ? `${note} · ${card.context}` : note };
+  const note = md`Your time zone is now ${literal(zone)} (${command('tz')} to change it)`;
+  return { ...card, context: card.context ? md`${note} · ${card.context}` : note };
 };
 
 export const tzPickAction: ActionSpec = {
@@ -25,9 +25,9 @@ export const tzPickAction: ActionSpec = {
     await ctx.deps.store.users.setTimeZone(ctx.req.user, zone);
     const bot = ctx.deps.dispatcher?.();
     const set = message({
-      title: `Time zone set: ${zone}`,
+      title: md`Time zone set: ${literal(zone)}`,
       tone: 'success',
-      text: 'Run your command again.',
+      text: md`Run your command again.`,
     });
     if (!bot) return set;
     const response = await runAgain(bot, ctx.req, pick.replay);

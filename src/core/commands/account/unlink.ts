@@ -4,7 +4,7 @@ import { refreshHomes } from '../../home/home-refresh.js';
 import { defineCommand } from '../../parse/command-spec.js';
 import { type LinkedKey, type Store, StoredKeyUnreadableError, type UserAddress } from '../../ports/index.js';
 import { message } from '../../text/cards.js';
-import { command, commandName, literal } from '../../text/text.js';
+import { type CardText, command, commandName, joinText, literal, md } from '../../text/text.js';
 import { keyId } from '../../video-api/catalog-cache.js';
 
 /**
@@ -24,22 +24,20 @@ async function watchedWith(
   return { cards, subscriptions };
 }
 
-const plural = (n: number, one: string, many: string): string => `**${n}** ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string): CardText =>
+  md`**${n}** ${literal(n === 1 ? one : many)}`;
 
 /** "2 live status cards and 1 channel subscription follow your key: they stop…", or '' when none do. */
-function stoppingText(watched: { cards: number; subscriptions: number }): string {
+function stoppingText(watched: { cards: number; subscriptions: number }): CardText {
   const parts = [
     ...(watched.cards > 0 ? [plural(watched.cards, 'live status card', 'live status cards')] : []),
     ...(watched.subscriptions > 0
       ? [plural(watched.subscriptions, 'channel subscription', 'channel subscriptions')]
       : []),
   ];
-  if (parts.length === 0) return '';
+  if (parts.length === 0) return md``;
   const n = watched.cards + watched.subscriptions;
-  return (
-    `\n${parts.join(' and ')} ${n === 1 ? 'was' : 'were'} followed with your key: ${n === 1 ? 'it stops' : 'they stop'} ` +
-    `within a few minutes, each saying so where it is, unless you ${command('link')} again before.`
-  );
+  return md`\n${joinText(parts, ' and ')} ${n === 1 ? md`was` : md`were`} followed with your key: ${n === 1 ? md`it stops` : md`they stop`} within a few minutes, each saying so where it is, unless you ${command('link')} again before.`;
 }
 
 export const unlinkCommand = defineCommand({
@@ -47,9 +45,7 @@ export const unlinkCommand = defineCommand({
   summary: 'Remove your linked API key',
   options: [],
   examples: ['unlink'],
-  details:
-    'Deletes your stored key. Your commands then use the deployment key if one is configured, otherwise ' +
-    `you need to ${commandName('link')} again. The key stays valid at the video service: revoke it in the dashboard if it leaked.`,
+  details: md`Deletes your stored key. Your commands then use the deployment key if one is configured, otherwise you need to ${commandName('link')} again. The key stays valid at the video service: revoke it in the dashboard if it leaked.`,
   async run(ctx) {
     const store = ctx.deps.store;
     let linked: LinkedKey | undefined;
@@ -68,24 +64,24 @@ export const unlinkCommand = defineCommand({
     if (removed)
       await refreshHomes(store, { users: [ctx.req.user], cause: `unlink:${ctx.now()}`, now: ctx.now() });
     const fallback = ctx.deps.deploymentKey
-      ? "Your commands now use this workspace's shared key."
-      : `Run ${command('link')} to link a key again.`;
+      ? md`Your commands now use this workspace's shared key.`
+      : md`Run ${command('link')} to link a key again.`;
     if (!removed) {
       return message({
-        title: 'Nothing to unlink',
+        title: md`Nothing to unlink`,
         tone: 'info',
-        text: `You have no linked key. ${ctx.deps.deploymentKey ? "You use this workspace's shared key." : `Run ${command('link')} to link one.`}`,
+        text: md`You have no linked key. ${ctx.deps.deploymentKey ? md`You use this workspace's shared key.` : md`Run ${command('link')} to link one.`}`,
       });
     }
     ctx.deps.logger.info({ user: ctx.req.user }, 'API key unlinked');
     return message({
-      title: 'Key unlinked',
+      title: md`Key unlinked`,
       tone: 'success',
-      text:
-        (linked
-          ? `I no longer use your key for **${literal(linked.teamName)}** (\`${literal(linked.keyPrefix)}…\`). `
-          : 'Your stored key is removed. ') +
-        `${fallback}${stoppingText(watched)}\nThe key itself still works at the video service: revoke it in the dashboard if it leaked.`,
+      text: md`${
+        linked
+          ? md`I no longer use your key for **${literal(linked.teamName)}** (\`${literal(linked.keyPrefix)}…\`). `
+          : md`Your stored key is removed. `
+      }${fallback}${stoppingText(watched)}\nThe key itself still works at the video service: revoke it in the dashboard if it leaked.`,
     });
   },
 });

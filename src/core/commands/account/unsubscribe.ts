@@ -15,7 +15,7 @@ import {
 } from '../../settings/subscriptions.js';
 import type { Response } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
-import { literal } from '../../text/text.js';
+import { literal, md } from '../../text/text.js';
 import { resolveSeries } from '../../video-api/references.js';
 
 export const unsubscribeCommand: CommandSpec = defineCommand({
@@ -67,10 +67,10 @@ export const unsubscribeCommand: CommandSpec = defineCommand({
     ctx.deps.logger.info({ conversation, kind, target: sub.target }, 'channel unsubscribed');
     return message(
       {
-        title: 'Unsubscribed',
+        title: md`Unsubscribed`,
         tone: 'success',
-        text: `This channel no longer follows ${label}.`,
-        context: `By ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)}`,
+        text: md`This channel no longer follows ${label}.`,
+        context: md`By ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)}`,
       },
       'channel',
     );

@@ -8,7 +8,7 @@ import { plural } from '../../format/account.js';
 import { defineCommand } from '../../parse/command-spec.js';
 import type { Section } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
-import { code, command, hole, link, literal } from '../../text/text.js';
+import { type CardText, code, command, hole, joinText, link, literal, md } from '../../text/text.js';
 import type { Voice } from '../../video-api/video-api.js';
 
 /** Enough for a chat message; a long catalog asks to narrow down. */
@@ -26,7 +26,7 @@ export const voicesCommand = defineCommand({
     },
   ],
   examples: ['voices', 'voices --language es'],
-  details: `⭐ marks recommended voices, 🧬 your team's cloned voices. Pass the id (or name) to ${command('create', [], { voice: hole('id') })}.`,
+  details: md`⭐ marks recommended voices, 🧬 your team's cloned voices. Pass the id (or name) to ${command('create', [], { voice: hole('id') })}.`,
   async run(ctx, args) {
     const api = await ctx.api();
     const all = await ctx.deps.catalog.voices(api, await ctx.apiKeyId());
@@ -36,11 +36,11 @@ export const voicesCommand = defineCommand({
     if (voices.length === 0) {
       const known = [...new Set(all.map((v) => v.labels?.language).filter(Boolean))].sort().join(', ');
       return message({
-        title: 'No voices found',
+        title: md`No voices found`,
         tone: 'info',
         text: wanted
-          ? `No voice speaks ${code(args.language ?? '')}.${known ? ` Languages with voices: ${literal(known)}.` : ''}`
-          : 'Your team has no voices available.',
+          ? md`No voice speaks ${code(args.language ?? '')}.${known ? md` Languages with voices: ${literal(known)}.` : md``}`
+          : md`Your team has no voices available.`,
       });
     }
 
@@ -60,24 +60,27 @@ export const voicesCommand = defineCommand({
     const sections: Section[] = [...groups.entries()]
       .sort(([a], [b]) => (a === 'other' ? 1 : b === 'other' ? -1 : a.localeCompare(b)))
       .map(([lang, list]) => ({
-        text: `**${literal(lang)}** (${list.length})\n${list.map((v) => voiceLine(v, wanted)).join('\n')}`,
+        text: md`**${literal(lang)}** (${list.length})\n${joinText(
+          list.map((v) => voiceLine(v, wanted)),
+          '\n',
+        )}`,
       }));
     const more =
       sorted.length > shown.length
-        ? ` Showing ${shown.length} of ${sorted.length}; narrow it with \`--language\`.`
-        : '';
+        ? md` Showing ${shown.length} of ${sorted.length}; narrow it with \`--language\`.`
+        : md``;
     return message({
-      title: wanted ? `Voices for ${literal(args.language ?? wanted)}` : 'Voices',
+      title: wanted ? md`Voices for ${literal(args.language ?? wanted)}` : md`Voices`,
       tone: 'info',
-      text: `${plural(voices.length, 'voice')}. ⭐ recommended · 🧬 your team's custom voice.${more}`,
+      text: md`${plural(voices.length, 'voice')}. ⭐ recommended · 🧬 your team's custom voice.${more}`,
       sections,
-      context: `Use one with ${command('create', [], { voice: hole('id or name') })}.`,
+      context: md`Use one with ${command('create', [], { voice: hole('id or name') })}.`,
     });
   },
 });
 
-function voiceLine(v: Voice, wanted: string | undefined): string {
-  const marks = `${v.isCustom ? ' 🧬' : ''}${v.isRecommended ? ' ⭐' : ''}`;
+function voiceLine(v: Voice, wanted: string | undefined): CardText {
+  const marks = md`${v.isCustom ? md` 🧬` : md``}${v.isRecommended ? md` ⭐` : md``}`;
   const native = v.labels?.language;
   const facts = [
     v.labels?.gender,
@@ -88,9 +91,9 @@ function voiceLine(v: Voice, wanted: string | undefined): string {
       ? `multilingual, native ${native}`
       : undefined,
   ].filter((f, i, all): f is string => Boolean(f) && all.indexOf(f) === i);
-  const preview = v.previewUrl ? ` · ${link('preview', v.previewUrl)}` : '';
-  const about = facts.length > 0 ? ` — ${literal(facts.join(' · '))}` : '';
-  return `• **${literal(v.name)}**${marks}${about}${preview} · ${code(v.id)}`;
+  const preview = v.previewUrl ? md` · ${link('preview', v.previewUrl)}` : md``;
+  const about = facts.length > 0 ? md` — ${literal(facts.join(' · '))}` : md``;
+  return md`• **${literal(v.name)}**${marks}${about}${preview} · ${code(v.id)}`;
 }
 
 function speaks(v: Voice, code: string): boolean {

@@ -15,7 +15,7 @@ import { formatMention } from '../../people/mentions.js';
 import { workspaceOf } from '../../ports/address.js';
 import type { Approval } from '../../ports/index.js';
 import { type Card, type Control, message, type Section } from '../../text/cards.js';
-import { channel, code, command, literal } from '../../text/text.js';
+import { channel, code, command, joinText, literal, md, storedText } from '../../text/text.js';
 import { formatBoth } from '../../time/format.js';
 
 /** Requests shown with their buttons; Discord allows five rows of buttons under a message. */
@@ -26,9 +26,7 @@ export const approvalsCommand = defineCommand({
   summary: 'Pending approval requests: the ones you may decide, and your own',
   options: [],
   examples: ['approvals'],
-  details:
-    'Lists every pending request of this workspace you may approve or reject, and the requests you asked for, ' +
-    'with their buttons. You can withdraw your own requests before anyone decides.',
+  details: md`Lists every pending request of this workspace you may approve or reject, and the requests you asked for, with their buttons. You can withdraw your own requests before anyone decides.`,
   async run(ctx) {
     return message(await approvalsInbox(ctx));
   },
@@ -78,11 +76,9 @@ export async function approvalsInbox(ctx: CommandContext): Promise<Card> {
   const entries = await inboxEntries(ctx);
   if (entries.length === 0) {
     return {
-      title: 'Approvals',
+      title: md`Approvals`,
       tone: 'neutral',
-      text:
-        'Nothing is waiting for you: no pending request you can decide, and none of yours. ' +
-        `Requests appear here when someone publishes, schedules or spends under an approval policy (${command('settings')}).`,
+      text: md`Nothing is waiting for you: no pending request you can decide, and none of yours. Requests appear here when someone publishes, schedules or spends under an approval policy (${command('settings')}).`,
     };
   }
   const toDecide = entries.filter((e) => e.decide).length;
@@ -90,14 +86,14 @@ export async function approvalsInbox(ctx: CommandContext): Promise<Card> {
   const shown = entries.slice(0, SHOWN);
   const more = entries.length - shown.length;
   return {
-    title: `Approvals: ${entries.length} pending`,
+    title: md`Approvals: ${entries.length} pending`,
     tone: toDecide > 0 ? 'warning' : 'info',
-    text: `${toDecide} for you to decide · ${own} of yours waiting.`,
+    text: md`${toDecide} for you to decide · ${own} of yours waiting.`,
     sections: await Promise.all(shown.map((e) => entrySection(ctx, e))),
     context:
       more > 0
-        ? `${more} more not shown (oldest first): decide these, then run ${command('approvals')} again.`
-        : 'Buttons here act like those on the request cards.',
+        ? md`${more} more not shown (oldest first): decide these, then run ${command('approvals')} again.`
+        : md`Buttons here act like those on the request cards.`,
   };
 }
 
@@ -105,13 +101,18 @@ async function entrySection(ctx: CommandContext, e: InboxEntry): Promise<Section
   const { approval } = e;
   const model = await approvalModel(ctx.deps.store, approval);
   const value = inboxValue(approval.id);
-  const lines = [`**${approval.action.summary}**`];
-  const asked = `asked by ${e.mine ? 'you' : formatMention(approval.requester)} in ${channel(approval.conversation)}`;
-  lines.push(`${asked} · ${formatBoth(approval.createdAt, await ctx.timeZone())}`);
+  const lines = [md`**${storedText(approval.action.summary)}**`];
+  const asked = md`asked by ${e.mine ? md`you` : formatMention(approval.requester)} in ${channel(approval.conversation)}`;
+  lines.push(md`${asked} · ${formatBoth(approval.createdAt, await ctx.timeZone())}`);
   if (approval.expiresAt !== null)
-    lines.push(`Expires ${formatBoth(approval.expiresAt, await ctx.timeZone())}`);
+    lines.push(md`Expires ${formatBoth(approval.expiresAt, await ctx.timeZone())}`);
   if (model?.fields.length) {
-    lines.push(model.fields.map((f) => `${literal(f.label)}: ${f.value}`).join(' · '));
+    lines.push(
+      joinText(
+        model.fields.map((f) => md`${literal(f.label)}: ${f.value}`),
+        ' · ',
+      ),
+    );
   }
   const controls: Control[] = [];
   if (e.decide) {
@@ -119,6 +120,6 @@ async function entrySection(ctx: CommandContext, e: InboxEntry): Promise<Section
     controls.push({ kind: 'button', action: REJECT_ACTION, value, label: 'Reject', style: 'danger' });
   }
   if (e.mine) controls.push({ kind: 'button', action: WITHDRAW_ACTION, value, label: 'Withdraw' });
-  lines.push(`Approval ${code(approval.id)}`);
-  return { text: lines.join('\n'), controls };
+  lines.push(md`Approval ${code(approval.id)}`);
+  return { text: joinText(lines, '\n'), controls };
 }

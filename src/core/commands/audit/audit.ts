@@ -14,7 +14,7 @@ import { isWorkspaceAdmin } from '../../people/admin.js';
 import type { AuditEntry } from '../../ports/index.js';
 import { type Card, message, type Section } from '../../text/cards.js';
 import { seriesNames, videoNames } from '../../text/labels.js';
-import { channel, code, literal } from '../../text/text.js';
+import { type CardText, channel, code, joinText, literal, md } from '../../text/text.js';
 import { csvTimesNote, formatDay } from '../../time/format.js';
 import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, startOfDay } from '../../time/zone.js';
@@ -100,10 +100,7 @@ export const auditCommand = defineCommand({
     'audit --from 2026-11-01 --to 2026-11-30 --csv',
     'audit --workspace',
   ],
-  details:
-    'Lists this channel’s approval requests and decisions, publishes, schedules, cancellations, deletions and ' +
-    `credit spends, newest first, with times in your zone. \`--csv\` sends every row (up to ${CSV_MAX_ROWS}, newest first) as a CSV file. ` +
-    '`--workspace` (workspace admins): every conversation of the workspace, DMs included, with policy changes and refusals.',
+  details: md`Lists this channel’s approval requests and decisions, publishes, schedules, cancellations, deletions and credit spends, newest first, with times in your zone. \`--csv\` sends every row (up to ${CSV_MAX_ROWS}, newest first) as a CSV file. \`--workspace\` (workspace admins): every conversation of the workspace, DMs included, with policy changes and refusals.`,
   async run(ctx, args) {
     const zone = await ctx.timeZone();
     const { from, to } = await rangeArg(ctx, args);
@@ -123,16 +120,16 @@ export const auditCommand = defineCommand({
         limit: MAX_ROWS,
       })
     ).filter((e) => wide || e.conversation === conversation);
-    const where = wide ? 'in this workspace' : 'in this channel';
+    const where = wide ? md`in this workspace` : md`in this channel`;
 
     const range = rangeText(from, to);
     // A video still there by its name; a deleted one by the id it was asked for with.
-    const what = `${video ? ` for ${video.name ? `“${literal(video.name)}”` : `the deleted video ${code(video.id)}`}` : ''}${range}`;
+    const what = md`${video ? md` for ${video.name ? md`“${literal(video.name)}”` : md`the deleted video ${code(video.id)}`}` : md``}${range}`;
     if (entries.length === 0) {
       return message({
-        title: 'Audit log',
+        title: md`Audit log`,
         tone: 'info',
-        text: `Nothing recorded ${where}${what}. Approvals, publishes, schedules, deletions and credit spends appear here as they happen.`,
+        text: md`Nothing recorded ${where}${what}. Approvals, publishes, schedules, deletions and credit spends appear here as they happen.`,
       });
     }
     const scope = { what, where, wide };
@@ -142,22 +139,22 @@ export const auditCommand = defineCommand({
 });
 
 interface Scope {
-  what: string;
-  where: string;
+  what: CardText;
+  where: CardText;
   /** The whole workspace: each line names its conversation. */
   wide: boolean;
 }
 
-function rangeText(from: string | undefined, to: string | undefined): string {
-  if (from && to) return ` from ${formatDay(from)} to ${formatDay(to)}`;
-  if (from) return ` since ${formatDay(from)}`;
-  if (to) return ` until ${formatDay(to)}`;
-  return '';
+function rangeText(from: string | undefined, to: string | undefined): CardText {
+  if (from && to) return md` from ${formatDay(from)} to ${formatDay(to)}`;
+  if (from) return md` since ${formatDay(from)}`;
+  if (to) return md` until ${formatDay(to)}`;
+  return md``;
 }
 
-const spentText = (entries: AuditEntry[]): string => {
+const spentText = (entries: AuditEntry[]): CardText => {
   const spent = entries.reduce((sum, e) => sum + (e.credits ?? 0), 0);
-  return spent > 0 ? ` · ${spent} credits spent` : '';
+  return spent > 0 ? md` · ${spent} credits spent` : md``;
 };
 
 async function listCard(
@@ -168,23 +165,26 @@ async function listCard(
   const shown = entries.slice(0, CARD_LINES);
   const names = await auditNames(ctx, shown);
   const today = dayKey(ctx.now(), zone);
-  const byDay = new Map<string, string[]>();
+  const byDay = new Map<string, CardText[]>();
   for (const e of shown) {
     const day = dayKey(e.at, zone);
-    const line = `${entryLine(e, zone, names)}${wide ? ` · ${channel(e.conversation)}` : ''}`;
+    const line = md`${entryLine(e, zone, names)}${wide ? md` · ${channel(e.conversation)}` : md``}`;
     byDay.set(day, [...(byDay.get(day) ?? []), line]);
   }
   const sections: Section[] = [...byDay].map(([day, lines]) => ({
-    text: `**${formatDay(day, today, addDays(today, 1))}**\n${lines.map((l) => `• ${l}`).join('\n')}`,
+    text: md`**${formatDay(day, today, addDays(today, 1))}**\n${joinText(
+      lines.map((l) => md`• ${l}`),
+      '\n',
+    )}`,
   }));
   const more =
     entries.length > shown.length
-      ? `\nShowing the newest ${shown.length} of ${entries.length}${entries.length >= MAX_ROWS ? '+' : ''}. Narrow it with \`--from\`, \`--to\` or \`--video\`, or add \`--csv\`.`
-      : '';
+      ? md`\nShowing the newest ${shown.length} of ${entries.length}${entries.length >= MAX_ROWS ? md`+` : md``}. Narrow it with \`--from\`, \`--to\` or \`--video\`, or add \`--csv\`.`
+      : md``;
   return {
-    title: 'Audit log',
+    title: md`Audit log`,
     tone: 'info',
-    text: `${entries.length}${entries.length >= MAX_ROWS ? '+' : ''} entries ${where}${what}${spentText(entries)}. Times in ${zone}, newest first.${more}`,
+    text: md`${entries.length}${entries.length >= MAX_ROWS ? md`+` : md``} entries ${where}${what}${spentText(entries)}. Times in ${literal(zone)}, newest first.${more}`,
     sections,
   };
 }
@@ -210,12 +210,9 @@ function csvCard({
     rows: rows.map((e) => csvValues(e, zone)),
   });
   return {
-    title: 'Audit log (CSV)',
+    title: md`Audit log (CSV)`,
     tone: 'info',
-    text:
-      `${full ? `The newest ${rowCount(rows.length)} (the most one file holds)` : rowCount(rows.length)} ${where}${what}${spentText(rows)}, ` +
-      `newest first, in ${code(attachment.filename)}; ${csvTimesNote('time', 'time_utc', zone)}.` +
-      (full ? ' Narrow it with `--from`/`--to` for older rows.' : ''),
+    text: md`${full ? md`The newest ${rowCount(rows.length)} (the most one file holds)` : rowCount(rows.length)} ${where}${what}${spentText(rows)}, newest first, in ${code(attachment.filename)}; ${csvTimesNote('time', 'time_utc', zone)}.${full ? md` Narrow it with \`--from\`/\`--to\` for older rows.` : md``}`,
     attachment,
   };
 }

@@ -10,7 +10,7 @@ import { defineCommand } from '../../parse/command-spec.js';
 import { platformName } from '../../platforms/post-blocks.js';
 import { type Card, message, type Section } from '../../text/cards.js';
 import { isNotFound } from '../../text/not-found.js';
-import { code, command, literal } from '../../text/text.js';
+import { type CardText, code, command, joinText, literal, md } from '../../text/text.js';
 import { csvTimesNote, formatCsvDateTime, formatDay, formatTime } from '../../time/format.js';
 import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
@@ -24,7 +24,7 @@ const MAX_DAY_SECTIONS = 20;
 const NAME_LIST_PAGES = 3;
 const NAME_LOOKUPS = 5;
 
-const STATUS_ICON: Record<string, string> = { scheduled: '🕒', posted: '✅', failed: '❌' };
+const STATUS_ICON: Record<string, CardText> = { scheduled: md`🕒`, posted: md`✅`, failed: md`❌` };
 
 /** Video names for the entries: the team's list first, then a few direct reads; unknown ids stay ids. */
 async function videoNames(ctx: CommandContext, ids: Set<string>): Promise<Map<string, string>> {
@@ -63,6 +63,15 @@ async function rangeArg(ctx: CommandContext, args: RangeOptions): Promise<{ from
   return { from, to: r.value.to ?? addDays(from, DEFAULT_DAYS - 1) };
 }
 
+/** The status and platform filters in words (`posted`, `on YouTube`), each left out when not given. */
+const filterWords = (args: {
+  status?: string | undefined;
+  platform?: string | undefined;
+}): [CardText | undefined, CardText | undefined] => [
+  args.status ? literal(args.status) : undefined,
+  args.platform ? md`on ${platformName(args.platform)}` : undefined,
+];
+
 export const calendarCommand = defineCommand({
   name: 'calendar',
   summary: 'Scheduled and recent posts, by day in your time zone',
@@ -93,7 +102,7 @@ export const calendarCommand = defineCommand({
     'calendar --platform youtube --status failed --from 2026-11-01',
     'calendar --from 2026-11-01 --to 2026-11-30 --csv',
   ],
-  details: `Days and times are in your time zone (${command('tz')} sets it). \`--from\` and \`--to\` read as one phrase: \`--from monday --to friday\` is this week’s working days (the coming week’s on a weekend); \`--from\` alone also takes \`this week\`, \`next week\`, \`last month\`, \`last 7 days\` or \`next 30 days\`. A range covers at most ${MAX_RANGE_DAYS} days. \`--csv\` sends every post of the range (up to ${CSV_MAX_ROWS}) as a CSV file, with times in your zone and in UTC.`,
+  details: md`Days and times are in your time zone (${command('tz')} sets it). \`--from\` and \`--to\` read as one phrase: \`--from monday --to friday\` is this week’s working days (the coming week’s on a weekend); \`--from\` alone also takes \`this week\`, \`next week\`, \`last month\`, \`last 7 days\` or \`next 30 days\`. A range covers at most ${MAX_RANGE_DAYS} days. \`--csv\` sends every post of the range (up to ${CSV_MAX_ROWS}) as a CSV file, with times in your zone and in UTC.`,
   async run(ctx, args) {
     const zone = await ctx.timeZoneToRead();
     const now = ctx.now();
@@ -117,22 +126,19 @@ export const calendarCommand = defineCommand({
       .sort((a, b) => a.at - b.at);
 
     const defaultRange = args.from === undefined && args.to === undefined;
-    const range = defaultRange ? `the next ${DEFAULT_DAYS} days` : `${formatDay(from)} – ${formatDay(to)}`;
-    const filters = [args.status, args.platform && `on ${platformName(args.platform)}`]
-      .filter(Boolean)
-      .join(' ');
+    const range = defaultRange
+      ? md`the next ${DEFAULT_DAYS} days`
+      : md`${formatDay(from)} – ${formatDay(to)}`;
+    const [status, platform] = filterWords(args);
+    const filters = joinText([status, platform], ' ');
     if (entries.length === 0) {
       const what =
-        args.status || args.platform
-          ? ['No', args.status, 'posts', args.platform && `on ${platformName(args.platform)}`]
-              .filter(Boolean)
-              .join(' ')
-          : 'Nothing scheduled';
+        status || platform ? joinText([md`No`, status, md`posts`, platform], ' ') : md`Nothing scheduled`;
       return message({
-        title: 'Calendar',
+        title: md`Calendar`,
         tone: 'info',
-        text: `${what} in ${range}. Try ${command('schedule', ['last', 'youtube', 'tomorrow', '9am'])}.`,
-        context: `Times in ${zone}`,
+        text: md`${what} in ${range}. Try ${command('schedule', ['last', 'youtube', 'tomorrow', '9am'])}.`,
+        context: md`Times in ${literal(zone)}`,
       });
     }
 
@@ -146,24 +152,27 @@ export const calendarCommand = defineCommand({
     }
     const tomorrow = addDays(today, 1);
     const sections: Section[] = [...byDay.entries()].slice(0, MAX_DAY_SECTIONS).map(([day, items]) => ({
-      text: [
-        `**${formatDay(day, today, tomorrow)}**`,
-        ...items.map(({ e, at }) => {
-          const known = names.get(e.projectId);
-          const name = known === undefined ? code(e.projectId) : literal(known);
-          return `${STATUS_ICON[e.status] ?? '•'} \`${formatTime(at, zone)}\` ${literal(platformName(e.platform))} · ${literal(e.status)} · **${name}**`;
-        }),
-      ].join('\n'),
+      text: joinText(
+        [
+          md`**${formatDay(day, today, tomorrow)}**`,
+          ...items.map(({ e, at }) => {
+            const known = names.get(e.projectId);
+            const name = known === undefined ? code(e.projectId) : literal(known);
+            return md`${STATUS_ICON[e.status] ?? md`•`} \`${formatTime(at, zone)}\` ${platformName(e.platform)} · ${literal(e.status)} · **${name}**`;
+          }),
+        ],
+        '\n',
+      ),
     }));
     const listed = [...byDay.values()].slice(0, MAX_DAY_SECTIONS).reduce((n, items) => n + items.length, 0);
     const card: Card = {
-      title: `Calendar · ${range}`,
+      title: md`Calendar · ${range}`,
       tone: 'info',
       sections,
-      context: `Times in ${zone}${filters ? ` · ${filters}` : ''} · ${entries.length} post${entries.length === 1 ? '' : 's'}`,
+      context: md`Times in ${literal(zone)}${filters ? md` · ${filters}` : md``} · ${entries.length} post${entries.length === 1 ? md`` : md`s`}`,
     };
     if (listed < entries.length) {
-      card.text = `Showing the first ${listed} of ${entries.length}. Narrow it with \`--to\`, \`--platform\` or \`--status\`.`;
+      card.text = md`Showing the first ${listed} of ${entries.length}. Narrow it with \`--to\`, \`--platform\` or \`--status\`.`;
     }
     return message(card);
   },
@@ -177,8 +186,8 @@ async function csvCard(
   o: {
     entries: { e: CalendarEntry; at: number }[];
     zone: string;
-    range: string;
-    filters: string;
+    range: CardText;
+    filters: CardText;
     day: string;
   },
 ): Promise<Card> {
@@ -199,12 +208,9 @@ async function csvCard(
   });
   const cut = rows.length < o.entries.length;
   return {
-    title: 'Calendar (CSV)',
+    title: md`Calendar (CSV)`,
     tone: 'info',
-    text:
-      `${cut ? `The first ${rowCount(rows.length)} of ${o.entries.length}` : rowCount(rows.length)} for ${o.range}` +
-      `${o.filters ? ` (${o.filters})` : ''}, oldest first, in ${code(attachment.filename)}; ` +
-      `${csvTimesNote('time', 'time_utc', o.zone)}.${cut ? ' Narrow it with `--to`, `--platform` or `--status` for the rest.' : ''}`,
+    text: md`${cut ? md`The first ${rowCount(rows.length)} of ${o.entries.length}` : rowCount(rows.length)} for ${o.range}${o.filters ? md` (${o.filters})` : md``}, oldest first, in ${code(attachment.filename)}; ${csvTimesNote('time', 'time_utc', o.zone)}.${cut ? md` Narrow it with \`--to\`, \`--platform\` or \`--status\` for the rest.` : md``}`,
     attachment,
   };
 }

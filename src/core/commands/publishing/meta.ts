@@ -22,7 +22,7 @@ import { decodeMetaState, META_FORM_ID, metaForm, metaValues } from '../../publi
 import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
 import { type Card, type Form, message } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
-import { literal } from '../../text/text.js';
+import { type CardText, literal, md } from '../../text/text.js';
 import { resolveVideo } from '../../video-api/references.js';
 import { PLATFORMS, type Platform, type PostMetadata, type Video } from '../../video-api/video-api.js';
 
@@ -42,11 +42,12 @@ async function save(ctx: CommandContext, { video, platform, posts }: VideoPosts)
   return patched;
 }
 
-function savedCard({ video, platform, posts, note }: VideoPosts & { note?: string | undefined }): Card {
+function savedCard({ video, platform, posts, note }: VideoPosts & { note?: CardText | undefined }): Card {
   return {
-    title: `${platformName(platform)} post details saved`,
+    title: md`${platformName(platform)} post details saved`,
     tone: 'success',
-    text: withContentNote(`For **${literal(video.name)}**:\n${blockSummary(platform, posts)}`, note) ?? '',
+    text:
+      withContentNote(md`For **${literal(video.name)}**:\n${blockSummary(platform, posts)}`, note) ?? md``,
     controls: [
       {
         kind: 'button',
@@ -56,7 +57,7 @@ function savedCard({ video, platform, posts, note }: VideoPosts & { note?: strin
       },
       { kind: 'button', action: 'video.schedule', value: video.id, label: 'Schedule' },
     ],
-    context: `id \`${video.id}\``,
+    context: md`id \`${literal(video.id)}\``,
   };
 }
 
@@ -70,8 +71,7 @@ async function pickForm(ctx: CommandContext, partial: RawArgs): Promise<Form> {
     title: 'Post details',
     submitLabel: 'Next',
     state: '',
-    intro:
-      'Which video, and for which platform? The next step shows that platform’s fields with their limits.',
+    intro: md`Which video, and for which platform? The next step shows that platform’s fields with their limits.`,
     inputs: [
       {
         kind: 'text',
@@ -112,9 +112,7 @@ export const metaCommand = defineCommand({
     'meta last x',
     'meta "Launch teaser" instagram New drop 🚀 #launch',
   ],
-  details:
-    `Limits: ${limitsInWords()}. With text, sets the main field (YouTube: the title; its description and visibility are kept). ` +
-    'Without text, a form shows every field of the platform with what is stored now.',
+  details: md`Limits: ${limitsInWords()}. With text, sets the main field (YouTube: the title; its description and visibility are kept). Without text, a form shows every field of the platform with what is stored now.`,
   form: async (ctx, partial) => ({ kind: 'form', form: await pickForm(ctx, partial) }),
   async run(ctx, args) {
     const platform = args.platform;

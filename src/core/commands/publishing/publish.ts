@@ -21,7 +21,7 @@ import {
 import { getVideo } from '../../publishing/schedule-flow.js';
 import type { Form, FormInput, Response } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
-import { command, flag, literal } from '../../text/text.js';
+import { type CardText, command, flag, literal, md } from '../../text/text.js';
 import { resolveVideo } from '../../video-api/references.js';
 import {
   type Account,
@@ -77,10 +77,10 @@ async function publishForm(ctx: CommandContext, input: PublishFormInput): Promis
     state: encodeVideoAction(input.videoId ?? '', requestId),
     inputs,
   };
-  if (input.videoName) form.intro = `Publish **${literal(input.videoName)}** now.`;
+  if (input.videoName) form.intro = md`Publish **${literal(input.videoName)}** now.`;
   if (accounts && connected.length === 0) {
-    form.intro =
-      `${form.intro ?? ''} No social account is connected yet: connect one in the dashboard first.`.trim();
+    const none = md`No social account is connected yet: connect one in the dashboard first.`;
+    form.intro = form.intro ? md`${form.intro} ${none}` : none;
   }
   return form;
 }
@@ -188,9 +188,7 @@ export const publishCommand = defineCommand({
     'publish last youtube --privacy unlisted',
     'publish last youtube --title "Octopus facts, part 2" --description "Sources in the pinned comment"',
   ],
-  details:
-    `The video must be rendered (${command('render')}). Title and description come from the post details set with ` +
-    `${command('meta')}; ${flag('publish', 'title')} and ${flag('publish', 'description')} override them for this post only. With several accounts on a platform, the default one is used unless ${flag('publish', 'account')} names another.`,
+  details: md`The video must be rendered (${command('render')}). Title and description come from the post details set with ${command('meta')}; ${flag('publish', 'title')} and ${flag('publish', 'description')} override them for this post only. With several accounts on a platform, the default one is used unless ${flag('publish', 'account')} names another.`,
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
     const ref = typeof partial.video === 'string' ? partial.video : undefined;
     if (ref) {
@@ -298,7 +296,7 @@ export const publishFormSpec: FormSpec = {
  * The form's account is not one of `platform`'s: named by its label (the select's values are ids), with the
  * platform's accounts to pick instead, under the same input.
  */
-async function accountElsewhere(ctx: CommandContext, platform: Platform, wanted: string): Promise<string> {
+async function accountElsewhere(ctx: CommandContext, platform: Platform, wanted: string): Promise<CardText> {
   const accounts = (await accountsOrNone(ctx)) ?? {};
   const all = Object.values(accounts).flat();
   const picked = all.find((a) => a.authId === wanted);

@@ -15,6 +15,7 @@ import {
 } from '../../publishing/publication.js';
 import { type PublishSend, sendPublish } from '../../publishing/publish-flow.js';
 import { getVideo, type ScheduleSend, sendSchedule } from '../../publishing/schedule-flow.js';
+import { md } from '../../text/text.js';
 import { formatBoth } from '../../time/format.js';
 
 /** A publish as stored, with the video read again. */
@@ -31,7 +32,7 @@ export const approved: ApprovedRunners = {
     if (!send.video.renderedVideoUrl) throw userError('approval-not-rendered', { name: send.video.name });
     const card = await sendPublish(ctx, send);
     const links = linksOf(card);
-    return { card, outcome: `${card.title}${links ? `: ${links}` : '.'}` };
+    return { card, outcome: md`${card.title}${links ? md`: ${links}` : md`.`}` };
   },
 
   async schedule(ctx, request) {
@@ -42,8 +43,8 @@ export const approved: ApprovedRunners = {
     // One approval for a Move: the approver's click cancels and schedules again (move-flow.ts).
     const card = send.move ? await sendMove(ctx, send) : await sendSchedule(ctx, send);
     const when = formatBoth(send.at, request.model.requesterZone);
-    const done = send.move ? 'Moved to' : 'Scheduled for';
-    return { card, outcome: `${done} ${when}. The video card follows each platform’s post.` };
+    const done = send.move ? md`Moved to` : md`Scheduled for`;
+    return { card, outcome: md`${done} ${when}. The video card follows each platform’s post.` };
   },
 };
 

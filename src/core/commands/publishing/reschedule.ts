@@ -11,7 +11,7 @@ import { VIDEO_OPTION } from '../../parse/shared-options.js';
 import { platformName } from '../../platforms/names.js';
 import { readPendingPosts } from '../../publishing/pending-posts.js';
 import { runSchedule } from '../../publishing/schedule-flow.js';
-import { command } from '../../text/text.js';
+import { command, md } from '../../text/text.js';
 import { parseWhen } from '../../time/parse.js';
 import { resolveVideo } from '../../video-api/references.js';
 
@@ -36,10 +36,7 @@ export const rescheduleCommand = defineCommand({
     },
   ],
   examples: ['reschedule last tomorrow 11am', 'reschedule "Launch teaser" x friday 18:00'],
-  details:
-    `Cancels the pending posts and schedules them again at the new time, read in your time zone (${command('tz')} sets it). ` +
-    'The service cancels every platform of a video at once: the platforms not moved are scheduled again at their own times. ' +
-    'Approval applies as for a schedule, once for the move.',
+  details: md`Cancels the pending posts and schedules them again at the new time, read in your time zone (${command('tz')} sets it). The service cancels every platform of a video at once: the platforms not moved are scheduled again at their own times. Approval applies as for a schedule, once for the move.`,
   async run(ctx, args) {
     // Read the time before anything else: a bad or past time is answered without a single API call.
     const when = parseWhen(args.when, await ctx.timeZoneToRead(), ctx.now());

@@ -12,6 +12,7 @@ import { decodeSchedule } from '../../publishing/action-state.js';
 import { SCHEDULE_CHOICE } from '../../publishing/move-flow.js';
 import { runSchedule } from '../../publishing/schedule-flow.js';
 import type { Response } from '../../text/cards.js';
+import { md } from '../../text/text.js';
 
 /** Every answer of one question names the same card: the request id minted for the question. */
 const questionOf = (value: string): string | undefined => decodeSchedule(value.split('|'))?.requestId;
@@ -42,9 +43,9 @@ export const scheduleCancelAction: ActionSpec = oneShot({
     return {
       kind: 'update',
       card: {
-        title: 'Nothing changed',
+        title: md`Nothing changed`,
         tone: 'neutral',
-        text: 'The posts already scheduled stay as they are, and nothing new was scheduled.',
+        text: md`The posts already scheduled stay as they are, and nothing new was scheduled.`,
       },
     };
   },

@@ -12,7 +12,7 @@ import { decodeVideoAction, encodeVideoAction } from '../../publishing/action-st
 import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
 import type { Form, FormInput, Response } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
-import { command, literal } from '../../text/text.js';
+import { type CardText, command, literal, md } from '../../text/text.js';
 import { parseWhen } from '../../time/parse.js';
 import { resolveVideo } from '../../video-api/references.js';
 import { PLATFORMS, type Platform, type Video } from '../../video-api/video-api.js';
@@ -67,7 +67,7 @@ async function scheduleForm(
     state: encodeVideoAction(input.video?.id ?? '', newRequestId()),
     inputs,
   };
-  if (input.video) form.intro = `Schedule **${literal(input.video.name)}**.`;
+  if (input.video) form.intro = md`Schedule **${literal(input.video.name)}**.`;
   return form;
 }
 
@@ -97,11 +97,7 @@ export const scheduleCommand = defineCommand({
     'schedule "Launch teaser" youtube,tiktok friday 18:00',
     'schedule last all 2026-12-01 18:00',
   ],
-  details:
-    `The time is read in your time zone (${command('tz')} sets it) and shown back in your zone and UTC. Every platform ` +
-    'needs its post details: a missing one opens its form first. The video is rendered before posting if needed. ' +
-    'The video card shows each platform’s status and I reply in its thread when it posts. ' +
-    `A platform the video is already scheduled on asks first: Move it (as ${command('reschedule')} does), Keep both, or Cancel.`,
+  details: md`The time is read in your time zone (${command('tz')} sets it) and shown back in your zone and UTC. Every platform needs its post details: a missing one opens its form first. The video is rendered before posting if needed. The video card shows each platform’s status and I reply in its thread when it posts. A platform the video is already scheduled on asks first: Move it (as ${command('reschedule')} does), Keep both, or Cancel.`,
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
     const ref = typeof partial.video === 'string' ? partial.video : undefined;
     const video = ref ? await getVideo(ctx, (await resolveVideo(ctx, ref)).id) : undefined;
@@ -145,7 +141,7 @@ export const scheduleFormSpec: FormSpec = {
   async submit(ctx, state, values) {
     const decoded = decodeVideoAction(state);
     if (!decoded) throw userError('interaction-expired');
-    const errors: Record<string, string> = {};
+    const errors: Record<string, CardText> = {};
     const platforms = parsePlatforms(values.platforms ?? '');
     if (!platforms.ok) errors.platforms = say(platforms.error.code, platforms.error.params);
     const when = parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());

@@ -11,7 +11,7 @@ import { readScheduleState, stopScheduleWatch } from '../../live/schedule-watche
 import { defineCommand } from '../../parse/command-spec.js';
 import { platformName } from '../../platforms/post-blocks.js';
 import { type Card, message } from '../../text/cards.js';
-import { command, hole, literal } from '../../text/text.js';
+import { type CardText, command, hole, joinText, literal, md } from '../../text/text.js';
 import { formatBoth } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
 import { resolveVideo } from '../../video-api/references.js';
@@ -46,24 +46,24 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
     .filter((e) => e.projectId === video.id)
     .sort((a, b) => Date.parse(a.scheduledTime) - Date.parse(b.scheduledTime));
   const line = (e: CalendarEntry) =>
-    `${literal(platformName(e.platform))} at ${formatBoth(Date.parse(e.scheduledTime), zone)}`;
+    md`${platformName(e.platform)} at ${formatBoth(Date.parse(e.scheduledTime), zone)}`;
   const posted = entries.filter((e) => e.status === 'posted');
   const failed = entries.filter((e) => e.status === 'failed');
   const still = entries.filter((e) => e.status === 'scheduled');
-  const lines: string[] = [];
-  if (posted.length > 0) lines.push(`Already posted: ${posted.map(line).join('; ')}.`);
+  const lines: CardText[] = [];
+  if (posted.length > 0) lines.push(md`Already posted: ${joinText(posted.map(line), '; ')}.`);
   if (failed.length > 0)
     lines.push(
-      `Failed: ${failed.map(line).join('; ')}. Use ${command('publish', [video.name, hole('platform')])} to post it now.`,
+      md`Failed: ${joinText(failed.map(line), '; ')}. Use ${command('publish', [video.name, hole('platform')])} to post it now.`,
     );
   if (still.length > 0) {
     lines.push(
-      `The calendar still lists ${still.map(line).join('; ')} as scheduled, but the service says nothing is left to cancel: it is probably going out right now. Check ${command('calendar')} in a minute.`,
+      md`The calendar still lists ${joinText(still.map(line), '; ')} as scheduled, but the service says nothing is left to cancel: it is probably going out right now. Check ${command('calendar')} in a minute.`,
     );
   }
   if (lines.length === 0)
     lines.push(
-      `Nothing is scheduled for **${literal(video.name)}**, and it has no recent posts on the calendar.`,
+      md`Nothing is scheduled for **${literal(video.name)}**, and it has no recent posts on the calendar.`,
     );
 
   const store = ctx.deps.store;
@@ -82,10 +82,10 @@ async function explain(ctx: CommandContext, video: { id: string; name: string })
     });
   });
   return {
-    title: posted.length + failed.length > 0 ? 'Too late to cancel' : 'Nothing to cancel',
+    title: posted.length + failed.length > 0 ? md`Too late to cancel` : md`Nothing to cancel`,
     tone: 'info',
-    text: `**${literal(video.name)}**: ${lines.join('\n')}`,
-    context: `id \`${video.id}\``,
+    text: md`**${literal(video.name)}**: ${joinText(lines, '\n')}`,
+    context: md`id \`${literal(video.id)}\``,
   };
 }
 
@@ -102,7 +102,7 @@ export const unscheduleCommand = defineCommand({
     },
   ],
   examples: ['unschedule last', 'unschedule "Launch teaser"'],
-  details: 'Cancels every platform still scheduled for the video. Posts already sent are not affected.',
+  details: md`Cancels every platform still scheduled for the video. Posts already sent are not affected.`,
   async run(ctx, args) {
     await checkRole(ctx, 'publish');
     const video = await resolveVideo(ctx, args.video);
@@ -110,10 +110,10 @@ export const unscheduleCommand = defineCommand({
     const cancelled = await cancel(ctx, video.id);
     if (!cancelled && withdrawn > 0) {
       return message({
-        title: 'Request withdrawn',
+        title: md`Request withdrawn`,
         tone: 'success',
-        text: `Nothing of **${literal(video.name)}** was scheduled yet; its request waiting for approval is withdrawn, so it will not be scheduled.`,
-        context: `id \`${video.id}\``,
+        text: md`Nothing of **${literal(video.name)}** was scheduled yet; its request waiting for approval is withdrawn, so it will not be scheduled.`,
+        context: md`id \`${literal(video.id)}\``,
       });
     }
     if (!cancelled) return message(await explain(ctx, video));
@@ -125,9 +125,9 @@ export const unscheduleCommand = defineCommand({
     const pending = [...new Set(pendingPosts.map((p) => p.platform))];
     await store.transaction(async () => {
       await stopScheduleWatch(store, video.id);
-      const by = ctx.req.userName ? ` by ${literal(ctx.req.userName)}` : '';
+      const by = ctx.req.userName ? md` by ${literal(ctx.req.userName)}` : md``;
       await updateVideoCard(store, video.id, {
-        patch: { schedule: undefined, notice: `Schedule cancelled${by}.` },
+        patch: { schedule: undefined, notice: md`Schedule cancelled${by}.` },
         dedupeKey: `unschedule:${video.id}:${watch?.id ?? ctx.now()}`,
       });
       await store.audit.record({
@@ -143,14 +143,17 @@ export const unscheduleCommand = defineCommand({
     const zone = await ctx.timeZone();
     const what =
       pendingPosts.length > 0
-        ? ` on ${pendingPosts.map((p) => `${platformName(p.platform)} (${formatBoth(Date.parse(p.at), zone)})`).join(', ')}`
-        : '';
+        ? md` on ${joinText(
+            pendingPosts.map((p) => md`${platformName(p.platform)} (${formatBoth(Date.parse(p.at), zone)})`),
+            ', ',
+          )}`
+        : md``;
     return message({
-      title: 'Unscheduled',
+      title: md`Unscheduled`,
       tone: 'success',
-      text: `Cancelled the scheduled posts of **${literal(video.name)}**${what}. Posts already sent are not affected.`,
+      text: md`Cancelled the scheduled posts of **${literal(video.name)}**${what}. Posts already sent are not affected.`,
       controls: [{ kind: 'button', action: 'video.schedule', value: video.id, label: 'Schedule again' }],
-      context: `id \`${video.id}\``,
+      context: md`id \`${literal(video.id)}\``,
     });
   },
 });

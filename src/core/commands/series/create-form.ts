@@ -18,6 +18,7 @@ import { seriesFieldsFrom } from '../../series/series-fields.js';
 import { TimeZoneNeeded } from '../../settings/time-zone.js';
 import { type FormInput, LIMITS, type Response, type SelectOption } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
+import { type CardText, md } from '../../text/text.js';
 import { type OptionItem, type OptionKind, PLATFORMS, VideoApiError } from '../../video-api/video-api.js';
 import { NAME_MAX } from '../../videos/create-request.js';
 import { confirmCreate, createCommand } from './create.js';
@@ -118,8 +119,7 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
       submitLabel: 'Create series',
       state: Object.keys(typed).length > 0 ? `${newRequestId()}|${JSON.stringify(typed)}` : newRequestId(),
       inputs,
-      intro:
-        'The first episode starts generating as soon as you create the series, and each episode is charged.',
+      intro: md`The first episode starts generating as soon as you create the series, and each episode is charged.`,
     },
   };
 }
@@ -272,7 +272,7 @@ export const createForm: FormSpec = {
     const value = (id: string) => values[id]?.trim() || undefined;
     const name = value('name');
     const source = value('source');
-    const errors: Record<string, string> = {};
+    const errors: Record<string, CardText> = {};
     if (!name) errors.name = say('field-required', { field: 'series name' });
     else if (name.length > SERIES_NAME_MAX)
       errors.name = say('too-long', { field: 'series name', max: SERIES_NAME_MAX, length: name.length });

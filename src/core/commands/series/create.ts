@@ -34,7 +34,7 @@ import { seriesFieldsFrom } from '../../series/series-fields.js';
 import { priceText, spendCard } from '../../series/spend-confirm.js';
 import type { Card, Response } from '../../text/cards.js';
 import { catalogLabel } from '../../text/labels.js';
-import { command, literal } from '../../text/text.js';
+import { command, literal, md } from '../../text/text.js';
 import {
   type Episode,
   type Series,
@@ -67,13 +67,7 @@ export const createCommand: CommandSpec = defineCommand({
     'series create "Reddit Reads" --source reddit --subreddit tifu --background subway_runner --layout split --captions karaoke',
     'series create',
   ],
-  details:
-    'With no arguments a form opens. The cost and your balance come first: nothing is created until you ' +
-    'confirm. The first episode then starts generating right away; every episode charges its ' +
-    "model's credits (storyboard 20, motion_lite 50, motion_pro 100). A series posts every episode on its own, " +
-    'so it takes the publish role, and under an approval policy an approver agrees before it is created. ' +
-    'Schedules read like ' +
-    '`daily 09:00 Europe/Paris`, `weekdays 6pm` or `mon,wed,fri 18:00` (your time zone unless you name one).',
+  details: md`With no arguments a form opens. The cost and your balance come first: nothing is created until you confirm. The first episode then starts generating right away; every episode charges its model's credits (storyboard 20, motion_lite 50, motion_pro 100). A series posts every episode on its own, so it takes the publish role, and under an approval policy an approver agrees before it is created. Schedules read like \`daily 09:00 Europe/Paris\`, \`weekdays 6pm\` or \`mon,wed,fri 18:00\` (your time zone unless you name one).`,
   form: (ctx, partial) => openCreateForm(ctx, partial),
   async run(ctx, args) {
     const fields = await seriesFieldsFrom(ctx, args as SeriesFieldArgs, 'create');
@@ -113,10 +107,8 @@ export async function confirmCreate(
     idempotencyKey,
     card: async (id) =>
       await spendCard(ctx, {
-        title: `Start the series “${literal(input.name)}”?`,
-        text:
-          `Its first episode starts generating at once and is charged now: ${priceText(cost, await catalogLabel(ctx, 'models', model))}. ` +
-          'Every later episode costs the same, charged when it is generated.',
+        title: md`Start the series “${literal(input.name)}”?`,
+        text: md`Its first episode starts generating at once and is charged now: ${priceText(cost, await catalogLabel(ctx, 'models', model))}. Every later episode costs the same, charged when it is generated.`,
         chargedNow: cost,
         // Where, when and what it posts, each episode's and each month's cost, and when the balance runs out.
         publication: await publicationFields(ctx, input),
@@ -126,12 +118,10 @@ export async function confirmCreate(
         confirm: { action: confirmAction('create'), value: id, label: 'Create series' },
         cancel: { action: cancelAction('create'), value: id },
         short: {
-          advice:
-            'That does not cover the first episode: the series would be created, but no episode starts until ' +
-            'you top up in the dashboard.',
+          advice: md`That does not cover the first episode: the series would be created, but no episode starts until you top up in the dashboard.`,
           withholdConfirm: false,
         },
-        context: `Nothing is charged until you confirm. · source ${literal(input.source)}`,
+        context: md`Nothing is charged until you confirm. · source ${literal(input.source)}`,
       }),
   });
   return { kind: 'message', visibility: 'ephemeral', card };
@@ -169,10 +159,10 @@ async function createApproval(
     command: 'series.create',
     args: { input, ...(cost === undefined ? {} : { cost }) },
     idempotencyKey,
-    summary: `Start the series “${literal(input.name)}”${cost === undefined ? '' : ` (${cost} credits per episode)`}`,
+    summary: md`Start the series “${literal(input.name)}”${cost === undefined ? md`` : md` (${cost} credits per episode)`}`,
     fields: [
       ...(await publicationFields(ctx, { ...input, brollModel: model })),
-      { label: 'Source', value: literal(input.source), short: true },
+      { label: md`Source`, value: literal(input.source), short: true },
     ],
   });
 }
@@ -344,19 +334,17 @@ async function createdCard(
   { series, cost, cardsPosted }: { series: Series; cost: number | undefined; cardsPosted: number },
 ): Promise<Card> {
   const model = literal(await catalogLabel(ctx, 'models', series.brollModel ?? DEFAULT_SERIES_MODEL));
-  const price = cost === undefined ? `the ${model} price` : `**${cost} credits** (${model})`;
+  const price = cost === undefined ? md`the ${model} price` : md`**${cost} credits** (${model})`;
   // No episode yet: the service skips an episode the team cannot pay for; say so rather than "generating".
   const credits = cardsPosted === 0 && cost !== undefined ? await balance(ctx) : undefined;
   const short = credits !== undefined && cost !== undefined && credits < cost;
   const start = short
-    ? `⚠️ Your team has **${credits}** credits and an episode costs **${cost}** (${model}), so the first episode ` +
-      'could not start. Top up in the dashboard; scheduled episodes start again once the balance covers them.'
-    : `The first episode starts generating now${cardsPosted > 0 ? '; its status card follows' : ''}. ` +
-      `Each episode costs ${price}, charged when it is generated.`;
+    ? md`⚠️ Your team has **${credits}** credits and an episode costs **${cost}** (${model}), so the first episode could not start. Top up in the dashboard; scheduled episodes start again once the balance covers them.`
+    : md`The first episode starts generating now${cardsPosted > 0 ? md`; its status card follows` : md``}. Each episode costs ${price}, charged when it is generated.`;
   return {
-    title: `Series created: ${literal(series.name)}`,
+    title: md`Series created: ${literal(series.name)}`,
     tone: short ? 'warning' : 'success',
-    text: `${start}\nI will post a status card here for every new episode.`,
+    text: md`${start}\nI will post a status card here for every new episode.`,
     fields: await configFields(ctx, series, false),
     controls: [
       { kind: 'button', action: 'series.pause', value: series.id, label: 'Pause' },
@@ -367,6 +355,6 @@ async function createdCard(
         label: 'Generate another now',
       },
     ],
-    context: `${ctx.req.userName ? `Created by ${literal(ctx.req.userName)} · ` : ''}id \`${series.id}\` · ${command('series show', [series.id])}`,
+    context: md`${ctx.req.userName ? md`Created by ${literal(ctx.req.userName)} · ` : md``}id \`${literal(series.id)}\` · ${command('series show', [series.id])}`,
   };
 }

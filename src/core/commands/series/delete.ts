@@ -14,7 +14,7 @@ import { referenceCommand } from '../../parse/reference-command.js';
 import { getSeriesById } from '../../series/series-common.js';
 import type { Response } from '../../text/cards.js';
 import { isNotFound } from '../../text/not-found.js';
-import { code, command, literal } from '../../text/text.js';
+import { code, command, literal, md } from '../../text/text.js';
 import { VideoApiError } from '../../video-api/video-api.js';
 
 export const DELETE_CONFIRM = 'series.delete.confirm';
@@ -36,24 +36,24 @@ export const deleteCommand = referenceCommand('series', {
       });
     const kept =
       episodes === undefined
-        ? 'Videos it already generated are kept'
+        ? md`Videos it already generated are kept`
         : episodes === 0
-          ? 'It has no episodes yet'
-          : `The ${episodes} video${episodes === 1 ? '' : 's'} it already generated ${episodes === 1 ? 'is' : 'are'} kept`;
+          ? md`It has no episodes yet`
+          : md`The ${episodes} video${episodes === 1 ? md`` : md`s`} it already generated ${episodes === 1 ? md`is` : md`are`} kept`;
     // Both buttons name this card: it is answered once (one-shot.ts).
     const value = onCard(ref.id, newRequestId());
     return {
       kind: 'message',
       visibility: 'ephemeral',
       card: {
-        title: `Delete series “${literal(ref.name)}”?`,
+        title: md`Delete series “${literal(ref.name)}”?`,
         tone: 'danger',
-        text: `This stops every future episode for good. ${kept}, with their scheduled posts. There is no undo.`,
+        text: md`This stops every future episode for good. ${kept}, with their scheduled posts. There is no undo.`,
         controls: [
           { kind: 'button', action: DELETE_CONFIRM, value, label: 'Delete series', style: 'danger' },
           { kind: 'button', action: DELETE_CANCEL, value, label: 'Cancel' },
         ],
-        context: `series \`${ref.id}\``,
+        context: md`series \`${literal(ref.id)}\``,
       },
     };
   },
@@ -81,10 +81,10 @@ export const deleteConfirmAction: ActionSpec = oneShot({
       return {
         kind: 'update',
         card: {
-          title: 'Already deleted',
+          title: md`Already deleted`,
           tone: 'neutral',
-          text: 'That series no longer exists.',
-          context: `series \`${seriesId}\``,
+          text: md`That series no longer exists.`,
+          context: md`series \`${literal(seriesId)}\``,
         },
       };
     }
@@ -104,10 +104,10 @@ export const deleteConfirmAction: ActionSpec = oneShot({
     return {
       kind: 'update',
       card: {
-        title: `Deleted series “${literal(name)}”`,
+        title: md`Deleted series “${literal(name)}”`,
         tone: 'success',
-        text: `No more episodes will be generated or charged. Videos it already generated are kept; find them with ${command('videos')}.`,
-        context: `${ctx.req.userName ? `Deleted by ${literal(ctx.req.userName)} · ` : ''}series ${code(seriesId)}`,
+        text: md`No more episodes will be generated or charged. Videos it already generated are kept; find them with ${command('videos')}.`,
+        context: md`${ctx.req.userName ? md`Deleted by ${literal(ctx.req.userName)} · ` : md``}series ${code(seriesId)}`,
       },
     };
   },
@@ -119,7 +119,7 @@ export const deleteCancelAction: ActionSpec = oneShot({
   async run() {
     return {
       kind: 'update',
-      card: { title: 'Not deleted', tone: 'neutral', text: 'The series keeps running.' },
+      card: { title: md`Not deleted`, tone: 'neutral', text: md`The series keeps running.` },
     };
   },
 });

@@ -40,7 +40,7 @@ import { FIELD_LABELS, seriesFieldsFrom } from '../../series/series-fields.js';
 import { priceText, spendCard } from '../../series/spend-confirm.js';
 import type { Response } from '../../text/cards.js';
 import { catalogLabel } from '../../text/labels.js';
-import { command, literal } from '../../text/text.js';
+import { type CardText, command, joinText, literal, md } from '../../text/text.js';
 import { type Ref, resolveSeries } from '../../video-api/references.js';
 import type { Series, SeriesPatch } from '../../video-api/video-api.js';
 import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
@@ -84,10 +84,7 @@ export const editCommand: CommandSpec = defineCommand({
     'series edit "Money Minute" --schedule "weekdays 7am America/New_York"',
     'series edit last --background minecraft_parkour --emojis no --thumbnail-settings style=bold',
   ],
-  details:
-    'Options are those of `series create`, plus `--name` and `--paused yes|no`. `--days daily` posts every day. ' +
-    'Changing where, when or with which model it posts takes the publish role, and under an approval policy ' +
-    'waits for an approver.',
+  details: md`Options are those of \`series create\`, plus \`--name\` and \`--paused yes|no\`. \`--days daily\` posts every day. Changing where, when or with which model it posts takes the publish role, and under an approval policy waits for an approver.`,
   async run(ctx, args) {
     for (const role of rolesForEdit(args as SeriesFieldArgs & { paused?: boolean }))
       await checkRole(ctx, role);
@@ -130,9 +127,8 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
   ]);
   const change =
     after === before
-      ? `Each episode costs ${priceText(newCost, afterName)}, charged when generated.`
-      : `Each episode will cost ${priceText(newCost, afterName)} instead of ${priceText(oldCost, beforeName)}, ` +
-        'from the next one, charged when generated.';
+      ? md`Each episode costs ${priceText(newCost, afterName)}, charged when generated.`
+      : md`Each episode will cost ${priceText(newCost, afterName)} instead of ${priceText(oldCost, beforeName)}, from the next one, charged when generated.`;
   const others = Object.keys(patch)
     .filter((f) => f !== 'brollModel' && f !== 'paused')
     .map((f) => FIELD_LABELS[f] ?? f);
@@ -144,11 +140,8 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
       await actionKey(ctx, { action: 'series.edit', payload: { seriesId: series.id, patch }, requestId: id }),
     card: async (id) =>
       await spendCard(ctx, {
-        title: `Change “${literal(series.name)}”?`,
-        text:
-          (resumes ? 'This resumes the series: episodes are generated on schedule again. ' : '') +
-          `${change} Nothing is charged now.` +
-          (others.length > 0 ? `\nAlso changes: ${literal(others.join(', '))}.` : ''),
+        title: md`Change “${literal(series.name)}”?`,
+        text: md`${resumes ? md`This resumes the series: episodes are generated on schedule again. ` : md``}${change} Nothing is charged now.${others.length > 0 ? md`\nAlso changes: ${literal(others.join(', '))}.` : md``}`,
         chargedNow: 0,
         perEpisode: newCost,
         credits,
@@ -156,7 +149,7 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
         ...(publishes ? { approvalFor: 'publish' as const } : {}),
         confirm: { action: confirmAction('edit'), value: id, label: 'Apply change' },
         cancel: { action: cancelAction('edit'), value: id },
-        context: `series \`${series.id}\``,
+        context: md`series \`${literal(series.id)}\``,
       }),
   });
   return { kind: 'message', visibility: 'ephemeral', card };
@@ -241,23 +234,23 @@ async function editApproval(
     command: 'series.edit',
     args: { seriesId: series.id, patch, ...(newCost === undefined ? {} : { cost: newCost }) },
     idempotencyKey,
-    summary: `Change the series “${literal(series.name)}”: ${literal(changes.join(', '))} (${literal(perEpisode)} per episode)`,
+    summary: md`Change the series “${literal(series.name)}”: ${literal(changes.join(', '))} (${literal(perEpisode)} per episode)`,
     fields: [
-      { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
+      { label: md`Series`, value: md`${literal(series.name)} (\`${literal(series.id)}\`)`, short: true },
       {
-        label: 'Model',
+        label: md`Model`,
         value: literal(after === before ? afterName : `${beforeName} → ${afterName}`),
         short: true,
       },
       {
-        label: 'Each episode',
+        label: md`Each episode`,
         value:
           oldCost !== undefined && newCost !== undefined && after !== before
-            ? `${oldCost} → ${newCost} credits`
+            ? md`${oldCost} → ${newCost} credits`
             : literal(perEpisode),
         short: true,
       },
-      ...(others.length > 0 ? [{ label: 'Also changes', value: literal(others.join(', ')) }] : []),
+      ...(others.length > 0 ? [{ label: md`Also changes`, value: literal(others.join(', ')) }] : []),
     ],
   });
 }
@@ -287,16 +280,16 @@ async function publicationApproval(
     command: 'series.edit',
     args: { seriesId: series.id, patch, ...(cost === undefined ? {} : { cost }) },
     idempotencyKey,
-    summary: `Change the series “${literal(series.name)}”: ${literal(changes.join(', '))} (${literal(perEpisode)} per episode)`,
+    summary: md`Change the series “${literal(series.name)}”: ${literal(changes.join(', '))} (${literal(perEpisode)} per episode)`,
     fields: [
-      { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
+      { label: md`Series`, value: md`${literal(series.name)} (\`${literal(series.id)}\`)`, short: true },
       ...(await publicationFields(ctx, {
         ...series,
         ...patch,
         brollModel: after,
         postingDays: patch.postingDays ?? series.postingDays,
       })),
-      ...(others.length > 0 ? [{ label: 'Also changes', value: literal(others.join(', ')) }] : []),
+      ...(others.length > 0 ? [{ label: md`Also changes`, value: literal(others.join(', ')) }] : []),
     ],
   });
 }
@@ -327,24 +320,24 @@ export async function applySeriesEdit(
       },
     });
   });
-  const lines: string[] = [];
+  const lines: CardText[] = [];
   for (const [field, value] of Object.entries(patch)) {
     if (field === 'postingDays' || field === 'timezone') continue;
-    lines.push(`• ${FIELD_LABELS[field] ?? field} → ${literal(await shown(ctx, field, value))}`);
+    lines.push(md`• ${literal(FIELD_LABELS[field] ?? field)} → ${literal(await shown(ctx, field, value))}`);
   }
   if (patch.postingDays || patch.timezone) {
     const days = patch.postingDays as Weekday[] | undefined;
-    if (days) lines.push(`• posting days → ${literal(describeDays(days))}`);
-    if (patch.timezone) lines.push(`• time zone → ${literal(patch.timezone)}`);
+    if (days) lines.push(md`• posting days → ${literal(describeDays(days))}`);
+    if (patch.timezone) lines.push(md`• time zone → ${literal(patch.timezone)}`);
   }
   return {
     kind: 'message',
     visibility: 'channel',
     card: {
-      title: `Updated “${literal(patch.name ?? ref.name)}”`,
+      title: md`Updated “${literal(patch.name ?? ref.name)}”`,
       tone: 'success',
-      text: lines.join('\n'),
-      context: `${ctx.req.userName ? `Changed by ${literal(ctx.req.userName)} · ` : ''}id \`${ref.id}\` · ${command('series show', [ref.id])}`,
+      text: joinText(lines, '\n'),
+      context: md`${ctx.req.userName ? md`Changed by ${literal(ctx.req.userName)} · ` : md``}id \`${literal(ref.id)}\` · ${command('series show', [ref.id])}`,
     },
   };
 }

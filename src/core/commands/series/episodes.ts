@@ -9,21 +9,21 @@ import { SERIES_OPTION } from '../../parse/shared-options.js';
 import { formatWhen } from '../../series/cadence.js';
 import { clip, getSeriesById, joinValue, splitValue } from '../../series/series-common.js';
 import type { Card, Control, Section } from '../../text/cards.js';
-import { code, command, hole, literal } from '../../text/text.js';
+import { type CardText, code, command, hole, literal, md } from '../../text/text.js';
 import { resolveSeries } from '../../video-api/references.js';
 import type { Episode } from '../../video-api/video-api.js';
 
 export const EPISODES_PAGE = 'series.episodes.page';
 const PAGE_SIZE = 10;
 
-const STATUS_ICON: Record<string, string> = {
-  posted: '✅',
-  scheduled: '🗓️',
-  generating: '⏳',
-  processing: '⏳',
-  pending: '⏳',
-  failed: '❌',
-  cancelled: '🚫',
+const STATUS_ICON: Record<string, CardText> = {
+  posted: md`✅`,
+  scheduled: md`🗓️`,
+  generating: md`⏳`,
+  processing: md`⏳`,
+  pending: md`⏳`,
+  failed: md`❌`,
+  cancelled: md`🚫`,
 };
 
 export const episodesCommand = defineCommand({
@@ -53,16 +53,15 @@ async function episodesCard(
   const zone = await ctx.timeZone();
   const total = pagination.total;
   const pages = Math.max(1, Math.ceil(total / (pagination.limit || PAGE_SIZE)));
-  const title = `Episodes of “${literal(clip(series.name, 80))}”`;
+  const title = md`Episodes of “${literal(clip(series.name, 80))}”`;
   if (items.length === 0) {
     return {
       title,
       tone: 'info',
       text:
         total === 0
-          ? 'No episodes yet. The first one is generated right after the series is created, then one per posting ' +
-            `slot; run ${command('series generate', [series.id])} to make one now.`
-          : `There is no page ${page}: ${total} episode${total === 1 ? '' : 's'} fit on ${pages} page${pages === 1 ? '' : 's'}.`,
+          ? md`No episodes yet. The first one is generated right after the series is created, then one per posting slot; run ${command('series generate', [series.id])} to make one now.`
+          : md`There is no page ${page}: ${total} episode${total === 1 ? md`` : md`s`} fit on ${pages} page${pages === 1 ? md`` : md`s`}.`,
       ...(total > 0 ? { controls: [pageButton(series.id, pages, 'Last page')] } : {}),
     };
   }
@@ -81,15 +80,17 @@ async function episodesCard(
     tone: 'neutral',
     sections,
     ...(controls.length ? { controls } : {}),
-    context: `Page ${page} of ${pages} · ${total} episode${total === 1 ? '' : 's'} · times in ${zone} · ${command('status', [hole('video id')])} follows one`,
+    context: md`Page ${page} of ${pages} · ${total} episode${total === 1 ? md`` : md`s`} · times in ${literal(zone)} · ${command('status', [hole('video id')])} follows one`,
   };
 }
 
-function line(e: Episode, zone: string): string {
-  const icon = STATUS_ICON[e.status] ?? '•';
-  const when = e.scheduledTime ? formatWhen(e.scheduledTime, zone).replace(` (${zone})`, '') : 'no time yet';
-  const video = e.projectId ? `video ${code(e.projectId)}` : '_video not created yet_';
-  return `${icon} **${literal(e.status)}** · ${when} · ${video}`;
+function line(e: Episode, zone: string): CardText {
+  const icon = STATUS_ICON[e.status] ?? md`•`;
+  const when = e.scheduledTime
+    ? literal(formatWhen(e.scheduledTime, zone).replace(` (${zone})`, ''))
+    : md`no time yet`;
+  const video = e.projectId ? md`video ${code(e.projectId)}` : md`_video not created yet_`;
+  return md`${icon} **${literal(e.status)}** · ${when} · ${video}`;
 }
 
 const pageButton = (seriesId: string, page: number, label: string): Control => ({

@@ -26,7 +26,7 @@ import {
 import { cancelledCard, priceText, spendCard } from '../../series/spend-confirm.js';
 import type { Card, Response } from '../../text/cards.js';
 import { catalogLabel } from '../../text/labels.js';
-import { code, command, literal } from '../../text/text.js';
+import { code, command, literal, md } from '../../text/text.js';
 import { describeApiError } from '../../video-api/api-errors.js';
 import { VideoApiError } from '../../video-api/video-api.js';
 
@@ -37,8 +37,7 @@ export const generateCommand = referenceCommand('series', {
   name: 'series generate',
   summary: 'Generate the next episode of a series now (charged at once)',
   examples: ['series generate "Night Terrors"', 'series generate last'],
-  details:
-    "Shows the cost (the series model's credits) and your balance first; nothing is charged until you confirm.",
+  details: md`Shows the cost (the series model's credits) and your balance first; nothing is charged until you confirm.`,
   run: (ctx, ref) => confirmCard(ctx, ref.id),
 });
 
@@ -52,20 +51,18 @@ async function confirmCard(ctx: CommandContext, seriesId: string): Promise<Respo
   // Both buttons name this card: it is answered once (one-shot.ts).
   const value = joinValue(series.id, newRequestId());
   const card = await spendCard(ctx, {
-    title: `Generate an episode of “${literal(series.name)}” now?`,
-    text: `This charges ${priceText(cost, await catalogLabel(ctx, 'models', model))} now, on top of the scheduled episodes.`,
+    title: md`Generate an episode of “${literal(series.name)}” now?`,
+    text: md`This charges ${priceText(cost, await catalogLabel(ctx, 'models', model))} now, on top of the scheduled episodes.`,
     chargedNow: cost,
     credits,
     approval,
     confirm: { action: GENERATE_CONFIRM, value, label: 'Generate' },
     cancel: { action: GENERATE_CANCEL, value },
     short: {
-      advice:
-        'That is not enough: top up in the dashboard, or switch the series to a cheaper model with ' +
-        `${command('series edit', [series.id], { model: 'storyboard' })}.`,
+      advice: md`That is not enough: top up in the dashboard, or switch the series to a cheaper model with ${command('series edit', [series.id], { model: 'storyboard' })}.`,
       withholdConfirm: true,
     },
-    context: `series \`${series.id}\``,
+    context: md`series \`${literal(series.id)}\``,
   });
   return { kind: 'message', visibility: 'ephemeral', card };
 }
@@ -93,17 +90,17 @@ export const generateConfirmAction: ActionSpec = oneShot({
         command: 'series.generate',
         args: { seriesId, ...(cost === undefined ? {} : { cost }) },
         idempotencyKey,
-        summary: `Generate an episode of “${literal(series.name)}” now${cost === undefined ? '' : ` (${cost} credits)`}`,
+        summary: md`Generate an episode of “${literal(series.name)}” now${cost === undefined ? md`` : md` (${cost} credits)`}`,
         fields: [
-          { label: 'Series', value: `${literal(series.name)} (${code(series.id)})`, short: true },
-          { label: 'Model', value: literal(await catalogLabel(ctx, 'models', model)), short: true },
-          ...(cost === undefined ? [] : [{ label: 'Cost', value: `${cost} credits`, short: true }]),
+          { label: md`Series`, value: md`${literal(series.name)} (${code(series.id)})`, short: true },
+          { label: md`Model`, value: literal(await catalogLabel(ctx, 'models', model)), short: true },
+          ...(cost === undefined ? [] : [{ label: md`Cost`, value: md`${cost} credits`, short: true }]),
           ...(credits === undefined
             ? []
             : [
                 {
-                  label: 'Balance',
-                  value: cost === undefined ? String(credits) : `${credits} → ${credits - cost}`,
+                  label: md`Balance`,
+                  value: cost === undefined ? md`${credits}` : md`${credits} → ${credits - cost}`,
                   short: true,
                 },
               ]),
@@ -153,13 +150,13 @@ export async function generateEpisode(
     return {
       charged: false,
       card: {
-        title: `Not generated: “${literal(series.name)}”`,
+        title: md`Not generated: “${literal(series.name)}”`,
         tone: 'danger',
         text: describeApiError(e, {
           ...(cost === undefined ? {} : { cost }),
           ...(credits === undefined ? {} : { balance: credits }),
         }),
-        context: 'Nothing was charged.',
+        context: md`Nothing was charged.`,
       },
     };
   }
@@ -167,12 +164,10 @@ export async function generateEpisode(
   return {
     charged: true,
     card: {
-      title: `Generating “${literal(name)}”`,
+      title: md`Generating “${literal(name)}”`,
       tone: 'success',
-      text:
-        `${cost === undefined ? 'The episode was charged' : `**${cost} credits** were charged`}. ` +
-        'Its status card is posted in this channel and follows the generation.',
-      context: `video \`${projectId}\` · series \`${series.id}\``,
+      text: md`${cost === undefined ? md`The episode was charged` : md`**${cost} credits** were charged`}. Its status card is posted in this channel and follows the generation.`,
+      context: md`video \`${literal(projectId)}\` · series \`${literal(series.id)}\``,
     },
   };
 }
@@ -227,7 +222,7 @@ export const generateCancelAction: ActionSpec = oneShot({
   action: GENERATE_CANCEL,
   card: costCard,
   async run() {
-    return { kind: 'update', card: cancelledCard('No episode was generated') };
+    return { kind: 'update', card: cancelledCard(md`No episode was generated`) };
   },
 });
 

@@ -4,7 +4,7 @@ import { defineCommand } from '../../parse/command-spec.js';
 import { clip } from '../../series/series-common.js';
 import type { Card } from '../../text/cards.js';
 import { catalogLabeller } from '../../text/labels.js';
-import { code, command, hole, literal } from '../../text/text.js';
+import { code, command, hole, joinText, literal, md } from '../../text/text.js';
 
 /** A chat message stays readable up to about this many lines; the rest is counted. */
 const MAX_LINES = 40;
@@ -21,12 +21,10 @@ export const listCommand = defineCommand({
         kind: 'message',
         visibility: 'ephemeral',
         card: {
-          title: 'No series yet',
+          title: md`No series yet`,
           tone: 'info',
-          text:
-            'A series generates and posts an episode on a schedule, without anyone lifting a finger.\n' +
-            `Start one with ${command('series create')} (a form opens) or ` +
-            `${command('series create', ['Night Terrors'], { source: 'ai_story', schedule: 'daily 21:00' })}.`,
+          text: md`A series generates and posts an episode on a schedule, without anyone lifting a finger.
+Start one with ${command('series create')} (a form opens) or ${command('series create', ['Night Terrors'], { source: 'ai_story', schedule: 'daily 21:00' })}.`,
         },
       };
     }
@@ -37,18 +35,18 @@ export const listCommand = defineCommand({
     ]);
     const lines = all.slice(0, MAX_LINES).map((s) => {
       const facts = [
-        s.paused ? '⏸️ paused' : '▶️ active',
-        s.niche && literal(niche(s.niche)),
-        s.source && `source ${literal(source(s.source))}`,
-      ].filter(Boolean);
-      return `• **${literal(clip(s.name, 80))}** — ${facts.join(' · ')} · ${code(s.id)}`;
+        s.paused ? md`⏸️ paused` : md`▶️ active`,
+        s.niche ? literal(niche(s.niche)) : undefined,
+        s.source ? md`source ${literal(source(s.source))}` : undefined,
+      ];
+      return md`• **${literal(clip(s.name, 80))}** — ${joinText(facts, ' · ')} · ${code(s.id)}`;
     });
-    if (all.length > MAX_LINES) lines.push(`…and ${all.length - MAX_LINES} more.`);
+    if (all.length > MAX_LINES) lines.push(md`…and ${all.length - MAX_LINES} more.`);
     const card: Card = {
-      title: `Series (${all.length})`,
+      title: md`Series (${all.length})`,
       tone: 'neutral',
-      text: lines.join('\n'),
-      context: `${active} active · ${all.length - active} paused · details: ${command('series show', [hole('name')])}`,
+      text: joinText(lines, '\n'),
+      context: md`${active} active · ${all.length - active} paused · details: ${command('series show', [hole('name')])}`,
     };
     return { kind: 'message', visibility: 'ephemeral', card };
   },

@@ -6,6 +6,7 @@ import { type ApprovedRunners, approvedBy, malformed, str } from '../../approval
 import { userError } from '../../dispatch/context.js';
 import { approvalOf, type EffectRunners } from '../../effects/reconcile.js';
 import { getSeriesById } from '../../series/series-common.js';
+import { md } from '../../text/text.js';
 import type { SeriesInput, SeriesPatch } from '../../video-api/video-api.js';
 import { createSeries } from './create.js';
 import { applySeriesEdit } from './edit.js';
@@ -24,7 +25,7 @@ export const approved: ApprovedRunners = {
     });
     // A 402 comes back as words, not an error: the approval did not go through.
     if (!charged) throw userError('approval-not-charged', { reason: card.text ?? '' });
-    return { card, outcome: `${card.title}. Its status card is posted in this channel.` };
+    return { card, outcome: md`${card.title}. Its status card is posted in this channel.` };
   },
 
   async 'series.create'(ctx, request) {
@@ -35,7 +36,7 @@ export const approved: ApprovedRunners = {
       approved: { ...approvedBy(request), idempotencyKey: action.idempotencyKey },
     });
     if (response.kind !== 'message') malformed();
-    return { card: response.card, outcome: `${response.card.title}.` };
+    return { card: response.card, outcome: md`${response.card.title}.` };
   },
 
   async 'series.resume'(ctx, { approval }) {
@@ -51,7 +52,7 @@ export const approved: ApprovedRunners = {
       },
     );
     if (response.kind !== 'message') malformed();
-    return { card: response.card, outcome: `${response.card.title}.` };
+    return { card: response.card, outcome: md`${response.card.title}.` };
   },
 
   async 'series.edit'(ctx, { approval }) {
@@ -65,7 +66,7 @@ export const approved: ApprovedRunners = {
       approved: { id: approval.id },
     });
     if (response.kind !== 'message') malformed();
-    return { card: response.card, outcome: `${response.card.title}.` };
+    return { card: response.card, outcome: md`${response.card.title}.` };
   },
 };
 

@@ -30,7 +30,7 @@ import { priceText, spendCard } from '../../series/spend-confirm.js';
 import type { Response } from '../../text/cards.js';
 import { catalogLabel } from '../../text/labels.js';
 import { readOrNotFound } from '../../text/not-found.js';
-import { literal } from '../../text/text.js';
+import { literal, md } from '../../text/text.js';
 import type { Ref } from '../../video-api/references.js';
 import { cancelAction, confirmAction, savePendingSpend, spendActions } from './spend-request.js';
 
@@ -62,19 +62,17 @@ export async function setPaused(ctx: CommandContext, ref: Ref, options: SetPause
       details: { name: ref.name, ...(options.approved ? { approval: options.approved.id } : {}) },
     });
   });
-  const by = ctx.req.userName ? ` by ${literal(ctx.req.userName)}` : '';
+  const by = ctx.req.userName ? md` by ${literal(ctx.req.userName)}` : md``;
   if (paused) {
     return {
       kind: 'message',
       visibility: 'channel',
       card: {
-        title: `⏸️ Paused “${literal(ref.name)}”`,
+        title: md`⏸️ Paused “${literal(ref.name)}”`,
         tone: 'warning',
-        text:
-          'No new episodes will be generated or charged until it is resumed. ' +
-          'Episodes already generated keep their scheduled posts.',
+        text: md`No new episodes will be generated or charged until it is resumed. Episodes already generated keep their scheduled posts.`,
         controls: [resumeButton(ref.id)],
-        context: `Paused${by} · id \`${ref.id}\``,
+        context: md`Paused${by} · id \`${literal(ref.id)}\``,
       },
     };
   }
@@ -85,14 +83,11 @@ export async function setPaused(ctx: CommandContext, ref: Ref, options: SetPause
     kind: 'message',
     visibility: 'channel',
     card: {
-      title: `▶️ Resumed “${literal(ref.name)}”`,
+      title: md`▶️ Resumed “${literal(ref.name)}”`,
       tone: 'success',
-      text:
-        'Episodes are generated on schedule again, each charged when generated.' +
-        (series ? `\n**Schedule:** ${literal(describeSchedule(cadenceOf(series)))}` : '') +
-        (next ? `\n**Next post:** ${literal(next)}` : ''),
+      text: md`Episodes are generated on schedule again, each charged when generated.${series ? md`\n**Schedule:** ${literal(describeSchedule(cadenceOf(series)))}` : md``}${next ? md`\n**Next post:** ${literal(next)}` : md``}`,
       controls: [{ kind: 'button', action: 'series.pause', value: ref.id, label: 'Pause' }],
-      context: `Resumed${by} · id \`${ref.id}\``,
+      context: md`Resumed${by} · id \`${literal(ref.id)}\``,
     },
   };
 }
@@ -115,17 +110,15 @@ export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Resp
       await actionKey(ctx, { action: 'series.resume', payload: { seriesId: series.id }, requestId: id }),
     card: async (id) =>
       await spendCard(ctx, {
-        title: `Resume “${literal(series.name)}”?`,
-        text:
-          `Episodes are generated on schedule again, each charged when generated: ${priceText(cost, await catalogLabel(ctx, 'models', model))}. ` +
-          `Nothing is charged now${next ? `; the next episode is due ${literal(next)}` : ''}.`,
+        title: md`Resume “${literal(series.name)}”?`,
+        text: md`Episodes are generated on schedule again, each charged when generated: ${priceText(cost, await catalogLabel(ctx, 'models', model))}. Nothing is charged now${next ? md`; the next episode is due ${literal(next)}` : md``}.`,
         chargedNow: 0,
         perEpisode: cost,
         credits,
         approval: await needsApproval(ctx, { kind: 'spend', credits: cost }),
         confirm: { action: confirmAction('resume'), value: id, label: 'Resume' },
         cancel: { action: cancelAction('resume'), value: id },
-        context: `series \`${series.id}\``,
+        context: md`series \`${literal(series.id)}\``,
       }),
   });
   return { kind: 'message', visibility: 'ephemeral', card };
@@ -152,12 +145,12 @@ async function resumeApproval(
     command: 'series.resume',
     args: { seriesId: series.id, ...(cost === undefined ? {} : { cost }) },
     idempotencyKey,
-    summary: `Resume the series “${literal(series.name)}” (${literal(perEpisode)} per episode)`,
+    summary: md`Resume the series “${literal(series.name)}” (${literal(perEpisode)} per episode)`,
     fields: [
-      { label: 'Series', value: `${literal(series.name)} (\`${series.id}\`)`, short: true },
-      { label: 'Model', value: literal(await catalogLabel(ctx, 'models', model)), short: true },
-      { label: 'Each episode', value: literal(perEpisode), short: true },
-      { label: 'Schedule', value: literal(describeSchedule(cadenceOf(series))) },
+      { label: md`Series`, value: md`${literal(series.name)} (\`${literal(series.id)}\`)`, short: true },
+      { label: md`Model`, value: literal(await catalogLabel(ctx, 'models', model)), short: true },
+      { label: md`Each episode`, value: literal(perEpisode), short: true },
+      { label: md`Schedule`, value: literal(describeSchedule(cadenceOf(series))) },
     ],
   });
 }

@@ -4,7 +4,7 @@ import type { CommandContext } from '../../dispatch/context.js';
 import { referenceCommand } from '../../parse/reference-command.js';
 import { configFields, getSeriesById } from '../../series/series-common.js';
 import type { Card, Control } from '../../text/cards.js';
-import { code, command, literal } from '../../text/text.js';
+import { code, command, literal, md } from '../../text/text.js';
 import type { Series } from '../../video-api/video-api.js';
 import { resumeButton } from './set-paused.js';
 
@@ -29,9 +29,9 @@ export async function seriesCard(ctx: CommandContext, series: Series): Promise<C
   return {
     title: literal(series.name),
     tone: series.paused ? 'warning' : 'info',
-    ...(series.paused ? { text: 'Paused: no new episodes are generated until it is resumed.' } : {}),
+    ...(series.paused ? { text: md`Paused: no new episodes are generated until it is resumed.` } : {}),
     fields: await configFields(ctx, series, true),
     controls,
-    context: `id ${code(series.id)}${series.createdAt ? ` · created ${literal(series.createdAt.slice(0, 10))}` : ''} · change it with ${command('series edit', [series.id], { time: '18:00' })}`,
+    context: md`id ${code(series.id)}${series.createdAt ? md` · created ${literal(series.createdAt.slice(0, 10))}` : md``} · change it with ${command('series edit', [series.id], { time: '18:00' })}`,
   };
 }

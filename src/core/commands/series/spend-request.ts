@@ -12,6 +12,7 @@ import { newRequestId } from '../../dispatch/request-id.js';
 import type { ActionSpec } from '../../parse/command-spec.js';
 import { cancelledCard } from '../../series/spend-confirm.js';
 import type { Card, Response } from '../../text/cards.js';
+import { type CardText, md } from '../../text/text.js';
 import type { SeriesInput, SeriesPatch } from '../../video-api/video-api.js';
 
 export type SpendOp = 'create' | 'resume' | 'edit';
@@ -50,10 +51,10 @@ const COMMAND: Record<SpendOp, string> = {
   resume: 'series resume',
   edit: 'series edit',
 };
-const NOT_DONE: Record<SpendOp, string> = {
-  create: 'No series was created',
-  resume: 'The series stays paused',
-  edit: 'The series was not changed',
+const NOT_DONE: Record<SpendOp, CardText> = {
+  create: md`No series was created`,
+  resume: md`The series stays paused`,
+  edit: md`The series was not changed`,
 };
 
 /**

@@ -10,7 +10,7 @@ import { actionKey } from '../../dispatch/request-id.js';
 import { displayName } from '../../format/video.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { message } from '../../text/cards.js';
-import { command, literal } from '../../text/text.js';
+import { command, literal, md } from '../../text/text.js';
 import { catalogValue } from '../../videos/catalog-choices.js';
 import { NAME_MAX } from '../../videos/create-request.js';
 import { trackGeneration } from '../../videos/tracking.js';
@@ -70,9 +70,7 @@ export const captionCommand: CommandSpec = defineCommand({
     'caption https://cdn.example.com/podcast-ep12.mp3 --language en',
     'caption https://cdn.example.com/stream?id=42 --audio',
   ],
-  details:
-    'Audio files (.mp3, .wav, .m4a, .aac, .ogg) become a captioned video; `--audio` or `--video` says which ' +
-    'when the extension does not. Captioning costs no credits.',
+  details: md`Audio files (.mp3, .wav, .m4a, .aac, .ogg) become a captioned video; \`--audio\` or \`--video\` says which when the extension does not. Captioning costs no credits.`,
   async run(ctx, args) {
     const url = args.url;
     if (args.audio && args.video) throw userError('caption-audio-and-video');
@@ -102,10 +100,10 @@ export const captionCommand: CommandSpec = defineCommand({
       { justCreated: true },
     );
     return message({
-      title: `Captioning “${literal(name)}”…`,
+      title: md`Captioning “${literal(name)}”…`,
       tone: 'progress',
-      text: `Sent as ${audio ? 'audio' : 'video'} (free). The status card in this channel follows it until it is ready.`,
-      context: `id \`${created.id}\``,
+      text: md`Sent as ${audio ? md`audio` : md`video`} (free). The status card in this channel follows it until it is ready.`,
+      context: md`id \`${literal(created.id)}\``,
     });
   },
 });

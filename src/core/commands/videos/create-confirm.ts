@@ -13,7 +13,7 @@ import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js'
 import { displayName, excerpt } from '../../format/video.js';
 import type { ActionSpec } from '../../parse/command-spec.js';
 import type { Card, Response } from '../../text/cards.js';
-import { literal } from '../../text/text.js';
+import { literal, md } from '../../text/text.js';
 import { VideoApiError } from '../../video-api/video-api.js';
 import {
   displayedName,
@@ -38,18 +38,16 @@ const saveRequest = (ctx: CommandContext, id: string, kept: { pending: PendingCr
   keepPending(ctx, requestKey(id), kept);
 
 const creatingCard = (p: PendingCreate): Card => ({
-  title: `Creating “${literal(p.videoName ?? displayedName(p.input))}”…`,
+  title: md`Creating “${literal(p.videoName ?? displayedName(p.input))}”…`,
   tone: 'progress',
-  text:
-    `Charged ${p.cost} credits. The status card is posted in this channel and follows the video: ` +
-    'progress, then thumbnails to pick from, then Render.',
-  context: `id \`${p.videoId}\``,
+  text: md`Charged ${p.cost} credits. The status card is posted in this channel and follows the video: progress, then thumbnails to pick from, then Render.`,
+  context: md`id \`${literal(String(p.videoId))}\``,
 });
 
 const cancelledCard = (p: PendingCreate): Card => ({
-  title: `Not created: “${literal(displayedName(p.input))}”`,
+  title: md`Not created: “${literal(displayedName(p.input))}”`,
   tone: 'neutral',
-  text: 'Cancelled. Nothing was charged.',
+  text: md`Cancelled. Nothing was charged.`,
 });
 
 /** The confirm card Create and Cancel belong to: one request, answered once (one-shot.ts). */
@@ -79,13 +77,17 @@ async function confirm(ctx: CommandContext, id: string): Promise<Response> {
       command: 'create',
       args: { requestId: id, cost: pending.cost },
       idempotencyKey,
-      summary: `Create “${literal(displayedName(pending.input))}” (${pending.cost} credits)`,
+      summary: md`Create “${literal(displayedName(pending.input))}” (${pending.cost} credits)`,
       fields: [
-        { label: 'Cost', value: `${pending.cost} credits`, short: true },
-        { label: 'Balance', value: `${pending.balance} → ${pending.balance - pending.cost}`, short: true },
-        { label: 'Model', value: literal(pending.input.model ?? 'storyboard'), short: true },
-        { label: 'Voice', value: literal(pending.voiceLabel), short: true },
-        { label: 'Script', value: literal(excerpt(pending.input.script, 280)) },
+        { label: md`Cost`, value: md`${pending.cost} credits`, short: true },
+        {
+          label: md`Balance`,
+          value: md`${pending.balance} → ${pending.balance - pending.cost}`,
+          short: true,
+        },
+        { label: md`Model`, value: literal(pending.input.model ?? 'storyboard'), short: true },
+        { label: md`Voice`, value: literal(pending.voiceLabel), short: true },
+        { label: md`Script`, value: literal(excerpt(pending.input.script, 280)) },
       ],
     });
     return sent.kind === 'message' ? { kind: 'update', card: sent.card } : sent;

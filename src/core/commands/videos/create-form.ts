@@ -12,6 +12,7 @@ import type { FormSpec, RawArgs } from '../../parse/command-spec.js';
 import { type FormInput, LIMITS, message, type Response, type SelectOption } from '../../text/cards.js';
 import { uploadedOr, withUploads } from '../../text/long-text.js';
 import { type MessageCode, say } from '../../text/messages.js';
+import { md } from '../../text/text.js';
 import type { OptionItem, Voice } from '../../video-api/video-api.js';
 import {
   defaultVoice,
@@ -67,9 +68,7 @@ export async function createForm(
       title: 'Create a video',
       submitLabel: 'Check cost',
       state: JSON.stringify(formStateOf(partial)),
-      intro:
-        'Nothing is charged yet: next you see the cost and your balance, and confirm. ' +
-        'A name, master style and negative prompt are under **More options** there.',
+      intro: md`Nothing is charged yet: next you see the cost and your balance, and confirm. A name, master style and negative prompt are under **More options** there.`,
       // A script longer than a platform's inputs: uploaded as a file, or split by the adapter (long-text.ts).
       inputs: withUploads(
         [

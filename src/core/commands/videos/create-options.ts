@@ -12,6 +12,7 @@ import { answeredAlready, oneShot } from '../../dispatch/one-shot.js';
 import type { ActionSpec, FormSpec } from '../../parse/command-spec.js';
 import type { Form, FormInput, Response } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
+import { md } from '../../text/text.js';
 import type { CreateVideoInput } from '../../video-api/video-api.js';
 import {
   CREATE_OPTIONS_ACTION,
@@ -90,7 +91,7 @@ export const createOptionsAction: ActionSpec = oneShot({
       title: 'More options',
       submitLabel: 'Update',
       state: id,
-      intro: `The cost stays ${cost} credits; you confirm with **Create** on the card.`,
+      intro: md`The cost stays ${cost} credits; you confirm with **Create** on the card.`,
       inputs: optionInputs({
         name: input.name,
         'master-style': input.masterStyle,

@@ -7,7 +7,7 @@
 import { userError } from '../../dispatch/context.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { message } from '../../text/cards.js';
-import { command } from '../../text/text.js';
+import { command, md } from '../../text/text.js';
 import { MODELS } from '../../video-api/video-api.js';
 import {
   DIRECTIVE_MAX,
@@ -83,10 +83,7 @@ export const createCommand: CommandSpec = defineCommand({
     'create --master-style "grainy 16mm film" --negative "text, logos" A day in the life of a lighthouse keeper…',
     'create',
   ],
-  details:
-    'I show the model’s cost and your team’s balance before charging; press **Create** to start ' +
-    '(**More options** there sets the name, master style and negative prompt). ' +
-    'The status card then follows the video in this channel: progress, thumbnails, render.',
+  details: md`I show the model’s cost and your team’s balance before charging; press **Create** to start (**More options** there sets the name, master style and negative prompt). The status card then follows the video in this channel: progress, thumbnails, render.`,
   form: (ctx, partial) => createForm(ctx, partial),
   async run(ctx, args) {
     if (args['from-file']?.trim()) {

@@ -12,7 +12,7 @@ import type { ActionSpec, CommandSpec } from '../../parse/command-spec.js';
 import { referenceCommand } from '../../parse/reference-command.js';
 import { message, type Response } from '../../text/cards.js';
 import { isNotFound } from '../../text/not-found.js';
-import { literal } from '../../text/text.js';
+import { literal, md } from '../../text/text.js';
 import { watchesOfVideo } from '../../videos/tracking.js';
 
 export const deleteCommand: CommandSpec = referenceCommand('video', {
@@ -24,9 +24,9 @@ export const deleteCommand: CommandSpec = referenceCommand('video', {
     // Both buttons name this card: it is answered once (one-shot.ts).
     const value = onCard(ref.id, newRequestId());
     return message({
-      title: `Delete “${literal(ref.name)}”?`,
+      title: md`Delete “${literal(ref.name)}”?`,
       tone: 'danger',
-      text: 'This permanently deletes the video and its generated assets. **Credits are not refunded.** Scheduled posts of it will not go out.',
+      text: md`This permanently deletes the video and its generated assets. **Credits are not refunded.** Scheduled posts of it will not go out.`,
       controls: [
         {
           kind: 'button',
@@ -35,15 +35,15 @@ export const deleteCommand: CommandSpec = referenceCommand('video', {
           label: 'Delete',
           style: 'danger',
           confirm: {
-            title: 'Delete this video?',
-            text: `“${literal(ref.name)}” and its assets will be gone for good. No credits are refunded.`,
+            title: md`Delete this video?`,
+            text: md`“${literal(ref.name)}” and its assets will be gone for good. No credits are refunded.`,
             confirm: 'Delete',
             deny: 'Keep it',
           },
         },
         { kind: 'button', action: 'video.delete.cancel', value, label: 'Keep it' },
       ],
-      context: `id \`${ref.id}\``,
+      context: md`id \`${literal(ref.id)}\``,
     });
   },
 });
@@ -72,10 +72,10 @@ export const deleteConfirmAction: ActionSpec = oneShot({
         return {
           kind: 'update',
           card: {
-            title: 'Nothing to delete',
+            title: md`Nothing to delete`,
             tone: 'neutral',
-            text: 'That video no longer exists in your team (already deleted?).',
-            context: `id \`${videoId}\``,
+            text: md`That video no longer exists in your team (already deleted?).`,
+            context: md`id \`${literal(videoId)}\``,
           },
         };
       }
@@ -104,10 +104,10 @@ export const deleteConfirmAction: ActionSpec = oneShot({
     return {
       kind: 'update',
       card: {
-        title: `Deleted “${literal(name)}”`,
+        title: md`Deleted “${literal(name)}”`,
         tone: 'neutral',
-        text: 'The video and its generated assets are gone. No credits were refunded.',
-        context: `id \`${videoId}\``,
+        text: md`The video and its generated assets are gone. No credits were refunded.`,
+        context: md`id \`${literal(videoId)}\``,
       },
     };
   },
@@ -121,10 +121,10 @@ export const deleteCancelAction: ActionSpec = oneShot({
     return {
       kind: 'update',
       card: {
-        title: 'Not deleted',
+        title: md`Not deleted`,
         tone: 'neutral',
-        text: 'The video was kept.',
-        context: `id \`${videoId}\``,
+        text: md`The video was kept.`,
+        context: md`id \`${literal(videoId)}\``,
       },
     };
   },

@@ -11,7 +11,7 @@ import type { ActionSpec } from '../../parse/command-spec.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import type { Card, Control, Response, Section } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
-import { code, command, hole, link, literal } from '../../text/text.js';
+import { code, command, hole, joinText, link, literal, md } from '../../text/text.js';
 import { csvTimesNote, formatCsvDateTime, formatDateTime } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
 import type { VideoListItem } from '../../video-api/video-api.js';
@@ -22,7 +22,7 @@ export const PAGE_SIZE = 10;
 async function listPage(ctx: CommandContext, page: number, archived: boolean): Promise<Card> {
   const { items, pagination } = await (await ctx.api()).videos.list({ page, limit: PAGE_SIZE, archived });
   const pages = Math.max(1, Math.ceil(pagination.total / pagination.limit));
-  const what = archived ? 'archived videos' : 'videos';
+  const what = archived ? md`archived videos` : md`videos`;
   if (items.length === 0 && pagination.total > 0) {
     throw userError('page-out-of-range', {
       page,
@@ -32,23 +32,24 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
   }
   if (items.length === 0) {
     return {
-      title: archived ? 'No archived videos' : 'No videos yet',
+      title: archived ? md`No archived videos` : md`No videos yet`,
       tone: 'info',
       text: archived
-        ? `Nothing is archived. ${command('videos')} lists the current ones.`
-        : `Create the first one with ${command('create', [hole('script')])} (or just ${command('create')} for a form), or caption existing media with ${command('caption', [hole('url')])}.`,
+        ? md`Nothing is archived. ${command('videos')} lists the current ones.`
+        : md`Create the first one with ${command('create', [hole('script')])} (or just ${command('create')} for a form), or caption existing media with ${command('caption', [hole('url')])}.`,
     };
   }
   const zone = await ctx.timeZone();
   const sections: Section[] = items.map((v) => {
-    const facts = [
-      v.model && literal(v.model),
-      literal(v.createdAt ? formatDateTime(v.createdAt, zone) : 'unknown'),
-      v.renderedVideoUrl ? link('MP4', v.renderedVideoUrl) : undefined,
-    ]
-      .filter(Boolean)
-      .join(' · ');
-    const section: Section = { text: `**${literal(v.name)}**\n${facts}\n${code(v.id)}` };
+    const facts = joinText(
+      [
+        v.model ? literal(v.model) : undefined,
+        v.createdAt ? formatDateTime(v.createdAt, zone) : md`unknown`,
+        v.renderedVideoUrl ? link('MP4', v.renderedVideoUrl) : undefined,
+      ].filter((f) => f !== undefined),
+      ' · ',
+    );
+    const section: Section = { text: md`**${literal(v.name)}**\n${facts}\n${code(v.id)}` };
     if (v.thumbnailUrl) section.image = { url: v.thumbnailUrl, alt: `Thumbnail of ${v.name}` };
     return section;
   });
@@ -68,11 +69,11 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
     controls.push({ kind: 'button', action: 'videos.page', value: `${page + 1}:${flag}`, label: 'Next →' });
   const first = (page - 1) * pagination.limit + 1;
   const card: Card = {
-    title: archived ? 'Archived videos' : 'Videos',
+    title: archived ? md`Archived videos` : md`Videos`,
     tone: 'info',
-    text: `${first}–${first + items.length - 1} of ${pagination.total} ${what}, newest first. ${command('show', [hole('id')])} for details.`,
+    text: md`${first}–${first + items.length - 1} of ${pagination.total} ${what}, newest first. ${command('show', [hole('id')])} for details.`,
     sections,
-    context: `Page ${page} of ${pages} · times in ${zone}`,
+    context: md`Page ${page} of ${pages} · times in ${literal(zone)}`,
   };
   card.controls = controls;
   return card;
@@ -91,9 +92,7 @@ export const videosCommand: CommandSpec = defineCommand({
     },
   ],
   examples: ['videos', 'videos --page 2', 'videos --archived', 'videos --csv'],
-  details:
-    `\`--csv\` sends every video your key sees (up to ${CSV_MAX_ROWS}, newest first; with \`--archived\`, ` +
-    'the archived ones) as a CSV file: id, name, model, creation time in your zone and in UTC, MP4 and thumbnail links.',
+  details: md`\`--csv\` sends every video your key sees (up to ${CSV_MAX_ROWS}, newest first; with \`--archived\`, the archived ones) as a CSV file: id, name, model, creation time in your zone and in UTC, MP4 and thumbnail links.`,
   async run(ctx, args) {
     if (args.csv) {
       if (args.page !== undefined) throw userError('csv-with-page');
@@ -137,12 +136,12 @@ const CSV_HEADER = ['id', 'name', 'model', 'created', 'created_utc', 'mp4', 'thu
 async function csvCard(ctx: CommandContext, archived: boolean): Promise<Card> {
   const zone = await ctx.timeZone();
   const { items, total } = await allVideos(ctx, archived);
-  const what = archived ? 'archived videos' : 'videos';
+  const what = archived ? md`archived videos` : md`videos`;
   if (items.length === 0) {
     return {
-      title: archived ? 'No archived videos' : 'No videos yet',
+      title: archived ? md`No archived videos` : md`No videos yet`,
       tone: 'info',
-      text: `There are no ${what} to export, so no file was made.`,
+      text: md`There are no ${what} to export, so no file was made.`,
     };
   }
   const local = (at: string | undefined) => {
@@ -164,12 +163,9 @@ async function csvCard(ctx: CommandContext, archived: boolean): Promise<Card> {
   });
   const cut = items.length < total;
   return {
-    title: archived ? 'Archived videos (CSV)' : 'Videos (CSV)',
+    title: archived ? md`Archived videos (CSV)` : md`Videos (CSV)`,
     tone: 'info',
-    text:
-      `${cut ? `The newest ${rowCount(items.length)} of ${total} ${what}` : `All ${total} ${what}, one row each`}, ` +
-      `newest first, in ${code(attachment.filename)}; ${csvTimesNote('created', 'created_utc', zone)}.` +
-      (cut ? ` A file holds at most ${CSV_MAX_ROWS} rows.` : ''),
+    text: md`${cut ? md`The newest ${rowCount(items.length)} of ${total} ${what}` : md`All ${total} ${what}, one row each`}, newest first, in ${code(attachment.filename)}; ${csvTimesNote('created', 'created_utc', zone)}.${cut ? md` A file holds at most ${CSV_MAX_ROWS} rows.` : md``}`,
     attachment,
   };
 }

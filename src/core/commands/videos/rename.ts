@@ -6,7 +6,7 @@ import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/projections.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { message } from '../../text/cards.js';
-import { code, literal } from '../../text/text.js';
+import { code, literal, md } from '../../text/text.js';
 import { resolveVideo } from '../../video-api/references.js';
 import { NAME_MAX } from '../../videos/create-request.js';
 
@@ -48,10 +48,10 @@ export const renameCommand: CommandSpec = defineCommand({
     });
     const note = await guard.settle();
     return message({
-      title: 'Renamed',
+      title: md`Renamed`,
       tone: 'success',
-      text: withContentNote(`“${literal(ref.name)}” is now “${literal(updated.name)}”.`, note) ?? '',
-      context: `id ${code(ref.id)}`,
+      text: withContentNote(md`“${literal(ref.name)}” is now “${literal(updated.name)}”.`, note) ?? md``,
+      context: md`id ${code(ref.id)}`,
     });
   },
 });

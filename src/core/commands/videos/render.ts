@@ -11,7 +11,7 @@ import type { ActionSpec } from '../../parse/command-spec.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { VIDEO_REST_OPTION } from '../../parse/shared-options.js';
 import { message, type Response } from '../../text/cards.js';
-import { literal } from '../../text/text.js';
+import { literal, md } from '../../text/text.js';
 import { resolveVideo } from '../../video-api/references.js';
 import { CODECS, type Codec } from '../../video-api/video-api.js';
 import { modelFromVideo } from '../../videos/card-model.js';
@@ -35,9 +35,9 @@ export async function startRender(
     (await store.watches.findActive('render', currentRender.renderId))
   ) {
     return message({
-      title: `Already rendering “${literal(current?.name ?? videoId)}”`,
+      title: md`Already rendering “${literal(current?.name ?? videoId)}”`,
       tone: 'progress',
-      text: `${Math.round(currentRender.progress * 100)}% done. The MP4 link appears on its live card.`,
+      text: md`${Math.round(currentRender.progress * 100)}% done. The MP4 link appears on its live card.`,
     });
   }
 
@@ -72,10 +72,10 @@ export async function startRender(
     });
   }
   return message({
-    title: `Rendering “${literal(video.name)}” (${codec})…`,
+    title: md`Rendering “${literal(video.name)}” (${literal(codec)})…`,
     tone: 'progress',
-    text: 'Rendering is free and usually takes under two minutes. The MP4 link appears on its status card in this channel.',
-    context: `render \`${started.renderId}\``,
+    text: md`Rendering is free and usually takes under two minutes. The MP4 link appears on its status card in this channel.`,
+    context: md`render \`${literal(started.renderId)}\``,
   });
 }
 

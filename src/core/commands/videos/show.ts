@@ -10,7 +10,7 @@ import { referenceCommand } from '../../parse/reference-command.js';
 import { platformName } from '../../platforms/names.js';
 import type { Card, Control, Field } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
-import { code, command, hole, link, literal } from '../../text/text.js';
+import { type CardText, code, command, hole, joinText, link, literal, md } from '../../text/text.js';
 import { formatDateTime } from '../../time/format.js';
 import {
   PLATFORMS,
@@ -23,19 +23,20 @@ import { loadVoices } from '../../videos/catalog-choices.js';
 import { SHOW_HERE_ACTION } from './status.js';
 
 /** One readable line per stored block field (spec §2 post metadata), as card markdown. */
-export function postBlockText(platform: Platform, posts: PostMetadata): string | undefined {
+export function postBlockText(platform: Platform, posts: PostMetadata): CardText | undefined {
   const shown = (text: string | undefined, max: number) => (text ? literal(excerpt(text, max)) : undefined);
   switch (platform) {
     case 'youtube': {
       const b = posts.youtube;
       if (!b) return undefined;
-      return [
-        `**${literal(b.title)}**`,
-        shown(b.description, 200),
-        `privacy: ${literal(b.privacyStatus ?? 'public')}`,
-      ]
-        .filter(Boolean)
-        .join('\n');
+      return joinText(
+        [
+          md`**${literal(b.title)}**`,
+          shown(b.description, 200),
+          md`privacy: ${literal(b.privacyStatus ?? 'public')}`,
+        ],
+        '\n',
+      );
     }
     case 'tiktok':
       return shown(posts.tiktok?.title, 300);
@@ -52,8 +53,8 @@ export function postBlockText(platform: Platform, posts: PostMetadata): string |
   }
 }
 
-async function voiceName(ctx: CommandContext, voiceId: string | undefined): Promise<string> {
-  if (!voiceId) return 'unknown';
+async function voiceName(ctx: CommandContext, voiceId: string | undefined): Promise<CardText> {
+  if (!voiceId) return md`unknown`;
   try {
     const voice = (await loadVoices(ctx)).find((v) => v.id === voiceId);
     return voice ? literal(voiceLabel(voice)) : code(voiceId);
@@ -64,15 +65,15 @@ async function voiceName(ctx: CommandContext, voiceId: string | undefined): Prom
   }
 }
 
-function thumbnailsText(video: Video): string {
+function thumbnailsText(video: Video): CardText {
   const t = video.thumbnails;
-  if (!t) return 'none';
+  if (!t) return md`none`;
   const index = t.variants.findIndex((v) => v.id === t.selectedVariantId);
   const selected =
     index >= 0
-      ? ` · option ${index + 1} in use (${t.selectedBy === 'user' ? 'picked by a person' : 'AI pick'})`
-      : '';
-  return `${literal(t.status)}, ${t.variants.length} option${t.variants.length === 1 ? '' : 's'}${selected}`;
+      ? md` · option ${index + 1} in use (${t.selectedBy === 'user' ? md`picked by a person` : md`AI pick`})`
+      : md``;
+  return md`${literal(t.status)}, ${t.variants.length} option${t.variants.length === 1 ? md`` : md`s`}${selected}`;
 }
 
 export async function showCard(ctx: CommandContext, videoId: string): Promise<Card> {
@@ -80,33 +81,35 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
   const video = await api.videos.get(videoId);
   const zone = await ctx.timeZone();
   const fields: Field[] = [
-    { label: 'Status', value: literal(statusLabel(video.status)), short: true },
-    { label: 'Model', value: literal(video.model ?? 'unknown'), short: true },
-    { label: 'Voice', value: await voiceName(ctx, video.voiceId), short: true },
+    { label: md`Status`, value: literal(statusLabel(video.status)), short: true },
+    { label: md`Model`, value: literal(video.model ?? 'unknown'), short: true },
+    { label: md`Voice`, value: await voiceName(ctx, video.voiceId), short: true },
     // The real service's detail may carry no usable `createdAt` (the reader drops it): say nothing then.
     ...(video.createdAt
       ? [
           {
-            label: 'Created',
-            value: `${video.createdAt ? formatDateTime(video.createdAt, zone) : 'unknown'} (${zone})`,
+            label: md`Created`,
+            value: md`${video.createdAt ? formatDateTime(video.createdAt, zone) : md`unknown`} (${literal(zone)})`,
             short: true,
           },
         ]
       : []),
-    { label: 'Thumbnails', value: thumbnailsText(video), short: true },
+    { label: md`Thumbnails`, value: thumbnailsText(video), short: true },
     {
-      label: 'Rendered',
-      value: video.renderedVideoUrl ? link('Download MP4', video.renderedVideoUrl) : 'Not yet',
+      label: md`Rendered`,
+      value: video.renderedVideoUrl ? link('Download MP4', video.renderedVideoUrl) : md`Not yet`,
       short: true,
     },
   ];
-  const blocks = PLATFORMS.map((p) => [p, postBlockText(p, video.posts)] as const).filter(([, text]) => text);
+  const blocks = PLATFORMS.map((p) => [p, postBlockText(p, video.posts)] as const).filter(
+    (block): block is readonly [Platform, CardText] => Boolean(block[1]),
+  );
   for (const [platform, text] of blocks)
-    fields.push({ label: `${platformName(platform)} post`, value: text as string });
+    fields.push({ label: md`${platformName(platform)} post`, value: text });
   if (blocks.length === 0) {
     fields.push({
-      label: 'Post metadata',
-      value: `None yet. Set it with ${command('meta', [hole('video'), hole('platform')])}.`,
+      label: md`Post metadata`,
+      value: md`None yet. Set it with ${command('meta', [hole('video'), hole('platform')])}.`,
     });
   }
 
@@ -127,15 +130,15 @@ export async function showCard(ctx: CommandContext, videoId: string): Promise<Ca
     controls.push({ kind: 'link', label: 'Download MP4', url: video.renderedVideoUrl });
 
   const script = video.script
-    ? `**Script** (${video.script.length} characters)\n${literal(excerpt(video.script, 400))}`
-    : 'No script (captioned media).';
+    ? md`**Script** (${video.script.length} characters)\n${literal(excerpt(video.script, 400))}`
+    : md`No script (captioned media).`;
   const card: Card = {
     title: literal(video.name),
     tone: video.status === 'failed' ? 'danger' : video.status === 'completed' ? 'success' : 'progress',
     text: script,
     fields,
     controls,
-    context: `id ${code(video.id)}${video.platform ? ` · platform ${literal(video.platform)}` : ''}`,
+    context: md`id ${code(video.id)}${video.platform ? md` · platform ${literal(video.platform)}` : md``}`,
   };
   if (video.thumbnailUrl) card.image = { url: video.thumbnailUrl, alt: `Thumbnail of ${video.name}` };
   if (video.renderedVideoUrl) card.url = video.renderedVideoUrl;

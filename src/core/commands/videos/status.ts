@@ -12,7 +12,7 @@ import { renderVideoCard, type VideoCardModel } from '../../live/video-card.js';
 import type { ActionSpec, CommandSpec } from '../../parse/command-spec.js';
 import { referenceCommand } from '../../parse/reference-command.js';
 import { message, type Response } from '../../text/cards.js';
-import { command, literal } from '../../text/text.js';
+import { command, literal, md } from '../../text/text.js';
 import { type Ref, resolveVideo } from '../../video-api/references.js';
 import { modelFromVideo, phaseOf } from '../../videos/card-model.js';
 import { trackGeneration } from '../../videos/tracking.js';
@@ -26,7 +26,7 @@ async function repostUnposted(ctx: CommandContext, videoId: string): Promise<boo
   return await repostIfUnposted(ctx.deps.store, {
     key,
     dedupeKey: `${key}:repost:${ctx.now()}`,
-    onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [videoId])}`),
+    onUnpostable: unpostableNotice(ctx.req.user, md`run ${command('status', [videoId])}`),
   });
 }
 
@@ -72,11 +72,11 @@ async function showHere(ctx: CommandContext, ref: Ref): Promise<Response> {
     const card = renderVideoCard(model);
     const followed =
       !liveHere || reposted
-        ? 'I posted a status card in this channel that follows it until it is ready, whoever acts on it and wherever.'
+        ? md`I posted a status card in this channel that follows it until it is ready, whoever acts on it and wherever.`
         : started
-          ? 'Its status card in this channel follows it again until it is ready.'
-          : 'Its status card in this channel is being kept up to date.';
-    card.text = `${literal(statusLabel(status.status))}: ${status.percentCompleted}% done. ${followed}`;
+          ? md`Its status card in this channel follows it again until it is ready.`
+          : md`Its status card in this channel is being kept up to date.`;
+    card.text = md`${literal(statusLabel(status.status))}: ${status.percentCompleted}% done. ${followed}`;
     return message(card);
   }
 
@@ -89,7 +89,7 @@ async function showHere(ctx: CommandContext, ref: Ref): Promise<Response> {
       model,
       conversation: ctx.req.conversation,
       now: ctx.now(),
-      onUnpostable: unpostableNotice(ctx.req.user, `run ${command('status', [ref.id])}`),
+      onUnpostable: unpostableNotice(ctx.req.user, md`run ${command('status', [ref.id])}`),
     });
     if (liveHere) await repostUnposted(ctx, ref.id);
   });
@@ -100,6 +100,6 @@ async function showHere(ctx: CommandContext, ref: Ref): Promise<Response> {
     title: card.title,
     ...(card.tone ? { tone: card.tone } : {}),
     ...(card.text ? { text: card.text } : {}),
-    context: `${card.context ?? ''} · its live card is posted in this channel now`,
+    context: md`${card.context ?? md``} · its live card is posted in this channel now`,
   });
 }

@@ -10,7 +10,7 @@ import { videoCardKey } from '../../live/live-card.js';
 import { updateVideoCard } from '../../live/projections.js';
 import type { ActionSpec } from '../../parse/command-spec.js';
 import { message, type Response } from '../../text/cards.js';
-import { literal } from '../../text/text.js';
+import { literal, md } from '../../text/text.js';
 import { cardThumbnails } from '../../videos/card-model.js';
 import { thumbnailsCard } from './thumbnails.js';
 
@@ -53,18 +53,18 @@ export const thumbnailPickAction: ActionSpec = {
         });
     });
     const index = (thumbnails?.variants ?? []).findIndex((v) => v.id === thumbnails?.selectedVariantId);
-    const option = index >= 0 ? `option ${index + 1}` : 'that option';
+    const option = index >= 0 ? md`option ${index + 1}` : md`that option`;
     const note = await guard.settle();
     // Clicked on the live card: the outbox edits it for everyone; the clicker gets a short private receipt.
     if (record?.message && record.message === ctx.req.message) {
       return message({
-        title: 'Thumbnail picked',
+        title: md`Thumbnail picked`,
         tone: 'success',
         text:
           withContentNote(
-            `“${literal(video.name)}” now uses ${option}. It is kept if thumbnails are regenerated.`,
+            md`“${literal(video.name)}” now uses ${option}. It is kept if thumbnails are regenerated.`,
             note,
-          ) ?? '',
+          ) ?? md``,
       });
     }
     // Clicked elsewhere (the `thumbnails` card): redraw that card with the pick marked.
@@ -79,7 +79,7 @@ export const thumbnailPickAction: ActionSpec = {
             },
           }
         : video;
-    if (note) return message({ title: 'Thumbnail picked', tone: 'success', text: note });
+    if (note) return message({ title: md`Thumbnail picked`, tone: 'success', text: note });
     return { kind: 'update', card: thumbnailsCard(picked, who) };
   },
 };

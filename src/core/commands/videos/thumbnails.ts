@@ -9,17 +9,17 @@ import type { ActionSpec, CommandSpec } from '../../parse/command-spec.js';
 import { referenceCommand } from '../../parse/reference-command.js';
 import type { Card, Tone } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
-import { code, command, literal } from '../../text/text.js';
+import { type CardText, code, command, literal, md } from '../../text/text.js';
 import type { Video } from '../../video-api/video-api.js';
 import { cardThumbnails } from '../../videos/card-model.js';
 
-function explain(video: Video): { text: string; tone: Tone } {
+function explain(video: Video): { text: CardText; tone: Tone } {
   const t = video.thumbnails;
   if (video.status !== 'completed') {
     return video.status === 'failed'
-      ? { text: 'The video failed to generate, so it has no thumbnails.', tone: 'danger' }
+      ? { text: md`The video failed to generate, so it has no thumbnails.`, tone: 'danger' }
       : {
-          text: `Thumbnails are made once generation completes (it is ${literal(video.status ?? 'running')} now). Follow it with ${command('status', [video.id])}.`,
+          text: md`Thumbnails are made once generation completes (it is ${literal(video.status ?? 'running')} now). Follow it with ${command('status', [video.id])}.`,
           tone: 'progress',
         };
   }
@@ -27,31 +27,31 @@ function explain(video: Video): { text: string; tone: Tone } {
     case undefined:
     case 'idle':
       return {
-        text: 'No thumbnails were generated for this video; it uses its default frame.',
+        text: md`No thumbnails were generated for this video; it uses its default frame.`,
         tone: 'neutral',
       };
     case 'queued':
     case 'generating':
       return {
-        text: `Thumbnails are ${t.status === 'queued' ? 'queued' : 'being generated'}; they usually take under a minute. Run this again shortly (the status card shows them when they arrive).`,
+        text: md`Thumbnails are ${t.status === 'queued' ? md`queued` : md`being generated`}; they usually take under a minute. Run this again shortly (the status card shows them when they arrive).`,
         tone: 'progress',
       };
     case 'failed':
       return {
-        text: 'Thumbnail generation failed. The video is fine: it keeps its default frame and can still be rendered and published.',
+        text: md`Thumbnail generation failed. The video is fine: it keeps its default frame and can still be rendered and published.`,
         tone: 'warning',
       };
     case 'partial':
       return {
-        text: `Only ${t.variants.length} of 3 options came out; they are still usable. ⭐ marks the AI pick.`,
+        text: md`Only ${t.variants.length} of 3 options came out; they are still usable. ⭐ marks the AI pick.`,
         tone: 'success',
       };
     default:
       return {
         text:
           t?.selectedBy === 'user'
-            ? 'Your pick is marked ✅. Choose another with **Use this**; a pick is kept even if thumbnails are regenerated.'
-            : 'The ⭐ AI pick is used unless you choose another with **Use this**. Your pick is kept even if thumbnails are regenerated.',
+            ? md`Your pick is marked ✅. Choose another with **Use this**; a pick is kept even if thumbnails are regenerated.`
+            : md`The ⭐ AI pick is used unless you choose another with **Use this**. Your pick is kept even if thumbnails are regenerated.`,
         tone: 'success',
       };
   }
@@ -60,10 +60,10 @@ function explain(video: Video): { text: string; tone: Tone } {
 export function thumbnailsCard(video: Video, pickedBy?: string): Card {
   const { text, tone } = explain(video);
   const card: Card = {
-    title: `Thumbnails · ${literal(video.name)}`,
+    title: md`Thumbnails · ${literal(video.name)}`,
     tone,
     text,
-    context: `id ${code(video.id)}`,
+    context: md`id ${code(video.id)}`,
   };
   const t = cardThumbnails(video.thumbnails);
   if (t && t.variants.length > 0) {
