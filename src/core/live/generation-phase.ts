@@ -18,8 +18,9 @@ import {
 import { lastSeenOf } from './look-trouble.js';
 import { estimateRemainingMs, GENERATION_BOUNDS, planNextLook, rateSamples } from './progress-estimate.js';
 import { onClock } from './service-time.js';
+import { cardThumbnailsOf, thumbnailsPending } from './thumbnail-options.js';
 import { THUMBNAIL_BOUNDS } from './thumbnail-phase.js';
-import { cardThumbnailsOf, thumbnailsPending, type VideoCardPatch, type VideoEffects } from './video-card.js';
+import type { VideoCardPatch, VideoEffects } from './video-card.js';
 import { readOrUnusable, type WatchContext, type WatchResult } from './watcher.js';
 
 /** The card is edited once per this many percent. */

@@ -7,7 +7,8 @@ import type { Watch } from '../ports/index.js';
 import { command, md } from '../text/text.js';
 import { cardModel, type GenerationState, result } from './generation-state.js';
 import { onClock } from './service-time.js';
-import { cardThumbnailsOf, thumbnailsPending, type VideoEffects } from './video-card.js';
+import { cardThumbnailsOf, thumbnailsPending } from './thumbnail-options.js';
+import type { VideoEffects } from './video-card.js';
 import type { WatchContext, WatchResult } from './watcher.js';
 
 const SECOND = 1000;

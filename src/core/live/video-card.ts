@@ -8,25 +8,8 @@ import { platformName } from '../platforms/names.js';
 import type { Button, Card, Control, Field, Progress, Section, Tone, Video } from '../text/cards.js';
 import { humanise } from '../text/labels.js';
 import { type CardText, code, command, joinText, link, literal, md } from '../text/text.js';
-import type { Thumbnails } from '../video-api/video-api.js';
+import { type CardThumbnails, thumbnailSections, thumbnailsPending } from './thumbnail-options.js';
 import { approvalLine, type VideoApproval } from './video-card-approval.js';
-
-export interface CardThumbnailVariant {
-  id: string;
-  url: string;
-  hookText?: string;
-  score?: number;
-  grade?: string;
-}
-
-export interface CardThumbnails {
-  status: string;
-  selectedVariantId?: string;
-  selectedBy?: string;
-  /** Display name of whoever picked in chat, when the pick came from a click here. */
-  pickedBy?: string;
-  variants: CardThumbnailVariant[];
-}
 
 /** Values as given (names, API texts): `renderVideoCard` escapes them; only `notice` is card markdown. */
 export interface VideoCardModel {
@@ -71,12 +54,6 @@ export const etaText = (ms: number): CardText => {
   const minutes = Math.round(ms / 60_000);
   return md`about ${minutes} min left`;
 };
-
-const PENDING_THUMBNAILS = new Set(['idle', 'queued', 'generating']);
-
-/** True while thumbnails may still arrive (not generated yet, queued or generating). */
-export const thumbnailsPending = (status: string | undefined): boolean =>
-  status === undefined || PENDING_THUMBNAILS.has(status);
 
 /**
  * A finished video's headline: where the video is now, what its thumbnails are, and what to do
@@ -151,41 +128,8 @@ function nextStep(m: VideoCardModel): CardText {
   }
 }
 
-/** One section per thumbnail variant, with a "Use this" button on every option not already in use. */
-export function thumbnailSections(videoId: string, t: CardThumbnails): Section[] {
-  return t.variants.map((v, i) => {
-    const selected = v.id === t.selectedVariantId;
-    let badge = md``;
-    if (selected) {
-      badge =
-        t.selectedBy === 'user'
-          ? md` ✅ in use${t.pickedBy ? md` (picked by ${literal(t.pickedBy)})` : md` (your pick)`}`
-          : md` ⭐ AI pick, in use`;
-    }
-    const facts = joinText(
-      [
-        v.grade ? md`grade ${literal(v.grade)}` : undefined,
-        v.score !== undefined ? md`score ${v.score}` : undefined,
-      ].filter((f) => f !== undefined),
-      ' · ',
-    );
-    const lines = [md`**Option ${i + 1}**${badge}`];
-    if (v.hookText) lines.push(md`“${literal(v.hookText)}”`);
-    if (facts) lines.push(facts);
-    const section: Section = {
-      text: joinText(lines, '\n'),
-      image: {
-        url: v.url,
-        alt: v.hookText ? `Thumbnail option ${i + 1}: ${v.hookText}` : `Thumbnail option ${i + 1}`,
-      },
-    };
-    if (!(selected && t.selectedBy === 'user')) section.controls = [useThis(videoId, v.id)];
-    return section;
-  });
-}
-
 /** One line per value (API texts), each escaped after `mark`. */
-const escapedLines = (values: readonly string[], mark: CardText): CardText =>
+const _escapedLines = (values: readonly string[], mark: CardText): CardText =>
   joinText(
     values.map((v) => md`${mark}${literal(v)}`),
     '\n',
@@ -358,41 +302,6 @@ const button = ({
   style?: 'primary' | undefined;
 }): Button =>
   style ? { kind: 'button', action, value, label, style } : { kind: 'button', action, value, label };
-
-/** "Use this" carries `<videoId>:<variantId>`; the click is re-authorised with the clicker's key. */
-const useThis = (videoId: string, variantId: string): Button => ({
-  kind: 'button',
-  action: 'thumbnail.pick',
-  value: `${videoId}:${variantId}`,
-  label: 'Use this',
-  style: 'primary',
-});
-
-/**
- * The card's thumbnail part from the API's. Who picked in chat is only known to the card: it is kept while
- * the pick is unchanged. Variants the service sent as bare URLs keep the URL as id.
- */
-export function cardThumbnailsOf(
-  t: Thumbnails | undefined,
-  previous?: CardThumbnails,
-): CardThumbnails | undefined {
-  if (!t) return undefined;
-  const out: CardThumbnails = {
-    status: t.status,
-    variants: t.variants.map((v) => ({
-      id: v.id,
-      url: v.url,
-      ...(v.hookText !== undefined ? { hookText: v.hookText } : {}),
-      ...(v.score !== undefined ? { score: v.score } : {}),
-      ...(v.grade !== undefined ? { grade: v.grade } : {}),
-    })),
-  };
-  if (t.selectedVariantId) out.selectedVariantId = t.selectedVariantId;
-  if (t.selectedBy) out.selectedBy = t.selectedBy;
-  if (previous?.pickedBy && previous.selectedVariantId === out.selectedVariantId)
-    out.pickedBy = previous.pickedBy;
-  return out;
-}
 
 /** What a watcher's check says about its video: a card change and/or a milestone reply, each named once. */
 export interface VideoEffects {

@@ -4,7 +4,8 @@
  */
 
 import { videoState } from '../live/projections.js';
-import { type CardThumbnails, cardThumbnailsOf, type VideoCardModel } from '../live/video-card.js';
+import { type CardThumbnails, cardThumbnailsOf } from '../live/thumbnail-options.js';
+import type { VideoCardModel } from '../live/video-card.js';
 import type { Store } from '../ports/index.js';
 import type { Thumbnails, Video, VideoStatus } from '../video-api/video-api.js';
 

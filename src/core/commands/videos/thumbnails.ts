@@ -4,7 +4,7 @@
  */
 
 import type { CommandContext } from '../../dispatch/context.js';
-import { thumbnailSections } from '../../live/video-card.js';
+import { thumbnailSections } from '../../live/thumbnail-options.js';
 import type { ActionSpec, CommandSpec } from '../../parse/command-spec.js';
 import { referenceCommand } from '../../parse/reference-command.js';
 import type { Card, Tone } from '../../text/cards.js';
