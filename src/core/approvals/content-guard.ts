@@ -170,7 +170,8 @@ async function settle(
 /** DELETE /posts/{videoId}; a 409 (nothing scheduled any more: it is going out or went) is not an error here. */
 async function cancelAtService(ctx: CommandContext, videoId: string): Promise<void> {
   try {
-    await (await ctx.api()).posts.cancel(videoId);
+    const api = await ctx.api();
+    await api.posts.cancel(videoId);
   } catch (error) {
     if (!(error instanceof VideoApiError && error.type === 'conflict')) throw error;
   }

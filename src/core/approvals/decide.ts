@@ -74,7 +74,7 @@ export const approveAction: ActionSpec = {
     const store = ctx.deps.store;
     const now = ctx.now();
     const won = await store.transaction(async () => {
-      return recordDecision(store, approval, {
+      return await recordDecision(store, approval, {
         decision: { status: 'approved', by: ctx.req.user, at: now },
         card: { decidedByName: decider(ctx), outcome: { state: 'running', text: md`` } },
         audit: { actor: ctx.req.user, action: 'approval.approve' },

@@ -105,11 +105,11 @@ async function run(d: Dispatch, ctx: CommandContext, { spec, raw }: Invocation):
   if (!checked.ok) {
     const form = spec.form;
     if (checked.error.code === 'missing-arg' && form)
-      return d.guarded(ctx, { label: spec.name, run: asking(d, replay, () => form(ctx, raw)), spec });
+      return await d.guarded(ctx, { label: spec.name, run: asking(d, replay, () => form(ctx, raw)), spec });
     d.deps.metrics?.command(spec.name, 'user_error');
     return errorCard(say(checked.error.code, checked.error.params), spec);
   }
-  return d.guarded(ctx, {
+  return await d.guarded(ctx, {
     label: spec.name,
     run: asking(d, replay, () =>
       answeringReplays(ctx, { c: spec.name, a: raw }, () => spec.run(ctx, checked.value as never)),
@@ -126,14 +126,14 @@ async function handleText(d: Dispatch, req: RequestInfo, text: string): Promise<
     const spec = d.registry.find(String(parsed.error.params.command ?? ''));
     return errorCard(say(parsed.error.code, parsed.error.params), spec);
   }
-  return run(d, ctx, parsed.value);
+  return await run(d, ctx, parsed.value);
 }
 
 async function handleCommand(d: Dispatch, req: RequestInfo, { name, raw }: { name: string; raw: RawArgs }) {
   const ctx = d.open(req);
   const spec = d.registry.find(name);
   if (!spec) return errorCard(say('unknown-command', { command: name }));
-  return run(d, ctx, { spec, raw });
+  return await run(d, ctx, { spec, raw });
 }
 
 async function handleAction(d: Dispatch, req: RequestInfo, input: ActionInput): Promise<Response> {
@@ -145,7 +145,7 @@ async function handleAction(d: Dispatch, req: RequestInfo, input: ActionInput): 
     v: input.value,
     ...(input.choice ? { h: input.choice } : {}),
   };
-  return d.guarded(ctx, {
+  return await d.guarded(ctx, {
     label: `action:${input.action}`,
     run: asking(d, replay, () => spec.run(ctx, input.value, input.choice)),
   });
@@ -156,7 +156,7 @@ async function handleForm(d: Dispatch, req: RequestInfo, submission: FormSubmiss
   const spec = d.forms.get(submission.formId);
   if (!spec) return errorCard(say('interaction-expired'));
   const replay: Replay = { f: submission.formId, s: submission.state, v: submission.values };
-  return d.guarded(ctx, {
+  return await d.guarded(ctx, {
     label: `form:${submission.formId}`,
     run: asking(d, replay, () => spec.submit(ctx, submission.state, submission.values)),
   });
@@ -185,9 +185,9 @@ export function createBot(deps: CoreDeps, modules: readonly CommandModule[]): Bo
   const bot: Bot = {
     commands: d.commands,
     handleText: (req, text) => handleText(d, req, text),
-    async handleTooLong(_req, typed) {
+    handleTooLong(_req, typed) {
       deps.metrics?.command('parse', 'user_error');
-      return answerTooLong(typed, d.registry);
+      return Promise.resolve(answerTooLong(typed, d.registry));
     },
     handleCommand: (req, name, raw) => handleCommand(d, req, { name, raw }),
     mayAnswerWithForm(name) {

@@ -37,7 +37,7 @@ export interface OneShotSpec {
    * button of a card posted before cards carried an id: it acts as it always did.
    */
   card(value: string): string | undefined;
-  run(ctx: CommandContext, value: string, choice?: string): Promise<Response>;
+  run(ctx: CommandContext, value: string, choice?: string): Promise<Response> | Response;
 }
 
 const recordKey = (card: string): string => `one-shot:${card}`;

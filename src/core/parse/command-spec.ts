@@ -100,8 +100,8 @@ export interface CommandSpec<Opts extends readonly OptionSpec[] = readonly Optio
    * first answer, so its adapter waits for the core's answer on these instead of acknowledging first.
    */
   readonly answersWithForm?: boolean;
-  /** Replies visible only to the caller (default) or to the channel. */
-  run(ctx: CommandContext, args: ArgsOf<Opts>): Promise<Response>;
+  /** Replies visible only to the caller (default) or to the channel; a fixed answer may be returned as is. */
+  run(ctx: CommandContext, args: ArgsOf<Opts>): Promise<Response> | Response;
 }
 
 /** Declares a command with its option types inferred (`as const` not needed at the call site). */
@@ -123,7 +123,7 @@ export function splitName(name: string): { group?: string; sub: string } {
  */
 export interface ActionSpec {
   readonly action: string;
-  run(ctx: CommandContext, value: string, choice?: string): Promise<Response>;
+  run(ctx: CommandContext, value: string, choice?: string): Promise<Response> | Response;
 }
 
 /** A form submission handler; `state` is the form's opaque state, `values` keyed by input id. */

@@ -19,7 +19,7 @@ const REFERENCES = {
 export type ReferenceCommandSpec = Omit<CommandSpec, 'options' | 'run'> & {
   /** Checked before the reference is resolved. */
   role?: Role;
-  run(ctx: CommandContext, ref: Ref): Promise<Response>;
+  run(ctx: CommandContext, ref: Ref): Promise<Response> | Response;
 };
 
 /** A command whose only option names one `kind` of thing; `run` gets it resolved. */

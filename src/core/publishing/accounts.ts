@@ -17,9 +17,11 @@ export async function chooseAccount(
 ): Promise<AccountChoice> {
   let list: Account[];
   try {
-    list = (await ctx.deps.catalog.accounts(await ctx.api(), await ctx.apiKeyId()))[platform] ?? [];
+    const api = await ctx.api();
+    const cached = await ctx.deps.catalog.accounts(api, await ctx.apiKeyId());
+    list = cached[platform] ?? [];
     // The catalog is cached for minutes: an account connected just now must not read as "none".
-    if (list.length === 0) list = (await (await ctx.api()).accounts.list())[platform] ?? [];
+    if (list.length === 0) list = (await api.accounts.list())[platform] ?? [];
   } catch (error) {
     // A key without `accounts:read` can still publish: the service picks the default account, and an
     // explicit account is passed through as its id.

@@ -130,7 +130,8 @@ export async function sendMove(ctx: CommandContext, s: ScheduleSend): Promise<Ca
   }
 
   try {
-    await (await ctx.api()).posts.cancel(video.id);
+    const api = await ctx.api();
+    await api.posts.cancel(video.id);
   } catch (error) {
     if (error instanceof VideoApiError && error.type === 'conflict')
       throw userError('move-nothing-left', { name: video.name });

@@ -25,7 +25,8 @@ const isPlatform = (v: string): v is Platform => (PLATFORMS as readonly string[]
 /** The video's scheduled posts, soonest first (read tolerantly: an entry without a readable time is left out). */
 export async function readPendingPosts(ctx: CommandContext, videoId: string): Promise<PendingPost[]> {
   const now = ctx.now();
-  const entries = await (await ctx.api()).posts.calendar({
+  const api = await ctx.api();
+  const entries = await api.posts.calendar({
     startDate: dayKey(now - DAY, 'UTC'),
     endDate: dayKey(latestSchedulable(now) + DAY, 'UTC'),
     status: 'scheduled',

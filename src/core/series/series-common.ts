@@ -38,7 +38,8 @@ export async function voiceName(ctx: CommandContext, id: string): Promise<string
 /** A video's name (episodes are named by the service); `fallback` when it cannot be read. */
 export async function videoName(ctx: CommandContext, id: string, fallback: string): Promise<string> {
   try {
-    return (await (await ctx.api()).videos.get(id)).name || fallback;
+    const api = await ctx.api();
+    return (await api.videos.get(id)).name || fallback;
   } catch (e) {
     if (e instanceof VideoApiError) return fallback;
     throw e;
@@ -48,7 +49,8 @@ export async function videoName(ctx: CommandContext, id: string, fallback: strin
 /** The team's balance from GET /me; undefined if unreadable (the message then omits it). */
 export async function balance(ctx: CommandContext): Promise<number | undefined> {
   try {
-    return (await (await ctx.api()).me.get()).team.credits;
+    const api = await ctx.api();
+    return (await api.me.get()).team.credits;
   } catch (e) {
     if (e instanceof VideoApiError) return undefined;
     throw e;

@@ -97,7 +97,8 @@ export async function seriesNames(ctx: CommandContext, ids: readonly string[]): 
   const gone = new Set<string>();
   if (ids.length === 0) return { names, gone };
   try {
-    for (const s of await (await ctx.api()).series.list()) if (s.name) names.set(s.id, s.name);
+    const api = await ctx.api();
+    for (const s of await api.series.list()) if (s.name) names.set(s.id, s.name);
   } catch (error) {
     if (!(error instanceof VideoApiError)) throw error;
     return { names, gone };

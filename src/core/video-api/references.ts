@@ -88,7 +88,8 @@ function pick(candidates: Ref[], wanted: string, kind: 'video' | 'series'): Ref 
 
 async function byIdOrUndefined(ctx: CommandContext, id: string): Promise<Ref | undefined> {
   try {
-    const v = await (await ctx.api()).videos.get(id);
+    const api = await ctx.api();
+    const v = await api.videos.get(id);
     return { id: v.id, name: v.name };
   } catch (e) {
     if (isNotFound(e)) return undefined;

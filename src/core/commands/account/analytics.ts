@@ -99,7 +99,8 @@ async function analyticsCard(
   },
 ): Promise<Response> {
   const { platform, range, account } = o;
-  const a = await (await ctx.api()).analytics.get({
+  const api = await ctx.api();
+  const a = await api.analytics.get({
     ...(platform ? { platform } : {}),
     ...(range ? { range } : {}),
     ...(account ? { authId: account.authId } : {}),

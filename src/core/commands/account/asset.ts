@@ -33,7 +33,8 @@ export const assetCommand: CommandSpec = defineCommand({
       action: 'asset',
       payload: [args.url, args.name ?? null, type ?? null],
     });
-    const asset = await (await ctx.api()).assets.create(
+    const api = await ctx.api();
+    const asset = await api.assets.create(
       { url: args.url, ...(args.name ? { name: args.name } : {}), ...(type ? { fileType: type } : {}) },
       { idempotencyKey },
     );

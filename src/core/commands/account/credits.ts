@@ -40,7 +40,8 @@ export const creditsPageAction: ActionSpec = {
 };
 
 async function creditsCard(ctx: CommandContext, page: number): Promise<Card> {
-  const credits = await (await ctx.api()).credits.get({ page, limit: PAGE_SIZE });
+  const api = await ctx.api();
+  const credits = await api.credits.get({ page, limit: PAGE_SIZE });
   const { total, limit } = credits.pagination;
   const pages = Math.max(1, Math.ceil(total / (limit || PAGE_SIZE)));
   if (page > pages && total > 0) {

@@ -18,7 +18,7 @@ import { unsubscribeCommand } from './unsubscribe.js';
 const linkAction: ActionSpec = {
   action: HOME_LINK_ACTION,
   async run(ctx): Promise<Response> {
-    return linkCommand.run(ctx, {} as never);
+    return await linkCommand.run(ctx, {} as never);
   },
 };
 

@@ -86,7 +86,8 @@ function kindLine(kind: string): CardText {
 async function listedKinds(ctx: CommandContext): Promise<string[] | undefined> {
   let kinds: string[];
   try {
-    kinds = await (await ctx.api()).options.kinds();
+    const api = await ctx.api();
+    kinds = await api.options.kinds();
   } catch (error) {
     if (error instanceof VideoApiError) return undefined;
     throw error;

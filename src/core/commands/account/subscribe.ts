@@ -91,7 +91,8 @@ async function subscribeSeries(ctx: CommandContext, ref: string): Promise<Respon
   if (await isFollowing(ctx, sub)) return alreadyFollowing(describeSubscription(sub, series.name));
 
   // The episodes that exist now are history; every later one gets its card here.
-  const { items } = await (await ctx.api()).series.episodes(series.id, { page: 1, limit: 20 });
+  const api = await ctx.api();
+  const { items } = await api.series.episodes(series.id, { page: 1, limit: 20 });
   const owner = await ctx.keyOwner();
   const now = ctx.now();
   await store.transaction(async () => {

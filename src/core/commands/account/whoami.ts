@@ -23,7 +23,8 @@ export const whoamiCommand = defineCommand({
       if (error instanceof StoredKeyUnreadableError) throw userError('key-unreadable');
       throw error;
     }
-    const me = await (await ctx.api()).me.get();
+    const api = await ctx.api();
+    const me = await api.me.get();
     const prefix = linked ? linked.keyPrefix : safePrefix(ctx.deps.deploymentKey ?? '', me.auth.keyPrefix);
     const source = linked
       ? md`Your own link (since ${formatDateTime(linked.linkedAt, await ctx.timeZone())})`

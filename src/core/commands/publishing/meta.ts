@@ -37,7 +37,8 @@ interface VideoPosts {
 }
 
 async function save(ctx: CommandContext, { video, platform, posts }: VideoPosts) {
-  const patched = await (await ctx.api()).videos.update(video.id, { posts: { [platform]: posts[platform] } });
+  const api = await ctx.api();
+  const patched = await api.videos.update(video.id, { posts: { [platform]: posts[platform] } });
   await ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
   return patched;
 }

@@ -39,7 +39,7 @@ export const scheduleKeepAction: ActionSpec = oneShot({
 export const scheduleCancelAction: ActionSpec = oneShot({
   action: SCHEDULE_CHOICE.cancel,
   card: questionOf,
-  async run(): Promise<Response> {
+  run(): Response {
     return {
       kind: 'update',
       card: {

@@ -24,7 +24,8 @@ const LOOK_AHEAD_MS = 90 * DAY;
 
 async function cancel(ctx: CommandContext, videoId: string): Promise<boolean> {
   try {
-    return (await (await ctx.api()).posts.cancel(videoId)).cancelled;
+    const api = await ctx.api();
+    return (await api.posts.cancel(videoId)).cancelled;
   } catch (error) {
     if (error instanceof VideoApiError && error.type === 'conflict') return false;
     throw error;

@@ -27,7 +27,8 @@ export const deleteCommand = referenceCommand('series', {
   role: 'publish',
   async run(ctx, ref) {
     // The count makes "kept" concrete; without it the question still stands.
-    const episodes = await (await ctx.api()).series
+    const api = await ctx.api();
+    const episodes = await api.series
       .episodes(ref.id, { page: 1, limit: 1 })
       .then((p) => p.pagination.total)
       .catch((e: unknown) => {
@@ -73,7 +74,8 @@ export const deleteConfirmAction: ActionSpec = oneShot({
     let name = seriesId;
     try {
       name = (await getSeriesById(ctx, seriesId)).name;
-      await (await ctx.api()).series.delete(seriesId);
+      const api = await ctx.api();
+      await api.series.delete(seriesId);
     } catch (e) {
       // A second click, or someone else was faster: the outcome is the one asked for.
       const gone = isNotFound(e) || (e instanceof UserError && e.code === 'not-found-series');
@@ -116,7 +118,7 @@ export const deleteConfirmAction: ActionSpec = oneShot({
 export const deleteCancelAction: ActionSpec = oneShot({
   action: DELETE_CANCEL,
   card: questionCard,
-  async run() {
+  run() {
     return {
       kind: 'update',
       card: { title: md`Not deleted`, tone: 'neutral', text: md`The series keeps running.` },

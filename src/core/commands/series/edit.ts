@@ -302,7 +302,8 @@ export async function applySeriesEdit(
   ctx: CommandContext,
   { ref, patch, approved }: { ref: Ref; patch: SeriesPatch; approved?: { id: string } },
 ): Promise<Response> {
-  await (await ctx.api()).series.update(ref.id, patch);
+  const api = await ctx.api();
+  await api.series.update(ref.id, patch);
   const { store } = ctx.deps;
   await store.transaction(async () => {
     if (CADENCE_FIELDS.some((f) => f in patch)) await refreshSeriesWatches(store, ref.id, ctx.now());

@@ -46,7 +46,8 @@ async function episodesCard(
   series: { id: string; name: string },
   page: number,
 ): Promise<Card> {
-  const { items, pagination } = await (await ctx.api()).series.episodes(series.id, {
+  const api = await ctx.api();
+  const { items, pagination } = await api.series.episodes(series.id, {
     page,
     limit: PAGE_SIZE,
   });

@@ -221,7 +221,7 @@ async function recordEpisode(
 export const generateCancelAction: ActionSpec = oneShot({
   action: GENERATE_CANCEL,
   card: costCard,
-  async run() {
+  run() {
     return { kind: 'update', card: cancelledCard(md`No episode was generated`) };
   },
 });
@@ -230,6 +230,6 @@ export const generateCancelAction: ActionSpec = oneShot({
 export const generateAction: ActionSpec = {
   action: 'series.generate',
   async run(ctx, value) {
-    return confirmCard(ctx, value);
+    return await confirmCard(ctx, value);
   },
 };

@@ -15,7 +15,8 @@ export const listCommand = defineCommand({
   options: [],
   examples: ['series list'],
   async run(ctx) {
-    const all = await (await ctx.api()).series.list();
+    const api = await ctx.api();
+    const all = await api.series.list();
     if (all.length === 0) {
       return {
         kind: 'message',

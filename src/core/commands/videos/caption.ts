@@ -85,7 +85,8 @@ export const captionCommand: CommandSpec = defineCommand({
     };
     // A typed command acting at once: the same command again soon is a retry and captions once.
     const idempotencyKey = await actionKey(ctx, { action: 'caption', payload: body });
-    const created = await (await ctx.api()).videos.caption(body, { idempotencyKey });
+    const api = await ctx.api();
+    const created = await api.videos.caption(body, { idempotencyKey });
     const name = args.name ?? nameFromUrl(url);
     await trackGeneration(
       ctx,

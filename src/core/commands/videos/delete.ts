@@ -20,7 +20,7 @@ export const deleteCommand: CommandSpec = referenceCommand('video', {
   summary: 'Delete a video permanently (asks first; no credit refund)',
   examples: ['delete Octopus facts', 'delete last'],
   role: 'publish',
-  async run(_ctx, ref) {
+  run(_ctx, ref) {
     // Both buttons name this card: it is answered once (one-shot.ts).
     const value = onCard(ref.id, newRequestId());
     return message({
@@ -116,7 +116,7 @@ export const deleteConfirmAction: ActionSpec = oneShot({
 export const deleteCancelAction: ActionSpec = oneShot({
   action: 'video.delete.cancel',
   card: questionCard,
-  async run(_ctx, value): Promise<Response> {
+  run(_ctx, value): Response {
     const videoId = fromCard(value).subject;
     return {
       kind: 'update',

@@ -20,7 +20,8 @@ import { SHOW_HERE_ACTION } from './status.js';
 export const PAGE_SIZE = 10;
 
 async function listPage(ctx: CommandContext, page: number, archived: boolean): Promise<Card> {
-  const { items, pagination } = await (await ctx.api()).videos.list({ page, limit: PAGE_SIZE, archived });
+  const api = await ctx.api();
+  const { items, pagination } = await api.videos.list({ page, limit: PAGE_SIZE, archived });
   const pages = Math.max(1, Math.ceil(pagination.total / pagination.limit));
   const what = archived ? md`archived videos` : md`videos`;
   if (items.length === 0 && pagination.total > 0) {

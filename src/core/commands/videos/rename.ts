@@ -36,7 +36,8 @@ export const renameCommand: CommandSpec = defineCommand({
     const ref = await resolveVideo(ctx, args.video);
     // Under approval, renaming a video whose post waits (or is scheduled) is itself checked.
     const guard = await guardContentChange(ctx, { videoId: ref.id, change: { kind: 'name' } });
-    const updated = await (await ctx.api()).videos.update(ref.id, { name: args.name });
+    const api = await ctx.api();
+    const updated = await api.videos.update(ref.id, { name: args.name });
     const store = ctx.deps.store;
     const key = videoCardKey(ref.id, ctx.req.conversation);
     await store.transaction(async () => {

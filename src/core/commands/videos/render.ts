@@ -99,6 +99,6 @@ export const renderAction: ActionSpec = {
   action: 'video.render',
   async run(ctx, videoId) {
     if (!videoId) throw userError('bad-button');
-    return startRender(ctx, { videoId, codec: 'h264', origin: 'click' });
+    return await startRender(ctx, { videoId, codec: 'h264', origin: 'click' });
   },
 };

@@ -76,7 +76,8 @@ export function thumbnailsCard(video: Video, pickedBy?: string): Card {
 }
 
 async function showThumbnails(ctx: CommandContext, videoId: string): Promise<Card> {
-  const video = await (await ctx.api()).videos.get(videoId);
+  const api = await ctx.api();
+  const video = await api.videos.get(videoId);
   await ctx.deps.store.users.setLast(ctx.req.user, 'video', video.id);
   return thumbnailsCard(video);
 }
