@@ -25,12 +25,13 @@ let opened: ReturnType<(typeof STORES)[number]['open']>;
 class HomeSender extends FakeChatSender {
   readonly homes: UserAddress[] = [];
   failures = 0;
-  async refreshHome(user: UserAddress): Promise<void> {
+  refreshHome(user: UserAddress): Promise<void> {
     if (this.failures > 0) {
       this.failures--;
-      throw new ChatDeliveryError('views.publish failed', true);
+      return Promise.reject(new ChatDeliveryError('views.publish failed', true));
     }
     this.homes.push(user);
+    return Promise.resolve();
   }
 }
 

@@ -113,9 +113,7 @@ onEachStore(() => {
       });
       const broken = {
         ...watcher,
-        trouble: async () => {
-          throw new Error('bug in trouble');
-        },
+        trouble: () => Promise.reject(new Error('bug in trouble')),
       } satisfies Watcher;
       const watch = await addWatch();
       const p = poller({ watchers: { generation: broken } });

@@ -52,14 +52,16 @@ export function fakeWatcher(
     maxIntervalMs: bounds.max ?? 30_000,
     async check(_ctx, watch) {
       checked.push(watch);
-      return check(watch);
+      return await check(watch);
     },
-    async expire({ watch, reason }) {
+    expire({ watch, reason }) {
       expired.push(watch);
       reasons.push(reason);
+      return Promise.resolve();
     },
-    async trouble({ event }) {
+    trouble({ event }) {
       troubles.push(event);
+      return Promise.resolve();
     },
   } satisfies Watcher;
   return { watcher, checked, expired, reasons, troubles };
