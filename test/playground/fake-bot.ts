@@ -100,122 +100,130 @@ export function createFakeBot(): FakeBot {
       spec('whoami', 'Who you are'),
     ],
     mayAnswerWithForm: () => false,
-    async handleTooLong(req, typed) {
+    handleTooLong(req, typed) {
       calls.push({ kind: 'text', req, input: typed });
-      return message({ title: 'Too long', tone: 'danger', text: `over ${typed.cap}` }, 'ephemeral');
+      return Promise.resolve(
+        message({ title: 'Too long', tone: 'danger', text: `over ${typed.cap}` }, 'ephemeral'),
+      );
     },
-    async handleText(req, text) {
+    handleText(req, text) {
       calls.push({ kind: 'text', req, input: text });
       if (bot.failNext) {
         bot.failNext = false;
-        throw new Error('dispatcher bug');
+        return Promise.reject(new Error('dispatcher bug'));
       }
-      const [word, ...rest] = text.split(' ');
-      switch (word) {
-        case 'help':
-        case '':
-          return message({ title: 'reelbot help', tone: 'info', text: 'Try `/reel create`.' }, 'ephemeral');
-        case 'whoami':
-          return message({ title: `You are ${req.userName}`, text: req.user }, 'ephemeral');
-        case 'announce':
-          return message({ title: 'Announcement', text: rest.join(' ') }, 'channel');
-        case 'create':
-          return rest.length === 0
-            ? { kind: 'form', form: createForm() }
-            : message({ title: 'Queued' }, 'ephemeral');
-        case 'pick':
-          return message(
-            {
-              title: 'Pick a platform',
-              controls: [
-                {
-                  kind: 'select',
-                  action: 'platform.pick',
-                  placeholder: 'Choose a platform',
-                  options: [
-                    { label: 'YouTube', value: 'youtube' },
-                    { label: 'TikTok', value: 'tiktok' },
-                  ],
-                },
-              ],
-            },
-            'ephemeral',
-          );
-        case 'silent':
-          return { kind: 'none' };
-        case 'home':
-          // Several cards answered together, like the core's dashboard.
-          return {
-            kind: 'message',
-            visibility: 'ephemeral',
-            card: { title: `You are ${req.userName}` },
-            more: [videoCard(100), { title: 'Channel subscriptions', text: 'None yet.' }],
-          };
-        default:
-          return message(
-            { title: 'Not done', tone: 'danger', text: `Unknown command \`${word}\`.` },
-            'ephemeral',
-          );
-      }
+      return Promise.resolve(textAnswer(req, text));
     },
-    async handleCommand() {
-      return { kind: 'none' };
+    handleCommand() {
+      return Promise.resolve({ kind: 'none' });
     },
-    async handleAction(req, input: ActionInput) {
+    handleAction(req, input: ActionInput) {
       calls.push({ kind: 'action', req, input });
-      switch (input.action) {
-        case 'video.render':
-          return {
-            kind: 'update',
-            card: {
-              ...videoCard(100),
-              title: 'Launch teaser',
-              text: `Rendering, started by ${req.userName}…`,
-              tone: 'progress',
-            },
-          };
-        case 'video.schedule':
-          return { kind: 'form', form: scheduleForm(input.value) };
-        case 'video.delete':
-          return message(
-            { title: 'Deleted', tone: 'neutral', text: `🗑️ Deleted by ${req.userName}.` },
-            'channel',
-          );
-        case 'thumbnail.pick':
-          return message(
-            { title: 'Thumbnail set', tone: 'success', text: `Using ${input.value}.` },
-            'ephemeral',
-          );
-        case 'platform.pick':
-          return { kind: 'update', card: { title: `Platform: ${input.choice}` } };
-        default:
-          return { kind: 'none' };
-      }
+      return Promise.resolve(actionAnswer(req, input));
     },
-    async handleForm(req, submission: FormSubmission) {
+    handleForm(req, submission: FormSubmission) {
       calls.push({ kind: 'form', req, input: submission });
-      if (submission.formId === 'create') {
-        const script = submission.values.script ?? '';
-        if (script.trim().length < 10)
-          return { kind: 'form-errors', errors: { script: 'Write at least 10 characters.' } };
-        return message(
-          { title: submission.values.name || 'Untitled', tone: 'info', text: script },
-          'channel',
-        );
-      }
-      if (submission.formId === 'schedule') {
-        return {
-          kind: 'update',
-          card: { title: 'Launch teaser', tone: 'success', text: `Scheduled for ${submission.values.when}.` },
-        };
-      }
-      return { kind: 'none' };
+      return Promise.resolve(formAnswer(submission));
     },
-    async autocomplete() {
-      return [];
+    autocomplete() {
+      return Promise.resolve([]);
     },
   };
   return bot satisfies Bot;
+}
+
+/** What the fake answers to a typed command. */
+function textAnswer(req: RequestInfo, text: string): Response {
+  const [word, ...rest] = text.split(' ');
+  switch (word) {
+    case 'help':
+    case '':
+      return message({ title: 'reelbot help', tone: 'info', text: 'Try `/reel create`.' }, 'ephemeral');
+    case 'whoami':
+      return message({ title: `You are ${req.userName}`, text: req.user }, 'ephemeral');
+    case 'announce':
+      return message({ title: 'Announcement', text: rest.join(' ') }, 'channel');
+    case 'create':
+      return rest.length === 0
+        ? { kind: 'form', form: createForm() }
+        : message({ title: 'Queued' }, 'ephemeral');
+    case 'pick':
+      return message(
+        {
+          title: 'Pick a platform',
+          controls: [
+            {
+              kind: 'select',
+              action: 'platform.pick',
+              placeholder: 'Choose a platform',
+              options: [
+                { label: 'YouTube', value: 'youtube' },
+                { label: 'TikTok', value: 'tiktok' },
+              ],
+            },
+          ],
+        },
+        'ephemeral',
+      );
+    case 'silent':
+      return { kind: 'none' };
+    case 'home':
+      // Several cards answered together, like the core's dashboard.
+      return {
+        kind: 'message',
+        visibility: 'ephemeral',
+        card: { title: `You are ${req.userName}` },
+        more: [videoCard(100), { title: 'Channel subscriptions', text: 'None yet.' }],
+      };
+    default:
+      return message(
+        { title: 'Not done', tone: 'danger', text: `Unknown command \`${word}\`.` },
+        'ephemeral',
+      );
+  }
+}
+
+/** What the fake answers to a click. */
+function actionAnswer(req: RequestInfo, input: ActionInput): Response {
+  switch (input.action) {
+    case 'video.render':
+      return {
+        kind: 'update',
+        card: {
+          ...videoCard(100),
+          title: 'Launch teaser',
+          text: `Rendering, started by ${req.userName}…`,
+          tone: 'progress',
+        },
+      };
+    case 'video.schedule':
+      return { kind: 'form', form: scheduleForm(input.value) };
+    case 'video.delete':
+      return message({ title: 'Deleted', tone: 'neutral', text: `🗑️ Deleted by ${req.userName}.` }, 'channel');
+    case 'thumbnail.pick':
+      return message({ title: 'Thumbnail set', tone: 'success', text: `Using ${input.value}.` }, 'ephemeral');
+    case 'platform.pick':
+      return { kind: 'update', card: { title: `Platform: ${input.choice}` } };
+    default:
+      return { kind: 'none' };
+  }
+}
+
+/** What the fake answers to a submitted form. */
+function formAnswer(submission: FormSubmission): Response {
+  if (submission.formId === 'create') {
+    const script = submission.values.script ?? '';
+    if (script.trim().length < 10)
+      return { kind: 'form-errors', errors: { script: 'Write at least 10 characters.' } };
+    return message({ title: submission.values.name || 'Untitled', tone: 'info', text: script }, 'channel');
+  }
+  if (submission.formId === 'schedule') {
+    return {
+      kind: 'update',
+      card: { title: 'Launch teaser', tone: 'success', text: `Scheduled for ${submission.values.when}.` },
+    };
+  }
+  return { kind: 'none' };
 }
 
 const message = (card: Card, visibility: 'ephemeral' | 'channel'): Response => ({
