@@ -121,8 +121,9 @@ onEachStore(() => {
         await p.tick();
         clock.set((await store.watches.get(watch.id))!.nextCheckAt);
       }
-      expect((await store.watches.get(watch.id))?.status).toBe('active');
-      expect((await store.watches.get(watch.id))?.state[POLLER_STATE_KEY]).toMatchObject({ streak: 4 });
+      const kept = await store.watches.get(watch.id);
+      expect(kept?.status).toBe('active');
+      expect(kept?.state[POLLER_STATE_KEY]).toMatchObject({ streak: 4 });
       expect(logger.lines.some((l) => l.level === 'error' && l.obj.watchId === watch.id)).toBe(true);
     });
 
