@@ -93,7 +93,7 @@ export function onEachStore(suite: () => void): void {
       store = opened.store;
       logger = recordingLogger();
     });
-    afterEach(async () => await opened.close());
+    afterEach(() => opened.close());
 
     suite();
   });

@@ -60,7 +60,7 @@ export const STORES: { name: string; open(clock: Clock): { store: SqliteStore; c
       name: ':memory:',
       open(clock) {
         const store = memoryStore(clock);
-        return { store, close: async () => await store.close() };
+        return { store, close: () => store.close() };
       },
     },
     {
