@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createVideo, type Harness, renderedVideo, startHarness } from './harness.js';
 
 let h: Harness;
-afterEach(async () => await h?.close());
+afterEach(() => h?.close());
 
 const renderUrl = async (id: string): Promise<string> =>
   (await h.api<{ renderedVideoUrl: string }>('GET', `/videos/${id}`)).json.data.renderedVideoUrl;
