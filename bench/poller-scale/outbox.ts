@@ -72,12 +72,13 @@ async function variant(projections: number, videos: number): Promise<Variant> {
     let posted = 0;
     return {
       platform,
-      post: async (conversation) => {
+      post: (conversation) => {
         delivered.n++;
-        return `${conversation}:${++posted}.000`;
+        return Promise.resolve(`${conversation}:${++posted}.000`);
       },
-      update: async () => {
+      update: () => {
         delivered.n++;
+        return Promise.resolve();
       },
     };
   };

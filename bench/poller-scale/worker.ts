@@ -295,12 +295,13 @@ async function main(o: WorkerOptions): Promise<WorkerResult> {
     let posted = 0;
     return {
       platform,
-      post: async (conversation) => {
+      post: (conversation) => {
         delivered[platform] = (delivered[platform] ?? 0) + 1;
-        return `${conversation}:${++posted}.000`;
+        return Promise.resolve(`${conversation}:${++posted}.000`);
       },
-      update: async () => {
+      update: () => {
         delivered[platform] = (delivered[platform] ?? 0) + 1;
+        return Promise.resolve();
       },
     };
   };

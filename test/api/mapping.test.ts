@@ -24,7 +24,7 @@ async function fetchWith<T>(
 ) {
   const h = harness();
   h.reply('GET', path, 200, body);
-  return h.clock.run(call(h));
+  return await h.clock.run(call(h));
 }
 
 describe('responses are validated and mapped to domain types', () => {

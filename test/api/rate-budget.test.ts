@@ -191,7 +191,7 @@ describe('RateBudget lanes and waiting', () => {
     expect(clock.pending()).toEqual([]);
   });
 
-  it('a 429 on an unlimited route pauses the whole key', async () => {
+  it('a 429 on an unlimited route pauses the whole key', () => {
     const clock = new TestClock({ sleep: 'waits' });
     const budget = new RateBudget({ clock, limits: SMALL, transitMarginMs: 0 });
     budget.noteRateLimited('GET /me', 5000);
@@ -200,7 +200,7 @@ describe('RateBudget lanes and waiting', () => {
     expect(budget.usage().blockedForMs).toBe(5000);
   });
 
-  it('a 429 on a route with its own limit pauses that route only', async () => {
+  it('a 429 on a route with its own limit pauses that route only', () => {
     const clock = new TestClock({ sleep: 'waits' });
     const budget = new RateBudget({ clock, limits: SMALL, transitMarginMs: 0 });
     budget.noteRateLimited('POST /videos', 5000);

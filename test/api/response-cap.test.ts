@@ -67,9 +67,10 @@ describe('response size cap', () => {
   });
 
   it('refuses a declared Content-Length over the cap without reading it', async () => {
-    const { client, seen } = await serve(async (res) => {
+    const { client, seen } = await serve((res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(400 * 1024 * 1024) });
       res.write('{"success":true,');
+      return Promise.resolve();
     });
     const error = await client.me.get().catch((e: unknown) => e);
     expect(error).toMatchObject({ type: 'invalid_response' });
@@ -89,7 +90,7 @@ describe('response size cap', () => {
   });
 
   it('bounds the strings it keeps: names at 120 characters, error messages at 2,000', async () => {
-    const { client } = await serve(async (res) => {
+    const { client } = await serve((res) => {
       const path = res.req.url ?? '';
       res.writeHead(path.includes('/videos/') ? 200 : 400, { 'content-type': 'application/json' });
       if (path.includes('/videos/')) {
@@ -100,6 +101,7 @@ describe('response size cap', () => {
           JSON.stringify({ success: false, error: { type: 'invalid_input', message: 'm'.repeat(90_000) } }),
         );
       }
+      return Promise.resolve();
     });
     const video = await client.videos.get('v1');
     expect(video.name).toHaveLength(MAX_NAME_LENGTH);

@@ -218,7 +218,7 @@ async function catchInTransaction(c: Cluster, victim: Replica, fault: Fault): Pr
         [`reelbot-${victim.id}`],
       )
       .then((r) => (r.rows.length > 0 ? r.rows.map((row) => row.query).join(' | ') : undefined));
-  return withClient(c.databaseUrl, async (db) => {
+  return await withClient(c.databaseUrl, async (db) => {
     const until = Date.now() + 20_000;
     while (Date.now() < until) {
       if (await inTransaction(db)) {

@@ -74,7 +74,8 @@ describe('a handler failing on a locked database', () => {
 
   it('is run again after pauses through the clock when it only read, and succeeds', async () => {
     const t = botWith(async (ctx, attempt) => {
-      await (await ctx.api()).me.get();
+      const api = await ctx.api();
+      await api.me.get();
       if (attempt < 4) throw busy();
       return 'done';
     });
@@ -86,7 +87,8 @@ describe('a handler failing on a locked database', () => {
 
   it('is not run again once it sent a remote write: the failure is rethrown as an internal error', async () => {
     const t = botWith(async (ctx) => {
-      await (await ctx.api()).videos.update('v1', {});
+      const api = await ctx.api();
+      await api.videos.update('v1', {});
       throw busy();
     });
     const response = await t.bot.handleText(req, 'try');
@@ -97,9 +99,7 @@ describe('a handler failing on a locked database', () => {
   });
 
   it('says the database is busy when the budget runs out, within about 2.5 s of clock time', async () => {
-    const t = botWith(async () => {
-      throw busy();
-    });
+    const t = botWith(() => Promise.reject(busy()));
     const started = t.clock.now();
     const response = await t.bot.handleText(req, 'try');
     expect(titleOf(response)?.text).toMatch(
@@ -115,9 +115,7 @@ describe('a handler failing on a locked database', () => {
   });
 
   it('is not run again for other failures', async () => {
-    const t = botWith(async () => {
-      throw new Database.SqliteError('disk full', 'SQLITE_FULL');
-    });
+    const t = botWith(() => Promise.reject(new Database.SqliteError('disk full', 'SQLITE_FULL')));
     await t.bot.handleText(req, 'try');
     expect(t.attempts()).toBe(1);
     expect(t.clock.sleeps).toEqual([]);

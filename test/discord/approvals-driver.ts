@@ -201,8 +201,9 @@ export async function createDiscordDriver(
     mention: (p) => `<@${CAST[p].id}>`,
     groups: {
       mention: () => `<@&${REVIEWERS_ROLE}>`,
-      async breakLookup() {
+      breakLookup() {
         lookupBroken = true;
+        return Promise.resolve();
       },
     },
 
@@ -278,16 +279,18 @@ export async function createDiscordDriver(
       return replyOf(await send(payload), as, modal);
     },
 
-    async cards(channel = 'main') {
-      return fake
-        .channelMessages(CHANNELS[channel].id)
-        .filter((m) => m.author.id === IDS.app && (m.embeds.length > 0 || isV2(m)))
-        .map(shownOf);
+    cards(channel = 'main') {
+      return Promise.resolve(
+        fake
+          .channelMessages(CHANNELS[channel].id)
+          .filter((m) => m.author.id === IDS.app && (m.embeds.length > 0 || isV2(m)))
+          .map(shownOf),
+      );
     },
 
-    async reload(_as, id) {
+    reload(_as, id) {
       const shown = message(id);
-      return shown && !shown.deleted ? shownOf(shown) : undefined;
+      return Promise.resolve(shown && !shown.deleted ? shownOf(shown) : undefined);
     },
 
     async notices(user) {

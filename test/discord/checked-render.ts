@@ -17,7 +17,7 @@ import type { Json } from './world.js';
 const clock = new TestClock(1_000_000);
 export const memory = () => new Kept();
 const stores: SqliteStore[] = [];
-afterAll(async () => await Promise.all(stores.map((s) => s.close())));
+afterAll(() => Promise.all(stores.map((s) => s.close())));
 /** What a render kept, saved and read back as the next interaction reads it (from the store). */
 export async function readBack(kept: Kept): Promise<AdapterMemory> {
   const store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });

@@ -70,18 +70,21 @@ function setup(
   const calls: { method: string; route: string; body?: Json }[] = [];
   const record =
     (method: string) =>
-    async (route: string, o: { body?: Json } = {}) => {
+    (route: string, o: { body?: Json } = {}) => {
       calls.push({ method, route, ...(o.body ? { body: o.body } : {}) });
       if (options.failRest) {
-        throw new DiscordAPIError(
-          { message: 'Unknown Webhook', code: 10015 },
-          10015,
-          404,
-          method,
-          `https://discord.com/api/v10/webhooks/10/${TOKEN}/messages/@original`,
-          {},
+        return Promise.reject(
+          new DiscordAPIError(
+            { message: 'Unknown Webhook', code: 10015 },
+            10015,
+            404,
+            method,
+            `https://discord.com/api/v10/webhooks/10/${TOKEN}/messages/@original`,
+            {},
+          ),
         );
       }
+      return Promise.resolve();
     };
   const rest = {
     options: { api: 'https://discord.com/api' },
@@ -107,10 +110,11 @@ function setup(
   const answers: Json[] = [];
   const answered = new Notifier();
   const reply = {
-    callback: async (body: Json) => {
-      if (options.refuseAnswers) throw new Error('Unknown interaction');
+    callback: (body: Json) => {
+      if (options.refuseAnswers) return Promise.reject(new Error('Unknown interaction'));
       answers.push(body);
       answered.notify();
+      return Promise.resolve();
     },
   };
   return {
@@ -164,9 +168,9 @@ describe('the interaction handler', () => {
     const order: string[] = [];
     const t = setup({
       mayAnswerWithForm: () => false,
-      handleCommand: async () => {
+      handleCommand: () => {
         order.push(`core started after ${t.answers.length} answer(s)`);
-        return card('Credits: 500');
+        return Promise.resolve(card('Credits: 500'));
       },
     });
     await t.handle(command);
@@ -224,9 +228,9 @@ describe('the interaction handler', () => {
     const t = setup(
       {
         mayAnswerWithForm: () => false,
-        handleCommand: async () => {
+        handleCommand: () => {
           ran = true;
-          return card('Credits: 500');
+          return Promise.resolve(card('Credits: 500'));
         },
       },
       { refuseAnswers: true },
@@ -248,9 +252,7 @@ describe('the interaction handler', () => {
 
   it('answers an unexpected failure privately with a reference', async () => {
     const t = setup({
-      handleCommand: async () => {
-        throw new Error('boom');
-      },
+      handleCommand: () => Promise.reject(new Error('boom')),
     });
     await t.handle(command);
     expect(t.answers[0]).toMatchObject({ type: 4, data: { flags: 64 | V2 } });

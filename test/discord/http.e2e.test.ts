@@ -22,7 +22,7 @@ function sign(body: string, timestamp: string, signer: DiscordSigner): string {
 }
 
 async function post(body: string, headers: Record<string, string>): Promise<Response> {
-  return fetch(w.endpoint as string, {
+  return await fetch(w.endpoint as string, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body,

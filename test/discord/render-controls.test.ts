@@ -50,7 +50,8 @@ describe('controls → components', () => {
     expect(ids[2]).toMatch(/^h\|/);
     const stashed = parseCustomId(ids[2] as string);
     expect(stashed?.kind).toBe('stashed');
-    expect(await (await readBack(m)).action((stashed as { key: string }).key)).toEqual({
+    const read = await readBack(m);
+    expect(await read.action((stashed as { key: string }).key)).toEqual({
       action: 'video.show',
       value: long,
     });
@@ -82,7 +83,8 @@ describe('controls → components', () => {
       m,
     );
     expect(buttons(payload)[0]?.custom_id).toBe('c|video.delete.confirm|v');
-    expect(await (await readBack(m)).confirm('video.delete.confirm', 'v')).toEqual(confirm);
+    const read = await readBack(m);
+    expect(await read.confirm('video.delete.confirm', 'v')).toEqual(confirm);
     const ask = confirmPayload(confirm, { action: 'video.delete.confirm', value: 'v' }, m);
     expect(messageProblems(ask as unknown as Json)).toEqual([]);
     expect(ask.flags).toBe(V2);
@@ -127,6 +129,7 @@ describe('controls → components', () => {
     });
     expect(select?.options).toHaveLength(25);
     expect(select?.options[0]).toEqual({ label: 'Main', value: 'a1', description: 'default', default: true });
-    expect(await (await readBack(m)).restoreValue(select?.options[1].value)).toBe(long);
+    const read = await readBack(m);
+    expect(await read.restoreValue(select?.options[1].value)).toBe(long);
   });
 });

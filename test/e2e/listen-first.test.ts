@@ -167,7 +167,7 @@ it('asks Slack to retry events that arrive before the Slack adapter has started'
   const slash = async () => {
     const body = new URLSearchParams(fixture<Record<string, string>>('slash-command.json')).toString();
     const timestamp = Math.floor(Date.now() / 1000);
-    return fetch(`http://127.0.0.1:${port}/slack/events`, {
+    return await fetch(`http://127.0.0.1:${port}/slack/events`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',

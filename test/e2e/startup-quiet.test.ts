@@ -104,10 +104,10 @@ describe('a start as npm start runs it', () => {
     const app = await startAsNpmStart({ SIM_SPEED: '120' });
     // Eleven videos at once keep more than ten calls in flight on the poller's and the client's signals.
     await Promise.all(Array.from({ length: 11 }, (_, i) => createInPlayground(app.url, i + 1)));
-    const cards = async () =>
-      (await (await fetch(`${app.url}/playground/messages?user=alice&channel=general`)).text()).match(
-        /Use this/g,
-      )?.length ?? 0;
+    const cards = async () => {
+      const page = await fetch(`${app.url}/playground/messages?user=alice&channel=general`);
+      return (await page.text()).match(/Use this/g)?.length ?? 0;
+    };
     for (let i = 0; i < 600 && (await cards()) < 1; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await cards()).toBeGreaterThanOrEqual(1);
     await app.stop();

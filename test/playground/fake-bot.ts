@@ -102,136 +102,146 @@ export function createFakeBot(): FakeBot {
       spec('whoami', 'Who you are'),
     ],
     mayAnswerWithForm: () => false,
-    async handleTooLong(req, typed) {
+    handleTooLong(req, typed) {
       calls.push({ kind: 'text', req, input: typed });
-      return message({ title: md`Too long`, tone: 'danger', text: md`over ${typed.cap}` }, 'ephemeral');
+      return Promise.resolve(
+        message({ title: md`Too long`, tone: 'danger', text: md`over ${typed.cap}` }, 'ephemeral'),
+      );
     },
-    async handleText(req, text) {
+    handleText(req, text) {
       calls.push({ kind: 'text', req, input: text });
       if (bot.failNext) {
         bot.failNext = false;
-        throw new Error('dispatcher bug');
+        return Promise.reject(new Error('dispatcher bug'));
       }
-      const [word, ...rest] = text.split(' ');
-      switch (word) {
-        case 'help':
-        case '':
-          return message(
-            { title: md`reelbot help`, tone: 'info', text: md`Try \`/reel create\`.` },
-            'ephemeral',
-          );
-        case 'whoami':
-          return message(
-            { title: md`You are ${cardText(String(req.userName))}`, text: cardText(req.user) },
-            'ephemeral',
-          );
-        case 'announce':
-          return message({ title: md`Announcement`, text: joinText(rest.map(cardText), ' ') }, 'channel');
-        case 'create':
-          return rest.length === 0
-            ? { kind: 'form', form: createForm() }
-            : message({ title: md`Queued` }, 'ephemeral');
-        case 'pick':
-          return message(
-            {
-              title: md`Pick a platform`,
-              controls: [
-                {
-                  kind: 'select',
-                  action: 'platform.pick',
-                  placeholder: 'Choose a platform',
-                  options: [
-                    { label: 'YouTube', value: 'youtube' },
-                    { label: 'TikTok', value: 'tiktok' },
-                  ],
-                },
-              ],
-            },
-            'ephemeral',
-          );
-        case 'silent':
-          return { kind: 'none' };
-        case 'home':
-          // Several cards answered together, like the core's dashboard.
-          return {
-            kind: 'message',
-            visibility: 'ephemeral',
-            card: { title: md`You are ${cardText(String(req.userName))}` },
-            more: [videoCard(100), { title: md`Channel subscriptions`, text: md`None yet.` }],
-          };
-        default:
-          return message(
-            { title: md`Not done`, tone: 'danger', text: md`Unknown command \`${cardText(String(word))}\`.` },
-            'ephemeral',
-          );
-      }
+      return Promise.resolve(textAnswer(req, text));
     },
-    async handleCommand() {
-      return { kind: 'none' };
+    handleCommand() {
+      return Promise.resolve({ kind: 'none' });
     },
-    async handleAction(req, input: ActionInput) {
+    handleAction(req, input: ActionInput) {
       calls.push({ kind: 'action', req, input });
-      switch (input.action) {
-        case 'video.render':
-          return {
-            kind: 'update',
-            card: {
-              ...videoCard(100),
-              title: md`Launch teaser`,
-              text: md`Rendering, started by ${cardText(String(req.userName))}…`,
-              tone: 'progress',
-            },
-          };
-        case 'video.schedule':
-          return { kind: 'form', form: scheduleForm(input.value) };
-        case 'video.delete':
-          return message(
-            {
-              title: md`Deleted`,
-              tone: 'neutral',
-              text: md`🗑️ Deleted by ${cardText(String(req.userName))}.`,
-            },
-            'channel',
-          );
-        case 'thumbnail.pick':
-          return message(
-            { title: md`Thumbnail set`, tone: 'success', text: md`Using ${cardText(input.value)}.` },
-            'ephemeral',
-          );
-        case 'platform.pick':
-          return { kind: 'update', card: { title: md`Platform: ${cardText(String(input.choice))}` } };
-        default:
-          return { kind: 'none' };
-      }
+      return Promise.resolve(actionAnswer(req, input));
     },
-    async handleForm(req, submission: FormSubmission) {
+    handleForm(req, submission: FormSubmission) {
       calls.push({ kind: 'form', req, input: submission });
-      if (submission.formId === 'create') {
-        const script = submission.values.script ?? md``;
-        if (script.trim().length < 10)
-          return { kind: 'form-errors', errors: { script: md`Write at least 10 characters.` } };
-        return message(
-          { title: cardText(submission.values.name || md`Untitled`), tone: 'info', text: cardText(script) },
-          'channel',
-        );
-      }
-      if (submission.formId === 'schedule') {
-        return {
-          kind: 'update',
-          card: {
-            title: md`Launch teaser`,
-            tone: 'success',
-            text: md`Scheduled for ${cardText(String(submission.values.when))}.`,
-          },
-        };
-      }
-      return { kind: 'none' };
+      return Promise.resolve(formAnswer(submission));
     },
-    async autocomplete() {
-      return [];
+    autocomplete() {
+      return Promise.resolve([]);
     },
   };
   return bot satisfies Bot;
+}
+
+/** What the fake answers to a typed command. */
+function textAnswer(req: RequestInfo, text: string): Response {
+  const [word, ...rest] = text.split(' ');
+  switch (word) {
+    case 'help':
+    case '':
+      return message({ title: md`reelbot help`, tone: 'info', text: md`Try \`/reel create\`.` }, 'ephemeral');
+    case 'whoami':
+      return message(
+        { title: md`You are ${cardText(String(req.userName))}`, text: cardText(req.user) },
+        'ephemeral',
+      );
+    case 'announce':
+      return message({ title: md`Announcement`, text: joinText(rest.map(cardText), ' ') }, 'channel');
+    case 'create':
+      return rest.length === 0
+        ? { kind: 'form', form: createForm() }
+        : message({ title: md`Queued` }, 'ephemeral');
+    case 'pick':
+      return message(
+        {
+          title: md`Pick a platform`,
+          controls: [
+            {
+              kind: 'select',
+              action: 'platform.pick',
+              placeholder: 'Choose a platform',
+              options: [
+                { label: 'YouTube', value: 'youtube' },
+                { label: 'TikTok', value: 'tiktok' },
+              ],
+            },
+          ],
+        },
+        'ephemeral',
+      );
+    case 'silent':
+      return { kind: 'none' };
+    case 'home':
+      // Several cards answered together, like the core's dashboard.
+      return {
+        kind: 'message',
+        visibility: 'ephemeral',
+        card: { title: md`You are ${cardText(String(req.userName))}` },
+        more: [videoCard(100), { title: md`Channel subscriptions`, text: md`None yet.` }],
+      };
+    default:
+      return message(
+        { title: md`Not done`, tone: 'danger', text: md`Unknown command \`${cardText(String(word))}\`.` },
+        'ephemeral',
+      );
+  }
+}
+
+/** What the fake answers to a click. */
+function actionAnswer(req: RequestInfo, input: ActionInput): Response {
+  switch (input.action) {
+    case 'video.render':
+      return {
+        kind: 'update',
+        card: {
+          ...videoCard(100),
+          title: md`Launch teaser`,
+          text: md`Rendering, started by ${cardText(String(req.userName))}…`,
+          tone: 'progress',
+        },
+      };
+    case 'video.schedule':
+      return { kind: 'form', form: scheduleForm(input.value) };
+    case 'video.delete':
+      return message(
+        { title: md`Deleted`, tone: 'neutral', text: md`🗑️ Deleted by ${cardText(String(req.userName))}.` },
+        'channel',
+      );
+    case 'thumbnail.pick':
+      return message(
+        { title: md`Thumbnail set`, tone: 'success', text: md`Using ${cardText(input.value)}.` },
+        'ephemeral',
+      );
+    case 'platform.pick':
+      return { kind: 'update', card: { title: md`Platform: ${cardText(String(input.choice))}` } };
+    default:
+      return { kind: 'none' };
+  }
+}
+
+/** What the fake answers to a submitted form. */
+function formAnswer(submission: FormSubmission): Response {
+  if (submission.formId === 'create') {
+    const script = submission.values.script ?? '';
+    if (script.trim().length < 10)
+      return { kind: 'form-errors', errors: { script: md`Write at least 10 characters.` } };
+    return message(
+      { title: cardText(submission.values.name || md`Untitled`), tone: 'info', text: cardText(script) },
+      'channel',
+    );
+  }
+  if (submission.formId === 'schedule') {
+    return {
+      kind: 'update',
+      card: {
+        title: md`Launch teaser`,
+        tone: 'success',
+        text: md`Scheduled for ${cardText(String(submission.values.when))}.`,
+      },
+    };
+  }
+  return { kind: 'none' };
 }
 
 const message = (card: Card, visibility: 'ephemeral' | 'channel'): Response => ({
@@ -242,7 +252,7 @@ const message = (card: Card, visibility: 'ephemeral' | 'channel'): Response => (
 
 const createForm = () => ({
   id: 'create',
-  title: 'Create a video',
+  title: md`Create a video`,
   submitLabel: 'Create',
   state: 'state-1',
   intro: md`Costs are shown **before** anything is charged.`,

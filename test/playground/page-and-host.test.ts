@@ -20,7 +20,8 @@ describe('page and static files', () => {
   });
 
   it('falls back to the first user and channel for unknown ones', async () => {
-    const html = await (await fetch(`${pg.url}/?user=mallory&channel=nope`)).text();
+    const page = await fetch(`${pg.url}/?user=mallory&channel=nope`);
+    const html = await page.text();
     expect(html).toContain('<body data-user="alice" data-channel="general">');
   });
 

@@ -25,7 +25,8 @@ describe('sender', () => {
     const views = await history('bob');
     const parentId = parent.split(':')[3];
     expect(views.map((v) => v.threadOf)).toEqual([undefined, parentId, parentId]);
-    const page = await (await fetch(`${pg.url}/?user=bob`)).text();
+    const res = await fetch(`${pg.url}/?user=bob`);
+    const page = await res.text();
     expect(page).toContain('data-testid="thread-toggle">2 replies</button>');
   });
 

@@ -11,8 +11,9 @@ function recordingApi(): { api: VideoApi; calls: [string, unknown[]][] } {
     Object.fromEntries(
       methods.map((method) => [
         method,
-        async (...args: unknown[]) => {
+        (...args: unknown[]) => {
           calls.push([`${name}.${method}`, args]);
+          return Promise.resolve();
         },
       ]),
     );

@@ -25,12 +25,13 @@ let opened: ReturnType<(typeof STORES)[number]['open']>;
 class HomeSender extends FakeChatSender {
   readonly homes: UserAddress[] = [];
   failures = 0;
-  async refreshHome(user: UserAddress): Promise<void> {
+  refreshHome(user: UserAddress): Promise<void> {
     if (this.failures > 0) {
       this.failures--;
-      throw new ChatDeliveryError('views.publish failed', true);
+      return Promise.reject(new ChatDeliveryError('views.publish failed', true));
     }
     this.homes.push(user);
+    return Promise.resolve();
   }
 }
 
@@ -51,21 +52,17 @@ describe.each(STORES)('on the $name store', (fixture) => {
     });
     for (const user of [ALICE, BOB, CAROL])
       await homeOpened(store, { user, conversation: `${user.replace(/:U\w+$/, '')}:D${user.slice(-3)}` });
-    await store.transaction(
-      async () => await postCard(store, { key: 'k', conversation: CONV, card: card('A') }),
-    );
+    await store.transaction(() => postCard(store, { key: 'k', conversation: CONV, card: card('A') }));
     await sender.drain();
     clock.advance(DEFAULT_HOME_REFRESH_DELAY_MS);
     await sender.drain();
     slack.homes.length = 0;
   });
-  afterEach(async () => await opened.close());
+  afterEach(() => opened.close());
 
   it('refreshes each viewer of the workspace once for a burst of changes, after the burst', async () => {
     for (const text of ['one', 'two', 'three']) {
-      await store.transaction(
-        async () => await editCard(store, 'k', { card: card('A', text), dedupeKey: text }),
-      );
+      await store.transaction(() => editCard(store, 'k', { card: card('A', text), dedupeKey: text }));
       clock.advance(200);
       await sender.drain();
     }
@@ -93,9 +90,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
   it('forgets viewers who have not opened their Home for a month', async () => {
     clock.advance(HOME_VIEWER_TTL_MS);
     await homeOpened(store, { user: BOB, conversation: 'slack:T1:DBOB' });
-    await store.transaction(
-      async () => await refreshHomes(store, { where: [CONV], cause: 'c', now: clock.now() }),
-    );
+    await store.transaction(() => refreshHomes(store, { where: [CONV], cause: 'c', now: clock.now() }));
     clock.advance(DEFAULT_HOME_REFRESH_DELAY_MS);
     await sender.drain();
     expect(slack.homes).toEqual([BOB]);
@@ -103,7 +98,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
 
   it('retries a refresh Slack failed, and completes refreshes unsent where the platform has no Home', async () => {
     slack.failures = 1;
-    await store.transaction(async () => await refreshHomes(store, { users: [ALICE], cause: 'x' }));
+    await store.transaction(() => refreshHomes(store, { users: [ALICE], cause: 'x' }));
     clock.advance(DEFAULT_HOME_REFRESH_DELAY_MS);
     await sender.drain();
     expect(slack.homes).toEqual([]);
@@ -119,7 +114,7 @@ describe.each(STORES)('on the $name store', (fixture) => {
       logger: recordingLogger(),
       random: () => 0.5,
     });
-    await store.transaction(async () => await refreshHomes(store, { users: [BOB], cause: 'y' }));
+    await store.transaction(() => refreshHomes(store, { users: [BOB], cause: 'y' }));
     clock.advance(DEFAULT_HOME_REFRESH_DELAY_MS);
     await without.drain();
     expect(await store.outbox.depth()).toBe(0);

@@ -45,11 +45,11 @@ const BACKENDS: { name: string; open(clock: TestClock): Promise<[Store, Store]> 
   {
     // One process holds a SQLite file (its data directory is locked), so both pollers share its connection.
     name: 'SQLite file',
-    async open(clock) {
+    open(clock) {
       const { dir, cleanup } = tempDir();
       const store = openStore({ path: join(dir, 'reelbot.db'), secretKey: newSecretKey(), clock });
       closers.push(cleanup, () => store.close());
-      return [store, store];
+      return Promise.resolve([store, store]);
     },
   },
   {
@@ -80,8 +80,9 @@ function countingWatcher(name: string, log: { checks: string[]; applied: string[
       return {
         state: { by: name },
         done: false,
-        apply: async () => {
+        apply: () => {
           log.applied.push(`${name}:${watch.target}`);
+          return Promise.resolve();
         },
       };
     },

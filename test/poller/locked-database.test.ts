@@ -73,11 +73,11 @@ describe('Poller: a locked database', () => {
       kind: 'generation',
       minIntervalMs: 10_000,
       maxIntervalMs: 30_000,
-      async check(_ctx, watch) {
+      check(_ctx, watch) {
         checked.push(watch.target);
         // The lock appears mid-pass, after the watches were leased: their commits meet it.
         if (!unlock && checked.length <= 3) unlock = lockFromOtherConnection();
-        return { state: { seen: true }, done: false };
+        return Promise.resolve({ state: { seen: true }, done: false });
       },
       async expire() {},
     } satisfies Watcher;
@@ -125,9 +125,9 @@ describe('Poller: a locked database', () => {
       kind: 'generation',
       minIntervalMs: 10_000,
       maxIntervalMs: 30_000,
-      async check(_ctx, watch) {
+      check(_ctx, watch) {
         checked.push(watch.target);
-        return { state: { seen: true }, done: false };
+        return Promise.resolve({ state: { seen: true }, done: false });
       },
       async expire() {},
     } satisfies Watcher;

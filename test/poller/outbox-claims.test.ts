@@ -30,8 +30,8 @@ beforeEach(() => {
   first = openStore({ path, secretKey, clock });
   second = openStore({ path, secretKey, clock });
   cleanups.push(
-    async () => await first.close(),
-    async () => await second.close(),
+    () => first.close(),
+    () => second.close(),
   );
 });
 

@@ -173,9 +173,7 @@ onEachStore(() => {
         const s = sender();
         await s.drain();
         expect(
-          await store.transaction(
-            async () => await repostIfUnposted(store, { key: 'a', dedupeKey: 'a:repost:1' }),
-          ),
+          await store.transaction(() => repostIfUnposted(store, { key: 'a', dedupeKey: 'a:repost:1' })),
         ).toBe(true);
         await s.drain();
         expect((await store.cards.get('a'))?.message).toBeDefined();
@@ -184,9 +182,7 @@ onEachStore(() => {
         expect(slack.titles()).toEqual(['notify:I can’t post in this channel', 'post:A', 'update:A']);
         // Posted: nothing to post again.
         expect(
-          await store.transaction(
-            async () => await repostIfUnposted(store, { key: 'a', dedupeKey: 'a:repost:2' }),
-          ),
+          await store.transaction(() => repostIfUnposted(store, { key: 'a', dedupeKey: 'a:repost:2' })),
         ).toBe(false);
       });
 

@@ -20,8 +20,8 @@ onEachStore(() => {
   describe('OutboxSender: order and content', () => {
     it('delivers in enqueue order with a stable dedupe id per row', async () => {
       await post('a', 'A');
-      await store.transaction(
-        async () => await postToChannel(store, { conversation: CONV, card: card('note'), dedupeKey: 'n1' }),
+      await store.transaction(() =>
+        postToChannel(store, { conversation: CONV, card: card('note'), dedupeKey: 'n1' }),
       );
       await post('b', 'B', CONV2);
       await sender().drain();
@@ -154,9 +154,7 @@ onEachStore(() => {
 
     it('fails items whose card was never posted after the wait limit', async () => {
       await store.cards.put('ghost', { conversation: CONV, card: card('never posted') });
-      await store.transaction(
-        async () => await editCard(store, 'ghost', { card: card('g', '1'), dedupeKey: 'g1' }),
-      );
+      await store.transaction(() => editCard(store, 'ghost', { card: card('g', '1'), dedupeKey: 'g1' }));
       const s = sender({ maxWaitForCardMs: 60_000 });
       await s.drain();
       expect(await store.outbox.depth()).toBe(1);

@@ -33,13 +33,11 @@ export const post = async (key: string, title: string, conversation = CONV, thre
       }),
   );
 export const edit = async (key: string, title: string, text: string) =>
-  await store.transaction(
-    async () => await editCard(store, key, { card: card(title, text), dedupeKey: `${key}:${text}` }),
+  await store.transaction(() =>
+    editCard(store, key, { card: card(title, text), dedupeKey: `${key}:${text}` }),
   );
 export const reply = async (key: string, title: string, dedupeKey = `${key}:${title}`) =>
-  await store.transaction(
-    async () => await replyToCard(store, { key, card: card(title), dedupeKey, threaded: true }),
-  );
+  await store.transaction(() => replyToCard(store, { key, card: card(title), dedupeKey, threaded: true }));
 
 /** Runs `suite` once on each store of STORES, each test on a fresh clock, store, logger and Slack sender. */
 export function onEachStore(suite: () => void): void {
@@ -52,7 +50,7 @@ export function onEachStore(suite: () => void): void {
       logger = recordingLogger();
       slack = new FakeChatSender('slack', clock);
     });
-    afterEach(async () => await opened.close());
+    afterEach(() => opened.close());
 
     suite();
   });

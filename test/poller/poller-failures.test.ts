@@ -113,9 +113,7 @@ onEachStore(() => {
       });
       const broken = {
         ...watcher,
-        trouble: async () => {
-          throw new Error('bug in trouble');
-        },
+        trouble: () => Promise.reject(new Error('bug in trouble')),
       } satisfies Watcher;
       const watch = await addWatch();
       const p = poller({ watchers: { generation: broken } });
@@ -123,8 +121,9 @@ onEachStore(() => {
         await p.tick();
         clock.set((await store.watches.get(watch.id))!.nextCheckAt);
       }
-      expect((await store.watches.get(watch.id))?.status).toBe('active');
-      expect((await store.watches.get(watch.id))?.state[POLLER_STATE_KEY]).toMatchObject({ streak: 4 });
+      const kept = await store.watches.get(watch.id);
+      expect(kept?.status).toBe('active');
+      expect(kept?.state[POLLER_STATE_KEY]).toMatchObject({ streak: 4 });
       expect(logger.lines.some((l) => l.level === 'error' && l.obj.watchId === watch.id)).toBe(true);
     });
 

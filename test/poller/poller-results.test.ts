@@ -131,9 +131,7 @@ onEachStore(() => {
       const watch = await addWatch({ expiresAt: T0 - 1 });
       const broken = {
         ...fakeWatcher().watcher,
-        expire: async () => {
-          throw new Error('bug in expire');
-        },
+        expire: () => Promise.reject(new Error('bug in expire')),
       } satisfies Watcher;
       await poller({ watchers: { generation: broken } }).tick();
       expect((await store.watches.get(watch.id))?.status).toBe('expired');

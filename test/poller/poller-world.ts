@@ -52,14 +52,16 @@ export function fakeWatcher(
     maxIntervalMs: bounds.max ?? 30_000,
     async check(_ctx, watch) {
       checked.push(watch);
-      return check(watch);
+      return await check(watch);
     },
-    async expire({ watch, reason }) {
+    expire({ watch, reason }) {
       expired.push(watch);
       reasons.push(reason);
+      return Promise.resolve();
     },
-    async trouble({ event }) {
+    trouble({ event }) {
       troubles.push(event);
+      return Promise.resolve();
     },
   } satisfies Watcher;
   return { watcher, checked, expired, reasons, troubles };
@@ -91,7 +93,7 @@ export function onEachStore(suite: () => void): void {
       store = opened.store;
       logger = recordingLogger();
     });
-    afterEach(async () => await opened.close());
+    afterEach(() => opened.close());
 
     suite();
   });

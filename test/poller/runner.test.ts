@@ -16,7 +16,7 @@ import {
 } from './support.js';
 
 let store: SqliteStore | undefined;
-afterEach(async () => await store?.close());
+afterEach(() => store?.close());
 
 describe('Runner', () => {
   it('polls, and the commit nudges the sender so the completion is delivered at once; stop() ends both', async () => {

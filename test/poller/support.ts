@@ -61,7 +61,7 @@ export const STORES: { name: string; open(clock: Clock): { store: SqliteStore; c
       name: ':memory:',
       open(clock) {
         const store = memoryStore(clock);
-        return { store, close: async () => await store.close() };
+        return { store, close: () => store.close() };
       },
     },
     {
@@ -113,9 +113,8 @@ export class FakeChatSender implements ChatSender {
     withNotify = true,
   ) {
     if (withNotify) {
-      this.notify = async (user, conversation, card) => {
-        this.#record({ kind: 'notify', user, conversation, card });
-      };
+      this.notify = (user, conversation, card) =>
+        this.#record({ kind: 'notify', user, conversation, card }) ?? Promise.resolve();
     }
   }
 
@@ -141,17 +140,23 @@ export class FakeChatSender implements ChatSender {
     return new ChatDeliveryError('channel_not_found', false);
   }
 
-  async post(
+  post(
     conversation: ConversationAddress,
     card: Card,
     options: { threadOf?: MessageAddress; dedupeId: string },
   ): Promise<MessageAddress> {
-    this.#record({ kind: 'post', conversation, card, dedupeId: options.dedupeId, ...pickThread(options) });
-    return `${conversation}:${this.#next++}.000`;
+    const failed = this.#record({
+      kind: 'post',
+      conversation,
+      card,
+      dedupeId: options.dedupeId,
+      ...pickThread(options),
+    });
+    return failed ?? Promise.resolve(`${conversation}:${this.#next++}.000`);
   }
 
-  async update(message: MessageAddress, card: Card): Promise<void> {
-    this.#record({ kind: 'update', message, card });
+  update(message: MessageAddress, card: Card): Promise<void> {
+    return this.#record({ kind: 'update', message, card }) ?? Promise.resolve();
   }
 
   notify?: (user: UserAddress, conversation: ConversationAddress, card: Card) => Promise<void>;
@@ -159,13 +164,15 @@ export class FakeChatSender implements ChatSender {
   /** When each successful call happened, by the injected clock. */
   readonly at: number[] = [];
 
-  #record(call: SentCall): void {
+  /** Records the call: the rejection of the failure scripted for it, or undefined when it went through. */
+  #record(call: SentCall): Promise<never> | undefined {
     this.attempts.push(call);
     const byTitle = this.#failuresByTitle.get(call.card.title);
-    if (byTitle && byTitle.length > 0) throw byTitle.shift();
-    if (this.#failures.length > 0) throw this.#failures.shift();
+    if (byTitle && byTitle.length > 0) return Promise.reject(byTitle.shift());
+    if (this.#failures.length > 0) return Promise.reject(this.#failures.shift());
     this.calls.push(call);
     this.at.push(this.clock?.now() ?? 0);
+    return undefined;
   }
 
   titles(): string[] {
@@ -200,7 +207,7 @@ export function scriptedApi(
     videos: {
       async status(id: string, options?: CallOptions): Promise<VideoStatus> {
         calls.push({ method: 'videos.status', args: [id], options });
-        return status(id, options);
+        return await status(id, options);
       },
     },
   } as unknown as VideoApi;

@@ -106,7 +106,8 @@ async function health(url: string): Promise<{ status: number; body: Health }> {
 }
 
 async function metric(url: string, line: RegExp): Promise<number | undefined> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const res = await fetch(`${url}/metrics`);
+  const text = await res.text();
   const found = text.split('\n').find((l) => line.test(l));
   return found === undefined ? undefined : Number(found.split(' ').at(-1));
 }

@@ -57,7 +57,10 @@ const get = async (url: string) => {
   const res = await fetch(url);
   return { status: res.status, body: (await res.json()) as unknown };
 };
-const metrics = async (url: string) => await (await fetch(`${url}/metrics`)).text();
+const metrics = async (url: string) => {
+  const res = await fetch(`${url}/metrics`);
+  return await res.text();
+};
 
 it('the demo on SQLite: store sqlite, no gateway', async () => {
   const { url } = await app({});

@@ -143,7 +143,7 @@ async function discordRoundRobin(c: Cluster, door: DiscordFrontDoor): Promise<vo
     const created = await door.click(cost, 'Create series (20 credits)', 'alice');
     const pages = [opened, kept, next, last].map((s) => s.replica);
     expect(new Set(pages).size, `replicas of the pages: ${pages.join(', ')}`).toBe(3);
-    const posted = await waitFor('POST /series', 15_000, async () => {
+    const posted = await waitFor('POST /series', 15_000, () => {
       const seen = c.sim.received({ method: 'POST', path: '/series' });
       return seen.length > 0 ? seen : undefined;
     });
@@ -190,7 +190,7 @@ async function discordRoundRobin(c: Cluster, door: DiscordFrontDoor): Promise<vo
 async function modalOpened(door: DiscordFrontDoor, served: Served, as: 'alice' | 'bob'): Promise<Served> {
   if ((served.record.callbacks[0] as Json).type === 9) return served;
   const launcher = door.original(served.record);
-  return door.click(launcher, String(controlsIn(launcher)[0]?.label), as);
+  return await door.click(launcher, String(controlsIn(launcher)[0]?.label), as);
 }
 
 const modalData = (record: FakeInteraction): Json => {
@@ -366,7 +366,11 @@ async function threeReplicas(c: Cluster, profile: string): Promise<void> {
   for (const r of c.replicas.filter((x) => x !== victim)) expect((await r.health())?.status, r.id).toBe(200);
 }
 
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  timeoutMs: number,
+  probe: () => T | undefined | Promise<T | undefined>,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

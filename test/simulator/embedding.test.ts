@@ -71,7 +71,7 @@ describe('options and helpers', () => {
     expect(() => sim.advance(1000)).toThrow(/ManualClock/);
   });
 
-  it('advance() moves an injected ManualClock and settles due work', async () => {
+  it('advance() moves an injected ManualClock and settles due work', () => {
     const clock = new ManualClock(T0);
     const sim = new Simulator({ clock, teams: [teamA()] });
     sim.advance(5000);

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createVideo, type Harness, renderedVideo, startHarness } from './harness.js';
 
 let h: Harness;
-afterEach(async () => await h?.close());
+afterEach(() => h?.close());
 
 const renderUrl = async (id: string): Promise<string> =>
   (await h.api<{ renderedVideoUrl: string }>('GET', `/videos/${id}`)).json.data.renderedVideoUrl;
@@ -31,7 +31,8 @@ describe('media: the rendered video', () => {
   it('answers byte ranges as players ask for them (206), and refuses one past the end (416)', async () => {
     h = await startHarness();
     const url = await renderUrl(await renderedVideo(h));
-    const whole = Buffer.from(await (await fetch(url)).arrayBuffer());
+    const full = await fetch(url);
+    const whole = Buffer.from(await full.arrayBuffer());
     const first = await fetch(url, { headers: { range: 'bytes=0-99' } });
     expect(first.status).toBe(206);
     expect(first.headers.get('content-range')).toBe(`bytes 0-99/${whole.length}`);

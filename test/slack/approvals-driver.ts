@@ -401,7 +401,7 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
         now.find((e) => e.action === b.action && e.value === b.value) ??
         (b.message ? seen.get(`${b.message}\n${b.action}\n${b.value}`) : undefined) ??
         ({ action: b.action, actionId: `${b.action}|0`, value: b.value, label: b.label } as SlackButton);
-      return press(CAST[user], here, ref, element);
+      return await press(CAST[user], here, ref, element);
     },
 
     async submit(as, form, values) {
@@ -442,24 +442,26 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
       });
     },
 
-    async cards(channel = 'main') {
+    cards(channel = 'main') {
       const id = CHANNELS[channel].id;
-      return fake.messages
-        .filter((m) => m.channel === id && !m.thread_ts)
-        .map((m) => show(m.blocks, m.text, { kind: 'channel', channel: m.channel, ts: m.ts }));
+      return Promise.resolve(
+        fake.messages
+          .filter((m) => m.channel === id && !m.thread_ts)
+          .map((m) => show(m.blocks, m.text, { kind: 'channel', channel: m.channel, ts: m.ts })),
+      );
     },
 
-    async reload(_as, message) {
+    reload(_as, message) {
       const ref = parseRef(message);
       if (ref?.kind === 'channel') {
         const m = channelMessage(ref.channel, ref.ts);
-        return m ? show(m.blocks, m.text, ref) : undefined;
+        return Promise.resolve(m ? show(m.blocks, m.text, ref) : undefined);
       }
       const e = ref ? ephemerals.get(ref.key) : undefined;
-      return e && ref ? show(e.blocks, e.text, ref) : undefined;
+      return Promise.resolve(e && ref ? show(e.blocks, e.text, ref) : undefined);
     },
 
-    async notices(user) {
+    notices(user) {
       const id = CAST[user].id;
       const out: ShownCard[] = [];
       fake.calls.forEach((c, i) => {
@@ -474,7 +476,7 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
           ephemerals.set(key, { channel: String(c.args.channel), ts: ts(), text, blocks });
         out.push(show(blocks, text, { kind: 'ephemeral', key }));
       });
-      return out;
+      return Promise.resolve(out);
     },
 
     advance: (ms) => h.advance(ms),

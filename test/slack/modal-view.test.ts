@@ -130,7 +130,7 @@ describe('form → modal', () => {
 
 describe('trigger budget', () => {
   let store: SqliteStore | undefined;
-  afterEach(async () => await store?.close());
+  afterEach(() => store?.close());
   /** The presenter over a real store (SQLite in memory) on the test's clock: pending forms expire by it. */
   const presenterOn = (clock: Clock, logger: Logger) => {
     store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });

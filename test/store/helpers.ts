@@ -76,17 +76,17 @@ function explainSqlite(store: SqliteStore): (sql: string) => Promise<string> {
 function sqliteFixture(name: string, path: () => { path: string; cleanup: () => void }): StoreFixture {
   return {
     name,
-    open: async (clock) => {
+    open: (clock) => {
       const where = path();
       const store = openStore({ path: where.path, secretKey: newSecretKey(), clock });
-      return {
+      return Promise.resolve({
         store,
         explain: explainSqlite(store),
         cleanup: async () => {
           await store.close();
           where.cleanup();
         },
-      };
+      });
     },
   };
 }

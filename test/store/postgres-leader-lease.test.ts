@@ -209,7 +209,7 @@ class Contest {
   }
 
   async row(): Promise<{ holder: string | null; term: number; expires: number; acquired: number }> {
-    return withDirectPool(this.database, async (pool) => {
+    return await withDirectPool(this.database, async (pool) => {
       const { rows } = await pool.query(
         `SELECT holder, term::float8 AS term, extract(epoch FROM expires_at) * 1000 AS expires,
                 extract(epoch FROM acquired_at) * 1000 AS acquired
@@ -272,7 +272,10 @@ describe('the leader lease on PostgreSQL', () => {
 
   it('hands over at the next attempt (well under the TTL) when the leader stops cleanly, with term + 1', async () => {
     const contest = await Contest.open();
-    for (let i = 0; i < 3; i++) await (await contest.add()).lease.start();
+    for (let i = 0; i < 3; i++) {
+      const contender = await contest.add();
+      await contender.lease.start();
+    }
     const old = await contest.leader();
     const term = old.lease.term();
 
@@ -296,7 +299,10 @@ describe('the leader lease on PostgreSQL', () => {
 
   it('lets another take over after the TTL when the leader dies without releasing, with a new term', async () => {
     const contest = await Contest.open();
-    for (let i = 0; i < 3; i++) await (await contest.add()).lease.start();
+    for (let i = 0; i < 3; i++) {
+      const contender = await contest.add();
+      await contender.lease.start();
+    }
     const old = await contest.leader();
     const term = old.lease.term();
 
@@ -367,7 +373,10 @@ describe('the leader lease on PostgreSQL', () => {
 
   it('never has two leaders at once through stops, deaths, cut connections and newcomers', async () => {
     const contest = await Contest.open();
-    for (let i = 0; i < 3; i++) await (await contest.add()).lease.start();
+    for (let i = 0; i < 3; i++) {
+      const contender = await contest.add();
+      await contender.lease.start();
+    }
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
@@ -389,7 +398,8 @@ describe('the leader lease on PostgreSQL', () => {
       );
       if (ending === 'stop') await old.lease.stop();
       else old.proxy.cut(ending);
-      await (await contest.add()).lease.start(); // a newcomer keeps three contenders alive
+      const newcomer = await contest.add(); // a newcomer keeps three contenders alive
+      await newcomer.lease.start();
       const change = await next;
       handovers.push(`${ending} ${ms(change.at - started)} ms`);
       expect(change.holder).not.toBe(old.holder);

@@ -18,13 +18,13 @@ export function storeContract(part: string, suite: () => void): void {
   describe.each(FIXTURES)(`Store contract: ${part} ($name)`, (fixture) => {
     let cleanup: () => Promise<void>;
 
-    beforeAll(async () => await fixture.setup?.());
-    afterAll(async () => await fixture.teardown?.());
+    beforeAll(() => fixture.setup?.());
+    afterAll(() => fixture.teardown?.());
     beforeEach(async () => {
       clock = new TestClock(T0);
       ({ store, cleanup, explain } = await fixture.open(clock));
     });
-    afterEach(async () => await cleanup());
+    afterEach(() => cleanup());
 
     suite();
   });

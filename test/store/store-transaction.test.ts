@@ -9,13 +9,13 @@ describe.each(FIXTURES)('Store contract: transactions ($name)', (fixture) => {
   let store: Store;
   let cleanup: () => Promise<void>;
 
-  beforeAll(async () => await fixture.setup?.());
-  afterAll(async () => await fixture.teardown?.());
+  beforeAll(() => fixture.setup?.());
+  afterAll(() => fixture.teardown?.());
   beforeEach(async () => {
     clock = new TestClock(T0);
     ({ store, cleanup } = await fixture.open(clock));
   });
-  afterEach(async () => await cleanup());
+  afterEach(() => cleanup());
 
   describe('transaction', () => {
     it('commits state and outbox together and returns the result', async () => {

@@ -225,18 +225,18 @@ storeContract('watches and cards', () => {
     const model = (videoId: string) => ({ videoId, name: videoId, phase: 'completed' as const });
 
     it("edits only the cards a new projection changes: another team's conversation leaves them as they were", async () => {
-      await store.transaction(
-        async () => await showVideo(store, { model: model('v1'), conversation: 'slack:T1:C1', now: T0 }),
+      await store.transaction(() =>
+        showVideo(store, { model: model('v1'), conversation: 'slack:T1:C1', now: T0 }),
       );
       const slack = await store.outbox.depth('slack');
-      await store.transaction(
-        async () => await showVideo(store, { model: model('v1'), conversation: 'discord:G1:7', now: T0 + 1 }),
+      await store.transaction(() =>
+        showVideo(store, { model: model('v1'), conversation: 'discord:G1:7', now: T0 + 1 }),
       );
       expect(await store.outbox.depth('slack')).toBe(slack);
       expect(await store.outbox.depth('discord')).toBe(1);
       // The same team's second channel changes the first card ("also live in"): one edit for it.
-      await store.transaction(
-        async () => await showVideo(store, { model: model('v1'), conversation: 'slack:T1:C2', now: T0 + 2 }),
+      await store.transaction(() =>
+        showVideo(store, { model: model('v1'), conversation: 'slack:T1:C2', now: T0 + 2 }),
       );
       expect(await store.outbox.depth('slack')).toBe(slack + 2);
     });

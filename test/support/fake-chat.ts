@@ -35,12 +35,13 @@ export class FakeChat implements ChatSender {
 
   constructor(readonly platform: ChatPlatform) {}
 
-  async post(
+  post(
     conversation: ConversationAddress,
     card: Card,
     options: { threadOf?: MessageAddress; dedupeId: string },
   ): Promise<MessageAddress> {
-    this.maybeFail();
+    const failure = this.failures.shift();
+    if (failure) return Promise.reject(failure);
     // Shown as a Slack-like platform shows it: commands as typed there.
     card = asTyped(card);
     const message = `${conversation}:m${++this.counter}`;
@@ -52,22 +53,26 @@ export class FakeChat implements ChatSender {
       history: [card],
       ...(options.threadOf ? { threadOf: options.threadOf } : {}),
     });
-    return message;
+    return Promise.resolve(message);
   }
 
-  async update(message: MessageAddress, card: Card): Promise<void> {
-    this.maybeFail();
+  update(message: MessageAddress, card: Card): Promise<void> {
+    const failure = this.failures.shift();
+    if (failure) return Promise.reject(failure);
     const posted = this.posts.find((p) => p.message === message);
-    if (!posted) throw new ChatDeliveryError(`no message ${message}`, false);
+    if (!posted) return Promise.reject(new ChatDeliveryError(`no message ${message}`, false));
     const shown = asTyped(card);
     posted.card = shown;
     posted.history.push(shown);
     this.updates.push({ message, card: shown });
+    return Promise.resolve();
   }
 
-  async notify(user: UserAddress, conversation: ConversationAddress, card: Card): Promise<void> {
-    this.maybeFail();
+  notify(user: UserAddress, conversation: ConversationAddress, card: Card): Promise<void> {
+    const failure = this.failures.shift();
+    if (failure) return Promise.reject(failure);
     this.notices.push({ user, conversation, card: asTyped(card) });
+    return Promise.resolve();
   }
 
   /** Top-level messages (not thread replies). */
@@ -84,10 +89,5 @@ export class FakeChat implements ChatSender {
     return this.posts.find((p) =>
       typeof title === 'string' ? p.card.title === title : title.test(p.card.title),
     );
-  }
-
-  private maybeFail() {
-    const failure = this.failures.shift();
-    if (failure) throw failure;
   }
 }

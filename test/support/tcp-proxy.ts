@@ -63,7 +63,7 @@ interface Endpoint {
   partitioned: boolean;
 }
 
-export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy> {
+export function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy> {
   let delayMs = options.delayMs ?? 0;
   const endpoints = new Map<string, Endpoint>();
   const opening = new Map<string, Promise<Endpoint>>();
@@ -185,5 +185,6 @@ export async function startTcpProxy(options: TcpProxyOptions): Promise<TcpProxy>
       opening.clear();
     },
   };
-  return proxy;
+  // Endpoints open on first use: nothing to wait for yet.
+  return Promise.resolve(proxy);
 }

@@ -75,7 +75,7 @@ describe('the time-zone question (a platform that does not share zones)', () => 
     const card = cardsOf(question)[0] as Card;
     const option = selectOf(card).options.find((o) => o.label === zone);
     if (!option) throw new Error(`no ${zone} option`);
-    return h.click(TZ_PICK_ACTION, option.value, bob, option.value);
+    return await h.click(TZ_PICK_ACTION, option.value, bob, option.value);
   };
 
   it('asks before scheduling, saves the choice, then schedules in that zone', async () => {

@@ -46,8 +46,9 @@ describe('settings', () => {
     expect(cardOf(tz).text).toContain('The channel time zone is **Europe/Paris**');
     expect((await w.store.settings.get(w.conversation)).timeZone).toBe('Europe/Paris');
     await w.run('settings timezone none');
-    expect((await w.store.settings.get(w.conversation)).timeZone).toBeUndefined();
-    expect((await w.store.settings.get(w.conversation)).threading).toBe(false);
+    const settings = await w.store.settings.get(w.conversation);
+    expect(settings.timeZone).toBeUndefined();
+    expect(settings.threading).toBe(false);
   });
 
   it('stores the approval settings as plain values, for the workspace', async () => {

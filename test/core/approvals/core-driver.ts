@@ -147,8 +147,9 @@ export async function createCoreDriver(
     mention: (p) => `<@${slackId(p)}>`,
     groups: {
       mention: () => `<!subteam^${GROUP}|@reviewers>`,
-      async breakLookup() {
+      breakLookup() {
         lookupBroken = true;
+        return Promise.resolve();
       },
     },
     run: async (as, text) => settle(await h.bot.handleText(typedBy(req(as), text), text)),
@@ -162,17 +163,21 @@ export async function createCoreDriver(
       ),
     submit: async (as, form, values) =>
       settle(await h.bot.handleForm(req(as), { formId: form.id, state: form.state, values })),
-    async cards(channel = 'main') {
-      return h.chat.channelMessages.filter((p) => p.conversation === conversations[channel]).map(toShown);
+    cards(channel = 'main') {
+      return Promise.resolve(
+        h.chat.channelMessages.filter((p) => p.conversation === conversations[channel]).map(toShown),
+      );
     },
-    async reload(_as, message) {
+    reload(_as, message) {
       const answer = answers.get(message);
-      if (answer) return shown(answer, message);
+      if (answer) return Promise.resolve(shown(answer, message));
       const posted = h.chat.channelMessages.find((p) => p.message === message);
-      return posted ? toShown(posted) : undefined;
+      return Promise.resolve(posted ? toShown(posted) : undefined);
     },
-    async notices(user) {
-      return h.chat.notices.filter((n) => n.user === addresses.get(user)).map((n) => shown(n.card));
+    notices(user) {
+      return Promise.resolve(
+        h.chat.notices.filter((n) => n.user === addresses.get(user)).map((n) => shown(n.card)),
+      );
     },
     advance: (ms) => h.advance(ms),
     now: () => h.clock.now(),

@@ -194,9 +194,10 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
     mention: (p) => `@${p}`,
     groups: {
       mention: () => '@&reviewers',
-      async breakLookup() {
+      breakLookup() {
         // The playground's membership source is its member list: marked unknown, as a failed lookup.
         for (const u of users) u.groupsUnknown = true;
+        return Promise.resolve();
       },
     },
     run(as, text) {

@@ -24,7 +24,7 @@ beforeEach(() => {
   clock = new TestClock(T0);
   store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });
 });
-afterEach(async () => await store.close());
+afterEach(() => store.close());
 
 const model = (videoId: string, name = videoId) => ({ videoId, name, phase: 'completed' as const });
 /** Each card is shown a millisecond after the one before. */
@@ -34,9 +34,7 @@ const shownAt = () => {
   return at;
 };
 const show = async (videoId: string, conversation: string) =>
-  await store.transaction(
-    async () => await showVideo(store, { model: model(videoId), conversation, now: shownAt() }),
-  );
+  await store.transaction(() => showVideo(store, { model: model(videoId), conversation, now: shownAt() }));
 const edits = async (key: string) =>
   (await store.outbox.ready('slack', clock.now() + 1, 1000)).filter(
     (i) => 'cardKey' in i.item && i.item.cardKey === key,
@@ -69,8 +67,8 @@ describe('projections', () => {
       'discord:@me:7',
     ]);
     expect(videoOfCardKey(videoCardKey('x@y', 'discord:@me:7'))).toBe('x@y');
-    await store.transaction(
-      async () => await updateVideoCard(store, 'x', { patch: { name: 'renamed' }, dedupeKey: 'r' }),
+    await store.transaction(() =>
+      updateVideoCard(store, 'x', { patch: { name: 'renamed' }, dedupeKey: 'r' }),
     );
     expect((await store.cards.get(videoCardKey('x@y', 'slack:T1:C2')))?.card.title).toBe('x@y');
   });
@@ -82,8 +80,8 @@ describe('projections', () => {
     const card = (status: ApprovalCardModel['status'], requestedAt: number) =>
       ({ summary: 'Schedule “v1”', status, requestedAt }) as ApprovalCardModel;
     const said = async (id: string, m: ApprovalCardModel) =>
-      await store.transaction(
-        async () => await showOnVideoCard(store, approval(id), { model: m, dedupeKey: `${id}:${m.status}` }),
+      await store.transaction(() =>
+        showOnVideoCard(store, approval(id), { model: m, dedupeKey: `${id}:${m.status}` }),
       );
     await said('old', card('pending', T0));
     await said('new', card('pending', T0 + 60_000));

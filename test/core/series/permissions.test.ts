@@ -41,7 +41,7 @@ async function settings(...lines: string[]): Promise<void> {
 const create = async (rest: string) =>
   idFrom(await confirmed(h, h.run(`series create ${rest}`, alice), alice));
 const approvalId = (r: Response) => /Approval `([^`]+)`/.exec(card(r).context ?? '')?.[1] ?? '';
-const audited = async () => await h.store.audit.list({ workspacePrefix: 'playground:W1' });
+const audited = () => h.store.audit.list({ workspacePrefix: 'playground:W1' });
 
 describe('the spend role', () => {
   let id: string;

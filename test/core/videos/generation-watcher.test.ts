@@ -47,9 +47,10 @@ describe('generation watcher', () => {
     api.statuses = [status('processing', 10, ['b-roll fetch timed out, retried'])];
     let r = await check(w);
     expect(r.done).toBe(false);
-    expect((await shown()).tone).toBe('progress');
-    expect((await shown()).text).toContain('⚠️ b-roll fetch timed out, retried');
-    expect((await shown()).text).not.toContain('failed');
+    const card = await shown();
+    expect(card.tone).toBe('progress');
+    expect(card.text).toContain('⚠️ b-roll fetch timed out, retried');
+    expect(card.text).not.toContain('failed');
     expect(await replies()).toEqual([]);
     const edits = await updates();
 
@@ -96,8 +97,9 @@ describe('generation watcher', () => {
     api.statuses = [status('processing', 60)];
     r = await check(w);
     expect(await updates()).toBe(2);
-    expect((await shown()).progress?.label).toContain('60%');
-    expect((await shown()).progress?.label).toContain('left');
+    const { progress } = await shown();
+    expect(progress?.label).toContain('60%');
+    expect(progress?.label).toContain('left');
     // 57 % in 40 s: about 28 s left, within reach: just after it.
     expect(r.nextCheckInMs).toBe(Math.round((40 * 40_000) / 57) + 1000);
     expect(api.calls).toEqual(['status', 'status', 'status']);

@@ -28,9 +28,7 @@ describe('render watcher', () => {
       phase: 'completed',
       render: { renderId: 'r1', status: 'in-progress', progress: 0 },
     };
-    await store.transaction(
-      async () => await showVideo(store, { model, conversation: CONV, now: clock.now() }),
-    );
+    await store.transaction(() => showVideo(store, { model, conversation: CONV, now: clock.now() }));
   });
   const rw = async () =>
     await watch(

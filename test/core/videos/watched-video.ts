@@ -91,11 +91,9 @@ export function onAVideoBeingGenerated(): void {
     store = openStore({ path: ':memory:', secretKey: randomBytes(32), clock });
     api = new ScriptedApi();
     const model: VideoCardModel = { videoId: VIDEO, name: 'Octopus facts', phase: 'generating', percent: 0 };
-    await store.transaction(
-      async () => await showVideo(store, { model, conversation: CONV, now: clock.now() }),
-    );
+    await store.transaction(() => showVideo(store, { model, conversation: CONV, now: clock.now() }));
   });
-  afterEach(async () => await store.close());
+  afterEach(() => store.close());
 }
 
 export async function watch(

@@ -10,7 +10,7 @@ import type { FlowOutcome } from './flows.js';
 export async function diagnose(databaseUrl: string, flows: FlowOutcome[]): Promise<string> {
   const stuck = flows.filter((f) => !f.done);
   if (stuck.length === 0) return '';
-  return withClient(databaseUrl, async (db) => {
+  return await withClient(databaseUrl, async (db) => {
     const now = Date.now();
     const lines: string[] = [];
     for (const f of stuck.slice(0, 5)) {
@@ -45,7 +45,7 @@ export async function diagnose(databaseUrl: string, flows: FlowOutcome[]): Promi
 
 /** The outbox rows still pending, oldest first: what they are, how often they were tried, when they are due. */
 export async function pendingOutbox(databaseUrl: string): Promise<string> {
-  return withClient(databaseUrl, async (db) => {
+  return await withClient(databaseUrl, async (db) => {
     const now = Date.now();
     const { rows } = await db.query<Record<string, unknown>>(
       `SELECT id, platform, dedupe_key, attempts, not_before, created_at, error, left(item::text, 300) AS item
