@@ -8,20 +8,14 @@ import { createPlaygroundAdapter, type PlaygroundAdapter } from '../../adapters/
 import type { ActionInput, Bot, FormSubmission } from '../../src/core/dispatch/bot.js';
 import type { RequestInfo } from '../../src/core/dispatch/context.js';
 import type { CommandSpec } from '../../src/core/parse/command-spec.js';
-import type { Logger } from '../../src/core/ports/index.js';
 import type { Card, Response } from '../../src/core/text/cards.js';
 import { joinText, md } from '../../src/core/text/text.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
+import { silentLogger } from '../../src/store/silent-logger.js';
 import { cardText } from '../support/card-text.js';
 import { TestClock } from '../support/test-clock.js';
 
-export const silentLogger: Logger = {
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-  child: () => silentLogger,
-};
+export { silentLogger };
 
 const spec = (name: string, summary: string): CommandSpec => ({
   name,
