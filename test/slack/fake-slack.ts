@@ -84,6 +84,13 @@ export class FakeSlack {
   readonly uploads: FakeUpload[] = [];
   /** Trigger ids `views.open` refuses as `expired_trigger_id`. */
   readonly expiredTriggers = new Set<string>();
+  /**
+   * Block types this workspace does not take: a message holding one is refused as Slack refuses it
+   * (`invalid_blocks`, a json-pointer line naming the block), through the Web API and response_urls alike.
+   */
+  readonly refusedBlocks = new Set<string>();
+  /** The messages refused for those blocks, by where they were sent (a method or `response_url`). */
+  readonly refusals: { where: string; blocks: unknown }[] = [];
   /** Files members shared (`share`): served at `url_private` to the bot token, described by `files.info`. */
   readonly shared = new Map<string, { name: string; bytes: Uint8Array; channels: string[] }>();
   /**
@@ -215,7 +222,13 @@ export class FakeSlack {
     const url = new URL(req.url ?? '/', this.url);
     const raw = await readBody(req);
     if (url.pathname.startsWith('/response/')) {
-      this.responses.push({ id: url.pathname.slice('/response/'.length), body: JSON.parse(raw) });
+      const body = JSON.parse(raw) as Record<string, unknown>;
+      const refusal = this.refusal(body.blocks);
+      if (refusal) {
+        this.refusals.push({ where: 'response_url', blocks: body.blocks });
+        return json(res, refusal);
+      }
+      this.responses.push({ id: url.pathname.slice('/response/'.length), body });
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('ok');
       return;
@@ -245,6 +258,12 @@ export class FakeSlack {
       call.outcome = { ok: false, error: failure.error };
       return json(res, { ok: false, error: failure.error });
     }
+    const refusal = method.startsWith('chat.') ? this.refusal(args.blocks) : undefined;
+    if (refusal) {
+      call.outcome = { ok: false, error: 'invalid_blocks' };
+      this.refusals.push({ where: method, blocks: args.blocks });
+      return json(res, refusal);
+    }
     const held = this.holds.get(method);
     if (held) {
       held.reached.open();
@@ -254,6 +273,21 @@ export class FakeSlack {
     if (failure?.swallow) return; // The work is done; the answer never comes.
     call.outcome = answer.ok === true ? { ok: true } : { ok: false, error: String(answer.error) };
     json(res, answer);
+  }
+
+  /**
+   * Slack's answer to blocks holding types this workspace refuses, one json-pointer line per refused block;
+   * undefined when it takes them all.
+   */
+  private refusal(blocks: unknown): Record<string, unknown> | undefined {
+    const list = Array.isArray(blocks) ? (blocks as { type?: unknown }[]) : [];
+    const messages = list.flatMap((block, at) =>
+      this.refusedBlocks.has(String(block?.type))
+        ? [`[ERROR] unsupported type: ${String(block?.type)} [json-pointer:/blocks/${at}/type]`]
+        : [],
+    );
+    if (messages.length === 0) return undefined;
+    return { ok: false, error: 'invalid_blocks', response_metadata: { messages } };
   }
 
   private answer(method: string, args: Record<string, unknown>): Record<string, unknown> {

@@ -186,10 +186,22 @@ describe('analytics', () => {
     expect(
       Number(card.fields?.find((f) => f.label === 'Total views')?.value.replaceAll(',', '')),
     ).toBeGreaterThan(0);
-    expect(card.sections?.[0]?.text).toMatch(
-      /^\*\*By platform\*\*\n• \*\*YouTube\*\* — [\d,]+ views · 1 posts/,
-    );
-    expect(card.sections?.[1]?.text).toContain(`1. [Octopus facts](${url}) — YouTube ·`);
+    // Views per platform as a chart, its numbers as words wherever it is not drawn.
+    const [chart] = card.charts ?? [];
+    expect(chart).toMatchObject({
+      kind: 'bar',
+      title: 'Views per platform',
+      categories: ['YouTube'],
+      unit: 'views',
+    });
+    expect(chart?.series[0]?.name).toBe('Total views');
+    expect(chart?.series[0]?.values[0]).toBeGreaterThan(0);
+    // The top posts as a table: the post linked, its platform, its views as a sortable number.
+    expect(card.table?.caption).toBe('Top posts');
+    expect(card.table?.columns.map((c) => c.label)).toEqual(['Post', 'Platform', 'Views']);
+    const [post, where, views] = card.table?.rows[0] ?? [];
+    expect([post, where]).toEqual([`[Octopus facts](${url})`, 'YouTube']);
+    expect(views).toMatchObject({ value: expect.any(Number) });
   });
 
   it('explains an empty window, and filters by platform', async () => {

@@ -7,14 +7,17 @@
 import { type CommandContext, userError } from '../../dispatch/context.js';
 import { clip, count } from '../../format/account.js';
 import { type ActionSpec, defineCommand } from '../../parse/command-spec.js';
-import { platformName } from '../../platforms/names.js';
-import type { Card, Field, Response, Section } from '../../text/cards.js';
+import { PLATFORM_NAMES, platformName } from '../../platforms/names.js';
+import type { Card, Field, Response } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
+import type { Chart } from '../../text/chart.js';
+import type { Table } from '../../text/table.js';
 import { type CardText, code, command, hole, joinText, link, literal, md } from '../../text/text.js';
 import {
   type Account,
   type Accounts,
   ANALYTICS_PLATFORMS,
+  type Analytics,
   type AnalyticsPlatform,
   VideoApiError,
 } from '../../video-api/video-api.js';
@@ -116,35 +119,12 @@ async function analyticsCard(
     ...(a.likes !== undefined ? [{ label: md`Likes`, value: count(a.likes), short: true }] : []),
   ];
 
-  const sections: Section[] = [];
-  // Platforms with nothing posted are noise in a per-platform breakdown.
   const perPlatform = Object.entries(a.byPlatform)
+    // Platforms with nothing posted are noise in a per-platform breakdown.
     .filter(([, p]) => p.postsSynced > 0 || p.totalViews > 0)
     .sort(([, x], [, y]) => y.totalViews - x.totalViews);
-  if (perPlatform.length > 0 && !platform) {
-    sections.push({
-      text: md`**By platform**\n${joinText(
-        perPlatform.map(
-          ([p, s]) =>
-            md`• **${platformName(p)}** — ${count(s.totalViews)} views · ${s.postsSynced} posts${s.viewsGained28d !== undefined ? md` · +${count(s.viewsGained28d)} in 28 d` : md``}`,
-        ),
-        '\n',
-      )}`,
-    });
-  }
+  const chart = perPlatform.length > 0 && !platform ? viewsChart(perPlatform) : undefined;
   const top = [...a.topPosts].sort((x, y) => y.views - x.views).slice(0, TOP_POSTS);
-  if (top.length > 0) {
-    sections.push({
-      text: md`**Top posts**\n${joinText(
-        top.map((p, i) => {
-          const title = clip(p.title || 'Untitled', 80);
-          const shown = p.postUrl ? link(title, p.postUrl) : literal(title);
-          return md`${i + 1}. ${shown} — ${platformName(p.platform)} · ${count(p.views)} views`;
-        }),
-        '\n',
-      )}`,
-    });
-  }
 
   const notes: CardText[] = [];
   if (!a.ready)
@@ -161,8 +141,47 @@ async function analyticsCard(
     tone: a.ready ? 'info' : 'progress',
     ...(notes.length > 0 ? { text: joinText(notes, '\n') } : {}),
     fields,
-    ...(sections.length > 0 ? { sections } : {}),
+    ...(chart ? { charts: [chart] } : {}),
+    ...(top.length > 0 ? { table: topPostsTable(top) } : {}),
   });
+}
+
+type PlatformStats = Analytics['byPlatform'][string];
+
+/**
+ * Views per platform as bars: everything counted so far and, when the service reports it, what the last
+ * 28 days added. The chart's numbers are its text wherever it is not drawn.
+ */
+function viewsChart(perPlatform: [string, PlatformStats][]): Chart {
+  const gained = perPlatform.every(([, s]) => s.viewsGained28d !== undefined);
+  return {
+    kind: 'bar',
+    title: 'Views per platform',
+    categories: perPlatform.map(([p]) => PLATFORM_NAMES[p] ?? p),
+    series: [
+      { name: 'Total views', values: perPlatform.map(([, s]) => s.totalViews) },
+      ...(gained
+        ? [{ name: 'Gained in 28 days', values: perPlatform.map(([, s]) => s.viewsGained28d ?? 0) }]
+        : []),
+    ],
+    unit: 'views',
+  };
+}
+
+/** The most viewed posts as a table: the post (linked), its platform and its views. */
+function topPostsTable(top: Analytics['topPosts']): Table {
+  return {
+    caption: 'Top posts',
+    columns: [{ label: 'Post' }, { label: 'Platform' }, { label: 'Views' }],
+    rows: top.map((p) => {
+      const title = clip(p.title || 'Untitled', 80);
+      return [
+        p.postUrl ? link(title, p.postUrl) : literal(title),
+        platformName(p.platform),
+        { value: p.views, text: count(p.views) },
+      ];
+    }),
+  };
 }
 
 interface Match {
