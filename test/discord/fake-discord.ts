@@ -49,7 +49,10 @@ export interface FakeFile {
   field: string;
   filename: string;
   contentType: string;
+  /** The file read as UTF-8 text (exports). */
   content: string;
+  /** The file's bytes as sent (images). */
+  bytes: Uint8Array;
 }
 
 /** A multipart/form-data body as Discord reads it: `payload_json` is the message, each file part a file. */
@@ -71,8 +74,11 @@ async function readMultipart(
   });
   for (const [key, value] of entries) {
     if (key === 'payload_json' && typeof value === 'string') body = JSON.parse(value) as Json;
-    else if (typeof value !== 'string')
-      files.push({ field: key, filename: value.name, contentType: value.type, content: await value.text() });
+    else if (typeof value !== 'string') {
+      const bytes = new Uint8Array(await value.arrayBuffer());
+      const content = new TextDecoder().decode(bytes);
+      files.push({ field: key, filename: value.name, contentType: value.type, content, bytes });
+    }
   }
   return { body, files };
 }
