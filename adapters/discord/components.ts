@@ -168,9 +168,9 @@ export function renderCard(card: Card, memory: RenderMemory): CardPayload {
   const { gallery, blocks } = sectionParts(card.sections ?? [], ctx);
   const head: APIComponentInContainer[] = [textDisplay(header(card))];
   if (card.fields?.length) head.push(textDisplay(fieldLines(card.fields)));
-  if (card.table?.rows.length) head.push(textDisplay(tableText(card.table)));
   const charts = chartsOf(card);
   if (charts.length > 0) head.push({ type: ComponentType.MediaGallery, items: charts });
+  if (card.table?.rows.length) head.push(textDisplay(tableText(card.table)));
   const media = mediaOf(card);
   if (media.length > 0) head.push({ type: ComponentType.MediaGallery, items: media });
   const middle: APIComponentInContainer[] = [];

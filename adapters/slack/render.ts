@@ -99,8 +99,8 @@ export function cardToBlocks(card: Card, options: BlockOptions = {}): Block[] {
   const head: Block[] = [titleBlock(card)];
   if (card.text) head.push(...textSections(card.text));
   if (card.fields?.length) head.push(...fieldSections(card.fields));
-  if (card.table) head.push(...tableBlocks(card.table, options.native ?? CLASSIC));
   if (card.charts?.length) head.push(...chartBlocks(card.charts, options.native ?? CLASSIC));
+  if (card.table) head.push(...tableBlocks(card.table, options.native ?? CLASSIC));
   if (card.image) head.push(imageBlock(card.image));
   // The rendered video: its poster as a preview (unless it is the card's image already) and a link button.
   const poster = card.video?.poster;
