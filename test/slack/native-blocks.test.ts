@@ -57,6 +57,17 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     expect(String(reply.text)).toMatch(/Views per platform \(views\):/);
   });
 
+  it('answers credits with the ledger as a data table whose changes sort as numbers', async () => {
+    const reply = await w.reply((await w.command('credits')).responseUrl);
+    const table = (reply.blocks as Record<string, unknown>[]).find((b) => b.type === 'data_table') as
+      | { caption: string; rows: { type: string; value?: number }[][] }
+      | undefined;
+    expect(table?.caption).toBe('Credit ledger');
+    const changes = table?.rows.slice(1).map((row) => row[0]) ?? [];
+    expect(changes.length).toBeGreaterThan(0);
+    for (const cell of changes) expect(cell).toMatchObject({ type: 'raw_number', value: expect.any(Number) });
+  });
+
   it('sends the classic blocks where the workspace refuses the new ones, and remembers', async () => {
     w.fake.refusedBlocks.add('data_visualization');
     w.fake.refusedBlocks.add('data_table');

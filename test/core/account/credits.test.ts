@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CREDITS_PAGE_ACTION } from '../../../src/core/commands/account/credits.js';
 import { count, signed } from '../../../src/core/format/account.js';
 import type { Button } from '../../../src/core/text/cards.js';
+import { tableLines } from '../../../src/core/text/table.js';
 import { cardOf, createWorld, DEMO_KEY, textOf, type World } from './world.js';
 
 const buttons = (r: Awaited<ReturnType<World['run']>>): Button[] =>
@@ -28,9 +29,15 @@ describe('credits', () => {
     const response = await w.run('credits', alice);
     const card = cardOf(response);
     expect(card.title).toBe('Credits: 450');
-    expect(card.text).toContain('Your team has **450** credits.');
-    expect(card.text).toMatch(/\*\*-50\*\* · spending · .+\n_Mon 23 Nov 2026, 17:00_/);
-    expect(card.text).toMatch(/\*\*\+500\*\* · subscription grant/);
+    expect(card.text).toBe('Your team has **450** credits.');
+    // The ledger as a table: the change a number that sorts, its kind, what it was, when (in the caller's zone).
+    expect(card.table?.caption).toBe('Credit ledger');
+    expect(card.table?.columns.map((c) => c.label)).toEqual(['Change', 'Kind', 'What', 'When']);
+    const [spend, grant] = card.table?.rows ?? [];
+    expect(spend?.[0]).toEqual({ value: -50, text: '-50' });
+    expect([spend?.[1], spend?.[3]]).toEqual(['spending', 'Mon 23 Nov 2026, 17:00']);
+    expect(grant?.[0]).toEqual({ value: 500, text: '+500' });
+    expect(grant?.[1]).toBe('subscription grant');
     expect(card.context).toContain('Page 1 of 1 · 2 transactions · times in Asia/Tokyo');
     expect(card.controls).toBeUndefined();
   });
@@ -42,13 +49,18 @@ describe('credits', () => {
     expect(cardOf(first).context).toContain('Page 1 of 2 · 15 transactions');
     expect(buttons(first).map((b) => [b.label, b.value])).toEqual([['Older →', '2']]);
     // Newest first.
-    expect(cardOf(first).text).toMatch(/\*\*\+14\*\* · purchase · Top-up #14/);
+    expect(cardOf(first).table?.rows[0]?.slice(0, 3)).toEqual([
+      { value: 14, text: '+14' },
+      'purchase',
+      'Top-up #14',
+    ]);
 
     const second = await w.click(CREDITS_PAGE_ACTION, '2');
     expect(second.kind).toBe('update');
     expect(cardOf(second).context).toContain('Page 2 of 2');
-    expect(cardOf(second).text).toContain('Top-up #1');
-    expect(cardOf(second).text).toContain('subscription grant');
+    const older = tableLines(cardOf(second).table ?? { caption: '', columns: [], rows: [] }).join('\n');
+    expect(older).toContain('Top-up #1');
+    expect(older).toContain('subscription grant');
     expect(buttons(second).map((b) => [b.label, b.value])).toEqual([['← Newer', '1']]);
 
     expect(cardOf(await w.run('credits --page 2')).context).toContain('Page 2 of 2');

@@ -9,8 +9,10 @@ import type { ActionSpec } from '../../parse/command-spec.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import type { Button, Card, Control } from '../../text/cards.js';
 import { message, type Response } from '../../text/cards.js';
-import { command, joinText, literal, md } from '../../text/text.js';
+import type { Table } from '../../text/table.js';
+import { command, literal, md } from '../../text/text.js';
 import { formatDateTime } from '../../time/format.js';
+import type { LedgerEntry } from '../../video-api/video-api.js';
 
 const PAGE_SIZE = 10;
 export const CREDITS_PAGE_ACTION = 'credits.page';
@@ -48,10 +50,6 @@ async function creditsCard(ctx: CommandContext, page: number): Promise<Card> {
     throw userError('page-out-of-range', { page, what: 'ledger', pages: plural(pages, 'page') });
   }
   const zone = await ctx.timeZone();
-  const lines = credits.history.map(
-    (e) =>
-      md`**${signed(e.credits)}** · ${literal(e.type.replaceAll('_', ' '))} · ${literal(clip(e.description, 120))}\n_${literal(formatDateTime(e.createdAt, zone))}_`,
-  );
   const low =
     credits.balance < CHEAPEST_VIDEO
       ? md`\n⚠️ That is less than the cheapest video (storyboard, ${CHEAPEST_VIDEO}). Top up in the dashboard.`
@@ -59,13 +57,14 @@ async function creditsCard(ctx: CommandContext, page: number): Promise<Card> {
   const card: Card = {
     title: md`Credits: ${credits.balance}`,
     tone: credits.balance < CHEAPEST_VIDEO ? 'warning' : 'info',
-    text: md`Your team has **${credits.balance}** credits.${low}\n\n${
-      lines.length > 0
-        ? joinText(lines, '\n')
+    text: md`Your team has **${credits.balance}** credits.${low}${
+      credits.history.length > 0
+        ? md``
         : total === 0
-          ? md`_No transactions yet._`
-          : md`_Nothing on this page._`
+          ? md`\n\n_No transactions yet._`
+          : md`\n\n_Nothing on this page._`
     }`,
+    ...(credits.history.length > 0 ? { table: ledgerTable(credits.history, zone) } : {}),
     context: md`${total > 0 ? md`Page ${page} of ${pages} · ${plural(total, 'transaction')} · ` : md``}times in ${literal(zone)}`,
   };
   const controls: Control[] = [];
@@ -73,6 +72,20 @@ async function creditsCard(ctx: CommandContext, page: number): Promise<Card> {
   if (page < pages) controls.push(pageButton(page + 1, 'Older →'));
   if (controls.length > 0) card.controls = controls;
   return card;
+}
+
+/** The page's transactions, newest first: the change (a number that sorts), its kind, what it was, when. */
+function ledgerTable(history: readonly LedgerEntry[], zone: string): Table {
+  return {
+    caption: 'Credit ledger',
+    columns: [{ label: 'Change' }, { label: 'Kind' }, { label: 'What' }, { label: 'When' }],
+    rows: history.map((e) => [
+      { value: e.credits, text: signed(e.credits) },
+      literal(e.type.replaceAll('_', ' ')),
+      literal(clip(e.description, 120)),
+      literal(formatDateTime(e.createdAt, zone)),
+    ]),
+  };
 }
 
 const pageButton = (page: number, label: string): Button => ({
