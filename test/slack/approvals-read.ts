@@ -28,6 +28,15 @@ interface TextObject {
   type?: string;
   text?: string;
 }
+/** A card of a carousel block. */
+interface CarouselCard {
+  block_id?: string;
+  title?: TextObject;
+  body?: TextObject;
+  hero_image?: { image_url?: string };
+  actions?: Record<string, unknown>[];
+}
+
 interface Block {
   type: string;
   block_id?: string;
@@ -137,6 +146,17 @@ export function readMessage(blocks: unknown[] | undefined, fallback = ''): ReadM
         for (const element of block.elements ?? []) {
           const button = readButton(element, block.block_id);
           if (button) buttons.push(button);
+        }
+        break;
+      case 'carousel':
+        // Each card reads as a section: its title, its body, its picture, its buttons.
+        for (const card of (block.elements ?? []) as CarouselCard[]) {
+          lines.push(...[card.title, card.body].flatMap((t) => (t ? [textOf(t)] : [])));
+          image ??= card.hero_image?.image_url;
+          for (const element of card.actions ?? []) {
+            const button = readButton(element, card.block_id);
+            if (button) buttons.push(button);
+          }
         }
         break;
     }

@@ -99,8 +99,11 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
             .length === 3,
         { maxMs: 5 * MINUTE },
       );
-      const images = (liveCard().blocks as { type: string }[]).filter((b) => b.type === 'image');
-      expect(images.length).toBeGreaterThanOrEqual(3);
+      // The options side by side: a carousel of cards, each with its picture.
+      const carousel = (liveCard().blocks as { type: string; elements?: { hero_image?: unknown }[] }[]).find(
+        (b) => b.type === 'carousel',
+      );
+      expect(carousel?.elements?.filter((c) => c.hero_image).length).toBe(3);
       const pick = await w.click({ blocks: liveCard().blocks, ts: card.ts }, 'thumbnail.pick', { nth: 2 });
       const picked = await w.reply(pick.responseUrl);
       expect(blocksText(picked.blocks as unknown[])).toContain('now uses option 3');

@@ -313,10 +313,14 @@ export function findElement(blocks: unknown[], action: string, nth = 0): Record<
   return found;
 }
 
+/** The buttons and selects of Block Kit `blocks`: in actions blocks, and in the cards of a carousel. */
 export function elements(blocks: unknown[]): Record<string, unknown>[] {
-  return (blocks as { type: string; elements?: Record<string, unknown>[] }[])
-    .filter((b) => b.type === 'actions')
-    .flatMap((b) => b.elements ?? []);
+  type Node = { type: string; elements?: Record<string, unknown>[]; actions?: Record<string, unknown>[] };
+  return (blocks as Node[]).flatMap((b) => {
+    if (b.type === 'actions') return b.elements ?? [];
+    if (b.type === 'carousel') return ((b.elements ?? []) as Node[]).flatMap((card) => card.actions ?? []);
+    return [];
+  });
 }
 
 /** All the text of Block Kit blocks, for assertions. */

@@ -3,7 +3,7 @@
  * in chat), and one section per option with its "Use this" button.
  */
 import type { Button, Section } from '../text/cards.js';
-import { joinText, literal, md } from '../text/text.js';
+import { type CardText, joinText, literal, md } from '../text/text.js';
 import type { Thumbnails } from '../video-api/video-api.js';
 
 export interface CardThumbnailVariant {
@@ -47,11 +47,13 @@ export function thumbnailSections(videoId: string, t: CardThumbnails): Section[]
       ].filter((f) => f !== undefined),
       ' · ',
     );
-    const lines = [md`**Option ${i + 1}**${badge}`];
+    const lines: CardText[] = [];
     if (v.hookText) lines.push(md`“${literal(v.hookText)}”`);
     if (facts) lines.push(facts);
     const section: Section = {
-      text: joinText(lines, '\n'),
+      // A carousel card's title; the first line of the section's words elsewhere.
+      title: md`**Option ${i + 1}**${badge}`,
+      ...(lines.length > 0 ? { text: joinText(lines, '\n') } : {}),
       image: {
         url: v.url,
         alt: v.hookText ? `Thumbnail option ${i + 1}: ${v.hookText}` : `Thumbnail option ${i + 1}`,

@@ -146,7 +146,9 @@ export function renderVideoCard(m: VideoCardModel): Card {
   const fields = [...costFields(m), ...renderFields(m), ...scheduleFields(m), ...postFields(m)];
   const controls = m.phase === 'completed' ? completedControls(m) : [];
   if (fields.length > 0) card.fields = fields;
-  if (phase.sections && phase.sections.length > 0) card.sections = phase.sections;
+  // The sections are the thumbnail options: peers compared side by side where the platform can.
+  if (phase.sections && phase.sections.length > 0)
+    Object.assign(card, { sections: phase.sections, carousel: true });
   if (controls.length > 0) card.controls = controls;
   return card;
 }

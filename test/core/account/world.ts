@@ -110,6 +110,7 @@ export function cardText(card: Card): string {
     card.text,
     ...(card.fields ?? []).map((f) => `${f.label}: ${f.value}`),
     ...(card.sections ?? []).flatMap((s) => [
+      s.title,
       s.text,
       ...(s.fields ?? []).map((f) => `${f.label}: ${f.value}`),
     ]),

@@ -88,7 +88,7 @@ describe('create → progress → thumbnails → pick → render → MP4', () =>
     const video = await h.api.videos.get(id);
     expect(video.thumbnails?.selectedBy).toBe('user');
     expect(video.thumbnails?.selectedVariantId).toBe(third.split(':')[1]);
-    expect(live.card.sections?.[2]?.text).toContain('✅ in use (picked by alice)');
+    expect(live.card.sections?.[2]?.title).toContain('✅ in use (picked by alice)');
     expect(live.card.sections?.[2]?.controls).toBeUndefined();
 
     // Render from the card's button; progress on the same card, then the MP4 link and a thread reply.

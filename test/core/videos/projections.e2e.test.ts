@@ -86,12 +86,12 @@ describe.each(['spec', 'real'] as const)('one living card per video (%s profile)
     await h.sender.drain();
     expect(
       cardIn(id, 1)
-        .card.sections?.map((s) => s.text)
+        .card.sections?.map((s) => s.title)
         .join('\n'),
     ).toContain('picked by bob');
     expect(
       cardIn(id, 2)
-        .card.sections?.map((s) => s.text)
+        .card.sections?.map((s) => s.title)
         .join('\n'),
     ).toContain('picked by bob');
 

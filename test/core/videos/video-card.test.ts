@@ -6,6 +6,7 @@ import {
   renderVideoCard,
   type VideoCardModel,
 } from '../../../src/core/live/video-card.js';
+import { sectionWords } from '../../../src/core/text/cards.js';
 import { md } from '../../../src/core/text/text.js';
 import { commandsAsTyped } from '../../support/commands-as-typed.js';
 
@@ -70,7 +71,7 @@ describe('renderVideoCard', () => {
       phase: 'completed',
       thumbnails: { status: 'ready', variants, selectedVariantId: 'a', selectedBy: 'ai' },
     });
-    expect(ai.sections?.map((s) => s.text)).toEqual([
+    expect(ai.sections?.map((s) => sectionWords(s))).toEqual([
       '**Option 1** ⭐ AI pick, in use\n“Three hearts”\ngrade A · score 91',
       '**Option 2**\n“Blue blood”\ngrade B · score 80',
       '**Option 3**\ngrade D · score 60',
@@ -91,7 +92,7 @@ describe('renderVideoCard', () => {
       phase: 'completed',
       thumbnails: { status: 'ready', variants, selectedVariantId: 'b', selectedBy: 'user', pickedBy: 'bob' },
     });
-    expect(user.sections?.[1]?.text).toContain('✅ in use (picked by bob)');
+    expect(user.sections?.[1]?.title).toContain('✅ in use (picked by bob)');
     expect(user.sections?.[1]?.controls).toBeUndefined();
     expect(user.text).toContain('Your thumbnail pick is marked ✅');
   });

@@ -69,6 +69,7 @@ export function thumbnailsCard(video: Video, pickedBy?: string): Card {
   if (t && t.variants.length > 0) {
     if (pickedBy && t.selectedBy === 'user') t.pickedBy = pickedBy;
     card.sections = thumbnailSections(video.id, t);
+    card.carousel = true;
   } else if (video.thumbnailUrl) {
     card.image = { url: video.thumbnailUrl, alt: `Current thumbnail of ${video.name}` };
   }
