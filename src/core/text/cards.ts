@@ -216,8 +216,6 @@ export interface Form {
   inputs: FormInput[];
   /** Shown above the inputs. */
   intro?: CardText;
-  /** A warning to read before submitting ("each episode is charged"), set apart from the intro. */
-  alert?: { text: CardText; tone: 'info' | 'warning' | 'danger' };
 }
 
 /** Where a reply goes: only the caller sees `ephemeral`; `channel` is posted for everyone. */
