@@ -36,15 +36,17 @@ export function nativeFor(where: Pick<DegradingSend, 'blocks'>): ReadonlySet<Nat
   return new Set(NATIVE_BLOCKS.filter((type) => !refused.has(type)));
 }
 
-const sameMessage = (a: SlackMessage, b: SlackMessage) => JSON.stringify(a) === JSON.stringify(b);
-
-/** The renderings to try in turn, each simpler than the last, without repeating one. */
-function steps(card: Card, where: DegradingSend): SlackMessage[] {
-  const native = cardToMessage(card, { ...where.render, native: nativeFor(where) });
-  const classic = cardToMessage(card, { ...where.render, native: CLASSIC });
-  const all = [native, classic, cardToMessage(withoutImages(card), { ...where.render, native: CLASSIC })];
-  const distinct = all.filter((m, i) => all.findIndex((o) => sameMessage(o, m)) === i);
-  return [...distinct, { text: fallbackText(card), blocks: [] }];
+/**
+ * The renderings to try in turn, each simpler than the last, built only when reached (the first usually goes
+ * through): the newest blocks the workspace takes, the classic blocks, the classic blocks without images, text.
+ */
+function steps(card: Card, where: DegradingSend): (() => SlackMessage)[] {
+  return [
+    () => cardToMessage(card, { ...where.render, native: nativeFor(where) }),
+    () => cardToMessage(card, { ...where.render, native: CLASSIC }),
+    () => cardToMessage(withoutImages(card), { ...where.render, native: CLASSIC }),
+    () => ({ text: fallbackText(card), blocks: [] }),
+  ];
 }
 
 /**
@@ -59,8 +61,13 @@ export async function sendDegrading<T>(
   send: (message: { text: string; blocks?: SlackMessage['blocks'] }) => Promise<T>,
 ): Promise<T> {
   const tries = steps(card, where);
+  const sent: string[] = [];
   for (let i = 0; ; i++) {
-    const message = tries[i] as SlackMessage;
+    const message = (tries[i] as () => SlackMessage)();
+    // A step rendering what was already refused is skipped (a card without native blocks or images).
+    const key = JSON.stringify(message);
+    if (sent.includes(key)) continue;
+    sent.push(key);
     try {
       return await send(message);
     } catch (error) {
