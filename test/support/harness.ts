@@ -14,6 +14,8 @@ import { WATCHERS } from '../../src/core/live/watchers.js';
 import { userAddress } from '../../src/core/ports/address.js';
 import type { ChatPlatform, ChatSender } from '../../src/core/ports/index.js';
 import type { Card, Response } from '../../src/core/text/cards.js';
+import { chartText } from '../../src/core/text/chart.js';
+import { cellText, tableLines } from '../../src/core/text/table.js';
 import { systemClock } from '../../src/core/time/system-clock.js';
 import { CatalogCache } from '../../src/core/video-api/catalog-cache.js';
 import { createLogger, logMask } from '../../src/observability/logger.js';
@@ -254,11 +256,16 @@ export function textOf(response: Response): string {
   return '';
 }
 
+/** A card's table as the words of its cells, row by row (none when the card has no table). */
+export const tableRows = (card: Card): string[][] => card.table?.rows.map((row) => row.map(cellText)) ?? [];
+
 export function cardText(card: Card): string {
   const text = [
     commandsAsTyped(card.title, false),
     card.text,
     ...(card.fields ?? []).map((f) => `${f.label}: ${f.value}`),
+    ...(card.charts ?? []).map(chartText),
+    ...(card.table ? tableLines(card.table) : []),
     ...(card.sections ?? []).flatMap((s) => [
       s.title,
       s.text,

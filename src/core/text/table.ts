@@ -5,6 +5,8 @@
  * so a surface can sort them, and the words to show.
  */
 
+import type { CardText } from './text.js';
+
 /** A number as shown ("+50", "1,204 views") with its value for sorting. */
 export interface NumberCell {
   value: number;
@@ -12,7 +14,7 @@ export interface NumberCell {
 }
 
 /** Card text (made with the text helpers), or a number. */
-export type TableCell = string | NumberCell;
+export type TableCell = CardText | NumberCell;
 
 export interface TableColumn {
   /** Plain words, not card text: headers are never formatted. */

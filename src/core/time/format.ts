@@ -4,7 +4,7 @@
  */
 import { formatInTimeZone } from 'date-fns-tz';
 import { type CardText, code, literal, md } from '../text/text.js';
-import { dayKey } from './zone.js';
+import { addDays, dayKey } from './zone.js';
 
 const isUtc = (zone: string): boolean =>
   ['UTC', 'Etc/UTC', 'Etc/GMT', 'GMT', 'Etc/Universal', 'Universal'].includes(zone);
@@ -44,6 +44,24 @@ export const csvTimesNote = (local: string, utc: string, zone: string): CardText
 /** When something happened, as its reader sees it: `10:02` today in `zone`, else `Tue 1 Dec 2026, 10:02`. */
 export const formatSeen = (instant: number, zone: string, now: number): CardText =>
   dayKey(instant, zone) === dayKey(now, zone) ? formatTime(instant, zone) : formatDateTime(instant, zone);
+
+/**
+ * When a row of a list happened or will: `Today, 18:00`, `Yesterday, 09:05`, `Tomorrow, 09:00`, `Tue 1 Dec, 18:00`
+ * this year, else `Tue 1 Dec 2026, 18:00`. A table's time column, where the zone is named once on the card.
+ */
+export function formatListTime(instant: number, zone: string, now: number): CardText {
+  const day = dayKey(instant, zone);
+  const today = dayKey(now, zone);
+  const near: Record<string, string> = {
+    [today]: 'Today',
+    [addDays(today, -1)]: 'Yesterday',
+    [addDays(today, 1)]: 'Tomorrow',
+  };
+  const label = near[day];
+  if (label !== undefined) return md`${literal(label)}, ${formatTime(instant, zone)}`;
+  if (day.slice(0, 4) === today.slice(0, 4)) return literal(formatShortDateTime(instant, zone));
+  return formatDateTime(instant, zone);
+}
 
 /** `18:00` in `zone`. */
 export const formatTime = (instant: number, zone: string): CardText =>
