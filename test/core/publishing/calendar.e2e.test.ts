@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestInfo } from '../../../src/core/dispatch/context.js';
-import { createHarness, type Harness, textOf } from '../../support/harness.js';
+import { createHarness, type Harness, tableRows, textOf } from '../../support/harness.js';
 import { apiOf, type CallLog, cardOf, completedVideo, spyCalls } from './helpers.js';
 
 // The harness starts on Monday 23 Nov 2026, 08:00 UTC = 00:00 in Los Angeles.
@@ -42,9 +42,11 @@ describe('calendar', () => {
     const card = cardOf(await h.run('/reel calendar', bob));
     expect(card.title).toBe('Calendar · the next 7 days');
     expect(card.context).toBe('Times in America/Los_Angeles · 3 posts');
-    expect(card.sections?.map((s) => s.text)).toEqual([
-      '**Tomorrow · Tue 24 Nov 2026**\n🕒 `19:00` YouTube · scheduled · **Evening cut**',
-      '**Wed 25 Nov 2026**\n🕒 `12:00` YouTube · scheduled · **Lunch cut**\n🕒 `12:00` X · scheduled · **Lunch cut**',
+    expect(card.table?.columns.map((c) => c.label)).toEqual(['When', 'Platform', 'Status', 'Video']);
+    expect(tableRows(card)).toEqual([
+      ['Tomorrow, 19:00', 'YouTube', '🕒 Scheduled', 'Evening cut'],
+      ['Wed 25 Nov, 12:00', 'YouTube', '🕒 Scheduled', 'Lunch cut'],
+      ['Wed 25 Nov, 12:00', 'X', '🕒 Scheduled', 'Lunch cut'],
     ]);
   });
 
@@ -53,13 +55,11 @@ describe('calendar', () => {
     await scheduled('Next week', ['x'], '2026-12-02 10:00');
     const week = cardOf(await h.run('/reel calendar --from "next monday" --to "next friday"', bob));
     expect(week.title).toBe('Calendar · Mon 30 Nov 2026 – Fri 4 Dec 2026');
-    expect(week.sections?.map((s) => s.text)).toEqual([
-      '**Wed 2 Dec 2026**\n🕒 `10:00` X · scheduled · **Next week**',
-    ]);
+    expect(tableRows(week)).toEqual([['Wed 2 Dec, 10:00', 'X', '🕒 Scheduled', 'Next week']]);
     const yt = cardOf(
       await h.run('/reel calendar --from today --to 2026-12-31 --platform youtube --status scheduled', bob),
     );
-    expect(yt.sections).toHaveLength(1);
+    expect(tableRows(yt)).toHaveLength(1);
     expect(yt.context).toContain('scheduled on YouTube');
   });
 
@@ -67,9 +67,7 @@ describe('calendar', () => {
     await scheduled('Soon', ['x'], 'in 1 hour');
     h.clock.advance(2 * 3600_000);
     const card = cardOf(await h.run('/reel calendar', bob));
-    expect(card.sections?.[0]?.text).toMatch(
-      /^\*\*Today · Mon 23 Nov 2026\*\*\n✅ `01:0\d` X · posted · \*\*Soon\*\*$/,
-    );
+    expect(tableRows(card)).toEqual([[expect.stringMatching(/^Today, 01:0\d$/), 'X', '✅ Posted', 'Soon']]);
   });
 
   it('refuses bad ranges before calling the API', async () => {

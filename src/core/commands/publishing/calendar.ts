@@ -8,10 +8,12 @@ import { type CommandContext, userError } from '../../dispatch/context.js';
 import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
 import { defineCommand } from '../../parse/command-spec.js';
 import { platformName } from '../../platforms/post-blocks.js';
-import { type Card, message, type Section } from '../../text/cards.js';
+import { type Card, message } from '../../text/cards.js';
+import { humanise } from '../../text/labels.js';
 import { isNotFound } from '../../text/not-found.js';
+import type { Table } from '../../text/table.js';
 import { type CardText, code, command, joinText, literal, md } from '../../text/text.js';
-import { csvTimesNote, formatCsvDateTime, formatDay, formatTime } from '../../time/format.js';
+import { csvTimesNote, formatCsvDateTime, formatDay, formatListTime } from '../../time/format.js';
 import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, daysBetween, startOfDay } from '../../time/zone.js';
 import { CALENDAR_STATUSES, type CalendarEntry } from '../../video-api/video-api.js';
@@ -20,7 +22,6 @@ const DEFAULT_DAYS = 7;
 export const MAX_RANGE_DAYS = 90;
 /** A card stays readable (and within Slack's block limits). */
 const MAX_ENTRIES = 60;
-const MAX_DAY_SECTIONS = 20;
 const NAME_LIST_PAGES = 3;
 const NAME_LOOKUPS = 5;
 
@@ -145,38 +146,39 @@ export const calendarCommand = defineCommand({
     if (args.csv) return message(await csvCard(ctx, { entries, zone, range, filters, day: today }));
     const shown = entries.slice(0, MAX_ENTRIES);
     const names = await videoNames(ctx, new Set(shown.map(({ e }) => e.projectId)));
-    const byDay = new Map<string, { e: CalendarEntry; at: number }[]>();
-    for (const item of shown) {
-      const day = dayKey(item.at, zone);
-      byDay.set(day, [...(byDay.get(day) ?? []), item]);
-    }
-    const tomorrow = addDays(today, 1);
-    const sections: Section[] = [...byDay.entries()].slice(0, MAX_DAY_SECTIONS).map(([day, items]) => ({
-      text: joinText(
-        [
-          md`**${formatDay(day, today, tomorrow)}**`,
-          ...items.map(({ e, at }) => {
-            const known = names.get(e.projectId);
-            const name = known === undefined ? code(e.projectId) : literal(known);
-            return md`${STATUS_ICON[e.status] ?? md`•`} \`${formatTime(at, zone)}\` ${platformName(e.platform)} · ${literal(e.status)} · **${name}**`;
-          }),
-        ],
-        '\n',
-      ),
-    }));
-    const listed = [...byDay.values()].slice(0, MAX_DAY_SECTIONS).reduce((n, items) => n + items.length, 0);
     const card: Card = {
       title: md`Calendar · ${range}`,
       tone: 'info',
-      sections,
+      table: postsTable(shown, names, { zone, now }),
       context: md`Times in ${literal(zone)}${filters ? md` · ${filters}` : md``} · ${entries.length} post${entries.length === 1 ? md`` : md`s`}`,
     };
-    if (listed < entries.length) {
-      card.text = md`Showing the first ${listed} of ${entries.length}. Narrow it with \`--to\`, \`--platform\` or \`--status\`.`;
+    if (shown.length < entries.length) {
+      card.text = md`Showing the first ${shown.length} of ${entries.length}. Narrow it with \`--to\`, \`--platform\` or \`--status\`, or add \`--csv\` for every one.`;
     }
     return message(card);
   },
 });
+
+/** The posts, oldest first: when (in the caller's zone), where, how it went and which video. */
+function postsTable(
+  items: { e: CalendarEntry; at: number }[],
+  names: Map<string, string>,
+  { zone, now }: { zone: string; now: number },
+): Table {
+  return {
+    caption: 'Posts',
+    columns: [{ label: 'When' }, { label: 'Platform' }, { label: 'Status' }, { label: 'Video' }],
+    rows: items.map(({ e, at }) => {
+      const known = names.get(e.projectId);
+      return [
+        formatListTime(at, zone, now),
+        platformName(e.platform),
+        md`${STATUS_ICON[e.status] ?? md`•`} ${literal(humanise(e.status))}`,
+        known === undefined ? code(e.projectId) : literal(known),
+      ];
+    }),
+  };
+}
 
 const CSV_HEADER = ['time', 'time_utc', 'platform', 'status', 'video', 'video_name', 'post'];
 
