@@ -148,6 +148,11 @@ export function readMessage(blocks: unknown[] | undefined, fallback = ''): ReadM
           if (button) buttons.push(button);
         }
         break;
+      case 'data_table':
+        // Each row reads as a line: its cells after one another.
+        for (const row of ((block as { rows?: TableCellBlock[][] }).rows ?? []).slice(1))
+          lines.push(row.map(tableCellText).join(' · '));
+        break;
       case 'carousel':
         // Each card reads as a section: its title, its body, its picture, its buttons.
         for (const card of (block.elements ?? []) as CarouselCard[]) {
@@ -163,6 +168,16 @@ export function readMessage(blocks: unknown[] | undefined, fallback = ''): ReadM
   }
   return { title, text: lines.filter(Boolean).join('\n'), buttons, ...(image ? { image } : {}) };
 }
+
+interface TableCellBlock {
+  type: string;
+  text?: string;
+  elements?: unknown[];
+}
+
+/** A data table cell's words: raw text and numbers as written, rich text as its elements read. */
+const tableCellText = (cell: TableCellBlock): string =>
+  cell.type === 'rich_text' ? richText((cell.elements ?? []) as RichElement[]) : (cell.text ?? '');
 
 /**
  * A button a person presses to act: not a link button (Slack opens the URL), not a select, not the

@@ -7,8 +7,8 @@ import { csvLine } from '../format/csv.js';
 import { formatMention } from '../people/mentions.js';
 import { platformName } from '../platforms/post-blocks.js';
 import type { AuditEntry } from '../ports/index.js';
-import { type CardText, code, link, literal, md, storedText, toPlainText } from '../text/text.js';
-import { formatBoth, formatCsvDateTime, formatTime } from '../time/format.js';
+import { code, link, literal, toPlainText } from '../text/text.js';
+import { formatBoth, formatCsvDateTime } from '../time/format.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const list = (v: unknown): string[] =>
@@ -163,13 +163,6 @@ export function describeEntry(e: AuditEntry, zone: string, names: AuditNames = N
   // A row written by another version of reelbot: still words, never the raw action.
   return wording ? wording(line) : `did something this version has no words for${line.credits}`;
 }
-
-/**
- * One line of the card: `09:05 · @alice published “Launch teaser” to YouTube`. The words come from the audit
- * record, which only the core writes (its values escaped where they were recorded): stored card text.
- */
-export const entryLine = (e: AuditEntry, zone: string, names: AuditNames = NO_NAMES): CardText =>
-  md`${formatTime(e.at, zone)} · ${formatMention(e.actor)} ${storedText(describeEntry(e, zone, names))}`;
 
 export const CSV_HEADER = ['time', 'time_utc', 'actor', 'action', 'video', 'series', 'credits', 'details'];
 

@@ -350,7 +350,7 @@ export const APPROVAL_SCENARIOS: readonly ApprovalScenario[] = [
       // The three settings changes of `setup` are audited too.
       expect(t).toContain('8 entries in this channel');
       expect(t).toContain('Times in Asia/Tokyo');
-      expect(t).toMatch(/17:0\d · /); // just after 08:00 UTC, in Tokyo
+      expect(t).toMatch(/, 17:0\d\b/); // just after 08:00 UTC, in Tokyo
       for (const words of [
         'asked for approval',
         'approved: Publish',

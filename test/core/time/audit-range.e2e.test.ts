@@ -22,8 +22,8 @@ describe('audit date ranges', () => {
     const week = textOf(await h.run('audit --from "this week"', bob));
     expect(week).toContain('from Mon 23 Nov 2026 to Sun 29 Nov 2026');
     expect(week).toContain('1 entries');
-    // Each line starts with its time in the caller's zone (10:00 in Los Angeles, not 18:00 UTC).
-    expect(week).toMatch(/^• 10:00 · .+ published “Audited” to TikTok/m);
+    // Each row starts with its time in the caller's zone (10:00 in Los Angeles, not 18:00 UTC).
+    expect(week).toMatch(/^\*\*Tue 24 Nov, 10:00\*\* · .+ · published “Audited” to TikTok/m);
     const days = textOf(await h.run('audit --from monday --to friday', bob));
     expect(days).toContain('from Mon 23 Nov 2026 to Fri 27 Nov 2026');
     expect(days).toContain('1 entries');

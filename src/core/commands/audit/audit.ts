@@ -6,24 +6,26 @@
  */
 
 import { policyWorkspace } from '../../approvals/workspace-policy.js';
-import { type AuditNames, CSV_HEADER, csvValues, entryLine, NO_NAMES } from '../../audit/rows.js';
+import { type AuditNames, CSV_HEADER, csvValues, describeEntry, NO_NAMES } from '../../audit/rows.js';
 import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
 import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
 import { defineCommand } from '../../parse/command-spec.js';
 import { isWorkspaceAdmin } from '../../people/admin.js';
+import { formatMention } from '../../people/mentions.js';
 import type { AuditEntry } from '../../ports/index.js';
-import { type Card, message, type Section } from '../../text/cards.js';
+import { type Card, message } from '../../text/cards.js';
 import { seriesNames, videoNames } from '../../text/labels.js';
-import { type CardText, channel, code, joinText, literal, md } from '../../text/text.js';
-import { csvTimesNote, formatDay } from '../../time/format.js';
+import type { Table } from '../../text/table.js';
+import { type CardText, channel, code, literal, md, storedText } from '../../text/text.js';
+import { csvTimesNote, formatDay, formatListTime } from '../../time/format.js';
 import { parseRangeOptions, type RangeOptions } from '../../time/range.js';
 import { addDays, dayKey, startOfDay } from '../../time/zone.js';
 import { resolveVideo } from '../../video-api/references.js';
 
 /** Rows read from the store per query (its maximum). */
 const MAX_ROWS = 1000;
-/** Lines shown on the card; the rest are counted and offered as CSV. */
-const CARD_LINES = 25;
+/** Rows shown on the card; the rest are counted and offered as CSV. */
+const CARD_ROWS = 25;
 
 const ID_LIKE = /^[A-Za-z0-9_-]{6,}$/;
 
@@ -161,22 +163,9 @@ async function listCard(
   ctx: CommandContext,
   { entries, zone, scope }: { entries: AuditEntry[]; zone: string; scope: Scope },
 ): Promise<Card> {
-  const { what, where, wide } = scope;
-  const shown = entries.slice(0, CARD_LINES);
+  const { what, where } = scope;
+  const shown = entries.slice(0, CARD_ROWS);
   const names = await auditNames(ctx, shown);
-  const today = dayKey(ctx.now(), zone);
-  const byDay = new Map<string, CardText[]>();
-  for (const e of shown) {
-    const day = dayKey(e.at, zone);
-    const line = md`${entryLine(e, zone, names)}${wide ? md` · ${channel(e.conversation)}` : md``}`;
-    byDay.set(day, [...(byDay.get(day) ?? []), line]);
-  }
-  const sections: Section[] = [...byDay].map(([day, lines]) => ({
-    text: md`**${formatDay(day, today, addDays(today, 1))}**\n${joinText(
-      lines.map((l) => md`• ${l}`),
-      '\n',
-    )}`,
-  }));
   const more =
     entries.length > shown.length
       ? md`\nShowing the newest ${shown.length} of ${entries.length}${entries.length >= MAX_ROWS ? md`+` : md``}. Narrow it with \`--from\`, \`--to\` or \`--video\`, or add \`--csv\`.`
@@ -185,7 +174,34 @@ async function listCard(
     title: md`Audit log`,
     tone: 'info',
     text: md`${entries.length}${entries.length >= MAX_ROWS ? md`+` : md``} entries ${where}${what}${spentText(entries)}. Times in ${literal(zone)}, newest first.${more}`,
-    sections,
+    table: auditTable(shown, { zone, now: ctx.now(), names, wide: scope.wide }),
+  };
+}
+
+/** One row per entry: when, who, what they did, where (the whole workspace's log) and the credits spent. */
+function auditTable(
+  entries: AuditEntry[],
+  o: { zone: string; now: number; names: AuditNames; wide: boolean },
+): Table {
+  const spends = entries.some((e) => e.credits !== undefined);
+  return {
+    caption: 'Audit log',
+    columns: [
+      { label: 'When' },
+      { label: 'Who' },
+      { label: 'What' },
+      ...(o.wide ? [{ label: 'Where' }] : []),
+      ...(spends ? [{ label: 'Credits' }] : []),
+    ],
+    rows: entries.map((e) => [
+      formatListTime(e.at, o.zone, o.now),
+      formatMention(e.actor),
+      storedText(describeEntry(e, o.zone, o.names)),
+      ...(o.wide ? [channel(e.conversation)] : []),
+      ...(spends
+        ? [e.credits === undefined ? literal('') : { value: e.credits, text: String(e.credits) }]
+        : []),
+    ]),
   };
 }
 
