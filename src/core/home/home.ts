@@ -26,7 +26,8 @@ import {
 } from '../settings/subscriptions.js';
 import type { Button, Card, Control, Section } from '../text/cards.js';
 import { LIMITS } from '../text/cards.js';
-import { channel as channelToken, command, md } from '../text/text.js';
+import { isNumberCell, type TableCell } from '../text/table.js';
+import { type CardText, channel as channelToken, command, joinText, literal, md } from '../text/text.js';
 
 /** Opens the link form (the `link` command's private form). */
 export const HOME_LINK_ACTION = 'home.link';
@@ -129,16 +130,17 @@ function onlyHomeControls(card: Card): Card {
 }
 
 /**
- * The `videos` card, newest first, cut to `HOME_VIDEOS`, each with Render / Schedule / Show here. Its menu's
- * options name the videos in the order of its sections (videos/list.ts).
+ * The `videos` card, newest first, cut to `HOME_VIDEOS`, each video a section with Render / Schedule / Show
+ * here. Its table's rows and its menu's options name the videos in the same order (videos/list.ts).
  */
 function videosCard(card: Card, place: HomePlace): Card {
   const show = place === 'home-tab' ? md`Show in DM` : md`Show here`;
   const where = place === 'home-tab' ? md`in your direct messages with me` : md`here`;
   const menu = card.controls?.find((c) => c.kind === 'select' && c.action === SHOW_HERE_ACTION);
   const ids = menu?.kind === 'select' ? menu.options.map((o) => o.value) : [];
-  if (!card.sections || ids.length !== card.sections.length) return onlyHomeControls(card);
-  const sections: Section[] = card.sections.slice(0, HOME_VIDEOS).map((s, i) => {
+  const rows = card.table?.rows ?? [];
+  if (rows.length === 0 || ids.length !== rows.length) return onlyHomeControls(card);
+  const sections: Section[] = rows.slice(0, HOME_VIDEOS).map((row, i) => {
     const id = ids[i] ?? '';
     const button = (action: string, label: string, primary = false): Button => ({
       kind: 'button',
@@ -148,7 +150,7 @@ function videosCard(card: Card, place: HomePlace): Card {
       ...(primary ? { style: 'primary' as const } : {}),
     });
     return {
-      ...s,
+      text: rowText(row),
       controls: [
         button('video.render', 'Render', true),
         button('video.schedule', 'Schedule'),
@@ -156,13 +158,20 @@ function videosCard(card: Card, place: HomePlace): Card {
       ],
     };
   });
-  const { controls: _menu, ...rest } = card;
+  const { controls: _menu, table: _table, ...rest } = card;
   return {
     ...rest,
     title: md`Recent videos`,
     text: md`The newest ${sections.length}. Render, Schedule and ${show} answer ${where}; ${command('videos')} lists them all.`,
     sections,
   };
+}
+
+/** A row of a table as a section's text: the first cell in bold, the others on the next line. */
+function rowText(row: TableCell[]): CardText {
+  const [first, ...rest] = row.map((cell) => (isNumberCell(cell) ? literal(cell.text) : cell));
+  const facts = rest.filter((cell) => cell !== '');
+  return md`**${first ?? md``}**${facts.length > 0 ? md`\n${joinText(facts, ' · ')}` : md``}`;
 }
 
 const subscriptionValue = (s: Subscription): string =>

@@ -1,7 +1,7 @@
 /** caption, status, videos, show, thumbnails (+ pick), rename, render, delete — end to end. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { md } from '../../../src/core/text/text.js';
-import { cardText, textOf } from '../../support/harness.js';
+import { cardText, tableRows, textOf } from '../../support/harness.js';
 import {
   apiVideo,
   button,
@@ -121,9 +121,15 @@ describe('videos', () => {
     }
     await h.user('alice', { timeZone: 'Asia/Tokyo' });
     const page1 = card(await h.run('videos'));
-    expect(page1.sections).toHaveLength(10);
-    expect(page1.sections?.[0]?.text).toContain('**Clip 12**');
-    expect(page1.sections?.[0]?.text).toContain('Mon 23 Nov 2026, 17:11');
+    expect(page1.table?.columns.map((c) => c.label)).toEqual(['Video', 'Model', 'Created', 'MP4', 'Id']);
+    expect(tableRows(page1)).toHaveLength(10);
+    expect(tableRows(page1)[0]).toEqual([
+      'Clip 12',
+      expect.any(String),
+      'Today, 17:11',
+      '',
+      `\`${ids[11]}\``,
+    ]);
     expect(page1.context).toBe('Page 1 of 2 · times in Asia/Tokyo');
     expect(page1.text).toContain('1–10 of 12 videos');
     expect(buttons(page1).map((b) => b.label)).toEqual(['Next →']);
@@ -131,10 +137,10 @@ describe('videos', () => {
     const page2 = await h.click('videos.page', button(page1, 'videos.page').value);
     expect(page2.kind).toBe('update');
     const p2 = card(page2);
-    expect(p2.sections?.map((s) => s.text?.split('\n')[0])).toEqual(['**Clip 2**', '**Clip 1**']);
+    expect(tableRows(p2).map(([name]) => name)).toEqual(['Clip 2', 'Clip 1']);
     expect(buttons(p2).map((b) => b.label)).toEqual(['← Prev']);
 
-    expect(card(await h.run('videos --page 2')).sections).toHaveLength(2);
+    expect(tableRows(card(await h.run('videos --page 2')))).toHaveLength(2);
     expect(usageError(await h.run('videos --page 3'))).toContain('There is no page 3: the list has 2 pages');
     expect(usageError(await h.run('videos --page 0'))).toContain('between 1');
     expect(usageError(await h.run('videos --sort name'))).toContain('no option `--sort`');
@@ -147,7 +153,7 @@ describe('videos', () => {
     h.sim.sim.archiveVideo(id);
     const archived = card(await h.run('videos --archived'));
     expect(archived.title).toBe('Archived videos');
-    expect(archived.sections?.[0]?.text).toContain('Old one');
+    expect(tableRows(archived)[0]?.[0]).toBe('Old one');
   });
 });
 

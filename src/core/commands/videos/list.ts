@@ -9,10 +9,12 @@ import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format
 import { excerpt } from '../../format/video.js';
 import type { ActionSpec } from '../../parse/command-spec.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
-import type { Card, Control, Response, Section } from '../../text/cards.js';
+import type { Card, Control, Response } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
-import { code, command, hole, joinText, link, literal, md } from '../../text/text.js';
-import { csvTimesNote, formatCsvDateTime, formatDateTime } from '../../time/format.js';
+import { catalogLabeller } from '../../text/labels.js';
+import type { Table } from '../../text/table.js';
+import { type CardText, code, command, hole, link, literal, md } from '../../text/text.js';
+import { csvTimesNote, formatCsvDateTime, formatListTime } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
 import type { VideoListItem } from '../../video-api/video-api.js';
 import { SHOW_HERE_ACTION } from './status.js';
@@ -41,19 +43,7 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
     };
   }
   const zone = await ctx.timeZone();
-  const sections: Section[] = items.map((v) => {
-    const facts = joinText(
-      [
-        v.model ? literal(v.model) : undefined,
-        v.createdAt ? formatDateTime(v.createdAt, zone) : md`unknown`,
-        v.renderedVideoUrl ? link('MP4', v.renderedVideoUrl) : undefined,
-      ].filter((f) => f !== undefined),
-      ' · ',
-    );
-    const section: Section = { text: md`**${literal(v.name)}**\n${facts}\n${code(v.id)}` };
-    if (v.thumbnailUrl) section.image = { url: v.thumbnailUrl, alt: `Thumbnail of ${v.name}` };
-    return section;
-  });
+  const model = await catalogLabeller(ctx, 'models');
   // One menu for the page (a button per video would overflow Discord's rows): the live card, here.
   const controls: Control[] = [
     {
@@ -73,11 +63,39 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
     title: archived ? md`Archived videos` : md`Videos`,
     tone: 'info',
     text: md`${first}–${first + items.length - 1} of ${pagination.total} ${what}, newest first. ${command('show', [hole('id')])} for details.`,
-    sections,
+    table: videosTable(items, { zone, now: ctx.now(), model }),
     context: md`Page ${page} of ${pages} · times in ${literal(zone)}`,
   };
   card.controls = controls;
   return card;
+}
+
+/** One row per video: its name, model, when it was made, its MP4 and the id to type. */
+function videosTable(
+  items: readonly VideoListItem[],
+  o: { zone: string; now: number; model: (value: string) => string },
+): Table {
+  const created = (at: string | undefined): CardText => {
+    const ms = at === undefined ? Number.NaN : Date.parse(at);
+    return Number.isFinite(ms) ? formatListTime(ms, o.zone, o.now) : md`unknown`;
+  };
+  return {
+    caption: 'Videos',
+    columns: [
+      { label: 'Video' },
+      { label: 'Model' },
+      { label: 'Created' },
+      { label: 'MP4' },
+      { label: 'Id' },
+    ],
+    rows: items.map((v) => [
+      literal(v.name),
+      v.model ? literal(o.model(v.model)) : literal(''),
+      created(v.createdAt),
+      v.renderedVideoUrl ? link('MP4', v.renderedVideoUrl) : literal(''),
+      code(v.id),
+    ]),
+  };
 }
 
 export const videosCommand: CommandSpec = defineCommand({
