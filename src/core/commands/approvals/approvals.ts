@@ -15,11 +15,14 @@ import { formatMention } from '../../people/mentions.js';
 import { workspaceOf } from '../../ports/address.js';
 import type { Approval } from '../../ports/index.js';
 import { type Card, type Control, message, type Section } from '../../text/cards.js';
+import type { Table } from '../../text/table.js';
 import { channel, code, command, joinText, literal, md, storedText } from '../../text/text.js';
-import { formatBoth } from '../../time/format.js';
+import { formatListTime } from '../../time/format.js';
 
 /** Requests shown with their buttons; Discord allows five rows of buttons under a message. */
 const SHOWN = 5;
+/** Requests the table lists: what a Slack data table and a Discord message hold comfortably. */
+const LISTED = 50;
 
 export const approvalsCommand = defineCommand({
   name: 'approvals',
@@ -71,7 +74,10 @@ export async function inboxEntries(ctx: CommandContext): Promise<InboxEntry[]> {
   return entries;
 }
 
-/** The inbox card: one section per request with its buttons, at most `SHOWN`, oldest first. */
+/**
+ * The inbox card: a table of the pending requests (at most `LISTED`), then the oldest `SHOWN` with their
+ * buttons, each with the request's details.
+ */
 export async function approvalsInbox(ctx: CommandContext): Promise<Card> {
   const entries = await inboxEntries(ctx);
   if (entries.length === 0) {
@@ -85,15 +91,38 @@ export async function approvalsInbox(ctx: CommandContext): Promise<Card> {
   const own = entries.filter((e) => e.mine).length;
   const shown = entries.slice(0, SHOWN);
   const more = entries.length - shown.length;
+  const listed = entries.slice(0, LISTED);
   return {
     title: md`Approvals: ${entries.length} pending`,
     tone: toDecide > 0 ? 'warning' : 'info',
     text: md`${toDecide} for you to decide · ${own} of yours waiting.`,
+    table: inboxTable(listed, { zone: await ctx.timeZone(), now: ctx.now() }),
     sections: await Promise.all(shown.map((e) => entrySection(ctx, e))),
     context:
       more > 0
-        ? md`${more} more not shown (oldest first): decide these, then run ${command('approvals')} again.`
+        ? md`The oldest ${shown.length} have their buttons here${listed.length < entries.length ? md`; the table lists ${listed.length} of ${entries.length}` : md``}: decide these, then run ${command('approvals')} again.`
         : md`Buttons here act like those on the request cards.`,
+  };
+}
+
+/** Every pending request in one table: what, who asked, where, when it expires and what the caller may do. */
+function inboxTable(entries: InboxEntry[], o: { zone: string; now: number }): Table {
+  return {
+    caption: 'Pending requests',
+    columns: [
+      { label: 'Request' },
+      { label: 'Asked by' },
+      { label: 'In' },
+      { label: 'Expires' },
+      { label: 'You' },
+    ],
+    rows: entries.map(({ approval, decide, mine }) => [
+      storedText(approval.action.summary),
+      mine ? md`you` : formatMention(approval.requester),
+      channel(approval.conversation),
+      approval.expiresAt === null ? md`never` : formatListTime(approval.expiresAt, o.zone, o.now),
+      joinText([decide ? md`decide` : undefined, mine ? md`withdraw` : undefined], ' or '),
+    ]),
   };
 }
 
@@ -102,10 +131,6 @@ async function entrySection(ctx: CommandContext, e: InboxEntry): Promise<Section
   const model = await approvalModel(ctx.deps.store, approval);
   const value = inboxValue(approval.id);
   const lines = [md`**${storedText(approval.action.summary)}**`];
-  const asked = md`asked by ${e.mine ? md`you` : formatMention(approval.requester)} in ${channel(approval.conversation)}`;
-  lines.push(md`${asked} · ${formatBoth(approval.createdAt, await ctx.timeZone())}`);
-  if (approval.expiresAt !== null)
-    lines.push(md`Expires ${formatBoth(approval.expiresAt, await ctx.timeZone())}`);
   if (model?.fields.length) {
     lines.push(
       joinText(
