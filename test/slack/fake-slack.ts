@@ -35,6 +35,8 @@ export interface ScriptedFailure {
   retryAfter?: number;
   /** A platform error (`{ ok: false, error }`). */
   error?: string;
+  /** With `error`: the lines Slack explains it with (`response_metadata.messages`). */
+  messages?: string[];
   /** Accept the call (the message is posted) but never answer: the caller times out. */
   swallow?: boolean;
 }
@@ -256,7 +258,8 @@ export class FakeSlack {
     }
     if (failure?.error) {
       call.outcome = { ok: false, error: failure.error };
-      return json(res, { ok: false, error: failure.error });
+      const explained = failure.messages ? { response_metadata: { messages: failure.messages } } : {};
+      return json(res, { ok: false, error: failure.error, ...explained });
     }
     const refusal = method.startsWith('chat.') ? this.refusal(args.blocks) : undefined;
     if (refusal) {
