@@ -38,15 +38,23 @@ export function nativeTypesIn(blocks: readonly { type: string; elements?: unknow
  * every native type sent when it points at none (or at a classic block: the refusal may still be ours).
  */
 export function refusedNativeTypes(error: unknown, blocks: readonly { type: string }[]): Set<NativeBlock> {
-  const messages = (error as { data?: { response_metadata?: { messages?: unknown } } })?.data
-    ?.response_metadata?.messages;
   const pointed = new Set<NativeBlock>();
-  for (const line of Array.isArray(messages) ? messages : []) {
+  for (const line of refusalLines(error)) {
     const at = POINTER.exec(String(line))?.[1];
     const block = at === undefined ? undefined : blocks[Number(at)];
     if (block) for (const type of nativeTypesIn([block])) pointed.add(type);
   }
   return pointed.size > 0 ? pointed : nativeTypesIn(blocks);
+}
+
+/**
+ * The lines Slack explains a refusal with: `response_metadata.messages` (`[ERROR] … [json-pointer:…]`), and
+ * on some answers a top-level `errors` list of the same lines without the prefix. Read both.
+ */
+function refusalLines(error: unknown): unknown[] {
+  const data = (error as { data?: { errors?: unknown; response_metadata?: { messages?: unknown } } })?.data;
+  const messages = data?.response_metadata?.messages;
+  return [...(Array.isArray(messages) ? messages : []), ...(Array.isArray(data?.errors) ? data.errors : [])];
 }
 
 /** The refused native block types per workspace, each until its memory runs out. */

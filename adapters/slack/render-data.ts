@@ -5,9 +5,9 @@
  */
 import type { types } from '@slack/bolt';
 import type { Chart, Section, Table } from '../../src/core/index.js';
-import { chartHeading, chartPoints, literal, tableLines } from '../../src/core/index.js';
+import { chartHeading, chartPoints, literal, say, tableLines } from '../../src/core/index.js';
 import { CLASSIC, type NativeBlock } from './block-support.js';
-import { CHARTS_PER_MESSAGE, chartBlock, tableBlock } from './data-blocks.js';
+import { CHARTS_PER_MESSAGE, chartBlock, SLACK_TABLE_LIMITS, tableBlock } from './data-blocks.js';
 import {
   type ActionElement,
   type Block,
@@ -18,12 +18,27 @@ import {
 } from './render-parts.js';
 import { toMrkdwn, truncateMrkdwn } from './text.js';
 
-/** A table as a data table where the workspace takes one, else one bulleted line per row. */
+/**
+ * A table as a data table where the workspace takes one, else one bulleted line per row; either holds at most
+ * a data table's rows, and a line after it says how many more there are (the producer offers them elsewhere).
+ */
 export function tableBlocks(table: Table, native: ReadonlySet<NativeBlock>): Block[] {
   const fitted = native.has('data_table') ? tableBlock(table) : undefined;
-  if (fitted) return [fitted.block as unknown as Block];
+  if (fitted) return [fitted.block as unknown as Block, ...moreRows(fitted.left)];
   const lines = tableLines(table);
-  return lines.length > 0 ? textSections(lines.map((line) => `• ${line}`).join('\n')) : [];
+  const shown = lines.slice(0, SLACK_TABLE_LIMITS.rows);
+  if (shown.length === 0) return [];
+  return [
+    ...textSections(shown.map((line) => `• ${line}`).join('\n')),
+    ...moreRows(lines.length - shown.length),
+  ];
+}
+
+/** "…and 50 more rows" under a table cut short. */
+function moreRows(left: number): Block[] {
+  if (left <= 0) return [];
+  const text = truncateMrkdwn(toMrkdwn(say('table-more-rows', { count: left })), LIMITS.contextText);
+  return [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }];
 }
 
 /** The first two charts as data visualizations where the workspace takes them; each other as its numbers. */

@@ -25,6 +25,18 @@ describe('refused native blocks', () => {
     expect([...refusedNativeTypes(error, blocks)].sort()).toEqual(['card', 'carousel']);
   });
 
+  it('reads the lines Slack gives in `errors` as well', () => {
+    // Slack explains some refusals in a top-level `errors` list, without the `[ERROR]` prefix.
+    const error = Object.assign(invalidBlocks(), {
+      data: {
+        ok: false,
+        error: 'invalid_blocks',
+        errors: ['unsupported type: data_table [json-pointer:/blocks/2/type]'],
+      },
+    });
+    expect([...refusedNativeTypes(error, blocks)]).toEqual(['data_table']);
+  });
+
   it('blames every native type sent when Slack points at none', () => {
     expect([...refusedNativeTypes(invalidBlocks(), blocks)].sort()).toEqual([
       'card',

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type LargeBody, serveLargeBody } from '../support/large-body.js';
 import { type Latch, latch } from '../support/latch.js';
+import { blockLimitErrors } from './fake-slack-limits.js';
 
 export interface SlackCall {
   method: string;
@@ -35,6 +36,8 @@ export interface ScriptedFailure {
   retryAfter?: number;
   /** A platform error (`{ ok: false, error }`). */
   error?: string;
+  /** With `error`: the lines Slack explains it with (`response_metadata.messages`). */
+  messages?: string[];
   /** Accept the call (the message is posted) but never answer: the caller times out. */
   swallow?: boolean;
 }
@@ -89,8 +92,11 @@ export class FakeSlack {
    * (`invalid_blocks`, a json-pointer line naming the block), through the Web API and response_urls alike.
    */
   readonly refusedBlocks = new Set<string>();
-  /** The messages refused for those blocks, by where they were sent (a method or `response_url`). */
-  readonly refusals: { where: string; blocks: unknown }[] = [];
+  /**
+   * The messages refused for those blocks or for a breached limit, by where they were sent (a method or
+   * `response_url`), with the lines Slack explained the refusal with.
+   */
+  readonly refusals: { where: string; blocks: unknown; messages: string[] }[] = [];
   /** Files members shared (`share`): served at `url_private` to the bot token, described by `files.info`. */
   readonly shared = new Map<string, { name: string; bytes: Uint8Array; channels: string[] }>();
   /**
@@ -225,7 +231,7 @@ export class FakeSlack {
       const body = JSON.parse(raw) as Record<string, unknown>;
       const refusal = this.refusal(body.blocks);
       if (refusal) {
-        this.refusals.push({ where: 'response_url', blocks: body.blocks });
+        this.refusals.push({ where: 'response_url', blocks: body.blocks, messages: linesOf(refusal) });
         return json(res, refusal);
       }
       this.responses.push({ id: url.pathname.slice('/response/'.length), body });
@@ -256,12 +262,13 @@ export class FakeSlack {
     }
     if (failure?.error) {
       call.outcome = { ok: false, error: failure.error };
-      return json(res, { ok: false, error: failure.error });
+      const explained = failure.messages ? { response_metadata: { messages: failure.messages } } : {};
+      return json(res, { ok: false, error: failure.error, ...explained });
     }
     const refusal = method.startsWith('chat.') ? this.refusal(args.blocks) : undefined;
     if (refusal) {
       call.outcome = { ok: false, error: 'invalid_blocks' };
-      this.refusals.push({ where: method, blocks: args.blocks });
+      this.refusals.push({ where: method, blocks: args.blocks, messages: linesOf(refusal) });
       return json(res, refusal);
     }
     const held = this.holds.get(method);
@@ -276,16 +283,17 @@ export class FakeSlack {
   }
 
   /**
-   * Slack's answer to blocks holding types this workspace refuses, one json-pointer line per refused block;
-   * undefined when it takes them all.
+   * Slack's answer to blocks holding types this workspace refuses, or breaking a limit of the newest blocks
+   * (fake-slack-limits.ts), one json-pointer line per refused block or breach; undefined when it takes them.
    */
   private refusal(blocks: unknown): Record<string, unknown> | undefined {
     const list = Array.isArray(blocks) ? (blocks as { type?: unknown }[]) : [];
-    const messages = list.flatMap((block, at) =>
+    const unsupported = list.flatMap((block, at) =>
       this.refusedBlocks.has(String(block?.type))
         ? [`[ERROR] unsupported type: ${String(block?.type)} [json-pointer:/blocks/${at}/type]`]
         : [],
     );
+    const messages = unsupported.length > 0 ? unsupported : blockLimitErrors(blocks);
     if (messages.length === 0) return undefined;
     return { ok: false, error: 'invalid_blocks', response_metadata: { messages } };
   }
@@ -544,6 +552,9 @@ export class FakeSlack {
     return `${Math.floor(this.now() / 1000)}.${String(++this.counter).padStart(6, '0')}`;
   }
 }
+
+const linesOf = (refusal: Record<string, unknown>): string[] =>
+  (refusal.response_metadata as { messages: string[] }).messages;
 
 function parseArgs(raw: string, contentType: string): Record<string, unknown> {
   if (raw === '') return {};

@@ -14,6 +14,7 @@ import { WorkspaceGate } from '../../src/core/workspace/workspace-gate.js';
 import { createHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createHarness, DEMO_KEY, type Harness, type HarnessOptions } from '../support/harness.js';
 import { type FakeMessage, FakeSlack } from './fake-slack.js';
+import { blockLimitErrors } from './fake-slack-limits.js';
 
 export const SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 export const BOT_TOKEN = 'xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy';
@@ -339,10 +340,11 @@ export function blocksText(blocks: unknown[] | undefined): string {
   return out.join('\n');
 }
 
-/** Every block list is within Block Kit's documented limits. */
+/** Every block list is within Block Kit's documented limits (the newest blocks' as the fake checks them). */
 export function expectValidBlocks(blocks: unknown[] | undefined, max = 50): void {
   const list = (blocks ?? []) as Record<string, unknown>[];
   expect(list.length).toBeLessThanOrEqual(max);
+  expect(blockLimitErrors(list)).toEqual([]);
   for (const block of list) {
     if (block.type === 'header')
       expect((block.text as { text: string }).text.length).toBeLessThanOrEqual(150);

@@ -256,6 +256,7 @@ const MESSAGES = {
     md`This message cannot carry the file \`${p.filename}\`; run the command again to get it.`,
   'file-upload-failed': (p) =>
     md`I couldn't send the file \`${p.filename}\` (${p.reason}). Nothing else was changed; try again in a moment.`,
+  'table-more-rows': (p) => md`…and ${count(p.count)} more ${Number(p.count) === 1 ? md`row` : md`rows`}.`,
 
   // API failures (DESIGN §6), by error.type
   'api.invalid_input': (p) => md`The video service rejected the request: ${p.message}`,
