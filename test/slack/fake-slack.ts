@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type LargeBody, serveLargeBody } from '../support/large-body.js';
 import { type Latch, latch } from '../support/latch.js';
+import { alertsInMessage, viewAlertRefusal } from './fake-slack-alerts.js';
 
 export interface SlackCall {
   method: string;
@@ -258,10 +259,17 @@ export class FakeSlack {
       call.outcome = { ok: false, error: failure.error };
       return json(res, { ok: false, error: failure.error });
     }
-    const refusal = method.startsWith('chat.') ? this.refusal(args.blocks) : undefined;
+    const refusal = method.startsWith('chat.')
+      ? this.refusal(args.blocks)
+      : method.startsWith('views.')
+        ? viewAlertRefusal(args.view, this.refusedBlocks)
+        : undefined;
     if (refusal) {
-      call.outcome = { ok: false, error: 'invalid_blocks' };
-      this.refusals.push({ where: method, blocks: args.blocks });
+      call.outcome = { ok: false, error: String(refusal.error) };
+      this.refusals.push({
+        where: method,
+        blocks: args.blocks ?? (args.view as { blocks?: unknown })?.blocks,
+      });
       return json(res, refusal);
     }
     const held = this.holds.get(method);
@@ -286,6 +294,7 @@ export class FakeSlack {
         ? [`[ERROR] unsupported type: ${String(block?.type)} [json-pointer:/blocks/${at}/type]`]
         : [],
     );
+    messages.push(...alertsInMessage(blocks));
     if (messages.length === 0) return undefined;
     return { ok: false, error: 'invalid_blocks', response_metadata: { messages } };
   }
