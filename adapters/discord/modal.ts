@@ -67,13 +67,13 @@ export function renderModal(
   const at = Math.min(Math.max(0, page), pages.length - 1);
   const inputs = pages[at] ?? [];
   const components: ModalComponent[] = [];
-  // The intro goes on the first page with room for it.
-  const introPage = pages.findIndex((p) => p.length < DISCORD.modalComponents);
-  if (form.intro?.trim() && introPage === at) {
-    components.push({
-      type: ComponentType.TextDisplay,
-      content: clip(toDiscord(form.intro.trim()), DISCORD.textDisplay),
-    });
+  // The alert and the intro go on the first page with room: a text display each, or one when one fits.
+  const notes = notesOf(form);
+  const notesPage = pages.findIndex((p) => p.length < DISCORD.modalComponents);
+  if (notes.length > 0 && notesPage === at) {
+    const room = DISCORD.modalComponents - inputs.length;
+    for (const content of room >= notes.length ? notes : [notes.join('\n\n')])
+      components.push({ type: ComponentType.TextDisplay, content: clip(content, DISCORD.textDisplay) });
   }
   for (const input of inputs)
     components.push(labelOf({ ...input, required: mustBeTyped(form.inputs, input) }, memory));
@@ -85,6 +85,21 @@ export function renderModal(
     title: `${clip(form.title, DISCORD.modalTitle - step.length) || form.id.slice(0, 20)}${step}`,
     components,
   };
+}
+
+/** Discord has no alert component: an alert is a quote led by its level's sign, set apart from the intro. */
+const ALERT_SIGNS = { info: 'ℹ️', warning: '⚠️', error: '⛔' } as const;
+
+/** What a form says above its inputs, in Discord markdown: its alert first, then its intro. */
+function notesOf(form: Form): string[] {
+  const alert = form.alert?.text.trim();
+  const intro = form.intro?.trim();
+  return [
+    ...(alert && form.alert
+      ? [`${ALERT_SIGNS[form.alert.level]} ${toDiscord(alert)}`.replace(/^/gm, '> ')]
+      : []),
+    ...(intro ? [toDiscord(intro)] : []),
+  ];
 }
 
 /** A file upload's or select's choice of one (none allowed when the input is optional). */
@@ -234,8 +249,8 @@ export function formLauncher(form: Form, key: string, errors?: Record<string, st
         .join('\n'),
       DISCORD.embedDescription,
     );
-  } else if (form.intro?.trim()) {
-    embed.description = clip(toDiscord(form.intro.trim()), DISCORD.embedDescription);
+  } else if (notesOf(form).length > 0) {
+    embed.description = clip(notesOf(form).join('\n\n'), DISCORD.embedDescription);
   }
   const page = errors ? pageOfInputs(form, Object.keys(errors)) : 0;
   return withButton(embed, { label: form.title, id: openFormId(key, page) });

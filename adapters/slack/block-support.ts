@@ -20,8 +20,11 @@ const isNative = (type: unknown): type is NativeBlock => NATIVE_BLOCKS.includes(
 /** How long a refusal is remembered before the native blocks are tried again. */
 export const REFUSAL_MEMORY_MS = 6 * 60 * 60_000;
 
-/** `[ERROR] unsupported type: carousel [json-pointer:/blocks/2/type]` → the block index it points at. */
-const POINTER = /json-pointer:\/blocks\/(\d+)/;
+/**
+ * `[ERROR] unsupported type: carousel [json-pointer:/blocks/2/type]` → the block index it points at (a view's
+ * pointers start at `/view/blocks`).
+ */
+const POINTER = /json-pointer:(?:\/view)?\/blocks\/(\d+)/;
 
 /** The native types of `blocks` (top level and inside a carousel). */
 export function nativeTypesIn(blocks: readonly { type: string; elements?: unknown }[]): Set<NativeBlock> {

@@ -64,3 +64,7 @@ export const refusedBlocks = (error: unknown): boolean => {
   const code = platformErrorCode(error);
   return code === 'invalid_blocks' || code === 'invalid_blocks_format';
 };
+
+/** Slack refused a view's blocks: `views.open` says `invalid_arguments` where a message says `invalid_blocks`. */
+export const refusedViewBlocks = (error: unknown): boolean =>
+  refusedBlocks(error) || platformErrorCode(error) === 'invalid_arguments';

@@ -4,11 +4,12 @@
  * view_submission payload names no channel), within Slack's 3000 characters.
  */
 import type { types } from '@slack/bolt';
-import type { FileInput, Form, FormInput } from '../../src/core/index.js';
+import type { FileInput, Form, FormAlert, FormInput } from '../../src/core/index.js';
 import { mustBeTyped, splitInput } from '../../src/core/index.js';
+import { CLASSIC, type NativeBlock } from './block-support.js';
 import type { SlackFile } from './files.js';
 import { option, plain } from './render.js';
-import { splitMrkdwn, toMrkdwn, toPlain, truncate } from './text.js';
+import { splitMrkdwn, toMrkdwn, toPlain, truncate, truncateMrkdwn } from './text.js';
 
 export const MODAL_LIMITS = {
   title: 24,
@@ -20,6 +21,8 @@ export const MODAL_LIMITS = {
   placeholder: 150,
   inputChars: 3000,
   selectOptions: 100,
+  /** Not in Slack's reference; the length Block Kit validators hold an alert's text to. */
+  alertText: 200,
 } as const;
 
 /** Where a modal was opened, so its submission can answer in the right place. */
@@ -104,9 +107,17 @@ export function decodeMetadata(
   }
 }
 
+/** How a modal is drawn: its cancel button's label, and which of Slack's newest blocks it may hold. */
+export interface ViewOptions {
+  cancel: string;
+  /** Without `alert` (the default), a form's alert is a section of its own. */
+  native?: ReadonlySet<NativeBlock>;
+}
+
 /** The modal view for a form. Labels and titles are cut to Slack's limits, values never invented. */
-export function formToView(form: Form, origin: ModalOrigin, cancelLabel: string): types.ModalView {
+export function formToView(form: Form, origin: ModalOrigin, options: ViewOptions): types.ModalView {
   const blocks: types.KnownBlock[] = [];
+  if (form.alert) blocks.push(alertBlock(form.alert, options.native ?? CLASSIC));
   if (form.intro) {
     for (const piece of splitMrkdwn(toMrkdwn(form.intro), 3000)) {
       blocks.push({ type: 'section', text: { type: 'mrkdwn', text: piece } });
@@ -125,11 +136,31 @@ export function formToView(form: Form, origin: ModalOrigin, cancelLabel: string)
     callback_id: form.id.slice(0, MODAL_LIMITS.callbackId),
     title: plain(form.title, MODAL_LIMITS.title),
     submit: plain(form.submitLabel, MODAL_LIMITS.submit),
-    close: plain(cancelLabel, MODAL_LIMITS.submit),
+    close: plain(options.cancel, MODAL_LIMITS.submit),
     private_metadata: encodeMetadata(form.state, origin, form.inputs),
     blocks,
   };
 }
+
+/** Slack's alert levels by the core's; Slack also has `default` and `success`, which forms do not warn with. */
+const ALERT_LEVELS = { info: 'info', warning: 'warning', error: 'error' } as const;
+
+/**
+ * The form's alert as Slack's alert block (modals only), or where the workspace refused it, or its text is
+ * longer than an alert holds, as a section led by the level's sign.
+ */
+function alertBlock(alert: FormAlert, native: ReadonlySet<NativeBlock>): types.KnownBlock {
+  const text = toMrkdwn(alert.text);
+  if (native.has('alert') && text.length <= MODAL_LIMITS.alertText)
+    return { type: 'alert', level: ALERT_LEVELS[alert.level], text: { type: 'mrkdwn', text } };
+  return {
+    type: 'section',
+    text: { type: 'mrkdwn', text: truncateMrkdwn(`${ALERT_SIGNS[alert.level]} ${text}`, 3000) },
+  };
+}
+
+/** The signs the cards' tones use (render.ts), for an alert drawn as a section. */
+const ALERT_SIGNS = { info: ':information_source:', warning: ':warning:', error: ':x:' } as const;
 
 function inputBlock(input: FormInput): types.InputBlock {
   const common = {

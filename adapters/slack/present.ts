@@ -10,9 +10,15 @@
 import type { webApi } from '@slack/bolt';
 import type { Card, Clock, Form, Logger, Response, Store } from '../../src/core/index.js';
 import { errorCard, literal, say, withoutAttachment } from '../../src/core/index.js';
-import type { BlockSupport } from './block-support.js';
-import { sendDegrading } from './degrading.js';
-import { describeSlackError } from './errors.js';
+import {
+  type BlockSupport,
+  CLASSIC,
+  type NativeBlock,
+  nativeTypesIn,
+  refusedNativeTypes,
+} from './block-support.js';
+import { nativeFor, sendDegrading } from './degrading.js';
+import { describeSlackError, refusedViewBlocks } from './errors.js';
 import { answerWithFile } from './files-out.js';
 import { formToView, type ModalOrigin } from './modal.js';
 import { PendingForms } from './pending-forms.js';
@@ -166,18 +172,30 @@ const origin = (surface: Surface): ModalOrigin => ({
   ...(surface.message?.ephemeral ? { ephemeralTs: surface.message.ts } : {}),
 });
 
+/**
+ * Opens the form's modal in the newest blocks the workspace takes (an alert block); when Slack refuses them
+ * (`invalid_arguments` for a view, a json-pointer naming the block), once more in the classic blocks, the
+ * refusal remembered for the workspace like a card's (block-support.ts), so its next modal goes classic at once.
+ */
 async function openModal(ctx: PresenterContext, form: Form, surface: Surface): Promise<boolean> {
   const trigger = surface.trigger;
   if (!trigger || ctx.clock.now() - trigger.receivedAt > TRIGGER_BUDGET_MS) return false;
-  try {
-    await surface.client.views.open({
-      trigger_id: trigger.id,
-      view: formToView(form, origin(surface), say('form-cancel')),
-    });
-    return true;
-  } catch (error) {
-    ctx.log.warn({ slackError: describeSlackError(error).code, formId: form.id }, 'views.open failed');
-    return false;
+  const blocks =
+    ctx.blockSupport && surface.team ? { support: ctx.blockSupport, workspace: surface.team } : undefined;
+  const viewOf = (native: ReadonlySet<NativeBlock>) =>
+    formToView(form, origin(surface), { cancel: say('form-cancel'), native });
+  let view = viewOf(nativeFor(blocks ? { blocks } : {}));
+  for (;;) {
+    try {
+      await surface.client.views.open({ trigger_id: trigger.id, view });
+      return true;
+    } catch (error) {
+      const tried = nativeTypesIn(view.blocks);
+      ctx.log.warn({ slackError: describeSlackError(error).code, formId: form.id }, 'views.open failed');
+      if (tried.size === 0 || !refusedViewBlocks(error)) return false;
+      blocks?.support.refuse(blocks.workspace, refusedNativeTypes(error, view.blocks));
+      view = viewOf(CLASSIC);
+    }
   }
 }
 

@@ -71,6 +71,7 @@ export type {
   Field,
   FileInput,
   Form,
+  FormAlert,
   FormInput,
   Image,
   Progress,

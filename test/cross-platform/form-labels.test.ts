@@ -57,7 +57,7 @@ describe.each(['spec', 'real'] as const)('form labels on the %s profile', (profi
 
   it.each(OPENERS)('%s on Slack: optional exactly where nothing must be typed', (typed) => {
     const form = forms.get(typed) as Form;
-    const view = formToView(form, { channel: 'C1' }, 'Cancel') as unknown as Json;
+    const view = formToView(form, { channel: 'C1' }, { cancel: 'Cancel' }) as unknown as Json;
     const blocks = (view.blocks as Json[]).filter((b) => b.type === 'input');
     for (const input of form.inputs) {
       const block = blocks.find((b) => b.block_id === input.id) as Json;

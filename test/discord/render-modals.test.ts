@@ -128,4 +128,25 @@ describe('forms → modals', () => {
     );
     expect(buttons(launcher)[0]).toMatchObject({ style: 1, custom_id: 'o|k3' });
   });
+
+  it('says the alert before the intro, in the modal and on the button that opens it', () => {
+    const warned: Form = {
+      ...form,
+      alert: { level: 'error', text: md`Your balance is **0**.\nTop up first.` },
+    };
+    const modal = renderModal(
+      { ...warned, inputs: warned.inputs.slice(0, 3) },
+      'k4',
+      memory(),
+    ) as unknown as Json;
+    expect(modalProblems(modal)).toEqual([]);
+    expect(modal.components.slice(0, 2)).toEqual([
+      { type: 10, content: '> ⛔ Your balance is **0**.\n> Top up first.' },
+      { type: 10, content: 'Publish **Octopus facts** now.' },
+    ]);
+    const launcher = formLauncher(warned, 'k4');
+    expect(textOf(launcher as unknown as Json)).toContain(
+      '> ⛔ Your balance is **0**.\n> Top up first.\n\nPublish **Octopus facts** now.',
+    );
+  });
 });

@@ -160,6 +160,10 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     const dialog = page.getByTestId('form-dialog');
     await dialog.getByTestId('form').waitFor();
     expect(await dialog.getByTestId('form-title').textContent()).toBe('Create a video');
+    // The form's warning, announced and set apart in the warning tone above the inputs.
+    const alert = dialog.getByRole('alert').filter({ hasText: 'Each video is charged' });
+    expect(await alert.textContent()).toBe('Warning Each video is charged 50 credits.');
+    expect(await alert.evaluate((e) => getComputedStyle(e).borderLeftColor)).toBe('rgb(236, 178, 46)');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('name');
     await dialog.getByLabel('Name').fill('Spring launch');
     await dialog.getByLabel('Script').fill('Too short');

@@ -250,6 +250,7 @@ const createForm = () => ({
   submitLabel: 'Create',
   state: 'state-1',
   intro: md`Costs are shown **before** anything is charged.`,
+  alert: { level: 'warning' as const, text: md`Each video is charged **50 credits**.` },
   inputs: [
     { kind: 'text' as const, id: 'name', label: 'Name', placeholder: 'Launch teaser' },
     {

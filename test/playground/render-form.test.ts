@@ -75,6 +75,18 @@ describe('renderForm', () => {
     expect(html).not.toContain('<option value=""');
   });
 
+  it('sets the alert apart above the intro, named by its level, a warning announced', () => {
+    const warned = renderForm({ ...form, alert: { level: 'warning', text: md`The key is **replaced**.` } });
+    expect(warned).toContain(
+      '<div class="form-alert form-alert-warning" data-testid="form-alert" data-level="warning" role="alert">' +
+        '<strong class="form-alert-level">Warning</strong> The key is <strong>replaced</strong>.</div>' +
+        '<div class="form-intro">',
+    );
+    const noted = renderForm({ ...form, alert: { level: 'info', text: md`Nothing is charged yet.` } });
+    expect(noted).toContain('data-level="info" role="status"><strong class="form-alert-level">Note</strong>');
+    expect(html).not.toContain('form-alert');
+  });
+
   it('escapes hostile labels, values and state', () => {
     const out = renderForm({
       id: HOSTILE,
@@ -82,6 +94,7 @@ describe('renderForm', () => {
       submitLabel: HOSTILE,
       state: HOSTILE,
       intro: HOSTILE,
+      alert: { level: 'error', text: HOSTILE },
       inputs: [
         {
           kind: 'text',

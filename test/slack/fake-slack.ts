@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { type LargeBody, serveLargeBody } from '../support/large-body.js';
 import { type Latch, latch } from '../support/latch.js';
+import { alertsInMessage, viewAlertRefusal } from './fake-slack-alerts.js';
 import { blockLimitErrors } from './fake-slack-limits.js';
 
 export interface SlackCall {
@@ -265,10 +266,18 @@ export class FakeSlack {
       const explained = failure.messages ? { response_metadata: { messages: failure.messages } } : {};
       return json(res, { ok: false, error: failure.error, ...explained });
     }
-    const refusal = method.startsWith('chat.') ? this.refusal(args.blocks) : undefined;
+    const refusal = method.startsWith('chat.')
+      ? this.refusal(args.blocks)
+      : method.startsWith('views.')
+        ? viewAlertRefusal(args.view, this.refusedBlocks)
+        : undefined;
     if (refusal) {
-      call.outcome = { ok: false, error: 'invalid_blocks' };
-      this.refusals.push({ where: method, blocks: args.blocks, messages: linesOf(refusal) });
+      call.outcome = { ok: false, error: String(refusal.error) };
+      this.refusals.push({
+        where: method,
+        blocks: args.blocks ?? (args.view as { blocks?: unknown })?.blocks,
+        messages: linesOf(refusal),
+      });
       return json(res, refusal);
     }
     const held = this.holds.get(method);
@@ -293,7 +302,8 @@ export class FakeSlack {
         ? [`[ERROR] unsupported type: ${String(block?.type)} [json-pointer:/blocks/${at}/type]`]
         : [],
     );
-    const messages = unsupported.length > 0 ? unsupported : blockLimitErrors(blocks);
+    const messages =
+      unsupported.length > 0 ? unsupported : [...blockLimitErrors(blocks), ...alertsInMessage(blocks)];
     if (messages.length === 0) return undefined;
     return { ok: false, error: 'invalid_blocks', response_metadata: { messages } };
   }

@@ -15,7 +15,7 @@ import {
 import { createPresenter, TRIGGER_BUDGET_MS } from '../../adapters/slack/present.js';
 import type { Clock, Logger } from '../../src/core/ports/index.js';
 import type { Form } from '../../src/core/text/cards.js';
-import { md } from '../../src/core/text/text.js';
+import { literal, md } from '../../src/core/text/text.js';
 import { openStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { TestClock } from '../support/test-clock.js';
 
@@ -57,7 +57,7 @@ describe('form → modal', () => {
     const view = formToView(
       form,
       { channel: 'C0VIDEOS', responseUrl: 'https://hooks.slack.com/x' },
-      'Cancel',
+      { cancel: 'Cancel' },
     );
     expect(view.callback_id).toBe('publish.form');
     expect(view.title.text.length).toBeLessThanOrEqual(24);
@@ -121,10 +121,45 @@ describe('form → modal', () => {
         empty: { empty: { value: null } },
       }),
     ).toEqual({ caption: 'Hello', privacy: 'public', empty: '' });
-    const view = formToView(form, { channel: 'C1' }, 'Cancel');
+    const view = formToView(form, { channel: 'C1' }, { cancel: 'Cancel' });
     expect(inlineErrors(view, { caption: '**Too** long', account: 'No such account' })).toEqual({
       caption: 'Too long No such account',
     });
+  });
+});
+
+describe('a form’s alert', () => {
+  const warned: Form = {
+    ...form,
+    alert: { level: 'warning', text: md`Each episode is charged **20 credits**.` },
+  };
+  const alert = new Set(['alert'] as const);
+
+  it('is an alert block first where the workspace takes them, else a section led by its sign', () => {
+    expect(formToView(warned, { channel: 'C1' }, { cancel: 'Cancel', native: alert }).blocks[0]).toEqual({
+      type: 'alert',
+      level: 'warning',
+      text: { type: 'mrkdwn', text: 'Each episode is charged *20 credits*.' },
+    });
+    const classic = formToView(warned, { channel: 'C1' }, { cancel: 'Cancel' }).blocks;
+    expect(classic[0]).toEqual({
+      type: 'section',
+      text: { type: 'mrkdwn', text: ':warning: Each episode is charged *20 credits*.' },
+    });
+    expect(classic[1]).toEqual({
+      type: 'section',
+      text: { type: 'mrkdwn', text: 'Publish *Octopus facts*.' },
+    });
+  });
+
+  it('is a section when its text is longer than an alert holds, never cut', () => {
+    const long: Form = {
+      ...form,
+      alert: { level: 'error', text: md`${literal('word '.repeat(60).trim())}.` },
+    };
+    const first = formToView(long, { channel: 'C1' }, { cancel: 'Cancel', native: alert }).blocks[0];
+    expect(first).toMatchObject({ type: 'section', text: { text: expect.stringMatching(/^:x: word/) } });
+    expect(JSON.stringify(first)).toContain(`${'word '.repeat(59)}word.`);
   });
 });
 

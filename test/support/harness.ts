@@ -251,7 +251,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 export function textOf(response: Response): string {
   if (response.kind === 'message' || response.kind === 'update') return cardText(response.card);
   if (response.kind === 'form')
-    return commandsAsTyped(`${response.form.title}\n${response.form.intro ?? ''}`);
+    return commandsAsTyped(
+      `${response.form.title}\n${response.form.alert?.text ?? ''}\n${response.form.intro ?? ''}`,
+    );
   if (response.kind === 'form-errors') return commandsAsTyped(Object.values(response.errors).join('\n'));
   return '';
 }

@@ -4,7 +4,7 @@
  * error slot. Every interpolated value is escaped.
  */
 import escapeHtml from 'escape-html';
-import type { FileInput, Form, FormInput } from '../../../src/core/index.js';
+import type { FileInput, Form, FormAlert, FormInput } from '../../../src/core/index.js';
 import { mustBeTyped, say } from '../../../src/core/index.js';
 import { markdownToHtml } from '../text.js';
 
@@ -18,6 +18,7 @@ export function renderForm(form: Form): string {
     '<button type="button" class="icon-button" data-close aria-label="Close" data-testid="form-close">×</button>',
     '</header>',
     '<div class="modal-body">',
+    form.alert ? renderAlert(form.alert) : '',
     form.intro ? `<div class="form-intro">${markdownToHtml(form.intro)}</div>` : '',
     ...form.inputs.map((input) => renderInput(input, mustBeTyped(form.inputs, input))),
     '<p class="form-error form-error-general" data-testid="form-error" data-input-id="" role="alert" hidden></p>',
@@ -28,6 +29,22 @@ export function renderForm(form: Form): string {
     '</footer>',
     '</form>',
   ].join('');
+}
+
+/** What screen readers call each level, before its text; a warning or error is announced as the dialog opens. */
+const ALERT_LEVELS = {
+  info: { name: 'Note', role: 'status' },
+  warning: { name: 'Warning', role: 'alert' },
+  error: { name: 'Error', role: 'alert' },
+} as const;
+
+/** The form's alert: set apart above the intro and the inputs, styled by its level. */
+function renderAlert(alert: FormAlert): string {
+  const level = ALERT_LEVELS[alert.level];
+  return (
+    `<div class="form-alert form-alert-${alert.level}" data-testid="form-alert" data-level="${alert.level}" role="${level.role}">` +
+    `<strong class="form-alert-level">${level.name}</strong> ${markdownToHtml(alert.text)}</div>`
+  );
 }
 
 /** One input; `insist`: the browser refuses the form with it empty (not when an upload may stand in). */

@@ -107,7 +107,11 @@ async function onViewSubmission(ctx: ListenerContext, args: ViewSubmissionArgs):
     return;
   }
   if (early.kind === 'form') {
-    await ack({ response_action: 'update', view: formToView(early.form, origin, say('form-cancel')) });
+    // Classic blocks only: a refused acknowledgement cannot be sent again simpler (an alert is a section).
+    await ack({
+      response_action: 'update',
+      view: formToView(early.form, origin, { cancel: say('form-cancel') }),
+    });
     return;
   }
   await ack();

@@ -50,7 +50,11 @@ export const rescheduleAction: ActionSpec = {
       submitLabel: 'Ask for approval',
       // `<approval id>|<request id>`: a double or retried submit of this form asks (and schedules) once.
       state: `${approval.id}|${newRequestId()}`,
-      intro: md`A new time for **${storedText(approval.action.summary)}**. The new request needs approval again.`,
+      intro: md`A new time for **${storedText(approval.action.summary)}**.`,
+      alert: {
+        level: 'warning',
+        text: md`The new time needs approval again: this request is replaced by the new one.`,
+      },
       inputs: [
         {
           kind: 'text',

@@ -207,6 +207,15 @@ export interface FileInput {
  */
 export type FormInput = TextInput | SelectInput | FileInput;
 
+/**
+ * A notice a form sets apart above its inputs, to read before submitting: what submitting costs or replaces
+ * (`warning`), something worth knowing (`info`), or why it may not go through (`error`).
+ */
+export interface FormAlert {
+  text: CardText;
+  level: 'info' | 'warning' | 'error';
+}
+
 /** A modal. `id` routes the submission back to its command; `state` carries opaque context (ids). */
 export interface Form {
   id: string;
@@ -216,6 +225,8 @@ export interface Form {
   inputs: FormInput[];
   /** Shown above the inputs. */
   intro?: CardText;
+  /** Shown first, apart from the intro (each platform's warning style): the intro keeps what is not a warning. */
+  alert?: FormAlert;
 }
 
 /** Where a reply goes: only the caller sees `ephemeral`; `channel` is posted for everyone. */

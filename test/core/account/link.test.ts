@@ -110,6 +110,11 @@ describe('link, unlink, whoami', () => {
   it('replacing a link to another team says so', async () => {
     const bob = await w.user('bob');
     const form = await w.run('link', bob);
+    // A warning set apart from the intro: the current link is replaced.
+    expect(form.kind === 'form' && form.form.alert).toEqual({
+      level: 'warning',
+      text: expect.stringMatching(/^This replaces your current link to \*\*Team\*\*/),
+    });
     expect(textOf(form)).toContain('This replaces your current link');
     const response = await w.submit(LINK_FORM_ID, '', { key: OTHER_KEY }, bob);
     expect(cardOf(response).title).toBe('Linked to Other Team');

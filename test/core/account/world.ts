@@ -96,6 +96,7 @@ export function textOf(response: Response): string {
     const f = response.form;
     return [
       f.title,
+      f.alert?.text,
       f.intro,
       ...f.inputs.map((i) => `${i.label} ${i.hint ?? ''} ${i.kind === 'text' ? (i.placeholder ?? '') : ''}`),
     ].join('\n');

@@ -227,6 +227,21 @@ describe('who can approve', () => {
   });
 });
 
+describe('reschedule', () => {
+  it('warns in the form that the new time needs approval again and replaces the request', async () => {
+    const id = await rendered('Moved');
+    await settings('approval publish', 'approvers @bob');
+    await h.run(`schedule ${id} youtube tomorrow 9am`, alice);
+    const opened = await h.click('approval.reschedule', approvalId(), alice);
+    if (opened.kind !== 'form') throw new Error(`expected the form, got ${textOf(opened)}`);
+    expect(opened.form.alert).toEqual({
+      level: 'warning',
+      text: 'The new time needs approval again: this request is replaced by the new one.',
+    });
+    expect(opened.form.intro).toBe('A new time for **Schedule “Moved” on YouTube**.');
+  });
+});
+
 describe('unschedule', () => {
   it('withdraws a schedule still waiting for approval, so nobody can approve it afterwards', async () => {
     const id = await rendered('Withdrawn');

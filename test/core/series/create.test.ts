@@ -168,7 +168,12 @@ describe('series create form', () => {
     expect(source?.kind === 'select' && source.options.map((o) => o.value)).toContain('ai_story');
     const voice = form.inputs[3];
     expect(voice?.kind === 'select' && voice.options[0]?.label).toMatch(/Aria|Marcus|Lucía/);
-    expect(form.intro).toContain('each episode is charged');
+    // What every episode costs is a warning set apart; the intro says nothing is created yet.
+    expect(form.alert).toEqual({
+      level: 'warning',
+      text: expect.stringContaining('Each episode is charged **20 credits** (Storyboard)'),
+    });
+    expect(form.intro).toContain('Nothing is created yet');
     // Only the request id minted as the form opened: a retried submit creates one series.
     expect(form.state).toMatch(/^[\w-]{8}$/);
     expect(mutations(h)).toEqual([]);
@@ -201,6 +206,8 @@ describe('series create form', () => {
     if (opened.kind !== 'form') return;
     const source = opened.form.inputs.find((i) => i.id === 'source');
     expect(source && 'initial' in source ? source.initial : undefined).toBe('news');
+    // The warning prices the model typed, not the default.
+    expect(opened.form.alert?.text).toContain('**100 credits**');
     const response = await confirmed(
       h,
       h.submit(CREATE_FORM_ID, opened.form.state, { name: 'Pro', source: 'news' }),

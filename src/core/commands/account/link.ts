@@ -49,15 +49,20 @@ export const linkCommand = defineCommand({
 
 async function linkForm(ctx: CommandContext): Promise<Form> {
   const current = await linkedKey(ctx);
-  const replacing = current
-    ? md` This replaces your current link to **${literal(current.teamName)}** (key \`${literal(current.keyPrefix)}…\`).`
-    : md``;
   return {
     id: LINK_FORM_ID,
     title: 'Link your API key',
     submitLabel: 'Link',
     state: '',
-    intro: md`Only you see this form. The key is checked with the video service, stored encrypted and never shown again (only its prefix).${replacing}`,
+    intro: md`Only you see this form. The key is checked with the video service, stored encrypted and never shown again (only its prefix).`,
+    ...(current
+      ? {
+          alert: {
+            level: 'warning',
+            text: md`This replaces your current link to **${literal(current.teamName)}** (key \`${literal(current.keyPrefix)}…\`).`,
+          },
+        }
+      : {}),
     inputs: [
       {
         kind: 'text',

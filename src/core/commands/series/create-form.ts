@@ -13,10 +13,19 @@ import { isRequestId, newRequestId } from '../../dispatch/request-id.js';
 import type { FormSpec, RawArgs } from '../../parse/command-spec.js';
 import { validateArgs } from '../../parse/validate-args.js';
 import { platformName } from '../../platforms/names.js';
+import { DEFAULT_SERIES_MODEL, episodeCost } from '../../series/series-common.js';
 import { DURATIONS, type SeriesFieldArgs } from '../../series/series-field-options.js';
 import { seriesFieldsFrom } from '../../series/series-fields.js';
+import { priceText } from '../../series/spend-confirm.js';
 import { TimeZoneNeeded } from '../../settings/time-zone.js';
-import { type FormInput, LIMITS, type Response, type SelectOption } from '../../text/cards.js';
+import {
+  type FormAlert,
+  type FormInput,
+  LIMITS,
+  type Response,
+  type SelectOption,
+} from '../../text/cards.js';
+import { catalogLabel } from '../../text/labels.js';
 import { say } from '../../text/messages.js';
 import { type CardText, md } from '../../text/text.js';
 import { type OptionItem, type OptionKind, PLATFORMS, VideoApiError } from '../../video-api/video-api.js';
@@ -119,8 +128,18 @@ export async function openCreateForm(ctx: CommandContext, partial: RawArgs): Pro
       submitLabel: 'Create series',
       state: Object.keys(typed).length > 0 ? `${newRequestId()}|${JSON.stringify(typed)}` : newRequestId(),
       inputs,
-      intro: md`The first episode starts generating as soon as you create the series, and each episode is charged.`,
+      alert: await chargeAlert(ctx, typeof typed.model === 'string' ? typed.model : DEFAULT_SERIES_MODEL),
+      intro: md`Nothing is created yet: next you see the cost and your balance, and confirm.`,
     },
+  };
+}
+
+/** What every episode costs with the model the series would use (`--model` typed with the command, else the default). */
+async function chargeAlert(ctx: CommandContext, model: string): Promise<FormAlert> {
+  const [cost, label] = await Promise.all([episodeCost(ctx, model), catalogLabel(ctx, 'models', model)]);
+  return {
+    level: 'warning',
+    text: md`Each episode is charged ${priceText(cost, label)} when it is generated, the first as soon as you create the series.`,
   };
 }
 
