@@ -181,6 +181,12 @@ export function droppingCharts(held: readonly Attached[] | undefined): { id: str
   return held.filter((a) => !isChartFile(a.filename)).map((a) => ({ id: a.id }));
 }
 
+/** An edit uploading nothing, listing the files that stay when the message `held` charts (`droppingCharts`). */
+export function listingKept<B extends FileBody>(data: B, held: readonly Attached[] | undefined): B {
+  const listed = droppingCharts(held);
+  return listed ? { ...data, attachments: listed } : data;
+}
+
 /** The message without its file, saying why (card markdown reads the same in Discord markdown). */
 function withNotice<B extends FileBody>(data: B, notice: string): B {
   if (((data.flags ?? 0) & MessageFlags.IsComponentsV2) === 0) return { ...data, content: notice };
@@ -191,8 +197,11 @@ function withNotice<B extends FileBody>(data: B, notice: string): B {
 /** How a message goes out with its files (`sendWithFiles`). */
 export interface FileSending {
   uploads: readonly Upload[];
-  /** An edit's files that stay (by id): Discord drops those an edit with files does not list. */
-  keep?: readonly { id: string }[];
+  /**
+   * The files of the message an edit replaces, when known (the clicked message of an interaction): its charts
+   * follow the card (replaced by the new ones, or dropped), its other files stay.
+   */
+  held?: readonly Attached[] | undefined;
   log: Logger;
   /** Whether the request takes the bot token: channel messages do, interaction webhooks do not. */
   auth: boolean;
@@ -211,9 +220,10 @@ export async function sendWithFiles<T>(
   o: FileSending,
 ): Promise<T> {
   const { uploads, log, auth } = o;
-  if (uploads.length === 0) return go({ body: data, auth });
+  const keep = (o.held ?? []).filter((a) => !isChartFile(a.filename)).map((a) => ({ id: a.id }));
+  if (uploads.length === 0) return go({ body: listingKept(data, o.held), auth });
   try {
-    return await go(multipartBody(data, uploads, { auth, ...(o.keep ? { keep: o.keep } : {}) }));
+    return await go(multipartBody(data, uploads, { auth, keep }));
   } catch (error) {
     if (o.refusedFiles && !o.refusedFiles(error)) throw error;
     const reason = String(
@@ -225,28 +235,25 @@ export async function sendWithFiles<T>(
     log.warn({ reason, filename }, 'discord file upload refused');
     const notice = say('file-upload-failed', { filename, reason });
     // Listing only what stays: an edit's files from before go too (the card no longer shows them).
-    const without = { ...withNotice(withoutGallery(data), notice), attachments: [...(o.keep ?? [])] };
+    const without = { ...withNotice(withoutGallery(data), notice), attachments: keep };
     return go({ body: without, auth });
   }
 }
 
 /**
  * The interaction's own webhook (as `payloads.ts`'s `webhook`), sending `uploads` with the edit or follow-up
- * when there are some (`sendWithFiles`). An edit keeps `keep` of the message's files.
+ * when there are some (`sendWithFiles`); `held`: the files of the message an edit replaces, when known.
  */
 export function fileWebhook(
   rest: REST,
   i: InboundBase,
-  o: { uploads: readonly Upload[]; keep?: readonly { id: string }[]; log: Logger },
+  o: { uploads: readonly Upload[]; held?: readonly Attached[] | undefined; log: Logger },
 ) {
   const original = Routes.webhookMessage(i.applicationId, i.token, '@original');
   const sending: FileSending = { uploads: o.uploads, log: o.log, auth: false };
   return {
     edit: (data: APIInteractionResponseCallbackData) =>
-      sendWithFiles((r) => rest.patch(original, r), data, {
-        ...sending,
-        ...(o.keep ? { keep: o.keep } : {}),
-      }),
+      sendWithFiles((r) => rest.patch(original, r), data, { ...sending, held: o.held }),
     remove: () => rest.delete(original, { auth: false }),
     followUp: (data: APIInteractionResponseCallbackData) =>
       sendWithFiles((r) => rest.post(Routes.webhook(i.applicationId, i.token), r), data, sending),

@@ -3,7 +3,8 @@
  * the adapter's sender and the real discord.js REST client to the fake Discord, which keeps each message's
  * files, applies an edit's `attachments` (listed files stay, the others go) and refuses a V2 message whose
  * gallery names a file it does not hold. A post carries `chart-1.png`; an edit with another chart replaces
- * it; an edit to a card without charts leaves no chart file behind.
+ * it; an edit to a card without charts leaves no chart file behind, also when a member's click replaces the
+ * card (the interaction's update, at once or after a deferral; gateway and HTTP; both simulator profiles).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { editCard, postCard } from '../../src/core/live/live-card.js';
@@ -44,8 +45,9 @@ function pngSize(bytes: Uint8Array): { width: number; height: number } {
 const chartFiles = (m: FakeMessage): FakeFile[] =>
   (m.files ?? []).filter((f) => /^chart-\d+\.png$/.test(f.filename));
 
-async function postedChartCard(): Promise<FakeMessage> {
-  await postCard(w.h.store, { key: 'weekly', conversation, card: card('This week', [views(1204, 880)]) });
+async function postedChartCard(extra: Partial<Card> = {}): Promise<FakeMessage> {
+  const posted = { ...card('This week', [views(1204, 880)]), ...extra };
+  await postCard(w.h.store, { key: 'weekly', conversation, card: posted });
   await w.h.flush();
   const [message] = w.fake.channelMessages();
   if (!message) throw new Error('nothing posted');
@@ -111,4 +113,35 @@ describe('charts on cards the outbox posts and edits', () => {
     expect(w.fake.edits(message?.id as string)[0]).not.toHaveProperty('attachments');
     expect(message?.files ?? []).toEqual([]);
   });
+});
+
+describe.each(['spec', 'real'] as const)('a click replacing a chart card, on the %s profile', (profile) => {
+  for (const mode of ['gateway', 'http'] as const)
+    for (const deferAfterMs of [undefined, 0]) {
+      const how = deferAfterMs === 0 ? 'after a deferral' : 'at once';
+      it(`drops the chart file when the new card has none (${mode}, ${how})`, async () => {
+        w = await discordWorld({
+          mode,
+          harness: { simulator: { profile } },
+          ...(deferAfterMs !== undefined ? { deferAfterMs } : {}),
+        });
+        const message = await postedChartCard({
+          controls: [{ kind: 'button', action: 'videos.page', value: '1:all', label: 'Your videos' }],
+        });
+        expect(chartFiles(message)).toHaveLength(1);
+        const click = await w.click(message, 'Your videos');
+        // Deferred (type 6), the card is replaced by the edit of the interaction's message that follows.
+        await w.fake.waitFor(() => click.events.some((e) => e === 'edit' || e === 'callback:7'));
+        // The service's video list replaced the card in place, without a chart.
+        expect(w.fake.channelMessages()).toHaveLength(1);
+        expect(textOf(message)).not.toContain('Weekly views');
+        expect(
+          galleriesOf(message)
+            .flat()
+            .map((i) => i.url),
+        ).not.toContain('attachment://chart-1.png');
+        expect(chartFiles(message)).toEqual([]);
+        expect(w.fake.view(message).attachments).toEqual([]);
+      });
+    }
 });
