@@ -207,6 +207,8 @@ export interface FileSending {
   auth: boolean;
   /** Whether a failure refused the files (the message then goes without them); every failure unless said. */
   refusedFiles?: (error: unknown) => boolean;
+  /** What the message then says (default: the member's answer lost its file, try again). */
+  notice?: 'file-upload-failed' | 'card-files-refused';
 }
 
 /**
@@ -233,7 +235,7 @@ export async function sendWithFiles<T>(
     );
     const filename = uploads.map((u) => u.filename).join(', ');
     log.warn({ reason, filename }, 'discord file upload refused');
-    const notice = say('file-upload-failed', { filename, reason });
+    const notice = say(o.notice ?? 'file-upload-failed', { filename, reason });
     // Listing only what stays: an edit's files from before go too (the card no longer shows them).
     const without = { ...withNotice(withoutGallery(data), notice), attachments: keep };
     return go({ body: without, auth });

@@ -216,6 +216,7 @@ class CardMessages {
       log: this.log,
       auth: true,
       refusedFiles: (error: unknown) => !deliveryError(error).retryable,
+      notice: 'card-files-refused' as const,
     };
   }
 

@@ -13,7 +13,7 @@ import type { Chart } from '../../src/core/text/chart.js';
 import { literal, md } from '../../src/core/text/text.js';
 import type { FakeFile, FakeMessage } from './fake-discord.js';
 import { galleriesOf, textOf } from './read-message.js';
-import { discordWorld, IDS, type World } from './world.js';
+import { discordWorld, IDS, TOKEN, type World } from './world.js';
 
 let w: World;
 afterEach(() => w?.close());
@@ -112,6 +112,51 @@ describe('charts on cards the outbox posts and edits', () => {
     expect(w.fake.edits(message?.id as string)).toHaveLength(1);
     expect(w.fake.edits(message?.id as string)[0]).not.toHaveProperty('attachments');
     expect(message?.files ?? []).toEqual([]);
+  });
+});
+
+describe('files Discord refuses, and galleries naming no file', () => {
+  it('posts the card without its chart, saying so, when Discord refuses the file for good', async () => {
+    w = await discordWorld();
+    // No Attach Files permission in the channel: the multipart post is refused, the card still goes.
+    w.fake.failNext('POST', /^\/channels\/\d+\/messages$/, 403);
+    await postCard(w.h.store, { key: 'weekly', conversation, card: card('This week', [views(1204, 880)]) });
+    await w.h.flush();
+    const [message] = w.fake.channelMessages();
+    if (!message) throw new Error('nothing posted');
+    expect(message.files ?? []).toEqual([]);
+    expect(galleriesOf(message)).toEqual([]);
+    expect(textOf(message)).toContain('This week');
+    expect(textOf(message)).toMatch(
+      /I couldn't attach `chart-1\.png` to this card \(\d+\): check that I may attach files in this channel\./,
+    );
+  });
+
+  it('leaves a post met by an outage for the outbox to retry, chart and all', async () => {
+    w = await discordWorld();
+    w.fake.failNext('POST', /^\/channels\/\d+\/messages$/, 502);
+    await postCard(w.h.store, { key: 'weekly', conversation, card: card('This week', [views(1204, 880)]) });
+    await w.h.flush();
+    expect(w.fake.channelMessages()).toEqual([]);
+    w.h.clock.advance(60_000);
+    await w.h.flush();
+    const [message] = w.fake.channelMessages();
+    expect(chartFiles(message as FakeMessage).map((f) => f.filename)).toEqual(['chart-1.png']);
+  });
+
+  it('the fake refuses a V2 card whose gallery names a file the message does not hold', async () => {
+    w = await discordWorld();
+    const res = await fetch(`${w.fake.apiUrl}/v10/channels/${IDS.channel}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bot ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        flags: 1 << 15,
+        components: [{ type: 12, items: [{ media: { url: 'attachment://chart-1.png' } }] }],
+      }),
+    });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(await res.json())).toContain('attachment://chart-1.png names no file');
+    expect(w.fake.channelMessages()).toEqual([]);
   });
 });
 

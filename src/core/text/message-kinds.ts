@@ -154,6 +154,7 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'file-in-dm': 'state',
   'file-not-carried': 'state',
   'file-upload-failed': 'failure',
+  'card-files-refused': 'failure',
 
   // API failures, by error.type: refusals about the team's key, credits or data are states
   'api.invalid_input': 'state',

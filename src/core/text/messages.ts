@@ -256,6 +256,8 @@ const MESSAGES = {
     md`This message cannot carry the file \`${p.filename}\`; run the command again to get it.`,
   'file-upload-failed': (p) =>
     md`I couldn't send the file \`${p.filename}\` (${p.reason}). Nothing else was changed; try again in a moment.`,
+  'card-files-refused': (p) =>
+    md`I couldn't attach \`${p.filename}\` to this card (${p.reason}): check that I may attach files in this channel.`,
 
   // API failures (DESIGN §6), by error.type
   'api.invalid_input': (p) => md`The video service rejected the request: ${p.message}`,
