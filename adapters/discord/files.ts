@@ -9,6 +9,7 @@
  * The interaction's callback is not always a REST call (HTTP interactions answer in the HTTP response, which
  * carries no file), so such an answer is always sent through the interaction's webhook after a deferral:
  * an edit of the (private) placeholder, or a public follow-up. Ephemeral answers keep their file private.
+ * The outbox's channel posts and edits (sender.ts) send a card's charts the same way (`sendWithFiles`).
  */
 import { randomBytes } from 'node:crypto';
 import {
