@@ -9,6 +9,7 @@
  * The interaction's callback is not always a REST call (HTTP interactions answer in the HTTP response, which
  * carries no file), so such an answer is always sent through the interaction's webhook after a deferral:
  * an edit of the (private) placeholder, or a public follow-up. Ephemeral answers keep their file private.
+ * The outbox's channel posts and edits (sender.ts) send a card's charts the same way (`sendWithFiles`).
  */
 import { randomBytes } from 'node:crypto';
 import {
@@ -68,22 +69,47 @@ export async function chartUploads(card: Card): Promise<Upload[]> {
   );
 }
 
-/** The message body naming its files, with a File component for each export when the message is Components V2. */
-export function withFiles(
-  data: APIInteractionResponseCallbackData,
+/**
+ * A message body that can carry files: an interaction answer's, or a channel message's (a post with its nonce,
+ * an edit resetting `content`).
+ */
+export type FileBody = Omit<APIInteractionResponseCallbackData, 'content' | 'flags'> & {
+  content?: string | null | undefined;
+  flags?: number | null | undefined;
+  nonce?: string;
+  enforce_nonce?: boolean;
+};
+
+/** A file a message holds already, as Discord lists it (`attachments[]` of a message). */
+export interface Attached {
+  id: string;
+  filename: string;
+}
+
+/**
+ * The message body naming its files, with a File component for each export when the message is Components V2.
+ * On an edit Discord keeps only the attachments listed: `keep` are the message's files that stay (by id), the
+ * uploads are added after them.
+ */
+export function withFiles<B extends FileBody>(
+  data: B,
   uploads: readonly Upload[],
-): APIInteractionResponseCallbackData {
+  keep: readonly { id: string }[] = [],
+): B & Pick<APIInteractionResponseCallbackData, 'attachments'> {
   const v2 = ((data.flags ?? 0) & MessageFlags.IsComponentsV2) !== 0;
   const shown: APIMessageTopLevelComponent[] = uploads
     .filter((u) => u.shownAs === 'file')
     .map((u) => ({ type: ComponentType.File, file: { url: `attachment://${u.filename}` } }));
   return {
     ...data,
-    attachments: uploads.map((u, i) => ({
-      id: String(i),
-      filename: u.filename,
-      ...(u.description ? { description: u.description } : {}),
-    })),
+    attachments: [
+      ...keep.map((k) => ({ id: k.id })),
+      ...uploads.map((u, i) => ({
+        id: String(i),
+        filename: u.filename,
+        ...(u.description ? { description: u.description } : {}),
+      })),
+    ],
     ...(v2 && shown.length > 0
       ? { components: [...((data.components ?? []) as APIMessageTopLevelComponent[]), ...shown] }
       : {}),
@@ -94,12 +120,16 @@ export function withFiles(
  * The multipart/form-data body, built here rather than with the REST client's `files`: that path hands a
  * global `FormData` to the client's own undici, which (with two undici copies installed) may not recognise it.
  */
-export function multipartBody(data: APIInteractionResponseCallbackData, uploads: readonly Upload[]) {
+export function multipartBody(
+  data: FileBody,
+  uploads: readonly Upload[],
+  o: { keep?: readonly { id: string }[]; auth?: boolean } = {},
+) {
   const boundary = `reelbot-${randomBytes(12).toString('hex')}`;
   const part = (headers: string) => Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`, 'utf8');
   const body = Buffer.concat([
     part('Content-Disposition: form-data; name="payload_json"\r\nContent-Type: application/json'),
-    Buffer.from(`${JSON.stringify(withFiles(data, uploads))}\r\n`, 'utf8'),
+    Buffer.from(`${JSON.stringify(withFiles(data, uploads, o.keep))}\r\n`, 'utf8'),
     ...uploads.flatMap((u, i) => [
       // Filenames are ours (csv.ts, chartFilename): nothing in one can break the header.
       part(
@@ -115,12 +145,13 @@ export function multipartBody(data: APIInteractionResponseCallbackData, uploads:
     body,
     passThroughBody: true,
     headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
-    auth: false,
+    // Interaction webhooks take no bot token; channel messages need it.
+    auth: o.auth ?? false,
   };
 }
 
 /** The message without the media gallery that showed its charts (their files were refused). */
-function withoutGallery(data: APIInteractionResponseCallbackData): APIInteractionResponseCallbackData {
+function withoutGallery<B extends FileBody>(data: B): B {
   const strip = (components: readonly APIMessageTopLevelComponent[]): APIMessageTopLevelComponent[] =>
     components
       .filter(
@@ -136,49 +167,98 @@ function withoutGallery(data: APIInteractionResponseCallbackData): APIInteractio
     : data;
 }
 
-const isChart = (url: string): boolean => /^attachment:\/\/chart-\d+\.png$/.test(url);
+const isChartFile = (filename: string): boolean => /^chart-\d+\.png$/.test(filename);
+const isChart = (url: string): boolean =>
+  url.startsWith('attachment://') && isChartFile(url.slice('attachment://'.length));
+
+/**
+ * What an edit that uploads no chart lists in `attachments`, given the files the message holds: when some are
+ * chart PNGs (the card had charts, the new one has none), the other files, kept by id, so the charts go and the
+ * message's files agree with its card. `undefined` when there is no chart to drop: the edit leaves the files
+ * alone, as before charts existed.
+ */
+export function droppingCharts(held: readonly Attached[] | undefined): { id: string }[] | undefined {
+  if (!held?.some((a) => isChartFile(a.filename))) return undefined;
+  return held.filter((a) => !isChartFile(a.filename)).map((a) => ({ id: a.id }));
+}
+
+/** An edit uploading nothing, listing the files that stay when the message `held` charts (`droppingCharts`). */
+export function listingKept<B extends FileBody>(data: B, held: readonly Attached[] | undefined): B {
+  const listed = droppingCharts(held);
+  return listed ? { ...data, attachments: listed } : data;
+}
 
 /** The message without its file, saying why (card markdown reads the same in Discord markdown). */
-function withNotice(
-  data: APIInteractionResponseCallbackData,
-  notice: string,
-): APIInteractionResponseCallbackData {
+function withNotice<B extends FileBody>(data: B, notice: string): B {
   if (((data.flags ?? 0) & MessageFlags.IsComponentsV2) === 0) return { ...data, content: notice };
   const text: APIMessageTopLevelComponent = { type: ComponentType.TextDisplay, content: notice };
   return { ...data, components: [...((data.components ?? []) as APIMessageTopLevelComponent[]), text] };
 }
 
+/** How a message goes out with its files (`sendWithFiles`). */
+export interface FileSending {
+  uploads: readonly Upload[];
+  /**
+   * The files of the message an edit replaces, when known (the clicked message of an interaction): its charts
+   * follow the card (replaced by the new ones, or dropped), its other files stay.
+   */
+  held?: readonly Attached[] | undefined;
+  log: Logger;
+  /** Whether the request takes the bot token: channel messages do, interaction webhooks do not. */
+  auth: boolean;
+  /** Whether a failure refused the files (the message then goes without them); every failure unless said. */
+  refusedFiles?: (error: unknown) => boolean;
+  /** What the message then says (default: the member's answer lost its file, try again). */
+  notice?: 'file-upload-failed' | 'card-files-refused';
+}
+
+/**
+ * Sends a message (a post or an edit, through `go`) with its files: multipart when there are some. When Discord
+ * refuses them, the message still goes, without its files and saying which could not be sent (a member is never
+ * left with "thinking…", a live card never missing).
+ */
+export async function sendWithFiles<T>(
+  go: (options: RequestData) => Promise<T>,
+  data: FileBody,
+  o: FileSending,
+): Promise<T> {
+  const { uploads, log, auth } = o;
+  const keep = (o.held ?? []).filter((a) => !isChartFile(a.filename)).map((a) => ({ id: a.id }));
+  if (uploads.length === 0) return go({ body: listingKept(data, o.held), auth });
+  try {
+    return await go(multipartBody(data, uploads, { auth, keep }));
+  } catch (error) {
+    if (o.refusedFiles && !o.refusedFiles(error)) throw error;
+    const reason = String(
+      (error as { code?: unknown; status?: unknown }).code ??
+        (error as { status?: unknown }).status ??
+        'error',
+    );
+    const filename = uploads.map((u) => u.filename).join(', ');
+    log.warn({ reason, filename }, 'discord file upload refused');
+    const notice = say(o.notice ?? 'file-upload-failed', { filename, reason });
+    // Listing only what stays: an edit's files from before go too (the card no longer shows them).
+    const without = { ...withNotice(withoutGallery(data), notice), attachments: keep };
+    return go({ body: without, auth });
+  }
+}
+
 /**
  * The interaction's own webhook (as `payloads.ts`'s `webhook`), sending `uploads` with the edit or follow-up
- * when there are some. A refused upload still answers: the card without its files, saying which could not be
- * sent (the member is never left with "thinking…").
+ * when there are some (`sendWithFiles`); `held`: the files of the message an edit replaces, when known.
  */
-export function fileWebhook(rest: REST, i: InboundBase, o: { uploads: readonly Upload[]; log: Logger }) {
-  const { uploads, log } = o;
+export function fileWebhook(
+  rest: REST,
+  i: InboundBase,
+  o: { uploads: readonly Upload[]; held?: readonly Attached[] | undefined; log: Logger },
+) {
   const original = Routes.webhookMessage(i.applicationId, i.token, '@original');
-  const send = async (
-    go: (options: RequestData) => Promise<unknown>,
-    data: APIInteractionResponseCallbackData,
-  ) => {
-    if (uploads.length === 0) return go({ body: data, auth: false });
-    try {
-      return await go(multipartBody(data, uploads));
-    } catch (error) {
-      const reason = String(
-        (error as { code?: unknown; status?: unknown }).code ??
-          (error as { status?: unknown }).status ??
-          'error',
-      );
-      const filename = uploads.map((u) => u.filename).join(', ');
-      log.warn({ reason, filename }, 'discord file upload refused');
-      const notice = say('file-upload-failed', { filename, reason });
-      return go({ body: withNotice(withoutGallery(data), notice), auth: false });
-    }
-  };
+  const sending: FileSending = { uploads: o.uploads, log: o.log, auth: false };
   return {
-    edit: (data: APIInteractionResponseCallbackData) => send((r) => rest.patch(original, r), data),
+    edit: (data: APIInteractionResponseCallbackData) =>
+      sendWithFiles((r) => rest.patch(original, r), data, { ...sending, held: o.held }),
     remove: () => rest.delete(original, { auth: false }),
     followUp: (data: APIInteractionResponseCallbackData) =>
-      send((r) => rest.post(Routes.webhook(i.applicationId, i.token), r), data),
+      sendWithFiles((r) => rest.post(Routes.webhook(i.applicationId, i.token), r), data, sending),
   };
 }

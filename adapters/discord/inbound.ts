@@ -46,7 +46,13 @@ export type Inbound =
       customId: string;
       /** A select's chosen values. */
       values?: string[];
-      message: { id: string; title?: string; flags: number };
+      message: {
+        id: string;
+        title?: string;
+        flags: number;
+        /** The files it holds (a card's chart PNGs, an export), which an edit of it lists to keep. */
+        attachments?: { id: string; filename: string }[];
+      };
       /** The clicked button's label. */
       label?: string;
     } & InboundBase)

@@ -8,6 +8,10 @@
  *   id, so the address needs no lookup: `discord:<guild>:<card message id>:<reply id>`.
  * - A 429 is a retryable `ChatDeliveryError` with Retry-After (the REST client is set to reject on rate limits
  *   rather than wait, so the outbox decides); 5xx and network failures are retryable; other 4xx are not.
+ * - A card's charts go with it as PNG files its gallery shows, as in interaction answers (files.ts). The card's
+ *   files are the message's: an edit with charts lists only its new PNGs (Discord drops the old ones); an edit
+ *   without charts drops the chart files the message still holds. A post or edit whose files Discord refuses for
+ *   good (no Attach Files permission, too large) goes without them, saying so.
  */
 import { createHash } from 'node:crypto';
 import {
@@ -33,6 +37,7 @@ import {
   messageAddress,
   type UserAddress,
 } from '../../src/core/index.js';
+import { chartUploads, droppingCharts, type FileBody, sendWithFiles } from './files.js';
 import { clip, DISCORD } from './limits.js';
 import type { DiscordRenderer } from './render.js';
 import { DM_WORKSPACE } from './request-info.js';
@@ -88,7 +93,7 @@ export function createDiscordSender(options: {
   logger: Logger;
 }): ChatSender {
   const log = options.logger.child({ component: 'discord-sender' });
-  const messages = new CardMessages(options.rest, options.render);
+  const messages = new CardMessages(options.rest, options.render, log);
   const threads = new CardThreads(options.rest);
 
   return {
@@ -150,28 +155,39 @@ class CardMessages {
   constructor(
     private readonly rest: REST,
     private readonly render: DiscordRenderer,
+    private readonly log: Logger,
   ) {}
 
   /** A new message: a Components V2 card (the flag, components, who it pings; no content, no embeds). */
-  async send(channel: string, card: Card, extra: Record<string, unknown>): Promise<APIMessage> {
+  async send(
+    channel: string,
+    card: Card,
+    extra: Pick<FileBody, 'nonce' | 'enforce_nonce'>,
+  ): Promise<APIMessage> {
     const payload = await this.render.card(card);
+    const uploads = await chartUploads(card);
     return call<APIMessage>(() =>
-      this.rest.post(Routes.channelMessages(channel), {
-        body: {
+      sendWithFiles(
+        (request) => this.rest.post(Routes.channelMessages(channel), request),
+        {
           flags: payload.flags,
           components: payload.components,
           allowed_mentions: payload.allowed_mentions,
           ...extra,
         },
-      }),
+        this.#sending(uploads),
+      ),
     );
   }
 
   async edit(target: { channel: string; message: string }, card: Card): Promise<void> {
     const payload = await this.render.card(card);
-    await call(() =>
-      this.rest.patch(Routes.channelMessage(target.channel, target.message), {
-        body: {
+    const uploads = await chartUploads(card);
+    const route = Routes.channelMessage(target.channel, target.message);
+    const edited = await call<APIMessage>(() =>
+      sendWithFiles(
+        (request) => this.rest.patch(route, request),
+        {
           flags: payload.flags,
           components: payload.components,
           allowed_mentions: payload.allowed_mentions,
@@ -183,8 +199,25 @@ class CardMessages {
           content: null,
           embeds: [],
         },
-      }),
+        // Outbox cards hold no files but their charts: new ones replace every file the message had.
+        this.#sending(uploads),
+      ),
     );
+    // Without charts, the edit left the message's files alone (most cards never had any, and the sender keeps
+    // nothing to tell): Discord's answer says whether chart files from before remain, now shown by nothing.
+    const keep = uploads.length === 0 ? droppingCharts(edited.attachments) : undefined;
+    if (keep) await call(() => this.rest.patch(route, { body: { attachments: keep } }));
+  }
+
+  /** Files go with the bot token; only a final refusal (not a rate limit or an outage) sends the card without. */
+  #sending(uploads: Awaited<ReturnType<typeof chartUploads>>) {
+    return {
+      uploads,
+      log: this.log,
+      auth: true,
+      refusedFiles: (error: unknown) => !deliveryError(error).retryable,
+      notice: 'card-files-refused' as const,
+    };
   }
 
   /** The direct-message channel with a member: its id. */

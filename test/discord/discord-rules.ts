@@ -294,17 +294,39 @@ function interactiveProblems(c: Json, at: { problems: string[]; ids: Set<string>
 }
 
 /**
+ * A V2 message shows a file only through a component naming it (`attachment://name`); one naming a file the
+ * message does not hold shows nothing, so it is a problem (`files`: the names of the message's files).
+ */
+export function attachmentProblems(components: readonly Json[], files: ReadonlySet<string>): string[] {
+  const walk = (c: Json): string[] => [
+    ...arr(c.items).map((item) => String((item.media as Json | undefined)?.url)),
+    ...[(c.media as Json | undefined)?.url, (c.file as Json | undefined)?.url]
+      .filter((u) => u !== undefined)
+      .map(String),
+    ...arr(c.components).flatMap(walk),
+    ...(c.accessory ? walk(c.accessory as Json) : []),
+  ];
+  return components
+    .flatMap(walk)
+    .flatMap((url) => (url.startsWith('attachment://') ? [url.slice('attachment://'.length)] : []))
+    .filter((name) => !files.has(name))
+    .map((name) => `attachment://${name} names no file of the message`);
+}
+
+/**
  * An edit of an existing message. The flag cannot be removed, so an edit of a V2 message is checked as V2
  * whatever it says; an edit that sets it on an older message must reset what V2 forbids (`content` to null,
  * `embeds` to []), or the message would keep them (Discord: resources/message#edit-message).
  */
 export function editProblems(
-  message: { flags: number; content: string; embeds: Json[] },
+  message: { flags: number; content: string; embeds: Json[]; components?: Json[] },
   body: Json,
 ): string[] {
   const v2 = (Number(body.flags ?? 0) | message.flags) & IS_COMPONENTS_V2;
   if (!v2) return messageProblems(body);
-  const problems = componentsV2Problems({ ...body, flags: IS_COMPONENTS_V2 });
+  // An edit leaving out `components` (only `attachments`, say) keeps the message's own.
+  const components = body.components ?? message.components;
+  const problems = componentsV2Problems({ ...body, components, flags: IS_COMPONENTS_V2 });
   if (body.content === undefined && message.content) problems.push('IS_COMPONENTS_V2 but content not reset');
   if (body.embeds === undefined && message.embeds.length > 0)
     problems.push('IS_COMPONENTS_V2 but embeds not reset');

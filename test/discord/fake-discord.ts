@@ -12,6 +12,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type LargeBody, serveLargeBody } from '../support/large-body.js';
 import {
+  attachmentProblems,
   commandProblems,
   editProblems,
   IS_COMPONENTS_V2,
@@ -45,6 +46,8 @@ export interface FakeMessage {
 }
 
 export interface FakeFile {
+  /** The attachment's id once a message holds it (a snowflake; an edit keeps it by listing this id). */
+  id?: string;
   /** The form field (`files[0]`). */
   field: string;
   filename: string;
@@ -311,9 +314,9 @@ export class FakeDiscord {
       body.type === 9
         ? modalProblems(data)
         : body.type === 7 && source
-          ? editProblems(source, data)
+          ? [...editProblems(source, data), ...this.danglingProblems(source, data)]
           : [4, 7].includes(body.type)
-            ? messageProblems(data)
+            ? [...messageProblems(data), ...this.danglingProblems(undefined, data)]
             : [];
     if (body.type === 8 && (data.choices?.length ?? 0) > 25) problems.push('more than 25 choices');
     if (body.type === 9 && ![2, 3, 4].includes(record.type) && record.type !== 3)
@@ -448,7 +451,7 @@ export class FakeDiscord {
       if (dmOf && this.closedDms.has(dmOf)) {
         return this.json(res, 403, { message: 'Cannot send messages to this user', code: 50007 });
       }
-      const problems = messageProblems(body ?? {});
+      const problems = [...messageProblems(body ?? {}), ...this.danglingProblems(undefined, body ?? {})];
       if (problems.length > 0)
         return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
       if (body?.enforce_nonce && body.nonce) {
@@ -467,7 +470,10 @@ export class FakeDiscord {
       }
       if (method === 'GET') return this.json(res, 200, this.view(message));
       if (method === 'PATCH') {
-        const problems = editProblems(message, body ?? {});
+        const problems = [
+          ...editProblems(message, body ?? {}),
+          ...this.danglingProblems(message, body ?? {}),
+        ];
         if (problems.length > 0)
           return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
         this.edit(message.id, body ?? {});
@@ -516,7 +522,7 @@ export class FakeDiscord {
       if (record.callbacks.length === 0)
         return this.json(res, 404, { message: 'Unknown Webhook', code: 10015 });
       if (!which && method === 'POST') {
-        const problems = messageProblems(body ?? {});
+        const problems = [...messageProblems(body ?? {}), ...this.danglingProblems(undefined, body ?? {})];
         if (problems.length > 0)
           return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
         const message = this.create(record.channelId, body ?? {}, {
@@ -533,7 +539,10 @@ export class FakeDiscord {
       if (!message || message.deleted)
         return this.json(res, 404, { message: 'Unknown Message', code: 10008 });
       if (method === 'PATCH') {
-        const problems = editProblems(message, body ?? {});
+        const problems = [
+          ...editProblems(message, body ?? {}),
+          ...this.danglingProblems(message, body ?? {}),
+        ];
         if (problems.length > 0)
           return this.json(res, 400, { message: 'Invalid Form Body', code: 50035, errors: problems });
         this.edit(message.id, body ?? {});
@@ -565,7 +574,7 @@ export class FakeDiscord {
       deleted: false,
       ...(body.nonce ? { nonce: String(body.nonce) } : {}),
       ...(extra.interaction ? { interaction: extra.interaction } : {}),
-      ...(this.arriving.length > 0 ? { files: this.arriving } : {}),
+      ...(this.arriving.length > 0 ? { files: this.held(this.arriving) } : {}),
     };
     this.arriving = [];
     this.messages.set(message.id, message);
@@ -581,8 +590,37 @@ export class FakeDiscord {
     // IS_COMPONENTS_V2 can be set by an edit, never removed.
     message.flags |= Number(body.flags ?? 0) & IS_COMPONENTS_V2;
     message.history.push(body);
-    if (this.arriving.length > 0) message.files = [...(message.files ?? []), ...this.arriving];
+    message.files = this.filesAfterEdit(message, body);
     this.arriving = [];
+  }
+
+  /** Files as a message holds them: each with an attachment id of its own. */
+  private held(files: FakeFile[]): FakeFile[] {
+    return files.map((f) => ({ ...f, id: f.id ?? snowflake() }));
+  }
+
+  /**
+   * An edit's files: when it sends `attachments`, Discord keeps only the files it lists by id (new files, named
+   * by their index in `files[n]`, are added); without `attachments`, the files stay and new ones are added.
+   */
+  private filesAfterEdit(message: FakeMessage, body: Json): FakeFile[] {
+    const listed = Array.isArray(body.attachments)
+      ? new Set((body.attachments as Json[]).map((a) => String(a.id)))
+      : undefined;
+    const kept = (message.files ?? []).filter((f) => !listed || listed.has(String(f.id)));
+    return [...kept, ...this.held(this.arriving)];
+  }
+
+  /**
+   * What Discord would show nothing for: a V2 message's media (gallery items, thumbnails, files) referring to
+   * `attachment://name` that is not among the files it will hold.
+   */
+  private danglingProblems(message: FakeMessage | undefined, body: Json): string[] {
+    const v2 = (Number(body.flags ?? 0) | (message?.flags ?? 0)) & IS_COMPONENTS_V2;
+    const components = (body.components ?? message?.components ?? []) as Json[];
+    if (!v2) return [];
+    const files = message ? this.filesAfterEdit(message, body) : this.arriving;
+    return attachmentProblems(components, new Set(files.map((f) => f.filename)));
   }
 
   /** A message as Discord returns it (and as it appears in a component interaction). */
@@ -595,10 +633,10 @@ export class FakeDiscord {
       embeds: message.embeds,
       components: message.components,
       author: message.author,
-      attachments: (message.files ?? []).map((f, i) => ({
-        id: String(i),
+      attachments: (message.files ?? []).map((f) => ({
+        id: f.id,
         filename: f.filename,
-        size: Buffer.byteLength(f.content),
+        size: f.bytes.byteLength,
         content_type: f.contentType,
         url: `${this.url}/attachments/${message.id}/${f.filename}`,
       })),

@@ -1,7 +1,13 @@
 /** Files sent with a Discord message: exports as File components, charts as PNGs the card's gallery shows. */
 import { ComponentType, MessageFlags } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { chartUploads, multipartBody, type Upload, withFiles } from '../../adapters/discord/files.js';
+import {
+  chartUploads,
+  droppingCharts,
+  multipartBody,
+  type Upload,
+  withFiles,
+} from '../../adapters/discord/files.js';
 import type { Card } from '../../src/core/index.js';
 import { md } from '../../src/core/text/text.js';
 
@@ -69,6 +75,22 @@ describe('uploads', () => {
       { id: '1', filename: 'chart-1.png', description: 'numbers' },
     ]);
     expect(data.components).toEqual([{ type: ComponentType.File, file: { url: 'attachment://audit.csv' } }]);
+  });
+
+  it('lists the files an edit keeps by id, then its new ones by index', () => {
+    const data = withFiles({ flags: MessageFlags.IsComponentsV2, components: [] }, [csv], [{ id: '900' }]);
+    expect(data.attachments).toEqual([{ id: '900' }, { id: '0', filename: 'audit.csv' }]);
+  });
+
+  it('drops chart files an edit no longer shows, keeping the others, and leaves files without charts alone', () => {
+    const held = [
+      { id: '900', filename: 'audit.csv' },
+      { id: '901', filename: 'chart-1.png' },
+    ];
+    expect(droppingCharts(held)).toEqual([{ id: '900' }]);
+    expect(droppingCharts([{ id: '901', filename: 'chart-1.png' }])).toEqual([]);
+    expect(droppingCharts([{ id: '900', filename: 'audit.csv' }])).toBeUndefined();
+    expect(droppingCharts(undefined)).toBeUndefined();
   });
 
   it('sends binary files byte for byte beside the JSON payload', async () => {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Card } from '../../src/core/text/cards.js';
 import type { Chart } from '../../src/core/text/chart.js';
 import type { Table } from '../../src/core/text/table.js';
-import { md } from '../../src/core/text/text.js';
+import { literal, md } from '../../src/core/text/text.js';
 import type { FakeMessage } from './fake-slack.js';
 import { address, blocksText, expectValidBlocks, type SlackWorld, slackWorld } from './world.js';
 
@@ -22,8 +22,8 @@ const ledger = (rows: number, note = ''): Table => ({
   columns: [{ label: 'Change' }, { label: 'Reason' }, { label: 'When' }],
   rows: Array.from({ length: rows }, (_, i) => [
     { value: -(i + 1), text: `−${i + 1}` },
-    `Video ${i + 1}${note}`,
-    `Nov ${(i % 28) + 1}`,
+    literal(`Video ${i + 1}${note}`),
+    literal(`Nov ${(i % 28) + 1}`),
   ]),
 });
 

@@ -95,6 +95,9 @@ function componentOf(component: ButtonInteraction | StringSelectMenuInteraction,
       id: component.message.id,
       flags: component.message.flags.bitfield,
       ...(title ? { title } : {}),
+      ...(component.message.attachments.size > 0
+        ? { attachments: component.message.attachments.map((a) => ({ id: a.id, filename: a.name })) }
+        : {}),
     },
     ...(label ? { label } : {}),
   };

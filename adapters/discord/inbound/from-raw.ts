@@ -33,6 +33,7 @@ const rawMessage = z.object({
   flags: z.number().optional(),
   embeds: z.array(z.object({ title: z.string().optional() }).loose()).optional(),
   components: z.array(z.unknown()).optional(),
+  attachments: z.array(z.object({ id: z.string(), filename: z.string() }).loose()).optional(),
 });
 const rawInteraction = z.object({
   type: z.number(),
@@ -113,7 +114,14 @@ export function fromRaw(json: unknown): Inbound {
         ...base,
         customId: data.custom_id,
         ...(data.values ? { values: data.values } : {}),
-        message: { id: i.message.id, flags: i.message.flags ?? 0, ...(title ? { title } : {}) },
+        message: {
+          id: i.message.id,
+          flags: i.message.flags ?? 0,
+          ...(title ? { title } : {}),
+          ...(i.message.attachments?.length
+            ? { attachments: i.message.attachments.map((a) => ({ id: a.id, filename: a.filename })) }
+            : {}),
+        },
         ...(label ? { label } : {}),
       };
     }

@@ -10,7 +10,7 @@ import {
 import type { Card, Response } from '../../../src/core/index.js';
 import { within } from '../../../src/core/index.js';
 import type { MessagePayload } from '../components.js';
-import { carriesFiles, fileWebhook, uploadsOf } from '../files.js';
+import { type Attached, carriesFiles, fileWebhook, listingKept, uploadsOf } from '../files.js';
 import type { InboundBase } from '../inbound.js';
 import type { Replier } from '../interactions.js';
 import { failedInteraction } from '../log-error.js';
@@ -93,11 +93,18 @@ const deferral = (source: Source): APIInteractionResponse =>
  * (sender.ts). Every message posted since is V2 and stays V2 (the flag cannot be removed).
  */
 function updateOf(ctx: InteractionContext, exchange: Exchange, card: Card): Promise<MessagePayload> {
-  const clicked = (exchange.interaction as { message?: { flags?: number } }).message;
+  const clicked = clickedOf(exchange);
   return clicked && !((clicked.flags ?? 0) & COMPONENTS_V2)
     ? ctx.render.embedCard(card)
     : ctx.render.card(card);
 }
+
+/**
+ * The message the interaction came from (a click): its flags, and the files it holds, which an update of it
+ * lists so that charts the new card does not show go (files.ts `droppingCharts`).
+ */
+const clickedOf = (exchange: Exchange) =>
+  (exchange.interaction as { message?: { flags?: number; attachments?: Attached[] } }).message;
 
 /** The first response when the core answered in time. */
 async function initial(
@@ -111,7 +118,10 @@ async function initial(
   if (response.kind === 'update' && answering.source === 'message') {
     return {
       type: InteractionResponseType.UpdateMessage,
-      data: body(await updateOf(ctx, exchange, response.card), false),
+      data: listingKept(
+        body(await updateOf(ctx, exchange, response.card), false),
+        clickedOf(exchange)?.attachments,
+      ),
     };
   }
   if (response.kind === 'none') return deferral(answering.source);
@@ -123,8 +133,11 @@ async function initial(
 async function deferred(ctx: InteractionContext, exchange: Exchange, response: Response) {
   const { errorsOf } = exchange.answering;
   const uploads = await uploadsOf(response);
-  const hook = fileWebhook(ctx.rest, exchange.interaction, { uploads, log: ctx.log });
-  if (exchange.answering.source === 'message') {
+  const source = exchange.answering.source;
+  // Deferred on a clicked message, the interaction's original is that message: an edit replaces its card.
+  const held = source === 'message' ? clickedOf(exchange)?.attachments : undefined;
+  const hook = fileWebhook(ctx.rest, exchange.interaction, { uploads, held, log: ctx.log });
+  if (source === 'message') {
     if (response.kind === 'update') await hook.edit(editBody(await updateOf(ctx, exchange, response.card)));
     else {
       const data = await messageOf(ctx, response, errorsOf);

@@ -155,6 +155,7 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'file-not-carried': 'state',
   'file-upload-failed': 'failure',
   'table-more-rows': 'state',
+  'card-files-refused': 'failure',
 
   // API failures, by error.type: refusals about the team's key, credits or data are states
   'api.invalid_input': 'state',

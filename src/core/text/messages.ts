@@ -257,6 +257,8 @@ const MESSAGES = {
   'file-upload-failed': (p) =>
     md`I couldn't send the file \`${p.filename}\` (${p.reason}). Nothing else was changed; try again in a moment.`,
   'table-more-rows': (p) => md`…and ${count(p.count)} more ${Number(p.count) === 1 ? md`row` : md`rows`}.`,
+  'card-files-refused': (p) =>
+    md`I couldn't attach \`${p.filename}\` to this card (${p.reason}): check that I may attach files in this channel.`,
 
   // API failures (DESIGN §6), by error.type
   'api.invalid_input': (p) => md`The video service rejected the request: ${p.message}`,
