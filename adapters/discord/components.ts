@@ -38,7 +38,7 @@ import {
   SeparatorSpacingSize,
 } from 'discord.js';
 import type { Card, Confirm, Control, Table, Tone } from '../../src/core/index.js';
-import { chartText, progressBar, tableLines } from '../../src/core/index.js';
+import { chartText, fitTableLines, progressBar, say } from '../../src/core/index.js';
 import { type ActionRow, type ControlContext, renderControl, rowsOf } from './components/controls.js';
 import { componentCount, EMPTY, fieldLines, galleryItem, isWebUrl, textDisplay } from './components/parts.js';
 import { fitSections, sectionParts } from './components/sections.js';
@@ -146,13 +146,15 @@ function mediaOf(card: Card): APIMediaGalleryItem[] {
   return items;
 }
 
-/** A table as one bulleted line per row (Discord draws no tables). */
-const tableText = (table: Table): string =>
-  toDiscord(
-    tableLines(table)
-      .map((line) => `• ${line}`)
-      .join('\n'),
-  );
+/**
+ * A table as one bulleted line per row (Discord draws no tables), as many whole rows as leave the card's
+ * other text room, then how many more there are.
+ */
+function tableText(table: Table): string {
+  const { lines, left } = fitTableLines(table, { rows: Infinity, characters: DISCORD.tableText });
+  const more = left > 0 ? [say('table-more-rows', { count: left })] : [];
+  return toDiscord([...lines.map((line) => `• ${line}`), ...more].join('\n'));
+}
 
 /**
  * The card's charts, each a PNG attached with the message (files.ts draws them) and shown in a media gallery

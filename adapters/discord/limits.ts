@@ -41,6 +41,8 @@ export const DISCORD = {
   messageComponents: 40,
   /** Characters across all the text displays of a message. */
   textDisplayTotal: 4000,
+  /** A table's lines on a card: whole rows, leaving the rest of the 4000 to the card's other text. */
+  tableText: 2800,
   galleryItems: 10,
   /** Charts drawn as images on one card (the core sends at most two). */
   chartsPerCard: 2,

@@ -5,7 +5,7 @@
  */
 import type { types } from '@slack/bolt';
 import type { Chart, Section, Table } from '../../src/core/index.js';
-import { chartHeading, chartPoints, literal, say, tableLines } from '../../src/core/index.js';
+import { chartHeading, chartPoints, fitTableLines, literal, say } from '../../src/core/index.js';
 import { CLASSIC, type NativeBlock } from './block-support.js';
 import { CHARTS_PER_MESSAGE, chartBlock, SLACK_TABLE_LIMITS, tableBlock } from './data-blocks.js';
 import {
@@ -25,13 +25,9 @@ import { toMrkdwn, truncateMrkdwn } from './text.js';
 export function tableBlocks(table: Table, native: ReadonlySet<NativeBlock>): Block[] {
   const fitted = native.has('data_table') ? tableBlock(table) : undefined;
   if (fitted) return [fitted.block as unknown as Block, ...moreRows(fitted.left)];
-  const lines = tableLines(table);
-  const shown = lines.slice(0, SLACK_TABLE_LIMITS.rows);
-  if (shown.length === 0) return [];
-  return [
-    ...textSections(shown.map((line) => `• ${line}`).join('\n')),
-    ...moreRows(lines.length - shown.length),
-  ];
+  const { lines, left } = fitTableLines(table, { rows: SLACK_TABLE_LIMITS.rows, characters: Infinity });
+  if (lines.length === 0) return [];
+  return [...textSections(lines.map((line) => `• ${line}`).join('\n')), ...moreRows(left)];
 }
 
 /** "…and 50 more rows" under a table cut short. */

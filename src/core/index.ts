@@ -143,8 +143,8 @@ export {
 export {
   cellText,
   fitTable,
+  fitTableLines,
   isNumberCell,
   type Table,
   type TableLimits,
-  tableLines,
 } from './text/table.js';

@@ -173,4 +173,29 @@ describe('cards → one Components V2 container', () => {
     // The card's own buttons: five rows of five at most.
     expect(buttons(payload).filter((b) => String(b.label).startsWith('B'))).toHaveLength(25);
   });
+
+  it('shows a long table as whole rows, then how many more there are', () => {
+    const payload = render({
+      title: md`Calendar`,
+      text: md`Showing the first 150 of 150.`,
+      table: {
+        caption: 'Posts',
+        columns: [{ label: 'When' }, { label: 'Platform' }, { label: 'Video' }],
+        rows: Array.from({ length: 150 }, (_, i) => [
+          cardText(`Tue 1 Dec, 09:${String(i % 60).padStart(2, '0')}`),
+          md`YouTube`,
+          cardText(`Episode ${i + 1} of the long-running series`),
+        ]),
+      },
+    });
+    const texts = textDisplaysOf(payload);
+    expect(texts.join('').length).toBeLessThanOrEqual(4000);
+    const table = texts.find((t) => t.startsWith('• **Tue 1 Dec'));
+    const lines = table?.split('\n') ?? [];
+    const rows = lines.filter((l) => l.startsWith('• '));
+    expect(rows.length).toBeGreaterThan(20);
+    // Every row shown is whole, and the last line counts the others: nothing is cut mid-row.
+    for (const row of rows) expect(row).toMatch(/ · Episode \d+ of the long-running series$/);
+    expect(lines.at(-1)).toBe(`…and ${150 - rows.length} more rows.`);
+  });
 });

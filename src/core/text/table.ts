@@ -56,6 +56,25 @@ export function tableLines(table: Table): string[] {
 }
 
 /**
+ * The table's lines (`tableLines`) a surface without tables shows: the first ones, as many as fit `rows` and
+ * `characters` (the line breaks count); `left` rows did not fit (the surface says so: `table-more-rows`).
+ */
+export function fitTableLines(
+  table: Table,
+  limits: { rows: number; characters: number },
+): { lines: string[]; left: number } {
+  const all = tableLines(table);
+  const lines: string[] = [];
+  let budget = limits.characters;
+  for (const line of all) {
+    if (lines.length === limits.rows || line.length + 1 > budget) break;
+    budget -= line.length + 1;
+    lines.push(line);
+  }
+  return { lines, left: all.length - lines.length };
+}
+
+/**
  * The rows a surface with `limits` shows: the first ones, as many as fit the row count and the character
  * budget (the header counts too). The rest are the caller's to move (to the CSV, a thread or the next page);
  * columns beyond the limit are dropped from every row. Undefined when the header alone does not fit.
