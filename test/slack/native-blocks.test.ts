@@ -38,11 +38,21 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
     const blocks = reply.blocks as Record<string, unknown>[];
     const chart = blocks.find((b) => b.type === 'data_visualization') as {
       title: string;
-      chart: { type: string; axis_config: { categories: string[] }; series: { name: string }[] };
+      chart: {
+        type: string;
+        axis_config: { categories: string[] };
+        series: { name: string; data: unknown[] }[];
+      };
     };
     expect(chart.title).toBe('Views per platform');
     expect(chart.chart.type).toBe('bar');
     expect(chart.chart.axis_config.categories).toEqual(['YouTube']);
+    // The bars are the simulator's numbers.
+    const analytics = await apiOf(w.h).analytics.get({ range: 7 });
+    expect(chart.chart.series[0]).toMatchObject({
+      name: 'Total views',
+      data: [{ label: 'YouTube', value: analytics.byPlatform.youtube?.totalViews }],
+    });
     if (topPosts) {
       const table = blocks.find((b) => b.type === 'data_table') as { caption: string; rows: unknown[][] };
       expect(table.caption).toBe('Top posts');
