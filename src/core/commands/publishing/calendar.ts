@@ -1,5 +1,5 @@
 /**
- * `calendar [--from D] [--to D] [--platform P] [--status S]` (GET /calendar): the agenda grouped by day in
+ * `calendar [--from D] [--to D] [--platform P] [--status S]` (GET /calendar): the agenda as a table, oldest first, in
  * the caller's zone, default today and the next 6 days. The service's calendar dates are UTC days, so the
  * query covers the UTC days overlapping the caller's range and entries are then placed on local days.
  */
