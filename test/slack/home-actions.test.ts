@@ -10,6 +10,7 @@ import { harnessFixtures } from '../core/approvals/fixtures.js';
 import { completedVideo } from '../core/publishing/helpers.js';
 import { DEMO_KEY } from '../support/harness.js';
 import type { SlackCall } from './fake-slack.js';
+import { askToPublish, bobApprovesPublishing } from './publish-policy.js';
 import {
   ALICE,
   address,
@@ -121,17 +122,8 @@ describe.each(['spec', 'real'] as const)('App Home actions on the %s profile', (
   it('Approve on the Home decides the request and the command runs', async () => {
     const fixtures = harnessFixtures(w.h);
     const id = await fixtures.renderedVideo('Approve from Home');
-    for (const line of [
-      `settings role admin <@${ALICE}>`,
-      'settings approval publish',
-      `settings approvers <@${BOB}>`,
-    ]) {
-      const set = await w.command(line, { raw: true });
-      expect(JSON.stringify(await w.reply(set.responseUrl)), line).toContain('Workspace settings updated');
-    }
-    const asked = await w.command(`publish ${id} youtube`);
-    expect(JSON.stringify(await w.reply(asked.responseUrl))).toContain('Sent for approval');
-    await w.h.flush();
+    await bobApprovesPublishing(w);
+    await askToPublish(w, id, 'youtube');
 
     const home = await openHome(BOB);
     expect(blocksText(home)).toContain('Publish “Approve from Home” to YouTube');

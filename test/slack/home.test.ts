@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harnessFixtures } from '../core/approvals/fixtures.js';
 import { completedVideo } from '../core/publishing/helpers.js';
 import { DEMO_KEY } from '../support/harness.js';
+import { askToPublish, bobApprovesPublishing } from './publish-policy.js';
 import {
   ALICE,
   address,
@@ -138,18 +139,8 @@ describe('App Home', () => {
   it('shows bob’s approvals inbox with its buttons; Approve from Home decides in the channel and refreshes it', async () => {
     const fixtures = harnessFixtures(w.h);
     const id = await fixtures.renderedVideo('Approve me');
-    // The team policy, set the workspace way by alice (a Slack admin): bob approves, no self-approval.
-    for (const line of [
-      `settings role admin <@${ALICE}>`,
-      'settings approval publish',
-      `settings approvers <@${BOB}>`,
-    ]) {
-      const set = await w.command(line, { raw: true });
-      expect(JSON.stringify(await w.reply(set.responseUrl)), line).toContain('Workspace settings updated');
-    }
-    const asked = await w.command(`publish ${id} youtube`);
-    expect(JSON.stringify(await w.reply(asked.responseUrl))).toContain('Sent for approval');
-    await w.h.flush();
+    await bobApprovesPublishing(w);
+    await askToPublish(w, id, 'youtube');
     const request = await w.fake.waitFor(
       () => w.cards().find((m) => blocksText(m.blocks).includes('Approval needed')),
       'the approval card in the channel',

@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { harnessFixtures } from '../core/approvals/fixtures.js';
 import { apiOf } from '../core/publishing/helpers.js';
-import { ALICE, BOB, type SlackWorld, slackWorld } from './world.js';
+import { askToPublish, bobApprovesPublishing } from './publish-policy.js';
+import { ALICE, type SlackWorld, slackWorld } from './world.js';
 
 let w: SlackWorld;
 afterEach(() => w.close());
@@ -22,7 +23,10 @@ function cellWords(cell: DataTable['rows'][number][number]): string {
   if (cell.type !== 'rich_text') return cell.text ?? '';
   const words: string[] = [];
   const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     if (!node || typeof node !== 'object') return;
     const o = node as Record<string, unknown>;
     if (typeof o.text === 'string') words.push(o.text);
@@ -57,17 +61,8 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
       },
       { idempotencyKey: 'list-tables-schedule' },
     );
-    for (const line of [
-      `settings role admin <@${ALICE}>`,
-      'settings approval publish',
-      `settings approvers <@${BOB}>`,
-    ]) {
-      const set = await w.command(line, { raw: true });
-      expect(JSON.stringify(await w.reply(set.responseUrl)), line).toContain('Workspace settings updated');
-    }
-    const asked = await w.command(`publish ${id} tiktok`);
-    expect(JSON.stringify(await w.reply(asked.responseUrl))).toContain('Sent for approval');
-    await w.h.flush();
+    await bobApprovesPublishing(w);
+    await askToPublish(w, id, 'tiktok');
   });
 
   it('answers calendar with a table of the posts', async () => {
