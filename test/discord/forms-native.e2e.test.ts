@@ -15,17 +15,12 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPTIONS } from '../../src/simulator/catalog.js';
-import type { FakeInteraction, FakeMessage } from './fake-discord.js';
-import { controlsOf, discordWorld, IDS, type Json, textOfMessage, type World } from './world.js';
+import type { FakeMessage } from './fake-discord.js';
+import { controlsOf, discordWorld, IDS, type Json, modalOf, textOfMessage, type World } from './world.js';
 
 let w: World;
 afterEach(() => w?.close());
 
-const modalOf = (record: FakeInteraction): Json => {
-  const callback = record.callbacks[0] as Json;
-  if (callback.type !== 9) throw new Error(`expected a modal, got callback type ${callback.type}`);
-  return callback.data as Json;
-};
 const labels = (modal: Json): Json[] => (modal.components as Json[]).filter((c) => c.type === 18);
 const inputOf = (modal: Json, id: string): Json | undefined =>
   labels(modal).find((c) => c.component?.custom_id === id)?.component;

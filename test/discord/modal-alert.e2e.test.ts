@@ -5,17 +5,11 @@
  * one text display when it has room for one.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeInteraction } from './fake-discord.js';
-import { discordWorld, type Json, type World } from './world.js';
+import { discordWorld, type Json, modalOf, type World } from './world.js';
 
 let w: World;
 afterEach(() => w?.close());
 
-const modalOf = (record: FakeInteraction): Json => {
-  const callback = record.callbacks[0] as Json;
-  if (callback.type !== 9) throw new Error(`expected a modal, got callback type ${callback.type}`);
-  return callback.data as Json;
-};
 const texts = (modal: Json): string[] =>
   (modal.components as Json[]).filter((c) => c.type === 10).map((c) => String(c.content));
 

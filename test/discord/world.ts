@@ -244,6 +244,13 @@ export async function discordWorld(options: WorldOptions = {}): Promise<World> {
 /** Every text of a Discord message (embeds, fields, footers; or a V2 card's text displays), for assertions. */
 export const textOfMessage = (message: Readable): string => textOf(message);
 
+/** The modal an interaction was answered with (callback type 9); throws when it was answered otherwise. */
+export function modalOf(record: FakeInteraction): Json {
+  const callback = record.callbacks[0] as Json;
+  if (callback.type !== 9) throw new Error(`expected a modal, got callback type ${callback.type}`);
+  return callback.data as Json;
+}
+
 /** Labels of a message's buttons and selects (in rows or beside a V2 card's sections). */
 export function controlsOf(message: Readable): string[] {
   return controlsIn(message).map((c) => String(c.label ?? c.placeholder));
