@@ -1,14 +1,25 @@
 /**
- * Benchmark 4, cold start: spawns the bot as `npm start` runs it (`tsx src/main.ts`, demo mode: embedded
- * simulator, playground, fresh temp REELBOT_DATA_DIR), times spawn → first `/healthz` 200, then reads the
- * resident memory after 10 s idle. Baseline: the same runtime serving only `/healthz`
- * (cold-start-baseline.ts), measured alternately in the same run. Medians over the runs.
+ * Benchmark 4, cold start: spawns the bot as `npm start` runs it (`tsx src/main.ts`, fresh temp
+ * REELBOT_DATA_DIR) in two configurations, times spawn → first `/healthz` 200, then reads the resident memory
+ * after 10 s idle. **demo**: nothing configured (embedded simulator, playground). **production**: the service at
+ * VIDEO_API_URL (a simulator in the bench's process), Slack and Discord configured against their fakes (also
+ * here), the playground off. Baseline: the same runtime serving only `/healthz` (cold-start-baseline.ts),
+ * measured alternately in the same run. Medians over the runs.
+ *
+ * `compare`: the root of another checkout (a worktree of an older commit, with node_modules) whose
+ * `src/main.ts` is started alternately with this one's in each configuration: an A/B in one run, both as
+ * ratios to the same floor.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { demoTeam, generateApiKey, startSimulator } from '../src/simulator/index.js';
+import { FakeDiscord } from '../test/discord/fake-discord.js';
+import { IDS, TOKEN } from '../test/discord/world.js';
+import { FakeSlack } from '../test/slack/fake-slack.js';
+import { BOT_TOKEN, SIGNING_SECRET } from '../test/slack/world.js';
 import { type BenchResult, metric } from './lib/result.js';
 import { median } from './lib/stats.js';
 
@@ -66,7 +77,15 @@ function treeRss(pid: number): { total: number; largest: number } {
   return { total: total / 1024, largest: largest / 1024 };
 }
 
-async function once(script: string, log: (line: string) => void): Promise<Run> {
+/** What is started: a script of a checkout, with the configuration's variables. */
+interface Target {
+  root: string;
+  script: string;
+  env: Record<string, string>;
+}
+
+async function once(target: Target, log: (line: string) => void): Promise<Run> {
+  const { root, script } = target;
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'reelbot-cold-'));
   const env: NodeJS.ProcessEnv = {
@@ -76,9 +95,10 @@ async function once(script: string, log: (line: string) => void): Promise<Run> {
     PORT: String(port),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
+    ...target.env,
   };
   const started = performance.now();
-  const child: ChildProcess = spawn(TSX, [script], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(TSX, [script], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => {
     stderr = (stderr + c.toString()).slice(-2000);
@@ -116,38 +136,114 @@ async function once(script: string, log: (line: string) => void): Promise<Run> {
   }
 }
 
-export async function coldStart(o: { runs: number; log(line: string): void }): Promise<BenchResult> {
+/** The production configuration's outside world: the service and both chat platforms' fakes, on 127.0.0.1. */
+async function productionWorld(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  const sim = await startSimulator({ port: 0, teams: [demoTeam(generateApiKey())] });
+  const slack = await FakeSlack.start();
+  const discord = await new FakeDiscord({
+    token: TOKEN,
+    applicationId: IDS.app,
+    guildId: IDS.guild,
+    channelId: IDS.channel,
+  }).start();
+  return {
+    env: {
+      VIDEO_API_URL: sim.url,
+      SLACK_BOT_TOKEN: BOT_TOKEN,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      DISCORD_TOKEN: TOKEN,
+      DISCORD_APPLICATION_ID: IDS.app,
+      DISCORD_API_URL: discord.apiUrl,
+      DISCORD_GUILD_ID: IDS.guild,
+    },
+    async close() {
+      await discord.close();
+      await slack.close();
+      await sim.close();
+    },
+  };
+}
+
+type Configuration = 'demo' | 'production';
+
+/** The runs of one checkout in one configuration. */
+interface Series {
+  configuration: Configuration;
+  /** `this` or the compared checkout's root. */
+  tree: string;
+  target: Target;
+  runs: Run[];
+}
+
+export async function coldStart(o: {
+  runs: number;
+  log(line: string): void;
+  /** The root of another checkout to start alternately with this one (A/B). */
+  compare?: string;
+}): Promise<BenchResult> {
   const started = Date.now();
-  const app: Run[] = [];
   const base: Run[] = [];
-  o.log(`cold-start: ${o.runs} runs each, alternating with the baseline…`);
-  // Warm the tsx transform cache first, as any second `npm start` would find it.
-  await once('bench/cold-start-baseline.ts', () => {});
-  for (let i = 0; i < o.runs; i++) {
-    base.push(await once('bench/cold-start-baseline.ts', o.log));
-    app.push(await once('src/main.ts', o.log));
+  const world = await productionWorld();
+  const trees = [ROOT, ...(o.compare ? [o.compare] : [])];
+  const series: Series[] = (['demo', 'production'] as const).flatMap((configuration) =>
+    trees.map((root) => ({
+      configuration,
+      tree: root === ROOT ? 'this' : root,
+      target: { root, script: 'src/main.ts', env: configuration === 'production' ? world.env : {} },
+      runs: [],
+    })),
+  );
+  const floor: Target = { root: ROOT, script: 'bench/cold-start-baseline.ts', env: {} };
+  o.log(`cold-start: ${o.runs} runs each of ${series.length} starts, alternating with the baseline…`);
+  try {
+    // Warm the tsx transform caches first, as any second `npm start` would find them.
+    await once(floor, () => {});
+    for (const s of series) await once(s.target, () => {});
+    for (let i = 0; i < o.runs; i++) {
+      base.push(await once(floor, o.log));
+      for (const s of series) {
+        o.log(`  ${s.configuration}, ${s.tree}:`);
+        s.runs.push(await once(s.target, o.log));
+      }
+    }
+  } finally {
+    await world.close();
   }
-  const m = (runs: Run[], k: keyof Run) => median(runs.map((r) => r[k]));
-  const readyRatio = m(app, 'readyMs') / m(base, 'readyMs');
   return {
     name: 'cold-start',
     title: 'Cold start to ready, and idle memory',
     measured: true,
     baseline: 'node + tsx serving only /healthz (bench/cold-start-baseline.ts), alternating runs',
-    metrics: [
-      metric('spawn → /healthz 200', m(app, 'readyMs'), 'ms', { baseline: m(base, 'readyMs') }),
-      metric('RSS after 10 s idle (process tree)', m(app, 'treeRssMb'), 'MB', {
-        baseline: m(base, 'treeRssMb'),
-      }),
-      metric('RSS after 10 s idle (app process)', m(app, 'appRssMb'), 'MB', {
-        baseline: m(base, 'appRssMb'),
-      }),
-    ],
+    metrics: series.flatMap((s) => seriesMetrics(s, base, o.compare !== undefined)),
     notes: [
-      `Median of ${o.runs} runs each. The bot starts in demo mode (no VIDEO_API_URL: embedded simulator, playground) with a fresh data directory (migrations, new secret key), LOG_LEVEL=warn.`,
-      `Cold start ratio ${readyRatio.toFixed(2)}: the difference is loading the bot's modules and starting the embedded simulator, the store (migrations) and the poller.`,
+      `Median of ${o.runs} runs each. demo: nothing configured (embedded simulator, playground); production: VIDEO_API_URL (a simulator in the bench's process), Slack and Discord against their fakes. A fresh data directory each (migrations, new secret key), LOG_LEVEL=warn.`,
+      ...series.map(
+        (s) =>
+          `${label(s, o.compare !== undefined)}: cold start ${(m(s.runs, 'readyMs') / m(base, 'readyMs')).toFixed(2)}× the floor, app RSS ${(m(s.runs, 'appRssMb') / m(base, 'appRssMb')).toFixed(2)}×.`,
+      ),
     ],
     durationMs: Date.now() - started,
-    details: { app, baseline: base },
+    details: {
+      series: series.map(({ configuration, tree, runs }) => ({ configuration, tree, runs })),
+      baseline: base,
+    },
   };
+}
+
+const m = (runs: Run[], k: keyof Run) => median(runs.map((r) => r[k]));
+const label = (s: Series, comparing: boolean) =>
+  comparing ? `${s.configuration} (${s.tree === 'this' ? 'this checkout' : s.tree})` : s.configuration;
+
+function seriesMetrics(s: Series, base: Run[], comparing: boolean) {
+  const name = (what: string) => `${label(s, comparing)}: ${what}`;
+  return [
+    metric(name('spawn → /healthz 200'), m(s.runs, 'readyMs'), 'ms', { baseline: m(base, 'readyMs') }),
+    metric(name('RSS after 10 s idle (process tree)'), m(s.runs, 'treeRssMb'), 'MB', {
+      baseline: m(base, 'treeRssMb'),
+    }),
+    metric(name('RSS after 10 s idle (app process)'), m(s.runs, 'appRssMb'), 'MB', {
+      baseline: m(base, 'appRssMb'),
+    }),
+  ];
 }

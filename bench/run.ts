@@ -11,6 +11,7 @@
  *   npm run bench -- --budget-scale 2  rate-budget with less time compression (closer to production)
  *   npm run bench -- --profiles real   poller-scale on the simulator's real curves only (default: real,spec)
  *   npm run bench -- --poller-jobs 4000  poller-scale and replicas with fewer jobs (50 per key, as the full size)
+ *   npm run bench -- --only cold-start --compare ../old  cold-start A/B: another checkout's start, alternating (5 runs)
  */
 import { join } from 'node:path';
 import type { SimulatorProfile } from '../src/simulator/index.js';
@@ -39,6 +40,10 @@ const pollerJobs = jobsAt >= 0 ? Number(args[jobsAt + 1]) : undefined;
 if (pollerJobs !== undefined && !(Number.isInteger(pollerJobs) && pollerJobs >= 50)) {
   throw new Error('--poller-jobs takes a whole number of jobs, at least 50');
 }
+const compareAt = args.indexOf('--compare');
+/** cold-start's A/B: the root of another checkout (with node_modules), started alternately with this one. */
+const compare = compareAt >= 0 ? args[compareAt + 1] : undefined;
+if (compareAt >= 0 && !compare) throw new Error('--compare takes the root of another checkout');
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const RESULTS = join(import.meta.dirname, save ? 'results' : 'output');
 /** --quick's job count for poller-scale and replicas: with the other quick sizes, about two minutes here. */
@@ -79,7 +84,10 @@ const BENCHMARKS: { name: string; run: () => Promise<BenchResult> }[] = [
     name: 'rate-budget',
     run: () => rateBudget({ quick, log, ...(budgetScale ? { scale: budgetScale } : {}) }),
   },
-  { name: 'cold-start', run: () => coldStart({ runs: quick ? 1 : 3, log }) },
+  {
+    name: 'cold-start',
+    run: () => coldStart({ runs: quick ? 1 : compare ? 5 : 3, log, ...(compare ? { compare } : {}) }),
+  },
   {
     name: 'ack-latency',
     run: () => ackLatency({ requests: quick ? 30 : 200, ...(quick ? { rounds: 5 } : {}), log }),

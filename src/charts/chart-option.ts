@@ -36,7 +36,14 @@ function axesOption(chart: Chart): ChartOption {
   const several = chart.series.length > 1;
   const bars = chart.kind === 'bar' && chart.categories.length * chart.series.length <= 24;
   return {
-    grid: { left: 64, right: 24, top: several ? 72 : 56, bottom: 64, containLabel: false },
+    // Room under the axis for its labels, and for its name only when it has one.
+    grid: {
+      left: 64,
+      right: 24,
+      top: several ? 72 : 56,
+      bottom: chart.xLabel ? 64 : 36,
+      containLabel: false,
+    },
     legend: several ? { top: 32, itemGap: 24, data: chart.series.map((s) => s.name) } : undefined,
     xAxis: {
       type: 'category',

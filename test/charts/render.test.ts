@@ -48,6 +48,18 @@ describe('SVG charts', () => {
     expect(pie).toContain('YouTube: 1,204');
   });
 
+  it('leaves no empty band under the category labels when the axis has no name', async () => {
+    const svg = await renderChartSvg(views, { width: 640, height: 320 });
+    const labelY = (word: string, image = svg) =>
+      Number(new RegExp(`translate\\(\\S+ (\\S+)\\)"[^>]*>${word}<`).exec(image)?.[1] ?? Number.NaN);
+    // The labels' line ends about 11 px under its anchor; what is left under it is margin, not a blank strip.
+    expect(320 - labelY('YouTube')).toBeLessThanOrEqual(32);
+    const named = await renderChartSvg({ ...views, xLabel: 'Platform' }, { width: 640, height: 320 });
+    // With a name, the axis keeps room for it under the labels, inside the image.
+    expect(labelY('Platform', named)).toBeLessThan(320 - 8);
+    expect(labelY('Platform', named)).toBeGreaterThan(labelY('YouTube', named) + 11);
+  });
+
   it('keeps a title or label full of markup as text', async () => {
     const svg = await renderChartSvg({
       ...views,

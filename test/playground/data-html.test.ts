@@ -29,7 +29,9 @@ describe('tables and charts in HTML', () => {
   it('renders a table with a caption, headers and sortable numbers, escaping what it shows', () => {
     const html = renderCard(card);
     expect(html).toContain('<caption>Top posts</caption>');
-    expect(html).toContain('<th scope="col">Views</th>');
+    // A column of numbers: its header right-aligned over them, like its cells.
+    expect(html).toContain('<th scope="col" class="num">Views</th>');
+    expect(html).toContain('<th scope="col">Post</th>');
     expect(html).toContain('<td class="num" data-value="1204">1,204</td>');
     expect(html).toContain('&lt;b&gt;Octopus&lt;/b&gt; facts');
     expect(html).not.toContain('<b>Octopus');

@@ -37,7 +37,13 @@ export function renderCharts(charts: readonly Chart[]): string {
 }
 
 export function renderTable(table: Table): string {
-  const head = table.columns.map((c) => `<th scope="col">${escapeHtml(c.label)}</th>`).join('');
+  // A column of numbers has its header right-aligned over them, as its cells are.
+  const numeric = table.columns.map(
+    (_, i) => table.rows.length > 0 && table.rows.every((row) => isNumberCell(row[i])),
+  );
+  const head = table.columns
+    .map((c, i) => `<th scope="col"${numeric[i] ? ' class="num"' : ''}>${escapeHtml(c.label)}</th>`)
+    .join('');
   const rows = table.rows.map((row) => {
     const cells = table.columns.map((_, i) => {
       const cell = row[i];
