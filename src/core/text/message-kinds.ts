@@ -151,6 +151,8 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'approval-retry-approver': 'state',
   'approval-withdraw-not-yours': 'state',
   'csv-with-page': 'input',
+  'csv-with-search': 'input',
+  'search-with-page': 'input',
   'file-in-dm': 'state',
   'file-not-carried': 'state',
   'file-upload-failed': 'failure',

@@ -251,6 +251,10 @@ const MESSAGES = {
 
   // Files sent with an answer (`--csv` exports)
   'csv-with-page': () => md`\`--csv\` exports every video in one file; leave out \`--page\`.`,
+  'csv-with-search': () =>
+    md`\`--csv\` exports every video in one file; leave out \`--search\` and \`--status\`, or leave out \`--csv\` to search.`,
+  'search-with-page': () =>
+    md`A search walks the whole list itself, ten at a time (**More →** goes on); leave out \`--page\`.`,
   'file-in-dm': (p) => md`I sent \`${p.filename}\` to our direct messages, so only you can see it.`,
   'file-not-carried': (p) =>
     md`This message cannot carry the file \`${p.filename}\`; run the command again to get it.`,
