@@ -7,7 +7,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestInfo } from '../../../src/core/dispatch/context.js';
 import { createHarness, DEMO_KEY, type Harness, textOf } from '../../support/harness.js';
+import { createCoreDriver } from '../approvals/core-driver.js';
 import { pastPosts } from './best-time-history.js';
+import { defineBestTimeSuite } from './best-time-scenarios.js';
 import { apiOf, cardOf, completedVideo } from './helpers.js';
 
 // The harness starts on Monday 23 Nov 2026, 08:00 UTC (09:00 in Paris).
@@ -120,3 +122,5 @@ describe.each(['spec', 'real'] as const)('schedule … best (%s profile)', (prof
     ]);
   });
 });
+
+defineBestTimeSuite('the core harness', (profile) => createCoreDriver({ profile }));
