@@ -71,6 +71,18 @@ describe.each(['spec', 'real'] as const)('schedule … best (%s profile)', (prof
     ]);
   });
 
+  it('counts a post published now from here by its URL, with the scheduled ones of the calendar', async () => {
+    h.sim.sim.seedPostHistory(DEMO_KEY, pastPosts(19));
+    const rendered = await completedVideo(h, 'Out now', { render: true });
+    await apiOf(h).videos.update(rendered, { posts: { youtube: { title: 'Out now on YouTube' } } });
+    const published = await h.run(`/reel publish ${rendered} youtube`, alice);
+    expect(cardOf(published).title).toBe('Published to YouTube');
+    h.clock.advance(60_000);
+    const text = textOf(await h.run('/reel schedule last youtube best', alice));
+    // 19 scheduled posts joined by their video's name, the 20th by the URL the service answered.
+    expect(text).toContain(profile === 'spec' ? 'from your 20 YouTube posts' : 'no views per YouTube post');
+  });
+
   it('reads the history once per half hour: a second best sends no new reads', async () => {
     h.sim.sim.seedPostHistory(DEMO_KEY, pastPosts(34));
     await h.run('/reel schedule last youtube best', alice);
