@@ -83,6 +83,26 @@ describe.each(['spec', 'real'] as const)('schedule … best (%s profile)', (prof
     expect(text).toContain(profile === 'spec' ? 'from your 20 YouTube posts' : 'no views per YouTube post');
   });
 
+  it('the Schedule form takes best as its time and answers with the proposal', async () => {
+    h.sim.sim.seedPostHistory(DEMO_KEY, pastPosts(34));
+    const form = await h.click('video.schedule', videoId, alice);
+    if (form.kind !== 'form') throw new Error(`expected the form, got ${form.kind}`);
+    expect(form.form.inputs.find((i) => i.id === 'when')?.hint).toContain('"best"');
+    const r = await h.submit(
+      form.form.id,
+      form.form.state ?? '',
+      { platforms: 'youtube', when: 'best' },
+      alice,
+    );
+    expect(cardOf(r).title).toBe('Best time for Launch teaser');
+    expect(textOf(r)).toContain(
+      profile === 'spec'
+        ? 'Tue 24 Nov 2026, 18:00 Europe/Paris (17:00 UTC)'
+        : 'Fri 27 Nov 2026, 17:00 Europe/Paris',
+    );
+    expect(schedules()).toEqual([]);
+  });
+
   it('reads the history once per half hour: a second best sends no new reads', async () => {
     h.sim.sim.seedPostHistory(DEMO_KEY, pastPosts(34));
     await h.run('/reel schedule last youtube best', alice);

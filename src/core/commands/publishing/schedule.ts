@@ -56,7 +56,7 @@ async function scheduleForm(
       label: 'When',
       required: true,
       placeholder: 'tomorrow 9am',
-      hint: `In your time zone, ${zone} (change it with ${command('tz')}). E.g. "friday 18:00", "2026-12-01 18:00", "in 2 hours".`,
+      hint: `In your time zone, ${zone} (change it with ${command('tz')}). E.g. "friday 18:00", "2026-12-01 18:00", "in 2 hours", "best".`,
       ...(input.when ? { initial: input.when } : {}),
     },
   );
@@ -150,8 +150,9 @@ export const scheduleFormSpec: FormSpec = {
     const errors: Record<string, CardText> = {};
     const platforms = parsePlatforms(values.platforms ?? '');
     if (!platforms.ok) errors.platforms = say(platforms.error.code, platforms.error.params);
-    const when = parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
-    if (!when.ok) errors.when = say(when.error.code, when.error.params);
+    const best = isBest(values.when ?? '');
+    const when = best ? undefined : parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
+    if (when && !when.ok) errors.when = say(when.error.code, when.error.params);
     let videoId = decoded.videoId;
     if (!videoId) {
       try {
@@ -163,7 +164,13 @@ export const scheduleFormSpec: FormSpec = {
         errors.video = say(error.code, error.params);
       }
     }
-    if (Object.keys(errors).length > 0 || !platforms.ok || !when.ok) return { kind: 'form-errors', errors };
+    if (Object.keys(errors).length > 0 || !platforms.ok || (when && !when.ok)) {
+      return { kind: 'form-errors', errors };
+    }
+    if (!when) {
+      const video = await getVideo(ctx, videoId);
+      return proposeBestTime(ctx, { video, platforms: platforms.value as Platform[], move: false });
+    }
     return runSchedule(ctx, {
       videoId,
       platforms: platforms.value as Platform[],
