@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimulatorProfile } from '../../../src/simulator/index.js';
 import type { ScenarioDriver } from '../approvals/driver.js';
-import { button, text } from '../approvals/scenario-kit.js';
+import { button, lastApproval, setup, text } from '../approvals/scenario-kit.js';
 import { PROFILES } from '../approvals/scenarios.js';
 import { pastPosts } from './best-time-history.js';
 
@@ -55,6 +55,28 @@ export const BEST_TIME_SCENARIOS: readonly BestTimeScenario[] = [
         says: ['Tue 24 Nov 2026, 18:00 UTC', 'from your 34 YouTube posts: Tuesdays at 18:00'],
         at: '2026-11-24T18:00:00.000Z',
       });
+    },
+  },
+  {
+    name: 'under approval publish, the button asks approval and the approved post goes out at the best time',
+    async run(d, profile) {
+      await setup(d);
+      d.fixtures.seedPostHistory(pastPosts(34, 'UTC'));
+      const id = await d.fixtures.renderedVideo('Octo facts');
+      const proposed = await d.run('alice', `schedule ${id} youtube best`);
+      const asked = await d.click('alice', button(proposed.card, 'schedule.best'));
+      expect(asked.card?.title, text(asked)).toBe('Sent for approval');
+      expect(d.fixtures.sentBodies('/posts/schedule')).toEqual([]);
+      const at = profile === 'spec' ? '2026-11-24T18:00:00.000Z' : '2026-11-27T17:00:00.000Z';
+      const card = await lastApproval(d);
+      expect(card.text).toContain(
+        profile === 'spec' ? 'Tue 24 Nov 2026, 18:00 UTC' : 'Fri 27 Nov 2026, 17:00 UTC',
+      );
+      const approved = await d.click('bob', button(card, 'approval.approve'));
+      expect(approved.card?.title, text(approved)).toMatch(/^Approved/);
+      expect(d.fixtures.sentBodies('/posts/schedule')).toEqual([
+        { videoId: id, platforms: ['youtube'], scheduledTime: at },
+      ]);
     },
   },
 ];
