@@ -61,6 +61,7 @@ export async function proposeBestTime(
     const flags = `${q.move ? 'm' : ''}${groups.length === 1 ? 'o' : ''}`;
     const when = formatShortDateTime(g.at, zone);
     const verb = q.move ? 'Move' : 'Schedule';
+    const to = q.move ? 'to' : 'at';
     return {
       kind: 'button',
       action: SCHEDULE_BEST_ACTION,
@@ -70,8 +71,8 @@ export async function proposeBestTime(
       ),
       label:
         groups.length === 1
-          ? `${verb} at ${when}`
-          : `${verb} ${g.platforms.map((p) => PLATFORM_NAMES[p] ?? p).join(', ')} at ${when}`,
+          ? `${verb} ${to} ${when}`
+          : `${verb} ${g.platforms.map((p) => PLATFORM_NAMES[p] ?? p).join(', ')} ${to} ${when}`,
       ...(i === 0 ? { style: 'primary' as const } : {}),
     };
   });
