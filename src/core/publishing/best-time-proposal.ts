@@ -7,7 +7,8 @@
  * The hour of the week is read in the conversation's zone (`settings timezone`), else the caller's: the
  * audience's clock, which the history is bucketed in; the times are shown in the caller's zone and UTC.
  */
-import type { CommandContext } from '../dispatch/context.js';
+import { checkRole } from '../approvals/roles.js';
+import { type CommandContext, userError } from '../dispatch/context.js';
 import { newRequestId } from '../dispatch/request-id.js';
 import { PLATFORM_NAMES, platformName } from '../platforms/names.js';
 import { type Card, type Control, message, type Response } from '../text/cards.js';
@@ -45,6 +46,9 @@ export async function proposeBestTime(
   ctx: CommandContext,
   q: { video: Video; platforms: readonly Platform[]; move: boolean },
 ): Promise<Response> {
+  // What the button's schedule would refuse is refused now, before a proposal nobody can act on.
+  await checkRole(ctx, 'publish');
+  if (q.video.status === 'failed') throw userError('schedule-video-failed', { name: q.video.name });
   const audience =
     (await ctx.deps.store.settings.get(ctx.req.conversation)).timeZone ?? (await ctx.timeZoneToRead());
   const zone = await ctx.timeZone();

@@ -103,6 +103,24 @@ describe.each(['spec', 'real'] as const)('schedule … best (%s profile)', (prof
     expect(schedules()).toEqual([]);
   });
 
+  it('refuses at once a video that failed to generate, as a schedule would', async () => {
+    h.sim.sim.setKnobs({ generationFailureRate: 1 });
+    const voices = await apiOf(h).voices.list();
+    const { id } = await apiOf(h).videos.create(
+      {
+        script: 'A script that will not make it to the end.',
+        voiceId: (voices[0] as { id: string }).id,
+        name: 'Broken',
+      },
+      { idempotencyKey: 'best-time-broken' },
+    );
+    for (let i = 0; i < 40 && (await apiOf(h).videos.status(id)).status !== 'failed'; i++)
+      h.clock.advance(15_000);
+    const r = await h.run(`/reel schedule ${id} youtube best`, alice);
+    expect(textOf(r)).toContain('Broken** failed to generate, so it cannot be scheduled');
+    expect(h.sim.sim.received({ method: 'GET', path: '/analytics' })).toEqual([]);
+  });
+
   it('reads the history politely, once per half hour: a second best sends no new reads', async () => {
     h.sim.sim.seedPostHistory(DEMO_KEY, pastPosts(34));
     const reads = () =>
