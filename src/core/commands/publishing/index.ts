@@ -5,6 +5,7 @@ import { publishAccountAction, publishButton, publishCommand, publishFormSpec } 
 import { approved, effects } from './replays.js';
 import { rescheduleCommand } from './reschedule.js';
 import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
+import { scheduleBestAction } from './schedule-best.js';
 import { scheduleCancelAction, scheduleKeepAction, scheduleMoveAction } from './schedule-choice.js';
 import { unscheduleCommand } from './unschedule.js';
 
@@ -23,6 +24,7 @@ export const publishingModule: CommandModule = {
     publishButton,
     publishAccountAction,
     scheduleButton,
+    scheduleBestAction,
     scheduleMoveAction,
     scheduleKeepAction,
     scheduleCancelAction,

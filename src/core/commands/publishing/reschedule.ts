@@ -9,9 +9,10 @@ import { userError } from '../../dispatch/context.js';
 import { defineCommand } from '../../parse/command-spec.js';
 import { VIDEO_OPTION } from '../../parse/shared-options.js';
 import { platformName } from '../../platforms/names.js';
+import { isBest, proposeBestTime } from '../../publishing/best-time-proposal.js';
 import { readPendingPosts } from '../../publishing/pending-posts.js';
-import { runSchedule } from '../../publishing/schedule-flow.js';
-import { command, md } from '../../text/text.js';
+import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
+import { code, command, md } from '../../text/text.js';
 import { parseWhen } from '../../time/parse.js';
 import { resolveVideo } from '../../video-api/references.js';
 
@@ -29,18 +30,23 @@ export const rescheduleCommand = defineCommand({
     {
       name: 'when',
       kind: 'when',
-      description: 'The new time, in your time zone: "tomorrow 11am", "2026-12-01 18:00"',
+      description: 'The new time, in your time zone: "tomorrow 11am", "2026-12-01 18:00", or best',
       positional: true,
       rest: true,
       required: true,
     },
   ],
-  examples: ['reschedule last tomorrow 11am', 'reschedule "Launch teaser" x friday 18:00'],
-  details: md`Cancels the pending posts and schedules them again at the new time, read in your time zone (${command('tz')} sets it). The service cancels every platform of a video at once: the platforms not moved are scheduled again at their own times. Approval applies as for a schedule, once for the move.`,
+  examples: [
+    'reschedule last tomorrow 11am',
+    'reschedule "Launch teaser" x friday 18:00',
+    'reschedule last best',
+  ],
+  details: md`Cancels the pending posts and schedules them again at the new time, read in your time zone (${command('tz')} sets it). The service cancels every platform of a video at once: the platforms not moved are scheduled again at their own times. Approval applies as for a schedule, once for the move. ${code('best')} proposes the best hour of the week, as for ${command('schedule')}.`,
   async run(ctx, args) {
     // Read the time before anything else: a bad or past time is answered without a single API call.
-    const when = parseWhen(args.when, await ctx.timeZoneToRead(), ctx.now());
-    if (!when.ok) throw when.error;
+    const best = isBest(args.when);
+    const when = best ? undefined : parseWhen(args.when, await ctx.timeZoneToRead(), ctx.now());
+    if (when && !when.ok) throw when.error;
     const video = await resolveVideo(ctx, args.video);
     const pending = await readPendingPosts(ctx, video.id);
     const platforms = args.platform ? [args.platform] : [...new Set(pending.map((p) => p.platform))];
@@ -50,6 +56,7 @@ export const rescheduleCommand = defineCommand({
         where: args.platform ? platformName(args.platform) : '',
       });
     }
+    if (!when) return proposeBestTime(ctx, { video: await getVideo(ctx, video.id), platforms, move: true });
     return runSchedule(ctx, {
       videoId: video.id,
       platforms,

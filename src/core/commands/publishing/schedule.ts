@@ -9,10 +9,11 @@ import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../
 import { VIDEO_OPTION } from '../../parse/shared-options.js';
 import { parsePlatforms } from '../../parse/validate-args.js';
 import { decodeVideoAction, encodeVideoAction } from '../../publishing/action-state.js';
+import { isBest, proposeBestTime } from '../../publishing/best-time-proposal.js';
 import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
 import type { Form, FormInput, Response } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
-import { type CardText, command, literal, md } from '../../text/text.js';
+import { type CardText, code, command, literal, md } from '../../text/text.js';
 import { parseWhen } from '../../time/parse.js';
 import { resolveVideo } from '../../video-api/references.js';
 import { PLATFORMS, type Platform, type Video } from '../../video-api/video-api.js';
@@ -55,7 +56,7 @@ async function scheduleForm(
       label: 'When',
       required: true,
       placeholder: 'tomorrow 9am',
-      hint: `In your time zone, ${zone} (change it with ${command('tz')}). E.g. "friday 18:00", "2026-12-01 18:00", "in 2 hours".`,
+      hint: `In your time zone, ${zone} (change it with ${command('tz')}). E.g. "friday 18:00", "2026-12-01 18:00", "in 2 hours", "best".`,
       ...(input.when ? { initial: input.when } : {}),
     },
   );
@@ -86,7 +87,7 @@ export const scheduleCommand = defineCommand({
     {
       name: 'when',
       kind: 'when',
-      description: 'When, in your time zone: "tomorrow 9am", "friday 18:00", "2026-12-01 18:00"',
+      description: 'When, in your time zone: "tomorrow 9am", "2026-12-01 18:00", or best',
       positional: true,
       rest: true,
       required: true,
@@ -96,8 +97,9 @@ export const scheduleCommand = defineCommand({
     'schedule last youtube tomorrow 9am',
     'schedule "Launch teaser" youtube,tiktok friday 18:00',
     'schedule last all 2026-12-01 18:00',
+    'schedule last youtube,tiktok best',
   ],
-  details: md`The time is read in your time zone (${command('tz')} sets it) and shown back in your zone and UTC. Every platform needs its post details: a missing one opens its form first. The video is rendered before posting if needed. The video card shows each platform’s status and I reply in its thread when it posts. A platform the video is already scheduled on asks first: Move it (as ${command('reschedule')} does), Keep both, or Cancel.`,
+  details: md`The time is read in your time zone (${command('tz')} sets it) and shown back in your zone and UTC. Every platform needs its post details: a missing one opens its form first. The video is rendered before posting if needed. The video card shows each platform’s status and I reply in its thread when it posts. A platform the video is already scheduled on asks first: Move it (as ${command('reschedule')} does), Keep both, or Cancel. ${code('best')} proposes each platform's best hour of the week, from your own posts once 20 have views in the analytics, else a default, and says which; nothing is scheduled until you press its button.`,
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
     const ref = typeof partial.video === 'string' ? partial.video : undefined;
     const video = ref ? await getVideo(ctx, (await resolveVideo(ctx, ref)).id) : undefined;
@@ -113,6 +115,10 @@ export const scheduleCommand = defineCommand({
     };
   },
   async run(ctx, args) {
+    if (isBest(args.when)) {
+      const video = await getVideo(ctx, (await resolveVideo(ctx, args.video)).id);
+      return proposeBestTime(ctx, { video, platforms: args.platforms, move: false });
+    }
     // Read the time before anything else: a bad or past time is answered without a single API call.
     const when = parseWhen(args.when, await ctx.timeZoneToRead(), ctx.now());
     if (!when.ok) throw when.error;
@@ -144,8 +150,9 @@ export const scheduleFormSpec: FormSpec = {
     const errors: Record<string, CardText> = {};
     const platforms = parsePlatforms(values.platforms ?? '');
     if (!platforms.ok) errors.platforms = say(platforms.error.code, platforms.error.params);
-    const when = parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
-    if (!when.ok) errors.when = say(when.error.code, when.error.params);
+    const best = isBest(values.when ?? '');
+    const when = best ? undefined : parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
+    if (when && !when.ok) errors.when = say(when.error.code, when.error.params);
     let videoId = decoded.videoId;
     if (!videoId) {
       try {
@@ -157,7 +164,13 @@ export const scheduleFormSpec: FormSpec = {
         errors.video = say(error.code, error.params);
       }
     }
-    if (Object.keys(errors).length > 0 || !platforms.ok || !when.ok) return { kind: 'form-errors', errors };
+    if (Object.keys(errors).length > 0 || !platforms.ok || (when && !when.ok)) {
+      return { kind: 'form-errors', errors };
+    }
+    if (!when) {
+      const video = await getVideo(ctx, videoId);
+      return proposeBestTime(ctx, { video, platforms: platforms.value as Platform[], move: false });
+    }
     return runSchedule(ctx, {
       videoId,
       platforms: platforms.value as Platform[],
