@@ -6,6 +6,8 @@ import { approved, effects } from './replays.js';
 import { rescheduleCommand } from './reschedule.js';
 import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
 import { scheduleCancelAction, scheduleKeepAction, scheduleMoveAction } from './schedule-choice.js';
+import { slotAnywayAction, slotCancelAction, slotNextAction } from './schedule-slots.js';
+import { slotsCommand } from './slots.js';
 import { unscheduleCommand } from './unschedule.js';
 
 /** The publishing commands, their buttons and forms. */
@@ -15,6 +17,7 @@ export const publishingModule: CommandModule = {
     publishCommand,
     scheduleCommand,
     rescheduleCommand,
+    slotsCommand,
     unscheduleCommand,
     calendarCommand,
   ],
@@ -26,6 +29,9 @@ export const publishingModule: CommandModule = {
     scheduleMoveAction,
     scheduleKeepAction,
     scheduleCancelAction,
+    slotNextAction,
+    slotAnywayAction,
+    slotCancelAction,
   ],
   forms: [metaBlockForm, metaPickForm, publishFormSpec, scheduleFormSpec],
   approved,

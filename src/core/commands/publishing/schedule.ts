@@ -5,11 +5,13 @@
 import { checkRole } from '../../approvals/roles.js';
 import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
 import { newRequestId } from '../../dispatch/request-id.js';
+import { ok } from '../../dispatch/result.js';
 import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../parse/command-spec.js';
 import { VIDEO_OPTION } from '../../parse/shared-options.js';
 import { parsePlatforms } from '../../parse/validate-args.js';
 import { decodeVideoAction, encodeVideoAction } from '../../publishing/action-state.js';
 import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
+import { isNextSlot, nextSlotInputs, SLOT_INPUT } from '../../publishing/slots-form.js';
 import type { Form, FormInput, Response } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
 import { type CardText, command, literal, md } from '../../text/text.js';
@@ -39,6 +41,7 @@ async function scheduleForm(
   }
   const ready = input.video ? PLATFORMS.filter((p) => input.video?.posts[p] !== undefined) : [];
   const platforms = input.platforms ?? (ready.length > 0 ? ready.join(', ') : undefined);
+  const slot = await nextSlotInputs(ctx, platforms);
   inputs.push(
     {
       kind: 'text',
@@ -49,11 +52,12 @@ async function scheduleForm(
       hint: `Any of ${PLATFORMS.join(', ')}, comma-separated, or \`all\`. Missing post details are asked next.`,
       ...(platforms ? { initial: platforms } : {}),
     },
+    ...slot,
     {
       kind: 'text',
       id: 'when',
       label: 'When',
-      required: true,
+      required: slot.length === 0,
       placeholder: 'tomorrow 9am',
       hint: `In your time zone, ${zone} (change it with ${command('tz')}). E.g. "friday 18:00", "2026-12-01 18:00", "in 2 hours".`,
       ...(input.when ? { initial: input.when } : {}),
@@ -86,7 +90,7 @@ export const scheduleCommand = defineCommand({
     {
       name: 'when',
       kind: 'when',
-      description: 'When, in your time zone: "tomorrow 9am", "friday 18:00", "2026-12-01 18:00"',
+      description: 'When (your zone): "tomorrow 9am", "2026-12-01 18:00" or `next`',
       positional: true,
       rest: true,
       required: true,
@@ -96,8 +100,9 @@ export const scheduleCommand = defineCommand({
     'schedule last youtube tomorrow 9am',
     'schedule "Launch teaser" youtube,tiktok friday 18:00',
     'schedule last all 2026-12-01 18:00',
+    'schedule last youtube,tiktok next',
   ],
-  details: md`The time is read in your time zone (${command('tz')} sets it) and shown back in your zone and UTC. Every platform needs its post details: a missing one opens its form first. The video is rendered before posting if needed. The video card shows each platform’s status and I reply in its thread when it posts. A platform the video is already scheduled on asks first: Move it (as ${command('reschedule')} does), Keep both, or Cancel.`,
+  details: md`The time is read in your time zone (${command('tz')} sets it) and shown back in your zone and UTC. Every platform needs its post details: a missing one opens its form first. The video is rendered before posting if needed. The video card shows each platform’s status and I reply in its thread when it posts. A platform the video is already scheduled on asks first: Move it (as ${command('reschedule')} does), Keep both, or Cancel. \`next\` puts each platform in its next free queue slot (${command('slots')} shows them); a post of the same account within 30 minutes, or more posts in a day than its daily cap, is warned before anything is sent.`,
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
     const ref = typeof partial.video === 'string' ? partial.video : undefined;
     const video = ref ? await getVideo(ctx, (await resolveVideo(ctx, ref)).id) : undefined;
@@ -113,6 +118,10 @@ export const scheduleCommand = defineCommand({
     };
   },
   async run(ctx, args) {
+    if (isNextSlot(args.when)) {
+      const video = await resolveVideo(ctx, args.video);
+      return runSchedule(ctx, { videoId: video.id, platforms: args.platforms, at: 0, next: true });
+    }
     // Read the time before anything else: a bad or past time is answered without a single API call.
     const when = parseWhen(args.when, await ctx.timeZoneToRead(), ctx.now());
     if (!when.ok) throw when.error;
@@ -144,7 +153,8 @@ export const scheduleFormSpec: FormSpec = {
     const errors: Record<string, CardText> = {};
     const platforms = parsePlatforms(values.platforms ?? '');
     if (!platforms.ok) errors.platforms = say(platforms.error.code, platforms.error.params);
-    const when = parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
+    const next = values[SLOT_INPUT] === 'next' || isNextSlot(values.when ?? '');
+    const when = next ? ok(0) : parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
     if (!when.ok) errors.when = say(when.error.code, when.error.params);
     let videoId = decoded.videoId;
     if (!videoId) {
@@ -162,6 +172,7 @@ export const scheduleFormSpec: FormSpec = {
       videoId,
       platforms: platforms.value as Platform[],
       at: toSecond(when.value),
+      ...(next ? { next } : {}),
       ...(decoded.requestId ? { requestId: decoded.requestId } : {}),
     });
   },
