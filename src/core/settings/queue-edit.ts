@@ -6,7 +6,7 @@
 import { PLATFORM_NAMES } from '../platforms/names.js';
 import type { QueueSettings } from '../ports/index.js';
 import { describeSlots } from '../publishing/slots.js';
-import { type CardText, command, literal, md } from '../text/text.js';
+import { type CardText, command, joinText, literal, md } from '../text/text.js';
 import type { QueueChange } from './setting-change.js';
 
 export function applyQueueChange(queue: QueueSettings, c: QueueChange, zone: string): QueueSettings {
@@ -47,4 +47,16 @@ export function queueSummary(queue: QueueSettings, c: QueueChange): CardText {
   return cap !== undefined
     ? md`${name}: at most **${cap} post${cap === 1 ? md`` : md`s`} a day** per account; a schedule over it is warned before it is sent.`
     : md`${name} has **no daily cap** now.`;
+}
+
+/** The settings card's queue row: `YouTube: Weekdays at 09:00, 17:00 (Europe/Paris) · at most 2 a day`. */
+export function queueLines(queue: Required<QueueSettings>): CardText[] {
+  const platforms = [...new Set([...Object.keys(queue.slots), ...Object.keys(queue.dailyCaps)])];
+  return platforms.map((p) => {
+    const rule = queue.slots[p];
+    const cap = queue.dailyCaps[p];
+    const parts = [rule ? literal(describeSlots(rule)) : md`no slots`];
+    if (cap !== undefined) parts.push(md`at most ${cap} a day`);
+    return md`${literal(PLATFORM_NAMES[p] ?? p)}: ${joinText(parts, ' · ')}`;
+  });
 }

@@ -84,6 +84,10 @@ describe.each(['spec', 'real'] as const)('the publishing queue (%s profile)', (p
       { setting: 'slots youtube', from: 'off', to: 'Every day at 12:00 (Europe/Paris)', scope: 'channel' },
       { setting: 'daily-cap youtube', from: 'off', to: '2', scope: 'workspace' },
     ]);
+    const card = cardOf(await h.run('settings'));
+    expect(card.fields?.find((f) => f.label === 'Queue')?.value).toBe(
+      'YouTube: Every day at 12:00 (Europe/Paris) · at most 2 a day',
+    );
     await h.run('settings slots youtube off --here');
     expect(tableRows(cardOf(await h.run('slots')))[0]?.[1]).toBe('Weekdays at 09:00, 17:00 (Europe/Paris)');
   });

@@ -19,6 +19,7 @@ import { isPlatformAdmin, requireAdmin, requireWorkspaceAdmin, workspaceAdmins }
 import { formatMentions, isAmong } from '../../people/mentions.js';
 import { dmWorkspaceOf, isDmWorkspace } from '../../ports/address.js';
 import type { PolicyTightening, WorkspacePolicy } from '../../ports/index.js';
+import { queueHere } from '../../publishing/slots-queue.js';
 import {
   channelsAdmittingNobody,
   nobodyWarnings,
@@ -26,7 +27,7 @@ import {
   serversNobodyWarnings,
 } from '../../settings/channel-recheck.js';
 import { applyToPolicy, applyToTightening } from '../../settings/policy-edit.js';
-import { applyQueueChange, queueSummary, queueValue } from '../../settings/queue-edit.js';
+import { applyQueueChange, queueLines, queueSummary, queueValue } from '../../settings/queue-edit.js';
 import {
   EXPECTED,
   parseSetting,
@@ -95,6 +96,7 @@ async function cardFor(ctx: CommandContext): Promise<Card> {
     settings,
     here: settings.here ?? {},
     inherited: dm ? 'servers’ policies' : 'workspace policy',
+    queue: queueLines(await queueHere(ctx)),
   });
 }
 
