@@ -86,6 +86,23 @@ export const SLOTS_SCENARIOS: readonly SlotsScenario[] = [
     },
   },
   {
+    name: 'the Schedule button’s form offers the next free slot first, and schedules there',
+    async run(d) {
+      await parisWithSlots(d);
+      const id = await d.fixtures.renderedVideo('Octo facts');
+      await d.run('alice', `status ${id}`);
+      await d.advance(1_000);
+      const card = (await d.cards()).filter((c) => c.title.includes('Octo facts')).at(-1);
+      const opened = await d.click('alice', button(card, 'video.schedule'));
+      expect(opened.form?.inputs, JSON.stringify(opened)).toEqual(['platforms', 'slot', 'when']);
+      const form = opened.form;
+      if (!form) throw new Error('no form');
+      const sent = await d.submit('alice', form, { platforms: 'youtube', slot: 'next', when: '' });
+      scheduled(sent, 'Mon 23 Nov 2026, 17:00 Europe/Paris');
+      expect(sentTimes(d)).toEqual(['2026-11-23T16:00:00.000Z']);
+    },
+  },
+  {
     name: 'a clash is warned: Cancel sends nothing, Schedule anyway sends it as asked',
     async run(d) {
       await parisWithSlots(d);
