@@ -8,7 +8,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SimulatorProfile } from '../../../src/simulator/index.js';
 import type { Reply, ScenarioDriver } from '../approvals/driver.js';
-import { button, text } from '../approvals/scenario-kit.js';
+import { button, lastApproval, setup, text } from '../approvals/scenario-kit.js';
 import { PROFILES } from '../approvals/scenarios.js';
 
 interface SlotsScenario {
@@ -65,7 +65,7 @@ export const SLOTS_SCENARIOS: readonly SlotsScenario[] = [
     },
   },
   {
-    name: 'across the change to summer time, Monday 09:00 Paris is 07:00 UTC',
+    name: 'across the changes to summer and winter time, Monday 09:00 Paris is 07:00, then 08:00 UTC',
     async run(d) {
       await parisWithSlots(d);
       const id = await d.fixtures.renderedVideo('Octo facts');
@@ -73,6 +73,14 @@ export const SLOTS_SCENARIOS: readonly SlotsScenario[] = [
       await until(d, Date.parse('2027-03-26T17:00:00Z'));
       scheduled(await d.run('alice', `schedule ${id} youtube next`), 'Mon 29 Mar 2027, 09:00 Europe/Paris');
       expect(sentTimes(d)).toEqual(['2027-03-29T07:00:00.000Z']);
+      // Friday 29 Oct 2027, 18:00 in Paris (UTC+2); the clocks go back on Sunday 31 October.
+      const autumn = await d.fixtures.renderedVideo('Squid facts');
+      await until(d, Date.parse('2027-10-29T16:00:00Z'));
+      scheduled(
+        await d.run('alice', `schedule ${autumn} youtube next`),
+        'Mon 1 Nov 2027, 09:00 Europe/Paris',
+      );
+      expect(sentTimes(d)).toEqual(['2027-03-29T07:00:00.000Z', '2027-11-01T08:00:00.000Z']);
     },
   },
   {
@@ -99,6 +107,37 @@ export const SLOTS_SCENARIOS: readonly SlotsScenario[] = [
       if (!form) throw new Error('no form');
       const sent = await d.submit('alice', form, { platforms: 'youtube', slot: 'next', when: '' });
       scheduled(sent, 'Mon 23 Nov 2026, 17:00 Europe/Paris');
+      expect(sentTimes(d)).toEqual(['2026-11-23T16:00:00.000Z']);
+    },
+  },
+  {
+    name: 'each platform takes its own next free slot, one schedule per slot',
+    async run(d) {
+      await parisWithSlots(d);
+      expect((await d.run('alice', 'settings slots x "daily 12:00"')).card?.title).toBe(
+        'Workspace settings updated',
+      );
+      const id = await d.fixtures.renderedVideo('Octo facts');
+      const meta = await d.run('alice', `meta ${id} x Eight arms, three hearts`);
+      expect(meta.card?.title, text(meta)).not.toMatch(/error|couldn/i);
+      scheduled(await d.run('alice', `schedule ${id} youtube,x next`), 'Mon 23 Nov 2026, 12:00 Europe/Paris');
+      expect(d.fixtures.sentBodies('/posts/schedule').map((b) => [b.platforms, b.scheduledTime])).toEqual([
+        [['x'], '2026-11-23T11:00:00.000Z'],
+        [['youtube'], '2026-11-23T16:00:00.000Z'],
+      ]);
+    },
+  },
+  {
+    name: 'under approval publish, `next` asks one approval for its slot and the approver’s click schedules there',
+    async run(d) {
+      await setup(d);
+      await parisWithSlots(d);
+      const id = await d.fixtures.renderedVideo('Octo facts');
+      const asked = await d.run('alice', `schedule ${id} youtube next`);
+      expect(asked.card?.title, text(asked)).toBe('Sent for approval');
+      expect(sentTimes(d)).toEqual([]);
+      const approved = await d.click('bob', button(await lastApproval(d), 'approval.approve'));
+      expect(approved.card?.title, text(approved)).toMatch(/^Approved/);
       expect(sentTimes(d)).toEqual(['2026-11-23T16:00:00.000Z']);
     },
   },
