@@ -135,6 +135,33 @@ describe.each(['spec', 'real'] as const)('the publishing queue (%s profile)', (p
     expect(scheduledTimes(h)).toEqual(['2026-11-23T16:00:00.000Z']);
   });
 
+  it('warns a move into a clash, and moves it once confirmed', async () => {
+    const octo = await video('Octo facts');
+    const squid = await video('Squid facts');
+    await h.run(`schedule ${octo} youtube tomorrow 09:00`);
+    await h.run(`schedule ${squid} youtube tomorrow 12:00`);
+    const warned = cardOf(await h.run(`reschedule ${squid} tomorrow 09:10`));
+    expect(warned.title).toBe('Clash: check the time');
+    // No slots: no next free slot to offer, and the card says how to set them.
+    expect(warned.controls?.map((c) => (c.kind === 'button' ? c.label : ''))).toEqual([
+      'Schedule anyway (Tue 09:10)',
+      'Cancel',
+    ]);
+    expect(warned.context).toContain('YouTube has no queue slots');
+    const anyway = warned.controls?.find((c) => c.kind === 'button' && c.action === 'schedule.anyway');
+    if (anyway?.kind !== 'button') throw new Error('no Schedule anyway');
+    expect(cardOf(await h.click(anyway.action, anyway.value)).title).toBe('Moved');
+    const pending = await apiOf(h).posts.calendar({
+      startDate: '2026-11-24',
+      endDate: '2026-11-24',
+      status: 'scheduled',
+    });
+    expect(pending.map((e) => [e.projectId === squid ? 'squid' : 'octo', e.scheduledTime])).toEqual([
+      ['octo', '2026-11-24T08:00:00.000Z'],
+      ['squid', '2026-11-24T08:10:00.000Z'],
+    ]);
+  });
+
   it('moves a pending post to the next free slot with `reschedule … next`', async () => {
     await h.run('settings slots youtube "mon-fri 09:00,17:00"');
     const id = await video('Octo facts');
