@@ -17,7 +17,7 @@ import { workspaceOf } from '../ports/address.js';
 import type { QueueSettings, SlotRule } from '../ports/index.js';
 import { daysOf } from '../series/cadence.js';
 import { dayKey } from '../time/zone.js';
-import { PLATFORMS, type Platform } from '../video-api/video-api.js';
+import { type Platform, VideoApiError } from '../video-api/video-api.js';
 import {
   type Conflict,
   conflictAt,
@@ -62,13 +62,31 @@ export async function readTaken(
     if (e.projectId === q.exceptVideo || e.status === 'failed' || !Number.isFinite(at)) continue;
     taken.get(e.platform as Platform)?.push(at);
   }
-  for (const [platform, times] of await seriesTimes(ctx, q.platforms, q.from)) {
+  for (const [platform, times] of await readableSeriesTimes(ctx, q.platforms, q.from)) {
     const list = taken.get(platform) ?? [];
     // An episode already on the calendar is the same post as the series time it came from.
     for (const t of times) if (!list.some((x) => Math.abs(x - t) < 60_000)) list.push(t);
   }
   for (const list of taken.values()) list.sort((a, b) => a - b);
   return taken;
+}
+
+/**
+ * `seriesTimes`, or none when the key may not read series (or accounts): a key made for posting alone still
+ * schedules, its clashes checked against the calendar only.
+ */
+async function readableSeriesTimes(
+  ctx: CommandContext,
+  platforms: readonly Platform[],
+  from: number,
+): Promise<Map<Platform, number[]>> {
+  try {
+    return await seriesTimes(ctx, platforms, from);
+  } catch (error) {
+    if (!(error instanceof VideoApiError && error.type === 'forbidden_scope')) throw error;
+    ctx.deps.logger.info({ type: error.type }, 'series unreadable for the queue; the calendar alone counts');
+    return new Map();
+  }
 }
 
 /** The posting times of the team's active series that post to one of `platforms` (its default account). */
@@ -168,5 +186,3 @@ export async function conflictsOf(
     return [{ platform, conflict, next: rule ? nextFreeSlot(rule, occupancy, ctx.now()) : undefined }];
   });
 }
-
-export const isPlatformValue = (v: string): v is Platform => (PLATFORMS as readonly string[]).includes(v);

@@ -120,6 +120,29 @@ describe.each(['spec', 'real'] as const)('the publishing queue (%s profile)', (p
     expect(scheduledTimes(h)).toEqual(['2026-11-30T16:00:00.000Z']);
   });
 
+  it('still schedules with a key that may not read series, checked against the calendar alone', async () => {
+    await h.close();
+    const key = 'fl_live_poster_key_0123456789abcdef01';
+    h = await createHarness({
+      simulator: { profile },
+      teams: [
+        {
+          name: 'Posters',
+          keys: [
+            { key, scopes: ['videos:read', 'videos:write', 'posts:read', 'posts:write', 'catalog:read'] },
+          ],
+        },
+      ],
+    });
+    const poster = await h.user('pat', { key, timeZone: 'Europe/Paris', admin: true });
+    await h.run('settings slots youtube "mon-fri 09:00,17:00"', poster);
+    const id = await completedVideo(h, 'Octo facts', { key });
+    await apiOf(h, key).videos.update(id, { posts: { youtube: { title: 'Octo' } } });
+    const r = await h.run(`schedule ${id} youtube next`, poster);
+    expect(textOf(r)).toContain('Mon 23 Nov 2026, 17:00 Europe/Paris');
+    expect(scheduledTimes(h)).toEqual(['2026-11-23T16:00:00.000Z']);
+  });
+
   it('offers the next free slot first in the Schedule form, and schedules there', async () => {
     await h.run('settings slots youtube "mon-fri 09:00,17:00"');
     const id = await video('Octo facts');
