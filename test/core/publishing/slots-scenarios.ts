@@ -84,6 +84,21 @@ export const SLOTS_SCENARIOS: readonly SlotsScenario[] = [
     },
   },
   {
+    name: '`slots` shows each platform’s slots, cap and next free ones, a taken slot left out',
+    async run(d) {
+      await parisWithSlots(d);
+      await d.run('alice', 'settings daily-cap youtube 2');
+      const id = await d.fixtures.renderedVideo('Octo facts');
+      scheduled(await d.run('alice', `schedule ${id} youtube next`), 'Mon 23 Nov 2026, 17:00');
+      const queue = await d.run('alice', 'slots');
+      expect(queue.card?.title, text(queue)).toBe('Queue slots');
+      expect(queue.card?.text).toContain('YouTube');
+      expect(queue.card?.text).toContain('Weekdays at 09:00, 17:00 (Europe/Paris)');
+      expect(queue.card?.text).toContain('2 a day');
+      expect(queue.card?.text).toContain('Tomorrow, 09:00, Tomorrow, 17:00, Wed 25 Nov, 09:00');
+    },
+  },
+  {
     name: '`next` without slots says how to set them, and sends nothing',
     async run(d) {
       const id = await d.fixtures.renderedVideo('Octo facts');
