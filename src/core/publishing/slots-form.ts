@@ -48,7 +48,7 @@ export async function nextSlotInputs(
         { label: 'At the time below', value: 'time' },
       ],
       initial: 'next',
-      hint: 'Each platform takes its own next free queue slot.',
+      hint: 'Each platform takes its own next free queue slot; a time typed below wins.',
     },
   ];
 }

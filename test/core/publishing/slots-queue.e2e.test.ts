@@ -153,9 +153,18 @@ describe.each(['spec', 'real'] as const)('the publishing queue (%s profile)', (p
       'At the time below',
     ]);
     expect(form.inputs.map((i) => i.id)).toEqual(['platforms', 'slot', 'when']);
-    const r = await h.submit(form.id, form.state, { platforms: 'youtube', slot: 'next', when: '' });
+    // A time typed below the choice wins over it.
+    const typed = await h.submit(form.id, form.state, {
+      platforms: 'youtube',
+      slot: 'next',
+      when: 'tomorrow 10:00',
+    });
+    expect(textOf(typed)).toContain('Tue 24 Nov 2026, 10:00 Europe/Paris');
+    const other = await video('Squid facts');
+    const again = formOf(await h.click('video.schedule', other));
+    const r = await h.submit(again.id, again.state, { platforms: 'youtube', slot: 'next', when: '' });
     expect(textOf(r)).toContain('Mon 23 Nov 2026, 17:00 Europe/Paris');
-    expect(scheduledTimes(h)).toEqual(['2026-11-23T16:00:00.000Z']);
+    expect(scheduledTimes(h)).toEqual(['2026-11-24T09:00:00.000Z', '2026-11-23T16:00:00.000Z']);
   });
 
   it('warns a move into a clash, and moves it once confirmed', async () => {

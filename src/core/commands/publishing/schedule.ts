@@ -153,7 +153,9 @@ export const scheduleFormSpec: FormSpec = {
     const errors: Record<string, CardText> = {};
     const platforms = parsePlatforms(values.platforms ?? '');
     if (!platforms.ok) errors.platforms = say(platforms.error.code, platforms.error.params);
-    const next = values[SLOT_INPUT] === 'next' || isNextSlot(values.when ?? '');
+    // A time typed below the slot choice wins over it; `next` typed there is the slot too.
+    const typed = (values.when ?? '').trim();
+    const next = isNextSlot(typed) || (values[SLOT_INPUT] === 'next' && typed === '');
     const when = next ? ok(0) : parseWhen(values.when ?? '', await ctx.timeZoneToRead(), ctx.now());
     if (!when.ok) errors.when = say(when.error.code, when.error.params);
     let videoId = decoded.videoId;
