@@ -134,6 +134,9 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'move-incomplete': 'failure',
   'date-range-reversed': 'input',
   'calendar-range-too-long': 'input',
+  'slots-bad': 'input',
+  'slots-not-set': 'state',
+  'slots-full': 'state',
 
   // Approvals, roles and audit
   'approval-no-approvers': 'state',

@@ -7,6 +7,8 @@ import { rescheduleCommand } from './reschedule.js';
 import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
 import { scheduleBestAction } from './schedule-best.js';
 import { scheduleCancelAction, scheduleKeepAction, scheduleMoveAction } from './schedule-choice.js';
+import { slotAnywayAction, slotCancelAction, slotNextAction } from './schedule-slots.js';
+import { slotsCommand } from './slots.js';
 import { unscheduleCommand } from './unschedule.js';
 
 /** The publishing commands, their buttons and forms. */
@@ -16,6 +18,7 @@ export const publishingModule: CommandModule = {
     publishCommand,
     scheduleCommand,
     rescheduleCommand,
+    slotsCommand,
     unscheduleCommand,
     calendarCommand,
   ],
@@ -28,6 +31,9 @@ export const publishingModule: CommandModule = {
     scheduleMoveAction,
     scheduleKeepAction,
     scheduleCancelAction,
+    slotNextAction,
+    slotAnywayAction,
+    slotCancelAction,
   ],
   forms: [metaBlockForm, metaPickForm, publishFormSpec, scheduleFormSpec],
   approved,

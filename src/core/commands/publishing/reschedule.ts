@@ -6,12 +6,14 @@
  */
 
 import { userError } from '../../dispatch/context.js';
+import { ok } from '../../dispatch/result.js';
 import { defineCommand } from '../../parse/command-spec.js';
 import { VIDEO_OPTION } from '../../parse/shared-options.js';
 import { platformName } from '../../platforms/names.js';
 import { isBest, proposeBestTime } from '../../publishing/best-time-proposal.js';
 import { readPendingPosts } from '../../publishing/pending-posts.js';
 import { getVideo, runSchedule } from '../../publishing/schedule-flow.js';
+import { isNextSlot } from '../../publishing/slots-form.js';
 import { code, command, md } from '../../text/text.js';
 import { parseWhen } from '../../time/parse.js';
 import { resolveVideo } from '../../video-api/references.js';
@@ -30,7 +32,7 @@ export const rescheduleCommand = defineCommand({
     {
       name: 'when',
       kind: 'when',
-      description: 'The new time, in your time zone: "tomorrow 11am", "2026-12-01 18:00", or best',
+      description: 'New time (your zone): "tomorrow 11am", "2026-12-01 18:00", `next` or `best`',
       positional: true,
       rest: true,
       required: true,
@@ -39,13 +41,19 @@ export const rescheduleCommand = defineCommand({
   examples: [
     'reschedule last tomorrow 11am',
     'reschedule "Launch teaser" x friday 18:00',
+    'reschedule last next',
     'reschedule last best',
   ],
-  details: md`Cancels the pending posts and schedules them again at the new time, read in your time zone (${command('tz')} sets it). The service cancels every platform of a video at once: the platforms not moved are scheduled again at their own times. Approval applies as for a schedule, once for the move. ${code('best')} proposes the best hour of the week, as for ${command('schedule')}.`,
+  details: md`Cancels the pending posts and schedules them again at the new time, read in your time zone (${command('tz')} sets it). The service cancels every platform of a video at once: the platforms not moved are scheduled again at their own times. Approval applies as for a schedule, once for the move. \`next\` moves each platform to its next free queue slot; ${code('best')} proposes the best hour of the week, as for ${command('schedule')}.`,
   async run(ctx, args) {
     // Read the time before anything else: a bad or past time is answered without a single API call.
     const best = isBest(args.when);
-    const when = best ? undefined : parseWhen(args.when, await ctx.timeZoneToRead(), ctx.now());
+    const next = isNextSlot(args.when);
+    const when = best
+      ? undefined
+      : next
+        ? ok(0)
+        : parseWhen(args.when, await ctx.timeZoneToRead(), ctx.now());
     if (when && !when.ok) throw when.error;
     const video = await resolveVideo(ctx, args.video);
     const pending = await readPendingPosts(ctx, video.id);
@@ -62,6 +70,7 @@ export const rescheduleCommand = defineCommand({
       platforms,
       at: Math.floor(when.value / 1000) * 1000,
       choice: 'move',
+      ...(next ? { next } : {}),
     });
   },
 });
