@@ -32,7 +32,7 @@ export const rescheduleCommand = defineCommand({
     {
       name: 'when',
       kind: 'when',
-      description: 'New time (your zone): "tomorrow 11am", "2026-12-01 18:00", `next` or `best`',
+      description: 'New time (your zone): "friday 18:00", `next` or `best`',
       positional: true,
       rest: true,
       required: true,

@@ -91,7 +91,7 @@ export const scheduleCommand = defineCommand({
     {
       name: 'when',
       kind: 'when',
-      description: 'When (your zone): "tomorrow 9am", "2026-12-01 18:00", `next` or `best`',
+      description: 'When (your zone): "friday 18:00", `next` or `best`',
       positional: true,
       rest: true,
       required: true,
