@@ -2,6 +2,7 @@ import type { CommandModule } from '../../parse/command-spec.js';
 import { calendarCommand } from './calendar.js';
 import { metaBlockForm, metaCommand, metaEditAction, metaPickForm } from './meta.js';
 import { publishAccountAction, publishButton, publishCommand, publishFormSpec } from './publish.js';
+import { publishRetryAction } from './publish-retry.js';
 import { approved, effects } from './replays.js';
 import { rescheduleCommand } from './reschedule.js';
 import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
@@ -22,6 +23,7 @@ export const publishingModule: CommandModule = {
     metaEditAction,
     publishButton,
     publishAccountAction,
+    publishRetryAction,
     scheduleButton,
     scheduleMoveAction,
     scheduleKeepAction,

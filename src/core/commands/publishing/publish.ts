@@ -1,12 +1,13 @@
 /**
- * `publish <video> <platform> [--account A] [--privacy P] [--title T] [--description D]` posts now (POST /posts), plus the card's
- * "Publish now" button (a form: platform, account, visibility) and the account picker.
+ * `publish <video> <platforms> [--account A] [--privacy P] [--title T] [--description D] [--video-url U]` posts
+ * now (POST /posts; several platforms: publish-set.ts), plus the card's "Publish now" button (a form:
+ * platform, account, visibility) and the account picker.
  */
 import { checkRole } from '../../approvals/roles.js';
 import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
 import { isRequestId, newRequestId } from '../../dispatch/request-id.js';
 import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../parse/command-spec.js';
-import { PLATFORM_OPTION, VIDEO_OPTION } from '../../parse/shared-options.js';
+import { VIDEO_OPTION } from '../../parse/shared-options.js';
 import { parsePlatform } from '../../parse/validate-args.js';
 import { platformName } from '../../platforms/post-blocks.js';
 import { decodePlatforms, decodeVideoAction, encodeVideoAction } from '../../publishing/action-state.js';
@@ -18,6 +19,7 @@ import {
   publishOrAsk,
   publishVideo,
 } from '../../publishing/publish-flow.js';
+import { publishSet } from '../../publishing/publish-set.js';
 import { getVideo } from '../../publishing/schedule-flow.js';
 import type { Form, FormInput, Response } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
@@ -155,10 +157,16 @@ function privacyInput(): FormInput {
 
 export const publishCommand = defineCommand({
   name: 'publish',
-  summary: 'Publish a rendered video to one platform now',
+  summary: 'Publish a rendered video now, to one platform or several',
   options: [
     VIDEO_OPTION,
-    PLATFORM_OPTION,
+    {
+      name: 'platforms',
+      kind: 'platforms',
+      description: 'Comma-separated platforms (youtube,tiktok), or `all`',
+      positional: true,
+      required: true,
+    },
     { name: 'account', kind: 'account', description: 'Account label or id when several are connected' },
     {
       name: 'privacy',
@@ -181,14 +189,22 @@ export const publishCommand = defineCommand({
       maxLength: POST_TEXT_MAX,
       description: 'Description for this post only: YouTube, Facebook, LinkedIn',
     },
+    {
+      name: 'video-url',
+      kind: 'url',
+      advanced: true,
+      description: 'An https MP4 made elsewhere (an edited cut), published instead of the render',
+    },
   ],
   examples: [
     'publish last youtube',
     'publish "Launch teaser" tiktok --account "Brand EU"',
+    'publish last youtube,tiktok,instagram',
     'publish last youtube --privacy unlisted',
+    'publish last tiktok --video-url https://cdn.example.com/cut.mp4',
     'publish last youtube --title "Octopus facts, part 2" --description "Sources in the pinned comment"',
   ],
-  details: md`The video must be rendered (${command('render')}). Title and description come from the post details set with ${command('meta')}; ${flag('publish', 'title')} and ${flag('publish', 'description')} override them for this post only. With several accounts on a platform, the default one is used unless ${flag('publish', 'account')} names another.`,
+  details: md`The video must be rendered (${command('render')}). Title and description come from the post details set with ${command('meta')}; ${flag('publish', 'title')} and ${flag('publish', 'description')} override them for this post only. With several accounts on a platform, the default one is used unless ${flag('publish', 'account')} names another. Several platforms at once make one post each, under one approval when the channel needs one; the card shows each platform’s result, and a platform that failed gets its own Retry now. ${flag('publish', 'video-url')} sends an https MP4 made elsewhere instead of the render.`,
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
     const ref = typeof partial.video === 'string' ? partial.video : undefined;
     if (ref) {
@@ -196,11 +212,12 @@ export const publishCommand = defineCommand({
       return { kind: 'form', form: await publishForm(ctx, { videoId: video.id, videoName: video.name }) };
     }
     const last = await ctx.deps.store.users.getLast(ctx.req.user, 'video');
+    const platform = firstPlatform(partial.platforms);
     return {
       kind: 'form',
       form: await publishForm(ctx, {
         ...(last ? { videoRef: 'last' } : {}),
-        ...(typeof partial.platform === 'string' ? { platform: partial.platform } : {}),
+        ...(platform ? { platform } : {}),
       }),
     };
   },
@@ -209,18 +226,30 @@ export const publishCommand = defineCommand({
     const texts = {
       ...(args.title !== undefined ? { title: args.title } : {}),
       ...(args.description !== undefined ? { description: args.description } : {}),
+      ...(args['video-url'] !== undefined ? { videoUrl: args['video-url'] } : {}),
     };
-    await checkPublishArgs(ctx, { platform: args.platform, privacy: args.privacy, ...texts });
-    const video = await resolveVideo(ctx, args.video);
-    return publishOrAsk(ctx, {
-      videoId: video.id,
-      platform: args.platform,
+    const [platform, ...more] = args.platforms;
+    if (!platform) throw userError('missing-arg', { command: 'publish', option: 'platforms' });
+    const choices = {
       ...(args.account ? { account: args.account } : {}),
       ...(args.privacy ? { privacy: args.privacy } : {}),
       ...texts,
-    });
+    };
+    if (more.length > 0) {
+      const video = await resolveVideo(ctx, args.video);
+      return publishSet(ctx, { videoId: video.id, platforms: args.platforms, ...choices });
+    }
+    await checkPublishArgs(ctx, { platform, privacy: args.privacy, ...texts });
+    const video = await resolveVideo(ctx, args.video);
+    return publishOrAsk(ctx, { videoId: video.id, platform, ...choices });
   },
 });
+
+/** The first platform typed (the form asks for one), as text. */
+function firstPlatform(raw: RawArgs[string]): string | undefined {
+  const first = Array.isArray(raw) ? raw[0] : raw;
+  return typeof first === 'string' ? first.split(/[\s,]+/)[0] || undefined : undefined;
+}
 
 /** The card's "Publish now": checks the video can go out, then asks where. Value: the video id. */
 export const publishButton: ActionSpec = {
