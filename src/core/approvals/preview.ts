@@ -25,6 +25,8 @@ export interface Outgoing {
   privacy?: Privacy | undefined;
   /** The account's label; none: the platform's default account. */
   account?: string | undefined;
+  /** Several platforms at once: each platform's own title, over `title`. */
+  titles?: Partial<Record<Platform, string>> | undefined;
   /** Several platforms at once: each platform's account label (a platform left out: its default account). */
   accounts?: Partial<Record<Platform, string>> | undefined;
   /** An MP4 made elsewhere, posted instead of the video's render (POST /posts `videoUrl`). */
@@ -53,9 +55,10 @@ function postLines(video: Video, platform: Platform, o: Outgoing): CardText[] {
   };
   // POST /posts: `title` is the post's main text, `description` its description where the platform has one.
   const mainIsDescription = spec.main.key === 'description';
-  line(spec.main.label, o.title ?? (mainIsDescription ? o.description : undefined), spec.main.key);
+  const title = o.titles?.[platform] ?? o.title;
+  line(spec.main.label, title ?? (mainIsDescription ? o.description : undefined), spec.main.key);
   for (const f of spec.extra) line(f.label, f.key === 'description' ? o.description : undefined, f.key);
-  if (mainIsDescription && o.title !== undefined && o.description !== undefined)
+  if (mainIsDescription && title !== undefined && o.description !== undefined)
     line('Description', o.description, 'description');
   const privacy = spec.privacy ? (o.privacy ?? stored(video, platform, 'privacyStatus')) : undefined;
   if (privacy) lines.push(md`**Visibility:** ${literal(privacy)}${o.privacy !== undefined ? OWN : md``}`);

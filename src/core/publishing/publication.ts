@@ -124,6 +124,7 @@ export const publishSetArgs = (s: PublishSetSend): Args => ({
   set: s.targets.map((t) => ({
     platform: t.platform,
     ...(t.account ? { authId: t.account.authId, accountLabel: t.account.label } : {}),
+    ...(t.title !== undefined ? { title: t.title } : {}),
   })),
   ...(s.privacy ? { privacy: s.privacy } : {}),
   ...(s.title !== undefined ? { title: s.title } : {}),
@@ -146,6 +147,7 @@ export function publishSetSendOf(video: Video, stored: StoredPublication): Publi
       {
         platform: entry.platform,
         ...(authId ? { account: { authId, label: str(entry.accountLabel) ?? authId } } : {}),
+        ...(typeof entry.title === 'string' ? { title: entry.title } : {}),
       },
     ];
   });
@@ -173,7 +175,7 @@ export const publishOfSet = (s: PublishSetSend, t: PublishTarget, idempotencyKey
   idempotencyKey,
   ...(t.account ? { account: t.account } : {}),
   ...(s.privacy && t.platform === 'youtube' ? { privacy: s.privacy } : {}),
-  ...(s.title !== undefined ? { title: s.title } : {}),
+  ...(t.title !== undefined ? { title: t.title } : s.title !== undefined ? { title: s.title } : {}),
   ...(s.description !== undefined ? { description: s.description } : {}),
   ...(s.videoUrl !== undefined ? { videoUrl: s.videoUrl } : {}),
   ...(s.approval ? { approval: s.approval } : {}),
@@ -181,17 +183,22 @@ export const publishOfSet = (s: PublishSetSend, t: PublishTarget, idempotencyKey
 
 function publishSetRequest(video: Video, stored: StoredPublication): ApprovalRequest {
   const send = publishSetSendOf(video, stored);
-  // The card is read off the first platform's body (the texts are the set's own) and each account.
-  const body = publishBody(publishOfSet(send, send.targets[0] ?? malformed(), send.idempotencyKey));
+  // The card is read off each platform's body: its title and account; description and video URL are the set's.
+  const bodies = send.targets.map((t) => publishBody(publishOfSet(send, t, send.idempotencyKey)));
   const accounts: Partial<Record<Platform, string>> = {};
-  for (const t of send.targets) if (t.account) accounts[t.platform] = t.account.label;
+  const titles: Partial<Record<Platform, string>> = {};
+  send.targets.forEach((t, i) => {
+    if (t.account) accounts[t.platform] = t.account.label;
+    const title = bodies[i]?.title;
+    if (title !== undefined) titles[t.platform] = title;
+  });
   const preview = videoPreview(video, {
     platforms: send.targets.map((t) => t.platform),
-    title: body.title,
-    description: body.description,
+    description: bodies[0]?.description,
     privacy: send.privacy,
     accounts,
-    videoUrl: body.videoUrl,
+    titles,
+    videoUrl: bodies[0]?.videoUrl,
   });
   return {
     command: 'publish',

@@ -34,13 +34,21 @@ export interface PublishSetRequest {
   title?: string;
   description?: string;
   videoUrl?: string;
+  /** Each platform's own post text (the form's second step). */
+  titles?: Partial<Record<Platform, string>>;
+  /** Each platform's account as picked in the form (an authId), over `account`. */
+  accounts?: Partial<Record<Platform, string>>;
   requestId?: string;
 }
 
-/** One platform of a set, with its account (none: the service picks the default one). */
+/**
+ * One platform of a set, with its account (none: the service picks the default one) and, from the form, its
+ * own post text (none: the set's `--title`, else the video's stored post details).
+ */
 export interface PublishTarget {
   platform: Platform;
   account?: { authId: string; label: string };
+  title?: string;
 }
 
 /** A checked publish to several platforms, ready to send. `idempotencyKey` is the set's. */
@@ -94,7 +102,7 @@ async function checkSetArgs(ctx: CommandContext, r: PublishSetRequest): Promise<
     await checkPublishArgs(ctx, {
       platform,
       privacy: platform === 'youtube' ? r.privacy : undefined,
-      title: r.title,
+      title: r.titles?.[platform] ?? r.title,
       description: r.description,
       videoUrl: r.videoUrl,
     });
@@ -105,16 +113,15 @@ async function checkSetArgs(ctx: CommandContext, r: PublishSetRequest): Promise<
  * Each platform's account: the one `--account` names where it names one (it must name one somewhere), else the
  * platform's default. A platform with several accounts and no default cannot be guessed: the member names it.
  */
-async function chooseAccounts(
-  ctx: CommandContext,
-  platforms: readonly Platform[],
-  wanted: string | undefined,
-): Promise<PublishTarget[]> {
+async function chooseAccounts(ctx: CommandContext, r: PublishSetRequest): Promise<PublishTarget[]> {
+  const { platforms, account: wanted } = r;
   const targets: PublishTarget[] = [];
   let named = wanted === undefined;
   for (const platform of platforms) {
     let choice: Awaited<ReturnType<typeof chooseAccount>> | undefined;
-    if (wanted !== undefined) {
+    const picked = r.accounts?.[platform];
+    if (picked !== undefined) choice = await chooseAccount(ctx, platform, picked);
+    else if (wanted !== undefined) {
       try {
         choice = await chooseAccount(ctx, platform, wanted);
         named = true;
@@ -130,9 +137,11 @@ async function chooseAccounts(
       });
     }
     const account = choice.account;
+    const title = r.titles?.[platform];
     targets.push({
       platform,
       ...(account ? { account: { authId: account.authId, label: account.label } } : {}),
+      ...(title !== undefined ? { title } : {}),
     });
   }
   if (!named)
@@ -149,7 +158,7 @@ export async function publishSet(ctx: CommandContext, r: PublishSetRequest): Pro
   const video = await getVideo(ctx, r.videoId);
   const blocked = notPublishable(video, r.videoUrl);
   if (blocked) return blocked;
-  const targets = await chooseAccounts(ctx, r.platforms, r.account);
+  const targets = await chooseAccounts(ctx, r);
   const texts = {
     ...(r.privacy ? { privacy: r.privacy } : {}),
     ...(r.title !== undefined ? { title: r.title } : {}),
@@ -160,7 +169,7 @@ export async function publishSet(ctx: CommandContext, r: PublishSetRequest): Pro
     action: 'publish',
     payload: {
       videoId: video.id,
-      set: targets.map((t) => [t.platform, t.account?.authId ?? null]),
+      set: targets.map((t) => [t.platform, t.account?.authId ?? null, t.title ?? null]),
       ...texts,
     },
     requestId: r.requestId,

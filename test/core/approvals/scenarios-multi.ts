@@ -4,6 +4,7 @@
  * that failed (the simulator's `publishFailurePlatforms` knob) that posts it once. And `--video-url`.
  */
 import { expect } from 'vitest';
+import type { Reply } from './driver.js';
 import { type ApprovalScenario, approvalCards, button, lastApproval, setup, text } from './scenario-kit.js';
 
 const THREE = ['youtube', 'tiktok', 'instagram'];
@@ -83,6 +84,39 @@ export const MULTI_SCENARIOS: readonly ApprovalScenario[] = [
       const retried = await d.click('alice', button(sent.card, 'publish.retry'));
       expect(retried.card?.title, text(retried)).toBe('Published to YouTube, Instagram');
       expect(d.fixtures.publishedPosts().map((p) => p.platform)).toEqual(['youtube', 'instagram']);
+    },
+  },
+  {
+    name: 'the Publish form: several platforms, then each one’s text; one approval for the set',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Form teaser', { captions: true });
+      await setup(d);
+      const first = await d.run('alice', `publish ${id}`);
+      expect(first.kind, text(first)).toBe('form');
+      expect(first.form?.inputs).toContain('platform');
+      const second = await d.submit('alice', first.form as NonNullable<Reply['form']>, {
+        platform: 'youtube,tiktok,instagram',
+      });
+      expect(second.kind, text(second)).toBe('form');
+      expect(second.form?.inputs).toEqual(['title-youtube', 'title-tiktok', 'title-instagram']);
+      const sent = await d.submit('alice', second.form as NonNullable<Reply['form']>, {
+        'title-youtube': 'Form teaser — launch',
+        'title-tiktok': 'Eight arms on TikTok',
+        'title-instagram': 'Form teaser on Instagram',
+      });
+      expect(sent.card?.title, text(sent)).toBe('Sent for approval');
+      expect(await approvalCards(d)).toHaveLength(1);
+      const card = await lastApproval(d);
+      expect(card.text).toContain('Eight arms on TikTok');
+      expect(card.text).toContain('Form teaser on Instagram');
+      const approved = await d.click('bob', button(card, 'approval.approve'));
+      expect(approved.card?.title, text(approved)).toBe('Approved · Published to YouTube, TikTok, Instagram');
+      const bodies = d.fixtures.sentBodies('/posts');
+      expect(bodies.map((b) => [b.platform, b.title])).toEqual([
+        ['youtube', undefined],
+        ['tiktok', 'Eight arms on TikTok'],
+        ['instagram', undefined],
+      ]);
     },
   },
   {

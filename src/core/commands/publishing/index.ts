@@ -3,6 +3,7 @@ import { calendarCommand } from './calendar.js';
 import { metaBlockForm, metaCommand, metaEditAction, metaPickForm } from './meta.js';
 import { publishAccountAction, publishButton, publishCommand, publishFormSpec } from './publish.js';
 import { publishRetryAction } from './publish-retry.js';
+import { publishSetFormSpec } from './publish-set-form.js';
 import { approved, effects } from './replays.js';
 import { rescheduleCommand } from './reschedule.js';
 import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
@@ -29,7 +30,7 @@ export const publishingModule: CommandModule = {
     scheduleKeepAction,
     scheduleCancelAction,
   ],
-  forms: [metaBlockForm, metaPickForm, publishFormSpec, scheduleFormSpec],
+  forms: [metaBlockForm, metaPickForm, publishFormSpec, publishSetFormSpec, scheduleFormSpec],
   approved,
   effects,
 };

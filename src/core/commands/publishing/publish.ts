@@ -8,7 +8,7 @@ import { type CommandContext, UserError, userError } from '../../dispatch/contex
 import { isRequestId, newRequestId } from '../../dispatch/request-id.js';
 import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../parse/command-spec.js';
 import { VIDEO_OPTION } from '../../parse/shared-options.js';
-import { parsePlatform } from '../../parse/validate-args.js';
+import { parsePlatform, parsePlatforms } from '../../parse/validate-args.js';
 import { platformName } from '../../platforms/post-blocks.js';
 import { decodePlatforms, decodeVideoAction, encodeVideoAction } from '../../publishing/action-state.js';
 import {
@@ -34,6 +34,7 @@ import {
   type Privacy,
   VideoApiError,
 } from '../../video-api/video-api.js';
+import { publishSetForm } from './publish-set-form.js';
 
 const FORM_ID = 'publish.form';
 /** The longest post text any platform takes (spec §2: 5000); each platform's own limit is checked after. */
@@ -103,9 +104,10 @@ function platformInput(choices: Platform[], typed: string | undefined): FormInpu
   return {
     kind: 'select',
     id: 'platform',
-    label: 'Platform',
-    placeholder: 'Choose a platform',
+    label: 'Platforms',
+    placeholder: 'Choose one or more platforms',
     required: true,
+    multiple: true,
     options: (choices.length > 0 ? choices : [...PLATFORMS]).map((p) => ({
       label: platformName(p),
       value: p,
@@ -268,8 +270,9 @@ export const publishFormSpec: FormSpec = {
   async submit(ctx, state, values) {
     const decoded = decodeVideoAction(state);
     if (!decoded) throw userError('interaction-expired');
-    const platform = parsePlatform(values.platform ?? '');
-    if (!platform) {
+    const chosen = parsePlatforms(values.platform ?? '');
+    const platform = chosen.ok ? chosen.value[0] : undefined;
+    if (!chosen.ok || !platform) {
       return {
         kind: 'form-errors',
         errors: {
@@ -289,8 +292,16 @@ export const publishFormSpec: FormSpec = {
         return { kind: 'form-errors', errors: { video: say(error.code, error.params) } };
       throw error;
     }
-    const privacy = platform === 'youtube' && values.privacy ? (values.privacy as Privacy) : undefined;
     const account = (values.account ?? '').trim();
+    if (chosen.value.length > 1)
+      return await nextStep(ctx, {
+        videoId,
+        platforms: chosen.value,
+        values,
+        account,
+        requestId: decoded.requestId,
+      });
+    const privacy = platform === 'youtube' && values.privacy ? (values.privacy as Privacy) : undefined;
     try {
       const outcome = await publishVideo(ctx, {
         videoId,
@@ -320,6 +331,37 @@ export const publishFormSpec: FormSpec = {
     }
   },
 };
+
+/** Several platforms chosen: the second step asks each one's text and account (publish-set-form.ts). */
+async function nextStep(
+  ctx: CommandContext,
+  o: {
+    videoId: string;
+    platforms: Platform[];
+    values: Record<string, string>;
+    account: string;
+    requestId: string | undefined;
+  },
+): Promise<Response> {
+  const video = await getVideo(ctx, o.videoId);
+  const blocked = notPublishable(video);
+  if (blocked) return blocked;
+  const privacy = o.values.privacy;
+  return {
+    kind: 'form',
+    form: publishSetForm({
+      video,
+      platforms: o.platforms,
+      // The first step's id: submitting it twice opens the same set, keyed the same (its content names it).
+      requestId: o.requestId ?? newRequestId(),
+      accounts: await accountsOrNone(ctx),
+      ...(o.account ? { picked: o.account } : {}),
+      ...(privacy && o.platforms.includes('youtube') && (PRIVACY as readonly string[]).includes(privacy)
+        ? { privacy: privacy as Privacy }
+        : {}),
+    }),
+  };
+}
 
 /**
  * The form's account is not one of `platform`'s: named by its label (the select's values are ids), with the
