@@ -7,7 +7,7 @@ import {
   type SimulatorOptions,
   type SimulatorProfile,
 } from './options.js';
-import { SCOPES } from './vocabulary.js';
+import { PLATFORMS, SCOPES } from './vocabulary.js';
 
 /** CLI flags; each also reads `SIM_<NAME>` from the environment (the flag wins). */
 const FLAGS = {
@@ -24,6 +24,7 @@ const FLAGS = {
   'random-seed': { type: 'string' },
   'public-base-url': { type: 'string' },
   'payment-failure-rate': { type: 'string' },
+  'publish-failure-platforms': { type: 'string' },
   profile: { type: 'string' },
   'disable-rate-limits': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -37,6 +38,7 @@ export const USAGE = `Usage: npm run simulator -- [options]
   --generation-failure-rate R    0..1 (likewise --render-, --post-, --thumbnail-failure-rate)
   --server-error-rate R          0..1 share of API requests answered with 500
   --payment-failure-rate R       0..1 share of charged creations answered 402 payment_failed
+  --publish-failure-platforms P  comma-separated platforms whose POST /posts the platform refuses
   --profile spec|real            spec: the shapes of video-api.md (default); real: what the real product's
                                  published references show (older shapes, opaque ids, extra fields…)
   --latency-ms N                 added latency per API request
@@ -111,6 +113,18 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     }
     return n;
   };
+  const platformList = (flag: keyof typeof FLAGS): string[] | undefined => {
+    const raw = get(flag);
+    if (raw === undefined) return undefined;
+    const list = raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== '');
+    const unknown = list.find((p) => !(PLATFORMS as readonly string[]).includes(p));
+    if (unknown !== undefined)
+      throw new CliError(`--${flag} takes platforms among ${PLATFORMS.join(', ')}; got '${unknown}'`);
+    return list;
+  };
   const rate = (flag: keyof typeof FLAGS) => number(flag, (n) => n >= 0 && n <= 1, 'a number from 0 to 1');
 
   const options: SimulatorOptions = {};
@@ -127,6 +141,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   set('thumbnailFailureRate', rate('thumbnail-failure-rate'));
   set('serverErrorRate', rate('server-error-rate'));
   set('paymentFailureRate', rate('payment-failure-rate'));
+  set('publishFailurePlatforms', platformList('publish-failure-platforms'));
   set(
     'latencyMs',
     number('latency-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more'),
