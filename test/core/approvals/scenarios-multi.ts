@@ -81,6 +81,13 @@ export const MULTI_SCENARIOS: readonly ApprovalScenario[] = [
         ['instagram', undefined],
       ]);
       d.fixtures.failPublishOn([]);
+      // Sent without an approval: once the workspace asks for one, Retry now does not go around it.
+      await setup(d);
+      const refused = await d.click('alice', button(sent.card, 'publish.retry'));
+      expect(text(refused)).toContain('needs an approver');
+      expect(d.fixtures.sentBodies('/posts')).toHaveLength(2);
+      const off = await d.run('alice', 'settings approval off');
+      expect(off.card?.title, text(off)).toBe('Workspace settings updated');
       const retried = await d.click('alice', button(sent.card, 'publish.retry'));
       expect(retried.card?.title, text(retried)).toBe('Published to YouTube, Instagram');
       expect(d.fixtures.publishedPosts().map((p) => p.platform)).toEqual(['youtube', 'instagram']);

@@ -7,7 +7,7 @@
 import { updateApprovalCard } from '../../approvals/effects.js';
 import { needsApproval } from '../../approvals/policy.js';
 import { checkRole } from '../../approvals/roles.js';
-import { userError } from '../../dispatch/context.js';
+import { type CommandContext, userError } from '../../dispatch/context.js';
 import type { ActionSpec } from '../../parse/command-spec.js';
 import { platformName } from '../../platforms/post-blocks.js';
 import { workspaceOf } from '../../ports/address.js';
@@ -36,7 +36,7 @@ function sameWorkspace(a: string, b: string): boolean {
 
 /** The approval the set went out under must still stand; a set sent without one, the policy must still allow. */
 async function checkStillAllowed(
-  ctx: Parameters<ActionSpec['run']>[0],
+  ctx: CommandContext,
   model: PublishSetModel,
   platform: string,
 ): Promise<void> {
