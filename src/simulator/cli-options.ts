@@ -85,6 +85,19 @@ export interface CliConfig {
 /** A mistake in the flags, the environment or the seed file; its message says what to fix. */
 export class CliError extends Error {}
 
+/** A comma-separated list of platforms (`tiktok,x`), each checked. */
+function platformList(flag: string, raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const unknown = list.find((p) => !(PLATFORMS as readonly string[]).includes(p));
+  if (unknown !== undefined)
+    throw new CliError(`--${flag} takes platforms among ${PLATFORMS.join(', ')}; got '${unknown}'`);
+  return list;
+}
+
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliConfig {
   let values: Partial<Record<keyof typeof FLAGS, string | boolean>>;
   try {
@@ -113,18 +126,6 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     }
     return n;
   };
-  const platformList = (flag: keyof typeof FLAGS): string[] | undefined => {
-    const raw = get(flag);
-    if (raw === undefined) return undefined;
-    const list = raw
-      .split(',')
-      .map((p) => p.trim())
-      .filter((p) => p !== '');
-    const unknown = list.find((p) => !(PLATFORMS as readonly string[]).includes(p));
-    if (unknown !== undefined)
-      throw new CliError(`--${flag} takes platforms among ${PLATFORMS.join(', ')}; got '${unknown}'`);
-    return list;
-  };
   const rate = (flag: keyof typeof FLAGS) => number(flag, (n) => n >= 0 && n <= 1, 'a number from 0 to 1');
 
   const options: SimulatorOptions = {};
@@ -141,7 +142,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   set('thumbnailFailureRate', rate('thumbnail-failure-rate'));
   set('serverErrorRate', rate('server-error-rate'));
   set('paymentFailureRate', rate('payment-failure-rate'));
-  set('publishFailurePlatforms', platformList('publish-failure-platforms'));
+  set('publishFailurePlatforms', platformList('publish-failure-platforms', get('publish-failure-platforms')));
   set(
     'latencyMs',
     number('latency-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more'),
