@@ -208,6 +208,16 @@ const MESSAGES = {
     md`\`--description\` applies to YouTube, Facebook and LinkedIn, not ${p.platform}. Put the text in \`--title\` instead.`,
   'account-choose': (p) =>
     md`${p.count} ${p.platform} accounts are connected and none is the default: pick one.`,
+  'publish-video-url-https': (p) =>
+    md`\`--video-url\` takes the https address of an MP4 (\`https://…/cut.mp4\`); \`${p.value}\` is not one.`,
+  'publish-account-ambiguous': (p) =>
+    md`${p.count} ${p.platform} accounts are connected and none is the default: name one with \`--account\`, or publish to ${p.platform} alone to pick it from a list.`,
+  'publish-account-nowhere': (p) =>
+    md`No account of ${p.platform} matches \`${p.ref}\`. Try ${command('accounts')}.`,
+  'publish-retry-unapproved': (p) =>
+    md`The approval of this publish is ${p.status} now, so it cannot be retried. Ask again with ${command('publish', [String(p.name), String(p.platform)])}.`,
+  'publish-retry-needs-approval': (p) =>
+    md`Publishing here needs an approver now, so ${p.platform} cannot be retried at once. Ask with ${command('publish', [String(p.name), String(p.platform)])}.`,
   'publish-video-failed': (p) =>
     md`**${p.name}** failed to generate, so there is nothing to publish. Create it again.`,
   'schedule-video-failed': (p) =>

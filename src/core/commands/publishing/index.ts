@@ -2,6 +2,8 @@ import type { CommandModule } from '../../parse/command-spec.js';
 import { calendarCommand } from './calendar.js';
 import { metaBlockForm, metaCommand, metaEditAction, metaPickForm } from './meta.js';
 import { publishAccountAction, publishButton, publishCommand, publishFormSpec } from './publish.js';
+import { publishRetryAction } from './publish-retry.js';
+import { publishSetFormSpec } from './publish-set-form.js';
 import { approved, effects } from './replays.js';
 import { rescheduleCommand } from './reschedule.js';
 import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
@@ -26,6 +28,7 @@ export const publishingModule: CommandModule = {
     metaEditAction,
     publishButton,
     publishAccountAction,
+    publishRetryAction,
     scheduleButton,
     scheduleBestAction,
     scheduleMoveAction,
@@ -35,7 +38,7 @@ export const publishingModule: CommandModule = {
     slotAnywayAction,
     slotCancelAction,
   ],
-  forms: [metaBlockForm, metaPickForm, publishFormSpec, scheduleFormSpec],
+  forms: [metaBlockForm, metaPickForm, publishFormSpec, publishSetFormSpec, scheduleFormSpec],
   approved,
   effects,
 };
