@@ -246,16 +246,14 @@ describe('reschedule into a clash', () => {
   it('asks again at once, without a clash warning, and replaces the request: one request waits', async () => {
     const id = await rendered('Clashing');
     const other = await rendered('Already there');
-    await h.deps
-      .apiFor(DEMO_KEY)
-      .posts.schedule(
-        {
-          videoId: other,
-          platforms: ['youtube'],
-          scheduledTime: new Date(h.clock.now() + 2 * 86_400_000).toISOString(),
-        },
-        { idempotencyKey: 'flows-clash' },
-      );
+    await h.deps.apiFor(DEMO_KEY).posts.schedule(
+      {
+        videoId: other,
+        platforms: ['youtube'],
+        scheduledTime: new Date(h.clock.now() + 2 * 86_400_000).toISOString(),
+      },
+      { idempotencyKey: 'flows-clash' },
+    );
     await settings('approval publish', 'approvers @bob');
     await h.run(`schedule ${id} youtube tomorrow 9am`, alice);
     const first = approvalId();
