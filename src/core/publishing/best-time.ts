@@ -5,8 +5,7 @@
  * default for the platform (docs/commands.md, "Best time", says where they come from). The time proposed is
  * the next occurrence of that weekday and hour in the zone, after now.
  */
-import { formatInTimeZone } from 'date-fns-tz';
-import { addDays, dayKey, fromWallClock } from '../time/zone.js';
+import { addDays, dayKey, fromWallClock, weekdayHour } from '../time/zone.js';
 import type { Platform } from '../video-api/video-api.js';
 
 /** Posts on a platform before its own history decides (DESIGN §10: "say 20"). */
@@ -51,11 +50,7 @@ export interface BestHour extends WeekHour {
 
 /** The hour of the week `at` falls on in `zone`. */
 export function weekHourOf(at: number, zone: string): WeekHour {
-  const [weekday, hour] = formatInTimeZone(new Date(at), zone, 'i H').split(' ').map(Number) as [
-    number,
-    number,
-  ];
-  return { weekday, hour };
+  return weekdayHour(at, zone);
 }
 
 /**

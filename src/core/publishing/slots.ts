@@ -6,11 +6,11 @@
  * What is taken is a list of instants (posts of the same account, series times); a slot is free when no post
  * is within the clash window of it and its day (in the slots' zone) is under the daily cap.
  */
-import { formatInTimeZone } from 'date-fns-tz';
 import { userError } from '../dispatch/context.js';
 import { err, ok, type Result } from '../dispatch/result.js';
 import type { SlotRule } from '../ports/index.js';
 import { describeDays, parseDays, parseTime, WEEKDAYS, type Weekday } from '../series/cadence.js';
+import { formatSlot } from '../time/format.js';
 import { addDays, dayKey, fromWallClock } from '../time/zone.js';
 
 /** Two posts of one account closer than this clash (DESIGN §10). */
@@ -108,5 +108,4 @@ export function nextFreeSlot(rule: SlotRule, o: Occupancy, after: number): numbe
 }
 
 /** `Tue 09:00` in `zone`: a slot on a button or a form option. */
-export const slotLabel = (at: number, zone: string): string =>
-  formatInTimeZone(new Date(at), zone, 'EEE HH:mm');
+export const slotLabel = (at: number, zone: string): string => formatSlot(at, zone);

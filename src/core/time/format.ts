@@ -28,6 +28,10 @@ export const formatShortDateTime = (instant: number, zone: string): string =>
 export const formatCsvDateTime = (instant: number, zone: string): string =>
   formatInTimeZone(new Date(instant), zone, 'yyyy-MM-dd HH:mm:ss');
 
+/** `Tue 09:00` in `zone`, as plain words: a queue slot on a button or a form option. */
+export const formatSlot = (instant: number, zone: string): string =>
+  formatInTimeZone(new Date(instant), zone, 'EEE HH:mm');
+
 /** The wall-clock time in `zone` with its weekday, e.g. `Tue 14:05` (what "your time" reads). */
 export const localTime = (instant: number, zone: string): CardText =>
   literal(formatInTimeZone(new Date(instant), zone, 'EEE HH:mm'));

@@ -83,3 +83,9 @@ export function isCalendarDate(text: string): boolean {
   const t = new Date(Date.UTC(y, mo - 1, d));
   return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
 }
+
+/** The ISO weekday (1 = Monday … 7 = Sunday) and hour (0–23) an instant falls on in `zone`. */
+export function weekdayHour(instant: number, zone: string): { weekday: number; hour: number } {
+  const [weekday = 1, hour = 0] = formatInTimeZone(new Date(instant), zone, 'i H').split(' ').map(Number);
+  return { weekday, hour };
+}
