@@ -16,6 +16,12 @@ export interface LinkedKey {
 }
 
 /**
+ * How a member is pinged when their video is ready or fails, or their scheduled post fails (`notify`): a mention
+ * in the conversation (the default), a direct message, or not at all (the message still goes to the thread).
+ */
+export type NotifyMode = 'mention' | 'dm' | 'off';
+
+/**
  * Who holds a role: `everyone`, or exactly the people and groups listed — an empty list is nobody (a channel's
  * list and its workspace's with no one in common). Helpers in `approvals/holders.ts`.
  */
