@@ -151,7 +151,8 @@ export type OutboxOp =
     }
   | { op: 'update-card'; cardKey: string }
   | { op: 'reply'; conversation: ConversationAddress; card: Card; threadOfCard?: string }
-  | { op: 'notify'; user: UserAddress; conversation: ConversationAddress; card: Card }
+  /** A private notice; `direct`: a direct message (a ping moved there by `notify --dm`), never in the channel. */
+  | { op: 'notify'; user: UserAddress; conversation: ConversationAddress; card: Card; direct?: boolean }
   /** Publish again a member's dashboard (Slack App Home); the sender coalesces these per user. */
   | { op: 'refresh-home'; user: UserAddress };
 
