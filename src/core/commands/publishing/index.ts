@@ -4,6 +4,7 @@ import { metaBlockForm, metaCommand, metaEditAction, metaPickForm } from './meta
 import { publishAccountAction, publishButton, publishCommand, publishFormSpec } from './publish.js';
 import { approved, effects } from './replays.js';
 import { rescheduleCommand } from './reschedule.js';
+import { retryPostAction } from './retry-post.js';
 import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
 import { scheduleCancelAction, scheduleKeepAction, scheduleMoveAction } from './schedule-choice.js';
 import { unscheduleCommand } from './unschedule.js';
@@ -26,6 +27,7 @@ export const publishingModule: CommandModule = {
     scheduleMoveAction,
     scheduleKeepAction,
     scheduleCancelAction,
+    retryPostAction,
   ],
   forms: [metaBlockForm, metaPickForm, publishFormSpec, scheduleFormSpec],
   approved,
