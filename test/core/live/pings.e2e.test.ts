@@ -133,6 +133,7 @@ describe.each(SIMULATOR_PROFILES)('pings (%s profile)', (profile) => {
       const before = posts();
       const retried = card(await h.click('post.retry', retryValue(), alice));
       expect(retried.title).toBe('Published to X');
+      expect(retried.context).toContain('Retried by alice, under the approval of the schedule');
       expect(posts()).toBe(before + 1);
       const sent = h.sim.sim.received({ method: 'POST', path: '/posts' }).at(-1);
       expect(sent?.body).toMatchObject({ videoId: id, platform: 'x' });

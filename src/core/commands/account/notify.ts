@@ -53,7 +53,7 @@ export const notifyCommand: CommandSpec = defineCommand({
     { name: 'mentions', kind: 'choice', positional: true, choices: ['on', 'off'], description: 'on or off' },
     { name: 'dm', kind: 'boolean', description: 'By direct message instead' },
   ],
-  examples: ['notify', 'notify mentions off', 'notify --dm', 'notify mentions on'],
+  examples: ['notify', 'notify off', 'notify --dm', 'notify on'],
   details: md`You are pinged ${WHEN}; nobody else is, and channel subscriptions never mention anyone. \`mentions off\`: no ping at all (the news still goes to the card’s thread). \`--dm\`: the ping comes as a direct message instead of a mention in the channel. \`mentions on\` brings back the mention in the channel.`,
   async run(ctx, args): Promise<Response> {
     const store = ctx.deps.store;

@@ -31,7 +31,7 @@ import {
 import { getVideo } from '../../publishing/schedule-flow.js';
 import { message, type Response } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
-import { md } from '../../text/text.js';
+import { code, literal, md } from '../../text/text.js';
 import { formatSeen } from '../../time/format.js';
 import { PLATFORMS, type Platform, type Video } from '../../video-api/video-api.js';
 
@@ -75,6 +75,8 @@ async function retryPost(ctx: CommandContext, id: string, retry: PostRetry): Pro
   }
   try {
     const card = await sendPublish(ctx, send);
+    // Not "asked by … approved by …": the approval was given to the schedule, and this click only retried it.
+    card.context = md`Retried by ${literal(ctx.req.userName ?? 'a member')}${send.approval ? md`, under the approval of the schedule` : md``} · id ${code(video.id)}`;
     const done = { by: ctx.req.user, at: ctx.now(), title: card.title };
     await writeRetry(ctx.deps.store, id, { ...retry, done });
     return { kind: 'update', card };
