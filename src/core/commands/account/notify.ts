@@ -46,7 +46,7 @@ function modeOf(value: 'on' | 'off' | undefined, dm: boolean | undefined): Notif
 
 export const notifyCommand: CommandSpec = defineCommand({
   name: 'notify',
-  summary: 'How you are pinged: mentions on or off, or by direct message',
+  summary: 'How you are pinged: a mention, a DM, or not',
   options: [
     // The grammar's `mentions` word: typed in text, never offered (Discord names the value's option after it).
     { name: 'setting', kind: 'string', positional: true, hidden: true, description: 'mentions' },
