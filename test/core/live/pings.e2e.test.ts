@@ -24,6 +24,7 @@ import {
 } from '../videos/helpers.js';
 
 const BOB_KEY = 'fl_live_bob_own_key_of_the_demo_team_0123';
+const FEED_CHANNEL = 'playground:W1:C2';
 
 describe.each(SIMULATOR_PROFILES)('pings (%s profile)', (profile) => {
   let h: VideosHarness;
@@ -110,6 +111,8 @@ describe.each(SIMULATOR_PROFILES)('pings (%s profile)', (profile) => {
       await h.deps.apiFor(DEMO_KEY).videos.update(id, { posts: { x: { text: 'Launch teaser' } } });
       for (const line of ['role admin @alice', 'approval publish', 'approvers @bob'])
         expect(textOf(await h.run(`settings ${line}`, alice))).toContain('updated');
+      // Another channel follows the calendar: it hears of the failure too, with no mention.
+      await h.run('subscribe calendar', { ...alice, conversation: FEED_CHANNEL });
       await h.run('status Launch teaser', alice);
       await h.run('schedule "Launch teaser" x in 2 hours', alice);
       const request = h.chat.channelMessages.find((m) => m.card.title.startsWith('Approval needed'));
@@ -127,6 +130,11 @@ describe.each(SIMULATOR_PROFILES)('pings (%s profile)', (profile) => {
     it('mentions the scheduler and the approver, with Retry now that posts exactly once', async () => {
       await approvedSchedule();
       expect(failure()?.notify).toEqual([alice.user, bob.user]);
+      // The channel's calendar subscription says it too, mentioning nobody.
+      const feed = () =>
+        h.chat.channelMessages.find((m) => m.conversation === FEED_CHANNEL && /failed/.test(m.card.title));
+      await h.until(() => feed() !== undefined, { stepMs: 5 * MINUTE, maxMs: 2 * HOUR });
+      expect(feed()?.card.notify).toBeUndefined();
       expect(cardText(failure() as Card)).not.toContain('/reel publish');
 
       h.sim.sim.setKnobs({ postFailureRate: 0 });
