@@ -7,6 +7,7 @@ import { Dispatcher } from './dispatcher.js';
 import { Engine } from './engine.js';
 import { ApiError, internalError } from './errors.js';
 import { errorResponse, readBody, send, sendMedia } from './http-io.js';
+import { seedPastPost } from './jobs/post-history.js';
 import { startThumbnails } from './jobs/thumbnails.js';
 import { serveMedia } from './media.js';
 import {
@@ -299,6 +300,23 @@ export class Simulator {
       authId: account.authId,
       label: account.label,
       isDefault: account.isDefault ?? list.length === 0,
+    });
+  }
+
+  /**
+   * Seeds the team's past posts (ISO or epoch-ms times, views, titles): each a rendered video posted then on
+   * its platform's default account, seen by GET /calendar and GET /analytics. Returns the videos' ids.
+   */
+  seedPostHistory(
+    teamOrKey: string,
+    posts: readonly { platform: Platform; at: string | number; views: number; title: string }[],
+  ): string[] {
+    const team = this.#team(teamOrKey);
+    this.settle();
+    return posts.map((p) => {
+      const at = typeof p.at === 'number' ? p.at : Date.parse(p.at);
+      if (!Number.isFinite(at) || at > this.now()) throw new Error(`a past post needs a past time: ${p.at}`);
+      return seedPastPost(this.#engine, team, { ...p, at });
     });
   }
 

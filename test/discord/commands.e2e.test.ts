@@ -113,6 +113,7 @@ const ROWS: Row[] = [
   },
   { path: 'unschedule', options: () => ({ video }), type: 4, ephemeral: true, text: /Nothing to cancel/ },
   { path: 'calendar', type: 4, ephemeral: true, text: /Calendar/ },
+  { path: 'slots', type: 4, ephemeral: true, text: /No queue slots/ },
   {
     path: 'caption',
     options: () => ({ url: 'https://example.com/talk.mp4' }),

@@ -85,12 +85,19 @@ describe('data table blocks', () => {
   it('sends at most 100 rows and 10,000 characters, and says how many were left', () => {
     const many: Table = {
       ...ledger,
-      rows: Array.from({ length: 150 }, (_, i) => [literal(`row ${i}`), literal('x'.repeat(20)), literal('')]),
+      rows: Array.from({ length: 150 }, (_, i) => [
+        literal(`row ${i}`),
+        literal('x'.repeat(20)),
+        literal(''),
+      ]),
     };
     const { block, left } = tableBlock(many) ?? {};
     expect(block?.rows).toHaveLength(101);
     expect(left).toBe(50);
-    const wide: Table = { ...ledger, rows: Array.from({ length: 60 }, () => [literal('y'.repeat(300)), literal(''), literal('')]) };
+    const wide: Table = {
+      ...ledger,
+      rows: Array.from({ length: 60 }, () => [literal('y'.repeat(300)), literal(''), literal('')]),
+    };
     const fitted = tableBlock(wide);
     const chars =
       fitted?.block.rows

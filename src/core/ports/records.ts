@@ -41,6 +41,28 @@ export interface WorkspacePolicy {
   roles: { publish: Holders; spend: Holders; admin: Holders };
   /** How long a publish-now or spend request waits for an approver (ms); unset = 24 h. */
   requestLifetimeMs?: number;
+  /**
+   * The workspace's publishing queue (DESIGN §10). Not a rule: `tighten` leaves it out, and the queue is read
+   * where it is stored (publishing/slots-queue.ts), a channel's own (`ownQueue`) winning in that channel.
+   */
+  queue?: QueueSettings;
+}
+
+/** A platform's queue slots: wall-clock times on some weekdays, in one zone (a slot follows DST changes). */
+export interface SlotRule {
+  /** Lower-case weekday names, Monday first; empty = every day. */
+  days: string[];
+  /** `HH:mm`, ascending. */
+  times: string[];
+  /** The IANA zone the times are read in. */
+  zone: string;
+}
+
+/** Queue slots and daily caps per platform (keys: platform values). */
+export interface QueueSettings {
+  slots?: Partial<Record<string, SlotRule>>;
+  /** At most this many posts a day per account of the platform, in the slots' zone (else the reader's). */
+  dailyCaps?: Partial<Record<string, number>>;
 }
 
 /**
@@ -60,6 +82,8 @@ export interface ChannelSettings extends WorkspacePolicy {
   threading: boolean;
   timeZone?: string;
   here?: PolicyTightening;
+  /** This channel's own queue slots and caps (`settings slots … --here`), which win over the workspace's here. */
+  ownQueue?: QueueSettings;
 }
 
 export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {

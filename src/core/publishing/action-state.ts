@@ -48,6 +48,25 @@ export interface PendingSchedule {
    * `keep` them beside the new one. Unset: ask when there are any (move-flow.ts).
    */
   choice?: 'move' | 'keep' | undefined;
+  /** `schedule … next`: each platform takes its next free queue slot, found again when it is sent (slots-flow.ts). */
+  next?: boolean | undefined;
+  /** The clash or daily-cap warning was answered "Schedule anyway" (slots-flow.ts). */
+  confirmed?: boolean | undefined;
+}
+
+/** The flags of a pending schedule, one letter each; none for a plain one (older values had none). */
+const flagsOf = (p: PendingSchedule): string =>
+  `${p.next ? 'n' : ''}${p.confirmed ? 'c' : ''}${p.choice === 'move' ? 'm' : p.choice === 'keep' ? 'k' : ''}`;
+
+function withFlags(p: PendingSchedule, flags: string | undefined): PendingSchedule {
+  if (!flags) return p;
+  const choice = flags.includes('m') ? 'move' : flags.includes('k') ? 'keep' : undefined;
+  return {
+    ...p,
+    ...(flags.includes('n') ? { next: true } : {}),
+    ...(flags.includes('c') ? { confirmed: true } : {}),
+    ...(choice ? { choice } : {}),
+  };
 }
 
 /** Old state carried a base-36 minute where the request id is now: read as none (a content key). */
@@ -55,17 +74,21 @@ const requestIdOf = (field: string | undefined): string | undefined =>
   isRequestId(field) ? field : undefined;
 
 export const encodeSchedule = (p: PendingSchedule): string =>
-  [p.videoId, encodePlatforms(p.platforms), Math.floor(p.at / 1000).toString(36), p.requestId ?? ''].join(
-    '|',
-  );
+  [
+    p.videoId,
+    encodePlatforms(p.platforms),
+    Math.floor(p.at / 1000).toString(36),
+    p.requestId ?? '',
+    ...(flagsOf(p) ? [flagsOf(p)] : []),
+  ].join('|');
 
 export function decodeSchedule(parts: readonly string[]): PendingSchedule | undefined {
-  const [videoId, codes, at, requestId] = parts;
+  const [videoId, codes, at, requestId, flags] = parts;
   if (!videoId || !codes || !at || requestId === undefined) return undefined;
   const platforms = decodePlatforms(codes);
   const atSec = Number.parseInt(at, 36);
   if (!platforms || !Number.isFinite(atSec)) return undefined;
-  return { videoId, platforms, at: atSec * 1000, requestId: requestIdOf(requestId) };
+  return withFlags({ videoId, platforms, at: atSec * 1000, requestId: requestIdOf(requestId) }, flags);
 }
 
 /** `<videoId>|<request id>` for forms that act on one video (the video may be empty: asked in the form). */

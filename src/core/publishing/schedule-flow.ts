@@ -28,6 +28,7 @@ import { alreadyScheduledCard, alreadyThereCard, isExactly, moveFields, sendMove
 import { readPendingPosts } from './pending-posts.js';
 import { contentOf } from './post-retry.js';
 import { scheduleApproval, scheduleArgs, scheduleBody } from './publication.js';
+import { scheduleInSlots, slotWarning } from './slots-flow.js';
 
 /** Reads a video by id; a vanished one is the usual not-found message. */
 export const getVideo = (ctx: CommandContext, id: string): Promise<Video> =>
@@ -38,8 +39,9 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
   const video = await getVideo(ctx, pending.videoId);
   if (video.status === 'failed') throw userError('schedule-video-failed', { name: video.name });
   // A form sent late, or a reschedule: the time is checked again now (past, or more than a year ahead).
-  const time = schedulable(pending.at, await ctx.timeZone(), ctx.now());
-  if (!time.ok) throw time.error;
+  // (`next` carries no time of its own: its slots are found once the post details are there.)
+  const time = pending.next ? undefined : schedulable(pending.at, await ctx.timeZone(), ctx.now());
+  if (time && !time.ok) throw time.error;
 
   const missing = pending.platforms.filter((p) => video.posts[p] === undefined);
   const first = missing[0];
@@ -49,6 +51,9 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
     const carried = { ...pending, requestId: pending.requestId ?? newRequestId() };
     return { kind: 'form', form: metaForm(video, first, { pending: carried, missing }) };
   }
+
+  // `next`: each platform's free slot, read now that its post details are there (slots-flow.ts).
+  if (pending.next) return scheduleInSlots(ctx, pending, runSchedule);
 
   // A Move is an action of its own: its key is never the original schedule's, nor Keep both's.
   const move = pending.choice === 'move';
@@ -77,6 +82,9 @@ export async function runSchedule(ctx: CommandContext, pending: PendingSchedule)
       return message(alreadyScheduledCard(video, { pending: asked, clashes, zone }));
     }
   }
+  // A clash or a daily cap is warned before anything is sent, and answered explicitly (slots-flow.ts).
+  const warning = pending.confirmed ? undefined : await slotWarning(ctx, video, pending);
+  if (warning) return warning;
   const send: ScheduleSend = {
     video,
     platforms: pending.platforms,

@@ -4,14 +4,19 @@
  */
 import { type CommandContext, userError } from '../dispatch/context.js';
 import { err, ok, type Result } from '../dispatch/result.js';
+import { parsePlatforms } from '../parse/validate-args.js';
 import { parseMentions } from '../people/mentions.js';
-import type { Holders, WorkspacePolicy } from '../ports/index.js';
+import type { Holders, SlotRule, WorkspacePolicy } from '../ports/index.js';
+import { parseSlots, SLOTS_EXAMPLE } from '../publishing/slots.js';
 import { type CardText, md } from '../text/text.js';
+import type { Platform } from '../video-api/video-api.js';
 import { normalizeTimeZone } from './time-zone.js';
 
 /** Keys of the team policy (workspace-wide, tightened per channel); the others are the channel's own. */
 const GOVERNANCE = ['approval', 'approvers', 'self-approval', 'spend-threshold', 'role', 'lifetime'] as const;
-export const SETTING_KEYS = ['threading', 'timezone', ...GOVERNANCE] as const;
+/** The publishing queue's keys (DESIGN §10): the workspace's, or a channel's own with `--here`. */
+const QUEUE = ['slots', 'daily-cap'] as const;
+export const SETTING_KEYS = ['threading', 'timezone', ...GOVERNANCE, ...QUEUE] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 export const ROLES = ['publish', 'spend', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -32,7 +37,14 @@ export const EXPECTED: Record<SettingKey, string> = {
   'spend-threshold': 'a whole number of credits (0 or more)',
   role: '`publish`, `spend` or `admin`, then mentions or `everyone`',
   lifetime: 'a duration from `10m` to `30d`, like `12h`',
+  slots: `a platform, then days and times like \`youtube "${SLOTS_EXAMPLE}"\`, or \`youtube off\``,
+  'daily-cap': 'a platform, then the most posts a day (1 to 50), like `youtube 2`, or `youtube off`',
 };
+
+/** A change of the publishing queue, which is no rule: never tightened, a channel's own simply wins there. */
+export type QueueChange =
+  | { key: 'slots'; platform: Platform; slots: Omit<SlotRule, 'zone'> | undefined }
+  | { key: 'daily-cap'; platform: Platform; cap: number | undefined };
 
 export type SettingChange =
   | { key: 'threading'; on: boolean }
@@ -43,7 +55,8 @@ export type SettingChange =
   | { key: 'self-approval'; on: boolean }
   | { key: 'spend-threshold'; credits: number }
   | { key: 'role'; role: Role; refs: Holders }
-  | { key: 'lifetime'; ms: number };
+  | { key: 'lifetime'; ms: number }
+  | QueueChange;
 
 const MAX_THRESHOLD = 1_000_000;
 const MIN_LIFETIME_MS = 10 * 60_000;
@@ -91,6 +104,9 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
       });
       return refs.ok ? ok({ key, role, refs: refs.value }) : refs;
     }
+    case 'slots':
+    case 'daily-cap':
+      return parseQueueChange(key, value);
     case 'lifetime': {
       const m = /^(\d+)\s*(m|min|mins|minutes?|h|hours?|d|days?)$/i.exec(value);
       const ms = m
@@ -99,6 +115,31 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
       return ms >= MIN_LIFETIME_MS && ms <= MAX_LIFETIME_MS ? ok({ key, ms }) : bad();
     }
   }
+}
+
+const MAX_DAILY_CAP = 50;
+
+/** `youtube "mon-fri 09:00,17:00"`, `youtube off`, `tiktok 2`: the platform first, then its value. */
+function parseQueueChange(key: 'slots' | 'daily-cap', value: string): Result<SettingChange> {
+  const [word = '', ...rest] = value.split(/\s+/);
+  const platforms = parsePlatforms(word);
+  const what = rest
+    .join(' ')
+    .replace(/^["“”']+|["“”']+$/g, '')
+    .trim();
+  if (!platforms.ok || platforms.value.length !== 1 || what === '')
+    return err(userError('bad-setting-value', { key, value, expected: EXPECTED[key] }));
+  const platform = platforms.value[0] as Platform;
+  const off = /^(off|none|clear)$/i.test(what);
+  if (key === 'daily-cap') {
+    const cap = /^\d+$/.test(what) ? Number(what) : Number.NaN;
+    if (!off && !(cap >= 1 && cap <= MAX_DAILY_CAP))
+      return err(userError('bad-setting-value', { key, value, expected: EXPECTED[key] }));
+    return ok({ key, platform, cap: off ? undefined : cap });
+  }
+  if (off) return ok({ key, platform, slots: undefined });
+  const slots = parseSlots(what);
+  return slots.ok ? ok({ key, platform, slots: slots.value }) : slots;
 }
 
 function onOff(value: string): boolean | undefined {

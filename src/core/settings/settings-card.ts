@@ -17,6 +17,8 @@ export interface SettingsView {
   here: PolicyTightening;
   /** How the inherited policy is named: "workspace policy", or for Discord DMs "servers' policies". */
   inherited: string;
+  /** The queue's slots and caps in words, one line per platform that has some (`queueLines`); none: no row. */
+  queue?: CardText[];
 }
 
 export function settingsCard(view: SettingsView): Card {
@@ -81,6 +83,9 @@ export function settingsCard(view: SettingsView): Card {
           '\n',
         ),
       },
+      ...(view.queue && view.queue.length > 0
+        ? [{ label: md`Queue`, value: joinText(view.queue, '\n') }]
+        : []),
     ],
     context: md`Team rules (approval, approvers, roles, threshold, self-approval, lifetime) are set for the whole workspace by its admins; add \`--here\` to make one stricter in this channel only. Change one with ${command('settings', [hole('key'), hole('value')])}.`,
   };

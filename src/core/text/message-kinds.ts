@@ -135,6 +135,9 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'move-incomplete': 'failure',
   'date-range-reversed': 'input',
   'calendar-range-too-long': 'input',
+  'slots-bad': 'input',
+  'slots-not-set': 'state',
+  'slots-full': 'state',
 
   // Approvals, roles and audit
   'approval-no-approvers': 'state',
@@ -152,6 +155,8 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'approval-retry-approver': 'state',
   'approval-withdraw-not-yours': 'state',
   'csv-with-page': 'input',
+  'csv-with-search': 'input',
+  'search-with-page': 'input',
   'file-in-dm': 'state',
   'file-not-carried': 'state',
   'file-upload-failed': 'failure',

@@ -17,6 +17,7 @@ export type ParamName =
   | 'count'
   | 'days'
   | 'errors'
+  | 'example'
   | 'expected'
   | 'field'
   | 'file'

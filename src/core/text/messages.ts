@@ -226,6 +226,13 @@ const MESSAGES = {
     md`\`--to\` (${p.to}) is before \`--from\` (${p.from}): a range goes from the earlier day to the later one. Try \`--from ${p.to} --to ${p.from}\`.`,
   'calendar-range-too-long': (p) =>
     md`That range covers ${p.days} days; the calendar shows at most ${p.max}. Narrow \`--from\`/\`--to\`.`,
+  // Queue slots and daily caps (DESIGN §10)
+  'slots-bad': (p) =>
+    md`\`${p.value}\` isn't a set of queue slots. Write days, then times on a 24-hour clock, e.g. \`${p.example}\` (days like \`daily\`, \`weekdays\` or \`mon,wed,fri\`).`,
+  'slots-not-set': (p) =>
+    md`${p.platform} has no queue slots yet, so there is no next free slot. An admin sets them with ${command('settings', ['slots', String(p.value), String(p.example)])}; or give a time instead of \`next\`.`,
+  'slots-full': (p) =>
+    md`${p.platform} has no free slot in the next ${p.days} days. Add slots with ${command('settings', ['slots', String(p.value), hole('days times')])}, or give a time instead of \`next\`.`,
 
   // Approvals, roles and audit (DESIGN §5)
   'approval-no-approvers': () =>
@@ -253,6 +260,10 @@ const MESSAGES = {
 
   // Files sent with an answer (`--csv` exports)
   'csv-with-page': () => md`\`--csv\` exports every video in one file; leave out \`--page\`.`,
+  'csv-with-search': () =>
+    md`\`--csv\` exports every video in one file; leave out \`--search\` and \`--status\`, or leave out \`--csv\` to search.`,
+  'search-with-page': () =>
+    md`A search walks the whole list itself, ten at a time (**More →** goes on); leave out \`--page\`.`,
   'file-in-dm': (p) => md`I sent \`${p.filename}\` to our direct messages, so only you can see it.`,
   'file-not-carried': (p) =>
     md`This message cannot carry the file \`${p.filename}\`; run the command again to get it.`,

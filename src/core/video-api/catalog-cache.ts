@@ -39,14 +39,22 @@ export class CatalogCache {
     return catalog.items.find((i) => i.value === model)?.credits;
   }
 
+  /**
+   * Something else read with the key that is worth keeping for a while (`ttlMs`), such as the team's post
+   * history behind `schedule … best`; `name` tells the kinds apart.
+   */
+  remember<T>(keyId: string, what: { name: string; ttlMs: number }, load: () => Promise<T>): Promise<T> {
+    return this.cached(`${keyId}:${what.name}`, load, what.ttlMs);
+  }
+
   /** Forget everything for one key (e.g. after unlink). */
   forget(keyId: string): void {
     for (const k of this.entries.keys()) if (k.startsWith(`${keyId}:`)) this.entries.delete(k);
   }
 
-  private cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+  private cached<T>(key: string, load: () => Promise<T>, ttlMs = this.ttlMs): Promise<T> {
     const hit = this.entries.get(key);
-    if (hit && this.clock.now() - hit.at < this.ttlMs) return hit.value as Promise<T>;
+    if (hit && this.clock.now() - hit.at < ttlMs) return hit.value as Promise<T>;
     const value = load();
     this.entries.set(key, { at: this.clock.now(), value });
     // A failed load is not cached: the next call tries again.

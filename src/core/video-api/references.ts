@@ -5,13 +5,19 @@
 import { type CommandContext, userError } from '../dispatch/context.js';
 import { isNotFound, readOrNotFound } from '../text/not-found.js';
 import { code, literal } from '../text/text.js';
+import { videoPages } from './video-pages.js';
 
 export interface Ref {
   id: string;
   name: string;
 }
 
-const LIST_PAGES = 3;
+/** Pages of 100 a name is looked for in: the newest 5,000 videos, at most 50 reads of the list. */
+const NAME_PAGES = 50;
+/** Pages read before a name that only starts with the reference is taken for it. */
+const PREFIX_PAGES = 3;
+/** What the service's ids look like (24 hexadecimal digits), not a name a person gives. */
+const ID_LIKE = /^[0-9a-f]{16,}$/i;
 
 /** The id this member last worked on when `wanted` is `last` (refused when there is none), else undefined. */
 async function lastOf(
@@ -24,6 +30,11 @@ async function lastOf(
   return id;
 }
 
+/**
+ * A video by id, `last`, or name. Names are looked for newest first, a page of 100 at a time, until a video
+ * has exactly that name (the newest ones of that name are meant), or the newest `PREFIX_PAGES` pages hold one
+ * whose name starts with it, or after `NAME_PAGES` pages. An id not on the newest page is one read away.
+ */
 export async function resolveVideo(ctx: CommandContext, ref: string): Promise<Ref> {
   const api = await ctx.api();
   const wanted = ref.trim();
@@ -31,24 +42,35 @@ export async function resolveVideo(ctx: CommandContext, ref: string): Promise<Re
   if (last) return byId(ctx, last, wanted);
   const candidates: Ref[] = [];
   let readById = false;
-  for (let page = 1; page <= LIST_PAGES; page++) {
-    const { items, pagination } = await api.videos.list({ page, limit: 100 });
+  for await (const { page, items, more } of videoPages(api, { maxPages: NAME_PAGES })) {
     for (const v of items) {
       if (v.id === wanted) return { id: v.id, name: v.name };
       candidates.push({ id: v.id, name: v.name });
     }
-    if (page * pagination.limit >= pagination.total) break;
-    // Not on the newest page: an id (never with spaces) is one read away, instead of two more pages.
+    if (!more || found(candidates, wanted, page)) break;
+    // Not on the newest page: an id (never with spaces) is one read away, instead of more pages.
     if (page === 1 && !/\s/.test(wanted)) {
-      const found = await byIdOrUndefined(ctx, wanted);
-      if (found) return found;
+      const read = await byIdOrUndefined(ctx, wanted);
+      if (read) return read;
       readById = true;
+      // An id the service does not know is no name either: no need to read further pages for it.
+      if (ID_LIKE.test(wanted)) break;
     }
   }
   const picked = pick(candidates, wanted, 'video');
   if (picked) return picked;
   if (readById) throw userError('not-found-video', { ref: wanted });
   return byId(ctx, wanted, wanted);
+}
+
+/**
+ * Whether the walk has read enough: a name that is exactly `wanted` (case-insensitive), or, after the newest
+ * `PREFIX_PAGES` pages, one that starts with it. Before that, a later page may still hold the exact name.
+ */
+function found(candidates: Ref[], wanted: string, page: number): boolean {
+  const lower = wanted.toLowerCase();
+  const names = candidates.map((c) => c.name.toLowerCase());
+  return names.includes(lower) || (page >= PREFIX_PAGES && names.some((n) => n.startsWith(lower)));
 }
 
 export async function resolveSeries(ctx: CommandContext, ref: string): Promise<Ref> {

@@ -14,6 +14,12 @@ const analyticsQuery = z.strictObject({
     .default(28),
 });
 
+/**
+ * How many posts `topPosts` lists, most viewed first. The spec leaves the length open; a generous cap lets a
+ * client that joins them with the calendar (reelbot's best time) see a team's whole recent history.
+ */
+const TOP_POSTS = 100;
+
 const isAnalyticsPlatform = (p: string): p is AnalyticsPlatform =>
   (ANALYTICS_PLATFORMS as readonly string[]).includes(p);
 
@@ -56,7 +62,7 @@ export const analyticsRoutes: Route[] = [
       const topPosts = posts
         .map((p) => ({ platform: p.platform, title: p.title, views: viewsAt(p, now), postUrl: p.postUrl }))
         .sort((a, b) => b.views - a.views)
-        .slice(0, 5);
+        .slice(0, TOP_POSTS);
       const totalViews = total(posts, now);
       return ok({
         rangeDays,

@@ -75,6 +75,8 @@ export interface Fixtures {
   sentBodies(path: '/posts' | '/posts/schedule'): Record<string, unknown>[];
   /** The label the service gives the main team's account `authId` (GET /accounts). */
   accountLabel(authId: string): Promise<string | undefined>;
+  /** Seeds the main team's past posts (the simulator's `seedPostHistory`), each with its views. */
+  seedPostHistory(posts: { platform: 'youtube'; at: number; views: number; title: string }[]): void;
 }
 
 export interface ScenarioDriver {

@@ -43,6 +43,9 @@ export function harnessFixtures(h: Harness): Fixtures {
         .flat()
         .find((a) => a?.authId === authId)?.label;
     },
+    seedPostHistory: (posts) => {
+      h.sim.sim.seedPostHistory(DEMO_KEY, posts);
+    },
     spends: () =>
       h.sim.sim
         .ledger(DEMO_KEY)

@@ -70,6 +70,41 @@ describe('calendar', () => {
     expect(tableRows(card)).toEqual([[expect.stringMatching(/^Today, 01:0\d$/), 'X', '✅ Posted', 'Soon']]);
   });
 
+  it('shows a schedule waiting for approval as a draft, with who may approve it', async () => {
+    const alice = await h.user('alice');
+    for (const line of [
+      'settings role admin @alice',
+      'settings approval publish',
+      'settings approvers @alice',
+    ])
+      expect(cardOf(await h.run(line, alice)).title, line).toBe('Workspace settings updated');
+    const id = await completedVideo(h, 'Draft cut');
+    await apiOf(h).videos.update(id, { posts: { youtube: { title: 'Draft cut' } } });
+    await h.store.users.setLast(bob.user, 'video', id);
+    expect(textOf(await h.run('/reel schedule last youtube tomorrow 9am', bob))).toContain(
+      'Sent for approval',
+    );
+
+    const card = cardOf(await h.run('/reel calendar', bob));
+    expect(tableRows(card)).toEqual([
+      [
+        'Tomorrow, 09:00',
+        'YouTube',
+        expect.stringMatching(/^📝 Draft, awaiting approval by .*alice/),
+        'Draft cut',
+      ],
+    ]);
+    expect(card.context).toBe('Times in America/Los_Angeles · 0 posts · 1 draft awaiting approval');
+    // Asked about posts of a status, the calendar lists the service's posts only.
+    expect(textOf(await h.run('/reel calendar --status scheduled', bob))).toContain('No scheduled posts');
+    // Approved, it is a post at the service, no longer a draft.
+    const [request] = await h.store.approvals.pendingIn('playground:W1');
+    await h.click('approval.approve', request?.id ?? '', alice);
+    expect(tableRows(cardOf(await h.run('/reel calendar', bob)))).toEqual([
+      ['Tomorrow, 09:00', 'YouTube', '🕒 Scheduled', 'Draft cut'],
+    ]);
+  });
+
   it('refuses bad ranges before calling the API', async () => {
     calls.all.length = 0;
     const long = await h.run('/reel calendar --from 2026-01-01 --to 2026-12-31', bob);

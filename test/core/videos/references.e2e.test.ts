@@ -18,9 +18,9 @@ beforeAll(async () => {
     teams: [{ name: 'Big team', projectCap: 500, keys: [{ key: BIG_KEY }] }],
   });
   dana = await h.user('dana', { key: BIG_KEY });
-  // 120 free caption videos: more than one page (100) of the list, the oldest on page 2.
+  // 320 free caption videos: more than three pages (100 each) of the list, the oldest on page 4.
   // Made over raw HTTP (the simulator's rate limits are off): the client's own budget would pace them.
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 320; i++) {
     const res = await fetch(`${h.sim.url}/videos/captions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${BIG_KEY}`, 'content-type': 'application/json' },
@@ -52,14 +52,32 @@ describe('naming a video', () => {
   });
 
   it('a name past the newest page is found on the next page (a name with spaces is never read as an id)', async () => {
-    const response = await h.run('show "Clip number 3"', dana);
-    expect(card(response).title).toContain('Clip number 3');
+    const response = await h.run('show "Clip number 150"', dana);
+    expect(card(response).title).toContain('Clip number 150');
     expect(h.calls).toEqual(['videos.list', 'videos.list', 'videos.get']);
   });
 
   it('a one-word name that matches nothing is read as an id once, and said not found', async () => {
     const response = await h.run('show Nonexistentclip', dana);
     expect(card(response).text).toContain('Nonexistentclip');
-    expect(h.calls).toEqual(['videos.list', 'videos.get', 'videos.list']);
+    // The name is looked for on every page of the list (four here), the id read once.
+    expect(h.calls).toEqual(['videos.list', 'videos.get', 'videos.list', 'videos.list', 'videos.list']);
+  });
+
+  it('a name past the newest 300 videos is found on the page that holds it', async () => {
+    const renamed = await fetch(`${h.sim.url}/videos/${ids[5]}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${BIG_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Needle in the stack' }),
+    });
+    expect(renamed.status).toBe(200);
+    const response = await h.run('show Needle', dana);
+    expect(card(response).title).toContain('Needle in the stack');
+    expect(h.calls.filter((c) => c === 'videos.list')).toHaveLength(4);
+  });
+
+  it('an unknown id is read once, not looked for as a name on every page', async () => {
+    await h.run('show 0123456789abcdef01234567', dana);
+    expect(h.calls).toEqual(['videos.list', 'videos.get']);
   });
 });

@@ -19,6 +19,7 @@ import { isPlatformAdmin, requireAdmin, requireWorkspaceAdmin, workspaceAdmins }
 import { formatMentions, isAmong } from '../../people/mentions.js';
 import { dmWorkspaceOf, isDmWorkspace } from '../../ports/address.js';
 import type { PolicyTightening, WorkspacePolicy } from '../../ports/index.js';
+import { queueHere } from '../../publishing/slots-queue.js';
 import {
   channelsAdmittingNobody,
   nobodyWarnings,
@@ -26,20 +27,22 @@ import {
   serversNobodyWarnings,
 } from '../../settings/channel-recheck.js';
 import { applyToPolicy, applyToTightening } from '../../settings/policy-edit.js';
+import { applyQueueChange, queueLines, queueSummary, queueValue } from '../../settings/queue-edit.js';
 import {
   EXPECTED,
   parseSetting,
+  type QueueChange,
   SETTING_KEYS,
   type SettingChange,
   type SettingKey,
 } from '../../settings/setting-change.js';
 import { approvalText, formatDuration, roleVerb, settingsCard } from '../../settings/settings-card.js';
 import { type Card, message, type Response } from '../../text/cards.js';
-import { type CardText, channel, joinText, literal, md } from '../../text/text.js';
+import { type CardText, channel, command, joinText, literal, md } from '../../text/text.js';
 
 export { SETTING_KEYS } from '../../settings/setting-change.js';
 
-type GovernanceChange = Exclude<SettingChange, { key: 'threading' } | { key: 'timezone' }>;
+type GovernanceChange = Exclude<SettingChange, { key: 'threading' } | { key: 'timezone' } | QueueChange>;
 
 export const settingsCommand: CommandSpec = defineCommand({
   name: 'settings',
@@ -68,8 +71,10 @@ export const settingsCommand: CommandSpec = defineCommand({
     'settings role admin @alice',
     'settings approval spend --here',
     'settings lifetime 12h',
+    'settings slots youtube "mon-fri 09:00,17:00"',
+    'settings daily-cap tiktok 2',
   ],
-  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits). Add \`--here\` to make a team rule stricter in this channel only.`,
+  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits). Add \`--here\` to make a team rule stricter in this channel only. The queue: \`slots <platform> "<days> <times>"|off\` (in the channel's time zone, else yours; ${command('schedule')} \`… next\` takes the next free one), \`daily-cap <platform> <n>|off\` (more posts a day are warned); \`--here\` sets this channel's own, which wins here.`,
   async run(ctx, args): Promise<Response> {
     if (!args.key) return message(await cardFor(ctx));
     const key = args.key as SettingKey;
@@ -79,6 +84,7 @@ export const settingsCommand: CommandSpec = defineCommand({
     if (!change.ok) throw change.error;
     const c = change.value;
     if (c.key === 'threading' || c.key === 'timezone') return changeChannel(ctx, c);
+    if (c.key === 'slots' || c.key === 'daily-cap') return changeQueue(ctx, c, args.here === true);
     return args.here ? await tightenHere(ctx, c) : await changeWorkspace(ctx, c);
   },
 });
@@ -90,6 +96,7 @@ async function cardFor(ctx: CommandContext): Promise<Card> {
     settings,
     here: settings.here ?? {},
     inherited: dm ? 'servers’ policies' : 'workspace policy',
+    queue: queueLines(await queueHere(ctx)),
   });
 }
 
@@ -120,6 +127,39 @@ async function changeChannel(
     await audit(ctx, { setting: c.key, from: shown(raw), to: shown(next), scope: 'channel' });
   });
   return updated(ctx, md`Channel settings updated`, summary);
+}
+
+/** The workspace's queue, or with `--here` this channel's own (which wins here): no rule, so never tightened. */
+async function changeQueue(ctx: CommandContext, c: QueueChange, here: boolean): Promise<Response> {
+  const { store } = ctx.deps;
+  const conversation = ctx.req.conversation;
+  const workspace = policyWorkspace(conversation);
+  if (here) await requireAdmin(ctx, 'change settings');
+  else if (isDmWorkspace(workspace)) throw userError('policy-in-dm');
+  else await requireWorkspaceAdmin(ctx);
+  const raw = await store.settings.get(conversation);
+  // Slots are wall-clock times in the zone they were set in: the channel's, else the admin's own.
+  const zone = raw.timeZone ?? (await ctx.timeZoneToRead());
+  const policy = await storedPolicy(store, workspace);
+  const before = (here ? raw.ownQueue : policy.queue) ?? {};
+  const after = applyQueueChange(before, c, zone);
+  await store.transaction(async () => {
+    if (here) await store.settings.put(conversation, { ...raw, here: tighteningOf(raw), ownQueue: after });
+    else await store.policies.put(workspace, { ...policy, queue: after });
+    await audit(ctx, {
+      setting: `${c.key} ${c.platform}`,
+      from: queueValue(before, c),
+      to: queueValue(after, c),
+      scope: here ? 'channel' : 'workspace',
+    });
+  });
+  return here
+    ? updated(ctx, md`Channel settings updated`, md`${queueSummary(after, c)} (this channel only)`)
+    : updated(
+        ctx,
+        md`Workspace settings updated`,
+        md`${queueSummary(after, c)} It applies to the whole workspace.`,
+      );
 }
 
 async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promise<Response> {

@@ -5,9 +5,12 @@
  */
 
 import { type CommandContext, userError } from '../../dispatch/context.js';
+import { plural } from '../../format/account.js';
 import { CSV_MAX_ROWS, csvAttachment, csvFilename, rowCount } from '../../format/csv.js';
 import { defineCommand } from '../../parse/command-spec.js';
+import { formatMentions } from '../../people/mentions.js';
 import { platformName } from '../../platforms/post-blocks.js';
+import { calendarDrafts, type Draft } from '../../publishing/calendar-drafts.js';
 import { type Card, message } from '../../text/cards.js';
 import { humanise } from '../../text/labels.js';
 import { isNotFound } from '../../text/not-found.js';
@@ -126,13 +129,22 @@ export const calendarCommand = defineCommand({
       .filter(({ at }) => Number.isFinite(at) && dayKey(at, zone) >= from && dayKey(at, zone) <= to)
       .sort((a, b) => a.at - b.at);
 
+    // Requests still waiting for approval are drafts of the calendar; a status filter asks about posts only.
+    const drafts = args.status
+      ? []
+      : await calendarDrafts(ctx, {
+          from: startOfDay(from, zone),
+          to: startOfDay(addDays(to, 1), zone),
+          platform: args.platform,
+        });
+
     const defaultRange = args.from === undefined && args.to === undefined;
     const range = defaultRange
       ? md`the next ${DEFAULT_DAYS} days`
       : md`${formatDay(from)} – ${formatDay(to)}`;
     const [status, platform] = filterWords(args);
     const filters = joinText([status, platform], ' ');
-    if (entries.length === 0) {
+    const empty = () => {
       const what =
         status || platform ? joinText([md`No`, status, md`posts`, platform], ' ') : md`Nothing scheduled`;
       return message({
@@ -141,16 +153,23 @@ export const calendarCommand = defineCommand({
         text: md`${what} in ${range}. Try ${command('schedule', ['last', 'youtube', 'tomorrow', '9am'])}.`,
         context: md`Times in ${literal(zone)}`,
       });
-    }
-
-    if (args.csv) return message(await csvCard(ctx, { entries, zone, range, filters, day: today }));
+    };
+    if (args.csv)
+      return entries.length > 0
+        ? message(await csvCard(ctx, { entries, zone, range, filters, day: today }))
+        : empty();
     const shown = entries.slice(0, MAX_ENTRIES);
-    const names = await videoNames(ctx, new Set(shown.map(({ e }) => e.projectId)));
+    const names = await videoNames(ctx, new Set([...drafts, ...shown.map(({ e }) => e)].map(videoOf)));
+    // Another team's request (a video this key cannot read) is not this caller's to see.
+    const visible = drafts.filter((d) => names.has(d.videoId));
+    if (entries.length === 0 && visible.length === 0) return empty();
+    const rows = [...postRows(shown, names), ...draftRows(visible, names)].sort((a, b) => a.at - b.at);
+    const waiting = visible.length > 0 ? md` · ${plural(visible.length, 'draft')} awaiting approval` : md``;
     const card: Card = {
       title: md`Calendar · ${range}`,
       tone: 'info',
-      table: postsTable(shown, names, { zone, now }),
-      context: md`Times in ${literal(zone)}${filters ? md` · ${filters}` : md``} · ${entries.length} post${entries.length === 1 ? md`` : md`s`}`,
+      table: postsTable(rows, { zone, now }),
+      context: md`Times in ${literal(zone)}${filters ? md` · ${filters}` : md``} · ${plural(entries.length, 'post')}${waiting}`,
     };
     if (shown.length < entries.length) {
       card.text = md`Showing the first ${shown.length} of ${entries.length}. Narrow it with \`--to\`, \`--platform\` or \`--status\`, or add \`--csv\` for every one.`;
@@ -159,24 +178,46 @@ export const calendarCommand = defineCommand({
   },
 });
 
-/** The posts, oldest first: when (in the caller's zone), where, how it went and which video. */
-function postsTable(
-  items: { e: CalendarEntry; at: number }[],
-  names: Map<string, string>,
-  { zone, now }: { zone: string; now: number },
-): Table {
+/** One line of the calendar: when, and the cells after it. */
+interface CalendarRow {
+  at: number;
+  platform: string;
+  status: CardText;
+  video: CardText;
+}
+
+const videoOf = (item: CalendarEntry | Draft): string =>
+  'projectId' in item ? item.projectId : item.videoId;
+
+const nameOf = (names: Map<string, string>, id: string): CardText => {
+  const known = names.get(id);
+  return known === undefined ? code(id) : literal(known);
+};
+
+/** The service's posts: scheduled, posted or failed. */
+const postRows = (items: { e: CalendarEntry; at: number }[], names: Map<string, string>): CalendarRow[] =>
+  items.map(({ e, at }) => ({
+    at,
+    platform: e.platform,
+    status: md`${STATUS_ICON[e.status] ?? md`•`} ${literal(humanise(e.status))}`,
+    video: nameOf(names, e.projectId),
+  }));
+
+/** Schedules waiting for approval, marked as drafts with who may approve them. */
+const draftRows = (drafts: Draft[], names: Map<string, string>): CalendarRow[] =>
+  drafts.map((d) => ({
+    at: d.at,
+    platform: d.platform,
+    status: md`📝 Draft, awaiting approval by ${formatMentions(d.approvers, md`nobody yet`)}`,
+    video: nameOf(names, d.videoId),
+  }));
+
+/** The posts and drafts, oldest first: when (in the caller's zone), where, how it stands and which video. */
+function postsTable(rows: CalendarRow[], { zone, now }: { zone: string; now: number }): Table {
   return {
     caption: 'Posts',
     columns: [{ label: 'When' }, { label: 'Platform' }, { label: 'Status' }, { label: 'Video' }],
-    rows: items.map(({ e, at }) => {
-      const known = names.get(e.projectId);
-      return [
-        formatListTime(at, zone, now),
-        platformName(e.platform),
-        md`${STATUS_ICON[e.status] ?? md`•`} ${literal(humanise(e.status))}`,
-        known === undefined ? code(e.projectId) : literal(known),
-      ];
-    }),
+    rows: rows.map((r) => [formatListTime(r.at, zone, now), platformName(r.platform), r.status, r.video]),
   };
 }
 

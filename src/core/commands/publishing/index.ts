@@ -6,7 +6,10 @@ import { approved, effects } from './replays.js';
 import { rescheduleCommand } from './reschedule.js';
 import { retryPostAction } from './retry-post.js';
 import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
+import { scheduleBestAction } from './schedule-best.js';
 import { scheduleCancelAction, scheduleKeepAction, scheduleMoveAction } from './schedule-choice.js';
+import { slotAnywayAction, slotCancelAction, slotNextAction } from './schedule-slots.js';
+import { slotsCommand } from './slots.js';
 import { unscheduleCommand } from './unschedule.js';
 
 /** The publishing commands, their buttons and forms. */
@@ -16,6 +19,7 @@ export const publishingModule: CommandModule = {
     publishCommand,
     scheduleCommand,
     rescheduleCommand,
+    slotsCommand,
     unscheduleCommand,
     calendarCommand,
   ],
@@ -24,9 +28,13 @@ export const publishingModule: CommandModule = {
     publishButton,
     publishAccountAction,
     scheduleButton,
+    scheduleBestAction,
     scheduleMoveAction,
     scheduleKeepAction,
     scheduleCancelAction,
+    slotNextAction,
+    slotAnywayAction,
+    slotCancelAction,
     retryPostAction,
   ],
   forms: [metaBlockForm, metaPickForm, publishFormSpec, scheduleFormSpec],

@@ -10,6 +10,7 @@ import { videosCommand, videosPageAction } from './list.js';
 import { renameCommand } from './rename.js';
 import { renderAction, renderCommand } from './render.js';
 import { approved, effects } from './replays.js';
+import { videosSearchAction } from './search.js';
 import { showAction, showCommand } from './show.js';
 import { showHereAction, statusCommand } from './status.js';
 import { thumbnailPickAction } from './thumbnail-pick.js';
@@ -34,6 +35,7 @@ export const videosModule: CommandModule = {
     createOptionsAction,
     createFromMessageAction,
     videosPageAction,
+    videosSearchAction,
     showAction,
     showHereAction,
     thumbnailsAction,

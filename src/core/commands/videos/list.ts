@@ -12,12 +12,13 @@ import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import type { Card, Control, Response } from '../../text/cards.js';
 import { message } from '../../text/cards.js';
 import { catalogLabeller } from '../../text/labels.js';
-import type { Table } from '../../text/table.js';
-import { type CardText, code, command, hole, link, literal, md } from '../../text/text.js';
-import { csvTimesNote, formatCsvDateTime, formatListTime } from '../../time/format.js';
+import { code, command, hole, literal, md } from '../../text/text.js';
+import { csvTimesNote, formatCsvDateTime } from '../../time/format.js';
 import { dayKey } from '../../time/zone.js';
 import type { VideoListItem } from '../../video-api/video-api.js';
+import { SEARCH_MAX, searchCard, VIDEO_STATUSES } from './search.js';
 import { SHOW_HERE_ACTION } from './status.js';
+import { videosTable } from './table.js';
 
 export const PAGE_SIZE = 10;
 
@@ -70,39 +71,18 @@ async function listPage(ctx: CommandContext, page: number, archived: boolean): P
   return card;
 }
 
-/** One row per video: its name, model, when it was made, its MP4 and the id to type. */
-function videosTable(
-  items: readonly VideoListItem[],
-  o: { zone: string; now: number; model: (value: string) => string },
-): Table {
-  const created = (at: string | undefined): CardText => {
-    const ms = at === undefined ? Number.NaN : Date.parse(at);
-    return Number.isFinite(ms) ? formatListTime(ms, o.zone, o.now) : md`unknown`;
-  };
-  return {
-    caption: 'Videos',
-    columns: [
-      { label: 'Video' },
-      { label: 'Model' },
-      { label: 'Created' },
-      { label: 'MP4' },
-      { label: 'Id' },
-    ],
-    rows: items.map((v) => [
-      literal(v.name),
-      v.model ? literal(o.model(v.model)) : literal(''),
-      created(v.createdAt),
-      v.renderedVideoUrl ? link('MP4', v.renderedVideoUrl) : literal(''),
-      code(v.id),
-    ]),
-  };
-}
-
 export const videosCommand: CommandSpec = defineCommand({
   name: 'videos',
   summary: 'List the team’s videos, newest first',
   options: [
     { name: 'page', kind: 'int', min: 1, description: 'Page number (10 per page)' },
+    {
+      name: 'search',
+      kind: 'string',
+      maxLength: SEARCH_MAX,
+      description: 'Only videos whose name holds this',
+    },
+    { name: 'status', kind: 'choice', choices: VIDEO_STATUSES, description: 'Only videos in this state' },
     { name: 'archived', kind: 'boolean', description: 'List archived videos only' },
     {
       name: 'csv',
@@ -110,9 +90,26 @@ export const videosCommand: CommandSpec = defineCommand({
       description: `Every video (up to ${CSV_MAX_ROWS}) as a CSV file`,
     },
   ],
-  examples: ['videos', 'videos --page 2', 'videos --archived', 'videos --csv'],
+  examples: [
+    'videos',
+    'videos --page 2',
+    'videos --search octopus',
+    'videos --status failed',
+    'videos --archived',
+    'videos --csv',
+  ],
   details: md`\`--csv\` sends every video your key sees (up to ${CSV_MAX_ROWS}, newest first; with \`--archived\`, the archived ones) as a CSV file: id, name, model, creation time in your zone and in UTC, MP4 and thumbnail links.`,
   async run(ctx, args) {
+    if (args.search !== undefined || args.status !== undefined) {
+      if (args.page !== undefined) throw userError('search-with-page');
+      if (args.csv) throw userError('csv-with-search');
+      const q = {
+        text: args.search?.trim() || undefined,
+        status: args.status,
+        archived: args.archived ?? false,
+      };
+      return message(await searchCard(ctx, q));
+    }
     if (args.csv) {
       if (args.page !== undefined) throw userError('csv-with-page');
       return message(await csvCard(ctx, args.archived ?? false));
