@@ -51,7 +51,7 @@ export const notifyCommand: CommandSpec = defineCommand({
     // The grammar's `mentions` word: typed in text, never offered (Discord names the value's option after it).
     { name: 'setting', kind: 'string', positional: true, hidden: true, description: 'mentions' },
     { name: 'mentions', kind: 'choice', positional: true, choices: ['on', 'off'], description: 'on or off' },
-    { name: 'dm', kind: 'boolean', description: 'By direct message instead' },
+    { name: 'dm', kind: 'boolean', description: 'As a DM instead' },
   ],
   examples: ['notify', 'notify off', 'notify --dm', 'notify on'],
   details: md`You are pinged ${WHEN}; nobody else is, and channel subscriptions never mention anyone. \`mentions off\`: no ping at all (the news still goes to the card’s thread). \`--dm\`: the ping comes as a direct message instead of a mention in the channel. \`mentions on\` brings back the mention in the channel.`,
