@@ -12,14 +12,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoTeam, generateApiKey, startSimulator } from '../src/simulator/index.js';
-import { FakeDiscord } from '../test/discord/fake-discord.js';
-import { IDS, TOKEN } from '../test/discord/world.js';
-import { FakeSlack } from '../test/slack/fake-slack.js';
-import { BOT_TOKEN, SIGNING_SECRET } from '../test/slack/world.js';
+import { startFakePlatforms } from '../test/support/fake-platforms.js';
+import { freePort } from '../test/support/free-port.js';
 import { type BenchResult, metric } from './lib/result.js';
 import { median } from './lib/stats.js';
 
@@ -34,17 +31,6 @@ interface Run {
   treeRssMb: number;
   /** The process running the code (the largest of the tree). */
   appRssMb: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** RSS (MB) of `pid` and every descendant, from /proc. */
@@ -139,27 +125,11 @@ async function once(target: Target, log: (line: string) => void): Promise<Run> {
 /** The production configuration's outside world: the service and both chat platforms' fakes, on 127.0.0.1. */
 async function productionWorld(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
   const sim = await startSimulator({ port: 0, teams: [demoTeam(generateApiKey())] });
-  const slack = await FakeSlack.start();
-  const discord = await new FakeDiscord({
-    token: TOKEN,
-    applicationId: IDS.app,
-    guildId: IDS.guild,
-    channelId: IDS.channel,
-  }).start();
+  const platforms = await startFakePlatforms();
   return {
-    env: {
-      VIDEO_API_URL: sim.url,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      DISCORD_TOKEN: TOKEN,
-      DISCORD_APPLICATION_ID: IDS.app,
-      DISCORD_API_URL: discord.apiUrl,
-      DISCORD_GUILD_ID: IDS.guild,
-    },
+    env: { VIDEO_API_URL: sim.url, ...platforms.env },
     async close() {
-      await discord.close();
-      await slack.close();
+      await platforms.close();
       await sim.close();
     },
   };

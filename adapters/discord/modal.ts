@@ -102,6 +102,14 @@ function notesOf(form: Form): string[] {
   ];
 }
 
+/** A multi-select: any number of its options, at least one when required. */
+const pickSome = (input: { id: string; required?: boolean | undefined; options: unknown[] }) => ({
+  custom_id: input.id,
+  required: input.required === true,
+  min_values: input.required ? 1 : 0,
+  max_values: Math.max(1, input.options.length),
+});
+
 /** A file upload's or select's choice of one (none allowed when the input is optional). */
 const pickOne = (input: { id: string; required?: boolean | undefined }) => ({
   custom_id: input.id,
@@ -123,17 +131,18 @@ function labelOf(input: FormInput, memory: RenderMemory): ModalComponent {
     };
   }
   if (input.kind === 'select' && input.options.length <= DISCORD.selectOptions) {
+    const chosen = new Set(input.multiple ? (input.initial ?? '').split(',') : [input.initial]);
     return {
       ...label,
       component: {
         type: ComponentType.StringSelect,
-        ...pickOne(input),
+        ...(input.multiple ? pickSome(input) : pickOne(input)),
         placeholder: clip(input.placeholder, DISCORD.selectPlaceholder),
         options: input.options.map((o) => ({
           label: clip(o.label, DISCORD.selectOptionLabel),
           value: o.value.length <= DISCORD.selectOptionValue ? o.value : memory.keepValue(o.value),
           ...(o.description ? { description: clip(o.description, DISCORD.selectOptionDescription) } : {}),
-          ...(o.value === input.initial ? { default: true } : {}),
+          ...(chosen.has(o.value) ? { default: true } : {}),
         })),
       },
     };
@@ -188,7 +197,10 @@ export function readSubmission(
   for (const [id, field] of Object.entries(fields)) {
     const raw = field.values ? (field.values[0] ?? '') : (field.value ?? '');
     const input = form?.inputs.find((i) => i.id === id);
-    if (input?.kind === 'select' && !field.values) {
+    if (input?.kind === 'select' && input.multiple && field.values) {
+      // A multi-select's choices, comma-separated, as the core reads them.
+      values[id] = field.values.map(restore).join(',');
+    } else if (input?.kind === 'select' && !field.values) {
       const typed = raw.trim().toLowerCase();
       const option = input.options.find(
         (o) => o.value.toLowerCase() === typed || o.label.toLowerCase() === typed,

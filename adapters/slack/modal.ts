@@ -181,6 +181,20 @@ function inputBlock(input: FormInput): types.InputBlock {
     const options = input.options
       .slice(0, MODAL_LIMITS.selectOptions)
       .map((o) => option(o.label, o.value, o.description));
+    if (input.multiple) {
+      const chosen = new Set((input.initial ?? '').split(','));
+      const initial = options.filter((o) => chosen.has(o.value ?? ''));
+      return {
+        ...common,
+        element: {
+          type: 'multi_static_select',
+          action_id: input.id,
+          placeholder: plain(input.placeholder, MODAL_LIMITS.placeholder),
+          options,
+          ...(initial.length > 0 ? { initial_options: initial } : {}),
+        },
+      };
+    }
     const initial = options.find((o) => o.value === input.initial);
     return {
       ...common,
@@ -216,14 +230,23 @@ function inputBlock(input: FormInput): types.InputBlock {
 export function viewValues(
   values: Record<
     string,
-    Record<string, { value?: string | null; selected_option?: { value?: string } | null }>
+    Record<
+      string,
+      {
+        value?: string | null;
+        selected_option?: { value?: string } | null;
+        selected_options?: { value?: string }[] | null;
+      }
+    >
   >,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [blockId, actions] of Object.entries(values)) {
     const action = actions[blockId] ?? Object.values(actions)[0];
     if (!action) continue;
-    out[blockId] = action.selected_option?.value ?? action.value ?? '';
+    // A multi-select's choices, comma-separated, as the core's `multiple` select reads them.
+    const several = action.selected_options?.map((o) => o.value ?? '').filter((v) => v !== '');
+    out[blockId] = several ? several.join(',') : (action.selected_option?.value ?? action.value ?? '');
   }
   return out;
 }

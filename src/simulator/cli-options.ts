@@ -7,7 +7,7 @@ import {
   type SimulatorOptions,
   type SimulatorProfile,
 } from './options.js';
-import { SCOPES } from './vocabulary.js';
+import { PLATFORMS, SCOPES } from './vocabulary.js';
 
 /** CLI flags; each also reads `SIM_<NAME>` from the environment (the flag wins). */
 const FLAGS = {
@@ -24,6 +24,7 @@ const FLAGS = {
   'random-seed': { type: 'string' },
   'public-base-url': { type: 'string' },
   'payment-failure-rate': { type: 'string' },
+  'publish-failure-platforms': { type: 'string' },
   profile: { type: 'string' },
   'disable-rate-limits': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -37,6 +38,7 @@ export const USAGE = `Usage: npm run simulator -- [options]
   --generation-failure-rate R    0..1 (likewise --render-, --post-, --thumbnail-failure-rate)
   --server-error-rate R          0..1 share of API requests answered with 500
   --payment-failure-rate R       0..1 share of charged creations answered 402 payment_failed
+  --publish-failure-platforms P  comma-separated platforms whose POST /posts the platform refuses
   --profile spec|real            spec: the shapes of video-api.md (default); real: what the real product's
                                  published references show (older shapes, opaque ids, extra fields…)
   --latency-ms N                 added latency per API request
@@ -83,6 +85,19 @@ export interface CliConfig {
 /** A mistake in the flags, the environment or the seed file; its message says what to fix. */
 export class CliError extends Error {}
 
+/** A comma-separated list of platforms (`tiktok,x`), each checked. */
+function platformList(flag: string, raw: string | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  const unknown = list.find((p) => !(PLATFORMS as readonly string[]).includes(p));
+  if (unknown !== undefined)
+    throw new CliError(`--${flag} takes platforms among ${PLATFORMS.join(', ')}; got '${unknown}'`);
+  return list;
+}
+
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliConfig {
   let values: Partial<Record<keyof typeof FLAGS, string | boolean>>;
   try {
@@ -127,6 +142,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   set('thumbnailFailureRate', rate('thumbnail-failure-rate'));
   set('serverErrorRate', rate('server-error-rate'));
   set('paymentFailureRate', rate('payment-failure-rate'));
+  set('publishFailurePlatforms', platformList('publish-failure-platforms', get('publish-failure-platforms')));
   set(
     'latencyMs',
     number('latency-ms', (n) => n >= 0, 'a number of milliseconds, 0 or more'),

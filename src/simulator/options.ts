@@ -40,6 +40,8 @@ export interface Knobs {
   rateLimits: boolean;
   /** probability that a charged creation (POST /videos, POST /series/{id}/generate) answers 402 payment_failed */
   paymentFailureRate: number;
+  /** platforms whose publish now (POST /posts) the platform refuses: 400 invalid_input naming the platform */
+  publishFailurePlatforms: readonly string[];
 }
 
 export const DEFAULT_KNOBS = {
@@ -52,6 +54,7 @@ export const DEFAULT_KNOBS = {
   latencyMs: 0,
   rateLimits: true,
   paymentFailureRate: 0,
+  publishFailurePlatforms: [],
 } as const satisfies Knobs;
 
 /**

@@ -61,6 +61,8 @@ function mergeKnobs(base: Knobs, partial: Partial<Knobs>): Knobs {
 function validateKnobs(knobs: Knobs): void {
   if (!(knobs.speed > 0) || !Number.isFinite(knobs.speed)) throw new Error('speed must be a positive number');
   if (!(knobs.latencyMs >= 0)) throw new Error('latencyMs must be 0 or more');
+  if (!Array.isArray(knobs.publishFailurePlatforms))
+    throw new Error('publishFailurePlatforms must be a list of platforms');
   for (const name of [
     'generationFailureRate',
     'renderFailureRate',

@@ -174,7 +174,9 @@ export function modalComponents(modal: Json, values: Record<string, string>): Js
             custom_id: inner.custom_id,
             values:
               given !== undefined
-                ? [given]
+                ? inner.max_values > 1
+                  ? given.split(',')
+                  : [given]
                 : ((inner.options ?? []) as Json[]).filter((o) => o.default).map((o) => o.value),
           }
         : { type: 4, id: 100 + i, custom_id: inner.custom_id, value: String(given ?? inner.value ?? '') };

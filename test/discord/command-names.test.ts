@@ -53,7 +53,7 @@ describe('command tokens in Discord syntax', () => {
       '`/reel catalog voices language:es`',
     );
     expect(names.markdown(command('publish', ['Launch teaser', 'youtube'], { account: 'Brand' }))).toBe(
-      '`/reel publish video:Launch teaser platform:youtube account:Brand`',
+      '`/reel publish video:Launch teaser platforms:youtube account:Brand`',
     );
     expect(names.markdown(command('subscribe', ['series', hole('name')]))).toBe(
       `\`/reel channel subscribe what:series series:${literal('<name>')}\``,

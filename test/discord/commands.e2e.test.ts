@@ -92,7 +92,7 @@ const ROWS: Row[] = [
   { path: 'meta', options: () => ({ video, platform: 'youtube' }), type: 9, text: /YouTube post details/ },
   {
     path: 'publish',
-    options: () => ({ video, platform: 'youtube' }),
+    options: () => ({ video, platforms: 'youtube' }),
     type: 4,
     ephemeral: true,
     text: /Render it first|Publish/,

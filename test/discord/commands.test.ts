@@ -232,7 +232,6 @@ describe('native options', () => {
 
   it('offers the seven platforms as choices wherever one platform is asked', () => {
     for (const [path, name] of [
-      ['publish', 'platform'],
       ['meta', 'platform'],
       ['series create', 'destination'],
       ['series edit', 'destination'],
@@ -246,6 +245,7 @@ describe('native options', () => {
     }
     // Several platforms are one text (`youtube,tiktok` or `all`): suggested while typing.
     expect(option('schedule', 'platforms')).toMatchObject({ autocomplete: true });
+    expect(option('publish', 'platforms')).toMatchObject({ autocomplete: true });
   });
 
   it('suggests catalog values while typing', () => {

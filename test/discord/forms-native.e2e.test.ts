@@ -159,8 +159,11 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
   it('registers platform choices, suggests catalog values, and reads advanced options from `more`', async () => {
     w = await discordWorld({ harness: { simulator: { profile } } });
     const reel = (w.fake.commands.get(`guild:${IDS.guild}`) ?? []).find((c: Json) => c.name === 'reel');
+    const meta = ((reel?.options ?? []) as Json[]).find((o) => o.name === 'meta');
+    const platform = ((meta?.options ?? []) as Json[]).find((o) => o.name === 'platform');
     const publish = ((reel?.options ?? []) as Json[]).find((o) => o.name === 'publish');
-    const platform = ((publish?.options ?? []) as Json[]).find((o) => o.name === 'platform');
+    const platforms = ((publish?.options ?? []) as Json[]).find((o) => o.name === 'platforms');
+    expect(platforms?.autocomplete).toBe(true);
     expect(platform?.choices.map((c: Json) => c.value)).toEqual([
       'youtube',
       'tiktok',

@@ -19,7 +19,7 @@ describe.each(['spec', 'real'] as const)('advanced options through `more` (%s pr
 
     const tooLong = await w.slash('publish', {
       video: 'Octopus facts',
-      platform: 'youtube',
+      platforms: 'youtube',
       more: `--title ${'x'.repeat(120)}`,
     });
     expect(textOfMessage(w.answer(tooLong))).toContain('YouTube allows 100');
@@ -27,7 +27,7 @@ describe.each(['spec', 'real'] as const)('advanced options through `more` (%s pr
 
     const sent = await w.slash('publish', {
       video: 'Octopus facts',
-      platform: 'youtube',
+      platforms: 'youtube',
       privacy: 'unlisted',
       more: '--title "Eight arms, three hearts" --description "Sources below."',
     });

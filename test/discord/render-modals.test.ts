@@ -103,6 +103,35 @@ describe('forms → modals', () => {
     expect(parseCustomId(modal.custom_id)).toEqual({ kind: 'modal', key: 'k2' });
   });
 
+  it('shows a multiple select as a string select of several values and reads them back comma-separated', () => {
+    const platforms: Form = {
+      ...form,
+      inputs: [
+        {
+          kind: 'select',
+          id: 'platform',
+          label: 'Platforms',
+          placeholder: 'Choose one or more platforms',
+          required: true,
+          multiple: true,
+          initial: 'youtube,tiktok',
+          options: ['youtube', 'tiktok', 'instagram'].map((p) => ({ label: p, value: p })),
+        },
+      ],
+    };
+    const modal = renderModal(platforms, 'k3', memory()) as unknown as Json;
+    expect(modalProblems(modal)).toEqual([]);
+    const select = modal.components.find((c: Json) => c.type === 18)?.component;
+    expect(select).toMatchObject({ type: 3, min_values: 1, max_values: 3 });
+    expect(select.options.filter((o: Json) => o.default).map((o: Json) => o.value)).toEqual([
+      'youtube',
+      'tiktok',
+    ]);
+    expect(readSubmission(platforms, { platform: { values: ['tiktok', 'instagram'] } }, (v) => v)).toEqual({
+      platform: 'tiktok,instagram',
+    });
+  });
+
   it('reads submissions back into the core’s values', () => {
     const values = readSubmission(
       form,

@@ -9,16 +9,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SIMULATOR_STATE_FILE } from '../../src/main.js';
 import { apiOf, completedVideo } from '../core/publishing/helpers.js';
-import { FakeDiscord } from '../discord/fake-discord.js';
-import { IDS, TOKEN } from '../discord/world.js';
-import { FakeSlack } from '../slack/fake-slack.js';
-import { BOT_TOKEN, SIGNING_SECRET } from '../slack/world.js';
+import { IDS } from '../discord/world.js';
+import { startFakePlatforms } from '../support/fake-platforms.js';
+import { freePort } from '../support/free-port.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -30,17 +28,6 @@ const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A simulator team with one video posted to YouTube three days ago: `analytics` then has a chart to draw. */
 async function teamWithAPost(): Promise<Harness> {
@@ -152,26 +139,13 @@ describe('the chart libraries load only when a chart is drawn', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'reelbot-lazy-charts-'));
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const h = await teamWithAPost();
-    const slack = await FakeSlack.start();
-    cleanups.push(() => slack.close());
-    const discord = await new FakeDiscord({
-      token: TOKEN,
-      applicationId: IDS.app,
-      guildId: IDS.guild,
-      channelId: IDS.channel,
-    }).start();
-    cleanups.push(() => discord.close());
+    const platforms = await startFakePlatforms();
+    cleanups.push(() => platforms.close());
     const app = await startRecorded(dataDir, {
       VIDEO_API_URL: h.sim.url,
       VIDEO_API_KEY: DEMO_KEY,
       REELBOT_WORKSPACES: `discord:${IDS.guild},playground:local`,
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      DISCORD_TOKEN: TOKEN,
-      DISCORD_APPLICATION_ID: IDS.app,
-      DISCORD_API_URL: discord.apiUrl,
-      DISCORD_GUILD_ID: IDS.guild,
+      ...platforms.env,
       PLAYGROUND: '1',
     });
     // Both platforms' adapters are loaded at start-up (Discord's draws PNG charts, Slack's degrades them).

@@ -19,6 +19,7 @@ import { FakeDiscord } from '../discord/fake-discord.js';
 import { IDS, TOKEN, textOfMessage } from '../discord/world.js';
 import { FakeSlack } from '../slack/fake-slack.js';
 import { BOT_TOKEN, fixture, SIGNING_SECRET, sign } from '../slack/world.js';
+import { freePort } from '../support/free-port.js';
 import { TestClock } from '../support/test-clock.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -59,14 +60,6 @@ async function slowGateway(
     return new Promise<void>((resolve) => server.close(() => resolve()));
   });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, held: () => held, release };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** What /healthz adds about the replica: one process on SQLite holds the Discord gateway if any. */

@@ -9,10 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeDiscord } from '../discord/fake-discord.js';
-import { IDS, TOKEN } from '../discord/world.js';
-import { FakeSlack } from '../slack/fake-slack.js';
-import { BOT_TOKEN, SIGNING_SECRET } from '../slack/world.js';
+import { startFakePlatforms } from '../support/fake-platforms.js';
 
 const root = join(import.meta.dirname, '../..');
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -119,24 +116,9 @@ describe('a start as npm start runs it', () => {
   }, 90_000);
 
   it('Slack and Discord: no process warning, and the migrations logged as one line', async () => {
-    const slack = await FakeSlack.start();
-    cleanups.push(() => slack.close());
-    const discord = await new FakeDiscord({
-      token: TOKEN,
-      applicationId: IDS.app,
-      guildId: IDS.guild,
-      channelId: IDS.channel,
-    }).start();
-    cleanups.push(() => discord.close());
-    const app = await startAsNpmStart({
-      SLACK_BOT_TOKEN: BOT_TOKEN,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
-      DISCORD_TOKEN: TOKEN,
-      DISCORD_APPLICATION_ID: IDS.app,
-      DISCORD_API_URL: discord.apiUrl,
-      DISCORD_GUILD_ID: IDS.guild,
-    });
+    const platforms = await startFakePlatforms();
+    cleanups.push(() => platforms.close());
+    const app = await startAsNpmStart(platforms.env);
     for (let i = 0; i < 100 && (await fetch(`${app.url}/healthz`)).status !== 200; i++) {
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -175,12 +175,15 @@ describe.skipIf(!existsSync(CHROMIUM))('playground in a browser', () => {
     await page.screenshot({ path: `${SHOTS}/05-form-errors.png` });
     await dialog.getByLabel('Script').fill('Spring is here: three new colours, one great price.');
     await dialog.getByLabel('Voice').selectOption('atlas');
+    // A select of several choices: what is picked goes to the core comma-separated.
+    expect(await dialog.getByLabel('Post to').inputValue()).toBe('youtube');
+    await dialog.getByLabel('Post to').selectOption(['youtube', 'instagram']);
     await dialog.getByTestId('form-submit').click();
     await dialog.waitFor({ state: 'hidden' });
     await cardTitled('Spring launch').waitFor();
     expect(pg.bot.calls.at(-1)?.input).toMatchObject({
       formId: 'create',
-      values: { name: 'Spring launch', voice: 'atlas' },
+      values: { name: 'Spring launch', voice: 'atlas', platforms: 'youtube,instagram' },
     });
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('composer-input');
 

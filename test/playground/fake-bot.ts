@@ -271,6 +271,19 @@ const createForm = () => ({
         { label: 'Atlas', value: 'atlas' },
       ],
     },
+    {
+      kind: 'select' as const,
+      id: 'platforms',
+      label: 'Post to',
+      placeholder: 'Choose platforms',
+      multiple: true,
+      initial: 'youtube',
+      options: [
+        { label: 'YouTube', value: 'youtube' },
+        { label: 'TikTok', value: 'tiktok' },
+        { label: 'Instagram', value: 'instagram' },
+      ],
+    },
   ],
 });
 

@@ -154,19 +154,25 @@ export function viewSubmission(o: {
   for (const block of (o.view.blocks ?? []) as {
     type: string;
     block_id?: string;
-    element?: { type: string; action_id: string };
+    element?: { type: string; action_id: string; initial_options?: { value: string }[] };
   }[]) {
     if (block.type !== 'input' || !block.block_id || !block.element) continue;
     const value = o.values[block.block_id];
+    const chosen = value?.split(',') ?? block.element.initial_options?.map((x) => x.value) ?? [];
     state[block.block_id] = {
       [block.element.action_id]:
-        block.element.type === 'static_select'
+        block.element.type === 'multi_static_select'
           ? {
-              type: 'static_select',
-              selected_option:
-                value === undefined ? null : { text: { type: 'plain_text', text: value }, value },
+              type: 'multi_static_select',
+              selected_options: chosen.map((v) => ({ text: { type: 'plain_text', text: v }, value: v })),
             }
-          : { type: 'plain_text_input', value: value ?? null },
+          : block.element.type === 'static_select'
+            ? {
+                type: 'static_select',
+                selected_option:
+                  value === undefined ? null : { text: { type: 'plain_text', text: value }, value },
+              }
+            : { type: 'plain_text_input', value: value ?? null },
     };
   }
   const payload = fixture<Record<string, unknown> & { view: Record<string, unknown> }>(

@@ -113,6 +113,38 @@ describe('form → modal', () => {
     expect(decodeMetadata(JSON.stringify({ s: 1 }))).toBeUndefined();
   });
 
+  it('shows a multiple select as a multi_static_select and reads its choices comma-separated', () => {
+    const view = formToView(
+      {
+        ...form,
+        inputs: [
+          {
+            kind: 'select',
+            id: 'platform',
+            label: 'Platforms',
+            placeholder: 'Choose one or more platforms',
+            required: true,
+            multiple: true,
+            initial: 'youtube,tiktok',
+            options: ['youtube', 'tiktok', 'instagram'].map((p) => ({ label: p, value: p })),
+          },
+        ],
+      },
+      { channel: 'C1' },
+      { cancel: 'Cancel' },
+    );
+    const block = view.blocks.find((b) => b.block_id === 'platform') as
+      | { element: { type: string; initial_options: { value: string }[] } }
+      | undefined;
+    expect(block?.element).toMatchObject({ type: 'multi_static_select', action_id: 'platform' });
+    expect(block?.element.initial_options.map((o) => o.value)).toEqual(['youtube', 'tiktok']);
+    expect(
+      viewValues({
+        platform: { platform: { selected_options: [{ value: 'tiktok' }, { value: 'instagram' }] } },
+      }),
+    ).toEqual({ platform: 'tiktok,instagram' });
+  });
+
   it('reads submitted values and places errors on known inputs only', () => {
     expect(
       viewValues({

@@ -25,11 +25,11 @@ import {
   renameSync,
   rmSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from './free-port.js';
 
 const run = promisify(execFile);
 
@@ -293,17 +293,4 @@ async function asPostgres(bin: Binaries, program: string, args: string[]): Promi
     const quoted = [path, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
     await run('su', [OS_USER, '-s', '/bin/sh', '-c', quoted], options);
   }
-}
-
-/** A port nobody listens on right now (the kernel picks it); the caller retries if it is taken meanwhile. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }

@@ -58,10 +58,11 @@ function renderInput(input: FormInput, insist: boolean): string {
   const common = `id="${id}" name="${name}" data-testid="form-input" data-input-id="${name}" aria-describedby="${described}"${required}`;
   let control: string;
   if (input.kind === 'select') {
-    const hasInitial = input.options.some((o) => o.value === input.initial);
+    const chosen = new Set(input.multiple ? (input.initial ?? '').split(',') : [input.initial]);
+    const hasInitial = input.options.some((o) => chosen.has(o.value));
     const options = input.options.map(
       (o) =>
-        `<option value="${escapeHtml(o.value)}"${o.value === input.initial ? ' selected' : ''}>${escapeHtml(o.label)}` +
+        `<option value="${escapeHtml(o.value)}"${chosen.has(o.value) ? ' selected' : ''}>${escapeHtml(o.label)}` +
         `${o.description ? ` — ${escapeHtml(o.description)}` : ''}</option>`,
     );
     // An empty first choice: nothing is silently pre-picked unless the core gave an initial value.
@@ -69,7 +70,11 @@ function renderInput(input: FormInput, insist: boolean): string {
       hasInitial && input.required
         ? ''
         : `<option value=""${hasInitial ? '' : ' selected'}>${escapeHtml(input.placeholder)}</option>`;
-    control = `<select class="input" ${common}>${blank}${options.join('')}</select>`;
+    // Several choices: the placeholder heads the list and cannot be chosen; the value is sent comma-separated.
+    const heading = `<option value="" disabled>${escapeHtml(input.placeholder)}</option>`;
+    control = input.multiple
+      ? `<select class="input" multiple size="${Math.min(input.options.length + 1, 8)}" ${common}>${heading}${options.join('')}</select>`
+      : `<select class="input" ${common}>${blank}${options.join('')}</select>`;
   } else if (input.kind === 'file') {
     control = fileControl(input, common);
   } else {

@@ -22,7 +22,14 @@ formDialog.addEventListener('submit', async (event) => {
         element instanceof HTMLSelectElement) &&
       element.name
     ) {
-      values[element.name] = element.value;
+      // A multi-select sends its choices comma-separated, as the core's `multiple` select reads them.
+      values[element.name] =
+        element instanceof HTMLSelectElement && element.multiple
+          ? [...element.selectedOptions]
+              .map((o) => o.value)
+              .filter((v) => v !== '')
+              .join(',')
+          : element.value;
     }
   }
   clearFormErrors(form);

@@ -56,6 +56,8 @@ const PUBLICATIONS: readonly string[] = ['publish', 'schedule'];
 
 function platformsOf(approval: Approval): Platform[] {
   const a = approval.action.args;
+  if (approval.action.command === 'publish' && Array.isArray(a.set))
+    return a.set.flatMap((e) => (isPlatform((e as { platform?: unknown })?.platform) ? [e.platform] : []));
   if (approval.action.command === 'publish') return isPlatform(a.platform) ? [a.platform] : [];
   return Array.isArray(a.platforms) ? a.platforms.filter(isPlatform) : [];
 }

@@ -7,7 +7,7 @@
 
 import { BLOCKS, platformName } from '../platforms/post-blocks.js';
 import type { Field, Image, Section } from '../text/cards.js';
-import { type CardText, code, joinText, link, literal, md } from '../text/text.js';
+import { bareUrl, type CardText, code, joinText, link, literal, md } from '../text/text.js';
 import type { Platform, Privacy, Video } from '../video-api/video-api.js';
 
 export interface VideoPreview {
@@ -25,6 +25,12 @@ export interface Outgoing {
   privacy?: Privacy | undefined;
   /** The account's label; none: the platform's default account. */
   account?: string | undefined;
+  /** Several platforms at once: each platform's own title, over `title`. */
+  titles?: Partial<Record<Platform, string>> | undefined;
+  /** Several platforms at once: each platform's account label (a platform left out: its default account). */
+  accounts?: Partial<Record<Platform, string>> | undefined;
+  /** An MP4 made elsewhere, posted instead of the video's render (POST /posts `videoUrl`). */
+  videoUrl?: string | undefined;
   /** A scheduled instant (the card shows it as "When"); none: as soon as it is approved. */
   at?: number | undefined;
 }
@@ -49,9 +55,10 @@ function postLines(video: Video, platform: Platform, o: Outgoing): CardText[] {
   };
   // POST /posts: `title` is the post's main text, `description` its description where the platform has one.
   const mainIsDescription = spec.main.key === 'description';
-  line(spec.main.label, o.title ?? (mainIsDescription ? o.description : undefined), spec.main.key);
+  const title = o.titles?.[platform] ?? o.title;
+  line(spec.main.label, title ?? (mainIsDescription ? o.description : undefined), spec.main.key);
   for (const f of spec.extra) line(f.label, f.key === 'description' ? o.description : undefined, f.key);
-  if (mainIsDescription && o.title !== undefined && o.description !== undefined)
+  if (mainIsDescription && title !== undefined && o.description !== undefined)
     line('Description', o.description, 'description');
   const privacy = spec.privacy ? (o.privacy ?? stored(video, platform, 'privacyStatus')) : undefined;
   if (privacy) lines.push(md`**Visibility:** ${literal(privacy)}${o.privacy !== undefined ? OWN : md``}`);
@@ -61,7 +68,8 @@ function postLines(video: Video, platform: Platform, o: Outgoing): CardText[] {
 export function videoPreview(video: Video, o: Outgoing): VideoPreview {
   const { platforms } = o;
   const sections = platforms.map((p) => {
-    const lines = postLines(video, p, o);
+    const account = o.accounts ? md`**Account:** ${accountOf(o.accounts[p])}` : undefined;
+    const lines = [...(account ? [account] : []), ...postLines(video, p, o)];
     return {
       text: md`**${platformName(p)}**\n${lines.length > 0 ? joinText(lines, '\n') : md`_No post details set: the service uses its defaults._`}`,
     };
@@ -76,23 +84,32 @@ export function videoPreview(video: Video, o: Outgoing): VideoPreview {
         short: true,
       },
       {
-        label: md`Account`,
-        value: o.account !== undefined ? literal(o.account) : md`the platform’s default account`,
+        label: o.accounts ? md`Accounts` : md`Account`,
+        value: o.accounts ? md`one per platform, below` : accountOf(o.account),
         short: true,
       },
       ...(o.at === undefined ? [{ label: md`When`, value: md`as soon as it is approved`, short: true }] : []),
-      {
-        label: md`Render`,
-        value: video.renderedVideoUrl
-          ? link('MP4', video.renderedVideoUrl)
-          : md`not rendered yet (rendered before posting)`,
-        short: true,
-      },
+      o.videoUrl !== undefined
+        ? {
+            label: md`Video file`,
+            value: md`${bareUrl(o.videoUrl)} (sent instead of the render)`,
+            short: true,
+          }
+        : {
+            label: md`Render`,
+            value: video.renderedVideoUrl
+              ? link('MP4', video.renderedVideoUrl)
+              : md`not rendered yet (rendered before posting)`,
+            short: true,
+          },
     ],
     sections,
     ...(thumbnail ? { image: { url: thumbnail, alt: `Thumbnail of ${video.name}` } } : {}),
   };
 }
+
+const accountOf = (label: string | undefined): CardText =>
+  label !== undefined ? literal(label) : md`the platform’s default account`;
 
 /** The thumbnail the post will carry: the picked variant, else the video's own. */
 function selectedThumbnail(video: Video): string | undefined {

@@ -86,11 +86,14 @@ export const rescheduleForm: FormSpec = {
     if (typeof a.videoId !== 'string' || platforms.length === 0) throw userError('approval-malformed');
     const at = Math.floor(when.value / 1000) * 1000;
 
-    // The request already answered what to do with posts pending there: a Move stays a Move.
+    // The request already answered what to do with posts pending there: a Move stays a Move. A clash or
+    // daily-cap warning is not asked here: its buttons could not carry this request, which would then stay
+    // pending beside the new one (two schedules of one video waiting for approval).
     const response = await runSchedule(ctx, {
       videoId: a.videoId,
       platforms,
       at,
+      confirmed: true,
       choice: a.move === true ? 'move' : 'keep',
       ...(isRequestId(requestId) ? { requestId } : {}),
     });

@@ -22,6 +22,7 @@ import {
   type Video,
 } from '../video-api/video-api.js';
 import type { PublishSend } from './publish-flow.js';
+import type { PublishSetSend, PublishTarget } from './publish-set.js';
 import type { ScheduleSend } from './schedule-flow.js';
 
 type Args = Record<string, unknown>;
@@ -56,6 +57,7 @@ export const publishArgs = (s: PublishSend): Args => ({
   ...(s.privacy ? { privacy: s.privacy } : {}),
   ...(s.title !== undefined ? { title: s.title } : {}),
   ...(s.description !== undefined ? { description: s.description } : {}),
+  ...(s.videoUrl !== undefined ? { videoUrl: s.videoUrl } : {}),
 });
 
 /** A publish as stored by `publishArgs`, for `video` as it is now. */
@@ -72,6 +74,7 @@ export function publishSendOf(video: Video, stored: StoredPublication): PublishS
     ...(isPrivacy(args.privacy) ? { privacy: args.privacy } : {}),
     ...(typeof args.title === 'string' ? { title: args.title } : {}),
     ...(typeof args.description === 'string' ? { description: args.description } : {}),
+    ...(typeof args.videoUrl === 'string' ? { videoUrl: args.videoUrl } : {}),
   };
 }
 
@@ -83,6 +86,7 @@ export const publishBody = (s: PublishSend): PublishInput => ({
   ...(s.privacy ? { privacyStatus: s.privacy } : {}),
   ...(s.title !== undefined ? { title: s.title } : {}),
   ...(s.description !== undefined ? { description: s.description } : {}),
+  ...(s.videoUrl !== undefined ? { videoUrl: s.videoUrl } : {}),
 });
 
 function publishRequest(video: Video, stored: StoredPublication): ApprovalRequest {
@@ -94,6 +98,7 @@ function publishRequest(video: Video, stored: StoredPublication): ApprovalReques
     description: body.description,
     privacy: body.privacyStatus,
     account: body.authId !== undefined ? send.account?.label : undefined,
+    videoUrl: body.videoUrl,
   };
   const preview = videoPreview(video, outgoing);
   return {
@@ -110,6 +115,105 @@ function publishRequest(video: Video, stored: StoredPublication): ApprovalReques
 /** The approval request of a checked publish: its card read off the args and body the approval will send. */
 export const publishApproval = (s: PublishSend): ApprovalRequest =>
   publishRequest(s.video, { args: publishArgs(s), idempotencyKey: s.idempotencyKey });
+
+// ——— publish now, to several platforms ———
+
+/** What an approval stores of a publish to several platforms: one entry per platform, with its account. */
+export const publishSetArgs = (s: PublishSetSend): Args => ({
+  videoId: s.video.id,
+  set: s.targets.map((t) => ({
+    platform: t.platform,
+    ...(t.account ? { authId: t.account.authId, accountLabel: t.account.label } : {}),
+    ...(t.title !== undefined ? { title: t.title } : {}),
+  })),
+  ...(s.privacy ? { privacy: s.privacy } : {}),
+  ...(s.title !== undefined ? { title: s.title } : {}),
+  ...(s.description !== undefined ? { description: s.description } : {}),
+  ...(s.videoUrl !== undefined ? { videoUrl: s.videoUrl } : {}),
+});
+
+/** Whether stored publish args are a set (several platforms) rather than one platform's. */
+export const isPublishSet = (args: Args): boolean => Array.isArray(args.set);
+
+/** A publish to several platforms as stored by `publishSetArgs`, for `video` as it is now. */
+export function publishSetSendOf(video: Video, stored: StoredPublication): PublishSetSend {
+  const { args } = stored;
+  const entries = Array.isArray(args.set) ? (args.set as unknown[]) : [];
+  const targets: PublishTarget[] = entries.flatMap((e) => {
+    const entry = (e ?? {}) as Args;
+    if (!isPlatform(entry.platform)) return [];
+    const authId = str(entry.authId);
+    return [
+      {
+        platform: entry.platform,
+        ...(authId ? { account: { authId, label: str(entry.accountLabel) ?? authId } } : {}),
+        ...(typeof entry.title === 'string' ? { title: entry.title } : {}),
+      },
+    ];
+  });
+  if (video.id !== storedVideoId(args) || targets.length === 0 || targets.length !== entries.length)
+    malformed();
+  return {
+    video,
+    targets,
+    idempotencyKey: stored.idempotencyKey,
+    ...(stored.approval ? { approval: stored.approval } : {}),
+    ...(isPrivacy(args.privacy) ? { privacy: args.privacy } : {}),
+    ...(typeof args.title === 'string' ? { title: args.title } : {}),
+    ...(typeof args.description === 'string' ? { description: args.description } : {}),
+    ...(typeof args.videoUrl === 'string' ? { videoUrl: args.videoUrl } : {}),
+  };
+}
+
+/**
+ * One platform's publish of a set, sent with `idempotencyKey` (the set's key and the platform: each POST /posts
+ * has its own). Visibility goes to YouTube only.
+ */
+export const publishOfSet = (s: PublishSetSend, t: PublishTarget, idempotencyKey: string): PublishSend => ({
+  video: s.video,
+  platform: t.platform,
+  idempotencyKey,
+  ...(t.account ? { account: t.account } : {}),
+  ...(s.privacy && t.platform === 'youtube' ? { privacy: s.privacy } : {}),
+  ...(t.title !== undefined ? { title: t.title } : s.title !== undefined ? { title: s.title } : {}),
+  ...(s.description !== undefined ? { description: s.description } : {}),
+  ...(s.videoUrl !== undefined ? { videoUrl: s.videoUrl } : {}),
+  ...(s.approval ? { approval: s.approval } : {}),
+});
+
+function publishSetRequest(video: Video, stored: StoredPublication): ApprovalRequest {
+  const send = publishSetSendOf(video, stored);
+  // The card is read off each platform's body: its title and account; description and video URL are the set's.
+  const bodies = send.targets.map((t) => publishBody(publishOfSet(send, t, send.idempotencyKey)));
+  const accounts: Partial<Record<Platform, string>> = {};
+  const titles: Partial<Record<Platform, string>> = {};
+  send.targets.forEach((t, i) => {
+    if (t.account) accounts[t.platform] = t.account.label;
+    const title = bodies[i]?.title;
+    if (title !== undefined) titles[t.platform] = title;
+  });
+  const preview = videoPreview(video, {
+    platforms: send.targets.map((t) => t.platform),
+    description: bodies[0]?.description,
+    privacy: send.privacy,
+    accounts,
+    titles,
+    videoUrl: bodies[0]?.videoUrl,
+  });
+  return {
+    command: 'publish',
+    args: publishSetArgs(send),
+    idempotencyKey: send.idempotencyKey,
+    summary: md`Publish “${literal(video.name)}” to ${joinText(send.targets.map(whereOf), ', ')} now`,
+    fields: preview.fields,
+    sections: preview.sections,
+    ...(preview.image ? { image: preview.image } : {}),
+  };
+}
+
+/** The approval request of a checked publish to several platforms: one request for the whole set. */
+export const publishSetApproval = (s: PublishSetSend): ApprovalRequest =>
+  publishSetRequest(s.video, { args: publishSetArgs(s), idempotencyKey: s.idempotencyKey });
 
 // ——— schedule ———
 
@@ -175,7 +279,8 @@ export const scheduleApproval = (s: ScheduleSend): ApprovalRequest =>
 /** A stored publish or schedule request, asked again for `video` as it is now (its card from the same args). */
 export function publicationApproval(video: Video, action: Approval['action']): ApprovalRequest {
   const stored = { args: action.args, idempotencyKey: action.idempotencyKey };
-  if (action.command === 'publish') return publishRequest(video, stored);
+  if (action.command === 'publish')
+    return isPublishSet(action.args) ? publishSetRequest(video, stored) : publishRequest(video, stored);
   if (action.command === 'schedule') return scheduleRequest(video, stored);
   return malformed();
 }

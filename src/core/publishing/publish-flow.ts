@@ -32,6 +32,8 @@ export interface PublishRequest {
   /** Overrides of the stored post metadata for this post only (POST /posts `title`, `description`). */
   title?: string;
   description?: string;
+  /** An https MP4 made elsewhere, published instead of the render (POST /posts `videoUrl`). */
+  videoUrl?: string;
   /** The request id of the form or picker it came from; none for a typed command (content key). */
   requestId?: string;
 }
@@ -52,6 +54,7 @@ export interface PublishArgs {
   privacy?: Privacy | undefined;
   title?: string | undefined;
   description?: string | undefined;
+  videoUrl?: string | undefined;
 }
 
 /** `videoId|p|privacy|requestId|authId`: the account picker's option value (fits Discord's 100 characters). */
@@ -65,6 +68,9 @@ export const encodeAccountChoice = (r: PublishRequest, authId: string): string =
 export async function checkPublishArgs(ctx: CommandContext, a: PublishArgs): Promise<void> {
   await checkRole(ctx, 'publish');
   const { platform, privacy, title, description } = a;
+  if (a.videoUrl !== undefined && !/^https:\/\/[^\s/]+/i.test(a.videoUrl)) {
+    throw userError('publish-video-url-https', { value: a.videoUrl });
+  }
   if (privacy !== undefined && platform !== 'youtube') {
     throw userError('privacy-youtube-only', { platform: platformName(platform) });
   }
@@ -86,10 +92,14 @@ export async function checkPublishArgs(ctx: CommandContext, a: PublishArgs): Pro
   }
 }
 
-/** Why a video cannot be published now, with the button that fixes it; undefined when it can. */
-export function notPublishable(video: Video): Response | undefined {
+/**
+ * Why a video cannot be published now, with the button that fixes it; undefined when it can. An MP4 made
+ * elsewhere (`videoUrl`) needs no render of this one.
+ */
+export function notPublishable(video: Video, videoUrl?: string): Response | undefined {
   if (video.renderedVideoUrl) return undefined;
   if (video.status === 'failed') throw userError('publish-video-failed', { name: video.name });
+  if (videoUrl !== undefined) return undefined;
   if (video.status !== 'completed') {
     return message({
       title: md`Not ready yet`,
@@ -135,7 +145,7 @@ export type PublishOutcome =
 export async function publishVideo(ctx: CommandContext, r: PublishRequest): Promise<PublishOutcome> {
   await checkPublishArgs(ctx, r);
   const video = await getVideo(ctx, r.videoId);
-  const blocked = notPublishable(video);
+  const blocked = notPublishable(video, r.videoUrl);
   if (blocked) return { kind: 'done', response: blocked };
   const choice = await chooseAccount(ctx, r.platform, r.account);
   if (choice.kind === 'ask') return { kind: 'ask', accounts: choice.accounts, video };
@@ -151,6 +161,7 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
       // Only when given, so the key of a plain publish stays what it was.
       ...(r.title !== undefined ? { title: r.title } : {}),
       ...(r.description !== undefined ? { description: r.description } : {}),
+      ...(r.videoUrl !== undefined ? { videoUrl: r.videoUrl } : {}),
     },
     requestId: r.requestId,
   });
@@ -162,6 +173,7 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
     ...(r.privacy ? { privacy: r.privacy } : {}),
     ...(r.title !== undefined ? { title: r.title } : {}),
     ...(r.description !== undefined ? { description: r.description } : {}),
+    ...(r.videoUrl !== undefined ? { videoUrl: r.videoUrl } : {}),
   };
   if (await needsApproval(ctx, { kind: 'publish' })) {
     return { kind: 'done', response: await requestApproval(ctx, publishApproval(send)) };
@@ -177,6 +189,7 @@ export interface PublishSend {
   privacy?: Privacy;
   title?: string;
   description?: string;
+  videoUrl?: string;
   idempotencyKey: string;
   /** Set when an approver runs someone else's request. */
   approval?: { id: string; requesterName: string };
@@ -188,6 +201,31 @@ export interface PublishSend {
  * approver's click (the approval's stored key, so a retry never posts twice).
  */
 export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<Card> {
+  const { video } = s;
+  const postUrl = await postOnce(ctx, s);
+  const where = whereOf(s);
+  const by = s.approval
+    ? md`Asked by ${literal(s.approval.requesterName)}, approved by ${literal(ctx.req.userName ?? 'an approver')} · `
+    : ctx.req.userName
+      ? md`Published by ${literal(ctx.req.userName)} · `
+      : md``;
+  const card: Card = {
+    title: md`Published to ${platformName(s.platform)}`,
+    tone: 'success',
+    text: postUrl
+      ? md`**${literal(video.name)}** is live on ${where}: ${link('View post', postUrl)}`
+      : md`**${literal(video.name)}** was sent to ${where}.`,
+    context: md`${by}id ${code(video.id)}`,
+  };
+  if (postUrl) card.controls = [{ kind: 'link', label: 'View post', url: postUrl }];
+  return card;
+}
+
+/**
+ * POST /posts for one platform as one remote effect, recorded on the video card and in the audit log: the
+ * post's URL when the service gave one. Errors of the service are thrown as they came.
+ */
+export async function postOnce(ctx: CommandContext, s: PublishSend): Promise<string | undefined> {
   const { video } = s;
   const effect: RemoteEffect = {
     command: 'publish',
@@ -202,22 +240,7 @@ export async function sendPublish(ctx: CommandContext, s: PublishSend): Promise<
       return published;
     },
   });
-  const where = whereOf(s);
-  const by = s.approval
-    ? md`Asked by ${literal(s.approval.requesterName)}, approved by ${literal(ctx.req.userName ?? 'an approver')} · `
-    : ctx.req.userName
-      ? md`Published by ${literal(ctx.req.userName)} · `
-      : md``;
-  const card: Card = {
-    title: md`Published to ${platformName(s.platform)}`,
-    tone: 'success',
-    text: published.postUrl
-      ? md`**${literal(video.name)}** is live on ${where}: ${link('View post', published.postUrl)}`
-      : md`**${literal(video.name)}** was sent to ${where}.`,
-    context: md`${by}id ${code(video.id)}`,
-  };
-  if (published.postUrl) card.controls = [{ kind: 'link', label: 'View post', url: published.postUrl }];
-  return card;
+  return published.postUrl;
 }
 
 /** The post on the video card, the audit entry and `last`: the local record of a publish. */

@@ -178,6 +178,8 @@ export interface SelectInput {
   placeholder: string;
   options: SelectOption[];
   required?: boolean;
+  /** Several may be chosen: the value (and `initial`) is the chosen options' values, comma-separated. */
+  multiple?: boolean;
   initial?: string;
   hint?: string;
 }

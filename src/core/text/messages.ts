@@ -150,8 +150,7 @@ const MESSAGES = {
   'subscribe-needs-series': () =>
     md`Name the series to follow: ${command('subscribe', ['series', hole('name or id')])} (${command('series list')} shows them).`,
   'subscribe-no-target': (p) => md`\`${p.what}\` follows the whole team; drop \`${p.value}\`.`,
-  'notify-off-and-dm': () =>
-    md`With mentions off nothing is sent to you, so \`--dm\` has nothing to move: choose ${command('notify', ['off'])} or ${command('notify', [], { dm: true })}.`,
+  'notify-off-and-dm': () => md`With mentions off nothing is sent to you: \`--dm\` has nothing to move.`,
   'approval-needs-admin': () =>
     md`Say who may change these settings first: run ${command('settings', ['role', 'admin', '@you'])} (add others as you like). Otherwise anyone in the channel could turn approvals off again.`,
   'admin-lockout': () =>
@@ -210,6 +209,16 @@ const MESSAGES = {
     md`\`--description\` applies to YouTube, Facebook and LinkedIn, not ${p.platform}. Put the text in \`--title\` instead.`,
   'account-choose': (p) =>
     md`${p.count} ${p.platform} accounts are connected and none is the default: pick one.`,
+  'publish-video-url-https': (p) =>
+    md`\`--video-url\` takes the https address of an MP4 (\`https://…/cut.mp4\`); \`${p.value}\` is not one.`,
+  'publish-account-ambiguous': (p) =>
+    md`${p.count} ${p.platform} accounts are connected and none is the default: name one with \`--account\`, or publish to ${p.platform} alone to pick it from a list.`,
+  'publish-account-nowhere': (p) =>
+    md`No account of ${p.platform} matches \`${p.ref}\`. Try ${command('accounts')}.`,
+  'publish-retry-unapproved': (p) =>
+    md`The approval of this publish is ${p.status} now, so it cannot be retried. Ask again with ${command('publish', [String(p.name), String(p.platform)])}.`,
+  'publish-retry-needs-approval': (p) =>
+    md`Publishing here needs an approver now, so ${p.platform} cannot be retried at once. Ask with ${command('publish', [String(p.name), String(p.platform)])}.`,
   'publish-video-failed': (p) =>
     md`**${p.name}** failed to generate, so there is nothing to publish. Create it again.`,
   'schedule-video-failed': (p) =>

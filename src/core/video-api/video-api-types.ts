@@ -238,6 +238,8 @@ export interface PublishInput {
   description?: string;
   privacyStatus?: Privacy;
   authId?: string;
+  /** An https MP4 made elsewhere, published instead of the video's own render (spec §4, POST /posts). */
+  videoUrl?: string;
 }
 export interface Published {
   postUrl?: string;

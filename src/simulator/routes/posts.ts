@@ -39,6 +39,11 @@ export const postRoutes: Route[] = [
             : `authId: no connected ${body.platform} account has authId '${body.authId}'; see GET /accounts`,
         );
       }
+      if (ctx.engine.knobs.publishFailurePlatforms.includes(body.platform)) {
+        throw invalidInput(
+          `platform: ${body.platform} refused the upload: the account's authorization has expired; reconnect it in the dashboard`,
+        );
+      }
       const post = recordPublished(ctx.engine, {
         team: ctx.team,
         video,

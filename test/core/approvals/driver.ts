@@ -59,8 +59,13 @@ export interface Reply {
 }
 
 export interface Fixtures {
-  /** A generated and rendered video of `team` (default main) with YouTube post details set; its id. */
-  renderedVideo(name: string, options?: { team?: 'main' | 'other' }): Promise<string>;
+  /**
+   * A generated and rendered video of `team` (default main) with YouTube post details set (and TikTok's and
+   * Instagram's captions with `captions`); its id.
+   */
+  renderedVideo(name: string, options?: { team?: 'main' | 'other'; captions?: boolean }): Promise<string>;
+  /** The simulator knob: POST /posts to these platforms is refused by the platform (none: every one goes out). */
+  failPublishOn(platforms: string[]): void;
   /** Every post the service published, all teams. */
   publishedPosts(): { videoId: string; platform: string }[];
   /** Every post the service published, with the title it went out with (read from the metadata at post time). */

@@ -17,10 +17,16 @@ export function harnessFixtures(h: Harness): Fixtures {
       const key = options.team === 'other' ? OTHER_KEY : DEMO_KEY;
       const id = await completedVideo(h, name, { key, render: true });
       await h.deps.apiFor(key).videos.update(id, {
-        posts: { youtube: { title: `${name} — launch`, privacyStatus: 'public' } },
+        posts: {
+          youtube: { title: `${name} — launch`, privacyStatus: 'public' },
+          ...(options.captions
+            ? { tiktok: { title: `${name} on TikTok` }, instagram: { caption: `${name} on Instagram` } }
+            : {}),
+        },
       });
       return id;
     },
+    failPublishOn: (platforms) => h.sim.sim.setKnobs({ publishFailurePlatforms: platforms }),
     publishedPosts: () =>
       h.sim.sim.publishedPosts().map((p) => ({ videoId: p.videoId, platform: p.platform })),
     publishedTitles: () =>

@@ -242,6 +242,36 @@ describe('reschedule', () => {
   });
 });
 
+describe('reschedule into a clash', () => {
+  it('asks again at once, without a clash warning, and replaces the request: one request waits', async () => {
+    const id = await rendered('Clashing');
+    const other = await rendered('Already there');
+    await h.deps
+      .apiFor(DEMO_KEY)
+      .posts.schedule(
+        {
+          videoId: other,
+          platforms: ['youtube'],
+          scheduledTime: new Date(h.clock.now() + 2 * 86_400_000).toISOString(),
+        },
+        { idempotencyKey: 'flows-clash' },
+      );
+    await settings('approval publish', 'approvers @bob');
+    await h.run(`schedule ${id} youtube tomorrow 9am`, alice);
+    const first = approvalId();
+    const opened = await h.click('approval.reschedule', first, alice);
+    if (opened.kind !== 'form') throw new Error(`expected the form, got ${textOf(opened)}`);
+    // The same minute as the other video's YouTube post: a clash, not warned on this path.
+    const at = new Date(h.clock.now() + 2 * 86_400_000).toISOString().slice(0, 16).replace('T', ' ');
+    const r = await h.submit(opened.form.id, opened.form.state, { when: `${at} UTC` }, alice);
+    expect(textOf(r)).toContain('Sent for approval');
+    expect((await h.store.approvals.get(first))?.status).toBe('expired');
+    const pending = await h.store.approvals.pendingIn('playground:W1');
+    expect(pending.map((a) => a.id)).not.toContain(first);
+    expect(pending).toHaveLength(1);
+  });
+});
+
 describe('unschedule', () => {
   it('withdraws a schedule still waiting for approval, so nobody can approve it afterwards', async () => {
     const id = await rendered('Withdrawn');

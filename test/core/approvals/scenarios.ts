@@ -24,6 +24,7 @@ import {
 } from './scenario-kit.js';
 import { CONTENT_SCENARIOS } from './scenarios-content.js';
 import { INBOX_SCENARIOS } from './scenarios-inbox.js';
+import { MULTI_SCENARIOS } from './scenarios-multi.js';
 import { ONE_SHOT_SCENARIOS } from './scenarios-one-shot.js';
 import { POLICY_SCENARIOS } from './scenarios-policy.js';
 import { SERIES_SCENARIOS } from './scenarios-series.js';
@@ -413,6 +414,7 @@ export function defineApprovalSuite(
       ...CONTENT_SCENARIOS,
       ...SERIES_SCENARIOS,
       ...ONE_SHOT_SCENARIOS,
+      ...MULTI_SCENARIOS,
     ]) {
       it(scenario.name, async () => {
         await scenario.run(d);

@@ -2,6 +2,8 @@ import type { CommandModule } from '../../parse/command-spec.js';
 import { calendarCommand } from './calendar.js';
 import { metaBlockForm, metaCommand, metaEditAction, metaPickForm } from './meta.js';
 import { publishAccountAction, publishButton, publishCommand, publishFormSpec } from './publish.js';
+import { publishRetryAction } from './publish-retry.js';
+import { publishSetFormSpec } from './publish-set-form.js';
 import { approved, effects } from './replays.js';
 import { rescheduleCommand } from './reschedule.js';
 import { retryPostAction } from './retry-post.js';
@@ -27,6 +29,7 @@ export const publishingModule: CommandModule = {
     metaEditAction,
     publishButton,
     publishAccountAction,
+    publishRetryAction,
     scheduleButton,
     scheduleBestAction,
     scheduleMoveAction,
@@ -37,7 +40,7 @@ export const publishingModule: CommandModule = {
     slotCancelAction,
     retryPostAction,
   ],
-  forms: [metaBlockForm, metaPickForm, publishFormSpec, scheduleFormSpec],
+  forms: [metaBlockForm, metaPickForm, publishFormSpec, publishSetFormSpec, scheduleFormSpec],
   approved,
   effects,
 };

@@ -1,13 +1,14 @@
 /**
- * `publish <video> <platform> [--account A] [--privacy P] [--title T] [--description D]` posts now (POST /posts), plus the card's
- * "Publish now" button (a form: platform, account, visibility) and the account picker.
+ * `publish <video> <platforms> [--account A] [--privacy P] [--title T] [--description D] [--video-url U]` posts
+ * now (POST /posts; several platforms: publish-set.ts), plus the card's "Publish now" button (a form:
+ * platform, account, visibility) and the account picker.
  */
 import { checkRole } from '../../approvals/roles.js';
 import { type CommandContext, UserError, userError } from '../../dispatch/context.js';
 import { isRequestId, newRequestId } from '../../dispatch/request-id.js';
 import { type ActionSpec, defineCommand, type FormSpec, type RawArgs } from '../../parse/command-spec.js';
-import { PLATFORM_OPTION, VIDEO_OPTION } from '../../parse/shared-options.js';
-import { parsePlatform } from '../../parse/validate-args.js';
+import { VIDEO_OPTION } from '../../parse/shared-options.js';
+import { parsePlatform, parsePlatforms } from '../../parse/validate-args.js';
 import { platformName } from '../../platforms/post-blocks.js';
 import { decodePlatforms, decodeVideoAction, encodeVideoAction } from '../../publishing/action-state.js';
 import {
@@ -18,6 +19,7 @@ import {
   publishOrAsk,
   publishVideo,
 } from '../../publishing/publish-flow.js';
+import { publishSet } from '../../publishing/publish-set.js';
 import { getVideo } from '../../publishing/schedule-flow.js';
 import type { Form, FormInput, Response } from '../../text/cards.js';
 import { say } from '../../text/messages.js';
@@ -32,6 +34,7 @@ import {
   type Privacy,
   VideoApiError,
 } from '../../video-api/video-api.js';
+import { publishSetForm } from './publish-set-form.js';
 
 const FORM_ID = 'publish.form';
 /** The longest post text any platform takes (spec §2: 5000); each platform's own limit is checked after. */
@@ -101,9 +104,10 @@ function platformInput(choices: Platform[], typed: string | undefined): FormInpu
   return {
     kind: 'select',
     id: 'platform',
-    label: 'Platform',
-    placeholder: 'Choose a platform',
+    label: 'Platforms',
+    placeholder: 'Choose one or more platforms',
     required: true,
+    multiple: true,
     options: (choices.length > 0 ? choices : [...PLATFORMS]).map((p) => ({
       label: platformName(p),
       value: p,
@@ -155,10 +159,16 @@ function privacyInput(): FormInput {
 
 export const publishCommand = defineCommand({
   name: 'publish',
-  summary: 'Publish a rendered video to one platform now',
+  summary: 'Publish a rendered video now, to one platform or several',
   options: [
     VIDEO_OPTION,
-    PLATFORM_OPTION,
+    {
+      name: 'platforms',
+      kind: 'platforms',
+      description: 'Comma-separated platforms (youtube,tiktok), or `all`',
+      positional: true,
+      required: true,
+    },
     { name: 'account', kind: 'account', description: 'Account label or id when several are connected' },
     {
       name: 'privacy',
@@ -181,14 +191,22 @@ export const publishCommand = defineCommand({
       maxLength: POST_TEXT_MAX,
       description: 'Description for this post only: YouTube, Facebook, LinkedIn',
     },
+    {
+      name: 'video-url',
+      kind: 'url',
+      advanced: true,
+      description: 'An https MP4 made elsewhere (an edited cut), published instead of the render',
+    },
   ],
   examples: [
     'publish last youtube',
     'publish "Launch teaser" tiktok --account "Brand EU"',
+    'publish last youtube,tiktok,instagram',
     'publish last youtube --privacy unlisted',
+    'publish last tiktok --video-url https://cdn.example.com/cut.mp4',
     'publish last youtube --title "Octopus facts, part 2" --description "Sources in the pinned comment"',
   ],
-  details: md`The video must be rendered (${command('render')}). Title and description come from the post details set with ${command('meta')}; ${flag('publish', 'title')} and ${flag('publish', 'description')} override them for this post only. With several accounts on a platform, the default one is used unless ${flag('publish', 'account')} names another.`,
+  details: md`The video must be rendered (${command('render')}). Title and description come from the post details set with ${command('meta')}; ${flag('publish', 'title')} and ${flag('publish', 'description')} override them for this post only. With several accounts on a platform, the default one is used unless ${flag('publish', 'account')} names another. Several platforms at once make one post each, under one approval when the channel needs one; the card shows each platform’s result, and a platform that failed gets its own Retry now. ${flag('publish', 'video-url')} sends an https MP4 made elsewhere instead of the render.`,
   form: async (ctx: CommandContext, partial: RawArgs): Promise<Response> => {
     const ref = typeof partial.video === 'string' ? partial.video : undefined;
     if (ref) {
@@ -196,11 +214,12 @@ export const publishCommand = defineCommand({
       return { kind: 'form', form: await publishForm(ctx, { videoId: video.id, videoName: video.name }) };
     }
     const last = await ctx.deps.store.users.getLast(ctx.req.user, 'video');
+    const platform = firstPlatform(partial.platforms);
     return {
       kind: 'form',
       form: await publishForm(ctx, {
         ...(last ? { videoRef: 'last' } : {}),
-        ...(typeof partial.platform === 'string' ? { platform: partial.platform } : {}),
+        ...(platform ? { platform } : {}),
       }),
     };
   },
@@ -209,18 +228,30 @@ export const publishCommand = defineCommand({
     const texts = {
       ...(args.title !== undefined ? { title: args.title } : {}),
       ...(args.description !== undefined ? { description: args.description } : {}),
+      ...(args['video-url'] !== undefined ? { videoUrl: args['video-url'] } : {}),
     };
-    await checkPublishArgs(ctx, { platform: args.platform, privacy: args.privacy, ...texts });
-    const video = await resolveVideo(ctx, args.video);
-    return publishOrAsk(ctx, {
-      videoId: video.id,
-      platform: args.platform,
+    const [platform, ...more] = args.platforms;
+    if (!platform) throw userError('missing-arg', { command: 'publish', option: 'platforms' });
+    const choices = {
       ...(args.account ? { account: args.account } : {}),
       ...(args.privacy ? { privacy: args.privacy } : {}),
       ...texts,
-    });
+    };
+    if (more.length > 0) {
+      const video = await resolveVideo(ctx, args.video);
+      return publishSet(ctx, { videoId: video.id, platforms: args.platforms, ...choices });
+    }
+    await checkPublishArgs(ctx, { platform, privacy: args.privacy, ...texts });
+    const video = await resolveVideo(ctx, args.video);
+    return publishOrAsk(ctx, { videoId: video.id, platform, ...choices });
   },
 });
+
+/** The first platform typed (the form asks for one), as text. */
+function firstPlatform(raw: RawArgs[string]): string | undefined {
+  const first = Array.isArray(raw) ? raw[0] : raw;
+  return typeof first === 'string' ? first.split(/[\s,]+/)[0] || undefined : undefined;
+}
 
 /** The card's "Publish now": checks the video can go out, then asks where. Value: the video id. */
 export const publishButton: ActionSpec = {
@@ -239,8 +270,9 @@ export const publishFormSpec: FormSpec = {
   async submit(ctx, state, values) {
     const decoded = decodeVideoAction(state);
     if (!decoded) throw userError('interaction-expired');
-    const platform = parsePlatform(values.platform ?? '');
-    if (!platform) {
+    const chosen = parsePlatforms(values.platform ?? '');
+    const platform = chosen.ok ? chosen.value[0] : undefined;
+    if (!chosen.ok || !platform) {
       return {
         kind: 'form-errors',
         errors: {
@@ -260,8 +292,16 @@ export const publishFormSpec: FormSpec = {
         return { kind: 'form-errors', errors: { video: say(error.code, error.params) } };
       throw error;
     }
-    const privacy = platform === 'youtube' && values.privacy ? (values.privacy as Privacy) : undefined;
     const account = (values.account ?? '').trim();
+    if (chosen.value.length > 1)
+      return await nextStep(ctx, {
+        videoId,
+        platforms: chosen.value,
+        values,
+        account,
+        requestId: decoded.requestId,
+      });
+    const privacy = platform === 'youtube' && values.privacy ? (values.privacy as Privacy) : undefined;
     try {
       const outcome = await publishVideo(ctx, {
         videoId,
@@ -291,6 +331,37 @@ export const publishFormSpec: FormSpec = {
     }
   },
 };
+
+/** Several platforms chosen: the second step asks each one's text and account (publish-set-form.ts). */
+async function nextStep(
+  ctx: CommandContext,
+  o: {
+    videoId: string;
+    platforms: Platform[];
+    values: Record<string, string>;
+    account: string;
+    requestId: string | undefined;
+  },
+): Promise<Response> {
+  const video = await getVideo(ctx, o.videoId);
+  const blocked = notPublishable(video);
+  if (blocked) return blocked;
+  const privacy = o.values.privacy;
+  return {
+    kind: 'form',
+    form: publishSetForm({
+      video,
+      platforms: o.platforms,
+      // The first step's id: submitting it twice opens the same set, keyed the same (its content names it).
+      requestId: o.requestId ?? newRequestId(),
+      accounts: await accountsOrNone(ctx),
+      ...(o.account ? { picked: o.account } : {}),
+      ...(privacy && o.platforms.includes('youtube') && (PRIVACY as readonly string[]).includes(privacy)
+        ? { privacy: privacy as Privacy }
+        : {}),
+    }),
+  };
+}
 
 /**
  * The form's account is not one of `platform`'s: named by its label (the select's values are ids), with the
