@@ -52,6 +52,7 @@ const GROUPED: Readonly<Record<string, string>> = {
   unlink: 'account',
   whoami: 'account',
   tz: 'account',
+  notify: 'account',
   settings: 'channel',
   subscribe: 'channel',
   unsubscribe: 'channel',

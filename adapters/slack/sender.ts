@@ -117,15 +117,9 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       );
     },
 
-    async notify(user: UserAddress, conversation: ConversationAddress, card: Card) {
-      const { workspace, id: channel } = slackAddress(conversation);
-      const target = slackAddress(user);
-      if (target.workspace !== workspace) {
-        throw new ChatDeliveryError(`user ${user} is not of workspace ${workspace}`, false);
-      }
-      const client = await clientFor(workspace);
-      await ephemeralOrDm(client, { channel, user: target.id, message: cardToMessage(card) });
-    },
+    notify: (user, conversation, card) => privately(clientFor, { user, conversation, card }, ephemeralOrDm),
+    // An ephemeral message notifies no one: a ping moved to a direct message goes there at once.
+    direct: (user, conversation, card) => privately(clientFor, { user, conversation, card }, directMessage),
 
     async refreshHome(user: UserAddress) {
       const home = options.home;
@@ -134,6 +128,27 @@ export function createSlackSender(options: SlackSenderOptions): ChatSender {
       await call('views.publish', () => home(user, client));
     },
   };
+}
+
+/** A private message to a member of the conversation's workspace (one of another is refused for good). */
+async function privately(
+  clientFor: (workspace: string) => Promise<webApi.WebClient>,
+  notice: { user: UserAddress; conversation: ConversationAddress; card: Card },
+  deliver: (
+    client: webApi.WebClient,
+    to: { channel: string; user: string; message: SlackMessage },
+  ) => Promise<void>,
+): Promise<void> {
+  const { workspace, id: channel } = slackAddress(notice.conversation);
+  const target = slackAddress(notice.user);
+  if (target.workspace !== workspace) {
+    throw new ChatDeliveryError(`user ${notice.user} is not of workspace ${workspace}`, false);
+  }
+  await deliver(await clientFor(workspace), {
+    channel,
+    user: target.id,
+    message: cardToMessage(notice.card),
+  });
 }
 
 /** A private notice in the channel; where it cannot be shown, in the app's DM with the member. */
@@ -148,12 +163,20 @@ async function ephemeralOrDm(
   } catch (error) {
     const code = platformErrorCode(error);
     if (!code || !DM_FALLBACK.has(code)) throw toDeliveryError(error, 'chat.postEphemeral');
-    // Posting to a user id lands in the app's DM with them.
-    try {
-      await client.chat.postMessage({ channel: user, text, blocks, unfurl_links: false });
-    } catch (error) {
-      throw toDeliveryError(error, 'chat.postMessage');
-    }
+    await directMessage(client, notice);
+  }
+}
+
+/** A message in the app's DM with the member: posting to a user id lands there. */
+async function directMessage(
+  client: webApi.WebClient,
+  notice: { user: string; message: SlackMessage },
+): Promise<void> {
+  const { text, blocks } = notice.message;
+  try {
+    await client.chat.postMessage({ channel: notice.user, text, blocks, unfurl_links: false });
+  } catch (error) {
+    throw toDeliveryError(error, 'chat.postMessage');
   }
 }
 

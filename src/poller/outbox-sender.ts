@@ -297,7 +297,8 @@ export class OutboxSender {
       }
       case 'notify': {
         if (!(await this.#claim(delivery))) return 'waiting';
-        if (sender.notify) await sender.notify(op.user, op.conversation, op.card);
+        if (op.direct && sender.direct) await sender.direct(op.user, op.conversation, op.card);
+        else if (sender.notify) await sender.notify(op.user, op.conversation, op.card);
         else await sender.post(op.conversation, op.card, { dedupeId: dedupeIdOf(delivery) });
         return this.#complete(delivery.group, 'sent');
       }

@@ -64,6 +64,13 @@ const ROWS: Row[] = [
     ephemeral: true,
     text: /Time zone set: Europe\/Paris/,
   },
+  {
+    path: 'account notify',
+    options: () => ({ mentions: 'off' }),
+    type: 4,
+    ephemeral: true,
+    text: /Mentions are off/,
+  },
   { path: 'status', options: () => ({ video }), type: 4, ephemeral: true, text: /Octopus facts/ },
   { path: 'videos', type: 4, ephemeral: true, text: /Videos/ },
   { path: 'show', options: () => ({ video }), type: 4, ephemeral: true, text: /Script/ },

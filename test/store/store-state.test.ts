@@ -45,6 +45,17 @@ storeContract('state', () => {
       expect(await store.users.getTimeZone(BOB)).toBe('America/New_York');
       expect(await store.users.getLast(BOB, 'video')).toBeUndefined();
     });
+
+    it('keeps how each member is pinged, next to their other preferences', async () => {
+      expect(await store.users.getNotify(ALICE)).toBeUndefined();
+      await store.users.setTimeZone(ALICE, 'Europe/Paris');
+      await store.users.setNotify(ALICE, 'dm');
+      await store.users.setNotify(BOB, 'off');
+      await store.users.setNotify(BOB, 'mention');
+      expect(await store.users.getNotify(ALICE)).toBe('dm');
+      expect(await store.users.getTimeZone(ALICE)).toBe('Europe/Paris');
+      expect(await store.users.getNotify(BOB)).toBe('mention');
+    });
   });
 
   describe('settings', () => {

@@ -28,7 +28,8 @@ export interface PostedMessage {
 export class FakeChat implements ChatSender {
   readonly posts: PostedMessage[] = [];
   readonly updates: { message: MessageAddress; card: Card }[] = [];
-  readonly notices: { user: UserAddress; conversation: ConversationAddress; card: Card }[] = [];
+  readonly notices: { user: UserAddress; conversation: ConversationAddress; card: Card; direct?: boolean }[] =
+    [];
   /** Scripted failures, consumed one per call. */
   readonly failures: ChatDeliveryError[] = [];
   private counter = 0;
@@ -72,6 +73,13 @@ export class FakeChat implements ChatSender {
     const failure = this.failures.shift();
     if (failure) return Promise.reject(failure);
     this.notices.push({ user, conversation, card: asTyped(card) });
+    return Promise.resolve();
+  }
+
+  direct(user: UserAddress, conversation: ConversationAddress, card: Card): Promise<void> {
+    const failure = this.failures.shift();
+    if (failure) return Promise.reject(failure);
+    this.notices.push({ user, conversation, card: asTyped(card), direct: true });
     return Promise.resolve();
   }
 

@@ -12,6 +12,7 @@ import {
   type GenerationState,
   type Look,
   nameOf,
+  requesterPings,
   result,
   withoutFinishing,
 } from './generation-state.js';
@@ -92,7 +93,11 @@ async function completed({ ctx, watch, state }: Look, video: Video | undefined):
     effects: {
       patch,
       dedupe: `${key}:completed`,
-      reply: { card: readyReply(name, videoId, model?.kind === 'caption'), dedupe: `${key}:ready` },
+      reply: {
+        card: readyReply(name, videoId, model?.kind === 'caption'),
+        dedupe: `${key}:ready`,
+        pings: requesterPings(watch, state),
+      },
     },
   });
 }
@@ -114,7 +119,11 @@ async function failed({ ctx, watch, state }: Look, status: VideoStatus): Promise
         warnings: undefined,
       },
       dedupe: `${key}:failed`,
-      reply: { card: failedReply(name, videoId, status.errorMessages), dedupe: `${key}:failed:reply` },
+      reply: {
+        card: failedReply(name, videoId, status.errorMessages),
+        dedupe: `${key}:failed:reply`,
+        pings: requesterPings(watch, state),
+      },
     },
   });
 }

@@ -4,6 +4,7 @@
  */
 
 import type { Store, Watch } from '../ports/index.js';
+import type { Ping } from './pings.js';
 import type { ProgressSample } from './progress-estimate.js';
 import { applyVideoEffects, watchedVideoState } from './projections.js';
 import type { VideoCardModel, VideoEffects } from './video-card.js';
@@ -53,6 +54,10 @@ export function readGenerationState(raw: Record<string, unknown>): GenerationSta
 }
 
 const asRecord = (s: GenerationState): Record<string, unknown> => ({ ...s });
+
+/** Who the video's ready or failed milestone pings: whoever asked for it there (series episodes: nobody). */
+export const requesterPings = (watch: Watch, state: GenerationState): Ping[] =>
+  state.requester ? [{ user: state.requester, where: watch.conversation }] : [];
 
 /** One look at a generating video: the poller's context, the watch and its state. */
 export interface Look {

@@ -15,6 +15,7 @@ import type { CardRecord, ConversationAddress, Store, Watch } from '../ports/ind
 import type { Card } from '../text/cards.js';
 import { channel, code, command, joinText, md } from '../text/text.js';
 import { postToChannel, type Unpostable, videoCardKey } from './live-card.js';
+import { type Ping, planPings, sendDirectPings, withMentions } from './pings.js';
 import {
   renderVideoCard,
   type VideoCardModel,
@@ -236,10 +237,12 @@ export async function updateVideoCard(
 export async function replyToVideo(
   store: Store,
   keyOrId: string,
-  input: { card: Card; dedupeKey: string },
+  input: { card: Card; dedupeKey: string; pings?: readonly Ping[] },
 ): Promise<boolean> {
   const videoId = videoOfCardKey(keyOrId) ?? keyOrId;
   const live = await projectionsOf(store, videoId);
+  if (live.length === 0) return false;
+  const plan = await planPings(store, { pings: input.pings ?? [], shown: live.map((p) => p.conversation) });
   for (const p of live) {
     const threaded = (await store.settings.get(p.conversation)).threading;
     await store.outbox.enqueue(
@@ -247,13 +250,35 @@ export async function replyToVideo(
       {
         op: 'reply',
         conversation: p.conversation,
-        card: input.card,
+        card: withMentions(input.card, plan, p.conversation),
         ...(threaded ? { threadOfCard: p.key } : {}),
       },
       `${input.dedupeKey}@${p.key}`,
     );
   }
-  return live.length > 0;
+  await sendDirectPings(store, { plan, card: input.card, dedupeKey: input.dedupeKey });
+  return true;
+}
+
+/**
+ * A milestone about a video: in every conversation showing it (`replyToVideo`), else in `conversation` (where
+ * its job was started), with its pings either way.
+ */
+export async function sayAboutVideo(
+  store: Store,
+  input: {
+    videoId: string | undefined;
+    conversation: ConversationAddress;
+    card: Card;
+    dedupeKey: string;
+    pings?: readonly Ping[];
+  },
+): Promise<void> {
+  if (input.videoId && (await replyToVideo(store, input.videoId, input))) return;
+  const plan = await planPings(store, { pings: input.pings ?? [], shown: [input.conversation] });
+  const card = withMentions(input.card, plan, input.conversation);
+  await postToChannel(store, { conversation: input.conversation, card, dedupeKey: input.dedupeKey });
+  await sendDirectPings(store, { plan, card: input.card, dedupeKey: input.dedupeKey });
 }
 
 /**
@@ -265,7 +290,13 @@ export async function applyVideoEffects(store: Store, watch: Watch, effects: Vid
   if (videoId && effects.patch && effects.dedupe)
     await updateVideoCard(store, videoId, { patch: effects.patch, dedupeKey: effects.dedupe });
   if (!effects.reply) return;
-  const { card, dedupe } = effects.reply;
-  if (videoId && (await replyToVideo(store, videoId, { card, dedupeKey: dedupe }))) return;
-  await postToChannel(store, { conversation: watch.conversation, card, dedupeKey: dedupe });
+  const { card, dedupe, pings } = effects.reply;
+  const conversation = watch.conversation;
+  await sayAboutVideo(store, {
+    videoId,
+    conversation,
+    card,
+    dedupeKey: dedupe,
+    ...(pings ? { pings } : {}),
+  });
 }

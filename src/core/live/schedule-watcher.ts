@@ -16,6 +16,7 @@ import { dayKey } from '../time/zone.js';
 import type { CalendarEntry } from '../video-api/video-api.js';
 import { postToChannel } from './live-card.js';
 import { videoCardTrouble } from './look-trouble.js';
+import { type PostOrigin, readPostOrigin, sayPostFailed } from './post-failure.js';
 import { replyToVideo, updateVideoCard } from './projections.js';
 import type { VideoCardModel } from './video-card.js';
 import { keyTrouble, type WatchContext, type Watcher, type WatchResult, type WatchStop } from './watcher.js';
@@ -36,7 +37,7 @@ export const SCHEDULE_GRACE_MS = 2 * HOUR;
 export type PlatformOutcome = 'posted' | 'failed' | 'cancelled';
 
 /** One post followed: a platform may have several (a schedule kept beside an earlier one). */
-export interface FollowedPost {
+export interface FollowedPost extends PostOrigin {
   platform: string;
   /** Scheduled instant (ISO). */
   at: string;
@@ -71,6 +72,7 @@ export function readScheduleState(raw: Record<string, unknown>): ScheduleWatchSt
         platform: post.platform,
         at: post.at,
         ...(isOutcome(post.outcome) ? { outcome: post.outcome } : {}),
+        ...readPostOrigin(post),
       });
     }
   } else {
@@ -165,6 +167,8 @@ export async function watchSchedule(
     owner: UserAddress;
     cardKey: string | null;
     now: number;
+    /** Who scheduled it (and approved it), and what each platform's post carries: pinged if it fails. */
+    origin?: (platform: string) => PostOrigin;
   },
 ): Promise<{ watch: Watch; state: ScheduleWatchState }> {
   const existing = await store.watches.findActive('schedule', input.videoId);
@@ -173,7 +177,10 @@ export async function watchSchedule(
   const kept = (previous?.posts ?? []).filter(
     (p) => !input.platforms.includes(p.platform) || (p.outcome === undefined && p.at !== iso),
   );
-  const posts = [...kept, ...input.platforms.map((platform) => ({ platform, at: iso }))];
+  const posts = [
+    ...kept,
+    ...input.platforms.map((platform) => ({ platform, at: iso, ...input.origin?.(platform) })),
+  ];
   const state: ScheduleWatchState = {
     posts,
     platforms: unique(posts.map((p) => p.platform)),
@@ -205,19 +212,11 @@ export async function stopScheduleWatch(store: Store, videoId: string): Promise<
 
 const nameOf = (p: string): CardText => platformName(p);
 
-function outcomeCard(s: ScheduleWatchState, platform: string, outcome: 'posted' | 'failed'): Card {
-  return outcome === 'posted'
-    ? {
-        title: md`Posted to ${nameOf(platform)}`,
-        tone: 'success',
-        text: md`**${literal(s.name)}** went out on ${nameOf(platform)}.`,
-      }
-    : {
-        title: md`Failed on ${nameOf(platform)}`,
-        tone: 'danger',
-        text: md`**${literal(s.name)}** could not be posted to ${nameOf(platform)}. Check the account connection in the dashboard, then ${command('publish', [s.name, platform])} to post it now.`,
-      };
-}
+const postedCard = (s: ScheduleWatchState, platform: string): Card => ({
+  title: md`Posted to ${nameOf(platform)}`,
+  tone: 'success',
+  text: md`**${literal(s.name)}** went out on ${nameOf(platform)}.`,
+});
 
 /**
  * The calendar entry of a post: same platform, at its time (within a minute, should the service round it), not
@@ -239,6 +238,49 @@ function entryFor(
     .sort(
       (a, b) => Math.abs(Date.parse(a.scheduledTime) - at) - Math.abs(Date.parse(b.scheduledTime) - at),
     )[0];
+}
+
+/** A settled post: its outcome, and the calendar entry that says so. */
+interface Settled {
+  post: FollowedPost;
+  outcome: PlatformOutcome;
+  entryId: string;
+}
+
+/**
+ * The settled posts on the video card, and each posted or failed one said once in every conversation showing
+ * the video (in its thread there), else where it was scheduled; a failure with Retry now and its pings.
+ */
+async function sayOutcomes(
+  store: Store,
+  { watch, next, settled }: { watch: Watch; next: ScheduleWatchState; settled: Settled[] },
+): Promise<void> {
+  const stamp = settled.map((x) => `${x.post.platform}@${Date.parse(x.post.at)}=${x.outcome}`).join(',');
+  if (watch.cardKey) {
+    await updateVideoCard(store, watch.cardKey, {
+      patch: { schedule: scheduleCardPart(next) },
+      dedupeKey: `schedule:${watch.id}:${stamp}`,
+    });
+  }
+  for (const x of settled) {
+    if (x.outcome === 'cancelled') continue;
+    const dedupeKey = `schedule:${watch.target}:${x.entryId}:${x.outcome}`;
+    if (x.outcome === 'failed') {
+      await sayPostFailed(store, {
+        videoId: watch.target,
+        name: next.name,
+        platform: x.post.platform,
+        entryId: x.entryId,
+        origin: x.post,
+        conversation: watch.conversation,
+        dedupeKey,
+      });
+      continue;
+    }
+    const card = postedCard(next, x.post.platform);
+    if (!(await replyToVideo(store, watch.target, { card, dedupeKey })))
+      await postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
+  }
 }
 
 export const scheduleWatcher: Watcher = {
@@ -270,7 +312,7 @@ export const scheduleWatcher: Watcher = {
         matched.set(p, entry);
       }
     }
-    const settled: { post: FollowedPost; outcome: PlatformOutcome; entryId: string }[] = [];
+    const settled: Settled[] = [];
     for (const p of pending) {
       const entry = matched.get(p);
       if (!entry)
@@ -302,25 +344,7 @@ export const scheduleWatcher: Watcher = {
       state: next as unknown as Record<string, unknown>,
       done,
       nextCheckInMs: nextScheduleCheck(next, ctx.now),
-      async apply(store) {
-        const stamp = settled
-          .map((x) => `${x.post.platform}@${Date.parse(x.post.at)}=${x.outcome}`)
-          .join(',');
-        if (watch.cardKey) {
-          await updateVideoCard(store, watch.cardKey, {
-            patch: { schedule: scheduleCardPart(next) },
-            dedupeKey: `schedule:${watch.id}:${stamp}`,
-          });
-        }
-        for (const x of settled) {
-          if (x.outcome === 'cancelled') continue;
-          const card = outcomeCard(next, x.post.platform, x.outcome);
-          const dedupeKey = `schedule:${watch.target}:${x.entryId}:${x.outcome}`;
-          // Said in every conversation showing the video, in its thread there; else where it was scheduled.
-          if (!(await replyToVideo(store, watch.target, { card, dedupeKey })))
-            await postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
-        }
-      },
+      apply: (store) => sayOutcomes(store, { watch, next, settled }),
     };
   },
 

@@ -8,6 +8,7 @@ import { platformName } from '../platforms/names.js';
 import type { Button, Card, Control, Field, Progress, Section, Tone, Video } from '../text/cards.js';
 import { humanise } from '../text/labels.js';
 import { type CardText, code, command, joinText, link, literal, md } from '../text/text.js';
+import type { Ping } from './pings.js';
 import { type CardThumbnails, thumbnailSections, thumbnailsPending } from './thumbnail-options.js';
 import { approvalLine, type VideoApproval } from './video-card-approval.js';
 
@@ -310,7 +311,8 @@ export interface VideoEffects {
   patch?: VideoCardPatch;
   /** Names the card change (outbox dedupe). */
   dedupe?: string;
-  reply?: { card: Card; dedupe: string };
+  /** A milestone; `pings`: who it concerns (their video is ready or failed), mentioned as each wants. */
+  reply?: { card: Card; dedupe: string; pings?: Ping[] };
 }
 
 /** Reads a card's stored view-model back (written only by this module and `postCard`). */

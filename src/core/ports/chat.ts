@@ -46,6 +46,11 @@ export interface ChatSender {
   update(message: MessageAddress, card: Card): Promise<void>;
   /** A short private notice to one user (e.g. "your approval expired"); may fall back to a DM. */
   notify?(user: UserAddress, conversation: ConversationAddress, card: Card): Promise<void>;
+  /**
+   * A direct message to one user (a ping moved there with `notify --dm`), for platforms whose `notify` is not
+   * one already (Slack's ephemeral message notifies no one); others leave it out and `notify` is used.
+   */
+  direct?(user: UserAddress, conversation: ConversationAddress, card: Card): Promise<void>;
   /** Publishes `user`'s dashboard again (Slack App Home); platforms without one leave it out. */
   refreshHome?(user: UserAddress): Promise<void>;
 }

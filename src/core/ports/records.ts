@@ -16,6 +16,12 @@ export interface LinkedKey {
 }
 
 /**
+ * How a member is pinged when their video is ready or fails, or their scheduled post fails (`notify`): a mention
+ * in the conversation (the default), a direct message, or not at all (the message still goes to the thread).
+ */
+export type NotifyMode = 'mention' | 'dm' | 'off';
+
+/**
  * Who holds a role: `everyone`, or exactly the people and groups listed — an empty list is nobody (a channel's
  * list and its workspace's with no one in common). Helpers in `approvals/holders.ts`.
  */
@@ -169,7 +175,8 @@ export type OutboxOp =
     }
   | { op: 'update-card'; cardKey: string }
   | { op: 'reply'; conversation: ConversationAddress; card: Card; threadOfCard?: string }
-  | { op: 'notify'; user: UserAddress; conversation: ConversationAddress; card: Card }
+  /** A private notice; `direct`: a direct message (a ping moved there by `notify --dm`), never in the channel. */
+  | { op: 'notify'; user: UserAddress; conversation: ConversationAddress; card: Card; direct?: boolean }
   /** Publish again a member's dashboard (Slack App Home); the sender coalesces these per user. */
   | { op: 'refresh-home'; user: UserAddress };
 

@@ -16,6 +16,7 @@ import type {
   InteractionEntry,
   LinkedKey,
   NewWatch,
+  NotifyMode,
   OutboxItem,
   OutboxOp,
   PendingEffect,
@@ -67,6 +68,9 @@ export interface Store {
     /** The caller's most recent video or series, for `last`. */
     getLast(user: UserAddress, kind: 'video' | 'series'): Promise<string | undefined>;
     setLast(user: UserAddress, kind: 'video' | 'series', id: string): Promise<void>;
+    /** How the member is pinged (`notify`); undefined when never set (a mention). */
+    getNotify(user: UserAddress): Promise<NotifyMode | undefined>;
+    setNotify(user: UserAddress, mode: NotifyMode): Promise<void>;
   };
   settings: {
     get(conversation: ConversationAddress): Promise<ChannelSettings>;

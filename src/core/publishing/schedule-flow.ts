@@ -11,6 +11,7 @@ import { checkRole } from '../approvals/roles.js';
 import { type CommandContext, userError } from '../dispatch/context.js';
 import { actionKey, newRequestId, TYPED_RETRY_WINDOW_MS } from '../dispatch/request-id.js';
 import { type RemoteEffect, remoteEffect } from '../effects/remote-effect.js';
+import type { PostOrigin } from '../live/post-failure.js';
 import { scheduleCardPart, watchSchedule } from '../live/schedule-watcher.js';
 import { platformName } from '../platforms/post-blocks.js';
 import { workspaceOf } from '../ports/address.js';
@@ -25,6 +26,7 @@ import { syncVideoCard } from './card-sync.js';
 import { metaForm } from './meta-form.js';
 import { alreadyScheduledCard, alreadyThereCard, isExactly, moveFields, sendMove } from './move-flow.js';
 import { readPendingPosts } from './pending-posts.js';
+import { contentOf } from './post-retry.js';
 import { scheduleApproval, scheduleArgs, scheduleBody } from './publication.js';
 import { scheduleInSlots, slotWarning } from './slots-flow.js';
 
@@ -167,6 +169,7 @@ async function recordSchedule(
   const { video } = s;
   const requestedBy = s.approval?.requesterName ?? ctx.req.userName;
   const store = ctx.deps.store;
+  const origin = await scheduleOrigin(ctx, s);
   await store.transaction(async () => {
     const { state, watch } = await watchSchedule(store, {
       videoId: video.id,
@@ -178,6 +181,7 @@ async function recordSchedule(
       owner: await ctx.keyOwner(),
       cardKey: null,
       now: ctx.now(),
+      origin: (platform) => ({ ...origin, content: contentOf(video, platform) }),
     });
     const cardKey = await syncVideoCard(store, {
       video,
@@ -204,6 +208,18 @@ async function recordSchedule(
     });
     await store.users.setLast(ctx.req.user, 'video', video.id);
   });
+}
+
+/** Who a schedule concerns if its post fails: who asked for it (where), and the approver who ran it. */
+async function scheduleOrigin(ctx: CommandContext, s: ScheduleSend): Promise<PostOrigin> {
+  const approval = s.approval ? await ctx.deps.store.approvals.get(s.approval.id) : undefined;
+  if (!approval) return { by: ctx.req.user, where: ctx.req.conversation };
+  return {
+    by: approval.requester,
+    where: approval.conversation,
+    approval: approval.id,
+    approvedBy: ctx.req.user,
+  };
 }
 
 function scheduledCard(

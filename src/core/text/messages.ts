@@ -150,6 +150,7 @@ const MESSAGES = {
   'subscribe-needs-series': () =>
     md`Name the series to follow: ${command('subscribe', ['series', hole('name or id')])} (${command('series list')} shows them).`,
   'subscribe-no-target': (p) => md`\`${p.what}\` follows the whole team; drop \`${p.value}\`.`,
+  'notify-off-and-dm': () => md`With mentions off nothing is sent to you: \`--dm\` has nothing to move.`,
   'approval-needs-admin': () =>
     md`Say who may change these settings first: run ${command('settings', ['role', 'admin', '@you'])} (add others as you like). Otherwise anyone in the channel could turn approvals off again.`,
   'admin-lockout': () =>

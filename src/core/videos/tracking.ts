@@ -7,7 +7,7 @@ import { unpostableNotice, videoCardKey } from '../live/live-card.js';
 import { showVideo, videoState } from '../live/projections.js';
 import { onClock } from '../live/service-time.js';
 import type { VideoCardModel } from '../live/video-card.js';
-import type { Store, Watch } from '../ports/index.js';
+import type { Store, UserAddress, Watch } from '../ports/index.js';
 import { command, md } from '../text/text.js';
 
 /** Generation watches give up after this long (DESIGN §4; the card then says how to look again). */
@@ -26,7 +26,7 @@ const FIRST_CHECK_MS: Record<'generation' | 'render', number> = { generation: 10
 export async function trackGeneration(
   ctx: CommandContext,
   model: VideoCardModel,
-  options: { justCreated?: boolean } = {},
+  options: { justCreated?: boolean; requester?: UserAddress } = {},
 ): Promise<{ cardKey: string; started: boolean }> {
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
@@ -50,7 +50,8 @@ export async function trackGeneration(
       cardKey,
       state: {
         name: model.name,
-        requester: ctx.req.user,
+        // Pinged when it is ready or fails: who asked, also when an approver's click created it.
+        requester: options.requester ?? ctx.req.user,
         samples: [],
         lastStep: -1,
         phase: 'generating',

@@ -291,6 +291,14 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX interaction_state_expiry ON interaction_state (expires_at);
     `,
   },
+  {
+    name: 'notify preference',
+    sql: `
+      -- How a member is pinged when their video is ready or fails, or their scheduled post fails (\`notify\`):
+      -- 'mention' (in the channel), 'dm', or 'off'; NULL is the default, a mention.
+      ALTER TABLE user_prefs ADD COLUMN notify TEXT;
+    `,
+  },
 ];
 
 /** The schema version this build writes on PostgreSQL. */

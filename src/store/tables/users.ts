@@ -1,5 +1,5 @@
-/** Per-user preferences: time zone and the most recent video/series (for `last`). */
-import type { Store, UserAddress } from '../../core/ports/index.js';
+/** Per-user preferences: time zone, the most recent video/series (for `last`) and how pings reach them. */
+import type { NotifyMode, Store, UserAddress } from '../../core/ports/index.js';
 import type { Sql } from '../sql.js';
 
 type UserStore = Store['users'];
@@ -8,9 +8,11 @@ interface PrefsRow {
   time_zone: string | null;
   last_video: string | null;
   last_series: string | null;
+  notify: string | null;
 }
 
-type Column = 'time_zone' | 'last_video' | 'last_series';
+type Column = 'time_zone' | 'last_video' | 'last_series' | 'notify';
+const NOTIFY_MODES: readonly string[] = ['mention', 'dm', 'off'] satisfies NotifyMode[];
 
 export class Users implements UserStore {
   constructor(private readonly sql: Sql) {}
@@ -32,9 +34,18 @@ export class Users implements UserStore {
     await this.#upsert(kind === 'video' ? 'last_video' : 'last_series', user, id);
   }
 
+  async getNotify(user: UserAddress): Promise<NotifyMode | undefined> {
+    const mode = (await this.#select(user))?.notify;
+    return mode && NOTIFY_MODES.includes(mode) ? (mode as NotifyMode) : undefined;
+  }
+
+  async setNotify(user: UserAddress, mode: NotifyMode): Promise<void> {
+    await this.#upsert('notify', user, mode);
+  }
+
   #select(user: UserAddress): Promise<PrefsRow | undefined> {
     return this.sql.row<PrefsRow>(
-      'SELECT time_zone, last_video, last_series FROM user_prefs WHERE user_address = $1',
+      'SELECT time_zone, last_video, last_series, notify FROM user_prefs WHERE user_address = $1',
       [user],
     );
   }

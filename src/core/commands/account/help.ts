@@ -28,7 +28,7 @@ import {
 } from '../../text/text.js';
 
 /** Account-module commands about the channel rather than the team. */
-const CHANNEL_COMMANDS = new Set(['subscribe', 'unsubscribe', 'settings', 'tz', 'help']);
+const CHANNEL_COMMANDS = new Set(['subscribe', 'unsubscribe', 'settings', 'tz', 'notify', 'help']);
 
 interface HelpSection {
   title: string;

@@ -7,6 +7,7 @@ import { helpCommand } from './help.js';
 import { homeCommand } from './home.js';
 import { HOME_ACTIONS } from './home-actions.js';
 import { linkCommand, linkFormSpec } from './link.js';
+import { notifyCommand } from './notify.js';
 import { optionsCommand } from './options.js';
 import { settingsCommand } from './settings.js';
 import { subscribeCommand } from './subscribe.js';
@@ -34,6 +35,7 @@ export const accountModule: CommandModule = {
     unsubscribeCommand,
     settingsCommand,
     tzCommand,
+    notifyCommand,
     helpCommand,
   ],
   actions: [creditsPageAction, tzPickAction, analyticsAccountAction, ...HOME_ACTIONS],

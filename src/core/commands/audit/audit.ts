@@ -79,7 +79,7 @@ async function auditNames(ctx: CommandContext, entries: AuditEntry[]): Promise<A
 
 export const auditCommand = defineCommand({
   name: 'audit',
-  summary: 'Who asked, approved, published, scheduled, deleted and spent what in this channel',
+  summary: 'The audit log of this channel: who asked, approved, published, scheduled, deleted and spent what',
   options: [
     {
       name: 'video',

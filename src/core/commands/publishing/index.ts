@@ -6,6 +6,7 @@ import { publishRetryAction } from './publish-retry.js';
 import { publishSetFormSpec } from './publish-set-form.js';
 import { approved, effects } from './replays.js';
 import { rescheduleCommand } from './reschedule.js';
+import { retryPostAction } from './retry-post.js';
 import { scheduleButton, scheduleCommand, scheduleFormSpec } from './schedule.js';
 import { scheduleBestAction } from './schedule-best.js';
 import { scheduleCancelAction, scheduleKeepAction, scheduleMoveAction } from './schedule-choice.js';
@@ -37,6 +38,7 @@ export const publishingModule: CommandModule = {
     slotNextAction,
     slotAnywayAction,
     slotCancelAction,
+    retryPostAction,
   ],
   forms: [metaBlockForm, metaPickForm, publishFormSpec, publishSetFormSpec, scheduleFormSpec],
   approved,

@@ -168,7 +168,7 @@ async function recordCreate(
       phase: 'generating',
       percent: 0,
     },
-    { justCreated: true },
+    { justCreated: true, requester: pending.requester },
   );
   if (started) {
     await ctx.deps.store.audit.record({
