@@ -39,10 +39,13 @@ export interface FlowDeps {
 }
 
 /** What the fake channel shows in the card's thread: `✅ … is ready`, `🎞️ … rendered`, `Posted to X`. */
+/** A milestone's words, after the mention of the member it pings (`<@U…> ✅ …`). */
+const words = (text: string): string => text.replace(/^(?:<@[^>]+>\s*)+/, '');
+
 export const MILESTONES = {
-  ready: (text: string) => text.startsWith('✅'),
-  rendered: (text: string) => text.startsWith('🎞️'),
-  posted: (text: string) => text.startsWith('Posted to X'),
+  ready: (text: string) => words(text).startsWith('✅'),
+  rendered: (text: string) => words(text).startsWith('🎞️'),
+  posted: (text: string) => words(text).startsWith('Posted to X'),
 } as const;
 
 /** The video's live card in the member's channel (the outbox's post, with reelbot metadata). */
