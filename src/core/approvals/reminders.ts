@@ -2,7 +2,7 @@
  * Reminders (DESIGN §5): a pending request's approvers are mentioned once when half its lifetime has passed
  * and once an hour before it expires, in a reply in the request card's thread. The approval watch looks at
  * those times (expiry-watcher.ts); the outbox dedupe key names the request and the reminder, so a replica or
- * a restart that looks again never says it twice.
+ * a restart that looks again never says it twice. `settings reminders off` (the workspace's, or a channel's with `--here`) stops them.
  */
 import { replyToCard } from '../live/live-card.js';
 import type { Approval, Store } from '../ports/index.js';
@@ -11,6 +11,7 @@ import { md } from '../text/text.js';
 import { formatBoth } from '../time/format.js';
 import { approvalModel } from './effects.js';
 import type { ApprovalCardModel } from './model.js';
+import { effectiveSettings } from './workspace-policy.js';
 
 const HOUR = 60 * 60_000;
 
@@ -50,7 +51,8 @@ export function dueReminder(requestedAt: number, expiresAt: number, now: number)
 
 /**
  * Queues the reminder due at `now` for a pending approval, once per request and kind (inside the poller's
- * transaction). The approvers the card named are mentioned; nobody else is.
+ * transaction), unless the workspace turned reminders off. The approvers the card named are mentioned;
+ * nobody else is.
  */
 export async function sendDueReminder(store: Store, approval: Approval, now: number): Promise<void> {
   if (approval.status !== 'pending' || approval.expiresAt === null) return;
@@ -58,6 +60,7 @@ export async function sendDueReminder(store: Store, approval: Approval, now: num
   if (!model || model.approvers.length === 0) return;
   const due = dueReminder(model.requestedAt, approval.expiresAt, now);
   if (!due) return;
+  if ((await effectiveSettings(store, approval.conversation)).reminders === false) return;
   await replyToCard(store, {
     key: approval.cardKey,
     card: reminderCard(model, approval.expiresAt),

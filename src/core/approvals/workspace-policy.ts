@@ -107,6 +107,7 @@ export function tighten(base: WorkspacePolicy, t: PolicyTightening | WorkspacePo
       admin: stricterHolders(base.roles.admin, t.roles?.admin),
     },
     ...(lifetimes.length > 0 ? { requestLifetimeMs: Math.min(...lifetimes) } : {}),
+    ...(base.reminders === false || t.reminders === false ? { reminders: false } : {}),
   };
 }
 

@@ -41,6 +41,8 @@ export interface WorkspacePolicy {
   roles: { publish: Holders; spend: Holders; admin: Holders };
   /** How long a publish-now or spend request waits for an approver (ms); unset = 24 h. */
   requestLifetimeMs?: number;
+  /** Whether the approvers of a pending request are reminded (`settings reminders`); unset = on. */
+  reminders?: boolean;
   /**
    * The workspace's publishing queue (DESIGN §10). Not a rule: `tighten` leaves it out, and the queue is read
    * where it is stored (publishing/slots-queue.ts), a channel's own (`ownQueue`) winning in that channel.

@@ -13,7 +13,15 @@ import type { Platform } from '../video-api/video-api.js';
 import { normalizeTimeZone } from './time-zone.js';
 
 /** Keys of the team policy (workspace-wide, tightened per channel); the others are the channel's own. */
-const GOVERNANCE = ['approval', 'approvers', 'self-approval', 'spend-threshold', 'role', 'lifetime'] as const;
+const GOVERNANCE = [
+  'approval',
+  'approvers',
+  'self-approval',
+  'spend-threshold',
+  'role',
+  'lifetime',
+  'reminders',
+] as const;
 /** The publishing queue's keys (DESIGN §10): the workspace's, or a channel's own with `--here`. */
 const QUEUE = ['slots', 'daily-cap'] as const;
 export const SETTING_KEYS = ['threading', 'timezone', ...GOVERNANCE, ...QUEUE] as const;
@@ -37,6 +45,7 @@ export const EXPECTED: Record<SettingKey, string> = {
   'spend-threshold': 'a whole number of credits (0 or more)',
   role: '`publish`, `spend` or `admin`, then mentions or `everyone`',
   lifetime: 'a duration from `10m` to `30d`, like `12h`',
+  reminders: '`on` or `off`',
   slots: `a platform, then days and times like \`youtube "${SLOTS_EXAMPLE}"\`, or \`youtube off\``,
   'daily-cap': 'a platform, then the most posts a day (1 to 50), like `youtube 2`, or `youtube off`',
 };
@@ -56,6 +65,7 @@ export type SettingChange =
   | { key: 'spend-threshold'; credits: number }
   | { key: 'role'; role: Role; refs: Holders }
   | { key: 'lifetime'; ms: number }
+  | { key: 'reminders'; on: boolean }
   | QueueChange;
 
 const MAX_THRESHOLD = 1_000_000;
@@ -67,7 +77,8 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
   const bad = () => err(userError('bad-setting-value', { key, value, expected: EXPECTED[key] }));
   switch (key) {
     case 'threading':
-    case 'self-approval': {
+    case 'self-approval':
+    case 'reminders': {
       const on = onOff(value);
       return on === undefined ? bad() : ok({ key, on });
     }

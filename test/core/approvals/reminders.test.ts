@@ -80,6 +80,38 @@ for (const profile of ['spec', 'real'] as const satisfies readonly SimulatorProf
       ]);
     });
 
+    it('`settings reminders off` (audited) stops them; `on` brings them back; a channel cannot turn them on', async () => {
+      const first = await rendered('Quiet one');
+      const second = await rendered('Loud one');
+      await settings('approval publish', 'approvers @bob @carol');
+      const off = await h.run('settings reminders off', alice);
+      expect(textOf(off)).toContain('Reminders are **off**');
+      // A channel may be quieter than its workspace, never louder.
+      const here = textOf(await h.run('settings reminders on --here', alice));
+      expect(here).toContain('requires no reminders, and a channel can only make it stricter');
+      const audit = await h.store.audit.list({ workspacePrefix: h.conversation.replace(/C1$/, '') });
+      expect(audit.filter((a) => a.action === 'settings.change').map((a) => a.details)).toContainEqual({
+        setting: 'reminders',
+        from: 'on',
+        to: 'off',
+        scope: 'workspace',
+      });
+
+      await h.run(`publish ${first} youtube`, alice);
+      for (let i = 0; i < 26; i++) await h.advance(HOUR);
+      expect(requestCard().card.title).toMatch(/^Expired: /);
+      expect(reminders()).toEqual([]);
+
+      expect(textOf(await h.run('settings reminders on', alice))).toContain('Reminders are **on**');
+      await h.run(`publish ${second} youtube`, alice);
+      for (let i = 0; i < 13; i++) await h.advance(HOUR);
+      const card = h.chat.channelMessages.filter((m) => /^Approval needed: /.test(m.card.title));
+      expect(card).toHaveLength(1);
+      const replies = h.chat.repliesTo(card[0]?.message ?? '');
+      expect(replies.map((r) => r.card.title)).toEqual(['Reminder: approval needed']);
+      expect(replies[0]?.card.text).toContain('Loud one');
+    });
+
     it('a request decided before half its lifetime is never reminded', async () => {
       const id = await rendered('Decided early');
       await settings('approval publish', 'approvers @bob @carol');
