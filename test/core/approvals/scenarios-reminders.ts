@@ -3,7 +3,16 @@
  * lifetime and once an hour before it expires, never again, and the requester is told when it expires.
  */
 import { expect } from 'vitest';
-import { type ApprovalScenario, lastApproval, MINUTE, setup, text } from './scenario-kit.js';
+import {
+  type ApprovalScenario,
+  approvalCards,
+  askToPublish,
+  button,
+  lastApproval,
+  MINUTE,
+  setup,
+  text,
+} from './scenario-kit.js';
 
 export const REMINDER_SCENARIOS: readonly ApprovalScenario[] = [
   {
@@ -37,7 +46,35 @@ export const REMINDER_SCENARIOS: readonly ApprovalScenario[] = [
       await d.advance(60 * MINUTE);
       expect((await lastApproval(d)).title).toMatch(/^Expired: /);
       expect(await reminders()).toHaveLength(2);
-      expect((await d.notices('alice')).map((n) => n.title)).toEqual(['Approval expired']);
+      const notices = await d.notices('alice');
+      expect(notices.map((n) => n.title)).toEqual(['Approval expired']);
+      expect(notices[0]?.buttons.map((b) => b.label)).toEqual(['Reschedule']);
+    },
+  },
+  {
+    name: 'an expired publish request: the requester’s notice has Ask again, which asks once more, once',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Asked twice');
+      await setup(d);
+      await askToPublish(d, id);
+      await d.advance(24 * 60 * MINUTE + MINUTE);
+      expect((await lastApproval(d)).title).toMatch(/^Expired: Publish “Asked twice”/);
+      const [notice] = await d.notices('alice');
+      expect(notice?.title).toBe('Approval expired');
+      expect(notice?.text).toContain('Ask again');
+      expect(notice?.buttons.map((b) => b.label)).toEqual(['Ask again']);
+
+      const again = await d.click('alice', button(notice, 'approval.ask-again'));
+      expect(again.card?.title, text(again)).toBe('Sent for approval');
+      const twice = await d.click('alice', button(notice, 'approval.ask-again'));
+      expect(text(twice)).toContain('Already waiting for approval');
+      const cards = await approvalCards(d);
+      expect(cards.map((c) => c.title.split(':')[0])).toEqual(['Expired', 'Approval needed']);
+      expect(d.fixtures.publishedPosts()).toEqual([]);
+
+      const ok = await d.click('bob', button(cards[1], 'approval.approve'));
+      expect(ok.card?.title, text(ok)).toBe('Approved · Published to YouTube');
+      expect(d.fixtures.publishedPosts()).toEqual([{ videoId: id, platform: 'youtube' }]);
     },
   },
 ];
