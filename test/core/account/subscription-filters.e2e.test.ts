@@ -8,7 +8,7 @@ import { videoCardKey } from '../../../src/core/live/live-card.js';
 import { mention } from '../../../src/core/text/text.js';
 import type { Platform, VideoApi } from '../../../src/core/video-api/video-api.js';
 import { SIMULATOR_PROFILES } from '../../../src/simulator/options.js';
-import { cardOf, createWorld, textOf, type World } from './world.js';
+import { cardOf, cardText, createWorld, textOf, type World } from './world.js';
 
 const MINUTE = 60_000;
 const FILTERED = 'playground:W1:C1';
@@ -99,6 +99,13 @@ describe.each(SIMULATOR_PROFILES)('filtered subscriptions (%s profile)', (profil
     expect((await w.store.subscriptions.list(w.conversation)).map((s) => s.filters)).toEqual([
       { platform: 'youtube' },
     ]);
+    // The dashboard lists it with its filters too.
+    const home = await w.run('home');
+    const cards = home.kind === 'message' ? [home.card, ...(home.more ?? [])] : [];
+    const subs = cards.find((c) => c.title === 'Channel subscriptions');
+    expect(subs && cardText(subs)).toContain(
+      'every scheduled post that goes out or fails · only YouTube · by',
+    );
 
     const cleared = await w.run('subscribe calendar');
     expect(textOf(cleared)).toContain('it now keeps everything (instead of only YouTube)');
