@@ -10,7 +10,7 @@ import { formatMention, parseMentions } from '../people/mentions.js';
 import { platformName } from '../platforms/names.js';
 import { decodeAddress } from '../ports/address.js';
 import type { Store, SubscriptionFilters, SubscriptionKind, UserAddress } from '../ports/index.js';
-import { type CardText, command, joinText, literal, md, parseMention } from '../text/text.js';
+import { type CardText, command, joinText, md, parseMention } from '../text/text.js';
 
 export const FILTER_STATUSES = ['posted', 'failed'] as const;
 
@@ -65,7 +65,8 @@ export const sameFilters = (a: SubscriptionFilters = {}, b: SubscriptionFilters 
 /** "only failed posts · only TikTok · only videos by @bo"; undefined when nothing is filtered. */
 export function describeFilters(filters: SubscriptionFilters | undefined): CardText | undefined {
   const words: CardText[] = [];
-  if (filters?.status) words.push(md`only ${literal(filters.status)} posts`);
+  if (filters?.status === 'failed') words.push(md`only failed posts`);
+  if (filters?.status === 'posted') words.push(md`only posts that went out`);
   if (filters?.platform) words.push(md`only ${platformName(filters.platform)}`);
   if (filters?.by) words.push(md`only videos by ${formatMention(filters.by)}`);
   return words.length > 0 ? joinText(words, ' · ') : undefined;

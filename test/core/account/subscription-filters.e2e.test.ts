@@ -107,8 +107,16 @@ describe.each(SIMULATOR_PROFILES)('filtered subscriptions (%s profile)', (profil
       'every scheduled post that goes out or fails · only YouTube · by',
     );
 
+    // A subscription whose watch stopped is taken up again with the filters typed then.
+    const watch = (await w.store.watches.active()).find((x) => x.kind === 'feed');
+    await w.store.watches.update(watch?.id ?? '', { status: 'done' });
+    await w.run('subscribe calendar --status posted');
+    expect((await w.store.subscriptions.list(w.conversation)).map((s) => s.filters)).toEqual([
+      { status: 'posted' },
+    ]);
+
     const cleared = await w.run('subscribe calendar');
-    expect(textOf(cleared)).toContain('it now keeps everything (instead of only YouTube)');
+    expect(textOf(cleared)).toContain('it now keeps everything (instead of only posts that went out)');
     expect((await w.store.subscriptions.list(w.conversation))[0]).not.toHaveProperty('filters');
   });
 

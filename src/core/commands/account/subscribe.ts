@@ -91,7 +91,9 @@ async function subscribeFeed(
   const baseline = await observeFeed(await ctx.api(), { kind, now });
   const owner = await ctx.keyOwner();
   await store.transaction(async () => {
-    await store.subscriptions.add({ conversation, kind, target: '', owner, filters });
+    // A row whose watch had stopped is taken up again with the filters typed now.
+    const added = await store.subscriptions.add({ conversation, kind, target: '', owner, filters });
+    if (!added) await store.subscriptions.setFilters(sub, filters);
     await refreshHomes(store, {
       where: [conversation],
       cause: `subscribe:${kind}:${conversation}:${now}`,
