@@ -106,6 +106,15 @@ export interface Subscription {
   /** Whose key polls for it. */
   owner: UserAddress;
   createdAt: number;
+  /** Only what matches every one is posted; absent (or empty) posts everything. */
+  filters?: SubscriptionFilters;
+}
+/** `subscribe … --platform P --status S --by @member`: what a subscription keeps of the feed. */
+export interface SubscriptionFilters {
+  platform?: string;
+  status?: 'posted' | 'failed';
+  /** Videos made through the bot by this member (the `video.create` audit entry). */
+  by?: UserAddress;
 }
 
 /** `approval`: a pending approval that expires at its scheduled time (no API call; see src/core/approvals). */
