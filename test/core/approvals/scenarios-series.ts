@@ -49,7 +49,7 @@ export const SERIES_SCENARIOS: readonly ApprovalScenario[] = [
         '20 credits',
         '600 credits',
         // 500 credits at 20 a day: 25 episodes from Mon 23 Nov.
-        'run out around Fri 18 Dec 2026',
+        'at this pace your 500 credits last until Fri 18 Dec 2026',
       ])
         expect(card.text, words).toContain(words);
 
