@@ -73,4 +73,20 @@ describe.each(['spec', 'real'] as const)('monthly cap on the %s profile', (profi
     const free = await h.run('series create "Daily" --source ai_story', alice);
     expect(confirmButton(free).label).toBe('Create series (20 credits)');
   });
+
+  it('a channel may only lower the cap (`--here`), and its lower cap holds there', async () => {
+    await h.run('settings role admin @alice', alice);
+    await h.run('settings monthly-cap 100', alice);
+    const looser = await h.run('settings monthly-cap 200 --here', alice);
+    expect(textOf(looser)).toContain('a monthly cap of 100 credits or less');
+    const lifted = await h.run('settings monthly-cap off --here', alice);
+    expect(textOf(lifted)).toContain('a monthly cap of 100 credits or less');
+    const roomy = await h.run('series create "Daily" --source ai_story', alice);
+    expect(confirmButton(roomy).label).toBe('Create series (20 credits)');
+    const lower = await h.run('settings monthly-cap 10 --here', alice);
+    expect(card(lower).title, textOf(lower)).toBe('Channel settings updated');
+    const capped = await h.run('series create "Daily" --source ai_story', alice);
+    expect(confirmButton(capped).label).toBe('Request approval (20 credits)');
+    expect(textOf(capped)).toContain('monthly cap of 10 credits');
+  });
 });
