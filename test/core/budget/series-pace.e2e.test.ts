@@ -45,7 +45,7 @@ describe.each(['spec', 'real'] as const)('series budget on the %s profile', (pro
     expect(h.sim.sim.ledger(DEMO_KEY).at(-1)?.credits).toBeLessThan(0);
   });
 
-  it('a paused series adds nothing to the pace, and its card says so', async () => {
+  it('a paused series adds nothing to the pace; resume and model-change confirmations show the pace', async () => {
     await confirmed(h, h.run('series create "Daily" --source ai_story --schedule "daily 09:00 UTC"'));
     await confirmed(h, h.run('series create "Thrice" --source ai_story --schedule "mon,wed,fri 09:00 UTC"'));
     await h.run('series pause Daily');
@@ -54,6 +54,18 @@ describe.each(['spec', 'real'] as const)('series budget on the %s profile', (pro
     const days = Math.floor(credits / (60 / 7));
     expect(field(shown, 'Budget')).toBe(
       `≈600 credits a month; at this pace (all 1 active series: ≈260 a month) your ${credits} credits last until ${day(new Date(Date.parse('2026-11-23T00:00:00Z') + days * 86_400_000))}`,
+    );
+
+    // The confirmations of a resume and of a model change say it too, with the series as it would be.
+    const resume = await h.run('series resume Daily');
+    const both = Math.floor(credits / (20 + 60 / 7));
+    expect(field(resume, 'Budget')).toBe(
+      `≈600 credits a month; at this pace (all 2 active series: ≈860 a month) your ${credits} credits last until ${day(new Date(Date.parse('2026-11-23T00:00:00Z') + both * 86_400_000))}`,
+    );
+    const pricier = await h.run('series edit Thrice --model motion_lite');
+    const alone = Math.floor(credits / (150 / 7));
+    expect(field(pricier, 'Budget')).toBe(
+      `≈650 credits a month; at this pace your ${credits} credits last until ${day(new Date(Date.parse('2026-11-23T00:00:00Z') + alone * 86_400_000))}`,
     );
   });
 });
