@@ -37,6 +37,8 @@ export interface WorkspacePolicy {
   approvers: string[];
   selfApproval: boolean;
   spendThreshold: number;
+  /** A spend that would take this calendar month's spend (workspace zone) past it needs an approver; unset = none. */
+  monthlyCap?: number;
   /** Who may run each class of action. */
   roles: { publish: Holders; spend: Holders; admin: Holders };
   /** How long a publish-now or spend request waits for an approver (ms); unset = 24 h. */

@@ -18,6 +18,7 @@ const GOVERNANCE = [
   'approvers',
   'self-approval',
   'spend-threshold',
+  'monthly-cap',
   'role',
   'lifetime',
   'reminders',
@@ -43,6 +44,7 @@ export const EXPECTED: Record<SettingKey, string> = {
   approvers: 'mentions of people or groups, or `none`',
   'self-approval': '`on` or `off`',
   'spend-threshold': 'a whole number of credits (0 or more)',
+  'monthly-cap': 'a whole number of credits a month (0 or more), or `off`',
   role: '`publish`, `spend` or `admin`, then mentions or `everyone`',
   lifetime: 'a duration from `10m` to `30d`, like `12h`',
   reminders: '`on` or `off`',
@@ -63,6 +65,8 @@ export type SettingChange =
   | { key: 'approvers'; refs: string[] }
   | { key: 'self-approval'; on: boolean }
   | { key: 'spend-threshold'; credits: number }
+  /** undefined: `off`. */
+  | { key: 'monthly-cap'; credits: number | undefined }
   | { key: 'role'; role: Role; refs: Holders }
   | { key: 'lifetime'; ms: number }
   | { key: 'reminders'; on: boolean }
@@ -100,6 +104,11 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
       return refs.ok ? ok({ key, refs: refs.value }) : refs;
     }
     case 'spend-threshold': {
+      const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+      return Number.isSafeInteger(n) && n <= MAX_THRESHOLD ? ok({ key, credits: n }) : bad();
+    }
+    case 'monthly-cap': {
+      if (/^(off|none|clear)$/i.test(value)) return ok({ key, credits: undefined });
       const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
       return Number.isSafeInteger(n) && n <= MAX_THRESHOLD ? ok({ key, credits: n }) : bad();
     }

@@ -75,7 +75,7 @@ export const settingsCommand: CommandSpec = defineCommand({
     'settings slots youtube "mon-fri 09:00,17:00"',
     'settings daily-cap tiktok 2',
   ],
-  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits), \`reminders on|off\` (approvers reminded at half the lifetime and an hour before expiry). Add \`--here\` to make a team rule stricter in this channel only. The queue: \`slots <platform> "<days> <times>"|off\` (in the channel's time zone, else yours; ${command('schedule')} \`… next\` takes the next free one), \`daily-cap <platform> <n>|off\` (more posts a day are warned); \`--here\` sets this channel's own, which wins here.`,
+  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`monthly-cap <credits>|off\` (a spend past it this month needs an approver), \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits), \`reminders on|off\` (approvers reminded at half the lifetime and an hour before expiry). Add \`--here\` to make a team rule stricter in this channel only. The queue: \`slots <platform> "<days> <times>"|off\` (in the channel's time zone, else yours; ${command('schedule')} \`… next\` takes the next free one), \`daily-cap <platform> <n>|off\` (more posts a day are warned); \`--here\` sets this channel's own, which wins here.`,
   async run(ctx, args): Promise<Response> {
     if (!args.key) return message(await cardFor(ctx));
     const key = args.key as SettingKey;
@@ -306,6 +306,8 @@ function ruleValue(p: WorkspacePolicy | PolicyTightening, c: GovernanceChange): 
       return p.selfApproval === undefined ? 'inherited' : p.selfApproval ? 'on' : 'off';
     case 'spend-threshold':
       return p.spendThreshold === undefined ? 'inherited' : String(p.spendThreshold);
+    case 'monthly-cap':
+      return p.monthlyCap === undefined ? 'none' : String(p.monthlyCap);
     case 'lifetime':
       return p.requestLifetimeMs === undefined ? 'default' : formatDuration(p.requestLifetimeMs);
     case 'reminders':
@@ -329,6 +331,10 @@ function summaryOf(c: GovernanceChange, effective: WorkspacePolicy): CardText {
       return md`Self-approval is **${effective.selfApproval ? md`allowed` : md`not allowed`}**.`;
     case 'spend-threshold':
       return md`Spend threshold: **${effective.spendThreshold} credits**.`;
+    case 'monthly-cap':
+      return effective.monthlyCap === undefined
+        ? md`No monthly cap: spending needs an approver only as the approval rule says.`
+        : md`Monthly cap: **${effective.monthlyCap} credits**: a spend past it this month needs an approver.`;
     case 'lifetime':
       return md`Requests wait **${formatDuration(c.ms)}** for an approver, then expire.`;
     case 'reminders':
