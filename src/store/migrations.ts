@@ -274,6 +274,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE user_prefs ADD COLUMN notify TEXT;
     `,
   },
+  {
+    name: 'subscription filters',
+    sql: `
+      -- \`subscribe … --platform P --status S --by @member\` as JSON; NULL (every row before) follows everything.
+      ALTER TABLE subscriptions ADD COLUMN filters TEXT;
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

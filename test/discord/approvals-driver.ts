@@ -288,6 +288,12 @@ export async function createDiscordDriver(
       );
     },
 
+    replies(card) {
+      // A card's thread is a channel of its own, with the card's id.
+      const thread = card.message ? fake.channelMessages(card.message) : [];
+      return Promise.resolve(thread.filter((m) => m.author.id === IDS.app).map(shownOf));
+    },
+
     reload(_as, id) {
       const shown = message(id);
       return Promise.resolve(shown && !shown.deleted ? shownOf(shown) : undefined);

@@ -451,6 +451,21 @@ export async function createSlackDriver(options: DriverOptions = {}): Promise<Sl
       );
     },
 
+    replies(card) {
+      const ref = parseRef(card.message);
+      if (ref?.kind !== 'channel') return Promise.resolve([]);
+      return Promise.resolve(
+        fake.messages
+          .filter((m) => m.channel === ref.channel && m.thread_ts === ref.ts && m.ts !== ref.ts)
+          .map((m) => {
+            const card = show(m.blocks, m.text, { kind: 'channel', channel: m.channel, ts: m.ts });
+            // Who it pings leads the message's text (the blocks name nobody): shown above the card.
+            const pings = /^(?:<[@!][^>]+>\s*)+/.exec(m.text)?.[0].trim();
+            return pings ? { ...card, text: `${pings}\n${card.text}` } : card;
+          }),
+      );
+    },
+
     reload(_as, message) {
       const ref = parseRef(message);
       if (ref?.kind === 'channel') {

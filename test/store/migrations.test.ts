@@ -156,6 +156,25 @@ describe('migrations and opening', () => {
     db.close();
   });
 
+  it('keeps a subscription from before filters unfiltered', async () => {
+    const before = MIGRATIONS.findIndex((m) => m.name === 'subscription filters');
+    mkdirSync(dirname(path), { recursive: true });
+    const old = new Database(path);
+    migrate(old, { location: 'test', logger: recordingLogger(), migrations: MIGRATIONS.slice(0, before) });
+    old
+      .prepare(
+        "INSERT INTO subscriptions (conversation, kind, target, owner, created_at) VALUES (?, 'calendar', '', ?, 5)",
+      )
+      .run('slack:T1:C1', 'slack:T1:U1');
+    old.close();
+
+    const store = openStore({ path, secretKey, clock: new TestClock(T0), logger: recordingLogger() });
+    expect(await store.subscriptions.list('slack:T1:C1')).toEqual([
+      { conversation: 'slack:T1:C1', kind: 'calendar', target: '', owner: 'slack:T1:U1', createdAt: 5 },
+    ]);
+    await store.close();
+  });
+
   it('opens a file from before the user_address rename with its linked keys and preferences', async () => {
     // Schema version 7 ('watch leases'): linked_keys and user_prefs still name their key column `user`.
     const V7 = 7;

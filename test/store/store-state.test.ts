@@ -147,5 +147,27 @@ storeContract('state', () => {
       expect(await store.subscriptions.list(OTHER_CHANNEL)).toHaveLength(1);
       expect(await store.subscriptions.list('slack:T1:C404')).toEqual([]);
     });
+
+    it('keeps filters with the row, replaces them, and reads no filters as none', async () => {
+      const filters = { platform: 'tiktok', status: 'failed' as const };
+      await store.subscriptions.add({
+        conversation: CHANNEL,
+        kind: 'calendar',
+        target: '',
+        owner: ALICE,
+        filters,
+      });
+      await store.subscriptions.add({ conversation: CHANNEL, kind: 'videos', target: '', owner: ALICE });
+      const listed = await store.subscriptions.list(CHANNEL);
+      expect(listed.map((s) => s.filters)).toEqual([filters, undefined]);
+      expect(listed[1]).not.toHaveProperty('filters');
+
+      const sub = { conversation: CHANNEL, kind: 'calendar' as const, target: '' };
+      expect(await store.subscriptions.setFilters(sub, { by: BOB })).toBe(true);
+      expect((await store.subscriptions.inWorkspace('slack:T1'))[0]?.filters).toEqual({ by: BOB });
+      expect(await store.subscriptions.setFilters(sub, {})).toBe(true);
+      expect((await store.subscriptions.list(CHANNEL))[0]).not.toHaveProperty('filters');
+      expect(await store.subscriptions.setFilters({ ...sub, conversation: OTHER_CHANNEL }, {})).toBe(false);
+    });
   });
 });

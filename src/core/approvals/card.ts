@@ -14,6 +14,8 @@ export const APPROVE_ACTION = 'approval.approve';
 export const REJECT_ACTION = 'approval.reject';
 export const RETRY_ACTION = 'approval.retry';
 export const RESCHEDULE_ACTION = 'approval.reschedule';
+/** On the requester's notice of an expired publish request (ask-again.ts). */
+export const ASK_AGAIN_ACTION = 'approval.ask-again';
 /** Only the requester may use it; anyone else is refused (withdraw.ts). */
 export const WITHDRAW_ACTION = 'approval.withdraw';
 

@@ -6,6 +6,7 @@
 import type { Approval, Store } from '../ports/index.js';
 import { literal, md, storedText } from '../text/text.js';
 import { formatBoth } from '../time/format.js';
+import { ASK_AGAIN_ACTION, RESCHEDULE_ACTION } from './card.js';
 import { approvalModel, notifyRequester, recordDecision } from './effects.js';
 
 /** Expires a still-pending approval once: card edited, requester told, audit row. False if it was decided. */
@@ -17,10 +18,16 @@ export async function expireApproval(store: Store, approval: Approval, now: numb
   });
   if (!decided) return false;
   const at = formatBoth(approval.expiresAt ?? now, model?.requesterZone ?? 'UTC');
+  const command = approval.action.command;
   const next =
-    approval.action.command === 'schedule'
-      ? md`Press **Reschedule** on its card to ask again for a new time.`
-      : md`Nothing was charged or published; ask again if it is still wanted.`;
+    command === 'schedule'
+      ? md`Press **Reschedule** to ask again for a new time.`
+      : command === 'publish'
+        ? md`Press **Ask again** to send the same request to the approvers.`
+        : md`Nothing was charged or published; ask again if it is still wanted.`;
+  const again =
+    command === 'schedule' ? RESCHEDULE_ACTION : command === 'publish' ? ASK_AGAIN_ACTION : undefined;
+  const label = command === 'schedule' ? 'Reschedule' : 'Ask again';
   await notifyRequester(store, approval, {
     state: 'expired',
     card: {
@@ -28,6 +35,7 @@ export async function expireApproval(store: Store, approval: Approval, now: numb
       tone: 'warning',
       text: md`Nobody approved **${storedText(approval.action.summary)}** before ${at}, so nothing was sent. ${next}`,
       context: md`Approval \`${literal(approval.id)}\``,
+      ...(again ? { controls: [{ kind: 'button', action: again, value: approval.id, label }] } : {}),
     },
   });
   return true;

@@ -1,12 +1,14 @@
 /**
- * The `approval` watch: one per approval with an expiry (a scheduled post). Its `nextCheckAt` and
- * `expiresAt` are both the scheduled time, so the poller's first look at it is the expiry itself, which it
- * applies through `expire` without building any API call. `check` is only a fallback for a watch seen
- * early (it never uses the owner's client): it stops once the approval is decided, else waits for expiry.
+ * The `approval` watch: one per pending approval. Its `expiresAt` is the approval's expiry, which the poller
+ * applies through `expire` without building any API call. Before that it looks at each reminder's time
+ * (reminders.ts): `check` (which never uses the owner's client) sends the reminder that is due and waits for
+ * the next one, or for the expiry; it stops once the approval is decided.
  */
 
 import type { Watcher, WatchStop } from '../live/watcher.js';
+import { approvalModel } from './effects.js';
 import { expireApproval } from './expire.js';
+import { nextLookAt, sendDueReminder } from './reminders.js';
 
 const MINUTE = 60_000;
 
@@ -18,7 +20,14 @@ export const approvalWatcher: Watcher = {
     const approval = await store.approvals.get(watch.target);
     if (approval?.status !== 'pending' || approval.expiresAt === null)
       return { state: watch.state, done: true };
-    return { state: watch.state, done: false, nextCheckInMs: Math.max(0, approval.expiresAt - now) };
+    const expiresAt = approval.expiresAt;
+    const requestedAt = (await approvalModel(store, approval))?.requestedAt ?? approval.createdAt;
+    return {
+      state: watch.state,
+      done: false,
+      nextCheckInMs: Math.max(0, nextLookAt(requestedAt, expiresAt, now) - now),
+      apply: async (tx) => sendDueReminder(tx, approval, now),
+    };
   },
   async expire({ store, watch, now }: WatchStop) {
     const approval = await store.approvals.get(watch.target);

@@ -4,6 +4,7 @@
  * scheduled requests expire through `expiry-watcher.ts`; `roles.ts` limits who may run each class of action.
  */
 import type { CommandModule } from '../parse/command-spec.js';
+import { askAgainAction } from './ask-again.js';
 import { approveAction, rejectAction, rejectForm, retryAction } from './decide.js';
 import { rescheduleAction, rescheduleForm } from './reschedule.js';
 import { withdrawAction } from './withdraw.js';
@@ -15,6 +16,6 @@ export { checkRole, hasRole, type Role } from './roles.js';
 
 /** The approval card's buttons and forms. */
 export const approvalsModule: CommandModule = {
-  actions: [approveAction, rejectAction, retryAction, rescheduleAction, withdrawAction],
+  actions: [approveAction, rejectAction, retryAction, rescheduleAction, withdrawAction, askAgainAction],
   forms: [rejectForm, rescheduleForm],
 };

@@ -7,6 +7,7 @@ import { type CommandContext, isAllowedOrg, type UserError, userError } from '..
 import { formatMention, formatMentions, isAmong } from '../people/mentions.js';
 import type { Approval } from '../ports/index.js';
 import { md } from '../text/text.js';
+import { passesMonthlyCap } from './month-spend.js';
 import { isGroupRef, recordRefusal } from './refusals.js';
 import { effectiveSettings } from './workspace-policy.js';
 
@@ -15,10 +16,13 @@ export type ApprovalNeed = { kind: 'publish' } | { kind: 'spend'; credits: numbe
 
 /**
  * Whether `need` waits for an approver in the caller's conversation. `publish` and `spend` both cover
- * publishing; `spend` also covers creations above the channel's threshold.
+ * publishing; `spend` also covers creations above the channel's threshold. A spend past the monthly cap
+ * (`settings monthly-cap`) waits whatever the rule.
  */
 export async function needsApproval(ctx: CommandContext, need: ApprovalNeed): Promise<boolean> {
   const s = await ctx.settings();
+  // Past the monthly cap, any spend waits for an approver, whatever the approval rule and threshold.
+  if (need.kind === 'spend' && (await passesMonthlyCap(ctx, need.credits))) return true;
   if (s.approval === 'off') return false;
   if (need.kind === 'publish') return true;
   return s.approval === 'spend' && (need.credits === undefined || need.credits > s.spendThreshold);

@@ -22,6 +22,7 @@ import {
   approvalIdFor,
   asRecord,
 } from './model.js';
+import { nextLookAt } from './reminders.js';
 import { alreadyDecided } from './wording.js';
 
 export interface ApprovalRequest {
@@ -109,7 +110,8 @@ async function createApproval(ctx: CommandContext, asking: Asking): Promise<unde
     onUnpostable: unpostable(requester),
   });
   await showOnVideoCard(store, approval, { model, dedupeKey: `${cardKey}:requested` });
-  // Due exactly at expiry: the poller then expires it without any API call (expiry-watcher.ts).
+  // Due at its first reminder, and ends exactly at expiry: the poller then expires it without any API call
+  // (expiry-watcher.ts).
   await store.watches.add({
     kind: 'approval',
     target: id,
@@ -117,7 +119,7 @@ async function createApproval(ctx: CommandContext, asking: Asking): Promise<unde
     conversation: ctx.req.conversation,
     cardKey,
     state: {},
-    nextCheckAt: expiresAt,
+    nextCheckAt: nextLookAt(now, expiresAt, now),
     expiresAt,
   });
   await auditApproval(store, approval, {

@@ -95,6 +95,7 @@ export function tighten(base: WorkspacePolicy, t: PolicyTightening | WorkspacePo
     t.approval && APPROVAL_ORDER.indexOf(t.approval) > APPROVAL_ORDER.indexOf(base.approval)
       ? t.approval
       : base.approval;
+  const caps = [base.monthlyCap, t.monthlyCap].filter((v): v is number => v !== undefined);
   const lifetimes = [base.requestLifetimeMs, t.requestLifetimeMs].filter((v): v is number => v !== undefined);
   return {
     approval,
@@ -107,6 +108,8 @@ export function tighten(base: WorkspacePolicy, t: PolicyTightening | WorkspacePo
       admin: stricterHolders(base.roles.admin, t.roles?.admin),
     },
     ...(lifetimes.length > 0 ? { requestLifetimeMs: Math.min(...lifetimes) } : {}),
+    ...(base.reminders === false || t.reminders === false ? { reminders: false } : {}),
+    ...(caps.length > 0 ? { monthlyCap: Math.min(...caps) } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import type { RequestInfo } from '../dispatch/context.js';
 import { formatMention } from '../people/mentions.js';
 import { workspaceOf } from '../ports/address.js';
 import type { Store, Subscription } from '../ports/index.js';
+import { describeFilters } from '../settings/subscription-filters.js';
 import { mayManageFromHome } from '../settings/subscription-visibility.js';
 import {
   describeSubscription,
@@ -204,7 +205,9 @@ export async function subscriptionsCard(store: Store, req: RequestInfo): Promise
     const what = describeSubscription(s, names[i]);
     const by = s.owner ? md` · by ${formatMention(s.owner)}` : md``;
     // A channel token: Slack and Discord link it to the channel, the playground shows its id.
-    const text = md`${channelToken(s.conversation)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${by}`;
+    const filtered = describeFilters(s.filters);
+    const only = filtered ? md` · ${filtered}` : md``;
+    const text = md`${channelToken(s.conversation)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${only}${by}`;
     const value = subscriptionValue(s);
     if (value.length > LIMITS.actionValue) return { text };
     const unsubscribe: Button = {

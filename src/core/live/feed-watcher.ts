@@ -8,7 +8,8 @@
  */
 
 import { platformName } from '../platforms/names.js';
-import type { ConversationAddress, Store, Watch } from '../ports/index.js';
+import type { ConversationAddress, Store, Subscription, SubscriptionFilters, Watch } from '../ports/index.js';
+import { entryMatches, madeBy } from '../settings/subscription-filters.js';
 import type { Card, Field } from '../text/cards.js';
 import { humanise } from '../text/labels.js';
 import { type CardText, code, command, hole, joinText, literal, md } from '../text/text.js';
@@ -32,6 +33,8 @@ const MAX_SEEN = 200;
 const MAX_CARDS_PER_CHECK = 5;
 /** Names looked up per check for calendar messages; the rest show the video id. */
 const MAX_NAME_LOOKUPS = 10;
+/** A video's live card brought into the conversation (commands/videos/status.ts): the new-video notice's button. */
+const SHOW_HERE_ACTION = 'video.show-here';
 
 export type FeedKind = 'calendar' | 'videos';
 
@@ -160,6 +163,7 @@ function newVideoCard(v: VideoListItem, zone: string): Card {
     tone: 'info',
     text: md`Follow it with ${command('status', [v.id])}.`,
     ...(fields.length > 0 ? { fields } : {}),
+    controls: [{ kind: 'button', action: SHOW_HERE_ACTION, value: v.id, label: 'Show here' }],
     context: md`id ${code(v.id)} · videos subscription`,
   };
 }
@@ -186,8 +190,9 @@ export const feedWatcher: Watcher = {
 
   async check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
     const sub = parseFeedTarget(watch.target);
+    const row = sub && (await subscriptionOf(ctx.store, sub));
     // Unsubscribed meanwhile (or a malformed row): stop quietly.
-    if (!sub || !(await isSubscribed(ctx.store, sub))) return { state: watch.state, done: true };
+    if (!sub || !row) return { state: watch.state, done: true };
 
     let seen: FeedObservation;
     try {
@@ -218,16 +223,22 @@ export const feedWatcher: Watcher = {
     }
 
     const zone = (await ctx.store.settings.get(sub.conversation)).timeZone ?? md`UTC`;
+    // What the filters let through; the state still records everything seen, so nothing comes back later.
+    const calendar = await kept({ store: ctx.store, row }, seen.calendar, (e) => ({
+      videoId: e.projectId,
+      post: e,
+    }));
+    const videos = await kept({ store: ctx.store, row }, seen.videos, (v) => ({ videoId: v.id }));
     const names = await videoNames(
       ctx,
-      seen.calendar.map((e) => e.projectId),
+      calendar.map((e) => e.projectId),
     );
     return {
       state: seen.state as unknown as Record<string, unknown>,
       done: false,
       nextCheckInMs: seen.nextCheckInMs,
       async apply(store) {
-        for (const entry of seen.calendar) {
+        for (const entry of calendar) {
           if (await followedHere(store, sub.conversation, entry)) continue;
           await postToChannel(store, {
             conversation: sub.conversation,
@@ -235,7 +246,7 @@ export const feedWatcher: Watcher = {
             dedupeKey: `feed:${watch.target}:${entry.id}:${entry.status}`,
           });
         }
-        await announceVideos(store, { watch, sub, videos: seen.videos, zone });
+        await announceVideos(store, { watch, sub, videos, zone });
       },
     };
   },
@@ -283,8 +294,29 @@ async function followedHere(
   return status === 'posted' || status === 'failed';
 }
 
-async function isSubscribed(store: Store, sub: FeedSubscription): Promise<boolean> {
-  return (await store.subscriptions.list(sub.conversation)).some((s) => s.kind === sub.kind);
+async function subscriptionOf(store: Store, sub: FeedSubscription): Promise<Subscription | undefined> {
+  return (await store.subscriptions.list(sub.conversation)).find((s) => s.kind === sub.kind);
+}
+
+/**
+ * The items every filter of the subscription matches: a calendar entry's platform and status, and for `by`
+ * the member who made the video with the bot (a video made elsewhere matches no `by`).
+ */
+async function kept<T>(
+  { store, row }: { store: Store; row: Subscription },
+  items: T[],
+  about: (item: T) => { videoId: string; post?: { platform: string; status: string } },
+): Promise<T[]> {
+  const filters: SubscriptionFilters = row.filters ?? {};
+  const out: T[] = [];
+  for (const item of items) {
+    const { videoId, post } = about(item);
+    if (post && !entryMatches(filters, post)) continue;
+    if (filters.by && (await madeBy(store, { conversation: row.conversation, videoId })) !== filters.by)
+      continue;
+    out.push(item);
+  }
+  return out;
 }
 
 /** Names for the videos a message mentions; a failed lookup just shows the id. */

@@ -37,10 +37,14 @@ export interface WorkspacePolicy {
   approvers: string[];
   selfApproval: boolean;
   spendThreshold: number;
+  /** A spend that would take this calendar month's spend (workspace zone) past it needs an approver; unset = none. */
+  monthlyCap?: number;
   /** Who may run each class of action. */
   roles: { publish: Holders; spend: Holders; admin: Holders };
   /** How long a publish-now or spend request waits for an approver (ms); unset = 24 h. */
   requestLifetimeMs?: number;
+  /** Whether the approvers of a pending request are reminded (`settings reminders`); unset = on. */
+  reminders?: boolean;
   /**
    * The workspace's publishing queue (DESIGN §10). Not a rule: `tighten` leaves it out, and the queue is read
    * where it is stored (publishing/slots-queue.ts), a channel's own (`ownQueue`) winning in that channel.
@@ -104,6 +108,15 @@ export interface Subscription {
   /** Whose key polls for it. */
   owner: UserAddress;
   createdAt: number;
+  /** Only what matches every one is posted; absent (or empty) posts everything. */
+  filters?: SubscriptionFilters;
+}
+/** `subscribe … --platform P --status S --by @member`: what a subscription keeps of the feed. */
+export interface SubscriptionFilters {
+  platform?: string;
+  status?: 'posted' | 'failed';
+  /** Videos made through the bot by this member (the `video.create` audit entry). */
+  by?: UserAddress;
 }
 
 /** `approval`: a pending approval that expires at its scheduled time (no API call; see src/core/approvals). */

@@ -21,6 +21,7 @@ import type {
   OutboxOp,
   PendingEffect,
   Subscription,
+  SubscriptionFilters,
   SubscriptionKind,
   Watch,
   WatchFilter,
@@ -90,6 +91,11 @@ export interface Store {
   subscriptions: {
     add(sub: Omit<Subscription, 'createdAt'>): Promise<boolean>;
     remove(conversation: ConversationAddress, kind: SubscriptionKind, target: string): Promise<boolean>;
+    /** Replaces the filters of an existing subscription (`{}` clears them); false when there is none. */
+    setFilters(
+      sub: Pick<Subscription, 'conversation' | 'kind' | 'target'>,
+      filters: SubscriptionFilters,
+    ): Promise<boolean>;
     list(conversation: ConversationAddress): Promise<Subscription[]>;
     /** Every subscription of one workspace (`slack:T1`), by conversation (App Home). */
     inWorkspace(workspace: string): Promise<Subscription[]>;

@@ -12,11 +12,10 @@ import type { CommandContext } from '../dispatch/context.js';
 import { platformName } from '../platforms/names.js';
 import type { Field } from '../text/cards.js';
 import { catalogLabel, humanise } from '../text/labels.js';
-import { type CardText, literal, md } from '../text/text.js';
-import { formatDay } from '../time/format.js';
-import { dayKey } from '../time/zone.js';
+import { literal, md } from '../text/text.js';
 import { type Account, type SeriesPatch, VideoApiError } from '../video-api/video-api.js';
 import { daysOf, describeSchedule } from './cadence.js';
+import { activePace, budgetText, episodesPerMonth, paceOf } from './pace.js';
 import { balance, DEFAULT_SERIES_MODEL, episodeCost } from './series-common.js';
 
 /** The fields that decide where, when and what a series posts: changing one is a publication change. */
@@ -34,23 +33,17 @@ export const PUBLICATION_FIELDS = [
 export const changesPublication = (patch: SeriesPatch): boolean =>
   PUBLICATION_FIELDS.some((f) => patch[f] !== undefined);
 
-/** Average days in a month over a week: a daily series posts about 30 episodes a month. */
-const WEEKS_PER_MONTH = 365.25 / 12 / 7;
-
-/** Episodes a month at this cadence (no days = every day), rounded as people count them. */
-export const episodesPerMonth = (postingDays: readonly string[] | undefined): number =>
-  Math.round(episodesPerWeek(postingDays) * WEEKS_PER_MONTH);
-
-const episodesPerWeek = (postingDays: readonly string[] | undefined): number =>
-  daysOf(postingDays ?? []).length || 7;
-
-const DAY_MS = 86_400_000;
-
 /** What the series would be once created or changed: the configuration fields a publication card reads. */
 export type PublicationConfig = Pick<
   SeriesPatch,
   'destination' | 'destinationAccounts' | 'autoPostTime' | 'timezone' | 'brollModel' | 'youtubePrivacyStatus'
-> & { postingDays?: string[] | undefined };
+> & {
+  postingDays?: string[] | undefined;
+  /** The series being changed (left out of the others' pace), none when it is being created. */
+  id?: string | undefined;
+  /** Whether it posts once created or changed: a paused series adds nothing to the pace. */
+  paused?: boolean | undefined;
+};
 
 /**
  * The approval card's fields for a series as it would post: schedule, where, model, cost per episode and per
@@ -58,7 +51,11 @@ export type PublicationConfig = Pick<
  */
 export async function publicationFields(ctx: CommandContext, config: PublicationConfig): Promise<Field[]> {
   const model = config.brollModel ?? DEFAULT_SERIES_MODEL;
-  const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
+  const [cost, credits, others] = await Promise.all([
+    episodeCost(ctx, model),
+    balance(ctx),
+    activePace(ctx, config.id),
+  ]);
   const perMonth = episodesPerMonth(config.postingDays);
   const modelName = await catalogLabel(ctx, 'models', model);
   const schedule = describeSchedule({
@@ -86,22 +83,21 @@ export async function publicationFields(ctx: CommandContext, config: Publication
           : md`about ${perMonth} episodes · ${perMonth * cost} credits`,
       short: true,
     },
-    ...(cost === undefined || cost === 0 || credits === undefined
+    ...(cost === undefined || cost === 0
       ? []
-      : [{ label: md`At this pace`, value: lastingText(ctx, { config, cost, credits }) }]),
+      : [
+          {
+            label: md`At this pace`,
+            value: budgetText(ctx, {
+              own: paceOf(config.postingDays, cost),
+              ownActive: config.paused !== true,
+              others,
+              credits,
+              zone: config.timezone ?? 'UTC',
+            }),
+          },
+        ]),
   ];
-}
-
-/** "500 credits run out around Fri 18 Dec 2026" (the day in the series' zone). */
-function lastingText(
-  ctx: CommandContext,
-  { config, cost, credits }: { config: PublicationConfig; cost: number; credits: number },
-): CardText {
-  const episodes = Math.floor(credits / cost);
-  if (episodes === 0) return md`${credits} credits are not enough for one episode`;
-  const at = ctx.now() + ((episodes * 7) / episodesPerWeek(config.postingDays)) * DAY_MS;
-  const day = formatDay(dayKey(at, config.timezone ?? 'UTC'));
-  return md`${credits} credits run out around ${day}`;
 }
 
 /** "YouTube · Demo Channel", "TikTok · @demo.reels (its default account)", or the service's default platform. */

@@ -4,6 +4,7 @@
  * Under `settings approval spend` above the threshold, Confirm sends the request to an approver instead.
  */
 
+import { spendApprovalNote } from '../approvals/month-spend.js';
 import type { CommandContext } from '../dispatch/context.js';
 import type { Card, Field } from '../text/cards.js';
 import { type CardText, literal, md } from '../text/text.js';
@@ -78,15 +79,17 @@ export async function spendCard(ctx: CommandContext, o: SpendCardOptions): Promi
           ]),
       { kind: 'button', action: o.cancel.action, value: o.cancel.value, label: 'Cancel' },
     ],
-    context: o.approval ? md`${await approvalNote(ctx, o.approvalFor)} · ${o.context}` : o.context,
+    context: o.approval ? md`${await approvalNote(ctx, o)} · ${o.context}` : o.context,
   };
 }
 
 /** Why Confirm asks an approver, and what waits meanwhile. */
-async function approvalNote(ctx: CommandContext, why: SpendCardOptions['approvalFor']): Promise<CardText> {
-  if (why === 'publish')
-    return md`Where, when and what a series posts needs an approver in this channel: nothing is sent until one approves.`;
-  return md`This channel needs an approver for spending over ${(await ctx.settings()).spendThreshold} credits: nothing is charged until one approves.`;
+function approvalNote(ctx: CommandContext, o: SpendCardOptions): Promise<CardText> {
+  if (o.approvalFor === 'publish')
+    return Promise.resolve(
+      md`Where, when and what a series posts needs an approver in this channel: nothing is sent until one approves.`,
+    );
+  return spendApprovalNote(ctx, o.chargedNow);
 }
 
 /** What a Cancel click leaves on the card: `what` did not happen ("No episode was generated"). */

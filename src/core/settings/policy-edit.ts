@@ -6,7 +6,9 @@
  * - approvers: the safe reading — a channel may name FEWER approvers (a subset of the workspace's list),
  *   never others (naming someone else would let a person the admins did not choose decide). Only where the
  *   workspace has no approval and names no approvers may a channel name its own, with its own approval;
- * - self-approval: a channel may forbid it, never allow it; threshold and request lifetime: only lower.
+ * - self-approval: a channel may forbid it, never allow it; threshold, monthly cap and request lifetime: only
+ *   lower;
+ * - reminders: a channel may turn them off, never on when the workspace has them off.
  * `none`/`everyone` for a channel list means "as the workspace says" (the tightening is removed).
  * A workspace rule changed later may leave a channel's list with no one in common with it: that channel then
  * admits nobody (never everyone), and the change names it (`channel-recheck.ts`).
@@ -38,11 +40,18 @@ export function applyToPolicy(policy: WorkspacePolicy, change: GovernanceChange)
     case 'spend-threshold':
       next.spendThreshold = change.credits;
       break;
+    case 'monthly-cap':
+      if (change.credits === undefined) delete next.monthlyCap;
+      else next.monthlyCap = change.credits;
+      break;
     case 'role':
       next.roles[change.role] = change.refs;
       break;
     case 'lifetime':
       next.requestLifetimeMs = change.ms;
+      break;
+    case 'reminders':
+      next.reminders = change.on;
       break;
   }
   return next;
@@ -88,6 +97,17 @@ export function applyToTightening(
       if (change.credits > ws.spendThreshold)
         return looser(`a spend threshold of ${ws.spendThreshold} credits or less`);
       next.spendThreshold = change.credits;
+      return ok(next);
+    case 'reminders':
+      if (change.on && ws.reminders === false) return looser('no reminders');
+      if (change.on) delete next.reminders;
+      else next.reminders = false;
+      return ok(next);
+    case 'monthly-cap':
+      if (ws.monthlyCap !== undefined && (change.credits === undefined || change.credits > ws.monthlyCap))
+        return looser(`a monthly cap of ${ws.monthlyCap} credits or less`);
+      if (change.credits === undefined) delete next.monthlyCap;
+      else next.monthlyCap = change.credits;
       return ok(next);
     case 'lifetime': {
       const limit = ws.requestLifetimeMs ?? DEFAULT_LIFETIME_MS;

@@ -13,7 +13,16 @@ import type { Platform } from '../video-api/video-api.js';
 import { normalizeTimeZone } from './time-zone.js';
 
 /** Keys of the team policy (workspace-wide, tightened per channel); the others are the channel's own. */
-const GOVERNANCE = ['approval', 'approvers', 'self-approval', 'spend-threshold', 'role', 'lifetime'] as const;
+const GOVERNANCE = [
+  'approval',
+  'approvers',
+  'self-approval',
+  'spend-threshold',
+  'monthly-cap',
+  'role',
+  'lifetime',
+  'reminders',
+] as const;
 /** The publishing queue's keys (DESIGN §10): the workspace's, or a channel's own with `--here`. */
 const QUEUE = ['slots', 'daily-cap'] as const;
 export const SETTING_KEYS = ['threading', 'timezone', ...GOVERNANCE, ...QUEUE] as const;
@@ -35,8 +44,10 @@ export const EXPECTED: Record<SettingKey, string> = {
   approvers: 'mentions of people or groups, or `none`',
   'self-approval': '`on` or `off`',
   'spend-threshold': 'a whole number of credits (0 or more)',
+  'monthly-cap': 'a whole number of credits a month (0 or more), or `off`',
   role: '`publish`, `spend` or `admin`, then mentions or `everyone`',
   lifetime: 'a duration from `10m` to `30d`, like `12h`',
+  reminders: '`on` or `off`',
   slots: `a platform, then days and times like \`youtube "${SLOTS_EXAMPLE}"\`, or \`youtube off\``,
   'daily-cap': 'a platform, then the most posts a day (1 to 50), like `youtube 2`, or `youtube off`',
 };
@@ -54,8 +65,11 @@ export type SettingChange =
   | { key: 'approvers'; refs: string[] }
   | { key: 'self-approval'; on: boolean }
   | { key: 'spend-threshold'; credits: number }
+  /** undefined: `off`. */
+  | { key: 'monthly-cap'; credits: number | undefined }
   | { key: 'role'; role: Role; refs: Holders }
   | { key: 'lifetime'; ms: number }
+  | { key: 'reminders'; on: boolean }
   | QueueChange;
 
 const MAX_THRESHOLD = 1_000_000;
@@ -67,7 +81,8 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
   const bad = () => err(userError('bad-setting-value', { key, value, expected: EXPECTED[key] }));
   switch (key) {
     case 'threading':
-    case 'self-approval': {
+    case 'self-approval':
+    case 'reminders': {
       const on = onOff(value);
       return on === undefined ? bad() : ok({ key, on });
     }
@@ -89,6 +104,11 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
       return refs.ok ? ok({ key, refs: refs.value }) : refs;
     }
     case 'spend-threshold': {
+      const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+      return Number.isSafeInteger(n) && n <= MAX_THRESHOLD ? ok({ key, credits: n }) : bad();
+    }
+    case 'monthly-cap': {
+      if (/^(off|none|clear)$/i.test(value)) return ok({ key, credits: undefined });
       const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
       return Number.isSafeInteger(n) && n <= MAX_THRESHOLD ? ok({ key, credits: n }) : bad();
     }

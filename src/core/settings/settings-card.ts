@@ -69,6 +69,15 @@ export function settingsCard(view: SettingsView): Card {
         value: md`${s.spendThreshold} credits${from(here.spendThreshold !== undefined)}`,
         short: true,
       },
+      ...(s.monthlyCap === undefined
+        ? []
+        : [
+            {
+              label: md`Monthly cap`,
+              value: md`${s.monthlyCap} credits${from(here.monthlyCap !== undefined)}`,
+              short: true,
+            },
+          ]),
       {
         label: md`Request lifetime`,
         value: md`${formatDuration(lifetime)}${from(here.requestLifetimeMs !== undefined)}`,

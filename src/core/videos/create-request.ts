@@ -5,6 +5,7 @@
  * button only carries that short id.
  */
 import { randomBytes } from 'node:crypto';
+import { spendApprovalNote } from '../approvals/month-spend.js';
 import { needsApproval } from '../approvals/policy.js';
 import { checkRole } from '../approvals/roles.js';
 import { type CommandContext, userError } from '../dispatch/context.js';
@@ -12,7 +13,7 @@ import { keepPending } from '../dispatch/pending-request.js';
 import { excerpt, voiceLabel } from '../format/video.js';
 import type { Card } from '../text/cards.js';
 import { catalogLabel } from '../text/labels.js';
-import { literal, md } from '../text/text.js';
+import { type CardText, literal, md } from '../text/text.js';
 import {
   type CreateVideoInput,
   type Model,
@@ -195,7 +196,7 @@ export async function savePending(ctx: CommandContext, id: string, pending: Pend
   ]);
   const card = confirmCard(id, pending, { model: modelName, language: languageName, style: styleName });
   if (await needsApproval(ctx, { kind: 'spend', credits: pending.cost }))
-    asksApproval(card, (await ctx.settings()).spendThreshold);
+    asksApproval(card, await spendApprovalNote(ctx, pending.cost));
   await keepPending(ctx, requestKey(id), { pending, card });
   return card;
 }
@@ -251,8 +252,8 @@ export function confirmCard(id: string, p: PendingCreate, labels: CreateLabels):
 }
 
 /** Above the channel's spend threshold the Create button sends the request to an approver instead. */
-function asksApproval(card: Card, threshold: number): void {
+function asksApproval(card: Card, note: CardText): void {
   const create = card.controls?.find((c) => c.kind === 'button' && c.action === 'video.create.confirm');
   if (create?.kind === 'button') create.label = create.label.replace(/^Create/, 'Request approval');
-  card.context = md`This channel needs an approver for spending over ${threshold} credits: nothing is charged until one approves.`;
+  card.context = note;
 }

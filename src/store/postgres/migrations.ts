@@ -2,10 +2,8 @@
  * The PostgreSQL schema: the same tables, keys, unique constraints and indexes as the SQLite schema
  * (src/store/migrations.ts), in PostgreSQL's types. Versioned and forward-only like SQLite's: `MIGRATIONS[i]`
  * takes the database from version i to i + 1, entries are append-only (never edit a shipped step: add one),
- * and each applied step is recorded as a row of `schema_version`. Step 1 is the whole SQLite schema as of its
- * version 6 ('one card state per video'): no PostgreSQL database predates it, so SQLite's history is not
- * replayed (its card_states backfill has no cards to read on a new database). A later SQLite step gets its
- * PostgreSQL twin appended here; the two version numbers are independent.
+ * and each applied step is recorded as a row of `schema_version`. Step 1 is SQLite's schema version 6 (no
+ * PostgreSQL database predates it); a later SQLite step gets its twin here (the version numbers differ).
  *
  * Types, and why:
  * - Times (epoch milliseconds) are DOUBLE PRECISION, not BIGINT: they are JS numbers and may be fractional (a
@@ -299,6 +297,8 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       ALTER TABLE user_prefs ADD COLUMN notify TEXT;
     `,
   },
+  // `subscribe … --platform P --status S --by @member` as JSON; NULL (every row before) follows everything.
+  { name: 'subscription filters', sql: 'ALTER TABLE subscriptions ADD COLUMN filters TEXT' },
 ];
 
 /** The schema version this build writes on PostgreSQL. */

@@ -6,6 +6,7 @@ import {
   DEFAULT_CHANNEL_SETTINGS,
   type Store,
   type Subscription,
+  type SubscriptionFilters,
   type SubscriptionKind,
 } from '../../core/ports/index.js';
 import { json, readJson, type Sql } from '../sql.js';
@@ -62,6 +63,8 @@ interface SubscriptionRow {
   target: string;
   owner: string;
   created_at: number;
+  /** JSON; NULL for a subscription made before filters existed (it follows everything). */
+  filters: string | null;
 }
 
 export class Subscriptions implements SubscriptionStore {
@@ -80,14 +83,25 @@ export class Subscriptions implements SubscriptionStore {
     return rows.map(fromRow);
   }
 
-  /** False when the conversation already has this subscription (the first owner keeps it). */
+  /** False when the conversation already has this subscription (the first owner and filters keep it). */
   async add(sub: Omit<Subscription, 'createdAt'>): Promise<boolean> {
     const added = await this.sql.count(
-      `INSERT INTO subscriptions (conversation, kind, target, owner, created_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (conversation, kind, target) DO NOTHING`,
-      [sub.conversation, sub.kind, sub.target, sub.owner, this.clock.now()],
+      `INSERT INTO subscriptions (conversation, kind, target, owner, created_at, filters)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (conversation, kind, target) DO NOTHING`,
+      [sub.conversation, sub.kind, sub.target, sub.owner, this.clock.now(), filtersJson(sub.filters)],
     );
     return added === 1;
+  }
+
+  async setFilters(
+    sub: Pick<Subscription, 'conversation' | 'kind' | 'target'>,
+    filters: SubscriptionFilters,
+  ): Promise<boolean> {
+    const changed = await this.sql.count(
+      'UPDATE subscriptions SET filters = $4 WHERE conversation = $1 AND kind = $2 AND target = $3',
+      [sub.conversation, sub.kind, sub.target, filtersJson(filters)],
+    );
+    return changed === 1;
   }
 
   async remove(conversation: ConversationAddress, kind: SubscriptionKind, target: string): Promise<boolean> {
@@ -115,5 +129,10 @@ function fromRow(row: SubscriptionRow): Subscription {
     target: row.target,
     owner: row.owner,
     createdAt: row.created_at,
+    ...(row.filters === null ? {} : { filters: readJson<SubscriptionFilters>(row.filters) }),
   };
 }
+
+/** NULL when nothing is filtered, so an unfiltered row reads the same as one from before filters. */
+const filtersJson = (filters: SubscriptionFilters | undefined): string | null =>
+  filters && Object.keys(filters).length > 0 ? json(filters) : null;

@@ -41,7 +41,9 @@ describe('help', () => {
     const response = await w.run('help subscribe');
     const text = textOf(response);
     expect(cardOf(response).title).toBe('/reel subscribe');
-    expect(text).toContain('Usage: `/reel subscribe [what] [series]`');
+    expect(text).toContain(
+      'Usage: `/reel subscribe [what] [series] [--platform PLATFORM] [--status posted|failed] [--by BY]`',
+    );
     expect(text).toContain('• `<what>` — What to follow (one of calendar, videos, series)');
     expect(text).toContain('• `<series>` — The series to follow (with `series`) (id, name prefix or `last`)');
     expect(text).toContain('`/reel subscribe series "Daily facts"`');

@@ -5,6 +5,7 @@
  */
 
 import type { RequestInfo } from '../../../src/core/dispatch/context.js';
+import { formatMentions } from '../../../src/core/people/mentions.js';
 import type { Card, Control, Response } from '../../../src/core/text/cards.js';
 import { typedCommand } from '../../../src/core/text/command-ref.js';
 import { restore, shield } from '../../../src/core/text/text.js';
@@ -55,9 +56,11 @@ function slackText(text: string): string {
 }
 
 export function shown(card: Card, message?: string): ShownCard {
+  // Whom the card pings, above it, as the adapters show them.
+  const pings = card.notify?.length ? `${formatMentions(card.notify)}\n` : '';
   return {
     title: slackText(card.title),
-    text: slackText(cardText(card)),
+    text: slackText(`${pings}${cardText(card)}`),
     buttons: buttonsOf(card, message),
     ...(card.image ? { image: card.image.url } : {}),
     ...(message ? { message } : {}),
@@ -167,6 +170,9 @@ export async function createCoreDriver(
       return Promise.resolve(
         h.chat.channelMessages.filter((p) => p.conversation === conversations[channel]).map(toShown),
       );
+    },
+    replies(card) {
+      return Promise.resolve(h.chat.repliesTo(card.message ?? '').map(toShown));
     },
     reload(_as, message) {
       const answer = answers.get(message);

@@ -99,6 +99,8 @@ export interface ScenarioDriver {
   submit(as: As, form: ShownForm, values: Record<string, string>): Promise<Reply>;
   /** Top-level cards posted in a channel (not private ones, not thread replies), oldest first. */
   cards(channel?: Channel): Promise<ShownCard[]>;
+  /** The replies in the thread of a top-level card (by its `message`), oldest first, mentions as shown. */
+  replies(card: ShownCard): Promise<ShownCard[]>;
   /**
    * A message as `as` sees it when they look again (the playground: the page fetched anew), by the `message`
    * of a card or button they were shown; undefined when it is gone.

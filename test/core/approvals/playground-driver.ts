@@ -231,6 +231,10 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
         .filter((v) => isBotCard(v) && !isEphemeral(v) && !v.threadOf)
         .map(parseCard);
     },
+    async replies(card) {
+      const all = [...(await history('alice', 'main')), ...(await history('alice', 'other'))];
+      return all.filter((v) => isBotCard(v) && v.threadOf === card.message).map(parseCard);
+    },
     async reload(as, message) {
       const { user, channel } = actorOf(as);
       const view = (await history(user, channel)).find((v) => v.id === message);

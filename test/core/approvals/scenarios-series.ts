@@ -49,7 +49,7 @@ export const SERIES_SCENARIOS: readonly ApprovalScenario[] = [
         '20 credits',
         '600 credits',
         // 500 credits at 20 a day: 25 episodes from Mon 23 Nov.
-        'run out around Fri 18 Dec 2026',
+        'at this pace your 500 credits last until Fri 18 Dec 2026',
       ])
         expect(card.text, words).toContain(words);
 
@@ -124,6 +124,45 @@ export const SERIES_SCENARIOS: readonly ApprovalScenario[] = [
         autoPostTime: '18:00',
         timezone: 'Europe/Paris',
       });
+    },
+  },
+  {
+    name: 'budgets: two active series show their pace and run-out date; a spend past the monthly cap waits',
+    async run(d) {
+      for (const rest of [
+        '"Daily" --schedule "daily 09:00 UTC"',
+        '"Thrice" --schedule "mon,wed,fri 09:00 UTC"',
+      ]) {
+        const ask = await d.run('alice', `series create ${rest} --source ai_story`);
+        const done = await d.click('alice', button(ask.card, 'series.create.confirm'));
+        expect(done.card?.title, text(done)).toMatch(/^Series created/);
+      }
+      expect(d.fixtures.spends()).toEqual([-20, -20]);
+      // 460 credits at 20 + 60/7 a day last 16 days from Mon 23 Nov.
+      const shown = await d.run('alice', 'series show Daily');
+      expect(text(shown)).toContain(
+        '≈600 credits a month; at this pace (all 2 active series: ≈860 a month) your 460 credits last until Wed 9 Dec 2026',
+      );
+
+      // 40 spent this month: 20 more is within a threshold of 50, but past a monthly cap of 50.
+      for (const line of [
+        `role admin ${d.mention('alice')}`,
+        `approvers ${d.mention('bob')}`,
+        'monthly-cap 50',
+      ]) {
+        const r = await d.run('alice', `settings ${line}`);
+        expect(r.card?.title, text(r)).toBe('Workspace settings updated');
+      }
+      const more = await d.run('alice', 'series generate Daily');
+      const generate = button(more.card, 'series.generate.confirm');
+      expect(generate.label).toMatch(/^Request approval/);
+      expect(text(more)).toContain('monthly cap of 50 credits');
+      const sent = await d.click('alice', generate);
+      expect(sent.card?.title, text(sent)).toBe('Sent for approval');
+      expect(d.fixtures.spends()).toHaveLength(2);
+      const approved = await d.click('bob', button(await lastApproval(d), 'approval.approve'));
+      expect(approved.card?.title, text(approved)).toMatch(/^Approved/);
+      expect(d.fixtures.spends()).toEqual([-20, -20, -20]);
     },
   },
 ];

@@ -27,6 +27,7 @@ import { INBOX_SCENARIOS } from './scenarios-inbox.js';
 import { MULTI_SCENARIOS } from './scenarios-multi.js';
 import { ONE_SHOT_SCENARIOS } from './scenarios-one-shot.js';
 import { POLICY_SCENARIOS } from './scenarios-policy.js';
+import { REMINDER_SCENARIOS } from './scenarios-reminders.js';
 import { SERIES_SCENARIOS } from './scenarios-series.js';
 
 export type { ApprovalScenario } from './scenario-kit.js';
@@ -415,6 +416,7 @@ export function defineApprovalSuite(
       ...SERIES_SCENARIOS,
       ...ONE_SHOT_SCENARIOS,
       ...MULTI_SCENARIOS,
+      ...REMINDER_SCENARIOS,
     ]) {
       it(scenario.name, async () => {
         await scenario.run(d);

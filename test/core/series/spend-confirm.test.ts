@@ -70,7 +70,9 @@ describe('series create asks first', () => {
     );
     expect(field(ask, 'Model')).toBe('Motion Lite');
     expect(field(ask, 'Each month')).toBe('about 30 episodes · 1500 credits');
-    expect(field(ask, 'At this pace')).toMatch(/^500 credits run out around \w{3} \d{1,2} \w{3} \d{4}$/);
+    expect(field(ask, 'At this pace')).toMatch(
+      /^≈1500 credits a month; at this pace your 500 credits last until \w{3} \d{1,2} \w{3} \d{4}$/,
+    );
     expect(mutations(h)).toEqual([]);
     expect(await h.api.series.list()).toEqual([]);
     expect(spends()).toEqual([]);

@@ -71,10 +71,11 @@ export const settingsCommand: CommandSpec = defineCommand({
     'settings role admin @alice',
     'settings approval spend --here',
     'settings lifetime 12h',
+    'settings reminders off',
     'settings slots youtube "mon-fri 09:00,17:00"',
     'settings daily-cap tiktok 2',
   ],
-  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits). Add \`--here\` to make a team rule stricter in this channel only. The queue: \`slots <platform> "<days> <times>"|off\` (in the channel's time zone, else yours; ${command('schedule')} \`… next\` takes the next free one), \`daily-cap <platform> <n>|off\` (more posts a day are warned); \`--here\` sets this channel's own, which wins here.`,
+  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`monthly-cap <credits>|off\` (a spend past it this month needs an approver), \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits), \`reminders on|off\` (approvers reminded at half the lifetime and an hour before expiry). Add \`--here\` to make a team rule stricter in this channel only. The queue: \`slots <platform> "<days> <times>"|off\` (in the channel's time zone, else yours; ${command('schedule')} \`… next\` takes the next free one), \`daily-cap <platform> <n>|off\` (more posts a day are warned); \`--here\` sets this channel's own, which wins here.`,
   async run(ctx, args): Promise<Response> {
     if (!args.key) return message(await cardFor(ctx));
     const key = args.key as SettingKey;
@@ -305,8 +306,12 @@ function ruleValue(p: WorkspacePolicy | PolicyTightening, c: GovernanceChange): 
       return p.selfApproval === undefined ? 'inherited' : p.selfApproval ? 'on' : 'off';
     case 'spend-threshold':
       return p.spendThreshold === undefined ? 'inherited' : String(p.spendThreshold);
+    case 'monthly-cap':
+      return p.monthlyCap === undefined ? 'none' : String(p.monthlyCap);
     case 'lifetime':
       return p.requestLifetimeMs === undefined ? 'default' : formatDuration(p.requestLifetimeMs);
+    case 'reminders':
+      return p.reminders === false ? 'off' : 'on';
     case 'role': {
       const holders = p.roles?.[c.role];
       return holders === 'everyone' ? 'everyone' : list(holders, 'nobody');
@@ -326,8 +331,16 @@ function summaryOf(c: GovernanceChange, effective: WorkspacePolicy): CardText {
       return md`Self-approval is **${effective.selfApproval ? md`allowed` : md`not allowed`}**.`;
     case 'spend-threshold':
       return md`Spend threshold: **${effective.spendThreshold} credits**.`;
+    case 'monthly-cap':
+      return effective.monthlyCap === undefined
+        ? md`No monthly cap: spending needs an approver only as the approval rule says.`
+        : md`Monthly cap: **${effective.monthlyCap} credits**: a spend past it this month needs an approver.`;
     case 'lifetime':
       return md`Requests wait **${formatDuration(c.ms)}** for an approver, then expire.`;
+    case 'reminders':
+      return c.on
+        ? md`Reminders are **on**: the approvers of a pending request are reminded at half its lifetime and an hour before it expires.`
+        : md`Reminders are **off**: approvers are mentioned only when a request reaches them.`;
     case 'role': {
       const holders = effective.roles[c.role];
       if (c.refs === 'everyone')

@@ -13,7 +13,13 @@ import { watchSeries } from '../../live/series-watcher.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { requireAdmin } from '../../people/admin.js';
 import { formatMention } from '../../people/mentions.js';
-import type { SubscriptionKind } from '../../ports/index.js';
+import type { Subscription, SubscriptionFilters, SubscriptionKind } from '../../ports/index.js';
+import {
+  describeFilters,
+  FILTER_STATUSES,
+  readFilters,
+  sameFilters,
+} from '../../settings/subscription-filters.js';
 import {
   describeSubscription,
   FEED_KINDS,
@@ -37,9 +43,24 @@ export const subscribeCommand: CommandSpec = defineCommand({
   options: [
     { name: 'what', kind: 'choice', positional: true, choices: FEED_KINDS, description: 'What to follow' },
     { name: 'series', kind: 'series', positional: true, description: 'The series to follow (with `series`)' },
+    { name: 'platform', kind: 'platform', description: 'Only posts to this platform', advanced: true },
+    {
+      name: 'status',
+      kind: 'choice',
+      choices: FILTER_STATUSES,
+      description: 'Only posts that went out, or failed',
+      advanced: true,
+    },
+    { name: 'by', kind: 'string', description: 'Only videos this member made', advanced: true },
   ],
-  examples: ['subscribe calendar', 'subscribe series "Daily facts"', 'subscribe videos', 'subscribe'],
-  details: md`\`calendar\`: a message when a scheduled post goes out or fails. \`videos\`: a short card for every new video of the team. \`series <s>\`: each new episode gets its own status card. The feed is read with your key; ${command('unsubscribe', [hole('what')])} stops it.`,
+  examples: [
+    'subscribe calendar',
+    'subscribe calendar --platform tiktok --status failed',
+    'subscribe videos --by @bo',
+    'subscribe series "Daily facts"',
+    'subscribe',
+  ],
+  details: md`\`calendar\`: a message when a scheduled post goes out or fails. \`videos\`: a short card for every new video of the team. \`series <s>\`: each new episode gets its own status card. Filters keep only what matches all of them: \`--platform\` and \`--status posted|failed\` (calendar), \`--by @member\` (calendar, videos: videos they made with the bot); subscribing again with other filters replaces them. The feed is read with your key; ${command('unsubscribe', [hole('what')])} stops it.`,
   async run(ctx, args): Promise<Response> {
     if (!args.what) return message(await listCard(ctx));
     const kind = args.what as SubscriptionKind;
@@ -47,22 +68,32 @@ export const subscribeCommand: CommandSpec = defineCommand({
     if (kind !== 'series' && args.series) {
       throw userError('subscribe-no-target', { what: kind, value: args.series });
     }
+    const filters = readFilters(ctx, kind, args);
     await requireAdmin(ctx, 'change subscriptions');
-    return kind === 'series' ? subscribeSeries(ctx, args.series as string) : subscribeFeed(ctx, kind);
+    return kind === 'series'
+      ? subscribeSeries(ctx, args.series as string)
+      : subscribeFeed(ctx, kind, filters);
   },
 });
 
-async function subscribeFeed(ctx: CommandContext, kind: 'calendar' | 'videos'): Promise<Response> {
+async function subscribeFeed(
+  ctx: CommandContext,
+  kind: 'calendar' | 'videos',
+  filters: SubscriptionFilters,
+): Promise<Response> {
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
-  const sub = { kind, target: '', conversation };
-  if (await isFollowing(ctx, sub)) return alreadyFollowing(describeSubscription(sub));
+  const sub = { kind, target: '', conversation, filters };
+  const following = await isFollowing(ctx, sub);
+  if (following) return refilter(ctx, following, sub);
 
   const now = ctx.now();
   const baseline = await observeFeed(await ctx.api(), { kind, now });
   const owner = await ctx.keyOwner();
   await store.transaction(async () => {
-    await store.subscriptions.add({ conversation, kind, target: '', owner });
+    // A row whose watch had stopped is taken up again with the filters typed now.
+    const added = await store.subscriptions.add({ conversation, kind, target: '', owner, filters });
+    if (!added) await store.subscriptions.setFilters(sub, filters);
     await refreshHomes(store, {
       where: [conversation],
       cause: `subscribe:${kind}:${conversation}:${now}`,
@@ -116,19 +147,52 @@ async function subscribeSeries(ctx: CommandContext, ref: string): Promise<Respon
   return subscribed(ctx, { sub, title: series.name, owner });
 }
 
+/** The channel's running subscription of this kind and target, if any. */
 async function isFollowing(
   ctx: CommandContext,
   sub: { kind: SubscriptionKind; target: string; conversation: string },
-) {
+): Promise<Subscription | undefined> {
   const store = ctx.deps.store;
-  const row = (await store.subscriptions.list(sub.conversation)).some(
+  const row = (await store.subscriptions.list(sub.conversation)).find(
     (s) => s.kind === sub.kind && s.target === sub.target,
   );
-  return row && (await subscriptionWatch(store, sub)) !== undefined;
+  return row && (await subscriptionWatch(store, sub)) ? row : undefined;
 }
 
 const alreadyFollowing = (what: CardText): Response =>
   message({ title: md`Already subscribed`, tone: 'info', text: md`This channel already follows ${what}.` });
+
+/** Subscribing again with other filters replaces them, and says so; with the same ones, nothing changes. */
+async function refilter(
+  ctx: CommandContext,
+  row: Subscription,
+  sub: { kind: 'calendar' | 'videos'; target: string; conversation: string; filters: SubscriptionFilters },
+): Promise<Response> {
+  const what = describeSubscription(sub);
+  if (sameFilters(row.filters, sub.filters)) return alreadyFollowing(what);
+  const store = ctx.deps.store;
+  const now = ctx.now();
+  await store.transaction(async () => {
+    await store.subscriptions.setFilters(sub, sub.filters);
+    await refreshHomes(store, {
+      where: [sub.conversation],
+      cause: `subscribe:${sub.kind}:${sub.conversation}:${now}`,
+      now,
+    });
+  });
+  ctx.deps.logger.info({ conversation: sub.conversation, kind: sub.kind }, 'subscription filters replaced');
+  const before = describeFilters(row.filters) ?? md`everything`;
+  const after = describeFilters(sub.filters) ?? md`everything`;
+  return message(
+    {
+      title: md`Filters replaced: ${literal(sub.kind)}`,
+      tone: 'success',
+      text: md`This channel already followed ${what}; it now keeps ${after} (instead of ${before}).`,
+      context: md`By ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)} · ${command('unsubscribe', [sub.kind])} to stop`,
+    },
+    'channel',
+  );
+}
 
 function subscribed(
   ctx: CommandContext,
@@ -136,18 +200,23 @@ function subscribed(
     sub,
     title,
     owner,
-  }: { sub: { kind: SubscriptionKind; target: string; conversation: string }; title: string; owner: string },
+  }: {
+    sub: { kind: SubscriptionKind; target: string; conversation: string; filters?: SubscriptionFilters };
+    title: string;
+    owner: string;
+  },
 ): Response {
   ctx.deps.logger.info(
     { conversation: sub.conversation, kind: sub.kind, target: sub.target },
     'channel subscribed',
   );
   const stop = sub.kind === 'series' ? ['series', sub.target] : [sub.kind];
+  const filtered = describeFilters(sub.filters);
   return message(
     {
       title: md`Subscribed: ${literal(title)}`,
       tone: 'success',
-      text: md`This channel now follows ${describeSubscription(sub, title)}: ${WHAT_IT_POSTS[sub.kind]} will show up here.`,
+      text: md`This channel now follows ${describeSubscription(sub, title)}: ${WHAT_IT_POSTS[sub.kind]} will show up here${filtered ? md` (${filtered})` : md``}.`,
       context: md`Set up by ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)}${owner ? md` with their key` : md` with the workspace's shared key`} · ${command('unsubscribe', stop)} to stop`,
     },
     'channel',
@@ -177,7 +246,8 @@ async function listCard(ctx: CommandContext): Promise<Card> {
       const stalled = watch
         ? md``
         : md` · ⚠️ stopped: run ${command('subscribe')} for it again, or unsubscribe`;
-      return md`• ${what} — ${WHAT_IT_POSTS[s.kind]} · since ${formatDateTime(s.createdAt, zone)} · by ${by}${stalled}`;
+      const filtered = describeFilters(s.filters);
+      return md`• ${what} — ${WHAT_IT_POSTS[s.kind]}${filtered ? md` · ${filtered}` : md``} · since ${formatDateTime(s.createdAt, zone)} · by ${by}${stalled}`;
     }),
   );
   return {

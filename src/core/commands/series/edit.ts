@@ -23,6 +23,7 @@ import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import { type ActionSpec, type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { SERIES_OPTION } from '../../parse/shared-options.js';
 import { describeDays, type Weekday } from '../../series/cadence.js';
+import { budgetField } from '../../series/pace.js';
 import { changesPublication, PUBLICATION_FIELDS, publicationFields } from '../../series/publication.js';
 import {
   balance,
@@ -134,6 +135,7 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
     .map((f) => FIELD_LABELS[f] ?? f);
   const draft = { op: 'edit' as const, seriesId: series.id, name: series.name, patch };
   const publishes = await publicationNeedsApproval(ctx, patch);
+  const budget = await budgetField(ctx, { ...series, ...patch, brollModel: after });
   const card = await savePendingSpend(ctx, {
     draft,
     idempotencyKey: async (id) =>
@@ -145,6 +147,7 @@ async function confirmEdit(ctx: CommandContext, series: Series, patch: SeriesPat
         chargedNow: 0,
         perEpisode: newCost,
         credits,
+        ...(budget ? { publication: [budget] } : {}),
         approval: publishes || (await editNeedsApproval(ctx, { series, patch, oldCost, newCost })),
         ...(publishes ? { approvalFor: 'publish' as const } : {}),
         confirm: { action: confirmAction('edit'), value: id, label: 'Apply change' },

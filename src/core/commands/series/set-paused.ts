@@ -16,6 +16,7 @@ import { actionKey, isRequestId, newRequestId } from '../../dispatch/request-id.
 import { refreshSeriesWatches } from '../../live/series-watcher.js';
 import type { ActionSpec } from '../../parse/command-spec.js';
 import { describeSchedule } from '../../series/cadence.js';
+import { budgetField } from '../../series/pace.js';
 import {
   balance,
   cadenceOf,
@@ -103,6 +104,7 @@ export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Resp
   const model = series.brollModel ?? DEFAULT_SERIES_MODEL;
   const [cost, credits] = await Promise.all([episodeCost(ctx, model), balance(ctx)]);
   const next = await nextPostText(ctx, { ...series, paused: false });
+  const budget = await budgetField(ctx, { ...series, paused: false });
   const draft = { op: 'resume' as const, seriesId: series.id, name: series.name };
   const card = await savePendingSpend(ctx, {
     draft,
@@ -115,6 +117,7 @@ export async function confirmResume(ctx: CommandContext, ref: Ref): Promise<Resp
         chargedNow: 0,
         perEpisode: cost,
         credits,
+        ...(budget ? { publication: [budget] } : {}),
         approval: await needsApproval(ctx, { kind: 'spend', credits: cost }),
         confirm: { action: confirmAction('resume'), value: id, label: 'Resume' },
         cancel: { action: cancelAction('resume'), value: id },

@@ -2,6 +2,7 @@
 
 import type { CommandContext } from '../../dispatch/context.js';
 import { referenceCommand } from '../../parse/reference-command.js';
+import { budgetField } from '../../series/pace.js';
 import { configFields, getSeriesById } from '../../series/series-common.js';
 import type { Card, Control } from '../../text/cards.js';
 import { code, command, literal, md } from '../../text/text.js';
@@ -26,11 +27,12 @@ export async function seriesCard(ctx: CommandContext, series: Series): Promise<C
     { kind: 'button', action: 'series.generate', value: series.id, label: 'Generate episode now' },
     { kind: 'button', action: 'series.episodes.page', value: `${series.id}:1`, label: 'Episodes' },
   ];
+  const budget = await budgetField(ctx, series);
   return {
     title: literal(series.name),
     tone: series.paused ? 'warning' : 'info',
     ...(series.paused ? { text: md`Paused: no new episodes are generated until it is resumed.` } : {}),
-    fields: await configFields(ctx, series, true),
+    fields: [...(await configFields(ctx, series, true)), ...(budget ? [budget] : [])],
     controls,
     context: md`id ${code(series.id)}${series.createdAt ? md` · created ${literal(series.createdAt.slice(0, 10))}` : md``} · change it with ${command('series edit', [series.id], { time: '18:00' })}`,
   };
