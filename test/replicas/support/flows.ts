@@ -163,12 +163,31 @@ export async function runFlow(f: FlowOutcome, d: FlowDeps): Promise<void> {
   const at = new Date(Math.ceil((Date.now() + d.scheduleLeadMs) / 1000) * 1000)
     .toISOString()
     .replace('.000', '');
-  await ask(
+  const answer = await ask(
     'schedule',
     () => door.command(user, channel, `schedule ${id} x ${at}`),
     // A retry after the first went through is told so ("Already sent this schedule at …", typed-replay.ts).
-    (r) => (/Scheduled|Already sent this schedule/.test(r.text) ? true : undefined),
+    // Every flow posts to the same X account within seconds: a clash, warned before anything is sent.
+    (r) =>
+      /Scheduled|Already sent this schedule/.test(r.text)
+        ? 'scheduled'
+        : /schedule\.anyway/.test(JSON.stringify(r.blocks))
+          ? r.blocks
+          : undefined,
   );
+  if (answer !== 'scheduled') {
+    await ask(
+      'schedule anyway',
+      () =>
+        door.click(
+          user,
+          channel,
+          { blocks: answer, ts: '1700000001.000200', ephemeral: true },
+          'schedule.anyway',
+        ),
+      (r) => (/Scheduled|Already/.test(r.text) ? true : undefined),
+    );
+  }
   mark('scheduled');
   d.onStep?.('scheduled', f);
   await waitThread('posted');
