@@ -181,11 +181,9 @@ export async function publishVideo(ctx: CommandContext, r: PublishRequest): Prom
   return { kind: 'done', response: message(await sendPublish(ctx, send), 'channel') };
 }
 
-/** A publish ready to send: every check done, the account chosen, the key of the user action fixed. */
-export interface PublishSend {
+/** What a publish now sends, to one platform or several: the video, its text and the user action's key. */
+export interface PublishCommon {
   video: Video;
-  platform: Platform;
-  account?: { authId: string; label: string };
   privacy?: Privacy;
   title?: string;
   description?: string;
@@ -193,6 +191,12 @@ export interface PublishSend {
   idempotencyKey: string;
   /** Set when an approver runs someone else's request. */
   approval?: { id: string; requesterName: string };
+}
+
+/** A publish ready to send: every check done, the account chosen, the key of the user action fixed. */
+export interface PublishSend extends PublishCommon {
+  platform: Platform;
+  account?: { authId: string; label: string };
 }
 
 /**

@@ -15,11 +15,11 @@ import type { Card, Control, Response } from '../text/cards.js';
 import { message } from '../text/cards.js';
 import { type CardText, code, joinText, link, literal, md, storedText } from '../text/text.js';
 import { describeApiError, isApiError } from '../video-api/api-errors.js';
-import type { Platform, Privacy, Video } from '../video-api/video-api.js';
+import type { Platform, Privacy } from '../video-api/video-api.js';
 import { chooseAccount } from './accounts.js';
 import { encodePlatforms } from './action-state.js';
 import { publishOfSet, publishSetApproval, publishSetArgs, whereOf } from './publication.js';
-import { checkPublishArgs, notPublishable, postOnce } from './publish-flow.js';
+import { checkPublishArgs, notPublishable, type PublishCommon, postOnce } from './publish-flow.js';
 import { getVideo } from './schedule-flow.js';
 
 export const PUBLISH_RETRY_ACTION = 'publish.retry';
@@ -52,16 +52,8 @@ export interface PublishTarget {
 }
 
 /** A checked publish to several platforms, ready to send. `idempotencyKey` is the set's. */
-export interface PublishSetSend {
-  video: Video;
+export interface PublishSetSend extends PublishCommon {
   targets: PublishTarget[];
-  privacy?: Privacy;
-  title?: string;
-  description?: string;
-  videoUrl?: string;
-  idempotencyKey: string;
-  /** Set when an approver runs someone else's request. */
-  approval?: { id: string; requesterName: string };
 }
 
 /** One platform's result: posted (with its link), or failed with the reason in words and the tries so far. */
