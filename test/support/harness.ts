@@ -258,6 +258,15 @@ export function textOf(response: Response): string {
   return '';
 }
 
+/**
+ * The approval id a response's card names in its context (Approval `id`), as a person reads it: the
+ * markdown escapes an id may carry (`ap\_x`) taken out.
+ */
+export function approvalIdOf(response: Response): string {
+  const context = response.kind === 'message' || response.kind === 'update' ? response.card.context : '';
+  return (/Approval `([^`]+)`/.exec(context ?? '')?.[1] ?? '').replace(/\\(.)/g, '$1');
+}
+
 /** A card's table as the words of its cells, row by row (none when the card has no table). */
 export const tableRows = (card: Card): string[][] => card.table?.rows.map((row) => row.map(cellText)) ?? [];
 

@@ -6,11 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestInfo } from '../../../src/core/dispatch/context.js';
-import type { Response } from '../../../src/core/text/cards.js';
-import { DEMO_KEY, textOf } from '../../support/harness.js';
+import { approvalIdOf, DEMO_KEY, textOf } from '../../support/harness.js';
 import { button, card, confirmButton, idFrom, type SeriesHarness, seriesHarness } from '../series/helpers.js';
-
-const approvalId = (r: Response) => /Approval `([^`]+)`/.exec(card(r).context ?? '')?.[1] ?? '';
 
 describe.each(['spec', 'real'] as const)('monthly cap on the %s profile', (profile) => {
   let h: SeriesHarness;
@@ -51,7 +48,7 @@ describe.each(['spec', 'real'] as const)('monthly cap on the %s profile', (profi
     expect(card(sent).title, textOf(sent)).toBe('Sent for approval');
     expect(spends()).toHaveLength(1);
 
-    const approved = await h.click('approval.approve', approvalId(sent), carol);
+    const approved = await h.click('approval.approve', approvalIdOf(sent), carol);
     expect(card(approved).title, textOf(approved)).toMatch(/^Approved/);
     expect(spends().map((e) => e.credits)).toEqual([-20, -20]);
 

@@ -6,8 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestInfo } from '../../../src/core/dispatch/context.js';
-import type { Response } from '../../../src/core/text/cards.js';
-import { textOf } from '../../support/harness.js';
+import { approvalIdOf, textOf } from '../../support/harness.js';
 import {
   button,
   card,
@@ -40,7 +39,6 @@ async function settings(...lines: string[]): Promise<void> {
 }
 const create = async (rest: string) =>
   idFrom(await confirmed(h, h.run(`series create ${rest}`, alice), alice));
-const approvalId = (r: Response) => /Approval `([^`]+)`/.exec(card(r).context ?? '')?.[1] ?? '';
 const audited = () => h.store.audit.list({ workspacePrefix: 'playground:W1' });
 
 describe('the spend role', () => {
@@ -134,12 +132,12 @@ describe('under `approval spend`', () => {
     expect(card(late).title).toBe('Already done');
     expect(textOf(late)).toContain(': Sent for approval.');
 
-    const approved = await h.click('approval.approve', approvalId(sent), carol);
+    const approved = await h.click('approval.approve', approvalIdOf(sent), carol);
     expect(card(approved).title).toBe('Approved · ▶️ Resumed “Pro”');
     expect((await h.api.series.get(id)).paused).toBe(false);
     expect((await audited()).find((e) => e.action === 'series.resume')).toMatchObject({
       actor: carol.user,
-      details: { approval: approvalId(sent) },
+      details: { approval: approvalIdOf(sent) },
     });
   });
 
@@ -154,7 +152,7 @@ describe('under `approval spend`', () => {
     );
     expect(mutations(h)).toEqual([]);
 
-    const approved = await h.click('approval.approve', approvalId(sent), carol);
+    const approved = await h.click('approval.approve', approvalIdOf(sent), carol);
     expect(card(approved).title).toBe('Approved · Updated “Cheap”');
     expect(await h.api.series.get(id)).toMatchObject({ brollModel: 'motion_pro', tone: 'eerie' });
 
@@ -166,7 +164,7 @@ describe('under `approval spend`', () => {
     expect(card(asked).title).toBe('Sent for approval');
     expect(textOf(asked)).toContain('Change the series “Cheap”: model motion_pro → storyboard');
     expect((await h.api.series.get(id)).brollModel).toBe('motion_pro');
-    expect(card(await h.click('approval.approve', approvalId(asked), carol)).title).toBe(
+    expect(card(await h.click('approval.approve', approvalIdOf(asked), carol)).title).toBe(
       'Approved · Updated “Cheap”',
     );
     expect((await h.api.series.get(id)).brollModel).toBe('storyboard');
