@@ -346,7 +346,7 @@ async function threeReplicas(c: Cluster, profile: string): Promise<void> {
         rendered: thread.filter((m) => MILESTONES.rendered(m.text)).length,
         posted: thread.filter((m) => MILESTONES.posted(m.text)).length,
       },
-      `${line}: milestones in the thread`,
+      `${line}: milestones in the thread:\n${thread.map((m) => `${m.ts} ${m.text}`).join('\n')}`,
     ).toEqual({ ready: 1, rendered: 1, posted: 1 });
     expect(c.sim.chargesFor(id).length, `${line}: charges`).toBe(1);
     expect(c.sim.publishedPosts().filter((p) => p.videoId === id).length, `${line}: posts`).toBe(1);

@@ -326,6 +326,19 @@ describe('render', () => {
     ]);
   });
 
+  it('the same typed render again after it finished (its answer lost) is told so, and renders nothing twice', async () => {
+    const id = await apiVideo(h, 'Once', { complete: true });
+    await h.run(`render ${id}`);
+    const live = liveCard(h, id);
+    await h.until(async () => (await h.store.watches.active()).length === 0, { maxMs: 5 * MINUTE });
+    // The person never saw the first answer and types the very same command: the same action, not a new one.
+    const again = card(await h.run(`render ${id}`));
+    expect(again.title).toBe('Already done');
+    expect(again.controls?.map((c) => c.kind === 'button' && c.label)).toEqual(['Render again']);
+    expect(writes(h)).toEqual(['videos.render']);
+    expect(h.chat.repliesTo(live.message).filter((x) => x.card.title.startsWith('🎞️'))).toHaveLength(1);
+  });
+
   it('a failed render says so with a Render again button that starts a new render', async () => {
     const id = await apiVideo(h, 'Flaky', { complete: true });
     h.sim.sim.setKnobs({ renderFailureRate: 1 });

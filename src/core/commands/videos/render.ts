@@ -18,9 +18,11 @@ import { modelFromVideo } from '../../videos/card-model.js';
 import { trackRender } from '../../videos/tracking.js';
 
 /**
- * Starts a render of `videoId`, `typed` (the command) or clicked (the card's button). Its idempotency key
- * names the card's last render id, so "Render again" after a finished or failed render is a new action while
- * a double click (same card state) or a retried command replays the first request.
+ * Starts a render of `videoId`, `typed` (the command) or clicked (the card's button). A click's idempotency
+ * key names the card's last render id, so "Render again" after a finished or failed render is a new action
+ * while a double click (same card state) replays the first request. A typed command's key is the command
+ * alone: typed again within the retry window (its answer was lost, and meanwhile the render may have
+ * finished) it is the same action, answered "Already done" with a Render again button (typed-replay.ts).
  */
 export async function startRender(
   ctx: CommandContext,
@@ -56,7 +58,7 @@ export async function startRender(
   const after = currentRender?.renderId || 'none';
   const idempotencyKey =
     origin === 'typed'
-      ? await actionKey(ctx, { action: 'render', payload: { videoId, codec, after } })
+      ? await actionKey(ctx, { action: 'render', payload: { videoId, codec } })
       : await clickKey(ctx, 'video.render', `${videoId}:${codec}:after:${after}`);
   const started = await api.videos.render(videoId, { codec }, { idempotencyKey });
   const model = await modelFromVideo(store, { video, status });
