@@ -1,19 +1,21 @@
 /**
- * Benchmark 4, cold start: spawns the bot as `npm start` runs it (`tsx src/main.ts`, fresh temp
- * REELBOT_DATA_DIR) in two configurations, times spawn → first `/healthz` 200, then reads the resident memory
- * after 10 s idle. **demo**: nothing configured (embedded simulator, playground). **production**: the service at
- * VIDEO_API_URL (a simulator in the bench's process), Slack and Discord configured against their fakes (also
- * here), the playground off. Baseline: the same runtime serving only `/healthz` (cold-start-baseline.ts),
+ * Benchmark 4, cold start: spawns the bot as `npm start` runs it (the compiled bot, `node
+ * --enable-source-maps dist/main.js`, built once first; a fresh temp REELBOT_DATA_DIR) in two configurations,
+ * times spawn → first `/healthz` 200, then reads the resident memory after 10 s idle. **demo**: nothing
+ * configured (embedded simulator, playground). **production**: the service at VIDEO_API_URL (a simulator in the
+ * bench's process), Slack and Discord configured against their fakes (also here), the playground off. Floor:
+ * the same runtime form serving only `/healthz` (cold-start-baseline.ts, compiled by esbuild and run by Node),
  * measured alternately in the same run. Medians over the runs.
  *
- * `compare`: the root of another checkout (a worktree of an older commit, with node_modules) whose
- * `src/main.ts` is started alternately with this one's in each configuration: an A/B in one run, both as
- * ratios to the same floor.
+ * `compare`: the root of another checkout (a worktree of an older commit, with node_modules) started
+ * alternately with this one in each configuration, as its own `npm start` runs it: compiled when it has
+ * scripts/build.mjs, else `tsx src/main.ts`, then against a floor in that form too (the baseline through tsx).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { demoTeam, generateApiKey, startSimulator } from '../src/simulator/index.js';
 import { startFakePlatforms } from '../test/support/fake-platforms.js';
 import { freePort } from '../test/support/free-port.js';
@@ -22,6 +24,7 @@ import { median } from './lib/stats.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const BASELINE = 'bench/cold-start-baseline.ts';
 const IDLE_MS = 10_000;
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -63,15 +66,50 @@ function treeRss(pid: number): { total: number; largest: number } {
   return { total: total / 1024, largest: largest / 1024 };
 }
 
-/** What is started: a script of a checkout, with the configuration's variables. */
+/** How a checkout's code is run: compiled JavaScript by Node, or TypeScript through tsx. */
+type Form = 'compiled' | 'tsx';
+
+/** What is started: a program of a checkout in one runtime form, with the configuration's variables. */
 interface Target {
   root: string;
+  /** The program, relative to `root`: a script run by Node (compiled) or by tsx. */
   script: string;
+  form: Form;
   env: Record<string, string>;
 }
 
+/** Compiles `root` as its `npm start` would (scripts/build.mjs). */
+function compile(root: string): void {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+}
+
+/** The floor in `form`: the baseline compiled by esbuild (as the bot is) or run through tsx. */
+async function floorOf(form: Form): Promise<Target> {
+  if (form === 'tsx') return { root: ROOT, script: BASELINE, form, env: {} };
+  const out = join(ROOT, 'bench/output/cold-start-baseline.mjs');
+  await build({
+    entryPoints: [join(ROOT, BASELINE)],
+    outfile: out,
+    format: 'esm',
+    platform: 'node',
+    logLevel: 'warning',
+  });
+  return { root: ROOT, script: out, form, env: {} };
+}
+
+const formOf = (root: string): Form => (existsSync(join(root, 'scripts/build.mjs')) ? 'compiled' : 'tsx');
+
+const spawnTarget = (t: Target, env: NodeJS.ProcessEnv): ChildProcess =>
+  t.form === 'compiled'
+    ? spawn(process.execPath, ['--enable-source-maps', t.script], {
+        cwd: t.root,
+        env,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      })
+    : spawn(TSX, [t.script], { cwd: t.root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+
 async function once(target: Target, log: (line: string) => void): Promise<Run> {
-  const { root, script } = target;
+  const { script } = target;
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'reelbot-cold-'));
   const env: NodeJS.ProcessEnv = {
@@ -84,7 +122,7 @@ async function once(target: Target, log: (line: string) => void): Promise<Run> {
     ...target.env,
   };
   const started = performance.now();
-  const child: ChildProcess = spawn(TSX, [script], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawnTarget(target, env);
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => {
     stderr = (stderr + c.toString()).slice(-2000);
@@ -153,25 +191,37 @@ export async function coldStart(o: {
   compare?: string;
 }): Promise<BenchResult> {
   const started = Date.now();
-  const base: Run[] = [];
   const world = await productionWorld();
   const trees = [ROOT, ...(o.compare ? [o.compare] : [])];
+  for (const root of trees) if (formOf(root) === 'compiled') compile(root);
+  const forms = [...new Set(trees.map(formOf))];
+  const floors = new Map<Form, { target: Target; runs: Run[] }>();
+  for (const form of forms) floors.set(form, { target: await floorOf(form), runs: [] });
   const series: Series[] = (['demo', 'production'] as const).flatMap((configuration) =>
-    trees.map((root) => ({
-      configuration,
-      tree: root === ROOT ? 'this' : root,
-      target: { root, script: 'src/main.ts', env: configuration === 'production' ? world.env : {} },
-      runs: [],
-    })),
+    trees.map((root) => {
+      const form = formOf(root);
+      return {
+        configuration,
+        tree: root === ROOT ? 'this' : root,
+        target: {
+          root,
+          script: form === 'compiled' ? 'dist/main.js' : 'src/main.ts',
+          form,
+          env: configuration === 'production' ? world.env : {},
+        },
+        runs: [],
+      };
+    }),
   );
-  const floor: Target = { root: ROOT, script: 'bench/cold-start-baseline.ts', env: {} };
-  o.log(`cold-start: ${o.runs} runs each of ${series.length} starts, alternating with the baseline…`);
+  o.log(
+    `cold-start: ${o.runs} runs each of ${series.length} starts, alternating with the floor (${forms.join(', ')})…`,
+  );
   try {
-    // Warm the tsx transform caches first, as any second `npm start` would find them.
-    await once(floor, () => {});
+    // Warm the caches first (the OS's, and tsx's transform cache), as any second start would find them.
+    for (const f of floors.values()) await once(f.target, () => {});
     for (const s of series) await once(s.target, () => {});
     for (let i = 0; i < o.runs; i++) {
-      base.push(await once(floor, o.log));
+      for (const f of floors.values()) f.runs.push(await once(f.target, o.log));
       for (const s of series) {
         o.log(`  ${s.configuration}, ${s.tree}:`);
         s.runs.push(await once(s.target, o.log));
@@ -180,23 +230,24 @@ export async function coldStart(o: {
   } finally {
     await world.close();
   }
+  const base = (s: Series): Run[] => floors.get(s.target.form)?.runs ?? [];
   return {
     name: 'cold-start',
     title: 'Cold start to ready, and idle memory',
     measured: true,
-    baseline: 'node + tsx serving only /healthz (bench/cold-start-baseline.ts), alternating runs',
-    metrics: series.flatMap((s) => seriesMetrics(s, base, o.compare !== undefined)),
+    baseline: `the same runtime form serving only /healthz (bench/cold-start-baseline.ts: ${forms.map((f) => (f === 'compiled' ? 'compiled by esbuild, run by node' : 'through tsx')).join('; ')}), alternating runs`,
+    metrics: series.flatMap((s) => seriesMetrics(s, base(s), o.compare !== undefined)),
     notes: [
       `Median of ${o.runs} runs each. demo: nothing configured (embedded simulator, playground); production: VIDEO_API_URL (a simulator in the bench's process), Slack and Discord against their fakes. A fresh data directory each (migrations, new secret key), LOG_LEVEL=warn.`,
       ...series.map(
         (s) =>
-          `${label(s, o.compare !== undefined)}: cold start ${(m(s.runs, 'readyMs') / m(base, 'readyMs')).toFixed(2)}× the floor, app RSS ${(m(s.runs, 'appRssMb') / m(base, 'appRssMb')).toFixed(2)}×.`,
+          `${label(s, o.compare !== undefined)} (${s.target.form}): cold start ${(m(s.runs, 'readyMs') / m(base(s), 'readyMs')).toFixed(2)}× its floor, app RSS ${(m(s.runs, 'appRssMb') / m(base(s), 'appRssMb')).toFixed(2)}×.`,
       ),
     ],
     durationMs: Date.now() - started,
     details: {
       series: series.map(({ configuration, tree, runs }) => ({ configuration, tree, runs })),
-      baseline: base,
+      floors: [...floors].map(([form, f]) => ({ form, runs: f.runs })),
     },
   };
 }

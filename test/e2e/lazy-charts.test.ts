@@ -1,7 +1,7 @@
 /**
  * The chart libraries (ECharts, resvg and the DejaVu fonts src/charts/render-png.ts names) cost start-up time
  * and memory the bot does not need until it draws a chart: none of them is loaded at start-up. The app runs as
- * a child process, as `npm start` runs it (through tsx), with an ESM resolve hook that records every module it
+ * a child process, as `npm start` runs it (the compiled bot), with an ESM resolve hook that records every module it
  * resolves (test/support/record-imports.mjs). In demo mode and in a production configuration (the service at
  * VIDEO_API_URL with a shared key, Slack and Discord against their fakes, the playground on), no chart module
  * is loaded once `/healthz` answers, nor after a card without a chart (`credits`); `analytics` with a post to
@@ -15,14 +15,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SIMULATOR_STATE_FILE } from '../../src/main.js';
 import { apiOf, completedVideo } from '../core/publishing/helpers.js';
 import { IDS } from '../discord/world.js';
+import { compiledBotArgs } from '../support/compiled-bot.js';
 import { startFakePlatforms } from '../support/fake-platforms.js';
 import { freePort } from '../support/free-port.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
 
 const root = join(import.meta.dirname, '../..');
 const HOOK = join(root, 'test/support/record-imports.mjs');
-/** Modules of the chart libraries and of src/charts (which names the font files). */
-const CHART_MODULE = /\/node_modules\/(?:echarts|zrender|@resvg|dejavu-fonts-ttf)\/|\/src\/charts\//;
+/** Modules of the chart libraries and the compiled chunks of src/charts (render-png names the font files). */
+const CHART_MODULE =
+  /\/node_modules\/(?:echarts|zrender|@resvg|dejavu-fonts-ttf)\/|\/dist\/render-(?:png|svg)-/;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -48,12 +50,12 @@ interface Running {
   loaded(): string[];
 }
 
-/** `src/main.ts` through tsx with the recording hook and only `env` (and PATH, HOME) set; ready at `/healthz`. */
+/** The compiled bot with the recording hook and only `env` (and PATH, HOME) set; ready at `/healthz`. */
 async function startRecorded(dataDir: string, env: Record<string, string>): Promise<Running> {
   const port = await freePort();
   const record = join(dataDir, 'imports.txt');
   writeFileSync(record, '');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', '--import', HOOK, 'src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, compiledBotArgs('--import', HOOK), {
     cwd: root,
     env: {
       PATH: process.env.PATH ?? '',
@@ -107,7 +109,7 @@ const chartModules = (app: Running) => app.loaded().filter((url) => CHART_MODULE
 /** What both configurations must show: nothing of the charts until one is drawn, then ECharts. */
 async function expectChartsLoadedOnlyWhenDrawn(app: Running): Promise<void> {
   // The recorder works: the app's own modules and its libraries are in the record.
-  expect(app.loaded().some((url) => url.endsWith('/src/main.ts'))).toBe(true);
+  expect(app.loaded().some((url) => url.endsWith('/dist/main.js'))).toBe(true);
   expect(app.loaded().some((url) => url.includes('/node_modules/zod/'))).toBe(true);
   expect(chartModules(app), 'chart modules loaded at start-up').toEqual([]);
 
@@ -148,9 +150,10 @@ describe('the chart libraries load only when a chart is drawn', () => {
       ...platforms.env,
       PLAYGROUND: '1',
     });
-    // Both platforms' adapters are loaded at start-up (Discord's draws PNG charts, Slack's degrades them).
-    expect(app.loaded().some((url) => url.includes('/adapters/discord/'))).toBe(true);
-    expect(app.loaded().some((url) => url.includes('/adapters/slack/'))).toBe(true);
+    // Both platforms' adapters (their compiled chunks) are loaded at start-up (Discord's draws PNG charts,
+    // Slack's degrades them).
+    expect(app.loaded().some((url) => /\/dist\/discord-\w+\.js$/.test(url))).toBe(true);
+    expect(app.loaded().some((url) => /\/dist\/slack-\w+\.js$/.test(url))).toBe(true);
     await expectChartsLoadedOnlyWhenDrawn(app);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * A start as `npm start` runs it (a child process through tsx, nothing configured but a data directory):
+ * A start as `npm start` runs it (the compiled bot as a child process, nothing configured but a data directory):
  * no process warning of any kind (MaxListenersExceededWarning, deprecations…) while it starts, serves a few
  * videos and stops, and a demo's output is the readable banner, not JSON. With Slack and Discord configured
  * (their fakes on 127.0.0.1) the same start logs JSON at info, the store's migrations as one line.
@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { compiledBotArgs } from '../support/compiled-bot.js';
 import { startFakePlatforms } from '../support/fake-platforms.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -23,11 +24,11 @@ interface Started {
   stop: () => Promise<void>;
 }
 
-/** `tsx src/main.ts` with only `env` (and PATH) set; resolves once the banner names the URL. */
+/** The compiled bot with only `env` (and PATH) set; resolves once the banner names the URL. */
 async function startAsNpmStart(env: Record<string, string>): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), 'reelbot-quiet-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const child: ChildProcess = spawn(join(root, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, compiledBotArgs(), {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', REELBOT_DATA_DIR: dir, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,5 @@
 /**
- * One reelbot replica as a child process, started as `npm start` starts it (`tsx src/main.ts`) with its own
+ * One reelbot replica as a child process, started as `npm start` starts it (the compiled bot, `node dist/main.js`) with its own
  * environment: PORT=0, the shared DATABASE_URL and secret key, its REELBOT_REPLICA_ID. Its stdout and
  * stderr go to a log file. It can be SIGKILLed (no clean-up runs: its leases lapse), stopped with SIGTERM, or
  * paused with SIGSTOP and resumed with SIGCONT (a frozen VM or container, a long GC: it holds whatever it held).
@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { compiledBotArgs } from '../../support/compiled-bot.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 // real-time-ok: child processes on the real clock
@@ -48,7 +49,7 @@ export class Replica {
    */
   async start(timeoutMs = 45_000): Promise<void> {
     const log = createWriteStream(this.logPath, { flags: 'a' });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, compiledBotArgs(), {
       cwd: ROOT,
       // Only what a replica is given: nothing of the test runner's environment but what Node needs.
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...this.env, PORT: '0' },
