@@ -9,7 +9,7 @@ import { createVideoApiFactory, RateBudgetRegistry } from '../api/index.js';
 import { logMask } from '../observability/logger.js';
 import { videoApiHooks } from '../observability/metrics.js';
 import { openReplicaRegistry } from '../replicas/registry.js';
-import { demoTeam, generateApiKey, type RunningSimulator, startSimulator } from '../simulator/index.js';
+import type { RunningSimulator } from '../simulator/index.js';
 import type { Startup } from './startup.js';
 
 /** Where the demo's embedded simulator keeps its state, in the data directory. */
@@ -22,6 +22,8 @@ export async function videoApi(s: Startup) {
   let baseUrl = config.VIDEO_API_URL;
   let deploymentKey = config.VIDEO_API_KEY;
   if (config.demo) {
+    // Loaded only here: a bot talking to the real service never loads the simulator (issue 33).
+    const { demoTeam, generateApiKey, startSimulator } = await import('../simulator/index.js');
     const demoKey = deploymentKey ?? generateApiKey();
     simulator = await startSimulator({
       port: 0,

@@ -5,7 +5,7 @@
  * resolves (test/support/record-imports.mjs). In demo mode and in a production configuration (the service at
  * VIDEO_API_URL with a shared key, Slack and Discord against their fakes, the playground on), no chart module
  * is loaded once `/healthz` answers, nor after a card without a chart (`credits`); `analytics` with a post to
- * count draws its chart, and ECharts is then loaded.
+ * count draws its chart, and ECharts is then loaded. The embedded simulator likewise loads in demo mode only.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,6 +25,9 @@ const HOOK = join(root, 'test/support/record-imports.mjs');
 /** Modules of the chart libraries and the compiled chunks of src/charts (render-png names the font files). */
 const CHART_MODULE =
   /\/node_modules\/(?:echarts|zrender|@resvg|dejavu-fonts-ttf)\/|\/dist\/render-(?:png|svg)-/;
+
+/** The compiled chunk of the embedded simulator, which only demo mode loads. */
+const SIMULATOR_CHUNK = /\/dist\/simulator-\w+\.js$/;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -133,6 +136,7 @@ describe('the chart libraries load only when a chart is drawn', () => {
     writeFileSync(join(dataDir, SIMULATOR_STATE_FILE), JSON.stringify(h.sim.sim.snapshot()));
     const app = await startRecorded(dataDir, {});
     await expectChartsLoadedOnlyWhenDrawn(app);
+    expect(app.loaded().some((url) => SIMULATOR_CHUNK.test(url))).toBe(true);
   });
 
   it('in a production configuration: the service, Slack, Discord and the playground', {
@@ -155,5 +159,7 @@ describe('the chart libraries load only when a chart is drawn', () => {
     expect(app.loaded().some((url) => /\/dist\/discord-\w+\.js$/.test(url))).toBe(true);
     expect(app.loaded().some((url) => /\/dist\/slack-\w+\.js$/.test(url))).toBe(true);
     await expectChartsLoadedOnlyWhenDrawn(app);
+    // Talking to the service at VIDEO_API_URL, the bot never loads the embedded simulator (demo mode does).
+    expect(app.loaded().filter((url) => SIMULATOR_CHUNK.test(url))).toEqual([]);
   });
 });
