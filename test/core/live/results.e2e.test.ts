@@ -11,7 +11,7 @@ import { WATCHERS } from '../../../src/core/live/watchers.js';
 import type { Analytics } from '../../../src/core/video-api/video-api.js';
 import { Poller } from '../../../src/poller/index.js';
 import { SIMULATOR_PROFILES } from '../../../src/simulator/options.js';
-import { cardText, createHarness, DEMO_KEY, type Harness } from '../../support/harness.js';
+import { cardText, createHarness, DEMO_KEY, type Harness, textOf } from '../../support/harness.js';
 import { completedVideo, HOUR, MINUTE } from '../publishing/helpers.js';
 
 const DAY = 24 * HOUR;
@@ -115,6 +115,15 @@ describe.each(SIMULATOR_PROFILES)('results on the card (%s profile)', (profile) 
     expect(analyticsCalls(h)).toBe(2);
     expect(h.chat.updates.length).toBe(updates);
     expect(cardOf(h, 'Launch teaser')).toBe(final);
+  });
+
+  it('is not counted by unlink as a live card that will say it stopped', async () => {
+    await publishTwo();
+    expect(await h.store.watches.activeWhere({ kind: 'results' })).toHaveLength(1);
+    // The results stop without a word when the key goes: unlink does not promise that they say so.
+    const said = textOf(await h.run('/reel unlink'));
+    expect(said).not.toContain('live status card');
+    expect(said).not.toContain('followed with your key');
   });
 
   it('reads once and edits once with two replicas polling together', async () => {
