@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WATCHERS } from '../../../src/core/live/watchers.js';
 import type { Analytics } from '../../../src/core/video-api/video-api.js';
-import { Poller } from '../../../src/poller/index.js';
+import { Poller, type PollerOptions } from '../../../src/poller/index.js';
 import { SIMULATOR_PROFILES } from '../../../src/simulator/options.js';
 import { cardText, createHarness, DEMO_KEY, type Harness, textOf } from '../../support/harness.js';
 import { completedVideo, HOUR, MINUTE } from '../publishing/helpers.js';
@@ -46,8 +46,26 @@ const viewsOf = (top: Analytics['topPosts'], postUrl: string): string => {
   return views.toLocaleString('en-US');
 };
 
+/** A poller of another replica (or of the process after a restart) on the same store, knowing nothing else. */
+function anotherPoller(options: Pick<PollerOptions, 'budgetDelay'> = {}): Poller {
+  return new Poller({
+    store: h.store,
+    watchers: WATCHERS,
+    apiFor: async (owner) => {
+      const key = (await h.store.keys.get(owner))?.apiKey;
+      return key ? h.deps.apiFor(key) : undefined;
+    },
+    clock: h.clock,
+    logger: h.deps.logger,
+    concurrency: 4,
+    random: () => 0.5,
+    ...options,
+  });
+}
+
+let h: Harness;
+
 describe.each(SIMULATOR_PROFILES)('results on the card (%s profile)', (profile) => {
-  let h: Harness;
   afterEach(async () => h.close());
 
   async function publishTwo(): Promise<{ launch: string; recap: string }> {
@@ -128,18 +146,7 @@ describe.each(SIMULATOR_PROFILES)('results on the card (%s profile)', (profile) 
 
   it('reads once and edits once with two replicas polling together', async () => {
     await publishTwo();
-    const replica = new Poller({
-      store: h.store,
-      watchers: WATCHERS,
-      apiFor: async (owner) => {
-        const key = (await h.store.keys.get(owner))?.apiKey;
-        return key ? h.deps.apiFor(key) : undefined;
-      },
-      clock: h.clock,
-      logger: h.deps.logger,
-      concurrency: 4,
-      random: () => 0.5,
-    });
+    const replica = anotherPoller();
     h.clock.advance(DAY + MINUTE);
     await Promise.all([h.poller.tick(), replica.tick()]);
     await h.flush();
@@ -148,5 +155,27 @@ describe.each(SIMULATOR_PROFILES)('results on the card (%s profile)', (profile) 
     // One edit per card that shows a result (none on the real profile), never two.
     expect(edits).toHaveLength(profile === 'real' ? 0 : 2);
     await replica.stop();
+  });
+
+  it('waits while the key’s budget is short, then a restarted poller reads them from the store', async () => {
+    const { launch } = await publishTwo();
+    await h.poller.stop(); // the process goes away; the watch stays in the store
+    let short = true;
+    const restarted = anotherPoller({
+      // The key's background budget is short: deferrable looks wait, looks at running jobs would not.
+      budgetDelay: (_owner, _kind, { deferrable }) => (short && deferrable ? 10 * MINUTE : 0),
+    });
+    h.clock.advance(DAY + MINUTE);
+    await restarted.tick();
+    expect(analyticsCalls(h)).toBe(0);
+
+    short = false;
+    h.clock.advance(11 * MINUTE);
+    await restarted.tick();
+    await h.flush();
+    expect(analyticsCalls(h)).toBe(1);
+    if (profile === 'spec')
+      expect(cardOf(h, 'Launch teaser')).toContain(`views on YouTube ([View post](${launch}))`);
+    await restarted.stop();
   });
 });
