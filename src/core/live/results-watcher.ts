@@ -57,7 +57,7 @@ const lastEnd = (posts: readonly FollowedResult[]): number =>
 
 /**
  * Starts following a post's results, folded into the key's one results watch (a post already followed is
- * not doubled). Call inside the transaction that records the post on its video's card.
+ * left as it is). Call inside the transaction that records the post on its video's card.
  */
 export async function watchResults(
   store: Store,
@@ -68,9 +68,9 @@ export async function watchResults(
   },
 ): Promise<Watch> {
   const existing = await store.watches.findActive('results', input.owner);
-  const kept = existing
-    ? readResultsState(existing.state).posts.filter((p) => p.postUrl !== input.post.postUrl)
-    : [];
+  const kept = existing ? readResultsState(existing.state).posts : [];
+  // Recorded again (a replayed commit): it keeps its time and its next reading.
+  if (existing && kept.some((p) => p.postUrl === input.post.postUrl)) return existing;
   const posts = [...kept, { ...input.post, next: 'day' as const }];
   if (existing) await store.watches.update(existing.id, { status: 'done' });
   const state: ResultsWatchState = { posts };

@@ -7,6 +7,7 @@
  * per-post views, so there the card says nothing (never "0 views") and the watch still ends at 7 days.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { readResultsState, watchResults } from '../../../src/core/live/results-watcher.js';
 import { WATCHERS } from '../../../src/core/live/watchers.js';
 import type { Analytics } from '../../../src/core/video-api/video-api.js';
 import { Poller, type PollerOptions } from '../../../src/poller/index.js';
@@ -177,5 +178,24 @@ describe.each(SIMULATOR_PROFILES)('results on the card (%s profile)', (profile) 
     if (profile === 'spec')
       expect(cardOf(h, 'Launch teaser')).toContain(`views on YouTube ([View post](${launch}))`);
     await restarted.stop();
+  });
+
+  it('follows a post recorded twice (a replayed commit) once, from when it first went out', async () => {
+    const { launch } = await publishTwo();
+    const [watch] = await h.store.watches.activeWhere({ kind: 'results' });
+    const followed = readResultsState(watch?.state ?? {}).posts.find((p) => p.postUrl === launch);
+    h.clock.advance(HOUR);
+    await h.store.transaction(async () => {
+      await watchResults(h.store, {
+        owner: watch?.owner ?? '',
+        conversation: h.conversation,
+        post: { videoId: followed?.videoId ?? '', platform: 'youtube', postUrl: launch, at: h.clock.now() },
+      });
+    });
+    const after = await h.store.watches.activeWhere({ kind: 'results' });
+    expect(after.map((w) => w.id)).toEqual([watch?.id]);
+    expect(readResultsState(after[0]?.state ?? {}).posts.filter((p) => p.postUrl === launch)).toEqual([
+      followed,
+    ]);
   });
 });
