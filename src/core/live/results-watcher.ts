@@ -3,11 +3,15 @@
  * the bot, each read back from GET /analytics at about a day after it went out and again at 7 days, when its
  * card's line says "Results at 7 days" and the post is left alone. One watch per key (its target is the key's
  * owner): a look reads the analytics ONCE for every post due then (and those due within the hour), matching
- * each by its post URL among `topPosts`. A post the analytics do not report (the older shape has no per-post
- * views; a post outside the top ones) gets no line at all rather than "0 views"; at 7 days it is dropped either
+ * each among `topPosts` by the URL the service answered its publish with. A scheduled post has none (GET
+ * /calendar gives no URL): it is joined as `schedule … best` joins them (best-time-history.ts), by its title
+ * when that is its video's name and exactly one top post of its platform, not another post's URL, carries
+ * it. A post the analytics do not report (the older shape has no per-post views; a post outside the top
+ * ones; a title that is not unique) gets no line at all rather than "0 views"; at 7 days it is dropped either
  * way, and the watch ends with its last post. Its looks can wait for looks at running jobs (deferrable).
  */
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports/index.js';
+import type { Analytics } from '../video-api/video-api.js';
 import { updateVideoCard, videoState } from './projections.js';
 import { type PostResult, withResult } from './video-card-results.js';
 import type { WatchContext, Watcher, WatchResult } from './watcher.js';
@@ -27,7 +31,10 @@ const GRACE_MS = DAY;
 export interface FollowedResult {
   videoId: string;
   platform: string;
-  postUrl: string;
+  /** The URL the service answered a publish with; a scheduled post has none. */
+  postUrl?: string;
+  /** A scheduled post's video name, the title it is joined by. */
+  title?: string;
   /** When it went out (epoch ms). */
   at: number;
   next: 'day' | 'week';
@@ -37,18 +44,21 @@ export interface ResultsWatchState {
   posts: FollowedResult[];
 }
 
-/** Reads a stored state tolerantly: a post without its link or time is dropped. */
+/** Reads a stored state tolerantly: a post without its time, or with neither link nor title, is dropped. */
 export function readResultsState(raw: Record<string, unknown>): ResultsWatchState {
   const posts: FollowedResult[] = [];
   for (const p of Array.isArray(raw.posts) ? (raw.posts as unknown[]) : []) {
     const post = (p ?? {}) as Record<string, unknown>;
-    const { videoId, platform, postUrl, at, next } = post;
-    if (typeof videoId !== 'string' || typeof platform !== 'string' || typeof postUrl !== 'string') continue;
-    if (typeof at !== 'number') continue;
-    posts.push({ videoId, platform, postUrl, at, next: next === 'week' ? 'week' : 'day' });
+    const { videoId, platform, postUrl, title, at, next } = post;
+    if (typeof videoId !== 'string' || typeof platform !== 'string' || typeof at !== 'number') continue;
+    const by = typeof postUrl === 'string' ? { postUrl } : typeof title === 'string' ? { title } : undefined;
+    if (by) posts.push({ videoId, platform, ...by, at, next: next === 'week' ? 'week' : 'day' });
   }
   return { posts };
 }
+
+/** What names a post followed: its URL, else its video, platform and time. */
+const keyOf = (p: Omit<FollowedResult, 'next'>): string => p.postUrl ?? `${p.videoId}:${p.platform}@${p.at}`;
 
 const dueAt = (p: FollowedResult): number => p.at + (p.next === 'day' ? FIRST_READING_MS : FINAL_READING_MS);
 const firstDue = (posts: readonly FollowedResult[]): number => Math.min(...posts.map(dueAt));
@@ -70,7 +80,7 @@ export async function watchResults(
   const existing = await store.watches.findActive('results', input.owner);
   const kept = existing ? readResultsState(existing.state).posts : [];
   // Recorded again (a replayed commit): it keeps its time and its next reading.
-  if (existing && kept.some((p) => p.postUrl === input.post.postUrl)) return existing;
+  if (existing && kept.some((p) => keyOf(p) === keyOf(input.post))) return existing;
   const posts = [...kept, { ...input.post, next: 'day' as const }];
   if (existing) await store.watches.update(existing.id, { status: 'done' });
   const state: ResultsWatchState = { posts };
@@ -98,9 +108,35 @@ async function showReadings(store: Store, readings: readonly Reading[]): Promise
     const results = withResult((await videoState(store, post.videoId))?.results, result);
     await updateVideoCard(store, post.videoId, {
       patch: { results },
-      dedupeKey: `results:${post.postUrl}:${result.final ? 'week' : 'day'}`,
+      dedupeKey: `results:${keyOf(post)}:${result.final ? 'week' : 'day'}`,
     });
   }
+}
+
+type TopPost = Analytics['topPosts'][number];
+
+/**
+ * The top post of each due post: the one with its URL; for a scheduled post, the one top post of its platform
+ * titled its video's name, unless a followed post's URL names it (then it is that post's, not this one's).
+ */
+function topPostsOf(
+  posts: readonly FollowedResult[],
+  due: readonly FollowedResult[],
+  topPosts: readonly TopPost[],
+): Map<FollowedResult, TopPost> {
+  const found = new Map<FollowedResult, TopPost>();
+  const urls = new Set(posts.flatMap((p) => (p.postUrl ? [p.postUrl] : [])));
+  for (const post of due) {
+    const title = post.title?.trim();
+    const top = post.postUrl
+      ? topPosts.filter((t) => t.postUrl === post.postUrl)
+      : topPosts.filter(
+          (t) =>
+            t.platform === post.platform && title && t.title.trim() === title && !urls.has(t.postUrl ?? ''),
+        );
+    if (top.length === 1) found.set(post, top[0] as TopPost);
+  }
+  return found;
 }
 
 export const resultsWatcher: Watcher = {
@@ -117,8 +153,7 @@ export const resultsWatcher: Watcher = {
     if (due.length === 0)
       return { state: watch.state, done: false, nextCheckInMs: firstDue(posts) - ctx.now };
     const analytics = await ctx.api.analytics.get(undefined, { priority: 'background' });
-    const views = new Map<string, number>();
-    for (const top of analytics.topPosts) if (top.postUrl) views.set(top.postUrl, top.views);
+    const found = topPostsOf(posts, due, analytics.topPosts);
 
     const readings: Reading[] = [];
     const left: FollowedResult[] = [];
@@ -129,9 +164,12 @@ export const resultsWatcher: Watcher = {
       }
       // A look late enough (deferred, or a restart) that the post is a week old reads it for the last time.
       const final = post.next === 'week' || ctx.now + BATCH_MS >= post.at + FINAL_READING_MS;
-      const seen = views.get(post.postUrl);
-      if (seen !== undefined) {
-        readings.push({ post, result: { platform: post.platform, url: post.postUrl, views: seen, final } });
+      const top = found.get(post);
+      if (top?.postUrl) {
+        readings.push({
+          post,
+          result: { platform: post.platform, url: top.postUrl, views: top.views, final },
+        });
       }
       if (!final) left.push({ ...post, next: 'week' });
     }
