@@ -3,15 +3,14 @@
  * the bot, each read back from GET /analytics at about a day after it went out and again at 7 days, when its
  * card's line says "Results at 7 days" and the post is left alone. One watch per key (its target is the key's
  * owner): a look reads the analytics ONCE for every post due then (and those due within the hour), matching
- * each among `topPosts` by the URL the service answered its publish with. A scheduled post has none (GET
- * /calendar gives no URL): it is joined as `schedule … best` joins them (best-time-history.ts), by its title
- * when that is its video's name and exactly one top post of its platform, not another post's URL, carries
- * it. A post the analytics do not report (the older shape has no per-post views; a post outside the top
+ * each among `topPosts` by the URL the service answered its publish with, or, for a scheduled post (GET
+ * /calendar gives no URL), by its video's name (video-api/top-posts.ts, as `schedule … best` joins them).
+ * A post the analytics do not report (the older shape has no per-post views; a post outside the top
  * ones; a title that is not unique) gets no line at all rather than "0 views"; at 7 days it is dropped either
  * way, and the watch ends with its last post. Its looks can wait for looks at running jobs (deferrable).
  */
 import type { ConversationAddress, Store, UserAddress, Watch } from '../ports/index.js';
-import type { Analytics } from '../video-api/video-api.js';
+import { type TopPost, topPostsByTitle } from '../video-api/top-posts.js';
 import { updateVideoCard, videoState } from './projections.js';
 import { type PostResult, withResult } from './video-card-results.js';
 import type { WatchContext, Watcher, WatchResult } from './watcher.js';
@@ -113,8 +112,6 @@ async function showReadings(store: Store, readings: readonly Reading[]): Promise
   }
 }
 
-type TopPost = Analytics['topPosts'][number];
-
 /**
  * The top post of each due post: the one with its URL; for a scheduled post, the one top post of its platform
  * titled its video's name, unless a followed post's URL names it (then it is that post's, not this one's).
@@ -127,14 +124,13 @@ function topPostsOf(
   const found = new Map<FollowedResult, TopPost>();
   const urls = new Set(posts.flatMap((p) => (p.postUrl ? [p.postUrl] : [])));
   for (const post of due) {
-    const title = post.title?.trim();
     const top = post.postUrl
-      ? topPosts.filter((t) => t.postUrl === post.postUrl)
-      : topPosts.filter(
-          (t) =>
-            t.platform === post.platform && title && t.title.trim() === title && !urls.has(t.postUrl ?? ''),
-        );
-    if (top.length === 1) found.set(post, top[0] as TopPost);
+      ? topPosts.find((t) => t.postUrl === post.postUrl)
+      : topPostsByTitle(
+          topPosts.filter((t) => t.platform === post.platform),
+          urls,
+        ).get(post.title?.trim() ?? '');
+    if (top) found.set(post, top);
   }
   return found;
 }
