@@ -18,6 +18,7 @@ import { postToChannel } from './live-card.js';
 import { videoCardTrouble } from './look-trouble.js';
 import { type PostOrigin, readPostOrigin, sayPostFailed } from './post-failure.js';
 import { replyToVideo, updateVideoCard } from './projections.js';
+import { watchResults } from './results-watcher.js';
 import type { VideoCardModel } from './video-card.js';
 import { keyTrouble, type WatchContext, type Watcher, type WatchResult, type WatchStop } from './watcher.js';
 
@@ -253,7 +254,7 @@ interface Settled {
  */
 async function sayOutcomes(
   store: Store,
-  { watch, next, settled }: { watch: Watch; next: ScheduleWatchState; settled: Settled[] },
+  { watch, next, settled, now }: { watch: Watch; next: ScheduleWatchState; settled: Settled[]; now: number },
 ): Promise<void> {
   const stamp = settled.map((x) => `${x.post.platform}@${Date.parse(x.post.at)}=${x.outcome}`).join(',');
   if (watch.cardKey) {
@@ -280,6 +281,9 @@ async function sayOutcomes(
     const card = postedCard(next, x.post.platform);
     if (!(await replyToVideo(store, watch.target, { card, dedupeKey })))
       await postToChannel(store, { conversation: watch.conversation, card, dedupeKey });
+    // Its views come back to the card at about a day and at 7 days, joined by its title (results-watcher.ts).
+    const post = { videoId: watch.target, platform: x.post.platform, title: next.name, at: now };
+    await watchResults(store, { owner: watch.owner, conversation: watch.conversation, post });
   }
 }
 
@@ -344,7 +348,7 @@ export const scheduleWatcher: Watcher = {
       state: next as unknown as Record<string, unknown>,
       done,
       nextCheckInMs: nextScheduleCheck(next, ctx.now),
-      apply: (store) => sayOutcomes(store, { watch, next, settled }),
+      apply: (store) => sayOutcomes(store, { watch, next, settled, now: ctx.now }),
     };
   },
 

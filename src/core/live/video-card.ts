@@ -11,6 +11,7 @@ import { type CardText, code, command, joinText, link, literal, md } from '../te
 import type { Ping } from './pings.js';
 import { type CardThumbnails, thumbnailSections, thumbnailsPending } from './thumbnail-options.js';
 import { approvalLine, type VideoApproval } from './video-card-approval.js';
+import { type PostResult, resultsLines } from './video-card-results.js';
 
 /** Values as given (names, API texts): `renderVideoCard` escapes them; only `notice` is card markdown. */
 export interface VideoCardModel {
@@ -30,6 +31,8 @@ export interface VideoCardModel {
   render?: { renderId: string; status: string; progress: number; url?: string; codec?: string };
   schedule?: { platforms: string[]; at: string; zone: string; statuses?: Record<string, string> };
   posts?: { platform: string; url?: string; status: string }[];
+  /** Each post's views as the analytics reported them, at about a day and at 7 days (results-watcher.ts). */
+  results?: PostResult[];
   /** A one-line note under the text, as card markdown (e.g. "Stopped watching after 6 h"). */
   notice?: CardText;
   /** Warnings the service gave while the job still runs (`errorMessages` while processing): notes, not failure. */
@@ -220,6 +223,8 @@ function withNotes(text: CardText, m: VideoCardModel): CardText {
     )}`;
   }
   if (m.approval) out = md`${out}\n${approvalLine(m.approval)}`;
+  const results = m.phase === 'completed' ? resultsLines(m.results) : undefined;
+  if (results) out = md`${out}\n${results}`;
   if (m.trouble) out = md`${out}\n_${literal(m.trouble)}_`;
   if (m.notice) out = md`${out}\n_${m.notice}_`;
   return out;

@@ -6,6 +6,7 @@ import type { WatchKind } from '../ports/index.js';
 import { feedWatcher } from './feed-watcher.js';
 import { generationWatcher } from './generation-watcher.js';
 import { renderWatcher } from './render-watcher.js';
+import { resultsWatcher } from './results-watcher.js';
 import { scheduleWatcher } from './schedule-watcher.js';
 import { seriesWatcher } from './series-watcher.js';
 import type { Watcher } from './watcher.js';
@@ -17,4 +18,5 @@ export const WATCHERS: Partial<Record<WatchKind, Watcher>> = {
   render: renderWatcher,
   schedule: scheduleWatcher,
   series: seriesWatcher,
+  results: resultsWatcher,
 };

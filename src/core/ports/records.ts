@@ -119,12 +119,15 @@ export interface SubscriptionFilters {
   by?: UserAddress;
 }
 
-/** `approval`: a pending approval that expires at its scheduled time (no API call; see src/core/approvals). */
-export type WatchKind = 'generation' | 'render' | 'schedule' | 'series' | 'feed' | 'approval';
+/**
+ * `approval`: a pending approval that expires at its scheduled time (no API call; see src/core/approvals).
+ * `results`: the posts of one key's team whose views go on their videos' cards at 24 h and 7 days.
+ */
+export type WatchKind = 'generation' | 'render' | 'schedule' | 'series' | 'feed' | 'approval' | 'results';
 export interface Watch {
   id: string;
   kind: WatchKind;
-  /** Video id, render id, video id (schedule), series id, subscription id (feed), or approval id. */
+  /** Video id, render id, video id (schedule), series id, subscription id (feed), approval id, or owner (results). */
   target: string;
   /** Whose key to poll with; '' means the deployment-wide key. */
   owner: UserAddress;

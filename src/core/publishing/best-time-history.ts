@@ -7,7 +7,8 @@
  * - Scheduled posts are the `posted` entries of GET /calendar (the same 90 days). The contract gives a
  *   calendar entry and a top post no shared key (one names its video, the other its title): such a post is
  *   joined when its title is its video's name (the title the post forms start from) and exactly one post of
- *   that platform carries it. The rest are left out rather than guessed; no top post counts twice.
+ *   that platform carries it (video-api/top-posts.ts). The rest are left out rather than guessed; no top
+ *   post counts twice.
  *
  * Polite to the rate budget: two reads per platform, the video names paged 100 at a time and only as far as
  * needed, and the result kept per team key for half an hour.
@@ -15,6 +16,7 @@
 import type { CommandContext } from '../dispatch/context.js';
 import { workspaceOf } from '../ports/address.js';
 import { dayKey } from '../time/zone.js';
+import { topPostsByTitle } from '../video-api/top-posts.js';
 import { ANALYTICS_PLATFORMS, type Platform } from '../video-api/video-api.js';
 import type { PastPost } from './best-time.js';
 
@@ -59,13 +61,13 @@ async function loadHistory(ctx: CommandContext, platform: Platform): Promise<Pla
   const from = now - RANGE_DAYS * 86_400_000;
   const posts: PastPost[] = [];
   const byUrl = new Map(top.filter((p) => p.postUrl).map((p) => [p.postUrl, p]));
+  const joined = new Set<string>();
   for (const { at, postUrl } of await publishedHere(ctx, platform, from)) {
     const views = byUrl.get(postUrl)?.views;
-    if (views === undefined) continue;
+    if (views === undefined || joined.has(postUrl)) continue;
     posts.push({ at, views });
-    byUrl.delete(postUrl);
+    joined.add(postUrl);
   }
-  const unjoined = top.filter((p) => !p.postUrl || byUrl.has(p.postUrl));
   const entries = await api.posts.calendar({
     startDate: dayKey(from, 'UTC'),
     endDate: dayKey(now, 'UTC'),
@@ -73,7 +75,7 @@ async function loadHistory(ctx: CommandContext, platform: Platform): Promise<Pla
     status: 'posted',
   });
   const names = await videoNames(ctx, new Set(entries.map((e) => e.projectId)));
-  const viewsByTitle = uniqueBy(unjoined, (p) => p.title.trim());
+  const viewsByTitle = topPostsByTitle(top, joined);
   const postedByName = uniqueBy(entries, (e) => names.get(e.projectId)?.trim() ?? '');
   for (const [name, entry] of postedByName) {
     const views = viewsByTitle.get(name)?.views;

@@ -10,6 +10,7 @@ import { type CommandContext, userError } from '../dispatch/context.js';
 import { actionKey, newRequestId } from '../dispatch/request-id.js';
 import { type RemoteEffect, remoteEffect } from '../effects/remote-effect.js';
 import { videoState } from '../live/projections.js';
+import { watchResults } from '../live/results-watcher.js';
 import type { VideoCardModel } from '../live/video-card.js';
 import { BLOCKS, platformName } from '../platforms/post-blocks.js';
 import { type Card, message, type Response } from '../text/cards.js';
@@ -287,6 +288,14 @@ async function recordPublish(
       },
     });
     await store.users.setLast(ctx.req.user, 'video', video.id);
+    // Its views come back to the card at about a day and at 7 days (results-watcher.ts).
+    if (postUrl) {
+      await watchResults(store, {
+        owner: await ctx.keyOwner(),
+        conversation: ctx.req.conversation,
+        post: { videoId: video.id, platform: s.platform, postUrl, at: ctx.now() },
+      });
+    }
   });
 }
 

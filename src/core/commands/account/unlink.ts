@@ -9,7 +9,8 @@ import { keyId } from '../../video-api/catalog-cache.js';
 
 /**
  * What the poller follows with this member's key: live status cards (generation, render, schedule) and
- * channel subscriptions (feeds, series). Approval expiries need no key and are not counted.
+ * channel subscriptions (feeds, series). Approval expiries need no key, and a key's post results stop
+ * without a word (results-watcher.ts): neither is counted.
  */
 async function watchedWith(
   store: Store,
@@ -19,7 +20,7 @@ async function watchedWith(
   let subscriptions = 0;
   for (const w of await store.watches.activeWhere({ owner: user })) {
     if (w.kind === 'feed' || w.kind === 'series') subscriptions++;
-    else if (w.kind !== 'approval') cards++;
+    else if (w.kind !== 'approval' && w.kind !== 'results') cards++;
   }
   return { cards, subscriptions };
 }
