@@ -331,7 +331,6 @@ describe('render', () => {
     await h.run(`render ${id}`);
     const live = liveCard(h, id);
     await h.until(async () => (await h.store.watches.active()).length === 0, { maxMs: 5 * MINUTE });
-    // The person never saw the first answer and types the very same command: the same action, not a new one.
     const again = card(await h.run(`render ${id}`));
     expect(again.title).toBe('Already done');
     expect(again.controls?.map((c) => c.kind === 'button' && c.label)).toEqual(['Render again']);
