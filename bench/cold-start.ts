@@ -1,8 +1,9 @@
 /**
  * Benchmark 4, cold start: spawns the bot as `npm start` runs it (the compiled bot, `node
- * --enable-source-maps dist/main.js`, built once first; a fresh temp REELBOT_DATA_DIR) in two configurations,
+ * --enable-source-maps dist/main.js`, built once first; a fresh temp REELBOT_DATA_DIR) in three configurations,
  * times spawn → first `/healthz` 200, then reads the resident memory after 10 s idle. **demo**: nothing
- * configured (embedded simulator, playground). **production**: the service at VIDEO_API_URL (a simulator in the
+ * configured (embedded simulator, playground). **slack**: the service and Slack over HTTP, SQLite (the
+ * production configuration issue 33 targets). **production**: the service at VIDEO_API_URL (a simulator in the
  * bench's process), Slack and Discord configured against their fakes (also here), the playground off. Floor:
  * the same runtime form serving only `/healthz` (cold-start-baseline.ts, compiled by esbuild and run by Node),
  * measured alternately in the same run. Medians over the runs.
@@ -160,12 +161,23 @@ async function once(target: Target, log: (line: string) => void): Promise<Run> {
   }
 }
 
-/** The production configuration's outside world: the service and both chat platforms' fakes, on 127.0.0.1. */
-async function productionWorld(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+/**
+ * The production configurations' outside world, on 127.0.0.1: the service and both chat platforms' fakes.
+ * `slack`: the service and Slack over HTTP (issue 33's target configuration); `production`: both platforms.
+ */
+async function productionWorld(): Promise<{
+  env: Record<Configuration, Record<string, string>>;
+  close(): Promise<void>;
+}> {
   const sim = await startSimulator({ port: 0, teams: [demoTeam(generateApiKey())] });
   const platforms = await startFakePlatforms();
+  const slackOnly = Object.fromEntries(Object.entries(platforms.env).filter(([k]) => k.startsWith('SLACK_')));
   return {
-    env: { VIDEO_API_URL: sim.url, ...platforms.env },
+    env: {
+      demo: {},
+      slack: { VIDEO_API_URL: sim.url, ...slackOnly },
+      production: { VIDEO_API_URL: sim.url, ...platforms.env },
+    },
     async close() {
       await platforms.close();
       await sim.close();
@@ -173,7 +185,7 @@ async function productionWorld(): Promise<{ env: Record<string, string>; close()
   };
 }
 
-type Configuration = 'demo' | 'production';
+type Configuration = 'demo' | 'slack' | 'production';
 
 /** The runs of one checkout in one configuration. */
 interface Series {
@@ -197,7 +209,7 @@ export async function coldStart(o: {
   const forms = [...new Set(trees.map(formOf))];
   const floors = new Map<Form, { target: Target; runs: Run[] }>();
   for (const form of forms) floors.set(form, { target: await floorOf(form), runs: [] });
-  const series: Series[] = (['demo', 'production'] as const).flatMap((configuration) =>
+  const series: Series[] = (['demo', 'slack', 'production'] as const).flatMap((configuration) =>
     trees.map((root) => {
       const form = formOf(root);
       return {
@@ -207,7 +219,7 @@ export async function coldStart(o: {
           root,
           script: form === 'compiled' ? 'dist/main.js' : 'src/main.ts',
           form,
-          env: configuration === 'production' ? world.env : {},
+          env: world.env[configuration],
         },
         runs: [],
       };
@@ -238,7 +250,7 @@ export async function coldStart(o: {
     baseline: `the same runtime form serving only /healthz (bench/cold-start-baseline.ts: ${forms.map((f) => (f === 'compiled' ? 'compiled by esbuild, run by node' : 'through tsx')).join('; ')}), alternating runs`,
     metrics: series.flatMap((s) => seriesMetrics(s, base(s), o.compare !== undefined)),
     notes: [
-      `Median of ${o.runs} runs each. demo: nothing configured (embedded simulator, playground); production: VIDEO_API_URL (a simulator in the bench's process), Slack and Discord against their fakes. A fresh data directory each (migrations, new secret key), LOG_LEVEL=warn.`,
+      `Median of ${o.runs} runs each. demo: nothing configured (embedded simulator, playground); slack: VIDEO_API_URL (a simulator in the bench's process) and Slack over HTTP against its fake, SQLite; production: the same with Discord too. A fresh data directory each (migrations, new secret key), LOG_LEVEL=warn.`,
       ...series.map(
         (s) =>
           `${label(s, o.compare !== undefined)} (${s.target.form}): cold start ${(m(s.runs, 'readyMs') / m(base(s), 'readyMs')).toFixed(2)}× its floor, app RSS ${(m(s.runs, 'appRssMb') / m(base(s), 'appRssMb')).toFixed(2)}×.`,
