@@ -1,7 +1,7 @@
 /**
  * Filters of a channel subscription (`subscribe calendar --platform tiktok --status failed`, `subscribe videos
- * --by @member`): read from what was typed, kept with the subscription's store row, told in words, and matched
- * by the feed watcher. A message is posted only when every filter matches; a subscription without filters
+ * --by @member`, `subscribe series <s> --status failed`): read from what was typed, kept with the subscription's store row, told in words, and matched
+ * by the feed watcher (the series watcher for a series' episodes). A message is posted only when every filter matches; a subscription without filters
  * follows everything, as before filters existed.
  */
 
@@ -14,12 +14,15 @@ import { type CardText, command, joinText, md, parseMention } from '../text/text
 
 export const FILTER_STATUSES = ['posted', 'failed'] as const;
 
-/** Which filters each kind takes: a video has no post status, a calendar entry one platform. */
+/**
+ * Which filters each kind takes: a video has no post status, a calendar entry one platform, a series' episode
+ * an outcome (posted or failed) but no single platform.
+ */
 const SUBSCRIPTION_KINDS = ['calendar', 'videos', 'series'] as const;
 const FILTERS_OF: Record<SubscriptionKind, readonly (keyof SubscriptionFilters)[]> = {
   calendar: ['platform', 'status', 'by'],
   videos: ['by'],
-  series: [],
+  series: ['status'],
 };
 
 /** The filters typed with `subscribe`; a filter the kind cannot use, or a `--by` that is no member, is refused. */
@@ -62,11 +65,19 @@ function memberOf(ctx: CommandContext, typed: string): UserAddress {
 export const sameFilters = (a: SubscriptionFilters = {}, b: SubscriptionFilters = {}): boolean =>
   a.platform === b.platform && a.status === b.status && a.by === b.by;
 
-/** "only failed posts · only TikTok · only videos by @bo"; undefined when nothing is filtered. */
-export function describeFilters(filters: SubscriptionFilters | undefined): CardText | undefined {
+/**
+ * "only failed posts · only TikTok · only videos by @bo" ("only failed episodes" for a series); undefined when
+ * nothing is filtered.
+ */
+export function describeFilters(
+  filters: SubscriptionFilters | undefined,
+  kind?: SubscriptionKind,
+): CardText | undefined {
   const words: CardText[] = [];
-  if (filters?.status === 'failed') words.push(md`only failed posts`);
-  if (filters?.status === 'posted') words.push(md`only posts that went out`);
+  const episodes = kind === 'series';
+  if (filters?.status === 'failed') words.push(episodes ? md`only failed episodes` : md`only failed posts`);
+  if (filters?.status === 'posted')
+    words.push(episodes ? md`only episodes that went out` : md`only posts that went out`);
   if (filters?.platform) words.push(md`only ${platformName(filters.platform)}`);
   if (filters?.by) words.push(md`only videos by ${formatMention(filters.by)}`);
   return words.length > 0 ? joinText(words, ' · ') : undefined;
