@@ -139,3 +139,11 @@ export interface FileLinks {
 export interface ConversationMembership {
   isMember(conversation: ConversationAddress): Promise<boolean | undefined>;
 }
+
+/**
+ * Asks the platform whether the bot can post in a channel of the request's workspace (`settings alerts`): true,
+ * false, or undefined when it cannot tell now, which the core refuses (fail closed). Set by the adapters.
+ */
+export interface ChannelAccess {
+  botCanPost(conversation: ConversationAddress): Promise<boolean | undefined>;
+}
