@@ -44,13 +44,15 @@ export async function changeAlerts(ctx: CommandContext, c: AlertChange, audit: A
 
 /** The platform's word that the bot can post there; anything else refuses (fail closed). */
 async function requireBotCanPost(ctx: CommandContext, where: ConversationAddress): Promise<void> {
-  let can: boolean | undefined;
+  let can: boolean | 'other-workspace' | undefined;
   try {
     can = await ctx.req.channelAccess?.botCanPost(where);
   } catch (error) {
     ctx.deps.logger.warn({ err: error, conversation: where }, 'alerts channel: access check failed');
     can = undefined;
   }
+  if (can === 'other-workspace')
+    throw userError('alerts-other-workspace', { what: ctx.req.capabilities?.workspaceNoun ?? 'workspace' });
   if (can === false) throw userError('alerts-cannot-post', { where: channel(where) });
   if (can !== true) throw userError('alerts-unverified', { where: channel(where) });
 }

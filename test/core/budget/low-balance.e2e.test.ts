@@ -109,7 +109,7 @@ describe.each(SIMULATOR_PROFILES)('low-balance alert (%s profile)', (profile) =>
   it('refuses a channel it cannot post in, one it cannot check, another workspace’s, and no channel', async () => {
     h = await seriesHarness({ simulator: { profile } });
     const admin = await h.user('alice');
-    const asking = (can: boolean | undefined) => ({
+    const asking = (can: boolean | 'other-workspace' | undefined) => ({
       ...admin,
       channelAccess: { botCanPost: async () => can },
     });
@@ -117,6 +117,7 @@ describe.each(SIMULATOR_PROFILES)('low-balance alert (%s profile)', (profile) =>
       [asking(false), 'settings alerts #secret', "I can't post in"],
       [asking(undefined), 'settings alerts #secret', "I couldn't check that I can post in"],
       [admin, 'settings alerts #secret', "I couldn't check that I can post in"],
+      [asking('other-workspace'), 'settings alerts #secret', 'That channel belongs to another workspace'],
       [
         asking(true),
         'settings alerts budget',
