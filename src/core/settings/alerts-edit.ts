@@ -87,3 +87,12 @@ function summary(a: BudgetAlerts, c: AlertChange): CardText {
     : md`has no channel yet: set ${command('settings', ['alerts', '#channel'])} for it to go anywhere`;
   return md`When the balance falls below **${a.lowBalance} credits**, the low-balance alert ${goes} (once, and again only after the balance rose to ${a.lowBalance} or above).`;
 }
+
+/** The settings card's "Budget alerts" row; undefined when neither is set. */
+export function alertsLine(a: BudgetAlerts | undefined): CardText | undefined {
+  if (!a || (a.channel === undefined && a.lowBalance === undefined)) return undefined;
+  const where = a.channel ? md`alerts go to ${channel(a.channel)}` : md`no alerts channel`;
+  const low =
+    a.lowBalance === undefined ? md`` : md`; one when the balance falls below ${a.lowBalance} credits`;
+  return md`${where}${low}`;
+}

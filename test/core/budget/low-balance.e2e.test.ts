@@ -56,6 +56,9 @@ describe.each(SIMULATOR_PROFILES)('low-balance alert (%s profile)', (profile) =>
     const set = await h.run(`settings low-balance ${threshold}`, alice);
     expect(textOf(set)).toContain(`When the balance falls below **${threshold} credits**`);
     expect(textOf(set)).toContain('posts one alert to');
+    expect(textOf(await h.run('settings', alice))).toContain(
+      `Budget alerts: alerts go to ⟦#${ALERTS}⟧; one when the balance falls below ${threshold} credits`,
+    );
 
     // A daily series: its first episode (20 credits) takes the balance below; the bot looks soon after.
     await confirmed(h, h.run('series create "Daily" --source ai_story --schedule "daily 09:00 UTC"', alice));

@@ -20,7 +20,7 @@ import { formatMentions, isAmong } from '../../people/mentions.js';
 import { dmWorkspaceOf, isDmWorkspace } from '../../ports/address.js';
 import type { PolicyTightening, WorkspacePolicy } from '../../ports/index.js';
 import { queueHere } from '../../publishing/slots-queue.js';
-import { changeAlerts } from '../../settings/alerts-edit.js';
+import { alertsLine, changeAlerts } from '../../settings/alerts-edit.js';
 import {
   channelsAdmittingNobody,
   nobodyWarnings,
@@ -100,12 +100,15 @@ export const settingsCommand: CommandSpec = defineCommand({
 
 async function cardFor(ctx: CommandContext): Promise<Card> {
   const settings = await ctx.settings();
-  const dm = isDmWorkspace(policyWorkspace(ctx.req.conversation));
+  const workspace = policyWorkspace(ctx.req.conversation);
+  const dm = isDmWorkspace(workspace);
+  const alerts = dm ? undefined : alertsLine((await storedPolicy(ctx.deps.store, workspace)).alerts);
   return settingsCard({
     settings,
     here: settings.here ?? {},
     inherited: dm ? 'servers’ policies' : 'workspace policy',
     queue: queueLines(await queueHere(ctx)),
+    ...(alerts ? { alerts } : {}),
   });
 }
 
