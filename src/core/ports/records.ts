@@ -127,6 +127,9 @@ export interface SubscriptionFilters {
   status?: 'posted' | 'failed';
   /** Videos made through the bot by this member (the `video.create` audit entry). */
   by?: UserAddress;
+  /** Only posts of this series' episodes (`subscribe calendar --series S`): its id, and its name for words. */
+  series?: string;
+  seriesName?: string;
 }
 
 /**

@@ -10,7 +10,8 @@ import { formatMention, parseMentions } from '../people/mentions.js';
 import { platformName } from '../platforms/names.js';
 import { decodeAddress } from '../ports/address.js';
 import type { Store, SubscriptionFilters, SubscriptionKind, UserAddress } from '../ports/index.js';
-import { type CardText, command, joinText, md, parseMention } from '../text/text.js';
+import { type CardText, command, joinText, literal, md, parseMention } from '../text/text.js';
+import type { VideoApi } from '../video-api/video-api.js';
 
 export const FILTER_STATUSES = ['posted', 'failed'] as const;
 
@@ -63,7 +64,7 @@ function memberOf(ctx: CommandContext, typed: string): UserAddress {
 }
 
 export const sameFilters = (a: SubscriptionFilters = {}, b: SubscriptionFilters = {}): boolean =>
-  a.platform === b.platform && a.status === b.status && a.by === b.by;
+  a.platform === b.platform && a.status === b.status && a.by === b.by && a.series === b.series;
 
 /**
  * "only failed posts · only TikTok · only videos by @bo" ("only failed episodes" for a series); undefined when
@@ -80,6 +81,7 @@ export function describeFilters(
     words.push(episodes ? md`only episodes that went out` : md`only posts that went out`);
   if (filters?.platform) words.push(md`only ${platformName(filters.platform)}`);
   if (filters?.by) words.push(md`only videos by ${formatMention(filters.by)}`);
+  if (filters?.series) words.push(md`only the series **${literal(filters.seriesName ?? filters.series)}**`);
   return words.length > 0 ? joinText(words, ' · ') : undefined;
 }
 
@@ -109,4 +111,20 @@ export async function madeBy(
   if (!created) return undefined;
   const requester = created.details?.requester;
   return typeof requester === 'string' ? requester : created.actor;
+}
+
+/** Episodes read per look for `--series` (newest first): a calendar window holds far fewer of one series. */
+const SERIES_EPISODES = 100;
+
+/**
+ * The videos of a series' recent episodes, for a calendar subscription's `--series` filter (a calendar entry
+ * names its video, not its series).
+ */
+export async function seriesVideos(api: VideoApi, seriesId: string): Promise<Set<string>> {
+  const { items } = await api.series.episodes(
+    seriesId,
+    { page: 1, limit: SERIES_EPISODES },
+    { priority: 'background' },
+  );
+  return new Set(items.flatMap((e) => (e.projectId ? [e.projectId] : [])));
 }

@@ -42,7 +42,10 @@ describe.each(SIMULATOR_PROFILES)('subscribe series --status failed (%s profile)
     // Episode 3 is made on Wednesday but its post fails on Thursday; episode 4 goes out fine on Friday.
     await h.advance(2 * HOUR);
     h.sim.sim.setKnobs({ postFailureRate: 1 });
-    await h.until(async () => inChannel(FAILED).length === 2, { stepMs: 5 * MINUTE, maxMs: 2 * DAY + 2 * HOUR });
+    await h.until(async () => inChannel(FAILED).length === 2, {
+      stepMs: 5 * MINUTE,
+      maxMs: 2 * DAY + 2 * HOUR,
+    });
     h.sim.sim.setKnobs({ postFailureRate: 0 });
     expect(inChannel(FAILED)[1]?.card.text).toContain('could not be posted');
     for (let i = 0; i < 26; i++) await h.advance(HOUR);
@@ -63,5 +66,43 @@ describe.each(SIMULATOR_PROFILES)('subscribe series --status failed (%s profile)
 
     const list = await h.run('subscribe', { ...alice, conversation: FAILED });
     expect(list.kind === 'message' && list.card.text).toContain('only failed episodes');
+  });
+
+  it('subscribe calendar --series S keeps only the posts of that series’ episodes', async () => {
+    h = await seriesHarness({ simulator: { profile } });
+    const alice = await h.user('alice');
+    await confirmed(h, h.run('series create "Night Terrors" --source ai_story --schedule "daily 09:00 UTC"'));
+    const sub = await h.run('subscribe calendar --series night', { ...alice, conversation: FAILED });
+    expect(sub.kind === 'message' && sub.card.text).toContain('(only the series **Night Terrors**)');
+    await h.run('subscribe calendar', { ...alice, conversation: EVERYTHING });
+    // A video of no series, posted at 08:30; the series' first episode goes out at 09:00.
+    const v = await h.api.videos.create(
+      {
+        script: 'A short script about nothing in particular.',
+        voiceId: 'voice_aria_en',
+        name: 'Loose video',
+      },
+      { idempotencyKey: 'calendar-series-loose' },
+    );
+    await h.api.videos.update(v.id, { posts: { youtube: { title: 'Loose video' } } });
+    await h.api.posts.schedule(
+      {
+        videoId: v.id,
+        platforms: ['youtube'],
+        scheduledTime: new Date(h.clock.now() + 30 * MINUTE).toISOString(),
+      },
+      { idempotencyKey: 'calendar-series-loose-schedule' },
+    );
+    for (let i = 0; i < 12; i++) await h.advance(15 * MINUTE);
+
+    const posts = (conversation: string) =>
+      inChannel(conversation)
+        .filter((m) => /^Post(ed)? to /.test(m.card.title))
+        .map((m) => m.card.text);
+    expect(posts(EVERYTHING)).toHaveLength(2);
+    expect(posts(FAILED)).toHaveLength(1);
+    expect(posts(FAILED)[0]).toContain('Night Terrors — Episode 1');
+    const list = await h.run('subscribe', { ...alice, conversation: FAILED });
+    expect(list.kind === 'message' && list.card.text).toContain('only the series **Night Terrors**');
   });
 });

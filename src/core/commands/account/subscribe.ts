@@ -58,20 +58,26 @@ export const subscribeCommand: CommandSpec = defineCommand({
     'subscribe calendar',
     'subscribe calendar --platform tiktok --status failed',
     'subscribe videos --by @bo',
+    'subscribe calendar --series "Daily facts" --status failed',
     'subscribe series "Daily facts"',
     'subscribe series "Daily facts" --status failed',
     'subscribe',
   ],
-  details: md`\`calendar\`: a message when a scheduled post goes out or fails. \`videos\`: a short card for every new video of the team. \`series <s>\`: each new episode gets its own status card. Filters keep only what matches all of them: \`--platform\` (calendar), \`--status posted|failed\` (calendar; with a series, one message per episode that went out or failed instead of its card), \`--by @member\` (calendar, videos: videos they made with the bot); subscribing again with other filters replaces them. The feed is read with your key; ${command('unsubscribe', [hole('what')])} stops it.`,
+  details: md`\`calendar\`: a message when a scheduled post goes out or fails. \`videos\`: a short card for every new video of the team. \`series <s>\`: each new episode gets its own status card. Filters keep only what matches all of them: \`--platform\` (calendar), \`--status posted|failed\` (calendar; with a series, one message per episode that went out or failed instead of its card), \`--by @member\` (calendar, videos: videos they made with the bot), \`--series <s>\` (calendar: only its episodes' posts); subscribing again with other filters replaces them. The feed is read with your key; ${command('unsubscribe', [hole('what')])} stops it.`,
   async run(ctx, args): Promise<Response> {
     if (!args.what) return message(await listCard(ctx));
     const kind = args.what as SubscriptionKind;
     if (kind === 'series' && !args.series) throw userError('subscribe-needs-series');
-    if (kind !== 'series' && args.series) {
+    if (kind === 'videos' && args.series) {
       throw userError('subscribe-no-target', { what: kind, value: args.series });
     }
     const filters = readFilters(ctx, kind, args);
     await requireAdmin(ctx, 'change subscriptions');
+    // `subscribe calendar --series S`: only the posts of that series' episodes.
+    if (kind === 'calendar' && args.series) {
+      const series = await resolveSeries(ctx, args.series);
+      Object.assign(filters, { series: series.id, seriesName: series.name });
+    }
     return kind === 'series'
       ? subscribeSeries(ctx, args.series as string, filters)
       : subscribeFeed(ctx, kind, filters);
