@@ -28,7 +28,10 @@ export async function changeAlerts(ctx: CommandContext, c: AlertChange, audit: A
   const policy = await storedPolicy(store, workspace);
   const before = policy.alerts ?? {};
   const after = withChange(before, c);
-  const owner = c.key === 'low-balance' && c.credits !== undefined ? await ctx.keyOwner() : undefined;
+  const watching = c.key === 'low-balance' && c.credits !== undefined;
+  // The balance is read with the admin's key: read it now, so a key that cannot is refused here, not later.
+  const credits = watching ? (await (await ctx.api()).me.get()).team.credits : undefined;
+  const owner = watching ? await ctx.keyOwner() : undefined;
   const now = ctx.now();
   await store.transaction(async () => {
     const { alerts: _old, ...rest } = policy;
@@ -39,7 +42,8 @@ export async function changeAlerts(ctx: CommandContext, c: AlertChange, audit: A
     else await watchBalance(store, { workspace, owner, conversation: ctx.req.conversation, now });
   });
   ctx.deps.logger.info({ workspace, setting: c.key }, 'budget alerts changed');
-  return summary(after, c);
+  const balanceNow = credits === undefined ? md`` : md` The balance is ${credits} credits now.`;
+  return md`${summary(after, c)}${balanceNow}`;
 }
 
 /** The platform's word that the bot can post there; anything else refuses (fail closed). */

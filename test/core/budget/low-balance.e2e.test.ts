@@ -56,6 +56,7 @@ describe.each(SIMULATOR_PROFILES)('low-balance alert (%s profile)', (profile) =>
     const set = await h.run(`settings low-balance ${threshold}`, alice);
     expect(textOf(set)).toContain(`When the balance falls below **${threshold} credits**`);
     expect(textOf(set)).toContain('posts one alert to');
+    expect(textOf(set)).toContain(`The balance is ${threshold + 10} credits now.`);
     expect(textOf(await h.run('settings', alice))).toContain(
       `Budget alerts: alerts go to ⟦#${ALERTS}⟧; one when the balance falls below ${threshold} credits`,
     );
@@ -104,6 +105,12 @@ describe.each(SIMULATOR_PROFILES)('low-balance alert (%s profile)', (profile) =>
       'has no channel yet: set `/reel settings alerts #channel` for it to go anywhere',
     );
     expect(await h.store.watches.findActive('balance', 'playground:W1')).toBeDefined();
+    // An admin without a key (and no shared one) cannot have the balance read: refused now, not later.
+    const keyless = await h.user('dave', { key: null, admin: true });
+    expect(textOf(await h.run('settings low-balance 50', keyless))).toContain(
+      'You have not linked an API key yet.',
+    );
+    expect((await h.store.policies.get('playground:W1'))?.alerts?.lowBalance).toBe(100);
     const off = await h.run('settings low-balance off', alice);
     expect(textOf(off)).toContain('The low-balance alert is **off**.');
     expect(await h.store.watches.findActive('balance', 'playground:W1')).toBeUndefined();
