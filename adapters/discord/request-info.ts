@@ -1,6 +1,7 @@
 /** An interaction as the core's request: who, where (guild or DM), roles and whether they are known. */
 import {
   DM_WORKSPACE as CORE_DM_WORKSPACE,
+  channelsOf,
   conversationAddress,
   groupReference,
   type Mentioned,
@@ -44,6 +45,21 @@ export function mentionsIn(texts: readonly unknown[], workspace: string): Mentio
   return out;
 }
 
+/** A channel `<#1>`, as Discord writes it in a string option. */
+const DISCORD_CHANNEL = /<#(\d+)>/g;
+
+/** The channels named in the command's string options, each as a conversation address of this server. */
+export function channelsIn(texts: readonly unknown[], workspace: string): Mentioned[] {
+  return texts.flatMap((text) =>
+    typeof text !== 'string'
+      ? []
+      : [...text.matchAll(DISCORD_CHANNEL)].map((m) => ({
+          text: m[0],
+          ref: conversationAddress('discord', workspace, m[1] as string),
+        })),
+  );
+}
+
 export function requestInfoOf(
   i: InboundBase & { options?: Record<string, unknown> },
   messageId?: string,
@@ -63,5 +79,6 @@ export function requestInfoOf(
     ...(isGuildManager(i.permissions) ? { isWorkspaceAdmin: true } : {}),
     ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
     ...mentionsOf(mentionsIn(Object.values(i.options ?? {}), workspace)),
+    ...channelsOf(channelsIn(Object.values(i.options ?? {}), workspace)),
   };
 }

@@ -1,6 +1,7 @@
 /** Who acts where, as the core wants it: the Slack payload's ids plus the member's profile and groups. */
 import type { webApi } from '@slack/bolt';
 import {
+  channelsOf,
   conversationAddress,
   type Mentioned,
   mentionsOf,
@@ -8,6 +9,7 @@ import {
   type RequestInfo,
   userAddress,
 } from '../../src/core/index.js';
+import { slackChannelAccess } from './channel-access.js';
 import { groupRef } from './groups.js';
 import { SLACK_CAPABILITIES } from './index.js';
 import type { ListenerContext } from './listeners/context.js';
@@ -33,6 +35,16 @@ export const mentionsIn = (text: string, team: string): Mentioned[] =>
   [...text.matchAll(SLACK_MENTION)].map((m) => ({
     text: m[0],
     ref: m[1] ? userAddress('slack', team, m[1]) : groupRef(m[2] as string),
+  }));
+
+/** A channel `<#C1>` / `<#C1|name>`, as Slack writes it. */
+const SLACK_CHANNEL = /<#([CG][A-Z0-9]+)(?:\|[^>]*)?>/g;
+
+/** The channels named in `text`, each as a conversation address of this workspace (`slack:T1:C1`). */
+export const channelsIn = (text: string, team: string): Mentioned[] =>
+  [...text.matchAll(SLACK_CHANNEL)].map((m) => ({
+    text: m[0],
+    ref: conversationAddress('slack', team, m[1] as string),
   }));
 
 export async function requestInfo(
@@ -61,7 +73,9 @@ export async function requestInfo(
     ...externalOrg(ctx, where),
     ...(where.messageTs ? { message: messageAddress(conversation, where.messageTs) } : {}),
     ...mentionsOf(mentionsIn(where.text ?? '', where.team)),
+    ...channelsOf(channelsIn(where.text ?? '', where.team)),
     conversations: slackMembership(client, where.user),
+    channelAccess: slackChannelAccess(client),
   };
 }
 

@@ -9,6 +9,7 @@
 // Ports: what an adapter implements or is handed.
 
 export {
+  type ChannelAccess,
   type ChatAdapter,
   type ChatCapabilities,
   ChatDeliveryError,
@@ -40,7 +41,14 @@ export {
 // Dispatch: the bot adapters feed, the request they build, and how failures come back.
 
 export type { Bot } from './dispatch/bot.js';
-export { type Mentioned, mentionsOf, type RequestInfo, UserError, userError } from './dispatch/context.js';
+export {
+  channelsOf,
+  type Mentioned,
+  mentionsOf,
+  type RequestInfo,
+  UserError,
+  userError,
+} from './dispatch/context.js';
 export { abortAfter, within } from './dispatch/deadline.js';
 export { describeError, errorMessage } from './dispatch/describe-error.js';
 export { errorCard } from './dispatch/error-card.js';

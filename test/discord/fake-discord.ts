@@ -131,6 +131,14 @@ export class FakeDiscord {
   readonly commands = new Map<string, Json[]>();
   readonly commandPuts: { scope: string; body: Json[] }[] = [];
   readonly failures: ScriptedFailure[] = [];
+  /**
+   * Channels as `GET /channels/{id}` shows them to the bot: each known one's permission overwrites (default:
+   * none, so the @everyone role's View Channel and Send Messages hold); `hidden` ones answer 403 Missing Access,
+   * and ones of another server name it.
+   */
+  readonly channelOverwrites = new Map<string, Json[]>();
+  readonly hiddenChannels = new Set<string>();
+  readonly foreignChannels = new Map<string, string>();
   /** Users whose DMs are closed (POSTing to their DM channel fails with 50007). */
   readonly closedDms = new Set<string>();
   readonly botUser: Json;
@@ -443,6 +451,29 @@ export class FakeDiscord {
         this.commands.set(scope, stored);
         return this.json(res, 200, stored);
       }
+    }
+    match = m(/^\/channels\/(\d+)$/);
+    if (match && method === 'GET') {
+      const id = match[1] as string;
+      if (this.hiddenChannels.has(id)) return this.json(res, 403, { message: 'Missing Access', code: 50001 });
+      const guild = this.foreignChannels.get(id) ?? this.options.guildId;
+      const overwrites = this.channelOverwrites.get(id) ?? [];
+      return this.json(res, 200, {
+        id,
+        type: 0,
+        guild_id: guild,
+        name: `channel-${id}`,
+        permission_overwrites: overwrites,
+      });
+    }
+    match = m(/^\/guilds\/(\d+)\/members\/(\d+)$/);
+    if (match && method === 'GET') return this.json(res, 200, { user: { id: match[2] }, roles: [] });
+    match = m(/^\/guilds\/(\d+)\/roles$/);
+    if (match && method === 'GET') {
+      // @everyone (the guild's id) may view channels and send messages, as in a new server.
+      const everyone = { id: match[1], name: '@everyone', permissions: String((1 << 10) | (1 << 11)) };
+      const others = (this.options.roles ?? []).map((r) => ({ ...r, permissions: '0' }));
+      return this.json(res, 200, [everyone, ...others]);
     }
     match = m(/^\/channels\/(\d+)\/messages$/);
     if (match && method === 'POST') {

@@ -25,11 +25,14 @@ describe('commands', () => {
       // The demo's first member is its workspace admin (sets the team policy).
       isWorkspaceAdmin: true,
       conversations: { isMember: expect.any(Function) },
+      channelAccess: { botCanPost: expect.any(Function) },
     });
-    // Every demo member is in every demo channel, and in nothing else.
-    const { conversations } = pg.bot.calls[0]?.req ?? {};
+    // Every demo member is in every demo channel, and in nothing else; so is the bot.
+    const { conversations, channelAccess } = pg.bot.calls[0]?.req ?? {};
     expect(await conversations?.isMember('playground:local:launches')).toBe(true);
     expect(await conversations?.isMember('playground:local:elsewhere')).toBe(false);
+    expect(await channelAccess?.botCanPost('playground:local:launches')).toBe(true);
+    expect(await channelAccess?.botCanPost('playground:local:elsewhere')).toBe(false);
     expect(pg.bot.calls[1]?.req.isWorkspaceAdmin).toBeUndefined();
     expect(pg.bot.calls[1]?.req).toMatchObject({
       user: 'playground:local:bob',
@@ -38,6 +41,14 @@ describe('commands', () => {
       // Bob is in the demo group `reviewers` (`settings approvers @&reviewers`).
       memberOf: ['playground-group:reviewers'],
     });
+  });
+
+  it('hands a typed #channel over as a channel of the workspace (settings alerts #launches)', async () => {
+    await command('settings alerts #launches');
+    expect(pg.bot.calls[0]?.req.channels).toEqual([{ text: '#launches', ref: 'playground:local:launches' }]);
+    // A mention or a hashtag inside a word is no channel.
+    await command('create A script about C# and @ann#tag');
+    expect(pg.bot.calls[1]?.req.channels).toBeUndefined();
   });
 
   it('shows an ephemeral reply (and the typed command) only to the caller', async () => {

@@ -105,6 +105,8 @@ export class FakeSlack {
    * channel), one listed as `hidden` is a private channel the bot is not in (`channel_not_found`).
    */
   readonly channelMembers = new Map<string, string[] | 'hidden'>();
+  /** Channels the bot is not in (`conversations.info` says `is_member: false`); it is in every other one. */
+  readonly botAbsent = new Set<string>();
   /** Shared files far larger than `files.info` says (`shareLarge`), streamed as they are read. */
   readonly largeFiles = new Map<string, LargeBody>();
   /** The downloads of shared files (`/files-pri/…`), with the token they came with. */
@@ -466,6 +468,15 @@ export class FakeSlack {
           this.channelMembers.get(String(args.channel)) ?? Object.keys(this.options.users ?? {});
         if (members === 'hidden') return { ok: false, error: 'channel_not_found' };
         return { ok: true, members, response_metadata: { next_cursor: '' } };
+      }
+      case 'conversations.info': {
+        // https://docs.slack.dev/reference/methods/conversations.info: `is_member` is the token's own.
+        const id = String(args.channel ?? '');
+        if (this.channelMembers.get(id) === 'hidden') return { ok: false, error: 'channel_not_found' };
+        return {
+          ok: true,
+          channel: { id, is_channel: true, is_archived: false, is_member: !this.botAbsent.has(id) },
+        };
       }
       case 'files.info': {
         const id = String(args.file ?? '');

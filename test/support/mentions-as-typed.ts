@@ -4,10 +4,16 @@
  */
 
 import { DISCORD_CAPABILITIES } from '../../adapters/discord/index.js';
-import { mentionsIn as discordMentions } from '../../adapters/discord/request-info.js';
+import {
+  channelsIn as discordChannels,
+  mentionsIn as discordMentions,
+} from '../../adapters/discord/request-info.js';
 import { PLAYGROUND_CAPABILITIES } from '../../adapters/playground/index.js';
-import { mentionsIn as playgroundMentions } from '../../adapters/playground/routes/members.js';
-import { mentionsIn as slackMentions } from '../../adapters/slack/inbound.js';
+import {
+  channelsIn as playgroundChannels,
+  mentionsIn as playgroundMentions,
+} from '../../adapters/playground/routes/members.js';
+import { channelsIn as slackChannels, mentionsIn as slackMentions } from '../../adapters/slack/inbound.js';
 import { SLACK_CAPABILITIES } from '../../adapters/slack/index.js';
 import type { Mentioned, RequestInfo } from '../../src/core/dispatch/context.js';
 import { decodeAddress } from '../../src/core/ports/address.js';
@@ -27,8 +33,16 @@ export function mentionsAsTyped(text: string, user: string): Mentioned[] {
   return playgroundMentions(text, workspace);
 }
 
+/** The channels named in `text` as the platform's adapter finds them. */
+export function channelsAsTyped(text: string, user: string): Mentioned[] {
+  const { platform, workspace } = decodeAddress(user);
+  if (platform === 'slack') return slackChannels(text, workspace);
+  if (platform === 'discord') return discordChannels([text], workspace);
+  return playgroundChannels(text, workspace);
+}
+
 /** `req` as its adapter would build it for a command whose text is `text`. */
-export const typedBy = (req: RequestInfo, text: string): RequestInfo => ({
-  ...req,
-  mentions: mentionsAsTyped(text, req.user),
-});
+export const typedBy = (req: RequestInfo, text: string): RequestInfo => {
+  const channels = channelsAsTyped(text, req.user);
+  return { ...req, mentions: mentionsAsTyped(text, req.user), ...(channels.length > 0 ? { channels } : {}) };
+};

@@ -4,6 +4,7 @@
  */
 import type { RawArgs } from '../../../src/core/index.js';
 import { errorCard, say } from '../../../src/core/index.js';
+import { discordChannelAccess } from '../channel-access.js';
 import { COMMAND_ARGUMENTS } from '../command-names.js';
 import { flagsOf, MORE_OPTION, ROOT_COMMAND } from '../commands.js';
 import { discordFileLinks, messageScript, testOrigin, withFileLink } from '../file-input.js';
@@ -17,7 +18,13 @@ export async function answerCommand(ctx: InteractionContext, i: InboundOf<'comma
   const { bot, routes, render } = ctx;
   // Files: read from Discord's CDN by link (`from-file:`, `file:`), and the message command (file-input.ts).
   const apiOrigin = testOrigin(ctx.rest.options.api);
-  const req = { ...requestInfoOf(i), files: discordFileLinks(apiOrigin) };
+  const req = {
+    ...requestInfoOf(i),
+    files: discordFileLinks(apiOrigin),
+    ...(i.guildId
+      ? { channelAccess: discordChannelAccess(ctx.rest, { guildId: i.guildId, botId: i.applicationId }) }
+      : {}),
+  };
   if (i.target) {
     const target = i.target;
     return respond(

@@ -1,4 +1,5 @@
 import {
+  channelsOf,
   conversationAddress,
   groupReference,
   type Mentioned,
@@ -38,6 +39,16 @@ export const mentionsIn = (text: string, workspace: string): Mentioned[] =>
         : userAddress('playground', workspace, m[2] as string),
   }));
 
+/** A channel `#general`, named as the playground names its channels. */
+const PLAYGROUND_CHANNEL = /(?<![\w.#&<@])#([A-Za-z0-9._-]+)/g;
+
+/** The channels named in `text`, each as a conversation address of this workspace. */
+export const channelsIn = (text: string, workspace: string): Mentioned[] =>
+  [...text.matchAll(PLAYGROUND_CHANNEL)].map((m) => ({
+    text: m[0],
+    ref: conversationAddress('playground', workspace, m[1] as string),
+  }));
+
 export function createMembers(
   deps: Pick<RoutesDeps, 'workspace' | 'channels' | 'users'>,
   room: ChatRoom,
@@ -64,9 +75,15 @@ export function createMembers(
         ...(body.timeZone ? { platformTimeZone: body.timeZone } : {}),
         ...(messageId ? { message: messageAddress(conversation, messageId) } : {}),
         ...mentionsOf(mentionsIn(body.text ?? '', deps.workspace)),
+        ...channelsOf(channelsIn(body.text ?? '', deps.workspace)),
         // The demo's channels are open to all its people.
         conversations: {
           isMember: async (c) =>
+            deps.channels.some((ch) => conversationAddress('playground', deps.workspace, ch) === c),
+        },
+        // The bot is in every channel of the demo, and in no other.
+        channelAccess: {
+          botCanPost: async (c) =>
             deps.channels.some((ch) => conversationAddress('playground', deps.workspace, ch) === c),
         },
       };

@@ -7,7 +7,7 @@ import { csvLine } from '../format/csv.js';
 import { formatMention } from '../people/mentions.js';
 import { platformName } from '../platforms/post-blocks.js';
 import type { AuditEntry } from '../ports/index.js';
-import { code, link, literal, toPlainText } from '../text/text.js';
+import { channel, code, link, literal, toPlainText } from '../text/text.js';
 import { formatBoth, formatCsvDateTime } from '../time/format.js';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -56,10 +56,12 @@ function refusedWhat(d: Record<string, unknown>): string {
 }
 
 /** A setting's audited value: people and groups as mentions, anything else in code. */
-function settingShown(v: unknown): string {
+function settingShown(v: unknown, setting?: unknown): string {
   const words = str(v)?.split(' ') ?? [];
   if (words.length === 0) return 'nothing';
-  return words.every((w) => w.includes(':')) ? words.map(formatMention).join(' ') : code(words.join(' '));
+  // The alerts channel is a conversation address: a channel, never a person.
+  const named = setting === 'alerts' ? channel : formatMention;
+  return words.every((w) => w.includes(':')) ? words.map(named).join(' ') : code(words.join(' '));
 }
 
 /** How a pending request was withdrawn (`approval.withdraw` entries). */
@@ -136,7 +138,7 @@ export const AUDIT_WORDING: Readonly<Record<string, (l: Line) => string>> = {
   'settings.change': (l) => {
     const scope =
       l.d.scope === 'workspace' ? ' for the workspace' : l.d.scope === 'channel' ? ' in this channel' : '';
-    return `set ${code(str(l.d.setting) ?? 'a setting')} to ${settingShown(l.d.to)} (was ${settingShown(l.d.from)})${scope}`;
+    return `set ${code(str(l.d.setting) ?? 'a setting')} to ${settingShown(l.d.to, l.d.setting)} (was ${settingShown(l.d.from, l.d.setting)})${scope}`;
   },
   'policy.nobody': (l) =>
     `changed the workspace's ${code(str(l.d.setting) ?? 'policy')}, which leaves nobody for ${list(l.d.rules).map(code).join(', ') || 'a rule'} in this channel`,

@@ -6,6 +6,7 @@ import type { ApprovedRunners } from '../approvals/runner-port.js';
 import { effectiveSettings } from '../approvals/workspace-policy.js';
 import { workspaceOf } from '../ports/address.js';
 import type {
+  ChannelAccess,
   ChannelSettings,
   ChatCapabilities,
   ChatPlatform,
@@ -76,7 +77,18 @@ export interface RequestInfo {
   files?: FileLinks;
   /** Whether the member is in another conversation, where the platform can tell (`memberOfConversation`). */
   conversations?: ConversationMembership;
+  /**
+   * The channels named in what the member typed, found by the adapter (Slack `<#C1|name>`, Discord `<#1>`, the
+   * playground's `#general`): each as written and as its conversation address (`settings alerts #channel`).
+   */
+  channels?: readonly Mentioned[];
+  /** Whether the bot can post in a channel, where the platform can tell (`settings alerts`). */
+  channelAccess?: ChannelAccess;
 }
+
+/** `{ channels }` when any was named, for an adapter building a request (no empty list on the request). */
+export const channelsOf = (channels: readonly Mentioned[]): { channels?: readonly Mentioned[] } =>
+  channels.length > 0 ? { channels } : {};
 
 /** `{ mentions }` when there are any, for an adapter building a request (no empty list on the request). */
 export const mentionsOf = (mentions: readonly Mentioned[]): { mentions?: readonly Mentioned[] } =>

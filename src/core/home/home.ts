@@ -205,7 +205,7 @@ export async function subscriptionsCard(store: Store, req: RequestInfo): Promise
     const what = describeSubscription(s, names[i]);
     const by = s.owner ? md` · by ${formatMention(s.owner)}` : md``;
     // A channel token: Slack and Discord link it to the channel, the playground shows its id.
-    const filtered = describeFilters(s.filters);
+    const filtered = describeFilters(s.filters, s.kind);
     const only = filtered ? md` · ${filtered}` : md``;
     const text = md`${channelToken(s.conversation)}: ${what} — ${WHAT_IT_POSTS[s.kind]}${only}${by}`;
     const value = subscriptionValue(s);

@@ -9,7 +9,7 @@
 
 import { platformName } from '../platforms/names.js';
 import type { ConversationAddress, Store, Subscription, SubscriptionFilters, Watch } from '../ports/index.js';
-import { entryMatches, madeBy } from '../settings/subscription-filters.js';
+import { entryMatches, madeBy, seriesVideos } from '../settings/subscription-filters.js';
 import type { Card, Field } from '../text/cards.js';
 import { humanise } from '../text/labels.js';
 import { type CardText, code, command, hole, joinText, literal, md } from '../text/text.js';
@@ -224,10 +224,13 @@ export const feedWatcher: Watcher = {
 
     const zone = (await ctx.store.settings.get(sub.conversation)).timeZone ?? md`UTC`;
     // What the filters let through; the state still records everything seen, so nothing comes back later.
-    const calendar = await kept({ store: ctx.store, row }, seen.calendar, (e) => ({
-      videoId: e.projectId,
-      post: e,
-    }));
+    const inSeries =
+      row.filters?.series && seen.calendar.length > 0
+        ? await seriesVideos(ctx.api, row.filters.series)
+        : undefined;
+    const calendar = (
+      await kept({ store: ctx.store, row }, seen.calendar, (e) => ({ videoId: e.projectId, post: e }))
+    ).filter((e) => !inSeries || inSeries.has(e.projectId));
     const videos = await kept({ store: ctx.store, row }, seen.videos, (v) => ({ videoId: v.id }));
     const names = await videoNames(
       ctx,

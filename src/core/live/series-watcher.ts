@@ -13,6 +13,13 @@ import { command, hole, literal, md } from '../text/text.js';
 import type { Episode } from '../video-api/video-api.js';
 import { postToChannel, unpostableNotice, videoCardKey } from './live-card.js';
 import { showVideo } from './projections.js';
+import {
+  newOutcomes,
+  outcomeCards,
+  outcomeFilter,
+  postOutcomes,
+  rememberOutcomes,
+} from './series-outcomes.js';
 import type { VideoCardModel } from './video-card.js';
 import { keyTrouble, type WatchContext, type Watcher, type WatchResult } from './watcher.js';
 
@@ -44,6 +51,8 @@ interface SeriesWatchState {
   cadence?: Cadence;
   paused?: boolean;
   configAt?: number;
+  /** The episodes' outcomes seen (`<id>:<status>`), for a subscription filtered by status (series-outcomes.ts). */
+  settled?: string[];
 }
 
 function readState(raw: Record<string, unknown>): SeriesWatchState {
@@ -54,6 +63,8 @@ function readState(raw: Record<string, unknown>): SeriesWatchState {
   if (raw.cadence && typeof raw.cadence === 'object') state.cadence = raw.cadence as Cadence;
   if (typeof raw.paused === 'boolean') state.paused = raw.paused;
   if (typeof raw.configAt === 'number') state.configAt = raw.configAt;
+  if (Array.isArray(raw.settled))
+    state.settled = raw.settled.filter((s): s is string => typeof s === 'string');
   return state;
 }
 
@@ -72,18 +83,25 @@ export async function watchSeries(
     name?: string;
     primed: boolean;
     seen?: string[];
+    /** The episodes' outcomes that exist now (`settledEpisodes`): history for a status filter. */
+    settled?: string[];
     firstCheckInMs?: number;
   },
 ): Promise<Watch> {
   const existing = await store.watches.findActiveIn('series', input.seriesId, input.conversation);
   if (existing) {
-    if (input.seen?.length) {
+    if (input.seen?.length || input.settled) {
       const state = readState(existing.state);
-      await store.watches.update(existing.id, { state: { ...state, seen: merge(input.seen, state.seen) } });
+      const seen = merge(input.seen ?? [], state.seen);
+      const settled = input.settled
+        ? rememberOutcomes([], [...input.settled, ...(state.settled ?? [])])
+        : state.settled;
+      await store.watches.update(existing.id, { state: { ...state, seen, ...(settled ? { settled } : {}) } });
     }
     return existing;
   }
   const state: SeriesWatchState = { primed: input.primed, seen: input.seen ?? [] };
+  if (input.settled) state.settled = input.settled;
   if (input.name) state.name = input.name;
   return await store.watches.add({
     kind: 'series',
@@ -204,36 +222,29 @@ async function modelCost(ctx: WatchContext, model: string): Promise<number | und
   }
 }
 
+/** Re-reads the series' configuration (name, model, cadence, paused) when it is older than an hour. */
+async function refreshConfig(ctx: WatchContext, watch: Watch, state: SeriesWatchState): Promise<void> {
+  if (state.configAt !== undefined && ctx.now - state.configAt < CONFIG_REFRESH_MS) return;
+  const series = await ctx.api.series.get(watch.target, { priority: 'background' });
+  state.name = series.name;
+  state.paused = series.paused === true;
+  if (series.brollModel) state.model = series.brollModel;
+  const cadence: Cadence = { postingDays: daysOf(series.postingDays) };
+  if (series.autoPostTime) cadence.autoPostTime = series.autoPostTime;
+  if (series.timezone) cadence.timezone = series.timezone;
+  state.cadence = cadence;
+  state.configAt = ctx.now;
+}
+
 async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
   const state = readState(watch.state);
   const opts = { priority: 'background' } as const;
   try {
-    if (state.configAt === undefined || ctx.now - state.configAt >= CONFIG_REFRESH_MS) {
-      const series = await ctx.api.series.get(watch.target, opts);
-      state.name = series.name;
-      state.paused = series.paused === true;
-      if (series.brollModel) state.model = series.brollModel;
-      const cadence: Cadence = { postingDays: daysOf(series.postingDays) };
-      if (series.autoPostTime) cadence.autoPostTime = series.autoPostTime;
-      if (series.timezone) cadence.timezone = series.timezone;
-      state.cadence = cadence;
-      state.configAt = ctx.now;
-    }
+    await refreshConfig(ctx, watch, state);
     const { items } = await ctx.api.series.episodes(watch.target, { page: 1, limit: 20 }, opts);
     // An episode without its video yet is left unseen: it is picked up once it has one.
     const withVideo = items.filter((e): e is Episode & { projectId: string } => Boolean(e.projectId));
     const seen = new Set(state.seen);
-    const fresh = state.primed ? withVideo.filter((e) => !seen.has(e.id)).reverse() : [];
-    const names = new Map<string, string>();
-    const cost = fresh.length > 0 && state.model ? await modelCost(ctx, state.model) : undefined;
-    for (const episode of fresh.slice(0, 5)) {
-      try {
-        names.set(episode.projectId, (await ctx.api.videos.get(episode.projectId, opts)).name);
-      } catch (e) {
-        // The name is a nicety; the card works with the series name.
-        ctx.logger.debug({ err: e, videoId: episode.projectId }, 'episode name lookup failed');
-      }
-    }
     const next: SeriesWatchState = {
       ...state,
       primed: true,
@@ -243,10 +254,22 @@ async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
       ),
     };
     const label = state.name ?? 'Series';
+    const result = { state: next as unknown as Record<string, unknown>, done: false };
+    const nextCheckInMs = nextSeriesCheckIn(next, ctx.now);
+    // Followed for its outcomes (`--status failed`): a message per matching outcome, no episode cards.
+    const filters = await outcomeFilter(ctx.store, watch);
+    if (filters) {
+      next.settled = rememberOutcomes(items, state.settled);
+      const episodes = newOutcomes(items, state.primed ? state.settled : undefined, filters);
+      const cards = await outcomeCards(ctx, { episodes, seriesName: label });
+      return { ...result, nextCheckInMs, apply: (store) => postOutcomes(store, { watch, cards }) };
+    }
+    const fresh = state.primed ? withVideo.filter((e) => !seen.has(e.id)).reverse() : [];
+    const names = await episodeNames(ctx, fresh);
+    const cost = fresh.length > 0 && state.model ? await modelCost(ctx, state.model) : undefined;
     return {
-      state: next as unknown as Record<string, unknown>,
-      done: false,
-      nextCheckInMs: nextSeriesCheckIn(next, ctx.now),
+      ...result,
+      nextCheckInMs,
       async apply(store) {
         for (const episode of fresh) {
           await startEpisodeCard(store, {
@@ -275,6 +298,25 @@ async function check(ctx: WatchContext, watch: Watch): Promise<WatchResult> {
       },
     };
   }
+}
+
+/** The new episodes' video names (the first five); the card works with the series name otherwise. */
+async function episodeNames(
+  ctx: WatchContext,
+  fresh: Array<Episode & { projectId: string }>,
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const episode of fresh.slice(0, 5)) {
+    try {
+      names.set(
+        episode.projectId,
+        (await ctx.api.videos.get(episode.projectId, { priority: 'background' })).name,
+      );
+    } catch (e) {
+      ctx.logger.debug({ err: e, videoId: episode.projectId }, 'episode name lookup failed');
+    }
+  }
+  return names;
 }
 
 function goneCard(name: string | undefined, seriesId: string): Card {

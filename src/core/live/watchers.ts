@@ -3,6 +3,7 @@
  */
 import { approvalWatcher } from '../approvals/expiry-watcher.js';
 import type { WatchKind } from '../ports/index.js';
+import { balanceWatcher } from './balance-watcher.js';
 import { feedWatcher } from './feed-watcher.js';
 import { generationWatcher } from './generation-watcher.js';
 import { renderWatcher } from './render-watcher.js';
@@ -19,4 +20,5 @@ export const WATCHERS: Partial<Record<WatchKind, Watcher>> = {
   schedule: scheduleWatcher,
   series: seriesWatcher,
   results: resultsWatcher,
+  balance: balanceWatcher,
 };

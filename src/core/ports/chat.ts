@@ -139,3 +139,13 @@ export interface FileLinks {
 export interface ConversationMembership {
   isMember(conversation: ConversationAddress): Promise<boolean | undefined>;
 }
+
+/**
+ * Asks the platform whether the bot can post in a channel named in the request (`settings alerts`): true,
+ * false, `other-workspace` when the platform says the channel belongs to another workspace than the one its
+ * address was built in, or undefined when it cannot tell now, which the core refuses (fail closed). Set by the
+ * adapters.
+ */
+export interface ChannelAccess {
+  botCanPost(conversation: ConversationAddress): Promise<boolean | 'other-workspace' | undefined>;
+}

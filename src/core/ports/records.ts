@@ -50,6 +50,16 @@ export interface WorkspacePolicy {
    * where it is stored (publishing/slots-queue.ts), a channel's own (`ownQueue`) winning in that channel.
    */
   queue?: QueueSettings;
+  /** Budget alerts (DESIGN §5): the workspace's alone, like the queue (`tighten` leaves them out). */
+  alerts?: BudgetAlerts;
+}
+
+/** `settings alerts #channel` and `settings low-balance N`. */
+export interface BudgetAlerts {
+  /** Where budget alerts are posted: a channel of the workspace the bot could post in when it was set. */
+  channel?: ConversationAddress;
+  /** One alert when the balance falls below this many credits, again only after it rose to it or above. */
+  lowBalance?: number;
 }
 
 /** A platform's queue slots: wall-clock times on some weekdays, in one zone (a slot follows DST changes). */
@@ -117,17 +127,32 @@ export interface SubscriptionFilters {
   status?: 'posted' | 'failed';
   /** Videos made through the bot by this member (the `video.create` audit entry). */
   by?: UserAddress;
+  /** Only posts of this series' episodes (`subscribe calendar --series S`): its id, and its name for words. */
+  series?: string;
+  seriesName?: string;
 }
 
 /**
  * `approval`: a pending approval that expires at its scheduled time (no API call; see src/core/approvals).
  * `results`: the posts of one key's team whose views go on their videos' cards at 24 h and 7 days.
+ * `balance`: a workspace's balance against its `settings low-balance` (live/balance-watcher.ts).
  */
-export type WatchKind = 'generation' | 'render' | 'schedule' | 'series' | 'feed' | 'approval' | 'results';
+export type WatchKind =
+  | 'generation'
+  | 'render'
+  | 'schedule'
+  | 'series'
+  | 'feed'
+  | 'approval'
+  | 'results'
+  | 'balance';
 export interface Watch {
   id: string;
   kind: WatchKind;
-  /** Video id, render id, video id (schedule), series id, subscription id (feed), approval id, or owner (results). */
+  /**
+   * Video id, render id, video id (schedule), series id, subscription id (feed), approval id, owner (results),
+   * or workspace (balance).
+   */
   target: string;
   /** Whose key to poll with; '' means the deployment-wide key. */
   owner: UserAddress;

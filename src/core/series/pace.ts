@@ -10,7 +10,7 @@ import type { Field } from '../text/cards.js';
 import { type CardText, md } from '../text/text.js';
 import { formatDay } from '../time/format.js';
 import { dayKey } from '../time/zone.js';
-import { type Series, VideoApiError } from '../video-api/video-api.js';
+import { type CallOptions, type Series, type VideoApi, VideoApiError } from '../video-api/video-api.js';
 import { daysOf } from './cadence.js';
 import { balance, DEFAULT_SERIES_MODEL, episodeCost } from './series-common.js';
 
@@ -55,14 +55,27 @@ const NONE: Pace = { series: 0, perMonth: 0, perDay: 0 };
  * the card then leaves the run-out date out rather than guess it low.
  */
 export async function activePace(ctx: CommandContext, except?: string): Promise<Pace | undefined> {
+  return await teamPace(await ctx.api(), {
+    cost: (model) => episodeCost(ctx, model),
+    ...(except ? { except } : {}),
+  });
+}
+
+/**
+ * `activePace` read with any client (the poller's, in the background): `cost` prices an episode of a model,
+ * undefined when it cannot.
+ */
+export async function teamPace(
+  api: VideoApi,
+  o: { cost: (model: string) => Promise<number | undefined>; except?: string; call?: CallOptions },
+): Promise<Pace | undefined> {
   try {
-    const api = await ctx.api();
-    const active = (await api.series.list()).filter((s) => !s.paused && s.id !== except);
+    const active = (await api.series.list(o.call)).filter((s) => !s.paused && s.id !== o.except);
     const paces = await Promise.all(
       active.map(async (summary) => {
-        const s = await api.series.get(summary.id);
+        const s = await api.series.get(summary.id, o.call);
         if (s.paused) return NONE;
-        const cost = await episodeCost(ctx, s.brollModel ?? DEFAULT_SERIES_MODEL);
+        const cost = await o.cost(s.brollModel ?? DEFAULT_SERIES_MODEL);
         return cost === undefined ? undefined : paceOf(s.postingDays, cost);
       }),
     );
@@ -73,6 +86,12 @@ export async function activePace(ctx: CommandContext, except?: string): Promise<
     if (e instanceof VideoApiError) return undefined;
     throw e;
   }
+}
+
+/** "less than a day", or "until Tue 15 Dec 2026": how long `credits` last at `perDay` (> 0) from `now`. */
+export function lastsFor(credits: number, o: { perDay: number; now: number; zone: string }): CardText {
+  const days = Math.floor(credits / o.perDay);
+  return days === 0 ? md`less than a day` : md`until ${formatDay(dayKey(o.now + days * DAY_MS, o.zone))}`;
 }
 
 /** What `budgetText` reads: this series' own pace, the others', the balance, and the zone of the date. */
@@ -96,10 +115,8 @@ export function budgetText(ctx: CommandContext, b: Budget): CardText {
   if (all.perDay === 0) return own;
   const together =
     all.series > 1 || !b.ownActive ? md` (all ${all.series} active series: ≈${all.perMonth} a month)` : md``;
-  const days = Math.floor(b.credits / all.perDay);
-  if (days === 0) return md`${own}; at this pace${together} your ${b.credits} credits last less than a day`;
-  const day = formatDay(dayKey(ctx.now() + days * DAY_MS, b.zone));
-  return md`${own}; at this pace${together} your ${b.credits} credits last until ${day}`;
+  const lasts = lastsFor(b.credits, { perDay: all.perDay, now: ctx.now(), zone: b.zone });
+  return md`${own}; at this pace${together} your ${b.credits} credits last ${lasts}`;
 }
 
 /** A series card's "Budget" field: what it costs a month and when the balance runs out with every active series. */

@@ -21,9 +21,12 @@ import { err, ok, type Result } from '../dispatch/result.js';
 import { formatMentions } from '../people/mentions.js';
 import type { PolicyTightening, WorkspacePolicy } from '../ports/index.js';
 import { md } from '../text/text.js';
-import type { QueueChange, SettingChange } from './setting-change.js';
+import type { AlertChange, QueueChange, SettingChange } from './setting-change.js';
 
-type GovernanceChange = Exclude<SettingChange, { key: 'threading' } | { key: 'timezone' } | QueueChange>;
+type GovernanceChange = Exclude<
+  SettingChange,
+  { key: 'threading' } | { key: 'timezone' } | QueueChange | AlertChange
+>;
 
 export function applyToPolicy(policy: WorkspacePolicy, change: GovernanceChange): WorkspacePolicy {
   const next = structuredClone(policy);

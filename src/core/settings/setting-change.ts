@@ -6,7 +6,8 @@ import { type CommandContext, userError } from '../dispatch/context.js';
 import { err, ok, type Result } from '../dispatch/result.js';
 import { parsePlatforms } from '../parse/validate-args.js';
 import { parseMentions } from '../people/mentions.js';
-import type { Holders, SlotRule, WorkspacePolicy } from '../ports/index.js';
+import { workspaceOf } from '../ports/address.js';
+import type { ConversationAddress, Holders, SlotRule, WorkspacePolicy } from '../ports/index.js';
 import { parseSlots, SLOTS_EXAMPLE } from '../publishing/slots.js';
 import { type CardText, md } from '../text/text.js';
 import type { Platform } from '../video-api/video-api.js';
@@ -25,7 +26,9 @@ const GOVERNANCE = [
 ] as const;
 /** The publishing queue's keys (DESIGN §10): the workspace's, or a channel's own with `--here`. */
 const QUEUE = ['slots', 'daily-cap'] as const;
-export const SETTING_KEYS = ['threading', 'timezone', ...GOVERNANCE, ...QUEUE] as const;
+/** Budget alerts (DESIGN §5): the workspace's, never a channel's. */
+const ALERTS = ['low-balance', 'alerts'] as const;
+export const SETTING_KEYS = ['threading', 'timezone', ...GOVERNANCE, ...QUEUE, ...ALERTS] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 export const ROLES = ['publish', 'spend', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -50,12 +53,19 @@ export const EXPECTED: Record<SettingKey, string> = {
   reminders: '`on` or `off`',
   slots: `a platform, then days and times like \`youtube "${SLOTS_EXAMPLE}"\`, or \`youtube off\``,
   'daily-cap': 'a platform, then the most posts a day (1 to 50), like `youtube 2`, or `youtube off`',
+  'low-balance': 'a whole number of credits (1 or more), or `off`',
+  alerts: 'one channel of this workspace (type # and pick it), or `off`',
 };
 
 /** A change of the publishing queue, which is no rule: never tightened, a channel's own simply wins there. */
 export type QueueChange =
   | { key: 'slots'; platform: Platform; slots: Omit<SlotRule, 'zone'> | undefined }
   | { key: 'daily-cap'; platform: Platform; cap: number | undefined };
+
+/** A budget alert setting; undefined: `off`. */
+export type AlertChange =
+  | { key: 'low-balance'; credits: number | undefined }
+  | { key: 'alerts'; channel: ConversationAddress | undefined };
 
 export type SettingChange =
   | { key: 'threading'; on: boolean }
@@ -70,7 +80,8 @@ export type SettingChange =
   | { key: 'role'; role: Role; refs: Holders }
   | { key: 'lifetime'; ms: number }
   | { key: 'reminders'; on: boolean }
-  | QueueChange;
+  | QueueChange
+  | AlertChange;
 
 const MAX_THRESHOLD = 1_000_000;
 const MIN_LIFETIME_MS = 10 * 60_000;
@@ -127,6 +138,13 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
     case 'slots':
     case 'daily-cap':
       return parseQueueChange(key, value);
+    case 'low-balance': {
+      if (/^(off|none|clear)$/i.test(value)) return ok({ key, credits: undefined });
+      const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+      return Number.isSafeInteger(n) && n >= 1 && n <= MAX_THRESHOLD ? ok({ key, credits: n }) : bad();
+    }
+    case 'alerts':
+      return /^(off|none|clear)$/i.test(value) ? ok({ key, channel: undefined }) : readChannel(ctx, value);
     case 'lifetime': {
       const m = /^(\d+)\s*(m|min|mins|minutes?|h|hours?|d|days?)$/i.exec(value);
       const ms = m
@@ -160,6 +178,21 @@ function parseQueueChange(key: 'slots' | 'daily-cap', value: string): Result<Set
   if (off) return ok({ key, platform, slots: undefined });
   const slots = parseSlots(what);
   return slots.ok ? ok({ key, platform, slots: slots.value }) : slots;
+}
+
+/**
+ * The one channel typed (as its adapter found it, `RequestInfo.channels`), of the request's own workspace: a
+ * channel of another workspace is refused in words, never stored.
+ */
+function readChannel(ctx: CommandContext, value: string): Result<SettingChange> {
+  const named = (ctx.req.channels ?? []).filter((c) => c.text === value.trim());
+  const ref = named.length === 1 ? named[0]?.ref : undefined;
+  if (!ref) return err(userError('bad-setting-value', { key: 'alerts', value, expected: EXPECTED.alerts }));
+  if (workspaceOf(ref) !== workspaceOf(ctx.req.conversation))
+    return err(
+      userError('alerts-other-workspace', { what: ctx.req.capabilities?.workspaceNoun ?? 'workspace' }),
+    );
+  return ok({ key: 'alerts', channel: ref });
 }
 
 function onOff(value: string): boolean | undefined {

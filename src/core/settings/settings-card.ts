@@ -19,6 +19,8 @@ export interface SettingsView {
   inherited: string;
   /** The queue's slots and caps in words, one line per platform that has some (`queueLines`); none: no row. */
   queue?: CardText[];
+  /** The workspace's budget alerts in words (`alertsLine`); none set: no row. */
+  alerts?: CardText;
 }
 
 export function settingsCard(view: SettingsView): Card {
@@ -95,6 +97,7 @@ export function settingsCard(view: SettingsView): Card {
       ...(view.queue && view.queue.length > 0
         ? [{ label: md`Queue`, value: joinText(view.queue, '\n') }]
         : []),
+      ...(view.alerts ? [{ label: md`Budget alerts`, value: view.alerts }] : []),
     ],
     context: md`Team rules (approval, approvers, roles, threshold, self-approval, lifetime) are set for the whole workspace by its admins; add \`--here\` to make one stricter in this channel only. Change one with ${command('settings', [hole('key'), hole('value')])}.`,
   };

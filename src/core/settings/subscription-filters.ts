@@ -1,7 +1,7 @@
 /**
  * Filters of a channel subscription (`subscribe calendar --platform tiktok --status failed`, `subscribe videos
- * --by @member`): read from what was typed, kept with the subscription's store row, told in words, and matched
- * by the feed watcher. A message is posted only when every filter matches; a subscription without filters
+ * --by @member`, `subscribe series <s> --status failed`): read from what was typed, kept with the subscription's store row, told in words, and matched
+ * by the feed watcher (the series watcher for a series' episodes). A message is posted only when every filter matches; a subscription without filters
  * follows everything, as before filters existed.
  */
 
@@ -10,16 +10,20 @@ import { formatMention, parseMentions } from '../people/mentions.js';
 import { platformName } from '../platforms/names.js';
 import { decodeAddress } from '../ports/address.js';
 import type { Store, SubscriptionFilters, SubscriptionKind, UserAddress } from '../ports/index.js';
-import { type CardText, command, joinText, md, parseMention } from '../text/text.js';
+import { type CardText, command, joinText, literal, md, parseMention } from '../text/text.js';
+import type { VideoApi } from '../video-api/video-api.js';
 
 export const FILTER_STATUSES = ['posted', 'failed'] as const;
 
-/** Which filters each kind takes: a video has no post status, a calendar entry one platform. */
+/**
+ * Which filters each kind takes: a video has no post status, a calendar entry one platform, a series' episode
+ * an outcome (posted or failed) but no single platform.
+ */
 const SUBSCRIPTION_KINDS = ['calendar', 'videos', 'series'] as const;
 const FILTERS_OF: Record<SubscriptionKind, readonly (keyof SubscriptionFilters)[]> = {
   calendar: ['platform', 'status', 'by'],
   videos: ['by'],
-  series: [],
+  series: ['status'],
 };
 
 /** The filters typed with `subscribe`; a filter the kind cannot use, or a `--by` that is no member, is refused. */
@@ -60,15 +64,24 @@ function memberOf(ctx: CommandContext, typed: string): UserAddress {
 }
 
 export const sameFilters = (a: SubscriptionFilters = {}, b: SubscriptionFilters = {}): boolean =>
-  a.platform === b.platform && a.status === b.status && a.by === b.by;
+  a.platform === b.platform && a.status === b.status && a.by === b.by && a.series === b.series;
 
-/** "only failed posts · only TikTok · only videos by @bo"; undefined when nothing is filtered. */
-export function describeFilters(filters: SubscriptionFilters | undefined): CardText | undefined {
+/**
+ * "only failed posts · only TikTok · only videos by @bo" ("only failed episodes" for a series); undefined when
+ * nothing is filtered.
+ */
+export function describeFilters(
+  filters: SubscriptionFilters | undefined,
+  kind?: SubscriptionKind,
+): CardText | undefined {
   const words: CardText[] = [];
-  if (filters?.status === 'failed') words.push(md`only failed posts`);
-  if (filters?.status === 'posted') words.push(md`only posts that went out`);
+  const episodes = kind === 'series';
+  if (filters?.status === 'failed') words.push(episodes ? md`only failed episodes` : md`only failed posts`);
+  if (filters?.status === 'posted')
+    words.push(episodes ? md`only episodes that went out` : md`only posts that went out`);
   if (filters?.platform) words.push(md`only ${platformName(filters.platform)}`);
   if (filters?.by) words.push(md`only videos by ${formatMention(filters.by)}`);
+  if (filters?.series) words.push(md`only the series **${literal(filters.seriesName ?? filters.series)}**`);
   return words.length > 0 ? joinText(words, ' · ') : undefined;
 }
 
@@ -98,4 +111,20 @@ export async function madeBy(
   if (!created) return undefined;
   const requester = created.details?.requester;
   return typeof requester === 'string' ? requester : created.actor;
+}
+
+/** Episodes read per look for `--series` (newest first): a calendar window holds far fewer of one series. */
+const SERIES_EPISODES = 100;
+
+/**
+ * The videos of a series' recent episodes, for a calendar subscription's `--series` filter (a calendar entry
+ * names its video, not its series).
+ */
+export async function seriesVideos(api: VideoApi, seriesId: string): Promise<Set<string>> {
+  const { items } = await api.series.episodes(
+    seriesId,
+    { page: 1, limit: SERIES_EPISODES },
+    { priority: 'background' },
+  );
+  return new Set(items.flatMap((e) => (e.projectId ? [e.projectId] : [])));
 }

@@ -108,6 +108,10 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'config-external-org': 'state',
   'not-subscribed': 'state',
   'home-unsubscribe-not-member': 'state',
+  'alerts-other-workspace': 'input',
+  'alerts-cannot-post': 'state',
+  'alerts-unverified': 'failure',
+  'alerts-workspace-only': 'input',
 
   // Series
   'series-bad-time': 'input',

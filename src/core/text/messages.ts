@@ -295,6 +295,8 @@ const MARKDOWN_PARAMS: Readonly<Partial<Record<MessageCode, readonly string[]>>>
   'bad-setting-value': ['expected'],
   'setting-needs-value': ['expected'],
   'not-subscribed': ['what'],
+  'alerts-cannot-post': ['where'],
+  'alerts-unverified': ['where'],
   'series-unknown-value': ['allowed'],
   'approval-not-approver': ['approvers'],
   'approval-self': ['approvers'],

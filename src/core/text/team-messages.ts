@@ -50,6 +50,15 @@ export const TEAM_MESSAGES = {
     md`This channel doesn't follow ${p.what}. ${command('subscribe')} lists what it follows.`,
   'home-unsubscribe-not-member': () =>
     md`Only members of that channel (or the workspace's admins) can stop what it follows; run ${command('unsubscribe')} in the channel if you are in it.`,
+  // Budget alerts' channel (`settings alerts #channel`, DESIGN §5)
+  'alerts-other-workspace': (p) =>
+    md`That channel belongs to another ${p.what}: budget alerts go to a channel of this one.`,
+  'alerts-cannot-post': (p) =>
+    md`I can't post in ${p.where}: add me to that channel, then set it again. Nothing was changed.`,
+  'alerts-unverified': (p) =>
+    md`I couldn't check that I can post in ${p.where} right now, so nothing was changed. Try again in a minute.`,
+  'alerts-workspace-only': (p) =>
+    md`\`${p.key}\` is set for the whole workspace, not one channel: run it without ${flag('settings', 'here')}.`,
 
   // Approvals, roles and audit (DESIGN §5)
   'approval-no-approvers': () =>

@@ -169,7 +169,7 @@ describe.each(SIMULATOR_PROFILES)('filtered subscriptions (%s profile)', (profil
     for (const [text, words] of [
       [
         'subscribe videos --status failed',
-        '`--status` takes a value only with `/reel subscribe calendar`, not `failed`.',
+        '`--status` takes a value only with `/reel subscribe calendar` or `/reel subscribe series`, not `failed`.',
       ],
       ['subscribe videos --by everyone', '`--by` takes one member (type @ and pick them), not `everyone`.'],
     ] as const) {

@@ -244,7 +244,7 @@ describe('subscribe: bad input and permissions', () => {
     w = await createWorld();
     for (const [text, words] of [
       ['subscribe series', 'Name the series to follow: `/reel subscribe series <name or id>`'],
-      ['subscribe calendar everything', '`calendar` follows the whole team; drop `everything`.'],
+      ['subscribe videos everything', '`videos` follows the whole team; drop `everything`.'],
       ['subscribe podcasts', "`podcasts` isn't a valid `what`. Choose one of: calendar, videos, series."],
       ['unsubscribe', '`unsubscribe` needs `what`.'],
     ] as const) {

@@ -20,6 +20,7 @@ import { formatMentions, isAmong } from '../../people/mentions.js';
 import { dmWorkspaceOf, isDmWorkspace } from '../../ports/address.js';
 import type { PolicyTightening, WorkspacePolicy } from '../../ports/index.js';
 import { queueHere } from '../../publishing/slots-queue.js';
+import { alertsLine, changeAlerts } from '../../settings/alerts-edit.js';
 import {
   channelsAdmittingNobody,
   nobodyWarnings,
@@ -29,6 +30,7 @@ import {
 import { applyToPolicy, applyToTightening } from '../../settings/policy-edit.js';
 import { applyQueueChange, queueLines, queueSummary, queueValue } from '../../settings/queue-edit.js';
 import {
+  type AlertChange,
   EXPECTED,
   parseSetting,
   type QueueChange,
@@ -42,7 +44,10 @@ import { type CardText, channel, command, joinText, literal, md } from '../../te
 
 export { SETTING_KEYS } from '../../settings/setting-change.js';
 
-type GovernanceChange = Exclude<SettingChange, { key: 'threading' } | { key: 'timezone' } | QueueChange>;
+type GovernanceChange = Exclude<
+  SettingChange,
+  { key: 'threading' } | { key: 'timezone' } | QueueChange | AlertChange
+>;
 
 export const settingsCommand: CommandSpec = defineCommand({
   name: 'settings',
@@ -74,8 +79,10 @@ export const settingsCommand: CommandSpec = defineCommand({
     'settings reminders off',
     'settings slots youtube "mon-fri 09:00,17:00"',
     'settings daily-cap tiktok 2',
+    'settings low-balance 200',
+    'settings alerts #budget',
   ],
-  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`monthly-cap <credits>|off\` (a spend past it this month needs an approver), \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits), \`reminders on|off\` (approvers reminded at half the lifetime and an hour before expiry). Add \`--here\` to make a team rule stricter in this channel only. The queue: \`slots <platform> "<days> <times>"|off\` (in the channel's time zone, else yours; ${command('schedule')} \`… next\` takes the next free one), \`daily-cap <platform> <n>|off\` (more posts a day are warned); \`--here\` sets this channel's own, which wins here.`,
+  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`monthly-cap <credits>|off\` (a spend past it this month needs an approver), \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits), \`reminders on|off\` (approvers reminded at half the lifetime and an hour before expiry). Add \`--here\` to make a team rule stricter in this channel only. The queue: \`slots <platform> "<days> <times>"|off\` (in the channel's time zone, else yours; ${command('schedule')} \`… next\` takes the next free one), \`daily-cap <platform> <n>|off\` (more posts a day are warned); \`--here\` sets this channel's own, which wins here. Budget alerts, for the whole workspace: \`low-balance <credits>|off\` (one alert when the balance falls below, again after it rose), \`alerts #channel|off\` (where they go).`,
   async run(ctx, args): Promise<Response> {
     if (!args.key) return message(await cardFor(ctx));
     const key = args.key as SettingKey;
@@ -86,18 +93,22 @@ export const settingsCommand: CommandSpec = defineCommand({
     const c = change.value;
     if (c.key === 'threading' || c.key === 'timezone') return changeChannel(ctx, c);
     if (c.key === 'slots' || c.key === 'daily-cap') return changeQueue(ctx, c, args.here === true);
+    if (c.key === 'low-balance' || c.key === 'alerts') return changeBudgetAlerts(ctx, c, args.here === true);
     return args.here ? await tightenHere(ctx, c) : await changeWorkspace(ctx, c);
   },
 });
 
 async function cardFor(ctx: CommandContext): Promise<Card> {
   const settings = await ctx.settings();
-  const dm = isDmWorkspace(policyWorkspace(ctx.req.conversation));
+  const workspace = policyWorkspace(ctx.req.conversation);
+  const dm = isDmWorkspace(workspace);
+  const alerts = dm ? undefined : alertsLine((await storedPolicy(ctx.deps.store, workspace)).alerts);
   return settingsCard({
     settings,
     here: settings.here ?? {},
     inherited: dm ? 'servers’ policies' : 'workspace policy',
     queue: queueLines(await queueHere(ctx)),
+    ...(alerts ? { alerts } : {}),
   });
 }
 
@@ -161,6 +172,15 @@ async function changeQueue(ctx: CommandContext, c: QueueChange, here: boolean): 
         md`Workspace settings updated`,
         md`${queueSummary(after, c)} It applies to the whole workspace.`,
       );
+}
+
+/** `settings alerts` and `settings low-balance`: the workspace's alone (settings/alerts-edit.ts). */
+async function changeBudgetAlerts(ctx: CommandContext, c: AlertChange, here: boolean): Promise<Response> {
+  if (here) throw userError('alerts-workspace-only', { key: c.key });
+  const summary = await changeAlerts(ctx, c, (change) =>
+    audit(ctx, { setting: c.key, ...change, scope: 'workspace' }),
+  );
+  return updated(ctx, md`Workspace settings updated`, summary);
 }
 
 async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promise<Response> {

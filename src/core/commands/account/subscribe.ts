@@ -9,6 +9,7 @@
 import { type CommandContext, userError } from '../../dispatch/context.js';
 import { refreshHomes } from '../../home/home-refresh.js';
 import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
+import { settledEpisodes } from '../../live/series-outcomes.js';
 import { watchSeries } from '../../live/series-watcher.js';
 import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { requireAdmin } from '../../people/admin.js';
@@ -48,7 +49,7 @@ export const subscribeCommand: CommandSpec = defineCommand({
       name: 'status',
       kind: 'choice',
       choices: FILTER_STATUSES,
-      description: 'Only posts that went out, or failed',
+      description: 'Only posts (or episodes) that went out, or failed',
       advanced: true,
     },
     { name: 'by', kind: 'string', description: 'Only videos this member made', advanced: true },
@@ -57,21 +58,28 @@ export const subscribeCommand: CommandSpec = defineCommand({
     'subscribe calendar',
     'subscribe calendar --platform tiktok --status failed',
     'subscribe videos --by @bo',
+    'subscribe calendar --series "Daily facts" --status failed',
     'subscribe series "Daily facts"',
+    'subscribe series "Daily facts" --status failed',
     'subscribe',
   ],
-  details: md`\`calendar\`: a message when a scheduled post goes out or fails. \`videos\`: a short card for every new video of the team. \`series <s>\`: each new episode gets its own status card. Filters keep only what matches all of them: \`--platform\` and \`--status posted|failed\` (calendar), \`--by @member\` (calendar, videos: videos they made with the bot); subscribing again with other filters replaces them. The feed is read with your key; ${command('unsubscribe', [hole('what')])} stops it.`,
+  details: md`\`calendar\`: a message when a scheduled post goes out or fails. \`videos\`: a short card for every new video of the team. \`series <s>\`: each new episode gets its own status card. Filters keep only what matches all of them: \`--platform\` (calendar), \`--status posted|failed\` (calendar; with a series, one message per episode that went out or failed instead of its card), \`--by @member\` (calendar, videos: videos they made with the bot), \`--series <s>\` (calendar: only its episodes' posts); subscribing again with other filters replaces them. The feed is read with your key; ${command('unsubscribe', [hole('what')])} stops it.`,
   async run(ctx, args): Promise<Response> {
     if (!args.what) return message(await listCard(ctx));
     const kind = args.what as SubscriptionKind;
     if (kind === 'series' && !args.series) throw userError('subscribe-needs-series');
-    if (kind !== 'series' && args.series) {
+    if (kind === 'videos' && args.series) {
       throw userError('subscribe-no-target', { what: kind, value: args.series });
     }
     const filters = readFilters(ctx, kind, args);
     await requireAdmin(ctx, 'change subscriptions');
+    // `subscribe calendar --series S`: only the posts of that series' episodes.
+    if (kind === 'calendar' && args.series) {
+      const series = await resolveSeries(ctx, args.series);
+      Object.assign(filters, { series: series.id, seriesName: series.name });
+    }
     return kind === 'series'
-      ? subscribeSeries(ctx, args.series as string)
+      ? subscribeSeries(ctx, args.series as string, filters)
       : subscribeFeed(ctx, kind, filters);
   },
 });
@@ -114,20 +122,32 @@ async function subscribeFeed(
   return subscribed(ctx, { sub, title: kind, owner });
 }
 
-async function subscribeSeries(ctx: CommandContext, ref: string): Promise<Response> {
+async function subscribeSeries(
+  ctx: CommandContext,
+  ref: string,
+  filters: SubscriptionFilters,
+): Promise<Response> {
   const store = ctx.deps.store;
   const conversation = ctx.req.conversation;
   const series = await resolveSeries(ctx, ref);
-  const sub = { kind: 'series' as const, target: series.id, conversation };
-  if (await isFollowing(ctx, sub)) return alreadyFollowing(describeSubscription(sub, series.name));
+  const sub = { kind: 'series' as const, target: series.id, conversation, filters };
+  const following = await isFollowing(ctx, sub);
+  if (following) return refilter(ctx, following, { ...sub, name: series.name });
 
-  // The episodes that exist now are history; every later one gets its card here.
+  // The episodes that exist now are history (and their outcomes): only later ones are told here.
   const api = await ctx.api();
   const { items } = await api.series.episodes(series.id, { page: 1, limit: 20 });
   const owner = await ctx.keyOwner();
   const now = ctx.now();
   await store.transaction(async () => {
-    await store.subscriptions.add({ conversation, kind: 'series', target: series.id, owner });
+    const added = await store.subscriptions.add({
+      conversation,
+      kind: 'series',
+      target: series.id,
+      owner,
+      filters,
+    });
+    if (!added) await store.subscriptions.setFilters(sub, filters);
     await refreshHomes(store, {
       where: [conversation],
       cause: `subscribe:series:${conversation}:${now}`,
@@ -141,6 +161,7 @@ async function subscribeSeries(ctx: CommandContext, ref: string): Promise<Respon
       name: series.name,
       primed: true,
       seen: items.map((e) => e.id),
+      settled: settledEpisodes(items),
     });
   });
   await store.users.setLast(ctx.req.user, 'series', series.id);
@@ -166,9 +187,16 @@ const alreadyFollowing = (what: CardText): Response =>
 async function refilter(
   ctx: CommandContext,
   row: Subscription,
-  sub: { kind: 'calendar' | 'videos'; target: string; conversation: string; filters: SubscriptionFilters },
+  sub: {
+    kind: SubscriptionKind;
+    target: string;
+    conversation: string;
+    filters: SubscriptionFilters;
+    /** The series' name, to say which series it follows. */
+    name?: string;
+  },
 ): Promise<Response> {
-  const what = describeSubscription(sub);
+  const what = describeSubscription(sub, sub.name);
   if (sameFilters(row.filters, sub.filters)) return alreadyFollowing(what);
   const store = ctx.deps.store;
   const now = ctx.now();
@@ -181,14 +209,14 @@ async function refilter(
     });
   });
   ctx.deps.logger.info({ conversation: sub.conversation, kind: sub.kind }, 'subscription filters replaced');
-  const before = describeFilters(row.filters) ?? md`everything`;
-  const after = describeFilters(sub.filters) ?? md`everything`;
+  const before = describeFilters(row.filters, sub.kind) ?? md`everything`;
+  const after = describeFilters(sub.filters, sub.kind) ?? md`everything`;
   return message(
     {
       title: md`Filters replaced: ${literal(sub.kind)}`,
       tone: 'success',
       text: md`This channel already followed ${what}; it now keeps ${after} (instead of ${before}).`,
-      context: md`By ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)} · ${command('unsubscribe', [sub.kind])} to stop`,
+      context: md`By ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)} · ${command('unsubscribe', sub.kind === 'series' ? ['series', sub.target] : [sub.kind])} to stop`,
     },
     'channel',
   );
@@ -211,7 +239,7 @@ function subscribed(
     'channel subscribed',
   );
   const stop = sub.kind === 'series' ? ['series', sub.target] : [sub.kind];
-  const filtered = describeFilters(sub.filters);
+  const filtered = describeFilters(sub.filters, sub.kind);
   return message(
     {
       title: md`Subscribed: ${literal(title)}`,
@@ -246,7 +274,7 @@ async function listCard(ctx: CommandContext): Promise<Card> {
       const stalled = watch
         ? md``
         : md` · ⚠️ stopped: run ${command('subscribe')} for it again, or unsubscribe`;
-      const filtered = describeFilters(s.filters);
+      const filtered = describeFilters(s.filters, s.kind);
       return md`• ${what} — ${WHAT_IT_POSTS[s.kind]}${filtered ? md` · ${filtered}` : md``} · since ${formatDateTime(s.createdAt, zone)} · by ${by}${stalled}`;
     }),
   );

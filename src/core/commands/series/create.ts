@@ -14,6 +14,7 @@ import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
 import { type CommandContext, userError } from '../../dispatch/context.js';
 import { actionKey } from '../../dispatch/request-id.js';
+import { lookSoonAtBalance } from '../../live/balance-watcher.js';
 import { startEpisodeCard, watchSeries } from '../../live/series-watcher.js';
 import { type ActionSpec, type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { publicationFields } from '../../series/publication.js';
@@ -304,6 +305,7 @@ async function auditCreate(
       ...(approved ? { approval: approved.id } : {}),
     },
   });
+  await lookSoonAtBalance(ctx.deps.store, ctx.req.conversation, now);
 }
 
 /** A status card for each episode already there, oldest first. */

@@ -11,6 +11,7 @@ import { type CommandContext, userError } from '../../dispatch/context.js';
 import { oneShot } from '../../dispatch/one-shot.js';
 import { clickKey, isRequestId, newRequestId } from '../../dispatch/request-id.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
+import { lookSoonAtBalance } from '../../live/balance-watcher.js';
 import { startEpisodeCard } from '../../live/series-watcher.js';
 import type { ActionSpec } from '../../parse/command-spec.js';
 import { referenceCommand } from '../../parse/reference-command.js';
@@ -215,6 +216,7 @@ async function recordEpisode(
         ...(r.approval ? { approval: r.approval.id } : {}),
       },
     });
+    await lookSoonAtBalance(store, ctx.req.conversation, ctx.now());
   }
 }
 

@@ -3,6 +3,7 @@
  * idempotency key per request (a double click or a retry charges once), then posts the live status card and
  * starts watching, in one transaction. Only the person who asked can answer.
  */
+
 import { needsApproval } from '../../approvals/policy.js';
 import { requestApproval } from '../../approvals/request.js';
 import { checkRole } from '../../approvals/roles.js';
@@ -11,6 +12,7 @@ import { oneShot } from '../../dispatch/one-shot.js';
 import { keepPending, loadPending } from '../../dispatch/pending-request.js';
 import { type RemoteEffect, remoteEffect } from '../../effects/remote-effect.js';
 import { displayName, excerpt } from '../../format/video.js';
+import { lookSoonAtBalance } from '../../live/balance-watcher.js';
 import type { ActionSpec } from '../../parse/command-spec.js';
 import type { Card, Response } from '../../text/cards.js';
 import { literal, md } from '../../text/text.js';
@@ -183,6 +185,7 @@ async function recordCreate(
         ...(pending.requester !== ctx.req.user ? { requester: pending.requester } : {}),
       },
     });
+    await lookSoonAtBalance(ctx.deps.store, ctx.req.conversation, ctx.now());
   }
   return done;
 }
