@@ -2,6 +2,7 @@
  * Every watcher by kind; the poller looks them up here.
  */
 import { approvalWatcher } from '../approvals/expiry-watcher.js';
+import { digestWatcher } from '../digests/digest-watcher.js';
 import type { WatchKind } from '../ports/index.js';
 import { feedWatcher } from './feed-watcher.js';
 import { generationWatcher } from './generation-watcher.js';
@@ -17,4 +18,5 @@ export const WATCHERS: Partial<Record<WatchKind, Watcher>> = {
   render: renderWatcher,
   schedule: scheduleWatcher,
   series: seriesWatcher,
+  digest: digestWatcher,
 };

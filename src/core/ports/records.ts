@@ -99,11 +99,11 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
   roles: { publish: 'everyone', spend: 'everyone', admin: 'everyone' },
 };
 
-export type SubscriptionKind = 'calendar' | 'series' | 'videos';
+export type SubscriptionKind = 'calendar' | 'series' | 'videos' | 'digest';
 export interface Subscription {
   conversation: ConversationAddress;
   kind: SubscriptionKind;
-  /** Series id for `series`; '' otherwise. */
+  /** Series id for `series`; `daily` or `weekly` for `digest`; '' otherwise. */
   target: string;
   /** Whose key polls for it. */
   owner: UserAddress;
@@ -117,10 +117,24 @@ export interface SubscriptionFilters {
   status?: 'posted' | 'failed';
   /** Videos made through the bot by this member (the `video.create` audit entry). */
   by?: UserAddress;
+  /** `digest`: when it is sent (`09:00`), on which day for a weekly one (`monday`), read in `zone`. */
+  at?: string;
+  day?: string;
+  zone?: string;
+}
+
+/** `digest`: which digest a sent period belongs to. */
+export type DigestKind = 'daily' | 'weekly';
+/** One digest period sent to one conversation: `2026-11-30` (the day it was due, in the digest's zone). */
+export interface DigestSent {
+  conversation: ConversationAddress;
+  kind: DigestKind;
+  period: string;
+  sentAt: number;
 }
 
 /** `approval`: a pending approval that expires at its scheduled time (no API call; see src/core/approvals). */
-export type WatchKind = 'generation' | 'render' | 'schedule' | 'series' | 'feed' | 'approval';
+export type WatchKind = 'generation' | 'render' | 'schedule' | 'series' | 'feed' | 'approval' | 'digest';
 export interface Watch {
   id: string;
   kind: WatchKind;
@@ -263,6 +277,7 @@ export interface WorkspacePurge {
   cardStates: number;
   deliveries: number;
   effects: number;
+  digests: number;
   installations: number;
 }
 
