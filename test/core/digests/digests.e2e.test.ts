@@ -90,6 +90,21 @@ describe.each(['spec', 'real'] as const)('digests on the %s profile', (profile) 
     ]);
   });
 
+  it('sends nothing late for days the bot was down, only one missed line in the next digest', async () => {
+    await start(profile);
+    await h.run('subscribe digest daily 09:30', alice);
+    // Down from Monday 08:00 to Thursday 10:00 UTC: no poller pass sees Monday's, Tuesday's or Wednesday's time.
+    h.clock.advance(MON + 3 * DAY + 10 * HOUR - h.clock.now());
+    await h.advance(MINUTE);
+    expect(digests('Daily').map((c) => c.title)).toEqual(['Daily digest · Thu 26 Nov 2026']);
+    expect(String(digests('Daily')[0]?.text)).toContain(
+      'Missed while the bot was down: the daily digests of Mon 23 Nov, Tue 24 Nov, Wed 25 Nov (not sent late).',
+    );
+    for (let t = MON + 3 * DAY + 12 * HOUR; t < MON + 4 * DAY + 8 * HOUR; t += 4 * HOUR) await advanceTo(t);
+    expect(digests('Daily')).toHaveLength(1);
+    expect((await h.store.digests.sent(h.conversation)).map((s) => s.period)).toEqual(['2026-11-26']);
+  });
+
   it('sends the weekly digest with charts of the simulator analytics', async () => {
     const api = await start(profile);
     const id = await completedVideo(h, 'Launch', { render: true });
