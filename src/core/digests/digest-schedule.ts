@@ -117,5 +117,12 @@ export function isDue(s: DigestSchedule, wake: number): boolean {
   return WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()] === s.day;
 }
 
+/** The first time strictly after `after` that the digest goes out (a weekly one's next day). */
+export function nextDue(s: DigestSchedule, after: number): number {
+  let wake = nextWake(s, after);
+  for (let i = 0; i < 7 && !isDue(s, wake); i++) wake = nextWake(s, wake);
+  return wake;
+}
+
 /** The period a due wake sends: the calendar day it falls on in the digest's zone. */
 export const periodOf = (s: DigestSchedule, wake: number): string => dayKey(wake, s.zone);

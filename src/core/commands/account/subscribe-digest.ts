@@ -8,6 +8,7 @@
 import {
   describeDigest,
   digestTarget,
+  nextDue,
   readDigestSchedule,
   scheduleFilters,
 } from '../../digests/digest-schedule.js';
@@ -68,7 +69,7 @@ export async function subscribeDigest(ctx: CommandContext, typed: string): Promi
     {
       title: md`Subscribed: ${literal(schedule.kind)} digest`,
       tone: 'success',
-      text: md`This channel now gets the ${describeDigest(schedule, true)}: ${WHAT_IT_POSTS.digest}. The next one comes ${formatBoth(first.next, schedule.zone)}.`,
+      text: md`This channel now gets the ${describeDigest(schedule, true)}: ${WHAT_IT_POSTS.digest}. The next one comes ${formatBoth(nextDue(schedule, now), schedule.zone)}.`,
       context: md`Set up by ${ctx.req.userName ? literal(ctx.req.userName) : formatMention(ctx.req.user)}${owner ? md` with their key` : md` with the workspace's shared key`} · ${command('unsubscribe', ['digest', schedule.kind])} to stop`,
     },
     'channel',
