@@ -105,6 +105,22 @@ describe.each(['spec', 'real'] as const)('digests on the %s profile', (profile) 
     expect((await h.store.digests.sent(h.conversation)).map((s) => s.period)).toEqual(['2026-11-26']);
   });
 
+  it('stops with unsubscribe digest daily, and refuses a time it cannot read in words', async () => {
+    await start(profile);
+    const bad = JSON.stringify(await h.run('subscribe digest daily soon', alice));
+    expect(bad).toContain("I couldn't read `daily soon` as a digest time.");
+    expect(await h.store.subscriptions.list(h.conversation)).toEqual([]);
+
+    await h.run('subscribe digest daily 09:30', alice);
+    await h.run('subscribe digest weekly mon 09:30', alice);
+    const stopped = JSON.stringify(await h.run('unsubscribe digest daily', alice));
+    expect(stopped).toContain('no longer follows the daily digest at 09:30 (Europe/Paris)');
+    expect((await h.store.subscriptions.list(h.conversation)).map((s) => s.target)).toEqual(['weekly']);
+    await advanceTo(MON + 8 * HOUR + 31 * MINUTE);
+    expect(digests('Daily')).toEqual([]);
+    expect(digests('Weekly')).toHaveLength(1);
+  });
+
   it('sends the weekly digest with charts of the simulator analytics', async () => {
     const api = await start(profile);
     const id = await completedVideo(h, 'Launch', { render: true });
