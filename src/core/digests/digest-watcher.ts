@@ -15,7 +15,7 @@ import type { WatchContext, Watcher, WatchResult, WatchStop } from '../live/watc
 import { keyTrouble } from '../live/watcher.js';
 import type { Watch } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
-import { command, joinText, literal, md } from '../text/text.js';
+import { command, hole, joinText, literal, md } from '../text/text.js';
 import { formatDayLabel } from '../time/format.js';
 import { dailyDigest } from './daily-digest.js';
 import { scoped } from './digest-reads.js';
@@ -130,7 +130,12 @@ export const digestWatcher: Watcher = {
     await store.subscriptions.remove(target.conversation, 'digest', target.kind);
     const schedule = row && scheduleOf(row);
     const what = schedule ? describeDigest(schedule) : md`The ${literal(target.kind)} digest`;
-    const again = command('subscribe', ['digest', target.kind]);
+    const again = command(
+      'subscribe',
+      target.kind === 'daily'
+        ? ['digest', 'daily', hole('time')]
+        : ['digest', 'weekly', hole('day'), hole('time')],
+    );
     const card: Card = {
       title: md`Digest stopped`,
       tone: 'warning',
@@ -165,6 +170,7 @@ function withMissed(
     ', ',
   );
   const which = schedule.kind === 'daily' ? md`daily digests` : md`weekly digests`;
-  const line = md`⚠️ Missed while the bot was down: the ${which} of ${days}${earlier ? md` and earlier` : md``} (not sent late).`;
+  const when = missed.length === 0 ? md`more than five weeks back` : earlier ? md`${days} and earlier` : days;
+  const line = md`⚠️ Missed while the bot was down: the ${which} of ${when} (not sent late).`;
   return { ...card, text: card.text ? md`${line}\n\n${card.text}` : line };
 }
