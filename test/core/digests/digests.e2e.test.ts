@@ -121,6 +121,23 @@ describe.each(['spec', 'real'] as const)('digests on the %s profile', (profile) 
     expect(digests('Weekly')).toHaveLength(1);
   });
 
+  it('shows a digest on the dashboard in words, and its Unsubscribe stops it', async () => {
+    await start(profile);
+    await h.run('subscribe digest weekly mon 09:30', alice);
+    const home = await h.run('home', alice);
+    const cards = home.kind === 'message' ? [home.card, ...(home.more ?? [])] : [];
+    const subs = cards.find((c) => c.title === 'Channel subscriptions');
+    const section = subs?.sections?.find((x) => String(x.text).includes('weekly digest on Mondays at 09:30'));
+    expect(String(section?.text)).toContain(
+      'the weekly digest on Mondays at 09:30 (Europe/Paris) — a summary of the team',
+    );
+    const button = section?.controls?.find((c) => c.kind === 'button' && c.action === 'home.unsubscribe');
+    expect(button?.kind === 'button' && button.value).toBeTruthy();
+    const answer = await h.click('home.unsubscribe', button?.kind === 'button' ? button.value : '', alice);
+    expect(JSON.stringify(answer)).toContain('no longer follows the weekly digest on Mondays at 09:30');
+    expect(await h.store.subscriptions.list(h.conversation)).toEqual([]);
+  });
+
   it('sends the weekly digest with charts of the simulator analytics', async () => {
     const api = await start(profile);
     const id = await completedVideo(h, 'Launch', { render: true });
