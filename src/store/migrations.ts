@@ -281,6 +281,34 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE subscriptions ADD COLUMN filters TEXT;
     `,
   },
+  {
+    name: 'digests',
+    sql: `
+      -- \`subscribe digest daily|weekly\`: a fourth subscription kind (SQLite changes a CHECK only by copying the
+      -- table), and one row per digest period sent, claimed with the outbox row that carries it
+      -- (src/store/tables/digests.ts). period: the day the digest was due, YYYY-MM-DD in its zone.
+      CREATE TABLE subscriptions_digests (
+        conversation TEXT NOT NULL,
+        kind         TEXT NOT NULL CHECK (kind IN ('calendar', 'series', 'videos', 'digest')),
+        target       TEXT NOT NULL,
+        owner        TEXT NOT NULL,
+        created_at   INTEGER NOT NULL,
+        filters      TEXT,
+        PRIMARY KEY (conversation, kind, target)
+      );
+      INSERT INTO subscriptions_digests (conversation, kind, target, owner, created_at, filters)
+        SELECT conversation, kind, target, owner, created_at, filters FROM subscriptions;
+      DROP TABLE subscriptions;
+      ALTER TABLE subscriptions_digests RENAME TO subscriptions;
+      CREATE TABLE digests_sent (
+        conversation TEXT NOT NULL,
+        kind         TEXT NOT NULL CHECK (kind IN ('daily', 'weekly')),
+        period       TEXT NOT NULL,
+        sent_at      INTEGER NOT NULL,
+        PRIMARY KEY (conversation, kind, period)
+      );
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

@@ -175,6 +175,41 @@ describe('migrations and opening', () => {
     await store.close();
   });
 
+  it('keeps every subscription, filters and all, through the digests migration', async () => {
+    const before = MIGRATIONS.findIndex((m) => m.name === 'digests');
+    mkdirSync(dirname(path), { recursive: true });
+    const old = new Database(path);
+    migrate(old, { location: 'test', logger: recordingLogger(), migrations: MIGRATIONS.slice(0, before) });
+    old
+      .prepare(
+        `INSERT INTO subscriptions (conversation, kind, target, owner, created_at, filters)
+         VALUES (?, 'calendar', '', ?, 5, '{"platform":"tiktok"}'), (?, 'series', 'ser_1', ?, 6, NULL)`,
+      )
+      .run('slack:T1:C1', 'slack:T1:U1', 'slack:T1:C1', 'slack:T1:U2');
+    old.close();
+
+    const store = openStore({ path, secretKey, clock: new TestClock(T0), logger: recordingLogger() });
+    expect(await store.subscriptions.list('slack:T1:C1')).toEqual([
+      {
+        conversation: 'slack:T1:C1',
+        kind: 'calendar',
+        target: '',
+        owner: 'slack:T1:U1',
+        createdAt: 5,
+        filters: { platform: 'tiktok' },
+      },
+      { conversation: 'slack:T1:C1', kind: 'series', target: 'ser_1', owner: 'slack:T1:U2', createdAt: 6 },
+    ]);
+    const digest = {
+      conversation: 'slack:T1:C1',
+      kind: 'digest' as const,
+      target: 'daily',
+      owner: 'slack:T1:U1',
+    };
+    expect(await store.subscriptions.add({ ...digest, filters: { at: '09:00', zone: 'UTC' } })).toBe(true);
+    await store.close();
+  });
+
   it('opens a file from before the user_address rename with its linked keys and preferences', async () => {
     // Schema version 7 ('watch leases'): linked_keys and user_prefs still name their key column `user`.
     const V7 = 7;

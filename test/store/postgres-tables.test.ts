@@ -153,6 +153,11 @@ describe('PostgreSQL tables take the rows the store writes', () => {
          expires_at = excluded.expires_at`,
       ['discord:form:k1', JSON.stringify({ id: 'series.create' }), 0, T0 + 3_600_000],
     );
+    await q(
+      `INSERT INTO digests_sent (conversation, kind, period, sent_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (conversation, kind, period) DO NOTHING`,
+      ['slack:T1:C1', 'daily', '2026-11-30', T0],
+    );
 
     // Every table of the schema got its row (the PostgreSQL-only ones are written by their own suites:
     // leases by postgres-leader-lease.test.ts).

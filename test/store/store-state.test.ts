@@ -170,4 +170,66 @@ storeContract('state', () => {
       expect(await store.subscriptions.setFilters({ ...sub, conversation: OTHER_CHANNEL }, {})).toBe(false);
     });
   });
+
+  describe('digests', () => {
+    it('keeps a digest subscription with its schedule, daily and weekly side by side', async () => {
+      const daily = { at: '09:00', zone: 'Europe/Paris' };
+      const weekly = { at: '08:30', day: 'monday', zone: 'Europe/Paris' };
+      await store.subscriptions.add({
+        conversation: CHANNEL,
+        kind: 'digest',
+        target: 'daily',
+        owner: ALICE,
+        filters: daily,
+      });
+      await store.subscriptions.add({
+        conversation: CHANNEL,
+        kind: 'digest',
+        target: 'weekly',
+        owner: ALICE,
+        filters: weekly,
+      });
+      expect((await store.subscriptions.list(CHANNEL)).map((s) => [s.target, s.filters])).toEqual([
+        ['daily', daily],
+        ['weekly', weekly],
+      ]);
+    });
+
+    it('claims a period once per conversation and kind', async () => {
+      expect(await store.digests.claim({ conversation: CHANNEL, kind: 'daily', period: '2026-11-30' })).toBe(
+        true,
+      );
+      expect(await store.digests.claim({ conversation: CHANNEL, kind: 'daily', period: '2026-11-30' })).toBe(
+        false,
+      );
+      clock.advance(5);
+      expect(await store.digests.claim({ conversation: CHANNEL, kind: 'weekly', period: '2026-11-30' })).toBe(
+        true,
+      );
+      expect(
+        await store.digests.claim({ conversation: OTHER_CHANNEL, kind: 'daily', period: '2026-11-30' }),
+      ).toBe(true);
+      expect(await store.digests.claim({ conversation: CHANNEL, kind: 'daily', period: '2026-12-01' })).toBe(
+        true,
+      );
+      expect(await store.digests.sent(CHANNEL)).toEqual([
+        { conversation: CHANNEL, kind: 'daily', period: '2026-11-30', sentAt: T0 },
+        { conversation: CHANNEL, kind: 'weekly', period: '2026-11-30', sentAt: T0 + 5 },
+        { conversation: CHANNEL, kind: 'daily', period: '2026-12-01', sentAt: T0 + 5 },
+      ]);
+    });
+
+    it('a claim rolled back with its transaction is not kept', async () => {
+      await expect(
+        store.transaction(async (tx) => {
+          await tx.digests.claim({ conversation: CHANNEL, kind: 'daily', period: '2026-11-30' });
+          throw new Error('the outbox insert failed');
+        }),
+      ).rejects.toThrow('the outbox insert failed');
+      expect(await store.digests.sent(CHANNEL)).toEqual([]);
+      expect(await store.digests.claim({ conversation: CHANNEL, kind: 'daily', period: '2026-11-30' })).toBe(
+        true,
+      );
+    });
+  });
 });

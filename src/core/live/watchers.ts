@@ -2,6 +2,7 @@
  * Every watcher by kind; the poller looks them up here.
  */
 import { approvalWatcher } from '../approvals/expiry-watcher.js';
+import { digestWatcher } from '../digests/digest-watcher.js';
 import type { WatchKind } from '../ports/index.js';
 import { balanceWatcher } from './balance-watcher.js';
 import { feedWatcher } from './feed-watcher.js';
@@ -21,4 +22,5 @@ export const WATCHERS: Partial<Record<WatchKind, Watcher>> = {
   series: seriesWatcher,
   results: resultsWatcher,
   balance: balanceWatcher,
+  digest: digestWatcher,
 };

@@ -109,11 +109,11 @@ export const DEFAULT_CHANNEL_SETTINGS: ChannelSettings = {
   roles: { publish: 'everyone', spend: 'everyone', admin: 'everyone' },
 };
 
-export type SubscriptionKind = 'calendar' | 'series' | 'videos';
+export type SubscriptionKind = 'calendar' | 'series' | 'videos' | 'digest';
 export interface Subscription {
   conversation: ConversationAddress;
   kind: SubscriptionKind;
-  /** Series id for `series`; '' otherwise. */
+  /** Series id for `series`; `daily` or `weekly` for `digest`; '' otherwise. */
   target: string;
   /** Whose key polls for it. */
   owner: UserAddress;
@@ -130,12 +130,27 @@ export interface SubscriptionFilters {
   /** Only posts of this series' episodes (`subscribe calendar --series S`): its id, and its name for words. */
   series?: string;
   seriesName?: string;
+  /** `digest`: when it is sent (`09:00`), on which day for a weekly one (`monday`), read in `zone`. */
+  at?: string;
+  day?: string;
+  zone?: string;
+}
+
+/** `digest`: which digest a sent period belongs to. */
+export type DigestKind = 'daily' | 'weekly';
+/** One digest period sent to one conversation: `2026-11-30` (the day it was due, in the digest's zone). */
+export interface DigestSent {
+  conversation: ConversationAddress;
+  kind: DigestKind;
+  period: string;
+  sentAt: number;
 }
 
 /**
  * `approval`: a pending approval that expires at its scheduled time (no API call; see src/core/approvals).
  * `results`: the posts of one key's team whose views go on their videos' cards at 24 h and 7 days.
  * `balance`: a workspace's balance against its `settings low-balance` (live/balance-watcher.ts).
+ * `digest`: a channel's daily or weekly digest (src/core/digests).
  */
 export type WatchKind =
   | 'generation'
@@ -145,7 +160,8 @@ export type WatchKind =
   | 'feed'
   | 'approval'
   | 'results'
-  | 'balance';
+  | 'balance'
+  | 'digest';
 export interface Watch {
   id: string;
   kind: WatchKind;
@@ -291,6 +307,7 @@ export interface WorkspacePurge {
   cardStates: number;
   deliveries: number;
   effects: number;
+  digests: number;
   installations: number;
 }
 

@@ -13,6 +13,7 @@ import type {
   CardRecord,
   ChannelSettings,
   ChatDelivery,
+  DigestSent,
   InteractionEntry,
   LinkedKey,
   NewWatch,
@@ -99,6 +100,16 @@ export interface Store {
     list(conversation: ConversationAddress): Promise<Subscription[]>;
     /** Every subscription of one workspace (`slack:T1`), by conversation (App Home). */
     inWorkspace(workspace: string): Promise<Subscription[]>;
+  };
+  /**
+   * Digest periods sent (`subscribe digest`): claimed in the transaction that enqueues the digest, so a period
+   * is sent once whatever restarts or replicas do.
+   */
+  digests: {
+    /** Records the period as sent; false when it already was (the caller then sends nothing). */
+    claim(sent: Omit<DigestSent, 'sentAt'>): Promise<boolean>;
+    /** The periods sent to a conversation, oldest first. */
+    sent(conversation: ConversationAddress): Promise<DigestSent[]>;
   };
   watches: {
     add(watch: NewWatch): Promise<Watch>;

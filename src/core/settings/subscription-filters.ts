@@ -24,6 +24,7 @@ const FILTERS_OF: Record<SubscriptionKind, readonly (keyof SubscriptionFilters)[
   calendar: ['platform', 'status', 'by'],
   videos: ['by'],
   series: ['status'],
+  digest: [],
 };
 
 /** The filters typed with `subscribe`; a filter the kind cannot use, or a `--by` that is no member, is refused. */

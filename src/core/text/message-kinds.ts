@@ -94,6 +94,7 @@ export const MESSAGE_KINDS: Readonly<Record<MessageCode, MessageKind>> = {
   'bad-mention': 'input',
   'subscribe-needs-series': 'input',
   'subscribe-no-target': 'input',
+  'digest-bad-schedule': 'input',
   'notify-off-and-dm': 'input',
   'approval-needs-admin': 'state',
   'admin-lockout': 'input', // the admin list typed leaves its author out

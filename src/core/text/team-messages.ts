@@ -22,6 +22,8 @@ export const TEAM_MESSAGES = {
   'subscribe-needs-series': () =>
     md`Name the series to follow: ${command('subscribe', ['series', hole('name or id')])} (${command('series list')} shows them).`,
   'subscribe-no-target': (p) => md`\`${p.what}\` follows the whole team; drop \`${p.value}\`.`,
+  'digest-bad-schedule': (p) =>
+    md`I couldn't read \`${p.value}\` as a digest time. Try ${command('subscribe', ['digest', 'daily', '09:00'])} or ${command('subscribe', ['digest', 'weekly', 'mon', '09:00'])}.`,
   'notify-off-and-dm': () => md`With mentions off nothing is sent to you: \`--dm\` has nothing to move.`,
   'approval-needs-admin': () =>
     md`Say who may change these settings first: run ${command('settings', ['role', 'admin', '@you'])} (add others as you like). Otherwise anyone in the channel could turn approvals off again.`,

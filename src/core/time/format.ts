@@ -90,3 +90,7 @@ export function formatDay(day: string, today?: string, tomorrow?: string): CardT
   if (day === tomorrow) return md`Tomorrow · ${label}`;
   return label;
 }
+
+/** `Tue 1 Dec` for a `YYYY-MM-DD`, as plain words: a chart's category (a digest's day). */
+export const formatDayLabel = (day: string): string =>
+  formatInTimeZone(new Date(`${day}T12:00:00Z`), 'UTC', 'EEE d MMM');

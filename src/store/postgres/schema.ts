@@ -297,4 +297,22 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   },
   // `subscribe … --platform P --status S --by @member` as JSON; NULL (every row before) follows everything.
   { name: 'subscription filters', sql: 'ALTER TABLE subscriptions ADD COLUMN filters TEXT' },
+  {
+    name: 'digests',
+    sql: `
+      -- \`subscribe digest daily|weekly\`: a fourth subscription kind, and one row per digest period sent,
+      -- claimed with the outbox row that carries it (src/store/tables/digests.ts). period: the day the digest
+      -- was due, YYYY-MM-DD in its zone.
+      ALTER TABLE subscriptions DROP CONSTRAINT subscriptions_kind_check;
+      ALTER TABLE subscriptions ADD CONSTRAINT subscriptions_kind_check
+        CHECK (kind IN ('calendar', 'series', 'videos', 'digest'));
+      CREATE TABLE digests_sent (
+        conversation TEXT COLLATE "C" NOT NULL,
+        kind         TEXT NOT NULL CHECK (kind IN ('daily', 'weekly')),
+        period       TEXT COLLATE "C" NOT NULL,
+        sent_at      DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (conversation, kind, period)
+      );
+    `,
+  },
 ];

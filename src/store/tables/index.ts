@@ -9,6 +9,7 @@ import type { Sql } from '../sql.js';
 import { Approvals } from './approvals.js';
 import { Audit } from './audit.js';
 import { CardStates, Cards } from './cards.js';
+import { Digests } from './digests.js';
 import { Effects } from './effects.js';
 import { Idempotency } from './idempotency.js';
 import { Deliveries, Installations } from './installations.js';
@@ -38,6 +39,7 @@ export abstract class TableStore implements Store {
   readonly installations: Store['installations'];
   readonly deliveries: Store['deliveries'];
   readonly interactions: Store['interactions'];
+  readonly digests: Store['digests'];
 
   constructor(
     private readonly sql: Sql,
@@ -59,6 +61,7 @@ export abstract class TableStore implements Store {
     this.installations = new Installations(sql, new RowSealer(secretKey, INSTALLATION_UNREADABLE), clock);
     this.deliveries = new Deliveries(sql, clock);
     this.interactions = new InteractionStates(sql, secretKey, clock);
+    this.digests = new Digests(sql, clock);
   }
 
   abstract transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>;

@@ -38,6 +38,7 @@ const STATEMENTS: Record<Exclude<keyof WorkspacePurge, 'installations'>, string>
   deliveries: `DELETE FROM chat_deliveries WHERE ${inWorkspace('conversation')}`,
   // A write never recorded here is not replayed into a workspace that removed the bot.
   effects: `DELETE FROM pending_effects WHERE ${inWorkspace(fromJson('request', 'conversation'))}`,
+  digests: `DELETE FROM digests_sent WHERE ${inWorkspace('conversation')}`,
 };
 
 /**

@@ -42,9 +42,9 @@ describe('help', () => {
     const text = textOf(response);
     expect(cardOf(response).title).toBe('/reel subscribe');
     expect(text).toContain(
-      'Usage: `/reel subscribe [what] [series] [--platform PLATFORM] [--status posted|failed] [--by BY]`',
+      'Usage: `/reel subscribe [what] [series] [when…] [--platform PLATFORM] [--status posted|failed] [--by BY]`',
     );
-    expect(text).toContain('• `<what>` — What to follow (one of calendar, videos, series)');
+    expect(text).toContain('• `<what>` — What to follow (one of calendar, videos, series, digest)');
     expect(text).toContain('• `<series>` — The series to follow (with `series`) (id, name prefix or `last`)');
     expect(text).toContain('`/reel subscribe series "Daily facts"`');
     expect(text).toContain('`calendar`: a message when a scheduled post goes out or fails.');

@@ -245,7 +245,10 @@ describe('subscribe: bad input and permissions', () => {
     for (const [text, words] of [
       ['subscribe series', 'Name the series to follow: `/reel subscribe series <name or id>`'],
       ['subscribe videos everything', '`videos` follows the whole team; drop `everything`.'],
-      ['subscribe podcasts', "`podcasts` isn't a valid `what`. Choose one of: calendar, videos, series."],
+      [
+        'subscribe podcasts',
+        "`podcasts` isn't a valid `what`. Choose one of: calendar, videos, series, digest.",
+      ],
       ['unsubscribe', '`unsubscribe` needs `what`.'],
     ] as const) {
       const response = await w.run(text);

@@ -43,7 +43,11 @@ const unsubscribeAction: ActionSpec = {
     if (!sameWorkspace) throw userError('bad-button');
     if (!(await mayManageFromHome(ctx.req, conversation))) throw userError('home-unsubscribe-not-member');
     const there = createContext({ ...ctx.req, conversation }, ctx.deps);
-    const args = { what: kind, ...(kind === 'series' ? { series: decodeURIComponent(target) } : {}) };
+    // A series' id, or which digest (`daily`, `weekly`): both go where `unsubscribe` reads them.
+    const args = {
+      what: kind,
+      ...(kind === 'series' || kind === 'digest' ? { series: decodeURIComponent(target) } : {}),
+    };
     return unsubscribeCommand.run(there, args as never);
   },
 };

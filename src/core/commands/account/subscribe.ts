@@ -6,6 +6,7 @@
  * `subscribe` alone lists what the channel follows.
  */
 
+import { describeDigest, scheduleOf } from '../../digests/digest-schedule.js';
 import { type CommandContext, userError } from '../../dispatch/context.js';
 import { refreshHomes } from '../../home/home-refresh.js';
 import { feedTarget, observeFeed } from '../../live/feed-watcher.js';
@@ -33,6 +34,7 @@ import { message } from '../../text/cards.js';
 import { type CardText, code, command, hole, joinText, literal, md } from '../../text/text.js';
 import { formatDateTime } from '../../time/format.js';
 import { resolveSeries } from '../../video-api/references.js';
+import { subscribeDigest } from './subscribe-digest.js';
 
 const MINUTE = 60_000;
 /** Subscriptions last until unsubscribed; the watch still needs an expiry, so it is far away. */
@@ -44,6 +46,14 @@ export const subscribeCommand: CommandSpec = defineCommand({
   options: [
     { name: 'what', kind: 'choice', positional: true, choices: FEED_KINDS, description: 'What to follow' },
     { name: 'series', kind: 'series', positional: true, description: 'The series to follow (with `series`)' },
+    {
+      name: 'when',
+      kind: 'text',
+      positional: true,
+      rest: true,
+      advanced: true,
+      description: 'With `digest`: `daily 09:00` or `weekly mon 09:00`',
+    },
     { name: 'platform', kind: 'platform', description: 'Only posts to this platform', advanced: true },
     {
       name: 'status',
@@ -61,9 +71,11 @@ export const subscribeCommand: CommandSpec = defineCommand({
     'subscribe calendar --series "Daily facts" --status failed',
     'subscribe series "Daily facts"',
     'subscribe series "Daily facts" --status failed',
+    'subscribe digest daily 09:00',
+    'subscribe digest weekly mon 09:00',
     'subscribe',
   ],
-  details: md`\`calendar\`: a message when a scheduled post goes out or fails. \`videos\`: a short card for every new video of the team. \`series <s>\`: each new episode gets its own status card. Filters keep only what matches all of them: \`--platform\` (calendar), \`--status posted|failed\` (calendar; with a series, one message per episode that went out or failed instead of its card), \`--by @member\` (calendar, videos: videos they made with the bot), \`--series <s>\` (calendar: only its episodes' posts); subscribing again with other filters replaces them. The feed is read with your key; ${command('unsubscribe', [hole('what')])} stops it.`,
+  details: md`\`calendar\`: a message when a scheduled post goes out or fails. \`videos\`: a short card for every new video of the team. \`series <s>\`: each new episode gets its own status card. Filters keep only what matches all of them: \`--platform\` (calendar), \`--status posted|failed\` (calendar; with a series, one message per episode that went out or failed instead of its card), \`--by @member\` (calendar, videos: videos they made with the bot), \`--series <s>\` (calendar: only its episodes' posts); subscribing again with other filters replaces them. \`digest daily <time>\` and \`digest weekly <day> <time>\`: a summary at that time in the channel's zone (today's posts, yesterday's outcomes, requests waiting for approval, credits; weekly: views gained by day and by platform, top posts, what was published). The feed is read with your key; ${command('unsubscribe', [hole('what')])} stops it.`,
   async run(ctx, args): Promise<Response> {
     if (!args.what) return message(await listCard(ctx));
     const kind = args.what as SubscriptionKind;
@@ -72,6 +84,13 @@ export const subscribeCommand: CommandSpec = defineCommand({
       throw userError('subscribe-no-target', { what: kind, value: args.series });
     }
     const filters = readFilters(ctx, kind, args);
+    if (kind === 'digest') {
+      // `digest daily 09:00`: the words after `digest` (the second one lands in the series slot).
+      const typed = [args.series, args.when].filter(Boolean).join(' ');
+      await requireAdmin(ctx, 'change subscriptions');
+      return subscribeDigest(ctx, typed);
+    }
+    if (args.when) throw userError('subscribe-no-target', { what: kind, value: args.when });
     await requireAdmin(ctx, 'change subscriptions');
     // `subscribe calendar --series S`: only the posts of that series' episodes.
     if (kind === 'calendar' && args.series) {
@@ -259,7 +278,7 @@ async function listCard(ctx: CommandContext): Promise<Card> {
     return {
       title: md`No subscriptions here`,
       tone: 'info',
-      text: md`This channel follows nothing yet. Try:\n• ${command('subscribe', ['calendar'])} — posted and failed posts\n• ${command('subscribe', ['videos'])} — every new video\n• ${command('subscribe', ['series', hole('name')])} — new episodes of a series`,
+      text: md`This channel follows nothing yet. Try:\n• ${command('subscribe', ['calendar'])} — posted and failed posts\n• ${command('subscribe', ['videos'])} — every new video\n• ${command('subscribe', ['series', hole('name')])} — new episodes of a series\n• ${command('subscribe', ['digest', 'daily', '09:00'])} — a summary every morning`,
     };
   }
   const zone = await ctx.timeZone();
@@ -269,7 +288,9 @@ async function listCard(ctx: CommandContext): Promise<Card> {
       const what =
         s.kind === 'series'
           ? md`series **${literal(seriesNameOf(watch) ?? s.target)}** (${code(s.target)})`
-          : md`**${literal(s.kind)}**`;
+          : s.kind === 'digest'
+            ? digestWords(s)
+            : md`**${literal(s.kind)}**`;
       const by = s.owner ? formatMention(s.owner) : md`the workspace's shared key`;
       const stalled = watch
         ? md``
@@ -284,4 +305,10 @@ async function listCard(ctx: CommandContext): Promise<Card> {
     text: joinText(lines, '\n'),
     context: md`Stop one with ${command('unsubscribe', [hole('what')])}.`,
   };
+}
+
+/** "**Daily digest at 09:00 (Europe/Paris)**" in the list. */
+function digestWords(s: Subscription): CardText {
+  const schedule = scheduleOf(s);
+  return schedule ? md`**${describeDigest(schedule)}**` : md`**${literal(s.target)} digest**`;
 }

@@ -1,4 +1,7 @@
-/** `unsubscribe <calendar | videos | series <s>>`: the channel stops following a feed; its watch ends. */
+/**
+ * `unsubscribe <calendar | videos | series <s> | digest daily|weekly>`: the channel stops following a feed; its
+ * watch ends.
+ */
 
 import { type CommandContext, userError } from '../../dispatch/context.js';
 import { refreshHomes } from '../../home/home-refresh.js';
@@ -18,6 +21,13 @@ import { message } from '../../text/cards.js';
 import { literal, md } from '../../text/text.js';
 import { resolveSeries } from '../../video-api/references.js';
 
+/** `unsubscribe digest daily|weekly`: which digest (the word lands in the series slot). */
+function digestKind(typed: string | undefined): string {
+  const kind = typed?.trim().toLowerCase();
+  if (kind === 'daily' || kind === 'weekly') return kind;
+  throw userError('digest-bad-schedule', { value: ['digest', typed ?? ''].join(' ').trim() });
+}
+
 export const unsubscribeCommand: CommandSpec = defineCommand({
   name: 'unsubscribe',
   summary: 'Stop following posts, new videos or a series in this channel',
@@ -32,19 +42,23 @@ export const unsubscribeCommand: CommandSpec = defineCommand({
     },
     { name: 'series', kind: 'series', positional: true, description: 'The series (with `series`)' },
   ],
-  examples: ['unsubscribe calendar', 'unsubscribe series "Daily facts"'],
+  examples: ['unsubscribe calendar', 'unsubscribe series "Daily facts"', 'unsubscribe digest daily'],
   async run(ctx, args): Promise<Response> {
     const kind = args.what as SubscriptionKind;
     if (kind === 'series' && !args.series) throw userError('subscribe-needs-series');
-    if (kind !== 'series' && args.series) {
+    if (kind !== 'series' && kind !== 'digest' && args.series) {
       throw userError('subscribe-no-target', { what: kind, value: args.series });
     }
     await requireAdmin(ctx, 'change subscriptions');
 
     const conversation = ctx.req.conversation;
     const series = kind === 'series' ? await followedSeries(ctx, args.series as string) : undefined;
-    const sub = { kind, target: series?.id ?? '', conversation };
-    const label = describeSubscription(sub, series?.name);
+    const target = kind === 'digest' ? digestKind(args.series) : (series?.id ?? '');
+    const sub = { kind, target, conversation };
+    const row = (await ctx.deps.store.subscriptions.list(conversation)).find(
+      (s) => s.kind === kind && s.target === target,
+    );
+    const label = describeSubscription(row ?? sub, series?.name);
     const store = ctx.deps.store;
     const removed = await store.transaction(async () => {
       const row = await store.subscriptions.remove(conversation, kind, sub.target);
