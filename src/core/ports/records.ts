@@ -45,11 +45,21 @@ export interface WorkspacePolicy {
   requestLifetimeMs?: number;
   /** Whether the approvers of a pending request are reminded (`settings reminders`); unset = on. */
   reminders?: boolean;
+  /** Approval stages in order (`settings approval stages brand,legal`); unset = one implicit stage. */
+  stages?: ApprovalStage[];
   /**
    * The workspace's publishing queue (DESIGN §10). Not a rule: `tighten` leaves it out, and the queue is read
    * where it is stored (publishing/slots-queue.ts), a channel's own (`ownQueue`) winning in that channel.
    */
   queue?: QueueSettings;
+}
+
+/** One approval stage: its own approvers (unset: the general ones), and whether every one must approve. */
+export interface ApprovalStage {
+  name: string;
+  approvers?: string[];
+  /** All: every listed approver (or a member of each listed group) approves; unset = Any, one is enough. */
+  all?: boolean;
 }
 
 /** A platform's queue slots: wall-clock times on some weekdays, in one zone (a slot follows DST changes). */
@@ -206,7 +216,8 @@ export interface OutboxItem {
   claim?: number;
 }
 
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'failed';
+/** `changes`: an approver sent it back to the requester with a comment; sending it again re-opens it. */
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'failed' | 'changes';
 export interface Approval {
   id: string;
   conversation: ConversationAddress;
@@ -220,6 +231,19 @@ export interface Approval {
   reason?: string;
   createdAt: number;
   expiresAt: number | null;
+  /** The stage it waits at, by position in the policy's stages (absent: the first, or the only one). */
+  stage?: number;
+  /** How many times it was sent again after Request changes (absent: never); votes count per round. */
+  round?: number;
+}
+
+/** One approver's Approve at one stage of a request (`approvals.vote`). */
+export interface StageVote {
+  stage: number;
+  by: UserAddress;
+  /** The approver references of that stage this person answers for (themselves, or a group they are in). */
+  covers: string[];
+  at: number;
 }
 
 export interface AuditEntry {
@@ -256,6 +280,8 @@ export interface WorkspacePurge {
   policies: number;
   subscriptions: number;
   watches: number;
+  /** Stage votes of the approvals that go (before them). */
+  approvalVotes: number;
   approvals: number;
   outbox: number;
   cards: number;

@@ -1,0 +1,58 @@
+/**
+ * Approval stages (DESIGN §5, `settings approval stages brand,legal`): a request passes each stage in order,
+ * decided by that stage's approvers (its own list, else the general approvers): Any (the default) moves on with
+ * one Approve, All with one from every listed approver (a listed group or role: one of its members). A policy
+ * without stages has one implicit stage, its general approvers, Any: exactly the single gate from before.
+ */
+import { isAmong } from '../people/mentions.js';
+import type { Approval, StageVote, UserAddress, WorkspacePolicy } from '../ports/index.js';
+
+/** A stage as it applies now: its name ('' for the implicit one), approvers, and Any/All. */
+export interface Stage {
+  name: string;
+  approvers: string[];
+  all: boolean;
+}
+
+/** The stages of a policy, each with the approvers that decide it. */
+export function stagesOf(policy: Pick<WorkspacePolicy, 'approvers' | 'stages'>): Stage[] {
+  const stages = policy.stages ?? [];
+  if (stages.length === 0) return [{ name: '', approvers: [...policy.approvers], all: false }];
+  return stages.map((s) => ({
+    name: s.name,
+    approvers: [...(s.approvers ?? policy.approvers)],
+    all: s.all === true,
+  }));
+}
+
+/** The stage a request waits at (the last one if the policy has fewer stages now than when it was asked). */
+export function currentStage(
+  policy: Pick<WorkspacePolicy, 'approvers' | 'stages'>,
+  approval: Approval,
+): Stage {
+  const stages = stagesOf(policy);
+  return stages[Math.min(approval.stage ?? 0, stages.length - 1)] as Stage;
+}
+
+/** The references of `stage` a person answers for: themselves, or the listed groups they are in. */
+export const coveredBy = (stage: Stage, user: UserAddress, memberOf?: readonly string[]): string[] =>
+  stage.approvers.filter((ref) => isAmong([ref], user, memberOf));
+
+/** Whether the votes at a stage complete it: one for Any, every listed reference covered for All. */
+export function stageComplete(stage: Stage, votes: readonly StageVote[]): boolean {
+  if (votes.length === 0) return false;
+  if (!stage.all) return true;
+  return stage.approvers.every((ref) => votes.some((v) => v.covers.includes(ref)));
+}
+
+/** Stage names as typed (`brand,legal` or `brand legal`): lower-case words, each once. */
+export function parseStageNames(value: string): string[] | undefined {
+  const names = value
+    .split(/[\s,]+/)
+    .map((n) => n.trim().toLowerCase())
+    .filter((n) => n !== '');
+  const valid = names.every((n) => /^[a-z][a-z0-9_-]{0,23}$/.test(n));
+  if (names.length === 0 || !valid || new Set(names).size !== names.length || names.length > 5)
+    return undefined;
+  return names;
+}
