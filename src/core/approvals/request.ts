@@ -23,6 +23,7 @@ import {
   asRecord,
 } from './model.js';
 import { nextLookAt } from './reminders.js';
+import { type Stage, stagesOf, stepOf } from './stages.js';
 import { alreadyDecided } from './wording.js';
 
 export interface ApprovalRequest {
@@ -51,7 +52,9 @@ interface Asking {
   id: string;
   cardKey: string;
   requester: string;
+  /** The approvers of the first stage (of the only one without stages). */
   approvers: string[];
+  path?: Stage[];
   now: number;
   zone: string;
   expiresAt: number;
@@ -60,9 +63,14 @@ interface Asking {
 export async function requestApproval(ctx: CommandContext, request: ApprovalRequest): Promise<Response> {
   const settings = await ctx.settings();
   const requester = ctx.req.user;
-  if (settings.approvers.length === 0) throw userError('approval-no-approvers');
-  if (!settings.selfApproval && settings.approvers.every((a) => a === requester)) {
-    throw userError('approval-only-you');
+  const stages = stagesOf(settings);
+  for (const stage of stages) {
+    if (stage.approvers.length === 0)
+      throw stage.name
+        ? userError('approval-stage-no-approvers', { stage: stage.name })
+        : userError('approval-no-approvers');
+    if (!settings.selfApproval && stage.approvers.every((a) => a === requester))
+      throw userError('approval-only-you');
   }
   const store = ctx.deps.store;
   const id = approvalIdFor(request.idempotencyKey);
@@ -72,7 +80,9 @@ export async function requestApproval(ctx: CommandContext, request: ApprovalRequ
     id,
     cardKey: approvalCardKey(id),
     requester,
-    approvers: settings.approvers,
+    approvers: stages[0]?.approvers ?? [],
+    // One implicit stage: no path, the card as it always was.
+    ...(stages.length > 1 ? { path: stages } : {}),
     now,
     zone: await ctx.timeZone(),
     // A schedule request expires at its time; any other after the workspace's request lifetime.
@@ -132,7 +142,7 @@ async function createApproval(ctx: CommandContext, asking: Asking): Promise<unde
 }
 
 function cardModel(ctx: CommandContext, asking: Asking): ApprovalCardModel {
-  const { request, id, requester, approvers, now, zone, expiresAt } = asking;
+  const { request, id, requester, approvers, path, now, zone, expiresAt } = asking;
   return {
     type: 'approval',
     approvalId: id,
@@ -148,6 +158,7 @@ function cardModel(ctx: CommandContext, asking: Asking): ApprovalCardModel {
     ...(request.at !== undefined ? { at: request.at } : { expiresAt }),
     ...(request.sections ? { sections: request.sections } : {}),
     ...(request.image ? { image: request.image } : {}),
+    ...(path ? { path: path.map(stepOf), stage: 0 } : {}),
   };
 }
 

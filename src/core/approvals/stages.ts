@@ -6,6 +6,7 @@
  */
 import { isAmong } from '../people/mentions.js';
 import type { Approval, StageVote, UserAddress, WorkspacePolicy } from '../ports/index.js';
+import type { StageStep } from './model.js';
 
 /** A stage as it applies now: its name ('' for the implicit one), approvers, and Any/All. */
 export interface Stage {
@@ -56,3 +57,12 @@ export function parseStageNames(value: string): string[] | undefined {
     return undefined;
   return names;
 }
+
+/** A stage as a request's card shows it before anyone approved it. */
+export const stepOf = (stage: Stage): StageStep => ({
+  name: stage.name,
+  all: stage.all,
+  approvers: [...stage.approvers],
+  by: [],
+  covered: [],
+});

@@ -5,7 +5,7 @@
  * The same card is the approvals part of the Slack App Home (src/core/home/home.ts).
  */
 
-import { APPROVE_ACTION, REJECT_ACTION, WITHDRAW_ACTION } from '../../approvals/card.js';
+import { APPROVE_ACTION, pathText, REJECT_ACTION, WITHDRAW_ACTION } from '../../approvals/card.js';
 import { approvalModel } from '../../approvals/effects.js';
 import { decisionRefusal } from '../../approvals/policy.js';
 import { clickedApproval, inboxValue } from '../../approvals/reach.js';
@@ -139,6 +139,8 @@ async function entrySection(ctx: CommandContext, e: InboxEntry): Promise<Section
       ),
     );
   }
+  // With stages: where it waits, and who approved the stages before.
+  if (model?.path) lines.push(md`Stages: ${pathText(model)}`);
   const controls: Control[] = [];
   if (e.decide) {
     controls.push({ kind: 'button', action: APPROVE_ACTION, value, label: 'Approve', style: 'primary' });

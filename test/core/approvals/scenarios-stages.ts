@@ -1,0 +1,120 @@
+/**
+ * Approval stages (DESIGN §5): a two-stage policy, brand (Any: bob) then legal (All: carol and dave). The card
+ * shows the path and moves on in place; nothing reaches the video service before the last stage is approved;
+ * a reject at any stage stops it; the inbox shows where each request waits.
+ */
+import { expect } from 'vitest';
+import type { Reply, ScenarioDriver } from './driver.js';
+import { type ApprovalScenario, askToPublish, button, lastApproval, setup, text } from './scenario-kit.js';
+
+/** Card text without emphasis marks, as each surface writes them differently. */
+const plain = (s: string): string => s.replace(/[*_]/g, '');
+
+/** brand (bob, Any) then legal (carol and dave, All), set by alice through `settings`. */
+export async function setupStages(d: ScenarioDriver): Promise<void> {
+  await setup(d, { approvers: ['bob'] });
+  for (const line of [
+    'settings approval stages brand,legal',
+    `settings approvers ${d.mention('carol')} ${d.mention('dave')} --stage legal`,
+    'settings approval all --stage legal',
+  ]) {
+    const r = await d.run('alice', line);
+    expect(r.card?.title, `${line}: ${r.card?.text}`).toBe('Workspace settings updated');
+  }
+}
+
+/** alice asks to publish `name`; bob approves the brand stage. The card, now waiting at legal. */
+async function pastBrand(d: ScenarioDriver, name: string): Promise<{ id: string; card: Reply['card'] }> {
+  const id = await d.fixtures.renderedVideo(name);
+  await setupStages(d);
+  const card = await askToPublish(d, id);
+  const brand = await d.click('bob', button(card, 'approval.approve'));
+  expect(brand.card?.title, text(brand)).toBe('Approved at brand');
+  return { id, card: await lastApproval(d) };
+}
+
+export const STAGE_SCENARIOS: readonly ApprovalScenario[] = [
+  {
+    name: 'stages: brand (Any) then legal (All of two); the post goes out only after all three approvals',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Staged launch');
+      await setupStages(d);
+      const card = await askToPublish(d, id);
+      expect(card.title).toMatch(/^Approval needed: Publish “Staged launch”/);
+      expect(plain(card.text)).toContain('⏳ brand · ◻️ legal');
+      expect(plain(card.text)).toContain('It waits at brand');
+      expect(card.buttons.map((b) => b.label)).toEqual(['Approve', 'Request changes', 'Reject', 'Withdraw']);
+
+      // legal's approvers wait for brand.
+      expect(text(await d.click('carol', button(card, 'approval.approve')))).toContain(
+        'Only approvers can decide this',
+      );
+      const brand = await d.click('bob', button(card, 'approval.approve'));
+      expect(brand.card?.title, text(brand)).toBe('Approved at brand');
+      expect(d.fixtures.publishedPosts()).toEqual([]);
+
+      const atLegal = await lastApproval(d);
+      expect(atLegal.title).toMatch(/^Approval needed: /);
+      expect(plain(atLegal.text)).toContain('brand by Bob');
+      expect(plain(atLegal.text)).toContain('legal (0 of 2)');
+      await d.advance(1000);
+      const reached = (await d.replies(atLegal)).find((r) => r.title === 'Approval needed at legal');
+      expect(reached?.text).toContain(d.mention('carol'));
+      expect(reached?.text).toContain(d.mention('dave'));
+      expect(text(await d.click('bob', button(atLegal, 'approval.approve')))).toContain(
+        'Only approvers can decide this',
+      );
+
+      const first = await d.click('carol', button(atLegal, 'approval.approve'));
+      expect(first.card?.title, text(first)).toBe('Approved at legal');
+      expect(text(first)).toContain('1 of 2');
+      expect(text(await d.click('carol', button(atLegal, 'approval.approve')))).toContain(
+        'You already approved this stage',
+      );
+      expect(plain((await lastApproval(d)).text)).toContain('legal (1 of 2)');
+      expect(d.fixtures.publishedPosts()).toEqual([]);
+
+      const last = await d.click('dave', button(await lastApproval(d), 'approval.approve'));
+      expect(last.card?.title, text(last)).toBe('Approved · Published to YouTube');
+      expect(d.fixtures.publishedPosts()).toEqual([{ videoId: id, platform: 'youtube' }]);
+      const done = await lastApproval(d);
+      expect(done.title).toMatch(/^Approved: Publish “Staged launch”/);
+      expect(plain(done.text)).toContain('legal by Carol, Dave');
+      expect(done.buttons).toEqual([]);
+      expect((await d.notices('alice')).map((n) => n.title)).toEqual(['Approved']);
+    },
+  },
+  {
+    name: 'stages: a reject at legal stops the request with its reason; nothing is sent',
+    async run(d) {
+      const { card } = await pastBrand(d, 'Stopped at legal');
+      const form = await d.click('dave', button(card, 'approval.reject'));
+      expect(form.kind, text(form)).toBe('form');
+      const done = await d.submit('dave', form.form as NonNullable<Reply['form']>, {
+        reason: 'The claim needs a source',
+      });
+      expect(done.card?.title, text(done)).toBe('Rejected');
+      const after = await lastApproval(d);
+      expect(after.title).toMatch(/^Rejected: Publish “Stopped at legal”/);
+      expect(plain(after.text)).toContain('at legal');
+      expect(after.text).toContain('The claim needs a source');
+      expect(after.buttons).toEqual([]);
+      expect(text(await d.click('carol', button(card, 'approval.approve')))).toContain('Already rejected');
+      expect(d.fixtures.publishedPosts()).toEqual([]);
+      expect((await d.notices('alice')).map((n) => n.title)).toEqual(['Request rejected']);
+    },
+  },
+  {
+    name: 'stages: the approvals inbox shows where a request waits, to the approvers of that stage',
+    async run(d) {
+      await pastBrand(d, 'Inbox stages');
+      const carols = (await d.run('carol', 'approvals')).card;
+      expect(carols?.title).toBe('Approvals: 1 pending');
+      expect(plain(carols?.text ?? '')).toContain('brand by Bob');
+      expect(plain(carols?.text ?? '')).toContain('legal (0 of 2)');
+      expect(carols?.buttons.map((b) => b.label)).toEqual(['Approve', 'Reject']);
+      // bob decided brand: legal is not his to decide.
+      expect((await d.run('bob', 'approvals')).card?.text).toContain('Nothing is waiting for you');
+    },
+  },
+];
