@@ -105,6 +105,59 @@ export const STAGE_SCENARIOS: readonly ApprovalScenario[] = [
     },
   },
   {
+    name: 'stages: Request changes sends it back with the comment in its thread; a new version re-enters at brand',
+    async run(d) {
+      const { id, card } = await pastBrand(d, 'Needs a date');
+      const form = await d.click('carol', button(card, 'approval.changes'));
+      expect(form.kind, text(form)).toBe('form');
+      expect(form.form?.inputs).toEqual(['comment']);
+      const empty = await d.submit('carol', form.form as NonNullable<Reply['form']>, { comment: ' ' });
+      expect(empty.kind).toBe('form-errors');
+      const sent = await d.submit('carol', form.form as NonNullable<Reply['form']>, {
+        comment: 'Add the launch date to the title',
+      });
+      expect(sent.card?.title, text(sent)).toBe('Changes requested');
+
+      const back = await lastApproval(d);
+      expect(back.title).toMatch(/^Changes requested: Publish “Needs a date”/);
+      expect(plain(back.text)).toContain('at legal');
+      expect(back.buttons.map((b) => b.label)).toEqual(['Send new version']);
+      expect(text(await d.click('dave', button(card, 'approval.approve')))).toContain('asked for changes');
+      await d.advance(1000);
+      const thread = await d.replies(back);
+      const comment = thread.find((r) => r.title === 'Changes requested');
+      expect(comment?.text).toContain('Add the launch date to the title');
+      expect(comment?.text).toContain(d.mention('alice'));
+      const [notice] = await d.notices('alice');
+      expect(notice?.title).toBe('Changes requested');
+      expect(notice?.text).toContain('Add the launch date to the title');
+      expect(text(await d.click('bob', button(back, 'approval.resubmit')))).toContain(
+        'can send a new version',
+      );
+
+      const again = await d.click('alice', button(notice, 'approval.resubmit'));
+      expect(again.card?.title, text(again)).toBe('Sent for approval again');
+      expect(text(await d.click('alice', button(notice, 'approval.resubmit')))).toContain('Still waiting');
+      const reopened = await lastApproval(d);
+      expect(reopened.message).toBe(back.message);
+      expect(reopened.title).toMatch(/^Approval needed: /);
+      expect(plain(reopened.text)).toContain('⏳ brand · ◻️ legal');
+      await d.advance(1000);
+      const newVersion = (await d.replies(reopened)).find((r) => r.title === 'New version');
+      expect(newVersion?.text).toContain(d.mention('bob'));
+      expect(d.fixtures.publishedPosts()).toEqual([]);
+
+      // The same three approvals again, from the first stage.
+      expect(text(await d.click('carol', button(reopened, 'approval.approve')))).toContain('Only approvers');
+      for (const who of ['bob', 'carol'] as const)
+        await d.click(who, button(await lastApproval(d), 'approval.approve'));
+      expect(d.fixtures.publishedPosts()).toEqual([]);
+      const done = await d.click('dave', button(await lastApproval(d), 'approval.approve'));
+      expect(done.card?.title, text(done)).toBe('Approved · Published to YouTube');
+      expect(d.fixtures.publishedPosts()).toEqual([{ videoId: id, platform: 'youtube' }]);
+    },
+  },
+  {
     name: 'stages: the approvals inbox shows where a request waits, to the approvers of that stage',
     async run(d) {
       await pastBrand(d, 'Inbox stages');
