@@ -176,6 +176,9 @@ storeContract('approvals', () => {
       await store.approvals.advance('apr_s', { round: 0, from: 0, to: 1 });
       expect(await store.approvals.reopen('apr_s', { expiresAt: T0 + 2 * HOUR })).toBe(false);
       await store.approvals.decide('apr_s', { status: 'changes', by: CAROL, at: T0 + 1, reason: 'logo' });
+      expect((await store.approvals.sentBack(CHANNEL, ALICE)).map((a) => a.id)).toEqual(['apr_s']);
+      expect(await store.approvals.sentBack(CHANNEL, BOB)).toEqual([]);
+      expect(await store.approvals.sentBack(OTHER_CHANNEL, ALICE)).toEqual([]);
       expect(await store.approvals.get('apr_s')).toMatchObject({
         status: 'changes',
         reason: 'logo',
@@ -183,6 +186,7 @@ storeContract('approvals', () => {
       });
       expect(await store.approvals.reopen('apr_s', { expiresAt: T0 + 2 * HOUR })).toBe(true);
       expect(await store.approvals.reopen('apr_s', { expiresAt: T0 + 3 * HOUR })).toBe(false);
+      expect(await store.approvals.sentBack(CHANNEL, ALICE)).toEqual([]);
       expect(await store.approvals.get('apr_s')).toStrictEqual({
         ...request,
         status: 'pending',

@@ -1,32 +1,23 @@
 /**
  * Request changes (DESIGN §5, requests with stages): an approver of the stage it waits at sends it back to the
  * requester with a comment (a form, as Reject's reason). The request is then "changes requested": nobody can
- * approve it, its card says why and the comment goes to its thread and to the requester. **Send new version**
- * (the requester, on the card or the notice) asks again in the same card and thread, from the first stage,
- * with what would be published now; a double click or a stale card does nothing twice (`reopen` is a
- * compare-and-set, like every decision).
+ * approve it, its card says why and the comment goes to its thread and to the requester, who sends a new
+ * version (resubmit.ts).
  */
-import { type CommandContext, userError } from '../dispatch/context.js';
+import type { CommandContext } from '../dispatch/context.js';
 import { replyToCard } from '../live/live-card.js';
 import type { ActionSpec, FormSpec } from '../parse/command-spec.js';
-import { formatMention, formatMentions } from '../people/mentions.js';
+import { formatMention } from '../people/mentions.js';
 import type { Approval } from '../ports/index.js';
-import { publicationApproval } from '../publishing/publication.js';
-import { getVideo } from '../publishing/schedule-flow.js';
 import { type Form, message, type Response } from '../text/cards.js';
 import { say } from '../text/messages.js';
 import { literal, md, storedText } from '../text/text.js';
-import { formatBoth } from '../time/format.js';
 import { CHANGES_ACTION, RESUBMIT_ACTION } from './card.js';
 import { expiredMeanwhile, loadDecidable, REASON_MAX } from './decide.js';
-import { approvalModel, notifyRequester, recordDecision, roundKey, updateApprovalCard } from './effects.js';
-import { requestLifetimeMs } from './lifetime.js';
+import { notifyRequester, recordDecision, roundKey } from './effects.js';
 import type { ApprovalCardModel } from './model.js';
 import { clickedApproval } from './reach.js';
-import { nextLookAt } from './reminders.js';
-import { stagesOf, stepOf } from './stages.js';
 import { alreadyDecided } from './wording.js';
-import { effectiveSettings } from './workspace-policy.js';
 
 const CHANGES_FORM = 'approval.changes.form';
 
@@ -126,100 +117,4 @@ async function sendBack(
     },
   });
   return true;
-}
-
-/** Send new version: the requester asks again, in the same card and thread, from the first stage. */
-export const resubmitAction: ActionSpec = {
-  action: RESUBMIT_ACTION,
-  async run(ctx, id): Promise<Response> {
-    const store = ctx.deps.store;
-    const approval = id ? await store.approvals.get(id) : undefined;
-    const model = approval && (await approvalModel(store, approval));
-    if (!approval || !model) throw userError('interaction-expired');
-    if (approval.conversation !== ctx.req.conversation) throw userError('approval-elsewhere');
-    if (approval.requester !== ctx.req.user)
-      throw userError('approval-resubmit-not-yours', { who: formatMention(approval.requester) });
-    if (approval.status !== 'changes') return info(ctx, approval);
-    const now = ctx.now();
-    if (model.at !== undefined && model.at <= now)
-      throw userError('approval-resubmit-too-late', { when: formatBoth(model.at, await ctx.timeZone()) });
-    const settings = await effectiveSettings(store, approval.conversation, {
-      knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
-    });
-    const expiresAt = model.at ?? now + requestLifetimeMs(settings);
-    const path = stagesOf(settings).map(stepOf);
-    const patch: Partial<ApprovalCardModel> = {
-      ...(await newVersion(ctx, approval)),
-      status: 'pending',
-      requestedAt: now,
-      approvers: path[0]?.approvers ?? settings.approvers,
-      ...(path.length > 1 ? { path, stage: 0 } : {}),
-      ...(model.at === undefined ? { expiresAt } : {}),
-    };
-    const drop: (keyof ApprovalCardModel)[] = ['decidedByName', 'decidedAt', 'reason'];
-    if (path.length <= 1) drop.push('path', 'stage');
-    const owner = await ctx.keyOwner();
-    const reopened = await store.transaction(async () => {
-      if (!(await store.approvals.reopen(approval.id, { expiresAt }))) return undefined;
-      const again = (await store.approvals.get(approval.id)) ?? approval;
-      await store.watches.add({
-        kind: 'approval',
-        target: again.id,
-        owner,
-        conversation: again.conversation,
-        cardKey: again.cardKey,
-        state: {},
-        nextCheckAt: nextLookAt(now, expiresAt, now),
-        expiresAt,
-      });
-      await updateApprovalCard(store, again, { patch, drop, dedupeKey: `${roundKey(again)}:resubmitted` });
-      await announce(ctx, again, patch);
-      return again;
-    });
-    if (!reopened) return info(ctx, (await store.approvals.get(approval.id)) ?? approval);
-    return message({
-      title: md`Sent for approval again`,
-      tone: 'info',
-      text: md`Your new version of **${storedText(approval.action.summary)}** is back with ${formatMentions(patch.approvers ?? [], md`the approvers`)}${path.length > 1 ? md` at **${literal(path[0]?.name ?? '')}**` : md``}, in the same thread. I tell you here when someone decides.`,
-      context: md`Approval \`${literal(approval.id)}\``,
-    });
-  },
-};
-
-/** The card's picture of what would be published now (a publish or schedule of a video), else nothing new. */
-async function newVersion(ctx: CommandContext, approval: Approval): Promise<Partial<ApprovalCardModel>> {
-  const videoId = approval.action.args.videoId;
-  const command = approval.action.command;
-  if (typeof videoId !== 'string' || (command !== 'publish' && command !== 'schedule')) return {};
-  const again = publicationApproval(await getVideo(ctx, videoId), approval.action);
-  return {
-    summary: again.summary,
-    fields: again.fields ?? [],
-    ...(again.sections ? { sections: again.sections } : {}),
-    ...(again.image ? { image: again.image } : {}),
-  };
-}
-
-/** The new version in the request's thread, its first stage's approvers mentioned; the audit row. */
-async function announce(ctx: CommandContext, approval: Approval, patch: Partial<ApprovalCardModel>) {
-  const store = ctx.deps.store;
-  const first = patch.path?.[0]?.name;
-  await replyToCard(store, {
-    key: approval.cardKey,
-    card: {
-      title: md`New version`,
-      tone: 'warning',
-      text: md`**${literal(ctx.req.userName ?? 'The requester')}** sent a new version${first ? md`: it starts again at **${literal(first)}**` : md``}. ${formatMentions(patch.approvers ?? [], md`The approvers`)}: the buttons are on the request above.`,
-      notify: [...(patch.approvers ?? [])],
-    },
-    dedupeKey: `${roundKey(approval)}:resubmitted:thread`,
-    threaded: true,
-  });
-  await store.audit.record({
-    at: ctx.now(),
-    conversation: approval.conversation,
-    actor: ctx.req.user,
-    action: 'approval.resubmit',
-    details: { approval: approval.id, command: approval.action.command, summary: approval.action.summary },
-  });
 }

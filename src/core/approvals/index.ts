@@ -5,9 +5,10 @@
  */
 import type { CommandModule } from '../parse/command-spec.js';
 import { askAgainAction } from './ask-again.js';
-import { changesAction, changesForm, resubmitAction } from './changes.js';
+import { changesAction, changesForm } from './changes.js';
 import { approveAction, rejectAction, rejectForm, retryAction } from './decide.js';
 import { rescheduleAction, rescheduleForm } from './reschedule.js';
+import { resubmitAction } from './resubmit.js';
 import { withdrawAction } from './withdraw.js';
 
 export { approvalWatcher } from './expiry-watcher.js';

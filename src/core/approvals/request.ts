@@ -23,6 +23,7 @@ import {
   asRecord,
 } from './model.js';
 import { nextLookAt } from './reminders.js';
+import { sendNewVersion, sentBackFor } from './resubmit.js';
 import { type Stage, stagesOf, stepOf } from './stages.js';
 import { alreadyDecided } from './wording.js';
 
@@ -73,6 +74,9 @@ export async function requestApproval(ctx: CommandContext, request: ApprovalRequ
       throw userError('approval-only-you');
   }
   const store = ctx.deps.store;
+  // The same request, typed again after an approver asked for changes: its new version, in the same thread.
+  const sentBack = await sentBackFor(ctx, request);
+  if (sentBack) return sendNewVersion(ctx, sentBack);
   const id = approvalIdFor(request.idempotencyKey);
   const now = ctx.now();
   const asking: Asking = {

@@ -232,6 +232,8 @@ export interface Store {
      * `expiresAt`; false when it was not waiting for changes.
      */
     reopen(id: string, reopen: { expiresAt: number | null }): Promise<boolean>;
+    /** The requests of `requester` in `conversation` sent back with Request changes, oldest first. */
+    sentBack(conversation: string, requester: UserAddress): Promise<Approval[]>;
   };
   audit: {
     record(entry: AuditEntry): Promise<void>;

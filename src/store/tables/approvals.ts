@@ -174,6 +174,15 @@ export class Approvals implements ApprovalStore {
     );
     return reopened === 1;
   }
+
+  async sentBack(conversation: string, requester: UserAddress): Promise<Approval[]> {
+    const rows = await this.sql.rows<ApprovalRow>(
+      `SELECT * FROM approvals WHERE status = 'changes' AND conversation = $1 AND requester = $2
+       ORDER BY created_at, id COLLATE "C"`,
+      [conversation, requester],
+    );
+    return rows.map(fromRow);
+  }
 }
 
 function fromRow(row: ApprovalRow): Approval {

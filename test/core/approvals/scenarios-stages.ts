@@ -5,7 +5,15 @@
  */
 import { expect } from 'vitest';
 import type { Reply, ScenarioDriver } from './driver.js';
-import { type ApprovalScenario, askToPublish, button, lastApproval, setup, text } from './scenario-kit.js';
+import {
+  type ApprovalScenario,
+  approvalCards,
+  askToPublish,
+  button,
+  lastApproval,
+  setup,
+  text,
+} from './scenario-kit.js';
 
 /** Card text without emphasis marks, as each surface writes them differently. */
 const plain = (s: string): string => s.replace(/[*_]/g, '');
@@ -155,6 +163,23 @@ export const STAGE_SCENARIOS: readonly ApprovalScenario[] = [
       const done = await d.click('dave', button(await lastApproval(d), 'approval.approve'));
       expect(done.card?.title, text(done)).toBe('Approved · Published to YouTube');
       expect(d.fixtures.publishedPosts()).toEqual([{ videoId: id, platform: 'youtube' }]);
+    },
+  },
+  {
+    name: 'stages: after Request changes, the same command typed again is the new version, in the same card',
+    async run(d) {
+      const { id, card } = await pastBrand(d, 'Typed again');
+      const form = await d.click('dave', button(card, 'approval.changes'));
+      await d.submit('dave', form.form as NonNullable<Reply['form']>, { comment: 'Shorter title' });
+      expect((await lastApproval(d)).title).toMatch(/^Changes requested: /);
+
+      const again = await d.run('alice', `publish ${id} youtube`);
+      expect(again.card?.title, text(again)).toBe('Sent for approval again');
+      const cards = await approvalCards(d);
+      expect(cards).toHaveLength(1);
+      expect(cards[0]?.title).toMatch(/^Approval needed: Publish “Typed again”/);
+      expect(plain(cards[0]?.text ?? '')).toContain('⏳ brand · ◻️ legal');
+      expect(d.fixtures.publishedPosts()).toEqual([]);
     },
   },
   {
