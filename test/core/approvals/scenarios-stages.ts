@@ -4,7 +4,7 @@
  * a reject at any stage stops it; the inbox shows where each request waits.
  */
 import { expect } from 'vitest';
-import type { Reply, ScenarioDriver } from './driver.js';
+import type { Reply, ScenarioDriver, ShownCard } from './driver.js';
 import {
   type ApprovalScenario,
   approvalCards,
@@ -32,7 +32,7 @@ export async function setupStages(d: ScenarioDriver): Promise<void> {
 }
 
 /** alice asks to publish `name`; bob approves the brand stage. The card, now waiting at legal. */
-async function pastBrand(d: ScenarioDriver, name: string): Promise<{ id: string; card: Reply['card'] }> {
+async function pastBrand(d: ScenarioDriver, name: string): Promise<{ id: string; card: ShownCard }> {
   const id = await d.fixtures.renderedVideo(name);
   await setupStages(d);
   const card = await askToPublish(d, id);
@@ -180,6 +180,39 @@ export const STAGE_SCENARIOS: readonly ApprovalScenario[] = [
       expect(cards[0]?.title).toMatch(/^Approval needed: Publish “Typed again”/);
       expect(plain(cards[0]?.text ?? '')).toContain('⏳ brand · ◻️ legal');
       expect(d.fixtures.publishedPosts()).toEqual([]);
+    },
+  },
+  {
+    name: 'stages: a series request passes brand and legal too; the series is created only after the last',
+    async run(d) {
+      await setupStages(d);
+      const ask = await d.run(
+        'alice',
+        'series create "Staged Tips" --source ai_story --destination youtube --schedule "daily 09:00 Europe/Paris"',
+      );
+      const sent = await d.click('alice', button(ask.card, 'series.create.confirm'));
+      expect(sent.card?.title, text(sent)).toBe('Sent for approval');
+      const card = await lastApproval(d);
+      expect(card.title).toMatch(/^Approval needed: Start the series “Staged Tips”/);
+      await d.click('bob', button(card, 'approval.approve'));
+      await d.click('carol', button(await lastApproval(d), 'approval.approve'));
+      expect(d.fixtures.seriesWrites()).toEqual([]);
+      const done = await d.click('dave', button(await lastApproval(d), 'approval.approve'));
+      expect(done.card?.title, text(done)).toBe('Approved · Series created: Staged Tips');
+      expect(d.fixtures.seriesWrites().map((w) => w.method)).toEqual(['POST']);
+    },
+  },
+  {
+    name: 'stages: a reminder mentions only the approvers of the current stage who have not approved',
+    async run(d) {
+      const { card } = await pastBrand(d, 'Reminded at legal');
+      await d.click('carol', button(card, 'approval.approve'));
+      await d.advance(12 * 60 * 60_000 + 60_000); // past half of the 24-hour lifetime
+      const reminders = (await d.replies(card)).filter((r) => r.title === 'Reminder: approval needed');
+      expect(reminders).toHaveLength(1);
+      expect(reminders[0]?.text).toContain(d.mention('dave'));
+      expect(reminders[0]?.text).not.toContain(d.mention('carol'));
+      expect(reminders[0]?.text).not.toContain(d.mention('bob'));
     },
   },
   {
