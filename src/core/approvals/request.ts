@@ -64,8 +64,7 @@ interface Asking {
 export async function requestApproval(ctx: CommandContext, request: ApprovalRequest): Promise<Response> {
   const settings = await ctx.settings();
   const requester = ctx.req.user;
-  const stages = stagesOf(settings);
-  for (const stage of stages) {
+  for (const stage of stagesOf(settings)) {
     if (stage.approvers.length === 0)
       throw stage.name
         ? userError('approval-stage-no-approvers', { stage: stage.name })
@@ -73,6 +72,7 @@ export async function requestApproval(ctx: CommandContext, request: ApprovalRequ
     if (!settings.selfApproval && stage.approvers.every((a) => a === requester))
       throw userError('approval-only-you');
   }
+  const stages = stagesOf(settings, requester);
   const store = ctx.deps.store;
   // The same request, typed again after an approver asked for changes: its new version, in the same thread.
   const sentBack = await sentBackFor(ctx, request);

@@ -63,7 +63,7 @@ export async function sendNewVersion(ctx: CommandContext, approval: Approval): P
     knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
   });
   const expiresAt = model.at ?? now + requestLifetimeMs(settings);
-  const path = stagesOf(settings).map(stepOf);
+  const path = stagesOf(settings, approval.requester).map(stepOf);
   const patch: Partial<ApprovalCardModel> = {
     ...(await newVersion(ctx, approval)),
     status: 'pending',

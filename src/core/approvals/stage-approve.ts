@@ -38,7 +38,7 @@ export async function approveAtStage(
   const settings = await effectiveSettings(store, approval.conversation, {
     knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
   });
-  const stage = currentStage(settings, approval);
+  const stage = currentStage(settings, approval, approval.requester);
   const vote = await store.transaction(() => countVote(ctx, { approval, model, stage }));
   if (vote.kind === 'decided') return { run: vote.model };
   const summary = storedText(approval.action.summary);
@@ -135,7 +135,7 @@ async function moveOn(
   const settings = await effectiveSettings(store, approval.conversation, {
     knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
   });
-  const fresh = currentStage(settings, { ...approval, stage: at + 1 });
+  const fresh = currentStage(settings, { ...approval, stage: at + 1 }, approval.requester);
   const next: StageStep = { ...(path[at + 1] as StageStep), all: fresh.all, approvers: fresh.approvers };
   path[at + 1] = next;
   await updateApprovalCard(store, approval, { patch: { path, stage: at + 1 }, dedupeKey: tag });

@@ -15,23 +15,29 @@ export interface Stage {
   all: boolean;
 }
 
-/** The stages of a policy, each with the approvers that decide it. */
-export function stagesOf(policy: Pick<WorkspacePolicy, 'approvers' | 'stages'>): Stage[] {
+type StagePolicy = Pick<WorkspacePolicy, 'approvers' | 'stages' | 'selfApproval'>;
+
+/**
+ * The stages of a policy, each with the approvers that decide it. For a request of `requester` without
+ * self-approval, an All stage does not wait for the requester, who may not approve it.
+ */
+export function stagesOf(policy: StagePolicy, requester?: UserAddress): Stage[] {
   const stages = policy.stages ?? [];
   if (stages.length === 0) return [{ name: '', approvers: [...policy.approvers], all: false }];
-  return stages.map((s) => ({
-    name: s.name,
-    approvers: [...(s.approvers ?? policy.approvers)],
-    all: s.all === true,
-  }));
+  const decides = (ref: string) => policy.selfApproval || ref !== requester;
+  return stages.map((s) => {
+    const all = s.all === true;
+    const approvers = s.approvers ?? policy.approvers;
+    return { name: s.name, approvers: all ? approvers.filter(decides) : [...approvers], all };
+  });
 }
 
-/** The stage a request waits at (the last one if the policy has fewer stages now than when it was asked). */
-export function currentStage(
-  policy: Pick<WorkspacePolicy, 'approvers' | 'stages'>,
-  approval: Approval,
-): Stage {
-  const stages = stagesOf(policy);
+/**
+ * The stage a request waits at (the last one if the policy has fewer stages now than when it was asked), as
+ * `stagesOf` reads it for `requester`.
+ */
+export function currentStage(policy: StagePolicy, approval: Approval, requester?: UserAddress): Stage {
+  const stages = stagesOf(policy, requester);
   return stages[Math.min(approval.stage ?? 0, stages.length - 1)] as Stage;
 }
 

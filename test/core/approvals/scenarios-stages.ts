@@ -216,6 +216,25 @@ export const STAGE_SCENARIOS: readonly ApprovalScenario[] = [
     },
   },
   {
+    name: 'stages: an All stage that lists the requester does not wait for them (no self-approval)',
+    async run(d) {
+      const id = await d.fixtures.renderedVideo('Own legal');
+      await setupStages(d);
+      const legal = `settings approvers ${d.mention('carol')} ${d.mention('alice')} --stage legal`;
+      expect((await d.run('alice', legal)).card?.title).toBe('Workspace settings updated');
+      const card = await askToPublish(d, id);
+      await d.click('bob', button(card, 'approval.approve'));
+      const atLegal = await lastApproval(d);
+      expect(plain(atLegal.text)).toContain('⏳ legal');
+      expect(text(await d.click('alice', button(atLegal, 'approval.approve')))).toContain(
+        'You asked for this',
+      );
+      const done = await d.click('carol', button(atLegal, 'approval.approve'));
+      expect(done.card?.title, text(done)).toBe('Approved · Published to YouTube');
+      expect(d.fixtures.publishedPosts()).toEqual([{ videoId: id, platform: 'youtube' }]);
+    },
+  },
+  {
     name: 'stages: the approvals inbox shows where a request waits, to the approvers of that stage',
     async run(d) {
       await pastBrand(d, 'Inbox stages');

@@ -29,7 +29,7 @@ export const approvalsCommand = defineCommand({
   summary: 'Pending approval requests: the ones you may decide, and your own',
   options: [],
   examples: ['approvals'],
-  details: md`Lists every pending request of this workspace you may approve or reject, and the requests you asked for, with their buttons. You can withdraw your own requests before anyone decides.`,
+  details: md`Lists every pending request of this workspace you may approve or reject, and the requests you asked for, with their buttons. You can withdraw your own requests before anyone decides. With approval stages (${command('settings', ['approval', 'stages', 'brand,legal'])}), each request shows where it waits, and you decide those waiting at your stage.`,
   async run(ctx) {
     return message(await approvalsInbox(ctx));
   },
