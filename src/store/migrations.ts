@@ -309,6 +309,49 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    name: 'approval stages',
+    sql: `
+      -- Stages (\`settings approval stages brand,legal\`): the stage a request waits at and its round (one more
+      -- each time it is sent again after Request changes), and the 'changes' status. SQLite cannot change a
+      -- CHECK, so the table is copied; rows before stay at stage 0 of round 0, as they were.
+      CREATE TABLE approvals_next (
+        id           TEXT PRIMARY KEY,
+        conversation TEXT NOT NULL,
+        requester    TEXT NOT NULL,
+        action       TEXT NOT NULL,
+        status       TEXT NOT NULL
+          CHECK (status IN ('pending', 'approved', 'rejected', 'expired', 'failed', 'changes')),
+        card_key     TEXT NOT NULL,
+        decided_by   TEXT,
+        decided_at   INTEGER,
+        reason       TEXT,
+        created_at   INTEGER NOT NULL,
+        expires_at   INTEGER,
+        stage        INTEGER NOT NULL DEFAULT 0,
+        round        INTEGER NOT NULL DEFAULT 0
+      );
+      INSERT INTO approvals_next (id, conversation, requester, action, status, card_key, decided_by,
+          decided_at, reason, created_at, expires_at)
+        SELECT id, conversation, requester, action, status, card_key, decided_by, decided_at, reason,
+          created_at, expires_at FROM approvals;
+      DROP TABLE approvals;
+      ALTER TABLE approvals_next RENAME TO approvals;
+      CREATE INDEX approvals_expiring ON approvals (status, expires_at);
+
+      -- Each approver's Approve at a stage of a round, once (an All stage moves on when every listed
+      -- approver is covered); covers: the stage's references (people, groups) the voter answers for, JSON.
+      CREATE TABLE approval_votes (
+        approval_id TEXT NOT NULL,
+        round       INTEGER NOT NULL,
+        stage       INTEGER NOT NULL,
+        voter       TEXT NOT NULL,
+        covers      TEXT NOT NULL,
+        at          INTEGER NOT NULL,
+        PRIMARY KEY (approval_id, round, stage, voter)
+      );
+    `,
+  },
 ];
 
 /** The schema version this build writes. */

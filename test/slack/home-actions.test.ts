@@ -138,6 +138,30 @@ describe.each(['spec', 'real'] as const)('App Home actions on the %s profile', (
     expect((await w.h.store.approvals.pendingIn(`slack:${TEAM}`)).length).toBe(0);
   });
 
+  it('with stages, the Home shows where a request waits, and Approve there moves it to the next stage', async () => {
+    const fixtures = harnessFixtures(w.h);
+    const id = await fixtures.renderedVideo('Staged from Home');
+    await bobApprovesPublishing(w);
+    const stages = await w.command('settings approval stages brand,legal', { raw: true });
+    expect(JSON.stringify(await w.reply(stages.responseUrl))).toContain('Workspace settings updated');
+    await askToPublish(w, id, 'youtube');
+
+    const home = await openHome(BOB);
+    expect(blocksText(home)).toContain('Publish “Staged from Home” to YouTube');
+    expect(blocksText(home)).toContain('⏳ brand · ◻️ legal');
+    const published = publishesTo(BOB).length;
+    await clickInHome(BOB, home, 'approval.approve');
+    await settle();
+    const answered = await w.fake.waitFor(() => publishesTo(BOB)[published], 'the Home after the click');
+    const after = blocksText(viewBlocks(answered));
+    expect(after).toMatch(/✅ brand by \S+ · ⏳ legal/);
+    expect(labels(viewBlocks(answered), 'approval.')).toEqual(['Approve', 'Reject']);
+    expect(fixtures.publishedPosts()).not.toContainEqual({ videoId: id, platform: 'youtube' });
+
+    const off = await w.command('settings approval stages off', { raw: true });
+    expect(JSON.stringify(await w.reply(off.responseUrl))).toContain('Workspace settings updated');
+  });
+
   it('Render on the Home starts the render and posts its live card in the DM', async () => {
     const id = await completedVideo(w.h, 'Render from Home');
     const home = await openHome(ALICE);

@@ -210,6 +210,46 @@ describe('migrations and opening', () => {
     await store.close();
   });
 
+  it('keeps a pending approval from before stages pending at its one stage, and it can still be approved', async () => {
+    const before = MIGRATIONS.findIndex((m) => m.name === 'approval stages');
+    mkdirSync(dirname(path), { recursive: true });
+    const old = new Database(path);
+    migrate(old, { location: 'test', logger: recordingLogger(), migrations: MIGRATIONS.slice(0, before) });
+    old
+      .prepare(
+        `INSERT INTO approvals (id, conversation, requester, action, status, card_key, created_at, expires_at)
+         VALUES ('apr_1', 'slack:T1:C1', 'slack:T1:U1', ?, 'pending', 'approval:apr_1', 5, 90)`,
+      )
+      .run(JSON.stringify({ command: 'publish', args: {}, idempotencyKey: 'k', summary: 'Publish' }));
+    old.close();
+
+    const store = openStore({ path, secretKey, clock: new TestClock(T0), logger: recordingLogger() });
+    const approval = {
+      id: 'apr_1',
+      conversation: 'slack:T1:C1',
+      requester: 'slack:T1:U1',
+      action: { command: 'publish', args: {}, idempotencyKey: 'k', summary: 'Publish' },
+      status: 'pending',
+      cardKey: 'approval:apr_1',
+      createdAt: 5,
+      expiresAt: 90,
+    };
+    expect(await store.approvals.get('apr_1')).toStrictEqual(approval);
+    expect((await store.approvals.pendingExpiring(90)).map((a) => a.id)).toEqual(['apr_1']);
+    const vote = { round: 0, stage: 0, by: 'slack:T1:U2', covers: ['slack:T1:U2'], at: 10 };
+    expect(await store.approvals.vote('apr_1', vote)).toBe(true);
+    expect(await store.approvals.decide('apr_1', { status: 'approved', by: 'slack:T1:U2', at: 10 })).toBe(
+      true,
+    );
+    expect(await store.approvals.get('apr_1')).toStrictEqual({
+      ...approval,
+      status: 'approved',
+      decidedBy: 'slack:T1:U2',
+      decidedAt: 10,
+    });
+    await store.close();
+  });
+
   it('opens a file from before the user_address rename with its linked keys and preferences', async () => {
     // Schema version 7 ('watch leases'): linked_keys and user_prefs still name their key column `user`.
     const V7 = 7;

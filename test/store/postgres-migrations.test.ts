@@ -12,7 +12,8 @@ import {
   POSTGRES_MIGRATIONS,
   POSTGRES_SCHEMA_VERSION,
 } from '../../src/store/postgres/migrations.js';
-import { type LogLine, recordingLogger } from './helpers.js';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { type LogLine, newSecretKey, recordingLogger } from './helpers.js';
 import { databaseOf, newPool, onATestCluster, POSTGRES_ONLY, server, tables } from './postgres-cluster.js';
 
 onATestCluster();
@@ -145,6 +146,45 @@ describe('PostgreSQL migrations', () => {
     expect(logger.lines.filter((l) => l.level === 'info').map((l) => [l.msg, l.obj])).toEqual([
       ['store migrated', { schemaVersion: POSTGRES_SCHEMA_VERSION, applied: POSTGRES_SCHEMA_VERSION }],
     ]);
+  });
+
+  it('keeps a pending approval from before stages pending at its one stage, and it can still be approved', async () => {
+    const url = await server.createDatabase();
+    const pool = await newPool(url);
+    const before = POSTGRES_MIGRATIONS.findIndex((m) => m.name === 'approval stages');
+    await migratePostgres(pool, {
+      logger: recordingLogger(),
+      migrations: POSTGRES_MIGRATIONS.slice(0, before),
+    });
+    const action = { command: 'publish', args: {}, idempotencyKey: 'k', summary: 'Publish' };
+    await pool.query(
+      `INSERT INTO approvals (id, conversation, requester, action, status, card_key, created_at, expires_at)
+       VALUES ('apr_1', 'slack:T1:C1', 'slack:T1:U1', $1, 'pending', 'approval:apr_1', 5, 90)`,
+      [JSON.stringify(action)],
+    );
+
+    const store = await openPostgresStore({ url, secretKey: newSecretKey(), logger: recordingLogger() });
+    try {
+      const approval = {
+        id: 'apr_1',
+        conversation: 'slack:T1:C1',
+        requester: 'slack:T1:U1',
+        action,
+        status: 'pending',
+        cardKey: 'approval:apr_1',
+        createdAt: 5,
+        expiresAt: 90,
+      };
+      expect(await store.approvals.get('apr_1')).toStrictEqual(approval);
+      const vote = { round: 0, stage: 0, by: 'slack:T1:U2', covers: ['slack:T1:U2'], at: 10 };
+      expect(await store.approvals.vote('apr_1', vote)).toBe(true);
+      expect(await store.approvals.decide('apr_1', { status: 'approved', by: 'slack:T1:U2', at: 10 })).toBe(
+        true,
+      );
+      expect(await store.approvals.get('apr_1')).toMatchObject({ status: 'approved', decidedAt: 10 });
+    } finally {
+      await store.close();
+    }
   });
 
   it('is a no-op when the database is already there, keeping its rows', async () => {

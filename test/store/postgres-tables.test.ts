@@ -117,6 +117,11 @@ describe('PostgreSQL tables take the rows the store writes', () => {
       ],
     );
     await q(
+      `INSERT INTO approval_votes (approval_id, round, stage, voter, covers, at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (approval_id, round, stage, voter) DO NOTHING`,
+      ['a1', 0, 0, 'slack:T1:U2', JSON.stringify(['slack:T1:U2']), T0 + 5],
+    );
+    await q(
       `INSERT INTO audit (at, conversation, actor, action, video_id, series_id, credits, details)
        VALUES ($1, $2, $3, $4, $5, NULL, $6, $7)`,
       [T0, 'slack:T1:C1', 'slack:T1:U1', 'publish', 'v1', 2.5, JSON.stringify({ platform: 'tiktok' })],

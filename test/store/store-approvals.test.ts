@@ -121,6 +121,86 @@ storeContract('approvals', () => {
     });
   });
 
+  describe('approval stages', () => {
+    const request = {
+      id: 'apr_s',
+      conversation: CHANNEL,
+      requester: ALICE,
+      action: {
+        command: 'publish',
+        args: { videoId: 'vid_1', platform: 'youtube' },
+        idempotencyKey: 'b1f6c3e2-7a0d-4b8e-9c2f-0d1e2f3a4b5c',
+        summary: 'Publish vid_1 to YouTube',
+      },
+      cardKey: 'card:apr_s',
+      expiresAt: T0 + HOUR,
+    };
+    const CAROL = 'slack:T1:U3';
+    const vote = (by: string, stage: number, round = 0) =>
+      store.approvals.vote('apr_s', { round, stage, by, covers: [by], at: clock.now() });
+
+    it('keeps a request without stages as before: one stage, approved by one vote and one decision', async () => {
+      const created = await store.approvals.create(request);
+      expect(created).toStrictEqual({ ...request, status: 'pending', createdAt: T0 });
+      expect(await vote(BOB, 0)).toBe(true);
+      expect(await store.approvals.decide('apr_s', { status: 'approved', by: BOB, at: T0 + 1 })).toBe(true);
+      expect(await store.approvals.get('apr_s')).toStrictEqual({
+        ...created,
+        status: 'approved',
+        decidedBy: BOB,
+        decidedAt: T0 + 1,
+      });
+    });
+
+    it('counts each approver once, only at the stage the request waits at, and moves it on once', async () => {
+      await store.approvals.create(request);
+      expect([await vote(BOB, 0), await vote(BOB, 0), await vote(CAROL, 1)]).toEqual([true, false, false]);
+      expect(await store.approvals.advance('apr_s', { round: 0, from: 0, to: 1 })).toBe(true);
+      expect(await store.approvals.advance('apr_s', { round: 0, from: 0, to: 1 })).toBe(false);
+      expect((await store.approvals.get('apr_s'))?.stage).toBe(1);
+      clock.advance(5);
+      expect([await vote(CAROL, 0), await vote(CAROL, 1), await vote(BOB, 1)]).toEqual([false, true, true]);
+      expect(await store.approvals.votes('apr_s', 0)).toEqual([
+        { stage: 0, by: BOB, covers: [BOB], at: T0 },
+        { stage: 1, by: BOB, covers: [BOB], at: T0 + 5 },
+        { stage: 1, by: CAROL, covers: [CAROL], at: T0 + 5 },
+      ]);
+      await store.approvals.decide('apr_s', { status: 'rejected', by: BOB, at: T0 + 6 });
+      expect(await vote(ALICE, 1)).toBe(false);
+      expect(await store.approvals.advance('apr_s', { round: 0, from: 1, to: 2 })).toBe(false);
+    });
+
+    it('reopens a request sent back for changes at the first stage of a new round, once', async () => {
+      await store.approvals.create(request);
+      await vote(BOB, 0);
+      await store.approvals.advance('apr_s', { round: 0, from: 0, to: 1 });
+      expect(await store.approvals.reopen('apr_s', { expiresAt: T0 + 2 * HOUR })).toBe(false);
+      await store.approvals.decide('apr_s', { status: 'changes', by: CAROL, at: T0 + 1, reason: 'logo' });
+      expect((await store.approvals.sentBack(CHANNEL, ALICE)).map((a) => a.id)).toEqual(['apr_s']);
+      expect(await store.approvals.sentBack(CHANNEL, BOB)).toEqual([]);
+      expect(await store.approvals.sentBack(OTHER_CHANNEL, ALICE)).toEqual([]);
+      expect(await store.approvals.get('apr_s')).toMatchObject({
+        status: 'changes',
+        reason: 'logo',
+        stage: 1,
+      });
+      expect(await store.approvals.reopen('apr_s', { expiresAt: T0 + 2 * HOUR })).toBe(true);
+      expect(await store.approvals.reopen('apr_s', { expiresAt: T0 + 3 * HOUR })).toBe(false);
+      expect(await store.approvals.sentBack(CHANNEL, ALICE)).toEqual([]);
+      expect(await store.approvals.get('apr_s')).toStrictEqual({
+        ...request,
+        status: 'pending',
+        createdAt: T0,
+        expiresAt: T0 + 2 * HOUR,
+        round: 1,
+      });
+      // The first round's votes stay its own: the new round starts with none.
+      expect(await vote(BOB, 0, 0)).toBe(false);
+      expect(await store.approvals.votes('apr_s', 1)).toEqual([]);
+      expect(await vote(BOB, 0, 1)).toBe(true);
+    });
+  });
+
   describe('audit', () => {
     beforeEach(async () => {
       await store.audit.record({

@@ -119,6 +119,23 @@ describe('two replicas racing on one row: exactly one wins', () => {
     expect(await b.outbox.depth()).toBe(1);
   });
 
+  it('approvals.vote at an All stage of two: both count once, and the stage moves on once', async () => {
+    const { a, b } = await replicas();
+    await a.approvals.create(approval('apr_1'));
+    const bothRead = barrier(2);
+    const approve = (store: Store, by: string) =>
+      store.transaction(async (tx) => {
+        expect((await tx.approvals.get('apr_1'))?.stage ?? 0).toBe(0);
+        await bothRead();
+        await tx.approvals.vote('apr_1', { round: 0, stage: 0, by, covers: [by], at: T0 });
+        if ((await tx.approvals.votes('apr_1', 0)).length < 2) return 'counted';
+        return (await tx.approvals.advance('apr_1', { round: 0, from: 0, to: 1 })) ? 'moved on' : 'not moved';
+      });
+    expect((await Promise.all([approve(a, ALICE), approve(b, BOB)])).sort()).toEqual(['counted', 'moved on']);
+    expect((await a.approvals.votes('apr_1', 0)).map((v) => v.by).sort()).toEqual([ALICE, BOB].sort());
+    expect((await b.approvals.get('apr_1'))?.stage).toBe(1);
+  });
+
   it('outbox.claim', async () => {
     const { a, b, clock } = await replicas();
     for (let i = 0; i < ROUNDS; i++) await a.outbox.enqueue('slack', reply(`r${i}`), `k${i}`);

@@ -53,6 +53,8 @@ export const MESSAGE_PARAMS: Record<string, string | number> = {
   lost: 'YouTube',
   pages: '3 pages',
   example: 'mon-fri 09:00,17:00',
+  stage: 'legal',
+  stages: 'brand, legal',
   ...{ at: 3, min: 1, max: 9, length: 12, minutes: 15, percent: 40, page: 2, count: 2, days: 40 },
   ...{ cost: 20, balance: 5, retryAfter: 30, ref: 'launch', cap: 6 },
 };

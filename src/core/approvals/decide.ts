@@ -26,13 +26,14 @@ import type { ApprovalCardModel } from './model.js';
 import { decisionRefusal } from './policy.js';
 import { clickedApproval } from './reach.js';
 import { runApproved } from './runner-port.js';
+import { approveAtStage } from './stage-approve.js';
 import { alreadyDecided } from './wording.js';
 
 const REJECT_FORM = 'approval.reject.form';
 export const REASON_MAX = 500;
 
 /** The approval a button names, if the clicker may decide it; a refusal (thrown) otherwise. */
-async function loadDecidable(
+export async function loadDecidable(
   ctx: CommandContext,
   id: string,
 ): Promise<{ approval: Approval; model: ApprovalCardModel }> {
@@ -53,7 +54,10 @@ const decider = (ctx: CommandContext): string => ctx.req.userName ?? 'An approve
  * A pending approval past its expiry (the poller has not looked yet) is expired now rather than decided:
  * the scheduled time it was for has passed.
  */
-async function expiredMeanwhile(ctx: CommandContext, approval: Approval): Promise<Response | undefined> {
+export async function expiredMeanwhile(
+  ctx: CommandContext,
+  approval: Approval,
+): Promise<Response | undefined> {
   if (approval.expiresAt === null || approval.expiresAt > ctx.now()) return undefined;
   const store = ctx.deps.store;
   await store.transaction(async () => expireApproval(store, approval, ctx.now()));
@@ -71,6 +75,12 @@ export const approveAction: ActionSpec = {
     if (late) return late;
     // The approved action runs with the approver's key: without one, refuse before deciding anything.
     await ctx.api();
+    if (model.path) {
+      const staged = await approveAtStage(ctx, approval, model);
+      if ('answer' in staged) return staged.answer;
+      const decided = (await ctx.deps.store.approvals.get(approval.id)) ?? approval;
+      return guardedRun(ctx, decided, staged.run);
+    }
     const store = ctx.deps.store;
     const now = ctx.now();
     const won = await store.transaction(async () => {

@@ -11,16 +11,24 @@ import type { Card } from '../text/cards.js';
 import { renderApprovalCard } from './card.js';
 import { type ApprovalCardModel, asRecord, readApprovalModel } from './model.js';
 
-/** Merges `patch` into the card's model and queues the edit; false when the card is unknown. */
+/**
+ * Merges `patch` into the card's model (without the `drop` fields: a request sent again forgets its last
+ * decision) and queues the edit; undefined when the card is unknown.
+ */
 export async function updateApprovalCard(
   store: Store,
   approval: Approval,
-  { patch, dedupeKey }: { patch: Partial<ApprovalCardModel>; dedupeKey: string },
+  {
+    patch,
+    dedupeKey,
+    drop = [],
+  }: { patch: Partial<ApprovalCardModel>; dedupeKey: string; drop?: (keyof ApprovalCardModel)[] },
 ): Promise<ApprovalCardModel | undefined> {
   const record = await store.cards.get(approval.cardKey);
   const model = readApprovalModel(record?.model);
   if (!model) return undefined;
   const next: ApprovalCardModel = { ...model, ...patch };
+  for (const key of drop) delete next[key];
   await editCard(store, approval.cardKey, {
     card: renderApprovalCard(next),
     dedupeKey,
@@ -74,7 +82,14 @@ export async function closeExpiryWatch(store: Store, approvalId: string): Promis
   if (watch) await store.watches.update(watch.id, { status: 'done' });
 }
 
-/** A private notice to the requester, once per `state`. */
+/**
+ * What names one round of a request in dedupe keys: `approval:<id>` as always for the first, and the round after
+ * it for a request sent again after Request changes (its second decision or notice is a new one).
+ */
+export const roundKey = (approval: Approval): string =>
+  approval.round ? `approval:${approval.id}:r${approval.round}` : `approval:${approval.id}`;
+
+/** A private notice to the requester, once per `state` (and round). */
 export async function notifyRequester(
   store: Store,
   approval: Approval,
@@ -84,7 +99,7 @@ export async function notifyRequester(
     user: approval.requester,
     conversation: approval.conversation,
     card,
-    dedupeKey: `approval:${approval.id}:notify:${state}`,
+    dedupeKey: `${roundKey(approval)}:notify:${state}`,
   });
 }
 
@@ -134,7 +149,7 @@ export async function recordDecision(
   await closeExpiryWatch(store, approval.id);
   await updateApprovalCard(store, approval, {
     patch: { status: decision.status, decidedAt: decision.at, ...card },
-    dedupeKey: `approval:${approval.id}:${decision.status}`,
+    dedupeKey: `${roundKey(approval)}:${decision.status}`,
   });
   await auditApproval(store, approval, { at: decision.at, ...audit });
   return true;

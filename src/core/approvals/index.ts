@@ -5,8 +5,10 @@
  */
 import type { CommandModule } from '../parse/command-spec.js';
 import { askAgainAction } from './ask-again.js';
+import { changesAction, changesForm } from './changes.js';
 import { approveAction, rejectAction, rejectForm, retryAction } from './decide.js';
 import { rescheduleAction, rescheduleForm } from './reschedule.js';
+import { resubmitAction } from './resubmit.js';
 import { withdrawAction } from './withdraw.js';
 
 export { approvalWatcher } from './expiry-watcher.js';
@@ -16,6 +18,15 @@ export { checkRole, hasRole, type Role } from './roles.js';
 
 /** The approval card's buttons and forms. */
 export const approvalsModule: CommandModule = {
-  actions: [approveAction, rejectAction, retryAction, rescheduleAction, withdrawAction, askAgainAction],
-  forms: [rejectForm, rescheduleForm],
+  actions: [
+    approveAction,
+    rejectAction,
+    retryAction,
+    rescheduleAction,
+    withdrawAction,
+    askAgainAction,
+    changesAction,
+    resubmitAction,
+  ],
+  forms: [rejectForm, rescheduleForm, changesForm],
 };

@@ -63,6 +63,22 @@ export interface ApprovalCardModel {
   replacedAt?: number;
   /** When a request without a scheduled time expires (the request lifetime), for the card's words. */
   expiresAt?: number;
+  /** With stages (`settings approval stages`): each stage in order (absent: the one implicit stage). */
+  path?: StageStep[];
+  /** The stage it waits at (or was decided at), by position in `path`. */
+  stage?: number;
+}
+
+/** One stage of a request's path as its card shows it, fixed when it reaches the stage. */
+export interface StageStep {
+  name: string;
+  all: boolean;
+  /** The approvers mentioned for it. */
+  approvers: string[];
+  /** Names of who approved it so far, in order. */
+  by: string[];
+  /** The approver references their Approves cover (an All stage moves on when every one is). */
+  covered: string[];
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Approval } from '../ports/index.js';
 import { md } from '../text/text.js';
 import { passesMonthlyCap } from './month-spend.js';
 import { isGroupRef, recordRefusal } from './refusals.js';
+import { currentStage } from './stages.js';
 import { effectiveSettings } from './workspace-policy.js';
 
 /** What is asked: publishing (publish, schedule), or spending credits (unknown cost counts as above). */
@@ -50,14 +51,15 @@ async function approverRefusal(ctx: CommandContext, approval: Approval): Promise
   const s = await effectiveSettings(ctx.deps.store, approval.conversation, {
     knownWorkspaces: ctx.deps.deploymentKeyWorkspaces,
   });
-  if (!isAmong(s.approvers, ctx.req.user, ctx.req.memberOf)) {
+  // The approvers of the stage it waits at (the only stage of a policy without stages: its approvers).
+  const { approvers } = currentStage(s, approval);
+  if (!isAmong(approvers, ctx.req.user, ctx.req.memberOf)) {
     // Named through a group we cannot check right now: refused, never trusted from an old answer.
-    if (ctx.req.membershipUnverified && s.approvers.some(isGroupRef))
-      return userError('approval-unverifiable');
-    return userError('approval-not-approver', { approvers: formatMentions(s.approvers, md`nobody`) });
+    if (ctx.req.membershipUnverified && approvers.some(isGroupRef)) return userError('approval-unverifiable');
+    return userError('approval-not-approver', { approvers: formatMentions(approvers, md`nobody`) });
   }
   if (approval.requester === ctx.req.user && !s.selfApproval) {
-    const others = s.approvers.filter((a) => a !== ctx.req.user);
+    const others = approvers.filter((a) => a !== ctx.req.user);
     return userError('approval-self', { approvers: formatMentions(others, md`another approver`) });
   }
   return undefined;

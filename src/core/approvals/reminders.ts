@@ -9,7 +9,7 @@ import type { Approval, Store } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
 import { md } from '../text/text.js';
 import { formatBoth } from '../time/format.js';
-import { approvalModel } from './effects.js';
+import { approvalModel, roundKey } from './effects.js';
 import type { ApprovalCardModel } from './model.js';
 import { effectiveSettings } from './workspace-policy.js';
 
@@ -57,23 +57,27 @@ export function dueReminder(requestedAt: number, expiresAt: number, now: number)
 export async function sendDueReminder(store: Store, approval: Approval, now: number): Promise<void> {
   if (approval.status !== 'pending' || approval.expiresAt === null) return;
   const model = await approvalModel(store, approval);
-  if (!model || model.approvers.length === 0) return;
+  if (!model) return;
+  // With stages: the approvers of the stage it waits at who have not approved it yet.
+  const step = model.path?.[model.stage ?? 0];
+  const approvers = step ? step.approvers.filter((a) => !step.covered.includes(a)) : model.approvers;
+  if (approvers.length === 0) return;
   const due = dueReminder(model.requestedAt, approval.expiresAt, now);
   if (!due) return;
   if ((await effectiveSettings(store, approval.conversation)).reminders === false) return;
   await replyToCard(store, {
     key: approval.cardKey,
-    card: reminderCard(model, approval.expiresAt),
-    dedupeKey: `approval:${approval.id}:remind:${due.kind}`,
+    card: reminderCard(model, approval.expiresAt, approvers),
+    dedupeKey: `${roundKey(approval)}:remind:${due.kind}`,
     threaded: true,
   });
 }
 
-function reminderCard(model: ApprovalCardModel, expiresAt: number): Card {
+function reminderCard(model: ApprovalCardModel, expiresAt: number, approvers: string[]): Card {
   return {
     title: md`Reminder: approval needed`,
     tone: 'warning',
     text: md`**${model.summary}** still waits for an approver. It expires on ${formatBoth(expiresAt, md`UTC`)} if nobody decides before; the buttons are on the request above.`,
-    notify: [...model.approvers],
+    notify: [...approvers],
   };
 }

@@ -23,6 +23,8 @@ import {
   asRecord,
 } from './model.js';
 import { nextLookAt } from './reminders.js';
+import { sendNewVersion, sentBackFor } from './resubmit.js';
+import { type Stage, stagesOf, stepOf } from './stages.js';
 import { alreadyDecided } from './wording.js';
 
 export interface ApprovalRequest {
@@ -51,7 +53,9 @@ interface Asking {
   id: string;
   cardKey: string;
   requester: string;
+  /** The approvers of the first stage (of the only one without stages). */
   approvers: string[];
+  path?: Stage[];
   now: number;
   zone: string;
   expiresAt: number;
@@ -60,11 +64,19 @@ interface Asking {
 export async function requestApproval(ctx: CommandContext, request: ApprovalRequest): Promise<Response> {
   const settings = await ctx.settings();
   const requester = ctx.req.user;
-  if (settings.approvers.length === 0) throw userError('approval-no-approvers');
-  if (!settings.selfApproval && settings.approvers.every((a) => a === requester)) {
-    throw userError('approval-only-you');
+  for (const stage of stagesOf(settings)) {
+    if (stage.approvers.length === 0)
+      throw stage.name
+        ? userError('approval-stage-no-approvers', { stage: stage.name })
+        : userError('approval-no-approvers');
+    if (!settings.selfApproval && stage.approvers.every((a) => a === requester))
+      throw userError('approval-only-you');
   }
+  const stages = stagesOf(settings, requester);
   const store = ctx.deps.store;
+  // The same request, typed again after an approver asked for changes: its new version, in the same thread.
+  const sentBack = await sentBackFor(ctx, request);
+  if (sentBack) return sendNewVersion(ctx, sentBack);
   const id = approvalIdFor(request.idempotencyKey);
   const now = ctx.now();
   const asking: Asking = {
@@ -72,7 +84,9 @@ export async function requestApproval(ctx: CommandContext, request: ApprovalRequ
     id,
     cardKey: approvalCardKey(id),
     requester,
-    approvers: settings.approvers,
+    approvers: stages[0]?.approvers ?? [],
+    // One implicit stage: no path, the card as it always was.
+    ...(stages.length > 1 ? { path: stages } : {}),
     now,
     zone: await ctx.timeZone(),
     // A schedule request expires at its time; any other after the workspace's request lifetime.
@@ -132,7 +146,7 @@ async function createApproval(ctx: CommandContext, asking: Asking): Promise<unde
 }
 
 function cardModel(ctx: CommandContext, asking: Asking): ApprovalCardModel {
-  const { request, id, requester, approvers, now, zone, expiresAt } = asking;
+  const { request, id, requester, approvers, path, now, zone, expiresAt } = asking;
   return {
     type: 'approval',
     approvalId: id,
@@ -148,6 +162,7 @@ function cardModel(ctx: CommandContext, asking: Asking): ApprovalCardModel {
     ...(request.at !== undefined ? { at: request.at } : { expiresAt }),
     ...(request.sections ? { sections: request.sections } : {}),
     ...(request.image ? { image: request.image } : {}),
+    ...(path ? { path: path.map(stepOf), stage: 0 } : {}),
   };
 }
 

@@ -29,5 +29,7 @@ export async function alreadyDecided(approval: Approval, reader: Reader): Promis
       return md`Already tried${when}; it did not go through.`;
     case 'pending':
       return md`Still waiting for an approver.`;
+    case 'changes':
+      return md`${by ?? md`An approver`} asked for changes${when}${approval.reason ? md`: “${literal(approval.reason)}”` : md``}; it waits for a new version.`;
   }
 }

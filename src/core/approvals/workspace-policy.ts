@@ -109,6 +109,8 @@ export function tighten(base: WorkspacePolicy, t: PolicyTightening | WorkspacePo
     },
     ...(lifetimes.length > 0 ? { requestLifetimeMs: Math.min(...lifetimes) } : {}),
     ...(base.reminders === false || t.reminders === false ? { reminders: false } : {}),
+    // Stages are the workspace's (a channel sets none); for a DM, the first server's that has some.
+    ...((base.stages ?? t.stages) ? { stages: base.stages ?? t.stages } : {}),
     ...(caps.length > 0 ? { monthlyCap: Math.min(...caps) } : {}),
   };
 }
@@ -126,6 +128,9 @@ function asDm(policy: WorkspacePolicy, platform: string): WorkspacePolicy {
   return {
     ...policy,
     approvers: move(policy.approvers),
+    ...(policy.stages
+      ? { stages: policy.stages.map((s) => (s.approvers ? { ...s, approvers: move(s.approvers) } : s)) }
+      : {}),
     roles: {
       publish: move(policy.roles.publish),
       spend: move(policy.roles.spend),

@@ -108,6 +108,11 @@ export const AUDIT_WORDING: Readonly<Record<string, (l: Line) => string>> = {
   'approval.fail': (l) => `approved, but it failed: ${l.summary}${str(l.d.error) ? ` — ${l.d.error}` : ''}`,
   'approval.retry': (l) => `retried: ${l.summary}`,
   'approval.reschedule': (l) => `rescheduled: ${l.summary}${when(l) ? ` → ${when(l)}` : ''}`,
+  'approval.stage': (l) =>
+    `approved at the ${literal(str(l.d.stage) ?? 'first')} stage: ${l.summary}${str(l.d.next) ? ` (on to ${literal(l.d.next as string)})` : ''}`,
+  'approval.changes': (l) =>
+    `asked for changes: ${l.summary}${str(l.d.comment) ? ` — “${literal(l.d.comment as string)}”` : ''}`,
+  'approval.resubmit': (l) => `sent a new version to the approvers: ${l.summary}`,
   'video.publish': (l) => {
     const url = str(l.d.postUrl);
     return `published ${l.video} to ${l.platform(str(l.d.platform) ?? 'a platform')}${l.via}${url ? ` — ${link('post', url)}` : ''}`;

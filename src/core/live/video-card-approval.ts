@@ -6,7 +6,7 @@ export interface VideoApproval {
   id: string;
   /** When it was asked: a later change to an older request never replaces a newer one on the card. */
   requestedAt?: number;
-  status: 'pending' | 'approved' | 'rejected' | 'expired' | 'failed' | 'withdrawn';
+  status: 'pending' | 'approved' | 'rejected' | 'expired' | 'failed' | 'withdrawn' | 'changes';
   summary: CardText;
   by?: string;
 }
@@ -18,6 +18,7 @@ const APPROVAL_LINE: Record<VideoApproval['status'], CardText> = {
   expired: md`⌛ Approval expired`,
   failed: md`⚠️ Approved, but it failed`,
   withdrawn: md`↩️ Request withdrawn`,
+  changes: md`✏️ Changes requested`,
 };
 
 /** "⏳ Waiting for approval: Publish “X” to YouTube" / "✅ Approved by Bo: …". */

@@ -45,6 +45,8 @@ export interface WorkspacePolicy {
   requestLifetimeMs?: number;
   /** Whether the approvers of a pending request are reminded (`settings reminders`); unset = on. */
   reminders?: boolean;
+  /** Approval stages in order (`settings approval stages brand,legal`); unset = one implicit stage. */
+  stages?: ApprovalStage[];
   /**
    * The workspace's publishing queue (DESIGN §10). Not a rule: `tighten` leaves it out, and the queue is read
    * where it is stored (publishing/slots-queue.ts), a channel's own (`ownQueue`) winning in that channel.
@@ -60,6 +62,14 @@ export interface BudgetAlerts {
   channel?: ConversationAddress;
   /** One alert when the balance falls below this many credits, again only after it rose to it or above. */
   lowBalance?: number;
+}
+
+/** One approval stage: its own approvers (unset: the general ones), and whether every one must approve. */
+export interface ApprovalStage {
+  name: string;
+  approvers?: string[];
+  /** All: every listed approver (or a member of each listed group) approves; unset = Any, one is enough. */
+  all?: boolean;
 }
 
 /** A platform's queue slots: wall-clock times on some weekdays, in one zone (a slot follows DST changes). */
@@ -250,7 +260,8 @@ export interface OutboxItem {
   claim?: number;
 }
 
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'failed';
+/** `changes`: an approver sent it back to the requester with a comment; sending it again re-opens it. */
+export type ApprovalStatus = 'pending' | 'approved' | 'rejected' | 'expired' | 'failed' | 'changes';
 export interface Approval {
   id: string;
   conversation: ConversationAddress;
@@ -264,6 +275,19 @@ export interface Approval {
   reason?: string;
   createdAt: number;
   expiresAt: number | null;
+  /** The stage it waits at, by position in the policy's stages (absent: the first, or the only one). */
+  stage?: number;
+  /** How many times it was sent again after Request changes (absent: never); votes count per round. */
+  round?: number;
+}
+
+/** One approver's Approve at one stage of a request (`approvals.vote`). */
+export interface StageVote {
+  stage: number;
+  by: UserAddress;
+  /** The approver references of that stage this person answers for (themselves, or a group they are in). */
+  covers: string[];
+  at: number;
 }
 
 export interface AuditEntry {
@@ -300,6 +324,8 @@ export interface WorkspacePurge {
   policies: number;
   subscriptions: number;
   watches: number;
+  /** Stage votes of the approvals that go (before them). */
+  approvalVotes: number;
   approvals: number;
   outbox: number;
   cards: number;

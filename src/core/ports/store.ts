@@ -21,6 +21,7 @@ import type {
   OutboxItem,
   OutboxOp,
   PendingEffect,
+  StageVote,
   Subscription,
   SubscriptionFilters,
   SubscriptionKind,
@@ -212,7 +213,7 @@ export interface Store {
     count(): Promise<number>;
   };
   approvals: {
-    create(approval: Omit<Approval, 'status' | 'createdAt'>): Promise<Approval>;
+    create(approval: Omit<Approval, 'status' | 'createdAt' | 'stage' | 'round'>): Promise<Approval>;
     get(id: string): Promise<Approval | undefined>;
     /** Atomically moves a pending approval; false if it was no longer pending (double click, race). */
     decide(
@@ -227,6 +228,23 @@ export interface Store {
      * to the video is guarded by each, wherever it is typed (content-guard.ts).
      */
     pendingAbout(videoId: string): Promise<Approval[]>;
+    /**
+     * Counts one approver's Approve at a stage of a still-pending request in `round`: false when it no longer
+     * waits there, or this person already counted. Holds the request's row until the transaction ends, so
+     * concurrent votes of one stage are counted one after the other.
+     */
+    vote(id: string, vote: StageVote & { round: number }): Promise<boolean>;
+    /** The votes of one round of a request, oldest first. */
+    votes(id: string, round: number): Promise<StageVote[]>;
+    /** Moves a pending request from stage `from` of `round` to stage `to` (compare-and-set). */
+    advance(id: string, move: { round: number; from: number; to: number }): Promise<boolean>;
+    /**
+     * A request sent back with Request changes waits again, at the first stage of a new round, until
+     * `expiresAt`; false when it was not waiting for changes.
+     */
+    reopen(id: string, reopen: { expiresAt: number | null }): Promise<boolean>;
+    /** The requests of `requester` in `conversation` sent back with Request changes, oldest first. */
+    sentBack(conversation: string, requester: UserAddress): Promise<Approval[]>;
   };
   audit: {
     record(entry: AuditEntry): Promise<void>;

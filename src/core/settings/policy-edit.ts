@@ -19,7 +19,7 @@ import { APPROVAL_ORDER } from '../approvals/workspace-policy.js';
 import { userError } from '../dispatch/context.js';
 import { err, ok, type Result } from '../dispatch/result.js';
 import { formatMentions } from '../people/mentions.js';
-import type { PolicyTightening, WorkspacePolicy } from '../ports/index.js';
+import type { ApprovalStage, PolicyTightening, WorkspacePolicy } from '../ports/index.js';
 import { md } from '../text/text.js';
 import type { AlertChange, QueueChange, SettingChange } from './setting-change.js';
 
@@ -35,7 +35,16 @@ export function applyToPolicy(policy: WorkspacePolicy, change: GovernanceChange)
       next.approval = change.mode;
       break;
     case 'approvers':
-      next.approvers = change.refs;
+      if (change.stage === undefined) next.approvers = change.refs;
+      else next.stages = withStage(next.stages, change.stage, { approvers: change.refs });
+      break;
+    case 'stages':
+      // A stage named again keeps its approvers and rule; one or none is the single implicit stage.
+      if (change.names.length === 0) delete next.stages;
+      else next.stages = change.names.map((name) => next.stages?.find((s) => s.name === name) ?? { name });
+      break;
+    case 'stage-rule':
+      next.stages = withStage(next.stages, change.stage, { all: change.all });
       break;
     case 'self-approval':
       next.selfApproval = change.on;
@@ -60,6 +69,25 @@ export function applyToPolicy(policy: WorkspacePolicy, change: GovernanceChange)
   return next;
 }
 
+/** `stages` with stage `name` changed: its own approvers (none: the general ones), or its rule (Any: unset). */
+function withStage(
+  stages: ApprovalStage[] | undefined,
+  name: string,
+  change: { approvers?: string[]; all?: boolean },
+): ApprovalStage[] {
+  return (stages ?? []).map((s) => {
+    if (s.name !== name) return s;
+    const { approvers, all, ...rest } = s;
+    const nextApprovers = change.approvers ?? approvers;
+    const nextAll = change.all ?? all;
+    return {
+      ...rest,
+      ...(nextApprovers && nextApprovers.length > 0 ? { approvers: nextApprovers } : {}),
+      ...(nextAll ? { all: true } : {}),
+    };
+  });
+}
+
 /** The request lifetime when the workspace sets none (as `approvals/lifetime.ts`). */
 const DEFAULT_LIFETIME_MS = 24 * 60 * 60_000;
 
@@ -73,6 +101,9 @@ export function applyToTightening(
 ): Result<PolicyTightening> {
   const next: PolicyTightening = structuredClone(here);
   const looser = (requires: string) => err(userError('policy-loosen', { requires }));
+  // Stages are the workspace's: a channel cannot reorder them or name a stage's approvers.
+  if (change.key === 'stages' || change.key === 'stage-rule' || (change.key === 'approvers' && change.stage))
+    return err(userError('approval-stages-workspace'));
   switch (change.key) {
     case 'approval':
       if (APPROVAL_ORDER.indexOf(change.mode) < APPROVAL_ORDER.indexOf(ws.approval))

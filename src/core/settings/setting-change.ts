@@ -2,6 +2,8 @@
  * `settings <key> <value>` read into one typed change, before anyone decides where it applies (the channel's
  * presentation, the workspace policy, or a channel's tightening with `--here`).
  */
+
+import { parseStageNames } from '../approvals/stages.js';
 import { type CommandContext, userError } from '../dispatch/context.js';
 import { err, ok, type Result } from '../dispatch/result.js';
 import { parsePlatforms } from '../parse/validate-args.js';
@@ -71,8 +73,12 @@ export type SettingChange =
   | { key: 'threading'; on: boolean }
   | { key: 'timezone'; zone: string | undefined }
   | { key: 'approval'; mode: WorkspacePolicy['approval'] }
-  /** An empty list: `none`. */
-  | { key: 'approvers'; refs: string[] }
+  /** An empty list: `none`. With `stage`: that stage's own approvers (`none`: the general ones again). */
+  | { key: 'approvers'; refs: string[]; stage?: string }
+  /** `approval stages brand,legal`; empty (`off`, or a single name): one implicit stage. */
+  | { key: 'stages'; names: string[] }
+  /** `approval any|all --stage legal`: whether one approver of the stage or every one decides it. */
+  | { key: 'stage-rule'; stage: string; all: boolean }
   | { key: 'self-approval'; on: boolean }
   | { key: 'spend-threshold'; credits: number }
   /** undefined: `off`. */
@@ -88,8 +94,14 @@ const MIN_LIFETIME_MS = 10 * 60_000;
 const MAX_LIFETIME_MS = 30 * 24 * 60 * 60_000;
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 60 * 60_000, d: 24 * 60 * 60_000 };
 
-export function parseSetting(ctx: CommandContext, key: SettingKey, value: string): Result<SettingChange> {
+/** `settings <key> <value>`, and the stage it is for with `--stage`. */
+export function parseSetting(
+  ctx: CommandContext,
+  { key, value, stage }: { key: SettingKey; value: string; stage?: string | undefined },
+): Result<SettingChange> {
   const bad = () => err(userError('bad-setting-value', { key, value, expected: EXPECTED[key] }));
+  if (stage !== undefined && key !== 'approval' && key !== 'approvers')
+    return err(userError('approval-stage-option'));
   switch (key) {
     case 'threading':
     case 'self-approval':
@@ -103,16 +115,20 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
       return zone ? ok({ key, zone }) : err(userError('bad-timezone', { value }));
     }
     case 'approval': {
+      if (stage !== undefined) return parseStageRule(value, stage);
+      const staged = /^stages?\s+(.+)$/i.exec(value);
+      if (staged) return parseStages(staged[1] ?? '');
       const mode = value.toLowerCase();
       return mode === 'off' || mode === 'publish' || mode === 'spend' ? ok({ key, mode }) : bad();
     }
     case 'approvers': {
-      if (/^(none|nobody|clear)$/i.test(value)) return ok({ key, refs: [] });
+      const at = stage === undefined ? {} : { stage: stage.toLowerCase() };
+      if (/^(none|nobody|clear)$/i.test(value)) return ok({ key, refs: [], ...at });
       const refs = parseMentions(value, {
         mentioned: ctx.req.mentions,
         group: ctx.req.capabilities?.groupNoun,
       });
-      return refs.ok ? ok({ key, refs: refs.value }) : refs;
+      return refs.ok ? ok({ key, refs: refs.value, ...at }) : refs;
     }
     case 'spend-threshold': {
       const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
@@ -153,6 +169,27 @@ export function parseSetting(ctx: CommandContext, key: SettingKey, value: string
       return ms >= MIN_LIFETIME_MS && ms <= MAX_LIFETIME_MS ? ok({ key, ms }) : bad();
     }
   }
+}
+
+const STAGES_EXPECTED = 'stage names separated by commas, like `brand,legal` (up to 5), or `off`';
+
+/** `stages brand,legal`: the names in order; `off` or a single name: back to one implicit stage. */
+function parseStages(value: string): Result<SettingChange> {
+  if (/^(off|none|clear)$/i.test(value.trim())) return ok({ key: 'stages', names: [] });
+  const names = parseStageNames(value);
+  if (!names)
+    return err(userError('bad-setting-value', { key: 'approval stages', value, expected: STAGES_EXPECTED }));
+  return ok({ key: 'stages', names: names.length > 1 ? names : [] });
+}
+
+/** `approval all --stage legal`: every listed approver of the stage must approve; `any`: one is enough. */
+function parseStageRule(value: string, stage: string): Result<SettingChange> {
+  const rule = value.trim().toLowerCase();
+  if (rule !== 'all' && rule !== 'any')
+    return err(
+      userError('bad-setting-value', { key: 'approval --stage', value, expected: '`any` or `all`' }),
+    );
+  return ok({ key: 'stage-rule', stage: stage.toLowerCase(), all: rule === 'all' });
 }
 
 const MAX_DAILY_CAP = 50;

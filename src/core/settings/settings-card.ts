@@ -3,6 +3,7 @@
  * marked with where it comes from (the workspace policy, or this channel's tightening).
  */
 import { formatHolders } from '../approvals/holders.js';
+import { stagesOf } from '../approvals/stages.js';
 import { formatMentions } from '../people/mentions.js';
 import type { ChannelSettings, PolicyTightening } from '../ports/index.js';
 import type { Card } from '../text/cards.js';
@@ -61,6 +62,7 @@ export function settingsCard(view: SettingsView): Card {
         value: md`${formatMentions(s.approvers, md`nobody yet`)}${from(here.approvers !== undefined)}`,
         short: true,
       },
+      ...(s.stages && s.stages.length > 1 ? [{ label: md`Stages`, value: stagesText(s) }] : []),
       {
         label: md`Self-approval`,
         value: md`${s.selfApproval ? md`allowed` : md`not allowed`}${from(here.selfApproval !== undefined)}`,
@@ -107,6 +109,17 @@ export function approvalText(s: Pick<ChannelSettings, 'approval' | 'spendThresho
   if (s.approval === 'off') return md`publishing needs no approval`;
   if (s.approval === 'publish') return md`publishing and scheduling need an approver`;
   return md`publishing, scheduling and creations over ${s.spendThreshold} credits need an approver`;
+}
+
+/** "brand: any of @bo · legal: all of @&legal", in order, from the workspace policy. */
+function stagesText(s: ChannelSettings): CardText {
+  return joinText(
+    stagesOf(s).map(
+      (st) =>
+        md`${literal(st.name)}: ${st.all ? md`all` : md`any`} of ${formatMentions(st.approvers, md`nobody yet`)}`,
+    ),
+    md` → `,
+  );
 }
 
 export { roleVerb } from './setting-change.js';

@@ -54,6 +54,8 @@ export type ParamName =
   | 'role'
   | 'scope'
   | 'second'
+  | 'stage'
+  | 'stages'
   | 'state'
   | 'status'
   | 'sub'

@@ -307,6 +307,8 @@ const MARKDOWN_PARAMS: Readonly<Partial<Record<MessageCode, readonly string[]>>>
   'nobody-approves': ['where'],
   'approval-retry-approver': ['who'],
   'approval-withdraw-not-yours': ['who'],
+  'approval-unknown-stage': ['stages'],
+  'approval-resubmit-not-yours': ['who'],
   'approval-not-charged': ['reason'],
   'api.not_found': ['what'],
 };

@@ -85,4 +85,18 @@ export const TEAM_MESSAGES = {
     md`Only ${p.who}, who approved it, can retry: a retry must use the same API key so it never runs twice.`,
   'approval-withdraw-not-yours': (p) =>
     md`Only ${p.who}, who asked for it, can withdraw this request. An approver can Approve or Reject it instead.`,
+  'approval-unknown-stage': (p) =>
+    md`There is no stage \`${p.stage}\`: the stages are ${p.stages}. Nothing was changed.`,
+  'approval-no-stages': () =>
+    md`Approvals have no stages yet, so there is no stage to set. Name them first with ${command('settings', ['approval', 'stages', 'brand,legal'])}.`,
+  'approval-stages-workspace': () =>
+    md`Stages and their approvers are set for the whole workspace: run the same command without ${flag('settings', 'here')}.`,
+  'approval-stage-no-approvers': (p) =>
+    md`The **${p.stage}** stage needs an approver, but nobody is one yet. Ask an admin to run ${command('settings', ['approvers', '@name'], { stage: hole('stage') })}. Nothing was sent.`,
+  'approval-resubmit-not-yours': (p) =>
+    md`Only ${p.who}, who asked for it, can send a new version. An approver waits for it.`,
+  'approval-stage-option': () =>
+    md`${flag('settings', 'stage')} goes with ${command('settings', ['approval', 'all'])} (or \`any\`) and ${command('settings', ['approvers', '@name'])}: the stage they set.`,
+  'approval-resubmit-too-late': (p) =>
+    md`Its scheduled time (${p.when}) has passed, so it cannot go back to the approvers. Schedule it again for a new time.`,
 } satisfies Record<string, Wording>;

@@ -315,4 +315,25 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    name: 'approval stages',
+    sql: `
+      -- Stages: the stage a request waits at, its round (one more each time it is sent again after Request
+      -- changes), the 'changes' status; rows before stay at stage 0 of round 0. Votes as in SQLite.
+      ALTER TABLE approvals ADD COLUMN stage INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE approvals ADD COLUMN round INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE approvals DROP CONSTRAINT approvals_status_check;
+      ALTER TABLE approvals ADD CONSTRAINT approvals_status_check
+        CHECK (status IN ('pending', 'approved', 'rejected', 'expired', 'failed', 'changes'));
+      CREATE TABLE approval_votes (
+        approval_id TEXT COLLATE "C" NOT NULL,
+        round       INTEGER NOT NULL,
+        stage       INTEGER NOT NULL,
+        voter       TEXT COLLATE "C" NOT NULL,
+        covers      JSON NOT NULL,
+        at          DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (approval_id, round, stage, voter)
+      );
+    `,
+  },
 ];

@@ -1,5 +1,12 @@
 /** Approval requests (DESIGN §5). `decide` is a compare-and-set on status, so only one decision ever wins. */
-import type { Approval, ApprovalStatus, Clock, Store, UserAddress } from '../../core/ports/index.js';
+import type {
+  Approval,
+  ApprovalStatus,
+  Clock,
+  StageVote,
+  Store,
+  UserAddress,
+} from '../../core/ports/index.js';
 import { json, readJson, type Sql, withoutNul } from '../sql.js';
 
 type ApprovalStore = Store['approvals'];
@@ -16,6 +23,16 @@ interface ApprovalRow {
   reason: string | null;
   created_at: number;
   expires_at: number | null;
+  /** Absent until the approval stages migration wrote them (a row built by `create`). */
+  stage?: number;
+  round?: number;
+}
+
+interface VoteRow {
+  stage: number;
+  voter: string;
+  covers: unknown;
+  at: number;
 }
 
 export class Approvals implements ApprovalStore {
@@ -24,7 +41,7 @@ export class Approvals implements ApprovalStore {
     private readonly clock: Clock,
   ) {}
 
-  async create(approval: Omit<Approval, 'status' | 'createdAt'>): Promise<Approval> {
+  async create(approval: Omit<Approval, 'status' | 'createdAt' | 'stage' | 'round'>): Promise<Approval> {
     const created: Approval = { ...approval, status: 'pending', createdAt: this.clock.now() };
     const row: ApprovalRow = {
       id: created.id,
@@ -115,6 +132,57 @@ export class Approvals implements ApprovalStore {
     );
     return rows.map(fromRow);
   }
+
+  async vote(id: string, vote: StageVote & { round: number }): Promise<boolean> {
+    // Takes the request's row first: a concurrent vote of the same stage waits here, then counts after this one.
+    const waiting = await this.sql.count(
+      `UPDATE approvals SET stage = stage WHERE id = $1 AND status = 'pending' AND round = $2 AND stage = $3`,
+      [id, vote.round, vote.stage],
+    );
+    if (waiting !== 1) return false;
+    const counted = await this.sql.count(
+      `INSERT INTO approval_votes (approval_id, round, stage, voter, covers, at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (approval_id, round, stage, voter) DO NOTHING`,
+      [id, vote.round, vote.stage, vote.by, json(vote.covers), vote.at],
+    );
+    return counted === 1;
+  }
+
+  async votes(id: string, round: number): Promise<StageVote[]> {
+    const rows = await this.sql.rows<VoteRow>(
+      `SELECT stage, voter, covers, at FROM approval_votes WHERE approval_id = $1 AND round = $2
+       ORDER BY at, voter COLLATE "C"`,
+      [id, round],
+    );
+    return rows.map((r) => ({ stage: r.stage, by: r.voter, covers: readJson<string[]>(r.covers), at: r.at }));
+  }
+
+  async advance(id: string, move: { round: number; from: number; to: number }): Promise<boolean> {
+    const moved = await this.sql.count(
+      `UPDATE approvals SET stage = $4 WHERE id = $1 AND status = 'pending' AND round = $2 AND stage = $3`,
+      [id, move.round, move.from, move.to],
+    );
+    return moved === 1;
+  }
+
+  async reopen(id: string, reopen: { expiresAt: number | null }): Promise<boolean> {
+    const reopened = await this.sql.count(
+      `UPDATE approvals SET status = 'pending', stage = 0, round = round + 1, decided_by = NULL,
+         decided_at = NULL, reason = NULL, expires_at = $2
+       WHERE id = $1 AND status = 'changes'`,
+      [id, reopen.expiresAt],
+    );
+    return reopened === 1;
+  }
+
+  async sentBack(conversation: string, requester: UserAddress): Promise<Approval[]> {
+    const rows = await this.sql.rows<ApprovalRow>(
+      `SELECT * FROM approvals WHERE status = 'changes' AND conversation = $1 AND requester = $2
+       ORDER BY created_at, id COLLATE "C"`,
+      [conversation, requester],
+    );
+    return rows.map(fromRow);
+  }
 }
 
 function fromRow(row: ApprovalRow): Approval {
@@ -131,5 +199,7 @@ function fromRow(row: ApprovalRow): Approval {
     ...(row.reason !== null && { reason: row.reason }),
     createdAt: row.created_at,
     expiresAt: row.expires_at,
+    ...(row.stage ? { stage: row.stage } : {}),
+    ...(row.round ? { round: row.round } : {}),
   };
 }

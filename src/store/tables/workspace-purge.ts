@@ -25,6 +25,8 @@ const STATEMENTS: Record<Exclude<keyof WorkspacePurge, 'installations'>, string>
   // By owner too: a key of this workspace polls nothing anywhere any more.
   subscriptions: `DELETE FROM subscriptions WHERE ${inWorkspace('conversation')} OR ${inWorkspace('owner')}`,
   watches: `DELETE FROM watches WHERE ${inWorkspace('conversation')} OR ${inWorkspace('owner')}`,
+  approvalVotes: `DELETE FROM approval_votes WHERE approval_id IN (SELECT id FROM approvals
+      WHERE ${inWorkspace('conversation')} OR ${inWorkspace('requester')})`,
   approvals: `DELETE FROM approvals WHERE ${inWorkspace('conversation')} OR ${inWorkspace('requester')}`,
   // Posts still to make there (delivered rows keep no item); before the cards they name are deleted.
   outbox: `DELETE FROM outbox WHERE item IS NOT NULL AND (

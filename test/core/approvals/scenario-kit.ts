@@ -8,7 +8,7 @@ import type { ButtonRef, Channel, Person, Reply, ScenarioDriver, ShownCard } fro
 export const MINUTE = 60_000;
 export const SCRIPT = 'A short script about the launch of our new product, told in three beats.';
 export const APPROVAL_TITLE =
-  /^(Approval needed|Approved|Approved, not done|Rejected|Expired|Replaced|Withdrawn|Not done): /;
+  /^(Approval needed|Approved|Approved, not done|Rejected|Expired|Replaced|Withdrawn|Not done|Changes requested): /;
 
 export interface ApprovalScenario {
   name: string;

@@ -29,6 +29,7 @@ import { ONE_SHOT_SCENARIOS } from './scenarios-one-shot.js';
 import { POLICY_SCENARIOS } from './scenarios-policy.js';
 import { REMINDER_SCENARIOS } from './scenarios-reminders.js';
 import { SERIES_SCENARIOS } from './scenarios-series.js';
+import { STAGE_SCENARIOS } from './scenarios-stages.js';
 
 export type { ApprovalScenario } from './scenario-kit.js';
 
@@ -417,6 +418,7 @@ export function defineApprovalSuite(
       ...ONE_SHOT_SCENARIOS,
       ...MULTI_SCENARIOS,
       ...REMINDER_SCENARIOS,
+      ...STAGE_SCENARIOS,
     ]) {
       it(scenario.name, async () => {
         await scenario.run(d);

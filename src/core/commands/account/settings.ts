@@ -40,7 +40,7 @@ import {
 } from '../../settings/setting-change.js';
 import { approvalText, formatDuration, roleVerb, settingsCard } from '../../settings/settings-card.js';
 import { type Card, message, type Response } from '../../text/cards.js';
-import { type CardText, channel, command, joinText, literal, md } from '../../text/text.js';
+import { type CardText, channel, code, command, joinText, literal, md } from '../../text/text.js';
 
 export { SETTING_KEYS } from '../../settings/setting-change.js';
 
@@ -58,13 +58,19 @@ export const settingsCommand: CommandSpec = defineCommand({
       kind: 'choice',
       positional: true,
       choices: SETTING_KEYS,
-      description: 'The setting to change',
+      description: 'Which setting',
     },
-    { name: 'value', kind: 'text', positional: true, rest: true, description: 'Its new value' },
+    { name: 'value', kind: 'text', positional: true, rest: true, description: 'New value' },
     {
       name: 'here',
       kind: 'boolean',
-      description: 'A team rule made stricter for this channel only (admins)',
+      description: 'A team rule tightened here only',
+    },
+    {
+      name: 'stage',
+      kind: 'string',
+      advanced: true,
+      description: 'The approval stage an `approvers` or `approval any|all` change is for',
     },
   ],
   examples: [
@@ -77,18 +83,21 @@ export const settingsCommand: CommandSpec = defineCommand({
     'settings approval spend --here',
     'settings lifetime 12h',
     'settings reminders off',
+    'settings approval stages brand,legal',
+    'settings approvers @&legal --stage legal',
+    'settings approval all --stage legal',
     'settings slots youtube "mon-fri 09:00,17:00"',
     'settings daily-cap tiktok 2',
     'settings low-balance 200',
     'settings alerts #budget',
   ],
-  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`monthly-cap <credits>|off\` (a spend past it this month needs an approver), \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits), \`reminders on|off\` (approvers reminded at half the lifetime and an hour before expiry). Add \`--here\` to make a team rule stricter in this channel only. The queue: \`slots <platform> "<days> <times>"|off\` (in the channel's time zone, else yours; ${command('schedule')} \`… next\` takes the next free one), \`daily-cap <platform> <n>|off\` (more posts a day are warned); \`--here\` sets this channel's own, which wins here. Budget alerts, for the whole workspace: \`low-balance <credits>|off\` (one alert when the balance falls below, again after it rose), \`alerts #channel|off\` (where they go).`,
+  details: md`\`threading on|off\`: milestones of a card as thread replies. \`timezone <zone>|none\`: the default zone for members who set none. Team rules, for the whole workspace (its admins): \`approval off|publish|spend\`, \`approvers <mentions>|none\`, \`self-approval on|off\`, \`spend-threshold <credits>\`, \`monthly-cap <credits>|off\` (a spend past it this month needs an approver), \`role publish|spend|admin <mentions>|everyone\`, \`lifetime <duration>\` (how long a request waits), \`reminders on|off\` (approvers reminded at half the lifetime and an hour before expiry), \`approval stages <names>|off\` (stages decided in turn, like \`brand,legal\`), with \`--stage <name>\`: \`approvers <mentions>|none\` (that stage's own approvers) and \`approval any|all\` (one approver moves it on, or every one must approve). Add \`--here\` to make a team rule stricter in this channel only. The queue: \`slots <platform> "<days> <times>"|off\` (in the channel's time zone, else yours; ${command('schedule')} \`… next\` takes the next free one), \`daily-cap <platform> <n>|off\` (more posts a day are warned); \`--here\` sets this channel's own, which wins here. Budget alerts, for the whole workspace: \`low-balance <credits>|off\` (one alert when the balance falls below, again after it rose), \`alerts #channel|off\` (where they go).`,
   async run(ctx, args): Promise<Response> {
     if (!args.key) return message(await cardFor(ctx));
     const key = args.key as SettingKey;
     const value = args.value?.trim() ?? '';
     if (value === '') throw userError('setting-needs-value', { key, expected: EXPECTED[key] });
-    const change = parseSetting(ctx, key, value);
+    const change = parseSetting(ctx, { key, value, stage: args.stage?.trim() || undefined });
     if (!change.ok) throw change.error;
     const c = change.value;
     if (c.key === 'threading' || c.key === 'timezone') return changeChannel(ctx, c);
@@ -200,6 +209,7 @@ async function changeWorkspace(ctx: CommandContext, c: GovernanceChange): Promis
   ) {
     throw userError('admin-lockout');
   }
+  checkStage(current, c);
   const next = applyToPolicy(current, c);
   const nobody = await store.transaction(async () => {
     await store.policies.put(workspace, next);
@@ -311,7 +321,22 @@ async function audit(
   });
 }
 
-const settingName = (c: GovernanceChange): string => (c.key === 'role' ? `role ${c.role}` : c.key);
+/** A change naming a stage must name one of the workspace's stages. */
+function checkStage(policy: WorkspacePolicy, c: GovernanceChange): void {
+  const stage = c.key === 'stage-rule' || c.key === 'approvers' ? c.stage : undefined;
+  if (stage === undefined) return;
+  const names = (policy.stages ?? []).map((s) => s.name);
+  if (names.length === 0) throw userError('approval-no-stages');
+  if (!names.includes(stage))
+    throw userError('approval-unknown-stage', { stage, stages: joinText(names.map(code), ', ') });
+}
+
+function settingName(c: GovernanceChange): string {
+  if (c.key === 'role') return `role ${c.role}`;
+  if (c.key === 'stages') return 'approval stages';
+  if (c.key === 'stage-rule') return `approval --stage ${c.stage}`;
+  return c.key === 'approvers' && c.stage ? `approvers --stage ${c.stage}` : c.key;
+}
 
 /** A rule's value in plain words for the audit trail; `inherited` where a tightening leaves it unset. */
 function ruleValue(p: WorkspacePolicy | PolicyTightening, c: GovernanceChange): string {
@@ -321,7 +346,13 @@ function ruleValue(p: WorkspacePolicy | PolicyTightening, c: GovernanceChange): 
     case 'approval':
       return p.approval ?? 'inherited';
     case 'approvers':
+      if (c.stage !== undefined)
+        return list(p.stages?.find((s) => s.name === c.stage)?.approvers ?? [], 'general approvers');
       return list(p.approvers, 'none');
+    case 'stages':
+      return p.stages?.map((s) => s.name).join(',') || 'one stage';
+    case 'stage-rule':
+      return p.stages?.find((s) => s.name === c.stage)?.all ? 'all' : 'any';
     case 'self-approval':
       return p.selfApproval === undefined ? 'inherited' : p.selfApproval ? 'on' : 'off';
     case 'spend-threshold':
@@ -344,9 +375,21 @@ function summaryOf(c: GovernanceChange, effective: WorkspacePolicy): CardText {
     case 'approval':
       return md`Approval is **${literal(effective.approval)}**: ${approvalText(effective)}.`;
     case 'approvers':
+      if (c.stage !== undefined)
+        return c.refs.length === 0
+          ? md`The **${literal(c.stage)}** stage is decided by the general approvers.`
+          : md`Approvers of the **${literal(c.stage)}** stage: ${formatMentions(c.refs)}.`;
       return c.refs.length === 0
         ? md`Approvers: ${formatMentions(effective.approvers, md`**nobody**`)}`
         : md`Approvers: ${formatMentions(c.refs)}.`;
+    case 'stages':
+      return c.names.length === 0
+        ? md`Approval has **one stage**: one approver’s decision is enough.`
+        : md`Approval stages: ${joinText(c.names.map(literal), md` → `)}. A request passes each in turn; set a stage’s approvers with ${command('settings', ['approvers', '@name'], { stage: c.names[0] })}.`;
+    case 'stage-rule':
+      return c.all
+        ? md`At the **${literal(c.stage)}** stage, **every** listed approver must approve.`
+        : md`At the **${literal(c.stage)}** stage, **one** approver’s Approve moves it on.`;
     case 'self-approval':
       return md`Self-approval is **${effective.selfApproval ? md`allowed` : md`not allowed`}**.`;
     case 'spend-threshold':

@@ -5,7 +5,7 @@
  * The same card is the approvals part of the Slack App Home (src/core/home/home.ts).
  */
 
-import { APPROVE_ACTION, REJECT_ACTION, WITHDRAW_ACTION } from '../../approvals/card.js';
+import { APPROVE_ACTION, pathText, REJECT_ACTION, WITHDRAW_ACTION } from '../../approvals/card.js';
 import { approvalModel } from '../../approvals/effects.js';
 import { decisionRefusal } from '../../approvals/policy.js';
 import { clickedApproval, inboxValue } from '../../approvals/reach.js';
@@ -29,7 +29,7 @@ export const approvalsCommand = defineCommand({
   summary: 'Pending approval requests: the ones you may decide, and your own',
   options: [],
   examples: ['approvals'],
-  details: md`Lists every pending request of this workspace you may approve or reject, and the requests you asked for, with their buttons. You can withdraw your own requests before anyone decides.`,
+  details: md`Lists every pending request of this workspace you may approve or reject, and the requests you asked for, with their buttons. You can withdraw your own requests before anyone decides. With approval stages (${command('settings', ['approval', 'stages', 'brand,legal'])}), each request shows where it waits, and you decide those waiting at your stage.`,
   async run(ctx) {
     return message(await approvalsInbox(ctx));
   },
@@ -139,6 +139,8 @@ async function entrySection(ctx: CommandContext, e: InboxEntry): Promise<Section
       ),
     );
   }
+  // With stages: where it waits, and who approved the stages before.
+  if (model?.path) lines.push(md`Stages: ${pathText(model)}`);
   const controls: Control[] = [];
   if (e.decide) {
     controls.push({ kind: 'button', action: APPROVE_ACTION, value, label: 'Approve', style: 'primary' });
