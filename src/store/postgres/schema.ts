@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL schema: the same tables, keys, unique constraints and indexes as the SQLite schema
- * (src/store/migrations.ts), in PostgreSQL's types. Versioned and forward-only like SQLite's: `MIGRATIONS[i]`
+ * (src/store/sqlite-schema.ts), in PostgreSQL's types. Versioned and forward-only like SQLite's: `MIGRATIONS[i]`
  * takes the database from version i to i + 1, entries are append-only (never edit a shipped step: add one),
  * and each applied step is recorded as a row of `schema_version`. Step 1 is SQLite's schema version 6 (no
  * PostgreSQL database predates it); a later SQLite step gets its twin here (the version numbers differ).

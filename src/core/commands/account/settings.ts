@@ -5,7 +5,6 @@
  * admins; with `--here` an admin makes one stricter for this channel only (never looser: policy-edit.ts).
  */
 
-import { formatHolders } from '../../approvals/holders.js';
 import { recordRefusal } from '../../approvals/refusals.js';
 import {
   policyWorkspace,
@@ -18,7 +17,7 @@ import { type CommandSpec, defineCommand } from '../../parse/command-spec.js';
 import { isPlatformAdmin, requireAdmin, requireWorkspaceAdmin, workspaceAdmins } from '../../people/admin.js';
 import { formatMentions, isAmong } from '../../people/mentions.js';
 import { dmWorkspaceOf, isDmWorkspace } from '../../ports/address.js';
-import type { PolicyTightening, WorkspacePolicy } from '../../ports/index.js';
+import type { WorkspacePolicy } from '../../ports/index.js';
 import { queueHere } from '../../publishing/slots-queue.js';
 import { alertsLine, changeAlerts } from '../../settings/alerts-edit.js';
 import {
@@ -27,6 +26,13 @@ import {
   ruleName,
   serversNobodyWarnings,
 } from '../../settings/channel-recheck.js';
+import {
+  checkStage,
+  type GovernanceChange,
+  ruleValue,
+  settingName,
+  summaryOf,
+} from '../../settings/governance-words.js';
 import { applyToPolicy, applyToTightening } from '../../settings/policy-edit.js';
 import { applyQueueChange, queueLines, queueSummary, queueValue } from '../../settings/queue-edit.js';
 import {
@@ -38,16 +44,11 @@ import {
   type SettingChange,
   type SettingKey,
 } from '../../settings/setting-change.js';
-import { approvalText, formatDuration, roleVerb, settingsCard } from '../../settings/settings-card.js';
+import { settingsCard } from '../../settings/settings-card.js';
 import { type Card, message, type Response } from '../../text/cards.js';
-import { type CardText, channel, code, command, joinText, literal, md } from '../../text/text.js';
+import { type CardText, channel, command, joinText, literal, md } from '../../text/text.js';
 
 export { SETTING_KEYS } from '../../settings/setting-change.js';
-
-type GovernanceChange = Exclude<
-  SettingChange,
-  { key: 'threading' } | { key: 'timezone' } | QueueChange | AlertChange
->;
 
 export const settingsCommand: CommandSpec = defineCommand({
   name: 'settings',
@@ -319,98 +320,4 @@ async function audit(
     action: 'settings.change',
     details,
   });
-}
-
-/** A change naming a stage must name one of the workspace's stages. */
-function checkStage(policy: WorkspacePolicy, c: GovernanceChange): void {
-  const stage = c.key === 'stage-rule' || c.key === 'approvers' ? c.stage : undefined;
-  if (stage === undefined) return;
-  const names = (policy.stages ?? []).map((s) => s.name);
-  if (names.length === 0) throw userError('approval-no-stages');
-  if (!names.includes(stage))
-    throw userError('approval-unknown-stage', { stage, stages: joinText(names.map(code), ', ') });
-}
-
-function settingName(c: GovernanceChange): string {
-  if (c.key === 'role') return `role ${c.role}`;
-  if (c.key === 'stages') return 'approval stages';
-  if (c.key === 'stage-rule') return `approval --stage ${c.stage}`;
-  return c.key === 'approvers' && c.stage ? `approvers --stage ${c.stage}` : c.key;
-}
-
-/** A rule's value in plain words for the audit trail; `inherited` where a tightening leaves it unset. */
-function ruleValue(p: WorkspacePolicy | PolicyTightening, c: GovernanceChange): string {
-  const list = (refs: string[] | undefined, empty: string) =>
-    refs === undefined ? 'inherited' : refs.join(' ') || empty;
-  switch (c.key) {
-    case 'approval':
-      return p.approval ?? 'inherited';
-    case 'approvers':
-      if (c.stage !== undefined)
-        return list(p.stages?.find((s) => s.name === c.stage)?.approvers ?? [], 'general approvers');
-      return list(p.approvers, 'none');
-    case 'stages':
-      return p.stages?.map((s) => s.name).join(',') || 'one stage';
-    case 'stage-rule':
-      return p.stages?.find((s) => s.name === c.stage)?.all ? 'all' : 'any';
-    case 'self-approval':
-      return p.selfApproval === undefined ? 'inherited' : p.selfApproval ? 'on' : 'off';
-    case 'spend-threshold':
-      return p.spendThreshold === undefined ? 'inherited' : String(p.spendThreshold);
-    case 'monthly-cap':
-      return p.monthlyCap === undefined ? 'none' : String(p.monthlyCap);
-    case 'lifetime':
-      return p.requestLifetimeMs === undefined ? 'default' : formatDuration(p.requestLifetimeMs);
-    case 'reminders':
-      return p.reminders === false ? 'off' : 'on';
-    case 'role': {
-      const holders = p.roles?.[c.role];
-      return holders === 'everyone' ? 'everyone' : list(holders, 'nobody');
-    }
-  }
-}
-
-function summaryOf(c: GovernanceChange, effective: WorkspacePolicy): CardText {
-  switch (c.key) {
-    case 'approval':
-      return md`Approval is **${literal(effective.approval)}**: ${approvalText(effective)}.`;
-    case 'approvers':
-      if (c.stage !== undefined)
-        return c.refs.length === 0
-          ? md`The **${literal(c.stage)}** stage is decided by the general approvers.`
-          : md`Approvers of the **${literal(c.stage)}** stage: ${formatMentions(c.refs)}.`;
-      return c.refs.length === 0
-        ? md`Approvers: ${formatMentions(effective.approvers, md`**nobody**`)}`
-        : md`Approvers: ${formatMentions(c.refs)}.`;
-    case 'stages':
-      return c.names.length === 0
-        ? md`Approval has **one stage**: one approver’s decision is enough.`
-        : md`Approval stages: ${joinText(c.names.map(literal), md` → `)}. A request passes each in turn; set a stage’s approvers with ${command('settings', ['approvers', '@name'], { stage: c.names[0] })}.`;
-    case 'stage-rule':
-      return c.all
-        ? md`At the **${literal(c.stage)}** stage, **every** listed approver must approve.`
-        : md`At the **${literal(c.stage)}** stage, **one** approver’s Approve moves it on.`;
-    case 'self-approval':
-      return md`Self-approval is **${effective.selfApproval ? md`allowed` : md`not allowed`}**.`;
-    case 'spend-threshold':
-      return md`Spend threshold: **${effective.spendThreshold} credits**.`;
-    case 'monthly-cap':
-      return effective.monthlyCap === undefined
-        ? md`No monthly cap: spending needs an approver only as the approval rule says.`
-        : md`Monthly cap: **${effective.monthlyCap} credits**: a spend past it this month needs an approver.`;
-    case 'lifetime':
-      return md`Requests wait **${formatDuration(c.ms)}** for an approver, then expire.`;
-    case 'reminders':
-      return c.on
-        ? md`Reminders are **on**: the approvers of a pending request are reminded at half its lifetime and an hour before it expires.`
-        : md`Reminders are **off**: approvers are mentioned only when a request reaches them.`;
-    case 'role': {
-      const holders = effective.roles[c.role];
-      if (c.refs === 'everyone')
-        return holders === 'everyone'
-          ? md`Everyone may **${roleVerb(c.role)}**.`
-          : md`Everyone the workspace allows may **${roleVerb(c.role)}** (${formatHolders(holders)}).`;
-      return md`Only ${formatHolders(c.refs)} may **${roleVerb(c.role)}**.`;
-    }
-  }
 }
