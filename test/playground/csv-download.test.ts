@@ -5,10 +5,10 @@
  * cookie), never to whoever holds the link; no CSV is in the page's HTML. Both simulator profiles.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlaygroundAdapter } from '../../adapters/playground/index.js';
-import { createHttpServer, type HttpServer } from '../../src/http/server.js';
+import type { HttpServer } from '../../src/http/server.js';
 import { captionVideos, csvRecords } from '../support/csv.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
+import { servePlayground } from '../support/playground-server.js';
 
 interface View {
   id: string;
@@ -50,25 +50,13 @@ describe.each(['spec', 'real'] as const)('on the %s profile', (profile) => {
   beforeEach(async () => {
     h = await createHarness({ platform: 'playground', simulator: { profile } });
     for (const person of ['alice', 'bob']) await h.user(person, { key: DEMO_KEY, timeZone: 'Asia/Tokyo' });
-    http = createHttpServer({
-      logger: h.deps.logger,
-      health: () => true,
-      metrics: async () => ({ contentType: 'text/plain', body: '' }),
-    });
-    const adapter = createPlaygroundAdapter({
-      bot: h.bot,
-      http,
-      logger: h.deps.logger,
-      clock: h.clock,
-      workspace: 'W1',
+    ({ http, url } = await servePlayground(h, {
       channels: ['general'],
       users: [
         { id: 'alice', name: 'Alice' },
         { id: 'bob', name: 'Bob' },
       ],
-    });
-    h.senders.playground = adapter.sender;
-    url = (await http.listen(0, '127.0.0.1')).url;
+    }));
   });
   afterEach(async () => {
     await http.close();

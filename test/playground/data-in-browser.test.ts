@@ -8,12 +8,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPlaygroundAdapter, type PlaygroundAdapter } from '../../adapters/playground/index.js';
+import type { PlaygroundAdapter } from '../../adapters/playground/index.js';
 import { chartNumber } from '../../src/core/text/chart.js';
-import { createHttpServer, type HttpServer } from '../../src/http/server.js';
+import type { HttpServer } from '../../src/http/server.js';
 import { apiOf, completedVideo } from '../core/publishing/helpers.js';
 import { CHROMIUM, collectPageProblems, launchChromium } from '../support/browser.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
+import { servePlayground } from '../support/playground-server.js';
 
 const SHOTS = 'test-output/playground';
 
@@ -32,23 +33,11 @@ describe.skipIf(!existsSync(CHROMIUM)).each(['spec', 'real'] as const)(
       mkdirSync(SHOTS, { recursive: true });
       h = await createHarness({ platform: 'playground', simulator: { profile } });
       await h.user('alice');
-      http = createHttpServer({
-        logger: h.deps.logger,
-        health: () => true,
-        metrics: async () => ({ contentType: 'text/plain', body: '' }),
-      });
-      adapter = createPlaygroundAdapter({
-        bot: h.bot,
-        http,
-        logger: h.deps.logger,
-        clock: h.clock,
-        workspace: 'W1',
+      // The outbox delivers the live card through the playground's own sender, so the page sees it over SSE.
+      ({ http, adapter, url } = await servePlayground(h, {
         channels: ['general'],
         users: [{ id: 'alice', name: 'Alice' }],
-      });
-      // The outbox delivers the live card through the playground's own sender, so the page sees it over SSE.
-      h.senders.playground = adapter.sender;
-      ({ url } = await http.listen(0, '127.0.0.1'));
+      }));
       browser = await launchChromium();
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       collectPageProblems(page, problems);

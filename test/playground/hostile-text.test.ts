@@ -5,9 +5,9 @@
  * approvers the core names render as mentions, and the approval card shows who it pings.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlaygroundAdapter } from '../../adapters/playground/index.js';
-import { createHttpServer, type HttpServer } from '../../src/http/server.js';
+import type { HttpServer } from '../../src/http/server.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
+import { servePlayground } from '../support/playground-server.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)> <!channel> <@U1> @everyone [Approve](https://ev.il) **x** a\\b';
 const RENAMED = '<b>bold</b> [Open](https://ev.il/2) _y_ `z` ⟦@playground:W1:bob⟧';
@@ -25,26 +25,14 @@ let close: () => Promise<void>;
 beforeEach(async () => {
   h = await createHarness({ platform: 'playground' });
   for (const person of ['alice', 'bob']) await h.user(person, { key: DEMO_KEY });
-  http = createHttpServer({
-    logger: h.deps.logger,
-    health: () => true,
-    metrics: async () => ({ contentType: 'text/plain', body: '' }),
-  });
-  const adapter = createPlaygroundAdapter({
-    bot: h.bot,
-    http,
-    logger: h.deps.logger,
-    clock: h.clock,
-    workspace: 'W1',
+  const served = await servePlayground(h, {
     channels: ['C1'],
     users: [
       { id: 'alice', name: 'Alice' },
       { id: 'bob', name: 'Bob' },
     ],
   });
-  h.senders.playground = adapter.sender;
-  close = () => adapter.stop();
-  url = (await http.listen(0, '127.0.0.1')).url;
+  ({ http, url, close } = served);
 });
 afterEach(async () => {
   await close();

@@ -4,9 +4,8 @@
  * the card, none once they turned mentions off, and with `notify --dm` the ping is a message only they see.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createPlaygroundAdapter } from '../../adapters/playground/index.js';
-import { createHttpServer } from '../../src/http/server.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
+import { servePlayground } from '../support/playground-server.js';
 
 const MINUTE = 60_000;
 
@@ -23,27 +22,16 @@ describe.each(['spec', 'real'] as const)('pings in the playground (%s profile)',
   beforeEach(async () => {
     h = await createHarness({ platform: 'playground', simulator: { profile } });
     for (const person of ['alice', 'bob']) await h.user(person, { key: DEMO_KEY });
-    const http = createHttpServer({
-      logger: h.deps.logger,
-      health: () => true,
-      metrics: async () => ({ contentType: 'text/plain', body: '' }),
-    });
-    const adapter = createPlaygroundAdapter({
-      bot: h.bot,
-      http,
-      logger: h.deps.logger,
-      clock: h.clock,
-      workspace: 'W1',
+    const served = await servePlayground(h, {
       channels: ['C1'],
       users: [
         { id: 'alice', name: 'Alice', groups: [] },
         { id: 'bob', name: 'Bob', groups: [] },
       ],
     });
-    h.senders.playground = adapter.sender;
-    url = (await http.listen(0, '127.0.0.1')).url;
+    url = served.url;
     close = async () => {
-      await http.close();
+      await served.close();
       await h.close();
     };
   });

@@ -5,10 +5,9 @@
  * shape reports no post, and the card says nothing about results.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPlaygroundAdapter } from '../../adapters/playground/index.js';
-import { createHttpServer } from '../../src/http/server.js';
 import { completedVideo } from '../core/publishing/helpers.js';
 import { createHarness, DEMO_KEY, type Harness } from '../support/harness.js';
+import { servePlayground } from '../support/playground-server.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -27,24 +26,13 @@ afterEach(() => close());
 async function playground(profile: 'spec' | 'real'): Promise<void> {
   h = await createHarness({ platform: 'playground', simulator: { profile } });
   await h.user('alice', { key: DEMO_KEY });
-  const http = createHttpServer({
-    logger: h.deps.logger,
-    health: () => true,
-    metrics: async () => ({ contentType: 'text/plain', body: '' }),
-  });
-  const adapter = createPlaygroundAdapter({
-    bot: h.bot,
-    http,
-    logger: h.deps.logger,
-    clock: h.clock,
-    workspace: 'W1',
+  const served = await servePlayground(h, {
     channels: ['C1'],
     users: [{ id: 'alice', name: 'Alice', groups: [] }],
   });
-  h.senders.playground = adapter.sender;
-  url = (await http.listen(0, '127.0.0.1')).url;
+  url = served.url;
   close = async () => {
-    await http.close();
+    await served.close();
     await h.close();
   };
 }

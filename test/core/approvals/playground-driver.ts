@@ -4,10 +4,9 @@
  * they see is read back from the HTML the playground serves (`/playground/messages`), so buttons are clicked
  * with the action and value the page carries. erin is in the playground group `reviewers` (`@&reviewers`).
  */
-import { createPlaygroundAdapter } from '../../../adapters/playground/index.js';
 import type { PlaygroundUser } from '../../../adapters/playground/routes.js';
-import { createHttpServer } from '../../../src/http/server.js';
 import { createHarness, DEMO_KEY } from '../../support/harness.js';
+import { servePlayground } from '../../support/playground-server.js';
 import {
   actorOf,
   type ButtonRef,
@@ -122,23 +121,8 @@ export async function createPlaygroundDriver(options: DriverOptions = {}): Promi
     name: id[0]?.toUpperCase() + id.slice(1),
     groups: id === 'erin' ? ['reviewers'] : [],
   }));
-  const http = createHttpServer({
-    logger: h.deps.logger,
-    health: () => true,
-    metrics: async () => ({ contentType: 'text/plain', body: '' }),
-  });
-  const adapter = createPlaygroundAdapter({
-    bot: h.bot,
-    http,
-    logger: h.deps.logger,
-    clock: h.clock,
-    workspace: 'W1',
-    channels: Object.values(CHANNELS),
-    users,
-  });
   // The outbox delivers through the playground's own sender, into the history the page serves.
-  h.senders.playground = adapter.sender;
-  const { url } = await http.listen(0, '127.0.0.1');
+  const { http, adapter, url } = await servePlayground(h, { channels: Object.values(CHANNELS), users });
   baseUrl = url;
   /** Messages that answered a POST: not notices. */
   const answers = new Set<string>();
