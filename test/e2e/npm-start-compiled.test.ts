@@ -88,6 +88,7 @@ it('npm start runs the compiled bot, not tsx, in a production configuration', {
       /Health: (http:\/\/\S+)\/healthz/.exec(output)?.[1] ??
       /"url":"(http:\/\/[^"]+)"/.exec(output)?.[1] ??
       '';
+    // real-time-ok: npm start is a separate process on the real clock; polls its output for the banner
     if (!health) await new Promise((r) => setTimeout(r, 50));
   }
   expect(health, output).not.toBe('');

@@ -51,8 +51,9 @@ describe.concurrent.each(['spec', 'real'] as const)('digests on three replicas, 
 
       const deadline = due + 60_000;
       while (Date.now() < deadline && (posted('Daily').length < 1 || posted('Weekly').length < 1))
+        // real-time-ok: the replicas are separate processes on the real clock; polls the fake Slack
         await sleep(250);
-      // A little longer: a second copy would show up now.
+      // real-time-ok: a little longer on the real clock, so that a second copy would show up now
       await sleep(5_000);
       expect(posted('Daily'), 'daily digests in Slack').toHaveLength(1);
       expect(posted('Weekly'), 'weekly digests in Slack').toHaveLength(1);

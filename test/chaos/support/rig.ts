@@ -246,6 +246,11 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
         throw new Error(`flow ${f.n}: ${what} never succeeded; ${f.trace.slice(-5).join(' | ')}`);
       return value;
     };
+    /** The value of a clash warning's Schedule anyway button, if the answer is one. */
+    const anywayOf = (r: Response | undefined): string | undefined =>
+      cardOf(r)
+        ?.controls?.flatMap((c) => (c.kind === 'button' && c.action === 'schedule.anyway' ? [c.value] : []))
+        .at(0);
     /** The confirm card's request went stale (the bot was down too long): the user starts over. */
     const expired = (r: Response | undefined) => /expired|no longer valid/i.test(cardOf(r)?.text ?? '');
 
@@ -305,17 +310,29 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
       let scheduled: true | undefined;
       while (scheduled === undefined) {
         const at = wallClock(Math.ceil((clock.now() + lead) / 60_000) * 60_000);
-        scheduled = await attempt(
+        const answer = await attempt(
           f,
           'schedule',
           () => ({ ...who, kind: 'text', text: `schedule ${videoId} x ${at}` }),
           // A retry after the first went through is told so ("Already sent this schedule at …", typed-replay.ts).
+          // Flows of one key post to its X account minutes apart: a clash, warned before anything is sent, and
+          // the member schedules anyway.
           (r) =>
             cardOf(r)?.title === 'Scheduled' || /^Already sent this schedule/.test(cardOf(r)?.text ?? '')
               ? true
-              : undefined,
+              : anywayOf(r),
           { giveUp: inThePast },
         );
+        scheduled =
+          typeof answer === 'string'
+            ? await attempt(
+                f,
+                'schedule anyway',
+                () => ({ ...who, kind: 'action', action: 'schedule.anyway', value: answer }),
+                (r) => (/^(Scheduled|Already)/.test(cardOf(r)?.title ?? '') ? true : undefined),
+                { giveUp: (r) => inThePast(r) || expired(r) },
+              )
+            : answer;
       }
       await waitChat(f, 'posted', (r) => r.op === 'post' && r.title === 'Posted to X');
       f.done = true;
