@@ -9,27 +9,14 @@ import type { CommandContext } from '../dispatch/context.js';
 import { type CardText, md } from '../text/text.js';
 import { startOfDay } from '../time/index.js';
 import { dayKey } from '../time/zone.js';
+import { ledgerSpend } from '../video-api/ledger-spend.js';
 import { VideoApiError } from '../video-api/video-api.js';
-
-const PAGE = 100;
-/** At most this many ledger pages are read (10,000 entries a month); more counts as unreadable. */
-const MAX_PAGES = 100;
 
 /** Credits spent since the first of this month in `zone`; undefined when the ledger cannot be read. */
 export async function spentThisMonth(ctx: CommandContext, zone: string): Promise<number | undefined> {
   const since = startOfDay(`${dayKey(ctx.now(), zone).slice(0, 8)}01`, zone);
   try {
-    const api = await ctx.api();
-    let spent = 0;
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const { history, pagination } = await api.credits.get({ page, limit: PAGE });
-      for (const e of history) {
-        if (Date.parse(e.createdAt) >= since && e.credits < 0) spent -= e.credits;
-      }
-      const oldest = history.at(-1);
-      if (!oldest || Date.parse(oldest.createdAt) < since || page * PAGE >= pagination.total) return spent;
-    }
-    return undefined;
+    return (await ledgerSpend(await ctx.api(), { since }))?.spent;
   } catch (e) {
     if (e instanceof VideoApiError) return undefined;
     throw e;

@@ -8,13 +8,12 @@ import { workspaceOf } from '../ports/address.js';
 import type { ConversationAddress, Store } from '../ports/index.js';
 import { type CardText, code, literal, md } from '../text/text.js';
 import { addDays, dayKey, startOfDay } from '../time/zone.js';
+import { type LedgerSpend, ledgerSpend } from '../video-api/ledger-spend.js';
 import { type CalendarEntry, type VideoApi, VideoApiError } from '../video-api/video-api.js';
 
 const background = { priority: 'background' } as const;
 /** Names looked up per digest; the rest show the video id. */
 const MAX_NAME_LOOKUPS = 10;
-/** The ledger page read for credits spent: a week of a busy team's spends. */
-const LEDGER_PAGE = 100;
 
 /** `read()`, or undefined when the key lacks the scope it needs. */
 export async function scoped<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -62,23 +61,16 @@ export const videoLabel = (names: Map<string, string>, id: string): CardText => 
   return name ? md`**${literal(name)}**` : code(id);
 };
 
-/** The balance, and the credits spent on days `from`…`to` (inclusive, in `zone`) by the ledger's spends. */
+/** The balance, and the credits spent on days `from`…`to` (inclusive, in `zone`) by the ledger's debits. */
 export async function creditsSpent(
   api: VideoApi,
   days: { from: string; to: string; zone: string },
-): Promise<{ balance: number; spent: number } | undefined> {
-  const credits = await scoped(() => api.credits.get({ page: 1, limit: LEDGER_PAGE }, background));
-  if (!credits) return undefined;
-  const start = startOfDay(days.from, days.zone);
-  const end = startOfDay(addDays(days.to, 1), days.zone);
-  const spent = credits.history
-    .filter((e) => e.credits < 0)
-    .filter((e) => {
-      const at = Date.parse(e.createdAt);
-      return at >= start && at < end;
-    })
-    .reduce((sum, e) => sum - e.credits, 0);
-  return { balance: credits.balance, spent };
+): Promise<LedgerSpend | undefined> {
+  const window = {
+    since: startOfDay(days.from, days.zone),
+    until: startOfDay(addDays(days.to, 1), days.zone),
+  };
+  return await scoped(() => ledgerSpend(api, window, background));
 }
 
 /** Requests of the conversation's workspace still waiting for a decision. */
