@@ -11,7 +11,7 @@ import { EFFECT_RUNNERS, MODULES } from './core/commands/index.js';
 import { createBot } from './core/dispatch/bot.js';
 import type { CoreDeps } from './core/dispatch/context.js';
 import { errorMessage } from './core/dispatch/describe-error.js';
-import { reconcileEffects } from './core/effects/reconcile.js';
+import { effectsSweep } from './core/effects/reconcile.js';
 import { WATCHERS } from './core/live/watchers.js';
 import type { ChatPlatform, ChatSender, Logger, Store } from './core/ports/index.js';
 import { systemClock } from './core/time/system-clock.js';
@@ -49,9 +49,6 @@ const SECRET_VARIABLES = [
   'DISCORD_TOKEN',
   'METRICS_TOKEN',
 ] as const satisfies readonly (keyof Config)[];
-
-/** How often remote writes whose local record failed are looked for (also once at start-up). */
-const EFFECT_SWEEP_MS = 30_000;
 
 export interface RunningApp {
   url: string;
@@ -242,13 +239,7 @@ function backgroundRunner(
         delivery: (platform, op, outcome) => metrics.chatDeliveries.inc({ platform, op, outcome }),
       },
     },
-    sweeps: [
-      {
-        name: 'effects',
-        intervalMs: EFFECT_SWEEP_MS,
-        run: () => reconcileEffects(wiring.deps, EFFECT_RUNNERS),
-      },
-    ],
+    sweeps: [effectsSweep(wiring.deps, EFFECT_RUNNERS)],
   });
 }
 

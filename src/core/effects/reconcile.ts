@@ -38,6 +38,16 @@ export interface ReconcileCounts {
   retrying: number;
 }
 
+/** How often remote writes whose local record failed are looked for (also once at start-up). */
+const EFFECT_SWEEP_MS = 30_000;
+
+/** The periodic job (a `Runner` sweep) that runs `reconcileEffects`: every process that takes requests runs one. */
+export const effectsSweep = (deps: CoreDeps, runners: EffectRunners) => ({
+  name: 'effects',
+  intervalMs: EFFECT_SWEEP_MS,
+  run: () => reconcileEffects(deps, runners),
+});
+
 export async function reconcileEffects(
   deps: CoreDeps,
   runners: EffectRunners,

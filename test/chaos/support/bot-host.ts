@@ -12,6 +12,15 @@ const ROOT = join(import.meta.dirname, '../../..');
 const FIXTURE = 'test/chaos/fixtures/bot-process.ts';
 
 /** The bot child: requests survive a kill and are re-sent to the next process (the user retries). */
+/** What a bot process says: ready, a look finished, or the answer to a request. */
+interface ProcessMessage {
+  ready?: number;
+  progress?: string;
+  id?: number;
+  response?: Response;
+  crash?: string;
+}
+
 export class BotHost {
   #child: ChildProcess | undefined;
   #exited: Promise<void> = Promise.resolve();
@@ -26,6 +35,12 @@ export class BotHost {
   onSend: (msg: BotRequest) => void = () => {};
   /** When the current process said ready (ms since the epoch). */
   readyAt = 0;
+  /**
+   * Answers given and poller looks finished by the current process. A killer waits for one before killing it:
+   * on a loaded machine a process can need longer than a kill interval to finish anything, and a run that only
+   * restarts tests nothing.
+   */
+  progress = 0;
 
   constructor(private readonly config: BotProcessConfig) {}
 
@@ -36,13 +51,14 @@ export class BotHost {
     });
     this.#child = child;
     this.#isReady = false;
+    this.progress = 0;
     this.starts++;
     child.stderr?.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-4000);
     });
     this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
     this.#ready = new Promise<void>((resolve, reject) => {
-      child.on('message', (msg: { ready?: number; id?: number; response?: Response; crash?: string }) => {
+      child.on('message', (msg: ProcessMessage) => {
         if (msg.ready) {
           this.#isReady = true;
           resolve();
@@ -51,9 +67,14 @@ export class BotHost {
           for (const [, p] of this.#pending) child.send(p.msg, () => {});
           return;
         }
+        if (msg.progress) {
+          this.progress++;
+          return;
+        }
         const waiting = msg.id === undefined ? undefined : this.#pending.get(msg.id);
         if (!waiting) return;
         this.#pending.delete(msg.id as number);
+        this.progress++;
         waiting.resolve(msg.response);
       });
       child.once('exit', (code, signal) => {

@@ -356,7 +356,8 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
     if (duringRequest > 0) {
       host.onSend = () => {
         // Not in the first seconds of a process: a kill storm would only test restarts, not requests.
-        if (running && Date.now() - host.readyAt > 2000 && !restarting && random() < duringRequest) {
+        const settled = Date.now() - host.readyAt > 2000 && host.progress > 0;
+        if (running && settled && !restarting && random() < duringRequest) {
           setTimeout(() => void killAndRestart('mid-request'), random() * 60);
         }
       };
@@ -365,6 +366,9 @@ export async function runFlows(o: RigOptions): Promise<RigResult> {
       if (!o.kills) return;
       while (running && Date.now() < deadline) {
         await sleep(o.kills.minMs + random() * (o.kills.maxMs - o.kills.minMs));
+        // A process that has finished nothing yet (a loaded machine) lives on until it has: kills, not progress,
+        // would otherwise fill the run until its deadline.
+        while (running && host.progress === 0 && Date.now() < deadline) await sleep(50);
         if (!running) break;
         await killAndRestart('timer');
       }
