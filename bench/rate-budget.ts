@@ -24,6 +24,7 @@ import type { Response } from '../src/core/text/cards.js';
 import { systemClock } from '../src/core/time/system-clock.js';
 import { CatalogCache } from '../src/core/video-api/catalog-cache.js';
 import { Runner } from '../src/poller/index.js';
+import { backgroundTurns } from '../src/poller/loop-turns.js';
 import { generateApiKey } from '../src/simulator/index.js';
 import { openStore, type SqliteStore } from '../src/store/sqlite-store.js';
 import { MODEL_MIX, type Model, watchGeneration } from './lib/jobs.js';
@@ -47,12 +48,20 @@ interface Latencies {
   budgetWaits: { count: number; p99: number; max: number };
 }
 
+/** What a measured slice of the smart phase runs: the poller, the poller without turns, or nothing. */
+type Slice = 'running' | 'unturned' | 'paused';
+
 interface PhaseResult extends Latencies {
   phase: string;
   /** Smart phase: the same measurements in the slices with the poller paused (the baseline). */
   paused?: Latencies;
+  /**
+   * Smart phase: the slices with the poller running as before issue 33, its steps not taking turns on the
+   * event loop (`backgroundTurns` bypassed): the A/B of src/poller/loop-turns.ts in the same run.
+   */
+  unturned?: Latencies;
   /** The bench process's event-loop delay (ms) in the measured slices: is the bot's own process the cause? */
-  loopDelayMs?: Record<'running' | 'paused', { p99: number }>;
+  loopDelayMs?: Record<Slice, { p99: number }>;
   errors: number;
   calls: number;
   callsByLane: { interactive: number; background: number };
@@ -81,6 +90,7 @@ export async function rateBudget(o: {
   }
   const [smart, naive] = phases as [PhaseResult, PhaseResult];
   const base = smart.paused as Latencies;
+  const unturned = smart.unturned as Latencies;
   const pass = smart.status429 === 0 && smart.latencyMs.p99 <= base.latencyMs.p99 * 1.2;
   return {
     name: 'rate-budget',
@@ -98,6 +108,9 @@ export async function rateBudget(o: {
         baseline: base.latencyMs.p99,
         target: '≤ 1.2 (unaffected)',
         pass,
+      }),
+      metric('interactive p99 (smart, steps not taking turns: before)', unturned.latencyMs.p99, 'ms', {
+        baseline: base.latencyMs.p99,
       }),
       metric('user calls that waited for budget (smart)', smart.budgetWaits.count, 'calls', {
         baseline: base.budgetWaits.count,
@@ -120,9 +133,9 @@ export async function rateBudget(o: {
       metric('interactive errors (naive)', naive.errors, 'commands', { baseline: smart.errors }),
     ],
     notes: [
-      `Real time sped up ${scale}× for the simulator, the client's rate budgets, the poller and the store; ${JOBS} generation jobs kept running on the key (a finished one is replaced; the replacements are created with other keys of the same team, so only the bot's calls count against its key); ${warmupMs / 1000} s warm-up, then (smart) ${SLICE_MS / 1000} s slices alternating poller running / paused, each measured after ${SETTLE_MS / 1000} s, ${windowMs / 1000} s measured of each (clock time); the naive phase is measured for ${windowMs / 1000} s in one go.`,
+      `Real time sped up ${scale}× for the simulator, the client's rate budgets, the poller and the store; ${JOBS} generation jobs kept running on the key (a finished one is replaced; the replacements are created with other keys of the same team, so only the bot's calls count against its key); ${warmupMs / 1000} s warm-up, then (smart) ${SLICE_MS / 1000} s slices alternating poller running / running without turns / paused, each measured after ${SETTLE_MS / 1000} s, ${windowMs / 1000} s measured of each (clock time); the naive phase is measured for ${windowMs / 1000} s in one go.`,
       "Interactive load: one command every clock second from one user (credits, videos, show, status, thumbnails), latency measured in real ms. The budget rows count the user's calls the client held back for the key's budget (its own prediction, in clock ms): the part of any slowdown the rate budget is responsible for; the rest of a latency ratio is CPU shared with the poller in one process.",
-      `Calls on the key in the measured slices with the poller running — ${smart.calls} (interactive ${smart.callsByLane.interactive}, background ${smart.callsByLane.background}); naive ${naive.calls}; jobs completed: smart ${smart.jobsCompleted}, naive ${naive.jobsCompleted}. Paused slices: ${base.commands} commands, p50 ${base.latencyMs.p50} ms, p99 ${base.latencyMs.p99} ms. Event-loop delay p99 of this (the bot's) process: ${smart.loopDelayMs?.running.p99} ms with the poller running, ${smart.loopDelayMs?.paused.p99} ms paused.`,
+      `Calls on the key in the measured slices with the poller running — ${smart.calls} (interactive ${smart.callsByLane.interactive}, background ${smart.callsByLane.background}); naive ${naive.calls}; jobs completed: smart ${smart.jobsCompleted}, naive ${naive.jobsCompleted}. Paused slices: ${base.commands} commands, p50 ${base.latencyMs.p50} ms, p99 ${base.latencyMs.p99} ms. Slices with the poller running as before issue 33 (its steps not taking turns on the event loop): ${unturned.commands} commands, p50 ${unturned.latencyMs.p50} ms, p99 ${unturned.latencyMs.p99} ms. Event-loop delay p99 of this (the bot's) process: ${smart.loopDelayMs?.running.p99} ms with the poller running, ${smart.loopDelayMs?.unturned.p99} ms running without turns, ${smart.loopDelayMs?.paused.p99} ms paused.`,
       'The naive phase shows what the budget protects from: a fixed 10 s poller makes its calls as an ordinary caller, so the user waits behind it.',
     ],
     durationMs: Date.now() - started,
@@ -180,8 +193,8 @@ async function runPhase(
     counts[lane]++;
   };
   // The client logs each wait for budget (debug) before it waits: collect the user's.
-  let currentSlice: 'running' | 'paused' = 'running';
-  const waitsBySlice = { running: [] as number[], paused: [] as number[] };
+  let currentSlice: Slice = 'running';
+  const waitsBySlice: Record<Slice, number[]> = { running: [], unturned: [], paused: [] };
   const waitLogger: Logger = {
     debug(obj, msg) {
       const w = obj as { lane?: string; waitMs?: number };
@@ -301,16 +314,17 @@ async function runPhase(
 
   // One command per clock second, not waiting for the previous one; `into` says where its latency goes.
   const commands = ['credits', 'videos', 'show', 'status', 'thumbnails'];
-  const latencies = { running: [] as number[], paused: [] as number[] };
+  const latencies: Record<Slice, number[]> = { running: [], unturned: [], paused: [] };
   const waitsIn = waitsBySlice;
   let errors = 0;
   let sent = 0;
   const running: Promise<void>[] = [];
   const loop = {
     running: monitorEventLoopDelay({ resolution: 5 }),
+    unturned: monitorEventLoopDelay({ resolution: 5 }),
     paused: monitorEventLoopDelay({ resolution: 5 }),
   };
-  const measure = async (into: 'running' | 'paused', clockMs: number) => {
+  const measure = async (into: Slice, clockMs: number) => {
     currentSlice = into;
     measuring = true;
     loop[into].enable();
@@ -331,15 +345,19 @@ async function runPhase(
     measuring = false;
   };
   if (runner) {
-    // Slices: poller running, then paused (the sender keeps delivering), … — each measured after settling.
+    // Slices: poller running, running without turns, then paused (the sender keeps delivering), … — each
+    // measured after settling. Without turns, every background step goes on at once, as before issue 33.
+    const take = backgroundTurns.turn.bind(backgroundTurns);
     for (let measured = 0; measured < o.windowMs; measured += SLICE_MS - SETTLE_MS) {
-      for (const state of ['running', 'paused'] as const) {
-        if (state === 'running') runner.poller.start();
-        else await runner.poller.stop();
+      for (const state of ['running', 'unturned', 'paused'] as const) {
+        backgroundTurns.turn = state === 'unturned' ? () => Promise.resolve() : take;
+        if (state === 'paused') await runner.poller.stop();
+        else runner.poller.start();
         await sleep(SETTLE_MS / o.scale);
         await measure(state, SLICE_MS - SETTLE_MS);
       }
     }
+    backgroundTurns.turn = take;
   } else {
     await measure('running', o.windowMs);
   }
@@ -357,11 +375,13 @@ async function runPhase(
   return {
     phase,
     ...latencyStats(latencies.running, waits),
-    ...(runner ? { paused: latencyStats(latencies.paused, waitsIn.paused) } : {}),
     ...(runner
       ? {
+          paused: latencyStats(latencies.paused, waitsIn.paused),
+          unturned: latencyStats(latencies.unturned, waitsIn.unturned),
           loopDelayMs: {
             running: { p99: round(loop.running.percentile(99) / 1e6) },
+            unturned: { p99: round(loop.unturned.percentile(99) / 1e6) },
             paused: { p99: round(loop.paused.percentile(99) / 1e6) },
           },
         }

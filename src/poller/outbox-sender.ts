@@ -35,6 +35,7 @@ import type {
   Store,
 } from '../core/ports/index.js';
 import { DeliveryFailures, type OutboxMetrics, type Step } from './delivery-failures.js';
+import { backgroundTurns } from './loop-turns.js';
 import { startTicker, type Ticker } from './ticker.js';
 
 export type { DeliveryOutcome, OutboxMetrics } from './delivery-failures.js';
@@ -223,6 +224,8 @@ export class OutboxSender {
       if (item.item.op === 'refresh-home' && this.#settling(group, now)) continue;
       const conversation = await this.#conversationOf(item.item);
       if (conversation !== undefined && this.#failures.heldBack(conversation, item.id, now)) continue;
+      // Rendering and sending a card waits its turn behind people's requests (loop-turns.ts).
+      await backgroundTurns.turn();
       const step = await this.#deliverGroup(platform, sender, group);
       if (step === 'waiting') continue;
       moved = true;

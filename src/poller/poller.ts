@@ -23,6 +23,7 @@ import {
 } from './failure-state.js';
 import { LockedDatabase } from './locked-database.js';
 import { LookSchedule } from './look-schedule.js';
+import { backgroundTurns } from './loop-turns.js';
 import { pickDue } from './pick-due.js';
 import type { CheckOutcome, PollerOptions } from './poller-options.js';
 import { Slots } from './slots.js';
@@ -157,6 +158,7 @@ export class Poller {
     const run = (async () => {
       await this.#slots.acquire();
       try {
+        await backgroundTurns.turn();
         // Re-read: while it waited for a slot, a command may have cancelled or changed it.
         const fresh = this.#stopped ? undefined : await this.#o.store.watches.get(watch.id);
         if (fresh?.status !== 'active') {
@@ -227,6 +229,8 @@ export class Poller {
         { api, store: this.#o.store, now: started, logger: log, serviceSpeed: this.#serviceSpeed },
         forWatcher(watch),
       );
+      // The look's answer is in: its commit (a card, the outbox) waits its turn behind people's requests.
+      await backgroundTurns.turn();
       const outcome = await this.#locked.commit(() => this.#commit(look, result));
       report(outcome ?? 'active');
       return outcome !== undefined;
