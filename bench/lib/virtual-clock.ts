@@ -89,19 +89,23 @@ export class ScaledClock implements Clock {
     return this.sleep(ms, signal);
   }
 
+  /** As the system clock's wait: the abort listener goes when the wait ends, so a ticker does not pile them up. */
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(resolve, Math.max(0, ms / this.scale));
-      timer.unref?.();
-      signal?.addEventListener(
-        'abort',
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(
         () => {
-          clearTimeout(timer);
-          reject(signal.reason);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
         },
-        { once: true },
+        Math.max(0, ms / this.scale),
       );
+      timer.unref?.();
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 }
