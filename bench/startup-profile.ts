@@ -160,6 +160,7 @@ async function main(args: string[]) {
     const label = `${root === ROOT ? 'this checkout' : root} (${formOf(root)}, slack configuration)`;
     process.stdout.write(`${report(label, list)}\n`);
     writeFileSync(join(OUTPUT, `startup-profile-${name}.json`), JSON.stringify(list, null, 1));
+    for (const old of readdirSync(OUTPUT).filter((f) => f.startsWith(`startup-${name}-`))) rmSync(join(OUTPUT, old));
     const mid = [...list].sort((a, b) => a.readyMs - b.readyMs)[Math.floor(list.length / 2)];
     for (const file of mid?.profiles ?? [])
       copyFileSync(file, join(OUTPUT, `startup-${name}-${basename(file)}`));
