@@ -6,7 +6,8 @@
  * - **load time by module**: CPU time sampled from the profile's start to the first `/healthz` 200, Node's and
  *   native work (compiling a required file) charged to the module of the program that called it, self time beside;
  * - **retained size by module**: the sampled allocations still live at exit (after the idle and the stop).
- * Modules are named by bench/lib/profile-modules.ts. Medians over the runs, per module; the raw summaries
+ * Every thread's profiles are summed (under tsx, its loader hooks' thread transpiles). Modules are named by
+ * bench/lib/profile-modules.ts. Medians over the runs, per module; the raw summaries
  * and the profiles of the median run go to bench/output/.
  *
  *   npm run bench:startup                                  this checkout, compiled (3 runs)
@@ -16,7 +17,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { botTarget, compile, formOf, productionWorld, startTarget, type Target } from './cold-start.js';
-import { startupCpu } from './lib/cpu-profile.js';
+import { type StartupCpu, startupCpu } from './lib/cpu-profile.js';
 import { heapByModule } from './lib/heap-profile.js';
 import { ModuleNamer } from './lib/profile-modules.js';
 import { median } from './lib/stats.js';
@@ -31,11 +32,13 @@ const TOP = 10;
 /** One profiled start, summed by module. */
 export interface ProfiledStart {
   readyMs: number;
+  /** Threads that wrote profiles (summed below). */
+  threads: number;
   /** Spawn → V8's profiler started (Node's own boot). */
   profilerStartMs: number;
   /** Spawn → the first sample with the bot's own code on the stack. */
   firstOwnMs?: number;
-  /** CPU sampled from the profiler's start to ready. */
+  /** CPU sampled from the profiler's start to ready, all threads. */
   busyMs: number;
   cpuMs: [string, number][];
   /** The same with Node's and native work charged to the program's module that called it (cpu-profile.ts). */
@@ -63,31 +66,57 @@ export async function profileStart(target: Target): Promise<ProfiledStart> {
       `${target.script} did not exit normally on SIGTERM (${exit.signal ?? exit.code}): ${exit.stderr}`,
     );
   }
-  // The main thread's profiles (a worker thread would write its own, with its thread id).
+  // Every thread writes its own profiles (`<kind>.<date>.<time>.<pid>.<thread>.<seq>`): the main thread (0), and
+  // under tsx its loader hooks' thread, which transpiles. The process's figures are their sums; the instants are
+  // the main thread's.
   const pid = started.child.pid;
-  const find = (kind: string) => {
-    const file = readdirSync(dir).find((f) => f.startsWith(`${kind}.`) && f.includes(`.${pid}.0.`));
-    if (!file) throw new Error(`no ${kind} profile of ${pid} in ${dir}: ${readdirSync(dir).join(', ')}`);
-    return join(dir, file);
+  const files = (kind: string) => {
+    const found = readdirSync(dir)
+      .filter((f) => f.startsWith(`${kind}.`) && f.includes(`.${pid}.`))
+      .sort((a, b) => threadOf(a) - threadOf(b));
+    if (threadOf(found[0] ?? '') !== 0)
+      throw new Error(`no ${kind} profile of ${pid}'s main thread in ${dir}`);
+    return found.map((f) => join(dir, f));
   };
   const names = new ModuleNamer(target.root);
-  const cpuFile = find('CPU');
-  const heapFile = find('Heap');
+  const cpuFiles = files('CPU');
+  const heapFiles = files('Heap');
   const spawnUs = Number(started.spawnedAt / 1000n);
-  const cpu = startupCpu(cpuFile, names, Number(started.readyAt / 1000n));
-  const heap = heapByModule(heapFile, names);
+  const cpus = cpuFiles.map((f) => startupCpu(f, names, Number(started.readyAt / 1000n)));
+  const heaps = heapFiles.map((f) => heapByModule(f, names));
+  const [main] = cpus as [StartupCpu];
   const ms = (us: number) => us / 1000;
   return {
     readyMs: started.readyMs,
-    profilerStartMs: ms(cpu.startUs - spawnUs),
-    ...(cpu.firstOwnUs === undefined ? {} : { firstOwnMs: ms(cpu.firstOwnUs - spawnUs) }),
-    busyMs: ms(cpu.busyUs),
-    cpuMs: cpu.modules.map(([k, us]) => [k, ms(us)]),
-    chargedMs: cpu.charged.map(([k, us]) => [k, ms(us)]),
-    heapMb: heap.totalBytes / 2 ** 20,
-    retainedMb: heap.modules.map(([k, b]) => [k, b / 2 ** 20]),
-    profiles: [cpuFile, heapFile],
+    threads: cpuFiles.length,
+    profilerStartMs: ms(main.startUs - spawnUs),
+    ...(main.firstOwnUs === undefined ? {} : { firstOwnMs: ms(main.firstOwnUs - spawnUs) }),
+    busyMs: ms(sum(cpus.map((c) => c.busyUs))),
+    cpuMs: sumByModule(
+      cpus.map((c) => c.modules),
+      ms,
+    ),
+    chargedMs: sumByModule(
+      cpus.map((c) => c.charged),
+      ms,
+    ),
+    heapMb: sum(heaps.map((h) => h.totalBytes)) / 2 ** 20,
+    retainedMb: sumByModule(
+      heaps.map((h) => h.modules),
+      (b) => b / 2 ** 20,
+    ),
+    profiles: [...cpuFiles, ...heapFiles],
   };
+}
+
+const threadOf = (file: string) => Number(file.split('.').at(-3));
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** Per module, the sum over `lists` (one per thread) in the unit `unit` gives, largest first. */
+function sumByModule(lists: [string, number][][], unit: (x: number) => number): [string, number][] {
+  const total = new Map<string, number>();
+  for (const [k, v] of lists.flat()) total.set(k, (total.get(k) ?? 0) + v);
+  return [...total].map(([k, v]): [string, number] => [k, unit(v)]).sort((a, b) => b[1] - a[1]);
 }
 
 /** Per module, the median over the runs (a module missing from a run counts 0), largest first. */
@@ -112,7 +141,7 @@ export function report(label: string, runs: ProfiledStart[]): string {
   return [
     `### ${label}`,
     '',
-    `${runs.length} run(s), median (min–max): spawn → /healthz ${spread(runs.map((r) => r.readyMs))} ms; ` +
+    `${runs.length} run(s), ${Math.max(...runs.map((r) => r.threads))} thread(s) profiled, median (min–max): spawn → /healthz ${spread(runs.map((r) => r.readyMs))} ms; ` +
       `spawn → profiler started ${spread(runs.map((r) => r.profilerStartMs))} ms; ` +
       `spawn → first sample in the bot's own code ${own.length ? spread(own) : '–'} ms; ` +
       `CPU sampled to ready ${spread(runs.map((r) => r.busyMs))} ms; ` +
@@ -160,7 +189,8 @@ async function main(args: string[]) {
     const label = `${root === ROOT ? 'this checkout' : root} (${formOf(root)}, slack configuration)`;
     process.stdout.write(`${report(label, list)}\n`);
     writeFileSync(join(OUTPUT, `startup-profile-${name}.json`), JSON.stringify(list, null, 1));
-    for (const old of readdirSync(OUTPUT).filter((f) => f.startsWith(`startup-${name}-`))) rmSync(join(OUTPUT, old));
+    for (const old of readdirSync(OUTPUT).filter((f) => f.startsWith(`startup-${name}-`)))
+      rmSync(join(OUTPUT, old));
     const mid = [...list].sort((a, b) => a.readyMs - b.readyMs)[Math.floor(list.length / 2)];
     for (const file of mid?.profiles ?? [])
       copyFileSync(file, join(OUTPUT, `startup-${name}-${basename(file)}`));
