@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startupCpu } from '../../bench/lib/cpu-profile.js';
 import { heapByModule } from '../../bench/lib/heap-profile.js';
 import { ModuleNamer } from '../../bench/lib/profile-modules.js';
+import { report } from '../../bench/startup-profile.js';
 
 const root = mkdtempSync(join(tmpdir(), 'reelbot-profile-'));
 const profiles = join(root, 'profiles');
@@ -87,5 +88,29 @@ describe('start-up profile summaries', () => {
     expect(mb.get('burner')).toBeGreaterThan(1);
     expect(heap.totalBytes).toBeGreaterThan(2 * 2 ** 20);
     expect(top(heap.modules, 3)).toEqual(expect.arrayContaining(['burner', 'src/area']));
+  });
+
+  it('prints both top-10 tables with the modules in them', () => {
+    const names = new ModuleNamer(root);
+    const cpu = startupCpu(profile('CPU'), names);
+    const heap = heapByModule(profile('Heap'), names);
+    const ms = (list: [string, number][]) => list.map(([k, us]): [string, number] => [k, us / 1000]);
+    const text = report('tiny', [
+      {
+        readyMs: 500,
+        threads: 1,
+        profilerStartMs: 20,
+        busyMs: cpu.busyUs / 1000,
+        cpuMs: ms(cpu.modules),
+        chargedMs: ms(cpu.charged),
+        heapMb: heap.totalBytes / 2 ** 20,
+        retainedMb: heap.modules.map(([k, b]) => [k, b / 2 ** 20]),
+        profiles: [],
+      },
+    ]);
+    const [cpuTable, heapTable] = text.split('| module |').slice(1);
+    expect(cpuTable).toMatch(/\| burner \| \d+ ms \| \d+ % \| \d+ ms \|/);
+    expect(cpuTable).toMatch(/\| src\/area \| \d+ ms/);
+    expect(heapTable).toMatch(/\| burner \| \d+\.\d MB \| \d+ % \|/);
   });
 });
