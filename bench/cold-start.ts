@@ -12,7 +12,7 @@
  * alternately with this one in each configuration, as its own `npm start` runs it: compiled when it has
  * scripts/build.mjs, else `tsx src/main.ts`, then against a floor in that form too (the baseline through tsx).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, type SpawnOptions, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,10 +68,10 @@ function treeRss(pid: number): { total: number; largest: number } {
 }
 
 /** How a checkout's code is run: compiled JavaScript by Node, or TypeScript through tsx. */
-type Form = 'compiled' | 'tsx';
+export type Form = 'compiled' | 'tsx';
 
 /** What is started: a program of a checkout in one runtime form, with the configuration's variables. */
-interface Target {
+export interface Target {
   root: string;
   /** The program, relative to `root`: a script run by Node (compiled) or by tsx. */
   script: string;
@@ -79,8 +79,14 @@ interface Target {
   env: Record<string, string>;
 }
 
+/** The bot of the checkout at `root`, as its `npm start` runs it (compile it first when it compiles). */
+export function botTarget(root: string, env: Record<string, string>): Target {
+  const form = formOf(root);
+  return { root, script: form === 'compiled' ? 'dist/main.js' : 'src/main.ts', form, env };
+}
+
 /** Compiles `root` as its `npm start` would (scripts/build.mjs). */
-function compile(root: string): void {
+export function compile(root: string): void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 }
 
@@ -98,18 +104,33 @@ async function floorOf(form: Form): Promise<Target> {
   return { root: ROOT, script: out, form, env: {} };
 }
 
-const formOf = (root: string): Form => (existsSync(join(root, 'scripts/build.mjs')) ? 'compiled' : 'tsx');
+export const formOf = (root: string): Form =>
+  existsSync(join(root, 'scripts/build.mjs')) ? 'compiled' : 'tsx';
 
-const spawnTarget = (t: Target, env: NodeJS.ProcessEnv): ChildProcess =>
-  t.form === 'compiled'
-    ? spawn(process.execPath, ['--enable-source-maps', t.script], {
-        cwd: t.root,
-        env,
-        stdio: ['ignore', 'ignore', 'pipe'],
-      })
-    : spawn(TSX, [t.script], { cwd: t.root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+/**
+ * Spawns `t` as its checkout's `npm start` runs it; with `nodeFlags` (a profiler's), a tsx target runs as
+ * `node <flags> --import tsx` in one process instead, so the flags reach the process running the code.
+ */
+function spawnTarget(t: Target, env: NodeJS.ProcessEnv, nodeFlags: string[]): ChildProcess {
+  const options: SpawnOptions = { cwd: t.root, env, stdio: ['ignore', 'ignore', 'pipe'] };
+  if (t.form === 'compiled')
+    return spawn(process.execPath, [...nodeFlags, '--enable-source-maps', t.script], options);
+  if (nodeFlags.length === 0) return spawn(TSX, [t.script], options);
+  return spawn(process.execPath, [...nodeFlags, '--import', 'tsx', t.script], options);
+}
 
-async function once(target: Target, log: (line: string) => void): Promise<Run> {
+/** A started target, answering `/healthz`. Instants are `process.hrtime` in ns (the profiles' clock). */
+export interface Started {
+  child: ChildProcess;
+  spawnedAt: bigint;
+  readyAt: bigint;
+  readyMs: number;
+  /** SIGTERM (SIGKILL after 5 s), waits for the exit and removes the data directory. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+}
+
+/** Starts `target` with a fresh data directory on a free port and waits for its first `/healthz` 200. */
+export async function startTarget(target: Target, nodeFlags: string[] = []): Promise<Started> {
   const { script } = target;
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'reelbot-cold-'));
@@ -122,42 +143,56 @@ async function once(target: Target, log: (line: string) => void): Promise<Run> {
     LOG_LEVEL: 'warn',
     ...target.env,
   };
-  const started = performance.now();
-  const child = spawnTarget(target, env);
+  const spawnedAt = process.hrtime.bigint();
+  const child = spawnTarget(target, env, nodeFlags);
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => {
     stderr = (stderr + c.toString()).slice(-2000);
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const stop = async () => {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    const exit = await exited;
+    clearTimeout(timer);
+    rmSync(dataDir, { recursive: true, force: true });
+    return { ...exit, stderr };
+  };
   try {
-    let readyMs = Number.NaN;
     for (let i = 0; i < 6000; i++) {
       if (child.exitCode !== null) throw new Error(`${script} exited early: ${stderr}`);
       try {
         const res = await fetch(`http://127.0.0.1:${port}/healthz`);
         await res.arrayBuffer();
         if (res.status === 200) {
-          readyMs = performance.now() - started;
-          break;
+          const readyAt = process.hrtime.bigint();
+          return { child, spawnedAt, readyAt, readyMs: Number(readyAt - spawnedAt) / 1e6, stop };
         }
       } catch {
         // not listening yet
       }
       await sleep(10);
     }
-    if (!Number.isFinite(readyMs)) throw new Error(`${script} never became ready: ${stderr}`);
+    throw new Error(`${script} never became ready: ${stderr}`);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function once(target: Target, log: (line: string) => void): Promise<Run> {
+  const started = await startTarget(target);
+  try {
     await sleep(IDLE_MS);
-    const rss = treeRss(child.pid as number);
+    const rss = treeRss(started.child.pid as number);
     log(
-      `  ${script}: ready in ${Math.round(readyMs)} ms, RSS ${Math.round(rss.total)} MB (app ${Math.round(rss.largest)} MB)`,
+      `  ${target.script}: ready in ${Math.round(started.readyMs)} ms, RSS ${Math.round(rss.total)} MB (app ${Math.round(rss.largest)} MB)`,
     );
-    return { readyMs, treeRssMb: rss.total, appRssMb: rss.largest };
+    return { readyMs: started.readyMs, treeRssMb: rss.total, appRssMb: rss.largest };
   } finally {
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-    await exited;
-    clearTimeout(timer);
-    rmSync(dataDir, { recursive: true, force: true });
+    await started.stop();
   }
 }
 
@@ -165,7 +200,7 @@ async function once(target: Target, log: (line: string) => void): Promise<Run> {
  * The production configurations' outside world, on 127.0.0.1: the service and both chat platforms' fakes.
  * `slack`: the service and Slack over HTTP (issue 33's target configuration); `production`: both platforms.
  */
-async function productionWorld(): Promise<{
+export async function productionWorld(): Promise<{
   env: Record<Configuration, Record<string, string>>;
   close(): Promise<void>;
 }> {
@@ -185,7 +220,7 @@ async function productionWorld(): Promise<{
   };
 }
 
-type Configuration = 'demo' | 'slack' | 'production';
+export type Configuration = 'demo' | 'slack' | 'production';
 
 /** The runs of one checkout in one configuration. */
 interface Series {
@@ -211,16 +246,10 @@ export async function coldStart(o: {
   for (const form of forms) floors.set(form, { target: await floorOf(form), runs: [] });
   const series: Series[] = (['demo', 'slack', 'production'] as const).flatMap((configuration) =>
     trees.map((root) => {
-      const form = formOf(root);
       return {
         configuration,
         tree: root === ROOT ? 'this' : root,
-        target: {
-          root,
-          script: form === 'compiled' ? 'dist/main.js' : 'src/main.ts',
-          form,
-          env: world.env[configuration],
-        },
+        target: botTarget(root, world.env[configuration]),
         runs: [],
       };
     }),
