@@ -35,7 +35,7 @@ import type {
   Store,
 } from '../core/ports/index.js';
 import { DeliveryFailures, type OutboxMetrics, type Step } from './delivery-failures.js';
-import { backgroundTurns } from './loop-turns.js';
+import { LoopSlices } from './loop-turns.js';
 import { startTicker, type Ticker } from './ticker.js';
 
 export type { DeliveryOutcome, OutboxMetrics } from './delivery-failures.js';
@@ -213,6 +213,7 @@ export class OutboxSender {
       coalesced.set(key, group);
     }
     const handled = new Set<number>();
+    const slices = new LoopSlices();
     let moved = false;
     for (const item of items) {
       const now = this.#o.clock.now();
@@ -224,8 +225,7 @@ export class OutboxSender {
       if (item.item.op === 'refresh-home' && this.#settling(group, now)) continue;
       const conversation = await this.#conversationOf(item.item);
       if (conversation !== undefined && this.#failures.heldBack(conversation, item.id, now)) continue;
-      // Rendering and sending a card waits its turn behind people's requests (loop-turns.ts).
-      await backgroundTurns.turn();
+      await slices.next();
       const step = await this.#deliverGroup(platform, sender, group);
       if (step === 'waiting') continue;
       moved = true;
