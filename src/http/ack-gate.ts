@@ -15,7 +15,7 @@ export interface AckGateOptions {
   quietMs?: number;
 }
 
-/** Why a waiter's deadline was cancelled: a constant, so no `DOMException` is built per release. */
+/** Why the deadline timer was stopped: a constant, so no `DOMException` is built per release. */
 const RELEASED = new Error('released');
 
 /**
@@ -27,7 +27,9 @@ const RELEASED = new Error('released');
  */
 export class AckGate {
   #pending = 0;
-  #waiters: (() => void)[] = [];
+  #waiters: { release: () => void; until: number }[] = [];
+  /** Stops the timer of the earliest waiter's deadline. */
+  #deadlines: AbortController | undefined;
   /** When the last pending acknowledgement was answered. */
   #quietSince = Number.NEGATIVE_INFINITY;
   /** A timer checking whether the quiet period is over (at most one at a time). */
@@ -65,19 +67,8 @@ export class AckGate {
   clear(): Promise<void> {
     if (this.#quiet()) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const stop = new AbortController();
-      const release = () => {
-        stop.abort(RELEASED);
-        resolve();
-      };
-      this.clock.timer(this.#maxWaitMs, stop.signal).then(
-        () => {
-          this.#waiters = this.#waiters.filter((w) => w !== release);
-          resolve();
-        },
-        () => {},
-      );
-      this.#waiters.push(release);
+      this.#waiters.push({ release: resolve, until: this.clock.now() + this.#maxWaitMs });
+      this.#watchDeadlines();
       if (this.#pending === 0) this.#releaseWhenQuiet();
     });
   }
@@ -100,9 +91,34 @@ export class AckGate {
     });
   }
 
+  /**
+   * One timer for every waiter's `maxWaitMs` (a burst brings hundreds of waiters: a timer and an abort signal
+   * each cost more than the acknowledgements around them), armed for the earliest deadline, stopped when no
+   * waiter is left.
+   */
+  #watchDeadlines(): void {
+    if (this.#deadlines || this.#waiters.length === 0) return;
+    const stop = new AbortController();
+    this.#deadlines = stop;
+    const next = Math.min(...this.#waiters.map((w) => w.until));
+    this.clock.timer(next - this.clock.now(), stop.signal).then(
+      () => {
+        this.#deadlines = undefined;
+        const now = this.clock.now();
+        const due = this.#waiters.filter((w) => w.until <= now);
+        this.#waiters = this.#waiters.filter((w) => w.until > now);
+        for (const waiter of due) waiter.release();
+        this.#watchDeadlines();
+      },
+      () => {},
+    );
+  }
+
   #release(): void {
     const waiters = this.#waiters;
     this.#waiters = [];
-    for (const release of waiters) release();
+    this.#deadlines?.abort(RELEASED);
+    this.#deadlines = undefined;
+    for (const waiter of waiters) waiter.release();
   }
 }
