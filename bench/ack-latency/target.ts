@@ -57,10 +57,12 @@ async function start(): Promise<{ url: string; stop(): Promise<void> }> {
       endpoints: '/slack/events',
       processBeforeResponse: false,
     });
+    // Bolt's defaults, as the adapter runs it: the token is verified (`auth.test`) once, here. With
+    // `tokenVerificationEnabled: false` Bolt calls `auth.test` before every event instead (each request's
+    // `authorize`), and the floor's acknowledgements would wait on a round trip the adapter never makes.
     const app = new App({
       receiver,
       token: config.botToken,
-      tokenVerificationEnabled: false,
       clientOptions: { slackApiUrl: config.slackApiUrl },
     });
     app.command(/.*/, async ({ ack }) => {

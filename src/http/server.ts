@@ -12,6 +12,12 @@ import { MAX_CHAT_BODY_BYTES, readBounded } from './bounded-body.js';
 
 /** Longest a chat request may take to arrive whole (headers and body). */
 const CHAT_REQUEST_TIMEOUT_MS = 10_000;
+/**
+ * Chat requests a burst brings arrive a few milliseconds apart (one connection each; 1–5 ms here, some 20 ms on a
+ * busy machine): work waits until none has come for this long, so that it runs after the burst's acknowledgements
+ * rather than between them. People's own commands come seconds apart; one waits this much longer for its answer.
+ */
+const CHAT_QUIET_MS = 20;
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -70,7 +76,7 @@ type Fail = (res: ServerResponse, err: unknown) => void;
 
 export function createHttpServer(options: HttpServerOptions): HttpServer {
   const routes: Route[] = [];
-  const acks = new AckGate(options.clock ?? systemClock);
+  const acks = new AckGate(options.clock ?? systemClock, { quietMs: CHAT_QUIET_MS });
   const log = options.logger.child({ component: 'http' });
   const fail: Fail = (res, err) => {
     log.error({ err }, 'http handler failed');

@@ -9,6 +9,7 @@ import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpServer, type HttpServer, type HttpServerOptions } from '../../src/http/server.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { settle, TestClock } from '../support/test-clock.js';
 
 const quiet = createLogger({ level: 'silent', destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 let server: HttpServer | undefined;
@@ -134,6 +135,41 @@ describe('chat routes', () => {
     expect(seen).toEqual([{ body: '{"type":1}', pending: 1 }]);
     expect(server?.acks.pending).toBe(0);
     slow.destroy();
+  });
+
+  it("hold a request's work until the burst around it is acknowledged, even when they arrive one by one", async () => {
+    const clock = new TestClock();
+    const port = await serve({ clock });
+    const events: string[] = [];
+    server?.mount(
+      '/chat',
+      async (req, res) => {
+        const body = String((req as typeof req & { rawBody?: Buffer }).rawBody);
+        res.end('ok');
+        await server?.acks.clear();
+        events.push(`work ${body}`);
+      },
+      { interactive: true },
+    );
+    const post = (body: string) =>
+      new Promise<void>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/chat', method: 'POST' }, (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    // The first request is acknowledged before the second arrives: its work still waits.
+    await post('a');
+    await settle();
+    expect(events).toEqual([]);
+    await post('b');
+    await settle();
+    expect(events).toEqual([]);
+    // Quiet for the server's quiet period (20 ms): both go on, in order.
+    await clock.pass(20);
+    expect(events).toEqual(['work a', 'work b']);
   });
 
   it('cut off a client that never finishes its request (10 s)', () => {

@@ -152,7 +152,15 @@ describe.each(['spec', 'real'] as const)('App Home actions on the %s profile', (
     const published = publishesTo(BOB).length;
     await clickInHome(BOB, home, 'approval.approve');
     await settle();
-    const answered = await w.fake.waitFor(() => publishesTo(BOB)[published], 'the Home after the click');
+    // The Home the click published, told apart by its content: a refresh of bob's Home for the request (the
+    // outbox's) may land after `openHome` returned.
+    const answered = await w.fake.waitFor(
+      () =>
+        publishesTo(BOB)
+          .slice(published)
+          .find((p) => /Approved at/.test(blocksText(viewBlocks(p)))),
+      'the Home after the click',
+    );
     const after = blocksText(viewBlocks(answered));
     expect(after).toMatch(/✅ brand by \S+ · ⏳ legal/);
     expect(labels(viewBlocks(answered), 'approval.')).toEqual(['Approve', 'Reject']);
@@ -268,7 +276,11 @@ describe.each(['spec', 'real'] as const)('App Home actions on the %s profile', (
     expect(again).not.toContain('C0HIDDEN');
     expect(again).toContain('Channels you are not in are left out.');
 
-    for (const channel of ['C0SECRET', 'C0HIDDEN']) await w.command('unsubscribe videos', { channel });
+    // Each command's work starts once the server has been quiet (src/http/ack-gate.ts): wait for its answer.
+    for (const channel of ['C0SECRET', 'C0HIDDEN']) {
+      const stop = await w.command('unsubscribe videos', { channel });
+      await w.reply(stop.responseUrl);
+    }
     expect(await subscribed()).toBe(0);
   });
 
