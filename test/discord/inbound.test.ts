@@ -3,6 +3,7 @@
  * and what it refuses. The gateway path (discord.js objects) is covered end to end by the e2e tests.
  */
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BadInteraction, fromRaw } from '../../adapters/discord/inbound/from-raw.js';
 import { DISCORD_CAPABILITIES } from '../../adapters/discord/index.js';
@@ -158,5 +159,56 @@ describe('raw interactions', () => {
     delete noMessage.message;
     expect(() => fromRaw(noMessage)).toThrow(BadInteraction);
     expect(fromRaw({ ...fixture('chat-input'), type: 99 })).toMatchObject({ kind: 'other' });
+  });
+
+  it('names the first field that is wrong', () => {
+    const chat = fixture('chat-input');
+    const member = chat.member as Json;
+    expect(() => fromRaw({ ...chat, member: { ...member, roles: 'admin' } })).toThrow(
+      'interaction.member.roles: expected a list',
+    );
+    expect(() => fromRaw({ ...chat, member: { ...member, user: { id: 7, username: 'a' } } })).toThrow(
+      'interaction.member.user.id: expected a string',
+    );
+    const data = chat.data as Json;
+    expect(() => fromRaw({ ...chat, data: { ...data, options: [{ type: 3, name: 1 }] } })).toThrow(
+      'interaction.data.options[0].name: expected a string',
+    );
+    expect(() => fromRaw({ ...chat, id: null })).toThrow('interaction.id: expected a string');
+  });
+
+  it('reads what it knows and lets the rest be (a tolerant reader)', () => {
+    const chat = fixture('chat-input');
+    const member = chat.member as Json;
+    const grown = {
+      ...chat,
+      entitlements: [],
+      member: { ...member, nick: null, avatar_decoration_data: { asset: 'x' } },
+      data: { ...(chat.data as Json), guild_id: '1' },
+    };
+    expect(fromRaw(grown)).toMatchObject({ kind: 'command', user: { id: base.user.id } });
+  });
+
+  it('answers any JSON with an interaction or a BadInteraction, never another error', () => {
+    const known = ['ping', 'chat-input', 'autocomplete', 'button', 'string-select', 'modal-submit'].map(
+      fixture,
+    );
+    // Any JSON at all, and the real payloads with one top-level field replaced by any JSON.
+    const mutated = fc
+      .tuple(fc.constantFrom(...known), fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 3 }))
+      .map(([payload, key, value]) => {
+        const keys = Object.keys(payload);
+        return { ...payload, [keys[key.length % keys.length] ?? key]: value };
+      });
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue({ maxDepth: 4 }), mutated), (json) => {
+        try {
+          fromRaw(json);
+        } catch (error) {
+          expect(error).toBeInstanceOf(BadInteraction);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,80 +1,17 @@
-/** Discord's interaction JSON as HTTP interactions bring it, validated with zod and read into an `Inbound`. */
+/** Discord's interaction JSON as HTTP interactions bring it, read into an `Inbound` (checked by raw-reader.ts). */
 import { InteractionType } from 'discord.js';
-import { z } from 'zod';
 import { titleOfComponents } from '../components.js';
 import type { DiscordAttachment } from '../file-input.js';
 import type { Inbound, InboundBase } from '../inbound.js';
 import type { SubmittedFields } from '../modal.js';
-import { type OptionNode, walkOptions } from './options.js';
+import { walkOptions } from './options.js';
+import { BadInteraction, readRawInteraction } from './raw-reader.js';
 
-const rawUser = z.object({ id: z.string(), username: z.string(), global_name: z.string().nullish() });
-const optionNode: z.ZodType<OptionNode> = z.lazy(() =>
-  z.object({
-    type: z.number(),
-    name: z.string(),
-    value: z.unknown().optional(),
-    focused: z.boolean().optional(),
-    options: z.array(optionNode).optional(),
-  }),
-);
-const rawModalField = z.object({
-  type: z.number(),
-  custom_id: z.string().optional(),
-  value: z.string().nullish(),
-  values: z.array(z.string()).optional(),
-});
-const rawModalComponent = z.object({
-  type: z.number(),
-  components: z.array(rawModalField).optional(),
-  component: rawModalField.optional(),
-});
-const rawMessage = z.object({
-  id: z.string(),
-  flags: z.number().optional(),
-  embeds: z.array(z.object({ title: z.string().optional() }).loose()).optional(),
-  components: z.array(z.unknown()).optional(),
-  attachments: z.array(z.object({ id: z.string(), filename: z.string() }).loose()).optional(),
-});
-const rawInteraction = z.object({
-  type: z.number(),
-  id: z.string(),
-  application_id: z.string(),
-  token: z.string(),
-  guild_id: z.string().optional(),
-  channel_id: z.string().optional(),
-  channel: z.object({ id: z.string() }).loose().optional(),
-  member: z
-    .object({
-      user: rawUser,
-      roles: z.array(z.string()),
-      nick: z.string().nullish(),
-      permissions: z.string().optional(),
-    })
-    .loose()
-    .optional(),
-  user: rawUser.optional(),
-  message: rawMessage.optional(),
-  data: z
-    .object({
-      name: z.string().optional(),
-      options: z.array(optionNode).optional(),
-      custom_id: z.string().optional(),
-      values: z.array(z.string()).optional(),
-      components: z.array(rawModalComponent).optional(),
-    })
-    .loose()
-    .optional(),
-});
-
-export class BadInteraction extends Error {
-  override readonly name = 'BadInteraction';
-}
+export { BadInteraction };
 
 /** Parses Discord's interaction JSON; throws `BadInteraction` when it is not one. */
 export function fromRaw(json: unknown): Inbound {
-  const parsed = rawInteraction.safeParse(json);
-  if (!parsed.success) throw new BadInteraction(parsed.error.issues[0]?.message ?? 'not an interaction');
-  const i = parsed.data;
+  const i = readRawInteraction(json);
   if (i.type === InteractionType.Ping) return { kind: 'ping' };
   const who = i.member?.user ?? i.user;
   const channelId = i.channel_id ?? i.channel?.id;
