@@ -10,6 +10,20 @@ import { cpSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
+/** Packages left to node_modules; see `external` below. */
+const EXTERNAL = [
+  'better-sqlite3',
+  '@resvg/resvg-js',
+  'pino',
+  'echarts',
+  'zrender',
+  'dejavu-fonts-ttf',
+  'pg-native',
+  'zlib-sync',
+  'bufferutil',
+  'utf-8-validate',
+];
+
 const root = join(import.meta.dirname, '..');
 const dist = join(root, 'dist');
 // Built beside and swapped in whole, so a bot already running from `dist` (another replica started from this
@@ -29,7 +43,13 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  // Dependencies are bundled too: one file per chunk for the loader to read and compile, not the thousands of
+  // a node_modules tree (see docs/performance.md). Left external: native modules, what is loaded by file path at
+  // run time (pino's worker transports), optional native speed-ups the libraries try to require, and the chart
+  // libraries, which load on the first chart and are large.
+  external: EXTERNAL,
+  // CommonJS libraries inside ES module chunks still call `require` (Node's built-ins, the externals).
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   sourcemap: true,
   // Node keeps every loaded module's map in memory under --enable-source-maps: without the sources' text in
   // them they are a third the size, and an uncaught error's excerpt is read from the file in src/ instead.
