@@ -1,10 +1,10 @@
 /**
  * Compiles the bot for production: `src/main.ts` and the two CLIs (the simulator, Discord command
- * registration) bundled by esbuild into `dist/` as ES modules with source maps. Dependencies stay external
- * (loaded from node_modules as they are); each dynamic `import()` becomes its own chunk, so what loads only when
+ * registration) bundled by esbuild into `dist/` as ES modules with source maps, with their dependencies (but for
+ * the few in EXTERNAL); each dynamic `import()` becomes its own chunk, so what loads only when
  * configured (Slack, Discord, PostgreSQL, the simulator, the playground, the chart libraries) still loads only
  * then. The files the code reads next to itself (`new URL('./assets/…', import.meta.url)`) are copied beside
- * the chunks. It takes under a second, and `npm start` runs it first, so a start always runs what is in `src`.
+ * the chunks. It takes about two seconds, and `npm start` runs it first, so a start always runs what is in `src`.
  */
 import { cpSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
