@@ -49,7 +49,9 @@ await build({
   // libraries, which load on the first chart and are large.
   external: EXTERNAL,
   // CommonJS libraries inside ES module chunks still call `require` (Node's built-ins, the externals).
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+  },
   sourcemap: true,
   // Node keeps every loaded module's map in memory under --enable-source-maps: without the sources' text in
   // them they are a third the size, and an uncaught error's excerpt is read from the file in src/ instead.
