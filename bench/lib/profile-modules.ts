@@ -21,6 +21,11 @@ export const NODE_LOADER = 'node: module loader';
 /** Node's source-map support (`--enable-source-maps`): reading and keeping every loaded module's map. */
 export const NODE_SOURCE_MAPS = 'node: source maps';
 export const NODE_OTHER = 'node: other internals';
+/**
+ * Code of a bundle chunk that maps to no source: esbuild's own helpers (`__commonJS`, `__toESM`: the wrappers
+ * that load the bundled CommonJS libraries). Not the bot's code.
+ */
+export const BUNDLER_RUNTIME = 'esbuild: runtime helpers';
 
 /** Names frames' modules for one checkout (`root`), reading each bundle chunk's source map once. */
 export class ModuleNamer {
@@ -51,7 +56,8 @@ export class ModuleNamer {
         line ?? frame.lineNumber,
         line === undefined ? frame.columnNumber : 1e9,
       );
-      return source ? this.of({ ...frame, url: source }) : rel;
+      if (source) return this.of({ ...frame, url: source });
+      return this.maps.get(path) ? BUNDLER_RUNTIME : rel;
     }
     if (rel.startsWith('..')) return path;
     return areaOf(rel);
