@@ -30,7 +30,7 @@ import { openStore, type SqliteStore } from '../src/store/sqlite-store.js';
 import { MODEL_MIX, type Model, watchGeneration } from './lib/jobs.js';
 import { type BenchResult, metric } from './lib/result.js';
 import { startSimulatorProcess } from './lib/sim-child.js';
-import { mean, percentile, seededRandom } from './lib/stats.js';
+import { mean, median, percentile, seededRandom } from './lib/stats.js';
 import { ScaledClock } from './lib/virtual-clock.js';
 import { NaivePoller } from './naive-poller.js';
 
@@ -60,6 +60,11 @@ interface PhaseResult extends Latencies {
    * event loop (`backgroundTurns` bypassed): the A/B of src/poller/loop-turns.ts in the same run.
    */
   unturned?: Latencies;
+  /**
+   * Smart phase: each round of slices (running, unturned, paused, next to each other in time) gives a p99 ratio
+   * of running (and unturned) to paused; the median over the rounds, as the ack-latency bench takes its rounds.
+   */
+  roundRatios?: { running: number[]; unturned: number[] };
   /** The bench process's event-loop delay (ms) in the measured slices: is the bot's own process the cause? */
   loopDelayMs?: Record<Slice, { p99: number }>;
   errors: number;
@@ -91,7 +96,9 @@ export async function rateBudget(o: {
   const [smart, naive] = phases as [PhaseResult, PhaseResult];
   const base = smart.paused as Latencies;
   const unturned = smart.unturned as Latencies;
-  const pass = smart.status429 === 0 && smart.latencyMs.p99 <= base.latencyMs.p99 * 1.2;
+  const ratios = smart.roundRatios ?? { running: [], unturned: [] };
+  const roundRatio = median(ratios.running);
+  const pass = smart.status429 === 0 && roundRatio <= 1.2;
   return {
     name: 'rate-budget',
     title: 'Rate budget: 60 jobs on one key + interactive commands',
@@ -104,11 +111,16 @@ export async function rateBudget(o: {
         pass: smart.status429 === 0,
       }),
       metric('interactive p50 (smart)', smart.latencyMs.p50, 'ms', { baseline: base.latencyMs.p50 }),
-      metric('interactive p99 (smart)', smart.latencyMs.p99, 'ms', {
-        baseline: base.latencyMs.p99,
+      metric('interactive p99 (smart, pooled)', smart.latencyMs.p99, 'ms', { baseline: base.latencyMs.p99 }),
+      metric('interactive p99 ratio to paused, median of rounds (smart)', roundRatio, '×', {
         target: '≤ 1.2 (unaffected)',
         pass,
       }),
+      metric(
+        'interactive p99 ratio to paused, median of rounds (steps not taking turns)',
+        median(ratios.unturned),
+        '×',
+      ),
       metric('interactive p99 (smart, steps not taking turns: before)', unturned.latencyMs.p99, 'ms', {
         baseline: base.latencyMs.p99,
       }),
@@ -136,6 +148,7 @@ export async function rateBudget(o: {
       `Real time sped up ${scale}× for the simulator, the client's rate budgets, the poller and the store; ${JOBS} generation jobs kept running on the key (a finished one is replaced; the replacements are created with other keys of the same team, so only the bot's calls count against its key); ${warmupMs / 1000} s warm-up, then (smart) ${SLICE_MS / 1000} s slices alternating poller running / running without turns / paused, each measured after ${SETTLE_MS / 1000} s, ${windowMs / 1000} s measured of each (clock time); the naive phase is measured for ${windowMs / 1000} s in one go.`,
       "Interactive load: one command every clock second from one user (credits, videos, show, status, thumbnails), latency measured in real ms. The budget rows count the user's calls the client held back for the key's budget (its own prediction, in clock ms): the part of any slowdown the rate budget is responsible for; the rest of a latency ratio is CPU shared with the poller in one process.",
       `Calls on the key in the measured slices with the poller running — ${smart.calls} (interactive ${smart.callsByLane.interactive}, background ${smart.callsByLane.background}); naive ${naive.calls}; jobs completed: smart ${smart.jobsCompleted}, naive ${naive.jobsCompleted}. Paused slices: ${base.commands} commands, p50 ${base.latencyMs.p50} ms, p99 ${base.latencyMs.p99} ms. Slices with the poller running as before issue 33 (its steps not taking turns on the event loop): ${unturned.commands} commands, p50 ${unturned.latencyMs.p50} ms, p99 ${unturned.latencyMs.p99} ms. Event-loop delay p99 of this (the bot's) process: ${smart.loopDelayMs?.running.p99} ms with the poller running, ${smart.loopDelayMs?.unturned.p99} ms running without turns, ${smart.loopDelayMs?.paused.p99} ms paused.`,
+      `Rounds: each round is a running, an unturned and a paused slice next to each other in time; its p99 ratios (running ÷ paused, unturned ÷ paused) are ${ratios.running.join(', ')} and ${ratios.unturned.join(', ')}. The target is judged on their median, as the ack-latency bench judges its rounds: one slow slice (the machine's neighbours) moves the pooled p99, not the median.`,
       'The naive phase shows what the budget protects from: a fixed 10 s poller makes its calls as an ordinary caller, so the user waits behind it.',
     ],
     durationMs: Date.now() - started,
@@ -315,6 +328,8 @@ async function runPhase(
   // One command per clock second, not waiting for the previous one; `into` says where its latency goes.
   const commands = ['credits', 'videos', 'show', 'status', 'thumbnails'];
   const latencies: Record<Slice, number[]> = { running: [], unturned: [], paused: [] };
+  /** The same latencies by round of slices (smart phase). */
+  const rounds: Record<Slice, number[]>[] = [];
   const waitsIn = waitsBySlice;
   let errors = 0;
   let sent = 0;
@@ -324,7 +339,7 @@ async function runPhase(
     unturned: monitorEventLoopDelay({ resolution: 5 }),
     paused: monitorEventLoopDelay({ resolution: 5 }),
   };
-  const measure = async (into: Slice, clockMs: number) => {
+  const measure = async (into: Slice, clockMs: number, inRound?: Record<Slice, number[]>) => {
     currentSlice = into;
     measuring = true;
     loop[into].enable();
@@ -335,7 +350,9 @@ async function runPhase(
         (async () => {
           const t0 = performance.now();
           const response: Response = await bot.handleText(req, text);
-          latencies[into].push(performance.now() - t0);
+          const ms = performance.now() - t0;
+          latencies[into].push(ms);
+          inRound?.[into].push(ms);
           if (response.kind === 'message' && response.card.title === 'Not done') errors++;
         })(),
       );
@@ -349,12 +366,14 @@ async function runPhase(
     // measured after settling. Without turns, every background step goes on at once, as before issue 33.
     const take = backgroundTurns.turn.bind(backgroundTurns);
     for (let measured = 0; measured < o.windowMs; measured += SLICE_MS - SETTLE_MS) {
+      const thisRound: Record<Slice, number[]> = { running: [], unturned: [], paused: [] };
+      rounds.push(thisRound);
       for (const state of ['running', 'unturned', 'paused'] as const) {
         backgroundTurns.turn = state === 'unturned' ? () => Promise.resolve() : take;
         if (state === 'paused') await runner.poller.stop();
         else runner.poller.start();
         await sleep(SETTLE_MS / o.scale);
-        await measure(state, SLICE_MS - SETTLE_MS);
+        await measure(state, SLICE_MS - SETTLE_MS, thisRound);
       }
     }
     backgroundTurns.turn = take;
@@ -379,6 +398,10 @@ async function runPhase(
       ? {
           paused: latencyStats(latencies.paused, waitsIn.paused),
           unturned: latencyStats(latencies.unturned, waitsIn.unturned),
+          roundRatios: {
+            running: rounds.map((r) => ratioOfP99(r.running, r.paused)),
+            unturned: rounds.map((r) => ratioOfP99(r.unturned, r.paused)),
+          },
           loopDelayMs: {
             running: { p99: round(loop.running.percentile(99) / 1e6) },
             unturned: { p99: round(loop.unturned.percentile(99) / 1e6) },
@@ -397,6 +420,8 @@ async function runPhase(
 }
 
 const round = (v: number) => Math.round(v * 10) / 10;
+const ratioOfP99 = (a: number[], b: number[]) =>
+  Math.round((percentile(a, 99) / percentile(b, 99)) * 1000) / 1000;
 
 /** Most of the (sorted) instants in any window of `windowMs`. */
 function peakInWindow(at: number[], windowMs: number): number {
