@@ -256,6 +256,7 @@ export async function coldStart(o: {
   // The slack configuration's libraries alone, when this checkout is compiled (the bundle is what it floors).
   const libraries =
     formOf(ROOT) === 'compiled' ? { target: await librariesFloor(), runs: [] as Run[] } : undefined;
+  const allFloors = [...floors.values(), ...(libraries ? [libraries] : [])];
   const series: Series[] = (['demo', 'slack', 'production'] as const).flatMap((configuration) =>
     trees.map((root) => {
       return {
@@ -271,11 +272,10 @@ export async function coldStart(o: {
   );
   try {
     // Warm the caches first (the OS's, and tsx's transform cache), as any second start would find them.
-    for (const f of [...floors.values(), ...(libraries ? [libraries] : [])]) await once(f.target, () => {});
+    for (const f of allFloors) await once(f.target, () => {});
     for (const s of series) await once(s.target, () => {});
     for (let i = 0; i < o.runs; i++) {
-      for (const f of [...floors.values(), ...(libraries ? [libraries] : [])])
-        f.runs.push(await once(f.target, o.log));
+      for (const f of allFloors) f.runs.push(await once(f.target, o.log));
       for (const s of series) {
         o.log(`  ${s.configuration}, ${s.tree}:`);
         s.runs.push(await once(s.target, o.log));

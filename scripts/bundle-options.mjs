@@ -9,7 +9,7 @@
  * the first chart and are large. Everything else is bundled: one file per chunk for the loader to read and
  * compile, not the thousands of a node_modules tree (docs/performance.md, "The libraries bundled").
  */
-export const EXTERNAL = [
+const EXTERNAL = [
   'better-sqlite3',
   '@resvg/resvg-js',
   'pino',

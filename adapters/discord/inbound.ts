@@ -1,7 +1,7 @@
 /**
  * One internal shape for an interaction, whether it arrived over the gateway (a discord.js `Interaction`) or
- * over HTTP (Discord's raw JSON, checked by hand in `inbound/raw-reader.ts`). Everything after the readers is one code path:
- * `inbound/from-raw.ts` reads the HTTP JSON, `inbound/from-gateway.ts` discord.js objects.
+ * over HTTP (Discord's raw JSON, checked by hand in `inbound/raw-reader.ts`). Everything after the readers is one
+ * code path: `inbound/from-raw.ts` reads the HTTP JSON, `inbound/from-gateway.ts` discord.js objects.
  */
 import type { DiscordAttachment } from './file-input.js';
 import type { SubmittedFields } from './modal.js';
